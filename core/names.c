@@ -1,0 +1,156 @@
+/*
+ * core/names.c: the names of the engine's enumerations as they stand on the
+ * wire and in files (cases/README.md), and the table of formations each
+ * troop type may take.
+ */
+#include "core/melee.h"
+
+#include <string.h>
+
+static const char *const side_names[] = {"A", "B", "none"};
+static const char *const terrain_names[] = {"open", "rough", "bua"};
+static const char *const type_names[BRIGADE_TYPE_COUNT] = {
+    "cuirassiers", "heavy_cavalry", "dragoons", "lancers", "light_cavalry",
+    "cossacks", "infantry", "open_order", "skirmishers", "artillery"};
+static const char *const class_names[BRIGADE_CLASS_COUNT] = {
+    "guard", "elite", "veteran", "line", "second_rate", "garrison", "conscript"};
+static const char *const formation_names[BRIGADE_FORMATION_COUNT] = {
+    "line", "column", "square", "austrian_mass", "open_order",
+    "skirmish", "march_column", "unlimbered", "limbered"};
+static const char *const status_names[BRIGADE_STATUS_COUNT] = {
+    "normal", "retreating", "broken", "pursuing",
+    "pushed_back", "dispersed", "removed", "blown"};
+static const char *const defending_names[] = {"none", "cover", "building", "fortified"};
+static const char *const horses_names[] = {"normal", "good", "poor"};
+static const char *const role_names[] = {"none", "cinc", "brigadier", "regimental"};
+static const char *const rating_names[] = {"excellent", "average", "poor"};
+static const char *const result_names[] = {
+    "broken", "retreat", "pushed_back", "draw", "square_holds", "auto"};
+static const char *const test_kind_names[] = {"none", "reform", "pursuit"};
+static const char *const outcome_names[] = {
+    "pass", "fail", "excellent", "unformed", "blown", "pursuit"};
+
+#define COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
+
+/* The name at `index` of `names`, or "?" outside the table. */
+static const char *name_at(const char *const *names, int count, int index)
+{
+    return index >= 0 && index < count ? names[index] : "?";
+}
+
+/* The index of `text` in `names` (the first `count`), or -1. */
+static int name_find(const char *const *names, int count, const char *text)
+{
+    if (text == NULL)
+        return -1;
+    for (int i = 0; i < count; i++)
+        if (strcmp(names[i], text) == 0)
+            return i;
+    return -1;
+}
+
+const char *brigade_side_name(brigade_side side) { return name_at(side_names, COUNT(side_names), (int)side); }
+const char *brigade_terrain_name(brigade_terrain terrain) { return name_at(terrain_names, COUNT(terrain_names), (int)terrain); }
+const char *brigade_troop_type_name(brigade_troop_type type) { return name_at(type_names, COUNT(type_names), (int)type); }
+const char *brigade_class_name(brigade_class unit_class) { return name_at(class_names, COUNT(class_names), (int)unit_class); }
+const char *brigade_formation_name(brigade_formation formation) { return name_at(formation_names, COUNT(formation_names), (int)formation); }
+const char *brigade_status_name(brigade_status status) { return name_at(status_names, COUNT(status_names), (int)status); }
+const char *brigade_defending_name(brigade_defending defending) { return name_at(defending_names, COUNT(defending_names), (int)defending); }
+const char *brigade_horses_name(brigade_horses horses) { return name_at(horses_names, COUNT(horses_names), (int)horses); }
+const char *brigade_general_role_name(brigade_general_role role) { return name_at(role_names, COUNT(role_names), (int)role); }
+const char *brigade_general_rating_name(brigade_general_rating rating) { return name_at(rating_names, COUNT(rating_names), (int)rating); }
+const char *brigade_melee_result_name(brigade_melee_result result) { return name_at(result_names, COUNT(result_names), (int)result); }
+const char *brigade_test_kind_name(brigade_test_kind kind) { return name_at(test_kind_names, COUNT(test_kind_names), (int)kind); }
+const char *brigade_test_outcome_name(brigade_test_outcome outcome) { return name_at(outcome_names, COUNT(outcome_names), (int)outcome); }
+
+/* Defines brigade_<what>_parse over `names`, accepting the first `count`. */
+#define DEFINE_PARSE(function, type, names, count)          \
+    bool function(const char *text, type *out)              \
+    {                                                       \
+        int index = name_find(names, count, text);          \
+        if (index < 0)                                      \
+            return false;                                   \
+        *out = (type)index;                                 \
+        return true;                                        \
+    }
+
+/* "none" is an outcome, never an input side. */
+DEFINE_PARSE(brigade_side_parse, brigade_side, side_names, 2)
+DEFINE_PARSE(brigade_terrain_parse, brigade_terrain, terrain_names, COUNT(terrain_names))
+DEFINE_PARSE(brigade_troop_type_parse, brigade_troop_type, type_names, COUNT(type_names))
+DEFINE_PARSE(brigade_class_parse, brigade_class, class_names, COUNT(class_names))
+DEFINE_PARSE(brigade_formation_parse, brigade_formation, formation_names, COUNT(formation_names))
+/* Input statuses are the first four (cases/README.md). */
+DEFINE_PARSE(brigade_status_parse, brigade_status, status_names, 4)
+DEFINE_PARSE(brigade_defending_parse, brigade_defending, defending_names, COUNT(defending_names))
+DEFINE_PARSE(brigade_horses_parse, brigade_horses, horses_names, COUNT(horses_names))
+/* "none" is how the engine marks no general; a general given has a role. */
+bool brigade_general_role_parse(const char *text, brigade_general_role *out)
+{
+    int index = name_find(role_names, COUNT(role_names), text);
+    if (index <= 0)
+        return false;
+    *out = (brigade_general_role)index;
+    return true;
+}
+DEFINE_PARSE(brigade_general_rating_parse, brigade_general_rating, rating_names, COUNT(rating_names))
+
+bool brigade_type_is_cavalry(brigade_troop_type type)
+{
+    return type <= BRIGADE_TYPE_COSSACKS;
+}
+
+bool brigade_type_is_infantry(brigade_troop_type type)
+{
+    return type == BRIGADE_TYPE_INFANTRY || type == BRIGADE_TYPE_OPEN_ORDER ||
+           type == BRIGADE_TYPE_SKIRMISHERS;
+}
+
+/* Formations each type may take, the default first (cases/README.md). */
+static const brigade_formation cavalry_formations[] = {
+    BRIGADE_FORMATION_LINE, BRIGADE_FORMATION_COLUMN, BRIGADE_FORMATION_MARCH_COLUMN};
+static const brigade_formation infantry_formations[] = {
+    BRIGADE_FORMATION_LINE, BRIGADE_FORMATION_COLUMN, BRIGADE_FORMATION_SQUARE,
+    BRIGADE_FORMATION_AUSTRIAN_MASS};
+static const brigade_formation open_order_formations[] = {BRIGADE_FORMATION_OPEN_ORDER};
+static const brigade_formation skirmisher_formations[] = {BRIGADE_FORMATION_SKIRMISH};
+static const brigade_formation artillery_formations[] = {
+    BRIGADE_FORMATION_UNLIMBERED, BRIGADE_FORMATION_LIMBERED};
+
+/* The formations of `type`; *count receives how many. */
+static const brigade_formation *formations_of(brigade_troop_type type, int *count)
+{
+    switch (type) {
+    case BRIGADE_TYPE_INFANTRY:
+        *count = COUNT(infantry_formations);
+        return infantry_formations;
+    case BRIGADE_TYPE_OPEN_ORDER:
+        *count = COUNT(open_order_formations);
+        return open_order_formations;
+    case BRIGADE_TYPE_SKIRMISHERS:
+        *count = COUNT(skirmisher_formations);
+        return skirmisher_formations;
+    case BRIGADE_TYPE_ARTILLERY:
+        *count = COUNT(artillery_formations);
+        return artillery_formations;
+    default:
+        *count = COUNT(cavalry_formations);
+        return cavalry_formations;
+    }
+}
+
+bool brigade_formation_allowed(brigade_troop_type type, brigade_formation formation)
+{
+    int count;
+    const brigade_formation *formations = formations_of(type, &count);
+    for (int i = 0; i < count; i++)
+        if (formations[i] == formation)
+            return true;
+    return false;
+}
+
+brigade_formation brigade_formation_default(brigade_troop_type type)
+{
+    int count;
+    return formations_of(type, &count)[0];
+}
