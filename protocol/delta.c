@@ -1,0 +1,376 @@
+/*
+ * protocol/delta.c: compute and apply snapshot deltas (protocol/delta.h,
+ * PROTOCOL.md §7).
+ */
+#include "protocol/delta.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *protocol_delta_error_name(protocol_delta_error code)
+{
+    switch (code) {
+    case PROTOCOL_DELTA_OK:
+        return "ok";
+    case PROTOCOL_DELTA_NOT_MAP:
+        return "not_map";
+    case PROTOCOL_DELTA_BAD_OP:
+        return "bad_op";
+    case PROTOCOL_DELTA_BAD_PATH:
+        return "bad_path";
+    case PROTOCOL_DELTA_NO_MEMORY:
+        return "no_memory";
+    }
+    return "?";
+}
+
+/* ---- Compute ------------------------------------------------------------- */
+
+/* Appends {"op": kind, "path": copy of path [+ last], "value": copy}; `last`
+ * (consumed) may be NULL, `value` too (for a remove). 0, or -1. */
+static int ops_push(protocol_value *ops, const char *kind, const protocol_value *path,
+                    protocol_value *last, const protocol_value *value)
+{
+    protocol_value *op = protocol_value_map_new();
+    protocol_value *full = protocol_value_clone(path);
+    int failed = op == NULL || full == NULL;
+    if (!failed && last != NULL) {
+        failed = protocol_value_array_push(full, last);
+        last = NULL;
+    }
+    protocol_value_free(last);
+    failed = failed || protocol_value_map_set_string(op, "op", kind) != 0;
+    if (!failed) {
+        failed = protocol_value_map_set(op, "path", full) != 0;
+        full = NULL;
+    }
+    if (!failed && value != NULL)
+        failed = protocol_value_map_set(op, "value", protocol_value_clone(value)) != 0;
+    protocol_value_free(full);
+    if (failed) {
+        protocol_value_free(op);
+        return -1;
+    }
+    return protocol_value_array_push(ops, op);
+}
+
+static bool is_container(const protocol_value *value)
+{
+    protocol_value_kind kind = protocol_value_kind_of(value);
+    return kind == PROTOCOL_VALUE_MAP || kind == PROTOCOL_VALUE_ARRAY;
+}
+
+static int diff(protocol_value *ops, protocol_value *path, const protocol_value *old_value,
+                const protocol_value *new_value);
+
+/* Pushes `element` (consumed) on path, diffs, pops it. */
+static int diff_child(protocol_value *ops, protocol_value *path, protocol_value *element,
+                      const protocol_value *old_value, const protocol_value *new_value)
+{
+    if (protocol_value_array_push(path, element) != 0)
+        return -1;
+    int failed = diff(ops, path, old_value, new_value);
+    protocol_value_array_pop(path);
+    return failed;
+}
+
+/* Ops for the value at `path` (non-empty, except for the top map) going from
+ * old_value to new_value. 0, or -1 when memory runs out. */
+static int diff(protocol_value *ops, protocol_value *path, const protocol_value *old_value,
+                const protocol_value *new_value)
+{
+    protocol_value_kind kind = protocol_value_kind_of(old_value);
+    if (kind != protocol_value_kind_of(new_value) || !is_container(old_value)) {
+        if (protocol_value_equal(old_value, new_value))
+            return 0;
+        return ops_push(ops, "set", path, NULL, new_value);
+    }
+
+    if (kind == PROTOCOL_VALUE_MAP) {
+        for (size_t i = 0; i < protocol_value_count(old_value); i++) {
+            size_t key_len = 0;
+            const char *key = protocol_value_map_key_at(old_value, i, &key_len);
+            if (protocol_value_map_get_len(new_value, key, key_len) == NULL &&
+                ops_push(ops, "remove", path, protocol_value_string_new_len(key, key_len), NULL) !=
+                    0)
+                return -1;
+        }
+        for (size_t i = 0; i < protocol_value_count(new_value); i++) {
+            size_t key_len = 0;
+            const char *key = protocol_value_map_key_at(new_value, i, &key_len);
+            const protocol_value *after = protocol_value_map_value_at(new_value, i);
+            const protocol_value *before = protocol_value_map_get_len(old_value, key, key_len);
+            int failed;
+            if (before == NULL)
+                failed = ops_push(ops, "set", path, protocol_value_string_new_len(key, key_len),
+                                  after);
+            else
+                failed = diff_child(ops, path, protocol_value_string_new_len(key, key_len), before,
+                                    after);
+            if (failed)
+                return -1;
+        }
+        return 0;
+    }
+
+    size_t old_count = protocol_value_count(old_value);
+    size_t new_count = protocol_value_count(new_value);
+    size_t common = old_count < new_count ? old_count : new_count;
+    for (size_t i = 0; i < common; i++) {
+        if (diff_child(ops, path, protocol_value_int_new((int64_t)i),
+                       protocol_value_array_get(old_value, i),
+                       protocol_value_array_get(new_value, i)) != 0)
+            return -1;
+    }
+    for (size_t i = common; i < new_count; i++) {
+        if (ops_push(ops, "set", path, protocol_value_int_new((int64_t)i),
+                     protocol_value_array_get(new_value, i)) != 0)
+            return -1;
+    }
+    for (size_t i = old_count; i > new_count; i--) {
+        if (ops_push(ops, "remove", path, protocol_value_int_new((int64_t)(i - 1)), NULL) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+protocol_delta_error protocol_delta_compute(const protocol_value *old_state,
+                                            const protocol_value *new_state,
+                                            protocol_value **ops)
+{
+    if (ops == NULL)
+        return PROTOCOL_DELTA_BAD_OP;
+    *ops = NULL;
+    if (protocol_value_kind_of(old_state) != PROTOCOL_VALUE_MAP || old_state == NULL ||
+        protocol_value_kind_of(new_state) != PROTOCOL_VALUE_MAP || new_state == NULL)
+        return PROTOCOL_DELTA_NOT_MAP;
+    protocol_value *list = protocol_value_array_new();
+    protocol_value *path = protocol_value_array_new();
+    int failed = list == NULL || path == NULL || diff(list, path, old_state, new_state) != 0;
+    protocol_value_free(path);
+    if (failed) {
+        protocol_value_free(list);
+        return PROTOCOL_DELTA_NO_MEMORY;
+    }
+    *ops = list;
+    return PROTOCOL_DELTA_OK;
+}
+
+/* ---- Apply --------------------------------------------------------------- */
+
+#if defined(__GNUC__)
+#define DELTA_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define DELTA_PRINTF(f, a)
+#endif
+
+/* The path as compact JSON, cut to fit `size` bytes. */
+static void path_text(const protocol_value *path, char *text, size_t size)
+{
+    char *json = protocol_value_to_json(path, 0);
+    if (json == NULL) {
+        snprintf(text, size, "?");
+        return;
+    }
+    if (strlen(json) >= size && size > 4)
+        snprintf(text, size, "%.*s...", (int)(size - 4), json);
+    else
+        snprintf(text, size, "%s", json);
+    free(json);
+}
+
+/* Fills `status` for op `index` (whose kind and path may be NULL) and
+ * returns `code`. */
+DELTA_PRINTF(6, 7)
+static protocol_delta_error apply_fail(protocol_delta_status *status, protocol_delta_error code,
+                                       size_t index, const char *kind, const protocol_value *path,
+                                       const char *format, ...)
+{
+    if (status == NULL)
+        return code;
+    status->code = code;
+    status->op_index = index;
+    char where[64];
+    if (path != NULL)
+        path_text(path, where, sizeof where);
+    else
+        snprintf(where, sizeof where, "-");
+    char what[96];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(what, sizeof what, format, args);
+    va_end(args);
+    snprintf(status->message, sizeof status->message, "op %zu (%.8s %s): %s", index,
+             kind != NULL ? kind : "?", where, what);
+    return code;
+}
+
+/* The path element as an array index, when it is a non-negative integer. */
+static bool element_index(const protocol_value *element, size_t *index)
+{
+    if (protocol_value_kind_of(element) != PROTOCOL_VALUE_INT)
+        return false;
+    int64_t number = protocol_value_int_get(element);
+    if (number < 0 || (uint64_t)number > SIZE_MAX)
+        return false;
+    *index = (size_t)number;
+    return true;
+}
+
+/* Applies op `index` to `state`. */
+static protocol_delta_error apply_one(protocol_value *state, const protocol_value *op,
+                                      size_t index, protocol_delta_status *status)
+{
+    if (protocol_value_kind_of(op) != PROTOCOL_VALUE_MAP || op == NULL)
+        return apply_fail(status, PROTOCOL_DELTA_BAD_OP, index, NULL, NULL, "op is not a map");
+    const char *kind = protocol_value_string_get(protocol_value_map_get(op, "op"), NULL);
+    bool is_set = kind != NULL && strcmp(kind, "set") == 0;
+    bool is_remove = kind != NULL && strcmp(kind, "remove") == 0;
+    if (!is_set && !is_remove)
+        return apply_fail(status, PROTOCOL_DELTA_BAD_OP, index, kind, NULL,
+                          kind == NULL ? "\"op\" is missing or not a string"
+                                       : "unknown op (only \"set\" and \"remove\")");
+    const protocol_value *path = protocol_value_map_get(op, "path");
+    size_t depth = protocol_value_count(path);
+    if (protocol_value_kind_of(path) != PROTOCOL_VALUE_ARRAY || depth == 0)
+        return apply_fail(status, PROTOCOL_DELTA_BAD_OP, index, kind, NULL,
+                          "\"path\" is missing, not an array or empty");
+    for (size_t i = 0; i < depth; i++) {
+        protocol_value_kind element = protocol_value_kind_of(protocol_value_array_get(path, i));
+        if (element != PROTOCOL_VALUE_STRING && element != PROTOCOL_VALUE_INT)
+            return apply_fail(status, PROTOCOL_DELTA_BAD_OP, index, kind, path,
+                              "path element %zu is %s, not a string or integer", i,
+                              protocol_value_kind_name(element));
+    }
+    const protocol_value *value = protocol_value_map_get(op, "value");
+    if (is_set && value == NULL)
+        return apply_fail(status, PROTOCOL_DELTA_BAD_OP, index, kind, path,
+                          "a set without \"value\"");
+
+    /* Walk to the container of the last element. */
+    protocol_value *at = state;
+    for (size_t i = 0; i < depth - 1; i++) {
+        const protocol_value *element = protocol_value_array_get(path, i);
+        protocol_value *next = NULL;
+        size_t slot = 0;
+        if (protocol_value_kind_of(element) == PROTOCOL_VALUE_STRING) {
+            size_t key_len = 0;
+            const char *key = protocol_value_string_get(element, &key_len);
+            if (protocol_value_kind_of(at) != PROTOCOL_VALUE_MAP)
+                return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
+                                  "element %zu is a key but the value there is %s", i,
+                                  protocol_value_kind_name(protocol_value_kind_of(at)));
+            next = protocol_value_map_get_len(at, key, key_len);
+            if (next == NULL)
+                return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
+                                  "no key at element %zu", i);
+        } else {
+            if (protocol_value_kind_of(at) != PROTOCOL_VALUE_ARRAY)
+                return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
+                                  "element %zu is an index but the value there is %s", i,
+                                  protocol_value_kind_name(protocol_value_kind_of(at)));
+            if (!element_index(element, &slot) || slot >= protocol_value_count(at))
+                return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
+                                  "index at element %zu is out of range", i);
+            next = protocol_value_array_get(at, slot);
+        }
+        at = next;
+    }
+
+    const protocol_value *last = protocol_value_array_get(path, depth - 1);
+    if (protocol_value_kind_of(last) == PROTOCOL_VALUE_STRING) {
+        size_t key_len = 0;
+        const char *key = protocol_value_string_get(last, &key_len);
+        if (protocol_value_kind_of(at) != PROTOCOL_VALUE_MAP)
+            return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
+                              "last element is a key but the value there is %s",
+                              protocol_value_kind_name(protocol_value_kind_of(at)));
+        if (is_remove) {
+            if (protocol_value_map_remove_len(at, key, key_len) != 0)
+                return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
+                                  "no such key to remove");
+            return PROTOCOL_DELTA_OK;
+        }
+        protocol_value *copy = protocol_value_clone(value);
+        if (copy == NULL || protocol_value_map_set_len(at, key, key_len, copy) != 0)
+            return apply_fail(status, PROTOCOL_DELTA_NO_MEMORY, index, kind, path,
+                              "out of memory");
+        return PROTOCOL_DELTA_OK;
+    }
+
+    size_t slot = 0;
+    size_t count = protocol_value_count(at);
+    if (protocol_value_kind_of(at) != PROTOCOL_VALUE_ARRAY)
+        return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
+                          "last element is an index but the value there is %s",
+                          protocol_value_kind_name(protocol_value_kind_of(at)));
+    if (!element_index(last, &slot))
+        return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
+                          "negative index");
+    if (is_remove) {
+        if (count == 0 || slot != count - 1)
+            return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
+                              "remove of index %zu but only the last (%zu) may go", slot,
+                              count == 0 ? (size_t)0 : count - 1);
+        protocol_value_array_pop(at);
+        return PROTOCOL_DELTA_OK;
+    }
+    if (slot > count)
+        return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
+                          "set of index %zu beyond the length %zu", slot, count);
+    protocol_value *copy = protocol_value_clone(value);
+    if (copy == NULL || protocol_value_array_set(at, slot, copy) != 0)
+        return apply_fail(status, PROTOCOL_DELTA_NO_MEMORY, index, kind, path, "out of memory");
+    return PROTOCOL_DELTA_OK;
+}
+
+protocol_delta_error protocol_delta_apply(protocol_value *state, const protocol_value *ops,
+                                          protocol_delta_status *status)
+{
+    if (status != NULL) {
+        status->code = PROTOCOL_DELTA_OK;
+        status->op_index = 0;
+        status->message[0] = '\0';
+    }
+    if (state == NULL || protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP) {
+        if (status != NULL) {
+            status->code = PROTOCOL_DELTA_NOT_MAP;
+            snprintf(status->message, sizeof status->message, "the state is not a map");
+        }
+        return PROTOCOL_DELTA_NOT_MAP;
+    }
+    if (ops == NULL || protocol_value_kind_of(ops) != PROTOCOL_VALUE_ARRAY) {
+        if (status != NULL) {
+            status->code = PROTOCOL_DELTA_BAD_OP;
+            snprintf(status->message, sizeof status->message, "ops is not an array");
+        }
+        return PROTOCOL_DELTA_BAD_OP;
+    }
+    size_t count = protocol_value_count(ops);
+    if (count == 0)
+        return PROTOCOL_DELTA_OK;
+    /* All or nothing: work on a copy, take it when every op went in. */
+    protocol_value *work = protocol_value_clone(state);
+    if (work == NULL) {
+        if (status != NULL) {
+            status->code = PROTOCOL_DELTA_NO_MEMORY;
+            snprintf(status->message, sizeof status->message, "out of memory");
+        }
+        return PROTOCOL_DELTA_NO_MEMORY;
+    }
+    for (size_t i = 0; i < count; i++) {
+        protocol_delta_error error = apply_one(work, protocol_value_array_get(ops, i), i, status);
+        if (error != PROTOCOL_DELTA_OK) {
+            protocol_value_free(work);
+            return error;
+        }
+    }
+    protocol_value_swap(state, work);
+    protocol_value_free(work);
+    return PROTOCOL_DELTA_OK;
+}

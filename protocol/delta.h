@@ -1,0 +1,77 @@
+/*
+ * protocol/delta.h: the operations that turn one snapshot into the next
+ * (PROTOCOL.md §7).
+ *
+ * Ops are a value tree in their wire form, so a delta message carries them
+ * as they are: an array of maps
+ *
+ *     {"op": "set",    "path": [elements...], "value": any}
+ *     {"op": "remove", "path": [elements...]}
+ *
+ * where each path element is a string (a map key) or an integer (an array
+ * index), read from the state's top map. A path is never empty: the state's
+ * top is always a map and is never replaced by a delta.
+ *
+ * On an array, "set" at an index below the length replaces that element and
+ * "set" at the length appends one; "remove" takes only the last element.
+ * Compute therefore emits, for an array that changed: a set for each changed
+ * index below the shorter length (or the ops inside it, when both elements
+ * are maps or arrays), a set for each appended index in increasing order,
+ * and a remove for each dropped index from the last one down.
+ */
+#ifndef BRIGADE_PROTOCOL_DELTA_H
+#define BRIGADE_PROTOCOL_DELTA_H
+
+#include <stddef.h>
+
+#include "protocol/value.h"
+
+typedef enum protocol_delta_error {
+    PROTOCOL_DELTA_OK = 0,
+    PROTOCOL_DELTA_NOT_MAP,  /* the state (old, new or applied to) is not a map */
+    PROTOCOL_DELTA_BAD_OP,   /* ops not an array, an op not a map, unknown "op",
+                                "path" not an array or empty, a path element
+                                neither string nor integer, "value" missing */
+    PROTOCOL_DELTA_BAD_PATH, /* a path that does not lead anywhere in the state:
+                                a missing key, an index out of range, a key on
+                                an array, an index on a map or scalar, a remove
+                                of an array element other than the last */
+    PROTOCOL_DELTA_NO_MEMORY
+} protocol_delta_error;
+
+/* Why ops were refused: the code, the index of the offending op in the ops
+ * array, and one line naming it, e.g.
+ * "op 3 (set [\"units\",\"hussars\",\"figures\"]): no key \"hussars\"". */
+typedef struct protocol_delta_status {
+    protocol_delta_error code;
+    size_t op_index;
+    char message[224];
+} protocol_delta_status;
+
+/* The snake_case name of a code, e.g. "bad_path"; "?" when unknown. */
+const char *protocol_delta_error_name(protocol_delta_error code);
+
+/*
+ * The ops that turn `old_state` into `new_state` (both maps), as a new
+ * array owned by the caller in *ops (empty when the states are equal by
+ * protocol_value_equal). Maps are compared key by key: a key only in old
+ * gives a remove, a key only in new a set, a key in both recurses when both
+ * values are maps or both arrays and gives a set when they differ otherwise.
+ * Arrays as in the top of this file. Member order is not compared.
+ * Returns PROTOCOL_DELTA_OK, NOT_MAP or NO_MEMORY (then *ops is NULL).
+ */
+protocol_delta_error protocol_delta_compute(const protocol_value *old_state,
+                                            const protocol_value *new_state,
+                                            protocol_value **ops);
+
+/*
+ * Applies `ops` (an array in the form above) to `state` (a map), in order,
+ * all or nothing: on any error `state` is left exactly as it was. Unknown
+ * members of an op map are ignored (PROTOCOL.md §7.2); values are copied.
+ * Returns PROTOCOL_DELTA_OK, or NOT_MAP, BAD_OP, BAD_PATH or NO_MEMORY with
+ * `status` (when not NULL) naming the op.
+ */
+protocol_delta_error protocol_delta_apply(protocol_value *state, const protocol_value *ops,
+                                          protocol_delta_status *status);
+
+#endif

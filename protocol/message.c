@@ -1,0 +1,986 @@
+/*
+ * protocol/message.c: typed messages of brigade.v1 (protocol/message.h,
+ * PROTOCOL.md §4-§6).
+ */
+#include "protocol/message.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
+
+static const char *const seat_names[] = {"A", "B"};
+static const char *const error_code_names[] = {
+    "bad_frame",   "bad_message",    "unknown_type", "too_large",
+    "not_joined",  "unknown_game",   "bad_token",    "wrong_seat",
+    "wrong_phase", "invalid_action", "unknown_unit", "internal"};
+static const char *const client_kind_names[] = {"create", "join", "act"};
+static const char *const server_kind_names[] = {"created", "welcome", "ack", "error", "delta"};
+static const char *const action_kind_names[] = {"choose_initiative", "declare_charge", "respond",
+                                                "sappers_reroll",    "adjust",         "done"};
+static const char *const facing_names[] = {"front", "flank", "rear"};
+static const char *const response_names[] = {"stand", "countercharge"};
+
+static const char *name_at(const char *const *names, int count, int index)
+{
+    return index >= 0 && index < count ? names[index] : "?";
+}
+
+static int name_find(const char *const *names, int count, const char *text)
+{
+    if (text == NULL)
+        return -1;
+    for (int i = 0; i < count; i++)
+        if (strcmp(names[i], text) == 0)
+            return i;
+    return -1;
+}
+
+const char *protocol_seat_name(protocol_seat seat)
+{
+    return name_at(seat_names, COUNT(seat_names), (int)seat);
+}
+
+bool protocol_seat_parse(const char *text, protocol_seat *out)
+{
+    int at = name_find(seat_names, COUNT(seat_names), text);
+    if (at < 0)
+        return false;
+    *out = (protocol_seat)at;
+    return true;
+}
+
+const char *protocol_error_code_name(protocol_error_code code)
+{
+    return name_at(error_code_names, COUNT(error_code_names), (int)code);
+}
+
+bool protocol_error_code_parse(const char *text, protocol_error_code *out)
+{
+    int at = name_find(error_code_names, COUNT(error_code_names), text);
+    if (at < 0)
+        return false;
+    *out = (protocol_error_code)at;
+    return true;
+}
+
+const char *protocol_client_kind_name(protocol_client_kind kind)
+{
+    return name_at(client_kind_names, COUNT(client_kind_names), (int)kind);
+}
+
+const char *protocol_server_kind_name(protocol_server_kind kind)
+{
+    return name_at(server_kind_names, COUNT(server_kind_names), (int)kind);
+}
+
+const char *protocol_action_kind_name(protocol_action_kind kind)
+{
+    return name_at(action_kind_names, COUNT(action_kind_names), (int)kind);
+}
+
+bool protocol_action_kind_parse(const char *text, protocol_action_kind *out)
+{
+    int at = name_find(action_kind_names, COUNT(action_kind_names), text);
+    if (at < 0)
+        return false;
+    *out = (protocol_action_kind)at;
+    return true;
+}
+
+const char *protocol_facing_name(protocol_facing facing)
+{
+    return name_at(facing_names, COUNT(facing_names), (int)facing);
+}
+
+bool protocol_facing_parse(const char *text, protocol_facing *out)
+{
+    int at = name_find(facing_names, COUNT(facing_names), text);
+    if (at < 0)
+        return false;
+    *out = (protocol_facing)at;
+    return true;
+}
+
+const char *protocol_response_name(protocol_response response)
+{
+    return name_at(response_names, COUNT(response_names), (int)response);
+}
+
+bool protocol_response_parse(const char *text, protocol_response *out)
+{
+    int at = name_find(response_names, COUNT(response_names), text);
+    if (at < 0)
+        return false;
+    *out = (protocol_response)at;
+    return true;
+}
+
+const char *protocol_message_error_name(protocol_message_error error)
+{
+    switch (error) {
+    case PROTOCOL_MESSAGE_OK:
+        return "ok";
+    case PROTOCOL_MESSAGE_BAD_FRAME:
+        return "bad_frame";
+    case PROTOCOL_MESSAGE_TOO_LARGE:
+        return "too_large";
+    case PROTOCOL_MESSAGE_UNKNOWN_TYPE:
+        return "unknown_type";
+    case PROTOCOL_MESSAGE_MISSING_MEMBER:
+        return "missing_member";
+    case PROTOCOL_MESSAGE_UNKNOWN_MEMBER:
+        return "unknown_member";
+    case PROTOCOL_MESSAGE_WRONG_TYPE:
+        return "wrong_type";
+    case PROTOCOL_MESSAGE_BAD_VALUE:
+        return "bad_value";
+    case PROTOCOL_MESSAGE_NO_MEMORY:
+        return "no_memory";
+    }
+    return "?";
+}
+
+protocol_error_code protocol_message_error_code(protocol_message_error error)
+{
+    switch (error) {
+    case PROTOCOL_MESSAGE_BAD_FRAME:
+        return PROTOCOL_ERROR_BAD_FRAME;
+    case PROTOCOL_MESSAGE_TOO_LARGE:
+        return PROTOCOL_ERROR_TOO_LARGE;
+    case PROTOCOL_MESSAGE_UNKNOWN_TYPE:
+        return PROTOCOL_ERROR_UNKNOWN_TYPE;
+    case PROTOCOL_MESSAGE_MISSING_MEMBER:
+    case PROTOCOL_MESSAGE_UNKNOWN_MEMBER:
+    case PROTOCOL_MESSAGE_WRONG_TYPE:
+    case PROTOCOL_MESSAGE_BAD_VALUE:
+        return PROTOCOL_ERROR_BAD_MESSAGE;
+    case PROTOCOL_MESSAGE_OK:
+    case PROTOCOL_MESSAGE_NO_MEMORY:
+        break;
+    }
+    return PROTOCOL_ERROR_INTERNAL;
+}
+
+/* ---- Reading members ----------------------------------------------------- */
+
+#if defined(__GNUC__)
+#define MESSAGE_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define MESSAGE_PRINTF(f, a)
+#endif
+
+/* Members of one map, read on behalf of a message. */
+typedef struct member_reader {
+    const protocol_value *map;
+    const char *where; /* "" for the message, "action", "seats" for a nested map */
+    protocol_message_status *status;
+} member_reader;
+
+/* Fills the status for member `key` of the reader's map (NULL: the map
+ * itself) and returns `code`. The message reads "<where>.<key>: <text>". */
+MESSAGE_PRINTF(4, 5)
+static protocol_message_error reader_fail(const member_reader *reader, protocol_message_error code,
+                                          const char *key, const char *format, ...)
+{
+    protocol_message_status *status = reader->status;
+    if (status == NULL)
+        return code;
+    status->code = code;
+    const char *dot = reader->where[0] != '\0' && key != NULL ? "." : "";
+    snprintf(status->member, sizeof status->member, "%s%s%.32s", reader->where, dot,
+             key != NULL ? key : "");
+    char text[128];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    if (status->member[0] != '\0')
+        snprintf(status->message, sizeof status->message, "%s: %s", status->member, text);
+    else
+        snprintf(status->message, sizeof status->message, "%s", text);
+    return code;
+}
+
+/* "an int", "a string", ... for messages. */
+static const char *kind_phrase(const protocol_value *value)
+{
+    switch (protocol_value_kind_of(value)) {
+    case PROTOCOL_VALUE_NIL:
+        return "nil";
+    case PROTOCOL_VALUE_BOOL:
+        return "a bool";
+    case PROTOCOL_VALUE_INT:
+        return "an integer";
+    case PROTOCOL_VALUE_STRING:
+        return "a string";
+    case PROTOCOL_VALUE_ARRAY:
+        return "an array";
+    case PROTOCOL_VALUE_MAP:
+        return "a map";
+    }
+    return "?";
+}
+
+/* Refuses any member of the reader's map not in `allowed` (NULL-ended). */
+static protocol_message_error reader_only(const member_reader *reader, const char *const *allowed)
+{
+    for (size_t i = 0; i < protocol_value_count(reader->map); i++) {
+        size_t key_len = 0;
+        const char *key = protocol_value_map_key_at(reader->map, i, &key_len);
+        bool known = false;
+        for (const char *const *name = allowed; *name != NULL && !known; name++)
+            known = strlen(*name) == key_len && memcmp(*name, key, key_len) == 0;
+        if (!known)
+            return reader_fail(reader, PROTOCOL_MESSAGE_UNKNOWN_MEMBER, key, "unknown member");
+    }
+    return PROTOCOL_MESSAGE_OK;
+}
+
+/* The member `key` of the reader's map with `kind`, in *out (NULL when
+ * absent and not required). */
+static protocol_message_error reader_member(const member_reader *reader, const char *key,
+                                            protocol_value_kind kind, bool required,
+                                            const protocol_value **out)
+{
+    const protocol_value *value = protocol_value_map_get(reader->map, key);
+    *out = NULL;
+    if (value == NULL) {
+        if (required)
+            return reader_fail(reader, PROTOCOL_MESSAGE_MISSING_MEMBER, key,
+                               "required member is missing");
+        return PROTOCOL_MESSAGE_OK;
+    }
+    if (protocol_value_kind_of(value) != kind) {
+        const char *wanted = kind == PROTOCOL_VALUE_STRING  ? "a string"
+                             : kind == PROTOCOL_VALUE_INT   ? "an integer"
+                             : kind == PROTOCOL_VALUE_BOOL  ? "a bool"
+                             : kind == PROTOCOL_VALUE_ARRAY ? "an array"
+                             : kind == PROTOCOL_VALUE_MAP   ? "a map"
+                                                            : "nil";
+        return reader_fail(reader, PROTOCOL_MESSAGE_WRONG_TYPE, key, "is %s, not %s",
+                           kind_phrase(value), wanted);
+    }
+    *out = value;
+    return PROTOCOL_MESSAGE_OK;
+}
+
+/* A string member of min..max bytes copied into out[max + 1]; *present
+ * (when not NULL) says whether it was there. */
+static protocol_message_error reader_string(const member_reader *reader, const char *key,
+                                            bool required, size_t min, size_t max, char *out,
+                                            bool *present)
+{
+    const protocol_value *value = NULL;
+    protocol_message_error error =
+        reader_member(reader, key, PROTOCOL_VALUE_STRING, required, &value);
+    if (present != NULL)
+        *present = value != NULL;
+    if (error != PROTOCOL_MESSAGE_OK || value == NULL)
+        return error;
+    size_t len = 0;
+    const char *text = protocol_value_string_get(value, &len);
+    if (len < min)
+        return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, key, "%zu bytes, at least %zu",
+                           len, min);
+    if (len > max)
+        return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, key, "%zu bytes, at most %zu",
+                           len, max);
+    memcpy(out, text, len);
+    out[len] = '\0';
+    return PROTOCOL_MESSAGE_OK;
+}
+
+/* A unit id: 1..PROTOCOL_UNIT_ID_MAX bytes without '.'. */
+static protocol_message_error reader_unit(const member_reader *reader, const char *key,
+                                          char out[PROTOCOL_UNIT_ID_MAX + 1])
+{
+    protocol_message_error error =
+        reader_string(reader, key, true, 1, PROTOCOL_UNIT_ID_MAX, out, NULL);
+    if (error == PROTOCOL_MESSAGE_OK && strchr(out, '.') != NULL)
+        return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, key,
+                           "a unit id holds no '.'");
+    return error;
+}
+
+/* An integer member in min..max. */
+static protocol_message_error reader_int(const member_reader *reader, const char *key,
+                                         bool required, int64_t min, int64_t max, int64_t *out,
+                                         bool *present)
+{
+    const protocol_value *value = NULL;
+    protocol_message_error error = reader_member(reader, key, PROTOCOL_VALUE_INT, required, &value);
+    if (present != NULL)
+        *present = value != NULL;
+    if (error != PROTOCOL_MESSAGE_OK || value == NULL)
+        return error;
+    int64_t number = protocol_value_int_get(value);
+    if (number < min || number > max)
+        return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, key,
+                           "%lld is out of range %lld..%lld", (long long)number, (long long)min,
+                           (long long)max);
+    *out = number;
+    return PROTOCOL_MESSAGE_OK;
+}
+
+/* A bool member; absent reads as false. */
+static protocol_message_error reader_bool(const member_reader *reader, const char *key,
+                                          bool required, bool *out, bool *present)
+{
+    const protocol_value *value = NULL;
+    protocol_message_error error =
+        reader_member(reader, key, PROTOCOL_VALUE_BOOL, required, &value);
+    if (present != NULL)
+        *present = value != NULL;
+    *out = value != NULL && protocol_value_bool_get(value);
+    return error;
+}
+
+/* A string member that must be one of `names`; its index in *out. */
+static protocol_message_error reader_name(const member_reader *reader, const char *key,
+                                          const char *const *names, int count, int *out)
+{
+    const protocol_value *value = NULL;
+    protocol_message_error error =
+        reader_member(reader, key, PROTOCOL_VALUE_STRING, true, &value);
+    if (error != PROTOCOL_MESSAGE_OK)
+        return error;
+    const char *text = protocol_value_string_get(value, NULL);
+    int at = name_find(names, count, text);
+    if (at < 0) {
+        char choices[96] = "";
+        for (int i = 0; i < count; i++) {
+            size_t used = strlen(choices);
+            snprintf(choices + used, sizeof choices - used, "%s\"%s\"", i > 0 ? ", " : "",
+                     names[i]);
+        }
+        return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, key, "\"%.32s\" is not one of %s",
+                           text, choices);
+    }
+    *out = at;
+    return PROTOCOL_MESSAGE_OK;
+}
+
+static void status_init(protocol_message_status *status)
+{
+    if (status == NULL)
+        return;
+    memset(status, 0, sizeof *status);
+}
+
+/* ---- Client messages ----------------------------------------------------- */
+
+static protocol_message_error action_read(const protocol_value *map, protocol_action *action,
+                                          protocol_message_status *status)
+{
+    member_reader reader = {.map = map, .where = "action", .status = status};
+    int index = 0;
+    protocol_message_error error =
+        reader_name(&reader, "kind", action_kind_names, COUNT(action_kind_names), &index);
+    if (error != PROTOCOL_MESSAGE_OK)
+        return error;
+    action->kind = (protocol_action_kind)index;
+
+    switch (action->kind) {
+    case PROTOCOL_ACTION_CHOOSE_INITIATIVE: {
+        static const char *const allowed[] = {"kind", "phasing", NULL};
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK)
+            return error;
+        if ((error = reader_name(&reader, "phasing", seat_names, COUNT(seat_names), &index)) !=
+            PROTOCOL_MESSAGE_OK)
+            return error;
+        action->as.choose_initiative.phasing = (protocol_seat)index;
+        return PROTOCOL_MESSAGE_OK;
+    }
+    case PROTOCOL_ACTION_DECLARE_CHARGE: {
+        static const char *const allowed[] = {"kind",    "unit",    "target",    "facing",
+                                              "leading", "sappers", "reinforce", NULL};
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_unit(&reader, "unit", action->as.declare_charge.unit)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_unit(&reader, "target", action->as.declare_charge.target)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_name(&reader, "facing", facing_names, COUNT(facing_names), &index)) !=
+                PROTOCOL_MESSAGE_OK)
+            return error;
+        action->as.declare_charge.facing = (protocol_facing)index;
+        if ((error = reader_bool(&reader, "leading", false, &action->as.declare_charge.leading,
+                                 NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_bool(&reader, "sappers", false, &action->as.declare_charge.sappers,
+                                 NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_bool(&reader, "reinforce", false,
+                                 &action->as.declare_charge.reinforce, NULL)) !=
+                PROTOCOL_MESSAGE_OK)
+            return error;
+        return PROTOCOL_MESSAGE_OK;
+    }
+    case PROTOCOL_ACTION_RESPOND: {
+        static const char *const allowed[] = {"kind", "unit", "response", NULL};
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_unit(&reader, "unit", action->as.respond.unit)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_name(&reader, "response", response_names, COUNT(response_names),
+                                 &index)) != PROTOCOL_MESSAGE_OK)
+            return error;
+        action->as.respond.response = (protocol_response)index;
+        return PROTOCOL_MESSAGE_OK;
+    }
+    case PROTOCOL_ACTION_SAPPERS_REROLL: {
+        static const char *const allowed[] = {"kind", "unit", "die", NULL};
+        int64_t die = 0;
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_unit(&reader, "unit", action->as.sappers_reroll.unit)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_int(&reader, "die", true, -1, 1, &die, NULL)) != PROTOCOL_MESSAGE_OK)
+            return error;
+        action->as.sappers_reroll.die = (int)die;
+        return PROTOCOL_MESSAGE_OK;
+    }
+    case PROTOCOL_ACTION_ADJUST: {
+        static const char *const allowed[] = {"kind",   "unit", "figures", "formed",
+                                              "status", "note", NULL};
+        int64_t figures = 0;
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_unit(&reader, "unit", action->as.adjust.unit)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_int(&reader, "figures", false, 0, PROTOCOL_FIGURES_MAX, &figures,
+                                &action->as.adjust.has_figures)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_bool(&reader, "formed", false, &action->as.adjust.formed,
+                                 &action->as.adjust.has_formed)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "status", false, 1, PROTOCOL_STATUS_MAX,
+                                   action->as.adjust.status, &action->as.adjust.has_status)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "note", true, 1, PROTOCOL_NOTE_MAX,
+                                   action->as.adjust.note, NULL)) != PROTOCOL_MESSAGE_OK)
+            return error;
+        action->as.adjust.figures = (int)figures;
+        if (!action->as.adjust.has_figures && !action->as.adjust.has_formed &&
+            !action->as.adjust.has_status)
+            return reader_fail(&reader, PROTOCOL_MESSAGE_MISSING_MEMBER, NULL,
+                               "adjust changes nothing: give figures, formed or status");
+        return PROTOCOL_MESSAGE_OK;
+    }
+    case PROTOCOL_ACTION_DONE: {
+        static const char *const allowed[] = {"kind", NULL};
+        return reader_only(&reader, allowed);
+    }
+    }
+    return reader_fail(&reader, PROTOCOL_MESSAGE_BAD_VALUE, "kind", "unknown action");
+}
+
+protocol_message_error protocol_client_message_from_value(const protocol_value *map,
+                                                          protocol_client_message *out,
+                                                          protocol_message_status *status)
+{
+    status_init(status);
+    memset(out, 0, sizeof *out);
+    member_reader reader = {.map = map, .where = "", .status = status};
+    if (protocol_value_kind_of(map) != PROTOCOL_VALUE_MAP || map == NULL)
+        return reader_fail(&reader, PROTOCOL_MESSAGE_WRONG_TYPE, NULL, "message is not a map");
+
+    /* The request first, so that every later error can echo it. */
+    const protocol_value *request = protocol_value_map_get(map, "request");
+    if (protocol_value_kind_of(request) == PROTOCOL_VALUE_INT) {
+        int64_t number = protocol_value_int_get(request);
+        if (number >= 1 && number <= PROTOCOL_INT_SAFE_MAX && status != NULL)
+            status->request = number;
+    }
+
+    int kind = 0;
+    const protocol_value *type = NULL;
+    protocol_message_error error =
+        reader_member(&reader, "type", PROTOCOL_VALUE_STRING, true, &type);
+    if (error != PROTOCOL_MESSAGE_OK)
+        return error;
+    kind = name_find(client_kind_names, COUNT(client_kind_names),
+                     protocol_value_string_get(type, NULL));
+    if (kind < 0)
+        return reader_fail(&reader, PROTOCOL_MESSAGE_UNKNOWN_TYPE, "type",
+                           "\"%.32s\" is not a client message (create, join, act)",
+                           protocol_value_string_get(type, NULL));
+    out->kind = (protocol_client_kind)kind;
+
+    static const char *const create_members[] = {"type", "request", "scenario", NULL};
+    static const char *const join_members[] = {"type", "request", "game", "token", "last_seq",
+                                               NULL};
+    static const char *const act_members[] = {"type", "request", "action", NULL};
+    const char *const *allowed = out->kind == PROTOCOL_CLIENT_CREATE ? create_members
+                                 : out->kind == PROTOCOL_CLIENT_JOIN ? join_members
+                                                                     : act_members;
+    if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+        (error = reader_int(&reader, "request", true, 1, PROTOCOL_INT_SAFE_MAX, &out->request,
+                            NULL)) != PROTOCOL_MESSAGE_OK)
+        goto failed;
+
+    switch (out->kind) {
+    case PROTOCOL_CLIENT_CREATE: {
+        const protocol_value *scenario = NULL;
+        if ((error = reader_member(&reader, "scenario", PROTOCOL_VALUE_STRING, true,
+                                   &scenario)) != PROTOCOL_MESSAGE_OK)
+            goto failed;
+        size_t len = 0;
+        const char *text = protocol_value_string_get(scenario, &len);
+        if (len == 0) {
+            error = reader_fail(&reader, PROTOCOL_MESSAGE_BAD_VALUE, "scenario", "is empty");
+            goto failed;
+        }
+        out->as.create.scenario = malloc(len + 1);
+        if (out->as.create.scenario == NULL) {
+            error = reader_fail(&reader, PROTOCOL_MESSAGE_NO_MEMORY, NULL, "out of memory");
+            goto failed;
+        }
+        memcpy(out->as.create.scenario, text, len + 1);
+        out->as.create.scenario_len = len;
+        break;
+    }
+    case PROTOCOL_CLIENT_JOIN:
+        if ((error = reader_string(&reader, "game", true, 1, PROTOCOL_GAME_ID_MAX,
+                                   out->as.join.game, NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "token", true, 1, PROTOCOL_TOKEN_MAX,
+                                   out->as.join.token, NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_int(&reader, "last_seq", false, 0, PROTOCOL_INT_SAFE_MAX,
+                                &out->as.join.last_seq, &out->as.join.has_last_seq)) !=
+                PROTOCOL_MESSAGE_OK)
+            goto failed;
+        break;
+    case PROTOCOL_CLIENT_ACT: {
+        const protocol_value *action = NULL;
+        if ((error = reader_member(&reader, "action", PROTOCOL_VALUE_MAP, true, &action)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = action_read(action, &out->as.act, status)) != PROTOCOL_MESSAGE_OK)
+            goto failed;
+        break;
+    }
+    }
+    return PROTOCOL_MESSAGE_OK;
+
+failed:
+    protocol_client_message_clear(out);
+    return error;
+}
+
+/* Decodes a frame with the codec, mapping its errors. */
+static protocol_message_error frame_decode(const uint8_t *frame, size_t len, size_t frame_max,
+                                           protocol_value **map, protocol_message_status *status)
+{
+    protocol_codec_status codec;
+    protocol_codec_error error = protocol_codec_decode(frame, len, frame_max, map, &codec);
+    if (error == PROTOCOL_CODEC_OK)
+        return PROTOCOL_MESSAGE_OK;
+    protocol_message_error code = error == PROTOCOL_CODEC_TOO_LARGE   ? PROTOCOL_MESSAGE_TOO_LARGE
+                                  : error == PROTOCOL_CODEC_NO_MEMORY ? PROTOCOL_MESSAGE_NO_MEMORY
+                                                                      : PROTOCOL_MESSAGE_BAD_FRAME;
+    if (status != NULL) {
+        status->code = code;
+        status->codec = error;
+        snprintf(status->message, sizeof status->message, "%s", codec.message);
+    }
+    return code;
+}
+
+protocol_message_error protocol_client_message_decode(const uint8_t *frame, size_t len,
+                                                      protocol_client_message *out,
+                                                      protocol_message_status *status)
+{
+    status_init(status);
+    memset(out, 0, sizeof *out);
+    protocol_value *map = NULL;
+    protocol_message_error error =
+        frame_decode(frame, len, PROTOCOL_CLIENT_FRAME_MAX, &map, status);
+    if (error != PROTOCOL_MESSAGE_OK)
+        return error;
+    error = protocol_client_message_from_value(map, out, status);
+    protocol_value_free(map);
+    return error;
+}
+
+void protocol_client_message_clear(protocol_client_message *message)
+{
+    if (message == NULL)
+        return;
+    if (message->kind == PROTOCOL_CLIENT_CREATE)
+        free(message->as.create.scenario);
+    memset(message, 0, sizeof *message);
+}
+
+/* ---- Server messages ----------------------------------------------------- */
+
+/* Copies up to size-1 bytes of text (len bytes) into out, cutting on a
+ * UTF-8 boundary. */
+static void copy_cut(char *out, size_t size, const char *text, size_t len)
+{
+    size_t take = len < size - 1 ? len : size - 1;
+    while (take > 0 && take < len && ((unsigned char)text[take] & 0xc0) == 0x80)
+        take--;
+    memcpy(out, text, take);
+    out[take] = '\0';
+}
+
+protocol_message_error protocol_server_message_from_value(const protocol_value *map,
+                                                          protocol_server_message *out,
+                                                          protocol_message_status *status)
+{
+    status_init(status);
+    memset(out, 0, sizeof *out);
+    member_reader reader = {.map = map, .where = "", .status = status};
+    if (protocol_value_kind_of(map) != PROTOCOL_VALUE_MAP || map == NULL)
+        return reader_fail(&reader, PROTOCOL_MESSAGE_WRONG_TYPE, NULL, "message is not a map");
+    const protocol_value *type = NULL;
+    protocol_message_error error =
+        reader_member(&reader, "type", PROTOCOL_VALUE_STRING, true, &type);
+    if (error != PROTOCOL_MESSAGE_OK)
+        return error;
+    int kind = name_find(server_kind_names, COUNT(server_kind_names),
+                         protocol_value_string_get(type, NULL));
+    if (kind < 0)
+        return reader_fail(&reader, PROTOCOL_MESSAGE_UNKNOWN_TYPE, "type",
+                           "\"%.32s\" is not a server message this client knows",
+                           protocol_value_string_get(type, NULL));
+    out->kind = (protocol_server_kind)kind;
+
+    if (out->kind != PROTOCOL_SERVER_DELTA) {
+        int64_t min = out->kind == PROTOCOL_SERVER_ERROR ? 0 : 1;
+        if ((error = reader_int(&reader, "request", true, min, PROTOCOL_INT_SAFE_MAX,
+                                &out->request, NULL)) != PROTOCOL_MESSAGE_OK)
+            goto failed;
+        if (status != NULL)
+            status->request = out->request;
+    }
+    if (out->kind == PROTOCOL_SERVER_CREATED || out->kind == PROTOCOL_SERVER_WELCOME ||
+        out->kind == PROTOCOL_SERVER_DELTA) {
+        if ((error = reader_string(&reader, "game", true, 1, PROTOCOL_GAME_ID_MAX, out->game,
+                                   NULL)) != PROTOCOL_MESSAGE_OK)
+            goto failed;
+    }
+
+    switch (out->kind) {
+    case PROTOCOL_SERVER_CREATED: {
+        const protocol_value *seats = NULL;
+        if ((error = reader_member(&reader, "seats", PROTOCOL_VALUE_MAP, true, &seats)) !=
+            PROTOCOL_MESSAGE_OK)
+            goto failed;
+        member_reader seat_reader = {.map = seats, .where = "seats", .status = status};
+        if ((error = reader_string(&seat_reader, "A", true, 1, PROTOCOL_TOKEN_MAX,
+                                   out->as.created.token_a, NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&seat_reader, "B", true, 1, PROTOCOL_TOKEN_MAX,
+                                   out->as.created.token_b, NULL)) != PROTOCOL_MESSAGE_OK)
+            goto failed;
+        break;
+    }
+    case PROTOCOL_SERVER_WELCOME: {
+        int seat = 0;
+        const protocol_value *state = NULL;
+        if ((error = reader_name(&reader, "seat", seat_names, COUNT(seat_names), &seat)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_int(&reader, "seq", true, 0, PROTOCOL_INT_SAFE_MAX,
+                                &out->as.welcome.seq, NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_member(&reader, "state", PROTOCOL_VALUE_MAP, true, &state)) !=
+                PROTOCOL_MESSAGE_OK)
+            goto failed;
+        out->as.welcome.seat = (protocol_seat)seat;
+        out->as.welcome.state = protocol_value_clone(state);
+        if (out->as.welcome.state == NULL) {
+            error = reader_fail(&reader, PROTOCOL_MESSAGE_NO_MEMORY, NULL, "out of memory");
+            goto failed;
+        }
+        break;
+    }
+    case PROTOCOL_SERVER_ACK:
+        if ((error = reader_int(&reader, "seq", true, 0, PROTOCOL_INT_SAFE_MAX, &out->as.ack.seq,
+                                NULL)) != PROTOCOL_MESSAGE_OK)
+            goto failed;
+        break;
+    case PROTOCOL_SERVER_ERROR: {
+        const protocol_value *code = NULL;
+        const protocol_value *message = NULL;
+        if ((error = reader_member(&reader, "code", PROTOCOL_VALUE_STRING, true, &code)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_member(&reader, "message", PROTOCOL_VALUE_STRING, true, &message)) !=
+                PROTOCOL_MESSAGE_OK)
+            goto failed;
+        size_t len = 0;
+        const char *text = protocol_value_string_get(code, &len);
+        copy_cut(out->as.error.code_name, sizeof out->as.error.code_name, text, len);
+        if (len > PROTOCOL_ERROR_CODE_MAX || !protocol_error_code_parse(text, &out->as.error.code))
+            out->as.error.code = PROTOCOL_ERROR_UNKNOWN;
+        text = protocol_value_string_get(message, &len);
+        copy_cut(out->as.error.message, sizeof out->as.error.message, text, len);
+        break;
+    }
+    case PROTOCOL_SERVER_DELTA: {
+        const protocol_value *ops = NULL;
+        if ((error = reader_int(&reader, "seq", true, 1, PROTOCOL_INT_SAFE_MAX,
+                                &out->as.delta.seq, NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_member(&reader, "ops", PROTOCOL_VALUE_ARRAY, true, &ops)) !=
+                PROTOCOL_MESSAGE_OK)
+            goto failed;
+        out->as.delta.ops = protocol_value_clone(ops);
+        if (out->as.delta.ops == NULL) {
+            error = reader_fail(&reader, PROTOCOL_MESSAGE_NO_MEMORY, NULL, "out of memory");
+            goto failed;
+        }
+        break;
+    }
+    }
+    return PROTOCOL_MESSAGE_OK;
+
+failed:
+    protocol_server_message_clear(out);
+    return error;
+}
+
+protocol_message_error protocol_server_message_decode(const uint8_t *frame, size_t len,
+                                                      protocol_server_message *out,
+                                                      protocol_message_status *status)
+{
+    status_init(status);
+    memset(out, 0, sizeof *out);
+    protocol_value *map = NULL;
+    protocol_message_error error =
+        frame_decode(frame, len, PROTOCOL_SERVER_FRAME_MAX, &map, status);
+    if (error != PROTOCOL_MESSAGE_OK)
+        return error;
+    error = protocol_server_message_from_value(map, out, status);
+    protocol_value_free(map);
+    return error;
+}
+
+void protocol_server_message_clear(protocol_server_message *message)
+{
+    if (message == NULL)
+        return;
+    if (message->kind == PROTOCOL_SERVER_WELCOME)
+        protocol_value_free(message->as.welcome.state);
+    if (message->kind == PROTOCOL_SERVER_DELTA)
+        protocol_value_free(message->as.delta.ops);
+    memset(message, 0, sizeof *message);
+}
+
+/* ---- Encoding ------------------------------------------------------------ */
+
+/* Builds a map member by member, remembering the first failure. */
+typedef struct map_builder {
+    protocol_value *map;
+    bool failed;
+} map_builder;
+
+static void build_set(map_builder *builder, const char *key, protocol_value *value)
+{
+    if (builder->failed || builder->map == NULL) {
+        builder->failed = true;
+        protocol_value_free(value);
+        return;
+    }
+    if (protocol_value_map_set(builder->map, key, value) != 0)
+        builder->failed = true;
+}
+
+static void build_string(map_builder *builder, const char *key, const char *text)
+{
+    build_set(builder, key, protocol_value_string_new(text));
+}
+
+static void build_int(map_builder *builder, const char *key, int64_t number)
+{
+    build_set(builder, key, protocol_value_int_new(number));
+}
+
+static void build_bool(map_builder *builder, const char *key, bool flag)
+{
+    build_set(builder, key, protocol_value_bool_new(flag));
+}
+
+/* The map, or NULL (freeing it) when a member failed. */
+static protocol_value *build_done(map_builder *builder)
+{
+    if (builder->failed) {
+        protocol_value_free(builder->map);
+        return NULL;
+    }
+    return builder->map;
+}
+
+/* The action as a map, or NULL; *refused set when it is not well formed. */
+static protocol_value *action_to_value(const protocol_action *action, bool *refused)
+{
+    if ((int)action->kind < 0 || (int)action->kind >= COUNT(action_kind_names)) {
+        *refused = true;
+        return NULL;
+    }
+    map_builder builder = {.map = protocol_value_map_new(), .failed = false};
+    build_string(&builder, "kind", protocol_action_kind_name(action->kind));
+    switch (action->kind) {
+    case PROTOCOL_ACTION_CHOOSE_INITIATIVE:
+        build_string(&builder, "phasing", protocol_seat_name(action->as.choose_initiative.phasing));
+        break;
+    case PROTOCOL_ACTION_DECLARE_CHARGE:
+        build_string(&builder, "unit", action->as.declare_charge.unit);
+        build_string(&builder, "target", action->as.declare_charge.target);
+        build_string(&builder, "facing", protocol_facing_name(action->as.declare_charge.facing));
+        if (action->as.declare_charge.leading)
+            build_bool(&builder, "leading", true);
+        if (action->as.declare_charge.sappers)
+            build_bool(&builder, "sappers", true);
+        if (action->as.declare_charge.reinforce)
+            build_bool(&builder, "reinforce", true);
+        break;
+    case PROTOCOL_ACTION_RESPOND:
+        build_string(&builder, "unit", action->as.respond.unit);
+        build_string(&builder, "response", protocol_response_name(action->as.respond.response));
+        break;
+    case PROTOCOL_ACTION_SAPPERS_REROLL:
+        build_string(&builder, "unit", action->as.sappers_reroll.unit);
+        build_int(&builder, "die", action->as.sappers_reroll.die);
+        break;
+    case PROTOCOL_ACTION_ADJUST:
+        build_string(&builder, "unit", action->as.adjust.unit);
+        if (action->as.adjust.has_figures)
+            build_int(&builder, "figures", action->as.adjust.figures);
+        if (action->as.adjust.has_formed)
+            build_bool(&builder, "formed", action->as.adjust.formed);
+        if (action->as.adjust.has_status)
+            build_string(&builder, "status", action->as.adjust.status);
+        build_string(&builder, "note", action->as.adjust.note);
+        break;
+    case PROTOCOL_ACTION_DONE:
+        break;
+    }
+    return build_done(&builder);
+}
+
+/* The client message as a map, or NULL; *refused set when it is not well
+ * formed (as opposed to memory running out). */
+static protocol_value *client_to_value(const protocol_client_message *message, bool *refused)
+{
+    *refused = false;
+    if (message == NULL || (int)message->kind < 0 ||
+        (int)message->kind >= COUNT(client_kind_names) ||
+        (message->kind == PROTOCOL_CLIENT_CREATE && message->as.create.scenario == NULL)) {
+        *refused = true;
+        return NULL;
+    }
+    map_builder builder = {.map = protocol_value_map_new(), .failed = false};
+    build_string(&builder, "type", protocol_client_kind_name(message->kind));
+    build_int(&builder, "request", message->request);
+    switch (message->kind) {
+    case PROTOCOL_CLIENT_CREATE:
+        build_set(&builder, "scenario",
+                  protocol_value_string_new_len(message->as.create.scenario,
+                                                message->as.create.scenario_len));
+        break;
+    case PROTOCOL_CLIENT_JOIN:
+        build_string(&builder, "game", message->as.join.game);
+        build_string(&builder, "token", message->as.join.token);
+        if (message->as.join.has_last_seq)
+            build_int(&builder, "last_seq", message->as.join.last_seq);
+        break;
+    case PROTOCOL_CLIENT_ACT:
+        build_set(&builder, "action", action_to_value(&message->as.act, refused));
+        break;
+    }
+    return build_done(&builder);
+}
+
+protocol_value *protocol_client_message_to_value(const protocol_client_message *message)
+{
+    bool refused = false;
+    return client_to_value(message, &refused);
+}
+
+/* The server message as a map, or NULL; *refused as for client_to_value. */
+static protocol_value *server_to_value(const protocol_server_message *message, bool *refused)
+{
+    *refused = false;
+    if (message == NULL || (int)message->kind < 0 ||
+        (int)message->kind >= COUNT(server_kind_names) ||
+        (message->kind == PROTOCOL_SERVER_WELCOME &&
+         (message->as.welcome.state == NULL ||
+          protocol_value_kind_of(message->as.welcome.state) != PROTOCOL_VALUE_MAP)) ||
+        (message->kind == PROTOCOL_SERVER_DELTA &&
+         (message->as.delta.ops == NULL ||
+          protocol_value_kind_of(message->as.delta.ops) != PROTOCOL_VALUE_ARRAY))) {
+        *refused = true;
+        return NULL;
+    }
+    map_builder builder = {.map = protocol_value_map_new(), .failed = false};
+    build_string(&builder, "type", protocol_server_kind_name(message->kind));
+    if (message->kind != PROTOCOL_SERVER_DELTA)
+        build_int(&builder, "request", message->request);
+    switch (message->kind) {
+    case PROTOCOL_SERVER_CREATED: {
+        build_string(&builder, "game", message->game);
+        map_builder seats = {.map = protocol_value_map_new(), .failed = false};
+        build_string(&seats, "A", message->as.created.token_a);
+        build_string(&seats, "B", message->as.created.token_b);
+        build_set(&builder, "seats", build_done(&seats));
+        break;
+    }
+    case PROTOCOL_SERVER_WELCOME:
+        build_string(&builder, "game", message->game);
+        build_string(&builder, "seat", protocol_seat_name(message->as.welcome.seat));
+        build_int(&builder, "seq", message->as.welcome.seq);
+        build_set(&builder, "state", protocol_value_clone(message->as.welcome.state));
+        break;
+    case PROTOCOL_SERVER_ACK:
+        build_int(&builder, "seq", message->as.ack.seq);
+        break;
+    case PROTOCOL_SERVER_ERROR: {
+        const char *code = protocol_error_code_name(message->as.error.code);
+        if (message->as.error.code == PROTOCOL_ERROR_UNKNOWN)
+            code = message->as.error.code_name[0] != '\0' ? message->as.error.code_name
+                                                          : "internal";
+        build_string(&builder, "code", code);
+        char text[PROTOCOL_ERROR_MESSAGE_MAX + 1];
+        copy_cut(text, sizeof text, message->as.error.message,
+                 strnlen(message->as.error.message, sizeof message->as.error.message));
+        build_string(&builder, "message", text);
+        break;
+    }
+    case PROTOCOL_SERVER_DELTA:
+        build_string(&builder, "game", message->game);
+        build_int(&builder, "seq", message->as.delta.seq);
+        build_set(&builder, "ops", protocol_value_clone(message->as.delta.ops));
+        break;
+    }
+    return build_done(&builder);
+}
+
+protocol_value *protocol_server_message_to_value(const protocol_server_message *message)
+{
+    bool refused = false;
+    return server_to_value(message, &refused);
+}
+
+static protocol_codec_error value_encode(protocol_value *map, bool refused, size_t headroom,
+                                         uint8_t **out, size_t *out_len)
+{
+    if (out != NULL)
+        *out = NULL;
+    if (out_len != NULL)
+        *out_len = 0;
+    if (map == NULL)
+        return refused ? PROTOCOL_CODEC_UNENCODABLE : PROTOCOL_CODEC_NO_MEMORY;
+    protocol_codec_error error = protocol_codec_encode(map, headroom, out, out_len);
+    protocol_value_free(map);
+    return error;
+}
+
+protocol_codec_error protocol_client_message_encode(const protocol_client_message *message,
+                                                    size_t headroom, uint8_t **out,
+                                                    size_t *out_len)
+{
+    bool refused = false;
+    protocol_value *map = client_to_value(message, &refused);
+    return value_encode(map, refused, headroom, out, out_len);
+}
+
+protocol_codec_error protocol_server_message_encode(const protocol_server_message *message,
+                                                    size_t headroom, uint8_t **out,
+                                                    size_t *out_len)
+{
+    bool refused = false;
+    protocol_value *map = server_to_value(message, &refused);
+    return value_encode(map, refused, headroom, out, out_len);
+}

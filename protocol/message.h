@@ -1,0 +1,318 @@
+/*
+ * protocol/message.h: the typed messages of brigade.v1 (PROTOCOL.md §4-§6).
+ *
+ * Client -> server: create, join, act (with one action). The server decodes
+ * a frame with protocol_client_message_decode, which validates everything
+ * the protocol says about it (member types, required members, no unknown
+ * members, string lengths, integer ranges, enumerations); the CLI fills a
+ * protocol_client_message and encodes it.
+ *
+ * Server -> client: created, welcome, ack, error, delta. The server fills a
+ * protocol_server_message and encodes it; a client decodes frames with
+ * protocol_server_message_decode, which ignores members it does not know
+ * (PROTOCOL.md §9).
+ *
+ * Unit ids, statuses and seats stay plain strings and enums of this header:
+ * the server maps them to core/ (brigade_*_parse) and answers unknown_unit
+ * or invalid_action for names the rules do not know.
+ */
+#ifndef BRIGADE_PROTOCOL_MESSAGE_H
+#define BRIGADE_PROTOCOL_MESSAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "protocol/codec.h"
+#include "protocol/value.h"
+
+/* The websocket subprotocol and the protocol version it names (§1, §9). */
+#define PROTOCOL_SUBPROTOCOL "brigade.v1"
+#define PROTOCOL_VERSION 1
+
+/* Bounds (§3, §5). Lengths are in bytes, without a terminating NUL. */
+#define PROTOCOL_INT_SAFE_MAX INT64_C(9007199254740991) /* 2^53-1: request, seq */
+#define PROTOCOL_UNIT_ID_MAX 31        /* = BRIGADE_UNIT_ID_MAX (core/melee.h) */
+#define PROTOCOL_GAME_ID_MAX 63
+#define PROTOCOL_TOKEN_MAX 127
+#define PROTOCOL_STATUS_MAX 31
+#define PROTOCOL_NOTE_MAX 255
+#define PROTOCOL_FIGURES_MAX 100000    /* = BRIGADE_FIGURES_MAX (core/melee.h) */
+#define PROTOCOL_ERROR_CODE_MAX 31
+#define PROTOCOL_ERROR_MESSAGE_MAX 255
+
+typedef enum protocol_seat {
+    PROTOCOL_SEAT_A = 0,
+    PROTOCOL_SEAT_B = 1
+} protocol_seat;
+
+/* Error codes of the error message (§6). UNKNOWN stands, in a client, for a
+ * code this build does not know (§9: new codes may appear within v1). */
+typedef enum protocol_error_code {
+    PROTOCOL_ERROR_BAD_FRAME = 0,
+    PROTOCOL_ERROR_BAD_MESSAGE,
+    PROTOCOL_ERROR_UNKNOWN_TYPE,
+    PROTOCOL_ERROR_TOO_LARGE,
+    PROTOCOL_ERROR_NOT_JOINED,
+    PROTOCOL_ERROR_UNKNOWN_GAME,
+    PROTOCOL_ERROR_BAD_TOKEN,
+    PROTOCOL_ERROR_WRONG_SEAT,
+    PROTOCOL_ERROR_WRONG_PHASE,
+    PROTOCOL_ERROR_INVALID_ACTION,
+    PROTOCOL_ERROR_UNKNOWN_UNIT,
+    PROTOCOL_ERROR_INTERNAL,
+    PROTOCOL_ERROR_UNKNOWN
+} protocol_error_code;
+
+/* Names on the wire: seat "A"/"B"; error codes "bad_frame", ...; action
+ * kinds "choose_initiative", ...; facings "front"/"flank"/"rear"; responses
+ * "stand"/"countercharge". Each *_name returns a static string ("?" when out
+ * of range); each *_parse returns true and sets *out for a known name. */
+const char *protocol_seat_name(protocol_seat seat);
+bool protocol_seat_parse(const char *text, protocol_seat *out);
+const char *protocol_error_code_name(protocol_error_code code);
+bool protocol_error_code_parse(const char *text, protocol_error_code *out);
+
+/* ---- Client -> server (§5) ---------------------------------------------- */
+
+typedef enum protocol_client_kind {
+    PROTOCOL_CLIENT_CREATE = 0,
+    PROTOCOL_CLIENT_JOIN,
+    PROTOCOL_CLIENT_ACT
+} protocol_client_kind;
+
+typedef enum protocol_action_kind {
+    PROTOCOL_ACTION_CHOOSE_INITIATIVE = 0,
+    PROTOCOL_ACTION_DECLARE_CHARGE,
+    PROTOCOL_ACTION_RESPOND,
+    PROTOCOL_ACTION_SAPPERS_REROLL,
+    PROTOCOL_ACTION_ADJUST,
+    PROTOCOL_ACTION_DONE
+} protocol_action_kind;
+
+typedef enum protocol_facing {
+    PROTOCOL_FACING_FRONT = 0,
+    PROTOCOL_FACING_FLANK,
+    PROTOCOL_FACING_REAR
+} protocol_facing;
+
+typedef enum protocol_response {
+    PROTOCOL_RESPONSE_STAND = 0,
+    PROTOCOL_RESPONSE_COUNTERCHARGE
+} protocol_response;
+
+const char *protocol_client_kind_name(protocol_client_kind kind); /* "create", ... */
+const char *protocol_action_kind_name(protocol_action_kind kind);
+bool protocol_action_kind_parse(const char *text, protocol_action_kind *out);
+const char *protocol_facing_name(protocol_facing facing);
+bool protocol_facing_parse(const char *text, protocol_facing *out);
+const char *protocol_response_name(protocol_response response);
+bool protocol_response_parse(const char *text, protocol_response *out);
+
+/* One action of an act message (§5.3). Unit ids are 1..PROTOCOL_UNIT_ID_MAX
+ * bytes with no '.'; optional members absent on the wire read as false
+ * (declare_charge) or have has_* false (adjust). */
+typedef struct protocol_action {
+    protocol_action_kind kind;
+    union {
+        struct {
+            protocol_seat phasing;
+        } choose_initiative;
+        struct {
+            char unit[PROTOCOL_UNIT_ID_MAX + 1];
+            char target[PROTOCOL_UNIT_ID_MAX + 1];
+            protocol_facing facing;
+            bool leading;
+            bool sappers;
+            bool reinforce;
+        } declare_charge;
+        struct {
+            char unit[PROTOCOL_UNIT_ID_MAX + 1];
+            protocol_response response;
+        } respond;
+        struct {
+            char unit[PROTOCOL_UNIT_ID_MAX + 1];
+            int die; /* 0 or 1: the die to re-roll; -1: decline */
+        } sappers_reroll;
+        struct {
+            char unit[PROTOCOL_UNIT_ID_MAX + 1];
+            bool has_figures;
+            int figures; /* 0..PROTOCOL_FIGURES_MAX */
+            bool has_formed;
+            bool formed;
+            bool has_status;
+            char status[PROTOCOL_STATUS_MAX + 1]; /* a status name, 1..31 bytes */
+            char note[PROTOCOL_NOTE_MAX + 1];     /* why, 1..255 bytes */
+        } adjust;
+    } as;
+} protocol_action;
+
+/* A client message. request is 1..PROTOCOL_INT_SAFE_MAX. create.scenario is
+ * owned by the message (malloc'd, NUL-terminated, scenario_len bytes):
+ * release it with protocol_client_message_clear. */
+typedef struct protocol_client_message {
+    protocol_client_kind kind;
+    int64_t request;
+    union {
+        struct {
+            char *scenario; /* the scenario file's JSON text, non-empty */
+            size_t scenario_len;
+        } create;
+        struct {
+            char game[PROTOCOL_GAME_ID_MAX + 1];  /* 1..63 bytes */
+            char token[PROTOCOL_TOKEN_MAX + 1];   /* 1..127 bytes */
+            bool has_last_seq;
+            int64_t last_seq; /* 0..PROTOCOL_INT_SAFE_MAX; §10.1: not yet acted on */
+        } join;
+        protocol_action act;
+    } as;
+} protocol_client_message;
+
+/* ---- Server -> client (§6) ---------------------------------------------- */
+
+typedef enum protocol_server_kind {
+    PROTOCOL_SERVER_CREATED = 0,
+    PROTOCOL_SERVER_WELCOME,
+    PROTOCOL_SERVER_ACK,
+    PROTOCOL_SERVER_ERROR,
+    PROTOCOL_SERVER_DELTA
+} protocol_server_kind;
+
+const char *protocol_server_kind_name(protocol_server_kind kind); /* "created", ... */
+
+/*
+ * A server message. request echoes the client's (created, welcome, ack,
+ * error; 0 in an error answering a frame whose request could not be read).
+ * game is set for created, welcome and delta. welcome.state (a map) and
+ * delta.ops (an array, protocol/delta.h) are owned by a decoded message
+ * (release with protocol_server_message_clear); when the server fills one to
+ * encode, it may point them at its own trees: encoding only reads them, and
+ * then it must not call clear.
+ */
+typedef struct protocol_server_message {
+    protocol_server_kind kind;
+    int64_t request;
+    char game[PROTOCOL_GAME_ID_MAX + 1];
+    union {
+        struct {
+            char token_a[PROTOCOL_TOKEN_MAX + 1];
+            char token_b[PROTOCOL_TOKEN_MAX + 1];
+        } created;
+        struct {
+            protocol_seat seat;
+            int64_t seq;
+            protocol_value *state;
+        } welcome;
+        struct {
+            int64_t seq;
+        } ack;
+        struct {
+            protocol_error_code code;
+            char code_name[PROTOCOL_ERROR_CODE_MAX + 1]; /* as received (decode) */
+            char message[PROTOCOL_ERROR_MESSAGE_MAX + 1];
+        } error;
+        struct {
+            int64_t seq;
+            protocol_value *ops;
+        } delta;
+    } as;
+} protocol_server_message;
+
+/* ---- Decoding ------------------------------------------------------------ */
+
+typedef enum protocol_message_error {
+    PROTOCOL_MESSAGE_OK = 0,
+    PROTOCOL_MESSAGE_BAD_FRAME,      /* the codec refused the frame: see codec */
+    PROTOCOL_MESSAGE_TOO_LARGE,      /* the frame is over the limit */
+    PROTOCOL_MESSAGE_UNKNOWN_TYPE,   /* "type" names no message of this direction */
+    PROTOCOL_MESSAGE_MISSING_MEMBER, /* a required member is absent */
+    PROTOCOL_MESSAGE_UNKNOWN_MEMBER, /* a member the message does not have (client) */
+    PROTOCOL_MESSAGE_WRONG_TYPE,     /* a member of the wrong msgpack type */
+    PROTOCOL_MESSAGE_BAD_VALUE,      /* out of range, too long or short, unknown name */
+    PROTOCOL_MESSAGE_NO_MEMORY
+} protocol_message_error;
+
+/* Why a frame was refused. request is the frame's request id when it could
+ * be read (so the error answer can echo it), else 0. member names the
+ * offending member ("action.unit"; "" for the whole frame). message is one
+ * line for the error answer, e.g. "action.unit: 40 bytes, at most 31". */
+typedef struct protocol_message_status {
+    protocol_message_error code;
+    protocol_codec_error codec; /* for BAD_FRAME and TOO_LARGE */
+    int64_t request;
+    char member[48];
+    char message[192];
+} protocol_message_status;
+
+/* The snake_case name of a decoding error ("missing_member", ...). */
+const char *protocol_message_error_name(protocol_message_error error);
+
+/* The wire error code that answers a decoding error (§6): bad_frame,
+ * too_large, unknown_type, bad_message, or internal for NO_MEMORY. */
+protocol_error_code protocol_message_error_code(protocol_message_error error);
+
+/*
+ * Decodes and validates a client frame (at most PROTOCOL_CLIENT_FRAME_MAX
+ * bytes; PROTOCOL.md §2, §5). On PROTOCOL_MESSAGE_OK *out holds the message
+ * (clear it when done); on an error *out is cleared (nothing to release) and
+ * `status` (when not NULL) says why. Never crashes on any input.
+ */
+protocol_message_error protocol_client_message_decode(const uint8_t *frame, size_t len,
+                                                      protocol_client_message *out,
+                                                      protocol_message_status *status);
+
+/* As protocol_client_message_decode, from a decoded map. */
+protocol_message_error protocol_client_message_from_value(const protocol_value *map,
+                                                          protocol_client_message *out,
+                                                          protocol_message_status *status);
+
+/*
+ * Decodes a server frame (at most PROTOCOL_SERVER_FRAME_MAX bytes; §6) in a
+ * client. Members it does not know are ignored; known members are checked
+ * for type and range; an error message longer than the bounds is cut. An
+ * unknown "type" gives PROTOCOL_MESSAGE_UNKNOWN_TYPE, which a client skips
+ * (§9). On OK clear *out when done.
+ */
+protocol_message_error protocol_server_message_decode(const uint8_t *frame, size_t len,
+                                                      protocol_server_message *out,
+                                                      protocol_message_status *status);
+
+/* As protocol_server_message_decode, from a decoded map (state and ops are
+ * copied). */
+protocol_message_error protocol_server_message_from_value(const protocol_value *map,
+                                                          protocol_server_message *out,
+                                                          protocol_message_status *status);
+
+/* Release what a decoded message owns and zero it. NULL is allowed. */
+void protocol_client_message_clear(protocol_client_message *message);
+void protocol_server_message_clear(protocol_server_message *message);
+
+/* ---- Encoding ------------------------------------------------------------ */
+
+/*
+ * The message as a map in wire form ("type" first, then "request", then
+ * the members of §5/§6 in their order there; optional members only when
+ * set), owned by the caller; NULL when memory runs out or the message is
+ * not well formed (a kind out of range; a welcome without a map state; a
+ * delta without an ops array; a create without scenario text).
+ * server_message_to_value copies state and ops and cuts an error's message
+ * to PROTOCOL_ERROR_MESSAGE_MAX bytes (on a UTF-8 boundary). These do not
+ * check the bounds the decoder checks: a client sending an out-of-range
+ * value gets the server's bad_message.
+ */
+protocol_value *protocol_client_message_to_value(const protocol_client_message *message);
+protocol_value *protocol_server_message_to_value(const protocol_server_message *message);
+
+/* to_value, then protocol_codec_encode with `headroom` (LWS_PRE on the
+ * server): *out (free with free()) holds headroom unused bytes and then
+ * *out_len bytes of frame. Returns PROTOCOL_CODEC_OK, UNENCODABLE (a message
+ * to_value refuses, or a state nested too deep) or NO_MEMORY. The caller
+ * checks *out_len against the direction's frame limit. */
+protocol_codec_error protocol_client_message_encode(const protocol_client_message *message,
+                                                    size_t headroom, uint8_t **out,
+                                                    size_t *out_len);
+protocol_codec_error protocol_server_message_encode(const protocol_server_message *message,
+                                                    size_t headroom, uint8_t **out,
+                                                    size_t *out_len);
+
+#endif
