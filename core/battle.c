@@ -1,0 +1,2026 @@
+/*
+ * core/battle.c: the battle state and the turn and phase machine
+ * (rules/turn.md). See battle.h for the shape: apply() makes events on a
+ * scratch copy of the battle, folding each as it is made, so that what
+ * comes later in the same command sees what came before; the caller's
+ * battle changes only when it folds the returned events.
+ */
+#include "core/battle.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- small helpers ------------------------------------------------------ */
+
+/* Copies `src` into `dst` (size bytes), truncating, zero-filling the rest so
+ * that equal texts are equal bytes. */
+static void text_set(char *dst, size_t size, const char *src)
+{
+    memset(dst, 0, size);
+    if (src != NULL && size > 0) {
+        size_t n = strlen(src);
+        if (n > size - 1)
+            n = size - 1;
+        memcpy(dst, src, n);
+    }
+}
+
+static brigade_side side_other(brigade_side side)
+{
+    return side == BRIGADE_SIDE_A ? BRIGADE_SIDE_B : BRIGADE_SIDE_A;
+}
+
+static bool side_valid(brigade_side side)
+{
+    return side == BRIGADE_SIDE_A || side == BRIGADE_SIDE_B;
+}
+
+bool brigade_battle_unit_in_play(const brigade_battle_unit *unit)
+{
+    return unit->status != BRIGADE_STATUS_REMOVED && unit->status != BRIGADE_STATUS_DISPERSED;
+}
+
+int brigade_battle_unit_find(const brigade_battle *battle, const char *id)
+{
+    if (id == NULL)
+        return -1;
+    for (int i = 0; i < battle->unit_count; i++)
+        if (strcmp(battle->units[i].id, id) == 0)
+            return i;
+    return -1;
+}
+
+int brigade_battle_unit_melee(const brigade_battle *battle, int unit)
+{
+    for (int i = 0; i < battle->melee_count; i++)
+        for (int j = 0; j < battle->melees[i].member_count; j++)
+            if (battle->melees[i].members[j].unit == unit)
+                return i;
+    return -1;
+}
+
+static bool unit_is_charger(const brigade_battle *b, int unit)
+{
+    for (int i = 0; i < b->charge_count; i++)
+        if (b->charges[i].unit == unit)
+            return true;
+    return false;
+}
+
+/* Normalising copies: equal values give equal bytes (padding zeroed). */
+static void morale_copy(brigade_morale_result *dst, const brigade_morale_result *src)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->tested = src->tested;
+    dst->dice[0] = src->dice[0];
+    dst->dice[1] = src->dice[1];
+    dst->total = src->total;
+    dst->pass_on = src->pass_on;
+    dst->passed = src->passed;
+    dst->failed_by = src->failed_by;
+}
+
+static void charge_copy(brigade_charge *dst, const brigade_charge *src)
+{
+    brigade_charge c;
+    memset(&c, 0, sizeof c);
+    c.unit = src->unit;
+    c.target = src->target;
+    c.facing = src->facing;
+    c.leading = src->leading;
+    c.sappers = src->sappers;
+    c.reinforce = src->reinforce;
+    c.response = src->response;
+    morale_copy(&c.charger_morale, &src->charger_morale);
+    morale_copy(&c.target_morale, &src->target_morale);
+    memcpy(dst, &c, sizeof c);
+}
+
+static void member_copy(brigade_melee_member *dst, const brigade_melee_member *src)
+{
+    brigade_melee_member m;
+    memset(&m, 0, sizeof m);
+    m.unit = src->unit;
+    m.charging = src->charging;
+    m.reinforcing = src->reinforcing;
+    m.leading = src->leading;
+    m.sappers = src->sappers;
+    m.flank_or_rear = src->flank_or_rear;
+    m.pushed_back_before = src->pushed_back_before;
+    m.dice_recorded = src->dice_recorded;
+    m.dice[0] = src->dice[0];
+    m.dice[1] = src->dice[1];
+    m.may_reroll = src->may_reroll;
+    m.reroll_chosen = src->reroll_chosen;
+    m.reroll_die = src->reroll_die;
+    memcpy(dst, &m, sizeof m);
+}
+
+static void melee_copy(brigade_battle_melee *dst, const brigade_battle_melee *src)
+{
+    brigade_battle_melee m;
+    memset(&m, 0, sizeof m);
+    text_set(m.id, sizeof m.id, src->id);
+    m.number = src->number;
+    m.round = src->round;
+    m.terrain = src->terrain;
+    m.fought_turn = src->fought_turn;
+    m.member_count = src->member_count;
+    for (int i = 0; i < src->member_count && i < BRIGADE_MELEE_UNITS_MAX; i++)
+        member_copy(&m.members[i], &src->members[i]);
+    memcpy(dst, &m, sizeof m);
+}
+
+/* ---- event list ---------------------------------------------------------- */
+
+void brigade_event_list_init(brigade_event_list *list)
+{
+    list->items = NULL;
+    list->count = 0;
+    list->capacity = 0;
+}
+
+void brigade_event_list_clear(brigade_event_list *list)
+{
+    list->count = 0;
+}
+
+void brigade_event_list_free(brigade_event_list *list)
+{
+    free(list->items);
+    brigade_event_list_init(list);
+}
+
+static bool event_list_push(brigade_event_list *list, const brigade_event *event)
+{
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? list->capacity * 2 : 64;
+        brigade_event *items = realloc(list->items, capacity * sizeof *items);
+        if (items == NULL)
+            return false;
+        list->items = items;
+        list->capacity = capacity;
+    }
+    memcpy(&list->items[list->count++], event, sizeof *event);
+    return true;
+}
+
+/* ---- init ---------------------------------------------------------------- */
+
+void brigade_battle_init(brigade_battle *battle)
+{
+    memset(battle, 0, sizeof *battle);
+    battle->ruleset = brigade_ruleset_default();
+    battle->turn = 0;
+    battle->phase = BRIGADE_PHASE_INITIATIVE;
+    battle->step = BRIGADE_STEP_NONE;
+    battle->initiative = BRIGADE_SIDE_NONE;
+    battle->phasing = BRIGADE_SIDE_NONE;
+}
+
+/* ---- fold ---------------------------------------------------------------- */
+
+static bool melee_record_valid(const brigade_battle *b, const brigade_battle_melee *m)
+{
+    if (m->member_count < 0 || m->member_count > BRIGADE_MELEE_UNITS_MAX)
+        return false;
+    for (int i = 0; i < m->member_count; i++)
+        if (m->members[i].unit < 0 || m->members[i].unit >= b->unit_count)
+            return false;
+    return true;
+}
+
+bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
+{
+    switch (e->kind) {
+    case BRIGADE_BATTLE_EVENT_ROLL:
+        b->rolls++;
+        break;
+    case BRIGADE_BATTLE_EVENT_TURN_BEGUN:
+        if (e->turn.turn < 1)
+            return false;
+        b->turn = e->turn.turn;
+        memset(b->charges, 0, sizeof b->charges);
+        b->charge_count = 0;
+        b->initiative = BRIGADE_SIDE_NONE;
+        b->phasing = BRIGADE_SIDE_NONE;
+        b->sides[0].done = false;
+        b->sides[1].done = false;
+        for (int i = 0; i < b->unit_count; i++)
+            b->units[i].wavering = false;
+        break;
+    case BRIGADE_BATTLE_EVENT_INITIATIVE_WON:
+        if (!side_valid(e->initiative.winner))
+            return false;
+        b->initiative = e->initiative.winner;
+        break;
+    case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
+        if (!side_valid(e->side.side))
+            return false;
+        b->phasing = e->side.side;
+        break;
+    case BRIGADE_BATTLE_EVENT_PHASE_BEGUN:
+        if ((unsigned)e->phase.phase > BRIGADE_PHASE_ENDED ||
+            (unsigned)e->phase.step > BRIGADE_STEP_REPORT || e->phase.awaiting > 3u)
+            return false;
+        b->phase = e->phase.phase;
+        b->step = e->phase.step;
+        b->awaiting = e->phase.awaiting;
+        for (int s = 0; s < 2; s++)
+            if (e->phase.awaiting & BRIGADE_SEAT_BIT(s))
+                b->sides[s].done = false;
+        break;
+    case BRIGADE_BATTLE_EVENT_SIDE_DONE:
+        if (!side_valid(e->side.side))
+            return false;
+        b->sides[e->side.side].done = true;
+        b->awaiting &= ~BRIGADE_SEAT_BIT(e->side.side);
+        break;
+    case BRIGADE_BATTLE_EVENT_UNIT_CHANGED: {
+        if (e->unit.unit < 0 || e->unit.unit >= b->unit_count ||
+            (unsigned)e->unit.status >= BRIGADE_STATUS_COUNT ||
+            e->unit.pursuit_of < -1 || e->unit.pursuit_of >= b->unit_count)
+            return false;
+        brigade_battle_unit *u = &b->units[e->unit.unit];
+        u->figures = e->unit.figures;
+        u->status = e->unit.status;
+        u->formed = e->unit.formed;
+        u->wavering = e->unit.wavering;
+        u->sappers = e->unit.sappers;
+        u->bonus = e->unit.bonus;
+        u->pursuit_of = e->unit.pursuit_of;
+        text_set(u->move, sizeof u->move, e->unit.move);
+        break;
+    }
+    case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED: {
+        const brigade_charge *c = &e->charge.charge;
+        if (e->charge.index != b->charge_count || b->charge_count >= BRIGADE_BATTLE_CHARGES_MAX ||
+            c->unit < 0 || c->unit >= b->unit_count || c->target < 0 ||
+            c->target >= b->unit_count)
+            return false;
+        charge_copy(&b->charges[b->charge_count++], c);
+        break;
+    }
+    case BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED:
+        if (e->answer.unit < 0 || e->answer.unit >= b->unit_count ||
+            e->answer.countercharge_of < -1 || e->answer.countercharge_of >= b->charge_count)
+            return false;
+        for (int i = 0; i < b->charge_count; i++) {
+            brigade_charge *c = &b->charges[i];
+            if (c->target != e->answer.unit || c->reinforce)
+                continue;
+            c->response = (e->answer.response == BRIGADE_RESPONSE_COUNTERCHARGE &&
+                           i == e->answer.countercharge_of)
+                              ? BRIGADE_RESPONSE_COUNTERCHARGE
+                              : BRIGADE_RESPONSE_STAND;
+        }
+        break;
+    case BRIGADE_BATTLE_EVENT_MORALE_TESTED:
+        if (e->morale.unit < 0 || e->morale.unit >= b->unit_count || e->morale.charge < 0 ||
+            e->morale.charge >= b->charge_count)
+            return false;
+        if (e->morale.role == BRIGADE_MORALE_CHARGER) {
+            morale_copy(&b->charges[e->morale.charge].charger_morale, &e->morale.result);
+        } else {
+            for (int i = 0; i < b->charge_count; i++)
+                if (b->charges[i].target == e->morale.unit && !b->charges[i].reinforce)
+                    morale_copy(&b->charges[i].target_morale, &e->morale.result);
+        }
+        break;
+    case BRIGADE_BATTLE_EVENT_MELEE_FORMED:
+    case BRIGADE_BATTLE_EVENT_MELEE_REINFORCED:
+    case BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED:
+    case BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN: {
+        int index = e->melee.index;
+        bool append = e->kind == BRIGADE_BATTLE_EVENT_MELEE_FORMED;
+        if (append ? (index != b->melee_count || index >= BRIGADE_BATTLE_MELEES_MAX)
+                   : (index < 0 || index >= b->melee_count))
+            return false;
+        if (!melee_record_valid(b, &e->melee.melee))
+            return false;
+        melee_copy(&b->melees[index], &e->melee.melee);
+        if (append) {
+            b->melee_count++;
+            if (e->melee.melee.number > b->melee_numbers)
+                b->melee_numbers = e->melee.melee.number;
+        }
+        break;
+    }
+    case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
+        /* The log's: the unit's new values come in UNIT_CHANGED. */
+        if (e->result.unit < 0 || e->result.unit >= b->unit_count)
+            return false;
+        break;
+    case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED: {
+        int index = e->resolved.index;
+        if (index < 0 || index >= b->melee_count)
+            return false;
+        if (e->resolved.keep) {
+            if (!melee_record_valid(b, &e->resolved.next))
+                return false;
+            melee_copy(&b->melees[index], &e->resolved.next);
+        } else {
+            for (int i = index; i + 1 < b->melee_count; i++)
+                melee_copy(&b->melees[i], &b->melees[i + 1]);
+            b->melee_count--;
+            memset(&b->melees[b->melee_count], 0, sizeof b->melees[0]);
+        }
+        break;
+    }
+    default:
+        return false;
+    }
+    b->events++;
+    return true;
+}
+
+bool brigade_battle_fold_all(brigade_battle *battle, const brigade_event_list *events)
+{
+    for (size_t i = 0; i < events->count; i++)
+        if (!brigade_battle_fold(battle, &events->items[i]))
+            return false;
+    return true;
+}
+
+/* ---- the machine --------------------------------------------------------- */
+
+/* One command's work: a scratch copy of the battle into which each event is
+ * folded as it is made. */
+typedef struct machine {
+    brigade_battle work;
+    const brigade_dice_source *dice;
+    brigade_event_list *events;
+    brigade_battle_error *error;
+} machine;
+
+typedef brigade_battle_error_code code_t;
+
+static code_t fail(machine *m, code_t code, const char *format, ...)
+{
+    va_list args;
+    m->error->code = code;
+    va_start(args, format);
+    vsnprintf(m->error->message, sizeof m->error->message, format, args);
+    va_end(args);
+    return code;
+}
+
+static void event_init(brigade_event *e, brigade_event_kind kind)
+{
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+}
+
+static code_t emit(machine *m, const brigade_event *e)
+{
+    if (!event_list_push(m->events, e))
+        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "out of memory for events");
+    if (!brigade_battle_fold(&m->work, e))
+        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "event %s does not fit the battle",
+                    brigade_event_kind_name(e->kind));
+    return BRIGADE_BATTLE_OK;
+}
+
+#define TRY(expr)                                                                             \
+    do {                                                                                      \
+        code_t try_code_ = (expr);                                                            \
+        if (try_code_ != BRIGADE_BATTLE_OK)                                                   \
+            return try_code_;                                                                 \
+    } while (0)
+
+/* Rolls 2D6 by full name from the caller's dice source and records it. */
+static code_t roll_named(machine *m, const char *name, int faces[2])
+{
+    int f[2] = {0, 0};
+    if (m->dice == NULL || m->dice->roll == NULL || !m->dice->roll(m->dice->context, name, f))
+        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "the dice source has no roll '%s'", name);
+    if (f[0] < 1 || f[0] > 6 || f[1] < 1 || f[1] > 6)
+        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "roll '%s' gave faces %d and %d, not 1..6",
+                    name, f[0], f[1]);
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_ROLL);
+    text_set(e.roll.name, sizeof e.roll.name, name);
+    e.roll.faces[0] = f[0];
+    e.roll.faces[1] = f[1];
+    TRY(emit(m, &e));
+    faces[0] = f[0];
+    faces[1] = f[1];
+    return BRIGADE_BATTLE_OK;
+}
+
+static code_t phase_begin(machine *m, brigade_phase phase, brigade_step step, unsigned awaiting)
+{
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_PHASE_BEGUN);
+    e.phase.phase = phase;
+    e.phase.step = step;
+    e.phase.awaiting = awaiting;
+    return emit(m, &e);
+}
+
+static code_t side_done(machine *m, brigade_side side)
+{
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_SIDE_DONE);
+    e.side.side = side;
+    return emit(m, &e);
+}
+
+/* A UNIT_CHANGED event holding the unit's current values, to be edited. */
+static void unit_change_init(const machine *m, brigade_event *e, int unit,
+                             brigade_unit_cause cause)
+{
+    const brigade_battle_unit *u = &m->work.units[unit];
+    event_init(e, BRIGADE_BATTLE_EVENT_UNIT_CHANGED);
+    e->unit.unit = unit;
+    e->unit.cause = cause;
+    e->unit.figures = u->figures;
+    e->unit.status = u->status;
+    e->unit.formed = u->formed;
+    e->unit.wavering = u->wavering;
+    e->unit.sappers = u->sappers;
+    e->unit.bonus = u->bonus;
+    e->unit.pursuit_of = u->pursuit_of;
+    text_set(e->unit.move, sizeof e->unit.move, u->move);
+}
+
+static unsigned sides_with_units_in_play(const brigade_battle *b)
+{
+    unsigned bits = 0;
+    for (int i = 0; i < b->unit_count; i++)
+        if (brigade_battle_unit_in_play(&b->units[i]))
+            bits |= BRIGADE_SEAT_BIT(b->units[i].side);
+    return bits;
+}
+
+/* ---- Initiative (turn.md §Turn 1) ---------------------------------------- */
+
+#define INITIATIVE_ROLLS_MAX 100
+
+static code_t turn_begin(machine *m)
+{
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_TURN_BEGUN);
+    e.turn.turn = m->work.turn + 1;
+    TRY(emit(m, &e));
+
+    if (sides_with_units_in_play(&m->work) != 3u)
+        return phase_begin(m, BRIGADE_PHASE_ENDED, BRIGADE_STEP_NONE, 0);
+
+    TRY(phase_begin(m, BRIGADE_PHASE_INITIATIVE, BRIGADE_STEP_NONE, 0));
+    int total[2] = {0, 0};
+    int rolls = 0;
+    do {
+        if (++rolls > INITIATIVE_ROLLS_MAX)
+            return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "initiative tied %d times",
+                        INITIATIVE_ROLLS_MAX);
+        for (int s = 0; s < 2; s++) {
+            char name[BRIGADE_ROLL_NAME_MAX + 1];
+            int faces[2];
+            if (rolls == 1)
+                snprintf(name, sizeof name, "T%d.initiative.%s", m->work.turn,
+                         brigade_side_name((brigade_side)s));
+            else
+                snprintf(name, sizeof name, "T%d.initiative.%s.%d", m->work.turn,
+                         brigade_side_name((brigade_side)s), rolls);
+            TRY(roll_named(m, name, faces));
+            total[s] = faces[0] + faces[1];
+        }
+    } while (total[0] == total[1]);
+
+    event_init(&e, BRIGADE_BATTLE_EVENT_INITIATIVE_WON);
+    e.initiative.winner = total[0] > total[1] ? BRIGADE_SIDE_A : BRIGADE_SIDE_B;
+    e.initiative.total[0] = total[0];
+    e.initiative.total[1] = total[1];
+    e.initiative.rolls = rolls;
+    TRY(emit(m, &e));
+    return phase_begin(m, BRIGADE_PHASE_INITIATIVE, BRIGADE_STEP_CHOOSE,
+                       BRIGADE_SEAT_BIT(e.initiative.winner));
+}
+
+/* ---- Mandatory moves (turn.md §Mandatory-move phase) --------------------- */
+
+static void move_text(const machine *m, int unit, char *out, size_t size)
+{
+    const brigade_battle *b = &m->work;
+    const brigade_battle_unit *u = &b->units[unit];
+    char distance[16];
+    int melee = brigade_battle_unit_melee(b, unit);
+
+    out[0] = '\0';
+    if (melee >= 0) {
+        const brigade_battle_melee *rec = &b->melees[melee];
+        bool held = false;
+        for (int i = 0; i < rec->member_count; i++)
+            if (rec->members[i].unit == unit && rec->members[i].pushed_back_before)
+                held = true;
+        if (held && u->status == BRIGADE_STATUS_PUSHED_BACK) {
+            brigade_distance_format(b->ruleset.bua_fall_back, distance, sizeof distance);
+            snprintf(out, size,
+                     "fell back %s inside the built-up area: stays in melee %s, "
+                     "fought again this turn (D21)",
+                     distance, rec->id);
+        } else {
+            snprintf(out, size, "stays in melee %s, fought again this turn", rec->id);
+        }
+        return;
+    }
+    brigade_distance_format(b->ruleset.retreat_move[u->type], distance, sizeof distance);
+    switch (u->status) {
+    case BRIGADE_STATUS_BROKEN:
+        snprintf(out, size, "rout %s as broken (12.19)", distance);
+        return;
+    case BRIGADE_STATUS_RETREATING:
+        snprintf(out, size, "retreat %s as retreating (12.19)", distance);
+        return;
+    case BRIGADE_STATUS_PUSHED_BACK:
+        snprintf(out, size, "fall back %s as pushed back, then rally (12.19)", distance);
+        return;
+    case BRIGADE_STATUS_PURSUING:
+        if (u->pursuit_of >= 0 && brigade_battle_unit_in_play(&b->units[u->pursuit_of]))
+            snprintf(out, size, "pursue '%s', following it in its move (12.24)",
+                     b->units[u->pursuit_of].id);
+        else
+            snprintf(out, size,
+                     "no enemy left to pursue: uncontrolled charge at the nearest enemy in "
+                     "sight within 22 degrees in the Charge phase, else blown (12.24)");
+        return;
+    default:
+        break;
+    }
+    if (u->bonus == BRIGADE_BONUS_EXCELLENT && b->ruleset.half_charge_move[u->type] > 0) {
+        brigade_distance_format(b->ruleset.half_charge_move[u->type], distance, sizeof distance);
+        snprintf(out, size,
+                 "may move %s (half its charge distance, excellent discipline, 12.24)",
+                 distance);
+    } else if (u->bonus != BRIGADE_BONUS_NONE) {
+        snprintf(out, size,
+                 "bonus move: may turn 45 degrees or occupy the beaten enemy's position (12.21)");
+    }
+}
+
+static code_t mandatory_moves_begin(machine *m)
+{
+    for (int i = 0; i < m->work.unit_count; i++) {
+        if (!brigade_battle_unit_in_play(&m->work.units[i]))
+            continue;
+        char text[BRIGADE_TEXT_MAX + 1];
+        move_text(m, i, text, sizeof text);
+        if (text[0] == '\0')
+            continue;
+        brigade_event e;
+        unit_change_init(m, &e, i, BRIGADE_CAUSE_MANDATORY_MOVE);
+        text_set(e.unit.move, sizeof e.unit.move, text);
+        TRY(emit(m, &e));
+    }
+    return phase_begin(m, BRIGADE_PHASE_MANDATORY_MOVES, BRIGADE_STEP_REPORT, 3u);
+}
+
+static code_t charge_begin(machine *m)
+{
+    return phase_begin(m, BRIGADE_PHASE_CHARGE, BRIGADE_STEP_DECLARE,
+                       BRIGADE_SEAT_BIT(m->work.phasing));
+}
+
+static code_t mandatory_moves_end(machine *m)
+{
+    for (int i = 0; i < m->work.unit_count; i++) {
+        const brigade_battle_unit *u = &m->work.units[i];
+        if (!brigade_battle_unit_in_play(u))
+            continue;
+        bool in_melee = brigade_battle_unit_melee(&m->work, i) >= 0;
+        brigade_event e;
+        unit_change_init(m, &e, i, BRIGADE_CAUSE_MOVED);
+        bool changed = false;
+        if (u->move[0] != '\0') {
+            text_set(e.unit.move, sizeof e.unit.move, "");
+            changed = true;
+        }
+        if (!in_melee && u->status == BRIGADE_STATUS_PUSHED_BACK) {
+            /* Rallies at the end of its move, stays unformed (12.19, turn.md). */
+            e.unit.status = BRIGADE_STATUS_NORMAL;
+            e.unit.formed = false;
+            text_set(e.unit.note, sizeof e.unit.note, "rallies after its move (12.19)");
+            changed = true;
+        }
+        /* Broken and retreating units keep their status (turn.md: "a broken
+         * unit stays broken"; retreating units "may not charge", so the
+         * status outlasts the move) until a player rallies them with an
+         * adjustment, e.g. in the Morale phase. */
+        if (u->bonus != BRIGADE_BONUS_NONE) {
+            e.unit.bonus = BRIGADE_BONUS_NONE;
+            changed = true;
+        }
+        if (changed)
+            TRY(emit(m, &e));
+    }
+    return charge_begin(m);
+}
+
+/* ---- Movement, Fire, Morale ---------------------------------------------- */
+
+static code_t movement_begin(machine *m)
+{
+    for (int i = 0; i < m->work.unit_count; i++) {
+        const brigade_battle_unit *u = &m->work.units[i];
+        if (!brigade_battle_unit_in_play(u) || u->status != BRIGADE_STATUS_BLOWN)
+            continue;
+        brigade_event e;
+        unit_change_init(m, &e, i, BRIGADE_CAUSE_BLOWN_MOVE);
+        text_set(e.unit.move, sizeof e.unit.move,
+                 "blown: fall back behind its own lines at charge speed, out of charge reach "
+                 "and musketry range, and reform there (12.24)");
+        TRY(emit(m, &e));
+    }
+    return phase_begin(m, BRIGADE_PHASE_MOVEMENT, BRIGADE_STEP_REPORT, 3u);
+}
+
+static code_t movement_end(machine *m)
+{
+    for (int i = 0; i < m->work.unit_count; i++) {
+        if (m->work.units[i].move[0] == '\0')
+            continue;
+        brigade_event e;
+        unit_change_init(m, &e, i, BRIGADE_CAUSE_MOVEMENT_OVER);
+        text_set(e.unit.move, sizeof e.unit.move, "");
+        TRY(emit(m, &e));
+    }
+    return phase_begin(m, BRIGADE_PHASE_FIRE, BRIGADE_STEP_REPORT, 3u);
+}
+
+static code_t melees_run(machine *m);
+
+static code_t melee_phase_begin(machine *m)
+{
+    TRY(phase_begin(m, BRIGADE_PHASE_MELEE, BRIGADE_STEP_NONE, 0));
+    return melees_run(m);
+}
+
+/* ---- melees -------------------------------------------------------------- */
+
+bool brigade_battle_melee_build(const brigade_battle *b, int index, brigade_melee *melee)
+{
+    if (index < 0 || index >= b->melee_count)
+        return false;
+    const brigade_battle_melee *rec = &b->melees[index];
+    memset(melee, 0, sizeof *melee);
+    melee->terrain = rec->terrain;
+    melee->round = rec->round;
+    melee->unit_count = rec->member_count;
+    for (int i = 0; i < rec->member_count; i++) {
+        const brigade_melee_member *mem = &rec->members[i];
+        const brigade_battle_unit *u = &b->units[mem->unit];
+        brigade_melee_unit *mu = &melee->units[i];
+        brigade_melee_unit_init(mu);
+        text_set(mu->id, sizeof mu->id, u->id);
+        mu->side = u->side;
+        brigade_melee_unit_set_type(mu, u->type);
+        mu->unit_class = u->unit_class;
+        mu->figures = u->figures;
+        text_set(mu->nation, sizeof mu->nation, u->nation);
+        mu->formation = u->formation;
+        mu->formed = u->formed;
+        mu->wavering = u->wavering;
+        /* The engine reads NORMAL, RETREATING, BROKEN, PURSUING; a BUA
+         * defender still pushed back (D21) and blown cavalry fight as
+         * normal units (unformed all the same). */
+        switch (u->status) {
+        case BRIGADE_STATUS_RETREATING:
+        case BRIGADE_STATUS_BROKEN:
+        case BRIGADE_STATUS_PURSUING:
+            mu->status = u->status;
+            break;
+        default:
+            mu->status = BRIGADE_STATUS_NORMAL;
+            break;
+        }
+        mu->charging = mem->charging;
+        mu->reinforcing = mem->reinforcing;
+        mu->flank_or_rear = mem->flank_or_rear;
+        /* A unit that charged out of its position no longer defends it. */
+        mu->defending = mem->charging ? BRIGADE_DEFENDING_NONE : u->defending;
+        mu->horses = u->horses;
+        mu->general.role = u->general_role;
+        mu->general.rating = u->general_rating;
+        mu->general.leading = mem->leading && u->general_role != BRIGADE_GENERAL_NONE;
+        mu->sappers = mem->sappers && u->sappers;
+        mu->ranks = u->ranks;
+        mu->pushed_back_before = mem->pushed_back_before;
+    }
+    return true;
+}
+
+/* The engine's dice: bare names get the turn and melee prefix; dice rolled
+ * ahead of a sappers' choice are given back as recorded. */
+/* "T<turn>.M<n>": at most 23 bytes, so that a prefixed name fits. */
+#define ROLL_PREFIX_SIZE 24
+
+typedef struct melee_dice {
+    machine *m;
+    char prefix[ROLL_PREFIX_SIZE]; /* "T1.M1" */
+    brigade_battle_melee record;
+    code_t code;
+} melee_dice;
+
+static int member_by_id(const machine *m, const brigade_battle_melee *rec, const char *id,
+                        size_t length)
+{
+    for (int i = 0; i < rec->member_count; i++) {
+        const char *uid = m->work.units[rec->members[i].unit].id;
+        if (strlen(uid) == length && strncmp(uid, id, length) == 0)
+            return i;
+    }
+    return -1;
+}
+
+static bool melee_dice_roll(void *context, const char *name, int faces[2])
+{
+    melee_dice *d = context;
+    if (d->code != BRIGADE_BATTLE_OK)
+        return false;
+    size_t length = strlen(name);
+    const char *dot = strchr(name, '.');
+    size_t id_length = dot ? (size_t)(dot - name) : length;
+    int member = member_by_id(d->m, &d->record, name, id_length);
+
+    if (member >= 0 && dot == NULL && d->record.members[member].dice_recorded) {
+        faces[0] = d->record.members[member].dice[0];
+        faces[1] = d->record.members[member].dice[1];
+        return true;
+    }
+    char full[BRIGADE_ROLL_NAME_MAX + 1];
+    snprintf(full, sizeof full, "%s.%s", d->prefix, name);
+    if (member >= 0 && dot != NULL && strcmp(dot, ".reroll") == 0) {
+        const brigade_melee_member *mem = &d->record.members[member];
+        if (!mem->reroll_chosen || mem->reroll_die < 0)
+            return false; /* declined (D7) */
+        int f[2];
+        d->code = roll_named(d->m, full, f);
+        if (d->code != BRIGADE_BATTLE_OK)
+            return false;
+        faces[0] = mem->reroll_die;
+        faces[1] = f[0]; /* the new face is the first die of the roll */
+        return true;
+    }
+    d->code = roll_named(d->m, full, faces);
+    return d->code == BRIGADE_BATTLE_OK;
+}
+
+/* Dice for finding out whether a melee settles without dice (12.12-12.14,
+ * D30): every roll answers 1-1, no re-roll. Nothing is recorded. */
+static bool probe_dice_roll(void *context, const char *name, int faces[2])
+{
+    (void)context;
+    const char *dot = strrchr(name, '.');
+    if (dot != NULL && strcmp(dot, ".reroll") == 0)
+        return false;
+    faces[0] = 1;
+    faces[1] = 1;
+    return true;
+}
+
+static code_t melee_probe(machine *m, const brigade_melee *melee, bool *automatic)
+{
+    brigade_dice_source probe = {NULL, probe_dice_roll};
+    brigade_melee_outcome outcome;
+    brigade_melee_error error;
+    if (brigade_melee_resolve(melee, &probe, &outcome, &error) != BRIGADE_MELEE_OK)
+        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "melee engine refused the melee: %s: %s",
+                    error.path, error.message);
+    *automatic = outcome.result == BRIGADE_RESULT_AUTO;
+    return BRIGADE_BATTLE_OK;
+}
+
+static void modifier_set(brigade_battle_modifier *dst, const brigade_modifier *src)
+{
+    memset(dst, 0, sizeof *dst);
+    text_set(dst->rule, sizeof dst->rule, src->rule);
+    text_set(dst->name, sizeof dst->name, src->name);
+    dst->value = src->value;
+}
+
+static void roll_prefix(const machine *m, const brigade_battle_melee *rec, char *out, size_t size)
+{
+    snprintf(out, size, "T%d.M%d", m->work.turn, rec->number);
+}
+
+/* Resolves the melee at `index` (12.5-12.25) through the engine, and emits
+ * each unit's result and change and the melee's result. */
+static code_t melee_resolve(machine *m, int index)
+{
+    brigade_melee melee;
+    brigade_melee_outcome outcome;
+    brigade_melee_error error;
+    melee_dice d;
+    memset(&d, 0, sizeof d);
+    d.m = m;
+    melee_copy(&d.record, &m->work.melees[index]);
+    roll_prefix(m, &d.record, d.prefix, sizeof d.prefix);
+    brigade_battle_melee_build(&m->work, index, &melee);
+
+    brigade_dice_source source = {&d, melee_dice_roll};
+    brigade_melee_error_code rc = brigade_melee_resolve(&melee, &source, &outcome, &error);
+    if (d.code != BRIGADE_BATTLE_OK)
+        return d.code;
+    if (rc != BRIGADE_MELEE_OK)
+        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "melee %s: %s: %s", d.record.id, error.path,
+                    error.message);
+
+    const brigade_battle_melee *rec = &d.record;
+    /* The beaten unit a pursuer follows: the losers' first unit left in play. */
+    int beaten = -1;
+    if (outcome.winner != BRIGADE_SIDE_NONE)
+        for (int i = 0; i < rec->member_count && beaten < 0; i++)
+            if (melee.units[i].side != outcome.winner &&
+                outcome.units[i].status != BRIGADE_STATUS_REMOVED &&
+                outcome.units[i].status != BRIGADE_STATUS_DISPERSED)
+                beaten = rec->members[i].unit;
+
+    for (int i = 0; i < rec->member_count; i++) {
+        const brigade_unit_outcome *o = &outcome.units[i];
+        int unit = rec->members[i].unit;
+        brigade_event e;
+        event_init(&e, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT);
+        e.result.melee = index;
+        text_set(e.result.melee_id, sizeof e.result.melee_id, rec->id);
+        e.result.unit = unit;
+        e.result.rolled = o->rolled;
+        e.result.rolled_dice[0] = o->rolled_dice[0];
+        e.result.rolled_dice[1] = o->rolled_dice[1];
+        e.result.dice[0] = o->dice[0];
+        e.result.dice[1] = o->dice[1];
+        e.result.total = o->total;
+        e.result.modifier_count = o->modifier_count;
+        for (int k = 0; k < o->modifier_count && k < BRIGADE_MODIFIERS_MAX; k++)
+            modifier_set(&e.result.modifiers[k], &o->modifiers[k]);
+        e.result.fighting_figures = o->fighting_figures;
+        e.result.casualties = o->casualties;
+        e.result.figures = o->figures;
+        e.result.status = o->status;
+        e.result.formed = o->formed;
+        e.result.test_kind = o->test.kind;
+        if (o->test.kind != BRIGADE_TEST_NONE) {
+            e.result.test_dice[0] = o->test.dice[0];
+            e.result.test_dice[1] = o->test.dice[1];
+            e.result.test_total = o->test.total;
+            e.result.test_target = o->test.target;
+            e.result.test_outcome = o->test.outcome;
+            e.result.test_modifier_count = o->test.modifier_count;
+            for (int k = 0; k < o->test.modifier_count && k < BRIGADE_MODIFIERS_MAX; k++)
+                modifier_set(&e.result.test_modifiers[k], &o->test.modifiers[k]);
+        }
+        e.result.events = o->events;
+        TRY(emit(m, &e));
+
+        const brigade_battle_unit *u = &m->work.units[unit];
+        unit_change_init(m, &e, unit, BRIGADE_CAUSE_MELEE);
+        e.unit.figures = o->figures;
+        e.unit.status = o->status;
+        e.unit.formed = o->formed;
+        e.unit.wavering = false;
+        if (o->events & BRIGADE_EVENT_SAPPERS_USED)
+            e.unit.sappers = false; /* then the sappers are removed (12.10) */
+        bool in_play = o->status != BRIGADE_STATUS_REMOVED && o->status != BRIGADE_STATUS_DISPERSED;
+        e.unit.bonus = BRIGADE_BONUS_NONE;
+        if (in_play && !outcome.continues && outcome.winner == u->side)
+            e.unit.bonus = o->test.kind == BRIGADE_TEST_PURSUIT &&
+                                   o->test.outcome == BRIGADE_OUTCOME_EXCELLENT
+                               ? BRIGADE_BONUS_EXCELLENT
+                               : BRIGADE_BONUS_WINNER;
+        e.unit.pursuit_of = o->status == BRIGADE_STATUS_PURSUING ? beaten : -1;
+        if (!in_play)
+            text_set(e.unit.move, sizeof e.unit.move, "");
+        snprintf(e.unit.note, sizeof e.unit.note, "melee %s: %s", rec->id,
+                 brigade_melee_result_name(outcome.result));
+        TRY(emit(m, &e));
+    }
+
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_MELEE_RESOLVED);
+    e.resolved.index = index;
+    text_set(e.resolved.melee_id, sizeof e.resolved.melee_id, rec->id);
+    e.resolved.winner = outcome.winner;
+    e.resolved.scored = outcome.scored;
+    if (outcome.scored) {
+        e.resolved.score[0] = outcome.score[0];
+        e.resolved.score[1] = outcome.score[1];
+        e.resolved.difference = outcome.difference;
+    }
+    e.resolved.result = outcome.result;
+    e.resolved.continues = outcome.continues;
+    if (outcome.continues) {
+        /* Fought again next turn: no charging modifier then (D22); a BUA
+         * defender pushed back now is pushed back before (D21). */
+        brigade_battle_melee next;
+        memset(&next, 0, sizeof next);
+        text_set(next.id, sizeof next.id, rec->id);
+        next.number = rec->number;
+        next.round = rec->round + 1;
+        next.terrain = rec->terrain;
+        next.fought_turn = m->work.turn;
+        unsigned sides = 0;
+        for (int i = 0; i < rec->member_count; i++) {
+            const brigade_battle_unit *u = &m->work.units[rec->members[i].unit];
+            if (!brigade_battle_unit_in_play(u))
+                continue;
+            brigade_melee_member *mem = &next.members[next.member_count++];
+            memset(mem, 0, sizeof *mem);
+            mem->unit = rec->members[i].unit;
+            mem->flank_or_rear = rec->members[i].flank_or_rear;
+            mem->pushed_back_before = rec->members[i].pushed_back_before ||
+                                      u->status == BRIGADE_STATUS_PUSHED_BACK;
+            sides |= BRIGADE_SEAT_BIT(u->side);
+        }
+        e.resolved.keep = sides == 3u;
+        if (e.resolved.keep)
+            melee_copy(&e.resolved.next, &next);
+    }
+    return emit(m, &e);
+}
+
+static int melee_find_id(const brigade_battle *b, const char *id)
+{
+    for (int i = 0; i < b->melee_count; i++)
+        if (strcmp(b->melees[i].id, id) == 0)
+            return i;
+    return -1;
+}
+
+static code_t morale_begin(machine *m)
+{
+    return phase_begin(m, BRIGADE_PHASE_MORALE, BRIGADE_STEP_REPORT, 3u);
+}
+
+/* The Melee phase (turn.md §Turn 6): every melee not yet fought this turn,
+ * in order; one where a unit may use its sappers first has its dice rolled
+ * and recorded, and waits for the owner's choice (12.10, D7). */
+static code_t melees_run(machine *m)
+{
+    for (;;) {
+        brigade_battle *b = &m->work;
+        int index = -1;
+        for (int i = 0; i < b->melee_count && index < 0; i++)
+            if (b->melees[i].fought_turn != b->turn)
+                index = i;
+        if (index < 0)
+            return morale_begin(m);
+
+        brigade_melee melee;
+        bool automatic = false;
+        brigade_battle_melee_build(b, index, &melee);
+        TRY(melee_probe(m, &melee, &automatic));
+        if (!automatic) {
+            brigade_battle_melee rec;
+            melee_copy(&rec, &b->melees[index]);
+            bool any = false;
+            for (int i = 0; i < rec.member_count; i++)
+                if (brigade_melee_sappers_may_reroll(&melee, i))
+                    any = true;
+            if (any && !rec.members[0].dice_recorded) {
+                char prefix[ROLL_PREFIX_SIZE];
+                roll_prefix(m, &rec, prefix, sizeof prefix);
+                for (int i = 0; i < rec.member_count; i++) {
+                    char name[BRIGADE_ROLL_NAME_MAX + 1];
+                    snprintf(name, sizeof name, "%s.%s", prefix, b->units[rec.members[i].unit].id);
+                    TRY(roll_named(m, name, rec.members[i].dice));
+                    rec.members[i].dice_recorded = true;
+                    rec.members[i].may_reroll = brigade_melee_sappers_may_reroll(&melee, i);
+                    rec.members[i].reroll_chosen = false;
+                    rec.members[i].reroll_die = -1;
+                }
+                brigade_event e;
+                event_init(&e, BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED);
+                e.melee.index = index;
+                melee_copy(&e.melee.melee, &rec);
+                TRY(emit(m, &e));
+            }
+            unsigned awaiting = 0;
+            for (int i = 0; i < rec.member_count; i++)
+                if (rec.members[i].may_reroll && !rec.members[i].reroll_chosen)
+                    awaiting |= BRIGADE_SEAT_BIT(b->units[rec.members[i].unit].side);
+            if (awaiting != 0)
+                return phase_begin(m, BRIGADE_PHASE_MELEE, BRIGADE_STEP_REROLL, awaiting);
+        }
+        TRY(melee_resolve(m, index));
+    }
+}
+
+/* ---- Charge: checks (turn.md §Charge 1, D26, 12.4, 12.8-12.11) ----------- */
+
+static bool unit_defends_bua(const brigade_battle_unit *u)
+{
+    return brigade_type_is_infantry(u->type) && u->terrain == BRIGADE_TERRAIN_BUA &&
+           u->defending != BRIGADE_DEFENDING_NONE;
+}
+
+/* Whether `unit` may charge (or, counter, counter-charge) `target`. */
+static code_t charge_check(machine *m, int unit, int target, bool counter)
+{
+    const brigade_battle *b = &m->work;
+    const brigade_battle_unit *u = &b->units[unit];
+    const brigade_battle_unit *t = &b->units[target];
+    const char *verb = counter ? "counter-charge" : "charge";
+    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+
+    if (!brigade_battle_unit_in_play(u))
+        return fail(m, bad, "unit '%s' is out of play (%s)", u->id, brigade_status_name(u->status));
+    if (!brigade_battle_unit_in_play(t))
+        return fail(m, bad, "unit '%s' is out of play (%s) and may not be charged", t->id,
+                    brigade_status_name(t->status));
+    if (t->side == u->side)
+        return fail(m, bad, "unit '%s' may not %s unit '%s' of its own side", u->id, verb, t->id);
+    int melee = brigade_battle_unit_melee(b, unit);
+    if (melee >= 0)
+        return fail(m, bad, "unit '%s' is in melee %s and may not %s", u->id, b->melees[melee].id,
+                    verb);
+    switch (u->status) {
+    case BRIGADE_STATUS_BLOWN:
+        return fail(m, bad, "unit '%s' is blown cavalry and may not %s (12.24)", u->id, verb);
+    case BRIGADE_STATUS_BROKEN:
+        return fail(m, bad, "unit '%s' is broken and may not %s (turn.md Charge 1)", u->id, verb);
+    case BRIGADE_STATUS_RETREATING:
+        return fail(m, bad, "unit '%s' is retreating and may not %s (turn.md Charge 1)", u->id,
+                    verb);
+    case BRIGADE_STATUS_PUSHED_BACK:
+        return fail(m, bad, "unit '%s' is pushed back and may not %s (12.19)", u->id, verb);
+    default:
+        break;
+    }
+    /* D26: unformed units may not charge, except pursuing cavalry making
+     * its uncontrolled charge (12.24 f); a counter-charge needs a formed unit. */
+    bool pursuing = u->status == BRIGADE_STATUS_PURSUING && brigade_type_is_cavalry(u->type);
+    if (!u->formed && (counter || !pursuing))
+        return fail(m, bad, "unit '%s' is unformed and may not %s (D26)", u->id, verb);
+    if (brigade_type_is_cavalry(u->type)) {
+        if (t->terrain == BRIGADE_TERRAIN_BUA)
+            return fail(m, bad,
+                        "unit '%s' is cavalry and no cavalry may charge a built-up area (12.11)",
+                        u->id);
+        if (t->terrain == BRIGADE_TERRAIN_ROUGH && u->type != BRIGADE_TYPE_COSSACKS)
+            return fail(m, bad,
+                        "unit '%s' is cavalry and only Cossacks may charge into rough terrain "
+                        "(12.11)",
+                        u->id);
+    }
+    if (unit_defends_bua(u) && t->terrain != BRIGADE_TERRAIN_BUA)
+        return fail(m, bad,
+                    "unit '%s' defends a built-up area and may not %s unit '%s' outside it (12.9)",
+                    u->id, verb, t->id);
+    return BRIGADE_BATTLE_OK;
+}
+
+/* Union-find over unit indices, for melees (units in contact directly or
+ * through a shared enemy form one melee, turn.md §Charge 4). */
+typedef struct groups {
+    int parent[BRIGADE_BATTLE_UNITS_MAX];
+} groups;
+
+static void groups_init(groups *g)
+{
+    for (int i = 0; i < BRIGADE_BATTLE_UNITS_MAX; i++)
+        g->parent[i] = i;
+}
+
+static int groups_root(groups *g, int x)
+{
+    while (g->parent[x] != x) {
+        g->parent[x] = g->parent[g->parent[x]];
+        x = g->parent[x];
+    }
+    return x;
+}
+
+static void groups_join(groups *g, int a, int b)
+{
+    int ra = groups_root(g, a), rb = groups_root(g, b);
+    if (ra != rb)
+        g->parent[ra < rb ? rb : ra] = ra < rb ? ra : rb;
+}
+
+/* Units already in melees are grouped with their melee. */
+static void groups_add_melees(groups *g, const brigade_battle *b)
+{
+    for (int i = 0; i < b->melee_count; i++)
+        for (int j = 1; j < b->melees[i].member_count; j++)
+            groups_join(g, b->melees[i].members[0].unit, b->melees[i].members[j].unit);
+}
+
+static code_t declare_charge(machine *m, brigade_side seat, const brigade_command *c)
+{
+    brigade_battle *b = &m->work;
+    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    int unit = brigade_battle_unit_find(b, c->unit);
+    if (unit < 0)
+        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+    int target = brigade_battle_unit_find(b, c->target);
+    if (target < 0)
+        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->target);
+    const brigade_battle_unit *u = &b->units[unit];
+    const brigade_battle_unit *t = &b->units[target];
+    if (u->side != seat)
+        return fail(m, bad, "unit '%s' belongs to side %s", u->id, brigade_side_name(u->side));
+    if ((unsigned)c->facing > BRIGADE_FACING_REAR)
+        return fail(m, bad, "unknown facing");
+    if (unit_is_charger(b, unit))
+        return fail(m, bad, "unit '%s' has already declared a charge this turn", u->id);
+    if (b->charge_count >= BRIGADE_BATTLE_CHARGES_MAX)
+        return fail(m, bad, "at most %d charges may be declared in a turn",
+                    BRIGADE_BATTLE_CHARGES_MAX);
+    TRY(charge_check(m, unit, target, false));
+
+    int target_melee = brigade_battle_unit_melee(b, target);
+    if (c->reinforce && target_melee < 0)
+        return fail(m, bad, "unit '%s' is in no melee: there is nothing to reinforce (12.8)",
+                    t->id);
+    if (!c->reinforce && target_melee >= 0)
+        return fail(m, bad, "unit '%s' is in melee %s: a charge on it reinforces the melee (12.8)",
+                    t->id, b->melees[target_melee].id);
+    if (c->leading) {
+        if (u->general_role == BRIGADE_GENERAL_NONE)
+            return fail(m, bad, "unit '%s' has no general to lead its charge (12.4)", u->id);
+        if (u->general_role == BRIGADE_GENERAL_REGIMENTAL)
+            return fail(m, bad,
+                        "the general of unit '%s' is a regimental commander and may not lead "
+                        "a charge (12.4)",
+                        u->id);
+        if (u->general_rating == BRIGADE_RATING_POOR)
+            return fail(m, bad, "the general of unit '%s' is poor and may not lead a charge (12.4)",
+                        u->id);
+    }
+    if (c->sappers) {
+        if (!brigade_type_is_infantry(u->type))
+            return fail(m, bad, "unit '%s' is not infantry and may not use sappers (12.10)", u->id);
+        if (!u->sappers)
+            return fail(m, bad, "unit '%s' has no unused sappers of its brigade (12.10, D7)",
+                        u->id);
+        if (t->defending != BRIGADE_DEFENDING_FORTIFIED || t->terrain != BRIGADE_TERRAIN_BUA)
+            return fail(m, bad,
+                        "sappers only serve against a castle, church or fortified building, and "
+                        "unit '%s' defends none (12.10, D7)",
+                        t->id);
+    }
+    /* The melee this charge may make must fit the engine. */
+    groups g;
+    groups_init(&g);
+    groups_add_melees(&g, b);
+    for (int i = 0; i < b->charge_count; i++)
+        groups_join(&g, b->charges[i].unit, b->charges[i].target);
+    groups_join(&g, unit, target);
+    int root = groups_root(&g, unit), size = 0;
+    for (int i = 0; i < b->unit_count; i++)
+        if (groups_root(&g, i) == root)
+            size++;
+    if (size > BRIGADE_MELEE_UNITS_MAX)
+        return fail(m, bad, "the melee would hold %d units, at most %d may fight in one", size,
+                    BRIGADE_MELEE_UNITS_MAX);
+
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_CHARGE_DECLARED);
+    e.charge.index = b->charge_count;
+    e.charge.charge.unit = unit;
+    e.charge.charge.target = target;
+    e.charge.charge.facing = c->facing;
+    e.charge.charge.leading = c->leading;
+    e.charge.charge.sappers = c->sappers;
+    e.charge.charge.reinforce = c->reinforce;
+    e.charge.charge.response = BRIGADE_RESPONSE_NONE;
+    return emit(m, &e);
+}
+
+/* A charged unit that still owes its answer: the target of a charge (not a
+ * reinforcement) that has not declared a charge of its own. */
+static bool unit_owes_answer(const brigade_battle *b, int unit)
+{
+    if (unit_is_charger(b, unit))
+        return false;
+    for (int i = 0; i < b->charge_count; i++)
+        if (b->charges[i].target == unit && !b->charges[i].reinforce &&
+            b->charges[i].response == BRIGADE_RESPONSE_NONE)
+            return true;
+    return false;
+}
+
+static unsigned sides_owing_answers(const brigade_battle *b)
+{
+    unsigned bits = 0;
+    for (int i = 0; i < b->unit_count; i++)
+        if (unit_owes_answer(b, i))
+            bits |= BRIGADE_SEAT_BIT(b->units[i].side);
+    return bits;
+}
+
+static code_t charges_resolve(machine *m);
+
+static code_t responses_begin(machine *m)
+{
+    unsigned owing = sides_owing_answers(&m->work);
+    if (owing != 0)
+        return phase_begin(m, BRIGADE_PHASE_CHARGE, BRIGADE_STEP_RESPOND, owing);
+    return charges_resolve(m);
+}
+
+static code_t respond(machine *m, brigade_side seat, const brigade_command *c)
+{
+    brigade_battle *b = &m->work;
+    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    int unit = brigade_battle_unit_find(b, c->unit);
+    if (unit < 0)
+        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+    const brigade_battle_unit *u = &b->units[unit];
+    if (u->side != seat)
+        return fail(m, bad, "unit '%s' belongs to side %s", u->id, brigade_side_name(u->side));
+    if (!unit_owes_answer(b, unit))
+        return fail(m, bad, "unit '%s' has no charge to answer", u->id);
+    int first = -1;
+    for (int i = 0; i < b->charge_count && first < 0; i++)
+        if (b->charges[i].target == unit && !b->charges[i].reinforce)
+            first = i;
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED);
+    e.answer.unit = unit;
+    e.answer.countercharge_of = -1;
+    if (c->response == BRIGADE_RESPONSE_COUNTERCHARGE) {
+        /* Against the unit charging it (D26); the first, if several. */
+        TRY(charge_check(m, unit, b->charges[first].unit, true));
+        e.answer.response = BRIGADE_RESPONSE_COUNTERCHARGE;
+        e.answer.countercharge_of = first;
+    } else if (c->response == BRIGADE_RESPONSE_STAND) {
+        e.answer.response = BRIGADE_RESPONSE_STAND;
+    } else {
+        return fail(m, bad, "a response is stand or countercharge");
+    }
+    TRY(emit(m, &e));
+    unsigned owing = sides_owing_answers(b);
+    if (!(owing & BRIGADE_SEAT_BIT(seat)))
+        TRY(side_done(m, seat));
+    if (owing == 0)
+        return charges_resolve(m);
+    return BRIGADE_BATTLE_OK;
+}
+
+/* ---- Charge: morale tests (turn.md §Charge 3) ---------------------------- */
+
+static void morale_modifier(brigade_event *e, const char *name, int value)
+{
+    if (e->morale.modifier_count >= BRIGADE_MORALE_MODIFIERS_MAX)
+        return;
+    brigade_battle_modifier *mod = &e->morale.modifiers[e->morale.modifier_count++];
+    text_set(mod->rule, sizeof mod->rule, "turn.md Charge 3");
+    text_set(mod->name, sizeof mod->name, name);
+    mod->value = value;
+}
+
+static code_t morale_test(machine *m, int unit, int charge, brigade_morale_role role)
+{
+    const brigade_battle *b = &m->work;
+    const brigade_ruleset *r = &b->ruleset;
+    const brigade_battle_unit *u = &b->units[unit];
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_MORALE_TESTED);
+    e.morale.unit = unit;
+    e.morale.charge = charge;
+    e.morale.role = role;
+    snprintf(e.morale.roll, sizeof e.morale.roll, "T%d.%s.morale", b->turn, u->id);
+
+    if (u->general_role != BRIGADE_GENERAL_NONE && u->general_rating != BRIGADE_RATING_POOR)
+        morale_modifier(&e, "general attached", r->morale_general);
+    if (!u->formed || u->wavering)
+        morale_modifier(&e, "unformed or wavering", r->morale_unformed_or_wavering);
+    if (role == BRIGADE_MORALE_TARGET) {
+        bool flank = false, by_cavalry = false;
+        for (int i = 0; i < b->charge_count; i++) {
+            const brigade_charge *c = &b->charges[i];
+            if (c->target != unit || c->reinforce || !c->charger_morale.passed)
+                continue;
+            if (c->facing != BRIGADE_FACING_FRONT)
+                flank = true;
+            if (brigade_type_is_cavalry(b->units[c->unit].type))
+                by_cavalry = true;
+        }
+        if (flank)
+            morale_modifier(&e, "charged in flank or rear", r->morale_flank_or_rear);
+        if (by_cavalry && brigade_type_is_infantry(u->type) &&
+            u->formation != BRIGADE_FORMATION_SQUARE)
+            morale_modifier(&e, "infantry not in square charged by cavalry",
+                            r->morale_infantry_by_cavalry);
+    }
+    int faces[2];
+    TRY(roll_named(m, e.morale.roll, faces));
+    brigade_morale_result *res = &e.morale.result;
+    res->tested = true;
+    res->dice[0] = faces[0];
+    res->dice[1] = faces[1];
+    res->total = faces[0] + faces[1];
+    for (int i = 0; i < e.morale.modifier_count; i++)
+        res->total += e.morale.modifiers[i].value;
+    res->pass_on = r->morale_pass[u->unit_class];
+    res->passed = res->total >= res->pass_on;
+    res->failed_by = res->passed ? 0 : res->pass_on - res->total;
+    bool far = !res->passed && res->failed_by >= r->morale_fail_far;
+    if (res->passed)
+        e.morale.effect = BRIGADE_MORALE_PASSED;
+    else if (role == BRIGADE_MORALE_TARGET)
+        e.morale.effect = far ? BRIGADE_MORALE_RETREATS : BRIGADE_MORALE_WAVERS;
+    else
+        e.morale.effect = far ? BRIGADE_MORALE_HALTS_RETREATS : BRIGADE_MORALE_HALTS;
+    brigade_morale_effect effect = e.morale.effect;
+    TRY(emit(m, &e));
+
+    if (effect == BRIGADE_MORALE_PASSED)
+        return BRIGADE_BATTLE_OK;
+    unit_change_init(m, &e, unit, BRIGADE_CAUSE_MORALE);
+    switch (effect) {
+    case BRIGADE_MORALE_HALTS:
+        e.unit.formed = false;
+        text_set(e.unit.note, sizeof e.unit.note,
+                 "failed its morale test by 1-2: halts unformed, no contact");
+        break;
+    case BRIGADE_MORALE_HALTS_RETREATS:
+        e.unit.formed = false;
+        e.unit.status = BRIGADE_STATUS_RETREATING;
+        text_set(e.unit.note, sizeof e.unit.note,
+                 "failed its morale test by 3 or more: halts, retreats next Mandatory-move phase");
+        break;
+    case BRIGADE_MORALE_WAVERS:
+        e.unit.wavering = true;
+        text_set(e.unit.note, sizeof e.unit.note,
+                 "failed its morale test by 1-2: wavers (-2 in the melee)");
+        break;
+    default:
+        e.unit.status = BRIGADE_STATUS_RETREATING;
+        text_set(e.unit.note, sizeof e.unit.note,
+                 "failed its morale test by 3 or more: retreats; contacted, it loses (12.13)");
+        break;
+    }
+    /* A charger that fails loses its sappers (12.10). */
+    if (role != BRIGADE_MORALE_TARGET && b->charges[charge].sappers)
+        e.unit.sappers = false;
+    return emit(m, &e);
+}
+
+/* ---- Charge: contact (turn.md §Charge 4) --------------------------------- */
+
+static bool charge_contact(const brigade_battle *b, const brigade_charge *c)
+{
+    if (!brigade_battle_unit_in_play(&b->units[c->unit]) ||
+        !brigade_battle_unit_in_play(&b->units[c->target]))
+        return false;
+    if (c->charger_morale.passed)
+        return true;
+    return c->response == BRIGADE_RESPONSE_COUNTERCHARGE && c->target_morale.passed;
+}
+
+static brigade_melee_member *member_of(brigade_battle_melee *rec, int unit)
+{
+    for (int i = 0; i < rec->member_count; i++)
+        if (rec->members[i].unit == unit)
+            return &rec->members[i];
+    return NULL;
+}
+
+static brigade_melee_member *member_add(brigade_battle_melee *rec, int unit)
+{
+    brigade_melee_member *mem = member_of(rec, unit);
+    if (mem != NULL)
+        return mem;
+    if (rec->member_count >= BRIGADE_MELEE_UNITS_MAX)
+        return NULL;
+    mem = &rec->members[rec->member_count++];
+    memset(mem, 0, sizeof *mem);
+    mem->unit = unit;
+    mem->reroll_die = -1;
+    return mem;
+}
+
+/* This round's flags of a unit that made contact through charge `c`. */
+static void member_flags(const brigade_battle *b, const brigade_charge *c, int unit,
+                         brigade_melee_member *mem)
+{
+    (void)b;
+    if (unit == c->unit && c->charger_morale.passed) {
+        mem->charging = true;
+        mem->leading = mem->leading || c->leading;
+        mem->sappers = mem->sappers || c->sappers;
+        mem->reinforcing = mem->reinforcing || c->reinforce;
+    }
+    if (unit == c->target) {
+        if (c->facing != BRIGADE_FACING_FRONT)
+            mem->flank_or_rear = true;
+        if (c->response == BRIGADE_RESPONSE_COUNTERCHARGE && c->target_morale.passed)
+            mem->charging = true; /* D12 */
+    }
+}
+
+static brigade_terrain melee_terrain(const brigade_battle *b, const brigade_battle_melee *rec)
+{
+    brigade_terrain terrain = BRIGADE_TERRAIN_OPEN;
+    for (int i = 0; i < rec->member_count; i++) {
+        brigade_terrain t = b->units[rec->members[i].unit].terrain;
+        if (t == BRIGADE_TERRAIN_BUA)
+            return BRIGADE_TERRAIN_BUA;
+        if (t == BRIGADE_TERRAIN_ROUGH)
+            terrain = BRIGADE_TERRAIN_ROUGH;
+    }
+    return terrain;
+}
+
+static code_t contact_make(machine *m, char touched[][BRIGADE_MELEE_ID_MAX + 1], int *touched_count)
+{
+    brigade_battle *b = &m->work;
+    groups g;
+    groups_init(&g);
+    groups_add_melees(&g, b);
+    bool contact[BRIGADE_BATTLE_CHARGES_MAX];
+    for (int i = 0; i < b->charge_count; i++) {
+        contact[i] = charge_contact(b, &b->charges[i]);
+        if (contact[i])
+            groups_join(&g, b->charges[i].unit, b->charges[i].target);
+    }
+    bool done_root[BRIGADE_BATTLE_UNITS_MAX] = {false};
+    for (int i = 0; i < b->charge_count; i++) {
+        if (!contact[i])
+            continue;
+        int root = groups_root(&g, b->charges[i].unit);
+        if (done_root[root])
+            continue;
+        done_root[root] = true;
+
+        /* At most one melee already in contact can be in the group: units in
+         * a melee neither charge nor are charged except by reinforcements. */
+        int existing = -1;
+        for (int k = 0; k < b->melee_count && existing < 0; k++)
+            if (groups_root(&g, b->melees[k].members[0].unit) == root)
+                existing = k;
+        brigade_battle_melee rec;
+        memset(&rec, 0, sizeof rec);
+        if (existing >= 0) {
+            melee_copy(&rec, &b->melees[existing]);
+        } else {
+            if (b->melee_count >= BRIGADE_BATTLE_MELEES_MAX)
+                return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "more than %d melees at once",
+                            BRIGADE_BATTLE_MELEES_MAX);
+            rec.number = b->melee_numbers + 1;
+            snprintf(rec.id, sizeof rec.id, "T%d.M%d", b->turn, rec.number);
+            rec.round = 1;
+            /* New melees list their units in the scenario's order. */
+            for (int u = 0; u < b->unit_count; u++)
+                if (groups_root(&g, u) == root && member_add(&rec, u) == NULL)
+                    return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "melee too large");
+        }
+        for (int k = 0; k < b->charge_count; k++) {
+            const brigade_charge *c = &b->charges[k];
+            if (!contact[k] || groups_root(&g, c->unit) != root)
+                continue;
+            brigade_melee_member *mu = member_add(&rec, c->unit);
+            brigade_melee_member *mt = member_add(&rec, c->target);
+            if (mu == NULL || mt == NULL)
+                return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "melee too large");
+            member_flags(b, c, c->unit, mu);
+            member_flags(b, c, c->target, mt);
+        }
+        rec.terrain = melee_terrain(b, &rec);
+        brigade_event e;
+        event_init(&e, existing >= 0 ? BRIGADE_BATTLE_EVENT_MELEE_REINFORCED
+                                     : BRIGADE_BATTLE_EVENT_MELEE_FORMED);
+        e.melee.index = existing >= 0 ? existing : b->melee_count;
+        melee_copy(&e.melee.melee, &rec);
+        TRY(emit(m, &e));
+        text_set(touched[*touched_count], BRIGADE_MELEE_ID_MAX + 1, rec.id);
+        (*touched_count)++;
+    }
+    return BRIGADE_BATTLE_OK;
+}
+
+/* After both sides' declarations and every answer: morale tests, contact,
+ * melees, automatic results, then the Movement phase. */
+static code_t charges_resolve(machine *m)
+{
+    brigade_battle *b = &m->work;
+    /* Chargers first, in the order declared... */
+    for (int i = 0; i < b->charge_count; i++)
+        TRY(morale_test(m, b->charges[i].unit, i, BRIGADE_MORALE_CHARGER));
+    /* ...and counter-chargers, as chargers (D12)... */
+    for (int i = 0; i < b->charge_count; i++)
+        if (b->charges[i].response == BRIGADE_RESPONSE_COUNTERCHARGE)
+            TRY(morale_test(m, b->charges[i].target, i, BRIGADE_MORALE_COUNTERCHARGER));
+    /* ...then the targets of chargers that passed. Not a target that
+     * counter-charged or charged itself (tested already), not the defenders
+     * of a melee being reinforced (12.8), not broken or retreating units,
+     * which lose on contact without a test (12.13, 12.14). */
+    for (int i = 0; i < b->charge_count; i++) {
+        const brigade_charge *c = &b->charges[i];
+        int target = c->target;
+        if (c->reinforce || !c->charger_morale.passed || unit_is_charger(b, target) ||
+            c->target_morale.tested)
+            continue;
+        bool countercharged = false;
+        for (int k = 0; k < b->charge_count; k++)
+            if (b->charges[k].target == target &&
+                b->charges[k].response == BRIGADE_RESPONSE_COUNTERCHARGE)
+                countercharged = true;
+        const brigade_battle_unit *t = &b->units[target];
+        if (countercharged || !brigade_battle_unit_in_play(t) ||
+            t->status == BRIGADE_STATUS_BROKEN || t->status == BRIGADE_STATUS_RETREATING)
+            continue;
+        TRY(morale_test(m, target, i, BRIGADE_MORALE_TARGET));
+    }
+
+    char touched[BRIGADE_BATTLE_MELEES_MAX][BRIGADE_MELEE_ID_MAX + 1];
+    int touched_count = 0;
+    TRY(contact_make(m, touched, &touched_count));
+
+    /* Automatic results are settled at once (12.12-12.14, 12.16, D15, D30). */
+    for (int i = 0; i < touched_count; i++) {
+        int index = melee_find_id(b, touched[i]);
+        if (index < 0)
+            continue;
+        brigade_melee melee;
+        bool automatic = false;
+        brigade_battle_melee_build(b, index, &melee);
+        TRY(melee_probe(m, &melee, &automatic));
+        if (automatic)
+            TRY(melee_resolve(m, index));
+    }
+    return movement_begin(m);
+}
+
+/* ---- commands ------------------------------------------------------------ */
+
+static code_t require_step(machine *m, brigade_side seat, const char *what, brigade_phase phase,
+                           brigade_step step)
+{
+    const brigade_battle *b = &m->work;
+    if (b->phase != phase || b->step != step)
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "%s has no place in phase %s%s%s", what,
+                    brigade_phase_name(b->phase), b->step ? ", step " : "",
+                    brigade_step_name(b->step));
+    if (!(b->awaiting & BRIGADE_SEAT_BIT(seat)))
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "side %s is not awaited in phase %s%s%s",
+                    brigade_side_name(seat), brigade_phase_name(b->phase),
+                    b->step ? ", step " : "", brigade_step_name(b->step));
+    return BRIGADE_BATTLE_OK;
+}
+
+static bool phase_is_report(brigade_phase phase)
+{
+    return phase == BRIGADE_PHASE_MANDATORY_MOVES || phase == BRIGADE_PHASE_MOVEMENT ||
+           phase == BRIGADE_PHASE_FIRE || phase == BRIGADE_PHASE_MORALE;
+}
+
+static code_t choose_initiative(machine *m, brigade_side seat, const brigade_command *c)
+{
+    TRY(require_step(m, seat, "choose_initiative", BRIGADE_PHASE_INITIATIVE, BRIGADE_STEP_CHOOSE));
+    if (!side_valid(c->phasing))
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the phasing side is A or B");
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_PHASING_CHOSEN);
+    e.side.side = c->phasing;
+    TRY(emit(m, &e));
+    return mandatory_moves_begin(m);
+}
+
+static code_t done(machine *m, brigade_side seat)
+{
+    brigade_battle *b = &m->work;
+    brigade_phase phase = b->phase;
+    if (phase == BRIGADE_PHASE_CHARGE && b->step == BRIGADE_STEP_DECLARE) {
+        TRY(require_step(m, seat, "done", phase, BRIGADE_STEP_DECLARE));
+        TRY(side_done(m, seat));
+        if (seat == b->phasing)
+            return phase_begin(m, BRIGADE_PHASE_CHARGE, BRIGADE_STEP_DECLARE,
+                               BRIGADE_SEAT_BIT(side_other(seat)));
+        return responses_begin(m);
+    }
+    if (!phase_is_report(phase))
+        return require_step(m, seat, "done", BRIGADE_PHASE_ENDED, BRIGADE_STEP_REPORT);
+    TRY(require_step(m, seat, "done", phase, BRIGADE_STEP_REPORT));
+    TRY(side_done(m, seat));
+    if (b->awaiting != 0)
+        return BRIGADE_BATTLE_OK;
+    switch (phase) {
+    case BRIGADE_PHASE_MANDATORY_MOVES:
+        return mandatory_moves_end(m);
+    case BRIGADE_PHASE_MOVEMENT:
+        return movement_end(m);
+    case BRIGADE_PHASE_FIRE:
+        return melee_phase_begin(m);
+    default:
+        return turn_begin(m);
+    }
+}
+
+static code_t adjust(machine *m, brigade_side seat, const brigade_command *c)
+{
+    brigade_battle *b = &m->work;
+    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    if (!phase_is_report(b->phase))
+        return require_step(m, seat, "adjust", BRIGADE_PHASE_ENDED, BRIGADE_STEP_REPORT);
+    TRY(require_step(m, seat, "adjust", b->phase, BRIGADE_STEP_REPORT));
+    int unit = brigade_battle_unit_find(b, c->unit);
+    if (unit < 0)
+        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+    const brigade_battle_unit *u = &b->units[unit];
+    if (!brigade_battle_unit_in_play(u))
+        return fail(m, bad, "unit '%s' is out of play (%s)", u->id, brigade_status_name(u->status));
+    if (c->note[0] == '\0')
+        return fail(m, bad, "an adjustment needs a note saying what happened");
+    if (!c->has_figures && !c->has_formed && !c->has_status)
+        return fail(m, bad, "an adjustment sets figures, formed or status");
+
+    brigade_event e;
+    unit_change_init(m, &e, unit, BRIGADE_CAUSE_ADJUSTED);
+    text_set(e.unit.note, sizeof e.unit.note, c->note);
+    if (c->has_figures) {
+        if (c->figures < 0 || c->figures > BRIGADE_FIGURES_MAX)
+            return fail(m, bad, "figures must be 0..%d", BRIGADE_FIGURES_MAX);
+        e.unit.figures = c->figures;
+        if (c->figures == 0)
+            e.unit.status = BRIGADE_STATUS_REMOVED;
+    }
+    if (c->has_formed)
+        e.unit.formed = c->formed;
+    if (c->has_status) {
+        brigade_status s = c->status;
+        if ((unsigned)s >= BRIGADE_STATUS_COUNT)
+            return fail(m, bad, "unknown status");
+        if ((s == BRIGADE_STATUS_PURSUING || s == BRIGADE_STATUS_BLOWN) &&
+            !brigade_type_is_cavalry(u->type))
+            return fail(m, bad, "unit '%s' is not cavalry and cannot be %s (12.23)", u->id,
+                        brigade_status_name(s));
+        if (s == BRIGADE_STATUS_DISPERSED && u->type != BRIGADE_TYPE_ARTILLERY)
+            return fail(m, bad, "unit '%s' is not artillery and cannot be dispersed (12.19)",
+                        u->id);
+        if (c->has_figures && c->figures == 0 && s != BRIGADE_STATUS_REMOVED &&
+            s != BRIGADE_STATUS_DISPERSED)
+            return fail(m, bad, "a unit with no figures left is removed");
+        e.unit.status = s;
+        if (s != BRIGADE_STATUS_PURSUING)
+            e.unit.pursuit_of = -1;
+    }
+    bool leaves = e.unit.status == BRIGADE_STATUS_REMOVED ||
+                  e.unit.status == BRIGADE_STATUS_DISPERSED;
+    int melee = brigade_battle_unit_melee(b, unit);
+    if (leaves && melee >= 0)
+        return fail(m, bad, "unit '%s' is in melee %s: it leaves play only through the melee",
+                    u->id, b->melees[melee].id);
+    if (leaves)
+        text_set(e.unit.move, sizeof e.unit.move, "");
+    return emit(m, &e);
+}
+
+static code_t sappers_reroll(machine *m, brigade_side seat, const brigade_command *c)
+{
+    brigade_battle *b = &m->work;
+    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    TRY(require_step(m, seat, "sappers_reroll", BRIGADE_PHASE_MELEE, BRIGADE_STEP_REROLL));
+    int unit = brigade_battle_unit_find(b, c->unit);
+    if (unit < 0)
+        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+    if (b->units[unit].side != seat)
+        return fail(m, bad, "unit '%s' belongs to side %s", c->unit,
+                    brigade_side_name(b->units[unit].side));
+    int index = -1;
+    for (int i = 0; i < b->melee_count && index < 0; i++)
+        if (b->melees[i].fought_turn != b->turn)
+            index = i;
+    brigade_battle_melee rec;
+    if (index < 0)
+        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "no melee awaits a sappers' choice");
+    melee_copy(&rec, &b->melees[index]);
+    brigade_melee_member *mem = member_of(&rec, unit);
+    if (mem == NULL || !mem->may_reroll || mem->reroll_chosen)
+        return fail(m, bad, "unit '%s' has no sappers' re-roll to choose", c->unit);
+    if (c->die < -1 || c->die > 1)
+        return fail(m, bad, "die is 0 or 1 (the die replaced), or -1 to decline");
+    mem->reroll_chosen = true;
+    mem->reroll_die = c->die;
+
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN);
+    e.melee.index = index;
+    melee_copy(&e.melee.melee, &rec);
+    TRY(emit(m, &e));
+    unsigned owing = 0;
+    for (int i = 0; i < rec.member_count; i++)
+        if (rec.members[i].may_reroll && !rec.members[i].reroll_chosen)
+            owing |= BRIGADE_SEAT_BIT(b->units[rec.members[i].unit].side);
+    if (!(owing & BRIGADE_SEAT_BIT(seat)))
+        TRY(side_done(m, seat));
+    if (owing != 0)
+        return BRIGADE_BATTLE_OK;
+    return melees_run(m);
+}
+
+static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
+{
+    if (!side_valid(seat))
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "the seat is A or B");
+    if (m->work.turn == 0)
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "the battle has not started");
+    switch (c->kind) {
+    case BRIGADE_COMMAND_CHOOSE_INITIATIVE:
+        return choose_initiative(m, seat, c);
+    case BRIGADE_COMMAND_DECLARE_CHARGE:
+        TRY(require_step(m, seat, "declare_charge", BRIGADE_PHASE_CHARGE, BRIGADE_STEP_DECLARE));
+        return declare_charge(m, seat, c);
+    case BRIGADE_COMMAND_RESPOND:
+        TRY(require_step(m, seat, "respond", BRIGADE_PHASE_CHARGE, BRIGADE_STEP_RESPOND));
+        return respond(m, seat, c);
+    case BRIGADE_COMMAND_SAPPERS_REROLL:
+        return sappers_reroll(m, seat, c);
+    case BRIGADE_COMMAND_ADJUST:
+        return adjust(m, seat, c);
+    case BRIGADE_COMMAND_DONE:
+        return done(m, seat);
+    }
+    return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "unknown command");
+}
+
+/* The machine is ~40 KB: on the heap rather than the caller's stack. */
+static machine *machine_new(const brigade_battle *battle, const brigade_dice_source *dice,
+                            brigade_event_list *events, brigade_battle_error *error)
+{
+    machine *m = malloc(sizeof *m);
+    if (m == NULL)
+        return NULL;
+    memcpy(&m->work, battle, sizeof *battle);
+    m->dice = dice;
+    m->events = events;
+    m->error = error;
+    return m;
+}
+
+static code_t run(const brigade_battle *battle, brigade_side seat, const brigade_command *command,
+                  const brigade_dice_source *dice, brigade_event_list *events,
+                  brigade_battle_error *error, bool start)
+{
+    brigade_battle_error scratch;
+    if (error == NULL)
+        error = &scratch;
+    memset(error, 0, sizeof *error);
+    if (events == NULL || (!start && command == NULL)) {
+        error->code = BRIGADE_BATTLE_ERROR_INTERNAL;
+        snprintf(error->message, sizeof error->message, "no command or no event list");
+        return error->code;
+    }
+    size_t mark = events->count;
+    machine *m = machine_new(battle, dice, events, error);
+    if (m == NULL) {
+        error->code = BRIGADE_BATTLE_ERROR_INTERNAL;
+        snprintf(error->message, sizeof error->message, "out of memory");
+        return error->code;
+    }
+    code_t code;
+    if (start)
+        code = m->work.turn != 0 ? fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
+                                        "the battle has started already")
+                                 : turn_begin(m);
+    else
+        code = dispatch(m, seat, command);
+    free(m);
+    if (code != BRIGADE_BATTLE_OK)
+        events->count = mark; /* a refused command yields nothing */
+    else
+        error->code = BRIGADE_BATTLE_OK;
+    return code;
+}
+
+brigade_battle_error_code brigade_battle_start(const brigade_battle *battle,
+                                               const brigade_dice_source *dice,
+                                               brigade_event_list *events,
+                                               brigade_battle_error *error)
+{
+    return run(battle, BRIGADE_SIDE_NONE, NULL, dice, events, error, true);
+}
+
+brigade_battle_error_code brigade_battle_apply(const brigade_battle *battle, brigade_side seat,
+                                               const brigade_command *command,
+                                               const brigade_dice_source *dice,
+                                               brigade_event_list *events,
+                                               brigade_battle_error *error)
+{
+    return run(battle, seat, command, dice, events, error, false);
+}
+
+/* ---- names and log lines --------------------------------------------------- */
+
+static const char *name_of(const char *const *names, size_t count, unsigned value)
+{
+    return value < count ? names[value] : "?";
+}
+
+#define NAME_OF(names, value) name_of(names, sizeof names / sizeof names[0], (unsigned)(value))
+
+static const char *const phase_names[] = {"initiative", "mandatory_moves", "charge", "movement",
+                                          "fire",       "melee",           "morale", "ended"};
+static const char *const step_names[] = {"", "choose", "declare", "respond", "reroll", "report"};
+static const char *const facing_names[] = {"front", "flank", "rear"};
+static const char *const response_names[] = {"", "stand", "countercharge"};
+static const char *const bonus_names[] = {"none", "winner", "excellent"};
+static const char *const event_kind_names[] = {
+    "?",           "roll",           "turn_begun",      "initiative_won",      "phasing_chosen",
+    "phase_begun", "side_done",      "unit_changed",    "charge_declared",     "charge_answered",
+    "morale_tested", "melee_formed", "melee_reinforced", "melee_dice_recorded", "sappers_chosen",
+    "melee_unit_result", "melee_resolved"};
+static const char *const error_code_names[] = {"ok",          "wrong_seat",   "wrong_phase",
+                                               "invalid_action", "unknown_unit", "internal"};
+static const char *const morale_effect_names[] = {"passed", "halts", "halts_retreats", "wavers",
+                                                  "retreats"};
+
+const char *brigade_phase_name(brigade_phase phase) { return NAME_OF(phase_names, phase); }
+const char *brigade_step_name(brigade_step step) { return NAME_OF(step_names, step); }
+const char *brigade_facing_name(brigade_facing facing) { return NAME_OF(facing_names, facing); }
+const char *brigade_response_name(brigade_response response)
+{
+    return NAME_OF(response_names, response);
+}
+const char *brigade_bonus_name(brigade_bonus bonus) { return NAME_OF(bonus_names, bonus); }
+const char *brigade_event_kind_name(brigade_event_kind kind)
+{
+    return NAME_OF(event_kind_names, kind);
+}
+const char *brigade_battle_error_code_name(brigade_battle_error_code code)
+{
+    return NAME_OF(error_code_names, code);
+}
+const char *brigade_morale_effect_name(brigade_morale_effect effect)
+{
+    return NAME_OF(morale_effect_names, effect);
+}
+
+static bool parse_in(const char *const *names, size_t count, const char *text, unsigned *out)
+{
+    if (text == NULL || text[0] == '\0')
+        return false;
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(names[i], text) == 0) {
+            *out = (unsigned)i;
+            return true;
+        }
+    return false;
+}
+
+bool brigade_facing_parse(const char *text, brigade_facing *out)
+{
+    unsigned v;
+    if (!parse_in(facing_names, 3, text, &v))
+        return false;
+    *out = (brigade_facing)v;
+    return true;
+}
+
+bool brigade_response_parse(const char *text, brigade_response *out)
+{
+    unsigned v;
+    if (!parse_in(response_names, 3, text, &v))
+        return false;
+    *out = (brigade_response)v;
+    return true;
+}
+
+static const char *unit_id(const brigade_battle *b, int unit)
+{
+    return unit >= 0 && unit < b->unit_count ? b->units[unit].id : "?";
+}
+
+/* Appends formatted text at *at within out[size]. */
+static void put(char *out, size_t size, size_t *at, const char *format, ...)
+{
+    if (*at >= size)
+        return;
+    va_list args;
+    va_start(args, format);
+    int n = vsnprintf(out + *at, size - *at, format, args);
+    va_end(args);
+    if (n > 0)
+        *at += (size_t)n;
+}
+
+static void put_modifiers(char *out, size_t size, size_t *at,
+                          const brigade_battle_modifier *mods, int count)
+{
+    for (int i = 0; i < count && i < BRIGADE_MODIFIERS_MAX; i++)
+        put(out, size, at, " %+d %s (%s)", mods[i].value, mods[i].name, mods[i].rule);
+}
+
+void brigade_event_describe(const brigade_battle *b, const brigade_event *e, char *out,
+                            size_t size)
+{
+    size_t at = 0;
+    if (size == 0)
+        return;
+    out[0] = '\0';
+    switch (e->kind) {
+    case BRIGADE_BATTLE_EVENT_ROLL:
+        put(out, size, &at, "%s: %d, %d", e->roll.name, e->roll.faces[0], e->roll.faces[1]);
+        break;
+    case BRIGADE_BATTLE_EVENT_TURN_BEGUN:
+        put(out, size, &at, "turn %d begins", e->turn.turn);
+        break;
+    case BRIGADE_BATTLE_EVENT_INITIATIVE_WON:
+        put(out, size, &at, "side %s wins the initiative, %d to %d",
+            brigade_side_name(e->initiative.winner), e->initiative.total[0],
+            e->initiative.total[1]);
+        break;
+    case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
+        put(out, size, &at, "side %s is phasing", brigade_side_name(e->side.side));
+        break;
+    case BRIGADE_BATTLE_EVENT_PHASE_BEGUN:
+        put(out, size, &at, "phase %s%s%s", brigade_phase_name(e->phase.phase),
+            e->phase.step ? ", " : "", brigade_step_name(e->phase.step));
+        if (e->phase.awaiting)
+            put(out, size, &at, ", awaiting %s%s",
+                (e->phase.awaiting & 1u) ? "A" : "", (e->phase.awaiting & 2u) ? "B" : "");
+        break;
+    case BRIGADE_BATTLE_EVENT_SIDE_DONE:
+        put(out, size, &at, "side %s is done", brigade_side_name(e->side.side));
+        break;
+    case BRIGADE_BATTLE_EVENT_UNIT_CHANGED:
+        put(out, size, &at, "%s: %d figures, %s, %s%s", unit_id(b, e->unit.unit), e->unit.figures,
+            brigade_status_name(e->unit.status), e->unit.formed ? "formed" : "unformed",
+            e->unit.wavering ? ", wavering" : "");
+        if (e->unit.move[0])
+            put(out, size, &at, "; move: %s", e->unit.move);
+        if (e->unit.note[0])
+            put(out, size, &at, " (%s)", e->unit.note);
+        break;
+    case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED: {
+        const brigade_charge *c = &e->charge.charge;
+        put(out, size, &at, "%s %s %s in the %s%s%s", unit_id(b, c->unit),
+            c->reinforce ? "reinforces the melee of" : "charges", unit_id(b, c->target),
+            brigade_facing_name(c->facing), c->leading ? ", its general leading" : "",
+            c->sappers ? ", with sappers" : "");
+        break;
+    }
+    case BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED:
+        put(out, size, &at, "%s answers: %s", unit_id(b, e->answer.unit),
+            brigade_response_name(e->answer.response));
+        break;
+    case BRIGADE_BATTLE_EVENT_MORALE_TESTED: {
+        const brigade_morale_result *r = &e->morale.result;
+        put(out, size, &at, "%s: %d+%d", e->morale.roll, r->dice[0], r->dice[1]);
+        put_modifiers(out, size, &at, e->morale.modifiers, e->morale.modifier_count);
+        put(out, size, &at, " = %d, needs %d: %s", r->total, r->pass_on,
+            brigade_morale_effect_name(e->morale.effect));
+        break;
+    }
+    case BRIGADE_BATTLE_EVENT_MELEE_FORMED:
+    case BRIGADE_BATTLE_EVENT_MELEE_REINFORCED: {
+        const brigade_battle_melee *rec = &e->melee.melee;
+        put(out, size, &at, "melee %s %s (round %d, %s):", rec->id,
+            e->kind == BRIGADE_BATTLE_EVENT_MELEE_FORMED ? "formed" : "reinforced", rec->round,
+            brigade_terrain_name(rec->terrain));
+        for (int i = 0; i < rec->member_count && i < BRIGADE_MELEE_UNITS_MAX; i++)
+            put(out, size, &at, " %s%s", unit_id(b, rec->members[i].unit),
+                rec->members[i].charging ? " (charging)" : "");
+        break;
+    }
+    case BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED:
+        put(out, size, &at, "melee %s: dice rolled, awaiting the sappers' choice",
+            e->melee.melee.id);
+        break;
+    case BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN:
+        put(out, size, &at, "melee %s: sappers' choice recorded", e->melee.melee.id);
+        break;
+    case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
+        put(out, size, &at, "%s %s:", e->result.melee_id, unit_id(b, e->result.unit));
+        if (e->result.rolled) {
+            put(out, size, &at, " %d+%d", e->result.dice[0], e->result.dice[1]);
+            put_modifiers(out, size, &at, e->result.modifiers, e->result.modifier_count);
+            put(out, size, &at, " = %d;", e->result.total);
+        }
+        put(out, size, &at, " loses %d, %d left, %s, %s", e->result.casualties,
+            e->result.figures, brigade_status_name(e->result.status),
+            e->result.formed ? "formed" : "unformed");
+        if (e->result.test_kind != BRIGADE_TEST_NONE) {
+            put(out, size, &at, "; %s test %d+%d", brigade_test_kind_name(e->result.test_kind),
+                e->result.test_dice[0], e->result.test_dice[1]);
+            put_modifiers(out, size, &at, e->result.test_modifiers,
+                          e->result.test_modifier_count);
+            put(out, size, &at, " = %d: %s", e->result.test_total,
+                brigade_test_outcome_name(e->result.test_outcome));
+        }
+        if (e->result.events & BRIGADE_EVENT_DOUBLE_SIX)
+            put(out, size, &at, "; double six (12.15)");
+        if (e->result.events & BRIGADE_EVENT_RISK_TO_GENERAL)
+            put(out, size, &at, "; risk to the general (12.15)");
+        if (e->result.events & BRIGADE_EVENT_SAPPERS_USED)
+            put(out, size, &at, "; sappers used (12.10)");
+        break;
+    case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
+        put(out, size, &at, "melee %s: ", e->resolved.melee_id);
+        if (e->resolved.scored)
+            put(out, size, &at, "A %d, B %d, difference %d; ", e->resolved.score[0],
+                e->resolved.score[1], e->resolved.difference);
+        if (e->resolved.winner != BRIGADE_SIDE_NONE)
+            put(out, size, &at, "side %s wins; ", brigade_side_name(e->resolved.winner));
+        put(out, size, &at, "%s%s", brigade_melee_result_name(e->resolved.result),
+            e->resolved.keep ? ", goes on next turn" : "");
+        break;
+    default:
+        put(out, size, &at, "unknown event");
+        break;
+    }
+}

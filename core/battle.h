@@ -1,0 +1,501 @@
+/*
+ * core/battle.h: the battle state and the turn and phase machine
+ * (rules/turn.md), pure: no I/O, no clock, no global state.
+ *
+ * The state is a tree of plain values: battle -> sides -> units -> fields,
+ * plus this turn's charges, the melees in contact, phase, step and turn.
+ * It changes only by folding events:
+ *
+ *   brigade_battle_start()  the events that begin the game (turn 1's
+ *                           Initiative rolls);
+ *   brigade_battle_apply()  checks one seat's command against the phase and
+ *                           the rules of turn.md, rolls what it needs, and
+ *                           returns the events, WITHOUT changing the battle;
+ *   brigade_battle_fold()   applies one event.
+ *
+ * Folding the same events into the scenario's initial state (core/scenario.h)
+ * gives the same state, byte for byte: events carry every value they set
+ * (figures, status, the melee record after a round, ...), never a die to
+ * re-roll, so replaying a journal needs no dice.
+ *
+ * The log. The battle does not keep a log: the server keeps the events
+ * (it journals them) and brigade_event_describe() gives each its line of
+ * text. Every roll is an event of its own (BRIGADE_BATTLE_EVENT_ROLL, with
+ * its full name "T1.M1.hussars" and both faces as the dice source gave
+ * them; for a sappers' "<unit>.reroll" the new face is the first, and the
+ * die it replaces is the owner's choice in SAPPERS_CHOSEN), and every melee
+ * unit's total comes with its modifiers (rule, name, value).
+ *
+ * Memory: the battle and events are fixed-size values; an event list owns
+ * its heap array (brigade_event_list_free); apply() allocates one scratch
+ * copy of the battle (~33 KB) and frees it before returning.
+ *
+ * Events and the battle are plain data (no pointers), so a journal may
+ * store them member by member or, within one build, as bytes.
+ *
+ * Units of measure: strength in figures, distances in inches (texts) or
+ * tenths of an inch (ruleset), dice faces 1..6.
+ */
+#ifndef BRIGADE_CORE_BATTLE_H
+#define BRIGADE_CORE_BATTLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/melee.h"
+#include "core/ruleset.h"
+
+/* Capacities of one battle. */
+#define BRIGADE_BATTLE_UNITS_MAX 64
+#define BRIGADE_BATTLE_CHARGES_MAX 32   /* charges declared in one turn */
+#define BRIGADE_BATTLE_MELEES_MAX 16    /* melees in contact at once */
+#define BRIGADE_NAME_MAX 63             /* a side's or a unit's display name, bytes */
+#define BRIGADE_TITLE_MAX 127           /* the scenario's title, bytes */
+#define BRIGADE_TEXT_MAX 159            /* a move instruction or a note, bytes */
+#define BRIGADE_ROLL_NAME_MAX 79        /* a roll's full name, bytes */
+#define BRIGADE_MELEE_ID_MAX 23         /* "T12.M3", bytes */
+#define BRIGADE_RULE_MAX 23             /* a modifier's rule reference, bytes */
+#define BRIGADE_MODIFIER_NAME_MAX 63    /* a modifier's name, bytes */
+
+/* Phases of a turn, in order (turn.md §Turn); ENDED once a side has no unit
+ * left in play at the start of a turn. */
+typedef enum brigade_phase {
+    BRIGADE_PHASE_INITIATIVE = 0,
+    BRIGADE_PHASE_MANDATORY_MOVES,
+    BRIGADE_PHASE_CHARGE,
+    BRIGADE_PHASE_MOVEMENT,
+    BRIGADE_PHASE_FIRE,
+    BRIGADE_PHASE_MELEE,
+    BRIGADE_PHASE_MORALE,
+    BRIGADE_PHASE_ENDED
+} brigade_phase;
+
+/* What a phase waits for. */
+typedef enum brigade_step {
+    BRIGADE_STEP_NONE = 0, /* ""; nothing awaited (before the game starts, or ended) */
+    BRIGADE_STEP_CHOOSE,   /* Initiative: the winner chooses the phasing side */
+    BRIGADE_STEP_DECLARE,  /* Charge: the awaited side declares charges, then done */
+    BRIGADE_STEP_RESPOND,  /* Charge: owners of charged units answer stand or countercharge */
+    BRIGADE_STEP_REROLL,   /* Melee: an owner chooses the sappers' re-roll (12.10) */
+    BRIGADE_STEP_REPORT    /* Mandatory moves, Movement, Fire, Morale: adjust, then done */
+} brigade_step;
+
+/* Seats as a bit set, for `awaiting`. */
+#define BRIGADE_SEAT_BIT(side) (1u << (unsigned)(side))
+
+/* The side of the target a charge strikes (turn.md §Charge 1). */
+typedef enum brigade_facing {
+    BRIGADE_FACING_FRONT = 0,
+    BRIGADE_FACING_FLANK,
+    BRIGADE_FACING_REAR
+} brigade_facing;
+
+/* A charged unit's answer (turn.md §Charge 2). */
+typedef enum brigade_response {
+    BRIGADE_RESPONSE_NONE = 0,      /* not answered yet (or not asked) */
+    BRIGADE_RESPONSE_STAND,
+    BRIGADE_RESPONSE_COUNTERCHARGE  /* formed units only (D26); counts as charging (D12) */
+} brigade_response;
+
+/* A winner's bonus move in the next Mandatory-move phase (12.21, 12.24). */
+typedef enum brigade_bonus {
+    BRIGADE_BONUS_NONE = 0,
+    BRIGADE_BONUS_WINNER,    /* may turn 45 degrees or occupy the position (12.21) */
+    BRIGADE_BONUS_EXCELLENT  /* cavalry with excellent discipline: half its charge distance (12.24) */
+} brigade_bonus;
+
+/* One unit of the battle: what the melee engine needs (brigade_melee_unit),
+ * its display name and its position (terrain, defending). */
+typedef struct brigade_battle_unit {
+    char id[BRIGADE_UNIT_ID_MAX + 1];   /* [A-Za-z0-9_-], unique; used in roll names */
+    char name[BRIGADE_NAME_MAX + 1];    /* display name */
+    brigade_side side;                  /* A or B */
+    brigade_troop_type type;
+    brigade_class unit_class;
+    int figures;                        /* figures left, 0 once removed */
+    char nation[BRIGADE_NATION_MAX + 1]; /* lower case; only "british" matters */
+    brigade_formation formation;
+    bool formed;
+    bool wavering;                      /* failed its morale test as a target by 1-2 (turn.md) */
+    brigade_status status;              /* REMOVED and DISPERSED: out of play */
+    brigade_general_role general_role;  /* NONE: no general attached */
+    brigade_general_rating general_rating;
+    bool sappers;                       /* has its brigade's unused sappers (12.10, D7) */
+    int ranks;                          /* cavalry: figures per rank, 0 = unknown (D3) */
+    brigade_horses horses;              /* cavalry only */
+    brigade_terrain terrain;            /* where the unit stands */
+    brigade_defending defending;        /* building/fortified only in terrain BUA */
+    char move[BRIGADE_TEXT_MAX + 1];    /* the mandatory-move instruction, "" if none */
+    brigade_bonus bonus;                /* won a melee last turn: its bonus move */
+    int pursuit_of;                     /* pursuing cavalry: the beaten unit's index, -1 none */
+} brigade_battle_unit;
+
+/* One side. */
+typedef struct brigade_battle_side {
+    char name[BRIGADE_NAME_MAX + 1];
+    bool done;                          /* has said done in the current step */
+} brigade_battle_side;
+
+/* A morale test as taken (turn.md §Charge 3). */
+typedef struct brigade_morale_result {
+    bool tested;
+    int dice[2];      /* faces 1..6 */
+    int total;        /* dice plus modifiers */
+    int pass_on;      /* the class number to reach */
+    bool passed;
+    int failed_by;    /* 0 when passed */
+} brigade_morale_result;
+
+/* One charge declared this turn (turn.md §Charge 1). */
+typedef struct brigade_charge {
+    int unit;                   /* the charging unit's index */
+    int target;                 /* the target's index */
+    brigade_facing facing;      /* flank or rear sets the target's flank_or_rear */
+    bool leading;               /* the unit's general leads (12.4) */
+    bool sappers;               /* uses the brigade's sappers (12.10) */
+    bool reinforce;             /* joins a melee already in contact (12.8) */
+    brigade_response response;  /* the target's answer to this charge */
+    brigade_morale_result charger_morale;
+    brigade_morale_result target_morale; /* the target's test (or its counter-charge test) */
+} brigade_charge;
+
+/* A unit's place in a melee, with what holds for this round only. */
+typedef struct brigade_melee_member {
+    int unit;                   /* index into the battle's units */
+    bool charging;              /* charged (or counter-charged) this round (D12, D22) */
+    bool reinforcing;           /* joined this round (12.8) */
+    bool leading;               /* its general leads the charge (12.4), this round */
+    bool sappers;               /* brought its sappers (12.10), this round */
+    bool flank_or_rear;         /* attacked in flank or rear (12.17 note 5, D27) */
+    bool pushed_back_before;    /* BUA defender already pushed back once (D21) */
+    bool dice_recorded;         /* melee dice rolled ahead of a sappers' choice */
+    int dice[2];                /* those dice, faces 1..6 */
+    bool may_reroll;            /* the owner is asked for the sappers' re-roll */
+    bool reroll_chosen;
+    int reroll_die;             /* 0 or 1: the die replaced; -1: declined */
+} brigade_melee_member;
+
+/* A melee in contact. */
+typedef struct brigade_battle_melee {
+    char id[BRIGADE_MELEE_ID_MAX + 1]; /* "T<turn formed>.M<n>", n counts the game's melees */
+    int number;                 /* n */
+    int round;                  /* 1 in the turn it formed, +1 each turn it goes on */
+    brigade_terrain terrain;    /* BUA if any unit is in one, else rough if any, else open */
+    int fought_turn;            /* the turn of its last round, 0 if none */
+    int member_count;
+    brigade_melee_member members[BRIGADE_MELEE_UNITS_MAX];
+} brigade_battle_melee;
+
+/* The whole battle. Initialise with brigade_battle_init() or load a
+ * scenario (core/scenario.h). */
+typedef struct brigade_battle {
+    char title[BRIGADE_TITLE_MAX + 1];
+    brigade_ruleset ruleset;    /* the turn defaults in force (turn.md) */
+    int turn;                   /* 0 before the start, then 1.. */
+    brigade_phase phase;
+    brigade_step step;
+    brigade_side initiative;    /* who won this turn's Initiative; NONE before */
+    brigade_side phasing;       /* the phasing side; NONE until chosen */
+    unsigned awaiting;          /* BRIGADE_SEAT_BIT() of each seat whose action is awaited */
+    brigade_battle_side sides[2];
+    int unit_count;
+    brigade_battle_unit units[BRIGADE_BATTLE_UNITS_MAX];
+    int charge_count;
+    brigade_charge charges[BRIGADE_BATTLE_CHARGES_MAX];
+    int melee_count;
+    brigade_battle_melee melees[BRIGADE_BATTLE_MELEES_MAX];
+    int melee_numbers;          /* melees formed in the game so far */
+    long rolls;                 /* rolls folded so far */
+    long events;                /* events folded so far */
+} brigade_battle;
+
+/* ---- commands ---------------------------------------------------------- */
+
+/* The kinds of a seat's command (the protocol's "act" actions). */
+typedef enum brigade_command_kind {
+    BRIGADE_COMMAND_CHOOSE_INITIATIVE = 0, /* Initiative/choose, the winner: `phasing` */
+    BRIGADE_COMMAND_DECLARE_CHARGE,        /* Charge/declare: unit, target, facing, leading, sappers, reinforce */
+    BRIGADE_COMMAND_RESPOND,               /* Charge/respond: unit, response */
+    BRIGADE_COMMAND_SAPPERS_REROLL,        /* Melee/reroll: unit, die (0, 1, or -1 declines) */
+    BRIGADE_COMMAND_ADJUST,                /* Mandatory moves, Movement, Fire, Morale: unit, figures?, formed?, status?, note */
+    BRIGADE_COMMAND_DONE                   /* any step that waits for the seat's done */
+} brigade_command_kind;
+
+/* One command; only the members of its kind are read. */
+typedef struct brigade_command {
+    brigade_command_kind kind;
+    brigade_side phasing;                   /* choose_initiative */
+    char unit[BRIGADE_UNIT_ID_MAX + 1];     /* every kind naming a unit */
+    char target[BRIGADE_UNIT_ID_MAX + 1];   /* declare_charge */
+    brigade_facing facing;                  /* declare_charge */
+    bool leading, sappers, reinforce;       /* declare_charge */
+    brigade_response response;              /* respond: STAND or COUNTERCHARGE */
+    int die;                                /* sappers_reroll: 0 or 1, -1 declines */
+    bool has_figures;                       /* adjust: set figures (0 removes the unit) */
+    int figures;
+    bool has_formed;                        /* adjust: set formed */
+    bool formed;
+    bool has_status;                        /* adjust: set status */
+    brigade_status status;
+    char note[BRIGADE_TEXT_MAX + 1];        /* adjust: what happened, required */
+} brigade_command;
+
+/* Why a command was refused (the protocol's error codes). */
+typedef enum brigade_battle_error_code {
+    BRIGADE_BATTLE_OK = 0,
+    BRIGADE_BATTLE_ERROR_WRONG_SEAT,     /* the seat is not awaited in this step */
+    BRIGADE_BATTLE_ERROR_WRONG_PHASE,    /* the command has no place in this phase or step */
+    BRIGADE_BATTLE_ERROR_INVALID_ACTION, /* the rules forbid it (the message says which) */
+    BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT,   /* no unit has that id */
+    BRIGADE_BATTLE_ERROR_INTERNAL        /* dice source gave no or bad dice, engine error, no memory */
+} brigade_battle_error_code;
+
+typedef struct brigade_battle_error {
+    brigade_battle_error_code code;
+    char message[256]; /* e.g. "unit 'hussars' is unformed and may not charge (D26)" */
+} brigade_battle_error;
+
+/* ---- events ------------------------------------------------------------ */
+
+typedef enum brigade_event_kind {
+    BRIGADE_BATTLE_EVENT_ROLL = 1,          /* roll: a die roll by full name */
+    BRIGADE_BATTLE_EVENT_TURN_BEGUN,        /* turn: clears charges, wavering, initiative, phasing */
+    BRIGADE_BATTLE_EVENT_INITIATIVE_WON,    /* initiative */
+    BRIGADE_BATTLE_EVENT_PHASING_CHOSEN,    /* side */
+    BRIGADE_BATTLE_EVENT_PHASE_BEGUN,       /* phase: sets phase, step, awaiting; awaited sides not done */
+    BRIGADE_BATTLE_EVENT_SIDE_DONE,         /* side: done, no longer awaited */
+    BRIGADE_BATTLE_EVENT_UNIT_CHANGED,      /* unit: the unit's changing values, all of them */
+    BRIGADE_BATTLE_EVENT_CHARGE_DECLARED,   /* charge */
+    BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED,   /* answer */
+    BRIGADE_BATTLE_EVENT_MORALE_TESTED,     /* morale */
+    BRIGADE_BATTLE_EVENT_MELEE_FORMED,      /* melee: a new melee at `index` */
+    BRIGADE_BATTLE_EVENT_MELEE_REINFORCED,  /* melee: the melee at `index` with its reinforcements */
+    BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED, /* melee: dice rolled ahead of a sappers' choice */
+    BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN,    /* melee: an owner's sappers' choice recorded */
+    BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, /* result: one unit's total, modifiers, test (log only) */
+    BRIGADE_BATTLE_EVENT_MELEE_RESOLVED     /* resolved: the melee's result; keeps or removes it */
+} brigade_event_kind;
+
+/* Why a unit changed (UNIT_CHANGED). */
+typedef enum brigade_unit_cause {
+    BRIGADE_CAUSE_ADJUSTED = 0,  /* a player's free-form adjustment (note says what) */
+    BRIGADE_CAUSE_MANDATORY_MOVE, /* its mandatory-move instruction was given */
+    BRIGADE_CAUSE_MOVED,         /* end of the Mandatory-move phase: moved, rallied, instruction cleared */
+    BRIGADE_CAUSE_MORALE,        /* the effect of its morale test */
+    BRIGADE_CAUSE_MELEE,         /* a melee's outcome */
+    BRIGADE_CAUSE_BLOWN_MOVE,    /* blown cavalry's compulsory move (Movement, 12.24) */
+    BRIGADE_CAUSE_MOVEMENT_OVER  /* end of the Movement phase: instruction cleared */
+} brigade_unit_cause;
+
+/* A modifier as plain data (copied from the engine's static strings). */
+typedef struct brigade_battle_modifier {
+    char rule[BRIGADE_RULE_MAX + 1];          /* "12.17 note 3", "D18", "turn.md §Charge 3" */
+    char name[BRIGADE_MODIFIER_NAME_MAX + 1];
+    int value;                                /* points */
+} brigade_battle_modifier;
+
+/* Who took a morale test. */
+typedef enum brigade_morale_role {
+    BRIGADE_MORALE_CHARGER = 0,
+    BRIGADE_MORALE_COUNTERCHARGER,
+    BRIGADE_MORALE_TARGET
+} brigade_morale_role;
+
+/* What a morale test did (turn.md §Charge 3 results table). */
+typedef enum brigade_morale_effect {
+    BRIGADE_MORALE_PASSED = 0,
+    BRIGADE_MORALE_HALTS,            /* charger failed by 1-2: halts, unformed, no contact */
+    BRIGADE_MORALE_HALTS_RETREATS,   /* charger failed by 3+: halts, retreats next Mandatory moves */
+    BRIGADE_MORALE_WAVERS,           /* target failed by 1-2: wavering (-2 in the melee), contact */
+    BRIGADE_MORALE_RETREATS          /* target failed by 3+: retreating; contacted it loses (12.13) */
+} brigade_morale_effect;
+
+typedef struct brigade_event {
+    brigade_event_kind kind;
+    union {
+        struct {
+            char name[BRIGADE_ROLL_NAME_MAX + 1]; /* "T1.initiative.A", "T1.M1.hussars.pursuit" */
+            int faces[2];                         /* 1..6, as the dice source gave them */
+        } roll;
+        struct {
+            int turn;
+        } turn;
+        struct {
+            brigade_side winner;
+            int total[2];   /* the deciding 2D6 of A and B */
+            int rolls;      /* how many times both rolled (1 + ties) */
+        } initiative;
+        struct {
+            brigade_side side;
+        } side;             /* PHASING_CHOSEN, SIDE_DONE */
+        struct {
+            brigade_phase phase;
+            brigade_step step;
+            unsigned awaiting;
+        } phase;
+        struct {
+            int unit;
+            brigade_unit_cause cause;
+            /* the unit's values after the change, every one of them */
+            int figures;
+            brigade_status status;
+            bool formed, wavering, sappers;
+            brigade_bonus bonus;
+            int pursuit_of;
+            char move[BRIGADE_TEXT_MAX + 1];
+            char note[BRIGADE_TEXT_MAX + 1]; /* why, for the log */
+        } unit;
+        struct {
+            int index;      /* where it goes in the battle's charges */
+            brigade_charge charge;
+        } charge;
+        struct {
+            int unit;                   /* the charged unit */
+            brigade_response response;
+            int countercharge_of;       /* the charge it counter-charges, -1 with stand */
+        } answer;
+        struct {
+            int unit;
+            int charge;                 /* the charge it tested for */
+            brigade_morale_role role;
+            char roll[BRIGADE_ROLL_NAME_MAX + 1];
+            brigade_morale_result result;
+            int modifier_count;
+            brigade_battle_modifier modifiers[BRIGADE_MORALE_MODIFIERS_MAX];
+            brigade_morale_effect effect;
+        } morale;
+        struct {
+            int index;                  /* where it goes in the battle's melees */
+            brigade_battle_melee melee; /* the whole record after the event */
+        } melee;
+        struct {
+            int melee;                  /* index in the battle's melees */
+            char melee_id[BRIGADE_MELEE_ID_MAX + 1];
+            int unit;
+            bool rolled;                /* false for an automatic result */
+            int rolled_dice[2];         /* as first rolled */
+            int dice[2];                /* after any sappers' re-roll */
+            int total;
+            int modifier_count;
+            brigade_battle_modifier modifiers[BRIGADE_MODIFIERS_MAX];
+            int fighting_figures;
+            int casualties;
+            int figures;                /* figures left */
+            brigade_status status;
+            bool formed;
+            brigade_test_kind test_kind; /* NONE: no test */
+            int test_dice[2];
+            int test_total;
+            int test_target;
+            brigade_test_outcome test_outcome;
+            int test_modifier_count;
+            brigade_battle_modifier test_modifiers[BRIGADE_MODIFIERS_MAX];
+            unsigned events;            /* BRIGADE_EVENT_* bits of melee.h (D9, 12.10) */
+        } result;
+        struct {
+            int index;
+            char melee_id[BRIGADE_MELEE_ID_MAX + 1];
+            brigade_side winner;        /* NONE: draw */
+            bool scored;
+            int score[2];
+            int difference;
+            brigade_melee_result result;
+            bool continues;
+            bool keep;                  /* stays in contact (`next`), else removed */
+            brigade_battle_melee next;
+        } resolved;
+    };
+} brigade_event;
+
+/* A growing list of events. The list owns `items` (heap); free it with
+ * brigade_event_list_free(). */
+typedef struct brigade_event_list {
+    brigade_event *items;
+    size_t count;
+    size_t capacity;
+} brigade_event_list;
+
+void brigade_event_list_init(brigade_event_list *list);
+/* Forgets the events, keeps the memory. */
+void brigade_event_list_clear(brigade_event_list *list);
+void brigade_event_list_free(brigade_event_list *list);
+
+/* ---- the machine ------------------------------------------------------- */
+
+/* An empty battle: no units, turn 0, the default ruleset. */
+void brigade_battle_init(brigade_battle *battle);
+
+/*
+ * The events that begin the game (turn.md §Turn 1): turn 1 begins, both
+ * sides roll 2D6 ("T1.initiative.A", "T1.initiative.B"; a tie rolls again
+ * as "T1.initiative.A.2", ...), and the winner is awaited to choose the
+ * phasing side. Appends to `events`; the battle does not change.
+ * Returns BRIGADE_BATTLE_OK; WRONG_PHASE once started; INTERNAL when the
+ * dice source fails (then nothing is appended).
+ */
+brigade_battle_error_code brigade_battle_start(const brigade_battle *battle,
+                                               const brigade_dice_source *dice,
+                                               brigade_event_list *events,
+                                               brigade_battle_error *error);
+
+/*
+ * Checks `command` from `seat` (A or B) against the phase, the step and the
+ * rules of turn.md, rolls what it needs through `dice` (names prefixed with
+ * the turn and the melee: "T1.hussars.morale", "T1.M1.hussars"), and
+ * appends the events that carry it out to `events`, including whatever
+ * follows at once (morale tests and contact when the last answer is in, the
+ * melees when Fire ends, the next turn's Initiative when Morale ends).
+ * The battle does not change: fold the events to apply them.
+ * Returns BRIGADE_BATTLE_OK, or an error with `error` filled and nothing
+ * appended: WRONG_PHASE, WRONG_SEAT, UNKNOWN_UNIT, INVALID_ACTION (turn.md
+ * §Charge 1, D26, 12.4, 12.8-12.11, ...), INTERNAL.
+ */
+brigade_battle_error_code brigade_battle_apply(const brigade_battle *battle,
+                                               brigade_side seat,
+                                               const brigade_command *command,
+                                               const brigade_dice_source *dice,
+                                               brigade_event_list *events,
+                                               brigade_battle_error *error);
+
+/*
+ * Applies one event. Returns true, or false (changing nothing) when the
+ * event does not fit this battle (an index out of range, an unknown kind).
+ */
+bool brigade_battle_fold(brigade_battle *battle, const brigade_event *event);
+
+/* Folds every event of `events` in order; false at the first that does not
+ * fit (the earlier ones stay folded). */
+bool brigade_battle_fold_all(brigade_battle *battle, const brigade_event_list *events);
+
+/* The unit's index by id, -1 if none. */
+int brigade_battle_unit_find(const brigade_battle *battle, const char *id);
+
+/* Whether the unit is in play (status neither removed nor dispersed). */
+bool brigade_battle_unit_in_play(const brigade_battle_unit *unit);
+
+/* The index of the melee the unit is in, -1 if none. */
+int brigade_battle_unit_melee(const brigade_battle *battle, int unit);
+
+/* Builds the engine's input for the battle's melee `index` (its units in
+ * member order, this round's flags). False if `index` is out of range. */
+bool brigade_battle_melee_build(const brigade_battle *battle, int index, brigade_melee *melee);
+
+/* One line of text for the log, e.g. "T1.hussars.morale: 4+4 = 8, needs 7:
+ * passed". Always NUL-terminated; `battle` gives unit ids (before or after
+ * the event is folded). */
+void brigade_event_describe(const brigade_battle *battle, const brigade_event *event,
+                            char *out, size_t size);
+
+/* Names on the wire, static strings ("mandatory_moves", "respond", ...). */
+const char *brigade_phase_name(brigade_phase phase);
+const char *brigade_step_name(brigade_step step);
+const char *brigade_facing_name(brigade_facing facing);
+const char *brigade_response_name(brigade_response response);
+const char *brigade_bonus_name(brigade_bonus bonus);
+const char *brigade_event_kind_name(brigade_event_kind kind);
+const char *brigade_battle_error_code_name(brigade_battle_error_code code);
+const char *brigade_morale_effect_name(brigade_morale_effect effect);
+bool brigade_facing_parse(const char *text, brigade_facing *out);
+bool brigade_response_parse(const char *text, brigade_response *out);
+
+#endif

@@ -1,0 +1,409 @@
+/*
+ * core/scenario.c: strict scenario loading (scenarios/README.md) with
+ * jansson. Pure: the text comes in as a string.
+ */
+#include "core/scenario.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct loader {
+    brigade_scenario_error *error;
+} loader;
+
+static bool fail(loader *l, const char *path, const char *format, ...)
+{
+    char what[224];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(what, sizeof what, format, args);
+    va_end(args);
+    snprintf(l->error->path, sizeof l->error->path, "%s", path);
+    if (path[0] != '\0')
+        snprintf(l->error->message, sizeof l->error->message, "%s: %s", path, what);
+    else
+        snprintf(l->error->message, sizeof l->error->message, "%s", what);
+    return false;
+}
+
+static void path_member(char *out, size_t size, const char *parent, const char *member)
+{
+    /* parent + "." + member, truncated to size (paths are short). */
+    size_t at = 0;
+    const char *parts[3] = {parent, parent[0] != '\0' ? "." : "", member};
+    for (int i = 0; i < 3; i++)
+        for (const char *c = parts[i]; *c && at + 1 < size; c++)
+            out[at++] = *c;
+    if (size > 0)
+        out[at] = '\0';
+}
+
+/* Rejects any member not in `allowed` (NULL-terminated). */
+static bool check_members(loader *l, const json_t *object, const char *path,
+                          const char *const *allowed)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)object, key, value) {
+        (void)value;
+        bool known = false;
+        for (size_t i = 0; allowed[i] != NULL; i++)
+            if (strcmp(allowed[i], key) == 0)
+                known = true;
+        if (!known) {
+            char p[128];
+            path_member(p, sizeof p, path, key);
+            return fail(l, p, "unknown member");
+        }
+    }
+    return true;
+}
+
+/* Gets a member that must be an object/string/...; `required` says whether
+ * it may be missing (then *out is NULL). */
+static bool member_get(loader *l, const json_t *object, const char *path, const char *key,
+                       bool required, json_t **out)
+{
+    *out = json_object_get(object, key);
+    if (*out == NULL && required) {
+        char p[128];
+        path_member(p, sizeof p, path, key);
+        return fail(l, p, "missing");
+    }
+    return true;
+}
+
+static bool get_string(loader *l, const json_t *object, const char *path, const char *key,
+                       bool required, size_t max, const char **out)
+{
+    json_t *v;
+    char p[128];
+    path_member(p, sizeof p, path, key);
+    if (!member_get(l, object, path, key, required, &v))
+        return false;
+    if (v == NULL)
+        return true;
+    if (!json_is_string(v))
+        return fail(l, p, "must be a string");
+    const char *s = json_string_value(v);
+    if (strlen(s) != json_string_length(v))
+        return fail(l, p, "must not hold a NUL character");
+    if (strlen(s) > max)
+        return fail(l, p, "longer than %zu bytes", max);
+    *out = s;
+    return true;
+}
+
+static bool get_bool(loader *l, const json_t *object, const char *path, const char *key,
+                     bool *out)
+{
+    json_t *v = json_object_get(object, key);
+    if (v == NULL)
+        return true;
+    if (!json_is_boolean(v)) {
+        char p[128];
+        path_member(p, sizeof p, path, key);
+        return fail(l, p, "must be true or false");
+    }
+    *out = json_is_true(v);
+    return true;
+}
+
+static bool get_int(loader *l, const json_t *object, const char *path, const char *key,
+                    bool required, long min, long max, int *out)
+{
+    json_t *v;
+    char p[128];
+    path_member(p, sizeof p, path, key);
+    if (!member_get(l, object, path, key, required, &v))
+        return false;
+    if (v == NULL)
+        return true;
+    if (!json_is_integer(v))
+        return fail(l, p, "must be a whole number (a JSON integer)");
+    json_int_t n = json_integer_value(v);
+    if (n < min || n > max)
+        return fail(l, p, "must be %ld..%ld, not %lld", min, max, (long long)n);
+    *out = (int)n;
+    return true;
+}
+
+/* A name from melee.h's tables via its parse function. */
+#define GET_NAME(l, object, path, key, required, parse, kind, out)                             \
+    do {                                                                                       \
+        const char *text_ = NULL;                                                              \
+        if (!get_string(l, object, path, key, required, 64, &text_))                           \
+            return false;                                                                      \
+        if (text_ != NULL && !parse(text_, out)) {                                             \
+            char p_[128];                                                                      \
+            path_member(p_, sizeof p_, path, key);                                             \
+            return fail(l, p_, "unknown " kind " \"%s\"", text_);                              \
+        }                                                                                      \
+    } while (0)
+
+/* Every status by name; the engine's parse takes only its input statuses. */
+static bool status_parse_any(const char *text, brigade_status *out)
+{
+    for (int i = 0; i < BRIGADE_STATUS_COUNT; i++)
+        if (strcmp(brigade_status_name((brigade_status)i), text) == 0) {
+            *out = (brigade_status)i;
+            return true;
+        }
+    return false;
+}
+
+static bool id_valid(const char *id)
+{
+    if (id[0] == '\0')
+        return false;
+    for (const char *c = id; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
+            return false;
+    return true;
+}
+
+static bool load_general(loader *l, const json_t *v, const char *path, brigade_battle_unit *u)
+{
+    static const char *const members[] = {"role", "rating", NULL};
+    if (!json_is_object(v))
+        return fail(l, path, "must be an object");
+    if (!check_members(l, v, path, members))
+        return false;
+    GET_NAME(l, v, path, "role", true, brigade_general_role_parse, "general role",
+             &u->general_role);
+    GET_NAME(l, v, path, "rating", true, brigade_general_rating_parse, "general rating",
+             &u->general_rating);
+    if (u->general_role == BRIGADE_GENERAL_NONE) {
+        char p[128];
+        path_member(p, sizeof p, path, "role");
+        return fail(l, p, "must be cinc, brigadier or regimental");
+    }
+    return true;
+}
+
+static bool load_unit(loader *l, const json_t *v, const char *path, brigade_battle *b, int index)
+{
+    static const char *const members[] = {
+        "id",      "side",  "name",    "type",    "class",   "figures",
+        "nation",  "formation", "formed", "wavering", "status", "general",
+        "sappers", "ranks", "horses",  "terrain", "defending", NULL};
+    brigade_battle_unit *u = &b->units[index];
+    char p[128];
+    if (!json_is_object(v))
+        return fail(l, path, "must be an object");
+    if (!check_members(l, v, path, members))
+        return false;
+
+    const char *id = NULL, *name = NULL, *nation = NULL;
+    if (!get_string(l, v, path, "id", true, BRIGADE_UNIT_ID_MAX, &id))
+        return false;
+    path_member(p, sizeof p, path, "id");
+    if (!id_valid(id))
+        return fail(l, p, "must be letters, digits, '_' or '-' (it names rolls)");
+    for (int i = 0; i < index; i++)
+        if (strcmp(b->units[i].id, id) == 0)
+            return fail(l, p, "duplicate id \"%s\"", id);
+    snprintf(u->id, sizeof u->id, "%s", id);
+
+    GET_NAME(l, v, path, "side", true, brigade_side_parse, "side", &u->side);
+    if (!get_string(l, v, path, "name", true, BRIGADE_NAME_MAX, &name))
+        return false;
+    if (name[0] == '\0') {
+        path_member(p, sizeof p, path, "name");
+        return fail(l, p, "must not be empty");
+    }
+    snprintf(u->name, sizeof u->name, "%s", name);
+    GET_NAME(l, v, path, "type", true, brigade_troop_type_parse, "troop type", &u->type);
+    GET_NAME(l, v, path, "class", true, brigade_class_parse, "class", &u->unit_class);
+    if (!get_int(l, v, path, "figures", true, 1, BRIGADE_FIGURES_MAX, &u->figures))
+        return false;
+    if (!get_string(l, v, path, "nation", false, BRIGADE_NATION_MAX, &nation))
+        return false;
+    if (nation != NULL) {
+        for (const char *c = nation; *c; c++)
+            if (isupper((unsigned char)*c)) {
+                path_member(p, sizeof p, path, "nation");
+                return fail(l, p, "must be lower case");
+            }
+        snprintf(u->nation, sizeof u->nation, "%s", nation);
+    }
+    u->formation = brigade_formation_default(u->type);
+    GET_NAME(l, v, path, "formation", false, brigade_formation_parse, "formation", &u->formation);
+    if (!brigade_formation_allowed(u->type, u->formation)) {
+        path_member(p, sizeof p, path, "formation");
+        return fail(l, p, "%s may not be in formation %s", brigade_troop_type_name(u->type),
+                    brigade_formation_name(u->formation));
+    }
+    u->formed = true;
+    if (!get_bool(l, v, path, "formed", &u->formed) ||
+        !get_bool(l, v, path, "wavering", &u->wavering))
+        return false;
+
+    bool cavalry = brigade_type_is_cavalry(u->type);
+    bool infantry = brigade_type_is_infantry(u->type);
+    u->status = BRIGADE_STATUS_NORMAL;
+    GET_NAME(l, v, path, "status", false, status_parse_any, "status", &u->status);
+    path_member(p, sizeof p, path, "status");
+    switch (u->status) {
+    case BRIGADE_STATUS_NORMAL:
+    case BRIGADE_STATUS_RETREATING:
+    case BRIGADE_STATUS_BROKEN:
+        break;
+    case BRIGADE_STATUS_PURSUING:
+    case BRIGADE_STATUS_BLOWN:
+        if (!cavalry)
+            return fail(l, p, "only cavalry can be %s (12.23)", brigade_status_name(u->status));
+        break;
+    default:
+        return fail(l, p, "a scenario's unit starts normal, retreating, broken, pursuing or blown");
+    }
+
+    json_t *general = json_object_get(v, "general");
+    u->general_role = BRIGADE_GENERAL_NONE;
+    u->general_rating = BRIGADE_RATING_AVERAGE;
+    if (general != NULL) {
+        path_member(p, sizeof p, path, "general");
+        if (!load_general(l, general, p, u))
+            return false;
+    }
+
+    if (json_object_get(v, "sappers") != NULL && !infantry) {
+        path_member(p, sizeof p, path, "sappers");
+        return fail(l, p, "only for infantry (12.10)");
+    }
+    if (!get_bool(l, v, path, "sappers", &u->sappers))
+        return false;
+    if (json_object_get(v, "ranks") != NULL && !cavalry) {
+        path_member(p, sizeof p, path, "ranks");
+        return fail(l, p, "only for cavalry (D3)");
+    }
+    if (!get_int(l, v, path, "ranks", false, 0, BRIGADE_FIGURES_MAX, &u->ranks))
+        return false;
+    if (json_object_get(v, "horses") != NULL && !cavalry) {
+        path_member(p, sizeof p, path, "horses");
+        return fail(l, p, "only for cavalry (12.17)");
+    }
+    u->horses = BRIGADE_HORSES_NORMAL;
+    GET_NAME(l, v, path, "horses", false, brigade_horses_parse, "horses", &u->horses);
+    u->terrain = BRIGADE_TERRAIN_OPEN;
+    GET_NAME(l, v, path, "terrain", false, brigade_terrain_parse, "terrain", &u->terrain);
+    u->defending = BRIGADE_DEFENDING_NONE;
+    GET_NAME(l, v, path, "defending", false, brigade_defending_parse, "defending", &u->defending);
+    if ((u->defending == BRIGADE_DEFENDING_BUILDING ||
+         u->defending == BRIGADE_DEFENDING_FORTIFIED) &&
+        u->terrain != BRIGADE_TERRAIN_BUA) {
+        path_member(p, sizeof p, path, "defending");
+        return fail(l, p, "%s only in terrain bua (12.9)", brigade_defending_name(u->defending));
+    }
+    u->pursuit_of = -1;
+    u->bonus = BRIGADE_BONUS_NONE;
+    return true;
+}
+
+static bool load_side(loader *l, const json_t *sides, brigade_battle *b, brigade_side side)
+{
+    static const char *const members[] = {"name", NULL};
+    const char *key = brigade_side_name(side);
+    char p[128];
+    json_t *v;
+    if (!member_get(l, sides, "sides", key, true, &v))
+        return false;
+    path_member(p, sizeof p, "sides", key);
+    if (!json_is_object(v))
+        return fail(l, p, "must be an object");
+    if (!check_members(l, v, p, members))
+        return false;
+    const char *name = NULL;
+    if (!get_string(l, v, p, "name", true, BRIGADE_NAME_MAX, &name))
+        return false;
+    if (name[0] == '\0') {
+        char q[128];
+        path_member(q, sizeof q, p, "name");
+        return fail(l, q, "must not be empty");
+    }
+    snprintf(b->sides[side].name, sizeof b->sides[side].name, "%s", name);
+    return true;
+}
+
+static bool load_root(loader *l, const json_t *root, brigade_battle *b)
+{
+    static const char *const members[] = {"title", "description", "sides", "units", NULL};
+    static const char *const side_members[] = {"A", "B", NULL};
+    if (!json_is_object(root))
+        return fail(l, "", "a scenario is a JSON object");
+    if (!check_members(l, root, "", members))
+        return false;
+    const char *title = NULL, *description = NULL;
+    if (!get_string(l, root, "", "title", true, BRIGADE_TITLE_MAX, &title))
+        return false;
+    if (title[0] == '\0')
+        return fail(l, "title", "must not be empty");
+    snprintf(b->title, sizeof b->title, "%s", title);
+    if (!get_string(l, root, "", "description", false, 4096, &description))
+        return false;
+
+    json_t *sides, *units;
+    if (!member_get(l, root, "", "sides", true, &sides))
+        return false;
+    if (!json_is_object(sides))
+        return fail(l, "sides", "must be an object");
+    if (!check_members(l, sides, "sides", side_members))
+        return false;
+    if (!load_side(l, sides, b, BRIGADE_SIDE_A) || !load_side(l, sides, b, BRIGADE_SIDE_B))
+        return false;
+
+    if (!member_get(l, root, "", "units", true, &units))
+        return false;
+    if (!json_is_array(units))
+        return fail(l, "units", "must be an array");
+    size_t count = json_array_size(units);
+    if (count > BRIGADE_BATTLE_UNITS_MAX)
+        return fail(l, "units", "at most %d units", BRIGADE_BATTLE_UNITS_MAX);
+    unsigned sides_seen = 0;
+    for (size_t i = 0; i < count; i++) {
+        char p[128];
+        snprintf(p, sizeof p, "units[%zu]", i);
+        if (!load_unit(l, json_array_get(units, i), p, b, (int)i))
+            return false;
+        b->unit_count = (int)i + 1;
+        sides_seen |= BRIGADE_SEAT_BIT(b->units[i].side);
+    }
+    if (!(sides_seen & BRIGADE_SEAT_BIT(BRIGADE_SIDE_A)))
+        return fail(l, "units", "side A has no units");
+    if (!(sides_seen & BRIGADE_SEAT_BIT(BRIGADE_SIDE_B)))
+        return fail(l, "units", "side B has no units");
+    return true;
+}
+
+bool brigade_scenario_load(const char *text, size_t length, brigade_battle *battle,
+                           brigade_scenario_error *error)
+{
+    brigade_scenario_error scratch;
+    loader l = {error != NULL ? error : &scratch};
+    memset(l.error, 0, sizeof *l.error);
+    if (text == NULL)
+        return fail(&l, "", "no scenario text");
+
+    json_error_t json_error;
+    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &json_error);
+    if (root == NULL)
+        return fail(&l, "", "invalid JSON at line %d, column %d: %s", json_error.line,
+                    json_error.column, json_error.text);
+
+    brigade_battle *b = malloc(sizeof *b);
+    if (b == NULL) {
+        json_decref(root);
+        return fail(&l, "", "out of memory");
+    }
+    brigade_battle_init(b);
+    bool ok = load_root(&l, root, b);
+    json_decref(root);
+    if (ok)
+        memcpy(battle, b, sizeof *b);
+    free(b);
+    return ok;
+}

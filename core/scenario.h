@@ -1,0 +1,32 @@
+/*
+ * core/scenario.h: a battle's initial state from a scenario's JSON text
+ * (format: scenarios/README.md). Takes a string, never a file: core does
+ * no I/O.
+ */
+#ifndef BRIGADE_CORE_SCENARIO_H
+#define BRIGADE_CORE_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/battle.h"
+
+/* Why a scenario was refused. */
+typedef struct brigade_scenario_error {
+    char path[128];    /* the offending member from the root, e.g. "units[2].type"; "" for bad JSON */
+    char message[320]; /* "units[2].type: unknown troop type \"dragons\"" (path first) */
+} brigade_scenario_error;
+
+/*
+ * Parses `length` bytes of JSON text and, when every member is valid,
+ * writes the battle before its start (turn 0; brigade_battle_start() begins
+ * it) into `battle` and returns true. Strict: unknown members, missing
+ * required members, wrong JSON types (whole numbers must be JSON integers),
+ * unknown names, values out of range, members given for an arm they do not
+ * apply to, duplicate ids or keys are errors. On error returns false, fills
+ * `error` (the first offending member) and leaves `battle` unchanged.
+ */
+bool brigade_scenario_load(const char *text, size_t length, brigade_battle *battle,
+                           brigade_scenario_error *error);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * tests/battle/battle_support.h: what the battle tests share: a scripted
+ * dice source, scenario files, a game that journals what it folds, and
+ * command builders.
+ */
+#ifndef BRIGADE_TESTS_BATTLE_SUPPORT_H
+#define BRIGADE_TESTS_BATTLE_SUPPORT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "core/battle.h"
+#include "core/scenario.h"
+
+#define SCRIPTED_ROLLS_MAX 128
+
+/* Dice by full roll name, each usable once. */
+typedef struct scripted_dice {
+    struct {
+        char name[BRIGADE_ROLL_NAME_MAX + 1];
+        int faces[2];
+        bool used;
+    } rolls[SCRIPTED_ROLLS_MAX];
+    int count;
+    char missing[BRIGADE_ROLL_NAME_MAX + 1]; /* the last name asked for with no dice */
+} scripted_dice;
+
+void scripted_dice_add(scripted_dice *dice, const char *name, int a, int b);
+brigade_dice_source scripted_dice_source(scripted_dice *dice);
+/* Asserts every scripted roll was used. */
+void scripted_dice_assert_used(const scripted_dice *dice);
+
+/* A game: the scenario's initial state, the current state (the fold of
+ * `journal` into `initial`), and dice. Heap-allocated: battles are large. */
+typedef struct game {
+    brigade_battle initial;
+    brigade_battle battle;
+    brigade_event_list journal;
+    brigade_event_list last; /* the events of the last accepted command */
+    scripted_dice dice;
+} game;
+
+game *game_load_text(const char *json);
+game *game_load_file(const char *file); /* a file in scenarios/ */
+void game_free(game *g);
+void game_start(game *g);
+/* Applies and folds a command that must be accepted. */
+void game_play(game *g, brigade_side seat, const brigade_command *command);
+/* Applies a command that must be refused with `code` and a message holding
+ * `message_part`; asserts that no event came and the battle's bytes are
+ * unchanged. */
+void game_refuse(game *g, brigade_side seat, const brigade_command *command,
+                 brigade_battle_error_code code, const char *message_part);
+int game_unit(const game *g, const char *id); /* asserts it exists */
+/* The first event of `kind` in the last command's events, or NULL. */
+const brigade_event *game_last_event(const game *g, brigade_event_kind kind, int nth);
+
+brigade_command command_done(void);
+brigade_command command_choose(brigade_side phasing);
+brigade_command command_charge(const char *unit, const char *target, brigade_facing facing);
+brigade_command command_respond(const char *unit, brigade_response response);
+brigade_command command_reroll(const char *unit, int die);
+brigade_command command_adjust(const char *unit, const char *note);
+
+/* Resolves the battle's melee `index` with the engine directly, taking the
+ * bare-named dice from the scripted dice under prefix "T<turn>.M<n>." (not
+ * marking them used), for comparison with what the machine did. */
+void expected_outcome(const game *g, int index, brigade_melee *melee,
+                      brigade_melee_outcome *outcome);
+
+#endif

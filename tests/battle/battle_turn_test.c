@@ -1,0 +1,707 @@
+/*
+ * tests/battle/battle_turn_test.c: whole turns through the phase machine
+ * (rules/turn.md) with scripted dice: example A (melee.md §12) from
+ * Initiative to turn 2's Mandatory moves, refusals that change nothing,
+ * the replay of the journal, morale failures, the village (D21, square,
+ * general), sappers (12.10, D7) and adjustments.
+ */
+#include "battle_support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Compares the machine's melee events and the units after them with the
+ * engine's own outcome for the same dice. */
+static void assert_melee_matches(const game *g, const brigade_melee *melee,
+                                 const brigade_melee_outcome *expected)
+{
+    for (int i = 0; i < melee->unit_count; i++) {
+        const brigade_unit_outcome *o = &expected->units[i];
+        int unit = brigade_battle_unit_find(&g->battle, melee->units[i].id);
+        assert_true(unit >= 0);
+        const brigade_event *result = NULL;
+        for (int n = 0; (result = game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, n));
+             n++)
+            if (result->result.unit == unit)
+                break;
+        assert_non_null(result);
+        assert_int_equal(result->result.rolled, o->rolled);
+        assert_int_equal(result->result.total, o->total);
+        assert_int_equal(result->result.modifier_count, o->modifier_count);
+        int sum = result->result.dice[0] + result->result.dice[1];
+        for (int k = 0; k < result->result.modifier_count; k++) {
+            assert_string_equal(result->result.modifiers[k].name, o->modifiers[k].name);
+            assert_string_equal(result->result.modifiers[k].rule, o->modifiers[k].rule);
+            sum += result->result.modifiers[k].value;
+        }
+        if (o->rolled)
+            assert_int_equal(sum, o->total);
+        assert_int_equal(result->result.casualties, o->casualties);
+        assert_int_equal(result->result.figures, o->figures);
+        assert_int_equal(result->result.status, o->status);
+        assert_int_equal(result->result.test_kind, o->test.kind);
+        if (o->test.kind != BRIGADE_TEST_NONE) {
+            assert_int_equal(result->result.test_total, o->test.total);
+            assert_int_equal(result->result.test_outcome, o->test.outcome);
+        }
+        const brigade_battle_unit *u = &g->battle.units[unit];
+        assert_int_equal(u->figures, o->figures);
+        assert_int_equal(u->status, o->status);
+        assert_int_equal(u->formed, o->formed);
+    }
+    const brigade_event *resolved = game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_RESOLVED, 0);
+    assert_non_null(resolved);
+    assert_int_equal(resolved->resolved.winner, expected->winner);
+    assert_int_equal(resolved->resolved.result, expected->result);
+    assert_int_equal(resolved->resolved.continues, expected->continues);
+    if (expected->scored) {
+        assert_int_equal(resolved->resolved.score[0], expected->score[0]);
+        assert_int_equal(resolved->resolved.score[1], expected->score[1]);
+    }
+}
+
+static bool journal_has_roll(const game *g, const char *name, int a, int b)
+{
+    for (size_t i = 0; i < g->journal.count; i++) {
+        const brigade_event *e = &g->journal.items[i];
+        if (e->kind == BRIGADE_BATTLE_EVENT_ROLL && strcmp(e->roll.name, name) == 0 &&
+            e->roll.faces[0] == a && e->roll.faces[1] == b)
+            return true;
+    }
+    return false;
+}
+
+static void assert_replay(const game *g)
+{
+    brigade_battle *replay = malloc(sizeof *replay);
+    assert_non_null(replay);
+    memcpy(replay, &g->initial, sizeof *replay);
+    assert_true(brigade_battle_fold_all(replay, &g->journal));
+    assert_memory_equal(replay, &g->battle, sizeof *replay);
+    free(replay);
+}
+
+/* Every event describes itself (the server's log lines). */
+static void assert_describable(const game *g)
+{
+    char line[512];
+    for (size_t i = 0; i < g->journal.count; i++) {
+        brigade_event_describe(&g->battle, &g->journal.items[i], line, sizeof line);
+        assert_true(line[0] != '\0');
+        assert_null(strstr(line, "unknown event"));
+    }
+}
+
+/* Plays turn 1 up to Charge/declare with A phasing. */
+static void play_to_charge(game *g, const char *initiative_a_b)
+{
+    (void)initiative_a_b;
+    scripted_dice_add(&g->dice, "T1.initiative.A", 4, 5);
+    scripted_dice_add(&g->dice, "T1.initiative.B", 2, 3);
+    game_start(g);
+    brigade_command c = command_choose(BRIGADE_SIDE_A);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_CHARGE);
+    assert_int_equal(g->battle.step, BRIGADE_STEP_DECLARE);
+}
+
+static void test_example_a_whole_turn(void **state)
+{
+    (void)state;
+    game *g = game_load_file("example_a.json");
+    int hussars = game_unit(g, "hussars"), dragoons = game_unit(g, "dragoons");
+    brigade_command c;
+
+    /* Nothing before the start. */
+    c = command_done();
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "not started");
+
+    /* Initiative: both roll, A wins 9 to 5 and is awaited. */
+    scripted_dice_add(&g->dice, "T1.initiative.A", 4, 5);
+    scripted_dice_add(&g->dice, "T1.initiative.B", 2, 3);
+    game_start(g);
+    assert_int_equal(g->battle.turn, 1);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_INITIATIVE);
+    assert_int_equal(g->battle.step, BRIGADE_STEP_CHOOSE);
+    assert_int_equal(g->battle.initiative, BRIGADE_SIDE_A);
+    assert_int_equal(g->battle.awaiting, BRIGADE_SEAT_BIT(BRIGADE_SIDE_A));
+    assert_true(journal_has_roll(g, "T1.initiative.A", 4, 5));
+    assert_true(journal_has_roll(g, "T1.initiative.B", 2, 3));
+
+    c = command_choose(BRIGADE_SIDE_A);
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "side B");
+    c = command_done();
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "initiative");
+    c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "declare_charge");
+    c = command_choose(BRIGADE_SIDE_A);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    assert_int_equal(g->battle.phasing, BRIGADE_SIDE_A);
+
+    /* Mandatory moves: nothing to move in turn 1; both say done. */
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MANDATORY_MOVES);
+    assert_int_equal(g->battle.awaiting, 3u);
+    assert_string_equal(g->battle.units[hussars].move, "");
+    c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "mandatory_moves");
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    assert_true(g->battle.sides[BRIGADE_SIDE_A].done);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "not awaited");
+    game_play(g, BRIGADE_SIDE_B, &c);
+
+    /* Charge: A (phasing) declares, then B; B's dragoons counter-charge. */
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_CHARGE);
+    assert_int_equal(g->battle.step, BRIGADE_STEP_DECLARE);
+    assert_int_equal(g->battle.awaiting, BRIGADE_SEAT_BIT(BRIGADE_SIDE_A));
+    c = command_charge("dragoons", "hussars", BRIGADE_FACING_FRONT);
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "side B");
+    c = command_adjust("hussars", "moved");
+    c.has_formed = true;
+    c.formed = true;
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "adjust");
+    c = command_charge("hussars", "lancers", BRIGADE_FACING_FRONT);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "lancers");
+    c = command_charge("dragoons", "hussars", BRIGADE_FACING_FRONT);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "belongs to side B");
+    c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    assert_int_equal(g->battle.charge_count, 1);
+    assert_int_equal(g->battle.charges[0].unit, hussars);
+    assert_int_equal(g->battle.charges[0].target, dragoons);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "already declared");
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    assert_int_equal(g->battle.awaiting, BRIGADE_SEAT_BIT(BRIGADE_SIDE_B));
+    game_play(g, BRIGADE_SIDE_B, &c);
+    assert_int_equal(g->battle.step, BRIGADE_STEP_RESPOND);
+    assert_int_equal(g->battle.awaiting, BRIGADE_SEAT_BIT(BRIGADE_SIDE_B));
+
+    c = command_respond("dragoons", BRIGADE_RESPONSE_COUNTERCHARGE);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, NULL);
+    c = command_respond("hussars", BRIGADE_RESPONSE_STAND);
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "belongs to side A");
+    /* Morale tests: the charger, then the counter-charger (D12); both pass
+     * (Line: 7+). The target counter-charged: no target test. */
+    scripted_dice_add(&g->dice, "T1.hussars.morale", 4, 4);
+    scripted_dice_add(&g->dice, "T1.dragoons.morale", 3, 5);
+    c = command_respond("dragoons", BRIGADE_RESPONSE_COUNTERCHARGE);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    assert_int_equal(g->battle.charges[0].response, BRIGADE_RESPONSE_COUNTERCHARGE);
+    assert_true(g->battle.charges[0].charger_morale.passed);
+    assert_int_equal(g->battle.charges[0].charger_morale.total, 8);
+    assert_int_equal(g->battle.charges[0].charger_morale.pass_on, 7);
+    assert_true(g->battle.charges[0].target_morale.passed);
+    const brigade_event *morale = game_last_event(g, BRIGADE_BATTLE_EVENT_MORALE_TESTED, 0);
+    assert_non_null(morale);
+    assert_string_equal(morale->morale.roll, "T1.hussars.morale");
+    morale = game_last_event(g, BRIGADE_BATTLE_EVENT_MORALE_TESTED, 1);
+    assert_non_null(morale);
+    assert_int_equal(morale->morale.role, BRIGADE_MORALE_COUNTERCHARGER);
+    assert_null(game_last_event(g, BRIGADE_BATTLE_EVENT_MORALE_TESTED, 2));
+
+    /* Contact: one melee, both charging (D12), fought in the Melee phase. */
+    assert_int_equal(g->battle.melee_count, 1);
+    const brigade_battle_melee *rec = &g->battle.melees[0];
+    assert_string_equal(rec->id, "T1.M1");
+    assert_int_equal(rec->round, 1);
+    assert_int_equal(rec->member_count, 2);
+    assert_int_equal(rec->members[0].unit, hussars);
+    assert_true(rec->members[0].charging);
+    assert_true(rec->members[1].charging);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
+    assert_int_equal(g->battle.awaiting, 3u);
+
+    /* Movement and Fire: reported, then done by both. */
+    c = command_adjust("hussars", "");
+    c.has_formed = true;
+    c.formed = true;
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "note");
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_FIRE);
+    c = command_respond("dragoons", BRIGADE_RESPONSE_STAND);
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "respond");
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_B, &c);
+
+    /* Melee: resolved as the engine resolves it for the same dice. */
+    scripted_dice_add(&g->dice, "T1.M1.hussars", 2, 3);
+    scripted_dice_add(&g->dice, "T1.M1.dragoons", 3, 5);
+    scripted_dice_add(&g->dice, "T1.M1.dragoons.pursuit", 3, 4);
+    brigade_melee melee;
+    brigade_melee_outcome expected;
+    expected_outcome(g, 0, &melee, &expected);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    assert_melee_matches(g, &melee, &expected);
+    /* Example A: 9 against 15, the hussars retreat with 5 figures, the
+     * dragoons lose 1 and pursue (melee.md §12). */
+    assert_int_equal(expected.score[0], 9);
+    assert_int_equal(expected.score[1], 15);
+    assert_int_equal(g->battle.units[hussars].figures, 5);
+    assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_RETREATING);
+    assert_int_equal(g->battle.units[dragoons].figures, 11);
+    assert_int_equal(g->battle.units[dragoons].status, BRIGADE_STATUS_PURSUING);
+    assert_int_equal(g->battle.units[dragoons].pursuit_of, hussars);
+    assert_int_equal(g->battle.melee_count, 0);
+    assert_true(journal_has_roll(g, "T1.M1.dragoons.pursuit", 3, 4));
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MORALE);
+
+    /* Morale: done by both; turn 2's Initiative, B wins and chooses. */
+    scripted_dice_add(&g->dice, "T2.initiative.A", 1, 2);
+    scripted_dice_add(&g->dice, "T2.initiative.B", 5, 6);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    assert_int_equal(g->battle.turn, 2);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_INITIATIVE);
+    assert_int_equal(g->battle.initiative, BRIGADE_SIDE_B);
+    assert_int_equal(g->battle.charge_count, 0);
+    c = command_choose(BRIGADE_SIDE_B);
+    game_play(g, BRIGADE_SIDE_B, &c);
+
+    /* Turn 2, Mandatory moves: the hussars retreat, the dragoons pursue. */
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MANDATORY_MOVES);
+    assert_int_equal(g->battle.phasing, BRIGADE_SIDE_B);
+    assert_string_equal(g->battle.units[hussars].move, "retreat 18\" as retreating (12.19)");
+    assert_non_null(strstr(g->battle.units[dragoons].move, "pursue 'hussars'"));
+
+    scripted_dice_assert_used(&g->dice);
+    assert_replay(g);
+    assert_describable(g);
+    game_free(g);
+}
+
+static void test_initiative_tie_rolls_again(void **state)
+{
+    (void)state;
+    game *g = game_load_file("example_a.json");
+    scripted_dice_add(&g->dice, "T1.initiative.A", 3, 3);
+    scripted_dice_add(&g->dice, "T1.initiative.B", 2, 4);
+    scripted_dice_add(&g->dice, "T1.initiative.A.2", 1, 1);
+    scripted_dice_add(&g->dice, "T1.initiative.B.2", 1, 2);
+    game_start(g);
+    assert_int_equal(g->battle.initiative, BRIGADE_SIDE_B);
+    const brigade_event *won = game_last_event(g, BRIGADE_BATTLE_EVENT_INITIATIVE_WON, 0);
+    assert_non_null(won);
+    assert_int_equal(won->initiative.rolls, 2);
+    assert_int_equal(won->initiative.total[0], 2);
+    assert_int_equal(won->initiative.total[1], 3);
+    scripted_dice_assert_used(&g->dice);
+
+    /* Started once only. */
+    brigade_event_list events;
+    brigade_event_list_init(&events);
+    brigade_battle_error error;
+    brigade_dice_source source = scripted_dice_source(&g->dice);
+    assert_int_equal(brigade_battle_start(&g->battle, &source, &events, &error),
+                     BRIGADE_BATTLE_ERROR_WRONG_PHASE);
+    assert_int_equal(events.count, 0);
+    brigade_event_list_free(&events);
+    game_free(g);
+}
+
+/* A dice source that fails: the command is refused, nothing comes. */
+static void test_dice_failure_changes_nothing(void **state)
+{
+    (void)state;
+    game *g = game_load_file("example_a.json");
+    play_to_charge(g, NULL);
+    brigade_command c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    /* no morale dice scripted */
+    c = command_respond("dragoons", BRIGADE_RESPONSE_STAND);
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INTERNAL, "T1.hussars.morale");
+    game_free(g);
+}
+
+/* A charger failing by 3+ halts and retreats next Mandatory moves; its
+ * target does not test (turn.md §Charge 3). */
+static void test_charger_fails_far(void **state)
+{
+    (void)state;
+    game *g = game_load_file("example_a.json");
+    int hussars = game_unit(g, "hussars");
+    play_to_charge(g, NULL);
+    brigade_command c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    scripted_dice_add(&g->dice, "T1.hussars.morale", 1, 1);
+    c = command_respond("dragoons", BRIGADE_RESPONSE_STAND);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    assert_int_equal(g->battle.charges[0].charger_morale.failed_by, 5);
+    assert_false(g->battle.charges[0].target_morale.tested);
+    assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_RETREATING);
+    assert_false(g->battle.units[hussars].formed);
+    assert_int_equal(g->battle.melee_count, 0);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
+    scripted_dice_assert_used(&g->dice);
+    assert_replay(g);
+    game_free(g);
+}
+
+/* A charger failing by 1-2 halts unformed; no contact. */
+static void test_charger_fails_near(void **state)
+{
+    (void)state;
+    game *g = game_load_file("example_a.json");
+    int hussars = game_unit(g, "hussars");
+    play_to_charge(g, NULL);
+    brigade_command c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    scripted_dice_add(&g->dice, "T1.hussars.morale", 2, 3);
+    c = command_respond("dragoons", BRIGADE_RESPONSE_STAND);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    const brigade_event *m = game_last_event(g, BRIGADE_BATTLE_EVENT_MORALE_TESTED, 0);
+    assert_int_equal(m->morale.effect, BRIGADE_MORALE_HALTS);
+    assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_NORMAL);
+    assert_false(g->battle.units[hussars].formed);
+    assert_int_equal(g->battle.melee_count, 0);
+    game_free(g);
+}
+
+/* A target failing by 3+ retreats; contacted, it loses at once (12.13):
+ * the melee is settled in the Charge phase, without melee dice. */
+static void test_target_retreats_and_loses_at_once(void **state)
+{
+    (void)state;
+    game *g = game_load_file("example_a.json");
+    int dragoons = game_unit(g, "dragoons");
+    play_to_charge(g, NULL);
+    brigade_command c = command_charge("hussars", "dragoons", BRIGADE_FACING_FLANK);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    scripted_dice_add(&g->dice, "T1.hussars.morale", 4, 4);
+    scripted_dice_add(&g->dice, "T1.dragoons.morale", 2, 2); /* 4 -2 flank = 2: fails by 5 */
+    scripted_dice_add(&g->dice, "T1.M1.hussars.pursuit", 5, 5);
+    c = command_respond("dragoons", BRIGADE_RESPONSE_STAND);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    const brigade_event *m = game_last_event(g, BRIGADE_BATTLE_EVENT_MORALE_TESTED, 1);
+    assert_non_null(m);
+    assert_int_equal(m->morale.role, BRIGADE_MORALE_TARGET);
+    assert_int_equal(m->morale.modifier_count, 1);
+    assert_int_equal(m->morale.modifiers[0].value, -2);
+    assert_int_equal(m->morale.effect, BRIGADE_MORALE_RETREATS);
+    const brigade_event *resolved = game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_RESOLVED, 0);
+    assert_non_null(resolved);
+    assert_int_equal(resolved->resolved.result, BRIGADE_RESULT_AUTO);
+    assert_int_equal(resolved->resolved.winner, BRIGADE_SIDE_A);
+    assert_int_equal(g->battle.units[dragoons].status, BRIGADE_STATUS_RETREATING);
+    assert_int_equal(g->battle.melee_count, 0);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
+    scripted_dice_assert_used(&g->dice);
+    assert_replay(g);
+    game_free(g);
+}
+
+/* The village: a general leads a column into a village (D21 push back, the
+ * melee goes on), cavalry charges a square, light dragoons charge a column
+ * (-1 for infantry not in square charged by cavalry). */
+static void test_village_turn(void **state)
+{
+    (void)state;
+    game *g = game_load_file("village.json");
+    int village = game_unit(g, "village"), ligne_2 = game_unit(g, "ligne_2");
+    play_to_charge(g, NULL);
+    brigade_command c = command_charge("ligne_1", "village", BRIGADE_FACING_FRONT);
+    c.leading = true;
+    game_play(g, BRIGADE_SIDE_A, &c);
+    c = command_charge("chasseurs", "square", BRIGADE_FACING_FRONT);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    c = command_charge("chasseurs", "village", BRIGADE_FACING_FRONT);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "already declared");
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    c = command_charge("village", "ligne_2", BRIGADE_FACING_FRONT);
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "(12.9)");
+    c = command_charge("light_dragoons", "ligne_2", BRIGADE_FACING_FRONT);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_B, &c);
+    assert_int_equal(g->battle.step, BRIGADE_STEP_RESPOND);
+    assert_int_equal(g->battle.awaiting, 3u);
+
+    c = command_respond("village", BRIGADE_RESPONSE_COUNTERCHARGE);
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "(12.9)");
+    c = command_respond("village", BRIGADE_RESPONSE_STAND);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    c = command_respond("square", BRIGADE_RESPONSE_STAND);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    assert_int_equal(g->battle.awaiting, BRIGADE_SEAT_BIT(BRIGADE_SIDE_A));
+    scripted_dice_add(&g->dice, "T1.ligne_1.morale", 3, 3);        /* 6 +1 general = 7 */
+    scripted_dice_add(&g->dice, "T1.chasseurs.morale", 4, 4);
+    scripted_dice_add(&g->dice, "T1.light_dragoons.morale", 4, 3);
+    scripted_dice_add(&g->dice, "T1.village.morale", 4, 4);
+    scripted_dice_add(&g->dice, "T1.square.morale", 3, 3);
+    scripted_dice_add(&g->dice, "T1.ligne_2.morale", 5, 4);        /* 9 -1 = 8 */
+    c = command_respond("ligne_2", BRIGADE_RESPONSE_STAND);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    const brigade_event *m = game_last_event(g, BRIGADE_BATTLE_EVENT_MORALE_TESTED, 0);
+    assert_int_equal(m->morale.modifier_count, 1); /* general attached */
+    assert_int_equal(m->morale.result.total, 7);
+    m = game_last_event(g, BRIGADE_BATTLE_EVENT_MORALE_TESTED, 5);
+    assert_non_null(m);
+    assert_int_equal(m->morale.unit, ligne_2);
+    assert_int_equal(m->morale.modifier_count, 1);
+    assert_int_equal(m->morale.modifiers[0].value, -1);
+    m = game_last_event(g, BRIGADE_BATTLE_EVENT_MORALE_TESTED, 4);
+    assert_int_equal(m->morale.modifier_count, 0); /* a square: no -1 */
+    assert_int_equal(g->battle.melee_count, 3);
+    assert_int_equal(g->battle.melees[0].terrain, BRIGADE_TERRAIN_BUA);
+    assert_true(g->battle.melees[0].members[0].leading);
+
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    /* Melee dice: the column pushes the village's defenders back by 2. */
+    scripted_dice_add(&g->dice, "T1.M1.ligne_1", 4, 6);
+    scripted_dice_add(&g->dice, "T1.M1.village", 4, 5);
+    scripted_dice_add(&g->dice, "T1.M1.ligne_1.reform", 5, 5);
+    /* Cavalry beats the square by 5 (15 to 10): the square holds (D13). */
+    scripted_dice_add(&g->dice, "T1.M2.chasseurs", 6, 5);
+    scripted_dice_add(&g->dice, "T1.M2.square", 1, 1);
+    scripted_dice_add(&g->dice, "T1.M3.light_dragoons", 6, 5);
+    scripted_dice_add(&g->dice, "T1.M3.ligne_2", 2, 2);
+    scripted_dice_add(&g->dice, "T1.M3.light_dragoons.pursuit", 5, 5);
+    brigade_melee melee[3];
+    brigade_melee_outcome expected[3];
+    for (int i = 0; i < 3; i++)
+        expected_outcome(g, i, &melee[i], &expected[i]);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MORALE);
+    assert_true(expected[0].continues);
+    assert_int_equal(expected[0].result, BRIGADE_RESULT_PUSHED_BACK);
+    assert_int_equal(expected[1].result, BRIGADE_RESULT_SQUARE_HOLDS);
+    for (int i = 0; i < 3; i++)
+        for (int u = 0; u < melee[i].unit_count; u++) {
+            int unit = brigade_battle_unit_find(&g->battle, melee[i].units[u].id);
+            assert_int_equal(g->battle.units[unit].figures, expected[i].units[u].figures);
+            assert_int_equal(g->battle.units[unit].status, expected[i].units[u].status);
+            assert_int_equal(g->battle.units[unit].formed, expected[i].units[u].formed);
+        }
+    /* The village melee goes on: round 2, no charging (D22), pushed back
+     * before (D21). */
+    assert_int_equal(g->battle.melee_count, 1);
+    assert_string_equal(g->battle.melees[0].id, "T1.M1");
+    assert_int_equal(g->battle.melees[0].round, 2);
+    assert_false(g->battle.melees[0].members[0].charging);
+    assert_false(g->battle.melees[0].members[0].leading);
+    assert_true(g->battle.melees[0].members[1].pushed_back_before);
+
+    /* Turn 2: the defenders hold on inside; the winners' bonus moves. */
+    scripted_dice_add(&g->dice, "T2.initiative.A", 6, 6);
+    scripted_dice_add(&g->dice, "T2.initiative.B", 1, 1);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    c = command_choose(BRIGADE_SIDE_A);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    assert_non_null(strstr(g->battle.units[village].move, "(D21)"));
+    assert_non_null(strstr(g->battle.units[village].move, "T1.M1"));
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    /* The defenders stay pushed back inside (D21): no rally. */
+    assert_int_equal(g->battle.units[village].status, BRIGADE_STATUS_PUSHED_BACK);
+    /* Units in a melee neither charge nor are charged except to reinforce it. */
+    c = command_charge("ligne_1", "square", BRIGADE_FACING_FRONT);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "in melee T1.M1");
+    c = command_charge("battery", "village", BRIGADE_FACING_FRONT);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "(12.8)");
+    c = command_charge("battery", "square", BRIGADE_FACING_FRONT);
+    c.reinforce = true;
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "nothing to reinforce");
+
+    /* No charges in turn 2: round 2 of T1.M1 in the Melee phase, rolled as
+     * "T2.M1.<unit>", without the charge or building modifiers (D21, D22). */
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    scripted_dice_add(&g->dice, "T2.M1.ligne_1", 5, 5);
+    scripted_dice_add(&g->dice, "T2.M1.village", 3, 3); /* 6 +2 +1 -2 unformed = 7 */
+    scripted_dice_add(&g->dice, "T2.M1.ligne_1.reform", 4, 4);
+    expected_outcome(g, 0, &melee[0], &expected[0]);
+    assert_int_equal(melee[0].round, 2);
+    assert_false(melee[0].units[0].charging);
+    assert_true(melee[0].units[1].pushed_back_before);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    assert_melee_matches(g, &melee[0], &expected[0]);
+    assert_int_equal(expected[0].result, BRIGADE_RESULT_RETREAT); /* pushed back again (D21) */
+    assert_int_equal(g->battle.units[village].status, BRIGADE_STATUS_RETREATING);
+    assert_int_equal(g->battle.melee_count, 0);
+
+    scripted_dice_assert_used(&g->dice);
+    assert_replay(g);
+    assert_describable(g);
+    game_free(g);
+}
+
+static const char *const sappers_scenario =
+    "{\"title\": \"Sappers\", \"sides\": {\"A\": {\"name\": \"French\"}, \"B\": {\"name\": "
+    "\"Austrians\"}}, \"units\": ["
+    "{\"id\": \"col\", \"side\": \"A\", \"name\": \"Column\", \"type\": \"infantry\", "
+    "\"class\": \"line\", \"figures\": 24, \"formation\": \"column\", \"sappers\": true},"
+    "{\"id\": \"church\", \"side\": \"B\", \"name\": \"Church\", \"type\": \"infantry\", "
+    "\"class\": \"line\", \"figures\": 18, \"terrain\": \"bua\", \"defending\": \"fortified\"}]}";
+
+/* Sappers (12.10, D7): the melee's dice are rolled and recorded, the owner
+ * chooses the die to re-roll, the melee resolves with them. */
+static void test_sappers_reroll(void **state)
+{
+    (void)state;
+    game *g = game_load_text(sappers_scenario);
+    int col = game_unit(g, "col");
+    play_to_charge(g, NULL);
+    brigade_command c = command_charge("col", "church", BRIGADE_FACING_FRONT);
+    c.sappers = true;
+    game_play(g, BRIGADE_SIDE_A, &c);
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    scripted_dice_add(&g->dice, "T1.col.morale", 4, 4);
+    scripted_dice_add(&g->dice, "T1.church.morale", 4, 4);
+    c = command_respond("church", BRIGADE_RESPONSE_STAND);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    scripted_dice_add(&g->dice, "T1.M1.col", 1, 6);
+    scripted_dice_add(&g->dice, "T1.M1.church", 3, 4);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MELEE);
+    assert_int_equal(g->battle.step, BRIGADE_STEP_REROLL);
+    assert_int_equal(g->battle.awaiting, BRIGADE_SEAT_BIT(BRIGADE_SIDE_A));
+    assert_true(g->battle.melees[0].members[0].dice_recorded);
+    assert_int_equal(g->battle.melees[0].members[0].dice[0], 1);
+
+    /* The engine's answer for the same dice, re-rolling die 0 to a 4. */
+    brigade_melee melee;
+    brigade_melee_outcome expected;
+    brigade_melee_error error;
+    scripted_dice want;
+    memset(&want, 0, sizeof want);
+    scripted_dice_add(&want, "col", 1, 6);
+    scripted_dice_add(&want, "church", 3, 4);
+    scripted_dice_add(&want, "col.reroll", 0, 4);
+    brigade_dice_source source = scripted_dice_source(&want);
+    assert_true(brigade_battle_melee_build(&g->battle, 0, &melee));
+    assert_true(brigade_melee_sappers_may_reroll(&melee, 0));
+    assert_int_equal(brigade_melee_resolve(&melee, &source, &expected, &error), BRIGADE_MELEE_OK);
+
+    c = command_reroll("church", 0);
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, NULL);
+    c = command_reroll("col", 2);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "die");
+    c = command_done();
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, NULL);
+    scripted_dice_add(&g->dice, "T1.M1.col.reroll", 4, 2);
+    c = command_reroll("col", 0);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    assert_melee_matches(g, &melee, &expected);
+    assert_true(expected.units[0].events & BRIGADE_EVENT_SAPPERS_USED);
+    assert_false(g->battle.units[col].sappers);
+    assert_true(journal_has_roll(g, "T1.M1.col.reroll", 4, 2));
+    scripted_dice_assert_used(&g->dice);
+    assert_replay(g);
+    assert_describable(g);
+    game_free(g);
+}
+
+/* Free-form adjustments in Movement, Fire and Morale (turn.md §Turn 4-7). */
+static void test_adjust(void **state)
+{
+    (void)state;
+    game *g = game_load_file("example_a.json");
+    int dragoons = game_unit(g, "dragoons");
+    play_to_charge(g, NULL);
+    brigade_command c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c); /* no charges: straight to Movement */
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
+    c = command_adjust("dragoons", "two figures lost to the battery's fire");
+    c.has_figures = true;
+    c.figures = 10;
+    game_play(g, BRIGADE_SIDE_A, &c);
+    assert_int_equal(g->battle.units[dragoons].figures, 10);
+    c = command_adjust("dragoons", "no");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "sets figures");
+    c.has_status = true;
+    c.status = BRIGADE_STATUS_DISPERSED;
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "not artillery");
+    c = command_adjust("dragoons", "shot to pieces");
+    c.has_figures = true;
+    c.figures = 0;
+    game_play(g, BRIGADE_SIDE_B, &c);
+    assert_int_equal(g->battle.units[dragoons].status, BRIGADE_STATUS_REMOVED);
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "out of play");
+    c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, NULL);
+    /* The game ends when a side has no unit left at the start of a turn. */
+    c = command_done();
+    for (int phase = 0; phase < 3; phase++) {
+        game_play(g, BRIGADE_SIDE_A, &c);
+        game_play(g, BRIGADE_SIDE_B, &c);
+    }
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_ENDED);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "ended");
+    assert_replay(g);
+    game_free(g);
+}
+
+/* A fold refuses an event that does not fit, changing nothing. */
+static void test_fold_refuses_bad_events(void **state)
+{
+    (void)state;
+    game *g = game_load_file("example_a.json");
+    brigade_battle *before = malloc(sizeof *before);
+    memcpy(before, &g->battle, sizeof *before);
+    brigade_event e;
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_UNIT_CHANGED;
+    e.unit.unit = 7;
+    assert_false(brigade_battle_fold(&g->battle, &e));
+    e.kind = BRIGADE_BATTLE_EVENT_MELEE_RESOLVED;
+    e.resolved.index = 0;
+    assert_false(brigade_battle_fold(&g->battle, &e));
+    e.kind = (brigade_event_kind)99;
+    assert_false(brigade_battle_fold(&g->battle, &e));
+    assert_memory_equal(before, &g->battle, sizeof *before);
+    free(before);
+    game_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_example_a_whole_turn),
+        cmocka_unit_test(test_initiative_tie_rolls_again),
+        cmocka_unit_test(test_dice_failure_changes_nothing),
+        cmocka_unit_test(test_charger_fails_far),
+        cmocka_unit_test(test_charger_fails_near),
+        cmocka_unit_test(test_target_retreats_and_loses_at_once),
+        cmocka_unit_test(test_village_turn),
+        cmocka_unit_test(test_sappers_reroll),
+        cmocka_unit_test(test_adjust),
+        cmocka_unit_test(test_fold_refuses_bad_events),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
