@@ -428,7 +428,9 @@ static void modifiers_situation(const melee_resolution *resolution,
     brigade_modifier *list = out->modifiers;
     int *count = &out->modifier_count;
     bool cavalry = brigade_type_is_cavalry(unit->type);
-    bool pursuing = unit->status == BRIGADE_STATUS_PURSUING && cavalry;
+    /* cases/README.md: status pursuing gives the charge +2, once with
+     * charging; pursuit itself is cavalry's (12.23). */
+    bool pursuing = unit->status == BRIGADE_STATUS_PURSUING;
 
     if ((unit->charging || pursuing) && !unit->reinforcing) {
         bool march_column = cavalry && unit->formation == BRIGADE_FORMATION_MARCH_COLUMN;
