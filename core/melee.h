@@ -329,8 +329,12 @@ brigade_formation brigade_formation_default(brigade_troop_type type);
 
 /*
  * Names on the wire and in files ("light_cavalry", "pushed_back", ...), and
- * back. Each *_name() returns a static string; each *_parse() returns true
- * and sets *out when `text` is a known name, false otherwise.
+ * back. Each *_name() returns a static string ("?" outside the table); each
+ * *_parse() returns true and sets *out when `text` is a name allowed on
+ * input (cases/README.md), false otherwise: brigade_side_parse takes "A" and
+ * "B" only, brigade_status_parse the four input statuses (normal,
+ * retreating, broken, pursuing), brigade_general_role_parse a role other
+ * than "none".
  */
 const char *brigade_side_name(brigade_side side);
 const char *brigade_terrain_name(brigade_terrain terrain);

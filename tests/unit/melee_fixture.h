@@ -1,0 +1,374 @@
+/*
+ * tests/unit/melee_fixture.h: shared helpers for the cmocka unit tests of
+ * core/ (rules/melee.md, rules/decisions.md).
+ *
+ * - fx_melee_init / fx_add build a melee unit by unit, starting from the
+ *   engine's documented defaults (brigade_melee_unit_init).
+ * - fx_dice is a scripted dice source: a small table of roll name -> faces.
+ *   It logs every name the engine asks for, so a test can assert which rolls
+ *   were (and were not) needed. With `lenient_tests` it answers any
+ *   unscripted "<id>.reform" / "<id>.pursuit" with 2,3 (used only by the
+ *   modifier tests, which look at melee totals and not at the tests).
+ * - fx_resolve resolves and checks the invariants every outcome must keep
+ *   (modifiers add up to total - dice, every modifier names its rule, the
+ *   side's score is its best total (12.6), figures = figures - casualties).
+ *
+ * Everything here is static inline and keeps no global state.
+ */
+#ifndef BRIGADE_TESTS_UNIT_MELEE_FIXTURE_H
+#define BRIGADE_TESTS_UNIT_MELEE_FIXTURE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/melee.h"
+
+#define FX_ROLLS_MAX 32
+#define FX_LOG_MAX 64
+#define FX_NAME_MAX 48
+
+typedef struct fx_roll {
+    char name[FX_NAME_MAX];
+    int faces[2];
+    int asked; /* how many times the engine asked for it */
+} fx_roll;
+
+typedef struct fx_dice {
+    fx_roll rolls[FX_ROLLS_MAX];
+    int count;
+    bool lenient_tests;
+    char log[FX_LOG_MAX][FX_NAME_MAX]; /* every name asked, in order */
+    int log_count;
+    int log_overflow;
+    brigade_dice_source source; /* context points at this fx_dice: never copy it */
+} fx_dice;
+
+static inline bool fx_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static inline bool fx_roll_cb(void *context, const char *name, int faces[2])
+{
+    fx_dice *d = context;
+    if (d->log_count < FX_LOG_MAX) {
+        snprintf(d->log[d->log_count], FX_NAME_MAX, "%s", name);
+        d->log_count++;
+    } else {
+        d->log_overflow++;
+    }
+    for (int i = 0; i < d->count; i++) {
+        if (strcmp(d->rolls[i].name, name) == 0) {
+            d->rolls[i].asked++;
+            faces[0] = d->rolls[i].faces[0];
+            faces[1] = d->rolls[i].faces[1];
+            return true;
+        }
+    }
+    if (d->lenient_tests &&
+        (fx_ends_with(name, ".reform") || fx_ends_with(name, ".pursuit"))) {
+        faces[0] = 2;
+        faces[1] = 3;
+        return true;
+    }
+    return false;
+}
+
+static inline void fx_dice_init(fx_dice *d)
+{
+    memset(d, 0, sizeof *d);
+    d->source.context = d;
+    d->source.roll = fx_roll_cb;
+}
+
+/* Scripts roll `name` to show faces a, b. */
+static inline void fx_set(fx_dice *d, const char *name, int a, int b)
+{
+    assert_true(d->count < FX_ROLLS_MAX);
+    assert_true(strlen(name) < FX_NAME_MAX);
+    snprintf(d->rolls[d->count].name, FX_NAME_MAX, "%s", name);
+    d->rolls[d->count].faces[0] = a;
+    d->rolls[d->count].faces[1] = b;
+    d->rolls[d->count].asked = 0;
+    d->count++;
+}
+
+/* How many times the engine asked for `name` (scripted or not). */
+static inline int fx_asked(const fx_dice *d, const char *name)
+{
+    int n = 0;
+    for (int i = 0; i < d->log_count; i++)
+        if (strcmp(d->log[i], name) == 0)
+            n++;
+    return n;
+}
+
+/* How many names asked end with `suffix` (e.g. ".reform"). */
+static inline int fx_asked_suffix(const fx_dice *d, const char *suffix)
+{
+    int n = 0;
+    for (int i = 0; i < d->log_count; i++)
+        if (fx_ends_with(d->log[i], suffix))
+            n++;
+    return n;
+}
+
+static inline void fx_print_log(const fx_dice *d)
+{
+    print_error("  rolls asked:");
+    for (int i = 0; i < d->log_count; i++)
+        print_error(" %s", d->log[i]);
+    print_error("\n");
+}
+
+/* Every scripted roll was asked exactly once, and nothing else was asked
+ * (cases/README.md: an unused entry means the case and the engine
+ * disagree; a missing one is an error). */
+#define FX_EXPECT_ALL_USED(d) fx_expect_all_used_((d), __FILE__, __LINE__)
+static inline void fx_expect_all_used_(const fx_dice *d, const char *file, int line)
+{
+    bool ok = d->log_overflow == 0 && d->log_count == d->count;
+    for (int i = 0; i < d->count; i++)
+        if (d->rolls[i].asked != 1)
+            ok = false;
+    if (!ok) {
+        print_error("dice: scripted and asked rolls differ\n  scripted:");
+        for (int i = 0; i < d->count; i++)
+            print_error(" %s(asked %d)", d->rolls[i].name, d->rolls[i].asked);
+        print_error("\n");
+        fx_print_log(d);
+        _fail(file, line);
+    }
+}
+
+static inline void fx_melee_init(brigade_melee *m, brigade_terrain terrain, int round)
+{
+    memset(m, 0, sizeof *m);
+    m->terrain = terrain;
+    m->round = round;
+    m->unit_count = 0;
+}
+
+/* Adds a unit with the engine's defaults (cases/README.md "A unit"). */
+static inline brigade_melee_unit *fx_add(brigade_melee *m, const char *id,
+                                         brigade_side side, brigade_troop_type type,
+                                         brigade_class unit_class, int figures)
+{
+    assert_true(m->unit_count < BRIGADE_MELEE_UNITS_MAX);
+    brigade_melee_unit *u = &m->units[m->unit_count++];
+    memset(u, 0, sizeof *u);
+    brigade_melee_unit_init(u);
+    snprintf(u->id, sizeof u->id, "%s", id);
+    u->side = side;
+    brigade_melee_unit_set_type(u, type);
+    u->unit_class = unit_class;
+    u->figures = figures;
+    return u;
+}
+
+static inline void fx_general(brigade_melee_unit *u, brigade_general_role role,
+                              brigade_general_rating rating, bool leading)
+{
+    u->general.role = role;
+    u->general.rating = rating;
+    u->general.leading = leading;
+}
+
+static inline int fx_index(const brigade_melee *m, const char *id)
+{
+    for (int i = 0; i < m->unit_count; i++)
+        if (strcmp(m->units[i].id, id) == 0)
+            return i;
+    fail_msg("no unit '%s' in the melee", id);
+    return -1;
+}
+
+#define FX_OUT(m, o, id) (&(o)->units[fx_index((m), (id))])
+
+static inline void fx_print_mods(const char *what, const brigade_modifier *mods, int count)
+{
+    print_error("  %s modifiers:", what);
+    for (int i = 0; i < count && i < BRIGADE_MODIFIERS_MAX; i++)
+        print_error(" [%s | %s | %+d]", mods[i].rule ? mods[i].rule : "(null)",
+                    mods[i].name ? mods[i].name : "(null)", mods[i].value);
+    print_error("\n");
+}
+
+static inline int fx_mod_count(const brigade_unit_outcome *u, int value)
+{
+    int n = 0;
+    for (int i = 0; i < u->modifier_count && i < BRIGADE_MODIFIERS_MAX; i++)
+        if (u->modifiers[i].value == value)
+            n++;
+    return n;
+}
+
+static inline int fx_test_mod_count(const brigade_test *t, int value)
+{
+    int n = 0;
+    for (int i = 0; i < t->modifier_count && i < BRIGADE_MODIFIERS_MAX; i++)
+        if (t->modifiers[i].value == value)
+            n++;
+    return n;
+}
+
+/* The unit rolled, and its total is `expected` (dice + modifiers). */
+#define FX_EXPECT_TOTAL(u, expected) fx_expect_total_((u), (expected), __FILE__, __LINE__)
+static inline void fx_expect_total_(const brigade_unit_outcome *u, int expected,
+                                    const char *file, int line)
+{
+    if (!u->rolled || u->total != expected) {
+        print_error("total %d (rolled %d, dice %d+%d), expected %d\n", u->total,
+                    (int)u->rolled, u->dice[0], u->dice[1], expected);
+        fx_print_mods("melee", u->modifiers, u->modifier_count);
+        _fail(file, line);
+    }
+}
+
+/* At least `n` modifiers of value `value` are listed. */
+#define FX_EXPECT_MOD(u, value, n) fx_expect_mod_((u), (value), (n), __FILE__, __LINE__)
+static inline void fx_expect_mod_(const brigade_unit_outcome *u, int value, int n,
+                                  const char *file, int line)
+{
+    if (fx_mod_count(u, value) < n) {
+        print_error("expected at least %d modifier(s) of %+d, found %d\n", n, value,
+                    fx_mod_count(u, value));
+        fx_print_mods("melee", u->modifiers, u->modifier_count);
+        _fail(file, line);
+    }
+}
+
+/* No modifier of value `value` is listed. */
+#define FX_EXPECT_NO_MOD(u, value) fx_expect_no_mod_((u), (value), __FILE__, __LINE__)
+static inline void fx_expect_no_mod_(const brigade_unit_outcome *u, int value,
+                                     const char *file, int line)
+{
+    if (fx_mod_count(u, value) != 0) {
+        print_error("expected no modifier of %+d\n", value);
+        fx_print_mods("melee", u->modifiers, u->modifier_count);
+        _fail(file, line);
+    }
+}
+
+/* Invariants of any resolved outcome. */
+static inline void fx_check_mods(const char *what, const brigade_modifier *mods, int count,
+                                 int expected_sum)
+{
+    assert_in_range(count, 0, BRIGADE_MODIFIERS_MAX);
+    int sum = 0;
+    for (int i = 0; i < count; i++) {
+        if (mods[i].rule == NULL || mods[i].name == NULL) {
+            fx_print_mods(what, mods, count);
+            fail_msg("%s modifier %d has a NULL rule or name", what, i);
+        }
+        sum += mods[i].value;
+    }
+    if (sum != expected_sum) {
+        fx_print_mods(what, mods, count);
+        fail_msg("%s modifiers add up to %d, total - dice is %d", what, sum, expected_sum);
+    }
+}
+
+static inline void fx_check_outcome(const brigade_melee *m, const brigade_melee_outcome *o)
+{
+    int best[2] = {0, 0};
+    bool any[2] = {false, false};
+    for (int i = 0; i < m->unit_count; i++) {
+        const brigade_unit_outcome *u = &o->units[i];
+        if (u->rolled) {
+            assert_in_range(u->dice[0], 1, 6);
+            assert_in_range(u->dice[1], 1, 6);
+            assert_in_range(u->rolled_dice[0], 1, 6);
+            assert_in_range(u->rolled_dice[1], 1, 6);
+            fx_check_mods("melee", u->modifiers, u->modifier_count,
+                          u->total - u->dice[0] - u->dice[1]);
+            int s = m->units[i].side;
+            if (!any[s] || u->total > best[s])
+                best[s] = u->total;
+            any[s] = true;
+        }
+        if (u->casualties < 0 || u->casualties > m->units[i].figures ||
+            u->figures != m->units[i].figures - u->casualties)
+            fail_msg("unit %s: %d figures, %d casualties, %d left", m->units[i].id,
+                     m->units[i].figures, u->casualties, u->figures);
+        if (u->test.kind != BRIGADE_TEST_NONE) {
+            assert_in_range(u->test.dice[0], 1, 6);
+            assert_in_range(u->test.dice[1], 1, 6);
+            fx_check_mods("test", u->test.modifiers, u->test.modifier_count,
+                          u->test.total - u->test.dice[0] - u->test.dice[1]);
+        }
+    }
+    if (o->scored) {
+        /* 12.6: each side's score is the highest modified total among its units. */
+        assert_true(any[0] && any[1]);
+        assert_int_equal(o->score[BRIGADE_SIDE_A], best[0]);
+        assert_int_equal(o->score[BRIGADE_SIDE_B], best[1]);
+        assert_int_equal(o->difference, abs(best[0] - best[1]));
+        for (int s = 0; s < 2; s++) {
+            int k = o->speaks_for[s];
+            assert_in_range(k, 0, m->unit_count - 1);
+            assert_int_equal(m->units[k].side, s);
+            assert_int_equal(o->units[k].total, best[s]);
+        }
+    }
+}
+
+/* Resolves and asserts success and the invariants above. */
+#define FX_RESOLVE(m, d, o) fx_resolve_((m), (d), (o), __FILE__, __LINE__)
+static inline void fx_resolve_(const brigade_melee *m, fx_dice *d, brigade_melee_outcome *o,
+                               const char *file, int line)
+{
+    brigade_melee_error err;
+    memset(&err, 0, sizeof err);
+    memset(o, 0, sizeof *o);
+    brigade_melee_error_code rc = brigade_melee_resolve(m, &d->source, o, &err);
+    if (rc != BRIGADE_MELEE_OK) {
+        print_error("resolve failed: code %d, path '%s', message '%s'\n", (int)rc,
+                    err.path, err.message);
+        fx_print_log(d);
+        _fail(file, line);
+    }
+    fx_check_outcome(m, o);
+}
+
+/* Resolves expecting an error; returns it in *err. */
+static inline brigade_melee_error_code fx_resolve_error(const brigade_melee *m, fx_dice *d,
+                                                        brigade_melee_error *err)
+{
+    brigade_melee_outcome *o = calloc(1, sizeof *o);
+    assert_non_null(o);
+    memset(err, 0, sizeof *err);
+    brigade_melee_error_code rc = brigade_melee_resolve(m, &d->source, o, err);
+    free(o);
+    return rc;
+}
+
+/* A melee, its dice and its outcome in one heap block (the outcome is
+ * large); free it with free(). */
+typedef struct fx_bout {
+    brigade_melee m;
+    fx_dice d;
+    brigade_melee_outcome o;
+} fx_bout;
+
+static inline fx_bout *fx_bout_new(brigade_terrain terrain, int round)
+{
+    fx_bout *b = calloc(1, sizeof *b);
+    assert_non_null(b);
+    fx_melee_init(&b->m, terrain, round);
+    fx_dice_init(&b->d);
+    return b;
+}
+
+#define FX_RUN(b) FX_RESOLVE(&(b)->m, &(b)->d, &(b)->o)
+#define FX_U(b, id) FX_OUT(&(b)->m, &(b)->o, (id))
+
+#endif

@@ -1,0 +1,451 @@
+/*
+ * unit_melee_auto: automatic results with no melee dice (result `auto`):
+ * broken units contacted (12.14), retreating units contacted (12.13),
+ * limbered artillery contacted by close order (12.16), skirmishers
+ * contacted by a line unit (12.12); D15, D30, D33.
+ */
+#include "melee_fixture.h"
+
+static void expect_auto(const fx_bout *b, brigade_side winner)
+{
+    assert_false(b->o.scored);
+    assert_int_equal(b->o.result, BRIGADE_RESULT_AUTO);
+    assert_int_equal(b->o.winner, winner);
+    assert_false(b->o.continues);
+    for (int i = 0; i < b->m.unit_count; i++) {
+        assert_false(b->o.units[i].rolled);
+        assert_int_equal(b->o.units[i].events, 0u);
+    }
+    /* No melee dice asked: only tests. */
+    for (int i = 0; i < b->d.log_count; i++)
+        if (!fx_ends_with(b->d.log[i], ".reform") && !fx_ends_with(b->d.log[i], ".pursuit"))
+            fail_msg("melee roll '%s' asked in an automatic result", b->d.log[i]);
+}
+
+static brigade_melee_unit *column(fx_bout *b, const char *id, brigade_side side, int figures)
+{
+    brigade_melee_unit *c = fx_add(&b->m, id, side, BRIGADE_TYPE_INFANTRY,
+                                   BRIGADE_CLASS_VETERAN, figures);
+    c->formation = BRIGADE_FORMATION_COLUMN;
+    c->charging = true;
+    return c;
+}
+
+/* 12.14, D15: a broken unit contacted is removed with no casualty exchange
+ * (figures unchanged); the winner tests (veteran column: 2+5 = 7 fails at
+ * 8+, unformed). The shared case broken_unit_contacted. */
+static void broken_contacted(void **state)
+{
+    (void)state;
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+    column(b, "col", BRIGADE_SIDE_A, 24);
+    brigade_melee_unit *k = fx_add(&b->m, "brk", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY,
+                                   BRIGADE_CLASS_LINE, 20);
+    k->status = BRIGADE_STATUS_BROKEN;
+    k->formed = false;
+    fx_set(&b->d, "col.reform", 2, 5);
+    FX_RUN(b);
+    expect_auto(b, BRIGADE_SIDE_A);
+    const brigade_unit_outcome *r = FX_U(b, "brk");
+    assert_int_equal(r->status, BRIGADE_STATUS_REMOVED);
+    assert_int_equal(r->casualties, 0);
+    assert_int_equal(r->figures, 20);
+    assert_false(r->formed);
+    const brigade_unit_outcome *c = FX_U(b, "col");
+    assert_int_equal(c->casualties, 0);
+    assert_int_equal(c->figures, 24);
+    assert_int_equal(c->test.kind, BRIGADE_TEST_REFORM);
+    assert_int_equal(c->test.total, 7);
+    assert_int_equal(c->test.outcome, BRIGADE_OUTCOME_FAIL);
+    assert_false(c->formed);
+    FX_EXPECT_ALL_USED(&b->d);
+    free(b);
+}
+
+/* 12.14: every unit of the contacted side broken (two here): both removed;
+ * the winner is side B here, with a pursuit test for its cavalry. */
+static void two_broken_contacted_by_cavalry(void **state)
+{
+    (void)state;
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+    brigade_melee_unit *k1 = fx_add(&b->m, "k1", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY,
+                                    BRIGADE_CLASS_LINE, 10);
+    k1->status = BRIGADE_STATUS_BROKEN;
+    k1->formed = false;
+    brigade_melee_unit *k2 = fx_add(&b->m, "k2", BRIGADE_SIDE_A, BRIGADE_TYPE_LIGHT_CAVALRY,
+                                    BRIGADE_CLASS_LINE, 8);
+    k2->status = BRIGADE_STATUS_BROKEN;
+    k2->formed = false;
+    brigade_melee_unit *h = fx_add(&b->m, "hc", BRIGADE_SIDE_B, BRIGADE_TYPE_HEAVY_CAVALRY,
+                                   BRIGADE_CLASS_LINE, 12);
+    h->charging = true;
+    fx_set(&b->d, "hc.pursuit", 2, 3);
+    FX_RUN(b);
+    expect_auto(b, BRIGADE_SIDE_B);
+    assert_int_equal(FX_U(b, "k1")->status, BRIGADE_STATUS_REMOVED);
+    assert_int_equal(FX_U(b, "k2")->status, BRIGADE_STATUS_REMOVED);
+    assert_int_equal(FX_U(b, "k1")->figures, 10);
+    assert_int_equal(FX_U(b, "k2")->figures, 8);
+    const brigade_unit_outcome *w = FX_U(b, "hc");
+    assert_int_equal(w->test.kind, BRIGADE_TEST_PURSUIT);
+    assert_int_equal(w->test.outcome, BRIGADE_OUTCOME_PURSUIT);
+    assert_int_equal(w->status, BRIGADE_STATUS_PURSUING);
+    assert_int_equal(w->casualties, 0);
+    FX_EXPECT_ALL_USED(&b->d);
+    free(b);
+}
+
+/* 12.13, D15: a retreating battalion contacted by heavy cavalry: no dice;
+ * the cavalry inflicts as a winner against retreating foot (12/1 = 12),
+ * the battalion as a loser (24/12 = 2, halved = 1) and stays retreating;
+ * the cavalry tests (6+5 = 11: excellent, stays formed). The shared case
+ * retreating_unit_contacted. */
+static void retreating_contacted_by_cavalry(void **state)
+{
+    (void)state;
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+    brigade_melee_unit *h = fx_add(&b->m, "hc", BRIGADE_SIDE_A, BRIGADE_TYPE_HEAVY_CAVALRY,
+                                   BRIGADE_CLASS_LINE, 12);
+    h->charging = true;
+    brigade_melee_unit *r = fx_add(&b->m, "inf", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY,
+                                   BRIGADE_CLASS_LINE, 24);
+    r->status = BRIGADE_STATUS_RETREATING;
+    r->formed = false;
+    fx_set(&b->d, "hc.pursuit", 6, 5);
+    FX_RUN(b);
+    expect_auto(b, BRIGADE_SIDE_A);
+    const brigade_unit_outcome *l = FX_U(b, "inf");
+    assert_int_equal(l->status, BRIGADE_STATUS_RETREATING);
+    assert_int_equal(l->casualties, 12);
+    assert_int_equal(l->figures, 12);
+    assert_false(l->formed);
+    assert_int_equal(l->test.kind, BRIGADE_TEST_NONE);
+    const brigade_unit_outcome *w = FX_U(b, "hc");
+    assert_int_equal(w->casualties, 1);
+    assert_int_equal(w->figures, 11);
+    assert_int_equal(w->test.kind, BRIGADE_TEST_PURSUIT);
+    assert_int_equal(w->test.total, 11);
+    assert_int_equal(w->test.outcome, BRIGADE_OUTCOME_EXCELLENT);
+    assert_int_equal(w->status, BRIGADE_STATUS_NORMAL);
+    assert_true(w->formed);
+    FX_EXPECT_ALL_USED(&b->d);
+    free(b);
+}
+
+/* 12.13, D15: retreating cavalry contacted by cavalry: winner against
+ * retreating cavalry 12/4 = 3; the retreating 16 as losing cavalry 16/8 =
+ * 2. */
+static void retreating_cavalry_contacted(void **state)
+{
+    (void)state;
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+    brigade_melee_unit *c = fx_add(&b->m, "lc", BRIGADE_SIDE_A, BRIGADE_TYPE_LIGHT_CAVALRY,
+                                   BRIGADE_CLASS_LINE, 12);
+    c->charging = true;
+    brigade_melee_unit *r = fx_add(&b->m, "rc", BRIGADE_SIDE_B, BRIGADE_TYPE_DRAGOONS,
+                                   BRIGADE_CLASS_LINE, 16);
+    r->status = BRIGADE_STATUS_RETREATING;
+    r->formed = false;
+    fx_set(&b->d, "lc.pursuit", 3, 5);
+    FX_RUN(b);
+    expect_auto(b, BRIGADE_SIDE_A);
+    assert_int_equal(FX_U(b, "rc")->casualties, 3);
+    assert_int_equal(FX_U(b, "rc")->status, BRIGADE_STATUS_RETREATING);
+    assert_int_equal(FX_U(b, "lc")->casualties, 2);
+    assert_int_equal(FX_U(b, "lc")->test.outcome, BRIGADE_OUTCOME_BLOWN);
+    assert_int_equal(FX_U(b, "lc")->status, BRIGADE_STATUS_BLOWN);
+    FX_EXPECT_ALL_USED(&b->d);
+    free(b);
+}
+
+/* 12.13, D15: a retreating battalion contacted by a column: 24/6 = 4 and
+ * 24/12 = 2; the column takes the reform test. */
+static void retreating_contacted_by_infantry(void **state)
+{
+    (void)state;
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+    column(b, "col", BRIGADE_SIDE_A, 24);
+    brigade_melee_unit *r = fx_add(&b->m, "inf", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY,
+                                   BRIGADE_CLASS_LINE, 24);
+    r->status = BRIGADE_STATUS_RETREATING;
+    r->formed = false;
+    fx_set(&b->d, "col.reform", 4, 4);
+    FX_RUN(b);
+    expect_auto(b, BRIGADE_SIDE_A);
+    assert_int_equal(FX_U(b, "inf")->casualties, 4);
+    assert_int_equal(FX_U(b, "col")->casualties, 2);
+    assert_int_equal(FX_U(b, "col")->test.kind, BRIGADE_TEST_REFORM);
+    assert_int_equal(FX_U(b, "col")->test.outcome, BRIGADE_OUTCOME_PASS);
+    assert_true(FX_U(b, "col")->formed);
+    FX_EXPECT_ALL_USED(&b->d);
+    free(b);
+}
+
+/* D33 (D19 over D15): a retreating battery contacted is dispersed, with its
+ * casualties (24/6 = 4) taken; it inflicts 12/12 = 1 as a loser. */
+static void retreating_battery_contacted(void **state)
+{
+    (void)state;
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+    column(b, "col", BRIGADE_SIDE_A, 24);
+    brigade_melee_unit *r = fx_add(&b->m, "bty", BRIGADE_SIDE_B, BRIGADE_TYPE_ARTILLERY,
+                                   BRIGADE_CLASS_LINE, 12);
+    r->status = BRIGADE_STATUS_RETREATING;
+    fx_set(&b->d, "col.reform", 4, 4);
+    FX_RUN(b);
+    expect_auto(b, BRIGADE_SIDE_A);
+    const brigade_unit_outcome *l = FX_U(b, "bty");
+    assert_int_equal(l->status, BRIGADE_STATUS_DISPERSED);
+    assert_int_equal(l->casualties, 4);
+    assert_int_equal(l->figures, 8);
+    assert_int_equal(FX_U(b, "col")->casualties, 1);
+    FX_EXPECT_ALL_USED(&b->d);
+    free(b);
+}
+
+/* 12.16, D15: limbered artillery contacted by a close-order unit is
+ * dispersed with no casualty exchange; the contacting unit tests as
+ * against a broken unit (reform, 4+4 passes). */
+static void limbered_contacted_by_infantry(void **state)
+{
+    (void)state;
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+    column(b, "col", BRIGADE_SIDE_A, 24);
+    brigade_melee_unit *a = fx_add(&b->m, "bty", BRIGADE_SIDE_B, BRIGADE_TYPE_ARTILLERY,
+                                   BRIGADE_CLASS_LINE, 6);
+    a->formation = BRIGADE_FORMATION_LIMBERED;
+    fx_set(&b->d, "col.reform", 4, 4);
+    FX_RUN(b);
+    expect_auto(b, BRIGADE_SIDE_A);
+    const brigade_unit_outcome *l = FX_U(b, "bty");
+    assert_int_equal(l->status, BRIGADE_STATUS_DISPERSED);
+    assert_int_equal(l->casualties, 0);
+    assert_int_equal(l->figures, 6);
+    assert_int_equal(FX_U(b, "col")->casualties, 0);
+    assert_int_equal(FX_U(b, "col")->test.kind, BRIGADE_TEST_REFORM);
+    assert_true(FX_U(b, "col")->formed);
+    FX_EXPECT_ALL_USED(&b->d);
+    free(b);
+}
+
+/* 12.16, D15: cavalry is close order too: limbered artillery contacted by
+ * lancers is dispersed; the lancers take the pursuit test. */
+static void limbered_contacted_by_cavalry(void **state)
+{
+    (void)state;
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+    brigade_melee_unit *c = fx_add(&b->m, "lan", BRIGADE_SIDE_A, BRIGADE_TYPE_LANCERS,
+                                   BRIGADE_CLASS_LINE, 12);
+    c->charging = true;
+    brigade_melee_unit *a = fx_add(&b->m, "bty", BRIGADE_SIDE_B, BRIGADE_TYPE_ARTILLERY,
+                                   BRIGADE_CLASS_LINE, 6);
+    a->formation = BRIGADE_FORMATION_LIMBERED;
+    fx_set(&b->d, "lan.pursuit", 4, 5);
+    FX_RUN(b);
+    expect_auto(b, BRIGADE_SIDE_A);
+    assert_int_equal(FX_U(b, "bty")->status, BRIGADE_STATUS_DISPERSED);
+    assert_int_equal(FX_U(b, "lan")->test.kind, BRIGADE_TEST_PURSUIT);
+    assert_int_equal(FX_U(b, "lan")->test.outcome, BRIGADE_OUTCOME_UNFORMED);
+    FX_EXPECT_ALL_USED(&b->d);
+    free(b);
+}
+
+/* 12.16, D15, D30: open order is not close order: limbered artillery
+ * contacted only by open order is not dispersed at once; the melee is
+ * fought with dice (open order 24 3+4+0+2 (2:1) = 9, battery 12 1+2 = 3:
+ * the battery loses and is dispersed then, 12.18). */
+static void limbered_contacted_by_open_order_fights(void **state)
+{
+    (void)state;
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+    fx_add(&b->m, "oo", BRIGADE_SIDE_A, BRIGADE_TYPE_OPEN_ORDER, BRIGADE_CLASS_LINE, 24);
+    brigade_melee_unit *a = fx_add(&b->m, "bty", BRIGADE_SIDE_B, BRIGADE_TYPE_ARTILLERY,
+                                   BRIGADE_CLASS_LINE, 12);
+    a->formation = BRIGADE_FORMATION_LIMBERED;
+    fx_set(&b->d, "oo", 3, 4);
+    fx_set(&b->d, "bty", 1, 2);
+    fx_set(&b->d, "oo.reform", 4, 4);
+    FX_RUN(b);
+    assert_true(b->o.scored);
+    assert_int_not_equal(b->o.result, BRIGADE_RESULT_AUTO);
+    assert_true(FX_U(b, "bty")->rolled);
+    FX_EXPECT_TOTAL(FX_U(b, "oo"), 9);
+    assert_int_equal(b->o.winner, BRIGADE_SIDE_A);
+    assert_int_equal(FX_U(b, "bty")->status, BRIGADE_STATUS_DISPERSED);
+    FX_EXPECT_ALL_USED(&b->d);
+    free(b);
+}
+
+/* 12.12, D15: skirmishers contacted by a line unit are removed with no
+ * casualty exchange, and the line unit takes no test: no dice at all. The
+ * shared case skirmishers_contacted. */
+static void skirmishers_contacted_by_infantry(void **state)
+{
+    (void)state;
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+    column(b, "bn", BRIGADE_SIDE_A, 24);
+    fx_add(&b->m, "sk", BRIGADE_SIDE_B, BRIGADE_TYPE_SKIRMISHERS, BRIGADE_CLASS_LINE, 6);
+    FX_RUN(b);
+    expect_auto(b, BRIGADE_SIDE_A);
+    assert_int_equal(b->d.log_count, 0);
+    const brigade_unit_outcome *s = FX_U(b, "sk");
+    assert_int_equal(s->status, BRIGADE_STATUS_REMOVED);
+    assert_int_equal(s->casualties, 0);
+    assert_int_equal(s->figures, 6);
+    const brigade_unit_outcome *w = FX_U(b, "bn");
+    assert_int_equal(w->test.kind, BRIGADE_TEST_NONE);
+    assert_int_equal(w->casualties, 0);
+    assert_true(w->formed);
+    assert_int_equal(w->status, BRIGADE_STATUS_NORMAL);
+    free(b);
+}
+
+/* 12.12, D15: cavalry (not Cossacks) is a line unit: skirmishers removed,
+ * no test. */
+static void skirmishers_contacted_by_cavalry(void **state)
+{
+    (void)state;
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+    brigade_melee_unit *c = fx_add(&b->m, "hus", BRIGADE_SIDE_B, BRIGADE_TYPE_LIGHT_CAVALRY,
+                                   BRIGADE_CLASS_LINE, 8);
+    c->charging = true;
+    fx_add(&b->m, "sk", BRIGADE_SIDE_A, BRIGADE_TYPE_SKIRMISHERS, BRIGADE_CLASS_LINE, 6);
+    FX_RUN(b);
+    expect_auto(b, BRIGADE_SIDE_B);
+    assert_int_equal(b->d.log_count, 0);
+    assert_int_equal(FX_U(b, "sk")->status, BRIGADE_STATUS_REMOVED);
+    assert_int_equal(FX_U(b, "hus")->test.kind, BRIGADE_TEST_NONE);
+    free(b);
+}
+
+/* 12.12, D15: "anything but Cossacks or skirmishers": open order is a line
+ * unit for this rule. */
+static void skirmishers_contacted_by_open_order(void **state)
+{
+    (void)state;
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+    fx_add(&b->m, "oo", BRIGADE_SIDE_A, BRIGADE_TYPE_OPEN_ORDER, BRIGADE_CLASS_LINE, 24);
+    fx_add(&b->m, "sk", BRIGADE_SIDE_B, BRIGADE_TYPE_SKIRMISHERS, BRIGADE_CLASS_LINE, 6);
+    FX_RUN(b);
+    expect_auto(b, BRIGADE_SIDE_A);
+    assert_int_equal(FX_U(b, "sk")->status, BRIGADE_STATUS_REMOVED);
+    free(b);
+}
+
+/* 12.12: Cossacks are no line unit: they fight skirmishers normally.
+ * Cossacks 3+4 = 7, skirmishers 1+2 = 3. */
+static void skirmishers_fight_cossacks(void **state)
+{
+    (void)state;
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+    fx_add(&b->m, "cos", BRIGADE_SIDE_A, BRIGADE_TYPE_COSSACKS, BRIGADE_CLASS_LINE, 6);
+    fx_add(&b->m, "sk", BRIGADE_SIDE_B, BRIGADE_TYPE_SKIRMISHERS, BRIGADE_CLASS_LINE, 6);
+    fx_set(&b->d, "cos", 3, 4);
+    fx_set(&b->d, "sk", 1, 2);
+    b->d.lenient_tests = true;
+    FX_RUN(b);
+    assert_true(b->o.scored);
+    assert_int_not_equal(b->o.result, BRIGADE_RESULT_AUTO);
+    FX_EXPECT_TOTAL(FX_U(b, "cos"), 7);
+    FX_EXPECT_TOTAL(FX_U(b, "sk"), 3);
+    assert_int_equal(b->o.difference, 4);
+    assert_int_equal(b->o.result, BRIGADE_RESULT_RETREAT);
+    free(b);
+}
+
+/* D30: skirmishers and a battalion on one side: not every unit qualifies,
+ * so every unit rolls and fights normally. Column charging 3+4+2+2+1 = 12;
+ * battalion 4+5+2 = 11, skirmishers 1+2 = 3 (24 against 30). */
+static void partial_skirmishers_fight(void **state)
+{
+    (void)state;
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+    column(b, "col", BRIGADE_SIDE_A, 24);
+    fx_add(&b->m, "bn", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 24);
+    fx_add(&b->m, "sk", BRIGADE_SIDE_B, BRIGADE_TYPE_SKIRMISHERS, BRIGADE_CLASS_LINE, 6);
+    fx_set(&b->d, "col", 3, 4);
+    fx_set(&b->d, "bn", 4, 5);
+    fx_set(&b->d, "sk", 1, 2);
+    fx_set(&b->d, "col.reform", 4, 4);
+    FX_RUN(b);
+    assert_true(b->o.scored);
+    assert_int_equal(b->o.score[BRIGADE_SIDE_A], 12);
+    assert_int_equal(b->o.score[BRIGADE_SIDE_B], 11);
+    assert_int_equal(b->o.result, BRIGADE_RESULT_PUSHED_BACK);
+    assert_true(FX_U(b, "sk")->rolled);
+    assert_int_equal(FX_U(b, "sk")->status, BRIGADE_STATUS_PUSHED_BACK);
+    assert_int_equal(FX_U(b, "bn")->status, BRIGADE_STATUS_PUSHED_BACK);
+    FX_EXPECT_ALL_USED(&b->d);
+    free(b);
+}
+
+/* D30: a broken unit beside a formed one: every unit rolls and the melee
+ * is fought normally. Column 5+6+5 = 16; battalion 1+2+2 = 5, the broken
+ * unit 1+3+2 = 6 (24 against 32). */
+static void partial_broken_fight(void **state)
+{
+    (void)state;
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+    column(b, "col", BRIGADE_SIDE_A, 24);
+    fx_add(&b->m, "bn", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 20);
+    brigade_melee_unit *k = fx_add(&b->m, "brk", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY,
+                                   BRIGADE_CLASS_LINE, 12);
+    k->status = BRIGADE_STATUS_BROKEN;
+    fx_set(&b->d, "col", 5, 6);
+    fx_set(&b->d, "bn", 1, 2);
+    fx_set(&b->d, "brk", 1, 3);
+    fx_set(&b->d, "col.reform", 4, 4);
+    FX_RUN(b);
+    assert_true(b->o.scored);
+    assert_int_equal(b->o.score[BRIGADE_SIDE_A], 16);
+    assert_int_equal(b->o.score[BRIGADE_SIDE_B], 6);
+    assert_int_equal(b->o.result, BRIGADE_RESULT_BROKEN);
+    assert_true(FX_U(b, "brk")->rolled);
+    FX_EXPECT_ALL_USED(&b->d);
+    free(b);
+}
+
+/* D30: a retreating unit beside a formed one: normal melee. */
+static void partial_retreating_fight(void **state)
+{
+    (void)state;
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+    column(b, "col", BRIGADE_SIDE_A, 24);
+    fx_add(&b->m, "bn", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 20);
+    brigade_melee_unit *r = fx_add(&b->m, "ret", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY,
+                                   BRIGADE_CLASS_LINE, 12);
+    r->status = BRIGADE_STATUS_RETREATING;
+    fx_set(&b->d, "col", 5, 6);
+    fx_set(&b->d, "bn", 1, 2);
+    fx_set(&b->d, "ret", 1, 3);
+    fx_set(&b->d, "col.reform", 4, 4);
+    FX_RUN(b);
+    assert_true(b->o.scored);
+    assert_int_not_equal(b->o.result, BRIGADE_RESULT_AUTO);
+    assert_true(FX_U(b, "ret")->rolled);
+    FX_EXPECT_ALL_USED(&b->d);
+    free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(broken_contacted),
+        cmocka_unit_test(two_broken_contacted_by_cavalry),
+        cmocka_unit_test(retreating_contacted_by_cavalry),
+        cmocka_unit_test(retreating_cavalry_contacted),
+        cmocka_unit_test(retreating_contacted_by_infantry),
+        cmocka_unit_test(retreating_battery_contacted),
+        cmocka_unit_test(limbered_contacted_by_infantry),
+        cmocka_unit_test(limbered_contacted_by_cavalry),
+        cmocka_unit_test(limbered_contacted_by_open_order_fights),
+        cmocka_unit_test(skirmishers_contacted_by_infantry),
+        cmocka_unit_test(skirmishers_contacted_by_cavalry),
+        cmocka_unit_test(skirmishers_contacted_by_open_order),
+        cmocka_unit_test(skirmishers_fight_cossacks),
+        cmocka_unit_test(partial_skirmishers_fight),
+        cmocka_unit_test(partial_broken_fight),
+        cmocka_unit_test(partial_retreating_fight),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

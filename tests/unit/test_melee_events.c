@@ -1,0 +1,324 @@
+/*
+ * unit_melee_events: events raised for the umpire (12.15, D9) and the
+ * sappers' re-roll (12.10, D7): double_six on 6-6 after any re-roll,
+ * risk_to_general on the unit whose leading general is at risk when an
+ * enemy unit rolls any double, sappers_used; the re-roll replacing die 0 or
+ * 1; declining it; the order in which rolls are asked.
+ */
+#include "melee_fixture.h"
+
+/* A: "a" infantry 24 in column, charging; B: "b" infantry 24 in line. */
+static fx_bout *pair(int a0, int a1, int b0, int b1)
+{
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+    brigade_melee_unit *a = fx_add(&b->m, "a", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY,
+                                   BRIGADE_CLASS_LINE, 24);
+    a->formation = BRIGADE_FORMATION_COLUMN;
+    a->charging = true;
+    fx_add(&b->m, "b", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 24);
+    fx_set(&b->d, "a", a0, a1);
+    fx_set(&b->d, "b", b0, b1);
+    b->d.lenient_tests = true;
+    return b;
+}
+
+/* 12.15, D9: an unmodified 6-6 raises double_six on the roller only. */
+static void double_six(void **state)
+{
+    (void)state;
+    fx_bout *b = pair(6, 6, 1, 2);
+    FX_RUN(b);
+    assert_int_equal(FX_U(b, "a")->events, (unsigned)BRIGADE_EVENT_DOUBLE_SIX);
+    assert_int_equal(FX_U(b, "b")->events, 0u);
+    free(b);
+}
+
+/* 12.15: another double (5-5) is no double six; with no general leading
+ * it raises nothing. */
+static void double_five_nothing(void **state)
+{
+    (void)state;
+    fx_bout *b = pair(5, 5, 1, 2);
+    FX_RUN(b);
+    assert_int_equal(FX_U(b, "a")->events, 0u);
+    assert_int_equal(FX_U(b, "b")->events, 0u);
+    free(b);
+}
+
+/* 12.15, D9: risk_to_general on the unit whose leading general faces an
+ * enemy that rolled a double (the shared case general_leading_double). */
+static void risk_to_general(void **state)
+{
+    (void)state;
+    fx_bout *b = pair(4, 5, 3, 3);
+    fx_general(&b->m.units[0], BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_AVERAGE, true);
+    FX_RUN(b);
+    FX_EXPECT_TOTAL(FX_U(b, "a"), 9 + 2 + 2 + 1 + 1);
+    assert_int_equal(FX_U(b, "a")->events, (unsigned)BRIGADE_EVENT_RISK_TO_GENERAL);
+    assert_int_equal(FX_U(b, "b")->events, 0u);
+    free(b);
+}
+
+/* D9: no double from the enemy, no risk. */
+static void no_risk_without_enemy_double(void **state)
+{
+    (void)state;
+    fx_bout *b = pair(4, 5, 3, 4);
+    fx_general(&b->m.units[0], BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_AVERAGE, true);
+    FX_RUN(b);
+    assert_int_equal(FX_U(b, "a")->events, 0u);
+    free(b);
+}
+
+/* D9: the unit's own double does not put its own general at risk. */
+static void no_risk_from_own_double(void **state)
+{
+    (void)state;
+    fx_bout *b = pair(2, 2, 3, 4);
+    fx_general(&b->m.units[0], BRIGADE_GENERAL_CINC, BRIGADE_RATING_EXCELLENT, true);
+    FX_RUN(b);
+    assert_int_equal(FX_U(b, "a")->events, 0u);
+    assert_int_equal(FX_U(b, "b")->events, 0u);
+    free(b);
+}
+
+/* D9: a general attached but not leading is not at risk. */
+static void no_risk_general_not_leading(void **state)
+{
+    (void)state;
+    fx_bout *b = pair(4, 5, 3, 3);
+    fx_general(&b->m.units[0], BRIGADE_GENERAL_CINC, BRIGADE_RATING_EXCELLENT, false);
+    FX_RUN(b);
+    assert_int_equal(FX_U(b, "a")->events, 0u);
+    free(b);
+}
+
+/* D9: an enemy 6-6 raises double_six on the enemy and risk_to_general on
+ * the led unit; a led unit rolling 6-6 against an enemy double gets both. */
+static void both_events(void **state)
+{
+    (void)state;
+    fx_bout *b = pair(6, 6, 1, 1);
+    fx_general(&b->m.units[0], BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_AVERAGE, true);
+    FX_RUN(b);
+    assert_int_equal(FX_U(b, "a")->events,
+                     (unsigned)(BRIGADE_EVENT_DOUBLE_SIX | BRIGADE_EVENT_RISK_TO_GENERAL));
+    assert_int_equal(FX_U(b, "b")->events, 0u);
+    free(b);
+
+    b = pair(4, 5, 6, 6);
+    fx_general(&b->m.units[0], BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_AVERAGE, true);
+    FX_RUN(b);
+    assert_int_equal(FX_U(b, "a")->events, (unsigned)BRIGADE_EVENT_RISK_TO_GENERAL);
+    assert_int_equal(FX_U(b, "b")->events, (unsigned)BRIGADE_EVENT_DOUBLE_SIX);
+    free(b);
+}
+
+/* D9: risk_to_general goes to the unit with the leading general only, not
+ * to its side's other units; any enemy unit's double counts. */
+static void risk_only_on_led_unit(void **state)
+{
+    (void)state;
+    fx_bout *b = pair(4, 5, 3, 4);
+    fx_general(&b->m.units[0], BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_AVERAGE, true);
+    fx_add(&b->m, "a2", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 12);
+    fx_add(&b->m, "b2", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 12);
+    fx_set(&b->d, "a2", 1, 2);
+    fx_set(&b->d, "b2", 2, 2);
+    FX_RUN(b);
+    assert_int_equal(FX_U(b, "a")->events, (unsigned)BRIGADE_EVENT_RISK_TO_GENERAL);
+    assert_int_equal(FX_U(b, "a2")->events, 0u);
+    assert_int_equal(FX_U(b, "b")->events, 0u);
+    assert_int_equal(FX_U(b, "b2")->events, 0u);
+    free(b);
+}
+
+/* ------------------------------------------------------------- sappers */
+
+/* A column of 24 with sappers charging a church (fortified, BUA) held by
+ * 18: no +2 (12.9.A) and no +1 without a breach: dice + 2; the defender
+ * dice + 2 + 3. */
+static fx_bout *sappers(int c0, int c1, int d0, int d1)
+{
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_BUA, 1);
+    brigade_melee_unit *c = fx_add(&b->m, "col", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY,
+                                   BRIGADE_CLASS_LINE, 24);
+    c->formation = BRIGADE_FORMATION_COLUMN;
+    c->charging = true;
+    c->sappers = true;
+    brigade_melee_unit *d = fx_add(&b->m, "def", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY,
+                                   BRIGADE_CLASS_LINE, 18);
+    d->defending = BRIGADE_DEFENDING_FORTIFIED;
+    fx_set(&b->d, "col", c0, c1);
+    fx_set(&b->d, "def", d0, d1);
+    b->d.lenient_tests = true;
+    return b;
+}
+
+/* 12.10, D7: the re-roll replaces die 0 (the shared case
+ * sappers_against_church: 1,6 -> 4,6; 10 + 2 = 12 against 3+4+5 = 12). */
+static void sappers_reroll_die0(void **state)
+{
+    (void)state;
+    fx_bout *b = sappers(1, 6, 3, 4);
+    fx_set(&b->d, "col.reroll", 0, 4);
+    FX_RUN(b);
+    const brigade_unit_outcome *c = FX_U(b, "col");
+    assert_int_equal(c->rolled_dice[0], 1);
+    assert_int_equal(c->rolled_dice[1], 6);
+    assert_int_equal(c->dice[0], 4);
+    assert_int_equal(c->dice[1], 6);
+    FX_EXPECT_TOTAL(c, 12);
+    assert_int_equal(c->events, (unsigned)BRIGADE_EVENT_SAPPERS_USED);
+    FX_EXPECT_TOTAL(FX_U(b, "def"), 12);
+    assert_int_equal(b->o.result, BRIGADE_RESULT_DRAW);
+    assert_true(b->o.continues);
+    /* melee.h: every melee roll in unit order, then the re-roll. */
+    assert_true(b->d.log_count >= 3);
+    assert_string_equal(b->d.log[0], "col");
+    assert_string_equal(b->d.log[1], "def");
+    assert_string_equal(b->d.log[2], "col.reroll");
+    assert_int_equal(fx_asked(&b->d, "col.reroll"), 1);
+    free(b);
+}
+
+/* 12.10, D7: the re-roll replaces die 1. */
+static void sappers_reroll_die1(void **state)
+{
+    (void)state;
+    fx_bout *b = sappers(4, 2, 3, 4);
+    fx_set(&b->d, "col.reroll", 1, 5);
+    FX_RUN(b);
+    const brigade_unit_outcome *c = FX_U(b, "col");
+    assert_int_equal(c->dice[0], 4);
+    assert_int_equal(c->dice[1], 5);
+    FX_EXPECT_TOTAL(c, 9 + 2);
+    assert_int_equal(c->events, (unsigned)BRIGADE_EVENT_SAPPERS_USED);
+    free(b);
+}
+
+/* D9: double_six is judged after the re-roll: 6-6 re-rolled to 3-6 is no
+ * double six. */
+static void sappers_reroll_removes_double_six(void **state)
+{
+    (void)state;
+    fx_bout *b = sappers(6, 6, 3, 4);
+    fx_set(&b->d, "col.reroll", 0, 3);
+    FX_RUN(b);
+    const brigade_unit_outcome *c = FX_U(b, "col");
+    assert_int_equal(c->rolled_dice[0], 6);
+    assert_int_equal(c->dice[0], 3);
+    FX_EXPECT_TOTAL(c, 9 + 2);
+    assert_int_equal(c->events, (unsigned)BRIGADE_EVENT_SAPPERS_USED);
+    free(b);
+}
+
+/* D9: ... and 1-6 re-rolled to 6-6 is one: double_six then sappers_used. */
+static void sappers_reroll_makes_double_six(void **state)
+{
+    (void)state;
+    fx_bout *b = sappers(1, 6, 3, 4);
+    fx_set(&b->d, "col.reroll", 0, 6);
+    FX_RUN(b);
+    const brigade_unit_outcome *c = FX_U(b, "col");
+    FX_EXPECT_TOTAL(c, 12 + 2);
+    assert_int_equal(c->events,
+                     (unsigned)(BRIGADE_EVENT_DOUBLE_SIX | BRIGADE_EVENT_SAPPERS_USED));
+    free(b);
+}
+
+/* D7: declining the re-roll (the dice source returns false for
+ * "col.reroll"): asked once, dice unchanged, no sappers_used. */
+static void sappers_declined(void **state)
+{
+    (void)state;
+    fx_bout *b = sappers(1, 6, 3, 4);
+    FX_RUN(b);
+    assert_int_equal(fx_asked(&b->d, "col.reroll"), 1);
+    const brigade_unit_outcome *c = FX_U(b, "col");
+    assert_int_equal(c->dice[0], 1);
+    assert_int_equal(c->dice[1], 6);
+    FX_EXPECT_TOTAL(c, 7 + 2);
+    assert_int_equal(c->events, 0u);
+    free(b);
+}
+
+/* 12.10, D7: sappers only against a castle, church or fortified building:
+ * against a building the re-roll is never asked. */
+static void sappers_not_against_building(void **state)
+{
+    (void)state;
+    fx_bout *b = sappers(1, 6, 3, 4);
+    b->m.units[1].defending = BRIGADE_DEFENDING_BUILDING;
+    FX_RUN(b);
+    assert_int_equal(fx_asked(&b->d, "col.reroll"), 0);
+    assert_int_equal(FX_U(b, "col")->events, 0u);
+    assert_false(brigade_melee_sappers_may_reroll(&b->m, 0));
+    free(b);
+}
+
+/* 12.10: only when charging: a unit with sappers that is not charging is
+ * never asked. */
+static void sappers_not_charging(void **state)
+{
+    (void)state;
+    fx_bout *b = sappers(1, 6, 3, 4);
+    b->m.units[0].charging = false;
+    FX_RUN(b);
+    assert_int_equal(fx_asked(&b->d, "col.reroll"), 0);
+    assert_false(brigade_melee_sappers_may_reroll(&b->m, 0));
+    free(b);
+}
+
+/* melee.h: brigade_melee_sappers_may_reroll: sappers, charging, an enemy
+ * defending a fortified position. */
+static void sappers_may_reroll(void **state)
+{
+    (void)state;
+    fx_bout *b = sappers(1, 6, 3, 4);
+    assert_true(brigade_melee_sappers_may_reroll(&b->m, 0));
+    assert_false(brigade_melee_sappers_may_reroll(&b->m, 1)); /* the defender */
+    b->m.units[0].sappers = false;
+    assert_false(brigade_melee_sappers_may_reroll(&b->m, 0));
+    free(b);
+}
+
+/* D9: a double after the re-roll against a led enemy puts its general at
+ * risk: the defender with a leading general (an excellent cinc: +1) faces
+ * a re-rolled 4-4. */
+static void sappers_reroll_double_risks_enemy_general(void **state)
+{
+    (void)state;
+    fx_bout *b = sappers(1, 4, 3, 4);
+    fx_general(&b->m.units[1], BRIGADE_GENERAL_CINC, BRIGADE_RATING_EXCELLENT, true);
+    fx_set(&b->d, "col.reroll", 0, 4);
+    FX_RUN(b);
+    FX_EXPECT_TOTAL(FX_U(b, "col"), 8 + 2);
+    FX_EXPECT_TOTAL(FX_U(b, "def"), 7 + 2 + 3 + 1);
+    assert_int_equal(FX_U(b, "def")->events, (unsigned)BRIGADE_EVENT_RISK_TO_GENERAL);
+    free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(double_six),
+        cmocka_unit_test(double_five_nothing),
+        cmocka_unit_test(risk_to_general),
+        cmocka_unit_test(no_risk_without_enemy_double),
+        cmocka_unit_test(no_risk_from_own_double),
+        cmocka_unit_test(no_risk_general_not_leading),
+        cmocka_unit_test(both_events),
+        cmocka_unit_test(risk_only_on_led_unit),
+        cmocka_unit_test(sappers_reroll_die0),
+        cmocka_unit_test(sappers_reroll_die1),
+        cmocka_unit_test(sappers_reroll_removes_double_six),
+        cmocka_unit_test(sappers_reroll_makes_double_six),
+        cmocka_unit_test(sappers_declined),
+        cmocka_unit_test(sappers_not_against_building),
+        cmocka_unit_test(sappers_not_charging),
+        cmocka_unit_test(sappers_may_reroll),
+        cmocka_unit_test(sappers_reroll_double_risks_enemy_general),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
