@@ -1,0 +1,465 @@
+/*
+ * server/game_state.c: core battle -> snapshot value tree (PROTOCOL.md §7.1)
+ * and event -> log entry. See game_state.h.
+ *
+ * Building style: every protocol_value_map_set... and array_push consumes
+ * its value and returns -1 on failure; each builder ANDs the results into `ok`
+ * and frees what it built when anything failed, so a NULL from here always
+ * means "out of memory" and never leaks.
+ */
+#include "server/game_state.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A unit's id by index, "?" when out of range (never on a folded battle). */
+static const char *server_state_unit_id(const brigade_battle *battle, int index)
+{
+    if (index < 0 || index >= battle->unit_count)
+        return "?";
+    return battle->units[index].id;
+}
+
+static protocol_value *server_state_side_or_nil(brigade_side side)
+{
+    if (side == BRIGADE_SIDE_A || side == BRIGADE_SIDE_B)
+        return protocol_value_string_new(brigade_side_name(side));
+    return protocol_value_nil_new();
+}
+
+static protocol_value *server_state_dice(const int faces[2])
+{
+    protocol_value *dice = protocol_value_array_new();
+    bool ok = dice != NULL;
+    ok = ok && protocol_value_array_push(dice, protocol_value_int_new(faces[0])) == 0;
+    ok = ok && protocol_value_array_push(dice, protocol_value_int_new(faces[1])) == 0;
+    if (!ok) {
+        protocol_value_free(dice);
+        return NULL;
+    }
+    return dice;
+}
+
+static protocol_value *server_state_seats(unsigned seats)
+{
+    protocol_value *array = protocol_value_array_new();
+    bool ok = array != NULL;
+    if (ok && (seats & BRIGADE_SEAT_BIT(BRIGADE_SIDE_A)))
+        ok = protocol_value_array_push(array, protocol_value_string_new("A")) == 0;
+    if (ok && (seats & BRIGADE_SEAT_BIT(BRIGADE_SIDE_B)))
+        ok = protocol_value_array_push(array, protocol_value_string_new("B")) == 0;
+    if (!ok) {
+        protocol_value_free(array);
+        return NULL;
+    }
+    return array;
+}
+
+static protocol_value *server_state_modifiers(const brigade_battle_modifier *modifiers, int count)
+{
+    protocol_value *array = protocol_value_array_new();
+    bool ok = array != NULL;
+    for (int i = 0; ok && i < count; i++) {
+        protocol_value *m = protocol_value_map_new();
+        ok = m != NULL;
+        ok = ok && protocol_value_map_set_string(m, "rule", modifiers[i].rule) == 0;
+        ok = ok && protocol_value_map_set_string(m, "name", modifiers[i].name) == 0;
+        ok = ok && protocol_value_map_set_int(m, "value", modifiers[i].value) == 0;
+        if (ok)
+            ok = protocol_value_array_push(array, m) == 0;
+        else
+            protocol_value_free(m);
+    }
+    if (!ok) {
+        protocol_value_free(array);
+        return NULL;
+    }
+    return array;
+}
+
+static protocol_value *server_state_unit(const brigade_battle_unit *unit)
+{
+    protocol_value *map = protocol_value_map_new();
+    bool ok = map != NULL;
+    ok = ok && protocol_value_map_set_string(map, "side", brigade_side_name(unit->side)) == 0;
+    ok = ok && protocol_value_map_set_string(map, "name", unit->name) == 0;
+    ok = ok && protocol_value_map_set_string(map, "type", brigade_troop_type_name(unit->type)) == 0;
+    ok = ok && protocol_value_map_set_string(map, "class", brigade_class_name(unit->unit_class)) == 0;
+    ok = ok && protocol_value_map_set_int(map, "figures", unit->figures) == 0;
+    ok = ok && protocol_value_map_set_string(map, "nation", unit->nation) == 0;
+    ok = ok && protocol_value_map_set_string(map, "formation",
+                                             brigade_formation_name(unit->formation)) == 0;
+    ok = ok && protocol_value_map_set_bool(map, "formed", unit->formed) == 0;
+    ok = ok && protocol_value_map_set_bool(map, "wavering", unit->wavering) == 0;
+    ok = ok && protocol_value_map_set_string(map, "status", brigade_status_name(unit->status)) == 0;
+    if (ok) {
+        protocol_value *general;
+        if (unit->general_role == BRIGADE_GENERAL_NONE) {
+            general = protocol_value_nil_new();
+        } else {
+            general = protocol_value_map_new();
+            bool general_ok = general != NULL;
+            general_ok = general_ok &&
+                         protocol_value_map_set_string(
+                             general, "role", brigade_general_role_name(unit->general_role)) == 0;
+            general_ok = general_ok &&
+                         protocol_value_map_set_string(
+                             general, "rating",
+                             brigade_general_rating_name(unit->general_rating)) == 0;
+            if (!general_ok) {
+                protocol_value_free(general);
+                general = NULL;
+            }
+        }
+        ok = protocol_value_map_set(map, "general", general) == 0;
+    }
+    ok = ok && protocol_value_map_set_bool(map, "sappers", unit->sappers) == 0;
+    ok = ok && protocol_value_map_set_int(map, "ranks", unit->ranks) == 0;
+    ok = ok && protocol_value_map_set_string(map, "defending",
+                                             brigade_defending_name(unit->defending)) == 0;
+    ok = ok && protocol_value_map_set_string(map, "terrain", brigade_terrain_name(unit->terrain)) == 0;
+    ok = ok && protocol_value_map_set_string(map, "move", unit->move) == 0;
+    if (!ok) {
+        protocol_value_free(map);
+        return NULL;
+    }
+    return map;
+}
+
+static protocol_value *server_state_morale_result(const brigade_morale_result *result)
+{
+    if (!result->tested)
+        return protocol_value_nil_new();
+    protocol_value *map = protocol_value_map_new();
+    bool ok = map != NULL;
+    ok = ok && protocol_value_map_set(map, "dice", server_state_dice(result->dice)) == 0;
+    ok = ok && protocol_value_map_set_int(map, "total", result->total) == 0;
+    ok = ok && protocol_value_map_set_int(map, "pass_on", result->pass_on) == 0;
+    ok = ok && protocol_value_map_set_bool(map, "passed", result->passed) == 0;
+    ok = ok && protocol_value_map_set_int(map, "failed_by", result->failed_by) == 0;
+    if (!ok) {
+        protocol_value_free(map);
+        return NULL;
+    }
+    return map;
+}
+
+static protocol_value *server_state_charge(const brigade_battle *battle,
+                                           const brigade_charge *charge)
+{
+    protocol_value *map = protocol_value_map_new();
+    bool ok = map != NULL;
+    ok = ok && protocol_value_map_set_string(map, "unit",
+                                             server_state_unit_id(battle, charge->unit)) == 0;
+    ok = ok && protocol_value_map_set_string(map, "target",
+                                             server_state_unit_id(battle, charge->target)) == 0;
+    ok = ok && protocol_value_map_set_string(map, "facing",
+                                             brigade_facing_name(charge->facing)) == 0;
+    ok = ok && protocol_value_map_set_bool(map, "leading", charge->leading) == 0;
+    ok = ok && protocol_value_map_set_bool(map, "sappers", charge->sappers) == 0;
+    ok = ok && protocol_value_map_set_bool(map, "reinforce", charge->reinforce) == 0;
+    if (ok) {
+        protocol_value *response = charge->response == BRIGADE_RESPONSE_NONE
+                                       ? protocol_value_nil_new()
+                                       : protocol_value_string_new(
+                                             brigade_response_name(charge->response));
+        ok = protocol_value_map_set(map, "response", response) == 0;
+    }
+    if (ok) {
+        /* morale: nil until a test is taken, then {charger, target}, each
+         * the test as taken or nil. */
+        protocol_value *morale;
+        if (!charge->charger_morale.tested && !charge->target_morale.tested) {
+            morale = protocol_value_nil_new();
+        } else {
+            morale = protocol_value_map_new();
+            bool morale_ok = morale != NULL;
+            morale_ok = morale_ok &&
+                        protocol_value_map_set(morale, "charger",
+                                               server_state_morale_result(
+                                                   &charge->charger_morale)) == 0;
+            morale_ok = morale_ok &&
+                        protocol_value_map_set(morale, "target",
+                                               server_state_morale_result(
+                                                   &charge->target_morale)) == 0;
+            if (!morale_ok) {
+                protocol_value_free(morale);
+                morale = NULL;
+            }
+        }
+        ok = protocol_value_map_set(map, "morale", morale) == 0;
+    }
+    if (!ok) {
+        protocol_value_free(map);
+        return NULL;
+    }
+    return map;
+}
+
+static protocol_value *server_state_melee(const brigade_battle *battle,
+                                          const brigade_battle_melee *melee)
+{
+    protocol_value *map = protocol_value_map_new();
+    protocol_value *units = protocol_value_array_new();
+    bool ok = map != NULL && units != NULL;
+    for (int i = 0; ok && i < melee->member_count; i++)
+        ok = protocol_value_array_push(
+                 units, protocol_value_string_new(
+                            server_state_unit_id(battle, melee->members[i].unit))) == 0;
+    ok = ok && protocol_value_map_set_string(map, "id", melee->id) == 0;
+    if (ok) {
+        ok = protocol_value_map_set(map, "units", units) == 0;
+        units = NULL;
+    }
+    ok = ok && protocol_value_map_set_int(map, "round", melee->round) == 0;
+    ok = ok && protocol_value_map_set_string(map, "terrain", brigade_terrain_name(melee->terrain)) == 0;
+    protocol_value_free(units);
+    if (!ok) {
+        protocol_value_free(map);
+        return NULL;
+    }
+    return map;
+}
+
+protocol_value *server_state_from_battle(const brigade_battle *battle, const char *game_id)
+{
+    protocol_value *state = protocol_value_map_new();
+    bool ok = state != NULL;
+    ok = ok && protocol_value_map_set_string(state, "game", game_id) == 0;
+    ok = ok && protocol_value_map_set_string(state, "title", battle->title) == 0;
+    ok = ok && protocol_value_map_set_int(state, "turn", battle->turn) == 0;
+    ok = ok && protocol_value_map_set_string(state, "phase", brigade_phase_name(battle->phase)) == 0;
+    ok = ok && protocol_value_map_set_string(state, "step", brigade_step_name(battle->step)) == 0;
+    ok = ok && protocol_value_map_set(state, "phasing",
+                                      server_state_side_or_nil(battle->phasing)) == 0;
+    ok = ok && protocol_value_map_set(state, "awaiting", server_state_seats(battle->awaiting)) == 0;
+
+    if (ok) {
+        protocol_value *sides = protocol_value_map_new();
+        ok = sides != NULL;
+        for (int s = 0; ok && s < 2; s++) {
+            protocol_value *side = protocol_value_map_new();
+            bool side_ok = side != NULL;
+            side_ok = side_ok && protocol_value_map_set_string(side, "name",
+                                                               battle->sides[s].name) == 0;
+            side_ok = side_ok && protocol_value_map_set_bool(side, "done",
+                                                             battle->sides[s].done) == 0;
+            if (side_ok)
+                ok = protocol_value_map_set(sides, brigade_side_name((brigade_side)s), side) == 0;
+            else {
+                protocol_value_free(side);
+                ok = false;
+            }
+        }
+        if (ok)
+            ok = protocol_value_map_set(state, "sides", sides) == 0;
+        else
+            protocol_value_free(sides);
+    }
+
+    if (ok) {
+        protocol_value *units = protocol_value_map_new();
+        ok = units != NULL;
+        for (int i = 0; ok && i < battle->unit_count; i++)
+            ok = protocol_value_map_set(units, battle->units[i].id,
+                                        server_state_unit(&battle->units[i])) == 0;
+        if (ok)
+            ok = protocol_value_map_set(state, "units", units) == 0;
+        else
+            protocol_value_free(units);
+    }
+
+    if (ok) {
+        protocol_value *charges = protocol_value_array_new();
+        ok = charges != NULL;
+        for (int i = 0; ok && i < battle->charge_count; i++)
+            ok = protocol_value_array_push(charges,
+                                           server_state_charge(battle, &battle->charges[i])) == 0;
+        if (ok)
+            ok = protocol_value_map_set(state, "charges", charges) == 0;
+        else
+            protocol_value_free(charges);
+    }
+
+    if (ok) {
+        protocol_value *melees = protocol_value_array_new();
+        ok = melees != NULL;
+        for (int i = 0; ok && i < battle->melee_count; i++)
+            ok = protocol_value_array_push(melees,
+                                           server_state_melee(battle, &battle->melees[i])) == 0;
+        if (ok)
+            ok = protocol_value_map_set(state, "melees", melees) == 0;
+        else
+            protocol_value_free(melees);
+    }
+
+    if (!ok) {
+        protocol_value_free(state);
+        return NULL;
+    }
+    return state;
+}
+
+/* ------------------------------------------------------------ log entries */
+
+static bool server_state_entry_test(protocol_value *entry, const brigade_event *event)
+{
+    if (event->result.test_kind == BRIGADE_TEST_NONE)
+        return true;
+    protocol_value *test = protocol_value_map_new();
+    bool ok = test != NULL;
+    ok = ok && protocol_value_map_set_string(test, "kind",
+                                             brigade_test_kind_name(event->result.test_kind)) == 0;
+    ok = ok && protocol_value_map_set(test, "dice", server_state_dice(event->result.test_dice)) == 0;
+    ok = ok && protocol_value_map_set_int(test, "total", event->result.test_total) == 0;
+    ok = ok && protocol_value_map_set_int(test, "target", event->result.test_target) == 0;
+    ok = ok && protocol_value_map_set_string(
+                   test, "outcome", brigade_test_outcome_name(event->result.test_outcome)) == 0;
+    ok = ok && protocol_value_map_set(test, "modifiers",
+                                      server_state_modifiers(event->result.test_modifiers,
+                                                             event->result.test_modifier_count)) == 0;
+    if (!ok) {
+        protocol_value_free(test);
+        return false;
+    }
+    return protocol_value_map_set(entry, "test", test) == 0;
+}
+
+static bool server_state_entry_details(protocol_value *entry, const brigade_battle *battle,
+                                       const brigade_event *event)
+{
+    bool ok = true;
+    switch (event->kind) {
+    case BRIGADE_BATTLE_EVENT_ROLL:
+        ok = ok && protocol_value_map_set_string(entry, "name", event->roll.name) == 0;
+        ok = ok && protocol_value_map_set(entry, "dice", server_state_dice(event->roll.faces)) == 0;
+        break;
+    case BRIGADE_BATTLE_EVENT_INITIATIVE_WON:
+        ok = ok && protocol_value_map_set(entry, "winner",
+                                          server_state_side_or_nil(event->initiative.winner)) == 0;
+        ok = ok && protocol_value_map_set_int(entry, "total_a", event->initiative.total[0]) == 0;
+        ok = ok && protocol_value_map_set_int(entry, "total_b", event->initiative.total[1]) == 0;
+        break;
+    case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
+    case BRIGADE_BATTLE_EVENT_SIDE_DONE:
+        ok = ok && protocol_value_map_set(entry, "side",
+                                          server_state_side_or_nil(event->side.side)) == 0;
+        break;
+    case BRIGADE_BATTLE_EVENT_UNIT_CHANGED:
+        ok = ok && protocol_value_map_set_string(entry, "unit",
+                                                 server_state_unit_id(battle, event->unit.unit)) == 0;
+        if (event->unit.note[0])
+            ok = ok && protocol_value_map_set_string(entry, "note", event->unit.note) == 0;
+        break;
+    case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED:
+        ok = ok && protocol_value_map_set_string(
+                       entry, "unit", server_state_unit_id(battle, event->charge.charge.unit)) == 0;
+        ok = ok && protocol_value_map_set_string(
+                       entry, "target", server_state_unit_id(battle, event->charge.charge.target)) == 0;
+        break;
+    case BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED:
+        ok = ok && protocol_value_map_set_string(entry, "unit",
+                                                 server_state_unit_id(battle, event->answer.unit)) == 0;
+        ok = ok && protocol_value_map_set_string(entry, "response",
+                                                 brigade_response_name(event->answer.response)) == 0;
+        break;
+    case BRIGADE_BATTLE_EVENT_MORALE_TESTED:
+        ok = ok && protocol_value_map_set_string(entry, "unit",
+                                                 server_state_unit_id(battle, event->morale.unit)) == 0;
+        ok = ok && protocol_value_map_set_string(entry, "name", event->morale.roll) == 0;
+        ok = ok && protocol_value_map_set(entry, "dice",
+                                          server_state_dice(event->morale.result.dice)) == 0;
+        ok = ok && protocol_value_map_set_int(entry, "total", event->morale.result.total) == 0;
+        ok = ok && protocol_value_map_set_int(entry, "pass_on", event->morale.result.pass_on) == 0;
+        ok = ok && protocol_value_map_set(entry, "modifiers",
+                                          server_state_modifiers(event->morale.modifiers,
+                                                                 event->morale.modifier_count)) == 0;
+        ok = ok && protocol_value_map_set_string(entry, "effect",
+                                                 brigade_morale_effect_name(event->morale.effect)) == 0;
+        break;
+    case BRIGADE_BATTLE_EVENT_MELEE_FORMED:
+    case BRIGADE_BATTLE_EVENT_MELEE_REINFORCED:
+    case BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED:
+    case BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN:
+        ok = ok && protocol_value_map_set_string(entry, "melee", event->melee.melee.id) == 0;
+        break;
+    case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
+        ok = ok && protocol_value_map_set_string(entry, "melee", event->result.melee_id) == 0;
+        ok = ok && protocol_value_map_set_string(entry, "unit",
+                                                 server_state_unit_id(battle, event->result.unit)) == 0;
+        ok = ok && protocol_value_map_set_bool(entry, "rolled", event->result.rolled) == 0;
+        if (event->result.rolled) {
+            ok = ok && protocol_value_map_set(entry, "dice",
+                                              server_state_dice(event->result.dice)) == 0;
+            ok = ok && protocol_value_map_set(entry, "rolled_dice",
+                                              server_state_dice(event->result.rolled_dice)) == 0;
+            ok = ok && protocol_value_map_set_int(entry, "total", event->result.total) == 0;
+            ok = ok && protocol_value_map_set(entry, "modifiers",
+                                              server_state_modifiers(
+                                                  event->result.modifiers,
+                                                  event->result.modifier_count)) == 0;
+        }
+        ok = ok && protocol_value_map_set_int(entry, "casualties", event->result.casualties) == 0;
+        ok = ok && protocol_value_map_set_int(entry, "figures", event->result.figures) == 0;
+        ok = ok && protocol_value_map_set_string(entry, "status",
+                                                 brigade_status_name(event->result.status)) == 0;
+        ok = ok && protocol_value_map_set_bool(entry, "formed", event->result.formed) == 0;
+        ok = ok && server_state_entry_test(entry, event);
+        break;
+    case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
+        ok = ok && protocol_value_map_set_string(entry, "melee", event->resolved.melee_id) == 0;
+        ok = ok && protocol_value_map_set(entry, "winner",
+                                          server_state_side_or_nil(event->resolved.winner)) == 0;
+        ok = ok && protocol_value_map_set_string(entry, "result",
+                                                 brigade_melee_result_name(event->resolved.result)) == 0;
+        if (event->resolved.scored) {
+            ok = ok && protocol_value_map_set_int(entry, "score_a", event->resolved.score[0]) == 0;
+            ok = ok && protocol_value_map_set_int(entry, "score_b", event->resolved.score[1]) == 0;
+            ok = ok && protocol_value_map_set_int(entry, "difference",
+                                                  event->resolved.difference) == 0;
+        }
+        ok = ok && protocol_value_map_set_bool(entry, "continues", event->resolved.continues) == 0;
+        break;
+    case BRIGADE_BATTLE_EVENT_TURN_BEGUN:
+    case BRIGADE_BATTLE_EVENT_PHASE_BEGUN:
+    default:
+        break;
+    }
+    return ok;
+}
+
+/* Cuts a NUL-terminated string that may end inside a UTF-8 sequence (a
+ * truncated snprintf) back to the last whole character, so the wire never
+ * carries invalid UTF-8 (PROTOCOL.md §2). */
+static void server_state_utf8_trim(char *text)
+{
+    size_t length = strlen(text);
+    size_t start = length;
+    while (start > 0 && ((unsigned char)text[start - 1] & 0xC0) == 0x80)
+        start--;
+    if (start == 0)
+        return;
+    unsigned char lead = (unsigned char)text[start - 1];
+    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    if (length - (start - 1) < need)
+        text[start - 1] = '\0';
+}
+
+protocol_value *server_state_log_entry(const brigade_battle *battle, const brigade_event *event)
+{
+    char text[512];
+    brigade_event_describe(battle, event, text, sizeof(text));
+    server_state_utf8_trim(text);
+    protocol_value *entry = protocol_value_map_new();
+    bool ok = entry != NULL;
+    ok = ok && protocol_value_map_set_int(entry, "turn", battle->turn) == 0;
+    ok = ok && protocol_value_map_set_string(entry, "phase", brigade_phase_name(battle->phase)) == 0;
+    ok = ok && protocol_value_map_set_string(entry, "kind", brigade_event_kind_name(event->kind)) == 0;
+    ok = ok && protocol_value_map_set_string(entry, "text", text) == 0;
+    ok = ok && server_state_entry_details(entry, battle, event);
+    if (!ok) {
+        protocol_value_free(entry);
+        return NULL;
+    }
+    return entry;
+}

@@ -1,0 +1,39 @@
+/*
+ * server/game_state.h: a core battle as the protocol's value tree, the
+ * snapshot of PROTOCOL.md §7.1, and the log entry of one event.
+ *
+ * The snapshot is rebuilt from the battle after every accepted action and
+ * diffed against the previous one (protocol/delta.h); the log is kept by
+ * the game (core keeps none: battle.h "The log") and grows by one entry per
+ * folded event.
+ */
+#ifndef BRIGADE_SERVER_GAME_STATE_H
+#define BRIGADE_SERVER_GAME_STATE_H
+
+#include "core/battle.h"
+#include "protocol/value.h"
+
+/*
+ * The snapshot of `battle` (PROTOCOL.md §7.1) for game `game_id`, every
+ * member but "log", as a new map owned by the caller:
+ *   {game, title, turn, phase, step, phasing: "A"|"B"|nil, awaiting: [seat],
+ *    sides: {A: {name, done}, B: {...}}, units: {id: unit}, charges: [charge],
+ *    melees: [melee]}
+ * Units, charges and melees name units by id. Returns NULL when memory
+ * runs out.
+ */
+protocol_value *server_state_from_battle(const brigade_battle *battle, const char *game_id);
+
+/*
+ * The log entry of `event` (PROTOCOL.md §7.1 "entry"), given the battle
+ * with the event already folded in (for the turn, the phase and unit ids):
+ *   {turn, phase, kind, text, ...details}
+ * kind is the event kind's name ("roll", "morale_tested", ...), text its
+ * line from brigade_event_describe(); details by kind: a roll's name and
+ * dice, a morale test's roll, dice, total, modifiers [{rule, name, value}]
+ * and effect, a melee unit's total with its modifiers and test, a melee's
+ * result. New map owned by the caller; NULL when memory runs out.
+ */
+protocol_value *server_state_log_entry(const brigade_battle *battle, const brigade_event *event);
+
+#endif

@@ -1,0 +1,260 @@
+/*
+ * server/main.c: brigaded, the authoritative turn server.
+ *
+ *   brigaded [--port N] [--listen ADDR] [--data DIR] [--web DIR]
+ *
+ * Exit status: 0 after a clean shutdown (SIGINT/SIGTERM), 1 when the server
+ * cannot start (port in use, data folder not creatable), 2 for bad options.
+ *
+ * The browser client's files (--web) default to, in this order:
+ *   1. <folder of the brigaded binary>/../share/brigade/client-web
+ *      (the installed layout: bin/brigaded next to share/brigade/),
+ *   2. the client-web/ folder of the source tree brigaded was built from
+ *      (BRIGADE_SOURCE_WEB_DIR, set by server/CMakeLists.txt),
+ * and to none (every file a 404, /healthz and the websocket still served)
+ * when neither exists.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "server/game.h"
+#include "server/net.h"
+
+#ifndef BRIGADE_SOURCE_WEB_DIR
+#define BRIGADE_SOURCE_WEB_DIR ""
+#endif
+
+#define SERVER_DEFAULT_PORT 7681
+#define SERVER_DEFAULT_DATA "./data"
+#define SERVER_DEFAULT_LISTEN "127.0.0.1"
+
+typedef struct server_options {
+    int port;
+    const char *data_dir;
+    const char *listen_address;
+    const char *web_dir; /* NULL: none found */
+    bool web_explicit;
+} server_options;
+
+static void server_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: brigaded [options]\n"
+            "\n"
+            "The Brigade turn server: HTTP and websocket (subprotocol brigade.v1).\n"
+            "\n"
+            "options:\n"
+            "  --port N        TCP port to listen on, 0..65535; 0 lets the system pick\n"
+            "                  (the log line says which). Default %d.\n"
+            "  --listen ADDR   IPv4 or IPv6 address to listen on. Default %s.\n"
+            "  --data DIR      folder for the server's data, created if missing.\n"
+            "                  Default %s.\n"
+            "  --web DIR       the browser client's static files, served at /.\n"
+            "                  Default: <brigaded's folder>/../share/brigade/client-web\n"
+            "                  if it exists, else the source tree's client-web/\n"
+            "                  (%s).\n"
+            "  --help          print this and exit.\n"
+            "\n"
+            "GET /healthz answers 200 \"ok\". SIGINT or SIGTERM shut down cleanly\n"
+            "(websockets closed with 1001, exit status 0).\n",
+            SERVER_DEFAULT_PORT, SERVER_DEFAULT_LISTEN, SERVER_DEFAULT_DATA,
+            BRIGADE_SOURCE_WEB_DIR[0] ? BRIGADE_SOURCE_WEB_DIR : "unknown");
+}
+
+static bool server_is_directory(const char *path)
+{
+    struct stat info;
+    return path && path[0] && stat(path, &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+/* The default --web folder (see the top of this file) written to `buffer`,
+ * or NULL when none exists. */
+static const char *server_default_web_dir(char *buffer, size_t size)
+{
+    char exe[PATH_MAX];
+    ssize_t length = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (length > 0) {
+        exe[length] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            int written = snprintf(buffer, size, "%s/../share/brigade/client-web", exe);
+            if (written > 0 && (size_t)written < size && server_is_directory(buffer))
+                return buffer;
+        }
+    }
+    if (server_is_directory(BRIGADE_SOURCE_WEB_DIR)) {
+        int written = snprintf(buffer, size, "%s", BRIGADE_SOURCE_WEB_DIR);
+        if (written > 0 && (size_t)written < size)
+            return buffer;
+    }
+    return NULL;
+}
+
+/* Creates `path` and its parents (mkdir -p). Returns 0 or an errno value. */
+static int server_make_directories(const char *path)
+{
+    char buffer[PATH_MAX];
+    size_t length = strlen(path);
+    if (length == 0 || length >= sizeof(buffer))
+        return ENAMETOOLONG;
+    memcpy(buffer, path, length + 1);
+    for (char *p = buffer + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buffer, 0755) != 0 && errno != EEXIST)
+            return errno;
+        *p = '/';
+    }
+    if (mkdir(buffer, 0755) != 0 && errno != EEXIST)
+        return errno;
+    return server_is_directory(buffer) ? 0 : ENOTDIR;
+}
+
+/*
+ * Parses argv into `options`. Returns 0 to run, 1 when --help was printed,
+ * 2 for a bad option (message printed to stderr, naming the option).
+ */
+static int server_options_parse(int argc, char **argv, server_options *options)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            server_usage(stdout);
+            return 1;
+        }
+        static const char *const names[] = {"--port", "--data", "--listen", "--web"};
+        const char *name = NULL;
+        const char *value = NULL;
+        for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
+            size_t length = strlen(names[n]);
+            if (strcmp(arg, names[n]) == 0) {
+                name = names[n];
+                if (i + 1 >= argc) {
+                    fprintf(stderr, "brigaded: %s needs a value (see --help)\n", name);
+                    return 2;
+                }
+                value = argv[++i];
+            } else if (strncmp(arg, names[n], length) == 0 && arg[length] == '=') {
+                name = names[n];
+                value = arg + length + 1;
+            }
+            if (name)
+                break;
+        }
+        if (!name) {
+            fprintf(stderr, "brigaded: unknown option '%s' (see --help)\n", arg);
+            return 2;
+        }
+        if (strcmp(name, "--port") == 0) {
+            char *end = NULL;
+            errno = 0;
+            long port = strtol(value, &end, 10);
+            if (!value[0] || *end || errno || port < 0 || port > 65535) {
+                fprintf(stderr, "brigaded: --port: '%s' is not a port number (0..65535)\n",
+                        value);
+                return 2;
+            }
+            options->port = (int)port;
+        } else if (strcmp(name, "--data") == 0) {
+            if (!value[0]) {
+                fprintf(stderr, "brigaded: --data: the folder name is empty\n");
+                return 2;
+            }
+            options->data_dir = value;
+        } else if (strcmp(name, "--listen") == 0) {
+            unsigned char address[16];
+            if (inet_pton(AF_INET, value, address) != 1 &&
+                inet_pton(AF_INET6, value, address) != 1) {
+                fprintf(stderr,
+                        "brigaded: --listen: '%s' is not an IPv4 or IPv6 address\n", value);
+                return 2;
+            }
+            options->listen_address = value;
+        } else {
+            if (!server_is_directory(value)) {
+                fprintf(stderr, "brigaded: --web: '%s' is not a folder\n", value);
+                return 2;
+            }
+            options->web_dir = value;
+            options->web_explicit = true;
+        }
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    server_options options = {
+        .port = SERVER_DEFAULT_PORT,
+        .data_dir = SERVER_DEFAULT_DATA,
+        .listen_address = SERVER_DEFAULT_LISTEN,
+    };
+    int parsed = server_options_parse(argc, argv, &options);
+    if (parsed == 1)
+        return 0;
+    if (parsed != 0)
+        return 2;
+
+    char web_buffer[PATH_MAX];
+    if (!options.web_explicit)
+        options.web_dir = server_default_web_dir(web_buffer, sizeof(web_buffer));
+    if (!options.web_dir)
+        fprintf(stderr, "brigaded: no client-web folder found, serving no static files "
+                        "(use --web DIR)\n");
+
+    int made = server_make_directories(options.data_dir);
+    if (made != 0) {
+        fprintf(stderr, "brigaded: --data: cannot create '%s': %s\n", options.data_dir,
+                strerror(made));
+        return 1;
+    }
+
+    /* A peer closing mid-write must not kill the server. */
+    signal(SIGPIPE, SIG_IGN);
+
+    server_games *games = server_games_new(options.data_dir);
+    if (!games) {
+        fprintf(stderr, "brigaded: out of memory\n");
+        return 1;
+    }
+    server_net_options net_options = {
+        .listen_address = options.listen_address,
+        .port = options.port,
+        .web_dir = options.web_dir,
+        .handlers = server_games_handlers(),
+        .context = games,
+    };
+    server_net_error error;
+    char message[256];
+    server_net *net = server_net_new(&net_options, &error, message, sizeof(message));
+    if (!net) {
+        fprintf(stderr, "brigaded: %s\n", message);
+        server_games_destroy(games);
+        return 1;
+    }
+    server_games_attach(games, net);
+
+    bool v6 = strchr(options.listen_address, ':') != NULL;
+    fprintf(stderr, "brigaded: listening on http://%s%s%s:%d, data in %s\n", v6 ? "[" : "",
+            options.listen_address, v6 ? "]" : "", server_net_port(net), options.data_dir);
+
+    int result = server_net_run(net);
+    server_net_destroy(net);
+    server_games_destroy(games);
+    if (result != 0) {
+        fprintf(stderr, "brigaded: the event loop failed\n");
+        return 1;
+    }
+    fprintf(stderr, "brigaded: stopped\n");
+    return 0;
+}

@@ -1,0 +1,974 @@
+/*
+ * server/net.c: libuv loop, libwebsockets on it (foreign loop), HTTP
+ * (/healthz and the static files of --web) and the brigade.v1 websocket
+ * connections with their send queues. See net.h.
+ *
+ * libwebsockets 4.1.6 facts this file relies on:
+ * - the uv event library is a plugin that lws loads at run time; the
+ *   context runs on our loop through info.foreign_loops;
+ * - lws_create_context does not fail on a port in use: vhosts are explicit
+ *   and lws_create_vhost is checked;
+ * - a client that asks for no subprotocol is bound to protocols[0] (our
+ *   HTTP protocol), which refuses the upgrade in
+ *   LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION;
+ * - LWS_CALLBACK_HTTP_CONFIRM_UPGRADE is deliberately never handled;
+ * - teardown: lws_context_destroy once from a loop callback, close our own
+ *   handles, let uv_run finish, lws_context_destroy again (that frees the
+ *   context), then uv_loop_close. lws's handles are never closed by us.
+ */
+/* realpath() is XSI. */
+#define _XOPEN_SOURCE 700
+
+#include "server/net.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libwebsockets.h>
+
+/* ---------------------------------------------------------------- buffers */
+
+_Static_assert(SERVER_BUFFER_HEADROOM >= LWS_PRE, "SERVER_BUFFER_HEADROOM below LWS_PRE");
+
+struct server_buffer {
+    size_t refs;
+    size_t length;
+    unsigned char *payload;    /* allocation + headroom */
+    unsigned char *allocation; /* owned */
+};
+
+server_buffer *server_buffer_adopt(void *allocation, size_t headroom, size_t length)
+{
+    if (!allocation)
+        return NULL;
+    server_buffer *buffer = headroom >= LWS_PRE ? malloc(sizeof(*buffer)) : NULL;
+    if (!buffer) {
+        free(allocation);
+        return NULL;
+    }
+    buffer->refs = 1;
+    buffer->length = length;
+    buffer->allocation = allocation;
+    buffer->payload = buffer->allocation + headroom;
+    return buffer;
+}
+
+server_buffer *server_buffer_new(size_t length)
+{
+    if (length > SIZE_MAX - SERVER_BUFFER_HEADROOM)
+        return NULL;
+    /* malloc(0) may return NULL: always ask for at least the headroom. */
+    return server_buffer_adopt(malloc(SERVER_BUFFER_HEADROOM + length),
+                               SERVER_BUFFER_HEADROOM, length);
+}
+
+server_buffer *server_buffer_copy(const void *bytes, size_t length)
+{
+    server_buffer *buffer = server_buffer_new(length);
+    if (buffer && length)
+        memcpy(buffer->payload, bytes, length);
+    return buffer;
+}
+
+unsigned char *server_buffer_data(server_buffer *buffer)
+{
+    return buffer->payload;
+}
+
+size_t server_buffer_length(const server_buffer *buffer)
+{
+    return buffer->length;
+}
+
+void server_buffer_truncate(server_buffer *buffer, size_t length)
+{
+    if (length < buffer->length)
+        buffer->length = length;
+}
+
+server_buffer *server_buffer_ref(server_buffer *buffer)
+{
+    buffer->refs++;
+    return buffer;
+}
+
+void server_buffer_unref(server_buffer *buffer)
+{
+    if (buffer && --buffer->refs == 0) {
+        free(buffer->allocation);
+        free(buffer);
+    }
+}
+
+/* ------------------------------------------------------------ connections */
+
+struct server_connection {
+    server_net *net;
+    struct lws *wsi;
+    server_connection *prev, *next; /* in net->connections */
+    unsigned long id;
+    void *data;                     /* the game layer's */
+
+    /* Send queue: a ring of buffer references. */
+    server_buffer **queue;
+    size_t queue_head, queue_count, queue_capacity;
+    size_t queued_bytes;
+
+    /* Receive: the message being reassembled. */
+    unsigned char *rx;
+    size_t rx_length, rx_capacity;
+    bool rx_active;  /* inside a message (between its first and final fragment) */
+    bool rx_text;    /* the message is a text message */
+    bool rx_discard; /* drop the rest of this message */
+
+    int close_code;  /* nonzero: close with this once the queue is empty */
+    bool close_sent; /* our close frame is out; waiting for the peer's */
+};
+
+/* lws_write's opcode for a close frame: lws-write.h leaves LWS_WRITE_CLOSE
+ * (4) out of its public enum, lws itself sends closes with it. */
+#define SERVER_NET_WRITE_CLOSE ((enum lws_write_protocol)4)
+/* How long a peer has to answer our close frame, in seconds. */
+#define SERVER_NET_CLOSE_ACK_SECONDS 3
+/* How long a closing connection may keep us from sending its close frame. */
+#define SERVER_NET_CLOSE_SEND_SECONDS 10
+
+/* The HTTP per-request state (protocols[0]). */
+typedef struct server_net_http_session {
+    unsigned char body[LWS_PRE + 64];
+    size_t body_length;
+    bool body_pending;
+} server_net_http_session;
+
+/* The websocket per-connection state given by lws: our connection. */
+typedef struct server_net_ws_session {
+    server_connection *connection;
+} server_net_ws_session;
+
+/* ------------------------------------------------------------------- net */
+
+struct server_net {
+    uv_loop_t loop;
+    bool loop_initialised;
+    uv_signal_t signal_int, signal_term;
+    bool signals_started;
+    uv_timer_t stop_timer;
+    bool stop_timer_started;
+
+    struct lws_context *context;
+    struct lws_vhost *vhost;
+    struct lws_protocols protocols[3];
+    int port;
+
+    char *web_root;          /* realpath of --web, NULL when missing */
+    size_t web_root_length;
+
+    server_net_handlers handlers;
+    void *handlers_context;
+
+    server_connection *connections; /* doubly linked, newest first */
+    size_t connection_count;
+    unsigned long next_connection_id;
+
+    bool stopping;     /* shutdown begun: refuse new connections */
+    bool torn_down;    /* lws_context_destroy called, our handles closing */
+};
+
+static void server_net_stop_timer_fired(uv_timer_t *timer);
+
+static server_net *server_net_from_wsi(struct lws *wsi)
+{
+    return lws_context_user(lws_get_context(wsi));
+}
+
+static void server_net_log_emit(int level, const char *line)
+{
+    (void)level;
+    /* lws lines end with a newline; never log seat tokens: lws at ERR/WARN
+     * level does not print frame contents. */
+    fprintf(stderr, "brigaded: lws: %s", line);
+}
+
+/* ------------------------------------------------------------ send queue */
+
+static void server_connection_queue_clear(server_connection *connection)
+{
+    while (connection->queue_count) {
+        server_buffer_unref(connection->queue[connection->queue_head]);
+        connection->queue_head = (connection->queue_head + 1) % connection->queue_capacity;
+        connection->queue_count--;
+    }
+    connection->queue_head = 0;
+    connection->queued_bytes = 0;
+}
+
+static int server_connection_queue_grow(server_connection *connection)
+{
+    size_t capacity = connection->queue_capacity ? connection->queue_capacity * 2 : 8;
+    server_buffer **queue = malloc(capacity * sizeof(*queue));
+    if (!queue)
+        return -1;
+    for (size_t i = 0; i < connection->queue_count; i++)
+        queue[i] = connection->queue[(connection->queue_head + i) % connection->queue_capacity];
+    free(connection->queue);
+    connection->queue = queue;
+    connection->queue_head = 0;
+    connection->queue_capacity = capacity;
+    return 0;
+}
+
+int server_connection_send(server_connection *connection, server_buffer *buffer)
+{
+    if (!connection || !buffer || connection->close_code)
+        return -1;
+    if (buffer->length > SERVER_NET_QUEUE_BYTES_MAX - connection->queued_bytes) {
+        fprintf(stderr, "brigaded: connection %lu: send queue over %u bytes, closing\n",
+                connection->id, SERVER_NET_QUEUE_BYTES_MAX);
+        server_connection_queue_clear(connection);
+        server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
+        return -1;
+    }
+    if (connection->queue_count == connection->queue_capacity &&
+        server_connection_queue_grow(connection) != 0)
+        return -1;
+    size_t tail = (connection->queue_head + connection->queue_count) % connection->queue_capacity;
+    connection->queue[tail] = server_buffer_ref(buffer);
+    connection->queue_count++;
+    connection->queued_bytes += buffer->length;
+    lws_callback_on_writable(connection->wsi);
+    return 0;
+}
+
+size_t server_connection_broadcast(server_connection *const *connections,
+                                   size_t count, server_buffer *buffer)
+{
+    size_t sent = 0;
+    for (size_t i = 0; i < count; i++)
+        if (connections[i] && server_connection_send(connections[i], buffer) == 0)
+            sent++;
+    return sent;
+}
+
+void server_connection_close(server_connection *connection, int code)
+{
+    if (!connection || connection->close_code)
+        return;
+    connection->close_code = code;
+    /* A backstop for a peer that never lets us write the close (e.g. the
+     * reader of an overflowing queue): lws drops the connection then. */
+    lws_set_timeout(connection->wsi, PENDING_TIMEOUT_CLOSE_SEND, SERVER_NET_CLOSE_SEND_SECONDS);
+    lws_callback_on_writable(connection->wsi);
+}
+
+void *server_connection_data(const server_connection *connection)
+{
+    return connection->data;
+}
+
+void server_connection_set_data(server_connection *connection, void *data)
+{
+    connection->data = data;
+}
+
+unsigned long server_connection_id(const server_connection *connection)
+{
+    return connection->id;
+}
+
+/* One message (or the close) per writeable callback. */
+static int server_connection_writeable(server_connection *connection)
+{
+    struct lws *wsi = connection->wsi;
+    if (connection->queue_count) {
+        server_buffer *buffer = connection->queue[connection->queue_head];
+        connection->queue_head = (connection->queue_head + 1) % connection->queue_capacity;
+        connection->queue_count--;
+        connection->queued_bytes -= buffer->length;
+        int written = lws_write(wsi, server_buffer_data(buffer), buffer->length,
+                                LWS_WRITE_BINARY);
+        bool short_write = written < 0 || (size_t)written < buffer->length;
+        server_buffer_unref(buffer);
+        if (short_write)
+            return -1;
+        if (connection->queue_count || connection->close_code)
+            lws_callback_on_writable(wsi);
+        return 0;
+    }
+    if (connection->close_code && !connection->close_sent) {
+        /* lws 4.1.6 drops the socket without a close frame when a
+         * writeable callback returns -1 after lws_close_reason(), so the
+         * close frame is written here, as this callback's one write; the
+         * peer's answering close then ends the connection
+         * (LWS_CALLBACK_WS_PEER_INITIATED_CLOSE), or the timeout does. */
+        const char *reason = "";
+        switch (connection->close_code) {
+        case SERVER_NET_CLOSE_GOING_AWAY: reason = "server shutting down"; break;
+        case SERVER_NET_CLOSE_TOO_BIG: reason = "message too large"; break;
+        case SERVER_NET_CLOSE_POLICY: reason = "send queue full"; break;
+        case SERVER_NET_CLOSE_INTERNAL: reason = "internal error"; break;
+        default: break;
+        }
+        unsigned char frame[LWS_PRE + 2 + 32];
+        size_t length = strlen(reason);
+        frame[LWS_PRE] = (unsigned char)(connection->close_code >> 8);
+        frame[LWS_PRE + 1] = (unsigned char)(connection->close_code & 0xff);
+        memcpy(frame + LWS_PRE + 2, reason, length);
+        connection->close_sent = true;
+        int written = lws_write(wsi, frame + LWS_PRE, 2 + length, SERVER_NET_WRITE_CLOSE);
+        if (written < (int)(2 + length))
+            return -1;
+        lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_ACK, SERVER_NET_CLOSE_ACK_SECONDS);
+        return 0;
+    }
+    return 0;
+}
+
+/* --------------------------------------------------------------- receive */
+
+static void server_connection_rx_release(server_connection *connection)
+{
+    free(connection->rx);
+    connection->rx = NULL;
+    connection->rx_length = 0;
+    connection->rx_capacity = 0;
+}
+
+static void server_connection_deliver(server_connection *connection,
+                                      const unsigned char *bytes, size_t length)
+{
+    server_net *net = connection->net;
+    if (connection->rx_text) {
+        if (net->handlers.on_refused)
+            net->handlers.on_refused(net->handlers_context, connection, SERVER_NET_REFUSAL_TEXT);
+        return;
+    }
+    if (net->handlers.on_message)
+        net->handlers.on_message(net->handlers_context, connection, bytes, length);
+}
+
+static void server_connection_receive(server_connection *connection,
+                                      const unsigned char *in, size_t length)
+{
+    struct lws *wsi = connection->wsi;
+    size_t remaining = lws_remaining_packet_payload(wsi);
+    bool final = lws_is_final_fragment(wsi) && remaining == 0;
+
+    if (!connection->rx_active) {
+        connection->rx_active = true;
+        connection->rx_text = !lws_frame_is_binary(wsi);
+        connection->rx_length = 0;
+        connection->rx_discard = connection->close_code != 0;
+    }
+
+    if (!connection->rx_discard) {
+        size_t room = SERVER_NET_MESSAGE_MAX - connection->rx_length;
+        if (length > room || remaining > room - length) {
+            server_net *net = connection->net;
+            connection->rx_discard = true;
+            server_connection_rx_release(connection);
+            if (net->handlers.on_refused)
+                net->handlers.on_refused(net->handlers_context, connection,
+                                         SERVER_NET_REFUSAL_TOO_LARGE);
+            server_connection_close(connection, SERVER_NET_CLOSE_TOO_BIG);
+        } else if (final && connection->rx_length == 0) {
+            /* The whole message in one piece: no copy. */
+            server_connection_deliver(connection, in, length);
+        } else {
+            size_t needed = connection->rx_length + length;
+            if (needed > connection->rx_capacity) {
+                size_t capacity = connection->rx_capacity ? connection->rx_capacity : 4096;
+                while (capacity < needed)
+                    capacity *= 2;
+                if (capacity > SERVER_NET_MESSAGE_MAX)
+                    capacity = SERVER_NET_MESSAGE_MAX;
+                unsigned char *rx = realloc(connection->rx, capacity);
+                if (!rx) {
+                    connection->rx_discard = true;
+                    server_connection_rx_release(connection);
+                    server_connection_close(connection, SERVER_NET_CLOSE_INTERNAL);
+                    goto done;
+                }
+                connection->rx = rx;
+                connection->rx_capacity = capacity;
+            }
+            if (length)
+                memcpy(connection->rx + connection->rx_length, in, length);
+            connection->rx_length = needed;
+            if (final) {
+                server_connection_deliver(connection, connection->rx, connection->rx_length);
+                server_connection_rx_release(connection);
+            }
+        }
+    }
+done:
+    if (final) {
+        connection->rx_active = false;
+        connection->rx_length = 0;
+    }
+}
+
+/* ------------------------------------------------------- ws protocol */
+
+static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
+                                  void *user, void *in, size_t len)
+{
+    server_net_ws_session *session = user;
+    server_net *net;
+    server_connection *connection;
+
+    switch (reason) {
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        net = server_net_from_wsi(wsi);
+        return net->stopping ? 1 : 0;
+
+    case LWS_CALLBACK_ESTABLISHED:
+        net = server_net_from_wsi(wsi);
+        if (!session)
+            return -1;
+        session->connection = NULL;
+        connection = calloc(1, sizeof(*connection));
+        if (!connection)
+            return -1;
+        connection->net = net;
+        connection->wsi = wsi;
+        connection->id = ++net->next_connection_id;
+        connection->next = net->connections;
+        if (net->connections)
+            net->connections->prev = connection;
+        net->connections = connection;
+        net->connection_count++;
+        session->connection = connection;
+        if (net->handlers.on_open)
+            net->handlers.on_open(net->handlers_context, connection);
+        if (net->stopping)
+            server_connection_close(connection, SERVER_NET_CLOSE_GOING_AWAY);
+        return 0;
+
+    case LWS_CALLBACK_RECEIVE:
+        if (!session || !session->connection)
+            return -1;
+        server_connection_receive(session->connection, in, len);
+        return 0;
+
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        if (!session || !session->connection)
+            return -1;
+        return server_connection_writeable(session->connection);
+
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+        /* The answer to our close frame: just drop the connection (a
+         * nonzero return); otherwise lws echoes the peer's close. */
+        return session && session->connection && session->connection->close_sent ? -1 : 0;
+
+    case LWS_CALLBACK_CLOSED:
+        if (!session || !session->connection)
+            return 0;
+        connection = session->connection;
+        session->connection = NULL;
+        net = connection->net;
+        if (net->handlers.on_close)
+            net->handlers.on_close(net->handlers_context, connection);
+        if (connection->prev)
+            connection->prev->next = connection->next;
+        else
+            net->connections = connection->next;
+        if (connection->next)
+            connection->next->prev = connection->prev;
+        net->connection_count--;
+        server_connection_queue_clear(connection);
+        free(connection->queue);
+        server_connection_rx_release(connection);
+        free(connection);
+        if (net->stopping && net->connection_count == 0 && net->stop_timer_started &&
+            !net->torn_down)
+            /* Finish the shutdown from the loop, outside lws's close path. */
+            uv_timer_start(&net->stop_timer, server_net_stop_timer_fired, 0, 0);
+        return 0;
+
+    default:
+        return 0;
+    }
+}
+
+/* ------------------------------------------------------- http protocol */
+
+typedef struct server_net_mime {
+    const char *extension;
+    const char *type;
+} server_net_mime;
+
+static const char *server_net_mime_type(const char *path)
+{
+    static const server_net_mime types[] = {
+        {".html", "text/html; charset=utf-8"},
+        {".htm", "text/html; charset=utf-8"},
+        {".js", "text/javascript; charset=utf-8"},
+        {".mjs", "text/javascript; charset=utf-8"},
+        {".css", "text/css; charset=utf-8"},
+        {".json", "application/json"},
+        {".map", "application/json"},
+        {".webmanifest", "application/manifest+json"},
+        {".svg", "image/svg+xml"},
+        {".png", "image/png"},
+        {".jpg", "image/jpeg"},
+        {".jpeg", "image/jpeg"},
+        {".gif", "image/gif"},
+        {".ico", "image/x-icon"},
+        {".webp", "image/webp"},
+        {".wasm", "application/wasm"},
+        {".woff", "font/woff"},
+        {".woff2", "font/woff2"},
+        {".txt", "text/plain; charset=utf-8"},
+        {".md", "text/plain; charset=utf-8"},
+    };
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    if (dot && (!slash || dot > slash))
+        for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+            if (strcmp(dot, types[i].extension) == 0)
+                return types[i].type;
+    return "application/octet-stream";
+}
+
+/* Writes a complete small response: headers now, `body` in the next
+ * writeable callback (or none for HEAD). Returns what the lws callback
+ * should return. */
+static int server_net_http_respond(struct lws *wsi, server_net_http_session *session,
+                                   unsigned int status, const char *body, bool head)
+{
+    unsigned char headers[LWS_PRE + 512];
+    unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof(headers) - 1;
+    size_t length = strlen(body);
+    if (length > sizeof(session->body) - LWS_PRE)
+        return -1;
+    if (lws_add_http_common_headers(wsi, status, "text/plain; charset=utf-8", length, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                    (const unsigned char *)"no-store", 8, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
+                                    (const unsigned char *)"nosniff", 7, &p, end) ||
+        lws_finalize_write_http_header(wsi, start, &p, end))
+        return -1;
+    if (head || length == 0)
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    memcpy(session->body + LWS_PRE, body, length);
+    session->body_length = length;
+    session->body_pending = true;
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
+static int server_net_http_redirect(struct lws *wsi, const char *location)
+{
+    unsigned char headers[LWS_PRE + 1536];
+    unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof(headers) - 1;
+    if (lws_http_redirect(wsi, HTTP_STATUS_MOVED_PERMANENTLY, (const unsigned char *)location,
+                          (int)strlen(location), &p, end) < 0)
+        return -1;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+typedef enum server_net_static_result {
+    SERVER_NET_STATIC_FILE = 0,
+    SERVER_NET_STATIC_MISSING,
+    SERVER_NET_STATIC_DIRECTORY /* a directory asked without its trailing '/' */
+} server_net_static_result;
+
+/*
+ * Maps a request path to a regular file under the web root, refusing
+ * anything that could leave it: segments "." / ".." / starting with '.',
+ * control bytes, backslashes, and symlinks resolving outside the root.
+ * Writes the file's path into `path`.
+ */
+static server_net_static_result server_net_static_path(const server_net *net, const char *uri,
+                                                        char *path, size_t path_size)
+{
+    if (!net->web_root || uri[0] != '/')
+        return SERVER_NET_STATIC_MISSING;
+    size_t uri_length = strlen(uri);
+    if (uri_length > 1024)
+        return SERVER_NET_STATIC_MISSING;
+    for (const char *segment = uri + 1; *segment;) {
+        const char *slash = strchr(segment, '/');
+        size_t length = slash ? (size_t)(slash - segment) : strlen(segment);
+        if (length == 0 && slash)
+            return SERVER_NET_STATIC_MISSING; /* "//" */
+        if (length && segment[0] == '.')
+            return SERVER_NET_STATIC_MISSING; /* ".", "..", hidden files */
+        for (size_t i = 0; i < length; i++) {
+            unsigned char c = (unsigned char)segment[i];
+            if (c < 0x20 || c == 0x7f || c == '\\')
+                return SERVER_NET_STATIC_MISSING;
+        }
+        if (!slash)
+            break;
+        segment = slash + 1;
+    }
+    const char *index = uri[uri_length - 1] == '/' ? "index.html" : "";
+    int written = snprintf(path, path_size, "%s%s%s", net->web_root, uri, index);
+    if (written < 0 || (size_t)written >= path_size)
+        return SERVER_NET_STATIC_MISSING;
+
+    char real[PATH_MAX];
+    struct stat info;
+    if (!realpath(path, real) || stat(real, &info) != 0)
+        return SERVER_NET_STATIC_MISSING;
+    if (strncmp(real, net->web_root, net->web_root_length) != 0 ||
+        (real[net->web_root_length] != '/' && real[net->web_root_length] != '\0'))
+        return SERVER_NET_STATIC_MISSING;
+    if (S_ISDIR(info.st_mode))
+        return index[0] ? SERVER_NET_STATIC_MISSING : SERVER_NET_STATIC_DIRECTORY;
+    if (!S_ISREG(info.st_mode))
+        return SERVER_NET_STATIC_MISSING;
+    if (strlen(real) >= path_size)
+        return SERVER_NET_STATIC_MISSING;
+    memcpy(path, real, strlen(real) + 1);
+    return SERVER_NET_STATIC_FILE;
+}
+
+static int server_net_http_request(struct lws *wsi, server_net_http_session *session,
+                                   const char *uri)
+{
+    server_net *net = server_net_from_wsi(wsi);
+    bool get = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0;
+    bool head = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0;
+    if (!get && !head)
+        return server_net_http_respond(wsi, session, HTTP_STATUS_METHOD_NOT_ALLOWED,
+                                       "method not allowed\n", false);
+    if (net->stopping)
+        return server_net_http_respond(wsi, session, HTTP_STATUS_SERVICE_UNAVAILABLE,
+                                       "shutting down\n", head);
+    if (strcmp(uri, "/healthz") == 0)
+        return server_net_http_respond(wsi, session, HTTP_STATUS_OK, "ok", head);
+
+    char path[PATH_MAX];
+    switch (server_net_static_path(net, uri, path, sizeof(path))) {
+    case SERVER_NET_STATIC_FILE: {
+        unsigned char extra[256];
+        unsigned char *p = extra, *end = extra + sizeof(extra);
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                        (const unsigned char *)"no-cache", 8, &p, end) ||
+            lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
+                                        (const unsigned char *)"nosniff", 7, &p, end))
+            return -1;
+        int served = lws_serve_http_file(wsi, path, server_net_mime_type(path),
+                                         (const char *)extra, (int)(p - extra));
+        if (served < 0 || (served > 0 && lws_http_transaction_completed(wsi)))
+            return -1;
+        return 0;
+    }
+    case SERVER_NET_STATIC_DIRECTORY: {
+        char location[1100];
+        int written = snprintf(location, sizeof(location), "%s/", uri);
+        if (written < 0 || (size_t)written >= sizeof(location))
+            break;
+        return server_net_http_redirect(wsi, location);
+    }
+    case SERVER_NET_STATIC_MISSING:
+        break;
+    }
+    return server_net_http_respond(wsi, session, HTTP_STATUS_NOT_FOUND, "not found\n", head);
+}
+
+static int server_net_http_callback(struct lws *wsi, enum lws_callback_reasons reason,
+                                    void *user, void *in, size_t len)
+{
+    server_net_http_session *session = user;
+
+    switch (reason) {
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        /* Shutting down: hang up on new connections at once. */
+        return server_net_from_wsi(wsi)->stopping ? 1 : 0;
+
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        /* A websocket upgrade bound to protocols[0]: the client asked for
+         * no subprotocol (or none we serve). Refuse it. */
+        return 1;
+
+    case LWS_CALLBACK_HTTP:
+        if (!session || !in)
+            return -1;
+        session->body_pending = false;
+        return server_net_http_request(wsi, session, in);
+
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        if (!session || !session->body_pending)
+            return 0;
+        session->body_pending = false;
+        if (lws_write(wsi, session->body + LWS_PRE, session->body_length,
+                      LWS_WRITE_HTTP_FINAL) < (int)session->body_length)
+            return -1;
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+
+    case LWS_CALLBACK_HTTP_FILE_COMPLETION:
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+
+    default:
+        return lws_callback_http_dummy(wsi, reason, user, in, len);
+    }
+}
+
+/* --------------------------------------------------------- lifecycle */
+
+/* Tears lws down from a loop callback (never from inside lws): the first
+ * lws_context_destroy, and our own handles closed. */
+static void server_net_teardown(server_net *net)
+{
+    if (net->torn_down)
+        return;
+    net->torn_down = true;
+    if (net->context)
+        lws_context_destroy(net->context);
+    if (net->signals_started) {
+        uv_close((uv_handle_t *)&net->signal_int, NULL);
+        uv_close((uv_handle_t *)&net->signal_term, NULL);
+        net->signals_started = false;
+    }
+    if (net->stop_timer_started) {
+        uv_close((uv_handle_t *)&net->stop_timer, NULL);
+        net->stop_timer_started = false;
+    }
+}
+
+static void server_net_stop_timer_fired(uv_timer_t *timer)
+{
+    server_net *net = timer->data;
+    if (net->connection_count)
+        fprintf(stderr, "brigaded: %zu connection(s) did not close in time\n",
+                net->connection_count);
+    server_net_teardown(net);
+}
+
+void server_net_stop(server_net *net)
+{
+    if (!net || net->stopping)
+        return;
+    net->stopping = true;
+    for (server_connection *c = net->connections; c; c = c->next)
+        server_connection_close(c, SERVER_NET_CLOSE_GOING_AWAY);
+    if (!net->stop_timer_started) {
+        if (uv_timer_init(&net->loop, &net->stop_timer) != 0) {
+            server_net_teardown(net);
+            return;
+        }
+        net->stop_timer.data = net;
+        net->stop_timer_started = true;
+    }
+    uv_timer_start(&net->stop_timer, server_net_stop_timer_fired,
+                   net->connection_count ? SERVER_NET_SHUTDOWN_GRACE_MS : 0, 0);
+}
+
+static void server_net_signal_received(uv_signal_t *handle, int signum)
+{
+    server_net *net = handle->data;
+    if (!net->stopping)
+        fprintf(stderr, "brigaded: %s, shutting down\n",
+                signum == SIGINT ? "SIGINT" : signum == SIGTERM ? "SIGTERM" : "signal");
+    server_net_stop(net);
+}
+
+static void server_net_message(char *message, size_t size, const char *format, ...)
+{
+    if (!message || !size)
+        return;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, size, format, args);
+    va_end(args);
+}
+
+/* Why a listen socket cannot be bound, for the error message: binds a test
+ * socket of our own. Returns an errno value (0 if it could bind). */
+static int server_net_bind_errno(const char *address, int port)
+{
+    struct sockaddr_storage storage;
+    memset(&storage, 0, sizeof(storage));
+    socklen_t length;
+    int family;
+    struct sockaddr_in *v4 = (struct sockaddr_in *)&storage;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&storage;
+    if (inet_pton(AF_INET, address, &v4->sin_addr) == 1) {
+        family = v4->sin_family = AF_INET;
+        v4->sin_port = htons((uint16_t)port);
+        length = sizeof(*v4);
+    } else if (inet_pton(AF_INET6, address, &v6->sin6_addr) == 1) {
+        family = v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons((uint16_t)port);
+        length = sizeof(*v6);
+    } else {
+        return EINVAL;
+    }
+    int fd = socket(family, SOCK_STREAM, 0);
+    if (fd < 0)
+        return errno;
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    int result = bind(fd, (struct sockaddr *)&storage, length) == 0 ? 0 : errno;
+    close(fd);
+    return result;
+}
+
+server_net *server_net_new(const server_net_options *options, server_net_error *error,
+                           char *message, size_t message_size)
+{
+    server_net_error dummy;
+    if (!error)
+        error = &dummy;
+    *error = SERVER_NET_ERROR_MEMORY;
+    server_net *net = calloc(1, sizeof(*net));
+    if (!net) {
+        server_net_message(message, message_size, "out of memory");
+        return NULL;
+    }
+    net->handlers = options->handlers;
+    net->handlers_context = options->context;
+
+    if (options->web_dir) {
+        net->web_root = realpath(options->web_dir, NULL);
+        if (net->web_root)
+            net->web_root_length = strlen(net->web_root);
+        /* A root of "/" would make every prefix check pass: refuse it. */
+        if (net->web_root && net->web_root_length <= 1) {
+            free(net->web_root);
+            net->web_root = NULL;
+            net->web_root_length = 0;
+        }
+    }
+
+    if (uv_loop_init(&net->loop) != 0) {
+        *error = SERVER_NET_ERROR_LOOP;
+        server_net_message(message, message_size, "cannot create the event loop");
+        free(net->web_root);
+        free(net);
+        return NULL;
+    }
+    net->loop_initialised = true;
+
+    uv_signal_init(&net->loop, &net->signal_int);
+    uv_signal_init(&net->loop, &net->signal_term);
+    net->signal_int.data = net;
+    net->signal_term.data = net;
+    net->signals_started = true;
+    if (uv_signal_start(&net->signal_int, server_net_signal_received, SIGINT) != 0 ||
+        uv_signal_start(&net->signal_term, server_net_signal_received, SIGTERM) != 0) {
+        *error = SERVER_NET_ERROR_LOOP;
+        server_net_message(message, message_size, "cannot install the signal handlers");
+        server_net_destroy(net);
+        return NULL;
+    }
+
+    lws_set_log_level(LLL_ERR | LLL_WARN, server_net_log_emit);
+
+    net->protocols[0] = (struct lws_protocols){
+        .name = "http",
+        .callback = server_net_http_callback,
+        .per_session_data_size = sizeof(server_net_http_session),
+    };
+    net->protocols[1] = (struct lws_protocols){
+        .name = SERVER_NET_SUBPROTOCOL,
+        .callback = server_net_ws_callback,
+        .per_session_data_size = sizeof(server_net_ws_session),
+        .rx_buffer_size = 16384,
+    };
+    /* protocols[2] stays zeroed: the terminator. */
+
+    void *foreign_loops[1] = {&net->loop};
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof(info));
+    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
+    info.foreign_loops = foreign_loops;
+    info.user = net;
+    info.protocols = net->protocols;
+    info.server_string = "brigaded";
+    info.port = CONTEXT_PORT_NO_LISTEN;
+    net->context = lws_create_context(&info);
+    if (!net->context) {
+        *error = SERVER_NET_ERROR_LOOP;
+        server_net_message(message, message_size,
+                           "cannot start libwebsockets on libuv (is the lws uv event-lib "
+                           "plugin, package libwebsockets-evlib-uv, installed?)");
+        server_net_destroy(net);
+        return NULL;
+    }
+
+    memset(&info, 0, sizeof(info));
+    info.options = LWS_SERVER_OPTION_LIBUV;
+    info.vhost_name = "brigade";
+    info.iface = options->listen_address;
+    info.port = options->port;
+    info.protocols = net->protocols;
+    if (strchr(options->listen_address, ':') == NULL)
+        info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+    net->vhost = lws_create_vhost(net->context, &info);
+    if (!net->vhost) {
+        int cause = server_net_bind_errno(options->listen_address, options->port);
+        *error = SERVER_NET_ERROR_LISTEN;
+        server_net_message(message, message_size, "cannot listen on %s port %d: %s",
+                           options->listen_address, options->port,
+                           cause ? strerror(cause) : "libwebsockets refused the vhost");
+        server_net_destroy(net);
+        return NULL;
+    }
+    net->port = lws_get_vhost_listen_port(net->vhost);
+    *error = SERVER_NET_OK;
+    return net;
+}
+
+int server_net_port(const server_net *net)
+{
+    return net->port;
+}
+
+uv_loop_t *server_net_loop(server_net *net)
+{
+    return &net->loop;
+}
+
+int server_net_run(server_net *net)
+{
+    uv_run(&net->loop, UV_RUN_DEFAULT);
+    /* The loop only runs out after a shutdown began; anything else is a
+     * failure of the loop. */
+    return net->torn_down ? 0 : -1;
+}
+
+void server_net_destroy(server_net *net)
+{
+    if (!net)
+        return;
+    if (net->loop_initialised) {
+        server_net_teardown(net);
+        /* Let lws and our handles finish closing. */
+        uv_run(&net->loop, UV_RUN_DEFAULT);
+        if (net->context) {
+            lws_context_destroy(net->context); /* the second call frees it */
+            net->context = NULL;
+        }
+        uv_run(&net->loop, UV_RUN_DEFAULT);
+        /* Connections lws never reported closed (none expected). */
+        while (net->connections) {
+            server_connection *connection = net->connections;
+            net->connections = connection->next;
+            if (net->handlers.on_close)
+                net->handlers.on_close(net->handlers_context, connection);
+            server_connection_queue_clear(connection);
+            free(connection->queue);
+            server_connection_rx_release(connection);
+            free(connection);
+        }
+        if (uv_loop_close(&net->loop) != 0)
+            fprintf(stderr, "brigaded: event loop still busy at exit\n");
+    }
+    free(net->web_root);
+    free(net);
+}

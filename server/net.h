@@ -1,0 +1,188 @@
+/*
+ * server/net.h: brigaded's network layer. One libuv loop, libwebsockets on
+ * it as a foreign loop, one explicit vhost that serves
+ *
+ *   GET /healthz        200 "ok" (text/plain)
+ *   GET /<file>         the browser client's static files (--web), "/" is
+ *                       index.html; 404 for anything missing or outside
+ *   websocket           subprotocol "brigade.v1" only (PROTOCOL.md §1);
+ *                       a client asking for no or another subprotocol is
+ *                       refused during the handshake
+ *
+ * The network layer knows bytes, not messages: it hands every complete
+ * binary websocket message (fragments reassembled, at most
+ * SERVER_NET_MESSAGE_MAX bytes) to the game layer through
+ * server_net_handlers, and sends what the game layer queues with
+ * server_connection_send(). Every mutable thing lives in the server_net
+ * object (the server's loop object); there is no global state.
+ *
+ * Threading: everything here runs on the loop's thread, callbacks included.
+ */
+#ifndef BRIGADE_SERVER_NET_H
+#define BRIGADE_SERVER_NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <uv.h>
+
+/* The websocket subprotocol, the only one served (PROTOCOL.md §1). */
+#define SERVER_NET_SUBPROTOCOL "brigade.v1"
+/* Largest incoming websocket message in bytes, all its fragments together
+ * (PROTOCOL.md §1). A larger one is refused with close code 1009. */
+#define SERVER_NET_MESSAGE_MAX 65536
+/* Most bytes queued for sending on one connection; a client that reads so
+ * slowly that its queue grows past this is closed with 1008. */
+#define SERVER_NET_QUEUE_BYTES_MAX (16u * 1024u * 1024u)
+/* How long a shutdown waits for websockets to finish their close
+ * handshake before the context is torn down anyway, in milliseconds. */
+#define SERVER_NET_SHUTDOWN_GRACE_MS 2000
+
+/* Websocket close codes the server sends (RFC 6455 §7.4.1). */
+#define SERVER_NET_CLOSE_NORMAL 1000
+#define SERVER_NET_CLOSE_GOING_AWAY 1001  /* server shutting down */
+#define SERVER_NET_CLOSE_POLICY 1008      /* send queue overflow */
+#define SERVER_NET_CLOSE_TOO_BIG 1009     /* message over SERVER_NET_MESSAGE_MAX */
+#define SERVER_NET_CLOSE_INTERNAL 1011    /* out of memory and the like */
+
+/*
+ * A reference-counted byte buffer to send, shared by every connection it is
+ * queued on (one delta encoded once, PROTOCOL.md §5). It keeps LWS_PRE bytes
+ * of headroom in front of the payload for the websocket header. Whoever
+ * holds a reference calls server_buffer_unref() once; the last one frees it.
+ */
+typedef struct server_buffer server_buffer;
+
+/* Bytes of headroom a buffer needs in front of its payload: at least
+ * libwebsockets' LWS_PRE (checked in net.c). */
+#define SERVER_BUFFER_HEADROOM 16
+
+/* A new buffer of `length` payload bytes (uninitialised), one reference
+ * held by the caller. Returns NULL when out of memory. */
+server_buffer *server_buffer_new(size_t length);
+/* A buffer around `allocation` (from malloc), whose payload is
+ * allocation[headroom .. headroom + length); headroom must be at least
+ * SERVER_BUFFER_HEADROOM (e.g. from protocol_codec_encode with that
+ * headroom). Takes ownership of `allocation` in every case: on failure
+ * (NULL returned: out of memory or headroom too small) it is freed. */
+server_buffer *server_buffer_adopt(void *allocation, size_t headroom, size_t length);
+/* A new buffer holding a copy of bytes[0..length). NULL when out of memory. */
+server_buffer *server_buffer_copy(const void *bytes, size_t length);
+/* The payload, server_buffer_length() bytes, writable until the buffer is
+ * first queued. */
+unsigned char *server_buffer_data(server_buffer *buffer);
+size_t server_buffer_length(const server_buffer *buffer);
+/* Shrinks the payload to `length` (<= the current length); for encoders
+ * that allocate the most they may need. */
+void server_buffer_truncate(server_buffer *buffer, size_t length);
+/* Takes one more reference; returns `buffer`. */
+server_buffer *server_buffer_ref(server_buffer *buffer);
+/* Drops one reference; frees the buffer with the last. NULL is a no-op. */
+void server_buffer_unref(server_buffer *buffer);
+
+/* One websocket connection of subprotocol brigade.v1. Owned by the network
+ * layer: valid from on_open until on_close returns. */
+typedef struct server_connection server_connection;
+
+/* Why a message was not handed to on_message. */
+typedef enum server_net_refusal {
+    /* Over SERVER_NET_MESSAGE_MAX bytes. The rest of it is discarded and
+     * the connection closes with 1009 once what is queued now is sent. */
+    SERVER_NET_REFUSAL_TOO_LARGE = 0,
+    /* A text message; the wire is binary only (PROTOCOL.md §1). The
+     * connection stays open. */
+    SERVER_NET_REFUSAL_TEXT
+} server_net_refusal;
+
+/*
+ * What the game layer hears. `context` is server_net_options.context. Each
+ * may queue sends with server_connection_send(); none may destroy the
+ * server_net. on_message's bytes are valid only during the call.
+ */
+typedef struct server_net_handlers {
+    void (*on_open)(void *context, server_connection *connection);
+    void (*on_message)(void *context, server_connection *connection,
+                       const unsigned char *bytes, size_t length);
+    void (*on_refused)(void *context, server_connection *connection,
+                       server_net_refusal refusal);
+    /* The connection is gone: drop every pointer to it. */
+    void (*on_close)(void *context, server_connection *connection);
+} server_net_handlers;
+
+typedef struct server_net_options {
+    const char *listen_address; /* an IPv4 or IPv6 address literal */
+    int port;                   /* 0..65535; 0 lets the kernel pick */
+    const char *web_dir;        /* static files; NULL serves none (404) */
+    server_net_handlers handlers;
+    void *context;              /* passed to every handler */
+} server_net_options;
+
+/* The server's loop object: the libuv loop, the lws context and vhost,
+ * every connection. */
+typedef struct server_net server_net;
+
+typedef enum server_net_error {
+    SERVER_NET_OK = 0,
+    SERVER_NET_ERROR_MEMORY,  /* out of memory */
+    SERVER_NET_ERROR_LOOP,    /* libuv or libwebsockets would not start */
+    SERVER_NET_ERROR_LISTEN   /* the address/port cannot be listened on (in use?) */
+} server_net_error;
+
+/*
+ * Creates the loop, the lws context and the listening vhost, and installs
+ * the SIGINT/SIGTERM handlers that shut the server down (server_net_stop).
+ * On failure returns NULL, sets *error and writes a one-line reason to
+ * `message` (size `message_size`).
+ */
+server_net *server_net_new(const server_net_options *options,
+                           server_net_error *error,
+                           char *message, size_t message_size);
+
+/* The port actually listened on (useful with port 0). */
+int server_net_port(const server_net *net);
+
+/* The libuv loop, for timers of the game layer. */
+uv_loop_t *server_net_loop(server_net *net);
+
+/* Runs the loop until the server has shut down. Returns 0 on a clean
+ * shutdown, -1 when the loop failed. */
+int server_net_run(server_net *net);
+
+/*
+ * Begins a clean shutdown (what SIGINT and SIGTERM do): refuses new
+ * connections, closes every websocket with 1001 after what is queued, and
+ * tears down libwebsockets once they are closed (or after
+ * SERVER_NET_SHUTDOWN_GRACE_MS). Idempotent.
+ */
+void server_net_stop(server_net *net);
+
+/* Frees the lws context and closes the loop. Call after server_net_run()
+ * returned (or instead of it). NULL is a no-op. */
+void server_net_destroy(server_net *net);
+
+/*
+ * Queues `buffer` on `connection`, taking one reference of its own (the
+ * caller keeps its own). Messages go out in queue order, one lws_write per
+ * writeable callback. Returns 0, or -1 when the connection is closing or its
+ * queue is over SERVER_NET_QUEUE_BYTES_MAX (the connection is then closed
+ * with 1008) or out of memory; nothing is queued then.
+ */
+int server_connection_send(server_connection *connection, server_buffer *buffer);
+
+/* Queues `buffer` on each of connections[0..count) (NULL entries skipped).
+ * Returns how many took it. */
+size_t server_connection_broadcast(server_connection *const *connections,
+                                   size_t count, server_buffer *buffer);
+
+/* Closes the connection with `code` (RFC 6455) once what is queued now is
+ * sent. Further incoming messages are discarded. */
+void server_connection_close(server_connection *connection, int code);
+
+/* The game layer's pointer for this connection (NULL at first). */
+void *server_connection_data(const server_connection *connection);
+void server_connection_set_data(server_connection *connection, void *data);
+
+/* A number naming the connection in logs, unique for the server's life. */
+unsigned long server_connection_id(const server_connection *connection);
+
+#endif
