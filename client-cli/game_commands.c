@@ -1,0 +1,1432 @@
+/*
+ * client-cli/game_commands.c: `brigade new`, `brigade play`, `brigade state`
+ * (see game_commands.h). One game_run object owns everything of one run:
+ * the game_client (and through it the libuv loop and the websocket), the
+ * snapshot and its seq, the queue of input lines, libedit's editor, and the
+ * libuv handles on stdin, the deadline timer and SIGINT.
+ *
+ * Stdin never blocks the websocket: it is watched with uv_poll (a terminal,
+ * a pipe or a socket) and read only when it is readable; a regular file or
+ * a character device, which uv_poll cannot watch and which never blocks, is
+ * read directly. The interactive mode drives libedit's native API in
+ * unbuffered mode (el_gets returns after each key; a line is complete when
+ * it ends in a newline), which is what libedit's readline-compatible
+ * rl_callback_read_char does internally, with our state reached through
+ * EL_CLIENTDATA instead of a global.
+ */
+#include "game_commands.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <histedit.h>
+#include <jansson.h>
+#include <uv.h>
+
+#include "game_client.h"
+#include "game_display.h"
+#include "game_input.h"
+#include "protocol/codec.h"
+#include "protocol/delta.h"
+#include "protocol/message.h"
+
+/* Bytes of one input line kept; the rest of a longer line is dropped (the
+ * parser then says the line is too long). */
+#define GAME_RUN_LINE_KEEP 4096
+/* Log entries shown on joining. */
+#define GAME_RUN_LOG_RECENT 10
+/* How long closing the connection may take at the end, in milliseconds. */
+#define GAME_RUN_CLOSE_GRACE_MS 2000
+
+typedef enum game_run_command {
+    GAME_RUN_NEW = 0,
+    GAME_RUN_PLAY,
+    GAME_RUN_STATE
+} game_run_command;
+
+/* What the deadline timer is guarding. */
+typedef enum game_run_deadline {
+    GAME_DEADLINE_NONE = 0,
+    GAME_DEADLINE_START,   /* connect and the first answer (created / welcome) */
+    GAME_DEADLINE_COMMAND, /* the answer to an act, and its delta */
+    GAME_DEADLINE_WAIT,    /* a wait command */
+    GAME_DEADLINE_CLOSE    /* the closing handshake at the end */
+} game_run_deadline;
+
+typedef struct game_options {
+    const char *server;
+    const char *game;
+    const char *token;
+    const char *scenario_path;
+    bool json;
+    unsigned timeout_seconds;
+} game_options;
+
+/* One input line waiting to run. */
+typedef struct game_line {
+    struct game_line *next;
+    unsigned long number; /* 1-based line number in the script */
+    char text[];
+} game_line;
+
+typedef struct game_run {
+    game_run_command command;
+    const char *name; /* "new", "play", "state" */
+    game_options options;
+    game_client_url url;
+    FILE *out;
+    FILE *err;
+    game_client *client;
+    int status;      /* exit status once finished */
+    bool finishing;  /* closing down: no more input or commands */
+    bool stopped;    /* the loop has been told to stop */
+
+    /* new */
+    char *scenario; /* the scenario file's text (owned) */
+    size_t scenario_len;
+
+    /* the seat's view */
+    protocol_value *state; /* the snapshot (owned), NULL before welcome */
+    int64_t seq;
+    char seat[2];
+    int64_t next_request;
+    int64_t join_request;  /* the join in flight, 0 when none */
+    bool rejoining;        /* deltas are ignored until the welcome */
+    bool joined_once;
+    size_t log_shown;      /* log entries already printed */
+    char summary[200];     /* turn/phase/step/awaiting/phasing last shown */
+
+    /* the command in flight */
+    int64_t pending_request; /* its request id, 0 when none */
+    char pending_text[64];   /* its command word, for messages */
+    int64_t pending_ack_seq; /* acked at this seq, waiting for the delta; 0 none */
+    bool waiting;
+    game_wait wait;
+    unsigned refused;        /* commands refused or mistyped (scripted) */
+    unsigned long current_line; /* the number of the line running */
+
+    /* input */
+    bool interactive;
+    game_line *lines_head;
+    game_line *lines_tail;
+    unsigned long lines_read;
+    bool input_started;
+    bool input_eof;
+    bool stdin_polled;      /* stdin_poll is initialised */
+    bool stdin_polling;     /* and started */
+    bool stdin_flags_saved;
+    int stdin_flags;
+    char *partial;          /* the line being read (scripted) */
+    size_t partial_len;
+    size_t partial_capacity;
+    bool partial_dropping;
+
+    /* libedit (interactive) */
+    EditLine *editor;
+    History *history;
+    bool editing;           /* the editor shows its prompt (unbuffered mode) */
+    char prompt[160];
+
+    /* libuv handles of ours on the client's loop */
+    uv_poll_t stdin_poll;
+    uv_timer_t deadline;
+    bool deadline_initialised;
+    game_run_deadline deadline_kind;
+    uv_signal_t sigint;
+    bool sigint_initialised;
+    uv_timer_t reconnect;  /* connects again outside lws's callbacks */
+    bool reconnect_initialised;
+} game_run;
+
+static void game_run_pump(game_run *run);
+static void game_run_finish(game_run *run, int status);
+static void game_run_input_want(game_run *run);
+
+/* ---------------------------------------------------------------- output */
+
+/* Before printing while the editor shows its line: clear that line. */
+static void game_run_print_begin(game_run *run)
+{
+    if (run->editing) {
+        fputs("\r\033[K", run->out);
+    }
+}
+
+/* After printing: flush, and let the editor draw its prompt and line again. */
+static void game_run_print_end(game_run *run)
+{
+    fflush(run->out);
+    fflush(run->err);
+    if (run->editing)
+        el_set(run->editor, EL_REFRESH);
+}
+
+/* Prints one JSON line of `value` on out. */
+static void game_run_print_json(game_run *run, const protocol_value *value)
+{
+    char *json = protocol_value_to_json(value, 0);
+    if (!json) {
+        fprintf(run->err, "brigade %s: out of memory\n", run->name);
+        return;
+    }
+    fputs(json, run->out);
+    fputc('\n', run->out);
+    free(json);
+}
+
+/* A message about the run (not an answer): on err, prefixed. */
+static void game_run_say(game_run *run, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void game_run_say(game_run *run, const char *format, ...)
+{
+    game_run_print_begin(run);
+    fprintf(run->err, "brigade %s: ", run->name);
+    va_list args;
+    va_start(args, format);
+    vfprintf(run->err, format, args);
+    va_end(args);
+    fputc('\n', run->err);
+    game_run_print_end(run);
+}
+
+/* ------------------------------------------------------------- deadline */
+
+static void game_run_deadline_fired(uv_timer_t *timer);
+
+static void game_run_deadline_start(game_run *run, game_run_deadline kind, uint64_t ms)
+{
+    if (!run->deadline_initialised)
+        return;
+    run->deadline_kind = kind;
+    uv_timer_start(&run->deadline, game_run_deadline_fired, ms, 0);
+}
+
+static void game_run_deadline_stop(game_run *run)
+{
+    if (!run->deadline_initialised)
+        return;
+    run->deadline_kind = GAME_DEADLINE_NONE;
+    uv_timer_stop(&run->deadline);
+}
+
+static uint64_t game_run_timeout_ms(const game_run *run)
+{
+    return (uint64_t)run->options.timeout_seconds * 1000u;
+}
+
+/* "turn 1, phase charge/declare, awaiting B, seq 7" into out. */
+static void game_run_where(const game_run *run, char *out, size_t size)
+{
+    if (!run->state) {
+        snprintf(out, size, "no state yet");
+        return;
+    }
+    char prompt[160];
+    game_display_prompt(run->state, run->seat[0] ? run->seat : NULL, prompt, sizeof(prompt));
+    size_t length = strlen(prompt);
+    /* Drop the "[A]> " tail of the prompt. */
+    char *bracket = strrchr(prompt, '[');
+    if (bracket && bracket > prompt)
+        bracket[-1] = '\0';
+    else if (length >= 2)
+        prompt[length - 2] = '\0';
+    snprintf(out, size, "%s, seq %" PRId64, prompt, run->seq);
+}
+
+static void game_run_deadline_fired(uv_timer_t *timer)
+{
+    game_run *run = timer->data;
+    game_run_deadline kind = run->deadline_kind;
+    run->deadline_kind = GAME_DEADLINE_NONE;
+    char where[200];
+    game_run_where(run, where, sizeof(where));
+    switch (kind) {
+    case GAME_DEADLINE_NONE:
+        return;
+    case GAME_DEADLINE_START:
+        game_run_say(run, "no answer from ws://%s:%d%s within %u s", run->url.host,
+                     run->url.port, run->url.path, run->options.timeout_seconds);
+        game_run_finish(run, 1);
+        return;
+    case GAME_DEADLINE_COMMAND:
+        game_run_say(run, "no answer to '%s' from the server within %u s (%s)",
+                     run->pending_text, run->options.timeout_seconds, where);
+        game_run_finish(run, 1);
+        return;
+    case GAME_DEADLINE_WAIT:
+        game_run_say(run, "wait %s: not reached within %u s (now: %s)", run->wait.text,
+                     run->options.timeout_seconds, where);
+        run->waiting = false;
+        if (run->interactive) {
+            game_run_pump(run);
+            return;
+        }
+        game_run_finish(run, 1);
+        return;
+    case GAME_DEADLINE_CLOSE:
+        if (!run->stopped) {
+            run->stopped = true;
+            game_client_stop(run->client);
+        }
+        return;
+    }
+}
+
+/* --------------------------------------------------------------- finish */
+
+static void game_run_stdin_stop(game_run *run)
+{
+    if (run->stdin_polling) {
+        uv_poll_stop(&run->stdin_poll);
+        run->stdin_polling = false;
+    }
+}
+
+/* Leaves the editor's raw mode (the terminal is the user's again). */
+static void game_run_editor_suspend(game_run *run)
+{
+    if (run->editor && run->editing) {
+        el_set(run->editor, EL_UNBUFFERED, 0);
+        run->editing = false;
+    }
+}
+
+/*
+ * Ends the run with `status` (the first status given wins): stops reading
+ * input, closes the connection, and stops the loop once it is closed (or
+ * after GAME_RUN_CLOSE_GRACE_MS).
+ */
+static void game_run_finish(game_run *run, int status)
+{
+    if (run->finishing)
+        return;
+    run->finishing = true;
+    run->status = status;
+    game_run_stdin_stop(run);
+    if (run->editing) {
+        game_run_editor_suspend(run);
+        fputc('\n', run->out);
+    }
+    fflush(run->out);
+    if (game_client_is_open(run->client)) {
+        game_client_close(run->client);
+        game_run_deadline_start(run, GAME_DEADLINE_CLOSE, GAME_RUN_CLOSE_GRACE_MS);
+    } else {
+        game_run_deadline_stop(run);
+        run->stopped = true;
+        game_client_stop(run->client);
+    }
+}
+
+/* ---------------------------------------------------------------- send */
+
+/* Sends a client message; on failure ends the run. Returns 0 or -1. */
+static int game_run_send(game_run *run, const protocol_client_message *message)
+{
+    protocol_value *value = protocol_client_message_to_value(message);
+    int result = value ? game_client_send(run->client, value) : -1;
+    protocol_value_free(value);
+    if (result != 0) {
+        game_run_say(run, "cannot send the %s message (connection closed or out of memory)",
+                     protocol_client_kind_name(message->kind));
+        game_run_finish(run, 1);
+        return -1;
+    }
+    return 0;
+}
+
+static int game_run_send_join(game_run *run)
+{
+    protocol_client_message message;
+    memset(&message, 0, sizeof(message));
+    message.kind = PROTOCOL_CLIENT_JOIN;
+    message.request = run->next_request++;
+    snprintf(message.as.join.game, sizeof(message.as.join.game), "%s", run->options.game);
+    snprintf(message.as.join.token, sizeof(message.as.join.token), "%s", run->options.token);
+    run->join_request = message.request;
+    int result = game_run_send(run, &message);
+    /* The token does not outlive the call on our stack. */
+    memset(message.as.join.token, 0, sizeof(message.as.join.token));
+    return result;
+}
+
+/*
+ * Our snapshot is out of date (a gap in seq, or a delta that did not
+ * apply): close, connect again and join for a fresh snapshot (PROTOCOL.md
+ * §4: one connection joins one seat once). game_run_on_close reconnects.
+ */
+static void game_run_rejoin(game_run *run, const char *why)
+{
+    if (run->rejoining || run->finishing)
+        return;
+    game_run_say(run, "%s; joining again for a fresh snapshot", why);
+    run->rejoining = true;
+    game_client_close(run->client);
+}
+
+static void game_run_reconnect_fired(uv_timer_t *timer)
+{
+    game_run *run = timer->data;
+    char message[300];
+    if (run->finishing)
+        return;
+    if (game_client_connect(run->client, &run->url, message, sizeof(message)) != 0) {
+        game_run_say(run, "%s", message);
+        game_run_finish(run, 1);
+        return;
+    }
+    if (run->deadline_kind == GAME_DEADLINE_NONE)
+        game_run_deadline_start(run, GAME_DEADLINE_START, game_run_timeout_ms(run));
+}
+
+/* ------------------------------------------------------------- the view */
+
+/* The summary that decides whether the state view is printed again: the
+ * turn, the phase and the step (who is awaited shows in the prompt). */
+static void game_run_summary(const protocol_value *state, char *out, size_t size)
+{
+    const char *phase = protocol_value_string_get(protocol_value_map_get(state, "phase"), NULL);
+    const char *step = protocol_value_string_get(protocol_value_map_get(state, "step"), NULL);
+    snprintf(out, size, "%" PRId64 "|%.40s|%.40s",
+             protocol_value_int_get(protocol_value_map_get(state, "turn")), phase ? phase : "",
+             step ? step : "");
+}
+
+static void game_run_prompt_update(game_run *run)
+{
+    game_display_prompt(run->state, run->seat[0] ? run->seat : NULL, run->prompt,
+                        sizeof(run->prompt));
+}
+
+/* Text mode: the log entries not shown yet, and the state view when the
+ * turn, the phase or the step changed. */
+static void game_run_show_changes(game_run *run, bool force_view)
+{
+    const protocol_value *log = protocol_value_map_get(run->state, "log");
+    size_t count = protocol_value_count(log);
+    if (run->log_shown > count)
+        run->log_shown = count; /* the log was cut short */
+    char summary[sizeof(run->summary)];
+    game_run_summary(run->state, summary, sizeof(summary));
+    bool view = force_view || strcmp(summary, run->summary) != 0;
+    if (run->log_shown == count && !view)
+        return;
+    game_run_print_begin(run);
+    for (; run->log_shown < count; run->log_shown++)
+        game_display_log_entry(run->out, protocol_value_array_get(log, run->log_shown));
+    if (view) {
+        game_display_state(run->out, run->state, run->seat[0] ? run->seat : NULL);
+        memcpy(run->summary, summary, sizeof(summary));
+    }
+    game_run_prompt_update(run);
+    game_run_print_end(run);
+}
+
+static void game_run_print_hash(game_run *run)
+{
+    char hex[PROTOCOL_HASH_HEX_SIZE];
+    if (protocol_snapshot_hash(run->state, hex) != PROTOCOL_CODEC_OK) {
+        game_run_say(run, "cannot hash the snapshot (out of memory)");
+        return;
+    }
+    game_run_print_begin(run);
+    if (run->options.json)
+        fprintf(run->out, "{\"type\":\"hash\",\"seq\":%" PRId64 ",\"hash\":\"%s\"}\n", run->seq,
+                hex);
+    else
+        fprintf(run->out, "seq %" PRId64 ", snapshot hash %s\n", run->seq, hex);
+    game_run_print_end(run);
+}
+
+/* The state command's answer (and `brigade state`'s output). */
+static void game_run_print_state(game_run *run)
+{
+    char hex[PROTOCOL_HASH_HEX_SIZE];
+    if (protocol_snapshot_hash(run->state, hex) != PROTOCOL_CODEC_OK) {
+        game_run_say(run, "cannot hash the snapshot (out of memory)");
+        return;
+    }
+    game_run_print_begin(run);
+    if (run->options.json) {
+        protocol_value *answer = protocol_value_map_new();
+        protocol_value *state = protocol_value_clone(run->state);
+        if (!answer || !state ||
+            protocol_value_map_set_string(answer, "type", "state") != 0 ||
+            protocol_value_map_set_string(answer, "game", run->options.game) != 0 ||
+            protocol_value_map_set_string(answer, "seat", run->seat) != 0 ||
+            protocol_value_map_set_int(answer, "seq", run->seq) != 0 ||
+            protocol_value_map_set_string(answer, "hash", hex) != 0 ||
+            protocol_value_map_set(answer, "state", state) != 0) {
+            if (!answer)
+                protocol_value_free(state);
+            fprintf(run->err, "brigade %s: out of memory\n", run->name);
+        } else {
+            game_run_print_json(run, answer);
+        }
+        protocol_value_free(answer);
+    } else {
+        game_display_state(run->out, run->state, run->seat);
+        fprintf(run->out, "seq %" PRId64 ", snapshot hash %s\n", run->seq, hex);
+    }
+    game_run_print_end(run);
+}
+
+/* ----------------------------------------------------------- commands */
+
+/* The command in flight is over (acked and applied, or refused). */
+static void game_run_command_over(game_run *run)
+{
+    run->pending_request = 0;
+    run->pending_ack_seq = 0;
+    game_run_deadline_stop(run);
+    game_run_pump(run);
+}
+
+/* The state a wait asked for has come: the wait is over. */
+static void game_run_wait_reached(game_run *run)
+{
+    run->waiting = false;
+    game_run_deadline_stop(run);
+    if (!run->options.json)
+        return;
+    protocol_value *answer = protocol_value_map_new();
+    if (answer && protocol_value_map_set_string(answer, "type", "wait") == 0 &&
+        protocol_value_map_set_int(answer, "seq", run->seq) == 0 &&
+        protocol_value_map_set_string(answer, "condition", run->wait.text) == 0) {
+        game_run_print_begin(run);
+        game_run_print_json(run, answer);
+        game_run_print_end(run);
+    }
+    protocol_value_free(answer);
+}
+
+/* Checks whether what we wait for has come: the delta of an ack, or the
+ * state a wait asks for. */
+static void game_run_check_progress(game_run *run)
+{
+    if (run->finishing || !run->state || run->rejoining)
+        return;
+    if (run->pending_ack_seq && run->seq >= run->pending_ack_seq) {
+        game_run_command_over(run);
+        return;
+    }
+    if (run->waiting && game_wait_satisfied(&run->wait, run->state, run->seq)) {
+        game_run_wait_reached(run);
+        game_run_pump(run);
+    }
+}
+
+static void game_run_input_error(game_run *run, const game_line *line, const char *message)
+{
+    run->refused++;
+    game_run_print_begin(run);
+    if (run->options.json) {
+        protocol_value *answer = protocol_value_map_new();
+        if (answer && protocol_value_map_set_string(answer, "type", "input_error") == 0 &&
+            protocol_value_map_set_int(answer, "line", (int64_t)line->number) == 0 &&
+            protocol_value_map_set_string(answer, "message", message) == 0)
+            game_run_print_json(run, answer);
+        protocol_value_free(answer);
+    } else if (run->interactive) {
+        fprintf(run->out, "%s\n", message);
+    } else {
+        fprintf(run->err, "brigade play: line %lu: %s\n", line->number, message);
+    }
+    game_run_print_end(run);
+}
+
+/* Runs one line. */
+static void game_run_line(game_run *run, const game_line *line)
+{
+    game_input input;
+    char message[400];
+    run->current_line = line->number;
+    if (game_input_parse(line->text, run->state, &input, message, sizeof(message)) != 0) {
+        game_run_input_error(run, line, message);
+        return;
+    }
+    switch (input.kind) {
+    case GAME_INPUT_EMPTY:
+        return;
+    case GAME_INPUT_ACT: {
+        protocol_client_message act;
+        memset(&act, 0, sizeof(act));
+        act.kind = PROTOCOL_CLIENT_ACT;
+        act.request = run->next_request++;
+        act.as.act = input.action;
+        snprintf(run->pending_text, sizeof(run->pending_text), "%s",
+                 protocol_action_kind_name(input.action.kind));
+        if (game_run_send(run, &act) != 0)
+            return;
+        run->pending_request = act.request;
+        run->pending_ack_seq = 0;
+        game_run_deadline_start(run, GAME_DEADLINE_COMMAND, game_run_timeout_ms(run));
+        return;
+    }
+    case GAME_INPUT_WAIT:
+        run->wait = input.wait;
+        run->waiting = true;
+        game_run_deadline_start(run, GAME_DEADLINE_WAIT, game_run_timeout_ms(run));
+        /* game_run_pump checks it at once */
+        return;
+    case GAME_INPUT_STATE:
+        game_run_print_state(run);
+        return;
+    case GAME_INPUT_HASH:
+        game_run_print_hash(run);
+        return;
+    case GAME_INPUT_HELP:
+        game_run_print_begin(run);
+        game_input_help_write(run->out);
+        game_run_print_end(run);
+        return;
+    case GAME_INPUT_QUIT:
+        game_run_finish(run, run->interactive || run->refused == 0 ? 0 : GAME_EXIT_REFUSED);
+        return;
+    }
+}
+
+/* Runs queued lines while nothing is in flight; asks for more input when
+ * the queue is empty; ends a script at end of input. */
+static void game_run_pump(game_run *run)
+{
+    while (!run->finishing && run->state && !run->rejoining && !run->pending_request &&
+           !run->pending_ack_seq) {
+        if (run->waiting) {
+            if (!game_wait_satisfied(&run->wait, run->state, run->seq))
+                return;
+            game_run_wait_reached(run);
+            continue;
+        }
+        game_line *line = run->lines_head;
+        if (!line) {
+            if (run->input_eof) {
+                game_run_finish(run, run->interactive || run->refused == 0 ? 0
+                                                                          : GAME_EXIT_REFUSED);
+                return;
+            }
+            game_run_input_want(run);
+            if (!run->lines_head && !run->input_eof)
+                return; /* stdin is watched: more comes from the loop */
+            continue;
+        }
+        run->lines_head = line->next;
+        if (!run->lines_head)
+            run->lines_tail = NULL;
+        game_run_line(run, line);
+        free(line);
+    }
+}
+
+/* --------------------------------------------------------------- input */
+
+static void game_run_line_push(game_run *run, const char *text, size_t length)
+{
+    game_line *line = malloc(sizeof(*line) + length + 1);
+    if (!line) {
+        game_run_say(run, "out of memory");
+        game_run_finish(run, 1);
+        return;
+    }
+    line->next = NULL;
+    line->number = ++run->lines_read;
+    memcpy(line->text, text, length);
+    line->text[length] = '\0';
+    if (run->lines_tail)
+        run->lines_tail->next = line;
+    else
+        run->lines_head = line;
+    run->lines_tail = line;
+}
+
+/* Script input: splits bytes into lines. */
+static void game_run_input_bytes(game_run *run, const char *bytes, size_t length)
+{
+    for (size_t i = 0; i < length; i++) {
+        char c = bytes[i];
+        if (c == '\n') {
+            game_run_line_push(run, run->partial ? run->partial : "", run->partial_len);
+            run->partial_len = 0;
+            run->partial_dropping = false;
+            continue;
+        }
+        if (run->partial_dropping)
+            continue;
+        if (run->partial_len + 1 >= run->partial_capacity) {
+            if (run->partial_capacity >= GAME_RUN_LINE_KEEP) {
+                run->partial_dropping = true;
+                continue;
+            }
+            size_t capacity = run->partial_capacity ? run->partial_capacity * 2 : 256;
+            char *grown = realloc(run->partial, capacity);
+            if (!grown) {
+                run->partial_dropping = true;
+                continue;
+            }
+            run->partial = grown;
+            run->partial_capacity = capacity;
+        }
+        run->partial[run->partial_len++] = c;
+    }
+}
+
+static void game_run_input_end(game_run *run)
+{
+    if (run->partial_len)
+        game_run_line_push(run, run->partial, run->partial_len);
+    run->partial_len = 0;
+    run->input_eof = true;
+    game_run_stdin_stop(run);
+}
+
+/* Reads what stdin has now (a single read: it is readable, or a file). */
+static void game_run_input_read(game_run *run)
+{
+    char buffer[4096];
+    ssize_t got = read(STDIN_FILENO, buffer, sizeof(buffer));
+    if (got > 0) {
+        game_run_input_bytes(run, buffer, (size_t)got);
+    } else if (got == 0) {
+        game_run_input_end(run);
+    } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+        game_run_say(run, "cannot read the commands from stdin: %s", strerror(errno));
+        game_run_input_end(run);
+    }
+}
+
+/* The editor's prompt: our current one (EL_CLIENTDATA is the run). */
+static char *game_run_editor_prompt(EditLine *editor)
+{
+    void *data = NULL;
+    el_get(editor, EL_CLIENTDATA, &data);
+    game_run *run = data;
+    return run ? run->prompt : "> ";
+}
+
+/* Interactive: one key (or more) for the editor. */
+static void game_run_editor_read(game_run *run)
+{
+    int count = 0;
+    const char *buffer = el_gets(run->editor, &count);
+    if (!buffer) {
+        if (count < 0) { /* read error or hang-up */
+            run->input_eof = true;
+            game_run_stdin_stop(run);
+            game_run_pump(run);
+        }
+        return;
+    }
+    if (count == 1 && buffer[0] == 4) { /* ^D on an empty line */
+        game_run_editor_suspend(run);
+        fputc('\n', run->out);
+        run->input_eof = true;
+        game_run_stdin_stop(run);
+        game_run_pump(run);
+        return;
+    }
+    if (count <= 0 || (buffer[count - 1] != '\n' && buffer[count - 1] != '\r'))
+        return; /* the line is still being edited */
+    size_t length = (size_t)count - 1;
+    char *text = malloc(length + 1);
+    if (!text) {
+        game_run_say(run, "out of memory");
+        game_run_finish(run, 1);
+        return;
+    }
+    memcpy(text, buffer, length);
+    text[length] = '\0';
+    /* Cooked mode while the line runs: what it prints comes out plainly. */
+    el_set(run->editor, EL_UNBUFFERED, 0);
+    run->editing = false;
+    size_t blank = strspn(text, " \t");
+    if (text[blank] != '\0') {
+        HistEvent event;
+        history(run->history, &event, H_ENTER, text);
+    }
+    game_run_line_push(run, text, length);
+    free(text);
+    game_run_pump(run);
+    if (!run->finishing && !run->input_eof) {
+        game_run_prompt_update(run);
+        el_set(run->editor, EL_UNBUFFERED, 1); /* raw mode again, prompt drawn */
+        run->editing = true;
+    }
+}
+
+static void game_run_stdin_ready(uv_poll_t *handle, int status, int events)
+{
+    game_run *run = handle->data;
+    (void)events;
+    if (run->finishing)
+        return;
+    if (status < 0) {
+        game_run_input_end(run);
+        game_run_pump(run);
+        return;
+    }
+    if (run->interactive) {
+        game_run_editor_read(run);
+        return;
+    }
+    game_run_input_read(run);
+    /* One command at a time: stop watching while lines wait their turn. */
+    if (run->lines_head)
+        game_run_stdin_stop(run);
+    game_run_pump(run);
+}
+
+/* The queue is empty and the run may take the next line: get input. */
+static void game_run_input_want(game_run *run)
+{
+    if (run->input_eof || run->finishing || !run->input_started)
+        return;
+    if (run->stdin_polled) {
+        if (!run->stdin_polling && uv_poll_start(&run->stdin_poll, UV_READABLE,
+                                                 game_run_stdin_ready) == 0)
+            run->stdin_polling = true;
+        return;
+    }
+    /* A file: reading never blocks for long. */
+    while (!run->lines_head && !run->input_eof)
+        game_run_input_read(run);
+}
+
+/* Starts reading commands (after the first welcome). */
+static int game_run_input_start(game_run *run)
+{
+    run->input_started = true;
+    int flags = fcntl(STDIN_FILENO, F_GETFL);
+    if (flags >= 0) {
+        run->stdin_flags = flags;
+        run->stdin_flags_saved = true;
+    }
+    if (uv_poll_init(game_client_loop(run->client), &run->stdin_poll, STDIN_FILENO) == 0) {
+        run->stdin_poll.data = run;
+        run->stdin_polled = true;
+    } else if (run->interactive) {
+        game_run_say(run, "cannot watch the terminal for input");
+        return -1;
+    }
+    if (run->interactive) {
+        run->editor = el_init("brigade", stdin, run->out, run->err);
+        run->history = history_init();
+        if (!run->editor || !run->history) {
+            game_run_say(run, "cannot start line editing (libedit)");
+            return -1;
+        }
+        HistEvent event;
+        history(run->history, &event, H_SETSIZE, 500);
+        el_set(run->editor, EL_CLIENTDATA, run);
+        el_set(run->editor, EL_EDITOR, "emacs");
+        el_set(run->editor, EL_HIST, history, run->history);
+        el_set(run->editor, EL_PROMPT, game_run_editor_prompt);
+        el_source(run->editor, NULL); /* the user's ~/.editrc, if any */
+        game_run_prompt_update(run);
+        fputs("Type 'help' for the commands, 'quit' to leave.\n", run->out);
+        fflush(run->out);
+        el_set(run->editor, EL_UNBUFFERED, 1);
+        run->editing = true;
+        if (uv_poll_start(&run->stdin_poll, UV_READABLE, game_run_stdin_ready) == 0)
+            run->stdin_polling = true;
+    }
+    game_run_pump(run);
+    return 0;
+}
+
+/* ----------------------------------------------------------- messages */
+
+static void game_run_on_welcome(game_run *run, protocol_server_message *message)
+{
+    if (message->request != run->join_request) {
+        return; /* an old join's answer */
+    }
+    run->join_request = 0;
+    protocol_value_free(run->state);
+    run->state = message->as.welcome.state;
+    message->as.welcome.state = NULL; /* ours now */
+    run->seq = message->as.welcome.seq;
+    snprintf(run->seat, sizeof(run->seat), "%s", protocol_seat_name(message->as.welcome.seat));
+    bool first = !run->joined_once;
+    run->joined_once = true;
+    run->rejoining = false;
+    if (run->deadline_kind == GAME_DEADLINE_START)
+        game_run_deadline_stop(run);
+
+    if (run->command == GAME_RUN_STATE) {
+        game_run_print_state(run);
+        game_run_finish(run, 0);
+        return;
+    }
+    if (!run->options.json) {
+        if (first) {
+            game_run_print_begin(run);
+            fprintf(run->out, "Joined game ");
+            game_display_text(run->out, run->options.game);
+            fprintf(run->out, " as side %s (seq %" PRId64 ").\n", run->seat, run->seq);
+            game_run_print_end(run);
+            size_t count = protocol_value_count(protocol_value_map_get(run->state, "log"));
+            run->log_shown = count > GAME_RUN_LOG_RECENT ? count - GAME_RUN_LOG_RECENT : 0;
+        }
+        game_run_show_changes(run, true);
+    } else {
+        run->log_shown = protocol_value_count(protocol_value_map_get(run->state, "log"));
+    }
+    game_run_prompt_update(run);
+    if (first) {
+        if (game_run_input_start(run) != 0)
+            game_run_finish(run, 1);
+        return;
+    }
+    game_run_check_progress(run);
+    game_run_pump(run);
+}
+
+static void game_run_on_delta(game_run *run, protocol_server_message *message)
+{
+    if (!run->state || run->rejoining)
+        return;
+    int64_t seq = message->as.delta.seq;
+    if (seq <= run->seq)
+        return; /* already in the snapshot */
+    if (seq != run->seq + 1) {
+        char why[120];
+        snprintf(why, sizeof(why), "delta seq %" PRId64 " after seq %" PRId64 " (deltas missed)",
+                 seq, run->seq);
+        game_run_rejoin(run, why);
+        return;
+    }
+    protocol_delta_status status;
+    if (protocol_delta_apply(run->state, message->as.delta.ops, &status) != PROTOCOL_DELTA_OK) {
+        char why[300];
+        snprintf(why, sizeof(why), "delta seq %" PRId64 " does not apply: %s", seq,
+                 status.message);
+        game_run_rejoin(run, why);
+        return;
+    }
+    run->seq = seq;
+    if (!run->options.json)
+        game_run_show_changes(run, false);
+    else
+        run->log_shown = protocol_value_count(protocol_value_map_get(run->state, "log"));
+    game_run_prompt_update(run);
+    if (run->editing) {
+        game_run_print_begin(run);
+        game_run_print_end(run);
+    }
+    game_run_check_progress(run);
+}
+
+static void game_run_on_ack(game_run *run, protocol_server_message *message)
+{
+    if (!run->pending_request || message->request != run->pending_request)
+        return;
+    run->pending_request = 0;
+    run->pending_ack_seq = message->as.ack.seq > 0 ? message->as.ack.seq : 1;
+    if (!run->options.json && run->interactive) {
+        game_run_print_begin(run);
+        fprintf(run->out, "ok (seq %" PRId64 ")\n", message->as.ack.seq);
+        game_run_print_end(run);
+    }
+    game_run_check_progress(run);
+}
+
+static void game_run_on_error(game_run *run, protocol_server_message *message)
+{
+    const char *code = message->as.error.code_name[0]
+                           ? message->as.error.code_name
+                           : protocol_error_code_name(message->as.error.code);
+    const char *text = message->as.error.message;
+    if (run->command == GAME_RUN_NEW) {
+        game_run_print_begin(run);
+        fputs("brigade new: the server refused the game: ", run->err);
+        game_display_text(run->err, text[0] ? text : game_display_error_words(code));
+        fprintf(run->err, " (%s: %s)\n", code, game_display_error_words(code));
+        game_run_print_end(run);
+        game_run_finish(run, 1);
+        return;
+    }
+    if (run->join_request && message->request == run->join_request) {
+        game_run_print_begin(run);
+        fprintf(run->err, "brigade %s: cannot join game ", run->name);
+        game_display_text(run->err, run->options.game);
+        fputs(": ", run->err);
+        game_display_text(run->err, text[0] ? text : game_display_error_words(code));
+        fprintf(run->err, " (%s: %s)\n", code, game_display_error_words(code));
+        game_run_print_end(run);
+        game_run_finish(run, 1);
+        return;
+    }
+    bool ours = run->pending_request &&
+                (message->request == run->pending_request || message->request == 0);
+    if (!run->options.json) {
+        game_run_print_begin(run);
+        FILE *stream = run->interactive ? run->out : run->err;
+        if (!run->interactive && ours)
+            fprintf(stream, "brigade play: line %lu: ", run->current_line);
+        game_display_error(stream, code, text);
+        game_run_print_end(run);
+    }
+    if (ours) {
+        run->refused++;
+        game_run_command_over(run);
+    }
+}
+
+static void game_run_on_created(game_run *run, protocol_server_message *message)
+{
+    game_run_deadline_stop(run);
+    if (run->options.json) {
+        protocol_value *answer = protocol_value_map_new();
+        protocol_value *seats = protocol_value_map_new();
+        if (!answer || !seats || protocol_value_map_set_string(answer, "game", message->game) ||
+            protocol_value_map_set_string(seats, "A", message->as.created.token_a) ||
+            protocol_value_map_set_string(seats, "B", message->as.created.token_b) ||
+            protocol_value_map_set(answer, "seats", seats)) {
+            if (!answer)
+                protocol_value_free(seats);
+            protocol_value_free(answer);
+            game_run_say(run, "out of memory");
+            game_run_finish(run, 1);
+            return;
+        }
+        game_run_print_json(run, answer);
+        protocol_value_free(answer);
+    } else {
+        char server[600];
+        snprintf(server, sizeof(server), "%s", run->options.server);
+        fputs("Game ", run->out);
+        game_display_text(run->out, message->game);
+        fputs(" created on ", run->out);
+        game_display_text(run->out, server);
+        fputs(".\nHand each player the command for their side (the token is the seat's "
+              "secret:\nanyone who has it can play that side):\n\n",
+              run->out);
+        static const char *const sides[2] = {"A", "B"};
+        const char *tokens[2] = {message->as.created.token_a, message->as.created.token_b};
+        for (int i = 0; i < 2; i++) {
+            fprintf(run->out, "  side %s:  brigade play --server ", sides[i]);
+            game_display_text(run->out, server);
+            fputs(" --game ", run->out);
+            game_display_text(run->out, message->game);
+            fputs(" --token ", run->out);
+            game_display_text(run->out, tokens[i]);
+            fputc('\n', run->out);
+        }
+    }
+    fflush(run->out);
+    game_run_finish(run, 0);
+}
+
+/* --------------------------------------------------- client handlers */
+
+static void game_run_on_open(void *context)
+{
+    game_run *run = context;
+    if (run->finishing)
+        return;
+    if (run->command == GAME_RUN_NEW) {
+        protocol_client_message message;
+        memset(&message, 0, sizeof(message));
+        message.kind = PROTOCOL_CLIENT_CREATE;
+        message.request = run->next_request++;
+        message.as.create.scenario = run->scenario; /* borrowed: not cleared */
+        message.as.create.scenario_len = run->scenario_len;
+        game_run_send(run, &message);
+        return;
+    }
+    game_run_send_join(run);
+}
+
+static void game_run_on_message(void *context, protocol_value *value)
+{
+    game_run *run = context;
+    if (run->finishing) {
+        protocol_value_free(value);
+        return;
+    }
+    if (run->options.json && run->command == GAME_RUN_PLAY) {
+        game_run_print_begin(run);
+        game_run_print_json(run, value);
+        game_run_print_end(run);
+    }
+    protocol_server_message message;
+    protocol_message_status status;
+    protocol_message_error error = protocol_server_message_from_value(value, &message, &status);
+    protocol_value_free(value);
+    if (error == PROTOCOL_MESSAGE_UNKNOWN_TYPE)
+        return; /* a newer server's message (PROTOCOL.md §9) */
+    if (error != PROTOCOL_MESSAGE_OK) {
+        game_run_say(run, "ignored a malformed message from the server: %s", status.message);
+        return;
+    }
+    switch (message.kind) {
+    case PROTOCOL_SERVER_CREATED:
+        if (run->command == GAME_RUN_NEW)
+            game_run_on_created(run, &message);
+        break;
+    case PROTOCOL_SERVER_WELCOME:
+        if (run->command != GAME_RUN_NEW)
+            game_run_on_welcome(run, &message);
+        break;
+    case PROTOCOL_SERVER_ACK:
+        game_run_on_ack(run, &message);
+        break;
+    case PROTOCOL_SERVER_ERROR:
+        game_run_on_error(run, &message);
+        break;
+    case PROTOCOL_SERVER_DELTA:
+        game_run_on_delta(run, &message);
+        break;
+    }
+    protocol_server_message_clear(&message);
+}
+
+static void game_run_on_bad_frame(void *context, const char *what)
+{
+    game_run *run = context;
+    game_run_say(run, "%s", what);
+}
+
+static void game_run_on_close(void *context, bool was_open, const char *reason)
+{
+    game_run *run = context;
+    if (run->rejoining && !run->finishing && run->reconnect_initialised) {
+        run->join_request = 0;
+        if (run->pending_request) {
+            /* Its answer was lost with the connection: whether it was
+             * applied shows in the new snapshot. */
+            game_run_say(run, "the answer to '%s' was lost with the connection; see the "
+                              "state after joining again", run->pending_text);
+            run->pending_request = 0;
+            run->refused++;
+        }
+        uv_timer_start(&run->reconnect, game_run_reconnect_fired, 0, 0);
+        return;
+    }
+    if (run->finishing) {
+        game_run_deadline_stop(run);
+        if (!run->stopped) {
+            run->stopped = true;
+            game_client_stop(run->client);
+        }
+        return;
+    }
+    if (was_open)
+        game_run_say(run, "the server is gone: %s", reason);
+    else
+        game_run_say(run, "%s", reason);
+    game_run_finish(run, 1);
+}
+
+static void game_run_on_sigint(uv_signal_t *handle, int signum)
+{
+    game_run *run = handle->data;
+    (void)signum;
+    if (run->editing) {
+        game_run_editor_suspend(run);
+        fputc('\n', run->out);
+    }
+    game_run_finish(run, 1);
+}
+
+/* ------------------------------------------------------------ options */
+
+void game_commands_usage(FILE *out)
+{
+    fputs("  new [--server URL] [--json] SCENARIO.json\n"
+          "                    create a game from a scenario file and print the two\n"
+          "                    players' join commands (--json: {\"game\", \"seats\"})\n"
+          "  play [--server URL] [--json] [--timeout S] --game ID --token TOKEN\n"
+          "                    play one side: interactive at a terminal ('help' lists the\n"
+          "                    commands), else reads commands from stdin one at a time\n"
+          "                    (exit 0, or 3 if any was refused); --json prints every\n"
+          "                    server message as one JSON line\n"
+          "  state [--server URL] [--json] --game ID --token TOKEN\n"
+          "                    print the game's snapshot with its seq and hash\n"
+          "                    (--server defaults to " GAME_CLIENT_DEFAULT_URL
+          ", --timeout to 30 s;\n"
+          "                    exit 1: no server, connection lost, refused, timed out)\n",
+          out);
+}
+
+/* Parses the options of `command`; 0, or 2 after one line on err. */
+static int game_options_parse(game_run_command command, const char *name, int argc,
+                              char **argv, game_options *options, FILE *err)
+{
+    memset(options, 0, sizeof(*options));
+    options->server = GAME_CLIENT_DEFAULT_URL;
+    options->timeout_seconds = GAME_TIMEOUT_DEFAULT;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--json") == 0) {
+            options->json = true;
+            continue;
+        }
+        static const char *const valued[] = {"--server", "--game", "--token", "--timeout"};
+        const char *option = NULL;
+        const char *value = NULL;
+        for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++) {
+            size_t length = strlen(valued[k]);
+            if (strcmp(arg, valued[k]) == 0) {
+                option = valued[k];
+                if (i + 1 >= argc) {
+                    fprintf(err, "brigade %s: %s needs a value\n", name, option);
+                    return 2;
+                }
+                value = argv[++i];
+            } else if (strncmp(arg, valued[k], length) == 0 && arg[length] == '=') {
+                option = valued[k];
+                value = arg + length + 1;
+            }
+            if (option)
+                break;
+        }
+        if (!option) {
+            if (arg[0] == '-' && arg[1] != '\0') {
+                fprintf(err, "brigade %s: unknown option '", name);
+                game_display_text(err, arg);
+                fputs("' (see 'brigade help')\n", err);
+                return 2;
+            }
+            if (command == GAME_RUN_NEW && !options->scenario_path) {
+                options->scenario_path = arg;
+                continue;
+            }
+            fprintf(err, "brigade %s: unexpected argument '", name);
+            game_display_text(err, arg);
+            fputs("' (see 'brigade help')\n", err);
+            return 2;
+        }
+        if (strcmp(option, "--server") == 0) {
+            options->server = value;
+        } else if (strcmp(option, "--game") == 0) {
+            options->game = value;
+        } else if (strcmp(option, "--token") == 0) {
+            options->token = value;
+        } else {
+            char *end = NULL;
+            errno = 0;
+            unsigned long seconds = strtoul(value, &end, 10);
+            if (!value[0] || *end || errno || seconds < 1 || seconds > 86400 ||
+                value[0] == '-') {
+                fprintf(err, "brigade %s: --timeout: '", name);
+                game_display_text(err, value);
+                fputs("' is not a whole number of seconds 1..86400\n", err);
+                return 2;
+            }
+            options->timeout_seconds = (unsigned)seconds;
+        }
+    }
+    if (command == GAME_RUN_NEW) {
+        if (!options->scenario_path) {
+            fprintf(err, "brigade new: missing the scenario file (usage: brigade new "
+                         "[--server URL] [--json] SCENARIO.json)\n");
+            return 2;
+        }
+        if (options->game || options->token) {
+            fprintf(err, "brigade new: --game and --token belong to play and state\n");
+            return 2;
+        }
+        return 0;
+    }
+    if (!options->game || !options->token) {
+        fprintf(err, "brigade %s: missing %s (usage: brigade %s [--server URL] [--json] "
+                     "--game ID --token TOKEN)\n",
+                name, !options->game ? "--game ID" : "--token TOKEN", name);
+        return 2;
+    }
+    size_t game_length = strlen(options->game);
+    if (game_length == 0 || game_length > PROTOCOL_GAME_ID_MAX) {
+        fprintf(err, "brigade %s: --game: a game id is 1..%d bytes\n", name,
+                PROTOCOL_GAME_ID_MAX);
+        return 2;
+    }
+    size_t token_length = strlen(options->token);
+    if (token_length == 0 || token_length > PROTOCOL_TOKEN_MAX) {
+        /* The token itself is never echoed. */
+        fprintf(err, "brigade %s: --token: a token is 1..%d bytes\n", name,
+                PROTOCOL_TOKEN_MAX);
+        return 2;
+    }
+    return 0;
+}
+
+/* Reads and checks the scenario file (JSON, small enough for one frame). */
+static int game_run_scenario_read(game_run *run)
+{
+    const char *path = run->options.scenario_path;
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        fprintf(run->err, "brigade new: ");
+        game_display_text(run->err, path);
+        fprintf(run->err, ": %s\n", strerror(errno));
+        return 2;
+    }
+    size_t limit = PROTOCOL_CLIENT_FRAME_MAX;
+    char *text = malloc(limit + 1);
+    if (!text) {
+        fclose(file);
+        fprintf(run->err, "brigade new: out of memory\n");
+        return 1;
+    }
+    size_t length = fread(text, 1, limit + 1, file);
+    bool failed = ferror(file);
+    fclose(file);
+    if (failed || length == 0 || length > limit - 64) {
+        fprintf(run->err, "brigade new: ");
+        game_display_text(run->err, path);
+        if (failed)
+            fprintf(run->err, ": cannot be read\n");
+        else if (length == 0)
+            fprintf(run->err, ": the file is empty\n");
+        else
+            fprintf(run->err, ": too large for one message (at most %d bytes)\n",
+                    PROTOCOL_CLIENT_FRAME_MAX - 64);
+        free(text);
+        return 2;
+    }
+    text[length] = '\0';
+    json_error_t error;
+    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &error);
+    if (!root || !json_is_object(root)) {
+        fprintf(run->err, "brigade new: ");
+        game_display_text(run->err, path);
+        if (root)
+            fprintf(run->err, ": a scenario is a JSON object\n");
+        else
+            fprintf(run->err, ":%d:%d: %s\n", error.line, error.column, error.text);
+        json_decref(root);
+        free(text);
+        return 2;
+    }
+    json_decref(root);
+    run->scenario = text;
+    run->scenario_len = length;
+    return 0;
+}
+
+/* ------------------------------------------------------------- running */
+
+static int game_run_main(game_run_command command, const char *name, int argc, char **argv,
+                         FILE *out, FILE *err)
+{
+    game_run *run = calloc(1, sizeof(*run));
+    if (!run) {
+        fprintf(err, "brigade %s: out of memory\n", name);
+        return 1;
+    }
+    run->command = command;
+    run->name = name;
+    run->out = out;
+    run->err = err;
+    run->next_request = 1;
+    int status = game_options_parse(command, name, argc, argv, &run->options, err);
+    char message[300];
+    if (status == 0 && game_client_url_parse(run->options.server, &run->url, message,
+                                             sizeof(message)) != 0) {
+        fprintf(err, "brigade %s: --server: ", name);
+        game_display_text(err, message);
+        fputc('\n', err);
+        status = 2;
+    }
+    if (status == 0 && command == GAME_RUN_NEW)
+        status = game_run_scenario_read(run);
+    if (status != 0) {
+        free(run->scenario);
+        free(run);
+        return status;
+    }
+    run->interactive = command == GAME_RUN_PLAY && isatty(STDIN_FILENO) &&
+                       isatty(fileno(out));
+
+    game_client_handlers handlers = {
+        .on_open = game_run_on_open,
+        .on_message = game_run_on_message,
+        .on_bad_frame = game_run_on_bad_frame,
+        .on_close = game_run_on_close,
+    };
+    run->client = game_client_new(&handlers, run, message, sizeof(message));
+    if (!run->client) {
+        fprintf(err, "brigade %s: %s\n", name, message);
+        free(run->scenario);
+        free(run);
+        return 1;
+    }
+    uv_loop_t *loop = game_client_loop(run->client);
+    if (uv_timer_init(loop, &run->deadline) == 0) {
+        run->deadline.data = run;
+        run->deadline_initialised = true;
+    }
+    if (uv_timer_init(loop, &run->reconnect) == 0) {
+        run->reconnect.data = run;
+        run->reconnect_initialised = true;
+    }
+    if (uv_signal_init(loop, &run->sigint) == 0) {
+        run->sigint.data = run;
+        run->sigint_initialised = true;
+        uv_signal_start(&run->sigint, game_run_on_sigint, SIGINT);
+    }
+    run->status = 1;
+    if (!run->deadline_initialised) {
+        fprintf(err, "brigade %s: cannot create a timer\n", name);
+    } else if (game_client_connect(run->client, &run->url, message, sizeof(message)) != 0) {
+        fprintf(err, "brigade %s: %s\n", name, message);
+    } else {
+        game_run_deadline_start(run, GAME_DEADLINE_START, game_run_timeout_ms(run));
+        game_client_run(run->client);
+    }
+    status = run->status;
+
+    /* Teardown: the terminal first, then our handles, then the client. */
+    game_run_editor_suspend(run);
+    if (run->stdin_polled)
+        uv_close((uv_handle_t *)&run->stdin_poll, NULL);
+    if (run->deadline_initialised)
+        uv_close((uv_handle_t *)&run->deadline, NULL);
+    if (run->sigint_initialised)
+        uv_close((uv_handle_t *)&run->sigint, NULL);
+    if (run->reconnect_initialised)
+        uv_close((uv_handle_t *)&run->reconnect, NULL);
+    game_client_destroy(run->client);
+    if (run->stdin_flags_saved)
+        fcntl(STDIN_FILENO, F_SETFL, run->stdin_flags);
+    if (run->editor)
+        el_end(run->editor);
+    if (run->history)
+        history_end(run->history);
+    while (run->lines_head) {
+        game_line *line = run->lines_head;
+        run->lines_head = line->next;
+        free(line);
+    }
+    free(run->partial);
+    protocol_value_free(run->state);
+    free(run->scenario);
+    fflush(out);
+    free(run);
+    return status;
+}
+
+int game_command_new(int argc, char **argv, FILE *out, FILE *err)
+{
+    return game_run_main(GAME_RUN_NEW, "new", argc, argv, out, err);
+}
+
+int game_command_play(int argc, char **argv, FILE *out, FILE *err)
+{
+    return game_run_main(GAME_RUN_PLAY, "play", argc, argv, out, err);
+}
+
+int game_command_state(int argc, char **argv, FILE *out, FILE *err)
+{
+    return game_run_main(GAME_RUN_STATE, "state", argc, argv, out, err);
+}

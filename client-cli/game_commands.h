@@ -1,0 +1,57 @@
+/*
+ * client-cli/game_commands.h: the network commands of `brigade`:
+ *
+ *   brigade new   [--server URL] [--json] [--timeout S] SCENARIO.json
+ *   brigade play  [--server URL] [--json] [--timeout S] --game ID --token TOKEN
+ *   brigade state [--server URL] [--json] [--timeout S] --game ID --token TOKEN
+ *
+ * new sends `create` with the scenario file's text (PROTOCOL.md §5.1) and
+ * prints the game id and both seats' join commands (with --json:
+ * {"game": ID, "seats": {"A": TOKEN, "B": TOKEN}}). It is the only command
+ * that ever prints a seat token.
+ *
+ * play joins the seat (§5.2), keeps the snapshot from `welcome` and applies
+ * each `delta` in seq order (protocol/delta.h); a gap in seq (or a delta
+ * that does not apply) makes it join again for a fresh snapshot. It reads
+ * the command language of game_input.h: interactively with libedit line
+ * editing when stdin is a terminal, else as a script, one command at a
+ * time (the next line is read once the previous one is acked and its delta
+ * applied, or refused). With --json every server message is printed as one
+ * JSON line (protocol_value_to_json), and the local commands answer in JSON
+ * too: hash {"type":"hash","seq":N,"hash":HEX}, state
+ * {"type":"state","game","seat","seq","hash","state"}, wait
+ * {"type":"wait","seq":N,"condition":TEXT}, a typing error
+ * {"type":"input_error","line":N,"message":TEXT}.
+ *
+ * state joins, prints the snapshot with its seq and hash (PROTOCOL.md §8),
+ * and exits.
+ *
+ * Exit statuses (all three commands):
+ *   0  done (play, scripted: every command was accepted)
+ *   1  cannot connect, connection lost, the server refused create/join,
+ *      no answer or a `wait` not satisfied within --timeout, out of memory
+ *   2  bad command line (one line on stderr)
+ *   3  play, scripted: at least one command was refused, by the server or
+ *      as a typing error (each is printed, and the script goes on)
+ */
+#ifndef BRIGADE_CLIENT_CLI_GAME_COMMANDS_H
+#define BRIGADE_CLIENT_CLI_GAME_COMMANDS_H
+
+#include <stdio.h>
+
+/* Exit status of a script in which a command was refused. */
+#define GAME_EXIT_REFUSED 3
+/* --timeout when none is given, in seconds. */
+#define GAME_TIMEOUT_DEFAULT 30
+
+/* Each runs its command: argv[0] is the command's name ("new", "play",
+ * "state"), the options follow. Output goes to `out`, messages to `err`.
+ * Returns the exit status above. */
+int game_command_new(int argc, char **argv, FILE *out, FILE *err);
+int game_command_play(int argc, char **argv, FILE *out, FILE *err);
+int game_command_state(int argc, char **argv, FILE *out, FILE *err);
+
+/* Writes the usage lines of the three commands (for `brigade help`). */
+void game_commands_usage(FILE *out);
+
+#endif

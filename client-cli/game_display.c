@@ -1,0 +1,410 @@
+/*
+ * client-cli/game_display.c: the text view of the game (see game_display.h).
+ * Reads the state tree of PROTOCOL.md §7.1 defensively.
+ */
+#include "game_display.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- helpers */
+
+void game_display_text(FILE *out, const char *text)
+{
+    if (!text) {
+        fputc('?', out);
+        return;
+    }
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        fputc(*c < 0x20 || *c == 0x7f ? '?' : *c, out);
+}
+
+/* The member's string, or `fallback` when absent or not a string. */
+static const char *game_display_string(const protocol_value *map, const char *key,
+                                       const char *fallback)
+{
+    const char *text = protocol_value_string_get(protocol_value_map_get(map, key), NULL);
+    return text ? text : fallback;
+}
+
+static bool game_display_has_int(const protocol_value *map, const char *key)
+{
+    return protocol_value_kind_of(protocol_value_map_get(map, key)) == PROTOCOL_VALUE_INT;
+}
+
+static int64_t game_display_int(const protocol_value *map, const char *key)
+{
+    return protocol_value_int_get(protocol_value_map_get(map, key));
+}
+
+static bool game_display_bool(const protocol_value *map, const char *key)
+{
+    return protocol_value_bool_get(protocol_value_map_get(map, key));
+}
+
+/* Copies `text` into out[size] with control bytes as '?'. */
+static void game_display_copy(char *out, size_t size, const char *text)
+{
+    size_t i = 0;
+    for (; text && text[i] && i + 1 < size; i++) {
+        unsigned char c = (unsigned char)text[i];
+        out[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    }
+    if (size)
+        out[i] = '\0';
+}
+
+/* "A, B" from the awaiting array into out; "nobody" when empty. */
+static void game_display_awaiting(const protocol_value *state, const char *seat, char *out,
+                                  size_t size)
+{
+    const protocol_value *awaiting = protocol_value_map_get(state, "awaiting");
+    size_t count = protocol_value_count(awaiting);
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < count; i++) {
+        const char *side = protocol_value_string_get(protocol_value_array_get(awaiting, i), NULL);
+        char clean[8];
+        game_display_copy(clean, sizeof(clean), side ? side : "?");
+        int written = snprintf(out + used, size - used, "%s%s%s", i ? ", " : "", clean,
+                               seat && side && strcmp(seat, side) == 0 ? " (you)" : "");
+        if (written < 0 || (size_t)written >= size - used)
+            return;
+        used += (size_t)written;
+    }
+    if (count == 0)
+        snprintf(out, size, "nobody");
+}
+
+/* ------------------------------------------------------------- prompt */
+
+void game_display_prompt(const protocol_value *state, const char *seat, char *out, size_t size)
+{
+    if (!size)
+        return;
+    if (protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP) {
+        snprintf(out, size, "(connecting)> ");
+        return;
+    }
+    char phase[40], step[24], awaiting[64], you[8];
+    game_display_copy(phase, sizeof(phase), game_display_string(state, "phase", "?"));
+    game_display_copy(step, sizeof(step), game_display_string(state, "step", ""));
+    game_display_copy(you, sizeof(you), seat ? seat : "?");
+    game_display_awaiting(state, seat, awaiting, sizeof(awaiting));
+    snprintf(out, size, "T%" PRId64 " %s%s%s, awaiting %s [%s]> ",
+             game_display_int(state, "turn"), phase, step[0] ? "/" : "", step, awaiting, you);
+}
+
+/* -------------------------------------------------------------- units */
+
+/* The unit's general as "brigadier/average", "" when none. */
+static void game_display_general(const protocol_value *unit, char *out, size_t size)
+{
+    const protocol_value *general = protocol_value_map_get(unit, "general");
+    out[0] = '\0';
+    if (protocol_value_kind_of(general) != PROTOCOL_VALUE_MAP)
+        return;
+    char role[24], rating[24];
+    game_display_copy(role, sizeof(role), game_display_string(general, "role", "?"));
+    game_display_copy(rating, sizeof(rating), game_display_string(general, "rating", "?"));
+    snprintf(out, size, "%s/%s", role, rating);
+}
+
+/* Column widths of the units table. */
+typedef struct game_display_widths {
+    int id;
+    int type;
+    int status;
+} game_display_widths;
+
+static void game_display_units_of(FILE *out, const protocol_value *units, const char *side,
+                                  const game_display_widths *widths)
+{
+    size_t count = protocol_value_count(units);
+    for (size_t i = 0; i < count; i++) {
+        const protocol_value *unit = protocol_value_map_value_at(units, i);
+        const char *unit_side = game_display_string(unit, "side", "?");
+        if (side ? strcmp(unit_side, side) != 0
+                 : (strcmp(unit_side, "A") == 0 || strcmp(unit_side, "B") == 0))
+            continue;
+        char id[40], type[24], order[24], status[24], general[64], clean_side[4];
+        game_display_copy(clean_side, sizeof(clean_side), unit_side);
+        game_display_copy(id, sizeof(id), protocol_value_map_key_at(units, i, NULL));
+        game_display_copy(type, sizeof(type), game_display_string(unit, "type", "?"));
+        game_display_copy(status, sizeof(status), game_display_string(unit, "status", "?"));
+        snprintf(order, sizeof(order), "%s%s",
+                 game_display_bool(unit, "formed") ? "formed" : "unformed",
+                 game_display_bool(unit, "wavering") ? "+wavering" : "");
+        game_display_general(unit, general, sizeof(general));
+        char figures[24];
+        if (game_display_has_int(unit, "figures"))
+            snprintf(figures, sizeof(figures), "%" PRId64, game_display_int(unit, "figures"));
+        else
+            snprintf(figures, sizeof(figures), "?");
+        fprintf(out, "  %-4s %-*s %-*s %7s  %-17s %-*s", clean_side[0] ? clean_side : "?",
+                widths->id, id, widths->type, type, figures, order, widths->status, status);
+        if (general[0])
+            fprintf(out, "  general %s", general);
+        const char *move = game_display_string(unit, "move", "");
+        if (move[0]) {
+            fputs("  move: ", out);
+            game_display_text(out, move);
+        }
+        fputc('\n', out);
+    }
+}
+
+void game_display_units(FILE *out, const protocol_value *state)
+{
+    const protocol_value *units = protocol_value_map_get(state, "units");
+    if (protocol_value_kind_of(units) != PROTOCOL_VALUE_MAP || protocol_value_count(units) == 0) {
+        fputs("  (no units)\n", out);
+        return;
+    }
+    game_display_widths widths = {4, 4, 6};
+    for (size_t i = 0; i < protocol_value_count(units); i++) {
+        const protocol_value *unit = protocol_value_map_value_at(units, i);
+        size_t id = strlen(protocol_value_map_key_at(units, i, NULL));
+        size_t type = strlen(game_display_string(unit, "type", "?"));
+        size_t status = strlen(game_display_string(unit, "status", "?"));
+        if (id > (size_t)widths.id)
+            widths.id = id > 31 ? 31 : (int)id;
+        if (type > (size_t)widths.type)
+            widths.type = type > 23 ? 23 : (int)type;
+        if (status > (size_t)widths.status)
+            widths.status = status > 23 ? 23 : (int)status;
+    }
+    fprintf(out, "  %-4s %-*s %-*s %7s  %-17s %-*s\n", "side", widths.id, "unit", widths.type,
+            "type", "figures", "order", widths.status, "status");
+    game_display_units_of(out, units, "A", &widths);
+    game_display_units_of(out, units, "B", &widths);
+    game_display_units_of(out, units, NULL, &widths);
+}
+
+/* ------------------------------------------------------------- state */
+
+static void game_display_charges(FILE *out, const protocol_value *state)
+{
+    const protocol_value *charges = protocol_value_map_get(state, "charges");
+    size_t count = protocol_value_count(charges);
+    if (protocol_value_kind_of(charges) != PROTOCOL_VALUE_ARRAY || count == 0)
+        return;
+    fputs("charges:\n", out);
+    for (size_t i = 0; i < count; i++) {
+        const protocol_value *charge = protocol_value_array_get(charges, i);
+        fputs("  ", out);
+        game_display_text(out, game_display_string(charge, "unit", "?"));
+        fputs(" -> ", out);
+        game_display_text(out, game_display_string(charge, "target", "?"));
+        fputs(" (", out);
+        game_display_text(out, game_display_string(charge, "facing", "front"));
+        if (game_display_bool(charge, "leading"))
+            fputs(", general leading", out);
+        if (game_display_bool(charge, "sappers"))
+            fputs(", sappers", out);
+        if (game_display_bool(charge, "reinforce"))
+            fputs(", reinforcing", out);
+        fputs(")", out);
+        const char *response = game_display_string(charge, "response", "");
+        if (response[0] && strcmp(response, "none") != 0) {
+            fputs(", answered: ", out);
+            game_display_text(out, response);
+        } else {
+            fputs(", not answered yet", out);
+        }
+        fputc('\n', out);
+    }
+}
+
+static void game_display_melees(FILE *out, const protocol_value *state)
+{
+    const protocol_value *melees = protocol_value_map_get(state, "melees");
+    size_t count = protocol_value_count(melees);
+    if (protocol_value_kind_of(melees) != PROTOCOL_VALUE_ARRAY || count == 0)
+        return;
+    fputs("melees in contact:\n", out);
+    for (size_t i = 0; i < count; i++) {
+        const protocol_value *melee = protocol_value_array_get(melees, i);
+        fputs("  ", out);
+        game_display_text(out, game_display_string(melee, "id", "?"));
+        fputs(":", out);
+        const protocol_value *units = protocol_value_map_get(melee, "units");
+        for (size_t k = 0; k < protocol_value_count(units); k++) {
+            const protocol_value *unit = protocol_value_array_get(units, k);
+            const char *id = protocol_value_string_get(unit, NULL);
+            if (!id) /* a member record rather than a bare id */
+                id = game_display_string(unit, "unit", "?");
+            fputs(k ? ", " : " ", out);
+            game_display_text(out, id);
+        }
+        fprintf(out, " (round %" PRId64 ", ", game_display_int(melee, "round"));
+        game_display_text(out, game_display_string(melee, "terrain", "open"));
+        fputs(")\n", out);
+    }
+}
+
+void game_display_state(FILE *out, const protocol_value *state, const char *seat)
+{
+    if (protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP) {
+        fputs("(no state yet)\n", out);
+        return;
+    }
+    char awaiting[64];
+    game_display_awaiting(state, seat, awaiting, sizeof(awaiting));
+    fputs("== ", out);
+    game_display_text(out, game_display_string(state, "title", ""));
+    fprintf(out, " | turn %" PRId64 ", phase ", game_display_int(state, "turn"));
+    game_display_text(out, game_display_string(state, "phase", "?"));
+    const char *step = game_display_string(state, "step", "");
+    if (step[0]) {
+        fputs(" (", out);
+        game_display_text(out, step);
+        fputs(")", out);
+    }
+    const char *phasing = game_display_string(state, "phasing", NULL);
+    fputs(", phasing ", out);
+    game_display_text(out, phasing ? phasing : "not chosen");
+    fprintf(out, ", awaiting %s", awaiting);
+    if (seat) {
+        fputs(" | you are ", out);
+        game_display_text(out, seat);
+    }
+    fputs("\n", out);
+    game_display_units(out, state);
+    game_display_charges(out, state);
+    game_display_melees(out, state);
+}
+
+/* --------------------------------------------------------------- log */
+
+/* Whether every modifier's rule reference already appears in `text`. */
+static bool game_display_modifiers_told(const protocol_value *modifiers, const char *text)
+{
+    for (size_t i = 0; i < protocol_value_count(modifiers); i++) {
+        const char *rule = game_display_string(protocol_value_array_get(modifiers, i), "rule", "");
+        if (!text || !rule[0] || !strstr(text, rule))
+            return false;
+    }
+    return true;
+}
+
+/* Each modifier {rule, name, value} on a line of its own. */
+static void game_display_modifiers(FILE *out, const protocol_value *modifiers,
+                                   const char *indent)
+{
+    for (size_t i = 0; i < protocol_value_count(modifiers); i++) {
+        const protocol_value *modifier = protocol_value_array_get(modifiers, i);
+        fprintf(out, "%s%+3" PRId64 "  ", indent, game_display_int(modifier, "value"));
+        game_display_text(out, game_display_string(modifier, "name", "?"));
+        fputs(" (", out);
+        game_display_text(out, game_display_string(modifier, "rule", "?"));
+        fputs(")\n", out);
+    }
+}
+
+/* "4+3" for an array of dice faces. */
+static void game_display_dice(FILE *out, const protocol_value *dice)
+{
+    for (size_t i = 0; i < protocol_value_count(dice); i++)
+        fprintf(out, "%s%" PRId64, i ? "+" : "",
+                protocol_value_int_get(protocol_value_array_get(dice, i)));
+}
+
+/* Whether `text` shows the dice of `record` ("4+3" or "4, 3"). */
+static bool game_display_dice_told(const protocol_value *record, const char *text)
+{
+    const protocol_value *dice = protocol_value_map_get(record, "dice");
+    if (protocol_value_count(dice) != 2)
+        return true;
+    char plus[48], comma[48];
+    int64_t a = protocol_value_int_get(protocol_value_array_get(dice, 0));
+    int64_t b = protocol_value_int_get(protocol_value_array_get(dice, 1));
+    snprintf(plus, sizeof(plus), "%" PRId64 "+%" PRId64, a, b);
+    snprintf(comma, sizeof(comma), "%" PRId64 ", %" PRId64, a, b);
+    return text && (strstr(text, plus) || strstr(text, comma));
+}
+
+/* The details of one record (an entry, or its test) the text leaves out:
+ * its dice, total and modifiers with their rules. */
+static void game_display_record(FILE *out, const protocol_value *record, const char *text,
+                                const char *label)
+{
+    const protocol_value *modifiers = protocol_value_map_get(record, "modifiers");
+    bool dice_told = game_display_dice_told(record, text);
+    bool modifiers_told = game_display_modifiers_told(modifiers, text);
+    if (dice_told && modifiers_told)
+        return;
+    fprintf(out, "    %s:", label);
+    if (protocol_value_map_get(record, "dice")) {
+        fputs(" dice ", out);
+        game_display_dice(out, protocol_value_map_get(record, "dice"));
+    }
+    if (game_display_has_int(record, "total"))
+        fprintf(out, ", total %" PRId64, game_display_int(record, "total"));
+    fputc('\n', out);
+    game_display_modifiers(out, modifiers, "      ");
+}
+
+void game_display_log_entry(FILE *out, const protocol_value *entry)
+{
+    fputs("* ", out);
+    if (protocol_value_kind_of(entry) != PROTOCOL_VALUE_MAP) {
+        fputs("(an entry the server wrote in an unknown form)\n", out);
+        return;
+    }
+    if (game_display_has_int(entry, "turn"))
+        fprintf(out, "T%" PRId64 " ", game_display_int(entry, "turn"));
+    const char *phase = game_display_string(entry, "phase", NULL);
+    if (phase) {
+        game_display_text(out, phase);
+        fputs(": ", out);
+    }
+    const char *text = game_display_string(entry, "text", NULL);
+    game_display_text(out, text ? text : game_display_string(entry, "kind", "?"));
+    fputc('\n', out);
+    /* The text is the server's sentence for a human (PROTOCOL.md §7.1); add
+     * the dice and modifiers (with their rules) it does not spell out. */
+    game_display_record(out, entry, text, game_display_string(entry, "name", "roll"));
+    const protocol_value *test = protocol_value_map_get(entry, "test");
+    if (protocol_value_kind_of(test) == PROTOCOL_VALUE_MAP)
+        game_display_record(out, test, text, game_display_string(test, "kind", "test"));
+}
+
+/* ------------------------------------------------------------- errors */
+
+const char *game_display_error_words(const char *code)
+{
+    static const struct {
+        const char *code;
+        const char *words;
+    } table[] = {
+        {"bad_frame", "the frame is not one valid msgpack map"},
+        {"bad_message", "the message is not well formed"},
+        {"unknown_type", "the server does not know this message type"},
+        {"too_large", "the message is too large"},
+        {"not_joined", "join a game first"},
+        {"unknown_game", "no such game on this server"},
+        {"bad_token", "the token does not open a seat of this game"},
+        {"wrong_seat", "it is not your side's turn to do that"},
+        {"wrong_phase", "not allowed in this phase or step"},
+        {"invalid_action", "the rules forbid it"},
+        {"unknown_unit", "no unit has that id"},
+        {"internal", "the server failed"},
+    };
+    for (size_t i = 0; code && i < sizeof(table) / sizeof(table[0]); i++)
+        if (strcmp(code, table[i].code) == 0)
+            return table[i].words;
+    return "refused by the server";
+}
+
+void game_display_error(FILE *out, const char *code, const char *message)
+{
+    fputs("refused: ", out);
+    game_display_text(out, message && message[0] ? message : game_display_error_words(code));
+    fputs(" (", out);
+    game_display_text(out, code ? code : "?");
+    fputs(": ", out);
+    fputs(game_display_error_words(code), out);
+    fputs(")\n", out);
+}

@@ -1,0 +1,55 @@
+/*
+ * client-cli/game_display.h: the text view of `brigade play` and `brigade
+ * state`: the prompt, the state (turn, phase, step, who is awaited, a
+ * compact table of both sides' units, charges and melees), the log entries
+ * (every roll with its dice, modifiers and rule references, every melee
+ * outcome) and server errors in words.
+ *
+ * Everything reads a snapshot in the shape of PROTOCOL.md §7.1 (the state
+ * tree) and tolerates any other shape: a missing or mistyped member is shown
+ * as "?" or left out, never a crash. Text from the server is written with
+ * control characters replaced, so it cannot move the cursor.
+ */
+#ifndef BRIGADE_CLIENT_CLI_GAME_DISPLAY_H
+#define BRIGADE_CLIENT_CLI_GAME_DISPLAY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "protocol/value.h"
+
+/*
+ * The prompt for `state` seen from `seat` ("A", "B" or NULL), e.g.
+ * "T1 charge/declare, awaiting A (you) [A]> " in `out` (size `size`,
+ * always NUL-terminated).
+ */
+void game_display_prompt(const protocol_value *state, const char *seat, char *out,
+                         size_t size);
+
+/* The summary line, the units table, the charges and the melees. */
+void game_display_state(FILE *out, const protocol_value *state, const char *seat);
+
+/* The compact table of both sides' units: side, id, type, figures,
+ * formed/unformed (and wavering), status, general, mandatory-move
+ * instruction. */
+void game_display_units(FILE *out, const protocol_value *state);
+
+/* One log entry of the state's `log` (PROTOCOL.md §7.1) as "* T1 melee:
+ * <text>": the server's sentence, which for a roll, a morale test and a
+ * melee unit's result holds the dice, the modifiers with their rules and
+ * the outcome (casualties, figures, status; a melee's winner and result);
+ * then, on lines of their own, whatever dice and modifiers (value, name,
+ * rule) of the entry or of its reform or pursuit test the text leaves out. */
+void game_display_log_entry(FILE *out, const protocol_value *entry);
+
+/* Words for an error code of PROTOCOL.md §6.4 ("wrong_phase" -> "not allowed
+ * in this phase"); a generic phrase for a code this build does not know. */
+const char *game_display_error_words(const char *code);
+
+/* "refused: <message> (<code>: <words>)" on one line. */
+void game_display_error(FILE *out, const char *code, const char *message);
+
+/* Writes `text` with control bytes replaced by '?'. NULL writes "?". */
+void game_display_text(FILE *out, const char *text);
+
+#endif

@@ -1,0 +1,703 @@
+/*
+ * client-cli/game_input.c: the command language of `brigade play` (see
+ * game_input.h), parsed into protocol_action (protocol/message.h) and local
+ * commands. Names of phases, steps and statuses come from core/ and
+ * protocol/, never spelled here.
+ */
+#include "game_input.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/battle.h"
+#include "core/melee.h"
+
+/* Longest line accepted, in bytes. */
+#define GAME_INPUT_LINE_MAX 1000
+/* Most words on one line. */
+#define GAME_INPUT_WORDS_MAX 24
+
+/* One command of the language, for parsing and for help. */
+typedef struct game_input_command {
+    const char *name;
+    const char *syntax;
+    const char *when;
+    const char *what;
+} game_input_command;
+
+static const game_input_command game_input_commands[] = {
+    {"initiative", "initiative A|B",
+     "Initiative phase (step choose), by the seat that won the roll",
+     "choose which side is phasing this turn"},
+    {"charge", "charge UNIT TARGET [front|flank|rear] [leading] [sappers] [reinforce]",
+     "Charge phase (step declare), when your side is awaited",
+     "declare a charge of your UNIT on the enemy TARGET, striking its front (the\n"
+     "default), flank or rear; leading: its general leads (12.4); sappers: it brings\n"
+     "the brigade's sappers (12.10); reinforce: it joins a melee in contact (12.8)"},
+    {"respond", "respond UNIT stand|countercharge",
+     "Charge phase (step respond), by the owner of a charged unit",
+     "answer a charge on your UNIT (countercharge: formed units only, D26)"},
+    {"reroll", "reroll UNIT 0|1|decline",
+     "Melee phase (step reroll), when your UNIT's sappers may re-roll (12.10)",
+     "re-roll die 0 or die 1 of the unit's melee dice, or keep both"},
+    {"adjust", "adjust UNIT [figures=N] [formed=yes|no] [status=S] note=\"text\"",
+     "Mandatory moves, Movement, Fire and Morale (step report), your side's units",
+     "report what happened on the table; the note is required (S: normal,\n"
+     "retreating, broken, pursuing, pushed_back, dispersed, removed, blown)"},
+    {"done", "done", "any step that awaits your side",
+     "say your side has finished this step"},
+    {"wait", "wait COND...",
+     "any time (for scripts)",
+     "block until the state satisfies every COND: turn=N, phase=P, step=S,\n"
+     "awaiting=A|B|none, phasing=A|B|none, seq=N (at least N); gives up after\n"
+     "--timeout seconds (exit 1)"},
+    {"state", "state", "any time", "show the turn, phase, units, charges and melees"},
+    {"hash", "hash", "any time", "print the local snapshot's seq and SHA-256 hash"},
+    {"help", "help", "any time", "print this list"},
+    {"quit", "quit", "any time", "leave (end of input does the same)"},
+};
+
+#define GAME_INPUT_COMMAND_COUNT (sizeof(game_input_commands) / sizeof(game_input_commands[0]))
+
+void game_input_help_write(FILE *out)
+{
+    fputs("Commands (words in CAPITALS are yours to fill in; [..] is optional):\n", out);
+    for (size_t i = 0; i < GAME_INPUT_COMMAND_COUNT; i++) {
+        const game_input_command *command = &game_input_commands[i];
+        fprintf(out, "\n  %s\n", command->syntax);
+        fputs("      ", out);
+        for (const char *c = command->what; *c; c++) {
+            fputc(*c, out);
+            if (*c == '\n')
+                fputs("      ", out);
+        }
+        fprintf(out, "\n      allowed: %s\n", command->when);
+    }
+    fputs("\nA double-quoted part may hold blanks (\\\" and \\\\ inside it); '#' starts a "
+          "comment.\n",
+          out);
+}
+
+/* ----------------------------------------------------------------- words */
+
+typedef struct game_input_words {
+    char buffer[GAME_INPUT_LINE_MAX + 1];
+    char *words[GAME_INPUT_WORDS_MAX];
+    size_t count;
+} game_input_words;
+
+static int game_input_fail(char *message, size_t size, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int game_input_fail(char *message, size_t size, const char *format, ...)
+{
+    if (message && size) {
+        va_list args;
+        va_start(args, format);
+        vsnprintf(message, size, format, args);
+        va_end(args);
+    }
+    return -1;
+}
+
+/* Whether bytes[0..length) is UTF-8 (no overlongs, no surrogates). */
+static bool game_input_is_utf8(const unsigned char *bytes, size_t length)
+{
+    size_t i = 0;
+    while (i < length) {
+        unsigned char c = bytes[i];
+        size_t extra;
+        uint32_t code;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if (c >= 0xc2 && c <= 0xdf) {
+            extra = 1;
+            code = c & 0x1f;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            extra = 2;
+            code = c & 0x0f;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            extra = 3;
+            code = c & 0x07;
+        } else {
+            return false;
+        }
+        if (length - i <= extra)
+            return false;
+        for (size_t k = 1; k <= extra; k++) {
+            if ((bytes[i + k] & 0xc0) != 0x80)
+                return false;
+            code = code << 6 | (bytes[i + k] & 0x3f);
+        }
+        if ((extra == 2 && (code < 0x800 || (code >= 0xd800 && code <= 0xdfff))) ||
+            (extra == 3 && (code < 0x10000 || code > 0x10ffff)))
+            return false;
+        i += extra + 1;
+    }
+    return true;
+}
+
+/* Splits `line` into words (see game_input.h). */
+static int game_input_split(const char *line, game_input_words *words, char *message,
+                            size_t size)
+{
+    size_t length = strlen(line);
+    while (length && (line[length - 1] == '\n' || line[length - 1] == '\r'))
+        length--;
+    if (length > GAME_INPUT_LINE_MAX)
+        return game_input_fail(message, size, "the line is too long (at most %d characters)",
+                               GAME_INPUT_LINE_MAX);
+    for (size_t i = 0; i < length; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if ((c < 0x20 && c != '\t') || c == 0x7f)
+            return game_input_fail(message, size,
+                                   "the line holds a control character (byte 0x%02x at "
+                                   "column %zu)",
+                                   c, i + 1);
+    }
+    if (!game_input_is_utf8((const unsigned char *)line, length))
+        return game_input_fail(message, size, "the line is not valid UTF-8 text");
+
+    words->count = 0;
+    char *out = words->buffer;
+    size_t i = 0;
+    for (;;) {
+        while (i < length && (line[i] == ' ' || line[i] == '\t'))
+            i++;
+        if (i >= length || line[i] == '#')
+            break;
+        if (words->count == GAME_INPUT_WORDS_MAX)
+            return game_input_fail(message, size, "too many words (at most %d)",
+                                   GAME_INPUT_WORDS_MAX);
+        words->words[words->count++] = out;
+        bool quoted = false;
+        size_t quote_column = 0;
+        while (i < length && (quoted || (line[i] != ' ' && line[i] != '\t'))) {
+            char c = line[i++];
+            if (c == '"') {
+                quoted = !quoted;
+                quote_column = i;
+            } else if (quoted && c == '\\' && i < length && (line[i] == '"' || line[i] == '\\')) {
+                *out++ = line[i++];
+            } else {
+                *out++ = c;
+            }
+        }
+        if (quoted)
+            return game_input_fail(message, size,
+                                   "the quote opened at column %zu is not closed", quote_column);
+        *out++ = '\0';
+    }
+    return 0;
+}
+
+/* -------------------------------------------------------------- values */
+
+/* A whole number in [minimum, maximum], decimal digits only. */
+static bool game_input_number(const char *word, int64_t minimum, int64_t maximum, int64_t *out)
+{
+    if (!word[0] || strlen(word) > 18)
+        return false;
+    int64_t value = 0;
+    for (const char *c = word; *c; c++) {
+        if (!isdigit((unsigned char)*c))
+            return false;
+        value = value * 10 + (*c - '0');
+    }
+    if (value < minimum || value > maximum)
+        return false;
+    *out = value;
+    return true;
+}
+
+/* Lists the state's unit ids into `out` ("hussars, dragoons"), at most a
+ * dozen. */
+static void game_input_unit_list(const protocol_value *state, char *out, size_t size)
+{
+    const protocol_value *units = protocol_value_map_get(state, "units");
+    size_t count = protocol_value_count(units);
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < count && i < 12; i++) {
+        const char *key = protocol_value_map_key_at(units, i, NULL);
+        int written = snprintf(out + used, size - used, "%s%s", i ? ", " : "", key ? key : "?");
+        if (written < 0 || (size_t)written >= size - used)
+            return;
+        used += (size_t)written;
+    }
+    if (count > 12 && used + 6 < size)
+        strcat(out, ", ...");
+}
+
+/* Checks a unit id: 1..PROTOCOL_UNIT_ID_MAX bytes, no '.', and, when the
+ * state has units, one of them. Copies it into out. */
+static int game_input_unit(const char *command, const char *role, const char *word,
+                           const protocol_value *state, char out[PROTOCOL_UNIT_ID_MAX + 1],
+                           char *message, size_t size)
+{
+    size_t length = strlen(word);
+    if (length == 0)
+        return game_input_fail(message, size, "%s: the %s is empty", command, role);
+    if (length > PROTOCOL_UNIT_ID_MAX)
+        return game_input_fail(message, size, "%s: %s '%.40s...' is too long (at most %d bytes)",
+                               command, role, word, PROTOCOL_UNIT_ID_MAX);
+    if (strchr(word, '.') || strchr(word, '='))
+        return game_input_fail(message, size, "%s: '%s' is not a unit id (%s)", command, word,
+                               strchr(word, '.') ? "no '.' in unit ids" : "a unit id has no '='");
+    const protocol_value *units = protocol_value_map_get(state, "units");
+    if (protocol_value_kind_of(units) == PROTOCOL_VALUE_MAP &&
+        !protocol_value_map_get(units, word)) {
+        char list[400];
+        game_input_unit_list(state, list, sizeof(list));
+        return game_input_fail(message, size, "%s: no unit '%s' (the units are: %s)", command,
+                               word, list[0] ? list : "none");
+    }
+    memcpy(out, word, length + 1);
+    return 0;
+}
+
+static int game_input_arguments(const char *command, const game_input_words *words,
+                                size_t minimum, size_t maximum, const char *syntax,
+                                char *message, size_t size)
+{
+    size_t given = words->count - 1;
+    if (given < minimum || given > maximum) {
+        if (given < minimum)
+            return game_input_fail(message, size, "%s: missing %s (usage: %s)", command,
+                                   minimum - given == 1 ? "a word" : "words", syntax);
+        return game_input_fail(message, size, "%s: unexpected '%s' (usage: %s)", command,
+                               words->words[maximum + 1], syntax);
+    }
+    return 0;
+}
+
+static const char *game_input_syntax(const char *name)
+{
+    for (size_t i = 0; i < GAME_INPUT_COMMAND_COUNT; i++)
+        if (strcmp(game_input_commands[i].name, name) == 0)
+            return game_input_commands[i].syntax;
+    return name;
+}
+
+/* ------------------------------------------------------------ commands */
+
+static int game_input_initiative(const game_input_words *words, game_input *input,
+                                 char *message, size_t size)
+{
+    const char *syntax = game_input_syntax("initiative");
+    if (game_input_arguments("initiative", words, 1, 1, syntax, message, size))
+        return -1;
+    const char *word = words->words[1];
+    protocol_seat seat;
+    char upper[2] = {(char)toupper((unsigned char)word[0]), '\0'};
+    if (strlen(word) != 1 || !protocol_seat_parse(upper, &seat))
+        return game_input_fail(message, size, "initiative: '%s' is not a side (A or B)", word);
+    input->action.kind = PROTOCOL_ACTION_CHOOSE_INITIATIVE;
+    input->action.as.choose_initiative.phasing = seat;
+    return 0;
+}
+
+static int game_input_charge(const game_input_words *words, const protocol_value *state,
+                             game_input *input, char *message, size_t size)
+{
+    const char *syntax = game_input_syntax("charge");
+    if (game_input_arguments("charge", words, 2, 6, syntax, message, size))
+        return -1;
+    protocol_action *action = &input->action;
+    action->kind = PROTOCOL_ACTION_DECLARE_CHARGE;
+    if (game_input_unit("charge", "charging unit", words->words[1], state,
+                        action->as.declare_charge.unit, message, size) ||
+        game_input_unit("charge", "target", words->words[2], state,
+                        action->as.declare_charge.target, message, size))
+        return -1;
+    action->as.declare_charge.facing = PROTOCOL_FACING_FRONT;
+    bool facing_given = false;
+    for (size_t i = 3; i < words->count; i++) {
+        const char *word = words->words[i];
+        protocol_facing facing;
+        bool *flag = NULL;
+        if (protocol_facing_parse(word, &facing)) {
+            if (facing_given)
+                return game_input_fail(message, size, "charge: the facing is given twice");
+            facing_given = true;
+            action->as.declare_charge.facing = facing;
+            continue;
+        }
+        if (strcmp(word, "leading") == 0)
+            flag = &action->as.declare_charge.leading;
+        else if (strcmp(word, "sappers") == 0)
+            flag = &action->as.declare_charge.sappers;
+        else if (strcmp(word, "reinforce") == 0)
+            flag = &action->as.declare_charge.reinforce;
+        if (!flag)
+            return game_input_fail(message, size,
+                                   "charge: '%s' is not one of front, flank, rear, leading, "
+                                   "sappers, reinforce",
+                                   word);
+        if (*flag)
+            return game_input_fail(message, size, "charge: '%s' is given twice", word);
+        *flag = true;
+    }
+    return 0;
+}
+
+static int game_input_respond(const game_input_words *words, const protocol_value *state,
+                              game_input *input, char *message, size_t size)
+{
+    if (game_input_arguments("respond", words, 2, 2, game_input_syntax("respond"), message,
+                             size))
+        return -1;
+    protocol_action *action = &input->action;
+    action->kind = PROTOCOL_ACTION_RESPOND;
+    if (game_input_unit("respond", "unit", words->words[1], state, action->as.respond.unit,
+                        message, size))
+        return -1;
+    if (!protocol_response_parse(words->words[2], &action->as.respond.response))
+        return game_input_fail(message, size,
+                               "respond: '%s' is not a response (stand or countercharge)",
+                               words->words[2]);
+    return 0;
+}
+
+static int game_input_reroll(const game_input_words *words, const protocol_value *state,
+                             game_input *input, char *message, size_t size)
+{
+    if (game_input_arguments("reroll", words, 2, 2, game_input_syntax("reroll"), message, size))
+        return -1;
+    protocol_action *action = &input->action;
+    action->kind = PROTOCOL_ACTION_SAPPERS_REROLL;
+    if (game_input_unit("reroll", "unit", words->words[1], state,
+                        action->as.sappers_reroll.unit, message, size))
+        return -1;
+    const char *word = words->words[2];
+    if (strcmp(word, "0") == 0)
+        action->as.sappers_reroll.die = 0;
+    else if (strcmp(word, "1") == 0)
+        action->as.sappers_reroll.die = 1;
+    else if (strcmp(word, "decline") == 0)
+        action->as.sappers_reroll.die = -1;
+    else
+        return game_input_fail(message, size,
+                               "reroll: '%s' is not 0, 1 or decline (die 0 or die 1 is "
+                               "re-rolled; decline keeps both)",
+                               word);
+    return 0;
+}
+
+static int game_input_adjust(const game_input_words *words, const protocol_value *state,
+                             game_input *input, char *message, size_t size)
+{
+    const char *syntax = game_input_syntax("adjust");
+    if (game_input_arguments("adjust", words, 2, 5, syntax, message, size))
+        return -1;
+    protocol_action *action = &input->action;
+    action->kind = PROTOCOL_ACTION_ADJUST;
+    if (game_input_unit("adjust", "unit", words->words[1], state, action->as.adjust.unit,
+                        message, size))
+        return -1;
+    bool has_note = false;
+    for (size_t i = 2; i < words->count; i++) {
+        const char *word = words->words[i];
+        const char *equals = strchr(word, '=');
+        if (!equals)
+            return game_input_fail(message, size,
+                                   "adjust: '%s' is not KEY=VALUE (figures=, formed=, status=, "
+                                   "note=)",
+                                   word);
+        size_t key_length = (size_t)(equals - word);
+        const char *value = equals + 1;
+#define GAME_INPUT_KEY(name) (key_length == sizeof(name) - 1 && memcmp(word, name, key_length) == 0)
+        if (GAME_INPUT_KEY("figures")) {
+            int64_t figures;
+            if (action->as.adjust.has_figures)
+                return game_input_fail(message, size, "adjust: figures= is given twice");
+            if (!game_input_number(value, 0, PROTOCOL_FIGURES_MAX, &figures))
+                return game_input_fail(message, size,
+                                       "adjust: figures='%s' is not a whole number 0..%d", value,
+                                       PROTOCOL_FIGURES_MAX);
+            action->as.adjust.has_figures = true;
+            action->as.adjust.figures = (int)figures;
+        } else if (GAME_INPUT_KEY("formed")) {
+            if (action->as.adjust.has_formed)
+                return game_input_fail(message, size, "adjust: formed= is given twice");
+            if (strcmp(value, "yes") == 0 || strcmp(value, "true") == 0)
+                action->as.adjust.formed = true;
+            else if (strcmp(value, "no") == 0 || strcmp(value, "false") == 0)
+                action->as.adjust.formed = false;
+            else
+                return game_input_fail(message, size, "adjust: formed='%s' is not yes or no",
+                                       value);
+            action->as.adjust.has_formed = true;
+        } else if (GAME_INPUT_KEY("status")) {
+            brigade_status status;
+            if (action->as.adjust.has_status)
+                return game_input_fail(message, size, "adjust: status= is given twice");
+            if (!brigade_status_parse(value, &status))
+                return game_input_fail(message, size,
+                                       "adjust: status='%s' is not a status (normal, "
+                                       "retreating, broken, pursuing, pushed_back, dispersed, "
+                                       "removed, blown)",
+                                       value);
+            action->as.adjust.has_status = true;
+            snprintf(action->as.adjust.status, sizeof(action->as.adjust.status), "%s",
+                     brigade_status_name(status));
+        } else if (GAME_INPUT_KEY("note")) {
+            size_t length = strlen(value);
+            if (has_note)
+                return game_input_fail(message, size, "adjust: note= is given twice");
+            if (length == 0)
+                return game_input_fail(message, size,
+                                       "adjust: the note is empty (say what happened)");
+            if (length > PROTOCOL_NOTE_MAX)
+                return game_input_fail(message, size,
+                                       "adjust: the note is %zu bytes long, at most %d", length,
+                                       PROTOCOL_NOTE_MAX);
+            memcpy(action->as.adjust.note, value, length + 1);
+            has_note = true;
+        } else {
+            return game_input_fail(message, size,
+                                   "adjust: unknown key '%.*s' (figures, formed, status, note)",
+                                   (int)(key_length > 40 ? 40 : key_length), word);
+        }
+#undef GAME_INPUT_KEY
+    }
+    if (!action->as.adjust.has_figures && !action->as.adjust.has_formed &&
+        !action->as.adjust.has_status)
+        return game_input_fail(message, size,
+                               "adjust: say what changed: figures=N, formed=yes|no or status=S");
+    if (!has_note)
+        return game_input_fail(message, size,
+                               "adjust: note=\"...\" is required (say what happened)");
+    return 0;
+}
+
+/* Whether `word` is the wire name of a phase (core/battle.h). */
+static bool game_input_phase_known(const char *word)
+{
+    for (int phase = BRIGADE_PHASE_INITIATIVE; phase <= BRIGADE_PHASE_ENDED; phase++)
+        if (strcmp(word, brigade_phase_name((brigade_phase)phase)) == 0)
+            return true;
+    return false;
+}
+
+static bool game_input_step_known(const char *word)
+{
+    for (int step = BRIGADE_STEP_NONE; step <= BRIGADE_STEP_REPORT; step++)
+        if (strcmp(word, brigade_step_name((brigade_step)step)) == 0)
+            return true;
+    return false;
+}
+
+static int game_input_wait(const char *line, const game_input_words *words, game_input *input,
+                           char *message, size_t size)
+{
+    if (words->count < 2)
+        return game_input_fail(message, size,
+                               "wait: missing a condition (usage: wait COND..., e.g. wait "
+                               "phase=melee awaiting=A)");
+    if (words->count - 1 > GAME_WAIT_CONDITIONS_MAX)
+        return game_input_fail(message, size, "wait: too many conditions (at most %d)",
+                               GAME_WAIT_CONDITIONS_MAX);
+    game_wait *wait = &input->wait;
+    memset(wait, 0, sizeof(*wait));
+    for (size_t i = 1; i < words->count; i++) {
+        const char *word = words->words[i];
+        const char *equals = strchr(word, '=');
+        if (!equals)
+            return game_input_fail(message, size,
+                                   "wait: '%s' is not KEY=VALUE (turn, phase, step, awaiting, "
+                                   "phasing, seq)",
+                                   word);
+        size_t key_length = (size_t)(equals - word);
+        const char *value = equals + 1;
+        game_wait_condition *condition = &wait->conditions[wait->count];
+        memset(condition, 0, sizeof(*condition));
+#define GAME_INPUT_KEY(name) (key_length == sizeof(name) - 1 && memcmp(word, name, key_length) == 0)
+        if (GAME_INPUT_KEY("turn") || GAME_INPUT_KEY("seq")) {
+            bool turn = GAME_INPUT_KEY("turn");
+            condition->key = turn ? GAME_WAIT_TURN : GAME_WAIT_SEQ;
+            if (!game_input_number(value, turn ? 1 : 0, PROTOCOL_INT_SAFE_MAX,
+                                   &condition->number))
+                return game_input_fail(message, size, "wait: %s='%s' is not a whole number%s",
+                                       turn ? "turn" : "seq", value, turn ? " from 1" : "");
+        } else if (GAME_INPUT_KEY("phase")) {
+            condition->key = GAME_WAIT_PHASE;
+            if (!game_input_phase_known(value))
+                return game_input_fail(message, size,
+                                       "wait: phase='%s' is not a phase (initiative, "
+                                       "mandatory_moves, charge, movement, fire, melee, "
+                                       "morale, ended)",
+                                       value);
+        } else if (GAME_INPUT_KEY("step")) {
+            condition->key = GAME_WAIT_STEP;
+            if (!game_input_step_known(value))
+                return game_input_fail(message, size,
+                                       "wait: step='%s' is not a step (choose, declare, "
+                                       "respond, reroll, report, or empty)",
+                                       value);
+        } else if (GAME_INPUT_KEY("awaiting") || GAME_INPUT_KEY("phasing")) {
+            bool awaiting = GAME_INPUT_KEY("awaiting");
+            condition->key = awaiting ? GAME_WAIT_AWAITING : GAME_WAIT_PHASING;
+            if (strcmp(value, "A") != 0 && strcmp(value, "B") != 0 &&
+                strcmp(value, "none") != 0)
+                return game_input_fail(message, size, "wait: %s='%s' is not A, B or none",
+                                       awaiting ? "awaiting" : "phasing", value);
+        } else {
+            return game_input_fail(message, size,
+                                   "wait: unknown key '%.*s' (turn, phase, step, awaiting, "
+                                   "phasing, seq)",
+                                   (int)(key_length > 40 ? 40 : key_length), word);
+        }
+#undef GAME_INPUT_KEY
+        if (condition->key != GAME_WAIT_TURN && condition->key != GAME_WAIT_SEQ) {
+            if (strlen(value) >= sizeof(condition->text))
+                return game_input_fail(message, size, "wait: '%s' is too long", value);
+            strcpy(condition->text, value);
+        }
+        wait->count++;
+    }
+    /* The text after "wait", for messages. */
+    const char *rest = strstr(line, "wait");
+    rest = rest ? rest + 4 : "";
+    while (*rest == ' ' || *rest == '\t')
+        rest++;
+    snprintf(wait->text, sizeof(wait->text), "%s", rest);
+    size_t length = strlen(wait->text);
+    while (length && (wait->text[length - 1] == '\n' || wait->text[length - 1] == '\r' ||
+                      wait->text[length - 1] == ' '))
+        wait->text[--length] = '\0';
+    return 0;
+}
+
+int game_input_parse(const char *line, const protocol_value *state, game_input *input,
+                     char *message, size_t size)
+{
+    memset(input, 0, sizeof(*input));
+    game_input_words *words = malloc(sizeof(*words));
+    if (!words)
+        return game_input_fail(message, size, "out of memory");
+    int result = game_input_split(line, words, message, size);
+    if (result != 0 || words->count == 0) {
+        free(words);
+        return result;
+    }
+    const char *command = words->words[0];
+    if (strcmp(command, "initiative") == 0) {
+        result = game_input_initiative(words, input, message, size);
+        input->kind = GAME_INPUT_ACT;
+    } else if (strcmp(command, "charge") == 0) {
+        result = game_input_charge(words, state, input, message, size);
+        input->kind = GAME_INPUT_ACT;
+    } else if (strcmp(command, "respond") == 0) {
+        result = game_input_respond(words, state, input, message, size);
+        input->kind = GAME_INPUT_ACT;
+    } else if (strcmp(command, "reroll") == 0) {
+        result = game_input_reroll(words, state, input, message, size);
+        input->kind = GAME_INPUT_ACT;
+    } else if (strcmp(command, "adjust") == 0) {
+        result = game_input_adjust(words, state, input, message, size);
+        input->kind = GAME_INPUT_ACT;
+    } else if (strcmp(command, "done") == 0) {
+        result = game_input_arguments("done", words, 0, 0, "done", message, size);
+        input->action.kind = PROTOCOL_ACTION_DONE;
+        input->kind = GAME_INPUT_ACT;
+    } else if (strcmp(command, "wait") == 0) {
+        result = game_input_wait(line, words, input, message, size);
+        input->kind = GAME_INPUT_WAIT;
+    } else {
+        static const struct {
+            const char *name;
+            game_input_kind kind;
+        } locals[] = {
+            {"state", GAME_INPUT_STATE}, {"hash", GAME_INPUT_HASH}, {"help", GAME_INPUT_HELP},
+            {"?", GAME_INPUT_HELP},      {"quit", GAME_INPUT_QUIT}, {"exit", GAME_INPUT_QUIT},
+        };
+        size_t i;
+        for (i = 0; i < sizeof(locals) / sizeof(locals[0]); i++)
+            if (strcmp(command, locals[i].name) == 0)
+                break;
+        if (i == sizeof(locals) / sizeof(locals[0])) {
+            result = game_input_fail(message, size,
+                                     "unknown command '%.40s' (type 'help' for the list)",
+                                     command);
+        } else {
+            result = game_input_arguments(command, words, 0, 0, command, message, size);
+            input->kind = locals[i].kind;
+        }
+    }
+    free(words);
+    if (result != 0)
+        memset(input, 0, sizeof(*input));
+    return result;
+}
+
+/* ---------------------------------------------------------------- wait */
+
+static bool game_wait_string_is(const protocol_value *value, const char *text)
+{
+    const char *string = protocol_value_string_get(value, NULL);
+    return string && strcmp(string, text) == 0;
+}
+
+bool game_wait_satisfied(const game_wait *wait, const protocol_value *state, int64_t seq)
+{
+    if (protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP)
+        return false;
+    for (size_t i = 0; i < wait->count; i++) {
+        const game_wait_condition *condition = &wait->conditions[i];
+        switch (condition->key) {
+        case GAME_WAIT_TURN: {
+            const protocol_value *turn = protocol_value_map_get(state, "turn");
+            if (protocol_value_kind_of(turn) != PROTOCOL_VALUE_INT ||
+                protocol_value_int_get(turn) != condition->number)
+                return false;
+            break;
+        }
+        case GAME_WAIT_SEQ:
+            if (seq < condition->number)
+                return false;
+            break;
+        case GAME_WAIT_PHASE:
+            if (!game_wait_string_is(protocol_value_map_get(state, "phase"), condition->text))
+                return false;
+            break;
+        case GAME_WAIT_STEP:
+            if (!game_wait_string_is(protocol_value_map_get(state, "step"), condition->text))
+                return false;
+            break;
+        case GAME_WAIT_PHASING: {
+            const protocol_value *phasing = protocol_value_map_get(state, "phasing");
+            if (strcmp(condition->text, "none") == 0) {
+                if (protocol_value_kind_of(phasing) != PROTOCOL_VALUE_NIL)
+                    return false;
+            } else if (!game_wait_string_is(phasing, condition->text)) {
+                return false;
+            }
+            break;
+        }
+        case GAME_WAIT_AWAITING: {
+            const protocol_value *awaiting = protocol_value_map_get(state, "awaiting");
+            if (protocol_value_kind_of(awaiting) != PROTOCOL_VALUE_ARRAY)
+                return false;
+            size_t count = protocol_value_count(awaiting);
+            if (strcmp(condition->text, "none") == 0) {
+                if (count != 0)
+                    return false;
+                break;
+            }
+            bool found = false;
+            for (size_t k = 0; k < count; k++)
+                if (game_wait_string_is(protocol_value_array_get(awaiting, k), condition->text))
+                    found = true;
+            if (!found)
+                return false;
+            break;
+        }
+        }
+    }
+    return true;
+}

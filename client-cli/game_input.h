@@ -1,0 +1,98 @@
+/*
+ * client-cli/game_input.h: the command language of `brigade play`, typed at
+ * the prompt or read from a script, parsed into the action of an `act`
+ * message (PROTOCOL.md §5.3) or a local command.
+ *
+ *   initiative A|B
+ *   charge UNIT TARGET [front|flank|rear] [leading] [sappers] [reinforce]
+ *   respond UNIT stand|countercharge
+ *   reroll UNIT 0|1|decline
+ *   adjust UNIT [figures=N] [formed=yes|no] [status=S] note="text"
+ *   done
+ *   wait COND...          COND: turn=N phase=P step=S awaiting=A|B|none
+ *                               phasing=A|B|none seq=N (seq: at least N)
+ *   state | hash | help | quit
+ *
+ * Words are separated by blanks; a double-quoted part may hold blanks, with
+ * \" and \\ inside it. A '#' starting a word begins a comment (scripts).
+ * Parsing needs no connection: it is pure, and a typing error is reported
+ * in one line naming the word that is wrong.
+ */
+#ifndef BRIGADE_CLIENT_CLI_GAME_INPUT_H
+#define BRIGADE_CLIENT_CLI_GAME_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "protocol/message.h"
+#include "protocol/value.h"
+
+typedef enum game_input_kind {
+    GAME_INPUT_EMPTY = 0, /* a blank line or a comment */
+    GAME_INPUT_ACT,       /* an action to send: `action` */
+    GAME_INPUT_WAIT,      /* block until the state satisfies `wait` */
+    GAME_INPUT_STATE,     /* show the state */
+    GAME_INPUT_HASH,      /* print the local snapshot's seq and hash */
+    GAME_INPUT_HELP,      /* print the commands */
+    GAME_INPUT_QUIT       /* leave */
+} game_input_kind;
+
+/* Most conditions one `wait` may hold. */
+#define GAME_WAIT_CONDITIONS_MAX 8
+
+/* The keys a wait condition may test. */
+typedef enum game_wait_key {
+    GAME_WAIT_TURN = 0, /* the state's turn equals `number` */
+    GAME_WAIT_PHASE,    /* the state's phase equals `text` */
+    GAME_WAIT_STEP,     /* the state's step equals `text` ("" for none) */
+    GAME_WAIT_AWAITING, /* `text` ("A" or "B") is in awaiting; "none": awaiting is empty */
+    GAME_WAIT_PHASING,  /* phasing equals `text` ("A", "B"; "none": nil) */
+    GAME_WAIT_SEQ       /* the local seq is at least `number` */
+} game_wait_key;
+
+typedef struct game_wait_condition {
+    game_wait_key key;
+    int64_t number;
+    char text[24];
+} game_wait_condition;
+
+/* All conditions must hold at once. `text` is the command as typed, for
+ * messages ("phase=melee awaiting=A"). */
+typedef struct game_wait {
+    size_t count;
+    game_wait_condition conditions[GAME_WAIT_CONDITIONS_MAX];
+    char text[160];
+} game_wait;
+
+typedef struct game_input {
+    game_input_kind kind;
+    protocol_action action; /* GAME_INPUT_ACT: the action of the act message */
+    game_wait wait;         /* GAME_INPUT_WAIT */
+} game_input;
+
+/*
+ * Parses one line (NUL-terminated, without its newline) into `input`
+ * . `state` is the
+ * current snapshot or NULL: when given, unit ids are checked against its
+ * units so that a typo names the units there are.
+ * Returns 0, or -1 with one line in `message` (size `size`) that names the
+ * command and the wrong word, e.g.
+ *   "charge: facing 'side' is not one of front, flank, rear"
+ *   "adjust: note=\"...\" is required (say what happened)"
+ *   "unknown command 'chrage' (type 'help' for the list)".
+ * On error, input->kind is GAME_INPUT_EMPTY. `input` owns nothing on the
+ * heap: it needs no release.
+ */
+int game_input_parse(const char *line, const protocol_value *state, game_input *input,
+                     char *message, size_t size);
+
+/* Whether `state` (a snapshot map) at `seq` satisfies every condition of
+ * `wait`. A missing or mistyped member of the state satisfies nothing. */
+bool game_wait_satisfied(const game_wait *wait, const protocol_value *state, int64_t seq);
+
+/* Writes the help: every command, its syntax, and when it is allowed. */
+void game_input_help_write(FILE *out);
+
+#endif

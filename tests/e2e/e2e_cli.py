@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""tests/e2e/e2e_cli.py: the `brigade` network commands' own behaviour
+against the real brigaded (python3's standard library only).
+
+    e2e_cli.py script   ...   scripted mode, exit statuses, messages
+    e2e_cli.py terminal ...   interactive mode on a pseudo-terminal
+"""
+import json
+import os
+import pty
+import re
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_support import (Server, arguments, check, run_main)  # noqa: E402
+
+
+def run(args, argv, stdin_text="", timeout=20):
+    return subprocess.run([args.brigade] + argv, input=stdin_text, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def new_game(args, server):
+    done = run(args, ["new", "--json", "--server", server.url, args.scenario])
+    check(done.returncode == 0, "brigade new: %s" % done.stderr)
+    return json.loads(done.stdout)
+
+
+def closed_port():
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    return port
+
+
+def script(args, processes):
+    server = Server(processes, args.brigaded)
+
+    # new: the readable text names both join commands.
+    done = run(args, ["new", "--server", server.url, args.scenario])
+    check(done.returncode == 0, "brigade new (text): %s" % done.stderr)
+    commands = re.findall(r"brigade play --server (\S+) --game (\S+) --token (\S+)", done.stdout)
+    check(len(commands) == 2 and commands[0][1] == commands[1][1] and
+          commands[0][2] != commands[1][2],
+          "brigade new should print two join commands: %s" % done.stdout)
+
+    created = new_game(args, server)
+    game, token_a, token_b = created["game"], created["seats"]["A"], created["seats"]["B"]
+    base = ["--server", server.url, "--game", game]
+
+    # Usage errors: exit 2 with one line.
+    for argv, words in ((["play", "--game", game], "--token"),
+                        (["new"], "scenario"),
+                        (["play", "--timeout", "0", "--game", game, "--token", "x"], "--timeout"),
+                        (["state", "--server", "http://x", "--game", "g", "--token", "t"],
+                         "ws://"),
+                        (["play", "--bogus"], "unknown option")):
+        done = run(args, argv)
+        check(done.returncode == 2 and words in done.stderr and
+              len(done.stderr.strip().splitlines()) == 1,
+              "brigade %s: exit %d, %r" % (" ".join(argv), done.returncode, done.stderr))
+
+    # No server: exit 1 and a clear message.
+    done = run(args, ["state", "--server", "ws://127.0.0.1:%d" % closed_port(),
+                      "--game", game, "--token", token_a])
+    check(done.returncode == 1 and "cannot connect" in done.stderr,
+          "no server: exit %d, %r" % (done.returncode, done.stderr))
+
+    # A bad token and an unknown game: exit 1, the code named, no token shown.
+    secret = "not-the-token-%d" % os.getpid()
+    done = run(args, ["state"] + base + ["--token", secret])
+    check(done.returncode == 1 and "bad_token" in done.stderr and secret not in done.stderr +
+          done.stdout, "bad token: exit %d, %r" % (done.returncode, done.stderr))
+    done = run(args, ["play", "--server", server.url, "--game", "no-such-game",
+                      "--token", token_a])
+    check(done.returncode == 1 and "unknown_game" in done.stderr and token_a not in
+          done.stderr + done.stdout, "unknown game: exit %d, %r" % (done.returncode, done.stderr))
+
+    # state: the snapshot with seq and hash.
+    done = run(args, ["state", "--json"] + base + ["--token", token_b])
+    check(done.returncode == 0, "brigade state: %s" % done.stderr)
+    state = json.loads(done.stdout)
+    check(state["seat"] == "B" and isinstance(state["seq"], int) and
+          re.fullmatch(r"[0-9a-f]{64}", state["hash"]) and state["state"]["turn"] == 1,
+          "brigade state --json printed %s" % done.stdout[:300])
+    check(token_b not in done.stdout, "brigade state printed the token")
+
+    # Scripted, text: typing errors and a refusal are reported and the
+    # script goes on; exit 3.
+    lines = ["help",                       # 1
+             "chrage hussars dragoons",    # 2 unknown command
+             "charge hussars",             # 3 a word missing
+             "adjust hussars figures=7",   # 4 no note
+             "initiative Z",               # 5 not a side
+             "wait phase=nonsense",        # 6 not a phase
+             "charge hussar dragoons",     # 7 no such unit
+             "hash",                       # 8
+             "done",                       # 9 refused by the server: wrong_phase
+             "state"]                      # 10
+    done = run(args, ["play"] + base + ["--token", token_a], "\n".join(lines) + "\n")
+    check(done.returncode == 3, "scripted play with errors: exit %d, not 3: %r" %
+          (done.returncode, done.stderr))
+    for pattern in (r"line 2: unknown command 'chrage'", r"line 3: charge: missing",
+                    r"line 4: adjust: say what changed|line 4: adjust: note",
+                    r"line 5: initiative: 'Z' is not a side",
+                    r"line 6: wait: phase='nonsense' is not a phase",
+                    r"line 7: charge: no unit 'hussar' \(the units are: ",
+                    r"line 9: refused: .*\(wrong_phase: "):
+        check(re.search(pattern, done.stderr), "scripted play: no /%s/ in stderr:\n%s" %
+              (pattern, done.stderr))
+    check("allowed:" in done.stdout and "snapshot hash" in done.stdout and
+          "Joined game" in done.stdout, "scripted play stdout:\n%s" % done.stdout)
+    check(token_a not in done.stdout + done.stderr, "brigade play printed the token")
+
+    # Scripted, all accepted: exit 0 (a file on stdin, not a pipe).
+    path = os.path.join(processes.folder, "script.txt")
+    with open(path, "w") as handle:
+        handle.write("# a comment\n\nhash\nwait turn=1 phase=initiative\nstate\n")
+    with open(path) as handle:
+        done = subprocess.run([args.brigade, "play", "--json"] + base + ["--token", token_b],
+                              stdin=handle, capture_output=True, text=True, timeout=20)
+    check(done.returncode == 0, "scripted play, all accepted: exit %d: %r" %
+          (done.returncode, done.stderr))
+    types = [json.loads(line)["type"] for line in done.stdout.splitlines()]
+    check(types == ["welcome", "hash", "wait", "state"], "--json lines: %s" % types)
+
+    # A wait that never comes: exit 1 after --timeout.
+    started = time.time()
+    done = run(args, ["play", "--timeout", "1"] + base + ["--token", token_b],
+               "wait phase=melee\nhash\n")
+    check(done.returncode == 1 and "wait phase=melee: not reached within 1 s" in done.stderr
+          and time.time() - started < 10,
+          "wait timeout: exit %d, %r" % (done.returncode, done.stderr))
+
+    # The server goes away under a waiting player: exit 1, a clear message.
+    other = Server(processes, args.brigaded)
+    created = new_game(args, other)
+    player = processes.spawn([args.brigade, "play", "--server", other.url, "--game",
+                              created["game"], "--token", created["seats"]["A"]],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    player.stdin.write("wait phase=melee\n")
+    player.stdin.flush()
+    time.sleep(0.5)
+    other.process.send_signal(signal.SIGTERM)
+    try:
+        out, err = player.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        check(False, "brigade play did not notice the server going away")
+    check(player.returncode == 1 and "server is gone" in err,
+          "server gone: exit %d, %r" % (player.returncode, err))
+
+
+def terminal(args, processes):
+    server = Server(processes, args.brigaded)
+    created = new_game(args, server)
+    pid, fd = pty.fork()
+    if pid == 0:
+        try:
+            os.execv(args.brigade, [args.brigade, "play", "--server", server.url, "--game",
+                                    created["game"], "--token", created["seats"]["A"]])
+        finally:
+            os._exit(127)
+    output = bytearray()
+
+    def read_until(pattern, timeout=10):
+        deadline = time.time() + timeout
+        while not re.search(pattern, output.decode(errors="replace")):
+            remaining = deadline - time.time()
+            check(remaining > 0, "terminal: no /%s/ within %d s in:\n%s" %
+                  (pattern, timeout, output.decode(errors="replace")))
+            ready, _, _ = select.select([fd], [], [], min(remaining, 0.2))
+            if ready:
+                try:
+                    output.extend(os.read(fd, 65536))
+                except OSError:
+                    break
+
+    try:
+        read_until(r"T1 initiative/choose, awaiting [AB].*\[A\]> ")
+        check("figures" in output.decode(errors="replace"), "no units table on joining")
+        os.write(fd, b"help\r")
+        read_until(r"allowed: .*\n(.|\n)*\[A\]> ")
+        os.write(fd, b"initiative Q\r")
+        read_until(r"initiative: 'Q' is not a side")
+        os.write(fd, b"done\r")
+        read_until(r"refused: .*\(wrong_phase")
+        os.write(fd, b"hash\r")
+        read_until(r"seq \d+, snapshot hash [0-9a-f]{64}")
+        os.write(fd, b"\x04")  # ^D on an empty line: leave
+        deadline = time.time() + 10
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            check(time.time() < deadline, "terminal: brigade play did not leave on ^D")
+            try:
+                if select.select([fd], [], [], 0.1)[0]:
+                    output.extend(os.read(fd, 65536))
+            except OSError:
+                time.sleep(0.1)
+        pid = 0
+        check(os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0,
+              "terminal: exit status %r" % status)
+        check(created["seats"]["A"].encode() not in output, "the token was shown")
+    finally:
+        if pid:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except OSError:
+                pass
+        os.close(fd)
+
+
+def main():
+    mode = sys.argv.pop(1) if len(sys.argv) > 1 else ""
+    if mode not in ("script", "terminal"):
+        print("usage: e2e_cli.py script|terminal --brigaded ... --brigade ... --scenario ...",
+              file=sys.stderr)
+        return 2
+    args = arguments()
+    return run_main(lambda processes: (script if mode == "script" else terminal)(args,
+                                                                                  processes))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
