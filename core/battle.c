@@ -1920,9 +1920,11 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         put(out, size, &at, "turn %d begins", e->turn.turn);
         break;
     case BRIGADE_BATTLE_EVENT_INITIATIVE_WON:
+        /* The winner's total first: "side B wins the initiative, 9 to 8". */
         put(out, size, &at, "side %s wins the initiative, %d to %d",
-            brigade_side_name(e->initiative.winner), e->initiative.total[0],
-            e->initiative.total[1]);
+            brigade_side_name(e->initiative.winner),
+            e->initiative.total[e->initiative.winner == BRIGADE_SIDE_B],
+            e->initiative.total[e->initiative.winner != BRIGADE_SIDE_B]);
         break;
     case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
         put(out, size, &at, "side %s is phasing", brigade_side_name(e->side.side));
@@ -1931,8 +1933,8 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         put(out, size, &at, "phase %s%s%s", brigade_phase_name(e->phase.phase),
             e->phase.step ? ", " : "", brigade_step_name(e->phase.step));
         if (e->phase.awaiting)
-            put(out, size, &at, ", awaiting %s%s",
-                (e->phase.awaiting & 1u) ? "A" : "", (e->phase.awaiting & 2u) ? "B" : "");
+            put(out, size, &at, ", awaiting %s",
+                e->phase.awaiting == 3u ? "A and B" : (e->phase.awaiting & 1u) ? "A" : "B");
         break;
     case BRIGADE_BATTLE_EVENT_SIDE_DONE:
         put(out, size, &at, "side %s is done", brigade_side_name(e->side.side));
