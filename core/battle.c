@@ -208,8 +208,11 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
         b->phasing = BRIGADE_SIDE_NONE;
         b->sides[0].done = false;
         b->sides[1].done = false;
-        for (int i = 0; i < b->unit_count; i++)
-            b->units[i].wavering = false;
+        /* Wavering from a morale test lasts the turn of its melee; a unit
+         * the scenario sets wavering keeps it through turn 1. */
+        if (e->turn.turn > 1)
+            for (int i = 0; i < b->unit_count; i++)
+                b->units[i].wavering = false;
         break;
     case BRIGADE_BATTLE_EVENT_INITIATIVE_WON:
         if (!side_valid(e->initiative.winner))
@@ -547,6 +550,11 @@ static void move_text(const machine *m, int unit, char *out, size_t size)
                      "no enemy left to pursue: uncontrolled charge at the nearest enemy in "
                      "sight within 22 degrees in the Charge phase, else blown (12.24)");
         return;
+    case BRIGADE_STATUS_BLOWN:
+        snprintf(out, size,
+                 "blown: no bonus move; falls back behind its own lines at charge speed "
+                 "in the Movement phase and reforms there (12.24)");
+        return;
     default:
         break;
     }
@@ -555,6 +563,8 @@ static void move_text(const machine *m, int unit, char *out, size_t size)
         snprintf(out, size,
                  "may move %s (half its charge distance, excellent discipline, 12.24)",
                  distance);
+    } else if (u->bonus != BRIGADE_BONUS_NONE && brigade_type_is_cavalry(u->type)) {
+        snprintf(out, size, "bonus move: may turn 45 degrees on the spot (12.21)");
     } else if (u->bonus != BRIGADE_BONUS_NONE) {
         snprintf(out, size,
                  "bonus move: may turn 45 degrees or occupy the beaten enemy's position (12.21)");
@@ -1048,6 +1058,13 @@ static code_t charge_check(machine *m, int unit, int target, bool counter)
     default:
         break;
     }
+    /* Project defaults (README "Rules decisions"): a battery does not charge
+     * (12.16: artillery fights where it stands), and a square stands to
+     * receive cavalry; neither charges nor counter-charges. */
+    if (u->type == BRIGADE_TYPE_ARTILLERY)
+        return fail(m, bad, "unit '%s' is artillery and may not %s (default, 12.16)", u->id, verb);
+    if (u->formation == BRIGADE_FORMATION_SQUARE)
+        return fail(m, bad, "unit '%s' is in square and may not %s (default)", u->id, verb);
     /* D26: unformed units may not charge, except pursuing cavalry making
      * its uncontrolled charge (12.24 f); a counter-charge needs a formed unit. */
     bool pursuing = u->status == BRIGADE_STATUS_PURSUING && brigade_type_is_cavalry(u->type);
@@ -1128,8 +1145,7 @@ static code_t declare_charge(machine *m, brigade_side seat, const brigade_comman
     if (b->charge_count >= BRIGADE_BATTLE_CHARGES_MAX)
         return fail(m, bad, "at most %d charges may be declared in a turn",
                     BRIGADE_BATTLE_CHARGES_MAX);
-    TRY(charge_check(m, unit, target, false));
-
+    /* What the target's melee makes of the charge comes first (12.8). */
     int target_melee = brigade_battle_unit_melee(b, target);
     if (c->reinforce && target_melee < 0)
         return fail(m, bad, "unit '%s' is in no melee: there is nothing to reinforce (12.8)",
@@ -1137,6 +1153,7 @@ static code_t declare_charge(machine *m, brigade_side seat, const brigade_comman
     if (!c->reinforce && target_melee >= 0)
         return fail(m, bad, "unit '%s' is in melee %s: a charge on it reinforces the melee (12.8)",
                     t->id, b->melees[target_melee].id);
+    TRY(charge_check(m, unit, target, false));
     if (c->leading) {
         if (u->general_role == BRIGADE_GENERAL_NONE)
             return fail(m, bad, "unit '%s' has no general to lead its charge (12.4)", u->id);

@@ -356,6 +356,9 @@ bool brigade_troop_type_parse(const char *text, brigade_troop_type *out);
 bool brigade_class_parse(const char *text, brigade_class *out);
 bool brigade_formation_parse(const char *text, brigade_formation *out);
 bool brigade_status_parse(const char *text, brigade_status *out);
+/* Any of the eight statuses, outcomes included (an umpire or a player
+ * adjusting a unit, turn.md). */
+bool brigade_status_parse_any(const char *text, brigade_status *out);
 bool brigade_defending_parse(const char *text, brigade_defending *out);
 bool brigade_horses_parse(const char *text, brigade_horses *out);
 bool brigade_general_role_parse(const char *text, brigade_general_role *out);

@@ -82,6 +82,7 @@ DEFINE_PARSE(brigade_class_parse, brigade_class, class_names, COUNT(class_names)
 DEFINE_PARSE(brigade_formation_parse, brigade_formation, formation_names, COUNT(formation_names))
 /* Input statuses are the first four (cases/README.md). */
 DEFINE_PARSE(brigade_status_parse, brigade_status, status_names, 4)
+DEFINE_PARSE(brigade_status_parse_any, brigade_status, status_names, COUNT(status_names))
 DEFINE_PARSE(brigade_defending_parse, brigade_defending, defending_names, COUNT(defending_names))
 DEFINE_PARSE(brigade_horses_parse, brigade_horses, horses_names, COUNT(horses_names))
 /* "none" is how the engine marks no general; a general given has a role. */
