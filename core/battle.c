@@ -1648,7 +1648,10 @@ static code_t adjust(machine *m, brigade_side seat, const brigade_command *c)
 
     brigade_event e;
     unit_change_init(m, &e, unit, BRIGADE_CAUSE_ADJUSTED);
-    text_set(e.unit.note, sizeof e.unit.note, c->note);
+    /* The log says who reported it, so that the other side can contest. */
+    /* "side A reports: " is 16 bytes; the note keeps what room is left. */
+    snprintf(e.unit.note, sizeof e.unit.note, "side %s reports: %.*s", brigade_side_name(seat),
+             (int)(sizeof e.unit.note - 18), c->note);
     if (c->has_figures) {
         if (c->figures < 0 || c->figures > BRIGADE_FIGURES_MAX)
             return fail(m, bad, "figures must be 0..%d", BRIGADE_FIGURES_MAX);
