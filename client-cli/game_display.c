@@ -115,8 +115,40 @@ static void game_display_general(const protocol_value *unit, char *out, size_t s
 typedef struct game_display_widths {
     int id;
     int type;
+    int unit_class;
+    int order;
     int status;
 } game_display_widths;
+
+/* The unit's formation and order: "column, formed", "line, unformed, wavering". */
+static void game_display_order(const protocol_value *unit, char *out, size_t size)
+{
+    char formation[24];
+    game_display_copy(formation, sizeof(formation), game_display_string(unit, "formation", "?"));
+    snprintf(out, size, "%s, %s%s", formation,
+             game_display_bool(unit, "formed") ? "formed" : "unformed",
+             game_display_bool(unit, "wavering") ? ", wavering" : "");
+}
+
+/* What else matters in a melee: the unit's position, sappers, general
+ * ("in bua defending building, sappers, general brigadier/average"). */
+static void game_display_extras(const protocol_value *unit, char *out, size_t size)
+{
+    char terrain[16], defending[16], general[64];
+    size_t at = 0;
+    out[0] = '\0';
+    game_display_copy(terrain, sizeof(terrain), game_display_string(unit, "terrain", "open"));
+    game_display_copy(defending, sizeof(defending), game_display_string(unit, "defending", "none"));
+    game_display_general(unit, general, sizeof(general));
+    if (strcmp(terrain, "open") != 0 && at < size)
+        at += (size_t)snprintf(out + at, size - at, "in %s", terrain);
+    if (strcmp(defending, "none") != 0 && at < size)
+        at += (size_t)snprintf(out + at, size - at, "%sdefending %s", at ? " " : "", defending);
+    if (game_display_bool(unit, "sappers") && at < size)
+        at += (size_t)snprintf(out + at, size - at, "%ssappers", at ? ", " : "");
+    if (general[0] && at < size)
+        snprintf(out + at, size - at, "%sgeneral %s", at ? ", " : "", general);
+}
 
 static void game_display_units_of(FILE *out, const protocol_value *units, const char *side,
                                   const game_display_widths *widths)
@@ -128,31 +160,41 @@ static void game_display_units_of(FILE *out, const protocol_value *units, const 
         if (side ? strcmp(unit_side, side) != 0
                  : (strcmp(unit_side, "A") == 0 || strcmp(unit_side, "B") == 0))
             continue;
-        char id[40], type[24], order[24], status[24], general[64], clean_side[4];
+        char id[40], type[24], unit_class[24], order[48], status[24], extras[160], clean_side[4];
         game_display_copy(clean_side, sizeof(clean_side), unit_side);
         game_display_copy(id, sizeof(id), protocol_value_map_key_at(units, i, NULL));
         game_display_copy(type, sizeof(type), game_display_string(unit, "type", "?"));
+        game_display_copy(unit_class, sizeof(unit_class), game_display_string(unit, "class", "?"));
         game_display_copy(status, sizeof(status), game_display_string(unit, "status", "?"));
-        snprintf(order, sizeof(order), "%s%s",
-                 game_display_bool(unit, "formed") ? "formed" : "unformed",
-                 game_display_bool(unit, "wavering") ? "+wavering" : "");
-        game_display_general(unit, general, sizeof(general));
+        game_display_order(unit, order, sizeof(order));
+        game_display_extras(unit, extras, sizeof(extras));
         char figures[24];
         if (game_display_has_int(unit, "figures"))
             snprintf(figures, sizeof(figures), "%" PRId64, game_display_int(unit, "figures"));
         else
             snprintf(figures, sizeof(figures), "?");
-        fprintf(out, "  %-4s %-*s %-*s %7s  %-17s %-*s", clean_side[0] ? clean_side : "?",
-                widths->id, id, widths->type, type, figures, order, widths->status, status);
-        if (general[0])
-            fprintf(out, "  general %s", general);
+        fprintf(out, "  %-4s %-*s %-*s %-*s %7s  %-*s %-*s", clean_side[0] ? clean_side : "?",
+                widths->id, id, widths->type, type, widths->unit_class, unit_class, figures,
+                widths->order, order, widths->status, status);
+        if (extras[0]) {
+            fputs("  ", out);
+            game_display_text(out, extras);
+        }
         const char *move = game_display_string(unit, "move", "");
         if (move[0]) {
-            fputs("  move: ", out);
+            fputs("\n       move: ", out);
             game_display_text(out, move);
         }
         fputc('\n', out);
     }
+}
+
+/* Widens `width` to hold `text`, up to `most`. */
+static void game_display_widen(int *width, const char *text, int most)
+{
+    size_t length = strlen(text);
+    if (length > (size_t)*width)
+        *width = length > (size_t)most ? most : (int)length;
 }
 
 void game_display_units(FILE *out, const protocol_value *state)
@@ -162,21 +204,20 @@ void game_display_units(FILE *out, const protocol_value *state)
         fputs("  (no units)\n", out);
         return;
     }
-    game_display_widths widths = {4, 4, 6};
+    game_display_widths widths = {4, 4, 5, 5, 6};
     for (size_t i = 0; i < protocol_value_count(units); i++) {
         const protocol_value *unit = protocol_value_map_value_at(units, i);
-        size_t id = strlen(protocol_value_map_key_at(units, i, NULL));
-        size_t type = strlen(game_display_string(unit, "type", "?"));
-        size_t status = strlen(game_display_string(unit, "status", "?"));
-        if (id > (size_t)widths.id)
-            widths.id = id > 31 ? 31 : (int)id;
-        if (type > (size_t)widths.type)
-            widths.type = type > 23 ? 23 : (int)type;
-        if (status > (size_t)widths.status)
-            widths.status = status > 23 ? 23 : (int)status;
+        char order[48];
+        game_display_order(unit, order, sizeof(order));
+        game_display_widen(&widths.id, protocol_value_map_key_at(units, i, NULL), 31);
+        game_display_widen(&widths.type, game_display_string(unit, "type", "?"), 23);
+        game_display_widen(&widths.unit_class, game_display_string(unit, "class", "?"), 23);
+        game_display_widen(&widths.order, order, 47);
+        game_display_widen(&widths.status, game_display_string(unit, "status", "?"), 23);
     }
-    fprintf(out, "  %-4s %-*s %-*s %7s  %-17s %-*s\n", "side", widths.id, "unit", widths.type,
-            "type", "figures", "order", widths.status, "status");
+    fprintf(out, "  %-4s %-*s %-*s %-*s %7s  %-*s %-*s\n", "side", widths.id, "unit",
+            widths.type, "type", widths.unit_class, "class", "figures", widths.order, "order",
+            widths.status, "status");
     game_display_units_of(out, units, "A", &widths);
     game_display_units_of(out, units, "B", &widths);
     game_display_units_of(out, units, NULL, &widths);

@@ -47,7 +47,8 @@ static const game_input_command game_input_commands[] = {
      "Mandatory moves, Movement, Fire and Morale (step report), your side's units",
      "report what happened on the table; the note is required (S: normal,\n"
      "retreating, broken, pursuing, pushed_back, dispersed, removed, blown)"},
-    {"done", "done", "any step that awaits your side",
+    {"done", "done", "Charge (step declare) and the report steps of Mandatory moves, Movement,\n"
+     "Fire and Morale, when they await your side",
      "say your side has finished this step"},
     {"wait", "wait COND...",
      "any time (for scripts)",
