@@ -45,6 +45,11 @@
 #define GAME_RUN_LOG_RECENT 10
 /* How long closing the connection may take at the end, in milliseconds. */
 #define GAME_RUN_CLOSE_GRACE_MS 2000
+/* Reconnection backoff (play): the first attempt after this many ms, each
+ * next one after twice as long, at most GAME_RUN_RECONNECT_MAX_MS; giving
+ * up once --timeout has passed without a connection. */
+#define GAME_RUN_RECONNECT_FIRST_MS 200
+#define GAME_RUN_RECONNECT_MAX_MS 5000
 
 typedef enum game_run_command {
     GAME_RUN_NEW = 0,
@@ -99,13 +104,16 @@ typedef struct game_run {
     char seat[2];
     int64_t next_request;
     int64_t join_request;  /* the join in flight, 0 when none */
-    bool rejoining;        /* deltas are ignored until the welcome */
+    bool rejoining;        /* deltas are ignored until the welcome (or resumed) */
+    bool fresh_snapshot;   /* the next join asks for a whole snapshot (no last_seq) */
+    unsigned reconnects;   /* attempts since the connection was lost, 0 when connected */
     bool joined_once;
     size_t log_shown;      /* log entries already printed */
     char summary[200];     /* turn/phase/step/awaiting/phasing last shown */
 
     /* the command in flight */
     int64_t pending_request; /* its request id, 0 when none */
+    protocol_action pending_action; /* sent again, same request, after a reconnection */
     char pending_text[64];   /* its command word, for messages */
     int64_t pending_ack_seq; /* acked at this seq, waiting for the delta; 0 none */
     bool waiting;
@@ -253,8 +261,13 @@ static void game_run_deadline_fired(uv_timer_t *timer)
     case GAME_DEADLINE_NONE:
         return;
     case GAME_DEADLINE_START:
-        game_run_say(run, "no answer from ws://%s:%d%s within %u s", run->url.host,
-                     run->url.port, run->url.path, run->options.timeout_seconds);
+        if (run->reconnects > 0)
+            game_run_say(run, "could not reconnect to ws://%s:%d%s within %u s; giving up",
+                         run->url.host, run->url.port, run->url.path,
+                         run->options.timeout_seconds);
+        else
+            game_run_say(run, "no answer from ws://%s:%d%s within %u s", run->url.host,
+                         run->url.port, run->url.path, run->options.timeout_seconds);
         game_run_finish(run, 1);
         return;
     case GAME_DEADLINE_COMMAND:
@@ -344,6 +357,8 @@ static int game_run_send(game_run *run, const protocol_client_message *message)
     return 0;
 }
 
+static void game_run_reconnect_fired(uv_timer_t *timer);
+
 static int game_run_send_join(game_run *run)
 {
     protocol_client_message message;
@@ -352,6 +367,11 @@ static int game_run_send_join(game_run *run)
     message.request = run->next_request++;
     snprintf(message.as.join.game, sizeof(message.as.join.game), "%s", run->options.game);
     snprintf(message.as.join.token, sizeof(message.as.join.token), "%s", run->options.token);
+    /* Joining again with a snapshot: resume from it (PROTOCOL.md §4.1). */
+    if (run->state && !run->fresh_snapshot) {
+        message.as.join.has_last_seq = true;
+        message.as.join.last_seq = run->seq;
+    }
     run->join_request = message.request;
     int result = game_run_send(run, &message);
     /* The token does not outlive the call on our stack. */
@@ -370,7 +390,94 @@ static void game_run_rejoin(game_run *run, const char *why)
         return;
     game_run_say(run, "%s; joining again for a fresh snapshot", why);
     run->rejoining = true;
+    run->fresh_snapshot = true;
     game_client_close(run->client);
+}
+
+/* A notice for --json readers: {"type": TYPE, ...members}. */
+static void game_run_print_notice(game_run *run, protocol_value *notice)
+{
+    if (notice && run->options.json) {
+        game_run_print_begin(run);
+        game_run_print_json(run, notice);
+        game_run_print_end(run);
+    }
+    protocol_value_free(notice);
+}
+
+/*
+ * The connection of a joined `play` is gone (the server restarted, the
+ * network failed): say so, and connect again after a backoff delay
+ * (GAME_RUN_RECONNECT_*) until --timeout has passed without a connection.
+ * The command in flight is kept and sent again, with the same request id,
+ * once joined (game_run_resend).
+ */
+static void game_run_connection_lost(game_run *run, bool was_open, const char *reason)
+{
+    run->join_request = 0;
+    run->rejoining = true;
+    if (run->reconnects == 0)
+        game_run_deadline_start(run, GAME_DEADLINE_START, game_run_timeout_ms(run));
+    run->reconnects++;
+    uint64_t delay = GAME_RUN_RECONNECT_FIRST_MS;
+    for (unsigned i = 1; i < run->reconnects && delay < GAME_RUN_RECONNECT_MAX_MS; i++)
+        delay *= 2;
+    if (delay > GAME_RUN_RECONNECT_MAX_MS)
+        delay = GAME_RUN_RECONNECT_MAX_MS;
+    if (run->reconnects == 1)
+        game_run_say(run, "connection lost (%s); reconnecting in %.1f s", reason,
+                     (double)delay / 1000.0);
+    else
+        game_run_say(run, "cannot reconnect yet (%s); attempt %u in %.1f s", reason,
+                     run->reconnects, (double)delay / 1000.0);
+    (void)was_open;
+    protocol_value *notice = protocol_value_map_new();
+    if (notice && (protocol_value_map_set_string(notice, "type", "reconnecting") != 0 ||
+                   protocol_value_map_set_int(notice, "attempt", run->reconnects) != 0 ||
+                   protocol_value_map_set_int(notice, "delay_ms", (int64_t)delay) != 0 ||
+                   protocol_value_map_set_string(notice, "reason", reason) != 0)) {
+        protocol_value_free(notice);
+        notice = NULL;
+    }
+    game_run_print_notice(run, notice);
+    uv_timer_start(&run->reconnect, game_run_reconnect_fired, delay, 0);
+}
+
+/* Joined again after a lost connection: say so, and send the command in
+ * flight again with its request id (the server answers a repeat with its
+ * first answer and does not apply it twice, PROTOCOL.md §4.1). */
+static void game_run_rejoined(game_run *run, bool resumed, int64_t server_seq)
+{
+    if (run->reconnects > 0) {
+        if (resumed)
+            game_run_say(run, "reconnected; resuming from seq %" PRId64 " (the server is at seq "
+                              "%" PRId64 ")", run->seq, server_seq);
+        else
+            game_run_say(run, "reconnected; a whole snapshot at seq %" PRId64, run->seq);
+        protocol_value *notice = protocol_value_map_new();
+        if (notice && (protocol_value_map_set_string(notice, "type", "reconnected") != 0 ||
+                       protocol_value_map_set_int(notice, "seq", run->seq) != 0 ||
+                       protocol_value_map_set_int(notice, "server_seq", server_seq) != 0 ||
+                       protocol_value_map_set_bool(notice, "resumed", resumed) != 0)) {
+            protocol_value_free(notice);
+            notice = NULL;
+        }
+        game_run_print_notice(run, notice);
+    }
+    run->reconnects = 0;
+    run->fresh_snapshot = false;
+    if (run->pending_request) {
+        protocol_client_message act;
+        memset(&act, 0, sizeof(act));
+        act.kind = PROTOCOL_CLIENT_ACT;
+        act.request = run->pending_request;
+        act.as.act = run->pending_action;
+        if (game_run_send(run, &act) != 0)
+            return;
+        game_run_deadline_start(run, GAME_DEADLINE_COMMAND, game_run_timeout_ms(run));
+    } else if (run->waiting) {
+        game_run_deadline_start(run, GAME_DEADLINE_WAIT, game_run_timeout_ms(run));
+    }
 }
 
 static void game_run_reconnect_fired(uv_timer_t *timer)
@@ -568,6 +675,7 @@ static void game_run_line(game_run *run, const game_line *line)
         if (game_run_send(run, &act) != 0)
             return;
         run->pending_request = act.request;
+        run->pending_action = input.action;
         run->pending_ack_seq = 0;
         game_run_deadline_start(run, GAME_DEADLINE_COMMAND, game_run_timeout_ms(run));
         return;
@@ -860,6 +968,8 @@ static void game_run_on_welcome(game_run *run, protocol_server_message *message)
     run->rejoining = false;
     if (run->deadline_kind == GAME_DEADLINE_START)
         game_run_deadline_stop(run);
+    if (!first)
+        game_run_rejoined(run, false, run->seq);
 
     if (run->command == GAME_RUN_STATE) {
         game_run_print_state(run);
@@ -886,6 +996,27 @@ static void game_run_on_welcome(game_run *run, protocol_server_message *message)
             game_run_finish(run, 1);
         return;
     }
+    game_run_check_progress(run);
+    game_run_pump(run);
+}
+
+/* The answer to a join with last_seq when the server still has the deltas
+ * we missed: they follow, in order (PROTOCOL.md §4.1). */
+static void game_run_on_resumed(game_run *run, protocol_server_message *message)
+{
+    if (message->request != run->join_request || !run->state)
+        return; /* an old join's answer */
+    run->join_request = 0;
+    if (message->as.resumed.from != run->seq) {
+        run->rejoining = false;
+        game_run_rejoin(run, "the server resumed from another seq");
+        return;
+    }
+    run->rejoining = false;
+    if (run->deadline_kind == GAME_DEADLINE_START)
+        game_run_deadline_stop(run);
+    game_run_rejoined(run, true, message->as.resumed.seq);
+    game_run_prompt_update(run);
     game_run_check_progress(run);
     game_run_pump(run);
 }
@@ -1086,6 +1217,10 @@ static void game_run_on_message(void *context, protocol_value *value)
     case PROTOCOL_SERVER_DELTA:
         game_run_on_delta(run, &message);
         break;
+    case PROTOCOL_SERVER_RESUMED:
+        if (run->command == GAME_RUN_PLAY)
+            game_run_on_resumed(run, &message);
+        break;
     }
     protocol_server_message_clear(&message);
 }
@@ -1099,6 +1234,12 @@ static void game_run_on_bad_frame(void *context, const char *what)
 static void game_run_on_close(void *context, bool was_open, const char *reason)
 {
     game_run *run = context;
+    if (!run->finishing && run->command == GAME_RUN_PLAY && run->joined_once &&
+        run->reconnect_initialised && !(run->fresh_snapshot && run->reconnects == 0 &&
+                                         run->rejoining && was_open)) {
+        game_run_connection_lost(run, was_open, reason);
+        return;
+    }
     if (run->rejoining && !run->finishing && run->reconnect_initialised) {
         run->join_request = 0;
         if (run->pending_request) {

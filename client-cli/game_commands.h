@@ -23,12 +23,24 @@
  * {"type":"wait","seq":N,"condition":TEXT}, a typing error
  * {"type":"input_error","line":N,"message":TEXT}.
  *
+ * play keeps playing through a lost connection (a server restart, a network
+ * failure): it says so on stderr ("connection lost (…); reconnecting in
+ * 0.2 s"), connects again with backoff (0.2 s, doubling, at most 5 s
+ * between attempts) and joins with last_seq = its seq (PROTOCOL.md §4.1):
+ * it gets `resumed` and the deltas it missed, or a whole snapshot; then it
+ * sends again the command that was in flight, with the same request id, so
+ * the server answers it once and never applies it twice. With --json it
+ * also prints {"type":"reconnecting","attempt","delay_ms","reason"} and
+ * {"type":"reconnected","seq","server_seq","resumed"}. It gives up (exit 1)
+ * when no connection has been made again within --timeout.
+ *
  * state joins, prints the snapshot with its seq and hash (PROTOCOL.md §8),
  * and exits.
  *
  * Exit statuses (all three commands):
  *   0  done (play, scripted: every command was accepted)
- *   1  cannot connect, connection lost, the server refused create/join,
+ *   1  cannot connect, connection lost (play: and not back within
+ *      --timeout), the server refused create/join,
  *      no answer or a `wait` not satisfied within --timeout, out of memory
  *   2  bad command line (one line on stderr)
  *   3  play, scripted: at least one command was refused, by the server or

@@ -4,6 +4,7 @@
  * case is run") and the network commands new, play, state (game_commands.h).
  */
 #include "game_commands.h"
+#include "journal_commands.h"
 #include "melee_command.h"
 
 #include <stdio.h>
@@ -18,6 +19,7 @@ static void print_usage(FILE *stream)
           "                    (exit 0; exit 2 with one line on stderr for invalid input)\n",
           stream);
     game_commands_usage(stream);
+    journal_commands_usage(stream);
     fputs("  help              print this help\n", stream);
 }
 
@@ -50,6 +52,10 @@ int main(int argc, char **argv)
         return game_command_play(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(command, "state") == 0)
         return game_command_state(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(command, "replay") == 0)
+        return journal_command_replay(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(command, "export") == 0)
+        return journal_command_export(argc - 1, argv + 1, stdout, stderr);
     fputs("brigade: unknown command '", stderr);
     write_printable(stderr, command);
     fputs("' (see 'brigade help')\n", stderr);

@@ -4,6 +4,7 @@
  */
 #include "protocol/message.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,8 @@ static const char *const error_code_names[] = {
     "not_joined",  "unknown_game",   "bad_token",    "wrong_seat",
     "wrong_phase", "invalid_action", "unknown_unit", "internal"};
 static const char *const client_kind_names[] = {"create", "join", "act"};
-static const char *const server_kind_names[] = {"created", "welcome", "ack", "error", "delta"};
+static const char *const server_kind_names[] = {"created", "welcome", "ack",
+                                                "error",   "delta",   "resumed"};
 static const char *const action_kind_names[] = {"choose_initiative", "declare_charge", "respond",
                                                 "sappers_reroll",    "adjust",         "done"};
 static const char *const facing_names[] = {"front", "flank", "rear"};
@@ -649,7 +651,7 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
             status->request = out->request;
     }
     if (out->kind == PROTOCOL_SERVER_CREATED || out->kind == PROTOCOL_SERVER_WELCOME ||
-        out->kind == PROTOCOL_SERVER_DELTA) {
+        out->kind == PROTOCOL_SERVER_DELTA || out->kind == PROTOCOL_SERVER_RESUMED) {
         if ((error = reader_string(&reader, "game", true, 1, PROTOCOL_GAME_ID_MAX, out->game,
                                    NULL)) != PROTOCOL_MESSAGE_OK)
             goto failed;
@@ -721,6 +723,24 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
             error = reader_fail(&reader, PROTOCOL_MESSAGE_NO_MEMORY, NULL, "out of memory");
             goto failed;
         }
+        break;
+    }
+    case PROTOCOL_SERVER_RESUMED: {
+        int seat = 0;
+        if ((error = reader_name(&reader, "seat", seat_names, COUNT(seat_names), &seat)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_int(&reader, "from", true, 0, PROTOCOL_INT_SAFE_MAX,
+                                &out->as.resumed.from, NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_int(&reader, "seq", true, 0, PROTOCOL_INT_SAFE_MAX,
+                                &out->as.resumed.seq, NULL)) != PROTOCOL_MESSAGE_OK)
+            goto failed;
+        if (out->as.resumed.from > out->as.resumed.seq) {
+            error = reader_fail(&reader, PROTOCOL_MESSAGE_BAD_VALUE, "from",
+                                "%" PRId64 " is after seq %" PRId64, out->as.resumed.from,
+                                out->as.resumed.seq);
+            goto failed;
+        }
+        out->as.resumed.seat = (protocol_seat)seat;
         break;
     }
     }
@@ -942,6 +962,12 @@ static protocol_value *server_to_value(const protocol_server_message *message, b
         build_string(&builder, "game", message->game);
         build_int(&builder, "seq", message->as.delta.seq);
         build_set(&builder, "ops", protocol_value_clone(message->as.delta.ops));
+        break;
+    case PROTOCOL_SERVER_RESUMED:
+        build_string(&builder, "game", message->game);
+        build_string(&builder, "seat", protocol_seat_name(message->as.resumed.seat));
+        build_int(&builder, "from", message->as.resumed.from);
+        build_int(&builder, "seq", message->as.resumed.seq);
         break;
     }
     return build_done(&builder);

@@ -7,8 +7,8 @@
  * members, string lengths, integer ranges, enumerations); the CLI fills a
  * protocol_client_message and encodes it.
  *
- * Server -> client: created, welcome, ack, error, delta. The server fills a
- * protocol_server_message and encodes it; a client decodes frames with
+ * Server -> client: created, welcome, ack, error, delta, resumed (§6.6).
+ * The server fills a protocol_server_message and encodes it; a client decodes frames with
  * protocol_server_message_decode, which ignores members it does not know
  * (PROTOCOL.md §9).
  *
@@ -162,7 +162,7 @@ typedef struct protocol_client_message {
             char game[PROTOCOL_GAME_ID_MAX + 1];  /* 1..63 bytes */
             char token[PROTOCOL_TOKEN_MAX + 1];   /* 1..127 bytes */
             bool has_last_seq;
-            int64_t last_seq; /* 0..PROTOCOL_INT_SAFE_MAX; §10.1: not yet acted on */
+            int64_t last_seq; /* 0..PROTOCOL_INT_SAFE_MAX: resume after this seq (§10.1) */
         } join;
         protocol_action act;
     } as;
@@ -175,16 +175,17 @@ typedef enum protocol_server_kind {
     PROTOCOL_SERVER_WELCOME,
     PROTOCOL_SERVER_ACK,
     PROTOCOL_SERVER_ERROR,
-    PROTOCOL_SERVER_DELTA
+    PROTOCOL_SERVER_DELTA,
+    PROTOCOL_SERVER_RESUMED /* join with last_seq: the deltas from+1..seq follow (§10.1) */
 } protocol_server_kind;
 
 const char *protocol_server_kind_name(protocol_server_kind kind); /* "created", ... */
 
 /*
  * A server message. request echoes the client's (created, welcome, ack,
- * error; 0 in an error answering a frame whose request could not be read).
- * game is set for created, welcome and delta. welcome.state (a map) and
- * delta.ops (an array, protocol/delta.h) are owned by a decoded message
+ * error, resumed; 0 in an error answering a frame whose request could not be
+ * read). game is set for created, welcome, delta and resumed. welcome.state
+ * (a map) and delta.ops (an array, protocol/delta.h) are owned by a decoded message
  * (release with protocol_server_message_clear); when the server fills one to
  * encode, it may point them at its own trees: encoding only reads them, and
  * then it must not call clear.
@@ -215,6 +216,11 @@ typedef struct protocol_server_message {
             int64_t seq;
             protocol_value *ops;
         } delta;
+        struct {
+            protocol_seat seat;
+            int64_t from; /* the client's last_seq */
+            int64_t seq;  /* the game's seq: deltas from+1..seq follow */
+        } resumed;
     } as;
 } protocol_server_message;
 

@@ -11,16 +11,21 @@
  *   -> queue the ack to the actor, the same delta buffer to every joined
  *      connection of the game.
  * Any failure before the commit answers an error and changes nothing.
- * The events are the unit of change: the journal (a later issue) appends
- * them at the commit, before anything is sent.
+ * The events are the unit of change: the journal (server/journal.h)
+ * commits them with the ack's bytes before anything is sent, so what any
+ * client has seen survives a crash; at start the journal's games are
+ * rebuilt (server_games_new).
  */
 #include "server/game.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
@@ -31,6 +36,7 @@
 #include "protocol/delta.h"
 #include "protocol/message.h"
 #include "server/game_state.h"
+#include "server/journal.h"
 
 /* Random bytes in a game id and in a seat token; both are sent as lower
  * case hex (24 and 64 characters, within PROTOCOL.md §3's 63 and 127). */
@@ -46,11 +52,19 @@ typedef struct server_game server_game;
 
 struct server_game {
     char id[PROTOCOL_GAME_ID_MAX + 1];
-    char tokens[2][SERVER_TOKEN_HEX + 1]; /* by brigade_side; secrets, never logged */
-    brigade_battle *battle;               /* owned */
+    /* SHA-256 of each seat's token, by brigade_side (the tokens themselves
+     * are sent once, in `created`, and kept nowhere) */
+    unsigned char token_sha256[2][SERVER_JOURNAL_HASH_SIZE];
+    brigade_battle *battle;               /* owned; NULL for a damaged game */
     protocol_value *state;                /* owned: the snapshot at seq, log included */
     int64_t seq;
     long events;                          /* events committed (the journal's length) */
+    char *damage;                         /* owned: why the journal cannot rebuild it, or NULL */
+    /* The last deltas sent, for resuming connections: the delta of seq s is
+     * deltas[s % SERVER_GAME_DELTAS_KEPT] for s in seq - delta_count + 1 ..
+     * seq (one reference each). */
+    server_buffer *deltas[SERVER_GAME_DELTAS_KEPT];
+    size_t delta_count;
     server_connection **members;          /* joined connections (not owned) */
     size_t member_count, member_capacity;
     server_game *next;                    /* hash chain */
@@ -60,14 +74,26 @@ struct server_game {
 typedef struct server_session {
     server_game *game;
     brigade_side seat;
+    /* Join's last_seq, else the game's seq at the join: an act whose
+     * answer the journal holds at a later seq is a repeat of a request
+     * sent before a reconnection (PROTOCOL.md §4.1). */
+    int64_t resume_from;
 } server_session;
 
 struct server_games {
     server_net *net;
     char *data_dir;
+    server_journal *journal;     /* owned */
     server_game **buckets;
     size_t bucket_count;
     size_t game_count;
+    size_t damaged_count;        /* games the journal could not rebuild */
+    bool load_failed;            /* memory ran out while loading */
+    /* The test hook (game.h server_games_options) and the actions committed
+     * by this process. */
+    server_games_crash crash;
+    long crash_at;
+    long commits;
 };
 
 /* ------------------------------------------------------------------ dice */
@@ -174,21 +200,70 @@ static void server_game_free(server_game *game)
     free(game->battle);
     protocol_value_free(game->state);
     free(game->members);
-    OPENSSL_cleanse(game->tokens, sizeof(game->tokens));
+    free(game->damage);
+    for (size_t i = 0; i < SERVER_GAME_DELTAS_KEPT; i++)
+        server_buffer_unref(game->deltas[i]);
     free(game);
 }
 
-server_games *server_games_new(const char *data_dir)
+/* Keeps the delta of the game's new seq for resuming connections. */
+static void server_game_delta_keep(server_game *game, server_buffer *delta)
 {
-    server_games *games = calloc(1, sizeof(*games));
-    if (!games)
-        return NULL;
-    games->data_dir = strdup(data_dir);
-    if (!games->data_dir) {
-        free(games);
-        return NULL;
+    size_t slot = (size_t)(game->seq % SERVER_GAME_DELTAS_KEPT);
+    server_buffer_unref(game->deltas[slot]);
+    game->deltas[slot] = server_buffer_ref(delta);
+    if (game->delta_count < SERVER_GAME_DELTAS_KEPT)
+        game->delta_count++;
+}
+
+/* The SHA-256 of a seat token. */
+static void server_token_hash(const char *token, unsigned char out[SERVER_JOURNAL_HASH_SIZE])
+{
+    server_journal_sha256(token, strlen(token), out);
+}
+
+bool server_games_crash_parse(const char *text, server_games_crash *crash, long *at)
+{
+    static const struct {
+        const char *name;
+        server_games_crash crash;
+    } points[] = {{"before-commit", SERVER_GAMES_CRASH_BEFORE_COMMIT},
+                  {"after-commit", SERVER_GAMES_CRASH_AFTER_COMMIT}};
+    if (!text)
+        return false;
+    for (size_t i = 0; i < sizeof(points) / sizeof(points[0]); i++) {
+        size_t length = strlen(points[i].name);
+        if (strncmp(text, points[i].name, length) != 0)
+            continue;
+        long n = 1;
+        if (text[length] == ':') {
+            char *end = NULL;
+            errno = 0;
+            n = strtol(text + length + 1, &end, 10);
+            if (!text[length + 1] || *end || errno || n < 1)
+                return false;
+        } else if (text[length] != '\0') {
+            return false;
+        }
+        *crash = points[i].crash;
+        *at = n;
+        return true;
     }
-    return games;
+    return false;
+}
+
+/* The test hook: dies here as kill -9 would, when asked to (game.h). */
+static void server_games_crash_point(const server_games *games, server_games_crash point)
+{
+    if (games->crash != point)
+        return;
+    long action = games->commits + (point == SERVER_GAMES_CRASH_BEFORE_COMMIT ? 1 : 0);
+    if (action != games->crash_at)
+        return;
+    fprintf(stderr, "brigaded: BRIGADE_TEST_CRASH: SIGKILL %s commit %ld\n",
+            point == SERVER_GAMES_CRASH_BEFORE_COMMIT ? "before" : "after", action);
+    fflush(stderr);
+    raise(SIGKILL);
 }
 
 void server_games_attach(server_games *games, server_net *net)
@@ -215,6 +290,7 @@ void server_games_destroy(server_games *games)
     }
     free(games->buckets);
     free(games->data_dir);
+    server_journal_close(games->journal);
     free(games);
 }
 
@@ -368,7 +444,7 @@ static bool server_games_command(const protocol_action *action, brigade_command 
         command->formed = action->as.adjust.formed;
         command->has_status = action->as.adjust.has_status;
         if (command->has_status &&
-            !brigade_status_parse(action->as.adjust.status, &command->status)) {
+            !brigade_status_parse_any(action->as.adjust.status, &command->status)) {
             snprintf(why, why_size, "action.status: \"%s\" is not a unit status",
                      action->as.adjust.status);
             return false;
@@ -391,6 +467,141 @@ static bool server_games_command(const protocol_action *action, brigade_command 
     return false;
 }
 
+/* ------------------------------------------------------------- loading */
+
+/*
+ * A game from what the journal rebuilt (server/journal.h): takes its
+ * battle, the snapshot's log (aux {log: [...]}) and adds one log entry per
+ * event after the snapshot, so that the state is the one the live game had
+ * (same snapshot hash). A damaged game keeps only its id and the reason.
+ * Returns NULL when memory runs out.
+ */
+static server_game *server_game_from_journal(server_journal_loaded *loaded)
+{
+    server_game *game = calloc(1, sizeof(*game));
+    if (!game)
+        return NULL;
+    snprintf(game->id, sizeof(game->id), "%s", loaded->id);
+    memcpy(game->token_sha256, loaded->token_sha256, sizeof(game->token_sha256));
+    game->seq = loaded->seq;
+    if (loaded->status == SERVER_JOURNAL_DAMAGED || !loaded->battle || !loaded->base) {
+        game->damage = strdup(loaded->damage[0] ? loaded->damage : "damaged");
+        if (!game->damage) {
+            free(game);
+            return NULL;
+        }
+        return game;
+    }
+    protocol_value *log = NULL;
+    protocol_value *kept = protocol_value_map_get(loaded->aux, "log");
+    if (kept && protocol_value_kind_of(kept) == PROTOCOL_VALUE_ARRAY) {
+        log = protocol_value_nil_new();
+        if (log)
+            protocol_value_swap(log, kept); /* the aux's log is ours */
+    } else {
+        log = protocol_value_array_new();
+    }
+    bool ok = log != NULL;
+    brigade_battle *work = loaded->base; /* folded again for the log entries */
+    for (size_t i = 0; ok && i < loaded->records.count; i++) {
+        const brigade_event *event = &loaded->records.items[i].event;
+        ok = brigade_battle_fold(work, event) &&
+             protocol_value_array_push(log, server_state_log_entry(work, event)) == 0;
+    }
+    if (ok && memcmp(work, loaded->battle, sizeof(*work)) != 0) {
+        /* Cannot happen (the journal folded the same events): say so. */
+        protocol_value_free(log);
+        game->damage = strdup("its log could not be rebuilt from the journal");
+        if (!game->damage) {
+            free(game);
+            return NULL;
+        }
+        return game;
+    }
+    game->state = ok ? server_state_from_battle(loaded->battle, game->id) : NULL;
+    if (!game->state || protocol_value_map_set(game->state, "log", log) != 0) {
+        if (!game->state)
+            protocol_value_free(log);
+        server_game_free(game);
+        return NULL;
+    }
+    game->battle = loaded->battle;
+    loaded->battle = NULL; /* ours now */
+    game->events = game->battle->events;
+    return game;
+}
+
+/* server_journal_load's callback: one game into the registry. */
+static void server_games_on_loaded(void *context, server_journal_loaded *loaded)
+{
+    server_games *games = context;
+    if (games->load_failed)
+        return;
+    if (loaded->warning[0])
+        fprintf(stderr, "brigaded: game %s: %s\n", loaded->id, loaded->warning);
+    server_game *game = server_game_from_journal(loaded);
+    if (!game || server_games_insert(games, game) != 0) {
+        server_game_free(game);
+        games->load_failed = true;
+        return;
+    }
+    if (game->damage) {
+        games->damaged_count++;
+        fprintf(stderr, "brigaded: game %s is damaged in the journal and cannot be played: %s\n",
+                game->id, game->damage);
+    }
+}
+
+/* A game the registry does not hold (an ended game: only unfinished ones
+ * are loaded at start) read from the journal, or NULL. */
+static server_game *server_games_find_journaled(server_games *games, const char *id)
+{
+    server_journal_loaded loaded;
+    if (server_journal_game_read(games->journal, id, false, &loaded) != 0)
+        return NULL;
+    server_game *game = server_game_from_journal(&loaded);
+    server_journal_loaded_free(&loaded);
+    if (!game || server_games_insert(games, game) != 0) {
+        server_game_free(game);
+        return NULL;
+    }
+    return game;
+}
+
+server_games *server_games_new(const server_games_options *options, char *message, size_t size)
+{
+    server_games *games = calloc(1, sizeof(*games));
+    if (!games || !(games->data_dir = strdup(options->data_dir))) {
+        free(games);
+        snprintf(message, size, "out of memory");
+        return NULL;
+    }
+    games->crash = options->crash;
+    games->crash_at = options->crash_at;
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    games->journal = server_journal_open(options->data_dir, NULL, message, size);
+    if (!games->journal) {
+        server_games_destroy(games);
+        return NULL;
+    }
+    if (server_journal_recovery(games->journal)[0])
+        fprintf(stderr, "brigaded: %s\n", server_journal_recovery(games->journal));
+    long loaded = server_journal_load(games->journal, server_games_on_loaded, games);
+    if (loaded < 0 || games->load_failed) {
+        snprintf(message, size, "journal: %s",
+                 loaded < 0 ? server_journal_error(games->journal) : "out of memory loading games");
+        server_games_destroy(games);
+        return NULL;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    double seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
+    fprintf(stderr, "brigaded: journal %s: %zu games rebuilt, %zu damaged, in %.3f s\n",
+            server_journal_path(games->journal), games->game_count - games->damaged_count,
+            games->damaged_count, seconds);
+    return games;
+}
+
 /* --------------------------------------------------------------- create */
 
 static void server_games_create(server_games *games, server_connection *connection,
@@ -404,10 +615,13 @@ static void server_games_create(server_games *games, server_connection *connecti
     }
     server_game *game = calloc(1, sizeof(*game));
     brigade_battle *battle = malloc(sizeof(*battle));
+    brigade_battle *initial = malloc(sizeof(*initial));
     protocol_value *log = protocol_value_array_new();
     brigade_event_list events;
     brigade_event_list_init(&events);
-    if (!game || !battle || !log)
+    char tokens[2][SERVER_TOKEN_HEX + 1];
+    memset(tokens, 0, sizeof(tokens));
+    if (!game || !battle || !initial || !log)
         goto internal;
 
     brigade_scenario_error scenario_error;
@@ -418,6 +632,7 @@ static void server_games_create(server_games *games, server_connection *connecti
                                 scenario_error.message);
         goto done;
     }
+    memcpy(initial, battle, sizeof(*initial));
     brigade_battle_error battle_error;
     memset(&battle_error, 0, sizeof(battle_error));
     if (brigade_battle_start(battle, &server_dice, &events, &battle_error) != BRIGADE_BATTLE_OK ||
@@ -428,9 +643,11 @@ static void server_games_create(server_games *games, server_connection *connecti
         if (!server_random_hex(game->id, SERVER_GAME_ID_BYTES))
             goto internal;
     } while (server_games_find(games, game->id));
-    if (!server_random_hex(game->tokens[BRIGADE_SIDE_A], SERVER_TOKEN_BYTES) ||
-        !server_random_hex(game->tokens[BRIGADE_SIDE_B], SERVER_TOKEN_BYTES))
+    if (!server_random_hex(tokens[BRIGADE_SIDE_A], SERVER_TOKEN_BYTES) ||
+        !server_random_hex(tokens[BRIGADE_SIDE_B], SERVER_TOKEN_BYTES))
         goto internal;
+    server_token_hash(tokens[BRIGADE_SIDE_A], game->token_sha256[BRIGADE_SIDE_A]);
+    server_token_hash(tokens[BRIGADE_SIDE_B], game->token_sha256[BRIGADE_SIDE_B]);
 
     game->state = server_state_from_battle(battle, game->id);
     if (!game->state)
@@ -446,9 +663,28 @@ static void server_games_create(server_games *games, server_connection *connecti
     answer.request = request;
     snprintf(answer.game, sizeof(answer.game), "%s", game->id);
     snprintf(answer.as.created.token_a, sizeof(answer.as.created.token_a), "%s",
-             game->tokens[BRIGADE_SIDE_A]);
+             tokens[BRIGADE_SIDE_A]);
     snprintf(answer.as.created.token_b, sizeof(answer.as.created.token_b), "%s",
-             game->tokens[BRIGADE_SIDE_B]);
+             tokens[BRIGADE_SIDE_B]);
+
+    /* Durable before anyone hears of it: the game's row, its initial
+     * battle and its start events (seq 0). */
+    server_journal_game record = {
+        .id = game->id,
+        .created = (int64_t)time(NULL),
+        .scenario = message->as.create.scenario,
+        .scenario_len = message->as.create.scenario_len,
+        .initial = initial,
+        .start = &events,
+    };
+    memcpy(record.token_sha256, game->token_sha256, sizeof(record.token_sha256));
+    if (server_journal_game_create(games->journal, &record) != 0) {
+        fprintf(stderr, "brigaded: journal: %s\n", server_journal_error(games->journal));
+        OPENSSL_cleanse(&answer, sizeof(answer));
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                "the server could not record the game in its journal");
+        goto done;
+    }
     game->battle = battle;
     battle = NULL;
     game->events = (long)events.count;
@@ -467,31 +703,71 @@ internal:
     server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                             "the server could not create the game");
 done:
+    OPENSSL_cleanse(tokens, sizeof(tokens));
     brigade_event_list_free(&events);
     protocol_value_free(log);
     free(battle);
+    free(initial);
     server_game_free(game);
 }
 
 /* ----------------------------------------------------------------- join */
+
+/* The answer to a join with last_seq the server can resume from:
+ * `resumed`, then the kept deltas after last_seq (PROTOCOL.md §4.1).
+ * Returns false when it cannot (nothing sent). */
+static bool server_games_resume(server_connection *connection, const server_game *game,
+                                int64_t request, brigade_side seat, int64_t last_seq)
+{
+    if (last_seq > game->seq || game->seq - last_seq > (int64_t)game->delta_count)
+        return false;
+    protocol_server_message answer;
+    memset(&answer, 0, sizeof(answer));
+    answer.kind = PROTOCOL_SERVER_RESUMED;
+    answer.request = request;
+    snprintf(answer.game, sizeof(answer.game), "%s", game->id);
+    answer.as.resumed.seat = seat == BRIGADE_SIDE_A ? PROTOCOL_SEAT_A : PROTOCOL_SEAT_B;
+    answer.as.resumed.from = last_seq;
+    answer.as.resumed.seq = game->seq;
+    uint8_t *frame = NULL;
+    size_t length = 0;
+    if (protocol_server_message_encode(&answer, SERVER_BUFFER_HEADROOM, &frame, &length) !=
+        PROTOCOL_CODEC_OK)
+        return false;
+    server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
+    if (!buffer)
+        return false;
+    server_connection_send(connection, buffer);
+    server_buffer_unref(buffer);
+    for (int64_t seq = last_seq + 1; seq <= game->seq; seq++)
+        server_connection_send(connection, game->deltas[seq % SERVER_GAME_DELTAS_KEPT]);
+    return true;
+}
 
 static void server_games_join(server_games *games, server_connection *connection,
                               const protocol_client_message *message)
 {
     int64_t request = message->request;
     server_game *game = server_games_find(games, message->as.join.game);
+    if (!game)
+        game = server_games_find_journaled(games, message->as.join.game);
     if (!game) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_UNKNOWN_GAME,
                                 "no game \"%s\"", message->as.join.game);
         return;
     }
-    const char *token = message->as.join.token;
-    bool right_length = strlen(token) == SERVER_TOKEN_HEX;
+    if (game->damage) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_UNKNOWN_GAME,
+                                "game \"%s\" is damaged in the server's journal: %s", game->id,
+                                game->damage);
+        return;
+    }
+    unsigned char hash[SERVER_JOURNAL_HASH_SIZE];
+    server_token_hash(message->as.join.token, hash);
     /* Both seats compared, each in constant time. */
-    bool seat_a = right_length &&
-                  CRYPTO_memcmp(token, game->tokens[BRIGADE_SIDE_A], SERVER_TOKEN_HEX) == 0;
-    bool seat_b = right_length &&
-                  CRYPTO_memcmp(token, game->tokens[BRIGADE_SIDE_B], SERVER_TOKEN_HEX) == 0;
+    bool seat_a = CRYPTO_memcmp(hash, game->token_sha256[BRIGADE_SIDE_A], sizeof(hash)) == 0;
+    bool seat_b = CRYPTO_memcmp(hash, game->token_sha256[BRIGADE_SIDE_B], sizeof(hash)) == 0;
+    OPENSSL_cleanse(hash, sizeof(hash));
     if (!seat_a && !seat_b) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_TOKEN,
                                 "the token is not a seat token of game \"%s\"", game->id);
@@ -509,28 +785,34 @@ static void server_games_join(server_games *games, server_connection *connection
         return;
     }
 
-    protocol_server_message answer;
-    memset(&answer, 0, sizeof(answer));
-    answer.kind = PROTOCOL_SERVER_WELCOME;
-    answer.request = request;
-    snprintf(answer.game, sizeof(answer.game), "%s", game->id);
-    answer.as.welcome.seat = seat == BRIGADE_SIDE_A ? PROTOCOL_SEAT_A : PROTOCOL_SEAT_B;
-    answer.as.welcome.seq = game->seq;
-    answer.as.welcome.state = game->state; /* read only by the encoder */
-    uint8_t *frame = NULL;
-    size_t length = 0;
-    if (protocol_server_message_encode(&answer, SERVER_BUFFER_HEADROOM, &frame, &length) !=
-            PROTOCOL_CODEC_OK ||
-        length > PROTOCOL_SERVER_FRAME_MAX) {
-        free(frame);
-        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
-                                "the game's state cannot be sent");
-        return;
-    }
-    server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
-    if (!buffer) {
-        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
-        return;
+    server_buffer *buffer = NULL;
+    bool resuming = message->as.join.has_last_seq && message->as.join.last_seq <= game->seq &&
+                    game->seq - message->as.join.last_seq <= (int64_t)game->delta_count;
+    if (!resuming) {
+        protocol_server_message answer;
+        memset(&answer, 0, sizeof(answer));
+        answer.kind = PROTOCOL_SERVER_WELCOME;
+        answer.request = request;
+        snprintf(answer.game, sizeof(answer.game), "%s", game->id);
+        answer.as.welcome.seat = seat == BRIGADE_SIDE_A ? PROTOCOL_SEAT_A : PROTOCOL_SEAT_B;
+        answer.as.welcome.seq = game->seq;
+        answer.as.welcome.state = game->state; /* read only by the encoder */
+        uint8_t *frame = NULL;
+        size_t length = 0;
+        if (protocol_server_message_encode(&answer, SERVER_BUFFER_HEADROOM, &frame, &length) !=
+                PROTOCOL_CODEC_OK ||
+            length > PROTOCOL_SERVER_FRAME_MAX) {
+            free(frame);
+            server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                    "the game's state cannot be sent");
+            return;
+        }
+        buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
+        if (!buffer) {
+            server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                    "out of memory");
+            return;
+        }
     }
     if (!session) {
         session = malloc(sizeof(*session));
@@ -543,8 +825,19 @@ static void server_games_join(server_games *games, server_connection *connection
         session->game = game;
         session->seat = seat;
         server_connection_set_data(connection, session);
-        fprintf(stderr, "brigaded: connection %lu joined game %s seat %s\n",
-                server_connection_id(connection), game->id, brigade_side_name(seat));
+        fprintf(stderr, "brigaded: connection %lu joined game %s seat %s%s\n",
+                server_connection_id(connection), game->id, brigade_side_name(seat),
+                resuming ? " (resuming)" : "");
+    }
+    /* An answer the journal holds after the client's last_seq may be the
+     * answer to a request it sent before losing its connection, whether
+     * it now gets the deltas or a whole snapshot. */
+    session->resume_from = message->as.join.has_last_seq ? message->as.join.last_seq : game->seq;
+    if (resuming) {
+        if (!server_games_resume(connection, game, request, seat, message->as.join.last_seq))
+            server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                    "out of memory");
+        return;
     }
     server_connection_send(connection, buffer);
     server_buffer_unref(buffer);
@@ -603,7 +896,73 @@ static bool server_games_log_ops(protocol_value *ops, const protocol_value *entr
     return true;
 }
 
-static void server_games_act(server_connection *connection,
+/* The SHA-256 of the act's action in its canonical encoding (PROTOCOL.md
+ * §8), which tells a repeated request from a request id used again.
+ * Returns false when memory runs out. */
+static bool server_games_action_hash(const protocol_client_message *message,
+                                     unsigned char out[SERVER_JOURNAL_HASH_SIZE])
+{
+    protocol_value *value = protocol_client_message_to_value(message);
+    uint8_t *bytes = NULL;
+    size_t length = 0;
+    bool ok = value &&
+              protocol_codec_encode_canonical(protocol_value_map_get(value, "action"), &bytes,
+                                              &length) == PROTOCOL_CODEC_OK;
+    if (ok)
+        server_journal_sha256(bytes, length, out);
+    free(bytes);
+    protocol_value_free(value);
+    return ok;
+}
+
+/*
+ * A repeated request (PROTOCOL.md §4.1): when the journal holds an answer
+ * to this seat's `request` at a seq after the connection's resume_from,
+ * sends that answer again (the same action) or a bad_message (another
+ * action under the same id) and returns true; false when the request is
+ * new (or SQLite failed: then it is treated as new, and the failure logged).
+ */
+static bool server_games_repeat(server_games *games, server_connection *connection,
+                                const server_session *session, int64_t request,
+                                const unsigned char hash[SERVER_JOURNAL_HASH_SIZE])
+{
+    const server_game *game = session->game;
+    if (session->resume_from >= game->seq)
+        return false; /* nothing answered since the connection's view began */
+    int64_t seq = 0;
+    uint8_t *answer = NULL;
+    size_t length = 0;
+    server_journal_answer_result found = server_journal_answer_find(
+        games->journal, game->id, session->seat, request, hash, &seq, &answer, &length);
+    if (found == SERVER_JOURNAL_ANSWER_ERROR)
+        fprintf(stderr, "brigaded: journal: %s\n", server_journal_error(games->journal));
+    if (found == SERVER_JOURNAL_ANSWER_ERROR || found == SERVER_JOURNAL_ANSWER_NONE ||
+        seq <= session->resume_from) {
+        free(answer);
+        return false;
+    }
+    if (found == SERVER_JOURNAL_ANSWER_OTHER) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
+                                "request %lld was answered at seq %lld for another action of "
+                                "seat %s; use a new request id",
+                                (long long)request, (long long)seq,
+                                brigade_side_name(session->seat));
+        return true;
+    }
+    server_buffer *buffer = server_buffer_copy(answer, length);
+    free(answer);
+    if (!buffer) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
+        return true;
+    }
+    fprintf(stderr, "brigaded: connection %lu: request %lld repeated, answered again (seq %lld)\n",
+            server_connection_id(connection), (long long)request, (long long)seq);
+    server_connection_send(connection, buffer);
+    server_buffer_unref(buffer);
+    return true;
+}
+
+static void server_games_act(server_games *games, server_connection *connection,
                              const protocol_client_message *message)
 {
     int64_t request = message->request;
@@ -614,6 +973,13 @@ static void server_games_act(server_connection *connection,
         return;
     }
     server_game *game = session->game;
+    unsigned char action_hash[SERVER_JOURNAL_HASH_SIZE];
+    if (!server_games_action_hash(message, action_hash)) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
+        return;
+    }
+    if (server_games_repeat(games, connection, session, request, action_hash))
+        return;
 
     brigade_command command;
     char why[PROTOCOL_ERROR_MESSAGE_MAX + 1];
@@ -625,8 +991,9 @@ static void server_games_act(server_connection *connection,
     brigade_event_list events;
     brigade_event_list_init(&events);
     brigade_battle *next = NULL;
-    protocol_value *entries = NULL, *state = NULL, *ops = NULL, *holder = NULL;
-    server_buffer *delta = NULL;
+    protocol_value *entries = NULL, *state = NULL, *ops = NULL, *holder = NULL, *aux = NULL;
+    server_buffer *delta = NULL, *ack_buffer = NULL;
+    uint8_t *ack_bytes = NULL;
 
     brigade_battle_error error;
     memset(&error, 0, sizeof(error));
@@ -685,7 +1052,47 @@ static void server_games_act(server_connection *connection,
         goto internal;
     }
 
-    /* Commit (the journal's append goes here, before anything is sent). */
+    /* The ack, encoded once: journaled for a repeated request, then sent. */
+    protocol_server_message ack;
+    memset(&ack, 0, sizeof(ack));
+    ack.kind = PROTOCOL_SERVER_ACK;
+    ack.request = request;
+    ack.as.ack.seq = game->seq + 1;
+    size_t ack_length = 0;
+    if (protocol_server_message_encode(&ack, 0, &ack_bytes, &ack_length) != PROTOCOL_CODEC_OK ||
+        !(ack_buffer = server_buffer_copy(ack_bytes, ack_length)))
+        goto undo;
+
+    /* Commit: the events and the ack, durably, before anything is sent
+     * (design.md "The path of one action"); every SERVER_JOURNAL_SNAPSHOT_
+     * EVERY actions with a snapshot of the battle and the log (aux). */
+    server_journal_action action = {
+        .game = game->id,
+        .seq = game->seq + 1,
+        .battle = game->battle,
+        .events = &events,
+        .seat = session->seat,
+        .request = request,
+        .answer = ack_bytes,
+        .answer_len = ack_length,
+        .ended = next->phase == BRIGADE_PHASE_ENDED,
+    };
+    memcpy(action.action_sha256, action_hash, sizeof(action_hash));
+    if (server_journal_snapshot_due(games->journal, action.seq)) {
+        aux = protocol_value_map_new();
+        if (!aux || protocol_value_map_set(aux, "log", protocol_value_clone(new_log)) != 0)
+            goto undo;
+        action.snapshot = next;
+        action.snapshot_aux = aux;
+    }
+    server_games_crash_point(games, SERVER_GAMES_CRASH_BEFORE_COMMIT);
+    if (server_journal_append(games->journal, &action) != 0) {
+        fprintf(stderr, "brigaded: journal: %s\n", server_journal_error(games->journal));
+        goto undo;
+    }
+    games->commits++;
+    server_games_crash_point(games, SERVER_GAMES_CRASH_AFTER_COMMIT);
+
     protocol_value_free(game->state);
     game->state = state;
     state = NULL;
@@ -694,21 +1101,25 @@ static void server_games_act(server_connection *connection,
     next = NULL;
     game->seq++;
     game->events += (long)events.count;
+    server_game_delta_keep(game, delta);
 
-    protocol_server_message ack;
-    memset(&ack, 0, sizeof(ack));
-    ack.kind = PROTOCOL_SERVER_ACK;
-    ack.request = request;
-    ack.as.ack.seq = game->seq;
-    server_games_send(connection, &ack);
+    server_connection_send(connection, ack_buffer);
     server_connection_broadcast(game->members, game->member_count, delta);
     goto done;
 
+undo:
+    /* Not committed: the log goes back as it was. */
+    for (size_t i = 0; i < protocol_value_count(entries); i++)
+        protocol_value_array_pop(new_log);
+    protocol_value_swap(new_log, old_log);
 internal:
     server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                             "the server could not carry out the action");
 done:
     server_buffer_unref(delta);
+    server_buffer_unref(ack_buffer);
+    free(ack_bytes);
+    protocol_value_free(aux);
     protocol_value_free(ops);
     protocol_value_free(holder);
     protocol_value_free(state);
@@ -741,7 +1152,7 @@ static void server_games_on_message(void *context, server_connection *connection
         server_games_join(games, connection, &message);
         break;
     case PROTOCOL_CLIENT_ACT:
-        server_games_act(connection, &message);
+        server_games_act(games, connection, &message);
         break;
     }
     /* A join message holds a token: wipe it. */

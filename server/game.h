@@ -17,11 +17,23 @@
  * A text message gets bad_frame (request 0); a message over the size
  * limit gets too_large and the connection is closed with 1009 (§1).
  *
+ * Durability (issue 4): every game lives in the journal (server/journal.h,
+ * DIR/brigade.sqlite under --data). A new game is journaled before its
+ * `created` is sent; an accepted action's events and its answer are
+ * committed before its ack and delta are sent to anyone; at start every
+ * unfinished game is rebuilt from the journal (a game the journal finds
+ * damaged is reported, and joining it gets unknown_game with the reason).
+ * A connection that joins with last_seq gets `resumed` and the deltas it
+ * missed while the server still keeps them (SERVER_GAME_DELTAS_KEPT a
+ * game), else a welcome; an act repeated after such a join gets its first
+ * answer and is not applied again (PROTOCOL.md §4.1).
+ *
  * Dice: every die is rolled by the server from the OS random source
  * (OpenSSL RAND_bytes, faces 1..6 without modulo bias) until the
  * verifiable source of design.md "Dice" replaces it (PROTOCOL.md §10.3).
- * Seat tokens and game ids come from the same source; tokens are compared
- * in constant time and never logged.
+ * Seat tokens and game ids come from the same source; the server keeps
+ * only the SHA-256 of each token (in memory and in the journal), compares
+ * hashes in constant time and never logs a token.
  *
  * Everything runs on the server's loop thread; the registry is owned by
  * main() (no global state).
@@ -29,6 +41,7 @@
 #ifndef BRIGADE_SERVER_GAME_H
 #define BRIGADE_SERVER_GAME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "server/net.h"
@@ -36,20 +49,53 @@
 /* At most this many games live in one server; a create beyond it gets
  * error internal ("too many games"). */
 #define SERVER_GAMES_MAX 10000
+/* Deltas kept per game for connections that resume (PROTOCOL.md §4.1): a
+ * client further behind gets a whole snapshot. */
+#define SERVER_GAME_DELTAS_KEPT 64
 
 typedef struct server_games server_games;
 
-/* A new, empty registry. `data_dir` is the server's data folder (it
- * exists; the journal that will live there is a later issue). Returns NULL
- * when out of memory. */
-server_games *server_games_new(const char *data_dir);
+/* Where the test hook makes the server kill itself (SIGKILL, as kill -9). */
+typedef enum server_games_crash {
+    SERVER_GAMES_CRASH_NONE = 0,
+    SERVER_GAMES_CRASH_BEFORE_COMMIT, /* an action ready, its journal commit not made */
+    SERVER_GAMES_CRASH_AFTER_COMMIT   /* committed, neither ack nor delta sent */
+} server_games_crash;
+
+typedef struct server_games_options {
+    const char *data_dir; /* the server's data folder (it exists): the journal's home */
+    /* TEST HOOK, for the crash tests only (tests/journal/crash_test.py):
+     * main() reads BRIGADE_TEST_CRASH=before-commit[:N] or after-commit[:N]
+     * from the environment into these; the server then kills itself with
+     * SIGKILL at that point of the N-th action it commits (N defaults to
+     * 1). Never set in production. */
+    server_games_crash crash;
+    long crash_at;
+} server_games_options;
+
+/*
+ * Parses a BRIGADE_TEST_CRASH value ("after-commit", "before-commit:3")
+ * into *crash and *at. Returns true, or false (nothing set) for any other
+ * text.
+ */
+bool server_games_crash_parse(const char *text, server_games_crash *crash, long *at);
+
+/*
+ * A registry holding every game of the journal in options->data_dir (opened,
+ * or created when missing; a damaged file is moved aside and recovered,
+ * server/journal.h), rebuilt; progress and damage are reported on stderr.
+ * Returns NULL with one line in message[size] when the journal cannot be
+ * opened or read, or memory runs out.
+ */
+server_games *server_games_new(const server_games_options *options, char *message, size_t size);
 
 /* Tells the registry which network layer it answers through. Call once,
  * after server_net_new and before server_net_run. */
 void server_games_attach(server_games *games, server_net *net);
 
-/* Frees every game. Call after server_net_destroy (which reports every
- * connection closed first). NULL is a no-op. */
+/* Frees every game and closes the journal (everything in it is committed
+ * already). Call after server_net_destroy (which reports every connection
+ * closed first). NULL is a no-op. */
 void server_games_destroy(server_games *games);
 
 /* How many games the registry holds. */

@@ -4,7 +4,12 @@
  *   brigaded [--port N] [--listen ADDR] [--data DIR] [--web DIR]
  *
  * Exit status: 0 after a clean shutdown (SIGINT/SIGTERM), 1 when the server
- * cannot start (port in use, data folder not creatable), 2 for bad options.
+ * cannot start (port in use, data folder not creatable, journal unreadable),
+ * 2 for bad options.
+ *
+ * The games live in the journal DIR/brigade.sqlite (--data DIR; see
+ * server/journal.h): they are rebuilt at start and every accepted action is
+ * committed before it is sent. Test hook: BRIGADE_TEST_CRASH (game.h).
  *
  * The browser client's files (--web) default to, in this order:
  *   1. <folder of the brigaded binary>/../share/brigade/client-web
@@ -55,8 +60,8 @@ static void server_usage(FILE *out)
             "  --port N        TCP port to listen on, 0..65535; 0 lets the system pick\n"
             "                  (the log line says which). Default %d.\n"
             "  --listen ADDR   IPv4 or IPv6 address to listen on. Default %s.\n"
-            "  --data DIR      folder for the server's data, created if missing.\n"
-            "                  Default %s.\n"
+            "  --data DIR      folder for the server's data, created if missing: the\n"
+            "                  games' journal DIR/brigade.sqlite. Default %s.\n"
             "  --web DIR       the browser client's static files, served at /.\n"
             "                  Default: <brigaded's folder>/../share/brigade/client-web\n"
             "                  if it exists, else the source tree's client-web/\n"
@@ -64,7 +69,8 @@ static void server_usage(FILE *out)
             "  --help          print this and exit.\n"
             "\n"
             "GET /healthz answers 200 \"ok\". SIGINT or SIGTERM shut down cleanly\n"
-            "(websockets closed with 1001, exit status 0).\n",
+            "(websockets closed with 1001, exit status 0). Games are journaled and\n"
+            "rebuilt at start; `brigade replay --data DIR --game ID` prints one.\n",
             SERVER_DEFAULT_PORT, SERVER_DEFAULT_LISTEN, SERVER_DEFAULT_DATA,
             BRIGADE_SOURCE_WEB_DIR[0] ? BRIGADE_SOURCE_WEB_DIR : "unknown");
 }
@@ -222,9 +228,22 @@ int main(int argc, char **argv)
     /* A peer closing mid-write must not kill the server. */
     signal(SIGPIPE, SIG_IGN);
 
-    server_games *games = server_games_new(options.data_dir);
+    /* The crash tests' hook (game.h): read once, kept in the registry. */
+    server_games_options games_options = {.data_dir = options.data_dir};
+    const char *crash = getenv("BRIGADE_TEST_CRASH");
+    if (crash && crash[0]) {
+        if (!server_games_crash_parse(crash, &games_options.crash, &games_options.crash_at)) {
+            fprintf(stderr, "brigaded: BRIGADE_TEST_CRASH: '%s' is not before-commit[:N] or "
+                            "after-commit[:N]\n", crash);
+            return 2;
+        }
+        fprintf(stderr, "brigaded: TEST HOOK BRIGADE_TEST_CRASH=%s: this server will kill "
+                        "itself\n", crash);
+    }
+    char games_message[1024];
+    server_games *games = server_games_new(&games_options, games_message, sizeof(games_message));
     if (!games) {
-        fprintf(stderr, "brigaded: out of memory\n");
+        fprintf(stderr, "brigaded: %s\n", games_message);
         return 1;
     }
     server_net_options net_options = {

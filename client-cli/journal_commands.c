@@ -1,0 +1,394 @@
+/*
+ * client-cli/journal_commands.c: `brigade replay` and `brigade export`
+ * (journal_commands.h), over server/journal.h opened read-only.
+ *
+ * A replay rebuilds the game from its initial battle and every event from
+ * seq 0 (not from a snapshot), checking each row as the server does at
+ * start, and makes each event's log entry as the server made it
+ * (server/game_state.h): the lines printed are those `brigade play` shows,
+ * and the state at the end is the server's, so its snapshot hash can be
+ * compared with a client's.
+ */
+#include "journal_commands.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/battle.h"
+#include "game_display.h"
+#include "protocol/codec.h"
+#include "protocol/event_codec.h"
+#include "protocol/value.h"
+#include "server/game_state.h"
+#include "server/journal.h"
+
+typedef struct journal_options {
+    const char *data_dir;
+    const char *journal_file;
+    const char *game;
+    const char *output;
+    bool json;
+} journal_options;
+
+void journal_commands_usage(FILE *out)
+{
+    fputs("  replay (--data DIR | --journal FILE) [--game ID] [--json]\n"
+          "                    without --game: list the journal's games; with it: print\n"
+          "                    the game's events (turns, phases, every roll with its\n"
+          "                    modifiers) and the snapshot hash of the rebuilt state\n"
+          "  export (--data DIR | --journal FILE) --game ID OUTPUT\n"
+          "                    write the game's journal to the new file OUTPUT, to replay\n"
+          "                    elsewhere (brigade replay --journal OUTPUT --game ID)\n",
+          out);
+}
+
+/* Parses the options; 0, or 2 after one line on err. */
+static int journal_options_parse(const char *name, bool exporting, int argc, char **argv,
+                                 journal_options *options, FILE *err)
+{
+    memset(options, 0, sizeof(*options));
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--json") == 0 && !exporting) {
+            options->json = true;
+            continue;
+        }
+        static const char *const valued[] = {"--data", "--journal", "--game"};
+        const char *option = NULL;
+        const char *value = NULL;
+        for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++) {
+            size_t length = strlen(valued[k]);
+            if (strcmp(arg, valued[k]) == 0) {
+                option = valued[k];
+                if (i + 1 >= argc) {
+                    fprintf(err, "brigade %s: %s needs a value\n", name, option);
+                    return 2;
+                }
+                value = argv[++i];
+            } else if (strncmp(arg, valued[k], length) == 0 && arg[length] == '=') {
+                option = valued[k];
+                value = arg + length + 1;
+            }
+            if (option)
+                break;
+        }
+        if (!option) {
+            if (exporting && !options->output && (arg[0] != '-' || arg[1] == '\0')) {
+                options->output = arg;
+                continue;
+            }
+            fprintf(err, "brigade %s: %s '", name,
+                    arg[0] == '-' ? "unknown option" : "unexpected argument");
+            game_display_text(err, arg);
+            fputs("' (see 'brigade help')\n", err);
+            return 2;
+        }
+        if (!value[0]) {
+            fprintf(err, "brigade %s: %s: empty\n", name, option);
+            return 2;
+        }
+        if (strcmp(option, "--data") == 0)
+            options->data_dir = value;
+        else if (strcmp(option, "--journal") == 0)
+            options->journal_file = value;
+        else
+            options->game = value;
+    }
+    if (!options->data_dir == !options->journal_file) {
+        fprintf(err, "brigade %s: give one of --data DIR (brigaded's data folder) and "
+                     "--journal FILE\n", name);
+        return 2;
+    }
+    if (exporting && (!options->game || !options->output)) {
+        fprintf(err, "brigade export: missing %s (usage: brigade export (--data DIR | "
+                     "--journal FILE) --game ID OUTPUT)\n",
+                !options->game ? "--game ID" : "the OUTPUT file");
+        return 2;
+    }
+    return 0;
+}
+
+static server_journal *journal_open_read_only(const char *name, const journal_options *options,
+                                              FILE *err)
+{
+    server_journal_options open_options = {.read_only = true};
+    char message[1024];
+    server_journal *journal =
+        options->data_dir
+            ? server_journal_open(options->data_dir, &open_options, message, sizeof(message))
+            : server_journal_open_file(options->journal_file, &open_options, message,
+                                       sizeof(message));
+    if (!journal) {
+        fprintf(err, "brigade %s: ", name);
+        game_display_text(err, message);
+        fputc('\n', err);
+    }
+    return journal;
+}
+
+static void journal_time_format(int64_t seconds, char *out, size_t size)
+{
+    time_t t = (time_t)seconds;
+    struct tm tm;
+    if (!gmtime_r(&t, &tm) || strftime(out, size, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+        snprintf(out, size, "%" PRId64, seconds);
+}
+
+/* ---- listing ---------------------------------------------------------------- */
+
+typedef struct journal_listing {
+    FILE *out;
+    bool json;
+} journal_listing;
+
+static void journal_list_one(void *context, const server_journal_summary *game)
+{
+    journal_listing *listing = context;
+    char created[64];
+    journal_time_format(game->created, created, sizeof(created));
+    if (listing->json) {
+        protocol_value *line = protocol_value_map_new();
+        if (line && protocol_value_map_set_string(line, "type", "game") == 0 &&
+            protocol_value_map_set_string(line, "game", game->id) == 0 &&
+            protocol_value_map_set_string(line, "title", game->title) == 0 &&
+            protocol_value_map_set_string(line, "status",
+                                          server_journal_status_name(game->status)) == 0 &&
+            protocol_value_map_set_int(line, "seq", game->seq) == 0 &&
+            protocol_value_map_set_int(line, "created", game->created) == 0 &&
+            protocol_value_map_set_string(line, "damage", game->damage) == 0) {
+            char *json = protocol_value_to_json(line, 0);
+            if (json)
+                fprintf(listing->out, "%s\n", json);
+            free(json);
+        }
+        protocol_value_free(line);
+        return;
+    }
+    fprintf(listing->out, "%-26s %-8s seq %-6" PRId64 " %s  ", game->id,
+            server_journal_status_name(game->status), game->seq, created);
+    game_display_text(listing->out, game->title);
+    if (game->damage[0]) {
+        fputs("\n    damaged: ", listing->out);
+        game_display_text(listing->out, game->damage);
+    }
+    fputc('\n', listing->out);
+}
+
+/* ---- replay ---------------------------------------------------------------- */
+
+/* Prints one JSON line of `value` (consumed). */
+static void journal_print_json(FILE *out, protocol_value *value)
+{
+    char *json = value ? protocol_value_to_json(value, 0) : NULL;
+    if (json)
+        fprintf(out, "%s\n", json);
+    free(json);
+    protocol_value_free(value);
+}
+
+/* Rebuilds and prints `loaded` (every event from seq 0); returns the exit
+ * status. */
+static int journal_replay_game(server_journal_loaded *loaded, const journal_options *options,
+                               FILE *out, FILE *err)
+{
+    char created[64];
+    journal_time_format(loaded->created, created, sizeof(created));
+    const brigade_battle *units = loaded->base;
+    if (options->json) {
+        protocol_value *line = protocol_value_map_new();
+        if (line && (protocol_value_map_set_string(line, "type", "game") != 0 ||
+                     protocol_value_map_set_string(line, "game", loaded->id) != 0 ||
+                     protocol_value_map_set_string(line, "title", loaded->title) != 0 ||
+                     protocol_value_map_set_string(
+                         line, "status", server_journal_status_name(loaded->status)) != 0 ||
+                     protocol_value_map_set_int(line, "seq", loaded->seq) != 0 ||
+                     protocol_value_map_set_int(line, "created", loaded->created) != 0)) {
+            protocol_value_free(line);
+            line = NULL;
+        }
+        journal_print_json(out, line);
+    } else {
+        fputs("Game ", out);
+        game_display_text(out, loaded->id);
+        fputs(": ", out);
+        game_display_text(out, loaded->title);
+        fprintf(out, "\n  %s, seq %" PRId64 ", created %s; side A ",
+                server_journal_status_name(loaded->status), loaded->seq, created);
+        game_display_text(out, units->sides[0].name);
+        fputs(", side B ", out);
+        game_display_text(out, units->sides[1].name);
+        fputc('\n', out);
+    }
+
+    /* Fold from the initial battle, making each event's log entry. */
+    brigade_battle *work = malloc(sizeof(*work));
+    protocol_value *log = protocol_value_array_new();
+    if (!work || !log) {
+        free(work);
+        protocol_value_free(log);
+        fprintf(err, "brigade replay: out of memory\n");
+        return 1;
+    }
+    memcpy(work, loaded->base, sizeof(*work));
+    int64_t shown_seq = -1;
+    for (size_t i = 0; i < loaded->records.count; i++) {
+        const server_journal_record *record = &loaded->records.items[i];
+        if (!brigade_battle_fold(work, &record->event)) {
+            fprintf(err, "brigade replay: seq %" PRId64 " event %d does not fit the battle\n",
+                    record->seq, record->index);
+            free(work);
+            protocol_value_free(log);
+            return 1;
+        }
+        protocol_value *entry = server_state_log_entry(work, &record->event);
+        if (!entry || protocol_value_array_push(log, entry) != 0) {
+            fprintf(err, "brigade replay: out of memory\n");
+            free(work);
+            protocol_value_free(log);
+            return 1;
+        }
+        const char *seat = record->seat == BRIGADE_SIDE_NONE ? NULL
+                                                             : brigade_side_name(record->seat);
+        if (options->json) {
+            char text[512];
+            brigade_event_describe(work, &record->event, text, sizeof(text));
+            protocol_event_status status;
+            protocol_value *event = protocol_event_to_value(units, &record->event, &status);
+            protocol_value *line = protocol_value_map_new();
+            if (!event || !line || protocol_value_map_set_string(line, "type", "event") != 0 ||
+                protocol_value_map_set_int(line, "seq", record->seq) != 0 ||
+                protocol_value_map_set_int(line, "index", record->index) != 0 ||
+                protocol_value_map_set(line, "seat",
+                                       seat ? protocol_value_string_new(seat)
+                                            : protocol_value_nil_new()) != 0 ||
+                protocol_value_map_set_string(line, "text", text) != 0) {
+                protocol_value_free(event);
+                protocol_value_free(line);
+                continue;
+            }
+            if (protocol_value_map_set(line, "event", event) != 0) {
+                protocol_value_free(line);
+                continue;
+            }
+            journal_print_json(out, line);
+            continue;
+        }
+        if (record->seq != shown_seq) {
+            shown_seq = record->seq;
+            if (record->seq == 0)
+                fputs("\nseq 0, the game begins\n", out);
+            else
+                fprintf(out, "\nseq %" PRId64 ", side %s\n", record->seq, seat ? seat : "?");
+        }
+        fputs("  ", out);
+        game_display_log_entry(out, entry);
+    }
+    if (memcmp(work, loaded->battle, sizeof(*work)) != 0)
+        fprintf(err, "brigade replay: warning: the replay and the journal's own rebuild differ\n");
+
+    protocol_value *state = server_state_from_battle(work, loaded->id);
+    char hex[PROTOCOL_HASH_HEX_SIZE] = "";
+    int status = 0;
+    if (!state || protocol_value_map_set(state, "log", log) != 0) {
+        if (!state)
+            protocol_value_free(log);
+        status = 1;
+    }
+    log = NULL;
+    if (status == 0 && protocol_snapshot_hash(state, hex) != PROTOCOL_CODEC_OK)
+        status = 1;
+    protocol_value_free(state);
+    free(work);
+    if (status != 0) {
+        fprintf(err, "brigade replay: cannot hash the rebuilt state (out of memory)\n");
+        return 1;
+    }
+    if (options->json)
+        fprintf(out, "{\"type\":\"hash\",\"seq\":%" PRId64 ",\"hash\":\"%s\"}\n", loaded->seq,
+                hex);
+    else
+        fprintf(out, "\nseq %" PRId64 ", snapshot hash %s\n", loaded->seq, hex);
+    return 0;
+}
+
+int journal_command_replay(int argc, char **argv, FILE *out, FILE *err)
+{
+    journal_options options;
+    int status = journal_options_parse("replay", false, argc, argv, &options, err);
+    if (status != 0)
+        return status;
+    server_journal *journal = journal_open_read_only("replay", &options, err);
+    if (!journal)
+        return 1;
+    if (!options.game) {
+        journal_listing listing = {out, options.json};
+        long count = server_journal_list(journal, journal_list_one, &listing);
+        if (count < 0) {
+            fprintf(err, "brigade replay: %s\n", server_journal_error(journal));
+            status = 1;
+        } else if (count == 0 && !options.json) {
+            fprintf(out, "no games in %s\n", server_journal_path(journal));
+        }
+        server_journal_close(journal);
+        return status;
+    }
+    server_journal_loaded loaded;
+    if (server_journal_game_read(journal, options.game, true, &loaded) != 0) {
+        fprintf(err, "brigade replay: %s\n", server_journal_error(journal));
+        server_journal_close(journal);
+        return 1;
+    }
+    if (!loaded.battle || !loaded.base) {
+        fputs("brigade replay: game ", err);
+        game_display_text(err, loaded.id);
+        fputs(" is damaged: ", err);
+        game_display_text(err, loaded.damage);
+        fputc('\n', err);
+        status = 1;
+    } else {
+        if (loaded.status == SERVER_JOURNAL_DAMAGED) {
+            fputs("brigade replay: note: the server marked this game damaged: ", err);
+            game_display_text(err, loaded.damage);
+            fputc('\n', err);
+        }
+        status = journal_replay_game(&loaded, &options, out, err);
+    }
+    server_journal_loaded_free(&loaded);
+    server_journal_close(journal);
+    if (fflush(out) != 0)
+        status = 1;
+    return status;
+}
+
+int journal_command_export(int argc, char **argv, FILE *out, FILE *err)
+{
+    journal_options options;
+    int status = journal_options_parse("export", true, argc, argv, &options, err);
+    if (status != 0)
+        return status;
+    server_journal *journal = journal_open_read_only("export", &options, err);
+    if (!journal)
+        return 1;
+    if (server_journal_export(journal, options.game, options.output) != 0) {
+        fputs("brigade export: ", err);
+        game_display_text(err, server_journal_error(journal));
+        fputc('\n', err);
+        server_journal_close(journal);
+        return 1;
+    }
+    server_journal_close(journal);
+    fputs("Exported game ", out);
+    game_display_text(out, options.game);
+    fputs(" to ", out);
+    game_display_text(out, options.output);
+    fputs(".\nReplay it with: brigade replay --journal ", out);
+    game_display_text(out, options.output);
+    fputs(" --game ", out);
+    game_display_text(out, options.game);
+    fputc('\n', out);
+    return fflush(out) == 0 ? 0 : 1;
+}

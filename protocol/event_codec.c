@@ -1,0 +1,1714 @@
+/*
+ * protocol/event_codec.c: core events and battles as value trees and
+ * msgpack bytes (protocol/event_codec.h).
+ *
+ * Writing: each kind's members are put into a map in a fixed order
+ * (writer, w_*). Reading: each map is opened as a scope that counts the
+ * members taken; a member missing, of the wrong type or out of range fails
+ * the reader at once (later reads are no-ops), and closing the scope
+ * refuses any member nobody took (r_*). Every error names its member from
+ * the top.
+ */
+#include "protocol/event_codec.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "protocol/codec.h"
+
+#if defined(__GNUC__)
+#define EVENT_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define EVENT_PRINTF(f, a)
+#endif
+
+#define COUNT_OF(array) ((int)(sizeof(array) / sizeof((array)[0])))
+#define PATH_MAX_BYTES 96
+
+const char *protocol_event_error_name(protocol_event_error code)
+{
+    switch (code) {
+    case PROTOCOL_EVENT_OK:
+        return "ok";
+    case PROTOCOL_EVENT_BAD_BYTES:
+        return "bad_bytes";
+    case PROTOCOL_EVENT_BAD_MEMBER:
+        return "bad_member";
+    case PROTOCOL_EVENT_UNFIT:
+        return "unfit";
+    case PROTOCOL_EVENT_NO_MEMORY:
+        return "no_memory";
+    }
+    return "?";
+}
+
+static void status_set(protocol_event_status *status, protocol_event_error code,
+                       const char *member, const char *message)
+{
+    if (status == NULL)
+        return;
+    status->code = code;
+    snprintf(status->member, sizeof status->member, "%s", member);
+    snprintf(status->message, sizeof status->message, "%s", message);
+}
+
+/* ---- enumerations --------------------------------------------------------- */
+
+/* An enumeration on the wire: names of 0..count-1 (core's *_name tables),
+ * and the value written as nil instead of a name (-1: none). */
+typedef const char *(*enum_name_fn)(int value);
+typedef struct enum_table {
+    const char *what; /* for messages: "phase", "status", ... */
+    enum_name_fn name;
+    int count;
+    int nil_value;
+} enum_table;
+
+static const char *side_n(int v) { return brigade_side_name((brigade_side)v); }
+static const char *phase_n(int v) { return brigade_phase_name((brigade_phase)v); }
+static const char *step_n(int v) { return brigade_step_name((brigade_step)v); }
+static const char *facing_n(int v) { return brigade_facing_name((brigade_facing)v); }
+static const char *response_n(int v) { return brigade_response_name((brigade_response)v); }
+static const char *bonus_n(int v) { return brigade_bonus_name((brigade_bonus)v); }
+static const char *effect_n(int v) { return brigade_morale_effect_name((brigade_morale_effect)v); }
+static const char *terrain_n(int v) { return brigade_terrain_name((brigade_terrain)v); }
+static const char *type_n(int v) { return brigade_troop_type_name((brigade_troop_type)v); }
+static const char *class_n(int v) { return brigade_class_name((brigade_class)v); }
+static const char *formation_n(int v) { return brigade_formation_name((brigade_formation)v); }
+static const char *status_n(int v) { return brigade_status_name((brigade_status)v); }
+static const char *defending_n(int v) { return brigade_defending_name((brigade_defending)v); }
+static const char *horses_n(int v) { return brigade_horses_name((brigade_horses)v); }
+static const char *role_n(int v) { return brigade_general_role_name((brigade_general_role)v); }
+static const char *rating_n(int v)
+{
+    return brigade_general_rating_name((brigade_general_rating)v);
+}
+static const char *result_n(int v) { return brigade_melee_result_name((brigade_melee_result)v); }
+static const char *test_kind_n(int v) { return brigade_test_kind_name((brigade_test_kind)v); }
+static const char *outcome_n(int v) { return brigade_test_outcome_name((brigade_test_outcome)v); }
+
+/* Names core has no table for (battle.h brigade_unit_cause, brigade_morale_role). */
+static const char *const cause_names[] = {"adjusted",  "mandatory_move", "moved",        "morale",
+                                          "melee",     "blown_move",     "movement_over"};
+static const char *cause_n(int v)
+{
+    return v >= 0 && v < COUNT_OF(cause_names) ? cause_names[v] : "?";
+}
+static const char *const morale_role_names[] = {"charger", "countercharger", "target"};
+static const char *morale_role_n(int v)
+{
+    return v >= 0 && v < COUNT_OF(morale_role_names) ? morale_role_names[v] : "?";
+}
+
+/* Sides are "A" and "B"; no side (a draw's winner, no phasing yet) is nil. */
+static const enum_table SIDE = {"side", side_n, 3, BRIGADE_SIDE_NONE};
+static const enum_table PHASE = {"phase", phase_n, BRIGADE_PHASE_ENDED + 1, -1};
+static const enum_table STEP = {"step", step_n, BRIGADE_STEP_REPORT + 1, -1};
+static const enum_table FACING = {"facing", facing_n, BRIGADE_FACING_REAR + 1, -1};
+static const enum_table RESPONSE = {"response", response_n, BRIGADE_RESPONSE_COUNTERCHARGE + 1,
+                                    BRIGADE_RESPONSE_NONE};
+static const enum_table BONUS = {"bonus", bonus_n, BRIGADE_BONUS_EXCELLENT + 1, -1};
+static const enum_table CAUSE = {"cause", cause_n, COUNT_OF(cause_names), -1};
+static const enum_table MORALE_ROLE = {"role", morale_role_n, COUNT_OF(morale_role_names), -1};
+static const enum_table EFFECT = {"effect", effect_n, BRIGADE_MORALE_RETREATS + 1, -1};
+static const enum_table TERRAIN = {"terrain", terrain_n, BRIGADE_TERRAIN_BUA + 1, -1};
+static const enum_table TYPE = {"type", type_n, BRIGADE_TYPE_COUNT, -1};
+static const enum_table CLASS = {"class", class_n, BRIGADE_CLASS_COUNT, -1};
+static const enum_table FORMATION = {"formation", formation_n, BRIGADE_FORMATION_COUNT, -1};
+static const enum_table STATUS = {"status", status_n, BRIGADE_STATUS_COUNT, -1};
+static const enum_table DEFENDING = {"defending", defending_n, BRIGADE_DEFENDING_FORTIFIED + 1,
+                                     -1};
+static const enum_table HORSES = {"horses", horses_n, BRIGADE_HORSES_POOR + 1, -1};
+static const enum_table ROLE = {"role", role_n, BRIGADE_GENERAL_REGIMENTAL + 1, -1};
+static const enum_table RATING = {"rating", rating_n, BRIGADE_RATING_POOR + 1, -1};
+static const enum_table RESULT = {"result", result_n, BRIGADE_RESULT_AUTO + 1, -1};
+static const enum_table TEST_KIND = {"test kind", test_kind_n, BRIGADE_TEST_PURSUIT + 1, -1};
+static const enum_table OUTCOME = {"outcome", outcome_n, BRIGADE_OUTCOME_PURSUIT + 1, -1};
+
+/* The melee engine's event bits (melee.h), by name. */
+static const struct {
+    unsigned bit;
+    const char *name;
+} event_bits[] = {
+    {BRIGADE_EVENT_DOUBLE_SIX, "double_six"},
+    {BRIGADE_EVENT_RISK_TO_GENERAL, "risk_to_general"},
+    {BRIGADE_EVENT_SAPPERS_USED, "sappers_used"},
+};
+
+/* Whether bytes[0..len) are UTF-8 as PROTOCOL.md §2 requires (no overlong
+ * forms, no surrogates, nothing above U+10FFFF, no NUL). */
+static bool utf8_valid(const unsigned char *bytes, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = bytes[i];
+        if (c == 0)
+            return false;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n;
+        unsigned cp;
+        if (c >= 0xc2 && c <= 0xdf) {
+            n = 1;
+            cp = c & 0x1f;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            n = 2;
+            cp = c & 0x0f;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            n = 3;
+            cp = c & 0x07;
+        } else {
+            return false;
+        }
+        if (len - i - 1 < n)
+            return false;
+        for (size_t k = 1; k <= n; k++) {
+            unsigned cc = bytes[i + k];
+            if ((cc & 0xc0) != 0x80)
+                return false;
+            cp = (cp << 6) | (cc & 0x3f);
+        }
+        if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
+            (cp >= 0xd800 && cp <= 0xdfff))
+            return false;
+        i += n + 1;
+    }
+    return true;
+}
+
+/* ---- writing -------------------------------------------------------------- */
+
+typedef struct writer {
+    const brigade_battle *battle; /* unit ids */
+    protocol_event_status *status;
+    bool failed;
+} writer;
+
+EVENT_PRINTF(4, 5)
+static void w_fail(writer *w, protocol_event_error code, const char *member, const char *format,
+                   ...)
+{
+    if (w->failed)
+        return;
+    w->failed = true;
+    char text[200];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    char message[256];
+    snprintf(message, sizeof message, "%s: %s", member, text);
+    status_set(w->status, code, member, message);
+}
+
+/* Stores `value` (consumed) under `key`; a NULL value means memory ran out. */
+static void w_set(writer *w, protocol_value *map, const char *key, protocol_value *value)
+{
+    if (w->failed) {
+        protocol_value_free(value);
+        return;
+    }
+    if (value == NULL || protocol_value_map_set(map, key, value) != 0)
+        w_fail(w, PROTOCOL_EVENT_NO_MEMORY, key, "out of memory");
+}
+
+static void w_push(writer *w, protocol_value *array, protocol_value *item, const char *key)
+{
+    if (w->failed) {
+        protocol_value_free(item);
+        return;
+    }
+    if (item == NULL || protocol_value_array_push(array, item) != 0)
+        w_fail(w, PROTOCOL_EVENT_NO_MEMORY, key, "out of memory");
+}
+
+static void w_int(writer *w, protocol_value *map, const char *key, int64_t number)
+{
+    w_set(w, map, key, protocol_value_int_new(number));
+}
+
+static void w_bool(writer *w, protocol_value *map, const char *key, bool flag)
+{
+    w_set(w, map, key, protocol_value_bool_new(flag));
+}
+
+/* A text field of `size` bytes (NUL-terminated within it, UTF-8). */
+static void w_text(writer *w, protocol_value *map, const char *key, const char *field, size_t size)
+{
+    if (w->failed)
+        return;
+    size_t len = strnlen(field, size);
+    if (len == size) {
+        w_fail(w, PROTOCOL_EVENT_UNFIT, key, "text without its NUL within %zu bytes", size);
+        return;
+    }
+    if (!utf8_valid((const unsigned char *)field, len)) {
+        w_fail(w, PROTOCOL_EVENT_UNFIT, key,
+               "text is not UTF-8 (cut inside a character?): \"%.40s\"", field);
+        return;
+    }
+    w_set(w, map, key, protocol_value_string_new_len(field, len));
+}
+
+static protocol_value *enum_value(writer *w, const char *key, const enum_table *table, int value)
+{
+    if (value == table->nil_value)
+        return protocol_value_nil_new();
+    if (value < 0 || value >= table->count) {
+        w_fail(w, PROTOCOL_EVENT_UNFIT, key, "%s %d has no name", table->what, value);
+        return NULL;
+    }
+    return protocol_value_string_new(table->name(value));
+}
+
+static void w_enum(writer *w, protocol_value *map, const char *key, const enum_table *table,
+                   int value)
+{
+    if (w->failed)
+        return;
+    protocol_value *v = enum_value(w, key, table, value);
+    if (!w->failed)
+        w_set(w, map, key, v);
+}
+
+/* A unit by id; -1 is nil where `nil_allowed`. */
+static protocol_value *unit_value(writer *w, const char *key, int unit, bool nil_allowed)
+{
+    if (unit == -1 && nil_allowed)
+        return protocol_value_nil_new();
+    if (unit < 0 || unit >= w->battle->unit_count) {
+        w_fail(w, PROTOCOL_EVENT_UNFIT, key, "unit index %d is not a unit of the battle (%d units)",
+               unit, w->battle->unit_count);
+        return NULL;
+    }
+    return protocol_value_string_new(w->battle->units[unit].id);
+}
+
+static void w_unit(writer *w, protocol_value *map, const char *key, int unit, bool nil_allowed)
+{
+    if (w->failed)
+        return;
+    protocol_value *v = unit_value(w, key, unit, nil_allowed);
+    if (!w->failed)
+        w_set(w, map, key, v);
+}
+
+/* An index, or nil for -1. */
+static void w_index_or_nil(writer *w, protocol_value *map, const char *key, int index)
+{
+    w_set(w, map, key, index == -1 ? protocol_value_nil_new() : protocol_value_int_new(index));
+}
+
+static void w_pair(writer *w, protocol_value *map, const char *key, const int pair[2])
+{
+    if (w->failed)
+        return;
+    protocol_value *array = protocol_value_array_new();
+    if (array == NULL) {
+        w_fail(w, PROTOCOL_EVENT_NO_MEMORY, key, "out of memory");
+        return;
+    }
+    w_push(w, array, protocol_value_int_new(pair[0]), key);
+    w_push(w, array, protocol_value_int_new(pair[1]), key);
+    w_set(w, map, key, array);
+}
+
+static void w_ints(writer *w, protocol_value *map, const char *key, const int *values, int count)
+{
+    if (w->failed)
+        return;
+    protocol_value *array = protocol_value_array_new();
+    if (array == NULL) {
+        w_fail(w, PROTOCOL_EVENT_NO_MEMORY, key, "out of memory");
+        return;
+    }
+    for (int i = 0; i < count; i++)
+        w_push(w, array, protocol_value_int_new(values[i]), key);
+    w_set(w, map, key, array);
+}
+
+/* A new map, or NULL (failing the writer) when memory runs out. */
+static protocol_value *w_map(writer *w, const char *key)
+{
+    if (w->failed)
+        return NULL;
+    protocol_value *map = protocol_value_map_new();
+    if (map == NULL)
+        w_fail(w, PROTOCOL_EVENT_NO_MEMORY, key, "out of memory");
+    return map;
+}
+
+static protocol_value *w_array(writer *w, const char *key)
+{
+    if (w->failed)
+        return NULL;
+    protocol_value *array = protocol_value_array_new();
+    if (array == NULL)
+        w_fail(w, PROTOCOL_EVENT_NO_MEMORY, key, "out of memory");
+    return array;
+}
+
+static void w_modifiers(writer *w, protocol_value *map, const char *key,
+                        const brigade_battle_modifier *mods, int count, int max)
+{
+    if (w->failed)
+        return;
+    if (count < 0 || count > max) {
+        w_fail(w, PROTOCOL_EVENT_UNFIT, key, "%d modifiers, at most %d", count, max);
+        return;
+    }
+    protocol_value *array = w_array(w, key);
+    for (int i = 0; i < count && !w->failed; i++) {
+        protocol_value *m = w_map(w, key);
+        if (m == NULL)
+            break;
+        w_text(w, m, "rule", mods[i].rule, sizeof mods[i].rule);
+        w_text(w, m, "name", mods[i].name, sizeof mods[i].name);
+        w_int(w, m, "value", mods[i].value);
+        w_push(w, array, m, key);
+    }
+    w_set(w, map, key, array);
+}
+
+static void w_awaiting(writer *w, protocol_value *map, const char *key, unsigned awaiting)
+{
+    if (w->failed)
+        return;
+    if (awaiting > 3u) {
+        w_fail(w, PROTOCOL_EVENT_UNFIT, key, "seat bits 0x%x beyond A and B", awaiting);
+        return;
+    }
+    protocol_value *array = w_array(w, key);
+    if (awaiting & BRIGADE_SEAT_BIT(BRIGADE_SIDE_A))
+        w_push(w, array, protocol_value_string_new("A"), key);
+    if (awaiting & BRIGADE_SEAT_BIT(BRIGADE_SIDE_B))
+        w_push(w, array, protocol_value_string_new("B"), key);
+    w_set(w, map, key, array);
+}
+
+static void w_morale_result(writer *w, protocol_value *map, const char *key,
+                            const brigade_morale_result *r)
+{
+    protocol_value *m = w_map(w, key);
+    if (m == NULL)
+        return;
+    w_bool(w, m, "tested", r->tested);
+    w_pair(w, m, "dice", r->dice);
+    w_int(w, m, "total", r->total);
+    w_int(w, m, "pass_on", r->pass_on);
+    w_bool(w, m, "passed", r->passed);
+    w_int(w, m, "failed_by", r->failed_by);
+    w_set(w, map, key, m);
+}
+
+static protocol_value *charge_value(writer *w, const brigade_charge *c)
+{
+    protocol_value *m = w_map(w, "charge");
+    if (m == NULL)
+        return NULL;
+    w_unit(w, m, "unit", c->unit, false);
+    w_unit(w, m, "target", c->target, false);
+    w_enum(w, m, "facing", &FACING, (int)c->facing);
+    w_bool(w, m, "leading", c->leading);
+    w_bool(w, m, "sappers", c->sappers);
+    w_bool(w, m, "reinforce", c->reinforce);
+    w_enum(w, m, "response", &RESPONSE, (int)c->response);
+    w_morale_result(w, m, "charger_morale", &c->charger_morale);
+    w_morale_result(w, m, "target_morale", &c->target_morale);
+    if (w->failed) {
+        protocol_value_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+static bool bytes_zero(const void *bytes, size_t size)
+{
+    const unsigned char *p = bytes;
+    for (size_t i = 0; i < size; i++)
+        if (p[i] != 0)
+            return false;
+    return true;
+}
+
+/* A melee record as a map; NULL once the writer failed. */
+static protocol_value *melee_value(writer *w, const brigade_battle_melee *rec)
+{
+    if (w->failed)
+        return NULL;
+    if (rec->member_count < 0 || rec->member_count > BRIGADE_MELEE_UNITS_MAX) {
+        w_fail(w, PROTOCOL_EVENT_UNFIT, "members", "%d members, at most %d", rec->member_count,
+               BRIGADE_MELEE_UNITS_MAX);
+        return NULL;
+    }
+    protocol_value *m = w_map(w, "melee");
+    if (m == NULL)
+        return NULL;
+    w_text(w, m, "id", rec->id, sizeof rec->id);
+    w_int(w, m, "number", rec->number);
+    w_int(w, m, "round", rec->round);
+    w_enum(w, m, "terrain", &TERRAIN, (int)rec->terrain);
+    w_int(w, m, "fought_turn", rec->fought_turn);
+    protocol_value *members = w_array(w, "members");
+    for (int i = 0; i < rec->member_count && !w->failed; i++) {
+        const brigade_melee_member *mem = &rec->members[i];
+        protocol_value *e = w_map(w, "members");
+        if (e == NULL)
+            break;
+        w_unit(w, e, "unit", mem->unit, false);
+        w_bool(w, e, "charging", mem->charging);
+        w_bool(w, e, "reinforcing", mem->reinforcing);
+        w_bool(w, e, "leading", mem->leading);
+        w_bool(w, e, "sappers", mem->sappers);
+        w_bool(w, e, "flank_or_rear", mem->flank_or_rear);
+        w_bool(w, e, "pushed_back_before", mem->pushed_back_before);
+        w_bool(w, e, "dice_recorded", mem->dice_recorded);
+        w_pair(w, e, "dice", mem->dice);
+        w_bool(w, e, "may_reroll", mem->may_reroll);
+        w_bool(w, e, "reroll_chosen", mem->reroll_chosen);
+        w_int(w, e, "reroll_die", mem->reroll_die);
+        w_push(w, members, e, "members");
+    }
+    w_set(w, m, "members", members);
+    if (w->failed) {
+        protocol_value_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* A melee record under `key`; nil for an all-zero record where
+ * `nil_if_zero` (a resolved melee that is not kept). */
+static void w_melee_record(writer *w, protocol_value *map, const char *key,
+                           const brigade_battle_melee *rec, bool nil_if_zero)
+{
+    if (w->failed)
+        return;
+    if (nil_if_zero && bytes_zero(rec, sizeof *rec))
+        w_set(w, map, key, protocol_value_nil_new());
+    else
+        w_set(w, map, key, melee_value(w, rec));
+}
+
+static void w_event_bits(writer *w, protocol_value *map, const char *key, unsigned bits)
+{
+    if (w->failed)
+        return;
+    unsigned known = 0;
+    for (int i = 0; i < COUNT_OF(event_bits); i++)
+        known |= event_bits[i].bit;
+    if (bits & ~known) {
+        w_fail(w, PROTOCOL_EVENT_UNFIT, key, "event bits 0x%x unknown", bits & ~known);
+        return;
+    }
+    protocol_value *array = w_array(w, key);
+    for (int i = 0; i < COUNT_OF(event_bits); i++)
+        if (bits & event_bits[i].bit)
+            w_push(w, array, protocol_value_string_new(event_bits[i].name), key);
+    w_set(w, map, key, array);
+}
+
+/* The members of one event, after "kind". */
+static void event_write(writer *w, protocol_value *m, const brigade_event *e)
+{
+    switch (e->kind) {
+    case BRIGADE_BATTLE_EVENT_ROLL:
+        w_text(w, m, "name", e->roll.name, sizeof e->roll.name);
+        w_pair(w, m, "faces", e->roll.faces);
+        break;
+    case BRIGADE_BATTLE_EVENT_TURN_BEGUN:
+        w_int(w, m, "turn", e->turn.turn);
+        break;
+    case BRIGADE_BATTLE_EVENT_INITIATIVE_WON:
+        w_enum(w, m, "winner", &SIDE, (int)e->initiative.winner);
+        w_pair(w, m, "total", e->initiative.total);
+        w_int(w, m, "rolls", e->initiative.rolls);
+        break;
+    case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
+    case BRIGADE_BATTLE_EVENT_SIDE_DONE:
+        w_enum(w, m, "side", &SIDE, (int)e->side.side);
+        break;
+    case BRIGADE_BATTLE_EVENT_PHASE_BEGUN:
+        w_enum(w, m, "phase", &PHASE, (int)e->phase.phase);
+        w_enum(w, m, "step", &STEP, (int)e->phase.step);
+        w_awaiting(w, m, "awaiting", e->phase.awaiting);
+        break;
+    case BRIGADE_BATTLE_EVENT_UNIT_CHANGED:
+        w_unit(w, m, "unit", e->unit.unit, false);
+        w_enum(w, m, "cause", &CAUSE, (int)e->unit.cause);
+        w_int(w, m, "figures", e->unit.figures);
+        w_enum(w, m, "status", &STATUS, (int)e->unit.status);
+        w_bool(w, m, "formed", e->unit.formed);
+        w_bool(w, m, "wavering", e->unit.wavering);
+        w_bool(w, m, "sappers", e->unit.sappers);
+        w_enum(w, m, "bonus", &BONUS, (int)e->unit.bonus);
+        w_unit(w, m, "pursuit_of", e->unit.pursuit_of, true);
+        w_text(w, m, "move", e->unit.move, sizeof e->unit.move);
+        w_text(w, m, "note", e->unit.note, sizeof e->unit.note);
+        break;
+    case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED:
+        w_int(w, m, "index", e->charge.index);
+        w_set(w, m, "charge", charge_value(w, &e->charge.charge));
+        break;
+    case BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED:
+        w_unit(w, m, "unit", e->answer.unit, false);
+        w_enum(w, m, "response", &RESPONSE, (int)e->answer.response);
+        w_index_or_nil(w, m, "countercharge_of", e->answer.countercharge_of);
+        break;
+    case BRIGADE_BATTLE_EVENT_MORALE_TESTED:
+        w_unit(w, m, "unit", e->morale.unit, false);
+        w_int(w, m, "charge", e->morale.charge);
+        w_enum(w, m, "role", &MORALE_ROLE, (int)e->morale.role);
+        w_text(w, m, "roll", e->morale.roll, sizeof e->morale.roll);
+        w_morale_result(w, m, "result", &e->morale.result);
+        w_modifiers(w, m, "modifiers", e->morale.modifiers, e->morale.modifier_count,
+                    BRIGADE_MORALE_MODIFIERS_MAX);
+        w_enum(w, m, "effect", &EFFECT, (int)e->morale.effect);
+        break;
+    case BRIGADE_BATTLE_EVENT_MELEE_FORMED:
+    case BRIGADE_BATTLE_EVENT_MELEE_REINFORCED:
+    case BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED:
+    case BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN:
+        w_int(w, m, "index", e->melee.index);
+        w_melee_record(w, m, "melee", &e->melee.melee, false);
+        break;
+    case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT: {
+        w_int(w, m, "melee", e->result.melee);
+        w_text(w, m, "melee_id", e->result.melee_id, sizeof e->result.melee_id);
+        w_unit(w, m, "unit", e->result.unit, false);
+        w_bool(w, m, "rolled", e->result.rolled);
+        w_pair(w, m, "rolled_dice", e->result.rolled_dice);
+        w_pair(w, m, "dice", e->result.dice);
+        w_int(w, m, "total", e->result.total);
+        w_modifiers(w, m, "modifiers", e->result.modifiers, e->result.modifier_count,
+                    BRIGADE_MODIFIERS_MAX);
+        w_int(w, m, "fighting_figures", e->result.fighting_figures);
+        w_int(w, m, "casualties", e->result.casualties);
+        w_int(w, m, "figures", e->result.figures);
+        w_enum(w, m, "status", &STATUS, (int)e->result.status);
+        w_bool(w, m, "formed", e->result.formed);
+        protocol_value *test = w_map(w, "test");
+        if (test != NULL) {
+            w_enum(w, test, "kind", &TEST_KIND, (int)e->result.test_kind);
+            w_pair(w, test, "dice", e->result.test_dice);
+            w_int(w, test, "total", e->result.test_total);
+            w_int(w, test, "target", e->result.test_target);
+            w_enum(w, test, "outcome", &OUTCOME, (int)e->result.test_outcome);
+            w_modifiers(w, test, "modifiers", e->result.test_modifiers,
+                        e->result.test_modifier_count, BRIGADE_MODIFIERS_MAX);
+            w_set(w, m, "test", test);
+        }
+        w_event_bits(w, m, "events", e->result.events);
+        break;
+    }
+    case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
+        w_int(w, m, "index", e->resolved.index);
+        w_text(w, m, "melee_id", e->resolved.melee_id, sizeof e->resolved.melee_id);
+        w_enum(w, m, "winner", &SIDE, (int)e->resolved.winner);
+        w_bool(w, m, "scored", e->resolved.scored);
+        w_pair(w, m, "score", e->resolved.score);
+        w_int(w, m, "difference", e->resolved.difference);
+        w_enum(w, m, "result", &RESULT, (int)e->resolved.result);
+        w_bool(w, m, "continues", e->resolved.continues);
+        w_bool(w, m, "keep", e->resolved.keep);
+        w_melee_record(w, m, "next", &e->resolved.next, true);
+        break;
+    default:
+        w_fail(w, PROTOCOL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)e->kind);
+        break;
+    }
+}
+
+protocol_value *protocol_event_to_value(const brigade_battle *battle, const brigade_event *event,
+                                        protocol_event_status *status)
+{
+    writer w = {battle, status, false};
+    status_set(status, PROTOCOL_EVENT_OK, "", "");
+    protocol_value *m = w_map(&w, "");
+    if (m == NULL)
+        return NULL;
+    if (event->kind < BRIGADE_BATTLE_EVENT_ROLL ||
+        event->kind > BRIGADE_BATTLE_EVENT_MELEE_RESOLVED)
+        w_fail(&w, PROTOCOL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)event->kind);
+    else
+        w_set(&w, m, "kind", protocol_value_string_new(brigade_event_kind_name(event->kind)));
+    event_write(&w, m, event);
+    if (w.failed) {
+        protocol_value_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* ---- reading -------------------------------------------------------------- */
+
+typedef struct reader {
+    const brigade_battle *battle; /* unit ids */
+    protocol_event_status *status;
+    bool failed;
+} reader;
+
+#define SCOPE_KEYS_MAX 32
+
+/* One map being read: the members taken so far. */
+typedef struct scope {
+    reader *r;
+    const protocol_value *map;
+    char path[PATH_MAX_BYTES];
+    const char *taken[SCOPE_KEYS_MAX];
+    int taken_count;
+} scope;
+
+EVENT_PRINTF(3, 4)
+static void r_fail(reader *r, const char *member, const char *format, ...)
+{
+    if (r->failed)
+        return;
+    r->failed = true;
+    char text[200];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    char message[256];
+    snprintf(message, sizeof message, "%s: %s", member[0] ? member : "event", text);
+    status_set(r->status, PROTOCOL_EVENT_BAD_MEMBER, member, message);
+}
+
+/* Appends `text` at out[*at] within `size` bytes, truncating; keeps a NUL. */
+static void path_append(char *out, size_t size, size_t *at, const char *text)
+{
+    size_t n = strlen(text);
+    if (*at + 1 >= size)
+        return;
+    if (n > size - 1 - *at)
+        n = size - 1 - *at;
+    memcpy(out + *at, text, n);
+    *at += n;
+    out[*at] = '\0';
+}
+
+/* "parent.key" (or "key" at the top), truncated to `size`. */
+static void path_join(char *out, size_t size, const char *parent, const char *key)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    path_append(out, size, &at, parent);
+    if (parent[0] != '\0')
+        path_append(out, size, &at, ".");
+    path_append(out, size, &at, key);
+}
+
+/* "parent[index]", truncated to `size`. */
+static void path_index(char *out, size_t size, const char *parent, size_t index)
+{
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, "[%zu]", index);
+    size_t at = 0;
+    out[0] = '\0';
+    path_append(out, size, &at, parent);
+    path_append(out, size, &at, suffix);
+}
+
+static const char *kind_of(const protocol_value *v)
+{
+    return protocol_value_kind_name(protocol_value_kind_of(v));
+}
+
+/* Opens `value` at `path` as a map. */
+static bool s_open(reader *r, const protocol_value *value, const char *path, scope *s)
+{
+    memset(s, 0, sizeof *s);
+    s->r = r;
+    s->map = value;
+    snprintf(s->path, sizeof s->path, "%s", path);
+    if (r->failed)
+        return false;
+    if (protocol_value_kind_of(value) != PROTOCOL_VALUE_MAP) {
+        r_fail(r, path, "not a map (%s)", kind_of(value));
+        return false;
+    }
+    return true;
+}
+
+/* Takes member `key` (a string literal); NULL (failing) when it is missing. */
+static const protocol_value *s_take(scope *s, const char *key)
+{
+    if (s->r->failed)
+        return NULL;
+    const protocol_value *v = protocol_value_map_get(s->map, key);
+    if (v == NULL) {
+        char path[PATH_MAX_BYTES];
+        path_join(path, sizeof path, s->path, key);
+        r_fail(s->r, path, "missing");
+        return NULL;
+    }
+    if (s->taken_count < SCOPE_KEYS_MAX)
+        s->taken[s->taken_count++] = key;
+    return v;
+}
+
+/* Refuses a member nobody took. */
+static void s_close(scope *s)
+{
+    if (s->r->failed)
+        return;
+    size_t count = protocol_value_count(s->map);
+    if (count == (size_t)s->taken_count)
+        return;
+    for (size_t i = 0; i < count; i++) {
+        size_t len = 0;
+        const char *key = protocol_value_map_key_at(s->map, i, &len);
+        bool known = false;
+        for (int k = 0; k < s->taken_count && !known; k++)
+            known = strlen(s->taken[k]) == len && memcmp(s->taken[k], key, len) == 0;
+        if (!known) {
+            char name[48];
+            snprintf(name, sizeof name, "%.*s", (int)(len < 40 ? len : 40), key);
+            char path[PATH_MAX_BYTES];
+            path_join(path, sizeof path, s->path, name);
+            r_fail(s->r, path, "unknown member");
+            return;
+        }
+    }
+}
+
+static void s_path(const scope *s, const char *key, char *out, size_t size)
+{
+    path_join(out, size, s->path, key);
+}
+
+static int64_t value_int(reader *r, const protocol_value *v, const char *path, int64_t min,
+                         int64_t max)
+{
+    if (r->failed)
+        return min;
+    if (protocol_value_kind_of(v) != PROTOCOL_VALUE_INT) {
+        r_fail(r, path, "not an int (%s)", kind_of(v));
+        return min;
+    }
+    int64_t n = protocol_value_int_get(v);
+    if (n < min || n > max) {
+        r_fail(r, path, "%lld out of range %lld..%lld", (long long)n, (long long)min,
+               (long long)max);
+        return min;
+    }
+    return n;
+}
+
+static int r_int(scope *s, const char *key, int64_t min, int64_t max)
+{
+    const protocol_value *v = s_take(s, key);
+    if (v == NULL)
+        return (int)min;
+    char path[PATH_MAX_BYTES];
+    s_path(s, key, path, sizeof path);
+    return (int)value_int(s->r, v, path, min, max);
+}
+
+static long r_long(scope *s, const char *key, long min, long max)
+{
+    const protocol_value *v = s_take(s, key);
+    if (v == NULL)
+        return min;
+    char path[PATH_MAX_BYTES];
+    s_path(s, key, path, sizeof path);
+    return (long)value_int(s->r, v, path, min, max);
+}
+
+static bool r_bool(scope *s, const char *key)
+{
+    const protocol_value *v = s_take(s, key);
+    if (v == NULL)
+        return false;
+    if (protocol_value_kind_of(v) != PROTOCOL_VALUE_BOOL) {
+        char path[PATH_MAX_BYTES];
+        s_path(s, key, path, sizeof path);
+        r_fail(s->r, path, "not a bool (%s)", kind_of(v));
+        return false;
+    }
+    return protocol_value_bool_get(v);
+}
+
+/* A string value into dst[size] (zero-filled after it). */
+static void value_text(reader *r, const protocol_value *v, const char *path, char *dst,
+                       size_t size, bool nonempty)
+{
+    if (r->failed)
+        return;
+    size_t len = 0;
+    const char *text = protocol_value_string_get(v, &len);
+    if (text == NULL) {
+        r_fail(r, path, "not a string (%s)", kind_of(v));
+        return;
+    }
+    if (len > size - 1) {
+        r_fail(r, path, "%zu bytes, at most %zu", len, size - 1);
+        return;
+    }
+    if (nonempty && len == 0) {
+        r_fail(r, path, "empty");
+        return;
+    }
+    if (!utf8_valid((const unsigned char *)text, len)) {
+        r_fail(r, path, "not UTF-8");
+        return;
+    }
+    memset(dst, 0, size);
+    memcpy(dst, text, len);
+}
+
+static void r_text(scope *s, const char *key, char *dst, size_t size, bool nonempty)
+{
+    const protocol_value *v = s_take(s, key);
+    if (v == NULL)
+        return;
+    char path[PATH_MAX_BYTES];
+    s_path(s, key, path, sizeof path);
+    value_text(s->r, v, path, dst, size, nonempty);
+}
+
+static int value_enum(reader *r, const protocol_value *v, const char *path, const enum_table *t)
+{
+    if (r->failed)
+        return 0;
+    if (protocol_value_kind_of(v) == PROTOCOL_VALUE_NIL) {
+        if (t->nil_value >= 0)
+            return t->nil_value;
+        r_fail(r, path, "nil, a %s name is required", t->what);
+        return 0;
+    }
+    size_t len = 0;
+    const char *text = protocol_value_string_get(v, &len);
+    if (text == NULL) {
+        r_fail(r, path, "not a string (%s)", kind_of(v));
+        return 0;
+    }
+    for (int i = 0; i < t->count; i++) {
+        if (i == t->nil_value)
+            continue;
+        const char *name = t->name(i);
+        if (strlen(name) == len && memcmp(name, text, len) == 0)
+            return i;
+    }
+    r_fail(r, path, "unknown %s \"%.*s\"", t->what, (int)(len < 40 ? len : 40), text);
+    return 0;
+}
+
+static int r_enum(scope *s, const char *key, const enum_table *t)
+{
+    const protocol_value *v = s_take(s, key);
+    if (v == NULL)
+        return 0;
+    char path[PATH_MAX_BYTES];
+    s_path(s, key, path, sizeof path);
+    return value_enum(s->r, v, path, t);
+}
+
+/* A side that must be A or B (nil refused). */
+static brigade_side r_side_required(scope *s, const char *key)
+{
+    const protocol_value *v = s_take(s, key);
+    if (v == NULL)
+        return BRIGADE_SIDE_A;
+    char path[PATH_MAX_BYTES];
+    s_path(s, key, path, sizeof path);
+    if (protocol_value_kind_of(v) == PROTOCOL_VALUE_NIL) {
+        r_fail(s->r, path, "nil, \"A\" or \"B\" is required");
+        return BRIGADE_SIDE_A;
+    }
+    return (brigade_side)value_enum(s->r, v, path, &SIDE);
+}
+
+/* A unit id of the reader's battle, as its index; nil gives -1 where
+ * `nil_allowed`. */
+static int r_unit(scope *s, const char *key, bool nil_allowed)
+{
+    const protocol_value *v = s_take(s, key);
+    if (v == NULL)
+        return -1;
+    char path[PATH_MAX_BYTES];
+    s_path(s, key, path, sizeof path);
+    if (protocol_value_kind_of(v) == PROTOCOL_VALUE_NIL) {
+        if (nil_allowed)
+            return -1;
+        r_fail(s->r, path, "nil, a unit id is required");
+        return -1;
+    }
+    size_t len = 0;
+    const char *id = protocol_value_string_get(v, &len);
+    if (id == NULL) {
+        r_fail(s->r, path, "not a string (%s)", kind_of(v));
+        return -1;
+    }
+    const brigade_battle *b = s->r->battle;
+    for (int i = 0; i < b->unit_count; i++)
+        if (strlen(b->units[i].id) == len && memcmp(b->units[i].id, id, len) == 0)
+            return i;
+    r_fail(s->r, path, "no unit \"%.*s\" in the battle", (int)(len < 40 ? len : 40), id);
+    return -1;
+}
+
+/* An int, or -1 for nil. */
+static int r_index_or_nil(scope *s, const char *key, int max)
+{
+    const protocol_value *v = s_take(s, key);
+    if (v == NULL)
+        return -1;
+    if (protocol_value_kind_of(v) == PROTOCOL_VALUE_NIL)
+        return -1;
+    char path[PATH_MAX_BYTES];
+    s_path(s, key, path, sizeof path);
+    return (int)value_int(s->r, v, path, 0, max);
+}
+
+/* An array member of exactly `count` ints in min..max. */
+static void r_ints(scope *s, const char *key, int *out, int count, int64_t min, int64_t max)
+{
+    const protocol_value *v = s_take(s, key);
+    if (v == NULL)
+        return;
+    char path[PATH_MAX_BYTES];
+    s_path(s, key, path, sizeof path);
+    if (protocol_value_kind_of(v) != PROTOCOL_VALUE_ARRAY) {
+        r_fail(s->r, path, "not an array (%s)", kind_of(v));
+        return;
+    }
+    if (protocol_value_count(v) != (size_t)count) {
+        r_fail(s->r, path, "%zu elements, %d expected", protocol_value_count(v), count);
+        return;
+    }
+    for (int i = 0; i < count && !s->r->failed; i++) {
+        char element[PATH_MAX_BYTES];
+        path_index(element, sizeof element, path, (size_t)i);
+        out[i] = (int)value_int(s->r, protocol_value_array_get(v, (size_t)i), element, min, max);
+    }
+}
+
+/* An array member of at most `max` elements; NULL (failing) otherwise. */
+static const protocol_value *r_array(scope *s, const char *key, size_t max, char *path,
+                                     size_t path_size)
+{
+    const protocol_value *v = s_take(s, key);
+    if (v == NULL)
+        return NULL;
+    s_path(s, key, path, path_size);
+    if (protocol_value_kind_of(v) != PROTOCOL_VALUE_ARRAY) {
+        r_fail(s->r, path, "not an array (%s)", kind_of(v));
+        return NULL;
+    }
+    if (protocol_value_count(v) > max) {
+        r_fail(s->r, path, "%zu elements, at most %zu", protocol_value_count(v), max);
+        return NULL;
+    }
+    return v;
+}
+
+/* A map member opened as a child scope. */
+static bool r_map(scope *s, const char *key, scope *child)
+{
+    const protocol_value *v = s_take(s, key);
+    char path[PATH_MAX_BYTES];
+    s_path(s, key, path, sizeof path);
+    if (v == NULL) {
+        memset(child, 0, sizeof *child);
+        child->r = s->r;
+        return false;
+    }
+    return s_open(s->r, v, path, child);
+}
+
+/* Modifiers into mods[max]; returns how many. */
+static int r_modifiers(scope *s, const char *key, brigade_battle_modifier *mods, int max)
+{
+    char path[PATH_MAX_BYTES];
+    const protocol_value *array = r_array(s, key, (size_t)max, path, sizeof path);
+    if (array == NULL)
+        return 0;
+    int count = (int)protocol_value_count(array);
+    for (int i = 0; i < count && !s->r->failed; i++) {
+        char element[PATH_MAX_BYTES];
+        path_index(element, sizeof element, path, (size_t)i);
+        scope m;
+        if (!s_open(s->r, protocol_value_array_get(array, (size_t)i), element, &m))
+            break;
+        r_text(&m, "rule", mods[i].rule, sizeof mods[i].rule, false);
+        r_text(&m, "name", mods[i].name, sizeof mods[i].name, false);
+        mods[i].value = r_int(&m, "value", INT_MIN, INT_MAX);
+        s_close(&m);
+    }
+    return count;
+}
+
+static unsigned r_awaiting(scope *s, const char *key)
+{
+    char path[PATH_MAX_BYTES];
+    const protocol_value *array = r_array(s, key, 2, path, sizeof path);
+    if (array == NULL)
+        return 0;
+    unsigned bits = 0;
+    for (size_t i = 0; i < protocol_value_count(array) && !s->r->failed; i++) {
+        char element[PATH_MAX_BYTES];
+        path_index(element, sizeof element, path, i);
+        const protocol_value *v = protocol_value_array_get(array, i);
+        if (protocol_value_kind_of(v) == PROTOCOL_VALUE_NIL) {
+            r_fail(s->r, element, "nil, \"A\" or \"B\" is required");
+            break;
+        }
+        int side = value_enum(s->r, v, element, &SIDE);
+        if (s->r->failed)
+            break;
+        if (bits & BRIGADE_SEAT_BIT(side)) {
+            r_fail(s->r, element, "seat %s twice", brigade_side_name((brigade_side)side));
+            break;
+        }
+        bits |= BRIGADE_SEAT_BIT(side);
+    }
+    return bits;
+}
+
+static void morale_read(reader *r, const protocol_value *v, const char *path,
+                        brigade_morale_result *out)
+{
+    scope m;
+    if (!s_open(r, v, path, &m))
+        return;
+    out->tested = r_bool(&m, "tested");
+    r_ints(&m, "dice", out->dice, 2, 0, 6);
+    out->total = r_int(&m, "total", INT_MIN, INT_MAX);
+    out->pass_on = r_int(&m, "pass_on", INT_MIN, INT_MAX);
+    out->passed = r_bool(&m, "passed");
+    out->failed_by = r_int(&m, "failed_by", INT_MIN, INT_MAX);
+    s_close(&m);
+}
+
+static void r_morale_result(scope *s, const char *key, brigade_morale_result *out)
+{
+    const protocol_value *v = s_take(s, key);
+    if (v == NULL)
+        return;
+    char path[PATH_MAX_BYTES];
+    s_path(s, key, path, sizeof path);
+    morale_read(s->r, v, path, out);
+}
+
+static void charge_read(reader *r, const protocol_value *v, const char *path, brigade_charge *out)
+{
+    scope m;
+    if (!s_open(r, v, path, &m))
+        return;
+    out->unit = r_unit(&m, "unit", false);
+    out->target = r_unit(&m, "target", false);
+    out->facing = (brigade_facing)r_enum(&m, "facing", &FACING);
+    out->leading = r_bool(&m, "leading");
+    out->sappers = r_bool(&m, "sappers");
+    out->reinforce = r_bool(&m, "reinforce");
+    out->response = (brigade_response)r_enum(&m, "response", &RESPONSE);
+    r_morale_result(&m, "charger_morale", &out->charger_morale);
+    r_morale_result(&m, "target_morale", &out->target_morale);
+    s_close(&m);
+}
+
+static void melee_read(reader *r, const protocol_value *v, const char *path,
+                       brigade_battle_melee *out)
+{
+    scope m;
+    if (!s_open(r, v, path, &m))
+        return;
+    r_text(&m, "id", out->id, sizeof out->id, false);
+    out->number = r_int(&m, "number", 0, INT_MAX);
+    out->round = r_int(&m, "round", 0, INT_MAX);
+    out->terrain = (brigade_terrain)r_enum(&m, "terrain", &TERRAIN);
+    out->fought_turn = r_int(&m, "fought_turn", 0, INT_MAX);
+    char members_path[PATH_MAX_BYTES];
+    const protocol_value *members = r_array(&m, "members", BRIGADE_MELEE_UNITS_MAX, members_path,
+                                            sizeof members_path);
+    if (members != NULL) {
+        out->member_count = (int)protocol_value_count(members);
+        for (int i = 0; i < out->member_count && !r->failed; i++) {
+            char element[PATH_MAX_BYTES];
+            path_index(element, sizeof element, members_path, (size_t)i);
+            scope e;
+            if (!s_open(r, protocol_value_array_get(members, (size_t)i), element, &e))
+                break;
+            brigade_melee_member *mem = &out->members[i];
+            mem->unit = r_unit(&e, "unit", false);
+            mem->charging = r_bool(&e, "charging");
+            mem->reinforcing = r_bool(&e, "reinforcing");
+            mem->leading = r_bool(&e, "leading");
+            mem->sappers = r_bool(&e, "sappers");
+            mem->flank_or_rear = r_bool(&e, "flank_or_rear");
+            mem->pushed_back_before = r_bool(&e, "pushed_back_before");
+            mem->dice_recorded = r_bool(&e, "dice_recorded");
+            r_ints(&e, "dice", mem->dice, 2, 0, 6);
+            mem->may_reroll = r_bool(&e, "may_reroll");
+            mem->reroll_chosen = r_bool(&e, "reroll_chosen");
+            mem->reroll_die = r_int(&e, "reroll_die", -1, 1);
+            s_close(&e);
+        }
+    }
+    s_close(&m);
+}
+
+/* A melee record under `key`; nil reads as all zero where `nil_allowed`. */
+static void r_melee_record(scope *s, const char *key, brigade_battle_melee *out, bool nil_allowed)
+{
+    const protocol_value *v = s_take(s, key);
+    if (v == NULL)
+        return;
+    if (nil_allowed && protocol_value_kind_of(v) == PROTOCOL_VALUE_NIL) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    char path[PATH_MAX_BYTES];
+    s_path(s, key, path, sizeof path);
+    melee_read(s->r, v, path, out);
+}
+
+static unsigned r_event_bits(scope *s, const char *key)
+{
+    char path[PATH_MAX_BYTES];
+    const protocol_value *array = r_array(s, key, (size_t)COUNT_OF(event_bits), path,
+                                          sizeof path);
+    if (array == NULL)
+        return 0;
+    unsigned bits = 0;
+    for (size_t i = 0; i < protocol_value_count(array) && !s->r->failed; i++) {
+        char element[PATH_MAX_BYTES];
+        path_index(element, sizeof element, path, i);
+        const protocol_value *v = protocol_value_array_get(array, i);
+        size_t len = 0;
+        const char *text = protocol_value_string_get(v, &len);
+        if (text == NULL) {
+            r_fail(s->r, element, "not a string (%s)", kind_of(v));
+            break;
+        }
+        unsigned bit = 0;
+        for (int k = 0; k < COUNT_OF(event_bits); k++)
+            if (strlen(event_bits[k].name) == len && memcmp(event_bits[k].name, text, len) == 0)
+                bit = event_bits[k].bit;
+        if (bit == 0) {
+            r_fail(s->r, element, "unknown melee event \"%.*s\"", (int)(len < 40 ? len : 40),
+                   text);
+            break;
+        }
+        if (bits & bit) {
+            r_fail(s->r, element, "\"%s\" twice", text);
+            break;
+        }
+        bits |= bit;
+    }
+    return bits;
+}
+
+static void event_read(scope *s, brigade_event *e)
+{
+    switch (e->kind) {
+    case BRIGADE_BATTLE_EVENT_ROLL:
+        r_text(s, "name", e->roll.name, sizeof e->roll.name, true);
+        r_ints(s, "faces", e->roll.faces, 2, 1, 6);
+        break;
+    case BRIGADE_BATTLE_EVENT_TURN_BEGUN:
+        e->turn.turn = r_int(s, "turn", 1, INT_MAX);
+        break;
+    case BRIGADE_BATTLE_EVENT_INITIATIVE_WON:
+        e->initiative.winner = r_side_required(s, "winner");
+        r_ints(s, "total", e->initiative.total, 2, INT_MIN, INT_MAX);
+        e->initiative.rolls = r_int(s, "rolls", 0, INT_MAX);
+        break;
+    case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
+    case BRIGADE_BATTLE_EVENT_SIDE_DONE:
+        e->side.side = r_side_required(s, "side");
+        break;
+    case BRIGADE_BATTLE_EVENT_PHASE_BEGUN:
+        e->phase.phase = (brigade_phase)r_enum(s, "phase", &PHASE);
+        e->phase.step = (brigade_step)r_enum(s, "step", &STEP);
+        e->phase.awaiting = r_awaiting(s, "awaiting");
+        break;
+    case BRIGADE_BATTLE_EVENT_UNIT_CHANGED:
+        e->unit.unit = r_unit(s, "unit", false);
+        e->unit.cause = (brigade_unit_cause)r_enum(s, "cause", &CAUSE);
+        e->unit.figures = r_int(s, "figures", 0, BRIGADE_FIGURES_MAX);
+        e->unit.status = (brigade_status)r_enum(s, "status", &STATUS);
+        e->unit.formed = r_bool(s, "formed");
+        e->unit.wavering = r_bool(s, "wavering");
+        e->unit.sappers = r_bool(s, "sappers");
+        e->unit.bonus = (brigade_bonus)r_enum(s, "bonus", &BONUS);
+        e->unit.pursuit_of = r_unit(s, "pursuit_of", true);
+        r_text(s, "move", e->unit.move, sizeof e->unit.move, false);
+        r_text(s, "note", e->unit.note, sizeof e->unit.note, false);
+        break;
+    case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED:
+        e->charge.index = r_int(s, "index", 0, BRIGADE_BATTLE_CHARGES_MAX - 1);
+        {
+            const protocol_value *v = s_take(s, "charge");
+            if (v != NULL)
+                charge_read(s->r, v, "charge", &e->charge.charge);
+        }
+        break;
+    case BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED:
+        e->answer.unit = r_unit(s, "unit", false);
+        e->answer.response = (brigade_response)r_enum(s, "response", &RESPONSE);
+        e->answer.countercharge_of =
+            r_index_or_nil(s, "countercharge_of", BRIGADE_BATTLE_CHARGES_MAX - 1);
+        break;
+    case BRIGADE_BATTLE_EVENT_MORALE_TESTED:
+        e->morale.unit = r_unit(s, "unit", false);
+        e->morale.charge = r_int(s, "charge", 0, BRIGADE_BATTLE_CHARGES_MAX - 1);
+        e->morale.role = (brigade_morale_role)r_enum(s, "role", &MORALE_ROLE);
+        r_text(s, "roll", e->morale.roll, sizeof e->morale.roll, false);
+        r_morale_result(s, "result", &e->morale.result);
+        e->morale.modifier_count = r_modifiers(s, "modifiers", e->morale.modifiers,
+                                               BRIGADE_MORALE_MODIFIERS_MAX);
+        e->morale.effect = (brigade_morale_effect)r_enum(s, "effect", &EFFECT);
+        break;
+    case BRIGADE_BATTLE_EVENT_MELEE_FORMED:
+    case BRIGADE_BATTLE_EVENT_MELEE_REINFORCED:
+    case BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED:
+    case BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN:
+        e->melee.index = r_int(s, "index", 0, BRIGADE_BATTLE_MELEES_MAX - 1);
+        r_melee_record(s, "melee", &e->melee.melee, false);
+        break;
+    case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT: {
+        e->result.melee = r_int(s, "melee", 0, BRIGADE_BATTLE_MELEES_MAX - 1);
+        r_text(s, "melee_id", e->result.melee_id, sizeof e->result.melee_id, false);
+        e->result.unit = r_unit(s, "unit", false);
+        e->result.rolled = r_bool(s, "rolled");
+        r_ints(s, "rolled_dice", e->result.rolled_dice, 2, 0, 6);
+        r_ints(s, "dice", e->result.dice, 2, 0, 6);
+        e->result.total = r_int(s, "total", INT_MIN, INT_MAX);
+        e->result.modifier_count =
+            r_modifiers(s, "modifiers", e->result.modifiers, BRIGADE_MODIFIERS_MAX);
+        e->result.fighting_figures = r_int(s, "fighting_figures", 0, BRIGADE_FIGURES_MAX);
+        e->result.casualties = r_int(s, "casualties", 0, BRIGADE_FIGURES_MAX);
+        e->result.figures = r_int(s, "figures", 0, BRIGADE_FIGURES_MAX);
+        e->result.status = (brigade_status)r_enum(s, "status", &STATUS);
+        e->result.formed = r_bool(s, "formed");
+        scope t;
+        if (r_map(s, "test", &t)) {
+            e->result.test_kind = (brigade_test_kind)r_enum(&t, "kind", &TEST_KIND);
+            r_ints(&t, "dice", e->result.test_dice, 2, 0, 6);
+            e->result.test_total = r_int(&t, "total", INT_MIN, INT_MAX);
+            e->result.test_target = r_int(&t, "target", INT_MIN, INT_MAX);
+            e->result.test_outcome = (brigade_test_outcome)r_enum(&t, "outcome", &OUTCOME);
+            e->result.test_modifier_count = r_modifiers(&t, "modifiers", e->result.test_modifiers,
+                                                        BRIGADE_MODIFIERS_MAX);
+            s_close(&t);
+        }
+        e->result.events = r_event_bits(s, "events");
+        break;
+    }
+    case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
+        e->resolved.index = r_int(s, "index", 0, BRIGADE_BATTLE_MELEES_MAX - 1);
+        r_text(s, "melee_id", e->resolved.melee_id, sizeof e->resolved.melee_id, false);
+        e->resolved.winner = (brigade_side)r_enum(s, "winner", &SIDE);
+        e->resolved.scored = r_bool(s, "scored");
+        r_ints(s, "score", e->resolved.score, 2, INT_MIN, INT_MAX);
+        e->resolved.difference = r_int(s, "difference", INT_MIN, INT_MAX);
+        e->resolved.result = (brigade_melee_result)r_enum(s, "result", &RESULT);
+        e->resolved.continues = r_bool(s, "continues");
+        e->resolved.keep = r_bool(s, "keep");
+        r_melee_record(s, "next", &e->resolved.next, true);
+        break;
+    default:
+        break;
+    }
+}
+
+protocol_event_error protocol_event_from_value(const brigade_battle *battle,
+                                               const protocol_value *value, brigade_event *out,
+                                               protocol_event_status *status)
+{
+    reader r = {battle, status, false};
+    status_set(status, PROTOCOL_EVENT_OK, "", "");
+    memset(out, 0, sizeof *out);
+    scope s;
+    if (s_open(&r, value, "", &s)) {
+        const protocol_value *kind = s_take(&s, "kind");
+        if (kind != NULL) {
+            size_t len = 0;
+            const char *text = protocol_value_string_get(kind, &len);
+            if (text == NULL) {
+                r_fail(&r, "kind", "not a string (%s)", kind_of(kind));
+            } else {
+                for (int k = BRIGADE_BATTLE_EVENT_ROLL; k <= BRIGADE_BATTLE_EVENT_MELEE_RESOLVED;
+                     k++) {
+                    const char *name = brigade_event_kind_name((brigade_event_kind)k);
+                    if (strlen(name) == len && memcmp(name, text, len) == 0)
+                        out->kind = (brigade_event_kind)k;
+                }
+                if (out->kind == 0)
+                    r_fail(&r, "kind", "unknown event kind \"%.*s\"",
+                           (int)(len < 40 ? len : 40), text);
+            }
+        }
+        if (!r.failed)
+            event_read(&s, out);
+        s_close(&s);
+    }
+    if (r.failed) {
+        memset(out, 0, sizeof *out);
+        return PROTOCOL_EVENT_BAD_MEMBER;
+    }
+    return PROTOCOL_EVENT_OK;
+}
+
+/* ---- bytes ---------------------------------------------------------------- */
+
+static protocol_event_error encode_tree(protocol_value *tree, uint8_t **out, size_t *out_len,
+                                        protocol_event_status *status)
+{
+    protocol_codec_error error = protocol_codec_encode(tree, 0, out, out_len);
+    protocol_value_free(tree);
+    if (error == PROTOCOL_CODEC_OK)
+        return PROTOCOL_EVENT_OK;
+    *out = NULL;
+    *out_len = 0;
+    if (error == PROTOCOL_CODEC_NO_MEMORY) {
+        status_set(status, PROTOCOL_EVENT_NO_MEMORY, "", "out of memory");
+        return PROTOCOL_EVENT_NO_MEMORY;
+    }
+    char message[128];
+    snprintf(message, sizeof message, "msgpack encoding failed: %s",
+             protocol_codec_error_name(error));
+    status_set(status, PROTOCOL_EVENT_UNFIT, "", message);
+    return PROTOCOL_EVENT_UNFIT;
+}
+
+protocol_event_error protocol_event_encode(const brigade_battle *battle, const brigade_event *event,
+                                           uint8_t **out, size_t *out_len,
+                                           protocol_event_status *status)
+{
+    *out = NULL;
+    *out_len = 0;
+    protocol_event_status local;
+    if (status == NULL)
+        status = &local;
+    protocol_value *tree = protocol_event_to_value(battle, event, status);
+    if (tree == NULL)
+        return status->code;
+    return encode_tree(tree, out, out_len, status);
+}
+
+/* Decodes bytes into a map tree, or BAD_BYTES. */
+static protocol_event_error decode_tree(const uint8_t *bytes, size_t len, protocol_value **tree,
+                                        protocol_event_status *status)
+{
+    protocol_codec_status cs;
+    protocol_codec_error error =
+        protocol_codec_decode(bytes, len, PROTOCOL_EVENT_BYTES_MAX, tree, &cs);
+    if (error == PROTOCOL_CODEC_OK)
+        return PROTOCOL_EVENT_OK;
+    if (error == PROTOCOL_CODEC_NO_MEMORY) {
+        status_set(status, PROTOCOL_EVENT_NO_MEMORY, "", "out of memory");
+        return PROTOCOL_EVENT_NO_MEMORY;
+    }
+    char message[256];
+    snprintf(message, sizeof message, "not msgpack of brigade.v1: %s (%s)", cs.message,
+             protocol_codec_error_name(error));
+    status_set(status, PROTOCOL_EVENT_BAD_BYTES, "", message);
+    return PROTOCOL_EVENT_BAD_BYTES;
+}
+
+protocol_event_error protocol_event_decode(const brigade_battle *battle, const uint8_t *bytes,
+                                           size_t len, brigade_event *out,
+                                           protocol_event_status *status)
+{
+    memset(out, 0, sizeof *out);
+    protocol_value *tree = NULL;
+    protocol_event_error error = decode_tree(bytes, len, &tree, status);
+    if (error != PROTOCOL_EVENT_OK)
+        return error;
+    error = protocol_event_from_value(battle, tree, out, status);
+    protocol_value_free(tree);
+    return error;
+}
+
+/* ---- battles -------------------------------------------------------------- */
+
+static void w_ruleset(writer *w, protocol_value *map, const char *key, const brigade_ruleset *rs)
+{
+    protocol_value *m = w_map(w, key);
+    if (m == NULL)
+        return;
+    w_ints(w, m, "morale_pass", rs->morale_pass, BRIGADE_CLASS_COUNT);
+    w_int(w, m, "morale_general", rs->morale_general);
+    w_int(w, m, "morale_unformed_or_wavering", rs->morale_unformed_or_wavering);
+    w_int(w, m, "morale_flank_or_rear", rs->morale_flank_or_rear);
+    w_int(w, m, "morale_infantry_by_cavalry", rs->morale_infantry_by_cavalry);
+    w_int(w, m, "morale_fail_far", rs->morale_fail_far);
+    w_ints(w, m, "retreat_move", rs->retreat_move, BRIGADE_TYPE_COUNT);
+    w_ints(w, m, "half_charge_move", rs->half_charge_move, BRIGADE_TYPE_COUNT);
+    w_int(w, m, "bua_fall_back", rs->bua_fall_back);
+    w_set(w, map, key, m);
+}
+
+static void w_unit_record(writer *w, protocol_value *array, const brigade_battle_unit *u)
+{
+    protocol_value *m = w_map(w, "units");
+    if (m == NULL)
+        return;
+    w_text(w, m, "id", u->id, sizeof u->id);
+    w_text(w, m, "name", u->name, sizeof u->name);
+    w_enum(w, m, "side", &SIDE, (int)u->side);
+    w_enum(w, m, "type", &TYPE, (int)u->type);
+    w_enum(w, m, "class", &CLASS, (int)u->unit_class);
+    w_int(w, m, "figures", u->figures);
+    w_text(w, m, "nation", u->nation, sizeof u->nation);
+    w_enum(w, m, "formation", &FORMATION, (int)u->formation);
+    w_bool(w, m, "formed", u->formed);
+    w_bool(w, m, "wavering", u->wavering);
+    w_enum(w, m, "status", &STATUS, (int)u->status);
+    protocol_value *general = w_map(w, "general");
+    if (general != NULL) {
+        w_enum(w, general, "role", &ROLE, (int)u->general_role);
+        w_enum(w, general, "rating", &RATING, (int)u->general_rating);
+        w_set(w, m, "general", general);
+    }
+    w_bool(w, m, "sappers", u->sappers);
+    w_int(w, m, "ranks", u->ranks);
+    w_enum(w, m, "horses", &HORSES, (int)u->horses);
+    w_enum(w, m, "terrain", &TERRAIN, (int)u->terrain);
+    w_enum(w, m, "defending", &DEFENDING, (int)u->defending);
+    w_text(w, m, "move", u->move, sizeof u->move);
+    w_enum(w, m, "bonus", &BONUS, (int)u->bonus);
+    w_unit(w, m, "pursuit_of", u->pursuit_of, true);
+    w_push(w, array, m, "units");
+}
+
+protocol_value *protocol_battle_to_value(const brigade_battle *battle,
+                                         protocol_event_status *status)
+{
+    writer w = {battle, status, false};
+    status_set(status, PROTOCOL_EVENT_OK, "", "");
+    const brigade_battle *b = battle;
+    if (b->unit_count < 0 || b->unit_count > BRIGADE_BATTLE_UNITS_MAX ||
+        b->charge_count < 0 || b->charge_count > BRIGADE_BATTLE_CHARGES_MAX ||
+        b->melee_count < 0 || b->melee_count > BRIGADE_BATTLE_MELEES_MAX) {
+        w_fail(&w, PROTOCOL_EVENT_UNFIT, "", "counts out of range: %d units, %d charges, %d melees",
+               b->unit_count, b->charge_count, b->melee_count);
+        return NULL;
+    }
+    protocol_value *m = w_map(&w, "");
+    if (m == NULL)
+        return NULL;
+    w_int(&w, m, "format", PROTOCOL_BATTLE_FORMAT);
+    w_text(&w, m, "title", b->title, sizeof b->title);
+    w_ruleset(&w, m, "ruleset", &b->ruleset);
+    w_int(&w, m, "turn", b->turn);
+    w_enum(&w, m, "phase", &PHASE, (int)b->phase);
+    w_enum(&w, m, "step", &STEP, (int)b->step);
+    w_enum(&w, m, "initiative", &SIDE, (int)b->initiative);
+    w_enum(&w, m, "phasing", &SIDE, (int)b->phasing);
+    w_awaiting(&w, m, "awaiting", b->awaiting);
+    protocol_value *sides = w_map(&w, "sides");
+    for (int s = 0; s < 2 && sides != NULL && !w.failed; s++) {
+        protocol_value *side = w_map(&w, "sides");
+        if (side == NULL)
+            break;
+        w_text(&w, side, "name", b->sides[s].name, sizeof b->sides[s].name);
+        w_bool(&w, side, "done", b->sides[s].done);
+        w_set(&w, sides, s == 0 ? "A" : "B", side);
+    }
+    w_set(&w, m, "sides", sides);
+    protocol_value *units = w_array(&w, "units");
+    for (int i = 0; i < b->unit_count && !w.failed; i++)
+        w_unit_record(&w, units, &b->units[i]);
+    w_set(&w, m, "units", units);
+    protocol_value *charges = w_array(&w, "charges");
+    for (int i = 0; i < b->charge_count && !w.failed; i++)
+        w_push(&w, charges, charge_value(&w, &b->charges[i]), "charges");
+    w_set(&w, m, "charges", charges);
+    protocol_value *melees = w_array(&w, "melees");
+    for (int i = 0; i < b->melee_count && !w.failed; i++)
+        w_push(&w, melees, melee_value(&w, &b->melees[i]), "melees");
+    w_set(&w, m, "melees", melees);
+    w_int(&w, m, "melee_numbers", b->melee_numbers);
+    w_int(&w, m, "rolls", b->rolls);
+    w_int(&w, m, "events", b->events);
+    if (w.failed) {
+        protocol_value_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+static void r_ruleset(scope *s, const char *key, brigade_ruleset *rs)
+{
+    scope m;
+    if (!r_map(s, key, &m))
+        return;
+    r_ints(&m, "morale_pass", rs->morale_pass, BRIGADE_CLASS_COUNT, INT_MIN, INT_MAX);
+    rs->morale_general = r_int(&m, "morale_general", INT_MIN, INT_MAX);
+    rs->morale_unformed_or_wavering = r_int(&m, "morale_unformed_or_wavering", INT_MIN, INT_MAX);
+    rs->morale_flank_or_rear = r_int(&m, "morale_flank_or_rear", INT_MIN, INT_MAX);
+    rs->morale_infantry_by_cavalry = r_int(&m, "morale_infantry_by_cavalry", INT_MIN, INT_MAX);
+    rs->morale_fail_far = r_int(&m, "morale_fail_far", INT_MIN, INT_MAX);
+    r_ints(&m, "retreat_move", rs->retreat_move, BRIGADE_TYPE_COUNT, INT_MIN, INT_MAX);
+    r_ints(&m, "half_charge_move", rs->half_charge_move, BRIGADE_TYPE_COUNT, INT_MIN, INT_MAX);
+    rs->bua_fall_back = r_int(&m, "bua_fall_back", INT_MIN, INT_MAX);
+    s_close(&m);
+}
+
+/* Reads every unit's id first (so that references to later units resolve),
+ * refusing duplicates; then each unit whole. */
+static void r_units(scope *s, brigade_battle *b)
+{
+    char path[PATH_MAX_BYTES];
+    const protocol_value *array = r_array(s, "units", BRIGADE_BATTLE_UNITS_MAX, path, sizeof path);
+    if (array == NULL)
+        return;
+    int count = (int)protocol_value_count(array);
+    for (int i = 0; i < count && !s->r->failed; i++) {
+        char element[PATH_MAX_BYTES];
+        path_index(element, sizeof element, path, (size_t)i);
+        scope u;
+        if (!s_open(s->r, protocol_value_array_get(array, (size_t)i), element, &u))
+            break;
+        r_text(&u, "id", b->units[i].id, sizeof b->units[i].id, true);
+        for (int k = 0; k < i && !s->r->failed; k++)
+            if (strcmp(b->units[k].id, b->units[i].id) == 0) {
+                char id_path[PATH_MAX_BYTES];
+                s_path(&u, "id", id_path, sizeof id_path);
+                r_fail(s->r, id_path, "unit id \"%s\" twice", b->units[i].id);
+            }
+    }
+    if (s->r->failed)
+        return;
+    b->unit_count = count;
+    for (int i = 0; i < count && !s->r->failed; i++) {
+        char element[PATH_MAX_BYTES];
+        path_index(element, sizeof element, path, (size_t)i);
+        scope m;
+        if (!s_open(s->r, protocol_value_array_get(array, (size_t)i), element, &m))
+            break;
+        brigade_battle_unit *u = &b->units[i];
+        r_text(&m, "id", u->id, sizeof u->id, true);
+        r_text(&m, "name", u->name, sizeof u->name, false);
+        u->side = r_side_required(&m, "side");
+        u->type = (brigade_troop_type)r_enum(&m, "type", &TYPE);
+        u->unit_class = (brigade_class)r_enum(&m, "class", &CLASS);
+        u->figures = r_int(&m, "figures", 0, BRIGADE_FIGURES_MAX);
+        r_text(&m, "nation", u->nation, sizeof u->nation, false);
+        u->formation = (brigade_formation)r_enum(&m, "formation", &FORMATION);
+        u->formed = r_bool(&m, "formed");
+        u->wavering = r_bool(&m, "wavering");
+        u->status = (brigade_status)r_enum(&m, "status", &STATUS);
+        scope g;
+        if (r_map(&m, "general", &g)) {
+            u->general_role = (brigade_general_role)r_enum(&g, "role", &ROLE);
+            u->general_rating = (brigade_general_rating)r_enum(&g, "rating", &RATING);
+            s_close(&g);
+        }
+        u->sappers = r_bool(&m, "sappers");
+        u->ranks = r_int(&m, "ranks", 0, BRIGADE_FIGURES_MAX);
+        u->horses = (brigade_horses)r_enum(&m, "horses", &HORSES);
+        u->terrain = (brigade_terrain)r_enum(&m, "terrain", &TERRAIN);
+        u->defending = (brigade_defending)r_enum(&m, "defending", &DEFENDING);
+        r_text(&m, "move", u->move, sizeof u->move, false);
+        u->bonus = (brigade_bonus)r_enum(&m, "bonus", &BONUS);
+        u->pursuit_of = r_unit(&m, "pursuit_of", true);
+        s_close(&m);
+    }
+}
+
+protocol_event_error protocol_battle_from_value(const protocol_value *value, brigade_battle *out,
+                                                protocol_event_status *status)
+{
+    memset(out, 0, sizeof *out);
+    reader r = {out, status, false};
+    status_set(status, PROTOCOL_EVENT_OK, "", "");
+    scope s;
+    if (s_open(&r, value, "", &s)) {
+        int format = r_int(&s, "format", 0, INT_MAX);
+        if (!r.failed && format != PROTOCOL_BATTLE_FORMAT)
+            r_fail(&r, "format", "battle format %d, this build reads %d", format,
+                   PROTOCOL_BATTLE_FORMAT);
+        r_text(&s, "title", out->title, sizeof out->title, false);
+        r_ruleset(&s, "ruleset", &out->ruleset);
+        out->turn = r_int(&s, "turn", 0, INT_MAX);
+        out->phase = (brigade_phase)r_enum(&s, "phase", &PHASE);
+        out->step = (brigade_step)r_enum(&s, "step", &STEP);
+        out->initiative = (brigade_side)r_enum(&s, "initiative", &SIDE);
+        out->phasing = (brigade_side)r_enum(&s, "phasing", &SIDE);
+        out->awaiting = r_awaiting(&s, "awaiting");
+        scope sides;
+        if (r_map(&s, "sides", &sides)) {
+            for (int k = 0; k < 2; k++) {
+                scope side;
+                if (!r_map(&sides, k == 0 ? "A" : "B", &side))
+                    break;
+                r_text(&side, "name", out->sides[k].name, sizeof out->sides[k].name, false);
+                out->sides[k].done = r_bool(&side, "done");
+                s_close(&side);
+            }
+            s_close(&sides);
+        }
+        r_units(&s, out);
+        char path[PATH_MAX_BYTES];
+        const protocol_value *charges =
+            r_array(&s, "charges", BRIGADE_BATTLE_CHARGES_MAX, path, sizeof path);
+        if (charges != NULL) {
+            out->charge_count = (int)protocol_value_count(charges);
+            for (int i = 0; i < out->charge_count && !r.failed; i++) {
+                char element[PATH_MAX_BYTES];
+                path_index(element, sizeof element, path, (size_t)i);
+                charge_read(&r, protocol_value_array_get(charges, (size_t)i), element,
+                            &out->charges[i]);
+            }
+        }
+        const protocol_value *melees =
+            r_array(&s, "melees", BRIGADE_BATTLE_MELEES_MAX, path, sizeof path);
+        if (melees != NULL) {
+            out->melee_count = (int)protocol_value_count(melees);
+            for (int i = 0; i < out->melee_count && !r.failed; i++) {
+                char element[PATH_MAX_BYTES];
+                path_index(element, sizeof element, path, (size_t)i);
+                melee_read(&r, protocol_value_array_get(melees, (size_t)i), element,
+                           &out->melees[i]);
+            }
+        }
+        out->melee_numbers = r_int(&s, "melee_numbers", 0, INT_MAX);
+        out->rolls = r_long(&s, "rolls", 0, LONG_MAX);
+        out->events = r_long(&s, "events", 0, LONG_MAX);
+        s_close(&s);
+    }
+    if (r.failed) {
+        memset(out, 0, sizeof *out);
+        return PROTOCOL_EVENT_BAD_MEMBER;
+    }
+    return PROTOCOL_EVENT_OK;
+}
+
+protocol_event_error protocol_battle_encode(const brigade_battle *battle, uint8_t **out,
+                                            size_t *out_len, protocol_event_status *status)
+{
+    *out = NULL;
+    *out_len = 0;
+    protocol_event_status local;
+    if (status == NULL)
+        status = &local;
+    protocol_value *tree = protocol_battle_to_value(battle, status);
+    if (tree == NULL)
+        return status->code;
+    return encode_tree(tree, out, out_len, status);
+}
+
+protocol_event_error protocol_battle_decode(const uint8_t *bytes, size_t len, brigade_battle *out,
+                                            protocol_event_status *status)
+{
+    memset(out, 0, sizeof *out);
+    protocol_value *tree = NULL;
+    protocol_event_error error = decode_tree(bytes, len, &tree, status);
+    if (error != PROTOCOL_EVENT_OK)
+        return error;
+    error = protocol_battle_from_value(tree, out, status);
+    protocol_value_free(tree);
+    return error;
+}

@@ -1,0 +1,1611 @@
+/*
+ * server/journal.c: the SQLite journal of brigaded's games
+ * (server/journal.h).
+ *
+ * Every statement is prepared once at open and reset after each use. A
+ * write (game create, append) is one BEGIN IMMEDIATE ... COMMIT; with
+ * journal_mode=WAL and synchronous=FULL, COMMIT returns after the WAL is
+ * fsync'ed. Bodies are encoded before the transaction begins, so a
+ * transaction holds the write lock only for the inserts.
+ */
+#include "server/journal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "protocol/codec.h"
+#include "protocol/event_codec.h"
+
+#if defined(__GNUC__)
+#define JOURNAL_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define JOURNAL_PRINTF(f, a)
+#endif
+
+/* Largest aux map a snapshot may hold, bytes (a long game's log). */
+#define JOURNAL_AUX_BYTES_MAX (64u * 1024u * 1024u)
+
+/* The prepared statements, by use. */
+enum {
+    ST_BEGIN = 0,
+    ST_COMMIT,
+    ST_ROLLBACK,
+    ST_GAME_INSERT,
+    ST_GAME_HEAD,
+    ST_GAME_UPDATE,
+    ST_GAME_SELECT,
+    ST_GAME_LIST,
+    ST_GAME_DAMAGE,
+    ST_EVENT_INSERT,
+    ST_EVENTS_AFTER,
+    ST_ANSWER_INSERT,
+    ST_ANSWER_FIND,
+    ST_SNAPSHOT_INSERT,
+    ST_SNAPSHOTS_LATEST,
+    ST_GAME_LIST_ALL,
+    ST_COUNT
+};
+
+static const char *const statement_sql[ST_COUNT] = {
+    [ST_BEGIN] = "BEGIN IMMEDIATE",
+    [ST_COMMIT] = "COMMIT",
+    [ST_ROLLBACK] = "ROLLBACK",
+    [ST_GAME_INSERT] =
+        "INSERT INTO games (id, created, title, scenario, token_a_sha256, token_b_sha256, "
+        "initial, initial_sha256, seq, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, "
+        "'active')",
+    [ST_GAME_HEAD] = "SELECT seq, status FROM games WHERE id = ?1",
+    [ST_GAME_UPDATE] = "UPDATE games SET seq = ?2, status = ?3 WHERE id = ?1",
+    [ST_GAME_SELECT] =
+        "SELECT created, title, scenario, token_a_sha256, token_b_sha256, initial, "
+        "initial_sha256, seq, status, damage FROM games WHERE id = ?1",
+    [ST_GAME_LIST] = "SELECT id FROM games WHERE status <> 'ended' ORDER BY created, id",
+    [ST_GAME_DAMAGE] = "UPDATE games SET status = 'damaged', damage = ?2 WHERE id = ?1",
+    [ST_EVENT_INSERT] =
+        "INSERT INTO events (game, seq, idx, count, seat, body, sha256) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    [ST_EVENTS_AFTER] =
+        "SELECT seq, idx, count, seat, body, sha256 FROM events WHERE game = ?1 AND seq > ?2 "
+        "AND rolled_back = 0 ORDER BY seq, idx",
+    [ST_GAME_LIST_ALL] =
+        "SELECT id, created, title, status, seq, damage FROM games ORDER BY created, id",
+    [ST_ANSWER_INSERT] =
+        "INSERT OR REPLACE INTO answers (game, seat, request, seq, action_sha256, answer) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    [ST_ANSWER_FIND] =
+        "SELECT seq, action_sha256, answer FROM answers WHERE game = ?1 AND seat = ?2 AND "
+        "request = ?3",
+    [ST_SNAPSHOT_INSERT] =
+        "INSERT INTO snapshots (game, seq, body, aux, sha256) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [ST_SNAPSHOTS_LATEST] =
+        "SELECT seq, body, aux, sha256 FROM snapshots WHERE game = ?1 AND seq <= ?2 "
+        "ORDER BY seq DESC",
+};
+
+/* The schema of version 1 (journal.h describes the tables). */
+static const char schema_sql[] =
+    "CREATE TABLE schema_version (version INTEGER NOT NULL);"
+    "CREATE TABLE games ("
+    "  id TEXT PRIMARY KEY NOT NULL,"
+    "  created INTEGER NOT NULL,"
+    "  title TEXT NOT NULL,"
+    "  scenario TEXT NOT NULL,"
+    "  token_a_sha256 BLOB NOT NULL,"
+    "  token_b_sha256 BLOB NOT NULL,"
+    "  initial BLOB NOT NULL,"
+    "  initial_sha256 BLOB NOT NULL,"
+    "  seq INTEGER NOT NULL,"
+    "  status TEXT NOT NULL CHECK (status IN ('active', 'ended', 'damaged')),"
+    "  damage TEXT"
+    ");"
+    "CREATE TABLE events ("
+    "  game TEXT NOT NULL,"
+    "  seq INTEGER NOT NULL,"
+    "  idx INTEGER NOT NULL,"
+    "  count INTEGER NOT NULL,"
+    "  seat TEXT CHECK (seat IN ('A', 'B')),"
+    "  body BLOB NOT NULL,"
+    "  sha256 BLOB NOT NULL,"
+    "  rolled_back INTEGER NOT NULL DEFAULT 0,"
+    "  PRIMARY KEY (game, seq, idx)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE answers ("
+    "  game TEXT NOT NULL,"
+    "  seat TEXT NOT NULL CHECK (seat IN ('A', 'B')),"
+    "  request INTEGER NOT NULL,"
+    "  seq INTEGER NOT NULL,"
+    "  action_sha256 BLOB NOT NULL,"
+    "  answer BLOB NOT NULL,"
+    "  PRIMARY KEY (game, seat, request)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE snapshots ("
+    "  game TEXT NOT NULL,"
+    "  seq INTEGER NOT NULL,"
+    "  body BLOB NOT NULL,"
+    "  aux BLOB,"
+    "  sha256 BLOB NOT NULL,"
+    "  PRIMARY KEY (game, seq)"
+    ") WITHOUT ROWID;";
+
+struct server_journal {
+    sqlite3 *db;
+    sqlite3_stmt *statements[ST_COUNT];
+    char path[4096];
+    char error[512];
+    char recovery[1024]; /* what was recovered from a damaged file, "" if nothing */
+    bool read_only;
+    int snapshot_every;
+};
+
+/* ---- errors and small helpers -------------------------------------------- */
+
+/* snprintf that may cut: messages naming long paths are cut, not refused. */
+JOURNAL_PRINTF(3, 4)
+static void text_format(char *dst, size_t size, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(dst, size, format, args);
+    va_end(args);
+}
+
+/* Copies `src` into dst[size], truncating; always NUL-terminated. */
+static void text_copy(char *dst, size_t size, const char *src)
+{
+    size_t n = src != NULL ? strlen(src) : 0;
+    if (n > size - 1)
+        n = size - 1;
+    if (n > 0)
+        memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+JOURNAL_PRINTF(2, 3)
+static int journal_fail(server_journal *j, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(j->error, sizeof j->error, format, args);
+    va_end(args);
+    return -1;
+}
+
+/* Fails with SQLite's reason for what `what` tried. */
+static int journal_sql_fail(server_journal *j, const char *context, const char *what)
+{
+    return journal_fail(j, "%s: sqlite: %s (%s)", context, sqlite3_errmsg(j->db), what);
+}
+
+const char *server_journal_error(const server_journal *journal)
+{
+    return journal->error;
+}
+
+const char *server_journal_path(const server_journal *journal)
+{
+    return journal->path;
+}
+
+const char *server_journal_status_name(server_journal_status status)
+{
+    switch (status) {
+    case SERVER_JOURNAL_ACTIVE:
+        return "active";
+    case SERVER_JOURNAL_ENDED:
+        return "ended";
+    case SERVER_JOURNAL_DAMAGED:
+        return "damaged";
+    }
+    return "?";
+}
+
+static bool status_parse(const char *text, server_journal_status *out)
+{
+    if (text == NULL)
+        return false;
+    for (int s = SERVER_JOURNAL_ACTIVE; s <= SERVER_JOURNAL_DAMAGED; s++)
+        if (strcmp(text, server_journal_status_name((server_journal_status)s)) == 0) {
+            *out = (server_journal_status)s;
+            return true;
+        }
+    return false;
+}
+
+void server_journal_sha256(const void *bytes, size_t len,
+                           unsigned char out[SERVER_JOURNAL_HASH_SIZE])
+{
+    unsigned int out_len = 0;
+    if (EVP_Digest(bytes, len, out, &out_len, EVP_sha256(), NULL) != 1 ||
+        out_len != SERVER_JOURNAL_HASH_SIZE)
+        memset(out, 0, SERVER_JOURNAL_HASH_SIZE);
+}
+
+static void put_be(unsigned char *out, uint64_t value, int bytes)
+{
+    for (int i = bytes - 1; i >= 0; i--) {
+        out[i] = (unsigned char)(value & 0xff);
+        value >>= 8;
+    }
+}
+
+/*
+ * The checksum of a row: SHA-256 over the game id and its NUL, the seq
+ * (8 bytes, big-endian, two's complement), the index (4 bytes, -1 for a
+ * snapshot or the initial battle), the seat that acted ('A', 'B', or 0 for
+ * none), the body and the aux (absent: nothing).
+ */
+static bool row_checksum(const char *game, int64_t seq, int index, char seat, const void *body,
+                         size_t body_len, const void *aux, size_t aux_len,
+                         unsigned char out[SERVER_JOURNAL_HASH_SIZE])
+{
+    unsigned char place[13];
+    put_be(place, (uint64_t)seq, 8);
+    put_be(place + 8, (uint64_t)(uint32_t)index, 4);
+    place[12] = (unsigned char)seat;
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    unsigned int out_len = 0;
+    bool ok = ctx != NULL && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1 &&
+              EVP_DigestUpdate(ctx, game, strlen(game) + 1) == 1 &&
+              EVP_DigestUpdate(ctx, place, sizeof place) == 1 &&
+              (body_len == 0 || EVP_DigestUpdate(ctx, body, body_len) == 1) &&
+              (aux_len == 0 || EVP_DigestUpdate(ctx, aux, aux_len) == 1) &&
+              EVP_DigestFinal_ex(ctx, out, &out_len) == 1 && out_len == SERVER_JOURNAL_HASH_SIZE;
+    EVP_MD_CTX_free(ctx);
+    return ok;
+}
+
+static sqlite3_stmt *statement(server_journal *j, int which)
+{
+    sqlite3_stmt *st = j->statements[which];
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return st;
+}
+
+static void statement_done(sqlite3_stmt *st)
+{
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+}
+
+/* Runs a statement that returns no row. */
+static int step_done(server_journal *j, sqlite3_stmt *st, const char *context, const char *what)
+{
+    int rc = sqlite3_step(st);
+    int result = rc == SQLITE_DONE ? 0 : journal_sql_fail(j, context, what);
+    statement_done(st);
+    return result;
+}
+
+static int transaction_begin(server_journal *j, const char *context)
+{
+    return step_done(j, statement(j, ST_BEGIN), context, "BEGIN");
+}
+
+static int transaction_commit(server_journal *j, const char *context)
+{
+    if (step_done(j, statement(j, ST_COMMIT), context, "COMMIT") != 0) {
+        char saved[sizeof j->error];
+        memcpy(saved, j->error, sizeof saved);
+        if (!sqlite3_get_autocommit(j->db))
+            step_done(j, statement(j, ST_ROLLBACK), context, "ROLLBACK");
+        memcpy(j->error, saved, sizeof saved);
+        return -1;
+    }
+    return 0;
+}
+
+/* Rolls back after a failure, keeping the failure's message. */
+static int transaction_abort(server_journal *j, const char *context)
+{
+    char saved[sizeof j->error];
+    memcpy(saved, j->error, sizeof saved);
+    if (!sqlite3_get_autocommit(j->db))
+        step_done(j, statement(j, ST_ROLLBACK), context, "ROLLBACK");
+    memcpy(j->error, saved, sizeof saved);
+    return -1;
+}
+
+static int bind_text(sqlite3_stmt *st, int index, const char *text)
+{
+    return sqlite3_bind_text(st, index, text, -1, SQLITE_TRANSIENT);
+}
+
+static int bind_blob(sqlite3_stmt *st, int index, const void *bytes, size_t len)
+{
+    if (len > INT_MAX)
+        return SQLITE_TOOBIG;
+    return sqlite3_bind_blob(st, index, len ? bytes : "", (int)len, SQLITE_TRANSIENT);
+}
+
+/* ---- open and close -------------------------------------------------------- */
+
+/* Runs SQL text with no result rows. */
+static int exec_sql(server_journal *j, const char *sql, const char *what)
+{
+    char *message = NULL;
+    if (sqlite3_exec(j->db, sql, NULL, NULL, &message) != SQLITE_OK) {
+        journal_fail(j, "open %s: sqlite: %s (%s)", j->path,
+                     message ? message : sqlite3_errmsg(j->db), what);
+        sqlite3_free(message);
+        return -1;
+    }
+    return 0;
+}
+
+/* One integer from a one-row query into *out. */
+static int query_int(server_journal *j, const char *sql, int64_t *out, const char *what)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(j->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return journal_fail(j, "open %s: sqlite: %s (%s)", j->path, sqlite3_errmsg(j->db), what);
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        journal_fail(j, "open %s: sqlite: %s (%s)", j->path,
+                     rc == SQLITE_DONE ? "no row" : sqlite3_errmsg(j->db), what);
+        sqlite3_finalize(st);
+        return -1;
+    }
+    *out = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return 0;
+}
+
+/* One text from a one-row query into out[size]. */
+static int query_text(server_journal *j, const char *sql, char *out, size_t size,
+                      const char *what)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(j->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return journal_fail(j, "open %s: sqlite: %s (%s)", j->path, sqlite3_errmsg(j->db), what);
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        journal_fail(j, "open %s: sqlite: %s (%s)", j->path,
+                     rc == SQLITE_DONE ? "no row" : sqlite3_errmsg(j->db), what);
+        sqlite3_finalize(st);
+        return -1;
+    }
+    const unsigned char *text = sqlite3_column_text(st, 0);
+    snprintf(out, size, "%s", text ? (const char *)text : "");
+    sqlite3_finalize(st);
+    return 0;
+}
+
+/* Creates the schema in a new database, or checks an existing one's. */
+static int schema_check(server_journal *j)
+{
+    int64_t tables = 0;
+    if (query_int(j,
+                  "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND "
+                  "name = 'schema_version'",
+                  &tables, "reading the schema") != 0)
+        return -1;
+    if (tables == 0) {
+        int64_t others = 0;
+        if (query_int(j, "SELECT count(*) FROM sqlite_schema", &others, "reading the schema") != 0)
+            return -1;
+        if (others != 0)
+            return journal_fail(j, "open %s: an SQLite database that is not a brigade journal "
+                                   "(no schema_version table)",
+                                j->path);
+        if (j->read_only)
+            return journal_fail(j, "open %s: an empty database, not a brigade journal", j->path);
+        char sql[sizeof schema_sql + 128];
+        snprintf(sql, sizeof sql, "BEGIN IMMEDIATE;%sINSERT INTO schema_version VALUES (%d);COMMIT;",
+                 schema_sql, SERVER_JOURNAL_SCHEMA_VERSION);
+        if (exec_sql(j, sql, "creating the schema") != 0) {
+            if (!sqlite3_get_autocommit(j->db))
+                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
+            return -1;
+        }
+        return 0;
+    }
+    int64_t version = 0;
+    if (query_int(j, "SELECT version FROM schema_version", &version,
+                  "reading the schema version") != 0)
+        return -1;
+    if (version != SERVER_JOURNAL_SCHEMA_VERSION)
+        return journal_fail(j, "open %s: journal schema version %" PRId64
+                               ", this build reads version %d",
+                            j->path, version, SERVER_JOURNAL_SCHEMA_VERSION);
+    return 0;
+}
+
+server_journal *server_journal_open(const char *dir, const server_journal_options *options,
+                                    char *message, size_t size)
+{
+    struct stat info;
+    if (stat(dir, &info) != 0 || !S_ISDIR(info.st_mode)) {
+        snprintf(message, size, "journal: %s is not a folder", dir);
+        return NULL;
+    }
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s/%s", dir, SERVER_JOURNAL_FILE);
+    if (n < 0 || (size_t)n >= sizeof path) {
+        snprintf(message, size, "journal: the folder name is too long");
+        return NULL;
+    }
+    return server_journal_open_file(path, options, message, size);
+}
+
+/* Whether the connection's last error says the file is damaged. */
+static bool error_is_corrupt(sqlite3 *db)
+{
+    return db != NULL && (sqlite3_extended_errcode(db) & 0xff) == SQLITE_CORRUPT;
+}
+
+/* Opens `path` once; *corrupt tells a damaged file from other failures. */
+static server_journal *journal_open_once(const char *path, const server_journal_options *options,
+                                         char *message, size_t size, bool *corrupt)
+{
+    *corrupt = false;
+    server_journal *j = calloc(1, sizeof *j);
+    if (j == NULL) {
+        snprintf(message, size, "journal: out of memory");
+        return NULL;
+    }
+    j->read_only = options->read_only;
+    j->snapshot_every =
+        options->snapshot_every > 0 ? options->snapshot_every : SERVER_JOURNAL_SNAPSHOT_EVERY;
+    if (strlen(path) >= sizeof j->path) {
+        snprintf(message, size, "journal: the file name is too long");
+        free(j);
+        return NULL;
+    }
+    text_copy(j->path, sizeof j->path, path);
+    struct stat info;
+    if (j->read_only && stat(j->path, &info) != 0) {
+        snprintf(message, size, "journal: %s: %s", j->path, strerror(errno));
+        free(j);
+        return NULL;
+    }
+    int flags = j->read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    if (sqlite3_open_v2(j->path, &j->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        snprintf(message, size, "journal: open %s: sqlite: %s", j->path,
+                 j->db ? sqlite3_errmsg(j->db) : "out of memory");
+        sqlite3_close(j->db);
+        free(j);
+        return NULL;
+    }
+    sqlite3_extended_result_codes(j->db, 1);
+    sqlite3_busy_timeout(j->db, SERVER_JOURNAL_BUSY_TIMEOUT_MS);
+
+    bool ok = true;
+    if (!j->read_only) {
+        char mode[16] = "";
+        ok = query_text(j, "PRAGMA journal_mode = WAL", mode, sizeof mode,
+                        "setting journal_mode=WAL") == 0;
+        if (ok && strcmp(mode, "wal") != 0) {
+            journal_fail(j, "open %s: journal_mode is %s, WAL refused", j->path, mode);
+            ok = false;
+        }
+        ok = ok && exec_sql(j,
+                            options->not_durable ? "PRAGMA synchronous = OFF"
+                                                 : "PRAGMA synchronous = FULL",
+                            "setting synchronous") == 0;
+    }
+    ok = ok && schema_check(j) == 0;
+    for (int i = 0; ok && i < ST_COUNT; i++)
+        if (sqlite3_prepare_v3(j->db, statement_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+                               &j->statements[i], NULL) != SQLITE_OK) {
+            journal_fail(j, "open %s: sqlite: %s (preparing \"%.40s...\")", j->path,
+                         sqlite3_errmsg(j->db), statement_sql[i]);
+            ok = false;
+        }
+    if (!ok) {
+        snprintf(message, size, "journal: %s", j->error);
+        *corrupt = error_is_corrupt(j->db);
+        server_journal_close(j);
+        return NULL;
+    }
+    return j;
+}
+
+static int journal_recover(server_journal *j, sqlite3 *from, const char *from_path,
+                           const char *why);
+
+server_journal *server_journal_open_file(const char *path, const server_journal_options *options,
+                                         char *message, size_t size)
+{
+    server_journal_options defaults = {false, false, 0};
+    if (options == NULL)
+        options = &defaults;
+    bool corrupt = false;
+    server_journal *j = journal_open_once(path, options, message, size, &corrupt);
+    if (j != NULL || !corrupt || options->read_only)
+        return j;
+
+    /* A damaged file (cut short, a page overwritten): move it aside with
+     * its WAL, start a new journal, and copy into it every game that can
+     * still be read (journal.h, "Damage"). */
+    char why[512];
+    text_copy(why, sizeof why, strncmp(message, "journal: ", 9) == 0 ? message + 9 : message);
+    char moved[sizeof j->path + 64];
+    snprintf(moved, sizeof moved, "%s.damaged-%lld", path, (long long)time(NULL));
+    static const char *const suffixes[] = {"", "-wal", "-shm"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        char from[sizeof moved], to[sizeof moved + 8];
+        snprintf(from, sizeof from, "%s%s", path, suffixes[i]);
+        snprintf(to, sizeof to, "%s%s", moved, suffixes[i]);
+        if (rename(from, to) != 0 && errno != ENOENT) {
+            snprintf(message, size, "journal: %s is damaged (%s) and cannot be moved aside: %s",
+                     path, why, strerror(errno));
+            return NULL;
+        }
+    }
+    sqlite3 *from = NULL;
+    if (sqlite3_open_v2(moved, &from, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+        SQLITE_OK) {
+        snprintf(message, size, "journal: %s is damaged (%s); moved to %s, which cannot be read: %s",
+                 path, why, moved, from ? sqlite3_errmsg(from) : "out of memory");
+        sqlite3_close(from);
+        return NULL;
+    }
+    /* Read what the file still holds, pages beyond its end counting as
+     * damage (instead of refusing the whole file). */
+    sqlite3_exec(from, "PRAGMA writable_schema = ON", NULL, NULL, NULL);
+    j = journal_open_once(path, options, message, size, &corrupt);
+    if (j == NULL) {
+        sqlite3_close(from);
+        return NULL;
+    }
+    if (journal_recover(j, from, moved, why) != 0) {
+        snprintf(message, size, "journal: %s", j->error);
+        sqlite3_close(from);
+        server_journal_close(j);
+        return NULL;
+    }
+    sqlite3_close(from);
+    return j;
+}
+
+const char *server_journal_recovery(const server_journal *journal)
+{
+    return journal->recovery;
+}
+
+void server_journal_close(server_journal *journal)
+{
+    if (journal == NULL)
+        return;
+    for (int i = 0; i < ST_COUNT; i++)
+        sqlite3_finalize(journal->statements[i]);
+    sqlite3_close(journal->db);
+    free(journal);
+}
+
+bool server_journal_snapshot_due(const server_journal *journal, int64_t seq)
+{
+    return seq > 0 && seq % journal->snapshot_every == 0;
+}
+
+/* ---- writing --------------------------------------------------------------- */
+
+/* Encoded bodies of an event list, with their checksums. */
+typedef struct encoded_events {
+    uint8_t **bodies;
+    size_t *lengths;
+    unsigned char (*sums)[SERVER_JOURNAL_HASH_SIZE];
+    size_t count;
+} encoded_events;
+
+static void encoded_events_free(encoded_events *e)
+{
+    for (size_t i = 0; i < e->count; i++)
+        free(e->bodies[i]);
+    free(e->bodies);
+    free(e->lengths);
+    free(e->sums);
+    memset(e, 0, sizeof *e);
+}
+
+static int events_encode(server_journal *j, const char *context, const char *game, int64_t seq,
+                         char seat, const brigade_battle *battle,
+                         const brigade_event_list *events, encoded_events *out)
+{
+    memset(out, 0, sizeof *out);
+    if (events->count > INT_MAX)
+        return journal_fail(j, "%s: %zu events in one action", context, events->count);
+    size_t n = events->count ? events->count : 1;
+    out->bodies = calloc(n, sizeof *out->bodies);
+    out->lengths = calloc(n, sizeof *out->lengths);
+    out->sums = calloc(n, sizeof *out->sums);
+    if (out->bodies == NULL || out->lengths == NULL || out->sums == NULL) {
+        encoded_events_free(out);
+        return journal_fail(j, "%s: out of memory", context);
+    }
+    for (size_t i = 0; i < events->count; i++) {
+        protocol_event_status status;
+        if (protocol_event_encode(battle, &events->items[i], &out->bodies[i], &out->lengths[i],
+                                  &status) != PROTOCOL_EVENT_OK) {
+            out->count = i;
+            encoded_events_free(out);
+            return journal_fail(j, "%s: event %zu (%s) cannot be journaled: %s", context, i,
+                                brigade_event_kind_name(events->items[i].kind), status.message);
+        }
+        out->count = i + 1;
+        if (!row_checksum(game, seq, (int)i, seat, out->bodies[i], out->lengths[i], NULL, 0,
+                          out->sums[i])) {
+            encoded_events_free(out);
+            return journal_fail(j, "%s: SHA-256 failed", context);
+        }
+    }
+    return 0;
+}
+
+static int events_insert(server_journal *j, const char *context, const char *game, int64_t seq,
+                         char seat, const encoded_events *e)
+{
+    char seat_text[2] = {seat, '\0'};
+    for (size_t i = 0; i < e->count; i++) {
+        sqlite3_stmt *st = statement(j, ST_EVENT_INSERT);
+        bind_text(st, 1, game);
+        sqlite3_bind_int64(st, 2, seq);
+        sqlite3_bind_int(st, 3, (int)i);
+        sqlite3_bind_int(st, 4, (int)e->count);
+        if (seat)
+            bind_text(st, 5, seat_text);
+        else
+            sqlite3_bind_null(st, 5);
+        bind_blob(st, 6, e->bodies[i], e->lengths[i]);
+        bind_blob(st, 7, e->sums[i], SERVER_JOURNAL_HASH_SIZE);
+        if (step_done(j, st, context, "inserting an event") != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int server_journal_game_create(server_journal *journal, const server_journal_game *game)
+{
+    server_journal *j = journal;
+    char context[128];
+    snprintf(context, sizeof context, "create game %.63s", game->id ? game->id : "?");
+    if (j->read_only)
+        return journal_fail(j, "%s: the journal is open read-only", context);
+    if (game->id == NULL || game->id[0] == '\0' || strlen(game->id) > SERVER_JOURNAL_GAME_ID_MAX)
+        return journal_fail(j, "%s: a game id is 1..%d bytes", context,
+                            SERVER_JOURNAL_GAME_ID_MAX);
+    if (game->scenario == NULL || game->initial == NULL || game->start == NULL)
+        return journal_fail(j, "%s: scenario, initial battle and start events are required",
+                            context);
+
+    uint8_t *initial = NULL;
+    size_t initial_len = 0;
+    protocol_event_status status;
+    if (protocol_battle_encode(game->initial, &initial, &initial_len, &status) !=
+        PROTOCOL_EVENT_OK)
+        return journal_fail(j, "%s: the initial battle cannot be journaled: %s", context,
+                            status.message);
+    unsigned char initial_sum[SERVER_JOURNAL_HASH_SIZE];
+    encoded_events events;
+    if (!row_checksum(game->id, -1, -1, 0, initial, initial_len, NULL, 0, initial_sum)) {
+        free(initial);
+        return journal_fail(j, "%s: SHA-256 failed", context);
+    }
+    if (events_encode(j, context, game->id, 0, 0, game->initial, game->start, &events) != 0) {
+        free(initial);
+        return -1;
+    }
+
+    int result = -1;
+    if (transaction_begin(j, context) != 0)
+        goto out;
+    sqlite3_stmt *st = statement(j, ST_GAME_INSERT);
+    bind_text(st, 1, game->id);
+    sqlite3_bind_int64(st, 2, game->created);
+    bind_text(st, 3, game->initial->title);
+    if (game->scenario_len > INT_MAX) {
+        statement_done(st);
+        journal_fail(j, "%s: the scenario text is too long", context);
+        transaction_abort(j, context);
+        goto out;
+    }
+    sqlite3_bind_text(st, 4, game->scenario, (int)game->scenario_len, SQLITE_TRANSIENT);
+    bind_blob(st, 5, game->token_sha256[0], SERVER_JOURNAL_HASH_SIZE);
+    bind_blob(st, 6, game->token_sha256[1], SERVER_JOURNAL_HASH_SIZE);
+    bind_blob(st, 7, initial, initial_len);
+    bind_blob(st, 8, initial_sum, SERVER_JOURNAL_HASH_SIZE);
+    if (step_done(j, st, context, "inserting the game") != 0 ||
+        events_insert(j, context, game->id, 0, 0, &events) != 0) {
+        transaction_abort(j, context);
+        goto out;
+    }
+    result = transaction_commit(j, context);
+out:
+    free(initial);
+    encoded_events_free(&events);
+    return result;
+}
+
+int server_journal_append(server_journal *journal, const server_journal_action *action)
+{
+    server_journal *j = journal;
+    char context[160];
+    snprintf(context, sizeof context, "append game %.63s seq %" PRId64,
+             action->game ? action->game : "?", action->seq);
+    if (j->read_only)
+        return journal_fail(j, "%s: the journal is open read-only", context);
+    if (action->game == NULL || action->battle == NULL || action->events == NULL)
+        return journal_fail(j, "%s: game, battle and events are required", context);
+    if (action->events->count == 0)
+        return journal_fail(j, "%s: an action with no events", context);
+    if (action->seq < 1)
+        return journal_fail(j, "%s: an action's seq is at least 1", context);
+    if (action->seat != BRIGADE_SIDE_A && action->seat != BRIGADE_SIDE_B)
+        return journal_fail(j, "%s: the seat is A or B", context);
+    if (action->request < 1)
+        return journal_fail(j, "%s: request %" PRId64 " (at least 1)", context, action->request);
+    if (action->answer == NULL || action->answer_len == 0)
+        return journal_fail(j, "%s: the answer is required", context);
+
+    char seat = action->seat == BRIGADE_SIDE_A ? 'A' : 'B';
+    encoded_events events;
+    if (events_encode(j, context, action->game, action->seq, seat, action->battle,
+                      action->events, &events) != 0)
+        return -1;
+    uint8_t *snapshot = NULL, *aux = NULL;
+    size_t snapshot_len = 0, aux_len = 0;
+    unsigned char snapshot_sum[SERVER_JOURNAL_HASH_SIZE];
+    int result = -1;
+    if (action->snapshot != NULL) {
+        protocol_event_status status;
+        if (protocol_battle_encode(action->snapshot, &snapshot, &snapshot_len, &status) !=
+            PROTOCOL_EVENT_OK) {
+            journal_fail(j, "%s: the snapshot cannot be journaled: %s", context, status.message);
+            goto out;
+        }
+        if (action->snapshot_aux != NULL &&
+            protocol_codec_encode(action->snapshot_aux, 0, &aux, &aux_len) != PROTOCOL_CODEC_OK) {
+            journal_fail(j, "%s: the snapshot's aux map cannot be encoded", context);
+            goto out;
+        }
+        if (!row_checksum(action->game, action->seq, -1, 0, snapshot, snapshot_len, aux, aux_len,
+                          snapshot_sum)) {
+            journal_fail(j, "%s: SHA-256 failed", context);
+            goto out;
+        }
+    }
+
+    if (transaction_begin(j, context) != 0)
+        goto out;
+    sqlite3_stmt *st = statement(j, ST_GAME_HEAD);
+    bind_text(st, 1, action->game);
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        if (rc == SQLITE_DONE)
+            journal_fail(j, "%s: no such game", context);
+        else
+            journal_sql_fail(j, context, "reading the game's seq");
+        statement_done(st);
+        transaction_abort(j, context);
+        goto out;
+    }
+    int64_t head = sqlite3_column_int64(st, 0);
+    const unsigned char *status_text = sqlite3_column_text(st, 1);
+    server_journal_status game_status = SERVER_JOURNAL_DAMAGED;
+    bool known = status_parse((const char *)status_text, &game_status);
+    statement_done(st);
+    if (!known || game_status != SERVER_JOURNAL_ACTIVE) {
+        journal_fail(j, "%s: the game is %s, not active", context,
+                     known ? server_journal_status_name(game_status) : "of an unknown status");
+        transaction_abort(j, context);
+        goto out;
+    }
+    if (head != action->seq - 1) {
+        journal_fail(j, "%s: the journal's last seq is %" PRId64 ", so the next is %" PRId64,
+                     context, head, head + 1);
+        transaction_abort(j, context);
+        goto out;
+    }
+    if (events_insert(j, context, action->game, action->seq, seat, &events) != 0) {
+        transaction_abort(j, context);
+        goto out;
+    }
+    st = statement(j, ST_ANSWER_INSERT);
+    bind_text(st, 1, action->game);
+    bind_text(st, 2, action->seat == BRIGADE_SIDE_A ? "A" : "B");
+    sqlite3_bind_int64(st, 3, action->request);
+    sqlite3_bind_int64(st, 4, action->seq);
+    bind_blob(st, 5, action->action_sha256, SERVER_JOURNAL_HASH_SIZE);
+    bind_blob(st, 6, action->answer, action->answer_len);
+    if (step_done(j, st, context, "storing the answer") != 0) {
+        transaction_abort(j, context);
+        goto out;
+    }
+    if (snapshot != NULL) {
+        st = statement(j, ST_SNAPSHOT_INSERT);
+        bind_text(st, 1, action->game);
+        sqlite3_bind_int64(st, 2, action->seq);
+        bind_blob(st, 3, snapshot, snapshot_len);
+        if (aux != NULL)
+            bind_blob(st, 4, aux, aux_len);
+        else
+            sqlite3_bind_null(st, 4);
+        bind_blob(st, 5, snapshot_sum, SERVER_JOURNAL_HASH_SIZE);
+        if (step_done(j, st, context, "inserting the snapshot") != 0) {
+            transaction_abort(j, context);
+            goto out;
+        }
+    }
+    st = statement(j, ST_GAME_UPDATE);
+    bind_text(st, 1, action->game);
+    sqlite3_bind_int64(st, 2, action->seq);
+    bind_text(st, 3, action->ended ? "ended" : "active");
+    if (step_done(j, st, context, "updating the game's seq") != 0) {
+        transaction_abort(j, context);
+        goto out;
+    }
+    result = transaction_commit(j, context);
+out:
+    encoded_events_free(&events);
+    free(snapshot);
+    free(aux);
+    return result;
+}
+
+server_journal_answer_result server_journal_answer_find(
+    server_journal *journal, const char *game, brigade_side seat, int64_t request,
+    const unsigned char action_sha256[SERVER_JOURNAL_HASH_SIZE], int64_t *seq, uint8_t **answer,
+    size_t *answer_len)
+{
+    server_journal *j = journal;
+    *answer = NULL;
+    *answer_len = 0;
+    char context[160];
+    snprintf(context, sizeof context, "answer of game %.63s seat %s request %" PRId64, game,
+             seat == BRIGADE_SIDE_A ? "A" : "B", request);
+    sqlite3_stmt *st = statement(j, ST_ANSWER_FIND);
+    bind_text(st, 1, game);
+    bind_text(st, 2, seat == BRIGADE_SIDE_A ? "A" : "B");
+    sqlite3_bind_int64(st, 3, request);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+        statement_done(st);
+        return SERVER_JOURNAL_ANSWER_NONE;
+    }
+    if (rc != SQLITE_ROW) {
+        journal_sql_fail(j, context, "reading the answer");
+        statement_done(st);
+        return SERVER_JOURNAL_ANSWER_ERROR;
+    }
+    *seq = sqlite3_column_int64(st, 0);
+    const void *hash = sqlite3_column_blob(st, 1);
+    int hash_len = sqlite3_column_bytes(st, 1);
+    if (hash_len != SERVER_JOURNAL_HASH_SIZE || hash == NULL ||
+        memcmp(hash, action_sha256, SERVER_JOURNAL_HASH_SIZE) != 0) {
+        statement_done(st);
+        return SERVER_JOURNAL_ANSWER_OTHER;
+    }
+    const void *bytes = sqlite3_column_blob(st, 2);
+    int len = sqlite3_column_bytes(st, 2);
+    if (bytes == NULL || len <= 0) {
+        journal_fail(j, "%s: the stored answer is empty", context);
+        statement_done(st);
+        return SERVER_JOURNAL_ANSWER_ERROR;
+    }
+    *answer = malloc((size_t)len);
+    if (*answer == NULL) {
+        journal_fail(j, "%s: out of memory", context);
+        statement_done(st);
+        return SERVER_JOURNAL_ANSWER_ERROR;
+    }
+    memcpy(*answer, bytes, (size_t)len);
+    *answer_len = (size_t)len;
+    statement_done(st);
+    return SERVER_JOURNAL_ANSWER_FOUND;
+}
+
+int server_journal_game_mark_damaged(server_journal *journal, const char *game,
+                                     const char *reason)
+{
+    server_journal *j = journal;
+    char context[128];
+    snprintf(context, sizeof context, "mark game %.63s damaged", game);
+    if (j->read_only)
+        return journal_fail(j, "%s: the journal is open read-only", context);
+    sqlite3_stmt *st = statement(j, ST_GAME_DAMAGE);
+    bind_text(st, 1, game);
+    bind_text(st, 2, reason);
+    return step_done(j, st, context, "updating the game");
+}
+
+/* ---- reading --------------------------------------------------------------- */
+
+void server_journal_records_free(server_journal_records *records)
+{
+    free(records->items);
+    records->items = NULL;
+    records->count = 0;
+    records->capacity = 0;
+}
+
+static server_journal_record *records_push(server_journal_records *records)
+{
+    if (records->count == records->capacity) {
+        size_t capacity = records->capacity ? records->capacity * 2 : 64;
+        server_journal_record *items = realloc(records->items, capacity * sizeof *items);
+        if (items == NULL)
+            return NULL;
+        records->items = items;
+        records->capacity = capacity;
+    }
+    server_journal_record *record = &records->items[records->count++];
+    memset(record, 0, sizeof *record);
+    return record;
+}
+
+/*
+ * Reads the events of `game` after `after_seq`, checking each row's place
+ * (seqs from after_seq + 1 without a gap, indexes 0..count-1), checksum and
+ * decoding; folds each into `fold` when not NULL. When `head` >= 0 the last
+ * action must be `head`. Appends to *records. 0, or -1 with the damage in
+ * the journal's error.
+ */
+static int events_read(server_journal *j, const char *game, int64_t after_seq, int64_t head,
+                       const brigade_battle *units, brigade_battle *fold,
+                       server_journal_records *records)
+{
+    char context[128];
+    snprintf(context, sizeof context, "game %.63s", game);
+    sqlite3_stmt *st = statement(j, ST_EVENTS_AFTER);
+    bind_text(st, 1, game);
+    sqlite3_bind_int64(st, 2, after_seq);
+    int64_t expect_seq = after_seq + 1;
+    int expect_index = 0;
+    int64_t count = 0;
+    int result = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t seq = sqlite3_column_int64(st, 0);
+        int64_t index = sqlite3_column_int64(st, 1);
+        int64_t row_count = sqlite3_column_int64(st, 2);
+        if (expect_index == 0) {
+            if (seq != expect_seq) {
+                result = journal_fail(j, "%s: events of seq %" PRId64 " missing (next found: seq %" PRId64 ")",
+                                      context, expect_seq, seq);
+                break;
+            }
+            if (row_count < 1 || row_count > INT_MAX) {
+                result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
+                                         ": event count %" PRId64 " out of range",
+                                      context, seq, index, row_count);
+                break;
+            }
+            count = row_count;
+        }
+        if (seq != expect_seq || index != expect_index || row_count != count) {
+            result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
+                                     " found where seq %" PRId64 " index %d of %" PRId64
+                                     " belongs (an event missing or out of place)",
+                                  context, seq, index, expect_seq, expect_index, count);
+            break;
+        }
+        if (head >= 0 && seq > head) {
+            result = journal_fail(j, "%s: events of seq %" PRId64 " beyond the game's seq %" PRId64,
+                                  context, seq, head);
+            break;
+        }
+        const unsigned char *seat_text = sqlite3_column_text(st, 3);
+        char seat = seat_text != NULL ? (char)seat_text[0] : 0;
+        const void *body = sqlite3_column_blob(st, 4);
+        int body_len = sqlite3_column_bytes(st, 4);
+        const void *sum = sqlite3_column_blob(st, 5);
+        int sum_len = sqlite3_column_bytes(st, 5);
+        unsigned char want[SERVER_JOURNAL_HASH_SIZE];
+        if (body_len < 0 ||
+            !row_checksum(game, seq, (int)index, seat, body, (size_t)body_len, NULL, 0, want)) {
+            result = journal_fail(j, "%s: SHA-256 failed", context);
+            break;
+        }
+        if (sum == NULL || sum_len != SERVER_JOURNAL_HASH_SIZE ||
+            memcmp(sum, want, SERVER_JOURNAL_HASH_SIZE) != 0) {
+            result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
+                                     ": checksum mismatch (the row is damaged)",
+                                  context, seq, index);
+            break;
+        }
+        server_journal_record *record = records_push(records);
+        if (record == NULL) {
+            result = journal_fail(j, "%s: out of memory", context);
+            break;
+        }
+        record->seq = seq;
+        record->index = (int)index;
+        record->seat = seat == 'A' ? BRIGADE_SIDE_A : seat == 'B' ? BRIGADE_SIDE_B
+                                                                  : BRIGADE_SIDE_NONE;
+        protocol_event_status status;
+        if (protocol_event_decode(units, body, (size_t)body_len, &record->event, &status) !=
+            PROTOCOL_EVENT_OK) {
+            records->count--;
+            result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64 ": %s", context, seq,
+                                  index, status.message);
+            break;
+        }
+        if (fold != NULL && !brigade_battle_fold(fold, &record->event)) {
+            records->count--;
+            result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
+                                     ": a %s event that does not fit the battle",
+                                  context, seq, index,
+                                  brigade_event_kind_name(record->event.kind));
+            break;
+        }
+        if (++expect_index == count) {
+            expect_index = 0;
+            expect_seq++;
+        }
+    }
+    if (result == 0 && rc != SQLITE_DONE)
+        result = journal_sql_fail(j, context, "reading events");
+    statement_done(st);
+    if (result != 0)
+        return -1;
+    if (expect_index != 0)
+        return journal_fail(j, "%s: seq %" PRId64 " ends after %d of its %" PRId64 " events",
+                            context, expect_seq, expect_index, count);
+    if (head >= 0 && expect_seq - 1 != head)
+        return journal_fail(j, "%s: the events end at seq %" PRId64 ", the game is at seq %" PRId64,
+                            context, expect_seq - 1, head);
+    return 0;
+}
+
+int server_journal_events_after(server_journal *journal, const char *game, int64_t after_seq,
+                                const brigade_battle *battle, server_journal_records *records)
+{
+    return events_read(journal, game, after_seq, -1, battle, NULL, records);
+}
+
+void server_journal_loaded_free(server_journal_loaded *game)
+{
+    free(game->scenario);
+    free(game->battle);
+    free(game->base);
+    protocol_value_free(game->aux);
+    server_journal_records_free(&game->records);
+    memset(game, 0, sizeof *game);
+}
+
+static void loaded_damage(server_journal_loaded *out, const char *reason)
+{
+    out->status = SERVER_JOURNAL_DAMAGED;
+    text_copy(out->damage, sizeof out->damage, reason);
+    free(out->battle);
+    out->battle = NULL;
+    free(out->base);
+    out->base = NULL;
+    protocol_value_free(out->aux);
+    out->aux = NULL;
+    server_journal_records_free(&out->records);
+}
+
+/*
+ * Tries the snapshots of the game from the latest down: the first whose
+ * checksum and decoding hold gives the battle and aux. Returns 1 when one
+ * did, 0 when there is none good (bad ones are named in out->warning), -1
+ * when SQLite failed.
+ */
+static int snapshot_read(server_journal *j, server_journal_loaded *out, brigade_battle *battle)
+{
+    char context[128];
+    snprintf(context, sizeof context, "game %.63s", out->id);
+    sqlite3_stmt *st = statement(j, ST_SNAPSHOTS_LATEST);
+    bind_text(st, 1, out->id);
+    sqlite3_bind_int64(st, 2, out->seq);
+    int rc;
+    int found = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t seq = sqlite3_column_int64(st, 0);
+        const void *body = sqlite3_column_blob(st, 1);
+        int body_len = sqlite3_column_bytes(st, 1);
+        const void *aux = sqlite3_column_blob(st, 2);
+        int aux_len = sqlite3_column_bytes(st, 2);
+        bool has_aux = sqlite3_column_type(st, 2) != SQLITE_NULL;
+        const void *sum = sqlite3_column_blob(st, 3);
+        int sum_len = sqlite3_column_bytes(st, 3);
+        unsigned char want[SERVER_JOURNAL_HASH_SIZE];
+        const char *why = NULL;
+        char detail[256] = "";
+        if (!row_checksum(out->id, seq, -1, 0, body, (size_t)body_len, aux, (size_t)aux_len,
+                          want) ||
+            sum == NULL || sum_len != SERVER_JOURNAL_HASH_SIZE ||
+            memcmp(sum, want, SERVER_JOURNAL_HASH_SIZE) != 0) {
+            why = "checksum mismatch";
+        } else {
+            protocol_event_status status;
+            if (protocol_battle_decode(body, (size_t)body_len, battle, &status) !=
+                PROTOCOL_EVENT_OK) {
+                text_copy(detail, sizeof detail, status.message);
+                why = detail;
+            } else if (has_aux) {
+                protocol_codec_status cs;
+                protocol_value *tree = NULL;
+                if (protocol_codec_decode(aux, (size_t)aux_len, JOURNAL_AUX_BYTES_MAX, &tree,
+                                          &cs) != PROTOCOL_CODEC_OK) {
+                    snprintf(detail, sizeof detail, "aux: %s", cs.message);
+                    why = detail;
+                } else {
+                    out->aux = tree;
+                }
+            }
+        }
+        if (why == NULL) {
+            out->snapshot_seq = seq;
+            found = 1;
+            break;
+        }
+        if (out->warning[0] == '\0')
+            snprintf(out->warning, sizeof out->warning,
+                     "snapshot at seq %" PRId64 " passed over: %s", seq, why);
+    }
+    if (!found && rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        journal_sql_fail(j, context, "reading snapshots");
+        statement_done(st);
+        return -1;
+    }
+    statement_done(st);
+    return found;
+}
+
+/*
+ * Reads game `id` into *out and rebuilds it (unless it is marked damaged
+ * and `rebuild_damaged` is false). Returns 0 (out->status says how it
+ * went), or -1 when there is no such game (error set).
+ */
+static int game_rebuild(server_journal *j, const char *id, bool from_start, bool rebuild_damaged,
+                        server_journal_records *reuse, server_journal_loaded *out,
+                        bool *was_marked)
+{
+    *was_marked = false;
+    memset(out, 0, sizeof *out);
+    if (reuse != NULL) {
+        /* The previous game's array, kept hot (no fresh pages per game). */
+        out->records = *reuse;
+        out->records.count = 0;
+        memset(reuse, 0, sizeof *reuse);
+    }
+    out->snapshot_seq = -1;
+    text_copy(out->id, sizeof out->id, id);
+    char context[128];
+    snprintf(context, sizeof context, "game %.63s", id);
+
+    sqlite3_stmt *st = statement(j, ST_GAME_SELECT);
+    bind_text(st, 1, id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+        statement_done(st);
+        return journal_fail(j, "%s: no such game in %s", context, j->path);
+    }
+    if (rc != SQLITE_ROW) {
+        char reason[512];
+        snprintf(reason, sizeof reason, "games row: sqlite: %s", sqlite3_errmsg(j->db));
+        statement_done(st);
+        loaded_damage(out, reason);
+        return 0;
+    }
+    out->created = sqlite3_column_int64(st, 0);
+    const unsigned char *title = sqlite3_column_text(st, 1);
+    text_copy(out->title, sizeof out->title, title ? (const char *)title : "");
+    const unsigned char *scenario = sqlite3_column_text(st, 2);
+    int scenario_len = sqlite3_column_bytes(st, 2);
+    out->scenario = malloc((size_t)scenario_len + 1);
+    uint8_t *initial = NULL;
+    const void *tokens[2] = {sqlite3_column_blob(st, 3), sqlite3_column_blob(st, 4)};
+    int token_lens[2] = {sqlite3_column_bytes(st, 3), sqlite3_column_bytes(st, 4)};
+    const void *initial_bytes = sqlite3_column_blob(st, 5);
+    int initial_len = sqlite3_column_bytes(st, 5);
+    const void *initial_sum = sqlite3_column_blob(st, 6);
+    int initial_sum_len = sqlite3_column_bytes(st, 6);
+    out->seq = sqlite3_column_int64(st, 7);
+    const unsigned char *status_text = sqlite3_column_text(st, 8);
+    const unsigned char *damage = sqlite3_column_text(st, 9);
+    char reason[512] = "";
+    if (out->scenario == NULL ||
+        (initial_len > 0 && (initial = malloc((size_t)initial_len)) == NULL)) {
+        statement_done(st);
+        free(initial);
+        server_journal_loaded_free(out);
+        return journal_fail(j, "%s: out of memory", context);
+    }
+    memcpy(out->scenario, scenario ? (const char *)scenario : "", scenario ? (size_t)scenario_len : 0);
+    out->scenario[scenario ? scenario_len : 0] = '\0';
+    out->scenario_len = scenario ? (size_t)scenario_len : 0;
+    if (initial_len > 0)
+        memcpy(initial, initial_bytes, (size_t)initial_len);
+    unsigned char want[SERVER_JOURNAL_HASH_SIZE];
+    if (!status_parse((const char *)status_text, &out->status))
+        snprintf(reason, sizeof reason, "games row: unknown status \"%.20s\"",
+                 status_text ? (const char *)status_text : "");
+    else if (token_lens[0] != SERVER_JOURNAL_HASH_SIZE || token_lens[1] != SERVER_JOURNAL_HASH_SIZE)
+        snprintf(reason, sizeof reason, "games row: token hashes of %d and %d bytes, not %d",
+                 token_lens[0], token_lens[1], SERVER_JOURNAL_HASH_SIZE);
+    else if (out->seq < 0)
+        snprintf(reason, sizeof reason, "games row: seq %" PRId64, out->seq);
+    else if (!row_checksum(id, -1, -1, 0, initial, (size_t)initial_len, NULL, 0, want) ||
+             initial_sum == NULL || initial_sum_len != SERVER_JOURNAL_HASH_SIZE ||
+             memcmp(initial_sum, want, SERVER_JOURNAL_HASH_SIZE) != 0)
+        snprintf(reason, sizeof reason, "the initial battle's checksum does not match");
+    else {
+        memcpy(out->token_sha256[0], tokens[0], SERVER_JOURNAL_HASH_SIZE);
+        memcpy(out->token_sha256[1], tokens[1], SERVER_JOURNAL_HASH_SIZE);
+    }
+    bool marked = out->status == SERVER_JOURNAL_DAMAGED;
+    *was_marked = marked;
+    if (marked)
+        snprintf(out->damage, sizeof out->damage, "%s",
+                 damage ? (const char *)damage : "marked damaged");
+    statement_done(st);
+    if (reason[0]) {
+        free(initial);
+        loaded_damage(out, reason);
+        return 0;
+    }
+    if (marked && !rebuild_damaged) {
+        free(initial);
+        return 0;
+    }
+
+    out->battle = malloc(sizeof *out->battle);
+    brigade_battle *base = malloc(sizeof *base);
+    if (out->battle == NULL || base == NULL) {
+        free(base);
+        free(initial);
+        server_journal_loaded_free(out);
+        return journal_fail(j, "%s: out of memory", context);
+    }
+    int found = 0;
+    if (!from_start) {
+        found = snapshot_read(j, out, out->battle);
+        if (found < 0) {
+            text_copy(reason, sizeof reason, j->error);
+            found = 0;
+        }
+    }
+    if (reason[0] == '\0' && !found) {
+        protocol_event_status status;
+        if (protocol_battle_decode(initial, (size_t)initial_len, out->battle, &status) !=
+            PROTOCOL_EVENT_OK)
+            snprintf(reason, sizeof reason, "the initial battle: %s", status.message);
+    }
+    free(initial);
+    if (reason[0] == '\0') {
+        memcpy(base, out->battle, sizeof *base);
+        if (events_read(j, id, out->snapshot_seq, out->seq, base, out->battle, &out->records) != 0)
+            text_copy(reason, sizeof reason, j->error);
+    }
+    out->base = base;
+    if (reason[0]) {
+        char saved[512];
+        text_copy(saved, sizeof saved, out->damage);
+        loaded_damage(out, reason);
+        if (marked)
+            text_copy(out->damage, sizeof out->damage, saved);
+    }
+    return 0;
+}
+
+/* A game found damaged during a load, to mark once the read is over. */
+typedef struct damage_note {
+    char id[SERVER_JOURNAL_GAME_ID_MAX + 1];
+    char reason[512];
+} damage_note;
+
+long server_journal_load(server_journal *journal, server_journal_load_fn on_game, void *context)
+{
+    server_journal *j = journal;
+    /* One read transaction for the whole load: one moment of the journal,
+     * and one lock instead of one per statement. Damaged games are marked
+     * after it. */
+    if (sqlite3_exec(j->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+        return journal_sql_fail(j, "load", "BEGIN");
+    char (*ids)[SERVER_JOURNAL_GAME_ID_MAX + 1] = NULL;
+    size_t count = 0, capacity = 0;
+    damage_note *notes = NULL;
+    size_t note_count = 0;
+    long passed = -1;
+    sqlite3_stmt *st = statement(j, ST_GAME_LIST);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (count == capacity) {
+            size_t grown = capacity ? capacity * 2 : 256;
+            void *bigger = realloc(ids, grown * sizeof *ids);
+            if (bigger == NULL) {
+                statement_done(st);
+                journal_fail(j, "load %s: out of memory", j->path);
+                goto out;
+            }
+            ids = bigger;
+            capacity = grown;
+        }
+        const unsigned char *id = sqlite3_column_text(st, 0);
+        text_copy(ids[count++], sizeof ids[0], id ? (const char *)id : "");
+    }
+    if (rc != SQLITE_DONE) {
+        journal_sql_fail(j, "load", "listing the games");
+        statement_done(st);
+        goto out;
+    }
+    statement_done(st);
+    notes = calloc(count ? count : 1, sizeof *notes);
+    if (notes == NULL) {
+        journal_fail(j, "load %s: out of memory", j->path);
+        goto out;
+    }
+
+    passed = 0;
+    server_journal_records scratch = {NULL, 0, 0};
+    for (size_t i = 0; i < count; i++) {
+        server_journal_loaded game;
+        bool was_marked = false;
+        if (game_rebuild(j, ids[i], false, false, &scratch, &game, &was_marked) != 0) {
+            /* Listed a moment ago: the games table itself is damaged, or
+             * memory ran out. */
+            text_copy(game.id, sizeof game.id, ids[i]);
+            game.snapshot_seq = -1;
+            game.status = SERVER_JOURNAL_DAMAGED;
+            text_copy(game.damage, sizeof game.damage, j->error);
+        }
+        if (game.status == SERVER_JOURNAL_DAMAGED && !was_marked) {
+            text_copy(notes[note_count].id, sizeof notes[0].id, ids[i]);
+            text_copy(notes[note_count].reason, sizeof notes[0].reason, game.damage);
+            note_count++;
+        }
+        on_game(context, &game);
+        if (game.records.items != NULL) { /* not taken: reused for the next game */
+            scratch = game.records;
+            memset(&game.records, 0, sizeof game.records);
+        }
+        server_journal_loaded_free(&game);
+        passed++;
+    }
+    server_journal_records_free(&scratch);
+out:
+    sqlite3_exec(j->db, "COMMIT", NULL, NULL, NULL);
+    /* Mark what is newly found; a marked game keeps its first reason. */
+    for (size_t i = 0; i < note_count && !j->read_only; i++)
+        server_journal_game_mark_damaged(j, notes[i].id, notes[i].reason);
+    free(notes);
+    free(ids);
+    return passed;
+}
+
+int server_journal_game_read(server_journal *journal, const char *game, bool from_start,
+                             server_journal_loaded *out)
+{
+    bool was_marked = false;
+    return game_rebuild(journal, game, from_start, true, NULL, out, &was_marked);
+}
+
+/* ---- export ---------------------------------------------------------------- */
+
+/* Copies the rows of `table` whose `key` column is `game` from `from` to
+ * `to` (same columns). Fails naming the database that failed. */
+static int table_copy(server_journal *j, sqlite3 *from, sqlite3 *to, const char *table,
+                      const char *key, const char *game, const char *context)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT * FROM %s WHERE %s = ?1", table, key);
+    sqlite3_stmt *read = NULL, *write = NULL;
+    if (sqlite3_prepare_v2(from, sql, -1, &read, NULL) != SQLITE_OK)
+        return journal_fail(j, "%s: sqlite: %s (reading %s)", context, sqlite3_errmsg(from),
+                            table);
+    int columns = sqlite3_column_count(read);
+    char insert[512];
+    int at = snprintf(insert, sizeof insert, "INSERT INTO %s VALUES (", table);
+    for (int c = 0; c < columns && at < (int)sizeof insert - 8; c++)
+        at += snprintf(insert + at, sizeof insert - (size_t)at, "%s?", c ? ", " : "");
+    snprintf(insert + at, sizeof insert - (size_t)at, ")");
+    if (sqlite3_prepare_v2(to, insert, -1, &write, NULL) != SQLITE_OK) {
+        journal_fail(j, "%s: sqlite: %s (preparing the export of %s)", context, sqlite3_errmsg(to),
+                     table);
+        sqlite3_finalize(read);
+        return -1;
+    }
+    bind_text(read, 1, game);
+    int rc;
+    int result = 0;
+    while ((rc = sqlite3_step(read)) == SQLITE_ROW) {
+        sqlite3_reset(write);
+        for (int c = 0; c < columns; c++)
+            sqlite3_bind_value(write, c + 1, sqlite3_column_value(read, c));
+        if (sqlite3_step(write) != SQLITE_DONE) {
+            result = journal_fail(j, "%s: sqlite: %s (writing %s)", context, sqlite3_errmsg(to),
+                                  table);
+            break;
+        }
+    }
+    if (result == 0 && rc != SQLITE_DONE)
+        result = journal_fail(j, "%s: sqlite: %s (reading %s)", context, sqlite3_errmsg(from),
+                              table);
+    sqlite3_finalize(read);
+    sqlite3_finalize(write);
+    return result;
+}
+
+int server_journal_export(server_journal *journal, const char *game, const char *path)
+{
+    server_journal *j = journal;
+    char context[192];
+    snprintf(context, sizeof context, "export game %.63s", game);
+    struct stat info;
+    if (stat(path, &info) == 0)
+        return journal_fail(j, "%s: %s exists already", context, path);
+    sqlite3_stmt *st = statement(j, ST_GAME_HEAD);
+    bind_text(st, 1, game);
+    int rc = sqlite3_step(st);
+    statement_done(st);
+    if (rc == SQLITE_DONE)
+        return journal_fail(j, "%s: no such game in %s", context, j->path);
+    if (rc != SQLITE_ROW)
+        return journal_sql_fail(j, context, "finding the game");
+
+    sqlite3 *to = NULL;
+    if (sqlite3_open_v2(path, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+        journal_fail(j, "%s: open %s: sqlite: %s", context, path,
+                     to ? sqlite3_errmsg(to) : "out of memory");
+        sqlite3_close(to);
+        return -1;
+    }
+    char sql[sizeof schema_sql + 128];
+    snprintf(sql, sizeof sql, "BEGIN;%sINSERT INTO schema_version VALUES (%d);", schema_sql,
+             SERVER_JOURNAL_SCHEMA_VERSION);
+    char *message = NULL;
+    int result = 0;
+    if (sqlite3_exec(to, sql, NULL, NULL, &message) != SQLITE_OK) {
+        result = journal_fail(j, "%s: %s: sqlite: %s", context, path,
+                              message ? message : sqlite3_errmsg(to));
+        sqlite3_free(message);
+    }
+    /* A read transaction on the source, so that the copy is of one moment. */
+    bool reading = result == 0 && sqlite3_exec(j->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+    if (result == 0 && !reading)
+        result = journal_sql_fail(j, context, "BEGIN");
+    if (result == 0)
+        result = table_copy(j, j->db, to, "games", "id", game, context);
+    if (result == 0)
+        result = table_copy(j, j->db, to, "events", "game", game, context);
+    if (result == 0)
+        result = table_copy(j, j->db, to, "answers", "game", game, context);
+    if (result == 0)
+        result = table_copy(j, j->db, to, "snapshots", "game", game, context);
+    if (reading)
+        sqlite3_exec(j->db, "COMMIT", NULL, NULL, NULL);
+    if (result == 0 && sqlite3_exec(to, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        result = journal_fail(j, "%s: %s: sqlite: %s (COMMIT)", context, path, sqlite3_errmsg(to));
+    sqlite3_close(to);
+    if (result != 0)
+        remove(path);
+    return result;
+}
+
+/* ---- recovery from a damaged file ------------------------------------------ */
+
+/*
+ * Copies every game `from` still lets us read into the new journal j, in
+ * one transaction: a game whose rows all read is copied whole (the load
+ * then checks it like any other); a game with an unreadable row keeps only
+ * its games row, marked damaged with SQLite's reason; a game whose row
+ * cannot be read is lost (counted). Fills j->recovery. 0, or -1 when the
+ * new journal cannot be written.
+ */
+static int journal_recover(server_journal *j, sqlite3 *from, const char *from_path,
+                           const char *why)
+{
+    char (*ids)[SERVER_JOURNAL_GAME_ID_MAX + 1] = NULL;
+    size_t count = 0, capacity = 0;
+    sqlite3_stmt *st = NULL;
+    bool listed_all = false;
+    if (sqlite3_prepare_v2(from, "SELECT id FROM games ORDER BY id", -1, &st, NULL) == SQLITE_OK) {
+        int rc;
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            if (count == capacity) {
+                size_t grown = capacity ? capacity * 2 : 256;
+                void *bigger = realloc(ids, grown * sizeof *ids);
+                if (bigger == NULL)
+                    break;
+                ids = bigger;
+                capacity = grown;
+            }
+            const unsigned char *id = sqlite3_column_text(st, 0);
+            text_copy(ids[count++], sizeof ids[0], id ? (const char *)id : "");
+        }
+        listed_all = rc == SQLITE_DONE;
+    }
+    sqlite3_finalize(st);
+
+    if (transaction_begin(j, "recover") != 0) {
+        free(ids);
+        return -1;
+    }
+    size_t whole = 0, damaged = 0, lost = 0;
+    for (size_t i = 0; i < count; i++) {
+        char context[128];
+        snprintf(context, sizeof context, "recover game %.63s", ids[i]);
+        if (sqlite3_exec(j->db, "SAVEPOINT game", NULL, NULL, NULL) != SQLITE_OK)
+            goto write_failed;
+        int copied = table_copy(j, from, j->db, "games", "id", ids[i], context);
+        copied = copied == 0 ? table_copy(j, from, j->db, "events", "game", ids[i], context) : -1;
+        copied = copied == 0 ? table_copy(j, from, j->db, "answers", "game", ids[i], context) : -1;
+        copied = copied == 0 ? table_copy(j, from, j->db, "snapshots", "game", ids[i], context)
+                             : -1;
+        if (copied == 0) {
+            if (sqlite3_exec(j->db, "RELEASE game", NULL, NULL, NULL) != SQLITE_OK)
+                goto write_failed;
+            whole++;
+            continue;
+        }
+        char reason[512];
+        text_format(reason, sizeof reason, "lost in the damaged journal file %s: %s", from_path,
+                 j->error);
+        if (sqlite3_exec(j->db, "ROLLBACK TO game", NULL, NULL, NULL) != SQLITE_OK ||
+            sqlite3_exec(j->db, "SAVEPOINT row", NULL, NULL, NULL) != SQLITE_OK)
+            goto write_failed;
+        if (table_copy(j, from, j->db, "games", "id", ids[i], context) == 0 &&
+            server_journal_game_mark_damaged(j, ids[i], reason) == 0) {
+            damaged++;
+        } else {
+            lost++;
+            sqlite3_exec(j->db, "ROLLBACK TO row", NULL, NULL, NULL);
+        }
+        if (sqlite3_exec(j->db, "RELEASE row", NULL, NULL, NULL) != SQLITE_OK ||
+            sqlite3_exec(j->db, "RELEASE game", NULL, NULL, NULL) != SQLITE_OK)
+            goto write_failed;
+    }
+    free(ids);
+    if (transaction_commit(j, "recover") != 0)
+        return -1;
+    text_format(j->recovery, sizeof j->recovery,
+                "the journal file was damaged (%s); it was moved to %s and a new journal holds "
+                "%zu games read whole and %zu marked damaged; %zu could not be read at all%s",
+                why, from_path, whole, damaged, lost,
+                listed_all ? "" : ", and the list of games was cut short (more may be lost)");
+    j->error[0] = '\0';
+    return 0;
+
+write_failed:
+    free(ids);
+    journal_sql_fail(j, "recover", "writing the new journal");
+    return transaction_abort(j, "recover");
+}
+
+/* ---- listing ---------------------------------------------------------------- */
+
+long server_journal_list(server_journal *journal, server_journal_list_fn on_game, void *context)
+{
+    server_journal *j = journal;
+    sqlite3_stmt *st = statement(j, ST_GAME_LIST_ALL);
+    int rc;
+    long count = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        server_journal_summary game;
+        memset(&game, 0, sizeof game);
+        const unsigned char *text = sqlite3_column_text(st, 0);
+        text_copy(game.id, sizeof game.id, text ? (const char *)text : "");
+        game.created = sqlite3_column_int64(st, 1);
+        text = sqlite3_column_text(st, 2);
+        text_copy(game.title, sizeof game.title, text ? (const char *)text : "");
+        text = sqlite3_column_text(st, 3);
+        if (!status_parse((const char *)text, &game.status))
+            game.status = SERVER_JOURNAL_DAMAGED;
+        game.seq = sqlite3_column_int64(st, 4);
+        text = sqlite3_column_text(st, 5);
+        text_copy(game.damage, sizeof game.damage, text ? (const char *)text : "");
+        on_game(context, &game);
+        count++;
+    }
+    if (rc != SQLITE_DONE) {
+        journal_sql_fail(j, "list games", "reading the games");
+        statement_done(st);
+        return -1;
+    }
+    statement_done(st);
+    return count;
+}

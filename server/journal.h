@@ -1,0 +1,312 @@
+/*
+ * server/journal.h: the durable journal of brigaded's games, in SQLite
+ * (design.md "The path of one action": append events, commit durably,
+ * then fold and send; issue 4 "Durable games").
+ *
+ * One file, DIR/brigade.sqlite, in WAL mode with synchronous=FULL: an
+ * append returns only once its transaction is on disk, so an action whose
+ * delta anyone has seen is never lost by a crash or a power cut. Tables
+ * (schema version SERVER_JOURNAL_SCHEMA_VERSION, in schema_version):
+ *
+ *   games      id, created (unix seconds), title, scenario (its JSON text),
+ *              the SHA-256 of each seat token (never the tokens),
+ *              initial (the battle before its first event, msgpack of
+ *              protocol_battle_encode) and its SHA-256, seq (the last
+ *              committed action; 0 once created), status
+ *              ('active' | 'ended' | 'damaged') and damage (why).
+ *   events     game, seq, idx (0.. within the action), count (events in
+ *              the action), seat (who acted; NULL at seq 0), body
+ *              (protocol_event_encode), sha256,
+ *              rolled_back (0; reserved for the umpire's rollback).
+ *              seq 0 holds the events that begin the game
+ *              (brigade_battle_start); every later seq one accepted action.
+ *   answers    game, seat, request -> seq, action_sha256, answer (the
+ *              encoded answer frame): a request repeated after a
+ *              reconnection gets its first answer (PROTOCOL.md §4.1). A
+ *              request id used again by the seat (a client that numbers
+ *              from 1 on each connection) replaces the older answer.
+ *   snapshots  game, seq, body (the battle after seq's events), aux (the
+ *              server's own msgpack map stored with it, e.g. the state's
+ *              log; may be NULL), sha256.
+ *
+ * Every checksum is SHA-256 over the row's place and bytes (game id, seq,
+ * index, seat, body), so a row that is damaged, moved or copied to another
+ * game is found. A game is rebuilt from its latest good snapshot and the events
+ * after it, each checked, decoded strictly (protocol/event_codec.h) and
+ * folded; a game whose events are damaged is marked 'damaged' with the
+ * reason and skipped, and every other game still loads. A file SQLite
+ * itself finds damaged at open (cut short) is moved aside and what can be
+ * read of it copied into a new journal (server_journal_recovery).
+ * Limit: start-up reads only the rows after a game's latest good snapshot
+ * (that is what keeps it fast); a damaged row before it is found by a
+ * replay from seq 0 (server_journal_game_read with from_start, `brigade
+ * replay`), not at start.
+ *
+ * Errors: functions return 0 (or a count) on success and -1 on failure,
+ * with the reason in server_journal_error(): one line naming what failed
+ * ("append game 3fa1 seq 12: sqlite: disk I/O error (COMMIT)"). Tokens are
+ * never written to it.
+ *
+ * Threads: one journal belongs to one thread (the server's loop). Nothing
+ * here is global; the journal object owns the connection and its prepared
+ * statements.
+ */
+#ifndef BRIGADE_SERVER_JOURNAL_H
+#define BRIGADE_SERVER_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/battle.h"
+#include "protocol/value.h"
+
+/* The journal's file inside --data DIR. */
+#define SERVER_JOURNAL_FILE "brigade.sqlite"
+/* The shape of the tables this build reads and writes. */
+#define SERVER_JOURNAL_SCHEMA_VERSION 1
+/* Bytes of a SHA-256. */
+#define SERVER_JOURNAL_HASH_SIZE 32
+/* Default number of actions between two snapshots of a game. */
+#define SERVER_JOURNAL_SNAPSHOT_EVERY 32
+/* Longest game id, bytes (PROTOCOL.md §3). */
+#define SERVER_JOURNAL_GAME_ID_MAX 63
+/* How long a statement waits for a lock held by another process, ms. */
+#define SERVER_JOURNAL_BUSY_TIMEOUT_MS 5000
+
+typedef struct server_journal server_journal;
+
+typedef struct server_journal_options {
+    /* Open without writing: no schema is created, nothing is marked
+     * damaged (brigade replay, brigade export). */
+    bool read_only;
+    /* synchronous=OFF instead of FULL: for benches and tests that build
+     * large journals quickly. Never in brigaded. */
+    bool not_durable;
+    /* Actions between snapshots (server_journal_snapshot_due); 0 takes
+     * SERVER_JOURNAL_SNAPSHOT_EVERY. */
+    int snapshot_every;
+} server_journal_options;
+
+/*
+ * Opens (creating when missing, unless read_only) DIR/brigade.sqlite, sets
+ * WAL, synchronous=FULL and the busy timeout, and creates or checks the
+ * schema. `options` may be NULL (the defaults). Returns the journal, or
+ * NULL with a reason in message[size] (a file that is not SQLite, a schema
+ * from a newer build, a folder that cannot be written).
+ */
+server_journal *server_journal_open(const char *dir, const server_journal_options *options,
+                                    char *message, size_t size);
+
+/* As server_journal_open, for the journal file at `path` (an exported
+ * game, server_journal_export). */
+server_journal *server_journal_open_file(const char *path, const server_journal_options *options,
+                                         char *message, size_t size);
+
+/* Closes the database (checkpointing the WAL). NULL is a no-op. */
+void server_journal_close(server_journal *journal);
+
+/* When open found the file damaged (SQLite reports it corrupt: cut short,
+ * a page overwritten) and not read-only: what it did, in one line, else
+ * "". The damaged file is moved aside to "<file>.damaged-<unix time>" (with
+ * its WAL) and a new journal is made that holds every game still readable
+ * whole; a game with unreadable rows keeps its games row, marked damaged
+ * with the reason; nothing is deleted. The server logs this line. */
+const char *server_journal_recovery(const server_journal *journal);
+
+/* The reason of the last failure, "" when none. */
+const char *server_journal_error(const server_journal *journal);
+
+/* The path of the database file. */
+const char *server_journal_path(const server_journal *journal);
+
+/* SHA-256 of `len` bytes (token hashes, action hashes). */
+void server_journal_sha256(const void *bytes, size_t len,
+                           unsigned char out[SERVER_JOURNAL_HASH_SIZE]);
+
+typedef enum server_journal_status {
+    SERVER_JOURNAL_ACTIVE = 0,
+    SERVER_JOURNAL_ENDED,
+    SERVER_JOURNAL_DAMAGED
+} server_journal_status;
+
+/* "active", "ended", "damaged". */
+const char *server_journal_status_name(server_journal_status status);
+
+/* A new game (server_journal_game_create). */
+typedef struct server_journal_game {
+    const char *id;               /* 1..63 bytes */
+    int64_t created;              /* unix seconds */
+    const char *scenario;         /* the scenario's JSON text, as the client sent it */
+    size_t scenario_len;
+    unsigned char token_sha256[2][SERVER_JOURNAL_HASH_SIZE]; /* by brigade_side */
+    const brigade_battle *initial;        /* the battle before any event (scenario loaded) */
+    const brigade_event_list *start;      /* brigade_battle_start's events: seq 0 */
+} server_journal_game;
+
+/*
+ * Writes a new game (its row, its initial battle, the events of seq 0) in
+ * one transaction, and returns once it is committed. The title is the
+ * initial battle's. Returns 0, or -1 (a game with this id exists, an event
+ * with no encoding, SQLite failed).
+ */
+int server_journal_game_create(server_journal *journal, const server_journal_game *game);
+
+/* One accepted action (server_journal_append). */
+typedef struct server_journal_action {
+    const char *game;
+    int64_t seq;                    /* the action's seq: the game's last + 1 */
+    const brigade_battle *battle;   /* a state of the game (unit ids for encoding) */
+    const brigade_event_list *events; /* at least one */
+    brigade_side seat;              /* who acted: A or B */
+    int64_t request;                /* the client's request id, >= 1 */
+    unsigned char action_sha256[SERVER_JOURNAL_HASH_SIZE]; /* of the action's canonical encoding */
+    const uint8_t *answer;          /* the answer frame to give a repeated request */
+    size_t answer_len;
+    bool ended;                     /* the game ended with this action */
+    /* A snapshot to store with the action (when server_journal_snapshot_due
+     * says so), or NULL: the battle after the action's events, and the
+     * server's aux map (may be NULL). */
+    const brigade_battle *snapshot;
+    const protocol_value *snapshot_aux;
+} server_journal_action;
+
+/* Whether an action at `seq` should carry a snapshot (every
+ * options.snapshot_every actions). */
+bool server_journal_snapshot_due(const server_journal *journal, int64_t seq);
+
+/*
+ * Appends one action: its events, its answer (replacing an older answer
+ * of the same seat and request id), the game's new seq (and status
+ * 'ended' when action->ended), and the snapshot if given, in ONE
+ * transaction, returning only after it committed (synchronous=FULL).
+ * Refuses (-1, nothing written) a seq that does not follow the game's
+ * last, a game that is not active, an empty event list, an event with no
+ * encoding; and -1 when SQLite fails.
+ */
+int server_journal_append(server_journal *journal, const server_journal_action *action);
+
+/* What server_journal_answer_find found. */
+typedef enum server_journal_answer_result {
+    SERVER_JOURNAL_ANSWER_ERROR = -1,   /* SQLite failed: see server_journal_error */
+    SERVER_JOURNAL_ANSWER_NONE = 0,     /* no such request: act on it */
+    SERVER_JOURNAL_ANSWER_FOUND = 1,    /* the same action: *answer is its first answer */
+    SERVER_JOURNAL_ANSWER_OTHER = 2     /* the request id answered another action */
+} server_journal_answer_result;
+
+/*
+ * Looks up the answer to (game, seat, request). On FOUND, *seq is the
+ * action's seq and *answer (malloc'd, the caller frees it) holds
+ * *answer_len bytes of the first answer; on OTHER, *seq is set and no
+ * answer is returned.
+ */
+server_journal_answer_result server_journal_answer_find(
+    server_journal *journal, const char *game, brigade_side seat, int64_t request,
+    const unsigned char action_sha256[SERVER_JOURNAL_HASH_SIZE], int64_t *seq, uint8_t **answer,
+    size_t *answer_len);
+
+/* One journaled event with its place. */
+typedef struct server_journal_record {
+    int64_t seq;
+    int index;
+    brigade_side seat;     /* the seat whose action it was; NONE at seq 0 */
+    brigade_event event;
+} server_journal_record;
+
+/* A growing array of records, owned by whoever holds it
+ * (server_journal_records_free). */
+typedef struct server_journal_records {
+    server_journal_record *items;
+    size_t count;
+    size_t capacity;
+} server_journal_records;
+
+void server_journal_records_free(server_journal_records *records);
+
+/*
+ * The events of `game` with seq > after_seq, in order, checked (checksum,
+ * places, strict decoding against `battle`'s units) and appended to
+ * *records. Returns 0, or -1 (a damaged row named in the error; the
+ * records read before it stay).
+ */
+int server_journal_events_after(server_journal *journal, const char *game, int64_t after_seq,
+                                const brigade_battle *battle, server_journal_records *records);
+
+/* A game as loaded (server_journal_load, server_journal_game_read). The
+ * journal owns every pointer during the callback; the callback may take
+ * `battle`, `base`, `aux`, `scenario` and `records.items` by setting the
+ * member to NULL (then it frees them: free() and protocol_value_free()). */
+typedef struct server_journal_loaded {
+    char id[SERVER_JOURNAL_GAME_ID_MAX + 1];
+    int64_t created;
+    char title[BRIGADE_TITLE_MAX + 1];
+    char *scenario;                  /* NUL-terminated, scenario_len bytes */
+    size_t scenario_len;
+    unsigned char token_sha256[2][SERVER_JOURNAL_HASH_SIZE];
+    server_journal_status status;
+    int64_t seq;                     /* the last committed action */
+    brigade_battle *battle;          /* the state at seq; NULL when damaged */
+    brigade_battle *base;            /* the state at snapshot_seq (the snapshot's battle, or the
+                                        initial one), into which `records` fold; NULL when
+                                        damaged */
+    int64_t snapshot_seq;            /* the snapshot it started from, -1: the initial battle */
+    protocol_value *aux;             /* that snapshot's aux, or NULL */
+    server_journal_records records;  /* the events after snapshot_seq (all, from seq 0, with
+                                        no snapshot), folded into battle */
+    char damage[512];                /* status DAMAGED: why */
+    char warning[512];               /* a snapshot was bad and was passed over, else "" */
+} server_journal_loaded;
+
+typedef void (*server_journal_load_fn)(void *context, server_journal_loaded *game);
+
+/*
+ * Rebuilds every game that is not ended: calls on_game once for each,
+ * with status ACTIVE and its battle, or DAMAGED with `damage` (a game
+ * marked damaged before, or found damaged now: then it is marked, unless
+ * the journal is read-only). Returns the number of games passed to on_game,
+ * or -1 when the list of games cannot be read (the database itself is
+ * damaged).
+ */
+long server_journal_load(server_journal *journal, server_journal_load_fn on_game, void *context);
+
+/*
+ * Rebuilds one game whatever its status (replay, export): as one game of
+ * server_journal_load, into *out (free with server_journal_loaded_free).
+ * `from_start` ignores the snapshots (every event, from seq 0, is in
+ * out->records). Returns 0 (out->status may be DAMAGED), or -1 when there
+ * is no such game or memory runs out (then *out holds nothing to free).
+ */
+int server_journal_game_read(server_journal *journal, const char *game, bool from_start,
+                             server_journal_loaded *out);
+
+/* Frees what a loaded game still owns and zeroes it. */
+void server_journal_loaded_free(server_journal_loaded *game);
+
+/* One game as listed (server_journal_list). */
+typedef struct server_journal_summary {
+    char id[SERVER_JOURNAL_GAME_ID_MAX + 1];
+    int64_t created;             /* unix seconds */
+    char title[BRIGADE_TITLE_MAX + 1];
+    server_journal_status status;
+    int64_t seq;
+    char damage[512];            /* "" unless marked damaged */
+} server_journal_summary;
+
+typedef void (*server_journal_list_fn)(void *context, const server_journal_summary *game);
+
+/* Calls on_game for every game of the journal, oldest first (nothing is
+ * rebuilt). Returns how many, or -1 when SQLite fails. */
+long server_journal_list(server_journal *journal, server_journal_list_fn on_game, void *context);
+
+/* Marks a game damaged with `reason` (one line). 0 or -1. */
+int server_journal_game_mark_damaged(server_journal *journal, const char *game,
+                                     const char *reason);
+
+/*
+ * Copies one game (its row, events, answers, snapshots) into a new journal
+ * file at `path` (which must not exist), to be replayed or served
+ * elsewhere. Returns 0 or -1.
+ */
+int server_journal_export(server_journal *journal, const char *game, const char *path);
+
+#endif

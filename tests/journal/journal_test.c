@@ -1,0 +1,917 @@
+/*
+ * tests/journal/journal_test.c: the SQLite journal (server/journal.h):
+ * append and load round trips against the live battles (memcmp), the fold
+ * of the journaled events from seq 0, idempotent answers, refusals that
+ * write nothing, damage (a corrupted event row, a deleted row, a damaged
+ * snapshot, a truncated file, a file that is not a journal) found and
+ * reported for its game only, export, read-only use.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dirent.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/battle.h"
+#include "journal_driver.h"
+#include "protocol/message.h"
+#include "protocol/value.h"
+#include "server/journal.h"
+
+#define SNAPSHOT_EVERY 16
+
+/* ---- a temporary --data folder --------------------------------------------- */
+
+typedef struct folder {
+    char path[64];
+} folder;
+
+static void folder_make(folder *f)
+{
+    snprintf(f->path, sizeof f->path, "/tmp/brigade-journal-test-XXXXXX");
+    assert_non_null(mkdtemp(f->path));
+}
+
+static void folder_file(const folder *f, const char *name, char *out, size_t size)
+{
+    snprintf(out, size, "%s/%s", f->path, name);
+}
+
+static void folder_remove(folder *f)
+{
+    DIR *dir = opendir(f->path);
+    assert_non_null(dir);
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", f->path, entry->d_name);
+        unlink(path);
+    }
+    closedir(dir);
+    rmdir(f->path);
+}
+
+/* The name of the first file in the folder starting with `prefix`, or "". */
+static void folder_find(const folder *f, const char *prefix, char *out, size_t size)
+{
+    out[0] = '\0';
+    DIR *dir = opendir(f->path);
+    assert_non_null(dir);
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL)
+        if (strncmp(entry->d_name, prefix, strlen(prefix)) == 0) {
+            snprintf(out, size, "%s", entry->d_name);
+            break;
+        }
+    closedir(dir);
+}
+
+static server_journal *journal_open(const folder *f, bool read_only)
+{
+    server_journal_options options = {read_only, true, SNAPSHOT_EVERY};
+    char message[512];
+    server_journal *j = server_journal_open(f->path, &options, message, sizeof message);
+    if (j == NULL)
+        fail_msg("%s", message);
+    return j;
+}
+
+/* ---- live games ---------------------------------------------------------- */
+
+typedef struct live_game {
+    char id[32];
+    char *scenario;
+    size_t scenario_len;
+    brigade_battle *initial;
+    brigade_battle *battle;
+    int64_t seq;
+    int64_t request;
+    journal_rng rng;
+    unsigned char tokens[2][SERVER_JOURNAL_HASH_SIZE];
+    bool ended;
+} live_game;
+
+static void live_free(live_game *g)
+{
+    free(g->scenario);
+    free(g->initial);
+    free(g->battle);
+    memset(g, 0, sizeof *g);
+}
+
+static void scenario_text(const char *name, char **text, size_t *len)
+{
+    if (strcmp(name, "sappers") == 0) {
+        *text = strdup(journal_driver_sappers_scenario);
+        assert_non_null(*text);
+        *len = strlen(*text);
+        return;
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", BRIGADE_SCENARIO_DIR, name);
+    *text = journal_driver_file_read(path, len);
+    assert_non_null(*text);
+}
+
+/* Creates game `id` from scenario file `name` ("sappers": the inline one),
+ * journaled. */
+static void live_create(server_journal *j, live_game *g, const char *id, const char *name,
+                        uint64_t seed)
+{
+    memset(g, 0, sizeof *g);
+    snprintf(g->id, sizeof g->id, "%s", id);
+    scenario_text(name, &g->scenario, &g->scenario_len);
+    g->initial = journal_driver_battle_load(g->scenario, g->scenario_len);
+    assert_non_null(g->initial);
+    g->battle = malloc(sizeof *g->battle);
+    assert_non_null(g->battle);
+    memcpy(g->battle, g->initial, sizeof *g->battle);
+    journal_rng_seed(&g->rng, seed);
+    char token[32];
+    snprintf(token, sizeof token, "%s-token-A", id);
+    server_journal_sha256(token, strlen(token), g->tokens[0]);
+    snprintf(token, sizeof token, "%s-token-B", id);
+    server_journal_sha256(token, strlen(token), g->tokens[1]);
+
+    brigade_event_list start;
+    brigade_event_list_init(&start);
+    brigade_dice_source dice = journal_rng_dice(&g->rng);
+    brigade_battle_error error;
+    assert_int_equal(brigade_battle_start(g->battle, &dice, &start, &error), BRIGADE_BATTLE_OK);
+    server_journal_game game = {g->id, 1700000000, g->scenario, g->scenario_len, {{0}}, g->initial,
+                                &start};
+    memcpy(game.token_sha256, g->tokens, sizeof g->tokens);
+    if (server_journal_game_create(j, &game) != 0)
+        fail_msg("%s", server_journal_error(j));
+    assert_true(brigade_battle_fold_all(g->battle, &start));
+    brigade_event_list_free(&start);
+}
+
+/* The answer frame of an ack at `seq` for `request`. */
+static void ack_bytes(int64_t request, int64_t seq, uint8_t **out, size_t *len)
+{
+    protocol_server_message ack;
+    memset(&ack, 0, sizeof ack);
+    ack.kind = PROTOCOL_SERVER_ACK;
+    ack.request = request;
+    ack.as.ack.seq = seq;
+    assert_int_equal(protocol_server_message_encode(&ack, 0, out, len), PROTOCOL_CODEC_OK);
+}
+
+/* The aux map a snapshot carries in these tests. */
+static protocol_value *aux_of(const live_game *g, int64_t seq)
+{
+    protocol_value *aux = protocol_value_map_new();
+    assert_non_null(aux);
+    assert_int_equal(protocol_value_map_set_string(aux, "game", g->id), 0);
+    assert_int_equal(protocol_value_map_set_int(aux, "seq", seq), 0);
+    return aux;
+}
+
+/* Plays and journals up to `actions` actions; returns how many. */
+static int live_play(server_journal *j, live_game *g, int actions)
+{
+    int played = 0;
+    brigade_event_list events;
+    brigade_event_list_init(&events);
+    brigade_battle *after = malloc(sizeof *after);
+    assert_non_null(after);
+    while (played < actions && !g->ended) {
+        brigade_side seat;
+        brigade_command command;
+        brigade_event_list_clear(&events);
+        if (!journal_driver_step(g->battle, &g->rng, &seat, &command, &events))
+            break;
+        memcpy(after, g->battle, sizeof *after);
+        assert_true(brigade_battle_fold_all(after, &events));
+        int64_t seq = g->seq + 1;
+        server_journal_action action;
+        memset(&action, 0, sizeof action);
+        action.game = g->id;
+        action.seq = seq;
+        action.battle = g->battle;
+        action.events = &events;
+        action.seat = seat;
+        action.request = ++g->request;
+        server_journal_sha256(&command, sizeof command, action.action_sha256);
+        uint8_t *answer = NULL;
+        size_t answer_len = 0;
+        ack_bytes(action.request, seq, &answer, &answer_len);
+        action.answer = answer;
+        action.answer_len = answer_len;
+        action.ended = after->phase == BRIGADE_PHASE_ENDED;
+        protocol_value *aux = NULL;
+        if (server_journal_snapshot_due(j, seq)) {
+            aux = aux_of(g, seq);
+            action.snapshot = after;
+            action.snapshot_aux = aux;
+        }
+        if (server_journal_append(j, &action) != 0)
+            fail_msg("%s", server_journal_error(j));
+        protocol_value_free(aux);
+        free(answer);
+        memcpy(g->battle, after, sizeof *after);
+        g->seq = seq;
+        g->ended = action.ended;
+        played++;
+    }
+    free(after);
+    brigade_event_list_free(&events);
+    return played;
+}
+
+/* ---- loading --------------------------------------------------------------- */
+
+#define LOADED_MAX 8
+
+typedef struct loaded_set {
+    int count;
+    server_journal_loaded games[LOADED_MAX]; /* taken from the callback */
+} loaded_set;
+
+static void on_game(void *context, server_journal_loaded *game)
+{
+    loaded_set *set = context;
+    assert_true(set->count < LOADED_MAX);
+    server_journal_loaded *keep = &set->games[set->count++];
+    memcpy(keep, game, sizeof *game);
+    /* Take what the journal owns. */
+    game->scenario = NULL;
+    game->battle = NULL;
+    game->base = NULL;
+    game->aux = NULL;
+    game->records.items = NULL;
+    game->records.count = game->records.capacity = 0;
+}
+
+static void loaded_free(loaded_set *set)
+{
+    for (int i = 0; i < set->count; i++)
+        server_journal_loaded_free(&set->games[i]);
+    set->count = 0;
+}
+
+static const server_journal_loaded *loaded_find(const loaded_set *set, const char *id)
+{
+    for (int i = 0; i < set->count; i++)
+        if (strcmp(set->games[i].id, id) == 0)
+            return &set->games[i];
+    fail_msg("game %s not loaded", id);
+    return NULL;
+}
+
+static void load_all(const folder *f, loaded_set *set)
+{
+    memset(set, 0, sizeof *set);
+    server_journal *j = journal_open(f, false);
+    long n = server_journal_load(j, on_game, set);
+    if (n < 0)
+        fail_msg("%s", server_journal_error(j));
+    assert_int_equal(n, set->count);
+    server_journal_close(j);
+}
+
+/* Asserts a loaded game is the live one. */
+static void assert_loaded_live(const server_journal_loaded *l, const live_game *g)
+{
+    if (l->status != SERVER_JOURNAL_ACTIVE)
+        fail_msg("game %s: %s: %s", g->id, server_journal_status_name(l->status), l->damage);
+    assert_int_equal(l->seq, g->seq);
+    assert_non_null(l->battle);
+    assert_memory_equal(l->battle, g->battle, sizeof *g->battle);
+    assert_string_equal(l->title, g->initial->title);
+    assert_int_equal(l->scenario_len, g->scenario_len);
+    assert_memory_equal(l->scenario, g->scenario, g->scenario_len);
+    assert_memory_equal(l->token_sha256, g->tokens, sizeof g->tokens);
+    assert_int_equal(l->created, 1700000000);
+    int64_t snapshot = g->seq / SNAPSHOT_EVERY * SNAPSHOT_EVERY;
+    assert_int_equal(l->snapshot_seq, snapshot > 0 ? snapshot : -1);
+    if (snapshot > 0) {
+        assert_non_null(l->aux);
+        protocol_value *want = aux_of(g, snapshot);
+        assert_true(protocol_value_equal(l->aux, want));
+        protocol_value_free(want);
+    } else {
+        assert_null(l->aux);
+    }
+    /* The records are exactly the actions after the snapshot. */
+    if (l->records.count > 0) {
+        assert_int_equal(l->records.items[0].seq, snapshot > 0 ? snapshot + 1 : 0);
+        assert_int_equal(l->records.items[l->records.count - 1].seq, g->seq);
+    } else {
+        assert_int_equal(snapshot, g->seq);
+    }
+}
+
+/* ---- tests ----------------------------------------------------------------- */
+
+typedef struct three_games {
+    folder dir;
+    live_game games[3];
+} three_games;
+
+/* Three games journaled and the journal closed: example A (80 actions),
+ * the village (45), the sappers (3). */
+static void three_games_make(three_games *t)
+{
+    folder_make(&t->dir);
+    server_journal *j = journal_open(&t->dir, false);
+    live_create(j, &t->games[0], "g-example", "example_a.json", 11);
+    live_create(j, &t->games[1], "g-village", "village.json", 12);
+    live_create(j, &t->games[2], "g-sappers", "sappers", 13);
+    live_play(j, &t->games[0], 80);
+    live_play(j, &t->games[1], 45);
+    live_play(j, &t->games[2], 3);
+    server_journal_close(j);
+}
+
+static void three_games_free(three_games *t)
+{
+    for (int i = 0; i < 3; i++)
+        live_free(&t->games[i]);
+    folder_remove(&t->dir);
+}
+
+static void test_append_load_round_trip(void **state)
+{
+    (void)state;
+    three_games t;
+    three_games_make(&t);
+    loaded_set set;
+    load_all(&t.dir, &set);
+    assert_int_equal(set.count, 3);
+    for (int i = 0; i < 3; i++)
+        if (!t.games[i].ended)
+            assert_loaded_live(loaded_find(&set, t.games[i].id), &t.games[i]);
+    loaded_free(&set);
+
+    /* Play on after the restart: the loaded state is the one to go on from. */
+    server_journal *j = journal_open(&t.dir, false);
+    live_play(j, &t.games[1], 30);
+    server_journal_close(j);
+    load_all(&t.dir, &set);
+    assert_loaded_live(loaded_find(&set, "g-village"), &t.games[1]);
+    loaded_free(&set);
+    three_games_free(&t);
+}
+
+/* Folding every journaled event from seq 0 into the initial battle gives
+ * the live battle, byte for byte (the state is the fold of the events). */
+static void test_fold_from_start_equals_live(void **state)
+{
+    (void)state;
+    three_games t;
+    three_games_make(&t);
+    server_journal *j = journal_open(&t.dir, true);
+    for (int i = 0; i < 3; i++) {
+        const live_game *g = &t.games[i];
+        server_journal_loaded l;
+        assert_int_equal(server_journal_game_read(j, g->id, true, &l), 0);
+        assert_int_equal(l.status, g->ended ? SERVER_JOURNAL_ENDED : SERVER_JOURNAL_ACTIVE);
+        assert_int_equal(l.snapshot_seq, -1);
+        assert_int_equal(l.records.items[0].seq, 0);
+        brigade_battle *fold = malloc(sizeof *fold);
+        assert_non_null(fold);
+        memcpy(fold, g->initial, sizeof *fold);
+        int64_t last_seq = -1;
+        for (size_t k = 0; k < l.records.count; k++) {
+            assert_true(l.records.items[k].seq >= last_seq);
+            last_seq = l.records.items[k].seq;
+            assert_true(brigade_battle_fold(fold, &l.records.items[k].event));
+        }
+        assert_int_equal(last_seq, g->seq);
+        assert_memory_equal(fold, g->battle, sizeof *fold);
+        assert_memory_equal(l.battle, g->battle, sizeof *fold);
+
+        /* events_after from the middle gives the tail. */
+        server_journal_records tail = {NULL, 0, 0};
+        assert_int_equal(server_journal_events_after(j, g->id, g->seq / 2, g->initial, &tail), 0);
+        size_t first = 0;
+        while (first < l.records.count && l.records.items[first].seq <= g->seq / 2)
+            first++;
+        assert_int_equal(tail.count, l.records.count - first);
+        for (size_t k = 0; k < tail.count; k++)
+            assert_memory_equal(&tail.items[k], &l.records.items[first + k], sizeof tail.items[k]);
+        server_journal_records_free(&tail);
+        free(fold);
+        server_journal_loaded_free(&l);
+    }
+    server_journal_loaded none;
+    assert_int_equal(server_journal_game_read(j, "g-nowhere", false, &none), -1);
+    assert_non_null(strstr(server_journal_error(j), "no such game"));
+    server_journal_close(j);
+    three_games_free(&t);
+}
+
+static void test_idempotent_answers(void **state)
+{
+    (void)state;
+    folder dir;
+    folder_make(&dir);
+    server_journal *j = journal_open(&dir, false);
+    live_game g;
+    live_create(j, &g, "g-answers", "example_a.json", 21);
+    assert_int_equal(live_play(j, &g, 5), 5);
+
+    /* Request 3 was seq 3; its hash is that of the command played then:
+     * look it up by replaying the same seed. */
+    journal_rng rng;
+    journal_rng_seed(&rng, 21);
+    brigade_battle *b = malloc(sizeof *b);
+    assert_non_null(b);
+    memcpy(b, g.initial, sizeof *b);
+    brigade_event_list events;
+    brigade_event_list_init(&events);
+    brigade_dice_source dice = journal_rng_dice(&rng);
+    brigade_battle_error error;
+    assert_int_equal(brigade_battle_start(b, &dice, &events, &error), BRIGADE_BATTLE_OK);
+    assert_true(brigade_battle_fold_all(b, &events));
+    brigade_command command;
+    brigade_side seat = BRIGADE_SIDE_A;
+    brigade_side seat3 = BRIGADE_SIDE_A;
+    unsigned char hash3[SERVER_JOURNAL_HASH_SIZE];
+    for (int i = 1; i <= 3; i++) {
+        brigade_event_list_clear(&events);
+        assert_true(journal_driver_step(b, &rng, &seat, &command, &events));
+        assert_true(brigade_battle_fold_all(b, &events));
+        server_journal_sha256(&command, sizeof command, hash3);
+        seat3 = seat;
+    }
+    brigade_event_list_free(&events);
+
+    int64_t seq = 0;
+    uint8_t *answer = NULL;
+    size_t answer_len = 0;
+    assert_int_equal(server_journal_answer_find(j, g.id, seat3, 3, hash3, &seq, &answer,
+                                                &answer_len),
+                     SERVER_JOURNAL_ANSWER_FOUND);
+    assert_int_equal(seq, 3);
+    uint8_t *want = NULL;
+    size_t want_len = 0;
+    ack_bytes(3, 3, &want, &want_len);
+    assert_int_equal(answer_len, want_len);
+    assert_memory_equal(answer, want, want_len);
+    free(answer);
+    free(want);
+
+    unsigned char other[SERVER_JOURNAL_HASH_SIZE];
+    memset(other, 0x5a, sizeof other);
+    assert_int_equal(server_journal_answer_find(j, g.id, seat3, 3, other, &seq, &answer,
+                                                &answer_len),
+                     SERVER_JOURNAL_ANSWER_OTHER);
+    assert_null(answer);
+    assert_int_equal(server_journal_answer_find(j, g.id, seat3, 99, hash3, &seq, &answer,
+                                                &answer_len),
+                     SERVER_JOURNAL_ANSWER_NONE);
+    assert_int_equal(server_journal_answer_find(j, "g-other", seat3, 3, hash3, &seq, &answer,
+                                                &answer_len),
+                     SERVER_JOURNAL_ANSWER_NONE);
+
+    /* The same request id used again (a client numbering from 1 on a new
+     * connection) replaces the older answer. */
+    brigade_event_list one;
+    brigade_event_list_init(&one);
+    brigade_side next_seat;
+    brigade_command next_command;
+    assert_true(journal_driver_step(g.battle, &g.rng, &next_seat, &next_command, &one));
+    uint8_t *ack = NULL;
+    size_t ack_len = 0;
+    ack_bytes(3, 6, &ack, &ack_len);
+    server_journal_action action;
+    memset(&action, 0, sizeof action);
+    action.game = g.id;
+    action.seq = 6;
+    action.battle = g.battle;
+    action.events = &one;
+    action.seat = seat3;
+    action.request = 3;
+    memcpy(action.action_sha256, hash3, sizeof hash3);
+    action.answer = ack;
+    action.answer_len = ack_len;
+    assert_int_equal(server_journal_append(j, &action), 0);
+    assert_true(brigade_battle_fold_all(g.battle, &one));
+    g.seq = 6;
+    unsigned char hash6[SERVER_JOURNAL_HASH_SIZE];
+    memcpy(hash6, hash3, sizeof hash6);
+    assert_int_equal(server_journal_answer_find(j, g.id, seat3, 3, hash6, &seq, &answer,
+                                                &answer_len),
+                     SERVER_JOURNAL_ANSWER_FOUND);
+    assert_int_equal(seq, 6);
+    assert_int_equal(answer_len, ack_len);
+    assert_memory_equal(answer, ack, ack_len);
+    free(answer);
+    brigade_event_list_free(&one);
+    free(ack);
+    server_journal_close(j);
+
+    loaded_set set;
+    load_all(&dir, &set);
+    assert_loaded_live(loaded_find(&set, g.id), &g);
+    loaded_free(&set);
+    free(b);
+    live_free(&g);
+    folder_remove(&dir);
+}
+
+static void test_append_refusals(void **state)
+{
+    (void)state;
+    folder dir;
+    folder_make(&dir);
+    server_journal *j = journal_open(&dir, false);
+    live_game g;
+    live_create(j, &g, "g-refuse", "example_a.json", 31);
+    live_play(j, &g, 4);
+
+    brigade_event_list one;
+    brigade_event_list_init(&one);
+    brigade_side seat;
+    brigade_command command;
+    assert_true(journal_driver_step(g.battle, &g.rng, &seat, &command, &one));
+    uint8_t *ack = NULL;
+    size_t ack_len = 0;
+    ack_bytes(50, 7, &ack, &ack_len);
+    server_journal_action action;
+    memset(&action, 0, sizeof action);
+    action.game = g.id;
+    action.seq = 7; /* the next is 5 */
+    action.battle = g.battle;
+    action.events = &one;
+    action.seat = seat;
+    action.request = 50;
+    action.answer = ack;
+    action.answer_len = ack_len;
+    assert_int_equal(server_journal_append(j, &action), -1);
+    assert_non_null(strstr(server_journal_error(j), "the next is 5"));
+
+    action.seq = 5;
+    action.game = "g-none";
+    assert_int_equal(server_journal_append(j, &action), -1);
+    assert_non_null(strstr(server_journal_error(j), "no such game"));
+
+    action.game = g.id;
+    brigade_event_list empty;
+    brigade_event_list_init(&empty);
+    action.events = &empty;
+    assert_int_equal(server_journal_append(j, &action), -1);
+    assert_non_null(strstr(server_journal_error(j), "no events"));
+
+    /* An event that cannot be encoded: nothing of the action is written. */
+    brigade_event_list bad;
+    brigade_event_list_init(&bad);
+    bad.items = calloc(2, sizeof *bad.items);
+    assert_non_null(bad.items);
+    bad.count = bad.capacity = 2;
+    memcpy(&bad.items[0], &one.items[0], sizeof bad.items[0]);
+    bad.items[1].kind = BRIGADE_BATTLE_EVENT_UNIT_CHANGED;
+    bad.items[1].unit.unit = 77;
+    action.events = &bad;
+    assert_int_equal(server_journal_append(j, &action), -1);
+    assert_non_null(strstr(server_journal_error(j), "event 1 (unit_changed) cannot be journaled"));
+    brigade_event_list_free(&bad);
+
+    server_journal_game dup = {g.id, 1, "{}", 2, {{0}}, g.initial, &one};
+    assert_int_equal(server_journal_game_create(j, &dup), -1);
+    assert_non_null(strstr(server_journal_error(j), "create game g-refuse"));
+
+    brigade_event_list_free(&one);
+    free(ack);
+    server_journal_close(j);
+
+    loaded_set set;
+    load_all(&dir, &set);
+    assert_int_equal(set.count, 1);
+    assert_loaded_live(loaded_find(&set, g.id), &g);
+    loaded_free(&set);
+
+    /* Read-only: loads, refuses to write. */
+    j = journal_open(&dir, true);
+    memset(&set, 0, sizeof set);
+    assert_int_equal(server_journal_load(j, on_game, &set), 1);
+    assert_loaded_live(loaded_find(&set, g.id), &g);
+    loaded_free(&set);
+    assert_int_equal(server_journal_game_mark_damaged(j, g.id, "no"), -1);
+    assert_non_null(strstr(server_journal_error(j), "read-only"));
+    server_journal_close(j);
+    live_free(&g);
+    folder_remove(&dir);
+}
+
+/* Runs SQL on the journal file behind the journal's back. */
+static void sql_run(const folder *f, const char *sql)
+{
+    char path[128];
+    folder_file(f, "brigade.sqlite", path, sizeof path);
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    char *message = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &message) != SQLITE_OK)
+        fail_msg("%s: %s", sql, message);
+    assert_int_equal(sqlite3_changes(db) > 0 || strncmp(sql, "UPDATE", 6) != 0, 1);
+    sqlite3_close(db);
+}
+
+/* Flips bits in byte `at` of an event row's body, behind the journal's
+ * back. */
+static void body_flip(const folder *f, const char *game, int64_t seq, int index, size_t at)
+{
+    char path[128];
+    folder_file(f, "brigade.sqlite", path, sizeof path);
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "SELECT body FROM events WHERE game = ?1 AND seq = ?2 "
+                                        "AND idx = ?3",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, seq);
+    sqlite3_bind_int(st, 3, index);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int len = sqlite3_column_bytes(st, 0);
+    assert_true((size_t)len > at);
+    unsigned char *body = malloc((size_t)len);
+    assert_non_null(body);
+    memcpy(body, sqlite3_column_blob(st, 0), (size_t)len);
+    sqlite3_finalize(st);
+    body[at] ^= 0x5a;
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "UPDATE events SET body = ?4 WHERE game = ?1 AND "
+                                        "seq = ?2 AND idx = ?3",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, seq);
+    sqlite3_bind_int(st, 3, index);
+    sqlite3_bind_blob(st, 4, body, len, SQLITE_STATIC);
+    assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+    assert_int_equal(sqlite3_changes(db), 1);
+    sqlite3_finalize(st);
+    free(body);
+    sqlite3_close(db);
+}
+
+static void test_corrupted_event_row(void **state)
+{
+    (void)state;
+    three_games t;
+    three_games_make(&t);
+    /* Flip bytes in the body of an event after the village's last snapshot. */
+    int64_t seq = t.games[1].seq;
+    body_flip(&t.dir, "g-village", seq, 0, 3);
+
+    loaded_set set;
+    load_all(&t.dir, &set);
+    assert_int_equal(set.count, 3);
+    const server_journal_loaded *bad = loaded_find(&set, "g-village");
+    assert_int_equal(bad->status, SERVER_JOURNAL_DAMAGED);
+    assert_null(bad->battle);
+    char want[128];
+    snprintf(want, sizeof want, "seq %lld index 0: checksum mismatch", (long long)seq);
+    if (strstr(bad->damage, want) == NULL)
+        fail_msg("damage \"%s\"", bad->damage);
+    assert_loaded_live(loaded_find(&set, "g-example"), &t.games[0]);
+    assert_loaded_live(loaded_find(&set, "g-sappers"), &t.games[2]);
+    loaded_free(&set);
+
+    /* Marked: the next start reports it with the same reason, and it takes
+     * no more actions. */
+    load_all(&t.dir, &set);
+    bad = loaded_find(&set, "g-village");
+    assert_int_equal(bad->status, SERVER_JOURNAL_DAMAGED);
+    assert_non_null(strstr(bad->damage, want));
+    loaded_free(&set);
+    server_journal *j = journal_open(&t.dir, false);
+    brigade_event_list events;
+    brigade_event_list_init(&events);
+    brigade_side seat;
+    brigade_command command;
+    assert_true(journal_driver_step(t.games[1].battle, &t.games[1].rng, &seat, &command, &events));
+    uint8_t *ack = NULL;
+    size_t ack_len = 0;
+    ack_bytes(999, seq + 1, &ack, &ack_len);
+    server_journal_action action;
+    memset(&action, 0, sizeof action);
+    action.game = "g-village";
+    action.seq = seq + 1;
+    action.battle = t.games[1].battle;
+    action.events = &events;
+    action.seat = seat;
+    action.request = 999;
+    action.answer = ack;
+    action.answer_len = ack_len;
+    assert_int_equal(server_journal_append(j, &action), -1);
+    assert_non_null(strstr(server_journal_error(j), "the game is damaged"));
+    free(ack);
+    brigade_event_list_free(&events);
+
+    /* A row damaged before the last snapshot is not read at start-up; a
+     * replay from seq 0 finds it. */
+    server_journal_close(j);
+    body_flip(&t.dir, "g-example", 2, 0, 1);
+    load_all(&t.dir, &set);
+    assert_loaded_live(loaded_find(&set, "g-example"), &t.games[0]);
+    loaded_free(&set);
+    j = journal_open(&t.dir, true);
+    server_journal_loaded l;
+    assert_int_equal(server_journal_game_read(j, "g-example", true, &l), 0);
+    assert_int_equal(l.status, SERVER_JOURNAL_DAMAGED);
+    assert_non_null(strstr(l.damage, "seq 2 index 0: checksum mismatch"));
+    server_journal_loaded_free(&l);
+    server_journal_close(j);
+    three_games_free(&t);
+}
+
+static void test_missing_row_and_bad_snapshot(void **state)
+{
+    (void)state;
+    three_games t;
+    three_games_make(&t);
+    char sql[256];
+    /* The sappers game loses the last event of its last action. */
+    snprintf(sql, sizeof sql,
+             "DELETE FROM events WHERE game = 'g-sappers' AND seq = %lld AND idx = "
+             "(SELECT max(idx) FROM events WHERE game = 'g-sappers' AND seq = %lld)",
+             (long long)t.games[2].seq, (long long)t.games[2].seq);
+    sql_run(&t.dir, sql);
+    /* The example's latest snapshot is damaged: the one before is used. */
+    snprintf(sql, sizeof sql,
+             "UPDATE snapshots SET aux = CAST('x' AS BLOB) WHERE game = 'g-example' AND "
+             "seq = %lld",
+             (long long)(t.games[0].seq / SNAPSHOT_EVERY * SNAPSHOT_EVERY));
+    sql_run(&t.dir, sql);
+
+    loaded_set set;
+    load_all(&t.dir, &set);
+    const server_journal_loaded *sappers = loaded_find(&set, "g-sappers");
+    assert_int_equal(sappers->status, SERVER_JOURNAL_DAMAGED);
+    if (strstr(sappers->damage, "ends after") == NULL &&
+        strstr(sappers->damage, "the events end at") == NULL)
+        fail_msg("damage \"%s\"", sappers->damage);
+    const server_journal_loaded *example = loaded_find(&set, "g-example");
+    assert_int_equal(example->status, SERVER_JOURNAL_ACTIVE);
+    assert_memory_equal(example->battle, t.games[0].battle, sizeof *example->battle);
+    assert_non_null(strstr(example->warning, "checksum mismatch"));
+    assert_int_equal(example->snapshot_seq,
+                     t.games[0].seq / SNAPSHOT_EVERY * SNAPSHOT_EVERY - SNAPSHOT_EVERY);
+    assert_loaded_live(loaded_find(&set, "g-village"), &t.games[1]);
+    loaded_free(&set);
+    three_games_free(&t);
+}
+
+/* The file cut short: SQLite refuses it, so it is moved aside and what it
+ * still holds copied into a new journal; the game whose rows were on the
+ * lost pages is damaged, the others load. */
+static void test_truncated_file(void **state)
+{
+    (void)state;
+    folder dir;
+    folder_make(&dir);
+    server_journal *j = journal_open(&dir, false);
+    live_game small[3], big;
+    live_create(j, &small[0], "a-small", "example_a.json", 41);
+    live_create(j, &small[1], "b-small", "village.json", 42);
+    live_create(j, &small[2], "c-small", "example_a.json", 43);
+    for (int i = 0; i < 3; i++)
+        live_play(j, &small[i], 10);
+    live_create(j, &big, "z-big", "village.json", 44);
+    live_play(j, &big, 400);
+    server_journal_close(j);
+
+    char path[128];
+    folder_file(&dir, "brigade.sqlite", path, sizeof path);
+    struct stat info;
+    assert_int_equal(stat(path, &info), 0);
+    assert_true(info.st_size > 8 * 4096);
+    assert_int_equal(truncate(path, info.st_size - 3 * 4096), 0);
+
+    server_journal_options options = {false, true, SNAPSHOT_EVERY};
+    char message[512];
+    j = server_journal_open(dir.path, &options, message, sizeof message);
+    if (j == NULL)
+        fail_msg("%s", message);
+    const char *note = server_journal_recovery(j);
+    print_message("recovery: %s\n", note);
+    assert_non_null(strstr(note, "damaged"));
+    assert_non_null(strstr(note, "3 games read whole and 1 marked damaged"));
+    server_journal_close(j);
+    char moved[256];
+    folder_find(&dir, "brigade.sqlite.damaged-", moved, sizeof moved);
+    assert_true(moved[0] != '\0');
+
+    loaded_set set;
+    load_all(&dir, &set);
+    assert_int_equal(set.count, 4);
+    const server_journal_loaded *l = loaded_find(&set, "z-big");
+    assert_int_equal(l->status, SERVER_JOURNAL_DAMAGED);
+    print_message("truncated: z-big: %s\n", l->damage);
+    for (int i = 0; i < 3; i++)
+        assert_loaded_live(loaded_find(&set, small[i].id), &small[i]);
+    loaded_free(&set);
+    for (int i = 0; i < 3; i++)
+        live_free(&small[i]);
+    live_free(&big);
+    folder_remove(&dir);
+}
+
+static void test_not_a_journal(void **state)
+{
+    (void)state;
+    folder dir;
+    folder_make(&dir);
+    char path[128];
+    folder_file(&dir, "brigade.sqlite", path, sizeof path);
+    FILE *file = fopen(path, "wb");
+    assert_non_null(file);
+    for (int i = 0; i < 300; i++)
+        fputs("this is not a database. ", file);
+    fclose(file);
+    char message[512];
+    server_journal_options options = {false, false, 0};
+    assert_null(server_journal_open(dir.path, &options, message, sizeof message));
+    assert_non_null(strstr(message, path));
+    assert_non_null(strstr(message, "not a database"));
+    unlink(path);
+
+    /* A journal from a newer build. */
+    server_journal *j = journal_open(&dir, false);
+    server_journal_close(j);
+    sql_run(&dir, "UPDATE schema_version SET version = 99");
+    assert_null(server_journal_open(dir.path, &options, message, sizeof message));
+    assert_non_null(strstr(message, "schema version 99"));
+
+    /* Another program's database. */
+    folder_remove(&dir);
+    folder_make(&dir);
+    folder_file(&dir, "brigade.sqlite", path, sizeof path);
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "CREATE TABLE notes (x)", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    assert_null(server_journal_open(dir.path, &options, message, sizeof message));
+    assert_non_null(strstr(message, "not a brigade journal"));
+
+    assert_null(server_journal_open("/nonexistent/folder", &options, message, sizeof message));
+    assert_non_null(strstr(message, "not a folder"));
+    folder_remove(&dir);
+}
+
+static void test_export(void **state)
+{
+    (void)state;
+    three_games t;
+    three_games_make(&t);
+    char path[128];
+    folder_file(&t.dir, "export.sqlite", path, sizeof path);
+    server_journal *j = journal_open(&t.dir, true);
+    assert_int_equal(server_journal_export(j, "g-village", path), 0);
+    assert_int_equal(server_journal_export(j, "g-village", path), -1);
+    assert_non_null(strstr(server_journal_error(j), "exists already"));
+    assert_int_equal(server_journal_export(j, "g-none", "/tmp/never-written.sqlite"), -1);
+    server_journal_close(j);
+
+    server_journal_options options = {true, false, SNAPSHOT_EVERY};
+    char message[512];
+    j = server_journal_open_file(path, &options, message, sizeof message);
+    if (j == NULL)
+        fail_msg("%s", message);
+    loaded_set set;
+    memset(&set, 0, sizeof set);
+    assert_int_equal(server_journal_load(j, on_game, &set), 1);
+    assert_loaded_live(loaded_find(&set, "g-village"), &t.games[1]);
+    loaded_free(&set);
+    server_journal_loaded l;
+    assert_int_equal(server_journal_game_read(j, "g-village", true, &l), 0);
+    assert_memory_equal(l.battle, t.games[1].battle, sizeof *l.battle);
+    server_journal_loaded_free(&l);
+    server_journal_close(j);
+    three_games_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_append_load_round_trip),
+        cmocka_unit_test(test_fold_from_start_equals_live),
+        cmocka_unit_test(test_idempotent_answers),
+        cmocka_unit_test(test_append_refusals),
+        cmocka_unit_test(test_corrupted_event_row),
+        cmocka_unit_test(test_missing_row_and_bad_snapshot),
+        cmocka_unit_test(test_truncated_file),
+        cmocka_unit_test(test_not_a_journal),
+        cmocka_unit_test(test_export),
+    };
+    return cmocka_run_group_tests_name("journal", tests, NULL, NULL);
+}
