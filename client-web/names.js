@@ -1,0 +1,83 @@
+// client-web/names.js: words for the names of the protocol (PROTOCOL.md
+// §7.1) and for error codes. A name this table does not know is shown as
+// it is (§7.1: "show a value it does not know as it is").
+
+const WORDS = {
+  // phases and steps
+  initiative: 'Initiative', mandatory_moves: 'Mandatory moves', charge: 'Charge',
+  movement: 'Movement', fire: 'Fire', melee: 'Melee', morale: 'Morale', ended: 'Ended',
+  choose: 'choose who moves first', declare: 'declarations', respond: 'responses',
+  reroll: "sappers' re-roll", report: 'report and done',
+  // troop types
+  cuirassiers: 'cuirassiers', heavy_cavalry: 'heavy cavalry', dragoons: 'dragoons',
+  lancers: 'lancers', light_cavalry: 'light cavalry', cossacks: 'Cossacks',
+  infantry: 'infantry', open_order: 'open order', skirmishers: 'skirmishers',
+  artillery: 'artillery',
+  // classes
+  guard: 'Guard', elite: 'elite', veteran: 'veteran', line: 'line', second_rate: 'second-rate',
+  garrison: 'garrison', conscript: 'conscript',
+  // formations
+  column: 'column', square: 'square', austrian_mass: 'Austrian mass', skirmish: 'skirmish order',
+  march_column: 'march column', unlimbered: 'unlimbered', limbered: 'limbered',
+  // statuses
+  normal: 'normal', retreating: 'retreating', broken: 'broken', pursuing: 'pursuing',
+  pushed_back: 'pushed back', dispersed: 'dispersed', removed: 'removed', blown: 'blown',
+  // generals
+  cinc: 'commander-in-chief', brigadier: 'brigadier', regimental: 'regimental officer',
+  excellent: 'excellent', average: 'average', poor: 'poor',
+  // positions
+  none: 'none', cover: 'in cover', building: 'holding a building', fortified: 'fortified',
+  open: 'open', rough: 'rough', bua: 'built-up area',
+  // charges
+  front: 'front', flank: 'flank', rear: 'rear', stand: 'stand', countercharge: 'countercharge',
+  // morale effects
+  passed: 'passed', halts: 'halts', halts_retreats: 'halts and retreats',
+  wavers: 'wavers', retreats: 'retreats',
+};
+
+export function word(name) {
+  if (typeof name !== 'string') return name === null || name === undefined ? '' : String(name);
+  return Object.prototype.hasOwnProperty.call(WORDS, name) ? WORDS[name] : name;
+}
+
+export const PHASES = ['initiative', 'mandatory_moves', 'charge', 'movement', 'fire', 'melee', 'morale'];
+export const STATUSES = ['normal', 'retreating', 'broken', 'pursuing', 'pushed_back', 'dispersed',
+  'removed', 'blown'];
+export const CAVALRY = new Set(['cuirassiers', 'heavy_cavalry', 'dragoons', 'lancers',
+  'light_cavalry', 'cossacks']);
+export const OUT_OF_PLAY = new Set(['removed', 'dispersed']);
+
+const ERRORS = {
+  bad_frame: 'the frame is not one valid msgpack map',
+  too_large: 'the message is too large',
+  bad_message: 'the message is not well formed',
+  unknown_type: 'the server does not know this message type',
+  not_joined: 'join a game first',
+  unknown_game: 'no such game on this server',
+  bad_token: 'the link does not open a seat of this game',
+  wrong_seat: "it is not your side's turn to do that",
+  wrong_phase: 'not allowed in this phase or step',
+  invalid_action: 'the rules forbid it',
+  unknown_unit: 'no unit has that id',
+  internal: 'the server failed; try again',
+  connection_lost: 'the connection dropped',
+  not_connected: 'not connected',
+  timeout: 'no answer in time',
+  bad_protocol: 'the server speaks another protocol version',
+  no_server: 'the server cannot be reached',
+};
+
+export function errorWords(code) {
+  return ERRORS[code] || 'refused by the server';
+}
+
+// The text with its first letter in capitals, to begin a sentence.
+export function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+// "+2", "−1", "0" for a modifier's value.
+export function signed(value) {
+  if (typeof value !== 'number') return String(value);
+  return value > 0 ? `+${value}` : value < 0 ? `−${-value}` : '±0';
+}

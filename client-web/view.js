@@ -1,0 +1,178 @@
+// client-web/view.js: the battle as it stands: the status line (turn,
+// phase, step, whose action is awaited) and both sides' units as cards,
+// with this turn's charges and the melees in contact. Rebuilt from the
+// state on every change; all server text goes in as text (dom.js).
+import { h, replace } from './dom.js';
+import { OUT_OF_PLAY, PHASES, word } from './names.js';
+
+const SIDES = ['A', 'B'];
+
+export function sideName(state, side) {
+  const name = state && state.sides && state.sides[side] && state.sides[side].name;
+  return typeof name === 'string' && name ? `side ${side} (${name})` : `side ${side}`;
+}
+
+export function unitName(state, id) {
+  const unit = state && state.units && state.units[id];
+  return unit && typeof unit.name === 'string' ? unit.name : String(id);
+}
+
+export function awaitingList(state) {
+  return Array.isArray(state.awaiting) ? state.awaiting.filter((seat) => typeof seat === 'string') : [];
+}
+
+// "side B (British)", "you", "side A (French) and you", "nobody".
+export function awaitingWords(state, seat) {
+  const awaiting = awaitingList(state);
+  if (awaiting.length === 0) return 'nobody';
+  return awaiting.map((side) => (side === seat ? 'you' : sideName(state, side))).join(' and ');
+}
+
+export function phaseWords(state) {
+  const phase = word(state.phase);
+  return state.step ? `${phase} — ${word(state.step)}` : phase;
+}
+
+export function renderStatus(root, state, { seat, mode }) {
+  const awaiting = awaitingList(state);
+  root.dataset.turn = String(state.turn);
+  root.dataset.phase = String(state.phase);
+  root.dataset.step = String(state.step || '');
+  root.dataset.awaiting = awaiting.join(',');
+  const yours = mode === 'play' && awaiting.includes(seat);
+  const track = h('ol', { class: 'phase-track', 'aria-label': 'Phases of the turn' },
+    PHASES.map((phase) => h('li', {
+      class: phase === state.phase ? 'current' : '',
+      'aria-current': phase === state.phase ? 'step' : null,
+    }, word(phase))));
+  replace(root,
+    h('dl', { class: 'status-line' },
+      h('div', {}, h('dt', {}, 'Turn'), h('dd', { id: 'status-turn' }, String(state.turn))),
+      h('div', {}, h('dt', {}, 'Phase'), h('dd', { id: 'status-phase' }, phaseWords(state))),
+      h('div', {}, h('dt', {}, 'Phasing'),
+        h('dd', {}, state.phasing ? sideName(state, state.phasing) : 'not chosen yet')),
+      h('div', { class: yours ? 'awaiting yours' : 'awaiting' }, h('dt', {}, 'Awaiting'),
+        h('dd', { id: 'status-awaiting' }, awaitingWords(state, mode === 'play' ? seat : null))),
+      h('div', {}, h('dt', {}, 'You are'),
+        h('dd', { id: 'status-seat' }, mode === 'play' ? sideName(state, seat) : 'watching (read-only)'))),
+    state.phase === 'ended' ? h('p', { class: 'ended' }, 'The battle has ended.') : track);
+}
+
+// ---------------------------------------------------------------- units
+
+function unitMelee(state, id) {
+  return (Array.isArray(state.melees) ? state.melees : [])
+    .find((melee) => Array.isArray(melee.units) && melee.units.includes(id));
+}
+
+function chargesOf(state) {
+  return Array.isArray(state.charges) ? state.charges : [];
+}
+
+function chip(text, kind) {
+  return h('span', { class: `chip ${kind || ''}` }, text);
+}
+
+function unitCard(state, id, unit, seat) {
+  const outOfPlay = OUT_OF_PLAY.has(unit.status);
+  const melee = unitMelee(state, id);
+  const general = unit.general && typeof unit.general === 'object'
+    ? `${word(unit.general.role)}, ${word(unit.general.rating)}` : null;
+  const position = [
+    unit.terrain && unit.terrain !== 'open' ? word(unit.terrain) : null,
+    unit.defending && unit.defending !== 'none' ? word(unit.defending) : null,
+  ].filter(Boolean).join(', ');
+  const charges = chargesOf(state);
+  const notes = [];
+  for (const charge of charges) {
+    const how = `${word(charge.facing)}${charge.leading ? ', general leading' : ''}${charge.sappers ? ', with sappers' : ''}`;
+    if (charge.unit === id) {
+      notes.push(`${charge.reinforce ? 'Reinforces the melee of' : 'Charges'} ${unitName(state, charge.target)} (${how})`);
+    }
+    if (charge.target === id) {
+      const answer = charge.response ? `answered: ${word(charge.response)}` : 'not answered yet';
+      notes.push(`Charged by ${unitName(state, charge.unit)} in the ${word(charge.facing)}; ${answer}`);
+    }
+  }
+  return h('article', {
+    class: `unit side-${unit.side} status-${unit.status}${outOfPlay ? ' out' : ''}${unit.side === seat ? ' mine' : ''}`,
+    'aria-labelledby': `unit-${id}-name`,
+    dataset: { unit: id },
+  },
+  h('header', {},
+    h('h3', { id: `unit-${id}-name` }, unit.name || id),
+    h('span', { class: 'unit-id', title: 'unit id' }, id)),
+  h('p', { class: 'figures' },
+    h('span', { class: 'count', dataset: { figures: String(unit.figures) } }, String(unit.figures)),
+    ' figures'),
+  h('p', { class: 'kind' },
+    `${word(unit.class)} ${word(unit.type)}`, unit.nation ? `, ${unit.nation}` : '',
+    h('br'), `in ${word(unit.formation)}`),
+  h('p', { class: 'chips' },
+    chip(unit.formed ? 'formed' : 'unformed', unit.formed ? 'ok' : 'warn'),
+    unit.wavering ? chip('wavering', 'warn') : null,
+    chip(word(unit.status), `status-${unit.status}`),
+    unit.sappers ? chip('sappers', '') : null,
+    melee ? chip(`in melee ${melee.id}`, 'melee') : null),
+  h('dl', { class: 'facts' },
+    h('div', {}, h('dt', {}, 'General'), h('dd', {}, general || 'none')),
+    position ? h('div', {}, h('dt', {}, 'Position'), h('dd', {}, position)) : null),
+  unit.move ? h('p', { class: 'move' }, h('strong', {}, 'Move: '), unit.move) : null,
+  notes.map((note) => h('p', { class: 'charge-note' }, note)));
+}
+
+function totalFigures(state, side) {
+  return Object.values(state.units || {}).filter((unit) => unit.side === side)
+    .reduce((sum, unit) => sum + (Number.isFinite(unit.figures) ? unit.figures : 0), 0);
+}
+
+export function renderForces(root, state, { seat }) {
+  const units = Object.entries(state.units || {});
+  const columns = SIDES.map((side) => {
+    const mine = units.filter(([, unit]) => unit.side === side);
+    return h('section', { class: `side side-${side}`, 'aria-labelledby': `side-${side}-title` },
+      h('h2', { id: `side-${side}-title` },
+        `Side ${side}: ${(state.sides && state.sides[side] && state.sides[side].name) || ''}`,
+        h('span', { class: 'side-total' }, ` ${totalFigures(state, side)} figures`),
+        side === seat ? h('span', { class: 'you' }, ' (you)') : null),
+      h('div', { class: 'cards' }, mine.map(([id, unit]) => unitCard(state, id, unit, seat))));
+  });
+  const others = units.filter(([, unit]) => !SIDES.includes(unit.side));
+  replace(root, columns,
+    others.length ? h('section', { class: 'side' }, h('h2', {}, 'Other units'),
+      h('div', { class: 'cards' }, others.map(([id, unit]) => unitCard(state, id, unit, seat)))) : null,
+    renderEngagements(state));
+}
+
+function moraleWords(test) {
+  if (!test || typeof test !== 'object') return null;
+  const dice = Array.isArray(test.dice) ? test.dice.join('+') : '?';
+  return `${dice} → ${test.total}, needs ${test.pass_on}: ${test.passed ? 'passed' : `failed by ${test.failed_by}`}`;
+}
+
+function renderEngagements(state) {
+  const charges = chargesOf(state);
+  const melees = Array.isArray(state.melees) ? state.melees : [];
+  if (!charges.length && !melees.length) return null;
+  return h('section', { class: 'engagements', 'aria-labelledby': 'engagements-title' },
+    h('h2', { id: 'engagements-title' }, 'Charges and melees'),
+    charges.length ? h('ul', { class: 'charges' }, charges.map((charge) => {
+      const morale = charge.morale && typeof charge.morale === 'object' ? charge.morale : {};
+      return h('li', {},
+        h('strong', {}, unitName(state, charge.unit)),
+        charge.reinforce ? ' reinforces against ' : ' charges ',
+        h('strong', {}, unitName(state, charge.target)),
+        ` in the ${word(charge.facing)}`,
+        charge.leading ? ', general leading' : '', charge.sappers ? ', with sappers' : '',
+        `; answer: ${charge.response ? word(charge.response) : 'awaited'}`,
+        morale.charger ? h('span', { class: 'morale' }, ` · charger's morale ${moraleWords(morale.charger)}`) : null,
+        morale.target ? h('span', { class: 'morale' }, ` · target's morale ${moraleWords(morale.target)}`) : null);
+    })) : null,
+    melees.length ? h('ul', { class: 'melees' }, melees.map((melee) => {
+      const ids = Array.isArray(melee.units) ? melee.units : [];
+      const of = (side) => ids.filter((id) => state.units[id] && state.units[id].side === side)
+        .map((id) => unitName(state, id)).join(', ') || 'nobody';
+      return h('li', {}, h('strong', {}, `Melee ${melee.id}`),
+        `, round ${melee.round}, ${word(melee.terrain)}: ${of('A')} against ${of('B')}`);
+    })) : null);
+}

@@ -1,0 +1,351 @@
+// client-web/wire.js: the connection to brigaded (PROTOCOL.md): one
+// websocket with the subprotocol brigade.v1, msgpack frames, requests and
+// their answers, the state kept from `welcome` and its deltas with the seq
+// checks of §4, and reconnection with backoff.
+//
+// The seat token lives in the Session object only: it is sent in `join`
+// and never logged, shown or put in a URL's query string.
+import { decode, encode } from './vendor/msgpack/index.mjs';
+import { applyOps } from './delta.js';
+
+export const SUBPROTOCOL = 'brigade.v1';
+const CLIENT_FRAME_MAX = 65536; // §2
+const ANSWER_TIMEOUT_MS = 15000;
+const BACKOFF_FIRST_MS = 500;
+const BACKOFF_MAX_MS = 10000;
+// A join refused with these will be refused again: stop trying.
+const JOIN_FATAL = new Set(['unknown_game', 'bad_token', 'bad_message', 'unknown_type']);
+
+// The websocket URL of the server that served this page.
+export function serverUrl(location = window.location) {
+  return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/`;
+}
+
+// Request ids increase on every connection of this page, and start from
+// the clock so that they keep increasing across reloads and differ between
+// two tabs of one seat: the server recognises a request sent again after
+// a reconnection by its id (see Session.resumed).
+let lastRequest = Date.now() * 1000 + Math.floor(Math.random() * 1000);
+const nextRequest = () => { lastRequest += 1; return lastRequest; };
+
+function encodeFrame(message) {
+  const bytes = encode(message);
+  if (bytes.length > CLIENT_FRAME_MAX) {
+    const error = new Error(`the message is ${bytes.length} bytes, the server takes at most ${CLIENT_FRAME_MAX}`);
+    error.code = 'too_large';
+    throw error;
+  }
+  return bytes;
+}
+
+function decodeFrame(data) {
+  if (!(data instanceof ArrayBuffer)) throw new Error('a text frame (the protocol is binary)');
+  const message = decode(new Uint8Array(data));
+  if (message === null || typeof message !== 'object' || Array.isArray(message) ||
+      typeof message.type !== 'string') {
+    throw new Error('a frame that is not a message map');
+  }
+  return message;
+}
+
+function openSocket(url) {
+  const socket = new WebSocket(url, [SUBPROTOCOL]);
+  socket.binaryType = 'arraybuffer';
+  return socket;
+}
+
+// Creates a game on a connection of its own (§5.1). Resolves
+// {game, seats: {A, B}}; rejects with an Error carrying `code`.
+export function createGame(url, scenario) {
+  return new Promise((resolve, reject) => {
+    const request = nextRequest();
+    let frame;
+    try {
+      frame = encodeFrame({ type: 'create', request, scenario });
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    const socket = openSocket(url);
+    const fail = (code, message) => {
+      const error = new Error(message);
+      error.code = code;
+      reject(error);
+      socket.close();
+    };
+    const timer = setTimeout(() => fail('timeout', 'the server did not answer'), ANSWER_TIMEOUT_MS);
+    socket.onopen = () => {
+      if (socket.protocol !== SUBPROTOCOL) fail('bad_protocol', `the server speaks "${socket.protocol}", not ${SUBPROTOCOL}`);
+      else socket.send(frame);
+    };
+    socket.onerror = () => { clearTimeout(timer); fail('no_server', 'could not reach the server'); };
+    socket.onmessage = (event) => {
+      let message;
+      try {
+        message = decodeFrame(event.data);
+      } catch (error) {
+        clearTimeout(timer);
+        fail('bad_frame', `the server sent ${error.message}`);
+        return;
+      }
+      if (message.request !== request) return;
+      clearTimeout(timer);
+      if (message.type === 'created' && message.seats && typeof message.game === 'string') {
+        resolve({ game: message.game, seats: message.seats });
+        socket.close(1000);
+      } else {
+        fail(String(message.code || message.type), String(message.message || 'refused'));
+      }
+    };
+  });
+}
+
+// One seat's session in one game: join, keep the state, act, reconnect.
+//
+// Reconnecting: the join carries last_seq. A server that can resume
+// answers `resumed` {from, seq} and sends the deltas after `from`; then
+// the actions that were waiting for their answer when the connection
+// dropped are sent again with the same request ids, and the server answers
+// again those it had taken, without taking them twice. A `welcome` is a
+// whole snapshot instead: actions in flight are then reported lost (the
+// log shows whether they were taken).
+//   onState(state, {seq, snapshot, ops})  the state changed (a new object each time)
+//   onConnection(status, detail)          'connecting' | 'live' | 'reconnecting' | 'stopped'
+//   onNotice(text)                        something worth a line on screen
+export class Session {
+  constructor({ url, game, token, onState, onConnection, onNotice }) {
+    this.url = url;
+    this.game = game;
+    this.token = token;
+    this.onState = onState || (() => {});
+    this.onConnection = onConnection || (() => {});
+    this.onNotice = onNotice || (() => {});
+    this.state = null;
+    this.seq = null;
+    this.seat = null;
+    this.status = 'connecting';
+    this.socket = null;
+    this.pending = new Map(); // request -> {action, resolve, timer}
+    this.joinRequest = 0;
+    this.failures = 0; // connections in a row that did not get a welcome
+    this.retryTimer = null;
+    this.resyncs = []; // times of recent out-of-date re-joins
+    this.stopped = false;
+    this.onOnline = () => { if (this.retryTimer) this.reconnectNow(); };
+  }
+
+  start() {
+    window.addEventListener('online', this.onOnline);
+    this.connect();
+  }
+
+  stop() {
+    this.stopped = true;
+    window.removeEventListener('online', this.onOnline);
+    clearTimeout(this.retryTimer);
+    this.drop();
+    this.failPending();
+  }
+
+  setStatus(status, detail = {}) {
+    this.status = status;
+    this.onConnection(status, detail);
+  }
+
+  connect() {
+    this.retryTimer = null;
+    if (this.stopped) return;
+    if (this.status !== 'connecting') this.setStatus('reconnecting', { attempt: this.failures + 1 });
+    const socket = openSocket(this.url);
+    this.socket = socket;
+    socket.onopen = () => {
+      if (socket.protocol !== SUBPROTOCOL) {
+        this.fatal('bad_protocol', `the server speaks "${socket.protocol}", not ${SUBPROTOCOL}`);
+        return;
+      }
+      this.joinRequest = nextRequest();
+      const join = { type: 'join', request: this.joinRequest, game: this.game, token: this.token };
+      // Resuming: the server answers `resumed` and the missed deltas, or a
+      // whole snapshot (`welcome`) when it cannot (or does not resume).
+      if (this.state && Number.isSafeInteger(this.seq)) join.last_seq = this.seq;
+      socket.send(encodeFrame(join));
+    };
+    socket.onmessage = (event) => this.receive(socket, event.data);
+    socket.onclose = () => this.closed(socket);
+  }
+
+  // Forgets the current socket without waiting for its close. Actions in
+  // flight stay pending (without their timers) until failPending() or a
+  // resume.
+  drop() {
+    const { socket } = this;
+    this.socket = null;
+    if (socket) {
+      socket.onopen = socket.onmessage = socket.onclose = null;
+      socket.onerror = null;
+      try { socket.close(1000); } catch { /* already closing */ }
+    }
+    for (const entry of this.pending.values()) clearTimeout(entry.timer);
+  }
+
+  failPending() {
+    for (const entry of this.pending.values()) {
+      clearTimeout(entry.timer);
+      entry.resolve({ ok: false, code: 'connection_lost',
+        message: 'the connection dropped before the server answered; the log shows whether the action was taken' });
+    }
+    this.pending.clear();
+  }
+
+  closed(socket) {
+    if (socket !== this.socket) return;
+    this.drop();
+    if (this.stopped) return;
+    this.failures += 1;
+    const base = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (this.failures - 1));
+    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    this.setStatus('reconnecting', { delay, attempt: this.failures });
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  reconnectNow() {
+    clearTimeout(this.retryTimer);
+    this.drop();
+    this.connect();
+  }
+
+  fatal(code, message) {
+    this.stop();
+    this.setStatus('stopped', { code, message });
+  }
+
+  // The state is out of date (§4): join again on a new connection, for a
+  // whole snapshot. Repeated trouble backs off like a dropped connection.
+  outOfDate(reason) {
+    this.onNotice(`out of step with the server (${reason}); joining again`);
+    this.state = null;
+    this.seq = null;
+    this.failPending();
+    const now = Date.now();
+    this.resyncs = this.resyncs.filter((time) => now - time < 10000).concat(now);
+    if (this.resyncs.length > 3) {
+      this.closed(this.socket); // wait as after a dropped connection
+      return;
+    }
+    this.drop();
+    this.connect();
+  }
+
+  receive(socket, data) {
+    if (socket !== this.socket) return;
+    let message;
+    try {
+      message = decodeFrame(data);
+    } catch (error) {
+      this.outOfDate(`the server sent ${error.message}`);
+      return;
+    }
+    switch (message.type) {
+      case 'welcome': this.welcome(message); break;
+      case 'resumed': this.resumed(message); break;
+      case 'delta': this.delta(message); break;
+      case 'ack':
+      case 'error': this.answer(message); break;
+      default: break; // a type this client does not know (§9)
+    }
+  }
+
+  welcome(message) {
+    if (message.request !== this.joinRequest) return;
+    const state = message.state;
+    if (!state || typeof state !== 'object' || Array.isArray(state) || !Number.isSafeInteger(message.seq)) {
+      this.outOfDate('a welcome without a state');
+      return;
+    }
+    this.failPending();
+    this.seat = typeof message.seat === 'string' ? message.seat : null;
+    this.state = state;
+    this.seq = message.seq;
+    this.failures = 0;
+    this.setStatus('live');
+    this.onState(this.state, { seq: this.seq, snapshot: true });
+  }
+
+  resumed(message) {
+    if (message.request !== this.joinRequest) return;
+    if (!this.state || message.from !== this.seq) {
+      this.outOfDate(`resumed from seq ${message.from}, not ${this.seq}`);
+      return;
+    }
+    this.seat = typeof message.seat === 'string' ? message.seat : this.seat;
+    this.failures = 0;
+    this.setStatus('live');
+    for (const [request, entry] of this.pending) this.sendAct(request, entry);
+  }
+
+  delta(message) {
+    if (!this.state || message.game !== this.game) return;
+    if (message.seq !== this.seq + 1) {
+      this.outOfDate(`delta seq ${message.seq} after ${this.seq}`);
+      return;
+    }
+    let next;
+    try {
+      next = applyOps(this.state, message.ops);
+    } catch (error) {
+      this.outOfDate(`delta ${message.seq} does not apply: ${error.message}`);
+      return;
+    }
+    this.state = next;
+    this.seq = message.seq;
+    this.onState(this.state, { seq: this.seq, snapshot: false, ops: message.ops });
+  }
+
+  answer(message) {
+    if (message.request === this.joinRequest && message.type === 'error') {
+      const code = String(message.code);
+      const text = String(message.message || '');
+      if (JOIN_FATAL.has(code)) this.fatal(code, text);
+      else { this.onNotice(`join refused (${code}: ${text}); trying again`); this.closed(this.socket); }
+      return;
+    }
+    const entry = this.pending.get(message.request);
+    if (!entry) {
+      if (message.type === 'error') this.onNotice(`the server reports ${message.code}: ${message.message}`);
+      return;
+    }
+    this.pending.delete(message.request);
+    clearTimeout(entry.timer);
+    if (message.type === 'ack') entry.resolve({ ok: true, seq: message.seq });
+    else entry.resolve({ ok: false, code: String(message.code), message: String(message.message || '') });
+  }
+
+  // Sends one action (§5.3). Resolves {ok: true, seq} or {ok: false, code, message}.
+  act(action) {
+    return new Promise((resolve) => {
+      if (this.status !== 'live' || !this.socket) {
+        resolve({ ok: false, code: 'not_connected', message: 'not connected to the server: wait until it is live again' });
+        return;
+      }
+      const request = nextRequest();
+      try {
+        encodeFrame({ type: 'act', request, action });
+      } catch (error) {
+        resolve({ ok: false, code: error.code || 'bad_message', message: error.message });
+        return;
+      }
+      const entry = { action, resolve, timer: null };
+      this.pending.set(request, entry);
+      this.sendAct(request, entry);
+    });
+  }
+
+  sendAct(request, entry) {
+    clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => {
+      this.pending.delete(request);
+      entry.resolve({ ok: false, code: 'timeout', message: 'no answer from the server within 15 s' });
+    }, ANSWER_TIMEOUT_MS);
+    this.socket.send(encodeFrame({ type: 'act', request, action: entry.action }));
+  }
+}

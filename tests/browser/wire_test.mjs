@@ -1,0 +1,226 @@
+// tests/browser/wire_test.mjs: the web client's wire layer under node's test
+// runner (ctest: browser_wire): deltas applied all or nothing
+// (PROTOCOL.md §7.2), the snapshot hash of §8's test vector, and a Session
+// against a fake websocket: welcome, deltas in seq order, a seq gap or a
+// delta that does not apply => a fresh join on a new connection, a dropped
+// connection => reconnection with backoff and last_seq, `resumed` => the
+// action in flight sent again with its request id, `welcome` => reported
+// lost, a refused join => stopped.
+import assert from 'node:assert/strict';
+import { webcrypto } from 'node:crypto';
+import { test } from 'node:test';
+import { decode, encode } from '../../client-web/vendor/msgpack/index.mjs';
+import { DeltaError, applyOps, canonical, snapshotHash } from '../../client-web/delta.js';
+
+if (!globalThis.crypto) globalThis.crypto = webcrypto; // node 18
+
+test('set and remove in maps and arrays', () => {
+  const state = { turn: 1, units: { a: { figures: 8 } }, log: [{ n: 0 }] };
+  const next = applyOps(state, [
+    { op: 'set', path: ['units', 'a', 'figures'], value: 5 },
+    { op: 'set', path: ['units', 'b'], value: { figures: 3 } },
+    { op: 'set', path: ['log', 1], value: { n: 1 } },
+    { op: 'set', path: ['log', 0, 'n'], value: 9 },
+    { op: 'remove', path: ['units', 'b'] },
+    { op: 'set', path: ['log', 2], value: 2 },
+    { op: 'remove', path: ['log', 2] },
+    { op: 'set', path: ['turn'], value: 2, extra: 'ignored' },
+  ]);
+  assert.deepEqual(next, { turn: 2, units: { a: { figures: 5 } }, log: [{ n: 9 }, { n: 1 }] });
+  assert.deepEqual(state, { turn: 1, units: { a: { figures: 8 } }, log: [{ n: 0 }] }, 'the old state is kept');
+});
+
+test('the example delta of §7.2', () => {
+  const state = { units: { hussars: { figures: 12, formed: true } }, log: new Array(41).fill({}) };
+  const next = applyOps(state, [
+    { op: 'set', path: ['units', 'hussars', 'figures'], value: 9 },
+    { op: 'set', path: ['units', 'hussars', 'formed'], value: false },
+    { op: 'set', path: ['log', 41], value: { turn: 2, phase: 'melee', kind: 'roll', text: '…' } },
+  ]);
+  assert.equal(next.units.hussars.figures, 9);
+  assert.equal(next.log.length, 42);
+});
+
+test('every error of §7.2 refuses the whole delta', () => {
+  const state = { a: { b: 1 }, list: [1, 2, 3], n: 4 };
+  const bad = [
+    [{ op: 'set', path: ['missing', 'x'], value: 1 }],
+    [{ op: 'set', path: ['list', 4], value: 1 }],
+    [{ op: 'set', path: ['list', '0'], value: 1 }],
+    [{ op: 'set', path: ['a', 0], value: 1 }],
+    [{ op: 'set', path: ['n', 'x'], value: 1 }],
+    [{ op: 'remove', path: ['list', 0] }],
+    [{ op: 'remove', path: ['a', 'c'] }],
+    [{ op: 'set', path: ['a', 'c'] }],
+    [{ op: 'move', path: ['a'] }],
+    [{ op: 'set', path: [], value: 1 }],
+    [{ op: 'set', path: ['__proto__'], value: { polluted: true } }],
+    [{ op: 'set', path: ['a', 'b'], value: 2 }, { op: 'remove', path: ['list', 1] }],
+  ];
+  for (const ops of bad) {
+    assert.throws(() => applyOps(state, ops), DeltaError, JSON.stringify(ops));
+  }
+  assert.deepEqual(state, { a: { b: 1 }, list: [1, 2, 3], n: 4 });
+  assert.equal({}.polluted, undefined);
+});
+
+test('the snapshot hash test vector of §8', async () => {
+  const state = { turn: 1, game: 'g1', phase: 'charge', awaiting: ['A'],
+    sides: { B: { done: false }, A: { done: true } }, phasing: null, score: -40 };
+  assert.equal(Buffer.from(canonical(state)).toString('hex'),
+    '87a8617761697469' + '6e6791a141a46761' + '6d65a26731a57068' + '617365a663686172' + '6765a7706861736' +
+    '96e67c0a573636f' + '7265d0d8a5736964' + '657382a14181a464' + '6f6e65c3a14281a4' + '646f6e65c2a47475' + '726e01');
+  assert.equal(await snapshotHash(state), '2aaa2a31828c2619d0ab3d49aa08ec047fbc7297b5683a67cadb3c1ad2133776');
+});
+
+// ------------------------------------------------------- Session, faked
+
+class FakeSocket {
+  static all = [];
+  constructor(url, protocols) {
+    this.url = url;
+    this.protocols = protocols;
+    this.protocol = '';
+    this.sent = [];
+    this.closedWith = null;
+    FakeSocket.all.push(this);
+  }
+  open(protocol = 'brigade.v1') { this.protocol = protocol; this.onopen(); }
+  send(bytes) { this.sent.push(decode(bytes)); }
+  receive(message) { this.onmessage({ data: encode(message).slice().buffer }); }
+  close(code) { this.closedWith = code; }
+  drop() { this.onclose({ code: 1006 }); }
+}
+
+globalThis.WebSocket = FakeSocket;
+globalThis.window = { addEventListener() {}, removeEventListener() {} };
+const { Session } = await import('../../client-web/wire.js');
+
+function session() {
+  FakeSocket.all = [];
+  const seen = { states: [], statuses: [] };
+  const s = new Session({ url: 'ws://test/', game: 'g1', token: 't0ken',
+    onState: (state, info) => seen.states.push([state, info]),
+    onConnection: (status) => seen.statuses.push(status) });
+  s.start();
+  return { s, seen };
+}
+
+const STATE = { game: 'g1', turn: 1, units: { a: { figures: 8 } }, log: [] };
+
+function welcome(socket, seq, state = STATE) {
+  socket.open();
+  const join = socket.sent.at(-1);
+  socket.receive({ type: 'welcome', request: join.request, game: 'g1', seat: 'A', seq, state });
+  return join;
+}
+
+test('a session joins, applies deltas in order and re-joins on a seq gap', () => {
+  const { s, seen } = session();
+  const join = welcome(FakeSocket.all[0], 7);
+  assert.deepEqual(FakeSocket.all[0].protocols, ['brigade.v1']);
+  assert.equal(join.type, 'join');
+  assert.equal(join.token, 't0ken');
+  assert.equal(join.last_seq, undefined);
+  assert.equal(s.status, 'live');
+  FakeSocket.all[0].receive({ type: 'delta', game: 'g1', seq: 8, ops: [{ op: 'set', path: ['turn'], value: 2 }] });
+  assert.equal(s.seq, 8);
+  assert.equal(s.state.turn, 2);
+  FakeSocket.all[0].receive({ type: 'delta', game: 'g1', seq: 10, ops: [] });
+  assert.equal(FakeSocket.all.length, 2, 'a new connection after the gap');
+  assert.equal(FakeSocket.all[0].closedWith, 1000);
+  const again = welcome(FakeSocket.all[1], 10, { ...STATE, turn: 3 });
+  assert.equal(again.last_seq, undefined, 'out of date: a fresh snapshot, not a resume');
+  assert.equal(s.state.turn, 3);
+  assert.equal(seen.states.length, 3);
+  s.stop();
+});
+
+test('a delta that does not apply keeps the state and re-joins', () => {
+  const { s } = session();
+  welcome(FakeSocket.all[0], 1);
+  FakeSocket.all[0].receive({ type: 'delta', game: 'g1', seq: 2, ops: [{ op: 'remove', path: ['nothing'] }] });
+  assert.equal(FakeSocket.all.length, 2);
+  s.stop();
+});
+
+test('a dropped connection reconnects with backoff and last_seq, and resumes', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const { s, seen } = session();
+  welcome(FakeSocket.all[0], 4);
+  const answer = s.act({ kind: 'done' });
+  const act = FakeSocket.all[0].sent.at(-1);
+  assert.deepEqual(act.action, { kind: 'done' });
+  FakeSocket.all[0].drop();
+  assert.equal(s.status, 'reconnecting');
+  assert.equal(FakeSocket.all.length, 1, 'waits before reconnecting');
+  t.mock.timers.tick(1000);
+  assert.equal(FakeSocket.all.length, 2);
+  const socket = FakeSocket.all[1];
+  socket.open();
+  const join = socket.sent.at(-1);
+  assert.equal(join.last_seq, 4, 'resumes from its seq');
+  socket.receive({ type: 'resumed', request: join.request, game: 'g1', seat: 'A', from: 4, seq: 5 });
+  assert.deepEqual(seen.statuses.slice(-2), ['reconnecting', 'live']);
+  // The action in flight goes again, under the same request id.
+  assert.deepEqual(socket.sent.at(-1), act);
+  socket.receive({ type: 'delta', game: 'g1', seq: 5, ops: [{ op: 'set', path: ['turn'], value: 5 }] });
+  socket.receive({ type: 'ack', request: act.request, seq: 5 });
+  assert.deepEqual(await answer, { ok: true, seq: 5 });
+  assert.equal(s.state.turn, 5);
+  assert.equal(seen.states.length, 2, 'no new snapshot: the delta applied to the state held');
+  s.stop();
+});
+
+test('a whole snapshot after a drop reports the action in flight as lost', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const { s } = session();
+  welcome(FakeSocket.all[0], 4);
+  const answer = s.act({ kind: 'done' });
+  FakeSocket.all[0].drop();
+  t.mock.timers.tick(1000);
+  welcome(FakeSocket.all[1], 9);
+  assert.equal((await answer).code, 'connection_lost');
+  assert.equal(s.seq, 9);
+  s.stop();
+});
+
+test('a resume from another seq than the one held joins afresh', () => {
+  const { s } = session();
+  welcome(FakeSocket.all[0], 4);
+  FakeSocket.all[0].drop();
+  s.reconnectNow();
+  FakeSocket.all[1].open();
+  FakeSocket.all[1].receive({ type: 'resumed', request: FakeSocket.all[1].sent.at(-1).request, game: 'g1', seat: 'A', from: 3, seq: 5 });
+  assert.equal(FakeSocket.all.length, 3);
+  FakeSocket.all[2].open();
+  assert.equal(FakeSocket.all[2].sent.at(-1).last_seq, undefined);
+  s.stop();
+});
+
+test('acts get their answers; a refused join stops', async () => {
+  const { s } = session();
+  welcome(FakeSocket.all[0], 1);
+  const ok = s.act({ kind: 'done' });
+  FakeSocket.all[0].receive({ type: 'ack', request: FakeSocket.all[0].sent.at(-1).request, seq: 2 });
+  assert.deepEqual(await ok, { ok: true, seq: 2 });
+  const refused = s.act({ kind: 'done' });
+  FakeSocket.all[0].receive({ type: 'error', request: FakeSocket.all[0].sent.at(-1).request,
+    code: 'wrong_phase', message: 'done has no place here' });
+  assert.deepEqual(await refused, { ok: false, code: 'wrong_phase', message: 'done has no place here' });
+  s.stop();
+
+  const second = session();
+  FakeSocket.all[0].open();
+  FakeSocket.all[0].receive({ type: 'error', request: FakeSocket.all[0].sent.at(-1).request,
+    code: 'bad_token', message: 'no seat has this token' });
+  assert.equal(second.s.status, 'stopped');
+  assert.equal(FakeSocket.all.length, 1, 'no retry after bad_token');
+});
+
+test('a server that does not speak brigade.v1 is refused', () => {
+  const { s } = session();
+  FakeSocket.all[0].open('');
+  assert.equal(s.status, 'stopped');
+  assert.equal(FakeSocket.all[0].sent.length, 0, 'nothing is sent, the token least of all');
+});
