@@ -16,13 +16,31 @@
 
 /* Copies `src` into `dst` (size bytes), truncating, zero-filling the rest so
  * that equal texts are equal bytes. */
+/* The length of `text`'s first `length` bytes cut back, if need be, to
+ * the end of its last whole UTF-8 character: text cut to fit a buffer
+ * never ends inside a character (the journal and the wire take only
+ * valid UTF-8, PROTOCOL.md §2). */
+static size_t utf8_whole_length(const char *text, size_t length)
+{
+    size_t start = length;
+    while (start > 0 && ((unsigned char)text[start - 1] & 0xC0) == 0x80)
+        start--; /* back over continuation bytes to the lead byte */
+    if (start == 0)
+        return length;
+    unsigned char lead = (unsigned char)text[start - 1];
+    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    return length - (start - 1) < need ? start - 1 : length;
+}
+
+/* Copies `src` into `dst` of `size` bytes, cut on a character boundary to
+ * fit, and zero-fills the rest. */
 static void text_set(char *dst, size_t size, const char *src)
 {
     memset(dst, 0, size);
     if (src != NULL && size > 0) {
         size_t n = strlen(src);
         if (n > size - 1)
-            n = size - 1;
+            n = utf8_whole_length(src, size - 1);
         memcpy(dst, src, n);
     }
 }
@@ -1649,9 +1667,13 @@ static code_t adjust(machine *m, brigade_side seat, const brigade_command *c)
     brigade_event e;
     unit_change_init(m, &e, unit, BRIGADE_CAUSE_ADJUSTED);
     /* The log says who reported it, so that the other side can contest. */
-    /* "side A reports: " is 16 bytes; the note keeps what room is left. */
+    /* "side A reports: " is 16 bytes; the note keeps what room is left,
+     * cut on a character boundary. */
+    size_t room = sizeof e.unit.note - 17, note_length = strlen(c->note);
+    if (note_length > room)
+        note_length = utf8_whole_length(c->note, room);
     snprintf(e.unit.note, sizeof e.unit.note, "side %s reports: %.*s", brigade_side_name(seat),
-             (int)(sizeof e.unit.note - 18), c->note);
+             (int)note_length, c->note);
     if (c->has_figures) {
         if (c->figures < 0 || c->figures > BRIGADE_FIGURES_MAX)
             return fail(m, bad, "figures must be 0..%d", BRIGADE_FIGURES_MAX);

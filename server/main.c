@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -103,6 +104,37 @@ static const char *server_default_web_dir(char *buffer, size_t size)
             return buffer;
     }
     return NULL;
+}
+
+/* Takes the data folder for this server alone: a POSIX write lock on
+ * DIR/brigaded.lock, held until the process exits (the system releases it
+ * even after kill -9). Two servers on one journal would each append after
+ * the seq they loaded. Returns the lock's file descriptor, or -1 with a
+ * message in `message`. */
+static int server_data_lock(const char *data_dir, char *message, size_t size)
+{
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof(path), "%s/brigaded.lock", data_dir) >= (int)sizeof(path)) {
+        snprintf(message, size, "--data: the folder name is too long");
+        return -1;
+    }
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(message, size, "--data: cannot open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+    if (fcntl(fd, F_SETLK, &lock) != 0) {
+        int error = errno;
+        close(fd);
+        if (error == EACCES || error == EAGAIN)
+            snprintf(message, size, "--data: '%s' is in use by another brigaded (%s is locked)",
+                     data_dir, path);
+        else
+            snprintf(message, size, "--data: cannot lock '%s': %s", path, strerror(error));
+        return -1;
+    }
+    return fd;
 }
 
 /* Creates `path` and its parents (mkdir -p). Returns 0 or an errno value. */
@@ -225,6 +257,13 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    char lock_message[PATH_MAX + 128];
+    int data_lock = server_data_lock(options.data_dir, lock_message, sizeof(lock_message));
+    if (data_lock < 0) {
+        fprintf(stderr, "brigaded: %s\n", lock_message);
+        return 1;
+    }
+
     /* A peer closing mid-write must not kill the server. */
     signal(SIGPIPE, SIG_IGN);
 
@@ -270,6 +309,7 @@ int main(int argc, char **argv)
     int result = server_net_run(net);
     server_net_destroy(net);
     server_games_destroy(games);
+    close(data_lock); /* the journal is closed: the folder is free again */
     if (result != 0) {
         fprintf(stderr, "brigaded: the event loop failed\n");
         return 1;

@@ -642,6 +642,24 @@ static void test_adjust(void **state)
     c.figures = 10;
     game_play(g, BRIGADE_SIDE_A, &c);
     assert_int_equal(g->battle.units[dragoons].figures, 10);
+    /* The log names who reported it; a long note is cut on a character
+     * boundary, never inside one (PROTOCOL.md §2: valid UTF-8 only). */
+    const brigade_event *adjusted = game_last_event(g, BRIGADE_BATTLE_EVENT_UNIT_CHANGED, 0);
+    assert_non_null(adjusted);
+    assert_string_equal(adjusted->unit.note, "side A reports: two figures lost to the battery's fire");
+    char accents[201] = "";
+    for (int i = 0; i < 100; i++)
+        strcat(accents, "\xc3\xa9"); /* 100 times e-acute, 2 bytes each */
+    c = command_adjust("dragoons", accents);
+    c.has_figures = true;
+    c.figures = 9;
+    game_play(g, BRIGADE_SIDE_A, &c);
+    adjusted = game_last_event(g, BRIGADE_BATTLE_EVENT_UNIT_CHANGED, 0);
+    assert_non_null(adjusted);
+    size_t note_length = strlen(adjusted->unit.note);
+    assert_true(note_length < sizeof adjusted->unit.note);
+    assert_int_equal((note_length - strlen("side A reports: ")) % 2, 0); /* whole characters */
+    assert_int_equal((unsigned char)adjusted->unit.note[note_length - 1], 0xa9);
     c = command_adjust("dragoons", "no");
     game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "sets figures");
     c.has_status = true;

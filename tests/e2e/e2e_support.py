@@ -100,7 +100,9 @@ class Server:
     LISTENING = re.compile(r"listening on http://[^ ]*:(\d+)")
 
     def __init__(self, processes, brigaded):
-        data = os.path.join(processes.folder, "data")
+        # A folder of its own: brigaded locks its --data folder, and two
+        # servers of one test are two separate installations.
+        data = tempfile.mkdtemp(prefix="data-", dir=processes.folder)
         self.log = []
         self.process = processes.spawn(
             [brigaded, "--port", "0", "--listen", "127.0.0.1", "--data", data],
