@@ -150,10 +150,13 @@ export class Controls {
   }
 
   declare(state, seat) {
-    const own = unitsOf(state, (unit) => unit.side === seat && inPlay(unit));
-    const enemy = unitsOf(state, (unit) => unit.side !== seat && (unit.side === 'A' || unit.side === 'B') && inPlay(unit));
     const declared = (Array.isArray(state.charges) ? state.charges : [])
       .filter((charge) => state.units[charge.unit] && state.units[charge.unit].side === seat);
+    // A battery or a square never charges (README "Rules decisions"); a unit
+    // declared twice is refused by the server, which says why.
+    const own = unitsOf(state, (unit) => unit.side === seat && inPlay(unit)
+      && unit.type !== 'artillery' && unit.formation !== 'square');
+    const enemy = unitsOf(state, (unit) => unit.side !== seat && (unit.side === 'A' || unit.side === 'B') && inPlay(unit));
     const done = this.doneButton(declared.length ? 'Done: no more charges' : 'Done: no charges this turn');
     if (!own.length || !enemy.length) return [h('p', {}, 'No unit of yours can charge an enemy now.'), done];
 

@@ -61,6 +61,12 @@ export class LogView {
   constructor(list, scroller) {
     this.list = list;
     this.scroller = scroller;
+    // Follow the newest entries until the reader scrolls up to read older
+    // ones; scrolling back to the bottom follows again.
+    this.follow = true;
+    scroller.addEventListener('scroll', () => {
+      this.follow = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 48;
+    });
     this.count = 0;
     this.blocks = new Map(); // "turn|melee" -> block element parts
     this.rolls = new Map(); // roll name -> its element, while shown
@@ -79,10 +85,11 @@ export class LogView {
     if (log.length < this.count) { this.reset(state); return; }
     if (log.length === this.count) return;
     const scroller = this.scroller;
-    const atBottom = first || scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 48;
+    if (first) this.follow = true;
     for (let index = this.count; index < log.length; index += 1) this.add(state, log, index);
     this.count = log.length;
-    if (atBottom) scroller.scrollTop = scroller.scrollHeight;
+    // After layout: on the first render the box may only now have a height.
+    if (this.follow) requestAnimationFrame(() => { scroller.scrollTop = scroller.scrollHeight; });
   }
 
   add(state, log, index) {
