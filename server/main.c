@@ -197,7 +197,8 @@ static int server_options_parse(int argc, char **argv, server_options *options)
             char *end = NULL;
             errno = 0;
             long port = strtol(value, &end, 10);
-            if (!value[0] || *end || errno || port < 0 || port > 65535) {
+            /* Digits only: strtol would also take " 80" and "+80". */
+            if (value[0] < '0' || value[0] > '9' || *end || errno || port < 0 || port > 65535) {
                 fprintf(stderr, "brigaded: --port: '%s' is not a port number (0..65535)\n",
                         value);
                 return 2;
