@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include <histedit.h>
@@ -69,8 +70,12 @@ typedef enum game_run_deadline {
 typedef struct game_options {
     const char *server;
     const char *game;
-    const char *token;
+    const char *token;              /* a seat token, or with spectator the spectator id */
     const char *scenario_path;
+    const char *password;           /* play/state --password: a spectator's password */
+    const char *spectator_password; /* new --spectator-password */
+    bool spectator;                 /* play/state --spectator ID */
+    int spectator_delay;            /* new --spectator-delay N (phases) */
     bool json;
     unsigned timeout_seconds;
 } game_options;
@@ -101,9 +106,14 @@ typedef struct game_run {
     /* the seat's view */
     protocol_value *state; /* the snapshot (owned), NULL before welcome */
     int64_t seq;
-    char seat[2];
+    char seat[16]; /* "A", "B" or "spectator" */
+    int64_t spectator_delay; /* the welcome's spectator_delay (a spectator's) */
     int64_t next_request;
     int64_t join_request;  /* the join in flight, 0 when none */
+    /* This run's dice seed (PROTOCOL.md §10.3), 64 hex characters from
+     * getrandom(2), "" until the first join; the server keeps the one of
+     * the seat's first join and ignores it after. */
+    char dice_seed[PROTOCOL_SEED_HEX + 1];
     bool rejoining;        /* deltas are ignored until the welcome (or resumed) */
     bool fresh_snapshot;   /* the next join asks for a whole snapshot (no last_seq) */
     unsigned reconnects;   /* attempts since the connection was lost, 0 when connected */
@@ -359,6 +369,30 @@ static int game_run_send(game_run *run, const protocol_client_message *message)
 
 static void game_run_reconnect_fired(uv_timer_t *timer);
 
+/* A dice seed from the system's random source: 32 bytes as 64 lower-case
+ * hex characters into hex[65]. Returns false when the source fails. */
+static bool game_run_dice_seed(char hex[PROTOCOL_SEED_HEX + 1])
+{
+    static const char digits[] = "0123456789abcdef";
+    unsigned char bytes[PROTOCOL_SEED_HEX / 2];
+    size_t got = 0;
+    while (got < sizeof(bytes)) {
+        ssize_t n = getrandom(bytes + got, sizeof(bytes) - got, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        got += (size_t)n;
+    }
+    for (size_t i = 0; i < sizeof(bytes); i++) {
+        hex[2 * i] = digits[bytes[i] >> 4];
+        hex[2 * i + 1] = digits[bytes[i] & 15];
+    }
+    hex[PROTOCOL_SEED_HEX] = '\0';
+    memset(bytes, 0, sizeof(bytes));
+    return true;
+}
+
 static int game_run_send_join(game_run *run)
 {
     protocol_client_message message;
@@ -372,10 +406,25 @@ static int game_run_send_join(game_run *run)
         message.as.join.has_last_seq = true;
         message.as.join.last_seq = run->seq;
     }
+    if (!run->dice_seed[0] && !game_run_dice_seed(run->dice_seed)) {
+        game_run_say(run, "cannot read the system's random source for the dice seed: %s",
+                     strerror(errno));
+        game_run_finish(run, 1);
+        return -1;
+    }
+    message.as.join.has_seed = !run->options.spectator; /* a spectator rolls nothing */
+    if (message.as.join.has_seed)
+        memcpy(message.as.join.seed, run->dice_seed, sizeof(message.as.join.seed));
+    if (run->options.password) {
+        message.as.join.has_password = true;
+        snprintf(message.as.join.password, sizeof(message.as.join.password), "%s",
+                 run->options.password);
+    }
     run->join_request = message.request;
     int result = game_run_send(run, &message);
-    /* The token does not outlive the call on our stack. */
+    /* The token and password do not outlive the call on our stack. */
     memset(message.as.join.token, 0, sizeof(message.as.join.token));
+    memset(message.as.join.password, 0, sizeof(message.as.join.password));
     return result;
 }
 
@@ -963,6 +1012,7 @@ static void game_run_on_welcome(game_run *run, protocol_server_message *message)
     message->as.welcome.state = NULL; /* ours now */
     run->seq = message->as.welcome.seq;
     snprintf(run->seat, sizeof(run->seat), "%s", protocol_seat_name(message->as.welcome.seat));
+    run->spectator_delay = message->as.welcome.spectator_delay;
     bool first = !run->joined_once;
     run->joined_once = true;
     run->rejoining = false;
@@ -981,7 +1031,10 @@ static void game_run_on_welcome(game_run *run, protocol_server_message *message)
             game_run_print_begin(run);
             fprintf(run->out, "Joined game ");
             game_display_text(run->out, run->options.game);
-            fprintf(run->out, " as side %s (seq %" PRId64 ").\n", run->seat, run->seq);
+            if (strcmp(run->seat, "spectator") == 0)
+                fprintf(run->out, " as a spectator, read-only (seq %" PRId64 ").\n", run->seq);
+            else
+                fprintf(run->out, " as side %s (seq %" PRId64 ").\n", run->seat, run->seq);
             game_run_print_end(run);
             size_t count = protocol_value_count(protocol_value_map_get(run->state, "log"));
             run->log_shown = count > GAME_RUN_LOG_RECENT ? count - GAME_RUN_LOG_RECENT : 0;
@@ -1028,7 +1081,10 @@ static void game_run_on_delta(game_run *run, protocol_server_message *message)
     int64_t seq = message->as.delta.seq;
     if (seq <= run->seq)
         return; /* already in the snapshot */
-    if (seq != run->seq + 1) {
+    /* A delayed spectator's view moves a phase at a time: its deltas skip
+     * seqs (PROTOCOL.md §6.5). */
+    bool delayed_view = strcmp(run->seat, "spectator") == 0 && run->spectator_delay > 0;
+    if (seq != run->seq + 1 && !delayed_view) {
         char why[120];
         snprintf(why, sizeof(why), "delta seq %" PRId64 " after seq %" PRId64 " (deltas missed)",
                  seq, run->seq);
@@ -1121,7 +1177,9 @@ static void game_run_on_created(game_run *run, protocol_server_message *message)
         if (!answer || !seats || protocol_value_map_set_string(answer, "game", message->game) ||
             protocol_value_map_set_string(seats, "A", message->as.created.token_a) ||
             protocol_value_map_set_string(seats, "B", message->as.created.token_b) ||
-            protocol_value_map_set(answer, "seats", seats)) {
+            protocol_value_map_set(answer, "seats", seats) ||
+            (message->as.created.spectator[0] &&
+             protocol_value_map_set_string(answer, "spectator", message->as.created.spectator))) {
             if (!answer)
                 protocol_value_free(seats);
             protocol_value_free(answer);
@@ -1152,6 +1210,15 @@ static void game_run_on_created(game_run *run, protocol_server_message *message)
             game_display_text(run->out, tokens[i]);
             fputc('\n', run->out);
         }
+        if (message->as.created.spectator[0]) {
+            fputs("\nSpectators watch (read-only) with:\n\n  brigade play --server ", run->out);
+            game_display_text(run->out, server);
+            fputs(" --game ", run->out);
+            game_display_text(run->out, message->game);
+            fputs(" --spectator ", run->out);
+            game_display_text(run->out, message->as.created.spectator);
+            fputs(run->options.spectator_password ? " --password PASSWORD\n" : "\n", run->out);
+        }
     }
     fflush(run->out);
     game_run_finish(run, 0);
@@ -1171,7 +1238,16 @@ static void game_run_on_open(void *context)
         message.request = run->next_request++;
         message.as.create.scenario = run->scenario; /* borrowed: not cleared */
         message.as.create.scenario_len = run->scenario_len;
+        if (run->options.spectator_password) {
+            message.as.create.has_spectator_password = true;
+            snprintf(message.as.create.spectator_password,
+                     sizeof(message.as.create.spectator_password), "%s",
+                     run->options.spectator_password);
+        }
+        message.as.create.spectator_delay = run->options.spectator_delay;
         game_run_send(run, &message);
+        memset(message.as.create.spectator_password, 0,
+               sizeof(message.as.create.spectator_password));
         return;
     }
     game_run_send_join(run);
@@ -1220,6 +1296,12 @@ static void game_run_on_message(void *context, protocol_value *value)
     case PROTOCOL_SERVER_RESUMED:
         if (run->command == GAME_RUN_PLAY)
             game_run_on_resumed(run, &message);
+        break;
+    case PROTOCOL_SERVER_WATCHERS:
+        /* --json printed it already. */
+        if (run->command == GAME_RUN_PLAY && !run->options.json)
+            game_run_say(run, "%" PRId64 " spectator%s watching", message.as.watchers.count,
+                         message.as.watchers.count == 1 ? "" : "s");
         break;
     }
     protocol_server_message_clear(&message);
@@ -1283,10 +1365,15 @@ static void game_run_on_sigint(uv_signal_t *handle, int signum)
 
 void game_commands_usage(FILE *out)
 {
-    fputs("  new [--server URL] [--json] SCENARIO.json\n"
+    fputs("  new [--server URL] [--json] [--spectator-password P] [--spectator-delay N]\n"
+          "      SCENARIO.json\n"
           "                    create a game from a scenario file and print the two\n"
-          "                    players' join commands (--json: {\"game\", \"seats\"})\n"
+          "                    players' join commands and the spectators' (who see the\n"
+          "                    state N phase changes late with --spectator-delay) (--json:\n"
+          "                    {\"game\", \"seats\", \"spectator\"})\n"
           "  play [--server URL] [--json] [--timeout S] --game ID --token TOKEN\n"
+          "  play ... --game ID --spectator ID [--password P]\n"
+          "                    (watch read-only as a spectator)\n"
           "                    play one side: interactive at a terminal ('help' lists the\n"
           "                    commands), else reads commands from stdin one at a time\n"
           "                    (exit 0, or 3 if any was refused); --json prints every\n"
@@ -1312,7 +1399,9 @@ static int game_options_parse(game_run_command command, const char *name, int ar
             options->json = true;
             continue;
         }
-        static const char *const valued[] = {"--server", "--game", "--token", "--timeout"};
+        static const char *const valued[] = {"--server",   "--game",     "--token",
+                                             "--timeout",  "--spectator", "--password",
+                                             "--spectator-password", "--spectator-delay"};
         const char *option = NULL;
         const char *value = NULL;
         for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++) {
@@ -1351,8 +1440,35 @@ static int game_options_parse(game_run_command command, const char *name, int ar
             options->server = value;
         } else if (strcmp(option, "--game") == 0) {
             options->game = value;
-        } else if (strcmp(option, "--token") == 0) {
+        } else if (strcmp(option, "--token") == 0 || strcmp(option, "--spectator") == 0) {
+            if (options->token) {
+                fprintf(err, "brigade %s: give one of --token and --spectator, once\n", name);
+                return 2;
+            }
             options->token = value;
+            options->spectator = strcmp(option, "--spectator") == 0;
+        } else if (strcmp(option, "--spectator-delay") == 0) {
+            char *end = NULL;
+            errno = 0;
+            long phases = strtol(value, &end, 10);
+            if (!value[0] || *end || errno || phases < 0 || phases > PROTOCOL_SPECTATOR_DELAY_MAX) {
+                fprintf(err, "brigade %s: --spectator-delay: '", name);
+                game_display_text(err, value);
+                fprintf(err, "' is not a number of phases 0..%d\n", PROTOCOL_SPECTATOR_DELAY_MAX);
+                return 2;
+            }
+            options->spectator_delay = (int)phases;
+        } else if (strcmp(option, "--password") == 0 ||
+                   strcmp(option, "--spectator-password") == 0) {
+            if (strlen(value) == 0 || strlen(value) > PROTOCOL_TOKEN_MAX) {
+                fprintf(err, "brigade %s: %s: a password is 1..%d bytes\n", name, option,
+                        PROTOCOL_TOKEN_MAX);
+                return 2;
+            }
+            if (strcmp(option, "--password") == 0)
+                options->password = value;
+            else
+                options->spectator_password = value;
         } else {
             char *end = NULL;
             errno = 0;
@@ -1373,16 +1489,27 @@ static int game_options_parse(game_run_command command, const char *name, int ar
                          "[--server URL] [--json] SCENARIO.json)\n");
             return 2;
         }
-        if (options->game || options->token) {
-            fprintf(err, "brigade new: --game and --token belong to play and state\n");
+        if (options->game || options->token || options->password) {
+            fprintf(err, "brigade new: --game, --token, --spectator and --password belong to "
+                         "play and state\n");
             return 2;
         }
         return 0;
     }
+    if (options->spectator_password || options->spectator_delay) {
+        fprintf(err, "brigade %s: --spectator-password and --spectator-delay belong to new "
+                     "(players and "
+                     "spectators join with --password)\n", name);
+        return 2;
+    }
+    if (options->password && !options->spectator) {
+        fprintf(err, "brigade %s: --password goes with --spectator ID\n", name);
+        return 2;
+    }
     if (!options->game || !options->token) {
         fprintf(err, "brigade %s: missing %s (usage: brigade %s [--server URL] [--json] "
-                     "--game ID --token TOKEN)\n",
-                name, !options->game ? "--game ID" : "--token TOKEN", name);
+                     "--game ID (--token TOKEN | --spectator ID))\n",
+                name, !options->game ? "--game ID" : "--token TOKEN or --spectator ID", name);
         return 2;
     }
     size_t game_length = strlen(options->game);

@@ -87,11 +87,16 @@ void game_display_prompt(const protocol_value *state, const char *seat, char *ou
         snprintf(out, size, "(connecting)> ");
         return;
     }
-    char phase[40], step[24], awaiting[64], you[8];
+    char phase[40], step[24], awaiting[64], you[16];
     game_display_copy(phase, sizeof(phase), game_display_string(state, "phase", "?"));
     game_display_copy(step, sizeof(step), game_display_string(state, "step", ""));
     game_display_copy(you, sizeof(you), seat ? seat : "?");
     game_display_awaiting(state, seat, awaiting, sizeof(awaiting));
+    if (game_display_int(state, "turn") == 0) {
+        /* Before the battle: waiting for both players' dice seeds (§10.3). */
+        snprintf(out, size, "T0 waiting for both players to join [%s]> ", you);
+        return;
+    }
     snprintf(out, size, "T%" PRId64 " %s%s%s, awaiting %s [%s]> ",
              game_display_int(state, "turn"), phase, step[0] ? "/" : "", step, awaiting, you);
 }
@@ -307,6 +312,8 @@ void game_display_state(FILE *out, const protocol_value *state, const char *seat
     fputs(", phasing ", out);
     game_display_text(out, phasing ? phasing : "not chosen");
     fprintf(out, ", awaiting %s", awaiting);
+    if (game_display_int(state, "turn") == 0)
+        fputs(" | the battle begins when both players have joined with their dice seeds", out);
     if (seat) {
         fputs(" | you are ", out);
         game_display_text(out, seat);
@@ -425,6 +432,7 @@ const char *game_display_error_words(const char *code)
         {"unknown_type", "the server does not know this message type"},
         {"too_large", "the message is too large"},
         {"not_joined", "join a game first"},
+        {"read_only", "a spectator watches and cannot act"},
         {"unknown_game", "no such game on this server"},
         {"bad_token", "the token does not open a seat of this game"},
         {"wrong_seat", "it is not your side's turn to do that"},

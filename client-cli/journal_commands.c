@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "core/battle.h"
+#include "core/dice.h"
 #include "game_display.h"
 #include "protocol/codec.h"
 #include "protocol/event_codec.h"
@@ -42,7 +43,12 @@ void journal_commands_usage(FILE *out)
           "                    modifiers) and the snapshot hash of the rebuilt state\n"
           "  export (--data DIR | --journal FILE) --game ID OUTPUT\n"
           "                    write the game's journal to the new file OUTPUT, to replay\n"
-          "                    elsewhere (brigade replay --journal OUTPUT --game ID)\n",
+          "                    elsewhere (brigade replay --journal OUTPUT --game ID)\n"
+          "  verify EXPORT [--game ID]\n"
+          "                    recompute every die of an ended game (EXPORT: the file\n"
+          "                    brigade export wrote) from the revealed server seed and\n"
+          "                    the players' seeds, check the commitment; OK or each\n"
+          "                    mismatch (PROTOCOL.md §10.3)\n",
           out);
 }
 
@@ -391,4 +397,150 @@ int journal_command_export(int argc, char **argv, FILE *out, FILE *err)
     game_display_text(out, options.game);
     fputc('\n', out);
     return fflush(out) == 0 ? 0 : 1;
+}
+
+/* ---- verify ------------------------------------------------------------ */
+
+/* server_journal_list's callback for verify: the journal's one game. */
+typedef struct verify_listing {
+    char id[SERVER_JOURNAL_GAME_ID_MAX + 1];
+    long count;
+} verify_listing;
+
+static void verify_list_one(void *context, const server_journal_summary *game)
+{
+    verify_listing *listing = context;
+    if (listing->count++ == 0)
+        snprintf(listing->id, sizeof(listing->id), "%s", game->id);
+}
+
+/*
+ * Checks the dice of one rebuilt game (PROTOCOL.md §10.3): the revealed
+ * server seed against the commitment, no roll before both players' seeds,
+ * and every roll's faces against dice 2k and 2k + 1. Prints each mismatch
+ * on `out`; returns how many.
+ */
+static long verify_game(const server_journal_loaded *loaded, FILE *out)
+{
+    const brigade_battle_dice *public_dice = &loaded->battle->dice;
+    long mismatches = 0;
+    brigade_dice_seeds seeds;
+    memset(&seeds, 0, sizeof(seeds));
+    char commitment[BRIGADE_DICE_DIGEST_HEX + 1] = "";
+    if (!brigade_dice_seed_from_hex(public_dice->server_seed, seeds.server) ||
+        !brigade_dice_commitment(seeds.server, commitment) ||
+        strcmp(commitment, public_dice->commitment) != 0) {
+        fprintf(out, "mismatch: commitment: SHA-256 of the revealed server seed is %s, the "
+                     "game committed to %s\n",
+                commitment[0] ? commitment : "(unreadable)", public_dice->commitment);
+        mismatches++;
+    }
+    for (int side = 0; side < 2; side++)
+        if (!brigade_dice_seed_from_hex(public_dice->seeds[side], seeds.player[side])) {
+            fprintf(out, "mismatch: side %s has no dice seed\n",
+                    brigade_side_name((brigade_side)side));
+            mismatches++;
+        }
+    bool seeded[2] = {false, false};
+    uint64_t number = 0;
+    for (size_t i = 0; i < loaded->records.count; i++) {
+        const server_journal_record *record = &loaded->records.items[i];
+        const brigade_event *event = &record->event;
+        if (event->kind == BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED &&
+            (event->dice.side == BRIGADE_SIDE_A || event->dice.side == BRIGADE_SIDE_B))
+            seeded[event->dice.side] = true;
+        if (event->kind != BRIGADE_BATTLE_EVENT_ROLL)
+            continue;
+        if (!seeded[0] || !seeded[1]) {
+            fprintf(out, "mismatch: %s (seq %" PRId64 ") was rolled before both players' "
+                         "seeds were in\n",
+                    event->roll.name, record->seq);
+            mismatches++;
+        }
+        int expected[2] = {brigade_dice_face(&seeds, number), brigade_dice_face(&seeds, number + 1)};
+        if (expected[0] != event->roll.faces[0] || expected[1] != event->roll.faces[1]) {
+            fprintf(out, "mismatch: %s (seq %" PRId64 ", dice %" PRIu64 " and %" PRIu64
+                         "): expected %d, %d; journaled %d, %d\n",
+                    event->roll.name, record->seq, number, number + 1, expected[0], expected[1],
+                    event->roll.faces[0], event->roll.faces[1]);
+            mismatches++;
+        }
+        number += 2;
+    }
+    memset(&seeds, 0, sizeof(seeds));
+    if (mismatches == 0)
+        fprintf(out, "OK: %" PRIu64 " rolls (%" PRIu64 " dice) of game %s match the revealed "
+                     "server seed, its commitment and the players' seeds\n",
+                number / 2, number, loaded->id);
+    return mismatches;
+}
+
+int journal_command_verify(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *file = NULL, *game = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--game") == 0 && i + 1 < argc) {
+            game = argv[++i];
+        } else if (argv[i][0] != '-' && !file) {
+            file = argv[i];
+        } else {
+            fprintf(err, "brigade verify: unexpected argument \"%s\" (usage: brigade verify "
+                         "EXPORT [--game ID])\n",
+                    argv[i]);
+            return 2;
+        }
+    }
+    if (!file) {
+        fputs("brigade verify: missing EXPORT (usage: brigade verify EXPORT [--game ID])\n", err);
+        return 2;
+    }
+    journal_options options;
+    memset(&options, 0, sizeof(options));
+    options.journal_file = file;
+    server_journal *journal = journal_open_read_only("verify", &options, err);
+    if (!journal)
+        return 1;
+    verify_listing listing;
+    memset(&listing, 0, sizeof(listing));
+    if (!game) {
+        if (server_journal_list(journal, verify_list_one, &listing) < 0 || listing.count != 1) {
+            fprintf(err, "brigade verify: %s holds %ld games: name one with --game ID\n", file,
+                    listing.count);
+            server_journal_close(journal);
+            return listing.count > 1 ? 2 : 1;
+        }
+        game = listing.id;
+    }
+    server_journal_loaded loaded;
+    if (server_journal_game_read(journal, game, true, &loaded) != 0) {
+        fputs("brigade verify: ", err);
+        game_display_text(err, server_journal_error(journal));
+        fputc('\n', err);
+        server_journal_close(journal);
+        return 1;
+    }
+    int status = 1;
+    if (!loaded.battle) {
+        fputs("brigade verify: game ", err);
+        game_display_text(err, loaded.id);
+        fputs(" is damaged: ", err);
+        game_display_text(err, loaded.damage);
+        fputc('\n', err);
+    } else if (!loaded.battle->dice.commitment[0]) {
+        fputs("brigade verify: game ", err);
+        game_display_text(err, loaded.id);
+        fputs(" has no dice commitment (made before verifiable dice): nothing to verify\n", err);
+    } else if (!loaded.battle->dice.server_seed[0]) {
+        fputs("brigade verify: game ", err);
+        game_display_text(err, loaded.id);
+        fputs(" has not ended: the server reveals its dice seed only in the game's last event, "
+              "so its dice cannot be verified yet\n", err);
+    } else {
+        status = verify_game(&loaded, out) == 0 ? 0 : 1;
+    }
+    server_journal_loaded_free(&loaded);
+    server_journal_close(journal);
+    if (fflush(out) != 0)
+        status = 1;
+    return status;
 }

@@ -37,6 +37,11 @@
  * messages to `err`. Returns the exit status above. */
 int journal_command_replay(int argc, char **argv, FILE *out, FILE *err);
 int journal_command_export(int argc, char **argv, FILE *out, FILE *err);
+/* `brigade verify EXPORT [--game ID]` (PROTOCOL.md §10.3): 0 every die
+ * matches; 1 a mismatch (each listed on `out`), a game not ended (the
+ * server seed not revealed), no commitment, a damaged or unreadable file;
+ * 2 bad command line. */
+int journal_command_verify(int argc, char **argv, FILE *out, FILE *err);
 
 /* The usage lines of both commands (for `brigade help`). */
 void journal_commands_usage(FILE *out);

@@ -56,6 +56,8 @@ int main(int argc, char **argv)
         return journal_command_replay(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(command, "export") == 0)
         return journal_command_export(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(command, "verify") == 0)
+        return journal_command_verify(argc - 1, argv + 1, stdout, stderr);
     fputs("brigade: unknown command '", stderr);
     write_printable(stderr, command);
     fputs("' (see 'brigade help')\n", stderr);

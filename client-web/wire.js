@@ -25,6 +25,17 @@ export function serverUrl(location = window.location) {
 // the clock so that they keep increasing across reloads and differ between
 // two tabs of one seat: the server recognises a request sent again after
 // a reconnection by its id (see Session.resumed).
+// A player's dice seed (PROTOCOL.md §10.3): 32 bytes from the browser's
+// random source as 64 lower-case hex characters, or '' without
+// crypto.getRandomValues.
+function diceSeed() {
+  const cryptoSource = globalThis.crypto;
+  if (!cryptoSource || typeof cryptoSource.getRandomValues !== 'function') return '';
+  const bytes = new Uint8Array(32);
+  cryptoSource.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 let lastRequest = Date.now() * 1000 + Math.floor(Math.random() * 1000);
 const nextRequest = () => { lastRequest += 1; return lastRequest; };
 
@@ -165,6 +176,10 @@ export class Session {
       }
       this.joinRequest = nextRequest();
       const join = { type: 'join', request: this.joinRequest, game: this.game, token: this.token };
+      // The dice seed (PROTOCOL.md §10.3): the server keeps the one of the
+      // seat's first join and ignores it after.
+      if (!this.diceSeed) this.diceSeed = diceSeed();
+      if (this.diceSeed) join.seed = this.diceSeed;
       // Resuming: the server answers `resumed` and the missed deltas, or a
       // whole snapshot (`welcome`) when it cannot (or does not resume).
       if (this.state && Number.isSafeInteger(this.seq)) join.last_seq = this.seq;

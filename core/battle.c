@@ -185,6 +185,11 @@ static bool event_list_push(brigade_event_list *list, const brigade_event *event
     return true;
 }
 
+bool brigade_event_list_push(brigade_event_list *list, const brigade_event *event)
+{
+    return event_list_push(list, event);
+}
+
 /* ---- init ---------------------------------------------------------------- */
 
 void brigade_battle_init(brigade_battle *battle)
@@ -333,6 +338,23 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
         /* The log's: the unit's new values come in UNIT_CHANGED. */
         if (e->result.unit < 0 || e->result.unit >= b->unit_count)
             return false;
+        break;
+    case BRIGADE_BATTLE_EVENT_DICE_COMMITTED:
+        if (b->dice.commitment[0] || strlen(e->dice.hex) != BRIGADE_DICE_HEX_MAX)
+            return false;
+        memcpy(b->dice.commitment, e->dice.hex, sizeof b->dice.commitment);
+        break;
+    case BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED:
+        if ((e->dice.side != BRIGADE_SIDE_A && e->dice.side != BRIGADE_SIDE_B) ||
+            b->dice.seeds[e->dice.side][0] || strlen(e->dice.hex) != BRIGADE_DICE_HEX_MAX)
+            return false;
+        memcpy(b->dice.seeds[e->dice.side], e->dice.hex, sizeof b->dice.seeds[0]);
+        break;
+    case BRIGADE_BATTLE_EVENT_DICE_REVEALED:
+        if (!b->dice.commitment[0] || b->dice.server_seed[0] ||
+            strlen(e->dice.hex) != BRIGADE_DICE_HEX_MAX)
+            return false;
+        memcpy(b->dice.server_seed, e->dice.hex, sizeof b->dice.server_seed);
         break;
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED: {
         int index = e->resolved.index;
@@ -1865,7 +1887,7 @@ static const char *const event_kind_names[] = {
     "?",           "roll",           "turn_begun",      "initiative_won",      "phasing_chosen",
     "phase_begun", "side_done",      "unit_changed",    "charge_declared",     "charge_answered",
     "morale_tested", "melee_formed", "melee_reinforced", "melee_dice_recorded", "sappers_chosen",
-    "melee_unit_result", "melee_resolved"};
+    "melee_unit_result", "melee_resolved", "dice_committed", "dice_seed_added", "dice_revealed"};
 static const char *const error_code_names[] = {"ok",          "wrong_seat",   "wrong_phase",
                                                "invalid_action", "unknown_unit", "internal"};
 static const char *const morale_effect_names[] = {"passed", "halts", "halts_retreats", "wavers",
@@ -2062,6 +2084,16 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             put(out, size, &at, "side %s wins; ", brigade_side_name(e->resolved.winner));
         put(out, size, &at, "%s%s", brigade_melee_result_name(e->resolved.result),
             e->resolved.keep ? ", goes on next turn" : "");
+        break;
+    case BRIGADE_BATTLE_EVENT_DICE_COMMITTED:
+        put(out, size, &at, "the server commits to its dice seed: SHA-256 %s", e->dice.hex);
+        break;
+    case BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED:
+        put(out, size, &at, "side %s adds its dice seed %s", brigade_side_name(e->dice.side),
+            e->dice.hex);
+        break;
+    case BRIGADE_BATTLE_EVENT_DICE_REVEALED:
+        put(out, size, &at, "the server reveals its dice seed %s", e->dice.hex);
         break;
     default:
         put(out, size, &at, "unknown event");

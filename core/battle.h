@@ -56,6 +56,7 @@
 #define BRIGADE_MELEE_ID_MAX 23         /* "T12.M3", bytes */
 #define BRIGADE_RULE_MAX 23             /* a modifier's rule reference, bytes */
 #define BRIGADE_MODIFIER_NAME_MAX 63    /* a modifier's name, bytes */
+#define BRIGADE_DICE_HEX_MAX 64         /* a dice seed or commitment as hex, bytes */
 
 /* Phases of a turn, in order (turn.md §Turn); ENDED once a side has no unit
  * left in play at the start of a turn. */
@@ -186,6 +187,15 @@ typedef struct brigade_battle_melee {
     brigade_melee_member members[BRIGADE_MELEE_UNITS_MAX];
 } brigade_battle_melee;
 
+/* The public part of the verifiable dice (core/dice.h, design.md "Dice",
+ * PROTOCOL.md §10.3), as lower-case hex; "" until its event is folded. */
+typedef struct brigade_battle_dice {
+    char commitment[BRIGADE_DICE_HEX_MAX + 1];  /* SHA-256 of the server seed (DICE_COMMITTED) */
+    char seeds[2][BRIGADE_DICE_HEX_MAX + 1];    /* each player's seed, by side (DICE_SEED_ADDED) */
+    char server_seed[BRIGADE_DICE_HEX_MAX + 1]; /* the server seed, revealed at the end
+                                                   (DICE_REVEALED) */
+} brigade_battle_dice;
+
 /* The whole battle. Initialise with brigade_battle_init() or load a
  * scenario (core/scenario.h). */
 typedef struct brigade_battle {
@@ -205,8 +215,10 @@ typedef struct brigade_battle {
     int melee_count;
     brigade_battle_melee melees[BRIGADE_BATTLE_MELEES_MAX];
     int melee_numbers;          /* melees formed in the game so far */
-    long rolls;                 /* rolls folded so far */
+    long rolls;                 /* rolls folded so far: every roll takes two dice numbers,
+                                   so the next die's number is 2 * rolls (core/dice.h) */
     long events;                /* events folded so far */
+    brigade_battle_dice dice;   /* the verifiable dice's public part (DICE_* events) */
 } brigade_battle;
 
 /* ---- commands ---------------------------------------------------------- */
@@ -273,7 +285,10 @@ typedef enum brigade_event_kind {
     BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED, /* melee: dice rolled ahead of a sappers' choice */
     BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN,    /* melee: an owner's sappers' choice recorded */
     BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, /* result: one unit's total, modifiers, test (log only) */
-    BRIGADE_BATTLE_EVENT_MELEE_RESOLVED     /* resolved: the melee's result; keeps or removes it */
+    BRIGADE_BATTLE_EVENT_MELEE_RESOLVED,    /* resolved: the melee's result; keeps or removes it */
+    BRIGADE_BATTLE_EVENT_DICE_COMMITTED,    /* dice: hex = the server seed's commitment (once) */
+    BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED,   /* dice: side's seed = hex (once per side) */
+    BRIGADE_BATTLE_EVENT_DICE_REVEALED      /* dice: hex = the server seed (once, at the end) */
 } brigade_event_kind;
 
 /* Why a unit changed (UNIT_CHANGED). */
@@ -404,6 +419,10 @@ typedef struct brigade_event {
             bool keep;                  /* stays in contact (`next`), else removed */
             brigade_battle_melee next;
         } resolved;
+        struct {
+            brigade_side side;                /* DICE_SEED_ADDED; NONE otherwise */
+            char hex[BRIGADE_DICE_HEX_MAX + 1]; /* 64 lower-case hex characters */
+        } dice;
     };
 } brigade_event;
 
@@ -419,6 +438,9 @@ void brigade_event_list_init(brigade_event_list *list);
 /* Forgets the events, keeps the memory. */
 void brigade_event_list_clear(brigade_event_list *list);
 void brigade_event_list_free(brigade_event_list *list);
+/* Appends a copy of `event`. Returns false (nothing appended) when memory
+ * runs out. */
+bool brigade_event_list_push(brigade_event_list *list, const brigade_event *event);
 
 /* ---- the machine ------------------------------------------------------- */
 

@@ -619,6 +619,14 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_bool(w, m, "keep", e->resolved.keep);
         w_melee_record(w, m, "next", &e->resolved.next, true);
         break;
+    case BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED:
+        w_enum(w, m, "side", &SIDE, (int)e->dice.side);
+        w_text(w, m, "hex", e->dice.hex, sizeof e->dice.hex);
+        break;
+    case BRIGADE_BATTLE_EVENT_DICE_COMMITTED:
+    case BRIGADE_BATTLE_EVENT_DICE_REVEALED:
+        w_text(w, m, "hex", e->dice.hex, sizeof e->dice.hex);
+        break;
     default:
         w_fail(w, PROTOCOL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)e->kind);
         break;
@@ -634,7 +642,7 @@ protocol_value *protocol_event_to_value(const brigade_battle *battle, const brig
     if (m == NULL)
         return NULL;
     if (event->kind < BRIGADE_BATTLE_EVENT_ROLL ||
-        event->kind > BRIGADE_BATTLE_EVENT_MELEE_RESOLVED)
+        event->kind > BRIGADE_BATTLE_EVENT_DICE_REVEALED)
         w_fail(&w, PROTOCOL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)event->kind);
     else
         w_set(&w, m, "kind", protocol_value_string_new(brigade_event_kind_name(event->kind)));
@@ -1207,6 +1215,20 @@ static unsigned r_event_bits(scope *s, const char *key)
     return bits;
 }
 
+/* A dice seed or commitment: 64 lower-case hex characters ("" allowed
+ * with `may_be_empty`: a battle's dice not yet known). */
+static void r_dice_hex(scope *s, const char *key, char *dst, bool may_be_empty)
+{
+    r_text(s, key, dst, BRIGADE_DICE_HEX_MAX + 1, false);
+    if (s->r->failed || (may_be_empty && dst[0] == '\0'))
+        return;
+    bool ok = strlen(dst) == BRIGADE_DICE_HEX_MAX;
+    for (size_t i = 0; ok && dst[i]; i++)
+        ok = (dst[i] >= '0' && dst[i] <= '9') || (dst[i] >= 'a' && dst[i] <= 'f');
+    if (!ok)
+        r_fail(s->r, key, "not 64 lower-case hex characters");
+}
+
 static void event_read(scope *s, brigade_event *e)
 {
     switch (e->kind) {
@@ -1316,6 +1338,15 @@ static void event_read(scope *s, brigade_event *e)
         e->resolved.keep = r_bool(s, "keep");
         r_melee_record(s, "next", &e->resolved.next, true);
         break;
+    case BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED:
+        e->dice.side = r_side_required(s, "side");
+        r_dice_hex(s, "hex", e->dice.hex, false);
+        break;
+    case BRIGADE_BATTLE_EVENT_DICE_COMMITTED:
+    case BRIGADE_BATTLE_EVENT_DICE_REVEALED:
+        e->dice.side = BRIGADE_SIDE_NONE;
+        r_dice_hex(s, "hex", e->dice.hex, false);
+        break;
     default:
         break;
     }
@@ -1337,7 +1368,7 @@ protocol_event_error protocol_event_from_value(const brigade_battle *battle,
             if (text == NULL) {
                 r_fail(&r, "kind", "not a string (%s)", kind_of(kind));
             } else {
-                for (int k = BRIGADE_BATTLE_EVENT_ROLL; k <= BRIGADE_BATTLE_EVENT_MELEE_RESOLVED;
+                for (int k = BRIGADE_BATTLE_EVENT_ROLL; k <= BRIGADE_BATTLE_EVENT_DICE_REVEALED;
                      k++) {
                     const char *name = brigade_event_kind_name((brigade_event_kind)k);
                     if (strlen(name) == len && memcmp(name, text, len) == 0)
@@ -1532,6 +1563,14 @@ protocol_value *protocol_battle_to_value(const brigade_battle *battle,
     w_int(&w, m, "melee_numbers", b->melee_numbers);
     w_int(&w, m, "rolls", b->rolls);
     w_int(&w, m, "events", b->events);
+    protocol_value *dice = w_map(&w, "dice");
+    if (dice != NULL) {
+        w_text(&w, dice, "commitment", b->dice.commitment, sizeof b->dice.commitment);
+        w_text(&w, dice, "seed_a", b->dice.seeds[0], sizeof b->dice.seeds[0]);
+        w_text(&w, dice, "seed_b", b->dice.seeds[1], sizeof b->dice.seeds[1]);
+        w_text(&w, dice, "server_seed", b->dice.server_seed, sizeof b->dice.server_seed);
+    }
+    w_set(&w, m, "dice", dice);
     if (w.failed) {
         protocol_value_free(m);
         return NULL;
@@ -1677,6 +1716,14 @@ protocol_event_error protocol_battle_from_value(const protocol_value *value, bri
         out->melee_numbers = r_int(&s, "melee_numbers", 0, INT_MAX);
         out->rolls = r_long(&s, "rolls", 0, LONG_MAX);
         out->events = r_long(&s, "events", 0, LONG_MAX);
+        scope dice;
+        if (r_map(&s, "dice", &dice)) {
+            r_dice_hex(&dice, "commitment", out->dice.commitment, true);
+            r_dice_hex(&dice, "seed_a", out->dice.seeds[0], true);
+            r_dice_hex(&dice, "seed_b", out->dice.seeds[1], true);
+            r_dice_hex(&dice, "server_seed", out->dice.server_seed, true);
+            s_close(&dice);
+        }
         s_close(&s);
     }
     if (r.failed) {

@@ -62,8 +62,10 @@
 #include "core/battle.h"
 #include "protocol/value.h"
 
-/* The version of the battle tree's shape ("format" member). */
-#define PROTOCOL_BATTLE_FORMAT 1
+/* The version of the battle tree's shape ("format" member). 2: the
+ * battle's "dice" map {commitment, seed_a, seed_b, server_seed} (hex, ""
+ * until known) and the dice_* events (PROTOCOL.md §10.3). */
+#define PROTOCOL_BATTLE_FORMAT 2
 /* Largest encoded event or battle decode accepts, in bytes (an event is
  * under 8 KB, a battle of 64 units under 64 KB). */
 #define PROTOCOL_EVENT_BYTES_MAX (1024u * 1024u)
@@ -128,7 +130,7 @@ protocol_event_error protocol_event_decode(const brigade_battle *battle, const u
 /*
  * A whole battle as a map: {format, title, ruleset, turn, phase, step,
  * initiative, phasing, awaiting, sides: {A, B}, units: [...],
- * charges: [...], melees: [...], melee_numbers, rolls, events}. Errors as
+ * charges: [...], melees: [...], melee_numbers, rolls, events, dice}. Errors as
  * protocol_event_to_value.
  */
 protocol_value *protocol_battle_to_value(const brigade_battle *battle,

@@ -12,14 +12,15 @@
 
 #define COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
 
-static const char *const seat_names[] = {"A", "B"};
+static const char *const seat_names[] = {"A", "B", "spectator"};
 static const char *const error_code_names[] = {
     "bad_frame",   "bad_message",    "unknown_type", "too_large",
     "not_joined",  "unknown_game",   "bad_token",    "wrong_seat",
-    "wrong_phase", "invalid_action", "unknown_unit", "internal"};
+    "wrong_phase", "invalid_action", "unknown_unit", "internal",
+    "read_only"};
 static const char *const client_kind_names[] = {"create", "join", "act"};
-static const char *const server_kind_names[] = {"created", "welcome", "ack",
-                                                "error",   "delta",   "resumed"};
+static const char *const server_kind_names[] = {"created", "welcome", "ack",     "error",
+                                                "delta",   "resumed", "watchers"};
 static const char *const action_kind_names[] = {"choose_initiative", "declare_charge", "respond",
                                                 "sappers_reroll",    "adjust",         "done"};
 static const char *const facing_names[] = {"front", "flank", "rear"};
@@ -390,7 +391,8 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
         static const char *const allowed[] = {"kind", "phasing", NULL};
         if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK)
             return error;
-        if ((error = reader_name(&reader, "phasing", seat_names, COUNT(seat_names), &index)) !=
+        /* A side: "A" or "B" (the first two seat names). */
+        if ((error = reader_name(&reader, "phasing", seat_names, 2, &index)) !=
             PROTOCOL_MESSAGE_OK)
             return error;
         action->as.choose_initiative.phasing = (protocol_seat)index;
@@ -504,9 +506,10 @@ protocol_message_error protocol_client_message_from_value(const protocol_value *
                            protocol_value_string_get(type, NULL));
     out->kind = (protocol_client_kind)kind;
 
-    static const char *const create_members[] = {"type", "request", "scenario", NULL};
+    static const char *const create_members[] = {"type", "request", "scenario",
+                                                 "spectator_password", "spectator_delay", NULL};
     static const char *const join_members[] = {"type", "request", "game", "token", "last_seq",
-                                               NULL};
+                                               "seed", "password", NULL};
     static const char *const act_members[] = {"type", "request", "action", NULL};
     const char *const *allowed = out->kind == PROTOCOL_CLIENT_CREATE ? create_members
                                  : out->kind == PROTOCOL_CLIENT_JOIN ? join_members
@@ -535,6 +538,13 @@ protocol_message_error protocol_client_message_from_value(const protocol_value *
         }
         memcpy(out->as.create.scenario, text, len + 1);
         out->as.create.scenario_len = len;
+        if ((error = reader_string(&reader, "spectator_password", false, 1, PROTOCOL_TOKEN_MAX,
+                                   out->as.create.spectator_password,
+                                   &out->as.create.has_spectator_password)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_int(&reader, "spectator_delay", false, 0, PROTOCOL_SPECTATOR_DELAY_MAX,
+                                &out->as.create.spectator_delay, NULL)) != PROTOCOL_MESSAGE_OK)
+            goto failed;
         break;
     }
     case PROTOCOL_CLIENT_JOIN:
@@ -544,8 +554,24 @@ protocol_message_error protocol_client_message_from_value(const protocol_value *
                                    out->as.join.token, NULL)) != PROTOCOL_MESSAGE_OK ||
             (error = reader_int(&reader, "last_seq", false, 0, PROTOCOL_INT_SAFE_MAX,
                                 &out->as.join.last_seq, &out->as.join.has_last_seq)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "seed", false, PROTOCOL_SEED_HEX, PROTOCOL_SEED_HEX,
+                                   out->as.join.seed, &out->as.join.has_seed)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "password", false, 1, PROTOCOL_TOKEN_MAX,
+                                   out->as.join.password, &out->as.join.has_password)) !=
                 PROTOCOL_MESSAGE_OK)
             goto failed;
+        if (out->as.join.has_seed) {
+            for (size_t i = 0; i < PROTOCOL_SEED_HEX; i++) {
+                char c = out->as.join.seed[i];
+                if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
+                    error = reader_fail(&reader, PROTOCOL_MESSAGE_BAD_VALUE, "seed",
+                                        "not 64 hex characters");
+                    goto failed;
+                }
+            }
+        }
         break;
     case PROTOCOL_CLIENT_ACT: {
         const protocol_value *action = NULL;
@@ -642,7 +668,7 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
                            protocol_value_string_get(type, NULL));
     out->kind = (protocol_server_kind)kind;
 
-    if (out->kind != PROTOCOL_SERVER_DELTA) {
+    if (out->kind != PROTOCOL_SERVER_DELTA && out->kind != PROTOCOL_SERVER_WATCHERS) {
         int64_t min = out->kind == PROTOCOL_SERVER_ERROR ? 0 : 1;
         if ((error = reader_int(&reader, "request", true, min, PROTOCOL_INT_SAFE_MAX,
                                 &out->request, NULL)) != PROTOCOL_MESSAGE_OK)
@@ -667,7 +693,9 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
         if ((error = reader_string(&seat_reader, "A", true, 1, PROTOCOL_TOKEN_MAX,
                                    out->as.created.token_a, NULL)) != PROTOCOL_MESSAGE_OK ||
             (error = reader_string(&seat_reader, "B", true, 1, PROTOCOL_TOKEN_MAX,
-                                   out->as.created.token_b, NULL)) != PROTOCOL_MESSAGE_OK)
+                                   out->as.created.token_b, NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "spectator", false, 1, PROTOCOL_TOKEN_MAX,
+                                   out->as.created.spectator, NULL)) != PROTOCOL_MESSAGE_OK)
             goto failed;
         break;
     }
@@ -679,7 +707,11 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
             (error = reader_int(&reader, "seq", true, 0, PROTOCOL_INT_SAFE_MAX,
                                 &out->as.welcome.seq, NULL)) != PROTOCOL_MESSAGE_OK ||
             (error = reader_member(&reader, "state", PROTOCOL_VALUE_MAP, true, &state)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_int(&reader, "watchers", false, 0, PROTOCOL_INT_SAFE_MAX,
+                                &out->as.welcome.watchers, NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_int(&reader, "spectator_delay", false, 0, PROTOCOL_INT_SAFE_MAX,
+                                &out->as.welcome.spectator_delay, NULL)) != PROTOCOL_MESSAGE_OK)
             goto failed;
         out->as.welcome.seat = (protocol_seat)seat;
         out->as.welcome.state = protocol_value_clone(state);
@@ -743,6 +775,13 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
         out->as.resumed.seat = (protocol_seat)seat;
         break;
     }
+    case PROTOCOL_SERVER_WATCHERS:
+        if ((error = reader_string(&reader, "game", true, 1, PROTOCOL_GAME_ID_MAX, out->game,
+                                   NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_int(&reader, "count", true, 0, PROTOCOL_INT_SAFE_MAX,
+                                &out->as.watchers.count, NULL)) != PROTOCOL_MESSAGE_OK)
+            goto failed;
+        break;
     }
     return PROTOCOL_MESSAGE_OK;
 
@@ -889,12 +928,20 @@ static protocol_value *client_to_value(const protocol_client_message *message, b
         build_set(&builder, "scenario",
                   protocol_value_string_new_len(message->as.create.scenario,
                                                 message->as.create.scenario_len));
+        if (message->as.create.has_spectator_password)
+            build_string(&builder, "spectator_password", message->as.create.spectator_password);
+        if (message->as.create.spectator_delay > 0)
+            build_int(&builder, "spectator_delay", message->as.create.spectator_delay);
         break;
     case PROTOCOL_CLIENT_JOIN:
         build_string(&builder, "game", message->as.join.game);
         build_string(&builder, "token", message->as.join.token);
         if (message->as.join.has_last_seq)
             build_int(&builder, "last_seq", message->as.join.last_seq);
+        if (message->as.join.has_seed)
+            build_string(&builder, "seed", message->as.join.seed);
+        if (message->as.join.has_password)
+            build_string(&builder, "password", message->as.join.password);
         break;
     case PROTOCOL_CLIENT_ACT:
         build_set(&builder, "action", action_to_value(&message->as.act, refused));
@@ -926,7 +973,7 @@ static protocol_value *server_to_value(const protocol_server_message *message, b
     }
     map_builder builder = {.map = protocol_value_map_new(), .failed = false};
     build_string(&builder, "type", protocol_server_kind_name(message->kind));
-    if (message->kind != PROTOCOL_SERVER_DELTA)
+    if (message->kind != PROTOCOL_SERVER_DELTA && message->kind != PROTOCOL_SERVER_WATCHERS)
         build_int(&builder, "request", message->request);
     switch (message->kind) {
     case PROTOCOL_SERVER_CREATED: {
@@ -935,6 +982,8 @@ static protocol_value *server_to_value(const protocol_server_message *message, b
         build_string(&seats, "A", message->as.created.token_a);
         build_string(&seats, "B", message->as.created.token_b);
         build_set(&builder, "seats", build_done(&seats));
+        if (message->as.created.spectator[0])
+            build_string(&builder, "spectator", message->as.created.spectator);
         break;
     }
     case PROTOCOL_SERVER_WELCOME:
@@ -942,6 +991,10 @@ static protocol_value *server_to_value(const protocol_server_message *message, b
         build_string(&builder, "seat", protocol_seat_name(message->as.welcome.seat));
         build_int(&builder, "seq", message->as.welcome.seq);
         build_set(&builder, "state", protocol_value_clone(message->as.welcome.state));
+        if (message->as.welcome.watchers > 0)
+            build_int(&builder, "watchers", message->as.welcome.watchers);
+        if (message->as.welcome.spectator_delay > 0)
+            build_int(&builder, "spectator_delay", message->as.welcome.spectator_delay);
         break;
     case PROTOCOL_SERVER_ACK:
         build_int(&builder, "seq", message->as.ack.seq);
@@ -968,6 +1021,10 @@ static protocol_value *server_to_value(const protocol_server_message *message, b
         build_string(&builder, "seat", protocol_seat_name(message->as.resumed.seat));
         build_int(&builder, "from", message->as.resumed.from);
         build_int(&builder, "seq", message->as.resumed.seq);
+        break;
+    case PROTOCOL_SERVER_WATCHERS:
+        build_string(&builder, "game", message->game);
+        build_int(&builder, "count", message->as.watchers.count);
         break;
     }
     return build_done(&builder);

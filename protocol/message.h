@@ -35,6 +35,10 @@
 #define PROTOCOL_UNIT_ID_MAX 31        /* = BRIGADE_UNIT_ID_MAX (core/melee.h) */
 #define PROTOCOL_GAME_ID_MAX 63
 #define PROTOCOL_TOKEN_MAX 127
+/* A player's dice seed in join: exactly this many hex characters (§10.3). */
+#define PROTOCOL_SEED_HEX 64
+/* The largest spectator delay a game may have, in phase changes (§5.1). */
+#define PROTOCOL_SPECTATOR_DELAY_MAX 64
 #define PROTOCOL_STATUS_MAX 31
 #define PROTOCOL_NOTE_MAX 255
 #define PROTOCOL_FIGURES_MAX 100000    /* = BRIGADE_FIGURES_MAX (core/melee.h) */
@@ -43,7 +47,8 @@
 
 typedef enum protocol_seat {
     PROTOCOL_SEAT_A = 0,
-    PROTOCOL_SEAT_B = 1
+    PROTOCOL_SEAT_B = 1,
+    PROTOCOL_SEAT_SPECTATOR = 2 /* welcome / resumed only: a read-only watcher (§5.2) */
 } protocol_seat;
 
 /* Error codes of the error message (§6). UNKNOWN stands, in a client, for a
@@ -61,6 +66,7 @@ typedef enum protocol_error_code {
     PROTOCOL_ERROR_INVALID_ACTION,
     PROTOCOL_ERROR_UNKNOWN_UNIT,
     PROTOCOL_ERROR_INTERNAL,
+    PROTOCOL_ERROR_READ_ONLY, /* an act from a spectator (§6.4) */
     PROTOCOL_ERROR_UNKNOWN
 } protocol_error_code;
 
@@ -157,12 +163,19 @@ typedef struct protocol_client_message {
         struct {
             char *scenario; /* the scenario file's JSON text, non-empty */
             size_t scenario_len;
+            bool has_spectator_password;
+            char spectator_password[PROTOCOL_TOKEN_MAX + 1]; /* 1..127 bytes (§5.1) */
+            int64_t spectator_delay; /* phases, 0..PROTOCOL_SPECTATOR_DELAY_MAX (§5.1) */
         } create;
         struct {
             char game[PROTOCOL_GAME_ID_MAX + 1];  /* 1..63 bytes */
             char token[PROTOCOL_TOKEN_MAX + 1];   /* 1..127 bytes */
             bool has_last_seq;
             int64_t last_seq; /* 0..PROTOCOL_INT_SAFE_MAX: resume after this seq (§10.1) */
+            bool has_seed;
+            char seed[PROTOCOL_SEED_HEX + 1]; /* the player's dice seed, 64 hex (§10.3) */
+            bool has_password;
+            char password[PROTOCOL_TOKEN_MAX + 1]; /* a spectator's password, 1..127 bytes */
         } join;
         protocol_action act;
     } as;
@@ -176,7 +189,8 @@ typedef enum protocol_server_kind {
     PROTOCOL_SERVER_ACK,
     PROTOCOL_SERVER_ERROR,
     PROTOCOL_SERVER_DELTA,
-    PROTOCOL_SERVER_RESUMED /* join with last_seq: the deltas from+1..seq follow (§10.1) */
+    PROTOCOL_SERVER_RESUMED, /* join with last_seq: the deltas from+1..seq follow (§10.1) */
+    PROTOCOL_SERVER_WATCHERS /* to the players: how many spectators watch (§6.7) */
 } protocol_server_kind;
 
 const char *protocol_server_kind_name(protocol_server_kind kind); /* "created", ... */
@@ -198,11 +212,14 @@ typedef struct protocol_server_message {
         struct {
             char token_a[PROTOCOL_TOKEN_MAX + 1];
             char token_b[PROTOCOL_TOKEN_MAX + 1];
+            char spectator[PROTOCOL_TOKEN_MAX + 1]; /* the spectator id; "" when absent */
         } created;
         struct {
             protocol_seat seat;
             int64_t seq;
             protocol_value *state;
+            int64_t watchers; /* spectators watching (optional on the wire: 0) */
+            int64_t spectator_delay; /* a delayed spectator's: phases behind (optional: 0) */
         } welcome;
         struct {
             int64_t seq;
@@ -221,6 +238,9 @@ typedef struct protocol_server_message {
             int64_t from; /* the client's last_seq */
             int64_t seq;  /* the game's seq: deltas from+1..seq follow */
         } resumed;
+        struct {
+            int64_t count; /* spectators joined to the game now */
+        } watchers;
     } as;
 } protocol_server_message;
 

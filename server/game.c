@@ -31,6 +31,7 @@
 #include <openssl/rand.h>
 
 #include "core/battle.h"
+#include "core/dice.h"
 #include "core/scenario.h"
 #include "protocol/codec.h"
 #include "protocol/delta.h"
@@ -43,12 +44,21 @@
 #define SERVER_GAME_ID_BYTES 12
 #define SERVER_TOKEN_BYTES 32
 #define SERVER_TOKEN_HEX (2 * SERVER_TOKEN_BYTES)
+/* Random bytes in a spectator id (sent as 32 hex characters). */
+#define SERVER_SPECTATOR_ID_BYTES 16
 
 _Static_assert(2 * SERVER_GAME_ID_BYTES <= PROTOCOL_GAME_ID_MAX, "game id too long");
 _Static_assert(SERVER_TOKEN_HEX <= PROTOCOL_TOKEN_MAX, "token too long");
 _Static_assert(PROTOCOL_UNIT_ID_MAX == BRIGADE_UNIT_ID_MAX, "unit id bounds differ");
 
 typedef struct server_game server_game;
+
+/* A state of the game kept for delayed spectators: its battle (owned) at
+ * `seq`. */
+typedef struct server_view {
+    brigade_battle *battle;
+    int64_t seq;
+} server_view;
 
 struct server_game {
     char id[PROTOCOL_GAME_ID_MAX + 1];
@@ -60,6 +70,29 @@ struct server_game {
     int64_t seq;
     long events;                          /* events committed (the journal's length) */
     char *damage;                         /* owned: why the journal cannot rebuild it, or NULL */
+    /* The secret dice seed (core/dice.h): journaled in the games row,
+     * revealed in the last event, never sent before, never logged. */
+    uint8_t dice_seed[BRIGADE_DICE_SEED_BYTES];
+    /* The spectator seat (PROTOCOL.md §5.2): SHA-256 of its id and of its
+     * password (has_password), as for the seat tokens; none for a game of
+     * an older journal. */
+    bool has_spectator, has_password;
+    unsigned char spectator_sha256[SERVER_JOURNAL_HASH_SIZE];
+    unsigned char password_sha256[SERVER_JOURNAL_HASH_SIZE];
+    /* The spectator delay (PROTOCOL.md §5.1), in phase changes; 0: live.
+     * With a delay, spectators see `base` (the state at seq 0) until
+     * `delay` phase changes have happened, then views[0]: views holds the
+     * battle as it was just before each of the last `delay` phase changes
+     * (a change of turn or phase), oldest first, with its seq; the log of
+     * a view is the first battle->events entries of the game's log (one
+     * entry per event, append-only). Delayed spectators are not in
+     * `members` (they get no live delta) but in `delayed`. */
+    int delay;
+    server_view base;
+    server_view *views;                   /* owned, `delay` slots */
+    size_t view_count;
+    server_connection **delayed;          /* not owned */
+    size_t delayed_count, delayed_capacity;
     /* The last deltas sent, for resuming connections: the delta of seq s is
      * deltas[s % SERVER_GAME_DELTAS_KEPT] for s in seq - delta_count + 1 ..
      * seq (one reference each). */
@@ -73,7 +106,9 @@ struct server_game {
 /* What a connection has joined (its server_connection data). */
 typedef struct server_session {
     server_game *game;
-    brigade_side seat;
+    brigade_side seat;       /* NONE for a spectator */
+    bool spectator;          /* read-only: every act is refused (read_only) */
+    bool delayed;            /* a spectator of a game with a delay: in game->delayed */
     /* Join's last_seq, else the game's seq at the join: an act whose
      * answer the journal holds at a later seq is a repeat of a request
      * sent before a reconnection (PROTOCOL.md §4.1). */
@@ -98,33 +133,45 @@ struct server_games {
 
 /* ------------------------------------------------------------------ dice */
 
-/* One face 1..6 from the OS random source: bytes 252..255 are rejected so
- * that each face has exactly 42 of the 252 accepted values (no modulo
- * bias). Returns 0 when the random source fails. */
-static int server_dice_face(void)
+/* The verifiable dice of one game (core/dice.h): the seeds and the
+ * source, on the stack of the request that rolls (wiped after). */
+typedef struct server_dice {
+    brigade_dice_seeds seeds;
+    brigade_verifiable_dice dice;
+} server_dice;
+
+/* Dice for rolling in `battle` (a state of `game`): the game's secret
+ * seed, the players' seeds of the battle (zero until given), and the next
+ * die's number 2 x the battle's rolls, so that the journal's rolls in
+ * order are dice 0, 1, 2, ... and a refused request consumes none. */
+static void server_dice_init(server_dice *dice, const server_game *game,
+                             const brigade_battle *battle, brigade_dice_source *source)
 {
-    for (int tries = 0; tries < 64; tries++) {
-        unsigned char byte;
-        if (RAND_bytes(&byte, 1) != 1)
-            return 0;
-        if (byte < 252)
-            return byte % 6 + 1;
-    }
-    return 0;
+    memset(dice, 0, sizeof(*dice));
+    memcpy(dice->seeds.server, game->dice_seed, sizeof(dice->seeds.server));
+    for (int side = 0; side < 2; side++)
+        if (battle->dice.seeds[side][0])
+            brigade_dice_seed_from_hex(battle->dice.seeds[side], dice->seeds.player[side]);
+    dice->dice.seeds = &dice->seeds;
+    dice->dice.next_number = (uint64_t)battle->rolls * 2;
+    brigade_verifiable_dice_source(&dice->dice, source);
 }
 
-/* The brigade_dice_source of the server until the verifiable one lands:
- * every named roll (battle.h) is two fresh faces. */
-static bool server_dice_roll(void *context, const char *name, int faces[2])
+/* Whether every die the source gave is in a journaled ROLL event of
+ * `events` (two a roll): else the numbering would drift (logged). */
+static bool server_dice_consistent(const server_dice *dice, const brigade_battle *battle,
+                                   const brigade_event_list *events)
 {
-    (void)context;
-    (void)name;
-    faces[0] = server_dice_face();
-    faces[1] = server_dice_face();
-    return faces[0] != 0 && faces[1] != 0;
+    long rolls = 0;
+    for (size_t i = 0; i < events->count; i++)
+        if (events->items[i].kind == BRIGADE_BATTLE_EVENT_ROLL)
+            rolls++;
+    if (dice->dice.next_number == (uint64_t)(battle->rolls + rolls) * 2 && !dice->dice.failed)
+        return true;
+    fprintf(stderr, "brigaded: dice: %llu dice drawn for %ld journaled rolls; refused\n",
+            (unsigned long long)(dice->dice.next_number - (uint64_t)battle->rolls * 2), rolls);
+    return false;
 }
-
-static const brigade_dice_source server_dice = {NULL, server_dice_roll};
 
 /* `bytes` random bytes as lower-case hex into out (2 * bytes + 1). */
 static bool server_random_hex(char *out, size_t bytes)
@@ -201,6 +248,12 @@ static void server_game_free(server_game *game)
     protocol_value_free(game->state);
     free(game->members);
     free(game->damage);
+    OPENSSL_cleanse(game->dice_seed, sizeof(game->dice_seed));
+    free(game->base.battle);
+    for (size_t i = 0; i < game->view_count; i++)
+        free(game->views[i].battle);
+    free(game->views);
+    free(game->delayed);
     for (size_t i = 0; i < SERVER_GAME_DELTAS_KEPT; i++)
         server_buffer_unref(game->deltas[i]);
     free(game);
@@ -315,6 +368,212 @@ static void server_game_member_remove(server_game *game, server_connection *conn
             game->members[i] = game->members[--game->member_count];
             return;
         }
+}
+
+static int server_game_delayed_add(server_game *game, server_connection *connection)
+{
+    if (game->delayed_count == game->delayed_capacity) {
+        size_t capacity = game->delayed_capacity ? game->delayed_capacity * 2 : 4;
+        server_connection **delayed = realloc(game->delayed, capacity * sizeof(*delayed));
+        if (!delayed)
+            return -1;
+        game->delayed = delayed;
+        game->delayed_capacity = capacity;
+    }
+    game->delayed[game->delayed_count++] = connection;
+    return 0;
+}
+
+static void server_game_delayed_remove(server_game *game, server_connection *connection)
+{
+    for (size_t i = 0; i < game->delayed_count; i++)
+        if (game->delayed[i] == connection) {
+            game->delayed[i] = game->delayed[--game->delayed_count];
+            return;
+        }
+}
+
+/* The view delayed spectators see now (server_game.delay). */
+static const server_view *server_game_view(const server_game *game)
+{
+    return game->view_count == (size_t)game->delay && game->view_count > 0 ? &game->views[0]
+                                                                            : &game->base;
+}
+
+/* The snapshot of a view: its battle's state and the first
+ * battle->events entries of the game's log. NULL when memory runs out. */
+static protocol_value *server_game_view_state(const server_game *game, const server_view *view)
+{
+    protocol_value *state = server_state_from_battle(view->battle, game->id);
+    protocol_value *log = protocol_value_array_new();
+    const protocol_value *full = protocol_value_map_get(game->state, "log");
+    bool ok = state && log && full;
+    for (size_t i = 0; ok && i < (size_t)view->battle->events && i < protocol_value_count(full);
+         i++)
+        ok = protocol_value_array_push(
+                 log, protocol_value_clone(protocol_value_array_get(full, i))) == 0;
+    if (ok) {
+        ok = protocol_value_map_set(state, "log", log) == 0;
+        log = NULL;
+    }
+    protocol_value_free(log);
+    if (!ok) {
+        protocol_value_free(state);
+        return NULL;
+    }
+    return state;
+}
+
+/* Keeps `battle` (owned now), the game's state at `seq` just before a
+ * phase change, dropping the oldest view beyond the delay. */
+static void server_game_views_push(server_game *game, brigade_battle *battle, int64_t seq)
+{
+    if (game->view_count == (size_t)game->delay) {
+        free(game->views[0].battle);
+        memmove(game->views, game->views + 1, (game->view_count - 1) * sizeof(*game->views));
+        game->view_count--;
+    }
+    game->views[game->view_count].battle = battle;
+    game->views[game->view_count].seq = seq;
+    game->view_count++;
+}
+
+static server_buffer *server_games_delta_buffer(const server_game *game, int64_t seq,
+                                                protocol_value *ops);
+
+/* What delayed spectators see now, and its seq: the view, or once the
+ * battle has ended (nothing left to coach) the live state. NULL when
+ * memory runs out. */
+static protocol_value *server_game_delayed_state(const server_game *game, int64_t *seq)
+{
+    if (game->battle->phase == BRIGADE_PHASE_ENDED) {
+        *seq = game->seq;
+        return protocol_value_clone(game->state);
+    }
+    const server_view *view = server_game_view(game);
+    *seq = view->seq;
+    return server_game_view_state(game, view);
+}
+
+/* A phase change: keeps the battle as it was just before it (`previous`,
+ * owned now, at `seq`) and moves the delayed spectators' view on by one
+ * phase change: one delta from their old view to the new one, whose seq
+ * skips to the new view's (PROTOCOL.md §6.5). */
+static void server_game_views_advance(server_game *game, brigade_battle *previous, int64_t seq)
+{
+    const server_view *view = server_game_view(game);
+    int64_t old_seq = view->seq;
+    protocol_value *old_state = game->delayed_count ? server_game_view_state(game, view) : NULL;
+    server_game_views_push(game, previous, seq);
+    int64_t new_seq = 0;
+    protocol_value *new_state =
+        game->delayed_count ? server_game_delayed_state(game, &new_seq) : NULL;
+    if (!game->delayed_count || new_seq == old_seq) {
+        protocol_value_free(new_state);
+        protocol_value_free(old_state);
+        return;
+    }
+    protocol_value *ops = NULL;
+    server_buffer *delta = NULL;
+    if (old_state && new_state &&
+        protocol_delta_compute(old_state, new_state, &ops) == PROTOCOL_DELTA_OK)
+        delta = server_games_delta_buffer(game, new_seq, ops);
+    if (delta)
+        server_connection_broadcast(game->delayed, game->delayed_count, delta);
+    else
+        fprintf(stderr, "brigaded: game %s: the delayed spectators' view could not be sent\n",
+                game->id);
+    server_buffer_unref(delta);
+    protocol_value_free(ops);
+    protocol_value_free(new_state);
+    protocol_value_free(old_state);
+}
+
+/*
+ * The delayed spectators' views of a game rebuilt from its journal (every
+ * event from seq 0): the state at seq 0, and the battle just before each
+ * of the last `delay` phase changes. Returns false when it cannot (the
+ * game is then marked damaged in memory by the caller).
+ */
+static bool server_game_views_rebuild(server_journal *journal, server_game *game)
+{
+    game->views = calloc((size_t)game->delay, sizeof(*game->views));
+    if (!game->views)
+        return false;
+    server_journal_loaded loaded;
+    if (server_journal_game_read(journal, game->id, true, &loaded) != 0)
+        return false;
+    brigade_battle *work = loaded.base;
+    brigade_battle *before = malloc(sizeof(*before)); /* the battle at the end of seq `seq` */
+    bool ok = work != NULL && before != NULL;
+    int64_t seq = 0;   /* the seq being folded */
+    int64_t kept_seq = 0;
+    for (size_t i = 0; ok && i <= loaded.records.count; i++) {
+        if (i == loaded.records.count || loaded.records.items[i].seq != seq) {
+            /* `work` is the battle at the end of seq `seq`. */
+            if (!game->base.battle) {
+                game->base.battle = malloc(sizeof(*game->base.battle));
+                ok = game->base.battle != NULL;
+                if (ok)
+                    *game->base.battle = *work;
+                game->base.seq = seq;
+            } else if (work->turn != before->turn || work->phase != before->phase) {
+                brigade_battle *kept = malloc(sizeof(*kept));
+                ok = kept != NULL;
+                if (ok) {
+                    *kept = *before;
+                    server_game_views_push(game, kept, kept_seq);
+                }
+            }
+            if (ok) {
+                *before = *work;
+                kept_seq = seq;
+            }
+            if (i == loaded.records.count)
+                break;
+            seq = loaded.records.items[i].seq;
+        }
+        ok = ok && brigade_battle_fold(work, &loaded.records.items[i].event);
+    }
+    free(before);
+    server_journal_loaded_free(&loaded);
+    return ok && game->base.battle != NULL;
+}
+
+static int64_t server_game_watchers(const server_game *game)
+{
+    int64_t count = (int64_t)game->delayed_count;
+    for (size_t i = 0; i < game->member_count; i++) {
+        const server_session *session = server_connection_data(game->members[i]);
+        if (session && session->spectator)
+            count++;
+    }
+    return count;
+}
+
+/* Tells the game's players how many spectators watch (PROTOCOL.md §6.7):
+ * one `watchers` frame to every joined player connection. */
+static void server_game_watchers_send(const server_game *game)
+{
+    protocol_server_message message;
+    memset(&message, 0, sizeof(message));
+    message.kind = PROTOCOL_SERVER_WATCHERS;
+    snprintf(message.game, sizeof(message.game), "%s", game->id);
+    message.as.watchers.count = server_game_watchers(game);
+    uint8_t *frame = NULL;
+    size_t length = 0;
+    if (protocol_server_message_encode(&message, SERVER_BUFFER_HEADROOM, &frame, &length) !=
+        PROTOCOL_CODEC_OK)
+        return;
+    server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
+    if (!buffer)
+        return;
+    for (size_t i = 0; i < game->member_count; i++) {
+        const server_session *session = server_connection_data(game->members[i]);
+        if (session && !session->spectator)
+            server_connection_send(game->members[i], buffer);
+    }
+    server_buffer_unref(buffer);
 }
 
 /* ------------------------------------------------------------- answers */
@@ -531,6 +790,43 @@ static server_game *server_game_from_journal(server_journal_loaded *loaded)
     return game;
 }
 
+/* Reads the game's secret dice seed from the journal. A game of an older
+ * journal has none: it gets one drawn now (its dice are not verifiable,
+ * and it has no commitment). Returns false when SQLite or the random
+ * source fails (the game is then marked damaged in memory). */
+static bool server_game_dice_seed_load(server_games *games, server_game *game)
+{
+    if (game->damage)
+        return true;
+    int spectator = server_journal_game_spectator(games->journal, game->id,
+                                                  game->spectator_sha256, &game->has_password,
+                                                  game->password_sha256, &game->delay);
+    game->has_spectator = spectator == 0;
+    if (spectator < 0)
+        fprintf(stderr, "brigaded: journal: %s\n", server_journal_error(games->journal));
+    if (game->has_spectator && game->delay > 0 &&
+        !server_game_views_rebuild(games->journal, game)) {
+        /* Never show delayed spectators the live state instead. */
+        fprintf(stderr, "brigaded: game %s: its spectators' delayed views cannot be rebuilt; "
+                        "spectators are refused\n", game->id);
+        game->has_spectator = false;
+        game->delay = 0;
+    }
+    int found = server_journal_game_dice_seed(games->journal, game->id, game->dice_seed);
+    if (found == 0)
+        return true;
+    if (found > 0 && RAND_bytes(game->dice_seed, (int)sizeof(game->dice_seed)) == 1) {
+        if (game->battle->dice.commitment[0])
+            fprintf(stderr, "brigaded: game %s: the journal holds no dice seed for its "
+                            "commitment; its dice are no longer verifiable\n", game->id);
+        return true;
+    }
+    if (found < 0)
+        fprintf(stderr, "brigaded: journal: %s\n", server_journal_error(games->journal));
+    game->damage = strdup("its dice seed cannot be read from the journal");
+    return game->damage != NULL;
+}
+
 /* server_journal_load's callback: one game into the registry. */
 static void server_games_on_loaded(void *context, server_journal_loaded *loaded)
 {
@@ -540,7 +836,8 @@ static void server_games_on_loaded(void *context, server_journal_loaded *loaded)
     if (loaded->warning[0])
         fprintf(stderr, "brigaded: game %s: %s\n", loaded->id, loaded->warning);
     server_game *game = server_game_from_journal(loaded);
-    if (!game || server_games_insert(games, game) != 0) {
+    if (!game || !server_game_dice_seed_load(games, game) ||
+        server_games_insert(games, game) != 0) {
         server_game_free(game);
         games->load_failed = true;
         return;
@@ -561,7 +858,8 @@ static server_game *server_games_find_journaled(server_games *games, const char 
         return NULL;
     server_game *game = server_game_from_journal(&loaded);
     server_journal_loaded_free(&loaded);
-    if (!game || server_games_insert(games, game) != 0) {
+    if (!game || !server_game_dice_seed_load(games, game) ||
+        server_games_insert(games, game) != 0) {
         server_game_free(game);
         return NULL;
     }
@@ -621,6 +919,8 @@ static void server_games_create(server_games *games, server_connection *connecti
     brigade_event_list_init(&events);
     char tokens[2][SERVER_TOKEN_HEX + 1];
     memset(tokens, 0, sizeof(tokens));
+    char spectator[2 * SERVER_SPECTATOR_ID_BYTES + 1];
+    memset(spectator, 0, sizeof(spectator));
     if (!game || !battle || !initial || !log)
         goto internal;
 
@@ -633,9 +933,16 @@ static void server_games_create(server_games *games, server_connection *connecti
         goto done;
     }
     memcpy(initial, battle, sizeof(*initial));
-    brigade_battle_error battle_error;
-    memset(&battle_error, 0, sizeof(battle_error));
-    if (brigade_battle_start(battle, &server_dice, &events, &battle_error) != BRIGADE_BATTLE_OK ||
+    /* The secret dice seed and its commitment, the event of seq 0; the
+     * battle begins when both players' seeds are in (server_games_join,
+     * PROTOCOL.md §10.3). */
+    brigade_event commitment;
+    memset(&commitment, 0, sizeof(commitment));
+    commitment.kind = BRIGADE_BATTLE_EVENT_DICE_COMMITTED;
+    commitment.dice.side = BRIGADE_SIDE_NONE;
+    if (RAND_bytes(game->dice_seed, (int)sizeof(game->dice_seed)) != 1 ||
+        !brigade_dice_commitment(game->dice_seed, commitment.dice.hex) ||
+        !brigade_event_list_push(&events, &commitment) ||
         !server_game_fold(battle, &events, log))
         goto internal;
 
@@ -648,6 +955,25 @@ static void server_games_create(server_games *games, server_connection *connecti
         goto internal;
     server_token_hash(tokens[BRIGADE_SIDE_A], game->token_sha256[BRIGADE_SIDE_A]);
     server_token_hash(tokens[BRIGADE_SIDE_B], game->token_sha256[BRIGADE_SIDE_B]);
+    if (!server_random_hex(spectator, SERVER_SPECTATOR_ID_BYTES))
+        goto internal;
+    server_token_hash(spectator, game->spectator_sha256);
+    game->has_spectator = true;
+    if (message->as.create.has_spectator_password) {
+        server_token_hash(message->as.create.spectator_password, game->password_sha256);
+        game->has_password = true;
+    }
+    game->delay = (int)message->as.create.spectator_delay;
+    if (game->delay > 0) {
+        /* Delayed spectators see the state at seq 0 until `delay` phase
+         * changes have happened. */
+        game->views = calloc((size_t)game->delay, sizeof(*game->views));
+        game->base.battle = malloc(sizeof(*game->base.battle));
+        if (!game->views || !game->base.battle)
+            goto internal;
+        *game->base.battle = *battle;
+        game->base.seq = 0;
+    }
 
     game->state = server_state_from_battle(battle, game->id);
     if (!game->state)
@@ -666,6 +992,7 @@ static void server_games_create(server_games *games, server_connection *connecti
              tokens[BRIGADE_SIDE_A]);
     snprintf(answer.as.created.token_b, sizeof(answer.as.created.token_b), "%s",
              tokens[BRIGADE_SIDE_B]);
+    snprintf(answer.as.created.spectator, sizeof(answer.as.created.spectator), "%s", spectator);
 
     /* Durable before anyone hears of it: the game's row, its initial
      * battle and its start events (seq 0). */
@@ -676,6 +1003,10 @@ static void server_games_create(server_games *games, server_connection *connecti
         .scenario_len = message->as.create.scenario_len,
         .initial = initial,
         .start = &events,
+        .dice_seed = game->dice_seed,
+        .spectator_sha256 = game->spectator_sha256,
+        .spectator_password_sha256 = game->has_password ? game->password_sha256 : NULL,
+        .spectator_delay = game->delay,
     };
     memcpy(record.token_sha256, game->token_sha256, sizeof(record.token_sha256));
     if (server_journal_game_create(games->journal, &record) != 0) {
@@ -704,6 +1035,7 @@ internal:
                             "the server could not create the game");
 done:
     OPENSSL_cleanse(tokens, sizeof(tokens));
+    OPENSSL_cleanse(spectator, sizeof(spectator));
     brigade_event_list_free(&events);
     protocol_value_free(log);
     free(battle);
@@ -717,7 +1049,7 @@ done:
  * `resumed`, then the kept deltas after last_seq (PROTOCOL.md §4.1).
  * Returns false when it cannot (nothing sent). */
 static bool server_games_resume(server_connection *connection, const server_game *game,
-                                int64_t request, brigade_side seat, int64_t last_seq)
+                                int64_t request, protocol_seat seat, int64_t last_seq)
 {
     if (last_seq > game->seq || game->seq - last_seq > (int64_t)game->delta_count)
         return false;
@@ -726,7 +1058,7 @@ static bool server_games_resume(server_connection *connection, const server_game
     answer.kind = PROTOCOL_SERVER_RESUMED;
     answer.request = request;
     snprintf(answer.game, sizeof(answer.game), "%s", game->id);
-    answer.as.resumed.seat = seat == BRIGADE_SIDE_A ? PROTOCOL_SEAT_A : PROTOCOL_SEAT_B;
+    answer.as.resumed.seat = seat;
     answer.as.resumed.from = last_seq;
     answer.as.resumed.seq = game->seq;
     uint8_t *frame = NULL;
@@ -742,6 +1074,72 @@ static bool server_games_resume(server_connection *connection, const server_game
     for (int64_t seq = last_seq + 1; seq <= game->seq; seq++)
         server_connection_send(connection, game->deltas[seq % SERVER_GAME_DELTAS_KEPT]);
     return true;
+}
+
+static bool server_games_commit(server_games *games, server_game *game,
+                                server_connection *connection, brigade_side seat,
+                                int64_t request,
+                                const unsigned char action_hash[SERVER_JOURNAL_HASH_SIZE],
+                                brigade_event_list *events, bool send_ack);
+static void server_dice_init(server_dice *dice, const server_game *game,
+                             const brigade_battle *battle, brigade_dice_source *source);
+static bool server_dice_consistent(const server_dice *dice, const brigade_battle *battle,
+                                   const brigade_event_list *events);
+
+/*
+ * A seat's first join with its dice seed (PROTOCOL.md §10.3): journals
+ * the seed as an event and, when the other seat's seed is in already,
+ * begins the battle (turn 1's Initiative rolls, brigade_battle_start), as
+ * the game's next seq: a delta to every member. Returns false when it
+ * could not (memory, the journal; nothing changed).
+ */
+static bool server_games_seed(server_games *games, server_game *game,
+                              server_connection *connection, brigade_side seat, int64_t request,
+                              const char *seed_hex)
+{
+    uint8_t seed[BRIGADE_DICE_SEED_BYTES];
+    if (!brigade_dice_seed_from_hex(seed_hex, seed))
+        return false;
+    brigade_event added;
+    memset(&added, 0, sizeof(added));
+    added.kind = BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED;
+    added.dice.side = seat;
+    brigade_dice_seed_to_hex(seed, added.dice.hex);
+    unsigned char hash[SERVER_JOURNAL_HASH_SIZE];
+    server_journal_sha256(added.dice.hex, strlen(added.dice.hex), hash);
+
+    brigade_event_list events;
+    brigade_event_list_init(&events);
+    brigade_battle *seeded = malloc(sizeof(*seeded));
+    server_dice dice;
+    memset(&dice, 0, sizeof(dice));
+    bool ok = seeded && brigade_event_list_push(&events, &added);
+    if (ok) {
+        *seeded = *game->battle;
+        ok = brigade_battle_fold(seeded, &added);
+    }
+    if (ok && seeded->turn == 0 && seeded->dice.seeds[BRIGADE_SIDE_A][0] &&
+        seeded->dice.seeds[BRIGADE_SIDE_B][0]) {
+        /* Both seeds in: nothing was rolled before this moment. */
+        brigade_dice_source source;
+        server_dice_init(&dice, game, seeded, &source);
+        brigade_battle_error error;
+        memset(&error, 0, sizeof(error));
+        ok = brigade_battle_start(seeded, &source, &events, &error) == BRIGADE_BATTLE_OK &&
+             server_dice_consistent(&dice, seeded, &events);
+        if (!ok)
+            fprintf(stderr, "brigaded: game %s: the battle cannot begin: %s\n", game->id,
+                    error.message[0] ? error.message : "dice");
+    }
+    ok = ok && server_games_commit(games, game, connection, seat, request, hash, &events, false);
+    if (ok)
+        fprintf(stderr, "brigaded: game %s: seat %s's dice seed is in%s\n", game->id,
+                brigade_side_name(seat), game->battle->turn > 0 && seeded->turn == 0
+                                             ? "; the battle begins" : "");
+    OPENSSL_cleanse(&dice, sizeof(dice));
+    free(seeded);
+    brigade_event_list_free(&events);
+    return ok;
 }
 
 static void server_games_join(server_games *games, server_connection *connection,
@@ -767,26 +1165,68 @@ static void server_games_join(server_games *games, server_connection *connection
     /* Both seats compared, each in constant time. */
     bool seat_a = CRYPTO_memcmp(hash, game->token_sha256[BRIGADE_SIDE_A], sizeof(hash)) == 0;
     bool seat_b = CRYPTO_memcmp(hash, game->token_sha256[BRIGADE_SIDE_B], sizeof(hash)) == 0;
+    bool watching = game->has_spectator &&
+                    CRYPTO_memcmp(hash, game->spectator_sha256, sizeof(hash)) == 0;
     OPENSSL_cleanse(hash, sizeof(hash));
-    if (!seat_a && !seat_b) {
+    if (!seat_a && !seat_b && !watching) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_TOKEN,
                                 "the token is not a seat token of game \"%s\"", game->id);
         return;
     }
-    brigade_side seat = seat_a ? BRIGADE_SIDE_A : BRIGADE_SIDE_B;
+    if (watching && game->has_password) {
+        bool good = false;
+        if (message->as.join.has_password) {
+            server_token_hash(message->as.join.password, hash);
+            good = CRYPTO_memcmp(hash, game->password_sha256, sizeof(hash)) == 0;
+            OPENSSL_cleanse(hash, sizeof(hash));
+        }
+        if (!good) {
+            server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_TOKEN,
+                                    "game \"%s\" asks its spectators for a password: it is %s",
+                                    game->id,
+                                    message->as.join.has_password ? "wrong" : "missing");
+            return;
+        }
+    }
+    brigade_side seat = watching ? BRIGADE_SIDE_NONE : seat_a ? BRIGADE_SIDE_A : BRIGADE_SIDE_B;
+    protocol_seat wire_seat = watching ? PROTOCOL_SEAT_SPECTATOR
+                              : seat_a ? PROTOCOL_SEAT_A
+                                       : PROTOCOL_SEAT_B;
+    const char *seat_name = watching ? "spectator" : brigade_side_name(seat);
 
     server_session *session = server_connection_data(connection);
-    if (session && (session->game != game || session->seat != seat)) {
+    if (session && (session->game != game || session->seat != seat ||
+                    session->spectator != watching)) {
         /* PROTOCOL.md §1: one seat of one game per connection. */
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
                                 "this connection has joined game \"%s\" seat %s already; open "
                                 "another connection for another seat",
-                                session->game->id, brigade_side_name(session->seat));
+                                session->game->id,
+                                session->spectator ? "spectator"
+                                                   : brigade_side_name(session->seat));
         return;
     }
 
+    /* The seat's first join carries its dice seed; a seed on a later join
+     * is ignored (the first one stays: PROTOCOL.md §10.3). */
+    if (!watching && !game->battle->dice.seeds[seat][0]) {
+        if (!message->as.join.has_seed) {
+            server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
+                                    "seed: seat %s's first join must carry its dice seed, 64 "
+                                    "hex characters (PROTOCOL.md §10.3)",
+                                    brigade_side_name(seat));
+            return;
+        }
+        if (!server_games_seed(games, game, connection, seat, request, message->as.join.seed)) {
+            server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                    "the server could not record the dice seed");
+            return;
+        }
+    }
+
+    bool delayed = watching && game->delay > 0;
     server_buffer *buffer = NULL;
-    bool resuming = message->as.join.has_last_seq && message->as.join.last_seq <= game->seq &&
+    bool resuming = !delayed && message->as.join.has_last_seq && message->as.join.last_seq <= game->seq &&
                     game->seq - message->as.join.last_seq <= (int64_t)game->delta_count;
     if (!resuming) {
         protocol_server_message answer;
@@ -794,14 +1234,28 @@ static void server_games_join(server_games *games, server_connection *connection
         answer.kind = PROTOCOL_SERVER_WELCOME;
         answer.request = request;
         snprintf(answer.game, sizeof(answer.game), "%s", game->id);
-        answer.as.welcome.seat = seat == BRIGADE_SIDE_A ? PROTOCOL_SEAT_A : PROTOCOL_SEAT_B;
+        answer.as.welcome.seat = wire_seat;
         answer.as.welcome.seq = game->seq;
+        /* Players see how many watch (spectators do not): §6.2. */
+        answer.as.welcome.watchers = watching ? 0 : server_game_watchers(game);
         answer.as.welcome.state = game->state; /* read only by the encoder */
+        protocol_value *view_state = NULL;
+        if (delayed) {
+            /* A delayed spectator: the state `delay` phase changes ago. */
+            int64_t view_seq = 0;
+            view_state = server_game_delayed_state(game, &view_seq);
+            answer.as.welcome.seq = view_seq;
+            answer.as.welcome.state = view_state;
+            answer.as.welcome.spectator_delay = game->delay;
+        }
         uint8_t *frame = NULL;
         size_t length = 0;
-        if (protocol_server_message_encode(&answer, SERVER_BUFFER_HEADROOM, &frame, &length) !=
-                PROTOCOL_CODEC_OK ||
-            length > PROTOCOL_SERVER_FRAME_MAX) {
+        protocol_codec_error encoded =
+            answer.as.welcome.state
+                ? protocol_server_message_encode(&answer, SERVER_BUFFER_HEADROOM, &frame, &length)
+                : PROTOCOL_CODEC_NO_MEMORY;
+        protocol_value_free(view_state);
+        if (encoded != PROTOCOL_CODEC_OK || length > PROTOCOL_SERVER_FRAME_MAX) {
             free(frame);
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                     "the game's state cannot be sent");
@@ -816,7 +1270,8 @@ static void server_games_join(server_games *games, server_connection *connection
     }
     if (!session) {
         session = malloc(sizeof(*session));
-        if (!session || server_game_member_add(game, connection) != 0) {
+        if (!session || (delayed ? server_game_delayed_add(game, connection)
+                                  : server_game_member_add(game, connection)) != 0) {
             free(session);
             server_buffer_unref(buffer);
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
@@ -824,17 +1279,22 @@ static void server_games_join(server_games *games, server_connection *connection
         }
         session->game = game;
         session->seat = seat;
+        session->spectator = watching;
+        session->delayed = delayed;
         server_connection_set_data(connection, session);
         fprintf(stderr, "brigaded: connection %lu joined game %s seat %s%s\n",
-                server_connection_id(connection), game->id, brigade_side_name(seat),
+                server_connection_id(connection), game->id, seat_name,
                 resuming ? " (resuming)" : "");
+        if (watching)
+            server_game_watchers_send(game);
     }
     /* An answer the journal holds after the client's last_seq may be the
      * answer to a request it sent before losing its connection, whether
      * it now gets the deltas or a whole snapshot. */
     session->resume_from = message->as.join.has_last_seq ? message->as.join.last_seq : game->seq;
     if (resuming) {
-        if (!server_games_resume(connection, game, request, seat, message->as.join.last_seq))
+        if (!server_games_resume(connection, game, request, wire_seat,
+                                 message->as.join.last_seq))
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                     "out of memory");
         return;
@@ -962,58 +1422,53 @@ static bool server_games_repeat(server_games *games, server_connection *connecti
     return true;
 }
 
-static void server_games_act(server_games *games, server_connection *connection,
-                             const protocol_client_message *message)
+/*
+ * Commits `events` (the consequences of one accepted request of `seat` in
+ * `game`, at least one) as the game's next seq (design.md "The path of one
+ * action"): folds them into a copy of the battle (adding the dice reveal,
+ * PROTOCOL.md §10.3, when the battle ends), builds the snapshot and its
+ * delta, journals the events with the ack `{request, seq}` as the answer
+ * to a repeated request, then makes the copy the game's battle, sends the
+ * ack to `connection` when `send_ack`, and the delta to every member.
+ * Returns true, or false with nothing changed and nothing sent (memory, or
+ * the journal failed: logged).
+ */
+static bool server_games_commit(server_games *games, server_game *game,
+                                server_connection *connection, brigade_side seat,
+                                int64_t request,
+                                const unsigned char action_hash[SERVER_JOURNAL_HASH_SIZE],
+                                brigade_event_list *events, bool send_ack)
 {
-    int64_t request = message->request;
-    server_session *session = server_connection_data(connection);
-    if (!session) {
-        server_games_send_error(connection, request, PROTOCOL_ERROR_NOT_JOINED,
-                                "join a game before acting");
-        return;
-    }
-    server_game *game = session->game;
-    unsigned char action_hash[SERVER_JOURNAL_HASH_SIZE];
-    if (!server_games_action_hash(message, action_hash)) {
-        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
-        return;
-    }
-    if (server_games_repeat(games, connection, session, request, action_hash))
-        return;
-
-    brigade_command command;
-    char why[PROTOCOL_ERROR_MESSAGE_MAX + 1];
-    if (!server_games_command(&message->as.act, &command, why, sizeof(why))) {
-        server_games_send_error(connection, request, PROTOCOL_ERROR_INVALID_ACTION, "%s", why);
-        return;
-    }
-
-    brigade_event_list events;
-    brigade_event_list_init(&events);
+    bool committed = false;
     brigade_battle *next = NULL;
     protocol_value *entries = NULL, *state = NULL, *ops = NULL, *holder = NULL, *aux = NULL;
+    protocol_value *old_log = NULL, *new_log = NULL;
     server_buffer *delta = NULL, *ack_buffer = NULL;
     uint8_t *ack_bytes = NULL;
-
-    brigade_battle_error error;
-    memset(&error, 0, sizeof(error));
-    brigade_battle_error_code code =
-        brigade_battle_apply(game->battle, session->seat, &command, &server_dice, &events, &error);
-    if (code != BRIGADE_BATTLE_OK) {
-        server_games_send_error(connection, request, server_games_error_code(code), "%s",
-                                error.message[0] ? error.message
-                                                 : brigade_battle_error_code_name(code));
-        goto done;
-    }
 
     /* The next battle and its log entries, on a copy. */
     next = malloc(sizeof(*next));
     entries = protocol_value_array_new();
     if (!next || !entries)
-        goto internal;
+        goto done;
     *next = *game->battle;
-    if (!server_game_fold(next, &events, entries))
-        goto internal;
+    if (!server_game_fold(next, events, entries))
+        goto done;
+    if (next->phase == BRIGADE_PHASE_ENDED && !next->dice.server_seed[0] &&
+        next->dice.commitment[0]) {
+        /* The game's last event reveals the server's dice seed. */
+        brigade_event reveal;
+        memset(&reveal, 0, sizeof(reveal));
+        reveal.kind = BRIGADE_BATTLE_EVENT_DICE_REVEALED;
+        reveal.dice.side = BRIGADE_SIDE_NONE;
+        brigade_dice_seed_to_hex(game->dice_seed, reveal.dice.hex);
+        size_t first = events->count;
+        if (!brigade_event_list_push(events, &reveal))
+            goto done;
+        brigade_event_list one = {events->items + first, 1, 1};
+        if (!server_game_fold(next, &one, entries))
+            goto done;
+    }
 
     /* The next snapshot, and the delta: the tree without "log" is diffed,
      * the log only grows and its new entries are appended as sets (the
@@ -1022,21 +1477,21 @@ static void server_games_act(server_games *games, server_connection *connection,
     state = server_state_from_battle(next, game->id);
     holder = protocol_value_nil_new();
     if (!state || !holder || protocol_value_map_set(state, "log", protocol_value_nil_new()) != 0)
-        goto internal;
-    protocol_value *old_log = protocol_value_map_get(game->state, "log");
-    protocol_value *new_log = protocol_value_map_get(state, "log");
+        goto done;
+    old_log = protocol_value_map_get(game->state, "log");
+    new_log = protocol_value_map_get(state, "log");
     if (!old_log || !new_log)
-        goto internal;
+        goto done;
     size_t log_length = protocol_value_count(old_log);
     protocol_value_swap(old_log, holder); /* game->state's log is nil for now */
     protocol_delta_error delta_error = protocol_delta_compute(game->state, state, &ops);
     protocol_value_swap(old_log, holder); /* and back */
     if (delta_error != PROTOCOL_DELTA_OK || !server_games_log_ops(ops, entries, log_length))
-        goto internal;
+        goto done;
 
     delta = server_games_delta_buffer(game, game->seq + 1, ops);
     if (!delta)
-        goto internal;
+        goto done;
 
     /* The new log: the old one moved over, the entries appended. */
     protocol_value_swap(new_log, old_log); /* state has the log, game->state nil */
@@ -1049,7 +1504,7 @@ static void server_games_act(server_games *games, server_connection *connection,
         while (pushed--)
             protocol_value_array_pop(new_log);
         protocol_value_swap(new_log, old_log);
-        goto internal;
+        goto done;
     }
 
     /* The ack, encoded once: journaled for a repeated request, then sent. */
@@ -1070,14 +1525,14 @@ static void server_games_act(server_games *games, server_connection *connection,
         .game = game->id,
         .seq = game->seq + 1,
         .battle = game->battle,
-        .events = &events,
-        .seat = session->seat,
+        .events = events,
+        .seat = seat,
         .request = request,
         .answer = ack_bytes,
         .answer_len = ack_length,
         .ended = next->phase == BRIGADE_PHASE_ENDED,
     };
-    memcpy(action.action_sha256, action_hash, sizeof(action_hash));
+    memcpy(action.action_sha256, action_hash, SERVER_JOURNAL_HASH_SIZE);
     if (server_journal_snapshot_due(games->journal, action.seq)) {
         aux = protocol_value_map_new();
         if (!aux || protocol_value_map_set(aux, "log", protocol_value_clone(new_log)) != 0)
@@ -1085,26 +1540,39 @@ static void server_games_act(server_games *games, server_connection *connection,
         action.snapshot = next;
         action.snapshot_aux = aux;
     }
-    server_games_crash_point(games, SERVER_GAMES_CRASH_BEFORE_COMMIT);
+    /* The test hook counts the acts only (game.h). */
+    if (send_ack)
+        server_games_crash_point(games, SERVER_GAMES_CRASH_BEFORE_COMMIT);
     if (server_journal_append(games->journal, &action) != 0) {
         fprintf(stderr, "brigaded: journal: %s\n", server_journal_error(games->journal));
         goto undo;
     }
-    games->commits++;
-    server_games_crash_point(games, SERVER_GAMES_CRASH_AFTER_COMMIT);
+    if (send_ack) {
+        games->commits++;
+        server_games_crash_point(games, SERVER_GAMES_CRASH_AFTER_COMMIT);
+    }
 
     protocol_value_free(game->state);
     game->state = state;
     state = NULL;
-    free(game->battle);
+    brigade_battle *previous = game->battle;
+    int64_t previous_seq = game->seq;
+    bool phase_changed = next->turn != previous->turn || next->phase != previous->phase;
     game->battle = next;
     next = NULL;
     game->seq++;
-    game->events += (long)events.count;
+    game->events += (long)events->count;
     server_game_delta_keep(game, delta);
+    if (game->delay > 0 && phase_changed) {
+        server_game_views_advance(game, previous, previous_seq); /* keeps previous */
+        previous = NULL;
+    }
+    free(previous);
 
-    server_connection_send(connection, ack_buffer);
+    if (send_ack)
+        server_connection_send(connection, ack_buffer);
     server_connection_broadcast(game->members, game->member_count, delta);
+    committed = true;
     goto done;
 
 undo:
@@ -1112,9 +1580,6 @@ undo:
     for (size_t i = 0; i < protocol_value_count(entries); i++)
         protocol_value_array_pop(new_log);
     protocol_value_swap(new_log, old_log);
-internal:
-    server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
-                            "the server could not carry out the action");
 done:
     server_buffer_unref(delta);
     server_buffer_unref(ack_buffer);
@@ -1125,6 +1590,75 @@ done:
     protocol_value_free(state);
     protocol_value_free(entries);
     free(next);
+    return committed;
+}
+
+static void server_games_act(server_games *games, server_connection *connection,
+                             const protocol_client_message *message)
+{
+    int64_t request = message->request;
+    server_session *session = server_connection_data(connection);
+    if (!session) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_NOT_JOINED,
+                                "join a game before acting");
+        return;
+    }
+    server_game *game = session->game;
+    if (session->spectator) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_READ_ONLY,
+                                "a spectator watches game \"%s\" and cannot act", game->id);
+        return;
+    }
+    unsigned char action_hash[SERVER_JOURNAL_HASH_SIZE];
+    if (!server_games_action_hash(message, action_hash)) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
+        return;
+    }
+    if (server_games_repeat(games, connection, session, request, action_hash))
+        return;
+
+    brigade_command command;
+    char why[PROTOCOL_ERROR_MESSAGE_MAX + 1];
+    if (!server_games_command(&message->as.act, &command, why, sizeof(why))) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INVALID_ACTION, "%s", why);
+        return;
+    }
+    if (game->battle->turn == 0) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_WRONG_PHASE,
+                                "the battle begins when both players have joined with their "
+                                "dice seeds (waiting for %s)",
+                                !game->battle->dice.seeds[0][0] && !game->battle->dice.seeds[1][0]
+                                    ? "A and B"
+                                : !game->battle->dice.seeds[0][0] ? "A"
+                                                                  : "B");
+        return;
+    }
+
+    brigade_event_list events;
+    brigade_event_list_init(&events);
+    server_dice dice;
+    brigade_dice_source source;
+    server_dice_init(&dice, game, game->battle, &source);
+
+    brigade_battle_error error;
+    memset(&error, 0, sizeof(error));
+    brigade_battle_error_code code =
+        brigade_battle_apply(game->battle, session->seat, &command, &source, &events, &error);
+    if (code != BRIGADE_BATTLE_OK) {
+        /* Nothing journaled: no dice numbers consumed (the counter is the
+         * battle's rolls, core/dice.h). */
+        server_games_send_error(connection, request, server_games_error_code(code), "%s",
+                                error.message[0] ? error.message
+                                                 : brigade_battle_error_code_name(code));
+        goto done;
+    }
+    if (!server_dice_consistent(&dice, game->battle, &events) ||
+        !server_games_commit(games, game, connection, session->seat, request, action_hash,
+                             &events, true))
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                "the server could not carry out the action");
+done:
+    OPENSSL_cleanse(&dice, sizeof(dice));
     brigade_event_list_free(&events);
 }
 
@@ -1156,8 +1690,13 @@ static void server_games_on_message(void *context, server_connection *connection
         break;
     }
     /* A join message holds a token: wipe it. */
-    if (message.kind == PROTOCOL_CLIENT_JOIN)
+    if (message.kind == PROTOCOL_CLIENT_JOIN) {
         OPENSSL_cleanse(message.as.join.token, sizeof(message.as.join.token));
+        OPENSSL_cleanse(message.as.join.password, sizeof(message.as.join.password));
+    }
+    if (message.kind == PROTOCOL_CLIENT_CREATE)
+        OPENSSL_cleanse(message.as.create.spectator_password,
+                        sizeof(message.as.create.spectator_password));
     protocol_client_message_clear(&message);
 }
 
@@ -1179,8 +1718,13 @@ static void server_games_on_close(void *context, server_connection *connection)
     server_session *session = server_connection_data(connection);
     if (!session)
         return;
-    server_game_member_remove(session->game, connection);
+    if (session->delayed)
+        server_game_delayed_remove(session->game, connection);
+    else
+        server_game_member_remove(session->game, connection);
     server_connection_set_data(connection, NULL);
+    if (session->spectator)
+        server_game_watchers_send(session->game);
     free(session);
 }
 

@@ -5,11 +5,18 @@
  * decodes and validates the frame (protocol/message.h, PROTOCOL.md §2, §5)
  * and answers, in order, exactly once per request (§4):
  *
- *   create {scenario}  -> created {game, seats: {A, B}}   a new game: the
- *                         scenario loaded (core/scenario.h), turn 1 begun
- *                         (initiative rolled), random id and seat tokens;
- *   join {game, token} -> welcome {game, seat, seq, state} the connection
- *                         joins that seat and gets the whole snapshot;
+ *   create {scenario}  -> created {game, seats: {A, B}, spectator}  a new game: the
+ *                         scenario loaded (core/scenario.h), the dice
+ *                         commitment journaled, random id and seat tokens;
+ *   join {game, token, seed?} -> welcome {game, seat, seq, state} the
+ *                         connection joins that seat and gets the whole
+ *                         snapshot (a first join records the seed, and the
+ *                         second seed begins the battle: turn 1); with the
+ *                         spectator id (and password) it joins read-only
+ *                         as a spectator (acts refused with read_only; the
+ *                         players get `watchers` counts; with a spectator
+ *                         delay it sees the state N phase changes late,
+ *                         PROTOCOL.md §5.1, §6.5);
  *   act {action}       -> ack {seq} then one delta {game, seq, ops} to
  *                         every connection joined to the game (§4 fan-out);
  *   anything refused   -> error {request, code, message}, nothing changed.
@@ -28,10 +35,17 @@
  * game), else a welcome; an act repeated after such a join gets its first
  * answer and is not applied again (PROTOCOL.md §4.1).
  *
- * Dice: every die is rolled by the server from the OS random source
- * (OpenSSL RAND_bytes, faces 1..6 without modulo bias) until the
- * verifiable source of design.md "Dice" replaces it (PROTOCOL.md §10.3).
- * Seat tokens and game ids come from the same source; the server keeps
+ * Dice (design.md "Dice", PROTOCOL.md §10.3): every die comes from
+ * core/dice.h's verifiable source. A new game draws a secret seed (OpenSSL
+ * RAND_bytes), keeps it in the journal's games row (never sent before the
+ * end, never logged) and journals its commitment as the event of seq 0;
+ * each seat's first join must carry the player's seed (journaled as the
+ * next seq, a delta to everyone; later seeds are ignored); the join that
+ * brings the second seed also begins the battle (brigade_battle_start).
+ * The dice counter is 2 x the battle's folded rolls, so it survives a
+ * restart exactly and a refused request consumes no number; the action
+ * that ends the battle also reveals the seed in its last event.
+ * Seat tokens and game ids come from RAND_bytes too; the server keeps
  * only the SHA-256 of each token (in memory and in the journal), compares
  * hashes in constant time and never logs a token.
  *

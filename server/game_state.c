@@ -221,6 +221,41 @@ static protocol_value *server_state_melee(const brigade_battle *battle,
     return map;
 }
 
+/* A hex text, or nil when "" (not known yet). */
+static protocol_value *server_state_hex_or_nil(const char *hex)
+{
+    return hex[0] ? protocol_value_string_new(hex) : protocol_value_nil_new();
+}
+
+/* The state's "dice" (PROTOCOL.md §10.3): {commitment, seeds: {A, B},
+ * server_seed, next}: hex or nil until known; next is the next die's
+ * number (two a roll). */
+static protocol_value *server_state_dice_public(const brigade_battle *battle)
+{
+    protocol_value *dice = protocol_value_map_new();
+    protocol_value *seeds = protocol_value_map_new();
+    bool ok = dice != NULL && seeds != NULL;
+    ok = ok && protocol_value_map_set(seeds, "A",
+                                      server_state_hex_or_nil(battle->dice.seeds[0])) == 0;
+    ok = ok && protocol_value_map_set(seeds, "B",
+                                      server_state_hex_or_nil(battle->dice.seeds[1])) == 0;
+    ok = ok && protocol_value_map_set(dice, "commitment",
+                                      server_state_hex_or_nil(battle->dice.commitment)) == 0;
+    if (ok) {
+        ok = protocol_value_map_set(dice, "seeds", seeds) == 0;
+        seeds = NULL;
+    }
+    ok = ok && protocol_value_map_set(dice, "server_seed",
+                                      server_state_hex_or_nil(battle->dice.server_seed)) == 0;
+    ok = ok && protocol_value_map_set_int(dice, "next", (int64_t)battle->rolls * 2) == 0;
+    protocol_value_free(seeds);
+    if (!ok) {
+        protocol_value_free(dice);
+        return NULL;
+    }
+    return dice;
+}
+
 protocol_value *server_state_from_battle(const brigade_battle *battle, const char *game_id)
 {
     protocol_value *state = protocol_value_map_new();
@@ -233,6 +268,7 @@ protocol_value *server_state_from_battle(const brigade_battle *battle, const cha
     ok = ok && protocol_value_map_set(state, "phasing",
                                       server_state_side_or_nil(battle->phasing)) == 0;
     ok = ok && protocol_value_map_set(state, "awaiting", server_state_seats(battle->awaiting)) == 0;
+    ok = ok && protocol_value_map_set(state, "dice", server_state_dice_public(battle)) == 0;
 
     if (ok) {
         protocol_value *sides = protocol_value_map_new();

@@ -53,6 +53,8 @@ enum {
     ST_SNAPSHOT_INSERT,
     ST_SNAPSHOTS_LATEST,
     ST_GAME_LIST_ALL,
+    ST_GAME_DICE_SEED,
+    ST_GAME_SPECTATOR,
     ST_COUNT
 };
 
@@ -62,8 +64,9 @@ static const char *const statement_sql[ST_COUNT] = {
     [ST_ROLLBACK] = "ROLLBACK",
     [ST_GAME_INSERT] =
         "INSERT INTO games (id, created, title, scenario, token_a_sha256, token_b_sha256, "
-        "initial, initial_sha256, seq, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, "
-        "'active')",
+        "initial, initial_sha256, seq, status, dice_seed, spectator_sha256, "
+        "spectator_password_sha256, spectator_delay) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, "
+        "'active', ?9, ?10, ?11, ?12)",
     [ST_GAME_HEAD] = "SELECT seq, status FROM games WHERE id = ?1",
     [ST_GAME_UPDATE] = "UPDATE games SET seq = ?2, status = ?3 WHERE id = ?1",
     [ST_GAME_SELECT] =
@@ -79,6 +82,10 @@ static const char *const statement_sql[ST_COUNT] = {
         "AND rolled_back = 0 ORDER BY seq, idx",
     [ST_GAME_LIST_ALL] =
         "SELECT id, created, title, status, seq, damage FROM games ORDER BY created, id",
+    [ST_GAME_DICE_SEED] = "SELECT dice_seed FROM games WHERE id = ?1",
+    [ST_GAME_SPECTATOR] =
+        "SELECT spectator_sha256, spectator_password_sha256, spectator_delay FROM games "
+        "WHERE id = ?1",
     [ST_ANSWER_INSERT] =
         "INSERT OR REPLACE INTO answers (game, seat, request, seq, action_sha256, answer) "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -92,7 +99,8 @@ static const char *const statement_sql[ST_COUNT] = {
         "ORDER BY seq DESC",
 };
 
-/* The schema of version 1 (journal.h describes the tables). */
+/* The schema of version 2 (journal.h describes the tables; version 1 had
+ * no games.dice_seed, and is migrated at open). */
 static const char schema_sql[] =
     "CREATE TABLE schema_version (version INTEGER NOT NULL);"
     "CREATE TABLE games ("
@@ -106,7 +114,11 @@ static const char schema_sql[] =
     "  initial_sha256 BLOB NOT NULL,"
     "  seq INTEGER NOT NULL,"
     "  status TEXT NOT NULL CHECK (status IN ('active', 'ended', 'damaged')),"
-    "  damage TEXT"
+    "  damage TEXT,"
+    "  dice_seed BLOB,"
+    "  spectator_sha256 BLOB,"
+    "  spectator_password_sha256 BLOB,"
+    "  spectator_delay INTEGER NOT NULL DEFAULT 0"
     ");"
     "CREATE TABLE events ("
     "  game TEXT NOT NULL,"
@@ -144,6 +156,7 @@ struct server_journal {
     char error[512];
     char recovery[1024]; /* what was recovered from a damaged file, "" if nothing */
     bool read_only;
+    bool schema_v1; /* a read-only journal of schema version 1 (no dice_seed) */
     int snapshot_every;
 };
 
@@ -414,6 +427,26 @@ static int schema_check(server_journal *j)
     if (query_int(j, "SELECT version FROM schema_version", &version,
                   "reading the schema version") != 0)
         return -1;
+    if (version == 1 && !j->read_only) {
+        /* Version 1 -> 2: the games' secret dice seeds (none for the older
+         * games: they keep rolling with a seed drawn at each start). */
+        if (exec_sql(j,
+                     "BEGIN IMMEDIATE;ALTER TABLE games ADD COLUMN dice_seed BLOB;"
+                     "ALTER TABLE games ADD COLUMN spectator_sha256 BLOB;"
+                     "ALTER TABLE games ADD COLUMN spectator_password_sha256 BLOB;"
+                     "ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;"
+                     "UPDATE schema_version SET version = 2;COMMIT;",
+                     "migrating the schema to version 2") != 0) {
+            if (!sqlite3_get_autocommit(j->db))
+                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
+            return -1;
+        }
+        return 0;
+    }
+    if (version == 1) { /* read-only: read as is, no dice seeds */
+        j->schema_v1 = true;
+        return 0;
+    }
     if (version != SERVER_JOURNAL_SCHEMA_VERSION)
         return journal_fail(j, "open %s: journal schema version %" PRId64
                                ", this build reads version %d",
@@ -496,7 +529,9 @@ static server_journal *journal_open_once(const char *path, const server_journal_
     }
     ok = ok && schema_check(j) == 0;
     for (int i = 0; ok && i < ST_COUNT; i++)
-        if (sqlite3_prepare_v3(j->db, statement_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+        if (!(j->schema_v1 &&
+              (i == ST_GAME_INSERT || i == ST_GAME_DICE_SEED || i == ST_GAME_SPECTATOR)) &&
+            sqlite3_prepare_v3(j->db, statement_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
                                &j->statements[i], NULL) != SQLITE_OK) {
             journal_fail(j, "open %s: sqlite: %s (preparing \"%.40s...\")", j->path,
                          sqlite3_errmsg(j->db), statement_sql[i]);
@@ -715,6 +750,19 @@ int server_journal_game_create(server_journal *journal, const server_journal_gam
     bind_blob(st, 6, game->token_sha256[1], SERVER_JOURNAL_HASH_SIZE);
     bind_blob(st, 7, initial, initial_len);
     bind_blob(st, 8, initial_sum, SERVER_JOURNAL_HASH_SIZE);
+    if (game->dice_seed != NULL)
+        bind_blob(st, 9, game->dice_seed, BRIGADE_DICE_SEED_BYTES);
+    else
+        sqlite3_bind_null(st, 9);
+    if (game->spectator_sha256 != NULL)
+        bind_blob(st, 10, game->spectator_sha256, SERVER_JOURNAL_HASH_SIZE);
+    else
+        sqlite3_bind_null(st, 10);
+    if (game->spectator_password_sha256 != NULL)
+        bind_blob(st, 11, game->spectator_password_sha256, SERVER_JOURNAL_HASH_SIZE);
+    else
+        sqlite3_bind_null(st, 11);
+    sqlite3_bind_int(st, 12, game->spectator_delay);
     if (step_done(j, st, context, "inserting the game") != 0 ||
         events_insert(j, context, game->id, 0, 0, &events) != 0) {
         transaction_abort(j, context);
@@ -1398,8 +1446,13 @@ static int table_copy(server_journal *j, sqlite3 *from, sqlite3 *to, const char 
         return journal_fail(j, "%s: sqlite: %s (reading %s)", context, sqlite3_errmsg(from),
                             table);
     int columns = sqlite3_column_count(read);
-    char insert[512];
-    int at = snprintf(insert, sizeof insert, "INSERT INTO %s VALUES (", table);
+    /* By column name: a journal of an older schema has fewer columns. */
+    char insert[1024];
+    int at = snprintf(insert, sizeof insert, "INSERT INTO %s (", table);
+    for (int c = 0; c < columns && at < (int)sizeof insert - 64; c++)
+        at += snprintf(insert + at, sizeof insert - (size_t)at, "%s\"%s\"", c ? ", " : "",
+                       sqlite3_column_name(read, c));
+    at += snprintf(insert + at, sizeof insert - (size_t)at, ") VALUES (");
     for (int c = 0; c < columns && at < (int)sizeof insert - 8; c++)
         at += snprintf(insert + at, sizeof insert - (size_t)at, "%s?", c ? ", " : "");
     snprintf(insert + at, sizeof insert - (size_t)at, ")");
@@ -1427,6 +1480,66 @@ static int table_copy(server_journal *j, sqlite3 *from, sqlite3 *to, const char 
                               table);
     sqlite3_finalize(read);
     sqlite3_finalize(write);
+    return result;
+}
+
+int server_journal_game_dice_seed(server_journal *journal, const char *game,
+                                  uint8_t seed[BRIGADE_DICE_SEED_BYTES])
+{
+    server_journal *j = journal;
+    if (j->schema_v1)
+        return 1;
+    sqlite3_stmt *st = statement(j, ST_GAME_DICE_SEED);
+    bind_text(st, 1, game);
+    int rc = sqlite3_step(st);
+    int result = 1;
+    if (rc == SQLITE_ROW) {
+        if (sqlite3_column_type(st, 0) == SQLITE_BLOB &&
+            sqlite3_column_bytes(st, 0) == BRIGADE_DICE_SEED_BYTES) {
+            memcpy(seed, sqlite3_column_blob(st, 0), BRIGADE_DICE_SEED_BYTES);
+            result = 0;
+        }
+    } else if (rc != SQLITE_DONE) {
+        result = journal_fail(j, "dice seed of game %.63s: sqlite: %s", game,
+                              sqlite3_errmsg(j->db));
+    }
+    statement_done(st);
+    return result;
+}
+
+int server_journal_game_spectator(server_journal *journal, const char *game,
+                                  unsigned char spectator_sha256[SERVER_JOURNAL_HASH_SIZE],
+                                  bool *has_password,
+                                  unsigned char password_sha256[SERVER_JOURNAL_HASH_SIZE],
+                                  int *delay)
+{
+    server_journal *j = journal;
+    *has_password = false;
+    *delay = 0;
+    if (j->schema_v1)
+        return 1;
+    sqlite3_stmt *st = statement(j, ST_GAME_SPECTATOR);
+    bind_text(st, 1, game);
+    int rc = sqlite3_step(st);
+    int result = 1;
+    if (rc == SQLITE_ROW) {
+        if (sqlite3_column_type(st, 0) == SQLITE_BLOB &&
+            sqlite3_column_bytes(st, 0) == SERVER_JOURNAL_HASH_SIZE) {
+            memcpy(spectator_sha256, sqlite3_column_blob(st, 0), SERVER_JOURNAL_HASH_SIZE);
+            result = 0;
+            if (sqlite3_column_type(st, 1) == SQLITE_BLOB &&
+                sqlite3_column_bytes(st, 1) == SERVER_JOURNAL_HASH_SIZE) {
+                memcpy(password_sha256, sqlite3_column_blob(st, 1), SERVER_JOURNAL_HASH_SIZE);
+                *has_password = true;
+            }
+            int64_t phases = sqlite3_column_int64(st, 2);
+            *delay = phases > 0 && phases <= INT_MAX ? (int)phases : 0;
+        }
+    } else if (rc != SQLITE_DONE) {
+        result = journal_fail(j, "spectator of game %.63s: sqlite: %s", game,
+                              sqlite3_errmsg(j->db));
+    }
+    statement_done(st);
     return result;
 }
 
@@ -1470,6 +1583,12 @@ int server_journal_export(server_journal *journal, const char *game, const char 
         result = journal_sql_fail(j, context, "BEGIN");
     if (result == 0)
         result = table_copy(j, j->db, to, "games", "id", game, context);
+    /* The secret dice seed stays in the server's journal: an ended game
+     * reveals it in its last event (PROTOCOL.md §10.3). */
+    if (result == 0 && sqlite3_exec(to, "UPDATE games SET dice_seed = NULL", NULL, NULL, NULL) !=
+                           SQLITE_OK)
+        result = journal_fail(j, "%s: %s: sqlite: %s (clearing the dice seed)", context, path,
+                              sqlite3_errmsg(to));
     if (result == 0)
         result = table_copy(j, j->db, to, "events", "game", game, context);
     if (result == 0)

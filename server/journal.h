@@ -13,13 +13,23 @@
  *              initial (the battle before its first event, msgpack of
  *              protocol_battle_encode) and its SHA-256, seq (the last
  *              committed action; 0 once created), status
- *              ('active' | 'ended' | 'damaged') and damage (why).
+ *              ('active' | 'ended' | 'damaged'), damage (why) and
+ *              spectator_sha256 and spectator_password_sha256 (the
+ *              spectator id's and password's SHA-256, NULL when none),
+ *              spectator_delay (phases; 0: live),
+ *              dice_seed (the server's secret dice seed, 32 bytes,
+ *              core/dice.h; NULL for games of schema version 1, and in
+ *              every export: an ended game reveals it in its last event,
+ *              PROTOCOL.md §10.3). Version 1 journals are migrated at
+ *              open (read-only: read as they are).
  *   events     game, seq, idx (0.. within the action), count (events in
  *              the action), seat (who acted; NULL at seq 0), body
  *              (protocol_event_encode), sha256,
  *              rolled_back (0; reserved for the umpire's rollback).
- *              seq 0 holds the events that begin the game
- *              (brigade_battle_start); every later seq one accepted action.
+ *              seq 0 holds the events of the game's creation (brigaded:
+ *              the dice commitment, PROTOCOL.md §10.3); every later seq
+ *              one accepted action (a seat's first join with its dice
+ *              seed is one).
  *   answers    game, seat, request -> seq, action_sha256, answer (the
  *              encoded answer frame): a request repeated after a
  *              reconnection gets its first answer (PROTOCOL.md §4.1). A
@@ -59,12 +69,13 @@
 #include <stdint.h>
 
 #include "core/battle.h"
+#include "core/dice.h"
 #include "protocol/value.h"
 
 /* The journal's file inside --data DIR. */
 #define SERVER_JOURNAL_FILE "brigade.sqlite"
 /* The shape of the tables this build reads and writes. */
-#define SERVER_JOURNAL_SCHEMA_VERSION 1
+#define SERVER_JOURNAL_SCHEMA_VERSION 2
 /* Bytes of a SHA-256. */
 #define SERVER_JOURNAL_HASH_SIZE 32
 /* Default number of actions between two snapshots of a game. */
@@ -141,7 +152,13 @@ typedef struct server_journal_game {
     size_t scenario_len;
     unsigned char token_sha256[2][SERVER_JOURNAL_HASH_SIZE]; /* by brigade_side */
     const brigade_battle *initial;        /* the battle before any event (scenario loaded) */
-    const brigade_event_list *start;      /* brigade_battle_start's events: seq 0 */
+    const brigade_event_list *start;      /* the events of seq 0 (the dice commitment) */
+    const uint8_t *dice_seed;             /* the secret dice seed, BRIGADE_DICE_SEED_BYTES */
+    /* SHA-256 of the spectator id and of the spectator password, or NULL
+     * (no spectator seat; no password) */
+    const unsigned char *spectator_sha256;
+    const unsigned char *spectator_password_sha256;
+    int spectator_delay;                  /* phases spectators see late (0: live) */
 } server_journal_game;
 
 /*
@@ -281,6 +298,27 @@ int server_journal_game_read(server_journal *journal, const char *game, bool fro
 
 /* Frees what a loaded game still owns and zeroes it. */
 void server_journal_loaded_free(server_journal_loaded *game);
+
+/*
+ * The secret dice seed of `game` (design.md "Dice") into seed[32]. Returns
+ * 0, 1 when the journal holds none (a game of schema version 1, or an
+ * export), -1 when SQLite fails. Never logged.
+ */
+int server_journal_game_dice_seed(server_journal *journal, const char *game,
+                                  uint8_t seed[BRIGADE_DICE_SEED_BYTES]);
+
+/*
+ * The SHA-256 of `game`'s spectator id into spectator_sha256 and, when the
+ * game has a spectator password, its SHA-256 into password_sha256 with
+ * *has_password true (PROTOCOL.md §5.2), and its spectator delay in phases
+ * into *delay. Returns 0, 1 when the journal holds
+ * none (an older game), -1 when SQLite fails.
+ */
+int server_journal_game_spectator(server_journal *journal, const char *game,
+                                  unsigned char spectator_sha256[SERVER_JOURNAL_HASH_SIZE],
+                                  bool *has_password,
+                                  unsigned char password_sha256[SERVER_JOURNAL_HASH_SIZE],
+                                  int *delay);
 
 /* One game as listed (server_journal_list). */
 typedef struct server_journal_summary {

@@ -83,7 +83,12 @@ def script(args, processes):
     check(done.returncode == 1 and "unknown_game" in done.stderr and token_a not in
           done.stderr + done.stdout, "unknown game: exit %d, %r" % (done.returncode, done.stderr))
 
-    # state: the snapshot with seq and hash.
+    # state: the snapshot with seq and hash. The battle begins once both
+    # seats have joined with their dice seeds (PROTOCOL.md §10.3): A's
+    # first join gives its seed, B's the other and turn 1 begins.
+    done = run(args, ["state", "--json"] + base + ["--token", token_a])
+    check(done.returncode == 0 and json.loads(done.stdout)["state"]["turn"] == 0,
+          "brigade state before B's seed: %s %s" % (done.stderr, done.stdout[:200]))
     done = run(args, ["state", "--json"] + base + ["--token", token_b])
     check(done.returncode == 0, "brigade state: %s" % done.stderr)
     state = json.loads(done.stdout)
@@ -118,6 +123,17 @@ def script(args, processes):
     check("allowed:" in done.stdout and "snapshot hash" in done.stdout and
           "Joined game" in done.stdout, "scripted play stdout:\n%s" % done.stdout)
     check(token_a not in done.stdout + done.stderr, "brigade play printed the token")
+
+    # A spectator (brigade play --spectator ID): joins read-only, every
+    # order refused with read_only (exit 3), the snapshot shown.
+    spectator = created["spectator"]
+    done = run(args, ["play"] + base + ["--spectator", spectator], "state\ndone\n")
+    check(done.returncode == 3 and "as a spectator, read-only" in done.stdout and
+          re.search(r"line 2: refused: .*\(read_only: ", done.stderr),
+          "spectator play: exit %d %r %r" % (done.returncode, done.stdout[-300:], done.stderr))
+    done = run(args, ["play"] + base + ["--token", token_a, "--password", "x"], "")
+    check(done.returncode == 2 and "--password goes with --spectator" in done.stderr,
+          "--password without --spectator: %d %r" % (done.returncode, done.stderr))
 
     # Scripted, all accepted: exit 0 (a file on stdin, not a pipe).
     path = os.path.join(processes.folder, "script.txt")
@@ -188,6 +204,11 @@ def terminal(args, processes):
                     break
 
     try:
+        # Turn 1 begins when B's first join brings the second dice seed.
+        read_until(r"\[A\]> ")
+        done = run(args, ["state", "--server", server.url, "--game", created["game"],
+                          "--token", created["seats"]["B"]])
+        check(done.returncode == 0, "B's first join: %s" % done.stderr)
         read_until(r"T1 initiative/choose, awaiting [AB].*\[A\]> ")
         check("figures" in output.decode(errors="replace"), "no units table on joining")
         os.write(fd, b"help\r")

@@ -268,7 +268,8 @@ class Table:
     def check_one_state(self, args, server):
         """Nothing lost, nothing doubled, one state everywhere (see the top)."""
         state = self.sync()
-        check(self.seq == len(self.acked) and self.acked == set(range(1, self.seq + 1)),
+        # seqs 1 and 2 are the players' dice seeds (their first joins).
+        check(self.seq == len(self.acked) + 2 and self.acked == set(range(3, self.seq + 1)),
               "acked seqs %s for %d actions" % (sorted(self.acked), self.seq))
         declared = [e for e in state["log"] if e.get("kind") == "charge_declared"]
         check(len(declared) == self.charges_acked,
@@ -382,7 +383,7 @@ def case_after_commit(args, processes):
     server.start({"BRIGADE_TEST_CRASH": "after-commit:1"})
     table = Table(args, processes, server, created, "hussars", "dragoons")
     table.seq = seq_before
-    table.acked = set(range(1, seq_before + 1))
+    table.acked = set(range(3, seq_before + 1))  # 1, 2: the dice seeds
     table.players["A"].send("charge hussars dragoons front")
     status = server.wait_death()
     check(status != 0 and "SIGKILL after commit 1" in server.log(),
@@ -532,9 +533,14 @@ def case_resume(args, processes):
     conns = {}
     for seat in ("A", "B"):
         conns[seat] = Conn(100)
-        conns[seat].send({"type": "join", "game": game, "token": seats[seat]})
+        conns[seat].send({"type": "join", "game": game, "token": seats[seat],
+                         "seed": os.urandom(32).hex()})
         welcome = conns[seat].recv()
-        check(welcome["type"] == "welcome" and welcome["seq"] == 0, "join: %r" % welcome)
+        # Seqs 1 and 2: A's and B's dice seeds; B's begins the battle.
+        check(welcome["type"] == "welcome" and welcome["seq"] == (1 if seat == "A" else 2),
+              "join: %r" % welcome)
+    started = conns["A"].recv()
+    check(started["type"] == "delta" and started["seq"] == 2, "the start: %r" % started)
     winner = welcome["state"]["awaiting"][0]
 
     def act(seat, action, request=None):
@@ -556,9 +562,9 @@ def case_resume(args, processes):
         return delta
 
     answer = act(winner, {"kind": "choose_initiative", "phasing": "A"})
-    check(answer == {"type": "ack", "request": answer["request"], "seq": 1}, "%r" % answer)
+    check(answer == {"type": "ack", "request": answer["request"], "seq": 3}, "%r" % answer)
     for seat in ("A", "B"):
-        take_delta(seat, 1)
+        take_delta(seat, 3)
 
     # B drops; A reports and is done (two actions); B comes back with
     # last_seq 1: resumed, then exactly the deltas of seq 2 and 3, the
@@ -566,17 +572,17 @@ def case_resume(args, processes):
     conns["B"].ws.close()
     actions = [{"kind": "adjust", "unit": "hussars", "formed": True, "note": "resume test"},
                {"kind": "done"}]
-    for seq, action in zip((2, 3), actions):
+    for seq, action in zip((4, 5), actions):
         answer = act("A", action)
         check(answer.get("seq") == seq, "A's action %r: %r" % (action, answer))
         take_delta("A", seq)
     conns["B"] = Conn(200)
     request = conns["B"].send({"type": "join", "game": game, "token": seats["B"],
-                               "last_seq": 1})
+                               "last_seq": 3, "seed": os.urandom(32).hex()})
     resumed = conns["B"].recv()
     check(resumed == {"type": "resumed", "request": request, "game": game, "seat": "B",
-                      "from": 1, "seq": 3}, "resumed: %r" % resumed)
-    for seq in (2, 3):
+                      "from": 3, "seq": 5}, "resumed: %r" % resumed)
+    for seq in (4, 5):
         check(take_delta("B", seq) == deltas[seq], "the resumed delta %d differs" % seq)
     conns["B"].quiet()
 
@@ -585,16 +591,17 @@ def case_resume(args, processes):
     # request: the first ack again, no second delta, applied once.
     request = conns["B"].send({"type": "act", "action": {"kind": "done"}})
     conns["B"].ws.close()
-    take_delta("A", 4)
+    take_delta("A", 6)
     conns["B"] = Conn(300)
-    conns["B"].send({"type": "join", "game": game, "token": seats["B"], "last_seq": 3})
+    conns["B"].send({"type": "join", "game": game, "token": seats["B"], "last_seq": 5,
+                     "seed": os.urandom(32).hex()})
     resumed = conns["B"].recv()
-    check(resumed["type"] == "resumed" and resumed["from"] == 3 and resumed["seq"] == 4,
+    check(resumed["type"] == "resumed" and resumed["from"] == 5 and resumed["seq"] == 6,
           "resumed: %r" % resumed)
-    take_delta("B", 4)
+    take_delta("B", 6)
     conns["B"].ws.send_message({"type": "act", "request": request, "action": {"kind": "done"}})
     again = conns["B"].recv()
-    check(again == {"type": "ack", "request": request, "seq": 4}, "the repeat: %r" % again)
+    check(again == {"type": "ack", "request": request, "seq": 6}, "the repeat: %r" % again)
     conns["B"].quiet()
     conns["A"].quiet()
     # The same request id with another action: refused, nothing changes.
@@ -610,9 +617,10 @@ def case_resume(args, processes):
     server.stop()
     server.start()
     late = Conn(400)
-    late.send({"type": "join", "game": game, "token": seats["A"], "last_seq": 2})
+    late.send({"type": "join", "game": game, "token": seats["A"], "last_seq": 4,
+               "seed": os.urandom(32).hex()})
     welcome = late.recv()
-    check(welcome["type"] == "welcome" and welcome["seq"] == 4, "after a restart: %r" % welcome)
+    check(welcome["type"] == "welcome" and welcome["seq"] == 6, "after a restart: %r" % welcome)
     late.ws.close()
     server.stop()
 

@@ -222,6 +222,46 @@ static protocol_value *path_get(protocol_value *tree, const char *a, long index,
     return v;
 }
 
+/* The dice events (PROTOCOL.md §10.3): exact round trips, folded into the
+ * battle's dice (which round-trips too), each once; hex that is not 64
+ * lower-case characters refused by the codec. */
+static void test_dice_events(void **state)
+{
+    (void)state;
+    brigade_battle *battle = scenario_file("example_a.json");
+    brigade_event events[4], out;
+    memset(events, 0, sizeof events);
+    events[0].kind = BRIGADE_BATTLE_EVENT_DICE_COMMITTED;
+    events[0].dice.side = BRIGADE_SIDE_NONE;
+    snprintf(events[0].dice.hex, sizeof events[0].dice.hex, "%s",
+             "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd");
+    for (int k = 1; k <= 2; k++) {
+        events[k].kind = BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED;
+        events[k].dice.side = k == 1 ? BRIGADE_SIDE_B : BRIGADE_SIDE_A;
+        memset(events[k].dice.hex, k == 1 ? 'b' : 'a', BRIGADE_DICE_HEX_MAX);
+    }
+    events[3].kind = BRIGADE_BATTLE_EVENT_DICE_REVEALED;
+    events[3].dice.side = BRIGADE_SIDE_NONE;
+    memset(events[3].dice.hex, '0', BRIGADE_DICE_HEX_MAX);
+    for (int i = 0; i < 4; i++) {
+        event_round_trip(battle, &events[i], &out);
+        assert_true(brigade_battle_fold(battle, &events[i]));
+        assert_false(brigade_battle_fold(battle, &events[i])); /* each once */
+        battle_round_trip(battle);
+    }
+    assert_string_equal(battle->dice.commitment, events[0].dice.hex);
+    assert_string_equal(battle->dice.seeds[BRIGADE_SIDE_A], events[2].dice.hex);
+    assert_string_equal(battle->dice.server_seed, events[3].dice.hex);
+
+    protocol_event_status status;
+    protocol_value *tree = protocol_event_to_value(battle, &events[1], &status);
+    assert_non_null(tree);
+    assert_int_equal(protocol_value_map_set_string(tree, "hex", "BBBB"), 0);
+    expect_refused(battle, tree, "hex", "64 lower-case hex");
+    protocol_value_free(tree);
+    free(battle);
+}
+
 static void test_strict_decoding(void **state)
 {
     (void)state;
@@ -333,7 +373,7 @@ static void test_strict_battle(void **state)
     assert_non_null(out);
 
     protocol_value *t = protocol_value_clone(good);
-    assert_int_equal(protocol_value_map_set_int(t, "format", 2), 0);
+    assert_int_equal(protocol_value_map_set_int(t, "format", PROTOCOL_BATTLE_FORMAT + 1), 0);
     assert_int_equal(protocol_battle_from_value(t, out, &status), PROTOCOL_EVENT_BAD_MEMBER);
     assert_string_equal(status.member, "format");
     protocol_value_free(t);
@@ -491,6 +531,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_every_kind),
         cmocka_unit_test(test_strict_decoding),
+        cmocka_unit_test(test_dice_events),
         cmocka_unit_test(test_strict_battle),
         cmocka_unit_test(test_bytes_cut_and_flipped),
         cmocka_unit_test(test_unencodable),

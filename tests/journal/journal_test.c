@@ -150,7 +150,7 @@ static void live_create(server_journal *j, live_game *g, const char *id, const c
     brigade_battle_error error;
     assert_int_equal(brigade_battle_start(g->battle, &dice, &start, &error), BRIGADE_BATTLE_OK);
     server_journal_game game = {g->id, 1700000000, g->scenario, g->scenario_len, {{0}}, g->initial,
-                                &start};
+                                &start, NULL, NULL, NULL, 0};
     memcpy(game.token_sha256, g->tokens, sizeof g->tokens);
     if (server_journal_game_create(j, &game) != 0)
         fail_msg("%s", server_journal_error(j));
@@ -581,7 +581,7 @@ static void test_append_refusals(void **state)
     assert_non_null(strstr(server_journal_error(j), "event 1 (unit_changed) cannot be journaled"));
     brigade_event_list_free(&bad);
 
-    server_journal_game dup = {g.id, 1, "{}", 2, {{0}}, g.initial, &one};
+    server_journal_game dup = {g.id, 1, "{}", 2, {{0}}, g.initial, &one, NULL, NULL, NULL, 0};
     assert_int_equal(server_journal_game_create(j, &dup), -1);
     assert_non_null(strstr(server_journal_error(j), "create game g-refuse"));
 
@@ -868,6 +868,65 @@ static void test_not_a_journal(void **state)
     folder_remove(&dir);
 }
 
+/* The secret dice seed (server/journal.h games.dice_seed): kept by the
+ * journal, NULL in an export; a schema-1 journal (no such column) is read
+ * as it is when read-only and migrated to version 2 when opened to write. */
+static void test_dice_seed_and_migration(void **state)
+{
+    (void)state;
+    folder dir;
+    folder_make(&dir);
+    server_journal *j = journal_open(&dir, false);
+    live_game g;
+    live_create(j, &g, "g-seedless", "example_a.json", 21);
+    uint8_t seed[BRIGADE_DICE_SEED_BYTES], got[BRIGADE_DICE_SEED_BYTES];
+    for (int i = 0; i < BRIGADE_DICE_SEED_BYTES; i++)
+        seed[i] = (uint8_t)(i * 7 + 1);
+    brigade_event_list none;
+    brigade_event_list_init(&none);
+    server_journal_game seeded = {"g-seeded", 1700000001, g.scenario, g.scenario_len, {{0}},
+                                  g.initial, &none, seed, NULL, NULL, 0};
+    assert_int_equal(server_journal_game_create(j, &seeded), 0);
+    assert_int_equal(server_journal_game_dice_seed(j, "g-seeded", got), 0);
+    assert_memory_equal(got, seed, sizeof seed);
+    assert_int_equal(server_journal_game_dice_seed(j, "g-seedless", got), 1);
+    assert_int_equal(server_journal_game_dice_seed(j, "g-nothing", got), 1);
+
+    char path[128];
+    folder_file(&dir, "export.sqlite", path, sizeof path);
+    assert_int_equal(server_journal_export(j, "g-seeded", path), 0);
+    server_journal_close(j);
+    server_journal_options read_only = {true, false, SNAPSHOT_EVERY};
+    char message[512];
+    j = server_journal_open_file(path, &read_only, message, sizeof message);
+    if (j == NULL)
+        fail_msg("%s", message);
+    assert_int_equal(server_journal_game_dice_seed(j, "g-seeded", got), 1);
+    server_journal_close(j);
+
+    /* Back to schema 1, as an older build wrote it. */
+    sql_run(&dir, "ALTER TABLE games DROP COLUMN dice_seed; ALTER TABLE games DROP COLUMN "
+                  "spectator_sha256; ALTER TABLE games DROP COLUMN spectator_password_sha256; "
+                  "ALTER TABLE games DROP COLUMN spectator_delay; "
+                  "UPDATE schema_version SET version = 1");
+    j = journal_open(&dir, true);
+    assert_int_equal(server_journal_game_dice_seed(j, "g-seedless", got), 1);
+    server_journal_loaded l;
+    assert_int_equal(server_journal_game_read(j, "g-seedless", true, &l), 0);
+    assert_memory_equal(l.battle, g.battle, sizeof *l.battle);
+    server_journal_loaded_free(&l);
+    server_journal_close(j);
+    j = journal_open(&dir, false); /* migrates */
+    assert_int_equal(server_journal_game_dice_seed(j, "g-seedless", got), 1);
+    server_journal_close(j);
+    j = journal_open(&dir, true);
+    assert_int_equal(server_journal_game_read(j, "g-seedless", true, &l), 0);
+    server_journal_loaded_free(&l);
+    server_journal_close(j);
+    live_free(&g);
+    folder_remove(&dir);
+}
+
 static void test_export(void **state)
 {
     (void)state;
@@ -912,6 +971,7 @@ int main(void)
         cmocka_unit_test(test_truncated_file),
         cmocka_unit_test(test_not_a_journal),
         cmocka_unit_test(test_export),
+        cmocka_unit_test(test_dice_seed_and_migration),
     };
     return cmocka_run_group_tests_name("journal", tests, NULL, NULL);
 }

@@ -170,16 +170,16 @@ def create_game(client, scenarios, name="example_a.json"):
 
 
 STATE_KEYS = {"game", "title", "turn", "phase", "step", "phasing", "awaiting", "sides", "units",
-              "charges", "melees", "log"}
+              "charges", "melees", "log", "dice"}
 UNIT_KEYS = {"side", "name", "type", "class", "figures", "nation", "formation", "formed",
              "wavering", "status", "general", "sappers", "ranks", "defending", "terrain", "move"}
 
 
-def check_state(state, game):
+def check_state(state, game, started=True):
     check(isinstance(state, dict) and set(state) == STATE_KEYS,
           "state members %r" % sorted(state) if isinstance(state, dict) else state)
     check(state["game"] == game, "state.game")
-    check(state["turn"] >= 1, "turn")
+    check(state["turn"] >= 1 if started else state["turn"] == 0, "turn")
     check(state["phase"] in ("initiative", "mandatory_moves", "charge", "movement", "fire",
                              "melee", "morale", "ended"), "phase %r" % state["phase"])
     check(state["phasing"] in ("A", "B", None), "phasing")
@@ -192,8 +192,13 @@ def check_state(state, game):
             check(key in entry, "log entry without %s: %r" % (key, entry))
 
 
+def seed():
+    """A player's dice seed (PROTOCOL.md §10.3)."""
+    return os.urandom(32).hex()
+
+
 def join(client, game, token):
-    answer = client.ask({"type": "join", "game": game, "token": token})
+    answer = client.ask({"type": "join", "game": game, "token": token, "seed": seed()})
     check(answer.get("type") == "welcome", "join answered %r" % answer)
     return answer
 
@@ -304,15 +309,23 @@ def case_play(server, scenarios, scenario="example_a.json"):
     clients = {}
     states = {}
     seq = None
+    # A's first join adds its dice seed (seq 1: turn 0, nothing rolled);
+    # B's adds the other and begins the battle (seq 2, a delta to A).
     for seat in ("A", "B"):
         clients[seat] = Client(server)
         welcome = join(clients[seat], game, seats[seat])
         check(welcome["seat"] == seat, "welcome seat")
-        check_state(welcome["state"], game)
+        check_state(welcome["state"], game, started=seat == "B")
         states[seat] = welcome["state"]
-        check(seq is None or welcome["seq"] == seq, "both welcomes at one seq")
         seq = welcome["seq"]
-    check(seq == 0, "a new game is at seq 0, got %r" % seq)
+    check(seq == 2, "the game is at seq 2 once both seeds are in, got %r" % seq)
+    check(states["B"]["dice"]["seeds"]["A"] and states["B"]["dice"]["seeds"]["B"] and
+          len(states["B"]["dice"]["commitment"]) == 64 and states["B"]["dice"]["server_seed"]
+          is None, "dice: %r" % states["B"]["dice"])
+    delta = clients["A"].recv()
+    check(delta.get("type") == "delta" and delta["seq"] == 2, "A's delta 2: %r" % delta)
+    states["A"] = apply_ops(states["A"], delta["ops"])
+    check(states["A"] == states["B"], "A's state from the delta differs from B's welcome")
     check(states["A"]["turn"] == 1 and states["A"]["phase"] == "initiative",
           "game begins with turn 1's initiative: %r" % states["A"]["phase"])
     check(any(e["kind"] == "roll" and e.get("name", "").startswith("T1.initiative.")
@@ -430,7 +443,145 @@ def case_garbage(server, scenarios):
     c.close()
 
 
+def case_spectator_read_only(server, scenarios):
+    """A spectator (PROTOCOL.md §5.2): its id and the game's password open a
+    read-only seat; its acts are refused with read_only and change nothing;
+    it gets every delta; the players hear how many watch."""
+    creator = Client(server)
+    answer = creator.ask({"type": "create", "scenario": scenario_text(scenarios, "example_a.json"),
+                          "spectator_password": "pass word"})
+    check(answer.get("type") == "created" and re.fullmatch(r"[0-9a-f]{32}",
+                                                            answer.get("spectator", "")),
+          "created with a spectator id: %r" % answer)
+    creator.close()
+    game, seats, spectator_id = answer["game"], answer["seats"], answer["spectator"]
+    players = {}
+    for seat in ("A", "B"):
+        players[seat] = Client(server)
+        welcome = join(players[seat], game, seats[seat])
+        check("watchers" not in welcome, "nobody watches yet: %r" % welcome.get("watchers"))
+    players["A"].recv()  # the delta of B's seed: the battle begins
+    watcher = Client(server)
+    expect_error(watcher.ask({"type": "join", "game": game, "token": spectator_id}), "bad_token")
+    expect_error(watcher.ask({"type": "join", "game": game, "token": spectator_id,
+                              "password": "wrong"}), "bad_token")
+    welcome = watcher.ask({"type": "join", "game": game, "token": spectator_id,
+                           "password": "pass word"})
+    check(welcome.get("type") == "welcome" and welcome["seat"] == "spectator" and
+          welcome["seq"] == 2 and welcome["state"]["turn"] == 1, "spectator welcome %r" %
+          {k: v for k, v in welcome.items() if k != "state"})
+    for seat in ("A", "B"):
+        heard = players[seat].recv()
+        check(heard == {"type": "watchers", "game": game, "count": 1},
+              "player %s hears the spectator: %r" % (seat, heard))
+    # Read-only: every act refused, nothing changes.
+    for action in ({"kind": "done"}, {"kind": "choose_initiative", "phasing": "A"}):
+        expect_error(watcher.ask({"type": "act", "action": action}), "read_only")
+    check(welcome["state"]["awaiting"], "someone is awaited")
+    actor = welcome["state"]["awaiting"][0]
+    answer = players[actor].ask({"type": "act", "action": {"kind": "choose_initiative",
+                                                           "phasing": "A"}})
+    check(answer.get("type") == "ack" and answer["seq"] == 3, "the player's act: %r" % answer)
+    for client in (players["A"], players["B"], watcher):
+        delta = client.recv()
+        check(delta.get("type") == "delta" and delta["seq"] == 3, "delta 3: %r" % delta)
+    # A fresh player welcome says how many watch.
+    fresh = Client(server)
+    welcome = join(fresh, game, seats["A"])
+    check(welcome.get("watchers") == 1, "welcome watchers %r" % welcome.get("watchers"))
+    fresh.close()
+    watcher.close()
+    for seat in ("A", "B"):
+        heard = players[seat].recv()
+        check(heard == {"type": "watchers", "game": game, "count": 0},
+              "player %s hears the spectator leave: %r" % (seat, heard))
+    # A game without a password: the id alone opens the spectator seat.
+    creator = Client(server)
+    answer = creator.ask({"type": "create", "scenario": scenario_text(scenarios,
+                                                                     "example_a.json")})
+    creator.close()
+    check(answer.get("type") == "created", "create: %r" % answer)
+    watcher = Client(server)
+    welcome = watcher.ask({"type": "join", "game": answer["game"], "token": answer["spectator"]})
+    check(welcome.get("type") == "welcome" and welcome["seat"] == "spectator" and
+          welcome["state"]["turn"] == 0, "spectator of a game without password: %r" %
+          {k: v for k, v in welcome.items() if k != "state"})
+    expect_error(watcher.ask({"type": "act", "action": {"kind": "done"}}), "read_only")
+    watcher.close()
+    print("spectator_read_only: ok")
+
+
+def case_spectator_delay(server, scenarios):
+    """A game with spectator_delay 1 (PROTOCOL.md §5.1): the spectator sees
+    the state as it was just before the last phase change while the players
+    see it live; each phase change moves its view on by one delta."""
+    creator = Client(server)
+    answer = creator.ask({"type": "create", "scenario": scenario_text(scenarios, "example_a.json"),
+                          "spectator_delay": 1})
+    check(answer.get("type") == "created", "create: %r" % answer)
+    creator.close()
+    game, seats, spectator_id = answer["game"], answer["seats"], answer["spectator"]
+    expect_error(Client(server).ask({"type": "create", "scenario": "{}",
+                                     "spectator_delay": 65}), "bad_message")
+    players, states = {}, {}
+    for seat in ("A", "B"):
+        players[seat] = Client(server)
+        states[seat] = join(players[seat], game, seats[seat])["state"]
+    delta = players["A"].recv()
+    states["A"] = apply_ops(states["A"], delta["ops"])
+    history = {2: copy.deepcopy(states["A"])}  # seq -> the players' state
+    watcher = Client(server)
+    welcome = watcher.ask({"type": "join", "game": game, "token": spectator_id})
+    # seq 2 changed turn 0 to 1: the spectator sees seq 1 (turn 0).
+    check(welcome.get("type") == "welcome" and welcome["seat"] == "spectator" and
+          welcome["seq"] == 1 and welcome["state"]["turn"] == 0 and
+          welcome.get("spectator_delay") == 1,
+          "delayed welcome: %r" % {k: v for k, v in welcome.items() if k != "state"})
+    view = welcome["state"]
+    for seat in ("A", "B"):
+        check(players[seat].recv().get("type") == "watchers", "watchers to %s" % seat)
+    seq = 2
+    views_seen = 0
+    for step in range(40):
+        state = states["A"]
+        if state["turn"] >= 2 or state["phase"] == "ended":
+            break
+        actor = state["awaiting"][0]
+        action = ({"kind": "choose_initiative", "phasing": "A"} if state["step"] == "choose"
+                  else {"kind": "done"})
+        answer = players[actor].ask({"type": "act", "action": action})
+        check(answer.get("type") == "ack", "step %d: %r" % (step, answer))
+        seq = answer["seq"]
+        before = states["A"]
+        for s in ("A", "B"):
+            states[s] = apply_ops(states[s], players[s].recv()["ops"])
+        history[seq] = copy.deepcopy(states["A"])
+        if (states["A"]["turn"], states["A"]["phase"]) != (before["turn"], before["phase"]):
+            # The phase changed: the spectator now sees the state just
+            # before it (seq - 1), by one delta that skips seqs.
+            delta = watcher.recv()
+            check(delta.get("type") == "delta" and delta["seq"] == seq - 1,
+                  "the view moves to seq %d: %r" % (seq - 1, delta))
+            view = apply_ops(view, delta["ops"])
+            check(view == history[seq - 1], "the spectator's view is the players' state at "
+                                            "seq %d" % (seq - 1))
+            check(view["phase"] != states["A"]["phase"] or view["turn"] != states["A"]["turn"],
+                  "the spectator is a phase behind")
+            views_seen += 1
+    check(views_seen >= 3, "only %d view changes" % views_seen)
+    # A fresh delayed welcome agrees with the view built from deltas.
+    again = Client(server)
+    fresh = again.ask({"type": "join", "game": game, "token": spectator_id})
+    check(fresh.get("type") == "welcome" and fresh["state"] == view and fresh["seq"] < seq,
+          "a fresh delayed welcome: %r" % {k: v for k, v in fresh.items() if k != "state"})
+    again.close()
+    watcher.close()
+    print("spectator_delay: %d view changes, spectator one phase behind" % views_seen)
+
+
 CASES = {
+    "spectator_delay": case_spectator_delay,
+    "spectator_read_only": case_spectator_read_only,
     "garbage": case_garbage,
     "malformed": case_malformed,
     "too_large_error": case_too_large,
