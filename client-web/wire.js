@@ -357,9 +357,13 @@ export class Session {
 
   sendAct(request, entry) {
     clearTimeout(entry.timer);
+    // No answer in time does not mean refused: the server may have taken
+    // it. Keep the action pending and treat the connection as lost; on
+    // `resumed` it is sent again under the same request id, which the
+    // server answers once (PROTOCOL.md §4.1), so a retry never doubles it.
     entry.timer = setTimeout(() => {
-      this.pending.delete(request);
-      entry.resolve({ ok: false, code: 'timeout', message: 'no answer from the server within 15 s' });
+      this.onNotice('no answer from the server within 15 s; reconnecting to find out');
+      this.closed(this.socket);
     }, ANSWER_TIMEOUT_MS);
     this.socket.send(encodeFrame({ type: 'act', request, action: entry.action }));
   }

@@ -172,6 +172,31 @@ test('a dropped connection reconnects with backoff and last_seq, and resumes', a
   s.stop();
 });
 
+test('no answer in 15 s is not a refusal: it reconnects and sends the same request again', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const { s } = session();
+  welcome(FakeSocket.all[0], 4);
+  let settled = false;
+  const answer = s.act({ kind: 'done' }).then((result) => { settled = true; return result; });
+  const act = FakeSocket.all[0].sent.at(-1);
+  t.mock.timers.tick(15000); // a frozen server: no ack, no error
+  await Promise.resolve();
+  assert.equal(settled, false, 'the action is neither refused nor lost yet');
+  assert.equal(s.status, 'reconnecting');
+  t.mock.timers.tick(1000);
+  const socket = FakeSocket.all[1];
+  socket.open();
+  const join = socket.sent.at(-1);
+  assert.equal(join.last_seq, 4);
+  socket.receive({ type: 'resumed', request: join.request, game: 'g1', seat: 'A', from: 4, seq: 5 });
+  // Sent again under its first request id: the server answers it once (§4.1).
+  assert.deepEqual(socket.sent.at(-1), act);
+  socket.receive({ type: 'delta', game: 'g1', seq: 5, ops: [{ op: 'set', path: ['turn'], value: 5 }] });
+  socket.receive({ type: 'ack', request: act.request, seq: 5 });
+  assert.deepEqual(await answer, { ok: true, seq: 5 });
+  s.stop();
+});
+
 test('a whole snapshot after a drop reports the action in flight as lost', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const { s } = session();
