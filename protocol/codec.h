@@ -19,8 +19,9 @@
 /* Largest client -> server frame, in bytes (PROTOCOL.md §2). */
 #define PROTOCOL_CLIENT_FRAME_MAX 65536
 /* Largest server -> client frame, in bytes: a welcome carries the whole
- * snapshot, log included (PROTOCOL.md §2). */
-#define PROTOCOL_SERVER_FRAME_MAX 1048576
+ * snapshot, log included (PROTOCOL.md §2). 8 MiB: a long game's log
+ * passes 1 MiB; the server's queue per connection holds 16 MiB. */
+#define PROTOCOL_SERVER_FRAME_MAX 8388608
 /* Deepest nesting of containers in a frame; the top map is depth 1. */
 #define PROTOCOL_DEPTH_MAX 16
 /* Size of a snapshot hash in hex with its NUL: 64 digits + 1. */
