@@ -113,9 +113,14 @@ export class Controls {
       const others = awaiting.filter((side) => side !== seat);
       const done = REPORT_PHASES.has(state.phase) && state.sides && state.sides[seat] && state.sides[seat].done;
       const what = WAITING_FOR[key] || (REPORT_PHASES.has(state.phase) ? 'to report and say done' : '');
+      // Turn 0: the battle begins once both players have joined with their
+      // dice seeds (PROTOCOL.md §10.3).
+      const seeds = state.dice && state.dice.seeds ? state.dice.seeds : {};
+      const absent = state.turn === 0 ? ['A', 'B'].filter((side) => !seeds[side]) : [];
       parts = [h('p', { class: 'waiting' }, done ? 'You are done with this phase. ' : '',
         others.length ? `Waiting for ${others.map((side) => sideName(state, side)).join(' and ')} ${what}.`
-          : 'Waiting for the server.')];
+          : absent.length ? `Waiting for ${absent.map((side) => sideName(state, side)).join(' and ')} to join: the battle begins when both players are in.`
+            : 'Waiting for the server.')];
     } else if (key === 'initiative/choose') {
       parts = this.initiative(state);
     } else if (key === 'charge/declare') {
