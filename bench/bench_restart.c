@@ -92,7 +92,7 @@ static void build_game(server_journal *j, long number, const char *scenario, siz
     if (brigade_battle_start(battle, &dice, &events, &error) != BRIGADE_BATTLE_OK)
         die("start", error.message);
     server_journal_game game = {id, 1700000000 + number, scenario, scenario_len, {{0}}, initial,
-                                &events, NULL, NULL, NULL, 0};
+                                &events, NULL, NULL, NULL, 0, NULL};
     server_journal_sha256("token-a", 7, game.token_sha256[0]);
     server_journal_sha256("token-b", 7, game.token_sha256[1]);
     if (server_journal_game_create(j, &game) != 0)

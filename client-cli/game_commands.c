@@ -106,7 +106,7 @@ typedef struct game_run {
     /* the seat's view */
     protocol_value *state; /* the snapshot (owned), NULL before welcome */
     int64_t seq;
-    char seat[16]; /* "A", "B" or "spectator" */
+    char seat[16]; /* "A", "B", "spectator" or "umpire" */
     int64_t spectator_delay; /* the welcome's spectator_delay (a spectator's) */
     int64_t next_request;
     int64_t join_request;  /* the join in flight, 0 when none */
@@ -743,7 +743,7 @@ static void game_run_line(game_run *run, const game_line *line)
         return;
     case GAME_INPUT_HELP:
         game_run_print_begin(run);
-        game_input_help_write(run->out);
+        game_input_help_write(run->out, strcmp(run->seat, "umpire") == 0);
         game_run_print_end(run);
         return;
     case GAME_INPUT_QUIT:
@@ -1033,6 +1033,9 @@ static void game_run_on_welcome(game_run *run, protocol_server_message *message)
             game_display_text(run->out, run->options.game);
             if (strcmp(run->seat, "spectator") == 0)
                 fprintf(run->out, " as a spectator, read-only (seq %" PRId64 ").\n", run->seq);
+            else if (strcmp(run->seat, "umpire") == 0)
+                fprintf(run->out, " as the umpire, seeing everything live (seq %" PRId64 ").\n",
+                        run->seq);
             else
                 fprintf(run->out, " as side %s (seq %" PRId64 ").\n", run->seat, run->seq);
             game_run_print_end(run);
@@ -1177,6 +1180,8 @@ static void game_run_on_created(game_run *run, protocol_server_message *message)
         if (!answer || !seats || protocol_value_map_set_string(answer, "game", message->game) ||
             protocol_value_map_set_string(seats, "A", message->as.created.token_a) ||
             protocol_value_map_set_string(seats, "B", message->as.created.token_b) ||
+            (message->as.created.umpire[0] &&
+             protocol_value_map_set_string(seats, "umpire", message->as.created.umpire)) ||
             protocol_value_map_set(answer, "seats", seats) ||
             (message->as.created.spectator[0] &&
              protocol_value_map_set_string(answer, "spectator", message->as.created.spectator))) {
@@ -1208,6 +1213,18 @@ static void game_run_on_created(game_run *run, protocol_server_message *message)
             game_display_text(run->out, message->game);
             fputs(" --token ", run->out);
             game_display_text(run->out, tokens[i]);
+            fputc('\n', run->out);
+        }
+        if (message->as.created.umpire[0]) {
+            /* design.md "Roles": a third person may umpire (optional). */
+            fputs("\nAn umpire, if the game has one, joins with (its own secret token):\n\n"
+                  "  umpire:  brigade play --server ",
+                  run->out);
+            game_display_text(run->out, server);
+            fputs(" --game ", run->out);
+            game_display_text(run->out, message->game);
+            fputs(" --token ", run->out);
+            game_display_text(run->out, message->as.created.umpire);
             fputc('\n', run->out);
         }
         if (message->as.created.spectator[0]) {
@@ -1370,7 +1387,7 @@ void game_commands_usage(FILE *out)
           "                    create a game from a scenario file and print the two\n"
           "                    players' join commands and the spectators' (who see the\n"
           "                    state N phase changes late with --spectator-delay) (--json:\n"
-          "                    {\"game\", \"seats\", \"spectator\"})\n"
+          "                    {\"game\", \"seats\": {A, B, umpire}, \"spectator\"})\n"
           "  play [--server URL] [--json] [--timeout S] --game ID --token TOKEN\n"
           "  play ... --game ID --spectator ID [--password P]\n"
           "                    (watch read-only as a spectator)\n"

@@ -97,8 +97,9 @@ void game_display_prompt(const protocol_value *state, const char *seat, char *ou
         snprintf(out, size, "T0 waiting for both players to join [%s]> ", you);
         return;
     }
-    snprintf(out, size, "T%" PRId64 " %s%s%s, awaiting %s [%s]> ",
-             game_display_int(state, "turn"), phase, step[0] ? "/" : "", step, awaiting, you);
+    snprintf(out, size, "T%" PRId64 " %s%s%s, awaiting %s%s [%s]> ",
+             game_display_int(state, "turn"), phase, step[0] ? "/" : "", step, awaiting,
+             game_display_string(state, "hold", NULL) ? " (HELD by the umpire)" : "", you);
 }
 
 /* -------------------------------------------------------------- units */
@@ -314,6 +315,11 @@ void game_display_state(FILE *out, const protocol_value *state, const char *seat
     fprintf(out, ", awaiting %s", awaiting);
     if (game_display_int(state, "turn") == 0)
         fputs(" | the battle begins when both players have joined with their dice seeds", out);
+    const char *hold = game_display_string(state, "hold", NULL);
+    if (hold) { /* PROTOCOL.md §5.3: players' actions are refused until release */
+        fputs(" | HELD by the umpire: ", out);
+        game_display_text(out, hold);
+    }
     if (seat) {
         fputs(" | you are ", out);
         game_display_text(out, seat);
@@ -435,7 +441,8 @@ const char *game_display_error_words(const char *code)
         {"read_only", "a spectator watches and cannot act"},
         {"unknown_game", "no such game on this server"},
         {"bad_token", "the token does not open a seat of this game"},
-        {"wrong_seat", "it is not your side's turn to do that"},
+        {"wrong_seat", "not your seat's to do (not your side's turn, or the umpire's alone)"},
+        {"held", "the umpire holds the game; wait for the release"},
         {"wrong_phase", "not allowed in this phase or step"},
         {"invalid_action", "the rules forbid it"},
         {"unknown_unit", "no unit has that id"},

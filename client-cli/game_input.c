@@ -26,48 +26,61 @@ typedef struct game_input_command {
     const char *syntax;
     const char *when;
     const char *what;
+    int audience; /* 0: every seat; 1: the players only; 2: the umpire only */
 } game_input_command;
 
 static const game_input_command game_input_commands[] = {
     {"initiative", "initiative A|B",
      "Initiative phase (step choose), by the seat that won the roll",
-     "choose which side is phasing this turn"},
+     "choose which side is phasing this turn", 1},
     {"charge", "charge UNIT TARGET [front|flank|rear] [leading] [sappers] [reinforce]",
      "Charge phase (step declare), when your side is awaited",
      "declare a charge of your UNIT on the enemy TARGET, striking its front (the\n"
      "default), flank or rear; leading: its general leads (12.4); sappers: it brings\n"
-     "the brigade's sappers (12.10); reinforce: it joins a melee in contact (12.8)"},
+     "the brigade's sappers (12.10); reinforce: it joins a melee in contact (12.8)", 1},
     {"respond", "respond UNIT stand|countercharge",
      "Charge phase (step respond), by the owner of a charged unit",
-     "answer a charge on your UNIT (countercharge: formed units only, D26)"},
+     "answer a charge on your UNIT (countercharge: formed units only, D26)", 1},
     {"reroll", "reroll UNIT 0|1|decline",
      "Melee phase (step reroll), when your UNIT's sappers may re-roll (12.10)",
-     "re-roll die 0 or die 1 of the unit's melee dice, or keep both"},
+     "re-roll die 0 or die 1 of the unit's melee dice, or keep both", 1},
     {"adjust", "adjust UNIT [figures=N] [formed=yes|no] [status=S] note=\"text\"",
      "Mandatory moves, Movement, Fire and Morale (step report), your side's units",
      "report what happened on the table; the note is required (S: normal,\n"
-     "retreating, broken, pursuing, pushed_back, dispersed, removed, blown)"},
+     "retreating, broken, pursuing, pushed_back, dispersed, removed, blown)", 1},
     {"done", "done", "Charge (step declare) and the report steps of Mandatory moves, Movement,\n"
      "Fire and Morale, when they await your side",
-     "say your side has finished this step"},
+     "say your side has finished this step", 1},
     {"wait", "wait COND...",
      "any time (for scripts)",
      "block until the state satisfies every COND: turn=N, phase=P, step=S,\n"
      "awaiting=A|B|none, phasing=A|B|none, seq=N (at least N); gives up after\n"
-     "--timeout seconds (exit 1)"},
-    {"state", "state", "any time", "show the turn, phase, units, charges and melees"},
-    {"hash", "hash", "any time", "print the local snapshot's seq and SHA-256 hash"},
-    {"help", "help", "any time", "print this list"},
-    {"quit", "quit", "any time", "leave (end of input does the same)"},
+     "--timeout seconds (exit 1)", 0},
+    {"state", "state", "any time", "show the turn, phase, units, charges and melees", 0},
+    {"hash", "hash", "any time", "print the local snapshot's seq and SHA-256 hash", 0},
+    {"help", "help", "any time", "print this list", 0},
+    {"quit", "quit", "any time", "leave (end of input does the same)", 0},
+    {"hold", "hold REASON", "any time after the battle begins, the umpire",
+     "hold the game: the players' actions are refused (held) until release", 2},
+    {"release", "release REASON", "while the game is held, the umpire",
+     "let the game go on", 2},
+    {"note", "note TEXT", "any time after the battle begins, the umpire",
+     "add TEXT to the game's log", 2},
+    {"umpire-adjust", "umpire-adjust UNIT [figures=N] [formed=yes|no] [status=S] reason=\"text\"",
+     "any time after the battle begins, the umpire",
+     "set a unit's figures, formed or status (any side, any phase); the reason is\n"
+     "required and goes to the log", 2},
 };
 
 #define GAME_INPUT_COMMAND_COUNT (sizeof(game_input_commands) / sizeof(game_input_commands[0]))
 
-void game_input_help_write(FILE *out)
+void game_input_help_write(FILE *out, bool umpire)
 {
     fputs("Commands (words in CAPITALS are yours to fill in; [..] is optional):\n", out);
     for (size_t i = 0; i < GAME_INPUT_COMMAND_COUNT; i++) {
         const game_input_command *command = &game_input_commands[i];
+        if (command->audience == (umpire ? 1 : 2))
+            continue;
         fprintf(out, "\n  %s\n", command->syntax);
         fputs("      ", out);
         for (const char *c = command->what; *c; c++) {
@@ -389,14 +402,16 @@ static int game_input_reroll(const game_input_words *words, const protocol_value
     return 0;
 }
 
+/* adjust, or with `umpire` umpire-adjust (its why is reason=, not note=). */
 static int game_input_adjust(const game_input_words *words, const protocol_value *state,
-                             game_input *input, char *message, size_t size)
+                             game_input *input, char *message, size_t size, bool umpire)
 {
-    const char *syntax = game_input_syntax("adjust");
-    if (game_input_arguments("adjust", words, 2, 5, syntax, message, size))
+    const char *name = umpire ? "umpire-adjust" : "adjust";
+    const char *syntax = game_input_syntax(name);
+    if (game_input_arguments(name, words, 2, 5, syntax, message, size))
         return -1;
     protocol_action *action = &input->action;
-    action->kind = PROTOCOL_ACTION_ADJUST;
+    action->kind = umpire ? PROTOCOL_ACTION_UMPIRE_ADJUST : PROTOCOL_ACTION_ADJUST;
     if (game_input_unit("adjust", "unit", words->words[1], state, action->as.adjust.unit,
                         message, size))
         return -1;
@@ -446,7 +461,7 @@ static int game_input_adjust(const game_input_words *words, const protocol_value
             action->as.adjust.has_status = true;
             snprintf(action->as.adjust.status, sizeof(action->as.adjust.status), "%s",
                      brigade_status_name(status));
-        } else if (GAME_INPUT_KEY("note")) {
+        } else if (umpire ? GAME_INPUT_KEY("reason") : GAME_INPUT_KEY("note")) {
             size_t length = strlen(value);
             if (has_note)
                 return game_input_fail(message, size, "adjust: note= is given twice");
@@ -471,8 +486,39 @@ static int game_input_adjust(const game_input_words *words, const protocol_value
         return game_input_fail(message, size,
                                "adjust: say what changed: figures=N, formed=yes|no or status=S");
     if (!has_note)
-        return game_input_fail(message, size,
-                               "adjust: note=\"...\" is required (say what happened)");
+        return game_input_fail(message, size, "%s: %s=\"...\" is required (say %s)", name,
+                               umpire ? "reason" : "note", umpire ? "why" : "what happened");
+    return 0;
+}
+
+/* hold, release, note: the rest of the line is the reason (PROTOCOL.md
+ * §5.3), 1..PROTOCOL_NOTE_MAX bytes. */
+static int game_input_umpire(const char *command, const game_input_words *words,
+                             game_input *input, char *message, size_t size)
+{
+    protocol_action *action = &input->action;
+    action->kind = strcmp(command, "hold") == 0      ? PROTOCOL_ACTION_HOLD
+                   : strcmp(command, "release") == 0 ? PROTOCOL_ACTION_RELEASE
+                                                     : PROTOCOL_ACTION_NOTE;
+    if (words->count < 2)
+        return game_input_fail(message, size, "%s: give the %s (%s)", command,
+                               action->kind == PROTOCOL_ACTION_NOTE ? "text" : "reason",
+                               game_input_syntax(command));
+    size_t at = 0;
+    char *reason = action->as.umpire.reason;
+    for (size_t i = 1; i < words->count; i++) {
+        size_t length = strlen(words->words[i]);
+        if (at + length + (i > 1) > PROTOCOL_NOTE_MAX)
+            return game_input_fail(message, size, "%s: the text is longer than %d bytes",
+                                   command, PROTOCOL_NOTE_MAX);
+        if (i > 1)
+            reason[at++] = ' ';
+        memcpy(reason + at, words->words[i], length);
+        at += length;
+    }
+    reason[at] = '\0';
+    if (at == 0)
+        return game_input_fail(message, size, "%s: the text is empty", command);
     return 0;
 }
 
@@ -600,7 +646,14 @@ int game_input_parse(const char *line, const protocol_value *state, game_input *
         result = game_input_reroll(words, state, input, message, size);
         input->kind = GAME_INPUT_ACT;
     } else if (strcmp(command, "adjust") == 0) {
-        result = game_input_adjust(words, state, input, message, size);
+        result = game_input_adjust(words, state, input, message, size, false);
+        input->kind = GAME_INPUT_ACT;
+    } else if (strcmp(command, "umpire-adjust") == 0) {
+        result = game_input_adjust(words, state, input, message, size, true);
+        input->kind = GAME_INPUT_ACT;
+    } else if (strcmp(command, "hold") == 0 || strcmp(command, "release") == 0 ||
+               strcmp(command, "note") == 0) {
+        result = game_input_umpire(command, words, input, message, size);
         input->kind = GAME_INPUT_ACT;
     } else if (strcmp(command, "done") == 0) {
         result = game_input_arguments("done", words, 0, 0, "done", message, size);

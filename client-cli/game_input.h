@@ -92,7 +92,9 @@ int game_input_parse(const char *line, const protocol_value *state, game_input *
  * `wait`. A missing or mistyped member of the state satisfies nothing. */
 bool game_wait_satisfied(const game_wait *wait, const protocol_value *state, int64_t seq);
 
-/* Writes the help: every command, its syntax, and when it is allowed. */
-void game_input_help_write(FILE *out);
+/* Writes the help: every command, its syntax, and when it is allowed; the
+ * players' commands, or with `umpire` the umpire's (hold, release, note,
+ * umpire-adjust: PROTOCOL.md §5.3) instead. */
+void game_input_help_write(FILE *out, bool umpire);
 
 #endif

@@ -350,6 +350,16 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
             return false;
         memcpy(b->dice.seeds[e->dice.side], e->dice.hex, sizeof b->dice.seeds[0]);
         break;
+    case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
+        if (!e->umpire.text[0] || (e->umpire.ruling == BRIGADE_UMPIRE_HOLD && b->hold[0]) ||
+            (e->umpire.ruling == BRIGADE_UMPIRE_RELEASE && !b->hold[0]) ||
+            (unsigned)e->umpire.ruling > BRIGADE_UMPIRE_NOTE)
+            return false;
+        if (e->umpire.ruling == BRIGADE_UMPIRE_HOLD)
+            text_set(b->hold, sizeof b->hold, e->umpire.text);
+        else if (e->umpire.ruling == BRIGADE_UMPIRE_RELEASE)
+            b->hold[0] = '\0';
+        break;
     case BRIGADE_BATTLE_EVENT_DICE_REVEALED:
         if (!b->dice.commitment[0] || b->dice.server_seed[0] ||
             strlen(e->dice.hex) != BRIGADE_DICE_HEX_MAX)
@@ -1668,13 +1678,17 @@ static code_t done(machine *m, brigade_side seat)
     }
 }
 
+/* A player's adjustment (seat A or B, in a report step), or the umpire's
+ * (seat NONE, in any phase: design.md "Roles"). */
 static code_t adjust(machine *m, brigade_side seat, const brigade_command *c)
 {
     brigade_battle *b = &m->work;
     const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
-    if (!phase_is_report(b->phase))
+    bool umpire = seat == BRIGADE_SIDE_NONE;
+    if (!umpire && !phase_is_report(b->phase))
         return require_step(m, seat, "adjust", BRIGADE_PHASE_ENDED, BRIGADE_STEP_REPORT);
-    TRY(require_step(m, seat, "adjust", b->phase, BRIGADE_STEP_REPORT));
+    if (!umpire)
+        TRY(require_step(m, seat, "adjust", b->phase, BRIGADE_STEP_REPORT));
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
         return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
@@ -1687,15 +1701,18 @@ static code_t adjust(machine *m, brigade_side seat, const brigade_command *c)
         return fail(m, bad, "an adjustment sets figures, formed or status");
 
     brigade_event e;
-    unit_change_init(m, &e, unit, BRIGADE_CAUSE_ADJUSTED);
+    unit_change_init(m, &e, unit, umpire ? BRIGADE_CAUSE_UMPIRE : BRIGADE_CAUSE_ADJUSTED);
     /* The log says who reported it, so that the other side can contest. */
     /* "side A reports: " is 16 bytes; the note keeps what room is left,
      * cut on a character boundary. */
     size_t room = sizeof e.unit.note - 17, note_length = strlen(c->note);
     if (note_length > room)
         note_length = utf8_whole_length(c->note, room);
-    snprintf(e.unit.note, sizeof e.unit.note, "side %s reports: %.*s", brigade_side_name(seat),
-             (int)note_length, c->note);
+    if (umpire)
+        snprintf(e.unit.note, sizeof e.unit.note, "umpire: %.*s", (int)note_length, c->note);
+    else
+        snprintf(e.unit.note, sizeof e.unit.note, "side %s reports: %.*s",
+                 brigade_side_name(seat), (int)note_length, c->note);
     if (c->has_figures) {
         if (c->figures < 0 || c->figures > BRIGADE_FIGURES_MAX)
             return fail(m, bad, "figures must be 0..%d", BRIGADE_FIGURES_MAX);
@@ -1777,12 +1794,50 @@ static code_t sappers_reroll(machine *m, brigade_side seat, const brigade_comman
     return melees_run(m);
 }
 
+/* The umpire's command (design.md "Roles"): an UMPIRE_RULED event, or an
+ * adjustment. */
+static code_t umpire_rule(machine *m, const brigade_command *c)
+{
+    const brigade_battle *b = &m->work;
+    if (c->note[0] == '\0')
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the umpire gives a reason");
+    if (c->kind == BRIGADE_COMMAND_UMPIRE_ADJUST)
+        return adjust(m, BRIGADE_SIDE_NONE, c);
+    if (c->kind == BRIGADE_COMMAND_HOLD && b->hold[0])
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the game is held already (%s)",
+                    b->hold);
+    if (c->kind == BRIGADE_COMMAND_RELEASE && !b->hold[0])
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the game is not held");
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_UMPIRE_RULED);
+    e.umpire.ruling = c->kind == BRIGADE_COMMAND_HOLD      ? BRIGADE_UMPIRE_HOLD
+                      : c->kind == BRIGADE_COMMAND_RELEASE ? BRIGADE_UMPIRE_RELEASE
+                                                           : BRIGADE_UMPIRE_NOTE;
+    size_t length = strlen(c->note);
+    if (length >= sizeof e.umpire.text)
+        length = utf8_whole_length(c->note, sizeof e.umpire.text - 1);
+    memcpy(e.umpire.text, c->note, length);
+    e.umpire.text[length] = '\0';
+    return emit(m, &e);
+}
+
 static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
 {
-    if (!side_valid(seat))
+    bool umpire_command = c->kind == BRIGADE_COMMAND_HOLD || c->kind == BRIGADE_COMMAND_RELEASE ||
+                          c->kind == BRIGADE_COMMAND_NOTE ||
+                          c->kind == BRIGADE_COMMAND_UMPIRE_ADJUST;
+    if (seat == BRIGADE_SIDE_NONE && !umpire_command)
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "the umpire takes no player's action");
+    if (seat != BRIGADE_SIDE_NONE && umpire_command)
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "only the umpire may do that");
+    if (seat != BRIGADE_SIDE_NONE && !side_valid(seat))
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "the seat is A or B");
     if (m->work.turn == 0)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "the battle has not started");
+    if (umpire_command)
+        return umpire_rule(m, c);
+    if (m->work.hold[0])
+        return fail(m, BRIGADE_BATTLE_ERROR_HELD, "the umpire holds the game: %s", m->work.hold);
     switch (c->kind) {
     case BRIGADE_COMMAND_CHOOSE_INITIATIVE:
         return choose_initiative(m, seat, c);
@@ -1798,6 +1853,8 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
         return adjust(m, seat, c);
     case BRIGADE_COMMAND_DONE:
         return done(m, seat);
+    default:
+        break;
     }
     return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "unknown command");
 }
@@ -1887,9 +1944,17 @@ static const char *const event_kind_names[] = {
     "?",           "roll",           "turn_begun",      "initiative_won",      "phasing_chosen",
     "phase_begun", "side_done",      "unit_changed",    "charge_declared",     "charge_answered",
     "morale_tested", "melee_formed", "melee_reinforced", "melee_dice_recorded", "sappers_chosen",
-    "melee_unit_result", "melee_resolved", "dice_committed", "dice_seed_added", "dice_revealed"};
+    "melee_unit_result", "melee_resolved", "dice_committed", "dice_seed_added", "dice_revealed",
+    "umpire_ruled"};
 static const char *const error_code_names[] = {"ok",          "wrong_seat",   "wrong_phase",
-                                               "invalid_action", "unknown_unit", "internal"};
+                                               "invalid_action", "unknown_unit", "internal",
+                                               "held"};
+static const char *const umpire_ruling_names[] = {"hold", "release", "note"};
+
+const char *brigade_umpire_ruling_name(brigade_umpire_ruling ruling)
+{
+    return NAME_OF(umpire_ruling_names, ruling);
+}
 static const char *const morale_effect_names[] = {"passed", "halts", "halts_retreats", "wavers",
                                                   "retreats"};
 
@@ -2094,6 +2159,13 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         break;
     case BRIGADE_BATTLE_EVENT_DICE_REVEALED:
         put(out, size, &at, "the server reveals its dice seed %s", e->dice.hex);
+        break;
+    case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
+        put(out, size, &at, "%s: %s",
+            e->umpire.ruling == BRIGADE_UMPIRE_HOLD      ? "the umpire holds the game"
+            : e->umpire.ruling == BRIGADE_UMPIRE_RELEASE ? "the umpire releases the game"
+                                                         : "the umpire notes",
+            e->umpire.text);
         break;
     default:
         put(out, size, &at, "unknown event");

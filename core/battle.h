@@ -219,6 +219,8 @@ typedef struct brigade_battle {
                                    so the next die's number is 2 * rolls (core/dice.h) */
     long events;                /* events folded so far */
     brigade_battle_dice dice;   /* the verifiable dice's public part (DICE_* events) */
+    char hold[BRIGADE_TEXT_MAX + 1]; /* the umpire's hold's reason (UMPIRE_RULED), "" when
+                                        not held: players' commands are then refused (HELD) */
 } brigade_battle;
 
 /* ---- commands ---------------------------------------------------------- */
@@ -230,7 +232,12 @@ typedef enum brigade_command_kind {
     BRIGADE_COMMAND_RESPOND,               /* Charge/respond: unit, response */
     BRIGADE_COMMAND_SAPPERS_REROLL,        /* Melee/reroll: unit, die (0, 1, or -1 declines) */
     BRIGADE_COMMAND_ADJUST,                /* Mandatory moves, Movement, Fire, Morale: unit, figures?, formed?, status?, note */
-    BRIGADE_COMMAND_DONE                   /* any step that waits for the seat's done */
+    BRIGADE_COMMAND_DONE,                  /* any step that waits for the seat's done */
+    /* The umpire's (seat NONE; design.md "Roles"), each with its reason in `note`: */
+    BRIGADE_COMMAND_HOLD,                  /* hold the game: players' commands refused (HELD) */
+    BRIGADE_COMMAND_RELEASE,               /* end the hold */
+    BRIGADE_COMMAND_NOTE,                  /* a log entry, `note` its text */
+    BRIGADE_COMMAND_UMPIRE_ADJUST          /* as ADJUST, in any phase: unit, figures?, formed?, status? */
 } brigade_command_kind;
 
 /* One command; only the members of its kind are read. */
@@ -249,7 +256,8 @@ typedef struct brigade_command {
     bool formed;
     bool has_status;                        /* adjust: set status */
     brigade_status status;
-    char note[BRIGADE_TEXT_MAX + 1];        /* adjust: what happened, required */
+    char note[BRIGADE_TEXT_MAX + 1];        /* adjust: what happened; the umpire's: the reason;
+                                               required */
 } brigade_command;
 
 /* Why a command was refused (the protocol's error codes). */
@@ -259,7 +267,8 @@ typedef enum brigade_battle_error_code {
     BRIGADE_BATTLE_ERROR_WRONG_PHASE,    /* the command has no place in this phase or step */
     BRIGADE_BATTLE_ERROR_INVALID_ACTION, /* the rules forbid it (the message says which) */
     BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT,   /* no unit has that id */
-    BRIGADE_BATTLE_ERROR_INTERNAL        /* dice source gave no or bad dice, engine error, no memory */
+    BRIGADE_BATTLE_ERROR_INTERNAL,       /* dice source gave no or bad dice, engine error, no memory */
+    BRIGADE_BATTLE_ERROR_HELD            /* a player's command while the umpire holds the game */
 } brigade_battle_error_code;
 
 typedef struct brigade_battle_error {
@@ -288,7 +297,9 @@ typedef enum brigade_event_kind {
     BRIGADE_BATTLE_EVENT_MELEE_RESOLVED,    /* resolved: the melee's result; keeps or removes it */
     BRIGADE_BATTLE_EVENT_DICE_COMMITTED,    /* dice: hex = the server seed's commitment (once) */
     BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED,   /* dice: side's seed = hex (once per side) */
-    BRIGADE_BATTLE_EVENT_DICE_REVEALED      /* dice: hex = the server seed (once, at the end) */
+    BRIGADE_BATTLE_EVENT_DICE_REVEALED,     /* dice: hex = the server seed (once, at the end) */
+    BRIGADE_BATTLE_EVENT_UMPIRE_RULED       /* umpire: hold (sets battle.hold), release (clears
+                                               it) or note, with its text (the reason) */
 } brigade_event_kind;
 
 /* Why a unit changed (UNIT_CHANGED). */
@@ -299,7 +310,8 @@ typedef enum brigade_unit_cause {
     BRIGADE_CAUSE_MORALE,        /* the effect of its morale test */
     BRIGADE_CAUSE_MELEE,         /* a melee's outcome */
     BRIGADE_CAUSE_BLOWN_MOVE,    /* blown cavalry's compulsory move (Movement, 12.24) */
-    BRIGADE_CAUSE_MOVEMENT_OVER  /* end of the Movement phase: instruction cleared */
+    BRIGADE_CAUSE_MOVEMENT_OVER, /* end of the Movement phase: instruction cleared */
+    BRIGADE_CAUSE_UMPIRE         /* the umpire's adjustment (note: "umpire: <reason>") */
 } brigade_unit_cause;
 
 /* A modifier as plain data (copied from the engine's static strings). */
@@ -324,6 +336,16 @@ typedef enum brigade_morale_effect {
     BRIGADE_MORALE_WAVERS,           /* target failed by 1-2: wavering (-2 in the melee), contact */
     BRIGADE_MORALE_RETREATS          /* target failed by 3+: retreating; contacted it loses (12.13) */
 } brigade_morale_effect;
+
+/* What an UMPIRE_RULED event does (design.md "Roles"). */
+typedef enum brigade_umpire_ruling {
+    BRIGADE_UMPIRE_HOLD = 0, /* the game waits: players' commands refused until RELEASE */
+    BRIGADE_UMPIRE_RELEASE,  /* the game goes on */
+    BRIGADE_UMPIRE_NOTE      /* a log entry only */
+} brigade_umpire_ruling;
+
+/* "hold", "release", "note"; "?" out of range. */
+const char *brigade_umpire_ruling_name(brigade_umpire_ruling ruling);
 
 typedef struct brigade_event {
     brigade_event_kind kind;
@@ -423,6 +445,10 @@ typedef struct brigade_event {
             brigade_side side;                /* DICE_SEED_ADDED; NONE otherwise */
             char hex[BRIGADE_DICE_HEX_MAX + 1]; /* 64 lower-case hex characters */
         } dice;
+        struct {
+            brigade_umpire_ruling ruling;
+            char text[BRIGADE_TEXT_MAX + 1]; /* the reason (a note's text), not empty */
+        } umpire;
     };
 } brigade_event;
 
@@ -461,7 +487,9 @@ brigade_battle_error_code brigade_battle_start(const brigade_battle *battle,
                                                brigade_battle_error *error);
 
 /*
- * Checks `command` from `seat` (A or B) against the phase, the step and the
+ * Checks `command` from `seat` (A or B; NONE: the umpire, design.md
+ * "Roles", whose commands are HOLD, RELEASE, NOTE and UMPIRE_ADJUST, each
+ * with its reason in `note`, in any phase) against the phase, the step and the
  * rules of turn.md, rolls what it needs through `dice` (names prefixed with
  * the turn and the melee: "T1.hussars.morale", "T1.M1.hussars"), and
  * appends the events that carry it out to `events`, including whatever
@@ -469,8 +497,10 @@ brigade_battle_error_code brigade_battle_start(const brigade_battle *battle,
  * melees when Fire ends, the next turn's Initiative when Morale ends).
  * The battle does not change: fold the events to apply them.
  * Returns BRIGADE_BATTLE_OK, or an error with `error` filled and nothing
- * appended: WRONG_PHASE, WRONG_SEAT, UNKNOWN_UNIT, INVALID_ACTION (turn.md
- * §Charge 1, D26, 12.4, 12.8-12.11, ...), INTERNAL.
+ * appended: WRONG_PHASE, WRONG_SEAT (also: a player's umpire command, the
+ * umpire's player command), HELD (a player's command while the umpire
+ * holds the game), UNKNOWN_UNIT, INVALID_ACTION (turn.md §Charge 1, D26,
+ * 12.4, 12.8-12.11, ...; a hold while held, a release while not), INTERNAL.
  */
 brigade_battle_error_code brigade_battle_apply(const brigade_battle *battle,
                                                brigade_side seat,

@@ -93,7 +93,7 @@ static const char *outcome_n(int v) { return brigade_test_outcome_name((brigade_
 
 /* Names core has no table for (battle.h brigade_unit_cause, brigade_morale_role). */
 static const char *const cause_names[] = {"adjusted",  "mandatory_move", "moved",        "morale",
-                                          "melee",     "blown_move",     "movement_over"};
+                                          "melee",     "blown_move",     "movement_over", "umpire"};
 static const char *cause_n(int v)
 {
     return v >= 0 && v < COUNT_OF(cause_names) ? cause_names[v] : "?";
@@ -113,6 +113,11 @@ static const enum_table RESPONSE = {"response", response_n, BRIGADE_RESPONSE_COU
                                     BRIGADE_RESPONSE_NONE};
 static const enum_table BONUS = {"bonus", bonus_n, BRIGADE_BONUS_EXCELLENT + 1, -1};
 static const enum_table CAUSE = {"cause", cause_n, COUNT_OF(cause_names), -1};
+static const char *ruling_n(int v)
+{
+    return brigade_umpire_ruling_name((brigade_umpire_ruling)v);
+}
+static const enum_table RULING = {"ruling", ruling_n, BRIGADE_UMPIRE_NOTE + 1, -1};
 static const enum_table MORALE_ROLE = {"role", morale_role_n, COUNT_OF(morale_role_names), -1};
 static const enum_table EFFECT = {"effect", effect_n, BRIGADE_MORALE_RETREATS + 1, -1};
 static const enum_table TERRAIN = {"terrain", terrain_n, BRIGADE_TERRAIN_BUA + 1, -1};
@@ -627,6 +632,10 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
     case BRIGADE_BATTLE_EVENT_DICE_REVEALED:
         w_text(w, m, "hex", e->dice.hex, sizeof e->dice.hex);
         break;
+    case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
+        w_enum(w, m, "ruling", &RULING, (int)e->umpire.ruling);
+        w_text(w, m, "text", e->umpire.text, sizeof e->umpire.text);
+        break;
     default:
         w_fail(w, PROTOCOL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)e->kind);
         break;
@@ -642,7 +651,7 @@ protocol_value *protocol_event_to_value(const brigade_battle *battle, const brig
     if (m == NULL)
         return NULL;
     if (event->kind < BRIGADE_BATTLE_EVENT_ROLL ||
-        event->kind > BRIGADE_BATTLE_EVENT_DICE_REVEALED)
+        event->kind > BRIGADE_BATTLE_EVENT_UMPIRE_RULED)
         w_fail(&w, PROTOCOL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)event->kind);
     else
         w_set(&w, m, "kind", protocol_value_string_new(brigade_event_kind_name(event->kind)));
@@ -1347,6 +1356,10 @@ static void event_read(scope *s, brigade_event *e)
         e->dice.side = BRIGADE_SIDE_NONE;
         r_dice_hex(s, "hex", e->dice.hex, false);
         break;
+    case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
+        e->umpire.ruling = (brigade_umpire_ruling)r_enum(s, "ruling", &RULING);
+        r_text(s, "text", e->umpire.text, sizeof e->umpire.text, true);
+        break;
     default:
         break;
     }
@@ -1368,7 +1381,7 @@ protocol_event_error protocol_event_from_value(const brigade_battle *battle,
             if (text == NULL) {
                 r_fail(&r, "kind", "not a string (%s)", kind_of(kind));
             } else {
-                for (int k = BRIGADE_BATTLE_EVENT_ROLL; k <= BRIGADE_BATTLE_EVENT_DICE_REVEALED;
+                for (int k = BRIGADE_BATTLE_EVENT_ROLL; k <= BRIGADE_BATTLE_EVENT_UMPIRE_RULED;
                      k++) {
                     const char *name = brigade_event_kind_name((brigade_event_kind)k);
                     if (strlen(name) == len && memcmp(name, text, len) == 0)
@@ -1571,6 +1584,8 @@ protocol_value *protocol_battle_to_value(const brigade_battle *battle,
         w_text(&w, dice, "server_seed", b->dice.server_seed, sizeof b->dice.server_seed);
     }
     w_set(&w, m, "dice", dice);
+    if (b->hold[0]) /* only while held: the tree of an unheld battle keeps format 2's shape */
+        w_text(&w, m, "hold", b->hold, sizeof b->hold);
     if (w.failed) {
         protocol_value_free(m);
         return NULL;
@@ -1724,6 +1739,8 @@ protocol_event_error protocol_battle_from_value(const protocol_value *value, bri
             r_dice_hex(&dice, "server_seed", out->dice.server_seed, true);
             s_close(&dice);
         }
+        if (protocol_value_map_get(s.map, "hold") != NULL)
+            r_text(&s, "hold", out->hold, sizeof out->hold, true);
         s_close(&s);
     }
     if (r.failed) {

@@ -64,7 +64,10 @@
 
 /* The version of the battle tree's shape ("format" member). 2: the
  * battle's "dice" map {commitment, seed_a, seed_b, server_seed} (hex, ""
- * until known) and the dice_* events (PROTOCOL.md §10.3). */
+ * until known) and the dice_* events (PROTOCOL.md §10.3). Still 2 with
+ * the umpire (PROTOCOL.md §5.3): an optional "hold" (the reason, present
+ * only while the game is held) and the umpire_ruled event {ruling: "hold" |
+ * "release" | "note", text}, which older readers refuse. */
 #define PROTOCOL_BATTLE_FORMAT 2
 /* Largest encoded event or battle decode accepts, in bytes (an event is
  * under 8 KB, a battle of 64 units under 64 KB). */
@@ -130,7 +133,7 @@ protocol_event_error protocol_event_decode(const brigade_battle *battle, const u
 /*
  * A whole battle as a map: {format, title, ruleset, turn, phase, step,
  * initiative, phasing, awaiting, sides: {A, B}, units: [...],
- * charges: [...], melees: [...], melee_numbers, rolls, events, dice}. Errors as
+ * charges: [...], melees: [...], melee_numbers, rolls, events, dice, hold?}. Errors as
  * protocol_event_to_value.
  */
 protocol_value *protocol_battle_to_value(const brigade_battle *battle,

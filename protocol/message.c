@@ -12,17 +12,18 @@
 
 #define COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
 
-static const char *const seat_names[] = {"A", "B", "spectator"};
+static const char *const seat_names[] = {"A", "B", "spectator", "umpire"};
 static const char *const error_code_names[] = {
     "bad_frame",   "bad_message",    "unknown_type", "too_large",
     "not_joined",  "unknown_game",   "bad_token",    "wrong_seat",
     "wrong_phase", "invalid_action", "unknown_unit", "internal",
-    "read_only"};
+    "read_only",   "held"};
 static const char *const client_kind_names[] = {"create", "join", "act"};
 static const char *const server_kind_names[] = {"created", "welcome", "ack",     "error",
                                                 "delta",   "resumed", "watchers"};
-static const char *const action_kind_names[] = {"choose_initiative", "declare_charge", "respond",
-                                                "sappers_reroll",    "adjust",         "done"};
+static const char *const action_kind_names[] = {
+    "choose_initiative", "declare_charge", "respond", "sappers_reroll", "adjust",
+    "done",              "hold",           "release", "note",           "umpire_adjust"};
 static const char *const facing_names[] = {"front", "flank", "rear"};
 static const char *const response_names[] = {"stand", "countercharge"};
 
@@ -442,11 +443,27 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
         action->as.sappers_reroll.die = (int)die;
         return PROTOCOL_MESSAGE_OK;
     }
+    case PROTOCOL_ACTION_HOLD:
+    case PROTOCOL_ACTION_RELEASE:
+    case PROTOCOL_ACTION_NOTE: {
+        static const char *const allowed[] = {"kind", "reason", NULL};
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
+                                   action->as.umpire.reason, NULL)) != PROTOCOL_MESSAGE_OK)
+            return error;
+        return PROTOCOL_MESSAGE_OK;
+    }
+    case PROTOCOL_ACTION_UMPIRE_ADJUST:
     case PROTOCOL_ACTION_ADJUST: {
+        /* adjust's why is "note", umpire_adjust's "reason" (§5.3) */
+        bool umpire = action->kind == PROTOCOL_ACTION_UMPIRE_ADJUST;
         static const char *const allowed[] = {"kind",   "unit", "figures", "formed",
                                               "status", "note", NULL};
+        static const char *const umpire_allowed[] = {"kind",   "unit",   "figures", "formed",
+                                                     "status", "reason", NULL};
         int64_t figures = 0;
-        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+        if ((error = reader_only(&reader, umpire ? umpire_allowed : allowed)) !=
+                PROTOCOL_MESSAGE_OK ||
             (error = reader_unit(&reader, "unit", action->as.adjust.unit)) !=
                 PROTOCOL_MESSAGE_OK ||
             (error = reader_int(&reader, "figures", false, 0, PROTOCOL_FIGURES_MAX, &figures,
@@ -456,14 +473,16 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
             (error = reader_string(&reader, "status", false, 1, PROTOCOL_STATUS_MAX,
                                    action->as.adjust.status, &action->as.adjust.has_status)) !=
                 PROTOCOL_MESSAGE_OK ||
-            (error = reader_string(&reader, "note", true, 1, PROTOCOL_NOTE_MAX,
-                                   action->as.adjust.note, NULL)) != PROTOCOL_MESSAGE_OK)
+            (error = reader_string(&reader, umpire ? "reason" : "note", true, 1,
+                                   PROTOCOL_NOTE_MAX, action->as.adjust.note, NULL)) !=
+                PROTOCOL_MESSAGE_OK)
             return error;
         action->as.adjust.figures = (int)figures;
         if (!action->as.adjust.has_figures && !action->as.adjust.has_formed &&
             !action->as.adjust.has_status)
             return reader_fail(&reader, PROTOCOL_MESSAGE_MISSING_MEMBER, NULL,
-                               "adjust changes nothing: give figures, formed or status");
+                               "%s changes nothing: give figures, formed or status",
+                               umpire ? "umpire_adjust" : "adjust");
         return PROTOCOL_MESSAGE_OK;
     }
     case PROTOCOL_ACTION_DONE: {
@@ -694,6 +713,8 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
                                    out->as.created.token_a, NULL)) != PROTOCOL_MESSAGE_OK ||
             (error = reader_string(&seat_reader, "B", true, 1, PROTOCOL_TOKEN_MAX,
                                    out->as.created.token_b, NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&seat_reader, "umpire", false, 1, PROTOCOL_TOKEN_MAX,
+                                   out->as.created.umpire, NULL)) != PROTOCOL_MESSAGE_OK ||
             (error = reader_string(&reader, "spectator", false, 1, PROTOCOL_TOKEN_MAX,
                                    out->as.created.spectator, NULL)) != PROTOCOL_MESSAGE_OK)
             goto failed;
@@ -893,6 +914,12 @@ static protocol_value *action_to_value(const protocol_action *action, bool *refu
         build_string(&builder, "unit", action->as.sappers_reroll.unit);
         build_int(&builder, "die", action->as.sappers_reroll.die);
         break;
+    case PROTOCOL_ACTION_HOLD:
+    case PROTOCOL_ACTION_RELEASE:
+    case PROTOCOL_ACTION_NOTE:
+        build_string(&builder, "reason", action->as.umpire.reason);
+        break;
+    case PROTOCOL_ACTION_UMPIRE_ADJUST:
     case PROTOCOL_ACTION_ADJUST:
         build_string(&builder, "unit", action->as.adjust.unit);
         if (action->as.adjust.has_figures)
@@ -901,7 +928,8 @@ static protocol_value *action_to_value(const protocol_action *action, bool *refu
             build_bool(&builder, "formed", action->as.adjust.formed);
         if (action->as.adjust.has_status)
             build_string(&builder, "status", action->as.adjust.status);
-        build_string(&builder, "note", action->as.adjust.note);
+        build_string(&builder, action->kind == PROTOCOL_ACTION_ADJUST ? "note" : "reason",
+                     action->as.adjust.note);
         break;
     case PROTOCOL_ACTION_DONE:
         break;
@@ -981,6 +1009,8 @@ static protocol_value *server_to_value(const protocol_server_message *message, b
         map_builder seats = {.map = protocol_value_map_new(), .failed = false};
         build_string(&seats, "A", message->as.created.token_a);
         build_string(&seats, "B", message->as.created.token_b);
+        if (message->as.created.umpire[0])
+            build_string(&seats, "umpire", message->as.created.umpire);
         build_set(&builder, "seats", build_done(&seats));
         if (message->as.created.spectator[0])
             build_string(&builder, "spectator", message->as.created.spectator);

@@ -48,7 +48,8 @@
 typedef enum protocol_seat {
     PROTOCOL_SEAT_A = 0,
     PROTOCOL_SEAT_B = 1,
-    PROTOCOL_SEAT_SPECTATOR = 2 /* welcome / resumed only: a read-only watcher (§5.2) */
+    PROTOCOL_SEAT_SPECTATOR = 2, /* welcome / resumed only: a read-only watcher (§5.2) */
+    PROTOCOL_SEAT_UMPIRE = 3     /* welcome / resumed only: the umpire, live (§5.2, design.md "Roles") */
 } protocol_seat;
 
 /* Error codes of the error message (§6). UNKNOWN stands, in a client, for a
@@ -67,6 +68,7 @@ typedef enum protocol_error_code {
     PROTOCOL_ERROR_UNKNOWN_UNIT,
     PROTOCOL_ERROR_INTERNAL,
     PROTOCOL_ERROR_READ_ONLY, /* an act from a spectator (§6.4) */
+    PROTOCOL_ERROR_HELD,      /* a player's act while the umpire holds the game (§6.4) */
     PROTOCOL_ERROR_UNKNOWN
 } protocol_error_code;
 
@@ -93,7 +95,12 @@ typedef enum protocol_action_kind {
     PROTOCOL_ACTION_RESPOND,
     PROTOCOL_ACTION_SAPPERS_REROLL,
     PROTOCOL_ACTION_ADJUST,
-    PROTOCOL_ACTION_DONE
+    PROTOCOL_ACTION_DONE,
+    /* the umpire's (§5.3, design.md "Roles"): each with a reason */
+    PROTOCOL_ACTION_HOLD,
+    PROTOCOL_ACTION_RELEASE,
+    PROTOCOL_ACTION_NOTE,
+    PROTOCOL_ACTION_UMPIRE_ADJUST /* as.adjust, its reason in as.adjust.note */
 } protocol_action_kind;
 
 typedef enum protocol_facing {
@@ -149,7 +156,10 @@ typedef struct protocol_action {
             bool has_status;
             char status[PROTOCOL_STATUS_MAX + 1]; /* a status name, 1..31 bytes */
             char note[PROTOCOL_NOTE_MAX + 1];     /* why, 1..255 bytes */
-        } adjust;
+        } adjust;                                 /* adjust and umpire_adjust */
+        struct {
+            char reason[PROTOCOL_NOTE_MAX + 1];   /* why (a note's text), 1..255 bytes */
+        } umpire;                                 /* hold, release, note */
     } as;
 } protocol_action;
 
@@ -213,6 +223,7 @@ typedef struct protocol_server_message {
             char token_a[PROTOCOL_TOKEN_MAX + 1];
             char token_b[PROTOCOL_TOKEN_MAX + 1];
             char spectator[PROTOCOL_TOKEN_MAX + 1]; /* the spectator id; "" when absent */
+            char umpire[PROTOCOL_TOKEN_MAX + 1];    /* seats.umpire, the umpire's token; "" when absent */
         } created;
         struct {
             protocol_seat seat;

@@ -79,6 +79,10 @@ struct server_game {
     bool has_spectator, has_password;
     unsigned char spectator_sha256[SERVER_JOURNAL_HASH_SIZE];
     unsigned char password_sha256[SERVER_JOURNAL_HASH_SIZE];
+    /* The umpire seat (design.md "Roles", PROTOCOL.md §5.2): SHA-256 of its
+     * token; none for a game of an older journal. */
+    bool has_umpire;
+    unsigned char umpire_sha256[SERVER_JOURNAL_HASH_SIZE];
     /* The spectator delay (PROTOCOL.md §5.1), in phase changes; 0: live.
      * With a delay, spectators see `base` (the state at seq 0) until
      * `delay` phase changes have happened, then views[0]: views holds the
@@ -106,8 +110,9 @@ struct server_game {
 /* What a connection has joined (its server_connection data). */
 typedef struct server_session {
     server_game *game;
-    brigade_side seat;       /* NONE for a spectator */
+    brigade_side seat;       /* NONE for a spectator and for the umpire */
     bool spectator;          /* read-only: every act is refused (read_only) */
+    bool umpire;             /* the umpire: live, no dice seed, no player's action */
     bool delayed;            /* a spectator of a game with a delay: in game->delayed */
     /* Join's last_seq, else the game's seq at the join: an act whose
      * answer the journal holds at a later seq is a repeat of a request
@@ -619,6 +624,7 @@ static protocol_error_code server_games_error_code(brigade_battle_error_code cod
     case BRIGADE_BATTLE_ERROR_WRONG_PHASE: return PROTOCOL_ERROR_WRONG_PHASE;
     case BRIGADE_BATTLE_ERROR_INVALID_ACTION: return PROTOCOL_ERROR_INVALID_ACTION;
     case BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT: return PROTOCOL_ERROR_UNKNOWN_UNIT;
+    case BRIGADE_BATTLE_ERROR_HELD: return PROTOCOL_ERROR_HELD;
     default: return PROTOCOL_ERROR_INTERNAL;
     }
 }
@@ -694,8 +700,24 @@ static bool server_games_command(const protocol_action *action, brigade_command 
         memcpy(command->unit, action->as.sappers_reroll.unit, sizeof(command->unit));
         command->die = action->as.sappers_reroll.die;
         return true;
+    case PROTOCOL_ACTION_HOLD:
+    case PROTOCOL_ACTION_RELEASE:
+    case PROTOCOL_ACTION_NOTE: {
+        /* The umpire's (PROTOCOL.md §5.3): the reason, cut as a note. */
+        command->kind = action->kind == PROTOCOL_ACTION_HOLD      ? BRIGADE_COMMAND_HOLD
+                        : action->kind == PROTOCOL_ACTION_RELEASE ? BRIGADE_COMMAND_RELEASE
+                                                                  : BRIGADE_COMMAND_NOTE;
+        char reason[PROTOCOL_NOTE_MAX + 1];
+        memcpy(reason, action->as.umpire.reason, sizeof(reason));
+        reason[PROTOCOL_NOTE_MAX] = '\0';
+        server_games_utf8_cut(reason, BRIGADE_TEXT_MAX);
+        memcpy(command->note, reason, strlen(reason) + 1);
+        return true;
+    }
+    case PROTOCOL_ACTION_UMPIRE_ADJUST:
     case PROTOCOL_ACTION_ADJUST:
-        command->kind = BRIGADE_COMMAND_ADJUST;
+        command->kind = action->kind == PROTOCOL_ACTION_ADJUST ? BRIGADE_COMMAND_ADJUST
+                                                               : BRIGADE_COMMAND_UMPIRE_ADJUST;
         memcpy(command->unit, action->as.adjust.unit, sizeof(command->unit));
         command->has_figures = action->as.adjust.has_figures;
         command->figures = action->as.adjust.figures;
@@ -812,6 +834,10 @@ static bool server_game_dice_seed_load(server_games *games, server_game *game)
         game->has_spectator = false;
         game->delay = 0;
     }
+    int umpire = server_journal_game_umpire(games->journal, game->id, game->umpire_sha256);
+    game->has_umpire = umpire == 0;
+    if (umpire < 0)
+        fprintf(stderr, "brigaded: journal: %s\n", server_journal_error(games->journal));
     int found = server_journal_game_dice_seed(games->journal, game->id, game->dice_seed);
     if (found == 0)
         return true;
@@ -921,6 +947,8 @@ static void server_games_create(server_games *games, server_connection *connecti
     memset(tokens, 0, sizeof(tokens));
     char spectator[2 * SERVER_SPECTATOR_ID_BYTES + 1];
     memset(spectator, 0, sizeof(spectator));
+    char umpire[SERVER_TOKEN_HEX + 1];
+    memset(umpire, 0, sizeof(umpire));
     if (!game || !battle || !initial || !log)
         goto internal;
 
@@ -959,6 +987,10 @@ static void server_games_create(server_games *games, server_connection *connecti
         goto internal;
     server_token_hash(spectator, game->spectator_sha256);
     game->has_spectator = true;
+    if (!server_random_hex(umpire, SERVER_TOKEN_BYTES))
+        goto internal;
+    server_token_hash(umpire, game->umpire_sha256);
+    game->has_umpire = true;
     if (message->as.create.has_spectator_password) {
         server_token_hash(message->as.create.spectator_password, game->password_sha256);
         game->has_password = true;
@@ -993,6 +1025,7 @@ static void server_games_create(server_games *games, server_connection *connecti
     snprintf(answer.as.created.token_b, sizeof(answer.as.created.token_b), "%s",
              tokens[BRIGADE_SIDE_B]);
     snprintf(answer.as.created.spectator, sizeof(answer.as.created.spectator), "%s", spectator);
+    snprintf(answer.as.created.umpire, sizeof(answer.as.created.umpire), "%s", umpire);
 
     /* Durable before anyone hears of it: the game's row, its initial
      * battle and its start events (seq 0). */
@@ -1007,6 +1040,7 @@ static void server_games_create(server_games *games, server_connection *connecti
         .spectator_sha256 = game->spectator_sha256,
         .spectator_password_sha256 = game->has_password ? game->password_sha256 : NULL,
         .spectator_delay = game->delay,
+        .umpire_sha256 = game->umpire_sha256,
     };
     memcpy(record.token_sha256, game->token_sha256, sizeof(record.token_sha256));
     if (server_journal_game_create(games->journal, &record) != 0) {
@@ -1036,6 +1070,7 @@ internal:
 done:
     OPENSSL_cleanse(tokens, sizeof(tokens));
     OPENSSL_cleanse(spectator, sizeof(spectator));
+    OPENSSL_cleanse(umpire, sizeof(umpire));
     brigade_event_list_free(&events);
     protocol_value_free(log);
     free(battle);
@@ -1167,8 +1202,10 @@ static void server_games_join(server_games *games, server_connection *connection
     bool seat_b = CRYPTO_memcmp(hash, game->token_sha256[BRIGADE_SIDE_B], sizeof(hash)) == 0;
     bool watching = game->has_spectator &&
                     CRYPTO_memcmp(hash, game->spectator_sha256, sizeof(hash)) == 0;
+    bool umpiring = game->has_umpire &&
+                    CRYPTO_memcmp(hash, game->umpire_sha256, sizeof(hash)) == 0;
     OPENSSL_cleanse(hash, sizeof(hash));
-    if (!seat_a && !seat_b && !watching) {
+    if (!seat_a && !seat_b && !watching && !umpiring) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_TOKEN,
                                 "the token is not a seat token of game \"%s\"", game->id);
         return;
@@ -1188,28 +1225,32 @@ static void server_games_join(server_games *games, server_connection *connection
             return;
         }
     }
-    brigade_side seat = watching ? BRIGADE_SIDE_NONE : seat_a ? BRIGADE_SIDE_A : BRIGADE_SIDE_B;
-    protocol_seat wire_seat = watching ? PROTOCOL_SEAT_SPECTATOR
-                              : seat_a ? PROTOCOL_SEAT_A
-                                       : PROTOCOL_SEAT_B;
-    const char *seat_name = watching ? "spectator" : brigade_side_name(seat);
+    brigade_side seat = watching || umpiring ? BRIGADE_SIDE_NONE
+                        : seat_a             ? BRIGADE_SIDE_A
+                                             : BRIGADE_SIDE_B;
+    protocol_seat wire_seat = watching   ? PROTOCOL_SEAT_SPECTATOR
+                              : umpiring ? PROTOCOL_SEAT_UMPIRE
+                              : seat_a   ? PROTOCOL_SEAT_A
+                                         : PROTOCOL_SEAT_B;
+    const char *seat_name = watching ? "spectator" : umpiring ? "umpire" : brigade_side_name(seat);
 
     server_session *session = server_connection_data(connection);
     if (session && (session->game != game || session->seat != seat ||
-                    session->spectator != watching)) {
+                    session->spectator != watching || session->umpire != umpiring)) {
         /* PROTOCOL.md §1: one seat of one game per connection. */
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
                                 "this connection has joined game \"%s\" seat %s already; open "
                                 "another connection for another seat",
                                 session->game->id,
                                 session->spectator ? "spectator"
+                                : session->umpire  ? "umpire"
                                                    : brigade_side_name(session->seat));
         return;
     }
 
     /* The seat's first join carries its dice seed; a seed on a later join
      * is ignored (the first one stays: PROTOCOL.md §10.3). */
-    if (!watching && !game->battle->dice.seeds[seat][0]) {
+    if (!watching && !umpiring && !game->battle->dice.seeds[seat][0]) {
         if (!message->as.join.has_seed) {
             server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
                                     "seed: seat %s's first join must carry its dice seed, 64 "
@@ -1280,6 +1321,7 @@ static void server_games_join(server_games *games, server_connection *connection
         session->game = game;
         session->seat = seat;
         session->spectator = watching;
+        session->umpire = umpiring;
         session->delayed = delayed;
         server_connection_set_data(connection, session);
         fprintf(stderr, "brigaded: connection %lu joined game %s seat %s%s\n",
@@ -1406,7 +1448,7 @@ static bool server_games_repeat(server_games *games, server_connection *connecti
                                 "request %lld was answered at seq %lld for another action of "
                                 "seat %s; use a new request id",
                                 (long long)request, (long long)seq,
-                                brigade_side_name(session->seat));
+                                session->umpire ? "umpire" : brigade_side_name(session->seat));
         return true;
     }
     server_buffer *buffer = server_buffer_copy(answer, length);

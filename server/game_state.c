@@ -269,6 +269,10 @@ protocol_value *server_state_from_battle(const brigade_battle *battle, const cha
                                       server_state_side_or_nil(battle->phasing)) == 0;
     ok = ok && protocol_value_map_set(state, "awaiting", server_state_seats(battle->awaiting)) == 0;
     ok = ok && protocol_value_map_set(state, "dice", server_state_dice_public(battle)) == 0;
+    /* The umpire's hold (PROTOCOL.md §7.1, §5.3): its reason, nil when none. */
+    ok = ok && protocol_value_map_set(state, "hold",
+                                      battle->hold[0] ? protocol_value_string_new(battle->hold)
+                                                      : protocol_value_nil_new()) == 0;
 
     if (ok) {
         protocol_value *sides = protocol_value_map_new();

@@ -55,6 +55,8 @@ enum {
     ST_GAME_LIST_ALL,
     ST_GAME_DICE_SEED,
     ST_GAME_SPECTATOR,
+    ST_GAME_UMPIRE_SET,
+    ST_GAME_UMPIRE,
     ST_COUNT
 };
 
@@ -86,6 +88,8 @@ static const char *const statement_sql[ST_COUNT] = {
     [ST_GAME_SPECTATOR] =
         "SELECT spectator_sha256, spectator_password_sha256, spectator_delay FROM games "
         "WHERE id = ?1",
+    [ST_GAME_UMPIRE_SET] = "UPDATE games SET umpire_sha256 = ?2 WHERE id = ?1",
+    [ST_GAME_UMPIRE] = "SELECT umpire_sha256 FROM games WHERE id = ?1",
     [ST_ANSWER_INSERT] =
         "INSERT OR REPLACE INTO answers (game, seat, request, seq, action_sha256, answer) "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -99,8 +103,44 @@ static const char *const statement_sql[ST_COUNT] = {
         "ORDER BY seq DESC",
 };
 
-/* The schema of version 2 (journal.h describes the tables; version 1 had
- * no games.dice_seed, and is migrated at open). */
+/* The events and answers tables of version 3: seat 'U' is the umpire's
+ * (versions 1 and 2 allowed 'A' and 'B' only; their tables are rebuilt at
+ * migration, rows kept). */
+#define EVENTS_TABLE_SQL                                                                      \
+    "CREATE TABLE events ("                                                                   \
+    "  game TEXT NOT NULL,"                                                                   \
+    "  seq INTEGER NOT NULL,"                                                                 \
+    "  idx INTEGER NOT NULL,"                                                                 \
+    "  count INTEGER NOT NULL,"                                                               \
+    "  seat TEXT CHECK (seat IN ('A', 'B', 'U')),"                                            \
+    "  body BLOB NOT NULL,"                                                                   \
+    "  sha256 BLOB NOT NULL,"                                                                 \
+    "  rolled_back INTEGER NOT NULL DEFAULT 0,"                                               \
+    "  PRIMARY KEY (game, seq, idx)"                                                          \
+    ") WITHOUT ROWID;"
+#define ANSWERS_TABLE_SQL                                                                     \
+    "CREATE TABLE answers ("                                                                  \
+    "  game TEXT NOT NULL,"                                                                   \
+    "  seat TEXT NOT NULL CHECK (seat IN ('A', 'B', 'U')),"                                   \
+    "  request INTEGER NOT NULL,"                                                             \
+    "  seq INTEGER NOT NULL,"                                                                 \
+    "  action_sha256 BLOB NOT NULL,"                                                          \
+    "  answer BLOB NOT NULL,"                                                                 \
+    "  PRIMARY KEY (game, seat, request)"                                                     \
+    ") WITHOUT ROWID;"
+/* Version 2 -> 3 (after 1 -> 2's columns): the umpire's token hash and
+ * its seat 'U'. */
+#define MIGRATE_TO_3_SQL                                                                      \
+    "ALTER TABLE games ADD COLUMN umpire_sha256 BLOB;"                                        \
+    "ALTER TABLE events RENAME TO events_v2;" EVENTS_TABLE_SQL                                \
+    "INSERT INTO events SELECT * FROM events_v2; DROP TABLE events_v2;"                       \
+    "ALTER TABLE answers RENAME TO answers_v2;" ANSWERS_TABLE_SQL                             \
+    "INSERT INTO answers SELECT * FROM answers_v2; DROP TABLE answers_v2;"                    \
+    "UPDATE schema_version SET version = 3;"
+
+/* The schema of version 3 (journal.h describes the tables; version 1 had
+ * no games.dice_seed, version 2 no games.umpire_sha256; both are migrated
+ * at open). */
 static const char schema_sql[] =
     "CREATE TABLE schema_version (version INTEGER NOT NULL);"
     "CREATE TABLE games ("
@@ -118,28 +158,11 @@ static const char schema_sql[] =
     "  dice_seed BLOB,"
     "  spectator_sha256 BLOB,"
     "  spectator_password_sha256 BLOB,"
-    "  spectator_delay INTEGER NOT NULL DEFAULT 0"
+    "  spectator_delay INTEGER NOT NULL DEFAULT 0,"
+    "  umpire_sha256 BLOB"
     ");"
-    "CREATE TABLE events ("
-    "  game TEXT NOT NULL,"
-    "  seq INTEGER NOT NULL,"
-    "  idx INTEGER NOT NULL,"
-    "  count INTEGER NOT NULL,"
-    "  seat TEXT CHECK (seat IN ('A', 'B')),"
-    "  body BLOB NOT NULL,"
-    "  sha256 BLOB NOT NULL,"
-    "  rolled_back INTEGER NOT NULL DEFAULT 0,"
-    "  PRIMARY KEY (game, seq, idx)"
-    ") WITHOUT ROWID;"
-    "CREATE TABLE answers ("
-    "  game TEXT NOT NULL,"
-    "  seat TEXT NOT NULL CHECK (seat IN ('A', 'B')),"
-    "  request INTEGER NOT NULL,"
-    "  seq INTEGER NOT NULL,"
-    "  action_sha256 BLOB NOT NULL,"
-    "  answer BLOB NOT NULL,"
-    "  PRIMARY KEY (game, seat, request)"
-    ") WITHOUT ROWID;"
+    EVENTS_TABLE_SQL
+    ANSWERS_TABLE_SQL
     "CREATE TABLE snapshots ("
     "  game TEXT NOT NULL,"
     "  seq INTEGER NOT NULL,"
@@ -157,6 +180,7 @@ struct server_journal {
     char recovery[1024]; /* what was recovered from a damaged file, "" if nothing */
     bool read_only;
     bool schema_v1; /* a read-only journal of schema version 1 (no dice_seed) */
+    bool schema_v2; /* a read-only journal of schema version 1 or 2 (no umpire_sha256) */
     int snapshot_every;
 };
 
@@ -435,8 +459,8 @@ static int schema_check(server_journal *j)
                      "ALTER TABLE games ADD COLUMN spectator_sha256 BLOB;"
                      "ALTER TABLE games ADD COLUMN spectator_password_sha256 BLOB;"
                      "ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;"
-                     "UPDATE schema_version SET version = 2;COMMIT;",
-                     "migrating the schema to version 2") != 0) {
+                     MIGRATE_TO_3_SQL "COMMIT;",
+                     "migrating the schema to version 3") != 0) {
             if (!sqlite3_get_autocommit(j->db))
                 sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
             return -1;
@@ -445,6 +469,23 @@ static int schema_check(server_journal *j)
     }
     if (version == 1) { /* read-only: read as is, no dice seeds */
         j->schema_v1 = true;
+        j->schema_v2 = true;
+        return 0;
+    }
+    if (version == 2 && !j->read_only) {
+        /* Version 2 -> 3: the games' umpire seats (none for the older
+         * games). */
+        if (exec_sql(j,
+                     "BEGIN IMMEDIATE;" MIGRATE_TO_3_SQL "COMMIT;",
+                     "migrating the schema to version 3") != 0) {
+            if (!sqlite3_get_autocommit(j->db))
+                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
+            return -1;
+        }
+        return 0;
+    }
+    if (version == 2) { /* read-only: read as is, no umpires */
+        j->schema_v2 = true;
         return 0;
     }
     if (version != SERVER_JOURNAL_SCHEMA_VERSION)
@@ -531,6 +572,7 @@ static server_journal *journal_open_once(const char *path, const server_journal_
     for (int i = 0; ok && i < ST_COUNT; i++)
         if (!(j->schema_v1 &&
               (i == ST_GAME_INSERT || i == ST_GAME_DICE_SEED || i == ST_GAME_SPECTATOR)) &&
+            !(j->schema_v2 && (i == ST_GAME_UMPIRE_SET || i == ST_GAME_UMPIRE)) &&
             sqlite3_prepare_v3(j->db, statement_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
                                &j->statements[i], NULL) != SQLITE_OK) {
             journal_fail(j, "open %s: sqlite: %s (preparing \"%.40s...\")", j->path,
@@ -678,6 +720,12 @@ static int events_encode(server_journal *j, const char *context, const char *gam
     return 0;
 }
 
+/* The seat column's letter: 'A', 'B', or 'U' for the umpire (NONE). */
+static char journal_seat_letter(brigade_side seat)
+{
+    return seat == BRIGADE_SIDE_A ? 'A' : seat == BRIGADE_SIDE_B ? 'B' : 'U';
+}
+
 static int events_insert(server_journal *j, const char *context, const char *game, int64_t seq,
                          char seat, const encoded_events *e)
 {
@@ -763,7 +811,20 @@ int server_journal_game_create(server_journal *journal, const server_journal_gam
     else
         sqlite3_bind_null(st, 11);
     sqlite3_bind_int(st, 12, game->spectator_delay);
-    if (step_done(j, st, context, "inserting the game") != 0 ||
+    if (step_done(j, st, context, "inserting the game") != 0) {
+        transaction_abort(j, context);
+        goto out;
+    }
+    if (game->umpire_sha256 != NULL) {
+        st = statement(j, ST_GAME_UMPIRE_SET);
+        bind_text(st, 1, game->id);
+        bind_blob(st, 2, game->umpire_sha256, SERVER_JOURNAL_HASH_SIZE);
+        if (step_done(j, st, context, "recording the umpire seat") != 0) {
+            transaction_abort(j, context);
+            goto out;
+        }
+    }
+    if (
         events_insert(j, context, game->id, 0, 0, &events) != 0) {
         transaction_abort(j, context);
         goto out;
@@ -789,14 +850,15 @@ int server_journal_append(server_journal *journal, const server_journal_action *
         return journal_fail(j, "%s: an action with no events", context);
     if (action->seq < 1)
         return journal_fail(j, "%s: an action's seq is at least 1", context);
-    if (action->seat != BRIGADE_SIDE_A && action->seat != BRIGADE_SIDE_B)
-        return journal_fail(j, "%s: the seat is A or B", context);
+    if (action->seat != BRIGADE_SIDE_A && action->seat != BRIGADE_SIDE_B &&
+        action->seat != BRIGADE_SIDE_NONE)
+        return journal_fail(j, "%s: the seat is A, B or NONE (the umpire)", context);
     if (action->request < 1)
         return journal_fail(j, "%s: request %" PRId64 " (at least 1)", context, action->request);
     if (action->answer == NULL || action->answer_len == 0)
         return journal_fail(j, "%s: the answer is required", context);
 
-    char seat = action->seat == BRIGADE_SIDE_A ? 'A' : 'B';
+    char seat = journal_seat_letter(action->seat);
     encoded_events events;
     if (events_encode(j, context, action->game, action->seq, seat, action->battle,
                       action->events, &events) != 0)
@@ -861,7 +923,8 @@ int server_journal_append(server_journal *journal, const server_journal_action *
     }
     st = statement(j, ST_ANSWER_INSERT);
     bind_text(st, 1, action->game);
-    bind_text(st, 2, action->seat == BRIGADE_SIDE_A ? "A" : "B");
+    char seat_text[2] = {seat, '\0'};
+    bind_text(st, 2, seat_text);
     sqlite3_bind_int64(st, 3, action->request);
     sqlite3_bind_int64(st, 4, action->seq);
     bind_blob(st, 5, action->action_sha256, SERVER_JOURNAL_HASH_SIZE);
@@ -910,11 +973,12 @@ server_journal_answer_result server_journal_answer_find(
     *answer = NULL;
     *answer_len = 0;
     char context[160];
+    char seat_text[2] = {journal_seat_letter(seat), '\0'};
     snprintf(context, sizeof context, "answer of game %.63s seat %s request %" PRId64, game,
-             seat == BRIGADE_SIDE_A ? "A" : "B", request);
+             seat_text, request);
     sqlite3_stmt *st = statement(j, ST_ANSWER_FIND);
     bind_text(st, 1, game);
-    bind_text(st, 2, seat == BRIGADE_SIDE_A ? "A" : "B");
+    bind_text(st, 2, seat_text);
     sqlite3_bind_int64(st, 3, request);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_DONE) {
@@ -1727,4 +1791,28 @@ long server_journal_list(server_journal *journal, server_journal_list_fn on_game
     }
     statement_done(st);
     return count;
+}
+
+int server_journal_game_umpire(server_journal *journal, const char *game,
+                               unsigned char umpire_sha256[SERVER_JOURNAL_HASH_SIZE])
+{
+    server_journal *j = journal;
+    if (j->schema_v2)
+        return 1;
+    sqlite3_stmt *st = statement(j, ST_GAME_UMPIRE);
+    bind_text(st, 1, game);
+    int rc = sqlite3_step(st);
+    int result = 1;
+    if (rc == SQLITE_ROW) {
+        if (sqlite3_column_type(st, 0) == SQLITE_BLOB &&
+            sqlite3_column_bytes(st, 0) == SERVER_JOURNAL_HASH_SIZE) {
+            memcpy(umpire_sha256, sqlite3_column_blob(st, 0), SERVER_JOURNAL_HASH_SIZE);
+            result = 0;
+        }
+    } else if (rc != SQLITE_DONE) {
+        result = journal_fail(j, "umpire of game %.63s: sqlite: %s", game,
+                              sqlite3_errmsg(j->db));
+    }
+    statement_done(st);
+    return result;
 }

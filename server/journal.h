@@ -16,14 +16,16 @@
  *              ('active' | 'ended' | 'damaged'), damage (why) and
  *              spectator_sha256 and spectator_password_sha256 (the
  *              spectator id's and password's SHA-256, NULL when none),
- *              spectator_delay (phases; 0: live),
+ *              spectator_delay (phases; 0: live), umpire_sha256 (the
+ *              umpire token's SHA-256, design.md "Roles"; NULL for games
+ *              of schema versions 1 and 2),
  *              dice_seed (the server's secret dice seed, 32 bytes,
  *              core/dice.h; NULL for games of schema version 1, and in
  *              every export: an ended game reveals it in its last event,
- *              PROTOCOL.md §10.3). Version 1 journals are migrated at
- *              open (read-only: read as they are).
+ *              PROTOCOL.md §10.3). Version 1 and 2 journals are
+ *              migrated at open (read-only: read as they are).
  *   events     game, seq, idx (0.. within the action), count (events in
- *              the action), seat (who acted; NULL at seq 0), body
+ *              the action), seat (who acted: 'A', 'B', 'U' the umpire; NULL at seq 0), body
  *              (protocol_event_encode), sha256,
  *              rolled_back (0; reserved for the umpire's rollback).
  *              seq 0 holds the events of the game's creation (brigaded:
@@ -75,7 +77,7 @@
 /* The journal's file inside --data DIR. */
 #define SERVER_JOURNAL_FILE "brigade.sqlite"
 /* The shape of the tables this build reads and writes. */
-#define SERVER_JOURNAL_SCHEMA_VERSION 2
+#define SERVER_JOURNAL_SCHEMA_VERSION 3
 /* Bytes of a SHA-256. */
 #define SERVER_JOURNAL_HASH_SIZE 32
 /* Default number of actions between two snapshots of a game. */
@@ -159,6 +161,7 @@ typedef struct server_journal_game {
     const unsigned char *spectator_sha256;
     const unsigned char *spectator_password_sha256;
     int spectator_delay;                  /* phases spectators see late (0: live) */
+    const unsigned char *umpire_sha256;   /* SHA-256 of the umpire token, or NULL (no umpire) */
 } server_journal_game;
 
 /*
@@ -175,7 +178,7 @@ typedef struct server_journal_action {
     int64_t seq;                    /* the action's seq: the game's last + 1 */
     const brigade_battle *battle;   /* a state of the game (unit ids for encoding) */
     const brigade_event_list *events; /* at least one */
-    brigade_side seat;              /* who acted: A or B */
+    brigade_side seat;              /* who acted: A or B; NONE: the umpire (seat 'U') */
     int64_t request;                /* the client's request id, >= 1 */
     unsigned char action_sha256[SERVER_JOURNAL_HASH_SIZE]; /* of the action's canonical encoding */
     const uint8_t *answer;          /* the answer frame to give a repeated request */
@@ -319,6 +322,14 @@ int server_journal_game_spectator(server_journal *journal, const char *game,
                                   bool *has_password,
                                   unsigned char password_sha256[SERVER_JOURNAL_HASH_SIZE],
                                   int *delay);
+
+/*
+ * The SHA-256 of `game`'s umpire token into umpire_sha256 (design.md
+ * "Roles", PROTOCOL.md §5.2). Returns 0, 1 when the journal holds none (a
+ * game of schema version 1 or 2), -1 when SQLite fails. Never logged.
+ */
+int server_journal_game_umpire(server_journal *journal, const char *game,
+                               unsigned char umpire_sha256[SERVER_JOURNAL_HASH_SIZE]);
 
 /* One game as listed (server_journal_list). */
 typedef struct server_journal_summary {

@@ -43,13 +43,14 @@ def closed_port():
 def script(args, processes):
     server = Server(processes, args.brigaded)
 
-    # new: the readable text names both join commands.
+    # new: the readable text names both players' join commands and the
+    # umpire's (design.md "Roles").
     done = run(args, ["new", "--server", server.url, args.scenario])
     check(done.returncode == 0, "brigade new (text): %s" % done.stderr)
     commands = re.findall(r"brigade play --server (\S+) --game (\S+) --token (\S+)", done.stdout)
-    check(len(commands) == 2 and commands[0][1] == commands[1][1] and
-          commands[0][2] != commands[1][2],
-          "brigade new should print two join commands: %s" % done.stdout)
+    check(len(commands) == 3 and len({c[1] for c in commands}) == 1 and
+          len({c[2] for c in commands}) == 3 and "umpire:" in done.stdout,
+          "brigade new should print three join commands (A, B, umpire): %s" % done.stdout)
 
     created = new_game(args, server)
     game, token_a, token_b = created["game"], created["seats"]["A"], created["seats"]["B"]

@@ -46,7 +46,7 @@ def new_game(args, server):
                           capture_output=True, text=True, timeout=20)
     check(done.returncode == 0, "brigade new failed (%d): %s" % (done.returncode, done.stderr))
     created = json.loads(done.stdout)
-    check(set(created) == {"game", "seats", "spectator"} and set(created["seats"]) == {"A", "B"},
+    check(set(created) == {"game", "seats", "spectator"} and set(created["seats"]) == {"A", "B", "umpire"},
           "brigade new --json printed %s" % done.stdout)
     return created
 

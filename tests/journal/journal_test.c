@@ -150,7 +150,7 @@ static void live_create(server_journal *j, live_game *g, const char *id, const c
     brigade_battle_error error;
     assert_int_equal(brigade_battle_start(g->battle, &dice, &start, &error), BRIGADE_BATTLE_OK);
     server_journal_game game = {g->id, 1700000000, g->scenario, g->scenario_len, {{0}}, g->initial,
-                                &start, NULL, NULL, NULL, 0};
+                                &start, NULL, NULL, NULL, 0, NULL};
     memcpy(game.token_sha256, g->tokens, sizeof g->tokens);
     if (server_journal_game_create(j, &game) != 0)
         fail_msg("%s", server_journal_error(j));
@@ -581,7 +581,7 @@ static void test_append_refusals(void **state)
     assert_non_null(strstr(server_journal_error(j), "event 1 (unit_changed) cannot be journaled"));
     brigade_event_list_free(&bad);
 
-    server_journal_game dup = {g.id, 1, "{}", 2, {{0}}, g.initial, &one, NULL, NULL, NULL, 0};
+    server_journal_game dup = {g.id, 1, "{}", 2, {{0}}, g.initial, &one, NULL, NULL, NULL, 0, NULL};
     assert_int_equal(server_journal_game_create(j, &dup), -1);
     assert_non_null(strstr(server_journal_error(j), "create game g-refuse"));
 
@@ -870,7 +870,7 @@ static void test_not_a_journal(void **state)
 
 /* The secret dice seed (server/journal.h games.dice_seed): kept by the
  * journal, NULL in an export; a schema-1 journal (no such column) is read
- * as it is when read-only and migrated to version 2 when opened to write. */
+ * as it is when read-only and migrated to version 3 when opened to write. */
 static void test_dice_seed_and_migration(void **state)
 {
     (void)state;
@@ -885,7 +885,7 @@ static void test_dice_seed_and_migration(void **state)
     brigade_event_list none;
     brigade_event_list_init(&none);
     server_journal_game seeded = {"g-seeded", 1700000001, g.scenario, g.scenario_len, {{0}},
-                                  g.initial, &none, seed, NULL, NULL, 0};
+                                  g.initial, &none, seed, NULL, NULL, 0, NULL};
     assert_int_equal(server_journal_game_create(j, &seeded), 0);
     assert_int_equal(server_journal_game_dice_seed(j, "g-seeded", got), 0);
     assert_memory_equal(got, seed, sizeof seed);
@@ -908,6 +908,7 @@ static void test_dice_seed_and_migration(void **state)
     sql_run(&dir, "ALTER TABLE games DROP COLUMN dice_seed; ALTER TABLE games DROP COLUMN "
                   "spectator_sha256; ALTER TABLE games DROP COLUMN spectator_password_sha256; "
                   "ALTER TABLE games DROP COLUMN spectator_delay; "
+                  "ALTER TABLE games DROP COLUMN umpire_sha256; "
                   "UPDATE schema_version SET version = 1");
     j = journal_open(&dir, true);
     assert_int_equal(server_journal_game_dice_seed(j, "g-seedless", got), 1);

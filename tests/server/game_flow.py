@@ -162,15 +162,15 @@ def create_game(client, scenarios, name="example_a.json"):
     check(answer.get("type") == "created", "create answered %r" % answer)
     game, seats = answer["game"], answer["seats"]
     check(isinstance(game, str) and 1 <= len(game) <= 63, "game id %r" % game)
-    check(set(seats) == {"A", "B"}, "seats %r" % seats)
+    check(set(seats) == {"A", "B", "umpire"}, "seats %r" % seats)
     for token in seats.values():
         check(re.fullmatch(r"[0-9a-f]{64}", token), "token form %r" % token)
-    check(seats["A"] != seats["B"], "two seats with one token")
+    check(len(set(seats.values())) == 3, "two seats with one token")
     return game, seats
 
 
 STATE_KEYS = {"game", "title", "turn", "phase", "step", "phasing", "awaiting", "sides", "units",
-              "charges", "melees", "log", "dice"}
+              "charges", "melees", "log", "dice", "hold"}
 UNIT_KEYS = {"side", "name", "type", "class", "figures", "nation", "formation", "formed",
              "wavering", "status", "general", "sappers", "ranks", "defending", "terrain", "move"}
 
@@ -379,7 +379,7 @@ def case_play(server, scenarios, scenario="example_a.json"):
     check({"initiative", "charge"} <= phases_seen, "phases seen %r" % sorted(phases_seen))
     # Tokens are never logged.
     text = server.text()
-    check(seats["A"] not in text and seats["B"] not in text, "a seat token is in the log")
+    check(all(token not in text for token in seats.values()), "a seat token is in the log")
     for c in list(clients.values()) + [creator]:
         c.close()
 
@@ -579,7 +579,135 @@ def case_spectator_delay(server, scenarios):
     print("spectator_delay: %d view changes, spectator one phase behind" % views_seen)
 
 
+def case_umpire_seat(server, scenarios):
+    """The umpire seat (design.md "Roles", PROTOCOL.md §5.2): create hands
+    out seats.umpire; the umpire joins without a dice seed, sees the live
+    state and every delta, does not hold up the battle's start, is not a
+    spectator (the players are not told of it) and is refused every
+    player's action with wrong_seat."""
+    creator = Client(server)
+    game, seats = create_game(creator, scenarios)
+    creator.close()
+    umpire = Client(server)
+    welcome = umpire.ask({"type": "join", "game": game, "token": seats["umpire"]})
+    check(welcome.get("type") == "welcome" and welcome["seat"] == "umpire" and
+          welcome["seq"] == 0 and "watchers" not in welcome,
+          "umpire welcome %r" % {k: v for k, v in welcome.items() if k != "state"})
+    check_state(welcome["state"], game, started=False)
+    players = {}
+    for seat in ("A", "B"):
+        players[seat] = Client(server)
+        join(players[seat], game, seats[seat])
+    # The battle began with the players' seeds alone: seq 1 (A's), 2 (B's).
+    for seq in (1, 2):
+        delta = umpire.recv()
+        check(delta.get("type") == "delta" and delta["seq"] == seq, "umpire delta %r" % delta)
+    players["A"].recv()  # B's seed
+    for action in ({"kind": "done"}, {"kind": "choose_initiative", "phasing": "A"}):
+        expect_error(umpire.ask({"type": "act", "action": action}), "wrong_seat")
+    # A second umpire connection is the same seat: it is welcomed live.
+    again = Client(server)
+    welcome = again.ask({"type": "join", "game": game, "token": seats["umpire"]})
+    check(welcome.get("type") == "welcome" and welcome["seat"] == "umpire" and
+          welcome["seq"] == 2 and welcome["state"]["turn"] == 1, "second umpire welcome")
+    # A player acts: the umpire sees it at once, with the same seq.
+    actor = welcome["state"]["awaiting"][0]
+    answer = players[actor].ask({"type": "act", "action": {"kind": "choose_initiative",
+                                                           "phasing": "A"}})
+    check(answer.get("type") == "ack" and answer["seq"] == 3, "the player's act: %r" % answer)
+    for client in (umpire, again, players["A"], players["B"]):
+        delta = client.recv()
+        check(delta.get("type") == "delta" and delta["seq"] == 3, "delta 3: %r" % delta)
+    # The umpire's token is a token of this game only, and never logged.
+    other, _ = create_game(Client(server), scenarios)
+    expect_error(Client(server).ask({"type": "join", "game": other, "token": seats["umpire"]}),
+                 "bad_token")
+    check(seats["umpire"] not in server.text(), "the umpire's token is in the log")
+
+
+def case_umpire_hold(server, scenarios):
+    """The umpire's actions (PROTOCOL.md §5.3, design.md "Roles"): hold
+    refuses the players' actions with held until release; note and
+    umpire_adjust are journaled log entries; each reaches everyone as one
+    delta, and the states the deltas give equal a fresh welcome's. The
+    players' umpire actions are refused with wrong_seat."""
+    creator = Client(server)
+    game, seats = create_game(creator, scenarios)
+    creator.close()
+    clients, states = {}, {}
+    for seat in ("A", "B"):
+        clients[seat] = Client(server)
+        join(clients[seat], game, seats[seat])
+    clients["A"].recv()  # B's seed: seq 2
+    clients["umpire"] = Client(server)
+    welcome = clients["umpire"].ask({"type": "join", "game": game, "token": seats["umpire"]})
+    check(welcome.get("type") == "welcome" and welcome["seq"] == 2, "umpire welcome")
+    check(welcome["state"]["hold"] is None, "not held: %r" % welcome["state"]["hold"])
+    for seat in clients:
+        states[seat] = copy.deepcopy(welcome["state"])
+    seq = [2]
+
+    def umpire_acts(action):
+        answer = clients["umpire"].ask({"type": "act", "action": action})
+        check(answer.get("type") == "ack" and answer["seq"] == seq[0] + 1,
+              "umpire %s: %r" % (action["kind"], answer))
+        seq[0] += 1
+        for seat, client in clients.items():
+            delta = client.recv()
+            check(delta.get("type") == "delta" and delta["seq"] == seq[0],
+                  "%s's delta %d: %r" % (seat, seq[0], delta))
+            states[seat] = apply_ops(states[seat], delta["ops"])
+        fresh = Client(server)
+        snapshot = join(fresh, game, seats["A"])
+        fresh.close()
+        check(snapshot["seq"] == seq[0], "fresh welcome seq")
+        for seat in clients:
+            check(states[seat] == snapshot["state"],
+                  "%s's state from the deltas differs from a fresh welcome" % seat)
+        return snapshot["state"]
+
+    state = welcome["state"]
+    actor = state["awaiting"][0]
+    player_action = {"kind": "choose_initiative", "phasing": "A"}
+    # The players may not take the umpire's actions.
+    for action in ({"kind": "hold", "reason": "mine"}, {"kind": "release", "reason": "x"},
+                   {"kind": "note", "reason": "x"},
+                   {"kind": "umpire_adjust", "unit": sorted(state["units"])[0], "figures": 1,
+                    "reason": "x"}):
+        expect_error(clients["A"].ask({"type": "act", "action": action}), "wrong_seat")
+    # The umpire needs a reason, and may not release a game not held.
+    expect_error(clients["umpire"].ask({"type": "act", "action": {"kind": "hold"}}),
+                 "bad_message")
+    expect_error(clients["umpire"].ask({"type": "act", "action": {
+        "kind": "release", "reason": "nothing held"}}), "invalid_action")
+    state = umpire_acts({"kind": "hold", "reason": "a dispute over the wood's edge"})
+    check(state["hold"] == "a dispute over the wood's edge", "hold %r" % state["hold"])
+    check(state["log"][-1]["kind"] == "umpire_ruled" and
+          "a dispute over the wood's edge" in state["log"][-1]["text"],
+          "the hold in the log: %r" % state["log"][-1])
+    expect_error(clients[actor].ask({"type": "act", "action": player_action}), "held")
+    state = umpire_acts({"kind": "note", "reason": "measured: 11 inches"})
+    check(state["hold"] is not None and "measured: 11 inches" in state["log"][-1]["text"],
+          "the note: %r" % state["log"][-1])
+    unit_id = sorted(state["units"])[0]
+    figures = state["units"][unit_id]["figures"]
+    state = umpire_acts({"kind": "umpire_adjust", "unit": unit_id, "figures": figures - 1,
+                         "formed": False, "reason": "a stand was missed in the fire"})
+    check(state["units"][unit_id]["figures"] == figures - 1 and
+          state["units"][unit_id]["formed"] is False, "the adjustment: %r" % state["units"][unit_id])
+    check("umpire: a stand was missed in the fire" in state["log"][-1]["text"],
+          "the adjustment in the log: %r" % state["log"][-1])
+    state = umpire_acts({"kind": "release", "reason": "agreed"})
+    check(state["hold"] is None, "released: %r" % state["hold"])
+    answer = clients[actor].ask({"type": "act", "action": player_action})
+    check(answer.get("type") == "ack" and answer["seq"] == seq[0] + 1,
+          "the player's act after the release: %r" % answer)
+    check(all(token not in server.text() for token in seats.values()), "a token is in the log")
+
+
 CASES = {
+    "umpire_hold": case_umpire_hold,
+    "umpire_seat": case_umpire_seat,
     "spectator_delay": case_spectator_delay,
     "spectator_read_only": case_spectator_read_only,
     "garbage": case_garbage,

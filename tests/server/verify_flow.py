@@ -21,6 +21,7 @@ usage: verify_flow.py CASE BRIGADED BRIGADE SCENARIOS_DIR
 """
 import hashlib
 import hmac
+import json
 import os
 import re
 import shutil
@@ -392,7 +393,91 @@ def case_spectator_delay_restart(server, brigade, scenarios, brigaded):
     check(status == 0, "the restarted brigaded exit status %r" % status)
 
 
+def brigade_state(brigade, server, game, token):
+    """`brigade state --json` of the seat: (seq, hash, state)."""
+    done = run_brigade(brigade, ["state", "--server", "ws://127.0.0.1:%d" % server.port,
+                                 "--game", game, "--token", token, "--json"])
+    check(done.returncode == 0, "brigade state: %s" % done.stderr)
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    return answer["seq"], answer["hash"], answer["state"]
+
+
+def case_umpire_cli_restart(server, brigade, scenarios, brigaded):
+    """The umpire from the CLI (`brigade play --token UMPIRE`): hold and
+    umpire-adjust reach both players as deltas; `brigade state` of A and B
+    gives the seq and hash the umpire's `hash` printed; a player's order is
+    refused while held (held) and a player's hold with wrong_seat (exit 3);
+    after a restart of brigaded (the umpire's actions journaled under seat
+    'U') the state, its hash and the hold are the same, and release lets
+    the player act."""
+    table = Table(server, scenarios)
+    table.join_both()
+    url = "ws://127.0.0.1:%d" % server.port
+    unit = sorted(table.states["A"]["units"])[0]
+    figures = table.states["A"]["units"][unit]["figures"]
+    script = ('hold "a dispute over the wood"\n'
+              'umpire-adjust %s figures=%d reason="a stand was missed"\nhash\nquit\n'
+              % (unit, figures - 1))
+    done = subprocess.run([brigade, "play", "--server", url, "--game", table.game, "--token",
+                           table.seats["umpire"]], input=script, capture_output=True,
+                          text=True, timeout=60)
+    check(done.returncode == 0, "the umpire's script (%d): %s %s" % (done.returncode,
+                                                                    done.stdout, done.stderr))
+    check("as the umpire" in done.stdout, "the umpire seat named: %s" % done.stdout)
+    m = re.search(r"seq (\d+), snapshot hash ([0-9a-f]{64})", done.stdout)
+    check(m, "the umpire's hash: %s" % done.stdout)
+    seq, digest = int(m.group(1)), m.group(2)
+    check(seq == table.seq + 2, "two umpire actions: seq %d after %d" % (seq, table.seq))
+    for _ in range(2):
+        table.seq += 1
+        for s in ("A", "B"):
+            delta = table.clients[s].recv()
+            check(delta.get("type") == "delta" and delta["seq"] == table.seq,
+                  "seat %s: delta %r" % (s, delta))
+            table.states[s] = apply_ops(table.states[s], delta["ops"])
+    for s in ("A", "B"):
+        got_seq, got_hash, state = brigade_state(brigade, server, table.game, table.seats[s])
+        check((got_seq, got_hash) == (seq, digest), "seat %s: brigade state %r, umpire %r" %
+              (s, (got_seq, got_hash), (seq, digest)))
+        check(state == table.states[s], "seat %s: the deltas' state differs" % s)
+        check(state["units"][unit]["figures"] == figures - 1 and
+              state["hold"] == "a dispute over the wood", "seat %s: %r" % (s, state["hold"]))
+    actor = table.states["A"]["awaiting"][0]
+    expect_error(table.clients[actor].ask({"type": "act", "action": {
+        "kind": "choose_initiative", "phasing": "A"}}), "held")
+    done = subprocess.run([brigade, "play", "--server", url, "--game", table.game, "--token",
+                           table.seats["A"]], input="hold mine\nquit\n", capture_output=True,
+                          text=True, timeout=60)
+    check(done.returncode == 3 and "wrong_seat" in done.stderr,
+          "a player's hold (%d): %s" % (done.returncode, done.stderr))
+    table.close()
+    server.stop()
+    again = RestartedServer(brigaded, server)
+    try:
+        got_seq, got_hash, state = brigade_state(brigade, again, table.game, table.seats["B"])
+        check((got_seq, got_hash) == (seq, digest), "after the restart: %r, before %r" %
+              ((got_seq, got_hash), (seq, digest)))
+        umpire = Client(again)
+        welcome = umpire.ask({"type": "join", "game": table.game, "token": table.seats["umpire"]})
+        check(welcome.get("type") == "welcome" and welcome["seat"] == "umpire",
+              "umpire after the restart: %r" % welcome.get("type"))
+        answer = umpire.ask({"type": "act", "action": {"kind": "release", "reason": "agreed"}})
+        check(answer.get("type") == "ack" and answer["seq"] == seq + 1, "release %r" % answer)
+        player = Client(again)
+        player.ask({"type": "join", "game": table.game, "token": table.seats[actor]})
+        answer = player.ask({"type": "act", "action": {"kind": "choose_initiative",
+                                                       "phasing": "A"}})
+        check(answer.get("type") == "ack" and answer["seq"] == seq + 2,
+              "the player's act after the release: %r" % answer)
+        log = again.text() + server.text()
+        check(all(token not in log for token in table.seats.values()), "a token is in the log")
+    finally:
+        status = again.stop()
+    check(status == 0, "the restarted brigaded exit status %r" % status)
+
+
 CASES = {"verify_export": case_verify_export, "verify_seeds": case_verify_seeds,
+         "umpire_cli_restart": case_umpire_cli_restart,
          "spectator_delay_restart": case_spectator_delay_restart,
          "verify_restart": case_verify_restart}
 
@@ -404,7 +489,7 @@ def main():
     name, brigaded, brigade, scenarios = sys.argv[1:]
     server = Server(brigaded)
     try:
-        if name in ("verify_restart", "spectator_delay_restart"):
+        if name in ("verify_restart", "spectator_delay_restart", "umpire_cli_restart"):
             CASES[name](server, brigade, scenarios, brigaded)
         else:
             CASES[name](server, brigade, scenarios)
@@ -412,7 +497,8 @@ def main():
         for report in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
             check(report not in log, "sanitizer report in the log")
         status = server.stop()
-        check(status in (0, None) or name in ("verify_restart", "spectator_delay_restart"),
+        check(status in (0, None) or
+              name in ("verify_restart", "spectator_delay_restart", "umpire_cli_restart"),
               "brigaded exit status %r after SIGTERM" % status)
     except (Failure, wire.Closed, OSError, ValueError, KeyError, IndexError) as error:
         print("FAIL: %s: %s: %s" % (name, type(error).__name__, error))
