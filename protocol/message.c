@@ -42,33 +42,31 @@ static int name_find(const char *const *names, int count, const char *text)
     return -1;
 }
 
+/* Defines `function`, the parse of one name table: true and *out set when
+ * `text` is a name of `names`, false (out unchanged) otherwise. */
+#define DEFINE_PARSE(function, type, names)              \
+    bool function(const char *text, type *out)           \
+    {                                                    \
+        int at = name_find(names, COUNT(names), text);   \
+        if (at < 0)                                      \
+            return false;                                \
+        *out = (type)at;                                 \
+        return true;                                     \
+    }
+
 const char *protocol_seat_name(protocol_seat seat)
 {
     return name_at(seat_names, COUNT(seat_names), (int)seat);
 }
 
-bool protocol_seat_parse(const char *text, protocol_seat *out)
-{
-    int at = name_find(seat_names, COUNT(seat_names), text);
-    if (at < 0)
-        return false;
-    *out = (protocol_seat)at;
-    return true;
-}
+DEFINE_PARSE(protocol_seat_parse, protocol_seat, seat_names)
 
 const char *protocol_error_code_name(protocol_error_code code)
 {
     return name_at(error_code_names, COUNT(error_code_names), (int)code);
 }
 
-bool protocol_error_code_parse(const char *text, protocol_error_code *out)
-{
-    int at = name_find(error_code_names, COUNT(error_code_names), text);
-    if (at < 0)
-        return false;
-    *out = (protocol_error_code)at;
-    return true;
-}
+DEFINE_PARSE(protocol_error_code_parse, protocol_error_code, error_code_names)
 
 const char *protocol_client_kind_name(protocol_client_kind kind)
 {
@@ -85,42 +83,21 @@ const char *protocol_action_kind_name(protocol_action_kind kind)
     return name_at(action_kind_names, COUNT(action_kind_names), (int)kind);
 }
 
-bool protocol_action_kind_parse(const char *text, protocol_action_kind *out)
-{
-    int at = name_find(action_kind_names, COUNT(action_kind_names), text);
-    if (at < 0)
-        return false;
-    *out = (protocol_action_kind)at;
-    return true;
-}
+DEFINE_PARSE(protocol_action_kind_parse, protocol_action_kind, action_kind_names)
 
 const char *protocol_facing_name(protocol_facing facing)
 {
     return name_at(facing_names, COUNT(facing_names), (int)facing);
 }
 
-bool protocol_facing_parse(const char *text, protocol_facing *out)
-{
-    int at = name_find(facing_names, COUNT(facing_names), text);
-    if (at < 0)
-        return false;
-    *out = (protocol_facing)at;
-    return true;
-}
+DEFINE_PARSE(protocol_facing_parse, protocol_facing, facing_names)
 
 const char *protocol_response_name(protocol_response response)
 {
     return name_at(response_names, COUNT(response_names), (int)response);
 }
 
-bool protocol_response_parse(const char *text, protocol_response *out)
-{
-    int at = name_find(response_names, COUNT(response_names), text);
-    if (at < 0)
-        return false;
-    *out = (protocol_response)at;
-    return true;
-}
+DEFINE_PARSE(protocol_response_parse, protocol_response, response_names)
 
 const char *protocol_message_error_name(protocol_message_error error)
 {

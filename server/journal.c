@@ -1547,28 +1547,37 @@ static int table_copy(server_journal *j, sqlite3 *from, sqlite3 *to, const char 
     return result;
 }
 
-int server_journal_game_dice_seed(server_journal *journal, const char *game,
-                                  uint8_t seed[BRIGADE_DICE_SEED_BYTES])
+/* Reads the one blob column of `which` (a statement on a game's row) for
+ * `game` into out[size]. Returns 0 when the row has a blob of exactly
+ * `size` bytes, 1 when it has none (no such game, NULL, another size),
+ * -1 after journal_fail on an SQLite error naming `what`. */
+static int game_blob_read(server_journal *j, int which, const char *game, void *out,
+                          int size, const char *what)
 {
-    server_journal *j = journal;
-    if (j->schema_v1)
-        return 1;
-    sqlite3_stmt *st = statement(j, ST_GAME_DICE_SEED);
+    sqlite3_stmt *st = statement(j, which);
     bind_text(st, 1, game);
     int rc = sqlite3_step(st);
     int result = 1;
     if (rc == SQLITE_ROW) {
-        if (sqlite3_column_type(st, 0) == SQLITE_BLOB &&
-            sqlite3_column_bytes(st, 0) == BRIGADE_DICE_SEED_BYTES) {
-            memcpy(seed, sqlite3_column_blob(st, 0), BRIGADE_DICE_SEED_BYTES);
+        if (sqlite3_column_type(st, 0) == SQLITE_BLOB && sqlite3_column_bytes(st, 0) == size) {
+            memcpy(out, sqlite3_column_blob(st, 0), (size_t)size);
             result = 0;
         }
     } else if (rc != SQLITE_DONE) {
-        result = journal_fail(j, "dice seed of game %.63s: sqlite: %s", game,
+        result = journal_fail(j, "%s of game %.63s: sqlite: %s", what, game,
                               sqlite3_errmsg(j->db));
     }
     statement_done(st);
     return result;
+}
+
+int server_journal_game_dice_seed(server_journal *journal, const char *game,
+                                  uint8_t seed[BRIGADE_DICE_SEED_BYTES])
+{
+    if (journal->schema_v1)
+        return 1;
+    return game_blob_read(journal, ST_GAME_DICE_SEED, game, seed, BRIGADE_DICE_SEED_BYTES,
+                          "dice seed");
 }
 
 int server_journal_game_spectator(server_journal *journal, const char *game,
@@ -1796,23 +1805,8 @@ long server_journal_list(server_journal *journal, server_journal_list_fn on_game
 int server_journal_game_umpire(server_journal *journal, const char *game,
                                unsigned char umpire_sha256[SERVER_JOURNAL_HASH_SIZE])
 {
-    server_journal *j = journal;
-    if (j->schema_v2)
+    if (journal->schema_v2)
         return 1;
-    sqlite3_stmt *st = statement(j, ST_GAME_UMPIRE);
-    bind_text(st, 1, game);
-    int rc = sqlite3_step(st);
-    int result = 1;
-    if (rc == SQLITE_ROW) {
-        if (sqlite3_column_type(st, 0) == SQLITE_BLOB &&
-            sqlite3_column_bytes(st, 0) == SERVER_JOURNAL_HASH_SIZE) {
-            memcpy(umpire_sha256, sqlite3_column_blob(st, 0), SERVER_JOURNAL_HASH_SIZE);
-            result = 0;
-        }
-    } else if (rc != SQLITE_DONE) {
-        result = journal_fail(j, "umpire of game %.63s: sqlite: %s", game,
-                              sqlite3_errmsg(j->db));
-    }
-    statement_done(st);
-    return result;
+    return game_blob_read(journal, ST_GAME_UMPIRE, game, umpire_sha256,
+                          SERVER_JOURNAL_HASH_SIZE, "umpire");
 }
