@@ -215,6 +215,165 @@ static bool melee_record_valid(const brigade_battle *b, const brigade_battle_mel
     return true;
 }
 
+static int melee_find_id(const brigade_battle *b, const char *id);
+
+/* The fought record of melee `id` this turn, or NULL. */
+static brigade_battle_fought *fought_find(brigade_battle *b, const char *id)
+{
+    for (int i = 0; i < b->fought_count; i++)
+        if (strcmp(b->fought[i].melee.id, id) == 0)
+            return &b->fought[i];
+    return NULL;
+}
+
+/* A unit's result folded into the fought records (PROTOCOL.md §10.2): the
+ * first result of a round keeps the melee as fought and every member's
+ * values before it (no member has changed yet: each unit's result comes
+ * before its change); each result records the unit's casualties, test and
+ * melee dice. False when it does not fit. */
+static bool fought_record(brigade_battle *b, const brigade_event *e)
+{
+    brigade_battle_fought *f = fought_find(b, e->result.melee_id);
+    if (f == NULL) {
+        int index = e->result.melee;
+        if (e->result.overruled || index < 0 || index >= b->melee_count ||
+            strcmp(b->melees[index].id, e->result.melee_id) != 0 ||
+            b->fought_count >= BRIGADE_BATTLE_MELEES_MAX)
+            return false;
+        f = &b->fought[b->fought_count++];
+        memset(f, 0, sizeof *f);
+        melee_copy(&f->melee, &b->melees[index]);
+        f->winner = BRIGADE_SIDE_NONE;
+        f->result = BRIGADE_RESULT_DRAW;
+        for (int i = 0; i < f->melee.member_count; i++) {
+            const brigade_battle_unit *u = &b->units[f->melee.members[i].unit];
+            f->units[i].figures = u->figures;
+            f->units[i].status = u->status;
+            f->units[i].formed = u->formed;
+            f->units[i].wavering = u->wavering;
+        }
+    }
+    int member = -1;
+    for (int i = 0; i < f->melee.member_count && member < 0; i++)
+        if (f->melee.members[i].unit == e->result.unit)
+            member = i;
+    if (member < 0)
+        return false;
+    brigade_fought_unit *fu = &f->units[member];
+    fu->resulted = true;
+    fu->casualties = e->result.casualties;
+    if (!e->result.overruled) {
+        f->melee.members[member].dice_recorded = e->result.rolled;
+        f->melee.members[member].dice[0] = e->result.rolled ? e->result.dice[0] : 0;
+        f->melee.members[member].dice[1] = e->result.rolled ? e->result.dice[1] : 0;
+    }
+    fu->test_kind = e->result.test_kind;
+    fu->test_dice[0] = e->result.test_kind != BRIGADE_TEST_NONE ? e->result.test_dice[0] : 0;
+    fu->test_dice[1] = e->result.test_kind != BRIGADE_TEST_NONE ? e->result.test_dice[1] : 0;
+    return true;
+}
+
+/* D9's events of a unit's result, pending for the umpire when the game has
+ * one (decisions.md D9). Overruled results raise none again. */
+static void pending_add(brigade_battle *b, const brigade_event *e)
+{
+    static const unsigned kinds[] = {BRIGADE_EVENT_DOUBLE_SIX, BRIGADE_EVENT_RISK_TO_GENERAL};
+    if (!b->umpired || e->result.overruled)
+        return;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        if (!(e->result.events & kinds[k]) || b->pending_count >= BRIGADE_BATTLE_PENDING_MAX)
+            continue;
+        brigade_pending_event *p = &b->pending[b->pending_count++];
+        memset(p, 0, sizeof *p);
+        p->unit = e->result.unit;
+        p->event = kinds[k];
+        text_set(p->melee_id, sizeof p->melee_id, e->result.melee_id);
+    }
+}
+
+/* The melee's new result by the umpire: the melee kept in contact (put
+ * back when the first result had ended it) or ended, by id. */
+static bool melee_overruled_fold(brigade_battle *b, const brigade_event *e)
+{
+    brigade_battle_fought *f = fought_find(b, e->resolved.melee_id);
+    if (f == NULL)
+        return false;
+    int index = melee_find_id(b, e->resolved.melee_id);
+    if (e->resolved.keep) {
+        if (!melee_record_valid(b, &e->resolved.next))
+            return false;
+        if (index < 0) {
+            if (b->melee_count >= BRIGADE_BATTLE_MELEES_MAX)
+                return false;
+            index = b->melee_count++;
+        }
+        melee_copy(&b->melees[index], &e->resolved.next);
+    } else if (index >= 0) {
+        for (int i = index; i + 1 < b->melee_count; i++)
+            melee_copy(&b->melees[i], &b->melees[i + 1]);
+        b->melee_count--;
+        memset(&b->melees[b->melee_count], 0, sizeof b->melees[0]);
+    }
+    f->winner = e->resolved.winner;
+    f->result = e->resolved.result;
+    f->overruled = true;
+    return true;
+}
+
+/* The umpire's rulings (design.md "Roles", PROTOCOL.md §10.2). */
+static bool umpire_fold(brigade_battle *b, const brigade_event *e)
+{
+    if (!e->umpire.text[0] || (unsigned)e->umpire.ruling > BRIGADE_UMPIRE_ROLLBACK)
+        return false;
+    switch (e->umpire.ruling) {
+    case BRIGADE_UMPIRE_HOLD:
+        if (b->hold[0])
+            return false;
+        text_set(b->hold, sizeof b->hold, e->umpire.text);
+        break;
+    case BRIGADE_UMPIRE_RELEASE:
+        if (!b->hold[0])
+            return false;
+        b->hold[0] = '\0';
+        break;
+    case BRIGADE_UMPIRE_NOTE:
+    case BRIGADE_UMPIRE_OVERRULE:
+        break;
+    case BRIGADE_UMPIRE_SEATED:
+        if (b->umpired)
+            return false;
+        b->umpired = true;
+        break;
+    case BRIGADE_UMPIRE_SETTLE: {
+        int found = -1;
+        for (int i = 0; i < b->pending_count && found < 0; i++)
+            if (b->pending[i].unit == e->umpire.unit && b->pending[i].event == e->umpire.event)
+                found = i;
+        if (found < 0)
+            return false;
+        for (int i = found; i + 1 < b->pending_count; i++)
+            b->pending[i] = b->pending[i + 1];
+        b->pending_count--;
+        memset(&b->pending[b->pending_count], 0, sizeof b->pending[0]);
+        break;
+    }
+    case BRIGADE_UMPIRE_ROLLBACK:
+        if (e->umpire.events < b->events || e->umpire.rolls < b->rolls ||
+            b->rolled_back_count >= BRIGADE_BATTLE_ROLLBACKS_MAX)
+            return false;
+        b->rolled_back[b->rolled_back_count].first = b->events;
+        b->rolled_back[b->rolled_back_count].end = e->umpire.events;
+        b->rolled_back[b->rolled_back_count].seq = e->umpire.seq;
+        b->rolled_back[b->rolled_back_count].to_seq = e->umpire.to_seq;
+        b->rolled_back_count++;
+        b->events = e->umpire.events;
+        b->rolls = e->umpire.rolls;
+        text_set(b->hold, sizeof b->hold, e->umpire.text);
+        break;
+    }
+    return true;
+}
+
 bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
 {
     switch (e->kind) {
@@ -231,6 +390,8 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
         b->phasing = BRIGADE_SIDE_NONE;
         b->sides[0].done = false;
         b->sides[1].done = false;
+        memset(b->fought, 0, sizeof b->fought);
+        b->fought_count = 0;
         /* Wavering from a morale test lasts the turn of its melee; a unit
          * the scenario sets wavering keeps it through turn 1. */
         if (e->turn.turn > 1)
@@ -249,7 +410,7 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
         break;
     case BRIGADE_BATTLE_EVENT_PHASE_BEGUN:
         if ((unsigned)e->phase.phase > BRIGADE_PHASE_ENDED ||
-            (unsigned)e->phase.step > BRIGADE_STEP_REPORT || e->phase.awaiting > 3u)
+            (unsigned)e->phase.step > BRIGADE_STEP_SETTLE || e->phase.awaiting > 3u)
             return false;
         b->phase = e->phase.phase;
         b->step = e->phase.step;
@@ -270,6 +431,11 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
             e->unit.pursuit_of < -1 || e->unit.pursuit_of >= b->unit_count)
             return false;
         brigade_battle_unit *u = &b->units[e->unit.unit];
+        if (e->unit.has_formation) {
+            if (!brigade_formation_allowed(u->type, e->unit.formation))
+                return false;
+            u->formation = e->unit.formation;
+        }
         u->figures = e->unit.figures;
         u->status = e->unit.status;
         u->formed = e->unit.formed;
@@ -335,8 +501,14 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
         break;
     }
     case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
-        /* The log's: the unit's new values come in UNIT_CHANGED. */
-        if (e->result.unit < 0 || e->result.unit >= b->unit_count)
+        /* The unit's new values come in UNIT_CHANGED; here the round is
+         * kept for an overrule and D9's events wait for the umpire. */
+        if (e->result.unit < 0 || e->result.unit >= b->unit_count || !fought_record(b, e))
+            return false;
+        pending_add(b, e);
+        break;
+    case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
+        if (!melee_overruled_fold(b, e))
             return false;
         break;
     case BRIGADE_BATTLE_EVENT_DICE_COMMITTED:
@@ -351,14 +523,8 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
         memcpy(b->dice.seeds[e->dice.side], e->dice.hex, sizeof b->dice.seeds[0]);
         break;
     case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
-        if (!e->umpire.text[0] || (e->umpire.ruling == BRIGADE_UMPIRE_HOLD && b->hold[0]) ||
-            (e->umpire.ruling == BRIGADE_UMPIRE_RELEASE && !b->hold[0]) ||
-            (unsigned)e->umpire.ruling > BRIGADE_UMPIRE_NOTE)
+        if (!umpire_fold(b, e))
             return false;
-        if (e->umpire.ruling == BRIGADE_UMPIRE_HOLD)
-            text_set(b->hold, sizeof b->hold, e->umpire.text);
-        else if (e->umpire.ruling == BRIGADE_UMPIRE_RELEASE)
-            b->hold[0] = '\0';
         break;
     case BRIGADE_BATTLE_EVENT_DICE_REVEALED:
         if (!b->dice.commitment[0] || b->dice.server_seed[0] ||
@@ -370,6 +536,11 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
         int index = e->resolved.index;
         if (index < 0 || index >= b->melee_count)
             return false;
+        brigade_battle_fought *f = fought_find(b, e->resolved.melee_id);
+        if (f != NULL) {
+            f->winner = e->resolved.winner;
+            f->result = e->resolved.result;
+        }
         if (e->resolved.keep) {
             if (!melee_record_valid(b, &e->resolved.next))
                 return false;
@@ -720,11 +891,11 @@ static code_t melee_phase_begin(machine *m)
 
 /* ---- melees -------------------------------------------------------------- */
 
-bool brigade_battle_melee_build(const brigade_battle *b, int index, brigade_melee *melee)
+/* The engine's input for melee record `rec`; with `fought`, each unit's
+ * figures, status, formed and wavering as they were before the round. */
+static void melee_build_record(const brigade_battle *b, const brigade_battle_melee *rec,
+                               const brigade_battle_fought *fought, brigade_melee *melee)
 {
-    if (index < 0 || index >= b->melee_count)
-        return false;
-    const brigade_battle_melee *rec = &b->melees[index];
     memset(melee, 0, sizeof *melee);
     melee->terrain = rec->terrain;
     melee->round = rec->round;
@@ -738,19 +909,20 @@ bool brigade_battle_melee_build(const brigade_battle *b, int index, brigade_mele
         mu->side = u->side;
         brigade_melee_unit_set_type(mu, u->type);
         mu->unit_class = u->unit_class;
-        mu->figures = u->figures;
+        mu->figures = fought ? fought->units[i].figures : u->figures;
         text_set(mu->nation, sizeof mu->nation, u->nation);
         mu->formation = u->formation;
-        mu->formed = u->formed;
-        mu->wavering = u->wavering;
+        mu->formed = fought ? fought->units[i].formed : u->formed;
+        mu->wavering = fought ? fought->units[i].wavering : u->wavering;
         /* The engine reads NORMAL, RETREATING, BROKEN, PURSUING; a BUA
          * defender still pushed back (D21) and blown cavalry fight as
          * normal units (unformed all the same). */
-        switch (u->status) {
+        brigade_status status = fought ? fought->units[i].status : u->status;
+        switch (status) {
         case BRIGADE_STATUS_RETREATING:
         case BRIGADE_STATUS_BROKEN:
         case BRIGADE_STATUS_PURSUING:
-            mu->status = u->status;
+            mu->status = status;
             break;
         default:
             mu->status = BRIGADE_STATUS_NORMAL;
@@ -769,6 +941,13 @@ bool brigade_battle_melee_build(const brigade_battle *b, int index, brigade_mele
         mu->ranks = u->ranks;
         mu->pushed_back_before = mem->pushed_back_before;
     }
+}
+
+bool brigade_battle_melee_build(const brigade_battle *b, int index, brigade_melee *melee)
+{
+    if (index < 0 || index >= b->melee_count)
+        return false;
+    melee_build_record(b, &b->melees[index], NULL, melee);
     return true;
 }
 
@@ -866,6 +1045,139 @@ static void roll_prefix(const machine *m, const brigade_battle_melee *rec, char 
     snprintf(out, size, "T%d.M%d", m->work.turn, rec->number);
 }
 
+/* The beaten unit a pursuer follows: the losers' first unit left in play;
+ * -1 for a draw. */
+static int melee_beaten(const brigade_battle_melee *rec, const brigade_melee *melee,
+                        const brigade_melee_outcome *outcome)
+{
+    if (outcome->winner == BRIGADE_SIDE_NONE)
+        return -1;
+    for (int i = 0; i < rec->member_count; i++)
+        if (melee->units[i].side != outcome->winner &&
+            outcome->units[i].status != BRIGADE_STATUS_REMOVED &&
+            outcome->units[i].status != BRIGADE_STATUS_DISPERSED)
+            return rec->members[i].unit;
+    return -1;
+}
+
+/* Member i's MELEE_UNIT_RESULT (`index`: the melee's place in the battle,
+ * -1 with `overruled`). */
+static code_t melee_unit_result_emit(machine *m, int index, const brigade_battle_melee *rec,
+                                     const brigade_melee_outcome *outcome, int i, bool overruled)
+{
+    const brigade_unit_outcome *o = &outcome->units[i];
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT);
+    e.result.melee = index;
+    text_set(e.result.melee_id, sizeof e.result.melee_id, rec->id);
+    e.result.unit = rec->members[i].unit;
+    e.result.rolled = o->rolled;
+    e.result.rolled_dice[0] = o->rolled_dice[0];
+    e.result.rolled_dice[1] = o->rolled_dice[1];
+    e.result.dice[0] = o->dice[0];
+    e.result.dice[1] = o->dice[1];
+    e.result.total = o->total;
+    e.result.modifier_count = o->modifier_count;
+    for (int k = 0; k < o->modifier_count && k < BRIGADE_MODIFIERS_MAX; k++)
+        modifier_set(&e.result.modifiers[k], &o->modifiers[k]);
+    e.result.fighting_figures = o->fighting_figures;
+    e.result.casualties = o->casualties;
+    e.result.figures = o->figures;
+    e.result.status = o->status;
+    e.result.formed = o->formed;
+    e.result.test_kind = o->test.kind;
+    if (o->test.kind != BRIGADE_TEST_NONE) {
+        e.result.test_dice[0] = o->test.dice[0];
+        e.result.test_dice[1] = o->test.dice[1];
+        e.result.test_total = o->test.total;
+        e.result.test_target = o->test.target;
+        e.result.test_outcome = o->test.outcome;
+        e.result.test_modifier_count = o->test.modifier_count;
+        for (int k = 0; k < o->test.modifier_count && k < BRIGADE_MODIFIERS_MAX; k++)
+            modifier_set(&e.result.test_modifiers[k], &o->test.modifiers[k]);
+    }
+    e.result.events = o->events;
+    e.result.overruled = overruled;
+    return emit(m, &e);
+}
+
+/* Sets the values of a UNIT_CHANGED (made by unit_change_init) that the
+ * melee's outcome gives member i: status, formed, no longer wavering, the
+ * winner's bonus (12.21, 12.24), the pursued unit; figures are the
+ * caller's. */
+static void melee_unit_change_set(const machine *m, brigade_event *e,
+                                  const brigade_melee_outcome *outcome, int i, int beaten,
+                                  int figures)
+{
+    const brigade_unit_outcome *o = &outcome->units[i];
+    const brigade_battle_unit *u = &m->work.units[e->unit.unit];
+    e->unit.figures = figures;
+    e->unit.status = o->status;
+    if (figures == 0 && o->status != BRIGADE_STATUS_DISPERSED)
+        e->unit.status = BRIGADE_STATUS_REMOVED;
+    e->unit.formed = figures > 0 && o->formed;
+    e->unit.wavering = false;
+    bool in_play = e->unit.status != BRIGADE_STATUS_REMOVED &&
+                   e->unit.status != BRIGADE_STATUS_DISPERSED;
+    e->unit.bonus = BRIGADE_BONUS_NONE;
+    if (in_play && !outcome->continues && outcome->winner == u->side)
+        e->unit.bonus = o->test.kind == BRIGADE_TEST_PURSUIT &&
+                                o->test.outcome == BRIGADE_OUTCOME_EXCELLENT
+                            ? BRIGADE_BONUS_EXCELLENT
+                            : BRIGADE_BONUS_WINNER;
+    e->unit.pursuit_of = e->unit.status == BRIGADE_STATUS_PURSUING ? beaten : -1;
+    if (!in_play)
+        text_set(e->unit.move, sizeof e->unit.move, "");
+}
+
+/* The melee's result event (MELEE_RESOLVED, or MELEE_OVERRULED) after its
+ * units' changes are folded: kept in contact for the next round when it
+ * goes on with both sides still in play (D21, D22). */
+static void melee_outcome_set(const machine *m, brigade_event *e, brigade_event_kind kind,
+                              int index, const brigade_battle_melee *rec,
+                              const brigade_melee_outcome *outcome)
+{
+    event_init(e, kind);
+    e->resolved.index = index;
+    text_set(e->resolved.melee_id, sizeof e->resolved.melee_id, rec->id);
+    e->resolved.winner = outcome->winner;
+    e->resolved.scored = outcome->scored;
+    if (outcome->scored) {
+        e->resolved.score[0] = outcome->score[0];
+        e->resolved.score[1] = outcome->score[1];
+        e->resolved.difference = outcome->difference;
+    }
+    e->resolved.result = outcome->result;
+    e->resolved.continues = outcome->continues;
+    if (!outcome->continues)
+        return;
+    /* Fought again next turn: no charging modifier then (D22); a BUA
+     * defender pushed back now is pushed back before (D21). */
+    brigade_battle_melee next;
+    memset(&next, 0, sizeof next);
+    text_set(next.id, sizeof next.id, rec->id);
+    next.number = rec->number;
+    next.round = rec->round + 1;
+    next.terrain = rec->terrain;
+    next.fought_turn = m->work.turn;
+    unsigned sides = 0;
+    for (int i = 0; i < rec->member_count; i++) {
+        const brigade_battle_unit *u = &m->work.units[rec->members[i].unit];
+        if (!brigade_battle_unit_in_play(u))
+            continue;
+        brigade_melee_member *mem = &next.members[next.member_count++];
+        memset(mem, 0, sizeof *mem);
+        mem->unit = rec->members[i].unit;
+        mem->flank_or_rear = rec->members[i].flank_or_rear;
+        mem->pushed_back_before = rec->members[i].pushed_back_before ||
+                                  u->status == BRIGADE_STATUS_PUSHED_BACK;
+        sides |= BRIGADE_SEAT_BIT(u->side);
+    }
+    e->resolved.keep = sides == 3u;
+    if (e->resolved.keep)
+        melee_copy(&e->resolved.next, &next);
+}
+
 /* Resolves the melee at `index` (12.5-12.25) through the engine, and emits
  * each unit's result and change and the melee's result. */
 static code_t melee_resolve(machine *m, int index)
@@ -889,114 +1201,21 @@ static code_t melee_resolve(machine *m, int index)
                     error.message);
 
     const brigade_battle_melee *rec = &d.record;
-    /* The beaten unit a pursuer follows: the losers' first unit left in play. */
-    int beaten = -1;
-    if (outcome.winner != BRIGADE_SIDE_NONE)
-        for (int i = 0; i < rec->member_count && beaten < 0; i++)
-            if (melee.units[i].side != outcome.winner &&
-                outcome.units[i].status != BRIGADE_STATUS_REMOVED &&
-                outcome.units[i].status != BRIGADE_STATUS_DISPERSED)
-                beaten = rec->members[i].unit;
-
+    int beaten = melee_beaten(rec, &melee, &outcome);
     for (int i = 0; i < rec->member_count; i++) {
         const brigade_unit_outcome *o = &outcome.units[i];
-        int unit = rec->members[i].unit;
+        TRY(melee_unit_result_emit(m, index, rec, &outcome, i, false));
         brigade_event e;
-        event_init(&e, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT);
-        e.result.melee = index;
-        text_set(e.result.melee_id, sizeof e.result.melee_id, rec->id);
-        e.result.unit = unit;
-        e.result.rolled = o->rolled;
-        e.result.rolled_dice[0] = o->rolled_dice[0];
-        e.result.rolled_dice[1] = o->rolled_dice[1];
-        e.result.dice[0] = o->dice[0];
-        e.result.dice[1] = o->dice[1];
-        e.result.total = o->total;
-        e.result.modifier_count = o->modifier_count;
-        for (int k = 0; k < o->modifier_count && k < BRIGADE_MODIFIERS_MAX; k++)
-            modifier_set(&e.result.modifiers[k], &o->modifiers[k]);
-        e.result.fighting_figures = o->fighting_figures;
-        e.result.casualties = o->casualties;
-        e.result.figures = o->figures;
-        e.result.status = o->status;
-        e.result.formed = o->formed;
-        e.result.test_kind = o->test.kind;
-        if (o->test.kind != BRIGADE_TEST_NONE) {
-            e.result.test_dice[0] = o->test.dice[0];
-            e.result.test_dice[1] = o->test.dice[1];
-            e.result.test_total = o->test.total;
-            e.result.test_target = o->test.target;
-            e.result.test_outcome = o->test.outcome;
-            e.result.test_modifier_count = o->test.modifier_count;
-            for (int k = 0; k < o->test.modifier_count && k < BRIGADE_MODIFIERS_MAX; k++)
-                modifier_set(&e.result.test_modifiers[k], &o->test.modifiers[k]);
-        }
-        e.result.events = o->events;
-        TRY(emit(m, &e));
-
-        const brigade_battle_unit *u = &m->work.units[unit];
-        unit_change_init(m, &e, unit, BRIGADE_CAUSE_MELEE);
-        e.unit.figures = o->figures;
-        e.unit.status = o->status;
-        e.unit.formed = o->formed;
-        e.unit.wavering = false;
+        unit_change_init(m, &e, rec->members[i].unit, BRIGADE_CAUSE_MELEE);
+        melee_unit_change_set(m, &e, &outcome, i, beaten, o->figures);
         if (o->events & BRIGADE_EVENT_SAPPERS_USED)
             e.unit.sappers = false; /* then the sappers are removed (12.10) */
-        bool in_play = o->status != BRIGADE_STATUS_REMOVED && o->status != BRIGADE_STATUS_DISPERSED;
-        e.unit.bonus = BRIGADE_BONUS_NONE;
-        if (in_play && !outcome.continues && outcome.winner == u->side)
-            e.unit.bonus = o->test.kind == BRIGADE_TEST_PURSUIT &&
-                                   o->test.outcome == BRIGADE_OUTCOME_EXCELLENT
-                               ? BRIGADE_BONUS_EXCELLENT
-                               : BRIGADE_BONUS_WINNER;
-        e.unit.pursuit_of = o->status == BRIGADE_STATUS_PURSUING ? beaten : -1;
-        if (!in_play)
-            text_set(e.unit.move, sizeof e.unit.move, "");
         snprintf(e.unit.note, sizeof e.unit.note, "melee %s: %s", rec->id,
                  brigade_melee_result_name(outcome.result));
         TRY(emit(m, &e));
     }
-
     brigade_event e;
-    event_init(&e, BRIGADE_BATTLE_EVENT_MELEE_RESOLVED);
-    e.resolved.index = index;
-    text_set(e.resolved.melee_id, sizeof e.resolved.melee_id, rec->id);
-    e.resolved.winner = outcome.winner;
-    e.resolved.scored = outcome.scored;
-    if (outcome.scored) {
-        e.resolved.score[0] = outcome.score[0];
-        e.resolved.score[1] = outcome.score[1];
-        e.resolved.difference = outcome.difference;
-    }
-    e.resolved.result = outcome.result;
-    e.resolved.continues = outcome.continues;
-    if (outcome.continues) {
-        /* Fought again next turn: no charging modifier then (D22); a BUA
-         * defender pushed back now is pushed back before (D21). */
-        brigade_battle_melee next;
-        memset(&next, 0, sizeof next);
-        text_set(next.id, sizeof next.id, rec->id);
-        next.number = rec->number;
-        next.round = rec->round + 1;
-        next.terrain = rec->terrain;
-        next.fought_turn = m->work.turn;
-        unsigned sides = 0;
-        for (int i = 0; i < rec->member_count; i++) {
-            const brigade_battle_unit *u = &m->work.units[rec->members[i].unit];
-            if (!brigade_battle_unit_in_play(u))
-                continue;
-            brigade_melee_member *mem = &next.members[next.member_count++];
-            memset(mem, 0, sizeof *mem);
-            mem->unit = rec->members[i].unit;
-            mem->flank_or_rear = rec->members[i].flank_or_rear;
-            mem->pushed_back_before = rec->members[i].pushed_back_before ||
-                                      u->status == BRIGADE_STATUS_PUSHED_BACK;
-            sides |= BRIGADE_SEAT_BIT(u->side);
-        }
-        e.resolved.keep = sides == 3u;
-        if (e.resolved.keep)
-            melee_copy(&e.resolved.next, &next);
-    }
+    melee_outcome_set(m, &e, BRIGADE_BATTLE_EVENT_MELEE_RESOLVED, index, rec, &outcome);
     return emit(m, &e);
 }
 
@@ -1064,6 +1283,9 @@ static code_t melees_run(machine *m)
                 return phase_begin(m, BRIGADE_PHASE_MELEE, BRIGADE_STEP_REROLL, awaiting);
         }
         TRY(melee_resolve(m, index));
+        /* D9: a game with an umpire waits for its rulings (§10.2). */
+        if (m->work.pending_count > 0)
+            return phase_begin(m, BRIGADE_PHASE_MELEE, BRIGADE_STEP_SETTLE, 0);
     }
 }
 
@@ -1697,8 +1919,8 @@ static code_t adjust(machine *m, brigade_side seat, const brigade_command *c)
         return fail(m, bad, "unit '%s' is out of play (%s)", u->id, brigade_status_name(u->status));
     if (c->note[0] == '\0')
         return fail(m, bad, "an adjustment needs a note saying what happened");
-    if (!c->has_figures && !c->has_formed && !c->has_status)
-        return fail(m, bad, "an adjustment sets figures, formed or status");
+    if (!c->has_figures && !c->has_formed && !c->has_status && !c->has_formation)
+        return fail(m, bad, "an adjustment sets figures, formed, status or formation");
 
     brigade_event e;
     unit_change_init(m, &e, unit, umpire ? BRIGADE_CAUSE_UMPIRE : BRIGADE_CAUSE_ADJUSTED);
@@ -1722,6 +1944,14 @@ static code_t adjust(machine *m, brigade_side seat, const brigade_command *c)
     }
     if (c->has_formed)
         e.unit.formed = c->formed;
+    if (c->has_formation) {
+        if ((unsigned)c->formation >= BRIGADE_FORMATION_COUNT ||
+            !brigade_formation_allowed(u->type, c->formation))
+            return fail(m, bad, "a unit of type %s cannot take formation %s",
+                        brigade_troop_type_name(u->type), brigade_formation_name(c->formation));
+        e.unit.has_formation = true;
+        e.unit.formation = c->formation;
+    }
     if (c->has_status) {
         brigade_status s = c->status;
         if ((unsigned)s >= BRIGADE_STATUS_COUNT)
@@ -1794,8 +2024,183 @@ static code_t sappers_reroll(machine *m, brigade_side seat, const brigade_comman
     return melees_run(m);
 }
 
-/* The umpire's command (design.md "Roles"): an UMPIRE_RULED event, or an
- * adjustment. */
+/* An UMPIRE_RULED event with its reason, cut to fit on a character
+ * boundary. */
+static void umpire_event_init(brigade_event *e, brigade_umpire_ruling ruling, const char *reason)
+{
+    event_init(e, BRIGADE_BATTLE_EVENT_UMPIRE_RULED);
+    e->umpire.ruling = ruling;
+    e->umpire.unit = -1;
+    size_t length = strlen(reason);
+    if (length >= sizeof e->umpire.text)
+        length = utf8_whole_length(reason, sizeof e->umpire.text - 1);
+    memcpy(e->umpire.text, reason, length);
+    e->umpire.text[length] = '\0';
+}
+
+/* The umpire settles a pending D9 event (decisions.md D9, §10.2); the
+ * last one settled in step SETTLE lets the Melee phase go on. */
+static code_t settle(machine *m, const brigade_command *c)
+{
+    const brigade_battle *b = &m->work;
+    int unit = brigade_battle_unit_find(b, c->unit);
+    if (unit < 0)
+        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+    bool found = false;
+    for (int i = 0; i < b->pending_count && !found; i++)
+        found = b->pending[i].unit == unit && b->pending[i].event == c->d9_event;
+    if (!found)
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                    "no %s of unit '%s' awaits the umpire (D9)", brigade_d9_event_name(c->d9_event),
+                    c->unit);
+    brigade_event e;
+    umpire_event_init(&e, BRIGADE_UMPIRE_SETTLE, c->note);
+    e.umpire.unit = unit;
+    e.umpire.event = c->d9_event;
+    TRY(emit(m, &e));
+    if (m->work.pending_count == 0 && m->work.phase == BRIGADE_PHASE_MELEE &&
+        m->work.step == BRIGADE_STEP_SETTLE)
+        return melees_run(m);
+    return BRIGADE_BATTLE_OK;
+}
+
+/* The dice of an overrule: the round's melee dice as rolled (after any
+ * sappers' re-roll, so no re-roll is asked again), its test dice where
+ * the same test is taken, and a new roll for anything else. */
+typedef struct overrule_dice {
+    machine *m;
+    const brigade_battle_fought *fought;
+    char prefix[ROLL_PREFIX_SIZE];
+    code_t code;
+} overrule_dice;
+
+static bool overrule_dice_roll(void *context, const char *name, int faces[2])
+{
+    overrule_dice *d = context;
+    if (d->code != BRIGADE_BATTLE_OK)
+        return false;
+    const char *dot = strchr(name, '.');
+    size_t id_length = dot ? (size_t)(dot - name) : strlen(name);
+    int member = member_by_id(d->m, &d->fought->melee, name, id_length);
+    if (dot != NULL && strcmp(dot, ".reroll") == 0)
+        return false;
+    if (member >= 0 && dot == NULL && d->fought->melee.members[member].dice_recorded) {
+        faces[0] = d->fought->melee.members[member].dice[0];
+        faces[1] = d->fought->melee.members[member].dice[1];
+        return true;
+    }
+    if (member >= 0 && dot != NULL) {
+        brigade_test_kind kind = strcmp(dot, ".reform") == 0    ? BRIGADE_TEST_REFORM
+                                 : strcmp(dot, ".pursuit") == 0 ? BRIGADE_TEST_PURSUIT
+                                                                : BRIGADE_TEST_NONE;
+        if (kind != BRIGADE_TEST_NONE && d->fought->units[member].test_kind == kind) {
+            faces[0] = d->fought->units[member].test_dice[0];
+            faces[1] = d->fought->units[member].test_dice[1];
+            return true;
+        }
+    }
+    char full[BRIGADE_ROLL_NAME_MAX + 1];
+    snprintf(full, sizeof full, "%s.%s", d->prefix, name);
+    d->code = roll_named(d->m, full, faces);
+    return d->code == BRIGADE_BATTLE_OK;
+}
+
+/* The umpire overrules a melee fought this turn (PROTOCOL.md §10.2): the
+ * round resolved again from its units as they were before it, with its
+ * dice, the umpire's result or test outcome imposed; each unit's figures
+ * move by the difference in casualties. */
+static code_t overrule(machine *m, const brigade_command *c)
+{
+    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const brigade_battle_fought *found = NULL;
+    for (int i = 0; i < m->work.fought_count && !found; i++)
+        if (strcmp(m->work.fought[i].melee.id, c->melee) == 0)
+            found = &m->work.fought[i];
+    if (found == NULL)
+        return fail(m, bad, "melee '%s' was not fought this turn: only a melee of this turn "
+                            "can be overruled (roll back for an older one)", c->melee);
+    brigade_battle_fought fought = *found; /* the battle changes as the events fold */
+    brigade_melee_ruling ruling;
+    memset(&ruling, 0, sizeof ruling);
+    ruling.test_unit = -1;
+    ruling.winner = BRIGADE_SIDE_NONE;
+    if (!c->has_result && !c->has_outcome)
+        return fail(m, bad, "an overrule gives a result, or a unit and its test outcome");
+    if (c->has_result) {
+        ruling.has_result = true;
+        ruling.result = c->result;
+        ruling.winner = c->winner;
+    } else if (fought.overruled) {
+        /* A test outcome alone keeps the result the umpire gave before. */
+        ruling.has_result = true;
+        ruling.result = fought.result;
+        ruling.winner = fought.winner;
+    }
+    if (c->has_outcome) {
+        int unit = brigade_battle_unit_find(&m->work, c->unit);
+        if (unit < 0)
+            return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+        for (int i = 0; i < fought.melee.member_count && ruling.test_unit < 0; i++)
+            if (fought.melee.members[i].unit == unit)
+                ruling.test_unit = i;
+        if (ruling.test_unit < 0)
+            return fail(m, bad, "unit '%s' did not fight in melee %s", c->unit, c->melee);
+        ruling.test_outcome = c->outcome;
+    }
+
+    brigade_melee melee;
+    melee_build_record(&m->work, &fought.melee, &fought, &melee);
+    overrule_dice d;
+    memset(&d, 0, sizeof d);
+    d.m = m;
+    d.fought = &fought;
+    roll_prefix(m, &fought.melee, d.prefix, sizeof d.prefix);
+    brigade_dice_source source = {&d, overrule_dice_roll};
+
+    /* The ruling first, so that any new roll follows it in the log. */
+    brigade_event e;
+    umpire_event_init(&e, BRIGADE_UMPIRE_OVERRULE, c->note);
+    text_set(e.umpire.melee_id, sizeof e.umpire.melee_id, fought.melee.id);
+    TRY(emit(m, &e));
+
+    brigade_melee_outcome outcome;
+    brigade_melee_error error;
+    brigade_melee_error_code rc = brigade_melee_resolve_ruled(&melee, &source, &ruling, &outcome,
+                                                              &error);
+    if (d.code != BRIGADE_BATTLE_OK)
+        return d.code;
+    if (rc == BRIGADE_MELEE_ERROR_INVALID)
+        return fail(m, bad, "melee %s: %s", fought.melee.id, error.message);
+    if (rc != BRIGADE_MELEE_OK)
+        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "melee %s: %s: %s", fought.melee.id,
+                    error.path, error.message);
+
+    int beaten = melee_beaten(&fought.melee, &melee, &outcome);
+    size_t room = sizeof e.unit.note - 40, note_length = strlen(c->note);
+    if (note_length > room)
+        note_length = utf8_whole_length(c->note, room);
+    for (int i = 0; i < fought.melee.member_count; i++) {
+        TRY(melee_unit_result_emit(m, -1, &fought.melee, &outcome, i, true));
+        int unit = fought.melee.members[i].unit;
+        long figures = (long)m->work.units[unit].figures + fought.units[i].casualties -
+                       outcome.units[i].casualties;
+        if (figures < 0)
+            figures = 0;
+        if (figures > BRIGADE_FIGURES_MAX)
+            figures = BRIGADE_FIGURES_MAX;
+        unit_change_init(m, &e, unit, BRIGADE_CAUSE_UMPIRE);
+        melee_unit_change_set(m, &e, &outcome, i, beaten, (int)figures);
+        snprintf(e.unit.note, sizeof e.unit.note, "umpire overrules %s, %s: %.*s",
+                 fought.melee.id, brigade_melee_result_name(outcome.result), (int)note_length,
+                 c->note);
+        TRY(emit(m, &e));
+    }
+    melee_outcome_set(m, &e, BRIGADE_BATTLE_EVENT_MELEE_OVERRULED, -1, &fought.melee, &outcome);
+    return emit(m, &e);
+}
+
+/* The umpire's command (design.md "Roles"): an UMPIRE_RULED event, an
+ * adjustment, a settlement or an overrule. */
 static code_t umpire_rule(machine *m, const brigade_command *c)
 {
     const brigade_battle *b = &m->work;
@@ -1803,21 +2208,21 @@ static code_t umpire_rule(machine *m, const brigade_command *c)
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the umpire gives a reason");
     if (c->kind == BRIGADE_COMMAND_UMPIRE_ADJUST)
         return adjust(m, BRIGADE_SIDE_NONE, c);
+    if (c->kind == BRIGADE_COMMAND_SETTLE)
+        return settle(m, c);
+    if (c->kind == BRIGADE_COMMAND_OVERRULE)
+        return overrule(m, c);
     if (c->kind == BRIGADE_COMMAND_HOLD && b->hold[0])
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the game is held already (%s)",
                     b->hold);
     if (c->kind == BRIGADE_COMMAND_RELEASE && !b->hold[0])
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the game is not held");
     brigade_event e;
-    event_init(&e, BRIGADE_BATTLE_EVENT_UMPIRE_RULED);
-    e.umpire.ruling = c->kind == BRIGADE_COMMAND_HOLD      ? BRIGADE_UMPIRE_HOLD
+    umpire_event_init(&e,
+                      c->kind == BRIGADE_COMMAND_HOLD      ? BRIGADE_UMPIRE_HOLD
                       : c->kind == BRIGADE_COMMAND_RELEASE ? BRIGADE_UMPIRE_RELEASE
-                                                           : BRIGADE_UMPIRE_NOTE;
-    size_t length = strlen(c->note);
-    if (length >= sizeof e.umpire.text)
-        length = utf8_whole_length(c->note, sizeof e.umpire.text - 1);
-    memcpy(e.umpire.text, c->note, length);
-    e.umpire.text[length] = '\0';
+                                                           : BRIGADE_UMPIRE_NOTE,
+                      c->note);
     return emit(m, &e);
 }
 
@@ -1825,7 +2230,8 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
 {
     bool umpire_command = c->kind == BRIGADE_COMMAND_HOLD || c->kind == BRIGADE_COMMAND_RELEASE ||
                           c->kind == BRIGADE_COMMAND_NOTE ||
-                          c->kind == BRIGADE_COMMAND_UMPIRE_ADJUST;
+                          c->kind == BRIGADE_COMMAND_UMPIRE_ADJUST ||
+                          c->kind == BRIGADE_COMMAND_SETTLE || c->kind == BRIGADE_COMMAND_OVERRULE;
     if (seat == BRIGADE_SIDE_NONE && !umpire_command)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "the umpire takes no player's action");
     if (seat != BRIGADE_SIDE_NONE && umpire_command)
@@ -1925,6 +2331,55 @@ brigade_battle_error_code brigade_battle_apply(const brigade_battle *battle, bri
     return run(battle, seat, command, dice, events, error, false);
 }
 
+brigade_battle_error_code brigade_battle_rollback(const brigade_battle *current,
+                                                  const brigade_battle *target,
+                                                  long long to_seq, long long seq,
+                                                  const char *reason, brigade_event *out,
+                                                  brigade_battle_error *error)
+{
+    brigade_battle_error scratch;
+    if (error == NULL)
+        error = &scratch;
+    memset(error, 0, sizeof *error);
+    const char *problem = NULL;
+    brigade_battle_error_code code = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    if (current->turn == 0) {
+        code = BRIGADE_BATTLE_ERROR_WRONG_PHASE;
+        problem = "the battle has not started";
+    } else if (reason == NULL || reason[0] == '\0')
+        problem = "the umpire gives a reason";
+    else if (target->turn == 0)
+        problem = "the battle had not begun then: roll back to an action after turn 1 began";
+    else if (current->rolled_back_count >= BRIGADE_BATTLE_ROLLBACKS_MAX ||
+             target->rolled_back_count >= BRIGADE_BATTLE_ROLLBACKS_MAX)
+        problem = "this game has been rolled back as often as it may be";
+    else if (target->events > current->events || target->rolls > current->rolls)
+        problem = "that state is not an earlier one of this game";
+    if (problem != NULL) {
+        error->code = code;
+        snprintf(error->message, sizeof error->message, "%s", problem);
+        return code;
+    }
+    char text[BRIGADE_TEXT_MAX + 1];
+    snprintf(text, sizeof text, "rolled back to seq %lld: ", to_seq);
+    size_t used = strlen(text), length = strlen(reason);
+    if (used + length > BRIGADE_TEXT_MAX)
+        length = utf8_whole_length(reason, BRIGADE_TEXT_MAX - used);
+    memcpy(text + used, reason, length);
+    text[used + length] = '\0';
+    umpire_event_init(out, BRIGADE_UMPIRE_ROLLBACK, text);
+    out->umpire.to_seq = to_seq;
+    out->umpire.seq = seq;
+    out->umpire.rolls = current->rolls;
+    out->umpire.events = current->events;
+    return BRIGADE_BATTLE_OK;
+}
+
+void brigade_battle_seated(brigade_event *out)
+{
+    umpire_event_init(out, BRIGADE_UMPIRE_SEATED, "the umpire takes the seat");
+}
+
 /* ---- names and log lines --------------------------------------------------- */
 
 static const char *name_of(const char *const *names, size_t count, unsigned value)
@@ -1936,7 +2391,8 @@ static const char *name_of(const char *const *names, size_t count, unsigned valu
 
 static const char *const phase_names[] = {"initiative", "mandatory_moves", "charge", "movement",
                                           "fire",       "melee",           "morale", "ended"};
-static const char *const step_names[] = {"", "choose", "declare", "respond", "reroll", "report"};
+static const char *const step_names[] = {"",       "choose", "declare", "respond",
+                                         "reroll", "report", "settle"};
 static const char *const facing_names[] = {"front", "flank", "rear"};
 static const char *const response_names[] = {"", "stand", "countercharge"};
 static const char *const bonus_names[] = {"none", "winner", "excellent"};
@@ -1945,11 +2401,30 @@ static const char *const event_kind_names[] = {
     "phase_begun", "side_done",      "unit_changed",    "charge_declared",     "charge_answered",
     "morale_tested", "melee_formed", "melee_reinforced", "melee_dice_recorded", "sappers_chosen",
     "melee_unit_result", "melee_resolved", "dice_committed", "dice_seed_added", "dice_revealed",
-    "umpire_ruled"};
+    "umpire_ruled", "melee_overruled"};
 static const char *const error_code_names[] = {"ok",          "wrong_seat",   "wrong_phase",
                                                "invalid_action", "unknown_unit", "internal",
                                                "held"};
-static const char *const umpire_ruling_names[] = {"hold", "release", "note"};
+static const char *const umpire_ruling_names[] = {"hold",   "release",  "note",    "seated",
+                                                  "settle", "overrule", "rollback"};
+
+bool brigade_d9_event_parse(const char *text, unsigned *out)
+{
+    if (text != NULL && strcmp(text, "double_six") == 0)
+        *out = BRIGADE_EVENT_DOUBLE_SIX;
+    else if (text != NULL && strcmp(text, "risk_to_general") == 0)
+        *out = BRIGADE_EVENT_RISK_TO_GENERAL;
+    else
+        return false;
+    return true;
+}
+
+const char *brigade_d9_event_name(unsigned event)
+{
+    return event == BRIGADE_EVENT_DOUBLE_SIX        ? "double_six"
+           : event == BRIGADE_EVENT_RISK_TO_GENERAL ? "risk_to_general"
+                                                    : "?";
+}
 
 const char *brigade_umpire_ruling_name(brigade_umpire_ruling ruling)
 {
@@ -2072,6 +2547,8 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         put(out, size, &at, "%s: %d figures, %s, %s%s", unit_id(b, e->unit.unit), e->unit.figures,
             brigade_status_name(e->unit.status), e->unit.formed ? "formed" : "unformed",
             e->unit.wavering ? ", wavering" : "");
+        if (e->unit.has_formation)
+            put(out, size, &at, ", in %s", brigade_formation_name(e->unit.formation));
         if (e->unit.move[0])
             put(out, size, &at, "; move: %s", e->unit.move);
         if (e->unit.note[0])
@@ -2116,7 +2593,8 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         put(out, size, &at, "melee %s: sappers' choice recorded", e->melee.melee.id);
         break;
     case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
-        put(out, size, &at, "%s %s:", e->result.melee_id, unit_id(b, e->result.unit));
+        put(out, size, &at, "%s%s %s:", e->result.overruled ? "overruled: " : "",
+            e->result.melee_id, unit_id(b, e->result.unit));
         if (e->result.rolled) {
             put(out, size, &at, " %d+%d", e->result.dice[0], e->result.dice[1]);
             put_modifiers(out, size, &at, e->result.modifiers, e->result.modifier_count);
@@ -2141,7 +2619,9 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             put(out, size, &at, "; sappers used (12.10)");
         break;
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
-        put(out, size, &at, "melee %s: ", e->resolved.melee_id);
+    case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
+        put(out, size, &at, "melee %s%s: ", e->resolved.melee_id,
+            e->kind == BRIGADE_BATTLE_EVENT_MELEE_OVERRULED ? " as overruled" : "");
         if (e->resolved.scored)
             put(out, size, &at, "A %d, B %d, difference %d; ", e->resolved.score[0],
                 e->resolved.score[1], e->resolved.difference);
@@ -2161,11 +2641,34 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         put(out, size, &at, "the server reveals its dice seed %s", e->dice.hex);
         break;
     case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
-        put(out, size, &at, "%s: %s",
-            e->umpire.ruling == BRIGADE_UMPIRE_HOLD      ? "the umpire holds the game"
-            : e->umpire.ruling == BRIGADE_UMPIRE_RELEASE ? "the umpire releases the game"
-                                                         : "the umpire notes",
-            e->umpire.text);
+        switch (e->umpire.ruling) {
+        case BRIGADE_UMPIRE_HOLD:
+            put(out, size, &at, "the umpire holds the game: %s", e->umpire.text);
+            break;
+        case BRIGADE_UMPIRE_RELEASE:
+            put(out, size, &at, "the umpire releases the game: %s", e->umpire.text);
+            break;
+        case BRIGADE_UMPIRE_SEATED:
+            put(out, size, &at, "%s: double sixes and risks to generals now wait for the "
+                                "umpire's ruling (D9)", e->umpire.text);
+            break;
+        case BRIGADE_UMPIRE_SETTLE:
+            put(out, size, &at, "the umpire settles the %s of %s (D9): %s",
+                e->umpire.event == BRIGADE_EVENT_DOUBLE_SIX ? "double six" : "risk to the general",
+                unit_id(b, e->umpire.unit), e->umpire.text);
+            break;
+        case BRIGADE_UMPIRE_OVERRULE:
+            put(out, size, &at, "the umpire overrules melee %s: %s", e->umpire.melee_id,
+                e->umpire.text);
+            break;
+        case BRIGADE_UMPIRE_ROLLBACK:
+            put(out, size, &at, "the umpire rolls the game back (seq %lld): %s", e->umpire.seq,
+                e->umpire.text);
+            break;
+        default:
+            put(out, size, &at, "the umpire notes: %s", e->umpire.text);
+            break;
+        }
         break;
     default:
         put(out, size, &at, "unknown event");

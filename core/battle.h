@@ -57,6 +57,8 @@
 #define BRIGADE_RULE_MAX 23             /* a modifier's rule reference, bytes */
 #define BRIGADE_MODIFIER_NAME_MAX 63    /* a modifier's name, bytes */
 #define BRIGADE_DICE_HEX_MAX 64         /* a dice seed or commitment as hex, bytes */
+#define BRIGADE_BATTLE_PENDING_MAX 32   /* D9 events awaiting the umpire at once */
+#define BRIGADE_BATTLE_ROLLBACKS_MAX 32 /* rollbacks a game keeps in rolled_back */
 
 /* Phases of a turn, in order (turn.md §Turn); ENDED once a side has no unit
  * left in play at the start of a turn. */
@@ -78,7 +80,8 @@ typedef enum brigade_step {
     BRIGADE_STEP_DECLARE,  /* Charge: the awaited side declares charges, then done */
     BRIGADE_STEP_RESPOND,  /* Charge: owners of charged units answer stand or countercharge */
     BRIGADE_STEP_REROLL,   /* Melee: an owner chooses the sappers' re-roll (12.10) */
-    BRIGADE_STEP_REPORT    /* Mandatory moves, Movement, Fire, Morale: adjust, then done */
+    BRIGADE_STEP_REPORT,   /* Mandatory moves, Movement, Fire, Morale: adjust, then done */
+    BRIGADE_STEP_SETTLE    /* Melee: the umpire settles D9's events (pending); nobody awaited */
 } brigade_step;
 
 /* Seats as a bit set, for `awaiting`. */
@@ -187,6 +190,47 @@ typedef struct brigade_battle_melee {
     brigade_melee_member members[BRIGADE_MELEE_UNITS_MAX];
 } brigade_battle_melee;
 
+/* One unit of a melee fought this turn, as it was before the round, with
+ * what the round (or the umpire's latest overrule) did to it. */
+typedef struct brigade_fought_unit {
+    int figures;                /* before the round */
+    brigade_status status;      /* before the round */
+    bool formed, wavering;      /* before the round */
+    bool resulted;              /* its MELEE_UNIT_RESULT has been folded */
+    int casualties;             /* figures lost in the latest resolution of the round */
+    brigade_test_kind test_kind; /* the test it took, NONE: none */
+    int test_dice[2];           /* that test's dice, faces 1..6 */
+} brigade_fought_unit;
+
+/* A melee fought this turn, kept so that the umpire may overrule it
+ * (PROTOCOL.md §10.2): the record as fought (members with this round's
+ * flags; each member's dice = its melee dice after any re-roll, with
+ * dice_recorded when they were rolled), each member's values before it,
+ * and its result (as resolved, or as last overruled). */
+typedef struct brigade_battle_fought {
+    brigade_battle_melee melee;
+    brigade_fought_unit units[BRIGADE_MELEE_UNITS_MAX]; /* by member index */
+    brigade_side winner;        /* NONE: a draw */
+    brigade_melee_result result;
+    bool overruled;             /* winner and result are the umpire's (MELEE_OVERRULED): an
+                                   overrule of a test outcome alone keeps them */
+} brigade_battle_fought;
+
+/* A D9 event awaiting the umpire (decisions.md D9, PROTOCOL.md §10.2). */
+typedef struct brigade_pending_event {
+    int unit;                   /* the unit that raised it */
+    unsigned event;             /* BRIGADE_EVENT_DOUBLE_SIX or BRIGADE_EVENT_RISK_TO_GENERAL */
+    char melee_id[BRIGADE_MELEE_ID_MAX + 1];
+} brigade_pending_event;
+
+/* Log entries of rolled-back actions (PROTOCOL.md §10.2): the entries
+ * first .. end - 1 (event numbers, 0 = the game's first event) were
+ * rolled back by the action of seq `seq` to the state after `to_seq`. */
+typedef struct brigade_rolled_back {
+    long first, end;
+    long long seq, to_seq;
+} brigade_rolled_back;
+
 /* The public part of the verifiable dice (core/dice.h, design.md "Dice",
  * PROTOCOL.md §10.3), as lower-case hex; "" until its event is folded. */
 typedef struct brigade_battle_dice {
@@ -221,6 +265,13 @@ typedef struct brigade_battle {
     brigade_battle_dice dice;   /* the verifiable dice's public part (DICE_* events) */
     char hold[BRIGADE_TEXT_MAX + 1]; /* the umpire's hold's reason (UMPIRE_RULED), "" when
                                         not held: players' commands are then refused (HELD) */
+    bool umpired;               /* an umpire has taken the seat: D9 events wait (§10.2) */
+    int pending_count;
+    brigade_pending_event pending[BRIGADE_BATTLE_PENDING_MAX];
+    int fought_count;           /* melees fought this turn (cleared when a turn begins) */
+    brigade_battle_fought fought[BRIGADE_BATTLE_MELEES_MAX];
+    int rolled_back_count;
+    brigade_rolled_back rolled_back[BRIGADE_BATTLE_ROLLBACKS_MAX];
 } brigade_battle;
 
 /* ---- commands ---------------------------------------------------------- */
@@ -237,7 +288,11 @@ typedef enum brigade_command_kind {
     BRIGADE_COMMAND_HOLD,                  /* hold the game: players' commands refused (HELD) */
     BRIGADE_COMMAND_RELEASE,               /* end the hold */
     BRIGADE_COMMAND_NOTE,                  /* a log entry, `note` its text */
-    BRIGADE_COMMAND_UMPIRE_ADJUST          /* as ADJUST, in any phase: unit, figures?, formed?, status? */
+    BRIGADE_COMMAND_UMPIRE_ADJUST,         /* as ADJUST, in any phase: unit, figures?, formed?, status?,
+                                              formation? */
+    BRIGADE_COMMAND_SETTLE,                /* a pending D9 event: unit, d9_event (§10.2) */
+    BRIGADE_COMMAND_OVERRULE               /* a melee of `fought`: melee, result and winner, and/or
+                                              unit and outcome (§10.2) */
 } brigade_command_kind;
 
 /* One command; only the members of its kind are read. */
@@ -256,6 +311,15 @@ typedef struct brigade_command {
     bool formed;
     bool has_status;                        /* adjust: set status */
     brigade_status status;
+    bool has_formation;                     /* adjust: set formation (one the type may take) */
+    brigade_formation formation;
+    unsigned d9_event;                      /* settle: BRIGADE_EVENT_DOUBLE_SIX or _RISK_TO_GENERAL */
+    char melee[BRIGADE_MELEE_ID_MAX + 1];   /* overrule: the melee's id */
+    bool has_result;                        /* overrule: impose `result` with `winner` */
+    brigade_melee_result result;
+    brigade_side winner;                    /* A, B; NONE with a draw */
+    bool has_outcome;                       /* overrule: impose `outcome` on `unit`'s test */
+    brigade_test_outcome outcome;
     char note[BRIGADE_TEXT_MAX + 1];        /* adjust: what happened; the umpire's: the reason;
                                                required */
 } brigade_command;
@@ -298,8 +362,11 @@ typedef enum brigade_event_kind {
     BRIGADE_BATTLE_EVENT_DICE_COMMITTED,    /* dice: hex = the server seed's commitment (once) */
     BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED,   /* dice: side's seed = hex (once per side) */
     BRIGADE_BATTLE_EVENT_DICE_REVEALED,     /* dice: hex = the server seed (once, at the end) */
-    BRIGADE_BATTLE_EVENT_UMPIRE_RULED       /* umpire: hold (sets battle.hold), release (clears
-                                               it) or note, with its text (the reason) */
+    BRIGADE_BATTLE_EVENT_UMPIRE_RULED,      /* umpire: a ruling (brigade_umpire_ruling) with its
+                                               text (the reason) */
+    BRIGADE_BATTLE_EVENT_MELEE_OVERRULED    /* resolved: a melee's new result by the umpire;
+                                               `index` unused: the melee is found by id, kept,
+                                               put back or removed as `keep` says */
 } brigade_event_kind;
 
 /* Why a unit changed (UNIT_CHANGED). */
@@ -341,10 +408,15 @@ typedef enum brigade_morale_effect {
 typedef enum brigade_umpire_ruling {
     BRIGADE_UMPIRE_HOLD = 0, /* the game waits: players' commands refused until RELEASE */
     BRIGADE_UMPIRE_RELEASE,  /* the game goes on */
-    BRIGADE_UMPIRE_NOTE      /* a log entry only */
+    BRIGADE_UMPIRE_NOTE,     /* a log entry only */
+    BRIGADE_UMPIRE_SEATED,   /* the umpire's first join: battle.umpired (D9 events wait) */
+    BRIGADE_UMPIRE_SETTLE,   /* a pending D9 event settled: unit, event */
+    BRIGADE_UMPIRE_OVERRULE, /* a melee overruled (its events follow): melee */
+    BRIGADE_UMPIRE_ROLLBACK  /* folded onto the state after to_seq: rolls, events, the hold */
 } brigade_umpire_ruling;
 
-/* "hold", "release", "note"; "?" out of range. */
+/* "hold", "release", "note", "seated", "settle", "overrule", "rollback";
+ * "?" out of range. */
 const char *brigade_umpire_ruling_name(brigade_umpire_ruling ruling);
 
 typedef struct brigade_event {
@@ -381,6 +453,8 @@ typedef struct brigade_event {
             int pursuit_of;
             char move[BRIGADE_TEXT_MAX + 1];
             char note[BRIGADE_TEXT_MAX + 1]; /* why, for the log */
+            bool has_formation;         /* the formation changes too (an adjustment) */
+            brigade_formation formation;
         } unit;
         struct {
             int index;      /* where it goes in the battle's charges */
@@ -428,6 +502,8 @@ typedef struct brigade_event {
             int test_modifier_count;
             brigade_battle_modifier test_modifiers[BRIGADE_MODIFIERS_MAX];
             unsigned events;            /* BRIGADE_EVENT_* bits of melee.h (D9, 12.10) */
+            bool overruled;             /* the umpire's resolution (§10.2): `melee` is -1, no
+                                           D9 event is raised again */
         } result;
         struct {
             int index;
@@ -448,6 +524,13 @@ typedef struct brigade_event {
         struct {
             brigade_umpire_ruling ruling;
             char text[BRIGADE_TEXT_MAX + 1]; /* the reason (a note's text), not empty */
+            int unit;                   /* SETTLE: the unit; -1 otherwise */
+            unsigned event;             /* SETTLE: BRIGADE_EVENT_DOUBLE_SIX or _RISK_TO_GENERAL */
+            char melee_id[BRIGADE_MELEE_ID_MAX + 1]; /* OVERRULE: the melee */
+            long long to_seq, seq;      /* ROLLBACK: back to the state after to_seq, by the
+                                           action of seq */
+            long rolls, events;         /* ROLLBACK: the game's rolls and events before it,
+                                           rolled back or not (dice numbers go on after them) */
         } umpire;
     };
 } brigade_event;
@@ -488,7 +571,8 @@ brigade_battle_error_code brigade_battle_start(const brigade_battle *battle,
 
 /*
  * Checks `command` from `seat` (A or B; NONE: the umpire, design.md
- * "Roles", whose commands are HOLD, RELEASE, NOTE and UMPIRE_ADJUST, each
+ * "Roles", whose commands are HOLD, RELEASE, NOTE, UMPIRE_ADJUST, SETTLE and
+ * OVERRULE (PROTOCOL.md §10.2), each
  * with its reason in `note`, in any phase) against the phase, the step and the
  * rules of turn.md, rolls what it needs through `dice` (names prefixed with
  * the turn and the melee: "T1.hussars.morale", "T1.M1.hussars"), and
@@ -514,6 +598,27 @@ brigade_battle_error_code brigade_battle_apply(const brigade_battle *battle,
  * event does not fit this battle (an index out of range, an unknown kind).
  */
 bool brigade_battle_fold(brigade_battle *battle, const brigade_event *event);
+
+/*
+ * The event of the umpire's rollback (PROTOCOL.md §10.2): `target` is the
+ * battle as it was after action `to_seq` (the server rebuilds it from its
+ * journal), `current` the battle now, `seq` the rollback's own seq. Fold
+ * the event onto `target`: the result has target's units, phase and turn,
+ * current's count of rolls and events (dice numbers are never used twice),
+ * the rolled-back entries current->events's range added to rolled_back,
+ * and the hold "rolled back to seq <to_seq>: <reason>".
+ * Returns OK with *out set, or INVALID_ACTION (no reason; the battle had
+ * not begun at to_seq; BRIGADE_BATTLE_ROLLBACKS_MAX reached) or
+ * WRONG_PHASE (current not begun), with `error` filled.
+ */
+brigade_battle_error_code brigade_battle_rollback(const brigade_battle *current,
+                                                  const brigade_battle *target,
+                                                  long long to_seq, long long seq,
+                                                  const char *reason, brigade_event *out,
+                                                  brigade_battle_error *error);
+
+/* The event of the umpire's first join (UMPIRE_RULED, ruling SEATED). */
+void brigade_battle_seated(brigade_event *out);
 
 /* Folds every event of `events` in order; false at the first that does not
  * fit (the earlier ones stay folded). */
@@ -549,5 +654,10 @@ const char *brigade_battle_error_code_name(brigade_battle_error_code code);
 const char *brigade_morale_effect_name(brigade_morale_effect effect);
 bool brigade_facing_parse(const char *text, brigade_facing *out);
 bool brigade_response_parse(const char *text, brigade_response *out);
+/* "double_six" -> BRIGADE_EVENT_DOUBLE_SIX, "risk_to_general" ->
+ * BRIGADE_EVENT_RISK_TO_GENERAL (D9); false for anything else. */
+bool brigade_d9_event_parse(const char *text, unsigned *out);
+/* The name of one D9 event bit, "?" otherwise. */
+const char *brigade_d9_event_name(unsigned event);
 
 #endif

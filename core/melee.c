@@ -42,6 +42,7 @@ typedef struct melee_resolution {
     const brigade_dice_source *dice;
     brigade_melee_outcome *outcome;
     brigade_melee_error *error;
+    const brigade_melee_ruling *ruling; /* the umpire's, or NULL */
     side_summary sides[2];
 } melee_resolution;
 
@@ -700,6 +701,30 @@ static void casualties_apply(melee_resolution *resolution)
     }
 }
 
+/* The umpire's outcome for unit `index`'s test, when the ruling names it:
+ * replaces test->outcome, which must lie in first..last (the outcomes of
+ * the test taken). False with the error set otherwise. */
+static bool test_ruled(melee_resolution *resolution, int index, brigade_test_outcome first,
+                       brigade_test_outcome last)
+{
+    const brigade_melee_ruling *ruling = resolution->ruling;
+    if (ruling == NULL || ruling->test_unit != index)
+        return true;
+    brigade_test *test = &resolution->outcome->units[index].test;
+    if (ruling->test_outcome < first || ruling->test_outcome > last) {
+        char message[160];
+        snprintf(message, sizeof message,
+                 "unit '%s' takes the %s test: \"%s\" is not one of its outcomes (%s)",
+                 resolution->melee->units[index].id, brigade_test_kind_name(test->kind),
+                 brigade_test_outcome_name(ruling->test_outcome),
+                 test->kind == BRIGADE_TEST_REFORM ? "12.22" : "12.23");
+        error_set(resolution->error, BRIGADE_MELEE_ERROR_INVALID, "ruling.test", message);
+        return false;
+    }
+    test->outcome = ruling->test_outcome;
+    return true;
+}
+
 /* Reform test (12.22, D10, D32). */
 static bool test_reform(melee_resolution *resolution, int index)
 {
@@ -728,9 +753,10 @@ static bool test_reform(melee_resolution *resolution, int index)
     test->total = test->dice[0] + test->dice[1];
     for (int m = 0; m < test->modifier_count; m++)
         test->total += test->modifiers[m].value;
-    bool passed = test->total >= test->target;
-    test->outcome = passed ? BRIGADE_OUTCOME_PASS : BRIGADE_OUTCOME_FAIL;
-    out->formed = passed && !unit_unformed(unit);
+    test->outcome = test->total >= test->target ? BRIGADE_OUTCOME_PASS : BRIGADE_OUTCOME_FAIL;
+    if (!test_ruled(resolution, index, BRIGADE_OUTCOME_PASS, BRIGADE_OUTCOME_FAIL))
+        return false;
+    out->formed = test->outcome == BRIGADE_OUTCOME_PASS && !unit_unformed(unit);
     return true;
 }
 
@@ -768,22 +794,33 @@ static bool test_pursuit(melee_resolution *resolution, int index)
         test->total += list[m].value;
 
     bool counts_as_nine = unit_unformed(unit) || unit->status == BRIGADE_STATUS_PURSUING;
-    if (test->total >= 10 && !counts_as_nine) {
+    if (test->total >= 10 && !counts_as_nine)
         test->outcome = BRIGADE_OUTCOME_EXCELLENT;
+    else if (test->total >= 9) /* 9, or 10+ counted as 9 (D17) */
+        test->outcome = BRIGADE_OUTCOME_UNFORMED;
+    else if (test->total >= 6)
+        test->outcome = BRIGADE_OUTCOME_BLOWN;
+    else
+        test->outcome = BRIGADE_OUTCOME_PURSUIT;
+    if (!test_ruled(resolution, index, BRIGADE_OUTCOME_EXCELLENT, BRIGADE_OUTCOME_PURSUIT))
+        return false;
+    switch (test->outcome) {
+    case BRIGADE_OUTCOME_EXCELLENT:
         out->status = BRIGADE_STATUS_NORMAL;
         out->formed = !unit_unformed(unit);
-    } else if (test->total >= 9) { /* 9, or 10+ counted as 9 (D17) */
-        test->outcome = BRIGADE_OUTCOME_UNFORMED;
+        break;
+    case BRIGADE_OUTCOME_UNFORMED:
         out->status = BRIGADE_STATUS_NORMAL;
         out->formed = false;
-    } else if (test->total >= 6) {
-        test->outcome = BRIGADE_OUTCOME_BLOWN;
+        break;
+    case BRIGADE_OUTCOME_BLOWN:
         out->status = BRIGADE_STATUS_BLOWN;
         out->formed = false;
-    } else {
-        test->outcome = BRIGADE_OUTCOME_PURSUIT;
+        break;
+    default:
         out->status = BRIGADE_STATUS_PURSUING;
         out->formed = false;
+        break;
     }
     return true;
 }
@@ -976,20 +1013,17 @@ static bool result_draw(melee_resolution *resolution)
     return tests_side(resolution, side_other((brigade_side)cavalry_side));
 }
 
-/* A decided melee (12.18-12.19; D13, D21, D25, D29). */
-static bool result_decided(melee_resolution *resolution)
+/* A decided melee (12.18-12.19; D13, D21, D25, D29): `winner` scored more
+ * and the losers suffer `band`; with `square_holds` the cavalry winner is
+ * beaten back by the square (12.18 note, D13). */
+static bool result_band(melee_resolution *resolution, brigade_side winner,
+                        brigade_melee_result band, bool square_holds)
 {
     const brigade_melee *melee = resolution->melee;
     brigade_melee_outcome *outcome = resolution->outcome;
-    brigade_side winner = outcome->score[0] > outcome->score[1] ? BRIGADE_SIDE_A : BRIGADE_SIDE_B;
     brigade_side loser = side_other(winner);
-    int difference = outcome->difference;
-    brigade_melee_result band = difference >= 7   ? BRIGADE_RESULT_BROKEN
-                                : difference >= 3 ? BRIGADE_RESULT_RETREAT
-                                                  : BRIGADE_RESULT_PUSHED_BACK;
 
-    if (band != BRIGADE_RESULT_BROKEN && resolution->sides[winner].all_cavalry &&
-        resolution->sides[loser].has_square) {
+    if (square_holds) {
         /* The square holds: it counts as the winner, the cavalry as pushed
          * back (12.18 note, D13). */
         outcome->winner = loser;
@@ -1033,10 +1067,75 @@ static bool result_decided(melee_resolution *resolution)
     return tests_side(resolution, winner);
 }
 
+/* A melee decided by the scores (12.18): the band by the difference. */
+static bool result_decided(melee_resolution *resolution)
+{
+    const brigade_melee_outcome *outcome = resolution->outcome;
+    brigade_side winner = outcome->score[0] > outcome->score[1] ? BRIGADE_SIDE_A : BRIGADE_SIDE_B;
+    brigade_side loser = side_other(winner);
+    int difference = outcome->difference;
+    brigade_melee_result band = difference >= 7   ? BRIGADE_RESULT_BROKEN
+                                : difference >= 3 ? BRIGADE_RESULT_RETREAT
+                                                  : BRIGADE_RESULT_PUSHED_BACK;
+    bool square_holds = band != BRIGADE_RESULT_BROKEN && resolution->sides[winner].all_cavalry &&
+                        resolution->sides[loser].has_square;
+    return result_band(resolution, winner, band, square_holds);
+}
+
+/* The umpire's result (brigade_melee_ruling): checked, then decided as
+ * the rules decide that result. */
+static bool result_ruled(melee_resolution *resolution)
+{
+    const brigade_melee_ruling *ruling = resolution->ruling;
+    const char *problem = NULL;
+    brigade_side winner = ruling->winner;
+    bool sided = winner == BRIGADE_SIDE_A || winner == BRIGADE_SIDE_B;
+    switch (ruling->result) {
+    case BRIGADE_RESULT_DRAW:
+        if (winner != BRIGADE_SIDE_NONE)
+            problem = "a draw has no winner";
+        else
+            return result_draw(resolution);
+        break;
+    case BRIGADE_RESULT_BROKEN:
+    case BRIGADE_RESULT_RETREAT:
+    case BRIGADE_RESULT_PUSHED_BACK:
+        if (!sided)
+            problem = "the result needs a winner, A or B";
+        else
+            return result_band(resolution, winner, ruling->result, false);
+        break;
+    case BRIGADE_RESULT_SQUARE_HOLDS:
+        /* result_band takes the side that scored more: the cavalry. */
+        if (!sided)
+            problem = "square_holds needs a winner: the side of the square";
+        else if (!resolution->sides[winner].has_square ||
+                 !resolution->sides[side_other(winner)].all_cavalry)
+            problem = "square_holds needs the winner's square against cavalry only (D13)";
+        else
+            return result_band(resolution, side_other(winner), BRIGADE_RESULT_RETREAT, true);
+        break;
+    default:
+        problem = "\"auto\" is not a result an umpire chooses";
+        break;
+    }
+    error_set(resolution->error, BRIGADE_MELEE_ERROR_INVALID, "ruling.result", problem);
+    return false;
+}
+
 brigade_melee_error_code brigade_melee_resolve(const brigade_melee *melee,
                                                const brigade_dice_source *dice,
                                                brigade_melee_outcome *outcome,
                                                brigade_melee_error *error)
+{
+    return brigade_melee_resolve_ruled(melee, dice, NULL, outcome, error);
+}
+
+brigade_melee_error_code brigade_melee_resolve_ruled(const brigade_melee *melee,
+                                                     const brigade_dice_source *dice,
+                                                     const brigade_melee_ruling *ruling,
+                                                     brigade_melee_outcome *outcome,
+                                                     brigade_melee_error *error)
 {
     brigade_melee_error unused_error;
     if (error == NULL)
@@ -1045,7 +1144,10 @@ brigade_melee_error_code brigade_melee_resolve(const brigade_melee *melee,
     brigade_melee_error_code code = brigade_melee_check(melee, error);
     if (code != BRIGADE_MELEE_OK)
         return code;
-    melee_resolution resolution = {melee, dice, outcome, error, {{0}, {0}}};
+    if (ruling != NULL && ruling->test_unit >= melee->unit_count)
+        return error_set(error, BRIGADE_MELEE_ERROR_INVALID, "ruling.test",
+                         "the ruling's unit is not in the melee");
+    melee_resolution resolution = {melee, dice, outcome, error, ruling, {{0}, {0}}};
 
     /* Only the units in play are cleared: the outcome is large (D8 bench). */
     memset(outcome, 0, offsetof(brigade_melee_outcome, units));
@@ -1061,15 +1163,24 @@ brigade_melee_error_code brigade_melee_resolve(const brigade_melee *melee,
     }
     side_summaries_compute(&resolution);
 
-    int automatic = automatic_result(&resolution);
-    if (automatic != 0)
-        return automatic > 0 ? BRIGADE_MELEE_OK : error->code;
-
-    if (!melee_dice_roll(&resolution))
+    bool result_ruled_here = ruling != NULL && ruling->has_result;
+    int automatic = result_ruled_here ? 0 : automatic_result(&resolution);
+    if (automatic < 0)
         return error->code;
-    scores_compute(&resolution);
-    events_from_doubles(&resolution);
-    bool tested = outcome->difference == 0 ? result_draw(&resolution)
-                                           : result_decided(&resolution);
-    return tested ? BRIGADE_MELEE_OK : error->code;
+    if (automatic == 0) {
+        if (!melee_dice_roll(&resolution))
+            return error->code;
+        scores_compute(&resolution);
+        events_from_doubles(&resolution);
+        bool tested = result_ruled_here          ? result_ruled(&resolution)
+                      : outcome->difference == 0 ? result_draw(&resolution)
+                                                 : result_decided(&resolution);
+        if (!tested)
+            return error->code;
+    }
+    if (ruling != NULL && ruling->test_unit >= 0 &&
+        outcome->units[ruling->test_unit].test.kind == BRIGADE_TEST_NONE)
+        return error_set(error, BRIGADE_MELEE_ERROR_INVALID, "ruling.test",
+                         "the ruling's unit takes no test in this result");
+    return BRIGADE_MELEE_OK;
 }

@@ -304,6 +304,43 @@ brigade_melee_error_code brigade_melee_resolve(const brigade_melee *melee,
                                                brigade_melee_outcome *outcome,
                                                brigade_melee_error *error);
 
+/*
+ * An umpire's ruling imposed on a melee (PROTOCOL.md §10.2, issue 5
+ * "overrule ... choosing another outcome from the rules' tables"):
+ *   has_result: the melee is decided as `result` whatever the scores say:
+ *     BROKEN, RETREAT or PUSHED_BACK with `winner` A or B (the band of 12.18
+ *     for the losing side; the per-unit exceptions of 12.19 i-j, D21, D25
+ *     and D29 still apply, so a unit may end retreating where the band
+ *     says pushed back), DRAW (winner NONE; 12.18, D14), or SQUARE_HOLDS
+ *     with `winner` the side holding a square against all-cavalry (D13).
+ *     The dice are still rolled (scores and double sixes as rolled); no
+ *     automatic result (12.12-12.16) applies.
+ *   test_unit >= 0: that unit's reform or pursuit test (12.22, 12.23) has
+ *     `test_outcome` whatever its total, with that outcome's effects; the
+ *     unit must take a test of that kind in the (ruled) result.
+ */
+typedef struct brigade_melee_ruling {
+    bool has_result;
+    brigade_side winner;
+    brigade_melee_result result;
+    int test_unit;                    /* index in brigade_melee.units, -1: none */
+    brigade_test_outcome test_outcome;
+} brigade_melee_ruling;
+
+/*
+ * brigade_melee_resolve() with `ruling` imposed (NULL: exactly
+ * brigade_melee_resolve). Errors as brigade_melee_resolve, and
+ * BRIGADE_MELEE_ERROR_INVALID with path "ruling.result" (a result that does
+ * not fit: a winner missing or given with a draw, square_holds without a
+ * square against cavalry, "auto") or "ruling.test" (the unit takes no test,
+ * or an outcome of the other test).
+ */
+brigade_melee_error_code brigade_melee_resolve_ruled(const brigade_melee *melee,
+                                                     const brigade_dice_source *dice,
+                                                     const brigade_melee_ruling *ruling,
+                                                     brigade_melee_outcome *outcome,
+                                                     brigade_melee_error *error);
+
 /* Whether `unit` may use its sappers' re-roll in this melee: it has
  * sappers, is charging, and an enemy defends a fortified position (12.10,
  * D7). The server asks the owner only then. */
@@ -363,5 +400,9 @@ bool brigade_defending_parse(const char *text, brigade_defending *out);
 bool brigade_horses_parse(const char *text, brigade_horses *out);
 bool brigade_general_role_parse(const char *text, brigade_general_role *out);
 bool brigade_general_rating_parse(const char *text, brigade_general_rating *out);
+/* "broken", "retreat", "pushed_back", "draw", "square_holds" (not "auto":
+ * no umpire chooses it, PROTOCOL.md §10.2). */
+bool brigade_melee_result_parse(const char *text, brigade_melee_result *out);
+bool brigade_test_outcome_parse(const char *text, brigade_test_outcome *out); /* all six */
 
 #endif

@@ -85,6 +85,9 @@ DEFINE_PARSE(brigade_status_parse, brigade_status, status_names, 4)
 DEFINE_PARSE(brigade_status_parse_any, brigade_status, status_names, COUNT(status_names))
 DEFINE_PARSE(brigade_defending_parse, brigade_defending, defending_names, COUNT(defending_names))
 DEFINE_PARSE(brigade_horses_parse, brigade_horses, horses_names, COUNT(horses_names))
+/* An umpire's result (§10.2): every result but "auto", which no one chooses. */
+DEFINE_PARSE(brigade_melee_result_parse, brigade_melee_result, result_names, COUNT(result_names) - 1)
+DEFINE_PARSE(brigade_test_outcome_parse, brigade_test_outcome, outcome_names, COUNT(outcome_names))
 /* "none" is how the engine marks no general; a general given has a role. */
 bool brigade_general_role_parse(const char *text, brigade_general_role *out)
 {

@@ -278,3 +278,13 @@ void expected_outcome(const game *g, int index, brigade_melee *melee,
     if (brigade_melee_resolve(melee, &source, outcome, &error) != BRIGADE_MELEE_OK)
         fail_msg("engine refused melee %d: %s: %s", index, error.path, error.message);
 }
+
+void game_assert_replays(const game *g)
+{
+    brigade_battle *replay = malloc(sizeof *replay);
+    assert_non_null(replay);
+    memcpy(replay, &g->initial, sizeof *replay);
+    assert_true(brigade_battle_fold_all(replay, &g->journal));
+    assert_memory_equal(replay, &g->battle, sizeof *replay);
+    free(replay);
+}

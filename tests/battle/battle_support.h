@@ -65,6 +65,10 @@ brigade_command command_respond(const char *unit, brigade_response response);
 brigade_command command_reroll(const char *unit, int die);
 brigade_command command_adjust(const char *unit, const char *note);
 
+/* Asserts that folding the game's journal into its initial battle gives
+ * its current battle, byte for byte (replay needs no dice). */
+void game_assert_replays(const game *g);
+
 /* Resolves the battle's melee `index` with the engine directly, taking the
  * bare-named dice from the scripted dice under prefix "T<turn>.M<n>." (not
  * marking them used), for comparison with what the machine did. */

@@ -72,16 +72,6 @@ static bool journal_has_roll(const game *g, const char *name, int a, int b)
     return false;
 }
 
-static void assert_replay(const game *g)
-{
-    brigade_battle *replay = malloc(sizeof *replay);
-    assert_non_null(replay);
-    memcpy(replay, &g->initial, sizeof *replay);
-    assert_true(brigade_battle_fold_all(replay, &g->journal));
-    assert_memory_equal(replay, &g->battle, sizeof *replay);
-    free(replay);
-}
-
 /* Every event describes itself (the server's log lines). */
 static void assert_describable(const game *g)
 {
@@ -271,7 +261,7 @@ static void test_example_a_whole_turn(void **state)
     assert_non_null(strstr(g->battle.units[dragoons].move, "pursue 'hussars'"));
 
     scripted_dice_assert_used(&g->dice);
-    assert_replay(g);
+    game_assert_replays(g);
     assert_describable(g);
     game_free(g);
 }
@@ -345,7 +335,7 @@ static void test_charger_fails_far(void **state)
     assert_int_equal(g->battle.melee_count, 0);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
     scripted_dice_assert_used(&g->dice);
-    assert_replay(g);
+    game_assert_replays(g);
     game_free(g);
 }
 
@@ -404,7 +394,7 @@ static void test_target_retreats_and_loses_at_once(void **state)
     assert_int_equal(g->battle.melee_count, 0);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
     scripted_dice_assert_used(&g->dice);
-    assert_replay(g);
+    game_assert_replays(g);
     game_free(g);
 }
 
@@ -549,7 +539,7 @@ static void test_village_turn(void **state)
     assert_int_equal(g->battle.melee_count, 0);
 
     scripted_dice_assert_used(&g->dice);
-    assert_replay(g);
+    game_assert_replays(g);
     assert_describable(g);
     game_free(g);
 }
@@ -621,7 +611,7 @@ static void test_sappers_reroll(void **state)
     assert_false(g->battle.units[col].sappers);
     assert_true(journal_has_roll(g, "T1.M1.col.reroll", 4, 2));
     scripted_dice_assert_used(&g->dice);
-    assert_replay(g);
+    game_assert_replays(g);
     assert_describable(g);
     game_free(g);
 }
@@ -681,7 +671,7 @@ static void test_adjust(void **state)
     }
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_ENDED);
     game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "ended");
-    assert_replay(g);
+    game_assert_replays(g);
     game_free(g);
 }
 

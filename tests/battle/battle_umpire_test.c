@@ -1,0 +1,381 @@
+/*
+ * tests/battle/battle_umpire_test.c: the umpire's rulings in core
+ * (PROTOCOL.md §10.2, issue 5): overruling a melee's result and a test
+ * outcome, settling D9's events, the rollback's event, and a formation
+ * adjusted. Example A (melee.md §12) gives the melee: 8 French hussars
+ * (light cavalry, Line) charge 12 British heavy dragoons (Line), who
+ * counter-charge; the dice make it 9 against 15 as the seed does.
+ */
+#include <string.h>
+#include <stdlib.h>
+
+#include "battle_support.h"
+
+/* Plays example A through turn 1's Melee phase (dice as in
+ * battle_turn_test.c), optionally with the umpire seated first, with the
+ * melee dice given (the dragoons must win: their pursuit test is 3, 4); the game is then in Morale, or in Melee/settle. */
+static game *play_to_melee(bool umpired, int hussars_a, int hussars_b, int dragoons_a,
+                           int dragoons_b)
+{
+    game *g = game_load_file("example_a.json");
+    if (umpired) {
+        brigade_event seated;
+        brigade_battle_seated(&seated);
+        assert_true(brigade_battle_fold(&g->battle, &seated));
+        assert_true(brigade_event_list_push(&g->journal, &seated));
+        assert_true(g->battle.umpired);
+    }
+    brigade_command c;
+    scripted_dice_add(&g->dice, "T1.initiative.A", 4, 5);
+    scripted_dice_add(&g->dice, "T1.initiative.B", 2, 3);
+    game_start(g);
+    c = command_choose(BRIGADE_SIDE_A);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    scripted_dice_add(&g->dice, "T1.hussars.morale", 4, 4);
+    scripted_dice_add(&g->dice, "T1.dragoons.morale", 3, 5);
+    c = command_respond("dragoons", BRIGADE_RESPONSE_COUNTERCHARGE);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c); /* Movement */
+    game_play(g, BRIGADE_SIDE_B, &c);
+    game_play(g, BRIGADE_SIDE_B, &c); /* Fire */
+    scripted_dice_add(&g->dice, "T1.M1.hussars", hussars_a, hussars_b);
+    scripted_dice_add(&g->dice, "T1.M1.dragoons", dragoons_a, dragoons_b);
+    scripted_dice_add(&g->dice, "T1.M1.dragoons.pursuit", 3, 4);
+    game_play(g, BRIGADE_SIDE_A, &c); /* the melee is fought */
+    return g;
+}
+
+static brigade_command command_overrule_result(brigade_melee_result result, brigade_side winner)
+{
+    brigade_command c;
+    memset(&c, 0, sizeof c);
+    c.kind = BRIGADE_COMMAND_OVERRULE;
+    strcpy(c.melee, "T1.M1");
+    c.has_result = true;
+    c.result = result;
+    c.winner = winner;
+    strcpy(c.note, "the hussars' flank was covered by the wood");
+    return c;
+}
+
+static brigade_command command_overrule_test(const char *unit, brigade_test_outcome outcome)
+{
+    brigade_command c;
+    memset(&c, 0, sizeof c);
+    c.kind = BRIGADE_COMMAND_OVERRULE;
+    strcpy(c.melee, "T1.M1");
+    c.has_outcome = true;
+    strcpy(c.unit, unit);
+    c.outcome = outcome;
+    strcpy(c.note, "the trumpeter sounded the recall");
+    return c;
+}
+
+static int count_events(const brigade_event_list *list, brigade_event_kind kind)
+{
+    int n = 0;
+    for (size_t i = 0; i < list->count; i++)
+        n += list->items[i].kind == kind;
+    return n;
+}
+
+/* Example A as the rules give it, then the umpire's pushed back: the
+ * dragoons (cavalry winning, row "pushed back", 12.20 N = 6) inflict
+ * 12/6 = 2 on the hussars, who inflict 8/8 = 1 as losers against cavalry;
+ * the dragoons' pursuit test keeps its dice, 3+4-2 = 5: pursuit. */
+static void test_overrule_melee_result(void **state)
+{
+    (void)state;
+    game *g = play_to_melee(false, 2, 3, 3, 5);
+    int hussars = game_unit(g, "hussars"), dragoons = game_unit(g, "dragoons");
+    /* As resolved: retreat, 8 - 3 = 5 hussars, 12 - 1 = 11 dragoons. */
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MORALE);
+    assert_int_equal(g->battle.fought_count, 1);
+    assert_string_equal(g->battle.fought[0].melee.id, "T1.M1");
+    assert_int_equal(g->battle.fought[0].result, BRIGADE_RESULT_RETREAT);
+    assert_int_equal(g->battle.fought[0].winner, BRIGADE_SIDE_B);
+    assert_int_equal(g->battle.fought[0].units[0].figures, 8);
+    assert_int_equal(g->battle.fought[0].units[0].casualties, 3);
+    assert_int_equal(g->battle.units[hussars].figures, 5);
+    assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_RETREATING);
+
+    long rolls = g->battle.rolls;
+    brigade_command c = command_overrule_result(BRIGADE_RESULT_PUSHED_BACK, BRIGADE_SIDE_B);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "umpire");
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    assert_int_equal(g->battle.rolls, rolls); /* the same dice: nothing rolled */
+    assert_int_equal(g->battle.units[hussars].figures, 6);
+    assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_PUSHED_BACK);
+    assert_false(g->battle.units[hussars].formed);
+    assert_int_equal(g->battle.units[dragoons].figures, 11);
+    assert_int_equal(g->battle.units[dragoons].status, BRIGADE_STATUS_PURSUING);
+    assert_int_equal(g->battle.units[dragoons].pursuit_of, hussars);
+    assert_int_equal(g->battle.melee_count, 0);
+    assert_int_equal(g->battle.fought[0].result, BRIGADE_RESULT_PUSHED_BACK);
+    assert_true(g->battle.fought[0].overruled);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MORALE); /* the game goes on where it was */
+
+    /* The log: the ruling with its reason, each unit's new result, each
+     * unit's change by the umpire, the melee's new result. */
+    const brigade_event *ruled = game_last_event(g, BRIGADE_BATTLE_EVENT_UMPIRE_RULED, 0);
+    assert_non_null(ruled);
+    assert_int_equal(ruled->umpire.ruling, BRIGADE_UMPIRE_OVERRULE);
+    assert_string_equal(ruled->umpire.melee_id, "T1.M1");
+    assert_string_equal(ruled->umpire.text, "the hussars' flank was covered by the wood");
+    const brigade_event *result = game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, 0);
+    assert_non_null(result);
+    assert_true(result->result.overruled);
+    assert_int_equal(result->result.casualties, 2);
+    assert_int_equal(result->result.total, 9); /* the score as rolled */
+    const brigade_event *pursuit = game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, 1);
+    assert_int_equal(pursuit->result.casualties, 1);
+    assert_int_equal(pursuit->result.test_kind, BRIGADE_TEST_PURSUIT);
+    assert_int_equal(pursuit->result.test_total, 5);
+    assert_int_equal(pursuit->result.test_outcome, BRIGADE_OUTCOME_PURSUIT);
+    const brigade_event *changed = game_last_event(g, BRIGADE_BATTLE_EVENT_UNIT_CHANGED, 0);
+    assert_int_equal(changed->unit.cause, BRIGADE_CAUSE_UMPIRE);
+    assert_non_null(strstr(changed->unit.note, "umpire overrules T1.M1, pushed_back"));
+    const brigade_event *melee = game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_OVERRULED, 0);
+    assert_non_null(melee);
+    assert_int_equal(melee->resolved.result, BRIGADE_RESULT_PUSHED_BACK);
+    assert_int_equal(melee->resolved.winner, BRIGADE_SIDE_B);
+    assert_false(melee->resolved.keep);
+    game_assert_replays(g);
+    game_free(g);
+}
+
+/* A test outcome overruled keeps the umpire's result; a later draw puts
+ * the melee back in contact: like arms, both inflict as losers (12/8 and
+ * 8/8: 1 each), both unformed, fought again next turn (12.18, D14). */
+static void test_overrule_test_outcome_then_draw(void **state)
+{
+    (void)state;
+    game *g = play_to_melee(false, 2, 3, 3, 5);
+    int hussars = game_unit(g, "hussars"), dragoons = game_unit(g, "dragoons");
+    brigade_command c = command_overrule_result(BRIGADE_RESULT_PUSHED_BACK, BRIGADE_SIDE_B);
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    /* A fire casualty reported since: kept through the next overrules. */
+    c = command_adjust("hussars", "one figure lost to the battery");
+    c.has_figures = true;
+    c.figures = 5;
+    game_play(g, BRIGADE_SIDE_B, &c);
+
+    c = command_overrule_test("dragoons", BRIGADE_OUTCOME_BLOWN);
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    assert_int_equal(g->battle.units[dragoons].status, BRIGADE_STATUS_BLOWN);
+    assert_false(g->battle.units[dragoons].formed);
+    assert_int_equal(g->battle.units[dragoons].pursuit_of, -1);
+    assert_int_equal(g->battle.units[dragoons].figures, 11);
+    assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_PUSHED_BACK);
+    assert_int_equal(g->battle.units[hussars].figures, 5);
+
+    c = command_overrule_result(BRIGADE_RESULT_DRAW, BRIGADE_SIDE_NONE);
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    assert_int_equal(g->battle.units[hussars].figures, 6); /* 5 + 2 - 1 */
+    assert_int_equal(g->battle.units[dragoons].figures, 11);
+    assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_NORMAL);
+    assert_int_equal(g->battle.units[dragoons].status, BRIGADE_STATUS_NORMAL);
+    assert_false(g->battle.units[hussars].formed);
+    assert_false(g->battle.units[dragoons].formed);
+    assert_int_equal(g->battle.melee_count, 1);
+    assert_string_equal(g->battle.melees[0].id, "T1.M1");
+    assert_int_equal(g->battle.melees[0].round, 2);
+    assert_int_equal(g->battle.melees[0].fought_turn, 1);
+    assert_int_equal(count_events(&g->last, BRIGADE_BATTLE_EVENT_ROLL), 0);
+    game_assert_replays(g);
+    game_free(g);
+}
+
+/* What the umpire may not overrule, each refused with nothing changed. */
+static void test_overrule_refused(void **state)
+{
+    (void)state;
+    game *g = play_to_melee(false, 2, 3, 3, 5);
+    brigade_command c = command_overrule_result(BRIGADE_RESULT_RETREAT, BRIGADE_SIDE_NONE);
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "winner");
+    c = command_overrule_result(BRIGADE_RESULT_DRAW, BRIGADE_SIDE_A);
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "no winner");
+    c = command_overrule_result(BRIGADE_RESULT_SQUARE_HOLDS, BRIGADE_SIDE_A);
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "D13");
+    c = command_overrule_result(BRIGADE_RESULT_BROKEN, BRIGADE_SIDE_B);
+    strcpy(c.melee, "T1.M2");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "not fought");
+    c = command_overrule_test("dragoons", BRIGADE_OUTCOME_PASS);
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "12.23");
+    c = command_overrule_test("hussars", BRIGADE_OUTCOME_PASS);
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "no test");
+    c = command_overrule_test("lancers", BRIGADE_OUTCOME_PASS);
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "lancers");
+    c = command_overrule_result(BRIGADE_RESULT_BROKEN, BRIGADE_SIDE_B);
+    c.note[0] = '\0';
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "reason");
+    game_free(g);
+}
+
+/* The hussars overruled the winners: broken dragoons (7+ band) lose to
+ * light cavalry winning against cavalry, 8/4 = 2, and inflict 12/8 = 1
+ * as losers; the hussars' pursuit test was never rolled: a new roll. */
+static void test_overrule_new_test_rolled(void **state)
+{
+    (void)state;
+    game *g = play_to_melee(false, 2, 3, 3, 5);
+    int hussars = game_unit(g, "hussars"), dragoons = game_unit(g, "dragoons");
+    long rolls = g->battle.rolls;
+    scripted_dice_add(&g->dice, "T1.M1.hussars.pursuit", 6, 5);
+    brigade_command c = command_overrule_result(BRIGADE_RESULT_BROKEN, BRIGADE_SIDE_A);
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    assert_int_equal(g->battle.rolls, rolls + 1);
+    assert_int_equal(g->battle.units[dragoons].figures, 10);
+    assert_int_equal(g->battle.units[dragoons].status, BRIGADE_STATUS_BROKEN);
+    assert_int_equal(g->battle.units[hussars].figures, 7);
+    /* 6+5 = 11, no modifier for Line French light cavalry: excellent. */
+    assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_NORMAL);
+    assert_true(g->battle.units[hussars].formed);
+    assert_int_equal(g->battle.units[hussars].bonus, BRIGADE_BONUS_EXCELLENT);
+    scripted_dice_assert_used(&g->dice);
+    game_assert_replays(g);
+    game_free(g);
+}
+
+/* D9: with an umpire seated, the hussars' 6-6 stops the Melee phase in
+ * step settle until the umpire settles it; without one it is recorded
+ * and the game goes on (PROTOCOL.md §10.2). */
+static void test_double_six_waits_for_the_umpire(void **state)
+{
+    (void)state;
+    game *g = play_to_melee(true, 6, 6, 6, 5);
+    int hussars = game_unit(g, "hussars");
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MELEE);
+    assert_int_equal(g->battle.step, BRIGADE_STEP_SETTLE);
+    assert_int_equal(g->battle.awaiting, 0u);
+    assert_int_equal(g->battle.pending_count, 1);
+    assert_int_equal(g->battle.pending[0].unit, hussars);
+    assert_int_equal(g->battle.pending[0].event, BRIGADE_EVENT_DOUBLE_SIX);
+    assert_string_equal(g->battle.pending[0].melee_id, "T1.M1");
+    brigade_command c = command_done();
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "settle");
+
+    memset(&c, 0, sizeof c);
+    c.kind = BRIGADE_COMMAND_SETTLE;
+    strcpy(c.unit, "hussars");
+    c.d9_event = BRIGADE_EVENT_RISK_TO_GENERAL;
+    strcpy(c.note, "no general");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "risk_to_general");
+    c.d9_event = BRIGADE_EVENT_DOUBLE_SIX;
+    strcpy(c.note, "double six table: the colonel's horse is shot, no effect");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "umpire");
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    assert_int_equal(g->battle.pending_count, 0);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MORALE);
+    assert_int_equal(g->battle.awaiting, 3u);
+    const brigade_event *settled = game_last_event(g, BRIGADE_BATTLE_EVENT_UMPIRE_RULED, 0);
+    assert_int_equal(settled->umpire.ruling, BRIGADE_UMPIRE_SETTLE);
+    assert_int_equal(settled->umpire.unit, hussars);
+    game_assert_replays(g);
+    game_free(g);
+
+    g = play_to_melee(false, 6, 6, 6, 5);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MORALE);
+    assert_int_equal(g->battle.pending_count, 0);
+    const brigade_event *result = game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, 0);
+    assert_true(result->result.events & BRIGADE_EVENT_DOUBLE_SIX);
+    game_free(g);
+}
+
+/* The rollback's event: folded onto the earlier state, it keeps that
+ * state's units and phase, takes the game's rolls and events so far (so
+ * no die number comes twice), marks the rolled-back entries and holds the
+ * game with the reason. */
+static void test_rollback_event(void **state)
+{
+    (void)state;
+    game *g = play_to_melee(false, 2, 3, 3, 5);
+    brigade_battle *target = malloc(sizeof *target);
+    assert_non_null(target);
+    /* The state after the Initiative (the start's events and the choice). */
+    memcpy(target, &g->initial, sizeof *target);
+    size_t upto = 0;
+    while (upto < g->journal.count &&
+           g->journal.items[upto].kind != BRIGADE_BATTLE_EVENT_PHASING_CHOSEN)
+        upto++;
+    for (size_t i = 0; i <= upto; i++)
+        assert_true(brigade_battle_fold(target, &g->journal.items[i]));
+
+    brigade_event e;
+    brigade_battle_error error;
+    assert_int_equal(brigade_battle_rollback(&g->battle, target, 3, 12, "", &e, &error),
+                     BRIGADE_BATTLE_ERROR_INVALID_ACTION);
+    assert_int_equal(brigade_battle_rollback(&g->battle, &g->initial, 3, 12, "x", &e, &error),
+                     BRIGADE_BATTLE_ERROR_INVALID_ACTION);
+    assert_non_null(strstr(error.message, "not begun"));
+    assert_int_equal(brigade_battle_rollback(&g->battle, target, 3, 12,
+                                             "the charge was measured wrong", &e, &error),
+                     BRIGADE_BATTLE_OK);
+    long events = g->battle.events, rolls = g->battle.rolls;
+    long first = target->events;
+    assert_true(brigade_battle_fold(target, &e));
+    assert_int_equal(target->rolls, rolls);
+    assert_int_equal(target->events, events + 1);
+    assert_int_equal(target->rolled_back_count, 1);
+    assert_int_equal(target->rolled_back[0].first, first);
+    assert_int_equal(target->rolled_back[0].end, events);
+    assert_int_equal(target->rolled_back[0].to_seq, 3);
+    assert_int_equal(target->rolled_back[0].seq, 12);
+    assert_string_equal(target->hold, "rolled back to seq 3: the charge was measured wrong");
+    assert_int_equal(target->units[game_unit(g, "hussars")].figures, 8);
+    assert_int_equal(target->charge_count, 0);
+    /* A rollback onto a later state than the one folded is refused. */
+    assert_false(brigade_battle_fold(target, &e));
+    free(target);
+    game_free(g);
+}
+
+/* Formation in an adjustment: one the type may take (cases/README.md). */
+static void test_adjust_formation(void **state)
+{
+    (void)state;
+    game *g = play_to_melee(false, 2, 3, 3, 5);
+    int dragoons = game_unit(g, "dragoons");
+    brigade_command c;
+    memset(&c, 0, sizeof c);
+    c.kind = BRIGADE_COMMAND_UMPIRE_ADJUST;
+    strcpy(c.unit, "dragoons");
+    c.has_formation = true;
+    c.formation = BRIGADE_FORMATION_SQUARE;
+    strcpy(c.note, "formed square");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "square");
+    c.formation = BRIGADE_FORMATION_MARCH_COLUMN;
+    strcpy(c.note, "wheeled into column of squadrons");
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    assert_int_equal(g->battle.units[dragoons].formation, BRIGADE_FORMATION_MARCH_COLUMN);
+    const brigade_event *changed = game_last_event(g, BRIGADE_BATTLE_EVENT_UNIT_CHANGED, 0);
+    assert_true(changed->unit.has_formation);
+    char line[512];
+    brigade_event_describe(&g->battle, changed, line, sizeof line);
+    assert_non_null(strstr(line, "in march_column"));
+    game_assert_replays(g);
+    game_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_overrule_melee_result),
+        cmocka_unit_test(test_overrule_test_outcome_then_draw),
+        cmocka_unit_test(test_overrule_refused),
+        cmocka_unit_test(test_overrule_new_test_rolled),
+        cmocka_unit_test(test_double_six_waits_for_the_umpire),
+        cmocka_unit_test(test_rollback_event),
+        cmocka_unit_test(test_adjust_formation),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
