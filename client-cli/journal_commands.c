@@ -230,30 +230,51 @@ static int journal_replay_game(server_journal_loaded *loaded, const journal_opti
         fputc('\n', out);
     }
 
-    /* Fold from the initial battle, making each event's log entry. */
+    /* Fold from the initial battle, making each event's log entry. The
+     * events the umpire rolled back (PROTOCOL.md §10.2) are shown, marked,
+     * and kept in the log as the server keeps them, but only the live ones
+     * fold into `work`; a run of rolled-back actions is described on
+     * `branch`, a copy of the live battle where the run begins (the battle
+     * they were played on, unless rollbacks nest). */
     brigade_battle *work = malloc(sizeof(*work));
+    brigade_battle *branch = malloc(sizeof(*branch));
     protocol_value *log = protocol_value_array_new();
-    if (!work || !log) {
+    if (!work || !branch || !log) {
         free(work);
+        free(branch);
         protocol_value_free(log);
         fprintf(err, "brigade replay: out of memory\n");
         return 1;
     }
     memcpy(work, loaded->base, sizeof(*work));
     int64_t shown_seq = -1;
+    bool in_branch = false;
     for (size_t i = 0; i < loaded->records.count; i++) {
         const server_journal_record *record = &loaded->records.items[i];
-        if (!brigade_battle_fold(work, &record->event)) {
-            fprintf(err, "brigade replay: seq %" PRId64 " event %d does not fit the battle\n",
-                    record->seq, record->index);
-            free(work);
-            protocol_value_free(log);
-            return 1;
+        brigade_battle *at = work;
+        if (record->rolled_back) {
+            if (!in_branch)
+                memcpy(branch, work, sizeof(*branch));
+            in_branch = true;
+            at = branch;
+            /* Only to describe it: an event that does not fit is still shown. */
+            (void)brigade_battle_fold(branch, &record->event);
+        } else {
+            in_branch = false;
+            if (!brigade_battle_fold(work, &record->event)) {
+                fprintf(err, "brigade replay: seq %" PRId64 " event %d does not fit the battle\n",
+                        record->seq, record->index);
+                free(work);
+                free(branch);
+                protocol_value_free(log);
+                return 1;
+            }
         }
-        protocol_value *entry = server_state_log_entry(work, &record->event);
+        protocol_value *entry = server_state_log_entry(at, &record->event, record->seq);
         if (!entry || protocol_value_array_push(log, entry) != 0) {
             fprintf(err, "brigade replay: out of memory\n");
             free(work);
+            free(branch);
             protocol_value_free(log);
             return 1;
         }
@@ -261,7 +282,7 @@ static int journal_replay_game(server_journal_loaded *loaded, const journal_opti
                                                              : brigade_side_name(record->seat);
         if (options->json) {
             char text[512];
-            brigade_event_describe(work, &record->event, text, sizeof(text));
+            brigade_event_describe(at, &record->event, text, sizeof(text));
             protocol_event_status status;
             protocol_value *event = protocol_event_to_value(units, &record->event, &status);
             protocol_value *line = protocol_value_map_new();
@@ -271,6 +292,7 @@ static int journal_replay_game(server_journal_loaded *loaded, const journal_opti
                 protocol_value_map_set(line, "seat",
                                        seat ? protocol_value_string_new(seat)
                                             : protocol_value_nil_new()) != 0 ||
+                protocol_value_map_set_bool(line, "rolled_back", record->rolled_back) != 0 ||
                 protocol_value_map_set_string(line, "text", text) != 0) {
                 protocol_value_free(event);
                 protocol_value_free(line);
@@ -287,12 +309,17 @@ static int journal_replay_game(server_journal_loaded *loaded, const journal_opti
             shown_seq = record->seq;
             if (record->seq == 0)
                 fputs("\nseq 0, the game begins\n", out);
+            else if (seat)
+                fprintf(out, "\nseq %" PRId64 ", side %s%s\n", record->seq, seat,
+                        record->rolled_back ? " (rolled back)" : "");
             else
-                fprintf(out, "\nseq %" PRId64 ", side %s\n", record->seq, seat ? seat : "?");
+                fprintf(out, "\nseq %" PRId64 ", the umpire%s\n", record->seq,
+                        record->rolled_back ? " (rolled back)" : "");
         }
-        fputs("  ", out);
+        fputs(record->rolled_back ? "  (rolled back) " : "  ", out);
         game_display_log_entry(out, entry);
     }
+    free(branch);
     if (memcmp(work, loaded->battle, sizeof(*work)) != 0)
         fprintf(err, "brigade replay: warning: the replay and the journal's own rebuild differ\n");
 
@@ -417,8 +444,10 @@ static void verify_list_one(void *context, const server_journal_summary *game)
 /*
  * Checks the dice of one rebuilt game (PROTOCOL.md §10.3): the revealed
  * server seed against the commitment, no roll before both players' seeds,
- * and every roll's faces against dice 2k and 2k + 1. Prints each mismatch
- * on `out`; returns how many.
+ * and every roll's faces against dice 2k and 2k + 1, k counting every roll
+ * event of the journal in (seq, index) order, the ones the umpire rolled
+ * back included (§10.2: their numbers are never used again). Prints each
+ * mismatch on `out`; returns how many.
  */
 static long verify_game(const server_journal_loaded *loaded, FILE *out)
 {
@@ -443,6 +472,7 @@ static long verify_game(const server_journal_loaded *loaded, FILE *out)
         }
     bool seeded[2] = {false, false};
     uint64_t number = 0;
+    uint64_t rolled_back = 0; /* rolls of rolled-back actions */
     for (size_t i = 0; i < loaded->records.count; i++) {
         const server_journal_record *record = &loaded->records.items[i];
         const brigade_event *event = &record->event;
@@ -451,27 +481,34 @@ static long verify_game(const server_journal_loaded *loaded, FILE *out)
             seeded[event->dice.side] = true;
         if (event->kind != BRIGADE_BATTLE_EVENT_ROLL)
             continue;
+        const char *marked = record->rolled_back ? ", rolled back" : "";
         if (!seeded[0] || !seeded[1]) {
-            fprintf(out, "mismatch: %s (seq %" PRId64 ") was rolled before both players' "
+            fprintf(out, "mismatch: %s (seq %" PRId64 "%s) was rolled before both players' "
                          "seeds were in\n",
-                    event->roll.name, record->seq);
+                    event->roll.name, record->seq, marked);
             mismatches++;
         }
         int expected[2] = {brigade_dice_face(&seeds, number), brigade_dice_face(&seeds, number + 1)};
         if (expected[0] != event->roll.faces[0] || expected[1] != event->roll.faces[1]) {
-            fprintf(out, "mismatch: %s (seq %" PRId64 ", dice %" PRIu64 " and %" PRIu64
+            fprintf(out, "mismatch: %s (seq %" PRId64 "%s, dice %" PRIu64 " and %" PRIu64
                          "): expected %d, %d; journaled %d, %d\n",
-                    event->roll.name, record->seq, number, number + 1, expected[0], expected[1],
-                    event->roll.faces[0], event->roll.faces[1]);
+                    event->roll.name, record->seq, marked, number, number + 1, expected[0],
+                    expected[1], event->roll.faces[0], event->roll.faces[1]);
             mismatches++;
         }
+        if (record->rolled_back)
+            rolled_back++;
         number += 2;
     }
     memset(&seeds, 0, sizeof(seeds));
-    if (mismatches == 0)
+    if (mismatches == 0) {
         fprintf(out, "OK: %" PRIu64 " rolls (%" PRIu64 " dice) of game %s match the revealed "
-                     "server seed, its commitment and the players' seeds\n",
+                     "server seed, its commitment and the players' seeds",
                 number / 2, number, loaded->id);
+        if (rolled_back > 0)
+            fprintf(out, " (%" PRIu64 " of the rolls rolled back by the umpire)", rolled_back);
+        fputc('\n', out);
+    }
     return mismatches;
 }
 

@@ -57,6 +57,8 @@ enum {
     ST_GAME_SPECTATOR,
     ST_GAME_UMPIRE_SET,
     ST_GAME_UMPIRE,
+    ST_EVENTS_ROLL_BACK,
+    ST_EVENTS_AT,
     ST_COUNT
 };
 
@@ -80,8 +82,15 @@ static const char *const statement_sql[ST_COUNT] = {
         "INSERT INTO events (game, seq, idx, count, seat, body, sha256) "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     [ST_EVENTS_AFTER] =
-        "SELECT seq, idx, count, seat, body, sha256 FROM events WHERE game = ?1 AND seq > ?2 "
-        "AND rolled_back = 0 ORDER BY seq, idx",
+        "SELECT seq, idx, count, seat, body, sha256, rolled_back FROM events WHERE game = ?1 "
+        "AND seq > ?2 AND seq <= ?3 ORDER BY seq, idx",
+    /* PROTOCOL.md §10.2 "Rollback": the actions after ?2 are undone. */
+    [ST_EVENTS_ROLL_BACK] =
+        "UPDATE events SET rolled_back = 1 WHERE game = ?1 AND seq > ?2 AND rolled_back = 0",
+    /* How many events action ?2 has, and whether it is rolled back. */
+    [ST_EVENTS_AT] =
+        "SELECT count(*), coalesce(max(rolled_back <> 0), 0) FROM events WHERE game = ?1 AND "
+        "seq = ?2",
     [ST_GAME_LIST_ALL] =
         "SELECT id, created, title, status, seq, damage FROM games ORDER BY created, id",
     [ST_GAME_DICE_SEED] = "SELECT dice_seed FROM games WHERE id = ?1",
@@ -98,9 +107,12 @@ static const char *const statement_sql[ST_COUNT] = {
         "request = ?3",
     [ST_SNAPSHOT_INSERT] =
         "INSERT INTO snapshots (game, seq, body, aux, sha256) VALUES (?1, ?2, ?3, ?4, ?5)",
+    /* A snapshot inside a rolled-back range (its own action rolled back) is
+     * not the game's state any more: never a start. */
     [ST_SNAPSHOTS_LATEST] =
         "SELECT seq, body, aux, sha256 FROM snapshots WHERE game = ?1 AND seq <= ?2 "
-        "ORDER BY seq DESC",
+        "AND NOT EXISTS (SELECT 1 FROM events WHERE events.game = snapshots.game AND "
+        "events.seq = snapshots.seq AND events.rolled_back <> 0) ORDER BY seq DESC",
 };
 
 /* The events and answers tables of version 3: seat 'U' is the umpire's
@@ -836,6 +848,38 @@ out:
     return result;
 }
 
+/*
+ * Inside an append's transaction: checks that action `to` of `game` is in
+ * the journal and not itself rolled back, then marks every event after it
+ * rolled back (PROTOCOL.md §10.2 "Rollback"). 0, or -1 with the reason.
+ */
+static int rollback_mark(server_journal *j, const char *context, const char *game, int64_t to)
+{
+    sqlite3_stmt *st = statement(j, ST_EVENTS_AT);
+    bind_text(st, 1, game);
+    sqlite3_bind_int64(st, 2, to);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        journal_sql_fail(j, context, "reading the events of the rollback's seq");
+        statement_done(st);
+        return -1;
+    }
+    int64_t count = sqlite3_column_int64(st, 0);
+    bool rolled_back = sqlite3_column_int64(st, 1) != 0;
+    statement_done(st);
+    if (count == 0)
+        return journal_fail(j, "%s: rollback to seq %" PRId64 ": the journal holds no events of "
+                               "that seq",
+                            context, to);
+    if (rolled_back)
+        return journal_fail(j, "%s: rollback to seq %" PRId64 ": that seq is itself rolled back "
+                               "(PROTOCOL.md §10.2)",
+                            context, to);
+    st = statement(j, ST_EVENTS_ROLL_BACK);
+    bind_text(st, 1, game);
+    sqlite3_bind_int64(st, 2, to);
+    return step_done(j, st, context, "marking the events rolled back");
+}
+
 int server_journal_append(server_journal *journal, const server_journal_action *action)
 {
     server_journal *j = journal;
@@ -857,6 +901,14 @@ int server_journal_append(server_journal *journal, const server_journal_action *
         return journal_fail(j, "%s: request %" PRId64 " (at least 1)", context, action->request);
     if (action->answer == NULL || action->answer_len == 0)
         return journal_fail(j, "%s: the answer is required", context);
+    if (action->rollback_to < 0 || (action->rollback_to > 0 && action->rollback_to >= action->seq))
+        return journal_fail(j, "%s: rollback to seq %" PRId64 ": a rollback goes back to seq "
+                               "1 .. %" PRId64 " (PROTOCOL.md §10.2)",
+                            context, action->rollback_to, action->seq - 1);
+    if (action->rollback_to > 0 && (action->snapshot == NULL || action->snapshot_aux == NULL))
+        return journal_fail(j, "%s: a rollback (to seq %" PRId64 ") needs a snapshot and its aux "
+                               "map, so that a restart starts from it (PROTOCOL.md §10.2)",
+                            context, action->rollback_to);
 
     char seat = journal_seat_letter(action->seat);
     encoded_events events;
@@ -914,6 +966,11 @@ int server_journal_append(server_journal *journal, const server_journal_action *
     if (head != action->seq - 1) {
         journal_fail(j, "%s: the journal's last seq is %" PRId64 ", so the next is %" PRId64,
                      context, head, head + 1);
+        transaction_abort(j, context);
+        goto out;
+    }
+    if (action->rollback_to > 0 &&
+        rollback_mark(j, context, action->game, action->rollback_to) != 0) {
         transaction_abort(j, context);
         goto out;
     }
@@ -1057,30 +1114,38 @@ static server_journal_record *records_push(server_journal_records *records)
 }
 
 /*
- * Reads the events of `game` after `after_seq`, checking each row's place
- * (seqs from after_seq + 1 without a gap, indexes 0..count-1), checksum and
- * decoding; folds each into `fold` when not NULL. When `head` >= 0 the last
- * action must be `head`. Appends to *records. 0, or -1 with the damage in
- * the journal's error.
+ * Reads the events of `game` with after_seq < seq <= last_seq, checking
+ * each row's place (seqs from after_seq + 1 without a gap, indexes
+ * 0..count-1, one rolled_back flag per action), checksum and decoding;
+ * folds each that is not rolled back into `fold` when not NULL. When
+ * `head` >= 0 the last action must be `head`. Appends to *records (the
+ * rolled-back ones too, flagged), or keeps nothing when records is NULL.
+ * 0, or -1 with the damage in the journal's error.
  */
-static int events_read(server_journal *j, const char *game, int64_t after_seq, int64_t head,
-                       const brigade_battle *units, brigade_battle *fold,
+static int events_read(server_journal *j, const char *game, int64_t after_seq, int64_t last_seq,
+                       int64_t head, const brigade_battle *units, brigade_battle *fold,
                        server_journal_records *records)
 {
     char context[128];
     snprintf(context, sizeof context, "game %.63s", game);
+    server_journal_record *scratch = NULL;
+    if (records == NULL && (scratch = malloc(sizeof *scratch)) == NULL)
+        return journal_fail(j, "%s: out of memory", context);
     sqlite3_stmt *st = statement(j, ST_EVENTS_AFTER);
     bind_text(st, 1, game);
     sqlite3_bind_int64(st, 2, after_seq);
+    sqlite3_bind_int64(st, 3, last_seq);
     int64_t expect_seq = after_seq + 1;
     int expect_index = 0;
     int64_t count = 0;
+    bool action_rolled_back = false;
     int result = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t seq = sqlite3_column_int64(st, 0);
         int64_t index = sqlite3_column_int64(st, 1);
         int64_t row_count = sqlite3_column_int64(st, 2);
+        bool rolled_back = sqlite3_column_int64(st, 6) != 0;
         if (expect_index == 0) {
             if (seq != expect_seq) {
                 result = journal_fail(j, "%s: events of seq %" PRId64 " missing (next found: seq %" PRId64 ")",
@@ -1094,12 +1159,20 @@ static int events_read(server_journal *j, const char *game, int64_t after_seq, i
                 break;
             }
             count = row_count;
+            action_rolled_back = rolled_back;
         }
         if (seq != expect_seq || index != expect_index || row_count != count) {
             result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
                                      " found where seq %" PRId64 " index %d of %" PRId64
                                      " belongs (an event missing or out of place)",
                                   context, seq, index, expect_seq, expect_index, count);
+            break;
+        }
+        if (rolled_back != action_rolled_back) {
+            result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
+                                     ": rolled_back %d, unlike index 0 of its action (an action "
+                                     "is rolled back whole)",
+                                  context, seq, index, rolled_back ? 1 : 0);
             break;
         }
         if (head >= 0 && seq > head) {
@@ -1126,7 +1199,7 @@ static int events_read(server_journal *j, const char *game, int64_t after_seq, i
                                   context, seq, index);
             break;
         }
-        server_journal_record *record = records_push(records);
+        server_journal_record *record = records != NULL ? records_push(records) : scratch;
         if (record == NULL) {
             result = journal_fail(j, "%s: out of memory", context);
             break;
@@ -1135,16 +1208,19 @@ static int events_read(server_journal *j, const char *game, int64_t after_seq, i
         record->index = (int)index;
         record->seat = seat == 'A' ? BRIGADE_SIDE_A : seat == 'B' ? BRIGADE_SIDE_B
                                                                   : BRIGADE_SIDE_NONE;
+        record->rolled_back = rolled_back;
         protocol_event_status status;
         if (protocol_event_decode(units, body, (size_t)body_len, &record->event, &status) !=
             PROTOCOL_EVENT_OK) {
-            records->count--;
+            if (records != NULL)
+                records->count--;
             result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64 ": %s", context, seq,
                                   index, status.message);
             break;
         }
-        if (fold != NULL && !brigade_battle_fold(fold, &record->event)) {
-            records->count--;
+        if (fold != NULL && !rolled_back && !brigade_battle_fold(fold, &record->event)) {
+            if (records != NULL)
+                records->count--;
             result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
                                      ": a %s event that does not fit the battle",
                                   context, seq, index,
@@ -1159,6 +1235,7 @@ static int events_read(server_journal *j, const char *game, int64_t after_seq, i
     if (result == 0 && rc != SQLITE_DONE)
         result = journal_sql_fail(j, context, "reading events");
     statement_done(st);
+    free(scratch);
     if (result != 0)
         return -1;
     if (expect_index != 0)
@@ -1173,7 +1250,7 @@ static int events_read(server_journal *j, const char *game, int64_t after_seq, i
 int server_journal_events_after(server_journal *journal, const char *game, int64_t after_seq,
                                 const brigade_battle *battle, server_journal_records *records)
 {
-    return events_read(journal, game, after_seq, -1, battle, NULL, records);
+    return events_read(journal, game, after_seq, INT64_MAX, -1, battle, NULL, records);
 }
 
 void server_journal_loaded_free(server_journal_loaded *game)
@@ -1200,18 +1277,21 @@ static void loaded_damage(server_journal_loaded *out, const char *reason)
 }
 
 /*
- * Tries the snapshots of the game from the latest down: the first whose
- * checksum and decoding hold gives the battle and aux. Returns 1 when one
- * did, 0 when there is none good (bad ones are named in out->warning), -1
- * when SQLite failed.
+ * Tries the snapshots of `game` at a seq <= max_seq whose action is not
+ * rolled back, from the latest down: the first whose checksum and decoding
+ * hold gives *battle, *seq and, when `aux` is not NULL, the aux map (NULL
+ * when the snapshot has none). Returns 1 when one did, 0 when there is none
+ * good (the first bad one named in warning[size]), -1 when SQLite failed.
  */
-static int snapshot_read(server_journal *j, server_journal_loaded *out, brigade_battle *battle)
+static int snapshot_find(server_journal *j, const char *game, int64_t max_seq,
+                         brigade_battle *battle, protocol_value **aux_out, int64_t *seq_out,
+                         char *warning, size_t size)
 {
     char context[128];
-    snprintf(context, sizeof context, "game %.63s", out->id);
+    snprintf(context, sizeof context, "game %.63s", game);
     sqlite3_stmt *st = statement(j, ST_SNAPSHOTS_LATEST);
-    bind_text(st, 1, out->id);
-    sqlite3_bind_int64(st, 2, out->seq);
+    bind_text(st, 1, game);
+    sqlite3_bind_int64(st, 2, max_seq);
     int rc;
     int found = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1226,7 +1306,8 @@ static int snapshot_read(server_journal *j, server_journal_loaded *out, brigade_
         unsigned char want[SERVER_JOURNAL_HASH_SIZE];
         const char *why = NULL;
         char detail[256] = "";
-        if (!row_checksum(out->id, seq, -1, 0, body, (size_t)body_len, aux, (size_t)aux_len,
+        protocol_value *tree = NULL;
+        if (!row_checksum(game, seq, -1, 0, body, (size_t)body_len, aux, (size_t)aux_len,
                           want) ||
             sum == NULL || sum_len != SERVER_JOURNAL_HASH_SIZE ||
             memcmp(sum, want, SERVER_JOURNAL_HASH_SIZE) != 0) {
@@ -1237,26 +1318,25 @@ static int snapshot_read(server_journal *j, server_journal_loaded *out, brigade_
                 PROTOCOL_EVENT_OK) {
                 text_copy(detail, sizeof detail, status.message);
                 why = detail;
-            } else if (has_aux) {
+            } else if (has_aux && aux_out != NULL) {
                 protocol_codec_status cs;
-                protocol_value *tree = NULL;
                 if (protocol_codec_decode(aux, (size_t)aux_len, JOURNAL_AUX_BYTES_MAX, &tree,
                                           &cs) != PROTOCOL_CODEC_OK) {
                     snprintf(detail, sizeof detail, "aux: %s", cs.message);
                     why = detail;
-                } else {
-                    out->aux = tree;
+                    tree = NULL;
                 }
             }
         }
         if (why == NULL) {
-            out->snapshot_seq = seq;
+            if (aux_out != NULL)
+                *aux_out = tree;
+            *seq_out = seq;
             found = 1;
             break;
         }
-        if (out->warning[0] == '\0')
-            snprintf(out->warning, sizeof out->warning,
-                     "snapshot at seq %" PRId64 " passed over: %s", seq, why);
+        if (warning[0] == '\0')
+            snprintf(warning, size, "snapshot at seq %" PRId64 " passed over: %s", seq, why);
     }
     if (!found && rc != SQLITE_DONE && rc != SQLITE_ROW) {
         journal_sql_fail(j, context, "reading snapshots");
@@ -1265,6 +1345,14 @@ static int snapshot_read(server_journal *j, server_journal_loaded *out, brigade_
     }
     statement_done(st);
     return found;
+}
+
+/* The latest good snapshot of out's game (snapshot_find) into battle,
+ * out->snapshot_seq and out->aux, a bad one named in out->warning. */
+static int snapshot_read(server_journal *j, server_journal_loaded *out, brigade_battle *battle)
+{
+    return snapshot_find(j, out->id, out->seq, battle, &out->aux, &out->snapshot_seq,
+                         out->warning, sizeof out->warning);
 }
 
 /*
@@ -1390,8 +1478,15 @@ static int game_rebuild(server_journal *j, const char *id, bool from_start, bool
     free(initial);
     if (reason[0] == '\0') {
         memcpy(base, out->battle, sizeof *base);
-        if (events_read(j, id, out->snapshot_seq, out->seq, base, out->battle, &out->records) != 0)
+        if (events_read(j, id, out->snapshot_seq, INT64_MAX, out->seq, base, out->battle,
+                        &out->records) != 0)
             text_copy(reason, sizeof reason, j->error);
+        else if (out->records.count > 0 &&
+                 out->records.items[out->records.count - 1].rolled_back)
+            /* Only a later action rolls an action back: the last never is. */
+            snprintf(reason, sizeof reason,
+                     "game %.63s: seq %" PRId64 ", the last action, is marked rolled back",
+                     id, out->seq);
     }
     out->base = base;
     if (reason[0]) {
@@ -1494,6 +1589,134 @@ int server_journal_game_read(server_journal *journal, const char *game, bool fro
 {
     bool was_marked = false;
     return game_rebuild(journal, game, from_start, true, NULL, out, &was_marked);
+}
+
+/* ---- the battle at a seq (rollback) ------------------------------------------ */
+
+/*
+ * server_journal_battle_at inside one read: the games row (the initial
+ * battle, checked, and the game's seq), the action's flag, the snapshot
+ * and the events. 0 or -1 (error set).
+ */
+static int battle_at_read(server_journal *j, const char *context, const char *game, int64_t seq,
+                          brigade_battle *out, bool *rolled_back)
+{
+    sqlite3_stmt *st = statement(j, ST_GAME_SELECT);
+    bind_text(st, 1, game);
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        if (rc == SQLITE_DONE)
+            journal_fail(j, "%s: no such game in %s", context, j->path);
+        else
+            journal_sql_fail(j, context, "reading the game");
+        statement_done(st);
+        return -1;
+    }
+    int64_t head = sqlite3_column_int64(st, 7);
+    const void *initial_bytes = sqlite3_column_blob(st, 5);
+    int initial_len = sqlite3_column_bytes(st, 5);
+    const void *initial_sum = sqlite3_column_blob(st, 6);
+    int initial_sum_len = sqlite3_column_bytes(st, 6);
+    uint8_t *initial = malloc(initial_len > 0 ? (size_t)initial_len : 1);
+    if (initial == NULL) {
+        statement_done(st);
+        return journal_fail(j, "%s: out of memory", context);
+    }
+    if (initial_len > 0)
+        memcpy(initial, initial_bytes, (size_t)initial_len);
+    unsigned char want[SERVER_JOURNAL_HASH_SIZE];
+    bool initial_good =
+        row_checksum(game, -1, -1, 0, initial, (size_t)(initial_len > 0 ? initial_len : 0), NULL,
+                     0, want) &&
+        initial_sum != NULL && initial_sum_len == SERVER_JOURNAL_HASH_SIZE &&
+        memcmp(initial_sum, want, SERVER_JOURNAL_HASH_SIZE) == 0;
+    statement_done(st);
+
+    int result = -1;
+    brigade_battle *units = NULL;
+    if (seq < 0 || seq > head) {
+        journal_fail(j, "%s: no such seq (the game's actions are seq 0 .. %" PRId64 ")", context,
+                     head);
+        goto out;
+    }
+    st = statement(j, ST_EVENTS_AT);
+    bind_text(st, 1, game);
+    sqlite3_bind_int64(st, 2, seq);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        journal_sql_fail(j, context, "reading the action's events");
+        statement_done(st);
+        goto out;
+    }
+    int64_t count = sqlite3_column_int64(st, 0);
+    *rolled_back = sqlite3_column_int64(st, 1) != 0;
+    statement_done(st);
+    if (count == 0 && seq > 0) {
+        journal_fail(j, "%s: the journal holds no events of that seq (the game is damaged)",
+                     context);
+        goto out;
+    }
+    if (*rolled_back) {
+        result = 0;
+        goto out;
+    }
+
+    int64_t start = -1;
+    char warning[256] = "";
+    int found = snapshot_find(j, game, seq, out, NULL, &start, warning, sizeof warning);
+    if (found < 0)
+        goto out;
+    if (!found) {
+        if (!initial_good) {
+            journal_fail(j, "%s: the initial battle's checksum does not match", context);
+            goto out;
+        }
+        protocol_event_status status;
+        if (protocol_battle_decode(initial, (size_t)initial_len, out, &status) !=
+            PROTOCOL_EVENT_OK) {
+            journal_fail(j, "%s: the initial battle: %s", context, status.message);
+            goto out;
+        }
+        start = -1;
+    }
+    if (start < seq) {
+        units = malloc(sizeof *units);
+        if (units == NULL) {
+            journal_fail(j, "%s: out of memory", context);
+            goto out;
+        }
+        memcpy(units, out, sizeof *units);
+        if (events_read(j, game, start, seq, -1, units, out, NULL) != 0) {
+            char reason[sizeof j->error];
+            text_copy(reason, sizeof reason, j->error);
+            journal_fail(j, "%s (reading the battle at seq %" PRId64 ")", reason, seq);
+            goto out;
+        }
+    }
+    result = 0;
+out:
+    free(units);
+    free(initial);
+    return result;
+}
+
+int server_journal_battle_at(server_journal *journal, const char *game, int64_t seq,
+                             brigade_battle *out, bool *rolled_back)
+{
+    server_journal *j = journal;
+    char context[160];
+    snprintf(context, sizeof context, "battle of game %.63s at seq %" PRId64,
+             game ? game : "?", seq);
+    if (game == NULL || out == NULL || rolled_back == NULL)
+        return journal_fail(j, "%s: game, out and rolled_back are required", context);
+    *rolled_back = false;
+    /* One read transaction (unless the caller holds one): one moment. */
+    bool own = sqlite3_get_autocommit(j->db) != 0;
+    if (own && sqlite3_exec(j->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+        return journal_sql_fail(j, context, "BEGIN");
+    int result = battle_at_read(j, context, game, seq, out, rolled_back);
+    if (own)
+        sqlite3_exec(j->db, "COMMIT", NULL, NULL, NULL);
+    return result;
 }
 
 /* ---- export ---------------------------------------------------------------- */

@@ -27,7 +27,9 @@
  *   events     game, seq, idx (0.. within the action), count (events in
  *              the action), seat (who acted: 'A', 'B', 'U' the umpire; NULL at seq 0), body
  *              (protocol_event_encode), sha256,
- *              rolled_back (0; reserved for the umpire's rollback).
+ *              rolled_back (1 once the umpire's rollback undid the action, 0
+ *              otherwise: PROTOCOL.md §10.2 "Rollback"; not covered by
+ *              sha256).
  *              seq 0 holds the events of the game's creation (brigaded:
  *              the dice commitment, PROTOCOL.md §10.3); every later seq
  *              one accepted action (a seat's first join with its dice
@@ -45,7 +47,9 @@
  * index, seat, body), so a row that is damaged, moved or copied to another
  * game is found. A game is rebuilt from its latest good snapshot and the events
  * after it, each checked, decoded strictly (protocol/event_codec.h) and
- * folded; a game whose events are damaged is marked 'damaged' with the
+ * folded, except those rolled back (read, checked and returned flagged,
+ * never folded; a snapshot at a rolled-back seq is never used);
+ * a game whose events are damaged is marked 'damaged' with the
  * reason and skipped, and every other game still loads. A file SQLite
  * itself finds damaged at open (cut short) is moved aside and what can be
  * read of it copied into a new journal (server_journal_recovery).
@@ -189,6 +193,13 @@ typedef struct server_journal_action {
      * server's aux map (may be NULL). */
     const brigade_battle *snapshot;
     const protocol_value *snapshot_aux;
+    /* The umpire's rollback (PROTOCOL.md §10.2 "Rollback"): 0, none; else
+     * the seq (1 .. seq - 1, not itself rolled back) the game goes back to.
+     * Every event of seq > rollback_to not yet rolled back is marked
+     * rolled back in the action's transaction. Requires `snapshot` (the
+     * battle after this action) and `snapshot_aux`, stored whatever
+     * server_journal_snapshot_due says, so a restart starts from it. */
+    int64_t rollback_to;
 } server_journal_action;
 
 /* Whether an action at `seq` should carry a snapshot (every
@@ -199,10 +210,13 @@ bool server_journal_snapshot_due(const server_journal *journal, int64_t seq);
  * Appends one action: its events, its answer (replacing an older answer
  * of the same seat and request id), the game's new seq (and status
  * 'ended' when action->ended), and the snapshot if given, in ONE
- * transaction, returning only after it committed (synchronous=FULL).
+ * transaction, returning only after it committed (synchronous=FULL). With
+ * rollback_to > 0 the same transaction first marks the events of every
+ * seq after rollback_to rolled back (PROTOCOL.md §10.2).
  * Refuses (-1, nothing written) a seq that does not follow the game's
  * last, a game that is not active, an empty event list, an event with no
- * encoding; and -1 when SQLite fails.
+ * encoding, a rollback without a snapshot and its aux, a rollback_to
+ * outside 1 .. seq - 1 or itself rolled back; and -1 when SQLite fails.
  */
 int server_journal_append(server_journal *journal, const server_journal_action *action);
 
@@ -229,7 +243,9 @@ server_journal_answer_result server_journal_answer_find(
 typedef struct server_journal_record {
     int64_t seq;
     int index;
-    brigade_side seat;     /* the seat whose action it was; NONE at seq 0 */
+    brigade_side seat;     /* the seat whose action it was; NONE at seq 0 (and the umpire) */
+    bool rolled_back;      /* the umpire rolled the action back (PROTOCOL.md §10.2): returned,
+                              never folded into a battle */
     brigade_event event;
 } server_journal_record;
 
@@ -246,8 +262,8 @@ void server_journal_records_free(server_journal_records *records);
 /*
  * The events of `game` with seq > after_seq, in order, checked (checksum,
  * places, strict decoding against `battle`'s units) and appended to
- * *records. Returns 0, or -1 (a damaged row named in the error; the
- * records read before it stay).
+ * *records, the rolled-back ones too (flagged). Returns 0, or -1 (a
+ * damaged row named in the error; the records read before it stay).
  */
 int server_journal_events_after(server_journal *journal, const char *game, int64_t after_seq,
                                 const brigade_battle *battle, server_journal_records *records);
@@ -272,7 +288,8 @@ typedef struct server_journal_loaded {
     int64_t snapshot_seq;            /* the snapshot it started from, -1: the initial battle */
     protocol_value *aux;             /* that snapshot's aux, or NULL */
     server_journal_records records;  /* the events after snapshot_seq (all, from seq 0, with
-                                        no snapshot), folded into battle */
+                                        no snapshot), folded into battle except the
+                                        rolled-back ones (flagged, kept in order) */
     char damage[512];                /* status DAMAGED: why */
     char warning[512];               /* a snapshot was bad and was passed over, else "" */
 } server_journal_loaded;
@@ -298,6 +315,21 @@ long server_journal_load(server_journal *journal, server_journal_load_fn on_game
  */
 int server_journal_game_read(server_journal *journal, const char *game, bool from_start,
                              server_journal_loaded *out);
+
+/*
+ * The battle of `game` as it was after action `seq` (0 .. the game's seq;
+ * 0: the initial battle and the events of seq 0), into *out: the latest
+ * good snapshot at a seq <= `seq` whose own action is not rolled back (else
+ * the initial battle, games.initial), and the events after it up to `seq`
+ * that are not rolled back, checked and folded in order (PROTOCOL.md §10.2
+ * "Rollback": what the umpire's rollback to `seq` goes back to). Sets
+ * *rolled_back when action `seq` is itself rolled back: then *out is
+ * unspecified (such a seq cannot be rolled back to). Returns 0, or -1 with
+ * the reason in server_journal_error (no such game, no such seq, a damaged
+ * row or battle, SQLite failed, out of memory).
+ */
+int server_journal_battle_at(server_journal *journal, const char *game, int64_t seq,
+                             brigade_battle *out, bool *rolled_back);
 
 /* Frees what a loaded game still owns and zeroes it. */
 void server_journal_loaded_free(server_journal_loaded *game);

@@ -18,6 +18,14 @@ usage: verify_flow.py CASE BRIGADED BRIGADE SCENARIOS_DIR
                   §10.3 recomputes every die from the revealed seed (the
                   same seeds give the same dice) and another player seed
                   gives other dice.
+
+usage: verify_flow.py journal_dice EXPORT [GAME]
+
+  recomputes every die of an ended game from its export's rows alone
+  (journal_dice below: the events table in (seq, idx) order, the rows the
+  umpire rolled back included, PROTOCOL.md §10.2 and §10.3); prints "OK: N
+  rolls ..." (exit 0) or each mismatch (exit 1). tests/journal's
+  rollback test runs it on a game with a rollback.
 """
 import hashlib
 import hmac
@@ -65,6 +73,71 @@ def recompute(state, seed_a=None):
         out.append((entry["name"], expected, list(entry["dice"])))
         number += 2
     return out
+
+
+def journal_dice(path, game=None):
+    """§10.3 from an export's rows alone: the commitment (seq 0), the
+    players' seeds, the server seed revealed by the last event, and every
+    `roll` row of the events table in (seq, idx) order, rolled back or not
+    (§10.2 "Rollback": the k-th roll row takes dice 2k and 2k + 1 whatever
+    its rolled_back). Returns (commitment_ok, [(name, seq, rolled_back,
+    expected, journaled)]). A journal whose rolled_back are all 0 (or an
+    older one without the column) reads the same way."""
+    db = sqlite3.connect(path)
+    try:
+        if game is None:
+            ids = [row[0] for row in db.execute("SELECT id FROM games")]
+            check(len(ids) == 1, "%s holds %d games: name one" % (path, len(ids)))
+            game = ids[0]
+        columns = [row[1] for row in db.execute("PRAGMA table_info(events)")]
+        flag = "rolled_back" if "rolled_back" in columns else "0"
+        rows = db.execute("SELECT seq, idx, body, %s FROM events WHERE game = ? "
+                          "ORDER BY seq, idx" % flag, (game,)).fetchall()
+    finally:
+        db.close()
+    events = [(seq, bool(rolled_back), wire.unpack(body)) for seq, _, body, rolled_back in rows]
+    commitment = server_seed = None
+    seeds = {}
+    for _, _, event in events:
+        kind = event.get("kind")
+        if kind == "dice_committed":
+            commitment = event["hex"]
+        elif kind == "dice_seed_added":
+            seeds.setdefault(event["side"], bytes.fromhex(event["hex"]))
+        elif kind == "dice_revealed":
+            server_seed = bytes.fromhex(event["hex"])
+    check(commitment and server_seed and set(seeds) == {"A", "B"},
+          "%s: no commitment, revealed seed or players' seeds" % path)
+    out = []
+    number = 0
+    for seq, rolled_back, event in events:
+        if event.get("kind") != "roll":
+            continue
+        expected = [die_face(server_seed, seeds["A"], seeds["B"], number),
+                    die_face(server_seed, seeds["A"], seeds["B"], number + 1)]
+        out.append((event["name"], seq, rolled_back, expected, list(event["faces"])))
+        number += 2
+    return hashlib.sha256(server_seed).hexdigest() == commitment, out
+
+
+def journal_dice_main(argv):
+    """verify_flow.py journal_dice EXPORT [GAME]: 0 when every die matches."""
+    try:
+        commitment_ok, rolls = journal_dice(argv[0], argv[1] if len(argv) > 1 else None)
+    except (Failure, sqlite3.Error, ValueError, KeyError) as error:
+        print("journal_dice: %s" % error)
+        return 1
+    bad = [r for r in rolls if r[3] != r[4]]
+    if not commitment_ok:
+        print("mismatch: the revealed server seed does not match the commitment")
+    for name, seq, rolled_back, expected, journaled in bad:
+        print("mismatch: %s (seq %d%s): expected %r, journaled %r" %
+              (name, seq, ", rolled back" if rolled_back else "", expected, journaled))
+    if bad or not commitment_ok:
+        return 1
+    print("OK: %d rolls (%d dice), %d of them rolled back, recomputed from the rows" %
+          (len(rolls), 2 * len(rolls), sum(1 for r in rolls if r[2])))
+    return 0
 
 
 # ---- a game played to its end ----------------------------------------------
@@ -184,6 +257,13 @@ def case_verify_export(server, brigade, scenarios):
     print(done.stdout.strip())
     check(done.returncode == 0 and done.stdout.startswith("OK: "),
           "verify honest: %d %r %r" % (done.returncode, done.stdout, done.stderr))
+    # The same from the export's rows, by this file's own §10.3.
+    commitment_ok, rows = journal_dice(honest)
+    logged = [entry for entry in state["log"] if entry["kind"] == "roll"]
+    check(commitment_ok and rows and all(r[3] == r[4] for r in rows) and
+          not any(r[2] for r in rows) and len(rows) == len(logged) and
+          [r[0] for r in rows] == [entry["name"] for entry in logged],
+          "the export's rows recomputed: %r" % [r for r in rows if r[3] != r[4]])
 
     forged = os.path.join(server.tmp, "forged.sqlite")
     shutil.copyfile(honest, forged)
@@ -195,6 +275,9 @@ def case_verify_export(server, brigade, scenarios):
           ("expected %d, %d; journaled %d, %d" % (before[0], before[1], after[0], after[1]))
           in done.stdout and done.stdout.count("mismatch:") == 1,
           "verify forged: %d %r %r" % (done.returncode, done.stdout, done.stderr))
+    _, rows = journal_dice(forged, table.game)
+    check([r[0] for r in rows if r[3] != r[4]] == [name],
+          "the forged die found by the rows' recomputation: %r" % [r for r in rows if r[3] != r[4]])
 
     unfinished = os.path.join(server.tmp, "unfinished.sqlite")
     done = run_brigade(brigade, ["export", "--data", data, "--game", other.game, unfinished])
@@ -328,6 +411,10 @@ def case_verify_restart(server, brigade, scenarios, brigaded):
         print(done.stdout.strip())
         check(done.returncode == 0 and done.stdout.startswith("OK: "),
               "verify after a restart: %d %r %r" % (done.returncode, done.stdout, done.stderr))
+        commitment_ok, rows = journal_dice(out)
+        check(commitment_ok and len(rows) == len(rolls) and all(r[3] == r[4] for r in rows),
+              "the export's rows recomputed after a restart: %r" %
+              [r for r in rows if r[3] != r[4]])
         log = again.text()
         for report in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
             check(report not in log, "sanitizer report in the second log")
@@ -427,8 +514,10 @@ def case_umpire_cli_restart(server, brigade, scenarios, brigaded):
     m = re.search(r"seq (\d+), snapshot hash ([0-9a-f]{64})", done.stdout)
     check(m, "the umpire's hash: %s" % done.stdout)
     seq, digest = int(m.group(1)), m.group(2)
-    check(seq == table.seq + 2, "two umpire actions: seq %d after %d" % (seq, table.seq))
-    for _ in range(2):
+    # The umpire's first join takes a seq ("seated", PROTOCOL.md §5.2),
+    # then its hold and its adjustment.
+    check(seq == table.seq + 3, "three umpire actions: seq %d after %d" % (seq, table.seq))
+    for _ in range(3):
         table.seq += 1
         for s in ("A", "B"):
             delta = table.clients[s].recv()
@@ -483,6 +572,8 @@ CASES = {"verify_export": case_verify_export, "verify_seeds": case_verify_seeds,
 
 
 def main():
+    if len(sys.argv) in (3, 4) and sys.argv[1] == "journal_dice":
+        return journal_dice_main(sys.argv[2:])
     if len(sys.argv) != 5 or sys.argv[1] not in CASES:
         print("usage: verify_flow.py {%s} BRIGADED BRIGADE SCENARIOS_DIR" % "|".join(CASES))
         return 2
