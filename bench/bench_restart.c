@@ -60,13 +60,13 @@ typedef struct build_totals {
 } build_totals;
 
 /* Folds `events` one by one into `battle`, appending each one's log entry. */
-static void fold_logged(brigade_battle *battle, const brigade_event_list *events,
+static void fold_logged(brigade_battle *battle, const brigade_event_list *events, int64_t seq,
                         protocol_value *log)
 {
     for (size_t i = 0; i < events->count; i++) {
         if (!brigade_battle_fold(battle, &events->items[i]))
             die("fold", "an event does not fit");
-        if (protocol_value_array_push(log, server_state_log_entry(battle, &events->items[i])) != 0)
+        if (protocol_value_array_push(log, server_state_log_entry(battle, &events->items[i], seq)) != 0)
             die("log", "out of memory");
     }
 }
@@ -97,7 +97,7 @@ static void build_game(server_journal *j, long number, const char *scenario, siz
     server_journal_sha256("token-b", 7, game.token_sha256[1]);
     if (server_journal_game_create(j, &game) != 0)
         die("create", server_journal_error(j));
-    fold_logged(battle, &events, log);
+    fold_logged(battle, &events, 0, log);
     long count = (long)events.count;
     int64_t seq = 0;
     uint8_t answer[24] = {0x83, 0xa4, 't', 'y', 'p', 'e', 0xa3, 'a', 'c', 'k'};
@@ -108,7 +108,7 @@ static void build_game(server_journal *j, long number, const char *scenario, siz
         if (!journal_driver_step(battle, &rng, &seat, &command, &events))
             break;
         memcpy(before, battle, sizeof *before);
-        fold_logged(battle, &events, log);
+        fold_logged(battle, &events, seq + 1, log);
         seq++;
         server_journal_action action;
         memset(&action, 0, sizeof action);
@@ -183,7 +183,7 @@ static void on_game(void *context, server_journal_loaded *game)
     for (size_t i = 0; i < game->records.count; i++) {
         if (!brigade_battle_fold(work, &game->records.items[i].event))
             die("refold", game->id);
-        if (protocol_value_array_push(log, server_state_log_entry(work, &game->records.items[i].event)) != 0)
+        if (protocol_value_array_push(log, server_state_log_entry(work, &game->records.items[i].event, game->records.items[i].seq)) != 0)
             die("log", "out of memory");
     }
     if (memcmp(work, game->battle, sizeof *work) != 0)

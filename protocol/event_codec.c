@@ -107,7 +107,7 @@ static const char *morale_role_n(int v)
 /* Sides are "A" and "B"; no side (a draw's winner, no phasing yet) is nil. */
 static const enum_table SIDE = {"side", side_n, 3, BRIGADE_SIDE_NONE};
 static const enum_table PHASE = {"phase", phase_n, BRIGADE_PHASE_ENDED + 1, -1};
-static const enum_table STEP = {"step", step_n, BRIGADE_STEP_REPORT + 1, -1};
+static const enum_table STEP = {"step", step_n, BRIGADE_STEP_SETTLE + 1, -1};
 static const enum_table FACING = {"facing", facing_n, BRIGADE_FACING_REAR + 1, -1};
 static const enum_table RESPONSE = {"response", response_n, BRIGADE_RESPONSE_COUNTERCHARGE + 1,
                                     BRIGADE_RESPONSE_NONE};
@@ -117,7 +117,7 @@ static const char *ruling_n(int v)
 {
     return brigade_umpire_ruling_name((brigade_umpire_ruling)v);
 }
-static const enum_table RULING = {"ruling", ruling_n, BRIGADE_UMPIRE_NOTE + 1, -1};
+static const enum_table RULING = {"ruling", ruling_n, BRIGADE_UMPIRE_ROLLBACK + 1, -1};
 static const enum_table MORALE_ROLE = {"role", morale_role_n, COUNT_OF(morale_role_names), -1};
 static const enum_table EFFECT = {"effect", effect_n, BRIGADE_MORALE_RETREATS + 1, -1};
 static const enum_table TERRAIN = {"terrain", terrain_n, BRIGADE_TERRAIN_BUA + 1, -1};
@@ -556,6 +556,8 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_unit(w, m, "pursuit_of", e->unit.pursuit_of, true);
         w_text(w, m, "move", e->unit.move, sizeof e->unit.move);
         w_text(w, m, "note", e->unit.note, sizeof e->unit.note);
+        if (e->unit.has_formation) /* only then: older events keep their shape */
+            w_enum(w, m, "formation", &FORMATION, (int)e->unit.formation);
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED:
         w_int(w, m, "index", e->charge.index);
@@ -610,10 +612,14 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
             w_set(w, m, "test", test);
         }
         w_event_bits(w, m, "events", e->result.events);
+        if (e->result.overruled)
+            w_bool(w, m, "overruled", true);
         break;
     }
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
-        w_int(w, m, "index", e->resolved.index);
+    case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
+        if (e->kind == BRIGADE_BATTLE_EVENT_MELEE_RESOLVED)
+            w_int(w, m, "index", e->resolved.index);
         w_text(w, m, "melee_id", e->resolved.melee_id, sizeof e->resolved.melee_id);
         w_enum(w, m, "winner", &SIDE, (int)e->resolved.winner);
         w_bool(w, m, "scored", e->resolved.scored);
@@ -635,6 +641,23 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
     case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
         w_enum(w, m, "ruling", &RULING, (int)e->umpire.ruling);
         w_text(w, m, "text", e->umpire.text, sizeof e->umpire.text);
+        switch (e->umpire.ruling) {
+        case BRIGADE_UMPIRE_SETTLE:
+            w_unit(w, m, "unit", e->umpire.unit, false);
+            w_event_bits(w, m, "event", e->umpire.event);
+            break;
+        case BRIGADE_UMPIRE_OVERRULE:
+            w_text(w, m, "melee_id", e->umpire.melee_id, sizeof e->umpire.melee_id);
+            break;
+        case BRIGADE_UMPIRE_ROLLBACK:
+            w_int(w, m, "to_seq", e->umpire.to_seq);
+            w_int(w, m, "seq", e->umpire.seq);
+            w_int(w, m, "rolls", e->umpire.rolls);
+            w_int(w, m, "events", e->umpire.events);
+            break;
+        default:
+            break;
+        }
         break;
     default:
         w_fail(w, PROTOCOL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)e->kind);
@@ -651,7 +674,7 @@ protocol_value *protocol_event_to_value(const brigade_battle *battle, const brig
     if (m == NULL)
         return NULL;
     if (event->kind < BRIGADE_BATTLE_EVENT_ROLL ||
-        event->kind > BRIGADE_BATTLE_EVENT_UMPIRE_RULED)
+        event->kind > BRIGADE_BATTLE_EVENT_MELEE_OVERRULED)
         w_fail(&w, PROTOCOL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)event->kind);
     else
         w_set(&w, m, "kind", protocol_value_string_new(brigade_event_kind_name(event->kind)));
@@ -1274,6 +1297,10 @@ static void event_read(scope *s, brigade_event *e)
         e->unit.pursuit_of = r_unit(s, "pursuit_of", true);
         r_text(s, "move", e->unit.move, sizeof e->unit.move, false);
         r_text(s, "note", e->unit.note, sizeof e->unit.note, false);
+        if (protocol_value_map_get(s->map, "formation") != NULL) {
+            e->unit.has_formation = true;
+            e->unit.formation = (brigade_formation)r_enum(s, "formation", &FORMATION);
+        }
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED:
         e->charge.index = r_int(s, "index", 0, BRIGADE_BATTLE_CHARGES_MAX - 1);
@@ -1307,7 +1334,10 @@ static void event_read(scope *s, brigade_event *e)
         r_melee_record(s, "melee", &e->melee.melee, false);
         break;
     case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT: {
-        e->result.melee = r_int(s, "melee", 0, BRIGADE_BATTLE_MELEES_MAX - 1);
+        if (protocol_value_map_get(s->map, "overruled") != NULL)
+            e->result.overruled = r_bool(s, "overruled");
+        e->result.melee =
+            r_int(s, "melee", e->result.overruled ? -1 : 0, BRIGADE_BATTLE_MELEES_MAX - 1);
         r_text(s, "melee_id", e->result.melee_id, sizeof e->result.melee_id, false);
         e->result.unit = r_unit(s, "unit", false);
         e->result.rolled = r_bool(s, "rolled");
@@ -1336,7 +1366,10 @@ static void event_read(scope *s, brigade_event *e)
         break;
     }
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
-        e->resolved.index = r_int(s, "index", 0, BRIGADE_BATTLE_MELEES_MAX - 1);
+    case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
+        e->resolved.index = e->kind == BRIGADE_BATTLE_EVENT_MELEE_RESOLVED
+                                ? r_int(s, "index", 0, BRIGADE_BATTLE_MELEES_MAX - 1)
+                                : -1;
         r_text(s, "melee_id", e->resolved.melee_id, sizeof e->resolved.melee_id, false);
         e->resolved.winner = (brigade_side)r_enum(s, "winner", &SIDE);
         e->resolved.scored = r_bool(s, "scored");
@@ -1359,6 +1392,27 @@ static void event_read(scope *s, brigade_event *e)
     case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
         e->umpire.ruling = (brigade_umpire_ruling)r_enum(s, "ruling", &RULING);
         r_text(s, "text", e->umpire.text, sizeof e->umpire.text, true);
+        e->umpire.unit = -1;
+        switch (e->umpire.ruling) {
+        case BRIGADE_UMPIRE_SETTLE:
+            e->umpire.unit = r_unit(s, "unit", false);
+            e->umpire.event = r_event_bits(s, "event");
+            if (e->umpire.event != BRIGADE_EVENT_DOUBLE_SIX &&
+                e->umpire.event != BRIGADE_EVENT_RISK_TO_GENERAL)
+                r_fail(s->r, "event", "a settlement names one D9 event");
+            break;
+        case BRIGADE_UMPIRE_OVERRULE:
+            r_text(s, "melee_id", e->umpire.melee_id, sizeof e->umpire.melee_id, true);
+            break;
+        case BRIGADE_UMPIRE_ROLLBACK:
+            e->umpire.to_seq = r_long(s, "to_seq", 0, LONG_MAX);
+            e->umpire.seq = r_long(s, "seq", 0, LONG_MAX);
+            e->umpire.rolls = r_long(s, "rolls", 0, LONG_MAX);
+            e->umpire.events = r_long(s, "events", 0, LONG_MAX);
+            break;
+        default:
+            break;
+        }
         break;
     default:
         break;
@@ -1381,7 +1435,7 @@ protocol_event_error protocol_event_from_value(const brigade_battle *battle,
             if (text == NULL) {
                 r_fail(&r, "kind", "not a string (%s)", kind_of(kind));
             } else {
-                for (int k = BRIGADE_BATTLE_EVENT_ROLL; k <= BRIGADE_BATTLE_EVENT_UMPIRE_RULED;
+                for (int k = BRIGADE_BATTLE_EVENT_ROLL; k <= BRIGADE_BATTLE_EVENT_MELEE_OVERRULED;
                      k++) {
                     const char *name = brigade_event_kind_name((brigade_event_kind)k);
                     if (strlen(name) == len && memcmp(name, text, len) == 0)
@@ -1586,11 +1640,164 @@ protocol_value *protocol_battle_to_value(const brigade_battle *battle,
     w_set(&w, m, "dice", dice);
     if (b->hold[0]) /* only while held: the tree of an unheld battle keeps format 2's shape */
         w_text(&w, m, "hold", b->hold, sizeof b->hold);
+    /* The umpire's (PROTOCOL.md §10.2), each only when not empty, so that
+     * a battle without them keeps format 2's shape. */
+    if (b->umpired)
+        w_bool(&w, m, "umpired", true);
+    if (b->pending_count > 0) {
+        protocol_value *pending = w_array(&w, "pending");
+        for (int i = 0; i < b->pending_count && i < BRIGADE_BATTLE_PENDING_MAX && !w.failed; i++) {
+            protocol_value *p = w_map(&w, "pending");
+            if (p == NULL)
+                break;
+            w_unit(&w, p, "unit", b->pending[i].unit, false);
+            w_event_bits(&w, p, "event", b->pending[i].event);
+            w_text(&w, p, "melee_id", b->pending[i].melee_id, sizeof b->pending[i].melee_id);
+            w_push(&w, pending, p, "pending");
+        }
+        w_set(&w, m, "pending", pending);
+    }
+    if (b->fought_count > 0) {
+        protocol_value *fought = w_array(&w, "fought");
+        for (int i = 0; i < b->fought_count && i < BRIGADE_BATTLE_MELEES_MAX && !w.failed; i++) {
+            const brigade_battle_fought *f = &b->fought[i];
+            protocol_value *fv = w_map(&w, "fought");
+            if (fv == NULL)
+                break;
+            w_set(&w, fv, "melee", melee_value(&w, &f->melee));
+            protocol_value *units = w_array(&w, "units");
+            for (int k = 0; k < f->melee.member_count && k < BRIGADE_MELEE_UNITS_MAX && !w.failed;
+                 k++) {
+                const brigade_fought_unit *fu = &f->units[k];
+                protocol_value *uv = w_map(&w, "units");
+                if (uv == NULL)
+                    break;
+                w_int(&w, uv, "figures", fu->figures);
+                w_enum(&w, uv, "status", &STATUS, (int)fu->status);
+                w_bool(&w, uv, "formed", fu->formed);
+                w_bool(&w, uv, "wavering", fu->wavering);
+                w_bool(&w, uv, "resulted", fu->resulted);
+                w_int(&w, uv, "casualties", fu->casualties);
+                w_enum(&w, uv, "test_kind", &TEST_KIND, (int)fu->test_kind);
+                w_pair(&w, uv, "test_dice", fu->test_dice);
+                w_push(&w, units, uv, "units");
+            }
+            w_set(&w, fv, "units", units);
+            w_enum(&w, fv, "winner", &SIDE, (int)f->winner);
+            w_enum(&w, fv, "result", &RESULT, (int)f->result);
+            w_bool(&w, fv, "overruled", f->overruled);
+            w_push(&w, fought, fv, "fought");
+        }
+        w_set(&w, m, "fought", fought);
+    }
+    if (b->rolled_back_count > 0) {
+        protocol_value *ranges = w_array(&w, "rolled_back");
+        for (int i = 0; i < b->rolled_back_count && i < BRIGADE_BATTLE_ROLLBACKS_MAX && !w.failed;
+             i++) {
+            protocol_value *rv = w_map(&w, "rolled_back");
+            if (rv == NULL)
+                break;
+            w_int(&w, rv, "first", b->rolled_back[i].first);
+            w_int(&w, rv, "end", b->rolled_back[i].end);
+            w_int(&w, rv, "seq", b->rolled_back[i].seq);
+            w_int(&w, rv, "to_seq", b->rolled_back[i].to_seq);
+            w_push(&w, ranges, rv, "rolled_back");
+        }
+        w_set(&w, m, "rolled_back", ranges);
+    }
     if (w.failed) {
         protocol_value_free(m);
         return NULL;
     }
     return m;
+}
+
+/* The umpire's members of a battle tree (PROTOCOL.md §10.2), each
+ * optional. */
+static void r_battle_umpire(scope *s, brigade_battle *out)
+{
+    reader *r = s->r;
+    char path[PATH_MAX_BYTES];
+    if (protocol_value_map_get(s->map, "umpired") != NULL)
+        out->umpired = r_bool(s, "umpired");
+    if (protocol_value_map_get(s->map, "pending") != NULL) {
+        const protocol_value *pending =
+            r_array(s, "pending", BRIGADE_BATTLE_PENDING_MAX, path, sizeof path);
+        for (size_t i = 0; pending != NULL && i < protocol_value_count(pending) && !r->failed;
+             i++) {
+            char element[PATH_MAX_BYTES];
+            path_index(element, sizeof element, path, i);
+            scope p;
+            if (!s_open(r, protocol_value_array_get(pending, i), element, &p))
+                break;
+            brigade_pending_event *pe = &out->pending[out->pending_count++];
+            pe->unit = r_unit(&p, "unit", false);
+            pe->event = r_event_bits(&p, "event");
+            if (pe->event != BRIGADE_EVENT_DOUBLE_SIX && pe->event != BRIGADE_EVENT_RISK_TO_GENERAL)
+                r_fail(r, element, "a pending event is double_six or risk_to_general");
+            r_text(&p, "melee_id", pe->melee_id, sizeof pe->melee_id, true);
+            s_close(&p);
+        }
+    }
+    if (protocol_value_map_get(s->map, "fought") != NULL) {
+        const protocol_value *fought =
+            r_array(s, "fought", BRIGADE_BATTLE_MELEES_MAX, path, sizeof path);
+        for (size_t i = 0; fought != NULL && i < protocol_value_count(fought) && !r->failed; i++) {
+            char element[PATH_MAX_BYTES];
+            path_index(element, sizeof element, path, i);
+            scope f;
+            if (!s_open(r, protocol_value_array_get(fought, i), element, &f))
+                break;
+            brigade_battle_fought *bf = &out->fought[out->fought_count++];
+            r_melee_record(&f, "melee", &bf->melee, false);
+            char units_path[PATH_MAX_BYTES];
+            const protocol_value *units =
+                r_array(&f, "units", BRIGADE_MELEE_UNITS_MAX, units_path, sizeof units_path);
+            if (units != NULL && !r->failed &&
+                protocol_value_count(units) != (size_t)bf->melee.member_count)
+                r_fail(r, units_path, "%zu units for %d members", protocol_value_count(units),
+                       bf->melee.member_count);
+            for (size_t k = 0; units != NULL && k < protocol_value_count(units) && !r->failed;
+                 k++) {
+                char unit_path[PATH_MAX_BYTES];
+                path_index(unit_path, sizeof unit_path, units_path, k);
+                scope u;
+                if (!s_open(r, protocol_value_array_get(units, k), unit_path, &u))
+                    break;
+                brigade_fought_unit *fu = &bf->units[k];
+                fu->figures = r_int(&u, "figures", 0, BRIGADE_FIGURES_MAX);
+                fu->status = (brigade_status)r_enum(&u, "status", &STATUS);
+                fu->formed = r_bool(&u, "formed");
+                fu->wavering = r_bool(&u, "wavering");
+                fu->resulted = r_bool(&u, "resulted");
+                fu->casualties = r_int(&u, "casualties", 0, BRIGADE_FIGURES_MAX);
+                fu->test_kind = (brigade_test_kind)r_enum(&u, "test_kind", &TEST_KIND);
+                r_ints(&u, "test_dice", fu->test_dice, 2, 0, 6);
+                s_close(&u);
+            }
+            bf->winner = (brigade_side)r_enum(&f, "winner", &SIDE);
+            bf->result = (brigade_melee_result)r_enum(&f, "result", &RESULT);
+            bf->overruled = r_bool(&f, "overruled");
+            s_close(&f);
+        }
+    }
+    if (protocol_value_map_get(s->map, "rolled_back") != NULL) {
+        const protocol_value *ranges =
+            r_array(s, "rolled_back", BRIGADE_BATTLE_ROLLBACKS_MAX, path, sizeof path);
+        for (size_t i = 0; ranges != NULL && i < protocol_value_count(ranges) && !r->failed; i++) {
+            char element[PATH_MAX_BYTES];
+            path_index(element, sizeof element, path, i);
+            scope rs;
+            if (!s_open(r, protocol_value_array_get(ranges, i), element, &rs))
+                break;
+            brigade_rolled_back *rb = &out->rolled_back[out->rolled_back_count++];
+            rb->first = r_long(&rs, "first", 0, LONG_MAX);
+            rb->end = r_long(&rs, "end", rb->first, LONG_MAX);
+            rb->seq = r_long(&rs, "seq", 0, LONG_MAX);
+            rb->to_seq = r_long(&rs, "to_seq", 0, LONG_MAX);
+            s_close(&rs);
+        }
+    }
 }
 
 static void r_ruleset(scope *s, const char *key, brigade_ruleset *rs)
@@ -1741,6 +1948,7 @@ protocol_event_error protocol_battle_from_value(const protocol_value *value, bri
         }
         if (protocol_value_map_get(s.map, "hold") != NULL)
             r_text(&s, "hold", out->hold, sizeof out->hold, true);
+        r_battle_umpire(&s, out);
         s_close(&s);
     }
     if (r.failed) {

@@ -67,7 +67,13 @@
  * until known) and the dice_* events (PROTOCOL.md §10.3). Still 2 with
  * the umpire (PROTOCOL.md §5.3): an optional "hold" (the reason, present
  * only while the game is held) and the umpire_ruled event {ruling: "hold" |
- * "release" | "note", text}, which older readers refuse. */
+ * "release" | "note", text}, which older readers refuse. Still 2 with the
+ * rest of the umpire (PROTOCOL.md §10.2): optional "umpired", "pending",
+ * "fought" and "rolled_back", each written only when not empty; the
+ * rulings "seated", "settle" {unit, event}, "overrule" {melee_id} and
+ * "rollback" {to_seq, seq, rolls, events}; the melee_overruled event; an
+ * optional "formation" in unit_changed and "overruled" in
+ * melee_unit_result. */
 #define PROTOCOL_BATTLE_FORMAT 2
 /* Largest encoded event or battle decode accepts, in bytes (an event is
  * under 8 KB, a battle of 64 units under 64 KB). */

@@ -13,6 +13,8 @@
 #define COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
 
 static const char *const seat_names[] = {"A", "B", "spectator", "umpire"};
+/* The D9 events an umpire settles (§5.3, decisions.md D9). */
+static const char *const settle_event_names[] = {"double_six", "risk_to_general"};
 static const char *const error_code_names[] = {
     "bad_frame",   "bad_message",    "unknown_type", "too_large",
     "not_joined",  "unknown_game",   "bad_token",    "wrong_seat",
@@ -23,7 +25,8 @@ static const char *const server_kind_names[] = {"created", "welcome", "ack",    
                                                 "delta",   "resumed", "watchers"};
 static const char *const action_kind_names[] = {
     "choose_initiative", "declare_charge", "respond", "sappers_reroll", "adjust",
-    "done",              "hold",           "release", "note",           "umpire_adjust"};
+    "done",              "hold",           "release", "note",           "umpire_adjust",
+    "settle",            "overrule",       "rollback"};
 static const char *const facing_names[] = {"front", "flank", "rear"};
 static const char *const response_names[] = {"stand", "countercharge"};
 
@@ -434,10 +437,10 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
     case PROTOCOL_ACTION_ADJUST: {
         /* adjust's why is "note", umpire_adjust's "reason" (§5.3) */
         bool umpire = action->kind == PROTOCOL_ACTION_UMPIRE_ADJUST;
-        static const char *const allowed[] = {"kind",   "unit", "figures", "formed",
-                                              "status", "note", NULL};
-        static const char *const umpire_allowed[] = {"kind",   "unit",   "figures", "formed",
-                                                     "status", "reason", NULL};
+        static const char *const allowed[] = {"kind",      "unit", "figures", "formed",
+                                              "status",    "formation", "note", NULL};
+        static const char *const umpire_allowed[] = {"kind",      "unit",   "figures", "formed",
+                                                     "status",    "formation", "reason", NULL};
         int64_t figures = 0;
         if ((error = reader_only(&reader, umpire ? umpire_allowed : allowed)) !=
                 PROTOCOL_MESSAGE_OK ||
@@ -450,16 +453,85 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
             (error = reader_string(&reader, "status", false, 1, PROTOCOL_STATUS_MAX,
                                    action->as.adjust.status, &action->as.adjust.has_status)) !=
                 PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "formation", false, 1, PROTOCOL_STATUS_MAX,
+                                   action->as.adjust.formation,
+                                   &action->as.adjust.has_formation)) != PROTOCOL_MESSAGE_OK ||
             (error = reader_string(&reader, umpire ? "reason" : "note", true, 1,
                                    PROTOCOL_NOTE_MAX, action->as.adjust.note, NULL)) !=
                 PROTOCOL_MESSAGE_OK)
             return error;
         action->as.adjust.figures = (int)figures;
         if (!action->as.adjust.has_figures && !action->as.adjust.has_formed &&
-            !action->as.adjust.has_status)
+            !action->as.adjust.has_status && !action->as.adjust.has_formation)
             return reader_fail(&reader, PROTOCOL_MESSAGE_MISSING_MEMBER, NULL,
-                               "%s changes nothing: give figures, formed or status",
+                               "%s changes nothing: give figures, formed, status or formation",
                                umpire ? "umpire_adjust" : "adjust");
+        return PROTOCOL_MESSAGE_OK;
+    }
+    case PROTOCOL_ACTION_SETTLE: {
+        static const char *const allowed[] = {"kind", "unit", "event", "reason", NULL};
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_unit(&reader, "unit", action->as.settle.unit)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_name(&reader, "event", settle_event_names,
+                                 COUNT(settle_event_names), &index)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
+                                   action->as.settle.reason, NULL)) != PROTOCOL_MESSAGE_OK)
+            return error;
+        snprintf(action->as.settle.event, sizeof action->as.settle.event, "%s",
+                 settle_event_names[index]);
+        return PROTOCOL_MESSAGE_OK;
+    }
+    case PROTOCOL_ACTION_OVERRULE: {
+        static const char *const allowed[] = {"kind", "melee",   "result", "winner",
+                                              "unit", "outcome", "reason", NULL};
+        bool has_outcome = false;
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "melee", true, 1, PROTOCOL_UNIT_ID_MAX,
+                                   action->as.overrule.melee, NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "result", false, 1, PROTOCOL_STATUS_MAX,
+                                   action->as.overrule.result, &action->as.overrule.has_result)) !=
+                PROTOCOL_MESSAGE_OK)
+            return error;
+        if (protocol_value_map_get(map, "winner") != NULL) {
+            if ((error = reader_name(&reader, "winner", seat_names, 2, &index)) !=
+                PROTOCOL_MESSAGE_OK)
+                return error;
+            action->as.overrule.has_winner = true;
+            action->as.overrule.winner = (protocol_seat)index;
+        }
+        if (protocol_value_map_get(map, "unit") != NULL) {
+            if ((error = reader_unit(&reader, "unit", action->as.overrule.unit)) !=
+                PROTOCOL_MESSAGE_OK)
+                return error;
+            action->as.overrule.has_unit = true;
+        }
+        if ((error = reader_string(&reader, "outcome", false, 1, PROTOCOL_STATUS_MAX,
+                                   action->as.overrule.outcome, &has_outcome)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
+                                   action->as.overrule.reason, NULL)) != PROTOCOL_MESSAGE_OK)
+            return error;
+        if (has_outcome != action->as.overrule.has_unit)
+            return reader_fail(&reader, PROTOCOL_MESSAGE_MISSING_MEMBER,
+                               has_outcome ? "unit" : "outcome",
+                               "overrule names a unit and its test outcome together");
+        if (!action->as.overrule.has_result && !action->as.overrule.has_unit)
+            return reader_fail(&reader, PROTOCOL_MESSAGE_MISSING_MEMBER, "result",
+                               "overrule changes nothing: give a result, or a unit and outcome");
+        if (action->as.overrule.has_winner && !action->as.overrule.has_result)
+            return reader_fail(&reader, PROTOCOL_MESSAGE_BAD_VALUE, "winner",
+                               "winner goes with a result");
+        return PROTOCOL_MESSAGE_OK;
+    }
+    case PROTOCOL_ACTION_ROLLBACK: {
+        static const char *const allowed[] = {"kind", "to_seq", "reason", NULL};
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_int(&reader, "to_seq", true, 1, PROTOCOL_INT_SAFE_MAX,
+                                &action->as.rollback.to_seq, NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
+                                   action->as.rollback.reason, NULL)) != PROTOCOL_MESSAGE_OK)
+            return error;
         return PROTOCOL_MESSAGE_OK;
     }
     case PROTOCOL_ACTION_DONE: {
@@ -905,8 +977,31 @@ static protocol_value *action_to_value(const protocol_action *action, bool *refu
             build_bool(&builder, "formed", action->as.adjust.formed);
         if (action->as.adjust.has_status)
             build_string(&builder, "status", action->as.adjust.status);
+        if (action->as.adjust.has_formation)
+            build_string(&builder, "formation", action->as.adjust.formation);
         build_string(&builder, action->kind == PROTOCOL_ACTION_ADJUST ? "note" : "reason",
                      action->as.adjust.note);
+        break;
+    case PROTOCOL_ACTION_SETTLE:
+        build_string(&builder, "unit", action->as.settle.unit);
+        build_string(&builder, "event", action->as.settle.event);
+        build_string(&builder, "reason", action->as.settle.reason);
+        break;
+    case PROTOCOL_ACTION_OVERRULE:
+        build_string(&builder, "melee", action->as.overrule.melee);
+        if (action->as.overrule.has_result)
+            build_string(&builder, "result", action->as.overrule.result);
+        if (action->as.overrule.has_winner)
+            build_string(&builder, "winner", protocol_seat_name(action->as.overrule.winner));
+        if (action->as.overrule.has_unit) {
+            build_string(&builder, "unit", action->as.overrule.unit);
+            build_string(&builder, "outcome", action->as.overrule.outcome);
+        }
+        build_string(&builder, "reason", action->as.overrule.reason);
+        break;
+    case PROTOCOL_ACTION_ROLLBACK:
+        build_int(&builder, "to_seq", action->as.rollback.to_seq);
+        build_string(&builder, "reason", action->as.rollback.reason);
         break;
     case PROTOCOL_ACTION_DONE:
         break;

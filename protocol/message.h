@@ -100,7 +100,10 @@ typedef enum protocol_action_kind {
     PROTOCOL_ACTION_HOLD,
     PROTOCOL_ACTION_RELEASE,
     PROTOCOL_ACTION_NOTE,
-    PROTOCOL_ACTION_UMPIRE_ADJUST /* as.adjust, its reason in as.adjust.note */
+    PROTOCOL_ACTION_UMPIRE_ADJUST, /* as.adjust, its reason in as.adjust.note */
+    PROTOCOL_ACTION_SETTLE,        /* as.settle: a D9 event settled (§10.2) */
+    PROTOCOL_ACTION_OVERRULE,      /* as.overrule: a melee's result or a test outcome (§10.2) */
+    PROTOCOL_ACTION_ROLLBACK       /* as.rollback: back to the state after to_seq (§10.2) */
 } protocol_action_kind;
 
 typedef enum protocol_facing {
@@ -155,11 +158,35 @@ typedef struct protocol_action {
             bool formed;
             bool has_status;
             char status[PROTOCOL_STATUS_MAX + 1]; /* a status name, 1..31 bytes */
+            bool has_formation;
+            char formation[PROTOCOL_STATUS_MAX + 1]; /* a formation name, 1..31 bytes */
             char note[PROTOCOL_NOTE_MAX + 1];     /* why, 1..255 bytes */
         } adjust;                                 /* adjust and umpire_adjust */
         struct {
             char reason[PROTOCOL_NOTE_MAX + 1];   /* why (a note's text), 1..255 bytes */
         } umpire;                                 /* hold, release, note */
+        struct {
+            char unit[PROTOCOL_UNIT_ID_MAX + 1];
+            char event[PROTOCOL_STATUS_MAX + 1];  /* "double_six" | "risk_to_general" */
+            char reason[PROTOCOL_NOTE_MAX + 1];   /* the umpire's ruling, 1..255 bytes */
+        } settle;
+        struct {
+            char melee[PROTOCOL_UNIT_ID_MAX + 1]; /* a melee id of state.fought, "T1.M1" */
+            bool has_result;
+            char result[PROTOCOL_STATUS_MAX + 1]; /* "broken" | "retreat" | "pushed_back" |
+                                                     "draw" | "square_holds" */
+            bool has_winner;
+            protocol_seat winner;                 /* A or B */
+            bool has_unit;                        /* with outcome: a test outcome replaced */
+            char unit[PROTOCOL_UNIT_ID_MAX + 1];
+            char outcome[PROTOCOL_STATUS_MAX + 1]; /* "pass" | "fail" | "excellent" |
+                                                      "unformed" | "blown" | "pursuit" */
+            char reason[PROTOCOL_NOTE_MAX + 1];
+        } overrule;   /* at least a result or a unit with its outcome (§5.3) */
+        struct {
+            int64_t to_seq;                       /* 1..PROTOCOL_INT_SAFE_MAX */
+            char reason[PROTOCOL_NOTE_MAX + 1];
+        } rollback;
     } as;
 } protocol_action;
 

@@ -538,7 +538,10 @@ static bool server_game_views_rebuild(server_journal *journal, server_game *game
                 break;
             seq = loaded.records.items[i].seq;
         }
-        ok = ok && brigade_battle_fold(work, &loaded.records.items[i].event);
+        /* What the umpire rolled back is not folded (PROTOCOL.md §10.2):
+         * the rollback's own event folds onto the state it went back to. */
+        ok = ok && (loaded.records.items[i].rolled_back ||
+                    brigade_battle_fold(work, &loaded.records.items[i].event));
     }
     free(before);
     server_journal_loaded_free(&loaded);
@@ -638,13 +641,13 @@ static protocol_error_code server_games_error_code(brigade_battle_error_code cod
  * must be thrown away.
  */
 static bool server_game_fold(brigade_battle *battle, const brigade_event_list *events,
-                             protocol_value *entries)
+                             int64_t seq, protocol_value *entries)
 {
     for (size_t i = 0; i < events->count; i++) {
         if (!brigade_battle_fold(battle, &events->items[i]))
             return false;
         if (protocol_value_array_push(entries,
-                                      server_state_log_entry(battle, &events->items[i])) != 0)
+                                      server_state_log_entry(battle, &events->items[i], seq)) != 0)
             return false;
     }
     return true;
@@ -660,6 +663,16 @@ static void server_games_utf8_cut(char *text, size_t max)
     while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80)
         cut--;
     text[cut] = '\0';
+}
+
+/* A command's note from a protocol text: PROTOCOL.md allows 255 bytes,
+ * core keeps BRIGADE_TEXT_MAX: the rest is cut on a character boundary. */
+static void server_games_note_set(brigade_command *command, const char *text)
+{
+    char note[PROTOCOL_NOTE_MAX + 1];
+    snprintf(note, sizeof(note), "%s", text);
+    server_games_utf8_cut(note, BRIGADE_TEXT_MAX);
+    memcpy(command->note, note, strlen(note) + 1);
 }
 
 /* The core command of an act's action (message.h -> battle.h). Returns
@@ -707,11 +720,7 @@ static bool server_games_command(const protocol_action *action, brigade_command 
         command->kind = action->kind == PROTOCOL_ACTION_HOLD      ? BRIGADE_COMMAND_HOLD
                         : action->kind == PROTOCOL_ACTION_RELEASE ? BRIGADE_COMMAND_RELEASE
                                                                   : BRIGADE_COMMAND_NOTE;
-        char reason[PROTOCOL_NOTE_MAX + 1];
-        memcpy(reason, action->as.umpire.reason, sizeof(reason));
-        reason[PROTOCOL_NOTE_MAX] = '\0';
-        server_games_utf8_cut(reason, BRIGADE_TEXT_MAX);
-        memcpy(command->note, reason, strlen(reason) + 1);
+        server_games_note_set(command, action->as.umpire.reason);
         return true;
     }
     case PROTOCOL_ACTION_UMPIRE_ADJUST:
@@ -730,16 +739,61 @@ static bool server_games_command(const protocol_action *action, brigade_command 
                      action->as.adjust.status);
             return false;
         }
-        /* PROTOCOL.md allows a 255-byte note, core keeps BRIGADE_TEXT_MAX:
-         * the rest is cut (on a character boundary). */
-        {
-            char note[PROTOCOL_NOTE_MAX + 1];
-            memcpy(note, action->as.adjust.note, sizeof(note));
-            note[PROTOCOL_NOTE_MAX] = '\0';
-            server_games_utf8_cut(note, BRIGADE_TEXT_MAX);
-            memcpy(command->note, note, strlen(note) + 1);
+        command->has_formation = action->as.adjust.has_formation;
+        if (command->has_formation &&
+            !brigade_formation_parse(action->as.adjust.formation, &command->formation)) {
+            snprintf(why, why_size, "action.formation: \"%s\" is not a formation",
+                     action->as.adjust.formation);
+            return false;
         }
+        server_games_note_set(command, action->as.adjust.note);
         return true;
+    case PROTOCOL_ACTION_SETTLE:
+        command->kind = BRIGADE_COMMAND_SETTLE;
+        memcpy(command->unit, action->as.settle.unit, sizeof(command->unit));
+        if (!brigade_d9_event_parse(action->as.settle.event, &command->d9_event)) {
+            snprintf(why, why_size, "action.event: \"%s\" is not a D9 event",
+                     action->as.settle.event);
+            return false;
+        }
+        server_games_note_set(command, action->as.settle.reason);
+        return true;
+    case PROTOCOL_ACTION_OVERRULE:
+        command->kind = BRIGADE_COMMAND_OVERRULE;
+        if (strlen(action->as.overrule.melee) >= sizeof(command->melee)) {
+            snprintf(why, why_size, "action.melee: no melee has an id that long");
+            return false;
+        }
+        memcpy(command->melee, action->as.overrule.melee, strlen(action->as.overrule.melee) + 1);
+        command->has_result = action->as.overrule.has_result;
+        command->winner = BRIGADE_SIDE_NONE;
+        if (command->has_result &&
+            !brigade_melee_result_parse(action->as.overrule.result, &command->result)) {
+            snprintf(why, why_size,
+                     "action.result: \"%s\" is not a result an umpire chooses (broken, retreat, "
+                     "pushed_back, draw, square_holds)",
+                     action->as.overrule.result);
+            return false;
+        }
+        if (action->as.overrule.has_winner)
+            command->winner = action->as.overrule.winner == PROTOCOL_SEAT_A ? BRIGADE_SIDE_A
+                                                                            : BRIGADE_SIDE_B;
+        command->has_outcome = action->as.overrule.has_unit;
+        if (command->has_outcome) {
+            memcpy(command->unit, action->as.overrule.unit, sizeof(command->unit));
+            if (!brigade_test_outcome_parse(action->as.overrule.outcome, &command->outcome)) {
+                snprintf(why, why_size,
+                         "action.outcome: \"%s\" is not a test outcome (pass, fail, excellent, "
+                         "unformed, blown, pursuit)",
+                         action->as.overrule.outcome);
+                return false;
+            }
+        }
+        server_games_note_set(command, action->as.overrule.reason);
+        return true;
+    case PROTOCOL_ACTION_ROLLBACK:
+        /* The server's own (server_games_rollback): never a core command. */
+        break;
     case PROTOCOL_ACTION_DONE:
         command->kind = BRIGADE_COMMAND_DONE;
         return true;
@@ -786,8 +840,11 @@ static server_game *server_game_from_journal(server_journal_loaded *loaded)
     brigade_battle *work = loaded->base; /* folded again for the log entries */
     for (size_t i = 0; ok && i < loaded->records.count; i++) {
         const brigade_event *event = &loaded->records.items[i].event;
-        ok = brigade_battle_fold(work, event) &&
-             protocol_value_array_push(log, server_state_log_entry(work, event)) == 0;
+        /* Rows the umpire rolled back keep their log entry but are not
+         * folded (a rollback's snapshot normally comes after them all). */
+        ok = (loaded->records.items[i].rolled_back || brigade_battle_fold(work, event)) &&
+             protocol_value_array_push(
+                 log, server_state_log_entry(work, event, loaded->records.items[i].seq)) == 0;
     }
     if (ok && memcmp(work, loaded->battle, sizeof(*work)) != 0) {
         /* Cannot happen (the journal folded the same events): say so. */
@@ -971,7 +1028,7 @@ static void server_games_create(server_games *games, server_connection *connecti
     if (RAND_bytes(game->dice_seed, (int)sizeof(game->dice_seed)) != 1 ||
         !brigade_dice_commitment(game->dice_seed, commitment.dice.hex) ||
         !brigade_event_list_push(&events, &commitment) ||
-        !server_game_fold(battle, &events, log))
+        !server_game_fold(battle, &events, 0, log))
         goto internal;
 
     do {
@@ -1115,7 +1172,8 @@ static bool server_games_commit(server_games *games, server_game *game,
                                 server_connection *connection, brigade_side seat,
                                 int64_t request,
                                 const unsigned char action_hash[SERVER_JOURNAL_HASH_SIZE],
-                                brigade_event_list *events, bool send_ack);
+                                brigade_event_list *events, bool send_ack,
+                                const brigade_battle *base, int64_t rollback_to);
 static void server_dice_init(server_dice *dice, const server_game *game,
                              const brigade_battle *battle, brigade_dice_source *source);
 static bool server_dice_consistent(const server_dice *dice, const brigade_battle *battle,
@@ -1166,7 +1224,8 @@ static bool server_games_seed(server_games *games, server_game *game,
             fprintf(stderr, "brigaded: game %s: the battle cannot begin: %s\n", game->id,
                     error.message[0] ? error.message : "dice");
     }
-    ok = ok && server_games_commit(games, game, connection, seat, request, hash, &events, false);
+    ok = ok && server_games_commit(games, game, connection, seat, request, hash, &events, false,
+                                   NULL, 0);
     if (ok)
         fprintf(stderr, "brigaded: game %s: seat %s's dice seed is in%s\n", game->id,
                 brigade_side_name(seat), game->battle->turn > 0 && seeded->turn == 0
@@ -1175,6 +1234,105 @@ static bool server_games_seed(server_games *games, server_game *game,
     free(seeded);
     brigade_event_list_free(&events);
     return ok;
+}
+
+/*
+ * The umpire's first join (PROTOCOL.md §5.2, §10.2): an UMPIRE_RULED
+ * "seated" event as the game's next seq, a delta to every member. Returns
+ * false when it could not (memory, the journal; nothing changed).
+ */
+static bool server_games_seated(server_games *games, server_game *game,
+                                server_connection *connection, int64_t request)
+{
+    brigade_event seated;
+    brigade_battle_seated(&seated);
+    unsigned char hash[SERVER_JOURNAL_HASH_SIZE];
+    server_journal_sha256("seated", 6, hash);
+    brigade_event_list events;
+    brigade_event_list_init(&events);
+    bool ok = brigade_event_list_push(&events, &seated) &&
+              server_games_commit(games, game, connection, BRIGADE_SIDE_NONE, request, hash,
+                                  &events, false, NULL, 0);
+    if (ok)
+        fprintf(stderr, "brigaded: game %s: the umpire takes the seat\n", game->id);
+    brigade_event_list_free(&events);
+    return ok;
+}
+
+/*
+ * The umpire's rollback (PROTOCOL.md §5.3, §10.2): the battle after
+ * action to_seq, rebuilt from the journal, with the rollback's event
+ * folded onto it, as the game's next seq; the journal marks the actions
+ * after to_seq rolled back in the same transaction and keeps a snapshot.
+ * Answers the request (ack and delta, or error) itself.
+ */
+static void server_games_rollback(server_games *games, server_connection *connection,
+                                  const server_session *session, int64_t request,
+                                  const unsigned char action_hash[SERVER_JOURNAL_HASH_SIZE],
+                                  int64_t to_seq, const char *reason)
+{
+    server_game *game = session->game;
+    if (!session->umpire) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_WRONG_SEAT,
+                                "only the umpire may roll the game back");
+        return;
+    }
+    if (game->battle->turn == 0) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_WRONG_PHASE,
+                                "the battle has not started");
+        return;
+    }
+    if (to_seq >= game->seq) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INVALID_ACTION,
+                                "to_seq %lld is not an earlier action: the game is at seq %lld",
+                                (long long)to_seq, (long long)game->seq);
+        return;
+    }
+    brigade_battle *target = malloc(sizeof(*target));
+    if (!target) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
+        return;
+    }
+    bool rolled_back = false;
+    if (server_journal_battle_at(games->journal, game->id, to_seq, target, &rolled_back) != 0) {
+        fprintf(stderr, "brigaded: journal: %s\n", server_journal_error(games->journal));
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                "the journal could not rebuild seq %lld", (long long)to_seq);
+        free(target);
+        return;
+    }
+    if (rolled_back) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INVALID_ACTION,
+                                "seq %lld was itself rolled back: choose an action still in play",
+                                (long long)to_seq);
+        free(target);
+        return;
+    }
+    char text[PROTOCOL_NOTE_MAX + 1];
+    snprintf(text, sizeof(text), "%s", reason);
+    server_games_utf8_cut(text, BRIGADE_TEXT_MAX);
+    brigade_event event;
+    brigade_battle_error error;
+    brigade_battle_error_code code = brigade_battle_rollback(
+        game->battle, target, to_seq, game->seq + 1, text, &event, &error);
+    if (code != BRIGADE_BATTLE_OK) {
+        server_games_send_error(connection, request, server_games_error_code(code), "%s",
+                                error.message);
+        free(target);
+        return;
+    }
+    brigade_event_list events;
+    brigade_event_list_init(&events);
+    if (!brigade_event_list_push(&events, &event) ||
+        !server_games_commit(games, game, connection, BRIGADE_SIDE_NONE, request, action_hash,
+                             &events, true, target, to_seq))
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                "the server could not roll the game back");
+    else
+        fprintf(stderr, "brigaded: game %s: the umpire rolls back to seq %lld\n", game->id,
+                (long long)to_seq);
+    brigade_event_list_free(&events);
+    free(target);
 }
 
 static void server_games_join(server_games *games, server_connection *connection,
@@ -1263,6 +1421,15 @@ static void server_games_join(server_games *games, server_connection *connection
                                     "the server could not record the dice seed");
             return;
         }
+    }
+
+    /* The umpire's first join: from now on the game has an umpire, and
+     * D9's events wait for its rulings (PROTOCOL.md §10.2). */
+    if (umpiring && !game->battle->umpired && !server_games_seated(games, game, connection,
+                                                                    request)) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                "the server could not seat the umpire");
+        return;
     }
 
     bool delayed = watching && game->delay > 0;
@@ -1479,7 +1646,8 @@ static bool server_games_commit(server_games *games, server_game *game,
                                 server_connection *connection, brigade_side seat,
                                 int64_t request,
                                 const unsigned char action_hash[SERVER_JOURNAL_HASH_SIZE],
-                                brigade_event_list *events, bool send_ack)
+                                brigade_event_list *events, bool send_ack,
+                                const brigade_battle *base, int64_t rollback_to)
 {
     bool committed = false;
     brigade_battle *next = NULL;
@@ -1493,8 +1661,8 @@ static bool server_games_commit(server_games *games, server_game *game,
     entries = protocol_value_array_new();
     if (!next || !entries)
         goto done;
-    *next = *game->battle;
-    if (!server_game_fold(next, events, entries))
+    *next = base ? *base : *game->battle;
+    if (!server_game_fold(next, events, game->seq + 1, entries))
         goto done;
     if (next->phase == BRIGADE_PHASE_ENDED && !next->dice.server_seed[0] &&
         next->dice.commitment[0]) {
@@ -1508,7 +1676,7 @@ static bool server_games_commit(server_games *games, server_game *game,
         if (!brigade_event_list_push(events, &reveal))
             goto done;
         brigade_event_list one = {events->items + first, 1, 1};
-        if (!server_game_fold(next, &one, entries))
+        if (!server_game_fold(next, &one, game->seq + 1, entries))
             goto done;
     }
 
@@ -1573,9 +1741,12 @@ static bool server_games_commit(server_games *games, server_game *game,
         .answer = ack_bytes,
         .answer_len = ack_length,
         .ended = next->phase == BRIGADE_PHASE_ENDED,
+        .rollback_to = rollback_to,
     };
     memcpy(action.action_sha256, action_hash, SERVER_JOURNAL_HASH_SIZE);
-    if (server_journal_snapshot_due(games->journal, action.seq)) {
+    /* A rollback always comes with its snapshot (journal.h): a restart
+     * then starts from it, after every rolled-back row. */
+    if (rollback_to > 0 || server_journal_snapshot_due(games->journal, action.seq)) {
         aux = protocol_value_map_new();
         if (!aux || protocol_value_map_set(aux, "log", protocol_value_clone(new_log)) != 0)
             goto undo;
@@ -1658,6 +1829,12 @@ static void server_games_act(server_games *games, server_connection *connection,
     }
     if (server_games_repeat(games, connection, session, request, action_hash))
         return;
+    if (message->as.act.kind == PROTOCOL_ACTION_ROLLBACK) {
+        server_games_rollback(games, connection, session, request, action_hash,
+                              message->as.act.as.rollback.to_seq,
+                              message->as.act.as.rollback.reason);
+        return;
+    }
 
     brigade_command command;
     char why[PROTOCOL_ERROR_MESSAGE_MAX + 1];
@@ -1696,7 +1873,7 @@ static void server_games_act(server_games *games, server_connection *connection,
     }
     if (!server_dice_consistent(&dice, game->battle, &events) ||
         !server_games_commit(games, game, connection, session->seat, request, action_hash,
-                             &events, true))
+                             &events, true, NULL, 0))
         server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                 "the server could not carry out the action");
 done:

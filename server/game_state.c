@@ -256,6 +256,117 @@ static protocol_value *server_state_dice_public(const brigade_battle *battle)
     return dice;
 }
 
+/* Sets map[key] = value, taking value (freed on failure). */
+static bool server_state_set(protocol_value *map, const char *key, protocol_value *value)
+{
+    if (value == NULL || protocol_value_map_set(map, key, value) != 0) {
+        protocol_value_free(value);
+        return false;
+    }
+    return true;
+}
+
+/* Pushes value onto array, taking it (freed on failure). */
+static bool server_state_push(protocol_value *array, protocol_value *value)
+{
+    if (value == NULL || protocol_value_array_push(array, value) != 0) {
+        protocol_value_free(value);
+        return false;
+    }
+    return true;
+}
+
+/* state.pending (PROTOCOL.md §7.1): D9's events awaiting the umpire. */
+static protocol_value *server_state_pending(const brigade_battle *battle)
+{
+    protocol_value *pending = protocol_value_array_new();
+    bool ok = pending != NULL;
+    for (int i = 0; ok && i < battle->pending_count; i++) {
+        const brigade_pending_event *p = &battle->pending[i];
+        protocol_value *item = protocol_value_map_new();
+        bool item_ok = item != NULL;
+        item_ok = item_ok && protocol_value_map_set_string(
+                                 item, "unit", server_state_unit_id(battle, p->unit)) == 0;
+        item_ok = item_ok && protocol_value_map_set_string(item, "event",
+                                                           brigade_d9_event_name(p->event)) == 0;
+        item_ok = item_ok && protocol_value_map_set_string(item, "melee", p->melee_id) == 0;
+        if (!item_ok)
+            protocol_value_free(item);
+        ok = item_ok && server_state_push(pending, item);
+    }
+    if (!ok) {
+        protocol_value_free(pending);
+        return NULL;
+    }
+    return pending;
+}
+
+/* state.fought: the melees of this turn the umpire may overrule. */
+static protocol_value *server_state_fought(const brigade_battle *battle)
+{
+    protocol_value *fought = protocol_value_array_new();
+    bool ok = fought != NULL;
+    for (int i = 0; ok && i < battle->fought_count; i++) {
+        const brigade_battle_fought *f = &battle->fought[i];
+        protocol_value *item = protocol_value_map_new();
+        protocol_value *units = protocol_value_array_new();
+        bool item_ok = item != NULL && units != NULL;
+        for (int k = 0; item_ok && k < f->melee.member_count; k++)
+            item_ok = server_state_push(units, protocol_value_string_new(server_state_unit_id(
+                                                   battle, f->melee.members[k].unit)));
+        item_ok = item_ok && protocol_value_map_set_string(item, "melee", f->melee.id) == 0;
+        if (item_ok) {
+            item_ok = protocol_value_map_set(item, "units", units) == 0;
+            units = NULL;
+        }
+        item_ok = item_ok && protocol_value_map_set_string(
+                                 item, "result", brigade_melee_result_name(f->result)) == 0;
+        item_ok = item_ok && server_state_set(item, "winner", server_state_side_or_nil(f->winner));
+        protocol_value_free(units);
+        if (!item_ok)
+            protocol_value_free(item);
+        ok = item_ok && server_state_push(fought, item);
+    }
+    if (!ok) {
+        protocol_value_free(fought);
+        return NULL;
+    }
+    return fought;
+}
+
+/* state.rolled_back: the log's rolled-back ranges. */
+static protocol_value *server_state_rolled_back(const brigade_battle *battle)
+{
+    protocol_value *ranges = protocol_value_array_new();
+    bool ok = ranges != NULL;
+    for (int i = 0; ok && i < battle->rolled_back_count; i++) {
+        const brigade_rolled_back *r = &battle->rolled_back[i];
+        protocol_value *item = protocol_value_map_new();
+        bool item_ok = item != NULL;
+        item_ok = item_ok && protocol_value_map_set_int(item, "from", r->first) == 0;
+        item_ok = item_ok && protocol_value_map_set_int(item, "to", r->end) == 0;
+        item_ok = item_ok && protocol_value_map_set_int(item, "seq", r->seq) == 0;
+        item_ok = item_ok && protocol_value_map_set_int(item, "to_seq", r->to_seq) == 0;
+        if (!item_ok)
+            protocol_value_free(item);
+        ok = item_ok && server_state_push(ranges, item);
+    }
+    if (!ok) {
+        protocol_value_free(ranges);
+        return NULL;
+    }
+    return ranges;
+}
+
+/* The umpire's members of the snapshot (PROTOCOL.md §7.1, §10.2). */
+static bool server_state_umpire(protocol_value *state, const brigade_battle *battle)
+{
+    return protocol_value_map_set_bool(state, "umpire", battle->umpired) == 0 &&
+           server_state_set(state, "pending", server_state_pending(battle)) &&
+           server_state_set(state, "fought", server_state_fought(battle)) &&
+           server_state_set(state, "rolled_back", server_state_rolled_back(battle));
+}
+
 protocol_value *server_state_from_battle(const brigade_battle *battle, const char *game_id)
 {
     protocol_value *state = protocol_value_map_new();
@@ -333,6 +444,8 @@ protocol_value *server_state_from_battle(const brigade_battle *battle, const cha
             protocol_value_free(melees);
     }
 
+    ok = ok && server_state_umpire(state, battle);
+
     if (!ok) {
         protocol_value_free(state);
         return NULL;
@@ -390,6 +503,9 @@ static bool server_state_entry_details(protocol_value *entry, const brigade_batt
                                                  server_state_unit_id(battle, event->unit.unit)) == 0;
         if (event->unit.note[0])
             ok = ok && protocol_value_map_set_string(entry, "note", event->unit.note) == 0;
+        if (event->unit.has_formation)
+            ok = ok && protocol_value_map_set_string(
+                           entry, "formation", brigade_formation_name(event->unit.formation)) == 0;
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED:
         ok = ok && protocol_value_map_set_string(
@@ -445,8 +561,39 @@ static bool server_state_entry_details(protocol_value *entry, const brigade_batt
                                                  brigade_status_name(event->result.status)) == 0;
         ok = ok && protocol_value_map_set_bool(entry, "formed", event->result.formed) == 0;
         ok = ok && server_state_entry_test(entry, event);
+        if (event->result.events & (BRIGADE_EVENT_DOUBLE_SIX | BRIGADE_EVENT_RISK_TO_GENERAL)) {
+            /* D9's events (PROTOCOL.md §10.2) */
+            protocol_value *raised = protocol_value_array_new();
+            bool raised_ok = raised != NULL;
+            if (raised_ok && (event->result.events & BRIGADE_EVENT_DOUBLE_SIX))
+                raised_ok = server_state_push(raised, protocol_value_string_new("double_six"));
+            if (raised_ok && (event->result.events & BRIGADE_EVENT_RISK_TO_GENERAL))
+                raised_ok = server_state_push(raised,
+                                              protocol_value_string_new("risk_to_general"));
+            if (!raised_ok)
+                protocol_value_free(raised);
+            ok = ok && raised_ok && server_state_set(entry, "events", raised);
+        }
+        if (event->result.overruled)
+            ok = ok && protocol_value_map_set_bool(entry, "overruled", true) == 0;
+        break;
+    case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
+        ok = ok && protocol_value_map_set_string(
+                       entry, "ruling", brigade_umpire_ruling_name(event->umpire.ruling)) == 0;
+        ok = ok && protocol_value_map_set_string(entry, "reason", event->umpire.text) == 0;
+        if (event->umpire.ruling == BRIGADE_UMPIRE_SETTLE) {
+            ok = ok && protocol_value_map_set_string(
+                           entry, "unit", server_state_unit_id(battle, event->umpire.unit)) == 0;
+            ok = ok && protocol_value_map_set_string(
+                           entry, "event", brigade_d9_event_name(event->umpire.event)) == 0;
+        }
+        if (event->umpire.ruling == BRIGADE_UMPIRE_OVERRULE)
+            ok = ok && protocol_value_map_set_string(entry, "melee", event->umpire.melee_id) == 0;
+        if (event->umpire.ruling == BRIGADE_UMPIRE_ROLLBACK)
+            ok = ok && protocol_value_map_set_int(entry, "to_seq", event->umpire.to_seq) == 0;
         break;
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
+    case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
         ok = ok && protocol_value_map_set_string(entry, "melee", event->resolved.melee_id) == 0;
         ok = ok && protocol_value_map_set(entry, "winner",
                                           server_state_side_or_nil(event->resolved.winner)) == 0;
@@ -485,13 +632,15 @@ static void server_state_utf8_trim(char *text)
         text[start - 1] = '\0';
 }
 
-protocol_value *server_state_log_entry(const brigade_battle *battle, const brigade_event *event)
+protocol_value *server_state_log_entry(const brigade_battle *battle, const brigade_event *event,
+                                       int64_t seq)
 {
     char text[512];
     brigade_event_describe(battle, event, text, sizeof(text));
     server_state_utf8_trim(text);
     protocol_value *entry = protocol_value_map_new();
     bool ok = entry != NULL;
+    ok = ok && protocol_value_map_set_int(entry, "seq", seq) == 0;
     ok = ok && protocol_value_map_set_int(entry, "turn", battle->turn) == 0;
     ok = ok && protocol_value_map_set_string(entry, "phase", brigade_phase_name(battle->phase)) == 0;
     ok = ok && protocol_value_map_set_string(entry, "kind", brigade_event_kind_name(event->kind)) == 0;

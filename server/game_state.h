@@ -10,6 +10,8 @@
 #ifndef BRIGADE_SERVER_GAME_STATE_H
 #define BRIGADE_SERVER_GAME_STATE_H
 
+#include <stdint.h>
+
 #include "core/battle.h"
 #include "protocol/value.h"
 
@@ -25,15 +27,17 @@
 protocol_value *server_state_from_battle(const brigade_battle *battle, const char *game_id);
 
 /*
- * The log entry of `event` (PROTOCOL.md §7.1 "entry"), given the battle
- * with the event already folded in (for the turn, the phase and unit ids):
- *   {turn, phase, kind, text, ...details}
+ * The log entry of `event` of the action of `seq` (PROTOCOL.md §7.1
+ * "entry"), given the battle with the event already folded in (for the
+ * turn, the phase and unit ids):
+ *   {seq, turn, phase, kind, text, ...details}
  * kind is the event kind's name ("roll", "morale_tested", ...), text its
  * line from brigade_event_describe(); details by kind: a roll's name and
  * dice, a morale test's roll, dice, total, modifiers [{rule, name, value}]
  * and effect, a melee unit's total with its modifiers and test, a melee's
  * result. New map owned by the caller; NULL when memory runs out.
  */
-protocol_value *server_state_log_entry(const brigade_battle *battle, const brigade_event *event);
+protocol_value *server_state_log_entry(const brigade_battle *battle, const brigade_event *event,
+                                       int64_t seq);
 
 #endif

@@ -36,6 +36,7 @@ def check(condition, what):
 
 class Server:
     def __init__(self, brigaded):
+        self.brigaded = brigaded
         self.tmp = tempfile.mkdtemp(prefix="brigade-game-test.")
         self.log_path = os.path.join(self.tmp, "server.log")
         self.log = open(self.log_path, "wb")
@@ -57,6 +58,24 @@ class Server:
 
     def text(self):
         return open(self.log_path, "rb").read().decode(errors="replace")
+
+    def restart(self):
+        """Stops brigaded (SIGTERM) and starts it again on the same data."""
+        check(self.stop() == 0, "brigaded exit status %r" % self.proc.returncode)
+        self.log = open(self.log_path, "ab")
+        start = len(self.text())
+        self.proc = subprocess.Popen(
+            [self.brigaded, "--port", "0", "--data", os.path.join(self.tmp, "data"),
+             "--web", self.tmp],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            m = re.search(r"listening on http://[^ ]*:(\d+),", self.text()[start:])
+            if m:
+                self.port = int(m.group(1))
+                return
+            time.sleep(0.05)
+        raise Failure("brigaded did not restart: " + self.text())
 
     def stop(self):
         if self.proc.poll() is None:
@@ -170,7 +189,8 @@ def create_game(client, scenarios, name="example_a.json"):
 
 
 STATE_KEYS = {"game", "title", "turn", "phase", "step", "phasing", "awaiting", "sides", "units",
-              "charges", "melees", "log", "dice", "hold"}
+              "charges", "melees", "log", "dice", "hold", "umpire", "pending", "fought",
+              "rolled_back"}
 UNIT_KEYS = {"side", "name", "type", "class", "figures", "nation", "formation", "formed",
              "wavering", "status", "general", "sappers", "ranks", "defending", "terrain", "move"}
 
@@ -188,7 +208,7 @@ def check_state(state, game, started=True):
     for unit_id, unit in state["units"].items():
         check(set(unit) == UNIT_KEYS, "unit %s members %r" % (unit_id, sorted(unit)))
     for entry in state["log"]:
-        for key in ("turn", "phase", "kind", "text"):
+        for key in ("seq", "turn", "phase", "kind", "text"):
             check(key in entry, "log entry without %s: %r" % (key, entry))
 
 
@@ -580,10 +600,11 @@ def case_spectator_delay(server, scenarios):
 
 
 def case_umpire_seat(server, scenarios):
-    """The umpire seat (design.md "Roles", PROTOCOL.md §5.2): create hands
-    out seats.umpire; the umpire joins without a dice seed, sees the live
-    state and every delta, does not hold up the battle's start, is not a
-    spectator (the players are not told of it) and is refused every
+    """The umpire seat (design.md "Roles", PROTOCOL.md §5.2, §10.2): create
+    hands out seats.umpire; the umpire joins without a dice seed, and its
+    first join seats it (seq 1: state.umpire true, an umpire_ruled
+    "seated" entry); it sees the live state and every delta, does not hold
+    up the battle's start, is not a spectator and is refused every
     player's action with wrong_seat."""
     creator = Client(server)
     game, seats = create_game(creator, scenarios)
@@ -591,33 +612,38 @@ def case_umpire_seat(server, scenarios):
     umpire = Client(server)
     welcome = umpire.ask({"type": "join", "game": game, "token": seats["umpire"]})
     check(welcome.get("type") == "welcome" and welcome["seat"] == "umpire" and
-          welcome["seq"] == 0 and "watchers" not in welcome,
+          welcome["seq"] == 1 and "watchers" not in welcome,
           "umpire welcome %r" % {k: v for k, v in welcome.items() if k != "state"})
     check_state(welcome["state"], game, started=False)
+    check(welcome["state"]["umpire"] is True, "state.umpire %r" % welcome["state"]["umpire"])
+    entry = welcome["state"]["log"][-1]
+    check(entry["kind"] == "umpire_ruled" and entry["ruling"] == "seated" and entry["seq"] == 1,
+          "the seating in the log: %r" % entry)
     players = {}
     for seat in ("A", "B"):
         players[seat] = Client(server)
         join(players[seat], game, seats[seat])
-    # The battle began with the players' seeds alone: seq 1 (A's), 2 (B's).
-    for seq in (1, 2):
+    # The battle began with the players' seeds alone: seq 2 (A's), 3 (B's).
+    for seq in (2, 3):
         delta = umpire.recv()
         check(delta.get("type") == "delta" and delta["seq"] == seq, "umpire delta %r" % delta)
     players["A"].recv()  # B's seed
     for action in ({"kind": "done"}, {"kind": "choose_initiative", "phasing": "A"}):
         expect_error(umpire.ask({"type": "act", "action": action}), "wrong_seat")
-    # A second umpire connection is the same seat: it is welcomed live.
+    # A second umpire connection is the same seat: it is welcomed live, and
+    # seats nobody again.
     again = Client(server)
     welcome = again.ask({"type": "join", "game": game, "token": seats["umpire"]})
     check(welcome.get("type") == "welcome" and welcome["seat"] == "umpire" and
-          welcome["seq"] == 2 and welcome["state"]["turn"] == 1, "second umpire welcome")
+          welcome["seq"] == 3 and welcome["state"]["turn"] == 1, "second umpire welcome")
     # A player acts: the umpire sees it at once, with the same seq.
     actor = welcome["state"]["awaiting"][0]
     answer = players[actor].ask({"type": "act", "action": {"kind": "choose_initiative",
                                                            "phasing": "A"}})
-    check(answer.get("type") == "ack" and answer["seq"] == 3, "the player's act: %r" % answer)
+    check(answer.get("type") == "ack" and answer["seq"] == 4, "the player's act: %r" % answer)
     for client in (umpire, again, players["A"], players["B"]):
         delta = client.recv()
-        check(delta.get("type") == "delta" and delta["seq"] == 3, "delta 3: %r" % delta)
+        check(delta.get("type") == "delta" and delta["seq"] == 4, "delta 4: %r" % delta)
     # The umpire's token is a token of this game only, and never logged.
     other, _ = create_game(Client(server), scenarios)
     expect_error(Client(server).ask({"type": "join", "game": other, "token": seats["umpire"]}),
@@ -641,11 +667,14 @@ def case_umpire_hold(server, scenarios):
     clients["A"].recv()  # B's seed: seq 2
     clients["umpire"] = Client(server)
     welcome = clients["umpire"].ask({"type": "join", "game": game, "token": seats["umpire"]})
-    check(welcome.get("type") == "welcome" and welcome["seq"] == 2, "umpire welcome")
+    check(welcome.get("type") == "welcome" and welcome["seq"] == 3, "umpire welcome")
     check(welcome["state"]["hold"] is None, "not held: %r" % welcome["state"]["hold"])
+    for seat in ("A", "B"):  # the umpire's seating: seq 3
+        delta = clients[seat].recv()
+        check(delta.get("type") == "delta" and delta["seq"] == 3, "seating delta %r" % delta)
     for seat in clients:
         states[seat] = copy.deepcopy(welcome["state"])
-    seq = [2]
+    seq = [3]
 
     def umpire_acts(action):
         answer = clients["umpire"].ask({"type": "act", "action": action})
@@ -705,7 +734,243 @@ def case_umpire_hold(server, scenarios):
     check(all(token not in server.text() for token in seats.values()), "a token is in the log")
 
 
+class Table:
+    """Players A and B and the umpire at one game of example A, each
+    connection keeping its state from the deltas (PROTOCOL.md §7.2)."""
+
+    def __init__(self, server, scenarios):
+        self.server = server
+        creator = Client(server)
+        self.game, self.seats = create_game(creator, scenarios)
+        creator.close()
+        self.clients, self.states, self.by_seq = {}, {}, {}
+        self.clients["umpire"] = Client(server)
+        welcome = self.clients["umpire"].ask({"type": "join", "game": self.game,
+                                              "token": self.seats["umpire"]})
+        check(welcome.get("type") == "welcome" and welcome["seq"] == 1, "umpire seated at 1")
+        self.states["umpire"] = welcome["state"]
+        for seat in ("A", "B"):
+            client = Client(server)
+            welcome = join(client, self.game, self.seats[seat])
+            for other in self.clients:
+                self.deltas(other, welcome["seq"])
+            self.clients[seat] = client
+            self.states[seat] = welcome["state"]
+        self.seq = 3
+        self.by_seq[3] = copy.deepcopy(self.states["A"])
+
+    def deltas(self, who, seq):
+        delta = self.clients[who].recv()
+        check(delta.get("type") == "delta" and delta["seq"] == seq,
+              "%s expected delta %d, got %r" % (who, seq, delta))
+        self.states[who] = apply_ops(self.states[who], delta["ops"])
+
+    def ask(self, who, action):
+        """The action's answer; an ack's delta is applied for everyone."""
+        answer = self.clients[who].ask({"type": "act", "action": action})
+        if answer.get("type") == "ack":
+            check(answer["seq"] == self.seq + 1, "ack seq %r after %d" % (answer, self.seq))
+            self.seq += 1
+            for other in self.clients:
+                self.deltas(other, self.seq)
+            check(self.states["A"] == self.states["B"] == self.states["umpire"],
+                  "the seats' states differ at seq %d" % self.seq)
+            self.by_seq[self.seq] = copy.deepcopy(self.states["A"])
+        return answer
+
+    def act(self, who, action):
+        answer = self.ask(who, action)
+        check(answer.get("type") == "ack", "%s %r: %r" % (who, action, answer))
+        return self.states["A"]
+
+    def fresh(self):
+        """A fresh welcome's state, checked equal to what the deltas gave."""
+        client = Client(self.server)
+        welcome = join(client, self.game, self.seats["A"])
+        client.close()
+        check(welcome["seq"] == self.seq and welcome["state"] == self.states["A"],
+              "a fresh welcome differs from the deltas at seq %d" % self.seq)
+        return welcome["state"]
+
+    def play_until(self, done, limit=120):
+        """Plays simple legal actions (the umpire settles D9's events) until
+        done(state)."""
+        for _ in range(limit):
+            state = self.states["A"]
+            if done(state):
+                return state
+            check(state["phase"] != "ended", "the battle ended first")
+            if state["step"] == "settle":
+                for pending in state["pending"]:
+                    self.act("umpire", {"kind": "settle", "unit": pending["unit"],
+                                        "event": pending["event"],
+                                        "reason": "D9: no effect this time"})
+                continue
+            actor = next((s for s in ("A", "B") if pick_action(state, s)), None)
+            check(actor is not None, "nobody is awaited in %s/%s" % (state["phase"],
+                                                                     state["step"]))
+            answer = self.ask(actor, pick_action(state, actor))
+            if answer.get("type") == "error":
+                check(answer["code"] in ("invalid_action", "wrong_phase"), "%r" % answer)
+                self.act(actor, {"kind": "done"})
+        state = self.states["A"]
+        raise Failure("not reached in %d actions: turn %d, %s/%s, log tail %r" % (
+            limit, state["turn"], state["phase"], state["step"],
+            [e["text"] for e in state["log"][-8:]]))
+
+
+def table_with_melee(server, scenarios):
+    """A Table whose game has fought a melee this turn (state.fought). The
+    dice are the server's: a charge may fail its morale test and leave
+    both units unformed for good, so a game is tried again a few times."""
+    for _ in range(8):
+        table = Table(server, scenarios)
+        try:
+            table.play_until(lambda s: s["fought"], limit=40)
+            return table
+        except Failure:
+            for client in table.clients.values():
+                client.close()
+    raise Failure("no melee in 8 games")
+
+
+def last_results(state, melee):
+    """The latest melee_unit_result entry of each unit of `melee`."""
+    results = {}
+    for entry in state["log"]:
+        if entry["kind"] == "melee_unit_result" and entry["melee"] == melee:
+            results[entry["unit"]] = entry
+    return results
+
+
+def case_umpire_overrule(server, scenarios):
+    """The umpire overrules a melee (PROTOCOL.md §10.2): both players see
+    the overruled state, in which each unit's figures move by the
+    difference between the old and the new casualties and its status is
+    the new result's; the dice stay (dice.next does not move)."""
+    table = table_with_melee(server, scenarios)
+    state = table.states["A"]
+    fought = state["fought"][0]
+    melee, winner, result = fought["melee"], fought["winner"], fought["result"]
+    new = {"retreat": "pushed_back", "broken": "pushed_back", "pushed_back": "retreat",
+           "draw": "retreat", "auto": "pushed_back"}[result]
+    new_winner = winner or "A"
+    before = {u: state["units"][u]["figures"] for u in fought["units"]}
+    old = last_results(state, melee)
+    next_die = state["dice"]["next"]
+    for who in ("A", "B"):
+        expect_error(table.ask(who, {"kind": "overrule", "melee": melee, "result": new,
+                                     "winner": new_winner, "reason": "mine"}), "wrong_seat")
+    expect_error(table.ask("umpire", {"kind": "overrule", "melee": "T9.M9", "result": new,
+                                      "winner": new_winner, "reason": "x"}), "invalid_action")
+    expect_error(table.ask("umpire", {"kind": "overrule", "melee": melee, "result": "auto",
+                                      "winner": new_winner, "reason": "x"}), "invalid_action")
+    state = table.act("umpire", {"kind": "overrule", "melee": melee, "result": new,
+                                 "winner": new_winner,
+                                 "reason": "the hussars' flank was covered by the wood"})
+    # Nothing is rolled again: a new roll only for a test the melee did not
+    # take, or for melee dice an automatic result (12.12-12.16) never rolled.
+    new_rolls = [e for e in state["log"] if e["seq"] == table.seq and e["kind"] == "roll"]
+    check(all(e["name"].endswith((".pursuit", ".reform")) or result == "auto"
+              for e in new_rolls), "the overrule rolled %r" % new_rolls)
+    check(state["dice"]["next"] == next_die + 2 * len(new_rolls), "dice.next after the overrule")
+    kinds = [e["kind"] for e in state["log"] if e["seq"] == table.seq and e["kind"] != "roll"]
+    check(kinds[0] == "umpire_ruled" and kinds[-1] == "melee_overruled" and
+          kinds.count("melee_unit_result") == len(fought["units"]),
+          "the overrule's entries: %r" % kinds)
+    ruled = [e for e in state["log"] if e["seq"] == table.seq][0]
+    check(ruled["ruling"] == "overrule" and ruled["melee"] == melee and
+          ruled["reason"] == "the hussars' flank was covered by the wood", "ruling %r" % ruled)
+    now = last_results(state, melee)
+    for unit in fought["units"]:
+        check(now[unit].get("overruled") is True, "%s's new result entry %r" % (unit, now[unit]))
+        expected = max(0, before[unit] + old[unit]["casualties"] - now[unit]["casualties"])
+        check(state["units"][unit]["figures"] == expected,
+              "%s: %d figures, expected %d + %d - %d" % (
+                  unit, state["units"][unit]["figures"], before[unit],
+                  old[unit]["casualties"], now[unit]["casualties"]))
+        if state["units"][unit]["side"] != new_winner:
+            check(state["units"][unit]["status"] == new.replace("retreat", "retreating"),
+                  "the loser %s is %s after %s" % (unit, state["units"][unit]["status"], new))
+        check(state["units"][unit]["status"] == now[unit]["status"] or expected == 0,
+              "%s's status %s, its result says %s" % (unit, state["units"][unit]["status"],
+                                                      now[unit]["status"]))
+    check(state["fought"][0]["result"] == new and state["fought"][0]["winner"] == new_winner,
+          "state.fought %r" % state["fought"])
+    table.fresh()
+    # Both players go on from the overruled state.
+    table.play_until(lambda s: s["turn"] == 2)
+    table.fresh()
+
+
+def case_umpire_rollback(server, scenarios):
+    """The umpire rolls back (PROTOCOL.md §10.2): the state returns to the
+    one after to_seq for everyone, the log keeps its entries and lists the
+    rolled-back ones, the journal marks them and deletes nothing, the game
+    is held until released, no die number comes twice, and a restart
+    rebuilds the same state."""
+    import sqlite3
+    table = table_with_melee(server, scenarios)
+    # Back to the moment the Charge phase began, before the melee.
+    to_seq = min(seq for seq, st in table.by_seq.items() if st["phase"] == "charge")
+    target = table.by_seq[to_seq]
+    before = copy.deepcopy(table.states["A"])
+    for who in ("A", "B"):
+        expect_error(table.ask(who, {"kind": "rollback", "to_seq": to_seq, "reason": "x"}),
+                     "wrong_seat")
+    expect_error(table.ask("umpire", {"kind": "rollback", "to_seq": table.seq,
+                                      "reason": "x"}), "invalid_action")
+    expect_error(table.ask("umpire", {"kind": "rollback", "to_seq": 1, "reason": "x"}),
+                 "invalid_action")  # the battle had not begun
+    state = table.act("umpire", {"kind": "rollback", "to_seq": to_seq,
+                                 "reason": "the charge distance was measured wrong"})
+    rollback_seq = table.seq
+    for key in ("turn", "phase", "step", "phasing", "awaiting", "units", "charges", "melees",
+                "sides", "fought", "pending"):
+        check(state[key] == target[key], "%s after the rollback: %r, at seq %d: %r" % (
+            key, state[key], to_seq, target[key]))
+    check(state["hold"] == "rolled back to seq %d: the charge distance was measured wrong" %
+          to_seq, "hold %r" % state["hold"])
+    check(state["rolled_back"] == [{"from": len(target["log"]), "to": len(before["log"]),
+                                    "seq": rollback_seq, "to_seq": to_seq}],
+          "rolled_back %r" % state["rolled_back"])
+    check(state["log"][:len(before["log"])] == before["log"] and
+          len(state["log"]) == len(before["log"]) + 1, "the log keeps its entries")
+    check(state["dice"]["next"] == before["dice"]["next"],
+          "dice.next %r, before the rollback %r" % (state["dice"]["next"],
+                                                     before["dice"]["next"]))
+    table.fresh()
+    # The journal: marked, not deleted.
+    db = sqlite3.connect(os.path.join(server.tmp, "data", "brigade.sqlite"))
+    rows = db.execute("SELECT seq, rolled_back FROM events WHERE game = ? ORDER BY seq, idx",
+                      (table.game,)).fetchall()
+    db.close()
+    check(all(flag == (1 if to_seq < seq < rollback_seq else 0) for seq, flag in rows),
+          "rolled_back flags %r" % rows)
+    check(max(seq for seq, _ in rows) == rollback_seq, "rows up to the rollback")
+    expect_error(table.ask("umpire", {"kind": "rollback", "to_seq": to_seq + 1,
+                                      "reason": "x"}), "invalid_action")  # rolled back itself
+    actor = state["awaiting"][0]
+    expect_error(table.ask(actor, pick_action(state, actor)), "held")
+    table.act("umpire", {"kind": "release", "reason": "measured again: 11 inches"})
+    # Play on: the next rolls take new numbers.
+    state = table.play_until(lambda s: s["dice"]["next"] > before["dice"]["next"])
+    rolls = [e for e in state["log"] if e["kind"] == "roll"]
+    check(rolls and rolls[-1]["seq"] > rollback_seq, "a roll after the rollback")
+    # A restart rebuilds the same state.
+    for client in table.clients.values():
+        client.close()
+    server.restart()
+    fresh = Client(server)
+    welcome = join(fresh, table.game, table.seats["B"])
+    check(welcome["seq"] == table.seq and welcome["state"] == table.states["A"],
+          "the state after a restart differs")
+    fresh.close()
+
+
 CASES = {
+    "umpire_overrule": case_umpire_overrule,
+    "umpire_rollback": case_umpire_rollback,
     "umpire_hold": case_umpire_hold,
     "umpire_seat": case_umpire_seat,
     "spectator_delay": case_spectator_delay,
