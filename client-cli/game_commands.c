@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -51,6 +52,9 @@
  * up once --timeout has passed without a connection. */
 #define GAME_RUN_RECONNECT_FIRST_MS 200
 #define GAME_RUN_RECONNECT_MAX_MS 5000
+/* el_gets failing this many times in a row on a readable terminal ends the
+ * input, as a hang-up does (no busy loop on a broken terminal). */
+#define GAME_RUN_EDITOR_FAILURES_MAX 1000
 
 typedef enum game_run_command {
     GAME_RUN_NEW = 0,
@@ -119,6 +123,7 @@ typedef struct game_run {
     unsigned reconnects;   /* attempts since the connection was lost, 0 when connected */
     bool joined_once;
     size_t log_shown;      /* log entries already printed */
+    size_t rollbacks_shown; /* state.rolled_back ranges already told */
     char summary[200];     /* turn/phase/step/awaiting/phasing last shown */
 
     /* the command in flight */
@@ -151,6 +156,7 @@ typedef struct game_run {
     EditLine *editor;
     History *history;
     bool editing;           /* the editor shows its prompt (unbuffered mode) */
+    unsigned editor_failures; /* el_gets's -1 in a row, the terminal still there */
     char prompt[160];
 
     /* libuv handles of ours on the client's loop */
@@ -547,14 +553,54 @@ static void game_run_reconnect_fired(uv_timer_t *timer)
 /* ------------------------------------------------------------- the view */
 
 /* The summary that decides whether the state view is printed again: the
- * turn, the phase and the step (who is awaited shows in the prompt). */
+ * turn, the phase, the step and how many D9 events wait for the umpire
+ * (who is awaited and the hold show in the prompt). */
 static void game_run_summary(const protocol_value *state, char *out, size_t size)
 {
     const char *phase = protocol_value_string_get(protocol_value_map_get(state, "phase"), NULL);
     const char *step = protocol_value_string_get(protocol_value_map_get(state, "step"), NULL);
-    snprintf(out, size, "%" PRId64 "|%.40s|%.40s",
+    snprintf(out, size, "%" PRId64 "|%.40s|%.40s|%zu",
              protocol_value_int_get(protocol_value_map_get(state, "turn")), phase ? phase : "",
-             step ? step : "");
+             step ? step : "", protocol_value_count(protocol_value_map_get(state, "pending")));
+}
+
+static bool game_run_is_umpire(const game_run *run)
+{
+    return strcmp(run->seat, "umpire") == 0;
+}
+
+/* Text mode, after a delta: a rollback the state newly holds
+ * (state.rolled_back grew, PROTOCOL.md §10.2) is told in words. Returns
+ * whether one was (the whole view is shown again). */
+static bool game_run_show_rollbacks(game_run *run)
+{
+    const protocol_value *ranges = protocol_value_map_get(run->state, "rolled_back");
+    size_t count = protocol_value_count(ranges);
+    if (run->rollbacks_shown > count)
+        run->rollbacks_shown = count;
+    bool told = false;
+    const protocol_value *log = protocol_value_map_get(run->state, "log");
+    for (; run->rollbacks_shown < count; run->rollbacks_shown++) {
+        const protocol_value *range = protocol_value_array_get(ranges, run->rollbacks_shown);
+        int64_t from = protocol_value_int_get(protocol_value_map_get(range, "from"));
+        int64_t to = protocol_value_int_get(protocol_value_map_get(range, "to"));
+        int64_t by = protocol_value_int_get(protocol_value_map_get(range, "seq"));
+        const protocol_value *first = protocol_value_array_get(log, (size_t)(from < 0 ? 0 : from));
+        const protocol_value *last = protocol_value_array_get(log, (size_t)(to < 1 ? 0 : to - 1));
+        fprintf(run->out, "== The umpire rolled the game back (seq %" PRId64 "): ", by);
+        if (to > from && first && last)
+            fprintf(run->out,
+                    "%" PRId64 " log entr%s of seq %" PRId64 " to %" PRId64
+                    " no longer count%s ('log' marks them rolled back).\n",
+                    to - from, to - from == 1 ? "y" : "ies",
+                    protocol_value_int_get(protocol_value_map_get(first, "seq")),
+                    protocol_value_int_get(protocol_value_map_get(last, "seq")),
+                    to - from == 1 ? "s" : "");
+        else
+            fputs("no log entry was undone.\n", run->out);
+        told = true;
+    }
+    return told;
 }
 
 static void game_run_prompt_update(game_run *run)
@@ -574,11 +620,20 @@ static void game_run_show_changes(game_run *run, bool force_view)
     char summary[sizeof(run->summary)];
     game_run_summary(run->state, summary, sizeof(summary));
     bool view = force_view || strcmp(summary, run->summary) != 0;
-    if (run->log_shown == count && !view)
+    size_t rollbacks = protocol_value_count(protocol_value_map_get(run->state, "rolled_back"));
+    if (run->log_shown == count && !view && run->rollbacks_shown == rollbacks)
         return;
     game_run_print_begin(run);
-    for (; run->log_shown < count; run->log_shown++)
-        game_display_log_entry(run->out, protocol_value_array_get(log, run->log_shown));
+    for (; run->log_shown < count; run->log_shown++) {
+        game_display_log_line(run->out, run->state, run->log_shown, game_run_is_umpire(run));
+        /* An overruled melee changes figures and statuses: show the units. */
+        const char *kind = protocol_value_string_get(
+            protocol_value_map_get(protocol_value_array_get(log, run->log_shown), "kind"), NULL);
+        if (kind && strcmp(kind, "melee_overruled") == 0)
+            view = true;
+    }
+    if (game_run_show_rollbacks(run))
+        view = true;
     if (view) {
         game_display_state(run->out, run->state, run->seat[0] ? run->seat : NULL);
         memcpy(run->summary, summary, sizeof(summary));
@@ -632,6 +687,70 @@ static void game_run_print_state(game_run *run)
     } else {
         game_display_state(run->out, run->state, run->seat);
         fprintf(run->out, "seq %" PRId64 ", snapshot hash %s\n", run->seq, hex);
+    }
+    game_run_print_end(run);
+}
+
+/* The `log` command: the last `count` entries (0: all) with their seq,
+ * rolled-back ones marked (PROTOCOL.md §7.1); with --json
+ * {"type":"log","seq":N,"rolled_back":[range],"entries":[entry + "index",
+ * "rolled_back"]}. */
+static void game_run_print_log(game_run *run, size_t count)
+{
+    const protocol_value *log = protocol_value_map_get(run->state, "log");
+    size_t total = protocol_value_count(log);
+    size_t first = count == 0 || count >= total ? 0 : total - count;
+    game_run_print_begin(run);
+    if (run->options.json) {
+        protocol_value *answer = protocol_value_map_new();
+        protocol_value *entries = protocol_value_array_new();
+        protocol_value *ranges =
+            protocol_value_clone(protocol_value_map_get(run->state, "rolled_back"));
+        bool failed = !answer || !entries ||
+                      protocol_value_map_set_string(answer, "type", "log") != 0 ||
+                      protocol_value_map_set_int(answer, "seq", run->seq) != 0;
+        for (size_t i = first; i < total && !failed; i++) {
+            protocol_value *entry = protocol_value_clone(protocol_value_array_get(log, i));
+            if (!entry || protocol_value_map_set_int(entry, "index", (int64_t)i) != 0 ||
+                protocol_value_map_set_bool(entry, "rolled_back",
+                                            game_display_rolled_back(run->state, i, NULL)) != 0) {
+                protocol_value_free(entry);
+                failed = true;
+                break;
+            }
+            /* push consumes the entry, also when it fails */
+            failed = protocol_value_array_push(entries, entry) != 0;
+        }
+        if (!failed && !ranges)
+            ranges = protocol_value_array_new();
+        if (!failed) {
+            /* map_set consumes its value, also when it fails */
+            failed = !ranges || protocol_value_map_set(answer, "rolled_back", ranges) != 0;
+            ranges = NULL;
+        }
+        if (!failed) {
+            failed = protocol_value_map_set(answer, "entries", entries) != 0;
+            entries = NULL;
+        }
+        if (failed)
+            fprintf(run->err, "brigade %s: out of memory\n", run->name);
+        else
+            game_run_print_json(run, answer);
+        protocol_value_free(ranges);
+        protocol_value_free(entries);
+        protocol_value_free(answer);
+    } else {
+        if (first > 0)
+            fprintf(run->out, "(the last %zu of %zu log entries; 'log all' lists every one)\n",
+                    total - first, total);
+        for (size_t i = first; i < total; i++)
+            game_display_log_line(run->out, run->state, i, true);
+        if (total == 0)
+            fputs("(the log is empty)\n", run->out);
+        fprintf(run->out, "seq %" PRId64 " now%s\n", run->seq,
+                game_run_is_umpire(run) ? "; rollback SEQ REASON goes back to the state after "
+                                          "the action of SEQ"
+                                        : "");
     }
     game_run_print_end(run);
 }
@@ -706,7 +825,9 @@ static void game_run_line(game_run *run, const game_line *line)
     game_input input;
     char message[400];
     run->current_line = line->number;
-    if (game_input_parse(line->text, run->state, &input, message, sizeof(message)) != 0) {
+    game_input_context context = {.state = run->state, .seq = run->seq,
+                                  .seat = run->seat[0] ? run->seat : NULL};
+    if (game_input_parse(line->text, &context, &input, message, sizeof(message)) != 0) {
         game_run_input_error(run, line, message);
         return;
     }
@@ -740,6 +861,9 @@ static void game_run_line(game_run *run, const game_line *line)
         return;
     case GAME_INPUT_HASH:
         game_run_print_hash(run);
+        return;
+    case GAME_INPUT_LOG:
+        game_run_print_log(run, input.log_count);
         return;
     case GAME_INPUT_HELP:
         game_run_print_begin(run);
@@ -869,19 +993,33 @@ static char *game_run_editor_prompt(EditLine *editor)
     return run ? run->prompt : "> ";
 }
 
+/* Whether stdin has hung up or failed (the terminal is gone). */
+static bool game_run_stdin_gone(void)
+{
+    struct pollfd watched = {.fd = STDIN_FILENO, .events = POLLIN, .revents = 0};
+    if (poll(&watched, 1, 0) < 0)
+        return errno != EINTR;
+    return (watched.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
 /* Interactive: one key (or more) for the editor. */
 static void game_run_editor_read(game_run *run)
 {
     int count = 0;
     const char *buffer = el_gets(run->editor, &count);
     if (!buffer) {
-        if (count < 0) { /* read error or hang-up */
+        /* -1 is a read error or a hang-up, but also an editor command that
+         * ends no line in unbuffered mode (^L clears the screen): only a
+         * terminal that is gone ends the input. */
+        if (count < 0 && (game_run_stdin_gone() ||
+                          ++run->editor_failures > GAME_RUN_EDITOR_FAILURES_MAX)) {
             run->input_eof = true;
             game_run_stdin_stop(run);
             game_run_pump(run);
         }
         return;
     }
+    run->editor_failures = 0;
     if (count == 1 && buffer[0] == 4) { /* ^D on an empty line */
         game_run_editor_suspend(run);
         fputc('\n', run->out);
@@ -1041,6 +1179,8 @@ static void game_run_on_welcome(game_run *run, protocol_server_message *message)
             game_run_print_end(run);
             size_t count = protocol_value_count(protocol_value_map_get(run->state, "log"));
             run->log_shown = count > GAME_RUN_LOG_RECENT ? count - GAME_RUN_LOG_RECENT : 0;
+            run->rollbacks_shown =
+                protocol_value_count(protocol_value_map_get(run->state, "rolled_back"));
         }
         game_run_show_changes(run, true);
     } else {
@@ -1236,6 +1376,23 @@ static void game_run_on_created(game_run *run, protocol_server_message *message)
             game_display_text(run->out, message->as.created.spectator);
             fputs(run->options.spectator_password ? " --password PASSWORD\n" : "\n", run->out);
         }
+        /* The same seats as browser links (client-web, PROTOCOL.md §5.2):
+         * the token in the fragment, never sent to the server. */
+        fputs("\nOr in a browser (each link is that seat's secret, like the token):\n\n", run->out);
+        const char *labels[4] = {"side A", "side B", "umpire", "spectators"};
+        const char *links[4] = {tokens[0], tokens[1], message->as.created.umpire,
+                                message->as.created.spectator};
+        for (int i = 0; i < 4; i++) {
+            if (!links[i][0])
+                continue;
+            bool ipv6 = strchr(run->url.host, ':') != NULL;
+            fprintf(run->out, "  %-11s http://%s%s%s:%d/#game=", labels[i], ipv6 ? "[" : "",
+                    run->url.host, ipv6 ? "]" : "", run->url.port);
+            game_display_text(run->out, message->game);
+            fputs("&token=", run->out);
+            game_display_text(run->out, links[i]);
+            fputc('\n', run->out);
+        }
     }
     fflush(run->out);
     game_run_finish(run, 0);
@@ -1391,7 +1548,8 @@ void game_commands_usage(FILE *out)
           "  play [--server URL] [--json] [--timeout S] --game ID --token TOKEN\n"
           "  play ... --game ID --spectator ID [--password P]\n"
           "                    (watch read-only as a spectator)\n"
-          "                    play one side: interactive at a terminal ('help' lists the\n"
+          "                    play one side, or umpire with the umpire's token:\n"
+          "                    interactive at a terminal ('help' lists the\n"
           "                    commands), else reads commands from stdin one at a time\n"
           "                    (exit 0, or 3 if any was refused); --json prints every\n"
           "                    server message as one JSON line\n"

@@ -20,8 +20,16 @@
  * JSON line (protocol_value_to_json), and the local commands answer in JSON
  * too: hash {"type":"hash","seq":N,"hash":HEX}, state
  * {"type":"state","game","seat","seq","hash","state"}, wait
- * {"type":"wait","seq":N,"condition":TEXT}, a typing error
- * {"type":"input_error","line":N,"message":TEXT}.
+ * {"type":"wait","seq":N,"condition":TEXT}, log {"type":"log","seq":N,
+ * "rolled_back":[range],"entries":[entry]} (each log entry of the state
+ * with its "index" in the log and "rolled_back": bool, PROTOCOL.md §7.1), a
+ * typing error {"type":"input_error","line":N,"message":TEXT}.
+ *
+ * With the umpire's token play is the umpire's seat (PROTOCOL.md §10.2):
+ * its view adds the melees fought this turn and the D9 events pending, its
+ * log lines carry their seq, and it takes the umpire's commands of
+ * game_input.h. Everyone's view tells a rollback when it comes and marks
+ * rolled-back log entries "(rolled back)".
  *
  * play keeps playing through a lost connection (a server restart, a network
  * failure): it says so on stderr ("connection lost (…); reconnecting in

@@ -77,6 +77,13 @@ static void game_display_awaiting(const protocol_value *state, const char *seat,
         snprintf(out, size, "nobody");
 }
 
+/* Whether the game waits for the umpire to settle D9's events: step
+ * "settle" (PROTOCOL.md §10.2). */
+static bool game_display_settling(const protocol_value *state)
+{
+    return strcmp(game_display_string(state, "step", ""), "settle") == 0;
+}
+
 /* ------------------------------------------------------------- prompt */
 
 void game_display_prompt(const protocol_value *state, const char *seat, char *out, size_t size)
@@ -92,6 +99,9 @@ void game_display_prompt(const protocol_value *state, const char *seat, char *ou
     game_display_copy(step, sizeof(step), game_display_string(state, "step", ""));
     game_display_copy(you, sizeof(you), seat ? seat : "?");
     game_display_awaiting(state, seat, awaiting, sizeof(awaiting));
+    if (game_display_settling(state))
+        snprintf(awaiting, sizeof(awaiting), "the umpire%s",
+                 seat && strcmp(seat, "umpire") == 0 ? " (you)" : "");
     if (game_display_int(state, "turn") == 0) {
         /* Before the battle: waiting for both players' dice seeds (§10.3). */
         snprintf(out, size, "T0 waiting for both players to join [%s]> ", you);
@@ -291,6 +301,75 @@ static void game_display_melees(FILE *out, const protocol_value *state)
     }
 }
 
+/* state.pending as "double_six of hussars (T1.M1), ..." (PROTOCOL.md §7.1). */
+static void game_display_pending_list(FILE *out, const protocol_value *pending)
+{
+    for (size_t i = 0; i < protocol_value_count(pending); i++) {
+        const protocol_value *entry = protocol_value_array_get(pending, i);
+        fputs(i ? ", " : "", out);
+        game_display_text(out, game_display_string(entry, "event", "?"));
+        fputs(" of ", out);
+        game_display_text(out, game_display_string(entry, "unit", "?"));
+        fputs(" (", out);
+        game_display_text(out, game_display_string(entry, "melee", "?"));
+        fputs(")", out);
+    }
+}
+
+/* D9's events: everyone is told what the game waits for in step settle;
+ * the umpire also sees them while the melee in hand is still resolved. */
+static void game_display_pending(FILE *out, const protocol_value *state, bool umpire)
+{
+    const protocol_value *pending = protocol_value_map_get(state, "pending");
+    if (protocol_value_count(pending) == 0) {
+        if (game_display_settling(state))
+            fputs("waiting for the umpire to settle the melee's events\n", out);
+        return;
+    }
+    if (game_display_settling(state)) {
+        fputs("waiting for the umpire to settle ", out);
+        game_display_pending_list(out, pending);
+        fputs(umpire ? "\n  (you: settle UNIT EVENT REASON...)\n" : "\n", out);
+    } else if (umpire) {
+        fputs("to settle once the melee in hand is resolved: ", out);
+        game_display_pending_list(out, pending);
+        fputc('\n', out);
+    }
+}
+
+/* The umpire's list of the melees fought this turn (state.fought), which
+ * it may overrule. */
+static void game_display_fought(FILE *out, const protocol_value *state)
+{
+    const protocol_value *fought = protocol_value_map_get(state, "fought");
+    size_t count = protocol_value_count(fought);
+    if (protocol_value_kind_of(fought) != PROTOCOL_VALUE_ARRAY || count == 0)
+        return;
+    fputs("melees fought this turn (you may overrule them):\n", out);
+    for (size_t i = 0; i < count; i++) {
+        const protocol_value *melee = protocol_value_array_get(fought, i);
+        fputs("  ", out);
+        game_display_text(out, game_display_string(melee, "melee", "?"));
+        fputs(":", out);
+        const protocol_value *units = protocol_value_map_get(melee, "units");
+        for (size_t k = 0; k < protocol_value_count(units); k++) {
+            fputs(k ? ", " : " ", out);
+            game_display_text(out, protocol_value_string_get(protocol_value_array_get(units, k),
+                                                             NULL));
+        }
+        fputs(": ", out);
+        game_display_text(out, game_display_string(melee, "result", "?"));
+        const char *winner = game_display_string(melee, "winner", NULL);
+        if (winner) {
+            fputs(", won by ", out);
+            game_display_text(out, winner);
+        } else {
+            fputs(", no winner", out);
+        }
+        fputc('\n', out);
+    }
+}
+
 void game_display_state(FILE *out, const protocol_value *state, const char *seat)
 {
     if (protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP) {
@@ -320,14 +399,20 @@ void game_display_state(FILE *out, const protocol_value *state, const char *seat
         fputs(" | HELD by the umpire: ", out);
         game_display_text(out, hold);
     }
+    if (game_display_bool(state, "umpire"))
+        fputs(" | an umpire is seated", out);
     if (seat) {
         fputs(" | you are ", out);
-        game_display_text(out, seat);
+        game_display_text(out, strcmp(seat, "umpire") == 0 ? "the umpire" : seat);
     }
     fputs("\n", out);
     game_display_units(out, state);
     game_display_charges(out, state);
     game_display_melees(out, state);
+    bool umpire = seat && strcmp(seat, "umpire") == 0;
+    game_display_pending(out, state, umpire);
+    if (umpire)
+        game_display_fought(out, state);
 }
 
 /* --------------------------------------------------------------- log */
@@ -400,13 +485,36 @@ static void game_display_record(FILE *out, const protocol_value *record, const c
     game_display_modifiers(out, modifiers, "      ");
 }
 
-void game_display_log_entry(FILE *out, const protocol_value *entry)
+bool game_display_rolled_back(const protocol_value *state, size_t index, int64_t *by)
+{
+    const protocol_value *ranges = protocol_value_map_get(state, "rolled_back");
+    for (size_t i = 0; i < protocol_value_count(ranges); i++) {
+        const protocol_value *range = protocol_value_array_get(ranges, i);
+        if (!game_display_has_int(range, "from") || !game_display_has_int(range, "to"))
+            continue;
+        int64_t from = game_display_int(range, "from");
+        int64_t to = game_display_int(range, "to");
+        if ((int64_t)index >= from && (int64_t)index < to) {
+            if (by)
+                *by = game_display_int(range, "seq");
+            return true;
+        }
+    }
+    return false;
+}
+
+/* One entry: its seq first when `show_seq`, "(rolled back)" after its text
+ * when `rolled_back`. */
+static void game_display_entry(FILE *out, const protocol_value *entry, bool show_seq,
+                               bool rolled_back)
 {
     fputs("* ", out);
     if (protocol_value_kind_of(entry) != PROTOCOL_VALUE_MAP) {
         fputs("(an entry the server wrote in an unknown form)\n", out);
         return;
     }
+    if (show_seq && game_display_has_int(entry, "seq"))
+        fprintf(out, "seq %" PRId64 " ", game_display_int(entry, "seq"));
     if (game_display_has_int(entry, "turn"))
         fprintf(out, "T%" PRId64 " ", game_display_int(entry, "turn"));
     const char *phase = game_display_string(entry, "phase", NULL);
@@ -416,6 +524,8 @@ void game_display_log_entry(FILE *out, const protocol_value *entry)
     }
     const char *text = game_display_string(entry, "text", NULL);
     game_display_text(out, text ? text : game_display_string(entry, "kind", "?"));
+    if (rolled_back)
+        fputs(" (rolled back)", out);
     fputc('\n', out);
     /* The text is the server's sentence for a human (PROTOCOL.md §7.1); add
      * the dice and modifiers (with their rules) it does not spell out. */
@@ -423,6 +533,18 @@ void game_display_log_entry(FILE *out, const protocol_value *entry)
     const protocol_value *test = protocol_value_map_get(entry, "test");
     if (protocol_value_kind_of(test) == PROTOCOL_VALUE_MAP)
         game_display_record(out, test, text, game_display_string(test, "kind", "test"));
+}
+
+void game_display_log_entry(FILE *out, const protocol_value *entry)
+{
+    game_display_entry(out, entry, false, false);
+}
+
+void game_display_log_line(FILE *out, const protocol_value *state, size_t index, bool show_seq)
+{
+    const protocol_value *entry =
+        protocol_value_array_get(protocol_value_map_get(state, "log"), index);
+    game_display_entry(out, entry, show_seq, game_display_rolled_back(state, index, NULL));
 }
 
 /* ------------------------------------------------------------- errors */

@@ -13,26 +13,51 @@
 #ifndef BRIGADE_CLIENT_CLI_GAME_DISPLAY_H
 #define BRIGADE_CLIENT_CLI_GAME_DISPLAY_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "protocol/value.h"
 
 /*
- * The prompt for `state` seen from `seat` ("A", "B" or NULL), e.g.
- * "T1 charge/declare, awaiting A (you) [A]> " in `out` (size `size`,
+ * The prompt for `state` seen from `seat` ("A", "B", "umpire" or NULL), e.g.
+ * "T1 charge/declare, awaiting A (you) [A]> ", or in step "settle"
+ * "T1 melee/settle, awaiting the umpire [B]> ", in `out` (size `size`,
  * always NUL-terminated).
  */
 void game_display_prompt(const protocol_value *state, const char *seat, char *out,
                          size_t size);
 
-/* The summary line, the units table, the charges and the melees. */
+/* The summary line (with the umpire's hold, and whether an umpire is
+ * seated), the units table, the charges and the melees; in step "settle"
+ * the D9 events waiting for the umpire (state.pending, PROTOCOL.md §10.2);
+ * for the seat "umpire" also the events pending and the melees fought this
+ * turn with their result and winner (state.fought), which it may
+ * overrule. */
 void game_display_state(FILE *out, const protocol_value *state, const char *seat);
 
 /* The compact table of both sides' units: side, id, type, figures,
  * formed/unformed (and wavering), status, general, mandatory-move
  * instruction. */
 void game_display_units(FILE *out, const protocol_value *state);
+
+/*
+ * Whether log entry `index` of the state (from 0) was rolled back: it lies
+ * in a range {from, to, seq} of state.rolled_back (PROTOCOL.md §7.1, from
+ * <= index < to). When it was, *by (may be NULL) is the seq of the
+ * rollback.
+ */
+bool game_display_rolled_back(const protocol_value *state, size_t index, int64_t *by);
+
+/*
+ * Log entry `index` of the state as game_display_log_entry writes it,
+ * with " (rolled back)" after its text when game_display_rolled_back says
+ * so, and with `show_seq` its seq first ("* seq 12 T1 melee: ..."): the
+ * umpire's view, and the `log` command's.
+ */
+void game_display_log_line(FILE *out, const protocol_value *state, size_t index,
+                           bool show_seq);
 
 /* One log entry of the state's `log` (PROTOCOL.md §7.1) as "* T1 melee:
  * <text>": the server's sentence, which for a roll, a morale test and a

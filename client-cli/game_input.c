@@ -8,17 +8,21 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/battle.h"
 #include "core/melee.h"
+#include "game_display.h"
 
 /* Longest line accepted, in bytes. */
 #define GAME_INPUT_LINE_MAX 1000
 /* Most words on one line. */
 #define GAME_INPUT_WORDS_MAX 24
+/* Entries `log` lists when no number is given. */
+#define GAME_INPUT_LOG_DEFAULT 20
 
 /* One command of the language, for parsing and for help. */
 typedef struct game_input_command {
@@ -44,19 +48,24 @@ static const game_input_command game_input_commands[] = {
     {"reroll", "reroll UNIT 0|1|decline",
      "Melee phase (step reroll), when your UNIT's sappers may re-roll (12.10)",
      "re-roll die 0 or die 1 of the unit's melee dice, or keep both", 1},
-    {"adjust", "adjust UNIT [figures=N] [formed=yes|no] [status=S] note=\"text\"",
+    {"adjust", "adjust UNIT [figures=N] [formed=yes|no] [status=S] [formation=F] note=\"text\"",
      "Mandatory moves, Movement, Fire and Morale (step report), your side's units",
      "report what happened on the table; the note is required (S: normal,\n"
-     "retreating, broken, pursuing, pushed_back, dispersed, removed, blown)", 1},
+     "retreating, broken, pursuing, pushed_back, dispersed, removed, blown; F: a\n"
+     "formation the unit's type may take: line, column, square, austrian_mass,\n"
+     "open_order, skirmish, march_column, unlimbered, limbered)", 1},
     {"done", "done", "Charge (step declare) and the report steps of Mandatory moves, Movement,\n"
      "Fire and Morale, when they await your side",
      "say your side has finished this step", 1},
     {"wait", "wait COND...",
      "any time (for scripts)",
      "block until the state satisfies every COND: turn=N, phase=P, step=S,\n"
-     "awaiting=A|B|none, phasing=A|B|none, seq=N (at least N); gives up after\n"
-     "--timeout seconds (exit 1)", 0},
+     "awaiting=A|B|none, phasing=A|B|none, seq=N (at least N), held=yes|no (the\n"
+     "umpire holds the game); gives up after --timeout seconds (exit 1)", 0},
     {"state", "state", "any time", "show the turn, phase, units, charges and melees", 0},
+    {"log", "log [N|all]", "any time",
+     "list the log's last N entries (20 by default; all: every one), each with the\n"
+     "seq of the action that made it; entries an umpire rolled back say so", 0},
     {"hash", "hash", "any time", "print the local snapshot's seq and SHA-256 hash", 0},
     {"help", "help", "any time", "print this list", 0},
     {"quit", "quit", "any time", "leave (end of input does the same)", 0},
@@ -66,10 +75,27 @@ static const game_input_command game_input_commands[] = {
      "let the game go on", 2},
     {"note", "note TEXT", "any time after the battle begins, the umpire",
      "add TEXT to the game's log", 2},
-    {"umpire-adjust", "umpire-adjust UNIT [figures=N] [formed=yes|no] [status=S] reason=\"text\"",
+    {"umpire-adjust",
+     "umpire-adjust UNIT [figures=N] [formed=yes|no] [status=S] [formation=F] reason=\"text\"",
      "any time after the battle begins, the umpire",
-     "set a unit's figures, formed or status (any side, any phase); the reason is\n"
-     "required and goes to the log", 2},
+     "set a unit's figures, formed, status or formation (any side, any phase); the\n"
+     "reason is required and goes to the log", 2},
+    {"settle", "settle UNIT double_six|risk_to_general REASON",
+     "while the event waits for you (the state shows it; the Melee phase stops in\n"
+     "step settle until every one is settled)",
+     "settle a D9 event of UNIT's melee: REASON says what you ruled; record what the\n"
+     "ruling does to units with umpire-adjust", 2},
+    {"overrule", "overrule MELEE RESULT [A|B] [UNIT OUTCOME] REASON\n"
+     "  overrule MELEE UNIT OUTCOME REASON",
+     "for a melee fought this turn (the state lists them)",
+     "fight the melee again with the same dice and RESULT imposed (broken, retreat,\n"
+     "pushed_back, draw, square_holds; the winner A or B follows all but draw),\n"
+     "and/or UNIT's reform or pursuit test OUTCOME (pass, fail; excellent, unformed,\n"
+     "blown, pursuit); casualties and statuses follow the tables (12.18-12.23)", 2},
+    {"rollback", "rollback SEQ REASON",
+     "any time after the battle begins, to a seq of the battle ('log' lists them)",
+     "take the game back to the state after the action of SEQ; later entries stay in\n"
+     "the log marked rolled back; the game is then held until you release it", 2},
 };
 
 #define GAME_INPUT_COMMAND_COUNT (sizeof(game_input_commands) / sizeof(game_input_commands[0]))
@@ -81,14 +107,26 @@ void game_input_help_write(FILE *out, bool umpire)
         const game_input_command *command = &game_input_commands[i];
         if (command->audience == (umpire ? 1 : 2))
             continue;
-        fprintf(out, "\n  %s\n", command->syntax);
+        fputs("\n  ", out);
+        for (const char *c = command->syntax; *c; c++) {
+            fputc(*c, out);
+            if (*c == '\n')
+                fputs("  ", out);
+        }
+        fputc('\n', out);
         fputs("      ", out);
         for (const char *c = command->what; *c; c++) {
             fputc(*c, out);
             if (*c == '\n')
                 fputs("      ", out);
         }
-        fprintf(out, "\n      allowed: %s\n", command->when);
+        fputs("\n      allowed: ", out);
+        for (const char *c = command->when; *c; c++) {
+            fputc(*c, out);
+            if (*c == '\n')
+                fputs("      ", out);
+        }
+        fputc('\n', out);
     }
     fputs("\nA double-quoted part may hold blanks (\\\" and \\\\ inside it); '#' starts a "
           "comment.\n",
@@ -402,18 +440,75 @@ static int game_input_reroll(const game_input_words *words, const protocol_value
     return 0;
 }
 
+/* The unit of `state` named `id`, or NULL. */
+static const protocol_value *game_input_state_unit(const protocol_value *state, const char *id)
+{
+    return protocol_value_map_get(protocol_value_map_get(state, "units"), id);
+}
+
+/* The formation names (core/names.c) into out: "line, column, ...". With a
+ * troop type known, only those the type may take. */
+static void game_input_formation_list(bool typed, brigade_troop_type type, char *out,
+                                      size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < BRIGADE_FORMATION_COUNT; i++) {
+        brigade_formation formation = (brigade_formation)i;
+        if (typed && !brigade_formation_allowed(type, formation))
+            continue;
+        int written = snprintf(out + used, size - used, "%s%s", used ? ", " : "",
+                               brigade_formation_name(formation));
+        if (written < 0 || (size_t)written >= size - used)
+            return;
+        used += (size_t)written;
+    }
+}
+
+/* formation=F of adjust and umpire-adjust: a formation name, and one the
+ * unit's type may take when the state says its type (PROTOCOL.md §5.3,
+ * §7.1). */
+static int game_input_formation(const char *command, const char *unit, const char *value,
+                                const protocol_value *state, char *out, size_t out_size,
+                                char *message, size_t size)
+{
+    const char *type_name =
+        protocol_value_string_get(protocol_value_map_get(game_input_state_unit(state, unit),
+                                                         "type"),
+                                  NULL);
+    brigade_troop_type type = BRIGADE_TYPE_INFANTRY;
+    bool typed = type_name && brigade_troop_type_parse(type_name, &type);
+    brigade_formation formation;
+    char list[200];
+    if (!brigade_formation_parse(value, &formation)) {
+        game_input_formation_list(typed, type, list, sizeof(list));
+        return game_input_fail(message, size, "%s: formation='%.40s' is not a formation%s%s%s (%s)",
+                               command, value, typed ? " " : "", typed ? unit : "",
+                               typed ? " may take" : "", list);
+    }
+    if (typed && !brigade_formation_allowed(type, formation)) {
+        game_input_formation_list(true, type, list, sizeof(list));
+        return game_input_fail(message, size,
+                               "%s: %s (%s) cannot take formation %s; it may take %s", command,
+                               unit, type_name, value, list);
+    }
+    snprintf(out, out_size, "%s", brigade_formation_name(formation));
+    return 0;
+}
+
 /* adjust, or with `umpire` umpire-adjust (its why is reason=, not note=). */
 static int game_input_adjust(const game_input_words *words, const protocol_value *state,
                              game_input *input, char *message, size_t size, bool umpire)
 {
     const char *name = umpire ? "umpire-adjust" : "adjust";
+    const char *why = umpire ? "reason" : "note";
     const char *syntax = game_input_syntax(name);
-    if (game_input_arguments(name, words, 2, 5, syntax, message, size))
+    if (game_input_arguments(name, words, 2, 6, syntax, message, size))
         return -1;
     protocol_action *action = &input->action;
     action->kind = umpire ? PROTOCOL_ACTION_UMPIRE_ADJUST : PROTOCOL_ACTION_ADJUST;
-    if (game_input_unit("adjust", "unit", words->words[1], state, action->as.adjust.unit,
-                        message, size))
+    if (game_input_unit(name, "unit", words->words[1], state, action->as.adjust.unit, message,
+                        size))
         return -1;
     bool has_note = false;
     for (size_t i = 2; i < words->count; i++) {
@@ -421,73 +516,114 @@ static int game_input_adjust(const game_input_words *words, const protocol_value
         const char *equals = strchr(word, '=');
         if (!equals)
             return game_input_fail(message, size,
-                                   "adjust: '%s' is not KEY=VALUE (figures=, formed=, status=, "
-                                   "note=)",
-                                   word);
+                                   "%s: '%s' is not KEY=VALUE (figures=, formed=, status=, "
+                                   "formation=, %s=)",
+                                   name, word, why);
         size_t key_length = (size_t)(equals - word);
         const char *value = equals + 1;
 #define GAME_INPUT_KEY(name) (key_length == sizeof(name) - 1 && memcmp(word, name, key_length) == 0)
         if (GAME_INPUT_KEY("figures")) {
             int64_t figures;
             if (action->as.adjust.has_figures)
-                return game_input_fail(message, size, "adjust: figures= is given twice");
+                return game_input_fail(message, size, "%s: figures= is given twice", name);
             if (!game_input_number(value, 0, PROTOCOL_FIGURES_MAX, &figures))
                 return game_input_fail(message, size,
-                                       "adjust: figures='%s' is not a whole number 0..%d", value,
-                                       PROTOCOL_FIGURES_MAX);
+                                       "%s: figures='%s' is not a whole number 0..%d", name,
+                                       value, PROTOCOL_FIGURES_MAX);
             action->as.adjust.has_figures = true;
             action->as.adjust.figures = (int)figures;
         } else if (GAME_INPUT_KEY("formed")) {
             if (action->as.adjust.has_formed)
-                return game_input_fail(message, size, "adjust: formed= is given twice");
+                return game_input_fail(message, size, "%s: formed= is given twice", name);
             if (strcmp(value, "yes") == 0 || strcmp(value, "true") == 0)
                 action->as.adjust.formed = true;
             else if (strcmp(value, "no") == 0 || strcmp(value, "false") == 0)
                 action->as.adjust.formed = false;
             else
-                return game_input_fail(message, size, "adjust: formed='%s' is not yes or no",
+                return game_input_fail(message, size, "%s: formed='%s' is not yes or no", name,
                                        value);
             action->as.adjust.has_formed = true;
         } else if (GAME_INPUT_KEY("status")) {
             brigade_status status;
             if (action->as.adjust.has_status)
-                return game_input_fail(message, size, "adjust: status= is given twice");
-            if (!brigade_status_parse(value, &status))
+                return game_input_fail(message, size, "%s: status= is given twice", name);
+            /* Any of the eight (core/melee.h): a report may record an outcome. */
+            if (!brigade_status_parse_any(value, &status))
                 return game_input_fail(message, size,
-                                       "adjust: status='%s' is not a status (normal, "
+                                       "%s: status='%s' is not a status (normal, "
                                        "retreating, broken, pursuing, pushed_back, dispersed, "
                                        "removed, blown)",
-                                       value);
+                                       name, value);
             action->as.adjust.has_status = true;
             snprintf(action->as.adjust.status, sizeof(action->as.adjust.status), "%s",
                      brigade_status_name(status));
+        } else if (GAME_INPUT_KEY("formation")) {
+            if (action->as.adjust.has_formation)
+                return game_input_fail(message, size, "%s: formation= is given twice", name);
+            if (game_input_formation(name, action->as.adjust.unit, value, state,
+                                     action->as.adjust.formation,
+                                     sizeof(action->as.adjust.formation), message, size))
+                return -1;
+            action->as.adjust.has_formation = true;
         } else if (umpire ? GAME_INPUT_KEY("reason") : GAME_INPUT_KEY("note")) {
             size_t length = strlen(value);
             if (has_note)
-                return game_input_fail(message, size, "adjust: note= is given twice");
+                return game_input_fail(message, size, "%s: %s= is given twice", name, why);
             if (length == 0)
-                return game_input_fail(message, size,
-                                       "adjust: the note is empty (say what happened)");
+                return game_input_fail(message, size, "%s: the %s is empty (say %s)", name, why,
+                                       umpire ? "why" : "what happened");
             if (length > PROTOCOL_NOTE_MAX)
-                return game_input_fail(message, size,
-                                       "adjust: the note is %zu bytes long, at most %d", length,
-                                       PROTOCOL_NOTE_MAX);
+                return game_input_fail(message, size, "%s: the %s is %zu bytes long, at most %d",
+                                       name, why, length, PROTOCOL_NOTE_MAX);
             memcpy(action->as.adjust.note, value, length + 1);
             has_note = true;
+        } else if (GAME_INPUT_KEY("note") || GAME_INPUT_KEY("reason")) {
+            return game_input_fail(message, size, "%s: say why with %s=\"...\", not %.*s=", name,
+                                   why, (int)key_length, word);
         } else {
             return game_input_fail(message, size,
-                                   "adjust: unknown key '%.*s' (figures, formed, status, note)",
-                                   (int)(key_length > 40 ? 40 : key_length), word);
+                                   "%s: unknown key '%.*s' (figures, formed, status, formation, "
+                                   "%s)",
+                                   name, (int)(key_length > 40 ? 40 : key_length), word, why);
         }
 #undef GAME_INPUT_KEY
     }
     if (!action->as.adjust.has_figures && !action->as.adjust.has_formed &&
-        !action->as.adjust.has_status)
+        !action->as.adjust.has_status && !action->as.adjust.has_formation)
         return game_input_fail(message, size,
-                               "adjust: say what changed: figures=N, formed=yes|no or status=S");
+                               "%s: say what changed: figures=N, formed=yes|no, status=S or "
+                               "formation=F",
+                               name);
     if (!has_note)
-        return game_input_fail(message, size, "%s: %s=\"...\" is required (say %s)", name,
-                               umpire ? "reason" : "note", umpire ? "why" : "what happened");
+        return game_input_fail(message, size, "%s: %s=\"...\" is required (say %s)", name, why,
+                               umpire ? "why" : "what happened");
+    return 0;
+}
+
+/* Joins words[from..] with single blanks into out (the reason of an
+ * umpire's action, PROTOCOL.md §5.3: 1..PROTOCOL_NOTE_MAX bytes). `what`
+ * names it in messages ("reason", "text"). */
+static int game_input_reason(const char *command, const char *what,
+                             const game_input_words *words, size_t from,
+                             char out[PROTOCOL_NOTE_MAX + 1], char *message, size_t size)
+{
+    if (words->count <= from)
+        return game_input_fail(message, size, "%s: give the %s at the end (%s)", command, what,
+                               game_input_syntax(command));
+    size_t at = 0;
+    for (size_t i = from; i < words->count; i++) {
+        size_t length = strlen(words->words[i]);
+        if (at + length + (i > from) > PROTOCOL_NOTE_MAX)
+            return game_input_fail(message, size, "%s: the %s is longer than %d bytes", command,
+                                   what, PROTOCOL_NOTE_MAX);
+        if (i > from)
+            out[at++] = ' ';
+        memcpy(out + at, words->words[i], length);
+        at += length;
+    }
+    out[at] = '\0';
+    if (at == 0)
+        return game_input_fail(message, size, "%s: the %s is empty", command, what);
     return 0;
 }
 
@@ -500,25 +636,362 @@ static int game_input_umpire(const char *command, const game_input_words *words,
     action->kind = strcmp(command, "hold") == 0      ? PROTOCOL_ACTION_HOLD
                    : strcmp(command, "release") == 0 ? PROTOCOL_ACTION_RELEASE
                                                      : PROTOCOL_ACTION_NOTE;
-    if (words->count < 2)
-        return game_input_fail(message, size, "%s: give the %s (%s)", command,
-                               action->kind == PROTOCOL_ACTION_NOTE ? "text" : "reason",
-                               game_input_syntax(command));
-    size_t at = 0;
-    char *reason = action->as.umpire.reason;
-    for (size_t i = 1; i < words->count; i++) {
-        size_t length = strlen(words->words[i]);
-        if (at + length + (i > 1) > PROTOCOL_NOTE_MAX)
-            return game_input_fail(message, size, "%s: the text is longer than %d bytes",
-                                   command, PROTOCOL_NOTE_MAX);
-        if (i > 1)
-            reason[at++] = ' ';
-        memcpy(reason + at, words->words[i], length);
-        at += length;
+    return game_input_reason(command, action->kind == PROTOCOL_ACTION_NOTE ? "text" : "reason",
+                             words, 1, action->as.umpire.reason, message, size);
+}
+
+/* The D9 events an umpire settles (PROTOCOL.md §5.3 settle, state.pending). */
+static const char *const game_input_settle_events[] = {"double_six", "risk_to_general"};
+
+/* "double_six of hussars (T1.M1), risk_to_general of dragoons (T1.M1)" from
+ * state.pending into out; "" when none. */
+static void game_input_pending_list(const protocol_value *pending, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < protocol_value_count(pending); i++) {
+        const protocol_value *entry = protocol_value_array_get(pending, i);
+        const char *event = protocol_value_string_get(protocol_value_map_get(entry, "event"), NULL);
+        const char *unit = protocol_value_string_get(protocol_value_map_get(entry, "unit"), NULL);
+        const char *melee = protocol_value_string_get(protocol_value_map_get(entry, "melee"), NULL);
+        int written = snprintf(out + used, size - used, "%s%.31s of %.31s (%.31s)",
+                               used ? ", " : "", event ? event : "?", unit ? unit : "?",
+                               melee ? melee : "?");
+        if (written < 0 || (size_t)written >= size - used)
+            return;
+        used += (size_t)written;
     }
-    reason[at] = '\0';
-    if (at == 0)
-        return game_input_fail(message, size, "%s: the text is empty", command);
+}
+
+/* settle UNIT double_six|risk_to_general REASON... (PROTOCOL.md §5.3): the
+ * event must be one of state.pending when the state has that member. */
+static int game_input_settle(const game_input_words *words, const protocol_value *state,
+                             game_input *input, char *message, size_t size)
+{
+    const char *syntax = game_input_syntax("settle");
+    if (words->count < 3)
+        return game_input_fail(message, size, "settle: missing %s (usage: %s)",
+                               words->count < 2 ? "the unit and the event" : "the event",
+                               syntax);
+    protocol_action *action = &input->action;
+    action->kind = PROTOCOL_ACTION_SETTLE;
+    if (game_input_unit("settle", "unit", words->words[1], state, action->as.settle.unit,
+                        message, size))
+        return -1;
+    const char *event = words->words[2];
+    size_t known = 0;
+    for (; known < sizeof(game_input_settle_events) / sizeof(game_input_settle_events[0]);
+         known++)
+        if (strcmp(event, game_input_settle_events[known]) == 0)
+            break;
+    if (known == sizeof(game_input_settle_events) / sizeof(game_input_settle_events[0]))
+        return game_input_fail(message, size,
+                               "settle: '%.40s' is not an event (double_six or "
+                               "risk_to_general; usage: %s)",
+                               event, syntax);
+    snprintf(action->as.settle.event, sizeof(action->as.settle.event), "%s",
+             game_input_settle_events[known]);
+    const protocol_value *pending = protocol_value_map_get(state, "pending");
+    if (protocol_value_kind_of(pending) == PROTOCOL_VALUE_ARRAY) {
+        bool found = false;
+        for (size_t i = 0; i < protocol_value_count(pending) && !found; i++) {
+            const protocol_value *entry = protocol_value_array_get(pending, i);
+            const char *unit =
+                protocol_value_string_get(protocol_value_map_get(entry, "unit"), NULL);
+            const char *what =
+                protocol_value_string_get(protocol_value_map_get(entry, "event"), NULL);
+            found = unit && what && strcmp(unit, action->as.settle.unit) == 0 &&
+                    strcmp(what, action->as.settle.event) == 0;
+        }
+        if (!found) {
+            char list[300];
+            game_input_pending_list(pending, list, sizeof(list));
+            if (!list[0])
+                return game_input_fail(message, size,
+                                       "settle: no event awaits the umpire (state.pending is "
+                                       "empty)");
+            return game_input_fail(message, size,
+                                   "settle: no %s of %s awaits the umpire (pending: %s)",
+                                   action->as.settle.event, action->as.settle.unit, list);
+        }
+    }
+    return game_input_reason("settle", "reason", words, 3, action->as.settle.reason, message,
+                             size);
+}
+
+/* The state.fought entry of `melee`, or NULL. */
+static const protocol_value *game_input_fought(const protocol_value *fought, const char *melee)
+{
+    for (size_t i = 0; i < protocol_value_count(fought); i++) {
+        const protocol_value *entry = protocol_value_array_get(fought, i);
+        const char *id = protocol_value_string_get(protocol_value_map_get(entry, "melee"), NULL);
+        if (id && strcmp(id, melee) == 0)
+            return entry;
+    }
+    return NULL;
+}
+
+/* Joins the strings of an array (or the `key` members of its maps) into
+ * out: "T1.M1, T1.M2". */
+static void game_input_join(const protocol_value *array, const char *key, char *out,
+                            size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < protocol_value_count(array); i++) {
+        const protocol_value *item = protocol_value_array_get(array, i);
+        const char *text = protocol_value_string_get(key ? protocol_value_map_get(item, key)
+                                                         : item,
+                                                     NULL);
+        int written = snprintf(out + used, size - used, "%s%.31s", used ? ", " : "",
+                               text ? text : "?");
+        if (written < 0 || (size_t)written >= size - used)
+            return;
+        used += (size_t)written;
+    }
+}
+
+/* Whether `unit` is one of the fought melee's units (true when the melee's
+ * units are not known). */
+static bool game_input_fought_has(const protocol_value *melee, const char *unit)
+{
+    const protocol_value *units = protocol_value_map_get(melee, "units");
+    if (protocol_value_kind_of(units) != PROTOCOL_VALUE_ARRAY)
+        return true;
+    for (size_t i = 0; i < protocol_value_count(units); i++) {
+        const char *id = protocol_value_string_get(protocol_value_array_get(units, i), NULL);
+        if (id && strcmp(id, unit) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* A melee result an umpire may impose (core/names.c, all but "auto"),
+ * or -1. */
+static int game_input_melee_result(const char *word)
+{
+    for (int result = BRIGADE_RESULT_BROKEN; result < BRIGADE_RESULT_AUTO; result++)
+        if (strcmp(word, brigade_melee_result_name((brigade_melee_result)result)) == 0)
+            return result;
+    return -1;
+}
+
+/* A reform or pursuit test outcome (core/names.c, 12.22, 12.23), or -1. */
+static int game_input_test_outcome(const char *word)
+{
+    for (int outcome = BRIGADE_OUTCOME_PASS; outcome <= BRIGADE_OUTCOME_PURSUIT; outcome++)
+        if (strcmp(word, brigade_test_outcome_name((brigade_test_outcome)outcome)) == 0)
+            return outcome;
+    return -1;
+}
+
+/* Whether `word` is a side, A or B (either case), into *seat. */
+static bool game_input_side(const char *word, protocol_seat *seat)
+{
+    char upper[2] = {(char)toupper((unsigned char)word[0]), '\0'};
+    return strlen(word) == 1 && protocol_seat_parse(upper, seat) &&
+           (*seat == PROTOCOL_SEAT_A || *seat == PROTOCOL_SEAT_B);
+}
+
+/* The unit and outcome of an overrule at words[at], words[at + 1]. */
+static int game_input_overrule_unit(const game_input_words *words, size_t at,
+                                    const protocol_value *state, const protocol_value *melee,
+                                    protocol_action *action, char *message, size_t size)
+{
+    const char *unit = words->words[at];
+    if (game_input_unit("overrule", "unit", unit, state, action->as.overrule.unit, message,
+                        size))
+        return -1;
+    if (melee && !game_input_fought_has(melee, unit)) {
+        char list[200];
+        game_input_join(protocol_value_map_get(melee, "units"), NULL, list, sizeof(list));
+        return game_input_fail(message, size, "overrule: %s did not fight in melee %s (%s did)",
+                               unit, action->as.overrule.melee, list);
+    }
+    if (at + 1 >= words->count)
+        return game_input_fail(message, size,
+                               "overrule: missing %s's test outcome (pass, fail, excellent, "
+                               "unformed, blown, pursuit) after the unit",
+                               unit);
+    const char *outcome = words->words[at + 1];
+    if (game_input_test_outcome(outcome) < 0)
+        return game_input_fail(message, size,
+                               "overrule: '%.40s' is not a test outcome (reform test 12.22: "
+                               "pass, fail; pursuit test 12.23: excellent, unformed, blown, "
+                               "pursuit)",
+                               outcome);
+    action->as.overrule.has_unit = true;
+    snprintf(action->as.overrule.outcome, sizeof(action->as.overrule.outcome), "%s", outcome);
+    return 0;
+}
+
+/*
+ * overrule MELEE RESULT [A|B] [UNIT OUTCOME] REASON...
+ * overrule MELEE UNIT OUTCOME REASON...
+ * (PROTOCOL.md §5.3, §10.2): the melee must be one of state.fought when the
+ * state has that member, the unit one of the melee's; the winner follows
+ * every result but a draw, which has none.
+ */
+static int game_input_overrule(const game_input_words *words, const protocol_value *state,
+                               game_input *input, char *message, size_t size)
+{
+    static const char usage[] = "usage: overrule MELEE RESULT [A|B] [UNIT OUTCOME] REASON..., "
+                                "or overrule MELEE UNIT OUTCOME REASON...";
+    if (words->count < 3)
+        return game_input_fail(message, size, "overrule: missing %s (%s)",
+                               words->count < 2 ? "the melee" : "the result or the unit", usage);
+    protocol_action *action = &input->action;
+    action->kind = PROTOCOL_ACTION_OVERRULE;
+    const char *melee_id = words->words[1];
+    if (strlen(melee_id) > PROTOCOL_UNIT_ID_MAX)
+        return game_input_fail(message, size, "overrule: melee '%.40s...' is too long", melee_id);
+    snprintf(action->as.overrule.melee, sizeof(action->as.overrule.melee), "%s", melee_id);
+    const protocol_value *fought = protocol_value_map_get(state, "fought");
+    const protocol_value *melee = NULL;
+    if (protocol_value_kind_of(fought) == PROTOCOL_VALUE_ARRAY) {
+        melee = game_input_fought(fought, melee_id);
+        if (!melee) {
+            char list[200];
+            game_input_join(fought, "melee", list, sizeof(list));
+            if (!list[0])
+                return game_input_fail(message, size,
+                                       "overrule: no melee has been fought this turn (only "
+                                       "those of state.fought may be overruled)");
+            return game_input_fail(message, size,
+                                   "overrule: '%.40s' is not a melee fought this turn (%s)",
+                                   melee_id, list);
+        }
+    }
+    size_t at = 2;
+    const char *word = words->words[at];
+    int result = game_input_melee_result(word);
+    if (result >= 0) {
+        action->as.overrule.has_result = true;
+        snprintf(action->as.overrule.result, sizeof(action->as.overrule.result), "%s", word);
+        at++;
+        protocol_seat winner;
+        bool sided = at < words->count && game_input_side(words->words[at], &winner);
+        if (result == BRIGADE_RESULT_DRAW) {
+            if (sided)
+                return game_input_fail(message, size,
+                                       "overrule: a draw has no winner; drop '%s' (or quote a "
+                                       "reason that begins with it)",
+                                       words->words[at]);
+        } else {
+            if (!sided)
+                return game_input_fail(message, size,
+                                       "overrule: result '%s' needs the winner, A or B, after "
+                                       "it (%s)",
+                                       word, usage);
+            action->as.overrule.has_winner = true;
+            action->as.overrule.winner = winner;
+            at++;
+        }
+        /* An outcome too: a unit of the melee followed by an outcome. */
+        if (at + 1 < words->count && game_input_test_outcome(words->words[at + 1]) >= 0 &&
+            game_input_state_unit(state, words->words[at]) &&
+            (!melee || game_input_fought_has(melee, words->words[at]))) {
+            if (game_input_overrule_unit(words, at, state, melee, action, message, size))
+                return -1;
+            at += 2;
+        }
+    } else {
+        const protocol_value *units = protocol_value_map_get(state, "units");
+        bool is_unit = protocol_value_kind_of(units) != PROTOCOL_VALUE_MAP ||
+                       protocol_value_map_get(units, word);
+        if (!is_unit) {
+            char list[200] = "";
+            if (melee)
+                game_input_join(protocol_value_map_get(melee, "units"), NULL, list,
+                                sizeof(list));
+            return game_input_fail(message, size,
+                                   "overrule: '%.40s' is neither a result (broken, retreat, "
+                                   "pushed_back, draw, square_holds) nor a unit%s%s%s",
+                                   word, list[0] ? " of the melee (" : "", list,
+                                   list[0] ? ")" : "");
+        }
+        if (game_input_overrule_unit(words, at, state, melee, action, message, size))
+            return -1;
+        at += 2;
+    }
+    if (at >= words->count)
+        return game_input_fail(message, size, "overrule: give the reason at the end (%s)",
+                               usage);
+    return game_input_reason("overrule", "reason", words, at, action->as.overrule.reason,
+                             message, size);
+}
+
+/* rollback SEQ REASON... (PROTOCOL.md §5.3): SEQ in 1..seq-1; the log tells
+ * whether it was rolled back itself or came before the battle began. */
+static int game_input_rollback(const game_input_words *words, const game_input_context *context,
+                               game_input *input, char *message, size_t size)
+{
+    const char *syntax = game_input_syntax("rollback");
+    if (words->count < 2)
+        return game_input_fail(message, size, "rollback: missing the seq to go back to (usage: "
+                                              "%s; 'log' lists the seqs)",
+                               syntax);
+    protocol_action *action = &input->action;
+    action->kind = PROTOCOL_ACTION_ROLLBACK;
+    int64_t seq = context ? context->seq : 0;
+    int64_t to_seq;
+    if (!game_input_number(words->words[1], 1, PROTOCOL_INT_SAFE_MAX, &to_seq))
+        return game_input_fail(message, size,
+                               "rollback: '%.40s' is not a seq (a whole number from 1; 'log' "
+                               "lists them)",
+                               words->words[1]);
+    if (seq > 0 && to_seq >= seq)
+        return game_input_fail(message, size,
+                               "rollback: seq %" PRId64 " is not before the game's seq %" PRId64
+                               " (go back to 1..%" PRId64 ")",
+                               to_seq, seq, seq - 1);
+    const protocol_value *state = context ? context->state : NULL;
+    const protocol_value *log = protocol_value_map_get(state, "log");
+    bool seen = false, begun = false;
+    for (size_t i = 0; i < protocol_value_count(log); i++) {
+        const protocol_value *entry = protocol_value_array_get(log, i);
+        const protocol_value *entry_seq = protocol_value_map_get(entry, "seq");
+        if (protocol_value_kind_of(entry_seq) != PROTOCOL_VALUE_INT ||
+            protocol_value_int_get(entry_seq) != to_seq)
+            continue;
+        int64_t by = 0;
+        if (game_display_rolled_back(state, i, &by))
+            return game_input_fail(message, size,
+                                   "rollback: seq %" PRId64 " was itself rolled back (by seq "
+                                   "%" PRId64 "); pick a seq that still counts ('log')",
+                                   to_seq, by);
+        seen = true;
+        if (protocol_value_int_get(protocol_value_map_get(entry, "turn")) >= 1)
+            begun = true;
+    }
+    if (seen && !begun)
+        return game_input_fail(message, size,
+                               "rollback: the battle had not begun at seq %" PRId64
+                               " (turn 0); go back to a seq of turn 1 or later",
+                               to_seq);
+    action->as.rollback.to_seq = to_seq;
+    return game_input_reason("rollback", "reason", words, 2, action->as.rollback.reason, message,
+                             size);
+}
+
+/* log [N|all] */
+static int game_input_log(const game_input_words *words, game_input *input, char *message,
+                          size_t size)
+{
+    if (game_input_arguments("log", words, 0, 1, game_input_syntax("log"), message, size))
+        return -1;
+    input->log_count = GAME_INPUT_LOG_DEFAULT;
+    if (words->count == 2) {
+        int64_t count;
+        if (strcmp(words->words[1], "all") == 0)
+            input->log_count = 0;
+        else if (game_input_number(words->words[1], 1, 1000000, &count))
+            input->log_count = (size_t)count;
+        else
+            return game_input_fail(message, size,
+                                   "log: '%.40s' is not a number of entries or 'all'",
+                                   words->words[1]);
+    }
     return 0;
 }
 
@@ -531,11 +1004,16 @@ static bool game_input_phase_known(const char *word)
     return false;
 }
 
+/* Every step core/battle.c names ("?" past the last one). */
 static bool game_input_step_known(const char *word)
 {
-    for (int step = BRIGADE_STEP_NONE; step <= BRIGADE_STEP_REPORT; step++)
-        if (strcmp(word, brigade_step_name((brigade_step)step)) == 0)
+    for (int step = BRIGADE_STEP_NONE; step < 64; step++) {
+        const char *name = brigade_step_name((brigade_step)step);
+        if (strcmp(name, "?") == 0)
+            break;
+        if (strcmp(word, name) == 0)
             return true;
+    }
     return false;
 }
 
@@ -557,7 +1035,7 @@ static int game_input_wait(const char *line, const game_input_words *words, game
         if (!equals)
             return game_input_fail(message, size,
                                    "wait: '%s' is not KEY=VALUE (turn, phase, step, awaiting, "
-                                   "phasing, seq)",
+                                   "phasing, seq, held)",
                                    word);
         size_t key_length = (size_t)(equals - word);
         const char *value = equals + 1;
@@ -584,7 +1062,7 @@ static int game_input_wait(const char *line, const game_input_words *words, game
             if (!game_input_step_known(value))
                 return game_input_fail(message, size,
                                        "wait: step='%s' is not a step (choose, declare, "
-                                       "respond, reroll, report, or empty)",
+                                       "respond, reroll, report, settle, or empty)",
                                        value);
         } else if (GAME_INPUT_KEY("awaiting") || GAME_INPUT_KEY("phasing")) {
             bool awaiting = GAME_INPUT_KEY("awaiting");
@@ -593,14 +1071,21 @@ static int game_input_wait(const char *line, const game_input_words *words, game
                 strcmp(value, "none") != 0)
                 return game_input_fail(message, size, "wait: %s='%s' is not A, B or none",
                                        awaiting ? "awaiting" : "phasing", value);
+        } else if (GAME_INPUT_KEY("held")) {
+            condition->key = GAME_WAIT_HELD;
+            if (strcmp(value, "yes") == 0)
+                condition->number = 1;
+            else if (strcmp(value, "no") != 0)
+                return game_input_fail(message, size, "wait: held='%s' is not yes or no", value);
         } else {
             return game_input_fail(message, size,
                                    "wait: unknown key '%.*s' (turn, phase, step, awaiting, "
-                                   "phasing, seq)",
+                                   "phasing, seq, held)",
                                    (int)(key_length > 40 ? 40 : key_length), word);
         }
 #undef GAME_INPUT_KEY
-        if (condition->key != GAME_WAIT_TURN && condition->key != GAME_WAIT_SEQ) {
+        if (condition->key != GAME_WAIT_TURN && condition->key != GAME_WAIT_SEQ &&
+            condition->key != GAME_WAIT_HELD) {
             if (strlen(value) >= sizeof(condition->text))
                 return game_input_fail(message, size, "wait: '%s' is too long", value);
             strcpy(condition->text, value);
@@ -620,10 +1105,27 @@ static int game_input_wait(const char *line, const game_input_words *words, game
     return 0;
 }
 
-int game_input_parse(const char *line, const protocol_value *state, game_input *input,
+/* A player's command typed by the umpire: what to use instead (the server
+ * would refuse it with wrong_seat, PROTOCOL.md §5.3). */
+static int game_input_umpire_refuse(const char *command, char *message, size_t size)
+{
+    if (strcmp(command, "adjust") == 0)
+        return game_input_fail(message, size,
+                               "adjust is the players' report; the umpire adjusts a unit with "
+                               "umpire-adjust UNIT [figures=N] [formed=yes|no] [status=S] "
+                               "[formation=F] reason=\"text\"");
+    return game_input_fail(message, size,
+                           "%s is a player's command; the umpire's are hold, release, note, "
+                           "umpire-adjust, settle, overrule and rollback ('help')",
+                           command);
+}
+
+int game_input_parse(const char *line, const game_input_context *context, game_input *input,
                      char *message, size_t size)
 {
     memset(input, 0, sizeof(*input));
+    const protocol_value *state = context ? context->state : NULL;
+    bool umpire = context && context->seat && strcmp(context->seat, "umpire") == 0;
     game_input_words *words = malloc(sizeof(*words));
     if (!words)
         return game_input_fail(message, size, "out of memory");
@@ -633,7 +1135,12 @@ int game_input_parse(const char *line, const protocol_value *state, game_input *
         return result;
     }
     const char *command = words->words[0];
-    if (strcmp(command, "initiative") == 0) {
+    bool players = strcmp(command, "initiative") == 0 || strcmp(command, "charge") == 0 ||
+                   strcmp(command, "respond") == 0 || strcmp(command, "reroll") == 0 ||
+                   strcmp(command, "adjust") == 0 || strcmp(command, "done") == 0;
+    if (umpire && players) {
+        result = game_input_umpire_refuse(command, message, size);
+    } else if (strcmp(command, "initiative") == 0) {
         result = game_input_initiative(words, input, message, size);
         input->kind = GAME_INPUT_ACT;
     } else if (strcmp(command, "charge") == 0) {
@@ -655,6 +1162,15 @@ int game_input_parse(const char *line, const protocol_value *state, game_input *
                strcmp(command, "note") == 0) {
         result = game_input_umpire(command, words, input, message, size);
         input->kind = GAME_INPUT_ACT;
+    } else if (strcmp(command, "settle") == 0) {
+        result = game_input_settle(words, state, input, message, size);
+        input->kind = GAME_INPUT_ACT;
+    } else if (strcmp(command, "overrule") == 0) {
+        result = game_input_overrule(words, state, input, message, size);
+        input->kind = GAME_INPUT_ACT;
+    } else if (strcmp(command, "rollback") == 0) {
+        result = game_input_rollback(words, context, input, message, size);
+        input->kind = GAME_INPUT_ACT;
     } else if (strcmp(command, "done") == 0) {
         result = game_input_arguments("done", words, 0, 0, "done", message, size);
         input->action.kind = PROTOCOL_ACTION_DONE;
@@ -662,6 +1178,9 @@ int game_input_parse(const char *line, const protocol_value *state, game_input *
     } else if (strcmp(command, "wait") == 0) {
         result = game_input_wait(line, words, input, message, size);
         input->kind = GAME_INPUT_WAIT;
+    } else if (strcmp(command, "log") == 0) {
+        result = game_input_log(words, input, message, size);
+        input->kind = GAME_INPUT_LOG;
     } else {
         static const struct {
             const char *name;
@@ -715,6 +1234,13 @@ bool game_wait_satisfied(const game_wait *wait, const protocol_value *state, int
             if (seq < condition->number)
                 return false;
             break;
+        case GAME_WAIT_HELD: {
+            bool held = protocol_value_kind_of(protocol_value_map_get(state, "hold")) ==
+                        PROTOCOL_VALUE_STRING;
+            if (held != (condition->number == 1))
+                return false;
+            break;
+        }
         case GAME_WAIT_PHASE:
             if (!game_wait_string_is(protocol_value_map_get(state, "phase"), condition->text))
                 return false;

@@ -7,11 +7,26 @@
  *   charge UNIT TARGET [front|flank|rear] [leading] [sappers] [reinforce]
  *   respond UNIT stand|countercharge
  *   reroll UNIT 0|1|decline
- *   adjust UNIT [figures=N] [formed=yes|no] [status=S] note="text"
+ *   adjust UNIT [figures=N] [formed=yes|no] [status=S] [formation=F] note="text"
  *   done
  *   wait COND...          COND: turn=N phase=P step=S awaiting=A|B|none
  *                               phasing=A|B|none seq=N (seq: at least N)
+ *                               held=yes|no
+ *   log [N|all]           the log's last N entries (20; all), each with its seq
  *   state | hash | help | quit
+ *
+ * and the umpire's (PROTOCOL.md §5.3, §10.2):
+ *
+ *   hold REASON...        release REASON...        note TEXT...
+ *   umpire-adjust UNIT [figures=N] [formed=yes|no] [status=S] [formation=F]
+ *                 reason="text"
+ *   settle UNIT double_six|risk_to_general REASON...
+ *   overrule MELEE RESULT [A|B] [UNIT OUTCOME] REASON...
+ *   overrule MELEE UNIT OUTCOME REASON...
+ *                         RESULT: broken, retreat, pushed_back, draw, square_holds
+ *                         (the winner A or B follows every result but draw);
+ *                         OUTCOME: pass, fail, excellent, unformed, blown, pursuit
+ *   rollback SEQ REASON...
  *
  * Words are separated by blanks; a double-quoted part may hold blanks, with
  * \" and \\ inside it. A '#' starting a word begins a comment (scripts).
@@ -36,6 +51,7 @@ typedef enum game_input_kind {
     GAME_INPUT_STATE,     /* show the state */
     GAME_INPUT_HASH,      /* print the local snapshot's seq and hash */
     GAME_INPUT_HELP,      /* print the commands */
+    GAME_INPUT_LOG,       /* list the log's entries with their seq: `log_count` */
     GAME_INPUT_QUIT       /* leave */
 } game_input_kind;
 
@@ -49,7 +65,8 @@ typedef enum game_wait_key {
     GAME_WAIT_STEP,     /* the state's step equals `text` ("" for none) */
     GAME_WAIT_AWAITING, /* `text` ("A" or "B") is in awaiting; "none": awaiting is empty */
     GAME_WAIT_PHASING,  /* phasing equals `text` ("A", "B"; "none": nil) */
-    GAME_WAIT_SEQ       /* the local seq is at least `number` */
+    GAME_WAIT_SEQ,      /* the local seq is at least `number` */
+    GAME_WAIT_HELD      /* `number` 1: the umpire holds the game (state.hold set); 0: not */
 } game_wait_key;
 
 typedef struct game_wait_condition {
@@ -70,22 +87,36 @@ typedef struct game_input {
     game_input_kind kind;
     protocol_action action; /* GAME_INPUT_ACT: the action of the act message */
     game_wait wait;         /* GAME_INPUT_WAIT */
+    size_t log_count;       /* GAME_INPUT_LOG: the last this many entries; 0: all */
 } game_input;
 
+/* What the parser may check a line against; every member may be absent. */
+typedef struct game_input_context {
+    const protocol_value *state; /* the snapshot (PROTOCOL.md §7.1), or NULL */
+    int64_t seq;                 /* its seq, 0 when unknown */
+    const char *seat;            /* "A", "B", "umpire", "spectator", or NULL */
+} game_input_context;
+
 /*
- * Parses one line (NUL-terminated, without its newline) into `input`
- * . `state` is the
- * current snapshot or NULL: when given, unit ids are checked against its
- * units so that a typo names the units there are.
+ * Parses one line (NUL-terminated, without its newline) into `input`.
+ * `context` (NULL, or any member absent) is what the line is checked
+ * against before anything is sent: with a state, unit ids must be among its
+ * units (a typo names the units there are), a formation one the unit's type
+ * may take, a settled event one of state.pending, an overruled melee one of
+ * state.fought and its unit one of the melee's, a rollback's seq before
+ * `seq`, not rolled back and with the battle begun there (PROTOCOL.md
+ * §5.3, §7.1); with the seat "umpire", a player's command is refused with
+ * the umpire's command to use instead.
  * Returns 0, or -1 with one line in `message` (size `size`) that names the
  * command and the wrong word, e.g.
  *   "charge: facing 'side' is not one of front, flank, rear"
  *   "adjust: note=\"...\" is required (say what happened)"
+ *   "overrule: result 'retreat' needs the winner, A or B, after it"
  *   "unknown command 'chrage' (type 'help' for the list)".
  * On error, input->kind is GAME_INPUT_EMPTY. `input` owns nothing on the
  * heap: it needs no release.
  */
-int game_input_parse(const char *line, const protocol_value *state, game_input *input,
+int game_input_parse(const char *line, const game_input_context *context, game_input *input,
                      char *message, size_t size);
 
 /* Whether `state` (a snapshot map) at `seq` satisfies every condition of
@@ -94,7 +125,7 @@ bool game_wait_satisfied(const game_wait *wait, const protocol_value *state, int
 
 /* Writes the help: every command, its syntax, and when it is allowed; the
  * players' commands, or with `umpire` the umpire's (hold, release, note,
- * umpire-adjust: PROTOCOL.md §5.3) instead. */
+ * umpire-adjust, settle, overrule, rollback: PROTOCOL.md §5.3) instead. */
 void game_input_help_write(FILE *out, bool umpire);
 
 #endif

@@ -244,6 +244,38 @@ class Player:
         return self.process.wait(timeout=10)
 
 
+# ------------------------------------------------ shared by the e2e plays
+
+def both(players, line):
+    for seat in ("A", "B"):
+        players[seat].act_ok(line)
+
+
+def wait_both(players, condition):
+    for seat in ("A", "B"):
+        players[seat].wait(condition)
+
+
+def rally(player, seat, state, strength):
+    """Mandatory moves: put the side's units back in order and up to their
+    starting strength (the players' free-form report: rallied, reformed,
+    made up from the reserve), so that the charge can be made again and no
+    side runs out of units while the dice deny a melee."""
+    for uid, unit in state["units"].items():
+        if unit["side"] != seat or unit["status"] in ("removed", "dispersed"):
+            continue
+        changes = []
+        if unit["status"] != "normal":
+            changes.append("status=normal")
+        if not unit["formed"]:
+            changes.append("formed=yes")
+        if unit["figures"] < strength[uid]:
+            changes.append("figures=%d" % strength[uid])
+        if changes:
+            player.act_ok("adjust %s %s note=\"rallied and reformed behind the lines (e2e)\""
+                          % (uid, " ".join(changes)))
+
+
 def run_main(body):
     """Runs body(processes); prints PASS or the failure; exit 0 or 1."""
     processes = Processes()

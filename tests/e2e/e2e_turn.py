@@ -32,8 +32,8 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import (Failure, Player, Server, arguments, check,  # noqa: E402
-                         run_main)
+from e2e_support import (Failure, Player, Server, arguments, both, check,  # noqa: E402
+                         rally, run_main, wait_both)
 
 MAX_TURNS = 20
 OTHER = {"A": "B", "B": "A"}
@@ -210,36 +210,6 @@ def check_melee(args, processes, before, after, melee):
 
 
 # ------------------------------------------------------------- the game
-
-def both(players, line):
-    for seat in ("A", "B"):
-        players[seat].act_ok(line)
-
-
-def wait_both(players, condition):
-    for seat in ("A", "B"):
-        players[seat].wait(condition)
-
-
-def rally(player, seat, state, strength):
-    """Mandatory moves: put the side's units back in order and up to their
-    starting strength (the players' free-form report: rallied, reformed,
-    made up from the reserve), so that the charge can be made again and no
-    side runs out of units while the dice deny a melee."""
-    for uid, unit in state["units"].items():
-        if unit["side"] != seat or unit["status"] in ("removed", "dispersed"):
-            continue
-        changes = []
-        if unit["status"] != "normal":
-            changes.append("status=normal")
-        if not unit["formed"]:
-            changes.append("formed=yes")
-        if unit["figures"] < strength[uid]:
-            changes.append("figures=%d" % strength[uid])
-        if changes:
-            player.act_ok("adjust %s %s note=\"rallied and reformed behind the lines (e2e)\""
-                          % (uid, " ".join(changes)))
-
 
 def play(args, processes):
     server = Server(processes, args.brigaded)
