@@ -2,22 +2,41 @@
 // (#game=ID&token=TOKEN[&watch=1]: a fragment, never a query string, so the
 // token stays out of every server log), then either offers to join or
 // create a game, or joins and shows the battle (view.js, log.js, plot.js)
-// with a player's orders (controls.js) over one Session (wire.js).
+// over one Session (wire.js), with a player's orders (controls.js) or the
+// umpire's panel (umpire.js).
 //
-// View modes: 'play' (a seat's orders) and 'watch' (read-only: no
-// controls at all). `&watch=1` selects watch; so will a seat that is not A
-// or B (the spectator seat of a later protocol version). setMode() switches.
+// The seat comes from the server's welcome: "A" or "B" (a player: orders),
+// "umpire" (the umpire's panel, no orders) or "spectator" (the game's
+// spectator id as the token: no controls at all, delayed when the game
+// delays its spectators). A spectator of a game with a spectators'
+// password is asked for it when the join is refused (bad_token). A player's
+// link with `&watch=1` shows the read-only view too.
 import { snapshotHash } from './delta.js';
 import { Controls } from './controls.js';
 import { h, replace } from './dom.js';
 import { LogView } from './log.js';
 import { errorWords } from './names.js';
 import { StrengthPlot } from './plot.js';
-import { awaitingList, phaseWords, renderForces, renderStatus } from './view.js';
+import { UmpirePanel } from './umpire.js';
+import { awaitingList, holdReason, pendingList, pendingWords, phaseWords, renderForces, renderStatus } from './view.js';
 import { createGame, serverUrl, Session } from './wire.js';
 
 const $ = (id) => document.getElementById(id);
 const TOKEN_KEY = (game) => `brigade.token.${game}`;
+const PASSWORD_KEY = (game) => `brigade.password.${game}`;
+const PASSWORD_MAX_BYTES = 127; // §5.1
+const bytes = (text) => new TextEncoder().encode(text).length;
+
+function stored(key) {
+  try { return window.sessionStorage.getItem(key) || ''; } catch { return ''; }
+}
+
+function store(key, value) {
+  try {
+    if (value) window.sessionStorage.setItem(key, value);
+    else window.sessionStorage.removeItem(key);
+  } catch { /* storage off */ }
+}
 
 // ------------------------------------------------------------- the link
 
@@ -26,16 +45,20 @@ function readLink() {
   const game = params.get('game') || '';
   const watch = params.get('watch') === '1';
   let token = params.get('token') || '';
+  let password = params.get('password') || '';
   if (game && token) {
-    // Keep the token for a reload of this tab, and take it out of the
-    // address bar (screen sharing); "Copy my join link" gives it back.
-    try { window.sessionStorage.setItem(TOKEN_KEY(game), token); } catch { /* storage off */ }
+    // Keep the token (and a spectators' password) for a reload of this
+    // tab, and take them out of the address bar (screen sharing); "Copy
+    // my join link" gives the link back.
+    store(TOKEN_KEY(game), token);
+    if (password) store(PASSWORD_KEY(game), password);
     const shown = `#game=${encodeURIComponent(game)}${watch ? '&watch=1' : ''}`;
     window.history.replaceState(null, '', shown);
   } else if (game) {
-    try { token = window.sessionStorage.getItem(TOKEN_KEY(game)) || ''; } catch { token = ''; }
+    token = stored(TOKEN_KEY(game));
   }
-  return { game, token, watch };
+  if (game && !password) password = stored(PASSWORD_KEY(game));
+  return { game, token, password, watch };
 }
 
 function joinLink(game, token, watch) {
@@ -71,6 +94,8 @@ function showStart(message) {
       $('join-link').focus();
       return;
     }
+    const password = $('join-password').value;
+    if (password) store(PASSWORD_KEY(params.get('game')), password);
     window.location.hash = fragment;
   });
   $('create-form').addEventListener('submit', (event) => {
@@ -91,13 +116,29 @@ async function create() {
     $('scenario-file').focus();
     return;
   }
+  const spectatorPassword = $('create-spectator-password').value;
+  const delayText = $('create-spectator-delay').value.trim();
+  const spectatorDelay = delayText === '' ? 0 : Number(delayText);
+  if (!Number.isInteger(spectatorDelay) || spectatorDelay < 0 || spectatorDelay > 64) {
+    error.hidden = false;
+    error.textContent = "The spectators' delay is a whole number of phase changes, from 0 to 64.";
+    $('create-spectator-delay').closest('details').open = true;
+    $('create-spectator-delay').focus();
+    return;
+  }
+  if (bytes(spectatorPassword) > PASSWORD_MAX_BYTES) {
+    error.hidden = false;
+    error.textContent = `The spectators' password is too long (at most ${PASSWORD_MAX_BYTES} bytes).`;
+    $('create-spectator-password').focus();
+    return;
+  }
   let sides = {};
   try { sides = JSON.parse(text).sides || {}; } catch { /* the server says what is wrong */ }
   button.disabled = true;
   button.textContent = 'Creating…';
   try {
-    const created = await createGame(serverUrl(), text);
-    showCreated(created, sides);
+    const created = await createGame(serverUrl(), text, { spectatorPassword, spectatorDelay });
+    showCreated(created, sides, { password: Boolean(spectatorPassword), delay: spectatorDelay });
   } catch (failure) {
     error.hidden = false;
     const code = failure.code || 'error';
@@ -109,22 +150,39 @@ async function create() {
   }
 }
 
-function showCreated({ game, seats }, sides) {
+function showCreated({ game, seats, spectator }, sides, { password, delay }) {
   $('created').hidden = false;
   $('created-game').textContent = game;
-  replace($('created-links'), ['A', 'B'].map((side) => {
-    const link = joinLink(game, String(seats[side]), false);
+  const rows = ['A', 'B'].map((side) => {
     const name = sides[side] && typeof sides[side].name === 'string' ? ` (${sides[side].name})` : '';
-    const input = h('textarea', { id: `link-${side}`, rows: 3, readOnly: true, value: link, class: 'link', spellcheck: 'false' });
+    return { key: side, token: seats[side], label: `Side ${side}${name}: join link`, copy: `Copy side ${side}'s link`,
+      open: `Play side ${side} here`, hint: 'Secret: only this side\'s player.' };
+  });
+  if (typeof seats.umpire === 'string' && seats.umpire) {
+    rows.push({ key: 'umpire', token: seats.umpire, label: "The umpire's link", copy: "Copy the umpire's link",
+      open: 'Umpire here', hint: 'Secret: only the umpire. A game needs no umpire; once one joins, double sixes and generals at risk wait for the umpire\'s ruling.' });
+  }
+  if (spectator) {
+    const notes = [password ? 'They also need the spectators\' password you chose (not in the link).' : 'Anyone with it can watch.',
+      delay ? `They see the battle ${delay} phase change${delay === 1 ? '' : 's'} late.` : 'They see the battle live.'];
+    rows.push({ key: 'spectator', token: spectator, label: "Spectators' link (read-only)", copy: "Copy the spectators' link",
+      open: 'Watch here', hint: notes.join(' ') });
+  }
+  replace($('created-links'), rows.map(({ key, token, label, copy, open, hint }) => {
+    const link = joinLink(game, String(token), false);
+    const input = h('textarea', { id: `link-${key}`, rows: 3, readOnly: true, value: link, class: 'link', spellcheck: 'false' });
     const status = h('span', { class: 'hint', role: 'status' });
-    return h('div', { class: 'field created-link' },
-      h('label', { for: `link-${side}` }, `Side ${side}${name}: join link`),
+    return h('div', { class: `field created-link link-${key}` },
+      h('label', { for: `link-${key}` }, label),
+      h('span', { class: 'hint' }, hint),
       input,
       h('div', { class: 'buttons' },
-        h('button', { type: 'button', id: `copy-${side}`, onclick: async () => {
+        h('button', { type: 'button', id: `copy-${key}`, onclick: async () => {
           status.textContent = (await copyText(link, input)) ? 'Copied.' : 'Select the link and copy it.';
-        } }, `Copy side ${side}'s link`),
-        h('a', { href: link, id: `open-${side}` }, `Play side ${side} here`)),
+        } }, copy),
+        // A new tab: this page keeps the other links.
+        h('a', { href: link, id: `open-${key}`, target: '_blank', rel: 'noopener' }, open,
+          h('span', { class: 'visually-hidden' }, ' (opens a new tab)'))),
       status);
   }));
   $('link-A').focus();
@@ -143,20 +201,46 @@ function connectionWords(status, detail) {
   }
 }
 
-function play({ game, token, watch }) {
+// A spectator's join refused (bad_token): the game may want the
+// spectators' password. Asks for it, and joins again with it.
+function askPassword(game, tried) {
+  $('joining').hidden = true;
+  $('password').hidden = false;
+  const error = $('password-error');
+  error.hidden = !tried;
+  error.textContent = tried ? 'The server refused that password (or the link): try again, or ask the game\'s creator.' : '';
+  const input = $('password-input');
+  input.focus();
+  $('password-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const password = input.value;
+    if (!password) { error.hidden = false; error.textContent = 'Type the password first.'; input.focus(); return; }
+    if (bytes(password) > PASSWORD_MAX_BYTES) { error.hidden = false; error.textContent = 'That is too long for a password (at most 127 bytes).'; return; }
+    store(PASSWORD_KEY(game), password);
+    window.location.reload();
+  });
+}
+
+function play({ game, token, password, watch }) {
   const battle = $('battle');
-  const log = new LogView($('log'), $('log-scroll'));
-  const plot = new StrengthPlot($('plot'));
   let mode = watch ? 'watch' : 'play';
   let seat = null;
   let state = null;
+  let seq = null;
   let hashRun = 0;
   let wasMine = false;
+  let wasHold = null;
+  let wasPending = 0;
+  let watchers = 0;
+  let joined = false;
+  const log = new LogView($('log'), $('log-scroll'), { onRollback: (to) => umpire.pickRollback(to) });
+  const plot = new StrengthPlot($('plot'));
 
   const session = new Session({
     url: serverUrl(),
     game,
     token,
+    password,
     onConnection: (status, detail) => {
       const pill = $('connection');
       pill.dataset.status = status;
@@ -164,17 +248,32 @@ function play({ game, token, watch }) {
       if (status === 'stopped') {
         $('joining').hidden = true;
         battle.hidden = !state;
+        // A spectator of a game with a password (or a wrong link). Seat
+        // tokens are 64 hex digits, spectator ids 32 (§6.1): a refused seat
+        // token is a wrong link, not a missing password.
+        if (detail.code === 'bad_token' && !joined && !/^[0-9a-f]{64}$/i.test(token)) {
+          store(PASSWORD_KEY(game), '');
+          pill.dataset.status = 'password';
+          pill.textContent = password ? 'Password refused' : 'Password needed';
+          askPassword(game, Boolean(password));
+          return;
+        }
         $('stopped').hidden = false;
         $('stopped-reason').textContent =
           `${detail.message || errorWords(detail.code)} (${detail.code}: ${errorWords(detail.code)})`;
       }
     },
     onNotice: (text) => { $('announce').textContent = text; },
+    onWatchers: (count) => { watchers = count; render(); },
     onState: (next, info) => {
       const first = !state || info.snapshot;
+      joined = true;
       state = next;
+      seq = info.seq;
       seat = session.seat;
-      if (seat !== 'A' && seat !== 'B') mode = 'watch';
+      mode = seat === 'umpire' ? 'umpire' : (seat === 'A' || seat === 'B') && !watch ? 'play' : 'watch';
+      log.umpire = mode === 'umpire';
+      log.seq = seq;
       if (first) { log.reset(state); plot.reset(state); } else { log.update(state); plot.update(state); }
       render();
       showSync(info.seq);
@@ -182,46 +281,68 @@ function play({ game, token, watch }) {
   });
 
   const controls = new Controls($('controls'), { act: (action) => session.act(action) });
+  const umpire = new UmpirePanel($('umpire'), { act: (action) => session.act(action) });
+
+  function announce(text) { $('announce').textContent = text; }
 
   function render() {
-    if (!state) return;
+    if (!state) {
+      // Before the welcome: no controls of either kind.
+      controls.update({}, { seat: null, mode: 'watch' });
+      umpire.update({}, { mode: 'watch' });
+      return;
+    }
     $('joining').hidden = true;
     battle.hidden = false;
     $('game-title').textContent = typeof state.title === 'string' ? state.title : 'Brigade';
     document.title = `${$('game-title').textContent} — Brigade`;
     battle.dataset.mode = mode;
-    renderStatus($('status'), state, { seat, mode });
+    battle.dataset.seat = seat || '';
+    const badge = $('seat-badge');
+    badge.hidden = false;
+    badge.dataset.seat = mode === 'watch' ? (seat === 'spectator' ? 'spectator' : 'watch') : seat;
+    badge.textContent = mode === 'umpire' ? 'Umpire'
+      : mode === 'play' ? `Side ${seat}`
+        : session.spectatorDelay > 0 ? `Watching, ${session.spectatorDelay} phase change${session.spectatorDelay === 1 ? '' : 's'} late`
+          : 'Watching live';
+    renderStatus($('status'), state, { seat, mode, delay: session.spectatorDelay, watchers });
     renderForces($('forces'), state, { seat: mode === 'play' ? seat : null });
     controls.update(state, { seat, mode });
-    const mine = mode === 'play' && awaitingList(state).includes(seat);
-    if (mine && !wasMine) $('announce').textContent = `Your move: ${phaseWords(state)}`;
+    umpire.update(state, { mode, seq });
+    const mine = mode === 'play' && awaitingList(state).includes(seat) && !holdReason(state);
+    if (mine && !wasMine) announce(`Your move: ${phaseWords(state)}`);
     wasMine = mine;
+    const hold = holdReason(state);
+    if (wasHold !== null && hold !== wasHold) {
+      announce(hold ? `The umpire holds the game: ${hold}` : 'The umpire released the game.');
+    }
+    wasHold = hold;
+    const pending = pendingList(state);
+    if (mode === 'umpire' && pending.length > wasPending) {
+      announce(`For your ruling: ${pending.map((item) => pendingWords(state, item)).join('; ')}`);
+    }
+    wasPending = pending.length;
   }
 
-  async function showSync(seq) {
+  async function showSync(at) {
     const run = ++hashRun;
     const sync = $('sync');
-    sync.dataset.seq = String(seq);
-    sync.textContent = `seq ${seq}`;
+    sync.dataset.seq = String(at);
+    sync.textContent = `seq ${at}`;
     const hash = await snapshotHash(state);
     if (run !== hashRun) return;
     sync.dataset.hash = hash || '';
-    sync.textContent = hash ? `seq ${seq} · state hash ${hash.slice(0, 12)}…` : `seq ${seq}`;
+    sync.textContent = hash ? `seq ${at} · state hash ${hash.slice(0, 12)}…` : `seq ${at}`;
     sync.title = hash ? `snapshot hash (PROTOCOL.md §8): ${hash}` : '';
   }
 
-  // Switches between a seat's orders and the read-only view.
-  function setMode(next) {
-    mode = next === 'play' && (seat === 'A' || seat === 'B' || seat === null) ? 'play' : 'watch';
-    render();
-  }
-  setMode(mode);
+  render();
 
   const copy = $('copy-link');
   copy.hidden = false;
   copy.addEventListener('click', async () => {
-    const ok = await copyText(joinLink(game, token, mode === 'watch'));
-    $('announce').textContent = ok ? 'Your join link is copied.' : 'Copying needs https or localhost.';
+    const ok = await copyText(joinLink(game, token, watch));
+    announce(ok ? 'Your join link is copied.' : 'Copying needs https or localhost.');
     copy.textContent = ok ? 'Copied' : 'Copy not available';
     setTimeout(() => { copy.textContent = 'Copy my join link'; }, 2000);
   });

@@ -4,8 +4,8 @@
 // free-form adjustments and done, each only in its phase and step and only
 // when the seat is awaited. Refusals are shown in words, code and message.
 import { field, h, keepingInput, replace, select } from './dom.js';
-import { CAVALRY, OUT_OF_PLAY, STATUSES, capital, errorWords, word } from './names.js';
-import { awaitingList, phaseWords, sideName, unitName } from './view.js';
+import { OUT_OF_PLAY, capital, errorWords, formationsOf, statusesOf, word } from './names.js';
+import { awaitingList, holdReason, pendingList, phaseWords, sideName, unitName } from './view.js';
 
 const NOTE_MAX_BYTES = 159; // core keeps a note in 159 bytes (BRIGADE_TEXT_MAX)
 const REPORT_PHASES = new Set(['mandatory_moves', 'movement', 'fire', 'morale']);
@@ -41,6 +41,49 @@ function meleeOf(state, id) {
     .find((melee) => Array.isArray(melee.units) && melee.units.includes(id));
 }
 
+// Refills a <select> with "unchanged" and `names`, keeping the choice made
+// when it is still offered.
+export function fillChoice(control, names) {
+  const keep = control.value;
+  replace(control, h('option', { value: '' }, 'unchanged'),
+    names.map((name) => h('option', { value: name }, word(name))));
+  if (names.includes(keep)) control.value = keep;
+}
+
+// "Now: 6 figures, unformed, pushed back, in line": the unit an adjustment
+// starts from.
+/* What an adjustment form changes (PROTOCOL.md §5.3 adjust and
+ * umpire_adjust): {figures?, formed?, status?, formation?} from its
+ * controls, or null after telling `complain` what is wrong (figures not a
+ * whole number 0..100000, or nothing changed; the figures field gets the
+ * focus). */
+export function adjustmentChanges({ figures, formed, status, formation }, complain) {
+  const changes = {};
+  if (figures.value !== '') {
+    const value = Number(figures.value);
+    if (!Number.isInteger(value) || value < 0 || value > 100000) {
+      complain('figures: a whole number from 0 to 100000');
+      figures.focus();
+      return null;
+    }
+    changes.figures = value;
+  }
+  if (formed.value) changes.formed = formed.value === 'yes';
+  if (status.value) changes.status = status.value;
+  if (formation.value) changes.formation = formation.value;
+  if (Object.keys(changes).length === 0) {
+    complain('an adjustment changes the figures, the order (formed), the status or the formation');
+    figures.focus();
+    return null;
+  }
+  return changes;
+}
+
+export function unitNow(unit) {
+  if (!unit || typeof unit !== 'object') return '';
+  return `Now: ${unit.figures} figures, ${unit.formed ? 'formed' : 'unformed'}, ${word(unit.status)}, in ${word(unit.formation)}.`;
+}
+
 export class Controls {
   constructor(root, { act }) {
     this.root = root;
@@ -60,9 +103,9 @@ export class Controls {
     this.root.hidden = mode !== 'play';
     if (mode !== 'play') return;
     const signature = JSON.stringify([state.turn, state.phase, state.step, state.awaiting, seat,
-      state.sides, state.charges, state.melees,
+      state.hold, state.pending, state.sides, state.charges, state.melees,
       Object.entries(state.units || {}).map(([id, u]) => [id, u.side, u.status, u.formed, u.figures,
-        u.sappers, u.general, u.type, u.move]),
+        u.sappers, u.general, u.type, u.move, u.formation]),
       state.step === 'reroll' && Array.isArray(state.log) ? state.log.length : 0]);
     if (signature === this.signature) return;
     this.signature = signature;
@@ -109,6 +152,13 @@ export class Controls {
     let parts;
     if (state.phase === 'ended') {
       parts = [h('p', {}, 'The battle has ended: no more orders.')];
+    } else if (holdReason(state)) {
+      parts = [h('p', { class: 'waiting held' }, 'The umpire holds the game: your orders wait until the umpire releases it.')];
+    } else if (state.step === 'settle' && !mine) {
+      const pending = pendingList(state);
+      parts = [h('p', { class: 'waiting' }, 'Waiting for the umpire to settle ',
+        pending.length ? pending.map((item) => `${unitName(state, item.unit)}'s ${word(item.event)}`).join(', ')
+          : "the melee's events", '; the melee phase goes on once the umpire has ruled.')];
     } else if (!mine) {
       const others = awaiting.filter((side) => side !== seat);
       const done = REPORT_PHASES.has(state.phase) && state.sides && state.sides[seat] && state.sides[seat].done;
@@ -135,7 +185,7 @@ export class Controls {
       // A step this page does not know: done is the one action every step has.
       parts = [h('p', {}, `${phaseWords(state)}: this page has no form for this step.`), this.doneButton('Done')];
     }
-    replace(this.body, h('p', { class: 'now' }, h('strong', {}, mine ? 'Your move: ' : 'Now: '), phaseWords(state)), parts);
+    replace(this.body, h('p', { class: 'now' }, h('strong', {}, mine && !holdReason(state) ? 'Your move: ' : 'Now: '), phaseWords(state)), parts);
   }
 
   doneButton(label) {
@@ -276,17 +326,15 @@ export class Controls {
     const figures = h('input', { type: 'number', name: 'figures', min: 0, max: 100000, step: 1, inputmode: 'numeric' });
     const formed = select({ name: 'formed' }, [['', 'unchanged'], ['yes', 'formed'], ['no', 'unformed']]);
     const status = h('select', { name: 'status' });
+    const formation = h('select', { name: 'formation' });
     const note = h('input', { type: 'text', name: 'note', maxlength: NOTE_MAX_BYTES, autocomplete: 'off' });
+    const now = h('p', { class: 'hint unit-now', id: 'adjust-now', 'aria-live': 'polite' });
     const refresh = () => {
       const chosen = state.units[unit.value] || {};
       figures.placeholder = `now ${chosen.figures}`;
-      const keep = status.value;
-      const allowed = STATUSES.filter((name) =>
-        (name !== 'pursuing' && name !== 'blown') || CAVALRY.has(chosen.type))
-        .filter((name) => name !== 'dispersed' || chosen.type === 'artillery');
-      replace(status, h('option', { value: '' }, `unchanged (${word(chosen.status)})`),
-        allowed.map((name) => h('option', { value: name }, word(name))));
-      if (allowed.includes(keep)) status.value = keep;
+      fillChoice(status, statusesOf(chosen.type));
+      fillChoice(formation, formationsOf(chosen.type));
+      now.textContent = unitNow(chosen);
     };
     unit.addEventListener('change', refresh);
     refresh();
@@ -294,23 +342,10 @@ export class Controls {
       id: 'adjust-form', class: 'order',
       onsubmit: (event) => {
         event.preventDefault();
-        const action = { kind: 'adjust', unit: unit.value, note: note.value.trim() };
-        if (figures.value !== '') {
-          const value = Number(figures.value);
-          if (!Number.isInteger(value) || value < 0 || value > 100000) {
-            this.showError('input', 'figures: a whole number from 0 to 100000');
-            figures.focus();
-            return;
-          }
-          action.figures = value;
-        }
-        if (formed.value) action.formed = formed.value === 'yes';
-        if (status.value) action.status = status.value;
-        if (action.figures === undefined && action.formed === undefined && action.status === undefined) {
-          this.showError('input', 'an adjustment changes the figures, the order (formed) or the status');
-          figures.focus();
-          return;
-        }
+        const changes = adjustmentChanges({ figures, formed, status, formation },
+          (words) => this.showError('input', words));
+        if (!changes) return;
+        const action = { kind: 'adjust', unit: unit.value, note: note.value.trim(), ...changes };
         if (!action.note) { this.showError('input', 'say what happened in the note'); note.focus(); return; }
         if (new TextEncoder().encode(action.note).length > NOTE_MAX_BYTES) {
           this.showError('input', `the note is too long (at most ${NOTE_MAX_BYTES} bytes)`);
@@ -325,7 +360,9 @@ export class Controls {
         field('adjust-unit', 'Unit', unit),
         field('adjust-figures', 'Figures', figures, 'empty: unchanged'),
         field('adjust-formed', 'Order', formed),
-        field('adjust-status', 'Status', status)),
+        field('adjust-status', 'Status', status),
+        field('adjust-formation', 'Formation', formation)),
+      now,
       field('adjust-note', 'Note (required)', note, 'e.g. "lost 2 figures to the battery\'s fire"'),
       h('button', { type: 'submit', id: 'adjust-submit' }, 'Record adjustment')));
     return [

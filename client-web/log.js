@@ -4,6 +4,10 @@
 // are gathered in one block per melee and turn, side A against side B.
 // A bare `roll` entry is shown only until the entry that explains it (a
 // morale test, a melee result) arrives, since that one shows the dice too.
+// A melee the umpire overrules gets a second block, the ruling's, and the
+// first is marked overruled. Entries inside state.rolled_back's ranges are
+// struck through and marked "rolled back" (§10.2); the umpire's page has a
+// "Roll back to here" button after the last entry of each action (entry.seq).
 import { h, replace } from './dom.js';
 import { capital, signed, word } from './names.js';
 import { sideName, unitName } from './view.js';
@@ -54,13 +58,62 @@ function calc(record, result) {
 }
 
 function meta(entry) {
-  return h('p', { class: 'meta' }, `T${entry.turn} · ${word(entry.phase)}`);
+  return h('p', { class: 'meta' }, `T${entry.turn} · ${word(entry.phase)}`,
+    Number.isSafeInteger(entry.seq) ? h('span', { class: 'seq' }, ` · seq ${entry.seq}`) : null);
+}
+
+// Log index -> the seq of the rollback that rolled it back (state.rolled_back).
+export function rolledBackIndexes(state) {
+  const marked = new Map();
+  for (const range of Array.isArray(state.rolled_back) ? state.rolled_back : []) {
+    if (!isMap(range) || !Number.isInteger(range.from) || !Number.isInteger(range.to)) continue;
+    for (let index = Math.max(0, range.from); index < range.to; index += 1) marked.set(index, range.seq);
+  }
+  return marked;
+}
+
+// The actions a rollback may return to (PROTOCOL.md §5.3), newest first:
+// [{seq, turn, phase, text, last}] from the log entries' seq: 1 … seq − 1,
+// after the battle began, not rolled back. `last` is the index of the
+// action's last entry.
+export function rollbackTargets(state, seq) {
+  const log = Array.isArray(state.log) ? state.log : [];
+  const gone = rolledBackIndexes(state);
+  const actions = new Map();
+  log.forEach((entry, index) => {
+    if (!isMap(entry) || !Number.isSafeInteger(entry.seq) || entry.seq < 1) return;
+    if (Number.isSafeInteger(seq) && entry.seq >= seq) return;
+    let action = actions.get(entry.seq);
+    if (!action) {
+      action = { seq: entry.seq, turn: entry.turn, phase: entry.phase, text: '', last: index, gone: false };
+      actions.set(entry.seq, action);
+    }
+    if (gone.has(index)) action.gone = true;
+    action.turn = entry.turn;
+    action.phase = entry.phase;
+    action.last = index;
+    // The first entry that is more than a turn or phase mark says best what the action was.
+    if (!action.text || (action.mark && entry.kind !== 'phase_begun' && entry.kind !== 'turn_begun')) {
+      action.text = text(entry.text) || text(entry.kind);
+      action.mark = entry.kind === 'phase_begun' || entry.kind === 'turn_begun';
+    }
+  });
+  return [...actions.values()]
+    .filter((action) => !action.gone && Number.isInteger(action.turn) && action.turn >= 1)
+    .sort((a, b) => b.seq - a.seq);
 }
 
 export class LogView {
-  constructor(list, scroller) {
+  // onRollback(seq): the umpire pressed "Roll back to here" after action seq.
+  constructor(list, scroller, { onRollback } = {}) {
     this.list = list;
     this.scroller = scroller;
+    this.onRollback = onRollback || (() => {});
+    this.umpire = false; // the umpire's page: "Roll back to here" buttons
+    this.seq = null; // the state's seq (a rollback goes to 1 … seq − 1)
+    this.items = []; // {element, indexes: [log index…], top} for every shown entry
+    this.buttons = new Map(); // seq -> its "Roll back to here" button
+    this.supersessions = []; // {older, newer, tag}: a melee block and the umpire's overrule of it
     // Follow the newest entries until the reader scrolls up to read older
     // ones; scrolling back to the bottom follows again.
     this.follow = true;
@@ -77,32 +130,110 @@ export class LogView {
     this.count = 0;
     this.blocks.clear();
     this.rolls.clear();
+    this.items = [];
+    this.buttons.clear();
+    this.supersessions = [];
+    this.markedRanges = '';
     this.update(state, true);
   }
 
   update(state, first = false) {
     const log = Array.isArray(state.log) ? state.log : [];
     if (log.length < this.count) { this.reset(state); return; }
-    if (log.length === this.count) return;
     const scroller = this.scroller;
     if (first) this.follow = true;
+    const grew = log.length > this.count;
     for (let index = this.count; index < log.length; index += 1) this.add(state, log, index);
     this.count = log.length;
+    this.mark(state, log, grew);
     // After layout: on the first render the box may only now have a height.
-    if (this.follow) requestAnimationFrame(() => { scroller.scrollTop = scroller.scrollHeight; });
+    if (grew && this.follow) requestAnimationFrame(() => { scroller.scrollTop = scroller.scrollHeight; });
+  }
+
+  track(element, index, top) {
+    this.items.push({ element, indexes: [index], top });
+  }
+
+  // Adds `index` to what the item of `element` shows.
+  extend(element, index) {
+    const item = this.items.find((candidate) => candidate.element === element);
+    if (item) item.indexes.push(index);
   }
 
   add(state, log, index) {
     const entry = log[index];
     if (!isMap(entry)) {
-      this.list.append(h('li', { class: 'entry' }, '(an entry in a form this page does not know)'));
+      const node = h('li', { class: 'entry' }, '(an entry in a form this page does not know)');
+      this.list.append(node);
+      this.track(node, index, true);
       return;
     }
     for (const [name, element] of this.rolls) {
       if (explains(entry, name)) { element.remove(); this.rolls.delete(name); }
     }
     const node = this.entry(state, log, index, entry);
-    if (node) this.list.append(node);
+    if (node) { this.list.append(node); this.track(node, index, true); }
+  }
+
+  // Strikes through what was rolled back, and gives the umpire a "Roll back
+  // to here" after the last entry shown of each action it may return to.
+  mark(state, log, grew) {
+    const ranges = JSON.stringify(state.rolled_back || []);
+    if (ranges !== this.markedRanges || grew) {
+      this.markedRanges = ranges;
+      const gone = rolledBackIndexes(state);
+      this.items = this.items.filter((item) => item.element.isConnected);
+      for (const item of this.items) {
+        const by = item.indexes.every((index) => gone.has(index)) ? gone.get(item.indexes[0]) : null;
+        const was = item.element.classList.contains('rolled-back');
+        if ((by !== null && by !== undefined) === was) continue;
+        item.element.classList.toggle('rolled-back', !was);
+        item.element.dataset.rolledBack = was ? '' : String(by);
+        if (!was) {
+          const badge = h('span', { class: 'rb-badge' }, Number.isSafeInteger(by) ? `rolled back (seq ${by})` : 'rolled back');
+          item.element.prepend(badge);
+        } else {
+          const badge = item.element.querySelector(':scope > .rb-badge');
+          if (badge) badge.remove();
+        }
+      }
+    }
+    for (const { older, newer, tag } of this.supersessions) {
+      const stands = Boolean(newer) && !newer.classList.contains('rolled-back');
+      older.classList.toggle('superseded', stands);
+      tag.hidden = !stands;
+    }
+    this.rollbackButtons(state, log);
+  }
+
+  rollbackButtons(state, log) {
+    const wanted = new Map(); // seq -> the top item showing its last entry
+    if (this.umpire) {
+      const targets = new Set(rollbackTargets(state, this.seq).map((target) => target.seq));
+      const last = new Map(); // seq -> [highest index, item]
+      for (const item of this.items) {
+        if (!item.top || !item.element.isConnected) continue;
+        const index = Math.max(...item.indexes);
+        const entry = log[index];
+        if (!isMap(entry) || !targets.has(entry.seq)) continue;
+        const known = last.get(entry.seq);
+        if (!known || known[0] < index) last.set(entry.seq, [index, item]);
+      }
+      for (const [seq, [, item]] of last) wanted.set(seq, item.element);
+    }
+    for (const [seq, button] of this.buttons) {
+      if (wanted.get(seq) !== button.parentElement) { button.remove(); this.buttons.delete(seq); }
+    }
+    for (const [seq, element] of wanted) {
+      if (this.buttons.has(seq)) continue;
+      const button = h('button', {
+        type: 'button', class: 'quiet rollback-here', dataset: { seq: String(seq) },
+        'aria-label': `Roll back to here: the state after seq ${seq}`,
+        onclick: () => this.onRollback(seq),
+      }, `↶ Roll back to here (seq ${seq})`);
+      element.append(button);
+      this.buttons.set(seq, button);
+    }
   }
 
   entry(state, log, index, entry) {
@@ -136,44 +267,82 @@ export class LogView {
           h('p', { class: 'headline' }, h('strong', {}, `${capital(sideName(state, entry.winner))} wins the initiative`),
             ` (A ${entry.total_a}, B ${entry.total_b})`));
       case 'melee_unit_result':
-        this.meleeUnit(state, entry);
+        this.meleeUnit(state, entry, index);
         return null;
       case 'melee_resolved':
-        this.meleeOutcome(state, entry);
+        this.meleeOutcome(state, entry, index);
         return null;
+      case 'melee_overruled':
+        if (this.blocks.has(`${entry.turn}|${text(entry.melee)}`)) {
+          this.meleeOutcome(state, entry, index, true);
+          return null;
+        }
+        return h('li', { class: 'entry umpire kind-melee_overruled', dataset: { kind } }, meta(entry),
+          h('p', {}, h('strong', {}, 'Umpire: '), text(entry.text) || kind));
+      case 'umpire_ruled':
+        if (entry.ruling === 'overrule') this.overruling = text(entry.melee) || true;
+        return h('li', { class: 'entry umpire kind-umpire_ruled', dataset: { kind, ruling: text(entry.ruling) } }, meta(entry),
+          h('p', {}, h('strong', { class: 'umpire-label' }, `Umpire${entry.ruling ? ` (${word(entry.ruling)})` : ''}: `),
+            text(entry.text) || kind));
       default:
         return h('li', { class: `entry kind-${kind || 'unknown'}`, dataset: { kind } }, meta(entry),
           h('p', {}, text(entry.text) || kind || '?'));
     }
   }
 
-  block(state, entry) {
+  block(state, entry, index) {
     const key = `${entry.turn}|${text(entry.melee)}`;
     let block = this.blocks.get(key);
+    // A melee already resolved whose units report again: the umpire's
+    // overrule (or the melee fought again after a rollback).
+    let again = null;
+    if (block && block.resolved) {
+      again = this.overruling === true || this.overruling === text(entry.melee) ? 'overruled' : 'again';
+      if (again === 'overruled') {
+        // Marked in mark(): the older block stands again when the overrule is rolled back.
+        const tag = h('span', { class: 'overruled-tag' }, ' overruled by the umpire');
+        block.element.querySelector('h3').append(tag);
+        this.supersessions.push({ older: block.element, tag, newer: null });
+      }
+      block = null;
+    }
     if (!block) {
       const sides = {
         A: h('div', { class: 'melee-side side-A' }, h('h4', {}, sideName(state, 'A'))),
         B: h('div', { class: 'melee-side side-B' }, h('h4', {}, sideName(state, 'B'))),
       };
       const verdict = h('div', { class: 'verdict pending' }, 'being fought…');
-      const element = h('li', { class: 'entry melee-block', dataset: { kind: 'melee', melee: text(entry.melee), turn: String(entry.turn) } },
-        meta(entry),
-        h('h3', {}, `Melee ${text(entry.melee)}`),
-        h('div', { class: 'melee-sides' }, sides.A, sides.B),
-        verdict);
-      block = { element, sides, verdict };
+      const element = h('li', {
+        class: `entry melee-block${again === 'overruled' ? ' overruled' : ''}`,
+        dataset: { kind: 'melee', melee: text(entry.melee), turn: String(entry.turn), ...(again ? { again } : {}) },
+      },
+      meta(entry),
+      h('h3', {}, `Melee ${text(entry.melee)}`,
+        again === 'overruled' ? h('span', { class: 'ruling-tag' }, ' as the umpire ruled')
+          : again ? h('span', { class: 'ruling-tag' }, ' fought again') : null),
+      h('div', { class: 'melee-sides' }, sides.A, sides.B),
+      verdict);
+      if (again === 'overruled') {
+        this.overruling = null;
+        this.supersessions[this.supersessions.length - 1].newer = element;
+      }
+      block = { element, sides, verdict, resolved: false };
       this.blocks.set(key, block);
       this.list.append(element);
+      this.track(element, index, true);
+    } else {
+      this.extend(block.element, index);
     }
     return block;
   }
 
-  meleeUnit(state, entry) {
-    const block = this.block(state, entry);
+  meleeUnit(state, entry, index) {
+    const block = this.block(state, entry, index);
     const unit = state.units && state.units[entry.unit];
     const column = block.sides[unit && unit.side === 'B' ? 'B' : 'A'];
     const test = isMap(entry.test) ? entry.test : null;
-    column.append(h('div', { class: 'melee-unit', dataset: { unit: text(entry.unit) } },
+    const events = Array.isArray(entry.events) ? entry.events.filter((name) => typeof name === 'string') : [];
+    const element = h('div', { class: 'melee-unit', dataset: { unit: text(entry.unit) } },
       h('p', { class: 'headline' }, h('strong', {}, unitName(state, entry.unit))),
       entry.rolled ? calc(entry) : h('p', { class: 'calc' }, 'automatic result, no dice'),
       h('p', { class: 'outcome' },
@@ -182,11 +351,18 @@ export class LogView {
       test ? h('div', { class: 'melee-test' },
         h('p', { class: 'headline' }, h('strong', {}, `${word(test.kind)} test`)),
         calc(test, [test.target ? ` needs ${test.target}: ` : ': ',
-          h('span', { class: 'verdict-word' }, word(test.outcome))])) : null));
+          h('span', { class: 'verdict-word' }, word(test.outcome))])) : null,
+      events.length ? h('p', { class: 'events' }, h('strong', {}, 'For the umpire (D9): '),
+        events.map(word).join(', ')) : null);
+    column.append(element);
+    this.track(element, index, false);
   }
 
-  meleeOutcome(state, entry) {
-    const block = this.block(state, entry);
+  meleeOutcome(state, entry, index, overruled = false) {
+    if (overruled && this.overruling !== true) this.overruling = text(entry.melee);
+    const block = this.block(state, entry, index);
+    block.resolved = true;
+    this.track(block.verdict, index, false);
     const scored = Number.isFinite(entry.score_a) && Number.isFinite(entry.score_b);
     const winner = typeof entry.winner === 'string' ? entry.winner : null;
     block.verdict.className = `verdict${winner ? ` win-${winner}` : ' draw'}`;
@@ -196,9 +372,11 @@ export class LogView {
       scored ? h('p', { class: 'score' },
         h('span', { class: 'score-A' }, `A ${entry.score_a}`), ' : ',
         h('span', { class: 'score-B' }, `${entry.score_b} B`),
-        ` (difference ${entry.difference})`) : h('p', { class: 'score' }, 'no scores: an automatic result'),
+        ` (difference ${entry.difference})`) : overruled ? null : h('p', { class: 'score' }, 'no scores: an automatic result'),
       h('p', { class: 'result' },
+        overruled ? h('strong', { class: 'umpire-label' }, "Umpire's ruling: ") : null,
         h('strong', {}, winner ? `${capital(sideName(state, winner))} wins` : 'No winner'),
-        `: ${word(entry.result)}`, entry.continues ? '; the melee goes on' : ''));
+        `: ${word(entry.result)}`, entry.continues ? '; the melee goes on' : ''),
+      overruled && text(entry.reason) ? h('p', { class: 'hint' }, text(entry.reason)) : null);
   }
 }

@@ -7,7 +7,7 @@ const WORDS = {
   initiative: 'Initiative', mandatory_moves: 'Mandatory moves', charge: 'Charge',
   movement: 'Movement', fire: 'Fire', melee: 'Melee', morale: 'Morale', ended: 'Ended',
   choose: 'choose who moves first', declare: 'declarations', respond: 'responses',
-  reroll: "sappers' re-roll", report: 'report and done',
+  reroll: "sappers' re-roll", report: 'report and done', settle: 'waiting for the umpire to settle',
   // troop types
   cuirassiers: 'cuirassiers', heavy_cavalry: 'heavy cavalry', dragoons: 'dragoons',
   lancers: 'lancers', light_cavalry: 'light cavalry', cossacks: 'Cossacks',
@@ -33,6 +33,13 @@ const WORDS = {
   // morale effects
   passed: 'passed', halts: 'halts', halts_retreats: 'halts and retreats',
   wavers: 'wavers', retreats: 'retreats',
+  // melee results (12.18) and test outcomes (12.22, 12.23)
+  retreat: 'retreat', draw: 'draw', square_holds: 'the square holds', auto: 'automatic',
+  pass: 'pass', fail: 'fail', unformed: 'unformed', pursuit: 'pursuit', reform: 'reform',
+  // the umpire (D9 events, rulings)
+  double_six: 'double six', risk_to_general: 'risk to the general',
+  hold: 'hold', release: 'release', note: 'note', overrule: 'overrule', rollback: 'rollback',
+  seated: 'seated',
 };
 
 export function word(name) {
@@ -45,6 +52,27 @@ export const STATUSES = ['normal', 'retreating', 'broken', 'pursuing', 'pushed_b
   'removed', 'blown'];
 export const CAVALRY = new Set(['cuirassiers', 'heavy_cavalry', 'dragoons', 'lancers',
   'light_cavalry', 'cossacks']);
+// The formations each troop type may take, its default first (core/names.c).
+const CAVALRY_FORMATIONS = ['line', 'column', 'march_column'];
+const FORMATIONS_OF = {
+  infantry: ['line', 'column', 'square', 'austrian_mass'],
+  open_order: ['open_order'],
+  skirmishers: ['skirmish'],
+  artillery: ['unlimbered', 'limbered'],
+};
+export function formationsOf(type) {
+  return FORMATIONS_OF[type] || CAVALRY_FORMATIONS;
+}
+// The statuses the rules let a unit of `type` take (pursuing and blown:
+// cavalry only; dispersed: artillery only).
+export function statusesOf(type) {
+  return STATUSES.filter((name) => (name !== 'pursuing' && name !== 'blown') || CAVALRY.has(type))
+    .filter((name) => name !== 'dispersed' || type === 'artillery');
+}
+// overrule (PROTOCOL.md §5.3): the results an umpire may impose, and the
+// outcomes of a unit's reform or pursuit test.
+export const RESULTS = ['broken', 'retreat', 'pushed_back', 'draw', 'square_holds'];
+export const OUTCOMES = ['pass', 'fail', 'excellent', 'unformed', 'blown', 'pursuit'];
 export const OUT_OF_PLAY = new Set(['removed', 'dispersed']);
 
 const ERRORS = {
@@ -55,7 +83,7 @@ const ERRORS = {
   not_joined: 'join a game first',
   unknown_game: 'no such game on this server',
   bad_token: 'the link does not open a seat of this game',
-  wrong_seat: "it is not your side's turn to do that",
+  wrong_seat: "it is not your side's turn to do that, or it is not your seat's to do",
   wrong_phase: 'not allowed in this phase or step',
   invalid_action: 'the rules forbid it',
   unknown_unit: 'no unit has that id',
@@ -65,6 +93,9 @@ const ERRORS = {
   timeout: 'no answer in time',
   bad_protocol: 'the server speaks another protocol version',
   no_server: 'the server cannot be reached',
+  read_only: 'spectators watch and never act',
+  held: 'the umpire holds the game: orders wait until the umpire releases it',
+  input: 'check the form',
 };
 
 export function errorWords(code) {

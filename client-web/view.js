@@ -21,10 +21,32 @@ export function awaitingList(state) {
   return Array.isArray(state.awaiting) ? state.awaiting.filter((seat) => typeof seat === 'string') : [];
 }
 
-// "side B (British)", "you", "side A (French) and you", "nobody".
+// D9's events awaiting the umpire's settle (PROTOCOL.md §7.1, §10.2).
+export function pendingList(state) {
+  return (Array.isArray(state.pending) ? state.pending : [])
+    .filter((item) => item && typeof item === 'object' && typeof item.unit === 'string');
+}
+
+// "hussars' double six (melee T2.M1)".
+export function pendingWords(state, item) {
+  return `${unitName(state, item.unit)}: ${word(item.event)}${item.melee ? ` (melee ${item.melee})` : ''}`;
+}
+
+// The umpire's hold, or '' when the game is not held.
+export function holdReason(state) {
+  return typeof state.hold === 'string' && state.hold ? state.hold : '';
+}
+
+// "side B (British)", "you", "side A (French) and you", "the umpire", "nobody".
 export function awaitingWords(state, seat) {
   const awaiting = awaitingList(state);
-  if (awaiting.length === 0) return 'nobody';
+  if (awaiting.length === 0) {
+    if (state.turn === 0) return 'the players to join';
+    if (state.step === 'settle' || (state.umpire && pendingList(state).length && state.phase === 'melee')) {
+      return seat === 'umpire' ? 'you (the umpire)' : 'the umpire';
+    }
+    return 'nobody';
+  }
   return awaiting.map((side) => (side === seat ? 'you' : sideName(state, side))).join(' and ');
 }
 
@@ -33,13 +55,52 @@ export function phaseWords(state) {
   return state.step ? `${phase} — ${word(state.step)}` : phase;
 }
 
-export function renderStatus(root, state, { seat, mode }) {
+// Who this page is: a side, the umpire, or a spectator (delayed by
+// `delay` phase changes).
+function seatWords(state, { seat, mode, delay }) {
+  if (mode === 'play') return sideName(state, seat);
+  if (mode === 'umpire') return 'the umpire';
+  if (seat === 'spectator') {
+    return delay > 0 ? `a spectator, watching ${delay} phase change${delay === 1 ? '' : 's'} behind the game`
+      : 'a spectator, watching live (read-only)';
+  }
+  return 'watching (read-only)';
+}
+
+// The umpire's hold and D9's events waiting for a ruling: shown to everyone.
+function umpireNotices(state, { mode }) {
+  const hold = holdReason(state);
+  const pending = pendingList(state);
+  const settling = state.step === 'settle';
+  return [
+    hold ? h('div', { id: 'hold-banner', class: 'hold-banner' },
+      h('p', { class: 'hold-title' }, h('span', { class: 'hold-icon', 'aria-hidden': 'true' }, '❚❚ '),
+        h('strong', {}, 'The umpire holds the game')),
+      h('p', { id: 'hold-reason', class: 'hold-reason' }, hold),
+      h('p', { class: 'hint' }, mode === 'umpire' ? 'Players\' orders are refused until you release the game.'
+        : mode === 'play' ? 'Your orders wait until the umpire releases the game.'
+          : 'Nothing moves until the umpire releases the game.')) : null,
+    settling || pending.length ? h('div', { id: 'pending-banner', class: 'pending-banner' },
+      h('p', {}, h('strong', {}, mode === 'umpire' ? (settling ? 'The melee waits for you to settle' : 'Waiting for your ruling')
+        : settling ? 'Waiting for the umpire to settle' : 'Waiting for the umpire\'s ruling'),
+        pending.length ? ':' : ' the melee\'s events.'),
+      pending.length ? h('ul', { id: 'pending-list' }, pending.map((item) => h('li', {
+        dataset: { unit: item.unit, event: String(item.event) },
+      }, pendingWords(state, item)))) : null) : null,
+  ];
+}
+
+export function renderStatus(root, state, { seat, mode, delay = 0, watchers = 0 }) {
   const awaiting = awaitingList(state);
   root.dataset.turn = String(state.turn);
   root.dataset.phase = String(state.phase);
   root.dataset.step = String(state.step || '');
   root.dataset.awaiting = awaiting.join(',');
-  const yours = mode === 'play' && awaiting.includes(seat);
+  root.dataset.hold = holdReason(state);
+  root.dataset.pending = String(pendingList(state).length);
+  const held = Boolean(holdReason(state));
+  const yours = !held && ((mode === 'play' && awaiting.includes(seat)) ||
+    (mode === 'umpire' && awaiting.length === 0 && state.step === 'settle'));
   const track = h('ol', { class: 'phase-track', 'aria-label': 'Phases of the turn' },
     PHASES.map((phase) => h('li', {
       class: phase === state.phase ? 'current' : '',
@@ -52,10 +113,15 @@ export function renderStatus(root, state, { seat, mode }) {
       h('div', {}, h('dt', {}, 'Phasing'),
         h('dd', {}, state.phasing ? sideName(state, state.phasing) : 'not chosen yet')),
       h('div', { class: yours ? 'awaiting yours' : 'awaiting' }, h('dt', {}, 'Awaiting'),
-        h('dd', { id: 'status-awaiting' }, awaitingWords(state, mode === 'play' ? seat : null))),
-      h('div', {}, h('dt', {}, 'You are'),
-        h('dd', { id: 'status-seat' }, mode === 'play' ? sideName(state, seat) : 'watching (read-only)'))),
-    state.phase === 'ended' ? h('p', { class: 'ended' }, 'The battle has ended.') : track);
+        h('dd', { id: 'status-awaiting' }, awaitingWords(state, mode === 'play' || mode === 'umpire' ? seat : null))),
+      typeof state.umpire === 'boolean' ? h('div', {}, h('dt', {}, 'Umpire'),
+        h('dd', { id: 'status-umpire' }, state.umpire ? 'seated' : 'none')) : null,
+      mode === 'play' && watchers > 0 ? h('div', {}, h('dt', {}, 'Spectators'),
+        h('dd', { id: 'status-watchers' }, String(watchers))) : null,
+      h('div', { class: mode === 'play' ? '' : `seat-${mode}` }, h('dt', {}, 'You are'),
+        h('dd', { id: 'status-seat' }, seatWords(state, { seat, mode, delay })))),
+    state.phase === 'ended' ? h('p', { class: 'ended' }, 'The battle has ended.') : track,
+    umpireNotices(state, { mode }));
 }
 
 // ---------------------------------------------------------------- units

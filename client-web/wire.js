@@ -65,14 +65,19 @@ function openSocket(url) {
   return socket;
 }
 
-// Creates a game on a connection of its own (§5.1). Resolves
-// {game, seats: {A, B}}; rejects with an Error carrying `code`.
-export function createGame(url, scenario) {
+// Creates a game on a connection of its own (§5.1), with a spectators'
+// password and delay when given. Resolves {game, seats: {A, B, umpire?},
+// spectator?} (an older server gives neither umpire nor spectator);
+// rejects with an Error carrying `code`.
+export function createGame(url, scenario, { spectatorPassword = '', spectatorDelay = 0 } = {}) {
   return new Promise((resolve, reject) => {
     const request = nextRequest();
     let frame;
     try {
-      frame = encodeFrame({ type: 'create', request, scenario });
+      const create = { type: 'create', request, scenario };
+      if (spectatorPassword) create.spectator_password = spectatorPassword;
+      if (spectatorDelay) create.spectator_delay = spectatorDelay;
+      frame = encodeFrame(create);
     } catch (error) {
       reject(error);
       return;
@@ -102,7 +107,8 @@ export function createGame(url, scenario) {
       if (message.request !== request) return;
       clearTimeout(timer);
       if (message.type === 'created' && message.seats && typeof message.game === 'string') {
-        resolve({ game: message.game, seats: message.seats });
+        resolve({ game: message.game, seats: message.seats,
+          spectator: typeof message.spectator === 'string' ? message.spectator : '' });
         socket.close(1000);
       } else {
         fail(String(message.code || message.type), String(message.message || 'refused'));
@@ -123,17 +129,27 @@ export function createGame(url, scenario) {
 //   onState(state, {seq, snapshot, ops})  the state changed (a new object each time)
 //   onConnection(status, detail)          'connecting' | 'live' | 'reconnecting' | 'stopped'
 //   onNotice(text)                        something worth a line on screen
+//   onWatchers(count)                     a player hears how many spectators watch (§6.7)
+//
+// A spectator (seat "spectator") joins with the game's spectator id as its
+// token, and with `password` when the game has one (§5.2); a delayed
+// spectator (welcome.spectator_delay > 0) gets deltas whose seq skips
+// (§6.5), which it applies as they come.
 export class Session {
-  constructor({ url, game, token, onState, onConnection, onNotice }) {
+  constructor({ url, game, token, password, onState, onConnection, onNotice, onWatchers }) {
     this.url = url;
     this.game = game;
     this.token = token;
+    this.password = password || '';
     this.onState = onState || (() => {});
     this.onConnection = onConnection || (() => {});
     this.onNotice = onNotice || (() => {});
+    this.onWatchers = onWatchers || (() => {});
     this.state = null;
     this.seq = null;
     this.seat = null;
+    this.spectatorDelay = 0;
+    this.watchers = 0;
     this.status = 'connecting';
     this.socket = null;
     this.pending = new Map(); // request -> {action, resolve, timer}
@@ -180,6 +196,8 @@ export class Session {
       // seat's first join and ignores it after.
       if (!this.diceSeed) this.diceSeed = diceSeed();
       if (this.diceSeed) join.seed = this.diceSeed;
+      // A spectator's password (ignored for a player's seat).
+      if (this.password) join.password = this.password;
       // Resuming: the server answers `resumed` and the missed deltas, or a
       // whole snapshot (`welcome`) when it cannot (or does not resume).
       if (this.state && Number.isSafeInteger(this.seq)) join.last_seq = this.seq;
@@ -266,6 +284,12 @@ export class Session {
       case 'delta': this.delta(message); break;
       case 'ack':
       case 'error': this.answer(message); break;
+      case 'watchers':
+        if (Number.isSafeInteger(message.count) && message.count >= 0) {
+          this.watchers = message.count;
+          this.onWatchers(this.watchers);
+        }
+        break;
       default: break; // a type this client does not know (§9)
     }
   }
@@ -279,6 +303,11 @@ export class Session {
     }
     this.failPending();
     this.seat = typeof message.seat === 'string' ? message.seat : null;
+    this.spectatorDelay = Number.isSafeInteger(message.spectator_delay) ? message.spectator_delay : 0;
+    if (this.seat !== 'spectator') {
+      this.watchers = Number.isSafeInteger(message.watchers) ? message.watchers : 0;
+      this.onWatchers(this.watchers);
+    }
     this.state = state;
     this.seq = message.seq;
     this.failures = 0;
@@ -300,7 +329,10 @@ export class Session {
 
   delta(message) {
     if (!this.state || message.game !== this.game) return;
-    if (message.seq !== this.seq + 1) {
+    // A delayed spectator's view moves a phase change at a time: its seq
+    // skips forward, never back (§6.5).
+    const delayed = this.seat === 'spectator' && this.spectatorDelay > 0;
+    if (delayed ? !(Number.isSafeInteger(message.seq) && message.seq > this.seq) : message.seq !== this.seq + 1) {
       this.outOfDate(`delta seq ${message.seq} after ${this.seq}`);
       return;
     }

@@ -64,6 +64,147 @@ const foughtLog = rerollLog.concat([
     melee: 'T2.M2', winner: 'A', result: 'pushed_back', score_a: 14, score_b: 12, difference: 2, continues: true },
 ]);
 
+// The umpire's panel and what everyone sees of the umpire, on made-up
+// states (PROTOCOL.md §5.3, §7.1, §10.2): D9's events to settle, a melee
+// fought this turn to overrule, entries with their seq to roll back to,
+// an overrule in the log and its rollback struck through, the hold.
+const seqs = [7, 8, 8, 8, 8, 9, 9, 9, 9, 9];
+const umpireLog = foughtLog.map((entry, index) => ({ ...entry, seq: seqs[index] }));
+const overruleLog = umpireLog.concat([
+  { seq: 10, turn: 2, phase: 'morale', kind: 'umpire_ruled', ruling: 'overrule', melee: 'T2.M2',
+    text: 'umpire: overrule melee T2.M2: the square was not formed' },
+  { seq: 10, turn: 2, phase: 'morale', kind: 'melee_unit_result', text: 'T2.M2 ligne_1: …', melee: 'T2.M2', unit: 'ligne_1', rolled: true,
+    dice: [6, 5], total: 14, modifiers: [{ rule: '12.17', name: 'column', value: 1 }], casualties: 3, figures: 17, status: 'retreating', formed: false },
+  { seq: 10, turn: 2, phase: 'morale', kind: 'melee_unit_result', text: 'T2.M2 village: …', melee: 'T2.M2', unit: 'village', rolled: true,
+    dice: [4, 4], total: 12, modifiers: [{ rule: '12.9', name: 'fortified', value: 4 }], casualties: 1, figures: 19, status: 'normal', formed: true },
+  { seq: 10, turn: 2, phase: 'morale', kind: 'unit_changed', unit: 'ligne_1', cause: 'umpire', text: 'ligne_1: 17 figures, retreating, unformed (umpire)' },
+  { seq: 10, turn: 2, phase: 'morale', kind: 'melee_overruled', melee: 'T2.M2', result: 'retreat', winner: 'B',
+    text: 'melee T2.M2 overruled: side B wins; retreat' },
+]);
+const rolledLog = overruleLog.concat([
+  { seq: 11, turn: 2, phase: 'morale', kind: 'umpire_ruled', ruling: 'rollback', text: 'umpire: rolled back to seq 9: a mistake' },
+]);
+
+async function umpirePanel(page, show, sent, shoot) {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const fought = [{ melee: 'T2.M2', units: ['ligne_1', 'village'], result: 'pushed_back', winner: 'A' }];
+  const pending = [{ unit: 'ligne_1', event: 'double_six', melee: 'T2.M2' }];
+  const ruling = village('melee', 'settle', [], { umpire: true, hold: null, pending, fought, rolled_back: [], log: umpireLog });
+
+  // A player in step settle: no orders, told what the game waits for.
+  await show(ruling, 'A', 'play', 9);
+  check(await page.isHidden('#umpire') && await page.locator('#umpire-body form').count() === 0, 'a player sees the umpire\'s panel');
+  check((await page.textContent('#controls-body')).includes('Waiting for the umpire to settle') &&
+    await page.locator('#controls-body button').count() === 0, 'step settle: the player is not told it waits for the umpire');
+  check((await page.textContent('#pending-banner')).includes('double six') &&
+    (await page.textContent('#status-awaiting')) === 'the umpire', 'step settle: the status does not show the pending event');
+  check(await page.locator('.rollback-here').count() === 0, 'a player is offered "Roll back to here"');
+  await shoot('controls_settle_player_375x812', { width: 375, height: 812 });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The umpire: the panel, no orders.
+  await show(ruling, 'umpire', 'umpire', 9);
+  check(await page.isHidden('#controls') && await page.isVisible('#umpire'), 'the umpire sees orders, or no panel');
+  check((await page.textContent('#status-seat')) === 'the umpire', 'the umpire is not told it is the umpire');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shoot('controls_umpire_1280x800');
+  await page.fill('#settle-ligne_1-double_six-reason', 'the colonel falls');
+  await page.press('#settle-ligne_1-double_six-reason', 'Enter');
+  check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'settle', unit: 'ligne_1', event: 'double_six', reason: 'the colonel falls' }]),
+    'the settle');
+
+  // Overrule: nothing chosen is explained; a draw has no winner; result and a unit's test.
+  await page.fill('#overrule-reason', 'the square was not formed');
+  await page.click('#overrule-submit');
+  check((await page.textContent('#umpire-error')).includes('choose a new result'), 'an empty overrule is not explained');
+  await page.selectOption('#overrule-result', 'draw');
+  check(await page.isDisabled('#overrule-winner') && await page.isDisabled('#overrule-outcome'), 'a draw asks for a winner, or no unit asks for an outcome');
+  await page.click('#overrule-submit');
+  await page.selectOption('#overrule-result', 'retreat');
+  await page.selectOption('#overrule-winner', 'B');
+  await page.selectOption('#overrule-unit', 'village');
+  await page.selectOption('#overrule-outcome', 'pursuit');
+  await page.fill('#overrule-reason', 'the square was not formed');
+  await page.click('#overrule-submit');
+  check(JSON.stringify(await sent()) === JSON.stringify([
+    { kind: 'overrule', melee: 'T2.M2', result: 'draw', reason: 'the square was not formed' },
+    { kind: 'overrule', melee: 'T2.M2', result: 'retreat', winner: 'B', unit: 'village', outcome: 'pursuit', reason: 'the square was not formed' },
+  ]), 'the overrules');
+
+  // The umpire adjusts a unit of either side, its formation too.
+  await page.selectOption('#uadjust-unit', 'dragoons');
+  check((await page.textContent('#uadjust-now')).includes('9 figures, unformed, blown'), 'the umpire\'s adjustment does not say what the unit is now');
+  const formations = await page.$$eval('#uadjust-formation option', (options) => options.map((o) => o.value).filter(Boolean));
+  check(JSON.stringify(formations) === JSON.stringify(['line', 'column', 'march_column']), `cavalry formations: ${formations}`);
+  await page.selectOption('#uadjust-formation', 'column');
+  await page.fill('#uadjust-reason', 'they formed column to pass the bridge');
+  await page.click('#uadjust-submit');
+  check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'umpire_adjust', unit: 'dragoons', formation: 'column', reason: 'they formed column to pass the bridge' }]),
+    'the umpire\'s adjustment');
+
+  // A refusal in words.
+  await page.evaluate(() => { window.answer = { ok: false, code: 'invalid_action', message: 'the game is not held' }; });
+  await page.fill('#note-text', 'a note');
+  await page.click('#note-submit');
+  const refusal = await page.textContent('#umpire-error');
+  check(refusal.includes('invalid_action') && refusal.includes('the game is not held') && refusal.includes('the rules forbid it'),
+    `the umpire's refusal in words: "${refusal}"`);
+  await page.evaluate(() => { window.answer = null; });
+  await sent();
+
+  // Roll back: "Roll back to here" after seq 8's last entry, a reason, Enter asks, the button confirms.
+  const offered = await page.$$eval('.rollback-here', (buttons) => buttons.map((b) => Number(b.dataset.seq)));
+  // Seqs 7 and 8; not 9, the state's own seq.
+  check(JSON.stringify(offered) === JSON.stringify([7, 8]), `"Roll back to here" offered after seqs ${offered}, not 7 and 8`);
+  await page.click('.rollback-here[data-seq="8"]');
+  check(await page.inputValue('#rollback-seq') === '8' && await page.evaluate(() => document.activeElement.id) === 'rollback-reason',
+    '"Roll back to here" does not pick seq 8 and focus the reason');
+  await page.keyboard.type('the sappers were not there');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#rollback-confirm');
+  check((await sent()).length === 0, 'a rollback is sent without a confirmation');
+  await page.keyboard.press('Enter'); // the confirmation button has the focus
+  check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'rollback', to_seq: 8, reason: 'the sappers were not there' }]), 'the rollback');
+
+  // The overrule in everyone's log: a second block, the first marked overruled.
+  await show(village('morale', 'report', ['A', 'B'], { umpire: true, hold: null, pending: [], fought, rolled_back: [], log: overruleLog }), 'B', 'watch', 11);
+  const blocks = await page.$$eval('#log .melee-block', (list) => list.map((b) => ({ cls: b.className, result: b.querySelector('.verdict').dataset.result })));
+  check(blocks.length === 2 && blocks[0].cls.includes('superseded') && blocks[1].cls.includes('overruled') && blocks[1].result === 'retreat',
+    `the overruled melee in the log: ${JSON.stringify(blocks)}`);
+  await page.evaluate(() => document.querySelector('#log .melee-block.overruled').scrollIntoView({ block: 'center' }));
+  await shoot('view_overruled_1280x800');
+
+  // Rolled back: the overrule's entries struck through, the first block stands again; the hold shows.
+  const hold = 'rolled back to seq 9: a mistake';
+  const from = umpireLog.length;
+  const rolled = village('morale', 'report', ['A', 'B'], { umpire: true, hold, pending: [], fought,
+    rolled_back: [{ from, to: overruleLog.length, seq: 11 }], log: rolledLog });
+  for (const [seat, mode] of [['B', 'watch'], ['A', 'play'], ['umpire', 'umpire']]) {
+    await show(rolled, seat, mode, 11);
+    const marks = await page.evaluate(() => ({
+      gone: [...document.querySelectorAll('#log .rolled-back')].map((e) => e.dataset.kind || e.className),
+      badges: [...document.querySelectorAll('#log .rb-badge')].map((b) => b.textContent),
+      superseded: document.querySelectorAll('#log .superseded').length,
+      rollbackEntry: document.querySelector('#log [data-ruling="rollback"]').classList.contains('rolled-back'),
+    }));
+    check(marks.gone.length >= 3 && marks.gone.includes('umpire_ruled') && marks.gone.includes('unit_changed') && marks.gone.includes('melee') &&
+      marks.badges.every((badge) => badge === 'rolled back (seq 11)') && marks.superseded === 0 && !marks.rollbackEntry,
+    `${mode}: the rolled-back entries: ${JSON.stringify(marks)}`);
+    check((await page.textContent('#hold-banner')).includes(hold), `${mode}: the rollback's hold is not shown`);
+  }
+  check(await page.isVisible('#release-submit') && await page.locator('#hold-submit').count() === 0, 'the umpire is not offered the release');
+  const after = await page.$$eval('.rollback-here', (buttons) => buttons.map((b) => Number(b.dataset.seq)));
+  check(!after.includes(10), `"Roll back to here" offered on a rolled-back action: ${after}`);
+  await page.evaluate(() => document.querySelector('#log .rolled-back').scrollIntoView({ block: 'start' }));
+  await shoot('view_rolled_back_umpire_1280x800');
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shoot('controls_umpire_held_375x812');
+  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  check(widths[0] <= widths[1], `the umpire's page is ${widths[0]} px wide in a ${widths[1]} px window`);
+  await page.screenshot({ path: join(args.screenshots, 'controls_umpire_375_full.png'), fullPage: true });
+}
+
 run('browser_controls', args, async ({ browser, base }) => {
   mkdirSync(args.screenshots, { recursive: true });
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
@@ -76,6 +217,7 @@ run('browser_controls', args, async ({ browser, base }) => {
     const { renderForces, renderStatus } = await import('/view.js');
     const { LogView } = await import('/log.js');
     const { StrengthPlot } = await import('/plot.js');
+    const { UmpirePanel } = await import('/umpire.js');
     document.getElementById('start').hidden = true;
     document.getElementById('battle').hidden = false;
     window.sent = [];
@@ -83,18 +225,25 @@ run('browser_controls', args, async ({ browser, base }) => {
     window.controls = new Controls(document.getElementById('controls'), {
       act: async (action) => { window.sent.push(action); return window.answer || { ok: true, seq: 1 }; },
     });
-    const log = new LogView(document.getElementById('log'), document.getElementById('log-scroll'));
+    window.umpire = new UmpirePanel(document.getElementById('umpire'), {
+      act: async (action) => { window.sent.push(action); return window.answer || { ok: true, seq: 1 }; },
+    });
+    const log = new LogView(document.getElementById('log'), document.getElementById('log-scroll'),
+      { onRollback: (seq) => window.umpire.pickRollback(seq) });
     const plot = new StrengthPlot(document.getElementById('plot'));
-    window.show = (state, seat, mode) => {
+    window.show = (state, seat, mode, seq = null) => {
       renderStatus(document.getElementById('status'), state, { seat, mode });
       renderForces(document.getElementById('forces'), state, { seat: mode === 'play' ? seat : null });
       window.controls.update(state, { seat, mode });
+      window.umpire.update(state, { mode, seq });
+      log.umpire = mode === 'umpire';
+      log.seq = seq;
       log.reset(state);
       plot.reset(state);
     };
   });
-  const show = (state, seat = 'A', mode = 'play') =>
-    page.evaluate(([s, who, how]) => window.show(s, who, how), [state, seat, mode]);
+  const show = (state, seat = 'A', mode = 'play', seq = null) =>
+    page.evaluate(([s, who, how, at]) => window.show(s, who, how, at), [state, seat, mode, seq]);
   const sent = () => page.evaluate(() => window.sent.splice(0));
   const shoot = async (name, size) => {
     if (size) await page.setViewportSize(size);
@@ -223,6 +372,8 @@ run('browser_controls', args, async ({ browser, base }) => {
   await shoot('view_village_375x812', { width: 375, height: 812 });
   const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
   check(widths[0] <= widths[1], `the page is ${widths[0]} px wide in a ${widths[1]} px window`);
+
+  await umpirePanel(page, show, sent, shoot);
   check(errors.length === 0, `errors in the page: ${errors.join('; ')}`);
   return [];
 }, 90000);

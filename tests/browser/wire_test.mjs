@@ -5,7 +5,8 @@
 // delta that does not apply => a fresh join on a new connection, a dropped
 // connection => reconnection with backoff and last_seq, `resumed` => the
 // action in flight sent again with its request id, `welcome` => reported
-// lost, a refused join => stopped.
+// lost, a refused join => stopped; a spectator's password in its join, a
+// delayed spectator's deltas whose seq skips (§6.5), the watchers count.
 import assert from 'node:assert/strict';
 import { webcrypto } from 'node:crypto';
 import { test } from 'node:test';
@@ -248,4 +249,52 @@ test('a server that does not speak brigade.v1 is refused', () => {
   FakeSocket.all[0].open('');
   assert.equal(s.status, 'stopped');
   assert.equal(FakeSocket.all[0].sent.length, 0, 'nothing is sent, the token least of all');
+});
+
+test('a spectator joins with its password; a delayed view takes deltas whose seq skips', () => {
+  FakeSocket.all = [];
+  const states = [];
+  const s = new Session({ url: 'ws://test/', game: 'g1', token: 'spectator-id', password: 'sesame',
+    onState: (state, info) => states.push([state, info]) });
+  s.start();
+  const socket = FakeSocket.all[0];
+  socket.open();
+  const join = socket.sent.at(-1);
+  assert.equal(join.password, 'sesame');
+  socket.receive({ type: 'welcome', request: join.request, game: 'g1', seat: 'spectator', seq: 3, state: STATE, spectator_delay: 2 });
+  assert.equal(s.seat, 'spectator');
+  assert.equal(s.spectatorDelay, 2);
+  // One delta per phase change of the game (§6.5): its seq skips, never back.
+  socket.receive({ type: 'delta', game: 'g1', seq: 9, ops: [{ op: 'set', path: ['turn'], value: 2 }] });
+  assert.equal(s.seq, 9);
+  assert.equal(states.at(-1)[0].turn, 2);
+  assert.equal(FakeSocket.all.length, 1, 'no re-join on a delayed view\'s skip');
+  socket.receive({ type: 'delta', game: 'g1', seq: 9, ops: [] });
+  assert.equal(FakeSocket.all.length, 2, 'a seq that does not move forward is out of date');
+  s.stop();
+});
+
+test('a live spectator re-joins on a gap; a player hears how many watch', () => {
+  FakeSocket.all = [];
+  const counts = [];
+  const s = new Session({ url: 'ws://test/', game: 'g1', token: 't0ken', onWatchers: (count) => counts.push(count) });
+  s.start();
+  const socket = FakeSocket.all[0];
+  socket.open();
+  const join = socket.sent.at(-1);
+  assert.equal(join.password, undefined, 'no password when none was given');
+  socket.receive({ type: 'welcome', request: join.request, game: 'g1', seat: 'A', seq: 3, state: STATE, watchers: 2 });
+  socket.receive({ type: 'watchers', game: 'g1', count: 3 });
+  assert.deepEqual(counts, [2, 3]);
+  assert.equal(s.watchers, 3);
+  s.stop();
+
+  FakeSocket.all = [];
+  const live = new Session({ url: 'ws://test/', game: 'g1', token: 'spectator-id' });
+  live.start();
+  FakeSocket.all[0].open();
+  FakeSocket.all[0].receive({ type: 'welcome', request: FakeSocket.all[0].sent.at(-1).request, game: 'g1', seat: 'spectator', seq: 3, state: STATE });
+  FakeSocket.all[0].receive({ type: 'delta', game: 'g1', seq: 5, ops: [] });
+  assert.equal(FakeSocket.all.length, 2, 'a live spectator treats a gap as missed deltas');
+  live.stop();
 });

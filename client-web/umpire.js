@@ -1,0 +1,416 @@
+// client-web/umpire.js: the umpire's panel (PROTOCOL.md §5.3, §10.2), shown
+// only to the seat "umpire": hold and release the game, settle D9's events
+// (state.pending), overrule a melee fought this turn (state.fought), adjust
+// any unit, write a note in the log, and roll the game back to an earlier
+// action (by its log entries' seq). Every action carries the umpire's
+// reason; refusals are shown in words, with the code and the server's
+// message. Players never see this panel, and the umpire never sees the
+// players' orders (controls.js).
+import { field, h, keepingInput, replace, select } from './dom.js';
+import { OUTCOMES, RESULTS, capital, errorWords, formationsOf, statusesOf, word } from './names.js';
+import { adjustmentChanges, fillChoice, unitNow } from './controls.js';
+import { rollbackTargets } from './log.js';
+import { holdReason, pendingList, sideName, unitName } from './view.js';
+
+const REASON_MAX_BYTES = 159; // the server cuts a reason to 159 bytes (§5.3)
+const bytes = (text) => new TextEncoder().encode(text).length;
+const isMap = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+// "T2.M1: hussars against dragoons (side A wins: retreat)".
+function foughtWords(state, fought) {
+  const units = Array.isArray(fought.units) ? fought.units : [];
+  const of = (side) => units.filter((id) => state.units[id] && state.units[id].side === side)
+    .map((id) => unitName(state, id)).join(', ') || 'nobody';
+  const outcome = fought.winner ? `${sideName(state, fought.winner)} wins: ${word(fought.result)}`
+    : `no winner: ${word(fought.result)}`;
+  return `${fought.melee}: ${of('A')} against ${of('B')} — ${outcome}`;
+}
+
+function shorten(text, most = 90) {
+  return text.length > most ? `${text.slice(0, most - 1)}…` : text;
+}
+
+export class UmpirePanel {
+  constructor(root, { act }) {
+    this.root = root;
+    this.act = act;
+    this.title = root.querySelector('#umpire-title');
+    this.error = root.querySelector('#umpire-error');
+    this.done = root.querySelector('#umpire-done');
+    this.busy = root.querySelector('#umpire-busy');
+    this.body = root.querySelector('#umpire-body');
+    this.signature = '';
+    this.pending = false;
+    this.confirming = null; // the seq a rollback waits to be confirmed for
+    this.state = null;
+    this.seq = null;
+  }
+
+  update(state, { mode, seq }) {
+    this.root.hidden = mode !== 'umpire';
+    if (mode !== 'umpire') return;
+    this.state = state;
+    this.seq = seq;
+    const log = Array.isArray(state.log) ? state.log : [];
+    const signature = JSON.stringify([state.turn, state.phase, state.step, state.hold, state.pending,
+      state.fought, state.rolled_back, state.umpire, seq, log.length, this.confirming,
+      Object.entries(state.units || {}).map(([id, u]) => [id, u.side, u.name, u.status, u.formed, u.figures, u.formation, u.type])]);
+    if (signature === this.signature) return;
+    this.signature = signature;
+    // A refusal or a confirmation belongs to the step it was made in.
+    const step = `${state.turn}/${state.phase}/${state.step}`;
+    if (this.step !== undefined && step !== this.step) { this.showError(null); this.showDone(''); }
+    this.step = step;
+    const hadFocus = keepingInput(this.body, () => this.render(state));
+    if (hadFocus && !this.body.contains(document.activeElement)) this.title.focus();
+  }
+
+  rerender() {
+    this.signature = '';
+    if (this.state) this.update(this.state, { mode: 'umpire', seq: this.seq });
+  }
+
+  showError(code, message) {
+    if (!code) { replace(this.error); this.error.hidden = true; return; }
+    this.error.hidden = false;
+    replace(this.error, h('strong', {}, 'Refused: '), message || errorWords(code), ' ',
+      h('span', { class: 'code' }, `(${code}: ${errorWords(code)})`));
+    this.error.scrollIntoView({ block: 'nearest' });
+  }
+
+  showDone(text) {
+    this.done.hidden = !text;
+    this.done.textContent = text || '';
+  }
+
+  // Sends one action; a refusal is shown, success clears the error and the form.
+  async send(action, form, doneText) {
+    if (this.pending) return false;
+    this.pending = true;
+    this.busy.hidden = false;
+    this.showDone('');
+    this.root.setAttribute('aria-busy', 'true');
+    try {
+      const answer = await this.act(action);
+      if (answer.ok) {
+        this.showError(null);
+        if (form) form.reset();
+        this.showDone(doneText || 'Done.');
+        return true;
+      }
+      this.showError(answer.code, answer.message);
+      return false;
+    } finally {
+      this.pending = false;
+      this.busy.hidden = true;
+      this.root.removeAttribute('aria-busy');
+    }
+  }
+
+  // The reason of an action from `input`, or null after saying what is wrong.
+  reason(input, what) {
+    const text = input.value.trim();
+    if (!text) { this.showError('input', `give ${what}`); input.focus(); return null; }
+    if (bytes(text) > 255) { this.showError('input', 'the reason is too long (at most 255 bytes)'); input.focus(); return null; }
+    return text;
+  }
+
+  // From the log: the umpire picked "Roll back to here" on an entry.
+  pickRollback(seq) {
+    const choice = this.body.querySelector('#rollback-seq');
+    if (!choice) return;
+    if (![...choice.options].some((option) => option.value === String(seq))) {
+      this.showError('input', `seq ${seq} cannot be rolled back to (not an action of the battle, or rolled back already)`);
+      return;
+    }
+    choice.value = String(seq);
+    choice.dispatchEvent(new Event('change'));
+    const reason = this.body.querySelector('#rollback-reason');
+    reason.scrollIntoView({ block: 'center' });
+    reason.focus();
+  }
+
+  render(state) {
+    const begun = Number.isInteger(state.turn) && state.turn >= 1;
+    // On a phone the panel is long: buttons to its parts and to the log.
+    const jump = (label, id) => h('button', {
+      type: 'button', class: 'quiet jump',
+      onclick: () => {
+        const target = document.getElementById(id);
+        if (!target) return;
+        target.scrollIntoView({ block: 'start' });
+        const control = target.matches('input, select, textarea, button, [tabindex]') ? target
+          : target.querySelector('input, select, textarea, button, [tabindex]');
+        if (control) control.focus({ preventScroll: true });
+      },
+    }, label);
+    const parts = [
+      h('nav', { class: 'umpire-jump', 'aria-label': "The umpire's tools" },
+        jump('Overrule', 'overrule-part'), jump('Adjust', 'uadjust-form'), jump('Note', 'note-form'),
+        jump('Roll back', 'rollback-part'), jump('Log', 'log-scroll')),
+      begun ? null : h('p', { class: 'waiting' }, 'The battle has not begun: the umpire acts once both players have joined.'),
+      this.holdPart(state),
+      this.settlePart(state),
+      this.overrulePart(state),
+      h('div', { class: 'umpire-grid' },
+        h('div', { class: 'umpire-col' }, this.adjustPart(state)),
+        h('div', { class: 'umpire-col' }, this.notePart(), this.rollbackPart(state))),
+    ];
+    replace(this.body, parts);
+  }
+
+  reasonField(id, label, hint) {
+    const input = h('input', { type: 'text', name: 'reason', maxlength: 255, autocomplete: 'off' });
+    return [input, field(id, label, input, hint)];
+  }
+
+  holdPart(state) {
+    const hold = holdReason(state);
+    if (hold) {
+      const [reason, reasonField] = this.reasonField('release-reason', 'Reason for releasing', 'e.g. "the table is set again"');
+      return h('form', {
+        id: 'release-form', class: 'umpire-part held',
+        onsubmit: (event) => {
+          event.preventDefault();
+          const text = this.reason(reason, 'a reason for releasing the game');
+          if (text) this.send({ kind: 'release', reason: text }, event.target, 'Released: the game goes on.');
+        },
+      }, h('fieldset', {}, h('legend', {}, 'The game is held'),
+        h('p', {}, 'Held: ', h('strong', { id: 'umpire-hold-reason' }, hold)),
+        reasonField,
+        h('button', { type: 'submit', id: 'release-submit' }, 'Release the game')));
+    }
+    const [reason, reasonField] = this.reasonField('hold-reason-input', 'Reason for holding', 'e.g. "a dispute over the wood\'s edge"');
+    return h('form', {
+      id: 'hold-form', class: 'umpire-part',
+      onsubmit: (event) => {
+        event.preventDefault();
+        const text = this.reason(reason, 'a reason for holding the game');
+        if (text) this.send({ kind: 'hold', reason: text }, event.target, 'Held: players\' orders wait for your release.');
+      },
+    }, h('fieldset', {}, h('legend', {}, 'Hold the game'),
+      h('p', { class: 'hint' }, 'While held, every order of the players is refused until you release the game.'),
+      reasonField,
+      h('button', { type: 'submit', id: 'hold-submit', class: 'hold' }, 'Hold the game')));
+  }
+
+  settlePart(state) {
+    const pending = pendingList(state);
+    return h('section', { id: 'settle-part', class: `umpire-part${pending.length ? ' urgent' : ''}`, 'aria-labelledby': 'settle-title' },
+      h('h3', { id: 'settle-title' }, state.step === 'settle' ? 'Settle: the melee waits for you' : 'Events to settle (D9)'),
+      pending.length ? h('ul', { class: 'settle-list' }, pending.map((item) => {
+        const key = `${item.unit}-${item.event}`;
+        const [reason, reasonField] = this.reasonField(`settle-${key}-reason`, 'Your ruling',
+          item.event === 'double_six' ? 'e.g. "a double six: the colonel falls; see the adjustment"' : 'e.g. "the general survives"');
+        return h('li', { dataset: { unit: item.unit, event: String(item.event) } },
+          h('form', {
+            class: 'settle',
+            onsubmit: (event) => {
+              event.preventDefault();
+              const text = this.reason(reason, 'your ruling on the event');
+              if (text) this.send({ kind: 'settle', unit: item.unit, event: item.event, reason: text }, null, `Settled: ${unitName(state, item.unit)}'s ${word(item.event)}.`);
+            },
+          },
+          h('p', {}, h('strong', {}, unitName(state, item.unit)), ` (${item.unit}): ${word(item.event)}`,
+            item.melee ? ` in melee ${item.melee}` : ''),
+          reasonField,
+          h('button', { type: 'submit', id: `settle-${key}` }, `Settle ${word(item.event)}`)));
+      })) : h('p', { class: 'hint' }, 'No event waits for a ruling. A double six or a general at risk in a melee comes here; the melee phase waits until you settle it.'),
+      pending.length ? h('p', { class: 'hint' }, 'What the ruling does to a unit, record under "Adjust a unit".') : null);
+  }
+
+  overrulePart(state) {
+    const fought = (Array.isArray(state.fought) ? state.fought : []).filter((m) => isMap(m) && typeof m.melee === 'string');
+    const head = h('legend', {}, 'Overrule a melee');
+    if (!fought.length) {
+      return h('fieldset', { id: 'overrule-part', class: 'umpire-part' }, head,
+        h('p', { class: 'hint' }, 'No melee has been fought this turn.'));
+    }
+    const melee = select({ name: 'melee' }, fought.map((m) => [m.melee, foughtWords(state, m)]));
+    const result = select({ name: 'result' }, [['', 'unchanged'], ...RESULTS.map((name) => [name, word(name)])]);
+    const short = (side) => {
+      const name = state.sides && state.sides[side] && state.sides[side].name;
+      return typeof name === 'string' && name ? `${side} (${name})` : side;
+    };
+    const winner = select({ name: 'winner' }, [['A', short('A')], ['B', short('B')]], 'A');
+    const unit = h('select', { name: 'unit' });
+    const outcome = select({ name: 'outcome' }, OUTCOMES.map((name) => [name, word(name)]));
+    const [reason, reasonField] = this.reasonField('overrule-reason', 'Reason', 'e.g. "the dragoons were in the flank, not the front"');
+    const current = h('p', { class: 'hint', id: 'overrule-current' });
+    const refresh = () => {
+      const chosen = fought.find((m) => m.melee === melee.value) || fought[0];
+      const keep = unit.value;
+      replace(unit, h('option', { value: '' }, 'no test changed'),
+        (Array.isArray(chosen.units) ? chosen.units : []).map((id) => h('option', { value: id }, `${unitName(state, id)} (${id})`)));
+      if ([...unit.options].some((option) => option.value === keep)) unit.value = keep;
+      current.textContent = `Now: ${chosen.winner ? `${sideName(state, chosen.winner)} wins` : 'no winner'}, ${word(chosen.result)}.`;
+      winner.disabled = result.value === '' || result.value === 'draw';
+      outcome.disabled = unit.value === '';
+    };
+    melee.addEventListener('change', refresh);
+    result.addEventListener('change', refresh);
+    unit.addEventListener('change', refresh);
+    const form = h('form', {
+      id: 'overrule-form', class: 'umpire-part',
+      'data-part': 'overrule',
+      onsubmit: (event) => {
+        event.preventDefault();
+        const action = { kind: 'overrule', melee: melee.value };
+        if (result.value) {
+          action.result = result.value;
+          if (result.value !== 'draw') action.winner = winner.value;
+        }
+        if (unit.value) { action.unit = unit.value; action.outcome = outcome.value; }
+        if (!action.result && !action.unit) {
+          this.showError('input', 'choose a new result, or a unit whose test outcome changes');
+          result.focus();
+          return;
+        }
+        const text = this.reason(reason, 'a reason for overruling');
+        if (!text) return;
+        action.reason = text;
+        this.send(action, event.target, `Overruled melee ${action.melee}.`).then(() => refresh());
+      },
+    }, h('fieldset', { id: 'overrule-part' }, head,
+      field('overrule-melee', 'Melee fought this turn', melee),
+      current,
+      h('div', { class: 'row overrule-row' },
+        field('overrule-result', 'New result (12.18)', result),
+        field('overrule-winner', 'Winner', winner),
+        field('overrule-unit', "And/or a unit's test (12.22, 12.23)", unit),
+        field('overrule-outcome', 'Its outcome', outcome)),
+      reasonField,
+      h('p', { class: 'hint' }, 'The melee is resolved again with the same dice and your result or outcome.'),
+      h('button', { type: 'submit', id: 'overrule-submit' }, 'Overrule')));
+    refresh();
+    return form;
+  }
+
+  adjustPart(state) {
+    const units = Object.entries(state.units || {});
+    const unit = h('select', { name: 'unit' }, ['A', 'B'].map((side) => h('optgroup', { label: capital(sideName(state, side)) },
+      units.filter(([, u]) => u.side === side).map(([id, u]) => h('option', { value: id }, `${u.name || id}: ${u.figures} fig.`)))),
+    units.some(([, u]) => u.side !== 'A' && u.side !== 'B') ? h('optgroup', { label: 'Other units' },
+      units.filter(([, u]) => u.side !== 'A' && u.side !== 'B').map(([id, u]) => h('option', { value: id }, u.name || id))) : null);
+    const figures = h('input', { type: 'number', name: 'figures', min: 0, max: 100000, step: 1, inputmode: 'numeric' });
+    const formed = select({ name: 'formed' }, [['', 'unchanged'], ['yes', 'formed'], ['no', 'unformed']]);
+    const status = h('select', { name: 'status' });
+    const formation = h('select', { name: 'formation' });
+    const [reason, reasonField] = this.reasonField('uadjust-reason', 'Reason', 'e.g. "the colonel falls: the regiment is shaken"');
+    const now = h('p', { class: 'hint unit-now', id: 'uadjust-now', 'aria-live': 'polite' });
+    const refresh = () => {
+      const chosen = state.units[unit.value] || {};
+      figures.placeholder = `now ${chosen.figures}`;
+      fillChoice(status, statusesOf(chosen.type));
+      fillChoice(formation, formationsOf(chosen.type));
+      now.textContent = unitNow(chosen);
+    };
+    unit.addEventListener('change', refresh);
+    refresh();
+    return h('form', {
+      id: 'uadjust-form', class: 'umpire-part',
+      onsubmit: (event) => {
+        event.preventDefault();
+        const changes = adjustmentChanges({ figures, formed, status, formation },
+          (words) => this.showError('input', words));
+        if (!changes) return;
+        const action = { kind: 'umpire_adjust', unit: unit.value, ...changes };
+        const text = this.reason(reason, 'a reason for the adjustment');
+        if (!text) return;
+        action.reason = text;
+        this.send(action, event.target, `Adjusted ${unitName(state, action.unit)}.`).then(() => refresh());
+      },
+    }, h('fieldset', {}, h('legend', {}, 'Adjust a unit'),
+      field('uadjust-unit', 'Unit (either side)', unit),
+      now,
+      h('div', { class: 'row' },
+        field('uadjust-figures', 'Figures', figures, 'empty: unchanged'),
+        field('uadjust-formed', 'Order', formed)),
+      h('div', { class: 'row' },
+        field('uadjust-status', 'Status', status),
+        field('uadjust-formation', 'Formation', formation)),
+      reasonField,
+      h('button', { type: 'submit', id: 'uadjust-submit' }, 'Adjust')));
+  }
+
+  notePart() {
+    const [text, textField] = this.reasonField('note-text', 'Note', 'It goes in everyone\'s log; nothing else changes.');
+    return h('form', {
+      id: 'note-form', class: 'umpire-part',
+      onsubmit: (event) => {
+        event.preventDefault();
+        const reason = this.reason(text, 'the text of the note');
+        if (reason) this.send({ kind: 'note', reason }, event.target, 'The note is in the log.');
+      },
+    }, h('fieldset', {}, h('legend', {}, 'Write in the log'),
+      textField,
+      h('button', { type: 'submit', id: 'note-submit' }, 'Add the note')));
+  }
+
+  rollbackPart(state) {
+    const targets = rollbackTargets(state, this.seq);
+    const head = h('legend', {}, 'Roll back');
+    const log = Array.isArray(state.log) ? state.log : [];
+    if (!targets.length) {
+      return h('fieldset', { id: 'rollback-part', class: 'umpire-part' }, head,
+        h('p', { class: 'hint' }, log.length && !log.some((entry) => isMap(entry) && Number.isSafeInteger(entry.seq))
+          ? 'This server does not number the log entries by action: rollback needs a newer server.'
+          : 'No earlier action of the battle to return to yet.'));
+    }
+    const choice = select({ name: 'to_seq' }, [['', 'choose an action…'],
+      ...targets.map((t) => [String(t.seq), shorten(`seq ${t.seq} · T${t.turn} ${word(t.phase)}: ${t.text}`)])]);
+    const [reason, reasonField] = this.reasonField('rollback-reason', 'Reason', 'e.g. "the charge was declared against the wrong unit"');
+    const undone = h('p', { class: 'hint', id: 'rollback-undone' });
+    const refresh = () => {
+      const to = Number(choice.value);
+      const later = Number.isSafeInteger(this.seq) && to ? this.seq - to : 0;
+      undone.textContent = to ? `Undoes ${later === 1 ? 'the action' : `the ${later} actions`} after seq ${to}; the log keeps ${later === 1 ? 'its entries' : 'their entries'}, marked rolled back. The game stays held until you release it.`
+        : 'Pick an action here, or "Roll back to here" on an entry of the log.';
+    };
+    choice.addEventListener('change', () => {
+      if (Number(choice.value) !== this.confirming) this.confirming = null;
+      refresh();
+    });
+    refresh();
+    const confirming = this.confirming;
+    return h('form', {
+      id: 'rollback-form', class: 'umpire-part',
+      onsubmit: async (event) => {
+        event.preventDefault();
+        const to = Number(choice.value);
+        if (!to) { this.showError('input', 'choose the action to return to'); choice.focus(); return; }
+        const text = this.reason(reason, 'a reason for the rollback');
+        if (!text) return;
+        if (this.confirming === to && !(event.submitter && event.submitter.id === 'rollback-confirm')) {
+          // Enter in a field does not confirm: the button does.
+          this.body.querySelector('#rollback-confirm').focus();
+          return;
+        }
+        if (this.confirming !== to) {
+          // A second press confirms: a rollback undoes actions of both players.
+          this.confirming = to;
+          this.rerender();
+          const confirm = this.body.querySelector('#rollback-confirm');
+          if (confirm) confirm.focus();
+          return;
+        }
+        this.confirming = null;
+        const ok = await this.send({ kind: 'rollback', to_seq: to, reason: text }, null,
+          `Rolled back to seq ${to}; the game is held until you release it.`);
+        if (ok) { choice.value = ''; reason.value = ''; }
+        this.rerender();
+      },
+    }, h('fieldset', { id: 'rollback-part' }, head,
+      field('rollback-seq', 'Return to the state after', choice),
+      undone,
+      reasonField,
+      confirming ? h('div', { class: 'confirm', role: 'group', 'aria-labelledby': 'rollback-confirm-text' },
+        h('p', { id: 'rollback-confirm-text' }, h('strong', {}, `Roll back to seq ${confirming}?`),
+          ` ${Number.isSafeInteger(this.seq) ? (this.seq - confirming === 1 ? 'The last action' : `The last ${this.seq - confirming} actions`) : 'The later actions'} will be undone for everyone.`),
+        h('div', { class: 'buttons' },
+          h('button', { type: 'submit', id: 'rollback-confirm', class: 'danger' }, 'Yes, roll back'),
+          h('button', { type: 'button', id: 'rollback-cancel', class: 'quiet',
+            onclick: () => { this.confirming = null; this.rerender(); this.body.querySelector('#rollback-submit').focus(); } }, 'Cancel')))
+        : h('button', { type: 'submit', id: 'rollback-submit', class: 'danger' }, 'Roll back…')));
+  }
+}
