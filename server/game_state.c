@@ -642,7 +642,11 @@ protocol_value *server_state_log_entry(const brigade_battle *battle, const briga
     bool ok = entry != NULL;
     ok = ok && protocol_value_map_set_int(entry, "seq", seq) == 0;
     ok = ok && protocol_value_map_set_int(entry, "turn", battle->turn) == 0;
-    ok = ok && protocol_value_map_set_string(entry, "phase", brigade_phase_name(battle->phase)) == 0;
+    /* A turn begins with its Initiative, though the phase changes only with
+     * the next event. */
+    brigade_phase phase =
+        event->kind == BRIGADE_BATTLE_EVENT_TURN_BEGUN ? BRIGADE_PHASE_INITIATIVE : battle->phase;
+    ok = ok && protocol_value_map_set_string(entry, "phase", brigade_phase_name(phase)) == 0;
     ok = ok && protocol_value_map_set_string(entry, "kind", brigade_event_kind_name(event->kind)) == 0;
     ok = ok && protocol_value_map_set_string(entry, "text", text) == 0;
     ok = ok && server_state_entry_details(entry, battle, event);
