@@ -82,6 +82,7 @@ typedef struct game_options {
     int spectator_delay;            /* new --spectator-delay N (phases) */
     bool json;
     unsigned timeout_seconds;
+    bool timeout_given;             /* --timeout on the command line */
 } game_options;
 
 /* One input line waiting to run. */
@@ -463,7 +464,9 @@ static void game_run_print_notice(game_run *run, protocol_value *notice)
 /*
  * The connection of a joined `play` is gone (the server restarted, the
  * network failed): say so, and connect again after a backoff delay
- * (GAME_RUN_RECONNECT_*) until --timeout has passed without a connection.
+ * (GAME_RUN_RECONNECT_*) until --timeout has passed without a connection;
+ * at a terminal without --timeout, for as long as the player waits (a
+ * club's server may take minutes to come back; `quit` or Ctrl-D stops).
  * The command in flight is kept and sent again, with the same request id,
  * once joined (game_run_resend).
  */
@@ -471,7 +474,8 @@ static void game_run_connection_lost(game_run *run, bool was_open, const char *r
 {
     run->join_request = 0;
     run->rejoining = true;
-    if (run->reconnects == 0)
+    bool patient = run->interactive && !run->options.timeout_given;
+    if (run->reconnects == 0 && !patient)
         game_run_deadline_start(run, GAME_DEADLINE_START, game_run_timeout_ms(run));
     run->reconnects++;
     uint64_t delay = GAME_RUN_RECONNECT_FIRST_MS;
@@ -480,8 +484,9 @@ static void game_run_connection_lost(game_run *run, bool was_open, const char *r
     if (delay > GAME_RUN_RECONNECT_MAX_MS)
         delay = GAME_RUN_RECONNECT_MAX_MS;
     if (run->reconnects == 1)
-        game_run_say(run, "connection lost (%s); reconnecting in %.1f s", reason,
-                     (double)delay / 1000.0);
+        game_run_say(run, "connection lost (%s); reconnecting in %.1f s%s", reason,
+                     (double)delay / 1000.0,
+                     patient ? " (it keeps trying; 'quit' or Ctrl-D stops)" : "");
     else
         game_run_say(run, "cannot reconnect yet (%s); attempt %u in %.1f s", reason,
                      run->reconnects, (double)delay / 1000.0);
@@ -1656,6 +1661,7 @@ static int game_options_parse(game_run_command command, const char *name, int ar
                 return 2;
             }
             options->timeout_seconds = (unsigned)seconds;
+            options->timeout_given = true;
         }
     }
     if (command == GAME_RUN_NEW) {
