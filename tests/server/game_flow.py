@@ -957,6 +957,25 @@ def case_umpire_rollback(server, scenarios):
     state = table.play_until(lambda s: s["dice"]["next"] > before["dice"]["next"])
     rolls = [e for e in state["log"] if e["kind"] == "roll"]
     check(rolls and rolls[-1]["seq"] > rollback_seq, "a roll after the rollback")
+    # The journal replayed from seq 0, rolled-back rows and all, gives the
+    # live state's snapshot hash (brigade replay and brigade state).
+    brigade = os.path.join(os.path.dirname(os.path.dirname(server.brigaded)), "client-cli",
+                           "brigade")
+    live = subprocess.run(
+        [brigade, "state", "--json", "--server", "ws://127.0.0.1:%d" % server.port,
+         "--game", table.game, "--token", table.seats["A"]],
+        capture_output=True, text=True, timeout=30)
+    replay = subprocess.run(
+        [brigade, "replay", "--json", "--data", os.path.join(server.tmp, "data"),
+         "--game", table.game], capture_output=True, text=True, timeout=30)
+    check(live.returncode == 0 and replay.returncode == 0,
+          "brigade state / replay: %s %s" % (live.stderr, replay.stderr))
+    import json
+    live_hash = [json.loads(line) for line in live.stdout.splitlines() if line.strip()]
+    live_hash = [m for m in live_hash if m.get("hash")][-1]["hash"]
+    replay_hash = json.loads(replay.stdout.splitlines()[-1])
+    check(replay_hash == {"type": "hash", "seq": table.seq, "hash": live_hash},
+          "replay %r, live hash %s at seq %d" % (replay_hash, live_hash, table.seq))
     # A restart rebuilds the same state.
     for client in table.clients.values():
         client.close()
