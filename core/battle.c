@@ -2240,6 +2240,9 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "the seat is A or B");
     if (m->work.turn == 0)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "the battle has not started");
+    if (m->work.phase == BRIGADE_PHASE_ENDED)
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
+                    "the battle has ended: its dice seed is revealed and nothing more happens");
     if (umpire_command)
         return umpire_rule(m, c);
     if (m->work.hold[0])
@@ -2346,6 +2349,10 @@ brigade_battle_error_code brigade_battle_rollback(const brigade_battle *current,
     if (current->turn == 0) {
         code = BRIGADE_BATTLE_ERROR_WRONG_PHASE;
         problem = "the battle has not started";
+    } else if (current->phase == BRIGADE_PHASE_ENDED) {
+        /* Its dice seed is public: any later die would be known ahead. */
+        code = BRIGADE_BATTLE_ERROR_WRONG_PHASE;
+        problem = "the battle has ended: its dice seed is revealed and nothing more happens";
     } else if (reason == NULL || reason[0] == '\0')
         problem = "the umpire gives a reason";
     else if (target->turn == 0)

@@ -15,6 +15,12 @@
 static const char *const seat_names[] = {"A", "B", "spectator", "umpire"};
 /* The D9 events an umpire settles (§5.3, decisions.md D9). */
 static const char *const settle_event_names[] = {"double_six", "risk_to_general"};
+/* What an overrule may impose (§5.3, §10.2): a melee result but "auto",
+ * and the reform and pursuit tests' outcomes. */
+static const char *const overrule_result_names[] = {"broken", "retreat", "pushed_back", "draw",
+                                                    "square_holds"};
+static const char *const overrule_outcome_names[] = {"pass",     "fail",  "excellent",
+                                                     "unformed", "blown", "pursuit"};
 static const char *const error_code_names[] = {
     "bad_frame",   "bad_message",    "unknown_type", "too_large",
     "not_joined",  "unknown_game",   "bad_token",    "wrong_seat",
@@ -488,11 +494,16 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
         bool has_outcome = false;
         if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
             (error = reader_string(&reader, "melee", true, 1, PROTOCOL_UNIT_ID_MAX,
-                                   action->as.overrule.melee, NULL)) != PROTOCOL_MESSAGE_OK ||
-            (error = reader_string(&reader, "result", false, 1, PROTOCOL_STATUS_MAX,
-                                   action->as.overrule.result, &action->as.overrule.has_result)) !=
-                PROTOCOL_MESSAGE_OK)
+                                   action->as.overrule.melee, NULL)) != PROTOCOL_MESSAGE_OK)
             return error;
+        if (protocol_value_map_get(map, "result") != NULL) {
+            if ((error = reader_name(&reader, "result", overrule_result_names,
+                                     COUNT(overrule_result_names), &index)) != PROTOCOL_MESSAGE_OK)
+                return error;
+            action->as.overrule.has_result = true;
+            snprintf(action->as.overrule.result, sizeof action->as.overrule.result, "%s",
+                     overrule_result_names[index]);
+        }
         if (protocol_value_map_get(map, "winner") != NULL) {
             if ((error = reader_name(&reader, "winner", seat_names, 2, &index)) !=
                 PROTOCOL_MESSAGE_OK)
@@ -506,10 +517,16 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
                 return error;
             action->as.overrule.has_unit = true;
         }
-        if ((error = reader_string(&reader, "outcome", false, 1, PROTOCOL_STATUS_MAX,
-                                   action->as.overrule.outcome, &has_outcome)) !=
-                PROTOCOL_MESSAGE_OK ||
-            (error = reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
+        if (protocol_value_map_get(map, "outcome") != NULL) {
+            if ((error = reader_name(&reader, "outcome", overrule_outcome_names,
+                                     COUNT(overrule_outcome_names), &index)) !=
+                PROTOCOL_MESSAGE_OK)
+                return error;
+            has_outcome = true;
+            snprintf(action->as.overrule.outcome, sizeof action->as.overrule.outcome, "%s",
+                     overrule_outcome_names[index]);
+        }
+        if ((error = reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
                                    action->as.overrule.reason, NULL)) != PROTOCOL_MESSAGE_OK)
             return error;
         if (has_outcome != action->as.overrule.has_unit)

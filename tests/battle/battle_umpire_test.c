@@ -366,6 +366,34 @@ static void test_adjust_formation(void **state)
     game_free(g);
 }
 
+/* An ended battle has revealed its dice seed: nothing more happens, the
+ * umpire's rulings included (PROTOCOL.md §10.2). */
+static void test_ended_battle_refuses_everything(void **state)
+{
+    (void)state;
+    game *g = play_to_melee(false, 2, 3, 3, 5);
+    brigade_battle *before = malloc(sizeof *before);
+    assert_non_null(before);
+    memcpy(before, &g->battle, sizeof *before);
+    g->battle.phase = BRIGADE_PHASE_ENDED;
+    g->battle.step = BRIGADE_STEP_NONE;
+    g->battle.awaiting = 0;
+    brigade_command c = command_overrule_result(BRIGADE_RESULT_PUSHED_BACK, BRIGADE_SIDE_B);
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "ended");
+    memset(&c, 0, sizeof c);
+    c.kind = BRIGADE_COMMAND_NOTE;
+    strcpy(c.note, "a late note");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "ended");
+    c = command_done();
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "ended");
+    brigade_event e;
+    brigade_battle_error error;
+    assert_int_equal(brigade_battle_rollback(&g->battle, before, 5, 40, "too late", &e, &error),
+                     BRIGADE_BATTLE_ERROR_WRONG_PHASE);
+    free(before);
+    game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -376,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_double_six_waits_for_the_umpire),
         cmocka_unit_test(test_rollback_event),
         cmocka_unit_test(test_adjust_formation),
+        cmocka_unit_test(test_ended_battle_refuses_everything),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -863,8 +863,10 @@ def case_umpire_overrule(server, scenarios):
                                      "winner": new_winner, "reason": "mine"}), "wrong_seat")
     expect_error(table.ask("umpire", {"kind": "overrule", "melee": "T9.M9", "result": new,
                                       "winner": new_winner, "reason": "x"}), "invalid_action")
-    expect_error(table.ask("umpire", {"kind": "overrule", "melee": melee, "result": "auto",
-                                      "winner": new_winner, "reason": "x"}), "invalid_action")
+    for bad in ({"result": "auto", "winner": new_winner}, {"result": "routed", "winner": "A"},
+                {"unit": fought["units"][0], "outcome": "fled"}):
+        expect_error(table.ask("umpire", dict({"kind": "overrule", "melee": melee,
+                                               "reason": "x"}, **bad)), "bad_message")
     state = table.act("umpire", {"kind": "overrule", "melee": melee, "result": new,
                                  "winner": new_winner,
                                  "reason": "the hussars' flank was covered by the wood"})
