@@ -230,51 +230,34 @@ static int journal_replay_game(server_journal_loaded *loaded, const journal_opti
         fputc('\n', out);
     }
 
-    /* Fold from the initial battle, making each event's log entry. The
-     * events the umpire rolled back (PROTOCOL.md §10.2) are shown, marked,
-     * and kept in the log as the server keeps them, but only the live ones
-     * fold into `work`; a run of rolled-back actions is described on
-     * `branch`, a copy of the live battle where the run begins (the battle
-     * they were played on, unless rollbacks nest). */
+    /* Fold from the initial battle in the order things happened, making
+     * each event's log entry: the events the umpire rolled back
+     * (PROTOCOL.md §10.2) are shown, marked, and described against the
+     * battle they were played on, and each rollback goes back to the
+     * battle as it was then (server_journal_history), so the state at the
+     * end is the server's. */
     brigade_battle *work = malloc(sizeof(*work));
-    brigade_battle *branch = malloc(sizeof(*branch));
     protocol_value *log = protocol_value_array_new();
-    if (!work || !branch || !log) {
+    server_journal_history history;
+    bool history_made = false;
+    if (work)
+        memcpy(work, loaded->base, sizeof(*work));
+    if (!work || !log ||
+        !(history_made = server_journal_history_init(&history, work, &loaded->records) == 0)) {
         free(work);
-        free(branch);
         protocol_value_free(log);
         fprintf(err, "brigade replay: out of memory\n");
         return 1;
     }
-    memcpy(work, loaded->base, sizeof(*work));
     int64_t shown_seq = -1;
-    bool in_branch = false;
-    for (size_t i = 0; i < loaded->records.count; i++) {
-        const server_journal_record *record = &loaded->records.items[i];
-        brigade_battle *at = work;
-        if (record->rolled_back) {
-            if (!in_branch)
-                memcpy(branch, work, sizeof(*branch));
-            in_branch = true;
-            at = branch;
-            /* Only to describe it: an event that does not fit is still shown. */
-            (void)brigade_battle_fold(branch, &record->event);
-        } else {
-            in_branch = false;
-            if (!brigade_battle_fold(work, &record->event)) {
-                fprintf(err, "brigade replay: seq %" PRId64 " event %d does not fit the battle\n",
-                        record->seq, record->index);
-                free(work);
-                free(branch);
-                protocol_value_free(log);
-                return 1;
-            }
-        }
+    const server_journal_record *record;
+    while ((record = server_journal_history_next(&history)) != NULL) {
+        const brigade_battle *at = work;
         protocol_value *entry = server_state_log_entry(at, &record->event, record->seq);
         if (!entry || protocol_value_array_push(log, entry) != 0) {
             fprintf(err, "brigade replay: out of memory\n");
+            server_journal_history_free(&history);
             free(work);
-            free(branch);
             protocol_value_free(log);
             return 1;
         }
@@ -319,7 +302,15 @@ static int journal_replay_game(server_journal_loaded *loaded, const journal_opti
         fputs(record->rolled_back ? "  (rolled back) " : "  ", out);
         game_display_log_entry(out, entry);
     }
-    free(branch);
+    bool failed = history.failed;
+    if (failed)
+        fprintf(err, "brigade replay: %s\n", history.error);
+    server_journal_history_free(&history);
+    if (failed) {
+        free(work);
+        protocol_value_free(log);
+        return 1;
+    }
     if (memcmp(work, loaded->battle, sizeof(*work)) != 0)
         fprintf(err, "brigade replay: warning: the replay and the journal's own rebuild differ\n");
 

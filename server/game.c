@@ -510,11 +510,17 @@ static bool server_game_views_rebuild(server_journal *journal, server_game *game
         return false;
     brigade_battle *work = loaded.base;
     brigade_battle *before = malloc(sizeof(*before)); /* the battle at the end of seq `seq` */
-    bool ok = work != NULL && before != NULL;
+    /* In the order it happened, rolled-back actions included: the phase
+     * changes the delayed spectators saw (PROTOCOL.md §10.2). */
+    server_journal_history history;
+    bool ok = work != NULL && before != NULL &&
+              server_journal_history_init(&history, work, &loaded.records) == 0;
+    bool history_made = ok;
     int64_t seq = 0;   /* the seq being folded */
     int64_t kept_seq = 0;
-    for (size_t i = 0; ok && i <= loaded.records.count; i++) {
-        if (i == loaded.records.count || loaded.records.items[i].seq != seq) {
+    while (ok) {
+        bool end = history.next == loaded.records.count;
+        if (end || loaded.records.items[history.next].seq != seq) {
             /* `work` is the battle at the end of seq `seq`. */
             if (!game->base.battle) {
                 game->base.battle = malloc(sizeof(*game->base.battle));
@@ -534,15 +540,14 @@ static bool server_game_views_rebuild(server_journal *journal, server_game *game
                 *before = *work;
                 kept_seq = seq;
             }
-            if (i == loaded.records.count)
+            if (end)
                 break;
-            seq = loaded.records.items[i].seq;
+            seq = loaded.records.items[history.next].seq;
         }
-        /* What the umpire rolled back is not folded (PROTOCOL.md §10.2):
-         * the rollback's own event folds onto the state it went back to. */
-        ok = ok && (loaded.records.items[i].rolled_back ||
-                    brigade_battle_fold(work, &loaded.records.items[i].event));
+        ok = ok && server_journal_history_next(&history) != NULL;
     }
+    if (history_made)
+        server_journal_history_free(&history);
     free(before);
     server_journal_loaded_free(&loaded);
     return ok && game->base.battle != NULL;
@@ -811,7 +816,8 @@ static bool server_games_command(const protocol_action *action, brigade_command 
  * (same snapshot hash). A damaged game keeps only its id and the reason.
  * Returns NULL when memory runs out.
  */
-static server_game *server_game_from_journal(server_journal_loaded *loaded)
+static server_game *server_game_from_journal(server_journal *journal,
+                                             server_journal_loaded *loaded)
 {
     server_game *game = calloc(1, sizeof(*game));
     if (!game)
@@ -827,8 +833,35 @@ static server_game *server_game_from_journal(server_journal_loaded *loaded)
         }
         return game;
     }
+    /* Rows the umpire rolled back after the snapshot (its rollback's own
+     * snapshot was bad): the log is rebuilt from seq 0 in the order things
+     * happened, each entry against the battle it was played on. */
+    bool from_start = false;
+    for (size_t i = 0; i < loaded->records.count && !from_start; i++) {
+        const server_journal_record *record = &loaded->records.items[i];
+        from_start = record->rolled_back ||
+                     (record->event.kind == BRIGADE_BATTLE_EVENT_UMPIRE_RULED &&
+                      record->event.umpire.ruling == BRIGADE_UMPIRE_ROLLBACK);
+    }
+    server_journal_loaded full;
+    memset(&full, 0, sizeof(full));
+    const server_journal_loaded *from = loaded;
+    if (from_start) {
+        if (server_journal_game_read(journal, loaded->id, true, &full) != 0 ||
+            full.status == SERVER_JOURNAL_DAMAGED || !full.base) {
+            if (full.base || full.battle)
+                server_journal_loaded_free(&full);
+            game->damage = strdup("its rolled-back actions could not be read again from seq 0");
+            if (!game->damage) {
+                free(game);
+                return NULL;
+            }
+            return game;
+        }
+        from = &full;
+    }
     protocol_value *log = NULL;
-    protocol_value *kept = protocol_value_map_get(loaded->aux, "log");
+    protocol_value *kept = from_start ? NULL : protocol_value_map_get(loaded->aux, "log");
     if (kept && protocol_value_kind_of(kept) == PROTOCOL_VALUE_ARRAY) {
         log = protocol_value_nil_new();
         if (log)
@@ -837,16 +870,21 @@ static server_game *server_game_from_journal(server_journal_loaded *loaded)
         log = protocol_value_array_new();
     }
     bool ok = log != NULL;
-    brigade_battle *work = loaded->base; /* folded again for the log entries */
-    for (size_t i = 0; ok && i < loaded->records.count; i++) {
-        const brigade_event *event = &loaded->records.items[i].event;
-        /* Rows the umpire rolled back keep their log entry but are not
-         * folded (a rollback's snapshot normally comes after them all). */
-        ok = (loaded->records.items[i].rolled_back || brigade_battle_fold(work, event)) &&
-             protocol_value_array_push(
-                 log, server_state_log_entry(work, event, loaded->records.items[i].seq)) == 0;
-    }
-    if (ok && memcmp(work, loaded->battle, sizeof(*work)) != 0) {
+    brigade_battle *work = from->base; /* folded again for the log entries */
+    server_journal_history history;
+    bool history_made = ok && server_journal_history_init(&history, work, &from->records) == 0;
+    ok = ok && history_made;
+    const server_journal_record *record = NULL;
+    while (ok && (record = server_journal_history_next(&history)) != NULL)
+        ok = protocol_value_array_push(log, server_state_log_entry(work, &record->event,
+                                                                   record->seq)) == 0;
+    ok = ok && !history.failed;
+    if (history_made)
+        server_journal_history_free(&history);
+    bool same = ok && memcmp(work, loaded->battle, sizeof(*work)) == 0;
+    if (from_start)
+        server_journal_loaded_free(&full); /* `work` was its */
+    if (ok && !same) {
         /* Cannot happen (the journal folded the same events): say so. */
         protocol_value_free(log);
         game->damage = strdup("its log could not be rebuilt from the journal");
@@ -918,7 +956,7 @@ static void server_games_on_loaded(void *context, server_journal_loaded *loaded)
         return;
     if (loaded->warning[0])
         fprintf(stderr, "brigaded: game %s: %s\n", loaded->id, loaded->warning);
-    server_game *game = server_game_from_journal(loaded);
+    server_game *game = server_game_from_journal(games->journal, loaded);
     if (!game || !server_game_dice_seed_load(games, game) ||
         server_games_insert(games, game) != 0) {
         server_game_free(game);
@@ -939,7 +977,7 @@ static server_game *server_games_find_journaled(server_games *games, const char 
     server_journal_loaded loaded;
     if (server_journal_game_read(games->journal, id, false, &loaded) != 0)
         return NULL;
-    server_game *game = server_game_from_journal(&loaded);
+    server_game *game = server_game_from_journal(games->journal, &loaded);
     server_journal_loaded_free(&loaded);
     if (!game || !server_game_dice_seed_load(games, game) ||
         server_games_insert(games, game) != 0) {

@@ -1098,6 +1098,98 @@ void server_journal_records_free(server_journal_records *records)
     records->capacity = 0;
 }
 
+/* ---- history: the order things happened (PROTOCOL.md §10.2) ---------- */
+
+static bool history_is_rollback(const brigade_event *event)
+{
+    return event->kind == BRIGADE_BATTLE_EVENT_UMPIRE_RULED &&
+           event->umpire.ruling == BRIGADE_UMPIRE_ROLLBACK;
+}
+
+int server_journal_history_init(server_journal_history *history, brigade_battle *battle,
+                                const server_journal_records *records)
+{
+    memset(history, 0, sizeof *history);
+    history->battle = battle;
+    history->records = records;
+    size_t count = 0;
+    for (size_t i = 0; i < records->count; i++)
+        count += history_is_rollback(&records->items[i].event);
+    if (count == 0)
+        return 0;
+    history->targets = malloc(count * sizeof *history->targets);
+    history->saved = calloc(count, sizeof *history->saved);
+    if (!history->targets || !history->saved) {
+        server_journal_history_free(history);
+        return -1;
+    }
+    for (size_t i = 0; i < records->count; i++)
+        if (history_is_rollback(&records->items[i].event))
+            history->targets[history->target_count++] = records->items[i].event.umpire.to_seq;
+    return 0;
+}
+
+static const server_journal_record *history_fail(server_journal_history *history,
+                                                 const char *format, int64_t seq)
+{
+    history->failed = true;
+    snprintf(history->error, sizeof history->error, format, seq);
+    return NULL;
+}
+
+const server_journal_record *server_journal_history_next(server_journal_history *history)
+{
+    const server_journal_records *records = history->records;
+    if (history->failed || history->next >= records->count)
+        return NULL;
+    const server_journal_record *record = &records->items[history->next];
+    if (history_is_rollback(&record->event)) {
+        const brigade_battle *back = NULL;
+        for (size_t k = 0; k < history->saved_count && !back; k++)
+            if (history->saved[k].seq == record->event.umpire.to_seq)
+                back = history->saved[k].battle;
+        if (!back)
+            return history_fail(history, "the rollback of seq %" PRId64
+                                         " goes back to a seq not seen before it", record->seq);
+        *history->battle = *back;
+    }
+    if (!brigade_battle_fold(history->battle, &record->event))
+        return history_fail(history, "an event of seq %" PRId64 " does not fit the battle",
+                            record->seq);
+    history->next++;
+    bool seq_done = history->next == records->count ||
+                    records->items[history->next].seq != record->seq;
+    bool target = false;
+    for (size_t k = 0; k < history->target_count && !target; k++)
+        target = history->targets[k] == record->seq;
+    if (seq_done && target) {
+        /* The battle a later rollback returns to, as it was now. */
+        size_t k = 0;
+        while (k < history->saved_count && history->saved[k].seq != record->seq)
+            k++;
+        if (k == history->saved_count) {
+            history->saved[k].battle = malloc(sizeof *history->saved[k].battle);
+            if (!history->saved[k].battle)
+                return history_fail(history, "out of memory at seq %" PRId64, record->seq);
+            history->saved[k].seq = record->seq;
+            history->saved_count++;
+        }
+        *history->saved[k].battle = *history->battle;
+    }
+    return record;
+}
+
+void server_journal_history_free(server_journal_history *history)
+{
+    for (size_t k = 0; k < history->saved_count; k++)
+        free(history->saved[k].battle);
+    free(history->saved);
+    free(history->targets);
+    history->saved = NULL;
+    history->targets = NULL;
+    history->saved_count = history->target_count = 0;
+}
+
 static server_journal_record *records_push(server_journal_records *records)
 {
     if (records->count == records->capacity) {

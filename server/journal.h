@@ -260,6 +260,48 @@ typedef struct server_journal_records {
 void server_journal_records_free(server_journal_records *records);
 
 /*
+ * A game's history in the order it happened (PROTOCOL.md §10.2): the
+ * records of seq 0 on (server_journal_game_read with from_start), every one
+ * folded as the live server folded it, rolled-back rows included, and each
+ * rollback's event onto the battle as it was when its to_seq was done. So
+ * each record can be described against the battle it was played on, and
+ * the battle at the end is the live one.
+ *
+ *   server_journal_history history;
+ *   if (server_journal_history_init(&history, battle, &records) != 0) ...
+ *   while ((record = server_journal_history_next(&history)) != NULL)
+ *       ... history.battle is the battle with `record` folded ...
+ *   if (history.failed) ... history.error says why ...
+ *   server_journal_history_free(&history);
+ *
+ * `battle` (the game's initial battle, the caller's) is folded in place;
+ * the history owns the copies it keeps of each state a rollback returns to.
+ */
+typedef struct server_journal_history {
+    brigade_battle *battle;                 /* not owned: the state folded so far */
+    const server_journal_records *records;  /* not owned */
+    size_t next;                            /* the record next() folds */
+    int64_t *targets;                       /* owned: every rollback's to_seq */
+    size_t target_count;
+    struct server_journal_history_saved {
+        int64_t seq;
+        brigade_battle *battle;             /* owned */
+    } *saved;                               /* owned: the battle after each target seq */
+    size_t saved_count;
+    bool failed;
+    char error[160];                        /* why, when failed */
+} server_journal_history;
+
+/* Returns 0, or -1 when memory runs out (nothing to free then). */
+int server_journal_history_init(server_journal_history *history, brigade_battle *battle,
+                                const server_journal_records *records);
+/* Folds the next record and returns it, or NULL at the end or when it
+ * failed (history->failed: an event that does not fit, a rollback to a seq
+ * not seen before it, memory). */
+const server_journal_record *server_journal_history_next(server_journal_history *history);
+void server_journal_history_free(server_journal_history *history);
+
+/*
  * The events of `game` with seq > after_seq, in order, checked (checksum,
  * places, strict decoding against `battle`'s units) and appended to
  * *records, the rolled-back ones too (flagged). Returns 0, or -1 (a

@@ -63,6 +63,10 @@ class Server:
         """Stops brigaded (SIGTERM) and starts it again on the same data."""
         check(self.stop() == 0, "brigaded exit status %r" % self.proc.returncode)
         self.log = open(self.log_path, "ab")
+        self.restart_after_stop()
+
+    def restart_after_stop(self):
+        """Starts brigaded again on the same data (after stop())."""
         start = len(self.text())
         self.proc = subprocess.Popen(
             [self.brigaded, "--port", "0", "--data", os.path.join(self.tmp, "data"),
@@ -961,23 +965,9 @@ def case_umpire_rollback(server, scenarios):
     check(rolls and rolls[-1]["seq"] > rollback_seq, "a roll after the rollback")
     # The journal replayed from seq 0, rolled-back rows and all, gives the
     # live state's snapshot hash (brigade replay and brigade state).
-    brigade = os.path.join(os.path.dirname(os.path.dirname(server.brigaded)), "client-cli",
-                           "brigade")
-    live = subprocess.run(
-        [brigade, "state", "--json", "--server", "ws://127.0.0.1:%d" % server.port,
-         "--game", table.game, "--token", table.seats["A"]],
-        capture_output=True, text=True, timeout=30)
-    replay = subprocess.run(
-        [brigade, "replay", "--json", "--data", os.path.join(server.tmp, "data"),
-         "--game", table.game], capture_output=True, text=True, timeout=30)
-    check(live.returncode == 0 and replay.returncode == 0,
-          "brigade state / replay: %s %s" % (live.stderr, replay.stderr))
-    import json
-    live_hash = [json.loads(line) for line in live.stdout.splitlines() if line.strip()]
-    live_hash = [m for m in live_hash if m.get("hash")][-1]["hash"]
-    replay_hash = json.loads(replay.stdout.splitlines()[-1])
-    check(replay_hash == {"type": "hash", "seq": table.seq, "hash": live_hash},
-          "replay %r, live hash %s at seq %d" % (replay_hash, live_hash, table.seq))
+    check(replay_hash(server, table.game) == {"type": "hash", "seq": table.seq,
+                                               "hash": live_hash(server, table)},
+          "brigade replay's hash differs from the live state's")
     # A restart rebuilds the same state.
     for client in table.clients.values():
         client.close()
@@ -989,7 +979,80 @@ def case_umpire_rollback(server, scenarios):
     fresh.close()
 
 
+def replay_hash(server, game):
+    """`brigade replay --json`'s hash line of `game` (from seq 0)."""
+    import json
+    brigade = os.path.join(os.path.dirname(os.path.dirname(server.brigaded)), "client-cli",
+                           "brigade")
+    replay = subprocess.run([brigade, "replay", "--json", "--data",
+                             os.path.join(server.tmp, "data"), "--game", game],
+                            capture_output=True, text=True, timeout=30)
+    check(replay.returncode == 0, "brigade replay: %s" % replay.stderr)
+    return json.loads(replay.stdout.splitlines()[-1])
+
+
+def live_hash(server, table):
+    """The live state's snapshot hash, as `brigade state --json` gives it."""
+    import json
+    brigade = os.path.join(os.path.dirname(os.path.dirname(server.brigaded)), "client-cli",
+                           "brigade")
+    live = subprocess.run(
+        [brigade, "state", "--json", "--server", "ws://127.0.0.1:%d" % server.port,
+         "--game", table.game, "--token", table.seats["A"]],
+        capture_output=True, text=True, timeout=30)
+    check(live.returncode == 0, "brigade state: %s" % live.stderr)
+    lines = [json.loads(line) for line in live.stdout.splitlines() if line.strip()]
+    return [m for m in lines if m.get("hash")][-1]["hash"]
+
+
+def case_umpire_rollback_nested(server, scenarios):
+    """Two rollbacks, the second to before the first (PROTOCOL.md §10.2):
+    the journal replayed in the order things happened gives the live state
+    (brigade replay's hash), and so does a restart that must rebuild from
+    seq 0 because the rollbacks' snapshots are gone."""
+    import sqlite3
+    table = table_with_melee(server, scenarios)
+    charge = min(seq for seq, st in table.by_seq.items() if st["phase"] == "charge")
+    movement = min(seq for seq, st in table.by_seq.items() if st["phase"] == "movement")
+    table.act("umpire", {"kind": "rollback", "to_seq": movement, "reason": "first look"})
+    first = table.seq
+    table.act("umpire", {"kind": "release", "reason": "go on"})
+    table.play_until(lambda s: s["phase"] == "melee" or s["fought"] or s["turn"] > 1, limit=20)
+    state = table.act("umpire", {"kind": "rollback", "to_seq": charge, "reason": "again"})
+    for key in ("turn", "phase", "step", "units", "charges", "melees"):
+        check(state[key] == table.by_seq[charge][key], "%s after the second rollback" % key)
+    check(len(state["rolled_back"]) == 1 and state["rolled_back"][0]["to_seq"] == charge and
+          state["rolled_back"][0]["from"] == len(table.by_seq[charge]["log"]),
+          "the second rollback's range covers the first's: %r" % state["rolled_back"])
+    check(any(e.get("ruling") == "rollback" and e["seq"] == first for e in state["log"]),
+          "the first rollback is still in the log")
+    table.act("umpire", {"kind": "release", "reason": "go on again"})
+    table.play_until(lambda s: s["dice"]["next"] > state["dice"]["next"])
+    live = table.fresh()
+    got = replay_hash(server, table.game)
+    check(got == {"type": "hash", "seq": table.seq, "hash": live_hash(server, table)},
+          "brigade replay's hash differs from the live state's: %r" % got)
+    for client in table.clients.values():
+        client.close()
+    # Without the rollbacks' snapshots the server rebuilds from seq 0.
+    check(server.stop() == 0, "brigaded exit status")
+    db = sqlite3.connect(os.path.join(server.tmp, "data", "brigade.sqlite"))
+    db.execute("DELETE FROM snapshots WHERE game = ? AND seq >= ?", (table.game, first))
+    db.commit()
+    db.close()
+    server.log = open(server.log_path, "ab")
+    server.proc = None
+    server.restart_after_stop()
+    fresh = Client(server)
+    welcome = join(fresh, table.game, table.seats["A"])
+    fresh.close()
+    check(welcome["seq"] == table.seq and welcome["state"] == live,
+          "the state rebuilt from seq 0 differs from the live one")
+    check(replay_hash(server, table.game) == got, "replay after the restart")
+
+
 CASES = {
+    "umpire_rollback_nested": case_umpire_rollback_nested,
     "umpire_overrule": case_umpire_overrule,
     "umpire_rollback": case_umpire_rollback,
     "umpire_hold": case_umpire_hold,
