@@ -763,11 +763,17 @@ static void test_journal_rollback_dice_verify(void **state)
 
     brigade_battle *back = battle_at(g.j, g.id, to_seq);
     assert_int_equal(back->rolls, rolls_at);
-    char reason[128];
-    snprintf(reason, sizeof reason, "rolled back to seq %lld: a unit was misplaced",
-             (long long)to_seq);
-    umpire_events(back, BRIGADE_COMMAND_HOLD, NULL, 0, reason, &events);
+    /* The rollback's own event (core/battle.h), folded onto the battle
+     * after to_seq: it keeps the dice count and holds the game. */
+    brigade_event rollback;
+    brigade_battle_error error;
+    assert_int_equal(brigade_battle_rollback(g.battle, back, to_seq, g.seq + 1,
+                                             "a unit was misplaced", &rollback, &error),
+                     BRIGADE_BATTLE_OK);
+    brigade_event_list_clear(&events);
+    assert_true(brigade_event_list_push(&events, &rollback));
     dice_commit(&g, BRIGADE_SIDE_NONE, back, &events, to_seq);
+    assert_int_equal(g.battle->rolls, rolls_before);
     free(back);
     int64_t rollback_seq = g.seq;
     brigade_command release;

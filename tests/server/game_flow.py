@@ -1012,8 +1012,11 @@ def case_umpire_rollback_nested(server, scenarios):
     seq 0 because the rollbacks' snapshots are gone."""
     import sqlite3
     table = table_with_melee(server, scenarios)
-    charge = min(seq for seq, st in table.by_seq.items() if st["phase"] == "charge")
-    movement = min(seq for seq, st in table.by_seq.items() if st["phase"] == "movement")
+    # The first back to the action before the last, the second back to the
+    # battle's first seq (turn 1's Initiative), before the first's.
+    movement = table.seq - 1
+    charge = 3
+    check(charge < movement, "too few actions: %d" % table.seq)
     table.act("umpire", {"kind": "rollback", "to_seq": movement, "reason": "first look"})
     first = table.seq
     table.act("umpire", {"kind": "release", "reason": "go on"})
