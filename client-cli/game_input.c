@@ -96,6 +96,9 @@ static const game_input_command game_input_commands[] = {
      "any time after the battle begins, to a seq of the battle ('log' lists them)",
      "take the game back to the state after the action of SEQ; later entries stay in\n"
      "the log marked rolled back; the game is then held until you release it", 2},
+    {"end", "end REASON", "any time after the battle begins, the umpire",
+     "end the battle (a time limit, the players' agreement): nothing more can be\n"
+     "played or rolled back, and the dice seed is revealed for 'brigade verify'", 2},
 };
 
 #define GAME_INPUT_COMMAND_COUNT (sizeof(game_input_commands) / sizeof(game_input_commands[0]))
@@ -627,7 +630,7 @@ static int game_input_reason(const char *command, const char *what,
     return 0;
 }
 
-/* hold, release, note: the rest of the line is the reason (PROTOCOL.md
+/* hold, release, note, end: the rest of the line is the reason (PROTOCOL.md
  * §5.3), 1..PROTOCOL_NOTE_MAX bytes. */
 static int game_input_umpire(const char *command, const game_input_words *words,
                              game_input *input, char *message, size_t size)
@@ -635,6 +638,7 @@ static int game_input_umpire(const char *command, const game_input_words *words,
     protocol_action *action = &input->action;
     action->kind = strcmp(command, "hold") == 0      ? PROTOCOL_ACTION_HOLD
                    : strcmp(command, "release") == 0 ? PROTOCOL_ACTION_RELEASE
+                   : strcmp(command, "end") == 0     ? PROTOCOL_ACTION_END
                                                      : PROTOCOL_ACTION_NOTE;
     return game_input_reason(command, action->kind == PROTOCOL_ACTION_NOTE ? "text" : "reason",
                              words, 1, action->as.umpire.reason, message, size);
@@ -1159,7 +1163,7 @@ int game_input_parse(const char *line, const game_input_context *context, game_i
         result = game_input_adjust(words, state, input, message, size, true);
         input->kind = GAME_INPUT_ACT;
     } else if (strcmp(command, "hold") == 0 || strcmp(command, "release") == 0 ||
-               strcmp(command, "note") == 0) {
+               strcmp(command, "note") == 0 || strcmp(command, "end") == 0) {
         result = game_input_umpire(command, words, input, message, size);
         input->kind = GAME_INPUT_ACT;
     } else if (strcmp(command, "settle") == 0) {

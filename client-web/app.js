@@ -245,6 +245,12 @@ function play({ game, token, password, watch }) {
       const pill = $('connection');
       pill.dataset.status = status;
       pill.textContent = connectionWords(status, detail);
+      // While not live, orders look unavailable (act() would refuse them).
+      document.body.classList.toggle('offline', status !== 'live');
+      if (status === 'live') {
+        controls.connected();
+        umpire.connected();
+      }
       if (status === 'stopped') {
         $('joining').hidden = true;
         battle.hidden = !state;

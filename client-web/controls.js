@@ -118,10 +118,16 @@ export class Controls {
   }
 
   showError(code, message) {
+    this.errorCode = code || null;
     if (!code) { replace(this.error); this.error.hidden = true; return; }
     this.error.hidden = false;
     replace(this.error, h('strong', {}, 'Refused: '), message || errorWords(code), ' ',
       h('span', { class: 'code' }, `(${code}: ${errorWords(code)})`));
+  }
+
+  // Live again: a refusal for being offline no longer holds.
+  connected() {
+    if (this.errorCode === 'not_connected') this.showError(null);
   }
 
   // Sends one action; a refusal is shown, success clears the error.

@@ -71,6 +71,7 @@ export class UmpirePanel {
   }
 
   showError(code, message) {
+    this.errorCode = code || null;
     if (!code) { replace(this.error); this.error.hidden = true; return; }
     this.error.hidden = false;
     replace(this.error, h('strong', {}, 'Refused: '), message || errorWords(code), ' ',
@@ -81,6 +82,11 @@ export class UmpirePanel {
   showDone(text) {
     this.done.hidden = !text;
     this.done.textContent = text || '';
+  }
+
+  // Live again: a refusal for being offline no longer holds.
+  connected() {
+    if (this.errorCode === 'not_connected') this.showError(null);
   }
 
   // Sends one action; a refusal is shown, success clears the error and the form.
@@ -144,6 +150,13 @@ export class UmpirePanel {
         if (control) control.focus({ preventScroll: true });
       },
     }, label);
+    if (state.phase === 'ended') {
+      // Nothing more can be played, ruled or rolled back (PROTOCOL.md §10.2).
+      replace(this.body, h('p', { class: 'waiting', id: 'umpire-ended' },
+        'The battle has ended: nothing more can be ruled or rolled back. Its dice seed is public: ',
+        'anyone can check every roll with "brigade verify".'));
+      return;
+    }
     const parts = [
       h('nav', { class: 'umpire-jump', 'aria-label': "The umpire's tools" },
         jump('Overrule', 'overrule-part'), jump('Adjust', 'uadjust-form'), jump('Note', 'note-form'),
@@ -154,7 +167,8 @@ export class UmpirePanel {
       this.overrulePart(state),
       h('div', { class: 'umpire-grid' },
         h('div', { class: 'umpire-col' }, this.adjustPart(state)),
-        h('div', { class: 'umpire-col' }, this.notePart(), this.rollbackPart(state))),
+        h('div', { class: 'umpire-col' }, this.notePart(), this.rollbackPart(state),
+          begun ? this.endPart() : null)),
     ];
     replace(this.body, parts);
   }
@@ -345,6 +359,30 @@ export class UmpirePanel {
     }, h('fieldset', {}, h('legend', {}, 'Write in the log'),
       textField,
       h('button', { type: 'submit', id: 'note-submit' }, 'Add the note')));
+  }
+
+  // Ends the battle (a time limit, the players' agreement), once confirmed.
+  endPart() {
+    const [text, textField] = this.reasonField('end-reason', 'Why the battle ends',
+      'e.g. "time is up: 3 hours". Nothing can be played or rolled back afterwards.');
+    const confirm = h('label', { class: 'field check' },
+      h('input', { type: 'checkbox', id: 'end-confirm' }), ' I end the battle for good');
+    return h('form', {
+      id: 'end-form', class: 'umpire-part',
+      onsubmit: (event) => {
+        event.preventDefault();
+        const reason = this.reason(text, 'the reason the battle ends');
+        if (!reason) return;
+        if (!confirm.querySelector('input').checked) {
+          this.showError('input', 'tick "I end the battle for good" first');
+          confirm.querySelector('input').focus();
+          return;
+        }
+        this.send({ kind: 'end', reason }, event.target, 'The battle has ended.');
+      },
+    }, h('fieldset', {}, h('legend', {}, 'End the battle'),
+      textField, confirm,
+      h('button', { type: 'submit', id: 'end-submit', class: 'hold' }, 'End the battle')));
   }
 
   rollbackPart(state) {

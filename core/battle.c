@@ -323,7 +323,7 @@ static bool melee_overruled_fold(brigade_battle *b, const brigade_event *e)
 /* The umpire's rulings (design.md "Roles", PROTOCOL.md §10.2). */
 static bool umpire_fold(brigade_battle *b, const brigade_event *e)
 {
-    if (!e->umpire.text[0] || (unsigned)e->umpire.ruling > BRIGADE_UMPIRE_ROLLBACK)
+    if (!e->umpire.text[0] || (unsigned)e->umpire.ruling > BRIGADE_UMPIRE_END)
         return false;
     switch (e->umpire.ruling) {
     case BRIGADE_UMPIRE_HOLD:
@@ -338,6 +338,9 @@ static bool umpire_fold(brigade_battle *b, const brigade_event *e)
         break;
     case BRIGADE_UMPIRE_NOTE:
     case BRIGADE_UMPIRE_OVERRULE:
+        break;
+    case BRIGADE_UMPIRE_END:
+        b->hold[0] = '\0'; /* nothing waits any more */
         break;
     case BRIGADE_UMPIRE_SEATED:
         if (b->umpired)
@@ -1915,8 +1918,11 @@ static code_t adjust(machine *m, brigade_side seat, const brigade_command *c)
     if (unit < 0)
         return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     const brigade_battle_unit *u = &b->units[unit];
-    if (!brigade_battle_unit_in_play(u))
-        return fail(m, bad, "unit '%s' is out of play (%s)", u->id, brigade_status_name(u->status));
+    /* The umpire may bring a unit back (a figures=0 typed by mistake). */
+    bool restoring = umpire && !brigade_battle_unit_in_play(u);
+    if (!brigade_battle_unit_in_play(u) && !umpire)
+        return fail(m, bad, "unit '%s' is out of play (%s); only the umpire may bring it back",
+                    u->id, brigade_status_name(u->status));
     if (c->note[0] == '\0')
         return fail(m, bad, "an adjustment needs a note saying what happened");
     if (!c->has_figures && !c->has_formed && !c->has_status && !c->has_formation)
@@ -1939,8 +1945,10 @@ static code_t adjust(machine *m, brigade_side seat, const brigade_command *c)
         if (c->figures < 0 || c->figures > BRIGADE_FIGURES_MAX)
             return fail(m, bad, "figures must be 0..%d", BRIGADE_FIGURES_MAX);
         e.unit.figures = c->figures;
-        if (c->figures == 0)
+        if (c->figures == 0) {
             e.unit.status = BRIGADE_STATUS_REMOVED;
+            e.unit.formed = false;
+        }
     }
     if (c->has_formed)
         e.unit.formed = c->formed;
@@ -1970,6 +1978,14 @@ static code_t adjust(machine *m, brigade_side seat, const brigade_command *c)
         if (s != BRIGADE_STATUS_PURSUING)
             e.unit.pursuit_of = -1;
     }
+    if (restoring && !c->has_status && e.unit.figures > 0) {
+        e.unit.status = BRIGADE_STATUS_NORMAL; /* back in play, formed unless said */
+        if (!c->has_formed)
+            e.unit.formed = true;
+    }
+    if (restoring && e.unit.figures == 0 && (e.unit.status != BRIGADE_STATUS_REMOVED &&
+                                             e.unit.status != BRIGADE_STATUS_DISPERSED))
+        return fail(m, bad, "unit '%s' has no figures: give figures to bring it back", u->id);
     bool leaves = e.unit.status == BRIGADE_STATUS_REMOVED ||
                   e.unit.status == BRIGADE_STATUS_DISPERSED;
     int melee = brigade_battle_unit_melee(b, unit);
@@ -2212,6 +2228,12 @@ static code_t umpire_rule(machine *m, const brigade_command *c)
         return settle(m, c);
     if (c->kind == BRIGADE_COMMAND_OVERRULE)
         return overrule(m, c);
+    if (c->kind == BRIGADE_COMMAND_END) {
+        brigade_event e;
+        umpire_event_init(&e, BRIGADE_UMPIRE_END, c->note);
+        TRY(emit(m, &e));
+        return phase_begin(m, BRIGADE_PHASE_ENDED, BRIGADE_STEP_NONE, 0);
+    }
     if (c->kind == BRIGADE_COMMAND_HOLD && b->hold[0])
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the game is held already (%s)",
                     b->hold);
@@ -2231,7 +2253,8 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
     bool umpire_command = c->kind == BRIGADE_COMMAND_HOLD || c->kind == BRIGADE_COMMAND_RELEASE ||
                           c->kind == BRIGADE_COMMAND_NOTE ||
                           c->kind == BRIGADE_COMMAND_UMPIRE_ADJUST ||
-                          c->kind == BRIGADE_COMMAND_SETTLE || c->kind == BRIGADE_COMMAND_OVERRULE;
+                          c->kind == BRIGADE_COMMAND_SETTLE || c->kind == BRIGADE_COMMAND_OVERRULE ||
+                          c->kind == BRIGADE_COMMAND_END;
     if (seat == BRIGADE_SIDE_NONE && !umpire_command)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "the umpire takes no player's action");
     if (seat != BRIGADE_SIDE_NONE && umpire_command)
@@ -2412,8 +2435,8 @@ static const char *const event_kind_names[] = {
 static const char *const error_code_names[] = {"ok",          "wrong_seat",   "wrong_phase",
                                                "invalid_action", "unknown_unit", "internal",
                                                "held"};
-static const char *const umpire_ruling_names[] = {"hold",   "release",  "note",    "seated",
-                                                  "settle", "overrule", "rollback"};
+static const char *const umpire_ruling_names[] = {"hold",   "release",  "note",     "seated",
+                                                  "settle", "overrule", "rollback", "end"};
 
 bool brigade_d9_event_parse(const char *text, unsigned *out)
 {
@@ -2541,6 +2564,23 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         put(out, size, &at, "side %s is phasing", brigade_side_name(e->side.side));
         break;
     case BRIGADE_BATTLE_EVENT_PHASE_BEGUN:
+        if (e->phase.phase == BRIGADE_PHASE_ENDED) {
+            /* What is left of each side: the result as the table shows it. */
+            put(out, size, &at, "the battle has ended:");
+            for (int s = 0; s < 2; s++) {
+                int units = 0, figures = 0;
+                for (int i = 0; i < b->unit_count; i++)
+                    if (b->units[i].side == (brigade_side)s &&
+                        brigade_battle_unit_in_play(&b->units[i])) {
+                        units++;
+                        figures += b->units[i].figures;
+                    }
+                put(out, size, &at, "%s side %s (%s) %d figures in %d unit%s in play",
+                    s ? ";" : "", brigade_side_name((brigade_side)s), b->sides[s].name, figures,
+                    units, units == 1 ? "" : "s");
+            }
+            break;
+        }
         put(out, size, &at, "phase %s%s%s", brigade_phase_name(e->phase.phase),
             e->phase.step ? ", " : "", brigade_step_name(e->phase.step));
         if (e->phase.awaiting)
@@ -2671,6 +2711,9 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         case BRIGADE_UMPIRE_ROLLBACK:
             put(out, size, &at, "the umpire rolls the game back (seq %lld): %s", e->umpire.seq,
                 e->umpire.text);
+            break;
+        case BRIGADE_UMPIRE_END:
+            put(out, size, &at, "the umpire ends the battle: %s", e->umpire.text);
             break;
         default:
             put(out, size, &at, "the umpire notes: %s", e->umpire.text);

@@ -291,8 +291,10 @@ typedef enum brigade_command_kind {
     BRIGADE_COMMAND_UMPIRE_ADJUST,         /* as ADJUST, in any phase: unit, figures?, formed?, status?,
                                               formation? */
     BRIGADE_COMMAND_SETTLE,                /* a pending D9 event: unit, d9_event (§10.2) */
-    BRIGADE_COMMAND_OVERRULE               /* a melee of `fought`: melee, result and winner, and/or
+    BRIGADE_COMMAND_OVERRULE,              /* a melee of `fought`: melee, result and winner, and/or
                                               unit and outcome (§10.2) */
+    BRIGADE_COMMAND_END                    /* the umpire ends the battle (a time limit, agreement):
+                                              phase ENDED, the dice seed then revealed */
 } brigade_command_kind;
 
 /* One command; only the members of its kind are read. */
@@ -412,10 +414,11 @@ typedef enum brigade_umpire_ruling {
     BRIGADE_UMPIRE_SEATED,   /* the umpire's first join: battle.umpired (D9 events wait) */
     BRIGADE_UMPIRE_SETTLE,   /* a pending D9 event settled: unit, event */
     BRIGADE_UMPIRE_OVERRULE, /* a melee overruled (its events follow): melee */
-    BRIGADE_UMPIRE_ROLLBACK  /* folded onto the state after to_seq: rolls, events, the hold */
+    BRIGADE_UMPIRE_ROLLBACK, /* folded onto the state after to_seq: rolls, events, the hold */
+    BRIGADE_UMPIRE_END       /* the umpire ends the battle (PHASE_BEGUN ENDED follows) */
 } brigade_umpire_ruling;
 
-/* "hold", "release", "note", "seated", "settle", "overrule", "rollback";
+/* "hold", "release", "note", "seated", "settle", "overrule", "rollback", "end";
  * "?" out of range. */
 const char *brigade_umpire_ruling_name(brigade_umpire_ruling ruling);
 
@@ -571,8 +574,9 @@ brigade_battle_error_code brigade_battle_start(const brigade_battle *battle,
 
 /*
  * Checks `command` from `seat` (A or B; NONE: the umpire, design.md
- * "Roles", whose commands are HOLD, RELEASE, NOTE, UMPIRE_ADJUST, SETTLE and
- * OVERRULE (PROTOCOL.md §10.2), each
+ * "Roles", whose commands are HOLD, RELEASE, NOTE, UMPIRE_ADJUST (which may
+ * also bring a removed unit back), SETTLE, OVERRULE and END (PROTOCOL.md
+ * §10.2), each
  * with its reason in `note`, in any phase) against the phase, the step and the
  * rules of turn.md, rolls what it needs through `dice` (names prefixed with
  * the turn and the melee: "T1.hussars.morale", "T1.M1.hussars"), and

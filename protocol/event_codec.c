@@ -117,7 +117,7 @@ static const char *ruling_n(int v)
 {
     return brigade_umpire_ruling_name((brigade_umpire_ruling)v);
 }
-static const enum_table RULING = {"ruling", ruling_n, BRIGADE_UMPIRE_ROLLBACK + 1, -1};
+static const enum_table RULING = {"ruling", ruling_n, BRIGADE_UMPIRE_END + 1, -1};
 static const enum_table MORALE_ROLE = {"role", morale_role_n, COUNT_OF(morale_role_names), -1};
 static const enum_table EFFECT = {"effect", effect_n, BRIGADE_MORALE_RETREATS + 1, -1};
 static const enum_table TERRAIN = {"terrain", terrain_n, BRIGADE_TERRAIN_BUA + 1, -1};

@@ -32,7 +32,7 @@ static const char *const server_kind_names[] = {"created", "welcome", "ack",    
 static const char *const action_kind_names[] = {
     "choose_initiative", "declare_charge", "respond", "sappers_reroll", "adjust",
     "done",              "hold",           "release", "note",           "umpire_adjust",
-    "settle",            "overrule",       "rollback"};
+    "settle",            "overrule",       "rollback", "end"};
 static const char *const facing_names[] = {"front", "flank", "rear"};
 static const char *const response_names[] = {"stand", "countercharge"};
 
@@ -431,7 +431,8 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
     }
     case PROTOCOL_ACTION_HOLD:
     case PROTOCOL_ACTION_RELEASE:
-    case PROTOCOL_ACTION_NOTE: {
+    case PROTOCOL_ACTION_NOTE:
+    case PROTOCOL_ACTION_END: {
         static const char *const allowed[] = {"kind", "reason", NULL};
         if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
             (error = reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
@@ -983,6 +984,7 @@ static protocol_value *action_to_value(const protocol_action *action, bool *refu
     case PROTOCOL_ACTION_HOLD:
     case PROTOCOL_ACTION_RELEASE:
     case PROTOCOL_ACTION_NOTE:
+    case PROTOCOL_ACTION_END:
         build_string(&builder, "reason", action->as.umpire.reason);
         break;
     case PROTOCOL_ACTION_UMPIRE_ADJUST:

@@ -103,7 +103,8 @@ typedef enum protocol_action_kind {
     PROTOCOL_ACTION_UMPIRE_ADJUST, /* as.adjust, its reason in as.adjust.note */
     PROTOCOL_ACTION_SETTLE,        /* as.settle: a D9 event settled (§10.2) */
     PROTOCOL_ACTION_OVERRULE,      /* as.overrule: a melee's result or a test outcome (§10.2) */
-    PROTOCOL_ACTION_ROLLBACK       /* as.rollback: back to the state after to_seq (§10.2) */
+    PROTOCOL_ACTION_ROLLBACK,      /* as.rollback: back to the state after to_seq (§10.2) */
+    PROTOCOL_ACTION_END            /* as.umpire: the umpire ends the battle (§10.2) */
 } protocol_action_kind;
 
 typedef enum protocol_facing {

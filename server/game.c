@@ -720,10 +720,12 @@ static bool server_games_command(const protocol_action *action, brigade_command 
         return true;
     case PROTOCOL_ACTION_HOLD:
     case PROTOCOL_ACTION_RELEASE:
-    case PROTOCOL_ACTION_NOTE: {
+    case PROTOCOL_ACTION_NOTE:
+    case PROTOCOL_ACTION_END: {
         /* The umpire's (PROTOCOL.md §5.3): the reason, cut as a note. */
         command->kind = action->kind == PROTOCOL_ACTION_HOLD      ? BRIGADE_COMMAND_HOLD
                         : action->kind == PROTOCOL_ACTION_RELEASE ? BRIGADE_COMMAND_RELEASE
+                        : action->kind == PROTOCOL_ACTION_END     ? BRIGADE_COMMAND_END
                                                                   : BRIGADE_COMMAND_NOTE;
         server_games_note_set(command, action->as.umpire.reason);
         return true;

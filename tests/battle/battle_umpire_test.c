@@ -394,6 +394,52 @@ static void test_ended_battle_refuses_everything(void **state)
     game_free(g);
 }
 
+/* The umpire ends the battle (a tournament's time limit): phase ended,
+ * the log says what each side has left; and brings back a unit removed
+ * by a mistyped figures=0, which a player may not. */
+static void test_end_and_restore(void **state)
+{
+    (void)state;
+    game *g = play_to_melee(false, 2, 3, 3, 5);
+    int hussars = game_unit(g, "hussars");
+    brigade_command c;
+    memset(&c, 0, sizeof c);
+    c.kind = BRIGADE_COMMAND_UMPIRE_ADJUST;
+    strcpy(c.unit, "hussars");
+    c.has_figures = true;
+    c.figures = 0;
+    strcpy(c.note, "typed 0 for 6");
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_REMOVED);
+    brigade_command player = command_adjust("hussars", "they are back");
+    player.has_figures = true;
+    player.figures = 5;
+    game_refuse(g, BRIGADE_SIDE_A, &player, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "umpire");
+    c.figures = 5;
+    strcpy(c.note, "5 figures, as measured");
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    assert_int_equal(g->battle.units[hussars].figures, 5);
+    assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_NORMAL);
+
+    memset(&c, 0, sizeof c);
+    c.kind = BRIGADE_COMMAND_END;
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "reason");
+    strcpy(c.note, "time is up: 3 hours");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "umpire");
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_ENDED);
+    assert_int_equal(g->battle.awaiting, 0u);
+    const brigade_event *ended = game_last_event(g, BRIGADE_BATTLE_EVENT_PHASE_BEGUN, 0);
+    char line[512];
+    brigade_event_describe(&g->battle, ended, line, sizeof line);
+    assert_string_equal(line, "the battle has ended: side A (French) 5 figures in 1 unit in "
+                              "play; side B (British) 11 figures in 1 unit in play");
+    c = command_done();
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "ended");
+    game_assert_replays(g);
+    game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -405,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_rollback_event),
         cmocka_unit_test(test_adjust_formation),
         cmocka_unit_test(test_ended_battle_refuses_everything),
+        cmocka_unit_test(test_end_and_restore),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

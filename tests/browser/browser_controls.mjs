@@ -166,6 +166,18 @@ async function umpirePanel(page, show, sent, shoot) {
   await page.keyboard.press('Enter'); // the confirmation button has the focus
   check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'rollback', to_seq: 8, reason: 'the sappers were not there' }]), 'the rollback');
 
+  // Ending the battle needs its reason and the tick; an ended battle shows no tools.
+  await page.fill('#end-reason', 'time is up: 3 hours');
+  await page.click('#end-submit');
+  check((await page.textContent('#umpire-error')).includes('I end the battle for good') && (await sent()).length === 0,
+    'the battle ends without the confirmation');
+  await page.check('#end-confirm');
+  await page.click('#end-submit');
+  check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'end', reason: 'time is up: 3 hours' }]), 'the end');
+  await show(village('ended', '', [], { umpire: true, hold: null, pending: [], fought: [], rolled_back: [], log: overruleLog }), 'umpire', 'umpire', 12);
+  check(await page.isVisible('#umpire-ended') && await page.locator('#umpire form').count() === 0,
+    'an ended battle still offers the umpire\'s tools');
+
   // The overrule in everyone's log: a second block, the first marked overruled.
   await show(village('morale', 'report', ['A', 'B'], { umpire: true, hold: null, pending: [], fought, rolled_back: [], log: overruleLog }), 'B', 'watch', 11);
   const blocks = await page.$$eval('#log .melee-block', (list) => list.map((b) => ({ cls: b.className, result: b.querySelector('.verdict').dataset.result })));

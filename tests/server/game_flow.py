@@ -1054,7 +1054,38 @@ def case_umpire_rollback_nested(server, scenarios):
     check(replay_hash(server, table.game) == got, "replay after the restart")
 
 
+def case_umpire_end(server, scenarios):
+    """The umpire ends the battle (a tournament's time limit, PROTOCOL.md
+    §10.2): phase ended, the dice seed revealed in the same action, the log
+    saying what each side has left; nothing more is accepted, and the
+    export verifies."""
+    table = Table(server, scenarios)
+    table.play_until(lambda s: s["phase"] == "charge")
+    expect_error(table.ask("A", {"kind": "end", "reason": "I win"}), "wrong_seat")
+    state = table.act("umpire", {"kind": "end", "reason": "time is up: 3 hours"})
+    check(state["phase"] == "ended" and state["awaiting"] == [] and state["hold"] is None,
+          "ended: %s %r" % (state["phase"], state["awaiting"]))
+    check(state["dice"]["server_seed"] and len(state["dice"]["server_seed"]) == 64,
+          "the seed is revealed: %r" % state["dice"])
+    texts = [e["text"] for e in state["log"] if e["seq"] == table.seq]
+    check(any("the umpire ends the battle: time is up: 3 hours" in t for t in texts) and
+          any(t.startswith("the battle has ended: side A") for t in texts), "log %r" % texts)
+    for who, action in (("umpire", {"kind": "note", "reason": "late"}),
+                        ("umpire", {"kind": "rollback", "to_seq": 4, "reason": "undo"}),
+                        ("A", {"kind": "done"})):
+        expect_error(table.ask(who, action), "wrong_phase")
+    brigade = os.path.join(os.path.dirname(os.path.dirname(server.brigaded)), "client-cli",
+                           "brigade")
+    exported = os.path.join(server.tmp, "ended.sqlite")
+    for command in ([brigade, "export", "--data", os.path.join(server.tmp, "data"), "--game",
+                     table.game, exported], [brigade, "verify", exported]):
+        done = subprocess.run(command, capture_output=True, text=True, timeout=30)
+        check(done.returncode == 0, "%s: %s %s" % (command[1], done.stdout, done.stderr))
+    check(done.stdout.startswith("OK: "), "verify: %s" % done.stdout)
+
+
 CASES = {
+    "umpire_end": case_umpire_end,
     "umpire_rollback_nested": case_umpire_rollback_nested,
     "umpire_overrule": case_umpire_overrule,
     "umpire_rollback": case_umpire_rollback,
