@@ -49,7 +49,7 @@ static const game_input_command game_input_commands[] = {
      "Melee phase (step reroll), when your UNIT's sappers may re-roll (12.10)",
      "re-roll die 0 or die 1 of the unit's melee dice, or keep both", 1},
     {"adjust", "adjust UNIT [figures=N] [formed=yes|no] [status=S] [formation=F] note=\"text\"",
-     "Mandatory moves, Movement, Fire and Morale (step report), your side's units",
+     "Mandatory moves, Movement, Fire and Morale (step report), either side's units",
      "report what happened on the table; the note is required (S: normal,\n"
      "retreating, broken, pursuing, pushed_back, dispersed, removed, blown; F: a\n"
      "formation the unit's type may take: line, column, square, austrian_mass,\n"

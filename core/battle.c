@@ -1066,7 +1066,8 @@ static int melee_beaten(const brigade_battle_melee *rec, const brigade_melee *me
 /* Member i's MELEE_UNIT_RESULT (`index`: the melee's place in the battle,
  * -1 with `overruled`). */
 static code_t melee_unit_result_emit(machine *m, int index, const brigade_battle_melee *rec,
-                                     const brigade_melee_outcome *outcome, int i, bool overruled)
+                                     const brigade_melee_outcome *outcome, int i, bool overruled,
+                                     bool test_imposed)
 {
     const brigade_unit_outcome *o = &outcome->units[i];
     brigade_event e;
@@ -1101,6 +1102,7 @@ static code_t melee_unit_result_emit(machine *m, int index, const brigade_battle
     }
     e.result.events = o->events;
     e.result.overruled = overruled;
+    e.result.test_imposed = test_imposed && o->test.kind != BRIGADE_TEST_NONE;
     return emit(m, &e);
 }
 
@@ -1207,7 +1209,7 @@ static code_t melee_resolve(machine *m, int index)
     int beaten = melee_beaten(rec, &melee, &outcome);
     for (int i = 0; i < rec->member_count; i++) {
         const brigade_unit_outcome *o = &outcome.units[i];
-        TRY(melee_unit_result_emit(m, index, rec, &outcome, i, false));
+        TRY(melee_unit_result_emit(m, index, rec, &outcome, i, false, false));
         brigade_event e;
         unit_change_init(m, &e, rec->members[i].unit, BRIGADE_CAUSE_MELEE);
         melee_unit_change_set(m, &e, &outcome, i, beaten, o->figures);
@@ -1863,7 +1865,8 @@ static bool phase_is_report(brigade_phase phase)
 
 static code_t choose_initiative(machine *m, brigade_side seat, const brigade_command *c)
 {
-    TRY(require_step(m, seat, "choose_initiative", BRIGADE_PHASE_INITIATIVE, BRIGADE_STEP_CHOOSE));
+    TRY(require_step(m, seat, "choosing who moves first (choose_initiative)",
+                     BRIGADE_PHASE_INITIATIVE, BRIGADE_STEP_CHOOSE));
     if (!side_valid(c->phasing))
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the phasing side is A or B");
     brigade_event e;
@@ -1911,9 +1914,11 @@ static code_t adjust(machine *m, brigade_side seat, const brigade_command *c)
     const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
     bool umpire = seat == BRIGADE_SIDE_NONE;
     if (!umpire && !phase_is_report(b->phase))
-        return require_step(m, seat, "adjust", BRIGADE_PHASE_ENDED, BRIGADE_STEP_REPORT);
+        return require_step(m, seat, "a report of what happened (adjust)", BRIGADE_PHASE_ENDED,
+                            BRIGADE_STEP_REPORT);
     if (!umpire)
-        TRY(require_step(m, seat, "adjust", b->phase, BRIGADE_STEP_REPORT));
+        TRY(require_step(m, seat, "a report of what happened (adjust)", b->phase,
+                         BRIGADE_STEP_REPORT));
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
         return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
@@ -2001,7 +2006,8 @@ static code_t sappers_reroll(machine *m, brigade_side seat, const brigade_comman
 {
     brigade_battle *b = &m->work;
     const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
-    TRY(require_step(m, seat, "sappers_reroll", BRIGADE_PHASE_MELEE, BRIGADE_STEP_REROLL));
+    TRY(require_step(m, seat, "the sappers' re-roll (sappers_reroll)", BRIGADE_PHASE_MELEE,
+                     BRIGADE_STEP_REROLL));
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
         return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
@@ -2177,6 +2183,15 @@ static code_t overrule(machine *m, const brigade_command *c)
     brigade_event e;
     umpire_event_init(&e, BRIGADE_UMPIRE_OVERRULE, c->note);
     text_set(e.umpire.melee_id, sizeof e.umpire.melee_id, fought.melee.id);
+    /* What is imposed, in the log: a result carried from an earlier ruling
+     * is named too, so that a reader sees the whole ruling in force. */
+    e.umpire.has_result = ruling.has_result;
+    e.umpire.result = ruling.result;
+    e.umpire.winner = ruling.winner;
+    if (ruling.test_unit >= 0) {
+        e.umpire.unit = fought.melee.members[ruling.test_unit].unit;
+        e.umpire.outcome = ruling.test_outcome;
+    }
     TRY(emit(m, &e));
 
     brigade_melee_outcome outcome;
@@ -2196,7 +2211,8 @@ static code_t overrule(machine *m, const brigade_command *c)
     if (note_length > room)
         note_length = utf8_whole_length(c->note, room);
     for (int i = 0; i < fought.melee.member_count; i++) {
-        TRY(melee_unit_result_emit(m, -1, &fought.melee, &outcome, i, true));
+        TRY(melee_unit_result_emit(m, -1, &fought.melee, &outcome, i, true,
+                                   i == ruling.test_unit));
         int unit = fought.melee.members[i].unit;
         long figures = (long)m->work.units[unit].figures + fought.units[i].casualties -
                        outcome.units[i].casualties;
@@ -2274,10 +2290,12 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
     case BRIGADE_COMMAND_CHOOSE_INITIATIVE:
         return choose_initiative(m, seat, c);
     case BRIGADE_COMMAND_DECLARE_CHARGE:
-        TRY(require_step(m, seat, "declare_charge", BRIGADE_PHASE_CHARGE, BRIGADE_STEP_DECLARE));
+        TRY(require_step(m, seat, "a charge (declare_charge)", BRIGADE_PHASE_CHARGE,
+                         BRIGADE_STEP_DECLARE));
         return declare_charge(m, seat, c);
     case BRIGADE_COMMAND_RESPOND:
-        TRY(require_step(m, seat, "respond", BRIGADE_PHASE_CHARGE, BRIGADE_STEP_RESPOND));
+        TRY(require_step(m, seat, "an answer to a charge (respond)", BRIGADE_PHASE_CHARGE,
+                         BRIGADE_STEP_RESPOND));
         return respond(m, seat, c);
     case BRIGADE_COMMAND_SAPPERS_REROLL:
         return sappers_reroll(m, seat, c);
@@ -2655,8 +2673,9 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
                 e->result.test_dice[0], e->result.test_dice[1]);
             put_modifiers(out, size, &at, e->result.test_modifiers,
                           e->result.test_modifier_count);
-            put(out, size, &at, " = %d: %s", e->result.test_total,
-                brigade_test_outcome_name(e->result.test_outcome));
+            put(out, size, &at, " = %d: %s%s", e->result.test_total,
+                brigade_test_outcome_name(e->result.test_outcome),
+                e->result.test_imposed ? " (the umpire's ruling)" : "");
         }
         if (e->result.events & BRIGADE_EVENT_DOUBLE_SIX)
             put(out, size, &at, "; double six (12.15)");
@@ -2705,8 +2724,19 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
                 unit_id(b, e->umpire.unit), e->umpire.text);
             break;
         case BRIGADE_UMPIRE_OVERRULE:
-            put(out, size, &at, "the umpire overrules melee %s: %s", e->umpire.melee_id,
-                e->umpire.text);
+            put(out, size, &at, "the umpire overrules melee %s (", e->umpire.melee_id);
+            if (e->umpire.has_result && e->umpire.winner != BRIGADE_SIDE_NONE)
+                put(out, size, &at, "%s, side %s winning",
+                    brigade_melee_result_name(e->umpire.result),
+                    brigade_side_name(e->umpire.winner));
+            else if (e->umpire.has_result)
+                put(out, size, &at, "%s", brigade_melee_result_name(e->umpire.result));
+            else
+                put(out, size, &at, "the result as the dice gave it");
+            if (e->umpire.unit >= 0)
+                put(out, size, &at, "; the test of %s: %s", unit_id(b, e->umpire.unit),
+                    brigade_test_outcome_name(e->umpire.outcome));
+            put(out, size, &at, "): %s", e->umpire.text);
             break;
         case BRIGADE_UMPIRE_ROLLBACK:
             put(out, size, &at, "the umpire rolls the game back (seq %lld): %s", e->umpire.seq,

@@ -507,6 +507,7 @@ typedef struct brigade_event {
             unsigned events;            /* BRIGADE_EVENT_* bits of melee.h (D9, 12.10) */
             bool overruled;             /* the umpire's resolution (§10.2): `melee` is -1, no
                                            D9 event is raised again */
+            bool test_imposed;          /* the test's outcome is the umpire's, not the dice's */
         } result;
         struct {
             int index;
@@ -530,6 +531,10 @@ typedef struct brigade_event {
             int unit;                   /* SETTLE: the unit; -1 otherwise */
             unsigned event;             /* SETTLE: BRIGADE_EVENT_DOUBLE_SIX or _RISK_TO_GENERAL */
             char melee_id[BRIGADE_MELEE_ID_MAX + 1]; /* OVERRULE: the melee */
+            bool has_result;            /* OVERRULE: the result imposed, with its winner */
+            brigade_melee_result result;
+            brigade_side winner;
+            brigade_test_outcome outcome; /* OVERRULE: with unit >= 0, the test outcome imposed */
             long long to_seq, seq;      /* ROLLBACK: back to the state after to_seq, by the
                                            action of seq */
             long rolls, events;         /* ROLLBACK: the game's rolls and events before it,

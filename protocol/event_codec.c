@@ -614,6 +614,8 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_event_bits(w, m, "events", e->result.events);
         if (e->result.overruled)
             w_bool(w, m, "overruled", true);
+        if (e->result.test_imposed)
+            w_bool(w, m, "test_imposed", true);
         break;
     }
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
@@ -648,6 +650,14 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
             break;
         case BRIGADE_UMPIRE_OVERRULE:
             w_text(w, m, "melee_id", e->umpire.melee_id, sizeof e->umpire.melee_id);
+            if (e->umpire.has_result) {
+                w_enum(w, m, "result", &RESULT, (int)e->umpire.result);
+                w_enum(w, m, "winner", &SIDE, (int)e->umpire.winner);
+            }
+            if (e->umpire.unit >= 0) {
+                w_unit(w, m, "unit", e->umpire.unit, false);
+                w_enum(w, m, "outcome", &OUTCOME, (int)e->umpire.outcome);
+            }
             break;
         case BRIGADE_UMPIRE_ROLLBACK:
             w_int(w, m, "to_seq", e->umpire.to_seq);
@@ -1336,6 +1346,8 @@ static void event_read(scope *s, brigade_event *e)
     case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT: {
         if (protocol_value_map_get(s->map, "overruled") != NULL)
             e->result.overruled = r_bool(s, "overruled");
+        if (protocol_value_map_get(s->map, "test_imposed") != NULL)
+            e->result.test_imposed = r_bool(s, "test_imposed");
         e->result.melee =
             r_int(s, "melee", e->result.overruled ? -1 : 0, BRIGADE_BATTLE_MELEES_MAX - 1);
         r_text(s, "melee_id", e->result.melee_id, sizeof e->result.melee_id, false);
@@ -1403,6 +1415,15 @@ static void event_read(scope *s, brigade_event *e)
             break;
         case BRIGADE_UMPIRE_OVERRULE:
             r_text(s, "melee_id", e->umpire.melee_id, sizeof e->umpire.melee_id, true);
+            if (protocol_value_map_get(s->map, "result") != NULL) {
+                e->umpire.has_result = true;
+                e->umpire.result = (brigade_melee_result)r_enum(s, "result", &RESULT);
+                e->umpire.winner = (brigade_side)r_enum(s, "winner", &SIDE);
+            }
+            if (protocol_value_map_get(s->map, "unit") != NULL) {
+                e->umpire.unit = r_unit(s, "unit", false);
+                e->umpire.outcome = (brigade_test_outcome)r_enum(s, "outcome", &OUTCOME);
+            }
             break;
         case BRIGADE_UMPIRE_ROLLBACK:
             e->umpire.to_seq = r_long(s, "to_seq", 0, LONG_MAX);

@@ -576,6 +576,8 @@ static bool server_state_entry_details(protocol_value *entry, const brigade_batt
         }
         if (event->result.overruled)
             ok = ok && protocol_value_map_set_bool(entry, "overruled", true) == 0;
+        if (event->result.test_imposed)
+            ok = ok && protocol_value_map_set_bool(entry, "test_imposed", true) == 0;
         break;
     case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
         ok = ok && protocol_value_map_set_string(
@@ -587,8 +589,21 @@ static bool server_state_entry_details(protocol_value *entry, const brigade_batt
             ok = ok && protocol_value_map_set_string(
                            entry, "event", brigade_d9_event_name(event->umpire.event)) == 0;
         }
-        if (event->umpire.ruling == BRIGADE_UMPIRE_OVERRULE)
+        if (event->umpire.ruling == BRIGADE_UMPIRE_OVERRULE) {
             ok = ok && protocol_value_map_set_string(entry, "melee", event->umpire.melee_id) == 0;
+            if (event->umpire.has_result) {
+                ok = ok && protocol_value_map_set_string(
+                               entry, "result", brigade_melee_result_name(event->umpire.result)) == 0;
+                ok = ok && server_state_set(entry, "winner",
+                                            server_state_side_or_nil(event->umpire.winner));
+            }
+            if (event->umpire.unit >= 0) {
+                ok = ok && protocol_value_map_set_string(
+                               entry, "unit", server_state_unit_id(battle, event->umpire.unit)) == 0;
+                ok = ok && protocol_value_map_set_string(
+                               entry, "outcome", brigade_test_outcome_name(event->umpire.outcome)) == 0;
+            }
+        }
         if (event->umpire.ruling == BRIGADE_UMPIRE_ROLLBACK)
             ok = ok && protocol_value_map_set_int(entry, "to_seq", event->umpire.to_seq) == 0;
         break;

@@ -171,6 +171,17 @@ static void test_overrule_test_outcome_then_draw(void **state)
 
     c = command_overrule_test("dragoons", BRIGADE_OUTCOME_BLOWN);
     game_play(g, BRIGADE_SIDE_NONE, &c);
+    /* The log names the whole ruling in force, and the imposed outcome. */
+    char line[512];
+    brigade_event_describe(&g->battle, game_last_event(g, BRIGADE_BATTLE_EVENT_UMPIRE_RULED, 0),
+                           line, sizeof line);
+    assert_string_equal(line, "the umpire overrules melee T1.M1 (pushed_back, side B winning; "
+                              "the test of dragoons: blown): the trumpeter sounded the recall");
+    const brigade_event *imposed = game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, 1);
+    assert_true(imposed->result.test_imposed);
+    assert_false(game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, 0)->result.test_imposed);
+    brigade_event_describe(&g->battle, imposed, line, sizeof line);
+    assert_non_null(strstr(line, "= 5: blown (the umpire's ruling)"));
     assert_int_equal(g->battle.units[dragoons].status, BRIGADE_STATUS_BLOWN);
     assert_false(g->battle.units[dragoons].formed);
     assert_int_equal(g->battle.units[dragoons].pursuit_of, -1);
