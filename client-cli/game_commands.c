@@ -1174,7 +1174,12 @@ static void game_run_on_welcome(game_run *run, protocol_server_message *message)
             game_run_print_begin(run);
             fprintf(run->out, "Joined game ");
             game_display_text(run->out, run->options.game);
-            if (strcmp(run->seat, "spectator") == 0)
+            if (strcmp(run->seat, "spectator") == 0 && run->spectator_delay > 0)
+                fprintf(run->out,
+                        " as a spectator, read-only, %" PRId64 " phase change%s behind the "
+                        "players (seq %" PRId64 ").\n",
+                        run->spectator_delay, run->spectator_delay == 1 ? "" : "s", run->seq);
+            else if (strcmp(run->seat, "spectator") == 0)
                 fprintf(run->out, " as a spectator, read-only (seq %" PRId64 ").\n", run->seq);
             else if (strcmp(run->seat, "umpire") == 0)
                 fprintf(run->out, " as the umpire, seeing everything live (seq %" PRId64 ").\n",

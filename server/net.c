@@ -913,9 +913,12 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
     if (!net->vhost) {
         int cause = server_net_bind_errno(options->listen_address, options->port);
         *error = SERVER_NET_ERROR_LISTEN;
-        server_net_message(message, message_size, "cannot listen on %s port %d: %s",
+        server_net_message(message, message_size, "cannot listen on %s port %d: %s%s",
                            options->listen_address, options->port,
-                           cause ? strerror(cause) : "libwebsockets refused the vhost");
+                           cause ? strerror(cause) : "libwebsockets refused the vhost",
+                           cause == EADDRINUSE ? " (another server has it: choose another "
+                                                 "with --port N)"
+                                               : "");
         server_net_destroy(net);
         return NULL;
     }
