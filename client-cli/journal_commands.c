@@ -311,6 +311,12 @@ static int journal_replay_game(server_journal_loaded *loaded, const journal_opti
         protocol_value_free(log);
         return 1;
     }
+    if (!loaded->battle) {
+        /* A damaged game's good part (journal_command_replay says so). */
+        free(work);
+        protocol_value_free(log);
+        return 1;
+    }
     if (memcmp(work, loaded->battle, sizeof(*work)) != 0)
         fprintf(err, "brigade replay: warning: the replay and the journal's own rebuild differ\n");
 
@@ -366,10 +372,20 @@ int journal_command_replay(int argc, char **argv, FILE *out, FILE *err)
         server_journal_close(journal);
         return 1;
     }
-    if (!loaded.battle || !loaded.base) {
+    if (!loaded.base) {
         fputs("brigade replay: game ", err);
         game_display_text(err, loaded.id);
         fputs(" is damaged: ", err);
+        game_display_text(err, loaded.damage);
+        fputc('\n', err);
+        status = 1;
+    } else if (!loaded.battle) {
+        /* Damaged in its events: what comes before the damage is shown. */
+        status = journal_replay_game(&loaded, &options, out, err);
+        fprintf(err, "brigade replay: game ");
+        game_display_text(err, loaded.id);
+        fprintf(err, " is damaged after seq %" PRId64 " (shown up to there): ",
+                loaded.records.items[loaded.records.count - 1].seq);
         game_display_text(err, loaded.damage);
         fputc('\n', err);
         status = 1;

@@ -1584,7 +1584,19 @@ static int game_rebuild(server_journal *j, const char *id, bool from_start, bool
     if (reason[0]) {
         char saved[512];
         text_copy(saved, sizeof saved, out->damage);
+        /* From seq 0 (a replay), what was read before the damage is kept
+         * (base and the good records), so that it can still be shown. */
+        brigade_battle *kept_base = NULL;
+        server_journal_records kept = {NULL, 0, 0};
+        if (from_start && out->records.count > 0) {
+            kept_base = out->base;
+            out->base = NULL;
+            kept = out->records;
+            memset(&out->records, 0, sizeof out->records);
+        }
         loaded_damage(out, reason);
+        out->base = kept_base;
+        out->records = kept;
         if (marked)
             text_copy(out->damage, sizeof out->damage, saved);
     }

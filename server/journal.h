@@ -352,8 +352,11 @@ long server_journal_load(server_journal *journal, server_journal_load_fn on_game
  * Rebuilds one game whatever its status (replay, export): as one game of
  * server_journal_load, into *out (free with server_journal_loaded_free).
  * `from_start` ignores the snapshots (every event, from seq 0, is in
- * out->records). Returns 0 (out->status may be DAMAGED), or -1 when there
- * is no such game or memory runs out (then *out holds nothing to free).
+ * out->records); then a game found DAMAGED in its events keeps `base` and
+ * the good records before the damaged row (`battle` is NULL), so that a
+ * replay can show what can still be read. Returns 0 (out->status may be
+ * DAMAGED), or -1 when there is no such game or memory runs out (then
+ * *out holds nothing to free).
  */
 int server_journal_game_read(server_journal *journal, const char *game, bool from_start,
                              server_journal_loaded *out);

@@ -729,6 +729,14 @@ static void test_corrupted_event_row(void **state)
     assert_int_equal(server_journal_game_read(j, "g-example", true, &l), 0);
     assert_int_equal(l.status, SERVER_JOURNAL_DAMAGED);
     assert_non_null(strstr(l.damage, "seq 2 index 0: checksum mismatch"));
+    /* What comes before the damaged row can still be shown (brigade
+     * replay): the initial battle and every record of seqs 0 and 1. */
+    assert_null(l.battle);
+    assert_non_null(l.base);
+    assert_true(l.records.count > 0);
+    for (size_t i = 0; i < l.records.count; i++)
+        assert_true(l.records.items[i].seq < 2);
+    assert_int_equal(l.records.items[l.records.count - 1].seq, 1);
     server_journal_loaded_free(&l);
     server_journal_close(j);
     three_games_free(&t);
