@@ -177,11 +177,14 @@ static void game_run_input_want(game_run *run);
 
 /* ---------------------------------------------------------------- output */
 
-/* Before printing while the editor shows its line: clear that line. */
+/* Before printing while the editor shows its line: clear that line, and
+ * flush the clearing at once, so that what follows starts on a line of its
+ * own also when it goes to err (unbuffered) rather than to out. */
 static void game_run_print_begin(game_run *run)
 {
     if (run->editing) {
         fputs("\r\033[K", run->out);
+        fflush(run->out);
     }
 }
 
@@ -220,6 +223,26 @@ static void game_run_say(game_run *run, const char *format, ...)
     vfprintf(run->err, format, args);
     va_end(args);
     fputc('\n', run->err);
+    game_run_print_end(run);
+}
+
+/* News of the run, not an error (a spectator came, the connection dropped
+ * and is being made again): a line of its own without the "brigade play:"
+ * prefix; at a terminal on out above the prompt, which is drawn again
+ * below it; in a script (and with --json) on err, so that out keeps only
+ * the answers. */
+static void game_run_news(game_run *run, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void game_run_news(game_run *run, const char *format, ...)
+{
+    FILE *stream = run->interactive && !run->options.json ? run->out : run->err;
+    game_run_print_begin(run);
+    va_list args;
+    va_start(args, format);
+    vfprintf(stream, format, args);
+    va_end(args);
+    fputc('\n', stream);
     game_run_print_end(run);
 }
 
@@ -444,7 +467,7 @@ static void game_run_rejoin(game_run *run, const char *why)
 {
     if (run->rejoining || run->finishing)
         return;
-    game_run_say(run, "%s; joining again for a fresh snapshot", why);
+    game_run_news(run, "%s; joining again for a fresh snapshot", why);
     run->rejoining = true;
     run->fresh_snapshot = true;
     game_client_close(run->client);
@@ -484,11 +507,11 @@ static void game_run_connection_lost(game_run *run, bool was_open, const char *r
     if (delay > GAME_RUN_RECONNECT_MAX_MS)
         delay = GAME_RUN_RECONNECT_MAX_MS;
     if (run->reconnects == 1)
-        game_run_say(run, "connection lost (%s); reconnecting in %.1f s%s", reason,
+        game_run_news(run, "connection lost (%s); reconnecting in %.1f s%s", reason,
                      (double)delay / 1000.0,
                      patient ? " (it keeps trying; 'quit' or Ctrl-D stops)" : "");
     else
-        game_run_say(run, "cannot reconnect yet (%s); attempt %u in %.1f s", reason,
+        game_run_news(run, "cannot reconnect yet (%s); attempt %u in %.1f s", reason,
                      run->reconnects, (double)delay / 1000.0);
     (void)was_open;
     protocol_value *notice = protocol_value_map_new();
@@ -510,10 +533,10 @@ static void game_run_rejoined(game_run *run, bool resumed, int64_t server_seq)
 {
     if (run->reconnects > 0) {
         if (resumed)
-            game_run_say(run, "reconnected; resuming from seq %" PRId64 " (the server is at seq "
+            game_run_news(run, "reconnected; resuming from seq %" PRId64 " (the server is at seq "
                               "%" PRId64 ")", run->seq, server_seq);
         else
-            game_run_say(run, "reconnected; a whole snapshot at seq %" PRId64, run->seq);
+            game_run_news(run, "reconnected; a whole snapshot at seq %" PRId64, run->seq);
         protocol_value *notice = protocol_value_map_new();
         if (notice && (protocol_value_map_set_string(notice, "type", "reconnected") != 0 ||
                        protocol_value_map_set_int(notice, "seq", run->seq) != 0 ||
@@ -872,7 +895,7 @@ static void game_run_line(game_run *run, const game_line *line)
         return;
     case GAME_INPUT_HELP:
         game_run_print_begin(run);
-        game_input_help_write(run->out, strcmp(run->seat, "umpire") == 0);
+        game_input_help_write(run->out, run->seat);
         game_run_print_end(run);
         return;
     case GAME_INPUT_QUIT:
@@ -1287,11 +1310,18 @@ static void game_run_on_error(game_run *run, protocol_server_message *message)
     const char *text = message->as.error.message;
     if (run->command == GAME_RUN_NEW) {
         game_run_print_begin(run);
-        fputs("brigade new: the server refused the game: ", run->err);
-        game_display_text(run->err, text[0] ? text : game_display_error_words(code));
-        fprintf(run->err, " (%s: %s)\n", code, game_display_error_words(code));
+        /* A refused request, not a missing server: exit 3 (README "Exit
+         * codes"). */
+        const char *words = strcmp(code, "bad_message") == 0
+                                ? "not a valid scenario, see scenarios/README.md"
+                                : game_display_error_words(code);
+        fputs("brigade new: the server refused the scenario file ", run->err);
+        game_display_text(run->err, run->options.scenario_path);
+        fputs(": ", run->err);
+        game_display_text(run->err, text[0] ? text : words);
+        fprintf(run->err, " (%s: %s); no game was created\n", code, words);
         game_run_print_end(run);
-        game_run_finish(run, 1);
+        game_run_finish(run, GAME_EXIT_REFUSED);
         return;
     }
     if (run->join_request && message->request == run->join_request) {
@@ -1483,9 +1513,14 @@ static void game_run_on_message(void *context, protocol_value *value)
         break;
     case PROTOCOL_SERVER_WATCHERS:
         /* --json printed it already. */
-        if (run->command == GAME_RUN_PLAY && !run->options.json)
-            game_run_say(run, "%" PRId64 " spectator%s watching", message.as.watchers.count,
-                         message.as.watchers.count == 1 ? "" : "s");
+        if (run->command == GAME_RUN_PLAY && !run->options.json) {
+            int64_t count = message.as.watchers.count;
+            if (count <= 0)
+                game_run_news(run, "no spectator is watching now");
+            else
+                game_run_news(run, "%" PRId64 " spectator%s watching", count,
+                              count == 1 ? " is" : "s are");
+        }
         break;
     }
     protocol_server_message_clear(&message);
@@ -1511,7 +1546,7 @@ static void game_run_on_close(void *context, bool was_open, const char *reason)
         if (run->pending_request) {
             /* Its answer was lost with the connection: whether it was
              * applied shows in the new snapshot. */
-            game_run_say(run, "the answer to '%s' was lost with the connection; see the "
+            game_run_news(run, "the answer to '%s' was lost with the connection; see the "
                               "state after joining again", run->pending_text);
             run->pending_request = 0;
             run->refused++;
@@ -1554,7 +1589,8 @@ void game_commands_usage(FILE *out)
           "                    create a game from a scenario file and print the two\n"
           "                    players' join commands and the spectators' (who see the\n"
           "                    state N phase changes late with --spectator-delay) (--json:\n"
-          "                    {\"game\", \"seats\": {A, B, umpire}, \"spectator\"})\n"
+          "                    {\"game\", \"seats\": {A, B, umpire}, \"spectator\"});\n"
+          "                    exit 3 when the server refuses the scenario\n"
           "  play [--server URL] [--json] [--timeout S] --game ID --token TOKEN\n"
           "  play ... --game ID --spectator ID [--password P]\n"
           "                    (watch read-only as a spectator)\n"

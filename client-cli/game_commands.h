@@ -32,8 +32,7 @@
  * rolled-back log entries "(rolled back)".
  *
  * play keeps playing through a lost connection (a server restart, a network
- * failure): it says so on stderr ("connection lost (…); reconnecting in
- * 0.2 s"), connects again with backoff (0.2 s, doubling, at most 5 s
+ * failure): it says so ("connection lost (…); reconnecting in 0.2 s"), connects again with backoff (0.2 s, doubling, at most 5 s
  * between attempts) and joins with last_seq = its seq (PROTOCOL.md §4.1):
  * it gets `resumed` and the deltas it missed, or a whole snapshot; then it
  * sends again the command that was in flight, with the same request id, so
@@ -48,11 +47,19 @@
  * Exit statuses (all three commands):
  *   0  done (play, scripted: every command was accepted)
  *   1  cannot connect, connection lost (play: and not back within
- *      --timeout), the server refused create/join,
+ *      --timeout), the server refused the join,
  *      no answer or a `wait` not satisfied within --timeout, out of memory
- *   2  bad command line (one line on stderr)
- *   3  play, scripted: at least one command was refused, by the server or
- *      as a typing error (each is printed, and the script goes on)
+ *   2  bad command line (one line on stderr; new: the scenario file cannot
+ *      be read or is not a JSON object)
+ *   3  new: the server refused to create the game (the scenario breaks the
+ *      rules; its message says why); play, scripted: at least one command
+ *      was refused, by the server or as a typing error (each is printed,
+ *      and the script goes on)
+ *
+ * play's news (a spectator came or left, the connection was lost and is
+ * being made again) is a line of its own without the "brigade play:"
+ * prefix, which marks errors: at a terminal on stdout above the prompt,
+ * else on stderr.
  */
 #ifndef BRIGADE_CLIENT_CLI_GAME_COMMANDS_H
 #define BRIGADE_CLIENT_CLI_GAME_COMMANDS_H

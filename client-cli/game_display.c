@@ -84,6 +84,24 @@ static bool game_display_settling(const protocol_value *state)
     return strcmp(game_display_string(state, "step", ""), "settle") == 0;
 }
 
+/* Before the battle (turn 0): the sides whose dice seed is not in yet
+ * (state.dice.seeds, PROTOCOL.md §10.3), "side B" or "sides A and B", in
+ * out; "" when the state shows both seeds. Returns how many sides. */
+static int game_display_unjoined(const protocol_value *state, char *out, size_t size)
+{
+    const protocol_value *seeds =
+        protocol_value_map_get(protocol_value_map_get(state, "dice"), "seeds");
+    bool missing_a = !protocol_value_string_get(protocol_value_map_get(seeds, "A"), NULL);
+    bool missing_b = !protocol_value_string_get(protocol_value_map_get(seeds, "B"), NULL);
+    if (missing_a && missing_b)
+        snprintf(out, size, "sides A and B");
+    else if (missing_a || missing_b)
+        snprintf(out, size, "side %s", missing_a ? "A" : "B");
+    else if (size)
+        out[0] = '\0';
+    return (int)missing_a + (int)missing_b;
+}
+
 /* ------------------------------------------------------------- prompt */
 
 void game_display_prompt(const protocol_value *state, const char *seat, char *out, size_t size)
@@ -103,8 +121,13 @@ void game_display_prompt(const protocol_value *state, const char *seat, char *ou
         snprintf(awaiting, sizeof(awaiting), "the umpire%s",
                  seat && strcmp(seat, "umpire") == 0 ? " (you)" : "");
     if (game_display_int(state, "turn") == 0) {
-        /* Before the battle: waiting for both players' dice seeds (§10.3). */
-        snprintf(out, size, "T0 waiting for both players to join [%s]> ", you);
+        /* Before the battle: waiting for the players' dice seeds (§10.3). */
+        char unjoined[24];
+        game_display_unjoined(state, unjoined, sizeof(unjoined));
+        if (unjoined[0])
+            snprintf(out, size, "T0 waiting for %s to join [%s]> ", unjoined, you);
+        else
+            snprintf(out, size, "T0 the battle is about to begin [%s]> ", you);
         return;
     }
     snprintf(out, size, "T%" PRId64 " %s%s%s, awaiting %s%s [%s]> ",
@@ -392,8 +415,18 @@ void game_display_state(FILE *out, const protocol_value *state, const char *seat
     fputs(", phasing ", out);
     game_display_text(out, phasing ? phasing : "not chosen");
     fprintf(out, ", awaiting %s", awaiting);
-    if (game_display_int(state, "turn") == 0)
-        fputs(" | the battle begins when both players have joined with their dice seeds", out);
+    if (game_display_int(state, "turn") == 0) {
+        char unjoined[24];
+        int missing = game_display_unjoined(state, unjoined, sizeof(unjoined));
+        if (missing == 2)
+            fputs(" | the battle begins when both players have joined with their dice seeds",
+                  out);
+        else if (missing == 1)
+            fprintf(out, " | the battle begins when %s has joined with its dice seed",
+                    unjoined);
+        else
+            fputs(" | both players' dice seeds are in: the battle begins", out);
+    }
     const char *hold = game_display_string(state, "hold", NULL);
     if (hold) { /* PROTOCOL.md §5.3: players' actions are refused until release */
         fputs(" | HELD by the umpire: ", out);
@@ -403,7 +436,9 @@ void game_display_state(FILE *out, const protocol_value *state, const char *seat
         fputs(" | an umpire is seated", out);
     if (seat) {
         fputs(" | you are ", out);
-        game_display_text(out, strcmp(seat, "umpire") == 0 ? "the umpire" : seat);
+        game_display_text(out, strcmp(seat, "umpire") == 0      ? "the umpire"
+                               : strcmp(seat, "spectator") == 0 ? "a spectator"
+                                                                : seat);
     }
     fputs("\n", out);
     game_display_units(out, state);
@@ -563,7 +598,7 @@ const char *game_display_error_words(const char *code)
         {"read_only", "a spectator watches and cannot act"},
         {"unknown_game", "no such game on this server"},
         {"bad_token", "the token does not open a seat of this game"},
-        {"wrong_seat", "not your seat's to do (not your side's turn, or the umpire's alone)"},
+        {"wrong_seat", "not this seat's to do"},
         {"held", "the umpire holds the game; wait for the release"},
         {"wrong_phase", "not allowed in this phase or step"},
         {"invalid_action", "the rules forbid it"},

@@ -103,12 +103,20 @@ static const game_input_command game_input_commands[] = {
 
 #define GAME_INPUT_COMMAND_COUNT (sizeof(game_input_commands) / sizeof(game_input_commands[0]))
 
-void game_input_help_write(FILE *out, bool umpire)
+void game_input_help_write(FILE *out, const char *seat)
 {
-    fputs("Commands (words in CAPITALS are yours to fill in; [..] is optional):\n", out);
+    bool umpire = seat && strcmp(seat, "umpire") == 0;
+    bool spectator = seat && strcmp(seat, "spectator") == 0;
+    if (spectator)
+        fputs("You watch as a spectator: you see the battle and cannot act (the players'\n"
+              "and the umpire's orders are refused, read_only). Your commands (words in\n"
+              "CAPITALS are yours to fill in; [..] is optional):\n",
+              out);
+    else
+        fputs("Commands (words in CAPITALS are yours to fill in; [..] is optional):\n", out);
     for (size_t i = 0; i < GAME_INPUT_COMMAND_COUNT; i++) {
         const game_input_command *command = &game_input_commands[i];
-        if (command->audience == (umpire ? 1 : 2))
+        if (spectator ? command->audience != 0 : command->audience == (umpire ? 1 : 2))
             continue;
         fputs("\n  ", out);
         for (const char *c = command->syntax; *c; c++) {
@@ -925,6 +933,28 @@ static int game_input_overrule(const game_input_words *words, const protocol_val
                              message, size);
 }
 
+/* The first seq of the battle that still counts: the least seq of a log
+ * entry of turn 1 or later not rolled back (the state after it has begun);
+ * 0 when the log shows none. */
+static int64_t game_input_first_battle_seq(const protocol_value *state)
+{
+    const protocol_value *log = protocol_value_map_get(state, "log");
+    int64_t first = 0;
+    for (size_t i = 0; i < protocol_value_count(log); i++) {
+        const protocol_value *entry = protocol_value_array_get(log, i);
+        const protocol_value *entry_seq = protocol_value_map_get(entry, "seq");
+        const protocol_value *turn = protocol_value_map_get(entry, "turn");
+        if (protocol_value_kind_of(entry_seq) != PROTOCOL_VALUE_INT ||
+            protocol_value_kind_of(turn) != PROTOCOL_VALUE_INT ||
+            protocol_value_int_get(turn) < 1 || game_display_rolled_back(state, i, NULL))
+            continue;
+        int64_t at = protocol_value_int_get(entry_seq);
+        if (at >= 1 && (first == 0 || at < first))
+            first = at;
+    }
+    return first;
+}
+
 /* rollback SEQ REASON... (PROTOCOL.md §5.3): SEQ in 1..seq-1; the log tells
  * whether it was rolled back itself or came before the battle began. */
 static int game_input_rollback(const game_input_words *words, const game_input_context *context,
@@ -944,13 +974,30 @@ static int game_input_rollback(const game_input_words *words, const game_input_c
                                "rollback: '%.40s' is not a seq (a whole number from 1; 'log' "
                                "lists them)",
                                words->words[1]);
+    const protocol_value *state = context ? context->state : NULL;
+    const protocol_value *log = protocol_value_map_get(state, "log");
+    int64_t first = game_input_first_battle_seq(state);
+    char range[80];
+    /* What may be given: from the battle's first seq to the game's last. */
+    if (seq > 0 && first > 0 && first + 1 < seq)
+        snprintf(range, sizeof(range), "go back to %" PRId64 "..%" PRId64, first, seq - 1);
+    else if (seq > 0 && first > 0 && first + 1 == seq)
+        snprintf(range, sizeof(range), "go back to %" PRId64, first);
+    else if (seq > 1 && first <= 0 &&
+             protocol_value_int_get(protocol_value_map_get(state, "turn")) >= 1)
+        snprintf(range, sizeof(range), "go back to 1..%" PRId64, seq - 1); /* no log shown */
+    else
+        snprintf(range, sizeof(range), "no earlier seq of the battle to go back to yet");
     if (seq > 0 && to_seq >= seq)
         return game_input_fail(message, size,
                                "rollback: seq %" PRId64 " is not before the game's seq %" PRId64
-                               " (go back to 1..%" PRId64 ")",
-                               to_seq, seq, seq - 1);
-    const protocol_value *state = context ? context->state : NULL;
-    const protocol_value *log = protocol_value_map_get(state, "log");
+                               " (%s)",
+                               to_seq, seq, range);
+    if (first > 0 && to_seq < first)
+        return game_input_fail(message, size,
+                               "rollback: the battle had not begun at seq %" PRId64
+                               " (turn 0; it began at seq %" PRId64 "): %s",
+                               to_seq, first, range);
     bool seen = false, begun = false;
     for (size_t i = 0; i < protocol_value_count(log); i++) {
         const protocol_value *entry = protocol_value_array_get(log, i);
@@ -971,8 +1018,8 @@ static int game_input_rollback(const game_input_words *words, const game_input_c
     if (seen && !begun)
         return game_input_fail(message, size,
                                "rollback: the battle had not begun at seq %" PRId64
-                               " (turn 0); go back to a seq of turn 1 or later",
-                               to_seq);
+                               " (turn 0): %s",
+                               to_seq, range);
     action->as.rollback.to_seq = to_seq;
     return game_input_reason("rollback", "reason", words, 2, action->as.rollback.reason, message,
                              size);

@@ -104,7 +104,9 @@ typedef struct game_input_context {
  * units (a typo names the units there are), a formation one the unit's type
  * may take, a settled event one of state.pending, an overruled melee one of
  * state.fought and its unit one of the melee's, a rollback's seq before
- * `seq`, not rolled back and with the battle begun there (PROTOCOL.md
+ * `seq`, not rolled back and with the battle begun there (a refusal names
+ * the seqs that may be given: from the first of turn 1, which the log
+ * shows, to seq - 1) (PROTOCOL.md
  * §5.3, §7.1); with the seat "umpire", a player's command is refused with
  * the umpire's command to use instead.
  * Returns 0, or -1 with one line in `message` (size `size`) that names the
@@ -123,9 +125,12 @@ int game_input_parse(const char *line, const game_input_context *context, game_i
  * `wait`. A missing or mistyped member of the state satisfies nothing. */
 bool game_wait_satisfied(const game_wait *wait, const protocol_value *state, int64_t seq);
 
-/* Writes the help: every command, its syntax, and when it is allowed; the
- * players' commands, or with `umpire` the umpire's (hold, release, note,
- * umpire-adjust, settle, overrule, rollback: PROTOCOL.md §5.3) instead. */
-void game_input_help_write(FILE *out, bool umpire);
+/* Writes the help for `seat` ("A", "B", "umpire", "spectator" or NULL):
+ * every command that seat may use, its syntax, and when it is allowed; the
+ * players' commands, or for "umpire" the umpire's (hold, release, note,
+ * umpire-adjust, settle, overrule, rollback: PROTOCOL.md §5.3) instead, or
+ * for "spectator" only the local ones (wait, state, log, hash, help,
+ * quit): a spectator cannot act. */
+void game_input_help_write(FILE *out, const char *seat);
 
 #endif

@@ -52,6 +52,16 @@ def script(args, processes):
           len({c[2] for c in commands}) == 3 and "umpire:" in done.stdout,
           "brigade new should print three join commands (A, B, umpire): %s" % done.stdout)
 
+    # A scenario the server refuses: exit 3 (a refused request, README
+    # "Exit codes"), not 1 (no server), and the file and reason named.
+    bad = os.path.join(processes.folder, "bad_scenario.json")
+    with open(bad, "w") as handle:
+        handle.write('{"title": "no sides"}\n')
+    done = run(args, ["new", "--server", server.url, bad])
+    check(done.returncode == 3 and "refused the scenario file" in done.stderr and
+          bad in done.stderr and "no game was created" in done.stderr,
+          "brigade new, bad scenario: exit %d, %r" % (done.returncode, done.stderr))
+
     created = new_game(args, server)
     game, token_a, token_b = created["game"], created["seats"]["A"], created["seats"]["B"]
     base = ["--server", server.url, "--game", game]
@@ -109,7 +119,8 @@ def script(args, processes):
              "charge hussar dragoons",     # 7 no such unit
              "hash",                       # 8
              "done",                       # 9 refused by the server: wrong_phase
-             "state"]                      # 10
+             "state",                      # 10
+             "hold a player cannot hold"]  # 11 refused by the server: wrong_seat
     done = run(args, ["play"] + base + ["--token", token_a], "\n".join(lines) + "\n")
     check(done.returncode == 3, "scripted play with errors: exit %d, not 3: %r" %
           (done.returncode, done.stderr))
@@ -118,7 +129,10 @@ def script(args, processes):
                     r"line 5: initiative: 'Z' is not a side",
                     r"line 6: wait: phase='nonsense' is not a phase",
                     r"line 7: charge: no unit 'hussar' \(the units are: ",
-                    r"line 9: refused: .*\(wrong_phase: "):
+                    r"line 9: refused: .*\(wrong_phase: ",
+                    # the words of the code fit the server's reason
+                    r"line 11: refused: only the umpire may do that \(wrong_seat: not this "
+                    r"seat's to do\)\n"):
         check(re.search(pattern, done.stderr), "scripted play: no /%s/ in stderr:\n%s" %
               (pattern, done.stderr))
     check("allowed:" in done.stdout and "snapshot hash" in done.stdout and
@@ -128,10 +142,15 @@ def script(args, processes):
     # A spectator (brigade play --spectator ID): joins read-only, every
     # order refused with read_only (exit 3), the snapshot shown.
     spectator = created["spectator"]
-    done = run(args, ["play"] + base + ["--spectator", spectator], "state\ndone\n")
+    done = run(args, ["play"] + base + ["--spectator", spectator], "state\ndone\nhelp\n")
     check(done.returncode == 3 and "as a spectator, read-only" in done.stdout and
           re.search(r"line 2: refused: .*\(read_only: ", done.stderr),
           "spectator play: exit %d %r %r" % (done.returncode, done.stdout[-300:], done.stderr))
+    # Its help lists what a spectator can do, no player's or umpire's order.
+    helped = done.stdout[done.stdout.find("You watch as a spectator"):]
+    check("You watch as a spectator" in done.stdout and "\n  state\n" in helped and
+          not re.search(r"^  (charge|done|initiative|adjust|hold|rollback)\b", helped, re.M),
+          "spectator help: %r" % helped)
     done = run(args, ["play"] + base + ["--token", token_a, "--password", "x"], "")
     check(done.returncode == 2 and "--password goes with --spectator" in done.stderr,
           "--password without --spectator: %d %r" % (done.returncode, done.stderr))
@@ -205,8 +224,21 @@ def terminal(args, processes):
                     break
 
     try:
-        # Turn 1 begins when B's first join brings the second dice seed.
-        read_until(r"\[A\]> ")
+        # Turn 1 begins when B's first join brings the second dice seed;
+        # until then the prompt says whose join is awaited.
+        read_until(r"T0 waiting for side B to join \[A\]> ")
+        # News comes on a line of its own above the prompt, not after it,
+        # and without the "brigade play:" prefix of errors.
+        watcher = processes.spawn([args.brigade, "play", "--server", server.url, "--game",
+                                   created["game"], "--spectator", created["spectator"]],
+                                  stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+        read_until(r"1 spectator is watching\r?\n")
+        text = output.decode(errors="replace")
+        check(re.search(r"(\r\x1b\[K|\n)1 spectator is watching\r?\n", text) and
+              "brigade play:" not in text, "terminal: the spectator notice: %r" % text[-300:])
+        watcher.stdin.close()
+        watcher.wait(timeout=10)
         done = run(args, ["state", "--server", server.url, "--game", created["game"],
                           "--token", created["seats"]["B"]])
         check(done.returncode == 0, "B's first join: %s" % done.stderr)

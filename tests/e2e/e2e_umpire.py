@@ -234,7 +234,16 @@ def rollback_checks(args, players, umpire, spectator, checkpoint):
     melee) and checks what both players see, the hold and the release."""
     to_seq = checkpoint["A"]["seq"]
     current = umpire.hash()["seq"]
-    input_error(umpire, "rollback %d too far ahead" % (current + 5), "not before")
+    # The range suggested is the battle's: from the first seq of turn 1
+    # (the log's seqs and turns show it) to the one before the game's.
+    log = umpire.state()["state"]["log"]
+    first = min(entry["seq"] for entry in log if entry["turn"] >= 1)
+    check(first > 1, "the battle began at seq %d: no seq of turn 0 to try" % first)
+    input_error(umpire, "rollback %d too far ahead" % (current + 5),
+                "not before the game's seq %d (go back to %d..%d)" % (current, first, current - 1))
+    input_error(umpire, "rollback 1 before the battle",
+                "had not begun at seq 1 (turn 0; it began at seq %d): go back to %d..%d" %
+                (first, first, current - 1))
     input_error(umpire, "rollback %d" % to_seq, "reason")
     input_error(umpire, "rollback soon a seq is a number", "not a seq")
     log_before = players["A"].state()["state"]["log"]
