@@ -102,17 +102,76 @@ function showStart(message) {
     event.preventDefault();
     create();
   });
+  // Choosing a file or pasting picks "your own scenario".
+  const own = () => { $('scenario-own').checked = true; };
+  $('scenario-file').addEventListener('change', () => { if ($('scenario-file').files.length) own(); });
+  $('scenario-text').addEventListener('input', () => { if ($('scenario-text').value.trim()) own(); });
+  showScenarios();
+}
+
+// The scenarios shipped with the server: the build copies scenarios/*.json
+// into client-web/scenarios/ with index.json ([{file, title, description,
+// sides, units}]), served with the page.
+let shipped = [];
+
+async function showScenarios() {
+  const root = $('scenario-choices');
+  let list = [];
+  try {
+    const response = await fetch('scenarios/index.json', { cache: 'no-cache' });
+    if (response.ok) list = await response.json();
+  } catch { /* none offered */ }
+  shipped = (Array.isArray(list) ? list : []).filter((item) => item && typeof item.file === 'string' &&
+    /^[A-Za-z0-9_.-]+\.json$/.test(item.file) && typeof item.title === 'string');
+  if (!shipped.length) {
+    replace(root, h('p', { id: 'scenario-none', class: 'hint' },
+      'This server offers no scenario of its own: choose or paste yours.'));
+    if (!$('scenario-own').checked) $('scenario-own').checked = true;
+    return;
+  }
+  // What the user already chose (a file, a paste) keeps its choice.
+  const mine = $('scenario-own').checked || $('scenario-file').files.length > 0 || $('scenario-text').value.trim() !== '';
+  replace(root, shipped.map((item, index) => {
+    const id = `scenario-${item.file.replace(/\.json$/, '').replace(/[^A-Za-z0-9_-]/g, '_')}`;
+    const sides = item.sides && typeof item.sides === 'object' ? item.sides : {};
+    const name = (side) => (sides[side] && typeof sides[side].name === 'string' ? sides[side].name : `side ${side}`);
+    const units = Number.isInteger(item.units) ? ` · ${item.units} unit${item.units === 1 ? '' : 's'}` : '';
+    return h('div', { class: 'scenario-choice', dataset: { file: item.file } },
+      h('input', { type: 'radio', name: 'scenario', id, value: item.file, checked: !mine && index === 0 }),
+      h('label', { for: id },
+        h('strong', { class: 'scenario-title' }, item.title),
+        h('span', { class: 'scenario-sides' }, `Side A: ${name('A')}; side B: ${name('B')}${units}`),
+        typeof item.description === 'string' && item.description
+          ? h('span', { class: 'hint scenario-description' }, item.description) : null,
+        h('a', { href: `scenarios/${encodeURIComponent(item.file)}`, target: '_blank', rel: 'noopener', class: 'scenario-file' },
+          item.file, h('span', { class: 'visually-hidden' }, ' (the scenario file, opens a new tab)'))));
+  }));
+}
+
+// The chosen scenario's text, or throws an Error saying what is missing.
+async function scenarioText() {
+  const picked = document.querySelector('input[name="scenario"]:checked');
+  if (picked && picked.value) {
+    const response = await fetch(`scenarios/${encodeURIComponent(picked.value)}`, { cache: 'no-cache' });
+    if (!response.ok) throw new Error(`The server did not give the scenario ${picked.value} (HTTP ${response.status}).`);
+    return response.text();
+  }
+  const file = $('scenario-file').files[0];
+  const text = file ? await file.text() : $('scenario-text').value;
+  if (!text.trim()) throw new Error('Choose a scenario file or paste a scenario first.');
+  return text;
 }
 
 async function create() {
   const error = $('create-error');
   const button = $('create-submit');
   error.hidden = true;
-  const file = $('scenario-file').files[0];
-  const text = file ? await file.text() : $('scenario-text').value;
-  if (!text.trim()) {
+  let text;
+  try {
+    text = await scenarioText();
+  } catch (failure) {
     error.hidden = false;
-    error.textContent = 'Choose a scenario file or paste a scenario first.';
+    error.textContent = failure.message;
     $('scenario-file').focus();
     return;
   }

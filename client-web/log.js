@@ -117,8 +117,12 @@ export class LogView {
     // Follow the newest entries until the reader scrolls up to read older
     // ones; scrolling back to the bottom follows again.
     this.follow = true;
+    // Scrolled down: a shadow under the log's title shows that entries
+    // go on above, rather than looking cut by it (style.css).
+    const panel = scroller.closest('.log');
     scroller.addEventListener('scroll', () => {
       this.follow = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 48;
+      if (panel) panel.classList.toggle('scrolled', scroller.scrollTop > 2);
     });
     this.count = 0;
     this.blocks = new Map(); // "turn|melee" -> block element parts

@@ -1,6 +1,7 @@
 // client-web/plot.js: each side's total figures by turn, as a small inline
 // SVG. Point 0 is the start of the battle, point T the end of turn T (the
-// state when turn T+1 begins); the current turn's point follows the state.
+// state when turn T+1 begins); the current turn's point follows the state,
+// and is labelled "now" (hollow) while that turn is not over.
 //
 // Kept client-side: live, from the state at each turn change; on joining a
 // game already under way, reconstructed from the log where it can be: a
@@ -119,26 +120,37 @@ export class StrengthPlot {
     const last = series.length ? series[series.length - 1][1] : { A: 0, B: 0 };
     const summary = SIDES.map((side) => `${name(side)} ${first[side]} to ${last[side]} figures`).join('; ');
     const every = Math.ceil((lastTurn + 1) / 10);
+    // The current turn is not over (unless the battle has ended): its point is "now".
+    const now = Number.isInteger(state.turn) && state.turn > 0 && state.phase !== 'ended' ? state.turn : null;
+    const pointName = (turn) => (turn === 0 ? 'start' : turn === now ? `now (turn ${turn}, not over)` : `end of turn ${turn}`);
+    const ticks = Array.from({ length: lastTurn + 1 }, (_, turn) => turn)
+      .filter((turn) => turn === now || (turn % every === 0 && (now === null || Math.abs(x(turn) - x(now)) > 24)));
     const svg = s('svg', {
       viewBox: `0 0 ${width} ${height}`, role: 'img', class: 'plot',
       'aria-labelledby': 'plot-title plot-desc',
     },
     s('title', { id: 'plot-title' }, 'Total figures of each side by turn'),
-    s('desc', { id: 'plot-desc' }, `From the start to turn ${lastTurn}: ${summary}.`),
+    s('desc', { id: 'plot-desc' }, `From the start to ${now === null ? `turn ${lastTurn}` : `now (turn ${now})`}: ${summary}.`),
     [0, 0.5, 1].map((fraction) => {
       const value = Math.round(most * fraction);
       return s('g', { class: 'grid' },
         s('line', { x1: left, x2: width - right, y1: y(value), y2: y(value) }),
         s('text', { x: left - 4, y: y(value) + 4, 'text-anchor': 'end' }, String(value)));
     }),
-    Array.from({ length: lastTurn + 1 }, (_, turn) => turn).filter((turn) => turn % every === 0)
-      .map((turn) => s('text', { class: 'tick', x: x(turn), y: height - 8, 'text-anchor': 'middle' },
-        turn === 0 ? 'start' : String(turn))),
+    ticks.map((turn) => s('text', {
+      class: turn === now ? 'tick now' : 'tick', x: x(turn), y: height - 8,
+      'text-anchor': turn === now && turn === lastTurn ? 'end' : 'middle',
+      dataset: { turn: String(turn) },
+    }, turn === 0 ? 'start' : turn === now ? `now (${turn})` : String(turn))),
     SIDES.map((side) => s('g', { class: `series side-${side}` },
       s('polyline', { points: series.map(([turn, sum]) => `${x(turn)},${y(sum[side])}`).join(' ') }),
-      series.map(([turn, sum]) => s('circle', { cx: x(turn), cy: y(sum[side]), r: 3 },
-        s('title', {}, `${name(side)}, ${turn === 0 ? 'start' : `turn ${turn}`}: ${sum[side]} figures`))))));
-    replace(this.root, svg, h('p', { class: 'axis hint' }, 'Figures of each side at the start and at the end of each turn.'),
+      series.map(([turn, sum]) => s('circle', { cx: x(turn), cy: y(sum[side]), r: 3, class: turn === now ? 'now' : null },
+        s('title', {}, `${name(side)}, ${pointName(turn)}: ${sum[side]} figures`))))));
+    const caption = now === null
+      ? (state.phase === 'ended' ? 'Figures of each side at the start and at the end of each turn; the battle has ended.'
+        : 'Figures of each side at the start and at the end of each turn.')
+      : `Figures of each side at the start, at the end of each turn, and now: turn ${now} is not over (the hollow point).`;
+    replace(this.root, svg, h('p', { class: 'axis hint' }, caption),
       h('ul', { class: 'legend' }, SIDES.map((side) => h('li', { class: `side-${side}` },
         h('span', { class: 'swatch', 'aria-hidden': 'true' }), `${name(side)}: ${last[side]} figures now`))));
   }

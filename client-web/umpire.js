@@ -160,7 +160,7 @@ export class UmpirePanel {
     const parts = [
       h('nav', { class: 'umpire-jump', 'aria-label': "The umpire's tools" },
         jump('Overrule', 'overrule-part'), jump('Adjust', 'uadjust-form'), jump('Note', 'note-form'),
-        jump('Roll back', 'rollback-part'), jump('Log', 'log-scroll')),
+        jump('Roll back', 'rollback-part'), jump('Units', 'forces'), jump('Log', 'log-scroll')),
       begun ? null : h('p', { class: 'waiting' }, 'The battle has not begun: the umpire acts once both players have joined.'),
       this.holdPart(state),
       this.settlePart(state),

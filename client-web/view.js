@@ -116,7 +116,7 @@ export function renderStatus(root, state, { seat, mode, delay = 0, watchers = 0 
         h('dd', { id: 'status-awaiting' }, awaitingWords(state, mode === 'play' || mode === 'umpire' ? seat : null))),
       typeof state.umpire === 'boolean' ? h('div', {}, h('dt', {}, 'Umpire'),
         h('dd', { id: 'status-umpire' }, state.umpire ? 'seated' : 'none')) : null,
-      mode === 'play' && watchers > 0 ? h('div', {}, h('dt', {}, 'Spectators'),
+      (mode === 'play' || mode === 'umpire') && watchers > 0 ? h('div', {}, h('dt', {}, 'Spectators'),
         h('dd', { id: 'status-watchers' }, String(watchers))) : null,
       h('div', { class: mode === 'play' ? '' : `seat-${mode}` }, h('dt', {}, 'You are'),
         h('dd', { id: 'status-seat' }, seatWords(state, { seat, mode, delay })))),
@@ -216,12 +216,29 @@ function moraleWords(test) {
   return `${dice} → ${test.total}, needs ${test.pass_on}: ${test.passed ? 'passed' : `failed by ${test.failed_by}`}`;
 }
 
+function foughtOf(state) {
+  return (Array.isArray(state.fought) ? state.fought : [])
+    .filter((item) => item && typeof item === 'object' && typeof item.melee === 'string');
+}
+
+// "5e Hussards against 1st (Royal) Dragoons": a melee's units, side A first.
+function meleeSides(state, ids) {
+  const list = Array.isArray(ids) ? ids : [];
+  const of = (side) => list.filter((id) => state.units && state.units[id] && state.units[id].side === side)
+    .map((id) => unitName(state, id)).join(', ') || 'nobody';
+  return `${of('A')} against ${of('B')}`;
+}
+
+// This turn's charges, the melees fought this turn with their results
+// (state.fought) and the melees still in contact (state.melees).
 function renderEngagements(state) {
   const charges = chargesOf(state);
   const melees = Array.isArray(state.melees) ? state.melees : [];
-  if (!charges.length && !melees.length) return null;
+  const fought = foughtOf(state);
+  if (!charges.length && !melees.length && !fought.length) return null;
   return h('section', { class: 'engagements', 'aria-labelledby': 'engagements-title' },
     h('h2', { id: 'engagements-title' }, 'Charges and melees'),
+    charges.length ? h('h3', {}, 'Charges this turn') : null,
     charges.length ? h('ul', { class: 'charges' }, charges.map((charge) => {
       const morale = charge.morale && typeof charge.morale === 'object' ? charge.morale : {};
       return h('li', {},
@@ -234,11 +251,17 @@ function renderEngagements(state) {
         morale.charger ? h('span', { class: 'morale' }, ` · charger's morale ${moraleWords(morale.charger)}`) : null,
         morale.target ? h('span', { class: 'morale' }, ` · target's morale ${moraleWords(morale.target)}`) : null);
     })) : null,
-    melees.length ? h('ul', { class: 'melees' }, melees.map((melee) => {
-      const ids = Array.isArray(melee.units) ? melee.units : [];
-      const of = (side) => ids.filter((id) => state.units[id] && state.units[id].side === side)
-        .map((id) => unitName(state, id)).join(', ') || 'nobody';
-      return h('li', {}, h('strong', {}, `Melee ${melee.id}`),
-        `, round ${melee.round}, ${word(melee.terrain)}: ${of('A')} against ${of('B')}`);
-    })) : null);
+    fought.length ? h('h3', {}, 'Melees fought this turn') : null,
+    fought.length ? h('ul', { class: 'fought' }, fought.map((item) => {
+      const winner = item.winner === 'A' || item.winner === 'B' ? item.winner : null;
+      const result = item.result === 'auto' ? 'an automatic result' : word(item.result);
+      return h('li', { class: winner ? `won-${winner}` : 'no-winner', dataset: { melee: item.melee, result: String(item.result || ''), winner: winner || '' } },
+        h('strong', {}, `${item.melee}: ${result}`),
+        winner ? `, won by ${sideName(state, winner)}` : ', no winner',
+        h('span', { class: 'hint' }, ` (${meleeSides(state, item.units)})`));
+    })) : null,
+    melees.length ? h('h3', {}, 'In contact') : null,
+    melees.length ? h('ul', { class: 'melees' }, melees.map((melee) => h('li', { dataset: { melee: String(melee.id) } },
+      h('strong', {}, `Melee ${melee.id}`),
+      `, round ${melee.round}, ${word(melee.terrain)}: ${meleeSides(state, melee.units)}`))) : null);
 }

@@ -108,6 +108,38 @@ async function umpirePanel(page, show, sent, shoot) {
   check((await page.textContent('#status-seat')) === 'the umpire', 'the umpire is not told it is the umpire');
   await page.evaluate(() => window.scrollTo(0, 0));
   await shoot('controls_umpire_1280x800');
+  // At a desk the umpire sees the units near the top, beside the panel, not below it.
+  const boxes = await page.evaluate(() => {
+    const box = (element) => { const r = element.getBoundingClientRect(); return { top: Math.round(r.top), left: Math.round(r.left), right: Math.round(r.right) }; };
+    return { card: box(document.querySelector('.unit')), panel: box(document.getElementById('umpire')), log: box(document.querySelector('.log')) };
+  });
+  check(boxes.card.top < 500 && boxes.panel.top < 500 && boxes.card.right <= boxes.panel.left && boxes.panel.right <= boxes.log.left,
+    `the umpire's page at 1280: units, panel and log are not side by side near the top: ${JSON.stringify(boxes)}`);
+  // Narrower desks (960-1199 px): the cards first, the panel after them.
+  await page.setViewportSize({ width: 1024, height: 768 });
+  const narrow = await page.evaluate(() => [document.querySelector('.unit').getBoundingClientRect().top,
+    document.getElementById('umpire').getBoundingClientRect().top].map(Math.round));
+  check(narrow[0] < 500 && narrow[0] < narrow[1], `the umpire's page at 1024: the first card at ${narrow[0]} px, the panel at ${narrow[1]} px`);
+  await shoot('controls_umpire_1024x768');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // This turn's melee fought, with its result and winner, and the melee in contact.
+  const fightText = await page.textContent('.engagements .fought li[data-melee="T2.M2"]');
+  check(fightText.includes('T2.M2: pushed back, won by side A (French)') && fightText.includes('1/45e Ligne against 28th Foot in the village'),
+    `the melee fought this turn in "Charges and melees": "${fightText}"`);
+  check((await page.textContent('.engagements .melees')).includes('Melee T1.M1, round 2'), 'the melee in contact is not in "Charges and melees"');
+  await page.locator('.engagements').screenshot({ path: join(args.screenshots, 'view_engagements_umpire.png') });
+  // The log's title never covers an entry: one scrolled to the top of the log starts below it.
+  const underTitle = await page.evaluate(() => {
+    const entry = [...document.querySelectorAll('#log > li')][4];
+    entry.scrollIntoView({ block: 'start' });
+    const title = document.getElementById('log-title').getBoundingClientRect();
+    const top = entry.getBoundingClientRect().top;
+    const hit = document.elementFromPoint(entry.getBoundingClientRect().left + 20, top + 3);
+    return { gap: Math.round(top - title.bottom), inEntry: entry.contains(hit), scrolled: document.querySelector('.log').classList.contains('scrolled') };
+  });
+  check(underTitle.gap >= 4 && underTitle.inEntry && underTitle.scrolled, `the log's title covers its first entry shown: ${JSON.stringify(underTitle)}`);
+  await shoot('controls_umpire_log_scrolled_1280x800');
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.fill('#settle-ligne_1-double_six-reason', 'the colonel falls');
   await page.press('#settle-ligne_1-double_six-reason', 'Enter');
   check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'settle', unit: 'ligne_1', event: 'double_six', reason: 'the colonel falls' }]),
@@ -177,6 +209,8 @@ async function umpirePanel(page, show, sent, shoot) {
   await show(village('ended', '', [], { umpire: true, hold: null, pending: [], fought: [], rolled_back: [], log: overruleLog }), 'umpire', 'umpire', 12);
   check(await page.isVisible('#umpire-ended') && await page.locator('#umpire form').count() === 0,
     'an ended battle still offers the umpire\'s tools');
+  check(await page.locator('#plot text.tick.now').count() === 0 && (await page.textContent('#plot .axis')).includes('has ended'),
+    'an ended battle\'s plot still says its last turn is not over');
 
   // The overrule in everyone's log: a second block, the first marked overruled.
   await show(village('morale', 'report', ['A', 'B'], { umpire: true, hold: null, pending: [], fought, rolled_back: [], log: overruleLog }), 'B', 'watch', 11);
@@ -244,6 +278,7 @@ run('browser_controls', args, async ({ browser, base }) => {
       { onRollback: (seq) => window.umpire.pickRollback(seq) });
     const plot = new StrengthPlot(document.getElementById('plot'));
     window.show = (state, seat, mode, seq = null) => {
+      document.getElementById('battle').dataset.mode = mode;
       renderStatus(document.getElementById('status'), state, { seat, mode });
       renderForces(document.getElementById('forces'), state, { seat: mode === 'play' ? seat : null });
       window.controls.update(state, { seat, mode });
@@ -338,6 +373,15 @@ run('browser_controls', args, async ({ browser, base }) => {
   check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'done' }]), 'done');
   await page.evaluate(() => { window.answer = null; });
 
+  // Offline (app.js sets body.offline while not live): the orders are greyed and say why.
+  await page.evaluate(() => document.body.classList.add('offline'));
+  check(await page.isVisible('#controls .offline-note') &&
+    await page.$eval('#act-done', (button) => getComputedStyle(button).pointerEvents === 'none'),
+  'offline: the orders are not greyed, or do not say why');
+  await shoot('controls_offline_1280x800');
+  await page.evaluate(() => document.body.classList.remove('offline'));
+  check(await page.isHidden('#controls .offline-note'), 'live: the orders still say they are offline');
+
   // Answers: an unformed unit is not offered the counter-charge (D26).
   const charged = village('charge', 'respond', ['B'], {
     charges: [
@@ -378,6 +422,15 @@ run('browser_controls', args, async ({ browser, base }) => {
   check(block.includes('re-rolled by the sappers from 2+5') && block.includes('fortified') && block.includes('12.9') &&
     block.includes('Side A (French) wins'), `the melee block: "${block}"`);
   check(await page.locator('#log .roll').count() === 0, 'rolls shown again beside the melee that shows them');
+  // The plot: the unfinished turn's point is "now", and the caption says so.
+  const plotNow = await page.evaluate(() => ({
+    tick: document.querySelector('#plot text.tick.now') && document.querySelector('#plot text.tick.now').textContent,
+    hollow: document.querySelectorAll('#plot circle.now').length,
+    caption: document.querySelector('#plot .axis').textContent,
+  }));
+  check(plotNow.tick === 'now (2)' && plotNow.hollow === 2 && plotNow.caption.includes('turn 2 is not over'),
+    `the plot does not mark turn 2 as unfinished: ${JSON.stringify(plotNow)}`);
+  await page.locator('.plot-panel').screenshot({ path: join(args.screenshots, 'view_plot_now.png') });
   await page.evaluate(() => document.querySelector('.melee-block').scrollIntoView({ block: 'center' }));
   await shoot('view_village_1280x800');
   await page.evaluate(() => window.scrollTo(0, 0));

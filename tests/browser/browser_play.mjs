@@ -4,6 +4,8 @@
 // source tree's client-web/) and Debian's Chromium through playwright-core
 // (no browser is downloaded), then:
 //
+//   - the start page offers the scenarios the server ships (the build's
+//     client-web/scenarios/index.json: title, description);
 //   - a first page creates a game from scenarios/example_a.json (file input)
 //     and reads the four links (#game=…&token=…, no query string): side A,
 //     side B, the umpire and the spectators;
@@ -19,7 +21,9 @@
 //   - a SPECTATOR page joins with the game's spectator id (welcome seat
 //     "spectator"): no controls at all, it says it is a spectator; its
 //     connection is dropped once and it must reconnect by itself and catch
-//     up;
+//     up; side B's is dropped too and held off a while: its orders are
+//     greyed and say why, an order sent meanwhile is refused
+//     (not_connected), and the refusal goes once it is live again;
 //   - the umpire holds the game in turn 1 (everyone sees the hold and its
 //     reason, the players' orders are withheld), releases it, and writes a
 //     note that reaches every log; D9's events of a melee (a double six, a
@@ -34,8 +38,12 @@
 //   - checks: refusals shown with code and message, controls only where
 //     allowed, keyboard order, no horizontal scrolling, the melee block with
 //     dice, modifiers and rules, the same melee result, figures and snapshot
-//     hash on all four pages and on the server;
-//   - a second game with a spectators' password: its spectator link asks
+//     hash on all four pages and on the server; "Charges and melees" shows
+//     the melee fought (state.fought: result, winner); the plot labels the
+//     unfinished turn "now"; the umpire sees the spectator count and, at
+//     1280 px, the unit cards beside its panel;
+//   - a second game, from a scenario the server ships (picked on the start
+//     page), with a spectators' password: its spectator link asks
 //     for the password, refuses a wrong one in words, and watches with the
 //     right one;
 //   - screenshots at 1280x800 and 375x812 in --screenshots (the umpire's
@@ -250,7 +258,17 @@ async function play(browser, server, base) {
   const creator = await (await browser.newContext({ viewport: DESK })).newPage();
   await creator.goto(base);
   await creator.waitForSelector('#start', { state: 'visible' });
+  // The scenarios the server ships, with their titles and descriptions.
+  await creator.waitForSelector('#scenario-choices input[value="village.json"]', { timeout: STEP_MS })
+    .catch(() => { throw new Failure('the start page does not offer the server\'s scenarios (client-web/scenarios/index.json)'); });
+  const offered = await creator.$$eval('#scenario-choices .scenario-choice', (choices) => choices.map((choice) => ({
+    file: choice.dataset.file, checked: choice.querySelector('input').checked, text: choice.textContent })));
+  check(offered.length >= 2 && offered.some((o) => o.file === 'example_a.json' && o.text.includes('Worked example A') && o.text.includes('eight hussars')) &&
+    offered.some((o) => o.file === 'village.json' && o.text.includes('The village')) && offered.filter((o) => o.checked).length === 1,
+  `the shipped scenarios offered: ${JSON.stringify(offered)}`);
+  await shoot(creator, 'start_scenarios_1280x800');
   await creator.setInputFiles('#scenario-file', args.scenario);
+  check(await creator.isChecked('#scenario-own'), 'choosing a file does not pick "your own scenario"');
   await creator.press('#scenario-text', 'Tab'); // keyboard: the spectators' options, then the create button
   check(await creator.evaluate(() => document.activeElement.tagName) === 'SUMMARY',
     'the tab order does not lead from the scenario to the spectators\' options');
@@ -302,6 +320,10 @@ async function play(browser, server, base) {
   // The spectator's websocket goes through a route, so that the test can drop it.
   const routes = [];
   await watch.routeWebSocket(/.*/, (route) => { route.connectToServer(); routes.push(route); });
+  // Side B's too: the test drops it and holds its reconnection until `gateB` opens.
+  const routesB = [];
+  let gateB = Promise.resolve();
+  await pages.B.routeWebSocket(/.*/, async (route) => { routesB.push(route); await gateB; route.connectToServer(); });
   await pages.A.goto(links.A);
   await pages.B.goto(links.B);
   await watch.goto(links.spectator);
@@ -334,12 +356,21 @@ async function play(browser, server, base) {
   }
   await pages.A.waitForSelector('#status-watchers', { timeout: STEP_MS });
   check((await pages.A.textContent('#status-watchers')) === '1', 'side A is not told that one spectator watches');
+  await umpire.waitForSelector('#status-watchers', { timeout: STEP_MS })
+    .catch(() => { throw new Failure('the umpire is not told how many spectators watch'); });
+  check((await umpire.textContent('#status-watchers')) === '1', 'the umpire is not told that one spectator watches');
   await shoot(watch, 'spectator_1280x800');
   await shoot(watch, 'spectator_375x812', PHONE);
   await noHorizontalScroll(watch, 'spectator at 375');
   await watch.setViewportSize(DESK);
   await umpire.evaluate(() => window.scrollTo(0, 0));
   await shoot(umpire, 'umpire_panel_1280x800');
+  const umpireBoxes = await umpire.evaluate(() => ({
+    card: Math.round(document.querySelector('.unit').getBoundingClientRect().bottom),
+    panel: Math.round(document.getElementById('umpire').getBoundingClientRect().top),
+  }));
+  check(umpireBoxes.card < 800 && umpireBoxes.panel < 400,
+    `the umpire's page at 1280x800: the first unit card ends at ${umpireBoxes.card} px, the panel starts at ${umpireBoxes.panel} px`);
   await umpire.setViewportSize(PHONE);
   await noHorizontalScroll(umpire, 'umpire at 375');
   await umpire.screenshot({ path: join(args.screenshots, 'umpire_panel_375_full.png'), fullPage: true });
@@ -352,6 +383,7 @@ async function play(browser, server, base) {
 
   let fought = null;
   let refusalChecked = false;
+  let offlineChecked = false;
   let dropped = false;
   let held = false;
   let settled = 0;
@@ -436,6 +468,32 @@ async function play(browser, server, base) {
     }
     await act(pages.A, '#act-done', `${label} A done declaring`);
     await waitStatus(pages.B, { turn, phase: 'charge', step: 'declare', awaiting: 'B' }, `${label} B`);
+    if (!offlineChecked) {
+      // Side B's connection drops and stays down a while: the orders are
+      // greyed and say so; an order sent meanwhile is refused in words
+      // (not_connected); live again, the refusal goes.
+      check(routesB.length === 1, `side B opened ${routesB.length} websockets`);
+      let open = null;
+      gateB = new Promise((resolve) => { open = resolve; });
+      await routesB[0].close({ code: 1012, reason: 'the test drops the connection' });
+      await pages.B.waitForSelector('#connection[data-status="reconnecting"]', { timeout: STEP_MS });
+      check(await pages.B.evaluate(() => document.body.classList.contains('offline')) && await pages.B.isVisible('#controls .offline-note'),
+        `${label}: B's orders do not say it is offline`);
+      await pages.B.focus('#act-done');
+      await pages.B.keyboard.press('Enter');
+      await pages.B.waitForSelector('#controls-error:not([hidden])', { timeout: STEP_MS });
+      const offline = await pages.B.textContent('#controls-error');
+      check(offline.includes('not_connected'), `${label}: B's order while offline: "${offline}"`);
+      await shoot(pages.B, 'b_offline_375x812');
+      open();
+      await waitLive(pages.B, `${label} B reconnects`);
+      await pages.B.waitForSelector('#controls-error', { state: 'hidden', timeout: STEP_MS })
+        .catch(async () => { throw new Failure(`${label}: B still shows a stale refusal when live: "${await pages.B.textContent('#controls-error')}"`); });
+      check(!(await pages.B.evaluate(() => document.body.classList.contains('offline'))) && await pages.B.isHidden('#controls .offline-note'),
+        `${label}: B's orders still look offline when live`);
+      check(routesB.length === 2, `side B reconnected over ${routesB.length - 1} websockets`);
+      offlineChecked = true;
+    }
     await act(pages.B, '#act-done', `${label} B done declaring`, { keyboard: true });
     await waitStatus(pages.B, { turn, phase: 'charge', step: 'respond', awaiting: 'B' }, `${label} B`);
     check(await pages.A.locator('.respond').count() === 0, `${label}: A is offered B's answer`);
@@ -492,6 +550,10 @@ async function play(browser, server, base) {
   }
   const points = await pages.A.$$eval('#plot .series.side-A circle', (circles) => circles.length);
   check(points >= next, `the plot has ${points} points for side A after ${fought.turn} turns`);
+  for (const [name, page] of Object.entries(everyone)) {
+    const tick = await page.$eval('#plot text.tick.now', (text) => text.textContent).catch(() => null);
+    check(tick === `now (${next})`, `${name}: the plot's point of turn ${next}, not over, is labelled "${tick}", not "now (${next})"`);
+  }
   check(routes.length >= 2, 'the spectator did not reconnect after its connection dropped');
   check(umpireErrors.length === 0, `errors in the umpire's page: ${umpireErrors.join('; ')}`);
 
@@ -529,6 +591,16 @@ async function umpireRulings(server, game, tokens, everyone, fought) {
   }
   const melee = before.state.fought.find((m) => m.melee === fought.melee.melee);
   check(melee, `${label}: the server's state.fought lacks ${fought.melee.melee}: ${JSON.stringify(before.state.fought)}`);
+  // "Charges and melees" shows the melee fought: its result and its winner.
+  for (const [name, page] of Object.entries(everyone)) {
+    const shown = await page.$eval(`.engagements .fought li[data-melee="${melee.melee}"]`,
+      (li) => ({ ...li.dataset, text: li.textContent })).catch(() => null);
+    check(shown && shown.result === melee.result && shown.winner === (melee.winner || '') &&
+      shown.text.startsWith(`${melee.melee}: `) && (!melee.winner || shown.text.includes(`won by side ${melee.winner}`)),
+    `${label}: ${name}'s "Charges and melees" shows ${JSON.stringify(shown)} for ${JSON.stringify(melee)}`);
+  }
+  await everyone.A.evaluate(() => document.querySelector('.engagements').scrollIntoView({ block: 'center' }));
+  await shoot(everyone.A, 'a_engagements_1280x800');
 
   // --- overrule: a different result (pushed back, or retreat when it was pushed back)
   const result = melee.result === 'pushed_back' ? 'retreat' : 'pushed_back';
@@ -614,12 +686,14 @@ async function passwordGame(browser, base) {
   const page = await (await browser.newContext({ viewport: PHONE })).newPage();
   await page.goto(base);
   await page.waitForSelector('#start', { state: 'visible' });
-  await page.setInputFiles('#scenario-file', args.scenario);
+  // A scenario the server ships: no file needed.
+  await page.check('#scenario-choices input[value="example_a.json"]');
   await page.click('.spectator-options summary');
   await page.fill('#create-spectator-password', 'sesame');
   await page.fill('#create-spectator-delay', '2');
   await page.click('#create-submit');
   await page.waitForSelector('#created', { state: 'visible', timeout: STEP_MS });
+  check((await page.textContent('label[for="link-A"]')).includes('(French)'), 'the game from a shipped scenario does not name side A');
   const hint = await page.textContent('.created-link.link-spectator');
   check(hint.includes('password') && hint.includes('2 phase changes late'), `the spectators' link does not say what they need: "${hint}"`);
   await page.goto(await page.inputValue('#link-spectator'));
