@@ -1173,6 +1173,17 @@ static void game_run_on_welcome(game_run *run, protocol_server_message *message)
         return; /* an old join's answer */
     }
     run->join_request = 0;
+    /* A server behind what this client saw has lost accepted actions (its
+     * journal restored from an older copy): say so, the players must know
+     * (a delayed spectator's view is behind by design). */
+    bool delayed = message->as.welcome.seat == PROTOCOL_SEAT_SPECTATOR &&
+                   message->as.welcome.spectator_delay > 0;
+    if (run->joined_once && !delayed && message->as.welcome.seq < run->seq)
+        game_run_say(run,
+                     "warning: the server is at seq %" PRId64 ", behind the seq %" PRId64
+                     " this client had seen: actions it had accepted are lost (was its data "
+                     "restored from an older copy?); tell the other players and the umpire",
+                     message->as.welcome.seq, run->seq);
     protocol_value_free(run->state);
     run->state = message->as.welcome.state;
     message->as.welcome.state = NULL; /* ours now */
