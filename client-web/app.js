@@ -300,6 +300,12 @@ function play({ game, token, password, watch }) {
     game,
     token,
     password,
+    onBehind: (now, seen) => {
+      const banner = $('server-behind');
+      banner.hidden = false;
+      banner.textContent = `Warning: the server came back at seq ${now}, behind seq ${seen} that this page had seen: ` +
+        'actions it had accepted are lost (was its data restored from an older copy?). Tell the other players and the umpire.';
+    },
     onConnection: (status, detail) => {
       const pill = $('connection');
       pill.dataset.status = status;

@@ -129,6 +129,8 @@ export function createGame(url, scenario, { spectatorPassword = '', spectatorDel
 //   onState(state, {seq, snapshot, ops})  the state changed (a new object each time)
 //   onConnection(status, detail)          'connecting' | 'live' | 'reconnecting' | 'stopped'
 //   onNotice(text)                        something worth a line on screen
+//   onBehind(seq, seen)                   the server came back at a seq before the one
+//                                         this page had seen: accepted actions are lost
 //   onWatchers(count)                     a player hears how many spectators watch (§6.7)
 //
 // A spectator (seat "spectator") joins with the game's spectator id as its
@@ -136,7 +138,7 @@ export function createGame(url, scenario, { spectatorPassword = '', spectatorDel
 // spectator (welcome.spectator_delay > 0) gets deltas whose seq skips
 // (§6.5), which it applies as they come.
 export class Session {
-  constructor({ url, game, token, password, onState, onConnection, onNotice, onWatchers }) {
+  constructor({ url, game, token, password, onState, onConnection, onNotice, onWatchers, onBehind }) {
     this.url = url;
     this.game = game;
     this.token = token;
@@ -144,6 +146,7 @@ export class Session {
     this.onState = onState || (() => {});
     this.onConnection = onConnection || (() => {});
     this.onNotice = onNotice || (() => {});
+    this.onBehind = onBehind || (() => {});
     this.onWatchers = onWatchers || (() => {});
     this.state = null;
     this.seq = null;
@@ -304,6 +307,10 @@ export class Session {
     this.failPending();
     this.seat = typeof message.seat === 'string' ? message.seat : null;
     this.spectatorDelay = Number.isSafeInteger(message.spectator_delay) ? message.spectator_delay : 0;
+    // Behind what this page saw (a delayed spectator is, by design): the
+    // server lost actions it had accepted (its data restored from a copy).
+    if (this.state && Number.isSafeInteger(this.seq) && message.seq < this.seq &&
+        !(this.seat === 'spectator' && this.spectatorDelay > 0)) this.onBehind(message.seq, this.seq);
     if (this.seat !== 'spectator') {
       this.watchers = Number.isSafeInteger(message.watchers) ? message.watchers : 0;
       this.onWatchers(this.watchers);

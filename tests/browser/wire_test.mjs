@@ -211,6 +211,26 @@ test('a whole snapshot after a drop reports the action in flight as lost', async
   s.stop();
 });
 
+test('a server that comes back behind the seq seen is reported; a later one is not', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  FakeSocket.all = [];
+  const behind = [];
+  const s = new Session({ url: 'ws://test/', game: 'g1', token: 't0ken', onState() {}, onConnection() {},
+    onBehind: (now, seen) => behind.push([now, seen]) });
+  s.start();
+  welcome(FakeSocket.all[0], 9);
+  FakeSocket.all[0].drop();
+  t.mock.timers.tick(1000);
+  welcome(FakeSocket.all[1], 6); // a journal restored from an older copy
+  assert.deepEqual(behind, [[6, 9]]);
+  assert.equal(s.seq, 6);
+  FakeSocket.all[1].drop();
+  t.mock.timers.tick(1000);
+  welcome(FakeSocket.all[2], 8);
+  assert.deepEqual(behind, [[6, 9]], 'a server ahead is no news');
+  s.stop();
+});
+
 test('a resume from another seq than the one held joins afresh', () => {
   const { s } = session();
   welcome(FakeSocket.all[0], 4);
