@@ -1067,7 +1067,7 @@ static int melee_beaten(const brigade_battle_melee *rec, const brigade_melee *me
  * -1 with `overruled`). */
 static code_t melee_unit_result_emit(machine *m, int index, const brigade_battle_melee *rec,
                                      const brigade_melee_outcome *outcome, int i, bool overruled,
-                                     bool test_imposed)
+                                     bool test_imposed, int figures_left)
 {
     const brigade_unit_outcome *o = &outcome->units[i];
     brigade_event e;
@@ -1086,7 +1086,7 @@ static code_t melee_unit_result_emit(machine *m, int index, const brigade_battle
         modifier_set(&e.result.modifiers[k], &o->modifiers[k]);
     e.result.fighting_figures = o->fighting_figures;
     e.result.casualties = o->casualties;
-    e.result.figures = o->figures;
+    e.result.figures = figures_left >= 0 ? figures_left : o->figures;
     e.result.status = o->status;
     e.result.formed = o->formed;
     e.result.test_kind = o->test.kind;
@@ -1209,7 +1209,7 @@ static code_t melee_resolve(machine *m, int index)
     int beaten = melee_beaten(rec, &melee, &outcome);
     for (int i = 0; i < rec->member_count; i++) {
         const brigade_unit_outcome *o = &outcome.units[i];
-        TRY(melee_unit_result_emit(m, index, rec, &outcome, i, false, false));
+        TRY(melee_unit_result_emit(m, index, rec, &outcome, i, false, false, -1));
         brigade_event e;
         unit_change_init(m, &e, rec->members[i].unit, BRIGADE_CAUSE_MELEE);
         melee_unit_change_set(m, &e, &outcome, i, beaten, o->figures);
@@ -1451,9 +1451,13 @@ static code_t declare_charge(machine *m, brigade_side seat, const brigade_comman
                         u->id);
         if (t->defending != BRIGADE_DEFENDING_FORTIFIED || t->terrain != BRIGADE_TERRAIN_BUA)
             return fail(m, bad,
-                        "sappers only serve against a castle, church or fortified building, and "
-                        "unit '%s' defends none (12.10, D7)",
-                        t->id);
+                        "sappers only serve against a castle, church or fortified building "
+                        "(12.10, D7), and unit '%s' defends %s; declare the charge without "
+                        "sappers",
+                        t->id,
+                        t->defending == BRIGADE_DEFENDING_BUILDING ? "a building, not a fortified one"
+                        : t->defending == BRIGADE_DEFENDING_COVER  ? "cover, not a fortification"
+                                                                   : "no position");
     }
     /* The melee this charge may make must fit the engine. */
     groups g;
@@ -2207,12 +2211,7 @@ static code_t overrule(machine *m, const brigade_command *c)
                     error.path, error.message);
 
     int beaten = melee_beaten(&fought.melee, &melee, &outcome);
-    size_t room = sizeof e.unit.note - 40, note_length = strlen(c->note);
-    if (note_length > room)
-        note_length = utf8_whole_length(c->note, room);
     for (int i = 0; i < fought.melee.member_count; i++) {
-        TRY(melee_unit_result_emit(m, -1, &fought.melee, &outcome, i, true,
-                                   i == ruling.test_unit));
         int unit = fought.melee.members[i].unit;
         long figures = (long)m->work.units[unit].figures + fought.units[i].casualties -
                        outcome.units[i].casualties;
@@ -2220,11 +2219,31 @@ static code_t overrule(machine *m, const brigade_command *c)
             figures = 0;
         if (figures > BRIGADE_FIGURES_MAX)
             figures = BRIGADE_FIGURES_MAX;
+        /* The figures left are the unit's now: what was reported since the
+         * melee (an adjustment, fire) stays, so the log agrees with the
+         * card. */
+        TRY(melee_unit_result_emit(m, -1, &fought.melee, &outcome, i, true,
+                                   i == ruling.test_unit, (int)figures));
         unit_change_init(m, &e, unit, BRIGADE_CAUSE_UMPIRE);
         melee_unit_change_set(m, &e, &outcome, i, beaten, (int)figures);
-        snprintf(e.unit.note, sizeof e.unit.note, "umpire overrules %s, %s: %.*s",
-                 fought.melee.id, brigade_melee_result_name(outcome.result), (int)note_length,
-                 c->note);
+        /* What the ruling did first (a report since the melee is kept),
+         * then as much of the reason as fits, cut on a character boundary. */
+        char head[BRIGADE_TEXT_MAX + 1];
+        if (figures != outcome.units[i].figures)
+            snprintf(head, sizeof head,
+                     "umpire overrules %s, %s (a report since the melee kept: %ld figures, "
+                     "not %d): ",
+                     fought.melee.id, brigade_melee_result_name(outcome.result), figures,
+                     outcome.units[i].figures);
+        else
+            snprintf(head, sizeof head, "umpire overrules %s, %s: ", fought.melee.id,
+                     brigade_melee_result_name(outcome.result));
+        size_t used = strlen(head), reason_length = strlen(c->note);
+        if (used + reason_length > BRIGADE_TEXT_MAX)
+            reason_length = utf8_whole_length(c->note, BRIGADE_TEXT_MAX - used);
+        memcpy(e.unit.note, head, used);
+        memcpy(e.unit.note + used, c->note, reason_length);
+        e.unit.note[used + reason_length] = '\0';
         TRY(emit(m, &e));
     }
     melee_outcome_set(m, &e, BRIGADE_BATTLE_EVENT_MELEE_OVERRULED, -1, &fought.melee, &outcome);

@@ -190,8 +190,27 @@ static void test_overrule_test_outcome_then_draw(void **state)
     assert_int_equal(g->battle.units[hussars].figures, 5);
 
     c = command_overrule_result(BRIGADE_RESULT_DRAW, BRIGADE_SIDE_NONE);
+    c.note[0] = '\0';
+    while (strlen(c.note) + 2 <= BRIGADE_TEXT_MAX)
+        strcat(c.note, "\xc3\xa9"); /* "é" */
     game_play(g, BRIGADE_SIDE_NONE, &c);
     assert_int_equal(g->battle.units[hussars].figures, 6); /* 5 + 2 - 1 */
+    {
+        /* A long reason in two-byte characters is cut whole (the notes
+         * are UTF-8 on the wire). */
+        const brigade_event *long_note = game_last_event(g, BRIGADE_BATTLE_EVENT_UNIT_CHANGED, 0);
+        assert_true(strlen(long_note->unit.note) <= BRIGADE_TEXT_MAX);
+        for (const unsigned char *p = (const unsigned char *)long_note->unit.note; *p; p++)
+            if (*p == 0xC3)
+                assert_true(p[1] >= 0x80 && p[1] <= 0xBF);
+    }
+    /* The log agrees with the unit: 6 left, not the 8 - 1 the round alone
+     * gives, and says why. */
+    const brigade_event *drawn = game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, 0);
+    assert_int_equal(drawn->result.casualties, 1);
+    assert_int_equal(drawn->result.figures, 6);
+    const brigade_event *kept = game_last_event(g, BRIGADE_BATTLE_EVENT_UNIT_CHANGED, 0);
+    assert_non_null(strstr(kept->unit.note, "a report since the melee kept: 6 figures, not 7"));
     assert_int_equal(g->battle.units[dragoons].figures, 11);
     assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_NORMAL);
     assert_int_equal(g->battle.units[dragoons].status, BRIGADE_STATUS_NORMAL);
