@@ -2556,6 +2556,14 @@ static const char *unit_id(const brigade_battle *b, int unit)
     return unit >= 0 && unit < b->unit_count ? b->units[unit].id : "?";
 }
 
+/* A unit's display name (its id when it has none). */
+static const char *unit_name(const brigade_battle *b, int unit)
+{
+    if (unit < 0 || unit >= b->unit_count)
+        return "?";
+    return b->units[unit].name[0] ? b->units[unit].name : b->units[unit].id;
+}
+
 /* Appends formatted text at *at within out[size]. */
 static void put(char *out, size_t size, size_t *at, const char *format, ...)
 {
@@ -2618,8 +2626,20 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             }
             break;
         }
-        put(out, size, &at, "phase %s%s%s", brigade_phase_name(e->phase.phase),
-            e->phase.step ? ", " : "", brigade_step_name(e->phase.step));
+        {
+            /* In the rules' words (turn.md): "Charge: declare charges,
+             * awaiting A". */
+            static const char *const phase_words[] = {
+                "Initiative", "Mandatory moves", "Charge", "Movement", "Fire", "Melee", "Morale"};
+            static const char *const step_words[] = {
+                "", "the winner chooses who moves first", "declare charges",
+                "answer the charges", "choose the sappers' re-roll", "report what happened",
+                "the umpire settles the double sixes and risks to generals (D9)"};
+            unsigned phase = (unsigned)e->phase.phase, step = (unsigned)e->phase.step;
+            put(out, size, &at, "%s", phase < 7 ? phase_words[phase] : "?");
+            if (step > 0 && step < sizeof step_words / sizeof step_words[0])
+                put(out, size, &at, ": %s", step_words[step]);
+        }
         if (e->phase.awaiting)
             put(out, size, &at, ", awaiting %s",
                 e->phase.awaiting == 3u ? "A and B" : (e->phase.awaiting & 1u) ? "A" : "B");
@@ -2640,15 +2660,16 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED: {
         const brigade_charge *c = &e->charge.charge;
-        put(out, size, &at, "%s %s %s in the %s%s%s", unit_id(b, c->unit),
-            c->reinforce ? "reinforces the melee of" : "charges", unit_id(b, c->target),
+        put(out, size, &at, "%s %s %s in the %s%s%s", unit_name(b, c->unit),
+            c->reinforce ? "reinforces the melee of" : "charges", unit_name(b, c->target),
             brigade_facing_name(c->facing), c->leading ? ", its general leading" : "",
             c->sappers ? ", with sappers" : "");
         break;
     }
     case BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED:
-        put(out, size, &at, "%s answers: %s", unit_id(b, e->answer.unit),
-            brigade_response_name(e->answer.response));
+        put(out, size, &at, "%s answers the charge: %s", unit_name(b, e->answer.unit),
+            e->answer.response == BRIGADE_RESPONSE_COUNTERCHARGE ? "counter-charges"
+                                                                 : "stands");
         break;
     case BRIGADE_BATTLE_EVENT_MORALE_TESTED: {
         const brigade_morale_result *r = &e->morale.result;
