@@ -4,7 +4,7 @@
 // free-form adjustments and done, each only in its phase and step and only
 // when the seat is awaited. Refusals are shown in words, code and message.
 import { field, h, keepingInput, replace, select } from './dom.js';
-import { OUT_OF_PLAY, capital, errorWords, formationsOf, statusesOf, word } from './names.js';
+import { CAVALRY, OUT_OF_PLAY, capital, errorWords, formationsOf, statusesOf, word } from './names.js';
 import { awaitingList, holdReason, pendingList, phaseWords, sideName, unitName } from './view.js';
 
 const NOTE_MAX_BYTES = 159; // core keeps a note in 159 bytes (BRIGADE_TEXT_MAX)
@@ -34,6 +34,47 @@ function canLead(unit) {
   const general = unit && unit.general;
   return Boolean(general && typeof general === 'object' && general.rating !== 'poor' &&
     general.role !== 'regimental');
+}
+
+const INFANTRY = new Set(['infantry', 'open_order', 'skirmishers']);
+// Statuses that never charge (turn.md §Charge 1, 12.19, 12.24).
+const NO_CHARGE = new Set(['blown', 'broken', 'retreating', 'pushed_back']);
+
+/* Whether `unit` (id `id`) may declare a charge at all now, as the server
+ * checks it (core/battle.c declare_charge, charge_check): in play, in no
+ * melee, not already declared this turn, not blown, broken, retreating or
+ * pushed back, not a battery nor a square, and formed unless it is
+ * pursuing cavalry (D26, 12.24 f). The server stays the judge. */
+export function mayCharge(state, id, unit) {
+  if (!unit || OUT_OF_PLAY.has(unit.status) || NO_CHARGE.has(unit.status)) return false;
+  if (meleeOf(state, id)) return false;
+  if ((Array.isArray(state.charges) ? state.charges : []).some((charge) => charge && charge.unit === id)) return false;
+  if (unit.type === 'artillery' || unit.formation === 'square') return false;
+  const pursuing = unit.status === 'pursuing' && CAVALRY.has(unit.type);
+  return Boolean(unit.formed) || pursuing;
+}
+
+/* Whether `unit` may charge `target` (charge_check's checks on the pair):
+ * an enemy in play; no cavalry into a built-up area, only Cossacks into
+ * rough ground (12.11); a unit defending a built-up area charges only
+ * within it (12.9). */
+export function mayChargeAt(unit, target) {
+  if (!target || OUT_OF_PLAY.has(target.status) || target.side === unit.side) return false;
+  if (target.side !== 'A' && target.side !== 'B') return false;
+  if (CAVALRY.has(unit.type)) {
+    if (target.terrain === 'bua') return false;
+    if (target.terrain === 'rough' && unit.type !== 'cossacks') return false;
+  }
+  const defendsBua = INFANTRY.has(unit.type) && unit.terrain === 'bua' && unit.defending && unit.defending !== 'none';
+  if (defendsBua && target.terrain !== 'bua') return false;
+  return true;
+}
+
+// Sappers serve an infantry unit that has them against a castle, church or
+// fortified building (12.10, D7).
+export function maySapAt(unit, target) {
+  return Boolean(unit && unit.sappers && INFANTRY.has(unit.type) && target &&
+    target.defending === 'fortified' && target.terrain === 'bua');
 }
 
 function meleeOf(state, id) {
@@ -105,7 +146,7 @@ export class Controls {
     const signature = JSON.stringify([state.turn, state.phase, state.step, state.awaiting, seat,
       state.hold, state.pending, state.sides, state.charges, state.melees,
       Object.entries(state.units || {}).map(([id, u]) => [id, u.side, u.status, u.formed, u.figures,
-        u.sappers, u.general, u.type, u.move, u.formation]),
+        u.sappers, u.general, u.type, u.move, u.formation, u.terrain, u.defending]),
       state.step === 'reroll' && Array.isArray(state.log) ? state.log.length : 0]);
     if (signature === this.signature) return;
     this.signature = signature;
@@ -213,16 +254,26 @@ export class Controls {
   declare(state, seat) {
     const declared = (Array.isArray(state.charges) ? state.charges : [])
       .filter((charge) => state.units[charge.unit] && state.units[charge.unit].side === seat);
-    // A battery or a square never charges (README "Rules decisions"); a unit
-    // declared twice is refused by the server, which says why.
-    const own = unitsOf(state, (unit) => unit.side === seat && inPlay(unit)
-      && unit.type !== 'artillery' && unit.formation !== 'square');
+    // Only the units that may charge (mayCharge), each at the enemies it
+    // may charge (mayChargeAt): what the server always refuses is not offered.
     const enemy = unitsOf(state, (unit) => unit.side !== seat && (unit.side === 'A' || unit.side === 'B') && inPlay(unit));
+    const own = unitsOf(state, (unit, id) => unit.side === seat && mayCharge(state, id, unit) &&
+      enemy.some(([, target]) => mayChargeAt(unit, target)));
     const done = this.doneButton(declared.length ? 'Done: no more charges' : 'Done: no charges this turn');
-    if (!own.length || !enemy.length) return [h('p', {}, 'No unit of yours can charge an enemy now.'), done];
+    if (!own.length) {
+      return [h('p', {}, declared.length ? 'No other unit of yours can charge an enemy now.'
+        : 'No unit of yours can charge an enemy now.'), done];
+    }
 
     const unit = select({ name: 'unit' }, own.map(([id, u]) => [id, unitLabel(id, u)]));
-    const target = select({ name: 'target' }, enemy.map(([id, u]) => [id, unitLabel(id, u)]));
+    const target = h('select', { name: 'target' });
+    const fillTargets = () => {
+      const charging = state.units[unit.value];
+      const keep = target.value;
+      const offered = enemy.filter(([, t]) => mayChargeAt(charging, t));
+      replace(target, offered.map(([id, u]) => h('option', { value: id }, unitLabel(id, u))));
+      if (offered.some(([id]) => id === keep)) target.value = keep;
+    };
     const facing = select({ name: 'facing' }, ['front', 'flank', 'rear'].map((f) => [f, word(f)]));
     const checkbox = (id, label) => {
       const box = h('input', { type: 'checkbox', id });
@@ -236,9 +287,10 @@ export class Controls {
       if (!shown) wrapper.querySelector('input').checked = false;
     };
     const refresh = () => {
+      fillTargets();
       const charging = state.units[unit.value];
       show(leading, canLead(charging));
-      show(sappers, Boolean(charging && charging.sappers));
+      show(sappers, maySapAt(charging, state.units[target.value]));
       const melee = meleeOf(state, target.value);
       show(reinforce, Boolean(melee));
       if (melee) reinforce.querySelector('label').textContent = `It reinforces melee ${melee.id}, already in contact (12.8)`;

@@ -72,9 +72,20 @@ export function rolledBackIndexes(state) {
   return marked;
 }
 
+// The kinds of entry that record what a player or the umpire did (the
+// action itself); the rest follow from it (rolls, phases begun, results).
+const ACT_KINDS = new Set(['phasing_chosen', 'side_done', 'charge_declared', 'charge_answered',
+  'sappers_chosen', 'umpire_ruled', 'dice_seed_added']);
+const isAct = (entry) => ACT_KINDS.has(entry.kind) || (entry.kind === 'unit_changed' && entry.cause === 'adjusted');
+const isMark = (entry) => entry.kind === 'phase_begun' || entry.kind === 'turn_begun';
+
 // The actions a rollback may return to (PROTOCOL.md §5.3), newest first:
 // [{seq, turn, phase, text, last}] from the log entries' seq: 1 … seq − 1,
-// after the battle began, not rolled back. `last` is the index of the
+// whose state is in the battle (turn 1 or later), not rolled back. `turn`
+// and `phase` are those the action was taken in (its first entry's), not
+// those the game reached after it; `text` says what the action was (its
+// first entry that is a player's or the umpire's act, else its first entry
+// that is more than a turn or phase mark). `last` is the index of the
 // action's last entry.
 export function rollbackTargets(state, seq) {
   const log = Array.isArray(state.log) ? state.log : [];
@@ -85,22 +96,29 @@ export function rollbackTargets(state, seq) {
     if (Number.isSafeInteger(seq) && entry.seq >= seq) return;
     let action = actions.get(entry.seq);
     if (!action) {
-      action = { seq: entry.seq, turn: entry.turn, phase: entry.phase, text: '', last: index, gone: false };
+      action = { seq: entry.seq, turn: entry.turn, phase: entry.phase, text: '', rank: 0, last: index, after: entry.turn, gone: false };
       actions.set(entry.seq, action);
     }
     if (gone.has(index)) action.gone = true;
-    action.turn = entry.turn;
-    action.phase = entry.phase;
+    action.after = entry.turn;
     action.last = index;
-    // The first entry that is more than a turn or phase mark says best what the action was.
-    if (!action.text || (action.mark && entry.kind !== 'phase_begun' && entry.kind !== 'turn_begun')) {
-      action.text = text(entry.text) || text(entry.kind);
-      action.mark = entry.kind === 'phase_begun' || entry.kind === 'turn_begun';
-    }
+    // 3: the act itself; 2: more than a mark; 1: a turn or phase mark.
+    const rank = isAct(entry) ? 3 : isMark(entry) ? 1 : 2;
+    const words = text(entry.text) || text(entry.kind);
+    if (rank > action.rank && words) { action.text = words; action.rank = rank; }
   });
   return [...actions.values()]
-    .filter((action) => !action.gone && Number.isInteger(action.turn) && action.turn >= 1)
+    .filter((action) => !action.gone && Number.isInteger(action.after) && action.after >= 1)
     .sort((a, b) => b.seq - a.seq);
+}
+
+// "seq 22 · T1 Morale: side A is done": an action a rollback may return to.
+// "seq 22 · T1 Morale": when the action was taken.
+export function rollbackWhen(target) {
+  return `seq ${target.seq} · ${Number.isInteger(target.turn) ? `T${target.turn} ` : ''}${word(target.phase)}`;
+}
+export function rollbackLabel(target) {
+  return `${rollbackWhen(target)}: ${target.text}`;
 }
 
 export class LogView {
@@ -213,7 +231,9 @@ export class LogView {
   rollbackButtons(state, log) {
     const wanted = new Map(); // seq -> the top item showing its last entry
     if (this.umpire) {
-      const targets = new Set(rollbackTargets(state, this.seq).map((target) => target.seq));
+      const found = rollbackTargets(state, this.seq);
+      this.targets = new Map(found.map((target) => [target.seq, target]));
+      const targets = new Set(this.targets.keys());
       const last = new Map(); // seq -> [highest index, item]
       for (const item of this.items) {
         if (!item.top || !item.element.isConnected) continue;
@@ -225,16 +245,23 @@ export class LogView {
       }
       for (const [seq, [, item]] of last) wanted.set(seq, item.element);
     }
+    const describe = (seq) => {
+      const target = this.targets && this.targets.get(seq);
+      return target ? `the state after ${rollbackLabel(target)}` : `the state after seq ${seq}`;
+    };
     for (const [seq, button] of this.buttons) {
-      if (wanted.get(seq) !== button.parentElement) { button.remove(); this.buttons.delete(seq); }
+      if (wanted.get(seq) !== button.parentElement || button.title !== describe(seq)) { button.remove(); this.buttons.delete(seq); }
     }
     for (const [seq, element] of wanted) {
       if (this.buttons.has(seq)) continue;
+      // The button follows the action's last entry, which may be in a later
+      // phase: its label says which action it returns to.
       const button = h('button', {
         type: 'button', class: 'quiet rollback-here', dataset: { seq: String(seq) },
-        'aria-label': `Roll back to here: the state after seq ${seq}`,
+        title: describe(seq),
+        'aria-label': `Roll back to here: ${describe(seq)}`,
         onclick: () => this.onRollback(seq),
-      }, `↶ Roll back to here (seq ${seq})`);
+      }, `↶ Roll back to here (${this.targets && this.targets.get(seq) ? rollbackWhen(this.targets.get(seq)) : `seq ${seq}`})`);
       element.append(button);
       this.buttons.set(seq, button);
     }

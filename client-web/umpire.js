@@ -7,9 +7,9 @@
 // message. Players never see this panel, and the umpire never sees the
 // players' orders (controls.js).
 import { field, h, keepingInput, replace, select } from './dom.js';
-import { OUTCOMES, RESULTS, capital, errorWords, formationsOf, statusesOf, word } from './names.js';
+import { RESULTS, capital, errorWords, formationsOf, statusesOf, word } from './names.js';
 import { adjustmentChanges, fillChoice, unitNow } from './controls.js';
-import { rollbackTargets } from './log.js';
+import { rollbackLabel, rolledBackIndexes, rollbackTargets } from './log.js';
 import { holdReason, pendingList, sideName, unitName } from './view.js';
 
 const REASON_MAX_BYTES = 159; // the server cuts a reason to 159 bytes (§5.3)
@@ -24,6 +24,30 @@ function foughtWords(state, fought) {
   const outcome = fought.winner ? `${sideName(state, fought.winner)} wins: ${word(fought.result)}`
     : `no winner: ${word(fought.result)}`;
   return `${fought.melee}: ${of('A')} against ${of('B')} — ${outcome}`;
+}
+
+// The outcomes of each test (12.22 reform, 12.23 pursuit), as the server
+// takes them in an overrule (core/melee.c test_ruled).
+const TEST_OUTCOMES = {
+  reform: ['pass', 'fail'],
+  pursuit: ['excellent', 'unformed', 'blown', 'pursuit'],
+};
+
+// Unit id -> the kind of test it took in melee `melee` ("reform",
+// "pursuit"; absent: none), from the latest melee_unit_result of each unit
+// in the log that is not rolled back (an overrule's entries come after the
+// melee's own).
+export function meleeTests(state, melee) {
+  const log = Array.isArray(state.log) ? state.log : [];
+  const gone = rolledBackIndexes(state);
+  const tests = new Map();
+  log.forEach((entry, index) => {
+    if (!isMap(entry) || entry.kind !== 'melee_unit_result' || entry.melee !== melee || gone.has(index)) return;
+    if (typeof entry.unit !== 'string') return;
+    const kind = isMap(entry.test) && typeof entry.test.kind === 'string' ? entry.test.kind : 'none';
+    tests.set(entry.unit, kind);
+  });
+  return tests;
 }
 
 function shorten(text, most = 90) {
@@ -59,10 +83,26 @@ export class UmpirePanel {
     this.signature = signature;
     // A refusal or a confirmation belongs to the step it was made in.
     const step = `${state.turn}/${state.phase}/${state.step}`;
-    if (this.step !== undefined && step !== this.step) { this.showError(null); this.showDone(''); }
+    // The state our own accepted action made (its seq) keeps its done line.
+    const ours = Number.isSafeInteger(seq) && seq === this.doneAt;
+    if (this.step !== undefined && step !== this.step && !ours) { this.showError(null); this.showDone(''); }
     this.step = step;
     const hadFocus = keepingInput(this.body, () => this.render(state));
-    if (hadFocus && !this.body.contains(document.activeElement)) this.title.focus();
+    if (this.focusNext()) return;
+    if (hadFocus && !this.body.contains(document.activeElement) && !this.afterRollback) this.title.focus();
+  }
+
+  // After a rollback: the focus goes to the release form's reason (the game
+  // is held now), once the held state is shown, with the done line in view.
+  focusNext() {
+    if (!this.afterRollback) return false;
+    const reason = this.body.querySelector('#release-reason');
+    if (!reason) return false;
+    this.afterRollback = false;
+    reason.focus({ preventScroll: true });
+    reason.scrollIntoView({ block: 'nearest' });
+    if (!this.done.hidden) this.done.scrollIntoView({ block: 'nearest' });
+    return true;
   }
 
   rerender() {
@@ -93,12 +133,14 @@ export class UmpirePanel {
   async send(action, form, doneText) {
     if (this.pending) return false;
     this.pending = true;
+    this.afterRollback = false;
     this.busy.hidden = false;
     this.showDone('');
     this.root.setAttribute('aria-busy', 'true');
     try {
       const answer = await this.act(action);
       if (answer.ok) {
+        this.doneAt = Number.isSafeInteger(answer.seq) ? answer.seq : null;
         this.showError(null);
         if (form) form.reset();
         this.showDone(doneText || 'Done.');
@@ -248,18 +290,30 @@ export class UmpirePanel {
     };
     const winner = select({ name: 'winner' }, [['A', short('A')], ['B', short('B')]], 'A');
     const unit = h('select', { name: 'unit' });
-    const outcome = select({ name: 'outcome' }, OUTCOMES.map((name) => [name, word(name)]));
+    const outcome = h('select', { name: 'outcome' });
     const [reason, reasonField] = this.reasonField('overrule-reason', 'Reason', 'e.g. "the dragoons were in the flank, not the front"');
     const current = h('p', { class: 'hint', id: 'overrule-current' });
     const refresh = () => {
       const chosen = fought.find((m) => m.melee === melee.value) || fought[0];
+      // Only a unit that took a test has outcomes to choose from: those of its test.
+      const tests = meleeTests(state, chosen.melee);
       const keep = unit.value;
       replace(unit, h('option', { value: '' }, 'no test changed'),
-        (Array.isArray(chosen.units) ? chosen.units : []).map((id) => h('option', { value: id }, `${unitName(state, id)} (${id})`)));
-      if ([...unit.options].some((option) => option.value === keep)) unit.value = keep;
+        (Array.isArray(chosen.units) ? chosen.units : []).map((id) => {
+          const kind = tests.get(id);
+          const outcomes = TEST_OUTCOMES[kind];
+          return h('option', { value: id, disabled: !outcomes },
+            `${unitName(state, id)}: ${outcomes ? `${word(kind)} test` : 'no test'}`);
+        }));
+      if ([...unit.options].some((option) => option.value === keep && !option.disabled)) unit.value = keep;
+      const outcomes = TEST_OUTCOMES[tests.get(unit.value)] || [];
+      const keepOutcome = outcome.value;
+      replace(outcome, outcomes.length ? outcomes.map((name) => h('option', { value: name }, word(name)))
+        : h('option', { value: '' }, unit.value ? 'no test taken' : '—'));
+      if (outcomes.includes(keepOutcome)) outcome.value = keepOutcome;
       current.textContent = `Now: ${chosen.winner ? `${sideName(state, chosen.winner)} wins` : 'no winner'}, ${word(chosen.result)}.`;
       winner.disabled = result.value === '' || result.value === 'draw';
-      outcome.disabled = unit.value === '';
+      outcome.disabled = !outcomes.length;
     };
     melee.addEventListener('change', refresh);
     result.addEventListener('change', refresh);
@@ -274,7 +328,7 @@ export class UmpirePanel {
           action.result = result.value;
           if (result.value !== 'draw') action.winner = winner.value;
         }
-        if (unit.value) { action.unit = unit.value; action.outcome = outcome.value; }
+        if (unit.value && outcome.value) { action.unit = unit.value; action.outcome = outcome.value; }
         if (!action.result && !action.unit) {
           this.showError('input', 'choose a new result, or a unit whose test outcome changes');
           result.focus();
@@ -396,7 +450,7 @@ export class UmpirePanel {
           : 'No earlier action of the battle to return to yet.'));
     }
     const choice = select({ name: 'to_seq' }, [['', 'choose an action…'],
-      ...targets.map((t) => [String(t.seq), shorten(`seq ${t.seq} · T${t.turn} ${word(t.phase)}: ${t.text}`)])]);
+      ...targets.map((t) => [String(t.seq), shorten(rollbackLabel(t))])]);
     const [reason, reasonField] = this.reasonField('rollback-reason', 'Reason', 'e.g. "the charge was declared against the wrong unit"');
     const undone = h('p', { class: 'hint', id: 'rollback-undone' });
     const refresh = () => {
@@ -436,7 +490,15 @@ export class UmpirePanel {
         const ok = await this.send({ kind: 'rollback', to_seq: to, reason: text }, null,
           `Rolled back to seq ${to}; the game is held until you release it.`);
         if (ok) { choice.value = ''; reason.value = ''; }
+        // The held state (it may come before or after the answer) offers the
+        // release: its reason gets the focus, not the panel's title.
+        this.afterRollback = ok;
         this.rerender();
+        if (ok && this.afterRollback && !this.body.contains(document.activeElement)) {
+          // Not held yet: the done line says what happened meanwhile.
+          this.done.focus({ preventScroll: true });
+          this.done.scrollIntoView({ block: 'nearest' });
+        }
       },
     }, h('fieldset', { id: 'rollback-part' }, head,
       field('rollback-seq', 'Return to the state after', choice),

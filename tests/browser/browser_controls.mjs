@@ -154,14 +154,37 @@ async function umpirePanel(page, show, sent, shoot) {
   await page.click('#overrule-submit');
   await page.selectOption('#overrule-result', 'retreat');
   await page.selectOption('#overrule-winner', 'B');
+  // Only the outcomes of the test the unit took in that melee (12.22, 12.23):
+  // the village took a reform test, ligne_1 none.
+  const overruleUnits = await page.$$eval('#overrule-unit option', (list) => list.map((o) => [o.value, o.disabled, o.textContent]));
+  check(JSON.stringify(overruleUnits.map(([value, disabled]) => [value, disabled])) ===
+    JSON.stringify([['', false], ['ligne_1', true], ['village', false]]) &&
+    overruleUnits[1][2].includes('no test') && overruleUnits[2][2].includes('reform test'),
+  `the overrule's units and their tests: ${JSON.stringify(overruleUnits)}`);
   await page.selectOption('#overrule-unit', 'village');
-  await page.selectOption('#overrule-outcome', 'pursuit');
+  const reformOutcomes = await page.$$eval('#overrule-outcome option', (list) => list.map((o) => o.value));
+  check(JSON.stringify(reformOutcomes) === JSON.stringify(['pass', 'fail']) && await page.isEnabled('#overrule-outcome'),
+    `a reform test offers the outcomes ${reformOutcomes}, not pass and fail`);
+  await page.selectOption('#overrule-outcome', 'pass');
   await page.fill('#overrule-reason', 'the square was not formed');
   await page.click('#overrule-submit');
   check(JSON.stringify(await sent()) === JSON.stringify([
     { kind: 'overrule', melee: 'T2.M2', result: 'draw', reason: 'the square was not formed' },
-    { kind: 'overrule', melee: 'T2.M2', result: 'retreat', winner: 'B', unit: 'village', outcome: 'pursuit', reason: 'the square was not formed' },
+    { kind: 'overrule', melee: 'T2.M2', result: 'retreat', winner: 'B', unit: 'village', outcome: 'pass', reason: 'the square was not formed' },
   ]), 'the overrules');
+  // The latest result of a unit counts (an overrule's, not rolled back): here ligne_1 took a pursuit test.
+  const pursuitLog = umpireLog.concat([{ seq: 10, turn: 2, phase: 'melee', kind: 'melee_unit_result', text: 'T2.M2 ligne_1: …',
+    melee: 'T2.M2', unit: 'ligne_1', rolled: true, dice: [6, 5], total: 14, modifiers: [], casualties: 2, figures: 18,
+    status: 'pursuing', formed: false, test: { kind: 'pursuit', dice: [2, 2], total: 4, target: 0, outcome: 'pursuit', modifiers: [] } }]);
+  await show({ ...ruling, log: pursuitLog }, 'umpire', 'umpire', 11);
+  await page.selectOption('#overrule-unit', 'ligne_1');
+  const pursuitOutcomes = await page.$$eval('#overrule-outcome option', (list) => list.map((o) => o.value));
+  check(JSON.stringify(pursuitOutcomes) === JSON.stringify(['excellent', 'unformed', 'blown', 'pursuit']),
+    `a pursuit test offers the outcomes ${pursuitOutcomes}`);
+  await page.evaluate(() => document.getElementById('overrule-form').scrollIntoView({ block: 'center' }));
+  await page.locator('#overrule-form').screenshot({ path: join(args.screenshots, 'controls_overrule_pursuit.png') });
+  await show(ruling, 'umpire', 'umpire', 9);
+  await page.evaluate(() => window.scrollTo(0, 0));
 
   // The umpire adjusts a unit of either side, its formation too.
   await page.selectOption('#uadjust-unit', 'dragoons');
@@ -195,8 +218,31 @@ async function umpirePanel(page, show, sent, shoot) {
   await page.keyboard.press('Enter');
   await page.waitForSelector('#rollback-confirm');
   check((await sent()).length === 0, 'a rollback is sent without a confirmation');
+  await page.evaluate(() => { window.answer = { ok: true, seq: 10 }; });
   await page.keyboard.press('Enter'); // the confirmation button has the focus
   check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'rollback', to_seq: 8, reason: 'the sappers were not there' }]), 'the rollback');
+  await page.evaluate(() => { window.answer = null; });
+  // The umpire is told it is done, as for every other tool, and the page does not jump to the panel's title.
+  const doneText = 'Rolled back to seq 8; the game is held until you release it.';
+  check(await page.isVisible('#umpire-done') && (await page.textContent('#umpire-done')) === doneText &&
+    await page.evaluate(() => document.activeElement.id) !== 'umpire-title',
+  `the rollback's done line: "${await page.textContent('#umpire-done')}", focus on #${await page.evaluate(() => document.activeElement.id)}`);
+  // The held state the rollback made (its seq, 10) comes: the done line stays, the release's reason has the focus, in view.
+  const heldLog = umpireLog.concat([{ seq: 10, turn: 2, phase: 'melee', kind: 'umpire_ruled', ruling: 'rollback',
+    text: 'umpire: rolled back to seq 8: the sappers were not there' }]);
+  const firstOf9 = umpireLog.findIndex((entry) => entry.seq === 9);
+  await show(village('melee', 'reroll', ['A'], { umpire: true, hold: 'rolled back to seq 8: the sappers were not there', pending: [], fought: [],
+    rolled_back: [{ from: firstOf9, to: umpireLog.length, seq: 10 }], log: heldLog }), 'umpire', 'umpire', 10);
+  const afterRollback = await page.evaluate(() => {
+    const reason = document.getElementById('release-reason');
+    const box = reason && reason.getBoundingClientRect();
+    const done = document.getElementById('umpire-done').getBoundingClientRect();
+    return { focus: document.activeElement.id, done: document.getElementById('umpire-done').hidden ? '' : document.getElementById('umpire-done').textContent,
+      inView: Boolean(box) && box.top >= 0 && box.bottom <= innerHeight && done.top >= 0 && done.bottom <= innerHeight };
+  });
+  check(afterRollback.focus === 'release-reason' && afterRollback.done === doneText && afterRollback.inView,
+    `after the rollback's held state: ${JSON.stringify(afterRollback)}`);
+  await shoot('controls_umpire_rolled_back_done_1280x800');
 
   // Ending the battle needs its reason and the tick; an ended battle shows no tools.
   await page.fill('#end-reason', 'time is up: 3 hours');
@@ -249,6 +295,36 @@ async function umpirePanel(page, show, sent, shoot) {
   const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
   check(widths[0] <= widths[1], `the umpire's page is ${widths[0]} px wide in a ${widths[1]} px window`);
   await page.screenshot({ path: join(args.screenshots, 'controls_umpire_375_full.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The actions to roll back to are named by the turn and phase they were
+  // taken in and what they were, not by where the game went after them:
+  // side A's done of T1 Morale began turn 2 (its later entries are in T2 Initiative).
+  const turnLog = [
+    { seq: 20, turn: 1, phase: 'morale', kind: 'phase_begun', text: 'phase morale, report, awaiting A and B' },
+    { seq: 21, turn: 1, phase: 'morale', kind: 'side_done', side: 'B', text: 'side B is done' },
+    { seq: 22, turn: 1, phase: 'morale', kind: 'side_done', side: 'A', text: 'side A is done' },
+    { seq: 22, turn: 2, phase: 'initiative', kind: 'turn_begun', text: 'turn 2 begins' },
+    { seq: 22, turn: 2, phase: 'initiative', kind: 'roll', name: 'T2.initiative.A', dice: [3, 4], text: 'T2.initiative.A: 3, 4' },
+    { seq: 22, turn: 2, phase: 'initiative', kind: 'initiative_won', winner: 'A', total_a: 7, total_b: 5, text: 'side A wins the initiative' },
+    { seq: 22, turn: 2, phase: 'initiative', kind: 'phase_begun', text: 'phase initiative, choose, awaiting A' },
+    { seq: 23, turn: 2, phase: 'initiative', kind: 'phasing_chosen', phasing: 'A', text: 'side A moves first' },
+    { seq: 23, turn: 2, phase: 'mandatory_moves', kind: 'phase_begun', text: 'phase mandatory_moves, report, awaiting A and B' },
+  ];
+  await show(village('mandatory_moves', 'report', ['A', 'B'], { umpire: true, hold: null, pending: [], fought: [], rolled_back: [], log: turnLog }),
+    'umpire', 'umpire', 24);
+  const labels = await page.$$eval('#rollback-seq option', (list) => list.map((o) => o.textContent).filter((t) => t.startsWith('seq')));
+  check(JSON.stringify(labels) === JSON.stringify(['seq 23 · T2 Initiative: side A moves first', 'seq 22 · T1 Morale: side A is done',
+    'seq 21 · T1 Morale: side B is done', 'seq 20 · T1 Morale: phase morale, report, awaiting A and B']),
+  `the rollback list: ${JSON.stringify(labels)}`);
+  const here = await page.$eval('.rollback-here[data-seq="22"]', (b) => [b.textContent, b.getAttribute('aria-label')]);
+  check(here[0].includes('seq 22 · T1 Morale') && here[1].includes('seq 22 · T1 Morale: side A is done'),
+    `"Roll back to here" for seq 22: ${JSON.stringify(here)}`);
+  await page.selectOption('#rollback-seq', '22');
+  await page.evaluate(() => document.getElementById('rollback-form').scrollIntoView({ block: 'center' }));
+  await page.locator('#rollback-form').screenshot({ path: join(args.screenshots, 'controls_rollback_list.png') });
+  await page.evaluate(() => document.querySelector('.rollback-here[data-seq="22"]').scrollIntoView({ block: 'center' }));
+  await page.locator('.log').screenshot({ path: join(args.screenshots, 'controls_rollback_here_log.png') });
 }
 
 run('browser_controls', args, async ({ browser, base }) => {
@@ -258,6 +334,9 @@ run('browser_controls', args, async ({ browser, base }) => {
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(base);
   await page.waitForSelector('#start', { state: 'visible' });
+  // The page's icon is inline: the browser never asks the server for /favicon.ico (a 404).
+  const icon = await page.evaluate(() => [...document.querySelectorAll('link[rel~="icon"]')].map((link) => link.getAttribute('href')));
+  check(icon.length === 1 && icon[0].startsWith('data:'), `the page's icon is not inline: ${JSON.stringify(icon)}`);
   await page.evaluate(async () => {
     const { Controls } = await import('/controls.js');
     const { renderForces, renderStatus } = await import('/view.js');
@@ -310,6 +389,32 @@ run('browser_controls', args, async ({ browser, base }) => {
   await show(village('initiative', 'choose', ['A']));
   await page.click('#act-initiative-B');
   check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'choose_initiative', phasing: 'B' }]), 'initiative choice');
+
+  // Charges: only the units that may charge are offered (turn.md §Charge 1,
+  // D26, core/battle.c charge_check): not retreating or unformed (pursuing
+  // cavalry excepted), not in melee, not declared already, not a battery.
+  const mayNot = village('charge', 'declare', ['A'], {
+    charges: [{ unit: 'grenadiers', target: 'dragoons', facing: 'front', leading: false, sappers: false, reinforce: false, response: null, morale: null }],
+  });
+  Object.assign(mayNot.units, {
+    hussards: unit('A', '5e Hussards', 'light_cavalry', { formed: false, status: 'retreating', figures: 7 }),
+    lanciers: unit('A', '2e Lanciers', 'lancers', { formed: false, status: 'pursuing', figures: 10 }),
+    voltigeurs: unit('A', 'Voltigeurs', 'infantry', { formed: false }),
+    grenadiers: unit('A', 'Grenadiers', 'infantry'),
+  });
+  await show(mayNot);
+  const chargers = await page.$$eval('#charge-unit option', (list) => list.map((o) => o.value));
+  check(JSON.stringify(chargers) === JSON.stringify(['ligne_1', 'chasseurs', 'lanciers']),
+    `the units offered to charge: ${chargers} (not the retreating hussars, the unformed voltigeurs, ligne_2 in melee, the grenadiers declared, the battery)`);
+  await page.selectOption('#charge-unit', 'chasseurs');
+  const cavalryTargets = await page.$$eval('#charge-target option', (list) => list.map((o) => o.value));
+  check(!cavalryTargets.includes('village') && cavalryTargets.includes('square'), `cavalry offered a built-up area (12.11): ${cavalryTargets}`);
+  await page.selectOption('#charge-unit', 'ligne_1');
+  await page.selectOption('#charge-target', 'dragoons');
+  check(await page.isHidden('#charge-sappers'), 'sappers offered against a unit that defends no fortified position (12.10)');
+  await page.selectOption('#charge-target', 'village');
+  check(await page.isVisible('#charge-sappers'), 'sappers not offered against the fortified village');
+  await shoot('controls_declare_offered_1280x800');
 
   // Charges: the boxes follow the unit and the target.
   await show(village('charge', 'declare', ['A']));

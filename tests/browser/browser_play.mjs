@@ -443,21 +443,35 @@ async function play(browser, server, base) {
     for (const box of ['#charge-leading', '#charge-sappers', '#charge-reinforce']) {
       check(await pages.A.isHidden(box), `${label}: ${box} is offered to hussars with no use for it`);
     }
+    if (!refusalChecked) {
+      // The server stays the judge: a page that offered what it may not (here
+      // a stale page's box forced on: the hussars have no general to lead
+      // them, 12.4) is refused, and the page says why, with the code.
+      await pages.A.evaluate(() => {
+        const box = document.getElementById('charge-leading');
+        box.closest('.field').hidden = false;
+        box.checked = true;
+      });
+      await pages.A.click('#charge-submit');
+      await pages.A.waitForSelector('#controls-error:not([hidden])', { timeout: STEP_MS });
+      const refusal = await pages.A.textContent('#controls-error');
+      check(refusal.includes('invalid_action') && refusal.includes('no general'),
+        `${label}: a charge led by no general should be refused in words: "${refusal}"`);
+      await shoot(pages.A, 'a_refused_1280x800');
+      refusalChecked = true;
+      // Choosing the unit again hides and clears the box.
+      await pages.A.dispatchEvent('#charge-unit', 'change');
+      check(await pages.A.isHidden('#charge-leading') && !(await pages.A.isChecked('#charge-leading')),
+        `${label}: the general's box is still offered to the hussars`);
+    }
     await pages.A.focus('#charge-facing');
     await pages.A.keyboard.press('Tab');
     check(await pages.A.evaluate(() => document.activeElement.id) === 'charge-submit',
       `${label}: Tab from the facing does not reach the declare button`);
     await act(pages.A, '#charge-submit', `${label} A charges`, { keyboard: true });
-    if (!refusalChecked) {
-      // The same charge again: refused, and the page says why, with the code.
-      await pages.A.click('#charge-submit');
-      await pages.A.waitForSelector('#controls-error:not([hidden])', { timeout: STEP_MS });
-      const refusal = await pages.A.textContent('#controls-error');
-      check(refusal.includes('invalid_action') && refusal.includes('already'),
-        `${label}: a second charge of the hussars should be refused in words: "${refusal}"`);
-      await shoot(pages.A, 'a_refused_1280x800');
-      refusalChecked = true;
-    }
+    // A unit that has declared is not offered again (the server refuses a second charge).
+    await pages.A.waitForFunction(() => !document.querySelector('#charge-unit option[value="hussars"]'), null, { timeout: STEP_MS })
+      .catch(() => { throw new Failure(`${label}: the hussars are offered a second charge`); });
     if (!dropped) {
       // Drop the spectator's connection: it must say so, reconnect by itself
       // and catch up with what it missed (checked at the end).
@@ -663,6 +677,14 @@ async function umpireRulings(server, game, tokens, everyone, fought) {
       marks.first.every((gone) => !gone) && marks.badges >= 2,
     `${label}: ${name} does not mark the overrule rolled back: ${JSON.stringify(marks)}`);
   }
+  // The umpire is told the rollback is done, and the release (the game is held now) has the focus.
+  await umpire.waitForSelector('#release-reason', { timeout: STEP_MS });
+  const told = await umpire.evaluate(() => ({
+    done: document.getElementById('umpire-done').hidden ? '' : document.getElementById('umpire-done').textContent,
+    focus: document.activeElement.id,
+  }));
+  check(told.done === `Rolled back to seq ${target}; the game is held until you release it.` && told.focus === 'release-reason',
+    `${label}: after the rollback the umpire sees ${JSON.stringify(told)}`);
   // The figures are the melee's again, as the server has them.
   await sameAsServer(server, game, tokens.A, everyone, `${label}: after the rollback`);
   for (const [id, unit] of Object.entries(rolled.state.units)) {
