@@ -1733,6 +1733,41 @@ protocol_value *protocol_battle_to_value(const brigade_battle *battle,
     return m;
 }
 
+/* Opens element i of `array` (read under `path`) as a scope. */
+static bool s_open_element(reader *r, const protocol_value *array, const char *path, size_t i,
+                           scope *out)
+{
+    char element[PATH_MAX_BYTES];
+    path_index(element, sizeof element, path, i);
+    return s_open(r, protocol_value_array_get(array, i), element, out);
+}
+
+/* A fought melee's units as they were before its round (state.fought). */
+static void r_fought_units(scope *f, brigade_battle_fought *bf)
+{
+    reader *r = f->r;
+    char path[PATH_MAX_BYTES];
+    const protocol_value *units = r_array(f, "units", BRIGADE_MELEE_UNITS_MAX, path, sizeof path);
+    if (units != NULL && !r->failed && protocol_value_count(units) != (size_t)bf->melee.member_count)
+        r_fail(r, path, "%zu units for %d members", protocol_value_count(units),
+               bf->melee.member_count);
+    for (size_t k = 0; units != NULL && k < protocol_value_count(units) && !r->failed; k++) {
+        scope u;
+        if (!s_open_element(r, units, path, k, &u))
+            break;
+        brigade_fought_unit *fu = &bf->units[k];
+        fu->figures = r_int(&u, "figures", 0, BRIGADE_FIGURES_MAX);
+        fu->status = (brigade_status)r_enum(&u, "status", &STATUS);
+        fu->formed = r_bool(&u, "formed");
+        fu->wavering = r_bool(&u, "wavering");
+        fu->resulted = r_bool(&u, "resulted");
+        fu->casualties = r_int(&u, "casualties", 0, BRIGADE_FIGURES_MAX);
+        fu->test_kind = (brigade_test_kind)r_enum(&u, "test_kind", &TEST_KIND);
+        r_ints(&u, "test_dice", fu->test_dice, 2, 0, 6);
+        s_close(&u);
+    }
+}
+
 /* The umpire's members of a battle tree (PROTOCOL.md §10.2), each
  * optional. */
 static void r_battle_umpire(scope *s, brigade_battle *out)
@@ -1741,83 +1776,52 @@ static void r_battle_umpire(scope *s, brigade_battle *out)
     char path[PATH_MAX_BYTES];
     if (protocol_value_map_get(s->map, "umpired") != NULL)
         out->umpired = r_bool(s, "umpired");
-    if (protocol_value_map_get(s->map, "pending") != NULL) {
-        const protocol_value *pending =
-            r_array(s, "pending", BRIGADE_BATTLE_PENDING_MAX, path, sizeof path);
-        for (size_t i = 0; pending != NULL && i < protocol_value_count(pending) && !r->failed;
-             i++) {
-            char element[PATH_MAX_BYTES];
-            path_index(element, sizeof element, path, i);
-            scope p;
-            if (!s_open(r, protocol_value_array_get(pending, i), element, &p))
-                break;
-            brigade_pending_event *pe = &out->pending[out->pending_count++];
-            pe->unit = r_unit(&p, "unit", false);
-            pe->event = r_event_bits(&p, "event");
-            if (pe->event != BRIGADE_EVENT_DOUBLE_SIX && pe->event != BRIGADE_EVENT_RISK_TO_GENERAL)
-                r_fail(r, element, "a pending event is double_six or risk_to_general");
-            r_text(&p, "melee_id", pe->melee_id, sizeof pe->melee_id, true);
-            s_close(&p);
-        }
+    const protocol_value *pending =
+        protocol_value_map_get(s->map, "pending") != NULL
+            ? r_array(s, "pending", BRIGADE_BATTLE_PENDING_MAX, path, sizeof path)
+            : NULL;
+    for (size_t i = 0; pending != NULL && i < protocol_value_count(pending) && !r->failed; i++) {
+        scope p;
+        if (!s_open_element(r, pending, path, i, &p))
+            break;
+        brigade_pending_event *pe = &out->pending[out->pending_count++];
+        pe->unit = r_unit(&p, "unit", false);
+        pe->event = r_event_bits(&p, "event");
+        if (pe->event != BRIGADE_EVENT_DOUBLE_SIX && pe->event != BRIGADE_EVENT_RISK_TO_GENERAL)
+            r_fail(r, p.path, "a pending event is double_six or risk_to_general");
+        r_text(&p, "melee_id", pe->melee_id, sizeof pe->melee_id, true);
+        s_close(&p);
     }
-    if (protocol_value_map_get(s->map, "fought") != NULL) {
-        const protocol_value *fought =
-            r_array(s, "fought", BRIGADE_BATTLE_MELEES_MAX, path, sizeof path);
-        for (size_t i = 0; fought != NULL && i < protocol_value_count(fought) && !r->failed; i++) {
-            char element[PATH_MAX_BYTES];
-            path_index(element, sizeof element, path, i);
-            scope f;
-            if (!s_open(r, protocol_value_array_get(fought, i), element, &f))
-                break;
-            brigade_battle_fought *bf = &out->fought[out->fought_count++];
-            r_melee_record(&f, "melee", &bf->melee, false);
-            char units_path[PATH_MAX_BYTES];
-            const protocol_value *units =
-                r_array(&f, "units", BRIGADE_MELEE_UNITS_MAX, units_path, sizeof units_path);
-            if (units != NULL && !r->failed &&
-                protocol_value_count(units) != (size_t)bf->melee.member_count)
-                r_fail(r, units_path, "%zu units for %d members", protocol_value_count(units),
-                       bf->melee.member_count);
-            for (size_t k = 0; units != NULL && k < protocol_value_count(units) && !r->failed;
-                 k++) {
-                char unit_path[PATH_MAX_BYTES];
-                path_index(unit_path, sizeof unit_path, units_path, k);
-                scope u;
-                if (!s_open(r, protocol_value_array_get(units, k), unit_path, &u))
-                    break;
-                brigade_fought_unit *fu = &bf->units[k];
-                fu->figures = r_int(&u, "figures", 0, BRIGADE_FIGURES_MAX);
-                fu->status = (brigade_status)r_enum(&u, "status", &STATUS);
-                fu->formed = r_bool(&u, "formed");
-                fu->wavering = r_bool(&u, "wavering");
-                fu->resulted = r_bool(&u, "resulted");
-                fu->casualties = r_int(&u, "casualties", 0, BRIGADE_FIGURES_MAX);
-                fu->test_kind = (brigade_test_kind)r_enum(&u, "test_kind", &TEST_KIND);
-                r_ints(&u, "test_dice", fu->test_dice, 2, 0, 6);
-                s_close(&u);
-            }
-            bf->winner = (brigade_side)r_enum(&f, "winner", &SIDE);
-            bf->result = (brigade_melee_result)r_enum(&f, "result", &RESULT);
-            bf->overruled = r_bool(&f, "overruled");
-            s_close(&f);
-        }
+    const protocol_value *fought =
+        protocol_value_map_get(s->map, "fought") != NULL
+            ? r_array(s, "fought", BRIGADE_BATTLE_MELEES_MAX, path, sizeof path)
+            : NULL;
+    for (size_t i = 0; fought != NULL && i < protocol_value_count(fought) && !r->failed; i++) {
+        scope f;
+        if (!s_open_element(r, fought, path, i, &f))
+            break;
+        brigade_battle_fought *bf = &out->fought[out->fought_count++];
+        r_melee_record(&f, "melee", &bf->melee, false);
+        r_fought_units(&f, bf);
+        bf->winner = (brigade_side)r_enum(&f, "winner", &SIDE);
+        bf->result = (brigade_melee_result)r_enum(&f, "result", &RESULT);
+        bf->overruled = r_bool(&f, "overruled");
+        s_close(&f);
     }
-    if (protocol_value_map_get(s->map, "rolled_back") != NULL) {
-        const protocol_value *ranges =
-            r_array(s, "rolled_back", BRIGADE_BATTLE_ROLLBACKS_MAX, path, sizeof path);
-        for (size_t i = 0; ranges != NULL && i < protocol_value_count(ranges) && !r->failed; i++) {
-            char element[PATH_MAX_BYTES];
-            path_index(element, sizeof element, path, i);
-            scope rs;
-            if (!s_open(r, protocol_value_array_get(ranges, i), element, &rs))
-                break;
-            brigade_rolled_back *rb = &out->rolled_back[out->rolled_back_count++];
-            rb->first = r_long(&rs, "first", 0, LONG_MAX);
-            rb->end = r_long(&rs, "end", rb->first, LONG_MAX);
-            rb->seq = r_long(&rs, "seq", 0, LONG_MAX);
-            rb->to_seq = r_long(&rs, "to_seq", 0, LONG_MAX);
-            s_close(&rs);
-        }
+    const protocol_value *ranges =
+        protocol_value_map_get(s->map, "rolled_back") != NULL
+            ? r_array(s, "rolled_back", BRIGADE_BATTLE_ROLLBACKS_MAX, path, sizeof path)
+            : NULL;
+    for (size_t i = 0; ranges != NULL && i < protocol_value_count(ranges) && !r->failed; i++) {
+        scope rs;
+        if (!s_open_element(r, ranges, path, i, &rs))
+            break;
+        brigade_rolled_back *rb = &out->rolled_back[out->rolled_back_count++];
+        rb->first = r_long(&rs, "first", 0, LONG_MAX);
+        rb->end = r_long(&rs, "end", rb->first, LONG_MAX);
+        rb->seq = r_long(&rs, "seq", 0, LONG_MAX);
+        rb->to_seq = r_long(&rs, "to_seq", 0, LONG_MAX);
+        s_close(&rs);
     }
 }
 

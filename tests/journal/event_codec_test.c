@@ -225,6 +225,88 @@ static protocol_value *path_get(protocol_value *tree, const char *a, long index,
 /* The dice events (PROTOCOL.md §10.3): exact round trips, folded into the
  * battle's dice (which round-trips too), each once; hex that is not 64
  * lower-case characters refused by the codec. */
+/* The umpire's part of a battle (PROTOCOL.md §10.2) and its events round
+ * trip: seated, a pending double six, a melee fought this turn, a
+ * rolled-back range, the settle, overrule and rollback rulings. */
+static void test_umpire_round_trip(void **state)
+{
+    (void)state;
+    brigade_battle *battle = scenario_file("example_a.json");
+    brigade_event e, out;
+    brigade_battle_seated(&e);
+    event_round_trip(battle, &e, &out);
+    assert_true(brigade_battle_fold(battle, &e));
+    battle->turn = 1;
+    battle->phase = BRIGADE_PHASE_MELEE;
+    battle->step = BRIGADE_STEP_SETTLE;
+    battle->pending_count = 1;
+    battle->pending[0].unit = 1;
+    battle->pending[0].event = BRIGADE_EVENT_DOUBLE_SIX;
+    snprintf(battle->pending[0].melee_id, sizeof battle->pending[0].melee_id, "T1.M1");
+    battle->fought_count = 1;
+    brigade_battle_fought *f = &battle->fought[0];
+    snprintf(f->melee.id, sizeof f->melee.id, "T1.M1");
+    f->melee.number = 1;
+    f->melee.round = 1;
+    f->melee.fought_turn = 1;
+    f->melee.member_count = 2;
+    f->melee.members[0].unit = 0;
+    f->melee.members[0].charging = true;
+    f->melee.members[0].dice_recorded = true;
+    f->melee.members[0].dice[0] = 6;
+    f->melee.members[0].dice[1] = 6;
+    f->melee.members[0].reroll_die = -1;
+    f->melee.members[1].unit = 1;
+    f->melee.members[1].reroll_die = -1;
+    f->units[0].figures = 8;
+    f->units[0].formed = true;
+    f->units[0].resulted = true;
+    f->units[0].casualties = 3;
+    f->units[1].figures = 12;
+    f->units[1].status = BRIGADE_STATUS_NORMAL;
+    f->units[1].resulted = true;
+    f->units[1].casualties = 1;
+    f->units[1].test_kind = BRIGADE_TEST_PURSUIT;
+    f->units[1].test_dice[0] = 3;
+    f->units[1].test_dice[1] = 4;
+    f->winner = BRIGADE_SIDE_B;
+    f->result = BRIGADE_RESULT_RETREAT;
+    f->overruled = true;
+    battle->rolled_back_count = 1;
+    battle->rolled_back[0].first = 4;
+    battle->rolled_back[0].end = 19;
+    battle->rolled_back[0].seq = 12;
+    battle->rolled_back[0].to_seq = 3;
+    battle_round_trip(battle);
+
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_UMPIRE_RULED;
+    e.umpire.ruling = BRIGADE_UMPIRE_SETTLE;
+    snprintf(e.umpire.text, sizeof e.umpire.text, "the colonel's horse is shot");
+    e.umpire.unit = 1;
+    e.umpire.event = BRIGADE_EVENT_DOUBLE_SIX;
+    event_round_trip(battle, &e, &out);
+    e.umpire.ruling = BRIGADE_UMPIRE_OVERRULE;
+    e.umpire.event = 0;
+    snprintf(e.umpire.melee_id, sizeof e.umpire.melee_id, "T1.M1");
+    e.umpire.has_result = true;
+    e.umpire.result = BRIGADE_RESULT_PUSHED_BACK;
+    e.umpire.winner = BRIGADE_SIDE_B;
+    e.umpire.outcome = BRIGADE_OUTCOME_BLOWN;
+    event_round_trip(battle, &e, &out);
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_UMPIRE_RULED;
+    e.umpire.ruling = BRIGADE_UMPIRE_ROLLBACK;
+    e.umpire.unit = -1;
+    snprintf(e.umpire.text, sizeof e.umpire.text, "rolled back to seq 3: measured wrong");
+    e.umpire.to_seq = 3;
+    e.umpire.seq = 12;
+    e.umpire.rolls = 9;
+    e.umpire.events = 19;
+    event_round_trip(battle, &e, &out);
+    free(battle);
+}
+
 static void test_dice_events(void **state)
 {
     (void)state;
@@ -532,6 +614,7 @@ int main(void)
         cmocka_unit_test(test_round_trip_every_kind),
         cmocka_unit_test(test_strict_decoding),
         cmocka_unit_test(test_dice_events),
+        cmocka_unit_test(test_umpire_round_trip),
         cmocka_unit_test(test_strict_battle),
         cmocka_unit_test(test_bytes_cut_and_flipped),
         cmocka_unit_test(test_unencodable),
