@@ -372,6 +372,8 @@ static bool umpire_fold(brigade_battle *b, const brigade_event *e)
         b->events = e->umpire.events;
         b->rolls = e->umpire.rolls;
         text_set(b->hold, sizeof b->hold, e->umpire.text);
+        /* Only a seated umpire rolls back, even to before its seating. */
+        b->umpired = true;
         break;
     }
     return true;

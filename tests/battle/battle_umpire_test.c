@@ -361,6 +361,7 @@ static void test_rollback_event(void **state)
     assert_int_equal(target->rolled_back[0].to_seq, 3);
     assert_int_equal(target->rolled_back[0].seq, 12);
     assert_string_equal(target->hold, "rolled back to seq 3: the charge was measured wrong");
+    assert_true(target->umpired); /* the umpire who rolled back is seated */
     assert_int_equal(target->units[game_unit(g, "hussars")].figures, 8);
     assert_int_equal(target->charge_count, 0);
     /* A rollback onto a later state than the one folded is refused. */
