@@ -217,6 +217,15 @@ static bool melee_record_valid(const brigade_battle *b, const brigade_battle_mel
 
 static int melee_find_id(const brigade_battle *b, const char *id);
 
+/* Takes the melee at `index` out of contact, the later ones moving up. */
+static void melee_remove(brigade_battle *b, int index)
+{
+    for (int i = index; i + 1 < b->melee_count; i++)
+        melee_copy(&b->melees[i], &b->melees[i + 1]);
+    b->melee_count--;
+    memset(&b->melees[b->melee_count], 0, sizeof b->melees[0]);
+}
+
 /* The fought record of melee `id` this turn, or NULL. */
 static brigade_battle_fought *fought_find(brigade_battle *b, const char *id)
 {
@@ -309,10 +318,7 @@ static bool melee_overruled_fold(brigade_battle *b, const brigade_event *e)
         }
         melee_copy(&b->melees[index], &e->resolved.next);
     } else if (index >= 0) {
-        for (int i = index; i + 1 < b->melee_count; i++)
-            melee_copy(&b->melees[i], &b->melees[i + 1]);
-        b->melee_count--;
-        memset(&b->melees[b->melee_count], 0, sizeof b->melees[0]);
+        melee_remove(b, index);
     }
     f->winner = e->resolved.winner;
     f->result = e->resolved.result;
@@ -551,10 +557,7 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
                 return false;
             melee_copy(&b->melees[index], &e->resolved.next);
         } else {
-            for (int i = index; i + 1 < b->melee_count; i++)
-                melee_copy(&b->melees[i], &b->melees[i + 1]);
-            b->melee_count--;
-            memset(&b->melees[b->melee_count], 0, sizeof b->melees[0]);
+            melee_remove(b, index);
         }
         break;
     }
@@ -2140,10 +2143,7 @@ static bool overrule_dice_roll(void *context, const char *name, int faces[2])
 static code_t overrule(machine *m, const brigade_command *c)
 {
     const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
-    const brigade_battle_fought *found = NULL;
-    for (int i = 0; i < m->work.fought_count && !found; i++)
-        if (strcmp(m->work.fought[i].melee.id, c->melee) == 0)
-            found = &m->work.fought[i];
+    const brigade_battle_fought *found = fought_find(&m->work, c->melee);
     if (found == NULL)
         return fail(m, bad, "melee '%s' was not fought this turn: only a melee of this turn "
                             "can be overruled (roll back for an older one)", c->melee);

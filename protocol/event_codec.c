@@ -1733,6 +1733,15 @@ protocol_value *protocol_battle_to_value(const brigade_battle *battle,
     return m;
 }
 
+/* r_array for a member that may be absent (NULL then, and no error). */
+static const protocol_value *r_array_optional(scope *s, const char *key, size_t max, char *path,
+                                              size_t path_size)
+{
+    if (protocol_value_map_get(s->map, key) == NULL)
+        return NULL;
+    return r_array(s, key, max, path, path_size);
+}
+
 /* Opens element i of `array` (read under `path`) as a scope. */
 static bool s_open_element(reader *r, const protocol_value *array, const char *path, size_t i,
                            scope *out)
@@ -1777,9 +1786,7 @@ static void r_battle_umpire(scope *s, brigade_battle *out)
     if (protocol_value_map_get(s->map, "umpired") != NULL)
         out->umpired = r_bool(s, "umpired");
     const protocol_value *pending =
-        protocol_value_map_get(s->map, "pending") != NULL
-            ? r_array(s, "pending", BRIGADE_BATTLE_PENDING_MAX, path, sizeof path)
-            : NULL;
+        r_array_optional(s, "pending", BRIGADE_BATTLE_PENDING_MAX, path, sizeof path);
     for (size_t i = 0; pending != NULL && i < protocol_value_count(pending) && !r->failed; i++) {
         scope p;
         if (!s_open_element(r, pending, path, i, &p))
@@ -1793,9 +1800,7 @@ static void r_battle_umpire(scope *s, brigade_battle *out)
         s_close(&p);
     }
     const protocol_value *fought =
-        protocol_value_map_get(s->map, "fought") != NULL
-            ? r_array(s, "fought", BRIGADE_BATTLE_MELEES_MAX, path, sizeof path)
-            : NULL;
+        r_array_optional(s, "fought", BRIGADE_BATTLE_MELEES_MAX, path, sizeof path);
     for (size_t i = 0; fought != NULL && i < protocol_value_count(fought) && !r->failed; i++) {
         scope f;
         if (!s_open_element(r, fought, path, i, &f))
@@ -1809,9 +1814,7 @@ static void r_battle_umpire(scope *s, brigade_battle *out)
         s_close(&f);
     }
     const protocol_value *ranges =
-        protocol_value_map_get(s->map, "rolled_back") != NULL
-            ? r_array(s, "rolled_back", BRIGADE_BATTLE_ROLLBACKS_MAX, path, sizeof path)
-            : NULL;
+        r_array_optional(s, "rolled_back", BRIGADE_BATTLE_ROLLBACKS_MAX, path, sizeof path);
     for (size_t i = 0; ranges != NULL && i < protocol_value_count(ranges) && !r->failed; i++) {
         scope rs;
         if (!s_open_element(r, ranges, path, i, &rs))
