@@ -59,6 +59,7 @@
 #define BRIGADE_DICE_HEX_MAX 64         /* a dice seed or commitment as hex, bytes */
 #define BRIGADE_BATTLE_PENDING_MAX 32   /* D9 events awaiting the umpire at once */
 #define BRIGADE_BATTLE_ROLLBACKS_MAX 32 /* rollbacks a game keeps in rolled_back */
+#define BRIGADE_BATTLE_REPORTS_MAX 32   /* players' reports (D46) in one phase */
 
 /* Phases of a turn, in order (turn.md §Turn); ENDED once a side has no unit
  * left in play at the start of a turn. */
@@ -81,7 +82,11 @@ typedef enum brigade_step {
     BRIGADE_STEP_RESPOND,  /* Charge: owners of charged units answer stand or countercharge */
     BRIGADE_STEP_REROLL,   /* Melee: an owner chooses the sappers' re-roll (12.10) */
     BRIGADE_STEP_REPORT,   /* Mandatory moves, Movement, Fire, Morale: adjust, then done */
-    BRIGADE_STEP_SETTLE    /* Melee: the umpire settles D9's events (pending); nobody awaited */
+    BRIGADE_STEP_SETTLE,   /* Melee: the umpire settles D9's events (pending); any phase with
+                              reports: the umpire rules on contested reports (D46); nobody
+                              awaited */
+    BRIGADE_STEP_OCCUPY    /* Charge: the chargers' side names who occupies a built-up area
+                              its defenders fled (D41, 12.9 f), then done */
 } brigade_step;
 
 /* Seats as a bit set, for `awaiting`. */
@@ -132,6 +137,8 @@ typedef struct brigade_battle_unit {
     char move[BRIGADE_TEXT_MAX + 1];    /* the mandatory-move instruction, "" if none */
     brigade_bonus bonus;                /* won a melee last turn: its bonus move */
     int pursuit_of;                     /* pursuing cavalry: the beaten unit's index, -1 none */
+    int fled_turn;                      /* the last turn in whose Mandatory-move phase it made a
+                                           retreat or broken move (D34, D38); 0 never */
 } brigade_battle_unit;
 
 /* One side. */
@@ -161,6 +168,7 @@ typedef struct brigade_charge {
     brigade_response response;  /* the target's answer to this charge */
     brigade_morale_result charger_morale;
     brigade_morale_result target_morale; /* the target's test (or its counter-charge test) */
+    bool uncontrolled;          /* a pursuer's uncontrolled charge (12.24 f, D38), from report */
 } brigade_charge;
 
 /* A unit's place in a melee, with what holds for this round only. */
@@ -223,6 +231,43 @@ typedef struct brigade_pending_event {
     char melee_id[BRIGADE_MELEE_ID_MAX + 1];
 } brigade_pending_event;
 
+/* A player's report of what the rules leave to the players (D46). */
+typedef enum brigade_report_kind {
+    BRIGADE_REPORT_RALLY = 0,     /* Morale: a broken unit of its own rallies (D34) */
+    BRIGADE_REPORT_REFORM,        /* Movement: an unformed unit of its own reforms (D37) */
+    BRIGADE_REPORT_UNCONTROLLED,  /* Charge/declare: a pursuer with no enemy to pursue names the
+                                     target of its uncontrolled charge, or (target -1) that
+                                     none is in sight (12.24 f, D38) */
+    BRIGADE_REPORT_CONTACT        /* Mandatory moves: a pursuer reached `target` (D39) */
+} brigade_report_kind;
+
+/* Where a report stands (D46). */
+typedef enum brigade_report_state {
+    BRIGADE_REPORT_STANDS = 0,    /* in force: not contested, or contested with no umpire seated */
+    BRIGADE_REPORT_AWAITS_ANSWER, /* contact: changes the other side's units, waits for that
+                                     side's accept (or contest) */
+    BRIGADE_REPORT_AWAITS_UMPIRE, /* contested with an umpire seated: waits for the ruling */
+    BRIGADE_REPORT_ACCEPTED,      /* contact accepted by the other side: in force */
+    BRIGADE_REPORT_UPHELD,        /* the umpire ruled for it: in force */
+    BRIGADE_REPORT_REJECTED       /* not in force: the umpire ruled against it, or a contact
+                                     contested with no umpire seated */
+} brigade_report_state;
+
+/* One report of the current phase (D46); the phase's reports are cleared
+ * when the next phase begins (the log keeps them). */
+typedef struct brigade_report {
+    int number;                 /* 1.. counting the game's reports (battle.report_numbers) */
+    brigade_report_kind kind;
+    brigade_side side;          /* the reporting side */
+    int unit;                   /* its own unit (the pursuer, for CONTACT and UNCONTROLLED) */
+    int target;                 /* UNCONTROLLED, CONTACT: the other side's unit; -1: none */
+    brigade_facing facing;      /* UNCONTROLLED: the side of the target it strikes */
+    brigade_report_state state;
+    bool contested;             /* the other side contested it (`contest` says why) */
+    char contest[BRIGADE_TEXT_MAX + 1];
+    char ruling[BRIGADE_TEXT_MAX + 1]; /* the umpire's reason, "" if none */
+} brigade_report;
+
 /* Log entries of rolled-back actions (PROTOCOL.md §10.2): the entries
  * first .. end - 1 (event numbers, 0 = the game's first event) were
  * rolled back by the action of seq `seq` to the state after `to_seq`. */
@@ -272,6 +317,9 @@ typedef struct brigade_battle {
     brigade_battle_fought fought[BRIGADE_BATTLE_MELEES_MAX];
     int rolled_back_count;
     brigade_rolled_back rolled_back[BRIGADE_BATTLE_ROLLBACKS_MAX];
+    int report_numbers;         /* reports made in the game so far (D46) */
+    int report_count;           /* this phase's reports */
+    brigade_report reports[BRIGADE_BATTLE_REPORTS_MAX];
 } brigade_battle;
 
 /* ---- commands ---------------------------------------------------------- */
@@ -293,8 +341,21 @@ typedef enum brigade_command_kind {
     BRIGADE_COMMAND_SETTLE,                /* a pending D9 event: unit, d9_event (§10.2) */
     BRIGADE_COMMAND_OVERRULE,              /* a melee of `fought`: melee, result and winner, and/or
                                               unit and outcome (§10.2) */
-    BRIGADE_COMMAND_END                    /* the umpire ends the battle (a time limit, agreement):
+    BRIGADE_COMMAND_END,                   /* the umpire ends the battle (a time limit, agreement):
                                               phase ENDED, the dice seed then revealed */
+    /* The players' reports (D46) and their answers: */
+    BRIGADE_COMMAND_RALLY,                 /* Morale/report: unit, broken, has made a broken move (D34) */
+    BRIGADE_COMMAND_REFORM,                /* Movement/report: unit, unformed, normal, in no melee (D37) */
+    BRIGADE_COMMAND_UNCONTROLLED_CHARGE,   /* Charge/declare: unit (pursuing, no enemy to pursue),
+                                              target ("" : none in sight), facing (D38) */
+    BRIGADE_COMMAND_CONTACT,               /* Mandatory moves/report: unit (the pursuer), target (D39) */
+    BRIGADE_COMMAND_CONTEST,               /* the other side's report `report` of this phase, `note`
+                                              why; before the seat's own done in the step (D46) */
+    BRIGADE_COMMAND_ACCEPT,                /* the other side's contact report `report` (D46) */
+    BRIGADE_COMMAND_OCCUPY,                /* Charge/occupy: unit, a charger whose BUA defenders
+                                              fled, occupies the area (D41, 12.9 f) */
+    BRIGADE_COMMAND_RULE                   /* the umpire: contested report `report`, `upheld`,
+                                              `note` the reason (D46) */
 } brigade_command_kind;
 
 /* One command; only the members of its kind are read. */
@@ -322,6 +383,8 @@ typedef struct brigade_command {
     brigade_side winner;                    /* A, B; NONE with a draw */
     bool has_outcome;                       /* overrule: impose `outcome` on `unit`'s test */
     brigade_test_outcome outcome;
+    int report;                             /* contest, accept, rule: the report's number */
+    bool upheld;                            /* rule: the report stands (true) or not */
     char note[BRIGADE_TEXT_MAX + 1];        /* adjust: what happened; the umpire's: the reason;
                                                required */
 } brigade_command;
@@ -366,9 +429,16 @@ typedef enum brigade_event_kind {
     BRIGADE_BATTLE_EVENT_DICE_REVEALED,     /* dice: hex = the server seed (once, at the end) */
     BRIGADE_BATTLE_EVENT_UMPIRE_RULED,      /* umpire: a ruling (brigade_umpire_ruling) with its
                                                text (the reason) */
-    BRIGADE_BATTLE_EVENT_MELEE_OVERRULED    /* resolved: a melee's new result by the umpire;
+    BRIGADE_BATTLE_EVENT_MELEE_OVERRULED,   /* resolved: a melee's new result by the umpire;
                                                `index` unused: the melee is found by id, kept,
                                                put back or removed as `keep` says */
+    BRIGADE_BATTLE_EVENT_REPORTED,          /* report: a player's report (D46) joins the phase's
+                                               reports; AWAITS_ANSWER makes the other side
+                                               awaited and not done */
+    BRIGADE_BATTLE_EVENT_REPORT_ANSWERED,   /* answer_report: contested, accepted or ruled */
+    BRIGADE_BATTLE_EVENT_TEST_TAKEN         /* test: a test outside a melee, log only: a pursuit
+                                               test in the Morale phase (D35), an occupier's
+                                               reform test (D41) */
 } brigade_event_kind;
 
 /* Why a unit changed (UNIT_CHANGED). */
@@ -380,7 +450,13 @@ typedef enum brigade_unit_cause {
     BRIGADE_CAUSE_MELEE,         /* a melee's outcome */
     BRIGADE_CAUSE_BLOWN_MOVE,    /* blown cavalry's compulsory move (Movement, 12.24) */
     BRIGADE_CAUSE_MOVEMENT_OVER, /* end of the Movement phase: instruction cleared */
-    BRIGADE_CAUSE_UMPIRE         /* the umpire's adjustment (note: "umpire: <reason>") */
+    BRIGADE_CAUSE_UMPIRE,        /* the umpire's adjustment (note: "umpire: <reason>") */
+    BRIGADE_CAUSE_RALLIED,       /* a broken unit's rally stood, end of Morale (D34) */
+    BRIGADE_CAUSE_REFORMED,      /* a reform stood, end of Movement (D37) */
+    BRIGADE_CAUSE_BLOWN_OVER,    /* blown cavalry fell back, end of Movement (D36) */
+    BRIGADE_CAUSE_CHARGE_OVER,   /* a pursuer with no enemy that did not charge: blown (D38) */
+    BRIGADE_CAUSE_CONTACT,       /* contact during pursuit (D39) */
+    BRIGADE_CAUSE_TEST           /* a test outside a melee (D35, D41) */
 } brigade_unit_cause;
 
 /* A modifier as plain data (copied from the engine's static strings). */
@@ -403,7 +479,9 @@ typedef enum brigade_morale_effect {
     BRIGADE_MORALE_HALTS,            /* charger failed by 1-2: halts, unformed, no contact */
     BRIGADE_MORALE_HALTS_RETREATS,   /* charger failed by 3+: halts, retreats next Mandatory moves */
     BRIGADE_MORALE_WAVERS,           /* target failed by 1-2: wavering (-2 in the melee), contact */
-    BRIGADE_MORALE_RETREATS          /* target failed by 3+: retreating; contacted it loses (12.13) */
+    BRIGADE_MORALE_RETREATS,         /* target failed by 3+: retreating; contacted it loses (12.13) */
+    BRIGADE_MORALE_FLEES             /* a BUA defender failed by 3+: flees before contact,
+                                        retreating, unformed, no figures lost (D41, 12.9 e) */
 } brigade_morale_effect;
 
 /* What an UMPIRE_RULED event does (design.md "Roles"). */
@@ -415,7 +493,8 @@ typedef enum brigade_umpire_ruling {
     BRIGADE_UMPIRE_SETTLE,   /* a pending D9 event settled: unit, event */
     BRIGADE_UMPIRE_OVERRULE, /* a melee overruled (its events follow): melee */
     BRIGADE_UMPIRE_ROLLBACK, /* folded onto the state after to_seq: rolls, events, the hold */
-    BRIGADE_UMPIRE_END       /* the umpire ends the battle (PHASE_BEGUN ENDED follows) */
+    BRIGADE_UMPIRE_END,      /* the umpire ends the battle (PHASE_BEGUN ENDED follows) */
+    BRIGADE_UMPIRE_RULE      /* a contested report ruled (REPORT_ANSWERED follows, D46) */
 } brigade_umpire_ruling;
 
 /* "hold", "release", "note", "seated", "settle", "overrule", "rollback", "end";
@@ -454,6 +533,7 @@ typedef struct brigade_event {
             bool formed, wavering, sappers;
             brigade_bonus bonus;
             int pursuit_of;
+            int fled_turn;              /* D34, D38 */
             char move[BRIGADE_TEXT_MAX + 1];
             char note[BRIGADE_TEXT_MAX + 1]; /* why, for the log */
             bool has_formation;         /* the formation changes too (an adjustment) */
@@ -521,6 +601,26 @@ typedef struct brigade_event {
             bool keep;                  /* stays in contact (`next`), else removed */
             brigade_battle_melee next;
         } resolved;
+        struct {
+            brigade_report report;      /* REPORTED: the whole report as made */
+        } report;
+        struct {
+            int number;                 /* the report's number */
+            brigade_report_state state; /* its new state */
+            bool contested;             /* a contest (`text` the reason) */
+            char text[BRIGADE_TEXT_MAX + 1]; /* the contest's or the umpire's reason */
+        } answer_report;
+        struct {
+            int unit;
+            char roll[BRIGADE_ROLL_NAME_MAX + 1]; /* "T2.dragoons.pursuit", "T3.grenadiers.reform" */
+            brigade_test_kind kind;     /* PURSUIT or REFORM */
+            int dice[2];
+            int total;
+            int target;                 /* reform: the number to reach; pursuit: 0 */
+            brigade_test_outcome outcome;
+            int modifier_count;
+            brigade_battle_modifier modifiers[BRIGADE_MODIFIERS_MAX];
+        } test;
         struct {
             brigade_side side;                /* DICE_SEED_ADDED; NONE otherwise */
             char hex[BRIGADE_DICE_HEX_MAX + 1]; /* 64 lower-case hex characters */
@@ -632,6 +732,21 @@ void brigade_battle_seated(brigade_event *out);
 /* Folds every event of `events` in order; false at the first that does not
  * fit (the earlier ones stay folded). */
 bool brigade_battle_fold_all(brigade_battle *battle, const brigade_event_list *events);
+
+/* The report of `number` among the phase's reports, NULL if none. */
+const brigade_report *brigade_battle_report_find(const brigade_battle *battle, int number);
+
+/* Whether pursuing unit `unit` has an enemy to pursue this turn (D38): the
+ * unit it pursues is in play and made a retreat or broken move in this
+ * turn's Mandatory-move phase (fled_turn == turn; during that phase: it is
+ * retreating or broken). False for a unit that is not pursuing. */
+bool brigade_battle_has_enemy_to_pursue(const brigade_battle *battle, int unit);
+
+/* Names on the wire: "rally", "reform", "uncontrolled", "contact"; and
+ * "stands", "awaits_answer", "awaits_umpire", "accepted", "upheld",
+ * "rejected"; "?" out of range. */
+const char *brigade_report_kind_name(brigade_report_kind kind);
+const char *brigade_report_state_name(brigade_report_state state);
 
 /* The unit's index by id, -1 if none. */
 int brigade_battle_unit_find(const brigade_battle *battle, const char *id);
