@@ -32,7 +32,9 @@ static const char *const server_kind_names[] = {"created", "welcome", "ack",    
 static const char *const action_kind_names[] = {
     "choose_initiative", "declare_charge", "respond", "sappers_reroll", "adjust",
     "done",              "hold",           "release", "note",           "umpire_adjust",
-    "settle",            "overrule",       "rollback", "end"};
+    "settle",            "overrule",       "rollback", "end",
+    "rally",             "reform",         "uncontrolled_charge", "contact",
+    "contest",           "accept",         "occupy",   "rule"};
 static const char *const facing_names[] = {"front", "flank", "rear"};
 static const char *const response_names[] = {"stand", "countercharge"};
 
@@ -556,6 +558,75 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
         static const char *const allowed[] = {"kind", NULL};
         return reader_only(&reader, allowed);
     }
+    case PROTOCOL_ACTION_RALLY:
+    case PROTOCOL_ACTION_REFORM:
+    case PROTOCOL_ACTION_OCCUPY: {
+        static const char *const allowed[] = {"kind", "unit", NULL};
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK)
+            return error;
+        return reader_unit(&reader, "unit", action->as.unit_report.unit);
+    }
+    case PROTOCOL_ACTION_UNCONTROLLED_CHARGE: {
+        /* target absent: no enemy in sight; facing only with a target,
+         * absent: front (§5.3, 12.24 f, D38) */
+        static const char *const allowed[] = {"kind", "unit", "target", "facing", NULL};
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_unit(&reader, "unit", action->as.uncontrolled_charge.unit)) !=
+                PROTOCOL_MESSAGE_OK)
+            return error;
+        action->as.uncontrolled_charge.facing = PROTOCOL_FACING_FRONT;
+        if (protocol_value_map_get(map, "target") != NULL) {
+            if ((error = reader_unit(&reader, "target", action->as.uncontrolled_charge.target)) !=
+                PROTOCOL_MESSAGE_OK)
+                return error;
+            action->as.uncontrolled_charge.has_target = true;
+        }
+        if (protocol_value_map_get(map, "facing") != NULL) {
+            if ((error = reader_name(&reader, "facing", facing_names, COUNT(facing_names),
+                                     &index)) != PROTOCOL_MESSAGE_OK)
+                return error;
+            if (!action->as.uncontrolled_charge.has_target)
+                return reader_fail(&reader, PROTOCOL_MESSAGE_BAD_VALUE, "facing",
+                                   "facing goes with a target");
+            action->as.uncontrolled_charge.facing = (protocol_facing)index;
+        }
+        return PROTOCOL_MESSAGE_OK;
+    }
+    case PROTOCOL_ACTION_CONTACT: {
+        static const char *const allowed[] = {"kind", "unit", "target", NULL};
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_unit(&reader, "unit", action->as.contact.unit)) !=
+                PROTOCOL_MESSAGE_OK)
+            return error;
+        return reader_unit(&reader, "target", action->as.contact.target);
+    }
+    case PROTOCOL_ACTION_CONTEST: {
+        static const char *const allowed[] = {"kind", "report", "reason", NULL};
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_int(&reader, "report", true, 1, PROTOCOL_REPORT_NUMBER_MAX,
+                                &action->as.contest.report, NULL)) != PROTOCOL_MESSAGE_OK)
+            return error;
+        return reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
+                             action->as.contest.reason, NULL);
+    }
+    case PROTOCOL_ACTION_ACCEPT: {
+        static const char *const allowed[] = {"kind", "report", NULL};
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK)
+            return error;
+        return reader_int(&reader, "report", true, 1, PROTOCOL_REPORT_NUMBER_MAX,
+                          &action->as.accept.report, NULL);
+    }
+    case PROTOCOL_ACTION_RULE: {
+        static const char *const allowed[] = {"kind", "report", "upheld", "reason", NULL};
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_int(&reader, "report", true, 1, PROTOCOL_REPORT_NUMBER_MAX,
+                                &action->as.rule.report, NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_bool(&reader, "upheld", true, &action->as.rule.upheld, NULL)) !=
+                PROTOCOL_MESSAGE_OK)
+            return error;
+        return reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
+                             action->as.rule.reason, NULL);
+    }
     }
     return reader_fail(&reader, PROTOCOL_MESSAGE_BAD_VALUE, "kind", "unknown action");
 }
@@ -1023,6 +1094,35 @@ static protocol_value *action_to_value(const protocol_action *action, bool *refu
         build_string(&builder, "reason", action->as.rollback.reason);
         break;
     case PROTOCOL_ACTION_DONE:
+        break;
+    case PROTOCOL_ACTION_RALLY:
+    case PROTOCOL_ACTION_REFORM:
+    case PROTOCOL_ACTION_OCCUPY:
+        build_string(&builder, "unit", action->as.unit_report.unit);
+        break;
+    case PROTOCOL_ACTION_UNCONTROLLED_CHARGE:
+        build_string(&builder, "unit", action->as.uncontrolled_charge.unit);
+        if (action->as.uncontrolled_charge.has_target) {
+            build_string(&builder, "target", action->as.uncontrolled_charge.target);
+            build_string(&builder, "facing",
+                         protocol_facing_name(action->as.uncontrolled_charge.facing));
+        }
+        break;
+    case PROTOCOL_ACTION_CONTACT:
+        build_string(&builder, "unit", action->as.contact.unit);
+        build_string(&builder, "target", action->as.contact.target);
+        break;
+    case PROTOCOL_ACTION_CONTEST:
+        build_int(&builder, "report", action->as.contest.report);
+        build_string(&builder, "reason", action->as.contest.reason);
+        break;
+    case PROTOCOL_ACTION_ACCEPT:
+        build_int(&builder, "report", action->as.accept.report);
+        break;
+    case PROTOCOL_ACTION_RULE:
+        build_int(&builder, "report", action->as.rule.report);
+        build_bool(&builder, "upheld", action->as.rule.upheld);
+        build_string(&builder, "reason", action->as.rule.reason);
         break;
     }
     return build_done(&builder);

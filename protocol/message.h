@@ -44,6 +44,8 @@
 #define PROTOCOL_FIGURES_MAX 100000    /* = BRIGADE_FIGURES_MAX (core/melee.h) */
 #define PROTOCOL_ERROR_CODE_MAX 31
 #define PROTOCOL_ERROR_MESSAGE_MAX 255
+/* A report's number in contest, accept and rule: 1..this (§5.3, D46). */
+#define PROTOCOL_REPORT_NUMBER_MAX 2147483647
 
 typedef enum protocol_seat {
     PROTOCOL_SEAT_A = 0,
@@ -104,7 +106,20 @@ typedef enum protocol_action_kind {
     PROTOCOL_ACTION_SETTLE,        /* as.settle: a D9 event settled (§10.2) */
     PROTOCOL_ACTION_OVERRULE,      /* as.overrule: a melee's result or a test outcome (§10.2) */
     PROTOCOL_ACTION_ROLLBACK,      /* as.rollback: back to the state after to_seq (§10.2) */
-    PROTOCOL_ACTION_END            /* as.umpire: the umpire ends the battle (§10.2) */
+    PROTOCOL_ACTION_END,           /* as.umpire: the umpire ends the battle (§10.2) */
+    /* the players' reports and their answers (§5.3, decisions.md D46): */
+    PROTOCOL_ACTION_RALLY,               /* as.unit_report: Morale, a broken unit rallies (D34) */
+    PROTOCOL_ACTION_REFORM,              /* as.unit_report: Movement, an unformed unit reforms
+                                            (D37) */
+    PROTOCOL_ACTION_UNCONTROLLED_CHARGE, /* as.uncontrolled_charge: Charge, a pursuer with no
+                                            enemy to pursue (12.24 f, D38) */
+    PROTOCOL_ACTION_CONTACT,             /* as.contact: Mandatory moves, a pursuer's contact (D39) */
+    PROTOCOL_ACTION_CONTEST,             /* as.contest: the other side's report is contested */
+    PROTOCOL_ACTION_ACCEPT,              /* as.accept: the other side's contact accepted */
+    PROTOCOL_ACTION_OCCUPY,              /* as.unit_report: Charge/occupy, a built-up area its
+                                            defenders fled is occupied (D41) */
+    /* the umpire's: */
+    PROTOCOL_ACTION_RULE                 /* as.rule: a contested report upheld or rejected */
 } protocol_action_kind;
 
 typedef enum protocol_facing {
@@ -128,7 +143,7 @@ bool protocol_response_parse(const char *text, protocol_response *out);
 
 /* One action of an act message (§5.3). Unit ids are 1..PROTOCOL_UNIT_ID_MAX
  * bytes with no '.'; optional members absent on the wire read as false
- * (declare_charge) or have has_* false (adjust). */
+ * (declare_charge, uncontrolled_charge) or have has_* false (adjust). */
 typedef struct protocol_action {
     protocol_action_kind kind;
     union {
@@ -188,6 +203,32 @@ typedef struct protocol_action {
             int64_t to_seq;                       /* 1..PROTOCOL_INT_SAFE_MAX */
             char reason[PROTOCOL_NOTE_MAX + 1];
         } rollback;
+        struct {
+            char unit[PROTOCOL_UNIT_ID_MAX + 1];  /* the seat's own unit */
+        } unit_report;                            /* rally, reform, occupy (D34, D37, D41) */
+        struct {
+            char unit[PROTOCOL_UNIT_ID_MAX + 1];  /* the seat's own pursuing unit */
+            bool has_target;                      /* false: no enemy in sight (the wire omits
+                                                     target and facing) */
+            char target[PROTOCOL_UNIT_ID_MAX + 1];
+            protocol_facing facing;               /* with a target; absent on the wire: front */
+        } uncontrolled_charge;                    /* 12.24 f, D38 */
+        struct {
+            char unit[PROTOCOL_UNIT_ID_MAX + 1];  /* the seat's own pursuer */
+            char target[PROTOCOL_UNIT_ID_MAX + 1]; /* the other side's unit it reached */
+        } contact;                                /* D39 */
+        struct {
+            int64_t report;                       /* 1..PROTOCOL_REPORT_NUMBER_MAX */
+            char reason[PROTOCOL_NOTE_MAX + 1];   /* why, 1..255 bytes */
+        } contest;                                /* D46 */
+        struct {
+            int64_t report;                       /* 1..PROTOCOL_REPORT_NUMBER_MAX */
+        } accept;                                 /* D46 */
+        struct {
+            int64_t report;                       /* 1..PROTOCOL_REPORT_NUMBER_MAX */
+            bool upheld;                          /* true: the report stands; false: rejected */
+            char reason[PROTOCOL_NOTE_MAX + 1];   /* the umpire's ruling, 1..255 bytes */
+        } rule;                                   /* the umpire's (D46) */
     } as;
 } protocol_action;
 

@@ -804,6 +804,52 @@ static bool server_games_command(const protocol_action *action, brigade_command 
     case PROTOCOL_ACTION_DONE:
         command->kind = BRIGADE_COMMAND_DONE;
         return true;
+    case PROTOCOL_ACTION_RALLY:
+    case PROTOCOL_ACTION_REFORM:
+    case PROTOCOL_ACTION_OCCUPY:
+        /* The players' reports of one own unit (PROTOCOL.md §5.3; D34, D37, D41). */
+        command->kind = action->kind == PROTOCOL_ACTION_RALLY    ? BRIGADE_COMMAND_RALLY
+                        : action->kind == PROTOCOL_ACTION_REFORM ? BRIGADE_COMMAND_REFORM
+                                                                 : BRIGADE_COMMAND_OCCUPY;
+        memcpy(command->unit, action->as.unit_report.unit, sizeof(command->unit));
+        return true;
+    case PROTOCOL_ACTION_UNCONTROLLED_CHARGE:
+        /* 12.24 f, D38: target "" when no enemy is in sight (core/battle.h). */
+        command->kind = BRIGADE_COMMAND_UNCONTROLLED_CHARGE;
+        memcpy(command->unit, action->as.uncontrolled_charge.unit, sizeof(command->unit));
+        if (action->as.uncontrolled_charge.has_target)
+            memcpy(command->target, action->as.uncontrolled_charge.target,
+                   sizeof(command->target));
+        switch (action->as.uncontrolled_charge.facing) {
+        case PROTOCOL_FACING_FLANK: command->facing = BRIGADE_FACING_FLANK; break;
+        case PROTOCOL_FACING_REAR: command->facing = BRIGADE_FACING_REAR; break;
+        default: command->facing = BRIGADE_FACING_FRONT; break;
+        }
+        return true;
+    case PROTOCOL_ACTION_CONTACT:
+        /* D39: the pursuer and the other side's unit it reached. */
+        command->kind = BRIGADE_COMMAND_CONTACT;
+        memcpy(command->unit, action->as.contact.unit, sizeof(command->unit));
+        memcpy(command->target, action->as.contact.target, sizeof(command->target));
+        return true;
+    case PROTOCOL_ACTION_CONTEST:
+        /* D46; the number is 1..PROTOCOL_REPORT_NUMBER_MAX (an int). */
+        command->kind = BRIGADE_COMMAND_CONTEST;
+        command->report = (int)action->as.contest.report;
+        server_games_note_set(command, action->as.contest.reason);
+        return true;
+    case PROTOCOL_ACTION_ACCEPT:
+        command->kind = BRIGADE_COMMAND_ACCEPT;
+        command->report = (int)action->as.accept.report;
+        return true;
+    case PROTOCOL_ACTION_RULE:
+        /* The umpire's (seat NONE, as settle and overrule): core refuses a
+         * player's with wrong_seat (D46). */
+        command->kind = BRIGADE_COMMAND_RULE;
+        command->report = (int)action->as.rule.report;
+        command->upheld = action->as.rule.upheld;
+        server_games_note_set(command, action->as.rule.reason);
+        return true;
     }
     snprintf(why, why_size, "action.kind: not an action");
     return false;

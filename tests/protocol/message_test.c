@@ -213,7 +213,7 @@ static void test_client_encode_refused(void **state)
     message.kind = (protocol_client_kind)9;
     assert_null(protocol_client_message_to_value(&message));
     message.kind = PROTOCOL_CLIENT_ACT;
-    message.as.act.kind = (protocol_action_kind)17;
+    message.as.act.kind = (protocol_action_kind)(PROTOCOL_ACTION_RULE + 1);
     assert_int_equal(protocol_client_message_encode(&message, 0, &frame, &len),
                      PROTOCOL_CODEC_UNENCODABLE);
 }
@@ -441,6 +441,228 @@ static void test_client_refused_actions(void **state)
     expect_client_error(ACT("{\"kind\": \"adjust\", \"unit\": \"h\", \"status\": null,"
                             " \"note\": \"n\"}"),
                         PROTOCOL_MESSAGE_WRONG_TYPE, "action.status", 5);
+}
+
+/* The reports of D34-D46 and their answers (§5.3): wire forms and round
+ * trips. */
+static void test_client_report_actions(void **state)
+{
+    (void)state;
+    protocol_client_message message = {.kind = PROTOCOL_CLIENT_ACT, .request = 7};
+    protocol_action *action = &message.as.act;
+    protocol_client_message back;
+    static const struct {
+        protocol_action_kind kind;
+        const char *name;
+    } unit_kinds[] = {{PROTOCOL_ACTION_RALLY, "rally"},
+                      {PROTOCOL_ACTION_REFORM, "reform"},
+                      {PROTOCOL_ACTION_OCCUPY, "occupy"}};
+    for (size_t i = 0; i < sizeof unit_kinds / sizeof unit_kinds[0]; i++) {
+        memset(action, 0, sizeof *action);
+        action->kind = unit_kinds[i].kind;
+        strcpy(action->as.unit_report.unit, "line_1");
+        char wire[160];
+        snprintf(wire, sizeof wire,
+                 "{\"type\": \"act\", \"request\": 7,"
+                 " \"action\": {\"kind\": \"%s\", \"unit\": \"line_1\"}}",
+                 unit_kinds[i].name);
+        client_round_trip(&message, wire, &back);
+        assert_int_equal(back.as.act.kind, unit_kinds[i].kind);
+        assert_string_equal(back.as.act.as.unit_report.unit, "line_1");
+        assert_string_equal(protocol_action_kind_name(unit_kinds[i].kind), unit_kinds[i].name);
+    }
+
+    memset(action, 0, sizeof *action);
+    action->kind = PROTOCOL_ACTION_UNCONTROLLED_CHARGE;
+    strcpy(action->as.uncontrolled_charge.unit, "dragoons");
+    client_round_trip(&message,
+                      "{\"type\": \"act\", \"request\": 7,"
+                      " \"action\": {\"kind\": \"uncontrolled_charge\", \"unit\": \"dragoons\"}}",
+                      &back);
+    assert_false(back.as.act.as.uncontrolled_charge.has_target);
+    assert_string_equal(back.as.act.as.uncontrolled_charge.target, "");
+    assert_int_equal(back.as.act.as.uncontrolled_charge.facing, PROTOCOL_FACING_FRONT);
+    action->as.uncontrolled_charge.has_target = true;
+    strcpy(action->as.uncontrolled_charge.target, "guns");
+    action->as.uncontrolled_charge.facing = PROTOCOL_FACING_REAR;
+    client_round_trip(&message,
+                      "{\"type\": \"act\", \"request\": 7,"
+                      " \"action\": {\"kind\": \"uncontrolled_charge\", \"unit\": \"dragoons\","
+                      " \"target\": \"guns\", \"facing\": \"rear\"}}",
+                      &back);
+    assert_true(back.as.act.as.uncontrolled_charge.has_target);
+    assert_string_equal(back.as.act.as.uncontrolled_charge.target, "guns");
+    assert_int_equal(back.as.act.as.uncontrolled_charge.facing, PROTOCOL_FACING_REAR);
+    /* facing absent with a target: front */
+    size_t len = 0;
+    uint8_t *frame = test_frame_from_json(
+        ACT("{\"kind\": \"uncontrolled_charge\", \"unit\": \"d\", \"target\": \"g\"}"), &len);
+    protocol_client_message decoded;
+    assert_int_equal(protocol_client_message_decode(frame, len, &decoded, NULL),
+                     PROTOCOL_MESSAGE_OK);
+    assert_true(decoded.as.act.as.uncontrolled_charge.has_target);
+    assert_int_equal(decoded.as.act.as.uncontrolled_charge.facing, PROTOCOL_FACING_FRONT);
+    free(frame);
+
+    memset(action, 0, sizeof *action);
+    action->kind = PROTOCOL_ACTION_CONTACT;
+    strcpy(action->as.contact.unit, "dragoons");
+    strcpy(action->as.contact.target, "hussars");
+    client_round_trip(&message,
+                      "{\"type\": \"act\", \"request\": 7, \"action\": {\"kind\": \"contact\","
+                      " \"unit\": \"dragoons\", \"target\": \"hussars\"}}",
+                      &back);
+    assert_string_equal(back.as.act.as.contact.unit, "dragoons");
+    assert_string_equal(back.as.act.as.contact.target, "hussars");
+
+    memset(action, 0, sizeof *action);
+    action->kind = PROTOCOL_ACTION_CONTEST;
+    action->as.contest.report = 3;
+    strcpy(action->as.contest.reason, "the dragoons were 4\" short");
+    client_round_trip(&message,
+                      "{\"type\": \"act\", \"request\": 7, \"action\": {\"kind\": \"contest\","
+                      " \"report\": 3, \"reason\": \"the dragoons were 4\\\" short\"}}",
+                      &back);
+    assert_true(back.as.act.as.contest.report == 3);
+    assert_string_equal(back.as.act.as.contest.reason, "the dragoons were 4\" short");
+
+    memset(action, 0, sizeof *action);
+    action->kind = PROTOCOL_ACTION_ACCEPT;
+    action->as.accept.report = PROTOCOL_REPORT_NUMBER_MAX;
+    client_round_trip(&message,
+                      "{\"type\": \"act\", \"request\": 7, \"action\": {\"kind\": \"accept\","
+                      " \"report\": 2147483647}}",
+                      &back);
+    assert_true(back.as.act.as.accept.report == PROTOCOL_REPORT_NUMBER_MAX);
+
+    memset(action, 0, sizeof *action);
+    action->kind = PROTOCOL_ACTION_RULE;
+    action->as.rule.report = 1;
+    strcpy(action->as.rule.reason, "measured: in contact");
+    client_round_trip(&message,
+                      "{\"type\": \"act\", \"request\": 7, \"action\": {\"kind\": \"rule\","
+                      " \"report\": 1, \"upheld\": false, \"reason\": \"measured: in contact\"}}",
+                      &back);
+    assert_true(back.as.act.as.rule.report == 1);
+    assert_false(back.as.act.as.rule.upheld);
+    assert_string_equal(back.as.act.as.rule.reason, "measured: in contact");
+    action->as.rule.upheld = true;
+    client_round_trip(&message,
+                      "{\"type\": \"act\", \"request\": 7, \"action\": {\"kind\": \"rule\","
+                      " \"report\": 1, \"upheld\": true, \"reason\": \"measured: in contact\"}}",
+                      &back);
+    assert_true(back.as.act.as.rule.upheld);
+}
+
+/* Each kind of fault in each report action is bad_message, naming the
+ * member (§5.3). */
+static void test_client_refused_reports(void **state)
+{
+    (void)state;
+    static const char *const unit_kinds[] = {"rally", "reform", "occupy"};
+    char json[1024];
+    for (size_t i = 0; i < sizeof unit_kinds / sizeof unit_kinds[0]; i++) {
+        snprintf(json, sizeof json, ACT("{\"kind\": \"%s\"}"), unit_kinds[i]);
+        expect_client_error(json, PROTOCOL_MESSAGE_MISSING_MEMBER, "action.unit", 5);
+        snprintf(json, sizeof json, ACT("{\"kind\": \"%s\", \"unit\": 4}"), unit_kinds[i]);
+        expect_client_error(json, PROTOCOL_MESSAGE_WRONG_TYPE, "action.unit", 5);
+        snprintf(json, sizeof json, ACT("{\"kind\": \"%s\", \"unit\": \"\"}"), unit_kinds[i]);
+        expect_client_error(json, PROTOCOL_MESSAGE_BAD_VALUE, "action.unit", 5);
+        snprintf(json, sizeof json, ACT("{\"kind\": \"%s\", \"unit\": \"a.b\"}"),
+                 unit_kinds[i]);
+        expect_client_error(json, PROTOCOL_MESSAGE_BAD_VALUE, "action.unit", 5);
+        snprintf(json, sizeof json,
+                 ACT("{\"kind\": \"%s\", \"unit\": \"uuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu\"}"),
+                 unit_kinds[i]);
+        expect_client_error(json, PROTOCOL_MESSAGE_BAD_VALUE, "action.unit", 5);
+        snprintf(json, sizeof json,
+                 ACT("{\"kind\": \"%s\", \"unit\": \"h\", \"note\": \"why\"}"), unit_kinds[i]);
+        expect_client_error(json, PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.note", 5);
+    }
+    /* uncontrolled_charge */
+    expect_client_error(ACT("{\"kind\": \"uncontrolled_charge\"}"),
+                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.unit", 5);
+    expect_client_error(ACT("{\"kind\": \"uncontrolled_charge\", \"unit\": \"d\","
+                            " \"facing\": \"flank\"}"),
+                        PROTOCOL_MESSAGE_BAD_VALUE, "action.facing", 5);
+    expect_client_error(ACT("{\"kind\": \"uncontrolled_charge\", \"unit\": \"d\","
+                            " \"target\": \"g\", \"facing\": \"side\"}"),
+                        PROTOCOL_MESSAGE_BAD_VALUE, "action.facing", 5);
+    expect_client_error(ACT("{\"kind\": \"uncontrolled_charge\", \"unit\": \"d\","
+                            " \"target\": \"g\", \"facing\": 1}"),
+                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.facing", 5);
+    expect_client_error(ACT("{\"kind\": \"uncontrolled_charge\", \"unit\": \"d\","
+                            " \"target\": null}"),
+                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.target", 5);
+    expect_client_error(ACT("{\"kind\": \"uncontrolled_charge\", \"unit\": \"d\","
+                            " \"target\": \"\"}"),
+                        PROTOCOL_MESSAGE_BAD_VALUE, "action.target", 5);
+    expect_client_error(ACT("{\"kind\": \"uncontrolled_charge\", \"unit\": \"d\","
+                            " \"target\": \"g.h\"}"),
+                        PROTOCOL_MESSAGE_BAD_VALUE, "action.target", 5);
+    expect_client_error(ACT("{\"kind\": \"uncontrolled_charge\", \"unit\": \"d\","
+                            " \"leading\": true}"),
+                        PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.leading", 5);
+    /* contact */
+    expect_client_error(ACT("{\"kind\": \"contact\", \"target\": \"h\"}"),
+                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.unit", 5);
+    expect_client_error(ACT("{\"kind\": \"contact\", \"unit\": \"d\"}"),
+                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.target", 5);
+    expect_client_error(ACT("{\"kind\": \"contact\", \"unit\": \"d\", \"target\": 2}"),
+                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.target", 5);
+    expect_client_error(ACT("{\"kind\": \"contact\", \"unit\": \"d\", \"target\": \"h\","
+                            " \"facing\": \"front\"}"),
+                        PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.facing", 5);
+    /* contest */
+    expect_client_error(ACT("{\"kind\": \"contest\", \"reason\": \"r\"}"),
+                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.report", 5);
+    expect_client_error(ACT("{\"kind\": \"contest\", \"report\": 1}"),
+                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.reason", 5);
+    expect_client_error(ACT("{\"kind\": \"contest\", \"report\": 0, \"reason\": \"r\"}"),
+                        PROTOCOL_MESSAGE_BAD_VALUE, "action.report", 5);
+    expect_client_error(ACT("{\"kind\": \"contest\", \"report\": 2147483648,"
+                            " \"reason\": \"r\"}"),
+                        PROTOCOL_MESSAGE_BAD_VALUE, "action.report", 5);
+    expect_client_error(ACT("{\"kind\": \"contest\", \"report\": \"1\", \"reason\": \"r\"}"),
+                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.report", 5);
+    expect_client_error(ACT("{\"kind\": \"contest\", \"report\": 1, \"reason\": \"\"}"),
+                        PROTOCOL_MESSAGE_BAD_VALUE, "action.reason", 5);
+    char *reason256 = long_text(256);
+    snprintf(json, sizeof json, ACT("{\"kind\": \"contest\", \"report\": 1, \"reason\": \"%s\"}"),
+             reason256);
+    expect_client_error(json, PROTOCOL_MESSAGE_BAD_VALUE, "action.reason", 5);
+    expect_client_error(ACT("{\"kind\": \"contest\", \"report\": 1, \"note\": \"r\"}"),
+                        PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.note", 5);
+    /* accept */
+    expect_client_error(ACT("{\"kind\": \"accept\"}"), PROTOCOL_MESSAGE_MISSING_MEMBER,
+                        "action.report", 5);
+    expect_client_error(ACT("{\"kind\": \"accept\", \"report\": -1}"), PROTOCOL_MESSAGE_BAD_VALUE,
+                        "action.report", 5);
+    expect_client_error(ACT("{\"kind\": \"accept\", \"report\": true}"),
+                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.report", 5);
+    expect_client_error(ACT("{\"kind\": \"accept\", \"report\": 1, \"reason\": \"r\"}"),
+                        PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.reason", 5);
+    /* rule */
+    expect_client_error(ACT("{\"kind\": \"rule\", \"upheld\": true, \"reason\": \"r\"}"),
+                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.report", 5);
+    expect_client_error(ACT("{\"kind\": \"rule\", \"report\": 1, \"reason\": \"r\"}"),
+                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.upheld", 5);
+    expect_client_error(ACT("{\"kind\": \"rule\", \"report\": 1, \"upheld\": true}"),
+                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.reason", 5);
+    expect_client_error(ACT("{\"kind\": \"rule\", \"report\": 1, \"upheld\": \"yes\","
+                            " \"reason\": \"r\"}"),
+                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.upheld", 5);
+    expect_client_error(ACT("{\"kind\": \"rule\", \"report\": 0, \"upheld\": true,"
+                            " \"reason\": \"r\"}"),
+                        PROTOCOL_MESSAGE_BAD_VALUE, "action.report", 5);
+    snprintf(json, sizeof json,
+             ACT("{\"kind\": \"rule\", \"report\": 1, \"upheld\": true, \"reason\": \"%s\"}"),
+             reason256);
+    expect_client_error(json, PROTOCOL_MESSAGE_BAD_VALUE, "action.reason", 5);
+    expect_client_error(ACT("{\"kind\": \"rule\", \"report\": 1, \"upheld\": true,"
+                            " \"reason\": \"r\", \"unit\": \"h\"}"),
+                        PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.unit", 5);
+    free(reason256);
 }
 
 /* Frames the codec refuses map to bad_frame / too_large. */
@@ -843,6 +1065,8 @@ int main(void)
         cmocka_unit_test(test_client_refused_top),
         cmocka_unit_test(test_client_refused_lengths),
         cmocka_unit_test(test_client_refused_actions),
+        cmocka_unit_test(test_client_report_actions),
+        cmocka_unit_test(test_client_refused_reports),
         cmocka_unit_test(test_client_bad_frames),
         cmocka_unit_test(test_wire_codes),
         cmocka_unit_test(test_server_messages),
