@@ -87,6 +87,60 @@ static bool unit_is_charger(const brigade_battle *b, int unit)
     return false;
 }
 
+const brigade_report *brigade_battle_report_find(const brigade_battle *battle, int number)
+{
+    for (int i = 0; i < battle->report_count; i++)
+        if (battle->reports[i].number == number)
+            return &battle->reports[i];
+    return NULL;
+}
+
+bool brigade_battle_has_enemy_to_pursue(const brigade_battle *b, int unit)
+{
+    if (unit < 0 || unit >= b->unit_count)
+        return false;
+    const brigade_battle_unit *u = &b->units[unit];
+    if (u->status != BRIGADE_STATUS_PURSUING || u->pursuit_of < 0 ||
+        u->pursuit_of >= b->unit_count)
+        return false;
+    const brigade_battle_unit *p = &b->units[u->pursuit_of];
+    if (!brigade_battle_unit_in_play(p))
+        return false;
+    /* D38: it made a retreat or broken move in this turn's Mandatory-move
+     * phase; until that phase has ended, it is about to. */
+    if (b->phase <= BRIGADE_PHASE_MANDATORY_MOVES && p->fled_turn != b->turn)
+        return p->status == BRIGADE_STATUS_RETREATING || p->status == BRIGADE_STATUS_BROKEN;
+    return p->fled_turn == b->turn;
+}
+
+/* Whether a report is in force (D46). */
+static bool report_in_force(const brigade_report *r)
+{
+    return r->state == BRIGADE_REPORT_STANDS || r->state == BRIGADE_REPORT_ACCEPTED ||
+           r->state == BRIGADE_REPORT_UPHELD;
+}
+
+/* The phase's report of `kind` by `unit`, NULL if none (rejected ones too). */
+static const brigade_report *report_of_unit(const brigade_battle *b, brigade_report_kind kind,
+                                            int unit)
+{
+    for (int i = 0; i < b->report_count; i++)
+        if (b->reports[i].kind == kind && b->reports[i].unit == unit)
+            return &b->reports[i];
+    return NULL;
+}
+
+/* Whether `unit` was contacted by a pursuer in this phase (D39: an accepted
+ * or upheld contact on it). */
+static bool unit_contacted_in_pursuit(const brigade_battle *b, int unit)
+{
+    for (int i = 0; i < b->report_count; i++)
+        if (b->reports[i].kind == BRIGADE_REPORT_CONTACT && b->reports[i].target == unit &&
+            report_in_force(&b->reports[i]))
+            return true;
+    return false;
+}
+
 /* Normalising copies: equal values give equal bytes (padding zeroed). */
 static void morale_copy(brigade_morale_result *dst, const brigade_morale_result *src)
 {
@@ -111,9 +165,28 @@ static void charge_copy(brigade_charge *dst, const brigade_charge *src)
     c.sappers = src->sappers;
     c.reinforce = src->reinforce;
     c.response = src->response;
+    c.uncontrolled = src->uncontrolled;
+    c.occupies = src->occupies;
     morale_copy(&c.charger_morale, &src->charger_morale);
     morale_copy(&c.target_morale, &src->target_morale);
     memcpy(dst, &c, sizeof c);
+}
+
+static void report_copy(brigade_report *dst, const brigade_report *src)
+{
+    brigade_report r;
+    memset(&r, 0, sizeof r);
+    r.number = src->number;
+    r.kind = src->kind;
+    r.side = src->side;
+    r.unit = src->unit;
+    r.target = src->target;
+    r.facing = src->facing;
+    r.state = src->state;
+    r.contested = src->contested;
+    text_set(r.contest, sizeof r.contest, src->contest);
+    text_set(r.ruling, sizeof r.ruling, src->ruling);
+    memcpy(dst, &r, sizeof r);
 }
 
 static void member_copy(brigade_melee_member *dst, const brigade_melee_member *src)
@@ -329,9 +402,10 @@ static bool melee_overruled_fold(brigade_battle *b, const brigade_event *e)
 /* The umpire's rulings (design.md "Roles", PROTOCOL.md §10.2). */
 static bool umpire_fold(brigade_battle *b, const brigade_event *e)
 {
-    if (!e->umpire.text[0] || (unsigned)e->umpire.ruling > BRIGADE_UMPIRE_END)
+    if (!e->umpire.text[0] || (unsigned)e->umpire.ruling > BRIGADE_UMPIRE_RULE)
         return false;
     switch (e->umpire.ruling) {
+    case BRIGADE_UMPIRE_RULE: /* REPORT_ANSWERED follows */
     case BRIGADE_UMPIRE_HOLD:
         if (b->hold[0])
             return false;
@@ -421,8 +495,13 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
         break;
     case BRIGADE_BATTLE_EVENT_PHASE_BEGUN:
         if ((unsigned)e->phase.phase > BRIGADE_PHASE_ENDED ||
-            (unsigned)e->phase.step > BRIGADE_STEP_SETTLE || e->phase.awaiting > 3u)
+            (unsigned)e->phase.step > BRIGADE_STEP_OCCUPY || e->phase.awaiting > 3u)
             return false;
+        /* A phase's reports end with it (D46); the log keeps them. */
+        if (e->phase.phase != b->phase) {
+            memset(b->reports, 0, sizeof b->reports);
+            b->report_count = 0;
+        }
         b->phase = e->phase.phase;
         b->step = e->phase.step;
         b->awaiting = e->phase.awaiting;
@@ -439,7 +518,8 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
     case BRIGADE_BATTLE_EVENT_UNIT_CHANGED: {
         if (e->unit.unit < 0 || e->unit.unit >= b->unit_count ||
             (unsigned)e->unit.status >= BRIGADE_STATUS_COUNT ||
-            e->unit.pursuit_of < -1 || e->unit.pursuit_of >= b->unit_count)
+            e->unit.pursuit_of < -1 || e->unit.pursuit_of >= b->unit_count ||
+            e->unit.fled_turn < 0)
             return false;
         brigade_battle_unit *u = &b->units[e->unit.unit];
         if (e->unit.has_formation) {
@@ -454,9 +534,51 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
         u->sappers = e->unit.sappers;
         u->bonus = e->unit.bonus;
         u->pursuit_of = e->unit.pursuit_of;
+        u->fled_turn = e->unit.fled_turn;
         text_set(u->move, sizeof u->move, e->unit.move);
         break;
     }
+    case BRIGADE_BATTLE_EVENT_REPORTED: {
+        const brigade_report *r = &e->report.report;
+        if (b->report_count >= BRIGADE_BATTLE_REPORTS_MAX || r->number <= b->report_numbers ||
+            !side_valid(r->side) || r->unit < 0 || r->unit >= b->unit_count ||
+            r->target < -1 || r->target >= b->unit_count ||
+            (unsigned)r->kind > BRIGADE_REPORT_CONTACT ||
+            (unsigned)r->state > BRIGADE_REPORT_REJECTED)
+            return false;
+        report_copy(&b->reports[b->report_count++], r);
+        b->report_numbers = r->number;
+        /* D46: a report that changes the other side's units waits for its
+         * answer, so that side is awaited again. */
+        if (r->state == BRIGADE_REPORT_AWAITS_ANSWER) {
+            brigade_side other = side_other(r->side);
+            b->awaiting |= BRIGADE_SEAT_BIT(other);
+            b->sides[other].done = false;
+        }
+        break;
+    }
+    case BRIGADE_BATTLE_EVENT_REPORT_ANSWERED: {
+        brigade_report *r = (brigade_report *)brigade_battle_report_find(b, e->answer_report.number);
+        if (r == NULL || (unsigned)e->answer_report.state > BRIGADE_REPORT_REJECTED)
+            return false;
+        r->state = e->answer_report.state;
+        if (e->answer_report.contested) {
+            r->contested = true;
+            text_set(r->contest, sizeof r->contest, e->answer_report.text);
+        } else if (r->state == BRIGADE_REPORT_UPHELD || r->state == BRIGADE_REPORT_REJECTED) {
+            text_set(r->ruling, sizeof r->ruling, e->answer_report.text);
+        }
+        break;
+    }
+    case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
+        if (e->test.unit < 0 || e->test.unit >= b->unit_count)
+            return false;
+        /* D41: an occupier's reform test marks its charge. */
+        if (e->test.kind == BRIGADE_TEST_REFORM && b->phase == BRIGADE_PHASE_CHARGE)
+            for (int i = 0; i < b->charge_count; i++)
+                if (b->charges[i].unit == e->test.unit)
+                    b->charges[i].occupies = true;
+        break;
     case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED: {
         const brigade_charge *c = &e->charge.charge;
         if (e->charge.index != b->charge_count || b->charge_count >= BRIGADE_BATTLE_CHARGES_MAX ||
@@ -675,6 +797,7 @@ static void unit_change_init(const machine *m, brigade_event *e, int unit,
     e->unit.sappers = u->sappers;
     e->unit.bonus = u->bonus;
     e->unit.pursuit_of = u->pursuit_of;
+    e->unit.fled_turn = u->fled_turn;
     text_set(e->unit.move, sizeof e->unit.move, u->move);
 }
 
@@ -762,7 +885,7 @@ static void move_text(const machine *m, int unit, char *out, size_t size)
     brigade_distance_format(b->ruleset.retreat_move[u->type], distance, sizeof distance);
     switch (u->status) {
     case BRIGADE_STATUS_BROKEN:
-        snprintf(out, size, "rout %s as broken (12.19)", distance);
+        snprintf(out, size, "rout %s as broken (12.19 a); broken until it rallies", distance);
         return;
     case BRIGADE_STATUS_RETREATING:
         snprintf(out, size, "retreat %s as retreating (12.19)", distance);
@@ -771,8 +894,9 @@ static void move_text(const machine *m, int unit, char *out, size_t size)
         snprintf(out, size, "fall back %s as pushed back, then rally (12.19)", distance);
         return;
     case BRIGADE_STATUS_PURSUING:
-        if (u->pursuit_of >= 0 && brigade_battle_unit_in_play(&b->units[u->pursuit_of]))
-            snprintf(out, size, "pursue '%s', following it in its move (12.24)",
+        if (brigade_battle_has_enemy_to_pursue(b, unit))
+            snprintf(out, size,
+                     "pursue '%s', following it in its move; report any contact (12.24, 12.25)",
                      b->units[u->pursuit_of].id);
         else
             snprintf(out, size,
@@ -844,10 +968,22 @@ static code_t mandatory_moves_end(machine *m)
             text_set(e.unit.note, sizeof e.unit.note, "rallies after its move (12.19)");
             changed = true;
         }
-        /* Broken and retreating units keep their status (turn.md: "a broken
-         * unit stays broken"; retreating units "may not charge", so the
-         * status outlasts the move) until a player rallies them with an
-         * adjustment, e.g. in the Morale phase. */
+        if (!in_melee && (u->status == BRIGADE_STATUS_RETREATING ||
+                          u->status == BRIGADE_STATUS_BROKEN)) {
+            /* It made its retreat or broken move (D34, D38). */
+            e.unit.fled_turn = m->work.turn;
+            changed = true;
+            /* D34, 12.19 a: a retreating unit's status lasts until its
+             * mandatory move, unless a pursuer contacted it in this phase
+             * (D39: then it keeps retreating until the next one). A broken
+             * unit stays broken until it rallies (D34). */
+            if (u->status == BRIGADE_STATUS_RETREATING && !unit_contacted_in_pursuit(&m->work, i)) {
+                e.unit.status = BRIGADE_STATUS_NORMAL;
+                e.unit.formed = false;
+                text_set(e.unit.note, sizeof e.unit.note,
+                         "its retreat made: no longer retreating, still unformed (12.19 a)");
+            }
+        }
         if (u->bonus != BRIGADE_BONUS_NONE) {
             e.unit.bonus = BRIGADE_BONUS_NONE;
             changed = true;
@@ -879,12 +1015,33 @@ static code_t movement_begin(machine *m)
 static code_t movement_end(machine *m)
 {
     for (int i = 0; i < m->work.unit_count; i++) {
-        if (m->work.units[i].move[0] == '\0')
-            continue;
+        const brigade_battle_unit *u = &m->work.units[i];
+        bool in_play = brigade_battle_unit_in_play(u);
+        const brigade_report *reform = report_of_unit(&m->work, BRIGADE_REPORT_REFORM, i);
         brigade_event e;
-        unit_change_init(m, &e, i, BRIGADE_CAUSE_MOVEMENT_OVER);
-        text_set(e.unit.move, sizeof e.unit.move, "");
-        TRY(emit(m, &e));
+        if (in_play && u->status == BRIGADE_STATUS_BLOWN) {
+            /* D36: falling back was its move; it "reforms there": normal,
+             * still unformed, and may reform from the next Movement on. */
+            unit_change_init(m, &e, i, BRIGADE_CAUSE_BLOWN_OVER);
+            e.unit.status = BRIGADE_STATUS_NORMAL;
+            e.unit.formed = false;
+            text_set(e.unit.move, sizeof e.unit.move, "");
+            text_set(e.unit.note, sizeof e.unit.note,
+                     "fell back behind its lines: no longer blown, still unformed (12.24)");
+            TRY(emit(m, &e));
+        } else if (in_play && reform != NULL && report_in_force(reform) && !u->formed &&
+                   u->status == BRIGADE_STATUS_NORMAL) {
+            /* D37: a reform that stands: formed when the phase ends. */
+            unit_change_init(m, &e, i, BRIGADE_CAUSE_REFORMED);
+            e.unit.formed = true;
+            text_set(e.unit.move, sizeof e.unit.move, "");
+            text_set(e.unit.note, sizeof e.unit.note, "reformed, spending its move");
+            TRY(emit(m, &e));
+        } else if (u->move[0] != '\0') {
+            unit_change_init(m, &e, i, BRIGADE_CAUSE_MOVEMENT_OVER);
+            text_set(e.unit.move, sizeof e.unit.move, "");
+            TRY(emit(m, &e));
+        }
     }
     return phase_begin(m, BRIGADE_PHASE_FIRE, BRIGADE_STEP_REPORT, 3u);
 }
@@ -901,6 +1058,42 @@ static code_t melee_phase_begin(machine *m)
 
 /* The engine's input for melee record `rec`; with `fought`, each unit's
  * figures, status, formed and wavering as they were before the round. */
+/* The engine's status for a battle status: it reads NORMAL, RETREATING,
+ * BROKEN, PURSUING; a BUA defender still pushed back (D21) and blown
+ * cavalry fight as normal units (unformed all the same). */
+static brigade_status engine_status(brigade_status status)
+{
+    switch (status) {
+    case BRIGADE_STATUS_RETREATING:
+    case BRIGADE_STATUS_BROKEN:
+    case BRIGADE_STATUS_PURSUING:
+        return status;
+    default:
+        return BRIGADE_STATUS_NORMAL;
+    }
+}
+
+/* The engine's view of battle unit `u` as it stands, outside any melee. */
+static void melee_unit_from(const brigade_battle_unit *u, brigade_melee_unit *mu)
+{
+    brigade_melee_unit_init(mu);
+    text_set(mu->id, sizeof mu->id, u->id);
+    mu->side = u->side;
+    brigade_melee_unit_set_type(mu, u->type);
+    mu->unit_class = u->unit_class;
+    mu->figures = u->figures;
+    text_set(mu->nation, sizeof mu->nation, u->nation);
+    mu->formation = u->formation;
+    mu->formed = u->formed;
+    mu->wavering = u->wavering;
+    mu->status = engine_status(u->status);
+    mu->defending = u->defending;
+    mu->horses = u->horses;
+    mu->general.role = u->general_role;
+    mu->general.rating = u->general_rating;
+    mu->ranks = u->ranks;
+}
+
 static void melee_build_record(const brigade_battle *b, const brigade_battle_melee *rec,
                                const brigade_battle_fought *fought, brigade_melee *melee)
 {
@@ -912,41 +1105,20 @@ static void melee_build_record(const brigade_battle *b, const brigade_battle_mel
         const brigade_melee_member *mem = &rec->members[i];
         const brigade_battle_unit *u = &b->units[mem->unit];
         brigade_melee_unit *mu = &melee->units[i];
-        brigade_melee_unit_init(mu);
-        text_set(mu->id, sizeof mu->id, u->id);
-        mu->side = u->side;
-        brigade_melee_unit_set_type(mu, u->type);
-        mu->unit_class = u->unit_class;
-        mu->figures = fought ? fought->units[i].figures : u->figures;
-        text_set(mu->nation, sizeof mu->nation, u->nation);
-        mu->formation = u->formation;
-        mu->formed = fought ? fought->units[i].formed : u->formed;
-        mu->wavering = fought ? fought->units[i].wavering : u->wavering;
-        /* The engine reads NORMAL, RETREATING, BROKEN, PURSUING; a BUA
-         * defender still pushed back (D21) and blown cavalry fight as
-         * normal units (unformed all the same). */
-        brigade_status status = fought ? fought->units[i].status : u->status;
-        switch (status) {
-        case BRIGADE_STATUS_RETREATING:
-        case BRIGADE_STATUS_BROKEN:
-        case BRIGADE_STATUS_PURSUING:
-            mu->status = status;
-            break;
-        default:
-            mu->status = BRIGADE_STATUS_NORMAL;
-            break;
+        melee_unit_from(u, mu);
+        if (fought) {
+            mu->figures = fought->units[i].figures;
+            mu->formed = fought->units[i].formed;
+            mu->wavering = fought->units[i].wavering;
+            mu->status = engine_status(fought->units[i].status);
         }
         mu->charging = mem->charging;
         mu->reinforcing = mem->reinforcing;
         mu->flank_or_rear = mem->flank_or_rear;
         /* A unit that charged out of its position no longer defends it. */
         mu->defending = mem->charging ? BRIGADE_DEFENDING_NONE : u->defending;
-        mu->horses = u->horses;
-        mu->general.role = u->general_role;
-        mu->general.rating = u->general_rating;
         mu->general.leading = mem->leading && u->general_role != BRIGADE_GENERAL_NONE;
         mu->sappers = mem->sappers && u->sappers;
-        mu->ranks = u->ranks;
         mu->pushed_back_before = mem->pushed_back_before;
     }
 }
@@ -1237,9 +1409,129 @@ static int melee_find_id(const brigade_battle *b, const char *id)
     return -1;
 }
 
+/* The dice of a test outside a melee: "<unit>.<test>" gets the turn's
+ * prefix, "T2.dragoons.pursuit" (D35, D41). */
+typedef struct turn_dice {
+    machine *m;
+    code_t code;
+} turn_dice;
+
+static bool turn_dice_roll(void *context, const char *name, int faces[2])
+{
+    turn_dice *d = context;
+    char full[BRIGADE_ROLL_NAME_MAX + 1];
+    snprintf(full, sizeof full, "T%d.%s", d->m->work.turn, name);
+    d->code = roll_named(d->m, full, faces);
+    return d->code == BRIGADE_BATTLE_OK;
+}
+
+/* Unit `unit` takes its reform or pursuit test now, outside a melee: the
+ * roll and a TEST_TAKEN for the log; *out is the engine's outcome (the
+ * caller emits the unit's change). */
+static code_t unit_test_take(machine *m, int unit, brigade_test_kind kind,
+                             brigade_unit_outcome *out)
+{
+    const brigade_battle_unit *u = &m->work.units[unit];
+    brigade_melee_unit mu;
+    melee_unit_from(u, &mu);
+    turn_dice d = {m, BRIGADE_BATTLE_OK};
+    brigade_dice_source source = {&d, turn_dice_roll};
+    brigade_melee_error error;
+    brigade_melee_error_code rc = brigade_melee_unit_test(&mu, kind, &source, out, &error);
+    if (d.code != BRIGADE_BATTLE_OK)
+        return d.code;
+    if (rc != BRIGADE_MELEE_OK)
+        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "the test of '%s': %s", u->id,
+                    error.message);
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_TEST_TAKEN);
+    e.test.unit = unit;
+    snprintf(e.test.roll, sizeof e.test.roll, "T%d.%s.%s", m->work.turn, u->id,
+             kind == BRIGADE_TEST_PURSUIT ? "pursuit" : "reform");
+    e.test.kind = out->test.kind;
+    e.test.dice[0] = out->test.dice[0];
+    e.test.dice[1] = out->test.dice[1];
+    e.test.total = out->test.total;
+    e.test.target = out->test.target;
+    e.test.outcome = out->test.outcome;
+    e.test.modifier_count = out->test.modifier_count;
+    for (int k = 0; k < out->test.modifier_count && k < BRIGADE_MODIFIERS_MAX; k++)
+        modifier_set(&e.test.modifiers[k], &out->test.modifiers[k]);
+    return emit(m, &e);
+}
+
+/* Whether `unit` took a pursuit test in a melee of this turn (D35). */
+static bool unit_pursuit_tested(const brigade_battle *b, int unit)
+{
+    for (int f = 0; f < b->fought_count; f++)
+        for (int i = 0; i < b->fought[f].melee.member_count; i++)
+            if (b->fought[f].melee.members[i].unit == unit &&
+                b->fought[f].units[i].test_kind == BRIGADE_TEST_PURSUIT)
+                return true;
+    return false;
+}
+
+/* Whether `unit` fought a melee this turn. */
+static bool unit_fought(const brigade_battle *b, int unit)
+{
+    for (int f = 0; f < b->fought_count; f++)
+        for (int i = 0; i < b->fought[f].melee.member_count; i++)
+            if (b->fought[f].melee.members[i].unit == unit)
+                return true;
+    return false;
+}
+
+/* The Morale phase (turn.md §Turn 7). D35, 12.23 b, 12.25: at its start
+ * every unit still pursuing that has taken no pursuit test this turn tests
+ * again ("T<n>.<unit>.pursuit"), the phasing side's units first, each
+ * side's in the scenario's order; it counts as having pursued, so 10+
+ * counts as 9 (D17), and the new result replaces the old at once. */
 static code_t morale_begin(machine *m)
 {
-    return phase_begin(m, BRIGADE_PHASE_MORALE, BRIGADE_STEP_REPORT, 3u);
+    TRY(phase_begin(m, BRIGADE_PHASE_MORALE, BRIGADE_STEP_REPORT, 3u));
+    brigade_side first = side_valid(m->work.phasing) ? m->work.phasing : BRIGADE_SIDE_A;
+    for (int pass = 0; pass < 2; pass++) {
+        brigade_side side = pass == 0 ? first : side_other(first);
+        for (int i = 0; i < m->work.unit_count; i++) {
+            const brigade_battle_unit *u = &m->work.units[i];
+            if (u->side != side || !brigade_battle_unit_in_play(u) ||
+                u->status != BRIGADE_STATUS_PURSUING || !brigade_type_is_cavalry(u->type) ||
+                brigade_battle_unit_melee(&m->work, i) >= 0 || unit_pursuit_tested(&m->work, i))
+                continue;
+            brigade_unit_outcome out;
+            TRY(unit_test_take(m, i, BRIGADE_TEST_PURSUIT, &out));
+            brigade_event e;
+            unit_change_init(m, &e, i, BRIGADE_CAUSE_TEST);
+            e.unit.status = out.status;
+            e.unit.formed = out.formed;
+            if (out.status != BRIGADE_STATUS_PURSUING)
+                e.unit.pursuit_of = -1;
+            snprintf(e.unit.note, sizeof e.unit.note, "pursuit test in the Morale phase (12.23 b): %s",
+                     brigade_test_outcome_name(out.test.outcome));
+            TRY(emit(m, &e));
+        }
+    }
+    return BRIGADE_BATTLE_OK;
+}
+
+/* The end of the Morale phase: each rally that stands (D34) makes its
+ * broken unit normal, still unformed; then the next turn. */
+static code_t morale_end(machine *m)
+{
+    for (int i = 0; i < m->work.unit_count; i++) {
+        const brigade_battle_unit *u = &m->work.units[i];
+        const brigade_report *r = report_of_unit(&m->work, BRIGADE_REPORT_RALLY, i);
+        if (r == NULL || !report_in_force(r) || !brigade_battle_unit_in_play(u) ||
+            u->status != BRIGADE_STATUS_BROKEN)
+            continue;
+        brigade_event e;
+        unit_change_init(m, &e, i, BRIGADE_CAUSE_RALLIED);
+        e.unit.status = BRIGADE_STATUS_NORMAL;
+        e.unit.formed = false;
+        text_set(e.unit.note, sizeof e.unit.note, "rallied: no longer broken, still unformed");
+        TRY(emit(m, &e));
+    }
+    return turn_begin(m);
 }
 
 /* The Melee phase (turn.md §Turn 6): every melee not yet fought this turn,
@@ -1307,8 +1599,9 @@ static bool unit_defends_bua(const brigade_battle_unit *u)
            u->defending != BRIGADE_DEFENDING_NONE;
 }
 
-/* Whether `unit` may charge (or, counter, counter-charge) `target`. */
-static code_t charge_check(machine *m, int unit, int target, bool counter)
+/* Whether `unit` may charge (or, counter, counter-charge) `target`;
+ * `uncontrolled`: as a pursuer's uncontrolled charge (12.24 f, D38). */
+static code_t charge_check(machine *m, int unit, int target, bool counter, bool uncontrolled)
 {
     const brigade_battle *b = &m->work;
     const brigade_battle_unit *u = &b->units[unit];
@@ -1347,10 +1640,21 @@ static code_t charge_check(machine *m, int unit, int target, bool counter)
         return fail(m, bad, "unit '%s' is artillery and may not %s (default, 12.16)", u->id, verb);
     if (u->formation == BRIGADE_FORMATION_SQUARE)
         return fail(m, bad, "unit '%s' is in square and may not %s (default)", u->id, verb);
+    /* D38, 12.24 f: a pursuing unit declares no charge, counter-charge or
+     * reinforcement but its uncontrolled charge, once it has no enemy to
+     * pursue. */
+    if (u->status == BRIGADE_STATUS_PURSUING && !uncontrolled) {
+        if (brigade_battle_has_enemy_to_pursue(b, unit))
+            return fail(m, bad, "'%s' is pursuing '%s' and may not %s (12.24 f, D38)", u->id,
+                        b->units[u->pursuit_of].id, verb);
+        return fail(m, bad,
+                    "'%s' is pursuing with no enemy left to pursue: its only charge is the "
+                    "uncontrolled charge at the nearest enemy in sight (12.24 f, D38)",
+                    u->id);
+    }
     /* D26: unformed units may not charge, except pursuing cavalry making
      * its uncontrolled charge (12.24 f); a counter-charge needs a formed unit. */
-    bool pursuing = u->status == BRIGADE_STATUS_PURSUING && brigade_type_is_cavalry(u->type);
-    if (!u->formed && (counter || !pursuing))
+    if (!u->formed && !uncontrolled)
         return fail(m, bad, "unit '%s' is unformed and may not %s (D26)", u->id, verb);
     if (brigade_type_is_cavalry(u->type)) {
         if (t->terrain == BRIGADE_TERRAIN_BUA)
@@ -1435,7 +1739,7 @@ static code_t declare_charge(machine *m, brigade_side seat, const brigade_comman
     if (!c->reinforce && target_melee >= 0)
         return fail(m, bad, "unit '%s' is in melee %s: a charge on it reinforces the melee (12.8)",
                     t->id, b->melees[target_melee].id);
-    TRY(charge_check(m, unit, target, false));
+    TRY(charge_check(m, unit, target, false, false));
     if (c->leading) {
         if (u->general_role == BRIGADE_GENERAL_NONE)
             return fail(m, bad, "unit '%s' has no general to lead its charge (12.4)", u->id);
@@ -1546,7 +1850,7 @@ static code_t respond(machine *m, brigade_side seat, const brigade_command *c)
     e.answer.countercharge_of = -1;
     if (c->response == BRIGADE_RESPONSE_COUNTERCHARGE) {
         /* Against the unit charging it (D26); the first, if several. */
-        TRY(charge_check(m, unit, b->charges[first].unit, true));
+        TRY(charge_check(m, unit, b->charges[first].unit, true, false));
         e.answer.response = BRIGADE_RESPONSE_COUNTERCHARGE;
         e.answer.countercharge_of = first;
     } else if (c->response == BRIGADE_RESPONSE_STAND) {
@@ -1587,7 +1891,9 @@ static code_t morale_test(machine *m, int unit, int charge, brigade_morale_role 
     e.morale.role = role;
     snprintf(e.morale.roll, sizeof e.morale.roll, "T%d.%s.morale", b->turn, u->id);
 
-    if (u->general_role != BRIGADE_GENERAL_NONE && u->general_rating != BRIGADE_RATING_POOR)
+    /* turn.md: not poor, not a regimental commander (12.4). */
+    if (u->general_role != BRIGADE_GENERAL_NONE && u->general_role != BRIGADE_GENERAL_REGIMENTAL &&
+        u->general_rating != BRIGADE_RATING_POOR)
         morale_modifier(&e, "general attached", r->morale_general);
     if (!u->formed || u->wavering)
         morale_modifier(&e, "unformed or wavering", r->morale_unformed_or_wavering);
@@ -1624,6 +1930,8 @@ static code_t morale_test(machine *m, int unit, int charge, brigade_morale_role 
     bool far = !res->passed && res->failed_by >= r->morale_fail_far;
     if (res->passed)
         e.morale.effect = BRIGADE_MORALE_PASSED;
+    else if (role == BRIGADE_MORALE_TARGET && far && unit_defends_bua(u))
+        e.morale.effect = BRIGADE_MORALE_FLEES; /* D41, 12.9 e */
     else if (role == BRIGADE_MORALE_TARGET)
         e.morale.effect = far ? BRIGADE_MORALE_RETREATS : BRIGADE_MORALE_WAVERS;
     else
@@ -1646,6 +1954,13 @@ static code_t morale_test(machine *m, int unit, int charge, brigade_morale_role 
         text_set(e.unit.note, sizeof e.unit.note,
                  "failed its morale test by 3 or more: halts, retreats next Mandatory-move phase");
         break;
+    case BRIGADE_MORALE_FLEES:
+        e.unit.formed = false;
+        e.unit.status = BRIGADE_STATUS_RETREATING;
+        text_set(e.unit.note, sizeof e.unit.note,
+                 "failed its morale test by 3 or more: flees the built-up area before contact, "
+                 "losing no figures (12.9 e)");
+        break;
     case BRIGADE_MORALE_WAVERS:
         e.unit.wavering = true;
         text_set(e.unit.note, sizeof e.unit.note,
@@ -1665,10 +1980,21 @@ static code_t morale_test(machine *m, int unit, int charge, brigade_morale_role 
 
 /* ---- Charge: contact (turn.md §Charge 4) --------------------------------- */
 
+/* D41, 12.9 e: charge `c`'s target defended a built-up area and fled it
+ * before contact (failed its morale test by 3 or more). */
+static bool charge_target_fled(const brigade_battle *b, const brigade_charge *c)
+{
+    const brigade_morale_result *t = &c->target_morale;
+    return c->charger_morale.passed && t->tested && !t->passed &&
+           t->failed_by >= b->ruleset.morale_fail_far && unit_defends_bua(&b->units[c->target]);
+}
+
 static bool charge_contact(const brigade_battle *b, const brigade_charge *c)
 {
     if (!brigade_battle_unit_in_play(&b->units[c->unit]) ||
         !brigade_battle_unit_in_play(&b->units[c->target]))
+        return false;
+    if (charge_target_fled(b, c))
         return false;
     if (c->charger_morale.passed)
         return true;
@@ -1709,7 +2035,10 @@ static void member_flags(const brigade_battle *b, const brigade_charge *c, int u
         mem->reinforcing = mem->reinforcing || c->reinforce;
     }
     if (unit == c->target) {
-        if (c->facing != BRIGADE_FACING_FRONT)
+        /* D40: only a flank or rear charge that made contact itself gives
+         * the -4; a charger that halted gives none, even when a
+         * counter-charge brings the two together. */
+        if (c->facing != BRIGADE_FACING_FRONT && c->charger_morale.passed)
             mem->flank_or_rear = true;
         if (c->response == BRIGADE_RESPONSE_COUNTERCHARGE && c->target_morale.passed)
             mem->charging = true; /* D12 */
@@ -1796,8 +2125,93 @@ static code_t contact_make(machine *m, char touched[][BRIGADE_MELEE_ID_MAX + 1],
     return BRIGADE_BATTLE_OK;
 }
 
+/* The end of the Charge phase (D38, 12.24 g): a pursuing unit that has no
+ * enemy to pursue and declared no charge is blown; then Movement. */
+static code_t charge_end(machine *m)
+{
+    for (int i = 0; i < m->work.unit_count; i++) {
+        const brigade_battle_unit *u = &m->work.units[i];
+        if (!brigade_battle_unit_in_play(u) || u->status != BRIGADE_STATUS_PURSUING ||
+            brigade_battle_has_enemy_to_pursue(&m->work, i) || unit_is_charger(&m->work, i) ||
+            brigade_battle_unit_melee(&m->work, i) >= 0)
+            continue;
+        brigade_event e;
+        unit_change_init(m, &e, i, BRIGADE_CAUSE_CHARGE_OVER);
+        e.unit.status = BRIGADE_STATUS_BLOWN;
+        e.unit.formed = false;
+        e.unit.pursuit_of = -1;
+        text_set(e.unit.note, sizeof e.unit.note,
+                 "no enemy left to pursue and no charge declared: blown (12.24 g)");
+        TRY(emit(m, &e));
+    }
+    return movement_begin(m);
+}
+
+/* D41, 12.9 f: whether `unit` may occupy a built-up area whose defenders
+ * fled it: it charged such a defender, passed its test, and made no
+ * contact; and it has not occupied yet. */
+static bool unit_may_occupy(const brigade_battle *b, int unit)
+{
+    bool fled = false;
+    for (int i = 0; i < b->charge_count; i++) {
+        const brigade_charge *c = &b->charges[i];
+        if (c->unit != unit)
+            continue;
+        if (c->occupies)
+            return false;
+        fled = fled || charge_target_fled(b, c);
+    }
+    return fled && brigade_battle_unit_in_play(&b->units[unit]) &&
+           brigade_battle_unit_melee(b, unit) < 0;
+}
+
+static bool side_occupies(const brigade_battle *b, brigade_side side)
+{
+    for (int i = 0; i < b->charge_count; i++)
+        if (b->charges[i].occupies && b->units[b->charges[i].unit].side == side)
+            return true;
+    return false;
+}
+
+/* A charger occupies the area (D41): its reform test at once (12.22 b). */
+static code_t occupy_take(machine *m, int unit)
+{
+    brigade_unit_outcome out;
+    TRY(unit_test_take(m, unit, BRIGADE_TEST_REFORM, &out));
+    brigade_event e;
+    unit_change_init(m, &e, unit, BRIGADE_CAUSE_TEST);
+    e.unit.formed = out.formed;
+    snprintf(e.unit.note, sizeof e.unit.note,
+             "occupies the built-up area its defenders fled (12.9 f); reform test: %s",
+             brigade_test_outcome_name(out.test.outcome));
+    return emit(m, &e);
+}
+
+/* After contact: the chargers whose built-up-area defenders all fled occupy
+ * the area (D41). One such charger of a side occupies at once; a side with
+ * several names them (step occupy, `occupy UNIT`, at least one). */
+static code_t occupy_begin(machine *m)
+{
+    int count[2] = {0, 0}, only[2] = {-1, -1};
+    for (int i = 0; i < m->work.unit_count; i++)
+        if (unit_may_occupy(&m->work, i)) {
+            count[m->work.units[i].side]++;
+            only[m->work.units[i].side] = i;
+        }
+    unsigned awaiting = 0;
+    for (int s = 0; s < 2; s++) {
+        if (count[s] == 1)
+            TRY(occupy_take(m, only[s]));
+        else if (count[s] > 1)
+            awaiting |= BRIGADE_SEAT_BIT(s);
+    }
+    if (awaiting != 0)
+        return phase_begin(m, BRIGADE_PHASE_CHARGE, BRIGADE_STEP_OCCUPY, awaiting);
+    return charge_end(m);
+}
+
 /* After both sides' declarations and every answer: morale tests, contact,
- * melees, automatic results, then the Movement phase. */
+ * melees, automatic results, occupation (D41), then the Movement phase. */
 static code_t charges_resolve(machine *m)
 {
     brigade_battle *b = &m->work;
@@ -1846,7 +2260,7 @@ static code_t charges_resolve(machine *m)
         if (automatic)
             TRY(melee_resolve(m, index));
     }
-    return movement_begin(m);
+    return occupy_begin(m);
 }
 
 /* ---- commands ------------------------------------------------------------ */
@@ -1885,6 +2299,65 @@ static code_t choose_initiative(machine *m, brigade_side seat, const brigade_com
     return mandatory_moves_begin(m);
 }
 
+static bool reports_await_umpire(const brigade_battle *b)
+{
+    for (int i = 0; i < b->report_count; i++)
+        if (b->reports[i].state == BRIGADE_REPORT_AWAITS_UMPIRE)
+            return true;
+    return false;
+}
+
+/* The end of the Charge declarations: each uncontrolled charge that stands
+ * is declared (D38), then the responses. */
+static code_t declarations_end(machine *m)
+{
+    for (int i = 0; i < m->work.report_count; i++) {
+        const brigade_report *r = &m->work.reports[i];
+        if (r->kind != BRIGADE_REPORT_UNCONTROLLED || r->target < 0 || !report_in_force(r) ||
+            unit_is_charger(&m->work, r->unit))
+            continue;
+        if (m->work.charge_count >= BRIGADE_BATTLE_CHARGES_MAX)
+            return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                        "at most %d charges may be declared in a turn", BRIGADE_BATTLE_CHARGES_MAX);
+        brigade_event e;
+        event_init(&e, BRIGADE_BATTLE_EVENT_CHARGE_DECLARED);
+        e.charge.index = m->work.charge_count;
+        e.charge.charge.unit = r->unit;
+        e.charge.charge.target = r->target;
+        e.charge.charge.facing = r->facing;
+        e.charge.charge.uncontrolled = true;
+        e.charge.charge.response = BRIGADE_RESPONSE_NONE;
+        TRY(emit(m, &e));
+    }
+    return responses_begin(m);
+}
+
+/* Every side awaited in a report step (or the Charge declarations) is
+ * done: a contested report waits for the umpire's ruling first (D46, step
+ * settle, nobody awaited); then the phase ends. */
+static code_t step_finish(machine *m)
+{
+    brigade_phase phase = m->work.phase;
+    if (reports_await_umpire(&m->work))
+        return m->work.step == BRIGADE_STEP_SETTLE
+                   ? BRIGADE_BATTLE_OK
+                   : phase_begin(m, phase, BRIGADE_STEP_SETTLE, 0);
+    switch (phase) {
+    case BRIGADE_PHASE_MANDATORY_MOVES:
+        return mandatory_moves_end(m);
+    case BRIGADE_PHASE_CHARGE:
+        return declarations_end(m);
+    case BRIGADE_PHASE_MOVEMENT:
+        return movement_end(m);
+    case BRIGADE_PHASE_FIRE:
+        return melee_phase_begin(m);
+    case BRIGADE_PHASE_MORALE:
+        return morale_end(m);
+    default:
+        return BRIGADE_BATTLE_OK;
+    }
+}
+
 static code_t done(machine *m, brigade_side seat)
 {
     brigade_battle *b = &m->work;
@@ -1895,24 +2368,413 @@ static code_t done(machine *m, brigade_side seat)
         if (seat == b->phasing)
             return phase_begin(m, BRIGADE_PHASE_CHARGE, BRIGADE_STEP_DECLARE,
                                BRIGADE_SEAT_BIT(side_other(seat)));
-        return responses_begin(m);
+        return step_finish(m);
+    }
+    if (phase == BRIGADE_PHASE_CHARGE && b->step == BRIGADE_STEP_OCCUPY) {
+        TRY(require_step(m, seat, "done", phase, BRIGADE_STEP_OCCUPY));
+        if (!side_occupies(b, seat))
+            return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                        "the chargers must occupy the built-up area with at least one unit: "
+                        "name it first (occupy UNIT; 12.9 f)");
+        TRY(side_done(m, seat));
+        return b->awaiting != 0 ? BRIGADE_BATTLE_OK : charge_end(m);
     }
     if (!phase_is_report(phase))
         return require_step(m, seat, "done", BRIGADE_PHASE_ENDED, BRIGADE_STEP_REPORT);
     TRY(require_step(m, seat, "done", phase, BRIGADE_STEP_REPORT));
+    /* D46: a report that changes this side's units needs its answer. */
+    for (int i = 0; i < b->report_count; i++) {
+        const brigade_report *r = &b->reports[i];
+        if (r->side != seat && r->state == BRIGADE_REPORT_AWAITS_ANSWER)
+            return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                        "report %d ('%s' reached '%s') awaits side %s's answer first: accept %d "
+                        "or contest %d (D46)",
+                        r->number, b->units[r->unit].id, b->units[r->target].id,
+                        brigade_side_name(seat), r->number, r->number);
+    }
     TRY(side_done(m, seat));
     if (b->awaiting != 0)
         return BRIGADE_BATTLE_OK;
-    switch (phase) {
-    case BRIGADE_PHASE_MANDATORY_MOVES:
-        return mandatory_moves_end(m);
-    case BRIGADE_PHASE_MOVEMENT:
-        return movement_end(m);
-    case BRIGADE_PHASE_FIRE:
-        return melee_phase_begin(m);
-    default:
-        return turn_begin(m);
+    return step_finish(m);
+}
+
+/* ---- the players' reports (D46) ------------------------------------------ */
+
+static void umpire_event_init(brigade_event *e, brigade_umpire_ruling ruling, const char *reason);
+
+/* A REPORTED event for a report of `seat`'s. */
+static code_t report_add(machine *m, brigade_side seat, brigade_report_kind kind, int unit,
+                         int target, brigade_facing facing, brigade_report_state state)
+{
+    if (m->work.report_count >= BRIGADE_BATTLE_REPORTS_MAX)
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                    "at most %d reports may be made in one phase", BRIGADE_BATTLE_REPORTS_MAX);
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_REPORTED);
+    brigade_report *r = &e.report.report;
+    r->number = m->work.report_numbers + 1;
+    r->kind = kind;
+    r->side = seat;
+    r->unit = unit;
+    r->target = target;
+    r->facing = facing;
+    r->state = state;
+    return emit(m, &e);
+}
+
+/* The unit a seat's report names: found, its own, in play. */
+static code_t report_unit(machine *m, brigade_side seat, const char *id, int *unit)
+{
+    *unit = brigade_battle_unit_find(&m->work, id);
+    if (*unit < 0)
+        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", id);
+    const brigade_battle_unit *u = &m->work.units[*unit];
+    if (u->side != seat)
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->id,
+                    brigade_side_name(u->side));
+    if (!brigade_battle_unit_in_play(u))
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "unit '%s' is out of play (%s)", u->id,
+                    brigade_status_name(u->status));
+    const brigade_report *r = NULL;
+    for (int i = 0; i < m->work.report_count && r == NULL; i++)
+        if (m->work.reports[i].unit == *unit && m->work.reports[i].kind != BRIGADE_REPORT_CONTACT &&
+            m->work.reports[i].state != BRIGADE_REPORT_REJECTED)
+            r = &m->work.reports[i];
+    if (r != NULL)
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                    "'%s' has been reported already in this phase (report %d)", u->id, r->number);
+    return BRIGADE_BATTLE_OK;
+}
+
+/* D34: a broken unit that has made a broken move rallies (Morale). */
+static code_t rally(machine *m, brigade_side seat, const brigade_command *c)
+{
+    TRY(require_step(m, seat, "a rally (rally)", BRIGADE_PHASE_MORALE, BRIGADE_STEP_REPORT));
+    int unit;
+    TRY(report_unit(m, seat, c->unit, &unit));
+    const brigade_battle_unit *u = &m->work.units[unit];
+    if (u->status != BRIGADE_STATUS_BROKEN)
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                    "'%s' is %s, not broken: only a broken unit rallies (D34)", u->id,
+                    brigade_status_name(u->status));
+    /* Broken before this turn's Mandatory moves, it made its broken move
+     * then; broken since, it has made none yet. */
+    if (u->fled_turn != m->work.turn || unit_fought(&m->work, unit))
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                    "'%s' has made no broken move since it broke: it may rally in the Morale "
+                    "phase of a turn in which it made one (12.19 a, D34)",
+                    u->id);
+    return report_add(m, seat, BRIGADE_REPORT_RALLY, unit, -1, BRIGADE_FACING_FRONT,
+                      BRIGADE_REPORT_STANDS);
+}
+
+/* D37: an unformed normal unit in no melee reforms (Movement). */
+static code_t reform(machine *m, brigade_side seat, const brigade_command *c)
+{
+    TRY(require_step(m, seat, "a reform (reform)", BRIGADE_PHASE_MOVEMENT, BRIGADE_STEP_REPORT));
+    int unit;
+    TRY(report_unit(m, seat, c->unit, &unit));
+    const brigade_battle_unit *u = &m->work.units[unit];
+    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    if (u->formed)
+        return fail(m, bad, "'%s' is formed: there is nothing to reform", u->id);
+    if (u->status == BRIGADE_STATUS_BLOWN)
+        return fail(m, bad,
+                    "'%s' is blown: it falls back in this Movement phase and may reform from "
+                    "the next one (12.24, D36)",
+                    u->id);
+    if (u->status != BRIGADE_STATUS_NORMAL)
+        return fail(m, bad, "'%s' is %s: only a unit that is not pursuing, fleeing or pushed "
+                            "back reforms (D37)",
+                    u->id, brigade_status_name(u->status));
+    int melee = brigade_battle_unit_melee(&m->work, unit);
+    if (melee >= 0)
+        return fail(m, bad, "'%s' is in melee %s and may not reform (D37)", u->id,
+                    m->work.melees[melee].id);
+    return report_add(m, seat, BRIGADE_REPORT_REFORM, unit, -1, BRIGADE_FACING_FRONT,
+                      BRIGADE_REPORT_STANDS);
+}
+
+/* D38, 12.24 f: a pursuer with no enemy to pursue names the target of its
+ * uncontrolled charge, or that none is in sight (Charge declarations). */
+static code_t uncontrolled_charge(machine *m, brigade_side seat, const brigade_command *c)
+{
+    TRY(require_step(m, seat, "an uncontrolled charge (uncontrolled_charge)", BRIGADE_PHASE_CHARGE,
+                     BRIGADE_STEP_DECLARE));
+    int unit;
+    TRY(report_unit(m, seat, c->unit, &unit));
+    const brigade_battle *b = &m->work;
+    const brigade_battle_unit *u = &b->units[unit];
+    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    if (u->status != BRIGADE_STATUS_PURSUING)
+        return fail(m, bad,
+                    "'%s' is not pursuing: only a pursuing unit makes the uncontrolled charge "
+                    "(12.24 f)",
+                    u->id);
+    if (brigade_battle_has_enemy_to_pursue(b, unit))
+        return fail(m, bad,
+                    "'%s' is pursuing '%s', which it still follows: the uncontrolled charge comes "
+                    "only when there is no enemy left to pursue (12.24 f, D38)",
+                    u->id, b->units[u->pursuit_of].id);
+    if ((unsigned)c->facing > BRIGADE_FACING_REAR)
+        return fail(m, bad, "unknown facing");
+    int target = -1;
+    if (c->target[0]) {
+        target = brigade_battle_unit_find(b, c->target);
+        if (target < 0)
+            return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->target);
+        TRY(charge_check(m, unit, target, false, true));
+        int melee = brigade_battle_unit_melee(b, target);
+        if (melee >= 0)
+            return fail(m, bad,
+                        "'%s' is in melee %s: a pursuer joins no melee, its uncontrolled "
+                        "charge strikes an enemy outside one (12.24 f, D38)",
+                        b->units[target].id, b->melees[melee].id);
+        int charges = b->charge_count;
+        for (int i = 0; i < b->report_count; i++)
+            if (b->reports[i].kind == BRIGADE_REPORT_UNCONTROLLED && b->reports[i].target >= 0 &&
+                b->reports[i].state != BRIGADE_REPORT_REJECTED)
+                charges++;
+        if (charges >= BRIGADE_BATTLE_CHARGES_MAX)
+            return fail(m, bad, "at most %d charges may be declared in a turn",
+                        BRIGADE_BATTLE_CHARGES_MAX);
     }
+    return report_add(m, seat, BRIGADE_REPORT_UNCONTROLLED, unit, target,
+                      target >= 0 ? c->facing : BRIGADE_FACING_FRONT, BRIGADE_REPORT_STANDS);
+}
+
+/* D39: a pursuer reports that it reached the unit it pursues, a friend of
+ * it unformed in passing, or skirmishers a fleeing friend passed through
+ * (Mandatory moves). It changes the other side's units, so it waits for
+ * that side's answer (D46). */
+static code_t contact(machine *m, brigade_side seat, const brigade_command *c)
+{
+    TRY(require_step(m, seat, "a contact during pursuit (contact)", BRIGADE_PHASE_MANDATORY_MOVES,
+                     BRIGADE_STEP_REPORT));
+    const brigade_battle *b = &m->work;
+    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    int unit = brigade_battle_unit_find(b, c->unit);
+    if (unit < 0)
+        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+    const brigade_battle_unit *u = &b->units[unit];
+    if (u->side != seat)
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->id,
+                    brigade_side_name(u->side));
+    if (!brigade_battle_unit_in_play(u) || u->status != BRIGADE_STATUS_PURSUING)
+        return fail(m, bad, "'%s' is not pursuing: only a pursuer reports contact in its pursuit "
+                            "(12.24, D39)",
+                    u->id);
+    if (!brigade_battle_has_enemy_to_pursue(b, unit))
+        return fail(m, bad,
+                    "'%s' has no fleeing enemy to follow this turn, so its pursuit reaches "
+                    "nobody (12.24 f, D38)",
+                    u->id);
+    int target = brigade_battle_unit_find(b, c->target);
+    if (target < 0)
+        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->target);
+    const brigade_battle_unit *t = &b->units[target];
+    const brigade_battle_unit *p = &b->units[u->pursuit_of];
+    if (t->side == seat)
+        return fail(m, bad, "'%s' is of side %s's own: a pursuer contacts enemies", t->id,
+                    brigade_side_name(seat));
+    if (!brigade_battle_unit_in_play(t))
+        return fail(m, bad, "unit '%s' is out of play (%s)", t->id, brigade_status_name(t->status));
+    if (t->status == BRIGADE_STATUS_PUSHED_BACK)
+        return fail(m, bad, "'%s' is pushed back: a pursuit never contacts a pushed-back unit (D39)",
+                    t->id);
+    int melee = brigade_battle_unit_melee(b, target);
+    if (melee >= 0)
+        return fail(m, bad, "'%s' is in melee %s: a pursuit contacts no unit in a melee", t->id,
+                    b->melees[melee].id);
+    /* One contact a pursuit; Cossacks finish their move past skirmishers. */
+    for (int i = 0; i < b->report_count; i++) {
+        const brigade_report *r = &b->reports[i];
+        if (r->kind != BRIGADE_REPORT_CONTACT || r->unit != unit ||
+            r->state == BRIGADE_REPORT_REJECTED)
+            continue;
+        bool past_skirmishers = b->units[r->target].type == BRIGADE_TYPE_SKIRMISHERS &&
+                                r->target != u->pursuit_of;
+        if (!(past_skirmishers && u->type == BRIGADE_TYPE_COSSACKS))
+            return fail(m, bad, "'%s' has reported its contact in this phase already (report %d)",
+                        u->id, r->number);
+    }
+    if (target != u->pursuit_of && t->side != p->side)
+        return fail(m, bad, "'%s' is neither '%s', which '%s' pursues, nor a friend of it (12.24)",
+                    t->id, p->id, u->id);
+    return report_add(m, seat, BRIGADE_REPORT_CONTACT, unit, target, BRIGADE_FACING_FRONT,
+                      BRIGADE_REPORT_AWAITS_ANSWER);
+}
+
+/* The effect of a contact that stands (D39): the fleeing unit is settled
+ * at once as a melee of the turn, the pursuer's test with it (12.13,
+ * 12.14); skirmishers are removed; a friend unformed in passing forms a
+ * melee with the pursuer, fought in this turn's Melee phase. */
+static code_t contact_apply(machine *m, int number)
+{
+    const brigade_report *found = brigade_battle_report_find(&m->work, number);
+    if (found == NULL)
+        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "no report %d", number);
+    brigade_report r;
+    report_copy(&r, found);
+    brigade_battle *b = &m->work;
+    const brigade_battle_unit *u = &b->units[r.unit];
+    const brigade_battle_unit *t = &b->units[r.target];
+    if (!brigade_battle_unit_in_play(u) || !brigade_battle_unit_in_play(t) ||
+        brigade_battle_unit_melee(b, r.unit) >= 0 || brigade_battle_unit_melee(b, r.target) >= 0)
+        return BRIGADE_BATTLE_OK; /* the umpire changed them meanwhile */
+    bool fleeing = r.target == u->pursuit_of;
+    brigade_event e;
+    if (!fleeing && t->type == BRIGADE_TYPE_SKIRMISHERS) {
+        unit_change_init(m, &e, r.target, BRIGADE_CAUSE_CONTACT);
+        e.unit.status = BRIGADE_STATUS_REMOVED;
+        text_set(e.unit.move, sizeof e.unit.move, "");
+        snprintf(e.unit.note, sizeof e.unit.note,
+                 "removed: a fleeing friend passed through it and '%s' reached it (12.12)", u->id);
+        TRY(emit(m, &e));
+        if (u->type != BRIGADE_TYPE_COSSACKS) {
+            unit_change_init(m, &e, r.unit, BRIGADE_CAUSE_CONTACT);
+            snprintf(e.unit.move, sizeof e.unit.move,
+                     "stops where it removed '%s'; tests again in the Morale phase (12.23 b)",
+                     t->id);
+            TRY(emit(m, &e));
+        }
+        return BRIGADE_BATTLE_OK;
+    }
+    if (!fleeing && t->formed) {
+        unit_change_init(m, &e, r.target, BRIGADE_CAUSE_CONTACT);
+        e.unit.formed = false;
+        snprintf(e.unit.note, sizeof e.unit.note,
+                 "unformed by fleeing '%s' passing through it, and contacted by '%s' (12.25)",
+                 b->units[u->pursuit_of].id, u->id);
+        TRY(emit(m, &e));
+    }
+    if (b->melee_count >= BRIGADE_BATTLE_MELEES_MAX)
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "more than %d melees at once",
+                    BRIGADE_BATTLE_MELEES_MAX);
+    brigade_battle_melee rec;
+    memset(&rec, 0, sizeof rec);
+    rec.number = b->melee_numbers + 1;
+    snprintf(rec.id, sizeof rec.id, "T%d.M%d", b->turn, rec.number);
+    rec.round = 1;
+    member_add(&rec, r.unit < r.target ? r.unit : r.target);
+    member_add(&rec, r.unit < r.target ? r.target : r.unit);
+    rec.terrain = melee_terrain(b, &rec);
+    event_init(&e, BRIGADE_BATTLE_EVENT_MELEE_FORMED);
+    e.melee.index = b->melee_count;
+    melee_copy(&e.melee.melee, &rec);
+    TRY(emit(m, &e));
+    if (!fleeing)
+        return BRIGADE_BATTLE_OK; /* fought in this turn's Melee phase */
+    return melee_resolve(m, b->melee_count - 1);
+}
+
+/* D46: the other side contests a report of this phase before its own done
+ * in the step. With an umpire seated it waits for the ruling; with none it
+ * stands (a contact, which needs the other side's consent, does not). */
+static code_t contest(machine *m, brigade_side seat, const brigade_command *c)
+{
+    const brigade_battle *b = &m->work;
+    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const brigade_report *r = brigade_battle_report_find(b, c->report);
+    if (r == NULL)
+        return fail(m, bad, "there is no report %d in this phase", c->report);
+    if (r->side == seat)
+        return fail(m, bad, "report %d is side %s's own: the other side contests it (D46)",
+                    r->number, brigade_side_name(seat));
+    if (!(b->awaiting & BRIGADE_SEAT_BIT(seat)) || b->sides[seat].done)
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT,
+                    "side %s may contest a report only while it is awaited, before its own done "
+                    "(D46)",
+                    brigade_side_name(seat));
+    if (r->contested)
+        return fail(m, bad, "report %d is contested already", r->number);
+    if (r->state != BRIGADE_REPORT_STANDS && r->state != BRIGADE_REPORT_AWAITS_ANSWER)
+        return fail(m, bad, "report %d is %s: there is nothing to contest", r->number,
+                    brigade_report_state_name(r->state));
+    if (c->note[0] == '\0')
+        return fail(m, bad, "a contest says why");
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_REPORT_ANSWERED);
+    e.answer_report.number = r->number;
+    e.answer_report.contested = true;
+    e.answer_report.state = b->umpired                          ? BRIGADE_REPORT_AWAITS_UMPIRE
+                            : r->kind == BRIGADE_REPORT_CONTACT ? BRIGADE_REPORT_REJECTED
+                                                                : BRIGADE_REPORT_STANDS;
+    text_set(e.answer_report.text, sizeof e.answer_report.text, c->note);
+    return emit(m, &e);
+}
+
+/* D46: the other side accepts a contact report; it is carried out at once. */
+static code_t accept(machine *m, brigade_side seat, const brigade_command *c)
+{
+    const brigade_battle *b = &m->work;
+    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const brigade_report *r = brigade_battle_report_find(b, c->report);
+    if (r == NULL)
+        return fail(m, bad, "there is no report %d in this phase", c->report);
+    if (r->side == seat)
+        return fail(m, bad, "report %d is side %s's own: the other side answers it (D46)",
+                    r->number, brigade_side_name(seat));
+    if (r->state != BRIGADE_REPORT_AWAITS_ANSWER)
+        return fail(m, bad, "report %d awaits no answer (it %s)", r->number,
+                    r->state == BRIGADE_REPORT_STANDS ? "stands unless contested"
+                                                      : brigade_report_state_name(r->state));
+    if (!(b->awaiting & BRIGADE_SEAT_BIT(seat)))
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "side %s is not awaited",
+                    brigade_side_name(seat));
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_REPORT_ANSWERED);
+    e.answer_report.number = r->number;
+    e.answer_report.state = BRIGADE_REPORT_ACCEPTED;
+    int number = r->number;
+    TRY(emit(m, &e));
+    return contact_apply(m, number);
+}
+
+/* D41: a side names a charger that occupies the area its defenders fled. */
+static code_t occupy(machine *m, brigade_side seat, const brigade_command *c)
+{
+    TRY(require_step(m, seat, "occupying a built-up area (occupy)", BRIGADE_PHASE_CHARGE,
+                     BRIGADE_STEP_OCCUPY));
+    int unit = brigade_battle_unit_find(&m->work, c->unit);
+    if (unit < 0)
+        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+    const brigade_battle_unit *u = &m->work.units[unit];
+    if (u->side != seat)
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->id,
+                    brigade_side_name(u->side));
+    if (!unit_may_occupy(&m->work, unit))
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                    "'%s' may not occupy: only a charger whose built-up-area defenders fled "
+                    "before contact occupies, once (12.9 f, D41)",
+                    u->id);
+    return occupy_take(m, unit);
+}
+
+/* D46: the umpire rules on a contested report. */
+static code_t rule_report(machine *m, const brigade_command *c)
+{
+    const brigade_report *r = brigade_battle_report_find(&m->work, c->report);
+    if (r == NULL || r->state != BRIGADE_REPORT_AWAITS_UMPIRE)
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                    "report %d awaits no ruling of the umpire", c->report);
+    int number = r->number;
+    bool contact_report = r->kind == BRIGADE_REPORT_CONTACT;
+    brigade_event e;
+    umpire_event_init(&e, BRIGADE_UMPIRE_RULE, c->note);
+    TRY(emit(m, &e));
+    event_init(&e, BRIGADE_BATTLE_EVENT_REPORT_ANSWERED);
+    e.answer_report.number = number;
+    e.answer_report.state = c->upheld ? BRIGADE_REPORT_UPHELD : BRIGADE_REPORT_REJECTED;
+    text_set(e.answer_report.text, sizeof e.answer_report.text, c->note);
+    TRY(emit(m, &e));
+    if (c->upheld && contact_report)
+        TRY(contact_apply(m, number));
+    const brigade_battle *b = &m->work;
+    if (b->step == BRIGADE_STEP_SETTLE && b->phase != BRIGADE_PHASE_MELEE &&
+        !reports_await_umpire(b))
+        return step_finish(m);
+    return BRIGADE_BATTLE_OK;
 }
 
 /* A player's adjustment (seat A or B, in a report step), or the umpire's
@@ -2265,6 +3127,8 @@ static code_t umpire_rule(machine *m, const brigade_command *c)
         return settle(m, c);
     if (c->kind == BRIGADE_COMMAND_OVERRULE)
         return overrule(m, c);
+    if (c->kind == BRIGADE_COMMAND_RULE)
+        return rule_report(m, c);
     if (c->kind == BRIGADE_COMMAND_END) {
         brigade_event e;
         umpire_event_init(&e, BRIGADE_UMPIRE_END, c->note);
@@ -2291,7 +3155,7 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
                           c->kind == BRIGADE_COMMAND_NOTE ||
                           c->kind == BRIGADE_COMMAND_UMPIRE_ADJUST ||
                           c->kind == BRIGADE_COMMAND_SETTLE || c->kind == BRIGADE_COMMAND_OVERRULE ||
-                          c->kind == BRIGADE_COMMAND_END;
+                          c->kind == BRIGADE_COMMAND_END || c->kind == BRIGADE_COMMAND_RULE;
     if (seat == BRIGADE_SIDE_NONE && !umpire_command)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "the umpire takes no player's action");
     if (seat != BRIGADE_SIDE_NONE && umpire_command)
@@ -2324,6 +3188,20 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
         return adjust(m, seat, c);
     case BRIGADE_COMMAND_DONE:
         return done(m, seat);
+    case BRIGADE_COMMAND_RALLY:
+        return rally(m, seat, c);
+    case BRIGADE_COMMAND_REFORM:
+        return reform(m, seat, c);
+    case BRIGADE_COMMAND_UNCONTROLLED_CHARGE:
+        return uncontrolled_charge(m, seat, c);
+    case BRIGADE_COMMAND_CONTACT:
+        return contact(m, seat, c);
+    case BRIGADE_COMMAND_CONTEST:
+        return contest(m, seat, c);
+    case BRIGADE_COMMAND_ACCEPT:
+        return accept(m, seat, c);
+    case BRIGADE_COMMAND_OCCUPY:
+        return occupy(m, seat, c);
     default:
         break;
     }
@@ -2461,7 +3339,7 @@ static const char *name_of(const char *const *names, size_t count, unsigned valu
 static const char *const phase_names[] = {"initiative", "mandatory_moves", "charge", "movement",
                                           "fire",       "melee",           "morale", "ended"};
 static const char *const step_names[] = {"",       "choose", "declare", "respond",
-                                         "reroll", "report", "settle"};
+                                         "reroll", "report", "settle", "occupy"};
 static const char *const facing_names[] = {"front", "flank", "rear"};
 static const char *const response_names[] = {"", "stand", "countercharge"};
 static const char *const bonus_names[] = {"none", "winner", "excellent"};
@@ -2470,12 +3348,26 @@ static const char *const event_kind_names[] = {
     "phase_begun", "side_done",      "unit_changed",    "charge_declared",     "charge_answered",
     "morale_tested", "melee_formed", "melee_reinforced", "melee_dice_recorded", "sappers_chosen",
     "melee_unit_result", "melee_resolved", "dice_committed", "dice_seed_added", "dice_revealed",
-    "umpire_ruled", "melee_overruled"};
+    "umpire_ruled", "melee_overruled", "reported", "report_answered", "test_taken"};
 static const char *const error_code_names[] = {"ok",          "wrong_seat",   "wrong_phase",
                                                "invalid_action", "unknown_unit", "internal",
                                                "held"};
 static const char *const umpire_ruling_names[] = {"hold",   "release",  "note",     "seated",
-                                                  "settle", "overrule", "rollback", "end"};
+                                                  "settle", "overrule", "rollback", "end",
+                                                  "rule"};
+static const char *const report_kind_names[] = {"rally", "reform", "uncontrolled", "contact"};
+static const char *const report_state_names[] = {"stands",   "awaits_answer", "awaits_umpire",
+                                                 "accepted", "upheld",        "rejected"};
+
+const char *brigade_report_kind_name(brigade_report_kind kind)
+{
+    return NAME_OF(report_kind_names, kind);
+}
+
+const char *brigade_report_state_name(brigade_report_state state)
+{
+    return NAME_OF(report_state_names, state);
+}
 
 bool brigade_d9_event_parse(const char *text, unsigned *out)
 {
@@ -2500,7 +3392,7 @@ const char *brigade_umpire_ruling_name(brigade_umpire_ruling ruling)
     return NAME_OF(umpire_ruling_names, ruling);
 }
 static const char *const morale_effect_names[] = {"passed", "halts", "halts_retreats", "wavers",
-                                                  "retreats"};
+                                                  "retreats", "flees"};
 
 const char *brigade_phase_name(brigade_phase phase) { return NAME_OF(phase_names, phase); }
 const char *brigade_step_name(brigade_step step) { return NAME_OF(step_names, step); }
@@ -2636,10 +3528,13 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             static const char *const step_words[] = {
                 "", "the winner chooses who moves first", "declare charges",
                 "answer the charges", "choose the sappers' re-roll", "report what happened",
-                "the umpire settles the double sixes and risks to generals (D9)"};
+                "the umpire settles the double sixes and risks to generals (D9)",
+                "name the chargers that occupy the built-up area its defenders fled"};
             unsigned phase = (unsigned)e->phase.phase, step = (unsigned)e->phase.step;
             put(out, size, &at, "%s", phase < 7 ? phase_words[phase] : "?");
-            if (step > 0 && step < sizeof step_words / sizeof step_words[0])
+            if (step == BRIGADE_STEP_SETTLE && e->phase.phase != BRIGADE_PHASE_MELEE)
+                put(out, size, &at, ": the umpire rules on the contested reports");
+            else if (step > 0 && step < sizeof step_words / sizeof step_words[0])
                 put(out, size, &at, ": %s", step_words[step]);
         }
         if (e->phase.awaiting)
@@ -2662,12 +3557,66 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED: {
         const brigade_charge *c = &e->charge.charge;
-        put(out, size, &at, "%s %s %s in the %s%s%s", unit_name(b, c->unit),
+        put(out, size, &at, "%s %s %s in the %s%s%s%s", unit_name(b, c->unit),
             c->reinforce ? "reinforces the melee of" : "charges", unit_name(b, c->target),
             brigade_facing_name(c->facing), c->leading ? ", its general leading" : "",
-            c->sappers ? ", with sappers" : "");
+            c->sappers ? ", with sappers" : "",
+            c->uncontrolled ? ", its uncontrolled charge (12.24 f)" : "");
         break;
     }
+    case BRIGADE_BATTLE_EVENT_REPORTED: {
+        const brigade_report *r = &e->report.report;
+        put(out, size, &at, "report %d, side %s: ", r->number, brigade_side_name(r->side));
+        switch (r->kind) {
+        case BRIGADE_REPORT_RALLY:
+            put(out, size, &at, "%s rallies", unit_name(b, r->unit));
+            break;
+        case BRIGADE_REPORT_REFORM:
+            put(out, size, &at, "%s reforms, spending its move", unit_name(b, r->unit));
+            break;
+        case BRIGADE_REPORT_UNCONTROLLED:
+            if (r->target >= 0)
+                put(out, size, &at, "%s makes its uncontrolled charge at %s in the %s (12.24 f)",
+                    unit_name(b, r->unit), unit_name(b, r->target), brigade_facing_name(r->facing));
+            else
+                put(out, size, &at, "%s has no enemy in sight for its uncontrolled charge (12.24 f)",
+                    unit_name(b, r->unit));
+            break;
+        default:
+            put(out, size, &at, "pursuing %s reached %s (12.24, 12.25); side %s accepts or contests",
+                unit_name(b, r->unit), unit_name(b, r->target),
+                brigade_side_name(side_other(r->side)));
+            break;
+        }
+        break;
+    }
+    case BRIGADE_BATTLE_EVENT_REPORT_ANSWERED: {
+        const brigade_report *r = brigade_battle_report_find(b, e->answer_report.number);
+        brigade_side answering = r != NULL ? side_other(r->side) : BRIGADE_SIDE_NONE;
+        int n = e->answer_report.number;
+        if (e->answer_report.contested)
+            put(out, size, &at, "report %d contested by side %s: %s; %s", n,
+                brigade_side_name(answering), e->answer_report.text,
+                e->answer_report.state == BRIGADE_REPORT_AWAITS_UMPIRE ? "it awaits the umpire's ruling"
+                : e->answer_report.state == BRIGADE_REPORT_STANDS      ? "it stands, the contest recorded"
+                                                                       : "it does not stand");
+        else if (e->answer_report.state == BRIGADE_REPORT_ACCEPTED)
+            put(out, size, &at, "report %d accepted by side %s", n, brigade_side_name(answering));
+        else
+            put(out, size, &at, "the umpire %s report %d: %s",
+                e->answer_report.state == BRIGADE_REPORT_UPHELD ? "upholds" : "rejects", n,
+                e->answer_report.text);
+        break;
+    }
+    case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
+        put(out, size, &at, "%s: %s test %d+%d", e->test.roll, brigade_test_kind_name(e->test.kind),
+            e->test.dice[0], e->test.dice[1]);
+        put_modifiers(out, size, &at, e->test.modifiers, e->test.modifier_count);
+        put(out, size, &at, " = %d", e->test.total);
+        if (e->test.kind == BRIGADE_TEST_REFORM)
+            put(out, size, &at, ", needs %d", e->test.target);
+        put(out, size, &at, ": %s", brigade_test_outcome_name(e->test.outcome));
+        break;
     case BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED:
         put(out, size, &at, "%s answers the charge: %s", unit_name(b, e->answer.unit),
             e->answer.response == BRIGADE_RESPONSE_COUNTERCHARGE ? "counter-charges"
@@ -2786,6 +3735,9 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             break;
         case BRIGADE_UMPIRE_END:
             put(out, size, &at, "the umpire ends the battle: %s", e->umpire.text);
+            break;
+        case BRIGADE_UMPIRE_RULE:
+            put(out, size, &at, "the umpire rules on a contested report: %s", e->umpire.text);
             break;
         default:
             put(out, size, &at, "the umpire notes: %s", e->umpire.text);

@@ -169,6 +169,8 @@ typedef struct brigade_charge {
     brigade_morale_result charger_morale;
     brigade_morale_result target_morale; /* the target's test (or its counter-charge test) */
     bool uncontrolled;          /* a pursuer's uncontrolled charge (12.24 f, D38), from report */
+    bool occupies;              /* its target fled a built-up area and this charger occupies
+                                   it (D41, 12.9 f): set by its TEST_TAKEN reform test */
 } brigade_charge;
 
 /* A unit's place in a melee, with what holds for this round only. */

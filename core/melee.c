@@ -204,14 +204,18 @@ static int fighting_figures_of(const brigade_melee *melee, const brigade_melee_u
 }
 
 /* The defended position a unit holds for the modifiers and the column's
- * breach rule: none after the unit was pushed back in this melee (D21). */
+ * breach rule: none after the unit was pushed back in this melee (D21);
+ * and then it puts no limit on the attackers either (D44, 12.19 i: see
+ * side_summaries_compute, which reads this for defends_fortified and
+ * defends_position). */
 static brigade_defending defending_effective(const brigade_melee_unit *unit)
 {
     return unit->pushed_back_before ? BRIGADE_DEFENDING_NONE : unit->defending;
 }
 
 /* Whether the unit counts as unformed: unformed, or a reinforcement that
- * came through friends (12.8). */
+ * came through friends (12.8, D42: everywhere in the melee, the -2, lancers
+ * as light cavalry, the reform test's "formed before", D17's 9). */
 static bool unit_unformed(const brigade_melee_unit *unit)
 {
     return !unit->formed || unit->interpenetrated;
@@ -434,6 +438,8 @@ static void modifiers_situation(const melee_resolution *resolution,
     bool pursuing = unit->status == BRIGADE_STATUS_PURSUING;
 
     if ((unit->charging || pursuing) && !unit->reinforcing) {
+        /* D45: cavalry in squadron or troop column loses the whole row,
+         * for pursuing as for charging (12.17 note 6). */
         bool march_column = cavalry && unit->formation == BRIGADE_FORMATION_MARCH_COLUMN;
         bool uphill = brigade_type_is_infantry(unit->type) && unit->uphill;
         bool cossacks_in_rough = unit->type == BRIGADE_TYPE_COSSACKS &&
@@ -926,7 +932,11 @@ static int automatic_result(melee_resolution *resolution)
             else
                 out->status = BRIGADE_STATUS_REMOVED;
         }
-        if (kind == AUTOMATIC_RETREATING) {
+        /* D43: a limbered battery that is also retreating is dispersed by
+         * the limbered rule (12.16), with no casualty exchange, as a broken
+         * unit contacted (12.14): 12.13's casualties do not apply to it. */
+        if (kind == AUTOMATIC_RETREATING &&
+            !side_qualifies(resolution, loser, AUTOMATIC_LIMBERED)) {
             /* 12.13, D15: the charger inflicts as a winner against a
              * retreating unit, the retreating unit as a loser. */
             casualties_inflict(resolution, winner, true, LOSER_ROW_RETREAT_OR_BROKEN);
@@ -1129,6 +1139,39 @@ brigade_melee_error_code brigade_melee_resolve(const brigade_melee *melee,
                                                brigade_melee_error *error)
 {
     return brigade_melee_resolve_ruled(melee, dice, NULL, outcome, error);
+}
+
+brigade_melee_error_code brigade_melee_unit_test(const brigade_melee_unit *unit,
+                                                 brigade_test_kind kind,
+                                                 const brigade_dice_source *dice,
+                                                 brigade_unit_outcome *out,
+                                                 brigade_melee_error *error)
+{
+    brigade_melee_error unused_error;
+    if (error == NULL)
+        error = &unused_error;
+    error->code = BRIGADE_MELEE_OK;
+    if (kind == BRIGADE_TEST_NONE || (kind == BRIGADE_TEST_PURSUIT &&
+                                      !brigade_type_is_cavalry(unit->type)))
+        return error_set(error, BRIGADE_MELEE_ERROR_INVALID, "test",
+                         "a pursuit test is cavalry's, a reform test is another unit's");
+    /* A melee of this one unit: the tests read nothing else of it. */
+    brigade_melee melee;
+    memset(&melee, 0, sizeof melee);
+    melee.unit_count = 1;
+    melee.units[0] = *unit;
+    brigade_melee_outcome outcome;
+    memset(&outcome, 0, offsetof(brigade_melee_outcome, units));
+    memset(&outcome.units[0], 0, sizeof outcome.units[0]);
+    outcome.units[0].figures = unit->figures;
+    outcome.units[0].status = unit->status;
+    outcome.units[0].formed = unit->formed;
+    melee_resolution resolution = {&melee, dice, &outcome, error, NULL, {{0}, {0}}};
+    bool ok = kind == BRIGADE_TEST_PURSUIT ? test_pursuit(&resolution, 0)
+                                           : test_reform(&resolution, 0);
+    if (ok)
+        *out = outcome.units[0];
+    return ok ? BRIGADE_MELEE_OK : error->code;
 }
 
 brigade_melee_error_code brigade_melee_resolve_ruled(const brigade_melee *melee,

@@ -335,6 +335,22 @@ typedef struct brigade_melee_ruling {
  * square against cavalry, "auto") or "ruling.test" (the unit takes no test,
  * or an outcome of the other test).
  */
+/*
+ * One unit's reform test (12.22, D10, D32) or pursuit test (12.23-12.24,
+ * D11, D17) outside a melee round: a pursuer's repeated test in the Morale
+ * phase (D35: a `pursuing` unit counts as having pursued, so 10+ counts as
+ * 9) or an occupier's reform test (D41). Rolls "<unit id>.reform" or
+ * "<unit id>.pursuit" from `dice`. On OK, `out` holds the test and the
+ * status and formed it leaves (figures unchanged). Errors:
+ * BRIGADE_MELEE_ERROR_INVALID (kind NONE, a pursuit test of a unit that is
+ * not cavalry), the dice errors of brigade_melee_resolve.
+ */
+brigade_melee_error_code brigade_melee_unit_test(const brigade_melee_unit *unit,
+                                                 brigade_test_kind kind,
+                                                 const brigade_dice_source *dice,
+                                                 brigade_unit_outcome *out,
+                                                 brigade_melee_error *error);
+
 brigade_melee_error_code brigade_melee_resolve_ruled(const brigade_melee *melee,
                                                      const brigade_dice_source *dice,
                                                      const brigade_melee_ruling *ruling,

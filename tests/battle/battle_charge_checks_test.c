@@ -91,12 +91,23 @@ static void test_unformed_may_not_charge(void **state)
     game_free(g);
 }
 
-static void test_pursuing_cavalry_charges_unformed(void **state)
+/* D38, 12.24 f: a pursuing unit declares no ordinary charge; with no enemy
+ * to pursue (these pursue nobody) its one charge is the uncontrolled one,
+ * unformed as it is (D26), declared when the declarations end. */
+static void test_pursuing_cavalry_charges_uncontrolled(void **state)
 {
     (void)state;
     game *g = checks_game();
-    allow_charge(g, "pursuers", "open_target", false); /* 12.24 f, D26 */
-    assert_int_equal(g->battle.charge_count, 1);
+    refuse_charge(g, "pursuers", "open_target", false, false,
+                  "its only charge is the uncontrolled charge at the nearest enemy in sight (12.24 f, D38)");
+    brigade_command c =
+        command_report(BRIGADE_COMMAND_UNCONTROLLED_CHARGE, "pursuers", "open_target");
+    c.facing = BRIGADE_FACING_FLANK;
+    game_play(g, BRIGADE_SIDE_A, &c);
+    assert_int_equal(g->battle.report_count, 1);
+    assert_int_equal(g->battle.reports[0].kind, BRIGADE_REPORT_UNCONTROLLED);
+    assert_int_equal(g->battle.reports[0].state, BRIGADE_REPORT_STANDS);
+    assert_int_equal(g->battle.charge_count, 0); /* not yet: at the end of the declarations */
     game_free(g);
 }
 
@@ -106,7 +117,13 @@ static void test_blown_broken_retreating_may_not_charge(void **state)
     game *g = checks_game();
     refuse_charge(g, "blown_dragoons", "open_target", false, false, "is blown cavalry");
     refuse_charge(g, "broken_line", "open_target", false, false, "is broken");
-    refuse_charge(g, "retreating_line", "open_target", false, false, "is retreating");
+    /* D34: the retreating unit made its retreat in this turn's Mandatory
+     * moves and is normal now, still unformed, so D26 refuses its charge. */
+    int r = game_unit(g, "retreating_line");
+    assert_int_equal(g->battle.units[r].status, BRIGADE_STATUS_NORMAL);
+    assert_false(g->battle.units[r].formed);
+    assert_int_equal(g->battle.units[r].fled_turn, 1);
+    refuse_charge(g, "retreating_line", "open_target", false, false, "is unformed");
     game_free(g);
 }
 
@@ -211,7 +228,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unformed_may_not_charge),
-        cmocka_unit_test(test_pursuing_cavalry_charges_unformed),
+        cmocka_unit_test(test_pursuing_cavalry_charges_uncontrolled),
         cmocka_unit_test(test_blown_broken_retreating_may_not_charge),
         cmocka_unit_test(test_poor_or_regimental_general_may_not_lead),
         cmocka_unit_test(test_only_cossacks_into_rough_terrain),

@@ -219,6 +219,26 @@ brigade_command command_charge(const char *unit, const char *target, brigade_fac
     return c;
 }
 
+brigade_command command_report(brigade_command_kind kind, const char *unit, const char *target)
+{
+    brigade_command c = command_done();
+    c.kind = kind;
+    snprintf(c.unit, sizeof c.unit, "%s", unit);
+    snprintf(c.target, sizeof c.target, "%s", target != NULL ? target : "");
+    return c;
+}
+
+brigade_command command_answer(brigade_command_kind kind, int number, bool upheld,
+                               const char *note)
+{
+    brigade_command c = command_done();
+    c.kind = kind;
+    c.report = number;
+    c.upheld = upheld;
+    snprintf(c.note, sizeof c.note, "%s", note != NULL ? note : "");
+    return c;
+}
+
 brigade_command command_respond(const char *unit, brigade_response response)
 {
     brigade_command c = command_done();

@@ -64,6 +64,13 @@ brigade_command command_charge(const char *unit, const char *target, brigade_fac
 brigade_command command_respond(const char *unit, brigade_response response);
 brigade_command command_reroll(const char *unit, int die);
 brigade_command command_adjust(const char *unit, const char *note);
+/* The players' reports (D46): kind RALLY, REFORM, OCCUPY with `unit`;
+ * CONTACT and UNCONTROLLED_CHARGE with `unit` and `target` ("" none). */
+brigade_command command_report(brigade_command_kind kind, const char *unit, const char *target);
+/* CONTEST or ACCEPT of report `number` (a contest's reason in note); the
+ * umpire's RULE with `upheld`. */
+brigade_command command_answer(brigade_command_kind kind, int number, bool upheld,
+                               const char *note);
 
 /* Asserts that folding the game's journal into its initial battle gives
  * its current battle, byte for byte (replay needs no dice). */
