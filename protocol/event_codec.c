@@ -93,7 +93,10 @@ static const char *outcome_n(int v) { return brigade_test_outcome_name((brigade_
 
 /* Names core has no table for (battle.h brigade_unit_cause, brigade_morale_role). */
 static const char *const cause_names[] = {"adjusted",  "mandatory_move", "moved",        "morale",
-                                          "melee",     "blown_move",     "movement_over", "umpire"};
+                                          "melee",     "blown_move",     "movement_over", "umpire",
+                                          /* D34-D41 (INTERFACE of issue 10) */
+                                          "rallied",   "reformed",       "blown_over",
+                                          "charge_over", "contact",      "test"};
 static const char *cause_n(int v)
 {
     return v >= 0 && v < COUNT_OF(cause_names) ? cause_names[v] : "?";
@@ -107,7 +110,7 @@ static const char *morale_role_n(int v)
 /* Sides are "A" and "B"; no side (a draw's winner, no phasing yet) is nil. */
 static const enum_table SIDE = {"side", side_n, 3, BRIGADE_SIDE_NONE};
 static const enum_table PHASE = {"phase", phase_n, BRIGADE_PHASE_ENDED + 1, -1};
-static const enum_table STEP = {"step", step_n, BRIGADE_STEP_SETTLE + 1, -1};
+static const enum_table STEP = {"step", step_n, BRIGADE_STEP_OCCUPY + 1, -1};
 static const enum_table FACING = {"facing", facing_n, BRIGADE_FACING_REAR + 1, -1};
 static const enum_table RESPONSE = {"response", response_n, BRIGADE_RESPONSE_COUNTERCHARGE + 1,
                                     BRIGADE_RESPONSE_NONE};
@@ -117,9 +120,22 @@ static const char *ruling_n(int v)
 {
     return brigade_umpire_ruling_name((brigade_umpire_ruling)v);
 }
-static const enum_table RULING = {"ruling", ruling_n, BRIGADE_UMPIRE_END + 1, -1};
+static const enum_table RULING = {"ruling", ruling_n, BRIGADE_UMPIRE_RULE + 1, -1};
+/* A player's report (D46): its kind and where it stands. */
+static const char *report_kind_n(int v)
+{
+    return brigade_report_kind_name((brigade_report_kind)v);
+}
+static const char *report_state_n(int v)
+{
+    return brigade_report_state_name((brigade_report_state)v);
+}
+static const enum_table REPORT_KIND = {"report kind", report_kind_n, BRIGADE_REPORT_CONTACT + 1,
+                                       -1};
+static const enum_table REPORT_STATE = {"report state", report_state_n,
+                                        BRIGADE_REPORT_REJECTED + 1, -1};
 static const enum_table MORALE_ROLE = {"role", morale_role_n, COUNT_OF(morale_role_names), -1};
-static const enum_table EFFECT = {"effect", effect_n, BRIGADE_MORALE_RETREATS + 1, -1};
+static const enum_table EFFECT = {"effect", effect_n, BRIGADE_MORALE_FLEES + 1, -1};
 static const enum_table TERRAIN = {"terrain", terrain_n, BRIGADE_TERRAIN_BUA + 1, -1};
 static const enum_table TYPE = {"type", type_n, BRIGADE_TYPE_COUNT, -1};
 static const enum_table CLASS = {"class", class_n, BRIGADE_CLASS_COUNT, -1};
@@ -426,6 +442,10 @@ static protocol_value *charge_value(writer *w, const brigade_charge *c)
     w_enum(w, m, "response", &RESPONSE, (int)c->response);
     w_morale_result(w, m, "charger_morale", &c->charger_morale);
     w_morale_result(w, m, "target_morale", &c->target_morale);
+    if (c->uncontrolled) /* only then: older charges keep their shape (12.24 f, D38) */
+        w_bool(w, m, "uncontrolled", true);
+    if (c->occupies) /* likewise (D41, 12.9 f) */
+        w_bool(w, m, "occupies", true);
     if (w->failed) {
         protocol_value_free(m);
         return NULL;
@@ -519,6 +539,33 @@ static void w_event_bits(writer *w, protocol_value *map, const char *key, unsign
     w_set(w, map, key, array);
 }
 
+/* A player's report (D46) as a map: {number, kind, side, unit, target (nil:
+ * none), facing, state, contested, contest, ruling}; NULL once the writer
+ * failed. */
+static protocol_value *report_value(writer *w, const brigade_report *rep)
+{
+    protocol_value *m = w_map(w, "report");
+    if (m == NULL)
+        return NULL;
+    w_int(w, m, "number", rep->number);
+    w_enum(w, m, "kind", &REPORT_KIND, (int)rep->kind);
+    if (rep->side != BRIGADE_SIDE_A && rep->side != BRIGADE_SIDE_B)
+        w_fail(w, PROTOCOL_EVENT_UNFIT, "report.side", "a report's side is A or B");
+    w_enum(w, m, "side", &SIDE, (int)rep->side);
+    w_unit(w, m, "unit", rep->unit, false);
+    w_unit(w, m, "target", rep->target, true);
+    w_enum(w, m, "facing", &FACING, (int)rep->facing);
+    w_enum(w, m, "state", &REPORT_STATE, (int)rep->state);
+    w_bool(w, m, "contested", rep->contested);
+    w_text(w, m, "contest", rep->contest, sizeof rep->contest);
+    w_text(w, m, "ruling", rep->ruling, sizeof rep->ruling);
+    if (w->failed) {
+        protocol_value_free(m);
+        return NULL;
+    }
+    return m;
+}
+
 /* The members of one event, after "kind". */
 static void event_write(writer *w, protocol_value *m, const brigade_event *e)
 {
@@ -558,6 +605,8 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_text(w, m, "note", e->unit.note, sizeof e->unit.note);
         if (e->unit.has_formation) /* only then: older events keep their shape */
             w_enum(w, m, "formation", &FORMATION, (int)e->unit.formation);
+        if (e->unit.fled_turn != 0) /* likewise (D34, D38) */
+            w_int(w, m, "fled_turn", e->unit.fled_turn);
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED:
         w_int(w, m, "index", e->charge.index);
@@ -669,6 +718,26 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
             break;
         }
         break;
+    case BRIGADE_BATTLE_EVENT_REPORTED:
+        w_set(w, m, "report", report_value(w, &e->report.report));
+        break;
+    case BRIGADE_BATTLE_EVENT_REPORT_ANSWERED:
+        w_int(w, m, "number", e->answer_report.number);
+        w_enum(w, m, "state", &REPORT_STATE, (int)e->answer_report.state);
+        w_bool(w, m, "contested", e->answer_report.contested);
+        w_text(w, m, "text", e->answer_report.text, sizeof e->answer_report.text);
+        break;
+    case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
+        w_unit(w, m, "unit", e->test.unit, false);
+        w_text(w, m, "roll", e->test.roll, sizeof e->test.roll);
+        w_enum(w, m, "test_kind", &TEST_KIND, (int)e->test.kind);
+        w_pair(w, m, "dice", e->test.dice);
+        w_int(w, m, "total", e->test.total);
+        w_int(w, m, "target", e->test.target);
+        w_enum(w, m, "outcome", &OUTCOME, (int)e->test.outcome);
+        w_modifiers(w, m, "modifiers", e->test.modifiers, e->test.modifier_count,
+                    BRIGADE_MODIFIERS_MAX);
+        break;
     default:
         w_fail(w, PROTOCOL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)e->kind);
         break;
@@ -684,7 +753,7 @@ protocol_value *protocol_event_to_value(const brigade_battle *battle, const brig
     if (m == NULL)
         return NULL;
     if (event->kind < BRIGADE_BATTLE_EVENT_ROLL ||
-        event->kind > BRIGADE_BATTLE_EVENT_MELEE_OVERRULED)
+        event->kind > BRIGADE_BATTLE_EVENT_TEST_TAKEN)
         w_fail(&w, PROTOCOL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)event->kind);
     else
         w_set(&w, m, "kind", protocol_value_string_new(brigade_event_kind_name(event->kind)));
@@ -1162,6 +1231,10 @@ static void charge_read(reader *r, const protocol_value *v, const char *path, br
     out->response = (brigade_response)r_enum(&m, "response", &RESPONSE);
     r_morale_result(&m, "charger_morale", &out->charger_morale);
     r_morale_result(&m, "target_morale", &out->target_morale);
+    if (protocol_value_map_get(m.map, "uncontrolled") != NULL) /* absent in older rows: false */
+        out->uncontrolled = r_bool(&m, "uncontrolled");
+    if (protocol_value_map_get(m.map, "occupies") != NULL) /* likewise */
+        out->occupies = r_bool(&m, "occupies");
     s_close(&m);
 }
 
@@ -1271,6 +1344,25 @@ static void r_dice_hex(scope *s, const char *key, char *dst, bool may_be_empty)
         r_fail(s->r, key, "not 64 lower-case hex characters");
 }
 
+/* A report map (report_value) into *out. */
+static void report_read(reader *r, const protocol_value *v, const char *path, brigade_report *out)
+{
+    scope m;
+    if (!s_open(r, v, path, &m))
+        return;
+    out->number = r_int(&m, "number", 1, INT_MAX);
+    out->kind = (brigade_report_kind)r_enum(&m, "kind", &REPORT_KIND);
+    out->side = r_side_required(&m, "side");
+    out->unit = r_unit(&m, "unit", false);
+    out->target = r_unit(&m, "target", true);
+    out->facing = (brigade_facing)r_enum(&m, "facing", &FACING);
+    out->state = (brigade_report_state)r_enum(&m, "state", &REPORT_STATE);
+    out->contested = r_bool(&m, "contested");
+    r_text(&m, "contest", out->contest, sizeof out->contest, false);
+    r_text(&m, "ruling", out->ruling, sizeof out->ruling, false);
+    s_close(&m);
+}
+
 static void event_read(scope *s, brigade_event *e)
 {
     switch (e->kind) {
@@ -1311,6 +1403,8 @@ static void event_read(scope *s, brigade_event *e)
             e->unit.has_formation = true;
             e->unit.formation = (brigade_formation)r_enum(s, "formation", &FORMATION);
         }
+        if (protocol_value_map_get(s->map, "fled_turn") != NULL) /* absent in older rows: 0 */
+            e->unit.fled_turn = r_int(s, "fled_turn", 1, INT_MAX);
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED:
         e->charge.index = r_int(s, "index", 0, BRIGADE_BATTLE_CHARGES_MAX - 1);
@@ -1435,6 +1529,29 @@ static void event_read(scope *s, brigade_event *e)
             break;
         }
         break;
+    case BRIGADE_BATTLE_EVENT_REPORTED: {
+        const protocol_value *v = s_take(s, "report");
+        if (v != NULL)
+            report_read(s->r, v, "report", &e->report.report);
+        break;
+    }
+    case BRIGADE_BATTLE_EVENT_REPORT_ANSWERED:
+        e->answer_report.number = r_int(s, "number", 1, INT_MAX);
+        e->answer_report.state = (brigade_report_state)r_enum(s, "state", &REPORT_STATE);
+        e->answer_report.contested = r_bool(s, "contested");
+        r_text(s, "text", e->answer_report.text, sizeof e->answer_report.text, false);
+        break;
+    case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
+        e->test.unit = r_unit(s, "unit", false);
+        r_text(s, "roll", e->test.roll, sizeof e->test.roll, true);
+        e->test.kind = (brigade_test_kind)r_enum(s, "test_kind", &TEST_KIND);
+        r_ints(s, "dice", e->test.dice, 2, 0, 6);
+        e->test.total = r_int(s, "total", INT_MIN, INT_MAX);
+        e->test.target = r_int(s, "target", INT_MIN, INT_MAX);
+        e->test.outcome = (brigade_test_outcome)r_enum(s, "outcome", &OUTCOME);
+        e->test.modifier_count =
+            r_modifiers(s, "modifiers", e->test.modifiers, BRIGADE_MODIFIERS_MAX);
+        break;
     default:
         break;
     }
@@ -1456,7 +1573,7 @@ protocol_event_error protocol_event_from_value(const brigade_battle *battle,
             if (text == NULL) {
                 r_fail(&r, "kind", "not a string (%s)", kind_of(kind));
             } else {
-                for (int k = BRIGADE_BATTLE_EVENT_ROLL; k <= BRIGADE_BATTLE_EVENT_MELEE_OVERRULED;
+                for (int k = BRIGADE_BATTLE_EVENT_ROLL; k <= BRIGADE_BATTLE_EVENT_TEST_TAKEN;
                      k++) {
                     const char *name = brigade_event_kind_name((brigade_event_kind)k);
                     if (strlen(name) == len && memcmp(name, text, len) == 0)
@@ -1598,6 +1715,8 @@ static void w_unit_record(writer *w, protocol_value *array, const brigade_battle
     w_text(w, m, "move", u->move, sizeof u->move);
     w_enum(w, m, "bonus", &BONUS, (int)u->bonus);
     w_unit(w, m, "pursuit_of", u->pursuit_of, true);
+    if (u->fled_turn != 0) /* only then: a battle without it keeps format 2's shape (D34) */
+        w_int(w, m, "fled_turn", u->fled_turn);
     w_push(w, array, m, "units");
 }
 
@@ -1726,6 +1845,18 @@ protocol_value *protocol_battle_to_value(const brigade_battle *battle,
         }
         w_set(&w, m, "rolled_back", ranges);
     }
+    /* The players' reports (D46), likewise only when not empty. */
+    if (b->report_numbers != 0)
+        w_int(&w, m, "report_numbers", b->report_numbers);
+    if (b->report_count > 0) {
+        if (b->report_count > BRIGADE_BATTLE_REPORTS_MAX)
+            w_fail(&w, PROTOCOL_EVENT_UNFIT, "reports", "%d reports, at most %d",
+                   b->report_count, BRIGADE_BATTLE_REPORTS_MAX);
+        protocol_value *reports = w_array(&w, "reports");
+        for (int i = 0; i < b->report_count && !w.failed; i++)
+            w_push(&w, reports, report_value(&w, &b->reports[i]), "reports");
+        w_set(&w, m, "reports", reports);
+    }
     if (w.failed) {
         protocol_value_free(m);
         return NULL;
@@ -1828,6 +1959,27 @@ static void r_battle_umpire(scope *s, brigade_battle *out)
     }
 }
 
+/* The players' reports of a battle tree (D46), each member optional (a
+ * battle written before them has none). */
+static void r_battle_reports(scope *s, brigade_battle *out)
+{
+    reader *r = s->r;
+    char path[PATH_MAX_BYTES];
+    if (protocol_value_map_get(s->map, "report_numbers") != NULL)
+        out->report_numbers = r_int(s, "report_numbers", 1, INT_MAX);
+    const protocol_value *reports =
+        r_array_optional(s, "reports", BRIGADE_BATTLE_REPORTS_MAX, path, sizeof path);
+    for (size_t i = 0; reports != NULL && i < protocol_value_count(reports) && !r->failed; i++) {
+        char element[PATH_MAX_BYTES];
+        path_index(element, sizeof element, path, i);
+        brigade_report *rep = &out->reports[out->report_count++];
+        report_read(r, protocol_value_array_get(reports, i), element, rep);
+        if (!r->failed && rep->number > out->report_numbers)
+            r_fail(r, element, "report %d beyond report_numbers %d", rep->number,
+                   out->report_numbers);
+    }
+}
+
 static void r_ruleset(scope *s, const char *key, brigade_ruleset *rs)
 {
     scope m;
@@ -1903,6 +2055,8 @@ static void r_units(scope *s, brigade_battle *b)
         r_text(&m, "move", u->move, sizeof u->move, false);
         u->bonus = (brigade_bonus)r_enum(&m, "bonus", &BONUS);
         u->pursuit_of = r_unit(&m, "pursuit_of", true);
+        if (protocol_value_map_get(m.map, "fled_turn") != NULL) /* absent in older rows: 0 */
+            u->fled_turn = r_int(&m, "fled_turn", 1, INT_MAX);
         s_close(&m);
     }
 }
@@ -1977,6 +2131,7 @@ protocol_event_error protocol_battle_from_value(const protocol_value *value, bri
         if (protocol_value_map_get(s.map, "hold") != NULL)
             r_text(&s, "hold", out->hold, sizeof out->hold, true);
         r_battle_umpire(&s, out);
+        r_battle_reports(&s, out);
         s_close(&s);
     }
     if (r.failed) {

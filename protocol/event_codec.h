@@ -73,7 +73,18 @@
  * rulings "seated", "settle" {unit, event}, "overrule" {melee_id} and
  * "rollback" {to_seq, seq, rolls, events}; the melee_overruled event; an
  * optional "formation" in unit_changed and "overruled" in
- * melee_unit_result. */
+ * melee_unit_result. Still 2 with the reports of D34-D46 (issue 10), every
+ * new member written only when not empty/zero/false, so that a battle or an
+ * event without them has the bytes an older build wrote (and an older row
+ * decodes with the defaults): a unit's and unit_changed's "fled_turn" (> 0),
+ * a charge's "uncontrolled" and "occupies" (true), the battle's "report_numbers" (> 0) and
+ * "reports" [{number, kind, side, unit, target (nil: none), facing, state,
+ * contested, contest, ruling}] (not empty); the events "reported" {report},
+ * "report_answered" {number, state, contested, text} and "test_taken"
+ * {unit, roll, test_kind, dice, total, target, outcome, modifiers}; the step
+ * "occupy", the causes "rallied", "reformed", "blown_over", "charge_over",
+ * "contact", "test", the effect "flees" and the ruling "rule" (which older
+ * readers refuse). */
 #define PROTOCOL_BATTLE_FORMAT 2
 /* Largest encoded event or battle decode accepts, in bytes (an event is
  * under 8 KB, a battle of 64 units under 64 KB). */
@@ -139,7 +150,8 @@ protocol_event_error protocol_event_decode(const brigade_battle *battle, const u
 /*
  * A whole battle as a map: {format, title, ruleset, turn, phase, step,
  * initiative, phasing, awaiting, sides: {A, B}, units: [...],
- * charges: [...], melees: [...], melee_numbers, rolls, events, dice, hold?}. Errors as
+ * charges: [...], melees: [...], melee_numbers, rolls, events, dice, hold?,
+ * umpired?, pending?, fought?, rolled_back?, report_numbers?, reports?}. Errors as
  * protocol_event_to_value.
  */
 protocol_value *protocol_battle_to_value(const brigade_battle *battle,

@@ -95,7 +95,7 @@ static void battle_round_trip(const brigade_battle *battle)
 /* ---- round trips over played battles ------------------------------------- */
 
 typedef struct kinds_seen {
-    int count[BRIGADE_BATTLE_EVENT_MELEE_RESOLVED + 1];
+    int count[BRIGADE_BATTLE_EVENT_TEST_TAKEN + 1];
 } kinds_seen;
 
 /* Plays `battle` (consumed) with `seed` for at most `steps` commands,
@@ -152,6 +152,10 @@ static void test_round_trip_every_kind(void **state)
         if (seen.count[k] == 0)
             fail_msg("no %s event in the played battles", brigade_event_kind_name(k));
     }
+    /* Played by core without a player's report: the pursuers' Morale-phase
+     * tests (D35). The reports' events are in test_reports_round_trip. */
+    print_message("%s: %d\n", brigade_event_kind_name(BRIGADE_BATTLE_EVENT_TEST_TAKEN),
+                  seen.count[BRIGADE_BATTLE_EVENT_TEST_TAKEN]);
 }
 
 /* ---- strict decoding --------------------------------------------------------- */
@@ -304,6 +308,313 @@ static void test_umpire_round_trip(void **state)
     e.umpire.rolls = 9;
     e.umpire.events = 19;
     event_round_trip(battle, &e, &out);
+    free(battle);
+}
+
+/* The reports of D34-D46 (issue 10) round trip: a battle with fled_turn,
+ * an uncontrolled charge and the phase's reports; the events reported,
+ * report_answered and test_taken; unit_changed with fled_turn and each new
+ * cause; the step occupy, the effect flees, the ruling rule. */
+static void test_reports_round_trip(void **state)
+{
+    (void)state;
+    brigade_battle *battle = scenario_file("example_a.json");
+    assert_true(battle->unit_count >= 2);
+    battle->turn = 2;
+    battle->phase = BRIGADE_PHASE_CHARGE;
+    battle->step = BRIGADE_STEP_OCCUPY;
+    battle->units[0].fled_turn = 1;
+    battle->units[0].status = BRIGADE_STATUS_PURSUING;
+    battle->units[0].pursuit_of = 1;
+    battle->charge_count = 1;
+    battle->charges[0].unit = 0;
+    battle->charges[0].target = 1;
+    battle->charges[0].facing = BRIGADE_FACING_FLANK;
+    battle->charges[0].uncontrolled = true;
+    battle->charges[0].occupies = true;
+    battle->report_numbers = 3;
+    battle->report_count = 2;
+    brigade_report *r = &battle->reports[0];
+    r->number = 2;
+    r->kind = BRIGADE_REPORT_UNCONTROLLED;
+    r->side = BRIGADE_SIDE_A;
+    r->unit = 0;
+    r->target = -1;
+    r->state = BRIGADE_REPORT_STANDS;
+    r = &battle->reports[1];
+    r->number = 3;
+    r->kind = BRIGADE_REPORT_CONTACT;
+    r->side = BRIGADE_SIDE_B;
+    r->unit = 1;
+    r->target = 0;
+    r->facing = BRIGADE_FACING_REAR;
+    r->state = BRIGADE_REPORT_REJECTED;
+    r->contested = true;
+    snprintf(r->contest, sizeof r->contest, "the hussars were 3\" away");
+    snprintf(r->ruling, sizeof r->ruling, "measured: not in contact");
+    battle_round_trip(battle);
+
+    /* Each new member is in the tree only when set. */
+    protocol_event_status status;
+    protocol_value *tree = protocol_battle_to_value(battle, &status);
+    assert_non_null(tree);
+    assert_non_null(path_get(tree, "units", 0, "fled_turn"));
+    assert_null(protocol_value_map_get(
+        protocol_value_array_get(protocol_value_map_get(tree, "units"), 1), "fled_turn"));
+    assert_true(protocol_value_bool_get(path_get(tree, "charges", 0, "uncontrolled")));
+    assert_true(protocol_value_bool_get(path_get(tree, "charges", 0, "occupies")));
+    assert_true(protocol_value_kind_of(path_get(tree, "reports", 0, "target")) ==
+                PROTOCOL_VALUE_NIL);
+    assert_string_equal(protocol_value_string_get(path_get(tree, "reports", 1, "state"), NULL),
+                        "rejected");
+    assert_string_equal(protocol_value_string_get(path_get(tree, "step", -1, NULL), NULL),
+                        "occupy");
+    /* A report numbered beyond the game's count is refused. */
+    brigade_battle *out = malloc(sizeof *out);
+    assert_non_null(out);
+    assert_int_equal(protocol_value_map_set_int(tree, "report_numbers", 2), 0);
+    assert_int_equal(protocol_battle_from_value(tree, out, &status), PROTOCOL_EVENT_BAD_MEMBER);
+    assert_string_equal(status.member, "reports[1]");
+    assert_int_equal(protocol_value_map_set_int(tree, "report_numbers", 3), 0);
+    assert_int_equal(protocol_value_map_set_string(protocol_value_array_get(
+                                                       protocol_value_map_get(tree, "reports"), 0),
+                                                   "state", "pending"),
+                     0);
+    assert_int_equal(protocol_battle_from_value(tree, out, &status), PROTOCOL_EVENT_BAD_MEMBER);
+    assert_string_equal(status.member, "reports[0].state");
+    protocol_value_free(tree);
+    free(out);
+
+    brigade_event e, back;
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_REPORTED;
+    e.report.report = battle->reports[1];
+    event_round_trip(battle, &e, &back);
+    e.report.report = battle->reports[0];
+    event_round_trip(battle, &e, &back);
+
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_REPORT_ANSWERED;
+    e.answer_report.number = 3;
+    e.answer_report.state = BRIGADE_REPORT_AWAITS_UMPIRE;
+    e.answer_report.contested = true;
+    snprintf(e.answer_report.text, sizeof e.answer_report.text, "not in contact");
+    event_round_trip(battle, &e, &back);
+    e.answer_report.state = BRIGADE_REPORT_ACCEPTED;
+    e.answer_report.contested = false;
+    memset(e.answer_report.text, 0, sizeof e.answer_report.text);
+    event_round_trip(battle, &e, &back);
+
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_TEST_TAKEN;
+    e.test.unit = 0;
+    snprintf(e.test.roll, sizeof e.test.roll, "T2.%s.pursuit", battle->units[0].id);
+    e.test.kind = BRIGADE_TEST_PURSUIT;
+    e.test.dice[0] = 5;
+    e.test.dice[1] = 2;
+    e.test.total = 9;
+    e.test.outcome = BRIGADE_OUTCOME_PURSUIT;
+    e.test.modifier_count = 1;
+    snprintf(e.test.modifiers[0].rule, sizeof e.test.modifiers[0].rule, "12.23 b");
+    snprintf(e.test.modifiers[0].name, sizeof e.test.modifiers[0].name, "cavalry");
+    e.test.modifiers[0].value = 2;
+    event_round_trip(battle, &e, &back);
+    e.test.kind = BRIGADE_TEST_REFORM;
+    e.test.target = 7;
+    e.test.outcome = BRIGADE_OUTCOME_UNFORMED;
+    event_round_trip(battle, &e, &back);
+
+    static const brigade_unit_cause causes[] = {BRIGADE_CAUSE_RALLIED,     BRIGADE_CAUSE_REFORMED,
+                                                BRIGADE_CAUSE_BLOWN_OVER,  BRIGADE_CAUSE_CHARGE_OVER,
+                                                BRIGADE_CAUSE_CONTACT,     BRIGADE_CAUSE_TEST};
+    static const char *const cause_names[] = {"rallied", "reformed", "blown_over",
+                                              "charge_over", "contact", "test"};
+    for (size_t i = 0; i < sizeof causes / sizeof causes[0]; i++) {
+        memset(&e, 0, sizeof e);
+        e.kind = BRIGADE_BATTLE_EVENT_UNIT_CHANGED;
+        e.unit.unit = 1;
+        e.unit.cause = causes[i];
+        e.unit.figures = 6;
+        e.unit.status = BRIGADE_STATUS_RETREATING;
+        e.unit.pursuit_of = -1;
+        e.unit.fled_turn = (int)i + 1;
+        event_round_trip(battle, &e, &back);
+        tree = protocol_event_to_value(battle, &e, &status);
+        assert_non_null(tree);
+        assert_string_equal(protocol_value_string_get(protocol_value_map_get(tree, "cause"), NULL),
+                            cause_names[i]);
+        assert_int_equal(protocol_value_int_get(protocol_value_map_get(tree, "fled_turn")),
+                         (int)i + 1);
+        /* fled_turn 0 is written by leaving it out, never as 0 */
+        assert_int_equal(protocol_value_map_set_int(tree, "fled_turn", 0), 0);
+        expect_refused(battle, tree, "fled_turn", "out of range");
+        protocol_value_free(tree);
+    }
+
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_PHASE_BEGUN;
+    e.phase.phase = BRIGADE_PHASE_CHARGE;
+    e.phase.step = BRIGADE_STEP_OCCUPY;
+    e.phase.awaiting = BRIGADE_SEAT_BIT(BRIGADE_SIDE_A);
+    event_round_trip(battle, &e, &back);
+
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_MORALE_TESTED;
+    e.morale.unit = 1;
+    e.morale.role = BRIGADE_MORALE_TARGET;
+    snprintf(e.morale.roll, sizeof e.morale.roll, "T2.%s.morale", battle->units[1].id);
+    e.morale.result.tested = true;
+    e.morale.result.dice[0] = 1;
+    e.morale.result.dice[1] = 1;
+    e.morale.result.total = 2;
+    e.morale.result.pass_on = 6;
+    e.morale.result.failed_by = 4;
+    e.morale.effect = BRIGADE_MORALE_FLEES;
+    event_round_trip(battle, &e, &back);
+
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_UMPIRE_RULED;
+    e.umpire.ruling = BRIGADE_UMPIRE_RULE;
+    e.umpire.unit = -1;
+    snprintf(e.umpire.text, sizeof e.umpire.text, "measured: not in contact");
+    event_round_trip(battle, &e, &back);
+
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_CHARGE_DECLARED;
+    e.charge.charge = battle->charges[0];
+    event_round_trip(battle, &e, &back);
+    free(battle);
+}
+
+/* Rows written by the build before issue 10 (commit aab12b5's codec, on
+ * example A played by journal_driver with seed 2: the first charge declared,
+ * the battle once that charge is answered, the first unit_changed with a
+ * pursuit) decode with the new members at their defaults, and encode
+ * again to the same bytes, so an old game's journal and snapshots hash as
+ * they did (issue 10 point 4). */
+/* old_charge_declared, 251 bytes */
+static const char old_charge_declared[] =
+    "83a46b696e64af6368617267655f6465636c61726564a5696e64657800a6636861726765"
+    "89a4756e6974a768757373617273a6746172676574a8647261676f6f6e73a6666163696e"
+    "67a5666c616e6ba76c656164696e67c2a773617070657273c2a97265696e666f726365c2"
+    "a8726573706f6e7365c0ae636861726765725f6d6f72616c6586a6746573746564c2a464"
+    "696365920000a5746f74616c00a7706173735f6f6e00a6706173736564c2a96661696c65"
+    "645f627900ad7461726765745f6d6f72616c6586a6746573746564c2a464696365920000"
+    "a5746f74616c00a7706173735f6f6e00a6706173736564c2a96661696c65645f627900";
+/* old_battle, 1267 bytes */
+static const char old_battle[] =
+    "de0011a6666f726d617402a57469746c65d93c576f726b6564206578616d706c6520413a"
+    "204272697469736820686561767920647261676f6f6e73206d656574204672656e636820"
+    "68757373617273a772756c6573657489ab6d6f72616c655f706173739705060607080808"
+    "ae6d6f72616c655f67656e6572616c01bb6d6f72616c655f756e666f726d65645f6f725f"
+    "7761766572696e67feb46d6f72616c655f666c616e6b5f6f725f72656172feba6d6f7261"
+    "6c655f696e66616e7472795f62795f636176616c7279ffaf6d6f72616c655f6661696c5f"
+    "66617203ac726574726561745f6d6f76659acc96cc96cc96ccb4ccb4ccb47878783cb068"
+    "616c665f6368617267655f6d6f76659a4b4b4b5a5a5a3c3c3c00ad6275615f66616c6c5f"
+    "6261636b3ca47475726e01a57068617365a86d6f76656d656e74a473746570a67265706f"
+    "7274aa696e6974696174697665a142a770686173696e67a141a86177616974696e6792a1"
+    "41a142a5736964657382a14182a46e616d65a64672656e6368a4646f6e65c2a14282a46e"
+    "616d65a742726974697368a4646f6e65c2a5756e69747392de0014a26964a76875737361"
+    "7273a46e616d65ab3565204875737361726473a473696465a141a474797065ad6c696768"
+    "745f636176616c7279a5636c617373a46c696e65a76669677572657307a66e6174696f6e"
+    "a66672656e6368a9666f726d6174696f6ea46c696e65a6666f726d6564c2a87761766572"
+    "696e67c2a6737461747573aa72657472656174696e67a767656e6572616c82a4726f6c65"
+    "a46e6f6e65a6726174696e67a761766572616765a773617070657273c2a572616e6b7300"
+    "a6686f72736573a66e6f726d616ca77465727261696ea46f70656ea9646566656e64696e"
+    "67a46e6f6e65a46d6f7665a0a5626f6e7573a46e6f6e65aa707572737569745f6f66c0de"
+    "0014a26964a8647261676f6f6e73a46e616d65b43173742028526f79616c292044726167"
+    "6f6f6e73a473696465a142a474797065ad68656176795f636176616c7279a5636c617373"
+    "a46c696e65a7666967757265730ca66e6174696f6ea762726974697368a9666f726d6174"
+    "696f6ea46c696e65a6666f726d6564c3a87761766572696e67c2a6737461747573a66e6f"
+    "726d616ca767656e6572616c82a4726f6c65a46e6f6e65a6726174696e67a76176657261"
+    "6765a773617070657273c2a572616e6b7300a6686f72736573a66e6f726d616ca7746572"
+    "7261696ea46f70656ea9646566656e64696e67a46e6f6e65a46d6f7665a0a5626f6e7573"
+    "a46e6f6e65aa707572737569745f6f66c0a7636861726765739189a4756e6974a7687573"
+    "73617273a6746172676574a8647261676f6f6e73a6666163696e67a5666c616e6ba76c65"
+    "6164696e67c2a773617070657273c2a97265696e666f726365c2a8726573706f6e7365a5"
+    "7374616e64ae636861726765725f6d6f72616c6586a6746573746564c3a4646963659201"
+    "01a5746f74616c02a7706173735f6f6e07a6706173736564c2a96661696c65645f627905"
+    "ad7461726765745f6d6f72616c6586a6746573746564c2a464696365920000a5746f7461"
+    "6c00a7706173735f6f6e00a6706173736564c2a96661696c65645f627900a66d656c6565"
+    "7390ad6d656c65655f6e756d6265727300a5726f6c6c7303a66576656e747317a4646963"
+    "6584aa636f6d6d69746d656e74a0a6736565645f61a0a6736565645f62a0ab7365727665"
+    "725f73656564a0";
+/* old_unit_changed, 159 bytes */
+static const char old_unit_changed[] =
+    "8ca46b696e64ac756e69745f6368616e676564a4756e6974a8647261676f6f6e73a56361"
+    "757365a56d656c6565a76669677572657301a6737461747573a87075727375696e67a666"
+    "6f726d6564c2a87761766572696e67c2a773617070657273c2a5626f6e7573a677696e6e"
+    "6572aa707572737569745f6f66a768757373617273a46d6f7665a0a46e6f7465b26d656c"
+    "6565205432312e4d313a206175746f";
+
+/* `text` (hex) as bytes, malloc'd; *len their count. */
+static uint8_t *hex_bytes(const char *text, size_t *len)
+{
+    size_t n = strlen(text) / 2;
+    uint8_t *bytes = malloc(n);
+    assert_non_null(bytes);
+    for (size_t i = 0; i < n; i++) {
+        unsigned byte = 0;
+        assert_int_equal(sscanf(text + 2 * i, "%2x", &byte), 1);
+        bytes[i] = (uint8_t)byte;
+    }
+    *len = n;
+    return bytes;
+}
+
+/* Decodes an old event row into *out and checks that it encodes again to
+ * the same bytes. */
+static void old_event_row(const brigade_battle *battle, const char *hex, brigade_event *out)
+{
+    size_t len = 0;
+    uint8_t *bytes = hex_bytes(hex, &len);
+    protocol_event_status status;
+    if (protocol_event_decode(battle, bytes, len, out, &status) != PROTOCOL_EVENT_OK)
+        fail_msg("old row: %s", status.message);
+    uint8_t *again = NULL;
+    size_t again_len = 0;
+    assert_int_equal(protocol_event_encode(battle, out, &again, &again_len, &status),
+                     PROTOCOL_EVENT_OK);
+    assert_int_equal(again_len, len);
+    assert_memory_equal(again, bytes, len);
+    free(again);
+    free(bytes);
+}
+
+static void test_old_rows(void **state)
+{
+    (void)state;
+    brigade_battle *battle = scenario_file("example_a.json");
+    brigade_event e;
+    old_event_row(battle, old_unit_changed, &e);
+    assert_int_equal(e.kind, BRIGADE_BATTLE_EVENT_UNIT_CHANGED);
+    assert_int_equal(e.unit.fled_turn, 0);
+    old_event_row(battle, old_charge_declared, &e);
+    assert_int_equal(e.kind, BRIGADE_BATTLE_EVENT_CHARGE_DECLARED);
+    assert_false(e.charge.charge.uncontrolled || e.charge.charge.occupies);
+
+    size_t len = 0;
+    uint8_t *bytes = hex_bytes(old_battle, &len);
+    brigade_battle *old = malloc(sizeof *old);
+    assert_non_null(old);
+    protocol_event_status status;
+    if (protocol_battle_decode(bytes, len, old, &status) != PROTOCOL_EVENT_OK)
+        fail_msg("old battle: %s", status.message);
+    assert_int_equal(old->report_numbers, 0);
+    assert_int_equal(old->report_count, 0);
+    assert_true(old->charge_count > 0);
+    for (int i = 0; i < old->charge_count; i++)
+        assert_false(old->charges[i].uncontrolled || old->charges[i].occupies);
+    for (int i = 0; i < old->unit_count; i++)
+        assert_int_equal(old->units[i].fled_turn, 0);
+    uint8_t *again = NULL;
+    size_t again_len = 0;
+    assert_int_equal(protocol_battle_encode(old, &again, &again_len, &status), PROTOCOL_EVENT_OK);
+    assert_int_equal(again_len, len);
+    assert_memory_equal(again, bytes, len);
+    free(again);
+    free(bytes);
+    free(old);
     free(battle);
 }
 
@@ -615,6 +926,8 @@ int main(void)
         cmocka_unit_test(test_strict_decoding),
         cmocka_unit_test(test_dice_events),
         cmocka_unit_test(test_umpire_round_trip),
+        cmocka_unit_test(test_reports_round_trip),
+        cmocka_unit_test(test_old_rows),
         cmocka_unit_test(test_strict_battle),
         cmocka_unit_test(test_bytes_cut_and_flipped),
         cmocka_unit_test(test_unencodable),
