@@ -126,6 +126,8 @@ typedef struct game_run {
     size_t log_shown;      /* log entries already printed */
     size_t rollbacks_shown; /* state.rolled_back ranges already told */
     char summary[200];     /* turn/phase/step/awaiting/phasing last shown */
+    char todo[2048];       /* what the seat is awaited for, last shown (game_display_todo) */
+    char reports[400];     /* the phase's reports as last shown (game_run_reports_digest) */
 
     /* the command in flight */
     int64_t pending_request; /* its request id, 0 when none */
@@ -637,8 +639,32 @@ static void game_run_prompt_update(game_run *run)
                         sizeof(run->prompt));
 }
 
+/* The phase's reports in short ("3:awaits_answer:0|4:stands:1"), to tell
+ * when they changed. */
+static void game_run_reports_digest(const protocol_value *state, char *out, size_t size)
+{
+    const protocol_value *reports = protocol_value_map_get(state, "reports");
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < protocol_value_count(reports); i++) {
+        const protocol_value *report = protocol_value_array_get(reports, i);
+        const char *where =
+            protocol_value_string_get(protocol_value_map_get(report, "state"), NULL);
+        int written = snprintf(out + used, size - used, "%s%" PRId64 ":%.15s:%d", i ? "|" : "",
+                               protocol_value_int_get(protocol_value_map_get(report, "number")),
+                               where ? where : "?",
+                               protocol_value_bool_get(protocol_value_map_get(report,
+                                                                              "contested")));
+        if (written < 0 || (size_t)written >= size - used)
+            return;
+        used += (size_t)written;
+    }
+}
+
 /* Text mode: the log entries not shown yet, and the state view when the
- * turn, the phase or the step changed. */
+ * turn, the phase or the step changed; else the phase's reports and what
+ * the seat is awaited for, when they changed (issue 10 point 5: the
+ * screen says what each side has to do). */
 static void game_run_show_changes(game_run *run, bool force_view)
 {
     const protocol_value *log = protocol_value_map_get(run->state, "log");
@@ -649,7 +675,12 @@ static void game_run_show_changes(game_run *run, bool force_view)
     game_run_summary(run->state, summary, sizeof(summary));
     bool view = force_view || strcmp(summary, run->summary) != 0;
     size_t rollbacks = protocol_value_count(protocol_value_map_get(run->state, "rolled_back"));
-    if (run->log_shown == count && !view && run->rollbacks_shown == rollbacks)
+    char todo[sizeof(run->todo)], reports[sizeof(run->reports)];
+    const char *seat = run->seat[0] ? run->seat : NULL;
+    game_display_todo(run->state, seat, todo, sizeof(todo));
+    game_run_reports_digest(run->state, reports, sizeof(reports));
+    bool todo_changed = strcmp(todo, run->todo) != 0 || strcmp(reports, run->reports) != 0;
+    if (run->log_shown == count && !view && run->rollbacks_shown == rollbacks && !todo_changed)
         return;
     game_run_print_begin(run);
     for (; run->log_shown < count; run->log_shown++) {
@@ -663,9 +694,16 @@ static void game_run_show_changes(game_run *run, bool force_view)
     if (game_run_show_rollbacks(run))
         view = true;
     if (view) {
-        game_display_state(run->out, run->state, run->seat[0] ? run->seat : NULL);
+        game_display_state(run->out, run->state, seat); /* with the reports and to do */
         memcpy(run->summary, summary, sizeof(summary));
+    } else if (todo_changed) {
+        if (strcmp(reports, run->reports) != 0)
+            game_display_reports(run->out, run->state);
+        for (const char *c = todo; *c; c++)
+            fputc(*c, run->out); /* game_display_todo's text is clean */
     }
+    memcpy(run->todo, todo, sizeof(todo));
+    memcpy(run->reports, reports, sizeof(reports));
     game_run_prompt_update(run);
     game_run_print_end(run);
 }
@@ -863,6 +901,8 @@ static void game_run_line(game_run *run, const game_line *line)
     case GAME_INPUT_EMPTY:
         return;
     case GAME_INPUT_ACT: {
+        if (input.notice[0])
+            game_run_news(run, "%s", input.notice);
         protocol_client_message act;
         memset(&act, 0, sizeof(act));
         act.kind = PROTOCOL_CLIENT_ACT;
@@ -895,7 +935,7 @@ static void game_run_line(game_run *run, const game_line *line)
         return;
     case GAME_INPUT_HELP:
         game_run_print_begin(run);
-        game_input_help_write(run->out, run->seat);
+        game_input_help_write(run->out, run->seat, run->state);
         game_run_print_end(run);
         return;
     case GAME_INPUT_QUIT:

@@ -5,8 +5,11 @@
 #include "game_display.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
+
+#include "game_rules.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -171,7 +174,8 @@ static void game_display_order(const protocol_value *unit, char *out, size_t siz
 
 /* What else matters in a melee: the unit's position, sappers, general
  * ("in bua defending building, sappers, general brigadier/average"). */
-static void game_display_extras(const protocol_value *unit, char *out, size_t size)
+static void game_display_extras(const protocol_value *unit, int64_t turn, char *out,
+                                size_t size)
 {
     char terrain[16], defending[16], general[64];
     size_t at = 0;
@@ -186,11 +190,20 @@ static void game_display_extras(const protocol_value *unit, char *out, size_t si
     if (game_display_bool(unit, "sappers") && at < size)
         at += (size_t)snprintf(out + at, size - at, "%ssappers", at ? ", " : "");
     if (general[0] && at < size)
-        snprintf(out + at, size - at, "%sgeneral %s", at ? ", " : "", general);
+        at += (size_t)snprintf(out + at, size - at, "%sgeneral %s", at ? ", " : "", general);
+    const char *pursued = game_display_string(unit, "pursuing", NULL);
+    if (pursued && at < size) {
+        char clean[40];
+        game_display_copy(clean, sizeof(clean), pursued);
+        at += (size_t)snprintf(out + at, size - at, "%spursues %s", at ? ", " : "", clean);
+    }
+    if (turn > 0 && game_display_has_int(unit, "fled_turn") &&
+        game_display_int(unit, "fled_turn") == turn && at < size)
+        snprintf(out + at, size - at, "%sfled this turn (D34)", at ? ", " : "");
 }
 
-static void game_display_units_of(FILE *out, const protocol_value *units, const char *side,
-                                  const game_display_widths *widths)
+static void game_display_units_of(FILE *out, const protocol_value *units, int64_t turn,
+                                  const char *side, const game_display_widths *widths)
 {
     size_t count = protocol_value_count(units);
     for (size_t i = 0; i < count; i++) {
@@ -199,14 +212,14 @@ static void game_display_units_of(FILE *out, const protocol_value *units, const 
         if (side ? strcmp(unit_side, side) != 0
                  : (strcmp(unit_side, "A") == 0 || strcmp(unit_side, "B") == 0))
             continue;
-        char id[40], type[24], unit_class[24], order[48], status[24], extras[160], clean_side[4];
+        char id[40], type[24], unit_class[24], order[48], status[24], extras[240], clean_side[4];
         game_display_copy(clean_side, sizeof(clean_side), unit_side);
         game_display_copy(id, sizeof(id), protocol_value_map_key_at(units, i, NULL));
         game_display_copy(type, sizeof(type), game_display_string(unit, "type", "?"));
         game_display_copy(unit_class, sizeof(unit_class), game_display_string(unit, "class", "?"));
         game_display_copy(status, sizeof(status), game_display_string(unit, "status", "?"));
         game_display_order(unit, order, sizeof(order));
-        game_display_extras(unit, extras, sizeof(extras));
+        game_display_extras(unit, turn, extras, sizeof(extras));
         char figures[24];
         if (game_display_has_int(unit, "figures"))
             snprintf(figures, sizeof(figures), "%" PRId64, game_display_int(unit, "figures"));
@@ -257,9 +270,10 @@ void game_display_units(FILE *out, const protocol_value *state)
     fprintf(out, "  %-4s %-*s %-*s %-*s %7s  %-*s %-*s\n", "side", widths.id, "unit",
             widths.type, "type", widths.unit_class, "class", "figures", widths.order, "order",
             widths.status, "status");
-    game_display_units_of(out, units, "A", &widths);
-    game_display_units_of(out, units, "B", &widths);
-    game_display_units_of(out, units, NULL, &widths);
+    int64_t turn = game_display_int(state, "turn");
+    game_display_units_of(out, units, turn, "A", &widths);
+    game_display_units_of(out, units, turn, "B", &widths);
+    game_display_units_of(out, units, turn, NULL, &widths);
 }
 
 /* ------------------------------------------------------------- state */
@@ -285,6 +299,8 @@ static void game_display_charges(FILE *out, const protocol_value *state)
             fputs(", sappers", out);
         if (game_display_bool(charge, "reinforce"))
             fputs(", reinforcing", out);
+        if (game_display_bool(charge, "uncontrolled"))
+            fputs(", uncontrolled: a pursuer's (12.24 f)", out);
         fputs(")", out);
         const char *response = game_display_string(charge, "response", "");
         if (response[0] && strcmp(response, "none") != 0) {
@@ -393,6 +409,342 @@ static void game_display_fought(FILE *out, const protocol_value *state)
     }
 }
 
+/* --------------------------------------------------- reports and to do */
+
+/* The other side of "A" or "B"; "?" otherwise. */
+static const char *game_display_other(const char *side)
+{
+    if (side && strcmp(side, "A") == 0)
+        return "B";
+    if (side && strcmp(side, "B") == 0)
+        return "A";
+    return "?";
+}
+
+void game_display_reports(FILE *out, const protocol_value *state)
+{
+    const protocol_value *reports = protocol_value_map_get(state, "reports");
+    size_t count = protocol_value_count(reports);
+    if (protocol_value_kind_of(reports) != PROTOCOL_VALUE_ARRAY || count == 0)
+        return;
+    fputs("reports this phase (D46):\n", out);
+    for (size_t i = 0; i < count; i++) {
+        const protocol_value *report = protocol_value_array_get(reports, i);
+        const char *side = game_display_string(report, "side", "?");
+        const char *where = game_display_string(report, "state", "?");
+        char what[160];
+        game_rules_report_what(report, what, sizeof(what));
+        fprintf(out, "  report %" PRId64 " by ", game_display_int(report, "number"));
+        game_display_text(out, side);
+        fputs(": ", out);
+        game_display_text(out, what);
+        fputs(": ", out);
+        if (strcmp(where, "stands") == 0)
+            fputs("stands", out);
+        else if (strcmp(where, "awaits_answer") == 0)
+            fprintf(out, "awaits side %s's answer (accept or contest)", game_display_other(side));
+        else if (strcmp(where, "awaits_umpire") == 0)
+            fputs("contested, awaits the umpire's ruling", out);
+        else if (strcmp(where, "accepted") == 0)
+            fprintf(out, "accepted by side %s", game_display_other(side));
+        else if (strcmp(where, "upheld") == 0)
+            fputs("upheld by the umpire", out);
+        else if (strcmp(where, "rejected") == 0)
+            fputs("rejected: not in force", out);
+        else
+            game_display_text(out, where);
+        if (game_display_bool(report, "contested")) {
+            fprintf(out, "; contested by side %s", game_display_other(side));
+            const char *reason = game_display_string(report, "contest", NULL);
+            if (reason) {
+                fputs(": \"", out);
+                game_display_text(out, reason);
+                fputs("\"", out);
+            }
+        }
+        const char *ruling = game_display_string(report, "ruling", NULL);
+        if (ruling) {
+            fputs("; the umpire's ruling: \"", out);
+            game_display_text(out, ruling);
+            fputs("\"", out);
+        }
+        fputc('\n', out);
+    }
+}
+
+/* Appends to a fixed buffer, cutting at its end. */
+typedef struct game_display_buffer {
+    char *text;
+    size_t size;
+    size_t used;
+} game_display_buffer;
+
+static void game_display_put(game_display_buffer *buffer, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void game_display_put(game_display_buffer *buffer, const char *format, ...)
+{
+    if (buffer->used + 1 >= buffer->size)
+        return;
+    va_list args;
+    va_start(args, format);
+    int written = vsnprintf(buffer->text + buffer->used, buffer->size - buffer->used, format,
+                            args);
+    va_end(args);
+    if (written < 0)
+        return;
+    buffer->used += (size_t)written;
+    if (buffer->used >= buffer->size)
+        buffer->used = buffer->size - 1;
+}
+
+/* The charges on the seat's own units not answered yet: "respond X
+ * stand|countercharge" lines. Returns how many. */
+static int game_display_todo_respond(const protocol_value *state, const char *seat,
+                                     game_display_buffer *buffer)
+{
+    const protocol_value *charges = protocol_value_map_get(state, "charges");
+    const protocol_value *units = protocol_value_map_get(state, "units");
+    int count = 0;
+    for (size_t i = 0; i < protocol_value_count(charges); i++) {
+        const protocol_value *charge = protocol_value_array_get(charges, i);
+        char target[40], unit[40];
+        game_display_copy(target, sizeof(target), game_display_string(charge, "target", "?"));
+        game_display_copy(unit, sizeof(unit), game_display_string(charge, "unit", "?"));
+        const protocol_value *record = protocol_value_map_get(units, target);
+        if (strcmp(game_display_string(record, "side", ""), seat) != 0 ||
+            game_display_string(charge, "response", NULL))
+            continue;
+        game_display_put(buffer, "  - '%s' is charged by '%s': respond %s stand, or respond %s "
+                                 "countercharge%s\n",
+                         target, unit, target, target,
+                         game_display_bool(record, "formed") ? "" : " (formed units only, D26)");
+        count++;
+    }
+    return count;
+}
+
+/* One line per offer of `kind` (game_rules.h). */
+static void game_display_todo_offers(const protocol_value *state, const game_offer *offers,
+                                     size_t count, game_offer_kind kind,
+                                     game_display_buffer *buffer)
+{
+    for (size_t i = 0; i < count; i++) {
+        const game_offer *offer = &offers[i];
+        if (offer->kind != kind)
+            continue;
+        char unit[40], what[160];
+        game_display_copy(unit, sizeof(unit), offer->unit);
+        const protocol_value *report = game_rules_report(state, offer->report);
+        game_rules_report_what(report, what, sizeof(what));
+        switch (kind) {
+        case GAME_OFFER_RALLY:
+            game_display_put(buffer, "  - broken '%s' made its broken move: if it rallies, rally %s "
+                                     "(D34)\n",
+                             unit, unit);
+            break;
+        case GAME_OFFER_REFORM:
+            game_display_put(buffer, "  - unformed '%s' may spend its move reforming: reform %s "
+                                     "(D37)\n",
+                             unit, unit);
+            break;
+        case GAME_OFFER_UNCONTROLLED:
+            game_display_put(buffer, "  - pursuing '%s' has no enemy to pursue: uncontrolled %s "
+                                     "TARGET [FACING], or uncontrolled %s none (else it is blown "
+                                     "when the phase ends; 12.24 f, D38)\n",
+                             unit, unit, unit);
+            break;
+        case GAME_OFFER_CONTACT:
+            game_display_put(buffer, "  - pursuing '%s': if its pursuit reached an enemy unit, "
+                                     "contact %s UNIT (D39)\n",
+                             unit, unit);
+            break;
+        case GAME_OFFER_ACCEPT:
+            game_display_put(buffer, "  - answer report %" PRId64 " (%s): accept %" PRId64
+                                     " or contest %" PRId64 " REASON\n",
+                             offer->report, what, offer->report, offer->report);
+            break;
+        case GAME_OFFER_CONTEST:
+            if (strcmp(game_display_string(report, "state", ""), "awaits_answer") == 0)
+                break; /* told with its accept */
+            game_display_put(buffer, "  - report %" PRId64 " of side %s (%s) stands unless you "
+                                     "contest it before your done: contest %" PRId64
+                                     " REASON\n",
+                             offer->report, game_display_string(report, "side", "?"), what,
+                             offer->report);
+            break;
+        case GAME_OFFER_OCCUPY:
+            game_display_put(buffer, "  - occupy %s: '%s' occupies the built-up area (D41)\n",
+                             unit, unit);
+            break;
+        case GAME_OFFER_RULE:
+            game_display_put(buffer, "  - report %" PRId64 " (%s) was contested: rule %" PRId64
+                                     " upheld|rejected REASON\n",
+                             offer->report, what, offer->report);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* Pursuing units of the seat that may not charge now (D38): said in
+ * Charge/declare so that a refused charge is no surprise. */
+static void game_display_todo_pursuers(const protocol_value *state, const char *seat,
+                                       game_display_buffer *buffer)
+{
+    const protocol_value *units = protocol_value_map_get(state, "units");
+    for (size_t i = 0; i < protocol_value_count(units); i++) {
+        const char *id = protocol_value_map_key_at(units, i, NULL);
+        const protocol_value *unit = protocol_value_map_value_at(units, i);
+        if (!id || strcmp(game_display_string(unit, "side", ""), seat) != 0 ||
+            strcmp(game_display_string(unit, "status", ""), "pursuing") != 0 ||
+            !game_rules_has_enemy_to_pursue(state, id))
+            continue;
+        char clean[40];
+        game_display_copy(clean, sizeof(clean), id);
+        game_display_put(buffer, "  - '%s' is pursuing and may not charge while its enemy flees "
+                                 "(12.24 f, D38)\n",
+                         clean);
+    }
+}
+
+/* Reports of the seat's side that wait for someone else. */
+static void game_display_todo_waiting_reports(const protocol_value *state, const char *seat,
+                                              game_display_buffer *buffer)
+{
+    const protocol_value *reports = protocol_value_map_get(state, "reports");
+    for (size_t i = 0; i < protocol_value_count(reports); i++) {
+        const protocol_value *report = protocol_value_array_get(reports, i);
+        const char *where = game_display_string(report, "state", "");
+        const char *side = game_display_string(report, "side", "");
+        char what[160];
+        game_rules_report_what(report, what, sizeof(what));
+        if (strcmp(where, "awaits_answer") == 0 && strcmp(side, seat) == 0)
+            game_display_put(buffer, "  - your report %" PRId64 " (%s) waits for side %s's "
+                                     "answer\n",
+                             game_display_int(report, "number"), what, game_display_other(side));
+        else if (strcmp(where, "awaits_umpire") == 0)
+            game_display_put(buffer, "  - report %" PRId64 " (%s) waits for the umpire's "
+                                     "ruling\n",
+                             game_display_int(report, "number"), what);
+    }
+}
+
+static void game_display_todo_lines(const protocol_value *state, const char *seat,
+                                    char *out, size_t size);
+
+void game_display_todo(const protocol_value *state, const char *seat, char *out, size_t size)
+{
+    if (!size)
+        return;
+    game_display_todo_lines(state, seat, out, size);
+    /* Names from the server: no control byte but the line ends. */
+    for (char *c = out; *c; c++)
+        if ((*c > 0 && *c < 0x20 && *c != '\n') || *c == 0x7f)
+            *c = '?';
+}
+
+static void game_display_todo_lines(const protocol_value *state, const char *seat,
+                                    char *out, size_t size)
+{
+    out[0] = '\0';
+    game_display_buffer buffer = {out, size, 0};
+    if (protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP || !seat ||
+        game_display_int(state, "turn") == 0)
+        return;
+    bool umpire = strcmp(seat, "umpire") == 0;
+    bool player = strcmp(seat, "A") == 0 || strcmp(seat, "B") == 0;
+    if (!umpire && !player)
+        return;
+    const char *phase = game_display_string(state, "phase", "");
+    const char *step = game_display_string(state, "step", "");
+    char you[24];
+    snprintf(you, sizeof(you), umpire ? "you (umpire)" : "you (%s)", seat);
+    if (strcmp(phase, "ended") == 0) {
+        game_display_put(&buffer, "%s: the battle has ended\n", you);
+        return;
+    }
+    if (game_display_string(state, "hold", NULL)) {
+        game_display_put(&buffer, "%s: %s\n", you,
+                         umpire ? "you hold the game: release REASON lets it go on"
+                                : "the umpire holds the game: wait for the release");
+        return;
+    }
+    game_offer offers[GAME_OFFERS_MAX];
+    size_t count = game_rules_offers(state, seat, offers, GAME_OFFERS_MAX);
+    if (umpire) {
+        size_t pending = protocol_value_count(protocol_value_map_get(state, "pending"));
+        if (game_display_settling(state) && pending)
+            game_display_put(&buffer, "%s: settle the events pending: settle UNIT EVENT REASON\n",
+                             you);
+        else if (count)
+            game_display_put(&buffer, "%s: rule on the contested reports:\n", you);
+        game_display_todo_offers(state, offers, count, GAME_OFFER_RULE, &buffer);
+        return;
+    }
+    if (!game_rules_seat_awaited(state, seat)) {
+        char awaiting[64];
+        game_display_awaiting(state, NULL, awaiting, sizeof(awaiting));
+        if (game_display_settling(state))
+            game_display_put(&buffer, "%s: nothing to do now; waiting for the umpire\n", you);
+        else if (strcmp(awaiting, "nobody") == 0)
+            game_display_put(&buffer, "%s: nothing to do now\n", you);
+        else
+            game_display_put(&buffer, "%s: nothing to do now; waiting for %s%s (%s%s%s)\n", you,
+                             strchr(awaiting, ',') ? "sides " : "side ", awaiting, phase,
+                             step[0] ? "/" : "", step);
+        game_display_todo_waiting_reports(state, seat, &buffer);
+        return;
+    }
+    bool report_step = strcmp(step, "report") == 0;
+    if (strcmp(step, "choose") == 0)
+        game_display_put(&buffer, "%s: you won the initiative: initiative A or initiative B "
+                                  "(the side that is phasing this turn)\n",
+                         you);
+    else if (strcmp(phase, "charge") == 0 && strcmp(step, "declare") == 0)
+        game_display_put(&buffer, "%s: declare your charges (charge UNIT TARGET "
+                                  "[front|flank|rear]), then done\n",
+                         you);
+    else if (strcmp(step, "respond") == 0)
+        game_display_put(&buffer, "%s: answer the charges on your units:\n", you);
+    else if (strcmp(step, "occupy") == 0)
+        game_display_put(&buffer, "%s: the defenders fled the built-up area: name the "
+                                  "chargers that occupy it (at least one), then done\n",
+                         you);
+    else if (strcmp(step, "reroll") == 0)
+        game_display_put(&buffer, "%s: your sappers may re-roll a melee die: reroll UNIT "
+                                  "0|1|decline\n",
+                         you);
+    else if (report_step && strcmp(phase, "mandatory_moves") == 0)
+        game_display_put(&buffer, "%s: make the mandatory moves the units show; report what "
+                                  "happened (adjust UNIT ... note=\"...\"), then done\n",
+                         you);
+    else if (report_step && strcmp(phase, "movement") == 0)
+        game_display_put(&buffer, "%s: move your units; report what happened, then done\n",
+                         you);
+    else if (report_step && strcmp(phase, "fire") == 0)
+        game_display_put(&buffer, "%s: fire; report what happened, then done\n", you);
+    else if (report_step && strcmp(phase, "morale") == 0)
+        game_display_put(&buffer, "%s: report what happened in the Morale phase, then done\n",
+                         you);
+    else
+        game_display_put(&buffer, "%s: your side is awaited (%s%s%s): 'help' lists what you "
+                                  "may do\n",
+                         you, phase, step[0] ? "/" : "", step);
+    if (strcmp(step, "respond") == 0)
+        game_display_todo_respond(state, seat, &buffer);
+    if (strcmp(phase, "charge") == 0 && strcmp(step, "declare") == 0)
+        game_display_todo_pursuers(state, seat, &buffer);
+    static const game_offer_kind order[] = {GAME_OFFER_ACCEPT,  GAME_OFFER_UNCONTROLLED,
+                                            GAME_OFFER_CONTACT, GAME_OFFER_REFORM,
+                                            GAME_OFFER_RALLY,   GAME_OFFER_OCCUPY,
+                                            GAME_OFFER_CONTEST};
+    for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+        game_display_todo_offers(state, offers, count, order[i], &buffer);
+    game_display_todo_waiting_reports(state, seat, &buffer);
+}
+
 void game_display_state(FILE *out, const protocol_value *state, const char *seat)
 {
     if (protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP) {
@@ -448,6 +800,10 @@ void game_display_state(FILE *out, const protocol_value *state, const char *seat
     game_display_pending(out, state, umpire);
     if (umpire)
         game_display_fought(out, state);
+    game_display_reports(out, state);
+    char todo[2048];
+    game_display_todo(state, seat, todo, sizeof(todo));
+    fputs(todo, out);
 }
 
 /* --------------------------------------------------------------- log */

@@ -30,12 +30,33 @@ void game_display_prompt(const protocol_value *state, const char *seat, char *ou
                          size_t size);
 
 /* The summary line (with the umpire's hold, and whether an umpire is
- * seated), the units table, the charges and the melees; in step "settle"
+ * seated), the units table, the charges and the melees, the phase's
+ * reports, and what the seat is awaited for (game_display_todo); in step "settle"
  * the D9 events waiting for the umpire (state.pending, PROTOCOL.md §10.2);
  * for the seat "umpire" also the events pending and the melees fought this
  * turn with their result and winner (state.fought), which it may
  * overrule. */
 void game_display_state(FILE *out, const protocol_value *state, const char *seat);
+
+/*
+ * The phase's reports (state.reports, D46), one line each: number, side,
+ * what, where it stands, the contest's reason and the umpire's ruling:
+ *   "  report 3 by B: contact dragoons -> hussars: awaits side A's answer"
+ * Nothing when the phase has none.
+ */
+void game_display_reports(FILE *out, const protocol_value *state);
+
+/*
+ * What `seat` ("A", "B", "umpire"; others get "") is awaited for now, in
+ * words, with the commands that do it, as lines into out (size `size`,
+ * NUL-terminated, "" when there is nothing to say), e.g.
+ *   "you (A): declare your charges (charge UNIT TARGET [front|flank|rear]),
+ *    then done\n  - pursuing 'dragoons' has no enemy to pursue: uncontrolled
+ *    dragoons TARGET [FACING], or uncontrolled dragoons none\n"
+ * or, not awaited, "you (B): nothing to do now; waiting for side A
+ * (charge/declare)\n". The reports and answers come from game_rules.h.
+ */
+void game_display_todo(const protocol_value *state, const char *seat, char *out, size_t size);
 
 /* The compact table of both sides' units: side, id, type, figures,
  * formed/unformed (and wavering), status, general, mandatory-move

@@ -16,6 +16,7 @@
 #include "core/battle.h"
 #include "core/melee.h"
 #include "game_display.h"
+#include "game_rules.h"
 
 /* Longest line accepted, in bytes. */
 #define GAME_INPUT_LINE_MAX 1000
@@ -31,82 +32,164 @@ typedef struct game_input_command {
     const char *when;
     const char *what;
     int audience; /* 0: every seat; 1: the players only; 2: the umpire only */
+    int offer;    /* a game_offer_kind: listed (with a state) only when offered; -1: always */
 } game_input_command;
 
 static const game_input_command game_input_commands[] = {
     {"initiative", "initiative A|B",
      "Initiative phase (step choose), by the seat that won the roll",
-     "choose which side is phasing this turn", 1},
+     "choose which side is phasing this turn", 1, -1},
     {"charge", "charge UNIT TARGET [front|flank|rear] [leading] [sappers] [reinforce]",
      "Charge phase (step declare), when your side is awaited",
      "declare a charge of your UNIT on the enemy TARGET, striking its front (the\n"
      "default), flank or rear; leading: its general leads (12.4); sappers: it brings\n"
-     "the brigade's sappers (12.10); reinforce: it joins a melee in contact (12.8)", 1},
+     "the brigade's sappers (12.10); reinforce: it joins a melee in contact (12.8)", 1, -1},
+    {"uncontrolled", "uncontrolled UNIT TARGET [front|flank|rear]\n  uncontrolled UNIT none",
+     "Charge phase (step declare), for a pursuing UNIT of yours with no enemy to\n"
+     "pursue (12.24 f, D38)",
+     "name the target of your pursuing UNIT's uncontrolled charge: the nearest enemy\n"
+     "in sight within 22 degrees, struck in the front (the default), flank or rear;\n"
+     "none: there is none in sight. Without it the unit is blown when the phase\n"
+     "ends (12.24 g). The other side may contest it (D46)", 1, GAME_OFFER_UNCONTROLLED},
     {"respond", "respond UNIT stand|countercharge",
      "Charge phase (step respond), by the owner of a charged unit",
-     "answer a charge on your UNIT (countercharge: formed units only, D26)", 1},
+     "answer a charge on your UNIT (countercharge: formed units only, D26)", 1, -1},
+    {"occupy", "occupy UNIT",
+     "Charge phase (step occupy), for a charger of yours whose built-up area's\n"
+     "defenders fled (D41)",
+     "name a charging UNIT of yours that occupies the built-up area (at least one,\n"
+     "12.9 f); it rolls its reform test at once (12.22 b)", 1, GAME_OFFER_OCCUPY},
     {"reroll", "reroll UNIT 0|1|decline",
      "Melee phase (step reroll), when your UNIT's sappers may re-roll (12.10)",
-     "re-roll die 0 or die 1 of the unit's melee dice, or keep both", 1},
+     "re-roll die 0 or die 1 of the unit's melee dice, or keep both", 1, -1},
     {"adjust", "adjust UNIT [figures=N] [formed=yes|no] [status=S] [formation=F] note=\"text\"",
      "Mandatory moves, Movement, Fire and Morale (step report), either side's units",
      "report what happened on the table; the note is required (S: normal,\n"
      "retreating, broken, pursuing, pushed_back, dispersed, removed, blown; F: a\n"
      "formation the unit's type may take: line, column, square, austrian_mass,\n"
-     "open_order, skirmish, march_column, unlimbered, limbered)", 1},
-    {"done", "done", "Charge (step declare) and the report steps of Mandatory moves, Movement,\n"
-     "Fire and Morale, when they await your side",
-     "say your side has finished this step", 1},
+     "open_order, skirmish, march_column, unlimbered, limbered)", 1, -1},
+    {"contact", "contact PURSUER UNIT",
+     "Mandatory moves (step report), for a pursuing unit of yours (D39)",
+     "report that your PURSUER's pursuit reached the enemy UNIT: the one it pursues,\n"
+     "a friend of it that a fleeing unit unformed in passing, or skirmishers it\n"
+     "passed through. It changes the other side's units: it stands once that side\n"
+     "accepts it (or the umpire upholds it)", 1, GAME_OFFER_CONTACT},
+    {"reform", "reform UNIT",
+     "Movement phase (step report), for an unformed UNIT of yours that is normal\n"
+     "and in no melee (D37)",
+     "report that your UNIT spends its move reforming: it is formed when the phase\n"
+     "ends. The other side may contest it (D46)", 1, GAME_OFFER_REFORM},
+    {"rally", "rally UNIT",
+     "Morale phase (step report), for a broken UNIT of yours that made its broken\n"
+     "move this turn (D34)",
+     "report that your broken UNIT rallies: it is normal (still unformed) when the\n"
+     "phase ends. The other side may contest it (D46)", 1, GAME_OFFER_RALLY},
+    {"contest", "contest REPORT REASON",
+     "while your side is awaited and before its done, for a report of the other\n"
+     "side in this phase (the state lists them)",
+     "contest the other side's report number REPORT, saying why: with an umpire\n"
+     "seated it waits for the umpire's ruling; without one a report about the\n"
+     "other side's own unit stands, a contact does not, and the contest goes to\n"
+     "the log (D46)", 1, GAME_OFFER_CONTEST},
+    {"accept", "accept REPORT",
+     "for a report of the other side that awaits your answer (a contact)",
+     "accept the other side's report number REPORT: it stands (D46)", 1,
+     GAME_OFFER_ACCEPT},
+    {"done", "done", "Charge (steps declare and occupy) and the report steps of Mandatory moves,\n"
+     "Movement, Fire and Morale, when they await your side",
+     "say your side has finished this step", 1, -1},
     {"wait", "wait COND...",
      "any time (for scripts)",
      "block until the state satisfies every COND: turn=N, phase=P, step=S,\n"
      "awaiting=A|B|none, phasing=A|B|none, seq=N (at least N), held=yes|no (the\n"
-     "umpire holds the game); gives up after --timeout seconds (exit 1)", 0},
-    {"state", "state", "any time", "show the turn, phase, units, charges and melees", 0},
+     "umpire holds the game); gives up after --timeout seconds (exit 1)", 0, -1},
+    {"state", "state", "any time", "show the turn, phase, units, charges and melees", 0, -1},
     {"log", "log [N|all]", "any time",
      "list the log's last N entries (20 by default; all: every one), each with the\n"
-     "seq of the action that made it; entries an umpire rolled back say so", 0},
-    {"hash", "hash", "any time", "print the local snapshot's seq and SHA-256 hash", 0},
-    {"help", "help", "any time", "print this list", 0},
-    {"quit", "quit", "any time", "leave (end of input does the same)", 0},
+     "seq of the action that made it; entries an umpire rolled back say so", 0, -1},
+    {"hash", "hash", "any time", "print the local snapshot's seq and SHA-256 hash", 0, -1},
+    {"help", "help", "any time", "print this list", 0, -1},
+    {"quit", "quit", "any time", "leave (end of input does the same)", 0, -1},
     {"hold", "hold REASON", "any time after the battle begins, the umpire",
-     "hold the game: the players' actions are refused (held) until release", 2},
+     "hold the game: the players' actions are refused (held) until release", 2, -1},
     {"release", "release REASON", "while the game is held, the umpire",
-     "let the game go on", 2},
+     "let the game go on", 2, -1},
     {"note", "note TEXT", "any time after the battle begins, the umpire",
-     "add TEXT to the game's log", 2},
+     "add TEXT to the game's log", 2, -1},
     {"umpire-adjust",
      "umpire-adjust UNIT [figures=N] [formed=yes|no] [status=S] [formation=F] reason=\"text\"",
      "any time after the battle begins, the umpire",
      "set a unit's figures, formed, status or formation (any side, any phase); the\n"
-     "reason is required and goes to the log", 2},
+     "reason is required and goes to the log", 2, -1},
     {"settle", "settle UNIT double_six|risk_to_general REASON",
      "while the event waits for you (the state shows it; the Melee phase stops in\n"
      "step settle until every one is settled)",
      "settle a D9 event of UNIT's melee: REASON says what you ruled; record what the\n"
-     "ruling does to units with umpire-adjust", 2},
+     "ruling does to units with umpire-adjust", 2, -1},
     {"overrule", "overrule MELEE RESULT [A|B] [UNIT OUTCOME] REASON\n"
      "  overrule MELEE UNIT OUTCOME REASON",
      "for a melee fought this turn (the state lists them)",
      "fight the melee again with the same dice and RESULT imposed (broken, retreat,\n"
      "pushed_back, draw, square_holds; the winner A or B follows all but draw),\n"
      "and/or UNIT's reform or pursuit test OUTCOME (pass, fail; excellent, unformed,\n"
-     "blown, pursuit); casualties and statuses follow the tables (12.18-12.23)", 2},
+     "blown, pursuit); casualties and statuses follow the tables (12.18-12.23)", 2, -1},
+    {"rule", "rule REPORT upheld|rejected REASON",
+     "for a contested report that awaits your ruling (the state lists them)",
+     "rule on the contested report REPORT: upheld, it stands; rejected, it does not;\n"
+     "REASON goes to the log (D46)", 2, GAME_OFFER_RULE},
     {"rollback", "rollback SEQ REASON",
      "any time after the battle begins, to a seq of the battle ('log' lists them)",
      "take the game back to the state after the action of SEQ; later entries stay in\n"
-     "the log marked rolled back; the game is then held until you release it", 2},
+     "the log marked rolled back; the game is then held until you release it", 2, -1},
     {"end", "end REASON", "any time after the battle begins, the umpire",
      "end the battle (a time limit, the players' agreement): nothing more can be\n"
-     "played or rolled back, and the dice seed is revealed for 'brigade verify'", 2},
+     "played or rolled back, and the dice seed is revealed for 'brigade verify'", 2, -1},
 };
 
 #define GAME_INPUT_COMMAND_COUNT (sizeof(game_input_commands) / sizeof(game_input_commands[0]))
 
-void game_input_help_write(FILE *out, const char *seat)
+/* Writes `text`, each line after the first indented by `indent`. */
+static void game_input_help_lines(FILE *out, const char *text, const char *indent)
+{
+    for (const char *c = text; *c; c++) {
+        fputc(*c, out);
+        if (*c == '\n')
+            fputs(indent, out);
+    }
+}
+
+/* What an offered command may name now: "hussars", "3 (contact dragoons
+ * -> hussars)", for the help's "allowed now:" line. */
+static void game_input_help_offers(FILE *out, const protocol_value *state, const game_offer *offers,
+                                   size_t count, game_offer_kind kind)
+{
+    size_t listed = 0;
+    fputs("\n      allowed now: ", out);
+    for (size_t i = 0; i < count; i++) {
+        if (offers[i].kind != kind)
+            continue;
+        fputs(listed++ ? ", " : "", out);
+        if (kind == GAME_OFFER_CONTEST || kind == GAME_OFFER_ACCEPT || kind == GAME_OFFER_RULE) {
+            char what[160];
+            game_rules_report_what(game_rules_report(state, offers[i].report), what,
+                                   sizeof(what));
+            fprintf(out, "%s %" PRId64 " (", game_offer_command(kind), offers[i].report);
+            game_display_text(out, what);
+            fputs(")", out);
+        } else {
+            fprintf(out, "%s ", game_offer_command(kind));
+            game_display_text(out, offers[i].unit);
+        }
+    }
+}
+
+void game_input_help_write(FILE *out, const char *seat, const protocol_value *state)
 {
     bool umpire = seat && strcmp(seat, "umpire") == 0;
     bool spectator = seat && strcmp(seat, "spectator") == 0;
+    bool known = protocol_value_kind_of(state) == PROTOCOL_VALUE_MAP;
+    game_offer offers[GAME_OFFERS_MAX];
+    size_t offer_count = known ? game_rules_offers(state, seat, offers, GAME_OFFERS_MAX) : 0;
     if (spectator)
         fputs("You watch as a spectator: you see the battle and cannot act (the players'\n"
               "and the umpire's orders are refused, read_only). Your commands (words in\n"
@@ -114,31 +197,37 @@ void game_input_help_write(FILE *out, const char *seat)
               out);
     else
         fputs("Commands (words in CAPITALS are yours to fill in; [..] is optional):\n", out);
+    size_t hidden = 0;
     for (size_t i = 0; i < GAME_INPUT_COMMAND_COUNT; i++) {
         const game_input_command *command = &game_input_commands[i];
         if (spectator ? command->audience != 0 : command->audience == (umpire ? 1 : 2))
             continue;
+        bool offered = command->offer >= 0 &&
+                       game_rules_offered(offers, offer_count, (game_offer_kind)command->offer);
+        if (known && command->offer >= 0 && !offered) {
+            hidden++;
+            continue;
+        }
         fputs("\n  ", out);
-        for (const char *c = command->syntax; *c; c++) {
-            fputc(*c, out);
-            if (*c == '\n')
-                fputs("  ", out);
-        }
-        fputc('\n', out);
-        fputs("      ", out);
-        for (const char *c = command->what; *c; c++) {
-            fputc(*c, out);
-            if (*c == '\n')
-                fputs("      ", out);
-        }
+        game_input_help_lines(out, command->syntax, "  ");
+        fputs("\n      ", out);
+        game_input_help_lines(out, command->what, "      ");
         fputs("\n      allowed: ", out);
-        for (const char *c = command->when; *c; c++) {
-            fputc(*c, out);
-            if (*c == '\n')
-                fputs("      ", out);
-        }
+        game_input_help_lines(out, command->when, "      ");
+        if (offered)
+            game_input_help_offers(out, state, offers, offer_count,
+                                   (game_offer_kind)command->offer);
         fputc('\n', out);
     }
+    if (hidden && umpire)
+        fputs("\n(rule REPORT upheld|rejected REASON is listed when a contested report awaits "
+              "your\nruling; none does now.)\n",
+              out);
+    else if (hidden)
+        fputs("\n(The reports of the rules and their answers, rally, reform, uncontrolled,\n"
+              "contact, contest, accept and occupy, are listed when the rules allow them for\n"
+              "your side; those not listed are not allowed now.)\n",
+              out);
     fputs("\nA double-quoted part may hold blanks (\\\" and \\\\ inside it); '#' starts a "
           "comment.\n",
           out);
@@ -364,8 +453,51 @@ static int game_input_initiative(const game_input_words *words, game_input *inpu
     return 0;
 }
 
+/* A charge of `seat`'s own pursuing unit that has no enemy to pursue
+ * (game_rules.h): its only charge is the uncontrolled one (12.24 f, D38),
+ * which the charge becomes, with a notice. Flags it cannot carry are
+ * refused. */
+static int game_input_charge_uncontrolled(const protocol_value *state, const char *seat,
+                                          game_input *input, char *message, size_t size)
+{
+    protocol_action *action = &input->action;
+    char unit[PROTOCOL_UNIT_ID_MAX + 1], target[PROTOCOL_UNIT_ID_MAX + 1];
+    const protocol_value *record = protocol_value_map_get(protocol_value_map_get(state, "units"),
+                                                          action->as.declare_charge.unit);
+    const char *side = protocol_value_string_get(protocol_value_map_get(record, "side"), NULL);
+    const char *status = protocol_value_string_get(protocol_value_map_get(record, "status"), NULL);
+    if (!seat || !side || !status || strcmp(seat, side) != 0 || strcmp(status, "pursuing") != 0 ||
+        game_rules_has_enemy_to_pursue(state, action->as.declare_charge.unit))
+        return 0;
+    memcpy(unit, action->as.declare_charge.unit, sizeof(unit));
+    memcpy(target, action->as.declare_charge.target, sizeof(target));
+    protocol_facing facing = action->as.declare_charge.facing;
+    if (action->as.declare_charge.leading || action->as.declare_charge.sappers ||
+        action->as.declare_charge.reinforce)
+        return game_input_fail(message, size,
+                               "charge: '%s' is pursuing with no enemy to pursue: its only "
+                               "charge is the uncontrolled one, without %s (12.24 f, D38): "
+                               "uncontrolled %s %s %s",
+                               unit,
+                               action->as.declare_charge.leading   ? "'leading'"
+                               : action->as.declare_charge.sappers ? "'sappers'"
+                                                                   : "'reinforce'",
+                               unit, target, protocol_facing_name(facing));
+    memset(action, 0, sizeof(*action));
+    action->kind = PROTOCOL_ACTION_UNCONTROLLED_CHARGE;
+    memcpy(action->as.uncontrolled_charge.unit, unit, sizeof(unit));
+    memcpy(action->as.uncontrolled_charge.target, target, sizeof(target));
+    action->as.uncontrolled_charge.has_target = true;
+    action->as.uncontrolled_charge.facing = facing;
+    snprintf(input->notice, sizeof(input->notice),
+             "'%s' is pursuing with no enemy to pursue: its charge is sent as its uncontrolled "
+             "charge, 'uncontrolled %s %s %s' (12.24 f, D38; the other side may contest it)",
+             unit, unit, target, protocol_facing_name(facing));
+    return 0;
+}
+
 static int game_input_charge(const game_input_words *words, const protocol_value *state,
-                             game_input *input, char *message, size_t size)
+                             const char *seat, game_input *input, char *message, size_t size)
 {
     const char *syntax = game_input_syntax("charge");
     if (game_input_arguments("charge", words, 2, 6, syntax, message, size))
@@ -405,7 +537,7 @@ static int game_input_charge(const game_input_words *words, const protocol_value
             return game_input_fail(message, size, "charge: '%s' is given twice", word);
         *flag = true;
     }
-    return 0;
+    return game_input_charge_uncontrolled(state, seat, input, message, size);
 }
 
 static int game_input_respond(const game_input_words *words, const protocol_value *state,
@@ -1025,6 +1157,175 @@ static int game_input_rollback(const game_input_words *words, const game_input_c
                              size);
 }
 
+/* ------------------------------------------- reports and their answers */
+
+/* rally UNIT, reform UNIT, occupy UNIT (D34, D37, D41): the unit one of
+ * the state's. */
+static int game_input_unit_report(const char *command, protocol_action_kind kind,
+                                  const game_input_words *words, const protocol_value *state,
+                                  game_input *input, char *message, size_t size)
+{
+    if (game_input_arguments(command, words, 1, 1, game_input_syntax(command), message, size))
+        return -1;
+    input->action.kind = kind;
+    return game_input_unit(command, "unit", words->words[1], state,
+                           input->action.as.unit_report.unit, message, size);
+}
+
+/* uncontrolled UNIT TARGET [front|flank|rear] | uncontrolled UNIT none
+ * (12.24 f, D38): "none" names no unit (no enemy in sight) and takes no
+ * facing. */
+static int game_input_uncontrolled(const game_input_words *words, const protocol_value *state,
+                                   game_input *input, char *message, size_t size)
+{
+    const char *syntax = "uncontrolled UNIT TARGET [front|flank|rear], or uncontrolled UNIT none";
+    if (game_input_arguments("uncontrolled", words, 2, 3, syntax, message, size))
+        return -1;
+    protocol_action *action = &input->action;
+    action->kind = PROTOCOL_ACTION_UNCONTROLLED_CHARGE;
+    if (game_input_unit("uncontrolled", "pursuing unit", words->words[1], state,
+                        action->as.uncontrolled_charge.unit, message, size))
+        return -1;
+    action->as.uncontrolled_charge.facing = PROTOCOL_FACING_FRONT;
+    if (strcmp(words->words[2], "none") == 0) {
+        if (words->count == 4)
+            return game_input_fail(message, size,
+                                   "uncontrolled: '%s' after none: a facing goes with a target "
+                                   "(usage: %s)",
+                                   words->words[3], syntax);
+        return 0;
+    }
+    if (game_input_unit("uncontrolled", "target", words->words[2], state,
+                        action->as.uncontrolled_charge.target, message, size)) {
+        /* Say that "none" is the other choice. */
+        size_t length = strlen(message);
+        if (length + 40 < size)
+            snprintf(message + length, size - length, "; or 'none': no enemy in sight");
+        return -1;
+    }
+    action->as.uncontrolled_charge.has_target = true;
+    if (words->count == 4 &&
+        !protocol_facing_parse(words->words[3], &action->as.uncontrolled_charge.facing))
+        return game_input_fail(message, size,
+                               "uncontrolled: facing '%s' is not one of front, flank, rear",
+                               words->words[3]);
+    return 0;
+}
+
+/* contact PURSUER UNIT (D39). */
+static int game_input_contact(const game_input_words *words, const protocol_value *state,
+                              game_input *input, char *message, size_t size)
+{
+    if (game_input_arguments("contact", words, 2, 2, game_input_syntax("contact"), message,
+                             size))
+        return -1;
+    protocol_action *action = &input->action;
+    action->kind = PROTOCOL_ACTION_CONTACT;
+    if (game_input_unit("contact", "pursuer", words->words[1], state, action->as.contact.unit,
+                        message, size) ||
+        game_input_unit("contact", "unit reached", words->words[2], state,
+                        action->as.contact.target, message, size))
+        return -1;
+    return 0;
+}
+
+/* The numbers of state.reports into out: "3 (contact dragoons -> hussars),
+ * 4 (reform hussars)". */
+static void game_input_report_list(const protocol_value *state, char *out, size_t size)
+{
+    const protocol_value *reports = protocol_value_map_get(state, "reports");
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < protocol_value_count(reports) && i < 8; i++) {
+        const protocol_value *report = protocol_value_array_get(reports, i);
+        char what[160];
+        game_rules_report_what(report, what, sizeof(what));
+        int written = snprintf(out + used, size - used, "%s%" PRId64 " (%s)", used ? ", " : "",
+                               protocol_value_int_get(protocol_value_map_get(report, "number")),
+                               what);
+        if (written < 0 || (size_t)written >= size - used)
+            return;
+        used += (size_t)written;
+    }
+}
+
+/* A report number at words[1] (contest, accept, rule): a whole number,
+ * and with a state one of state.reports (this phase's, PROTOCOL.md §7.1:
+ * the member is absent when the phase has none). */
+static int game_input_report_number(const char *command, const game_input_words *words,
+                                    const protocol_value *state, int64_t *out, char *message,
+                                    size_t size)
+{
+    if (words->count < 2)
+        return game_input_fail(message, size, "%s: missing the report's number (usage: %s)",
+                               command, game_input_syntax(command));
+    if (!game_input_number(words->words[1], 1, PROTOCOL_REPORT_NUMBER_MAX, out))
+        return game_input_fail(message, size,
+                               "%s: '%.40s' is not a report number (a whole number from 1; "
+                               "the state lists the reports)",
+                               command, words->words[1]);
+    if (protocol_value_kind_of(state) == PROTOCOL_VALUE_MAP && !game_rules_report(state, *out)) {
+        char list[600];
+        game_input_report_list(state, list, sizeof(list));
+        if (!list[0])
+            return game_input_fail(message, size,
+                                   "%s: no report %" PRId64 ": this phase has no reports",
+                                   command, *out);
+        return game_input_fail(message, size,
+                               "%s: no report %" PRId64 " in this phase (the reports: %s)",
+                               command, *out, list);
+    }
+    return 0;
+}
+
+/* contest REPORT REASON... (D46). */
+static int game_input_contest(const game_input_words *words, const protocol_value *state,
+                              game_input *input, char *message, size_t size)
+{
+    protocol_action *action = &input->action;
+    action->kind = PROTOCOL_ACTION_CONTEST;
+    if (game_input_report_number("contest", words, state, &action->as.contest.report, message,
+                                 size))
+        return -1;
+    return game_input_reason("contest", "reason", words, 2, action->as.contest.reason, message,
+                             size);
+}
+
+/* accept REPORT (D46). */
+static int game_input_accept(const game_input_words *words, const protocol_value *state,
+                             game_input *input, char *message, size_t size)
+{
+    if (game_input_arguments("accept", words, 1, 1, game_input_syntax("accept"), message, size))
+        return -1;
+    input->action.kind = PROTOCOL_ACTION_ACCEPT;
+    return game_input_report_number("accept", words, state, &input->action.as.accept.report,
+                                    message, size);
+}
+
+/* rule REPORT upheld|rejected REASON... (the umpire's, D46). */
+static int game_input_rule(const game_input_words *words, const protocol_value *state,
+                           game_input *input, char *message, size_t size)
+{
+    protocol_action *action = &input->action;
+    action->kind = PROTOCOL_ACTION_RULE;
+    if (game_input_report_number("rule", words, state, &action->as.rule.report, message, size))
+        return -1;
+    if (words->count < 3)
+        return game_input_fail(message, size, "rule: missing upheld or rejected (usage: %s)",
+                               game_input_syntax("rule"));
+    const char *word = words->words[2];
+    if (strcmp(word, "upheld") == 0 || strcmp(word, "uphold") == 0)
+        action->as.rule.upheld = true;
+    else if (strcmp(word, "rejected") == 0 || strcmp(word, "reject") == 0)
+        action->as.rule.upheld = false;
+    else
+        return game_input_fail(message, size,
+                               "rule: '%.40s' is not upheld or rejected (upheld: the report "
+                               "stands; rejected: it does not)",
+                               word);
+    return game_input_reason("rule", "reason", words, 3, action->as.rule.reason, message, size);
+}
+
 /* log [N|all] */
 static int game_input_log(const game_input_words *words, game_input *input, char *message,
                           size_t size)
@@ -1167,7 +1468,7 @@ static int game_input_umpire_refuse(const char *command, char *message, size_t s
                                "[formation=F] reason=\"text\"");
     return game_input_fail(message, size,
                            "%s is a player's command; the umpire's are hold, release, note, "
-                           "umpire-adjust, settle, overrule and rollback ('help')",
+                           "umpire-adjust, settle, overrule, rule, rollback and end ('help')",
                            command);
 }
 
@@ -1186,16 +1487,49 @@ int game_input_parse(const char *line, const game_input_context *context, game_i
         return result;
     }
     const char *command = words->words[0];
-    bool players = strcmp(command, "initiative") == 0 || strcmp(command, "charge") == 0 ||
-                   strcmp(command, "respond") == 0 || strcmp(command, "reroll") == 0 ||
-                   strcmp(command, "adjust") == 0 || strcmp(command, "done") == 0;
+    static const char *const players_commands[] = {
+        "initiative", "charge",  "respond", "reroll", "adjust", "done",    "rally",
+        "reform",     "uncontrolled", "contact", "contest", "accept", "occupy"};
+    bool players = false;
+    for (size_t i = 0; i < sizeof(players_commands) / sizeof(players_commands[0]); i++)
+        players = players || strcmp(command, players_commands[i]) == 0;
+    bool player = context && context->seat &&
+                  (strcmp(context->seat, "A") == 0 || strcmp(context->seat, "B") == 0);
     if (umpire && players) {
         result = game_input_umpire_refuse(command, message, size);
+    } else if (player && strcmp(command, "rule") == 0) {
+        result = game_input_fail(message, size,
+                                 "rule is the umpire's ruling on a contested report; a player "
+                                 "answers the other side's report with accept REPORT or contest "
+                                 "REPORT REASON ('help')");
+    } else if (strcmp(command, "rally") == 0 || strcmp(command, "reform") == 0 ||
+               strcmp(command, "occupy") == 0) {
+        protocol_action_kind kind = strcmp(command, "rally") == 0    ? PROTOCOL_ACTION_RALLY
+                                    : strcmp(command, "reform") == 0 ? PROTOCOL_ACTION_REFORM
+                                                                     : PROTOCOL_ACTION_OCCUPY;
+        result = game_input_unit_report(command, kind, words, state, input, message, size);
+        input->kind = GAME_INPUT_ACT;
+    } else if (strcmp(command, "uncontrolled") == 0) {
+        result = game_input_uncontrolled(words, state, input, message, size);
+        input->kind = GAME_INPUT_ACT;
+    } else if (strcmp(command, "contact") == 0) {
+        result = game_input_contact(words, state, input, message, size);
+        input->kind = GAME_INPUT_ACT;
+    } else if (strcmp(command, "contest") == 0) {
+        result = game_input_contest(words, state, input, message, size);
+        input->kind = GAME_INPUT_ACT;
+    } else if (strcmp(command, "accept") == 0) {
+        result = game_input_accept(words, state, input, message, size);
+        input->kind = GAME_INPUT_ACT;
+    } else if (strcmp(command, "rule") == 0) {
+        result = game_input_rule(words, state, input, message, size);
+        input->kind = GAME_INPUT_ACT;
     } else if (strcmp(command, "initiative") == 0) {
         result = game_input_initiative(words, input, message, size);
         input->kind = GAME_INPUT_ACT;
     } else if (strcmp(command, "charge") == 0) {
-        result = game_input_charge(words, state, input, message, size);
+        result = game_input_charge(words, state, context ? context->seat : NULL, input, message,
+                                   size);
         input->kind = GAME_INPUT_ACT;
     } else if (strcmp(command, "respond") == 0) {
         result = game_input_respond(words, state, input, message, size);

@@ -8,6 +8,10 @@
  *   respond UNIT stand|countercharge
  *   reroll UNIT 0|1|decline
  *   adjust UNIT [figures=N] [formed=yes|no] [status=S] [formation=F] note="text"
+ *   rally UNIT            reform UNIT            occupy UNIT
+ *   uncontrolled UNIT TARGET [front|flank|rear]  |  uncontrolled UNIT none
+ *   contact PURSUER UNIT
+ *   contest REPORT REASON...                     accept REPORT
  *   done
  *   wait COND...          COND: turn=N phase=P step=S awaiting=A|B|none
  *                               phasing=A|B|none seq=N (seq: at least N)
@@ -27,6 +31,7 @@
  *                         (the winner A or B follows every result but draw);
  *                         OUTCOME: pass, fail, excellent, unformed, blown, pursuit
  *   rollback SEQ REASON...
+ *   rule REPORT upheld|rejected REASON...
  *
  * Words are separated by blanks; a double-quoted part may hold blanks, with
  * \" and \\ inside it. A '#' starting a word begins a comment (scripts).
@@ -88,6 +93,10 @@ typedef struct game_input {
     protocol_action action; /* GAME_INPUT_ACT: the action of the act message */
     game_wait wait;         /* GAME_INPUT_WAIT */
     size_t log_count;       /* GAME_INPUT_LOG: the last this many entries; 0: all */
+    /* What the client made of the line, to tell the user before sending
+     * (e.g. a pursuer's charge sent as its uncontrolled charge, D38); ""
+     * when nothing. */
+    char notice[240];
 } game_input;
 
 /* What the parser may check a line against; every member may be absent. */
@@ -107,8 +116,12 @@ typedef struct game_input_context {
  * `seq`, not rolled back and with the battle begun there (a refusal names
  * the seqs that may be given: from the first of turn 1, which the log
  * shows, to seq - 1) (PROTOCOL.md
- * §5.3, §7.1); with the seat "umpire", a player's command is refused with
- * the umpire's command to use instead.
+ * §5.3, §7.1); a report number (contest, accept, rule) one of
+ * state.reports; with the seat "umpire", a player's command is refused
+ * with the umpire's command to use instead, and with the seat A or B the
+ * umpire's `rule`. A `charge` of the seat's own pursuing unit that has no
+ * enemy to pursue (game_rules.h) becomes its uncontrolled charge (12.24 f,
+ * D38: the only charge it may declare), and input->notice says so.
  * Returns 0, or -1 with one line in `message` (size `size`) that names the
  * command and the wrong word, e.g.
  *   "charge: facing 'side' is not one of front, flank, rear"
@@ -130,7 +143,11 @@ bool game_wait_satisfied(const game_wait *wait, const protocol_value *state, int
  * players' commands, or for "umpire" the umpire's (hold, release, note,
  * umpire-adjust, settle, overrule, rollback: PROTOCOL.md §5.3) instead, or
  * for "spectator" only the local ones (wait, state, log, hash, help,
- * quit): a spectator cannot act. */
-void game_input_help_write(FILE *out, const char *seat);
+ * quit): a spectator cannot act. With a `state`, the reports of D34-D46
+ * and their answers (rally, reform, uncontrolled, contact, contest,
+ * accept, occupy; the umpire's rule) are listed only when game_rules.h
+ * offers them to the seat now, each with the units or reports it may name;
+ * with none (NULL), all of them. */
+void game_input_help_write(FILE *out, const char *seat, const protocol_value *state);
 
 #endif
