@@ -119,6 +119,10 @@ static protocol_value *server_state_unit(const brigade_battle_unit *unit)
                                              brigade_defending_name(unit->defending)) == 0;
     ok = ok && protocol_value_map_set_string(map, "terrain", brigade_terrain_name(unit->terrain)) == 0;
     ok = ok && protocol_value_map_set_string(map, "move", unit->move) == 0;
+    /* Only when set, so that a game of an older build keeps its snapshot
+     * hash (PROTOCOL.md §7.1, §8; D34, D38). */
+    if (unit->fled_turn > 0)
+        ok = ok && protocol_value_map_set_int(map, "fled_turn", unit->fled_turn) == 0;
     if (!ok) {
         protocol_value_free(map);
         return NULL;
@@ -189,6 +193,12 @@ static protocol_value *server_state_charge(const brigade_battle *battle,
         }
         ok = protocol_value_map_set(map, "morale", morale) == 0;
     }
+    /* A pursuer's uncontrolled charge (12.24 f, D38): only when it is one. */
+    if (charge->uncontrolled)
+        ok = ok && protocol_value_map_set_bool(map, "uncontrolled", true) == 0;
+    /* Its target fled a built-up area and it occupies it (D41): likewise. */
+    if (charge->occupies)
+        ok = ok && protocol_value_map_set_bool(map, "occupies", true) == 0;
     if (!ok) {
         protocol_value_free(map);
         return NULL;
@@ -358,6 +368,60 @@ static protocol_value *server_state_rolled_back(const brigade_battle *battle)
     return ranges;
 }
 
+/* A text, or nil when "". */
+static protocol_value *server_state_text_or_nil(const char *text)
+{
+    return text[0] ? protocol_value_string_new(text) : protocol_value_nil_new();
+}
+
+/* One report of state.reports (PROTOCOL.md §7.1, D46). */
+static protocol_value *server_state_report(const brigade_battle *battle,
+                                           const brigade_report *report)
+{
+    protocol_value *map = protocol_value_map_new();
+    bool ok = map != NULL;
+    ok = ok && protocol_value_map_set_int(map, "number", report->number) == 0;
+    ok = ok && protocol_value_map_set_string(map, "kind",
+                                             brigade_report_kind_name(report->kind)) == 0;
+    ok = ok && server_state_set(map, "side", server_state_side_or_nil(report->side));
+    ok = ok && protocol_value_map_set_string(map, "unit",
+                                             server_state_unit_id(battle, report->unit)) == 0;
+    ok = ok && server_state_set(map, "target",
+                                report->target >= 0
+                                    ? protocol_value_string_new(
+                                          server_state_unit_id(battle, report->target))
+                                    : protocol_value_nil_new());
+    ok = ok && protocol_value_map_set_string(map, "facing",
+                                             brigade_facing_name(report->facing)) == 0;
+    ok = ok && protocol_value_map_set_string(map, "state",
+                                             brigade_report_state_name(report->state)) == 0;
+    ok = ok && protocol_value_map_set_bool(map, "contested", report->contested) == 0;
+    ok = ok && server_state_set(map, "contest", server_state_text_or_nil(report->contest));
+    ok = ok && server_state_set(map, "ruling", server_state_text_or_nil(report->ruling));
+    if (!ok) {
+        protocol_value_free(map);
+        return NULL;
+    }
+    return map;
+}
+
+/* state.reports (PROTOCOL.md §7.1, D46): the phase's reports, only when
+ * there are any (an older game's snapshot has no such member). */
+static bool server_state_reports(protocol_value *state, const brigade_battle *battle)
+{
+    if (battle->report_count <= 0)
+        return true;
+    protocol_value *reports = protocol_value_array_new();
+    bool ok = reports != NULL;
+    for (int i = 0; ok && i < battle->report_count && i < BRIGADE_BATTLE_REPORTS_MAX; i++)
+        ok = server_state_push(reports, server_state_report(battle, &battle->reports[i]));
+    if (!ok) {
+        protocol_value_free(reports);
+        return false;
+    }
+    return server_state_set(state, "reports", reports);
+}
+
 /* The umpire's members of the snapshot (PROTOCOL.md §7.1, §10.2). */
 static bool server_state_umpire(protocol_value *state, const brigade_battle *battle)
 {
@@ -445,6 +509,7 @@ protocol_value *server_state_from_battle(const brigade_battle *battle, const cha
     }
 
     ok = ok && server_state_umpire(state, battle);
+    ok = ok && server_state_reports(state, battle);
 
     if (!ok) {
         protocol_value_free(state);
@@ -455,27 +520,39 @@ protocol_value *server_state_from_battle(const brigade_battle *battle, const cha
 
 /* ------------------------------------------------------------ log entries */
 
-static bool server_state_entry_test(protocol_value *entry, const brigade_event *event)
+/* entry.test = {kind, dice, total, target, outcome, modifiers}: a melee
+ * unit's reform or pursuit test, or a test outside a melee (TEST_TAKEN). */
+static bool server_state_entry_test_of(protocol_value *entry, brigade_test_kind kind,
+                                       const int dice[2], int total, int target,
+                                       brigade_test_outcome outcome,
+                                       const brigade_battle_modifier *modifiers,
+                                       int modifier_count)
 {
-    if (event->result.test_kind == BRIGADE_TEST_NONE)
-        return true;
     protocol_value *test = protocol_value_map_new();
     bool ok = test != NULL;
-    ok = ok && protocol_value_map_set_string(test, "kind",
-                                             brigade_test_kind_name(event->result.test_kind)) == 0;
-    ok = ok && protocol_value_map_set(test, "dice", server_state_dice(event->result.test_dice)) == 0;
-    ok = ok && protocol_value_map_set_int(test, "total", event->result.test_total) == 0;
-    ok = ok && protocol_value_map_set_int(test, "target", event->result.test_target) == 0;
-    ok = ok && protocol_value_map_set_string(
-                   test, "outcome", brigade_test_outcome_name(event->result.test_outcome)) == 0;
+    ok = ok && protocol_value_map_set_string(test, "kind", brigade_test_kind_name(kind)) == 0;
+    ok = ok && protocol_value_map_set(test, "dice", server_state_dice(dice)) == 0;
+    ok = ok && protocol_value_map_set_int(test, "total", total) == 0;
+    ok = ok && protocol_value_map_set_int(test, "target", target) == 0;
+    ok = ok && protocol_value_map_set_string(test, "outcome",
+                                             brigade_test_outcome_name(outcome)) == 0;
     ok = ok && protocol_value_map_set(test, "modifiers",
-                                      server_state_modifiers(event->result.test_modifiers,
-                                                             event->result.test_modifier_count)) == 0;
+                                      server_state_modifiers(modifiers, modifier_count)) == 0;
     if (!ok) {
         protocol_value_free(test);
         return false;
     }
     return protocol_value_map_set(entry, "test", test) == 0;
+}
+
+static bool server_state_entry_test(protocol_value *entry, const brigade_event *event)
+{
+    if (event->result.test_kind == BRIGADE_TEST_NONE)
+        return true;
+    return server_state_entry_test_of(entry, event->result.test_kind, event->result.test_dice,
+                                      event->result.test_total, event->result.test_target,
+                                      event->result.test_outcome, event->result.test_modifiers,
+                                      event->result.test_modifier_count);
 }
 
 static bool server_state_entry_details(protocol_value *entry, const brigade_battle *battle,
@@ -621,6 +698,49 @@ static bool server_state_entry_details(protocol_value *entry, const brigade_batt
                                                   event->resolved.difference) == 0;
         }
         ok = ok && protocol_value_map_set_bool(entry, "continues", event->resolved.continues) == 0;
+        break;
+    case BRIGADE_BATTLE_EVENT_REPORTED: {
+        /* A player's report (D46): {number, report, side, unit, target?,
+         * facing?, state}; facing with an uncontrolled charge's target. */
+        const brigade_report *report = &event->report.report;
+        ok = ok && protocol_value_map_set_int(entry, "number", report->number) == 0;
+        ok = ok && protocol_value_map_set_string(entry, "report",
+                                                 brigade_report_kind_name(report->kind)) == 0;
+        ok = ok && server_state_set(entry, "side", server_state_side_or_nil(report->side));
+        ok = ok && protocol_value_map_set_string(entry, "unit",
+                                                 server_state_unit_id(battle, report->unit)) == 0;
+        if (report->target >= 0) {
+            ok = ok && protocol_value_map_set_string(
+                           entry, "target", server_state_unit_id(battle, report->target)) == 0;
+            if (report->kind == BRIGADE_REPORT_UNCONTROLLED)
+                ok = ok && protocol_value_map_set_string(
+                               entry, "facing", brigade_facing_name(report->facing)) == 0;
+        }
+        ok = ok && protocol_value_map_set_string(entry, "state",
+                                                 brigade_report_state_name(report->state)) == 0;
+        break;
+    }
+    case BRIGADE_BATTLE_EVENT_REPORT_ANSWERED:
+        /* Contested, accepted or ruled (D46): {number, state, contested,
+         * reason?} (the contest's or the umpire's reason). */
+        ok = ok && protocol_value_map_set_int(entry, "number", event->answer_report.number) == 0;
+        ok = ok && protocol_value_map_set_string(
+                       entry, "state", brigade_report_state_name(event->answer_report.state)) == 0;
+        ok = ok && protocol_value_map_set_bool(entry, "contested",
+                                               event->answer_report.contested) == 0;
+        if (event->answer_report.text[0])
+            ok = ok && protocol_value_map_set_string(entry, "reason",
+                                                     event->answer_report.text) == 0;
+        break;
+    case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
+        /* A test outside a melee (D35, D41): {unit, name, test}. */
+        ok = ok && protocol_value_map_set_string(entry, "unit",
+                                                 server_state_unit_id(battle, event->test.unit)) == 0;
+        ok = ok && protocol_value_map_set_string(entry, "name", event->test.roll) == 0;
+        ok = ok && server_state_entry_test_of(entry, event->test.kind, event->test.dice,
+                                              event->test.total, event->test.target,
+                                              event->test.outcome, event->test.modifiers,
+                                              event->test.modifier_count);
         break;
     case BRIGADE_BATTLE_EVENT_TURN_BEGUN:
     case BRIGADE_BATTLE_EVENT_PHASE_BEGUN:

@@ -20,8 +20,13 @@
  * member but "log", as a new map owned by the caller:
  *   {game, title, turn, phase, step, phasing: "A"|"B"|nil, awaiting: [seat],
  *    sides: {A: {name, done}, B: {...}}, units: {id: unit}, charges: [charge],
- *    melees: [melee]}
- * Units, charges and melees name units by id. Returns NULL when memory
+ *    melees: [melee], dice, hold, umpire, pending, fought, rolled_back,
+ *    reports?}
+ * Units, charges, melees and reports name units by id. The members of
+ * issue 10 (D34-D46) are there only when set: "reports" (the phase's
+ * players' reports, when any), a unit's "fled_turn" (> 0), a charge's
+ * "uncontrolled" and "occupies" (true), so that a battle without them gives
+ * the snapshot (and hash, §8) an older build gave. Returns NULL when memory
  * runs out.
  */
 protocol_value *server_state_from_battle(const brigade_battle *battle, const char *game_id);
@@ -35,7 +40,12 @@ protocol_value *server_state_from_battle(const brigade_battle *battle, const cha
  * line from brigade_event_describe(); details by kind: a roll's name and
  * dice, a morale test's roll, dice, total, modifiers [{rule, name, value}]
  * and effect, a melee unit's total with its modifiers and test, a melee's
- * result. New map owned by the caller; NULL when memory runs out.
+ * result; a report's (reported) number, report (its kind), side, unit,
+ * target?, facing? (an uncontrolled charge's) and state; an answer's
+ * (report_answered) number, state, contested and reason?; a test outside a
+ * melee's (test_taken) unit, name and test {kind, dice, total, target,
+ * outcome, modifiers}. New map owned by the caller; NULL when memory runs
+ * out.
  */
 protocol_value *server_state_log_entry(const brigade_battle *battle, const brigade_event *event,
                                        int64_t seq);
