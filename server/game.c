@@ -637,6 +637,26 @@ static protocol_error_code server_games_error_code(brigade_battle_error_code cod
     }
 }
 
+/*
+ * Whether `command` has `seat` act with a unit of the other side (a charge,
+ * an answer or a sappers' re-roll of a unit it does not command).
+ * PROTOCOL.md §6.4 refuses that with wrong_seat; core refuses it as
+ * invalid_action ("unit 'x' belongs to side B") before anything else it
+ * would refuse as invalid_action, so only that code is changed.
+ */
+static bool server_games_foreign_unit(const brigade_battle *battle, brigade_side seat,
+                                      const brigade_command *command)
+{
+    if (command->kind != BRIGADE_COMMAND_DECLARE_CHARGE &&
+        command->kind != BRIGADE_COMMAND_RESPOND &&
+        command->kind != BRIGADE_COMMAND_SAPPERS_REROLL)
+        return false;
+    if (seat != BRIGADE_SIDE_A && seat != BRIGADE_SIDE_B)
+        return false;
+    int unit = brigade_battle_unit_find(battle, command->unit);
+    return unit >= 0 && battle->units[unit].side != seat;
+}
+
 /* ------------------------------------------------------------ folding */
 
 /*
@@ -681,7 +701,9 @@ static void server_games_note_set(brigade_command *command, const char *text)
 }
 
 /* The core command of an act's action (message.h -> battle.h). Returns
- * false with `why` filled for a status name the rules do not know. */
+ * false with `why` filled for a name that is not one of its member's
+ * (a status, formation, event, result or outcome the rules do not know):
+ * PROTOCOL.md §5 refuses it with bad_message. */
 static bool server_games_command(const protocol_action *action, brigade_command *command,
                                  char *why, size_t why_size)
 {
@@ -1469,6 +1491,14 @@ static void server_games_join(server_games *games, server_connection *connection
             return;
         }
     }
+    if (watching && !game->has_password && message->as.join.has_password) {
+        /* PROTOCOL.md §5.2: a password that no game asks for is wrong too. */
+        server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_TOKEN,
+                                "password: game \"%s\" has no spectator password; join "
+                                "without one",
+                                game->id);
+        return;
+    }
     brigade_side seat = watching || umpiring ? BRIGADE_SIDE_NONE
                         : seat_a             ? BRIGADE_SIDE_A
                                              : BRIGADE_SIDE_B;
@@ -1925,7 +1955,7 @@ static void server_games_act(server_games *games, server_connection *connection,
     brigade_command command;
     char why[PROTOCOL_ERROR_MESSAGE_MAX + 1];
     if (!server_games_command(&message->as.act, &command, why, sizeof(why))) {
-        server_games_send_error(connection, request, PROTOCOL_ERROR_INVALID_ACTION, "%s", why);
+        server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE, "%s", why);
         return;
     }
     if (game->battle->turn == 0) {
@@ -1952,7 +1982,11 @@ static void server_games_act(server_games *games, server_connection *connection,
     if (code != BRIGADE_BATTLE_OK) {
         /* Nothing journaled: no dice numbers consumed (the counter is the
          * battle's rolls, core/dice.h). */
-        server_games_send_error(connection, request, server_games_error_code(code), "%s",
+        protocol_error_code wire_code = server_games_error_code(code);
+        if (code == BRIGADE_BATTLE_ERROR_INVALID_ACTION &&
+            server_games_foreign_unit(game->battle, session->seat, &command))
+            wire_code = PROTOCOL_ERROR_WRONG_SEAT;
+        server_games_send_error(connection, request, wire_code, "%s",
                                 error.message[0] ? error.message
                                                  : brigade_battle_error_code_name(code));
         goto done;

@@ -674,6 +674,12 @@ static void test_client_bad_frames(void **state)
                                            0xa7, 'r', 'e', 'q', 'u', 'e', 's', 't',
                                            0xcb, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0};
     static const uint8_t top_array[] = {0x91, 0x80};
+    /* {request: 7, type: "act", action: 1.0}: a request read before the
+     * fault is not echoed either (PROTOCOL.md §2: request 0). */
+    static const uint8_t request_first[] = {0x83, 0xa7, 'r', 'e', 'q', 'u', 'e', 's', 't', 0x07,
+                                            0xa4, 't', 'y', 'p', 'e', 0xa3, 'a', 'c', 't',
+                                            0xa6, 'a', 'c', 't', 'i', 'o', 'n',
+                                            0xcb, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0};
     protocol_client_message message;
     protocol_message_status status;
     assert_int_equal(protocol_client_message_decode(garbage, sizeof garbage, &message, &status),
@@ -682,6 +688,11 @@ static void test_client_bad_frames(void **state)
     assert_int_equal(protocol_message_error_code(status.code), PROTOCOL_ERROR_BAD_FRAME);
     assert_int_equal(
         protocol_client_message_decode(float_member, sizeof float_member, &message, &status),
+        PROTOCOL_MESSAGE_BAD_FRAME);
+    assert_int_equal(status.codec, PROTOCOL_CODEC_FLOAT);
+    assert_true(status.request == 0);
+    assert_int_equal(
+        protocol_client_message_decode(request_first, sizeof request_first, &message, &status),
         PROTOCOL_MESSAGE_BAD_FRAME);
     assert_int_equal(status.codec, PROTOCOL_CODEC_FLOAT);
     assert_true(status.request == 0);
@@ -815,6 +826,19 @@ static void test_server_messages(void **state)
     ack.as.ack.seq = 17;
     server_round_trip(&ack, "{\"type\": \"ack\", \"request\": 3, \"seq\": 17}", &back);
     assert_true(back.as.ack.seq == 17);
+
+    /* resumed names the umpire's seat as welcome does (PROTOCOL.md §6.6). */
+    protocol_server_message resumed = {.kind = PROTOCOL_SERVER_RESUMED, .request = 6};
+    strcpy(resumed.game, "g1");
+    resumed.as.resumed.seat = PROTOCOL_SEAT_UMPIRE;
+    resumed.as.resumed.from = 12;
+    resumed.as.resumed.seq = 15;
+    server_round_trip(&resumed,
+                      "{\"type\": \"resumed\", \"request\": 6, \"game\": \"g1\","
+                      " \"seat\": \"umpire\", \"from\": 12, \"seq\": 15}",
+                      &back);
+    assert_int_equal(back.as.resumed.seat, PROTOCOL_SEAT_UMPIRE);
+    assert_true(back.as.resumed.from == 12 && back.as.resumed.seq == 15);
 
     protocol_server_message error = {.kind = PROTOCOL_SERVER_ERROR, .request = 4};
     error.as.error.code = PROTOCOL_ERROR_WRONG_PHASE;

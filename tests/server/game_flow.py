@@ -742,10 +742,10 @@ class Table:
     """Players A and B and the umpire at one game of example A, each
     connection keeping its state from the deltas (PROTOCOL.md §7.2)."""
 
-    def __init__(self, server, scenarios):
+    def __init__(self, server, scenarios, scenario="example_a.json"):
         self.server = server
         creator = Client(server)
-        self.game, self.seats = create_game(creator, scenarios)
+        self.game, self.seats = create_game(creator, scenarios, scenario)
         creator.close()
         self.clients, self.states, self.by_seq = {}, {}, {}
         self.clients["umpire"] = Client(server)
@@ -1084,7 +1084,170 @@ def case_umpire_end(server, scenarios):
     check(done.stdout.startswith("OK: "), "verify: %s" % done.stdout)
 
 
+def case_spec_frames_joins(server, scenarios):
+    """PROTOCOL.md as a client written from it alone reads it (issue 10,
+    point 6): a refused frame is answered with request 0 even when its
+    request came before the fault (§2, §6.4); a join on a joined connection
+    is answered anew for the same seat, refused with bad_message for
+    another (§5.2); resumed.seat may be "umpire" (§6.6); a spectator's
+    password to a game that has none is refused with bad_token (§5.2)."""
+    c = Client(server)
+    # {request: 7, type: "create", scenario: 1.0}: request first, then a float.
+    c.ws.send(b"\x83\xa7request\x07\xa4type\xa6create\xa8scenario\xcb\x3f\xf0" + b"\x00" * 6)
+    expect_error(c.recv(), "bad_frame", 0)
+    # A frame that decodes echoes its request, whatever is wrong with it.
+    c.ws.send_message({"request": 8, "type": "dance"})
+    expect_error(c.recv(), "unknown_type", 8)
+    c.ws.send_message({"request": 9, "type": "create", "scenario": "x", "colour": "red"})
+    expect_error(c.recv(), "bad_message", 9)
+    c.ws.send_message({"request": 0, "type": "dance"})
+    expect_error(c.recv(), "unknown_type", 0)
+    game, seats = create_game(c, scenarios)
+    created = c.ask({"type": "create", "scenario": scenario_text(scenarios, "example_a.json")})
+    # No spectator password: one given anyway is refused, for the spectator.
+    watcher = Client(server)
+    answer = watcher.ask({"type": "join", "game": game, "token": created["spectator"]})
+    expect_error(answer, "bad_token")  # another game's spectator id
+    spectator = c.ask({"type": "create", "scenario": scenario_text(scenarios, "example_a.json")})
+    answer = watcher.ask({"type": "join", "game": spectator["game"],
+                          "token": spectator["spectator"], "password": "letmein"})
+    expect_error(answer, "bad_token")
+    check(answer["message"].startswith("password:"), "the refusal names the password: %r" %
+          answer["message"])
+    welcome = watcher.ask({"type": "join", "game": spectator["game"],
+                           "token": spectator["spectator"]})
+    check(welcome.get("type") == "welcome" and welcome["seat"] == "spectator",
+          "the spectator without a password: %r" % welcome.get("type"))
+    watcher.close()
+    # A player's seat ignores a password (§5.2), as before.
+    player = Client(server)
+    welcome = player.ask({"type": "join", "game": game, "token": seats["A"], "seed": seed(),
+                          "password": "letmein"})
+    check(welcome.get("type") == "welcome" and welcome["seat"] == "A", "player with a password")
+    # The same seat again on the joined connection: answered anew, seed ignored.
+    again = player.ask({"type": "join", "game": game, "token": seats["A"], "seed": seed()})
+    check(again.get("type") == "welcome" and again["seq"] == welcome["seq"] and
+          again["state"]["dice"]["seeds"]["A"] == welcome["state"]["dice"]["seeds"]["A"],
+          "a second join of the same seat: %r" % again.get("type"))
+    again = player.ask({"type": "join", "game": game, "token": seats["A"],
+                        "last_seq": welcome["seq"]})
+    check(again.get("type") == "resumed" and again["seat"] == "A" and
+          again["from"] == again["seq"] == welcome["seq"], "a second join resumes: %r" % again)
+    # Another seat, or another game, on it: bad_message, and it stays joined to A.
+    expect_error(player.ask({"type": "join", "game": game, "token": seats["B"], "seed": seed()}),
+                 "bad_message")
+    expect_error(player.ask({"type": "join", "game": created["game"],
+                             "token": created["seats"]["A"], "seed": seed()}), "bad_message")
+    # The umpire resumes as seat "umpire" (§6.6), its own deltas after.
+    umpire = Client(server)
+    welcome = umpire.ask({"type": "join", "game": game, "token": seats["umpire"]})
+    check(welcome.get("type") == "welcome" and welcome["seat"] == "umpire", "umpire welcome")
+    player.recv()  # the umpire's seating
+    umpire.close()
+    umpire = Client(server)
+    answer = umpire.ask({"type": "join", "game": game, "token": seats["umpire"],
+                         "last_seq": welcome["seq"]})
+    check(answer.get("type") == "resumed" and answer["seat"] == "umpire" and
+          answer["from"] == welcome["seq"] and answer["seq"] == welcome["seq"],
+          "the umpire's resumed: %r" % answer)
+    umpire.close()
+    player.close()
+    c.close()
+
+
+def case_spec_refusals(server, scenarios):
+    """The refusals of §5.3 and §6.4 as PROTOCOL.md words them (issue 10,
+    point 6): the other side's unit is wrong_seat; a status or formation
+    name the rules do not know is bad_message; choose_initiative is the
+    whole of its step (a done in step choose is wrong_phase; a done after
+    it is the Mandatory moves' own); adjust after the seat's done is
+    wrong_seat; in step respond the answer to the seat's last charge ends
+    its part (side.done) and a done there is wrong_phase."""
+    table = Table(server, scenarios, "village.json")
+    state = table.states["A"]
+    check(state["phase"] == "initiative" and state["step"] == "choose", "initiative/choose")
+    winner = state["awaiting"][0]
+    loser = "B" if winner == "A" else "A"
+    expect_error(table.ask(winner, {"kind": "done"}), "wrong_phase")
+    expect_error(table.ask(loser, {"kind": "choose_initiative", "phasing": "A"}), "wrong_seat")
+    state = table.act(winner, {"kind": "choose_initiative", "phasing": "A"})
+    check(state["phase"] == "mandatory_moves" and state["step"] == "report" and
+          sorted(state["awaiting"]) == ["A", "B"] and
+          not state["sides"]["A"]["done"] and not state["sides"]["B"]["done"],
+          "choose_initiative ends the Initiative phase: %s/%s %r" % (
+              state["phase"], state["step"], state["awaiting"]))
+    # Names that are not one of §7.1's: bad_message; a known formation the
+    # unit's type may not take stays invalid_action.
+    for bad in ({"status": "routed"}, {"status": "Normal"}, {"formation": "blob"}):
+        expect_error(table.ask("A", dict({"kind": "adjust", "unit": "ligne_1", "note": "x"},
+                                         **bad)), "bad_message")
+    expect_error(table.ask("umpire", {"kind": "umpire_adjust", "unit": "ligne_1",
+                                      "status": "routed", "reason": "x"}), "bad_message")
+    expect_error(table.ask("A", {"kind": "adjust", "unit": "chasseurs", "formation": "square",
+                                 "note": "x"}), "invalid_action")
+    table.act("A", {"kind": "done"})
+    answer = table.ask("A", {"kind": "adjust", "unit": "ligne_1", "figures": 1, "note": "x"})
+    expect_error(answer, "wrong_seat")
+    table.act("B", {"kind": "done"})
+    state = table.states["A"]
+    check(state["phase"] == "charge" and state["step"] == "declare" and
+          state["awaiting"] == ["A"], "charge/declare for A: %r" % state["awaiting"])
+    # The other side's unit: wrong_seat, in a declaration and in an answer.
+    expect_error(table.ask("A", {"kind": "declare_charge", "unit": "light_dragoons",
+                                 "target": "chasseurs", "facing": "front"}), "wrong_seat")
+    table.act("A", {"kind": "declare_charge", "unit": "chasseurs", "target": "square",
+                    "facing": "front"})
+    table.act("A", {"kind": "done"})
+    expect_error(table.ask("B", {"kind": "declare_charge", "unit": "ligne_1",
+                                 "target": "square", "facing": "front"}), "wrong_seat")
+    table.act("B", {"kind": "declare_charge", "unit": "light_dragoons", "target": "ligne_2",
+                    "facing": "front"})
+    state = table.act("B", {"kind": "done"})
+    check(state["step"] == "respond" and sorted(state["awaiting"]) == ["A", "B"],
+          "both sides answer: %s %r" % (state["step"], state["awaiting"]))
+    expect_error(table.ask("B", {"kind": "done"}), "wrong_phase")
+    expect_error(table.ask("B", {"kind": "respond", "unit": "ligne_2", "response": "stand"}),
+                 "wrong_seat")
+    state = table.act("B", {"kind": "respond", "unit": "square", "response": "stand"})
+    check(state["step"] == "respond" and state["awaiting"] == ["A"] and
+          state["sides"]["B"]["done"], "B's last answer ends its part: %r %r" % (
+              state["awaiting"], state["sides"]))
+    expect_error(table.ask("B", {"kind": "done"}), "wrong_phase")
+    expect_error(table.ask("A", {"kind": "done"}), "wrong_phase")
+    state = table.act("A", {"kind": "respond", "unit": "ligne_2", "response": "stand"})
+    check(state["phase"] != "charge", "the last answer ends the Charge phase: %s" %
+          state["phase"])
+    table.fresh()
+
+
+def case_spec_melee_rolls(server, scenarios):
+    """§7.1's roll names: a melee fought again in a later turn rolls under
+    that turn and its number (melee T1.M1 in turn 2: T2.M1.<unit>), its id
+    unchanged. The umpire's draw keeps the melee in contact."""
+    table = table_with_melee(server, scenarios)
+    fought = table.states["A"]["fought"][0]
+    melee = fought["melee"]
+    check(re.fullmatch(r"T1\.M\d+", melee), "melee id %r" % melee)
+    number = melee.split(".M", 1)[1]
+    state = table.act("umpire", {"kind": "overrule", "melee": melee, "result": "draw",
+                                 "reason": "both held their ground"})
+    check([m["id"] for m in state["melees"]] == [melee], "melees %r" % state["melees"])
+    if state["hold"]:
+        table.act("umpire", {"kind": "release", "reason": "go on"})
+    state = table.play_until(lambda s: s["turn"] == 2 and s["phase"] == "morale", limit=80)
+    rolls = [e["name"] for e in state["log"] if e["kind"] == "roll" and e["turn"] == 2]
+    for unit in fought["units"]:
+        check("T2.M%s.%s" % (number, unit) in rolls, "turn 2 rolls %r" % rolls)
+    check(not any(name.startswith(melee + ".") for name in rolls), "turn 2 rolls %r" % rolls)
+    resolved = [e for e in state["log"] if e["kind"] == "melee_resolved" and e["turn"] == 2]
+    check(resolved and all(e["melee"] == melee for e in resolved),
+          "the id stays %s: %r" % (melee, resolved))
+
+
 CASES = {
+    "spec_frames_joins": case_spec_frames_joins,
+    "spec_refusals": case_spec_refusals,
+    "spec_melee_rolls": case_spec_melee_rolls,
     "umpire_end": case_umpire_end,
     "umpire_rollback_nested": case_umpire_rollback_nested,
     "umpire_overrule": case_umpire_overrule,
