@@ -85,6 +85,22 @@ static bool game_rules_in_melee(const protocol_value *state, const char *id)
     return false;
 }
 
+/* Whether unit `id` fought one of this turn's melees (state.fought). */
+static bool game_rules_fought(const protocol_value *state, const char *id)
+{
+    const protocol_value *fought = protocol_value_map_get(state, "fought");
+    for (size_t i = 0; i < protocol_value_count(fought); i++) {
+        const protocol_value *units =
+            protocol_value_map_get(protocol_value_array_get(fought, i), "units");
+        for (size_t k = 0; k < protocol_value_count(units); k++) {
+            const char *unit = protocol_value_string_get(protocol_value_array_get(units, k), NULL);
+            if (unit && strcmp(unit, id) == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
 const protocol_value *game_rules_report(const protocol_value *state, int64_t number)
 {
     const protocol_value *reports = protocol_value_map_get(state, "reports");
@@ -250,9 +266,11 @@ static void game_offers_units(const protocol_value *state, const char *seat,
         bool offered = false;
         switch (kind) {
         case GAME_OFFER_RALLY:
+            /* Broken in this turn's melee, it has made no broken move
+             * since it broke. */
             offered = game_rules_is(unit, "status", "broken") &&
                       game_rules_int(unit, "fled_turn") == turn &&
-                      !game_rules_reported(state, "rally", id);
+                      !game_rules_fought(state, id) && !game_rules_reported(state, "rally", id);
             break;
         case GAME_OFFER_REFORM:
             offered = game_rules_is(unit, "status", "normal") &&
@@ -268,7 +286,11 @@ static void game_offers_units(const protocol_value *state, const char *seat,
                       !game_rules_reported(state, "uncontrolled", id);
             break;
         case GAME_OFFER_CONTACT:
-            offered = game_rules_is(unit, "status", "pursuing");
+            /* One contact a pursuit (Cossacks past skirmishers aside). */
+            offered = game_rules_is(unit, "status", "pursuing") &&
+                      game_rules_has_enemy_to_pursue(state, id) &&
+                      (game_rules_is(unit, "type", "cossacks") ||
+                       !game_rules_reported(state, "contact", id));
             break;
         case GAME_OFFER_OCCUPY: {
             const protocol_value *charges = protocol_value_map_get(state, "charges");

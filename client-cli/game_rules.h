@@ -8,14 +8,15 @@
  * the players' reports of D34-D46 and their answers:
  *
  *   rally UNIT         Morale, step report, awaited: an own broken unit that
- *                      made its broken move this turn (fled_turn == turn, D34)
+ *                      made its broken move this turn (fled_turn == turn) and
+ *                      fought no melee since (state.fought, D34)
  *   reform UNIT        Movement, step report, awaited: an own unformed
  *                      `normal` unit in no melee (D37)
  *   uncontrolled UNIT  Charge, step declare, awaited: an own pursuing unit
  *                      with no enemy to pursue (12.24 f, D38), which has not
  *                      reported its uncontrolled charge yet
  *   contact PURSUER    Mandatory moves, step report, awaited: an own pursuing
- *                      unit (D39)
+ *                      unit with an enemy to pursue (D39)
  *   contest REPORT     the other side's report of this phase, not contested
  *                      yet and in force or awaiting an answer, while this
  *                      seat is awaited and not done (D46)
