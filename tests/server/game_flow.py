@@ -197,10 +197,15 @@ STATE_KEYS = {"game", "title", "turn", "phase", "step", "phasing", "awaiting", "
               "rolled_back"}
 UNIT_KEYS = {"side", "name", "type", "class", "figures", "nation", "formation", "formed",
              "wavering", "status", "general", "sappers", "ranks", "defending", "terrain", "move"}
+# Present only when set (PROTOCOL.md §7.1, issue 10): the phase's reports, a
+# unit's fled_turn.
+STATE_OPTIONAL_KEYS = {"reports"}
+UNIT_OPTIONAL_KEYS = {"fled_turn"}
 
 
 def check_state(state, game, started=True):
-    check(isinstance(state, dict) and set(state) == STATE_KEYS,
+    check(isinstance(state, dict)
+          and STATE_KEYS <= set(state) <= STATE_KEYS | STATE_OPTIONAL_KEYS,
           "state members %r" % sorted(state) if isinstance(state, dict) else state)
     check(state["game"] == game, "state.game")
     check(state["turn"] >= 1 if started else state["turn"] == 0, "turn")
@@ -210,7 +215,8 @@ def check_state(state, game, started=True):
     check(all(s in ("A", "B") for s in state["awaiting"]), "awaiting")
     check(set(state["sides"]) == {"A", "B"}, "sides")
     for unit_id, unit in state["units"].items():
-        check(set(unit) == UNIT_KEYS, "unit %s members %r" % (unit_id, sorted(unit)))
+        check(UNIT_KEYS <= set(unit) <= UNIT_KEYS | UNIT_OPTIONAL_KEYS,
+              "unit %s members %r" % (unit_id, sorted(unit)))
     for entry in state["log"]:
         for key in ("seq", "turn", "phase", "kind", "text"):
             check(key in entry, "log entry without %s: %r" % (key, entry))
