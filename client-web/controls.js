@@ -2,19 +2,38 @@
 // turn allows this seat now (PROTOCOL.md §5.3, rules/turn.md): choosing the
 // phasing side, declaring charges, answering them, the sappers' re-roll,
 // free-form adjustments and done, each only in its phase and step and only
-// when the seat is awaited. Refusals are shown in words, code and message.
+// when the seat is awaited; and the reports the rules leave to the players
+// (rules/decisions.md D34-D46: a rally, a reform, a pursuer's uncontrolled
+// charge or contact, who occupies a built-up area) with the other side's
+// answers to them (accept, contest). Refusals are shown in words, code and
+// message.
 import { field, h, keepingInput, replace, select } from './dom.js';
 import { CAVALRY, OUT_OF_PLAY, capital, errorWords, formationsOf, statusesOf, word } from './names.js';
-import { awaitingList, holdReason, pendingList, phaseWords, sideName, unitName } from './view.js';
+import { rolledBackIndexes } from './log.js';
+import {
+  answersOwed, awaitingList, holdReason, otherSide, pendingList, phaseWords, reportList, reportWhat,
+  reportsForUmpire, sideName, unitName,
+} from './view.js';
 
-const NOTE_MAX_BYTES = 159; // core keeps a note in 159 bytes (BRIGADE_TEXT_MAX)
+const NOTE_MAX_BYTES = 159; // core keeps a note, and a contest's reason, in 159 bytes (BRIGADE_TEXT_MAX)
 const REPORT_PHASES = new Set(['mandatory_moves', 'movement', 'fire', 'morale']);
+const bytes = (text) => new TextEncoder().encode(text).length;
 
 const WAITING_FOR = {
   'initiative/choose': 'to choose who moves first',
   'charge/declare': 'to declare charges',
   'charge/respond': 'to answer the charges',
+  'charge/occupy': 'to name who occupies the built-up area',
   'melee/reroll': "to choose its sappers' re-roll",
+};
+
+// What the seat is awaited for, as the orders panel says it first.
+const AWAITED_FOR = {
+  'initiative/choose': 'Choose who moves first.',
+  'charge/declare': 'Declare your charges, then say done.',
+  'charge/respond': 'Answer the charges on your units.',
+  'charge/occupy': 'Name who occupies the built-up area its defenders fled, then say done.',
+  'melee/reroll': "Choose your sappers' re-roll.",
 };
 
 function unitsOf(state, predicate) {
@@ -37,21 +56,162 @@ function canLead(unit) {
 }
 
 const INFANTRY = new Set(['infantry', 'open_order', 'skirmishers']);
-// Statuses that never charge (turn.md §Charge 1, 12.19, 12.24).
-const NO_CHARGE = new Set(['blown', 'broken', 'retreating', 'pushed_back']);
+// Statuses that never declare a charge (turn.md §Charge 1, 12.19, 12.24):
+// a pursuing unit makes only its uncontrolled charge (12.24 f, D38).
+const NO_CHARGE = new Set(['blown', 'broken', 'retreating', 'pushed_back', 'pursuing']);
+
+const chargesOf = (state) => (Array.isArray(state.charges) ? state.charges : []).filter((charge) => charge && typeof charge === 'object');
+const hasCharged = (state, id) => chargesOf(state).some((charge) => charge.unit === id);
 
 /* Whether `unit` (id `id`) may declare a charge at all now, as the server
  * checks it (core/battle.c declare_charge, charge_check): in play, in no
- * melee, not already declared this turn, not blown, broken, retreating or
- * pushed back, not a battery nor a square, and formed unless it is
- * pursuing cavalry (D26, 12.24 f). The server stays the judge. */
+ * melee, not already declared this turn, not blown, broken, retreating,
+ * pushed back or pursuing (its only charge is the uncontrolled one, 12.24 f,
+ * D38: mayChargeUncontrolled), not a battery nor a square, and formed. The
+ * server stays the judge. */
 export function mayCharge(state, id, unit) {
   if (!unit || OUT_OF_PLAY.has(unit.status) || NO_CHARGE.has(unit.status)) return false;
   if (meleeOf(state, id)) return false;
-  if ((Array.isArray(state.charges) ? state.charges : []).some((charge) => charge && charge.unit === id)) return false;
+  if (hasCharged(state, id)) return false;
   if (unit.type === 'artillery' || unit.formation === 'square') return false;
-  const pursuing = unit.status === 'pursuing' && CAVALRY.has(unit.type);
-  return Boolean(unit.formed) || pursuing;
+  return Boolean(unit.formed);
+}
+
+/* The unit (id) that pursuing unit `id` pursues, or null: the unit's
+ * `pursuit_of` when the state has it; else the one its mandatory-move
+ * instruction names ("pursue '<id>'…", core/battle.c); else, from the log,
+ * the losers' first unit left in play in the melee result that made it
+ * pursuing (core/battle.c melee_beaten), leaving out rolled-back entries. */
+export function pursuedBy(state, id) {
+  const units = state.units || {};
+  const unit = units[id];
+  if (!unit || unit.status !== 'pursuing') return null;
+  if (Object.prototype.hasOwnProperty.call(unit, 'pursuit_of')) {
+    return typeof unit.pursuit_of === 'string' && units[unit.pursuit_of] ? unit.pursuit_of : null;
+  }
+  const named = /^pursue '([^']+)'/.exec(typeof unit.move === 'string' ? unit.move : '');
+  if (named && units[named[1]]) return named[1];
+  const log = Array.isArray(state.log) ? state.log : [];
+  const gone = rolledBackIndexes(state);
+  const isResult = (entry, index) => entry && entry.kind === 'melee_unit_result' && !gone.has(index);
+  let made = null;
+  log.forEach((entry, index) => {
+    if (isResult(entry, index) && entry.unit === id) made = entry.status === 'pursuing' ? entry : null;
+  });
+  if (!made) return null;
+  const beaten = log.find((entry, index) => isResult(entry, index) && entry.melee === made.melee &&
+    entry.turn === made.turn && entry.seq === made.seq && units[entry.unit] && units[entry.unit].side !== unit.side &&
+    !OUT_OF_PLAY.has(entry.status));
+  return beaten ? beaten.unit : null;
+}
+
+/* Whether pursuing unit `id` has an enemy to pursue this turn, as
+ * core/battle.h brigade_battle_has_enemy_to_pursue says (12.24 f, D38): the
+ * unit it pursues is in play and made a retreat or broken move in this
+ * turn's Mandatory-move phase (its fled_turn is this turn; during that
+ * phase: it is retreating or broken). */
+export function hasEnemyToPursue(state, id) {
+  const pursued = pursuedBy(state, id);
+  const target = pursued && state.units[pursued];
+  if (!target || OUT_OF_PLAY.has(target.status)) return false;
+  const fled = Number.isInteger(target.fled_turn) && target.fled_turn === state.turn;
+  if ((state.phase === 'initiative' || state.phase === 'mandatory_moves') && !fled) {
+    return target.status === 'retreating' || target.status === 'broken';
+  }
+  return fled;
+}
+
+// Whether `id` has a report of this phase other than a contact, not
+// rejected: a unit is reported once a phase (core/battle.c report_unit).
+function reported(state, id) {
+  return reportList(state).some((report) => report.kind !== 'contact' && report.unit === id && report.state !== 'rejected');
+}
+
+// Whether `id` fought a melee this turn (state.fought).
+function fought(state, id) {
+  return (Array.isArray(state.fought) ? state.fought : [])
+    .some((item) => item && Array.isArray(item.units) && item.units.includes(id));
+}
+
+/* The pursuing units of `seat` that may make their uncontrolled charge now
+ * (12.24 f, D38): in play, in no melee, with no enemy to pursue, no charge
+ * declared and no uncontrolled report this turn. */
+export function uncontrolledChargers(state, seat) {
+  return unitsOf(state, (unit, id) => unit.side === seat && unit.status === 'pursuing' && inPlay(unit) &&
+    !meleeOf(state, id) && !hasCharged(state, id) && !reported(state, id) && !hasEnemyToPursue(state, id));
+}
+
+// The enemies an uncontrolled charge may strike: those a charge may
+// (mayChargeAt), outside any melee (core/battle.c uncontrolled_charge).
+export function uncontrolledTargets(state, id) {
+  const charging = state.units[id];
+  return unitsOf(state, (unit, tid) => mayChargeAt(charging, unit) && !meleeOf(state, tid));
+}
+
+// Own broken units that made their broken move this turn and fought no
+// melee since (D34, core/battle.c rally).
+export function rallyCandidates(state, seat) {
+  return unitsOf(state, (unit, id) => unit.side === seat && unit.status === 'broken' &&
+    Number.isInteger(unit.fled_turn) && unit.fled_turn === state.turn && !fought(state, id) && !reported(state, id));
+}
+
+// Own unformed `normal` units in no melee (D37).
+export function reformCandidates(state, seat) {
+  return unitsOf(state, (unit, id) => unit.side === seat && inPlay(unit) && unit.status === 'normal' && !unit.formed &&
+    !meleeOf(state, id) && !reported(state, id));
+}
+
+// A pursuer's contact reports of this phase that are not rejected.
+const contactsOf = (state, id) => reportList(state)
+  .filter((report) => report.kind === 'contact' && report.unit === id && report.state !== 'rejected');
+
+/* The units pursuer `id` may report contact with (12.24, 12.25, D39,
+ * core/battle.c contact): the other side's, in play, not pushed back, in
+ * no melee, the one it pursues first. None once it reported its contact,
+ * except Cossacks that reached skirmishers, which finish their move. */
+export function contactTargets(state, id) {
+  const pursuer = state.units[id];
+  if (!pursuer) return [];
+  const pursued = pursuedBy(state, id);
+  const done = contactsOf(state, id).some((report) => {
+    const reached = state.units[report.target];
+    return !(pursuer.type === 'cossacks' && reached && reached.type === 'skirmishers' && report.target !== pursued);
+  });
+  if (done) return [];
+  const targets = unitsOf(state, (unit, tid) => unit.side === otherSide(pursuer.side) && inPlay(unit) &&
+    unit.status !== 'pushed_back' && !meleeOf(state, tid));
+  return [...targets.filter(([tid]) => tid === pursued), ...targets.filter(([tid]) => tid !== pursued)];
+}
+
+// Own pursuers following a fleeing enemy this turn (D38), with a unit left to reach (D39).
+export function contactPursuers(state, seat) {
+  return unitsOf(state, (unit, id) => unit.side === seat && unit.status === 'pursuing' && inPlay(unit) &&
+    hasEnemyToPursue(state, id) && contactTargets(state, id).length > 0);
+}
+
+// The other side's reports of this phase that `seat` may still contest.
+export function contestable(state, seat) {
+  return reportList(state).filter((report) => report.side !== seat && !report.contested &&
+    (report.state === 'stands' || report.state === 'awaits_answer'));
+}
+
+/* The charges of `seat` whose target fled a built-up area before contact
+ * (D41, 12.9 e, f): its charger may occupy it. [charge, occupied] pairs
+ * (the charge's `occupies`). */
+export function occupyChoices(state, seat) {
+  const units = state.units || {};
+  return chargesOf(state).filter((charge) => {
+    const charger = units[charge.unit];
+    const target = units[charge.target];
+    const morale = charge.morale && typeof charge.morale === 'object' ? charge.morale : {};
+    // core/battle.c charge_target_fled: the charger passed, the defender
+    // failed by enough to flee (3 or more by default), so no contact.
+    const test = morale.target && typeof morale.target === 'object' ? morale.target : null;
+    return charger && target && charger.side === seat && inPlay(charger) && !charge.reinforce &&
+      target.terrain === 'bua' && target.defending && target.defending !== 'none' &&
+      Boolean(morale.charger && morale.charger.passed) && Boolean(test && !test.passed) &&
+      !meleeOf(state, charge.unit) && !meleeOf(state, charge.target);
+  }).map((charge) => [charge, charge.occupies === true]);
 }
 
 /* Whether `unit` may charge `target` (charge_check's checks on the pair):
@@ -136,6 +296,8 @@ export class Controls {
     this.signature = '';
     this.pending = false;
     this.state = null;
+    // What the form said was wrong goes once the player edits it.
+    this.body.addEventListener('input', () => { if (this.errorCode === 'input') this.showError(null); });
   }
 
   update(state, { seat, mode }) {
@@ -144,10 +306,11 @@ export class Controls {
     this.root.hidden = mode !== 'play';
     if (mode !== 'play') return;
     const signature = JSON.stringify([state.turn, state.phase, state.step, state.awaiting, seat,
-      state.hold, state.pending, state.sides, state.charges, state.melees,
+      state.hold, state.pending, state.sides, state.charges, state.melees, state.reports, state.umpire,
       Object.entries(state.units || {}).map(([id, u]) => [id, u.side, u.status, u.formed, u.figures,
-        u.sappers, u.general, u.type, u.move, u.formation, u.terrain, u.defending]),
-      state.step === 'reroll' && Array.isArray(state.log) ? state.log.length : 0]);
+        u.sappers, u.general, u.type, u.move, u.formation, u.terrain, u.defending, u.fled_turn,
+        u.status === 'pursuing' ? pursuedBy(state, id) : null]),
+      (state.step === 'reroll' || state.step === 'occupy') && Array.isArray(state.log) ? state.log.length : 0]);
     if (signature === this.signature) return;
     this.signature = signature;
     // A refusal belongs to the step it was made in.
@@ -196,20 +359,31 @@ export class Controls {
     const awaiting = awaitingList(state);
     const mine = awaiting.includes(seat);
     const key = `${state.phase}/${state.step}`;
+    const owed = mine ? answersOwed(state, seat) : [];
     let parts;
+    let awaitedFor = null;
     if (state.phase === 'ended') {
       parts = [h('p', {}, 'The battle has ended: no more orders.')];
     } else if (holdReason(state)) {
       parts = [h('p', { class: 'waiting held' }, 'The umpire holds the game: your orders wait until the umpire releases it.')];
     } else if (state.step === 'settle' && !mine) {
       const pending = pendingList(state);
-      parts = [h('p', { class: 'waiting' }, 'Waiting for the umpire to settle ',
-        pending.length ? pending.map((item) => `${unitName(state, item.unit)}'s ${word(item.event)}`).join(', ')
-          : "the melee's events", '; the melee phase goes on once the umpire has ruled.')];
+      const contested = reportsForUmpire(state);
+      parts = [
+        pending.length || !contested.length ? h('p', { class: 'waiting' }, 'Waiting for the umpire to settle ',
+          pending.length ? pending.map((item) => `${unitName(state, item.unit)}'s ${word(item.event)}`).join(', ')
+            : "the melee's events", '; the melee phase goes on once the umpire has ruled.') : null,
+        contested.length ? h('p', { class: 'waiting', id: 'waiting-ruling' }, 'Waiting for the umpire to rule on the contested ',
+          contested.length === 1 ? 'report ' : 'reports ', contested.map((report) => `${report.number} (${reportWhat(state, report)})`).join('; '),
+          `; the ${word(state.phase)} phase goes on once the umpire has ruled.`) : null,
+      ];
     } else if (!mine) {
       const others = awaiting.filter((side) => side !== seat);
       const done = REPORT_PHASES.has(state.phase) && state.sides && state.sides[seat] && state.sides[seat].done;
-      const what = WAITING_FOR[key] || (REPORT_PHASES.has(state.phase) ? 'to report and say done' : '');
+      // Our contact report waits for the other side's answer (D46).
+      const asked = answersOwed(state, otherSide(seat)).filter((report) => report.side === seat);
+      const what = asked.length ? `to answer your contact report${asked.length === 1 ? '' : 's'} ${asked.map((r) => r.number).join(', ')}: accept or contest`
+        : WAITING_FOR[key] || (REPORT_PHASES.has(state.phase) ? 'to report and say done' : '');
       // Turn 0: the battle begins once both players have joined with their
       // dice seeds (PROTOCOL.md §10.3).
       const seeds = state.dice && state.dice.seeds ? state.dice.seeds : {};
@@ -218,21 +392,77 @@ export class Controls {
         others.length ? `Waiting for ${others.map((side) => sideName(state, side)).join(' and ')} ${what}.`
           : absent.length ? `Waiting for ${absent.map((side) => sideName(state, side)).join(' and ')} to join: the battle begins when both players are in.`
             : 'Waiting for the server.')];
-    } else if (key === 'initiative/choose') {
-      parts = this.initiative(state);
-    } else if (key === 'charge/declare') {
-      parts = this.declare(state, seat);
-    } else if (key === 'charge/respond') {
-      parts = this.respond(state, seat);
-    } else if (key === 'melee/reroll') {
-      parts = this.reroll(state, seat);
-    } else if (REPORT_PHASES.has(state.phase) && state.step === 'report') {
-      parts = this.report(state, seat);
     } else {
-      // A step this page does not know: done is the one action every step has.
-      parts = [h('p', {}, `${phaseWords(state)}: this page has no form for this step.`), this.doneButton('Done')];
+      if (key === 'initiative/choose') {
+        parts = this.initiative(state);
+      } else if (key === 'charge/declare') {
+        parts = this.declare(state, seat);
+      } else if (key === 'charge/respond') {
+        parts = this.respond(state, seat);
+      } else if (key === 'charge/occupy') {
+        parts = this.occupy(state, seat);
+      } else if (key === 'melee/reroll') {
+        parts = this.reroll(state, seat);
+      } else if (REPORT_PHASES.has(state.phase) && state.step === 'report') {
+        parts = this.report(state, seat);
+      } else {
+        // A step this page does not know: done is the one action every step has.
+        parts = [h('p', {}, `${phaseWords(state)}: this page has no form for this step.`), this.doneButton('Done')];
+      }
+      awaitedFor = AWAITED_FOR[key] || (REPORT_PHASES.has(state.phase) ? 'Report what happened on the table, then say done.' : null);
+      // The other side's reports of this phase, which this seat may answer
+      // until its done in the step (D46): a contact report waiting for its
+      // answer comes first, and done waits for that answer.
+      const answers = this.answers(state, seat);
+      if (owed.length) {
+        awaitedFor = `Answer the contact report${owed.length === 1 ? '' : 's'} of ${sideName(state, otherSide(seat))}: accept or contest.`;
+        parts = [answers, parts.filter((part) => !(part && part.id === 'act-done')),
+          h('p', { class: 'hint', id: 'done-after-answer' }, 'Done comes once you have answered the contact report.')];
+      } else if (answers) {
+        const at = parts.findIndex((part) => part && part.id === 'act-done');
+        parts = at < 0 ? [...parts, answers] : [...parts.slice(0, at), answers, ...parts.slice(at)];
+      }
     }
-    replace(this.body, h('p', { class: 'now' }, h('strong', {}, mine && !holdReason(state) ? 'Your move: ' : 'Now: '), phaseWords(state)), parts);
+    replace(this.body, h('p', { class: 'now' }, h('strong', {}, mine && !holdReason(state) ? 'Your move: ' : 'Now: '), phaseWords(state)),
+      awaitedFor ? h('p', { class: 'awaited-for', id: 'awaited-for' }, awaitedFor) : null, parts);
+  }
+
+  /* The other side's reports of this phase that this seat may answer
+   * (D46): accept a contact report that waits for the answer, contest any
+   * with a reason. Null when there are none. */
+  answers(state, seat) {
+    const open = contestable(state, seat);
+    if (!open.length) return null;
+    const other = sideName(state, otherSide(seat));
+    return h('section', { class: 'order answers', id: 'answers', 'aria-labelledby': 'answers-title' },
+      h('h3', { id: 'answers-title' }, `Reports of ${other}: you may contest them until you say done`),
+      open.map((report) => {
+        const ask = report.kind === 'contact' && report.state === 'awaits_answer';
+        const reason = h('input', { type: 'text', name: 'reason', maxlength: NOTE_MAX_BYTES, autocomplete: 'off' });
+        const outcome = state.umpire ? 'The umpire rules on a contested report; the phase waits for the ruling.'
+          : ask ? 'No umpire is seated: contested, the contact does not happen; your reason goes in the log.'
+            : 'No umpire is seated: the report stands, and your reason goes in the log for all to see.';
+        return h('form', {
+          class: `answer${ask ? ' asked' : ''}`, id: `answer-${report.number}`, dataset: { report: String(report.number) },
+          onsubmit: (event) => {
+            event.preventDefault();
+            const text = reason.value.trim();
+            if (!text) { this.showError('input', 'say why you contest the report'); reason.focus(); return; }
+            if (bytes(text) > NOTE_MAX_BYTES) {
+              this.showError('input', `the reason is too long (at most ${NOTE_MAX_BYTES} bytes)`);
+              reason.focus();
+              return;
+            }
+            this.send({ kind: 'contest', report: report.number, reason: text }, event.target);
+          },
+        },
+        h('p', {}, h('strong', {}, `Report ${report.number}: `), reportWhat(state, report), '.',
+          ask ? h('span', { class: 'ask' }, ' It changes your units: accept it, or contest it.') : null),
+        ask ? h('div', { class: 'buttons' }, h('button', { type: 'button', id: `accept-${report.number}`,
+          onclick: () => this.send({ kind: 'accept', report: report.number }) }, `Accept report ${report.number}`)) : null,
+        field(`contest-${report.number}-reason`, ask ? 'Or contest it: why' : 'Contest it: why', reason, outcome),
+        h('button', { type: 'submit', id: `contest-${report.number}-submit`, class: 'quiet contest' }, `Contest report ${report.number}`));
+      }));
   }
 
   doneButton(label) {
@@ -260,9 +490,18 @@ export class Controls {
     const own = unitsOf(state, (unit, id) => unit.side === seat && mayCharge(state, id, unit) &&
       enemy.some(([, target]) => mayChargeAt(unit, target)));
     const done = this.doneButton(declared.length ? 'Done: no more charges' : 'Done: no charges this turn');
+    const uncontrolled = this.uncontrolled(state, seat);
+    // Pursuers that still follow a fleeing enemy: no charge at all (12.24 f).
+    const following = unitsOf(state, (unit, id) => unit.side === seat && unit.status === 'pursuing' && inPlay(unit) &&
+      hasEnemyToPursue(state, id));
+    const followingNote = following.length ? h('p', { class: 'hint', id: 'pursuers-following' }, following.map(([id, u]) =>
+      `${u.name || id} pursues ${unitName(state, pursuedBy(state, id))}, which fled this turn: it follows it and may not charge (12.24 f).`).join(' ')) : null;
+    const listed = declared.length ? h('p', {}, 'Declared this turn: ', declared.map((charge) =>
+      `${unitName(state, charge.unit)} → ${unitName(state, charge.target)} (${word(charge.facing)}${charge.uncontrolled ? ', uncontrolled' : ''})`).join('; ')) : null;
     if (!own.length) {
-      return [h('p', {}, declared.length ? 'No other unit of yours can charge an enemy now.'
-        : 'No unit of yours can charge an enemy now.'), done];
+      return [listed, uncontrolled, followingNote,
+        uncontrolled ? null : h('p', {}, declared.length ? 'No other unit of yours can charge an enemy now.'
+          : 'No unit of yours can charge an enemy now.'), done];
     }
 
     const unit = select({ name: 'unit' }, own.map(([id, u]) => [id, unitLabel(id, u)]));
@@ -316,10 +555,69 @@ export class Controls {
       leading, sappers, reinforce,
       h('button', { type: 'submit', id: 'charge-submit' }, 'Declare charge')));
     refresh();
+    // The uncontrolled charge is a must (12.24 f): it comes first.
+    return [listed, uncontrolled, followingNote, form, done];
+  }
+
+  /* A pursuer with no enemy to pursue must charge the nearest enemy in
+   * sight within 22 degrees, or its player states that none is in sight
+   * (12.24 f, D38): the form, or null when no unit of the seat has to. */
+  uncontrolled(state, seat) {
+    const pursuers = uncontrolledChargers(state, seat);
+    if (!pursuers.length) return null;
+    const unit = select({ name: 'unit' }, pursuers.map(([id, u]) => [id, unitLabel(id, u)]));
+    const target = h('select', { name: 'target' });
+    const facing = select({ name: 'facing' }, ['front', 'flank', 'rear'].map((f) => [f, word(f)]));
+    const submit = h('button', { type: 'submit', id: 'uncontrolled-submit' });
+    const refresh = () => {
+      const charging = state.units[unit.value];
+      const keep = target.value;
+      const offered = charging ? uncontrolledTargets(state, unit.value) : [];
+      replace(target, offered.map(([id, u]) => h('option', { value: id }, unitLabel(id, u))),
+        h('option', { value: '' }, 'No enemy in sight'));
+      if ([...target.options].some((option) => option.value === keep)) target.value = keep;
+      facing.disabled = target.value === '';
+      submit.textContent = target.value ? 'Declare the uncontrolled charge' : 'Report: no enemy in sight';
+    };
+    unit.addEventListener('change', refresh);
+    target.addEventListener('change', refresh);
+    refresh();
+    return h('form', {
+      id: 'uncontrolled-form', class: 'order',
+      onsubmit: (event) => {
+        event.preventDefault();
+        const action = { kind: 'uncontrolled_charge', unit: unit.value };
+        if (target.value) { action.target = target.value; action.facing = facing.value; }
+        this.send(action);
+      },
+    },
+    h('fieldset', {}, h('legend', {}, 'Uncontrolled charge of a pursuer (12.24 f)'),
+      h('p', { class: 'hint' }, pursuers.map(([id, u]) => u.name || id).join(', '),
+        pursuers.length === 1 ? ' has' : ' have', ' no enemy left to pursue: it must charge the nearest enemy in sight ',
+        'within 22°. With none in sight, or no charge, it is blown when the Charge phase ends (12.24 g). ',
+        'The other side may contest the target you name.'),
+      h('div', { class: 'row charge-row' },
+        field('uncontrolled-unit', 'Pursuing unit', unit),
+        field('uncontrolled-target', 'Nearest enemy in sight', target),
+        field('uncontrolled-facing', "Strikes the target's", facing)),
+      submit));
+  }
+
+  // Charge/occupy: the chargers whose target fled its built-up area (D41, 12.9 f).
+  occupy(state, seat) {
+    const choices = occupyChoices(state, seat);
+    const occupied = choices.filter(([, done]) => done);
+    const fled = [...new Set(choices.map(([charge]) => unitName(state, charge.target)))];
     return [
-      declared.length ? h('p', {}, 'Declared this turn: ', declared.map((charge) =>
-        `${unitName(state, charge.unit)} → ${unitName(state, charge.target)} (${word(charge.facing)})`).join('; ')) : null,
-      form, done,
+      h('p', {}, fled.length ? `${fled.join(' and ')} fled the built-up area before contact. ` : 'The defenders fled a built-up area before contact. ',
+        'At least one of your chargers must occupy it; each that does takes its reform test at once (12.9 f, 12.22).'),
+      choices.length ? h('ul', { class: 'occupiers' }, choices.map(([charge, done]) => h('li', { dataset: { unit: charge.unit } },
+        h('strong', {}, unitName(state, charge.unit)), ` (charged ${unitName(state, charge.target)}) `,
+        done ? h('span', { class: 'chip ok' }, 'occupies it')
+          : h('button', { type: 'button', id: `occupy-${charge.unit}`, onclick: () => this.send({ kind: 'occupy', unit: charge.unit }) },
+            `${unitName(state, charge.unit)} occupies it`)))) : h('p', { class: 'hint' }, 'This page finds no charger of yours whose target fled; the server knows which.'),
+      occupied.length || !choices.length ? this.doneButton(occupied.length ? 'Done: these occupy it' : 'Done')
+        : h('p', { class: 'hint', id: 'occupy-first' }, 'Done comes once one of them occupies it.'),
     ];
   }
 
@@ -426,8 +724,65 @@ export class Controls {
     return [
       moves.length ? h('div', { class: 'moves' }, h('p', {}, h('strong', {}, 'Move on the table:')),
         h('ul', {}, moves.map(([id, u]) => h('li', {}, h('strong', {}, u.name || id), `: ${u.move}`)))) : null,
+      state.phase === 'mandatory_moves' ? this.contact(state, seat) : null,
+      state.phase === 'movement' ? this.unitReport(state, 'reform', reformCandidates(state, seat), {
+        legend: 'Reform an unformed unit',
+        label: 'Unformed unit, in no melee',
+        hint: 'It spends its move reforming and is formed when the Movement phase ends. The other side may contest it.',
+        submit: 'Report: it reforms',
+      }) : null,
+      state.phase === 'morale' ? this.unitReport(state, 'rally', rallyCandidates(state, seat), {
+        legend: 'Rally a broken unit',
+        label: 'Broken unit (made its broken move this turn)',
+        hint: 'Rallied, it is normal again, still unformed. The other side may contest it.',
+        submit: 'Report: it rallies',
+      }) : null,
       form,
       this.doneButton(`Done with ${word(state.phase)}`),
     ];
+  }
+
+  // A report on one unit of one's own (rally, reform): a unit and a button; null with no unit.
+  unitReport(state, kind, units, { legend, label, hint, submit }) {
+    if (!units.length) return null;
+    const unit = select({ name: 'unit' }, units.map(([id, u]) => [id, unitLabel(id, u)]));
+    return h('form', {
+      id: `${kind}-form`, class: 'order unit-report',
+      onsubmit: (event) => { event.preventDefault(); this.send({ kind, unit: unit.value }); },
+    }, h('fieldset', {}, h('legend', {}, legend),
+      field(`${kind}-unit`, label, unit, hint),
+      h('button', { type: 'submit', id: `${kind}-submit` }, submit)));
+  }
+
+  // Mandatory moves: a pursuer reached an enemy (12.24, 12.25, D39).
+  contact(state, seat) {
+    const pursuers = contactPursuers(state, seat);
+    if (!pursuers.length) return null;
+    const unit = select({ name: 'unit' }, pursuers.map(([id, u]) => [id, unitLabel(id, u)]));
+    const target = h('select', { name: 'target' });
+    const refresh = () => {
+      const keep = target.value;
+      const pursued = pursuedBy(state, unit.value);
+      const offered = contactTargets(state, unit.value);
+      replace(target, offered.map(([id, u]) => h('option', { value: id },
+        `${unitLabel(id, u)}${id === pursued ? ' (the enemy it pursues)' : ''}`)));
+      if (offered.some(([id]) => id === keep)) target.value = keep;
+    };
+    unit.addEventListener('change', refresh);
+    refresh();
+    return h('form', {
+      id: 'contact-form', class: 'order',
+      onsubmit: (event) => {
+        event.preventDefault();
+        this.send({ kind: 'contact', unit: unit.value, target: target.value });
+      },
+    }, h('fieldset', {}, h('legend', {}, 'Contact in pursuit (12.24, 12.25)'),
+      h('p', { class: 'hint' }, 'Only when the pursuit reached a unit on the table: the enemy it pursues, a friend of that enemy ',
+        'that a fleeing unit unformed in passing, or skirmishers a fleeing friend passed through. ',
+        'The other side accepts it or contests it.'),
+      h('div', { class: 'row' },
+        field('contact-unit', 'Pursuing unit', unit),
+        field('contact-target', 'Reached', target)),
+      h('button', { type: 'submit', id: 'contact-submit' }, 'Report the contact')));
   }
 }

@@ -25,11 +25,17 @@ function meleePrefix(entry) {
 function explains(entry, name) {
   if (!isMap(entry)) return false;
   if (entry.kind === 'morale_tested') return entry.name === name;
+  if (entry.kind === 'test_taken') return testRoll(entry) === name;
   if (entry.kind === 'melee_unit_result') {
     const own = `${meleePrefix(entry)}.${text(entry.unit)}`;
     return name === own || name.startsWith(`${own}.`);
   }
   return false;
+}
+
+// A test_taken entry's roll name ("T2.dragoons.pursuit").
+function testRoll(entry) {
+  return text(entry.name);
 }
 
 function dice(faces, label) {
@@ -75,7 +81,7 @@ export function rolledBackIndexes(state) {
 // The kinds of entry that record what a player or the umpire did (the
 // action itself); the rest follow from it (rolls, phases begun, results).
 const ACT_KINDS = new Set(['phasing_chosen', 'side_done', 'charge_declared', 'charge_answered',
-  'sappers_chosen', 'umpire_ruled', 'dice_seed_added']);
+  'sappers_chosen', 'umpire_ruled', 'dice_seed_added', 'reported', 'report_answered']);
 const isAct = (entry) => ACT_KINDS.has(entry.kind) || (entry.kind === 'unit_changed' && entry.cause === 'adjusted');
 const isMark = (entry) => entry.kind === 'phase_begun' || entry.kind === 'turn_begun';
 
@@ -293,6 +299,19 @@ export class LogView {
           calc(entry, [` needs ${entry.pass_on}: `,
             h('span', { class: `verdict-word ${passed ? 'good' : 'bad'}` }, word(entry.effect))]));
       }
+      case 'test_taken': {
+        // A test outside a melee (a pursuit test in the Morale phase, an
+        // occupier's reform test): test = {kind, dice, total, target,
+        // outcome, modifiers}, shown like a melee unit's test.
+        const test = isMap(entry.test) ? entry.test : null;
+        if (!test || !Array.isArray(test.dice)) break;
+        return h('li', { class: 'entry test kind-test_taken', dataset: { kind } }, meta(entry),
+          h('p', { class: 'headline' }, h('strong', {}, `${capital(word(text(test.kind)) || 'a')} test: `), unitName(state, entry.unit),
+            ' ', h('span', { class: 'roll-name' }, testRoll(entry))),
+          text(entry.text) ? h('p', { class: 'hint' }, text(entry.text)) : null,
+          calc(test, [Number.isFinite(test.target) && test.target > 0 ? ` needs ${test.target}: ` : ': ',
+            h('span', { class: 'verdict-word' }, word(text(test.outcome)) || '?')]));
+      }
       case 'initiative_won':
         return h('li', { class: 'entry initiative', dataset: { kind } }, meta(entry),
           h('p', { class: 'headline' }, h('strong', {}, `${capital(sideName(state, entry.winner))} wins the initiative`),
@@ -316,9 +335,10 @@ export class LogView {
           h('p', {}, h('strong', { class: 'umpire-label' }, `Umpire${entry.ruling ? ` (${word(entry.ruling)})` : ''}: `),
             text(entry.text) || kind));
       default:
-        return h('li', { class: `entry kind-${kind || 'unknown'}`, dataset: { kind } }, meta(entry),
-          h('p', {}, text(entry.text) || kind || '?'));
+        break;
     }
+    return h('li', { class: `entry kind-${kind || 'unknown'}`, dataset: { kind } }, meta(entry),
+      h('p', {}, text(entry.text) || kind || '?'));
   }
 
   block(state, entry, index) {

@@ -8,6 +8,7 @@ const WORDS = {
   movement: 'Movement', fire: 'Fire', melee: 'Melee', morale: 'Morale', ended: 'Ended',
   choose: 'choose who moves first', declare: 'declarations', respond: 'responses',
   reroll: "sappers' re-roll", report: 'report and done', settle: 'waiting for the umpire to settle',
+  occupy: 'occupying the built-up area',
   // troop types
   cuirassiers: 'cuirassiers', heavy_cavalry: 'heavy cavalry', dragoons: 'dragoons',
   lancers: 'lancers', light_cavalry: 'light cavalry', cossacks: 'Cossacks',
@@ -32,14 +33,21 @@ const WORDS = {
   front: 'front', flank: 'flank', rear: 'rear', stand: 'stand', countercharge: 'countercharge',
   // morale effects
   passed: 'passed', halts: 'halts', halts_retreats: 'halts and retreats',
-  wavers: 'wavers', retreats: 'retreats',
+  wavers: 'wavers', retreats: 'retreats', flees: 'flees',
   // melee results (12.18) and test outcomes (12.22, 12.23)
   retreat: 'retreat', draw: 'draw', square_holds: 'the square holds', auto: 'automatic',
   pass: 'pass', fail: 'fail', unformed: 'unformed', pursuit: 'pursuit', reform: 'reform',
   // the umpire (D9 events, rulings)
   double_six: 'double six', risk_to_general: 'risk to the general',
   hold: 'hold', release: 'release', note: 'note', overrule: 'overrule', rollback: 'rollback',
-  seated: 'seated',
+  seated: 'seated', rule: 'ruling',
+  // the players' reports and where they stand (state.reports)
+  rally: 'rally', uncontrolled: 'uncontrolled charge', contact: 'contact',
+  stands: 'stands', awaits_answer: 'awaits the answer', awaits_umpire: "awaits the umpire's ruling",
+  accepted: 'accepted', upheld: 'upheld', rejected: 'rejected',
+  // why a unit changed
+  rallied: 'rallied', reformed: 'reformed', blown_over: 'no longer blown', charge_over: 'charge over',
+  test: 'test',
 };
 
 export function word(name) {

@@ -2,7 +2,8 @@
 // only to the seat "umpire": hold and release the game, settle D9's events
 // (state.pending), overrule a melee fought this turn (state.fought), adjust
 // any unit, write a note in the log, and roll the game back to an earlier
-// action (by its log entries' seq). Every action carries the umpire's
+// action (by its log entries' seq), and rule on the players' contested
+// reports (state.reports, D46). Every action carries the umpire's
 // reason; refusals are shown in words, with the code and the server's
 // message. Players never see this panel, and the umpire never sees the
 // players' orders (controls.js).
@@ -10,7 +11,7 @@ import { field, h, keepingInput, replace, select } from './dom.js';
 import { RESULTS, capital, errorWords, formationsOf, statusesOf, word } from './names.js';
 import { adjustmentChanges, fillChoice, unitNow } from './controls.js';
 import { rollbackLabel, rolledBackIndexes, rollbackTargets } from './log.js';
-import { holdReason, pendingList, sideName, unitName } from './view.js';
+import { holdReason, otherSide, pendingList, reportWhat, reportsForUmpire, sideName, unitName } from './view.js';
 
 const REASON_MAX_BYTES = 159; // the server cuts a reason to 159 bytes (§5.3)
 const bytes = (text) => new TextEncoder().encode(text).length;
@@ -77,7 +78,7 @@ export class UmpirePanel {
     this.seq = seq;
     const log = Array.isArray(state.log) ? state.log : [];
     const signature = JSON.stringify([state.turn, state.phase, state.step, state.hold, state.pending,
-      state.fought, state.rolled_back, state.umpire, seq, log.length, this.confirming,
+      state.fought, state.rolled_back, state.umpire, state.reports, seq, log.length, this.confirming,
       Object.entries(state.units || {}).map(([id, u]) => [id, u.side, u.name, u.status, u.formed, u.figures, u.formation, u.type])]);
     if (signature === this.signature) return;
     this.signature = signature;
@@ -199,11 +200,14 @@ export class UmpirePanel {
         'anyone can check every roll with "brigade verify".'));
       return;
     }
+    const contested = reportsForUmpire(state);
     const parts = [
       h('nav', { class: 'umpire-jump', 'aria-label': "The umpire's tools" },
+        contested.length ? jump('Rule', 'rule-part') : null,
         jump('Overrule', 'overrule-part'), jump('Adjust', 'uadjust-form'), jump('Note', 'note-form'),
         jump('Roll back', 'rollback-part'), jump('Units', 'forces'), jump('Log', 'log-scroll')),
       begun ? null : h('p', { class: 'waiting' }, 'The battle has not begun: the umpire acts once both players have joined.'),
+      this.rulePart(state, contested),
       this.holdPart(state),
       this.settlePart(state),
       this.overrulePart(state),
@@ -250,10 +254,44 @@ export class UmpirePanel {
       h('button', { type: 'submit', id: 'hold-submit', class: 'hold' }, 'Hold the game')));
   }
 
+  /* The contested reports that wait for the umpire (D46): upheld (it is in
+   * force) or rejected, with the reason. Null when none waits. */
+  rulePart(state, contested) {
+    if (!contested.length) return null;
+    return h('section', { id: 'rule-part', class: 'umpire-part urgent', 'aria-labelledby': 'rule-title' },
+      h('h3', { id: 'rule-title' }, contested.length === 1 ? 'A contested report waits for your ruling'
+        : `${contested.length} contested reports wait for your ruling`),
+      h('ul', { class: 'settle-list' }, contested.map((report) => {
+        const key = `rule-${report.number}`;
+        const upheld = select({ name: 'upheld' }, [['', 'choose…'], ['yes', 'Upheld: the report stands'],
+          ['no', 'Rejected: it is not in force']]);
+        const [reason, reasonField] = this.reasonField(`${key}-reason`, 'Your reason', 'e.g. "the dragoons had the hussars in sight"');
+        return h('li', { dataset: { report: String(report.number) } },
+          h('form', {
+            class: 'ruling-form', id: `${key}-form`,
+            onsubmit: (event) => {
+              event.preventDefault();
+              if (!upheld.value) { this.showError('input', 'choose upheld or rejected'); upheld.focus(); return; }
+              const text = this.reason(reason, 'a reason for your ruling');
+              if (!text) return;
+              const yes = upheld.value === 'yes';
+              this.send({ kind: 'rule', report: report.number, upheld: yes, reason: text }, null,
+                `Report ${report.number} ${yes ? 'upheld' : 'rejected'}.`);
+            },
+          },
+          h('p', {}, h('strong', {}, `Report ${report.number}`), ` by ${sideName(state, report.side)}: ${reportWhat(state, report)}.`),
+          h('p', { class: 'report-contest' }, h('strong', {}, `Contested by ${sideName(state, otherSide(report.side))}: `),
+            typeof report.contest === 'string' && report.contest ? `“${report.contest}”` : 'no reason given'),
+          h('div', { class: 'row' }, field(`${key}-upheld`, 'Your ruling', upheld)),
+          reasonField,
+          h('button', { type: 'submit', id: `${key}-submit` }, `Rule on report ${report.number}`)));
+      })));
+  }
+
   settlePart(state) {
     const pending = pendingList(state);
     return h('section', { id: 'settle-part', class: `umpire-part${pending.length ? ' urgent' : ''}`, 'aria-labelledby': 'settle-title' },
-      h('h3', { id: 'settle-title' }, state.step === 'settle' ? 'Settle: the melee waits for you' : 'Events to settle (D9)'),
+      h('h3', { id: 'settle-title' }, state.step === 'settle' && pending.length ? 'Settle: the melee waits for you' : 'Events to settle (D9)'),
       pending.length ? h('ul', { class: 'settle-list' }, pending.map((item) => {
         const key = `${item.unit}-${item.event}`;
         const [reason, reasonField] = this.reasonField(`settle-${key}-reason`, 'Your ruling',

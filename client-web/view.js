@@ -32,6 +32,100 @@ export function pendingWords(state, item) {
   return `${unitName(state, item.unit)}: ${word(item.event)}${item.melee ? ` (melee ${item.melee})` : ''}`;
 }
 
+// ---------------------------------------------------------------- reports
+
+// The players' reports of this phase (PROTOCOL.md §7.1 state.reports): what
+// the rules leave to the players (a rally, a reform, a pursuer's
+// uncontrolled charge or contact), each with where it stands.
+export function reportList(state) {
+  return (Array.isArray(state && state.reports) ? state.reports : [])
+    .filter((report) => report && typeof report === 'object' && Number.isSafeInteger(report.number) &&
+      typeof report.unit === 'string' && (report.side === 'A' || report.side === 'B'));
+}
+
+export const otherSide = (side) => (side === 'A' ? 'B' : 'A');
+
+// What the report says, in unit names: "2e Lanciers rallies".
+export function reportWhat(state, report) {
+  const unit = unitName(state, report.unit);
+  const target = typeof report.target === 'string' && report.target ? unitName(state, report.target) : '';
+  switch (report.kind) {
+    case 'rally': return `${unit} rallies: normal again, still unformed`;
+    case 'reform': return `${unit} reforms: it spends its move and is formed when the Movement phase ends`;
+    case 'uncontrolled':
+      return target ? `${unit}, pursuing, makes its uncontrolled charge at ${target}, in the ${word(report.facing || 'front')} (12.24 f)`
+        : `${unit}, pursuing, has no enemy in sight for its uncontrolled charge (12.24 f)`;
+    case 'contact': return `${unit}, pursuing, has reached ${target || 'an enemy'} (12.24, 12.25)`;
+    default: return `${unit}: ${word(report.kind)}${target ? ` against ${target}` : ''}`;
+  }
+}
+
+
+// Where it stands: "awaits the answer of side B (British)", "upheld by the umpire".
+export function reportStateWords(state, report) {
+  const other = sideName(state, otherSide(report.side));
+  switch (report.state) {
+    case 'stands': return report.contested ? 'stands, contested' : 'stands';
+    case 'awaits_answer': return `awaits the answer of ${other}`;
+    case 'awaits_umpire': return "contested: awaits the umpire's ruling";
+    case 'accepted': return `accepted by ${other}`;
+    case 'upheld': return 'upheld by the umpire';
+    case 'rejected': return report.ruling ? 'rejected by the umpire' : 'contested: not in force';
+    default: return word(report.state);
+  }
+}
+
+// The other side's contact reports that wait for `seat`'s answer.
+export function answersOwed(state, seat) {
+  return reportList(state).filter((report) => report.kind === 'contact' && report.state === 'awaits_answer' &&
+    report.side !== seat && (seat === 'A' || seat === 'B'));
+}
+
+export function reportsForUmpire(state) {
+  return reportList(state).filter((report) => report.state === 'awaits_umpire');
+}
+
+// The phase's reports, on every page: number, side, what, where it stands,
+// the contest and the ruling; and what is this page's to do about them.
+function renderReports(state, { seat, mode }) {
+  const reports = reportList(state);
+  if (!reports.length) return null;
+  const text = (value) => (typeof value === 'string' ? value : '');
+  return h('section', { id: 'reports', class: 'reports', 'aria-labelledby': 'reports-title' },
+    h('h2', { id: 'reports-title' }, `Reports this phase (${word(state.phase)})`),
+    h('ol', { class: 'report-list' }, reports.map((report) => {
+      const yours = mode === 'play' && report.side === seat;
+      const toAnswer = mode === 'play' && report.state === 'awaits_answer' && report.side !== seat;
+      const toRule = mode === 'umpire' && report.state === 'awaits_umpire';
+      return h('li', {
+        class: `report side-${report.side} state-${text(report.state) || 'unknown'}`,
+        dataset: { report: String(report.number), kind: text(report.kind), state: text(report.state) },
+      },
+      h('p', { class: 'report-head' },
+        h('span', { class: 'report-number' }, `Report ${report.number}`),
+        h('span', { class: 'report-side' }, sideName(state, report.side), yours ? ', yours' : ''),
+        h('span', { class: `chip report-state state-${text(report.state)}` }, reportStateWords(state, report))),
+      h('p', { class: 'report-what' }, reportWhat(state, report)),
+      report.contested || text(report.contest) ? h('p', { class: 'report-contest' },
+        h('strong', {}, `Contested by ${sideName(state, otherSide(report.side))}: `),
+        text(report.contest) ? `“${text(report.contest)}”` : 'no reason given') : null,
+      text(report.ruling) ? h('p', { class: 'report-ruling' },
+        h('strong', { class: 'umpire-label' }, `The umpire ${report.state === 'upheld' ? 'upheld it' : report.state === 'rejected' ? 'rejected it' : 'ruled'}: `),
+        `“${text(report.ruling)}”`) : null,
+      toAnswer || toRule ? h('p', { class: 'report-todo' }, toAnswer ? 'For you: accept it or contest it. ' : 'For you: rule on it. ',
+        h('button', {
+          type: 'button', class: 'quiet jump', id: `report-${report.number}-go`,
+          onclick: () => {
+            const form = document.getElementById(toAnswer ? `answer-${report.number}` : `rule-${report.number}-form`);
+            if (!form) return;
+            form.scrollIntoView({ block: 'center' });
+            const control = form.querySelector('button, select');
+            if (control) control.focus({ preventScroll: true });
+          },
+        }, toAnswer ? 'Answer it' : 'Rule on it')) : null);
+    })));
+}
+
 // The umpire's hold, or '' when the game is not held.
 export function holdReason(state) {
   return typeof state.hold === 'string' && state.hold ? state.hold : '';
@@ -52,7 +146,9 @@ export function awaitingWords(state, seat) {
 
 export function phaseWords(state) {
   const phase = word(state.phase);
-  return state.step ? `${phase} — ${word(state.step)}` : phase;
+  // Step settle outside the Melee phase: a contested report waits (D46).
+  const step = state.step === 'settle' && state.phase !== 'melee' ? "waiting for the umpire's ruling" : word(state.step);
+  return state.step ? `${phase} — ${step}` : phase;
 }
 
 // Who this page is: a side, the umpire, or a spectator (delayed by
@@ -71,7 +167,13 @@ function seatWords(state, { seat, mode, delay }) {
 function umpireNotices(state, { mode }) {
   const hold = holdReason(state);
   const pending = pendingList(state);
+  const contested = reportsForUmpire(state);
   const settling = state.step === 'settle';
+  const meleeWaits = state.phase === 'melee' || pending.length > 0;
+  const items = pending.map((item) => h('li', { dataset: { unit: item.unit, event: String(item.event) } }, pendingWords(state, item)));
+  // The contested reports themselves are shown under "Reports this phase".
+  const numbers = contested.map((report) => report.number);
+  const onReports = numbers.length ? `${numbers.length === 1 ? 'report' : 'reports'} ${numbers.join(', ')}, contested` : '';
   return [
     hold ? h('div', { id: 'hold-banner', class: 'hold-banner' },
       h('p', { class: 'hold-title' }, h('span', { class: 'hold-icon', 'aria-hidden': 'true' }, '❚❚ '),
@@ -80,13 +182,14 @@ function umpireNotices(state, { mode }) {
       h('p', { class: 'hint' }, mode === 'umpire' ? 'Players\' orders are refused until you release the game.'
         : mode === 'play' ? 'Your orders wait until the umpire releases the game.'
           : 'Nothing moves until the umpire releases the game.')) : null,
-    settling || pending.length ? h('div', { id: 'pending-banner', class: 'pending-banner' },
-      h('p', {}, h('strong', {}, mode === 'umpire' ? (settling ? 'The melee waits for you to settle' : 'Waiting for your ruling')
-        : settling ? 'Waiting for the umpire to settle' : 'Waiting for the umpire\'s ruling'),
-        pending.length ? ':' : ' the melee\'s events.'),
-      pending.length ? h('ul', { id: 'pending-list' }, pending.map((item) => h('li', {
-        dataset: { unit: item.unit, event: String(item.event) },
-      }, pendingWords(state, item)))) : null) : null,
+    settling || items.length || contested.length ? h('div', { id: 'pending-banner', class: 'pending-banner' },
+      h('p', {}, h('strong', {}, mode === 'umpire'
+        ? (settling && meleeWaits && !contested.length ? 'The melee waits for you to settle' : 'Waiting for your ruling')
+        : settling && meleeWaits && !contested.length ? 'Waiting for the umpire to settle' : 'Waiting for the umpire\'s ruling'),
+        onReports ? ` on ${onReports}${items.length ? ', and on' : '.'}` : '',
+        items.length ? ':' : onReports ? '' : meleeWaits ? ' the melee\'s events.' : '.',
+        settling && !meleeWaits && mode !== 'umpire' ? ` The ${word(state.phase)} phase goes on once the umpire has ruled.` : ''),
+      items.length ? h('ul', { id: 'pending-list' }, items) : null) : null,
   ];
 }
 
@@ -121,7 +224,8 @@ export function renderStatus(root, state, { seat, mode, delay = 0, watchers = 0 
       h('div', { class: mode === 'play' ? '' : `seat-${mode}` }, h('dt', {}, 'You are'),
         h('dd', { id: 'status-seat' }, seatWords(state, { seat, mode, delay })))),
     state.phase === 'ended' ? h('p', { class: 'ended' }, 'The battle has ended.') : track,
-    umpireNotices(state, { mode }));
+    umpireNotices(state, { mode }),
+    renderReports(state, { seat, mode }));
 }
 
 // ---------------------------------------------------------------- units
@@ -153,7 +257,7 @@ function unitCard(state, id, unit, seat) {
   for (const charge of charges) {
     const how = `${word(charge.facing)}${charge.leading ? ', general leading' : ''}${charge.sappers ? ', with sappers' : ''}`;
     if (charge.unit === id) {
-      notes.push(`${charge.reinforce ? 'Reinforces the melee of' : 'Charges'} ${unitName(state, charge.target)} (${how})`);
+      notes.push(`${charge.reinforce ? 'Reinforces the melee of' : charge.uncontrolled ? 'Uncontrolled charge at' : 'Charges'} ${unitName(state, charge.target)} (${how})`);
     }
     if (charge.target === id) {
       const answer = charge.response ? `answered: ${word(charge.response)}` : 'not answered yet';
@@ -243,7 +347,7 @@ function renderEngagements(state) {
       const morale = charge.morale && typeof charge.morale === 'object' ? charge.morale : {};
       return h('li', {},
         h('strong', {}, unitName(state, charge.unit)),
-        charge.reinforce ? ' reinforces against ' : ' charges ',
+        charge.reinforce ? ' reinforces against ' : charge.uncontrolled ? ' makes its uncontrolled charge (12.24 f) at ' : ' charges ',
         h('strong', {}, unitName(state, charge.target)),
         ` in the ${word(charge.facing)}`,
         charge.leading ? ', general leading' : '', charge.sappers ? ', with sappers' : '',

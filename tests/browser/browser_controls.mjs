@@ -5,7 +5,11 @@
 // not lead, sappers, reinforcing a melee in contact, an unformed unit that
 // may not counter-charge, the sappers' re-roll with its dice, statuses
 // offered by arm, the read-only view, a refusal in words, and what a player
-// was typing surviving an update. Screenshots go to --screenshots.
+// was typing surviving an update; the reports the rules leave to the
+// players (rules/decisions.md D34-D46): a rally, a reform, a pursuer's
+// uncontrolled charge and contact, who occupies a built-up area, the other
+// side's accept and contest, the umpire's rule, and the phase's reports on
+// every page. Screenshots go to --screenshots.
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { check, options, run } from './support.mjs';
@@ -84,6 +88,298 @@ const overruleLog = umpireLog.concat([
 const rolledLog = overruleLog.concat([
   { seq: 11, turn: 2, phase: 'morale', kind: 'umpire_ruled', ruling: 'rollback', text: 'umpire: rolled back to seq 9: a mistake' },
 ]);
+
+// ------------------------------------------------------------- reports
+
+// A field after a cavalry fight: side A's pursuers and side B's fleeing,
+// broken and out-of-play units (turn 2). Unit ids are never in a name, so
+// a text that shows an id is caught.
+function pursuit(phase, step, awaiting, more = {}) {
+  const state = village(phase, step, awaiting, more);
+  Object.assign(state.units, {
+    // Pursues b_hussars (named by its move), which fled this turn: it follows.
+    a_lancers: unit('A', '2e Lanciers', 'lancers', { formed: false, status: 'pursuing', figures: 10,
+      move: "pursue 'b_hussars', following it in its move (12.24)" }),
+    // Pursues b_rifles (pursuit_of), removed: no enemy to pursue.
+    a_cuir: unit('A', '4e Cuirassiers', 'cuirassiers', { formed: false, status: 'pursuing', figures: 11, pursuit_of: 'b_rifles' }),
+    // Pursues dragoons (from the log's melee result), which did not flee this turn.
+    a_chev: unit('A', '1er Chevau-legers', 'light_cavalry', { formed: false, status: 'pursuing', figures: 9 }),
+    a_volt: unit('A', 'Voltigeurs de la Garde', 'infantry', { formed: false }),
+    a_routed: unit('A', '3/12e Legere', 'infantry', { formed: false, status: 'broken', figures: 8, fled_turn: 2 }),
+    a_old: unit('A', '4/12e Legere', 'infantry', { formed: false, status: 'broken', figures: 6, fled_turn: 1 }),
+    b_hussars: unit('B', '10th Hussars', 'light_cavalry', { formed: false, status: 'retreating', figures: 7, fled_turn: 2 }),
+    b_rifles: unit('B', '95th Rifles', 'skirmishers', { status: 'removed', figures: 0, formation: 'skirmish' }),
+    b_pushed: unit('B', '1st Foot Guards', 'infantry', { formed: false, status: 'pushed_back', figures: 14 }),
+  });
+  state.units.ligne_2.formed = false; // in melee T1.M1: it may not reform
+  state.units.dragoons.fled_turn = 1;
+  state.log = [
+    { seq: 5, turn: 1, phase: 'melee', kind: 'melee_unit_result', text: 'T1.M2 a_chev: …', melee: 'T1.M2', unit: 'a_chev', rolled: true,
+      dice: [5, 5], total: 12, modifiers: [], casualties: 1, figures: 9, status: 'pursuing', formed: false },
+    { seq: 5, turn: 1, phase: 'melee', kind: 'melee_unit_result', text: 'T1.M2 dragoons: …', melee: 'T1.M2', unit: 'dragoons', rolled: true,
+      dice: [1, 2], total: 4, modifiers: [], casualties: 3, figures: 9, status: 'retreating', formed: false },
+    { seq: 5, turn: 1, phase: 'melee', kind: 'melee_resolved', text: 'melee T1.M2: side A wins; retreat', melee: 'T1.M2',
+      winner: 'A', result: 'retreat', score_a: 12, score_b: 4, difference: 8, continues: false },
+    ...(more.log || []),
+  ];
+  return state;
+}
+
+const report = (number, kind, side, unitId, extra = {}) => ({
+  number, kind, side, unit: unitId, target: null, facing: 'front', state: 'stands', contested: false,
+  contest: null, ruling: null, ...extra,
+});
+
+const optionValues = (page, id) => page.$$eval(`#${id} option`, (list) => list.map((o) => o.value));
+
+// No unit id and no decision number in what a reader of the reports sees.
+async function readable(page, selector, what) {
+  const words = await page.textContent(selector);
+  const ids = ['a_lancers', 'a_cuir', 'a_chev', 'a_volt', 'a_routed', 'a_old', 'b_hussars', 'b_rifles', 'b_pushed', 'ligne_1', 'village'];
+  const leaked = ids.filter((id) => new RegExp(`\\b${id}\\b`).test(words));
+  check(!leaked.length && !/\bD\d{1,2}\b/.test(words), `${what} shows ids ${leaked} or a decision number: "${words}"`);
+  return words;
+}
+
+async function reportsPanel(page, show, sent, shoot) {
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Charge/declare: a pursuer declares no normal charge (12.24 f, D38);
+  // one with no enemy to pursue makes its uncontrolled charge or says none
+  // is in sight; one whose enemy fled this turn follows it and may not charge.
+  const declare = pursuit('charge', 'declare', ['A']);
+  await show(declare, 'A');
+  const chargers = await optionValues(page, 'charge-unit');
+  check(!chargers.some((id) => id.startsWith('a_')), `pursuing or unformed units offered a normal charge: ${chargers}`);
+  const uncontrolled = await optionValues(page, 'uncontrolled-unit');
+  check(JSON.stringify(uncontrolled) === JSON.stringify(['a_cuir', 'a_chev']),
+    `the pursuers offered the uncontrolled charge: ${uncontrolled} (not the lancers, whose enemy fled this turn)`);
+  const following = await page.textContent('#pursuers-following');
+  check(following.includes('2e Lanciers pursues 10th Hussars') && following.includes('12.24 f'), `the pursuer that follows: "${following}"`);
+  await page.selectOption('#uncontrolled-unit', 'a_cuir');
+  const targets = await optionValues(page, 'uncontrolled-target');
+  check(!targets.includes('village') && !targets.includes('b_rifles') && !targets.includes('square') && targets.includes('b_pushed') &&
+    targets[targets.length - 1] === '',
+  `the uncontrolled charge's targets: ${targets} (no built-up area for cavalry, none removed or in melee, "no enemy in sight" last)`);
+  await page.selectOption('#uncontrolled-target', 'b_pushed');
+  await page.selectOption('#uncontrolled-facing', 'flank');
+  await page.click('#uncontrolled-submit');
+  await page.selectOption('#uncontrolled-unit', 'a_chev');
+  await page.selectOption('#uncontrolled-target', '');
+  check(await page.isDisabled('#uncontrolled-facing') && (await page.textContent('#uncontrolled-submit')).includes('no enemy in sight'),
+    'no enemy in sight still asks for a facing');
+  await page.click('#uncontrolled-submit');
+  check(JSON.stringify(await sent()) === JSON.stringify([
+    { kind: 'uncontrolled_charge', unit: 'a_cuir', target: 'b_pushed', facing: 'flank' },
+    { kind: 'uncontrolled_charge', unit: 'a_chev' }]), 'the uncontrolled charges');
+  await shoot('controls_uncontrolled_1280x800');
+  // Both reported: nothing more to offer them.
+  await show(pursuit('charge', 'declare', ['A'], {
+    charges: [{ unit: 'a_cuir', target: 'square', facing: 'flank', leading: false, sappers: false, reinforce: false, response: null, morale: null, uncontrolled: true }],
+    reports: [report(1, 'uncontrolled', 'A', 'a_cuir', { target: 'square', facing: 'flank' }), report(2, 'uncontrolled', 'A', 'a_chev')],
+  }), 'A');
+  check(await page.locator('#uncontrolled-form').count() === 0, 'the uncontrolled charge offered again after its report');
+  const declared = await page.textContent('#controls-body');
+  check(declared.includes('4e Cuirassiers → 1/52nd Foot (flank, uncontrolled)'), `the uncontrolled charge in the declared list: "${declared}"`);
+  // The other side, in its declarations, may contest them; a report already contested is not offered.
+  await show(pursuit('charge', 'declare', ['B'], {
+    reports: [report(1, 'uncontrolled', 'A', 'a_cuir', { target: 'square', facing: 'flank' }),
+      report(2, 'uncontrolled', 'A', 'a_chev', { contested: true, contest: 'the dragoons were in sight' })],
+  }), 'B');
+  check(await page.isVisible('#contest-1-submit') && await page.locator('#contest-2-submit').count() === 0 &&
+    await page.locator('#accept-1').count() === 0, "B's contests in the Charge phase: only report 1, and no accept");
+  const reportsText = await readable(page, '#reports', "the Charge phase's reports");
+  check(reportsText.includes('4e Cuirassiers, pursuing, makes its uncontrolled charge at 1/52nd Foot, in the flank (12.24 f)') &&
+    reportsText.includes('1er Chevau-legers, pursuing, has no enemy in sight') && reportsText.includes('the dragoons were in sight'),
+  `the reports of the Charge phase: "${reportsText}"`);
+
+  // Mandatory moves: a pursuer that follows a fleeing enemy reports its
+  // contact (12.24, 12.25, D39): the enemy it pursues first, never a
+  // pushed-back unit, one in a melee or one out of play.
+  await show(pursuit('mandatory_moves', 'report', ['A', 'B']), 'A');
+  const pursuers = await optionValues(page, 'contact-unit');
+  check(JSON.stringify(pursuers) === JSON.stringify(['a_lancers']),
+    `the pursuers offered contact: ${pursuers} (not those whose enemy is out of play or did not flee)`);
+  const reached = await optionValues(page, 'contact-target');
+  check(reached[0] === 'b_hussars' && !reached.includes('b_pushed') && !reached.includes('b_rifles') && !reached.includes('square') &&
+    !reached.some((id) => id.startsWith('a_')), `a contact's targets: ${reached}`);
+  check((await page.textContent('#contact-target option')).includes('(the enemy it pursues)'), 'the pursued unit is not marked');
+  await page.selectOption('#contact-target', 'b_hussars');
+  await page.click('#contact-submit');
+  check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'contact', unit: 'a_lancers', target: 'b_hussars' }]), 'the contact');
+  check(await page.locator('#rally-form, #reform-form').count() === 0, 'a rally or a reform offered in the Mandatory moves');
+  await show(pursuit('mandatory_moves', 'report', ['A', 'B'], { reports: [report(3, 'contact', 'A', 'a_lancers', { target: 'b_hussars', state: 'accepted' })] }), 'A');
+  check(await page.locator('#contact-form').count() === 0, 'a second contact offered to a pursuer that reported one');
+  await show(pursuit('mandatory_moves', 'report', ['A', 'B']), 'B');
+  check(await page.locator('#contact-form').count() === 0, 'side B, with no pursuer, is offered a contact');
+
+  // Side B answers the contact, which changes its units (D46): accept or
+  // contest with a reason; done waits for the answer. Everyone sees the report.
+  const contact = report(4, 'contact', 'A', 'a_lancers', { target: 'b_hussars', state: 'awaits_answer' });
+  const asked = pursuit('mandatory_moves', 'report', ['B'], { reports: [contact] });
+  asked.sides.A.done = true;
+  await show(asked, 'B');
+  const awaited = await page.textContent('#awaited-for');
+  check(awaited.includes('Answer the contact report of side A (French): accept or contest'), `what B is awaited for: "${awaited}"`);
+  check(await page.locator('#act-done').count() === 0 && await page.isVisible('#done-after-answer'), 'done offered before the contact is answered');
+  const answerText = await readable(page, '#answers', 'the answer form');
+  check(answerText.includes('2e Lanciers, pursuing, has reached 10th Hussars'), `the contact to answer: "${answerText}"`);
+  check((await page.textContent('#reports .report[data-report="4"]')).includes('For you: accept it or contest it'), 'the report does not tell B to answer it');
+  await page.click('#contest-4-submit');
+  check((await page.textContent('#controls-error')).includes('say why') && (await sent()).length === 0, 'a contest without a reason was sent');
+  await page.fill('#contest-4-reason', 'é'.repeat(100));
+  await page.click('#contest-4-submit');
+  check((await page.textContent('#controls-error')).includes('too long') && (await sent()).length === 0, 'a contest of 200 bytes was sent');
+  await page.fill('#contest-4-reason', 'the hussars were 4" ahead when the lancers stopped');
+  await shoot('controls_contest_contact_1280x800');
+  await shoot('controls_contest_contact_390x844', { width: 390, height: 844 });
+  const narrow = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  check(narrow[0] <= narrow[1], `the contest page is ${narrow[0]} px wide in a ${narrow[1]} px window`);
+  await page.evaluate(() => document.getElementById('answers').scrollIntoView({ block: 'start' }));
+  await shoot('controls_contest_contact_form_390x844');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.click('#contest-4-submit');
+  await page.click('#accept-4');
+  check(JSON.stringify(await sent()) === JSON.stringify([
+    { kind: 'contest', report: 4, reason: 'the hussars were 4" ahead when the lancers stopped' },
+    { kind: 'accept', report: 4 }]), 'the contest and the accept');
+  // Side A waits for that answer, and says so.
+  await show(asked, 'A');
+  const waiting = await page.textContent('#controls-body');
+  check(waiting.includes('Waiting for side B (British) to answer your contact report 4: accept or contest') &&
+    await page.locator('#controls-body button').count() === 0, `A while B answers: "${waiting}"`);
+  // A spectator sees the report too, read-only.
+  await show(asked, 'spectator', 'watch');
+  const watched = await readable(page, '#reports', "the spectator's reports");
+  check(watched.includes('Report 4') && watched.includes('side A (French)') && watched.includes('awaits the answer of side B (British)') &&
+    !watched.includes('For you'), `the spectator's reports: "${watched}"`);
+
+  // Movement: an own unformed normal unit in no melee reforms (D37).
+  await show(pursuit('movement', 'report', ['A', 'B']), 'A');
+  const reform = await optionValues(page, 'reform-unit');
+  check(JSON.stringify(reform) === JSON.stringify(['a_volt']),
+    `the units offered to reform: ${reform} (not ligne_2 in melee, nor the pursuing, broken or formed units)`);
+  check(await page.locator('#rally-form, #contact-form, #uncontrolled-form').count() === 0, 'other reports offered in the Movement phase');
+  await page.click('#reform-submit');
+  check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'reform', unit: 'a_volt' }]), 'the reform');
+  await show(pursuit('movement', 'report', ['A', 'B'], { reports: [report(6, 'reform', 'A', 'a_volt')] }), 'A');
+  check(await page.locator('#reform-form').count() === 0, 'a reform offered again after its report');
+  check(await page.locator('#answers').count() === 0, 'A offered to contest its own report');
+
+  // Morale: an own broken unit that made its broken move this turn rallies (D34).
+  await show(pursuit('morale', 'report', ['A', 'B']), 'A');
+  const rally = await optionValues(page, 'rally-unit');
+  check(JSON.stringify(rally) === JSON.stringify(['a_routed']), `the units offered to rally: ${rally} (not the one that fled in turn 1)`);
+  check(await page.locator('#reform-form').count() === 0, 'a reform offered in the Morale phase');
+  await page.click('#rally-submit');
+  check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'rally', unit: 'a_routed' }]), 'the rally');
+
+  // B may contest A's rally until B's own done; not once done, nor a contested one.
+  const rallied = pursuit('morale', 'report', ['A', 'B'], { reports: [report(7, 'rally', 'A', 'a_routed')] });
+  await show(rallied, 'B');
+  check(await page.isVisible('#contest-7-submit') && await page.locator('#accept-7').count() === 0 && await page.isVisible('#act-done'),
+    'B cannot contest the rally, is offered an accept, or lost its done');
+  check((await page.textContent('#answer-7')).includes('No umpire is seated: the report stands'), 'B is not told what a contest does without an umpire');
+  await page.fill('#contest-7-reason', 'it never made its broken move');
+  await page.press('#contest-7-reason', 'Enter');
+  check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'contest', report: 7, reason: 'it never made its broken move' }]), 'the contest of the rally');
+  const doneB = pursuit('morale', 'report', ['A'], { reports: [report(7, 'rally', 'A', 'a_routed')] });
+  doneB.sides.B.done = true;
+  await show(doneB, 'B');
+  check(await page.locator('#answers').count() === 0, 'B, done, is offered a contest');
+
+  // Contested with an umpire seated: the phase waits for the ruling; every page says so.
+  const contested = report(7, 'rally', 'A', 'a_routed', { state: 'awaits_umpire', contested: true, contest: 'it never made its broken move' });
+  const ruling = pursuit('morale', 'settle', [], { umpire: true, hold: null, pending: [], fought: [], rolled_back: [], reports: [contested],
+    log: [{ seq: 30, turn: 2, phase: 'morale', kind: 'reported', text: "side A reports: '3/12e Legere' rallies", report: 7 },
+      { seq: 31, turn: 2, phase: 'morale', kind: 'report_answered', text: "side B contests report 7: it never made its broken move", number: 7 }] });
+  for (const [seat, mode] of [['A', 'play'], ['B', 'play'], ['spectator', 'watch']]) {
+    await show(ruling, seat, mode);
+    const banner = await page.textContent('#pending-banner');
+    check(banner.includes("Waiting for the umpire's ruling on report 7, contested") && (seat === 'umpire' || banner.includes('The Morale phase goes on')) && !banner.includes('melee'),
+      `${seat}: the banner while the umpire rules: "${banner}"`);
+    const words = await readable(page, '#reports', `${seat}'s contested report`);
+    check(words.includes("contested: awaits the umpire's ruling") && words.includes('Contested by side B (British): “it never made its broken move”'),
+      `${seat}: the contested report: "${words}"`);
+    if (mode === 'play') {
+      check((await page.textContent('#controls-body')).includes('Waiting for the umpire to rule on the contested report 7') &&
+        await page.locator('#controls-body button').count() === 0, `${seat} is not told it waits for the umpire's ruling`);
+    }
+  }
+  check((await page.textContent('#log')).includes('side B contests report 7'), 'the report_answered entry is not in the log');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shoot('view_contested_spectator_1280x800');
+  await shoot('view_contested_spectator_390x844', { width: 390, height: 844 });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The umpire rules: upheld or rejected, with a reason.
+  await show(ruling, 'umpire', 'umpire', 32);
+  check((await page.textContent('#rule-part')).includes('Contested by side B (British): “it never made its broken move”'), 'the umpire does not see the contest');
+  await page.fill('#rule-7-reason', 'it fled 12" in the Mandatory moves');
+  await page.click('#rule-7-submit');
+  check((await page.textContent('#umpire-error')).includes('upheld or rejected') && (await sent()).length === 0, 'a ruling sent with no choice');
+  await page.selectOption('#rule-7-upheld', 'yes');
+  await page.click('#rule-7-submit');
+  await page.selectOption('#rule-7-upheld', 'no');
+  await page.fill('#rule-7-reason', 'it was still in contact');
+  await page.click('#rule-7-submit');
+  check(JSON.stringify(await sent()) === JSON.stringify([
+    { kind: 'rule', report: 7, upheld: true, reason: 'it fled 12" in the Mandatory moves' },
+    { kind: 'rule', report: 7, upheld: false, reason: 'it was still in contact' }]), 'the rulings');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shoot('controls_umpire_rule_1280x800');
+  await shoot('controls_umpire_rule_390x844', { width: 390, height: 844 });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // A player never sees the ruling form; ruled, the report shows the ruling.
+  await show(ruling, 'B');
+  check(await page.isHidden('#umpire') && !(await page.isVisible('#rule-part')), 'a player sees the umpire\'s ruling form');
+  const upheld = pursuit('morale', 'report', ['A', 'B'], { umpire: true, reports: [{ ...contested, state: 'upheld', ruling: 'it fled 12" in the Mandatory moves' }] });
+  await show(upheld, 'B');
+  const ruled = await readable(page, '#reports', 'a ruled report');
+  check(ruled.includes('upheld by the umpire') && ruled.includes('The umpire upheld it: “it fled 12" in the Mandatory moves”') &&
+    await page.locator('#answers').count() === 0, `the ruled report: "${ruled}"`);
+  await show(pursuit('morale', 'report', ['A', 'B'], { reports: [{ ...contested, state: 'rejected', ruling: 'it was still in contact' }] }), 'A');
+  check(await page.isVisible('#reports .report.state-rejected') && await page.isVisible('#rally-form'),
+    'a rejected rally is not shown rejected, or its unit is not offered again');
+
+  // Charge/occupy: the chargers whose target fled its built-up area (D41);
+  // done once one occupies it (12.9 f). Not a charger that failed its test.
+  const charge = (unitId, passed) => ({ unit: unitId, target: 'village', facing: 'front', leading: false, sappers: false, reinforce: false,
+    response: 'stand', morale: { charger: { dice: [4, 4], total: passed ? 8 : 4, pass_on: 6, passed, failed_by: passed ? 0 : 2 },
+      target: passed ? { dice: [1, 2], total: 3, pass_on: 6, passed: false, failed_by: 3 } : null } });
+  const occupying = (charges, log = []) => {
+    const state = pursuit('charge', 'occupy', ['A'], { charges, log });
+    Object.assign(state.units, {
+      a_gren: unit('A', 'Grenadiers of the 45e', 'infantry'),
+      a_shaken: unit('A', 'Fusiliers of the 45e', 'infantry', { formed: false }),
+    });
+    Object.assign(state.units.village, { status: 'retreating', formed: false });
+    return state;
+  };
+  const fled = occupying([charge('ligne_1', true), charge('a_gren', true), charge('a_shaken', false)]);
+  await show(fled, 'A');
+  check((await page.textContent('#awaited-for')).includes('Name who occupies the built-up area'), 'A is not told what the occupy step wants');
+  check(await page.locator('#act-done').count() === 0 && await page.isVisible('#occupy-first'), 'done offered before anyone occupies');
+  const occupiers = await page.$$eval('.occupiers li', (list) => list.map((li) => li.dataset.unit));
+  check(JSON.stringify(occupiers) === JSON.stringify(['ligne_1', 'a_gren']), `the chargers offered to occupy: ${occupiers} (not the one that halted)`);
+  check((await page.textContent('#controls-body')).includes('28th Foot in the village fled the built-up area'), 'the defenders that fled are not named');
+  await page.click('#occupy-ligne_1');
+  check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'occupy', unit: 'ligne_1' }]), 'the occupation');
+  await shoot('controls_occupy_1280x800');
+  await show(fled, 'B');
+  check((await page.textContent('#controls-body')).includes('Waiting for side A (French) to name who occupies the built-up area'), 'B is not told what A does');
+  const occupied = occupying([{ ...charge('ligne_1', true), occupies: true }, charge('a_gren', true)], [
+    { seq: 40, turn: 2, phase: 'charge', kind: 'roll', name: 'T2.ligne_1.reform', dice: [5, 3], text: 'T2.ligne_1.reform: 5, 3' },
+    { seq: 40, turn: 2, phase: 'charge', kind: 'test_taken', unit: 'ligne_1', name: 'T2.ligne_1.reform',
+      test: { kind: 'reform', dice: [5, 3], total: 8, target: 7, outcome: 'pass', modifiers: [{ rule: '12.22', name: 'veteran', value: 0 }] },
+      text: "'1/45e Ligne' occupies the village: reform test 8, passes" }]);
+  await show(occupied, 'A');
+  check(await page.isVisible('#act-done') && await page.locator('#occupy-ligne_1').count() === 0 && await page.isVisible('#occupy-a_gren'),
+    'after one occupies: done not offered, occupy offered to it again, or not to the other');
+  const test = await page.textContent('#log .kind-test_taken');
+  check(test.includes('Reform test') && test.includes('1/45e Ligne') && test.includes('needs 7') && test.includes('pass'), `the test_taken entry: "${test}"`);
+  check(await page.locator('#log .roll').count() === 0, 'the reform roll shown beside the test that shows it');
+}
 
 async function umpirePanel(page, show, sent, shoot) {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -404,8 +700,8 @@ run('browser_controls', args, async ({ browser, base }) => {
   });
   await show(mayNot);
   const chargers = await page.$$eval('#charge-unit option', (list) => list.map((o) => o.value));
-  check(JSON.stringify(chargers) === JSON.stringify(['ligne_1', 'chasseurs', 'lanciers']),
-    `the units offered to charge: ${chargers} (not the retreating hussars, the unformed voltigeurs, ligne_2 in melee, the grenadiers declared, the battery)`);
+  check(JSON.stringify(chargers) === JSON.stringify(['ligne_1', 'chasseurs']),
+    `the units offered to charge: ${chargers} (not the retreating hussars, the unformed voltigeurs, ligne_2 in melee, the grenadiers declared, the battery, the pursuing lanciers: 12.24 f)`);
   await page.selectOption('#charge-unit', 'chasseurs');
   const cavalryTargets = await page.$$eval('#charge-target option', (list) => list.map((o) => o.value));
   check(!cavalryTargets.includes('village') && cavalryTargets.includes('square'), `cavalry offered a built-up area (12.11): ${cavalryTargets}`);
@@ -544,6 +840,7 @@ run('browser_controls', args, async ({ browser, base }) => {
   check(widths[0] <= widths[1], `the page is ${widths[0]} px wide in a ${widths[1]} px window`);
 
   await umpirePanel(page, show, sent, shoot);
+  await reportsPanel(page, show, sent, shoot);
   check(errors.length === 0, `errors in the page: ${errors.join('; ')}`);
   return [];
 }, 90000);
