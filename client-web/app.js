@@ -18,7 +18,9 @@ import { LogView } from './log.js';
 import { errorWords } from './names.js';
 import { StrengthPlot } from './plot.js';
 import { UmpirePanel } from './umpire.js';
-import { awaitingList, holdReason, pendingList, pendingWords, phaseWords, renderForces, renderStatus } from './view.js';
+import {
+  answersOwed, awaitingList, holdReason, pendingList, pendingWords, phaseWords, renderForces, renderStatus, reportsForUmpire,
+} from './view.js';
 import { createGame, serverUrl, Session } from './wire.js';
 
 const $ = (id) => document.getElementById(id);
@@ -290,6 +292,8 @@ function play({ game, token, password, watch }) {
   let wasMine = false;
   let wasHold = null;
   let wasPending = 0;
+  let wasAsked = 0;
+  let wasContested = 0;
   let watchers = 0;
   let joined = false;
   const log = new LogView($('log'), $('log-scroll'), { onRollback: (to) => umpire.pickRollback(to) });
@@ -393,6 +397,13 @@ function play({ game, token, password, watch }) {
       announce(`For your ruling: ${pending.map((item) => pendingWords(state, item)).join('; ')}`);
     }
     wasPending = pending.length;
+    // A report that waits for this page's answer or ruling (D46).
+    const asked = mode === 'play' ? answersOwed(state, seat).length : 0;
+    if (asked > wasAsked) announce('The other side reports a contact with your units: accept it or contest it in your orders.');
+    wasAsked = asked;
+    const contested = mode === 'umpire' ? reportsForUmpire(state).length : 0;
+    if (contested > wasContested) announce('A contested report waits for your ruling.');
+    wasContested = contested;
   }
 
   async function showSync(at) {
