@@ -527,6 +527,13 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
                 return false;
             u->formation = e->unit.formation;
         }
+        if (e->unit.has_position) {
+            if ((unsigned)e->unit.terrain > BRIGADE_TERRAIN_BUA ||
+                (unsigned)e->unit.defending > BRIGADE_DEFENDING_FORTIFIED)
+                return false;
+            u->terrain = e->unit.terrain;
+            u->defending = e->unit.defending;
+        }
         u->figures = e->unit.figures;
         u->status = e->unit.status;
         u->formed = e->unit.formed;
@@ -2173,14 +2180,22 @@ static bool side_occupies(const brigade_battle *b, brigade_side side)
     return false;
 }
 
-/* A charger occupies the area (D41): its reform test at once (12.22 b). */
+/* A charger occupies the area (D41): its reform test at once (12.22 b);
+ * it stands in the area now, defending it as the defender it charged did. */
 static code_t occupy_take(machine *m, int unit)
 {
+    brigade_defending defending = BRIGADE_DEFENDING_BUILDING;
+    for (int i = 0; i < m->work.charge_count; i++)
+        if (m->work.charges[i].unit == unit && charge_target_fled(&m->work, &m->work.charges[i]))
+            defending = m->work.units[m->work.charges[i].target].defending;
     brigade_unit_outcome out;
     TRY(unit_test_take(m, unit, BRIGADE_TEST_REFORM, &out));
     brigade_event e;
     unit_change_init(m, &e, unit, BRIGADE_CAUSE_TEST);
     e.unit.formed = out.formed;
+    e.unit.has_position = true;
+    e.unit.terrain = BRIGADE_TERRAIN_BUA;
+    e.unit.defending = defending;
     snprintf(e.unit.note, sizeof e.unit.note,
              "occupies the built-up area its defenders fled (12.9 f); reform test: %s",
              brigade_test_outcome_name(out.test.outcome));

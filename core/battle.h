@@ -540,6 +540,10 @@ typedef struct brigade_event {
             char note[BRIGADE_TEXT_MAX + 1]; /* why, for the log */
             bool has_formation;         /* the formation changes too (an adjustment) */
             brigade_formation formation;
+            bool has_position;          /* terrain and defending change too: an occupier
+                                           enters a built-up area (D41) */
+            brigade_terrain terrain;
+            brigade_defending defending;
         } unit;
         struct {
             int index;      /* where it goes in the battle's charges */

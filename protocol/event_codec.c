@@ -607,6 +607,10 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
             w_enum(w, m, "formation", &FORMATION, (int)e->unit.formation);
         if (e->unit.fled_turn != 0) /* likewise (D34, D38) */
             w_int(w, m, "fled_turn", e->unit.fled_turn);
+        if (e->unit.has_position) { /* likewise: an occupier (D41) */
+            w_enum(w, m, "terrain", &TERRAIN, (int)e->unit.terrain);
+            w_enum(w, m, "defending", &DEFENDING, (int)e->unit.defending);
+        }
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED:
         w_int(w, m, "index", e->charge.index);
@@ -1405,6 +1409,11 @@ static void event_read(scope *s, brigade_event *e)
         }
         if (protocol_value_map_get(s->map, "fled_turn") != NULL) /* absent in older rows: 0 */
             e->unit.fled_turn = r_int(s, "fled_turn", 1, INT_MAX);
+        if (protocol_value_map_get(s->map, "terrain") != NULL) { /* an occupier (D41) */
+            e->unit.has_position = true;
+            e->unit.terrain = (brigade_terrain)r_enum(s, "terrain", &TERRAIN);
+            e->unit.defending = (brigade_defending)r_enum(s, "defending", &DEFENDING);
+        }
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED:
         e->charge.index = r_int(s, "index", 0, BRIGADE_BATTLE_CHARGES_MAX - 1);

@@ -658,6 +658,8 @@ static void test_village_defenders_flee(void **state)
     assert_int_equal(test->test.outcome, BRIGADE_OUTCOME_FAIL);
     assert_false(g->battle.units[grenadiers].formed);
     assert_true(g->battle.charges[0].occupies);
+    assert_int_equal(g->battle.units[grenadiers].terrain, BRIGADE_TERRAIN_BUA);
+    assert_int_equal(g->battle.units[grenadiers].defending, BRIGADE_DEFENDING_BUILDING);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
     scripted_dice_assert_used(&g->dice);
     assert_describable(g);
