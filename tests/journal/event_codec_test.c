@@ -451,6 +451,26 @@ static void test_reports_round_trip(void **state)
         protocol_value_free(tree);
     }
 
+    /* An occupier's position (D41): terrain and defending only then. */
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_UNIT_CHANGED;
+    e.unit.unit = 0;
+    e.unit.cause = BRIGADE_CAUSE_TEST;
+    e.unit.figures = 8;
+    e.unit.pursuit_of = -1;
+    e.unit.has_position = true;
+    e.unit.terrain = BRIGADE_TERRAIN_BUA;
+    e.unit.defending = BRIGADE_DEFENDING_BUILDING;
+    event_round_trip(battle, &e, &back);
+    e.unit.has_position = false;
+    e.unit.terrain = 0;
+    e.unit.defending = 0;
+    tree = protocol_event_to_value(battle, &e, &status);
+    assert_non_null(tree);
+    assert_null(protocol_value_map_get(tree, "terrain"));
+    assert_null(protocol_value_map_get(tree, "defending"));
+    protocol_value_free(tree);
+
     memset(&e, 0, sizeof e);
     e.kind = BRIGADE_BATTLE_EVENT_PHASE_BEGUN;
     e.phase.phase = BRIGADE_PHASE_CHARGE;
