@@ -1242,15 +1242,105 @@ def case_spec_melee_rolls(server, scenarios):
         table.act("umpire", {"kind": "release", "reason": "go on"})
     state = table.play_until(lambda s: s["turn"] == 2 and s["phase"] == "morale", limit=80)
     rolls = [e["name"] for e in state["log"] if e["kind"] == "roll" and e["turn"] == 2]
-    for unit in fought["units"]:
-        check("T2.M%s.%s" % (number, unit) in rolls, "turn 2 rolls %r" % rolls)
+    # With dice every unit rolls T2.M<n>.<unit>; a round settled without
+    # dice (a unit that failed its morale test by 3 retreats, 12.13) rolls
+    # only the winners' tests, T2.M<n>.<unit>.pursuit or .reform.
+    melee_rolls = [name for name in rolls if ".M" in name]
+    check(melee_rolls and all(name.startswith("T2.M%s." % number) for name in melee_rolls),
+          "turn 2 rolls %r" % rolls)
+    if not any(name.endswith((".pursuit", ".reform")) for name in melee_rolls):
+        for unit in fought["units"]:
+            check("T2.M%s.%s" % (number, unit) in rolls, "turn 2 rolls %r" % rolls)
     check(not any(name.startswith(melee + ".") for name in rolls), "turn 2 rolls %r" % rolls)
     resolved = [e for e in state["log"] if e["kind"] == "melee_resolved" and e["turn"] == 2]
     check(resolved and all(e["melee"] == melee for e in resolved),
           "the id stays %s: %r" % (melee, resolved))
 
 
+def dones_until(table, done, limit=40):
+    """Ends each step with the awaited seats' done (the winner of the
+    initiative lets A move first) until done(state)."""
+    for _ in range(limit):
+        state = table.states["A"]
+        if done(state):
+            return state
+        awaited = [seat for seat in ("A", "B") if seat in state["awaiting"]]
+        check(awaited, "nobody awaited in %s/%s" % (state["phase"], state["step"]))
+        if state["step"] == "choose":
+            table.act(awaited[0], {"kind": "choose_initiative", "phasing": "A"})
+        else:
+            table.act(awaited[0], {"kind": "done"})
+    raise Failure("not reached in %d actions: %s/%s" % (limit, table.states["A"]["phase"],
+                                                        table.states["A"]["step"]))
+
+
+def case_reports(server, scenarios):
+    """The reports of D34-D46 over the wire (PROTOCOL.md §5.3, §7.1): a
+    reform contested by the other side waits for the umpire's ruling, in
+    step settle once both are done; upheld, the unit is formed when the
+    Movement phase ends and state.reports goes away. Refusals on the way."""
+    t = Table(server, scenarios)
+    dones_until(t, lambda s: s["phase"] == "mandatory_moves" and s["step"] == "report")
+    t.act("A", {"kind": "adjust", "unit": "hussars", "formed": False, "note": "crossed a hedge"})
+    expect_error(t.ask("A", {"kind": "reform", "unit": "hussars"}), "wrong_phase")
+    state = dones_until(t, lambda s: s["phase"] == "movement" and s["step"] == "report")
+    check("reports" not in state, "reports before any report: %r" % state.get("reports"))
+    expect_error(t.ask("B", {"kind": "reform", "unit": "hussars"}), "wrong_seat")
+    expect_error(t.ask("umpire", {"kind": "reform", "unit": "hussars"}), "wrong_seat")
+    expect_error(t.ask("A", {"kind": "rule", "report": 1, "upheld": True, "reason": "x"}),
+                 "wrong_seat")
+    expect_error(t.ask("A", {"kind": "rally", "unit": "hussars"}), "wrong_phase")
+    expect_error(t.ask("A", {"kind": "reform", "unit": "nobody"}), "unknown_unit")
+    expect_error(t.ask("A", {"kind": "reform", "unit": "hussars", "note": "x"}), "bad_message")
+    expect_error(t.ask("B", {"kind": "contest", "report": 0, "reason": "x"}), "bad_message")
+
+    state = t.act("A", {"kind": "reform", "unit": "hussars"})
+    check(state.get("reports") == [{"number": 1, "kind": "reform", "side": "A",
+                                    "unit": "hussars", "target": None, "facing": "front",
+                                    "state": "stands", "contested": False, "contest": None,
+                                    "ruling": None}], "reports %r" % state.get("reports"))
+    entry = state["log"][-1]
+    check(entry["kind"] == "reported" and entry["number"] == 1 and entry["report"] == "reform"
+          and entry["unit"] == "hussars" and entry["text"], "reported entry %r" % entry)
+    expect_error(t.ask("A", {"kind": "reform", "unit": "hussars"}), "invalid_action")
+    expect_error(t.ask("A", {"kind": "contest", "report": 1, "reason": "mine"}),
+                 "invalid_action")
+    expect_error(t.ask("B", {"kind": "accept", "report": 1}), "invalid_action")
+    expect_error(t.ask("umpire", {"kind": "rule", "report": 1, "upheld": True,
+                                  "reason": "nothing contested"}), "invalid_action")
+
+    state = t.act("B", {"kind": "contest", "report": 1, "reason": "still in the hedge"})
+    report = state["reports"][0]
+    check(report["state"] == "awaits_umpire" and report["contested"]
+          and report["contest"] == "still in the hedge", "contested report %r" % report)
+    entry = state["log"][-1]
+    check(entry["kind"] == "report_answered" and entry["contested"]
+          and entry["state"] == "awaits_umpire", "contest entry %r" % entry)
+    t.act("A", {"kind": "done"})
+    state = t.act("B", {"kind": "done"})
+    check(state["phase"] == "movement" and state["step"] == "settle" and state["awaiting"] == [],
+          "after both done: %s/%s %r" % (state["phase"], state["step"], state["awaiting"]))
+    answer = t.ask("A", {"kind": "done"})
+    check(answer.get("type") == "error", "done in settle: %r" % answer)
+    t.fresh()
+
+    state = t.act("umpire", {"kind": "rule", "report": 1, "upheld": True,
+                             "reason": "measured: clear of the hedge"})
+    ruled = [e for e in state["log"] if e["kind"] in ("umpire_ruled", "report_answered")][-2:]
+    check([e["kind"] for e in ruled] == ["umpire_ruled", "report_answered"]
+          and ruled[0]["ruling"] == "rule" and ruled[1]["state"] == "upheld",
+          "ruling entries %r" % ruled)
+    check(state["hold"] is None, "the umpire's rule held the game: %r" % state["hold"])
+    check(state["phase"] == "fire", "after the ruling: %s/%s" % (state["phase"], state["step"]))
+    check(state["units"]["hussars"]["formed"], "hussars not reformed: %r"
+          % state["units"]["hussars"])
+    check("reports" not in state, "reports left after the phase: %r" % state.get("reports"))
+    check_state(state, t.game)
+    t.fresh()
+
+
 CASES = {
+    "reports": case_reports,
     "spec_frames_joins": case_spec_frames_joins,
     "spec_refusals": case_spec_refusals,
     "spec_melee_rolls": case_spec_melee_rolls,
