@@ -1730,7 +1730,8 @@ static code_t declare_charge(machine *m, brigade_side seat, const brigade_comman
     const brigade_battle_unit *u = &b->units[unit];
     const brigade_battle_unit *t = &b->units[target];
     if (u->side != seat)
-        return fail(m, bad, "unit '%s' belongs to side %s", u->id, brigade_side_name(u->side));
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->id,
+                    brigade_side_name(u->side));
     if ((unsigned)c->facing > BRIGADE_FACING_REAR)
         return fail(m, bad, "unknown facing");
     if (unit_is_charger(b, unit))
@@ -1844,7 +1845,8 @@ static code_t respond(machine *m, brigade_side seat, const brigade_command *c)
         return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     const brigade_battle_unit *u = &b->units[unit];
     if (u->side != seat)
-        return fail(m, bad, "unit '%s' belongs to side %s", u->id, brigade_side_name(u->side));
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->id,
+                    brigade_side_name(u->side));
     if (!unit_owes_answer(b, unit))
         return fail(m, bad, "unit '%s' has no charge to answer", u->id);
     int first = -1;
@@ -2898,7 +2900,7 @@ static code_t sappers_reroll(machine *m, brigade_side seat, const brigade_comman
     if (unit < 0)
         return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     if (b->units[unit].side != seat)
-        return fail(m, bad, "unit '%s' belongs to side %s", c->unit,
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", c->unit,
                     brigade_side_name(b->units[unit].side));
     int index = -1;
     for (int i = 0; i < b->melee_count && index < 0; i++)

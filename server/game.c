@@ -637,26 +637,6 @@ static protocol_error_code server_games_error_code(brigade_battle_error_code cod
     }
 }
 
-/*
- * Whether `command` has `seat` act with a unit of the other side (a charge,
- * an answer or a sappers' re-roll of a unit it does not command).
- * PROTOCOL.md §6.4 refuses that with wrong_seat; core refuses it as
- * invalid_action ("unit 'x' belongs to side B") before anything else it
- * would refuse as invalid_action, so only that code is changed.
- */
-static bool server_games_foreign_unit(const brigade_battle *battle, brigade_side seat,
-                                      const brigade_command *command)
-{
-    if (command->kind != BRIGADE_COMMAND_DECLARE_CHARGE &&
-        command->kind != BRIGADE_COMMAND_RESPOND &&
-        command->kind != BRIGADE_COMMAND_SAPPERS_REROLL)
-        return false;
-    if (seat != BRIGADE_SIDE_A && seat != BRIGADE_SIDE_B)
-        return false;
-    int unit = brigade_battle_unit_find(battle, command->unit);
-    return unit >= 0 && battle->units[unit].side != seat;
-}
-
 /* ------------------------------------------------------------ folding */
 
 /*
@@ -1983,9 +1963,6 @@ static void server_games_act(server_games *games, server_connection *connection,
         /* Nothing journaled: no dice numbers consumed (the counter is the
          * battle's rolls, core/dice.h). */
         protocol_error_code wire_code = server_games_error_code(code);
-        if (code == BRIGADE_BATTLE_ERROR_INVALID_ACTION &&
-            server_games_foreign_unit(game->battle, session->seat, &command))
-            wire_code = PROTOCOL_ERROR_WRONG_SEAT;
         server_games_send_error(connection, request, wire_code, "%s",
                                 error.message[0] ? error.message
                                                  : brigade_battle_error_code_name(code));

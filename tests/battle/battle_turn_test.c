@@ -157,7 +157,7 @@ static void test_example_a_whole_turn(void **state)
     c = command_charge("hussars", "lancers", BRIGADE_FACING_FRONT);
     game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "lancers");
     c = command_charge("dragoons", "hussars", BRIGADE_FACING_FRONT);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "belongs to side B");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "belongs to side B");
     c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
     game_play(g, BRIGADE_SIDE_A, &c);
     assert_int_equal(g->battle.charge_count, 1);
@@ -174,7 +174,7 @@ static void test_example_a_whole_turn(void **state)
     c = command_respond("dragoons", BRIGADE_RESPONSE_COUNTERCHARGE);
     game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, NULL);
     c = command_respond("hussars", BRIGADE_RESPONSE_STAND);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "belongs to side A");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "belongs to side A");
     /* Morale tests: the charger, then the counter-charger (D12); both pass
      * (Line: 7+). The target counter-charged: no target test. */
     scripted_dice_add(&g->dice, "T1.hussars.morale", 4, 4);
