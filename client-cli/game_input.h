@@ -96,7 +96,7 @@ typedef struct game_input {
     /* What the client made of the line, to tell the user before sending
      * (e.g. a pursuer's charge sent as its uncontrolled charge, D38); ""
      * when nothing. */
-    char notice[240];
+    char notice[400];
 } game_input;
 
 /* What the parser may check a line against; every member may be absent. */
