@@ -405,7 +405,6 @@ static bool umpire_fold(brigade_battle *b, const brigade_event *e)
     if (!e->umpire.text[0] || (unsigned)e->umpire.ruling > BRIGADE_UMPIRE_RULE)
         return false;
     switch (e->umpire.ruling) {
-    case BRIGADE_UMPIRE_RULE: /* REPORT_ANSWERED follows */
     case BRIGADE_UMPIRE_HOLD:
         if (b->hold[0])
             return false;
@@ -418,6 +417,7 @@ static bool umpire_fold(brigade_battle *b, const brigade_event *e)
         break;
     case BRIGADE_UMPIRE_NOTE:
     case BRIGADE_UMPIRE_OVERRULE:
+    case BRIGADE_UMPIRE_RULE: /* REPORT_ANSWERED follows */
         break;
     case BRIGADE_UMPIRE_END:
         b->hold[0] = '\0'; /* nothing waits any more */

@@ -502,6 +502,7 @@ static void test_contact_contested(void **state)
     scripted_dice_add(&g->dice, "T2.M2.dragoons.pursuit", 5, 5);
     game_play(g, BRIGADE_SIDE_NONE, &c);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_CHARGE); /* the phase went on */
+    assert_string_equal(g->battle.hold, "");                  /* and nothing holds it */
     assert_true(g->battle.units[hussars].figures < 5);
     assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_RETREATING);
     c = command_answer(BRIGADE_COMMAND_RULE, 1, true, "again");
