@@ -439,7 +439,7 @@ export class Controls {
       open.map((report) => {
         const ask = report.kind === 'contact' && report.state === 'awaits_answer';
         const reason = h('input', { type: 'text', name: 'reason', maxlength: NOTE_MAX_BYTES, autocomplete: 'off' });
-        const outcome = state.umpire ? 'The umpire rules on a contested report; the phase waits for the ruling.'
+        const outcome = state.umpire ? 'The umpire rules on a contested report; the phase ends only once the umpire has ruled.'
           : ask ? 'No umpire is seated: contested, the contact does not happen; your reason goes in the log.'
             : 'No umpire is seated: the report stands, and your reason goes in the log for all to see.';
         return h('form', {

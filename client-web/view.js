@@ -185,10 +185,12 @@ function umpireNotices(state, { mode }) {
     settling || items.length || contested.length ? h('div', { id: 'pending-banner', class: 'pending-banner' },
       h('p', {}, h('strong', {}, mode === 'umpire'
         ? (settling && meleeWaits && !contested.length ? 'The melee waits for you to settle' : 'Waiting for your ruling')
-        : settling && meleeWaits && !contested.length ? 'Waiting for the umpire to settle' : 'Waiting for the umpire\'s ruling'),
+        : settling && meleeWaits && !contested.length ? 'Waiting for the umpire to settle'
+          : settling || items.length ? 'Waiting for the umpire\'s ruling' : 'For the umpire\'s ruling'),
         onReports ? ` on ${onReports}${items.length ? ', and on' : '.'}` : '',
         items.length ? ':' : onReports ? '' : meleeWaits ? ' the melee\'s events.' : '.',
-        settling && !meleeWaits && mode !== 'umpire' ? ` The ${word(state.phase)} phase goes on once the umpire has ruled.` : ''),
+        mode !== 'umpire' && onReports ? (settling ? ` The ${word(state.phase)} phase goes on once the umpire has ruled.`
+          : ` The ${word(state.phase)} phase ends only once the umpire has ruled.`) : ''),
       items.length ? h('ul', { id: 'pending-list' }, items) : null) : null,
   ];
 }

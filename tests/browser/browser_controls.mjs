@@ -307,6 +307,12 @@ async function reportsPanel(page, show, sent, shoot) {
     }
   }
   check((await page.textContent('#log')).includes('side B contests report 7'), 'the report_answered entry is not in the log');
+  // Contested while a side still reports: the phase goes on, and ends only after the ruling.
+  await show(pursuit('morale', 'report', ['A'], { umpire: true, reports: [contested] }), 'A');
+  const before = await page.textContent('#pending-banner');
+  check(before.includes("For the umpire's ruling on report 7, contested. The Morale phase ends only once the umpire has ruled.") &&
+    await page.isVisible('#act-done'), `the banner while A still reports: "${before}"`);
+  await show(ruling, 'spectator', 'watch');
   await page.evaluate(() => window.scrollTo(0, 0));
   await shoot('view_contested_spectator_1280x800');
   await shoot('view_contested_spectator_390x844', { width: 390, height: 844 });
