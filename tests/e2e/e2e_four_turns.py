@@ -34,7 +34,11 @@ and, phase by phase, asserts the rule that applies to what the dice gave:
   umpire); after those, pursuers report no contact, so that pursuits go
   on into D35 and D38.
 - D46: a contest is shown in state.reports (contested, its reason) and in
-  the log (report_answered).
+  the log (report_answered). Every other game seats an umpire (a third
+  `brigade play`): a contested report then awaits its ruling, `rule REPORT
+  upheld|rejected REASON` (the umpire's help and screen offer it), both
+  players see the ruling and nothing holds the game after it; the umpire
+  also settles D9's events when a melee raises them.
 - The CLI: `help` lists a report command only when the rules allow it for
   the seat (and names the units), a mistyped one is refused before sending
   naming the word at fault, and `brigade state` (text) says what the seat
@@ -72,6 +76,7 @@ RULES = {
     "D38 uncontrolled": "a pursuer with no enemy to pursue makes its uncontrolled charge",
     "D39 contact": "a contact during pursuit is accepted and settled",
     "D46 contest": "a contest is shown",
+    "D46 ruling": "the umpire rules a contested report",
 }
 # Seen when the dice allow, not required.
 OPTIONAL = {
@@ -184,7 +189,7 @@ def new_entries(before, after):
 # ----------------------------------------------------------- the game
 
 class Game:
-    def __init__(self, args, processes, server, number, seen):
+    def __init__(self, args, processes, server, number, seen, umpired):
         self.args = args
         self.server = server
         self.number = number
@@ -192,13 +197,15 @@ class Game:
         created = new_game(args, server)
         self.game = created["game"]
         self.tokens = created["seats"]
+        seats = ("A", "B", "umpire") if umpired else ("A", "B")
         self.players = {seat: Seat(processes, args.brigade, server.url, self.game,
-                                   self.tokens[seat], "game %d player %s" % (number, seat),
+                                   self.tokens[seat], "game %d %s" % (number, seat),
                                    timeout=10)
-                        for seat in ("A", "B")}
+                        for seat in seats}
         for seat, player in self.players.items():
             welcome = player.next_of(("welcome",))
-            check(welcome["seat"] == seat, "player %s joined as %s" % (seat, welcome["seat"]))
+            check(welcome["seat"] == seat, "%s joined as %s" % (seat, welcome["seat"]))
+        self.umpire = self.players.get("umpire")
         self.seq = 0
         self.contests = 0
         self.typos_checked = False
@@ -285,8 +292,10 @@ class Game:
             if phase == "ended" or turn > TURNS:
                 return state
             awaiting = state["awaiting"]
-            check(awaiting, "game %d: T%d %s/%s awaits nobody (no umpire is seated)" %
-                  (self.number, turn, phase, step))
+            if not awaiting and self.umpire and step == "settle":
+                self.settle(state)
+                continue
+            check(awaiting, "game %d: T%d %s/%s awaits nobody" % (self.number, turn, phase, step))
             if phase == "initiative":
                 self.ok(awaiting[0], "initiative A")
             elif phase == "mandatory_moves":
@@ -316,6 +325,36 @@ class Game:
             last = max((key for key in self.phase_start if key[1] == "morale"), default=None)
             if last:
                 self.check_morale_end(self.phase_start[last], state)
+
+    # The umpire (a game with one): D9's events and the contested reports.
+    def settle(self, state):
+        for event in state.get("pending", []):
+            self.ok("umpire", "settle %s %s the umpire rules it a fair fight (e2e)" %
+                    (event["unit"], event["event"]))
+        for report in reports(state):
+            if report["state"] == "awaits_umpire":
+                self.rule(report, report["kind"] != "contact")
+
+    def rule(self, report, upheld):
+        """The umpire rules on a contested report: both players see the
+        ruling, and nothing holds the game after it."""
+        number = report["number"]
+        self.check_help("umpire", "rule", True)
+        self.check_todo("umpire", "rule %d upheld|rejected REASON" % number)
+        reason = "the umpire measured it (e2e)"
+        self.ok("umpire", "rule %d %s %s" % (number, "upheld" if upheld else "rejected", reason))
+        for seat in ("A", "B"):
+            now = self.players[seat].state()["state"]
+            ruled = [r for r in reports(now) if r["number"] == number]
+            check(now.get("hold") is None,
+                  "game %d: a ruling holds the game: %r" % (self.number, now.get("hold")))
+            if ruled:  # a ruling that ended the step has cleared the phase's reports
+                check(ruled[0]["state"] == ("upheld" if upheld else "rejected") and
+                      ruled[0]["ruling"] == reason,
+                      "game %d: %s sees report %d after the ruling as %s" %
+                      (self.number, seat, number, ruled[0]))
+        self.note("D46 ruling", "report %d (%s) %s by the umpire" %
+                  (number, report["kind"], "upheld" if upheld else "rejected"))
 
     # Mandatory moves: contacts (D39), then done.
     def mandatory_moves(self, state):
@@ -364,9 +403,15 @@ class Game:
                             (number, target, uid))
                     after = self.state()
                     report = [r for r in reports(after) if r["number"] == number][0]
-                    check(report["state"] == "rejected" and report["contested"],
-                          "game %d: a contested contact with no umpire is rejected: %s" %
-                          (self.number, report))
+                    if self.umpire:
+                        check(report["state"] == "awaits_umpire" and report["contested"],
+                              "game %d: a contested contact awaits the umpire: %s" %
+                              (self.number, report))
+                        self.rule(report, False)
+                    else:
+                        check(report["state"] == "rejected" and report["contested"],
+                              "game %d: a contested contact with no umpire is rejected: %s" %
+                              (self.number, report))
                     self.note("D39 contested", "T%d contact %d rejected" % (turn, number))
         state = self.state()
         for seat in state["awaiting"]:
@@ -539,9 +584,10 @@ class Game:
                     after = self.state()
                     report = [r for r in reports(after) if r["number"] == number][0]
                     check(report["contested"] and report["contest"] == reason and
-                          report["state"] == "stands",
-                          "game %d: a contested reform with no umpire stands, contest shown: %s"
-                          % (self.number, report))
+                          report["state"] == ("awaits_umpire" if self.umpire else "stands"),
+                          "game %d: a contested reform (%s) %s, contest shown: %s" %
+                          (self.number, "an umpire seated" if self.umpire else "no umpire",
+                           "awaits the umpire" if self.umpire else "stands", report))
                     answered = [e for e in new_entries(now, after)
                                 if e.get("kind") == "report_answered"]
                     check(answered and reason in answered[0].get("text", ""),
@@ -554,6 +600,8 @@ class Game:
                     self.contests += 1
                     self.note("D46 contest", "T%d reform %s contested by %s: %s" %
                               (turn, uid, other, answered[0]["text"]))
+                    if self.umpire:
+                        self.rule(report, True)  # it stands: formed when Movement ends
         state = self.state()
         for seat in state["awaiting"]:
             self.ok(seat, "done")
@@ -647,8 +695,7 @@ class Game:
             check(mine["seq"] == theirs["seq"] and mine["hash"] == theirs["hash"],
                   "game %d: player %s holds seq %d hash %s, the server seq %d hash %s" %
                   (self.number, seat, mine["seq"], mine["hash"], theirs["seq"], theirs["hash"]))
-        for seat in ("A", "B"):
-            player = self.players[seat]
+        for seat, player in self.players.items():
             expected = 3 if player.refused else 0
             status = player.quit()
             check(status == expected, "game %d: player %s exited %d, not %d (%d refused); "
@@ -665,7 +712,8 @@ def play(args, processes):
     while games < MAX_GAMES and (not four_turns or any(rule not in seen for rule in RULES)):
         games += 1
         started = time.time()
-        game = Game(args, processes, server, games, seen)
+        # Every other game has an umpire: contests wait for its ruling (D46).
+        game = Game(args, processes, server, games, seen, umpired=games % 2 == 0)
         state = game.play()
         final = game.finish()
         four_turns = four_turns or state["turn"] > TURNS
