@@ -269,6 +269,7 @@ void brigade_battle_init(brigade_battle *battle)
 {
     memset(battle, 0, sizeof *battle);
     battle->ruleset = brigade_ruleset_default();
+    battle->rules_version = BRIGADE_RULES_VERSION;
     battle->turn = 0;
     battle->phase = BRIGADE_PHASE_INITIATIVE;
     battle->step = BRIGADE_STEP_NONE;

@@ -61,6 +61,13 @@
 #define BRIGADE_BATTLE_ROLLBACKS_MAX 32 /* rollbacks a game keeps in rolled_back */
 #define BRIGADE_BATTLE_REPORTS_MAX 32   /* players' reports (D46) in one phase */
 
+/* The rules a game was created under (brigade_battle.rules_version): 1, the
+ * release before D34-D46, whose journals replay as they were; 2, whole turns
+ * by D34-D46. The turn machine is the same for both; only what the wire
+ * snapshot shows differs (PROTOCOL.md §7.1: 2 adds `rules_version` and a
+ * pursuer's `pursuing`), so that an older game keeps its snapshot hashes. */
+#define BRIGADE_RULES_VERSION 2
+
 /* Phases of a turn, in order (turn.md §Turn); ENDED once a side has no unit
  * left in play at the start of a turn. */
 typedef enum brigade_phase {
@@ -291,6 +298,8 @@ typedef struct brigade_battle_dice {
  * scenario (core/scenario.h). */
 typedef struct brigade_battle {
     char title[BRIGADE_TITLE_MAX + 1];
+    int rules_version;          /* BRIGADE_RULES_VERSION for a new game; 1 for one journaled
+                                   by the release before D34-D46 */
     brigade_ruleset ruleset;    /* the turn defaults in force (turn.md) */
     int turn;                   /* 0 before the start, then 1.. */
     brigade_phase phase;

@@ -1854,6 +1854,10 @@ protocol_value *protocol_battle_to_value(const brigade_battle *battle,
         }
         w_set(&w, m, "rolled_back", ranges);
     }
+    /* The rules the game was created under: absent means 1, the release
+     * before D34-D46, so that its battles keep their bytes. */
+    if (b->rules_version != 1)
+        w_int(&w, m, "rules_version", b->rules_version);
     /* The players' reports (D46), likewise only when not empty. */
     if (b->report_numbers != 0)
         w_int(&w, m, "report_numbers", b->report_numbers);
@@ -1974,6 +1978,9 @@ static void r_battle_reports(scope *s, brigade_battle *out)
 {
     reader *r = s->r;
     char path[PATH_MAX_BYTES];
+    out->rules_version = 1;
+    if (protocol_value_map_get(s->map, "rules_version") != NULL)
+        out->rules_version = r_int(s, "rules_version", 2, BRIGADE_RULES_VERSION);
     if (protocol_value_map_get(s->map, "report_numbers") != NULL)
         out->report_numbers = r_int(s, "report_numbers", 1, INT_MAX);
     const protocol_value *reports =

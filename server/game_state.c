@@ -77,7 +77,8 @@ static protocol_value *server_state_modifiers(const brigade_battle_modifier *mod
     return array;
 }
 
-static protocol_value *server_state_unit(const brigade_battle_unit *unit)
+static protocol_value *server_state_unit(const brigade_battle *battle,
+                                         const brigade_battle_unit *unit)
 {
     protocol_value *map = protocol_value_map_new();
     bool ok = map != NULL;
@@ -123,6 +124,12 @@ static protocol_value *server_state_unit(const brigade_battle_unit *unit)
      * hash (PROTOCOL.md §7.1, §8; D34, D38). */
     if (unit->fled_turn > 0)
         ok = ok && protocol_value_map_set_int(map, "fled_turn", unit->fled_turn) == 0;
+    /* A pursuer's quarry, from rules version 2 on (an older game hashes as
+     * it did): what a client needs to offer D38's uncontrolled charge. */
+    if (battle->rules_version >= 2 && unit->status == BRIGADE_STATUS_PURSUING &&
+        unit->pursuit_of >= 0)
+        ok = ok && protocol_value_map_set_string(map, "pursuing",
+                                                 server_state_unit_id(battle, unit->pursuit_of)) == 0;
     if (!ok) {
         protocol_value_free(map);
         return NULL;
@@ -437,6 +444,8 @@ protocol_value *server_state_from_battle(const brigade_battle *battle, const cha
     bool ok = state != NULL;
     ok = ok && protocol_value_map_set_string(state, "game", game_id) == 0;
     ok = ok && protocol_value_map_set_string(state, "title", battle->title) == 0;
+    if (battle->rules_version >= 2)
+        ok = ok && protocol_value_map_set_int(state, "rules_version", battle->rules_version) == 0;
     ok = ok && protocol_value_map_set_int(state, "turn", battle->turn) == 0;
     ok = ok && protocol_value_map_set_string(state, "phase", brigade_phase_name(battle->phase)) == 0;
     ok = ok && protocol_value_map_set_string(state, "step", brigade_step_name(battle->step)) == 0;
@@ -477,7 +486,7 @@ protocol_value *server_state_from_battle(const brigade_battle *battle, const cha
         ok = units != NULL;
         for (int i = 0; ok && i < battle->unit_count; i++)
             ok = protocol_value_map_set(units, battle->units[i].id,
-                                        server_state_unit(&battle->units[i])) == 0;
+                                        server_state_unit(battle, &battle->units[i])) == 0;
         if (ok)
             ok = protocol_value_map_set(state, "units", units) == 0;
         else

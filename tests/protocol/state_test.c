@@ -277,6 +277,34 @@ static void test_new_members(void **state)
     free(battle);
 }
 
+/* Rules version 2 shows rules_version and a pursuer's quarry; an old
+ * battle (version 1) shows neither, whatever its pursuers. */
+static void test_rules_version(void **state)
+{
+    (void)state;
+    brigade_battle *battle = old_battle(old_charged);
+    assert_int_equal(battle->rules_version, 1);
+    battle->units[0].status = BRIGADE_STATUS_PURSUING;
+    battle->units[0].pursuit_of = 1;
+    protocol_value *old_state = server_state_from_battle(battle, "g");
+    assert_non_null(old_state);
+    assert_null(protocol_value_map_get(old_state, "rules_version"));
+    const protocol_value *unit0 = member(member(old_state, "units"), battle->units[0].id);
+    assert_null(protocol_value_map_get(unit0, "pursuing"));
+
+    battle->rules_version = BRIGADE_RULES_VERSION;
+    protocol_value *new_state = server_state_from_battle(battle, "g");
+    assert_non_null(new_state);
+    assert_int_equal(protocol_value_int_get(member(new_state, "rules_version")), 2);
+    unit0 = member(member(new_state, "units"), battle->units[0].id);
+    assert_string_equal(text_of(unit0, "pursuing"), battle->units[1].id);
+    const protocol_value *unit1 = member(member(new_state, "units"), battle->units[1].id);
+    assert_null(protocol_value_map_get(unit1, "pursuing"));
+    protocol_value_free(old_state);
+    protocol_value_free(new_state);
+    free(battle);
+}
+
 /* The log entries of the new kinds (§7.1): kind, text and details. */
 static void test_log_entries(void **state)
 {
@@ -371,6 +399,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_old_states_hash),
         cmocka_unit_test(test_new_members),
+        cmocka_unit_test(test_rules_version),
         cmocka_unit_test(test_log_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
