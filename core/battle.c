@@ -955,6 +955,8 @@ static code_t charge_begin(machine *m)
                        BRIGADE_SEAT_BIT(m->work.phasing));
 }
 
+static bool unit_fought(const brigade_battle *b, int unit);
+
 static code_t mandatory_moves_end(machine *m)
 {
     for (int i = 0; i < m->work.unit_count; i++) {
@@ -992,7 +994,9 @@ static code_t mandatory_moves_end(machine *m)
                          "its retreat made: no longer retreating, still unformed (12.19 a)");
             }
         }
-        if (u->bonus != BRIGADE_BONUS_NONE) {
+        /* Last turn's bonus moves are made; one won in this phase (a
+         * contact during pursuit, D39) is for the next. */
+        if (u->bonus != BRIGADE_BONUS_NONE && !unit_fought(&m->work, i)) {
             e.unit.bonus = BRIGADE_BONUS_NONE;
             changed = true;
         }

@@ -444,6 +444,8 @@ static void test_contact_during_pursuit_accepted(void **state)
     /* D34: contacted in this phase, it keeps retreating until the next. */
     assert_int_equal(h->status, BRIGADE_STATUS_RETREATING);
     assert_int_equal(h->fled_turn, 2);
+    /* The winner's bonus move of T2.M2 is for the next Mandatory moves. */
+    assert_int_equal(d->bonus, BRIGADE_BONUS_WINNER);
     no_charges(g);
     both_done(g); /* Movement */
     both_done(g); /* Fire: no melee; Morale: the dragoons tested in T2.M2 */
@@ -454,6 +456,7 @@ static void test_contact_during_pursuit_accepted(void **state)
     both_done(g);
     assert_int_equal(h->status, BRIGADE_STATUS_NORMAL);
     assert_int_equal(h->fled_turn, 3);
+    assert_int_equal(d->bonus, BRIGADE_BONUS_NONE);
     scripted_dice_assert_used(&g->dice);
     assert_describable(g);
     game_assert_replays(g);
