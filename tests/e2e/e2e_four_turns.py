@@ -145,9 +145,12 @@ def reports(state):
 
 
 def pursued(state, uid):
-    """The unit `uid` pursues: its mandatory-move instruction ("pursue 'X'"),
-    on the unit or in the log's latest unit_changed of it; None: none left;
-    "" unknown (the server does not put pursuit_of on the wire)."""
+    """The unit `uid` pursues: its `pursuing` member (PROTOCOL.md §7.1, a
+    game of rules version 2), else its mandatory-move instruction ("pursue
+    'X'"), on the unit or in the log's latest unit_changed of it; None: none
+    left; "" unknown."""
+    if state["units"][uid].get("pursuing"):
+        return state["units"][uid]["pursuing"]
     texts = [state["units"][uid].get("move", "")]
     texts += [entry.get("text", "") for entry in reversed(state["log"])
               if entry.get("kind") == "unit_changed" and entry.get("unit") == uid]
