@@ -30,9 +30,9 @@ and, phase by phase, asserts the rule that applies to what the dice gave:
 - D39: `contact PURSUER UNIT` in the Mandatory-move phase waits for the
   other side's answer (its `done` is refused until it answers); the first
   is accepted (the fleeing unit's melee T<n>.M<k> is settled at once, the
-  pursuer's test rolled with it), the next one contested (rejected: no
-  umpire); after those, pursuers report no contact, so that pursuits go
-  on into D35 and D38.
+  pursuer's test rolled with it), the next one contested (rejected, by the
+  umpire when one is seated); after those pursuers report no contact, so
+  that pursuits go on into D35 and D38.
 - D46: a contest is shown in state.reports (contested, its reason) and in
   the log (report_answered). Every other game seats an umpire (a third
   `brigade play`): a contested report then awaits its ruling, `rule REPORT
@@ -62,7 +62,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_support import (Failure, Player, Server, arguments, check, run_main)  # noqa: E402
 
 TURNS = 4
-MAX_GAMES = 20
+MAX_GAMES = 30
 OTHER = {"A": "B", "B": "A"}
 CAVALRY = {"cuirassiers", "heavy_cavalry", "dragoons", "lancers", "light_cavalry", "cossacks"}
 OUT_OF_PLAY = ("removed", "dispersed")
