@@ -25,6 +25,12 @@
  * with its "index" in the log and "rolled_back": bool, PROTOCOL.md §7.1), a
  * typing error {"type":"input_error","line":N,"message":TEXT}.
  *
+ * In text mode play prints each new log entry, the whole view when the
+ * turn, phase or step changes, and otherwise the phase's reports (D46) and
+ * the lines saying what the seat is awaited for (game_display_todo)
+ * whenever they change; `help` lists the reports and answers of D34-D46
+ * only when game_rules.h offers them to the seat (game_input_help_write).
+ *
  * With the umpire's token play is the umpire's seat (PROTOCOL.md §10.2):
  * its view adds the melees fought this turn and the D9 events pending, its
  * log lines carry their seq, and it takes the umpire's commands of
