@@ -9,15 +9,15 @@
  * games of about EVENTS events each, played by the journal tests' driver
  * (tests/journal/journal_driver.h: real commands through core, seeded
  * dice), written as the server writes them: one transaction per action
- * with its answer, and every SERVER_JOURNAL_SNAPSHOT_EVERY actions a
+ * with its answer, and every JOURNAL_SNAPSHOT_EVERY actions a
  * snapshot of the battle with the state's log as its aux map
- * ({log: [entry...]}, server/game_state.h). The build uses synchronous=OFF
+ * ({log: [entry...]}, protocol/game_state.h). The build uses synchronous=OFF
  * to be quick; the timed part opens the journal as brigaded does (WAL,
  * synchronous=FULL) and then, for every game:
  *
- *   server_journal_load: the game row, the latest snapshot (checksum,
+ *   journal_load: the game row, the latest snapshot (checksum,
  *   decode), the events after it (checksum, strict decode, fold);
- *   the server's own part: the state tree (server_state_from_battle), the
+ *   the server's own part: the state tree (protocol_state_from_battle), the
  *   log from the snapshot's aux plus one entry per later event.
  *
  * It runs twice: "cold", after asking the kernel to drop the file's pages
@@ -37,8 +37,8 @@
 #include "core/battle.h"
 #include "journal_driver.h"
 #include "protocol/value.h"
-#include "server/game_state.h"
-#include "server/journal.h"
+#include "protocol/game_state.h"
+#include "journal/journal.h"
 
 static double seconds_now(void)
 {
@@ -66,12 +66,12 @@ static void fold_logged(brigade_battle *battle, const brigade_event_list *events
     for (size_t i = 0; i < events->count; i++) {
         if (!brigade_battle_fold(battle, &events->items[i]))
             die("fold", "an event does not fit");
-        if (protocol_value_array_push(log, server_state_log_entry(battle, &events->items[i], seq)) != 0)
+        if (protocol_value_array_push(log, protocol_state_log_entry(battle, &events->items[i], seq)) != 0)
             die("log", "out of memory");
     }
 }
 
-static void build_game(server_journal *j, long number, const char *scenario, size_t scenario_len,
+static void build_game(journal_db *j, long number, const char *scenario, size_t scenario_len,
                        int events_wanted, build_totals *totals)
 {
     char id[32];
@@ -91,12 +91,12 @@ static void build_game(server_journal *j, long number, const char *scenario, siz
     brigade_battle_error error;
     if (brigade_battle_start(battle, &dice, &events, &error) != BRIGADE_BATTLE_OK)
         die("start", error.message);
-    server_journal_game game = {id, 1700000000 + number, scenario, scenario_len, {{0}}, initial,
+    journal_game game = {id, 1700000000 + number, scenario, scenario_len, {{0}}, initial,
                                 &events, NULL, NULL, NULL, 0, NULL};
-    server_journal_sha256("token-a", 7, game.token_sha256[0]);
-    server_journal_sha256("token-b", 7, game.token_sha256[1]);
-    if (server_journal_game_create(j, &game) != 0)
-        die("create", server_journal_error(j));
+    journal_sha256("token-a", 7, game.token_sha256[0]);
+    journal_sha256("token-b", 7, game.token_sha256[1]);
+    if (journal_game_create(j, &game) != 0)
+        die("create", journal_error(j));
     fold_logged(battle, &events, 0, log);
     long count = (long)events.count;
     int64_t seq = 0;
@@ -110,7 +110,7 @@ static void build_game(server_journal *j, long number, const char *scenario, siz
         memcpy(before, battle, sizeof *before);
         fold_logged(battle, &events, seq + 1, log);
         seq++;
-        server_journal_action action;
+        journal_action action;
         memset(&action, 0, sizeof action);
         action.game = id;
         action.seq = seq;
@@ -118,12 +118,12 @@ static void build_game(server_journal *j, long number, const char *scenario, siz
         action.events = &events;
         action.seat = seat;
         action.request = seq;
-        server_journal_sha256(&command, sizeof command, action.action_sha256);
+        journal_sha256(&command, sizeof command, action.action_sha256);
         action.answer = answer;
         action.answer_len = sizeof answer;
         action.ended = battle->phase == BRIGADE_PHASE_ENDED;
         protocol_value *aux = NULL;
-        if (server_journal_snapshot_due(j, seq)) {
+        if (journal_snapshot_due(j, seq)) {
             aux = protocol_value_map_new();
             if (aux == NULL || protocol_value_map_set(aux, "log", protocol_value_clone(log)) != 0)
                 die("aux", "out of memory");
@@ -131,8 +131,8 @@ static void build_game(server_journal *j, long number, const char *scenario, siz
             action.snapshot_aux = aux;
             totals->snapshots++;
         }
-        if (server_journal_append(j, &action) != 0)
-            die("append", server_journal_error(j));
+        if (journal_append(j, &action) != 0)
+            die("append", journal_error(j));
         protocol_value_free(aux);
         count += (long)events.count;
         if (action.ended) {
@@ -158,16 +158,16 @@ typedef struct restart_totals {
 } restart_totals;
 
 /* What brigaded does with each loaded game: its state tree and log. */
-static void on_game(void *context, server_journal_loaded *game)
+static void on_game(void *context, journal_loaded *game)
 {
     restart_totals *t = context;
-    if (game->status != SERVER_JOURNAL_ACTIVE) {
+    if (game->status != JOURNAL_ACTIVE) {
         t->damaged++;
         fprintf(stderr, "bench_restart: game %s: %s\n", game->id, game->damage);
         return;
     }
     double start = seconds_now();
-    protocol_value *state = server_state_from_battle(game->battle, game->id);
+    protocol_value *state = protocol_state_from_battle(game->battle, game->id);
     protocol_value *log = NULL;
     if (game->aux != NULL) {
         log = protocol_value_clone(protocol_value_map_get(game->aux, "log"));
@@ -183,7 +183,7 @@ static void on_game(void *context, server_journal_loaded *game)
     for (size_t i = 0; i < game->records.count; i++) {
         if (!brigade_battle_fold(work, &game->records.items[i].event))
             die("refold", game->id);
-        if (protocol_value_array_push(log, server_state_log_entry(work, &game->records.items[i].event, game->records.items[i].seq)) != 0)
+        if (protocol_value_array_push(log, protocol_state_log_entry(work, &game->records.items[i].event, game->records.items[i].seq)) != 0)
             die("log", "out of memory");
     }
     if (memcmp(work, game->battle, sizeof *work) != 0)
@@ -211,17 +211,17 @@ static void restart(const char *dir, const char *label, long games)
 {
     double start = seconds_now();
     char message[512];
-    server_journal *j = server_journal_open(dir, NULL, message, sizeof message);
+    journal_db *j = journal_open(dir, NULL, message, sizeof message);
     if (j == NULL)
         die("open", message);
     double opened = seconds_now();
     restart_totals t;
     memset(&t, 0, sizeof t);
-    long passed = server_journal_load(j, on_game, &t);
+    long passed = journal_load(j, on_game, &t);
     if (passed < 0)
-        die("load", server_journal_error(j));
+        die("load", journal_error(j));
     double loaded = seconds_now();
-    server_journal_close(j);
+    journal_close(j);
     double closed = seconds_now();
     printf("%-5s restart: %.3f s (open %.3f s, load %.3f s of which state trees %.3f s, "
            "close %.3f s): %ld active games rebuilt, %ld damaged, %ld events folded after "
@@ -257,9 +257,9 @@ int main(int argc, char **argv)
         die("scenario", "cannot read scenarios/village.json or example_a.json");
 
     double start = seconds_now();
-    server_journal_options build = {false, true, 0};
+    journal_options build = {false, true, 0};
     char message[512];
-    server_journal *j = server_journal_open(dir, &build, message, sizeof message);
+    journal_db *j = journal_open(dir, &build, message, sizeof message);
     if (j == NULL)
         die("open", message);
     build_totals totals;
@@ -270,10 +270,10 @@ int main(int argc, char **argv)
         else
             build_game(j, g, village, village_len, events, &totals);
     }
-    server_journal_close(j);
+    journal_close(j);
     double built = seconds_now();
     char db[600];
-    snprintf(db, sizeof db, "%s/%s", dir, SERVER_JOURNAL_FILE);
+    snprintf(db, sizeof db, "%s/%s", dir, JOURNAL_FILE);
     struct stat info;
     long long size = stat(db, &info) == 0 ? (long long)info.st_size : -1;
     printf("built %ld games (%ld ended before %d events): %ld events (%.1f a game), %ld actions "
@@ -281,7 +281,7 @@ int main(int argc, char **argv)
            totals.games, totals.ended, events, totals.events,
            (double)totals.events / (double)totals.games, totals.actions,
            (double)totals.actions / (double)totals.games, totals.snapshots,
-           SERVER_JOURNAL_SNAPSHOT_EVERY, (double)size / 1e6, built - start);
+           JOURNAL_SNAPSHOT_EVERY, (double)size / 1e6, built - start);
 
     drop_cache(db);
     restart(dir, "cold", games);
@@ -294,9 +294,9 @@ int main(int argc, char **argv)
         return 0;
     }
     unlink(db);
-    snprintf(db, sizeof db, "%s/%s-wal", dir, SERVER_JOURNAL_FILE);
+    snprintf(db, sizeof db, "%s/%s-wal", dir, JOURNAL_FILE);
     unlink(db);
-    snprintf(db, sizeof db, "%s/%s-shm", dir, SERVER_JOURNAL_FILE);
+    snprintf(db, sizeof db, "%s/%s-shm", dir, JOURNAL_FILE);
     unlink(db);
     rmdir(dir);
     free(village);

@@ -1,11 +1,11 @@
 /*
  * client-cli/journal_commands.c: `brigade replay` and `brigade export`
- * (journal_commands.h), over server/journal.h opened read-only.
+ * (journal_commands.h), over journal/journal.h opened read-only.
  *
  * A replay rebuilds the game from its initial battle and every event from
  * seq 0 (not from a snapshot), checking each row as the server does at
  * start, and makes each event's log entry as the server made it
- * (server/game_state.h): the lines printed are those `brigade play` shows,
+ * (protocol/game_state.h): the lines printed are those `brigade play` shows,
  * and the state at the end is the server's, so its snapshot hash can be
  * compared with a client's.
  */
@@ -22,18 +22,18 @@
 #include "core/dice.h"
 #include "game_display.h"
 #include "protocol/codec.h"
-#include "protocol/event_codec.h"
+#include "journal/event_codec.h"
 #include "protocol/value.h"
-#include "server/game_state.h"
-#include "server/journal.h"
+#include "protocol/game_state.h"
+#include "journal/journal.h"
 
-typedef struct journal_options {
+typedef struct replay_options {
     const char *data_dir;
     const char *journal_file;
     const char *game;
     const char *output;
     bool json;
-} journal_options;
+} replay_options;
 
 void journal_commands_usage(FILE *out)
 {
@@ -53,8 +53,8 @@ void journal_commands_usage(FILE *out)
 }
 
 /* Parses the options; 0, or 2 after one line on err. */
-static int journal_options_parse(const char *name, bool exporting, int argc, char **argv,
-                                 journal_options *options, FILE *err)
+static int replay_options_parse(const char *name, bool exporting, int argc, char **argv,
+                                 replay_options *options, FILE *err)
 {
     memset(options, 0, sizeof(*options));
     for (int i = 1; i < argc; i++) {
@@ -118,15 +118,15 @@ static int journal_options_parse(const char *name, bool exporting, int argc, cha
     return 0;
 }
 
-static server_journal *journal_open_read_only(const char *name, const journal_options *options,
+static journal_db *replay_journal_open(const char *name, const replay_options *options,
                                               FILE *err)
 {
-    server_journal_options open_options = {.read_only = true};
+    journal_options open_options = {.read_only = true};
     char message[1024];
-    server_journal *journal =
+    journal_db *journal =
         options->data_dir
-            ? server_journal_open(options->data_dir, &open_options, message, sizeof(message))
-            : server_journal_open_file(options->journal_file, &open_options, message,
+            ? journal_open(options->data_dir, &open_options, message, sizeof(message))
+            : journal_open_file(options->journal_file, &open_options, message,
                                        sizeof(message));
     if (!journal) {
         fprintf(err, "brigade %s: ", name);
@@ -136,7 +136,7 @@ static server_journal *journal_open_read_only(const char *name, const journal_op
     return journal;
 }
 
-static void journal_time_format(int64_t seconds, char *out, size_t size)
+static void replay_time_format(int64_t seconds, char *out, size_t size)
 {
     time_t t = (time_t)seconds;
     struct tm tm;
@@ -151,18 +151,18 @@ typedef struct journal_listing {
     bool json;
 } journal_listing;
 
-static void journal_list_one(void *context, const server_journal_summary *game)
+static void replay_list_one(void *context, const journal_summary *game)
 {
     journal_listing *listing = context;
     char created[64];
-    journal_time_format(game->created, created, sizeof(created));
+    replay_time_format(game->created, created, sizeof(created));
     if (listing->json) {
         protocol_value *line = protocol_value_map_new();
         if (line && protocol_value_map_set_string(line, "type", "game") == 0 &&
             protocol_value_map_set_string(line, "game", game->id) == 0 &&
             protocol_value_map_set_string(line, "title", game->title) == 0 &&
             protocol_value_map_set_string(line, "status",
-                                          server_journal_status_name(game->status)) == 0 &&
+                                          journal_status_name(game->status)) == 0 &&
             protocol_value_map_set_int(line, "seq", game->seq) == 0 &&
             protocol_value_map_set_int(line, "created", game->created) == 0 &&
             protocol_value_map_set_string(line, "damage", game->damage) == 0) {
@@ -175,7 +175,7 @@ static void journal_list_one(void *context, const server_journal_summary *game)
         return;
     }
     fprintf(listing->out, "%-26s %-8s seq %-6" PRId64 " %s  ", game->id,
-            server_journal_status_name(game->status), game->seq, created);
+            journal_status_name(game->status), game->seq, created);
     game_display_text(listing->out, game->title);
     if (game->damage[0]) {
         fputs("\n    damaged: ", listing->out);
@@ -187,7 +187,7 @@ static void journal_list_one(void *context, const server_journal_summary *game)
 /* ---- replay ---------------------------------------------------------------- */
 
 /* Prints one JSON line of `value` (consumed). */
-static void journal_print_json(FILE *out, protocol_value *value)
+static void replay_print_json(FILE *out, protocol_value *value)
 {
     char *json = value ? protocol_value_to_json(value, 0) : NULL;
     if (json)
@@ -198,11 +198,11 @@ static void journal_print_json(FILE *out, protocol_value *value)
 
 /* Rebuilds and prints `loaded` (every event from seq 0); returns the exit
  * status. */
-static int journal_replay_game(server_journal_loaded *loaded, const journal_options *options,
+static int replay_game(journal_loaded *loaded, const replay_options *options,
                                FILE *out, FILE *err)
 {
     char created[64];
-    journal_time_format(loaded->created, created, sizeof(created));
+    replay_time_format(loaded->created, created, sizeof(created));
     const brigade_battle *units = loaded->base;
     if (options->json) {
         protocol_value *line = protocol_value_map_new();
@@ -210,20 +210,20 @@ static int journal_replay_game(server_journal_loaded *loaded, const journal_opti
                      protocol_value_map_set_string(line, "game", loaded->id) != 0 ||
                      protocol_value_map_set_string(line, "title", loaded->title) != 0 ||
                      protocol_value_map_set_string(
-                         line, "status", server_journal_status_name(loaded->status)) != 0 ||
+                         line, "status", journal_status_name(loaded->status)) != 0 ||
                      protocol_value_map_set_int(line, "seq", loaded->seq) != 0 ||
                      protocol_value_map_set_int(line, "created", loaded->created) != 0)) {
             protocol_value_free(line);
             line = NULL;
         }
-        journal_print_json(out, line);
+        replay_print_json(out, line);
     } else {
         fputs("Game ", out);
         game_display_text(out, loaded->id);
         fputs(": ", out);
         game_display_text(out, loaded->title);
         fprintf(out, "\n  %s, seq %" PRId64 ", created %s; side A ",
-                server_journal_status_name(loaded->status), loaded->seq, created);
+                journal_status_name(loaded->status), loaded->seq, created);
         game_display_text(out, units->sides[0].name);
         fputs(", side B ", out);
         game_display_text(out, units->sides[1].name);
@@ -234,29 +234,29 @@ static int journal_replay_game(server_journal_loaded *loaded, const journal_opti
      * each event's log entry: the events the umpire rolled back
      * (PROTOCOL.md §10.2) are shown, marked, and described against the
      * battle they were played on, and each rollback goes back to the
-     * battle as it was then (server_journal_history), so the state at the
+     * battle as it was then (journal_history), so the state at the
      * end is the server's. */
     brigade_battle *work = malloc(sizeof(*work));
     protocol_value *log = protocol_value_array_new();
-    server_journal_history history;
+    journal_history history;
     bool history_made = false;
     if (work)
         memcpy(work, loaded->base, sizeof(*work));
     if (!work || !log ||
-        !(history_made = server_journal_history_init(&history, work, &loaded->records) == 0)) {
+        !(history_made = journal_history_init(&history, work, &loaded->records) == 0)) {
         free(work);
         protocol_value_free(log);
         fprintf(err, "brigade replay: out of memory\n");
         return 1;
     }
     int64_t shown_seq = -1;
-    const server_journal_record *record;
-    while ((record = server_journal_history_next(&history)) != NULL) {
+    const journal_record *record;
+    while ((record = journal_history_next(&history)) != NULL) {
         const brigade_battle *at = work;
-        protocol_value *entry = server_state_log_entry(at, &record->event, record->seq);
+        protocol_value *entry = protocol_state_log_entry(at, &record->event, record->seq);
         if (!entry || protocol_value_array_push(log, entry) != 0) {
             fprintf(err, "brigade replay: out of memory\n");
-            server_journal_history_free(&history);
+            journal_history_free(&history);
             free(work);
             protocol_value_free(log);
             return 1;
@@ -266,8 +266,8 @@ static int journal_replay_game(server_journal_loaded *loaded, const journal_opti
         if (options->json) {
             char text[512];
             brigade_event_describe(at, &record->event, text, sizeof(text));
-            protocol_event_status status;
-            protocol_value *event = protocol_event_to_value(units, &record->event, &status);
+            journal_event_status status;
+            protocol_value *event = journal_event_to_value(units, &record->event, &status);
             protocol_value *line = protocol_value_map_new();
             if (!event || !line || protocol_value_map_set_string(line, "type", "event") != 0 ||
                 protocol_value_map_set_int(line, "seq", record->seq) != 0 ||
@@ -285,7 +285,7 @@ static int journal_replay_game(server_journal_loaded *loaded, const journal_opti
                 protocol_value_free(line);
                 continue;
             }
-            journal_print_json(out, line);
+            replay_print_json(out, line);
             continue;
         }
         if (record->seq != shown_seq) {
@@ -305,7 +305,7 @@ static int journal_replay_game(server_journal_loaded *loaded, const journal_opti
     bool failed = history.failed;
     if (failed)
         fprintf(err, "brigade replay: %s\n", history.error);
-    server_journal_history_free(&history);
+    journal_history_free(&history);
     if (failed) {
         free(work);
         protocol_value_free(log);
@@ -320,7 +320,7 @@ static int journal_replay_game(server_journal_loaded *loaded, const journal_opti
     if (memcmp(work, loaded->battle, sizeof(*work)) != 0)
         fprintf(err, "brigade replay: warning: the replay and the journal's own rebuild differ\n");
 
-    protocol_value *state = server_state_from_battle(work, loaded->id);
+    protocol_value *state = protocol_state_from_battle(work, loaded->id);
     char hex[PROTOCOL_HASH_HEX_SIZE] = "";
     int status = 0;
     if (!state || protocol_value_map_set(state, "log", log) != 0) {
@@ -347,29 +347,29 @@ static int journal_replay_game(server_journal_loaded *loaded, const journal_opti
 
 int journal_command_replay(int argc, char **argv, FILE *out, FILE *err)
 {
-    journal_options options;
-    int status = journal_options_parse("replay", false, argc, argv, &options, err);
+    replay_options options;
+    int status = replay_options_parse("replay", false, argc, argv, &options, err);
     if (status != 0)
         return status;
-    server_journal *journal = journal_open_read_only("replay", &options, err);
+    journal_db *journal = replay_journal_open("replay", &options, err);
     if (!journal)
         return 1;
     if (!options.game) {
         journal_listing listing = {out, options.json};
-        long count = server_journal_list(journal, journal_list_one, &listing);
+        long count = journal_list(journal, replay_list_one, &listing);
         if (count < 0) {
-            fprintf(err, "brigade replay: %s\n", server_journal_error(journal));
+            fprintf(err, "brigade replay: %s\n", journal_error(journal));
             status = 1;
         } else if (count == 0 && !options.json) {
-            fprintf(out, "no games in %s\n", server_journal_path(journal));
+            fprintf(out, "no games in %s\n", journal_path(journal));
         }
-        server_journal_close(journal);
+        journal_close(journal);
         return status;
     }
-    server_journal_loaded loaded;
-    if (server_journal_game_read(journal, options.game, true, &loaded) != 0) {
-        fprintf(err, "brigade replay: %s\n", server_journal_error(journal));
-        server_journal_close(journal);
+    journal_loaded loaded;
+    if (journal_game_read(journal, options.game, true, &loaded) != 0) {
+        fprintf(err, "brigade replay: %s\n", journal_error(journal));
+        journal_close(journal);
         return 1;
     }
     if (!loaded.base) {
@@ -381,7 +381,7 @@ int journal_command_replay(int argc, char **argv, FILE *out, FILE *err)
         status = 1;
     } else if (!loaded.battle) {
         /* Damaged in its events: what comes before the damage is shown. */
-        status = journal_replay_game(&loaded, &options, out, err);
+        status = replay_game(&loaded, &options, out, err);
         fprintf(err, "brigade replay: game ");
         game_display_text(err, loaded.id);
         fprintf(err, " is damaged after seq %" PRId64 " (shown up to there): ",
@@ -390,15 +390,15 @@ int journal_command_replay(int argc, char **argv, FILE *out, FILE *err)
         fputc('\n', err);
         status = 1;
     } else {
-        if (loaded.status == SERVER_JOURNAL_DAMAGED) {
+        if (loaded.status == JOURNAL_DAMAGED) {
             fputs("brigade replay: note: the server marked this game damaged: ", err);
             game_display_text(err, loaded.damage);
             fputc('\n', err);
         }
-        status = journal_replay_game(&loaded, &options, out, err);
+        status = replay_game(&loaded, &options, out, err);
     }
-    server_journal_loaded_free(&loaded);
-    server_journal_close(journal);
+    journal_loaded_free(&loaded);
+    journal_close(journal);
     if (fflush(out) != 0)
         status = 1;
     return status;
@@ -406,21 +406,21 @@ int journal_command_replay(int argc, char **argv, FILE *out, FILE *err)
 
 int journal_command_export(int argc, char **argv, FILE *out, FILE *err)
 {
-    journal_options options;
-    int status = journal_options_parse("export", true, argc, argv, &options, err);
+    replay_options options;
+    int status = replay_options_parse("export", true, argc, argv, &options, err);
     if (status != 0)
         return status;
-    server_journal *journal = journal_open_read_only("export", &options, err);
+    journal_db *journal = replay_journal_open("export", &options, err);
     if (!journal)
         return 1;
-    if (server_journal_export(journal, options.game, options.output) != 0) {
+    if (journal_export(journal, options.game, options.output) != 0) {
         fputs("brigade export: ", err);
-        game_display_text(err, server_journal_error(journal));
+        game_display_text(err, journal_error(journal));
         fputc('\n', err);
-        server_journal_close(journal);
+        journal_close(journal);
         return 1;
     }
-    server_journal_close(journal);
+    journal_close(journal);
     fputs("Exported game ", out);
     game_display_text(out, options.game);
     fputs(" to ", out);
@@ -435,13 +435,13 @@ int journal_command_export(int argc, char **argv, FILE *out, FILE *err)
 
 /* ---- verify ------------------------------------------------------------ */
 
-/* server_journal_list's callback for verify: the journal's one game. */
+/* journal_list's callback for verify: the journal's one game. */
 typedef struct verify_listing {
-    char id[SERVER_JOURNAL_GAME_ID_MAX + 1];
+    char id[JOURNAL_GAME_ID_MAX + 1];
     long count;
 } verify_listing;
 
-static void verify_list_one(void *context, const server_journal_summary *game)
+static void verify_list_one(void *context, const journal_summary *game)
 {
     verify_listing *listing = context;
     if (listing->count++ == 0)
@@ -456,7 +456,7 @@ static void verify_list_one(void *context, const server_journal_summary *game)
  * back included (§10.2: their numbers are never used again). Prints each
  * mismatch on `out`; returns how many.
  */
-static long verify_game(const server_journal_loaded *loaded, FILE *out)
+static long verify_game(const journal_loaded *loaded, FILE *out)
 {
     const brigade_battle_dice *public_dice = &loaded->battle->dice;
     long mismatches = 0;
@@ -481,7 +481,7 @@ static long verify_game(const server_journal_loaded *loaded, FILE *out)
     uint64_t number = 0;
     uint64_t rolled_back = 0; /* rolls of rolled-back actions */
     for (size_t i = 0; i < loaded->records.count; i++) {
-        const server_journal_record *record = &loaded->records.items[i];
+        const journal_record *record = &loaded->records.items[i];
         const brigade_event *event = &record->event;
         if (event->kind == BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED &&
             (event->dice.side == BRIGADE_SIDE_A || event->dice.side == BRIGADE_SIDE_B))
@@ -538,29 +538,29 @@ int journal_command_verify(int argc, char **argv, FILE *out, FILE *err)
         fputs("brigade verify: missing EXPORT (usage: brigade verify EXPORT [--game ID])\n", err);
         return 2;
     }
-    journal_options options;
+    replay_options options;
     memset(&options, 0, sizeof(options));
     options.journal_file = file;
-    server_journal *journal = journal_open_read_only("verify", &options, err);
+    journal_db *journal = replay_journal_open("verify", &options, err);
     if (!journal)
         return 1;
     verify_listing listing;
     memset(&listing, 0, sizeof(listing));
     if (!game) {
-        if (server_journal_list(journal, verify_list_one, &listing) < 0 || listing.count != 1) {
+        if (journal_list(journal, verify_list_one, &listing) < 0 || listing.count != 1) {
             fprintf(err, "brigade verify: %s holds %ld games: name one with --game ID\n", file,
                     listing.count);
-            server_journal_close(journal);
+            journal_close(journal);
             return listing.count > 1 ? 2 : 1;
         }
         game = listing.id;
     }
-    server_journal_loaded loaded;
-    if (server_journal_game_read(journal, game, true, &loaded) != 0) {
+    journal_loaded loaded;
+    if (journal_game_read(journal, game, true, &loaded) != 0) {
         fputs("brigade verify: ", err);
-        game_display_text(err, server_journal_error(journal));
+        game_display_text(err, journal_error(journal));
         fputc('\n', err);
-        server_journal_close(journal);
+        journal_close(journal);
         return 1;
     }
     int status = 1;
@@ -582,8 +582,8 @@ int journal_command_verify(int argc, char **argv, FILE *out, FILE *err)
     } else {
         status = verify_game(&loaded, out) == 0 ? 0 : 1;
     }
-    server_journal_loaded_free(&loaded);
-    server_journal_close(journal);
+    journal_loaded_free(&loaded);
+    journal_close(journal);
     if (fflush(out) != 0)
         status = 1;
     return status;

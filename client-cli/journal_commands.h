@@ -1,6 +1,6 @@
 /*
  * client-cli/journal_commands.h: the journal commands of `brigade`, which
- * read brigaded's journal (server/journal.h) directly, read-only (they may
+ * read brigaded's journal (journal/journal.h) directly, read-only (they may
  * run while the server does):
  *
  *   brigade replay (--data DIR | --journal FILE) [--json]
@@ -18,7 +18,7 @@
  *       that a replay can be compared with the live game. --json prints one
  *       JSON line per item: {"type":"game",...}, {"type":"event","seq",
  *       "index","seat","rolled_back","text","event":{...}} (the event as
- *       protocol/event_codec.h writes it), {"type":"hash","seq","hash"}.
+ *       journal/event_codec.h writes it), {"type":"hash","seq","hash"}.
  *   brigade export (--data DIR | --journal FILE) --game ID OUTPUT
  *       writes the game's journal (its row, events, answers, snapshots) to
  *       OUTPUT, a new journal file, to be replayed elsewhere with

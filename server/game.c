@@ -11,7 +11,7 @@
  *   -> queue the ack to the actor, the same delta buffer to every joined
  *      connection of the game.
  * Any failure before the commit answers an error and changes nothing.
- * The events are the unit of change: the journal (server/journal.h)
+ * The events are the unit of change: the journal (journal/journal.h)
  * commits them with the ack's bytes before anything is sent, so what any
  * client has seen survives a crash; at start the journal's games are
  * rebuilt (server_games_new).
@@ -36,8 +36,8 @@
 #include "protocol/codec.h"
 #include "protocol/delta.h"
 #include "protocol/message.h"
-#include "server/game_state.h"
-#include "server/journal.h"
+#include "protocol/game_state.h"
+#include "journal/journal.h"
 
 /* Random bytes in a game id and in a seat token; both are sent as lower
  * case hex (24 and 64 characters, within PROTOCOL.md §3's 63 and 127). */
@@ -64,7 +64,7 @@ struct server_game {
     char id[PROTOCOL_GAME_ID_MAX + 1];
     /* SHA-256 of each seat's token, by brigade_side (the tokens themselves
      * are sent once, in `created`, and kept nowhere) */
-    unsigned char token_sha256[2][SERVER_JOURNAL_HASH_SIZE];
+    unsigned char token_sha256[2][JOURNAL_HASH_SIZE];
     brigade_battle *battle;               /* owned; NULL for a damaged game */
     protocol_value *state;                /* owned: the snapshot at seq, log included */
     int64_t seq;
@@ -77,12 +77,12 @@ struct server_game {
      * password (has_password), as for the seat tokens; none for a game of
      * an older journal. */
     bool has_spectator, has_password;
-    unsigned char spectator_sha256[SERVER_JOURNAL_HASH_SIZE];
-    unsigned char password_sha256[SERVER_JOURNAL_HASH_SIZE];
+    unsigned char spectator_sha256[JOURNAL_HASH_SIZE];
+    unsigned char password_sha256[JOURNAL_HASH_SIZE];
     /* The umpire seat (design.md "Roles", PROTOCOL.md §5.2): SHA-256 of its
      * token; none for a game of an older journal. */
     bool has_umpire;
-    unsigned char umpire_sha256[SERVER_JOURNAL_HASH_SIZE];
+    unsigned char umpire_sha256[JOURNAL_HASH_SIZE];
     /* The spectator delay (PROTOCOL.md §5.1), in phase changes; 0: live.
      * With a delay, spectators see `base` (the state at seq 0) until
      * `delay` phase changes have happened, then views[0]: views holds the
@@ -123,7 +123,7 @@ typedef struct server_session {
 struct server_games {
     server_net *net;
     char *data_dir;
-    server_journal *journal;     /* owned */
+    journal_db *journal;     /* owned */
     server_game **buckets;
     size_t bucket_count;
     size_t game_count;
@@ -275,9 +275,9 @@ static void server_game_delta_keep(server_game *game, server_buffer *delta)
 }
 
 /* The SHA-256 of a seat token. */
-static void server_token_hash(const char *token, unsigned char out[SERVER_JOURNAL_HASH_SIZE])
+static void server_token_hash(const char *token, unsigned char out[JOURNAL_HASH_SIZE])
 {
-    server_journal_sha256(token, strlen(token), out);
+    journal_sha256(token, strlen(token), out);
 }
 
 bool server_games_crash_parse(const char *text, server_games_crash *crash, long *at)
@@ -348,7 +348,7 @@ void server_games_destroy(server_games *games)
     }
     free(games->buckets);
     free(games->data_dir);
-    server_journal_close(games->journal);
+    journal_close(games->journal);
     free(games);
 }
 
@@ -409,7 +409,7 @@ static const server_view *server_game_view(const server_game *game)
  * battle->events entries of the game's log. NULL when memory runs out. */
 static protocol_value *server_game_view_state(const server_game *game, const server_view *view)
 {
-    protocol_value *state = server_state_from_battle(view->battle, game->id);
+    protocol_value *state = protocol_state_from_battle(view->battle, game->id);
     protocol_value *log = protocol_value_array_new();
     const protocol_value *full = protocol_value_map_get(game->state, "log");
     bool ok = state && log && full;
@@ -500,21 +500,21 @@ static void server_game_views_advance(server_game *game, brigade_battle *previou
  * of the last `delay` phase changes. Returns false when it cannot (the
  * game is then marked damaged in memory by the caller).
  */
-static bool server_game_views_rebuild(server_journal *journal, server_game *game)
+static bool server_game_views_rebuild(journal_db *journal, server_game *game)
 {
     game->views = calloc((size_t)game->delay, sizeof(*game->views));
     if (!game->views)
         return false;
-    server_journal_loaded loaded;
-    if (server_journal_game_read(journal, game->id, true, &loaded) != 0)
+    journal_loaded loaded;
+    if (journal_game_read(journal, game->id, true, &loaded) != 0)
         return false;
     brigade_battle *work = loaded.base;
     brigade_battle *before = malloc(sizeof(*before)); /* the battle at the end of seq `seq` */
     /* In the order it happened, rolled-back actions included: the phase
      * changes the delayed spectators saw (PROTOCOL.md §10.2). */
-    server_journal_history history;
+    journal_history history;
     bool ok = work != NULL && before != NULL &&
-              server_journal_history_init(&history, work, &loaded.records) == 0;
+              journal_history_init(&history, work, &loaded.records) == 0;
     bool history_made = ok;
     int64_t seq = 0;   /* the seq being folded */
     int64_t kept_seq = 0;
@@ -544,12 +544,12 @@ static bool server_game_views_rebuild(server_journal *journal, server_game *game
                 break;
             seq = loaded.records.items[history.next].seq;
         }
-        ok = ok && server_journal_history_next(&history) != NULL;
+        ok = ok && journal_history_next(&history) != NULL;
     }
     if (history_made)
-        server_journal_history_free(&history);
+        journal_history_free(&history);
     free(before);
-    server_journal_loaded_free(&loaded);
+    journal_loaded_free(&loaded);
     return ok && game->base.battle != NULL;
 }
 
@@ -652,7 +652,7 @@ static bool server_game_fold(brigade_battle *battle, const brigade_event_list *e
         if (!brigade_battle_fold(battle, &events->items[i]))
             return false;
         if (protocol_value_array_push(entries,
-                                      server_state_log_entry(battle, &events->items[i], seq)) != 0)
+                                      protocol_state_log_entry(battle, &events->items[i], seq)) != 0)
             return false;
     }
     return true;
@@ -860,14 +860,14 @@ static bool server_games_command(const protocol_action *action, brigade_command 
 /* ------------------------------------------------------------- loading */
 
 /*
- * A game from what the journal rebuilt (server/journal.h): takes its
+ * A game from what the journal rebuilt (journal/journal.h): takes its
  * battle, the snapshot's log (aux {log: [...]}) and adds one log entry per
  * event after the snapshot, so that the state is the one the live game had
  * (same snapshot hash). A damaged game keeps only its id and the reason.
  * Returns NULL when memory runs out.
  */
-static server_game *server_game_from_journal(server_journal *journal,
-                                             server_journal_loaded *loaded)
+static server_game *server_game_from_journal(journal_db *journal,
+                                             journal_loaded *loaded)
 {
     server_game *game = calloc(1, sizeof(*game));
     if (!game)
@@ -875,7 +875,7 @@ static server_game *server_game_from_journal(server_journal *journal,
     snprintf(game->id, sizeof(game->id), "%s", loaded->id);
     memcpy(game->token_sha256, loaded->token_sha256, sizeof(game->token_sha256));
     game->seq = loaded->seq;
-    if (loaded->status == SERVER_JOURNAL_DAMAGED || !loaded->battle || !loaded->base) {
+    if (loaded->status == JOURNAL_DAMAGED || !loaded->battle || !loaded->base) {
         game->damage = strdup(loaded->damage[0] ? loaded->damage : "damaged");
         if (!game->damage) {
             free(game);
@@ -888,19 +888,19 @@ static server_game *server_game_from_journal(server_journal *journal,
      * happened, each entry against the battle it was played on. */
     bool from_start = false;
     for (size_t i = 0; i < loaded->records.count && !from_start; i++) {
-        const server_journal_record *record = &loaded->records.items[i];
+        const journal_record *record = &loaded->records.items[i];
         from_start = record->rolled_back ||
                      (record->event.kind == BRIGADE_BATTLE_EVENT_UMPIRE_RULED &&
                       record->event.umpire.ruling == BRIGADE_UMPIRE_ROLLBACK);
     }
-    server_journal_loaded full;
+    journal_loaded full;
     memset(&full, 0, sizeof(full));
-    const server_journal_loaded *from = loaded;
+    const journal_loaded *from = loaded;
     if (from_start) {
-        if (server_journal_game_read(journal, loaded->id, true, &full) != 0 ||
-            full.status == SERVER_JOURNAL_DAMAGED || !full.base) {
+        if (journal_game_read(journal, loaded->id, true, &full) != 0 ||
+            full.status == JOURNAL_DAMAGED || !full.base) {
             if (full.base || full.battle)
-                server_journal_loaded_free(&full);
+                journal_loaded_free(&full);
             game->damage = strdup("its rolled-back actions could not be read again from seq 0");
             if (!game->damage) {
                 free(game);
@@ -921,19 +921,19 @@ static server_game *server_game_from_journal(server_journal *journal,
     }
     bool ok = log != NULL;
     brigade_battle *work = from->base; /* folded again for the log entries */
-    server_journal_history history;
-    bool history_made = ok && server_journal_history_init(&history, work, &from->records) == 0;
+    journal_history history;
+    bool history_made = ok && journal_history_init(&history, work, &from->records) == 0;
     ok = ok && history_made;
-    const server_journal_record *record = NULL;
-    while (ok && (record = server_journal_history_next(&history)) != NULL)
-        ok = protocol_value_array_push(log, server_state_log_entry(work, &record->event,
+    const journal_record *record = NULL;
+    while (ok && (record = journal_history_next(&history)) != NULL)
+        ok = protocol_value_array_push(log, protocol_state_log_entry(work, &record->event,
                                                                    record->seq)) == 0;
     ok = ok && !history.failed;
     if (history_made)
-        server_journal_history_free(&history);
+        journal_history_free(&history);
     bool same = ok && memcmp(work, loaded->battle, sizeof(*work)) == 0;
     if (from_start)
-        server_journal_loaded_free(&full); /* `work` was its */
+        journal_loaded_free(&full); /* `work` was its */
     if (ok && !same) {
         /* Cannot happen (the journal folded the same events): say so. */
         protocol_value_free(log);
@@ -944,7 +944,7 @@ static server_game *server_game_from_journal(server_journal *journal,
         }
         return game;
     }
-    game->state = ok ? server_state_from_battle(loaded->battle, game->id) : NULL;
+    game->state = ok ? protocol_state_from_battle(loaded->battle, game->id) : NULL;
     if (!game->state || protocol_value_map_set(game->state, "log", log) != 0) {
         if (!game->state)
             protocol_value_free(log);
@@ -965,12 +965,12 @@ static bool server_game_dice_seed_load(server_games *games, server_game *game)
 {
     if (game->damage)
         return true;
-    int spectator = server_journal_game_spectator(games->journal, game->id,
+    int spectator = journal_game_spectator(games->journal, game->id,
                                                   game->spectator_sha256, &game->has_password,
                                                   game->password_sha256, &game->delay);
     game->has_spectator = spectator == 0;
     if (spectator < 0)
-        fprintf(stderr, "brigaded: journal: %s\n", server_journal_error(games->journal));
+        fprintf(stderr, "brigaded: journal: %s\n", journal_error(games->journal));
     if (game->has_spectator && game->delay > 0 &&
         !server_game_views_rebuild(games->journal, game)) {
         /* Never show delayed spectators the live state instead. */
@@ -979,11 +979,11 @@ static bool server_game_dice_seed_load(server_games *games, server_game *game)
         game->has_spectator = false;
         game->delay = 0;
     }
-    int umpire = server_journal_game_umpire(games->journal, game->id, game->umpire_sha256);
+    int umpire = journal_game_umpire(games->journal, game->id, game->umpire_sha256);
     game->has_umpire = umpire == 0;
     if (umpire < 0)
-        fprintf(stderr, "brigaded: journal: %s\n", server_journal_error(games->journal));
-    int found = server_journal_game_dice_seed(games->journal, game->id, game->dice_seed);
+        fprintf(stderr, "brigaded: journal: %s\n", journal_error(games->journal));
+    int found = journal_game_dice_seed(games->journal, game->id, game->dice_seed);
     if (found == 0)
         return true;
     if (found > 0 && RAND_bytes(game->dice_seed, (int)sizeof(game->dice_seed)) == 1) {
@@ -993,13 +993,13 @@ static bool server_game_dice_seed_load(server_games *games, server_game *game)
         return true;
     }
     if (found < 0)
-        fprintf(stderr, "brigaded: journal: %s\n", server_journal_error(games->journal));
+        fprintf(stderr, "brigaded: journal: %s\n", journal_error(games->journal));
     game->damage = strdup("its dice seed cannot be read from the journal");
     return game->damage != NULL;
 }
 
-/* server_journal_load's callback: one game into the registry. */
-static void server_games_on_loaded(void *context, server_journal_loaded *loaded)
+/* journal_load's callback: one game into the registry. */
+static void server_games_on_loaded(void *context, journal_loaded *loaded)
 {
     server_games *games = context;
     if (games->load_failed)
@@ -1024,11 +1024,11 @@ static void server_games_on_loaded(void *context, server_journal_loaded *loaded)
  * are loaded at start) read from the journal, or NULL. */
 static server_game *server_games_find_journaled(server_games *games, const char *id)
 {
-    server_journal_loaded loaded;
-    if (server_journal_game_read(games->journal, id, false, &loaded) != 0)
+    journal_loaded loaded;
+    if (journal_game_read(games->journal, id, false, &loaded) != 0)
         return NULL;
     server_game *game = server_game_from_journal(games->journal, &loaded);
-    server_journal_loaded_free(&loaded);
+    journal_loaded_free(&loaded);
     if (!game || !server_game_dice_seed_load(games, game) ||
         server_games_insert(games, game) != 0) {
         server_game_free(game);
@@ -1049,24 +1049,24 @@ server_games *server_games_new(const server_games_options *options, char *messag
     games->crash_at = options->crash_at;
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
-    games->journal = server_journal_open(options->data_dir, NULL, message, size);
+    games->journal = journal_open(options->data_dir, NULL, message, size);
     if (!games->journal) {
         server_games_destroy(games);
         return NULL;
     }
-    if (server_journal_recovery(games->journal)[0])
-        fprintf(stderr, "brigaded: %s\n", server_journal_recovery(games->journal));
-    long loaded = server_journal_load(games->journal, server_games_on_loaded, games);
+    if (journal_recovery(games->journal)[0])
+        fprintf(stderr, "brigaded: %s\n", journal_recovery(games->journal));
+    long loaded = journal_load(games->journal, server_games_on_loaded, games);
     if (loaded < 0 || games->load_failed) {
         snprintf(message, size, "journal: %s",
-                 loaded < 0 ? server_journal_error(games->journal) : "out of memory loading games");
+                 loaded < 0 ? journal_error(games->journal) : "out of memory loading games");
         server_games_destroy(games);
         return NULL;
     }
     clock_gettime(CLOCK_MONOTONIC, &end);
     double seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
     fprintf(stderr, "brigaded: journal %s: %zu games rebuilt, %zu damaged, in %.3f s\n",
-            server_journal_path(games->journal), games->game_count - games->damaged_count,
+            journal_path(games->journal), games->game_count - games->damaged_count,
             games->damaged_count, seconds);
     return games;
 }
@@ -1152,7 +1152,7 @@ static void server_games_create(server_games *games, server_connection *connecti
         game->base.seq = 0;
     }
 
-    game->state = server_state_from_battle(battle, game->id);
+    game->state = protocol_state_from_battle(battle, game->id);
     if (!game->state)
         goto internal;
     int log_set = protocol_value_map_set(game->state, "log", log);
@@ -1174,7 +1174,7 @@ static void server_games_create(server_games *games, server_connection *connecti
 
     /* Durable before anyone hears of it: the game's row, its initial
      * battle and its start events (seq 0). */
-    server_journal_game record = {
+    journal_game record = {
         .id = game->id,
         .created = (int64_t)time(NULL),
         .scenario = message->as.create.scenario,
@@ -1188,8 +1188,8 @@ static void server_games_create(server_games *games, server_connection *connecti
         .umpire_sha256 = game->umpire_sha256,
     };
     memcpy(record.token_sha256, game->token_sha256, sizeof(record.token_sha256));
-    if (server_journal_game_create(games->journal, &record) != 0) {
-        fprintf(stderr, "brigaded: journal: %s\n", server_journal_error(games->journal));
+    if (journal_game_create(games->journal, &record) != 0) {
+        fprintf(stderr, "brigaded: journal: %s\n", journal_error(games->journal));
         OPENSSL_cleanse(&answer, sizeof(answer));
         server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                 "the server could not record the game in its journal");
@@ -1259,7 +1259,7 @@ static bool server_games_resume(server_connection *connection, const server_game
 static bool server_games_commit(server_games *games, server_game *game,
                                 server_connection *connection, brigade_side seat,
                                 int64_t request,
-                                const unsigned char action_hash[SERVER_JOURNAL_HASH_SIZE],
+                                const unsigned char action_hash[JOURNAL_HASH_SIZE],
                                 brigade_event_list *events, bool send_ack,
                                 const brigade_battle *base, int64_t rollback_to);
 static void server_dice_init(server_dice *dice, const server_game *game,
@@ -1286,8 +1286,8 @@ static bool server_games_seed(server_games *games, server_game *game,
     added.kind = BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED;
     added.dice.side = seat;
     brigade_dice_seed_to_hex(seed, added.dice.hex);
-    unsigned char hash[SERVER_JOURNAL_HASH_SIZE];
-    server_journal_sha256(added.dice.hex, strlen(added.dice.hex), hash);
+    unsigned char hash[JOURNAL_HASH_SIZE];
+    journal_sha256(added.dice.hex, strlen(added.dice.hex), hash);
 
     brigade_event_list events;
     brigade_event_list_init(&events);
@@ -1334,8 +1334,8 @@ static bool server_games_seated(server_games *games, server_game *game,
 {
     brigade_event seated;
     brigade_battle_seated(&seated);
-    unsigned char hash[SERVER_JOURNAL_HASH_SIZE];
-    server_journal_sha256("seated", 6, hash);
+    unsigned char hash[JOURNAL_HASH_SIZE];
+    journal_sha256("seated", 6, hash);
     brigade_event_list events;
     brigade_event_list_init(&events);
     bool ok = brigade_event_list_push(&events, &seated) &&
@@ -1356,7 +1356,7 @@ static bool server_games_seated(server_games *games, server_game *game,
  */
 static void server_games_rollback(server_games *games, server_connection *connection,
                                   const server_session *session, int64_t request,
-                                  const unsigned char action_hash[SERVER_JOURNAL_HASH_SIZE],
+                                  const unsigned char action_hash[JOURNAL_HASH_SIZE],
                                   int64_t to_seq, const char *reason)
 {
     server_game *game = session->game;
@@ -1382,8 +1382,8 @@ static void server_games_rollback(server_games *games, server_connection *connec
         return;
     }
     bool rolled_back = false;
-    if (server_journal_battle_at(games->journal, game->id, to_seq, target, &rolled_back) != 0) {
-        fprintf(stderr, "brigaded: journal: %s\n", server_journal_error(games->journal));
+    if (journal_battle_at(games->journal, game->id, to_seq, target, &rolled_back) != 0) {
+        fprintf(stderr, "brigaded: journal: %s\n", journal_error(games->journal));
         server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                 "the journal could not rebuild seq %lld", (long long)to_seq);
         free(target);
@@ -1441,7 +1441,7 @@ static void server_games_join(server_games *games, server_connection *connection
                                 game->damage);
         return;
     }
-    unsigned char hash[SERVER_JOURNAL_HASH_SIZE];
+    unsigned char hash[JOURNAL_HASH_SIZE];
     server_token_hash(message->as.join.token, hash);
     /* Both seats compared, each in constant time. */
     bool seat_a = CRYPTO_memcmp(hash, game->token_sha256[BRIGADE_SIDE_A], sizeof(hash)) == 0;
@@ -1665,7 +1665,7 @@ static bool server_games_log_ops(protocol_value *ops, const protocol_value *entr
  * §8), which tells a repeated request from a request id used again.
  * Returns false when memory runs out. */
 static bool server_games_action_hash(const protocol_client_message *message,
-                                     unsigned char out[SERVER_JOURNAL_HASH_SIZE])
+                                     unsigned char out[JOURNAL_HASH_SIZE])
 {
     protocol_value *value = protocol_client_message_to_value(message);
     uint8_t *bytes = NULL;
@@ -1674,7 +1674,7 @@ static bool server_games_action_hash(const protocol_client_message *message,
               protocol_codec_encode_canonical(protocol_value_map_get(value, "action"), &bytes,
                                               &length) == PROTOCOL_CODEC_OK;
     if (ok)
-        server_journal_sha256(bytes, length, out);
+        journal_sha256(bytes, length, out);
     free(bytes);
     protocol_value_free(value);
     return ok;
@@ -1689,7 +1689,7 @@ static bool server_games_action_hash(const protocol_client_message *message,
  */
 static bool server_games_repeat(server_games *games, server_connection *connection,
                                 const server_session *session, int64_t request,
-                                const unsigned char hash[SERVER_JOURNAL_HASH_SIZE])
+                                const unsigned char hash[JOURNAL_HASH_SIZE])
 {
     const server_game *game = session->game;
     if (session->resume_from >= game->seq)
@@ -1697,16 +1697,16 @@ static bool server_games_repeat(server_games *games, server_connection *connecti
     int64_t seq = 0;
     uint8_t *answer = NULL;
     size_t length = 0;
-    server_journal_answer_result found = server_journal_answer_find(
+    journal_answer_result found = journal_answer_find(
         games->journal, game->id, session->seat, request, hash, &seq, &answer, &length);
-    if (found == SERVER_JOURNAL_ANSWER_ERROR)
-        fprintf(stderr, "brigaded: journal: %s\n", server_journal_error(games->journal));
-    if (found == SERVER_JOURNAL_ANSWER_ERROR || found == SERVER_JOURNAL_ANSWER_NONE ||
+    if (found == JOURNAL_ANSWER_ERROR)
+        fprintf(stderr, "brigaded: journal: %s\n", journal_error(games->journal));
+    if (found == JOURNAL_ANSWER_ERROR || found == JOURNAL_ANSWER_NONE ||
         seq <= session->resume_from) {
         free(answer);
         return false;
     }
-    if (found == SERVER_JOURNAL_ANSWER_OTHER) {
+    if (found == JOURNAL_ANSWER_OTHER) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
                                 "request %lld was answered at seq %lld for another action of "
                                 "seat %s; use a new request id",
@@ -1741,7 +1741,7 @@ static bool server_games_repeat(server_games *games, server_connection *connecti
 static bool server_games_commit(server_games *games, server_game *game,
                                 server_connection *connection, brigade_side seat,
                                 int64_t request,
-                                const unsigned char action_hash[SERVER_JOURNAL_HASH_SIZE],
+                                const unsigned char action_hash[JOURNAL_HASH_SIZE],
                                 brigade_event_list *events, bool send_ack,
                                 const brigade_battle *base, int64_t rollback_to)
 {
@@ -1780,7 +1780,7 @@ static bool server_games_commit(server_games *games, server_game *game,
      * the log only grows and its new entries are appended as sets (the
      * same ops protocol_delta_compute gives for appended array elements),
      * so the old log is swapped out of the way instead of copied. */
-    state = server_state_from_battle(next, game->id);
+    state = protocol_state_from_battle(next, game->id);
     holder = protocol_value_nil_new();
     if (!state || !holder || protocol_value_map_set(state, "log", protocol_value_nil_new()) != 0)
         goto done;
@@ -1825,9 +1825,9 @@ static bool server_games_commit(server_games *games, server_game *game,
         goto undo;
 
     /* Commit: the events and the ack, durably, before anything is sent
-     * (design.md "The path of one action"); every SERVER_JOURNAL_SNAPSHOT_
+     * (design.md "The path of one action"); every JOURNAL_SNAPSHOT_
      * EVERY actions with a snapshot of the battle and the log (aux). */
-    server_journal_action action = {
+    journal_action action = {
         .game = game->id,
         .seq = game->seq + 1,
         .battle = game->battle,
@@ -1839,10 +1839,10 @@ static bool server_games_commit(server_games *games, server_game *game,
         .ended = next->phase == BRIGADE_PHASE_ENDED,
         .rollback_to = rollback_to,
     };
-    memcpy(action.action_sha256, action_hash, SERVER_JOURNAL_HASH_SIZE);
+    memcpy(action.action_sha256, action_hash, JOURNAL_HASH_SIZE);
     /* A rollback always comes with its snapshot (journal.h): a restart
      * then starts from it, after every rolled-back row. */
-    if (rollback_to > 0 || server_journal_snapshot_due(games->journal, action.seq)) {
+    if (rollback_to > 0 || journal_snapshot_due(games->journal, action.seq)) {
         aux = protocol_value_map_new();
         if (!aux || protocol_value_map_set(aux, "log", protocol_value_clone(new_log)) != 0)
             goto undo;
@@ -1852,8 +1852,8 @@ static bool server_games_commit(server_games *games, server_game *game,
     /* The test hook counts the acts only (game.h). */
     if (send_ack)
         server_games_crash_point(games, SERVER_GAMES_CRASH_BEFORE_COMMIT);
-    if (server_journal_append(games->journal, &action) != 0) {
-        fprintf(stderr, "brigaded: journal: %s\n", server_journal_error(games->journal));
+    if (journal_append(games->journal, &action) != 0) {
+        fprintf(stderr, "brigaded: journal: %s\n", journal_error(games->journal));
         goto undo;
     }
     if (send_ack) {
@@ -1918,7 +1918,7 @@ static void server_games_act(server_games *games, server_connection *connection,
                                 "a spectator watches game \"%s\" and cannot act", game->id);
         return;
     }
-    unsigned char action_hash[SERVER_JOURNAL_HASH_SIZE];
+    unsigned char action_hash[JOURNAL_HASH_SIZE];
     if (!server_games_action_hash(message, action_hash)) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
         return;

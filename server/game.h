@@ -24,7 +24,7 @@
  * A text message gets bad_frame (request 0); a message over the size
  * limit gets too_large and the connection is closed with 1009 (§1).
  *
- * Durability (issue 4): every game lives in the journal (server/journal.h,
+ * Durability (issue 4): every game lives in the journal (journal/journal.h,
  * DIR/brigade.sqlite under --data). A new game is journaled before its
  * `created` is sent; an accepted action's events and its answer are
  * committed before its ack and delta are sent to anyone; at start every
@@ -97,7 +97,7 @@ bool server_games_crash_parse(const char *text, server_games_crash *crash, long 
 /*
  * A registry holding every game of the journal in options->data_dir (opened,
  * or created when missing; a damaged file is moved aside and recovered,
- * server/journal.h), rebuilt; progress and damage are reported on stderr.
+ * journal/journal.h), rebuilt; progress and damage are reported on stderr.
  * Returns NULL with one line in message[size] when the journal cannot be
  * opened or read, or memory runs out.
  */

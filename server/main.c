@@ -8,7 +8,7 @@
  * 2 for bad options.
  *
  * The games live in the journal DIR/brigade.sqlite (--data DIR; see
- * server/journal.h): they are rebuilt at start and every accepted action is
+ * journal/journal.h): they are rebuilt at start and every accepted action is
  * committed before it is sent. Test hook: BRIGADE_TEST_CRASH (game.h).
  *
  * The browser client's files (--web) default to, in this order:

@@ -1,6 +1,6 @@
 /*
  * tests/journal/event_codec_test.c: core events and battles through
- * protocol/event_codec.h: exact round trips over whole played battles
+ * journal/event_codec.h: exact round trips over whole played battles
  * (every event kind), strict decoding (each kind of refusal names its
  * member), bytes cut or flipped anywhere (an error, never a crash), and
  * what has no encoding.
@@ -18,7 +18,7 @@
 #include "core/battle.h"
 #include "journal_driver.h"
 #include "protocol/codec.h"
-#include "protocol/event_codec.h"
+#include "journal/event_codec.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -48,28 +48,28 @@ static brigade_battle *scenario_sappers(void)
 static void event_round_trip(const brigade_battle *battle, const brigade_event *event,
                              brigade_event *out)
 {
-    protocol_event_status status;
+    journal_event_status status;
     uint8_t *bytes = NULL;
     size_t len = 0;
-    assert_int_equal(protocol_event_encode(battle, event, &bytes, &len, &status),
-                     PROTOCOL_EVENT_OK);
+    assert_int_equal(journal_event_encode(battle, event, &bytes, &len, &status),
+                     JOURNAL_EVENT_OK);
     assert_non_null(bytes);
-    if (protocol_event_decode(battle, bytes, len, out, &status) != PROTOCOL_EVENT_OK)
+    if (journal_event_decode(battle, bytes, len, out, &status) != JOURNAL_EVENT_OK)
         fail_msg("%s: %s", brigade_event_kind_name(event->kind), status.message);
     assert_memory_equal(out, event, sizeof *event);
 
     /* The same through the tree, and equal events give equal bytes. */
-    protocol_value *tree = protocol_event_to_value(battle, event, &status);
+    protocol_value *tree = journal_event_to_value(battle, event, &status);
     assert_non_null(tree);
     assert_string_equal(protocol_value_string_get(protocol_value_map_get(tree, "kind"), NULL),
                         brigade_event_kind_name(event->kind));
     brigade_event again;
-    assert_int_equal(protocol_event_from_value(battle, tree, &again, &status), PROTOCOL_EVENT_OK);
+    assert_int_equal(journal_event_from_value(battle, tree, &again, &status), JOURNAL_EVENT_OK);
     assert_memory_equal(&again, event, sizeof *event);
     uint8_t *bytes2 = NULL;
     size_t len2 = 0;
-    assert_int_equal(protocol_event_encode(battle, &again, &bytes2, &len2, &status),
-                     PROTOCOL_EVENT_OK);
+    assert_int_equal(journal_event_encode(battle, &again, &bytes2, &len2, &status),
+                     JOURNAL_EVENT_OK);
     assert_int_equal(len2, len);
     assert_memory_equal(bytes2, bytes, len);
     protocol_value_free(tree);
@@ -79,13 +79,13 @@ static void event_round_trip(const brigade_battle *battle, const brigade_event *
 
 static void battle_round_trip(const brigade_battle *battle)
 {
-    protocol_event_status status;
+    journal_event_status status;
     uint8_t *bytes = NULL;
     size_t len = 0;
-    assert_int_equal(protocol_battle_encode(battle, &bytes, &len, &status), PROTOCOL_EVENT_OK);
+    assert_int_equal(journal_battle_encode(battle, &bytes, &len, &status), JOURNAL_EVENT_OK);
     brigade_battle *out = malloc(sizeof *out);
     assert_non_null(out);
-    if (protocol_battle_decode(bytes, len, out, &status) != PROTOCOL_EVENT_OK)
+    if (journal_battle_decode(bytes, len, out, &status) != JOURNAL_EVENT_OK)
         fail_msg("battle: %s", status.message);
     assert_memory_equal(out, battle, sizeof *battle);
     free(out);
@@ -204,9 +204,9 @@ static void expect_refused(const brigade_battle *battle, const protocol_value *t
                            const char *member, const char *part)
 {
     brigade_event out;
-    protocol_event_status status;
-    assert_int_equal(protocol_event_from_value(battle, tree, &out, &status),
-                     PROTOCOL_EVENT_BAD_MEMBER);
+    journal_event_status status;
+    assert_int_equal(journal_event_from_value(battle, tree, &out, &status),
+                     JOURNAL_EVENT_BAD_MEMBER);
     assert_string_equal(status.member, member);
     if (strstr(status.message, part) == NULL)
         fail_msg("message \"%s\" lacks \"%s\"", status.message, part);
@@ -355,8 +355,8 @@ static void test_reports_round_trip(void **state)
     battle_round_trip(battle);
 
     /* Each new member is in the tree only when set. */
-    protocol_event_status status;
-    protocol_value *tree = protocol_battle_to_value(battle, &status);
+    journal_event_status status;
+    protocol_value *tree = journal_battle_to_value(battle, &status);
     assert_non_null(tree);
     assert_non_null(path_get(tree, "units", 0, "fled_turn"));
     assert_null(protocol_value_map_get(
@@ -373,14 +373,14 @@ static void test_reports_round_trip(void **state)
     brigade_battle *out = malloc(sizeof *out);
     assert_non_null(out);
     assert_int_equal(protocol_value_map_set_int(tree, "report_numbers", 2), 0);
-    assert_int_equal(protocol_battle_from_value(tree, out, &status), PROTOCOL_EVENT_BAD_MEMBER);
+    assert_int_equal(journal_battle_from_value(tree, out, &status), JOURNAL_EVENT_BAD_MEMBER);
     assert_string_equal(status.member, "reports[1]");
     assert_int_equal(protocol_value_map_set_int(tree, "report_numbers", 3), 0);
     assert_int_equal(protocol_value_map_set_string(protocol_value_array_get(
                                                        protocol_value_map_get(tree, "reports"), 0),
                                                    "state", "pending"),
                      0);
-    assert_int_equal(protocol_battle_from_value(tree, out, &status), PROTOCOL_EVENT_BAD_MEMBER);
+    assert_int_equal(journal_battle_from_value(tree, out, &status), JOURNAL_EVENT_BAD_MEMBER);
     assert_string_equal(status.member, "reports[0].state");
     protocol_value_free(tree);
     free(out);
@@ -439,7 +439,7 @@ static void test_reports_round_trip(void **state)
         e.unit.pursuit_of = -1;
         e.unit.fled_turn = (int)i + 1;
         event_round_trip(battle, &e, &back);
-        tree = protocol_event_to_value(battle, &e, &status);
+        tree = journal_event_to_value(battle, &e, &status);
         assert_non_null(tree);
         assert_string_equal(protocol_value_string_get(protocol_value_map_get(tree, "cause"), NULL),
                             cause_names[i]);
@@ -465,7 +465,7 @@ static void test_reports_round_trip(void **state)
     e.unit.has_position = false;
     e.unit.terrain = 0;
     e.unit.defending = 0;
-    tree = protocol_event_to_value(battle, &e, &status);
+    tree = journal_event_to_value(battle, &e, &status);
     assert_non_null(tree);
     assert_null(protocol_value_map_get(tree, "terrain"));
     assert_null(protocol_value_map_get(tree, "defending"));
@@ -588,13 +588,13 @@ static void old_event_row(const brigade_battle *battle, const char *hex, brigade
 {
     size_t len = 0;
     uint8_t *bytes = hex_bytes(hex, &len);
-    protocol_event_status status;
-    if (protocol_event_decode(battle, bytes, len, out, &status) != PROTOCOL_EVENT_OK)
+    journal_event_status status;
+    if (journal_event_decode(battle, bytes, len, out, &status) != JOURNAL_EVENT_OK)
         fail_msg("old row: %s", status.message);
     uint8_t *again = NULL;
     size_t again_len = 0;
-    assert_int_equal(protocol_event_encode(battle, out, &again, &again_len, &status),
-                     PROTOCOL_EVENT_OK);
+    assert_int_equal(journal_event_encode(battle, out, &again, &again_len, &status),
+                     JOURNAL_EVENT_OK);
     assert_int_equal(again_len, len);
     assert_memory_equal(again, bytes, len);
     free(again);
@@ -617,8 +617,8 @@ static void test_old_rows(void **state)
     uint8_t *bytes = hex_bytes(old_battle, &len);
     brigade_battle *old = malloc(sizeof *old);
     assert_non_null(old);
-    protocol_event_status status;
-    if (protocol_battle_decode(bytes, len, old, &status) != PROTOCOL_EVENT_OK)
+    journal_event_status status;
+    if (journal_battle_decode(bytes, len, old, &status) != JOURNAL_EVENT_OK)
         fail_msg("old battle: %s", status.message);
     assert_int_equal(old->report_numbers, 0);
     assert_int_equal(old->report_count, 0);
@@ -629,7 +629,7 @@ static void test_old_rows(void **state)
         assert_int_equal(old->units[i].fled_turn, 0);
     uint8_t *again = NULL;
     size_t again_len = 0;
-    assert_int_equal(protocol_battle_encode(old, &again, &again_len, &status), PROTOCOL_EVENT_OK);
+    assert_int_equal(journal_battle_encode(old, &again, &again_len, &status), JOURNAL_EVENT_OK);
     assert_int_equal(again_len, len);
     assert_memory_equal(again, bytes, len);
     free(again);
@@ -666,8 +666,8 @@ static void test_dice_events(void **state)
     assert_string_equal(battle->dice.seeds[BRIGADE_SIDE_A], events[2].dice.hex);
     assert_string_equal(battle->dice.server_seed, events[3].dice.hex);
 
-    protocol_event_status status;
-    protocol_value *tree = protocol_event_to_value(battle, &events[1], &status);
+    journal_event_status status;
+    protocol_value *tree = journal_event_to_value(battle, &events[1], &status);
     assert_non_null(tree);
     assert_int_equal(protocol_value_map_set_string(tree, "hex", "BBBB"), 0);
     expect_refused(battle, tree, "hex", "64 lower-case hex");
@@ -680,8 +680,8 @@ static void test_strict_decoding(void **state)
     (void)state;
     brigade_battle *battle = NULL;
     brigade_event *result = find_event(BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, &battle);
-    protocol_event_status status;
-    protocol_value *good = protocol_event_to_value(battle, result, &status);
+    journal_event_status status;
+    protocol_value *good = journal_event_to_value(battle, result, &status);
     assert_non_null(good);
 
     protocol_value *t = protocol_value_clone(good);
@@ -756,7 +756,7 @@ static void test_strict_decoding(void **state)
 
     /* A melee record inside an event, and nil where nil is not allowed. */
     brigade_event *formed = find_event(BRIGADE_BATTLE_EVENT_MELEE_FORMED, &battle);
-    good = protocol_event_to_value(battle, formed, &status);
+    good = journal_event_to_value(battle, formed, &status);
     assert_non_null(good);
     t = protocol_value_clone(good);
     assert_int_equal(protocol_value_map_set(path_get(t, "melee", -1, NULL), "round",
@@ -779,15 +779,15 @@ static void test_strict_battle(void **state)
 {
     (void)state;
     brigade_battle *battle = scenario_file("village.json");
-    protocol_event_status status;
-    protocol_value *good = protocol_battle_to_value(battle, &status);
+    journal_event_status status;
+    protocol_value *good = journal_battle_to_value(battle, &status);
     assert_non_null(good);
     brigade_battle *out = malloc(sizeof *out);
     assert_non_null(out);
 
     protocol_value *t = protocol_value_clone(good);
-    assert_int_equal(protocol_value_map_set_int(t, "format", PROTOCOL_BATTLE_FORMAT + 1), 0);
-    assert_int_equal(protocol_battle_from_value(t, out, &status), PROTOCOL_EVENT_BAD_MEMBER);
+    assert_int_equal(protocol_value_map_set_int(t, "format", JOURNAL_BATTLE_FORMAT + 1), 0);
+    assert_int_equal(journal_battle_from_value(t, out, &status), JOURNAL_EVENT_BAD_MEMBER);
     assert_string_equal(status.member, "format");
     protocol_value_free(t);
 
@@ -796,7 +796,7 @@ static void test_strict_battle(void **state)
     assert_int_equal(protocol_value_map_set_string(protocol_value_array_get(units, 1), "id",
                                                    "ligne_1"),
                      0);
-    assert_int_equal(protocol_battle_from_value(t, out, &status), PROTOCOL_EVENT_BAD_MEMBER);
+    assert_int_equal(journal_battle_from_value(t, out, &status), JOURNAL_EVENT_BAD_MEMBER);
     assert_string_equal(status.member, "units[1].id");
     assert_non_null(strstr(status.message, "twice"));
     protocol_value_free(t);
@@ -806,7 +806,7 @@ static void test_strict_battle(void **state)
     assert_int_equal(protocol_value_map_set_string(protocol_value_array_get(units, 2),
                                                    "pursuit_of", "ghost"),
                      0);
-    assert_int_equal(protocol_battle_from_value(t, out, &status), PROTOCOL_EVENT_BAD_MEMBER);
+    assert_int_equal(journal_battle_from_value(t, out, &status), JOURNAL_EVENT_BAD_MEMBER);
     assert_string_equal(status.member, "units[2].pursuit_of");
     protocol_value_free(t);
 
@@ -814,7 +814,7 @@ static void test_strict_battle(void **state)
     assert_int_equal(protocol_value_map_remove(protocol_value_map_get(t, "ruleset"),
                                                "bua_fall_back"),
                      0);
-    assert_int_equal(protocol_battle_from_value(t, out, &status), PROTOCOL_EVENT_BAD_MEMBER);
+    assert_int_equal(journal_battle_from_value(t, out, &status), JOURNAL_EVENT_BAD_MEMBER);
     assert_string_equal(status.member, "ruleset.bua_fall_back");
     protocol_value_free(t);
 
@@ -833,15 +833,15 @@ static void test_bytes_cut_and_flipped(void **state)
     (void)state;
     brigade_battle *battle = NULL;
     brigade_event *resolved = find_event(BRIGADE_BATTLE_EVENT_MELEE_RESOLVED, &battle);
-    protocol_event_status status;
+    journal_event_status status;
     uint8_t *bytes = NULL;
     size_t len = 0;
-    assert_int_equal(protocol_event_encode(battle, resolved, &bytes, &len, &status),
-                     PROTOCOL_EVENT_OK);
+    assert_int_equal(journal_event_encode(battle, resolved, &bytes, &len, &status),
+                     JOURNAL_EVENT_OK);
     brigade_event out;
     for (size_t cut = 0; cut < len; cut++) {
-        protocol_event_error error = protocol_event_decode(battle, bytes, cut, &out, &status);
-        assert_true(error == PROTOCOL_EVENT_BAD_BYTES || error == PROTOCOL_EVENT_BAD_MEMBER);
+        journal_event_error error = journal_event_decode(battle, bytes, cut, &out, &status);
+        assert_true(error == JOURNAL_EVENT_BAD_BYTES || error == JOURNAL_EVENT_BAD_MEMBER);
     }
     static const uint8_t patterns[] = {0x01, 0x80, 0xff, 0x20};
     int refused = 0;
@@ -851,7 +851,7 @@ static void test_bytes_cut_and_flipped(void **state)
             assert_non_null(copy);
             memcpy(copy, bytes, len);
             copy[at] ^= patterns[p];
-            if (protocol_event_decode(battle, copy, len, &out, &status) != PROTOCOL_EVENT_OK)
+            if (journal_event_decode(battle, copy, len, &out, &status) != JOURNAL_EVENT_OK)
                 refused++;
             free(copy);
         }
@@ -860,20 +860,20 @@ static void test_bytes_cut_and_flipped(void **state)
 
     uint8_t *battle_bytes = NULL;
     size_t battle_len = 0;
-    assert_int_equal(protocol_battle_encode(battle, &battle_bytes, &battle_len, &status),
-                     PROTOCOL_EVENT_OK);
+    assert_int_equal(journal_battle_encode(battle, &battle_bytes, &battle_len, &status),
+                     JOURNAL_EVENT_OK);
     brigade_battle *decoded = malloc(sizeof *decoded);
     assert_non_null(decoded);
     for (size_t cut = 0; cut < battle_len; cut += 7)
-        assert_int_not_equal(protocol_battle_decode(battle_bytes, cut, decoded, &status),
-                             PROTOCOL_EVENT_OK);
+        assert_int_not_equal(journal_battle_decode(battle_bytes, cut, decoded, &status),
+                             JOURNAL_EVENT_OK);
     for (size_t at = 0; at < battle_len; at += 3) {
         battle_bytes[at] ^= 0x41;
-        (void)protocol_battle_decode(battle_bytes, battle_len, decoded, &status);
+        (void)journal_battle_decode(battle_bytes, battle_len, decoded, &status);
         battle_bytes[at] ^= 0x41;
     }
-    assert_int_equal(protocol_battle_decode(battle_bytes, battle_len, decoded, &status),
-                     PROTOCOL_EVENT_OK);
+    assert_int_equal(journal_battle_decode(battle_bytes, battle_len, decoded, &status),
+                     JOURNAL_EVENT_OK);
     free(decoded);
     free(battle_bytes);
     free(resolved);
@@ -884,7 +884,7 @@ static void test_unencodable(void **state)
 {
     (void)state;
     brigade_battle *battle = scenario_file("example_a.json");
-    protocol_event_status status;
+    journal_event_status status;
     brigade_event e;
     memset(&e, 0, sizeof e);
     e.kind = BRIGADE_BATTLE_EVENT_UNIT_CHANGED;
@@ -892,30 +892,30 @@ static void test_unencodable(void **state)
     e.unit.pursuit_of = -1;
     uint8_t *bytes = NULL;
     size_t len = 0;
-    assert_int_equal(protocol_event_encode(battle, &e, &bytes, &len, &status),
-                     PROTOCOL_EVENT_UNFIT);
+    assert_int_equal(journal_event_encode(battle, &e, &bytes, &len, &status),
+                     JOURNAL_EVENT_UNFIT);
     assert_null(bytes);
     assert_string_equal(status.member, "unit");
 
     /* A note cut inside a UTF-8 character (bytes c3 a9 = "é", cut after c3). */
     e.unit.unit = 0;
     snprintf(e.unit.note, sizeof e.unit.note, "charg\xc3");
-    assert_int_equal(protocol_event_encode(battle, &e, &bytes, &len, &status),
-                     PROTOCOL_EVENT_UNFIT);
+    assert_int_equal(journal_event_encode(battle, &e, &bytes, &len, &status),
+                     JOURNAL_EVENT_UNFIT);
     assert_string_equal(status.member, "note");
     assert_non_null(strstr(status.message, "UTF-8"));
 
     memset(&e, 0, sizeof e);
     e.kind = BRIGADE_BATTLE_EVENT_PHASE_BEGUN;
     e.phase.phase = (brigade_phase)42;
-    assert_int_equal(protocol_event_encode(battle, &e, &bytes, &len, &status),
-                     PROTOCOL_EVENT_UNFIT);
+    assert_int_equal(journal_event_encode(battle, &e, &bytes, &len, &status),
+                     JOURNAL_EVENT_UNFIT);
     assert_string_equal(status.member, "phase");
 
     memset(&e, 0, sizeof e);
     e.kind = (brigade_event_kind)99;
-    assert_int_equal(protocol_event_encode(battle, &e, &bytes, &len, &status),
-                     PROTOCOL_EVENT_UNFIT);
+    assert_int_equal(journal_event_encode(battle, &e, &bytes, &len, &status),
+                     JOURNAL_EVENT_UNFIT);
     assert_string_equal(status.member, "kind");
 
     /* A readable event on the wire: names, not numbers. */
@@ -925,7 +925,7 @@ static void test_unencodable(void **state)
     e.unit.cause = BRIGADE_CAUSE_MELEE;
     e.unit.status = BRIGADE_STATUS_PUSHED_BACK;
     e.unit.pursuit_of = 0;
-    protocol_value *tree = protocol_event_to_value(battle, &e, &status);
+    protocol_value *tree = journal_event_to_value(battle, &e, &status);
     assert_non_null(tree);
     char *json = protocol_value_to_json(tree, 0);
     assert_non_null(json);

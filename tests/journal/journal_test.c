@@ -1,5 +1,5 @@
 /*
- * tests/journal/journal_test.c: the SQLite journal (server/journal.h):
+ * tests/journal/journal_test.c: the SQLite journal (journal/journal.h):
  * append and load round trips against the live battles (memcmp), the fold
  * of the journaled events from seq 0, idempotent answers, refusals that
  * write nothing, damage (a corrupted event row, a deleted row, a damaged
@@ -25,7 +25,7 @@
 #include "journal_driver.h"
 #include "protocol/message.h"
 #include "protocol/value.h"
-#include "server/journal.h"
+#include "journal/journal.h"
 
 #define SNAPSHOT_EVERY 16
 
@@ -77,11 +77,11 @@ static void folder_find(const folder *f, const char *prefix, char *out, size_t s
     closedir(dir);
 }
 
-static server_journal *journal_open(const folder *f, bool read_only)
+static journal_db *folder_journal_open(const folder *f, bool read_only)
 {
-    server_journal_options options = {read_only, true, SNAPSHOT_EVERY};
+    journal_options options = {read_only, true, SNAPSHOT_EVERY};
     char message[512];
-    server_journal *j = server_journal_open(f->path, &options, message, sizeof message);
+    journal_db *j = journal_open(f->path, &options, message, sizeof message);
     if (j == NULL)
         fail_msg("%s", message);
     return j;
@@ -98,7 +98,7 @@ typedef struct live_game {
     int64_t seq;
     int64_t request;
     journal_rng rng;
-    unsigned char tokens[2][SERVER_JOURNAL_HASH_SIZE];
+    unsigned char tokens[2][JOURNAL_HASH_SIZE];
     bool ended;
 } live_game;
 
@@ -126,7 +126,7 @@ static void scenario_text(const char *name, char **text, size_t *len)
 
 /* Creates game `id` from scenario file `name` ("sappers": the inline one),
  * journaled. */
-static void live_create(server_journal *j, live_game *g, const char *id, const char *name,
+static void live_create(journal_db *j, live_game *g, const char *id, const char *name,
                         uint64_t seed)
 {
     memset(g, 0, sizeof *g);
@@ -140,20 +140,20 @@ static void live_create(server_journal *j, live_game *g, const char *id, const c
     journal_rng_seed(&g->rng, seed);
     char token[32];
     snprintf(token, sizeof token, "%s-token-A", id);
-    server_journal_sha256(token, strlen(token), g->tokens[0]);
+    journal_sha256(token, strlen(token), g->tokens[0]);
     snprintf(token, sizeof token, "%s-token-B", id);
-    server_journal_sha256(token, strlen(token), g->tokens[1]);
+    journal_sha256(token, strlen(token), g->tokens[1]);
 
     brigade_event_list start;
     brigade_event_list_init(&start);
     brigade_dice_source dice = journal_rng_dice(&g->rng);
     brigade_battle_error error;
     assert_int_equal(brigade_battle_start(g->battle, &dice, &start, &error), BRIGADE_BATTLE_OK);
-    server_journal_game game = {g->id, 1700000000, g->scenario, g->scenario_len, {{0}}, g->initial,
+    journal_game game = {g->id, 1700000000, g->scenario, g->scenario_len, {{0}}, g->initial,
                                 &start, NULL, NULL, NULL, 0, NULL};
     memcpy(game.token_sha256, g->tokens, sizeof g->tokens);
-    if (server_journal_game_create(j, &game) != 0)
-        fail_msg("%s", server_journal_error(j));
+    if (journal_game_create(j, &game) != 0)
+        fail_msg("%s", journal_error(j));
     assert_true(brigade_battle_fold_all(g->battle, &start));
     brigade_event_list_free(&start);
 }
@@ -180,7 +180,7 @@ static protocol_value *aux_of(const live_game *g, int64_t seq)
 }
 
 /* Plays and journals up to `actions` actions; returns how many. */
-static int live_play(server_journal *j, live_game *g, int actions)
+static int live_play(journal_db *j, live_game *g, int actions)
 {
     int played = 0;
     brigade_event_list events;
@@ -196,7 +196,7 @@ static int live_play(server_journal *j, live_game *g, int actions)
         memcpy(after, g->battle, sizeof *after);
         assert_true(brigade_battle_fold_all(after, &events));
         int64_t seq = g->seq + 1;
-        server_journal_action action;
+        journal_action action;
         memset(&action, 0, sizeof action);
         action.game = g->id;
         action.seq = seq;
@@ -204,7 +204,7 @@ static int live_play(server_journal *j, live_game *g, int actions)
         action.events = &events;
         action.seat = seat;
         action.request = ++g->request;
-        server_journal_sha256(&command, sizeof command, action.action_sha256);
+        journal_sha256(&command, sizeof command, action.action_sha256);
         uint8_t *answer = NULL;
         size_t answer_len = 0;
         ack_bytes(action.request, seq, &answer, &answer_len);
@@ -212,13 +212,13 @@ static int live_play(server_journal *j, live_game *g, int actions)
         action.answer_len = answer_len;
         action.ended = after->phase == BRIGADE_PHASE_ENDED;
         protocol_value *aux = NULL;
-        if (server_journal_snapshot_due(j, seq)) {
+        if (journal_snapshot_due(j, seq)) {
             aux = aux_of(g, seq);
             action.snapshot = after;
             action.snapshot_aux = aux;
         }
-        if (server_journal_append(j, &action) != 0)
-            fail_msg("%s", server_journal_error(j));
+        if (journal_append(j, &action) != 0)
+            fail_msg("%s", journal_error(j));
         protocol_value_free(aux);
         free(answer);
         memcpy(g->battle, after, sizeof *after);
@@ -237,14 +237,14 @@ static int live_play(server_journal *j, live_game *g, int actions)
 
 typedef struct loaded_set {
     int count;
-    server_journal_loaded games[LOADED_MAX]; /* taken from the callback */
+    journal_loaded games[LOADED_MAX]; /* taken from the callback */
 } loaded_set;
 
-static void on_game(void *context, server_journal_loaded *game)
+static void on_game(void *context, journal_loaded *game)
 {
     loaded_set *set = context;
     assert_true(set->count < LOADED_MAX);
-    server_journal_loaded *keep = &set->games[set->count++];
+    journal_loaded *keep = &set->games[set->count++];
     memcpy(keep, game, sizeof *game);
     /* Take what the journal owns. */
     game->scenario = NULL;
@@ -258,11 +258,11 @@ static void on_game(void *context, server_journal_loaded *game)
 static void loaded_free(loaded_set *set)
 {
     for (int i = 0; i < set->count; i++)
-        server_journal_loaded_free(&set->games[i]);
+        journal_loaded_free(&set->games[i]);
     set->count = 0;
 }
 
-static const server_journal_loaded *loaded_find(const loaded_set *set, const char *id)
+static const journal_loaded *loaded_find(const loaded_set *set, const char *id)
 {
     for (int i = 0; i < set->count; i++)
         if (strcmp(set->games[i].id, id) == 0)
@@ -274,19 +274,19 @@ static const server_journal_loaded *loaded_find(const loaded_set *set, const cha
 static void load_all(const folder *f, loaded_set *set)
 {
     memset(set, 0, sizeof *set);
-    server_journal *j = journal_open(f, false);
-    long n = server_journal_load(j, on_game, set);
+    journal_db *j = folder_journal_open(f, false);
+    long n = journal_load(j, on_game, set);
     if (n < 0)
-        fail_msg("%s", server_journal_error(j));
+        fail_msg("%s", journal_error(j));
     assert_int_equal(n, set->count);
-    server_journal_close(j);
+    journal_close(j);
 }
 
 /* Asserts a loaded game is the live one. */
-static void assert_loaded_live(const server_journal_loaded *l, const live_game *g)
+static void assert_loaded_live(const journal_loaded *l, const live_game *g)
 {
-    if (l->status != SERVER_JOURNAL_ACTIVE)
-        fail_msg("game %s: %s: %s", g->id, server_journal_status_name(l->status), l->damage);
+    if (l->status != JOURNAL_ACTIVE)
+        fail_msg("game %s: %s: %s", g->id, journal_status_name(l->status), l->damage);
     assert_int_equal(l->seq, g->seq);
     assert_non_null(l->battle);
     assert_memory_equal(l->battle, g->battle, sizeof *g->battle);
@@ -326,14 +326,14 @@ typedef struct three_games {
 static void three_games_make(three_games *t)
 {
     folder_make(&t->dir);
-    server_journal *j = journal_open(&t->dir, false);
+    journal_db *j = folder_journal_open(&t->dir, false);
     live_create(j, &t->games[0], "g-example", "example_a.json", 11);
     live_create(j, &t->games[1], "g-village", "village.json", 12);
     live_create(j, &t->games[2], "g-sappers", "sappers", 13);
     live_play(j, &t->games[0], 80);
     live_play(j, &t->games[1], 45);
     live_play(j, &t->games[2], 3);
-    server_journal_close(j);
+    journal_close(j);
 }
 
 static void three_games_free(three_games *t)
@@ -357,9 +357,9 @@ static void test_append_load_round_trip(void **state)
     loaded_free(&set);
 
     /* Play on after the restart: the loaded state is the one to go on from. */
-    server_journal *j = journal_open(&t.dir, false);
+    journal_db *j = folder_journal_open(&t.dir, false);
     live_play(j, &t.games[1], 30);
-    server_journal_close(j);
+    journal_close(j);
     load_all(&t.dir, &set);
     assert_loaded_live(loaded_find(&set, "g-village"), &t.games[1]);
     loaded_free(&set);
@@ -373,12 +373,12 @@ static void test_fold_from_start_equals_live(void **state)
     (void)state;
     three_games t;
     three_games_make(&t);
-    server_journal *j = journal_open(&t.dir, true);
+    journal_db *j = folder_journal_open(&t.dir, true);
     for (int i = 0; i < 3; i++) {
         const live_game *g = &t.games[i];
-        server_journal_loaded l;
-        assert_int_equal(server_journal_game_read(j, g->id, true, &l), 0);
-        assert_int_equal(l.status, g->ended ? SERVER_JOURNAL_ENDED : SERVER_JOURNAL_ACTIVE);
+        journal_loaded l;
+        assert_int_equal(journal_game_read(j, g->id, true, &l), 0);
+        assert_int_equal(l.status, g->ended ? JOURNAL_ENDED : JOURNAL_ACTIVE);
         assert_int_equal(l.snapshot_seq, -1);
         assert_int_equal(l.records.items[0].seq, 0);
         brigade_battle *fold = malloc(sizeof *fold);
@@ -395,22 +395,22 @@ static void test_fold_from_start_equals_live(void **state)
         assert_memory_equal(l.battle, g->battle, sizeof *fold);
 
         /* events_after from the middle gives the tail. */
-        server_journal_records tail = {NULL, 0, 0};
-        assert_int_equal(server_journal_events_after(j, g->id, g->seq / 2, g->initial, &tail), 0);
+        journal_records tail = {NULL, 0, 0};
+        assert_int_equal(journal_events_after(j, g->id, g->seq / 2, g->initial, &tail), 0);
         size_t first = 0;
         while (first < l.records.count && l.records.items[first].seq <= g->seq / 2)
             first++;
         assert_int_equal(tail.count, l.records.count - first);
         for (size_t k = 0; k < tail.count; k++)
             assert_memory_equal(&tail.items[k], &l.records.items[first + k], sizeof tail.items[k]);
-        server_journal_records_free(&tail);
+        journal_records_free(&tail);
         free(fold);
-        server_journal_loaded_free(&l);
+        journal_loaded_free(&l);
     }
-    server_journal_loaded none;
-    assert_int_equal(server_journal_game_read(j, "g-nowhere", false, &none), -1);
-    assert_non_null(strstr(server_journal_error(j), "no such game"));
-    server_journal_close(j);
+    journal_loaded none;
+    assert_int_equal(journal_game_read(j, "g-nowhere", false, &none), -1);
+    assert_non_null(strstr(journal_error(j), "no such game"));
+    journal_close(j);
     three_games_free(&t);
 }
 
@@ -419,7 +419,7 @@ static void test_idempotent_answers(void **state)
     (void)state;
     folder dir;
     folder_make(&dir);
-    server_journal *j = journal_open(&dir, false);
+    journal_db *j = folder_journal_open(&dir, false);
     live_game g;
     live_create(j, &g, "g-answers", "example_a.json", 21);
     assert_int_equal(live_play(j, &g, 5), 5);
@@ -440,12 +440,12 @@ static void test_idempotent_answers(void **state)
     brigade_command command;
     brigade_side seat = BRIGADE_SIDE_A;
     brigade_side seat3 = BRIGADE_SIDE_A;
-    unsigned char hash3[SERVER_JOURNAL_HASH_SIZE];
+    unsigned char hash3[JOURNAL_HASH_SIZE];
     for (int i = 1; i <= 3; i++) {
         brigade_event_list_clear(&events);
         assert_true(journal_driver_step(b, &rng, &seat, &command, &events));
         assert_true(brigade_battle_fold_all(b, &events));
-        server_journal_sha256(&command, sizeof command, hash3);
+        journal_sha256(&command, sizeof command, hash3);
         seat3 = seat;
     }
     brigade_event_list_free(&events);
@@ -453,9 +453,9 @@ static void test_idempotent_answers(void **state)
     int64_t seq = 0;
     uint8_t *answer = NULL;
     size_t answer_len = 0;
-    assert_int_equal(server_journal_answer_find(j, g.id, seat3, 3, hash3, &seq, &answer,
+    assert_int_equal(journal_answer_find(j, g.id, seat3, 3, hash3, &seq, &answer,
                                                 &answer_len),
-                     SERVER_JOURNAL_ANSWER_FOUND);
+                     JOURNAL_ANSWER_FOUND);
     assert_int_equal(seq, 3);
     uint8_t *want = NULL;
     size_t want_len = 0;
@@ -465,18 +465,18 @@ static void test_idempotent_answers(void **state)
     free(answer);
     free(want);
 
-    unsigned char other[SERVER_JOURNAL_HASH_SIZE];
+    unsigned char other[JOURNAL_HASH_SIZE];
     memset(other, 0x5a, sizeof other);
-    assert_int_equal(server_journal_answer_find(j, g.id, seat3, 3, other, &seq, &answer,
+    assert_int_equal(journal_answer_find(j, g.id, seat3, 3, other, &seq, &answer,
                                                 &answer_len),
-                     SERVER_JOURNAL_ANSWER_OTHER);
+                     JOURNAL_ANSWER_OTHER);
     assert_null(answer);
-    assert_int_equal(server_journal_answer_find(j, g.id, seat3, 99, hash3, &seq, &answer,
+    assert_int_equal(journal_answer_find(j, g.id, seat3, 99, hash3, &seq, &answer,
                                                 &answer_len),
-                     SERVER_JOURNAL_ANSWER_NONE);
-    assert_int_equal(server_journal_answer_find(j, "g-other", seat3, 3, hash3, &seq, &answer,
+                     JOURNAL_ANSWER_NONE);
+    assert_int_equal(journal_answer_find(j, "g-other", seat3, 3, hash3, &seq, &answer,
                                                 &answer_len),
-                     SERVER_JOURNAL_ANSWER_NONE);
+                     JOURNAL_ANSWER_NONE);
 
     /* The same request id used again (a client numbering from 1 on a new
      * connection) replaces the older answer. */
@@ -488,7 +488,7 @@ static void test_idempotent_answers(void **state)
     uint8_t *ack = NULL;
     size_t ack_len = 0;
     ack_bytes(3, 6, &ack, &ack_len);
-    server_journal_action action;
+    journal_action action;
     memset(&action, 0, sizeof action);
     action.game = g.id;
     action.seq = 6;
@@ -499,21 +499,21 @@ static void test_idempotent_answers(void **state)
     memcpy(action.action_sha256, hash3, sizeof hash3);
     action.answer = ack;
     action.answer_len = ack_len;
-    assert_int_equal(server_journal_append(j, &action), 0);
+    assert_int_equal(journal_append(j, &action), 0);
     assert_true(brigade_battle_fold_all(g.battle, &one));
     g.seq = 6;
-    unsigned char hash6[SERVER_JOURNAL_HASH_SIZE];
+    unsigned char hash6[JOURNAL_HASH_SIZE];
     memcpy(hash6, hash3, sizeof hash6);
-    assert_int_equal(server_journal_answer_find(j, g.id, seat3, 3, hash6, &seq, &answer,
+    assert_int_equal(journal_answer_find(j, g.id, seat3, 3, hash6, &seq, &answer,
                                                 &answer_len),
-                     SERVER_JOURNAL_ANSWER_FOUND);
+                     JOURNAL_ANSWER_FOUND);
     assert_int_equal(seq, 6);
     assert_int_equal(answer_len, ack_len);
     assert_memory_equal(answer, ack, ack_len);
     free(answer);
     brigade_event_list_free(&one);
     free(ack);
-    server_journal_close(j);
+    journal_close(j);
 
     loaded_set set;
     load_all(&dir, &set);
@@ -529,7 +529,7 @@ static void test_append_refusals(void **state)
     (void)state;
     folder dir;
     folder_make(&dir);
-    server_journal *j = journal_open(&dir, false);
+    journal_db *j = folder_journal_open(&dir, false);
     live_game g;
     live_create(j, &g, "g-refuse", "example_a.json", 31);
     live_play(j, &g, 4);
@@ -542,7 +542,7 @@ static void test_append_refusals(void **state)
     uint8_t *ack = NULL;
     size_t ack_len = 0;
     ack_bytes(50, 7, &ack, &ack_len);
-    server_journal_action action;
+    journal_action action;
     memset(&action, 0, sizeof action);
     action.game = g.id;
     action.seq = 7; /* the next is 5 */
@@ -552,20 +552,20 @@ static void test_append_refusals(void **state)
     action.request = 50;
     action.answer = ack;
     action.answer_len = ack_len;
-    assert_int_equal(server_journal_append(j, &action), -1);
-    assert_non_null(strstr(server_journal_error(j), "the next is 5"));
+    assert_int_equal(journal_append(j, &action), -1);
+    assert_non_null(strstr(journal_error(j), "the next is 5"));
 
     action.seq = 5;
     action.game = "g-none";
-    assert_int_equal(server_journal_append(j, &action), -1);
-    assert_non_null(strstr(server_journal_error(j), "no such game"));
+    assert_int_equal(journal_append(j, &action), -1);
+    assert_non_null(strstr(journal_error(j), "no such game"));
 
     action.game = g.id;
     brigade_event_list empty;
     brigade_event_list_init(&empty);
     action.events = &empty;
-    assert_int_equal(server_journal_append(j, &action), -1);
-    assert_non_null(strstr(server_journal_error(j), "no events"));
+    assert_int_equal(journal_append(j, &action), -1);
+    assert_non_null(strstr(journal_error(j), "no events"));
 
     /* An event that cannot be encoded: nothing of the action is written. */
     brigade_event_list bad;
@@ -577,17 +577,17 @@ static void test_append_refusals(void **state)
     bad.items[1].kind = BRIGADE_BATTLE_EVENT_UNIT_CHANGED;
     bad.items[1].unit.unit = 77;
     action.events = &bad;
-    assert_int_equal(server_journal_append(j, &action), -1);
-    assert_non_null(strstr(server_journal_error(j), "event 1 (unit_changed) cannot be journaled"));
+    assert_int_equal(journal_append(j, &action), -1);
+    assert_non_null(strstr(journal_error(j), "event 1 (unit_changed) cannot be journaled"));
     brigade_event_list_free(&bad);
 
-    server_journal_game dup = {g.id, 1, "{}", 2, {{0}}, g.initial, &one, NULL, NULL, NULL, 0, NULL};
-    assert_int_equal(server_journal_game_create(j, &dup), -1);
-    assert_non_null(strstr(server_journal_error(j), "create game g-refuse"));
+    journal_game dup = {g.id, 1, "{}", 2, {{0}}, g.initial, &one, NULL, NULL, NULL, 0, NULL};
+    assert_int_equal(journal_game_create(j, &dup), -1);
+    assert_non_null(strstr(journal_error(j), "create game g-refuse"));
 
     brigade_event_list_free(&one);
     free(ack);
-    server_journal_close(j);
+    journal_close(j);
 
     loaded_set set;
     load_all(&dir, &set);
@@ -596,14 +596,14 @@ static void test_append_refusals(void **state)
     loaded_free(&set);
 
     /* Read-only: loads, refuses to write. */
-    j = journal_open(&dir, true);
+    j = folder_journal_open(&dir, true);
     memset(&set, 0, sizeof set);
-    assert_int_equal(server_journal_load(j, on_game, &set), 1);
+    assert_int_equal(journal_load(j, on_game, &set), 1);
     assert_loaded_live(loaded_find(&set, g.id), &g);
     loaded_free(&set);
-    assert_int_equal(server_journal_game_mark_damaged(j, g.id, "no"), -1);
-    assert_non_null(strstr(server_journal_error(j), "read-only"));
-    server_journal_close(j);
+    assert_int_equal(journal_game_mark_damaged(j, g.id, "no"), -1);
+    assert_non_null(strstr(journal_error(j), "read-only"));
+    journal_close(j);
     live_free(&g);
     folder_remove(&dir);
 }
@@ -675,8 +675,8 @@ static void test_corrupted_event_row(void **state)
     loaded_set set;
     load_all(&t.dir, &set);
     assert_int_equal(set.count, 3);
-    const server_journal_loaded *bad = loaded_find(&set, "g-village");
-    assert_int_equal(bad->status, SERVER_JOURNAL_DAMAGED);
+    const journal_loaded *bad = loaded_find(&set, "g-village");
+    assert_int_equal(bad->status, JOURNAL_DAMAGED);
     assert_null(bad->battle);
     char want[128];
     snprintf(want, sizeof want, "seq %lld index 0: checksum mismatch", (long long)seq);
@@ -690,10 +690,10 @@ static void test_corrupted_event_row(void **state)
      * no more actions. */
     load_all(&t.dir, &set);
     bad = loaded_find(&set, "g-village");
-    assert_int_equal(bad->status, SERVER_JOURNAL_DAMAGED);
+    assert_int_equal(bad->status, JOURNAL_DAMAGED);
     assert_non_null(strstr(bad->damage, want));
     loaded_free(&set);
-    server_journal *j = journal_open(&t.dir, false);
+    journal_db *j = folder_journal_open(&t.dir, false);
     brigade_event_list events;
     brigade_event_list_init(&events);
     brigade_side seat;
@@ -702,7 +702,7 @@ static void test_corrupted_event_row(void **state)
     uint8_t *ack = NULL;
     size_t ack_len = 0;
     ack_bytes(999, seq + 1, &ack, &ack_len);
-    server_journal_action action;
+    journal_action action;
     memset(&action, 0, sizeof action);
     action.game = "g-village";
     action.seq = seq + 1;
@@ -712,22 +712,22 @@ static void test_corrupted_event_row(void **state)
     action.request = 999;
     action.answer = ack;
     action.answer_len = ack_len;
-    assert_int_equal(server_journal_append(j, &action), -1);
-    assert_non_null(strstr(server_journal_error(j), "the game is damaged"));
+    assert_int_equal(journal_append(j, &action), -1);
+    assert_non_null(strstr(journal_error(j), "the game is damaged"));
     free(ack);
     brigade_event_list_free(&events);
 
     /* A row damaged before the last snapshot is not read at start-up; a
      * replay from seq 0 finds it. */
-    server_journal_close(j);
+    journal_close(j);
     body_flip(&t.dir, "g-example", 2, 0, 1);
     load_all(&t.dir, &set);
     assert_loaded_live(loaded_find(&set, "g-example"), &t.games[0]);
     loaded_free(&set);
-    j = journal_open(&t.dir, true);
-    server_journal_loaded l;
-    assert_int_equal(server_journal_game_read(j, "g-example", true, &l), 0);
-    assert_int_equal(l.status, SERVER_JOURNAL_DAMAGED);
+    j = folder_journal_open(&t.dir, true);
+    journal_loaded l;
+    assert_int_equal(journal_game_read(j, "g-example", true, &l), 0);
+    assert_int_equal(l.status, JOURNAL_DAMAGED);
     assert_non_null(strstr(l.damage, "seq 2 index 0: checksum mismatch"));
     /* What comes before the damaged row can still be shown (brigade
      * replay): the initial battle and every record of seqs 0 and 1. */
@@ -737,8 +737,8 @@ static void test_corrupted_event_row(void **state)
     for (size_t i = 0; i < l.records.count; i++)
         assert_true(l.records.items[i].seq < 2);
     assert_int_equal(l.records.items[l.records.count - 1].seq, 1);
-    server_journal_loaded_free(&l);
-    server_journal_close(j);
+    journal_loaded_free(&l);
+    journal_close(j);
     three_games_free(&t);
 }
 
@@ -763,13 +763,13 @@ static void test_missing_row_and_bad_snapshot(void **state)
 
     loaded_set set;
     load_all(&t.dir, &set);
-    const server_journal_loaded *sappers = loaded_find(&set, "g-sappers");
-    assert_int_equal(sappers->status, SERVER_JOURNAL_DAMAGED);
+    const journal_loaded *sappers = loaded_find(&set, "g-sappers");
+    assert_int_equal(sappers->status, JOURNAL_DAMAGED);
     if (strstr(sappers->damage, "ends after") == NULL &&
         strstr(sappers->damage, "the events end at") == NULL)
         fail_msg("damage \"%s\"", sappers->damage);
-    const server_journal_loaded *example = loaded_find(&set, "g-example");
-    assert_int_equal(example->status, SERVER_JOURNAL_ACTIVE);
+    const journal_loaded *example = loaded_find(&set, "g-example");
+    assert_int_equal(example->status, JOURNAL_ACTIVE);
     assert_memory_equal(example->battle, t.games[0].battle, sizeof *example->battle);
     assert_non_null(strstr(example->warning, "checksum mismatch"));
     assert_int_equal(example->snapshot_seq,
@@ -787,7 +787,7 @@ static void test_truncated_file(void **state)
     (void)state;
     folder dir;
     folder_make(&dir);
-    server_journal *j = journal_open(&dir, false);
+    journal_db *j = folder_journal_open(&dir, false);
     live_game small[3], big;
     live_create(j, &small[0], "a-small", "example_a.json", 41);
     live_create(j, &small[1], "b-small", "village.json", 42);
@@ -796,7 +796,7 @@ static void test_truncated_file(void **state)
         live_play(j, &small[i], 10);
     live_create(j, &big, "z-big", "village.json", 44);
     live_play(j, &big, 400);
-    server_journal_close(j);
+    journal_close(j);
 
     char path[128];
     folder_file(&dir, "brigade.sqlite", path, sizeof path);
@@ -805,16 +805,16 @@ static void test_truncated_file(void **state)
     assert_true(info.st_size > 8 * 4096);
     assert_int_equal(truncate(path, info.st_size - 3 * 4096), 0);
 
-    server_journal_options options = {false, true, SNAPSHOT_EVERY};
+    journal_options options = {false, true, SNAPSHOT_EVERY};
     char message[512];
-    j = server_journal_open(dir.path, &options, message, sizeof message);
+    j = journal_open(dir.path, &options, message, sizeof message);
     if (j == NULL)
         fail_msg("%s", message);
-    const char *note = server_journal_recovery(j);
+    const char *note = journal_recovery(j);
     print_message("recovery: %s\n", note);
     assert_non_null(strstr(note, "damaged"));
     assert_non_null(strstr(note, "3 games read whole and 1 marked damaged"));
-    server_journal_close(j);
+    journal_close(j);
     char moved[256];
     folder_find(&dir, "brigade.sqlite.damaged-", moved, sizeof moved);
     assert_true(moved[0] != '\0');
@@ -822,8 +822,8 @@ static void test_truncated_file(void **state)
     loaded_set set;
     load_all(&dir, &set);
     assert_int_equal(set.count, 4);
-    const server_journal_loaded *l = loaded_find(&set, "z-big");
-    assert_int_equal(l->status, SERVER_JOURNAL_DAMAGED);
+    const journal_loaded *l = loaded_find(&set, "z-big");
+    assert_int_equal(l->status, JOURNAL_DAMAGED);
     print_message("truncated: z-big: %s\n", l->damage);
     for (int i = 0; i < 3; i++)
         assert_loaded_live(loaded_find(&set, small[i].id), &small[i]);
@@ -847,17 +847,17 @@ static void test_not_a_journal(void **state)
         fputs("this is not a database. ", file);
     fclose(file);
     char message[512];
-    server_journal_options options = {false, false, 0};
-    assert_null(server_journal_open(dir.path, &options, message, sizeof message));
+    journal_options options = {false, false, 0};
+    assert_null(journal_open(dir.path, &options, message, sizeof message));
     assert_non_null(strstr(message, path));
     assert_non_null(strstr(message, "not a database"));
     unlink(path);
 
     /* A journal from a newer build. */
-    server_journal *j = journal_open(&dir, false);
-    server_journal_close(j);
+    journal_db *j = folder_journal_open(&dir, false);
+    journal_close(j);
     sql_run(&dir, "UPDATE schema_version SET version = 99");
-    assert_null(server_journal_open(dir.path, &options, message, sizeof message));
+    assert_null(journal_open(dir.path, &options, message, sizeof message));
     assert_non_null(strstr(message, "schema version 99"));
 
     /* Another program's database. */
@@ -868,15 +868,15 @@ static void test_not_a_journal(void **state)
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, "CREATE TABLE notes (x)", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
-    assert_null(server_journal_open(dir.path, &options, message, sizeof message));
+    assert_null(journal_open(dir.path, &options, message, sizeof message));
     assert_non_null(strstr(message, "not a brigade journal"));
 
-    assert_null(server_journal_open("/nonexistent/folder", &options, message, sizeof message));
+    assert_null(journal_open("/nonexistent/folder", &options, message, sizeof message));
     assert_non_null(strstr(message, "not a folder"));
     folder_remove(&dir);
 }
 
-/* The secret dice seed (server/journal.h games.dice_seed): kept by the
+/* The secret dice seed (journal/journal.h games.dice_seed): kept by the
  * journal, NULL in an export; a schema-1 journal (no such column) is read
  * as it is when read-only and migrated to version 3 when opened to write. */
 static void test_dice_seed_and_migration(void **state)
@@ -884,7 +884,7 @@ static void test_dice_seed_and_migration(void **state)
     (void)state;
     folder dir;
     folder_make(&dir);
-    server_journal *j = journal_open(&dir, false);
+    journal_db *j = folder_journal_open(&dir, false);
     live_game g;
     live_create(j, &g, "g-seedless", "example_a.json", 21);
     uint8_t seed[BRIGADE_DICE_SEED_BYTES], got[BRIGADE_DICE_SEED_BYTES];
@@ -892,25 +892,25 @@ static void test_dice_seed_and_migration(void **state)
         seed[i] = (uint8_t)(i * 7 + 1);
     brigade_event_list none;
     brigade_event_list_init(&none);
-    server_journal_game seeded = {"g-seeded", 1700000001, g.scenario, g.scenario_len, {{0}},
+    journal_game seeded = {"g-seeded", 1700000001, g.scenario, g.scenario_len, {{0}},
                                   g.initial, &none, seed, NULL, NULL, 0, NULL};
-    assert_int_equal(server_journal_game_create(j, &seeded), 0);
-    assert_int_equal(server_journal_game_dice_seed(j, "g-seeded", got), 0);
+    assert_int_equal(journal_game_create(j, &seeded), 0);
+    assert_int_equal(journal_game_dice_seed(j, "g-seeded", got), 0);
     assert_memory_equal(got, seed, sizeof seed);
-    assert_int_equal(server_journal_game_dice_seed(j, "g-seedless", got), 1);
-    assert_int_equal(server_journal_game_dice_seed(j, "g-nothing", got), 1);
+    assert_int_equal(journal_game_dice_seed(j, "g-seedless", got), 1);
+    assert_int_equal(journal_game_dice_seed(j, "g-nothing", got), 1);
 
     char path[128];
     folder_file(&dir, "export.sqlite", path, sizeof path);
-    assert_int_equal(server_journal_export(j, "g-seeded", path), 0);
-    server_journal_close(j);
-    server_journal_options read_only = {true, false, SNAPSHOT_EVERY};
+    assert_int_equal(journal_export(j, "g-seeded", path), 0);
+    journal_close(j);
+    journal_options read_only = {true, false, SNAPSHOT_EVERY};
     char message[512];
-    j = server_journal_open_file(path, &read_only, message, sizeof message);
+    j = journal_open_file(path, &read_only, message, sizeof message);
     if (j == NULL)
         fail_msg("%s", message);
-    assert_int_equal(server_journal_game_dice_seed(j, "g-seeded", got), 1);
-    server_journal_close(j);
+    assert_int_equal(journal_game_dice_seed(j, "g-seeded", got), 1);
+    journal_close(j);
 
     /* Back to schema 1, as an older build wrote it. */
     sql_run(&dir, "ALTER TABLE games DROP COLUMN dice_seed; ALTER TABLE games DROP COLUMN "
@@ -918,20 +918,20 @@ static void test_dice_seed_and_migration(void **state)
                   "ALTER TABLE games DROP COLUMN spectator_delay; "
                   "ALTER TABLE games DROP COLUMN umpire_sha256; "
                   "UPDATE schema_version SET version = 1");
-    j = journal_open(&dir, true);
-    assert_int_equal(server_journal_game_dice_seed(j, "g-seedless", got), 1);
-    server_journal_loaded l;
-    assert_int_equal(server_journal_game_read(j, "g-seedless", true, &l), 0);
+    j = folder_journal_open(&dir, true);
+    assert_int_equal(journal_game_dice_seed(j, "g-seedless", got), 1);
+    journal_loaded l;
+    assert_int_equal(journal_game_read(j, "g-seedless", true, &l), 0);
     assert_memory_equal(l.battle, g.battle, sizeof *l.battle);
-    server_journal_loaded_free(&l);
-    server_journal_close(j);
-    j = journal_open(&dir, false); /* migrates */
-    assert_int_equal(server_journal_game_dice_seed(j, "g-seedless", got), 1);
-    server_journal_close(j);
-    j = journal_open(&dir, true);
-    assert_int_equal(server_journal_game_read(j, "g-seedless", true, &l), 0);
-    server_journal_loaded_free(&l);
-    server_journal_close(j);
+    journal_loaded_free(&l);
+    journal_close(j);
+    j = folder_journal_open(&dir, false); /* migrates */
+    assert_int_equal(journal_game_dice_seed(j, "g-seedless", got), 1);
+    journal_close(j);
+    j = folder_journal_open(&dir, true);
+    assert_int_equal(journal_game_read(j, "g-seedless", true, &l), 0);
+    journal_loaded_free(&l);
+    journal_close(j);
     live_free(&g);
     folder_remove(&dir);
 }
@@ -943,28 +943,28 @@ static void test_export(void **state)
     three_games_make(&t);
     char path[128];
     folder_file(&t.dir, "export.sqlite", path, sizeof path);
-    server_journal *j = journal_open(&t.dir, true);
-    assert_int_equal(server_journal_export(j, "g-village", path), 0);
-    assert_int_equal(server_journal_export(j, "g-village", path), -1);
-    assert_non_null(strstr(server_journal_error(j), "exists already"));
-    assert_int_equal(server_journal_export(j, "g-none", "/tmp/never-written.sqlite"), -1);
-    server_journal_close(j);
+    journal_db *j = folder_journal_open(&t.dir, true);
+    assert_int_equal(journal_export(j, "g-village", path), 0);
+    assert_int_equal(journal_export(j, "g-village", path), -1);
+    assert_non_null(strstr(journal_error(j), "exists already"));
+    assert_int_equal(journal_export(j, "g-none", "/tmp/never-written.sqlite"), -1);
+    journal_close(j);
 
-    server_journal_options options = {true, false, SNAPSHOT_EVERY};
+    journal_options options = {true, false, SNAPSHOT_EVERY};
     char message[512];
-    j = server_journal_open_file(path, &options, message, sizeof message);
+    j = journal_open_file(path, &options, message, sizeof message);
     if (j == NULL)
         fail_msg("%s", message);
     loaded_set set;
     memset(&set, 0, sizeof set);
-    assert_int_equal(server_journal_load(j, on_game, &set), 1);
+    assert_int_equal(journal_load(j, on_game, &set), 1);
     assert_loaded_live(loaded_find(&set, "g-village"), &t.games[1]);
     loaded_free(&set);
-    server_journal_loaded l;
-    assert_int_equal(server_journal_game_read(j, "g-village", true, &l), 0);
+    journal_loaded l;
+    assert_int_equal(journal_game_read(j, "g-village", true, &l), 0);
     assert_memory_equal(l.battle, t.games[1].battle, sizeof *l.battle);
-    server_journal_loaded_free(&l);
-    server_journal_close(j);
+    journal_loaded_free(&l);
+    journal_close(j);
     three_games_free(&t);
 }
 

@@ -1,8 +1,8 @@
 /*
  * tests/journal/rollback_test.c: the umpire's rollback in the journal
- * (server/journal.h, PROTOCOL.md §10.2 "Rollback" and §10.3 "Die number"):
+ * (journal/journal.h, PROTOCOL.md §10.2 "Rollback" and §10.3 "Die number"):
  * the events after the rollback's seq marked rolled back in the same
- * transaction, the battle at a seq (server_journal_battle_at), loads and
+ * transaction, the battle at a seq (journal_battle_at), loads and
  * replays that skip the rolled-back events but return them flagged,
  * refusals that write nothing, a second rollback over the first; and an
  * honest game with verifiable dice and a rollback that `brigade verify`
@@ -28,7 +28,7 @@
 #include "core/dice.h"
 #include "journal_driver.h"
 #include "protocol/value.h"
-#include "server/journal.h"
+#include "journal/journal.h"
 
 /* Actions between two snapshots here: seq 4 has one, inside the range the
  * first rollback undoes. */
@@ -67,11 +67,11 @@ static void folder_remove(folder *f)
     rmdir(f->path);
 }
 
-static server_journal *journal_open(const folder *f, bool read_only)
+static journal_db *folder_journal_open(const folder *f, bool read_only)
 {
-    server_journal_options options = {read_only, true, SNAPSHOT_EVERY};
+    journal_options options = {read_only, true, SNAPSHOT_EVERY};
     char message[512];
-    server_journal *j = server_journal_open(f->path, &options, message, sizeof message);
+    journal_db *j = journal_open(f->path, &options, message, sizeof message);
     if (j == NULL)
         fail_msg("%s", message);
     return j;
@@ -172,13 +172,13 @@ static protocol_value *aux_new(int64_t seq)
 
 /* Appends action `seq` (events encoded against `units`), with `snapshot`
  * and an aux map when not NULL, rolling back to `rollback_to` (0: none).
- * Returns what server_journal_append returns. */
-static int append(server_journal *j, const char *game, int64_t seq, const brigade_battle *units,
+ * Returns what journal_append returns. */
+static int append(journal_db *j, const char *game, int64_t seq, const brigade_battle *units,
                   const brigade_event_list *events, brigade_side seat,
                   const brigade_battle *snapshot, bool with_aux, int64_t rollback_to, bool ended)
 {
     static const uint8_t answer[] = {0x81, 0xa4, 't', 'y', 'p', 'e', 0xa3, 'a', 'c', 'k'};
-    server_journal_action action;
+    journal_action action;
     memset(&action, 0, sizeof action);
     action.game = game;
     action.seq = seq;
@@ -186,7 +186,7 @@ static int append(server_journal *j, const char *game, int64_t seq, const brigad
     action.events = events;
     action.seat = seat;
     action.request = seq;
-    server_journal_sha256(&seq, sizeof seq, action.action_sha256);
+    journal_sha256(&seq, sizeof seq, action.action_sha256);
     action.answer = answer;
     action.answer_len = sizeof answer;
     action.ended = ended;
@@ -194,7 +194,7 @@ static int append(server_journal *j, const char *game, int64_t seq, const brigad
     action.snapshot = snapshot;
     action.snapshot_aux = aux;
     action.rollback_to = rollback_to;
-    int result = server_journal_append(j, &action);
+    int result = journal_append(j, &action);
     protocol_value_free(aux);
     return result;
 }
@@ -225,20 +225,20 @@ static void umpire_events(const brigade_battle *battle, brigade_command_kind kin
         fail_msg("umpire command %d: %s", (int)kind, error.message);
 }
 
-/* server_journal_battle_at that must succeed with the action not rolled
+/* journal_battle_at that must succeed with the action not rolled
  * back, into a fresh battle (the caller frees it). */
-static brigade_battle *battle_at(server_journal *j, const char *game, int64_t seq)
+static brigade_battle *battle_at(journal_db *j, const char *game, int64_t seq)
 {
     brigade_battle *b = malloc(sizeof *b);
     assert_non_null(b);
     bool rolled_back = true;
-    if (server_journal_battle_at(j, game, seq, b, &rolled_back) != 0)
-        fail_msg("battle_at %lld: %s", (long long)seq, server_journal_error(j));
+    if (journal_battle_at(j, game, seq, b, &rolled_back) != 0)
+        fail_msg("battle_at %lld: %s", (long long)seq, journal_error(j));
     assert_false(rolled_back);
     return b;
 }
 
-static void assert_battle_at(server_journal *j, const char *game, int64_t seq,
+static void assert_battle_at(journal_db *j, const char *game, int64_t seq,
                              const brigade_battle *want)
 {
     brigade_battle *b = battle_at(j, game, seq);
@@ -248,13 +248,13 @@ static void assert_battle_at(server_journal *j, const char *game, int64_t seq,
     free(b);
 }
 
-static void assert_battle_at_rolled_back(server_journal *j, const char *game, int64_t seq)
+static void assert_battle_at_rolled_back(journal_db *j, const char *game, int64_t seq)
 {
     brigade_battle *b = malloc(sizeof *b);
     assert_non_null(b);
     bool rolled_back = false;
-    if (server_journal_battle_at(j, game, seq, b, &rolled_back) != 0)
-        fail_msg("battle_at %lld: %s", (long long)seq, server_journal_error(j));
+    if (journal_battle_at(j, game, seq, b, &rolled_back) != 0)
+        fail_msg("battle_at %lld: %s", (long long)seq, journal_error(j));
     if (!rolled_back)
         fail_msg("battle_at %lld: not reported rolled back", (long long)seq);
     free(b);
@@ -262,12 +262,12 @@ static void assert_battle_at_rolled_back(server_journal *j, const char *game, in
 
 /* Asserts every record's flag is rolled[record's seq] and that folding the
  * live ones onto `base` gives `want`. */
-static void assert_records(const server_journal_records *records, const bool *rolled,
+static void assert_records(const journal_records *records, const bool *rolled,
                            const brigade_battle *base, const brigade_battle *want)
 {
     brigade_battle *fold = battle_copy(base);
     for (size_t i = 0; i < records->count; i++) {
-        const server_journal_record *r = &records->items[i];
+        const journal_record *r = &records->items[i];
         if (r->rolled_back != rolled[r->seq])
             fail_msg("record seq %lld index %d: rolled_back %d", (long long)r->seq, r->index,
                      r->rolled_back);
@@ -278,10 +278,10 @@ static void assert_records(const server_journal_records *records, const bool *ro
     free(fold);
 }
 
-/* server_journal_load's callback: keeps a copy of the one game. */
+/* journal_load's callback: keeps a copy of the one game. */
 typedef struct one_game {
     int count;
-    server_journal_status status;
+    journal_status status;
     int64_t seq, snapshot_seq;
     brigade_battle battle;
     char warning[512];
@@ -290,7 +290,7 @@ typedef struct one_game {
     size_t record_count;
 } one_game;
 
-static void on_game(void *context, server_journal_loaded *game)
+static void on_game(void *context, journal_loaded *game)
 {
     one_game *one = context;
     one->count++;
@@ -311,13 +311,13 @@ static one_game *load_one(const folder *f)
 {
     one_game *one = calloc(1, sizeof *one);
     assert_non_null(one);
-    server_journal *j = journal_open(f, false);
-    long n = server_journal_load(j, on_game, one);
+    journal_db *j = folder_journal_open(f, false);
+    long n = journal_load(j, on_game, one);
     if (n < 0)
-        fail_msg("%s", server_journal_error(j));
+        fail_msg("%s", journal_error(j));
     assert_int_equal(n, 1);
     assert_int_equal(one->count, 1);
-    server_journal_close(j);
+    journal_close(j);
     return one;
 }
 
@@ -332,7 +332,7 @@ static void test_journal_rollback(void **state)
     folder_make(&dir);
     char path[128];
     db_path(&dir, path, sizeof path);
-    server_journal *j = journal_open(&dir, false);
+    journal_db *j = folder_journal_open(&dir, false);
 
     /* The game: example A, begun (seq 0: turn 1's initiative). */
     char *scenario = NULL;
@@ -346,11 +346,11 @@ static void test_journal_rollback(void **state)
     brigade_dice_source dice = journal_rng_dice(&rng);
     brigade_battle_error error;
     assert_int_equal(brigade_battle_start(initial, &dice, &events, &error), BRIGADE_BATTLE_OK);
-    server_journal_game game = {GAME, 1700000000, scenario, scenario_len, {{0}}, initial,
+    journal_game game = {GAME, 1700000000, scenario, scenario_len, {{0}}, initial,
                                 &events, NULL, NULL, NULL, 0, NULL};
     memset(game.token_sha256, 0x11, sizeof game.token_sha256);
-    if (server_journal_game_create(j, &game) != 0)
-        fail_msg("%s", server_journal_error(j));
+    if (journal_game_create(j, &game) != 0)
+        fail_msg("%s", journal_error(j));
     after[0] = battle_copy(initial);
     assert_true(brigade_battle_fold_all(after[0], &events));
     int u = 0; /* the unit with the most figures: each action takes one or more */
@@ -373,11 +373,11 @@ static void test_journal_rollback(void **state)
                           figures - (int)seq, note, &events);
         after[seq] = battle_copy(after[seq - 1]);
         assert_true(brigade_battle_fold_all(after[seq], &events));
-        bool due = server_journal_snapshot_due(j, seq);
+        bool due = journal_snapshot_due(j, seq);
         assert_int_equal(due, seq == 4);
         if (append(j, GAME, seq, after[seq - 1], &events, BRIGADE_SIDE_NONE,
                    due ? after[seq] : NULL, due, 0, false) != 0)
-            fail_msg("seq %lld: %s", (long long)seq, server_journal_error(j));
+            fail_msg("seq %lld: %s", (long long)seq, journal_error(j));
     }
     assert_int_equal(after[5]->units[u].figures, figures - 5);
     assert_int_equal(after[2]->units[u].figures, figures - 2);
@@ -401,35 +401,35 @@ static void test_journal_rollback(void **state)
     assert_int_equal(append(j, GAME, 6, after[2], &events, BRIGADE_SIDE_NONE, NULL, false, 2,
                             false),
                      -1);
-    assert_non_null(strstr(server_journal_error(j), "needs a snapshot"));
-    assert_non_null(strstr(server_journal_error(j), "seq 6"));
+    assert_non_null(strstr(journal_error(j), "needs a snapshot"));
+    assert_non_null(strstr(journal_error(j), "seq 6"));
     assert_int_equal(append(j, GAME, 6, after[2], &events, BRIGADE_SIDE_NONE, after[6], false, 2,
                             false),
                      -1);
-    assert_non_null(strstr(server_journal_error(j), "needs a snapshot and its aux"));
+    assert_non_null(strstr(journal_error(j), "needs a snapshot and its aux"));
     assert_int_equal(append(j, GAME, 6, after[2], &events, BRIGADE_SIDE_NONE, after[6], true, 6,
                             false),
                      -1);
-    assert_non_null(strstr(server_journal_error(j), "goes back to seq 1 .. 5"));
+    assert_non_null(strstr(journal_error(j), "goes back to seq 1 .. 5"));
     assert_int_equal(append(j, GAME, 6, after[2], &events, BRIGADE_SIDE_NONE, after[6], true, -3,
                             false),
                      -1);
-    assert_non_null(strstr(server_journal_error(j), "rollback to seq -3"));
+    assert_non_null(strstr(journal_error(j), "rollback to seq -3"));
     /* A rollback whose seq is wrong: refused inside the transaction, after
      * nothing was marked. */
     assert_int_equal(append(j, GAME, 7, after[2], &events, BRIGADE_SIDE_NONE, after[6], true, 2,
                             false),
                      -1);
-    assert_non_null(strstr(server_journal_error(j), "the next is 6"));
+    assert_non_null(strstr(journal_error(j), "the next is 6"));
     assert_flags(path, GAME, none, 5);
     assert_int_equal(sql_int(path, "SELECT seq FROM games"), 5);
     assert_int_equal(sql_int(path, "SELECT count(*) FROM snapshots"), 1);
     assert_int_equal(sql_int(path, "SELECT count(*) FROM answers"), 5);
 
     /* The rollback: 3..5 marked, 6 written with its snapshot (not due). */
-    assert_false(server_journal_snapshot_due(j, 6));
+    assert_false(journal_snapshot_due(j, 6));
     if (append(j, GAME, 6, after[2], &events, BRIGADE_SIDE_NONE, after[6], true, 2, false) != 0)
-        fail_msg("rollback: %s", server_journal_error(j));
+        fail_msg("rollback: %s", journal_error(j));
     bool first[10] = {false, false, false, true, true, true, false};
     assert_flags(path, GAME, first, 6);
     assert_int_equal(sql_int(path, "SELECT seq FROM games"), 6);
@@ -449,44 +449,44 @@ static void test_journal_rollback(void **state)
     brigade_battle *scratch = malloc(sizeof *scratch);
     assert_non_null(scratch);
     bool rolled_back = false;
-    assert_int_equal(server_journal_battle_at(j, GAME, 7, scratch, &rolled_back), -1);
-    assert_non_null(strstr(server_journal_error(j), "no such seq"));
-    assert_int_equal(server_journal_battle_at(j, GAME, -1, scratch, &rolled_back), -1);
-    assert_non_null(strstr(server_journal_error(j), "no such seq"));
-    assert_int_equal(server_journal_battle_at(j, "g-none", 1, scratch, &rolled_back), -1);
-    assert_non_null(strstr(server_journal_error(j), "no such game"));
+    assert_int_equal(journal_battle_at(j, GAME, 7, scratch, &rolled_back), -1);
+    assert_non_null(strstr(journal_error(j), "no such seq"));
+    assert_int_equal(journal_battle_at(j, GAME, -1, scratch, &rolled_back), -1);
+    assert_non_null(strstr(journal_error(j), "no such seq"));
+    assert_int_equal(journal_battle_at(j, "g-none", 1, scratch, &rolled_back), -1);
+    assert_non_null(strstr(journal_error(j), "no such game"));
 
     /* Every reader returns the rolled-back events, flagged. */
-    server_journal_records records = {NULL, 0, 0};
-    assert_int_equal(server_journal_events_after(j, GAME, 0, initial, &records), 0);
+    journal_records records = {NULL, 0, 0};
+    assert_int_equal(journal_events_after(j, GAME, 0, initial, &records), 0);
     assert_int_equal(records.count, 6);
     for (size_t i = 0; i < records.count; i++) {
         assert_int_equal(records.items[i].seq, (int64_t)i + 1);
         assert_int_equal(records.items[i].rolled_back, first[i + 1]);
     }
-    server_journal_records_free(&records);
-    server_journal_loaded l;
-    assert_int_equal(server_journal_game_read(j, GAME, false, &l), 0);
-    assert_int_equal(l.status, SERVER_JOURNAL_ACTIVE);
+    journal_records_free(&records);
+    journal_loaded l;
+    assert_int_equal(journal_game_read(j, GAME, false, &l), 0);
+    assert_int_equal(l.status, JOURNAL_ACTIVE);
     assert_int_equal(l.snapshot_seq, 6);
     assert_int_equal(l.records.count, 0);
     assert_memory_equal(l.battle, after[6], sizeof *after[6]);
     protocol_value *want_aux = aux_new(6);
     assert_true(protocol_value_equal(l.aux, want_aux));
     protocol_value_free(want_aux);
-    server_journal_loaded_free(&l);
-    assert_int_equal(server_journal_game_read(j, GAME, true, &l), 0);
-    assert_int_equal(l.status, SERVER_JOURNAL_ACTIVE);
+    journal_loaded_free(&l);
+    assert_int_equal(journal_game_read(j, GAME, true, &l), 0);
+    assert_int_equal(l.status, JOURNAL_ACTIVE);
     assert_int_equal(l.snapshot_seq, -1);
     assert_memory_equal(l.battle, after[6], sizeof *after[6]);
     assert_int_equal(l.records.items[l.records.count - 1].seq, 6);
     assert_records(&l.records, first, initial, after[6]);
-    server_journal_loaded_free(&l);
-    server_journal_close(j);
+    journal_loaded_free(&l);
+    journal_close(j);
 
     /* A restart: the game is the snapshot-6 battle. */
     one_game *one = load_one(&dir);
-    assert_int_equal(one->status, SERVER_JOURNAL_ACTIVE);
+    assert_int_equal(one->status, JOURNAL_ACTIVE);
     assert_int_equal(one->seq, 6);
     assert_int_equal(one->snapshot_seq, 6);
     assert_int_equal(one->record_count, 0);
@@ -495,7 +495,7 @@ static void test_journal_rollback(void **state)
 
     /* Seq 7 goes on from the rolled-back battle; then a rollback to a
      * rolled-back seq is refused, and one to seq 1 marks 2, 6 and 7. */
-    j = journal_open(&dir, false);
+    j = folder_journal_open(&dir, false);
     umpire_events(after[6], BRIGADE_COMMAND_UMPIRE_ADJUST, unit, figures - 7, "action 7",
                   &events);
     after[7] = battle_copy(after[6]);
@@ -513,12 +513,12 @@ static void test_journal_rollback(void **state)
     assert_int_equal(append(j, GAME, 8, after[1], &events, BRIGADE_SIDE_NONE, after[8], true, 4,
                             false),
                      -1);
-    assert_non_null(strstr(server_journal_error(j), "seq 4: that seq is itself rolled back"));
+    assert_non_null(strstr(journal_error(j), "seq 4: that seq is itself rolled back"));
     bool second_before[10] = {false, false, false, true, true, true, false, false};
     assert_flags(path, GAME, second_before, 7);
     assert_int_equal(sql_int(path, "SELECT count(*) FROM snapshots"), 2);
     if (append(j, GAME, 8, after[1], &events, BRIGADE_SIDE_NONE, after[8], true, 1, false) != 0)
-        fail_msg("second rollback: %s", server_journal_error(j));
+        fail_msg("second rollback: %s", journal_error(j));
     bool second[10] = {false, false, true, true, true, true, true, true, false};
     assert_flags(path, GAME, second, 8);
     assert_battle_at(j, GAME, 1, after[1]);
@@ -526,11 +526,11 @@ static void test_journal_rollback(void **state)
         assert_battle_at_rolled_back(j, GAME, seq);
     assert_battle_at(j, GAME, 8, after[8]);
     assert_int_equal(after[8]->units[u].figures, figures - 1);
-    assert_int_equal(server_journal_game_read(j, GAME, true, &l), 0);
+    assert_int_equal(journal_game_read(j, GAME, true, &l), 0);
     assert_memory_equal(l.battle, after[8], sizeof *after[8]);
     assert_records(&l.records, second, initial, after[8]);
-    server_journal_loaded_free(&l);
-    server_journal_close(j);
+    journal_loaded_free(&l);
+    journal_close(j);
     one = load_one(&dir);
     assert_int_equal(one->snapshot_seq, 8);
     assert_memory_equal(&one->battle, after[8], sizeof *after[8]);
@@ -541,37 +541,37 @@ static void test_journal_rollback(void **state)
      * returned, not folded. */
     sql_run(path, "UPDATE snapshots SET aux = CAST('x' AS BLOB) WHERE seq = 8");
     one = load_one(&dir);
-    assert_int_equal(one->status, SERVER_JOURNAL_ACTIVE);
+    assert_int_equal(one->status, JOURNAL_ACTIVE);
     assert_int_equal(one->snapshot_seq, -1);
     assert_non_null(strstr(one->warning, "snapshot at seq 8 passed over"));
     assert_memory_equal(&one->battle, after[8], sizeof *after[8]);
     for (int64_t seq = 0; seq <= 8; seq++)
         assert_int_equal(one->records_rolled[seq], second[seq]);
     free(one);
-    j = journal_open(&dir, true);
+    j = folder_journal_open(&dir, true);
     assert_battle_at(j, GAME, 8, after[8]);
     assert_battle_at(j, GAME, 1, after[1]);
-    server_journal_close(j);
+    journal_close(j);
 
     /* Damage: an action rolled back in part, and the last action marked
      * rolled back (no later action did it). */
     sql_run(path, "UPDATE events SET rolled_back = 1 WHERE seq = 0 AND idx = 1");
-    j = journal_open(&dir, true);
-    assert_int_equal(server_journal_game_read(j, GAME, true, &l), 0);
-    assert_int_equal(l.status, SERVER_JOURNAL_DAMAGED);
+    j = folder_journal_open(&dir, true);
+    assert_int_equal(journal_game_read(j, GAME, true, &l), 0);
+    assert_int_equal(l.status, JOURNAL_DAMAGED);
     assert_non_null(strstr(l.damage, "seq 0 index 1: rolled_back 1, unlike index 0"));
-    server_journal_loaded_free(&l);
-    assert_int_equal(server_journal_battle_at(j, GAME, 1, scratch, &rolled_back), -1);
-    assert_non_null(strstr(server_journal_error(j), "rolled_back 1, unlike index 0"));
-    server_journal_close(j);
+    journal_loaded_free(&l);
+    assert_int_equal(journal_battle_at(j, GAME, 1, scratch, &rolled_back), -1);
+    assert_non_null(strstr(journal_error(j), "rolled_back 1, unlike index 0"));
+    journal_close(j);
     sql_run(path, "UPDATE events SET rolled_back = 0 WHERE seq = 0 AND idx = 1");
     sql_run(path, "UPDATE events SET rolled_back = 1 WHERE seq = 8");
-    j = journal_open(&dir, true);
-    assert_int_equal(server_journal_game_read(j, GAME, false, &l), 0);
-    assert_int_equal(l.status, SERVER_JOURNAL_DAMAGED);
+    j = folder_journal_open(&dir, true);
+    assert_int_equal(journal_game_read(j, GAME, false, &l), 0);
+    assert_int_equal(l.status, JOURNAL_DAMAGED);
     assert_non_null(strstr(l.damage, "seq 8, the last action, is marked rolled back"));
-    server_journal_loaded_free(&l);
-    server_journal_close(j);
+    journal_loaded_free(&l);
+    journal_close(j);
 
     free(scratch);
     for (int i = 0; i < 10; i++)
@@ -587,7 +587,7 @@ static void test_journal_rollback(void **state)
 /* A game played as brigaded plays it (server/game.c): the dice of
  * core/dice.h, numbered on across the rollback (PROTOCOL.md §10.3). */
 typedef struct dice_game {
-    server_journal *j;
+    journal_db *j;
     const char *id;
     brigade_dice_seeds seeds;
     brigade_verifiable_dice dice;
@@ -615,10 +615,10 @@ static void dice_commit(dice_game *g, brigade_side seat, const brigade_battle *u
         assert_true(brigade_battle_fold(next, &reveal));
     }
     int64_t seq = g->seq + 1;
-    bool snapshot = rollback_to > 0 || server_journal_snapshot_due(g->j, seq);
+    bool snapshot = rollback_to > 0 || journal_snapshot_due(g->j, seq);
     if (append(g->j, g->id, seq, units, events, seat, snapshot ? next : NULL, snapshot,
                rollback_to, next->phase == BRIGADE_PHASE_ENDED) != 0)
-        fail_msg("seq %lld: %s", (long long)seq, server_journal_error(g->j));
+        fail_msg("seq %lld: %s", (long long)seq, journal_error(g->j));
     free(g->battle);
     g->battle = next;
     g->seq = seq;
@@ -700,7 +700,7 @@ static void test_journal_rollback_dice_verify(void **state)
     db_path(&dir, path, sizeof path);
     dice_game g;
     memset(&g, 0, sizeof g);
-    g.j = journal_open(&dir, false);
+    g.j = folder_journal_open(&dir, false);
     g.id = "g-dice";
     for (int i = 0; i < BRIGADE_DICE_SEED_BYTES; i++) {
         g.seeds.server[i] = (uint8_t)(3 * i + 7);
@@ -723,11 +723,11 @@ static void test_journal_rollback_dice_verify(void **state)
     event.dice.side = BRIGADE_SIDE_NONE;
     assert_true(brigade_dice_commitment(g.seeds.server, event.dice.hex));
     assert_true(brigade_event_list_push(&events, &event));
-    server_journal_game game = {g.id, 1700000000, scenario, scenario_len, {{0}}, initial,
+    journal_game game = {g.id, 1700000000, scenario, scenario_len, {{0}}, initial,
                                 &events, g.seeds.server, NULL, NULL, 0, NULL};
     memset(game.token_sha256, 0x22, sizeof game.token_sha256);
-    if (server_journal_game_create(g.j, &game) != 0)
-        fail_msg("%s", server_journal_error(g.j));
+    if (journal_game_create(g.j, &game) != 0)
+        fail_msg("%s", journal_error(g.j));
     g.battle = battle_copy(initial);
     assert_true(brigade_battle_fold_all(g.battle, &events));
     for (int side = BRIGADE_SIDE_A; side <= BRIGADE_SIDE_B; side++) {
@@ -787,7 +787,7 @@ static void test_journal_rollback_dice_verify(void **state)
     dice_play(&g, 2, 0, BRIGADE_PHASE_ENDED);
     assert_true(g.ended);
     assert_true(g.dice.next_number > dice_before);
-    server_journal_close(g.j);
+    journal_close(g.j);
 
     char sql[256];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM events WHERE rolled_back = 1 AND seq > %lld "
@@ -804,10 +804,10 @@ static void test_journal_rollback_dice_verify(void **state)
     /* The export keeps the flags as they are. */
     char exported[160];
     folder_file(&dir, "export.sqlite", exported, sizeof exported);
-    g.j = journal_open(&dir, true);
-    if (server_journal_export(g.j, g.id, exported) != 0)
-        fail_msg("%s", server_journal_error(g.j));
-    server_journal_close(g.j);
+    g.j = folder_journal_open(&dir, true);
+    if (journal_export(g.j, g.id, exported) != 0)
+        fail_msg("%s", journal_error(g.j));
+    journal_close(g.j);
     assert_int_equal(sql_int(exported, "SELECT count(*) FROM events WHERE rolled_back = 1"),
                      rolled_rows);
     snprintf(sql, sizeof sql, "SELECT count(*) FROM events WHERE rolled_back = 1 AND seq > %lld "

@@ -1,6 +1,6 @@
 /*
  * tests/protocol/state_test.c: the wire snapshot of a battle
- * (server/game_state.h, PROTOCOL.md §7.1) and the members of issue 10
+ * (protocol/game_state.h, PROTOCOL.md §7.1) and the members of issue 10
  * (D34-D46): state.reports, a unit's fled_turn, a charge's uncontrolled and
  * occupies, each present only when set, so that an older game's snapshot
  * hashes as it did (§8, issue 10 point 4); the deltas that bring them in
@@ -19,13 +19,13 @@
 #include "core/battle.h"
 #include "protocol/codec.h"
 #include "protocol/delta.h"
-#include "protocol/event_codec.h"
-#include "server/game_state.h"
+#include "journal/event_codec.h"
+#include "protocol/game_state.h"
 
 /* Battles of scenarios/example_a.json played by tests/journal's driver
  * (seed 2) with the build before issue 10 (commit aab12b5), as that build's
  * event codec stored them (a journal snapshot), with the snapshot hash that
- * build's server_state_from_battle(battle, "g-old") gave: once the first
+ * build's protocol_state_from_battle(battle, "g-old") gave: once the first
  * charge is answered (turn 1), and once a unit is pursuing (turn 21). */
 /* old_charged, 1267 bytes */
 static const char old_charged[] =
@@ -136,8 +136,8 @@ static brigade_battle *old_battle(const char *text)
     }
     brigade_battle *battle = malloc(sizeof *battle);
     assert_non_null(battle);
-    protocol_event_status status;
-    if (protocol_battle_decode(bytes, len, battle, &status) != PROTOCOL_EVENT_OK)
+    journal_event_status status;
+    if (journal_battle_decode(bytes, len, battle, &status) != JOURNAL_EVENT_OK)
         fail_msg("old battle: %s", status.message);
     free(bytes);
     return battle;
@@ -156,7 +156,7 @@ static void test_old_states_hash(void **state)
     const char *const hashes[] = {old_charged_hash, old_pursuing_hash};
     for (int i = 0; i < 2; i++) {
         brigade_battle *battle = old_battle(rows[i]);
-        protocol_value *snapshot = server_state_from_battle(battle, "g-old");
+        protocol_value *snapshot = protocol_state_from_battle(battle, "g-old");
         assert_non_null(snapshot);
         assert_null(protocol_value_map_get(snapshot, "reports"));
         char hex[PROTOCOL_HASH_HEX_SIZE];
@@ -210,7 +210,7 @@ static void test_new_members(void **state)
     (void)state;
     brigade_battle *battle = old_battle(old_charged);
     assert_true(battle->unit_count >= 2 && battle->charge_count >= 1);
-    protocol_value *before = server_state_from_battle(battle, "g");
+    protocol_value *before = protocol_state_from_battle(battle, "g");
     assert_non_null(before);
 
     battle->units[0].fled_turn = 1;
@@ -234,7 +234,7 @@ static void test_new_members(void **state)
     r->state = BRIGADE_REPORT_AWAITS_UMPIRE;
     r->contested = true;
     snprintf(r->contest, sizeof r->contest, "3\" short");
-    protocol_value *after = server_state_from_battle(battle, "g");
+    protocol_value *after = protocol_state_from_battle(battle, "g");
     assert_non_null(after);
 
     const protocol_value *units = member(after, "units");
@@ -286,14 +286,14 @@ static void test_rules_version(void **state)
     assert_int_equal(battle->rules_version, 1);
     battle->units[0].status = BRIGADE_STATUS_PURSUING;
     battle->units[0].pursuit_of = 1;
-    protocol_value *old_state = server_state_from_battle(battle, "g");
+    protocol_value *old_state = protocol_state_from_battle(battle, "g");
     assert_non_null(old_state);
     assert_null(protocol_value_map_get(old_state, "rules_version"));
     const protocol_value *unit0 = member(member(old_state, "units"), battle->units[0].id);
     assert_null(protocol_value_map_get(unit0, "pursuing"));
 
     battle->rules_version = BRIGADE_RULES_VERSION;
-    protocol_value *new_state = server_state_from_battle(battle, "g");
+    protocol_value *new_state = protocol_state_from_battle(battle, "g");
     assert_non_null(new_state);
     assert_int_equal(protocol_value_int_get(member(new_state, "rules_version")), 2);
     unit0 = member(member(new_state, "units"), battle->units[0].id);
@@ -320,7 +320,7 @@ static void test_log_entries(void **state)
     e.report.report.target = 1;
     e.report.report.facing = BRIGADE_FACING_FLANK;
     e.report.report.state = BRIGADE_REPORT_STANDS;
-    protocol_value *entry = server_state_log_entry(battle, &e, 17);
+    protocol_value *entry = protocol_state_log_entry(battle, &e, 17);
     assert_non_null(entry);
     assert_int_equal(protocol_value_int_get(member(entry, "seq")), 17);
     assert_string_equal(text_of(entry, "kind"), "reported");
@@ -335,7 +335,7 @@ static void test_log_entries(void **state)
     protocol_value_free(entry);
     /* no target: none in sight */
     e.report.report.target = -1;
-    entry = server_state_log_entry(battle, &e, 17);
+    entry = protocol_state_log_entry(battle, &e, 17);
     assert_non_null(entry);
     assert_null(protocol_value_map_get(entry, "target"));
     assert_null(protocol_value_map_get(entry, "facing"));
@@ -347,7 +347,7 @@ static void test_log_entries(void **state)
     e.answer_report.state = BRIGADE_REPORT_REJECTED;
     e.answer_report.contested = true;
     snprintf(e.answer_report.text, sizeof e.answer_report.text, "measured: out of sight");
-    entry = server_state_log_entry(battle, &e, 18);
+    entry = protocol_state_log_entry(battle, &e, 18);
     assert_non_null(entry);
     assert_string_equal(text_of(entry, "kind"), "report_answered");
     assert_true(strlen(text_of(entry, "text")) > 0);
@@ -366,7 +366,7 @@ static void test_log_entries(void **state)
     e.test.dice[1] = 6;
     e.test.total = 9;
     e.test.outcome = BRIGADE_OUTCOME_PURSUIT;
-    entry = server_state_log_entry(battle, &e, 19);
+    entry = protocol_state_log_entry(battle, &e, 19);
     assert_non_null(entry);
     assert_string_equal(text_of(entry, "kind"), "test_taken");
     assert_true(strlen(text_of(entry, "text")) > 0);
@@ -385,7 +385,7 @@ static void test_log_entries(void **state)
     e.umpire.ruling = BRIGADE_UMPIRE_RULE;
     e.umpire.unit = -1;
     snprintf(e.umpire.text, sizeof e.umpire.text, "measured: out of sight");
-    entry = server_state_log_entry(battle, &e, 18);
+    entry = protocol_state_log_entry(battle, &e, 18);
     assert_non_null(entry);
     assert_string_equal(text_of(entry, "kind"), "umpire_ruled");
     assert_string_equal(text_of(entry, "ruling"), "rule");

@@ -210,7 +210,7 @@ def run_brigade(brigade, argv):
 
 def forge_one_die(path, game):
     """Changes the first face of the first roll in the export and makes the
-    row's checksum again (server/journal.h: SHA-256 over the row's place and
+    row's checksum again (journal/journal.h: SHA-256 over the row's place and
     bytes): only the dice can tell."""
     db = sqlite3.connect(path)
     rows = db.execute("SELECT seq, idx, seat, body FROM events WHERE game = ? ORDER BY seq, idx",

@@ -1,5 +1,5 @@
 /*
- * server/game_state.h: a core battle as the protocol's value tree, the
+ * protocol/game_state.h: a core battle as the protocol's value tree, the
  * snapshot of PROTOCOL.md §7.1, and the log entry of one event.
  *
  * The snapshot is rebuilt from the battle after every accepted action and
@@ -7,8 +7,8 @@
  * the game (core keeps none: battle.h "The log") and grows by one entry per
  * folded event.
  */
-#ifndef BRIGADE_SERVER_GAME_STATE_H
-#define BRIGADE_SERVER_GAME_STATE_H
+#ifndef BRIGADE_PROTOCOL_GAME_STATE_H
+#define BRIGADE_PROTOCOL_GAME_STATE_H
 
 #include <stdint.h>
 
@@ -29,7 +29,7 @@
  * the snapshot (and hash, §8) an older build gave. Returns NULL when memory
  * runs out.
  */
-protocol_value *server_state_from_battle(const brigade_battle *battle, const char *game_id);
+protocol_value *protocol_state_from_battle(const brigade_battle *battle, const char *game_id);
 
 /*
  * The log entry of `event` of the action of `seq` (PROTOCOL.md §7.1
@@ -47,7 +47,7 @@ protocol_value *server_state_from_battle(const brigade_battle *battle, const cha
  * outcome, modifiers}. New map owned by the caller; NULL when memory runs
  * out.
  */
-protocol_value *server_state_log_entry(const brigade_battle *battle, const brigade_event *event,
+protocol_value *protocol_state_log_entry(const brigade_battle *battle, const brigade_event *event,
                                        int64_t seq);
 
 #endif

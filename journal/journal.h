@@ -1,17 +1,17 @@
 /*
- * server/journal.h: the durable journal of brigaded's games, in SQLite
+ * journal/journal.h: the durable journal of brigaded's games, in SQLite
  * (design.md "The path of one action": append events, commit durably,
  * then fold and send; issue 4 "Durable games").
  *
  * One file, DIR/brigade.sqlite, in WAL mode with synchronous=FULL: an
  * append returns only once its transaction is on disk, so an action whose
  * delta anyone has seen is never lost by a crash or a power cut. Tables
- * (schema version SERVER_JOURNAL_SCHEMA_VERSION, in schema_version):
+ * (schema version JOURNAL_SCHEMA_VERSION, in schema_version):
  *
  *   games      id, created (unix seconds), title, scenario (its JSON text),
  *              the SHA-256 of each seat token (never the tokens),
  *              initial (the battle before its first event, msgpack of
- *              protocol_battle_encode) and its SHA-256, seq (the last
+ *              journal_battle_encode) and its SHA-256, seq (the last
  *              committed action; 0 once created), status
  *              ('active' | 'ended' | 'damaged'), damage (why) and
  *              spectator_sha256 and spectator_password_sha256 (the
@@ -26,7 +26,7 @@
  *              migrated at open (read-only: read as they are).
  *   events     game, seq, idx (0.. within the action), count (events in
  *              the action), seat (who acted: 'A', 'B', 'U' the umpire; NULL at seq 0), body
- *              (protocol_event_encode), sha256,
+ *              (journal_event_encode), sha256,
  *              rolled_back (1 once the umpire's rollback undid the action, 0
  *              otherwise: PROTOCOL.md §10.2 "Rollback"; not covered by
  *              sha256).
@@ -46,20 +46,20 @@
  * Every checksum is SHA-256 over the row's place and bytes (game id, seq,
  * index, seat, body), so a row that is damaged, moved or copied to another
  * game is found. A game is rebuilt from its latest good snapshot and the events
- * after it, each checked, decoded strictly (protocol/event_codec.h) and
+ * after it, each checked, decoded strictly (journal/event_codec.h) and
  * folded, except those rolled back (read, checked and returned flagged,
  * never folded; a snapshot at a rolled-back seq is never used);
  * a game whose events are damaged is marked 'damaged' with the
  * reason and skipped, and every other game still loads. A file SQLite
  * itself finds damaged at open (cut short) is moved aside and what can be
- * read of it copied into a new journal (server_journal_recovery).
+ * read of it copied into a new journal (journal_recovery).
  * Limit: start-up reads only the rows after a game's latest good snapshot
  * (that is what keeps it fast); a damaged row before it is found by a
- * replay from seq 0 (server_journal_game_read with from_start, `brigade
+ * replay from seq 0 (journal_game_read with from_start, `brigade
  * replay`), not at start.
  *
  * Errors: functions return 0 (or a count) on success and -1 on failure,
- * with the reason in server_journal_error(): one line naming what failed
+ * with the reason in journal_error(): one line naming what failed
  * ("append game 3fa1 seq 12: sqlite: disk I/O error (COMMIT)"). Tokens are
  * never written to it.
  *
@@ -67,8 +67,8 @@
  * here is global; the journal object owns the connection and its prepared
  * statements.
  */
-#ifndef BRIGADE_SERVER_JOURNAL_H
-#define BRIGADE_SERVER_JOURNAL_H
+#ifndef BRIGADE_JOURNAL_JOURNAL_H
+#define BRIGADE_JOURNAL_JOURNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -79,31 +79,31 @@
 #include "protocol/value.h"
 
 /* The journal's file inside --data DIR. */
-#define SERVER_JOURNAL_FILE "brigade.sqlite"
+#define JOURNAL_FILE "brigade.sqlite"
 /* The shape of the tables this build reads and writes. */
-#define SERVER_JOURNAL_SCHEMA_VERSION 3
+#define JOURNAL_SCHEMA_VERSION 3
 /* Bytes of a SHA-256. */
-#define SERVER_JOURNAL_HASH_SIZE 32
+#define JOURNAL_HASH_SIZE 32
 /* Default number of actions between two snapshots of a game. */
-#define SERVER_JOURNAL_SNAPSHOT_EVERY 32
+#define JOURNAL_SNAPSHOT_EVERY 32
 /* Longest game id, bytes (PROTOCOL.md §3). */
-#define SERVER_JOURNAL_GAME_ID_MAX 63
+#define JOURNAL_GAME_ID_MAX 63
 /* How long a statement waits for a lock held by another process, ms. */
-#define SERVER_JOURNAL_BUSY_TIMEOUT_MS 5000
+#define JOURNAL_BUSY_TIMEOUT_MS 5000
 
-typedef struct server_journal server_journal;
+typedef struct journal_db journal_db;
 
-typedef struct server_journal_options {
+typedef struct journal_options {
     /* Open without writing: no schema is created, nothing is marked
      * damaged (brigade replay, brigade export). */
     bool read_only;
     /* synchronous=OFF instead of FULL: for benches and tests that build
      * large journals quickly. Never in brigaded. */
     bool not_durable;
-    /* Actions between snapshots (server_journal_snapshot_due); 0 takes
-     * SERVER_JOURNAL_SNAPSHOT_EVERY. */
+    /* Actions between snapshots (journal_snapshot_due); 0 takes
+     * JOURNAL_SNAPSHOT_EVERY. */
     int snapshot_every;
-} server_journal_options;
+} journal_options;
 
 /*
  * Opens (creating when missing, unless read_only) DIR/brigade.sqlite, sets
@@ -112,16 +112,16 @@ typedef struct server_journal_options {
  * NULL with a reason in message[size] (a file that is not SQLite, a schema
  * from a newer build, a folder that cannot be written).
  */
-server_journal *server_journal_open(const char *dir, const server_journal_options *options,
+journal_db *journal_open(const char *dir, const journal_options *options,
                                     char *message, size_t size);
 
-/* As server_journal_open, for the journal file at `path` (an exported
- * game, server_journal_export). */
-server_journal *server_journal_open_file(const char *path, const server_journal_options *options,
+/* As journal_open, for the journal file at `path` (an exported
+ * game, journal_export). */
+journal_db *journal_open_file(const char *path, const journal_options *options,
                                          char *message, size_t size);
 
 /* Closes the database (checkpointing the WAL). NULL is a no-op. */
-void server_journal_close(server_journal *journal);
+void journal_close(journal_db *journal);
 
 /* When open found the file damaged (SQLite reports it corrupt: cut short,
  * a page overwritten) and not read-only: what it did, in one line, else
@@ -129,34 +129,34 @@ void server_journal_close(server_journal *journal);
  * its WAL) and a new journal is made that holds every game still readable
  * whole; a game with unreadable rows keeps its games row, marked damaged
  * with the reason; nothing is deleted. The server logs this line. */
-const char *server_journal_recovery(const server_journal *journal);
+const char *journal_recovery(const journal_db *journal);
 
 /* The reason of the last failure, "" when none. */
-const char *server_journal_error(const server_journal *journal);
+const char *journal_error(const journal_db *journal);
 
 /* The path of the database file. */
-const char *server_journal_path(const server_journal *journal);
+const char *journal_path(const journal_db *journal);
 
 /* SHA-256 of `len` bytes (token hashes, action hashes). */
-void server_journal_sha256(const void *bytes, size_t len,
-                           unsigned char out[SERVER_JOURNAL_HASH_SIZE]);
+void journal_sha256(const void *bytes, size_t len,
+                           unsigned char out[JOURNAL_HASH_SIZE]);
 
-typedef enum server_journal_status {
-    SERVER_JOURNAL_ACTIVE = 0,
-    SERVER_JOURNAL_ENDED,
-    SERVER_JOURNAL_DAMAGED
-} server_journal_status;
+typedef enum journal_status {
+    JOURNAL_ACTIVE = 0,
+    JOURNAL_ENDED,
+    JOURNAL_DAMAGED
+} journal_status;
 
 /* "active", "ended", "damaged". */
-const char *server_journal_status_name(server_journal_status status);
+const char *journal_status_name(journal_status status);
 
-/* A new game (server_journal_game_create). */
-typedef struct server_journal_game {
+/* A new game (journal_game_create). */
+typedef struct journal_game {
     const char *id;               /* 1..63 bytes */
     int64_t created;              /* unix seconds */
     const char *scenario;         /* the scenario's JSON text, as the client sent it */
     size_t scenario_len;
-    unsigned char token_sha256[2][SERVER_JOURNAL_HASH_SIZE]; /* by brigade_side */
+    unsigned char token_sha256[2][JOURNAL_HASH_SIZE]; /* by brigade_side */
     const brigade_battle *initial;        /* the battle before any event (scenario loaded) */
     const brigade_event_list *start;      /* the events of seq 0 (the dice commitment) */
     const uint8_t *dice_seed;             /* the secret dice seed, BRIGADE_DICE_SEED_BYTES */
@@ -166,7 +166,7 @@ typedef struct server_journal_game {
     const unsigned char *spectator_password_sha256;
     int spectator_delay;                  /* phases spectators see late (0: live) */
     const unsigned char *umpire_sha256;   /* SHA-256 of the umpire token, or NULL (no umpire) */
-} server_journal_game;
+} journal_game;
 
 /*
  * Writes a new game (its row, its initial battle, the events of seq 0) in
@@ -174,21 +174,21 @@ typedef struct server_journal_game {
  * initial battle's. Returns 0, or -1 (a game with this id exists, an event
  * with no encoding, SQLite failed).
  */
-int server_journal_game_create(server_journal *journal, const server_journal_game *game);
+int journal_game_create(journal_db *journal, const journal_game *game);
 
-/* One accepted action (server_journal_append). */
-typedef struct server_journal_action {
+/* One accepted action (journal_append). */
+typedef struct journal_action {
     const char *game;
     int64_t seq;                    /* the action's seq: the game's last + 1 */
     const brigade_battle *battle;   /* a state of the game (unit ids for encoding) */
     const brigade_event_list *events; /* at least one */
     brigade_side seat;              /* who acted: A or B; NONE: the umpire (seat 'U') */
     int64_t request;                /* the client's request id, >= 1 */
-    unsigned char action_sha256[SERVER_JOURNAL_HASH_SIZE]; /* of the action's canonical encoding */
+    unsigned char action_sha256[JOURNAL_HASH_SIZE]; /* of the action's canonical encoding */
     const uint8_t *answer;          /* the answer frame to give a repeated request */
     size_t answer_len;
     bool ended;                     /* the game ended with this action */
-    /* A snapshot to store with the action (when server_journal_snapshot_due
+    /* A snapshot to store with the action (when journal_snapshot_due
      * says so), or NULL: the battle after the action's events, and the
      * server's aux map (may be NULL). */
     const brigade_battle *snapshot;
@@ -198,13 +198,13 @@ typedef struct server_journal_action {
      * Every event of seq > rollback_to not yet rolled back is marked
      * rolled back in the action's transaction. Requires `snapshot` (the
      * battle after this action) and `snapshot_aux`, stored whatever
-     * server_journal_snapshot_due says, so a restart starts from it. */
+     * journal_snapshot_due says, so a restart starts from it. */
     int64_t rollback_to;
-} server_journal_action;
+} journal_action;
 
 /* Whether an action at `seq` should carry a snapshot (every
  * options.snapshot_every actions). */
-bool server_journal_snapshot_due(const server_journal *journal, int64_t seq);
+bool journal_snapshot_due(const journal_db *journal, int64_t seq);
 
 /*
  * Appends one action: its events, its answer (replacing an older answer
@@ -218,15 +218,15 @@ bool server_journal_snapshot_due(const server_journal *journal, int64_t seq);
  * encoding, a rollback without a snapshot and its aux, a rollback_to
  * outside 1 .. seq - 1 or itself rolled back; and -1 when SQLite fails.
  */
-int server_journal_append(server_journal *journal, const server_journal_action *action);
+int journal_append(journal_db *journal, const journal_action *action);
 
-/* What server_journal_answer_find found. */
-typedef enum server_journal_answer_result {
-    SERVER_JOURNAL_ANSWER_ERROR = -1,   /* SQLite failed: see server_journal_error */
-    SERVER_JOURNAL_ANSWER_NONE = 0,     /* no such request: act on it */
-    SERVER_JOURNAL_ANSWER_FOUND = 1,    /* the same action: *answer is its first answer */
-    SERVER_JOURNAL_ANSWER_OTHER = 2     /* the request id answered another action */
-} server_journal_answer_result;
+/* What journal_answer_find found. */
+typedef enum journal_answer_result {
+    JOURNAL_ANSWER_ERROR = -1,   /* SQLite failed: see journal_error */
+    JOURNAL_ANSWER_NONE = 0,     /* no such request: act on it */
+    JOURNAL_ANSWER_FOUND = 1,    /* the same action: *answer is its first answer */
+    JOURNAL_ANSWER_OTHER = 2     /* the request id answered another action */
+} journal_answer_result;
 
 /*
  * Looks up the answer to (game, seat, request). On FOUND, *seq is the
@@ -234,72 +234,72 @@ typedef enum server_journal_answer_result {
  * *answer_len bytes of the first answer; on OTHER, *seq is set and no
  * answer is returned.
  */
-server_journal_answer_result server_journal_answer_find(
-    server_journal *journal, const char *game, brigade_side seat, int64_t request,
-    const unsigned char action_sha256[SERVER_JOURNAL_HASH_SIZE], int64_t *seq, uint8_t **answer,
+journal_answer_result journal_answer_find(
+    journal_db *journal, const char *game, brigade_side seat, int64_t request,
+    const unsigned char action_sha256[JOURNAL_HASH_SIZE], int64_t *seq, uint8_t **answer,
     size_t *answer_len);
 
 /* One journaled event with its place. */
-typedef struct server_journal_record {
+typedef struct journal_record {
     int64_t seq;
     int index;
     brigade_side seat;     /* the seat whose action it was; NONE at seq 0 (and the umpire) */
     bool rolled_back;      /* the umpire rolled the action back (PROTOCOL.md §10.2): returned,
                               never folded into a battle */
     brigade_event event;
-} server_journal_record;
+} journal_record;
 
 /* A growing array of records, owned by whoever holds it
- * (server_journal_records_free). */
-typedef struct server_journal_records {
-    server_journal_record *items;
+ * (journal_records_free). */
+typedef struct journal_records {
+    journal_record *items;
     size_t count;
     size_t capacity;
-} server_journal_records;
+} journal_records;
 
-void server_journal_records_free(server_journal_records *records);
+void journal_records_free(journal_records *records);
 
 /*
  * A game's history in the order it happened (PROTOCOL.md §10.2): the
- * records of seq 0 on (server_journal_game_read with from_start), every one
+ * records of seq 0 on (journal_game_read with from_start), every one
  * folded as the live server folded it, rolled-back rows included, and each
  * rollback's event onto the battle as it was when its to_seq was done. So
  * each record can be described against the battle it was played on, and
  * the battle at the end is the live one.
  *
- *   server_journal_history history;
- *   if (server_journal_history_init(&history, battle, &records) != 0) ...
- *   while ((record = server_journal_history_next(&history)) != NULL)
+ *   journal_history history;
+ *   if (journal_history_init(&history, battle, &records) != 0) ...
+ *   while ((record = journal_history_next(&history)) != NULL)
  *       ... history.battle is the battle with `record` folded ...
  *   if (history.failed) ... history.error says why ...
- *   server_journal_history_free(&history);
+ *   journal_history_free(&history);
  *
  * `battle` (the game's initial battle, the caller's) is folded in place;
  * the history owns the copies it keeps of each state a rollback returns to.
  */
-typedef struct server_journal_history {
+typedef struct journal_history {
     brigade_battle *battle;                 /* not owned: the state folded so far */
-    const server_journal_records *records;  /* not owned */
+    const journal_records *records;  /* not owned */
     size_t next;                            /* the record next() folds */
     int64_t *targets;                       /* owned: every rollback's to_seq */
     size_t target_count;
-    struct server_journal_history_saved {
+    struct journal_history_saved {
         int64_t seq;
         brigade_battle *battle;             /* owned */
     } *saved;                               /* owned: the battle after each target seq */
     size_t saved_count;
     bool failed;
     char error[160];                        /* why, when failed */
-} server_journal_history;
+} journal_history;
 
 /* Returns 0, or -1 when memory runs out (nothing to free then). */
-int server_journal_history_init(server_journal_history *history, brigade_battle *battle,
-                                const server_journal_records *records);
+int journal_history_init(journal_history *history, brigade_battle *battle,
+                                const journal_records *records);
 /* Folds the next record and returns it, or NULL at the end or when it
  * failed (history->failed: an event that does not fit, a rollback to a seq
  * not seen before it, memory). */
-const server_journal_record *server_journal_history_next(server_journal_history *history);
-void server_journal_history_free(server_journal_history *history);
+const journal_record *journal_history_next(journal_history *history);
+void journal_history_free(journal_history *history);
 
 /*
  * The events of `game` with seq > after_seq, in order, checked (checksum,
@@ -307,21 +307,21 @@ void server_journal_history_free(server_journal_history *history);
  * *records, the rolled-back ones too (flagged). Returns 0, or -1 (a
  * damaged row named in the error; the records read before it stay).
  */
-int server_journal_events_after(server_journal *journal, const char *game, int64_t after_seq,
-                                const brigade_battle *battle, server_journal_records *records);
+int journal_events_after(journal_db *journal, const char *game, int64_t after_seq,
+                                const brigade_battle *battle, journal_records *records);
 
-/* A game as loaded (server_journal_load, server_journal_game_read). The
+/* A game as loaded (journal_load, journal_game_read). The
  * journal owns every pointer during the callback; the callback may take
  * `battle`, `base`, `aux`, `scenario` and `records.items` by setting the
  * member to NULL (then it frees them: free() and protocol_value_free()). */
-typedef struct server_journal_loaded {
-    char id[SERVER_JOURNAL_GAME_ID_MAX + 1];
+typedef struct journal_loaded {
+    char id[JOURNAL_GAME_ID_MAX + 1];
     int64_t created;
     char title[BRIGADE_TITLE_MAX + 1];
     char *scenario;                  /* NUL-terminated, scenario_len bytes */
     size_t scenario_len;
-    unsigned char token_sha256[2][SERVER_JOURNAL_HASH_SIZE];
-    server_journal_status status;
+    unsigned char token_sha256[2][JOURNAL_HASH_SIZE];
+    journal_status status;
     int64_t seq;                     /* the last committed action */
     brigade_battle *battle;          /* the state at seq; NULL when damaged */
     brigade_battle *base;            /* the state at snapshot_seq (the snapshot's battle, or the
@@ -329,14 +329,14 @@ typedef struct server_journal_loaded {
                                         damaged */
     int64_t snapshot_seq;            /* the snapshot it started from, -1: the initial battle */
     protocol_value *aux;             /* that snapshot's aux, or NULL */
-    server_journal_records records;  /* the events after snapshot_seq (all, from seq 0, with
+    journal_records records;  /* the events after snapshot_seq (all, from seq 0, with
                                         no snapshot), folded into battle except the
                                         rolled-back ones (flagged, kept in order) */
     char damage[512];                /* status DAMAGED: why */
     char warning[512];               /* a snapshot was bad and was passed over, else "" */
-} server_journal_loaded;
+} journal_loaded;
 
-typedef void (*server_journal_load_fn)(void *context, server_journal_loaded *game);
+typedef void (*journal_load_fn)(void *context, journal_loaded *game);
 
 /*
  * Rebuilds every game that is not ended: calls on_game once for each,
@@ -346,11 +346,11 @@ typedef void (*server_journal_load_fn)(void *context, server_journal_loaded *gam
  * or -1 when the list of games cannot be read (the database itself is
  * damaged).
  */
-long server_journal_load(server_journal *journal, server_journal_load_fn on_game, void *context);
+long journal_load(journal_db *journal, journal_load_fn on_game, void *context);
 
 /*
  * Rebuilds one game whatever its status (replay, export): as one game of
- * server_journal_load, into *out (free with server_journal_loaded_free).
+ * journal_load, into *out (free with journal_loaded_free).
  * `from_start` ignores the snapshots (every event, from seq 0, is in
  * out->records); then a game found DAMAGED in its events keeps `base` and
  * the good records before the damaged row (`battle` is NULL), so that a
@@ -358,8 +358,8 @@ long server_journal_load(server_journal *journal, server_journal_load_fn on_game
  * DAMAGED), or -1 when there is no such game or memory runs out (then
  * *out holds nothing to free).
  */
-int server_journal_game_read(server_journal *journal, const char *game, bool from_start,
-                             server_journal_loaded *out);
+int journal_game_read(journal_db *journal, const char *game, bool from_start,
+                             journal_loaded *out);
 
 /*
  * The battle of `game` as it was after action `seq` (0 .. the game's seq;
@@ -370,21 +370,21 @@ int server_journal_game_read(server_journal *journal, const char *game, bool fro
  * "Rollback": what the umpire's rollback to `seq` goes back to). Sets
  * *rolled_back when action `seq` is itself rolled back: then *out is
  * unspecified (such a seq cannot be rolled back to). Returns 0, or -1 with
- * the reason in server_journal_error (no such game, no such seq, a damaged
+ * the reason in journal_error (no such game, no such seq, a damaged
  * row or battle, SQLite failed, out of memory).
  */
-int server_journal_battle_at(server_journal *journal, const char *game, int64_t seq,
+int journal_battle_at(journal_db *journal, const char *game, int64_t seq,
                              brigade_battle *out, bool *rolled_back);
 
 /* Frees what a loaded game still owns and zeroes it. */
-void server_journal_loaded_free(server_journal_loaded *game);
+void journal_loaded_free(journal_loaded *game);
 
 /*
  * The secret dice seed of `game` (design.md "Dice") into seed[32]. Returns
  * 0, 1 when the journal holds none (a game of schema version 1, or an
  * export), -1 when SQLite fails. Never logged.
  */
-int server_journal_game_dice_seed(server_journal *journal, const char *game,
+int journal_game_dice_seed(journal_db *journal, const char *game,
                                   uint8_t seed[BRIGADE_DICE_SEED_BYTES]);
 
 /*
@@ -394,10 +394,10 @@ int server_journal_game_dice_seed(server_journal *journal, const char *game,
  * into *delay. Returns 0, 1 when the journal holds
  * none (an older game), -1 when SQLite fails.
  */
-int server_journal_game_spectator(server_journal *journal, const char *game,
-                                  unsigned char spectator_sha256[SERVER_JOURNAL_HASH_SIZE],
+int journal_game_spectator(journal_db *journal, const char *game,
+                                  unsigned char spectator_sha256[JOURNAL_HASH_SIZE],
                                   bool *has_password,
-                                  unsigned char password_sha256[SERVER_JOURNAL_HASH_SIZE],
+                                  unsigned char password_sha256[JOURNAL_HASH_SIZE],
                                   int *delay);
 
 /*
@@ -405,27 +405,27 @@ int server_journal_game_spectator(server_journal *journal, const char *game,
  * "Roles", PROTOCOL.md §5.2). Returns 0, 1 when the journal holds none (a
  * game of schema version 1 or 2), -1 when SQLite fails. Never logged.
  */
-int server_journal_game_umpire(server_journal *journal, const char *game,
-                               unsigned char umpire_sha256[SERVER_JOURNAL_HASH_SIZE]);
+int journal_game_umpire(journal_db *journal, const char *game,
+                               unsigned char umpire_sha256[JOURNAL_HASH_SIZE]);
 
-/* One game as listed (server_journal_list). */
-typedef struct server_journal_summary {
-    char id[SERVER_JOURNAL_GAME_ID_MAX + 1];
+/* One game as listed (journal_list). */
+typedef struct journal_summary {
+    char id[JOURNAL_GAME_ID_MAX + 1];
     int64_t created;             /* unix seconds */
     char title[BRIGADE_TITLE_MAX + 1];
-    server_journal_status status;
+    journal_status status;
     int64_t seq;
     char damage[512];            /* "" unless marked damaged */
-} server_journal_summary;
+} journal_summary;
 
-typedef void (*server_journal_list_fn)(void *context, const server_journal_summary *game);
+typedef void (*journal_list_fn)(void *context, const journal_summary *game);
 
 /* Calls on_game for every game of the journal, oldest first (nothing is
  * rebuilt). Returns how many, or -1 when SQLite fails. */
-long server_journal_list(server_journal *journal, server_journal_list_fn on_game, void *context);
+long journal_list(journal_db *journal, journal_list_fn on_game, void *context);
 
 /* Marks a game damaged with `reason` (one line). 0 or -1. */
-int server_journal_game_mark_damaged(server_journal *journal, const char *game,
+int journal_game_mark_damaged(journal_db *journal, const char *game,
                                      const char *reason);
 
 /*
@@ -433,6 +433,6 @@ int server_journal_game_mark_damaged(server_journal *journal, const char *game,
  * file at `path` (which must not exist), to be replayed or served
  * elsewhere. Returns 0 or -1.
  */
-int server_journal_export(server_journal *journal, const char *game, const char *path);
+int journal_export(journal_db *journal, const char *game, const char *path);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * server/journal.c: the SQLite journal of brigaded's games
- * (server/journal.h).
+ * journal/journal.c: the SQLite journal of brigaded's games
+ * (journal/journal.h).
  *
  * Every statement is prepared once at open and reset after each use. A
  * write (game create, append) is one BEGIN IMMEDIATE ... COMMIT; with
@@ -8,7 +8,7 @@
  * fsync'ed. Bodies are encoded before the transaction begins, so a
  * transaction holds the write lock only for the inserts.
  */
-#include "server/journal.h"
+#include "journal/journal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -24,7 +24,7 @@
 #include <time.h>
 
 #include "protocol/codec.h"
-#include "protocol/event_codec.h"
+#include "journal/event_codec.h"
 
 #if defined(__GNUC__)
 #define JOURNAL_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -184,7 +184,7 @@ static const char schema_sql[] =
     "  PRIMARY KEY (game, seq)"
     ") WITHOUT ROWID;";
 
-struct server_journal {
+struct journal_db {
     sqlite3 *db;
     sqlite3_stmt *statements[ST_COUNT];
     char path[4096];
@@ -220,7 +220,7 @@ static void text_copy(char *dst, size_t size, const char *src)
 }
 
 JOURNAL_PRINTF(2, 3)
-static int journal_fail(server_journal *j, const char *format, ...)
+static int journal_fail(journal_db *j, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
@@ -230,53 +230,53 @@ static int journal_fail(server_journal *j, const char *format, ...)
 }
 
 /* Fails with SQLite's reason for what `what` tried. */
-static int journal_sql_fail(server_journal *j, const char *context, const char *what)
+static int journal_sql_fail(journal_db *j, const char *context, const char *what)
 {
     return journal_fail(j, "%s: sqlite: %s (%s)", context, sqlite3_errmsg(j->db), what);
 }
 
-const char *server_journal_error(const server_journal *journal)
+const char *journal_error(const journal_db *journal)
 {
     return journal->error;
 }
 
-const char *server_journal_path(const server_journal *journal)
+const char *journal_path(const journal_db *journal)
 {
     return journal->path;
 }
 
-const char *server_journal_status_name(server_journal_status status)
+const char *journal_status_name(journal_status status)
 {
     switch (status) {
-    case SERVER_JOURNAL_ACTIVE:
+    case JOURNAL_ACTIVE:
         return "active";
-    case SERVER_JOURNAL_ENDED:
+    case JOURNAL_ENDED:
         return "ended";
-    case SERVER_JOURNAL_DAMAGED:
+    case JOURNAL_DAMAGED:
         return "damaged";
     }
     return "?";
 }
 
-static bool status_parse(const char *text, server_journal_status *out)
+static bool status_parse(const char *text, journal_status *out)
 {
     if (text == NULL)
         return false;
-    for (int s = SERVER_JOURNAL_ACTIVE; s <= SERVER_JOURNAL_DAMAGED; s++)
-        if (strcmp(text, server_journal_status_name((server_journal_status)s)) == 0) {
-            *out = (server_journal_status)s;
+    for (int s = JOURNAL_ACTIVE; s <= JOURNAL_DAMAGED; s++)
+        if (strcmp(text, journal_status_name((journal_status)s)) == 0) {
+            *out = (journal_status)s;
             return true;
         }
     return false;
 }
 
-void server_journal_sha256(const void *bytes, size_t len,
-                           unsigned char out[SERVER_JOURNAL_HASH_SIZE])
+void journal_sha256(const void *bytes, size_t len,
+                           unsigned char out[JOURNAL_HASH_SIZE])
 {
     unsigned int out_len = 0;
     if (EVP_Digest(bytes, len, out, &out_len, EVP_sha256(), NULL) != 1 ||
-        out_len != SERVER_JOURNAL_HASH_SIZE)
-        memset(out, 0, SERVER_JOURNAL_HASH_SIZE);
+        out_len != JOURNAL_HASH_SIZE)
+        memset(out, 0, JOURNAL_HASH_SIZE);
 }
 
 static void put_be(unsigned char *out, uint64_t value, int bytes)
@@ -295,7 +295,7 @@ static void put_be(unsigned char *out, uint64_t value, int bytes)
  */
 static bool row_checksum(const char *game, int64_t seq, int index, char seat, const void *body,
                          size_t body_len, const void *aux, size_t aux_len,
-                         unsigned char out[SERVER_JOURNAL_HASH_SIZE])
+                         unsigned char out[JOURNAL_HASH_SIZE])
 {
     unsigned char place[13];
     put_be(place, (uint64_t)seq, 8);
@@ -308,12 +308,12 @@ static bool row_checksum(const char *game, int64_t seq, int index, char seat, co
               EVP_DigestUpdate(ctx, place, sizeof place) == 1 &&
               (body_len == 0 || EVP_DigestUpdate(ctx, body, body_len) == 1) &&
               (aux_len == 0 || EVP_DigestUpdate(ctx, aux, aux_len) == 1) &&
-              EVP_DigestFinal_ex(ctx, out, &out_len) == 1 && out_len == SERVER_JOURNAL_HASH_SIZE;
+              EVP_DigestFinal_ex(ctx, out, &out_len) == 1 && out_len == JOURNAL_HASH_SIZE;
     EVP_MD_CTX_free(ctx);
     return ok;
 }
 
-static sqlite3_stmt *statement(server_journal *j, int which)
+static sqlite3_stmt *statement(journal_db *j, int which)
 {
     sqlite3_stmt *st = j->statements[which];
     sqlite3_reset(st);
@@ -328,7 +328,7 @@ static void statement_done(sqlite3_stmt *st)
 }
 
 /* Runs a statement that returns no row. */
-static int step_done(server_journal *j, sqlite3_stmt *st, const char *context, const char *what)
+static int step_done(journal_db *j, sqlite3_stmt *st, const char *context, const char *what)
 {
     int rc = sqlite3_step(st);
     int result = rc == SQLITE_DONE ? 0 : journal_sql_fail(j, context, what);
@@ -336,12 +336,12 @@ static int step_done(server_journal *j, sqlite3_stmt *st, const char *context, c
     return result;
 }
 
-static int transaction_begin(server_journal *j, const char *context)
+static int transaction_begin(journal_db *j, const char *context)
 {
     return step_done(j, statement(j, ST_BEGIN), context, "BEGIN");
 }
 
-static int transaction_commit(server_journal *j, const char *context)
+static int transaction_commit(journal_db *j, const char *context)
 {
     if (step_done(j, statement(j, ST_COMMIT), context, "COMMIT") != 0) {
         char saved[sizeof j->error];
@@ -355,7 +355,7 @@ static int transaction_commit(server_journal *j, const char *context)
 }
 
 /* Rolls back after a failure, keeping the failure's message. */
-static int transaction_abort(server_journal *j, const char *context)
+static int transaction_abort(journal_db *j, const char *context)
 {
     char saved[sizeof j->error];
     memcpy(saved, j->error, sizeof saved);
@@ -380,7 +380,7 @@ static int bind_blob(sqlite3_stmt *st, int index, const void *bytes, size_t len)
 /* ---- open and close -------------------------------------------------------- */
 
 /* Runs SQL text with no result rows. */
-static int exec_sql(server_journal *j, const char *sql, const char *what)
+static int exec_sql(journal_db *j, const char *sql, const char *what)
 {
     char *message = NULL;
     if (sqlite3_exec(j->db, sql, NULL, NULL, &message) != SQLITE_OK) {
@@ -393,7 +393,7 @@ static int exec_sql(server_journal *j, const char *sql, const char *what)
 }
 
 /* One integer from a one-row query into *out. */
-static int query_int(server_journal *j, const char *sql, int64_t *out, const char *what)
+static int query_int(journal_db *j, const char *sql, int64_t *out, const char *what)
 {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(j->db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -411,7 +411,7 @@ static int query_int(server_journal *j, const char *sql, int64_t *out, const cha
 }
 
 /* One text from a one-row query into out[size]. */
-static int query_text(server_journal *j, const char *sql, char *out, size_t size,
+static int query_text(journal_db *j, const char *sql, char *out, size_t size,
                       const char *what)
 {
     sqlite3_stmt *st = NULL;
@@ -431,7 +431,7 @@ static int query_text(server_journal *j, const char *sql, char *out, size_t size
 }
 
 /* Creates the schema in a new database, or checks an existing one's. */
-static int schema_check(server_journal *j)
+static int schema_check(journal_db *j)
 {
     int64_t tables = 0;
     if (query_int(j,
@@ -451,7 +451,7 @@ static int schema_check(server_journal *j)
             return journal_fail(j, "open %s: an empty database, not a brigade journal", j->path);
         char sql[sizeof schema_sql + 128];
         snprintf(sql, sizeof sql, "BEGIN IMMEDIATE;%sINSERT INTO schema_version VALUES (%d);COMMIT;",
-                 schema_sql, SERVER_JOURNAL_SCHEMA_VERSION);
+                 schema_sql, JOURNAL_SCHEMA_VERSION);
         if (exec_sql(j, sql, "creating the schema") != 0) {
             if (!sqlite3_get_autocommit(j->db))
                 sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
@@ -500,14 +500,14 @@ static int schema_check(server_journal *j)
         j->schema_v2 = true;
         return 0;
     }
-    if (version != SERVER_JOURNAL_SCHEMA_VERSION)
+    if (version != JOURNAL_SCHEMA_VERSION)
         return journal_fail(j, "open %s: journal schema version %" PRId64
                                ", this build reads version %d",
-                            j->path, version, SERVER_JOURNAL_SCHEMA_VERSION);
+                            j->path, version, JOURNAL_SCHEMA_VERSION);
     return 0;
 }
 
-server_journal *server_journal_open(const char *dir, const server_journal_options *options,
+journal_db *journal_open(const char *dir, const journal_options *options,
                                     char *message, size_t size)
 {
     struct stat info;
@@ -516,12 +516,12 @@ server_journal *server_journal_open(const char *dir, const server_journal_option
         return NULL;
     }
     char path[4096];
-    int n = snprintf(path, sizeof path, "%s/%s", dir, SERVER_JOURNAL_FILE);
+    int n = snprintf(path, sizeof path, "%s/%s", dir, JOURNAL_FILE);
     if (n < 0 || (size_t)n >= sizeof path) {
         snprintf(message, size, "journal: the folder name is too long");
         return NULL;
     }
-    return server_journal_open_file(path, options, message, size);
+    return journal_open_file(path, options, message, size);
 }
 
 /* Whether the connection's last error says the file is damaged. */
@@ -531,18 +531,18 @@ static bool error_is_corrupt(sqlite3 *db)
 }
 
 /* Opens `path` once; *corrupt tells a damaged file from other failures. */
-static server_journal *journal_open_once(const char *path, const server_journal_options *options,
+static journal_db *journal_open_once(const char *path, const journal_options *options,
                                          char *message, size_t size, bool *corrupt)
 {
     *corrupt = false;
-    server_journal *j = calloc(1, sizeof *j);
+    journal_db *j = calloc(1, sizeof *j);
     if (j == NULL) {
         snprintf(message, size, "journal: out of memory");
         return NULL;
     }
     j->read_only = options->read_only;
     j->snapshot_every =
-        options->snapshot_every > 0 ? options->snapshot_every : SERVER_JOURNAL_SNAPSHOT_EVERY;
+        options->snapshot_every > 0 ? options->snapshot_every : JOURNAL_SNAPSHOT_EVERY;
     if (strlen(path) >= sizeof j->path) {
         snprintf(message, size, "journal: the file name is too long");
         free(j);
@@ -564,7 +564,7 @@ static server_journal *journal_open_once(const char *path, const server_journal_
         return NULL;
     }
     sqlite3_extended_result_codes(j->db, 1);
-    sqlite3_busy_timeout(j->db, SERVER_JOURNAL_BUSY_TIMEOUT_MS);
+    sqlite3_busy_timeout(j->db, JOURNAL_BUSY_TIMEOUT_MS);
 
     bool ok = true;
     if (!j->read_only) {
@@ -594,23 +594,23 @@ static server_journal *journal_open_once(const char *path, const server_journal_
     if (!ok) {
         snprintf(message, size, "journal: %s", j->error);
         *corrupt = error_is_corrupt(j->db);
-        server_journal_close(j);
+        journal_close(j);
         return NULL;
     }
     return j;
 }
 
-static int journal_recover(server_journal *j, sqlite3 *from, const char *from_path,
+static int journal_recover(journal_db *j, sqlite3 *from, const char *from_path,
                            const char *why);
 
-server_journal *server_journal_open_file(const char *path, const server_journal_options *options,
+journal_db *journal_open_file(const char *path, const journal_options *options,
                                          char *message, size_t size)
 {
-    server_journal_options defaults = {false, false, 0};
+    journal_options defaults = {false, false, 0};
     if (options == NULL)
         options = &defaults;
     bool corrupt = false;
-    server_journal *j = journal_open_once(path, options, message, size, &corrupt);
+    journal_db *j = journal_open_once(path, options, message, size, &corrupt);
     if (j != NULL || !corrupt || options->read_only)
         return j;
 
@@ -651,19 +651,19 @@ server_journal *server_journal_open_file(const char *path, const server_journal_
     if (journal_recover(j, from, moved, why) != 0) {
         snprintf(message, size, "journal: %s", j->error);
         sqlite3_close(from);
-        server_journal_close(j);
+        journal_close(j);
         return NULL;
     }
     sqlite3_close(from);
     return j;
 }
 
-const char *server_journal_recovery(const server_journal *journal)
+const char *journal_recovery(const journal_db *journal)
 {
     return journal->recovery;
 }
 
-void server_journal_close(server_journal *journal)
+void journal_close(journal_db *journal)
 {
     if (journal == NULL)
         return;
@@ -673,7 +673,7 @@ void server_journal_close(server_journal *journal)
     free(journal);
 }
 
-bool server_journal_snapshot_due(const server_journal *journal, int64_t seq)
+bool journal_snapshot_due(const journal_db *journal, int64_t seq)
 {
     return seq > 0 && seq % journal->snapshot_every == 0;
 }
@@ -684,7 +684,7 @@ bool server_journal_snapshot_due(const server_journal *journal, int64_t seq)
 typedef struct encoded_events {
     uint8_t **bodies;
     size_t *lengths;
-    unsigned char (*sums)[SERVER_JOURNAL_HASH_SIZE];
+    unsigned char (*sums)[JOURNAL_HASH_SIZE];
     size_t count;
 } encoded_events;
 
@@ -698,7 +698,7 @@ static void encoded_events_free(encoded_events *e)
     memset(e, 0, sizeof *e);
 }
 
-static int events_encode(server_journal *j, const char *context, const char *game, int64_t seq,
+static int events_encode(journal_db *j, const char *context, const char *game, int64_t seq,
                          char seat, const brigade_battle *battle,
                          const brigade_event_list *events, encoded_events *out)
 {
@@ -714,9 +714,9 @@ static int events_encode(server_journal *j, const char *context, const char *gam
         return journal_fail(j, "%s: out of memory", context);
     }
     for (size_t i = 0; i < events->count; i++) {
-        protocol_event_status status;
-        if (protocol_event_encode(battle, &events->items[i], &out->bodies[i], &out->lengths[i],
-                                  &status) != PROTOCOL_EVENT_OK) {
+        journal_event_status status;
+        if (journal_event_encode(battle, &events->items[i], &out->bodies[i], &out->lengths[i],
+                                  &status) != JOURNAL_EVENT_OK) {
             out->count = i;
             encoded_events_free(out);
             return journal_fail(j, "%s: event %zu (%s) cannot be journaled: %s", context, i,
@@ -738,7 +738,7 @@ static char journal_seat_letter(brigade_side seat)
     return seat == BRIGADE_SIDE_A ? 'A' : seat == BRIGADE_SIDE_B ? 'B' : 'U';
 }
 
-static int events_insert(server_journal *j, const char *context, const char *game, int64_t seq,
+static int events_insert(journal_db *j, const char *context, const char *game, int64_t seq,
                          char seat, const encoded_events *e)
 {
     char seat_text[2] = {seat, '\0'};
@@ -753,35 +753,35 @@ static int events_insert(server_journal *j, const char *context, const char *gam
         else
             sqlite3_bind_null(st, 5);
         bind_blob(st, 6, e->bodies[i], e->lengths[i]);
-        bind_blob(st, 7, e->sums[i], SERVER_JOURNAL_HASH_SIZE);
+        bind_blob(st, 7, e->sums[i], JOURNAL_HASH_SIZE);
         if (step_done(j, st, context, "inserting an event") != 0)
             return -1;
     }
     return 0;
 }
 
-int server_journal_game_create(server_journal *journal, const server_journal_game *game)
+int journal_game_create(journal_db *journal, const journal_game *game)
 {
-    server_journal *j = journal;
+    journal_db *j = journal;
     char context[128];
     snprintf(context, sizeof context, "create game %.63s", game->id ? game->id : "?");
     if (j->read_only)
         return journal_fail(j, "%s: the journal is open read-only", context);
-    if (game->id == NULL || game->id[0] == '\0' || strlen(game->id) > SERVER_JOURNAL_GAME_ID_MAX)
+    if (game->id == NULL || game->id[0] == '\0' || strlen(game->id) > JOURNAL_GAME_ID_MAX)
         return journal_fail(j, "%s: a game id is 1..%d bytes", context,
-                            SERVER_JOURNAL_GAME_ID_MAX);
+                            JOURNAL_GAME_ID_MAX);
     if (game->scenario == NULL || game->initial == NULL || game->start == NULL)
         return journal_fail(j, "%s: scenario, initial battle and start events are required",
                             context);
 
     uint8_t *initial = NULL;
     size_t initial_len = 0;
-    protocol_event_status status;
-    if (protocol_battle_encode(game->initial, &initial, &initial_len, &status) !=
-        PROTOCOL_EVENT_OK)
+    journal_event_status status;
+    if (journal_battle_encode(game->initial, &initial, &initial_len, &status) !=
+        JOURNAL_EVENT_OK)
         return journal_fail(j, "%s: the initial battle cannot be journaled: %s", context,
                             status.message);
-    unsigned char initial_sum[SERVER_JOURNAL_HASH_SIZE];
+    unsigned char initial_sum[JOURNAL_HASH_SIZE];
     encoded_events events;
     if (!row_checksum(game->id, -1, -1, 0, initial, initial_len, NULL, 0, initial_sum)) {
         free(initial);
@@ -806,20 +806,20 @@ int server_journal_game_create(server_journal *journal, const server_journal_gam
         goto out;
     }
     sqlite3_bind_text(st, 4, game->scenario, (int)game->scenario_len, SQLITE_TRANSIENT);
-    bind_blob(st, 5, game->token_sha256[0], SERVER_JOURNAL_HASH_SIZE);
-    bind_blob(st, 6, game->token_sha256[1], SERVER_JOURNAL_HASH_SIZE);
+    bind_blob(st, 5, game->token_sha256[0], JOURNAL_HASH_SIZE);
+    bind_blob(st, 6, game->token_sha256[1], JOURNAL_HASH_SIZE);
     bind_blob(st, 7, initial, initial_len);
-    bind_blob(st, 8, initial_sum, SERVER_JOURNAL_HASH_SIZE);
+    bind_blob(st, 8, initial_sum, JOURNAL_HASH_SIZE);
     if (game->dice_seed != NULL)
         bind_blob(st, 9, game->dice_seed, BRIGADE_DICE_SEED_BYTES);
     else
         sqlite3_bind_null(st, 9);
     if (game->spectator_sha256 != NULL)
-        bind_blob(st, 10, game->spectator_sha256, SERVER_JOURNAL_HASH_SIZE);
+        bind_blob(st, 10, game->spectator_sha256, JOURNAL_HASH_SIZE);
     else
         sqlite3_bind_null(st, 10);
     if (game->spectator_password_sha256 != NULL)
-        bind_blob(st, 11, game->spectator_password_sha256, SERVER_JOURNAL_HASH_SIZE);
+        bind_blob(st, 11, game->spectator_password_sha256, JOURNAL_HASH_SIZE);
     else
         sqlite3_bind_null(st, 11);
     sqlite3_bind_int(st, 12, game->spectator_delay);
@@ -830,7 +830,7 @@ int server_journal_game_create(server_journal *journal, const server_journal_gam
     if (game->umpire_sha256 != NULL) {
         st = statement(j, ST_GAME_UMPIRE_SET);
         bind_text(st, 1, game->id);
-        bind_blob(st, 2, game->umpire_sha256, SERVER_JOURNAL_HASH_SIZE);
+        bind_blob(st, 2, game->umpire_sha256, JOURNAL_HASH_SIZE);
         if (step_done(j, st, context, "recording the umpire seat") != 0) {
             transaction_abort(j, context);
             goto out;
@@ -853,7 +853,7 @@ out:
  * the journal and not itself rolled back, then marks every event after it
  * rolled back (PROTOCOL.md §10.2 "Rollback"). 0, or -1 with the reason.
  */
-static int rollback_mark(server_journal *j, const char *context, const char *game, int64_t to)
+static int rollback_mark(journal_db *j, const char *context, const char *game, int64_t to)
 {
     sqlite3_stmt *st = statement(j, ST_EVENTS_AT);
     bind_text(st, 1, game);
@@ -880,9 +880,9 @@ static int rollback_mark(server_journal *j, const char *context, const char *gam
     return step_done(j, st, context, "marking the events rolled back");
 }
 
-int server_journal_append(server_journal *journal, const server_journal_action *action)
+int journal_append(journal_db *journal, const journal_action *action)
 {
-    server_journal *j = journal;
+    journal_db *j = journal;
     char context[160];
     snprintf(context, sizeof context, "append game %.63s seq %" PRId64,
              action->game ? action->game : "?", action->seq);
@@ -917,12 +917,12 @@ int server_journal_append(server_journal *journal, const server_journal_action *
         return -1;
     uint8_t *snapshot = NULL, *aux = NULL;
     size_t snapshot_len = 0, aux_len = 0;
-    unsigned char snapshot_sum[SERVER_JOURNAL_HASH_SIZE];
+    unsigned char snapshot_sum[JOURNAL_HASH_SIZE];
     int result = -1;
     if (action->snapshot != NULL) {
-        protocol_event_status status;
-        if (protocol_battle_encode(action->snapshot, &snapshot, &snapshot_len, &status) !=
-            PROTOCOL_EVENT_OK) {
+        journal_event_status status;
+        if (journal_battle_encode(action->snapshot, &snapshot, &snapshot_len, &status) !=
+            JOURNAL_EVENT_OK) {
             journal_fail(j, "%s: the snapshot cannot be journaled: %s", context, status.message);
             goto out;
         }
@@ -954,12 +954,12 @@ int server_journal_append(server_journal *journal, const server_journal_action *
     }
     int64_t head = sqlite3_column_int64(st, 0);
     const unsigned char *status_text = sqlite3_column_text(st, 1);
-    server_journal_status game_status = SERVER_JOURNAL_DAMAGED;
+    journal_status game_status = JOURNAL_DAMAGED;
     bool known = status_parse((const char *)status_text, &game_status);
     statement_done(st);
-    if (!known || game_status != SERVER_JOURNAL_ACTIVE) {
+    if (!known || game_status != JOURNAL_ACTIVE) {
         journal_fail(j, "%s: the game is %s, not active", context,
-                     known ? server_journal_status_name(game_status) : "of an unknown status");
+                     known ? journal_status_name(game_status) : "of an unknown status");
         transaction_abort(j, context);
         goto out;
     }
@@ -984,7 +984,7 @@ int server_journal_append(server_journal *journal, const server_journal_action *
     bind_text(st, 2, seat_text);
     sqlite3_bind_int64(st, 3, action->request);
     sqlite3_bind_int64(st, 4, action->seq);
-    bind_blob(st, 5, action->action_sha256, SERVER_JOURNAL_HASH_SIZE);
+    bind_blob(st, 5, action->action_sha256, JOURNAL_HASH_SIZE);
     bind_blob(st, 6, action->answer, action->answer_len);
     if (step_done(j, st, context, "storing the answer") != 0) {
         transaction_abort(j, context);
@@ -999,7 +999,7 @@ int server_journal_append(server_journal *journal, const server_journal_action *
             bind_blob(st, 4, aux, aux_len);
         else
             sqlite3_bind_null(st, 4);
-        bind_blob(st, 5, snapshot_sum, SERVER_JOURNAL_HASH_SIZE);
+        bind_blob(st, 5, snapshot_sum, JOURNAL_HASH_SIZE);
         if (step_done(j, st, context, "inserting the snapshot") != 0) {
             transaction_abort(j, context);
             goto out;
@@ -1021,12 +1021,12 @@ out:
     return result;
 }
 
-server_journal_answer_result server_journal_answer_find(
-    server_journal *journal, const char *game, brigade_side seat, int64_t request,
-    const unsigned char action_sha256[SERVER_JOURNAL_HASH_SIZE], int64_t *seq, uint8_t **answer,
+journal_answer_result journal_answer_find(
+    journal_db *journal, const char *game, brigade_side seat, int64_t request,
+    const unsigned char action_sha256[JOURNAL_HASH_SIZE], int64_t *seq, uint8_t **answer,
     size_t *answer_len)
 {
-    server_journal *j = journal;
+    journal_db *j = journal;
     *answer = NULL;
     *answer_len = 0;
     char context[160];
@@ -1040,44 +1040,44 @@ server_journal_answer_result server_journal_answer_find(
     int rc = sqlite3_step(st);
     if (rc == SQLITE_DONE) {
         statement_done(st);
-        return SERVER_JOURNAL_ANSWER_NONE;
+        return JOURNAL_ANSWER_NONE;
     }
     if (rc != SQLITE_ROW) {
         journal_sql_fail(j, context, "reading the answer");
         statement_done(st);
-        return SERVER_JOURNAL_ANSWER_ERROR;
+        return JOURNAL_ANSWER_ERROR;
     }
     *seq = sqlite3_column_int64(st, 0);
     const void *hash = sqlite3_column_blob(st, 1);
     int hash_len = sqlite3_column_bytes(st, 1);
-    if (hash_len != SERVER_JOURNAL_HASH_SIZE || hash == NULL ||
-        memcmp(hash, action_sha256, SERVER_JOURNAL_HASH_SIZE) != 0) {
+    if (hash_len != JOURNAL_HASH_SIZE || hash == NULL ||
+        memcmp(hash, action_sha256, JOURNAL_HASH_SIZE) != 0) {
         statement_done(st);
-        return SERVER_JOURNAL_ANSWER_OTHER;
+        return JOURNAL_ANSWER_OTHER;
     }
     const void *bytes = sqlite3_column_blob(st, 2);
     int len = sqlite3_column_bytes(st, 2);
     if (bytes == NULL || len <= 0) {
         journal_fail(j, "%s: the stored answer is empty", context);
         statement_done(st);
-        return SERVER_JOURNAL_ANSWER_ERROR;
+        return JOURNAL_ANSWER_ERROR;
     }
     *answer = malloc((size_t)len);
     if (*answer == NULL) {
         journal_fail(j, "%s: out of memory", context);
         statement_done(st);
-        return SERVER_JOURNAL_ANSWER_ERROR;
+        return JOURNAL_ANSWER_ERROR;
     }
     memcpy(*answer, bytes, (size_t)len);
     *answer_len = (size_t)len;
     statement_done(st);
-    return SERVER_JOURNAL_ANSWER_FOUND;
+    return JOURNAL_ANSWER_FOUND;
 }
 
-int server_journal_game_mark_damaged(server_journal *journal, const char *game,
+int journal_game_mark_damaged(journal_db *journal, const char *game,
                                      const char *reason)
 {
-    server_journal *j = journal;
+    journal_db *j = journal;
     char context[128];
     snprintf(context, sizeof context, "mark game %.63s damaged", game);
     if (j->read_only)
@@ -1090,7 +1090,7 @@ int server_journal_game_mark_damaged(server_journal *journal, const char *game,
 
 /* ---- reading --------------------------------------------------------------- */
 
-void server_journal_records_free(server_journal_records *records)
+void journal_records_free(journal_records *records)
 {
     free(records->items);
     records->items = NULL;
@@ -1106,8 +1106,8 @@ static bool history_is_rollback(const brigade_event *event)
            event->umpire.ruling == BRIGADE_UMPIRE_ROLLBACK;
 }
 
-int server_journal_history_init(server_journal_history *history, brigade_battle *battle,
-                                const server_journal_records *records)
+int journal_history_init(journal_history *history, brigade_battle *battle,
+                                const journal_records *records)
 {
     memset(history, 0, sizeof *history);
     history->battle = battle;
@@ -1120,7 +1120,7 @@ int server_journal_history_init(server_journal_history *history, brigade_battle 
     history->targets = malloc(count * sizeof *history->targets);
     history->saved = calloc(count, sizeof *history->saved);
     if (!history->targets || !history->saved) {
-        server_journal_history_free(history);
+        journal_history_free(history);
         return -1;
     }
     for (size_t i = 0; i < records->count; i++)
@@ -1129,7 +1129,7 @@ int server_journal_history_init(server_journal_history *history, brigade_battle 
     return 0;
 }
 
-static const server_journal_record *history_fail(server_journal_history *history,
+static const journal_record *history_fail(journal_history *history,
                                                  const char *format, int64_t seq)
 {
     history->failed = true;
@@ -1137,12 +1137,12 @@ static const server_journal_record *history_fail(server_journal_history *history
     return NULL;
 }
 
-const server_journal_record *server_journal_history_next(server_journal_history *history)
+const journal_record *journal_history_next(journal_history *history)
 {
-    const server_journal_records *records = history->records;
+    const journal_records *records = history->records;
     if (history->failed || history->next >= records->count)
         return NULL;
-    const server_journal_record *record = &records->items[history->next];
+    const journal_record *record = &records->items[history->next];
     if (history_is_rollback(&record->event)) {
         const brigade_battle *back = NULL;
         for (size_t k = 0; k < history->saved_count && !back; k++)
@@ -1179,7 +1179,7 @@ const server_journal_record *server_journal_history_next(server_journal_history 
     return record;
 }
 
-void server_journal_history_free(server_journal_history *history)
+void journal_history_free(journal_history *history)
 {
     for (size_t k = 0; k < history->saved_count; k++)
         free(history->saved[k].battle);
@@ -1190,17 +1190,17 @@ void server_journal_history_free(server_journal_history *history)
     history->saved_count = history->target_count = 0;
 }
 
-static server_journal_record *records_push(server_journal_records *records)
+static journal_record *records_push(journal_records *records)
 {
     if (records->count == records->capacity) {
         size_t capacity = records->capacity ? records->capacity * 2 : 64;
-        server_journal_record *items = realloc(records->items, capacity * sizeof *items);
+        journal_record *items = realloc(records->items, capacity * sizeof *items);
         if (items == NULL)
             return NULL;
         records->items = items;
         records->capacity = capacity;
     }
-    server_journal_record *record = &records->items[records->count++];
+    journal_record *record = &records->items[records->count++];
     memset(record, 0, sizeof *record);
     return record;
 }
@@ -1214,13 +1214,13 @@ static server_journal_record *records_push(server_journal_records *records)
  * rolled-back ones too, flagged), or keeps nothing when records is NULL.
  * 0, or -1 with the damage in the journal's error.
  */
-static int events_read(server_journal *j, const char *game, int64_t after_seq, int64_t last_seq,
+static int events_read(journal_db *j, const char *game, int64_t after_seq, int64_t last_seq,
                        int64_t head, const brigade_battle *units, brigade_battle *fold,
-                       server_journal_records *records)
+                       journal_records *records)
 {
     char context[128];
     snprintf(context, sizeof context, "game %.63s", game);
-    server_journal_record *scratch = NULL;
+    journal_record *scratch = NULL;
     if (records == NULL && (scratch = malloc(sizeof *scratch)) == NULL)
         return journal_fail(j, "%s: out of memory", context);
     sqlite3_stmt *st = statement(j, ST_EVENTS_AFTER);
@@ -1278,20 +1278,20 @@ static int events_read(server_journal *j, const char *game, int64_t after_seq, i
         int body_len = sqlite3_column_bytes(st, 4);
         const void *sum = sqlite3_column_blob(st, 5);
         int sum_len = sqlite3_column_bytes(st, 5);
-        unsigned char want[SERVER_JOURNAL_HASH_SIZE];
+        unsigned char want[JOURNAL_HASH_SIZE];
         if (body_len < 0 ||
             !row_checksum(game, seq, (int)index, seat, body, (size_t)body_len, NULL, 0, want)) {
             result = journal_fail(j, "%s: SHA-256 failed", context);
             break;
         }
-        if (sum == NULL || sum_len != SERVER_JOURNAL_HASH_SIZE ||
-            memcmp(sum, want, SERVER_JOURNAL_HASH_SIZE) != 0) {
+        if (sum == NULL || sum_len != JOURNAL_HASH_SIZE ||
+            memcmp(sum, want, JOURNAL_HASH_SIZE) != 0) {
             result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
                                      ": checksum mismatch (the row is damaged)",
                                   context, seq, index);
             break;
         }
-        server_journal_record *record = records != NULL ? records_push(records) : scratch;
+        journal_record *record = records != NULL ? records_push(records) : scratch;
         if (record == NULL) {
             result = journal_fail(j, "%s: out of memory", context);
             break;
@@ -1301,9 +1301,9 @@ static int events_read(server_journal *j, const char *game, int64_t after_seq, i
         record->seat = seat == 'A' ? BRIGADE_SIDE_A : seat == 'B' ? BRIGADE_SIDE_B
                                                                   : BRIGADE_SIDE_NONE;
         record->rolled_back = rolled_back;
-        protocol_event_status status;
-        if (protocol_event_decode(units, body, (size_t)body_len, &record->event, &status) !=
-            PROTOCOL_EVENT_OK) {
+        journal_event_status status;
+        if (journal_event_decode(units, body, (size_t)body_len, &record->event, &status) !=
+            JOURNAL_EVENT_OK) {
             if (records != NULL)
                 records->count--;
             result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64 ": %s", context, seq,
@@ -1339,25 +1339,25 @@ static int events_read(server_journal *j, const char *game, int64_t after_seq, i
     return 0;
 }
 
-int server_journal_events_after(server_journal *journal, const char *game, int64_t after_seq,
-                                const brigade_battle *battle, server_journal_records *records)
+int journal_events_after(journal_db *journal, const char *game, int64_t after_seq,
+                                const brigade_battle *battle, journal_records *records)
 {
     return events_read(journal, game, after_seq, INT64_MAX, -1, battle, NULL, records);
 }
 
-void server_journal_loaded_free(server_journal_loaded *game)
+void journal_loaded_free(journal_loaded *game)
 {
     free(game->scenario);
     free(game->battle);
     free(game->base);
     protocol_value_free(game->aux);
-    server_journal_records_free(&game->records);
+    journal_records_free(&game->records);
     memset(game, 0, sizeof *game);
 }
 
-static void loaded_damage(server_journal_loaded *out, const char *reason)
+static void loaded_damage(journal_loaded *out, const char *reason)
 {
-    out->status = SERVER_JOURNAL_DAMAGED;
+    out->status = JOURNAL_DAMAGED;
     text_copy(out->damage, sizeof out->damage, reason);
     free(out->battle);
     out->battle = NULL;
@@ -1365,7 +1365,7 @@ static void loaded_damage(server_journal_loaded *out, const char *reason)
     out->base = NULL;
     protocol_value_free(out->aux);
     out->aux = NULL;
-    server_journal_records_free(&out->records);
+    journal_records_free(&out->records);
 }
 
 /*
@@ -1375,7 +1375,7 @@ static void loaded_damage(server_journal_loaded *out, const char *reason)
  * when the snapshot has none). Returns 1 when one did, 0 when there is none
  * good (the first bad one named in warning[size]), -1 when SQLite failed.
  */
-static int snapshot_find(server_journal *j, const char *game, int64_t max_seq,
+static int snapshot_find(journal_db *j, const char *game, int64_t max_seq,
                          brigade_battle *battle, protocol_value **aux_out, int64_t *seq_out,
                          char *warning, size_t size)
 {
@@ -1395,19 +1395,19 @@ static int snapshot_find(server_journal *j, const char *game, int64_t max_seq,
         bool has_aux = sqlite3_column_type(st, 2) != SQLITE_NULL;
         const void *sum = sqlite3_column_blob(st, 3);
         int sum_len = sqlite3_column_bytes(st, 3);
-        unsigned char want[SERVER_JOURNAL_HASH_SIZE];
+        unsigned char want[JOURNAL_HASH_SIZE];
         const char *why = NULL;
         char detail[256] = "";
         protocol_value *tree = NULL;
         if (!row_checksum(game, seq, -1, 0, body, (size_t)body_len, aux, (size_t)aux_len,
                           want) ||
-            sum == NULL || sum_len != SERVER_JOURNAL_HASH_SIZE ||
-            memcmp(sum, want, SERVER_JOURNAL_HASH_SIZE) != 0) {
+            sum == NULL || sum_len != JOURNAL_HASH_SIZE ||
+            memcmp(sum, want, JOURNAL_HASH_SIZE) != 0) {
             why = "checksum mismatch";
         } else {
-            protocol_event_status status;
-            if (protocol_battle_decode(body, (size_t)body_len, battle, &status) !=
-                PROTOCOL_EVENT_OK) {
+            journal_event_status status;
+            if (journal_battle_decode(body, (size_t)body_len, battle, &status) !=
+                JOURNAL_EVENT_OK) {
                 text_copy(detail, sizeof detail, status.message);
                 why = detail;
             } else if (has_aux && aux_out != NULL) {
@@ -1441,7 +1441,7 @@ static int snapshot_find(server_journal *j, const char *game, int64_t max_seq,
 
 /* The latest good snapshot of out's game (snapshot_find) into battle,
  * out->snapshot_seq and out->aux, a bad one named in out->warning. */
-static int snapshot_read(server_journal *j, server_journal_loaded *out, brigade_battle *battle)
+static int snapshot_read(journal_db *j, journal_loaded *out, brigade_battle *battle)
 {
     return snapshot_find(j, out->id, out->seq, battle, &out->aux, &out->snapshot_seq,
                          out->warning, sizeof out->warning);
@@ -1452,8 +1452,8 @@ static int snapshot_read(server_journal *j, server_journal_loaded *out, brigade_
  * and `rebuild_damaged` is false). Returns 0 (out->status says how it
  * went), or -1 when there is no such game (error set).
  */
-static int game_rebuild(server_journal *j, const char *id, bool from_start, bool rebuild_damaged,
-                        server_journal_records *reuse, server_journal_loaded *out,
+static int game_rebuild(journal_db *j, const char *id, bool from_start, bool rebuild_damaged,
+                        journal_records *reuse, journal_loaded *out,
                         bool *was_marked)
 {
     *was_marked = false;
@@ -1504,7 +1504,7 @@ static int game_rebuild(server_journal *j, const char *id, bool from_start, bool
         (initial_len > 0 && (initial = malloc((size_t)initial_len)) == NULL)) {
         statement_done(st);
         free(initial);
-        server_journal_loaded_free(out);
+        journal_loaded_free(out);
         return journal_fail(j, "%s: out of memory", context);
     }
     memcpy(out->scenario, scenario ? (const char *)scenario : "", scenario ? (size_t)scenario_len : 0);
@@ -1512,24 +1512,24 @@ static int game_rebuild(server_journal *j, const char *id, bool from_start, bool
     out->scenario_len = scenario ? (size_t)scenario_len : 0;
     if (initial_len > 0)
         memcpy(initial, initial_bytes, (size_t)initial_len);
-    unsigned char want[SERVER_JOURNAL_HASH_SIZE];
+    unsigned char want[JOURNAL_HASH_SIZE];
     if (!status_parse((const char *)status_text, &out->status))
         snprintf(reason, sizeof reason, "games row: unknown status \"%.20s\"",
                  status_text ? (const char *)status_text : "");
-    else if (token_lens[0] != SERVER_JOURNAL_HASH_SIZE || token_lens[1] != SERVER_JOURNAL_HASH_SIZE)
+    else if (token_lens[0] != JOURNAL_HASH_SIZE || token_lens[1] != JOURNAL_HASH_SIZE)
         snprintf(reason, sizeof reason, "games row: token hashes of %d and %d bytes, not %d",
-                 token_lens[0], token_lens[1], SERVER_JOURNAL_HASH_SIZE);
+                 token_lens[0], token_lens[1], JOURNAL_HASH_SIZE);
     else if (out->seq < 0)
         snprintf(reason, sizeof reason, "games row: seq %" PRId64, out->seq);
     else if (!row_checksum(id, -1, -1, 0, initial, (size_t)initial_len, NULL, 0, want) ||
-             initial_sum == NULL || initial_sum_len != SERVER_JOURNAL_HASH_SIZE ||
-             memcmp(initial_sum, want, SERVER_JOURNAL_HASH_SIZE) != 0)
+             initial_sum == NULL || initial_sum_len != JOURNAL_HASH_SIZE ||
+             memcmp(initial_sum, want, JOURNAL_HASH_SIZE) != 0)
         snprintf(reason, sizeof reason, "the initial battle's checksum does not match");
     else {
-        memcpy(out->token_sha256[0], tokens[0], SERVER_JOURNAL_HASH_SIZE);
-        memcpy(out->token_sha256[1], tokens[1], SERVER_JOURNAL_HASH_SIZE);
+        memcpy(out->token_sha256[0], tokens[0], JOURNAL_HASH_SIZE);
+        memcpy(out->token_sha256[1], tokens[1], JOURNAL_HASH_SIZE);
     }
-    bool marked = out->status == SERVER_JOURNAL_DAMAGED;
+    bool marked = out->status == JOURNAL_DAMAGED;
     *was_marked = marked;
     if (marked)
         snprintf(out->damage, sizeof out->damage, "%s",
@@ -1550,7 +1550,7 @@ static int game_rebuild(server_journal *j, const char *id, bool from_start, bool
     if (out->battle == NULL || base == NULL) {
         free(base);
         free(initial);
-        server_journal_loaded_free(out);
+        journal_loaded_free(out);
         return journal_fail(j, "%s: out of memory", context);
     }
     int found = 0;
@@ -1562,9 +1562,9 @@ static int game_rebuild(server_journal *j, const char *id, bool from_start, bool
         }
     }
     if (reason[0] == '\0' && !found) {
-        protocol_event_status status;
-        if (protocol_battle_decode(initial, (size_t)initial_len, out->battle, &status) !=
-            PROTOCOL_EVENT_OK)
+        journal_event_status status;
+        if (journal_battle_decode(initial, (size_t)initial_len, out->battle, &status) !=
+            JOURNAL_EVENT_OK)
             snprintf(reason, sizeof reason, "the initial battle: %s", status.message);
     }
     free(initial);
@@ -1587,7 +1587,7 @@ static int game_rebuild(server_journal *j, const char *id, bool from_start, bool
         /* From seq 0 (a replay), what was read before the damage is kept
          * (base and the good records), so that it can still be shown. */
         brigade_battle *kept_base = NULL;
-        server_journal_records kept = {NULL, 0, 0};
+        journal_records kept = {NULL, 0, 0};
         if (from_start && out->records.count > 0) {
             kept_base = out->base;
             out->base = NULL;
@@ -1605,19 +1605,19 @@ static int game_rebuild(server_journal *j, const char *id, bool from_start, bool
 
 /* A game found damaged during a load, to mark once the read is over. */
 typedef struct damage_note {
-    char id[SERVER_JOURNAL_GAME_ID_MAX + 1];
+    char id[JOURNAL_GAME_ID_MAX + 1];
     char reason[512];
 } damage_note;
 
-long server_journal_load(server_journal *journal, server_journal_load_fn on_game, void *context)
+long journal_load(journal_db *journal, journal_load_fn on_game, void *context)
 {
-    server_journal *j = journal;
+    journal_db *j = journal;
     /* One read transaction for the whole load: one moment of the journal,
      * and one lock instead of one per statement. Damaged games are marked
      * after it. */
     if (sqlite3_exec(j->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
         return journal_sql_fail(j, "load", "BEGIN");
-    char (*ids)[SERVER_JOURNAL_GAME_ID_MAX + 1] = NULL;
+    char (*ids)[JOURNAL_GAME_ID_MAX + 1] = NULL;
     size_t count = 0, capacity = 0;
     damage_note *notes = NULL;
     size_t note_count = 0;
@@ -1652,19 +1652,19 @@ long server_journal_load(server_journal *journal, server_journal_load_fn on_game
     }
 
     passed = 0;
-    server_journal_records scratch = {NULL, 0, 0};
+    journal_records scratch = {NULL, 0, 0};
     for (size_t i = 0; i < count; i++) {
-        server_journal_loaded game;
+        journal_loaded game;
         bool was_marked = false;
         if (game_rebuild(j, ids[i], false, false, &scratch, &game, &was_marked) != 0) {
             /* Listed a moment ago: the games table itself is damaged, or
              * memory ran out. */
             text_copy(game.id, sizeof game.id, ids[i]);
             game.snapshot_seq = -1;
-            game.status = SERVER_JOURNAL_DAMAGED;
+            game.status = JOURNAL_DAMAGED;
             text_copy(game.damage, sizeof game.damage, j->error);
         }
-        if (game.status == SERVER_JOURNAL_DAMAGED && !was_marked) {
+        if (game.status == JOURNAL_DAMAGED && !was_marked) {
             text_copy(notes[note_count].id, sizeof notes[0].id, ids[i]);
             text_copy(notes[note_count].reason, sizeof notes[0].reason, game.damage);
             note_count++;
@@ -1674,22 +1674,22 @@ long server_journal_load(server_journal *journal, server_journal_load_fn on_game
             scratch = game.records;
             memset(&game.records, 0, sizeof game.records);
         }
-        server_journal_loaded_free(&game);
+        journal_loaded_free(&game);
         passed++;
     }
-    server_journal_records_free(&scratch);
+    journal_records_free(&scratch);
 out:
     sqlite3_exec(j->db, "COMMIT", NULL, NULL, NULL);
     /* Mark what is newly found; a marked game keeps its first reason. */
     for (size_t i = 0; i < note_count && !j->read_only; i++)
-        server_journal_game_mark_damaged(j, notes[i].id, notes[i].reason);
+        journal_game_mark_damaged(j, notes[i].id, notes[i].reason);
     free(notes);
     free(ids);
     return passed;
 }
 
-int server_journal_game_read(server_journal *journal, const char *game, bool from_start,
-                             server_journal_loaded *out)
+int journal_game_read(journal_db *journal, const char *game, bool from_start,
+                             journal_loaded *out)
 {
     bool was_marked = false;
     return game_rebuild(journal, game, from_start, true, NULL, out, &was_marked);
@@ -1698,11 +1698,11 @@ int server_journal_game_read(server_journal *journal, const char *game, bool fro
 /* ---- the battle at a seq (rollback) ------------------------------------------ */
 
 /*
- * server_journal_battle_at inside one read: the games row (the initial
+ * journal_battle_at inside one read: the games row (the initial
  * battle, checked, and the game's seq), the action's flag, the snapshot
  * and the events. 0 or -1 (error set).
  */
-static int battle_at_read(server_journal *j, const char *context, const char *game, int64_t seq,
+static int battle_at_read(journal_db *j, const char *context, const char *game, int64_t seq,
                           brigade_battle *out, bool *rolled_back)
 {
     sqlite3_stmt *st = statement(j, ST_GAME_SELECT);
@@ -1728,12 +1728,12 @@ static int battle_at_read(server_journal *j, const char *context, const char *ga
     }
     if (initial_len > 0)
         memcpy(initial, initial_bytes, (size_t)initial_len);
-    unsigned char want[SERVER_JOURNAL_HASH_SIZE];
+    unsigned char want[JOURNAL_HASH_SIZE];
     bool initial_good =
         row_checksum(game, -1, -1, 0, initial, (size_t)(initial_len > 0 ? initial_len : 0), NULL,
                      0, want) &&
-        initial_sum != NULL && initial_sum_len == SERVER_JOURNAL_HASH_SIZE &&
-        memcmp(initial_sum, want, SERVER_JOURNAL_HASH_SIZE) == 0;
+        initial_sum != NULL && initial_sum_len == JOURNAL_HASH_SIZE &&
+        memcmp(initial_sum, want, JOURNAL_HASH_SIZE) == 0;
     statement_done(st);
 
     int result = -1;
@@ -1774,9 +1774,9 @@ static int battle_at_read(server_journal *j, const char *context, const char *ga
             journal_fail(j, "%s: the initial battle's checksum does not match", context);
             goto out;
         }
-        protocol_event_status status;
-        if (protocol_battle_decode(initial, (size_t)initial_len, out, &status) !=
-            PROTOCOL_EVENT_OK) {
+        journal_event_status status;
+        if (journal_battle_decode(initial, (size_t)initial_len, out, &status) !=
+            JOURNAL_EVENT_OK) {
             journal_fail(j, "%s: the initial battle: %s", context, status.message);
             goto out;
         }
@@ -1803,10 +1803,10 @@ out:
     return result;
 }
 
-int server_journal_battle_at(server_journal *journal, const char *game, int64_t seq,
+int journal_battle_at(journal_db *journal, const char *game, int64_t seq,
                              brigade_battle *out, bool *rolled_back)
 {
-    server_journal *j = journal;
+    journal_db *j = journal;
     char context[160];
     snprintf(context, sizeof context, "battle of game %.63s at seq %" PRId64,
              game ? game : "?", seq);
@@ -1827,7 +1827,7 @@ int server_journal_battle_at(server_journal *journal, const char *game, int64_t 
 
 /* Copies the rows of `table` whose `key` column is `game` from `from` to
  * `to` (same columns). Fails naming the database that failed. */
-static int table_copy(server_journal *j, sqlite3 *from, sqlite3 *to, const char *table,
+static int table_copy(journal_db *j, sqlite3 *from, sqlite3 *to, const char *table,
                       const char *key, const char *game, const char *context)
 {
     char sql[256];
@@ -1878,7 +1878,7 @@ static int table_copy(server_journal *j, sqlite3 *from, sqlite3 *to, const char 
  * `game` into out[size]. Returns 0 when the row has a blob of exactly
  * `size` bytes, 1 when it has none (no such game, NULL, another size),
  * -1 after journal_fail on an SQLite error naming `what`. */
-static int game_blob_read(server_journal *j, int which, const char *game, void *out,
+static int game_blob_read(journal_db *j, int which, const char *game, void *out,
                           int size, const char *what)
 {
     sqlite3_stmt *st = statement(j, which);
@@ -1898,7 +1898,7 @@ static int game_blob_read(server_journal *j, int which, const char *game, void *
     return result;
 }
 
-int server_journal_game_dice_seed(server_journal *journal, const char *game,
+int journal_game_dice_seed(journal_db *journal, const char *game,
                                   uint8_t seed[BRIGADE_DICE_SEED_BYTES])
 {
     if (journal->schema_v1)
@@ -1907,13 +1907,13 @@ int server_journal_game_dice_seed(server_journal *journal, const char *game,
                           "dice seed");
 }
 
-int server_journal_game_spectator(server_journal *journal, const char *game,
-                                  unsigned char spectator_sha256[SERVER_JOURNAL_HASH_SIZE],
+int journal_game_spectator(journal_db *journal, const char *game,
+                                  unsigned char spectator_sha256[JOURNAL_HASH_SIZE],
                                   bool *has_password,
-                                  unsigned char password_sha256[SERVER_JOURNAL_HASH_SIZE],
+                                  unsigned char password_sha256[JOURNAL_HASH_SIZE],
                                   int *delay)
 {
-    server_journal *j = journal;
+    journal_db *j = journal;
     *has_password = false;
     *delay = 0;
     if (j->schema_v1)
@@ -1924,12 +1924,12 @@ int server_journal_game_spectator(server_journal *journal, const char *game,
     int result = 1;
     if (rc == SQLITE_ROW) {
         if (sqlite3_column_type(st, 0) == SQLITE_BLOB &&
-            sqlite3_column_bytes(st, 0) == SERVER_JOURNAL_HASH_SIZE) {
-            memcpy(spectator_sha256, sqlite3_column_blob(st, 0), SERVER_JOURNAL_HASH_SIZE);
+            sqlite3_column_bytes(st, 0) == JOURNAL_HASH_SIZE) {
+            memcpy(spectator_sha256, sqlite3_column_blob(st, 0), JOURNAL_HASH_SIZE);
             result = 0;
             if (sqlite3_column_type(st, 1) == SQLITE_BLOB &&
-                sqlite3_column_bytes(st, 1) == SERVER_JOURNAL_HASH_SIZE) {
-                memcpy(password_sha256, sqlite3_column_blob(st, 1), SERVER_JOURNAL_HASH_SIZE);
+                sqlite3_column_bytes(st, 1) == JOURNAL_HASH_SIZE) {
+                memcpy(password_sha256, sqlite3_column_blob(st, 1), JOURNAL_HASH_SIZE);
                 *has_password = true;
             }
             int64_t phases = sqlite3_column_int64(st, 2);
@@ -1943,9 +1943,9 @@ int server_journal_game_spectator(server_journal *journal, const char *game,
     return result;
 }
 
-int server_journal_export(server_journal *journal, const char *game, const char *path)
+int journal_export(journal_db *journal, const char *game, const char *path)
 {
-    server_journal *j = journal;
+    journal_db *j = journal;
     char context[192];
     snprintf(context, sizeof context, "export game %.63s", game);
     struct stat info;
@@ -1969,7 +1969,7 @@ int server_journal_export(server_journal *journal, const char *game, const char 
     }
     char sql[sizeof schema_sql + 128];
     snprintf(sql, sizeof sql, "BEGIN;%sINSERT INTO schema_version VALUES (%d);", schema_sql,
-             SERVER_JOURNAL_SCHEMA_VERSION);
+             JOURNAL_SCHEMA_VERSION);
     char *message = NULL;
     int result = 0;
     if (sqlite3_exec(to, sql, NULL, NULL, &message) != SQLITE_OK) {
@@ -2015,10 +2015,10 @@ int server_journal_export(server_journal *journal, const char *game, const char 
  * cannot be read is lost (counted). Fills j->recovery. 0, or -1 when the
  * new journal cannot be written.
  */
-static int journal_recover(server_journal *j, sqlite3 *from, const char *from_path,
+static int journal_recover(journal_db *j, sqlite3 *from, const char *from_path,
                            const char *why)
 {
-    char (*ids)[SERVER_JOURNAL_GAME_ID_MAX + 1] = NULL;
+    char (*ids)[JOURNAL_GAME_ID_MAX + 1] = NULL;
     size_t count = 0, capacity = 0;
     sqlite3_stmt *st = NULL;
     bool listed_all = false;
@@ -2068,7 +2068,7 @@ static int journal_recover(server_journal *j, sqlite3 *from, const char *from_pa
             sqlite3_exec(j->db, "SAVEPOINT row", NULL, NULL, NULL) != SQLITE_OK)
             goto write_failed;
         if (table_copy(j, from, j->db, "games", "id", ids[i], context) == 0 &&
-            server_journal_game_mark_damaged(j, ids[i], reason) == 0) {
+            journal_game_mark_damaged(j, ids[i], reason) == 0) {
             damaged++;
         } else {
             lost++;
@@ -2097,14 +2097,14 @@ write_failed:
 
 /* ---- listing ---------------------------------------------------------------- */
 
-long server_journal_list(server_journal *journal, server_journal_list_fn on_game, void *context)
+long journal_list(journal_db *journal, journal_list_fn on_game, void *context)
 {
-    server_journal *j = journal;
+    journal_db *j = journal;
     sqlite3_stmt *st = statement(j, ST_GAME_LIST_ALL);
     int rc;
     long count = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        server_journal_summary game;
+        journal_summary game;
         memset(&game, 0, sizeof game);
         const unsigned char *text = sqlite3_column_text(st, 0);
         text_copy(game.id, sizeof game.id, text ? (const char *)text : "");
@@ -2113,7 +2113,7 @@ long server_journal_list(server_journal *journal, server_journal_list_fn on_game
         text_copy(game.title, sizeof game.title, text ? (const char *)text : "");
         text = sqlite3_column_text(st, 3);
         if (!status_parse((const char *)text, &game.status))
-            game.status = SERVER_JOURNAL_DAMAGED;
+            game.status = JOURNAL_DAMAGED;
         game.seq = sqlite3_column_int64(st, 4);
         text = sqlite3_column_text(st, 5);
         text_copy(game.damage, sizeof game.damage, text ? (const char *)text : "");
@@ -2129,11 +2129,11 @@ long server_journal_list(server_journal *journal, server_journal_list_fn on_game
     return count;
 }
 
-int server_journal_game_umpire(server_journal *journal, const char *game,
-                               unsigned char umpire_sha256[SERVER_JOURNAL_HASH_SIZE])
+int journal_game_umpire(journal_db *journal, const char *game,
+                               unsigned char umpire_sha256[JOURNAL_HASH_SIZE])
 {
     if (journal->schema_v2)
         return 1;
     return game_blob_read(journal, ST_GAME_UMPIRE, game, umpire_sha256,
-                          SERVER_JOURNAL_HASH_SIZE, "umpire");
+                          JOURNAL_HASH_SIZE, "umpire");
 }

@@ -1,6 +1,6 @@
 /*
- * protocol/event_codec.c: core events and battles as value trees and
- * msgpack bytes (protocol/event_codec.h).
+ * journal/event_codec.c: core events and battles as value trees and
+ * msgpack bytes (journal/event_codec.h).
  *
  * Writing: each kind's members are put into a map in a fixed order
  * (writer, w_*). Reading: each map is opened as a scope that counts the
@@ -9,7 +9,7 @@
  * refuses any member nobody took (r_*). Every error names its member from
  * the top.
  */
-#include "protocol/event_codec.h"
+#include "journal/event_codec.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -29,24 +29,24 @@
 #define COUNT_OF(array) ((int)(sizeof(array) / sizeof((array)[0])))
 #define PATH_MAX_BYTES 96
 
-const char *protocol_event_error_name(protocol_event_error code)
+const char *journal_event_error_name(journal_event_error code)
 {
     switch (code) {
-    case PROTOCOL_EVENT_OK:
+    case JOURNAL_EVENT_OK:
         return "ok";
-    case PROTOCOL_EVENT_BAD_BYTES:
+    case JOURNAL_EVENT_BAD_BYTES:
         return "bad_bytes";
-    case PROTOCOL_EVENT_BAD_MEMBER:
+    case JOURNAL_EVENT_BAD_MEMBER:
         return "bad_member";
-    case PROTOCOL_EVENT_UNFIT:
+    case JOURNAL_EVENT_UNFIT:
         return "unfit";
-    case PROTOCOL_EVENT_NO_MEMORY:
+    case JOURNAL_EVENT_NO_MEMORY:
         return "no_memory";
     }
     return "?";
 }
 
-static void status_set(protocol_event_status *status, protocol_event_error code,
+static void status_set(journal_event_status *status, journal_event_error code,
                        const char *member, const char *message)
 {
     if (status == NULL)
@@ -207,12 +207,12 @@ static bool utf8_valid(const unsigned char *bytes, size_t len)
 
 typedef struct writer {
     const brigade_battle *battle; /* unit ids */
-    protocol_event_status *status;
+    journal_event_status *status;
     bool failed;
 } writer;
 
 EVENT_PRINTF(4, 5)
-static void w_fail(writer *w, protocol_event_error code, const char *member, const char *format,
+static void w_fail(writer *w, journal_event_error code, const char *member, const char *format,
                    ...)
 {
     if (w->failed)
@@ -236,7 +236,7 @@ static void w_set(writer *w, protocol_value *map, const char *key, protocol_valu
         return;
     }
     if (value == NULL || protocol_value_map_set(map, key, value) != 0)
-        w_fail(w, PROTOCOL_EVENT_NO_MEMORY, key, "out of memory");
+        w_fail(w, JOURNAL_EVENT_NO_MEMORY, key, "out of memory");
 }
 
 static void w_push(writer *w, protocol_value *array, protocol_value *item, const char *key)
@@ -246,7 +246,7 @@ static void w_push(writer *w, protocol_value *array, protocol_value *item, const
         return;
     }
     if (item == NULL || protocol_value_array_push(array, item) != 0)
-        w_fail(w, PROTOCOL_EVENT_NO_MEMORY, key, "out of memory");
+        w_fail(w, JOURNAL_EVENT_NO_MEMORY, key, "out of memory");
 }
 
 static void w_int(writer *w, protocol_value *map, const char *key, int64_t number)
@@ -266,11 +266,11 @@ static void w_text(writer *w, protocol_value *map, const char *key, const char *
         return;
     size_t len = strnlen(field, size);
     if (len == size) {
-        w_fail(w, PROTOCOL_EVENT_UNFIT, key, "text without its NUL within %zu bytes", size);
+        w_fail(w, JOURNAL_EVENT_UNFIT, key, "text without its NUL within %zu bytes", size);
         return;
     }
     if (!utf8_valid((const unsigned char *)field, len)) {
-        w_fail(w, PROTOCOL_EVENT_UNFIT, key,
+        w_fail(w, JOURNAL_EVENT_UNFIT, key,
                "text is not UTF-8 (cut inside a character?): \"%.40s\"", field);
         return;
     }
@@ -282,7 +282,7 @@ static protocol_value *enum_value(writer *w, const char *key, const enum_table *
     if (value == table->nil_value)
         return protocol_value_nil_new();
     if (value < 0 || value >= table->count) {
-        w_fail(w, PROTOCOL_EVENT_UNFIT, key, "%s %d has no name", table->what, value);
+        w_fail(w, JOURNAL_EVENT_UNFIT, key, "%s %d has no name", table->what, value);
         return NULL;
     }
     return protocol_value_string_new(table->name(value));
@@ -304,7 +304,7 @@ static protocol_value *unit_value(writer *w, const char *key, int unit, bool nil
     if (unit == -1 && nil_allowed)
         return protocol_value_nil_new();
     if (unit < 0 || unit >= w->battle->unit_count) {
-        w_fail(w, PROTOCOL_EVENT_UNFIT, key, "unit index %d is not a unit of the battle (%d units)",
+        w_fail(w, JOURNAL_EVENT_UNFIT, key, "unit index %d is not a unit of the battle (%d units)",
                unit, w->battle->unit_count);
         return NULL;
     }
@@ -332,7 +332,7 @@ static void w_pair(writer *w, protocol_value *map, const char *key, const int pa
         return;
     protocol_value *array = protocol_value_array_new();
     if (array == NULL) {
-        w_fail(w, PROTOCOL_EVENT_NO_MEMORY, key, "out of memory");
+        w_fail(w, JOURNAL_EVENT_NO_MEMORY, key, "out of memory");
         return;
     }
     w_push(w, array, protocol_value_int_new(pair[0]), key);
@@ -346,7 +346,7 @@ static void w_ints(writer *w, protocol_value *map, const char *key, const int *v
         return;
     protocol_value *array = protocol_value_array_new();
     if (array == NULL) {
-        w_fail(w, PROTOCOL_EVENT_NO_MEMORY, key, "out of memory");
+        w_fail(w, JOURNAL_EVENT_NO_MEMORY, key, "out of memory");
         return;
     }
     for (int i = 0; i < count; i++)
@@ -361,7 +361,7 @@ static protocol_value *w_map(writer *w, const char *key)
         return NULL;
     protocol_value *map = protocol_value_map_new();
     if (map == NULL)
-        w_fail(w, PROTOCOL_EVENT_NO_MEMORY, key, "out of memory");
+        w_fail(w, JOURNAL_EVENT_NO_MEMORY, key, "out of memory");
     return map;
 }
 
@@ -371,7 +371,7 @@ static protocol_value *w_array(writer *w, const char *key)
         return NULL;
     protocol_value *array = protocol_value_array_new();
     if (array == NULL)
-        w_fail(w, PROTOCOL_EVENT_NO_MEMORY, key, "out of memory");
+        w_fail(w, JOURNAL_EVENT_NO_MEMORY, key, "out of memory");
     return array;
 }
 
@@ -381,7 +381,7 @@ static void w_modifiers(writer *w, protocol_value *map, const char *key,
     if (w->failed)
         return;
     if (count < 0 || count > max) {
-        w_fail(w, PROTOCOL_EVENT_UNFIT, key, "%d modifiers, at most %d", count, max);
+        w_fail(w, JOURNAL_EVENT_UNFIT, key, "%d modifiers, at most %d", count, max);
         return;
     }
     protocol_value *array = w_array(w, key);
@@ -402,7 +402,7 @@ static void w_awaiting(writer *w, protocol_value *map, const char *key, unsigned
     if (w->failed)
         return;
     if (awaiting > 3u) {
-        w_fail(w, PROTOCOL_EVENT_UNFIT, key, "seat bits 0x%x beyond A and B", awaiting);
+        w_fail(w, JOURNAL_EVENT_UNFIT, key, "seat bits 0x%x beyond A and B", awaiting);
         return;
     }
     protocol_value *array = w_array(w, key);
@@ -468,7 +468,7 @@ static protocol_value *melee_value(writer *w, const brigade_battle_melee *rec)
     if (w->failed)
         return NULL;
     if (rec->member_count < 0 || rec->member_count > BRIGADE_MELEE_UNITS_MAX) {
-        w_fail(w, PROTOCOL_EVENT_UNFIT, "members", "%d members, at most %d", rec->member_count,
+        w_fail(w, JOURNAL_EVENT_UNFIT, "members", "%d members, at most %d", rec->member_count,
                BRIGADE_MELEE_UNITS_MAX);
         return NULL;
     }
@@ -529,7 +529,7 @@ static void w_event_bits(writer *w, protocol_value *map, const char *key, unsign
     for (int i = 0; i < COUNT_OF(event_bits); i++)
         known |= event_bits[i].bit;
     if (bits & ~known) {
-        w_fail(w, PROTOCOL_EVENT_UNFIT, key, "event bits 0x%x unknown", bits & ~known);
+        w_fail(w, JOURNAL_EVENT_UNFIT, key, "event bits 0x%x unknown", bits & ~known);
         return;
     }
     protocol_value *array = w_array(w, key);
@@ -550,7 +550,7 @@ static protocol_value *report_value(writer *w, const brigade_report *rep)
     w_int(w, m, "number", rep->number);
     w_enum(w, m, "kind", &REPORT_KIND, (int)rep->kind);
     if (rep->side != BRIGADE_SIDE_A && rep->side != BRIGADE_SIDE_B)
-        w_fail(w, PROTOCOL_EVENT_UNFIT, "report.side", "a report's side is A or B");
+        w_fail(w, JOURNAL_EVENT_UNFIT, "report.side", "a report's side is A or B");
     w_enum(w, m, "side", &SIDE, (int)rep->side);
     w_unit(w, m, "unit", rep->unit, false);
     w_unit(w, m, "target", rep->target, true);
@@ -743,22 +743,22 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
                     BRIGADE_MODIFIERS_MAX);
         break;
     default:
-        w_fail(w, PROTOCOL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)e->kind);
+        w_fail(w, JOURNAL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)e->kind);
         break;
     }
 }
 
-protocol_value *protocol_event_to_value(const brigade_battle *battle, const brigade_event *event,
-                                        protocol_event_status *status)
+protocol_value *journal_event_to_value(const brigade_battle *battle, const brigade_event *event,
+                                        journal_event_status *status)
 {
     writer w = {battle, status, false};
-    status_set(status, PROTOCOL_EVENT_OK, "", "");
+    status_set(status, JOURNAL_EVENT_OK, "", "");
     protocol_value *m = w_map(&w, "");
     if (m == NULL)
         return NULL;
     if (event->kind < BRIGADE_BATTLE_EVENT_ROLL ||
         event->kind > BRIGADE_BATTLE_EVENT_TEST_TAKEN)
-        w_fail(&w, PROTOCOL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)event->kind);
+        w_fail(&w, JOURNAL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)event->kind);
     else
         w_set(&w, m, "kind", protocol_value_string_new(brigade_event_kind_name(event->kind)));
     event_write(&w, m, event);
@@ -773,7 +773,7 @@ protocol_value *protocol_event_to_value(const brigade_battle *battle, const brig
 
 typedef struct reader {
     const brigade_battle *battle; /* unit ids */
-    protocol_event_status *status;
+    journal_event_status *status;
     bool failed;
 } reader;
 
@@ -801,7 +801,7 @@ static void r_fail(reader *r, const char *member, const char *format, ...)
     va_end(args);
     char message[256];
     snprintf(message, sizeof message, "%s: %s", member[0] ? member : "event", text);
-    status_set(r->status, PROTOCOL_EVENT_BAD_MEMBER, member, message);
+    status_set(r->status, JOURNAL_EVENT_BAD_MEMBER, member, message);
 }
 
 /* Appends `text` at out[*at] within `size` bytes, truncating; keeps a NUL. */
@@ -1566,12 +1566,12 @@ static void event_read(scope *s, brigade_event *e)
     }
 }
 
-protocol_event_error protocol_event_from_value(const brigade_battle *battle,
+journal_event_error journal_event_from_value(const brigade_battle *battle,
                                                const protocol_value *value, brigade_event *out,
-                                               protocol_event_status *status)
+                                               journal_event_status *status)
 {
     reader r = {battle, status, false};
-    status_set(status, PROTOCOL_EVENT_OK, "", "");
+    status_set(status, JOURNAL_EVENT_OK, "", "");
     memset(out, 0, sizeof *out);
     scope s;
     if (s_open(&r, value, "", &s)) {
@@ -1599,78 +1599,78 @@ protocol_event_error protocol_event_from_value(const brigade_battle *battle,
     }
     if (r.failed) {
         memset(out, 0, sizeof *out);
-        return PROTOCOL_EVENT_BAD_MEMBER;
+        return JOURNAL_EVENT_BAD_MEMBER;
     }
-    return PROTOCOL_EVENT_OK;
+    return JOURNAL_EVENT_OK;
 }
 
 /* ---- bytes ---------------------------------------------------------------- */
 
-static protocol_event_error encode_tree(protocol_value *tree, uint8_t **out, size_t *out_len,
-                                        protocol_event_status *status)
+static journal_event_error encode_tree(protocol_value *tree, uint8_t **out, size_t *out_len,
+                                        journal_event_status *status)
 {
     protocol_codec_error error = protocol_codec_encode(tree, 0, out, out_len);
     protocol_value_free(tree);
     if (error == PROTOCOL_CODEC_OK)
-        return PROTOCOL_EVENT_OK;
+        return JOURNAL_EVENT_OK;
     *out = NULL;
     *out_len = 0;
     if (error == PROTOCOL_CODEC_NO_MEMORY) {
-        status_set(status, PROTOCOL_EVENT_NO_MEMORY, "", "out of memory");
-        return PROTOCOL_EVENT_NO_MEMORY;
+        status_set(status, JOURNAL_EVENT_NO_MEMORY, "", "out of memory");
+        return JOURNAL_EVENT_NO_MEMORY;
     }
     char message[128];
     snprintf(message, sizeof message, "msgpack encoding failed: %s",
              protocol_codec_error_name(error));
-    status_set(status, PROTOCOL_EVENT_UNFIT, "", message);
-    return PROTOCOL_EVENT_UNFIT;
+    status_set(status, JOURNAL_EVENT_UNFIT, "", message);
+    return JOURNAL_EVENT_UNFIT;
 }
 
-protocol_event_error protocol_event_encode(const brigade_battle *battle, const brigade_event *event,
+journal_event_error journal_event_encode(const brigade_battle *battle, const brigade_event *event,
                                            uint8_t **out, size_t *out_len,
-                                           protocol_event_status *status)
+                                           journal_event_status *status)
 {
     *out = NULL;
     *out_len = 0;
-    protocol_event_status local;
+    journal_event_status local;
     if (status == NULL)
         status = &local;
-    protocol_value *tree = protocol_event_to_value(battle, event, status);
+    protocol_value *tree = journal_event_to_value(battle, event, status);
     if (tree == NULL)
         return status->code;
     return encode_tree(tree, out, out_len, status);
 }
 
 /* Decodes bytes into a map tree, or BAD_BYTES. */
-static protocol_event_error decode_tree(const uint8_t *bytes, size_t len, protocol_value **tree,
-                                        protocol_event_status *status)
+static journal_event_error decode_tree(const uint8_t *bytes, size_t len, protocol_value **tree,
+                                        journal_event_status *status)
 {
     protocol_codec_status cs;
     protocol_codec_error error =
-        protocol_codec_decode(bytes, len, PROTOCOL_EVENT_BYTES_MAX, tree, &cs);
+        protocol_codec_decode(bytes, len, JOURNAL_EVENT_BYTES_MAX, tree, &cs);
     if (error == PROTOCOL_CODEC_OK)
-        return PROTOCOL_EVENT_OK;
+        return JOURNAL_EVENT_OK;
     if (error == PROTOCOL_CODEC_NO_MEMORY) {
-        status_set(status, PROTOCOL_EVENT_NO_MEMORY, "", "out of memory");
-        return PROTOCOL_EVENT_NO_MEMORY;
+        status_set(status, JOURNAL_EVENT_NO_MEMORY, "", "out of memory");
+        return JOURNAL_EVENT_NO_MEMORY;
     }
     char message[256];
     snprintf(message, sizeof message, "not msgpack of brigade.v1: %s (%s)", cs.message,
              protocol_codec_error_name(error));
-    status_set(status, PROTOCOL_EVENT_BAD_BYTES, "", message);
-    return PROTOCOL_EVENT_BAD_BYTES;
+    status_set(status, JOURNAL_EVENT_BAD_BYTES, "", message);
+    return JOURNAL_EVENT_BAD_BYTES;
 }
 
-protocol_event_error protocol_event_decode(const brigade_battle *battle, const uint8_t *bytes,
+journal_event_error journal_event_decode(const brigade_battle *battle, const uint8_t *bytes,
                                            size_t len, brigade_event *out,
-                                           protocol_event_status *status)
+                                           journal_event_status *status)
 {
     memset(out, 0, sizeof *out);
     protocol_value *tree = NULL;
-    protocol_event_error error = decode_tree(bytes, len, &tree, status);
-    if (error != PROTOCOL_EVENT_OK)
+    journal_event_error error = decode_tree(bytes, len, &tree, status);
+    if (error != JOURNAL_EVENT_OK)
         return error;
-    error = protocol_event_from_value(battle, tree, out, status);
+    error = journal_event_from_value(battle, tree, out, status);
     protocol_value_free(tree);
     return error;
 }
@@ -1729,23 +1729,23 @@ static void w_unit_record(writer *w, protocol_value *array, const brigade_battle
     w_push(w, array, m, "units");
 }
 
-protocol_value *protocol_battle_to_value(const brigade_battle *battle,
-                                         protocol_event_status *status)
+protocol_value *journal_battle_to_value(const brigade_battle *battle,
+                                         journal_event_status *status)
 {
     writer w = {battle, status, false};
-    status_set(status, PROTOCOL_EVENT_OK, "", "");
+    status_set(status, JOURNAL_EVENT_OK, "", "");
     const brigade_battle *b = battle;
     if (b->unit_count < 0 || b->unit_count > BRIGADE_BATTLE_UNITS_MAX ||
         b->charge_count < 0 || b->charge_count > BRIGADE_BATTLE_CHARGES_MAX ||
         b->melee_count < 0 || b->melee_count > BRIGADE_BATTLE_MELEES_MAX) {
-        w_fail(&w, PROTOCOL_EVENT_UNFIT, "", "counts out of range: %d units, %d charges, %d melees",
+        w_fail(&w, JOURNAL_EVENT_UNFIT, "", "counts out of range: %d units, %d charges, %d melees",
                b->unit_count, b->charge_count, b->melee_count);
         return NULL;
     }
     protocol_value *m = w_map(&w, "");
     if (m == NULL)
         return NULL;
-    w_int(&w, m, "format", PROTOCOL_BATTLE_FORMAT);
+    w_int(&w, m, "format", JOURNAL_BATTLE_FORMAT);
     w_text(&w, m, "title", b->title, sizeof b->title);
     w_ruleset(&w, m, "ruleset", &b->ruleset);
     w_int(&w, m, "turn", b->turn);
@@ -1863,7 +1863,7 @@ protocol_value *protocol_battle_to_value(const brigade_battle *battle,
         w_int(&w, m, "report_numbers", b->report_numbers);
     if (b->report_count > 0) {
         if (b->report_count > BRIGADE_BATTLE_REPORTS_MAX)
-            w_fail(&w, PROTOCOL_EVENT_UNFIT, "reports", "%d reports, at most %d",
+            w_fail(&w, JOURNAL_EVENT_UNFIT, "reports", "%d reports, at most %d",
                    b->report_count, BRIGADE_BATTLE_REPORTS_MAX);
         protocol_value *reports = w_array(&w, "reports");
         for (int i = 0; i < b->report_count && !w.failed; i++)
@@ -2077,18 +2077,18 @@ static void r_units(scope *s, brigade_battle *b)
     }
 }
 
-protocol_event_error protocol_battle_from_value(const protocol_value *value, brigade_battle *out,
-                                                protocol_event_status *status)
+journal_event_error journal_battle_from_value(const protocol_value *value, brigade_battle *out,
+                                                journal_event_status *status)
 {
     memset(out, 0, sizeof *out);
     reader r = {out, status, false};
-    status_set(status, PROTOCOL_EVENT_OK, "", "");
+    status_set(status, JOURNAL_EVENT_OK, "", "");
     scope s;
     if (s_open(&r, value, "", &s)) {
         int format = r_int(&s, "format", 0, INT_MAX);
-        if (!r.failed && format != PROTOCOL_BATTLE_FORMAT)
+        if (!r.failed && format != JOURNAL_BATTLE_FORMAT)
             r_fail(&r, "format", "battle format %d, this build reads %d", format,
-                   PROTOCOL_BATTLE_FORMAT);
+                   JOURNAL_BATTLE_FORMAT);
         r_text(&s, "title", out->title, sizeof out->title, false);
         r_ruleset(&s, "ruleset", &out->ruleset);
         out->turn = r_int(&s, "turn", 0, INT_MAX);
@@ -2152,34 +2152,34 @@ protocol_event_error protocol_battle_from_value(const protocol_value *value, bri
     }
     if (r.failed) {
         memset(out, 0, sizeof *out);
-        return PROTOCOL_EVENT_BAD_MEMBER;
+        return JOURNAL_EVENT_BAD_MEMBER;
     }
-    return PROTOCOL_EVENT_OK;
+    return JOURNAL_EVENT_OK;
 }
 
-protocol_event_error protocol_battle_encode(const brigade_battle *battle, uint8_t **out,
-                                            size_t *out_len, protocol_event_status *status)
+journal_event_error journal_battle_encode(const brigade_battle *battle, uint8_t **out,
+                                            size_t *out_len, journal_event_status *status)
 {
     *out = NULL;
     *out_len = 0;
-    protocol_event_status local;
+    journal_event_status local;
     if (status == NULL)
         status = &local;
-    protocol_value *tree = protocol_battle_to_value(battle, status);
+    protocol_value *tree = journal_battle_to_value(battle, status);
     if (tree == NULL)
         return status->code;
     return encode_tree(tree, out, out_len, status);
 }
 
-protocol_event_error protocol_battle_decode(const uint8_t *bytes, size_t len, brigade_battle *out,
-                                            protocol_event_status *status)
+journal_event_error journal_battle_decode(const uint8_t *bytes, size_t len, brigade_battle *out,
+                                            journal_event_status *status)
 {
     memset(out, 0, sizeof *out);
     protocol_value *tree = NULL;
-    protocol_event_error error = decode_tree(bytes, len, &tree, status);
-    if (error != PROTOCOL_EVENT_OK)
+    journal_event_error error = decode_tree(bytes, len, &tree, status);
+    if (error != JOURNAL_EVENT_OK)
         return error;
-    error = protocol_battle_from_value(tree, out, status);
+    error = journal_battle_from_value(tree, out, status);
     protocol_value_free(tree);
     return error;
 }

@@ -1,5 +1,5 @@
 /*
- * server/game_state.c: core battle -> snapshot value tree (PROTOCOL.md §7.1)
+ * protocol/game_state.c: core battle -> snapshot value tree (PROTOCOL.md §7.1)
  * and event -> log entry. See game_state.h.
  *
  * Building style: every protocol_value_map_set... and array_push consumes
@@ -7,27 +7,27 @@
  * and frees what it built when anything failed, so a NULL from here always
  * means "out of memory" and never leaks.
  */
-#include "server/game_state.h"
+#include "protocol/game_state.h"
 
 #include <stdio.h>
 #include <string.h>
 
 /* A unit's id by index, "?" when out of range (never on a folded battle). */
-static const char *server_state_unit_id(const brigade_battle *battle, int index)
+static const char *protocol_state_unit_id(const brigade_battle *battle, int index)
 {
     if (index < 0 || index >= battle->unit_count)
         return "?";
     return battle->units[index].id;
 }
 
-static protocol_value *server_state_side_or_nil(brigade_side side)
+static protocol_value *protocol_state_side_or_nil(brigade_side side)
 {
     if (side == BRIGADE_SIDE_A || side == BRIGADE_SIDE_B)
         return protocol_value_string_new(brigade_side_name(side));
     return protocol_value_nil_new();
 }
 
-static protocol_value *server_state_dice(const int faces[2])
+static protocol_value *protocol_state_dice(const int faces[2])
 {
     protocol_value *dice = protocol_value_array_new();
     bool ok = dice != NULL;
@@ -40,7 +40,7 @@ static protocol_value *server_state_dice(const int faces[2])
     return dice;
 }
 
-static protocol_value *server_state_seats(unsigned seats)
+static protocol_value *protocol_state_seats(unsigned seats)
 {
     protocol_value *array = protocol_value_array_new();
     bool ok = array != NULL;
@@ -55,7 +55,7 @@ static protocol_value *server_state_seats(unsigned seats)
     return array;
 }
 
-static protocol_value *server_state_modifiers(const brigade_battle_modifier *modifiers, int count)
+static protocol_value *protocol_state_modifiers(const brigade_battle_modifier *modifiers, int count)
 {
     protocol_value *array = protocol_value_array_new();
     bool ok = array != NULL;
@@ -77,7 +77,7 @@ static protocol_value *server_state_modifiers(const brigade_battle_modifier *mod
     return array;
 }
 
-static protocol_value *server_state_unit(const brigade_battle *battle,
+static protocol_value *protocol_state_unit(const brigade_battle *battle,
                                          const brigade_battle_unit *unit)
 {
     protocol_value *map = protocol_value_map_new();
@@ -129,7 +129,7 @@ static protocol_value *server_state_unit(const brigade_battle *battle,
     if (battle->rules_version >= 2 && unit->status == BRIGADE_STATUS_PURSUING &&
         unit->pursuit_of >= 0)
         ok = ok && protocol_value_map_set_string(map, "pursuing",
-                                                 server_state_unit_id(battle, unit->pursuit_of)) == 0;
+                                                 protocol_state_unit_id(battle, unit->pursuit_of)) == 0;
     if (!ok) {
         protocol_value_free(map);
         return NULL;
@@ -137,13 +137,13 @@ static protocol_value *server_state_unit(const brigade_battle *battle,
     return map;
 }
 
-static protocol_value *server_state_morale_result(const brigade_morale_result *result)
+static protocol_value *protocol_state_morale_result(const brigade_morale_result *result)
 {
     if (!result->tested)
         return protocol_value_nil_new();
     protocol_value *map = protocol_value_map_new();
     bool ok = map != NULL;
-    ok = ok && protocol_value_map_set(map, "dice", server_state_dice(result->dice)) == 0;
+    ok = ok && protocol_value_map_set(map, "dice", protocol_state_dice(result->dice)) == 0;
     ok = ok && protocol_value_map_set_int(map, "total", result->total) == 0;
     ok = ok && protocol_value_map_set_int(map, "pass_on", result->pass_on) == 0;
     ok = ok && protocol_value_map_set_bool(map, "passed", result->passed) == 0;
@@ -155,15 +155,15 @@ static protocol_value *server_state_morale_result(const brigade_morale_result *r
     return map;
 }
 
-static protocol_value *server_state_charge(const brigade_battle *battle,
+static protocol_value *protocol_state_charge(const brigade_battle *battle,
                                            const brigade_charge *charge)
 {
     protocol_value *map = protocol_value_map_new();
     bool ok = map != NULL;
     ok = ok && protocol_value_map_set_string(map, "unit",
-                                             server_state_unit_id(battle, charge->unit)) == 0;
+                                             protocol_state_unit_id(battle, charge->unit)) == 0;
     ok = ok && protocol_value_map_set_string(map, "target",
-                                             server_state_unit_id(battle, charge->target)) == 0;
+                                             protocol_state_unit_id(battle, charge->target)) == 0;
     ok = ok && protocol_value_map_set_string(map, "facing",
                                              brigade_facing_name(charge->facing)) == 0;
     ok = ok && protocol_value_map_set_bool(map, "leading", charge->leading) == 0;
@@ -187,11 +187,11 @@ static protocol_value *server_state_charge(const brigade_battle *battle,
             bool morale_ok = morale != NULL;
             morale_ok = morale_ok &&
                         protocol_value_map_set(morale, "charger",
-                                               server_state_morale_result(
+                                               protocol_state_morale_result(
                                                    &charge->charger_morale)) == 0;
             morale_ok = morale_ok &&
                         protocol_value_map_set(morale, "target",
-                                               server_state_morale_result(
+                                               protocol_state_morale_result(
                                                    &charge->target_morale)) == 0;
             if (!morale_ok) {
                 protocol_value_free(morale);
@@ -213,7 +213,7 @@ static protocol_value *server_state_charge(const brigade_battle *battle,
     return map;
 }
 
-static protocol_value *server_state_melee(const brigade_battle *battle,
+static protocol_value *protocol_state_melee(const brigade_battle *battle,
                                           const brigade_battle_melee *melee)
 {
     protocol_value *map = protocol_value_map_new();
@@ -222,7 +222,7 @@ static protocol_value *server_state_melee(const brigade_battle *battle,
     for (int i = 0; ok && i < melee->member_count; i++)
         ok = protocol_value_array_push(
                  units, protocol_value_string_new(
-                            server_state_unit_id(battle, melee->members[i].unit))) == 0;
+                            protocol_state_unit_id(battle, melee->members[i].unit))) == 0;
     ok = ok && protocol_value_map_set_string(map, "id", melee->id) == 0;
     if (ok) {
         ok = protocol_value_map_set(map, "units", units) == 0;
@@ -239,7 +239,7 @@ static protocol_value *server_state_melee(const brigade_battle *battle,
 }
 
 /* A hex text, or nil when "" (not known yet). */
-static protocol_value *server_state_hex_or_nil(const char *hex)
+static protocol_value *protocol_state_hex_or_nil(const char *hex)
 {
     return hex[0] ? protocol_value_string_new(hex) : protocol_value_nil_new();
 }
@@ -247,23 +247,23 @@ static protocol_value *server_state_hex_or_nil(const char *hex)
 /* The state's "dice" (PROTOCOL.md §10.3): {commitment, seeds: {A, B},
  * server_seed, next}: hex or nil until known; next is the next die's
  * number (two a roll). */
-static protocol_value *server_state_dice_public(const brigade_battle *battle)
+static protocol_value *protocol_state_dice_public(const brigade_battle *battle)
 {
     protocol_value *dice = protocol_value_map_new();
     protocol_value *seeds = protocol_value_map_new();
     bool ok = dice != NULL && seeds != NULL;
     ok = ok && protocol_value_map_set(seeds, "A",
-                                      server_state_hex_or_nil(battle->dice.seeds[0])) == 0;
+                                      protocol_state_hex_or_nil(battle->dice.seeds[0])) == 0;
     ok = ok && protocol_value_map_set(seeds, "B",
-                                      server_state_hex_or_nil(battle->dice.seeds[1])) == 0;
+                                      protocol_state_hex_or_nil(battle->dice.seeds[1])) == 0;
     ok = ok && protocol_value_map_set(dice, "commitment",
-                                      server_state_hex_or_nil(battle->dice.commitment)) == 0;
+                                      protocol_state_hex_or_nil(battle->dice.commitment)) == 0;
     if (ok) {
         ok = protocol_value_map_set(dice, "seeds", seeds) == 0;
         seeds = NULL;
     }
     ok = ok && protocol_value_map_set(dice, "server_seed",
-                                      server_state_hex_or_nil(battle->dice.server_seed)) == 0;
+                                      protocol_state_hex_or_nil(battle->dice.server_seed)) == 0;
     ok = ok && protocol_value_map_set_int(dice, "next", (int64_t)battle->rolls * 2) == 0;
     protocol_value_free(seeds);
     if (!ok) {
@@ -274,7 +274,7 @@ static protocol_value *server_state_dice_public(const brigade_battle *battle)
 }
 
 /* Sets map[key] = value, taking value (freed on failure). */
-static bool server_state_set(protocol_value *map, const char *key, protocol_value *value)
+static bool protocol_state_set(protocol_value *map, const char *key, protocol_value *value)
 {
     if (value == NULL || protocol_value_map_set(map, key, value) != 0) {
         protocol_value_free(value);
@@ -284,7 +284,7 @@ static bool server_state_set(protocol_value *map, const char *key, protocol_valu
 }
 
 /* Pushes value onto array, taking it (freed on failure). */
-static bool server_state_push(protocol_value *array, protocol_value *value)
+static bool protocol_state_push(protocol_value *array, protocol_value *value)
 {
     if (value == NULL || protocol_value_array_push(array, value) != 0) {
         protocol_value_free(value);
@@ -294,7 +294,7 @@ static bool server_state_push(protocol_value *array, protocol_value *value)
 }
 
 /* state.pending (PROTOCOL.md §7.1): D9's events awaiting the umpire. */
-static protocol_value *server_state_pending(const brigade_battle *battle)
+static protocol_value *protocol_state_pending(const brigade_battle *battle)
 {
     protocol_value *pending = protocol_value_array_new();
     bool ok = pending != NULL;
@@ -303,13 +303,13 @@ static protocol_value *server_state_pending(const brigade_battle *battle)
         protocol_value *item = protocol_value_map_new();
         bool item_ok = item != NULL;
         item_ok = item_ok && protocol_value_map_set_string(
-                                 item, "unit", server_state_unit_id(battle, p->unit)) == 0;
+                                 item, "unit", protocol_state_unit_id(battle, p->unit)) == 0;
         item_ok = item_ok && protocol_value_map_set_string(item, "event",
                                                            brigade_d9_event_name(p->event)) == 0;
         item_ok = item_ok && protocol_value_map_set_string(item, "melee", p->melee_id) == 0;
         if (!item_ok)
             protocol_value_free(item);
-        ok = item_ok && server_state_push(pending, item);
+        ok = item_ok && protocol_state_push(pending, item);
     }
     if (!ok) {
         protocol_value_free(pending);
@@ -319,7 +319,7 @@ static protocol_value *server_state_pending(const brigade_battle *battle)
 }
 
 /* state.fought: the melees of this turn the umpire may overrule. */
-static protocol_value *server_state_fought(const brigade_battle *battle)
+static protocol_value *protocol_state_fought(const brigade_battle *battle)
 {
     protocol_value *fought = protocol_value_array_new();
     bool ok = fought != NULL;
@@ -329,7 +329,7 @@ static protocol_value *server_state_fought(const brigade_battle *battle)
         protocol_value *units = protocol_value_array_new();
         bool item_ok = item != NULL && units != NULL;
         for (int k = 0; item_ok && k < f->melee.member_count; k++)
-            item_ok = server_state_push(units, protocol_value_string_new(server_state_unit_id(
+            item_ok = protocol_state_push(units, protocol_value_string_new(protocol_state_unit_id(
                                                    battle, f->melee.members[k].unit)));
         item_ok = item_ok && protocol_value_map_set_string(item, "melee", f->melee.id) == 0;
         if (item_ok) {
@@ -338,11 +338,11 @@ static protocol_value *server_state_fought(const brigade_battle *battle)
         }
         item_ok = item_ok && protocol_value_map_set_string(
                                  item, "result", brigade_melee_result_name(f->result)) == 0;
-        item_ok = item_ok && server_state_set(item, "winner", server_state_side_or_nil(f->winner));
+        item_ok = item_ok && protocol_state_set(item, "winner", protocol_state_side_or_nil(f->winner));
         protocol_value_free(units);
         if (!item_ok)
             protocol_value_free(item);
-        ok = item_ok && server_state_push(fought, item);
+        ok = item_ok && protocol_state_push(fought, item);
     }
     if (!ok) {
         protocol_value_free(fought);
@@ -352,7 +352,7 @@ static protocol_value *server_state_fought(const brigade_battle *battle)
 }
 
 /* state.rolled_back: the log's rolled-back ranges. */
-static protocol_value *server_state_rolled_back(const brigade_battle *battle)
+static protocol_value *protocol_state_rolled_back(const brigade_battle *battle)
 {
     protocol_value *ranges = protocol_value_array_new();
     bool ok = ranges != NULL;
@@ -366,7 +366,7 @@ static protocol_value *server_state_rolled_back(const brigade_battle *battle)
         item_ok = item_ok && protocol_value_map_set_int(item, "to_seq", r->to_seq) == 0;
         if (!item_ok)
             protocol_value_free(item);
-        ok = item_ok && server_state_push(ranges, item);
+        ok = item_ok && protocol_state_push(ranges, item);
     }
     if (!ok) {
         protocol_value_free(ranges);
@@ -376,13 +376,13 @@ static protocol_value *server_state_rolled_back(const brigade_battle *battle)
 }
 
 /* A text, or nil when "". */
-static protocol_value *server_state_text_or_nil(const char *text)
+static protocol_value *protocol_state_text_or_nil(const char *text)
 {
     return text[0] ? protocol_value_string_new(text) : protocol_value_nil_new();
 }
 
 /* One report of state.reports (PROTOCOL.md §7.1, D46). */
-static protocol_value *server_state_report(const brigade_battle *battle,
+static protocol_value *protocol_state_report(const brigade_battle *battle,
                                            const brigade_report *report)
 {
     protocol_value *map = protocol_value_map_new();
@@ -390,21 +390,21 @@ static protocol_value *server_state_report(const brigade_battle *battle,
     ok = ok && protocol_value_map_set_int(map, "number", report->number) == 0;
     ok = ok && protocol_value_map_set_string(map, "kind",
                                              brigade_report_kind_name(report->kind)) == 0;
-    ok = ok && server_state_set(map, "side", server_state_side_or_nil(report->side));
+    ok = ok && protocol_state_set(map, "side", protocol_state_side_or_nil(report->side));
     ok = ok && protocol_value_map_set_string(map, "unit",
-                                             server_state_unit_id(battle, report->unit)) == 0;
-    ok = ok && server_state_set(map, "target",
+                                             protocol_state_unit_id(battle, report->unit)) == 0;
+    ok = ok && protocol_state_set(map, "target",
                                 report->target >= 0
                                     ? protocol_value_string_new(
-                                          server_state_unit_id(battle, report->target))
+                                          protocol_state_unit_id(battle, report->target))
                                     : protocol_value_nil_new());
     ok = ok && protocol_value_map_set_string(map, "facing",
                                              brigade_facing_name(report->facing)) == 0;
     ok = ok && protocol_value_map_set_string(map, "state",
                                              brigade_report_state_name(report->state)) == 0;
     ok = ok && protocol_value_map_set_bool(map, "contested", report->contested) == 0;
-    ok = ok && server_state_set(map, "contest", server_state_text_or_nil(report->contest));
-    ok = ok && server_state_set(map, "ruling", server_state_text_or_nil(report->ruling));
+    ok = ok && protocol_state_set(map, "contest", protocol_state_text_or_nil(report->contest));
+    ok = ok && protocol_state_set(map, "ruling", protocol_state_text_or_nil(report->ruling));
     if (!ok) {
         protocol_value_free(map);
         return NULL;
@@ -414,31 +414,31 @@ static protocol_value *server_state_report(const brigade_battle *battle,
 
 /* state.reports (PROTOCOL.md §7.1, D46): the phase's reports, only when
  * there are any (an older game's snapshot has no such member). */
-static bool server_state_reports(protocol_value *state, const brigade_battle *battle)
+static bool protocol_state_reports(protocol_value *state, const brigade_battle *battle)
 {
     if (battle->report_count <= 0)
         return true;
     protocol_value *reports = protocol_value_array_new();
     bool ok = reports != NULL;
     for (int i = 0; ok && i < battle->report_count && i < BRIGADE_BATTLE_REPORTS_MAX; i++)
-        ok = server_state_push(reports, server_state_report(battle, &battle->reports[i]));
+        ok = protocol_state_push(reports, protocol_state_report(battle, &battle->reports[i]));
     if (!ok) {
         protocol_value_free(reports);
         return false;
     }
-    return server_state_set(state, "reports", reports);
+    return protocol_state_set(state, "reports", reports);
 }
 
 /* The umpire's members of the snapshot (PROTOCOL.md §7.1, §10.2). */
-static bool server_state_umpire(protocol_value *state, const brigade_battle *battle)
+static bool protocol_state_umpire(protocol_value *state, const brigade_battle *battle)
 {
     return protocol_value_map_set_bool(state, "umpire", battle->umpired) == 0 &&
-           server_state_set(state, "pending", server_state_pending(battle)) &&
-           server_state_set(state, "fought", server_state_fought(battle)) &&
-           server_state_set(state, "rolled_back", server_state_rolled_back(battle));
+           protocol_state_set(state, "pending", protocol_state_pending(battle)) &&
+           protocol_state_set(state, "fought", protocol_state_fought(battle)) &&
+           protocol_state_set(state, "rolled_back", protocol_state_rolled_back(battle));
 }
 
-protocol_value *server_state_from_battle(const brigade_battle *battle, const char *game_id)
+protocol_value *protocol_state_from_battle(const brigade_battle *battle, const char *game_id)
 {
     protocol_value *state = protocol_value_map_new();
     bool ok = state != NULL;
@@ -450,9 +450,9 @@ protocol_value *server_state_from_battle(const brigade_battle *battle, const cha
     ok = ok && protocol_value_map_set_string(state, "phase", brigade_phase_name(battle->phase)) == 0;
     ok = ok && protocol_value_map_set_string(state, "step", brigade_step_name(battle->step)) == 0;
     ok = ok && protocol_value_map_set(state, "phasing",
-                                      server_state_side_or_nil(battle->phasing)) == 0;
-    ok = ok && protocol_value_map_set(state, "awaiting", server_state_seats(battle->awaiting)) == 0;
-    ok = ok && protocol_value_map_set(state, "dice", server_state_dice_public(battle)) == 0;
+                                      protocol_state_side_or_nil(battle->phasing)) == 0;
+    ok = ok && protocol_value_map_set(state, "awaiting", protocol_state_seats(battle->awaiting)) == 0;
+    ok = ok && protocol_value_map_set(state, "dice", protocol_state_dice_public(battle)) == 0;
     /* The umpire's hold (PROTOCOL.md §7.1, §5.3): its reason, nil when none. */
     ok = ok && protocol_value_map_set(state, "hold",
                                       battle->hold[0] ? protocol_value_string_new(battle->hold)
@@ -486,7 +486,7 @@ protocol_value *server_state_from_battle(const brigade_battle *battle, const cha
         ok = units != NULL;
         for (int i = 0; ok && i < battle->unit_count; i++)
             ok = protocol_value_map_set(units, battle->units[i].id,
-                                        server_state_unit(battle, &battle->units[i])) == 0;
+                                        protocol_state_unit(battle, &battle->units[i])) == 0;
         if (ok)
             ok = protocol_value_map_set(state, "units", units) == 0;
         else
@@ -498,7 +498,7 @@ protocol_value *server_state_from_battle(const brigade_battle *battle, const cha
         ok = charges != NULL;
         for (int i = 0; ok && i < battle->charge_count; i++)
             ok = protocol_value_array_push(charges,
-                                           server_state_charge(battle, &battle->charges[i])) == 0;
+                                           protocol_state_charge(battle, &battle->charges[i])) == 0;
         if (ok)
             ok = protocol_value_map_set(state, "charges", charges) == 0;
         else
@@ -510,15 +510,15 @@ protocol_value *server_state_from_battle(const brigade_battle *battle, const cha
         ok = melees != NULL;
         for (int i = 0; ok && i < battle->melee_count; i++)
             ok = protocol_value_array_push(melees,
-                                           server_state_melee(battle, &battle->melees[i])) == 0;
+                                           protocol_state_melee(battle, &battle->melees[i])) == 0;
         if (ok)
             ok = protocol_value_map_set(state, "melees", melees) == 0;
         else
             protocol_value_free(melees);
     }
 
-    ok = ok && server_state_umpire(state, battle);
-    ok = ok && server_state_reports(state, battle);
+    ok = ok && protocol_state_umpire(state, battle);
+    ok = ok && protocol_state_reports(state, battle);
 
     if (!ok) {
         protocol_value_free(state);
@@ -531,7 +531,7 @@ protocol_value *server_state_from_battle(const brigade_battle *battle, const cha
 
 /* entry.test = {kind, dice, total, target, outcome, modifiers}: a melee
  * unit's reform or pursuit test, or a test outside a melee (TEST_TAKEN). */
-static bool server_state_entry_test_of(protocol_value *entry, brigade_test_kind kind,
+static bool protocol_state_entry_test_of(protocol_value *entry, brigade_test_kind kind,
                                        const int dice[2], int total, int target,
                                        brigade_test_outcome outcome,
                                        const brigade_battle_modifier *modifiers,
@@ -540,13 +540,13 @@ static bool server_state_entry_test_of(protocol_value *entry, brigade_test_kind 
     protocol_value *test = protocol_value_map_new();
     bool ok = test != NULL;
     ok = ok && protocol_value_map_set_string(test, "kind", brigade_test_kind_name(kind)) == 0;
-    ok = ok && protocol_value_map_set(test, "dice", server_state_dice(dice)) == 0;
+    ok = ok && protocol_value_map_set(test, "dice", protocol_state_dice(dice)) == 0;
     ok = ok && protocol_value_map_set_int(test, "total", total) == 0;
     ok = ok && protocol_value_map_set_int(test, "target", target) == 0;
     ok = ok && protocol_value_map_set_string(test, "outcome",
                                              brigade_test_outcome_name(outcome)) == 0;
     ok = ok && protocol_value_map_set(test, "modifiers",
-                                      server_state_modifiers(modifiers, modifier_count)) == 0;
+                                      protocol_state_modifiers(modifiers, modifier_count)) == 0;
     if (!ok) {
         protocol_value_free(test);
         return false;
@@ -554,39 +554,39 @@ static bool server_state_entry_test_of(protocol_value *entry, brigade_test_kind 
     return protocol_value_map_set(entry, "test", test) == 0;
 }
 
-static bool server_state_entry_test(protocol_value *entry, const brigade_event *event)
+static bool protocol_state_entry_test(protocol_value *entry, const brigade_event *event)
 {
     if (event->result.test_kind == BRIGADE_TEST_NONE)
         return true;
-    return server_state_entry_test_of(entry, event->result.test_kind, event->result.test_dice,
+    return protocol_state_entry_test_of(entry, event->result.test_kind, event->result.test_dice,
                                       event->result.test_total, event->result.test_target,
                                       event->result.test_outcome, event->result.test_modifiers,
                                       event->result.test_modifier_count);
 }
 
-static bool server_state_entry_details(protocol_value *entry, const brigade_battle *battle,
+static bool protocol_state_entry_details(protocol_value *entry, const brigade_battle *battle,
                                        const brigade_event *event)
 {
     bool ok = true;
     switch (event->kind) {
     case BRIGADE_BATTLE_EVENT_ROLL:
         ok = ok && protocol_value_map_set_string(entry, "name", event->roll.name) == 0;
-        ok = ok && protocol_value_map_set(entry, "dice", server_state_dice(event->roll.faces)) == 0;
+        ok = ok && protocol_value_map_set(entry, "dice", protocol_state_dice(event->roll.faces)) == 0;
         break;
     case BRIGADE_BATTLE_EVENT_INITIATIVE_WON:
         ok = ok && protocol_value_map_set(entry, "winner",
-                                          server_state_side_or_nil(event->initiative.winner)) == 0;
+                                          protocol_state_side_or_nil(event->initiative.winner)) == 0;
         ok = ok && protocol_value_map_set_int(entry, "total_a", event->initiative.total[0]) == 0;
         ok = ok && protocol_value_map_set_int(entry, "total_b", event->initiative.total[1]) == 0;
         break;
     case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
     case BRIGADE_BATTLE_EVENT_SIDE_DONE:
         ok = ok && protocol_value_map_set(entry, "side",
-                                          server_state_side_or_nil(event->side.side)) == 0;
+                                          protocol_state_side_or_nil(event->side.side)) == 0;
         break;
     case BRIGADE_BATTLE_EVENT_UNIT_CHANGED:
         ok = ok && protocol_value_map_set_string(entry, "unit",
-                                                 server_state_unit_id(battle, event->unit.unit)) == 0;
+                                                 protocol_state_unit_id(battle, event->unit.unit)) == 0;
         if (event->unit.note[0])
             ok = ok && protocol_value_map_set_string(entry, "note", event->unit.note) == 0;
         if (event->unit.has_formation)
@@ -595,26 +595,26 @@ static bool server_state_entry_details(protocol_value *entry, const brigade_batt
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED:
         ok = ok && protocol_value_map_set_string(
-                       entry, "unit", server_state_unit_id(battle, event->charge.charge.unit)) == 0;
+                       entry, "unit", protocol_state_unit_id(battle, event->charge.charge.unit)) == 0;
         ok = ok && protocol_value_map_set_string(
-                       entry, "target", server_state_unit_id(battle, event->charge.charge.target)) == 0;
+                       entry, "target", protocol_state_unit_id(battle, event->charge.charge.target)) == 0;
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED:
         ok = ok && protocol_value_map_set_string(entry, "unit",
-                                                 server_state_unit_id(battle, event->answer.unit)) == 0;
+                                                 protocol_state_unit_id(battle, event->answer.unit)) == 0;
         ok = ok && protocol_value_map_set_string(entry, "response",
                                                  brigade_response_name(event->answer.response)) == 0;
         break;
     case BRIGADE_BATTLE_EVENT_MORALE_TESTED:
         ok = ok && protocol_value_map_set_string(entry, "unit",
-                                                 server_state_unit_id(battle, event->morale.unit)) == 0;
+                                                 protocol_state_unit_id(battle, event->morale.unit)) == 0;
         ok = ok && protocol_value_map_set_string(entry, "name", event->morale.roll) == 0;
         ok = ok && protocol_value_map_set(entry, "dice",
-                                          server_state_dice(event->morale.result.dice)) == 0;
+                                          protocol_state_dice(event->morale.result.dice)) == 0;
         ok = ok && protocol_value_map_set_int(entry, "total", event->morale.result.total) == 0;
         ok = ok && protocol_value_map_set_int(entry, "pass_on", event->morale.result.pass_on) == 0;
         ok = ok && protocol_value_map_set(entry, "modifiers",
-                                          server_state_modifiers(event->morale.modifiers,
+                                          protocol_state_modifiers(event->morale.modifiers,
                                                                  event->morale.modifier_count)) == 0;
         ok = ok && protocol_value_map_set_string(entry, "effect",
                                                  brigade_morale_effect_name(event->morale.effect)) == 0;
@@ -628,16 +628,16 @@ static bool server_state_entry_details(protocol_value *entry, const brigade_batt
     case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
         ok = ok && protocol_value_map_set_string(entry, "melee", event->result.melee_id) == 0;
         ok = ok && protocol_value_map_set_string(entry, "unit",
-                                                 server_state_unit_id(battle, event->result.unit)) == 0;
+                                                 protocol_state_unit_id(battle, event->result.unit)) == 0;
         ok = ok && protocol_value_map_set_bool(entry, "rolled", event->result.rolled) == 0;
         if (event->result.rolled) {
             ok = ok && protocol_value_map_set(entry, "dice",
-                                              server_state_dice(event->result.dice)) == 0;
+                                              protocol_state_dice(event->result.dice)) == 0;
             ok = ok && protocol_value_map_set(entry, "rolled_dice",
-                                              server_state_dice(event->result.rolled_dice)) == 0;
+                                              protocol_state_dice(event->result.rolled_dice)) == 0;
             ok = ok && protocol_value_map_set_int(entry, "total", event->result.total) == 0;
             ok = ok && protocol_value_map_set(entry, "modifiers",
-                                              server_state_modifiers(
+                                              protocol_state_modifiers(
                                                   event->result.modifiers,
                                                   event->result.modifier_count)) == 0;
         }
@@ -646,19 +646,19 @@ static bool server_state_entry_details(protocol_value *entry, const brigade_batt
         ok = ok && protocol_value_map_set_string(entry, "status",
                                                  brigade_status_name(event->result.status)) == 0;
         ok = ok && protocol_value_map_set_bool(entry, "formed", event->result.formed) == 0;
-        ok = ok && server_state_entry_test(entry, event);
+        ok = ok && protocol_state_entry_test(entry, event);
         if (event->result.events & (BRIGADE_EVENT_DOUBLE_SIX | BRIGADE_EVENT_RISK_TO_GENERAL)) {
             /* D9's events (PROTOCOL.md §10.2) */
             protocol_value *raised = protocol_value_array_new();
             bool raised_ok = raised != NULL;
             if (raised_ok && (event->result.events & BRIGADE_EVENT_DOUBLE_SIX))
-                raised_ok = server_state_push(raised, protocol_value_string_new("double_six"));
+                raised_ok = protocol_state_push(raised, protocol_value_string_new("double_six"));
             if (raised_ok && (event->result.events & BRIGADE_EVENT_RISK_TO_GENERAL))
-                raised_ok = server_state_push(raised,
+                raised_ok = protocol_state_push(raised,
                                               protocol_value_string_new("risk_to_general"));
             if (!raised_ok)
                 protocol_value_free(raised);
-            ok = ok && raised_ok && server_state_set(entry, "events", raised);
+            ok = ok && raised_ok && protocol_state_set(entry, "events", raised);
         }
         if (event->result.overruled)
             ok = ok && protocol_value_map_set_bool(entry, "overruled", true) == 0;
@@ -671,7 +671,7 @@ static bool server_state_entry_details(protocol_value *entry, const brigade_batt
         ok = ok && protocol_value_map_set_string(entry, "reason", event->umpire.text) == 0;
         if (event->umpire.ruling == BRIGADE_UMPIRE_SETTLE) {
             ok = ok && protocol_value_map_set_string(
-                           entry, "unit", server_state_unit_id(battle, event->umpire.unit)) == 0;
+                           entry, "unit", protocol_state_unit_id(battle, event->umpire.unit)) == 0;
             ok = ok && protocol_value_map_set_string(
                            entry, "event", brigade_d9_event_name(event->umpire.event)) == 0;
         }
@@ -680,12 +680,12 @@ static bool server_state_entry_details(protocol_value *entry, const brigade_batt
             if (event->umpire.has_result) {
                 ok = ok && protocol_value_map_set_string(
                                entry, "result", brigade_melee_result_name(event->umpire.result)) == 0;
-                ok = ok && server_state_set(entry, "winner",
-                                            server_state_side_or_nil(event->umpire.winner));
+                ok = ok && protocol_state_set(entry, "winner",
+                                            protocol_state_side_or_nil(event->umpire.winner));
             }
             if (event->umpire.unit >= 0) {
                 ok = ok && protocol_value_map_set_string(
-                               entry, "unit", server_state_unit_id(battle, event->umpire.unit)) == 0;
+                               entry, "unit", protocol_state_unit_id(battle, event->umpire.unit)) == 0;
                 ok = ok && protocol_value_map_set_string(
                                entry, "outcome", brigade_test_outcome_name(event->umpire.outcome)) == 0;
             }
@@ -697,7 +697,7 @@ static bool server_state_entry_details(protocol_value *entry, const brigade_batt
     case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
         ok = ok && protocol_value_map_set_string(entry, "melee", event->resolved.melee_id) == 0;
         ok = ok && protocol_value_map_set(entry, "winner",
-                                          server_state_side_or_nil(event->resolved.winner)) == 0;
+                                          protocol_state_side_or_nil(event->resolved.winner)) == 0;
         ok = ok && protocol_value_map_set_string(entry, "result",
                                                  brigade_melee_result_name(event->resolved.result)) == 0;
         if (event->resolved.scored) {
@@ -715,12 +715,12 @@ static bool server_state_entry_details(protocol_value *entry, const brigade_batt
         ok = ok && protocol_value_map_set_int(entry, "number", report->number) == 0;
         ok = ok && protocol_value_map_set_string(entry, "report",
                                                  brigade_report_kind_name(report->kind)) == 0;
-        ok = ok && server_state_set(entry, "side", server_state_side_or_nil(report->side));
+        ok = ok && protocol_state_set(entry, "side", protocol_state_side_or_nil(report->side));
         ok = ok && protocol_value_map_set_string(entry, "unit",
-                                                 server_state_unit_id(battle, report->unit)) == 0;
+                                                 protocol_state_unit_id(battle, report->unit)) == 0;
         if (report->target >= 0) {
             ok = ok && protocol_value_map_set_string(
-                           entry, "target", server_state_unit_id(battle, report->target)) == 0;
+                           entry, "target", protocol_state_unit_id(battle, report->target)) == 0;
             if (report->kind == BRIGADE_REPORT_UNCONTROLLED)
                 ok = ok && protocol_value_map_set_string(
                                entry, "facing", brigade_facing_name(report->facing)) == 0;
@@ -744,9 +744,9 @@ static bool server_state_entry_details(protocol_value *entry, const brigade_batt
     case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
         /* A test outside a melee (D35, D41): {unit, name, test}. */
         ok = ok && protocol_value_map_set_string(entry, "unit",
-                                                 server_state_unit_id(battle, event->test.unit)) == 0;
+                                                 protocol_state_unit_id(battle, event->test.unit)) == 0;
         ok = ok && protocol_value_map_set_string(entry, "name", event->test.roll) == 0;
-        ok = ok && server_state_entry_test_of(entry, event->test.kind, event->test.dice,
+        ok = ok && protocol_state_entry_test_of(entry, event->test.kind, event->test.dice,
                                               event->test.total, event->test.target,
                                               event->test.outcome, event->test.modifiers,
                                               event->test.modifier_count);
@@ -762,7 +762,7 @@ static bool server_state_entry_details(protocol_value *entry, const brigade_batt
 /* Cuts a NUL-terminated string that may end inside a UTF-8 sequence (a
  * truncated snprintf) back to the last whole character, so the wire never
  * carries invalid UTF-8 (PROTOCOL.md §2). */
-static void server_state_utf8_trim(char *text)
+static void protocol_state_utf8_trim(char *text)
 {
     size_t length = strlen(text);
     size_t start = length;
@@ -776,12 +776,12 @@ static void server_state_utf8_trim(char *text)
         text[start - 1] = '\0';
 }
 
-protocol_value *server_state_log_entry(const brigade_battle *battle, const brigade_event *event,
+protocol_value *protocol_state_log_entry(const brigade_battle *battle, const brigade_event *event,
                                        int64_t seq)
 {
     char text[512];
     brigade_event_describe(battle, event, text, sizeof(text));
-    server_state_utf8_trim(text);
+    protocol_state_utf8_trim(text);
     protocol_value *entry = protocol_value_map_new();
     bool ok = entry != NULL;
     ok = ok && protocol_value_map_set_int(entry, "seq", seq) == 0;
@@ -793,7 +793,7 @@ protocol_value *server_state_log_entry(const brigade_battle *battle, const briga
     ok = ok && protocol_value_map_set_string(entry, "phase", brigade_phase_name(phase)) == 0;
     ok = ok && protocol_value_map_set_string(entry, "kind", brigade_event_kind_name(event->kind)) == 0;
     ok = ok && protocol_value_map_set_string(entry, "text", text) == 0;
-    ok = ok && server_state_entry_details(entry, battle, event);
+    ok = ok && protocol_state_entry_details(entry, battle, event);
     if (!ok) {
         protocol_value_free(entry);
         return NULL;

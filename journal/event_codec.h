@@ -1,7 +1,7 @@
 /*
- * protocol/event_codec.h: core battle events and whole battles as value
+ * journal/event_codec.h: core battle events and whole battles as value
  * trees (protocol/value.h) and msgpack bytes (protocol/codec.h), for the
- * journal (server/journal.h), `brigade replay` and `brigade export`
+ * journal (journal/journal.h), `brigade replay` and `brigade export`
  * (design.md "State and deltas": the journal holds events, the state is
  * their fold).
  *
@@ -39,10 +39,10 @@
  * event, and can be read with any msgpack tool. Its limits: it is about
  * three times the size of the packed struct's non-zero content (names
  * are written out), it costs a few tens of microseconds to decode, and
- * its "format" (PROTOCOL_BATTLE_FORMAT) must be bumped whenever
+ * its "format" (JOURNAL_BATTLE_FORMAT) must be bumped whenever
  * brigade_battle gains or changes a member, or older snapshots are refused
  * (the journal then rebuilds from the events). The journal adds a SHA-256
- * of the bytes (server/journal.h) to detect damage on disk.
+ * of the bytes (journal/journal.h) to detect damage on disk.
  *
  * Unit references: events name units by id, so encoding and decoding an
  * event needs the battle it belongs to (any state of the game: the units
@@ -53,8 +53,8 @@
  * (protocol_value_free); *_encode returns a malloc'd buffer the caller
  * frees with free(). Nothing here keeps state between calls.
  */
-#ifndef BRIGADE_PROTOCOL_EVENT_CODEC_H
-#define BRIGADE_PROTOCOL_EVENT_CODEC_H
+#ifndef BRIGADE_JOURNAL_EVENT_CODEC_H
+#define BRIGADE_JOURNAL_EVENT_CODEC_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -85,32 +85,32 @@
  * "occupy", the causes "rallied", "reformed", "blown_over", "charge_over",
  * "contact", "test", the effect "flees" and the ruling "rule" (which older
  * readers refuse). */
-#define PROTOCOL_BATTLE_FORMAT 2
+#define JOURNAL_BATTLE_FORMAT 2
 /* Largest encoded event or battle decode accepts, in bytes (an event is
  * under 8 KB, a battle of 64 units under 64 KB). */
-#define PROTOCOL_EVENT_BYTES_MAX (1024u * 1024u)
+#define JOURNAL_EVENT_BYTES_MAX (1024u * 1024u)
 
-typedef enum protocol_event_error {
-    PROTOCOL_EVENT_OK = 0,
-    PROTOCOL_EVENT_BAD_BYTES,  /* decode: not one msgpack map (protocol/codec.h refused it) */
-    PROTOCOL_EVENT_BAD_MEMBER, /* decode: a member missing, unknown, of the wrong type, out of range */
-    PROTOCOL_EVENT_UNFIT,      /* encode: the event or battle holds what has no encoding (a unit
+typedef enum journal_event_error {
+    JOURNAL_EVENT_OK = 0,
+    JOURNAL_EVENT_BAD_BYTES,  /* decode: not one msgpack map (protocol/codec.h refused it) */
+    JOURNAL_EVENT_BAD_MEMBER, /* decode: a member missing, unknown, of the wrong type, out of range */
+    JOURNAL_EVENT_UNFIT,      /* encode: the event or battle holds what has no encoding (a unit
                                   index beyond the battle, an enum out of its table, text that is
                                   not UTF-8) */
-    PROTOCOL_EVENT_NO_MEMORY
-} protocol_event_error;
+    JOURNAL_EVENT_NO_MEMORY
+} journal_event_error;
 
 /* Why an encoding or decoding failed: the member from the top ("kind",
  * "charge.target", "units[3].status"; "" for the whole) and one line for a
  * log or an error answer, member first. */
-typedef struct protocol_event_status {
-    protocol_event_error code;
+typedef struct journal_event_status {
+    journal_event_error code;
     char member[96];
     char message[256];
-} protocol_event_status;
+} journal_event_status;
 
 /* The snake_case name of an error code ("bad_member", ...). */
-const char *protocol_event_error_name(protocol_event_error code);
+const char *journal_event_error_name(journal_event_error code);
 
 /*
  * The event as a map owned by the caller, or NULL with `status` (when not
@@ -118,61 +118,61 @@ const char *protocol_event_error_name(protocol_event_error code);
  * enumeration outside its table, text that is not UTF-8) or NO_MEMORY.
  * `battle` gives the unit ids (its units only are read).
  */
-protocol_value *protocol_event_to_value(const brigade_battle *battle, const brigade_event *event,
-                                        protocol_event_status *status);
+protocol_value *journal_event_to_value(const brigade_battle *battle, const brigade_event *event,
+                                        journal_event_status *status);
 
 /*
- * Reads an event from `value` (as made by protocol_event_to_value) into
- * *out. Returns PROTOCOL_EVENT_OK, or BAD_MEMBER with `status` filled and
+ * Reads an event from `value` (as made by journal_event_to_value) into
+ * *out. Returns JOURNAL_EVENT_OK, or BAD_MEMBER with `status` filled and
  * *out zeroed. Never crashes on any tree; reads only `battle`'s units.
  */
-protocol_event_error protocol_event_from_value(const brigade_battle *battle,
+journal_event_error journal_event_from_value(const brigade_battle *battle,
                                                const protocol_value *value, brigade_event *out,
-                                               protocol_event_status *status);
+                                               journal_event_status *status);
 
 /*
  * The event's msgpack bytes (shortest forms, members in a fixed order, so
  * equal events give equal bytes): *out (free with free()) of *out_len
- * bytes. Errors as protocol_event_to_value; *out is NULL on error.
+ * bytes. Errors as journal_event_to_value; *out is NULL on error.
  */
-protocol_event_error protocol_event_encode(const brigade_battle *battle, const brigade_event *event,
+journal_event_error journal_event_encode(const brigade_battle *battle, const brigade_event *event,
                                            uint8_t **out, size_t *out_len,
-                                           protocol_event_status *status);
+                                           journal_event_status *status);
 
-/* Decodes `len` bytes (at most PROTOCOL_EVENT_BYTES_MAX) into *out.
+/* Decodes `len` bytes (at most JOURNAL_EVENT_BYTES_MAX) into *out.
  * BAD_BYTES when the bytes are not one msgpack map of PROTOCOL.md §2's
  * types (the message says why and where), else as
- * protocol_event_from_value. */
-protocol_event_error protocol_event_decode(const brigade_battle *battle, const uint8_t *bytes,
+ * journal_event_from_value. */
+journal_event_error journal_event_decode(const brigade_battle *battle, const uint8_t *bytes,
                                            size_t len, brigade_event *out,
-                                           protocol_event_status *status);
+                                           journal_event_status *status);
 
 /*
  * A whole battle as a map: {format, title, ruleset, turn, phase, step,
  * initiative, phasing, awaiting, sides: {A, B}, units: [...],
  * charges: [...], melees: [...], melee_numbers, rolls, events, dice, hold?,
  * umpired?, pending?, fought?, rolled_back?, report_numbers?, reports?}. Errors as
- * protocol_event_to_value.
+ * journal_event_to_value.
  */
-protocol_value *protocol_battle_to_value(const brigade_battle *battle,
-                                         protocol_event_status *status);
+protocol_value *journal_battle_to_value(const brigade_battle *battle,
+                                         journal_event_status *status);
 
 /*
  * Reads a battle tree into *out (which is written only on success: on an
  * error it is zeroed). Strict as events; also refuses a "format" other
- * than PROTOCOL_BATTLE_FORMAT, duplicate unit ids, and references to units
+ * than JOURNAL_BATTLE_FORMAT, duplicate unit ids, and references to units
  * it does not hold. Returns OK or BAD_MEMBER.
  */
-protocol_event_error protocol_battle_from_value(const protocol_value *value, brigade_battle *out,
-                                                protocol_event_status *status);
+journal_event_error journal_battle_from_value(const protocol_value *value, brigade_battle *out,
+                                                journal_event_status *status);
 
-/* The battle's msgpack bytes; as protocol_event_encode. */
-protocol_event_error protocol_battle_encode(const brigade_battle *battle, uint8_t **out,
-                                            size_t *out_len, protocol_event_status *status);
+/* The battle's msgpack bytes; as journal_event_encode. */
+journal_event_error journal_battle_encode(const brigade_battle *battle, uint8_t **out,
+                                            size_t *out_len, journal_event_status *status);
 
-/* Decodes a battle from `len` bytes (at most PROTOCOL_EVENT_BYTES_MAX); as
- * protocol_event_decode. */
-protocol_event_error protocol_battle_decode(const uint8_t *bytes, size_t len, brigade_battle *out,
-                                            protocol_event_status *status);
+/* Decodes a battle from `len` bytes (at most JOURNAL_EVENT_BYTES_MAX); as
+ * journal_event_decode. */
+journal_event_error journal_battle_decode(const uint8_t *bytes, size_t len, brigade_battle *out,
+                                            journal_event_status *status);
 
 #endif
