@@ -230,6 +230,24 @@ export function mayChargeAt(unit, target) {
   return true;
 }
 
+/* Why `unit` (id `id`) may not counter-charge `charger`, or '' when it
+ * may (core/battle.c charge_check, counter): in play and in no melee, not
+ * blown, broken, retreating, pushed back or pursuing, not a battery nor a
+ * square, formed (D26), and allowed to charge it (mayChargeAt: 12.9, 12.11). */
+export function noCountercharge(state, id, unit, charger) {
+  if (!unit || !charger || OUT_OF_PLAY.has(unit.status)) return 'It cannot countercharge.';
+  if (meleeOf(state, id)) return 'In a melee: it cannot countercharge.';
+  if (NO_CHARGE.has(unit.status)) return `${capital(word(unit.status))}: it cannot countercharge.`;
+  if (unit.type === 'artillery') return 'A battery cannot countercharge (12.16).';
+  if (unit.formation === 'square') return 'In square: it cannot countercharge.';
+  if (!unit.formed) return 'Unformed: it cannot countercharge (D26).';
+  if (!mayChargeAt(unit, charger)) {
+    return CAVALRY.has(unit.type) ? 'Cavalry cannot countercharge there (12.11).'
+      : 'It defends the built-up area: it cannot countercharge a unit outside it (12.9).';
+  }
+  return '';
+}
+
 // Sappers serve an infantry unit that has them against a castle, church or
 // fortified building (12.10, D7).
 export function maySapAt(unit, target) {
@@ -530,9 +548,16 @@ export class Controls {
       const charging = state.units[unit.value];
       show(leading, canLead(charging));
       show(sappers, maySapAt(charging, state.units[target.value]));
+      // A charge on a unit in a melee reinforces it (12.8): the server
+      // refuses it otherwise, so the box is ticked and stays so.
       const melee = meleeOf(state, target.value);
       show(reinforce, Boolean(melee));
-      if (melee) reinforce.querySelector('label').textContent = `It reinforces melee ${melee.id}, already in contact (12.8)`;
+      const box = reinforce.querySelector('input');
+      box.disabled = Boolean(melee);
+      if (melee) {
+        box.checked = true;
+        reinforce.querySelector('label').textContent = `It reinforces melee ${melee.id}, already in contact (12.8)`;
+      }
     };
     unit.addEventListener('change', refresh);
     target.addEventListener('change', refresh);
@@ -639,9 +664,10 @@ export class Controls {
         h('div', { class: 'buttons' },
           h('button', { type: 'button', id: `respond-${id}-stand`,
             onclick: () => this.send({ kind: 'respond', unit: id, response: 'stand' }) }, 'Stand'),
-          unit.formed ? h('button', { type: 'button', id: `respond-${id}-countercharge`,
-            onclick: () => this.send({ kind: 'respond', unit: id, response: 'countercharge' }) },
-          'Countercharge') : h('span', { class: 'hint' }, 'Unformed: it cannot countercharge (D26).')));
+          noCountercharge(state, id, unit, state.units[charge.unit])
+            ? h('span', { class: 'hint' }, noCountercharge(state, id, unit, state.units[charge.unit]))
+            : h('button', { type: 'button', id: `respond-${id}-countercharge`,
+              onclick: () => this.send({ kind: 'respond', unit: id, response: 'countercharge' }) }, 'Countercharge')));
     });
   }
 

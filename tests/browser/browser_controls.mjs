@@ -728,6 +728,11 @@ run('browser_controls', args, async ({ browser, base }) => {
   check(!boxes.leading && !boxes.sappers && boxes.reinforce,
     `chasseurs (regimental officer) on the square (in melee T1.M1): ${JSON.stringify(boxes)}`);
   check((await page.textContent('label[for="charge-reinforce"]')).includes('T1.M1'), 'the melee to reinforce is not named');
+  // A charge on a unit in melee reinforces it (12.8): the box is ticked and stays so.
+  check(await page.isChecked('#charge-reinforce') && await page.isDisabled('#charge-reinforce'), 'a charge on a unit in melee may be sent without reinforce');
+  await page.click('#charge-submit');
+  check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'declare_charge', unit: 'chasseurs', target: 'square', facing: 'front', reinforce: true }]),
+    'the reinforcing charge');
   await page.selectOption('#charge-unit', 'ligne_1');
   await page.selectOption('#charge-target', 'village');
   boxes = await shown();
@@ -789,22 +794,31 @@ run('browser_controls', args, async ({ browser, base }) => {
   await page.evaluate(() => document.body.classList.remove('offline'));
   check(await page.isHidden('#controls .offline-note'), 'live: the orders still say they are offline');
 
-  // Answers: an unformed unit is not offered the counter-charge (D26).
+  // Answers: an unformed unit is not offered the counter-charge (D26), nor
+  // the defenders of a built-up area against a charger outside it (12.9).
   const charged = village('charge', 'respond', ['B'], {
     charges: [
       { unit: 'ligne_1', target: 'village', facing: 'front', leading: true, sappers: true, reinforce: false, response: null, morale: null },
       { unit: 'chasseurs', target: 'dragoons', facing: 'flank', leading: false, sappers: false, reinforce: false, response: null, morale: null },
+      { unit: 'grenadiers', target: 'rifles', facing: 'front', leading: false, sappers: false, reinforce: false, response: null, morale: null },
     ],
+  });
+  Object.assign(charged.units, {
+    grenadiers: unit('A', 'Grenadiers', 'infantry'),
+    rifles: unit('B', '2/95th Foot', 'infantry', { formation: 'line' }),
   });
   await show(charged, 'A');
   check(await page.locator('.respond').count() === 0, 'A is offered B\'s answers');
   await show(charged, 'B');
-  check(await page.isVisible('#respond-village-countercharge') && await page.isVisible('#respond-village-stand'), 'the village cannot answer');
+  check(await page.isVisible('#respond-village-stand') && await page.locator('#respond-village-countercharge').count() === 0 &&
+    (await page.textContent('.respond[data-unit="village"]')).includes('defends the built-up area'),
+  'the village cannot stand, or is offered a counter-charge out of its built-up area (12.9)');
   check(await page.locator('#respond-dragoons-countercharge').count() === 0 && await page.isVisible('#respond-dragoons-stand'),
     'unformed dragoons offered the counter-charge');
+  check(await page.isVisible('#respond-rifles-countercharge'), 'formed infantry in the open is not offered the counter-charge');
   await shoot('controls_respond_375x812', { width: 375, height: 812 });
-  await page.click('#respond-village-countercharge');
-  check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'respond', unit: 'village', response: 'countercharge' }]), 'the answer');
+  await page.click('#respond-rifles-countercharge');
+  check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'respond', unit: 'rifles', response: 'countercharge' }]), 'the answer');
 
   // The sappers' re-roll shows the dice and offers die 0, die 1 or neither.
   await page.setViewportSize({ width: 1280, height: 800 });
