@@ -77,20 +77,25 @@ export function mayCharge(state, id, unit) {
   return Boolean(unit.formed);
 }
 
-/* The unit (id) that pursuing unit `id` pursues, or null: the unit's
- * `pursuit_of` when the state has it; else the one its mandatory-move
- * instruction names ("pursue '<id>'…", core/battle.c); else, from the log,
- * the losers' first unit left in play in the melee result that made it
- * pursuing (core/battle.c melee_beaten), leaving out rolled-back entries. */
+/* The unit (id) that pursuing unit `id` pursues (its quarry), null when
+ * it has none, undefined when the state does not tell. A game of rules
+ * version 2 gives it as the unit's `pursuing` (PROTOCOL.md §7.1). An older
+ * game does not: then the one its mandatory-move instruction names
+ * ("pursue '<id>'…", core/battle.c), none when that says "no enemy left to
+ * pursue"; else, from the log, the losers' first unit left in play in the
+ * melee result that made it pursuing (core/battle.c melee_beaten), leaving
+ * out rolled-back entries. */
 export function pursuedBy(state, id) {
   const units = state.units || {};
   const unit = units[id];
   if (!unit || unit.status !== 'pursuing') return null;
-  if (Object.prototype.hasOwnProperty.call(unit, 'pursuit_of')) {
-    return typeof unit.pursuit_of === 'string' && units[unit.pursuit_of] ? unit.pursuit_of : null;
+  if (Number.isInteger(state.rules_version) && state.rules_version >= 2) {
+    return typeof unit.pursuing === 'string' && units[unit.pursuing] ? unit.pursuing : null;
   }
-  const named = /^pursue '([^']+)'/.exec(typeof unit.move === 'string' ? unit.move : '');
+  const move = typeof unit.move === 'string' ? unit.move : '';
+  const named = /^pursue '([^']+)'/.exec(move);
   if (named && units[named[1]]) return named[1];
+  if (move.startsWith('no enemy left to pursue')) return null;
   const log = Array.isArray(state.log) ? state.log : [];
   const gone = rolledBackIndexes(state);
   const isResult = (entry, index) => entry && entry.kind === 'melee_unit_result' && !gone.has(index);
@@ -98,11 +103,22 @@ export function pursuedBy(state, id) {
   log.forEach((entry, index) => {
     if (isResult(entry, index) && entry.unit === id) made = entry.status === 'pursuing' ? entry : null;
   });
-  if (!made) return null;
+  if (!made) return undefined;
   const beaten = log.find((entry, index) => isResult(entry, index) && entry.melee === made.melee &&
     entry.turn === made.turn && entry.seq === made.seq && units[entry.unit] && units[entry.unit].side !== unit.side &&
     !OUT_OF_PLAY.has(entry.status));
-  return beaten ? beaten.unit : null;
+  return beaten ? beaten.unit : undefined;
+}
+
+// Whether `unit` made (or, until the Mandatory moves are over, is about to
+// make) its retreat or broken move this turn (D38).
+function fledThisTurn(state, unit) {
+  if (!unit || OUT_OF_PLAY.has(unit.status)) return false;
+  const fled = Number.isInteger(unit.fled_turn) && unit.fled_turn === state.turn;
+  if ((state.phase === 'initiative' || state.phase === 'mandatory_moves') && !fled) {
+    return unit.status === 'retreating' || unit.status === 'broken';
+  }
+  return fled;
 }
 
 /* Whether pursuing unit `id` has an enemy to pursue this turn, as
@@ -112,13 +128,13 @@ export function pursuedBy(state, id) {
  * phase: it is retreating or broken). */
 export function hasEnemyToPursue(state, id) {
   const pursued = pursuedBy(state, id);
-  const target = pursued && state.units[pursued];
-  if (!target || OUT_OF_PLAY.has(target.status)) return false;
-  const fled = Number.isInteger(target.fled_turn) && target.fled_turn === state.turn;
-  if ((state.phase === 'initiative' || state.phase === 'mandatory_moves') && !fled) {
-    return target.status === 'retreating' || target.status === 'broken';
+  if (pursued === undefined) {
+    // An older game that does not tell the quarry: any enemy that fled
+    // this turn may be it (PROTOCOL.md §5.3).
+    const unit = state.units[id];
+    return unitsOf(state, (other) => other.side === otherSide(unit.side) && fledThisTurn(state, other)).length > 0;
   }
-  return fled;
+  return Boolean(pursued) && fledThisTurn(state, state.units[pursued]);
 }
 
 // Whether `id` has a report of this phase other than a contact, not
@@ -513,7 +529,7 @@ export class Controls {
     const following = unitsOf(state, (unit, id) => unit.side === seat && unit.status === 'pursuing' && inPlay(unit) &&
       hasEnemyToPursue(state, id));
     const followingNote = following.length ? h('p', { class: 'hint', id: 'pursuers-following' }, following.map(([id, u]) =>
-      `${u.name || id} pursues ${unitName(state, pursuedBy(state, id))}, which fled this turn: it follows it and may not charge (12.24 f).`).join(' ')) : null;
+      `${u.name || id} pursues ${pursuedBy(state, id) ? unitName(state, pursuedBy(state, id)) : 'an enemy'}, which fled this turn: it follows it and may not charge (12.24 f).`).join(' ')) : null;
     const listed = declared.length ? h('p', {}, 'Declared this turn: ', declared.map((charge) =>
       `${unitName(state, charge.unit)} → ${unitName(state, charge.target)} (${word(charge.facing)}${charge.uncontrolled ? ', uncontrolled' : ''})`).join('; ')) : null;
     if (!own.length) {

@@ -91,19 +91,21 @@ const rolledLog = overruleLog.concat([
 
 // ------------------------------------------------------------- reports
 
-// A field after a cavalry fight: side A's pursuers and side B's fleeing,
+// A field after a cavalry fight (a game of rules version 2: a pursuer's
+// quarry is its `pursuing`): side A's pursuers and side B's fleeing,
 // broken and out-of-play units (turn 2). Unit ids are never in a name, so
 // a text that shows an id is caught.
 function pursuit(phase, step, awaiting, more = {}) {
-  const state = village(phase, step, awaiting, more);
+  const state = village(phase, step, awaiting, { rules_version: 2, ...more });
   Object.assign(state.units, {
-    // Pursues b_hussars (named by its move), which fled this turn: it follows.
-    a_lancers: unit('A', '2e Lanciers', 'lancers', { formed: false, status: 'pursuing', figures: 10,
-      move: "pursue 'b_hussars', following it in its move (12.24)" }),
-    // Pursues b_rifles (pursuit_of), removed: no enemy to pursue.
-    a_cuir: unit('A', '4e Cuirassiers', 'cuirassiers', { formed: false, status: 'pursuing', figures: 11, pursuit_of: 'b_rifles' }),
-    // Pursues dragoons (from the log's melee result), which did not flee this turn.
-    a_chev: unit('A', '1er Chevau-legers', 'light_cavalry', { formed: false, status: 'pursuing', figures: 9 }),
+    // Pursues b_hussars, which fled this turn: it follows.
+    a_lancers: unit('A', '2e Lanciers', 'lancers', { formed: false, status: 'pursuing', figures: 10, pursuing: 'b_hussars',
+      move: "pursue 'b_hussars', following it in its move; report any contact (12.24, 12.25)" }),
+    // Pursues b_rifles, removed: no enemy to pursue.
+    a_cuir: unit('A', '4e Cuirassiers', 'cuirassiers', { formed: false, status: 'pursuing', figures: 11, pursuing: 'b_rifles',
+      move: 'no enemy left to pursue: uncontrolled charge at the nearest enemy in sight within 22 degrees in the Charge phase, else blown (12.24)' }),
+    // Pursues dragoons, which did not flee this turn.
+    a_chev: unit('A', '1er Chevau-legers', 'light_cavalry', { formed: false, status: 'pursuing', figures: 9, pursuing: 'dragoons' }),
     a_volt: unit('A', 'Voltigeurs de la Garde', 'infantry', { formed: false }),
     a_routed: unit('A', '3/12e Legere', 'infantry', { formed: false, status: 'broken', figures: 8, fled_turn: 2 }),
     a_old: unit('A', '4/12e Legere', 'infantry', { formed: false, status: 'broken', figures: 6, fled_turn: 1 }),
@@ -173,6 +175,20 @@ async function reportsPanel(page, show, sent, shoot) {
     { kind: 'uncontrolled_charge', unit: 'a_cuir', target: 'b_pushed', facing: 'flank' },
     { kind: 'uncontrolled_charge', unit: 'a_chev' }]), 'the uncontrolled charges');
   await shoot('controls_uncontrolled_1280x800');
+  // A game from before rules version 2 has no `pursuing`: the quarry comes
+  // from the move (a_lancers, a_cuir) or the melee that made it pursue
+  // (a_chev, in the log); not known at all, any enemy that fled this turn
+  // may be it (PROTOCOL.md §5.3).
+  const legacy = pursuit('charge', 'declare', ['A']);
+  delete legacy.rules_version;
+  for (const id of ['a_lancers', 'a_cuir', 'a_chev']) delete legacy.units[id].pursuing;
+  legacy.units.a_unknown = unit('A', '3e Hussards', 'light_cavalry', { formed: false, status: 'pursuing', figures: 6 });
+  await show(legacy, 'A');
+  const legacyOffered = await optionValues(page, 'uncontrolled-unit');
+  check(JSON.stringify(legacyOffered) === JSON.stringify(['a_cuir', 'a_chev']),
+    `an older game's pursuers offered the uncontrolled charge: ${legacyOffered}`);
+  check((await page.textContent('#pursuers-following')).includes('3e Hussards pursues an enemy, which fled this turn'),
+    'a pursuer of an unknown quarry is not said to follow it');
   // Both reported: nothing more to offer them.
   await show(pursuit('charge', 'declare', ['A'], {
     charges: [{ unit: 'a_cuir', target: 'square', facing: 'flank', leading: false, sappers: false, reinforce: false, response: null, morale: null, uncontrolled: true }],
