@@ -1394,6 +1394,14 @@ static void game_run_on_error(game_run *run, protocol_server_message *message)
         if (!run->interactive && ours)
             fprintf(stream, "brigade play: line %lu: ", run->current_line);
         game_display_error(stream, code, text);
+        if (ours) {
+            /* D46: the seat's own words for what its done waits for, right
+             * after the server's refusal (which names the side). */
+            char answers[1024];
+            game_display_answers(run->state, run->seat[0] ? run->seat : NULL, answers,
+                                 sizeof(answers));
+            fputs(answers, stream);
+        }
         game_run_print_end(run);
     }
     if (ours) {

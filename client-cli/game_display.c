@@ -80,11 +80,46 @@ static void game_display_awaiting(const protocol_value *state, const char *seat,
         snprintf(out, size, "nobody");
 }
 
-/* Whether the game waits for the umpire to settle D9's events: step
- * "settle" (PROTOCOL.md §10.2). */
+/* Whether the game waits for the umpire: step "settle", in the Melee phase
+ * for D9's events (PROTOCOL.md §10.2), in a report phase for the rulings on
+ * contested reports (D46); nobody else is awaited then. */
 static bool game_display_settling(const protocol_value *state)
 {
     return strcmp(game_display_string(state, "step", ""), "settle") == 0;
+}
+
+/* The reports awaiting the umpire's ruling as "report 3 (contact dragoons
+ * -> hussars)", "reports 3 (...) and 4 (...)", into out; returns how many
+ * (0: out is ""). */
+static int game_display_rulings_awaited(const protocol_value *state, char *out, size_t size)
+{
+    const protocol_value *reports = protocol_value_map_get(state, "reports");
+    size_t count = protocol_value_count(reports);
+    int total = 0;
+    for (size_t i = 0; i < count; i++)
+        total += strcmp(game_display_string(protocol_value_array_get(reports, i), "state", ""),
+                        "awaits_umpire") == 0;
+    size_t used = 0;
+    out[0] = '\0';
+    int listed = 0;
+    for (size_t i = 0; i < count && total > 0; i++) {
+        const protocol_value *report = protocol_value_array_get(reports, i);
+        if (strcmp(game_display_string(report, "state", ""), "awaits_umpire") != 0)
+            continue;
+        char what[GAME_RULES_WHAT_SIZE], clean[GAME_RULES_WHAT_SIZE];
+        game_rules_report_what(report, what, sizeof(what));
+        game_display_copy(clean, sizeof(clean), what);
+        int written = snprintf(out + used, size - used, "%s%" PRId64 " (%s)",
+                               listed == 0                ? (total > 1 ? "reports " : "report ")
+                               : listed == total - 1 ? " and "
+                                                          : ", ",
+                               game_display_int(report, "number"), clean);
+        if (written < 0 || (size_t)written >= size - used)
+            break;
+        used += (size_t)written;
+        listed++;
+    }
+    return total;
 }
 
 /* Before the battle (turn 0): the sides whose dice seed is not in yet
@@ -361,8 +396,26 @@ static void game_display_pending(FILE *out, const protocol_value *state, bool um
 {
     const protocol_value *pending = protocol_value_map_get(state, "pending");
     if (protocol_value_count(pending) == 0) {
-        if (game_display_settling(state))
+        if (!game_display_settling(state))
+            return;
+        char rulings[1024];
+        if (game_display_rulings_awaited(state, rulings, sizeof(rulings)) > 0) {
+            /* D46: a report phase waits for the rulings on its contests. */
+            fputs("waiting for the umpire to rule on ", out);
+            fputs(rulings, out);
+            fputc('\n', out);
+            const protocol_value *reports = protocol_value_map_get(state, "reports");
+            for (size_t i = 0; umpire && i < protocol_value_count(reports); i++) {
+                const protocol_value *report = protocol_value_array_get(reports, i);
+                if (strcmp(game_display_string(report, "state", ""), "awaits_umpire") == 0)
+                    fprintf(out, "  (you: rule %" PRId64 " upheld|rejected REASON)\n",
+                            game_display_int(report, "number"));
+            }
+        } else if (strcmp(game_display_string(state, "phase", ""), "melee") == 0) {
             fputs("waiting for the umpire to settle the melee's events\n", out);
+        } else {
+            fputs("waiting for the umpire\n", out);
+        }
         return;
     }
     if (game_display_settling(state)) {
@@ -432,7 +485,7 @@ void game_display_reports(FILE *out, const protocol_value *state)
         const protocol_value *report = protocol_value_array_get(reports, i);
         const char *side = game_display_string(report, "side", "?");
         const char *where = game_display_string(report, "state", "?");
-        char what[160];
+        char what[GAME_RULES_WHAT_SIZE];
         game_rules_report_what(report, what, sizeof(what));
         fprintf(out, "  report %" PRId64 " by ", game_display_int(report, "number"));
         game_display_text(out, side);
@@ -498,30 +551,34 @@ static void game_display_put(game_display_buffer *buffer, const char *format, ..
         buffer->used = buffer->size - 1;
 }
 
-/* The charges on the seat's own units not answered yet: "respond X
- * stand|countercharge" lines. Returns how many. */
-static int game_display_todo_respond(const protocol_value *state, const char *seat,
-                                     game_display_buffer *buffer)
+/* The charges on the seat's own units not answered yet (the respond
+ * offers): "respond X stand, or respond X countercharge" lines, stand only
+ * with core's reason when the unit may not counter-charge. Returns how
+ * many. */
+static int game_display_todo_respond(const protocol_value *state, const game_offer *offers,
+                                     size_t count, game_display_buffer *buffer)
 {
-    const protocol_value *charges = protocol_value_map_get(state, "charges");
-    const protocol_value *units = protocol_value_map_get(state, "units");
-    int count = 0;
-    for (size_t i = 0; i < protocol_value_count(charges); i++) {
-        const protocol_value *charge = protocol_value_array_get(charges, i);
-        char target[40], unit[40];
-        game_display_copy(target, sizeof(target), game_display_string(charge, "target", "?"));
-        game_display_copy(unit, sizeof(unit), game_display_string(charge, "unit", "?"));
-        const protocol_value *record = protocol_value_map_get(units, target);
-        if (strcmp(game_display_string(record, "side", ""), seat) != 0 ||
-            game_display_string(charge, "response", NULL))
+    int lines = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (offers[i].kind != GAME_OFFER_RESPOND)
             continue;
-        game_display_put(buffer, "  - '%s' is charged by '%s': respond %s stand, or respond %s "
-                                 "countercharge%s\n",
-                         target, unit, target, target,
-                         game_display_bool(record, "formed") ? "" : " (formed units only, D26)");
-        count++;
+        char unit[40], charger[40], why[120];
+        game_display_copy(unit, sizeof(unit), offers[i].unit);
+        const char *first = game_rules_first_charger(state, offers[i].unit);
+        game_display_copy(charger, sizeof(charger), first ? first : "?");
+        if (offers[i].countercharge) {
+            game_display_put(buffer, "  - '%s' is charged by '%s': respond %s stand, or respond "
+                                     "%s countercharge\n",
+                             unit, charger, unit, unit);
+        } else {
+            game_rules_may_countercharge(state, offers[i].unit, why, sizeof(why));
+            game_display_put(buffer, "  - '%s' is charged by '%s': respond %s stand (it may not "
+                                     "counter-charge: %s)\n",
+                             unit, charger, unit, why);
+        }
+        lines++;
     }
-    return count;
+    return lines;
 }
 
 /* One line per offer of `kind` (game_rules.h). */
@@ -533,7 +590,7 @@ static void game_display_todo_offers(const protocol_value *state, const game_off
         const game_offer *offer = &offers[i];
         if (offer->kind != kind)
             continue;
-        char unit[40], what[160];
+        char unit[40], what[GAME_RULES_WHAT_SIZE];
         game_display_copy(unit, sizeof(unit), offer->unit);
         const protocol_value *report = game_rules_report(state, offer->report);
         game_rules_report_what(report, what, sizeof(what));
@@ -559,11 +616,6 @@ static void game_display_todo_offers(const protocol_value *state, const game_off
                                      "contact %s UNIT (D39)\n",
                              unit, unit);
             break;
-        case GAME_OFFER_ACCEPT:
-            game_display_put(buffer, "  - answer report %" PRId64 " (%s): accept %" PRId64
-                                     " or contest %" PRId64 " REASON\n",
-                             offer->report, what, offer->report, offer->report);
-            break;
         case GAME_OFFER_CONTEST:
             if (strcmp(game_display_string(report, "state", ""), "awaits_answer") == 0)
                 break; /* told with its accept */
@@ -588,6 +640,54 @@ static void game_display_todo_offers(const protocol_value *state, const game_off
     }
 }
 
+/* The reports the seat must answer before its done (the accept offers), a
+ * line each, first of its lines: "you (A): answer report 3 (contact
+ * dragoons -> hussars): accept 3 or contest 3 REASON (before your done,
+ * D46)"; an adjustment of its unit: "you (B): answer report 3, side A:
+ * 'dragoons' 11 figures — carbine fire; accept 3 or contest 3 REASON
+ * (...)". */
+static void game_display_todo_answers(const protocol_value *state, const game_offer *offers,
+                                      size_t count, const char *you,
+                                      game_display_buffer *buffer)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (offers[i].kind != GAME_OFFER_ACCEPT)
+            continue;
+        int64_t number = offers[i].report;
+        const protocol_value *report = game_rules_report(state, number);
+        char what[GAME_RULES_WHAT_SIZE], side[8];
+        game_rules_report_what(report, what, sizeof(what));
+        game_display_copy(side, sizeof(side), game_display_string(report, "side", "?"));
+        if (strcmp(game_display_string(report, "kind", ""), "adjust") == 0)
+            game_display_put(buffer, "%s: answer report %" PRId64 ", side %s: %s; accept %" PRId64
+                                     " or contest %" PRId64 " REASON (before your done, D46)\n",
+                             you, number, side, what, number, number);
+        else
+            game_display_put(buffer, "%s: answer report %" PRId64 " (%s): accept %" PRId64
+                                     " or contest %" PRId64 " REASON (before your done, D46)\n",
+                             you, number, what, number, number);
+    }
+}
+
+void game_display_answers(const protocol_value *state, const char *seat, char *out, size_t size)
+{
+    if (!size)
+        return;
+    out[0] = '\0';
+    if (protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP || !seat ||
+        (strcmp(seat, "A") != 0 && strcmp(seat, "B") != 0))
+        return;
+    game_offer offers[GAME_OFFERS_MAX];
+    size_t count = game_rules_offers(state, seat, offers, GAME_OFFERS_MAX);
+    char you[24];
+    snprintf(you, sizeof(you), "you (%s)", seat);
+    game_display_buffer buffer = {out, size, 0};
+    game_display_todo_answers(state, offers, count, you, &buffer);
+    for (char *c = out; *c; c++)
+        if ((*c > 0 && *c < 0x20 && *c != '\n') || *c == 0x7f)
+            *c = '?';
+}
+
 /* Pursuing units of the seat that may not charge now (D38): said in
  * Charge/declare so that a refused charge is no surprise. */
 static void game_display_todo_pursuers(const protocol_value *state, const char *seat,
@@ -609,22 +709,23 @@ static void game_display_todo_pursuers(const protocol_value *state, const char *
     }
 }
 
-/* Reports of the seat's side that wait for someone else. */
+/* Reports of the seat's side that wait for someone else (without those
+ * awaiting the umpire when `rulings_told`). */
 static void game_display_todo_waiting_reports(const protocol_value *state, const char *seat,
-                                              game_display_buffer *buffer)
+                                              bool rulings_told, game_display_buffer *buffer)
 {
     const protocol_value *reports = protocol_value_map_get(state, "reports");
     for (size_t i = 0; i < protocol_value_count(reports); i++) {
         const protocol_value *report = protocol_value_array_get(reports, i);
         const char *where = game_display_string(report, "state", "");
         const char *side = game_display_string(report, "side", "");
-        char what[160];
+        char what[GAME_RULES_WHAT_SIZE];
         game_rules_report_what(report, what, sizeof(what));
         if (strcmp(where, "awaits_answer") == 0 && strcmp(side, seat) == 0)
             game_display_put(buffer, "  - your report %" PRId64 " (%s) waits for side %s's "
                                      "answer\n",
                              game_display_int(report, "number"), what, game_display_other(side));
-        else if (strcmp(where, "awaits_umpire") == 0)
+        else if (strcmp(where, "awaits_umpire") == 0 && !rulings_told)
             game_display_put(buffer, "  - report %" PRId64 " (%s) waits for the umpire's "
                                      "ruling\n",
                              game_display_int(report, "number"), what);
@@ -686,7 +787,14 @@ static void game_display_todo_lines(const protocol_value *state, const char *sea
     if (!game_rules_seat_awaited(state, seat)) {
         char awaiting[64];
         game_display_awaiting(state, NULL, awaiting, sizeof(awaiting));
-        if (game_display_settling(state))
+        char rulings[1024];
+        bool rulings_told = game_display_settling(state) &&
+                            game_display_rulings_awaited(state, rulings, sizeof(rulings)) > 0;
+        if (rulings_told)
+            game_display_put(&buffer, "%s: nothing to do now; waiting for the umpire to rule on "
+                                      "%s\n",
+                             you, rulings);
+        else if (game_display_settling(state))
             game_display_put(&buffer, "%s: nothing to do now; waiting for the umpire\n", you);
         else if (strcmp(awaiting, "nobody") == 0)
             game_display_put(&buffer, "%s: nothing to do now\n", you);
@@ -694,9 +802,11 @@ static void game_display_todo_lines(const protocol_value *state, const char *sea
             game_display_put(&buffer, "%s: nothing to do now; waiting for %s%s (%s%s%s)\n", you,
                              strchr(awaiting, ',') ? "sides " : "side ", awaiting, phase,
                              step[0] ? "/" : "", step);
-        game_display_todo_waiting_reports(state, seat, &buffer);
+        game_display_todo_waiting_reports(state, seat, rulings_told, &buffer);
         return;
     }
+    /* D46: what it must answer before its done comes first. */
+    game_display_todo_answers(state, offers, count, you, &buffer);
     bool report_step = strcmp(step, "report") == 0;
     if (strcmp(step, "choose") == 0)
         game_display_put(&buffer, "%s: you won the initiative: initiative A or initiative B "
@@ -733,16 +843,16 @@ static void game_display_todo_lines(const protocol_value *state, const char *sea
                                   "may do\n",
                          you, phase, step[0] ? "/" : "", step);
     if (strcmp(step, "respond") == 0)
-        game_display_todo_respond(state, seat, &buffer);
+        game_display_todo_respond(state, offers, count, &buffer);
     if (strcmp(phase, "charge") == 0 && strcmp(step, "declare") == 0)
         game_display_todo_pursuers(state, seat, &buffer);
-    static const game_offer_kind order[] = {GAME_OFFER_ACCEPT,  GAME_OFFER_UNCONTROLLED,
+    static const game_offer_kind order[] = {GAME_OFFER_UNCONTROLLED,
                                             GAME_OFFER_CONTACT, GAME_OFFER_REFORM,
                                             GAME_OFFER_RALLY,   GAME_OFFER_OCCUPY,
                                             GAME_OFFER_CONTEST};
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
         game_display_todo_offers(state, offers, count, order[i], &buffer);
-    game_display_todo_waiting_reports(state, seat, &buffer);
+    game_display_todo_waiting_reports(state, seat, false, &buffer);
 }
 
 void game_display_state(FILE *out, const protocol_value *state, const char *seat)
@@ -753,6 +863,9 @@ void game_display_state(FILE *out, const protocol_value *state, const char *seat
     }
     char awaiting[64];
     game_display_awaiting(state, seat, awaiting, sizeof(awaiting));
+    if (game_display_settling(state)) /* as the prompt says it */
+        snprintf(awaiting, sizeof(awaiting), "the umpire%s",
+                 seat && strcmp(seat, "umpire") == 0 ? " (you)" : "");
     fputs("== ", out);
     game_display_text(out, game_display_string(state, "title", ""));
     fprintf(out, " | turn %" PRId64 ", phase ", game_display_int(state, "turn"));
@@ -960,6 +1073,7 @@ const char *game_display_error_words(const char *code)
         {"invalid_action", "the rules forbid it"},
         {"unknown_unit", "no unit has that id"},
         {"internal", "the server failed"},
+        {"unavailable", "the server could not record it now; nothing changed, send it again later"},
     };
     for (size_t i = 0; code && i < sizeof(table) / sizeof(table[0]); i++)
         if (strcmp(code, table[i].code) == 0)

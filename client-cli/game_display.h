@@ -32,7 +32,10 @@ void game_display_prompt(const protocol_value *state, const char *seat, char *ou
 /* The summary line (with the umpire's hold, and whether an umpire is
  * seated), the units table, the charges and the melees, the phase's
  * reports, and what the seat is awaited for (game_display_todo); in step "settle"
- * the D9 events waiting for the umpire (state.pending, PROTOCOL.md §10.2);
+ * (then "awaiting the umpire", as the prompt says) what the umpire is
+ * awaited for: in the Melee phase the D9 events (state.pending, PROTOCOL.md
+ * §10.2), in a report phase the rulings on contested reports ("waiting for
+ * the umpire to rule on report 3 (contact dragoons -> hussars)", D46);
  * for the seat "umpire" also the events pending and the melees fought this
  * turn with their result and winner (state.fought), which it may
  * overrule. */
@@ -57,6 +60,15 @@ void game_display_reports(FILE *out, const protocol_value *state);
  * (charge/declare)\n". The reports and answers come from game_rules.h.
  */
 void game_display_todo(const protocol_value *state, const char *seat, char *out, size_t size);
+
+/*
+ * The first lines of game_display_todo for a player that must answer the
+ * other side's reports before its done (a contact, an adjustment of its
+ * unit: D46), e.g. "you (A): answer report 3 (contact dragoons -> hussars):
+ * accept 3 or contest 3 REASON (before your done, D46)\n"; "" when it has
+ * none to answer. `brigade play` says them again after a refusal.
+ */
+void game_display_answers(const protocol_value *state, const char *seat, char *out, size_t size);
 
 /* The compact table of both sides' units: side, id, type, figures,
  * formed/unformed (and wavering), status, general, mandatory-move

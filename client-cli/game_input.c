@@ -53,7 +53,10 @@ static const game_input_command game_input_commands[] = {
      "ends (12.24 g). The other side may contest it (D46)", 1, GAME_OFFER_UNCONTROLLED},
     {"respond", "respond UNIT stand|countercharge",
      "Charge phase (step respond), by the owner of a charged unit",
-     "answer a charge on your UNIT (countercharge: formed units only, D26)", 1, -1},
+     "answer a charge on your UNIT: it stands, or counter-charges its charger; a\n"
+     "square, a battery, an unformed (D26), pursuing (D38) or engaged unit, and a\n"
+     "unit defending a built-up area against a charger outside it (12.9) only stand",
+     1, GAME_OFFER_RESPOND},
     {"occupy", "occupy UNIT",
      "Charge phase (step occupy), for a charger of yours whose built-up area's\n"
      "defenders fled (D41)",
@@ -64,7 +67,9 @@ static const game_input_command game_input_commands[] = {
      "re-roll die 0 or die 1 of the unit's melee dice, or keep both", 1, -1},
     {"adjust", "adjust UNIT [figures=N] [formed=yes|no] [status=S] [formation=F] note=\"text\"",
      "Mandatory moves, Movement, Fire and Morale (step report), either side's units",
-     "report what happened on the table; the note is required (S: normal,\n"
+     "report what happened on the table; the note is required. Of your own unit\n"
+     "it applies at once; of the other side's unit it is a report that side\n"
+     "answers (accept or contest) before its done (D46). (S: normal,\n"
      "retreating, broken, pursuing, pushed_back, dispersed, removed, blown; F: a\n"
      "formation the unit's type may take: line, column, square, austrian_mass,\n"
      "open_order, skirmish, march_column, unlimbered, limbered)", 1, -1},
@@ -92,7 +97,8 @@ static const game_input_command game_input_commands[] = {
      "other side's own unit stands, a contact does not, and the contest goes to\n"
      "the log (D46)", 1, GAME_OFFER_CONTEST},
     {"accept", "accept REPORT",
-     "for a report of the other side that awaits your answer (a contact)",
+     "for a report of the other side that awaits your answer (a contact, an\n"
+     "adjust of your unit)",
      "accept the other side's report number REPORT: it stands (D46)", 1,
      GAME_OFFER_ACCEPT},
     {"done", "done", "Charge (steps declare and occupy) and the report steps of Mandatory moves,\n"
@@ -170,7 +176,7 @@ static void game_input_help_offers(FILE *out, const protocol_value *state, const
             continue;
         fputs(listed++ ? ", " : "", out);
         if (kind == GAME_OFFER_CONTEST || kind == GAME_OFFER_ACCEPT || kind == GAME_OFFER_RULE) {
-            char what[160];
+            char what[GAME_RULES_WHAT_SIZE];
             game_rules_report_what(game_rules_report(state, offers[i].report), what,
                                    sizeof(what));
             fprintf(out, "%s %" PRId64 " (", game_offer_command(kind), offers[i].report);
@@ -179,6 +185,8 @@ static void game_input_help_offers(FILE *out, const protocol_value *state, const
         } else {
             fprintf(out, "%s ", game_offer_command(kind));
             game_display_text(out, offers[i].unit);
+            if (kind == GAME_OFFER_RESPOND)
+                fputs(offers[i].countercharge ? " stand|countercharge" : " stand", out);
         }
     }
 }
@@ -204,7 +212,9 @@ void game_input_help_write(FILE *out, const char *seat, const protocol_value *st
             continue;
         bool offered = command->offer >= 0 &&
                        game_rules_offered(offers, offer_count, (game_offer_kind)command->offer);
-        if (known && command->offer >= 0 && !offered) {
+        /* respond is listed always, its units when there are some. */
+        bool always = command->offer == GAME_OFFER_RESPOND;
+        if (known && command->offer >= 0 && !offered && !always) {
             hidden++;
             continue;
         }
@@ -850,10 +860,27 @@ static int game_input_settle(const game_input_words *words, const protocol_value
         if (!found) {
             char list[300];
             game_input_pending_list(pending, list, sizeof(list));
-            if (!list[0])
+            if (!list[0]) {
+                /* D46: in a report phase step settle is the rulings'. */
+                game_offer offers[GAME_OFFERS_MAX];
+                size_t count = game_rules_offers(state, "umpire", offers, GAME_OFFERS_MAX);
+                for (size_t i = 0; i < count; i++)
+                    if (offers[i].kind == GAME_OFFER_RULE) {
+                        char what[GAME_RULES_WHAT_SIZE];
+                        game_rules_report_what(game_rules_report(state, offers[i].report),
+                                               what, sizeof(what));
+                        return game_input_fail(
+                            message, size,
+                            "settle: no event awaits the umpire: no melee raised a double six "
+                            "or a risk to a general to settle; report %" PRId64
+                            " (%.200s) awaits your ruling: rule %" PRId64
+                            " upheld|rejected REASON",
+                            offers[i].report, what, offers[i].report);
+                    }
                 return game_input_fail(message, size,
-                                       "settle: no event awaits the umpire (state.pending is "
-                                       "empty)");
+                                       "settle: no event awaits the umpire: no melee raised a "
+                                       "double six or a risk to a general to settle");
+            }
             return game_input_fail(message, size,
                                    "settle: no %s of %s awaits the umpire (pending: %s)",
                                    action->as.settle.event, action->as.settle.unit, list);
@@ -1238,7 +1265,7 @@ static void game_input_report_list(const protocol_value *state, char *out, size_
     out[0] = '\0';
     for (size_t i = 0; i < protocol_value_count(reports) && i < 8; i++) {
         const protocol_value *report = protocol_value_array_get(reports, i);
-        char what[160];
+        char what[GAME_RULES_WHAT_SIZE];
         game_rules_report_what(report, what, sizeof(what));
         int written = snprintf(out + used, size - used, "%s%" PRId64 " (%s)", used ? ", " : "",
                                protocol_value_int_get(protocol_value_map_get(report, "number")),

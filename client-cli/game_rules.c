@@ -5,11 +5,14 @@
  */
 #include "game_rules.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/melee.h"
+
 static const char *const game_offer_commands[GAME_OFFER_KIND_COUNT] = {
-    "rally", "reform", "uncontrolled", "contact", "contest", "accept", "occupy", "rule"};
+    "rally", "reform", "uncontrolled", "contact", "contest", "accept", "occupy", "rule", "respond"};
 
 const char *game_offer_command(game_offer_kind kind)
 {
@@ -112,8 +115,51 @@ const protocol_value *game_rules_report(const protocol_value *state, int64_t num
     return NULL;
 }
 
+/* An adjustment's what: "'dragoons' 11 figures, unformed — carbine fire". */
+static void game_rules_adjust_what(const protocol_value *report, char *out, size_t size)
+{
+    const char *unit = game_rules_string(report, "unit");
+    const char *status = game_rules_string(report, "status");
+    const char *formation = game_rules_string(report, "formation");
+    const char *note = game_rules_string(report, "note");
+    const protocol_value *figures = protocol_value_map_get(report, "figures");
+    const protocol_value *formed = protocol_value_map_get(report, "formed");
+    size_t used = 0;
+    int written = snprintf(out, size, "'%.31s'", unit ? unit : "?");
+    bool first = true;
+    for (int part = 0; part < 4 && written >= 0 && (size_t)written < size - used; part++) {
+        used += (size_t)written;
+        written = 0;
+        const char *comma = first ? " " : ", ";
+        if (part == 0 && protocol_value_kind_of(figures) == PROTOCOL_VALUE_INT)
+            written = snprintf(out + used, size - used, "%s%" PRId64 " figure%s", comma,
+                               protocol_value_int_get(figures),
+                               protocol_value_int_get(figures) == 1 ? "" : "s");
+        else if (part == 1 && protocol_value_kind_of(formed) == PROTOCOL_VALUE_BOOL)
+            written = snprintf(out + used, size - used, "%s%s", comma,
+                               protocol_value_bool_get(formed) ? "formed" : "unformed");
+        else if (part == 2 && status)
+            written = snprintf(out + used, size - used, "%sstatus %.15s", comma, status);
+        else if (part == 3 && formation)
+            written = snprintf(out + used, size - used, "%sformation %.15s", comma, formation);
+        if (written > 0)
+            first = false;
+    }
+    if (written < 0 || (size_t)written >= size - used)
+        return;
+    used += (size_t)written;
+    if (note && note[0])
+        snprintf(out + used, size - used, " \xe2\x80\x94 %s" /* an em dash */, note);
+}
+
 void game_rules_report_what(const protocol_value *report, char *out, size_t size)
 {
+    if (!size)
+        return;
+    if (game_rules_is(report, "kind", "adjust")) {
+        game_rules_adjust_what(report, out, size);
+        return;
+    }
     const char *kind = game_rules_string(report, "kind");
     const char *unit = game_rules_string(report, "unit");
     const char *target = game_rules_string(report, "target");
@@ -231,6 +277,104 @@ bool game_rules_has_enemy_to_pursue(const protocol_value *state, const char *id)
     return false;
 }
 
+/* ------------------------------------------------------ counter-charge */
+
+const char *game_rules_first_charger(const protocol_value *state, const char *id)
+{
+    const protocol_value *charges = protocol_value_map_get(state, "charges");
+    for (size_t i = 0; id && i < protocol_value_count(charges); i++) {
+        const protocol_value *charge = protocol_value_array_get(charges, i);
+        if (game_rules_is(charge, "target", id) &&
+            !protocol_value_bool_get(protocol_value_map_get(charge, "reinforce")))
+            return game_rules_string(charge, "unit");
+    }
+    return NULL;
+}
+
+/* Whether unit `id` charges this turn (one of state.charges is its). */
+static bool game_rules_charger(const protocol_value *state, const char *id)
+{
+    const protocol_value *charges = protocol_value_map_get(state, "charges");
+    for (size_t i = 0; i < protocol_value_count(charges); i++)
+        if (game_rules_is(protocol_value_array_get(charges, i), "unit", id))
+            return true;
+    return false;
+}
+
+static bool game_rules_refuse(char *why, size_t size, const char *text)
+{
+    if (why && size)
+        snprintf(why, size, "%s", text);
+    return false;
+}
+
+bool game_rules_may_countercharge(const protocol_value *state, const char *id, char *why,
+                                  size_t size)
+{
+    if (why && size)
+        why[0] = '\0';
+    const protocol_value *units = protocol_value_map_get(state, "units");
+    const protocol_value *unit = id ? protocol_value_map_get(units, id) : NULL;
+    const char *charger_id = game_rules_first_charger(state, id);
+    const protocol_value *charger = charger_id ? protocol_value_map_get(units, charger_id) : NULL;
+    if (!unit)
+        return game_rules_refuse(why, size, "no such unit");
+    if (!charger)
+        return game_rules_refuse(why, size, "no charge on it to counter");
+    if (!game_rules_in_play(unit))
+        return game_rules_refuse(why, size, "it is out of play");
+    if (!game_rules_in_play(charger))
+        return game_rules_refuse(why, size, "its charger is out of play");
+    if (game_rules_in_melee(state, id))
+        return game_rules_refuse(why, size, "it is in melee");
+    brigade_status status = BRIGADE_STATUS_NORMAL;
+    brigade_troop_type type = BRIGADE_TYPE_INFANTRY;
+    brigade_formation formation = BRIGADE_FORMATION_LINE;
+    brigade_terrain terrain = BRIGADE_TERRAIN_OPEN, charger_terrain = BRIGADE_TERRAIN_OPEN;
+    brigade_defending defending = BRIGADE_DEFENDING_NONE;
+    brigade_status_parse_any(game_rules_string(unit, "status"), &status);
+    brigade_troop_type_parse(game_rules_string(unit, "type"), &type);
+    brigade_formation_parse(game_rules_string(unit, "formation"), &formation);
+    brigade_terrain_parse(game_rules_string(unit, "terrain"), &terrain);
+    brigade_terrain_parse(game_rules_string(charger, "terrain"), &charger_terrain);
+    brigade_defending_parse(game_rules_string(unit, "defending"), &defending);
+    switch (status) {
+    case BRIGADE_STATUS_BLOWN:
+        return game_rules_refuse(why, size, "it is blown (12.24)");
+    case BRIGADE_STATUS_BROKEN:
+        return game_rules_refuse(why, size, "it is broken (turn.md Charge 1)");
+    case BRIGADE_STATUS_RETREATING:
+        return game_rules_refuse(why, size, "it is retreating (turn.md Charge 1)");
+    case BRIGADE_STATUS_PUSHED_BACK:
+        return game_rules_refuse(why, size, "it is pushed back (12.19)");
+    default:
+        break;
+    }
+    if (type == BRIGADE_TYPE_ARTILLERY)
+        return game_rules_refuse(why, size, "a battery fights where it stands (default, 12.16)");
+    if (formation == BRIGADE_FORMATION_SQUARE)
+        return game_rules_refuse(why, size, "a square stands to receive (default)");
+    if (status == BRIGADE_STATUS_PURSUING)
+        return game_rules_refuse(why, size, "it is pursuing (12.24 f, D38)");
+    const protocol_value *formed = protocol_value_map_get(unit, "formed");
+    if (protocol_value_kind_of(formed) == PROTOCOL_VALUE_BOOL && !protocol_value_bool_get(formed))
+        return game_rules_refuse(why, size, "it is unformed (D26)");
+    if (brigade_type_is_cavalry(type)) {
+        if (charger_terrain == BRIGADE_TERRAIN_BUA)
+            return game_rules_refuse(why, size,
+                                     "no cavalry charges into a built-up area (12.11)");
+        if (charger_terrain == BRIGADE_TERRAIN_ROUGH && type != BRIGADE_TYPE_COSSACKS)
+            return game_rules_refuse(why, size,
+                                     "only Cossacks charge into rough terrain (12.11)");
+    }
+    if (brigade_type_is_infantry(type) && terrain == BRIGADE_TERRAIN_BUA &&
+        defending != BRIGADE_DEFENDING_NONE && charger_terrain != BRIGADE_TERRAIN_BUA)
+        return game_rules_refuse(why, size,
+                                 "it defends a built-up area and its charger is outside it "
+                                 "(12.9)");
+    return true;
+}
+
 /* ------------------------------------------------------------- offers */
 
 typedef struct game_offers {
@@ -292,6 +436,19 @@ static void game_offers_units(const protocol_value *state, const char *seat,
                       (game_rules_is(unit, "type", "cossacks") ||
                        !game_rules_reported(state, "contact", id));
             break;
+        case GAME_OFFER_RESPOND:
+            /* core's unit_owes_answer: charged, not answered, no charger. */
+            if (!game_rules_charger(state, id)) {
+                const protocol_value *charges = protocol_value_map_get(state, "charges");
+                for (size_t k = 0; k < protocol_value_count(charges) && !offered; k++) {
+                    const protocol_value *charge = protocol_value_array_get(charges, k);
+                    offered =
+                        game_rules_is(charge, "target", id) &&
+                        !protocol_value_bool_get(protocol_value_map_get(charge, "reinforce")) &&
+                        !game_rules_string(charge, "response");
+                }
+            }
+            break;
         case GAME_OFFER_OCCUPY: {
             const protocol_value *charges = protocol_value_map_get(state, "charges");
             for (size_t k = 0; k < protocol_value_count(charges) && !offered; k++)
@@ -301,8 +458,11 @@ static void game_offers_units(const protocol_value *state, const char *seat,
         default:
             break;
         }
-        if (offered)
+        if (offered && offers->count < offers->max) {
             game_offers_add(offers, kind, id, 0);
+            offers->items[offers->count - 1].countercharge =
+                kind == GAME_OFFER_RESPOND && game_rules_may_countercharge(state, id, NULL, 0);
+        }
     }
 }
 
@@ -370,6 +530,8 @@ size_t game_rules_offers(const protocol_value *state, const char *seat, game_off
     game_offers_reports(state, seat, GAME_OFFER_ACCEPT, &offers);
     if (strcmp(phase, "charge") == 0 && strcmp(step, "occupy") == 0)
         game_offers_units(state, seat, GAME_OFFER_OCCUPY, &offers);
+    if (strcmp(phase, "charge") == 0 && strcmp(step, "respond") == 0)
+        game_offers_units(state, seat, GAME_OFFER_RESPOND, &offers);
     return offers.count;
 }
 

@@ -23,6 +23,10 @@
  *   accept REPORT      the other side's report awaiting this seat's answer
  *   occupy UNIT        Charge, step occupy, awaited: an own charger (D41)
  *   rule REPORT        the umpire: a report awaiting its ruling (D46)
+ *   respond UNIT       Charge, step respond, awaited: an own unit charged and
+ *                      not answering yet (not a charger itself); `countercharge`
+ *                      says whether it may counter-charge (see
+ *                      game_rules_may_countercharge), else it may only stand
  *
  * "Has an enemy to pursue" mirrors core/battle.h
  * brigade_battle_has_enemy_to_pursue: the unit it pursues is in play and
@@ -50,17 +54,22 @@ typedef enum game_offer_kind {
     GAME_OFFER_ACCEPT,
     GAME_OFFER_OCCUPY,
     GAME_OFFER_RULE,
+    GAME_OFFER_RESPOND,
     GAME_OFFER_KIND_COUNT
 } game_offer_kind;
 
 /* Most offers game_rules_offers returns. */
 #define GAME_OFFERS_MAX 64
 
+/* A size that holds any game_rules_report_what text. */
+#define GAME_RULES_WHAT_SIZE 320
+
 /* One command the seat may give now. */
 typedef struct game_offer {
     game_offer_kind kind;
-    char unit[40];   /* rally, reform, uncontrolled, contact, occupy: the unit */
+    char unit[40];   /* rally, reform, uncontrolled, contact, occupy, respond: the unit */
     int64_t report;  /* contest, accept, rule: the report's number */
+    bool countercharge; /* respond: it may counter-charge too (else: stand only) */
 } game_offer;
 
 /* The command word of an offer kind: "rally", ..., "rule". */
@@ -85,9 +94,28 @@ bool game_rules_has_enemy_to_pursue(const protocol_value *state, const char *id)
 const protocol_value *game_rules_report(const protocol_value *state, int64_t number);
 
 /* "contact dragoons -> hussars", "rally hussars", "uncontrolled dragoons -> hussars
- * (flank)", "uncontrolled dragoons: no enemy in sight": the report's what,
- * into out. */
+ * (flank)", "uncontrolled dragoons: no enemy in sight"; an adjustment of the
+ * other side's unit (kind "adjust"): "'dragoons' 11 figures, unformed,
+ * status broken, formation square — carbine fire" (what it sets, then its
+ * note): the report's what, into out (GAME_RULES_WHAT_SIZE holds any). */
 void game_rules_report_what(const protocol_value *report, char *out, size_t size);
+
+/*
+ * Whether the charged unit `id` may counter-charge the first unit charging
+ * it (not as a reinforcement), as core/battle.c's charge_check for a
+ * counter-charge decides it: both in play, `id` in no melee, not blown,
+ * broken, retreating or pushed back, not artillery (12.16) nor in square
+ * (the project's defaults), not pursuing (12.24 f, D38), formed (D26); as
+ * cavalry not against a charger in a built-up area nor in rough terrain
+ * unless Cossacks (12.11); not defending a built-up area against a charger
+ * outside it (12.9). When it may not, `why` (may be NULL) says why in a
+ * few words ("it is in square (default)").
+ */
+bool game_rules_may_countercharge(const protocol_value *state, const char *id, char *why,
+                                  size_t size);
+
+/* The first unit charging `id` (not as a reinforcement), or NULL. */
+const char *game_rules_first_charger(const protocol_value *state, const char *id);
 
 /* Whether `seat` ("A" or "B") is awaited and has not said done. */
 bool game_rules_seat_awaited(const protocol_value *state, const char *seat);

@@ -1,0 +1,355 @@
+/*
+ * tests/e2e/cli_rules_test.c: `brigade play`'s screen, help and typing
+ * checks (client-cli/game_rules.c, game_display.c, game_input.c) on wire
+ * states written by hand (PROTOCOL.md §7.1), for what the dice of the
+ * end-to-end games give too seldom to test there:
+ *
+ * - respond: a unit that core's charge_check refuses a counter-charge (a
+ *   square, a battery, a unit defending a built-up area against a charger
+ *   outside it, an unformed, a pursuing, an engaged unit) is offered
+ *   `stand` only, with the reason; a formed line both answers;
+ * - step settle of a report phase (D46): everyone is told the umpire rules
+ *   on report N, the header and the prompt both await the umpire, the
+ *   umpire is told `rule N upheld|rejected REASON`, and its `settle` with
+ *   no D9 event pending says so in words and points to `rule N`;
+ * - a report the seat must answer (a contact) is its first line, "you (A):
+ *   answer report N ...", and game_display_answers says it again;
+ * - an adjustment of the other side's unit (report kind "adjust") in words,
+ *   answered with accept or contest.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "game_display.h"
+#include "game_input.h"
+#include "game_rules.h"
+#include "test_util.h"
+
+/* ------------------------------------------------------------ helpers */
+
+static char *state_text(const protocol_value *state, const char *seat)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    assert_non_null(out);
+    game_display_state(out, state, seat);
+    fclose(out);
+    return text;
+}
+
+static char *help_text(const protocol_value *state, const char *seat)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    assert_non_null(out);
+    game_input_help_write(out, seat, state);
+    fclose(out);
+    return text;
+}
+
+static void assert_has(const char *text, const char *words)
+{
+    if (!strstr(text, words))
+        fail_msg("expected %s\n--- in ---\n%s", words, text);
+}
+
+static void assert_lacks(const char *text, const char *words)
+{
+    if (strstr(text, words))
+        fail_msg("did not expect %s\n--- in ---\n%s", words, text);
+}
+
+/* A unit of the wire state; `extra` adds members ("\"formed\": false"). */
+#define UNIT(side, type, formation, extra)                                                   \
+    "{\"side\": \"" side "\", \"name\": \"x\", \"type\": \"" type "\", \"class\": \"line\", " \
+    "\"figures\": 12, \"nation\": \"french\", \"formation\": \"" formation "\", "           \
+    "\"formed\": true, \"wavering\": false, \"status\": \"normal\", \"sappers\": false, "    \
+    "\"ranks\": 2, \"defending\": \"none\", \"terrain\": \"open\", \"move\": \"\"" extra "}"
+
+/* ------------------------------------------------------ counter-charge */
+
+static const char *const respond_state =
+    "{\"title\": \"t\", \"turn\": 2, \"phase\": \"charge\", \"step\": \"respond\","
+    " \"phasing\": \"A\", \"awaiting\": [\"B\"],"
+    " \"sides\": {\"A\": {\"done\": false}, \"B\": {\"done\": false}},"
+    " \"units\": {"
+    "  \"hussars\": " UNIT("A", "light_cavalry", "line", "") ","
+    "  \"lancers\": " UNIT("A", "lancers", "line", "") ","
+    "  \"cuirassiers\": " UNIT("A", "cuirassiers", "line", "") ","
+    "  \"grenadiers\": " UNIT("A", "infantry", "column", "") ","
+    "  \"voltigeurs\": " UNIT("A", "infantry", "column", "") ","
+    "  \"chasseurs\": " UNIT("A", "light_cavalry", "line", "") ","
+    "  \"dragoons\": " UNIT("A", "dragoons", "line", "") ","
+    "  \"sappers\": " UNIT("A", "infantry", "column", ", \"terrain\": \"bua\"") ","
+    "  \"square\": " UNIT("B", "infantry", "square", "") ","
+    "  \"battery\": " UNIT("B", "artillery", "unlimbered", "") ","
+    "  \"garrison\": " UNIT("B", "infantry", "line",
+                            ", \"terrain\": \"bua\", \"defending\": \"building\"") ","
+    "  \"shaken\": " UNIT("B", "infantry", "line", ", \"formed\": false") ","
+    "  \"pursuers\": " UNIT("B", "dragoons", "line",
+                            ", \"status\": \"pursuing\", \"pursuing\": \"hussars\"") ","
+    "  \"engaged\": " UNIT("B", "infantry", "line", "") ","
+    "  \"line\": " UNIT("B", "infantry", "line", "") ","
+    "  \"townsmen\": " UNIT("B", "infantry", "line",
+                            ", \"terrain\": \"bua\", \"defending\": \"building\"") "},"
+    " \"charges\": ["
+    "  {\"unit\": \"hussars\", \"target\": \"square\", \"reinforce\": false, \"response\": null},"
+    "  {\"unit\": \"cuirassiers\", \"target\": \"battery\", \"reinforce\": false,"
+    "   \"response\": null},"
+    "  {\"unit\": \"grenadiers\", \"target\": \"garrison\", \"reinforce\": false,"
+    "   \"response\": null},"
+    "  {\"unit\": \"voltigeurs\", \"target\": \"shaken\", \"reinforce\": false,"
+    "   \"response\": null},"
+    "  {\"unit\": \"chasseurs\", \"target\": \"pursuers\", \"reinforce\": false,"
+    "   \"response\": null},"
+    "  {\"unit\": \"dragoons\", \"target\": \"engaged\", \"reinforce\": false,"
+    "   \"response\": null},"
+    "  {\"unit\": \"lancers\", \"target\": \"line\", \"reinforce\": false, \"response\": null},"
+    "  {\"unit\": \"sappers\", \"target\": \"townsmen\", \"reinforce\": false,"
+    "   \"response\": null}],"
+    " \"melees\": [{\"id\": \"T1.M1\", \"units\": [\"engaged\", \"voltigeurs\"], \"round\": 2,"
+    "  \"terrain\": \"open\"}],"
+    " \"log\": []}";
+
+static void respond_offers_stand_where_core_refuses(void **unused)
+{
+    (void)unused;
+    protocol_value *state = test_value_from_json(respond_state);
+    static const struct {
+        const char *unit, *why;
+    } stand_only[] = {
+        {"square", "a square stands to receive (default)"},
+        {"battery", "a battery fights where it stands (default, 12.16)"},
+        {"garrison", "it defends a built-up area and its charger is outside it (12.9)"},
+        {"shaken", "it is unformed (D26)"},
+        {"pursuers", "it is pursuing (12.24 f, D38)"},
+        {"engaged", "it is in melee"},
+    };
+    char why[120], line[300];
+    for (size_t i = 0; i < sizeof(stand_only) / sizeof(stand_only[0]); i++) {
+        assert_false(game_rules_may_countercharge(state, stand_only[i].unit, why, sizeof(why)));
+        assert_string_equal(why, stand_only[i].why);
+    }
+    assert_true(game_rules_may_countercharge(state, "line", why, sizeof(why)));
+    /* Against a charger inside the built-up area it defends, it may. */
+    assert_true(game_rules_may_countercharge(state, "townsmen", why, sizeof(why)));
+
+    char *text = state_text(state, "B");
+    for (size_t i = 0; i < sizeof(stand_only) / sizeof(stand_only[0]); i++) {
+        snprintf(line, sizeof(line), "respond %s stand (it may not counter-charge: %s)",
+                 stand_only[i].unit, stand_only[i].why);
+        assert_has(text, line);
+        snprintf(line, sizeof(line), "respond %s countercharge", stand_only[i].unit);
+        assert_lacks(text, line);
+    }
+    assert_has(text, "'line' is charged by 'lancers': respond line stand, or respond line "
+                     "countercharge\n");
+    free(text);
+
+    text = help_text(state, "B");
+    assert_has(text, "  respond UNIT stand|countercharge\n");
+    assert_has(text, "allowed now: respond square stand, respond battery stand, respond "
+                     "garrison stand, respond shaken stand, respond pursuers stand, respond "
+                     "engaged stand, respond line stand|countercharge, respond townsmen "
+                     "stand|countercharge\n");
+    free(text);
+    /* Side A has nothing to answer: respond is listed, with no units. */
+    text = help_text(state, "A");
+    assert_has(text, "  respond UNIT stand|countercharge\n");
+    assert_lacks(text, "allowed now: respond");
+    free(text);
+    protocol_value_free(state);
+}
+
+/* ---------------------------------------- step settle of a report phase */
+
+static const char *const ruling_state =
+    "{\"title\": \"t\", \"turn\": 1, \"phase\": \"movement\", \"step\": \"settle\","
+    " \"phasing\": \"A\", \"awaiting\": [], \"umpire\": true,"
+    " \"sides\": {\"A\": {\"done\": true}, \"B\": {\"done\": true}},"
+    " \"units\": {\"hussars\": " UNIT("A", "light_cavalry", "line", ", \"formed\": false") ","
+    "  \"line\": " UNIT("B", "infantry", "line", "") "},"
+    " \"charges\": [], \"melees\": [], \"pending\": [], \"fought\": [],"
+    " \"reports\": [{\"number\": 3, \"kind\": \"reform\", \"side\": \"A\", \"unit\": \"hussars\","
+    "  \"target\": null, \"facing\": \"front\", \"state\": \"awaits_umpire\","
+    "  \"contested\": true, \"contest\": \"the line was in reach\", \"ruling\": null}],"
+    " \"log\": []}";
+
+static void report_settle_awaits_the_umpires_ruling(void **unused)
+{
+    (void)unused;
+    protocol_value *state = test_value_from_json(ruling_state);
+    const char *const seats[] = {"A", "B", "spectator", "umpire"};
+    for (size_t i = 0; i < sizeof(seats) / sizeof(seats[0]); i++) {
+        char *text = state_text(state, seats[i]);
+        assert_has(text, "waiting for the umpire to rule on report 3 (reform hussars)\n");
+        assert_lacks(text, "melee's events");
+        assert_lacks(text, "awaiting nobody");
+        assert_has(text, strcmp(seats[i], "umpire") == 0 ? "awaiting the umpire (you)"
+                                                         : "awaiting the umpire |");
+        char prompt[200];
+        game_display_prompt(state, seats[i], prompt, sizeof(prompt));
+        assert_has(prompt, "awaiting the umpire");
+        if (strcmp(seats[i], "umpire") == 0) {
+            assert_has(text, "(you: rule 3 upheld|rejected REASON)\n");
+            assert_has(text, "rule 3 upheld|rejected REASON\n");
+        } else {
+            assert_lacks(text, "you: rule");
+        }
+        if (strcmp(seats[i], "A") == 0)
+            assert_has(text, "you (A): nothing to do now; waiting for the umpire to rule on "
+                             "report 3 (reform hussars)\n");
+        free(text);
+    }
+
+    /* The umpire's settle with no D9 event pending: in words, and rule 3. */
+    game_input_context context = {state, 10, "umpire"};
+    game_input input;
+    char message[400];
+    assert_int_not_equal(game_input_parse("settle hussars double_six it was fair", &context,
+                                          &input, message, sizeof(message)),
+                         0);
+    assert_has(message, "settle: no event awaits the umpire");
+    assert_has(message, "report 3 (reform hussars) awaits your ruling: rule 3 upheld|rejected "
+                        "REASON");
+    assert_lacks(message, "state.pending");
+    protocol_value_free(state);
+}
+
+/* The Melee phase's step settle is still D9's. */
+static void melee_settle_is_still_d9s(void **unused)
+{
+    (void)unused;
+    protocol_value *state = test_value_from_json(
+        "{\"title\": \"t\", \"turn\": 1, \"phase\": \"melee\", \"step\": \"settle\","
+        " \"awaiting\": [], \"units\": {\"hussars\": " UNIT("A", "light_cavalry", "line", "") "},"
+        " \"pending\": [{\"unit\": \"hussars\", \"event\": \"double_six\", \"melee\": \"T1.M1\"}],"
+        " \"log\": []}");
+    char *text = state_text(state, "umpire");
+    assert_has(text, "waiting for the umpire to settle double_six of hussars (T1.M1)\n");
+    assert_has(text, "(you: settle UNIT EVENT REASON...)");
+    assert_has(text, "awaiting the umpire (you)");
+    free(text);
+    game_input_context context = {state, 10, "umpire"};
+    game_input input;
+    char message[400];
+    assert_int_equal(game_input_parse("settle hussars double_six it was fair", &context, &input,
+                                      message, sizeof(message)),
+                     0);
+    protocol_value_free(state);
+}
+
+/* --------------------------------------------------- answering reports */
+
+static const char *const contact_state =
+    "{\"title\": \"t\", \"turn\": 2, \"phase\": \"mandatory_moves\", \"step\": \"report\","
+    " \"phasing\": \"B\", \"awaiting\": [\"A\", \"B\"],"
+    " \"sides\": {\"A\": {\"done\": false}, \"B\": {\"done\": false}},"
+    " \"units\": {\"hussars\": " UNIT("A", "light_cavalry", "line",
+                                     ", \"status\": \"retreating\"") ","
+    "  \"dragoons\": " UNIT("B", "dragoons", "line",
+                            ", \"status\": \"pursuing\", \"pursuing\": \"hussars\"") "},"
+    " \"charges\": [], \"melees\": [],"
+    " \"reports\": [{\"number\": 4, \"kind\": \"contact\", \"side\": \"B\","
+    "  \"unit\": \"dragoons\", \"target\": \"hussars\", \"facing\": \"front\","
+    "  \"state\": \"awaits_answer\", \"contested\": false, \"contest\": null,"
+    "  \"ruling\": null}],"
+    " \"log\": []}";
+
+static void the_answer_comes_first(void **unused)
+{
+    (void)unused;
+    protocol_value *state = test_value_from_json(contact_state);
+    const char *answer = "you (A): answer report 4 (contact dragoons -> hussars): accept 4 or "
+                         "contest 4 REASON (before your done, D46)\n";
+    char todo[2048];
+    game_display_todo(state, "A", todo, sizeof(todo));
+    assert_true(strncmp(todo, answer, strlen(answer)) == 0);
+    char answers[1024];
+    game_display_answers(state, "A", answers, sizeof(answers));
+    assert_string_equal(answers, answer);
+    /* B reported it: nothing to answer, its report waits. */
+    game_display_answers(state, "B", answers, sizeof(answers));
+    assert_string_equal(answers, "");
+    game_display_todo(state, "B", todo, sizeof(todo));
+    assert_has(todo, "your report 4 (contact dragoons -> hussars) waits for side A's answer");
+    protocol_value_free(state);
+}
+
+static const char *const adjust_state =
+    "{\"title\": \"t\", \"turn\": 1, \"phase\": \"fire\", \"step\": \"report\","
+    " \"phasing\": \"A\", \"awaiting\": [\"A\", \"B\"],"
+    " \"sides\": {\"A\": {\"done\": false}, \"B\": {\"done\": false}},"
+    " \"units\": {\"voltigeurs\": " UNIT("A", "infantry", "line", "") ","
+    "  \"dragoons\": " UNIT("B", "dragoons", "line", "") "},"
+    " \"charges\": [], \"melees\": [],"
+    " \"reports\": [{\"number\": 3, \"kind\": \"adjust\", \"side\": \"A\","
+    "  \"unit\": \"dragoons\", \"target\": null, \"facing\": \"front\","
+    "  \"state\": \"awaits_answer\", \"contested\": false, \"contest\": null,"
+    "  \"ruling\": null, \"figures\": 11, \"note\": \"carbine fire\"},"
+    "  {\"number\": 5, \"kind\": \"adjust\", \"side\": \"B\","
+    "  \"unit\": \"voltigeurs\", \"target\": null, \"facing\": \"front\","
+    "  \"state\": \"accepted\", \"contested\": false, \"contest\": null,"
+    "  \"ruling\": null, \"formed\": false, \"status\": \"retreating\","
+    "  \"formation\": \"column\", \"note\": \"routed by the volley\"}],"
+    " \"log\": []}";
+
+static void an_adjustment_of_the_other_sides_unit(void **unused)
+{
+    (void)unused;
+    protocol_value *state = test_value_from_json(adjust_state);
+    char what[GAME_RULES_WHAT_SIZE];
+    game_rules_report_what(game_rules_report(state, 3), what, sizeof(what));
+    assert_string_equal(what, "'dragoons' 11 figures \xe2\x80\x94 carbine fire");
+    game_rules_report_what(game_rules_report(state, 5), what, sizeof(what));
+    assert_string_equal(what, "'voltigeurs' unformed, status retreating, formation column "
+                              "\xe2\x80\x94 routed by the volley");
+
+    char todo[2048];
+    game_display_todo(state, "B", todo, sizeof(todo));
+    const char *answer = "you (B): answer report 3, side A: 'dragoons' 11 figures \xe2\x80\x94 "
+                         "carbine fire; accept 3 or contest 3 REASON (before your done, D46)\n";
+    assert_true(strncmp(todo, answer, strlen(answer)) == 0);
+    game_display_todo(state, "A", todo, sizeof(todo));
+    assert_has(todo, "your report 3 ('dragoons' 11 figures \xe2\x80\x94 carbine fire) waits for "
+                     "side B's answer");
+    assert_lacks(todo, "accept 3");
+
+    char *text = help_text(state, "B");
+    assert_has(text, "allowed now: accept 3 ('dragoons' 11 figures \xe2\x80\x94 carbine fire)");
+    assert_has(text, "allowed now: contest 3 ('dragoons' 11 figures \xe2\x80\x94 carbine fire)");
+    free(text);
+    text = state_text(state, "B");
+    assert_has(text, "report 3 by A: 'dragoons' 11 figures \xe2\x80\x94 carbine fire: awaits side "
+                     "B's answer (accept or contest)");
+    free(text);
+
+    game_input_context context = {state, 10, "B"};
+    game_input input;
+    char message[400];
+    assert_int_equal(game_input_parse("accept 3", &context, &input, message, sizeof(message)), 0);
+    assert_int_equal(game_input_parse("contest 3 only two figures fell", &context, &input,
+                                      message, sizeof(message)),
+                     0);
+    protocol_value_free(state);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(respond_offers_stand_where_core_refuses),
+        cmocka_unit_test(report_settle_awaits_the_umpires_ruling),
+        cmocka_unit_test(melee_settle_is_still_d9s),
+        cmocka_unit_test(the_answer_comes_first),
+        cmocka_unit_test(an_adjustment_of_the_other_sides_unit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
