@@ -38,11 +38,16 @@ and, phase by phase, asserts the rule that applies to what the dice gave:
   `brigade play`): a contested report then awaits its ruling, `rule REPORT
   upheld|rejected REASON` (the umpire's help and screen offer it), both
   players see the ruling and nothing holds the game after it; the umpire
-  also settles D9's events when a melee raises them.
+  also settles D9's events when a melee raises them. A contested reform is
+  ruled once both sides are done, in the Movement phase's step settle: every
+  screen says the umpire rules on that report, and the umpire's `settle`
+  points to `rule N`.
 - The CLI: `help` lists a report command only when the rules allow it for
   the seat (and names the units), a mistyped one is refused before sending
   naming the word at fault, and `brigade state` (text) says what the seat
-  is awaited for.
+  is awaited for; a charged unit is offered `countercharge` only where
+  core accepts it (the test sends what the screen offers), else `stand`
+  with the reason.
 
 A game is four turns (fewer if the battle ends). What the dice deny in one
 game (no retreat, no pursuit) is looked for in the next, at most
@@ -77,6 +82,7 @@ RULES = {
     "D39 contact": "a contact during pursuit is accepted and settled",
     "D46 contest": "a contest is shown",
     "D46 ruling": "the umpire rules a contested report",
+    "D46 ruling in settle": "a report phase waits in step settle for the umpire's ruling",
 }
 # Seen when the dice allow, not required.
 OPTIONAL = {
@@ -84,6 +90,7 @@ OPTIONAL = {
     "D36 blown over": "blown cavalry is normal after its Movement phase",
     "D39 contested": "a contested contact is rejected",
     "CLI charge as uncontrolled": "brigade play sends a free pursuer's charge as uncontrolled",
+    "CLI stand only": "brigade play offers a charged unit that may not counter-charge stand only",
 }
 
 
@@ -331,12 +338,36 @@ class Game:
 
     # The umpire (a game with one): D9's events and the contested reports.
     def settle(self, state):
+        if state["phase"] != "melee":
+            self.check_ruling_awaited(state)
         for event in state.get("pending", []):
             self.ok("umpire", "settle %s %s the umpire rules it a fair fight (e2e)" %
                     (event["unit"], event["event"]))
         for report in reports(state):
             if report["state"] == "awaits_umpire":
                 self.rule(report, report["kind"] != "contact")
+
+    def check_ruling_awaited(self, state):
+        """A report phase in step settle (D46): everyone is told the umpire
+        rules on the contested report, and the umpire's settle points to
+        rule N."""
+        waiting = [r for r in reports(state) if r["state"] == "awaits_umpire"]
+        check(waiting, "game %d: T%d %s/settle with no report awaiting the umpire: %s" %
+              (self.number, state["turn"], state["phase"], reports(state)))
+        number = waiting[0]["number"]
+        for seat in ("A", "B", "umpire"):
+            shown = text_state(self.args, self.server, self.game, self.tokens[seat])
+            check("waiting for the umpire to rule on report%s %d (" %
+                  ("s" if len(waiting) > 1 else "", number) in shown and
+                  "awaiting the umpire" in shown and "melee's events" not in shown and
+                  "awaiting nobody" not in shown,
+                  "game %d: %s's screen in %s/settle does not say the umpire rules on report "
+                  "%d:\n%s" % (self.number, seat, state["phase"], number, shown))
+        self.check_todo("umpire", "(you: rule %d upheld|rejected REASON)" % number)
+        self.typo("umpire", "settle %s double_six fair" % waiting[0]["unit"],
+                  "rule %d upheld|rejected REASON" % number)
+        self.note("D46 ruling in settle", "T%d %s report %d" %
+                  (state["turn"], state["phase"], number))
 
     def rule(self, report, upheld):
         """The umpire rules on a contested report: both players see the
@@ -391,8 +422,9 @@ class Game:
                 number = report["number"]
                 check(other in now["awaiting"], "a contact awaits the other side's answer: %s"
                       % now["awaiting"])
-                self.check_todo(other, "answer report %d (contact %s -> %s): accept %d or "
-                                "contest %d REASON" % (number, uid, target, number, number))
+                self.check_todo(other, "you (%s): answer report %d (contact %s -> %s): accept "
+                                "%d or contest %d REASON" %
+                                (other, number, uid, target, number, number))
                 self.check_help(other, "accept", True)
                 self.refused(other, "done", "invalid_action", "accept %d" % number)
                 before = now
@@ -521,14 +553,21 @@ class Game:
             self.ok(seat, "done")
         elif step == "respond":
             for charge in state["charges"]:
-                target = state["units"][charge["target"]]
-                if target["side"] != seat or charge.get("response"):
+                uid = charge["target"]
+                target = state["units"][uid]
+                if target["side"] != seat or charge.get("response") or charge.get("reinforce"):
                     continue
-                counter = target["formed"] and target["status"] == "normal"
-                answer = self.act(seat, "respond %s %s" %
-                                  (charge["target"], "countercharge" if counter else "stand"))
-                if answer.get("type") != "ack":
-                    self.ok(seat, "respond %s stand" % charge["target"])
+                # The screen offers the counter-charge only where core allows
+                # it (its charge_check); core accepts what it offers.
+                shown = text_state(self.args, self.server, self.game, self.tokens[seat])
+                counter = "respond %s countercharge" % uid in shown
+                check(counter or "respond %s stand (it may not counter-charge: " % uid in shown,
+                      "game %d: %s's screen offers no answer to the charge on %s:\n%s" %
+                      (self.number, seat, uid, shown))
+                if not counter:
+                    self.note("CLI stand only", "T%d %s: %s" % (
+                        turn, uid, shown.split("respond %s stand (" % uid)[1].split("\n")[0][:-1]))
+                self.ok(seat, "respond %s %s" % (uid, "countercharge" if counter else "stand"))
                 break
         elif step == "occupy":
             chargers = [c["unit"] for c in state["charges"]
@@ -603,8 +642,9 @@ class Game:
                     self.contests += 1
                     self.note("D46 contest", "T%d reform %s contested by %s: %s" %
                               (turn, uid, other, answered[0]["text"]))
-                    if self.umpire:
-                        self.rule(report, True)  # it stands: formed when Movement ends
+                    # With an umpire it is ruled once both sides are done, in
+                    # step settle (self.settle): upheld, it stands, formed
+                    # when Movement ends.
         state = self.state()
         for seat in state["awaiting"]:
             self.ok(seat, "done")
