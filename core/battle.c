@@ -186,6 +186,15 @@ static void report_copy(brigade_report *dst, const brigade_report *src)
     r.contested = src->contested;
     text_set(r.contest, sizeof r.contest, src->contest);
     text_set(r.ruling, sizeof r.ruling, src->ruling);
+    r.has_figures = src->has_figures;
+    r.has_formed = src->has_formed;
+    r.has_status = src->has_status;
+    r.has_formation = src->has_formation;
+    r.figures = src->has_figures ? src->figures : 0;
+    r.formed = src->has_formed && src->formed;
+    r.status = src->has_status ? src->status : BRIGADE_STATUS_NORMAL;
+    r.formation = src->has_formation ? src->formation : (brigade_formation)0;
+    text_set(r.note, sizeof r.note, src->note);
     memcpy(dst, &r, sizeof r);
 }
 
@@ -551,7 +560,7 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
         if (b->report_count >= BRIGADE_BATTLE_REPORTS_MAX || r->number <= b->report_numbers ||
             !side_valid(r->side) || r->unit < 0 || r->unit >= b->unit_count ||
             r->target < -1 || r->target >= b->unit_count ||
-            (unsigned)r->kind > BRIGADE_REPORT_CONTACT ||
+            (unsigned)r->kind > BRIGADE_REPORT_ADJUST ||
             (unsigned)r->state > BRIGADE_REPORT_REJECTED)
             return false;
         report_copy(&b->reports[b->report_count++], r);
@@ -2409,10 +2418,11 @@ static code_t done(machine *m, brigade_side seat)
         const brigade_report *r = &b->reports[i];
         if (r->side != seat && r->state == BRIGADE_REPORT_AWAITS_ANSWER)
             return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
-                        "report %d ('%s' reached '%s') awaits side %s's answer first: accept %d "
-                        "or contest %d (D46)",
-                        r->number, b->units[r->unit].id, b->units[r->target].id,
-                        brigade_side_name(seat), r->number, r->number);
+                        "answer side %s's report %d on '%s' first: accept %d or contest %d with "
+                        "your reason (D46)",
+                        brigade_side_name(r->side), r->number,
+                        b->units[r->kind == BRIGADE_REPORT_CONTACT ? r->target : r->unit].id,
+                        r->number, r->number);
     }
     TRY(side_done(m, seat));
     if (b->awaiting != 0)
@@ -2423,6 +2433,7 @@ static code_t done(machine *m, brigade_side seat)
 /* ---- the players' reports (D46) ------------------------------------------ */
 
 static void umpire_event_init(brigade_event *e, brigade_umpire_ruling ruling, const char *reason);
+static code_t adjust_apply(machine *m, const brigade_report *r);
 
 /* A REPORTED event for a report of `seat`'s. */
 static code_t report_add(machine *m, brigade_side seat, brigade_report_kind kind, int unit,
@@ -2444,8 +2455,10 @@ static code_t report_add(machine *m, brigade_side seat, brigade_report_kind kind
     return emit(m, &e);
 }
 
-/* The unit a seat's report names: found, its own, in play. */
-static code_t report_unit(machine *m, brigade_side seat, const char *id, int *unit)
+/* The unit a seat's report of `kind` names: found, its own, in play, not
+ * reported so already in this phase (rejected or not). */
+static code_t report_unit(machine *m, brigade_side seat, brigade_report_kind kind, const char *id,
+                          int *unit)
 {
     *unit = brigade_battle_unit_find(&m->work, id);
     if (*unit < 0)
@@ -2457,11 +2470,12 @@ static code_t report_unit(machine *m, brigade_side seat, const char *id, int *un
     if (!brigade_battle_unit_in_play(u))
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "unit '%s' is out of play (%s)", u->id,
                     brigade_status_name(u->status));
-    const brigade_report *r = NULL;
-    for (int i = 0; i < m->work.report_count && r == NULL; i++)
-        if (m->work.reports[i].unit == *unit && m->work.reports[i].kind != BRIGADE_REPORT_CONTACT &&
-            m->work.reports[i].state != BRIGADE_REPORT_REJECTED)
-            r = &m->work.reports[i];
+    const brigade_report *r = report_of_unit(&m->work, kind, *unit);
+    if (r != NULL && r->state == BRIGADE_REPORT_REJECTED)
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                    "report %d on '%s' was rejected in this phase (%s): it is not made again "
+                    "until the next",
+                    r->number, u->id, r->ruling[0] ? r->ruling : r->contest);
     if (r != NULL)
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
                     "'%s' has been reported already in this phase (report %d)", u->id, r->number);
@@ -2473,7 +2487,7 @@ static code_t rally(machine *m, brigade_side seat, const brigade_command *c)
 {
     TRY(require_step(m, seat, "a rally (rally)", BRIGADE_PHASE_MORALE, BRIGADE_STEP_REPORT));
     int unit;
-    TRY(report_unit(m, seat, c->unit, &unit));
+    TRY(report_unit(m, seat, BRIGADE_REPORT_RALLY, c->unit, &unit));
     const brigade_battle_unit *u = &m->work.units[unit];
     if (u->status != BRIGADE_STATUS_BROKEN)
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
@@ -2495,7 +2509,7 @@ static code_t reform(machine *m, brigade_side seat, const brigade_command *c)
 {
     TRY(require_step(m, seat, "a reform (reform)", BRIGADE_PHASE_MOVEMENT, BRIGADE_STEP_REPORT));
     int unit;
-    TRY(report_unit(m, seat, c->unit, &unit));
+    TRY(report_unit(m, seat, BRIGADE_REPORT_REFORM, c->unit, &unit));
     const brigade_battle_unit *u = &m->work.units[unit];
     const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
     if (u->formed)
@@ -2524,7 +2538,7 @@ static code_t uncontrolled_charge(machine *m, brigade_side seat, const brigade_c
     TRY(require_step(m, seat, "an uncontrolled charge (uncontrolled_charge)", BRIGADE_PHASE_CHARGE,
                      BRIGADE_STEP_DECLARE));
     int unit;
-    TRY(report_unit(m, seat, c->unit, &unit));
+    TRY(report_unit(m, seat, BRIGADE_REPORT_UNCONTROLLED, c->unit, &unit));
     const brigade_battle *b = &m->work;
     const brigade_battle_unit *u = &b->units[unit];
     const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
@@ -2597,7 +2611,7 @@ static code_t contact(machine *m, brigade_side seat, const brigade_command *c)
     const brigade_battle_unit *t = &b->units[target];
     const brigade_battle_unit *p = &b->units[u->pursuit_of];
     if (t->side == seat)
-        return fail(m, bad, "'%s' is of side %s's own: a pursuer contacts enemies", t->id,
+        return fail(m, bad, "'%s' is a unit of side %s's: a pursuer contacts enemies", t->id,
                     brigade_side_name(seat));
     if (!brigade_battle_unit_in_play(t))
         return fail(m, bad, "unit '%s' is out of play (%s)", t->id, brigade_status_name(t->status));
@@ -2611,8 +2625,12 @@ static code_t contact(machine *m, brigade_side seat, const brigade_command *c)
     /* One contact a pursuit; Cossacks finish their move past skirmishers. */
     for (int i = 0; i < b->report_count; i++) {
         const brigade_report *r = &b->reports[i];
-        if (r->kind != BRIGADE_REPORT_CONTACT || r->unit != unit ||
-            r->state == BRIGADE_REPORT_REJECTED)
+        if (r->kind != BRIGADE_REPORT_CONTACT || r->unit != unit)
+            continue;
+        if (r->state == BRIGADE_REPORT_REJECTED && r->target == target)
+            return fail(m, bad, "report %d, '%s' reaching '%s', was rejected in this phase",
+                        r->number, u->id, b->units[target].id);
+        if (r->state == BRIGADE_REPORT_REJECTED)
             continue;
         bool past_skirmishers = b->units[r->target].type == BRIGADE_TYPE_SKIRMISHERS &&
                                 r->target != u->pursuit_of;
@@ -2690,6 +2708,21 @@ static code_t contact_apply(machine *m, int number)
     return melee_resolve(m, b->melee_count - 1);
 }
 
+/* A report that changes the other side's units, carried out once it
+ * stands (D46): a contact (D39) or an adjustment. */
+static code_t report_apply(machine *m, int number)
+{
+    const brigade_report *r = brigade_battle_report_find(&m->work, number);
+    if (r == NULL)
+        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "no report %d", number);
+    if (r->kind == BRIGADE_REPORT_ADJUST) {
+        brigade_report copy;
+        report_copy(&copy, r);
+        return adjust_apply(m, &copy);
+    }
+    return contact_apply(m, number);
+}
+
 /* D46: the other side contests a report of this phase before its own done
  * in the step. With an umpire seated it waits for the ruling; with none it
  * stands (a contact, which needs the other side's consent, does not). */
@@ -2719,9 +2752,10 @@ static code_t contest(machine *m, brigade_side seat, const brigade_command *c)
     event_init(&e, BRIGADE_BATTLE_EVENT_REPORT_ANSWERED);
     e.answer_report.number = r->number;
     e.answer_report.contested = true;
-    e.answer_report.state = b->umpired                          ? BRIGADE_REPORT_AWAITS_UMPIRE
-                            : r->kind == BRIGADE_REPORT_CONTACT ? BRIGADE_REPORT_REJECTED
-                                                                : BRIGADE_REPORT_STANDS;
+    /* One that waits for this side's answer does not stand without it. */
+    e.answer_report.state = b->umpired ? BRIGADE_REPORT_AWAITS_UMPIRE
+                            : r->state == BRIGADE_REPORT_AWAITS_ANSWER ? BRIGADE_REPORT_REJECTED
+                                                                       : BRIGADE_REPORT_STANDS;
     text_set(e.answer_report.text, sizeof e.answer_report.text, c->note);
     return emit(m, &e);
 }
@@ -2750,7 +2784,7 @@ static code_t accept(machine *m, brigade_side seat, const brigade_command *c)
     e.answer_report.state = BRIGADE_REPORT_ACCEPTED;
     int number = r->number;
     TRY(emit(m, &e));
-    return contact_apply(m, number);
+    return report_apply(m, number);
 }
 
 /* D41: a side names a charger that occupies the area its defenders fled. */
@@ -2781,7 +2815,7 @@ static code_t rule_report(machine *m, const brigade_command *c)
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
                     "report %d awaits no ruling of the umpire", c->report);
     int number = r->number;
-    bool contact_report = r->kind == BRIGADE_REPORT_CONTACT;
+    bool changes_other_side = r->kind == BRIGADE_REPORT_CONTACT || r->kind == BRIGADE_REPORT_ADJUST;
     brigade_event e;
     umpire_event_init(&e, BRIGADE_UMPIRE_RULE, c->note);
     TRY(emit(m, &e));
@@ -2790,8 +2824,8 @@ static code_t rule_report(machine *m, const brigade_command *c)
     e.answer_report.state = c->upheld ? BRIGADE_REPORT_UPHELD : BRIGADE_REPORT_REJECTED;
     text_set(e.answer_report.text, sizeof e.answer_report.text, c->note);
     TRY(emit(m, &e));
-    if (c->upheld && contact_report)
-        TRY(contact_apply(m, number));
+    if (c->upheld && changes_other_side)
+        TRY(report_apply(m, number));
     const brigade_battle *b = &m->work;
     if (b->step == BRIGADE_STEP_SETTLE && b->phase != BRIGADE_PHASE_MELEE &&
         !reports_await_umpire(b))
@@ -2799,19 +2833,14 @@ static code_t rule_report(machine *m, const brigade_command *c)
     return BRIGADE_BATTLE_OK;
 }
 
-/* A player's adjustment (seat A or B, in a report step), or the umpire's
- * (seat NONE, in any phase: design.md "Roles"). */
-static code_t adjust(machine *m, brigade_side seat, const brigade_command *c)
+/* The UNIT_CHANGED of an adjustment `c` by `seat` (NONE: the umpire),
+ * checked against the unit as it is now; nothing emitted. */
+static code_t adjust_event(machine *m, brigade_side seat, const brigade_command *c,
+                           brigade_event *out)
 {
     brigade_battle *b = &m->work;
     const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
     bool umpire = seat == BRIGADE_SIDE_NONE;
-    if (!umpire && !phase_is_report(b->phase))
-        return require_step(m, seat, "a report of what happened (adjust)", BRIGADE_PHASE_ENDED,
-                            BRIGADE_STEP_REPORT);
-    if (!umpire)
-        TRY(require_step(m, seat, "a report of what happened (adjust)", b->phase,
-                         BRIGADE_STEP_REPORT));
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
         return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
@@ -2892,6 +2921,72 @@ static code_t adjust(machine *m, brigade_side seat, const brigade_command *c)
                     u->id, b->melees[melee].id);
     if (leaves)
         text_set(e.unit.move, sizeof e.unit.move, "");
+    *out = e;
+    return BRIGADE_BATTLE_OK;
+}
+
+/* A player's adjustment (seat A or B, in a report step), or the umpire's
+ * (seat NONE, in any phase: design.md "Roles"). A player's adjustment of
+ * the other side's unit changes that side's units, so it is a report that
+ * waits for that side's answer (D46; turn.md: "the opponent or the umpire
+ * may contest"); of its own units, it is the player's record, at once. */
+static code_t adjust(machine *m, brigade_side seat, const brigade_command *c)
+{
+    brigade_battle *b = &m->work;
+    bool umpire = seat == BRIGADE_SIDE_NONE;
+    if (!umpire && !phase_is_report(b->phase))
+        return require_step(m, seat, "a report of what happened (adjust)", BRIGADE_PHASE_ENDED,
+                            BRIGADE_STEP_REPORT);
+    if (!umpire)
+        TRY(require_step(m, seat, "a report of what happened (adjust)", b->phase,
+                         BRIGADE_STEP_REPORT));
+    brigade_event e;
+    TRY(adjust_event(m, seat, c, &e));
+    if (umpire || b->units[e.unit.unit].side == seat)
+        return emit(m, &e);
+    if (b->report_count >= BRIGADE_BATTLE_REPORTS_MAX)
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                    "at most %d reports may be made in one phase", BRIGADE_BATTLE_REPORTS_MAX);
+    brigade_event r;
+    event_init(&r, BRIGADE_BATTLE_EVENT_REPORTED);
+    brigade_report *rep = &r.report.report;
+    rep->number = b->report_numbers + 1;
+    rep->kind = BRIGADE_REPORT_ADJUST;
+    rep->side = seat;
+    rep->unit = e.unit.unit;
+    rep->target = -1;
+    rep->state = BRIGADE_REPORT_AWAITS_ANSWER;
+    rep->has_figures = c->has_figures;
+    rep->figures = c->has_figures ? c->figures : 0;
+    rep->has_formed = c->has_formed;
+    rep->formed = c->has_formed && c->formed;
+    rep->has_status = c->has_status;
+    rep->status = c->has_status ? c->status : BRIGADE_STATUS_NORMAL;
+    rep->has_formation = c->has_formation;
+    rep->formation = c->has_formation ? c->formation : (brigade_formation)0;
+    text_set(rep->note, sizeof rep->note, c->note);
+    return emit(m, &r);
+}
+
+/* The adjustment of report `r` carried out (its other side accepted it or
+ * the umpire upheld it, D46). */
+static code_t adjust_apply(machine *m, const brigade_report *r)
+{
+    brigade_command c;
+    memset(&c, 0, sizeof c);
+    c.kind = BRIGADE_COMMAND_ADJUST;
+    text_set(c.unit, sizeof c.unit, m->work.units[r->unit].id);
+    c.has_figures = r->has_figures;
+    c.figures = r->figures;
+    c.has_formed = r->has_formed;
+    c.formed = r->formed;
+    c.has_status = r->has_status;
+    c.status = r->status;
+    c.has_formation = r->has_formation;
+    c.formation = r->formation;
+    text_set(c.note, sizeof c.note, r->note);
+    brigade_event e;
+    TRY(adjust_event(m, r->side, &c, &e));
     return emit(m, &e);
 }
 
@@ -3377,7 +3472,8 @@ static const char *const error_code_names[] = {"ok",          "wrong_seat",   "w
 static const char *const umpire_ruling_names[] = {"hold",   "release",  "note",     "seated",
                                                   "settle", "overrule", "rollback", "end",
                                                   "rule"};
-static const char *const report_kind_names[] = {"rally", "reform", "uncontrolled", "contact"};
+static const char *const report_kind_names[] = {"rally", "reform", "uncontrolled", "contact",
+                                                "adjust"};
 static const char *const report_state_names[] = {"stands",   "awaits_answer", "awaits_umpire",
                                                  "accepted", "upheld",        "rejected"};
 
@@ -3603,6 +3699,19 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             else
                 put(out, size, &at, "%s has no enemy in sight for its uncontrolled charge (12.24 f)",
                     unit_name(b, r->unit));
+            break;
+        case BRIGADE_REPORT_ADJUST:
+            put(out, size, &at, "%s:", unit_name(b, r->unit));
+            if (r->has_figures)
+                put(out, size, &at, " %d figures", r->figures);
+            if (r->has_formed)
+                put(out, size, &at, " %s", r->formed ? "formed" : "unformed");
+            if (r->has_status)
+                put(out, size, &at, " %s", brigade_status_name(r->status));
+            if (r->has_formation)
+                put(out, size, &at, " in %s", brigade_formation_name(r->formation));
+            put(out, size, &at, " (%s); side %s accepts or contests", r->note,
+                brigade_side_name(side_other(r->side)));
             break;
         default:
             put(out, size, &at, "pursuing %s reached %s (12.24, 12.25); side %s accepts or contests",

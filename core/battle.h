@@ -247,7 +247,10 @@ typedef enum brigade_report_kind {
     BRIGADE_REPORT_UNCONTROLLED,  /* Charge/declare: a pursuer with no enemy to pursue names the
                                      target of its uncontrolled charge, or (target -1) that
                                      none is in sight (12.24 f, D38) */
-    BRIGADE_REPORT_CONTACT        /* Mandatory moves: a pursuer reached `target` (D39) */
+    BRIGADE_REPORT_CONTACT,       /* Mandatory moves: a pursuer reached `target` (D39) */
+    BRIGADE_REPORT_ADJUST         /* a report step: an adjustment of `unit`, a unit of the
+                                     OTHER side (fire casualties, ...): it changes that side's
+                                     unit, so it waits for its answer (D46, turn.md) */
 } brigade_report_kind;
 
 /* Where a report stands (D46). */
@@ -275,6 +278,14 @@ typedef struct brigade_report {
     bool contested;             /* the other side contested it (`contest` says why) */
     char contest[BRIGADE_TEXT_MAX + 1];
     char ruling[BRIGADE_TEXT_MAX + 1]; /* the umpire's reason, "" if none */
+    /* ADJUST: the adjustment as the command gave it, carried out when it
+     * stands (the members of brigade_command's adjust) */
+    bool has_figures, has_formed, has_status, has_formation;
+    int figures;
+    bool formed;
+    brigade_status status;
+    brigade_formation formation;
+    char note[BRIGADE_TEXT_MAX + 1];
 } brigade_report;
 
 /* Log entries of rolled-back actions (PROTOCOL.md §10.2): the entries
@@ -757,7 +768,7 @@ const brigade_report *brigade_battle_report_find(const brigade_battle *battle, i
  * retreating or broken). False for a unit that is not pursuing. */
 bool brigade_battle_has_enemy_to_pursue(const brigade_battle *battle, int unit);
 
-/* Names on the wire: "rally", "reform", "uncontrolled", "contact"; and
+/* Names on the wire: "rally", "reform", "uncontrolled", "contact", "adjust"; and
  * "stands", "awaits_answer", "awaits_umpire", "accepted", "upheld",
  * "rejected"; "?" out of range. */
 const char *brigade_report_kind_name(brigade_report_kind kind);

@@ -130,7 +130,7 @@ static const char *report_state_n(int v)
 {
     return brigade_report_state_name((brigade_report_state)v);
 }
-static const enum_table REPORT_KIND = {"report kind", report_kind_n, BRIGADE_REPORT_CONTACT + 1,
+static const enum_table REPORT_KIND = {"report kind", report_kind_n, BRIGADE_REPORT_ADJUST + 1,
                                        -1};
 static const enum_table REPORT_STATE = {"report state", report_state_n,
                                         BRIGADE_REPORT_REJECTED + 1, -1};
@@ -559,6 +559,17 @@ static protocol_value *report_value(writer *w, const brigade_report *rep)
     w_bool(w, m, "contested", rep->contested);
     w_text(w, m, "contest", rep->contest, sizeof rep->contest);
     w_text(w, m, "ruling", rep->ruling, sizeof rep->ruling);
+    if (rep->kind == BRIGADE_REPORT_ADJUST) { /* the adjustment it carries */
+        if (rep->has_figures)
+            w_int(w, m, "figures", rep->figures);
+        if (rep->has_formed)
+            w_bool(w, m, "formed", rep->formed);
+        if (rep->has_status)
+            w_enum(w, m, "status", &STATUS, (int)rep->status);
+        if (rep->has_formation)
+            w_enum(w, m, "formation", &FORMATION, (int)rep->formation);
+        w_text(w, m, "note", rep->note, sizeof rep->note);
+    }
     if (w->failed) {
         protocol_value_free(m);
         return NULL;
@@ -1364,6 +1375,17 @@ static void report_read(reader *r, const protocol_value *v, const char *path, br
     out->contested = r_bool(&m, "contested");
     r_text(&m, "contest", out->contest, sizeof out->contest, false);
     r_text(&m, "ruling", out->ruling, sizeof out->ruling, false);
+    if (out->kind == BRIGADE_REPORT_ADJUST) {
+        if ((out->has_figures = protocol_value_map_get(m.map, "figures") != NULL))
+            out->figures = r_int(&m, "figures", 0, BRIGADE_FIGURES_MAX);
+        if ((out->has_formed = protocol_value_map_get(m.map, "formed") != NULL))
+            out->formed = r_bool(&m, "formed");
+        if ((out->has_status = protocol_value_map_get(m.map, "status") != NULL))
+            out->status = (brigade_status)r_enum(&m, "status", &STATUS);
+        if ((out->has_formation = protocol_value_map_get(m.map, "formation") != NULL))
+            out->formation = (brigade_formation)r_enum(&m, "formation", &FORMATION);
+        r_text(&m, "note", out->note, sizeof out->note, true);
+    }
     s_close(&m);
 }
 

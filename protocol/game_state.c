@@ -405,6 +405,19 @@ static protocol_value *protocol_state_report(const brigade_battle *battle,
     ok = ok && protocol_value_map_set_bool(map, "contested", report->contested) == 0;
     ok = ok && protocol_state_set(map, "contest", protocol_state_text_or_nil(report->contest));
     ok = ok && protocol_state_set(map, "ruling", protocol_state_text_or_nil(report->ruling));
+    if (report->kind == BRIGADE_REPORT_ADJUST) { /* what the adjustment sets, and why */
+        if (report->has_figures)
+            ok = ok && protocol_value_map_set_int(map, "figures", report->figures) == 0;
+        if (report->has_formed)
+            ok = ok && protocol_value_map_set_bool(map, "formed", report->formed) == 0;
+        if (report->has_status)
+            ok = ok && protocol_value_map_set_string(map, "status",
+                                                     brigade_status_name(report->status)) == 0;
+        if (report->has_formation)
+            ok = ok && protocol_value_map_set_string(
+                           map, "formation", brigade_formation_name(report->formation)) == 0;
+        ok = ok && protocol_value_map_set_string(map, "note", report->note) == 0;
+    }
     if (!ok) {
         protocol_value_free(map);
         return NULL;

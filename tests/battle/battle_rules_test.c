@@ -420,7 +420,7 @@ static void test_contact_during_pursuit_accepted(void **state)
     assert_int_equal(h->figures, 5);
     c = command_done();
     game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
-                "awaits side A's answer first: accept 1 or contest 1");
+                "answer side B's report 1 on 'hussars' first: accept 1 or contest 1");
     c = command_answer(BRIGADE_COMMAND_ACCEPT, 1, false, NULL);
     game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "own");
     /* 12.13: the retreating hussars lose at once; the dragoons inflict as

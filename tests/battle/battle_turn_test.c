@@ -631,6 +631,16 @@ static void test_adjust(void **state)
     c.has_figures = true;
     c.figures = 10;
     game_play(g, BRIGADE_SIDE_A, &c);
+    /* B's unit: a report that waits for B's answer (D46); then it stands. */
+    assert_int_equal(g->battle.units[dragoons].figures, 12);
+    assert_int_equal(g->battle.reports[0].kind, BRIGADE_REPORT_ADJUST);
+    assert_int_equal(g->battle.reports[0].state, BRIGADE_REPORT_AWAITS_ANSWER);
+    brigade_command answer = command_done();
+    game_refuse(g, BRIGADE_SIDE_B, &answer, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                "answer side A's report 1 on 'dragoons' first");
+    answer = command_answer(BRIGADE_COMMAND_ACCEPT, 1, false, NULL);
+    game_play(g, BRIGADE_SIDE_B, &answer);
+    assert_int_equal(g->battle.reports[0].state, BRIGADE_REPORT_ACCEPTED);
     assert_int_equal(g->battle.units[dragoons].figures, 10);
     /* The log names who reported it; a long note is cut on a character
      * boundary, never inside one (PROTOCOL.md §2: valid UTF-8 only). */
@@ -644,6 +654,8 @@ static void test_adjust(void **state)
     c.has_figures = true;
     c.figures = 9;
     game_play(g, BRIGADE_SIDE_A, &c);
+    answer = command_answer(BRIGADE_COMMAND_ACCEPT, 2, false, NULL);
+    game_play(g, BRIGADE_SIDE_B, &answer);
     adjusted = game_last_event(g, BRIGADE_BATTLE_EVENT_UNIT_CHANGED, 0);
     assert_non_null(adjusted);
     size_t note_length = strlen(adjusted->unit.note);
@@ -655,6 +667,16 @@ static void test_adjust(void **state)
     c.has_status = true;
     c.status = BRIGADE_STATUS_DISPERSED;
     game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "not artillery");
+    /* Contested with no umpire seated, an adjustment of B's unit does not
+     * stand (D46: it needs B's consent). */
+    c = command_adjust("dragoons", "one more lost");
+    c.has_figures = true;
+    c.figures = 8;
+    game_play(g, BRIGADE_SIDE_A, &c);
+    answer = command_answer(BRIGADE_COMMAND_CONTEST, 3, false, "out of range");
+    game_play(g, BRIGADE_SIDE_B, &answer);
+    assert_int_equal(g->battle.reports[2].state, BRIGADE_REPORT_REJECTED);
+    assert_int_equal(g->battle.units[dragoons].figures, 9);
     c = command_adjust("dragoons", "shot to pieces");
     c.has_figures = true;
     c.figures = 0;

@@ -168,6 +168,8 @@ static void test_overrule_test_outcome_then_draw(void **state)
     c.has_figures = true;
     c.figures = 5;
     game_play(g, BRIGADE_SIDE_B, &c);
+    c = command_answer(BRIGADE_COMMAND_ACCEPT, 1, false, NULL); /* A's unit: A accepts (D46) */
+    game_play(g, BRIGADE_SIDE_A, &c);
 
     c = command_overrule_test("dragoons", BRIGADE_OUTCOME_BLOWN);
     game_play(g, BRIGADE_SIDE_NONE, &c);

@@ -332,9 +332,21 @@ static void test_reports_round_trip(void **state)
     battle->charges[0].facing = BRIGADE_FACING_FLANK;
     battle->charges[0].uncontrolled = true;
     battle->charges[0].occupies = true;
-    battle->report_numbers = 3;
-    battle->report_count = 2;
-    brigade_report *r = &battle->reports[0];
+    battle->report_numbers = 4;
+    battle->report_count = 3;
+    brigade_report *r = &battle->reports[2];
+    r->number = 4;
+    r->kind = BRIGADE_REPORT_ADJUST; /* A's adjustment of B's unit (D46) */
+    r->side = BRIGADE_SIDE_A;
+    r->unit = 1;
+    r->target = -1;
+    r->state = BRIGADE_REPORT_AWAITS_ANSWER;
+    r->has_figures = true;
+    r->figures = 10;
+    r->has_formed = true;
+    r->formed = false;
+    snprintf(r->note, sizeof r->note, "carbine fire");
+    r = &battle->reports[0];
     r->number = 2;
     r->kind = BRIGADE_REPORT_UNCONTROLLED;
     r->side = BRIGADE_SIDE_A;
@@ -367,15 +379,21 @@ static void test_reports_round_trip(void **state)
                 PROTOCOL_VALUE_NIL);
     assert_string_equal(protocol_value_string_get(path_get(tree, "reports", 1, "state"), NULL),
                         "rejected");
+    assert_int_equal(protocol_value_int_get(path_get(tree, "reports", 2, "figures")), 10);
+    assert_false(protocol_value_bool_get(path_get(tree, "reports", 2, "formed")));
+    assert_null(protocol_value_map_get(
+        protocol_value_array_get(protocol_value_map_get(tree, "reports"), 2), "status"));
+    assert_null(protocol_value_map_get(
+        protocol_value_array_get(protocol_value_map_get(tree, "reports"), 1), "note"));
     assert_string_equal(protocol_value_string_get(path_get(tree, "step", -1, NULL), NULL),
                         "occupy");
     /* A report numbered beyond the game's count is refused. */
     brigade_battle *out = malloc(sizeof *out);
     assert_non_null(out);
-    assert_int_equal(protocol_value_map_set_int(tree, "report_numbers", 2), 0);
-    assert_int_equal(journal_battle_from_value(tree, out, &status), JOURNAL_EVENT_BAD_MEMBER);
-    assert_string_equal(status.member, "reports[1]");
     assert_int_equal(protocol_value_map_set_int(tree, "report_numbers", 3), 0);
+    assert_int_equal(journal_battle_from_value(tree, out, &status), JOURNAL_EVENT_BAD_MEMBER);
+    assert_string_equal(status.member, "reports[2]");
+    assert_int_equal(protocol_value_map_set_int(tree, "report_numbers", 4), 0);
     assert_int_equal(protocol_value_map_set_string(protocol_value_array_get(
                                                        protocol_value_map_get(tree, "reports"), 0),
                                                    "state", "pending"),
