@@ -34,7 +34,10 @@ and, phase by phase, asserts the rule that applies to what the dice gave:
   umpire when one is seated); after those pursuers report no contact, so
   that pursuits go on into D35 and D38.
 - D46: a contest is shown in state.reports (contested, its reason) and in
-  the log (report_answered). Every other game seats an umpire (a third
+  the log (report_answered). An `adjust` of the other side's unit in the
+  Fire phase is a report (kind adjust) awaiting that side's answer (its
+  screen says it in words, its `done` is refused until it answers): the
+  first is accepted and carried out, the next contested and not. Every other game seats an umpire (a third
   `brigade play`): a contested report then awaits its ruling, `rule REPORT
   upheld|rejected REASON` (the umpire's help and screen offer it), both
   players see the ruling and nothing holds the game after it; the umpire
@@ -83,6 +86,8 @@ RULES = {
     "D46 contest": "a contest is shown",
     "D46 ruling": "the umpire rules a contested report",
     "D46 ruling in settle": "a report phase waits in step settle for the umpire's ruling",
+    "D46 adjust accepted": "an adjustment of the other side's unit is carried out once accepted",
+    "D46 adjust contested": "a contested adjustment of the other side's unit is not carried out",
 }
 # Seen when the dice allow, not required.
 OPTIONAL = {
@@ -116,7 +121,8 @@ def new_game(args, server):
 def text_state(args, server, game, token):
     """`brigade state` in text: the view a player sees, with what it is awaited for."""
     done = subprocess.run([args.brigade, "state", "--server", server.url, "--game", game,
-                           "--token", token], capture_output=True, text=True, timeout=20)
+                           "--token", token], capture_output=True, encoding="utf-8",
+                          timeout=20)
     check(done.returncode == 0, "brigade state failed (%d): %s" % (done.returncode, done.stderr))
     return done.stdout
 
@@ -223,6 +229,7 @@ class Game:
         self.contacted = {}    # turn -> units a pursuer's accepted contact reached (D39)
         self.reformed = {}     # turn -> units whose reform this test reported (D37)
         self.rallied = {}      # turn -> units whose rally this test reported (D34)
+        self.adjusted = 0      # adjustments of the other side's units reported (D46)
 
     def note(self, rule, text):
         if rule not in self.seen:
@@ -316,6 +323,8 @@ class Game:
                 self.movement(state)
             elif phase == "morale":
                 self.morale(state)
+            elif phase == "fire" and step == "report":
+                self.fire(state)
             else:  # fire (and a melee step, which example A has none of)
                 for seat in awaiting:
                     self.ok(seat, "done")
@@ -700,6 +709,68 @@ class Game:
                   "game %d: %s's %s gave %s, its status is %s" %
                   (self.number, uid, name, outcome, status))
             self.note("D35 pursuit test", "%s: %s -> %s" % (name, outcome, status))
+
+    # Fire: an adjustment of the other side's unit is a report (D46): the
+    # first one is accepted, the next one contested; then done.
+    def fire(self, state):
+        turn = state["turn"]
+        seat = state.get("phasing") or "A"
+        other = OTHER[seat]
+        targets = [uid for uid in own(state, other)
+                   if state["units"][uid]["figures"] > 1 and not in_melee(state, uid)]
+        if self.adjusted < 2 and targets and seat in state["awaiting"] and \
+                other in state["awaiting"]:
+            uid = targets[0]
+            figures = state["units"][uid]["figures"] - 1
+            note = "carbine fire (e2e)"
+            self.ok(seat, 'adjust %s figures=%d note="%s"' % (uid, figures, note))
+            now = self.state()
+            report = reports(now)[-1]
+            number = report["number"]
+            check(report["kind"] == "adjust" and report["unit"] == uid and
+                  report["side"] == seat and report["state"] == "awaits_answer" and
+                  report.get("figures") == figures and report.get("note") == note and
+                  now["units"][uid]["figures"] == figures + 1,
+                  "game %d: T%d an adjustment of the other side's %s is a report awaiting its "
+                  "answer, the unit unchanged: %s, figures %d" %
+                  (self.number, turn, uid, report, now["units"][uid]["figures"]))
+            self.check_todo(other, "you (%s): answer report %d, side %s: '%s' %d figures "
+                            "\u2014 %s; accept %d or contest %d REASON" %
+                            (other, number, seat, uid, figures, note, number, number))
+            self.check_help(other, "accept", True, [str(number)])
+            self.check_help(other, "contest", True, [str(number)])
+            self.check_help(seat, "accept", False)
+            self.refused(other, "done", "invalid_action", "accept %d" % number)
+            if self.adjusted == 0:
+                self.ok(other, "accept %d" % number)
+                after = self.state()
+                ruled = [r for r in reports(after) if r["number"] == number][0]
+                check(ruled["state"] == "accepted" and after["units"][uid]["figures"] == figures,
+                      "game %d: T%d accepted adjustment %s: %s, figures %d" %
+                      (self.number, turn, number, ruled, after["units"][uid]["figures"]))
+                self.note("D46 adjust accepted", "T%d report %d: %s %d figures" %
+                          (turn, number, uid, figures))
+            else:
+                self.ok(other, "contest %d the carbines were out of range (e2e)" % number)
+                after = self.state()
+                ruled = [r for r in reports(after) if r["number"] == number][0]
+                if self.umpire:
+                    check(ruled["state"] == "awaits_umpire" and ruled["contested"],
+                          "game %d: a contested adjustment awaits the umpire: %s" %
+                          (self.number, ruled))
+                    self.rule(ruled, False)
+                    after = self.state()
+                else:
+                    check(ruled["state"] == "rejected" and ruled["contested"],
+                          "game %d: a contested adjustment with no umpire is rejected: %s" %
+                          (self.number, ruled))
+                check(after["units"][uid]["figures"] == figures + 1,
+                      "game %d: T%d rejected adjustment %d changed %s's figures to %d" %
+                      (self.number, turn, number, uid, after["units"][uid]["figures"]))
+                self.note("D46 adjust contested", "T%d report %d rejected" % (turn, number))
+            self.adjusted += 1
+        for seat in self.state()["awaiting"]:
+            self.ok(seat, "done")
 
     # Morale: rally (D34), then done.
     def morale(self, state):
