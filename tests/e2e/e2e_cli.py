@@ -18,12 +18,12 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import (Server, arguments, check, run_main)  # noqa: E402
+from e2e_support import (Player, Server, arguments, check, run_main)  # noqa: E402
 
 
 def run(args, argv, stdin_text="", timeout=20):
     return subprocess.run([args.brigade] + argv, input=stdin_text, capture_output=True,
-                          text=True, timeout=timeout)
+                          encoding="utf-8", timeout=timeout)
 
 
 def new_game(args, server):
@@ -154,6 +154,31 @@ def script(args, processes):
     done = run(args, ["play"] + base + ["--token", token_a, "--password", "x"], "")
     check(done.returncode == 2 and "--password goes with --spectator" in done.stderr,
           "--password without --spectator: %d %r" % (done.returncode, done.stderr))
+
+    # D46: side A's adjust of side B's unit is a report B answers. B's
+    # screen says so in its own words ("you (B): answer report 1 ...") before
+    # its done, and again right after the server refuses that done.
+    created = new_game(args, server)
+    seats = {seat: Player(processes, args.brigade, server.url, created["game"],
+                          created["seats"][seat], "adjust %s" % seat) for seat in ("A", "B")}
+    for player in seats.values():
+        player.next_of(("welcome",))
+    seats["A"].wait("turn=1 phase=initiative step=choose")
+    chooser = seats["A"].state()["state"]["awaiting"][0]
+    seats[chooser].act_ok("initiative A")
+    seats["A"].wait("phase=mandatory_moves step=report")
+    seats["A"].act_ok('adjust dragoons figures=11 note="carbine fire (e2e)"')
+    done = run(args, ["play", "--server", server.url, "--game", created["game"],
+                      "--token", created["seats"]["B"]], "done\n")
+    answer = ("you (B): answer report 1, side A: 'dragoons' 11 figures \u2014 carbine fire "
+              "(e2e); accept 1 or contest 1 REASON (before your done, D46)\n")
+    check(done.returncode == 3 and answer in done.stdout and
+          re.search(r"line 1: refused: [^\n]*\(invalid_action: [^\n]*\n" + re.escape(answer),
+                    done.stderr),
+          "B's done with a report to answer: exit %d\nstdout: %s\nstderr: %s" %
+          (done.returncode, done.stdout[-1500:], done.stderr))
+    for player in seats.values():
+        check(player.quit() == 0, "%s: exit status" % player.name)
 
     # Scripted, all accepted: exit 0 (a file on stdin, not a pipe).
     path = os.path.join(processes.folder, "script.txt")
