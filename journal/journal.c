@@ -59,11 +59,18 @@ enum {
     ST_GAME_UMPIRE,
     ST_EVENTS_ROLL_BACK,
     ST_EVENTS_AT,
+    ST_SAVEPOINT,
+    ST_RELEASE,
+    ST_ROLLBACK_TO,
     ST_COUNT
 };
 
 static const char *const statement_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
+    /* Inside a group (journal_group_begin): each write is a savepoint. */
+    [ST_SAVEPOINT] = "SAVEPOINT one_write",
+    [ST_RELEASE] = "RELEASE one_write",
+    [ST_ROLLBACK_TO] = "ROLLBACK TO one_write",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
     [ST_GAME_INSERT] =
@@ -194,6 +201,8 @@ struct journal_db {
     bool schema_v1; /* a read-only journal of schema version 1 (no dice_seed) */
     bool schema_v2; /* a read-only journal of schema version 1 or 2 (no umpire_sha256) */
     int snapshot_every;
+    bool in_group; /* inside journal_group_begin .. commit/abort */
+    bool busy;     /* the last failure was SQLite's busy or locked */
 };
 
 /* ---- errors and small helpers -------------------------------------------- */
@@ -226,13 +235,17 @@ static int journal_fail(journal_db *j, const char *format, ...)
     va_start(args, format);
     vsnprintf(j->error, sizeof j->error, format, args);
     va_end(args);
+    j->busy = false;
     return -1;
 }
 
 /* Fails with SQLite's reason for what `what` tried. */
 static int journal_sql_fail(journal_db *j, const char *context, const char *what)
 {
-    return journal_fail(j, "%s: sqlite: %s (%s)", context, sqlite3_errmsg(j->db), what);
+    int code = sqlite3_errcode(j->db) & 0xff;
+    journal_fail(j, "%s: sqlite: %s (%s)", context, sqlite3_errmsg(j->db), what);
+    j->busy = code == SQLITE_BUSY || code == SQLITE_LOCKED;
+    return -1;
 }
 
 const char *journal_error(const journal_db *journal)
@@ -338,31 +351,99 @@ static int step_done(journal_db *j, sqlite3_stmt *st, const char *context, const
 
 static int transaction_begin(journal_db *j, const char *context)
 {
+    if (j->in_group)
+        return step_done(j, statement(j, ST_SAVEPOINT), context, "SAVEPOINT");
     return step_done(j, statement(j, ST_BEGIN), context, "BEGIN");
 }
 
 static int transaction_commit(journal_db *j, const char *context)
 {
+    if (j->in_group) {
+        /* The group's COMMIT makes it durable (journal_group_commit). */
+        if (step_done(j, statement(j, ST_RELEASE), context, "RELEASE") != 0) {
+            char saved[sizeof j->error];
+            bool busy = j->busy;
+            memcpy(saved, j->error, sizeof saved);
+            step_done(j, statement(j, ST_ROLLBACK_TO), context, "ROLLBACK TO");
+            step_done(j, statement(j, ST_RELEASE), context, "RELEASE");
+            memcpy(j->error, saved, sizeof saved);
+            j->busy = busy;
+            return -1;
+        }
+        return 0;
+    }
     if (step_done(j, statement(j, ST_COMMIT), context, "COMMIT") != 0) {
         char saved[sizeof j->error];
+        bool busy = j->busy;
         memcpy(saved, j->error, sizeof saved);
         if (!sqlite3_get_autocommit(j->db))
             step_done(j, statement(j, ST_ROLLBACK), context, "ROLLBACK");
         memcpy(j->error, saved, sizeof saved);
+        j->busy = busy;
         return -1;
     }
     return 0;
 }
 
-/* Rolls back after a failure, keeping the failure's message. */
+/* Rolls back after a failure, keeping the failure's message: the whole
+ * transaction, or inside a group this write's savepoint only. */
 static int transaction_abort(journal_db *j, const char *context)
 {
     char saved[sizeof j->error];
+    bool busy = j->busy;
     memcpy(saved, j->error, sizeof saved);
-    if (!sqlite3_get_autocommit(j->db))
+    if (j->in_group) {
+        step_done(j, statement(j, ST_ROLLBACK_TO), context, "ROLLBACK TO");
+        step_done(j, statement(j, ST_RELEASE), context, "RELEASE");
+    } else if (!sqlite3_get_autocommit(j->db)) {
         step_done(j, statement(j, ST_ROLLBACK), context, "ROLLBACK");
+    }
     memcpy(j->error, saved, sizeof saved);
+    j->busy = busy;
     return -1;
+}
+
+/* ---- group commit ------------------------------------------------------- */
+
+int journal_group_begin(journal_db *journal)
+{
+    journal_db *j = journal;
+    if (j->read_only)
+        return journal_fail(j, "group: the journal is open read-only");
+    if (j->in_group)
+        return journal_fail(j, "group: a group is open already");
+    if (step_done(j, statement(j, ST_BEGIN), "group", "BEGIN IMMEDIATE") != 0)
+        return -1;
+    j->in_group = true;
+    return 0;
+}
+
+int journal_group_commit(journal_db *journal)
+{
+    journal_db *j = journal;
+    if (!j->in_group)
+        return journal_fail(j, "group: no group is open");
+    j->in_group = false;
+    return transaction_commit(j, "group");
+}
+
+void journal_group_abort(journal_db *journal)
+{
+    journal_db *j = journal;
+    if (!j->in_group)
+        return;
+    j->in_group = false;
+    transaction_abort(j, "group");
+}
+
+void journal_set_busy_timeout(journal_db *journal, int ms)
+{
+    sqlite3_busy_timeout(journal->db, ms > 0 ? ms : 1);
+}
+
+bool journal_busy(const journal_db *journal)
+{
+    return journal->busy;
 }
 
 static int bind_text(sqlite3_stmt *st, int index, const char *text)

@@ -63,7 +63,8 @@
  * ("append game 3fa1 seq 12: sqlite: disk I/O error (COMMIT)"). Tokens are
  * never written to it.
  *
- * Threads: one journal belongs to one thread (the server's loop). Nothing
+ * Threads: one journal belongs to one thread at a time (brigaded: its
+ * journal thread, server/journal_queue.h, once it listens). Nothing
  * here is global; the journal object owns the connection and its prepared
  * statements.
  */
@@ -175,6 +176,30 @@ typedef struct journal_game {
  * with no encoding, SQLite failed).
  */
 int journal_game_create(journal_db *journal, const journal_game *game);
+
+/*
+ * Group commit: every journal_game_create and journal_append between
+ * journal_group_begin and journal_group_commit is one savepoint of ONE
+ * transaction (BEGIN IMMEDIATE ... COMMIT, one sync), so a write that
+ * fails (-1) leaves no row and the others of the group stay. Nothing of
+ * the group is durable before journal_group_commit returned 0; when it
+ * fails the whole group is rolled back. journal_group_abort rolls an open
+ * group back. Each returns 0 or -1 (journal_error; journal_busy says
+ * whether the lock was busy: another process holds it past the busy
+ * timeout).
+ */
+int journal_group_begin(journal_db *journal);
+int journal_group_commit(journal_db *journal);
+void journal_group_abort(journal_db *journal);
+
+/* How long a statement waits for a lock another process holds, in ms
+ * (JOURNAL_BUSY_TIMEOUT_MS from open; at least 1). */
+void journal_set_busy_timeout(journal_db *journal, int ms);
+
+/* Whether the last failure was SQLite's SQLITE_BUSY or SQLITE_LOCKED (the
+ * write lock held by another connection past the busy timeout): a
+ * failure worth retrying later. */
+bool journal_busy(const journal_db *journal);
 
 /* One accepted action (journal_append). */
 typedef struct journal_action {
