@@ -171,7 +171,16 @@ typedef struct game_run {
     bool sigint_initialised;
     uv_timer_t reconnect;  /* connects again outside lws's callbacks */
     bool reconnect_initialised;
+    /* Sends the join or the command in flight again after the server
+     * answered `unavailable` (its journal could not commit it now,
+     * PROTOCOL.md §6.4): same request id for a command. */
+    uv_timer_t retry;
+    bool retry_initialised;
+    bool retry_join;       /* the join is to be sent again, else the command */
 } game_run;
+
+/* Milliseconds before a request refused with `unavailable` is sent again. */
+#define GAME_RUN_RETRY_MS 1000
 
 static void game_run_pump(game_run *run);
 static void game_run_finish(game_run *run, int status);
@@ -1353,12 +1362,46 @@ static void game_run_on_ack(game_run *run, protocol_server_message *message)
     game_run_check_progress(run);
 }
 
+/* The retry timer: the join or the command in flight again, unless the
+ * connection dropped meanwhile (then rejoining sends it anyway). */
+static void game_run_retry_fired(uv_timer_t *timer)
+{
+    game_run *run = timer->data;
+    if (run->finishing || run->rejoining)
+        return;
+    if (run->retry_join) {
+        game_run_send_join(run);
+        return;
+    }
+    if (!run->pending_request)
+        return;
+    protocol_client_message act;
+    memset(&act, 0, sizeof(act));
+    act.kind = PROTOCOL_CLIENT_ACT;
+    act.request = run->pending_request;
+    act.as.act = run->pending_action;
+    game_run_send(run, &act);
+}
+
 static void game_run_on_error(game_run *run, protocol_server_message *message)
 {
     const char *code = message->as.error.code_name[0]
                            ? message->as.error.code_name
                            : protocol_error_code_name(message->as.error.code);
     const char *text = message->as.error.message;
+    if (strcmp(code, "unavailable") == 0 && run->retry_initialised &&
+        run->command == GAME_RUN_PLAY &&
+        ((run->join_request && message->request == run->join_request) ||
+         (run->pending_request && message->request == run->pending_request))) {
+        /* Nothing was applied; the server asks to send it again later.
+         * The command's deadline (--timeout) still runs. */
+        run->retry_join = run->join_request && message->request == run->join_request;
+        game_run_news(run, "the server could not record %s now (unavailable: %s); sending it "
+                           "again in %.1f s", run->retry_join ? "the join" : run->pending_text,
+                      text, GAME_RUN_RETRY_MS / 1000.0);
+        uv_timer_start(&run->retry, game_run_retry_fired, GAME_RUN_RETRY_MS, 0);
+        return;
+    }
     if (run->command == GAME_RUN_NEW) {
         game_run_print_begin(run);
         /* A refused request, not a missing server: exit 3 (README "Exit
@@ -1919,6 +1962,10 @@ static int game_run_main(game_run_command command, const char *name, int argc, c
         run->reconnect.data = run;
         run->reconnect_initialised = true;
     }
+    if (uv_timer_init(loop, &run->retry) == 0) {
+        run->retry.data = run;
+        run->retry_initialised = true;
+    }
     if (uv_signal_init(loop, &run->sigint) == 0) {
         run->sigint.data = run;
         run->sigint_initialised = true;
@@ -1945,6 +1992,8 @@ static int game_run_main(game_run_command command, const char *name, int argc, c
         uv_close((uv_handle_t *)&run->sigint, NULL);
     if (run->reconnect_initialised)
         uv_close((uv_handle_t *)&run->reconnect, NULL);
+    if (run->retry_initialised)
+        uv_close((uv_handle_t *)&run->retry, NULL);
     game_client_destroy(run->client);
     if (run->stdin_flags_saved)
         fcntl(STDIN_FILENO, F_SETFL, run->stdin_flags);

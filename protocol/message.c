@@ -25,7 +25,7 @@ static const char *const error_code_names[] = {
     "bad_frame",   "bad_message",    "unknown_type", "too_large",
     "not_joined",  "unknown_game",   "bad_token",    "wrong_seat",
     "wrong_phase", "invalid_action", "unknown_unit", "internal",
-    "read_only",   "held"};
+    "read_only",   "held",           "unavailable"};
 static const char *const client_kind_names[] = {"create", "join", "act"};
 static const char *const server_kind_names[] = {"created", "welcome", "ack",     "error",
                                                 "delta",   "resumed", "watchers"};

@@ -71,6 +71,7 @@ typedef enum protocol_error_code {
     PROTOCOL_ERROR_INTERNAL,
     PROTOCOL_ERROR_READ_ONLY, /* an act from a spectator (§6.4) */
     PROTOCOL_ERROR_HELD,      /* a player's act while the umpire holds the game (§6.4) */
+    PROTOCOL_ERROR_UNAVAILABLE, /* the journal could not commit it now: retry later (§6.4) */
     PROTOCOL_ERROR_UNKNOWN
 } protocol_error_code;
 
