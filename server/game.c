@@ -2,19 +2,26 @@
  * server/game.c: games, seats and the create / join / act requests of
  * brigade.v1 (PROTOCOL.md §4-§6). See game.h.
  *
- * One accepted action, in order (design.md "The path of one action"):
- *   brigade_battle_apply() on the game's battle (nothing changes yet)
- *   -> fold the events into a copy, one log entry per event
- *   -> the new snapshot (game_state.c), the delta from the old one
- *   -> encode the ack and ONE delta frame
- *   -> commit: the copy becomes the battle, seq += 1
- *   -> queue the ack to the actor, the same delta buffer to every joined
- *      connection of the game.
- * Any failure before the commit answers an error and changes nothing.
- * The events are the unit of change: the journal (journal/journal.h)
- * commits them with the ack's bytes before anything is sent, so what any
- * client has seen survives a crash; at start the journal's games are
- * rebuilt (server_games_new).
+ * One accepted action, in order (design.md "The path of one action";
+ * README "Architecture" says which thread runs each step):
+ *   loop: brigade_battle_apply() on the game's battle (nothing changes)
+ *   loop: fold the events into a copy, one log entry per event, the new
+ *         snapshot (game_state.c), the delta from the old one, the ack and
+ *         ONE delta frame encoded: a server_append_job
+ *   journal thread (server/journal_queue.h): the job's events and ack in
+ *         the round's one transaction with every other write queued
+ *         meanwhile (group commit), one sync
+ *   loop, in the job's done(): the copy becomes the battle, seq += 1, the
+ *         ack to the actor, the same delta buffer to every joined
+ *         connection of the game.
+ * A failure before or in the commit answers an error and changes nothing
+ * anyone saw (the game's battle and state were never touched).
+ *
+ * One journal job per game at a time (server_game.busy): a request of a
+ * game that has one in flight waits in the game's queue (at most
+ * SERVER_GAME_WAITING_MAX, beyond: `unavailable`), and runs, in order,
+ * when the job is done. So a game's seqs, acks and deltas follow the
+ * order of acceptance, while a thousand games still share one commit.
  */
 #include "server/game.h"
 
@@ -38,6 +45,7 @@
 #include "protocol/message.h"
 #include "protocol/game_state.h"
 #include "journal/journal.h"
+#include "server/journal_queue.h"
 
 /* Random bytes in a game id and in a seat token; both are sent as lower
  * case hex (24 and 64 characters, within PROTOCOL.md §3's 63 and 127). */
@@ -52,6 +60,26 @@ _Static_assert(SERVER_TOKEN_HEX <= PROTOCOL_TOKEN_MAX, "token too long");
 _Static_assert(PROTOCOL_UNIT_ID_MAX == BRIGADE_UNIT_ID_MAX, "unit id bounds differ");
 
 typedef struct server_game server_game;
+typedef struct server_session server_session;
+
+/* A request of a game waiting for the game's journal job (its bytes, to be
+ * decoded again when its turn comes). Owned by the game's queue. */
+typedef struct server_waiting {
+    struct server_waiting *next;
+    server_session *session;   /* one reference */
+    unsigned char *bytes;      /* owned */
+    size_t length;
+} server_waiting;
+
+/* One committed answer kept for repeated requests (PROTOCOL.md §4.1): the
+ * journal's answers row of `seq`, in memory. */
+typedef struct server_answer {
+    int64_t seq;                      /* 0: empty slot */
+    brigade_side seat;                /* NONE: the umpire */
+    int64_t request;
+    unsigned char action_sha256[JOURNAL_HASH_SIZE];
+    server_buffer *answer;            /* one reference */
+} server_answer;
 
 /* A state of the game kept for delayed spectators: its battle (owned) at
  * `seq`. */
@@ -105,10 +133,26 @@ struct server_game {
     server_connection **members;          /* joined connections (not owned) */
     size_t member_count, member_capacity;
     server_game *next;                    /* hash chain */
+    /* A journal job of this game is in flight (journal_queue.h); the
+     * requests that came meanwhile wait here, in order. */
+    bool busy;
+    server_waiting *waiting, *waiting_tail;
+    size_t waiting_count;
+    /* The answers of the last SERVER_GAME_DELTAS_KEPT seqs: answers[s %
+     * SERVER_GAME_DELTAS_KEPT] holds seq s for answers_from <= s <= seq, so a
+     * repeated request needs no journal read unless it is older. */
+    server_answer answers[SERVER_GAME_DELTAS_KEPT];
+    int64_t answers_from;
 };
 
-/* What a connection has joined (its server_connection data). */
-typedef struct server_session {
+/* A websocket connection's game-layer state (its server_connection data,
+ * from on_open): what it has joined, if anything. Reference-counted: the
+ * connection holds one until on_close, and each waiting request or journal
+ * job of it one more, so that an answer due after the connection closed
+ * finds `connection` NULL instead of a freed pointer. */
+struct server_session {
+    server_connection *connection;   /* NULL once closed */
+    int refs;
     server_game *game;
     brigade_side seat;       /* NONE for a spectator and for the umpire */
     bool spectator;          /* read-only: every act is refused (read_only) */
@@ -118,12 +162,17 @@ typedef struct server_session {
      * answer the journal holds at a later seq is a repeat of a request
      * sent before a reconnection (PROTOCOL.md §4.1). */
     int64_t resume_from;
-} server_session;
+};
 
 struct server_games {
     server_net *net;
     char *data_dir;
-    journal_db *journal;     /* owned */
+    /* Owned, until server_games_attach hands it to the journal thread
+     * (`queue`): from then on the loop makes no SQLite call. */
+    journal_db *journal;
+    server_journal_queue *queue; /* owned; NULL before attach */
+    int busy_timeout_ms;
+    size_t creating;             /* creates in the journal, not yet in the registry */
     server_game **buckets;
     size_t bucket_count;
     size_t game_count;
@@ -133,7 +182,9 @@ struct server_games {
      * by this process. */
     server_games_crash crash;
     long crash_at;
+    long submitted;
     long commits;
+    bool stopping;               /* server_games_stop: no request carries on */
 };
 
 /* ------------------------------------------------------------------ dice */
@@ -245,10 +296,40 @@ static int server_games_insert(server_games *games, server_game *game)
     return 0;
 }
 
+/* ------------------------------------------------------------ sessions */
+
+static server_session *server_session_ref(server_session *session)
+{
+    session->refs++;
+    return session;
+}
+
+static void server_session_unref(server_session *session)
+{
+    if (session && --session->refs == 0)
+        free(session);
+}
+
+static void server_waiting_free(server_waiting *waiting)
+{
+    if (!waiting)
+        return;
+    server_session_unref(waiting->session);
+    free(waiting->bytes);
+    free(waiting);
+}
+
 static void server_game_free(server_game *game)
 {
     if (!game)
         return;
+    while (game->waiting) {
+        server_waiting *waiting = game->waiting;
+        game->waiting = waiting->next;
+        server_waiting_free(waiting);
+    }
+    for (size_t i = 0; i < SERVER_GAME_DELTAS_KEPT; i++)
+        server_buffer_unref(game->answers[i].answer);
     free(game->battle);
     protocol_value_free(game->state);
     free(game->members);
@@ -310,13 +391,12 @@ bool server_games_crash_parse(const char *text, server_games_crash *crash, long 
     return false;
 }
 
-/* The test hook: dies here as kill -9 would, when asked to (game.h). */
-static void server_games_crash_point(const server_games *games, server_games_crash point)
+/* The test hook: dies here as kill -9 would, when asked to (game.h):
+ * `action` counts the acts submitted (before) or committed (after). */
+static void server_games_crash_point(const server_games *games, server_games_crash point,
+                                     long action)
 {
-    if (games->crash != point)
-        return;
-    long action = games->commits + (point == SERVER_GAMES_CRASH_BEFORE_COMMIT ? 1 : 0);
-    if (action != games->crash_at)
+    if (games->crash != point || action != games->crash_at)
         return;
     fprintf(stderr, "brigaded: BRIGADE_TEST_CRASH: SIGKILL %s commit %ld\n",
             point == SERVER_GAMES_CRASH_BEFORE_COMMIT ? "before" : "after", action);
@@ -324,9 +404,27 @@ static void server_games_crash_point(const server_games *games, server_games_cra
     raise(SIGKILL);
 }
 
-void server_games_attach(server_games *games, server_net *net)
+int server_games_attach(server_games *games, server_net *net, char *message, size_t size)
 {
     games->net = net;
+    journal_db *journal = games->journal;
+    games->journal = NULL; /* the journal thread's from now on */
+    if (games->busy_timeout_ms > 0)
+        journal_set_busy_timeout(journal, games->busy_timeout_ms);
+    games->queue = server_journal_queue_start(server_net_loop(net), journal, games, message, size);
+    return games->queue ? 0 : -1;
+}
+
+void server_games_stop(server_games *games)
+{
+    if (!games || !games->queue)
+        return;
+    games->stopping = true;
+    server_journal_queue_stop(games->queue);
+    server_journal_stats stats;
+    server_journal_queue_stats(games->queue, &stats);
+    fprintf(stderr, "brigaded: journal: %lu actions and games committed in %lu group commits "
+                    "(largest %lu)\n", stats.writes, stats.rounds, stats.largest_group);
 }
 
 size_t server_games_count(const server_games *games)
@@ -348,6 +446,7 @@ void server_games_destroy(server_games *games)
     }
     free(games->buckets);
     free(games->data_dir);
+    server_journal_queue_free(games->queue);
     journal_close(games->journal);
     free(games);
 }
@@ -595,6 +694,8 @@ static void server_game_watchers_send(const server_game *game)
 static void server_games_send(server_connection *connection,
                               const protocol_server_message *message)
 {
+    if (!connection)
+        return; /* closed meanwhile */
     uint8_t *frame = NULL;
     size_t length = 0;
     if (protocol_server_message_encode(message, SERVER_BUFFER_HEADROOM, &frame, &length) !=
@@ -954,6 +1055,7 @@ static server_game *server_game_from_journal(journal_db *journal,
     game->battle = loaded->battle;
     loaded->battle = NULL; /* ours now */
     game->events = game->battle->events;
+    game->answers_from = game->seq + 1; /* older answers: in the journal only */
     return game;
 }
 
@@ -961,29 +1063,29 @@ static server_game *server_game_from_journal(journal_db *journal,
  * journal has none: it gets one drawn now (its dice are not verifiable,
  * and it has no commitment). Returns false when SQLite or the random
  * source fails (the game is then marked damaged in memory). */
-static bool server_game_dice_seed_load(server_games *games, server_game *game)
+static bool server_game_dice_seed_load(journal_db *journal, server_game *game)
 {
     if (game->damage)
         return true;
-    int spectator = journal_game_spectator(games->journal, game->id,
+    int spectator = journal_game_spectator(journal, game->id,
                                                   game->spectator_sha256, &game->has_password,
                                                   game->password_sha256, &game->delay);
     game->has_spectator = spectator == 0;
     if (spectator < 0)
-        fprintf(stderr, "brigaded: journal: %s\n", journal_error(games->journal));
+        fprintf(stderr, "brigaded: journal: %s\n", journal_error(journal));
     if (game->has_spectator && game->delay > 0 &&
-        !server_game_views_rebuild(games->journal, game)) {
+        !server_game_views_rebuild(journal, game)) {
         /* Never show delayed spectators the live state instead. */
         fprintf(stderr, "brigaded: game %s: its spectators' delayed views cannot be rebuilt; "
                         "spectators are refused\n", game->id);
         game->has_spectator = false;
         game->delay = 0;
     }
-    int umpire = journal_game_umpire(games->journal, game->id, game->umpire_sha256);
+    int umpire = journal_game_umpire(journal, game->id, game->umpire_sha256);
     game->has_umpire = umpire == 0;
     if (umpire < 0)
-        fprintf(stderr, "brigaded: journal: %s\n", journal_error(games->journal));
-    int found = journal_game_dice_seed(games->journal, game->id, game->dice_seed);
+        fprintf(stderr, "brigaded: journal: %s\n", journal_error(journal));
+    int found = journal_game_dice_seed(journal, game->id, game->dice_seed);
     if (found == 0)
         return true;
     if (found > 0 && RAND_bytes(game->dice_seed, (int)sizeof(game->dice_seed)) == 1) {
@@ -993,7 +1095,7 @@ static bool server_game_dice_seed_load(server_games *games, server_game *game)
         return true;
     }
     if (found < 0)
-        fprintf(stderr, "brigaded: journal: %s\n", journal_error(games->journal));
+        fprintf(stderr, "brigaded: journal: %s\n", journal_error(journal));
     game->damage = strdup("its dice seed cannot be read from the journal");
     return game->damage != NULL;
 }
@@ -1007,7 +1109,7 @@ static void server_games_on_loaded(void *context, journal_loaded *loaded)
     if (loaded->warning[0])
         fprintf(stderr, "brigaded: game %s: %s\n", loaded->id, loaded->warning);
     server_game *game = server_game_from_journal(games->journal, loaded);
-    if (!game || !server_game_dice_seed_load(games, game) ||
+    if (!game || !server_game_dice_seed_load(games->journal, game) ||
         server_games_insert(games, game) != 0) {
         server_game_free(game);
         games->load_failed = true;
@@ -1020,23 +1122,6 @@ static void server_games_on_loaded(void *context, journal_loaded *loaded)
     }
 }
 
-/* A game the registry does not hold (an ended game: only unfinished ones
- * are loaded at start) read from the journal, or NULL. */
-static server_game *server_games_find_journaled(server_games *games, const char *id)
-{
-    journal_loaded loaded;
-    if (journal_game_read(games->journal, id, false, &loaded) != 0)
-        return NULL;
-    server_game *game = server_game_from_journal(games->journal, &loaded);
-    journal_loaded_free(&loaded);
-    if (!game || !server_game_dice_seed_load(games, game) ||
-        server_games_insert(games, game) != 0) {
-        server_game_free(game);
-        return NULL;
-    }
-    return game;
-}
-
 server_games *server_games_new(const server_games_options *options, char *message, size_t size)
 {
     server_games *games = calloc(1, sizeof(*games));
@@ -1047,6 +1132,7 @@ server_games *server_games_new(const server_games_options *options, char *messag
     }
     games->crash = options->crash;
     games->crash_at = options->crash_at;
+    games->busy_timeout_ms = options->busy_timeout_ms;
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
     games->journal = journal_open(options->data_dir, NULL, message, size);
@@ -1071,13 +1157,619 @@ server_games *server_games_new(const server_games_options *options, char *messag
     return games;
 }
 
+/* ---------------------------------------------------------- journal jobs */
+
+/* How a request carries on after a journal job it needed (the request is
+ * decoded again from its bytes; the game stays busy meanwhile). */
+typedef struct server_resume {
+    bool loaded;              /* join: the journal was asked for the game already */
+    bool repeat_checked;      /* act: the journal holds no earlier answer to it */
+    brigade_battle *target;   /* act rollback: the battle at to_seq (the caller's), or NULL */
+    bool rolled_back;         /* ... and whether to_seq is itself rolled back */
+} server_resume;
+
+static const server_resume server_resume_none = {false, false, NULL, false};
+
+static void server_games_handle(server_games *games, server_session *session,
+                                const protocol_client_message *message,
+                                const unsigned char *bytes, size_t length,
+                                const server_resume *resume);
+static void server_games_enter(server_games *games, server_session *session,
+                               const unsigned char *bytes, size_t length,
+                               const server_resume *resume);
+static server_buffer *server_games_delta_buffer(const server_game *game, int64_t seq,
+                                                protocol_value *ops);
+static bool server_games_log_ops(protocol_value *ops, const protocol_value *entries,
+                                 size_t first_index);
+
+/* Decodes `bytes` again and handles the request (its turn has come). */
+static void server_games_handle_bytes(server_games *games, server_session *session,
+                                      const unsigned char *bytes, size_t length,
+                                      const server_resume *resume)
+{
+    protocol_client_message message;
+    protocol_message_status status;
+    memset(&status, 0, sizeof(status));
+    if (protocol_client_message_decode(bytes, length, &message, &status) != PROTOCOL_MESSAGE_OK)
+        return; /* it decoded when it came */
+    server_games_handle(games, session, &message, bytes, length, resume);
+}
+
+/* Runs the requests that waited for the game's journal job, in order,
+ * until one needs the journal again. */
+static void server_game_next(server_games *games, server_game *game)
+{
+    while (!games->stopping && !game->busy && game->waiting) {
+        server_waiting *waiting = game->waiting;
+        game->waiting = waiting->next;
+        if (!game->waiting)
+            game->waiting_tail = NULL;
+        game->waiting_count--;
+        if (waiting->session->connection)
+            server_games_handle_bytes(games, waiting->session, waiting->bytes, waiting->length,
+                                      &server_resume_none);
+        server_waiting_free(waiting);
+    }
+}
+
+/* Hands `job` to the journal thread; `game` (or NULL) is busy until its
+ * done(). */
+static void server_games_submit(server_games *games, server_game *game, server_journal_job *job)
+{
+    if (game)
+        game->busy = true;
+    server_journal_queue_submit(games->queue, job);
+}
+
+/* The answer to a request whose journal job failed: `unavailable` (the
+ * journal's lock was busy past the timeout, or the commit failed: send it
+ * again later) or `internal`. Nothing was applied. */
+static void server_games_send_job_error(server_connection *connection, int64_t request,
+                                        const server_journal_job *job, const char *what)
+{
+    fprintf(stderr, "brigaded: journal: %s\n", job->error);
+    if (!connection)
+        return;
+    if (job->status == SERVER_JOURNAL_UNAVAILABLE)
+        server_games_send_error(connection, request, PROTOCOL_ERROR_UNAVAILABLE,
+                                "the journal is unavailable (busy or failing); %s was not "
+                                "done and nothing changed: send it again later", what);
+    else
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                "the server could not record %s in its journal", what);
+}
+
+/* Copies bytes[0..length) (a request to carry on with), or NULL. */
+static unsigned char *server_bytes_copy(const unsigned char *bytes, size_t length)
+{
+    unsigned char *copy = malloc(length ? length : 1);
+    if (copy && length)
+        memcpy(copy, bytes, length);
+    return copy;
+}
+
+/* ------------------------------------------------------------- appends */
+
+/*
+ * One action on its way to the journal: everything the commit needs and
+ * everything done() installs, prepared on the loop (server_games_prepare)
+ * without touching the game. The journal thread reads `action` and what
+ * it points to (the job's own fields); the rest is the loop's, used in
+ * done() only.
+ */
+typedef struct server_append_job {
+    server_journal_job base;
+    server_games *games;
+    server_game *game;
+    server_session *session;          /* one reference */
+    bool send_ack;                    /* an act: its ack to the session; counted by the test hook */
+    unsigned char *rejoin;            /* owned: the join to carry on with once committed, or NULL */
+    size_t rejoin_length;
+    /* Owned by the job. */
+    char game_id[PROTOCOL_GAME_ID_MAX + 1];
+    journal_action action;            /* points into the job */
+    brigade_event_list events;
+    brigade_battle *next;             /* the battle after the action */
+    protocol_value *state;            /* its snapshot, with "log" nil (done() moves the log in) */
+    protocol_value *entries;          /* the action's log entries */
+    protocol_value *aux;              /* the journal snapshot's aux, or NULL */
+    server_buffer *delta;
+    server_buffer *ack;               /* the ack frame, also the answer kept for repeats */
+    uint8_t *ack_bytes;               /* the same, journaled */
+} server_append_job;
+
+static void server_append_job_free(server_append_job *job)
+{
+    if (!job)
+        return;
+    server_session_unref(job->session);
+    free(job->rejoin);
+    brigade_event_list_free(&job->events);
+    free(job->next);
+    protocol_value_free(job->state);
+    protocol_value_free(job->entries);
+    protocol_value_free(job->aux);
+    server_buffer_unref(job->delta);
+    server_buffer_unref(job->ack);
+    free(job->ack_bytes);
+    free(job);
+}
+
+static int server_append_run(server_journal_job *base, journal_db *journal)
+{
+    server_append_job *job = (server_append_job *)base;
+    return journal_append(journal, &job->action);
+}
+
+/* Keeps the answer of the game's new seq for repeated requests. */
+static void server_game_answer_keep(server_game *game, brigade_side seat, int64_t request,
+                                    const unsigned char hash[JOURNAL_HASH_SIZE],
+                                    server_buffer *answer)
+{
+    server_answer *slot = &game->answers[game->seq % SERVER_GAME_DELTAS_KEPT];
+    server_buffer_unref(slot->answer);
+    slot->seq = game->seq;
+    slot->seat = seat;
+    slot->request = request;
+    memcpy(slot->action_sha256, hash, JOURNAL_HASH_SIZE);
+    slot->answer = server_buffer_ref(answer);
+    if (game->answers_from < game->seq - SERVER_GAME_DELTAS_KEPT + 1)
+        game->answers_from = game->seq - SERVER_GAME_DELTAS_KEPT + 1;
+}
+
+/* done() of an append, on the loop: the commit's outcome. Committed: the
+ * prepared battle and state become the game's, seq += 1, the ack to the
+ * actor and the delta to every member; else an error to the actor and
+ * nothing changed. Then the join it was part of carries on, and the
+ * game's waiting requests. */
+static void server_append_done(server_journal_job *base, void *context)
+{
+    server_games *games = context;
+    server_append_job *job = (server_append_job *)base;
+    server_game *game = job->game;
+    server_connection *connection = job->session->connection;
+    game->busy = false;
+    bool committed = base->status == SERVER_JOURNAL_OK;
+    if (committed) {
+        if (job->send_ack)
+            server_games_crash_point(games, SERVER_GAMES_CRASH_AFTER_COMMIT, ++games->commits);
+        /* The log moves over to the new state, and grows. */
+        protocol_value *old_log = protocol_value_map_get(game->state, "log");
+        protocol_value *new_log = protocol_value_map_get(job->state, "log");
+        protocol_value_swap(new_log, old_log);
+        for (size_t i = 0; i < protocol_value_count(job->entries); i++)
+            if (protocol_value_array_push(new_log, protocol_value_clone(protocol_value_array_get(
+                                                       job->entries, i))) != 0) {
+                fprintf(stderr, "brigaded: game %s: out of memory: its log misses entries "
+                                "until a restart\n", game->id);
+                break;
+            }
+        protocol_value_free(game->state);
+        game->state = job->state;
+        job->state = NULL;
+        brigade_battle *previous = game->battle;
+        int64_t previous_seq = game->seq;
+        bool phase_changed =
+            job->next->turn != previous->turn || job->next->phase != previous->phase;
+        game->battle = job->next;
+        job->next = NULL;
+        game->seq++;
+        game->events += (long)job->events.count;
+        server_game_delta_keep(game, job->delta);
+        server_game_answer_keep(game, job->action.seat, job->action.request,
+                                job->action.action_sha256, job->ack);
+        if (game->delay > 0 && phase_changed) {
+            server_game_views_advance(game, previous, previous_seq); /* keeps previous */
+            previous = NULL;
+        }
+        free(previous);
+        if (job->send_ack && connection)
+            server_connection_send(connection, job->ack);
+        server_connection_broadcast(game->members, game->member_count, job->delta);
+    } else {
+        server_games_send_job_error(connection, job->action.request, base,
+                                    job->send_ack ? "the action" : "the join");
+    }
+    if (committed && job->rejoin && connection && !games->stopping)
+        server_games_handle_bytes(games, job->session, job->rejoin, job->rejoin_length,
+                                  &server_resume_none);
+    server_append_job_free(job);
+    server_game_next(games, game);
+}
+
+/*
+ * Prepares `events` (taken: *events is empty after; the consequences of
+ * one accepted request of `seat` in `game`, at least one) as the game's
+ * next seq (design.md "The path of one action"): folds them into a copy
+ * of the battle (or of `base`, a rollback's target; adding the dice
+ * reveal, PROTOCOL.md §10.3, when the battle ends), builds the snapshot
+ * and its delta and encodes the ack `{request, seq}`, the answer to a
+ * repeated request. The game is not touched. Returns the job, or NULL
+ * (memory: logged by nobody, nothing changed).
+ */
+static server_append_job *server_games_prepare(server_games *games, server_game *game,
+                                               brigade_side seat, int64_t request,
+                                               const unsigned char action_hash[JOURNAL_HASH_SIZE],
+                                               brigade_event_list *events,
+                                               const brigade_battle *base, int64_t rollback_to)
+{
+    server_append_job *job = calloc(1, sizeof(*job));
+    if (!job) {
+        brigade_event_list_free(events);
+        return NULL;
+    }
+    job->events = *events;
+    brigade_event_list_init(events);
+    job->games = games;
+    job->game = game;
+    snprintf(job->game_id, sizeof(job->game_id), "%s", game->id);
+    protocol_value *ops = NULL, *holder = NULL;
+
+    /* The next battle and its log entries, on a copy. */
+    job->next = malloc(sizeof(*job->next));
+    job->entries = protocol_value_array_new();
+    if (!job->next || !job->entries)
+        goto fail;
+    *job->next = base ? *base : *game->battle;
+    if (!server_game_fold(job->next, &job->events, game->seq + 1, job->entries))
+        goto fail;
+    if (job->next->phase == BRIGADE_PHASE_ENDED && !job->next->dice.server_seed[0] &&
+        job->next->dice.commitment[0]) {
+        /* The game's last event reveals the server's dice seed. */
+        brigade_event reveal;
+        memset(&reveal, 0, sizeof(reveal));
+        reveal.kind = BRIGADE_BATTLE_EVENT_DICE_REVEALED;
+        reveal.dice.side = BRIGADE_SIDE_NONE;
+        brigade_dice_seed_to_hex(game->dice_seed, reveal.dice.hex);
+        size_t first = job->events.count;
+        if (!brigade_event_list_push(&job->events, &reveal))
+            goto fail;
+        brigade_event_list one = {job->events.items + first, 1, 1};
+        if (!server_game_fold(job->next, &one, game->seq + 1, job->entries))
+            goto fail;
+    }
+
+    /* The next snapshot, and the delta: the tree without "log" is diffed,
+     * the log only grows and its new entries are appended as sets (the
+     * same ops protocol_delta_compute gives for appended array elements),
+     * so the old log is swapped out of the way for the diff instead of
+     * copied. The new state keeps "log" nil until done() moves the old
+     * log over: until the commit, joins see the game's state as it is. */
+    job->state = protocol_state_from_battle(job->next, game->id);
+    holder = protocol_value_nil_new();
+    if (!job->state || !holder ||
+        protocol_value_map_set(job->state, "log", protocol_value_nil_new()) != 0)
+        goto fail;
+    protocol_value *old_log = protocol_value_map_get(game->state, "log");
+    if (!old_log || !protocol_value_map_get(job->state, "log"))
+        goto fail;
+    size_t log_length = protocol_value_count(old_log);
+    protocol_value_swap(old_log, holder); /* game->state's log is nil for now */
+    protocol_delta_error delta_error = protocol_delta_compute(game->state, job->state, &ops);
+    protocol_value_swap(old_log, holder); /* and back */
+    if (delta_error != PROTOCOL_DELTA_OK || !server_games_log_ops(ops, job->entries, log_length))
+        goto fail;
+    job->delta = server_games_delta_buffer(game, game->seq + 1, ops);
+    if (!job->delta)
+        goto fail;
+
+    /* The ack, encoded once: journaled for a repeated request, then sent. */
+    protocol_server_message ack;
+    memset(&ack, 0, sizeof(ack));
+    ack.kind = PROTOCOL_SERVER_ACK;
+    ack.request = request;
+    ack.as.ack.seq = game->seq + 1;
+    size_t ack_length = 0;
+    if (protocol_server_message_encode(&ack, 0, &job->ack_bytes, &ack_length) !=
+            PROTOCOL_CODEC_OK ||
+        !(job->ack = server_buffer_copy(job->ack_bytes, ack_length)))
+        goto fail;
+
+    /* What the journal thread commits: the events and the ack; every
+     * JOURNAL_SNAPSHOT_EVERY actions, and with every rollback (journal.h:
+     * a restart then starts from it, after every rolled-back row), a
+     * snapshot of the battle and the log (aux). */
+    job->action = (journal_action){
+        .game = job->game_id,
+        .seq = game->seq + 1,
+        .battle = job->next, /* any state of the game gives the unit ids */
+        .events = &job->events,
+        .seat = seat,
+        .request = request,
+        .answer = job->ack_bytes,
+        .answer_len = ack_length,
+        .ended = job->next->phase == BRIGADE_PHASE_ENDED,
+        .rollback_to = rollback_to,
+    };
+    memcpy(job->action.action_sha256, action_hash, JOURNAL_HASH_SIZE);
+    if (rollback_to > 0 ||
+        (job->action.seq > 0 && job->action.seq % JOURNAL_SNAPSHOT_EVERY == 0)) {
+        protocol_value *log = protocol_value_clone(old_log);
+        bool ok = log != NULL;
+        for (size_t i = 0; ok && i < protocol_value_count(job->entries); i++)
+            ok = protocol_value_array_push(
+                     log, protocol_value_clone(protocol_value_array_get(job->entries, i))) == 0;
+        job->aux = ok ? protocol_value_map_new() : NULL;
+        if (!job->aux || protocol_value_map_set(job->aux, "log", log) != 0) {
+            if (!job->aux)
+                protocol_value_free(log);
+            goto fail;
+        }
+        job->action.snapshot = job->next;
+        job->action.snapshot_aux = job->aux;
+    }
+    job->base.write = true;
+    job->base.run = server_append_run;
+    job->base.done = server_append_done;
+    protocol_value_free(ops);
+    protocol_value_free(holder);
+    return job;
+
+fail:
+    protocol_value_free(ops);
+    protocol_value_free(holder);
+    server_append_job_free(job);
+    return NULL;
+}
+
+/* Submits a prepared append for `session` (an act when send_ack; else a
+ * join's seed or seat, which carries on with `rejoin` once committed). */
+static bool server_games_submit_append(server_games *games, server_append_job *job,
+                                       server_session *session, bool send_ack,
+                                       const unsigned char *rejoin, size_t rejoin_length)
+{
+    job->session = server_session_ref(session);
+    job->send_ack = send_ack;
+    if (rejoin) {
+        job->rejoin = server_bytes_copy(rejoin, rejoin_length);
+        job->rejoin_length = rejoin_length;
+        if (!job->rejoin) {
+            server_append_job_free(job);
+            return false;
+        }
+    }
+    if (send_ack) /* the test hook counts the acts only (game.h) */
+        server_games_crash_point(games, SERVER_GAMES_CRASH_BEFORE_COMMIT, ++games->submitted);
+    server_games_submit(games, job->game, &job->base);
+    return true;
+}
+
+/* --------------------------------------------------------------- reads */
+
+/* A request that needs a journal read before it can go on: an act that
+ * may repeat a request older than the answers kept in memory, a
+ * rollback's target battle, a join of a game not in memory. */
+typedef struct server_read_job {
+    server_journal_job base;
+    server_game *game;               /* the game it waits on; NULL for a load */
+    server_session *session;         /* one reference */
+    unsigned char *bytes;            /* owned: the request */
+    size_t length;
+    /* Owned by the job; run() reads and writes only these. */
+    char game_id[PROTOCOL_GAME_ID_MAX + 1];
+    enum { SERVER_READ_ANSWER, SERVER_READ_BATTLE, SERVER_READ_GAME } kind;
+    /* SERVER_READ_ANSWER */
+    brigade_side seat;
+    int64_t request;
+    unsigned char action_sha256[JOURNAL_HASH_SIZE];
+    journal_answer_result found;
+    int64_t found_seq;
+    uint8_t *answer;
+    size_t answer_length;
+    /* SERVER_READ_BATTLE */
+    int64_t to_seq;
+    brigade_battle *battle;
+    bool rolled_back;
+    /* SERVER_READ_GAME: the game rebuilt, or NULL (none such) */
+    server_game *loaded;
+} server_read_job;
+
+static void server_read_job_free(server_read_job *job)
+{
+    server_session_unref(job->session);
+    free(job->bytes);
+    free(job->answer);
+    free(job->battle);
+    server_game_free(job->loaded);
+    free(job);
+}
+
+static int server_read_run(server_journal_job *base, journal_db *journal)
+{
+    server_read_job *job = (server_read_job *)base;
+    switch (job->kind) {
+    case SERVER_READ_ANSWER:
+        job->found = journal_answer_find(journal, job->game_id, job->seat, job->request,
+                                         job->action_sha256, &job->found_seq, &job->answer,
+                                         &job->answer_length);
+        return job->found == JOURNAL_ANSWER_ERROR ? -1 : 0;
+    case SERVER_READ_BATTLE:
+        job->battle = malloc(sizeof(*job->battle));
+        if (!job->battle) {
+            snprintf(base->error, sizeof(base->error), "out of memory");
+            return -1;
+        }
+        return journal_battle_at(journal, job->game_id, job->to_seq, job->battle,
+                                 &job->rolled_back);
+    case SERVER_READ_GAME: {
+        /* A game the registry does not hold (an ended game: only unfinished
+         * ones are loaded at start), or none. */
+        journal_loaded loaded;
+        if (journal_game_read(journal, job->game_id, false, &loaded) != 0)
+            return 0;
+        job->loaded = server_game_from_journal(journal, &loaded);
+        journal_loaded_free(&loaded);
+        if (job->loaded && !server_game_dice_seed_load(journal, job->loaded)) {
+            server_game_free(job->loaded);
+            job->loaded = NULL;
+        }
+        return 0;
+    }
+    }
+    return -1;
+}
+
+static void server_read_done(server_journal_job *base, void *context)
+{
+    server_games *games = context;
+    server_read_job *job = (server_read_job *)base;
+    server_session *session = job->session;
+    server_connection *connection = session->connection;
+    server_game *game = job->game;
+    if (game)
+        game->busy = false;
+    if (games->stopping || !connection) {
+        /* Nobody to answer: the request is dropped, nothing changed. */
+    } else if (job->kind == SERVER_READ_GAME) {
+        server_game *loaded = job->loaded;
+        job->loaded = NULL;
+        if (loaded && !server_games_find(games, loaded->id) &&
+            server_games_insert(games, loaded) == 0)
+            loaded = NULL; /* the registry's */
+        server_game_free(loaded);
+        server_resume resume = server_resume_none;
+        resume.loaded = true;
+        server_games_enter(games, session, job->bytes, job->length, &resume);
+    } else if (job->kind == SERVER_READ_ANSWER) {
+        int64_t request = job->request;
+        if (base->status != SERVER_JOURNAL_OK)
+            fprintf(stderr, "brigaded: journal: %s\n", base->error);
+        if (base->status == SERVER_JOURNAL_OK && job->found == JOURNAL_ANSWER_OTHER &&
+            job->found_seq > session->resume_from) {
+            server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
+                                    "request %lld was answered at seq %lld for another action "
+                                    "of seat %s; use a new request id",
+                                    (long long)request, (long long)job->found_seq,
+                                    session->umpire ? "umpire" : brigade_side_name(session->seat));
+        } else if (base->status == SERVER_JOURNAL_OK && job->found == JOURNAL_ANSWER_FOUND &&
+                   job->found_seq > session->resume_from) {
+            server_buffer *buffer = server_buffer_copy(job->answer, job->answer_length);
+            if (!buffer) {
+                server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                        "out of memory");
+            } else {
+                fprintf(stderr, "brigaded: connection %lu: request %lld repeated, answered "
+                                "again from the journal (seq %lld)\n",
+                        server_connection_id(connection), (long long)request,
+                        (long long)job->found_seq);
+                server_connection_send(connection, buffer);
+                server_buffer_unref(buffer);
+            }
+        } else {
+            /* A new request (or the read failed: then it is treated as new,
+             * as before, and the failure logged). */
+            server_resume resume = server_resume_none;
+            resume.repeat_checked = true;
+            server_games_handle_bytes(games, session, job->bytes, job->length, &resume);
+        }
+    } else if (base->status != SERVER_JOURNAL_OK) {
+        fprintf(stderr, "brigaded: journal: %s\n", base->error);
+        server_games_send_error(connection, job->request,
+                                base->status == SERVER_JOURNAL_UNAVAILABLE
+                                    ? PROTOCOL_ERROR_UNAVAILABLE
+                                    : PROTOCOL_ERROR_INTERNAL,
+                                "the journal could not rebuild seq %lld%s",
+                                (long long)job->to_seq,
+                                base->status == SERVER_JOURNAL_UNAVAILABLE
+                                    ? " now: send it again later" : "");
+    } else {
+        server_resume resume = server_resume_none;
+        resume.repeat_checked = true; /* the rollback's battle is read after that check */
+        resume.target = job->battle;
+        resume.rolled_back = job->rolled_back;
+        server_games_handle_bytes(games, session, job->bytes, job->length, &resume);
+    }
+    server_read_job_free(job);
+    if (game)
+        server_game_next(games, game);
+}
+
+/* A read job of `kind` for the request bytes[0..length) of `session`
+ * (game NULL: a load), or NULL when memory runs out. */
+static server_read_job *server_read_job_new(server_game *game, server_session *session,
+                                            const char *game_id, int kind,
+                                            const unsigned char *bytes, size_t length)
+{
+    server_read_job *job = calloc(1, sizeof(*job));
+    if (!job)
+        return NULL;
+    job->bytes = server_bytes_copy(bytes, length);
+    if (!job->bytes) {
+        free(job);
+        return NULL;
+    }
+    job->length = length;
+    job->game = game;
+    job->session = server_session_ref(session);
+    job->kind = kind;
+    snprintf(job->game_id, sizeof(job->game_id), "%s", game_id);
+    job->base.write = false;
+    job->base.run = server_read_run;
+    job->base.done = server_read_done;
+    return job;
+}
+
 /* --------------------------------------------------------------- create */
+
+/* A new game on its way to the journal (server_games_create). The
+ * journal thread reads `record` and what it points to (the job's). */
+typedef struct server_create_job {
+    server_journal_job base;
+    server_session *session;          /* one reference */
+    int64_t request;
+    server_game *game;                /* owned until done(): not in the registry yet */
+    char *scenario;                   /* owned copy of the scenario text */
+    brigade_battle *initial;          /* owned */
+    brigade_event_list events;        /* owned: seq 0's */
+    journal_game record;              /* points into the job */
+    protocol_server_message answer;   /* `created`, tokens included: wiped when freed */
+} server_create_job;
+
+static void server_create_job_free(server_create_job *job)
+{
+    server_session_unref(job->session);
+    server_game_free(job->game);
+    free(job->scenario);
+    free(job->initial);
+    brigade_event_list_free(&job->events);
+    OPENSSL_cleanse(&job->answer, sizeof(job->answer));
+    free(job);
+}
+
+static int server_create_run(server_journal_job *base, journal_db *journal)
+{
+    server_create_job *job = (server_create_job *)base;
+    return journal_game_create(journal, &job->record);
+}
+
+static void server_create_done(server_journal_job *base, void *context)
+{
+    server_games *games = context;
+    server_create_job *job = (server_create_job *)base;
+    server_connection *connection = job->session->connection;
+    games->creating--;
+    if (base->status != SERVER_JOURNAL_OK) {
+        server_games_send_job_error(connection, job->request, base, "the game");
+    } else if (server_games_insert(games, job->game) != 0) {
+        if (connection)
+            server_games_send_error(connection, job->request, PROTOCOL_ERROR_INTERNAL,
+                                    "out of memory");
+    } else {
+        fprintf(stderr, "brigaded: game %s created by connection %lu\n", job->game->id,
+                connection ? server_connection_id(connection) : 0ul);
+        job->game = NULL; /* the registry's now */
+        if (connection)
+            server_games_send(connection, &job->answer);
+    }
+    server_create_job_free(job);
+}
 
 static void server_games_create(server_games *games, server_connection *connection,
                                 const protocol_client_message *message)
 {
     int64_t request = message->request;
-    if (games->game_count >= SERVER_GAMES_MAX) {
+    server_create_job *create = NULL;
+    if (games->game_count + games->creating >= SERVER_GAMES_MAX) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                 "too many games on this server (%d)", SERVER_GAMES_MAX);
         return;
@@ -1173,46 +1865,59 @@ static void server_games_create(server_games *games, server_connection *connecti
     snprintf(answer.as.created.umpire, sizeof(answer.as.created.umpire), "%s", umpire);
 
     /* Durable before anyone hears of it: the game's row, its initial
-     * battle and its start events (seq 0). */
-    journal_game record = {
-        .id = game->id,
-        .created = (int64_t)time(NULL),
-        .scenario = message->as.create.scenario,
-        .scenario_len = message->as.create.scenario_len,
-        .initial = initial,
-        .start = &events,
-        .dice_seed = game->dice_seed,
-        .spectator_sha256 = game->spectator_sha256,
-        .spectator_password_sha256 = game->has_password ? game->password_sha256 : NULL,
-        .spectator_delay = game->delay,
-        .umpire_sha256 = game->umpire_sha256,
-    };
-    memcpy(record.token_sha256, game->token_sha256, sizeof(record.token_sha256));
-    if (journal_game_create(games->journal, &record) != 0) {
-        fprintf(stderr, "brigaded: journal: %s\n", journal_error(games->journal));
+     * battle and its start events (seq 0), by the journal thread; the
+     * game joins the registry in done(). */
+    create = calloc(1, sizeof(*create));
+    if (!create || !(create->scenario = (char *)server_bytes_copy(
+                         (const unsigned char *)message->as.create.scenario,
+                         message->as.create.scenario_len))) {
         OPENSSL_cleanse(&answer, sizeof(answer));
-        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
-                                "the server could not record the game in its journal");
-        goto done;
+        goto internal;
     }
     game->battle = battle;
     battle = NULL;
     game->events = (long)events.count;
-    if (server_games_insert(games, game) != 0) {
-        OPENSSL_cleanse(&answer, sizeof(answer));
-        goto internal;
-    }
-    fprintf(stderr, "brigaded: game %s created by connection %lu\n", game->id,
-            server_connection_id(connection));
-    game = NULL; /* the registry's now */
-    server_games_send(connection, &answer);
+    game->answers_from = 1;
+    create->session = server_session_ref(server_connection_data(connection));
+    create->request = request;
+    create->game = game;
+    game = NULL; /* the job's now */
+    create->initial = initial;
+    initial = NULL;
+    create->events = events;
+    brigade_event_list_init(&events);
+    create->answer = answer;
     OPENSSL_cleanse(&answer, sizeof(answer));
+    create->record = (journal_game){
+        .id = create->game->id,
+        .created = (int64_t)time(NULL),
+        .scenario = create->scenario,
+        .scenario_len = message->as.create.scenario_len,
+        .initial = create->initial,
+        .start = &create->events,
+        .dice_seed = create->game->dice_seed,
+        .spectator_sha256 = create->game->spectator_sha256,
+        .spectator_password_sha256 =
+            create->game->has_password ? create->game->password_sha256 : NULL,
+        .spectator_delay = create->game->delay,
+        .umpire_sha256 = create->game->umpire_sha256,
+    };
+    memcpy(create->record.token_sha256, create->game->token_sha256,
+           sizeof(create->record.token_sha256));
+    create->base.write = true;
+    create->base.run = server_create_run;
+    create->base.done = server_create_done;
+    games->creating++;
+    server_games_submit(games, NULL, &create->base);
+    create = NULL;
     goto done;
 
 internal:
     server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                             "the server could not create the game");
 done:
+    if (create)
+        server_create_job_free(create);
     OPENSSL_cleanse(tokens, sizeof(tokens));
     OPENSSL_cleanse(spectator, sizeof(spectator));
     OPENSSL_cleanse(umpire, sizeof(umpire));
@@ -1256,12 +1961,6 @@ static bool server_games_resume(server_connection *connection, const server_game
     return true;
 }
 
-static bool server_games_commit(server_games *games, server_game *game,
-                                server_connection *connection, brigade_side seat,
-                                int64_t request,
-                                const unsigned char action_hash[JOURNAL_HASH_SIZE],
-                                brigade_event_list *events, bool send_ack,
-                                const brigade_battle *base, int64_t rollback_to);
 static void server_dice_init(server_dice *dice, const server_game *game,
                              const brigade_battle *battle, brigade_dice_source *source);
 static bool server_dice_consistent(const server_dice *dice, const brigade_battle *battle,
@@ -1271,12 +1970,13 @@ static bool server_dice_consistent(const server_dice *dice, const brigade_battle
  * A seat's first join with its dice seed (PROTOCOL.md §10.3): journals
  * the seed as an event and, when the other seat's seed is in already,
  * begins the battle (turn 1's Initiative rolls, brigade_battle_start), as
- * the game's next seq: a delta to every member. Returns false when it
- * could not (memory, the journal; nothing changed).
+ * the game's next seq: a delta to every member. The join (bytes) carries
+ * on once it is committed. Returns false when it could not be submitted
+ * (memory; nothing changed).
  */
 static bool server_games_seed(server_games *games, server_game *game,
-                              server_connection *connection, brigade_side seat, int64_t request,
-                              const char *seed_hex)
+                              server_session *session, brigade_side seat, int64_t request,
+                              const char *seed_hex, const unsigned char *bytes, size_t length)
 {
     uint8_t seed[BRIGADE_DICE_SEED_BYTES];
     if (!brigade_dice_seed_from_hex(seed_hex, seed))
@@ -1312,12 +2012,15 @@ static bool server_games_seed(server_games *games, server_game *game,
             fprintf(stderr, "brigaded: game %s: the battle cannot begin: %s\n", game->id,
                     error.message[0] ? error.message : "dice");
     }
-    ok = ok && server_games_commit(games, game, connection, seat, request, hash, &events, false,
-                                   NULL, 0);
-    if (ok)
-        fprintf(stderr, "brigaded: game %s: seat %s's dice seed is in%s\n", game->id,
-                brigade_side_name(seat), game->battle->turn > 0 && seeded->turn == 0
-                                             ? "; the battle begins" : "");
+    if (ok) {
+        bool begins = seeded->turn > 0;
+        server_append_job *job =
+            server_games_prepare(games, game, seat, request, hash, &events, NULL, 0);
+        ok = job && server_games_submit_append(games, job, session, false, bytes, length);
+        if (ok)
+            fprintf(stderr, "brigaded: game %s: seat %s's dice seed goes to the journal%s\n",
+                    game->id, brigade_side_name(seat), begins ? "; the battle begins" : "");
+    }
     OPENSSL_cleanse(&dice, sizeof(dice));
     free(seeded);
     brigade_event_list_free(&events);
@@ -1330,7 +2033,8 @@ static bool server_games_seed(server_games *games, server_game *game,
  * false when it could not (memory, the journal; nothing changed).
  */
 static bool server_games_seated(server_games *games, server_game *game,
-                                server_connection *connection, int64_t request)
+                                server_session *session, int64_t request,
+                                const unsigned char *bytes, size_t length)
 {
     brigade_event seated;
     brigade_battle_seated(&seated);
@@ -1338,9 +2042,11 @@ static bool server_games_seated(server_games *games, server_game *game,
     journal_sha256("seated", 6, hash);
     brigade_event_list events;
     brigade_event_list_init(&events);
+    server_append_job *job = NULL;
     bool ok = brigade_event_list_push(&events, &seated) &&
-              server_games_commit(games, game, connection, BRIGADE_SIDE_NONE, request, hash,
-                                  &events, false, NULL, 0);
+              (job = server_games_prepare(games, game, BRIGADE_SIDE_NONE, request, hash, &events,
+                                          NULL, 0)) != NULL &&
+              server_games_submit_append(games, job, session, false, bytes, length);
     if (ok)
         fprintf(stderr, "brigaded: game %s: the umpire takes the seat\n", game->id);
     brigade_event_list_free(&events);
@@ -1355,9 +2061,11 @@ static bool server_games_seated(server_games *games, server_game *game,
  * Answers the request (ack and delta, or error) itself.
  */
 static void server_games_rollback(server_games *games, server_connection *connection,
-                                  const server_session *session, int64_t request,
+                                  server_session *session, int64_t request,
                                   const unsigned char action_hash[JOURNAL_HASH_SIZE],
-                                  int64_t to_seq, const char *reason)
+                                  int64_t to_seq, const char *reason,
+                                  const unsigned char *bytes, size_t length,
+                                  const server_resume *resume)
 {
     server_game *game = session->game;
     if (!session->umpire) {
@@ -1376,24 +2084,26 @@ static void server_games_rollback(server_games *games, server_connection *connec
                                 (long long)to_seq, (long long)game->seq);
         return;
     }
-    brigade_battle *target = malloc(sizeof(*target));
-    if (!target) {
-        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
+    if (!resume->target) {
+        /* The battle after to_seq, rebuilt by the journal thread; the
+         * rollback carries on in its done() (server_read_done). */
+        server_read_job *job = server_read_job_new(game, session, game->id, SERVER_READ_BATTLE,
+                                                   bytes, length);
+        if (!job) {
+            server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                    "out of memory");
+            return;
+        }
+        job->to_seq = to_seq;
+        job->request = request;
+        server_games_submit(games, game, &job->base);
         return;
     }
-    bool rolled_back = false;
-    if (journal_battle_at(games->journal, game->id, to_seq, target, &rolled_back) != 0) {
-        fprintf(stderr, "brigaded: journal: %s\n", journal_error(games->journal));
-        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
-                                "the journal could not rebuild seq %lld", (long long)to_seq);
-        free(target);
-        return;
-    }
-    if (rolled_back) {
+    const brigade_battle *target = resume->target;
+    if (resume->rolled_back) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_INVALID_ACTION,
                                 "seq %lld was itself rolled back: choose an action still in play",
                                 (long long)to_seq);
-        free(target);
         return;
     }
     char text[PROTOCOL_NOTE_MAX + 1];
@@ -1406,30 +2116,44 @@ static void server_games_rollback(server_games *games, server_connection *connec
     if (code != BRIGADE_BATTLE_OK) {
         server_games_send_error(connection, request, server_games_error_code(code), "%s",
                                 error.message);
-        free(target);
         return;
     }
     brigade_event_list events;
     brigade_event_list_init(&events);
+    server_append_job *job = NULL;
     if (!brigade_event_list_push(&events, &event) ||
-        !server_games_commit(games, game, connection, BRIGADE_SIDE_NONE, request, action_hash,
-                             &events, true, target, to_seq))
+        !(job = server_games_prepare(games, game, BRIGADE_SIDE_NONE, request, action_hash,
+                                     &events, target, to_seq)) ||
+        !server_games_submit_append(games, job, session, true, NULL, 0))
         server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                 "the server could not roll the game back");
     else
-        fprintf(stderr, "brigaded: game %s: the umpire rolls back to seq %lld\n", game->id,
-                (long long)to_seq);
+        fprintf(stderr, "brigaded: game %s: the umpire's rollback to seq %lld goes to the "
+                        "journal\n", game->id, (long long)to_seq);
     brigade_event_list_free(&events);
-    free(target);
 }
 
 static void server_games_join(server_games *games, server_connection *connection,
-                              const protocol_client_message *message)
+                              const protocol_client_message *message,
+                              const unsigned char *bytes, size_t length,
+                              const server_resume *resume)
 {
     int64_t request = message->request;
+    server_session *session = server_connection_data(connection);
     server_game *game = server_games_find(games, message->as.join.game);
-    if (!game)
-        game = server_games_find_journaled(games, message->as.join.game);
+    if (!game && !resume->loaded) {
+        /* Not in memory (an ended game, or none such): the journal thread
+         * looks, and the join comes back in its done(). */
+        server_read_job *job = server_read_job_new(NULL, session, message->as.join.game,
+                                                   SERVER_READ_GAME, bytes, length);
+        if (!job) {
+            server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                    "out of memory");
+            return;
+        }
+        server_games_submit(games, NULL, &job->base);
+        return;
+    }
     if (!game) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_UNKNOWN_GAME,
                                 "no game \"%s\"", message->as.join.game);
@@ -1488,8 +2212,7 @@ static void server_games_join(server_games *games, server_connection *connection
                                          : PROTOCOL_SEAT_B;
     const char *seat_name = watching ? "spectator" : umpiring ? "umpire" : brigade_side_name(seat);
 
-    server_session *session = server_connection_data(connection);
-    if (session && (session->game != game || session->seat != seat ||
+    if (session->game && (session->game != game || session->seat != seat ||
                     session->spectator != watching || session->umpire != umpiring)) {
         /* PROTOCOL.md §1: one seat of one game per connection. */
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
@@ -1512,20 +2235,20 @@ static void server_games_join(server_games *games, server_connection *connection
                                     brigade_side_name(seat));
             return;
         }
-        if (!server_games_seed(games, game, connection, seat, request, message->as.join.seed)) {
+        if (!server_games_seed(games, game, session, seat, request, message->as.join.seed,
+                               bytes, length))
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                     "the server could not record the dice seed");
-            return;
-        }
+        return; /* the join carries on once the seed is committed */
     }
 
     /* The umpire's first join: from now on the game has an umpire, and
      * D9's events wait for its rulings (PROTOCOL.md §10.2). */
-    if (umpiring && !game->battle->umpired && !server_games_seated(games, game, connection,
-                                                                    request)) {
-        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
-                                "the server could not seat the umpire");
-        return;
+    if (umpiring && !game->battle->umpired) {
+        if (!server_games_seated(games, game, session, request, bytes, length))
+            server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                    "the server could not seat the umpire");
+        return; /* the join carries on once the seat is committed */
     }
 
     bool delayed = watching && game->delay > 0;
@@ -1572,11 +2295,9 @@ static void server_games_join(server_games *games, server_connection *connection
             return;
         }
     }
-    if (!session) {
-        session = malloc(sizeof(*session));
-        if (!session || (delayed ? server_game_delayed_add(game, connection)
-                                  : server_game_member_add(game, connection)) != 0) {
-            free(session);
+    if (!session->game) {
+        if ((delayed ? server_game_delayed_add(game, connection)
+                     : server_game_member_add(game, connection)) != 0) {
             server_buffer_unref(buffer);
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
             return;
@@ -1586,7 +2307,6 @@ static void server_games_join(server_games *games, server_connection *connection
         session->spectator = watching;
         session->umpire = umpiring;
         session->delayed = delayed;
-        server_connection_set_data(connection, session);
         fprintf(stderr, "brigaded: connection %lu joined game %s seat %s%s\n",
                 server_connection_id(connection), game->id, seat_name,
                 resuming ? " (resuming)" : "");
@@ -1681,233 +2401,69 @@ static bool server_games_action_hash(const protocol_client_message *message,
 }
 
 /*
- * A repeated request (PROTOCOL.md §4.1): when the journal holds an answer
- * to this seat's `request` at a seq after the connection's resume_from,
+ * A repeated request (PROTOCOL.md §4.1): when an answer to this seat's
+ * `request` was committed at a seq after the connection's resume_from,
  * sends that answer again (the same action) or a bad_message (another
- * action under the same id) and returns true; false when the request is
- * new (or SQLite failed: then it is treated as new, and the failure logged).
+ * action under the same id) and returns true. The answers of the last
+ * SERVER_GAME_DELTAS_KEPT seqs are in memory; when the connection's view
+ * began before them (a client long gone, or a restart since), the journal
+ * thread looks (server_read_done carries on) and this returns true too.
+ * False: the request is new.
  */
 static bool server_games_repeat(server_games *games, server_connection *connection,
-                                const server_session *session, int64_t request,
-                                const unsigned char hash[JOURNAL_HASH_SIZE])
+                                server_session *session, int64_t request,
+                                const unsigned char hash[JOURNAL_HASH_SIZE],
+                                const unsigned char *bytes, size_t length,
+                                const server_resume *resume)
 {
-    const server_game *game = session->game;
-    if (session->resume_from >= game->seq)
+    server_game *game = session->game;
+    if (session->resume_from >= game->seq || resume->repeat_checked)
         return false; /* nothing answered since the connection's view began */
-    int64_t seq = 0;
-    uint8_t *answer = NULL;
-    size_t length = 0;
-    journal_answer_result found = journal_answer_find(
-        games->journal, game->id, session->seat, request, hash, &seq, &answer, &length);
-    if (found == JOURNAL_ANSWER_ERROR)
-        fprintf(stderr, "brigaded: journal: %s\n", journal_error(games->journal));
-    if (found == JOURNAL_ANSWER_ERROR || found == JOURNAL_ANSWER_NONE ||
-        seq <= session->resume_from) {
-        free(answer);
-        return false;
+    const server_answer *found = NULL;
+    for (int64_t seq = game->seq; seq > session->resume_from && seq >= game->answers_from && !found;
+         seq--) {
+        const server_answer *slot = &game->answers[seq % SERVER_GAME_DELTAS_KEPT];
+        if (slot->seq == seq && slot->seat == session->seat && slot->request == request)
+            found = slot;
     }
-    if (found == JOURNAL_ANSWER_OTHER) {
+    if (!found) {
+        if (session->resume_from + 1 >= game->answers_from)
+            return false;
+        server_read_job *job = server_read_job_new(game, session, game->id, SERVER_READ_ANSWER,
+                                                   bytes, length);
+        if (!job) {
+            server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                    "out of memory");
+            return true;
+        }
+        job->seat = session->seat;
+        job->request = request;
+        memcpy(job->action_sha256, hash, JOURNAL_HASH_SIZE);
+        server_games_submit(games, game, &job->base);
+        return true;
+    }
+    if (CRYPTO_memcmp(found->action_sha256, hash, JOURNAL_HASH_SIZE) != 0) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
                                 "request %lld was answered at seq %lld for another action of "
                                 "seat %s; use a new request id",
-                                (long long)request, (long long)seq,
+                                (long long)request, (long long)found->seq,
                                 session->umpire ? "umpire" : brigade_side_name(session->seat));
         return true;
     }
-    server_buffer *buffer = server_buffer_copy(answer, length);
-    free(answer);
-    if (!buffer) {
-        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
-        return true;
-    }
     fprintf(stderr, "brigaded: connection %lu: request %lld repeated, answered again (seq %lld)\n",
-            server_connection_id(connection), (long long)request, (long long)seq);
-    server_connection_send(connection, buffer);
-    server_buffer_unref(buffer);
+            server_connection_id(connection), (long long)request, (long long)found->seq);
+    server_connection_send(connection, found->answer);
     return true;
 }
 
-/*
- * Commits `events` (the consequences of one accepted request of `seat` in
- * `game`, at least one) as the game's next seq (design.md "The path of one
- * action"): folds them into a copy of the battle (adding the dice reveal,
- * PROTOCOL.md §10.3, when the battle ends), builds the snapshot and its
- * delta, journals the events with the ack `{request, seq}` as the answer
- * to a repeated request, then makes the copy the game's battle, sends the
- * ack to `connection` when `send_ack`, and the delta to every member.
- * Returns true, or false with nothing changed and nothing sent (memory, or
- * the journal failed: logged).
- */
-static bool server_games_commit(server_games *games, server_game *game,
-                                server_connection *connection, brigade_side seat,
-                                int64_t request,
-                                const unsigned char action_hash[JOURNAL_HASH_SIZE],
-                                brigade_event_list *events, bool send_ack,
-                                const brigade_battle *base, int64_t rollback_to)
-{
-    bool committed = false;
-    brigade_battle *next = NULL;
-    protocol_value *entries = NULL, *state = NULL, *ops = NULL, *holder = NULL, *aux = NULL;
-    protocol_value *old_log = NULL, *new_log = NULL;
-    server_buffer *delta = NULL, *ack_buffer = NULL;
-    uint8_t *ack_bytes = NULL;
-
-    /* The next battle and its log entries, on a copy. */
-    next = malloc(sizeof(*next));
-    entries = protocol_value_array_new();
-    if (!next || !entries)
-        goto done;
-    *next = base ? *base : *game->battle;
-    if (!server_game_fold(next, events, game->seq + 1, entries))
-        goto done;
-    if (next->phase == BRIGADE_PHASE_ENDED && !next->dice.server_seed[0] &&
-        next->dice.commitment[0]) {
-        /* The game's last event reveals the server's dice seed. */
-        brigade_event reveal;
-        memset(&reveal, 0, sizeof(reveal));
-        reveal.kind = BRIGADE_BATTLE_EVENT_DICE_REVEALED;
-        reveal.dice.side = BRIGADE_SIDE_NONE;
-        brigade_dice_seed_to_hex(game->dice_seed, reveal.dice.hex);
-        size_t first = events->count;
-        if (!brigade_event_list_push(events, &reveal))
-            goto done;
-        brigade_event_list one = {events->items + first, 1, 1};
-        if (!server_game_fold(next, &one, game->seq + 1, entries))
-            goto done;
-    }
-
-    /* The next snapshot, and the delta: the tree without "log" is diffed,
-     * the log only grows and its new entries are appended as sets (the
-     * same ops protocol_delta_compute gives for appended array elements),
-     * so the old log is swapped out of the way instead of copied. */
-    state = protocol_state_from_battle(next, game->id);
-    holder = protocol_value_nil_new();
-    if (!state || !holder || protocol_value_map_set(state, "log", protocol_value_nil_new()) != 0)
-        goto done;
-    old_log = protocol_value_map_get(game->state, "log");
-    new_log = protocol_value_map_get(state, "log");
-    if (!old_log || !new_log)
-        goto done;
-    size_t log_length = protocol_value_count(old_log);
-    protocol_value_swap(old_log, holder); /* game->state's log is nil for now */
-    protocol_delta_error delta_error = protocol_delta_compute(game->state, state, &ops);
-    protocol_value_swap(old_log, holder); /* and back */
-    if (delta_error != PROTOCOL_DELTA_OK || !server_games_log_ops(ops, entries, log_length))
-        goto done;
-
-    delta = server_games_delta_buffer(game, game->seq + 1, ops);
-    if (!delta)
-        goto done;
-
-    /* The new log: the old one moved over, the entries appended. */
-    protocol_value_swap(new_log, old_log); /* state has the log, game->state nil */
-    size_t pushed = 0;
-    for (; pushed < protocol_value_count(entries); pushed++)
-        if (protocol_value_array_push(new_log, protocol_value_clone(protocol_value_array_get(
-                                                   entries, pushed))) != 0)
-            break;
-    if (pushed < protocol_value_count(entries)) {
-        while (pushed--)
-            protocol_value_array_pop(new_log);
-        protocol_value_swap(new_log, old_log);
-        goto done;
-    }
-
-    /* The ack, encoded once: journaled for a repeated request, then sent. */
-    protocol_server_message ack;
-    memset(&ack, 0, sizeof(ack));
-    ack.kind = PROTOCOL_SERVER_ACK;
-    ack.request = request;
-    ack.as.ack.seq = game->seq + 1;
-    size_t ack_length = 0;
-    if (protocol_server_message_encode(&ack, 0, &ack_bytes, &ack_length) != PROTOCOL_CODEC_OK ||
-        !(ack_buffer = server_buffer_copy(ack_bytes, ack_length)))
-        goto undo;
-
-    /* Commit: the events and the ack, durably, before anything is sent
-     * (design.md "The path of one action"); every JOURNAL_SNAPSHOT_
-     * EVERY actions with a snapshot of the battle and the log (aux). */
-    journal_action action = {
-        .game = game->id,
-        .seq = game->seq + 1,
-        .battle = game->battle,
-        .events = events,
-        .seat = seat,
-        .request = request,
-        .answer = ack_bytes,
-        .answer_len = ack_length,
-        .ended = next->phase == BRIGADE_PHASE_ENDED,
-        .rollback_to = rollback_to,
-    };
-    memcpy(action.action_sha256, action_hash, JOURNAL_HASH_SIZE);
-    /* A rollback always comes with its snapshot (journal.h): a restart
-     * then starts from it, after every rolled-back row. */
-    if (rollback_to > 0 || journal_snapshot_due(games->journal, action.seq)) {
-        aux = protocol_value_map_new();
-        if (!aux || protocol_value_map_set(aux, "log", protocol_value_clone(new_log)) != 0)
-            goto undo;
-        action.snapshot = next;
-        action.snapshot_aux = aux;
-    }
-    /* The test hook counts the acts only (game.h). */
-    if (send_ack)
-        server_games_crash_point(games, SERVER_GAMES_CRASH_BEFORE_COMMIT);
-    if (journal_append(games->journal, &action) != 0) {
-        fprintf(stderr, "brigaded: journal: %s\n", journal_error(games->journal));
-        goto undo;
-    }
-    if (send_ack) {
-        games->commits++;
-        server_games_crash_point(games, SERVER_GAMES_CRASH_AFTER_COMMIT);
-    }
-
-    protocol_value_free(game->state);
-    game->state = state;
-    state = NULL;
-    brigade_battle *previous = game->battle;
-    int64_t previous_seq = game->seq;
-    bool phase_changed = next->turn != previous->turn || next->phase != previous->phase;
-    game->battle = next;
-    next = NULL;
-    game->seq++;
-    game->events += (long)events->count;
-    server_game_delta_keep(game, delta);
-    if (game->delay > 0 && phase_changed) {
-        server_game_views_advance(game, previous, previous_seq); /* keeps previous */
-        previous = NULL;
-    }
-    free(previous);
-
-    if (send_ack)
-        server_connection_send(connection, ack_buffer);
-    server_connection_broadcast(game->members, game->member_count, delta);
-    committed = true;
-    goto done;
-
-undo:
-    /* Not committed: the log goes back as it was. */
-    for (size_t i = 0; i < protocol_value_count(entries); i++)
-        protocol_value_array_pop(new_log);
-    protocol_value_swap(new_log, old_log);
-done:
-    server_buffer_unref(delta);
-    server_buffer_unref(ack_buffer);
-    free(ack_bytes);
-    protocol_value_free(aux);
-    protocol_value_free(ops);
-    protocol_value_free(holder);
-    protocol_value_free(state);
-    protocol_value_free(entries);
-    free(next);
-    return committed;
-}
-
 static void server_games_act(server_games *games, server_connection *connection,
-                             const protocol_client_message *message)
+                             const protocol_client_message *message,
+                             const unsigned char *bytes, size_t length,
+                             const server_resume *resume)
 {
     int64_t request = message->request;
     server_session *session = server_connection_data(connection);
-    if (!session) {
+    if (!session->game) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_NOT_JOINED,
                                 "join a game before acting");
         return;
@@ -1923,12 +2479,13 @@ static void server_games_act(server_games *games, server_connection *connection,
         server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
         return;
     }
-    if (server_games_repeat(games, connection, session, request, action_hash))
+    if (server_games_repeat(games, connection, session, request, action_hash, bytes, length,
+                            resume))
         return;
     if (message->as.act.kind == PROTOCOL_ACTION_ROLLBACK) {
         server_games_rollback(games, connection, session, request, action_hash,
                               message->as.act.as.rollback.to_seq,
-                              message->as.act.as.rollback.reason);
+                              message->as.act.as.rollback.reason, bytes, length, resume);
         return;
     }
 
@@ -1968,9 +2525,11 @@ static void server_games_act(server_games *games, server_connection *connection,
                                                  : brigade_battle_error_code_name(code));
         goto done;
     }
+    server_append_job *job = NULL;
     if (!server_dice_consistent(&dice, game->battle, &events) ||
-        !server_games_commit(games, game, connection, session->seat, request, action_hash,
-                             &events, true, NULL, 0))
+        !(job = server_games_prepare(games, game, session->seat, request, action_hash, &events,
+                                     NULL, 0)) ||
+        !server_games_submit_append(games, job, session, true, NULL, 0))
         server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                 "the server could not carry out the action");
 done:
@@ -1980,10 +2539,49 @@ done:
 
 /* ------------------------------------------------------------- handlers */
 
-static void server_games_on_message(void *context, server_connection *connection,
-                                    const unsigned char *bytes, size_t length)
+/* Handles one decoded request now (its turn has come); `bytes` is its
+ * frame, kept by the jobs it may need. */
+static void server_games_handle(server_games *games, server_session *session,
+                                const protocol_client_message *message,
+                                const unsigned char *bytes, size_t length,
+                                const server_resume *resume)
 {
-    server_games *games = context;
+    server_connection *connection = session->connection;
+    switch (message->kind) {
+    case PROTOCOL_CLIENT_CREATE:
+        server_games_create(games, connection, message);
+        break;
+    case PROTOCOL_CLIENT_JOIN:
+        server_games_join(games, connection, message, bytes, length, resume);
+        break;
+    case PROTOCOL_CLIENT_ACT:
+        server_games_act(games, connection, message, bytes, length, resume);
+        break;
+    }
+}
+
+/* Wipes what a decoded message holds of secrets, and frees it. */
+static void server_games_message_clear(protocol_client_message *message)
+{
+    /* A join message holds a token: wipe it. */
+    if (message->kind == PROTOCOL_CLIENT_JOIN) {
+        OPENSSL_cleanse(message->as.join.token, sizeof(message->as.join.token));
+        OPENSSL_cleanse(message->as.join.password, sizeof(message->as.join.password));
+    }
+    if (message->kind == PROTOCOL_CLIENT_CREATE)
+        OPENSSL_cleanse(message->as.create.spectator_password,
+                        sizeof(message->as.create.spectator_password));
+    protocol_client_message_clear(message);
+}
+
+/* A request as it comes: decoded and handled now, or, when its game has a
+ * journal job in flight or requests waiting already, queued behind them
+ * (at most SERVER_GAME_WAITING_MAX; beyond, `unavailable`). */
+static void server_games_enter(server_games *games, server_session *session,
+                               const unsigned char *bytes, size_t length,
+                               const server_resume *resume)
+{
+    server_connection *connection = session->connection;
     protocol_client_message message;
     protocol_message_status status;
     memset(&status, 0, sizeof(status));
@@ -1994,26 +2592,59 @@ static void server_games_on_message(void *context, server_connection *connection
                                                         : protocol_message_error_name(error));
         return;
     }
-    switch (message.kind) {
-    case PROTOCOL_CLIENT_CREATE:
-        server_games_create(games, connection, &message);
-        break;
-    case PROTOCOL_CLIENT_JOIN:
-        server_games_join(games, connection, &message);
-        break;
-    case PROTOCOL_CLIENT_ACT:
-        server_games_act(games, connection, &message);
-        break;
+    server_game *game = message.kind == PROTOCOL_CLIENT_JOIN
+                            ? server_games_find(games, message.as.join.game)
+                        : message.kind == PROTOCOL_CLIENT_ACT ? session->game
+                                                              : NULL;
+    if (game && (game->busy || game->waiting)) {
+        server_waiting *waiting = NULL;
+        if (game->waiting_count >= SERVER_GAME_WAITING_MAX) {
+            server_games_send_error(connection, message.request, PROTOCOL_ERROR_UNAVAILABLE,
+                                    "game \"%s\" has %d requests waiting for the journal; "
+                                    "send it again later", game->id, SERVER_GAME_WAITING_MAX);
+        } else if (!(waiting = calloc(1, sizeof(*waiting))) ||
+                   !(waiting->bytes = server_bytes_copy(bytes, length))) {
+            free(waiting);
+            server_games_send_error(connection, message.request, PROTOCOL_ERROR_INTERNAL,
+                                    "out of memory");
+        } else {
+            waiting->length = length;
+            waiting->session = server_session_ref(session);
+            if (game->waiting_tail)
+                game->waiting_tail->next = waiting;
+            else
+                game->waiting = waiting;
+            game->waiting_tail = waiting;
+            game->waiting_count++;
+        }
+    } else {
+        server_games_handle(games, session, &message, bytes, length, resume);
     }
-    /* A join message holds a token: wipe it. */
-    if (message.kind == PROTOCOL_CLIENT_JOIN) {
-        OPENSSL_cleanse(message.as.join.token, sizeof(message.as.join.token));
-        OPENSSL_cleanse(message.as.join.password, sizeof(message.as.join.password));
+    server_games_message_clear(&message);
+}
+
+static void server_games_on_open(void *context, server_connection *connection)
+{
+    (void)context;
+    server_session *session = calloc(1, sizeof(*session));
+    if (!session) {
+        server_connection_close(connection, SERVER_NET_CLOSE_INTERNAL);
+        return;
     }
-    if (message.kind == PROTOCOL_CLIENT_CREATE)
-        OPENSSL_cleanse(message.as.create.spectator_password,
-                        sizeof(message.as.create.spectator_password));
-    protocol_client_message_clear(&message);
+    session->connection = connection;
+    session->refs = 1;
+    session->seat = BRIGADE_SIDE_NONE;
+    server_connection_set_data(connection, session);
+}
+
+static void server_games_on_message(void *context, server_connection *connection,
+                                    const unsigned char *bytes, size_t length)
+{
+    server_games *games = context;
+    server_session *session = server_connection_data(connection);
+    if (!session)
+        return; /* on_open ran out of memory: the connection is closing */
+    server_games_enter(games, session, bytes, length, &server_resume_none);
 }
 
 static void server_games_on_refused(void *context, server_connection *connection,
@@ -2034,20 +2665,23 @@ static void server_games_on_close(void *context, server_connection *connection)
     server_session *session = server_connection_data(connection);
     if (!session)
         return;
-    if (session->delayed)
-        server_game_delayed_remove(session->game, connection);
-    else
-        server_game_member_remove(session->game, connection);
+    if (session->game) {
+        if (session->delayed)
+            server_game_delayed_remove(session->game, connection);
+        else
+            server_game_member_remove(session->game, connection);
+    }
     server_connection_set_data(connection, NULL);
-    if (session->spectator)
+    session->connection = NULL; /* its waiting requests and jobs answer nobody */
+    if (session->game && session->spectator)
         server_game_watchers_send(session->game);
-    free(session);
+    server_session_unref(session);
 }
 
 server_net_handlers server_games_handlers(void)
 {
     return (server_net_handlers){
-        .on_open = NULL,
+        .on_open = server_games_on_open,
         .on_message = server_games_on_message,
         .on_refused = server_games_on_refused,
         .on_close = server_games_on_close,

@@ -24,10 +24,13 @@
  * A text message gets bad_frame (request 0); a message over the size
  * limit gets too_large and the connection is closed with 1009 (§1).
  *
- * Durability (issue 4): every game lives in the journal (journal/journal.h,
- * DIR/brigade.sqlite under --data). A new game is journaled before its
- * `created` is sent; an accepted action's events and its answer are
- * committed before its ack and delta are sent to anyone; at start every
+ * Durability (issue 4, issue 11): every game lives in the journal
+ * (journal/journal.h, DIR/brigade.sqlite under --data), written by the
+ * journal thread (server/journal_queue.h) in group commits. A new game is
+ * journaled before its `created` is sent; an accepted action's events and
+ * its answer are committed before its ack and delta are sent to anyone (a
+ * commit that fails or waits past the busy timeout answers `unavailable`
+ * and changes nothing); at start every
  * unfinished game is rebuilt from the journal (a game the journal finds
  * damaged is reported, and joining it gets unknown_game with the reason).
  * A connection that joins with last_seq gets `resumed` and the deltas it
@@ -49,8 +52,9 @@
  * only the SHA-256 of each token (in memory and in the journal), compares
  * hashes in constant time and never logs a token.
  *
- * Everything runs on the server's loop thread; the registry is owned by
- * main() (no global state).
+ * Threads: everything here runs on the server's loop thread except the
+ * journal jobs' run() (journal_queue.h), which touch only what their job
+ * owns and the journal; the registry is owned by main() (no global state).
  */
 #ifndef BRIGADE_SERVER_GAME_H
 #define BRIGADE_SERVER_GAME_H
@@ -64,8 +68,13 @@
  * error internal ("too many games"). */
 #define SERVER_GAMES_MAX 10000
 /* Deltas kept per game for connections that resume (PROTOCOL.md §4.1): a
- * client further behind gets a whole snapshot. */
+ * client further behind gets a whole snapshot. The answers of as many
+ * seqs are kept in memory for repeated requests (older ones are read by
+ * the journal thread). */
 #define SERVER_GAME_DELTAS_KEPT 64
+/* Requests of one game that may wait while its journal job is in flight;
+ * one more is refused with `unavailable` (PROTOCOL.md §6.4). */
+#define SERVER_GAME_WAITING_MAX 16
 
 typedef struct server_games server_games;
 
@@ -78,6 +87,10 @@ typedef enum server_games_crash {
 
 typedef struct server_games_options {
     const char *data_dir; /* the server's data folder (it exists): the journal's home */
+    /* How long a commit waits for the journal's write lock held by another
+     * process before its actions are refused with `unavailable`, ms; 0:
+     * JOURNAL_BUSY_TIMEOUT_MS (brigaded --journal-busy-ms). */
+    int busy_timeout_ms;
     /* TEST HOOK, for the crash tests only (tests/journal/crash_test.py):
      * main() reads BRIGADE_TEST_CRASH=before-commit[:N] or after-commit[:N]
      * from the environment into these; the server then kills itself with
@@ -103,13 +116,21 @@ bool server_games_crash_parse(const char *text, server_games_crash *crash, long 
  */
 server_games *server_games_new(const server_games_options *options, char *message, size_t size);
 
-/* Tells the registry which network layer it answers through. Call once,
- * after server_net_new and before server_net_run. */
-void server_games_attach(server_games *games, server_net *net);
+/* Tells the registry which network layer it answers through, and starts
+ * the journal thread on the net's loop (server/journal_queue.h): from now
+ * on no SQLite call runs on the loop thread. Call once, after
+ * server_net_new and before server_net_run. Returns 0, or -1 with a
+ * reason in message[size]. */
+int server_games_attach(server_games *games, server_net *net, char *message, size_t size);
 
-/* Frees every game and closes the journal (everything in it is committed
- * already). Call after server_net_destroy (which reports every connection
- * closed first). NULL is a no-op. */
+/* After server_net_run returned, before server_net_destroy: lets the
+ * journal thread commit what is queued, answers it, and ends the thread
+ * (the journal is closed). */
+void server_games_stop(server_games *games);
+
+/* Frees every game (the journal is closed by server_games_stop, or here
+ * when the registry was never attached). Call after server_net_destroy
+ * (which reports every connection closed first). NULL is a no-op. */
 void server_games_destroy(server_games *games);
 
 /* How many games the registry holds. */

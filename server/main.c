@@ -47,6 +47,7 @@ typedef struct server_options {
     const char *data_dir;
     const char *listen_address;
     const char *web_dir; /* NULL: none found */
+    int journal_busy_ms;  /* 0: JOURNAL_BUSY_TIMEOUT_MS */
     bool web_explicit;
 } server_options;
 
@@ -67,6 +68,11 @@ static void server_usage(FILE *out)
             "                  Default: <brigaded's folder>/../share/brigade/client-web\n"
             "                  if it exists, else the source tree's client-web/\n"
             "                  (%s).\n"
+            "  --journal-busy-ms MS\n"
+            "                  how long a commit waits for the journal's write lock when\n"
+            "                  another process holds it (a backup, an sqlite3 shell)\n"
+            "                  before its actions are refused with 'unavailable' (sent\n"
+            "                  again later by clients), 1..600000. Default 5000.\n"
             "  --help          print this and exit.\n"
             "\n"
             "GET /healthz answers 200 \"ok\". SIGINT or SIGTERM shut down cleanly\n"
@@ -170,7 +176,8 @@ static int server_options_parse(int argc, char **argv, server_options *options)
             server_usage(stdout);
             return 1;
         }
-        static const char *const names[] = {"--port", "--data", "--listen", "--web"};
+        static const char *const names[] = {"--port", "--data", "--listen", "--web",
+                                            "--journal-busy-ms"};
         const char *name = NULL;
         const char *value = NULL;
         for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
@@ -204,6 +211,16 @@ static int server_options_parse(int argc, char **argv, server_options *options)
                 return 2;
             }
             options->port = (int)port;
+        } else if (strcmp(name, "--journal-busy-ms") == 0) {
+            char *end = NULL;
+            errno = 0;
+            long ms = strtol(value, &end, 10);
+            if (value[0] < '0' || value[0] > '9' || *end || errno || ms < 1 || ms > 600000) {
+                fprintf(stderr, "brigaded: --journal-busy-ms: '%s' is not a number of "
+                                "milliseconds (1..600000)\n", value);
+                return 2;
+            }
+            options->journal_busy_ms = (int)ms;
         } else if (strcmp(name, "--data") == 0) {
             if (!value[0]) {
                 fprintf(stderr, "brigaded: --data: the folder name is empty\n");
@@ -269,7 +286,8 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     /* The crash tests' hook (game.h): read once, kept in the registry. */
-    server_games_options games_options = {.data_dir = options.data_dir};
+    server_games_options games_options = {.data_dir = options.data_dir,
+                                          .busy_timeout_ms = options.journal_busy_ms};
     const char *crash = getenv("BRIGADE_TEST_CRASH");
     if (crash && crash[0]) {
         if (!server_games_crash_parse(crash, &games_options.crash, &games_options.crash_at)) {
@@ -301,13 +319,19 @@ int main(int argc, char **argv)
         server_games_destroy(games);
         return 1;
     }
-    server_games_attach(games, net);
+    if (server_games_attach(games, net, message, sizeof(message)) != 0) {
+        fprintf(stderr, "brigaded: %s\n", message);
+        server_net_destroy(net);
+        server_games_destroy(games);
+        return 1;
+    }
 
     bool v6 = strchr(options.listen_address, ':') != NULL;
     fprintf(stderr, "brigaded: listening on http://%s%s%s:%d, data in %s\n", v6 ? "[" : "",
             options.listen_address, v6 ? "]" : "", server_net_port(net), options.data_dir);
 
     int result = server_net_run(net);
+    server_games_stop(games);
     server_net_destroy(net);
     server_games_destroy(games);
     close(data_lock); /* the journal is closed: the folder is free again */
