@@ -399,7 +399,7 @@ function play({ game, token, password, watch }) {
     wasPending = pending.length;
     // A report that waits for this page's answer or ruling (D46).
     const asked = mode === 'play' ? answersOwed(state, seat).length : 0;
-    if (asked > wasAsked) announce('The other side reports a contact with your units: accept it or contest it in your orders.');
+    if (asked > wasAsked) announce('The other side reports a change to your units: accept it or contest it in your orders.');
     wasAsked = asked;
     const contested = mode === 'umpire' ? reportsForUmpire(state).length : 0;
     if (contested > wasContested) announce('A contested report waits for your ruling.');

@@ -11,7 +11,7 @@ import { field, h, keepingInput, replace, select } from './dom.js';
 import { CAVALRY, OUT_OF_PLAY, capital, errorWords, formationsOf, statusesOf, word } from './names.js';
 import { rolledBackIndexes } from './log.js';
 import {
-  answersOwed, awaitingList, holdReason, otherSide, pendingList, phaseWords, reportList, reportWhat,
+  answerWords, answersOwed, awaitingList, holdReason, otherSide, pendingList, phaseWords, reportList, reportWhat,
   reportsForUmpire, sideName, unitName,
 } from './view.js';
 
@@ -137,10 +137,10 @@ export function hasEnemyToPursue(state, id) {
   return Boolean(pursued) && fledThisTurn(state, state.units[pursued]);
 }
 
-// Whether `id` has a report of this phase other than a contact, not
-// rejected: a unit is reported once a phase (core/battle.c report_unit).
-function reported(state, id) {
-  return reportList(state).some((report) => report.kind !== 'contact' && report.unit === id && report.state !== 'rejected');
+// Whether `id` has a report of `kind` in this phase, rejected ones too: a
+// unit is reported once a phase for each kind (core/battle.c report_unit).
+function reported(state, kind, id) {
+  return reportList(state).some((report) => report.kind === kind && report.unit === id);
 }
 
 // Whether `id` fought a melee this turn (state.fought).
@@ -154,7 +154,7 @@ function fought(state, id) {
  * declared and no uncontrolled report this turn. */
 export function uncontrolledChargers(state, seat) {
   return unitsOf(state, (unit, id) => unit.side === seat && unit.status === 'pursuing' && inPlay(unit) &&
-    !meleeOf(state, id) && !hasCharged(state, id) && !reported(state, id) && !hasEnemyToPursue(state, id));
+    !meleeOf(state, id) && !hasCharged(state, id) && !reported(state, 'uncontrolled', id) && !hasEnemyToPursue(state, id));
 }
 
 // The enemies an uncontrolled charge may strike: those a charge may
@@ -168,34 +168,37 @@ export function uncontrolledTargets(state, id) {
 // melee since (D34, core/battle.c rally).
 export function rallyCandidates(state, seat) {
   return unitsOf(state, (unit, id) => unit.side === seat && unit.status === 'broken' &&
-    Number.isInteger(unit.fled_turn) && unit.fled_turn === state.turn && !fought(state, id) && !reported(state, id));
+    Number.isInteger(unit.fled_turn) && unit.fled_turn === state.turn && !fought(state, id) && !reported(state, 'rally', id));
 }
 
 // Own unformed `normal` units in no melee (D37).
 export function reformCandidates(state, seat) {
   return unitsOf(state, (unit, id) => unit.side === seat && inPlay(unit) && unit.status === 'normal' && !unit.formed &&
-    !meleeOf(state, id) && !reported(state, id));
+    !meleeOf(state, id) && !reported(state, 'reform', id));
 }
 
-// A pursuer's contact reports of this phase that are not rejected.
-const contactsOf = (state, id) => reportList(state)
-  .filter((report) => report.kind === 'contact' && report.unit === id && report.state !== 'rejected');
+// A pursuer's contact reports of this phase.
+const contactsOf = (state, id) => reportList(state).filter((report) => report.kind === 'contact' && report.unit === id);
 
 /* The units pursuer `id` may report contact with (12.24, 12.25, D39,
  * core/battle.c contact): the other side's, in play, not pushed back, in
- * no melee, the one it pursues first. None once it reported its contact,
+ * no melee, not one whose contact was rejected in this phase, the one it
+ * pursues first. None once it reported a contact that is not rejected,
  * except Cossacks that reached skirmishers, which finish their move. */
 export function contactTargets(state, id) {
   const pursuer = state.units[id];
   if (!pursuer) return [];
   const pursued = pursuedBy(state, id);
-  const done = contactsOf(state, id).some((report) => {
+  const reports = contactsOf(state, id);
+  const done = reports.some((report) => {
+    if (report.state === 'rejected') return false;
     const reached = state.units[report.target];
     return !(pursuer.type === 'cossacks' && reached && reached.type === 'skirmishers' && report.target !== pursued);
   });
   if (done) return [];
+  const refused = new Set(reports.filter((report) => report.state === 'rejected').map((report) => report.target));
   const targets = unitsOf(state, (unit, tid) => unit.side === otherSide(pursuer.side) && inPlay(unit) &&
-    unit.status !== 'pushed_back' && !meleeOf(state, tid));
+    unit.status !== 'pushed_back' && !meleeOf(state, tid) && !refused.has(tid));
   return [...targets.filter(([tid]) => tid === pursued), ...targets.filter(([tid]) => tid !== pursued)];
 }
 
@@ -414,9 +417,9 @@ export class Controls {
     } else if (!mine) {
       const others = awaiting.filter((side) => side !== seat);
       const done = REPORT_PHASES.has(state.phase) && state.sides && state.sides[seat] && state.sides[seat].done;
-      // Our contact report waits for the other side's answer (D46).
+      // Our report waits for the other side's answer (D46).
       const asked = answersOwed(state, otherSide(seat)).filter((report) => report.side === seat);
-      const what = asked.length ? `to answer your contact report${asked.length === 1 ? '' : 's'} ${asked.map((r) => r.number).join(', ')}: accept or contest`
+      const what = asked.length ? `to answer ${answerWords(asked, 'your')}: accept or contest`
         : WAITING_FOR[key] || (REPORT_PHASES.has(state.phase) ? 'to report and say done' : '');
       // Turn 0: the battle begins once both players have joined with their
       // dice seeds (PROTOCOL.md §10.3).
@@ -449,9 +452,9 @@ export class Controls {
       // answer comes first, and done waits for that answer.
       const answers = this.answers(state, seat);
       if (owed.length) {
-        awaitedFor = `Answer the contact report${owed.length === 1 ? '' : 's'} of ${sideName(state, otherSide(seat))}: accept or contest.`;
+        awaitedFor = `Answer ${answerWords(owed, 'the')} of ${sideName(state, otherSide(seat))}: accept or contest.`;
         parts = [answers, parts.filter((part) => !(part && part.id === 'act-done')),
-          h('p', { class: 'hint', id: 'done-after-answer' }, 'Done comes once you have answered the contact report.')];
+          h('p', { class: 'hint', id: 'done-after-answer' }, `Done comes once you have answered ${answerWords(owed, 'the')}.`)];
       } else if (answers) {
         const at = parts.findIndex((part) => part && part.id === 'act-done');
         parts = at < 0 ? [...parts, answers] : [...parts.slice(0, at), answers, ...parts.slice(at)];
@@ -471,10 +474,10 @@ export class Controls {
     return h('section', { class: 'order answers', id: 'answers', 'aria-labelledby': 'answers-title' },
       h('h3', { id: 'answers-title' }, `Reports of ${other}: you may contest them until you say done`),
       open.map((report) => {
-        const ask = report.kind === 'contact' && report.state === 'awaits_answer';
+        const ask = report.state === 'awaits_answer';
         const reason = h('input', { type: 'text', name: 'reason', maxlength: NOTE_MAX_BYTES, autocomplete: 'off' });
         const outcome = state.umpire ? 'The umpire rules on a contested report; the phase ends only once the umpire has ruled.'
-          : ask ? 'No umpire is seated: contested, the contact does not happen; your reason goes in the log.'
+          : ask ? 'No umpire is seated: contested, it is not carried out; your reason goes in the log.'
             : 'No umpire is seated: the report stands, and your reason goes in the log for all to see.';
         return h('form', {
           class: `answer${ask ? ' asked' : ''}`, id: `answer-${report.number}`, dataset: { report: String(report.number) },
@@ -727,12 +730,16 @@ export class Controls {
     const formation = h('select', { name: 'formation' });
     const note = h('input', { type: 'text', name: 'note', maxlength: NOTE_MAX_BYTES, autocomplete: 'off' });
     const now = h('p', { class: 'hint unit-now', id: 'adjust-now', 'aria-live': 'polite' });
+    const submit = h('button', { type: 'submit', id: 'adjust-submit' });
     const refresh = () => {
       const chosen = state.units[unit.value] || {};
       figures.placeholder = `now ${chosen.figures}`;
       fillChoice(status, statusesOf(chosen.type));
       fillChoice(formation, formationsOf(chosen.type));
-      now.textContent = unitNow(chosen);
+      // Of the other side's unit it is a report that side answers (D46).
+      const theirs = chosen.side && chosen.side !== seat;
+      now.textContent = `${unitNow(chosen)}${theirs ? ` It is ${sideName(state, chosen.side)}'s: your adjustment waits for that side to accept or contest it.` : ''}`;
+      submit.textContent = theirs ? 'Report the adjustment' : 'Record adjustment';
     };
     unit.addEventListener('change', refresh);
     refresh();
@@ -762,7 +769,7 @@ export class Controls {
         field('adjust-formation', 'Formation', formation)),
       now,
       field('adjust-note', 'Note (required)', note, 'e.g. "lost 2 figures to the battery\'s fire"'),
-      h('button', { type: 'submit', id: 'adjust-submit' }, 'Record adjustment')));
+      submit));
     return [
       moves.length ? h('div', { class: 'moves' }, h('p', {}, h('strong', {}, 'Move on the table:')),
         h('ul', {}, moves.map(([id, u]) => h('li', {}, h('strong', {}, u.name || id), `: ${u.move}`)))) : null,

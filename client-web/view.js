@@ -56,6 +56,17 @@ export function reportWhat(state, report) {
       return target ? `${unit}, pursuing, makes its uncontrolled charge at ${target}, in the ${word(report.facing || 'front')} (12.24 f)`
         : `${unit}, pursuing, has no enemy in sight for its uncontrolled charge (12.24 f)`;
     case 'contact': return `${unit}, pursuing, has reached ${target || 'an enemy'} (12.24, 12.25)`;
+    case 'adjust': {
+      // An adjustment of the other side's unit: `unit` is that unit.
+      const sets = [
+        Number.isInteger(report.figures) ? `${report.figures} figures` : null,
+        typeof report.formed === 'boolean' ? (report.formed ? 'formed' : 'unformed') : null,
+        typeof report.status === 'string' ? word(report.status) : null,
+        typeof report.formation === 'string' ? `in ${word(report.formation)}` : null,
+      ].filter(Boolean);
+      const note = typeof report.note === 'string' && report.note ? ` (“${report.note}”)` : '';
+      return `${unit} of ${sideName(state, otherSide(report.side))} set to ${sets.join(', ') || 'a change'}${note}`;
+    }
     default: return `${unit}: ${word(report.kind)}${target ? ` against ${target}` : ''}`;
   }
 }
@@ -75,10 +86,21 @@ export function reportStateWords(state, report) {
   }
 }
 
-// The other side's contact reports that wait for `seat`'s answer.
+// The other side's reports that wait for `seat`'s answer: those that
+// change its units (a contact, an adjustment of its unit).
 export function answersOwed(state, seat) {
-  return reportList(state).filter((report) => report.kind === 'contact' && report.state === 'awaits_answer' &&
+  return reportList(state).filter((report) => report.state === 'awaits_answer' &&
     report.side !== seat && (seat === 'A' || seat === 'B'));
+}
+
+// "the contact report", "the adjustment of your unit", "reports 3 and 5":
+// what a seat has to answer, or has asked the other side to.
+export function answerWords(reports, whose) {
+  if (reports.length !== 1) return `${whose} reports ${reports.map((report) => report.number).join(' and ')}`;
+  const [report] = reports;
+  if (report.kind === 'contact') return `${whose} contact report ${report.number}`;
+  if (report.kind === 'adjust') return `${whose} adjustment ${report.number}`;
+  return `${whose} report ${report.number}`;
 }
 
 export function reportsForUmpire(state) {

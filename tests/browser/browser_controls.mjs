@@ -236,7 +236,7 @@ async function reportsPanel(page, show, sent, shoot) {
   asked.sides.A.done = true;
   await show(asked, 'B');
   const awaited = await page.textContent('#awaited-for');
-  check(awaited.includes('Answer the contact report of side A (French): accept or contest'), `what B is awaited for: "${awaited}"`);
+  check(awaited.includes('Answer the contact report 4 of side A (French): accept or contest'), `what B is awaited for: "${awaited}"`);
   check(await page.locator('#act-done').count() === 0 && await page.isVisible('#done-after-answer'), 'done offered before the contact is answered');
   const answerText = await readable(page, '#answers', 'the answer form');
   check(answerText.includes('2e Lanciers, pursuing, has reached 10th Hussars'), `the contact to answer: "${answerText}"`);
@@ -269,6 +269,33 @@ async function reportsPanel(page, show, sent, shoot) {
   const watched = await readable(page, '#reports', "the spectator's reports");
   check(watched.includes('Report 4') && watched.includes('side A (French)') && watched.includes('awaits the answer of side B (British)') &&
     !watched.includes('For you'), `the spectator's reports: "${watched}"`);
+
+  // A contact rejected in this phase is not reported again at the same unit.
+  await show(pursuit('mandatory_moves', 'report', ['A', 'B'], {
+    reports: [report(3, 'contact', 'A', 'a_lancers', { target: 'b_hussars', state: 'rejected', contested: true, contest: 'too far' })] }), 'A');
+  const again = await optionValues(page, 'contact-target');
+  check(!again.includes('b_hussars') && again.includes('dragoons'), `a rejected contact's target offered again: ${again}`);
+
+  // Fire: an adjustment of the other side's unit is a report that side
+  // answers (accept or contest), like a contact.
+  await show(pursuit('fire', 'report', ['A', 'B']), 'A');
+  await page.selectOption('#adjust-unit', 'dragoons');
+  check((await page.textContent('#adjust-now')).includes("It is side B (British)'s: your adjustment waits for that side to accept or contest it") &&
+    (await page.textContent('#adjust-submit')) === 'Report the adjustment', 'an adjustment of the other side\'s unit is not said to wait for its answer');
+  await page.selectOption('#adjust-unit', 'ligne_1');
+  check((await page.textContent('#adjust-submit')) === 'Record adjustment', 'an own unit\'s adjustment is called a report');
+  const adjusted = report(9, 'adjust', 'A', 'dragoons', { state: 'awaits_answer', figures: 7, formed: false, note: 'lost two to the battery' });
+  await show(pursuit('fire', 'report', ['A', 'B'], { reports: [adjusted] }), 'B');
+  const answerFire = await page.textContent('#awaited-for');
+  check(answerFire.includes('Answer the adjustment 9 of side A (French): accept or contest') && await page.isVisible('#accept-9') &&
+    await page.locator('#act-done').count() === 0, `what B is awaited for in the Fire phase: "${answerFire}"`);
+  const fireWords = await readable(page, '#reports', 'an adjustment report');
+  check(fireWords.includes('23rd Light Dragoons of side B (British) set to 7 figures, unformed (“lost two to the battery”)'), `the adjustment report: "${fireWords}"`);
+  await page.click('#accept-9');
+  check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'accept', report: 9 }]), 'the accept of the adjustment');
+  await show(pursuit('fire', 'report', ['B'], { reports: [adjusted] }), 'A');
+  check((await page.textContent('#controls-body')).includes('Waiting for side B (British) to answer your adjustment 9: accept or contest'),
+    'A is not told B answers its adjustment');
 
   // Movement: an own unformed normal unit in no melee reforms (D37).
   await show(pursuit('movement', 'report', ['A', 'B']), 'A');
@@ -361,8 +388,9 @@ async function reportsPanel(page, show, sent, shoot) {
   check(ruled.includes('upheld by the umpire') && ruled.includes('The umpire upheld it: “it fled 12" in the Mandatory moves”') &&
     await page.locator('#answers').count() === 0, `the ruled report: "${ruled}"`);
   await show(pursuit('morale', 'report', ['A', 'B'], { reports: [{ ...contested, state: 'rejected', ruling: 'it was still in contact' }] }), 'A');
-  check(await page.isVisible('#reports .report.state-rejected') && await page.isVisible('#rally-form'),
-    'a rejected rally is not shown rejected, or its unit is not offered again');
+  // A rejected report is not made again in its phase (core/battle.c report_unit).
+  check(await page.isVisible('#reports .report.state-rejected') && await page.locator('#rally-form').count() === 0,
+    'a rejected rally is not shown rejected, or its unit is offered again');
 
   // Charge/occupy: the chargers whose target fled its built-up area (D41);
   // done once one occupies it (12.9 f). Not a charger that failed its test.
