@@ -103,6 +103,7 @@ const ERRORS = {
   no_server: 'the server cannot be reached',
   read_only: 'spectators watch and never act',
   held: 'the umpire holds the game: orders wait until the umpire releases it',
+  unavailable: 'the server could not record it just now: send it again in a moment',
   input: 'check the form',
 };
 
