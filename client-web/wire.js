@@ -11,6 +11,10 @@ import { applyOps } from './delta.js';
 export const SUBPROTOCOL = 'brigade.v1';
 const CLIENT_FRAME_MAX = 65536; // §2
 const ANSWER_TIMEOUT_MS = 15000;
+// `unavailable` (PROTOCOL.md §6.4): the journal is busy and nothing was
+// applied; the same request goes again after this long, this many times.
+const UNAVAILABLE_RETRY_MS = 1000;
+const UNAVAILABLE_RETRIES = 30;
 const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 10000;
 // A join refused with these will be refused again: stop trying.
@@ -366,6 +370,19 @@ export class Session {
     const entry = this.pending.get(message.request);
     if (!entry) {
       if (message.type === 'error') this.onNotice(`the server reports ${message.code}: ${message.message}`);
+      return;
+    }
+    if (message.type === 'error' && message.code === 'unavailable' &&
+        (entry.retries || 0) < UNAVAILABLE_RETRIES) {
+      // Not refused: the server could not commit it yet. The same request
+      // id again, so it is never applied twice (§4.1).
+      entry.retries = (entry.retries || 0) + 1;
+      clearTimeout(entry.timer);
+      this.onNotice('the server is busy saving the game; sending the order again');
+      entry.timer = setTimeout(() => {
+        if (this.status === 'live' && this.socket && this.pending.get(message.request) === entry)
+          this.sendAct(message.request, entry);
+      }, UNAVAILABLE_RETRY_MS);
       return;
     }
     this.pending.delete(message.request);

@@ -173,6 +173,25 @@ test('a dropped connection reconnects with backoff and last_seq, and resumes', a
   s.stop();
 });
 
+test('unavailable is not a refusal: the same request goes again after 1 s (PROTOCOL.md §6.4)', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const { s } = session();
+  welcome(FakeSocket.all[0], 4);
+  const answer = s.act({ kind: 'done' });
+  const socket = FakeSocket.all[0];
+  const act = socket.sent.at(-1);
+  socket.receive({ type: 'error', request: act.request, code: 'unavailable', message: 'the journal is busy' });
+  const sentBefore = socket.sent.length;
+  t.mock.timers.tick(999);
+  assert.equal(socket.sent.length, sentBefore, 'not before the second');
+  t.mock.timers.tick(1);
+  assert.equal(socket.sent.length, sentBefore + 1);
+  assert.deepEqual(socket.sent.at(-1), act, 'the same request id and action');
+  socket.receive({ type: 'ack', request: act.request, seq: 5 });
+  assert.deepEqual(await answer, { ok: true, seq: 5 });
+  s.stop();
+});
+
 test('no answer in 15 s is not a refusal: it reconnects and sends the same request again', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const { s } = session();
