@@ -2723,6 +2723,23 @@ static code_t report_apply(machine *m, int number)
     return contact_apply(m, number);
 }
 
+/* The other side's report `number` of this phase, which `seat` answers
+ * (D46); `verb` for the refusal ("contests", "answers"). */
+static code_t report_to_answer(machine *m, brigade_side seat, int number, const char *verb,
+                               const brigade_report **out)
+{
+    const brigade_report *r = brigade_battle_report_find(&m->work, number);
+    if (r == NULL)
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "there is no report %d in this phase",
+                    number);
+    if (r->side == seat)
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                    "report %d is side %s's own: the other side %s it (D46)", r->number,
+                    brigade_side_name(seat), verb);
+    *out = r;
+    return BRIGADE_BATTLE_OK;
+}
+
 /* D46: the other side contests a report of this phase before its own done
  * in the step. With an umpire seated it waits for the ruling; with none it
  * stands (a contact, which needs the other side's consent, does not). */
@@ -2730,12 +2747,8 @@ static code_t contest(machine *m, brigade_side seat, const brigade_command *c)
 {
     const brigade_battle *b = &m->work;
     const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
-    const brigade_report *r = brigade_battle_report_find(b, c->report);
-    if (r == NULL)
-        return fail(m, bad, "there is no report %d in this phase", c->report);
-    if (r->side == seat)
-        return fail(m, bad, "report %d is side %s's own: the other side contests it (D46)",
-                    r->number, brigade_side_name(seat));
+    const brigade_report *r;
+    TRY(report_to_answer(m, seat, c->report, "contests", &r));
     if (!(b->awaiting & BRIGADE_SEAT_BIT(seat)) || b->sides[seat].done)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT,
                     "side %s may contest a report only while it is awaited, before its own done "
@@ -2765,12 +2778,8 @@ static code_t accept(machine *m, brigade_side seat, const brigade_command *c)
 {
     const brigade_battle *b = &m->work;
     const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
-    const brigade_report *r = brigade_battle_report_find(b, c->report);
-    if (r == NULL)
-        return fail(m, bad, "there is no report %d in this phase", c->report);
-    if (r->side == seat)
-        return fail(m, bad, "report %d is side %s's own: the other side answers it (D46)",
-                    r->number, brigade_side_name(seat));
+    const brigade_report *r;
+    TRY(report_to_answer(m, seat, c->report, "answers", &r));
     if (r->state != BRIGADE_REPORT_AWAITS_ANSWER)
         return fail(m, bad, "report %d awaits no answer (it %s)", r->number,
                     r->state == BRIGADE_REPORT_STANDS ? "stands unless contested"

@@ -24,37 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool journal_has_roll(const game *g, const char *name, int a, int b)
-{
-    for (size_t i = 0; i < g->journal.count; i++) {
-        const brigade_event *e = &g->journal.items[i];
-        if (e->kind == BRIGADE_BATTLE_EVENT_ROLL && strcmp(e->roll.name, name) == 0 &&
-            e->roll.faces[0] == a && e->roll.faces[1] == b)
-            return true;
-    }
-    return false;
-}
-
-static bool journal_has_roll_named(const game *g, const char *name)
-{
-    for (size_t i = 0; i < g->journal.count; i++)
-        if (g->journal.items[i].kind == BRIGADE_BATTLE_EVENT_ROLL &&
-            strcmp(g->journal.items[i].roll.name, name) == 0)
-            return true;
-    return false;
-}
-
-/* Every event of the journal describes itself, with no unknown kind. */
-static void assert_describable(const game *g)
-{
-    char line[512];
-    for (size_t i = 0; i < g->journal.count; i++) {
-        brigade_event_describe(&g->battle, &g->journal.items[i], line, sizeof line);
-        assert_true(line[0] != '\0');
-        assert_null(strstr(line, "unknown event"));
-    }
-}
-
 static void done_by(game *g, brigade_side side)
 {
     brigade_command c = command_done();
@@ -97,10 +66,11 @@ static void next_turn(game *g, brigade_side winner)
 /* Example A's turn 1 (melee.md §12): the hussars charge, the dragoons
  * counter-charge, 9 against 15; the hussars retreat with 5 figures, the
  * dragoons (11) pursue them after a pursuit test of 3+4-2 = 5. Ends at the
- * Morale phase of turn 1. `umpired`: the umpire is seated first. */
-static game *example_a_turn_1(const char *file, bool umpired)
+ * Morale phase of turn 1. `text`: a scenario with example A's two units
+ * (NULL: example A itself); `umpired`: the umpire is seated first. */
+static game *example_a_turn_1(const char *text, bool umpired)
 {
-    game *g = game_load_file(file);
+    game *g = text != NULL ? game_load_text(text) : game_load_file("example_a.json");
     if (umpired) {
         brigade_event seated;
         brigade_battle_seated(&seated);
@@ -136,7 +106,7 @@ static game *example_a_turn_1(const char *file, bool umpired)
 static void test_example_a_four_turns(void **state)
 {
     (void)state;
-    game *g = example_a_turn_1("example_a.json", false);
+    game *g = example_a_turn_1(NULL, false);
     int hussars = game_unit(g, "hussars"), dragoons = game_unit(g, "dragoons");
     const brigade_battle_unit *h = &g->battle.units[hussars], *d = &g->battle.units[dragoons];
     brigade_command c;
@@ -257,33 +227,6 @@ static const char *const example_a_plus =
     "\"class\": \"line\", \"figures\": 24, \"nation\": \"french\", \"formation\": \"line\"}"
     "]}";
 
-static game *example_a_plus_turn_1(bool umpired)
-{
-    game *g = game_load_text(example_a_plus);
-    if (umpired) {
-        brigade_event seated;
-        brigade_battle_seated(&seated);
-        assert_true(brigade_battle_fold(&g->battle, &seated));
-        assert_true(brigade_event_list_push(&g->journal, &seated));
-    }
-    next_turn(g, BRIGADE_SIDE_A);
-    both_done(g);
-    brigade_command c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
-    game_play(g, BRIGADE_SIDE_A, &c);
-    both_done(g);
-    scripted_dice_add(&g->dice, "T1.hussars.morale", 4, 4);
-    scripted_dice_add(&g->dice, "T1.dragoons.morale", 3, 5);
-    c = command_respond("dragoons", BRIGADE_RESPONSE_COUNTERCHARGE);
-    game_play(g, BRIGADE_SIDE_B, &c);
-    both_done(g);
-    scripted_dice_add(&g->dice, "T1.M1.hussars", 2, 3);
-    scripted_dice_add(&g->dice, "T1.M1.dragoons", 3, 5);
-    scripted_dice_add(&g->dice, "T1.M1.dragoons.pursuit", 3, 4);
-    both_done(g);
-    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MORALE);
-    return g;
-}
-
 /* D38: the uncontrolled charge is refused while the pursued enemy is in
  * play and fled this turn, accepted once it is dispersed (the umpire
  * records its loss), and declared as a charge when the declarations end;
@@ -291,7 +234,7 @@ static game *example_a_plus_turn_1(bool umpired)
 static void test_uncontrolled_charge_once_the_enemy_is_gone(void **state)
 {
     (void)state;
-    game *g = example_a_plus_turn_1(false);
+    game *g = example_a_turn_1(example_a_plus, false);
     int hussars = game_unit(g, "hussars"), dragoons = game_unit(g, "dragoons");
     int ligne = game_unit(g, "ligne");
     const brigade_battle_unit *d = &g->battle.units[dragoons];
@@ -357,7 +300,7 @@ static void test_uncontrolled_charge_once_the_enemy_is_gone(void **state)
 static void test_halted_pursuer_tests_in_morale(void **state)
 {
     (void)state;
-    game *g = example_a_plus_turn_1(false);
+    game *g = example_a_turn_1(example_a_plus, false);
     int dragoons = game_unit(g, "dragoons");
     const brigade_battle_unit *d = &g->battle.units[dragoons];
     brigade_command c;
@@ -404,7 +347,7 @@ static void test_halted_pursuer_tests_in_morale(void **state)
 static void test_contact_during_pursuit_accepted(void **state)
 {
     (void)state;
-    game *g = example_a_turn_1("example_a.json", false);
+    game *g = example_a_turn_1(NULL, false);
     int hussars = game_unit(g, "hussars"), dragoons = game_unit(g, "dragoons");
     const brigade_battle_unit *h = &g->battle.units[hussars], *d = &g->battle.units[dragoons];
     brigade_command c;
@@ -468,7 +411,7 @@ static void test_contact_during_pursuit_accepted(void **state)
 static void test_contact_contested(void **state)
 {
     (void)state;
-    game *g = example_a_turn_1("example_a.json", false);
+    game *g = example_a_turn_1(NULL, false);
     int hussars = game_unit(g, "hussars");
     brigade_command c;
     next_turn(g, BRIGADE_SIDE_B);
@@ -486,7 +429,7 @@ static void test_contact_contested(void **state)
     game_assert_replays(g);
     game_free(g);
 
-    g = example_a_turn_1("example_a.json", true);
+    g = example_a_turn_1(NULL, true);
     hussars = game_unit(g, "hussars");
     next_turn(g, BRIGADE_SIDE_B);
     c = command_report(BRIGADE_COMMAND_CONTACT, "dragoons", "hussars");

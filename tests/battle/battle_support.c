@@ -308,3 +308,33 @@ void game_assert_replays(const game *g)
     assert_memory_equal(replay, &g->battle, sizeof *replay);
     free(replay);
 }
+
+bool journal_has_roll(const game *g, const char *name, int a, int b)
+{
+    for (size_t i = 0; i < g->journal.count; i++) {
+        const brigade_event *e = &g->journal.items[i];
+        if (e->kind == BRIGADE_BATTLE_EVENT_ROLL && strcmp(e->roll.name, name) == 0 &&
+            e->roll.faces[0] == a && e->roll.faces[1] == b)
+            return true;
+    }
+    return false;
+}
+
+bool journal_has_roll_named(const game *g, const char *name)
+{
+    for (size_t i = 0; i < g->journal.count; i++)
+        if (g->journal.items[i].kind == BRIGADE_BATTLE_EVENT_ROLL &&
+            strcmp(g->journal.items[i].roll.name, name) == 0)
+            return true;
+    return false;
+}
+
+void assert_describable(const game *g)
+{
+    char line[512];
+    for (size_t i = 0; i < g->journal.count; i++) {
+        brigade_event_describe(&g->battle, &g->journal.items[i], line, sizeof line);
+        assert_true(line[0] != '\0');
+        assert_null(strstr(line, "unknown event"));
+    }
+}

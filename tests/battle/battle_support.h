@@ -72,6 +72,14 @@ brigade_command command_report(brigade_command_kind kind, const char *unit, cons
 brigade_command command_answer(brigade_command_kind kind, int number, bool upheld,
                                const char *note);
 
+/* Whether the game's journal has roll `name` with faces a, b (or, with
+ * _named, any faces). */
+bool journal_has_roll(const game *g, const char *name, int a, int b);
+bool journal_has_roll_named(const game *g, const char *name);
+/* Asserts every event of the journal describes itself (the server's log
+ * lines), with no unknown kind. */
+void assert_describable(const game *g);
+
 /* Asserts that folding the game's journal into its initial battle gives
  * its current battle, byte for byte (replay needs no dice). */
 void game_assert_replays(const game *g);

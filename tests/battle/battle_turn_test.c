@@ -61,28 +61,6 @@ static void assert_melee_matches(const game *g, const brigade_melee *melee,
     }
 }
 
-static bool journal_has_roll(const game *g, const char *name, int a, int b)
-{
-    for (size_t i = 0; i < g->journal.count; i++) {
-        const brigade_event *e = &g->journal.items[i];
-        if (e->kind == BRIGADE_BATTLE_EVENT_ROLL && strcmp(e->roll.name, name) == 0 &&
-            e->roll.faces[0] == a && e->roll.faces[1] == b)
-            return true;
-    }
-    return false;
-}
-
-/* Every event describes itself (the server's log lines). */
-static void assert_describable(const game *g)
-{
-    char line[512];
-    for (size_t i = 0; i < g->journal.count; i++) {
-        brigade_event_describe(&g->battle, &g->journal.items[i], line, sizeof line);
-        assert_true(line[0] != '\0');
-        assert_null(strstr(line, "unknown event"));
-    }
-}
-
 /* Plays turn 1 up to Charge/declare with A phasing. */
 static void play_to_charge(game *g, const char *initiative_a_b)
 {
