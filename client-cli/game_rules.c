@@ -482,7 +482,11 @@ static void game_offers_reports(const protocol_value *state, const char *seat,
         bool contested = protocol_value_bool_get(protocol_value_map_get(report, "contested"));
         switch (kind) {
         case GAME_OFFER_CONTEST:
+            /* In the Charge phase, only while the declarations are made
+             * (core: they close with them, D46). */
             offered = strcmp(side, seat) != 0 && !contested &&
+                      (!game_rules_is(state, "phase", "charge") ||
+                       game_rules_is(state, "step", "declare")) &&
                       (game_rules_is(report, "state", "stands") ||
                        game_rules_is(report, "state", "awaits_answer"));
             break;

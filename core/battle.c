@@ -908,7 +908,8 @@ static void move_text(const machine *m, int unit, char *out, size_t size)
         snprintf(out, size, "retreat %s as retreating (12.19)", distance);
         return;
     case BRIGADE_STATUS_PUSHED_BACK:
-        snprintf(out, size, "fall back %s as pushed back, then rally (12.19)", distance);
+        snprintf(out, size, "fall back %s as pushed back; no longer pushed back after it (12.19)",
+                 distance);
         return;
     case BRIGADE_STATUS_PURSUING:
         if (brigade_battle_has_enemy_to_pursue(b, unit))
@@ -923,7 +924,7 @@ static void move_text(const machine *m, int unit, char *out, size_t size)
     case BRIGADE_STATUS_BLOWN:
         snprintf(out, size,
                  "blown: no bonus move; falls back behind its own lines at charge speed "
-                 "in the Movement phase and reforms there (12.24)");
+                 "in the Movement phase; normal, still unformed, when that phase ends (12.24)");
         return;
     default:
         break;
@@ -1027,7 +1028,8 @@ static code_t movement_begin(machine *m)
         unit_change_init(m, &e, i, BRIGADE_CAUSE_BLOWN_MOVE);
         text_set(e.unit.move, sizeof e.unit.move,
                  "blown: fall back behind its own lines at charge speed, out of charge reach "
-                 "and musketry range, and reform there (12.24)");
+                 "and musketry range; normal, still unformed, when this phase ends, it may reform "
+                 "from the next Movement phase (12.24)");
         TRY(emit(m, &e));
     }
     return phase_begin(m, BRIGADE_PHASE_MOVEMENT, BRIGADE_STEP_REPORT, 3u);
@@ -2749,6 +2751,13 @@ static code_t contest(machine *m, brigade_side seat, const brigade_command *c)
     const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
     const brigade_report *r;
     TRY(report_to_answer(m, seat, c->report, "contests", &r));
+    /* The declarations' reports become charges when they end: a contest
+     * comes before that. */
+    if (b->phase == BRIGADE_PHASE_CHARGE && b->step != BRIGADE_STEP_DECLARE)
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
+                    "report %d was made in the declarations, which have ended: it is contested "
+                    "before the second side's done (D46)",
+                    r->number);
     if (!(b->awaiting & BRIGADE_SEAT_BIT(seat)) || b->sides[seat].done)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT,
                     "side %s may contest a report only while it is awaited, before its own done "

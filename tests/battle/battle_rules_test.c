@@ -280,6 +280,10 @@ static void test_uncontrolled_charge_once_the_enemy_is_gone(void **state)
     assert_true(g->battle.charges[0].uncontrolled);
     assert_int_equal(g->battle.charges[0].facing, BRIGADE_FACING_FLANK);
     assert_int_equal(g->battle.step, BRIGADE_STEP_RESPOND);
+    /* Its contests closed with the declarations (D46). */
+    c = command_answer(BRIGADE_COMMAND_CONTEST, 1, false, "too late");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
+                "the declarations, which have ended");
     /* The dragoons test unformed (-2): 3+3-2 = 4, fail by 3: halt and
      * retreat; so no contact. */
     scripted_dice_add(&g->dice, "T2.dragoons.morale", 3, 3);
