@@ -613,18 +613,21 @@ export class Controls {
     const target = h('select', { name: 'target' });
     const facing = select({ name: 'facing' }, ['front', 'flank', 'rear'].map((f) => [f, word(f)]));
     const submit = h('button', { type: 'submit', id: 'uncontrolled-submit' });
+    // The target the player chose, if any: the first enemy listed is
+    // chosen until then, and "No enemy in sight" only deliberately.
+    let picked = null;
     const refresh = () => {
       const charging = state.units[unit.value];
-      const keep = target.value;
       const offered = charging ? uncontrolledTargets(state, unit.value) : [];
       replace(target, offered.map(([id, u]) => h('option', { value: id }, unitLabel(id, u))),
         h('option', { value: '' }, 'No enemy in sight'));
-      if ([...target.options].some((option) => option.value === keep)) target.value = keep;
+      target.value = picked !== null && [...target.options].some((option) => option.value === picked) ? picked
+        : offered.length ? offered[0][0] : '';
       facing.disabled = target.value === '';
       submit.textContent = target.value ? 'Declare the uncontrolled charge' : 'Report: no enemy in sight';
     };
     unit.addEventListener('change', refresh);
-    target.addEventListener('change', refresh);
+    target.addEventListener('change', () => { picked = target.value; refresh(); });
     refresh();
     return h('form', {
       id: 'uncontrolled-form', class: 'order',
