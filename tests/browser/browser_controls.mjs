@@ -158,6 +158,19 @@ async function reportsPanel(page, show, sent, shoot) {
     `the pursuers offered the uncontrolled charge: ${uncontrolled} (not the lancers, whose enemy fled this turn)`);
   const following = await page.textContent('#pursuers-following');
   check(following.includes('2e Lanciers pursues 10th Hussars') && following.includes('12.24 f'), `the pursuer that follows: "${following}"`);
+  // The first enemy listed is chosen to begin with: "No enemy in sight"
+  // only deliberately, so the obvious click declares the charge.
+  const firstTargets = await optionValues(page, 'uncontrolled-target');
+  check(firstTargets[0] !== '' && await page.inputValue('#uncontrolled-target') === firstTargets[0] &&
+    !(await page.isDisabled('#uncontrolled-facing')) &&
+    (await page.textContent('#uncontrolled-submit')) === 'Declare the uncontrolled charge',
+  `the uncontrolled charge begins on "${await page.inputValue('#uncontrolled-target')}", button "${await page.textContent('#uncontrolled-submit')}"`);
+  await page.click('#uncontrolled-submit');
+  check(JSON.stringify(await sent()) === JSON.stringify([
+    { kind: 'uncontrolled_charge', unit: 'a_cuir', target: firstTargets[0], facing: 'front' }]),
+  'the obvious click does not declare the charge at the first enemy listed');
+  await page.selectOption('#uncontrolled-unit', 'a_chev');
+  check(await page.inputValue('#uncontrolled-target') !== '', 'another pursuer begins on "No enemy in sight"');
   await page.selectOption('#uncontrolled-unit', 'a_cuir');
   const targets = await optionValues(page, 'uncontrolled-target');
   check(!targets.includes('village') && !targets.includes('b_rifles') && !targets.includes('square') && targets.includes('b_pushed') &&
