@@ -526,18 +526,31 @@ export class Controls {
     const enemy = unitsOf(state, (unit) => unit.side !== seat && (unit.side === 'A' || unit.side === 'B') && inPlay(unit));
     const own = unitsOf(state, (unit, id) => unit.side === seat && mayCharge(state, id, unit) &&
       enemy.some(([, target]) => mayChargeAt(unit, target)));
-    const done = this.doneButton(declared.length ? 'Done: no more charges' : 'Done: no charges this turn');
+    // Its pursuers' uncontrolled charges reported this turn (D38) that are
+    // not charges yet: they become charges when the declarations close.
+    const reportedCharges = reportList(state).filter((report) => report.kind === 'uncontrolled' && report.side === seat &&
+      !declared.some((charge) => charge.unit === report.unit));
+    const done = this.doneButton(reportedCharges.length ? 'Done: end my declarations'
+      : declared.length ? 'Done: no more charges' : 'Done: no charges this turn');
     const uncontrolled = this.uncontrolled(state, seat);
     // Pursuers that still follow a fleeing enemy: no charge at all (12.24 f).
     const following = unitsOf(state, (unit, id) => unit.side === seat && unit.status === 'pursuing' && inPlay(unit) &&
       hasEnemyToPursue(state, id));
     const followingNote = following.length ? h('p', { class: 'hint', id: 'pursuers-following' }, following.map(([id, u]) =>
       `${u.name || id} pursues ${pursuedBy(state, id) ? unitName(state, pursuedBy(state, id)) : 'an enemy'}, which fled this turn: it follows it and may not charge (12.24 f).`).join(' ')) : null;
-    const listed = declared.length ? h('p', {}, 'Declared this turn: ', declared.map((charge) =>
-      `${unitName(state, charge.unit)} → ${unitName(state, charge.target)} (${word(charge.facing)}${charge.uncontrolled ? ', uncontrolled' : ''})`).join('; ')) : null;
+    const possessive = (name) => (/s$/i.test(name) ? `${name}'` : `${name}'s`);
+    const listed = declared.length || reportedCharges.length ? h('p', { id: 'declared' }, 'Declared this turn: ', [
+      ...declared.map((charge) =>
+        `${unitName(state, charge.unit)} → ${unitName(state, charge.target)} (${word(charge.facing)}${charge.uncontrolled ? ', uncontrolled' : ''})`),
+      ...reportedCharges.map((report) => {
+        const target = typeof report.target === 'string' && report.target ? report.target : '';
+        const how = report.state === 'rejected' ? ', rejected' : report.state === 'awaits_umpire' ? ', contested' : '';
+        return target ? `${possessive(unitName(state, report.unit))} uncontrolled charge at ${unitName(state, target)}, in the ${word(report.facing || 'front')} (report ${report.number}${how})`
+          : `${unitName(state, report.unit)}: no enemy in sight for its uncontrolled charge (report ${report.number}${how})`;
+      })].join('; ')) : null;
     if (!own.length) {
       return [listed, uncontrolled, followingNote,
-        uncontrolled ? null : h('p', {}, declared.length ? 'No other unit of yours can charge an enemy now.'
+        uncontrolled ? null : h('p', {}, declared.length || reportedCharges.length ? 'No other unit of yours can charge an enemy now.'
           : 'No unit of yours can charge an enemy now.'), done];
     }
 

@@ -210,6 +210,20 @@ async function reportsPanel(page, show, sent, shoot) {
   check(await page.locator('#uncontrolled-form').count() === 0, 'the uncontrolled charge offered again after its report');
   const declared = await page.textContent('#controls-body');
   check(declared.includes('4e Cuirassiers → 1/52nd Foot (flank, uncontrolled)'), `the uncontrolled charge in the declared list: "${declared}"`);
+  // Reported, not yet charges (they become charges when the declarations
+  // close): listed as declared, and done says nothing of "no charges".
+  const reportedOnly = pursuit('charge', 'declare', ['A'], {
+    reports: [report(4, 'uncontrolled', 'A', 'a_cuir', { target: 'b_pushed', facing: 'flank' }), report(5, 'uncontrolled', 'A', 'a_chev')],
+  });
+  for (const id of ['ligne_1', 'chasseurs', 'a_volt']) reportedOnly.units[id].status = 'blown';
+  await show(reportedOnly, 'A');
+  const reportedText = await readable(page, '#controls-body', 'the declarations after the uncontrolled reports');
+  check(await page.locator('#uncontrolled-form, #charge-form').count() === 0 &&
+    reportedText.includes("Declared this turn: 4e Cuirassiers' uncontrolled charge at 1st Foot Guards, in the flank (report 4)") &&
+    reportedText.includes('1er Chevau-legers: no enemy in sight for its uncontrolled charge (report 5)') &&
+    !reportedText.includes('No unit of yours') && reportedText.includes('No other unit of yours can charge an enemy now.') &&
+    (await page.textContent('#act-done')) === 'Done: end my declarations',
+  `the reported uncontrolled charges not listed as declared: "${reportedText}"`);
   // The other side, in its declarations, may contest them; a report already contested is not offered.
   await show(pursuit('charge', 'declare', ['B'], {
     reports: [report(1, 'uncontrolled', 'A', 'a_cuir', { target: 'square', facing: 'flank' }),
