@@ -456,7 +456,9 @@ export class Controls {
         parts = [answers, parts.filter((part) => !(part && part.id === 'act-done')),
           h('p', { class: 'hint', id: 'done-after-answer' }, `Done comes once you have answered ${answerWords(owed, 'the')}.`)];
       } else if (answers) {
-        const at = parts.findIndex((part) => part && part.id === 'act-done');
+        // Above the adjustment form (long on a phone), else before done.
+        const adjust = parts.findIndex((part) => part && part.id === 'adjust-form');
+        const at = adjust >= 0 ? adjust : parts.findIndex((part) => part && part.id === 'act-done');
         parts = at < 0 ? [...parts, answers] : [...parts.slice(0, at), answers, ...parts.slice(at)];
       }
     }

@@ -119,6 +119,10 @@ function renderReports(state, { seat, mode }) {
       const yours = mode === 'play' && report.side === seat;
       const toAnswer = mode === 'play' && report.state === 'awaits_answer' && report.side !== seat;
       const toRule = mode === 'umpire' && report.state === 'awaits_umpire';
+      // A standing report of the other side that this seat may still
+      // contest: its form is in the orders panel while the seat is awaited.
+      const toContest = mode === 'play' && report.state === 'stands' && report.side !== seat && !report.contested &&
+        (seat === 'A' || seat === 'B') && awaitingList(state).includes(seat) && !holdReason(state) && state.phase !== 'ended';
       return h('li', {
         class: `report side-${report.side} state-${text(report.state) || 'unknown'}`,
         dataset: { report: String(report.number), kind: text(report.kind), state: text(report.state) },
@@ -134,17 +138,18 @@ function renderReports(state, { seat, mode }) {
       text(report.ruling) ? h('p', { class: 'report-ruling' },
         h('strong', { class: 'umpire-label' }, `The umpire ${report.state === 'upheld' ? 'upheld it' : report.state === 'rejected' ? 'rejected it' : 'ruled'}: `),
         `“${text(report.ruling)}”`) : null,
-      toAnswer || toRule ? h('p', { class: 'report-todo' }, toAnswer ? 'For you: accept it or contest it. ' : 'For you: rule on it. ',
+      toAnswer || toRule || toContest ? h('p', { class: 'report-todo' }, toAnswer ? 'For you: accept it or contest it. '
+        : toContest ? 'For you: you may contest it until you say done. ' : 'For you: rule on it. ',
         h('button', {
           type: 'button', class: 'quiet jump', id: `report-${report.number}-go`,
           onclick: () => {
-            const form = document.getElementById(toAnswer ? `answer-${report.number}` : `rule-${report.number}-form`);
+            const form = document.getElementById(toAnswer || toContest ? `answer-${report.number}` : `rule-${report.number}-form`);
             if (!form) return;
             form.scrollIntoView({ block: 'center' });
             const control = form.querySelector('button, select');
             if (control) control.focus({ preventScroll: true });
           },
-        }, toAnswer ? 'Answer it' : 'Rule on it')) : null);
+        }, toAnswer ? 'Answer it' : toContest ? 'Contest it' : 'Rule on it')) : null);
     })));
 }
 

@@ -334,7 +334,7 @@ async function reportsPanel(page, show, sent, shoot) {
   check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'reform', unit: 'a_volt' }]), 'the reform');
   await show(pursuit('movement', 'report', ['A', 'B'], { reports: [report(6, 'reform', 'A', 'a_volt')] }), 'A');
   check(await page.locator('#reform-form').count() === 0, 'a reform offered again after its report');
-  check(await page.locator('#answers').count() === 0, 'A offered to contest its own report');
+  check(await page.locator('#answers').count() === 0 && await page.locator('#report-6-go').count() === 0, 'A offered to contest its own report');
 
   // Morale: an own broken unit that made its broken move this turn rallies (D34).
   await show(pursuit('morale', 'report', ['A', 'B']), 'A');
@@ -350,6 +350,17 @@ async function reportsPanel(page, show, sent, shoot) {
   check(await page.isVisible('#contest-7-submit') && await page.locator('#accept-7').count() === 0 && await page.isVisible('#act-done'),
     'B cannot contest the rally, is offered an accept, or lost its done');
   check((await page.textContent('#answer-7')).includes('No umpire is seated: the report stands'), 'B is not told what a contest does without an umpire');
+  // On a phone the report B may contest comes above the long adjustment
+  // form, and the reports box has a jump to it, like "Answer it".
+  await page.setViewportSize({ width: 390, height: 844 });
+  check(await page.evaluate(() => Boolean(document.getElementById('answers').compareDocumentPosition(document.getElementById('adjust-form')) &
+    Node.DOCUMENT_POSITION_FOLLOWING)), 'the contestable report comes below the adjustment form');
+  check((await page.textContent('#report-7-go')) === 'Contest it' &&
+    (await page.textContent('#reports .report[data-report="7"]')).includes('For you: you may contest it until you say done'),
+  'the standing report B may contest has no "Contest it" jump');
+  await page.click('#report-7-go');
+  check(await page.evaluate(() => document.getElementById('answer-7').contains(document.activeElement)), '"Contest it" does not go to the contest form');
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.fill('#contest-7-reason', 'it never made its broken move');
   await page.press('#contest-7-reason', 'Enter');
   check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'contest', report: 7, reason: 'it never made its broken move' }]), 'the contest of the rally');
@@ -357,6 +368,7 @@ async function reportsPanel(page, show, sent, shoot) {
   doneB.sides.B.done = true;
   await show(doneB, 'B');
   check(await page.locator('#answers').count() === 0, 'B, done, is offered a contest');
+  check(await page.locator('#report-7-go').count() === 0, 'B, done, is offered a "Contest it" jump');
 
   // Contested with an umpire seated: the phase waits for the ruling; every page says so.
   const contested = report(7, 'rally', 'A', 'a_routed', { state: 'awaits_umpire', contested: true, contest: 'it never made its broken move' });
