@@ -221,7 +221,7 @@ function showCreated({ game, seats, spectator }, sides, { password, delay }) {
   });
   if (typeof seats.umpire === 'string' && seats.umpire) {
     rows.push({ key: 'umpire', token: seats.umpire, label: "The umpire's link", copy: "Copy the umpire's link",
-      open: 'Umpire here', hint: 'Secret: only the umpire. A game needs no umpire; once one joins, double sixes and generals at risk wait for the umpire\'s ruling.' });
+      open: 'Umpire here', hint: 'Secret: only the umpire. A game needs no umpire; once one joins, double sixes and generals at risk wait for the umpire\'s ruling, and so does a report a player contests.' });
   }
   if (spectator) {
     const notes = [password ? 'They also need the spectators\' password you chose (not in the link).' : 'Anyone with it can watch.',

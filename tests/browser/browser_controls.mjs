@@ -722,6 +722,15 @@ run('browser_controls', args, async ({ browser, base }) => {
   // The page's icon is inline: the browser never asks the server for /favicon.ico (a 404).
   const icon = await page.evaluate(() => [...document.querySelectorAll('link[rel~="icon"]')].map((link) => link.getAttribute('href')));
   check(icon.length === 1 && icon[0].startsWith('data:'), `the page's icon is not inline: ${JSON.stringify(icon)}`);
+  // The create page says what an umpire does: double sixes, generals at
+  // risk, and with an umpire seated a contested report waits for the ruling (D46).
+  await page.waitForSelector('#scenario-choices input[value="village.json"]');
+  await page.check('#scenario-choices input[value="village.json"]');
+  await page.click('#create-submit');
+  await page.waitForSelector('#created', { state: 'visible' });
+  const umpireHint = await page.textContent('.created-link.link-umpire .hint');
+  check(umpireHint.includes('double sixes') && umpireHint.includes('a report a player contests'),
+    `the umpire's link does not say a contested report waits for the umpire: "${umpireHint}"`);
   await page.evaluate(async () => {
     const { Controls } = await import('/controls.js');
     const { renderForces, renderStatus } = await import('/view.js');
