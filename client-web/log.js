@@ -302,13 +302,13 @@ export class LogView {
       case 'test_taken': {
         // A test outside a melee (a pursuit test in the Morale phase, an
         // occupier's reform test): test = {kind, dice, total, target,
-        // outcome, modifiers}, shown like a melee unit's test.
+        // outcome, modifiers}, shown like a morale test: once, its raw
+        // text (the same dice and total again) left out.
         const test = isMap(entry.test) ? entry.test : null;
         if (!test || !Array.isArray(test.dice)) break;
         return h('li', { class: 'entry test kind-test_taken', dataset: { kind } }, meta(entry),
           h('p', { class: 'headline' }, h('strong', {}, `${capital(word(text(test.kind)) || 'a')} test: `), unitName(state, entry.unit),
             ' ', h('span', { class: 'roll-name' }, testRoll(entry))),
-          text(entry.text) ? h('p', { class: 'hint' }, text(entry.text)) : null,
           calc(test, [Number.isFinite(test.target) && test.target > 0 ? ` needs ${test.target}: ` : ': ',
             h('span', { class: 'verdict-word' }, word(text(test.outcome)) || '?')]));
       }

@@ -467,6 +467,8 @@ async function reportsPanel(page, show, sent, shoot) {
     'after one occupies: done not offered, occupy offered to it again, or not to the other');
   const test = await page.textContent('#log .kind-test_taken');
   check(test.includes('Reform test') && test.includes('1/45e Ligne') && test.includes('needs 7') && test.includes('pass'), `the test_taken entry: "${test}"`);
+  check(!test.includes('occupies the village: reform test 8') && await page.locator('#log .kind-test_taken .hint').count() === 0 &&
+    await page.locator('#log .kind-test_taken .calc').count() === 1, `the test_taken entry shows its dice and total twice: "${test}"`);
   check(await page.locator('#log .roll').count() === 0, 'the reform roll shown beside the test that shows it');
 }
 
