@@ -15,6 +15,37 @@
  * - teardown: lws_context_destroy once from a loop callback, close our own
  *   handles, let uv_run finish, lws_context_destroy again (that frees the
  *   context), then uv_loop_close. lws's handles are never closed by us.
+ *
+ * The write path. Messages are not written one per writeable callback (a
+ * poll-registration change before and after each: epoll_ctl twice a
+ * message). server_connection_send() queues the message and lists the
+ * connection; a uv_check handle, after the loop's poll phase, writes every
+ * listed connection's queue (seats and the umpire first), without asking
+ * lws for a writeable callback. A writeable callback is used only once the
+ * socket is full. This relies on these facts of lws 4.1.6's sources, for a
+ * plain-TCP (no TLS, no h2, no extension) websocket connection, on the
+ * service thread:
+ * - lws_write() may be called outside a writeable callback: the ws role
+ *   (roles/ws/ops-ws.c, rops_write_role_protocol_ws) frames the message in
+ *   the LWS_PRE headroom and calls lws_issue_raw (core-net/output.c),
+ *   which sends at once, or, when the socket takes only part, keeps the
+ *   rest in the connection's buflist_out, asks for POLLOUT itself and
+ *   returns the whole length. A write behind a buffered rest is appended
+ *   to buflist_out, after it: no frame is reordered or split;
+ * - lws sends buflist_out on POLLOUT before any writeable callback
+ *   (core-net/service.c, lws_handle_POLLOUT_event), and calls the
+ *   writeable callback once it is empty; lws_partial_buffered() says
+ *   whether something is buffered. We write only while it is not, so at
+ *   most one message's rest sits in lws and the rest stays in our queue,
+ *   which SERVER_NET_QUEUE_BYTES_MAX bounds;
+ * - LWS_WRITE_RAW (= LWS_WRITE_HTTP) on a ws connection goes straight to
+ *   lws_issue_raw: several whole frames of ours (headers built here, the
+ *   server's frames unmasked) in one write;
+ * - several lws_write() calls in one writeable callback are allowed when
+ *   lws_partial_buffered() is checked after each (lws-ws-state.h);
+ * - after the peer's close (LWS_CALLBACK_WS_PEER_INITIATED_CLOSE) lws
+ *   echoes it: nothing more is written; a failed write marks the
+ *   connection broken and lws kills it from its loop (LWS_TO_KILL_ASYNC).
  */
 /* realpath() is XSI. */
 #define _XOPEN_SOURCE 700
@@ -134,6 +165,13 @@ struct server_connection {
 
     int close_code;  /* nonzero: close with this once the queue is empty */
     bool close_sent; /* our close frame is out; waiting for the peer's */
+
+    /* The flush list (net->flush[tier]): connections with queued messages
+     * to write at the end of this loop iteration. */
+    server_connection *flush_prev, *flush_next;
+    bool flush_listed;
+    bool priority; /* a seat or the umpire: flushed before the others */
+    bool broken;   /* a write failed: lws closes it; nothing more is written */
 };
 
 /* lws_write's opcode for a close frame: lws-write.h leaves LWS_WRITE_CLOSE
@@ -180,6 +218,13 @@ struct server_net {
     server_connection *connections; /* doubly linked, newest first */
     size_t connection_count;
     unsigned long next_connection_id;
+
+    /* The write path (the header comment): connections with something to
+     * write, seats first, flushed by flush_check after the poll phase. */
+    uv_check_t flush_check;
+    bool flush_check_initialised, flush_check_active;
+    server_connection *flush_head[2], *flush_tail[2]; /* [0] priority, [1] the others */
+    unsigned char *scratch; /* LWS_PRE + SERVER_NET_COALESCE_BYTES: frames coalesced */
 
     bool stopping;     /* shutdown begun: refuse new connections */
     bool torn_down;    /* lws_context_destroy called, our handles closing */
@@ -228,9 +273,168 @@ static int server_connection_queue_grow(server_connection *connection)
     return 0;
 }
 
+/* The flush list: a connection is on it (once) from its first queued
+ * message until the end of the loop iteration. */
+static void server_connection_flush_unlist(server_connection *connection)
+{
+    if (!connection->flush_listed)
+        return;
+    server_net *net = connection->net;
+    int tier = connection->priority ? 0 : 1;
+    if (connection->flush_prev)
+        connection->flush_prev->flush_next = connection->flush_next;
+    else
+        net->flush_head[tier] = connection->flush_next;
+    if (connection->flush_next)
+        connection->flush_next->flush_prev = connection->flush_prev;
+    else
+        net->flush_tail[tier] = connection->flush_prev;
+    connection->flush_prev = connection->flush_next = NULL;
+    connection->flush_listed = false;
+}
+
+static void server_net_flush(uv_check_t *check);
+
+static void server_connection_flush_list(server_connection *connection)
+{
+    if (connection->flush_listed)
+        return;
+    server_net *net = connection->net;
+    int tier = connection->priority ? 0 : 1;
+    connection->flush_prev = net->flush_tail[tier];
+    connection->flush_next = NULL;
+    if (net->flush_tail[tier])
+        net->flush_tail[tier]->flush_next = connection;
+    else
+        net->flush_head[tier] = connection;
+    net->flush_tail[tier] = connection;
+    connection->flush_listed = true;
+    if (!net->flush_check_active && net->flush_check_initialised &&
+        uv_check_start(&net->flush_check, server_net_flush) == 0)
+        net->flush_check_active = true;
+}
+
+/* The write failed (the peer is gone): nothing more is written, what is
+ * queued is dropped and lws closes the connection from its loop (its
+ * CLOSED callback then frees it). */
+static void server_connection_break(server_connection *connection)
+{
+    connection->broken = true;
+    server_connection_queue_clear(connection);
+    lws_set_timeout(connection->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
+}
+
+/* The RFC 6455 header of an unmasked final binary frame of `length` bytes
+ * (the server's frames are never masked), written at `out` (10 bytes of
+ * room). Returns its size. */
+static size_t server_net_frame_header(unsigned char *out, size_t length)
+{
+    out[0] = 0x82; /* FIN, binary */
+    if (length < 126) {
+        out[1] = (unsigned char)length;
+        return 2;
+    }
+    if (length < 65536) {
+        out[1] = 126;
+        out[2] = (unsigned char)(length >> 8);
+        out[3] = (unsigned char)length;
+        return 4;
+    }
+    out[1] = 127;
+    for (int i = 0; i < 8; i++)
+        out[2 + i] = (unsigned char)((uint64_t)length >> (56 - 8 * i));
+    return 10;
+}
+
+/*
+ * Writes what is queued, in order, while lws has nothing of this
+ * connection buffered: one message by lws_write (it frames it in the
+ * buffer's headroom), several by one lws_write of their frames coalesced
+ * in net->scratch. A short write leaves its rest in lws's buflist_out,
+ * which lws sends before any other write and before our next writeable
+ * callback (the header comment); what stays queued waits for that
+ * callback. Returns 0, or -1 when a write failed (the connection is
+ * broken).
+ */
+static int server_connection_write_queue(server_connection *connection)
+{
+    struct lws *wsi = connection->wsi;
+    server_net *net = connection->net;
+    if (connection->close_sent) { /* nothing goes after a close frame */
+        server_connection_queue_clear(connection);
+        return 0;
+    }
+    while (connection->queue_count && !connection->broken && !lws_partial_buffered(wsi)) {
+        size_t first = connection->queue_head;
+        server_buffer *buffer = connection->queue[first];
+        size_t frames = 0, bytes = 0;
+        /* How many of the queued messages fit in the scratch buffer. */
+        while (net->scratch && frames < connection->queue_count) {
+            server_buffer *next =
+                connection->queue[(first + frames) % connection->queue_capacity];
+            if (bytes + 10 + next->length > SERVER_NET_COALESCE_BYTES)
+                break;
+            bytes += 10 + next->length;
+            frames++;
+        }
+        int written;
+        size_t length;
+        if (frames <= 1) {
+            frames = 1;
+            length = buffer->length;
+            written = lws_write(wsi, server_buffer_data(buffer), length, LWS_WRITE_BINARY);
+        } else {
+            unsigned char *out = net->scratch + LWS_PRE;
+            length = 0;
+            for (size_t i = 0; i < frames; i++) {
+                server_buffer *next =
+                    connection->queue[(first + i) % connection->queue_capacity];
+                length += server_net_frame_header(out + length, next->length);
+                memcpy(out + length, next->payload, next->length);
+                length += next->length;
+            }
+            /* LWS_WRITE_RAW: the bytes as they are, whole frames. */
+            written = lws_write(wsi, out, length, LWS_WRITE_RAW);
+        }
+        for (size_t i = 0; i < frames; i++) {
+            server_buffer *sent = connection->queue[connection->queue_head];
+            connection->queue_head = (connection->queue_head + 1) % connection->queue_capacity;
+            connection->queue_count--;
+            connection->queued_bytes -= sent->length;
+            server_buffer_unref(sent);
+        }
+        /* lws takes the whole write or fails: a short one is buffered. */
+        if (written < 0 || (size_t)written < length) {
+            server_connection_break(connection);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* net->flush_check, after the loop's poll phase: writes every listed
+ * connection's queue, the seats' and the umpire's first (issue: players
+ * come before spectators). */
+static void server_net_flush(uv_check_t *check)
+{
+    server_net *net = check->data;
+    for (int tier = 0; tier < 2; tier++)
+        while (net->flush_head[tier]) {
+            server_connection *connection = net->flush_head[tier];
+            server_connection_flush_unlist(connection);
+            if (connection->close_code || connection->broken)
+                continue; /* the writeable callback drains it, then closes */
+            if (lws_partial_buffered(connection->wsi))
+                continue; /* lws asked for the writeable callback, which goes on */
+            server_connection_write_queue(connection);
+        }
+    uv_check_stop(&net->flush_check);
+    net->flush_check_active = false;
+}
+
 int server_connection_send(server_connection *connection, server_buffer *buffer)
 {
-    if (!connection || !buffer || connection->close_code)
+    if (!connection || !buffer || connection->close_code || connection->broken)
         return -1;
     if (buffer->length > SERVER_NET_QUEUE_BYTES_MAX - connection->queued_bytes) {
         fprintf(stderr, "brigaded: connection %lu: send queue over %u bytes, closing\n",
@@ -246,8 +450,19 @@ int server_connection_send(server_connection *connection, server_buffer *buffer)
     connection->queue[tail] = server_buffer_ref(buffer);
     connection->queue_count++;
     connection->queued_bytes += buffer->length;
-    lws_callback_on_writable(connection->wsi);
+    server_connection_flush_list(connection);
     return 0;
+}
+
+void server_connection_set_priority(server_connection *connection, bool priority)
+{
+    if (!connection || connection->priority == priority)
+        return;
+    bool listed = connection->flush_listed;
+    server_connection_flush_unlist(connection);
+    connection->priority = priority;
+    if (listed)
+        server_connection_flush_list(connection);
 }
 
 size_t server_connection_broadcast(server_connection *const *connections,
@@ -268,7 +483,8 @@ void server_connection_close(server_connection *connection, int code)
     /* A backstop for a peer that never lets us write the close (e.g. the
      * reader of an overflowing queue): lws drops the connection then. */
     lws_set_timeout(connection->wsi, PENDING_TIMEOUT_CLOSE_SEND, SERVER_NET_CLOSE_SEND_SECONDS);
-    lws_callback_on_writable(connection->wsi);
+    if (!connection->broken)
+        lws_callback_on_writable(connection->wsi);
 }
 
 void *server_connection_data(const server_connection *connection)
@@ -286,26 +502,23 @@ unsigned long server_connection_id(const server_connection *connection)
     return connection->id;
 }
 
-/* One message (or the close) per writeable callback. */
+/* The writeable callback: lws has nothing of ours buffered now. What is
+ * queued goes out (as many writes as the socket takes), then, once the
+ * queue is empty, the close frame if one is due. */
 static int server_connection_writeable(server_connection *connection)
 {
     struct lws *wsi = connection->wsi;
-    if (connection->queue_count) {
-        server_buffer *buffer = connection->queue[connection->queue_head];
-        connection->queue_head = (connection->queue_head + 1) % connection->queue_capacity;
-        connection->queue_count--;
-        connection->queued_bytes -= buffer->length;
-        int written = lws_write(wsi, server_buffer_data(buffer), buffer->length,
-                                LWS_WRITE_BINARY);
-        bool short_write = written < 0 || (size_t)written < buffer->length;
-        server_buffer_unref(buffer);
-        if (short_write)
-            return -1;
-        if (connection->queue_count || connection->close_code)
-            lws_callback_on_writable(wsi);
-        return 0;
-    }
+    if (connection->broken)
+        return -1;
+    if (server_connection_write_queue(connection) != 0)
+        return -1;
+    if (connection->queue_count)
+        return 0; /* a short write: lws calls back when it has sent it */
     if (connection->close_code && !connection->close_sent) {
+        if (lws_partial_buffered(wsi)) {
+            lws_callback_on_writable(wsi);
+            return 0;
+        }
         /* lws 4.1.6 drops the socket without a close frame when a
          * writeable callback returns -1 after lws_close_reason(), so the
          * close frame is written here, as this callback's one write; the
@@ -468,8 +681,18 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
 
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
         /* The answer to our close frame: just drop the connection (a
-         * nonzero return); otherwise lws echoes the peer's close. */
-        return session && session->connection && session->connection->close_sent ? -1 : 0;
+         * nonzero return); otherwise lws echoes the peer's close, and we
+         * write nothing more (no frame may follow a close). */
+        if (!session || !session->connection)
+            return 0;
+        connection = session->connection;
+        if (connection->close_sent)
+            return -1;
+        if (!connection->close_code)
+            connection->close_code = SERVER_NET_CLOSE_NORMAL;
+        connection->close_sent = true;
+        server_connection_queue_clear(connection);
+        return 0;
 
     case LWS_CALLBACK_CLOSED:
         if (!session || !session->connection)
@@ -486,6 +709,7 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
         if (connection->next)
             connection->next->prev = connection->prev;
         net->connection_count--;
+        server_connection_flush_unlist(connection);
         server_connection_queue_clear(connection);
         free(connection->queue);
         server_connection_rx_release(connection);
@@ -738,6 +962,11 @@ static void server_net_teardown(server_net *net)
         uv_close((uv_handle_t *)&net->stop_timer, NULL);
         net->stop_timer_started = false;
     }
+    if (net->flush_check_initialised) {
+        uv_close((uv_handle_t *)&net->flush_check, NULL);
+        net->flush_check_initialised = false;
+        net->flush_check_active = false;
+    }
 }
 
 static void server_net_stop_timer_fired(uv_timer_t *timer)
@@ -859,6 +1088,17 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
     net->signal_int.data = net;
     net->signal_term.data = net;
     net->signals_started = true;
+    net->scratch = malloc(LWS_PRE + SERVER_NET_COALESCE_BYTES); /* none: no coalescing */
+    if (uv_check_init(&net->loop, &net->flush_check) == 0) {
+        net->flush_check.data = net;
+        net->flush_check_initialised = true;
+    }
+    if (!net->flush_check_initialised) {
+        *error = SERVER_NET_ERROR_LOOP;
+        server_net_message(message, message_size, "cannot create the loop's write handle");
+        server_net_destroy(net);
+        return NULL;
+    }
     if (uv_signal_start(&net->signal_int, server_net_signal_received, SIGINT) != 0 ||
         uv_signal_start(&net->signal_term, server_net_signal_received, SIGTERM) != 0) {
         *error = SERVER_NET_ERROR_LOOP;
@@ -972,6 +1212,7 @@ void server_net_destroy(server_net *net)
         if (uv_loop_close(&net->loop) != 0)
             fprintf(stderr, "brigaded: event loop still busy at exit\n");
     }
+    free(net->scratch);
     free(net->web_root);
     free(net);
 }

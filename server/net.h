@@ -38,6 +38,10 @@
  * handshake before the context is torn down anyway, in milliseconds. */
 #define SERVER_NET_SHUTDOWN_GRACE_MS 2000
 
+/* Queued messages of one connection are coalesced into one write up to
+ * this many bytes of frames (a larger message is written by itself). */
+#define SERVER_NET_COALESCE_BYTES 16384
+
 /* Websocket close codes the server sends (RFC 6455 §7.4.1). */
 #define SERVER_NET_CLOSE_NORMAL 1000
 #define SERVER_NET_CLOSE_GOING_AWAY 1001  /* server shutting down */
@@ -162,12 +166,20 @@ void server_net_destroy(server_net *net);
 
 /*
  * Queues `buffer` on `connection`, taking one reference of its own (the
- * caller keeps its own). Messages go out in queue order, one lws_write per
- * writeable callback. Returns 0, or -1 when the connection is closing or its
- * queue is over SERVER_NET_QUEUE_BYTES_MAX (the connection is then closed
- * with 1008) or out of memory; nothing is queued then.
+ * caller keeps its own). Messages go out in queue order, whole, at the end
+ * of the loop iteration (every message queued to one connection in an
+ * iteration in as few writes as the socket takes: server/net.c's header
+ * comment). Returns 0, or -1 when the connection is closing or its queue
+ * (what the kernel and lws have not taken yet) is over
+ * SERVER_NET_QUEUE_BYTES_MAX (the connection is then closed with 1008) or
+ * out of memory; nothing is queued then.
  */
 int server_connection_send(server_connection *connection, server_buffer *buffer);
+
+/* A priority connection (a seat's or the umpire's) is written before the
+ * others at the end of each loop iteration: an action's ack and the seats'
+ * delta leave before the spectators' copies. Off at first. */
+void server_connection_set_priority(server_connection *connection, bool priority);
 
 /* Queues `buffer` on each of connections[0..count) (NULL entries skipped).
  * Returns how many took it. */
