@@ -31,19 +31,39 @@ const char *protocol_delta_error_name(protocol_delta_error code)
 
 /* ---- Compute ------------------------------------------------------------- */
 
-/* Appends {"op": kind, "path": copy of path [+ last], "value": copy}; `last`
- * (consumed) may be NULL, `value` too (for a remove). 0, or -1. */
-static int ops_push(protocol_value *ops, const char *kind, const protocol_value *path,
-                    protocol_value *last, const protocol_value *value)
+/* The path being diffed: a stack of borrowed map keys and array indexes,
+ * made into a value only when an op is pushed (no allocation per member
+ * visited). */
+#define DELTA_PATH_MAX 64
+
+typedef struct delta_step {
+    const char *key; /* NULL: an array index */
+    size_t key_len;
+    size_t index;
+} delta_step;
+
+typedef struct delta_walk {
+    protocol_value *ops;
+    delta_step steps[DELTA_PATH_MAX];
+    size_t depth;
+} delta_walk;
+
+/* Appends {"op": kind, "path": the walk's path, "value": copy}; `value`
+ * may be NULL (a remove). 0, or -1 when memory runs out. */
+static int ops_push(delta_walk *walk, const char *kind, const protocol_value *value)
 {
     protocol_value *op = protocol_value_map_new();
-    protocol_value *full = protocol_value_clone(path);
+    protocol_value *full = protocol_value_array_new();
     int failed = op == NULL || full == NULL;
-    if (!failed && last != NULL) {
-        failed = protocol_value_array_push(full, last);
-        last = NULL;
+    for (size_t i = 0; !failed && i < walk->depth; i++) {
+        const delta_step *step = &walk->steps[i];
+        protocol_value *element = step->key ? protocol_value_string_new_len(step->key,
+                                                                            step->key_len)
+                                            : protocol_value_int_new((int64_t)step->index);
+        failed = element == NULL || protocol_value_array_push(full, element) != 0;
+        if (failed)
+            protocol_value_free(element);
     }
-    protocol_value_free(last);
     failed = failed || protocol_value_map_set_string(op, "op", kind) != 0;
     if (!failed) {
         failed = protocol_value_map_set(op, "path", full) != 0;
@@ -56,7 +76,7 @@ static int ops_push(protocol_value *ops, const char *kind, const protocol_value 
         protocol_value_free(op);
         return -1;
     }
-    return protocol_value_array_push(ops, op);
+    return protocol_value_array_push(walk->ops, op);
 }
 
 static bool is_container(const protocol_value *value)
@@ -65,55 +85,72 @@ static bool is_container(const protocol_value *value)
     return kind == PROTOCOL_VALUE_MAP || kind == PROTOCOL_VALUE_ARRAY;
 }
 
-static int diff(protocol_value *ops, protocol_value *path, const protocol_value *old_value,
+static int diff(delta_walk *walk, const protocol_value *old_value,
                 const protocol_value *new_value);
 
-/* Pushes `element` (consumed) on path, diffs, pops it. */
-static int diff_child(protocol_value *ops, protocol_value *path, protocol_value *element,
-                      const protocol_value *old_value, const protocol_value *new_value)
+/* Pushes a step on the walk's path, diffs or pushes an op there, pops it.
+ * A path deeper than DELTA_PATH_MAX is set whole at the last step that
+ * fits (a correct delta, only a larger one). */
+static int at_step(delta_walk *walk, const char *key, size_t key_len, size_t index,
+                   const char *kind, const protocol_value *old_value,
+                   const protocol_value *new_value)
 {
-    if (protocol_value_array_push(path, element) != 0)
-        return -1;
-    int failed = diff(ops, path, old_value, new_value);
-    protocol_value_array_pop(path);
+    if (walk->depth == DELTA_PATH_MAX)
+        return -2;
+    walk->steps[walk->depth++] = (delta_step){key, key_len, index};
+    int failed = kind != NULL ? ops_push(walk, kind, new_value) : diff(walk, old_value, new_value);
+    if (failed == -2) /* too deep below: this step set whole */
+        failed = ops_push(walk, "set", new_value);
+    walk->depth--;
     return failed;
 }
 
-/* Ops for the value at `path` (non-empty, except for the top map) going from
- * old_value to new_value. 0, or -1 when memory runs out. */
-static int diff(protocol_value *ops, protocol_value *path, const protocol_value *old_value,
+/* Ops for the value at the walk's path (non-empty, except for the top
+ * map) going from old_value to new_value. 0, -1 when memory runs out, -2
+ * when the path would go deeper than DELTA_PATH_MAX. */
+static int diff(delta_walk *walk, const protocol_value *old_value,
                 const protocol_value *new_value)
 {
     protocol_value_kind kind = protocol_value_kind_of(old_value);
     if (kind != protocol_value_kind_of(new_value) || !is_container(old_value)) {
         if (protocol_value_equal(old_value, new_value))
             return 0;
-        return ops_push(ops, "set", path, NULL, new_value);
+        return walk->depth ? ops_push(walk, "set", new_value) : -1;
     }
 
     if (kind == PROTOCOL_VALUE_MAP) {
-        for (size_t i = 0; i < protocol_value_count(old_value); i++) {
+        size_t old_count = protocol_value_count(old_value);
+        size_t new_count = protocol_value_count(new_value);
+        for (size_t i = 0; i < old_count; i++) {
             size_t key_len = 0;
             const char *key = protocol_value_map_key_at(old_value, i, &key_len);
-            if (protocol_value_map_get_len(new_value, key, key_len) == NULL &&
-                ops_push(ops, "remove", path, protocol_value_string_new_len(key, key_len), NULL) !=
-                    0)
-                return -1;
+            /* Maps built the same way keep their keys in the same order. */
+            size_t other_len = 0;
+            const char *other =
+                i < new_count ? protocol_value_map_key_at(new_value, i, &other_len) : NULL;
+            bool same_place = other && other_len == key_len && memcmp(other, key, key_len) == 0;
+            int failed = 0;
+            if (!same_place && protocol_value_map_get_len(new_value, key, key_len) == NULL)
+                failed = at_step(walk, key, key_len, 0, "remove", NULL, NULL);
+            if (failed)
+                return failed;
         }
-        for (size_t i = 0; i < protocol_value_count(new_value); i++) {
+        for (size_t i = 0; i < new_count; i++) {
             size_t key_len = 0;
             const char *key = protocol_value_map_key_at(new_value, i, &key_len);
             const protocol_value *after = protocol_value_map_value_at(new_value, i);
-            const protocol_value *before = protocol_value_map_get_len(old_value, key, key_len);
-            int failed;
-            if (before == NULL)
-                failed = ops_push(ops, "set", path, protocol_value_string_new_len(key, key_len),
-                                  after);
+            const protocol_value *before = NULL;
+            size_t other_len = 0;
+            const char *other =
+                i < old_count ? protocol_value_map_key_at(old_value, i, &other_len) : NULL;
+            if (other && other_len == key_len && memcmp(other, key, key_len) == 0)
+                before = protocol_value_map_value_at(old_value, i);
             else
-                failed = diff_child(ops, path, protocol_value_string_new_len(key, key_len), before,
-                                    after);
+                before = protocol_value_map_get_len(old_value, key, key_len);
+            int failed = before == NULL ? at_step(walk, key, key_len, 0, "set", NULL, after)
+                                        : at_step(walk, key, key_len, 0, NULL, before, after);
             if (failed)
-                return -1;
+                return failed;
         }
         return 0;
     }
@@ -121,22 +158,15 @@ static int diff(protocol_value *ops, protocol_value *path, const protocol_value 
     size_t old_count = protocol_value_count(old_value);
     size_t new_count = protocol_value_count(new_value);
     size_t common = old_count < new_count ? old_count : new_count;
-    for (size_t i = 0; i < common; i++) {
-        if (diff_child(ops, path, protocol_value_int_new((int64_t)i),
-                       protocol_value_array_get(old_value, i),
-                       protocol_value_array_get(new_value, i)) != 0)
-            return -1;
-    }
-    for (size_t i = common; i < new_count; i++) {
-        if (ops_push(ops, "set", path, protocol_value_int_new((int64_t)i),
-                     protocol_value_array_get(new_value, i)) != 0)
-            return -1;
-    }
-    for (size_t i = old_count; i > new_count; i--) {
-        if (ops_push(ops, "remove", path, protocol_value_int_new((int64_t)(i - 1)), NULL) != 0)
-            return -1;
-    }
-    return 0;
+    int failed = 0;
+    for (size_t i = 0; !failed && i < common; i++)
+        failed = at_step(walk, NULL, 0, i, NULL, protocol_value_array_get(old_value, i),
+                         protocol_value_array_get(new_value, i));
+    for (size_t i = common; !failed && i < new_count; i++)
+        failed = at_step(walk, NULL, 0, i, "set", NULL, protocol_value_array_get(new_value, i));
+    for (size_t i = old_count; !failed && i > new_count; i--)
+        failed = at_step(walk, NULL, 0, i - 1, "remove", NULL, NULL);
+    return failed;
 }
 
 protocol_delta_error protocol_delta_compute(const protocol_value *old_state,
@@ -149,15 +179,14 @@ protocol_delta_error protocol_delta_compute(const protocol_value *old_state,
     if (protocol_value_kind_of(old_state) != PROTOCOL_VALUE_MAP || old_state == NULL ||
         protocol_value_kind_of(new_state) != PROTOCOL_VALUE_MAP || new_state == NULL)
         return PROTOCOL_DELTA_NOT_MAP;
-    protocol_value *list = protocol_value_array_new();
-    protocol_value *path = protocol_value_array_new();
-    int failed = list == NULL || path == NULL || diff(list, path, old_state, new_state) != 0;
-    protocol_value_free(path);
-    if (failed) {
-        protocol_value_free(list);
+    delta_walk walk;
+    walk.ops = protocol_value_array_new();
+    walk.depth = 0;
+    if (walk.ops == NULL || diff(&walk, old_state, new_state) != 0) {
+        protocol_value_free(walk.ops);
         return PROTOCOL_DELTA_NO_MEMORY;
     }
-    *ops = list;
+    *ops = walk.ops;
     return PROTOCOL_DELTA_OK;
 }
 
