@@ -660,6 +660,11 @@ static journal_db *journal_open_once(const char *path, const journal_options *op
                             options->not_durable ? "PRAGMA synchronous = OFF"
                                                  : "PRAGMA synchronous = FULL",
                             "setting synchronous") == 0;
+        char pragmas[128];
+        snprintf(pragmas, sizeof pragmas,
+                 "PRAGMA cache_size = -%d; PRAGMA wal_autocheckpoint = %d", JOURNAL_CACHE_KIB,
+                 JOURNAL_WAL_CHECKPOINT_PAGES);
+        ok = ok && exec_sql(j, pragmas, "setting the page cache and checkpoints") == 0;
     }
     ok = ok && schema_check(j) == 0;
     for (int i = 0; ok && i < ST_COUNT; i++)
