@@ -1337,13 +1337,17 @@ static void server_append_done(server_journal_job *base, void *context)
         protocol_value *old_log = protocol_value_map_get(game->state, "log");
         protocol_value *new_log = protocol_value_map_get(job->state, "log");
         protocol_value_swap(new_log, old_log);
-        for (size_t i = 0; i < protocol_value_count(job->entries); i++)
-            if (protocol_value_array_push(new_log, protocol_value_clone(protocol_value_array_get(
-                                                       job->entries, i))) != 0) {
+        /* The entries move over (the job's copies become nil). */
+        for (size_t i = 0; i < protocol_value_count(job->entries); i++) {
+            protocol_value *moved = protocol_value_nil_new();
+            if (moved)
+                protocol_value_swap(moved, protocol_value_array_get(job->entries, i));
+            if (!moved || protocol_value_array_push(new_log, moved) != 0) { /* push frees it */
                 fprintf(stderr, "brigaded: game %s: out of memory: its log misses entries "
                                 "until a restart\n", game->id);
                 break;
             }
+        }
         protocol_value_free(game->state);
         game->state = job->state;
         job->state = NULL;
@@ -2307,6 +2311,8 @@ static void server_games_join(server_games *games, server_connection *connection
         session->spectator = watching;
         session->umpire = umpiring;
         session->delayed = delayed;
+        /* The players and the umpire are written before the spectators. */
+        server_connection_set_priority(connection, !watching);
         fprintf(stderr, "brigaded: connection %lu joined game %s seat %s%s\n",
                 server_connection_id(connection), game->id, seat_name,
                 resuming ? " (resuming)" : "");
