@@ -48,7 +48,6 @@ enum {
     ST_GAME_DAMAGE,
     ST_EVENT_INSERT,
     ST_EVENTS_AFTER,
-    ST_ANSWER_INSERT,
     ST_ANSWER_FIND,
     ST_SNAPSHOT_INSERT,
     ST_SNAPSHOTS_LATEST,
@@ -59,11 +58,16 @@ enum {
     ST_GAME_UMPIRE,
     ST_EVENTS_ROLL_BACK,
     ST_EVENTS_AT,
+    ST_EVENT_ANSWER_FIND,
     ST_SAVEPOINT,
     ST_RELEASE,
     ST_ROLLBACK_TO,
     ST_COUNT
 };
+
+/* A game's seq: its last event's (every action has at least one, seq 0
+ * the creation's). For `games` rows (the subquery names games.id). */
+#define GAME_SEQ_SQL "(SELECT coalesce(max(e.seq), 0) FROM events e WHERE e.game = games.id)"
 
 static const char *const statement_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
@@ -78,16 +82,18 @@ static const char *const statement_sql[ST_COUNT] = {
         "initial, initial_sha256, seq, status, dice_seed, spectator_sha256, "
         "spectator_password_sha256, spectator_delay) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, "
         "'active', ?9, ?10, ?11, ?12)",
-    [ST_GAME_HEAD] = "SELECT seq, status FROM games WHERE id = ?1",
+    /* A game's seq is its last event's (GAME_SEQ_SQL); games.seq is only
+     * written with a change of status (journal.h). */
+    [ST_GAME_HEAD] = "SELECT " GAME_SEQ_SQL ", status FROM games WHERE id = ?1",
     [ST_GAME_UPDATE] = "UPDATE games SET seq = ?2, status = ?3 WHERE id = ?1",
     [ST_GAME_SELECT] =
         "SELECT created, title, scenario, token_a_sha256, token_b_sha256, initial, "
-        "initial_sha256, seq, status, damage FROM games WHERE id = ?1",
+        "initial_sha256, " GAME_SEQ_SQL ", status, damage FROM games WHERE id = ?1",
     [ST_GAME_LIST] = "SELECT id FROM games WHERE status <> 'ended' ORDER BY created, id",
     [ST_GAME_DAMAGE] = "UPDATE games SET status = 'damaged', damage = ?2 WHERE id = ?1",
     [ST_EVENT_INSERT] =
-        "INSERT INTO events (game, seq, idx, count, seat, body, sha256) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO events (game, seq, idx, count, seat, body, sha256, request, action_sha256, "
+        "answer) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     [ST_EVENTS_AFTER] =
         "SELECT seq, idx, count, seat, body, sha256, rolled_back FROM events WHERE game = ?1 "
         "AND seq > ?2 AND seq <= ?3 ORDER BY seq, idx",
@@ -99,16 +105,21 @@ static const char *const statement_sql[ST_COUNT] = {
         "SELECT count(*), coalesce(max(rolled_back <> 0), 0) FROM events WHERE game = ?1 AND "
         "seq = ?2",
     [ST_GAME_LIST_ALL] =
-        "SELECT id, created, title, status, seq, damage FROM games ORDER BY created, id",
+        "SELECT id, created, title, status, " GAME_SEQ_SQL ", damage FROM games "
+        "ORDER BY created, id",
     [ST_GAME_DICE_SEED] = "SELECT dice_seed FROM games WHERE id = ?1",
     [ST_GAME_SPECTATOR] =
         "SELECT spectator_sha256, spectator_password_sha256, spectator_delay FROM games "
         "WHERE id = ?1",
     [ST_GAME_UMPIRE_SET] = "UPDATE games SET umpire_sha256 = ?2 WHERE id = ?1",
     [ST_GAME_UMPIRE] = "SELECT umpire_sha256 FROM games WHERE id = ?1",
-    [ST_ANSWER_INSERT] =
-        "INSERT OR REPLACE INTO answers (game, seat, request, seq, action_sha256, answer) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    /* Version 4: the answer is on its action's first event. The latest
+     * action of the seat with that request id (an id used again replaces
+     * the older answer, journal.h). */
+    [ST_EVENT_ANSWER_FIND] =
+        "SELECT seq, action_sha256, answer FROM events WHERE game = ?1 AND seat = ?2 AND "
+        "request = ?3 AND idx = 0 ORDER BY seq DESC LIMIT 1",
+    /* Answers of actions journaled before version 4. */
     [ST_ANSWER_FIND] =
         "SELECT seq, action_sha256, answer FROM answers WHERE game = ?1 AND seat = ?2 AND "
         "request = ?3",
@@ -157,9 +168,19 @@ static const char *const statement_sql[ST_COUNT] = {
     "INSERT INTO answers SELECT * FROM answers_v2; DROP TABLE answers_v2;"                    \
     "UPDATE schema_version SET version = 3;"
 
-/* The schema of version 3 (journal.h describes the tables; version 1 had
- * no games.dice_seed, version 2 no games.umpire_sha256; both are migrated
- * at open). */
+/* Version 3 -> 4: each action's answer on its first event (the answers
+ * table keeps those of older actions); games.seq is no longer written
+ * with every action (journal.h). */
+#define MIGRATE_TO_4_SQL                                                                      \
+    "ALTER TABLE events ADD COLUMN request INTEGER;"                                          \
+    "ALTER TABLE events ADD COLUMN action_sha256 BLOB;"                                       \
+    "ALTER TABLE events ADD COLUMN answer BLOB;"                                              \
+    "UPDATE schema_version SET version = 4;"
+
+/* The schema of version 4: version 3's tables, then the columns of
+ * MIGRATE_TO_4_SQL (journal.h describes the tables; version 1 had no
+ * games.dice_seed, version 2 no games.umpire_sha256, version 3 no answer
+ * columns on events; all are migrated at open). */
 static const char schema_sql[] =
     "CREATE TABLE schema_version (version INTEGER NOT NULL);"
     "CREATE TABLE games ("
@@ -189,7 +210,10 @@ static const char schema_sql[] =
     "  aux BLOB,"
     "  sha256 BLOB NOT NULL,"
     "  PRIMARY KEY (game, seq)"
-    ") WITHOUT ROWID;";
+    ") WITHOUT ROWID;"
+    "ALTER TABLE events ADD COLUMN request INTEGER;"
+    "ALTER TABLE events ADD COLUMN action_sha256 BLOB;"
+    "ALTER TABLE events ADD COLUMN answer BLOB;";
 
 struct journal_db {
     sqlite3 *db;
@@ -200,6 +224,7 @@ struct journal_db {
     bool read_only;
     bool schema_v1; /* a read-only journal of schema version 1 (no dice_seed) */
     bool schema_v2; /* a read-only journal of schema version 1 or 2 (no umpire_sha256) */
+    bool schema_v3; /* a read-only journal of schema version 1 to 3 (no answers on events) */
     int snapshot_every;
     bool in_group; /* inside journal_group_begin .. commit/abort */
     bool busy;     /* the last failure was SQLite's busy or locked */
@@ -552,8 +577,8 @@ static int schema_check(journal_db *j)
                      "ALTER TABLE games ADD COLUMN spectator_sha256 BLOB;"
                      "ALTER TABLE games ADD COLUMN spectator_password_sha256 BLOB;"
                      "ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;"
-                     MIGRATE_TO_3_SQL "COMMIT;",
-                     "migrating the schema to version 3") != 0) {
+                     MIGRATE_TO_3_SQL MIGRATE_TO_4_SQL "COMMIT;",
+                     "migrating the schema to version 4") != 0) {
             if (!sqlite3_get_autocommit(j->db))
                 sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
             return -1;
@@ -563,14 +588,15 @@ static int schema_check(journal_db *j)
     if (version == 1) { /* read-only: read as is, no dice seeds */
         j->schema_v1 = true;
         j->schema_v2 = true;
+        j->schema_v3 = true;
         return 0;
     }
     if (version == 2 && !j->read_only) {
         /* Version 2 -> 3: the games' umpire seats (none for the older
          * games). */
         if (exec_sql(j,
-                     "BEGIN IMMEDIATE;" MIGRATE_TO_3_SQL "COMMIT;",
-                     "migrating the schema to version 3") != 0) {
+                     "BEGIN IMMEDIATE;" MIGRATE_TO_3_SQL MIGRATE_TO_4_SQL "COMMIT;",
+                     "migrating the schema to version 4") != 0) {
             if (!sqlite3_get_autocommit(j->db))
                 sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
             return -1;
@@ -579,6 +605,20 @@ static int schema_check(journal_db *j)
     }
     if (version == 2) { /* read-only: read as is, no umpires */
         j->schema_v2 = true;
+        j->schema_v3 = true;
+        return 0;
+    }
+    if (version == 3 && !j->read_only) {
+        if (exec_sql(j, "BEGIN IMMEDIATE;" MIGRATE_TO_4_SQL "COMMIT;",
+                     "migrating the schema to version 4") != 0) {
+            if (!sqlite3_get_autocommit(j->db))
+                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
+            return -1;
+        }
+        return 0;
+    }
+    if (version == 3) { /* read-only: read as is, answers in their table */
+        j->schema_v3 = true;
         return 0;
     }
     if (version != JOURNAL_SCHEMA_VERSION)
@@ -671,6 +711,7 @@ static journal_db *journal_open_once(const char *path, const journal_options *op
         if (!(j->schema_v1 &&
               (i == ST_GAME_INSERT || i == ST_GAME_DICE_SEED || i == ST_GAME_SPECTATOR)) &&
             !(j->schema_v2 && (i == ST_GAME_UMPIRE_SET || i == ST_GAME_UMPIRE)) &&
+            !(j->schema_v3 && (i == ST_EVENT_INSERT || i == ST_EVENT_ANSWER_FIND)) &&
             sqlite3_prepare_v3(j->db, statement_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
                                &j->statements[i], NULL) != SQLITE_OK) {
             journal_fail(j, "open %s: sqlite: %s (preparing \"%.40s...\")", j->path,
@@ -824,8 +865,10 @@ static char journal_seat_letter(brigade_side seat)
     return seat == BRIGADE_SIDE_A ? 'A' : seat == BRIGADE_SIDE_B ? 'B' : 'U';
 }
 
+/* Inserts the events of one seq; `action` (NULL at a game's creation)
+ * gives the answer stored on the first (schema version 4). */
 static int events_insert(journal_db *j, const char *context, const char *game, int64_t seq,
-                         char seat, const encoded_events *e)
+                         char seat, const encoded_events *e, const journal_action *action)
 {
     char seat_text[2] = {seat, '\0'};
     for (size_t i = 0; i < e->count; i++) {
@@ -840,6 +883,15 @@ static int events_insert(journal_db *j, const char *context, const char *game, i
             sqlite3_bind_null(st, 5);
         bind_blob(st, 6, e->bodies[i], e->lengths[i]);
         bind_blob(st, 7, e->sums[i], JOURNAL_HASH_SIZE);
+        if (action != NULL && i == 0) {
+            sqlite3_bind_int64(st, 8, action->request);
+            bind_blob(st, 9, action->action_sha256, JOURNAL_HASH_SIZE);
+            bind_blob(st, 10, action->answer, action->answer_len);
+        } else {
+            sqlite3_bind_null(st, 8);
+            sqlite3_bind_null(st, 9);
+            sqlite3_bind_null(st, 10);
+        }
         if (step_done(j, st, context, "inserting an event") != 0)
             return -1;
     }
@@ -923,7 +975,7 @@ int journal_game_create(journal_db *journal, const journal_game *game)
         }
     }
     if (
-        events_insert(j, context, game->id, 0, 0, &events) != 0) {
+        events_insert(j, context, game->id, 0, 0, &events, NULL) != 0) {
         transaction_abort(j, context);
         goto out;
     }
@@ -1060,19 +1112,9 @@ int journal_append(journal_db *journal, const journal_action *action)
         transaction_abort(j, context);
         goto out;
     }
-    if (events_insert(j, context, action->game, action->seq, seat, &events) != 0) {
-        transaction_abort(j, context);
-        goto out;
-    }
-    st = statement(j, ST_ANSWER_INSERT);
-    bind_text(st, 1, action->game);
-    char seat_text[2] = {seat, '\0'};
-    bind_text(st, 2, seat_text);
-    sqlite3_bind_int64(st, 3, action->request);
-    sqlite3_bind_int64(st, 4, action->seq);
-    bind_blob(st, 5, action->action_sha256, JOURNAL_HASH_SIZE);
-    bind_blob(st, 6, action->answer, action->answer_len);
-    if (step_done(j, st, context, "storing the answer") != 0) {
+    /* The events, the answer on the first (one page written for most
+     * actions: the game's last events page). */
+    if (events_insert(j, context, action->game, action->seq, seat, &events, action) != 0) {
         transaction_abort(j, context);
         goto out;
     }
@@ -1091,13 +1133,16 @@ int journal_append(journal_db *journal, const journal_action *action)
             goto out;
         }
     }
-    st = statement(j, ST_GAME_UPDATE);
-    bind_text(st, 1, action->game);
-    sqlite3_bind_int64(st, 2, action->seq);
-    bind_text(st, 3, action->ended ? "ended" : "active");
-    if (step_done(j, st, context, "updating the game's seq") != 0) {
-        transaction_abort(j, context);
-        goto out;
+    /* games.seq and status change with the status only (journal.h). */
+    if (action->ended) {
+        st = statement(j, ST_GAME_UPDATE);
+        bind_text(st, 1, action->game);
+        sqlite3_bind_int64(st, 2, action->seq);
+        bind_text(st, 3, "ended");
+        if (step_done(j, st, context, "marking the game ended") != 0) {
+            transaction_abort(j, context);
+            goto out;
+        }
     }
     result = transaction_commit(j, context);
 out:
@@ -1119,11 +1164,19 @@ journal_answer_result journal_answer_find(
     char seat_text[2] = {journal_seat_letter(seat), '\0'};
     snprintf(context, sizeof context, "answer of game %.63s seat %s request %" PRId64, game,
              seat_text, request);
-    sqlite3_stmt *st = statement(j, ST_ANSWER_FIND);
-    bind_text(st, 1, game);
-    bind_text(st, 2, seat_text);
-    sqlite3_bind_int64(st, 3, request);
-    int rc = sqlite3_step(st);
+    /* On the action's first event (version 4), else in the answers table
+     * of the actions journaled before. */
+    sqlite3_stmt *st = NULL;
+    int rc = SQLITE_DONE;
+    for (int table = j->schema_v3 ? 1 : 0; table < 2 && rc == SQLITE_DONE; table++) {
+        if (st)
+            statement_done(st);
+        st = statement(j, table == 0 ? ST_EVENT_ANSWER_FIND : ST_ANSWER_FIND);
+        bind_text(st, 1, game);
+        bind_text(st, 2, seat_text);
+        sqlite3_bind_int64(st, 3, request);
+        rc = sqlite3_step(st);
+    }
     if (rc == SQLITE_DONE) {
         statement_done(st);
         return JOURNAL_ANSWER_NONE;

@@ -11,8 +11,11 @@
  *   games      id, created (unix seconds), title, scenario (its JSON text),
  *              the SHA-256 of each seat token (never the tokens),
  *              initial (the battle before its first event, msgpack of
- *              journal_battle_encode) and its SHA-256, seq (the last
- *              committed action; 0 once created), status
+ *              journal_battle_encode) and its SHA-256, seq (the seq
+ *              of the last change of status; the game's seq, its last
+ *              committed action, is its last event's: an action does not
+ *              rewrite its game's row, so that a group commit of many
+ *              games' actions writes few pages), status
  *              ('active' | 'ended' | 'damaged'), damage (why) and
  *              spectator_sha256 and spectator_password_sha256 (the
  *              spectator id's and password's SHA-256, NULL when none),
@@ -22,23 +25,28 @@
  *              dice_seed (the server's secret dice seed, 32 bytes,
  *              core/dice.h; NULL for games of schema version 1, and in
  *              every export: an ended game reveals it in its last event,
- *              PROTOCOL.md §10.3). Version 1 and 2 journals are
+ *              PROTOCOL.md §10.3). Journals of versions 1 to 3 are
  *              migrated at open (read-only: read as they are).
  *   events     game, seq, idx (0.. within the action), count (events in
  *              the action), seat (who acted: 'A', 'B', 'U' the umpire; NULL at seq 0), body
  *              (journal_event_encode), sha256,
  *              rolled_back (1 once the umpire's rollback undid the action, 0
  *              otherwise: PROTOCOL.md §10.2 "Rollback"; not covered by
- *              sha256).
+ *              sha256), and on an action's first event (idx 0) its
+ *              answer: request (the seat's request id), action_sha256,
+ *              answer (the encoded answer frame), NULL elsewhere and at
+ *              seq 0 (since schema version 4: not covered by sha256).
  *              seq 0 holds the events of the game's creation (brigaded:
  *              the dice commitment, PROTOCOL.md §10.3); every later seq
  *              one accepted action (a seat's first join with its dice
  *              seed is one).
- *   answers    game, seat, request -> seq, action_sha256, answer (the
- *              encoded answer frame): a request repeated after a
- *              reconnection gets its first answer (PROTOCOL.md §4.1). A
+ *   answers    game, seat, request -> seq, action_sha256, answer: the
+ *              answers of actions journaled before schema version 4
+ *              (later ones are on their events). A request repeated after
+ *              a reconnection gets its first answer (PROTOCOL.md §4.1). A
  *              request id used again by the seat (a client that numbers
- *              from 1 on each connection) replaces the older answer.
+ *              from 1 on each connection) replaces the older answer: the
+ *              latest action with that id answers.
  *   snapshots  game, seq, body (the battle after seq's events), aux (the
  *              server's own msgpack map stored with it, e.g. the state's
  *              log; may be NULL), sha256.
@@ -82,7 +90,7 @@
 /* The journal's file inside --data DIR. */
 #define JOURNAL_FILE "brigade.sqlite"
 /* The shape of the tables this build reads and writes. */
-#define JOURNAL_SCHEMA_VERSION 3
+#define JOURNAL_SCHEMA_VERSION 4
 /* Bytes of a SHA-256. */
 #define JOURNAL_HASH_SIZE 32
 /* Default number of actions between two snapshots of a game. */

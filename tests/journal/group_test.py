@@ -470,16 +470,19 @@ def case_crash_group(args):
               "%d applied now" % (applied_now + repeated, repeated, applied_now))
         server.stop()
 
-        # The journal: every acked (game, seq) holds that request's answer,
-        # and each resent request has exactly one answer row.
+        # The journal: every acked (game, seq) holds that request's answer
+        # (on the action's first event), and each resent request has exactly
+        # one.
         db = sqlite3.connect(os.path.join(server.data, "brigade.sqlite"))
         for game in games:
             for seq, (seat, request) in acked[game.id].items():
-                rows = db.execute("SELECT seq FROM answers WHERE game = ? AND seat = ? AND "
-                                  "request = ?", (game.id, seat, request)).fetchall()
+                rows = db.execute("SELECT seq FROM events WHERE game = ? AND seat = ? AND "
+                                  "request = ? AND idx = 0", (game.id, seat, request)).fetchall()
                 check(rows == [(seq,)], "game %s: acked seq %d request %d: rows %r" %
                       (game.id, seq, request, rows))
-            head = db.execute("SELECT seq FROM games WHERE id = ?", (game.id,)).fetchone()[0]
+            # The game's seq is its last event's (journal/journal.h).
+            head = db.execute("SELECT max(seq) FROM events WHERE game = ?",
+                              (game.id,)).fetchone()[0]
             count = db.execute("SELECT count(DISTINCT seq) FROM events WHERE game = ?",
                                (game.id,)).fetchone()[0]
             check(count == head + 1, "game %s: %d seqs of events, head %d" %

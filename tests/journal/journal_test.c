@@ -622,6 +622,22 @@ static void sql_run(const folder *f, const char *sql)
     sqlite3_close(db);
 }
 
+/* The integer the query gives, read behind the journal's back. */
+static int64_t sql_value(const folder *f, const char *sql)
+{
+    char path[128];
+    folder_file(f, "brigade.sqlite", path, sizeof path);
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int64_t value = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return value;
+}
+
 /* Flips bits in byte `at` of an event row's body, behind the journal's
  * back. */
 static void body_flip(const folder *f, const char *game, int64_t seq, int index, size_t at)
@@ -917,6 +933,9 @@ static void test_dice_seed_and_migration(void **state)
                   "spectator_sha256; ALTER TABLE games DROP COLUMN spectator_password_sha256; "
                   "ALTER TABLE games DROP COLUMN spectator_delay; "
                   "ALTER TABLE games DROP COLUMN umpire_sha256; "
+                  "ALTER TABLE events DROP COLUMN request; "
+                  "ALTER TABLE events DROP COLUMN action_sha256; "
+                  "ALTER TABLE events DROP COLUMN answer; "
                   "UPDATE schema_version SET version = 1");
     j = folder_journal_open(&dir, true);
     assert_int_equal(journal_game_dice_seed(j, "g-seedless", got), 1);
@@ -932,6 +951,134 @@ static void test_dice_seed_and_migration(void **state)
     assert_int_equal(journal_game_read(j, "g-seedless", true, &l), 0);
     journal_loaded_free(&l);
     journal_close(j);
+    live_free(&g);
+    folder_remove(&dir);
+}
+
+/* The action hash and answer journaled with `seq` of `game` (version 4:
+ * on its first event). */
+static void answer_of(const folder *f, const char *game, int64_t seq,
+                      unsigned char hash[JOURNAL_HASH_SIZE], uint8_t **answer, size_t *len)
+{
+    char path[128];
+    folder_file(f, "brigade.sqlite", path, sizeof path);
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "SELECT action_sha256, answer FROM events WHERE game = ?1 "
+                                        "AND seq = ?2 AND idx = 0",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, seq);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_bytes(st, 0), JOURNAL_HASH_SIZE);
+    memcpy(hash, sqlite3_column_blob(st, 0), JOURNAL_HASH_SIZE);
+    *len = (size_t)sqlite3_column_bytes(st, 1);
+    *answer = malloc(*len);
+    assert_non_null(*answer);
+    memcpy(*answer, sqlite3_column_blob(st, 1), *len);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
+/* A journal of schema version 3 (answers in their own table): read as it
+ * is read-only, migrated to 4 read-write; its answers are still found,
+ * and a request id used again after the migration answers with the new
+ * action. */
+static void test_answers_of_schema_3(void **state)
+{
+    (void)state;
+    folder dir;
+    folder_make(&dir);
+    journal_db *j = folder_journal_open(&dir, false);
+    live_game g;
+    live_create(j, &g, "g-v3", "example_a.json", 33);
+    assert_int_equal(live_play(j, &g, 5), 5);
+    journal_close(j);
+    unsigned char hash3[JOURNAL_HASH_SIZE];
+    uint8_t *answer3 = NULL;
+    size_t answer3_len = 0;
+    answer_of(&dir, g.id, 3, hash3, &answer3, &answer3_len);
+    uint8_t *want = NULL;
+    size_t want_len = 0;
+    ack_bytes(3, 3, &want, &want_len);
+    assert_int_equal(answer3_len, want_len);
+    assert_memory_equal(answer3, want, want_len);
+    free(want);
+
+    /* Back to schema 3, as the previous build wrote it. */
+    sql_run(&dir, "INSERT INTO answers SELECT game, seat, request, seq, action_sha256, answer "
+                  "FROM events WHERE idx = 0 AND answer IS NOT NULL; "
+                  "ALTER TABLE events DROP COLUMN request; "
+                  "ALTER TABLE events DROP COLUMN action_sha256; "
+                  "ALTER TABLE events DROP COLUMN answer; "
+                  "UPDATE games SET seq = 5; UPDATE schema_version SET version = 3");
+    int64_t seq = 0;
+    uint8_t *answer = NULL;
+    size_t answer_len = 0;
+    for (int pass = 0; pass < 2; pass++) { /* read-only, then migrated */
+        j = folder_journal_open(&dir, pass == 0);
+        brigade_side seat3 = BRIGADE_SIDE_NONE;
+        for (int s = 0; s < 2 && seat3 == BRIGADE_SIDE_NONE; s++)
+            if (journal_answer_find(j, g.id, (brigade_side)s, 3, hash3, &seq, &answer,
+                                    &answer_len) == JOURNAL_ANSWER_FOUND)
+                seat3 = (brigade_side)s;
+        assert_int_not_equal(seat3, BRIGADE_SIDE_NONE);
+        assert_int_equal(seq, 3);
+        assert_int_equal(answer_len, answer3_len);
+        assert_memory_equal(answer, answer3, answer3_len);
+        free(answer);
+        answer = NULL;
+        journal_loaded l;
+        assert_int_equal(journal_game_read(j, g.id, false, &l), 0);
+        assert_int_equal(l.seq, 5);
+        journal_loaded_free(&l);
+        if (pass == 1) {
+            assert_int_equal(sql_value(&dir, "SELECT version FROM schema_version"), 4);
+            /* Request 3 again, for a new action at seq 6. */
+            brigade_event_list one;
+            brigade_event_list_init(&one);
+            brigade_side next_seat;
+            brigade_command next_command;
+            assert_true(journal_driver_step(g.battle, &g.rng, &next_seat, &next_command, &one));
+            uint8_t *ack = NULL;
+            size_t ack_len = 0;
+            ack_bytes(3, 6, &ack, &ack_len);
+            journal_action action;
+            memset(&action, 0, sizeof action);
+            action.game = g.id;
+            action.seq = 6;
+            action.battle = g.battle;
+            action.events = &one;
+            action.seat = seat3;
+            action.request = 3;
+            memset(action.action_sha256, 0x66, JOURNAL_HASH_SIZE);
+            action.answer = ack;
+            action.answer_len = ack_len;
+            assert_int_equal(journal_append(j, &action), 0);
+            assert_true(brigade_battle_fold_all(g.battle, &one));
+            g.seq = 6;
+            assert_int_equal(journal_answer_find(j, g.id, seat3, 3, action.action_sha256, &seq,
+                                                 &answer, &answer_len),
+                             JOURNAL_ANSWER_FOUND);
+            assert_int_equal(seq, 6);
+            assert_int_equal(answer_len, ack_len);
+            assert_memory_equal(answer, ack, ack_len);
+            free(answer);
+            answer = NULL;
+            /* The old answer of seq 3 is another action's now. */
+            assert_int_equal(journal_answer_find(j, g.id, seat3, 3, hash3, &seq, &answer,
+                                                 &answer_len),
+                             JOURNAL_ANSWER_OTHER);
+            assert_int_equal(seq, 6);
+            free(ack);
+            brigade_event_list_free(&one);
+        }
+        journal_close(j);
+    }
+    free(answer3);
     live_free(&g);
     folder_remove(&dir);
 }
@@ -974,6 +1121,7 @@ int main(void)
         cmocka_unit_test(test_append_load_round_trip),
         cmocka_unit_test(test_fold_from_start_equals_live),
         cmocka_unit_test(test_idempotent_answers),
+        cmocka_unit_test(test_answers_of_schema_3),
         cmocka_unit_test(test_append_refusals),
         cmocka_unit_test(test_corrupted_event_row),
         cmocka_unit_test(test_missing_row_and_bad_snapshot),
