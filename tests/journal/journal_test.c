@@ -414,6 +414,36 @@ static void test_fold_from_start_equals_live(void **state)
     three_games_free(&t);
 }
 
+/* Appends the game's next action (the driver's next command) as seat's
+ * request `request` with `hash`; *ack (the caller frees it) is its
+ * answer {request, seq}. */
+static void append_request(journal_db *j, live_game *g, brigade_side seat, int64_t request,
+                           const unsigned char hash[JOURNAL_HASH_SIZE], uint8_t **ack,
+                           size_t *ack_len)
+{
+    brigade_event_list one;
+    brigade_event_list_init(&one);
+    brigade_side next_seat;
+    brigade_command next_command;
+    assert_true(journal_driver_step(g->battle, &g->rng, &next_seat, &next_command, &one));
+    ack_bytes(request, g->seq + 1, ack, ack_len);
+    journal_action action;
+    memset(&action, 0, sizeof action);
+    action.game = g->id;
+    action.seq = g->seq + 1;
+    action.battle = g->battle;
+    action.events = &one;
+    action.seat = seat;
+    action.request = request;
+    memcpy(action.action_sha256, hash, JOURNAL_HASH_SIZE);
+    action.answer = *ack;
+    action.answer_len = *ack_len;
+    assert_int_equal(journal_append(j, &action), 0);
+    assert_true(brigade_battle_fold_all(g->battle, &one));
+    g->seq = action.seq;
+    brigade_event_list_free(&one);
+}
+
 static void test_idempotent_answers(void **state)
 {
     (void)state;
@@ -480,28 +510,9 @@ static void test_idempotent_answers(void **state)
 
     /* The same request id used again (a client numbering from 1 on a new
      * connection) replaces the older answer. */
-    brigade_event_list one;
-    brigade_event_list_init(&one);
-    brigade_side next_seat;
-    brigade_command next_command;
-    assert_true(journal_driver_step(g.battle, &g.rng, &next_seat, &next_command, &one));
     uint8_t *ack = NULL;
     size_t ack_len = 0;
-    ack_bytes(3, 6, &ack, &ack_len);
-    journal_action action;
-    memset(&action, 0, sizeof action);
-    action.game = g.id;
-    action.seq = 6;
-    action.battle = g.battle;
-    action.events = &one;
-    action.seat = seat3;
-    action.request = 3;
-    memcpy(action.action_sha256, hash3, sizeof hash3);
-    action.answer = ack;
-    action.answer_len = ack_len;
-    assert_int_equal(journal_append(j, &action), 0);
-    assert_true(brigade_battle_fold_all(g.battle, &one));
-    g.seq = 6;
+    append_request(j, &g, seat3, 3, hash3, &ack, &ack_len);
     unsigned char hash6[JOURNAL_HASH_SIZE];
     memcpy(hash6, hash3, sizeof hash6);
     assert_int_equal(journal_answer_find(j, g.id, seat3, 3, hash6, &seq, &answer,
@@ -511,7 +522,6 @@ static void test_idempotent_answers(void **state)
     assert_int_equal(answer_len, ack_len);
     assert_memory_equal(answer, ack, ack_len);
     free(answer);
-    brigade_event_list_free(&one);
     free(ack);
     journal_close(j);
 
@@ -1038,29 +1048,12 @@ static void test_answers_of_schema_3(void **state)
         if (pass == 1) {
             assert_int_equal(sql_value(&dir, "SELECT version FROM schema_version"), 4);
             /* Request 3 again, for a new action at seq 6. */
-            brigade_event_list one;
-            brigade_event_list_init(&one);
-            brigade_side next_seat;
-            brigade_command next_command;
-            assert_true(journal_driver_step(g.battle, &g.rng, &next_seat, &next_command, &one));
+            unsigned char hash6[JOURNAL_HASH_SIZE];
+            memset(hash6, 0x66, sizeof hash6);
             uint8_t *ack = NULL;
             size_t ack_len = 0;
-            ack_bytes(3, 6, &ack, &ack_len);
-            journal_action action;
-            memset(&action, 0, sizeof action);
-            action.game = g.id;
-            action.seq = 6;
-            action.battle = g.battle;
-            action.events = &one;
-            action.seat = seat3;
-            action.request = 3;
-            memset(action.action_sha256, 0x66, JOURNAL_HASH_SIZE);
-            action.answer = ack;
-            action.answer_len = ack_len;
-            assert_int_equal(journal_append(j, &action), 0);
-            assert_true(brigade_battle_fold_all(g.battle, &one));
-            g.seq = 6;
-            assert_int_equal(journal_answer_find(j, g.id, seat3, 3, action.action_sha256, &seq,
+            append_request(j, &g, seat3, 3, hash6, &ack, &ack_len);
+            assert_int_equal(journal_answer_find(j, g.id, seat3, 3, hash6, &seq,
                                                  &answer, &answer_len),
                              JOURNAL_ANSWER_FOUND);
             assert_int_equal(seq, 6);
@@ -1074,7 +1067,6 @@ static void test_answers_of_schema_3(void **state)
                              JOURNAL_ANSWER_OTHER);
             assert_int_equal(seq, 6);
             free(ack);
-            brigade_event_list_free(&one);
         }
         journal_close(j);
     }
