@@ -3343,18 +3343,17 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
     return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "unknown command");
 }
 
-/* The machine is ~40 KB: on the heap rather than the caller's stack. */
-static machine *machine_new(const brigade_battle *battle, const brigade_dice_source *dice,
-                            brigade_event_list *events, brigade_battle_error *error)
+/* The machine works on a copy of the battle (a refused command leaves
+ * nothing behind). It lives on the caller's stack: about 67 KiB, well
+ * within a thread's default stack, and no heap allocation an action. */
+static void machine_init(machine *m, const brigade_battle *battle,
+                         const brigade_dice_source *dice, brigade_event_list *events,
+                         brigade_battle_error *error)
 {
-    machine *m = malloc(sizeof *m);
-    if (m == NULL)
-        return NULL;
     memcpy(&m->work, battle, sizeof *battle);
     m->dice = dice;
     m->events = events;
     m->error = error;
-    return m;
 }
 
 static code_t run(const brigade_battle *battle, brigade_side seat, const brigade_command *command,
@@ -3371,12 +3370,9 @@ static code_t run(const brigade_battle *battle, brigade_side seat, const brigade
         return error->code;
     }
     size_t mark = events->count;
-    machine *m = machine_new(battle, dice, events, error);
-    if (m == NULL) {
-        error->code = BRIGADE_BATTLE_ERROR_INTERNAL;
-        snprintf(error->message, sizeof error->message, "out of memory");
-        return error->code;
-    }
+    machine storage;
+    machine *m = &storage;
+    machine_init(m, battle, dice, events, error);
     code_t code;
     if (start)
         code = m->work.turn != 0 ? fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
@@ -3384,7 +3380,6 @@ static code_t run(const brigade_battle *battle, brigade_side seat, const brigade
                                  : turn_begin(m);
     else
         code = dispatch(m, seat, command);
-    free(m);
     if (code != BRIGADE_BATTLE_OK)
         events->count = mark; /* a refused command yields nothing */
     else
