@@ -358,8 +358,9 @@ static protocol_delta_error apply_one(protocol_value *state, const protocol_valu
     return PROTOCOL_DELTA_OK;
 }
 
-protocol_delta_error protocol_delta_apply(protocol_value *state, const protocol_value *ops,
-                                          protocol_delta_status *status)
+/* The checks both apply forms make; PROTOCOL_DELTA_OK when they pass. */
+static protocol_delta_error apply_check(const protocol_value *state, const protocol_value *ops,
+                                        protocol_delta_status *status)
 {
     if (status != NULL) {
         status->code = PROTOCOL_DELTA_OK;
@@ -380,9 +381,25 @@ protocol_delta_error protocol_delta_apply(protocol_value *state, const protocol_
         }
         return PROTOCOL_DELTA_BAD_OP;
     }
-    size_t count = protocol_value_count(ops);
-    if (count == 0)
-        return PROTOCOL_DELTA_OK;
+    return PROTOCOL_DELTA_OK;
+}
+
+protocol_delta_error protocol_delta_apply_in_place(protocol_value *state,
+                                                   const protocol_value *ops,
+                                                   protocol_delta_status *status)
+{
+    protocol_delta_error error = apply_check(state, ops, status);
+    for (size_t i = 0; error == PROTOCOL_DELTA_OK && i < protocol_value_count(ops); i++)
+        error = apply_one(state, protocol_value_array_get(ops, i), i, status);
+    return error;
+}
+
+protocol_delta_error protocol_delta_apply(protocol_value *state, const protocol_value *ops,
+                                          protocol_delta_status *status)
+{
+    protocol_delta_error error = apply_check(state, ops, status);
+    if (error != PROTOCOL_DELTA_OK || protocol_value_count(ops) == 0)
+        return error;
     /* All or nothing: work on a copy, take it when every op went in. */
     protocol_value *work = protocol_value_clone(state);
     if (work == NULL) {
@@ -392,14 +409,9 @@ protocol_delta_error protocol_delta_apply(protocol_value *state, const protocol_
         }
         return PROTOCOL_DELTA_NO_MEMORY;
     }
-    for (size_t i = 0; i < count; i++) {
-        protocol_delta_error error = apply_one(work, protocol_value_array_get(ops, i), i, status);
-        if (error != PROTOCOL_DELTA_OK) {
-            protocol_value_free(work);
-            return error;
-        }
-    }
-    protocol_value_swap(state, work);
+    error = protocol_delta_apply_in_place(work, ops, status);
+    if (error == PROTOCOL_DELTA_OK)
+        protocol_value_swap(state, work);
     protocol_value_free(work);
-    return PROTOCOL_DELTA_OK;
+    return error;
 }

@@ -74,4 +74,14 @@ protocol_delta_error protocol_delta_compute(const protocol_value *old_state,
 protocol_delta_error protocol_delta_apply(protocol_value *state, const protocol_value *ops,
                                           protocol_delta_status *status);
 
+/*
+ * protocol_delta_apply without the copy (for a large state whose ops are
+ * known to fit it, e.g. the server's own snapshot and the ops it computed
+ * from it): the ops in order, on `state` itself. On an error, `state` holds
+ * the ops before the failing one (the caller rebuilds it). Same returns.
+ */
+protocol_delta_error protocol_delta_apply_in_place(protocol_value *state,
+                                                   const protocol_value *ops,
+                                                   protocol_delta_status *status);
+
 #endif

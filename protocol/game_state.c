@@ -451,7 +451,10 @@ static bool protocol_state_umpire(protocol_value *state, const brigade_battle *b
            protocol_state_set(state, "rolled_back", protocol_state_rolled_back(battle));
 }
 
-protocol_value *protocol_state_from_battle(const brigade_battle *battle, const char *game_id)
+/* The snapshot, with units (every one's subtree) or without them (an
+ * empty "units" map, for protocol_state_delta). */
+static protocol_value *protocol_state_build(const brigade_battle *battle, const char *game_id,
+                                            bool with_units)
 {
     protocol_value *state = protocol_value_map_new();
     bool ok = state != NULL;
@@ -497,7 +500,7 @@ protocol_value *protocol_state_from_battle(const brigade_battle *battle, const c
     if (ok) {
         protocol_value *units = protocol_value_map_new();
         ok = units != NULL;
-        for (int i = 0; ok && i < battle->unit_count; i++)
+        for (int i = 0; ok && with_units && i < battle->unit_count; i++)
             ok = protocol_value_map_set(units, battle->units[i].id,
                                         protocol_state_unit(battle, &battle->units[i])) == 0;
         if (ok)
@@ -538,6 +541,98 @@ protocol_value *protocol_state_from_battle(const brigade_battle *battle, const c
         return NULL;
     }
     return state;
+}
+
+protocol_value *protocol_state_from_battle(const brigade_battle *battle, const char *game_id)
+{
+    return protocol_state_build(battle, game_id, true);
+}
+
+/* Whether the units of the two battles are the same units in the same
+ * places (ids, count) under the same rules version: then a unit's subtree
+ * depends on its own struct only (protocol_state_unit: the ids it names
+ * are the others' ids, which do not change). */
+static bool protocol_state_same_units(const brigade_battle *before, const brigade_battle *after)
+{
+    if (before->unit_count != after->unit_count || before->rules_version != after->rules_version)
+        return false;
+    for (int i = 0; i < after->unit_count; i++)
+        if (strcmp(before->units[i].id, after->units[i].id) != 0)
+            return false;
+    return true;
+}
+
+/* Appends the ops of `more` (consumed) to `ops`. */
+static bool protocol_state_ops_append(protocol_value *ops, protocol_value *more)
+{
+    bool ok = true;
+    for (size_t i = 0; ok && i < protocol_value_count(more); i++) {
+        protocol_value *op = protocol_value_nil_new();
+        ok = op != NULL;
+        if (ok) {
+            protocol_value_swap(op, protocol_value_array_get(more, i));
+            ok = protocol_value_array_push(ops, op) == 0; /* frees op on failure */
+        }
+    }
+    protocol_value_free(more);
+    return ok;
+}
+
+/* {"units": {id: unit}}: one unit's subtree where the snapshot has it. */
+static protocol_value *protocol_state_one_unit(const brigade_battle *battle, int index)
+{
+    protocol_value *top = protocol_value_map_new();
+    protocol_value *units = protocol_value_map_new();
+    bool ok = top && units &&
+              protocol_state_set(units, battle->units[index].id,
+                                 protocol_state_unit(battle, &battle->units[index]));
+    if (ok) {
+        ok = protocol_state_set(top, "units", units);
+        units = NULL;
+    }
+    protocol_value_free(units);
+    if (!ok) {
+        protocol_value_free(top);
+        return NULL;
+    }
+    return top;
+}
+
+protocol_delta_error protocol_state_delta(const brigade_battle *before,
+                                          const brigade_battle *after, const char *game_id,
+                                          protocol_value **ops)
+{
+    *ops = NULL;
+    bool by_unit = protocol_state_same_units(before, after);
+    protocol_value *old_state = protocol_state_build(before, game_id, !by_unit);
+    protocol_value *new_state = protocol_state_build(after, game_id, !by_unit);
+    protocol_delta_error result = PROTOCOL_DELTA_NO_MEMORY;
+    protocol_value *list = NULL;
+    if (old_state && new_state)
+        result = protocol_delta_compute(old_state, new_state, &list);
+    protocol_value_free(old_state);
+    protocol_value_free(new_state);
+    /* Then each unit whose struct changed: its two subtrees diffed where
+     * they sit in the snapshot. */
+    for (int i = 0; by_unit && result == PROTOCOL_DELTA_OK && i < after->unit_count; i++) {
+        if (memcmp(&before->units[i], &after->units[i], sizeof before->units[i]) == 0)
+            continue;
+        protocol_value *old_unit = protocol_state_one_unit(before, i);
+        protocol_value *new_unit = protocol_state_one_unit(after, i);
+        protocol_value *more = NULL;
+        result = old_unit && new_unit ? protocol_delta_compute(old_unit, new_unit, &more)
+                                      : PROTOCOL_DELTA_NO_MEMORY;
+        if (result == PROTOCOL_DELTA_OK && !protocol_state_ops_append(list, more))
+            result = PROTOCOL_DELTA_NO_MEMORY;
+        protocol_value_free(old_unit);
+        protocol_value_free(new_unit);
+    }
+    if (result != PROTOCOL_DELTA_OK) {
+        protocol_value_free(list);
+        return result;
+    }
+    *ops = list;
+    return PROTOCOL_DELTA_OK;
 }
 
 /* ------------------------------------------------------------ log entries */

@@ -2,10 +2,10 @@
  * protocol/game_state.h: a core battle as the protocol's value tree, the
  * snapshot of PROTOCOL.md §7.1, and the log entry of one event.
  *
- * The snapshot is rebuilt from the battle after every accepted action and
- * diffed against the previous one (protocol/delta.h); the log is kept by
- * the game (core keeps none: battle.h "The log") and grows by one entry per
- * folded event.
+ * The delta of an accepted action (protocol_state_delta) is the diff of
+ * the snapshots before and after it (protocol/delta.h), built without
+ * building either whole; the log is kept by the game (core keeps none:
+ * battle.h "The log") and grows by one entry per folded event.
  */
 #ifndef BRIGADE_PROTOCOL_GAME_STATE_H
 #define BRIGADE_PROTOCOL_GAME_STATE_H
@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "core/battle.h"
+#include "protocol/delta.h"
 #include "protocol/value.h"
 
 /*
@@ -30,6 +31,21 @@
  * runs out.
  */
 protocol_value *protocol_state_from_battle(const brigade_battle *battle, const char *game_id);
+
+/*
+ * The ops (PROTOCOL.md §7.2, a new array owned by the caller in *ops)
+ * taking protocol_state_from_battle(before) to
+ * protocol_state_from_battle(after) for game `game_id`, every member but
+ * "log": applied to the first (protocol_delta_apply) they give a tree
+ * equal to the second. Built without either whole snapshot when the two
+ * battles have the same units: the snapshots without their units are
+ * diffed, then each unit whose struct changed (memcmp) is diffed on its
+ * own, its ops after the others'. Otherwise the two whole snapshots are
+ * diffed. PROTOCOL_DELTA_OK, or PROTOCOL_DELTA_NO_MEMORY (*ops NULL).
+ */
+protocol_delta_error protocol_state_delta(const brigade_battle *before,
+                                          const brigade_battle *after, const char *game_id,
+                                          protocol_value **ops);
 
 /*
  * The log entry of `event` of the action of `seq` (PROTOCOL.md §7.1

@@ -21,6 +21,7 @@
 #include "protocol/delta.h"
 #include "journal/event_codec.h"
 #include "protocol/game_state.h"
+#include "journal_driver.h"
 
 /* Battles of scenarios/example_a.json played by tests/journal's driver
  * (seed 2) with the build before issue 10 (commit aab12b5), as that build's
@@ -394,6 +395,97 @@ static void test_log_entries(void **state)
     free(battle);
 }
 
+/* Applies protocol_state_delta(before, after) to before's snapshot and
+ * checks it gives after's. Returns whether the units were diffed one by
+ * one (the battles have the same units). */
+static bool delta_checked(const brigade_battle *before, const brigade_battle *after)
+{
+    protocol_value *ops = NULL;
+    assert_int_equal(protocol_state_delta(before, after, "g-delta", &ops), PROTOCOL_DELTA_OK);
+    protocol_value *state = protocol_state_from_battle(before, "g-delta");
+    protocol_value *want = protocol_state_from_battle(after, "g-delta");
+    assert_non_null(state);
+    assert_non_null(want);
+    protocol_delta_status status;
+    if (protocol_delta_apply(state, ops, &status) != PROTOCOL_DELTA_OK)
+        fail_msg("the delta does not apply: %s", status.message);
+    if (!protocol_value_equal(state, want)) {
+        char *got = protocol_value_to_json(state, 0), *expected = protocol_value_to_json(want, 0);
+        fail_msg("turn %d %s: the delta gives\n%s\ninstead of\n%s", after->turn,
+                 brigade_phase_name(after->phase), got, expected);
+    }
+    /* Nothing changed: no op at all. */
+    protocol_value *none = NULL;
+    assert_int_equal(protocol_state_delta(after, after, "g-delta", &none), PROTOCOL_DELTA_OK);
+    assert_int_equal(protocol_value_count(none), 0);
+    protocol_value_free(none);
+    protocol_value_free(ops);
+    protocol_value_free(state);
+    protocol_value_free(want);
+    return before->unit_count == after->unit_count;
+}
+
+/* The delta of every action of whole games (tests/journal's driver: charges,
+ * melees, morale, reports, adjustments) equals the diff of the whole
+ * snapshots; and with a unit fewer (the other form of the delta). */
+static void test_state_delta(void **state)
+{
+    (void)state;
+    const char *scenarios[] = {"example_a.json", "village.json"};
+    int actions = 0, by_unit = 0, units_changed = 0;
+    for (int s = 0; s < 2; s++)
+        for (uint64_t seed = 1; seed <= 6; seed++) {
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s", BRIGADE_SCENARIO_DIR, scenarios[s]);
+            size_t len = 0;
+            char *json = journal_driver_file_read(path, &len);
+            assert_non_null(json);
+            brigade_battle *battle = journal_driver_battle_load(json, len);
+            free(json);
+            assert_non_null(battle);
+            brigade_battle *before = malloc(sizeof *before);
+            assert_non_null(before);
+            journal_rng rng;
+            journal_rng_seed(&rng, seed);
+            brigade_dice_source dice = journal_rng_dice(&rng);
+            brigade_event_list events;
+            brigade_event_list_init(&events);
+            brigade_battle_error error;
+            *before = *battle;
+            assert_int_equal(brigade_battle_start(battle, &dice, &events, &error),
+                             BRIGADE_BATTLE_OK);
+            assert_true(brigade_battle_fold_all(battle, &events));
+            delta_checked(before, battle);
+            for (int step = 0; step < 300 && battle->phase != BRIGADE_PHASE_ENDED; step++) {
+                brigade_side seat;
+                brigade_command command;
+                brigade_event_list_clear(&events);
+                if (!journal_driver_step(battle, &rng, &seat, &command, &events))
+                    break;
+                *before = *battle;
+                assert_true(brigade_battle_fold_all(battle, &events));
+                by_unit += delta_checked(before, battle);
+                for (int i = 0; i < battle->unit_count; i++)
+                    units_changed += memcmp(&before->units[i], &battle->units[i],
+                                            sizeof battle->units[i]) != 0;
+                actions++;
+            }
+            /* A unit fewer (as when skirmishers leave the table, D39): the
+             * whole snapshots are diffed. */
+            *before = *battle;
+            battle->unit_count--;
+            assert_false(delta_checked(before, battle));
+            assert_false(delta_checked(battle, before));
+            brigade_event_list_free(&events);
+            free(before);
+            free(battle);
+        }
+    /* The games were long and the units changed under the delta. */
+    assert_true(actions > 1000);
+    assert_int_equal(by_unit, actions);
+    assert_true(units_changed > 200);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -401,6 +493,7 @@ int main(void)
         cmocka_unit_test(test_new_members),
         cmocka_unit_test(test_rules_version),
         cmocka_unit_test(test_log_entries),
+        cmocka_unit_test(test_state_delta),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
