@@ -1270,7 +1270,7 @@ typedef struct server_append_job {
     journal_action action;            /* points into the job */
     brigade_event_list events;
     brigade_battle *next;             /* the battle after the action */
-    protocol_value *state;            /* its snapshot, with "log" nil (done() moves the log in) */
+    protocol_value *ops;              /* the snapshot's ops to it, log aside (done() applies them) */
     protocol_value *entries;          /* the action's log entries */
     protocol_value *aux;              /* the journal snapshot's aux, or NULL */
     server_buffer *delta;
@@ -1286,7 +1286,7 @@ static void server_append_job_free(server_append_job *job)
     free(job->rejoin);
     brigade_event_list_free(&job->events);
     free(job->next);
-    protocol_value_free(job->state);
+    protocol_value_free(job->ops);
     protocol_value_free(job->entries);
     protocol_value_free(job->aux);
     server_buffer_unref(job->delta);
@@ -1333,24 +1333,40 @@ static void server_append_done(server_journal_job *base, void *context)
     if (committed) {
         if (job->send_ack)
             server_games_crash_point(games, SERVER_GAMES_CRASH_AFTER_COMMIT, ++games->commits);
-        /* The log moves over to the new state, and grows. */
-        protocol_value *old_log = protocol_value_map_get(game->state, "log");
-        protocol_value *new_log = protocol_value_map_get(job->state, "log");
-        protocol_value_swap(new_log, old_log);
-        /* The entries move over (the job's copies become nil). */
+        /* The game's snapshot takes the action's ops, its log the entries
+         * (moved: the job's copies become nil). */
+        protocol_delta_status applied;
+        if (protocol_delta_apply_in_place(game->state, job->ops, &applied) != PROTOCOL_DELTA_OK) {
+            /* Only memory can fail here (the ops came from this state's
+             * battle): the snapshot is built again, the log kept. */
+            protocol_value *state = protocol_state_from_battle(job->next, game->id);
+            protocol_value *log = protocol_value_map_get(game->state, "log");
+            protocol_value *moved = protocol_value_nil_new();
+            if (state && log && moved) {
+                protocol_value_swap(moved, log);
+                if (protocol_value_map_set(state, "log", moved) == 0) {
+                    protocol_value_free(game->state);
+                    game->state = state;
+                    state = NULL;
+                }
+                moved = NULL;
+            }
+            protocol_value_free(moved);
+            protocol_value_free(state);
+            fprintf(stderr, "brigaded: game %s: its snapshot took the delta only by a rebuild "
+                            "(%s)\n", game->id, applied.message);
+        }
+        protocol_value *game_log = protocol_value_map_get(game->state, "log");
         for (size_t i = 0; i < protocol_value_count(job->entries); i++) {
             protocol_value *moved = protocol_value_nil_new();
             if (moved)
                 protocol_value_swap(moved, protocol_value_array_get(job->entries, i));
-            if (!moved || protocol_value_array_push(new_log, moved) != 0) { /* push frees it */
+            if (!moved || protocol_value_array_push(game_log, moved) != 0) { /* push frees it */
                 fprintf(stderr, "brigaded: game %s: out of memory: its log misses entries "
                                 "until a restart\n", game->id);
                 break;
             }
         }
-        protocol_value_free(game->state);
-        game->state = job->state;
-        job->state = NULL;
         brigade_battle *previous = game->battle;
         int64_t previous_seq = game->seq;
         bool phase_changed =
@@ -1407,7 +1423,6 @@ static server_append_job *server_games_prepare(server_games *games, server_game 
     job->games = games;
     job->game = game;
     snprintf(job->game_id, sizeof(job->game_id), "%s", game->id);
-    protocol_value *ops = NULL, *holder = NULL;
 
     /* The next battle and its log entries, on a copy. */
     job->next = malloc(sizeof(*job->next));
@@ -1433,29 +1448,24 @@ static server_append_job *server_games_prepare(server_games *games, server_game 
             goto fail;
     }
 
-    /* The next snapshot, and the delta: the tree without "log" is diffed,
-     * the log only grows and its new entries are appended as sets (the
-     * same ops protocol_delta_compute gives for appended array elements),
-     * so the old log is swapped out of the way for the diff instead of
-     * copied. The new state keeps "log" nil until done() moves the old
-     * log over: until the commit, joins see the game's state as it is. */
-    job->state = protocol_state_from_battle(job->next, game->id);
-    holder = protocol_value_nil_new();
-    if (!job->state || !holder ||
-        protocol_value_map_set(job->state, "log", protocol_value_nil_new()) != 0)
-        goto fail;
+    /* The delta: the snapshot's ops from the game's battle (game->state is
+     * its snapshot) to the next (protocol_state_delta), then the new log
+     * entries appended as sets (the ops protocol_delta_compute gives for
+     * appended array elements). done() applies the snapshot's ops to
+     * game->state and moves the entries into its log: until the commit,
+     * joins see the game's state as it is. */
     protocol_value *old_log = protocol_value_map_get(game->state, "log");
-    if (!old_log || !protocol_value_map_get(job->state, "log"))
+    if (!old_log ||
+        protocol_state_delta(game->battle, job->next, game->id, &job->ops) != PROTOCOL_DELTA_OK)
         goto fail;
-    size_t log_length = protocol_value_count(old_log);
-    protocol_value_swap(old_log, holder); /* game->state's log is nil for now */
-    protocol_delta_error delta_error = protocol_delta_compute(game->state, job->state, &ops);
-    protocol_value_swap(old_log, holder); /* and back */
-    if (delta_error != PROTOCOL_DELTA_OK || !server_games_log_ops(ops, job->entries, log_length))
+    size_t state_ops = protocol_value_count(job->ops);
+    if (!server_games_log_ops(job->ops, job->entries, protocol_value_count(old_log)))
         goto fail;
-    job->delta = server_games_delta_buffer(game, game->seq + 1, ops);
+    job->delta = server_games_delta_buffer(game, game->seq + 1, job->ops);
     if (!job->delta)
         goto fail;
+    while (protocol_value_count(job->ops) > state_ops) /* the log's ops: done() moves entries */
+        protocol_value_array_pop(job->ops);
 
     /* The ack, encoded once: journaled for a repeated request, then sent. */
     protocol_server_message ack;
@@ -1505,13 +1515,9 @@ static server_append_job *server_games_prepare(server_games *games, server_game 
     job->base.write = true;
     job->base.run = server_append_run;
     job->base.done = server_append_done;
-    protocol_value_free(ops);
-    protocol_value_free(holder);
     return job;
 
 fail:
-    protocol_value_free(ops);
-    protocol_value_free(holder);
     server_append_job_free(job);
     return NULL;
 }
