@@ -765,6 +765,13 @@ static void server_banner(char *out, size_t size)
     fclose(f);
 }
 
+/* The server's core time a delivery in the window, in microseconds: how
+ * busy its core was over the deliveries a second. */
+static double delivery_us(const case_result *r)
+{
+    return r->deliveries_per_s > 0 ? r->server_busy / 100.0 / r->deliveries_per_s * 1e6 : NAN;
+}
+
 static void case_print(const case_result *r)
 {
     printf("  joins: %d spectators %s in %.2f s: %.0f joins/s\n", r->spectators,
@@ -785,9 +792,10 @@ static void case_print(const case_result *r)
     if (r->kind == KIND_BRIGADED)
         printf("  frames: deltas of %zu..%zu bytes, a spectator's welcome %zu bytes\n",
                r->delta_min, r->delta_max, r->welcome_len);
-    printf("  in the window: the server's core %.0f%% busy, the load generator's %.0f%%; "
-           "drained in %.2f s; %ld anomalies, %ld refusals\n", r->server_busy, r->gen_busy,
-           r->drain_seconds, r->anomalies, r->refusals);
+    printf("  in the window: the server's core %.0f%% busy (%.1f us of it a delivery), the load "
+           "generator's %.0f%%; drained in %.2f s; %ld anomalies, %ld refusals\n",
+           r->server_busy, delivery_us(r), r->gen_busy, r->drain_seconds, r->anomalies,
+           r->refusals);
     printf("  load average at end: %s\n", r->load_end);
 }
 
@@ -1038,18 +1046,20 @@ static void result_line(const case_result *r, const case_result *reference)
     }
     printf("result: %s N=%d: deliveries %.0f/s, last spectator p50 %.1f ms p99 %.1f ms, %s p50 "
            "%.2f ms p99 %.2f ms, actions %.0f/s, joins %.0f/s, RSS %.1f KiB/idle connection, "
-           "anomalies %ld, refusals %ld, incomplete %ld",
+           "server core %.0f%% busy, %.1f us a delivery, anomalies %ld, refusals %ld, "
+           "incomplete %ld",
            kind_names[r->kind], r->spectators, r->deliveries_per_s, r->last_p50, r->last_p99,
            r->kind == KIND_BRIGADED ? "ack" : "echo", r->ack_p50, r->ack_p99, r->actions_per_s,
-           r->joins_per_s, r->rss_per_conn_bytes / 1024.0, r->anomalies, r->refusals,
-           r->incomplete);
+           r->joins_per_s, r->rss_per_conn_bytes / 1024.0, r->server_busy, delivery_us(r),
+           r->anomalies, r->refusals, r->incomplete);
     if (r->kind == KIND_BRIGADED && reference && reference->ok) {
         double deliveries = ratio(r->deliveries_per_s, reference->deliveries_per_s);
         double ack = ratio(r->ack_p50, reference->ack_p50);
         printf("; brigaded/reference: deliveries %.2fx (goal >= 1.5: %s), ack p50 / echo p50 "
-               "%.2fx (goal <= 2: %s), RSS goal <= 16 KiB: %s", deliveries,
-               deliveries >= 1.5 ? "met" : "missed", ack, ack <= 2.0 ? "met" : "missed",
-               r->rss_per_conn_bytes <= 16384.0 ? "met" : "missed");
+               "%.2fx (goal <= 2: %s), RSS goal <= 16 KiB: %s, core time a delivery %.2fx",
+               deliveries, deliveries >= 1.5 ? "met" : "missed", ack,
+               ack <= 2.0 ? "met" : "missed", r->rss_per_conn_bytes <= 16384.0 ? "met" : "missed",
+               ratio(delivery_us(r), delivery_us(reference)));
     }
     printf("; load %s -> %s\n", r->load_start, r->load_end);
 }
