@@ -48,6 +48,8 @@ typedef struct server_options {
     const char *listen_address;
     const char *web_dir; /* NULL: none found */
     int journal_busy_ms;  /* 0: JOURNAL_BUSY_TIMEOUT_MS */
+    long send_queue_kib;  /* 0: SERVER_NET_QUEUE_BYTES_MAX */
+    long socket_send_kib; /* 0: the system's (autotuned) */
     bool web_explicit;
 } server_options;
 
@@ -73,13 +75,23 @@ static void server_usage(FILE *out)
             "                  another process holds it (a backup, an sqlite3 shell)\n"
             "                  before its actions are refused with 'unavailable' (sent\n"
             "                  again later by clients), 1..600000. Default 5000.\n"
+            "  --send-queue-kib KIB\n"
+            "                  what one connection may have waiting to be sent (its\n"
+            "                  reader is slow or stalled) before it is closed with\n"
+            "                  1008 \"send queue full\", 16..1048576. Default %u.\n"
+            "  --socket-send-kib KIB\n"
+            "                  a fixed kernel send buffer for each websocket (SO_SNDBUF;\n"
+            "                  the kernel doubles it), 4..65536, which bounds what a\n"
+            "                  stalled reader holds in the kernel. Default: the system's\n"
+            "                  own, grown as needed up to net.ipv4.tcp_wmem's maximum.\n"
             "  --help          print this and exit.\n"
             "\n"
             "GET /healthz answers 200 \"ok\". SIGINT or SIGTERM shut down cleanly\n"
             "(websockets closed with 1001, exit status 0). Games are journaled and\n"
             "rebuilt at start; `brigade replay --data DIR --game ID` prints one.\n",
             SERVER_DEFAULT_PORT, SERVER_DEFAULT_LISTEN, SERVER_DEFAULT_DATA,
-            BRIGADE_SOURCE_WEB_DIR[0] ? BRIGADE_SOURCE_WEB_DIR : "unknown");
+            BRIGADE_SOURCE_WEB_DIR[0] ? BRIGADE_SOURCE_WEB_DIR : "unknown",
+            SERVER_NET_QUEUE_BYTES_MAX / 1024u);
 }
 
 static bool server_is_directory(const char *path)
@@ -164,6 +176,24 @@ static int server_make_directories(const char *path)
     return server_is_directory(buffer) ? 0 : ENOTDIR;
 }
 
+/* A number option's value: digits only (strtol would also take " 80" and
+ * "+80"), min..max. False (the message printed, naming the option) when
+ * it is not. */
+static bool server_option_number(const char *name, const char *value, long min, long max,
+                                 const char *unit, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long number = strtol(value, &end, 10);
+    if (value[0] < '0' || value[0] > '9' || *end || errno || number < min || number > max) {
+        fprintf(stderr, "brigaded: %s: '%s' is not a number of %s (%ld..%ld)\n", name, value,
+                unit, min, max);
+        return false;
+    }
+    *out = number;
+    return true;
+}
+
 /*
  * Parses argv into `options`. Returns 0 to run, 1 when --help was printed,
  * 2 for a bad option (message printed to stderr, naming the option).
@@ -177,7 +207,8 @@ static int server_options_parse(int argc, char **argv, server_options *options)
             return 1;
         }
         static const char *const names[] = {"--port", "--data", "--listen", "--web",
-                                            "--journal-busy-ms"};
+                                            "--journal-busy-ms", "--send-queue-kib",
+                                            "--socket-send-kib"};
         const char *name = NULL;
         const char *value = NULL;
         for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
@@ -212,15 +243,16 @@ static int server_options_parse(int argc, char **argv, server_options *options)
             }
             options->port = (int)port;
         } else if (strcmp(name, "--journal-busy-ms") == 0) {
-            char *end = NULL;
-            errno = 0;
-            long ms = strtol(value, &end, 10);
-            if (value[0] < '0' || value[0] > '9' || *end || errno || ms < 1 || ms > 600000) {
-                fprintf(stderr, "brigaded: --journal-busy-ms: '%s' is not a number of "
-                                "milliseconds (1..600000)\n", value);
+            long ms = 0;
+            if (!server_option_number(name, value, 1, 600000, "milliseconds", &ms))
                 return 2;
-            }
             options->journal_busy_ms = (int)ms;
+        } else if (strcmp(name, "--send-queue-kib") == 0) {
+            if (!server_option_number(name, value, 16, 1048576, "KiB", &options->send_queue_kib))
+                return 2;
+        } else if (strcmp(name, "--socket-send-kib") == 0) {
+            if (!server_option_number(name, value, 4, 65536, "KiB", &options->socket_send_kib))
+                return 2;
         } else if (strcmp(name, "--data") == 0) {
             if (!value[0]) {
                 fprintf(stderr, "brigaded: --data: the folder name is empty\n");
@@ -308,6 +340,8 @@ int main(int argc, char **argv)
         .listen_address = options.listen_address,
         .port = options.port,
         .web_dir = options.web_dir,
+        .queue_bytes_max = (size_t)options.send_queue_kib * 1024u,
+        .socket_send_bytes = (int)options.socket_send_kib * 1024,
         .handlers = server_games_handlers(),
         .context = games,
     };

@@ -36,8 +36,8 @@
  *   (core-net/service.c, lws_handle_POLLOUT_event), and calls the
  *   writeable callback once it is empty; lws_partial_buffered() says
  *   whether something is buffered. We write only while it is not, so at
- *   most one message's rest sits in lws and the rest stays in our queue,
- *   which SERVER_NET_QUEUE_BYTES_MAX bounds;
+ *   most one write's rest sits in lws and the rest stays in our queue,
+ *   which net->queue_bytes_max bounds;
  * - LWS_WRITE_RAW (= LWS_WRITE_HTTP) on a ws connection goes straight to
  *   lws_issue_raw: several whole frames of ours (headers built here, the
  *   server's frames unmasked) in one write;
@@ -214,6 +214,8 @@ struct server_net {
 
     server_net_handlers handlers;
     void *handlers_context;
+    size_t queue_bytes_max; /* a connection's send queue limit (server_net_options) */
+    int socket_send_bytes;  /* SO_SNDBUF of each websocket, 0: the system's */
 
     server_connection *connections; /* doubly linked, newest first */
     size_t connection_count;
@@ -436,9 +438,10 @@ int server_connection_send(server_connection *connection, server_buffer *buffer)
 {
     if (!connection || !buffer || connection->close_code || connection->broken)
         return -1;
-    if (buffer->length > SERVER_NET_QUEUE_BYTES_MAX - connection->queued_bytes) {
-        fprintf(stderr, "brigaded: connection %lu: send queue over %u bytes, closing\n",
-                connection->id, SERVER_NET_QUEUE_BYTES_MAX);
+    size_t limit = connection->net->queue_bytes_max;
+    if (connection->queued_bytes > limit || buffer->length > limit - connection->queued_bytes) {
+        fprintf(stderr, "brigaded: connection %lu: send queue over %zu bytes, closing\n",
+                connection->id, limit);
         server_connection_queue_clear(connection);
         server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
         return -1;
@@ -662,6 +665,12 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
         net->connections = connection;
         net->connection_count++;
         session->connection = connection;
+        if (net->socket_send_bytes > 0) {
+            int fd = lws_get_socket_fd(wsi);
+            if (fd >= 0)
+                setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &net->socket_send_bytes,
+                           sizeof net->socket_send_bytes);
+        }
         if (net->handlers.on_open)
             net->handlers.on_open(net->handlers_context, connection);
         if (net->stopping)
@@ -1061,6 +1070,9 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
     }
     net->handlers = options->handlers;
     net->handlers_context = options->context;
+    net->queue_bytes_max =
+        options->queue_bytes_max ? options->queue_bytes_max : SERVER_NET_QUEUE_BYTES_MAX;
+    net->socket_send_bytes = options->socket_send_bytes;
 
     if (options->web_dir) {
         net->web_root = realpath(options->web_dir, NULL);

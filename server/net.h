@@ -117,6 +117,10 @@ typedef struct server_net_options {
     const char *listen_address; /* an IPv4 or IPv6 address literal */
     int port;                   /* 0..65535; 0 lets the kernel pick */
     const char *web_dir;        /* static files; NULL serves none (404) */
+    size_t queue_bytes_max;     /* a connection's send queue limit, bytes; 0: the default,
+                                   SERVER_NET_QUEUE_BYTES_MAX (brigaded --send-queue-kib) */
+    int socket_send_bytes;      /* SO_SNDBUF of each websocket; 0: the system's, autotuned
+                                   (brigaded --socket-send-kib) */
     server_net_handlers handlers;
     void *context;              /* passed to every handler */
 } server_net_options;
@@ -170,8 +174,9 @@ void server_net_destroy(server_net *net);
  * of the loop iteration (every message queued to one connection in an
  * iteration in as few writes as the socket takes: server/net.c's header
  * comment). Returns 0, or -1 when the connection is closing or its queue
- * (what the kernel and lws have not taken yet) is over
- * SERVER_NET_QUEUE_BYTES_MAX (the connection is then closed with 1008) or
+ * (what the kernel and lws have not taken yet) is over the net's limit
+ * (server_net_options.queue_bytes_max; the connection is then closed with
+ * 1008) or
  * out of memory; nothing is queued then.
  */
 int server_connection_send(server_connection *connection, server_buffer *buffer);
