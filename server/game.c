@@ -132,6 +132,13 @@ struct server_game {
     size_t delta_count;
     server_connection **members;          /* joined connections (not owned) */
     size_t member_count, member_capacity;
+    /* Kept as they join and leave, never recounted (a join costs the same
+     * with 10,000 watching): the live spectators in `members`, and the
+     * members that are not spectators (the seats' and the umpire's, who get
+     * the watcher count). */
+    size_t live_watchers;
+    server_connection **players;          /* not owned */
+    size_t player_count, player_capacity;
     server_game *next;                    /* hash chain */
     /* A journal job of this game is in flight (journal_queue.h); the
      * requests that came meanwhile wait here, in order. */
@@ -158,6 +165,7 @@ struct server_session {
     bool spectator;          /* read-only: every act is refused (read_only) */
     bool umpire;             /* the umpire: live, no dice seed, no player's action */
     bool delayed;            /* a spectator of a game with a delay: in game->delayed */
+    size_t member_index;     /* its place in game->members, or in game->delayed */
     /* Join's last_seq, else the game's seq at the join: an act whose
      * answer the journal holds at a later seq is a repeat of a request
      * sent before a reconnection (PROTOCOL.md §4.1). */
@@ -333,6 +341,7 @@ static void server_game_free(server_game *game)
     free(game->battle);
     protocol_value_free(game->state);
     free(game->members);
+    free(game->players);
     free(game->damage);
     OPENSSL_cleanse(game->dice_seed, sizeof(game->dice_seed));
     free(game->base.battle);
@@ -451,48 +460,77 @@ void server_games_destroy(server_games *games)
     free(games);
 }
 
-static int server_game_member_add(server_game *game, server_connection *connection)
+/* Appends `connection` to a game's list (members, delayed or players);
+ * *index (when not NULL) is its place. 0, or -1 when memory runs out. */
+static int server_game_list_add(server_connection ***list, size_t *count, size_t *capacity,
+                                server_connection *connection, size_t *index)
 {
-    if (game->member_count == game->member_capacity) {
-        size_t capacity = game->member_capacity ? game->member_capacity * 2 : 4;
-        server_connection **members = realloc(game->members, capacity * sizeof(*members));
-        if (!members)
+    if (*count == *capacity) {
+        size_t grown = *capacity ? *capacity * 2 : 4;
+        server_connection **bigger = realloc(*list, grown * sizeof(*bigger));
+        if (!bigger)
             return -1;
-        game->members = members;
-        game->member_capacity = capacity;
+        *list = bigger;
+        *capacity = grown;
     }
-    game->members[game->member_count++] = connection;
+    if (index)
+        *index = *count;
+    (*list)[(*count)++] = connection;
     return 0;
 }
 
-static void server_game_member_remove(server_game *game, server_connection *connection)
+/* Removes the connection at `index` of members or delayed in O(1): the last
+ * one takes its place (and its session the index). */
+static void server_game_list_take(server_connection **list, size_t *count, size_t index)
 {
-    for (size_t i = 0; i < game->member_count; i++)
-        if (game->members[i] == connection) {
-            game->members[i] = game->members[--game->member_count];
-            return;
-        }
+    if (index >= *count)
+        return;
+    list[index] = list[--*count];
+    if (index < *count) {
+        server_session *moved = server_connection_data(list[index]);
+        if (moved)
+            moved->member_index = index;
+    }
 }
 
-static int server_game_delayed_add(server_game *game, server_connection *connection)
+/* A joined connection (session filled: spectator, delayed) enters the
+ * game's lists. 0, or -1 when memory runs out (then it is in none). */
+static int server_game_member_add(server_game *game, server_connection *connection,
+                                  server_session *session)
 {
-    if (game->delayed_count == game->delayed_capacity) {
-        size_t capacity = game->delayed_capacity ? game->delayed_capacity * 2 : 4;
-        server_connection **delayed = realloc(game->delayed, capacity * sizeof(*delayed));
-        if (!delayed)
-            return -1;
-        game->delayed = delayed;
-        game->delayed_capacity = capacity;
+    if (session->delayed)
+        return server_game_list_add(&game->delayed, &game->delayed_count,
+                                    &game->delayed_capacity, connection, &session->member_index);
+    if (!session->spectator &&
+        server_game_list_add(&game->players, &game->player_count, &game->player_capacity,
+                             connection, NULL) != 0)
+        return -1;
+    if (server_game_list_add(&game->members, &game->member_count, &game->member_capacity,
+                             connection, &session->member_index) != 0) {
+        if (!session->spectator)
+            game->player_count--;
+        return -1;
     }
-    game->delayed[game->delayed_count++] = connection;
+    if (session->spectator)
+        game->live_watchers++;
     return 0;
 }
 
-static void server_game_delayed_remove(server_game *game, server_connection *connection)
+static void server_game_member_remove(server_game *game, server_connection *connection,
+                                      server_session *session)
 {
-    for (size_t i = 0; i < game->delayed_count; i++)
-        if (game->delayed[i] == connection) {
-            game->delayed[i] = game->delayed[--game->delayed_count];
+    if (session->delayed) {
+        server_game_list_take(game->delayed, &game->delayed_count, session->member_index);
+        return;
+    }
+    server_game_list_take(game->members, &game->member_count, session->member_index);
+    if (session->spectator) {
+        game->live_watchers--;
+        return;
+    }
+    for (size_t i = 0; i < game->player_count; i++) /* a few: the seats and the umpire */
+        if (game->players[i] == connection) {
+            game->players[i] = game->players[--game->player_count];
             return;
         }
 }
@@ -654,13 +692,7 @@ static bool server_game_views_rebuild(journal_db *journal, server_game *game)
 
 static int64_t server_game_watchers(const server_game *game)
 {
-    int64_t count = (int64_t)game->delayed_count;
-    for (size_t i = 0; i < game->member_count; i++) {
-        const server_session *session = server_connection_data(game->members[i]);
-        if (session && session->spectator)
-            count++;
-    }
-    return count;
+    return (int64_t)(game->delayed_count + game->live_watchers);
 }
 
 /* Tells the game's players how many spectators watch (PROTOCOL.md §6.7):
@@ -680,11 +712,7 @@ static void server_game_watchers_send(const server_game *game)
     server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
     if (!buffer)
         return;
-    for (size_t i = 0; i < game->member_count; i++) {
-        const server_session *session = server_connection_data(game->members[i]);
-        if (session && !session->spectator)
-            server_connection_send(game->members[i], buffer);
-    }
+    server_connection_broadcast(game->players, game->player_count, buffer);
     server_buffer_unref(buffer);
 }
 
@@ -2306,17 +2334,18 @@ static void server_games_join(server_games *games, server_connection *connection
         }
     }
     if (!session->game) {
-        if ((delayed ? server_game_delayed_add(game, connection)
-                     : server_game_member_add(game, connection)) != 0) {
+        session->spectator = watching;
+        session->delayed = delayed;
+        if (server_game_member_add(game, connection, session) != 0) {
+            session->spectator = false;
+            session->delayed = false;
             server_buffer_unref(buffer);
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
             return;
         }
         session->game = game;
         session->seat = seat;
-        session->spectator = watching;
         session->umpire = umpiring;
-        session->delayed = delayed;
         /* The players and the umpire are written before the spectators. */
         server_connection_set_priority(connection, !watching);
         fprintf(stderr, "brigaded: connection %lu joined game %s seat %s%s\n",
@@ -2677,12 +2706,8 @@ static void server_games_on_close(void *context, server_connection *connection)
     server_session *session = server_connection_data(connection);
     if (!session)
         return;
-    if (session->game) {
-        if (session->delayed)
-            server_game_delayed_remove(session->game, connection);
-        else
-            server_game_member_remove(session->game, connection);
-    }
+    if (session->game)
+        server_game_member_remove(session->game, connection, session);
     server_connection_set_data(connection, NULL);
     session->connection = NULL; /* its waiting requests and jobs answer nobody */
     if (session->game && session->spectator)
