@@ -141,8 +141,17 @@ class Closed(Exception):
 
 
 class WebSocket:
-    def __init__(self, port, protocol="brigade.v1", host="127.0.0.1", timeout=10.0):
-        self.sock = socket.create_connection((host, port), timeout=timeout)
+    def __init__(self, port, protocol="brigade.v1", host="127.0.0.1", timeout=10.0,
+                 receive_buffer=None):
+        if receive_buffer is None:
+            self.sock = socket.create_connection((host, port), timeout=timeout)
+        else:
+            # A small receive window, set before the handshake offers it (a
+            # slow reader).
+            self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+            self.sock.settimeout(timeout)
+            self.sock.connect((host, port))
         key = base64.b64encode(os.urandom(16)).decode()
         lines = ["GET / HTTP/1.1", "Host: %s:%d" % (host, port), "Upgrade: websocket",
                  "Connection: Upgrade", "Sec-WebSocket-Key: " + key,

@@ -35,14 +35,15 @@ def check(condition, what):
 
 
 class Server:
-    def __init__(self, brigaded):
+    def __init__(self, brigaded, extra=()):
         self.brigaded = brigaded
+        self.extra = list(extra)  # more options of brigaded
         self.tmp = tempfile.mkdtemp(prefix="brigade-game-test.")
         self.log_path = os.path.join(self.tmp, "server.log")
         self.log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(
             [brigaded, "--port", "0", "--data", os.path.join(self.tmp, "data"),
-             "--web", self.tmp],
+             "--web", self.tmp] + self.extra,
             stdout=self.log, stderr=subprocess.STDOUT)
         self.port = None
         deadline = time.time() + 10
@@ -70,7 +71,7 @@ class Server:
         start = len(self.text())
         self.proc = subprocess.Popen(
             [self.brigaded, "--port", "0", "--data", os.path.join(self.tmp, "data"),
-             "--web", self.tmp],
+             "--web", self.tmp] + self.extra,
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 10
         while time.time() < deadline:

@@ -1,0 +1,278 @@
+"""tests/server/fanout_flow.py: brigaded's fan-out to many spectators
+(server/net.c's write path, issue 12).
+
+    fanout_flow.py stalled_spectator BRIGADED SCENARIOS_DIR
+
+stalled_spectator: 1,000 spectators watch one game live and one more never
+reads after its welcome. The player acts 400 times (adjust, each one delta
+to every joined connection). Every reading spectator gets every delta, in
+order, byte for byte the same frames; the players get every ack and delta;
+the stalled one gets an unbroken run of deltas from the first, then the
+close 1008 "send queue full" (or, read more than 10 s after, the end of
+the connection), and the server logs it once. brigaded runs
+with --send-queue-kib 16 and --socket-send-kib 16 (the kernel's buffers
+would otherwise take megabytes of a stalled reader's deltas before its
+queue in brigaded begins to grow).
+"""
+import os
+import resource
+import select
+import socket
+import struct
+import sys
+import time
+
+import brigade_wire as wire
+from game_flow import Client, Failure, Server, check, join, scenario_text
+
+SPECTATORS = 1000
+ACTIONS = 400
+NOTE = "a long note, so that each delta is a few hundred bytes: " + "x" * 90
+
+
+class Raw:
+    """A spectator's connection read in bulk: its frames' payloads as they
+    come (non-blocking), and the close if one came."""
+
+    def __init__(self, ws):
+        self.ws = ws
+        self.buffer = ws.pending
+        self.payloads = []
+        self.close_code = None
+        self.eof = False
+        ws.sock.setblocking(False)
+
+    def fileno(self):
+        return self.ws.sock.fileno()
+
+    def read(self):
+        try:
+            while True:
+                chunk = self.ws.sock.recv(262144)
+                if not chunk:
+                    self.eof = True
+                    break
+                self.buffer += chunk
+        except BlockingIOError:
+            pass
+        self.parse()
+
+    def parse(self):
+        data, at = self.buffer, 0
+        while len(data) - at >= 2:
+            b0, b1 = data[at], data[at + 1]
+            n, head = b1 & 0x7F, 2
+            if n == 126:
+                if len(data) - at < 4:
+                    break
+                n, head = struct.unpack(">H", data[at + 2:at + 4])[0], 4
+            elif n == 127:
+                if len(data) - at < 10:
+                    break
+                n, head = struct.unpack(">Q", data[at + 2:at + 10])[0], 10
+            if len(data) - at < head + n:
+                break
+            check(b0 & 0x80 and not b1 & 0x80, "a fragmented or masked server frame")
+            payload = data[at + head:at + head + n]
+            opcode = b0 & 0x0F
+            if opcode == 0x2:
+                self.payloads.append(payload)
+            elif opcode == 0x8:
+                self.close_code = struct.unpack(">H", payload[:2])[0] if n >= 2 else None
+                self.close_reason = payload[2:].decode(errors="replace")
+            at += head + n
+        self.buffer = data[at:]
+
+
+def drain(connections, seconds):
+    """Reads every connection until none has anything for `seconds`."""
+    idle_until = time.time() + seconds
+    while time.time() < idle_until:
+        ready, _, _ = select.select(connections, [], [], 0.05)
+        for c in ready:
+            c.read()
+        if ready:
+            idle_until = time.time() + seconds
+
+
+def consecutive_deltas(payloads, first_seq, what):
+    """The payloads are deltas of seqs first_seq, first_seq + 1, ...:
+    returns how many."""
+    for i, payload in enumerate(payloads):
+        message = wire.unpack(payload)
+        check(message.get("type") == "delta" and message.get("seq") == first_seq + i,
+              "%s: message %d is %r, not the delta of seq %d" %
+              (what, i, {k: v for k, v in message.items() if k != "ops"}, first_seq + i))
+    return len(payloads)
+
+
+def case_stalled_spectator(server, scenarios):
+    creator = Client(server)
+    created = creator.ask({"type": "create", "spectator_password": "watch",
+                           "scenario": scenario_text(scenarios, "example_a.json")})
+    check(created.get("type") == "created", "create answered %r" % created)
+    creator.close()
+    game, seats = created["game"], created["seats"]
+    players = {}
+    for seat in ("A", "B"):
+        players[seat] = Client(server)
+        welcome = join(players[seat], game, seats[seat])
+    players["A"].recv()  # B's seed: the battle begins
+    actor_seat = welcome["state"]["awaiting"][0]
+    answer = players[actor_seat].ask({"type": "act", "action": {"kind": "choose_initiative",
+                                                                "phasing": "A"}})
+    check(answer.get("type") == "ack", "choose_initiative answered %r" % answer)
+    for seat in ("A", "B"):
+        delta = players[seat].recv()
+        check(delta.get("type") == "delta", "the initiative's delta: %r" % delta)
+    seq = answer["seq"]
+    state = welcome["state"]
+    unit = next(u for u, v in sorted(state["units"].items()) if v["side"] == "A")
+    figures = state["units"][unit]["figures"]
+
+    # The spectators: 1,000 that read, then one that stops after its welcome
+    # (a small receive buffer, so that its queue in brigaded fills soon).
+    started = time.time()
+    watchers = []
+    for i in range(SPECTATORS + 1):
+        ws = wire.WebSocket(server.port, timeout=10,
+                            receive_buffer=4096 if i == SPECTATORS else None)
+        ws.send_message({"type": "join", "request": 1, "game": game,
+                         "token": created["spectator"], "password": "watch"})
+        got = ws.recv_message()
+        check(got.get("type") == "welcome" and got.get("seq") == seq,
+              "spectator %d: welcome %r" % (i, {k: v for k, v in got.items() if k != "state"}))
+        watchers.append(Raw(ws))
+    stalled, readers = watchers[-1], watchers[:-1]
+    print("%d spectators joined in %.1f s" % (len(watchers), time.time() - started))
+    # The players heard each join (watchers counts) and nothing else.
+    seat_raw = {seat: Raw(players[seat].ws) for seat in ("A", "B")}
+    drain(list(seat_raw.values()) + readers, 0.5)
+    for seat, raw in seat_raw.items():
+        counts = [wire.unpack(p) for p in raw.payloads]
+        check(counts and counts[-1] == {"type": "watchers", "game": game,
+                                        "count": SPECTATORS + 1},
+              "player %s last heard %r" % (seat, counts[-1:]))
+        raw.payloads = []
+    for r in readers:
+        check(not r.payloads, "a spectator got %d messages before any action" % len(r.payloads))
+
+    # The actions: the actor's ack and delta, the other seat's delta, every
+    # reading spectator's delta, read as they come.
+    actor = seat_raw["A"]
+    started = time.time()
+    acked, seen = 0, 0
+    for n in range(ACTIONS):
+        actor.ws.sock.setblocking(True)
+        actor.ws.send_message({"type": "act", "request": 100 + n, "action": {
+            "kind": "adjust", "unit": unit, "figures": figures, "note": NOTE}})
+        actor.ws.sock.setblocking(False)
+        deadline = time.time() + 10
+        while acked <= n:
+            check(time.time() < deadline, "no ack for action %d" % n)
+            select.select([actor], [], [], 0.05)
+            actor.read()
+            for p in actor.payloads[seen:]:
+                acked += wire.unpack(p).get("type") == "ack"
+            seen = len(actor.payloads)
+        if n % 25 == 24:
+            drain(readers + [seat_raw["B"]], 0.02)
+    drain(readers + list(seat_raw.values()), 0.5)
+    print("%d actions in %.1f s" % (ACTIONS, time.time() - started))
+
+    # The players also hear the watcher count fall when the stalled one is
+    # dropped (PROTOCOL.md §6.2): set aside.
+    counts = {}
+    for seat, raw in seat_raw.items():
+        heard = [wire.unpack(p) for p in raw.payloads]
+        counts[seat] = [m["count"] for m in heard if m.get("type") == "watchers"]
+        raw.payloads = [p for p, m in zip(raw.payloads, heard) if m.get("type") != "watchers"]
+    answers = [wire.unpack(p) for p in actor.payloads]
+    acks = [a for a in answers if a.get("type") == "ack"]
+    check([a["seq"] for a in acks] == list(range(seq + 1, seq + 1 + ACTIONS)),
+          "the actor's acks are seqs %d.. in order" % (seq + 1))
+    for i, a in enumerate(answers):
+        # Each ack comes before its own delta (PROTOCOL.md §6.3).
+        if a.get("type") == "ack":
+            check(i + 1 < len(answers) and answers[i + 1].get("seq") == a["seq"] and
+                  answers[i + 1].get("type") == "delta", "ack %d then its delta" % a["seq"])
+    consecutive_deltas(seat_raw["B"].payloads, seq + 1, "player B")
+    check(len(seat_raw["B"].payloads) == ACTIONS, "player B got %d deltas, not %d" %
+          (len(seat_raw["B"].payloads), ACTIONS))
+    first = readers[0].payloads
+    check(consecutive_deltas(first, seq + 1, "spectator 0") == ACTIONS,
+          "spectator 0 got %d deltas, not %d" % (len(first), ACTIONS))
+    for i, r in enumerate(readers):
+        check(r.payloads == first and r.close_code is None,
+              "spectator %d got %d frames (close %r), not the %d deltas spectator 0 got" %
+              (i, len(r.payloads), r.close_code, ACTIONS))
+
+    # The stalled one: what was in flight, then the close.
+    stalled.ws.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+    deadline = time.time() + 10
+    while stalled.close_code is None and not stalled.eof and time.time() < deadline:
+        select.select([stalled], [], [], 0.1)
+        stalled.read()
+    got = consecutive_deltas(stalled.payloads, seq + 1, "the stalled spectator")
+    # Its close frame, or, when it was still not read after 10 s, the
+    # connection dropped without one (server/net.c).
+    check((stalled.close_code == 1008 and stalled.close_reason == "send queue full") or
+          (stalled.close_code is None and stalled.eof),
+          "the stalled spectator: close %r %r (end of stream %r) after %d deltas" %
+          (stalled.close_code, getattr(stalled, "close_reason", None), stalled.eof, got))
+    check(0 < got < ACTIONS, "the stalled spectator got %d deltas before its close" % got)
+    check(server.text().count("send queue over 16384 bytes, closing") == 1,
+          "brigaded logs the stalled connection once")
+    # Its socket closed on our side too: brigaded lets it go at once (no
+    # wait for an answering close), and the players hear the new count.
+    stalled.ws.sock.close()
+    for seat, raw in seat_raw.items():
+        raw.payloads = []
+    deadline = time.time() + 10
+    while time.time() < deadline and not all(counts[seat] or raw.payloads
+                                             for seat, raw in seat_raw.items()):
+        drain(list(seat_raw.values()), 0.1)
+    drain(list(seat_raw.values()), 0.2)
+    for seat, raw in seat_raw.items():
+        counts[seat] += [wire.unpack(p).get("count") for p in raw.payloads]
+        check(counts[seat] == [SPECTATORS], "player %s heard the watchers fall to %r, not once "
+              "to %d" % (seat, counts[seat], SPECTATORS))
+    print("the stalled spectator got %d deltas, then %s" %
+          (got, "1008" if stalled.close_code else "the end of the connection"))
+
+
+CASES = {"stalled_spectator": case_stalled_spectator}
+
+
+def main():
+    if len(sys.argv) != 4 or sys.argv[1] not in CASES:
+        print("usage: fanout_flow.py {%s} BRIGADED SCENARIOS_DIR" % "|".join(CASES))
+        return 2
+    name, brigaded, scenarios = sys.argv[1:]
+    # A thousand connections here and in brigaded (which inherits this).
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = 4096 if hard == resource.RLIM_INFINITY else min(hard, 4096)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    check(resource.getrlimit(resource.RLIMIT_NOFILE)[0] >= SPECTATORS + 64,
+          "the open files limit is too low for %d spectators" % SPECTATORS)
+    server = Server(brigaded, ["--send-queue-kib", "16", "--socket-send-kib", "16"])
+    try:
+        CASES[name](server, scenarios)
+        check(server.stop() == 0, "brigaded exit status after SIGTERM")
+        for report in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
+            check(report not in server.text(), "sanitizer report in the log")
+    except (Failure, wire.Closed, OSError, ValueError, KeyError) as error:
+        print("FAIL: %s: %s: %s" % (name, type(error).__name__, error))
+        text = server.text()
+        print("--- brigaded log (last 3000 bytes):")
+        print(text[-3000:])
+        return 1
+    finally:
+        server.cleanup()
+    print("ok: %s" % name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
