@@ -172,8 +172,14 @@ struct server_session {
     int64_t resume_from;
 };
 
+/* Battles kept for the next actions' working copies (a fresh 67 KiB
+ * allocation an action costs page faults): at most this many. */
+#define SERVER_GAMES_SPARE_BATTLES 64
+
 struct server_games {
     server_net *net;
+    brigade_battle *spare[SERVER_GAMES_SPARE_BATTLES]; /* owned */
+    size_t spare_count;
     char *data_dir;
     /* Owned, until server_games_attach hands it to the journal thread
      * (`queue`): from then on the loop makes no SQLite call. */
@@ -455,9 +461,29 @@ void server_games_destroy(server_games *games)
     }
     free(games->buckets);
     free(games->data_dir);
+    for (size_t i = 0; i < games->spare_count; i++)
+        free(games->spare[i]);
     server_journal_queue_free(games->queue);
     journal_close(games->journal);
     free(games);
+}
+
+/* A battle's memory for an action's working copy: a spare one, else a new
+ * one (NULL when memory runs out). */
+static brigade_battle *server_games_battle_take(server_games *games)
+{
+    if (games->spare_count)
+        return games->spare[--games->spare_count];
+    return malloc(sizeof(brigade_battle));
+}
+
+/* A battle no longer used (NULL is a no-op): kept as a spare, or freed. */
+static void server_games_battle_release(server_games *games, brigade_battle *battle)
+{
+    if (battle && games->spare_count < SERVER_GAMES_SPARE_BATTLES)
+        games->spare[games->spare_count++] = battle;
+    else
+        free(battle);
 }
 
 /* Appends `connection` to a game's list (members, delayed or players);
@@ -1410,7 +1436,7 @@ static void server_append_done(server_journal_job *base, void *context)
             server_game_views_advance(game, previous, previous_seq); /* keeps previous */
             previous = NULL;
         }
-        free(previous);
+        server_games_battle_release(games, previous);
         if (job->send_ack && connection)
             server_connection_send(connection, job->ack);
         server_connection_broadcast(game->members, game->member_count, job->delta);
@@ -1453,7 +1479,7 @@ static server_append_job *server_games_prepare(server_games *games, server_game 
     snprintf(job->game_id, sizeof(job->game_id), "%s", game->id);
 
     /* The next battle and its log entries, on a copy. */
-    job->next = malloc(sizeof(*job->next));
+    job->next = server_games_battle_take(games);
     job->entries = protocol_value_array_new();
     if (!job->next || !job->entries)
         goto fail;
