@@ -136,7 +136,7 @@ static int server_data_lock(const char *data_dir, char *message, size_t size)
         snprintf(message, size, "--data: the folder name is too long");
         return -1;
     }
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0) {
         snprintf(message, size, "--data: cannot open '%s': %s", path, strerror(errno));
         return -1;
@@ -171,9 +171,45 @@ static int server_make_directories(const char *path)
             return errno;
         *p = '/';
     }
-    if (mkdir(buffer, 0755) != 0 && errno != EEXIST)
+    if (mkdir(buffer, 0700) != 0 && errno != EEXIST)
         return errno;
     return server_is_directory(buffer) ? 0 : ENOTDIR;
+}
+
+/*
+ * Secrets at rest: the journal holds each active game's secret dice seed
+ * (PROTOCOL.md §10.3) and the hashes of its tokens, so the data folder is
+ * the server user's alone. From here on every file and folder brigaded
+ * creates is private (umask 077: files 0600, folders 0700); a data folder
+ * or journal file left readable by an older build is made private, once,
+ * with a line in the log. Returns 0, or an errno value.
+ */
+static int server_data_private(const char *data_dir)
+{
+    umask(077);
+    struct stat info;
+    if (stat(data_dir, &info) != 0)
+        return errno;
+    if ((info.st_mode & 077) != 0) {
+        if (chmod(data_dir, 0700) != 0)
+            return errno;
+        fprintf(stderr, "brigaded: --data: %s was open to other users (mode %03o), now 0700\n",
+                data_dir, (unsigned)(info.st_mode & 0777));
+    }
+    static const char *const names[] = {"brigade.sqlite", "brigade.sqlite-wal",
+                                        "brigade.sqlite-shm", "brigaded.lock"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        char path[PATH_MAX];
+        if (snprintf(path, sizeof(path), "%s/%s", data_dir, names[i]) >= (int)sizeof(path))
+            return ENAMETOOLONG;
+        if (stat(path, &info) != 0 || (info.st_mode & 077) == 0)
+            continue;
+        if (chmod(path, 0600) != 0)
+            return errno;
+        fprintf(stderr, "brigaded: --data: %s was open to other users (mode %03o), now 0600\n",
+                path, (unsigned)(info.st_mode & 0777));
+    }
+    return 0;
 }
 
 /* A number option's value: digits only (strtol would also take " 80" and
@@ -303,6 +339,13 @@ int main(int argc, char **argv)
     int made = server_make_directories(options.data_dir);
     if (made != 0) {
         fprintf(stderr, "brigaded: --data: cannot create '%s': %s\n", options.data_dir,
+                strerror(made));
+        return 1;
+    }
+
+    made = server_data_private(options.data_dir);
+    if (made != 0) {
+        fprintf(stderr, "brigaded: --data: cannot make '%s' private: %s\n", options.data_dir,
                 strerror(made));
         return 1;
     }

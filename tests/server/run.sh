@@ -329,6 +329,33 @@ sigterm)
     pass
     ;;
 
+data_private)
+    # Secrets at rest: a new data folder is 0700 and its journal 0600; a
+    # folder and journal an older build left readable are made private,
+    # each with a line in the log.
+    mode() { stat -c %a "$1"; }
+    start_server
+    [ "$(mode "$TMP/data")" = 700 ] || fail "new data folder mode $(mode "$TMP/data")"
+    for f in brigade.sqlite brigaded.lock; do
+        [ "$(mode "$TMP/data/$f")" = 600 ] || fail "new $f mode $(mode "$TMP/data/$f")"
+    done
+    kill -TERM "$SERVER_PID"
+    wait_exit "$SERVER_PID" 10
+    chmod 755 "$TMP/data"
+    chmod 644 "$TMP/data/brigade.sqlite"
+    start_server
+    [ "$(mode "$TMP/data")" = 700 ] || fail "old data folder mode $(mode "$TMP/data")"
+    [ "$(mode "$TMP/data/brigade.sqlite")" = 600 ] || fail "old journal mode"
+    expect_line "$(cat "$TMP/server.log")" "brigaded: --data: $TMP/data was open to other users (mode 755), now 0700"
+    expect_line "$(cat "$TMP/server.log")" "brigaded: --data: $TMP/data/brigade.sqlite was open to other users (mode 644), now 0600"
+    for f in brigade.sqlite-wal brigade.sqlite-shm; do
+        if [ -e "$TMP/data/$f" ]; then
+            [ "$(mode "$TMP/data/$f")" = 600 ] || fail "$f mode $(mode "$TMP/data/$f")"
+        fi
+    done
+    pass
+    ;;
+
 *)
     if [ -f "$HERE/game_cases.sh" ]; then
         # shellcheck source=/dev/null
