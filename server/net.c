@@ -39,8 +39,14 @@
  *   most one write's rest sits in lws and the rest stays in our queue,
  *   which net->queue_bytes_max bounds;
  * - LWS_WRITE_RAW (= LWS_WRITE_HTTP) on a ws connection goes straight to
- *   lws_issue_raw: several whole frames of ours (headers built here, the
- *   server's frames unmasked) in one write;
+ *   lws_issue_raw: whole frames of ours (headers built here, the server's
+ *   frames unmasked) are taken as they are;
+ * - so, when lws has nothing buffered, lws_write of a binary frame does
+ *   nothing but put the header before it and send(2) it
+ *   (lws_ssl_capable_write_no_ssl): we do that send ourselves on the
+ *   connection's socket (lws_get_socket_fd), and give lws, as a raw write,
+ *   only a rest the socket did not take, which it keeps as its own
+ *   partial. lws does no accounting of sent bytes that this skips;
  * - several lws_write() calls in one writeable callback are allowed when
  *   lws_partial_buffered() is checked after each (lws-ws-state.h);
  * - after the peer's close (LWS_CALLBACK_WS_PEER_INITIATED_CLOSE) lws
@@ -171,6 +177,7 @@ struct server_connection {
     server_connection *flush_prev, *flush_next;
     bool flush_listed;
     bool priority; /* a seat or the umpire: flushed before the others */
+    int fd;        /* the socket (lws_get_socket_fd at ESTABLISHED), for direct sends */
     bool broken;   /* a write failed: lws closes it; nothing more is written */
 };
 
@@ -225,6 +232,8 @@ struct server_net {
      * write, seats first, flushed by flush_check after the poll phase. */
     uv_check_t flush_check;
     bool flush_check_initialised, flush_check_active;
+    uv_idle_t flush_idle; /* active while spectators wait: the loop polls without blocking */
+    bool flush_idle_initialised, flush_idle_active;
     server_connection *flush_head[2], *flush_tail[2]; /* [0] priority, [1] the others */
     unsigned char *scratch; /* LWS_PRE + SERVER_NET_COALESCE_BYTES: frames coalesced */
 
@@ -349,6 +358,29 @@ static size_t server_net_frame_header(unsigned char *out, size_t length)
 }
 
 /*
+ * Sends `length` bytes of whole frames at `bytes` now: straight to the
+ * socket (what lws_write does when it has nothing buffered: the header
+ * comment), and whatever the socket does not take to lws as a raw write,
+ * which keeps it in buflist_out and asks for POLLOUT. Returns 0, or -1 when
+ * the connection failed.
+ */
+static int server_connection_write_now(server_connection *connection, unsigned char *bytes,
+                                       size_t length)
+{
+    size_t sent = 0;
+    if (connection->fd >= 0) {
+        ssize_t n = send(connection->fd, bytes, length, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+            return -1;
+        sent = n > 0 ? (size_t)n : 0;
+    }
+    if (sent == length)
+        return 0;
+    int taken = lws_write(connection->wsi, bytes + sent, length - sent, LWS_WRITE_RAW);
+    return taken < 0 || (size_t)taken < length - sent ? -1 : 0;
+}
+
+/*
  * Writes what is queued, in order, while lws has nothing of this
  * connection buffered: one message by lws_write (it frames it in the
  * buffer's headroom), several by one lws_write of their frames coalesced
@@ -379,15 +411,20 @@ static int server_connection_write_queue(server_connection *connection)
             bytes += 10 + next->length;
             frames++;
         }
-        int written;
-        size_t length;
+        int failed;
         if (frames <= 1) {
+            /* One message: its header in the buffer's headroom (the same
+             * bytes for every connection it is queued on). */
             frames = 1;
-            length = buffer->length;
-            written = lws_write(wsi, server_buffer_data(buffer), length, LWS_WRITE_BINARY);
+            unsigned char header[10];
+            size_t header_length = server_net_frame_header(header, buffer->length);
+            unsigned char *frame = buffer->payload - header_length;
+            memcpy(frame, header, header_length);
+            failed = server_connection_write_now(connection, frame,
+                                                 header_length + buffer->length);
         } else {
             unsigned char *out = net->scratch + LWS_PRE;
-            length = 0;
+            size_t length = 0;
             for (size_t i = 0; i < frames; i++) {
                 server_buffer *next =
                     connection->queue[(first + i) % connection->queue_capacity];
@@ -395,8 +432,7 @@ static int server_connection_write_queue(server_connection *connection)
                 memcpy(out + length, next->payload, next->length);
                 length += next->length;
             }
-            /* LWS_WRITE_RAW: the bytes as they are, whole frames. */
-            written = lws_write(wsi, out, length, LWS_WRITE_RAW);
+            failed = server_connection_write_now(connection, out, length);
         }
         for (size_t i = 0; i < frames; i++) {
             server_buffer *sent = connection->queue[connection->queue_head];
@@ -405,8 +441,7 @@ static int server_connection_write_queue(server_connection *connection)
             connection->queued_bytes -= sent->length;
             server_buffer_unref(sent);
         }
-        /* lws takes the whole write or fails: a short one is buffered. */
-        if (written < 0 || (size_t)written < length) {
+        if (failed) {
             server_connection_break(connection);
             return -1;
         }
@@ -414,24 +449,45 @@ static int server_connection_write_queue(server_connection *connection)
     return 0;
 }
 
-/* net->flush_check, after the loop's poll phase: writes every listed
- * connection's queue, the seats' and the umpire's first (issue: players
- * come before spectators). */
+static void server_net_flush_idle(uv_idle_t *idle)
+{
+    (void)idle; /* only there to keep the loop from blocking in poll */
+}
+
+/* net->flush_check, after the loop's poll phase: writes the listed
+ * connections' queues, every seat's and the umpire's first (an ack and the
+ * players' delta before the spectators' copies), then at most
+ * SERVER_NET_FLUSH_BUDGET others. The rest wait for the next iteration,
+ * which polls without blocking (net->flush_idle) and so reads what came
+ * meanwhile (the next action, whose commit then overlaps this fan-out). */
 static void server_net_flush(uv_check_t *check)
 {
     server_net *net = check->data;
+    size_t budget = SERVER_NET_FLUSH_BUDGET;
     for (int tier = 0; tier < 2; tier++)
-        while (net->flush_head[tier]) {
+        while (net->flush_head[tier] && (tier == 0 || budget > 0)) {
             server_connection *connection = net->flush_head[tier];
             server_connection_flush_unlist(connection);
+            if (tier == 1)
+                budget--;
             if (connection->close_code || connection->broken)
                 continue; /* the writeable callback drains it, then closes */
             if (lws_partial_buffered(connection->wsi))
                 continue; /* lws asked for the writeable callback, which goes on */
             server_connection_write_queue(connection);
         }
-    uv_check_stop(&net->flush_check);
-    net->flush_check_active = false;
+    bool more = net->flush_head[0] || net->flush_head[1];
+    if (!more) {
+        uv_check_stop(&net->flush_check);
+        net->flush_check_active = false;
+    }
+    if (more != net->flush_idle_active && net->flush_idle_initialised) {
+        if (more)
+            uv_idle_start(&net->flush_idle, server_net_flush_idle);
+        else
+            uv_idle_stop(&net->flush_idle);
+        net->flush_idle_active = more;
+    }
 }
 
 int server_connection_send(server_connection *connection, server_buffer *buffer)
@@ -658,6 +714,7 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
             return -1;
         connection->net = net;
         connection->wsi = wsi;
+        connection->fd = lws_get_socket_fd(wsi);
         connection->id = ++net->next_connection_id;
         connection->next = net->connections;
         if (net->connections)
@@ -976,6 +1033,11 @@ static void server_net_teardown(server_net *net)
         net->flush_check_initialised = false;
         net->flush_check_active = false;
     }
+    if (net->flush_idle_initialised) {
+        uv_close((uv_handle_t *)&net->flush_idle, NULL);
+        net->flush_idle_initialised = false;
+        net->flush_idle_active = false;
+    }
 }
 
 static void server_net_stop_timer_fired(uv_timer_t *timer)
@@ -1105,7 +1167,11 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
         net->flush_check.data = net;
         net->flush_check_initialised = true;
     }
-    if (!net->flush_check_initialised) {
+    if (uv_idle_init(&net->loop, &net->flush_idle) == 0) {
+        net->flush_idle.data = net;
+        net->flush_idle_initialised = true;
+    }
+    if (!net->flush_check_initialised || !net->flush_idle_initialised) {
         *error = SERVER_NET_ERROR_LOOP;
         server_net_message(message, message_size, "cannot create the loop's write handle");
         server_net_destroy(net);
@@ -1156,6 +1222,13 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
     memset(&info, 0, sizeof(info));
     info.options = LWS_SERVER_OPTION_LIBUV;
     info.vhost_name = "brigade";
+    /* No lws validity timer a connection: lws 4.1.6 keeps those in one
+     * list sorted by time, and inserts each (at the end: the latest) by
+     * walking it from the head (core/lws_dll2.c, lws_dll2_add_sorted), so
+     * that 10,000 spectators joining cost 10,000^2 / 2 steps. A policy
+     * with secs_since_valid_hangup 0 sets none (core-net/wsi-timeout.c). */
+    static const lws_retry_bo_t no_validity_timers = {0};
+    info.retry_and_idle_policy = &no_validity_timers;
     info.iface = options->listen_address;
     info.port = options->port;
     info.protocols = net->protocols;

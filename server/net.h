@@ -42,6 +42,12 @@
  * this many bytes of frames (a larger message is written by itself). */
 #define SERVER_NET_COALESCE_BYTES 16384
 
+/* Connections other than the seats' and the umpire's written in one loop
+ * iteration; the others wait for the next (a fan-out to thousands of
+ * spectators is spread over a few iterations, and what the players send
+ * meanwhile is read between them). */
+#define SERVER_NET_FLUSH_BUDGET 64
+
 /* Websocket close codes the server sends (RFC 6455 §7.4.1). */
 #define SERVER_NET_CLOSE_NORMAL 1000
 #define SERVER_NET_CLOSE_GOING_AWAY 1001  /* server shutting down */
