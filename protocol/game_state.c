@@ -451,11 +451,24 @@ static bool protocol_state_umpire(protocol_value *state, const brigade_battle *b
            protocol_state_set(state, "rolled_back", protocol_state_rolled_back(battle));
 }
 
-/* The snapshot, with units (every one's subtree) or without them (an
- * empty "units" map, for protocol_state_delta). */
+/* The members of the snapshot that protocol_state_build may leave out
+ * (for protocol_state_delta: a member left out of both trees it diffs has
+ * no op): the scalars (game .. hold) are always there. */
+enum {
+    STATE_SIDES = 1u << 0,
+    STATE_UNITS = 1u << 1,   /* without it: an empty "units" map */
+    STATE_CHARGES = 1u << 2,
+    STATE_MELEES = 1u << 3,
+    STATE_UMPIRE = 1u << 4,  /* umpire, pending, fought, rolled_back */
+    STATE_REPORTS = 1u << 5,
+    STATE_ALL = (1u << 6) - 1
+};
+
+/* The snapshot's scalars and the `members` (STATE_*) of it. */
 static protocol_value *protocol_state_build(const brigade_battle *battle, const char *game_id,
-                                            bool with_units)
+                                            unsigned members)
 {
+    bool with_units = (members & STATE_UNITS) != 0;
     protocol_value *state = protocol_value_map_new();
     bool ok = state != NULL;
     ok = ok && protocol_value_map_set_string(state, "game", game_id) == 0;
@@ -474,7 +487,7 @@ static protocol_value *protocol_state_build(const brigade_battle *battle, const 
                                       battle->hold[0] ? protocol_value_string_new(battle->hold)
                                                       : protocol_value_nil_new()) == 0;
 
-    if (ok) {
+    if (ok && (members & STATE_SIDES)) {
         protocol_value *sides = protocol_value_map_new();
         ok = sides != NULL;
         for (int s = 0; ok && s < 2; s++) {
@@ -509,7 +522,7 @@ static protocol_value *protocol_state_build(const brigade_battle *battle, const 
             protocol_value_free(units);
     }
 
-    if (ok) {
+    if (ok && (members & STATE_CHARGES)) {
         protocol_value *charges = protocol_value_array_new();
         ok = charges != NULL;
         for (int i = 0; ok && i < battle->charge_count; i++)
@@ -521,7 +534,7 @@ static protocol_value *protocol_state_build(const brigade_battle *battle, const 
             protocol_value_free(charges);
     }
 
-    if (ok) {
+    if (ok && (members & STATE_MELEES)) {
         protocol_value *melees = protocol_value_array_new();
         ok = melees != NULL;
         for (int i = 0; ok && i < battle->melee_count; i++)
@@ -533,8 +546,8 @@ static protocol_value *protocol_state_build(const brigade_battle *battle, const 
             protocol_value_free(melees);
     }
 
-    ok = ok && protocol_state_umpire(state, battle);
-    ok = ok && protocol_state_reports(state, battle);
+    ok = ok && (!(members & STATE_UMPIRE) || protocol_state_umpire(state, battle));
+    ok = ok && (!(members & STATE_REPORTS) || protocol_state_reports(state, battle));
 
     if (!ok) {
         protocol_value_free(state);
@@ -545,7 +558,45 @@ static protocol_value *protocol_state_build(const brigade_battle *battle, const 
 
 protocol_value *protocol_state_from_battle(const brigade_battle *battle, const char *game_id)
 {
-    return protocol_state_build(battle, game_id, true);
+    return protocol_state_build(battle, game_id, STATE_ALL);
+}
+
+/* Whether the first `count` (of each battle's own) elements of two arrays
+ * of `size` bytes differ: different counts, or different bytes. */
+static bool protocol_state_array_changed(const void *before, int before_count,
+                                         const void *after, int after_count, size_t size)
+{
+    return before_count != after_count ||
+           (after_count > 0 && memcmp(before, after, (size_t)after_count * size) != 0);
+}
+
+/* The members (STATE_*, units aside) whose battle parts differ between
+ * the two battles (memcmp: equal bytes give equal subtrees; a difference
+ * in padding only costs a diff that finds nothing). Each member's subtree
+ * reads only its own part and the units' ids. */
+static unsigned protocol_state_changed(const brigade_battle *b, const brigade_battle *a)
+{
+    unsigned members = 0;
+    if (memcmp(b->sides, a->sides, sizeof a->sides) != 0)
+        members |= STATE_SIDES;
+    if (protocol_state_array_changed(b->charges, b->charge_count, a->charges, a->charge_count,
+                                     sizeof a->charges[0]))
+        members |= STATE_CHARGES;
+    if (protocol_state_array_changed(b->melees, b->melee_count, a->melees, a->melee_count,
+                                     sizeof a->melees[0]))
+        members |= STATE_MELEES;
+    if (b->umpired != a->umpired ||
+        protocol_state_array_changed(b->pending, b->pending_count, a->pending, a->pending_count,
+                                     sizeof a->pending[0]) ||
+        protocol_state_array_changed(b->fought, b->fought_count, a->fought, a->fought_count,
+                                     sizeof a->fought[0]) ||
+        protocol_state_array_changed(b->rolled_back, b->rolled_back_count, a->rolled_back,
+                                     a->rolled_back_count, sizeof a->rolled_back[0]))
+        members |= STATE_UMPIRE;
+    if (protocol_state_array_changed(b->reports, b->report_count, a->reports, a->report_count,
+                                     sizeof a->reports[0]))
+        members |= STATE_REPORTS;
+    return members;
 }
 
 /* Whether the units of the two battles are the same units in the same
@@ -604,8 +655,9 @@ protocol_delta_error protocol_state_delta(const brigade_battle *before,
 {
     *ops = NULL;
     bool by_unit = protocol_state_same_units(before, after);
-    protocol_value *old_state = protocol_state_build(before, game_id, !by_unit);
-    protocol_value *new_state = protocol_state_build(after, game_id, !by_unit);
+    unsigned members = by_unit ? protocol_state_changed(before, after) : STATE_ALL;
+    protocol_value *old_state = protocol_state_build(before, game_id, members);
+    protocol_value *new_state = protocol_state_build(after, game_id, members);
     protocol_delta_error result = PROTOCOL_DELTA_NO_MEMORY;
     protocol_value *list = NULL;
     if (old_state && new_state)

@@ -38,10 +38,11 @@ protocol_value *protocol_state_from_battle(const brigade_battle *battle, const c
  * protocol_state_from_battle(after) for game `game_id`, every member but
  * "log": applied to the first (protocol_delta_apply) they give a tree
  * equal to the second. Built without either whole snapshot when the two
- * battles have the same units: the snapshots without their units are
- * diffed, then each unit whose struct changed (memcmp) is diffed on its
- * own, its ops after the others'. Otherwise the two whole snapshots are
- * diffed. PROTOCOL_DELTA_OK, or PROTOCOL_DELTA_NO_MEMORY (*ops NULL).
+ * battles have the same units: the snapshots' scalars and the members
+ * whose part of the battle changed (memcmp: sides, charges, melees, the
+ * umpire's, reports) are diffed, then each unit whose struct changed is
+ * diffed on its own, its ops after the others'. Otherwise the two whole
+ * snapshots are diffed. PROTOCOL_DELTA_OK, or PROTOCOL_DELTA_NO_MEMORY (*ops NULL).
  */
 protocol_delta_error protocol_state_delta(const brigade_battle *before,
                                           const brigade_battle *after, const char *game_id,

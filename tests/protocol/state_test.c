@@ -470,6 +470,45 @@ static void test_state_delta(void **state)
                                             sizeof battle->units[i]) != 0;
                 actions++;
             }
+            /* Each member the driver's games may leave untouched, changed
+             * on its own: a player's report (D46), an event awaiting the
+             * umpire, a rollback, the umpire's seat, a side done. */
+            *before = *battle;
+            brigade_report *report = &battle->reports[battle->report_count++];
+            memset(report, 0, sizeof *report);
+            report->number = 1;
+            report->kind = BRIGADE_REPORT_ADJUST;
+            report->side = BRIGADE_SIDE_A;
+            report->unit = 0;
+            report->target = -1;
+            report->state = BRIGADE_REPORT_STANDS;
+            report->has_figures = true;
+            report->figures = 3;
+            snprintf(report->note, sizeof report->note, "two stands lost to skirmishers");
+            delta_checked(before, battle);
+            *before = *battle;
+            report->state = BRIGADE_REPORT_ACCEPTED;
+            delta_checked(before, battle);
+            *before = *battle;
+            brigade_pending_event *pending = &battle->pending[battle->pending_count++];
+            memset(pending, 0, sizeof *pending);
+            pending->unit = 0;
+            pending->event = BRIGADE_EVENT_DOUBLE_SIX;
+            snprintf(pending->melee_id, sizeof pending->melee_id, "T1.M1");
+            delta_checked(before, battle);
+            *before = *battle;
+            battle->rolled_back[battle->rolled_back_count++] =
+                (brigade_rolled_back){.first = 3, .end = 5, .seq = 9, .to_seq = 4};
+            delta_checked(before, battle);
+            *before = *battle;
+            battle->umpired = !battle->umpired;
+            battle->sides[1].done = !battle->sides[1].done;
+            delta_checked(before, battle);
+            *before = *battle;
+            battle->report_count = 0;
+            battle->pending_count = 0;
+            delta_checked(before, battle);
+
             /* A unit fewer (as when skirmishers leave the table, D39): the
              * whole snapshots are diffed. */
             *before = *battle;
