@@ -69,6 +69,7 @@ typedef struct server_waiting {
     server_session *session;   /* one reference */
     unsigned char *bytes;      /* owned */
     size_t length;
+    protocol_client_message message; /* the bytes decoded (a join or an act: nothing owned) */
 } server_waiting;
 
 /* One committed answer kept for repeated requests (PROTOCOL.md §4.1): the
@@ -324,12 +325,16 @@ static void server_session_unref(server_session *session)
         free(session);
 }
 
+static void server_games_message_clear(protocol_client_message *message);
+
 static void server_waiting_free(server_waiting *waiting)
 {
     if (!waiting)
         return;
     server_session_unref(waiting->session);
+    OPENSSL_cleanse(waiting->bytes, waiting->length); /* a join's token */
     free(waiting->bytes);
+    server_games_message_clear(&waiting->message);
     free(waiting);
 }
 
@@ -1260,8 +1265,8 @@ static void server_game_next(server_games *games, server_game *game)
             game->waiting_tail = NULL;
         game->waiting_count--;
         if (waiting->session->connection)
-            server_games_handle_bytes(games, waiting->session, waiting->bytes, waiting->length,
-                                      &server_resume_none);
+            server_games_handle(games, waiting->session, &waiting->message, waiting->bytes,
+                                waiting->length, &server_resume_none);
         server_waiting_free(waiting);
     }
 }
@@ -2676,6 +2681,7 @@ static void server_games_enter(server_games *games, server_session *session,
                                     "out of memory");
         } else {
             waiting->length = length;
+            waiting->message = message; /* a join or an act: no member owns memory */
             waiting->session = server_session_ref(session);
             if (game->waiting_tail)
                 game->waiting_tail->next = waiting;
