@@ -2281,12 +2281,13 @@ static void server_games_join(server_games *games, server_connection *connection
                                          : PROTOCOL_SEAT_B;
     const char *seat_name = watching ? "spectator" : umpiring ? "umpire" : brigade_side_name(seat);
 
-    if (session->game && (session->game != game || session->seat != seat ||
-                    session->spectator != watching || session->umpire != umpiring)) {
-        /* PROTOCOL.md §1: one seat of one game per connection. */
+    if (session->game) {
+        /* PROTOCOL.md §1, §5.2: one join per connection, answered once (a
+         * welcome is the whole state: answering every repeat let one
+         * connection that never reads pile up copies of it). */
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
-                                "this connection has joined game \"%s\" seat %s already; open "
-                                "another connection for another seat",
+                                "this connection has joined game \"%s\" seat %s already; to "
+                                "join again or another seat, open another connection",
                                 session->game->id,
                                 session->spectator ? "spectator"
                                 : session->umpire  ? "umpire"

@@ -291,9 +291,13 @@ def case_bad_messages(server, scenarios):
     expect_error(c.ask({"type": "join", "game": game, "token": "0" * 64}), "bad_token")
     expect_error(c.ask({"type": "join", "game": game, "token": seats["A"][:-1]}), "bad_token")
     join(c, game, seats["A"])
-    # Another seat on the same connection is refused; the same seat again is a new welcome.
+    # A second join on the connection is refused, of another seat or the same
+    # (a welcome is answered once a connection, PROTOCOL.md §5.2).
     expect_error(c.ask({"type": "join", "game": game, "token": seats["B"]}), "bad_message")
-    join(c, game, seats["A"])
+    answer = c.ask({"type": "join", "game": game, "token": seats["A"], "seed": seed()})
+    expect_error(answer, "bad_message")
+    check("already" in answer["message"] and "another connection" in answer["message"],
+          "the refusal says why: %r" % answer["message"])
     expect_error(c.ask({"type": "act", "action": {"kind": "fly"}}), "bad_message")
     expect_error(c.ask({"type": "act", "action": {"kind": "declare_charge", "unit": "hussars",
                                                    "target": "dragoons", "facing": "front"}}),
@@ -1134,15 +1138,12 @@ def case_spec_frames_joins(server, scenarios):
     welcome = player.ask({"type": "join", "game": game, "token": seats["A"], "seed": seed(),
                           "password": "letmein"})
     check(welcome.get("type") == "welcome" and welcome["seat"] == "A", "player with a password")
-    # The same seat again on the joined connection: answered anew, seed ignored.
-    again = player.ask({"type": "join", "game": game, "token": seats["A"], "seed": seed()})
-    check(again.get("type") == "welcome" and again["seq"] == welcome["seq"] and
-          again["state"]["dice"]["seeds"]["A"] == welcome["state"]["dice"]["seeds"]["A"],
-          "a second join of the same seat: %r" % again.get("type"))
-    again = player.ask({"type": "join", "game": game, "token": seats["A"],
-                        "last_seq": welcome["seq"]})
-    check(again.get("type") == "resumed" and again["seat"] == "A" and
-          again["from"] == again["seq"] == welcome["seq"], "a second join resumes: %r" % again)
+    # The same seat again on the joined connection, with or without last_seq:
+    # refused (one welcome a connection), and the connection stays joined.
+    expect_error(player.ask({"type": "join", "game": game, "token": seats["A"], "seed": seed()}),
+                 "bad_message")
+    expect_error(player.ask({"type": "join", "game": game, "token": seats["A"],
+                             "last_seq": welcome["seq"]}), "bad_message")
     # Another seat, or another game, on it: bad_message, and it stays joined to A.
     expect_error(player.ask({"type": "join", "game": game, "token": seats["B"], "seed": seed()}),
                  "bad_message")
