@@ -42,6 +42,9 @@
 #define SERVER_DEFAULT_DATA "./data"
 #define SERVER_DEFAULT_LISTEN "127.0.0.1"
 
+/* Browser origins --allow-origin may list. */
+#define SERVER_ORIGINS_MAX 16
+
 typedef struct server_options {
     int port;
     const char *data_dir;
@@ -50,6 +53,10 @@ typedef struct server_options {
     int journal_busy_ms;  /* 0: JOURNAL_BUSY_TIMEOUT_MS */
     long send_queue_kib;  /* 0: SERVER_NET_QUEUE_BYTES_MAX */
     long socket_send_kib; /* 0: the system's (autotuned) */
+    /* --allow-origin: browser origins besides the server's own page */
+    char origin_text[SERVER_ORIGINS_MAX][128];
+    const char *origins[SERVER_ORIGINS_MAX];
+    size_t origin_count;
     bool web_explicit;
 } server_options;
 
@@ -79,6 +86,12 @@ static void server_usage(FILE *out)
             "                  what one connection may have waiting to be sent (its\n"
             "                  reader is slow or stalled) before it is closed with\n"
             "                  1008 \"send queue full\", 16..1048576. Default %u.\n"
+            "  --allow-origin ORIGIN[,ORIGIN...]\n"
+            "                  browser pages of other sites allowed to open a websocket\n"
+            "                  (an Origin as the browser sends it: https://club.example,\n"
+            "                  http://host:8080; up to 16, the option may repeat). The\n"
+            "                  server's own page and clients that send no Origin (the\n"
+            "                  brigade CLI) are always allowed; others get 403.\n"
             "  --socket-send-kib KIB\n"
             "                  a fixed kernel send buffer for each websocket (SO_SNDBUF;\n"
             "                  the kernel doubles it), 4..65536, which bounds what a\n"
@@ -230,6 +243,44 @@ static bool server_option_number(const char *name, const char *value, long min, 
     return true;
 }
 
+/* --allow-origin's comma-separated origins, each scheme://host[:port]
+ * (http or https, no path), appended to options. False (the message
+ * printed) for a bad one or too many. */
+static bool server_option_origins(const char *value, server_options *options)
+{
+    const char *at = value;
+    do {
+        const char *end = strchr(at, ',');
+        size_t length = end ? (size_t)(end - at) : strlen(at);
+        char origin[128];
+        if (length == 0 || length >= sizeof origin) {
+            fprintf(stderr, "brigaded: --allow-origin: an empty or over-long origin in '%s'\n",
+                    value);
+            return false;
+        }
+        memcpy(origin, at, length);
+        origin[length] = '\0';
+        const char *host = strncmp(origin, "https://", 8) == 0 ? origin + 8
+                           : strncmp(origin, "http://", 7) == 0 ? origin + 7
+                                                                : NULL;
+        if (!host || !host[0] || strpbrk(host, "/?#@ ") != NULL) {
+            fprintf(stderr, "brigaded: --allow-origin: '%s' is not an origin like "
+                            "https://club.example or http://host:8080 (no path)\n", origin);
+            return false;
+        }
+        if (options->origin_count == SERVER_ORIGINS_MAX) {
+            fprintf(stderr, "brigaded: --allow-origin: more than %d origins\n",
+                    SERVER_ORIGINS_MAX);
+            return false;
+        }
+        memcpy(options->origin_text[options->origin_count], origin, length + 1);
+        options->origins[options->origin_count] = options->origin_text[options->origin_count];
+        options->origin_count++;
+        at = end ? end + 1 : NULL;
+    } while (at);
+    return true;
+}
+
 /*
  * Parses argv into `options`. Returns 0 to run, 1 when --help was printed,
  * 2 for a bad option (message printed to stderr, naming the option).
@@ -244,7 +295,7 @@ static int server_options_parse(int argc, char **argv, server_options *options)
         }
         static const char *const names[] = {"--port", "--data", "--listen", "--web",
                                             "--journal-busy-ms", "--send-queue-kib",
-                                            "--socket-send-kib"};
+                                            "--socket-send-kib", "--allow-origin"};
         const char *name = NULL;
         const char *value = NULL;
         for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
@@ -285,6 +336,9 @@ static int server_options_parse(int argc, char **argv, server_options *options)
             options->journal_busy_ms = (int)ms;
         } else if (strcmp(name, "--send-queue-kib") == 0) {
             if (!server_option_number(name, value, 16, 1048576, "KiB", &options->send_queue_kib))
+                return 2;
+        } else if (strcmp(name, "--allow-origin") == 0) {
+            if (!server_option_origins(value, options))
                 return 2;
         } else if (strcmp(name, "--socket-send-kib") == 0) {
             if (!server_option_number(name, value, 4, 65536, "KiB", &options->socket_send_kib))
@@ -385,6 +439,8 @@ int main(int argc, char **argv)
         .web_dir = options.web_dir,
         .queue_bytes_max = (size_t)options.send_queue_kib * 1024u,
         .socket_send_bytes = (int)options.socket_send_kib * 1024,
+        .origins = options.origins,
+        .origin_count = options.origin_count,
         .handlers = server_games_handlers(),
         .context = games,
     };

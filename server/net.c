@@ -222,6 +222,8 @@ struct server_net {
     server_net_handlers handlers;
     void *handlers_context;
     size_t queue_bytes_max; /* a connection's send queue limit (server_net_options) */
+    char **origins;         /* owned: the browser origins allowed besides our own page */
+    size_t origin_count;
     int socket_send_bytes;  /* SO_SNDBUF of each websocket, 0: the system's */
 
     server_connection *connections; /* doubly linked, newest first */
@@ -692,6 +694,39 @@ done:
 
 /* ------------------------------------------------------- ws protocol */
 
+/*
+ * Whether a websocket upgrade's Origin may connect (brigaded
+ * --allow-origin): no Origin (the CLI and other programs send none), the
+ * server's own page (an Origin of http:// or https:// and the request's own
+ * Host), or one of the allowlist's. Otherwise answers 403 with the reason
+ * and returns false.
+ */
+static bool server_net_origin_allowed(server_net *net, struct lws *wsi)
+{
+    char origin[256], host[256];
+    int length = lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN);
+    if (length <= 0)
+        return lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0 ||
+               (lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, "Origin too long"), false);
+    if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) > 0) {
+        const char *rest = strncmp(origin, "http://", 7) == 0    ? origin + 7
+                           : strncmp(origin, "https://", 8) == 0 ? origin + 8
+                                                                 : NULL;
+        if (rest && strcmp(rest, host) == 0)
+            return true;
+    }
+    for (size_t i = 0; i < net->origin_count; i++)
+        if (strcmp(net->origins[i], origin) == 0)
+            return true;
+    char reason[400];
+    snprintf(reason, sizeof reason,
+             "Origin %.256s may not open a brigade websocket here (brigaded --allow-origin)",
+             origin);
+    lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, reason);
+    fprintf(stderr, "brigaded: websocket refused: Origin %.256s not allowed\n", origin);
+    return false;
+}
+
 static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
                                   void *user, void *in, size_t len)
 {
@@ -702,7 +737,9 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
     switch (reason) {
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         net = server_net_from_wsi(wsi);
-        return net->stopping ? 1 : 0;
+        if (net->stopping)
+            return 1;
+        return server_net_origin_allowed(net, wsi) ? 0 : 1;
 
     case LWS_CALLBACK_ESTABLISHED:
         net = server_net_from_wsi(wsi);
@@ -982,7 +1019,13 @@ static int server_net_http_callback(struct lws *wsi, enum lws_callback_reasons r
 
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         /* A websocket upgrade bound to protocols[0]: the client asked for
-         * no subprotocol (or none we serve). Refuse it. */
+         * no subprotocol. Refused with 400 and the reason (written at once,
+         * before lws closes). One that names only subprotocols we do not
+         * serve never gets here: lws 4.1.6 closes it before any callback
+         * but LWS_CALLBACK_HTTP_CONFIRM_UPGRADE, which we never handle. */
+        lws_return_http_status(wsi, HTTP_STATUS_BAD_REQUEST,
+                               "a brigade websocket needs the subprotocol " SERVER_NET_SUBPROTOCOL
+                               " (Sec-WebSocket-Protocol)");
         return 1;
 
     case LWS_CALLBACK_HTTP:
@@ -1135,6 +1178,17 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
     net->queue_bytes_max =
         options->queue_bytes_max ? options->queue_bytes_max : SERVER_NET_QUEUE_BYTES_MAX;
     net->socket_send_bytes = options->socket_send_bytes;
+    if (options->origin_count) {
+        net->origins = calloc(options->origin_count, sizeof(*net->origins));
+        for (size_t i = 0; net->origins && i < options->origin_count; i++)
+            if ((net->origins[i] = strdup(options->origins[i])) != NULL)
+                net->origin_count++;
+        if (net->origin_count != options->origin_count) {
+            server_net_message(message, message_size, "out of memory");
+            server_net_destroy(net);
+            return NULL;
+        }
+    }
 
     if (options->web_dir) {
         net->web_root = realpath(options->web_dir, NULL);
@@ -1297,6 +1351,9 @@ void server_net_destroy(server_net *net)
         if (uv_loop_close(&net->loop) != 0)
             fprintf(stderr, "brigaded: event loop still busy at exit\n");
     }
+    for (size_t i = 0; i < net->origin_count; i++)
+        free(net->origins[i]);
+    free(net->origins);
     free(net->scratch);
     free(net->web_root);
     free(net);

@@ -127,6 +127,10 @@ typedef struct server_net_options {
                                    SERVER_NET_QUEUE_BYTES_MAX (brigaded --send-queue-kib) */
     int socket_send_bytes;      /* SO_SNDBUF of each websocket; 0: the system's, autotuned
                                    (brigaded --socket-send-kib) */
+    /* Browser origins ("https://club.example") allowed to open a websocket
+     * besides the server's own page (brigaded --allow-origin); copied. */
+    const char *const *origins;
+    size_t origin_count;
     server_net_handlers handlers;
     void *context;              /* passed to every handler */
 } server_net_options;

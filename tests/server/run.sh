@@ -127,6 +127,44 @@ probe() {
     PROBE_STATUS=$?
 }
 
+# upgrade [HEADER...]: a websocket upgrade request with these extra headers;
+# sets UPGRADE_STATUS (the status code) and UPGRADE_BODY (what followed).
+upgrade() {
+    local out
+    out=$(python3 - "$PORT" "$@" <<'PY'
+import socket, sys
+port, extra = int(sys.argv[1]), sys.argv[2:]
+s = socket.create_connection(("127.0.0.1", port), timeout=5)
+lines = ["GET / HTTP/1.1", "Host: 127.0.0.1:%d" % port, "Upgrade: websocket",
+         "Connection: Upgrade", "Sec-WebSocket-Version: 13",
+         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="] + extra
+s.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+data = b""
+try:
+    while True:
+        if b"\r\n\r\n" in data:
+            head, body = data.split(b"\r\n\r\n", 1)
+            if b" 101 " in head.split(b"\r\n")[0] + b" ":
+                break
+            length = [l.split(b":", 1)[1] for l in head.split(b"\r\n")
+                      if l.lower().startswith(b"content-length:")]
+            if length and len(body) >= int(length[0]):
+                break
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+except socket.timeout:
+    pass
+head = data.split(b"\r\n")[0].decode(errors="replace")
+print(head.split(" ")[1] if " " in head else "none")
+print(data.split(b"\r\n\r\n", 1)[1].decode(errors="replace") if b"\r\n\r\n" in data else "")
+PY
+)
+    UPGRADE_STATUS=$(printf '%s\n' "$out" | head -n 1)
+    UPGRADE_BODY=$(printf '%s\n' "$out" | tail -n +2)
+}
+
 expect_line() { # TEXT LINE-PREFIX
     printf '%s\n' "$1" | grep -q -- "^$2" || fail "expected a line '$2' in: $(printf '%s' "$1" | tr '\n' '|')"
 }
@@ -180,12 +218,42 @@ subprotocol_refused)
     probe --timeout 3000
     expect_line "$PROBE_OUT" refused
     expect_no_line "$PROBE_OUT" open
+    # No subprotocol: HTTP 400 with the reason.
+    upgrade
+    [ "$UPGRADE_STATUS" = 400 ] || fail "an upgrade without a subprotocol: $UPGRADE_STATUS"
+    printf '%s' "$UPGRADE_BODY" | grep -q "needs the subprotocol brigade.v1" ||
+        fail "the 400 does not say why: $UPGRADE_BODY"
     probe --protocol chat --timeout 3000
     expect_line "$PROBE_OUT" refused
     expect_no_line "$PROBE_OUT" open
     probe --protocol brigade.v1 --linger 100
     expect_line "$PROBE_OUT" open
     expect_http /healthz 200
+    pass
+    ;;
+
+allow_origin)
+    # Browser origins: the server's own page and the allowlist connect, any
+    # other Origin gets 403 with the reason; no Origin (the CLI) connects.
+    start_server --allow-origin https://club.example,http://other.example:8080
+    P="Sec-WebSocket-Protocol: brigade.v1"
+    for origin in "https://club.example" "http://other.example:8080" "http://127.0.0.1:$PORT"; do
+        upgrade "$P" "Origin: $origin"
+        [ "$UPGRADE_STATUS" = 101 ] || fail "Origin $origin: $UPGRADE_STATUS"
+    done
+    upgrade "$P"
+    [ "$UPGRADE_STATUS" = 101 ] || fail "no Origin: $UPGRADE_STATUS"
+    for origin in "https://evil.example" "http://club.example" "https://club.example.evil"; do
+        upgrade "$P" "Origin: $origin"
+        [ "$UPGRADE_STATUS" = 403 ] || fail "Origin $origin: $UPGRADE_STATUS, not 403"
+        printf '%s' "$UPGRADE_BODY" | grep -q -- "--allow-origin" || fail "403 without a reason"
+    done
+    expect_line "$(cat "$TMP/server.log")" "brigaded: websocket refused: Origin https://evil.example not allowed"
+    expect_http /healthz 200
+    # A bad list is refused at start.
+    out=$("$BRIGADED" --allow-origin club.example 2>&1); st=$?
+    [ $st = 2 ] || fail "--allow-origin club.example: exit $st"
+    printf '%s' "$out" | grep -q "is not an origin" || fail "bad origin message: $out"
     pass
     ;;
 
