@@ -2380,6 +2380,7 @@ static void server_games_join(server_games *games, server_connection *connection
         session->umpire = umpiring;
         /* The players and the umpire are written before the spectators. */
         server_connection_set_priority(connection, !watching);
+        server_connection_joined(connection); /* the join deadline is met */
         fprintf(stderr, "brigaded: connection %lu joined game %s seat %s%s\n",
                 server_connection_id(connection), game->id, seat_name,
                 resuming ? " (resuming)" : "");

@@ -28,6 +28,7 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,6 +43,12 @@
 #define SERVER_DEFAULT_DATA "./data"
 #define SERVER_DEFAULT_LISTEN "127.0.0.1"
 
+/* Descriptors kept for the journal, the listen socket and the loop when
+ * --max-connections is derived from the open files limit. */
+#define SERVER_RESERVED_FDS 32
+#define SERVER_DEFAULT_PER_ADDRESS 64
+#define SERVER_DEFAULT_JOIN_TIMEOUT_S 30
+
 /* Browser origins --allow-origin may list. */
 #define SERVER_ORIGINS_MAX 16
 
@@ -53,6 +60,9 @@ typedef struct server_options {
     int journal_busy_ms;  /* 0: JOURNAL_BUSY_TIMEOUT_MS */
     long send_queue_kib;  /* 0: SERVER_NET_QUEUE_BYTES_MAX */
     long socket_send_kib; /* 0: the system's (autotuned) */
+    long max_connections;  /* -1: RLIMIT_NOFILE's soft limit less SERVER_RESERVED_FDS */
+    long max_per_address;
+    long join_timeout_s;
     /* --allow-origin: browser origins besides the server's own page */
     char origin_text[SERVER_ORIGINS_MAX][128];
     const char *origins[SERVER_ORIGINS_MAX];
@@ -86,6 +96,17 @@ static void server_usage(FILE *out)
             "                  what one connection may have waiting to be sent (its\n"
             "                  reader is slow or stalled) before it is closed with\n"
             "                  1008 \"send queue full\", 16..1048576. Default %u.\n"
+            "  --max-connections N\n"
+            "                  websockets open at once, 1..1000000; more get HTTP 503.\n"
+            "                  Default: the open files limit (ulimit -n) less %d.\n"
+            "  --max-connections-per-address N\n"
+            "                  websockets open at once from one peer address, 0..1000000\n"
+            "                  (0: no cap); the machine's own addresses (127.x, ::1: a\n"
+            "                  local reverse proxy) are not capped. Default %d.\n"
+            "  --join-timeout-s S\n"
+            "                  a websocket that has not joined a game within S seconds is\n"
+            "                  closed (1008 \"no join in time\"), 0..3600 (0: never).\n"
+            "                  Default %d.\n"
             "  --allow-origin ORIGIN[,ORIGIN...]\n"
             "                  browser pages of other sites allowed to open a websocket\n"
             "                  (an Origin as the browser sends it: https://club.example,\n"
@@ -104,7 +125,8 @@ static void server_usage(FILE *out)
             "rebuilt at start; `brigade replay --data DIR --game ID` prints one.\n",
             SERVER_DEFAULT_PORT, SERVER_DEFAULT_LISTEN, SERVER_DEFAULT_DATA,
             BRIGADE_SOURCE_WEB_DIR[0] ? BRIGADE_SOURCE_WEB_DIR : "unknown",
-            SERVER_NET_QUEUE_BYTES_MAX / 1024u);
+            SERVER_NET_QUEUE_BYTES_MAX / 1024u, SERVER_RESERVED_FDS, SERVER_DEFAULT_PER_ADDRESS,
+            SERVER_DEFAULT_JOIN_TIMEOUT_S);
 }
 
 static bool server_is_directory(const char *path)
@@ -295,7 +317,10 @@ static int server_options_parse(int argc, char **argv, server_options *options)
         }
         static const char *const names[] = {"--port", "--data", "--listen", "--web",
                                             "--journal-busy-ms", "--send-queue-kib",
-                                            "--socket-send-kib", "--allow-origin"};
+                                            "--socket-send-kib", "--allow-origin",
+                                            "--max-connections",
+                                            "--max-connections-per-address",
+                                            "--join-timeout-s"};
         const char *name = NULL;
         const char *value = NULL;
         for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
@@ -337,6 +362,17 @@ static int server_options_parse(int argc, char **argv, server_options *options)
         } else if (strcmp(name, "--send-queue-kib") == 0) {
             if (!server_option_number(name, value, 16, 1048576, "KiB", &options->send_queue_kib))
                 return 2;
+        } else if (strcmp(name, "--max-connections") == 0) {
+            if (!server_option_number(name, value, 1, 1000000, "connections",
+                                      &options->max_connections))
+                return 2;
+        } else if (strcmp(name, "--max-connections-per-address") == 0) {
+            if (!server_option_number(name, value, 0, 1000000, "connections",
+                                      &options->max_per_address))
+                return 2;
+        } else if (strcmp(name, "--join-timeout-s") == 0) {
+            if (!server_option_number(name, value, 0, 3600, "seconds", &options->join_timeout_s))
+                return 2;
         } else if (strcmp(name, "--allow-origin") == 0) {
             if (!server_option_origins(value, options))
                 return 2;
@@ -376,6 +412,9 @@ int main(int argc, char **argv)
         .port = SERVER_DEFAULT_PORT,
         .data_dir = SERVER_DEFAULT_DATA,
         .listen_address = SERVER_DEFAULT_LISTEN,
+        .max_connections = -1,
+        .max_per_address = SERVER_DEFAULT_PER_ADDRESS,
+        .join_timeout_s = SERVER_DEFAULT_JOIN_TIMEOUT_S,
     };
     int parsed = server_options_parse(argc, argv, &options);
     if (parsed == 1)
@@ -433,12 +472,23 @@ int main(int argc, char **argv)
         fprintf(stderr, "brigaded: %s\n", games_message);
         return 1;
     }
+    if (options.max_connections < 0) {
+        struct rlimit files;
+        long limit = getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY
+                         ? (long)files.rlim_cur
+                         : 1024;
+        options.max_connections = limit > 2 * SERVER_RESERVED_FDS ? limit - SERVER_RESERVED_FDS
+                                                                  : SERVER_RESERVED_FDS;
+    }
     server_net_options net_options = {
         .listen_address = options.listen_address,
         .port = options.port,
         .web_dir = options.web_dir,
         .queue_bytes_max = (size_t)options.send_queue_kib * 1024u,
         .socket_send_bytes = (int)options.socket_send_kib * 1024,
+        .max_connections = (size_t)options.max_connections,
+        .max_connections_per_address = (size_t)options.max_per_address,
+        .join_timeout_ms = (uint64_t)options.join_timeout_s * 1000u,
         .origins = options.origins,
         .origin_count = options.origin_count,
         .handlers = server_games_handlers(),

@@ -171,6 +171,16 @@ struct server_connection {
 
     int close_code;  /* nonzero: close with this once the queue is empty */
     bool close_sent; /* our close frame is out; waiting for the peer's */
+    const char *close_reason; /* static text of the close frame, NULL: the code's */
+
+    /* Admission (server_net_options): the peer's address, counted in
+     * net->addresses; until it joins, the connection is in the unjoined
+     * list, oldest first, and is closed at the join deadline. */
+    char address[64];
+    bool counted;
+    bool unjoined;
+    uint64_t opened_ms;  /* uv_now at ESTABLISHED */
+    server_connection *unjoined_prev, *unjoined_next;
 
     /* The flush list (net->flush[tier]): connections with queued messages
      * to write at the end of this loop iteration. */
@@ -222,6 +232,18 @@ struct server_net {
     server_net_handlers handlers;
     void *handlers_context;
     size_t queue_bytes_max; /* a connection's send queue limit (server_net_options) */
+    size_t max_connections, max_per_address;
+    uint64_t join_timeout_ms;
+    /* The open websockets of each peer address (chained hash). */
+    struct server_net_address **addresses;
+    size_t address_buckets;
+    /* Connections not joined yet, oldest first; join_timer closes the late. */
+    server_connection *unjoined_head, *unjoined_tail;
+    uv_timer_t join_timer;
+    bool join_timer_started;
+    /* Refusals are logged at most once a second, with a count. */
+    uint64_t refusal_logged_ms;
+    unsigned long refusals_unlogged;
     char **origins;         /* owned: the browser origins allowed besides our own page */
     size_t origin_count;
     int socket_send_bytes;  /* SO_SNDBUF of each websocket, 0: the system's */
@@ -256,6 +278,165 @@ static void server_net_log_emit(int level, const char *line)
     /* lws lines end with a newline; never log seat tokens: lws at ERR/WARN
      * level does not print frame contents. */
     fprintf(stderr, "brigaded: lws: %s", line);
+}
+
+/* -------------------------------------------------------------- admission */
+
+/* The count of open websockets of one peer address. */
+typedef struct server_net_address {
+    struct server_net_address *next;
+    size_t count;
+    char address[64];
+} server_net_address;
+
+static size_t server_net_address_hash(const server_net *net, const char *address)
+{
+    size_t h = 5381;
+    for (const unsigned char *p = (const unsigned char *)address; *p; p++)
+        h = h * 33 + *p;
+    return h % net->address_buckets;
+}
+
+/* The entry of `address`, or NULL. */
+static server_net_address *server_net_address_find(const server_net *net, const char *address)
+{
+    if (!net->addresses)
+        return NULL;
+    for (server_net_address *a = net->addresses[server_net_address_hash(net, address)]; a;
+         a = a->next)
+        if (strcmp(a->address, address) == 0)
+            return a;
+    return NULL;
+}
+
+/* One more open websocket of `address`. 0, or -1 when memory runs out. */
+static int server_net_address_add(server_net *net, const char *address)
+{
+    server_net_address *a = server_net_address_find(net, address);
+    if (!a) {
+        if (!net->addresses)
+            return -1;
+        a = calloc(1, sizeof(*a));
+        if (!a)
+            return -1;
+        snprintf(a->address, sizeof(a->address), "%s", address);
+        size_t at = server_net_address_hash(net, address);
+        a->next = net->addresses[at];
+        net->addresses[at] = a;
+    }
+    a->count++;
+    return 0;
+}
+
+static void server_net_address_remove(server_net *net, const char *address)
+{
+    if (!net->addresses)
+        return;
+    server_net_address **link = &net->addresses[server_net_address_hash(net, address)];
+    for (; *link; link = &(*link)->next)
+        if (strcmp((*link)->address, address) == 0) {
+            server_net_address *a = *link;
+            if (--a->count == 0) {
+                *link = a->next;
+                free(a);
+            }
+            return;
+        }
+}
+
+/* Whether `address` is the machine itself (127.0.0.0/8, ::1, an IPv4
+ * loopback mapped into IPv6): a local reverse proxy, or the machine's own
+ * users. The per-address cap does not apply to it (behind a proxy every
+ * peer has the proxy's address); the server's cap still does. */
+static bool server_net_address_loopback(const char *address)
+{
+    return strncmp(address, "127.", 4) == 0 || strcmp(address, "::1") == 0 ||
+           strncmp(address, "::ffff:127.", 11) == 0;
+}
+
+/* Logs a refused connection: at most one line a second, the rest
+ * counted into the next (a flood of them must not flood the disk). */
+static void server_net_refusal_log(server_net *net, const char *why, const char *address)
+{
+    uint64_t now = uv_now(&net->loop);
+    if (net->refusal_logged_ms && now - net->refusal_logged_ms < 1000) {
+        net->refusals_unlogged++;
+        return;
+    }
+    if (net->refusals_unlogged)
+        fprintf(stderr, "brigaded: websocket refused from %s: %s (and %lu more refused in the "
+                        "last second)\n", address, why, net->refusals_unlogged);
+    else
+        fprintf(stderr, "brigaded: websocket refused from %s: %s\n", address, why);
+    net->refusal_logged_ms = now;
+    net->refusals_unlogged = 0;
+}
+
+/*
+ * Admission of a websocket handshake (LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION):
+ * the server's connection cap and the cap of the peer's address. A refusal
+ * answers HTTP 503 with the reason and the option that sets the limit, and
+ * is logged (server_net_refusal_log). Returns whether it may go on.
+ */
+static bool server_net_admitted(server_net *net, struct lws *wsi)
+{
+    char address[64] = "?";
+    lws_get_peer_simple(wsi, address, sizeof(address));
+    char reason[200];
+    if (net->max_connections && net->connection_count >= net->max_connections) {
+        snprintf(reason, sizeof(reason),
+                 "the server has %zu connections, its limit (brigaded --max-connections): try "
+                 "again later", net->connection_count);
+    } else if (net->max_per_address && !server_net_address_loopback(address)) {
+        const server_net_address *a = server_net_address_find(net, address);
+        if (!a || a->count < net->max_per_address)
+            return true;
+        snprintf(reason, sizeof(reason),
+                 "%zu connections from %s already, the limit of one address (brigaded "
+                 "--max-connections-per-address)", a->count, address);
+    } else {
+        return true;
+    }
+    server_net_refusal_log(net, reason, address);
+    lws_return_http_status(wsi, HTTP_STATUS_SERVICE_UNAVAILABLE, reason);
+    return false;
+}
+
+static void server_connection_unjoined_remove(server_connection *connection)
+{
+    if (!connection->unjoined)
+        return;
+    server_net *net = connection->net;
+    if (connection->unjoined_prev)
+        connection->unjoined_prev->unjoined_next = connection->unjoined_next;
+    else
+        net->unjoined_head = connection->unjoined_next;
+    if (connection->unjoined_next)
+        connection->unjoined_next->unjoined_prev = connection->unjoined_prev;
+    else
+        net->unjoined_tail = connection->unjoined_prev;
+    connection->unjoined_prev = connection->unjoined_next = NULL;
+    connection->unjoined = false;
+}
+
+void server_connection_joined(server_connection *connection)
+{
+    if (connection)
+        server_connection_unjoined_remove(connection);
+}
+
+/* join_timer, every second: closes the connections that have not joined
+ * within net->join_timeout_ms (1008 "no join in time"), oldest first. */
+static void server_net_join_deadline(uv_timer_t *timer)
+{
+    server_net *net = timer->data;
+    uint64_t now = uv_now(&net->loop);
+    while (net->unjoined_head && now - net->unjoined_head->opened_ms >= net->join_timeout_ms) {
+        server_connection *late = net->unjoined_head;
+        server_connection_unjoined_remove(late);
+        server_connection_close(late, SERVER_NET_CLOSE_POLICY);
+        late->close_reason = "no join in time";
+    }
 }
 
 /* ------------------------------------------------------------ send queue */
@@ -585,8 +766,8 @@ static int server_connection_writeable(server_connection *connection)
          * close frame is written here, as this callback's one write; the
          * peer's answering close then ends the connection
          * (LWS_CALLBACK_WS_PEER_INITIATED_CLOSE), or the timeout does. */
-        const char *reason = "";
-        switch (connection->close_code) {
+        const char *reason = connection->close_reason ? connection->close_reason : "";
+        switch (connection->close_reason ? 0 : connection->close_code) {
         case SERVER_NET_CLOSE_GOING_AWAY: reason = "server shutting down"; break;
         case SERVER_NET_CLOSE_TOO_BIG: reason = "message too large"; break;
         case SERVER_NET_CLOSE_POLICY: reason = "send queue full"; break;
@@ -739,7 +920,7 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
         net = server_net_from_wsi(wsi);
         if (net->stopping)
             return 1;
-        return server_net_origin_allowed(net, wsi) ? 0 : 1;
+        return server_net_origin_allowed(net, wsi) && server_net_admitted(net, wsi) ? 0 : 1;
 
     case LWS_CALLBACK_ESTABLISHED:
         net = server_net_from_wsi(wsi);
@@ -752,6 +933,19 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
         connection->net = net;
         connection->wsi = wsi;
         connection->fd = lws_get_socket_fd(wsi);
+        snprintf(connection->address, sizeof(connection->address), "?");
+        lws_get_peer_simple(wsi, connection->address, sizeof(connection->address));
+        connection->counted = server_net_address_add(net, connection->address) == 0;
+        connection->opened_ms = uv_now(&net->loop);
+        if (net->join_timeout_ms) {
+            connection->unjoined = true;
+            connection->unjoined_prev = net->unjoined_tail;
+            if (net->unjoined_tail)
+                net->unjoined_tail->unjoined_next = connection;
+            else
+                net->unjoined_head = connection;
+            net->unjoined_tail = connection;
+        }
         connection->id = ++net->next_connection_id;
         connection->next = net->connections;
         if (net->connections)
@@ -813,6 +1007,9 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
             connection->next->prev = connection->prev;
         net->connection_count--;
         server_connection_flush_unlist(connection);
+        server_connection_unjoined_remove(connection);
+        if (connection->counted)
+            server_net_address_remove(net, connection->address);
         server_connection_queue_clear(connection);
         free(connection->queue);
         server_connection_rx_release(connection);
@@ -1076,6 +1273,10 @@ static void server_net_teardown(server_net *net)
         net->flush_check_initialised = false;
         net->flush_check_active = false;
     }
+    if (net->join_timer_started) {
+        uv_close((uv_handle_t *)&net->join_timer, NULL);
+        net->join_timer_started = false;
+    }
     if (net->flush_idle_initialised) {
         uv_close((uv_handle_t *)&net->flush_idle, NULL);
         net->flush_idle_initialised = false;
@@ -1178,6 +1379,16 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
     net->queue_bytes_max =
         options->queue_bytes_max ? options->queue_bytes_max : SERVER_NET_QUEUE_BYTES_MAX;
     net->socket_send_bytes = options->socket_send_bytes;
+    net->max_connections = options->max_connections;
+    net->max_per_address = options->max_connections_per_address;
+    net->join_timeout_ms = options->join_timeout_ms;
+    net->address_buckets = 4096;
+    net->addresses = calloc(net->address_buckets, sizeof(*net->addresses));
+    if (!net->addresses) {
+        server_net_message(message, message_size, "out of memory");
+        free(net);
+        return NULL;
+    }
     if (options->origin_count) {
         net->origins = calloc(options->origin_count, sizeof(*net->origins));
         for (size_t i = 0; net->origins && i < options->origin_count; i++)
@@ -1225,7 +1436,13 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
         net->flush_idle.data = net;
         net->flush_idle_initialised = true;
     }
-    if (!net->flush_check_initialised || !net->flush_idle_initialised) {
+    if (net->join_timeout_ms && uv_timer_init(&net->loop, &net->join_timer) == 0) {
+        net->join_timer.data = net;
+        net->join_timer_started =
+            uv_timer_start(&net->join_timer, server_net_join_deadline, 1000, 1000) == 0;
+    }
+    if (!net->flush_check_initialised || !net->flush_idle_initialised ||
+        (net->join_timeout_ms && !net->join_timer_started)) {
         *error = SERVER_NET_ERROR_LOOP;
         server_net_message(message, message_size, "cannot create the loop's write handle");
         server_net_destroy(net);
@@ -1351,6 +1568,13 @@ void server_net_destroy(server_net *net)
         if (uv_loop_close(&net->loop) != 0)
             fprintf(stderr, "brigaded: event loop still busy at exit\n");
     }
+    for (size_t i = 0; net->addresses && i < net->address_buckets; i++)
+        while (net->addresses[i]) {
+            server_net_address *a = net->addresses[i];
+            net->addresses[i] = a->next;
+            free(a);
+        }
+    free(net->addresses);
     for (size_t i = 0; i < net->origin_count; i++)
         free(net->origins[i]);
     free(net->origins);

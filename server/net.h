@@ -127,6 +127,14 @@ typedef struct server_net_options {
                                    SERVER_NET_QUEUE_BYTES_MAX (brigaded --send-queue-kib) */
     int socket_send_bytes;      /* SO_SNDBUF of each websocket; 0: the system's, autotuned
                                    (brigaded --socket-send-kib) */
+    /* Admission: at most max_connections websockets in all (0: no cap) and
+     * max_connections_per_address from one peer address (0: no cap); a
+     * connection that has not joined within join_timeout_ms (0: never) is
+     * closed with 1008 "no join in time" (brigaded --max-connections,
+     * --max-connections-per-address, --join-timeout-s). */
+    size_t max_connections;
+    size_t max_connections_per_address;
+    uint64_t join_timeout_ms;
     /* Browser origins ("https://club.example") allowed to open a websocket
      * besides the server's own page (brigaded --allow-origin); copied. */
     const char *const *origins;
@@ -204,6 +212,10 @@ size_t server_connection_broadcast(server_connection *const *connections,
 /* Closes the connection with `code` (RFC 6455) once what is queued now is
  * sent. Further incoming messages are discarded. */
 void server_connection_close(server_connection *connection, int code);
+
+/* The connection has joined a game: the join deadline no longer applies
+ * (server_net_options.join_timeout_ms). */
+void server_connection_joined(server_connection *connection);
 
 /* The game layer's pointer for this connection (NULL at first). */
 void *server_connection_data(const server_connection *connection);

@@ -23,7 +23,7 @@ import sys
 import time
 
 import brigade_wire as wire
-from game_flow import Client, Failure, Server, check, join, scenario_text
+from game_flow import Client, Failure, Server, check, join, run_case, scenario_text
 
 SPECTATORS = 1000
 ACTIONS = 400
@@ -257,21 +257,7 @@ def main():
     check(resource.getrlimit(resource.RLIMIT_NOFILE)[0] >= SPECTATORS + 64,
           "the open files limit is too low for %d spectators" % SPECTATORS)
     server = Server(brigaded, ["--send-queue-kib", "16", "--socket-send-kib", "16"])
-    try:
-        CASES[name](server, scenarios)
-        check(server.stop() == 0, "brigaded exit status after SIGTERM")
-        for report in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
-            check(report not in server.text(), "sanitizer report in the log")
-    except (Failure, wire.Closed, OSError, ValueError, KeyError) as error:
-        print("FAIL: %s: %s: %s" % (name, type(error).__name__, error))
-        text = server.text()
-        print("--- brigaded log (last 3000 bytes):")
-        print(text[-3000:])
-        return 1
-    finally:
-        server.cleanup()
-    print("ok: %s" % name)
-    return 0
+    return run_case(name, server, CASES[name], scenarios)
 
 
 if __name__ == "__main__":

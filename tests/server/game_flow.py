@@ -177,6 +177,26 @@ def apply_ops(state, ops):
     return new
 
 
+def run_case(name, server, case, *args):
+    """Runs case(server, *args) on a started server, then stops it: the
+    exit status must be 0 and the log free of sanitizer reports. Prints ok
+    or the failure with the end of the log; returns the exit status."""
+    try:
+        case(server, *args)
+        check(server.stop() == 0, "brigaded exit status after SIGTERM")
+        for report in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
+            check(report not in server.text(), "sanitizer report in the log")
+    except (Failure, wire.Closed, OSError, ValueError, KeyError) as error:
+        print("FAIL: %s: %s: %s" % (name, type(error).__name__, error))
+        print("--- brigaded log (last 3000 bytes):")
+        print(server.text()[-3000:])
+        return 1
+    finally:
+        server.cleanup()
+    print("ok: %s" % name)
+    return 0
+
+
 def scenario_text(scenarios, name):
     return open(os.path.join(scenarios, name), encoding="utf-8").read()
 

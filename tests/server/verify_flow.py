@@ -309,11 +309,14 @@ def case_verify_seeds(server, brigade, scenarios):
     commitment = state["dice"]["commitment"]
     # Nothing is rolled before both seeds are in.
     expect_error(a.ask({"type": "act", "action": {"kind": "done"}}), "wrong_phase")
-    # A's seed cannot change: a join with another seed keeps the first.
-    again = a.ask({"type": "join", "game": table.game, "token": table.seats["A"],
-                   "seed": seed()})
+    # A's seed cannot change: a join (on another connection: one join a
+    # connection, PROTOCOL.md §5.2) with another seed keeps the first.
+    other = Client(server)
+    again = other.ask({"type": "join", "game": table.game, "token": table.seats["A"],
+                       "seed": seed()})
     check(again.get("type") == "welcome" and again["seq"] == 1 and
           again["state"]["dice"]["seeds"]["A"] == seed_a, "a second seed: %r" % again)
+    other.close()
     table.clients["A"] = a
     table.clients["B"] = Client(server)
     welcome = table.clients["B"].ask({"type": "join", "game": table.game,

@@ -1,0 +1,162 @@
+"""tests/server/limits_flow.py: brigaded's admission limits (issue 13).
+
+    limits_flow.py CASE BRIGADED SCENARIOS_DIR
+
+connections: with --max-connections 4, four websockets open and a fifth
+gets HTTP 503 naming the limit, once one closes another opens; with
+--join-timeout-s 1 a websocket that has not joined is closed with 1008 "no
+join in time" and one that joined stays; the refusals are logged.
+
+per_address: with --max-connections-per-address 2 and the server listening
+on every address, a third websocket from one non-loopback address of this
+machine gets 503 naming the option, while loopback (a local proxy) is not
+capped. Without a non-loopback address here, it says so and checks the
+loopback half only.
+"""
+import os
+import socket
+import sys
+import time
+
+import brigade_wire as wire
+from game_flow import Failure, Server, check, run_case
+
+
+def handshake(port, host="127.0.0.1"):
+    """A websocket, or the HTTP status and body of a refused handshake."""
+    try:
+        return wire.WebSocket(port, host=host, timeout=5), None
+    except wire.Closed as refused:
+        return None, refused.reason
+
+
+def status_of(port, host="127.0.0.1"):
+    """The status line and body of a handshake, read whole."""
+    s = socket.create_connection((host, port), timeout=5)
+    s.sendall(("GET / HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+               "Sec-WebSocket-Protocol: brigade.v1\r\n\r\n" % (host, port)).encode())
+    data = b""
+    while True:
+        try:
+            chunk = s.recv(4096)
+        except socket.timeout:
+            break
+        if not chunk:
+            break
+        data += chunk
+        if b" 101 " in data.split(b"\r\n")[0]:
+            break
+    s.close()
+    return data.decode(errors="replace")
+
+
+def case_connections(server, scenarios):
+    held = []
+    for i in range(4):
+        ws, refused = handshake(server.port)
+        check(ws is not None, "websocket %d refused: %r" % (i + 1, refused))
+        held.append(ws)
+    answer = status_of(server.port)
+    check(answer.startswith("HTTP/1.0 503") or answer.startswith("HTTP/1.1 503"),
+          "a fifth websocket: %r" % answer[:60])
+    check("--max-connections" in answer, "the 503 names the limit: %r" % answer)
+    # One joins a game (the join deadline then no longer applies to it).
+    joined = held[0]
+    joined.send_message({"type": "create", "request": 1, "scenario": open(
+        os.path.join(scenarios, "example_a.json"), encoding="utf-8").read()})
+    created = joined.recv_message()
+    check(created.get("type") == "created", "create: %r" % created)
+    joined.send_message({"type": "join", "request": 2, "game": created["game"],
+                         "token": created["seats"]["A"], "seed": "ab" * 32})
+    welcome = joined.recv_message()
+    check(welcome.get("type") == "welcome", "join: %r" % welcome)
+    # The others never join: closed with 1008 "no join in time" after 1 s
+    # (the deadline is checked every second).
+    start = time.time()
+    for ws in held[1:]:
+        try:
+            ws.recv()
+            raise Failure("an unjoined websocket got a message")
+        except wire.Closed as closed:
+            check(closed.code == 1008 and closed.reason == "no join in time",
+                  "unjoined: closed %r %r" % (closed.code, closed.reason))
+    waited = time.time() - start
+    check(waited < 4, "closed %.1f s after opening, not about 1-2" % waited)
+    # The joined one is still open and answers.
+    joined.send_message({"type": "act", "request": 3, "action": {"kind": "done"}})
+    answer = joined.recv_message()
+    check(answer.get("type") == "error" and answer.get("request") == 3,
+          "the joined connection still answers: %r" % answer)
+    held[0].close()
+    time.sleep(0.3)
+    # Room again.
+    ws, refused = handshake(server.port)
+    check(ws is not None, "after the closes a websocket is refused: %r" % refused)
+    ws.close()
+    check("websocket refused from 127.0.0.1: the server has 4 connections" in server.text(),
+          "the refusal is logged")
+
+
+def local_address():
+    """A non-loopback IPv4 address of this machine, or None."""
+    try:
+        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        probe.connect(("192.0.2.1", 9))  # no packet is sent
+        address = probe.getsockname()[0]
+        probe.close()
+        return None if address.startswith("127.") else address
+    except OSError:
+        return None
+
+
+def case_per_address(server, scenarios):
+    # Loopback is not capped: five from 127.0.0.1 with a cap of 2.
+    held = []
+    for i in range(5):
+        ws, refused = handshake(server.port)
+        check(ws is not None, "loopback websocket %d refused: %r" % (i + 1, refused))
+        held.append(ws)
+    address = local_address()
+    if address is None:
+        print("no non-loopback address on this machine: the capped half is not checked")
+    else:
+        mine = []
+        for i in range(2):
+            ws, refused = handshake(server.port, host=address)
+            check(ws is not None, "websocket %d from %s refused: %r" % (i + 1, address, refused))
+            mine.append(ws)
+        answer = status_of(server.port, host=address)
+        check(" 503 " in answer.split("\r\n")[0] + " ", "a third from %s: %r" % (address,
+                                                                              answer[:60]))
+        check("--max-connections-per-address" in answer and address in answer,
+              "the 503 names the address and the option: %r" % answer)
+        mine[0].close()
+        time.sleep(0.3)
+        ws, refused = handshake(server.port, host=address)
+        check(ws is not None, "after a close, from %s: %r" % (address, refused))
+        ws.close()
+        mine[1].close()
+    for ws in held:
+        ws.close()
+
+
+CASES = {
+    "connections": (case_connections, ["--max-connections", "4", "--join-timeout-s", "1"]),
+    "per_address": (case_per_address, ["--listen", "0.0.0.0", "--max-connections-per-address",
+                                       "2"]),
+}
+
+
+def main():
+    if len(sys.argv) != 4 or sys.argv[1] not in CASES:
+        print("usage: limits_flow.py {%s} BRIGADED SCENARIOS_DIR" % "|".join(CASES))
+        return 2
+    name, brigaded, scenarios = sys.argv[1:]
+    case, extra = CASES[name]
+    server = Server(brigaded, extra)
+    return run_case(name, server, case, scenarios)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
