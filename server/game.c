@@ -181,6 +181,8 @@ struct server_games {
     server_net *net;
     brigade_battle *spare[SERVER_GAMES_SPARE_BATTLES]; /* owned */
     size_t spare_count;
+    time_t join_failure_logged;          /* the second of the last refused join logged */
+    unsigned long join_failures_unlogged;
     char *data_dir;
     /* Owned, until server_games_attach hands it to the journal thread
      * (`queue`): from then on the loop makes no SQLite call. */
@@ -471,6 +473,28 @@ void server_games_destroy(server_games *games)
     server_journal_queue_free(games->queue);
     journal_close(games->journal);
     free(games);
+}
+
+/* Logs a refused join (a token that is no seat's, a wrong spectator
+ * password) with the peer's address and the game, never the token: at
+ * most one line a second, the others counted into the next. */
+static void server_games_join_failed(server_games *games, server_connection *connection,
+                                     const server_game *game, const char *why)
+{
+    time_t now = time(NULL);
+    if (games->join_failure_logged == now) {
+        games->join_failures_unlogged++;
+        return;
+    }
+    fprintf(stderr, "brigaded: connection %lu from %s: join of game %s refused: %s",
+            server_connection_id(connection), server_connection_address(connection), game->id,
+            why);
+    if (games->join_failures_unlogged)
+        fprintf(stderr, " (and %lu more refused joins in the last second)",
+                games->join_failures_unlogged);
+    fputc('\n', stderr);
+    games->join_failure_logged = now;
+    games->join_failures_unlogged = 0;
 }
 
 /* A battle's memory for an action's working copy: a spare one, else a new
@@ -2245,6 +2269,7 @@ static void server_games_join(server_games *games, server_connection *connection
                     CRYPTO_memcmp(hash, game->umpire_sha256, sizeof(hash)) == 0;
     OPENSSL_cleanse(hash, sizeof(hash));
     if (!seat_a && !seat_b && !watching && !umpiring) {
+        server_games_join_failed(games, connection, game, "not a token of the game");
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_TOKEN,
                                 "the token is not a seat token of game \"%s\"", game->id);
         return;
@@ -2257,6 +2282,10 @@ static void server_games_join(server_games *games, server_connection *connection
             OPENSSL_cleanse(hash, sizeof(hash));
         }
         if (!good) {
+            server_games_join_failed(games, connection, game,
+                                     message->as.join.has_password
+                                         ? "a wrong spectator password"
+                                         : "no spectator password");
             server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_TOKEN,
                                     "game \"%s\" asks its spectators for a password: it is %s",
                                     game->id,

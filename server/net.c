@@ -744,6 +744,11 @@ unsigned long server_connection_id(const server_connection *connection)
     return connection->id;
 }
 
+const char *server_connection_address(const server_connection *connection)
+{
+    return connection->address;
+}
+
 /* The writeable callback: lws has nothing of ours buffered now. What is
  * queued goes out (as many writes as the socket takes), then, once the
  * queue is empty, the close frame if one is due. */

@@ -224,4 +224,8 @@ void server_connection_set_data(server_connection *connection, void *data);
 /* A number naming the connection in logs, unique for the server's life. */
 unsigned long server_connection_id(const server_connection *connection);
 
+/* The peer's address as text ("127.0.0.1", "::1"; "?" when unknown), for
+ * logs and limits. Valid while the connection is. */
+const char *server_connection_address(const server_connection *connection);
+
 #endif

@@ -19,7 +19,7 @@ import sys
 import time
 
 import brigade_wire as wire
-from game_flow import Failure, Server, check, run_case
+from game_flow import Client, Failure, Server, check, run_case
 
 
 def handshake(port, host="127.0.0.1"):
@@ -141,7 +141,42 @@ def case_per_address(server, scenarios):
         ws.close()
 
 
+def case_failed_joins(server, scenarios):
+    """A refused join is logged with the peer's address and the game, never
+    the token or the password; a burst is logged as one line a second with a
+    count."""
+    c = Client(server)
+    created = c.ask({"type": "create", "spectator_password": "the right one",
+                     "scenario": open(os.path.join(scenarios, "example_a.json"),
+                                      encoding="utf-8").read()})
+    check(created.get("type") == "created", "create: %r" % created)
+    game = created["game"]
+    bad_token = "f00d" * 16
+    answer = c.ask({"type": "join", "game": game, "token": bad_token})
+    check(answer.get("code") == "bad_token", "a bad token: %r" % answer)
+    time.sleep(1.1)
+    answer = c.ask({"type": "join", "game": game, "token": created["spectator"],
+                    "password": "a wrong guess"})
+    check(answer.get("code") == "bad_token", "a wrong password: %r" % answer)
+    for i in range(20):  # a burst within the second
+        c.ask({"type": "join", "game": game, "token": bad_token})
+    time.sleep(1.1)
+    c.ask({"type": "join", "game": game, "token": bad_token})
+    c.close()
+    log = server.text()
+    check(("from 127.0.0.1: join of game %s refused: not a token of the game" % game) in log,
+          "the bad token is logged with the address and the game")
+    check(("join of game %s refused: a wrong spectator password" % game) in log,
+          "the wrong password is logged")
+    check("more refused joins in the last second)" in log, "the burst is counted, not logged")
+    lines = [l for l in log.splitlines() if "refused: " in l and game in l]
+    check(len(lines) <= 4, "at most a line a second: %d lines" % len(lines))
+    check(bad_token not in log and "a wrong guess" not in log and "the right one" not in log,
+          "no token or password in the log")
+
+
 CASES = {
+    "failed_joins": (case_failed_joins, []),
     "connections": (case_connections, ["--max-connections", "4", "--join-timeout-s", "1"]),
     "per_address": (case_per_address, ["--listen", "0.0.0.0", "--max-connections-per-address",
                                        "2"]),
