@@ -1027,9 +1027,10 @@ static code_t movement_begin(machine *m)
         brigade_event e;
         unit_change_init(m, &e, i, BRIGADE_CAUSE_BLOWN_MOVE);
         text_set(e.unit.move, sizeof e.unit.move,
-                 "blown: fall back behind its own lines at charge speed, out of charge reach "
-                 "and musketry range; normal, still unformed, when this phase ends, it may reform "
-                 "from the next Movement phase (12.24)");
+                 /* At most BRIGADE_TEXT_MAX bytes: a longer one is cut. */
+                 "blown: back behind its lines at charge speed, beyond charge reach and "
+                 "musketry; normal, still unformed, at this phase's end; may reform next "
+                 "Movement (12.24)");
         TRY(emit(m, &e));
     }
     return phase_begin(m, BRIGADE_PHASE_MOVEMENT, BRIGADE_STEP_REPORT, 3u);

@@ -185,7 +185,9 @@ static void test_example_a_four_turns(void **state)
     assert_int_equal(d->status, BRIGADE_STATUS_BLOWN);
     assert_int_equal(d->pursuit_of, -1);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
-    assert_true(strstr(d->move, "blown: fall back") != NULL);
+    assert_true(strstr(d->move, "blown: back behind its lines") != NULL);
+    /* The whole instruction fits (a longer one was cut mid-sentence). */
+    assert_non_null(strstr(d->move, "may reform next Movement (12.24)"));
 
     /* Turn 3, Movement: blown, it falls back and may not reform yet (D36). */
     c = command_report(BRIGADE_COMMAND_REFORM, "dragoons", NULL);
