@@ -1234,7 +1234,7 @@ server_games *server_games_new(const server_games_options *options, char *messag
     }
     clock_gettime(CLOCK_MONOTONIC, &end);
     double seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
-    fprintf(stderr, "brigaded: journal %s: %zu games rebuilt, %zu damaged, in %.3f s\n",
+    fprintf(stderr, "brigaded: journal %s: %zu game(s) rebuilt, %zu damaged, in %.3f s\n",
             journal_path(games->journal), games->game_count - games->damaged_count,
             games->damaged_count, seconds);
     return games;
@@ -2233,6 +2233,19 @@ static void server_games_join(server_games *games, server_connection *connection
 {
     int64_t request = message->request;
     server_session *session = server_connection_data(connection);
+    if (session->game) {
+        /* PROTOCOL.md §1, §5.2: one join per connection, answered once (a
+         * welcome is the whole state: answering every repeat let one
+         * connection that never reads pile up copies of it). */
+        server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
+                                "this connection has joined game \"%s\" seat %s already; to "
+                                "join again or another seat, open another connection",
+                                session->game->id,
+                                session->spectator ? "spectator"
+                                : session->umpire  ? "umpire"
+                                                   : brigade_side_name(session->seat));
+        return;
+    }
     server_game *game = server_games_find(games, message->as.join.game);
     if (!game && !resume->loaded) {
         /* Not in memory (an ended game, or none such): the journal thread
@@ -2310,19 +2323,6 @@ static void server_games_join(server_games *games, server_connection *connection
                                          : PROTOCOL_SEAT_B;
     const char *seat_name = watching ? "spectator" : umpiring ? "umpire" : brigade_side_name(seat);
 
-    if (session->game) {
-        /* PROTOCOL.md §1, §5.2: one join per connection, answered once (a
-         * welcome is the whole state: answering every repeat let one
-         * connection that never reads pile up copies of it). */
-        server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
-                                "this connection has joined game \"%s\" seat %s already; to "
-                                "join again or another seat, open another connection",
-                                session->game->id,
-                                session->spectator ? "spectator"
-                                : session->umpire  ? "umpire"
-                                                   : brigade_side_name(session->seat));
-        return;
-    }
 
     /* The seat's first join carries its dice seed; a seed on a later join
      * is ignored (the first one stays: PROTOCOL.md §10.3). */

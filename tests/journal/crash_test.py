@@ -322,7 +322,7 @@ def case_charge(args, processes):
     check(state["phase"] == "charge", "not in the Charge phase: %s" % state["phase"])
     server.kill9()
     server.start()
-    check(re.search(r"1 games rebuilt, 0 damaged", server.log()), server.log())
+    check(re.search(r"1 game\(s\) rebuilt, 0 damaged", server.log()), server.log())
     table.reconnected()
     turn = state["turn"]
     table.play_until(at_next_turn(turn), "the next turn")
@@ -454,7 +454,7 @@ def case_damaged(args, processes):
     server.start()
     log = server.log()
     check("game %s is damaged in the journal" % bad in log and "checksum mismatch" in log, log)
-    check("2 games rebuilt, 1 damaged" in log, log)
+    check("2 game(s) rebuilt, 1 damaged" in log, log)
     refused = brigade(args, "state", "--server", server.url, "--game", bad, "--token",
                       games[1]["seats"]["A"], expect=1)
     check("damaged" in refused.stderr, "joining the damaged game: %s" % refused.stderr)

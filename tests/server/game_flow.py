@@ -314,6 +314,9 @@ def case_bad_messages(server, scenarios):
     # A second join on the connection is refused, of another seat or the same
     # (a welcome is answered once a connection, PROTOCOL.md §5.2).
     expect_error(c.ask({"type": "join", "game": game, "token": seats["B"]}), "bad_message")
+    # ... whatever it names: no such game, no such token (§5.2).
+    expect_error(c.ask({"type": "join", "game": "nope", "token": "x"}), "bad_message")
+    expect_error(c.ask({"type": "join", "game": game, "token": "0" * 64}), "bad_message")
     answer = c.ask({"type": "join", "game": game, "token": seats["A"], "seed": seed()})
     expect_error(answer, "bad_message")
     check("already" in answer["message"] and "another connection" in answer["message"],
