@@ -677,8 +677,12 @@ int server_connection_send(server_connection *connection, server_buffer *buffer)
 {
     if (!connection || !buffer || connection->close_code || connection->broken)
         return -1;
+    /* The limit is on what waits behind the message being sent: a message
+     * larger than it (a welcome: the whole state) still goes to a
+     * connection that has nothing waiting. */
     size_t limit = connection->net->queue_bytes_max;
-    if (connection->queued_bytes > limit || buffer->length > limit - connection->queued_bytes) {
+    if (connection->queued_bytes > 0 &&
+        (connection->queued_bytes > limit || buffer->length > limit - connection->queued_bytes)) {
         fprintf(stderr, "brigaded: connection %lu: send queue over %zu bytes, closing\n",
                 connection->id, limit);
         server_connection_queue_clear(connection);
