@@ -237,6 +237,18 @@ def case_stalled_spectator(server, scenarios):
         counts[seat] += [wire.unpack(p).get("count") for p in raw.payloads]
         check(counts[seat] == [SPECTATORS], "player %s heard the watchers fall to %r, not once "
               "to %d" % (seat, counts[seat], SPECTATORS))
+    # A late spectator's welcome (the whole state, its log 400 actions long)
+    # is larger than the 16 KiB queue limit and still goes: the limit is on
+    # what waits behind the message in flight.
+    late = wire.WebSocket(server.port, timeout=10)
+    late.send_message({"type": "join", "request": 1, "game": game,
+                       "token": created["spectator"], "password": "watch"})
+    frame = late.recv()
+    check(len(frame) > 16384, "the late welcome is %d bytes, not over the limit" % len(frame))
+    welcome = wire.unpack(frame)
+    check(welcome.get("type") == "welcome" and welcome.get("seq") == seq + ACTIONS,
+          "the late spectator's welcome: %r" % {k: v for k, v in welcome.items() if k != "state"})
+    late.close()
     print("the stalled spectator got %d deltas, then %s" %
           (got, "1008" if stalled.close_code else "the end of the connection"))
 
