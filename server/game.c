@@ -140,6 +140,12 @@ struct server_game {
     size_t live_watchers;
     server_connection **players;          /* not owned */
     size_t player_count, player_capacity;
+    /* The players hear the count at most once a second
+     * (server_game_watchers_changed): when it was last sent, and whether a
+     * change waits in games->watchers_due. */
+    uint64_t watchers_sent_ms;
+    bool watchers_due;
+    server_game *watchers_next;
     server_game *next;                    /* hash chain */
     /* A journal job of this game is in flight (journal_queue.h); the
      * requests that came meanwhile wait here, in order. */
@@ -173,6 +179,11 @@ struct server_session {
     int64_t resume_from;
 };
 
+/* The players of a game hear a change of its watcher count at most this
+ * often (a spectator joining or leaving), ms: 10,000 spectators joining do
+ * not send each player 10,000 messages. */
+#define SERVER_GAMES_WATCHERS_EVERY_MS 1000
+
 /* Battles kept for the next actions' working copies (a fresh 67 KiB
  * allocation an action costs page faults): at most this many. */
 #define SERVER_GAMES_SPARE_BATTLES 64
@@ -182,6 +193,11 @@ struct server_games {
     brigade_battle *spare[SERVER_GAMES_SPARE_BATTLES]; /* owned */
     size_t spare_count;
     time_t join_failure_logged;          /* the second of the last refused join logged */
+    /* Games whose players have a watcher count to hear (a list through
+     * server_game.watchers_next), sent by watchers_timer. */
+    server_game *watchers_due;
+    uv_timer_t watchers_timer;
+    bool watchers_timer_open;
     unsigned long join_failures_unlogged;
     char *data_dir;
     /* Owned, until server_games_attach hands it to the journal thread
@@ -433,6 +449,11 @@ int server_games_attach(server_games *games, server_net *net, char *message, siz
     games->journal = NULL; /* the journal thread's from now on */
     if (games->busy_timeout_ms > 0)
         journal_set_busy_timeout(journal, games->busy_timeout_ms);
+    if (uv_timer_init(server_net_loop(net), &games->watchers_timer) == 0) {
+        games->watchers_timer.data = games;
+        uv_unref((uv_handle_t *)&games->watchers_timer); /* never keeps the loop alive */
+        games->watchers_timer_open = true;
+    }
     games->queue = server_journal_queue_start(server_net_loop(net), journal, games, message, size);
     return games->queue ? 0 : -1;
 }
@@ -442,6 +463,10 @@ void server_games_stop(server_games *games)
     if (!games || !games->queue)
         return;
     games->stopping = true;
+    if (games->watchers_timer_open) {
+        uv_close((uv_handle_t *)&games->watchers_timer, NULL);
+        games->watchers_timer_open = false;
+    }
     server_journal_queue_stop(games->queue);
     server_journal_stats stats;
     server_journal_queue_stats(games->queue, &stats);
@@ -769,6 +794,50 @@ static void server_game_watchers_send(const server_game *game)
         return;
     server_connection_broadcast(game->players, game->player_count, buffer);
     server_buffer_unref(buffer);
+}
+
+/* watchers_timer: the games whose count changed since it was last sent
+ * and whose second is up hear it now. */
+static void server_games_watchers_due(uv_timer_t *timer)
+{
+    server_games *games = timer->data;
+    uint64_t now = uv_now(timer->loop);
+    server_game **link = &games->watchers_due;
+    while (*link) {
+        server_game *game = *link;
+        if (now - game->watchers_sent_ms >= SERVER_GAMES_WATCHERS_EVERY_MS) {
+            *link = game->watchers_next;
+            game->watchers_next = NULL;
+            game->watchers_due = false;
+            game->watchers_sent_ms = now;
+            server_game_watchers_send(game);
+        } else {
+            link = &game->watchers_next;
+        }
+    }
+    if (!games->watchers_due)
+        uv_timer_stop(timer);
+}
+
+/* A spectator joined or left: the players hear the count now, or, if they
+ * heard it less than SERVER_GAMES_WATCHERS_EVERY_MS ago, once that is up
+ * (the count as it is then). */
+static void server_game_watchers_changed(server_games *games, server_game *game)
+{
+    if (game->watchers_due)
+        return;
+    uint64_t now = games->watchers_timer_open ? uv_now(games->watchers_timer.loop) : 0;
+    if (!games->watchers_timer_open || game->watchers_sent_ms == 0 ||
+        now - game->watchers_sent_ms >= SERVER_GAMES_WATCHERS_EVERY_MS) {
+        game->watchers_sent_ms = now ? now : 1;
+        server_game_watchers_send(game);
+        return;
+    }
+    game->watchers_due = true;
+    game->watchers_next = games->watchers_due;
+    games->watchers_due = game;
+    if (!uv_is_active((uv_handle_t *)&games->watchers_timer))
+        uv_timer_start(&games->watchers_timer, server_games_watchers_due, 100, 100);
 }
 
 /* ------------------------------------------------------------- answers */
@@ -2414,7 +2483,7 @@ static void server_games_join(server_games *games, server_connection *connection
                 server_connection_id(connection), game->id, seat_name,
                 resuming ? " (resuming)" : "");
         if (watching)
-            server_game_watchers_send(game);
+            server_game_watchers_changed(games, game);
     }
     /* An answer the journal holds after the client's last_seq may be the
      * answer to a request it sent before losing its connection, whether
@@ -2765,7 +2834,7 @@ static void server_games_on_refused(void *context, server_connection *connection
 
 static void server_games_on_close(void *context, server_connection *connection)
 {
-    (void)context;
+    server_games *games = context;
     server_session *session = server_connection_data(connection);
     if (!session)
         return;
@@ -2773,8 +2842,8 @@ static void server_games_on_close(void *context, server_connection *connection)
         server_game_member_remove(session->game, connection, session);
     server_connection_set_data(connection, NULL);
     session->connection = NULL; /* its waiting requests and jobs answer nobody */
-    if (session->game && session->spectator)
-        server_game_watchers_send(session->game);
+    if (session->game && session->spectator && !games->stopping)
+        server_game_watchers_changed(games, session->game);
     server_session_unref(session);
 }
 

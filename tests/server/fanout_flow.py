@@ -146,13 +146,20 @@ def case_stalled_spectator(server, scenarios):
     stalled, readers = watchers[-1], watchers[:-1]
     print("%d spectators joined in %.1f s" % (len(watchers), time.time() - started))
     # The players heard each join (watchers counts) and nothing else.
+    # They hear the count at most once a second (not once a join), the last
+    # within a second of the last join.
+    joined_in = time.time() - started
     seat_raw = {seat: Raw(players[seat].ws) for seat in ("A", "B")}
-    drain(list(seat_raw.values()) + readers, 0.5)
+    want = {"type": "watchers", "game": game, "count": SPECTATORS + 1}
+    deadline = time.time() + 3
+    while time.time() < deadline and not all(
+            raw.payloads and wire.unpack(raw.payloads[-1]) == want for raw in seat_raw.values()):
+        drain(list(seat_raw.values()) + readers, 0.1)
     for seat, raw in seat_raw.items():
         counts = [wire.unpack(p) for p in raw.payloads]
-        check(counts and counts[-1] == {"type": "watchers", "game": game,
-                                        "count": SPECTATORS + 1},
-              "player %s last heard %r" % (seat, counts[-1:]))
+        check(counts and counts[-1] == want, "player %s last heard %r" % (seat, counts[-1:]))
+        check(len(counts) <= joined_in + 3, "player %s heard %d counts for %d joins in %.1f s" %
+              (seat, len(counts), SPECTATORS + 1, joined_in))
         raw.payloads = []
     for r in readers:
         check(not r.payloads, "a spectator got %d messages before any action" % len(r.payloads))
