@@ -59,6 +59,7 @@ typedef struct server_options {
     const char *web_dir; /* NULL: none found */
     int journal_busy_ms;  /* 0: JOURNAL_BUSY_TIMEOUT_MS */
     long send_queue_kib;  /* 0: SERVER_NET_QUEUE_BYTES_MAX */
+    long send_queue_total_kib; /* 0: SERVER_NET_QUEUED_TOTAL_MAX */
     long socket_send_kib; /* 0: the system's (autotuned) */
     long max_connections;  /* -1: RLIMIT_NOFILE's soft limit less SERVER_RESERVED_FDS */
     long max_per_address;
@@ -115,6 +116,11 @@ static void server_usage(FILE *out)
             "                  http://host:8080; up to 16, the option may repeat). The\n"
             "                  server's own page and clients that send no Origin (the\n"
             "                  brigade CLI) are always allowed; others get 403.\n"
+            "  --send-queue-total-kib KIB\n"
+            "                  what every connection's queue may hold together,\n"
+            "                  16..1073741824; past it a connection with a backlog (a\n"
+            "                  slow reader) is closed with 1008 \"server send queues\n"
+            "                  full\". Default 1048576 (1 GiB).\n"
             "  --socket-send-kib KIB\n"
             "                  a fixed kernel send buffer for each websocket (SO_SNDBUF;\n"
             "                  the kernel doubles it), 4..65536, which bounds what a\n"
@@ -320,6 +326,7 @@ static int server_options_parse(int argc, char **argv, server_options *options)
         static const char *const names[] = {"--port", "--data", "--listen", "--web",
                                             "--journal-busy-ms", "--send-queue-kib",
                                             "--socket-send-kib", "--allow-origin",
+                                            "--send-queue-total-kib",
                                             "--max-connections",
                                             "--max-connections-per-address",
                                             "--join-timeout-s"};
@@ -377,6 +384,10 @@ static int server_options_parse(int argc, char **argv, server_options *options)
                 return 2;
         } else if (strcmp(name, "--allow-origin") == 0) {
             if (!server_option_origins(value, options))
+                return 2;
+        } else if (strcmp(name, "--send-queue-total-kib") == 0) {
+            if (!server_option_number(name, value, 16, 1073741824L, "KiB",
+                                      &options->send_queue_total_kib))
                 return 2;
         } else if (strcmp(name, "--socket-send-kib") == 0) {
             if (!server_option_number(name, value, 4, 65536, "KiB", &options->socket_send_kib))
@@ -487,6 +498,7 @@ int main(int argc, char **argv)
         .port = options.port,
         .web_dir = options.web_dir,
         .queue_bytes_max = (size_t)options.send_queue_kib * 1024u,
+        .queued_total_max = (size_t)options.send_queue_total_kib * 1024u,
         .socket_send_bytes = (int)options.socket_send_kib * 1024,
         .max_connections = (size_t)options.max_connections,
         .max_connections_per_address = (size_t)options.max_per_address,

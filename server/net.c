@@ -232,6 +232,8 @@ struct server_net {
     server_net_handlers handlers;
     void *handlers_context;
     size_t queue_bytes_max; /* a connection's send queue limit (server_net_options) */
+    size_t queued_total;     /* bytes in every connection's queue */
+    size_t queued_total_max; /* their limit (server_net_options) */
     size_t max_connections, max_per_address;
     uint64_t join_timeout_ms;
     /* The open websockets of each peer address (chained hash). */
@@ -449,6 +451,7 @@ static void server_connection_queue_clear(server_connection *connection)
         connection->queue_count--;
     }
     connection->queue_head = 0;
+    connection->net->queued_total -= connection->queued_bytes;
     connection->queued_bytes = 0;
 }
 
@@ -622,6 +625,7 @@ static int server_connection_write_queue(server_connection *connection)
             connection->queue_head = (connection->queue_head + 1) % connection->queue_capacity;
             connection->queue_count--;
             connection->queued_bytes -= sent->length;
+            net->queued_total -= sent->length;
             server_buffer_unref(sent);
         }
         if (failed) {
@@ -689,6 +693,21 @@ int server_connection_send(server_connection *connection, server_buffer *buffer)
         server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
         return -1;
     }
+    /* The server's own bound: when every queue together would pass it, the
+     * connection that already has a backlog (a slow reader) goes. */
+    server_net *net = connection->net;
+    if (connection->queued_bytes > 0 && (net->queued_total > net->queued_total_max ||
+                                         buffer->length > net->queued_total_max -
+                                                              net->queued_total)) {
+        fprintf(stderr, "brigaded: connection %lu from %s: the server's send queues are over "
+                        "%zu bytes, closing this slow reader (%zu bytes waiting)\n",
+                connection->id, connection->address, net->queued_total_max,
+                connection->queued_bytes);
+        server_connection_queue_clear(connection);
+        server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
+        connection->close_reason = "server send queues full";
+        return -1;
+    }
     if (connection->queue_count == connection->queue_capacity &&
         server_connection_queue_grow(connection) != 0)
         return -1;
@@ -696,6 +715,7 @@ int server_connection_send(server_connection *connection, server_buffer *buffer)
     connection->queue[tail] = server_buffer_ref(buffer);
     connection->queue_count++;
     connection->queued_bytes += buffer->length;
+    net->queued_total += buffer->length;
     server_connection_flush_list(connection);
     return 0;
 }
@@ -1388,6 +1408,8 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
     net->queue_bytes_max =
         options->queue_bytes_max ? options->queue_bytes_max : SERVER_NET_QUEUE_BYTES_MAX;
     net->socket_send_bytes = options->socket_send_bytes;
+    net->queued_total_max = options->queued_total_max ? options->queued_total_max
+                                                      : SERVER_NET_QUEUED_TOTAL_MAX;
     net->max_connections = options->max_connections;
     net->max_per_address = options->max_connections_per_address;
     net->join_timeout_ms = options->join_timeout_ms;

@@ -34,6 +34,8 @@
 /* Most bytes queued for sending on one connection; a client that reads so
  * slowly that its queue grows past this is closed with 1008. */
 #define SERVER_NET_QUEUE_BYTES_MAX (16u * 1024u * 1024u)
+/* Default bound of what waits in every connection's queue together (1 GiB). */
+#define SERVER_NET_QUEUED_TOTAL_MAX ((size_t)1024u * 1024u * 1024u)
 /* How long a shutdown waits for websockets to finish their close
  * handshake before the context is torn down anyway, in milliseconds. */
 #define SERVER_NET_SHUTDOWN_GRACE_MS 2000
@@ -125,6 +127,9 @@ typedef struct server_net_options {
     const char *web_dir;        /* static files; NULL serves none (404) */
     size_t queue_bytes_max;     /* a connection's send queue limit, bytes; 0: the default,
                                    SERVER_NET_QUEUE_BYTES_MAX (brigaded --send-queue-kib) */
+    size_t queued_total_max;    /* all the send queues together, bytes; 0: the default,
+                                   SERVER_NET_QUEUED_TOTAL_MAX; past it a connection with a
+                                   backlog is closed (brigaded --send-queue-total-kib) */
     int socket_send_bytes;      /* SO_SNDBUF of each websocket; 0: the system's, autotuned
                                    (brigaded --socket-send-kib) */
     /* Admission: at most max_connections websockets in all (0: no cap) and

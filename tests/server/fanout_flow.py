@@ -106,7 +106,10 @@ def consecutive_deltas(payloads, first_seq, what):
     return len(payloads)
 
 
-def case_stalled_spectator(server, scenarios):
+def game_begun(server, scenarios):
+    """A game with a spectators' password, both seats joined and the
+    initiative chosen: (created, players, seq, unit, figures), seat A's unit
+    to adjust."""
     creator = Client(server)
     created = creator.ask({"type": "create", "spectator_password": "watch",
                            "scenario": scenario_text(scenarios, "example_a.json")})
@@ -128,21 +131,31 @@ def case_stalled_spectator(server, scenarios):
     seq = answer["seq"]
     state = welcome["state"]
     unit = next(u for u, v in sorted(state["units"].items()) if v["side"] == "A")
-    figures = state["units"][unit]["figures"]
+    return created, players, seq, unit, state["units"][unit]["figures"]
+
+
+def spectator(server, created, seq, receive_buffer=None):
+    """A spectator joined live (its welcome at `seq` read), as a Raw."""
+    ws = wire.WebSocket(server.port, timeout=10, receive_buffer=receive_buffer)
+    ws.send_message({"type": "join", "request": 1, "game": created["game"],
+                     "token": created["spectator"], "password": "watch"})
+    got = ws.recv_message()
+    check(got.get("type") == "welcome" and got.get("seq") == seq,
+          "a spectator's welcome: %r" % {k: v for k, v in got.items() if k != "state"})
+    return Raw(ws)
+
+
+def case_stalled_spectator(server, scenarios):
+    created, players, seq, unit, figures = game_begun(server, scenarios)
+    game = created["game"]
 
     # The spectators: 1,000 that read, then one that stops after its welcome
     # (a small receive buffer, so that its queue in brigaded fills soon).
     started = time.time()
     watchers = []
     for i in range(SPECTATORS + 1):
-        ws = wire.WebSocket(server.port, timeout=10,
-                            receive_buffer=4096 if i == SPECTATORS else None)
-        ws.send_message({"type": "join", "request": 1, "game": game,
-                         "token": created["spectator"], "password": "watch"})
-        got = ws.recv_message()
-        check(got.get("type") == "welcome" and got.get("seq") == seq,
-              "spectator %d: welcome %r" % (i, {k: v for k, v in got.items() if k != "state"}))
-        watchers.append(Raw(ws))
+        watchers.append(spectator(server, created, seq,
+                                  receive_buffer=4096 if i == SPECTATORS else None))
     stalled, readers = watchers[-1], watchers[:-1]
     print("%d spectators joined in %.1f s" % (len(watchers), time.time() - started))
     # The players heard each join (watchers counts) and nothing else.
@@ -260,7 +273,57 @@ def case_stalled_spectator(server, scenarios):
           (got, "1008" if stalled.close_code else "the end of the connection"))
 
 
-CASES = {"stalled_spectator": case_stalled_spectator}
+def case_queue_total(server, scenarios):
+    """--send-queue-total-kib 32: two stalled spectators' backlogs together
+    pass the server's bound long before either passes its own (16 MiB):
+    one is closed with 1008 "server send queues full" (logged), the readers
+    and the players get every delta."""
+    created, players, seq, unit, figures = game_begun(server, scenarios)
+    readers = [spectator(server, created, seq) for _ in range(10)]
+    stalled = [spectator(server, created, seq, receive_buffer=4096) for _ in range(2)]
+    actor = Raw(players["A"].ws)
+    other = Raw(players["B"].ws)
+    acked, seen = 0, 0
+    for n in range(200):
+        actor.ws.sock.setblocking(True)
+        actor.ws.send_message({"type": "act", "request": 100 + n, "action": {
+            "kind": "adjust", "unit": unit, "figures": figures, "note": NOTE}})
+        actor.ws.sock.setblocking(False)
+        deadline = time.time() + 10
+        while acked <= n:
+            check(time.time() < deadline, "no ack for action %d" % n)
+            select.select([actor], [], [], 0.05)
+            actor.read()
+            for p in actor.payloads[seen:]:
+                acked += wire.unpack(p).get("type") == "ack"
+            seen = len(actor.payloads)
+        drain(readers + [other], 0.005)
+        if "closing this slow reader" in server.text():
+            break
+    drain(readers + [other, actor], 0.3)
+    check("the server's send queues are over 32768 bytes, closing this slow reader"
+          in server.text(), "the server's bound was not reached in %d actions" % acked)
+    for i, r in enumerate(readers):
+        deltas = [p for p in r.payloads if wire.unpack(p).get("type") == "delta"]
+        check(consecutive_deltas(deltas, seq + 1, "reader %d" % i) == acked,
+              "reader %d got %d deltas of %d" % (i, len(deltas), acked))
+    closes = []
+    for s in stalled:
+        s.ws.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+        deadline = time.time() + 5
+        while s.close_code is None and not s.eof and time.time() < deadline:
+            select.select([s], [], [], 0.1)
+            s.read()
+        closes.append((s.close_code, getattr(s, "close_reason", None)))
+    check((1008, "server send queues full") in closes,
+          "a stalled spectator closed for the server's bound: %r" % closes)
+    print("%d actions; the stalled spectators: %r" % (acked, closes))
+
+
+CASES = {"stalled_spectator": (case_stalled_spectator,
+                               ["--send-queue-kib", "16", "--socket-send-kib", "16"]),
+         "queue_total": (case_queue_total,
+                         ["--send-queue-total-kib", "32", "--socket-send-kib", "4"])}
 
 
 def main():
@@ -275,8 +338,9 @@ def main():
         resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
     check(resource.getrlimit(resource.RLIMIT_NOFILE)[0] >= SPECTATORS + 64,
           "the open files limit is too low for %d spectators" % SPECTATORS)
-    server = Server(brigaded, ["--send-queue-kib", "16", "--socket-send-kib", "16"])
-    return run_case(name, server, CASES[name], scenarios)
+    case, extra = CASES[name]
+    server = Server(brigaded, extra)
+    return run_case(name, server, case, scenarios)
 
 
 if __name__ == "__main__":
