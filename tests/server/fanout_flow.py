@@ -134,6 +134,22 @@ def game_begun(server, scenarios):
     return created, players, seq, unit, state["units"][unit]["figures"]
 
 
+def act_and_wait(actor, n, unit, figures):
+    """Seat A's action n (an adjust, request 100 + n) and, read into
+    actor.payloads with what else comes, its ack."""
+    first = len(actor.payloads)
+    actor.ws.sock.setblocking(True)
+    actor.ws.send_message({"type": "act", "request": 100 + n, "action": {
+        "kind": "adjust", "unit": unit, "figures": figures, "note": NOTE}})
+    actor.ws.sock.setblocking(False)
+    deadline = time.time() + 10
+    while not any(m.get("type") == "ack" and m.get("request") == 100 + n
+                  for m in map(wire.unpack, actor.payloads[first:])):
+        check(time.time() < deadline, "no ack for action %d" % n)
+        select.select([actor], [], [], 0.05)
+        actor.read()
+
+
 def spectator(server, created, seq, receive_buffer=None):
     """A spectator joined live (its welcome at `seq` read), as a Raw."""
     ws = wire.WebSocket(server.port, timeout=10, receive_buffer=receive_buffer)
@@ -181,20 +197,8 @@ def case_stalled_spectator(server, scenarios):
     # reading spectator's delta, read as they come.
     actor = seat_raw["A"]
     started = time.time()
-    acked, seen = 0, 0
     for n in range(ACTIONS):
-        actor.ws.sock.setblocking(True)
-        actor.ws.send_message({"type": "act", "request": 100 + n, "action": {
-            "kind": "adjust", "unit": unit, "figures": figures, "note": NOTE}})
-        actor.ws.sock.setblocking(False)
-        deadline = time.time() + 10
-        while acked <= n:
-            check(time.time() < deadline, "no ack for action %d" % n)
-            select.select([actor], [], [], 0.05)
-            actor.read()
-            for p in actor.payloads[seen:]:
-                acked += wire.unpack(p).get("type") == "ack"
-            seen = len(actor.payloads)
+        act_and_wait(actor, n, unit, figures)
         if n % 25 == 24:
             drain(readers + [seat_raw["B"]], 0.02)
     drain(readers + list(seat_raw.values()), 0.5)
@@ -283,20 +287,10 @@ def case_queue_total(server, scenarios):
     stalled = [spectator(server, created, seq, receive_buffer=4096) for _ in range(2)]
     actor = Raw(players["A"].ws)
     other = Raw(players["B"].ws)
-    acked, seen = 0, 0
+    acked = 0
     for n in range(200):
-        actor.ws.sock.setblocking(True)
-        actor.ws.send_message({"type": "act", "request": 100 + n, "action": {
-            "kind": "adjust", "unit": unit, "figures": figures, "note": NOTE}})
-        actor.ws.sock.setblocking(False)
-        deadline = time.time() + 10
-        while acked <= n:
-            check(time.time() < deadline, "no ack for action %d" % n)
-            select.select([actor], [], [], 0.05)
-            actor.read()
-            for p in actor.payloads[seen:]:
-                acked += wire.unpack(p).get("type") == "ack"
-            seen = len(actor.payloads)
+        act_and_wait(actor, n, unit, figures)
+        acked = n + 1
         drain(readers + [other], 0.005)
         if "closing this slow reader" in server.text():
             break
