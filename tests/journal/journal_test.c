@@ -632,13 +632,32 @@ static void sql_run(const folder *f, const char *sql)
     sqlite3_close(db);
 }
 
-/* The integer the query gives, read behind the journal's back. */
-static int64_t sql_value(const folder *f, const char *sql)
+/* The folder's journal file opened behind the journal's back. */
+static sqlite3 *journal_file_open(const folder *f)
 {
     char path[128];
     folder_file(f, "brigade.sqlite", path, sizeof path);
     sqlite3 *db = NULL;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    return db;
+}
+
+/* `sql` prepared with ?1 ?2 ?3 bound to an event row's game, seq, idx. */
+static sqlite3_stmt *event_statement(sqlite3 *db, const char *sql, const char *game,
+                                     int64_t seq, int index)
+{
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, seq);
+    sqlite3_bind_int(st, 3, index);
+    return st;
+}
+
+/* The integer the query gives, read behind the journal's back. */
+static int64_t sql_value(const folder *f, const char *sql)
+{
+    sqlite3 *db = journal_file_open(f);
     sqlite3_stmt *st = NULL;
     assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
@@ -652,19 +671,9 @@ static int64_t sql_value(const folder *f, const char *sql)
  * back. */
 static void body_flip(const folder *f, const char *game, int64_t seq, int index, size_t at)
 {
-    char path[128];
-    folder_file(f, "brigade.sqlite", path, sizeof path);
-    sqlite3 *db = NULL;
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    sqlite3_stmt *st = NULL;
-    assert_int_equal(sqlite3_prepare_v2(db,
-                                        "SELECT body FROM events WHERE game = ?1 AND seq = ?2 "
-                                        "AND idx = ?3",
-                                        -1, &st, NULL),
-                     SQLITE_OK);
-    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 2, seq);
-    sqlite3_bind_int(st, 3, index);
+    sqlite3 *db = journal_file_open(f);
+    sqlite3_stmt *st = event_statement(
+        db, "SELECT body FROM events WHERE game = ?1 AND seq = ?2 AND idx = ?3", game, seq, index);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
     int len = sqlite3_column_bytes(st, 0);
     assert_true((size_t)len > at);
@@ -673,14 +682,8 @@ static void body_flip(const folder *f, const char *game, int64_t seq, int index,
     memcpy(body, sqlite3_column_blob(st, 0), (size_t)len);
     sqlite3_finalize(st);
     body[at] ^= 0x5a;
-    assert_int_equal(sqlite3_prepare_v2(db,
-                                        "UPDATE events SET body = ?4 WHERE game = ?1 AND "
-                                        "seq = ?2 AND idx = ?3",
-                                        -1, &st, NULL),
-                     SQLITE_OK);
-    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 2, seq);
-    sqlite3_bind_int(st, 3, index);
+    st = event_statement(db, "UPDATE events SET body = ?4 WHERE game = ?1 AND seq = ?2 AND idx = ?3",
+                         game, seq, index);
     sqlite3_bind_blob(st, 4, body, len, SQLITE_STATIC);
     assert_int_equal(sqlite3_step(st), SQLITE_DONE);
     assert_int_equal(sqlite3_changes(db), 1);
@@ -970,18 +973,10 @@ static void test_dice_seed_and_migration(void **state)
 static void answer_of(const folder *f, const char *game, int64_t seq,
                       unsigned char hash[JOURNAL_HASH_SIZE], uint8_t **answer, size_t *len)
 {
-    char path[128];
-    folder_file(f, "brigade.sqlite", path, sizeof path);
-    sqlite3 *db = NULL;
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    sqlite3_stmt *st = NULL;
-    assert_int_equal(sqlite3_prepare_v2(db,
-                                        "SELECT action_sha256, answer FROM events WHERE game = ?1 "
-                                        "AND seq = ?2 AND idx = 0",
-                                        -1, &st, NULL),
-                     SQLITE_OK);
-    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 2, seq);
+    sqlite3 *db = journal_file_open(f);
+    sqlite3_stmt *st = event_statement(
+        db, "SELECT action_sha256, answer FROM events WHERE game = ?1 AND seq = ?2 AND idx = ?3",
+        game, seq, 0);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
     assert_int_equal(sqlite3_column_bytes(st, 0), JOURNAL_HASH_SIZE);
     memcpy(hash, sqlite3_column_blob(st, 0), JOURNAL_HASH_SIZE);

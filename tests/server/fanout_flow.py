@@ -14,7 +14,6 @@ with --send-queue-kib 16 and --socket-send-kib 16 (the kernel's buffers
 would otherwise take megabytes of a stalled reader's deltas before its
 queue in brigaded begins to grow).
 """
-import os
 import resource
 import select
 import socket
@@ -23,7 +22,7 @@ import sys
 import time
 
 import brigade_wire as wire
-from game_flow import Client, Failure, Server, check, join, run_case, scenario_text
+from game_flow import Client, Server, check, join, run_case, scenario_text
 
 SPECTATORS = 1000
 ACTIONS = 400
