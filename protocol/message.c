@@ -25,7 +25,7 @@ static const char *const error_code_names[] = {
     "bad_frame",   "bad_message",    "unknown_type", "too_large",
     "not_joined",  "unknown_game",   "bad_token",    "wrong_seat",
     "wrong_phase", "invalid_action", "unknown_unit", "internal",
-    "read_only",   "held",           "unavailable"};
+    "read_only",   "held",           "unavailable",  "rate_limited"};
 static const char *const client_kind_names[] = {"create", "join", "act"};
 static const char *const server_kind_names[] = {"created", "welcome", "ack",     "error",
                                                 "delta",   "resumed", "watchers"};
@@ -900,6 +900,9 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
             out->as.error.code = PROTOCOL_ERROR_UNKNOWN;
         text = protocol_value_string_get(message, &len);
         copy_cut(out->as.error.message, sizeof out->as.error.message, text, len);
+        if ((error = reader_int(&reader, "retry_after", false, 1, PROTOCOL_RETRY_AFTER_MAX,
+                                &out->as.error.retry_after, NULL)) != PROTOCOL_MESSAGE_OK)
+            goto failed;
         break;
     }
     case PROTOCOL_SERVER_DELTA: {
@@ -1230,6 +1233,11 @@ static protocol_value *server_to_value(const protocol_server_message *message, b
         copy_cut(text, sizeof text, message->as.error.message,
                  strnlen(message->as.error.message, sizeof message->as.error.message));
         build_string(&builder, "message", text);
+        if (message->as.error.retry_after > 0)
+            build_int(&builder, "retry_after",
+                      message->as.error.retry_after < PROTOCOL_RETRY_AFTER_MAX
+                          ? message->as.error.retry_after
+                          : PROTOCOL_RETRY_AFTER_MAX);
         break;
     }
     case PROTOCOL_SERVER_DELTA:

@@ -44,6 +44,8 @@
 #define PROTOCOL_FIGURES_MAX 100000    /* = BRIGADE_FIGURES_MAX (core/melee.h) */
 #define PROTOCOL_ERROR_CODE_MAX 31
 #define PROTOCOL_ERROR_MESSAGE_MAX 255
+/* The largest retry_after of an error, in seconds (§6.4). */
+#define PROTOCOL_RETRY_AFTER_MAX 86400
 /* A report's number in contest, accept and rule: 1..this (§5.3, D46). */
 #define PROTOCOL_REPORT_NUMBER_MAX 2147483647
 
@@ -71,7 +73,9 @@ typedef enum protocol_error_code {
     PROTOCOL_ERROR_INTERNAL,
     PROTOCOL_ERROR_READ_ONLY, /* an act from a spectator (§6.4) */
     PROTOCOL_ERROR_HELD,      /* a player's act while the umpire holds the game (§6.4) */
-    PROTOCOL_ERROR_UNAVAILABLE, /* the journal could not commit it now: retry later (§6.4) */
+    PROTOCOL_ERROR_UNAVAILABLE, /* the journal could not commit it now, or the server is full:
+                                   retry later (§6.4) */
+    PROTOCOL_ERROR_RATE_LIMITED, /* over a rate limit: retry after `retry_after` s (§6.4) */
     PROTOCOL_ERROR_UNKNOWN
 } protocol_error_code;
 
@@ -309,6 +313,10 @@ typedef struct protocol_server_message {
             protocol_error_code code;
             char code_name[PROTOCOL_ERROR_CODE_MAX + 1]; /* as received (decode) */
             char message[PROTOCOL_ERROR_MESSAGE_MAX + 1];
+            /* Seconds before the request may be sent again (optional on
+             * the wire: 0 = not sent; 1..PROTOCOL_RETRY_AFTER_MAX), with
+             * rate_limited and unavailable (§6.4). */
+            int64_t retry_after;
         } error;
         struct {
             int64_t seq;

@@ -850,6 +850,32 @@ static void test_server_messages(void **state)
     assert_int_equal(back.as.error.code, PROTOCOL_ERROR_WRONG_PHASE);
     assert_string_equal(back.as.error.code_name, "wrong_phase");
     assert_string_equal(back.as.error.message, "charges are declared in the charge phase");
+    assert_int_equal(back.as.error.retry_after, 0); /* absent: none */
+    /* rate_limited carries retry_after in seconds (§6.4). */
+    error.as.error.code = PROTOCOL_ERROR_RATE_LIMITED;
+    error.as.error.retry_after = 20;
+    strcpy(error.as.error.message, "too many messages");
+    server_round_trip(&error,
+                      "{\"type\": \"error\", \"request\": 4, \"code\": \"rate_limited\","
+                      " \"message\": \"too many messages\", \"retry_after\": 20}",
+                      &back);
+    assert_int_equal(back.as.error.code, PROTOCOL_ERROR_RATE_LIMITED);
+    assert_int_equal(back.as.error.retry_after, 20);
+    /* Out of range: a retry_after of 0 or over a day is refused. */
+    for (int i = 0; i < 2; i++) {
+        size_t bad_len = 0;
+        uint8_t *bad = test_frame_from_json(
+            i == 0 ? "{\"type\": \"error\", \"request\": 4, \"code\": \"rate_limited\","
+                     " \"message\": \"m\", \"retry_after\": 0}"
+                   : "{\"type\": \"error\", \"request\": 4, \"code\": \"rate_limited\","
+                     " \"message\": \"m\", \"retry_after\": 86401}",
+            &bad_len);
+        protocol_server_message refused;
+        assert_int_not_equal(protocol_server_message_decode(bad, bad_len, &refused, NULL),
+                             PROTOCOL_MESSAGE_OK);
+        free(bad);
+    }
+    error.as.error.retry_after = 0;
     /* An error answering an unreadable frame has request 0. */
     error.request = 0;
     error.as.error.code = PROTOCOL_ERROR_BAD_FRAME;
@@ -928,7 +954,7 @@ static void test_server_lenient(void **state)
     /* Unknown members are ignored (§9); unknown codes read as UNKNOWN. */
     size_t len = 0;
     uint8_t *frame = test_frame_from_json(
-        "{\"type\": \"error\", \"request\": 4, \"code\": \"rate_limited\","
+        "{\"type\": \"error\", \"request\": 4, \"code\": \"over_quota\","
         " \"message\": \"slow down\", \"retry_after\": 5, \"hint\": {\"x\": [1]}}",
         &len);
     protocol_server_message back;
@@ -936,11 +962,11 @@ static void test_server_lenient(void **state)
     assert_int_equal(protocol_server_message_decode(frame, len, &back, &status),
                      PROTOCOL_MESSAGE_OK);
     assert_int_equal(back.as.error.code, PROTOCOL_ERROR_UNKNOWN);
-    assert_string_equal(back.as.error.code_name, "rate_limited");
+    assert_string_equal(back.as.error.code_name, "over_quota");
     /* Re-encoding keeps the code text. */
     protocol_value *wire = protocol_server_message_to_value(&back);
     assert_string_equal(protocol_value_string_get(protocol_value_map_get(wire, "code"), NULL),
-                        "rate_limited");
+                        "over_quota");
     protocol_value_free(wire);
     free(frame);
 
