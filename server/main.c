@@ -20,8 +20,10 @@
  * when neither exists.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,22 +50,42 @@
 #define SERVER_RESERVED_FDS 32
 #define SERVER_DEFAULT_PER_ADDRESS 64
 #define SERVER_DEFAULT_JOIN_TIMEOUT_S 30
+/* The rate limits' defaults (server/rate.h): messages a second of a
+ * connection and of an address (2 seconds' worth at once), games an hour
+ * and refused joins a minute (all at once). */
+#define SERVER_DEFAULT_RATE_MESSAGES 50
+#define SERVER_DEFAULT_RATE_ADDRESS_MESSAGES 200
+#define SERVER_DEFAULT_RATE_CREATES 60
+#define SERVER_DEFAULT_RATE_FAILED_JOINS 10
+/* Game lifecycle: an idle game logged after an hour; ended by the server
+ * after 30 days under way, or a day waiting for its players. */
+#define SERVER_DEFAULT_IDLE_REPORT_S 3600L
+#define SERVER_DEFAULT_IDLE_END_S (30L * 86400L)
+#define SERVER_DEFAULT_WAITING_END_S 86400L
 
 /* Browser origins --allow-origin may list. */
 #define SERVER_ORIGINS_MAX 16
 
 typedef struct server_options {
-    int port;
+    long port;
     const char *data_dir;
     const char *listen_address;
     const char *web_dir; /* NULL: none found */
-    int journal_busy_ms;  /* 0: JOURNAL_BUSY_TIMEOUT_MS */
+    long journal_busy_ms;  /* 0: JOURNAL_BUSY_TIMEOUT_MS */
     long send_queue_kib;  /* 0: SERVER_NET_QUEUE_BYTES_MAX */
     long send_queue_total_kib; /* 0: SERVER_NET_QUEUED_TOTAL_MAX */
     long socket_send_kib; /* 0: the system's (autotuned) */
     long max_connections;  /* -1: RLIMIT_NOFILE's soft limit less SERVER_RESERVED_FDS */
     long max_per_address;
     long join_timeout_s;
+    /* Rate limits (server/rate.h); 0: none */
+    long rate_messages;             /* a second, a connection */
+    long rate_address_messages;     /* a second, an address */
+    long rate_creates;              /* an hour, a connection or an address */
+    long rate_failed_joins;         /* a minute, a connection or an address */
+    /* Game lifecycle (server/game.h); seconds, 0: never */
+    long max_games;
+    long game_idle_report_s, game_idle_end_s, game_waiting_end_s;
     /* --allow-origin: browser origins besides the server's own page */
     char origin_text[SERVER_ORIGINS_MAX][128];
     const char *origins[SERVER_ORIGINS_MAX];
@@ -71,70 +93,171 @@ typedef struct server_options {
     bool web_explicit;
 } server_options;
 
+/* How an option's value is read. */
+typedef enum server_option_kind {
+    SERVER_OPTION_NUMBER,  /* digits, min..max, into a long */
+    SERVER_OPTION_FOLDER,  /* an existing folder (--web) */
+    SERVER_OPTION_NAME,    /* a non-empty text (--data) */
+    SERVER_OPTION_ADDRESS, /* an IPv4 or IPv6 literal (--listen) */
+    SERVER_OPTION_ORIGINS, /* --allow-origin's list */
+    SERVER_OPTION_DURATION /* 0, 90s, 30m, 12h, 7d (a bare number: seconds), into a long of
+                              seconds, up to max */
+} server_option_kind;
+
+/* One option of brigaded: its name, how its value is read and where it
+ * goes in server_options, and its --help text (the value's name, then
+ * lines; "Default ..." included). */
+typedef struct server_option {
+    const char *name;
+    const char *value;   /* in --help: "N", "DIR", ... */
+    server_option_kind kind;
+    size_t offset;       /* of the long or const char * in server_options */
+    long min, max;
+    const char *unit;    /* a number's, in its error message */
+    const char *help;
+} server_option;
+
+#define SERVER_OPTION_AT(member) offsetof(server_options, member)
+
+static const server_option server_option_table[] = {
+    {"port", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(port), 0, 65535, "port number",
+     "TCP port to listen on, 0..65535; 0 lets the system pick\n"
+     "(the log line says which). Default 7681."},
+    {"listen", "ADDR", SERVER_OPTION_ADDRESS, SERVER_OPTION_AT(listen_address), 0, 0, NULL,
+     "IPv4 or IPv6 address to listen on. Default 127.0.0.1."},
+    {"data", "DIR", SERVER_OPTION_NAME, SERVER_OPTION_AT(data_dir), 0, 0, NULL,
+     "folder for the server's data, created if missing (mode 0700):\n"
+     "the games' journal DIR/brigade.sqlite. Default ./data."},
+    {"web", "DIR", SERVER_OPTION_FOLDER, SERVER_OPTION_AT(web_dir), 0, 0, NULL,
+     "the browser client's static files, served at /.\n"
+     "Default: <brigaded's folder>/../share/brigade/client-web\n"
+     "if it exists, else the source tree's client-web/."},
+    {"journal-busy-ms", "MS", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(journal_busy_ms), 1, 600000,
+     "milliseconds",
+     "how long a commit waits for the journal's write lock when\n"
+     "another process holds it (a backup, an sqlite3 shell)\n"
+     "before its actions are refused with 'unavailable' (sent\n"
+     "again later by clients), 1..600000. Default 5000."},
+    {"max-connections", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(max_connections), 1, 1000000,
+     "connections",
+     "websockets open at once, 1..1000000; more get HTTP 503.\n"
+     "Default: the open files limit (ulimit -n) less 32."},
+    {"max-connections-per-address", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(max_per_address),
+     0, 1000000, "connections",
+     "websockets open at once from one peer address, 0..1000000\n"
+     "(0: no cap); the machine's own addresses (127.x, ::1: a\n"
+     "local reverse proxy) are not capped. Default 64."},
+    {"join-timeout-s", "S", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(join_timeout_s), 0, 3600,
+     "seconds",
+     "a websocket that has not joined a game within S seconds is\n"
+     "closed (1008 \"no join in time\"), 0..3600 (0: never).\n"
+     "Default 30."},
+    {"rate-messages", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(rate_messages), 0, 1000000,
+     "messages a second",
+     "messages a second one connection may send, 2 seconds' worth\n"
+     "at once; past it a message is refused with 'rate_limited'\n"
+     "and a retry_after, and 100 refused in a row close the\n"
+     "connection (1008). 0..1000000 (0: no limit). Default 50."},
+    {"rate-messages-per-address", "N", SERVER_OPTION_NUMBER,
+     SERVER_OPTION_AT(rate_address_messages), 0, 1000000, "messages a second",
+     "the same for all the connections of one peer address (an\n"
+     "IPv6 address counts by its /64; the machine's own addresses\n"
+     "are not limited). Default 200."},
+    {"rate-creates", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(rate_creates), 0, 1000000,
+     "games an hour",
+     "games one connection, and one peer address, may create an\n"
+     "hour, all N at once if need be (a round of a tournament);\n"
+     "more are refused with 'rate_limited'. 0 (no limit)..1000000.\n"
+     "Default 60."},
+    {"rate-failed-joins", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(rate_failed_joins), 0,
+     1000000, "refused joins a minute",
+     "refused joins (a wrong token or spectator password, no\n"
+     "such game) a minute of one connection, and of one peer\n"
+     "address, N at once; past them every join is refused with\n"
+     "'rate_limited' for 1 s, then 2 s, 4 s ... up to 10 minutes.\n"
+     "0 (no limit)..1000000. Default 10."},
+    {"max-games", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(max_games), 1, 10000000, "games",
+     "games in memory at most: under way, or waiting for their\n"
+     "players (an ended game leaves memory once nobody is joined\n"
+     "to it). A create past it is refused with 'unavailable' and\n"
+     "retry_after. 1..10000000. Default 10000."},
+    {"game-idle-report", "TIME", SERVER_OPTION_DURATION, SERVER_OPTION_AT(game_idle_report_s), 0,
+     366L * 86400L, NULL,
+     "a game with no action for TIME (90s, 30m, 12h, 7d; 0:\n"
+     "never) is logged, once until its next action. Default 1h."},
+    {"game-idle-end", "TIME", SERVER_OPTION_DURATION, SERVER_OPTION_AT(game_idle_end_s), 0,
+     366L * 86400L, NULL,
+     "a battle under way with no action for TIME is ended by the\n"
+     "server, as an umpire's end with the reason (0: never).\n"
+     "Default 30d."},
+    {"game-waiting-end", "TIME", SERVER_OPTION_DURATION, SERVER_OPTION_AT(game_waiting_end_s), 0,
+     366L * 86400L, NULL,
+     "the same for a game whose battle has not begun (a seat has\n"
+     "never joined) since it was created or last acted in.\n"
+     "Default 1d."},
+    {"allow-origin", "ORIGIN[,ORIGIN...]", SERVER_OPTION_ORIGINS, 0, 0, 0, NULL,
+     "browser pages of other sites allowed to open a websocket\n"
+     "(an Origin as the browser sends it: https://club.example,\n"
+     "http://host:8080; up to 16, the option may repeat). The\n"
+     "server's own page and clients that send no Origin (the\n"
+     "brigade CLI) are always allowed; others get 403."},
+    {"send-queue-kib", "KIB", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(send_queue_kib), 16, 1048576,
+     "KiB",
+     "what one connection may have waiting to be sent (its\n"
+     "reader is slow or stalled) before it is closed with\n"
+     "1008 \"send queue full\", 16..1048576. Default 16384. One\n"
+     "message (a welcome: the whole state) always goes to a\n"
+     "connection with nothing waiting."},
+    {"send-queue-total-kib", "KIB", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(send_queue_total_kib),
+     16, 1073741824L, "KiB",
+     "what every connection's queue may hold together,\n"
+     "16..1073741824; past it a connection with a backlog (a\n"
+     "slow reader) is closed with 1008 \"server send queues\n"
+     "full\". Default 1048576 (1 GiB)."},
+    {"socket-send-kib", "KIB", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(socket_send_kib), 4, 65536,
+     "KiB",
+     "a fixed kernel send buffer for each websocket (SO_SNDBUF;\n"
+     "the kernel doubles it), 4..65536, which bounds what a\n"
+     "stalled reader holds in the kernel. Default: the system's\n"
+     "own, grown as needed up to net.ipv4.tcp_wmem's maximum."},
+};
+
+#define SERVER_OPTION_COUNT (sizeof(server_option_table) / sizeof(server_option_table[0]))
+
 static void server_usage(FILE *out)
 {
-    fprintf(out,
-            "usage: brigaded [options]\n"
-            "\n"
-            "The Brigade turn server: HTTP and websocket (subprotocol brigade.v1).\n"
-            "\n"
-            "options:\n"
-            "  --port N        TCP port to listen on, 0..65535; 0 lets the system pick\n"
-            "                  (the log line says which). Default %d.\n"
-            "  --listen ADDR   IPv4 or IPv6 address to listen on. Default %s.\n"
-            "  --data DIR      folder for the server's data, created if missing: the\n"
-            "                  games' journal DIR/brigade.sqlite. Default %s.\n"
-            "  --web DIR       the browser client's static files, served at /.\n"
-            "                  Default: <brigaded's folder>/../share/brigade/client-web\n"
-            "                  if it exists, else the source tree's client-web/\n"
-            "                  (%s).\n"
-            "  --journal-busy-ms MS\n"
-            "                  how long a commit waits for the journal's write lock when\n"
-            "                  another process holds it (a backup, an sqlite3 shell)\n"
-            "                  before its actions are refused with 'unavailable' (sent\n"
-            "                  again later by clients), 1..600000. Default 5000.\n"
-            "  --send-queue-kib KIB\n"
-            "                  what one connection may have waiting to be sent (its\n"
-            "                  reader is slow or stalled) before it is closed with\n"
-            "                  1008 \"send queue full\", 16..1048576. Default %u. One\n"
-            "                  message (a welcome: the whole state) always goes to a\n"
-            "                  connection with nothing waiting.\n"
-            "  --max-connections N\n"
-            "                  websockets open at once, 1..1000000; more get HTTP 503.\n"
-            "                  Default: the open files limit (ulimit -n) less %d.\n"
-            "  --max-connections-per-address N\n"
-            "                  websockets open at once from one peer address, 0..1000000\n"
-            "                  (0: no cap); the machine's own addresses (127.x, ::1: a\n"
-            "                  local reverse proxy) are not capped. Default %d.\n"
-            "  --join-timeout-s S\n"
-            "                  a websocket that has not joined a game within S seconds is\n"
-            "                  closed (1008 \"no join in time\"), 0..3600 (0: never).\n"
-            "                  Default %d.\n"
-            "  --allow-origin ORIGIN[,ORIGIN...]\n"
-            "                  browser pages of other sites allowed to open a websocket\n"
-            "                  (an Origin as the browser sends it: https://club.example,\n"
-            "                  http://host:8080; up to 16, the option may repeat). The\n"
-            "                  server's own page and clients that send no Origin (the\n"
-            "                  brigade CLI) are always allowed; others get 403.\n"
-            "  --send-queue-total-kib KIB\n"
-            "                  what every connection's queue may hold together,\n"
-            "                  16..1073741824; past it a connection with a backlog (a\n"
-            "                  slow reader) is closed with 1008 \"server send queues\n"
-            "                  full\". Default 1048576 (1 GiB).\n"
-            "  --socket-send-kib KIB\n"
-            "                  a fixed kernel send buffer for each websocket (SO_SNDBUF;\n"
-            "                  the kernel doubles it), 4..65536, which bounds what a\n"
-            "                  stalled reader holds in the kernel. Default: the system's\n"
-            "                  own, grown as needed up to net.ipv4.tcp_wmem's maximum.\n"
-            "  --help          print this and exit.\n"
-            "\n"
-            "GET /healthz answers 200 \"ok\". SIGINT or SIGTERM shut down cleanly\n"
-            "(websockets closed with 1001, exit status 0). Games are journaled and\n"
-            "rebuilt at start; `brigade replay --data DIR --game ID` prints one.\n",
-            SERVER_DEFAULT_PORT, SERVER_DEFAULT_LISTEN, SERVER_DEFAULT_DATA,
-            BRIGADE_SOURCE_WEB_DIR[0] ? BRIGADE_SOURCE_WEB_DIR : "unknown",
-            SERVER_NET_QUEUE_BYTES_MAX / 1024u, SERVER_RESERVED_FDS, SERVER_DEFAULT_PER_ADDRESS,
-            SERVER_DEFAULT_JOIN_TIMEOUT_S);
+    fprintf(out, "usage: brigaded [options]\n"
+                 "\n"
+                 "The Brigade turn server: HTTP and websocket (subprotocol brigade.v1).\n"
+                 "\n"
+                 "options (--name VALUE or --name=VALUE):\n");
+    for (size_t i = 0; i < SERVER_OPTION_COUNT; i++) {
+        const server_option *option = &server_option_table[i];
+        char head[64];
+        int width = snprintf(head, sizeof(head), "  --%s %s", option->name, option->value);
+        fputs(head, out);
+        /* The help's lines, indented to column 18 (the first beside the
+         * name when it fits). */
+        const char *line = option->help;
+        bool beside = width < 17;
+        if (beside)
+            fprintf(out, "%*s", 18 - width, "");
+        else
+            fprintf(out, "\n%18s", "");
+        while (*line) {
+            const char *end = strchr(line, '\n');
+            size_t length = end ? (size_t)(end - line) : strlen(line);
+            fprintf(out, "%.*s\n", (int)length, line);
+            line += length;
+            if (*line == '\n' && *++line)
+                fprintf(out, "%18s", "");
+        }
+    }
+    fprintf(out, "  --help          print this and exit.\n"
+                 "\n"
+                 "GET /healthz answers 200 \"ok\". SIGINT or SIGTERM shut down cleanly\n"
+                 "(websockets closed with 1001, exit status 0). Games are journaled and\n"
+                 "rebuilt at start; `brigade replay --data DIR --game ID` prints one.\n");
 }
 
 static bool server_is_directory(const char *path)
@@ -255,24 +378,6 @@ static int server_data_private(const char *data_dir)
     return 0;
 }
 
-/* A number option's value: digits only (strtol would also take " 80" and
- * "+80"), min..max. False (the message printed, naming the option) when
- * it is not. */
-static bool server_option_number(const char *name, const char *value, long min, long max,
-                                 const char *unit, long *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long number = strtol(value, &end, 10);
-    if (value[0] < '0' || value[0] > '9' || *end || errno || number < min || number > max) {
-        fprintf(stderr, "brigaded: %s: '%s' is not a number of %s (%ld..%ld)\n", name, value,
-                unit, min, max);
-        return false;
-    }
-    *out = number;
-    return true;
-}
-
 /* --allow-origin's comma-separated origins, each scheme://host[:port]
  * (http or https, no path), appended to options. False (the message
  * printed) for a bad one or too many. */
@@ -311,110 +416,125 @@ static bool server_option_origins(const char *value, server_options *options)
     return true;
 }
 
+/* A number option's value: digits only (strtol would also take " 80" and
+ * "+80"), min..max. False (the message printed, naming the option) when
+ * it is not. */
+static bool server_option_number(const server_option *option, const char *value, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long number = strtol(value, &end, 10);
+    if (value[0] < '0' || value[0] > '9' || *end || errno || number < option->min ||
+        number > option->max) {
+        fprintf(stderr, "brigaded: --%s: '%s' is not a number of %s (%ld..%ld)\n", option->name,
+                value, option->unit, option->min, option->max);
+        return false;
+    }
+    *out = number;
+    return true;
+}
+
+/* A duration option's value: digits and one unit, s, m (or min), h or d
+ * ("90s", "30m", "12h", "7d"; digits alone are seconds), at most
+ * option->max seconds, into *out in seconds. False (the message printed)
+ * when it is not. */
+static bool server_option_duration(const server_option *option, const char *value, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long number = strtol(value, &end, 10);
+    long unit = strcmp(end, "") == 0 || strcmp(end, "s") == 0    ? 1
+                : strcmp(end, "m") == 0 || strcmp(end, "min") == 0 ? 60
+                : strcmp(end, "h") == 0                            ? 3600
+                : strcmp(end, "d") == 0                            ? 86400
+                                                                   : 0;
+    if (value[0] < '0' || value[0] > '9' || errno || !unit || number > option->max / unit) {
+        fprintf(stderr, "brigaded: --%s: '%s' is not a time like 90s, 30m, 12h or 7d (at most "
+                        "%ld days)\n", option->name, value, option->max / 86400);
+        return false;
+    }
+    *out = number * unit;
+    return true;
+}
+
+/* Reads one option's value into `options`. False (the message printed,
+ * naming the option) when it is bad. */
+static bool server_option_read(const server_option *option, const char *value,
+                               server_options *options)
+{
+    char *at = (char *)options + option->offset;
+    switch (option->kind) {
+    case SERVER_OPTION_NUMBER:
+        return server_option_number(option, value, (long *)(void *)at);
+    case SERVER_OPTION_NAME:
+        if (!value[0]) {
+            fprintf(stderr, "brigaded: --%s: the folder name is empty\n", option->name);
+            return false;
+        }
+        break;
+    case SERVER_OPTION_FOLDER:
+        if (!server_is_directory(value)) {
+            fprintf(stderr, "brigaded: --%s: '%s' is not a folder\n", option->name, value);
+            return false;
+        }
+        options->web_explicit = true;
+        break;
+    case SERVER_OPTION_ADDRESS: {
+        unsigned char address[16];
+        if (inet_pton(AF_INET, value, address) != 1 && inet_pton(AF_INET6, value, address) != 1) {
+            fprintf(stderr, "brigaded: --%s: '%s' is not an IPv4 or IPv6 address\n",
+                    option->name, value);
+            return false;
+        }
+        break;
+    }
+    case SERVER_OPTION_ORIGINS:
+        return server_option_origins(value, options);
+    case SERVER_OPTION_DURATION:
+        return server_option_duration(option, value, (long *)(void *)at);
+    }
+    *(const char **)(void *)at = value;
+    return true;
+}
+
 /*
- * Parses argv into `options`. Returns 0 to run, 1 when --help was printed,
- * 2 for a bad option (message printed to stderr, naming the option).
+ * Parses argv into `options` (getopt_long over server_option_table).
+ * Returns 0 to run, 1 when --help was printed, 2 for a bad option (message
+ * printed to stderr, naming the option).
  */
 static int server_options_parse(int argc, char **argv, server_options *options)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+    struct option longs[SERVER_OPTION_COUNT + 2];
+    for (size_t i = 0; i < SERVER_OPTION_COUNT; i++)
+        longs[i] = (struct option){server_option_table[i].name, required_argument, NULL,
+                                   (int)(256 + i)};
+    longs[SERVER_OPTION_COUNT] = (struct option){"help", no_argument, NULL, 'h'};
+    longs[SERVER_OPTION_COUNT + 1] = (struct option){NULL, 0, NULL, 0};
+    opterr = 0; /* our own messages */
+    optind = 1;
+    for (;;) {
+        int index = -1;
+        int found = getopt_long(argc, argv, ":h", longs, &index);
+        if (found == -1)
+            break;
+        if (found == 'h') {
             server_usage(stdout);
             return 1;
         }
-        static const char *const names[] = {"--port", "--data", "--listen", "--web",
-                                            "--journal-busy-ms", "--send-queue-kib",
-                                            "--socket-send-kib", "--allow-origin",
-                                            "--send-queue-total-kib",
-                                            "--max-connections",
-                                            "--max-connections-per-address",
-                                            "--join-timeout-s"};
-        const char *name = NULL;
-        const char *value = NULL;
-        for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
-            size_t length = strlen(names[n]);
-            if (strcmp(arg, names[n]) == 0) {
-                name = names[n];
-                if (i + 1 >= argc) {
-                    fprintf(stderr, "brigaded: %s needs a value (see --help)\n", name);
-                    return 2;
-                }
-                value = argv[++i];
-            } else if (strncmp(arg, names[n], length) == 0 && arg[length] == '=') {
-                name = names[n];
-                value = arg + length + 1;
-            }
-            if (name)
-                break;
-        }
-        if (!name) {
-            fprintf(stderr, "brigaded: unknown option '%s' (see --help)\n", arg);
+        if (found == ':') {
+            fprintf(stderr, "brigaded: %s needs a value (see --help)\n", argv[optind - 1]);
             return 2;
         }
-        if (strcmp(name, "--port") == 0) {
-            char *end = NULL;
-            errno = 0;
-            long port = strtol(value, &end, 10);
-            /* Digits only: strtol would also take " 80" and "+80". */
-            if (value[0] < '0' || value[0] > '9' || *end || errno || port < 0 || port > 65535) {
-                fprintf(stderr, "brigaded: --port: '%s' is not a port number (0..65535)\n",
-                        value);
-                return 2;
-            }
-            options->port = (int)port;
-        } else if (strcmp(name, "--journal-busy-ms") == 0) {
-            long ms = 0;
-            if (!server_option_number(name, value, 1, 600000, "milliseconds", &ms))
-                return 2;
-            options->journal_busy_ms = (int)ms;
-        } else if (strcmp(name, "--send-queue-kib") == 0) {
-            if (!server_option_number(name, value, 16, 1048576, "KiB", &options->send_queue_kib))
-                return 2;
-        } else if (strcmp(name, "--max-connections") == 0) {
-            if (!server_option_number(name, value, 1, 1000000, "connections",
-                                      &options->max_connections))
-                return 2;
-        } else if (strcmp(name, "--max-connections-per-address") == 0) {
-            if (!server_option_number(name, value, 0, 1000000, "connections",
-                                      &options->max_per_address))
-                return 2;
-        } else if (strcmp(name, "--join-timeout-s") == 0) {
-            if (!server_option_number(name, value, 0, 3600, "seconds", &options->join_timeout_s))
-                return 2;
-        } else if (strcmp(name, "--allow-origin") == 0) {
-            if (!server_option_origins(value, options))
-                return 2;
-        } else if (strcmp(name, "--send-queue-total-kib") == 0) {
-            if (!server_option_number(name, value, 16, 1073741824L, "KiB",
-                                      &options->send_queue_total_kib))
-                return 2;
-        } else if (strcmp(name, "--socket-send-kib") == 0) {
-            if (!server_option_number(name, value, 4, 65536, "KiB", &options->socket_send_kib))
-                return 2;
-        } else if (strcmp(name, "--data") == 0) {
-            if (!value[0]) {
-                fprintf(stderr, "brigaded: --data: the folder name is empty\n");
-                return 2;
-            }
-            options->data_dir = value;
-        } else if (strcmp(name, "--listen") == 0) {
-            unsigned char address[16];
-            if (inet_pton(AF_INET, value, address) != 1 &&
-                inet_pton(AF_INET6, value, address) != 1) {
-                fprintf(stderr,
-                        "brigaded: --listen: '%s' is not an IPv4 or IPv6 address\n", value);
-                return 2;
-            }
-            options->listen_address = value;
-        } else {
-            if (!server_is_directory(value)) {
-                fprintf(stderr, "brigaded: --web: '%s' is not a folder\n", value);
-                return 2;
-            }
-            options->web_dir = value;
-            options->web_explicit = true;
+        if (found == '?' || found < 256) {
+            fprintf(stderr, "brigaded: unknown option '%s' (see --help)\n", argv[optind - 1]);
+            return 2;
         }
+        if (!server_option_read(&server_option_table[found - 256], optarg, options))
+            return 2;
+    }
+    if (optind < argc) {
+        fprintf(stderr, "brigaded: unexpected argument '%s' (see --help)\n", argv[optind]);
+        return 2;
     }
     return 0;
 }
@@ -428,6 +548,14 @@ int main(int argc, char **argv)
         .max_connections = -1,
         .max_per_address = SERVER_DEFAULT_PER_ADDRESS,
         .join_timeout_s = SERVER_DEFAULT_JOIN_TIMEOUT_S,
+        .rate_messages = SERVER_DEFAULT_RATE_MESSAGES,
+        .rate_address_messages = SERVER_DEFAULT_RATE_ADDRESS_MESSAGES,
+        .rate_creates = SERVER_DEFAULT_RATE_CREATES,
+        .rate_failed_joins = SERVER_DEFAULT_RATE_FAILED_JOINS,
+        .max_games = SERVER_GAMES_MAX,
+        .game_idle_report_s = SERVER_DEFAULT_IDLE_REPORT_S,
+        .game_idle_end_s = SERVER_DEFAULT_IDLE_END_S,
+        .game_waiting_end_s = SERVER_DEFAULT_WAITING_END_S,
     };
     int parsed = server_options_parse(argc, argv, &options);
     if (parsed == 1)
@@ -467,8 +595,22 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     /* The crash tests' hook (game.h): read once, kept in the registry. */
-    server_games_options games_options = {.data_dir = options.data_dir,
-                                          .busy_timeout_ms = options.journal_busy_ms};
+    server_games_options games_options = {
+        .data_dir = options.data_dir,
+        .busy_timeout_ms = (int)options.journal_busy_ms,
+        .max_games = (size_t)options.max_games,
+        .idle_report_ms = (uint64_t)options.game_idle_report_s * 1000u,
+        .idle_end_ms = (uint64_t)options.game_idle_end_s * 1000u,
+        .waiting_end_ms = (uint64_t)options.game_waiting_end_s * 1000u,
+        .rates = {
+            .messages = {(double)options.rate_messages, 2.0 * (double)options.rate_messages},
+            .address_messages = {(double)options.rate_address_messages,
+                                 2.0 * (double)options.rate_address_messages},
+            .creates = {(double)options.rate_creates / 3600.0, (double)options.rate_creates},
+            .failed_joins = {(double)options.rate_failed_joins / 60.0,
+                             (double)options.rate_failed_joins},
+        },
+    };
     const char *crash = getenv("BRIGADE_TEST_CRASH");
     if (crash && crash[0]) {
         if (!server_games_crash_parse(crash, &games_options.crash, &games_options.crash_at)) {
@@ -495,7 +637,7 @@ int main(int argc, char **argv)
     }
     server_net_options net_options = {
         .listen_address = options.listen_address,
-        .port = options.port,
+        .port = (int)options.port,
         .web_dir = options.web_dir,
         .queue_bytes_max = (size_t)options.send_queue_kib * 1024u,
         .queued_total_max = (size_t)options.send_queue_total_kib * 1024u,
