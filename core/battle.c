@@ -3298,7 +3298,9 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "only the umpire may do that");
     if (seat != BRIGADE_SIDE_NONE && !side_valid(seat))
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "the seat is A or B");
-    if (m->work.turn == 0)
+    /* The umpire may end a battle that never began (a player who never
+     * came); nothing else happens before turn 1. */
+    if (m->work.turn == 0 && c->kind != BRIGADE_COMMAND_END)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "the battle has not started");
     if (m->work.phase == BRIGADE_PHASE_ENDED)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE,

@@ -1035,8 +1035,9 @@ int journal_append(journal_db *journal, const journal_action *action)
     if (action->seat != BRIGADE_SIDE_A && action->seat != BRIGADE_SIDE_B &&
         action->seat != BRIGADE_SIDE_NONE)
         return journal_fail(j, "%s: the seat is A, B or NONE (the umpire)", context);
-    if (action->request < 1)
-        return journal_fail(j, "%s: request %" PRId64 " (at least 1)", context, action->request);
+    if (action->request < 1 && !(action->request == 0 && action->seat == BRIGADE_SIDE_NONE))
+        return journal_fail(j, "%s: request %" PRId64 " (at least 1; 0 only for the server's "
+                               "own action as the umpire)", context, action->request);
     if (action->answer == NULL || action->answer_len == 0)
         return journal_fail(j, "%s: the answer is required", context);
     if (action->rollback_to < 0 || (action->rollback_to > 0 && action->rollback_to >= action->seq))

@@ -229,7 +229,8 @@ typedef struct journal_action {
     const brigade_battle *battle;   /* a state of the game (unit ids for encoding) */
     const brigade_event_list *events; /* at least one */
     brigade_side seat;              /* who acted: A or B; NONE: the umpire (seat 'U') */
-    int64_t request;                /* the client's request id, >= 1 */
+    int64_t request;                /* the client's request id, >= 1; 0 for the server's own
+                                       action as the umpire (brigaded ending an idle game) */
     unsigned char action_sha256[JOURNAL_HASH_SIZE]; /* of the action's canonical encoding */
     const uint8_t *answer;          /* the answer frame to give a repeated request */
     size_t answer_len;
