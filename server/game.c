@@ -36,6 +36,7 @@
 
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
+#include <openssl/sha.h>
 
 #include "core/battle.h"
 #include "core/dice.h"
@@ -46,6 +47,7 @@
 #include "protocol/game_state.h"
 #include "journal/journal.h"
 #include "server/journal_queue.h"
+#include "server/rate.h"
 
 /* Random bytes in a game id and in a seat token; both are sent as lower
  * case hex (24 and 64 characters, within PROTOCOL.md §3's 63 and 127). */
@@ -147,6 +149,12 @@ struct server_game {
     bool watchers_due;
     server_game *watchers_next;
     server_game *next;                    /* hash chain */
+    /* Its last action (or its creation, or the server's start: the
+     * loop's clock, ms; 0 before the loop runs) and whether its idleness
+     * has been reported since (issue 13 point 3, server_games_life). */
+    uint64_t active_ms;
+    bool idle_reported;
+    bool ending;                          /* the server's own end is on its way */
     /* A journal job of this game is in flight (journal_queue.h); the
      * requests that came meanwhile wait here, in order. */
     bool busy;
@@ -173,6 +181,11 @@ struct server_session {
     bool umpire;             /* the umpire: live, no dice seed, no player's action */
     bool delayed;            /* a spectator of a game with a delay: in game->delayed */
     size_t member_index;     /* its place in game->members, or in game->delayed */
+    /* Its rate limits (server/rate.h), and how many of its messages in a
+     * row were refused for its message rate (SERVER_GAMES_REFUSED_MAX
+     * closes it). */
+    server_limits limits;
+    unsigned refused_in_a_row;
     /* Join's last_seq, else the game's seq at the join: an act whose
      * answer the journal holds at a later seq is a repeat of a request
      * sent before a reconnection (PROTOCOL.md §4.1). */
@@ -188,8 +201,31 @@ struct server_session {
  * allocation an action costs page faults): at most this many. */
 #define SERVER_GAMES_SPARE_BATTLES 64
 
+/* Messages of one connection refused in a row for its message rate after
+ * which it is closed (1008 "too many messages"): a client that ignores
+ * retry_after is not answered for ever. */
+#define SERVER_GAMES_REFUSED_MAX 100
+
+/* A full server's retry hint to a create, ms (PROTOCOL.md §6.4). */
+#define SERVER_GAMES_FULL_RETRY_MS 60000
+
+/* How often the table of addresses forgets the idle ones, ms. */
+#define SERVER_GAMES_SWEEP_MS 10000
+
 struct server_games {
     server_net *net;
+    /* Game lifecycle (server_games_life, brigaded --max-games,
+     * --game-idle-*): the options, and the timer that applies them. */
+    size_t max_games;
+    uint64_t idle_report_ms, idle_end_ms, waiting_end_ms;
+    uv_timer_t life_timer;
+    bool life_timer_open;
+    uint64_t swept_ms;           /* when the table of addresses was last swept */
+    uint64_t started_ms;         /* the loop's clock at attach: a loaded game's active_ms */
+    /* The rate limits (server/rate.h, brigaded --rate-*) and the limits
+     * of each peer address. */
+    server_rate_policy rates;
+    server_rate_table *addresses; /* owned */
     brigade_battle *spare[SERVER_GAMES_SPARE_BATTLES]; /* owned */
     size_t spare_count;
     time_t join_failure_logged;          /* the second of the last refused join logged */
@@ -329,6 +365,19 @@ static int server_games_insert(server_games *games, server_game *game)
     return 0;
 }
 
+/* Takes `game` out of the registry (the caller frees it). */
+static void server_games_remove(server_games *games, server_game *game)
+{
+    size_t slot = server_games_hash(game->id) % games->bucket_count;
+    for (server_game **link = &games->buckets[slot]; *link; link = &(*link)->next)
+        if (*link == game) {
+            *link = game->next;
+            game->next = NULL;
+            games->game_count--;
+            return;
+        }
+}
+
 /* ------------------------------------------------------------ sessions */
 
 static server_session *server_session_ref(server_session *session)
@@ -442,6 +491,9 @@ static void server_games_crash_point(const server_games *games, server_games_cra
     raise(SIGKILL);
 }
 
+static uint64_t server_games_life_every(const server_games *games);
+static void server_games_life(uv_timer_t *timer);
+
 int server_games_attach(server_games *games, server_net *net, char *message, size_t size)
 {
     games->net = net;
@@ -455,7 +507,19 @@ int server_games_attach(server_games *games, server_net *net, char *message, siz
         games->watchers_timer_open = true;
     }
     games->queue = server_journal_queue_start(server_net_loop(net), journal, games, message, size);
-    return games->queue ? 0 : -1;
+    if (!games->queue)
+        return -1;
+    games->started_ms = uv_now(server_net_loop(net));
+    if (uv_timer_init(server_net_loop(net), &games->life_timer) != 0) {
+        snprintf(message, size, "cannot start the games' timer");
+        return -1;
+    }
+    games->life_timer.data = games;
+    uv_unref((uv_handle_t *)&games->life_timer);
+    games->life_timer_open = true;
+    uint64_t every = server_games_life_every(games);
+    uv_timer_start(&games->life_timer, server_games_life, every, every);
+    return 0;
 }
 
 void server_games_stop(server_games *games)
@@ -463,6 +527,10 @@ void server_games_stop(server_games *games)
     if (!games || !games->queue)
         return;
     games->stopping = true;
+    if (games->life_timer_open) {
+        uv_close((uv_handle_t *)&games->life_timer, NULL);
+        games->life_timer_open = false;
+    }
     if (games->watchers_timer_open) {
         uv_close((uv_handle_t *)&games->watchers_timer, NULL);
         games->watchers_timer_open = false;
@@ -493,6 +561,7 @@ void server_games_destroy(server_games *games)
     }
     free(games->buckets);
     free(games->data_dir);
+    server_rate_table_free(games->addresses);
     for (size_t i = 0; i < games->spare_count; i++)
         free(games->spare[i]);
     server_journal_queue_free(games->queue);
@@ -863,19 +932,111 @@ static void server_games_send(server_connection *connection,
     server_buffer_unref(buffer);
 }
 
-static void server_games_send_error(server_connection *connection, int64_t request,
-                                    protocol_error_code code, const char *format, ...)
+static void server_games_send_error_v(server_connection *connection, int64_t request,
+                                      protocol_error_code code, uint64_t retry_after_ms,
+                                      const char *format, va_list args)
 {
     protocol_server_message message;
     memset(&message, 0, sizeof(message));
     message.kind = PROTOCOL_SERVER_ERROR;
     message.request = request;
     message.as.error.code = code;
+    /* Whole seconds, rounded up (PROTOCOL.md §6.4 retry_after). */
+    message.as.error.retry_after = retry_after_ms ? (int64_t)((retry_after_ms + 999) / 1000) : 0;
+    vsnprintf(message.as.error.message, sizeof(message.as.error.message), format, args);
+    server_games_send(connection, &message);
+}
+
+static void server_games_send_error(server_connection *connection, int64_t request,
+                                    protocol_error_code code, const char *format, ...)
+{
     va_list args;
     va_start(args, format);
-    vsnprintf(message.as.error.message, sizeof(message.as.error.message), format, args);
+    server_games_send_error_v(connection, request, code, 0, format, args);
     va_end(args);
-    server_games_send(connection, &message);
+}
+
+/* An error that says when to try again: `retry_after` (PROTOCOL.md §6.4)
+ * of retry_after_ms rounded up to whole seconds. */
+static void server_games_send_retry(server_connection *connection, int64_t request,
+                                    protocol_error_code code, uint64_t retry_after_ms,
+                                    const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    server_games_send_error_v(connection, request, code, retry_after_ms ? retry_after_ms : 1,
+                              format, args);
+    va_end(args);
+}
+
+/* ---------------------------------------------------------- rate limits */
+
+/* The limits of the connection's peer address, or NULL (the machine's own
+ * addresses: server/rate.h). Valid until the next call. */
+static server_limits *server_games_address_limits(server_games *games,
+                                                  server_connection *connection)
+{
+    return server_rate_table_get(games->addresses, server_connection_address(connection),
+                                 &games->rates, uv_now(server_net_loop(games->net)));
+}
+
+/* What a request takes a token of. */
+typedef enum server_games_rate_kind { SERVER_GAMES_MESSAGE, SERVER_GAMES_CREATE } server_games_rate_kind;
+
+/* Takes a token of `kind` from the connection's bucket and its address's.
+ * Returns 0, or the ms to wait (the longer of the two). */
+static uint64_t server_games_take(server_games *games, server_session *session,
+                                  server_connection *connection, server_games_rate_kind kind)
+{
+    uint64_t now = uv_now(server_net_loop(games->net));
+    bool message = kind == SERVER_GAMES_MESSAGE;
+    uint64_t wait = server_bucket_take(message ? &session->limits.messages
+                                               : &session->limits.creates,
+                                       message ? &games->rates.messages : &games->rates.creates,
+                                       now);
+    server_limits *address = server_games_address_limits(games, connection);
+    if (address) {
+        uint64_t shared = server_bucket_take(
+            message ? &address->messages : &address->creates,
+            message ? &games->rates.address_messages : &games->rates.creates, now);
+        if (shared > wait)
+            wait = shared;
+    }
+    return wait;
+}
+
+/* Whether a join may be tried now (no lockout of the connection or its
+ * address, server/rate.h); else answers rate_limited and returns false. */
+static bool server_games_join_allowed(server_games *games, server_session *session,
+                                      server_connection *connection, int64_t request)
+{
+    uint64_t now = uv_now(server_net_loop(games->net));
+    uint64_t wait = server_guard_wait(&session->limits.joins, now);
+    server_limits *address = server_games_address_limits(games, connection);
+    bool by_address = false;
+    if (address && server_guard_wait(&address->joins, now) > wait) {
+        wait = server_guard_wait(&address->joins, now);
+        by_address = true;
+    }
+    if (!wait)
+        return true;
+    server_games_send_retry(connection, request, PROTOCOL_ERROR_RATE_LIMITED, wait,
+                            "too many refused joins from this %s: try again in %llu s",
+                            by_address ? "address" : "connection",
+                            (unsigned long long)((wait + 999) / 1000));
+    return false;
+}
+
+/* Counts a refused join (a wrong token or password, no such game) against
+ * the connection and its address: their tries, then a growing lockout. */
+static void server_games_join_strike(server_games *games, server_session *session,
+                                     server_connection *connection)
+{
+    uint64_t now = uv_now(server_net_loop(games->net));
+    server_guard_fail(&session->limits.joins, &games->rates.failed_joins, now);
+    server_limits *address = server_games_address_limits(games, connection);
+    if (address)
+        server_guard_fail(&address->joins, &games->rates.failed_joins, now);
 }
 
 static protocol_error_code server_games_error_code(brigade_battle_error_code code)
@@ -1284,6 +1445,17 @@ server_games *server_games_new(const server_games_options *options, char *messag
     }
     games->crash = options->crash;
     games->crash_at = options->crash_at;
+    games->rates = options->rates;
+    games->max_games = options->max_games ? options->max_games : SERVER_GAMES_MAX;
+    games->idle_report_ms = options->idle_report_ms;
+    games->idle_end_ms = options->idle_end_ms;
+    games->waiting_end_ms = options->waiting_end_ms;
+    games->addresses = server_rate_table_new(0);
+    if (!games->addresses) {
+        server_games_destroy(games);
+        snprintf(message, size, "out of memory");
+        return NULL;
+    }
     games->busy_timeout_ms = options->busy_timeout_ms;
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
@@ -1527,6 +1699,8 @@ static void server_append_done(server_journal_job *base, void *context)
         job->next = NULL;
         game->seq++;
         game->events += (long)job->events.count;
+        game->active_ms = uv_now(server_net_loop(games->net));
+        game->idle_reported = false;
         server_game_delta_keep(game, job->delta);
         server_game_answer_keep(game, job->action.seat, job->action.request,
                                 job->action.action_sha256, job->ack);
@@ -1542,6 +1716,7 @@ static void server_append_done(server_journal_job *base, void *context)
         server_games_send_job_error(connection, job->action.request, base,
                                     job->send_ack ? "the action" : "the join");
     }
+    game->ending = false; /* a failed end is tried again after another idle spell */
     if (committed && job->rejoin && connection && !games->stopping)
         server_games_handle_bytes(games, job->session, job->rejoin, job->rejoin_length,
                                   &server_resume_none);
@@ -1786,8 +1961,10 @@ static void server_read_done(server_journal_job *base, void *context)
         server_game *loaded = job->loaded;
         job->loaded = NULL;
         if (loaded && !server_games_find(games, loaded->id) &&
-            server_games_insert(games, loaded) == 0)
+            server_games_insert(games, loaded) == 0) {
+            loaded->active_ms = uv_now(server_net_loop(games->net));
             loaded = NULL; /* the registry's */
+        }
         server_game_free(loaded);
         server_resume resume = server_resume_none;
         resume.loaded = true;
@@ -1919,6 +2096,7 @@ static void server_create_done(server_journal_job *base, void *context)
     } else {
         fprintf(stderr, "brigaded: game %s created by connection %lu\n", job->game->id,
                 connection ? server_connection_id(connection) : 0ul);
+        job->game->active_ms = uv_now(server_net_loop(games->net));
         job->game = NULL; /* the registry's now */
         if (connection)
             server_games_send(connection, &job->answer);
@@ -1931,9 +2109,21 @@ static void server_games_create(server_games *games, server_connection *connecti
 {
     int64_t request = message->request;
     server_create_job *create = NULL;
-    if (games->game_count + games->creating >= SERVER_GAMES_MAX) {
-        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
-                                "too many games on this server (%d)", SERVER_GAMES_MAX);
+    uint64_t wait = server_games_take(games, server_connection_data(connection), connection,
+                                      SERVER_GAMES_CREATE);
+    if (wait) {
+        server_games_send_retry(connection, request, PROTOCOL_ERROR_RATE_LIMITED, wait,
+                                "too many games created from here: the next in %llu s",
+                                (unsigned long long)((wait + 999) / 1000));
+        return;
+    }
+    if (games->game_count + games->creating >= games->max_games) {
+        /* Full: games leave memory as they end or are ended for idleness
+         * (server_games_life), so a create may work later. */
+        server_games_send_retry(connection, request, PROTOCOL_ERROR_UNAVAILABLE,
+                                SERVER_GAMES_FULL_RETRY_MS,
+                                "the server holds %zu games, its limit (brigaded --max-games): "
+                                "try again later", games->game_count);
         return;
     }
     server_game *game = calloc(1, sizeof(*game));
@@ -2315,6 +2505,8 @@ static void server_games_join(server_games *games, server_connection *connection
                                                    : brigade_side_name(session->seat));
         return;
     }
+    if (!server_games_join_allowed(games, session, connection, request))
+        return;
     server_game *game = server_games_find(games, message->as.join.game);
     if (!game && !resume->loaded) {
         /* Not in memory (an ended game, or none such): the journal thread
@@ -2330,6 +2522,7 @@ static void server_games_join(server_games *games, server_connection *connection
         return;
     }
     if (!game) {
+        server_games_join_strike(games, session, connection);
         server_games_send_error(connection, request, PROTOCOL_ERROR_UNKNOWN_GAME,
                                 "no game \"%s\"", message->as.join.game);
         return;
@@ -2351,6 +2544,7 @@ static void server_games_join(server_games *games, server_connection *connection
                     CRYPTO_memcmp(hash, game->umpire_sha256, sizeof(hash)) == 0;
     OPENSSL_cleanse(hash, sizeof(hash));
     if (!seat_a && !seat_b && !watching && !umpiring) {
+        server_games_join_strike(games, session, connection);
         server_games_join_failed(games, connection, game, "not a token of the game");
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_TOKEN,
                                 "the token is not a seat token of game \"%s\"", game->id);
@@ -2364,6 +2558,7 @@ static void server_games_join(server_games *games, server_connection *connection
             OPENSSL_cleanse(hash, sizeof(hash));
         }
         if (!good) {
+            server_games_join_strike(games, session, connection);
             server_games_join_failed(games, connection, game,
                                      message->as.join.has_password
                                          ? "a wrong spectator password"
@@ -2395,7 +2590,8 @@ static void server_games_join(server_games *games, server_connection *connection
 
     /* The seat's first join carries its dice seed; a seed on a later join
      * is ignored (the first one stays: PROTOCOL.md §10.3). */
-    if (!watching && !umpiring && !game->battle->dice.seeds[seat][0]) {
+    bool over = game->battle->phase == BRIGADE_PHASE_ENDED; /* a late join: nothing to record */
+    if (!watching && !umpiring && !over && !game->battle->dice.seeds[seat][0]) {
         if (!message->as.join.has_seed) {
             server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
                                     "seed: seat %s's first join must carry its dice seed, 64 "
@@ -2412,7 +2608,7 @@ static void server_games_join(server_games *games, server_connection *connection
 
     /* The umpire's first join: from now on the game has an umpire, and
      * D9's events wait for its rulings (PROTOCOL.md §10.2). */
-    if (umpiring && !game->battle->umpired) {
+    if (umpiring && !over && !game->battle->umpired) {
         if (!server_games_seated(games, game, session, request, bytes, length))
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                     "the server could not seat the umpire");
@@ -2628,6 +2824,15 @@ static bool server_games_repeat(server_games *games, server_connection *connecti
     return true;
 }
 
+/* server_games_apply's failure of the server's own (not a rule's). */
+#define SERVER_GAMES_APPLY_FAILED ((brigade_battle_error_code)-1)
+static brigade_battle_error_code server_games_apply(server_games *games, server_game *game,
+                                                    server_session *session, brigade_side seat,
+                                                    const brigade_command *command,
+                                                    int64_t request,
+                                                    const unsigned char *action_hash,
+                                                    bool send_ack, brigade_battle_error *error);
+
 static void server_games_act(server_games *games, server_connection *connection,
                              const protocol_client_message *message,
                              const unsigned char *bytes, size_t length,
@@ -2667,7 +2872,7 @@ static void server_games_act(server_games *games, server_connection *connection,
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE, "%s", why);
         return;
     }
-    if (game->battle->turn == 0) {
+    if (game->battle->turn == 0 && !(session->umpire && command.kind == BRIGADE_COMMAND_END)) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_WRONG_PHASE,
                                 "the battle begins when both players have joined with their "
                                 "dice seeds (waiting for %s)",
@@ -2678,35 +2883,197 @@ static void server_games_act(server_games *games, server_connection *connection,
         return;
     }
 
+    brigade_battle_error error;
+    brigade_battle_error_code code = server_games_apply(games, game, session, session->seat,
+                                                        &command, request, action_hash, true,
+                                                        &error);
+    if (code == SERVER_GAMES_APPLY_FAILED)
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                "the server could not carry out the action");
+    else if (code != BRIGADE_BATTLE_OK)
+        server_games_send_error(connection, request, server_games_error_code(code), "%s",
+                                error.message[0] ? error.message
+                                                 : brigade_battle_error_code_name(code));
+}
+
+/*
+ * Applies `command` of `seat` (NONE: the umpire) to `game`'s battle with the
+ * game's dice and, accepted, submits the action's journal append for
+ * `session` (send_ack: an act's ack goes to its connection). Returns
+ * BRIGADE_BATTLE_OK once submitted; the rules' refusal, with *error saying
+ * why (no journal, no dice number consumed: the counter is the battle's
+ * rolls, core/dice.h); or SERVER_GAMES_APPLY_FAILED (memory, or dice out
+ * of step: nothing done).
+ */
+static brigade_battle_error_code server_games_apply(server_games *games, server_game *game,
+                                                    server_session *session, brigade_side seat,
+                                                    const brigade_command *command,
+                                                    int64_t request,
+                                                    const unsigned char *action_hash,
+                                                    bool send_ack, brigade_battle_error *error)
+{
     brigade_event_list events;
     brigade_event_list_init(&events);
     server_dice dice;
     brigade_dice_source source;
     server_dice_init(&dice, game, game->battle, &source);
-
-    brigade_battle_error error;
-    memset(&error, 0, sizeof(error));
+    memset(error, 0, sizeof(*error));
     brigade_battle_error_code code =
-        brigade_battle_apply(game->battle, session->seat, &command, &source, &events, &error);
-    if (code != BRIGADE_BATTLE_OK) {
-        /* Nothing journaled: no dice numbers consumed (the counter is the
-         * battle's rolls, core/dice.h). */
-        protocol_error_code wire_code = server_games_error_code(code);
-        server_games_send_error(connection, request, wire_code, "%s",
-                                error.message[0] ? error.message
-                                                 : brigade_battle_error_code_name(code));
-        goto done;
-    }
+        brigade_battle_apply(game->battle, seat, command, &source, &events, error);
     server_append_job *job = NULL;
-    if (!server_dice_consistent(&dice, game->battle, &events) ||
-        !(job = server_games_prepare(games, game, session->seat, request, action_hash, &events,
-                                     NULL, 0)) ||
-        !server_games_submit_append(games, job, session, true, NULL, 0))
-        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
-                                "the server could not carry out the action");
-done:
+    if (code == BRIGADE_BATTLE_OK &&
+        (!server_dice_consistent(&dice, game->battle, &events) ||
+         !(job = server_games_prepare(games, game, seat, request, action_hash, &events, NULL,
+                                      0)) ||
+         !server_games_submit_append(games, job, session, send_ack, NULL, 0)))
+        code = SERVER_GAMES_APPLY_FAILED;
     OPENSSL_cleanse(&dice, sizeof(dice));
     brigade_event_list_free(&events);
+    return code;
+}
+
+/* ------------------------------------------------------------ lifecycle */
+
+/* How often server_games_life looks at every game, ms: a quarter of the
+ * shortest idle time configured, between 250 ms and 30 s. */
+static uint64_t server_games_life_every(const server_games *games)
+{
+    uint64_t every = 30000;
+    const uint64_t times[] = {games->idle_report_ms, games->idle_end_ms, games->waiting_end_ms};
+    for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+        if (times[i] && times[i] / 4 < every)
+            every = times[i] / 4;
+    return every < 250 ? 250 : every;
+}
+
+/* "3 d 4 h", "2 h 5 min", "40 s": a duration for the log and the players. */
+static void server_duration_text(uint64_t ms, char *out, size_t size)
+{
+    uint64_t s = ms / 1000;
+    if (s >= 86400)
+        snprintf(out, size, "%llu d %llu h", (unsigned long long)(s / 86400),
+                 (unsigned long long)(s % 86400 / 3600));
+    else if (s >= 3600)
+        snprintf(out, size, "%llu h %llu min", (unsigned long long)(s / 3600),
+                 (unsigned long long)(s % 3600 / 60));
+    else if (s >= 60)
+        snprintf(out, size, "%llu min", (unsigned long long)(s / 60));
+    else
+        snprintf(out, size, "%llu s", (unsigned long long)s);
+}
+
+/* Whether nothing refers to `game` but the registry: no connection
+ * joined (live or delayed), no journal job or waiting request, no
+ * watcher count due. */
+static bool server_game_unused(const server_game *game)
+{
+    return game->member_count == 0 && game->delayed_count == 0 && !game->busy &&
+           !game->waiting && !game->watchers_due;
+}
+
+/*
+ * Ends `game` by the server's policy: the umpire's `end` (PROTOCOL.md §5.3)
+ * with `reason` as its note, journaled as an umpire's action of request 0,
+ * a delta to everyone joined, the dice seed revealed as at any end. A
+ * battle not begun (a seat's seed missing) ends too. Logs what it did.
+ */
+static void server_games_policy_end(server_games *games, server_game *game, const char *reason)
+{
+    brigade_command command;
+    memset(&command, 0, sizeof(command));
+    command.kind = BRIGADE_COMMAND_END;
+    server_games_note_set(&command, reason);
+    /* Tried again only after another spell as long (the log says why). */
+    game->active_ms = uv_now(server_net_loop(games->net));
+    unsigned char hash[JOURNAL_HASH_SIZE];
+    SHA256((const unsigned char *)reason, strlen(reason), hash);
+    /* A session of no connection: the server acts as the umpire. */
+    server_session *session = calloc(1, sizeof(*session));
+    if (!session) {
+        fprintf(stderr, "brigaded: game %s: cannot end it (out of memory)\n", game->id);
+        return;
+    }
+    session->refs = 1;
+    session->seat = BRIGADE_SIDE_NONE;
+    session->umpire = true;
+    session->game = game;
+    brigade_battle_error error;
+    brigade_battle_error_code code = server_games_apply(games, game, session, BRIGADE_SIDE_NONE,
+                                                        &command, 0, hash, false, &error);
+    server_session_unref(session);
+    if (code != BRIGADE_BATTLE_OK) {
+        fprintf(stderr, "brigaded: game %s: cannot end it (%s)\n", game->id,
+                code == SERVER_GAMES_APPLY_FAILED ? "out of memory" : error.message);
+        return;
+    }
+    game->ending = true;
+    fprintf(stderr, "brigaded: game %s ended by the server: %s\n", game->id, reason);
+}
+
+/*
+ * The lifecycle timer (issue 13 point 3): every server_games_life_every,
+ *  - an ended game nobody uses leaves memory (its journal stays: a late
+ *    join reads it again, server_games_join);
+ *  - a game with no action for --game-idle-report is logged, once a spell;
+ *  - a game with no action for --game-idle-end (a battle under way) or
+ *    --game-waiting-end (a battle still waiting for a seat's first join)
+ *    is ended by the server (server_games_policy_end);
+ *  - the table of addresses forgets the idle ones (server/rate.h).
+ */
+static void server_games_life(uv_timer_t *timer)
+{
+    server_games *games = timer->data;
+    if (games->stopping)
+        return;
+    uint64_t now = uv_now(timer->loop);
+    size_t unloaded = 0;
+    for (size_t i = 0; i < games->bucket_count; i++) {
+        server_game *game = games->buckets[i];
+        while (game) {
+            server_game *next = game->next;
+            if (game->damage) {
+                game = next;
+                continue;
+            }
+            if (game->battle->phase == BRIGADE_PHASE_ENDED) {
+                if (server_game_unused(game)) {
+                    server_games_remove(games, game);
+                    server_game_free(game);
+                    unloaded++;
+                }
+                game = next;
+                continue;
+            }
+            uint64_t since = game->active_ms ? game->active_ms : games->started_ms;
+            uint64_t idle = now > since ? now - since : 0;
+            char spell[48];
+            server_duration_text(idle, spell, sizeof(spell));
+            if (games->idle_report_ms && idle >= games->idle_report_ms && !game->idle_reported) {
+                fprintf(stderr, "brigaded: game %s: no action for %s (%s; %zu connection(s) "
+                                "joined)\n", game->id, spell,
+                        game->battle->turn == 0 ? "waiting for its players" : "under way",
+                        game->member_count + game->delayed_count);
+                game->idle_reported = true;
+            }
+            uint64_t limit = game->battle->turn == 0 ? games->waiting_end_ms : games->idle_end_ms;
+            if (limit && idle >= limit && !game->ending && !game->busy && !game->waiting) {
+                char reason[160];
+                snprintf(reason, sizeof(reason),
+                         "the server ended the battle: no action for %s (%s)", spell,
+                         game->battle->turn == 0 ? "its players never both joined"
+                                                 : "a game left unplayed");
+                server_games_policy_end(games, game, reason);
+            }
+            game = next;
+        }
+    }
+    if (unloaded)
+        fprintf(stderr, "brigaded: %zu ended game(s) left memory (%zu in memory)\n", unloaded,
+                games->game_count);
+    if (now - games->swept_ms >= SERVER_GAMES_SWEEP_MS) {
+        server_rate_table_sweep(games->addresses, &games->rates, now);
+        games->swept_ms = now;
+    }
 }
 
 /* ------------------------------------------------------------- handlers */
@@ -2817,6 +3184,34 @@ static void server_games_on_message(void *context, server_connection *connection
     server_session *session = server_connection_data(connection);
     if (!session)
         return; /* on_open ran out of memory: the connection is closing */
+    uint64_t wait = server_games_take(games, session, connection,
+                                      SERVER_GAMES_MESSAGE);
+    if (wait) {
+        /* Refused unread but answered (PROTOCOL.md §4: one answer a
+         * request), its request id read from the frame if it has one. */
+        protocol_client_message message;
+        protocol_message_status status;
+        memset(&status, 0, sizeof(status));
+        if (protocol_client_message_decode(bytes, length, &message, &status) ==
+            PROTOCOL_MESSAGE_OK) {
+            status.request = message.request;
+            server_games_message_clear(&message);
+        }
+        if (++session->refused_in_a_row >= SERVER_GAMES_REFUSED_MAX) {
+            fprintf(stderr, "brigaded: connection %lu from %s closed: %u messages in a row over "
+                            "its rate\n", server_connection_id(connection),
+                    server_connection_address(connection), session->refused_in_a_row);
+            server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
+            return;
+        }
+        server_games_send_retry(connection, status.request, PROTOCOL_ERROR_RATE_LIMITED, wait,
+                                "too many messages: at most %g a second from one connection "
+                                "(%g from one address); nothing done",
+                                games->rates.messages.per_second,
+                                games->rates.address_messages.per_second);
+        return;
+    }
+    session->refused_in_a_row = 0;
     server_games_enter(games, session, bytes, length, &server_resume_none);
 }
 

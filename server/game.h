@@ -61,11 +61,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "server/net.h"
+#include "server/rate.h"
 
-/* At most this many games live in one server; a create beyond it gets
- * error internal ("too many games"). */
+/* At most this many games in memory by default (brigaded --max-games); a
+ * create beyond it gets `unavailable` with a retry_after (PROTOCOL.md
+ * §6.4). Ended games leave memory, so the cap counts games under way and
+ * waiting for their players (and ended ones read back for a late join). */
 #define SERVER_GAMES_MAX 10000
 /* Deltas kept per game for connections that resume (PROTOCOL.md §4.1): a
  * client further behind gets a whole snapshot. The answers of as many
@@ -91,6 +95,20 @@ typedef struct server_games_options {
      * process before its actions are refused with `unavailable`, ms; 0:
      * JOURNAL_BUSY_TIMEOUT_MS (brigaded --journal-busy-ms). */
     int busy_timeout_ms;
+    /* The rate limits (server/rate.h; brigaded --rate-messages,
+     * --rate-messages-per-address, --rate-creates, --rate-failed-joins):
+     * a request over one is refused with rate_limited and retry_after
+     * (PROTOCOL.md §6.4). Zeroed: no limit. */
+    server_rate_policy rates;
+    /* Game lifecycle (issue 13 point 3): the games in memory at most (0:
+     * SERVER_GAMES_MAX; brigaded --max-games), and, in ms (0: never), the
+     * time without an action after which a game is logged as idle
+     * (--game-idle-report) and after which the server ends it: a battle
+     * under way (--game-idle-end), a battle waiting for a seat's first
+     * join (--game-waiting-end). An ended game leaves memory once no
+     * connection is joined to it. */
+    size_t max_games;
+    uint64_t idle_report_ms, idle_end_ms, waiting_end_ms;
     /* TEST HOOK, for the crash tests only (tests/journal/crash_test.py):
      * main() reads BRIGADE_TEST_CRASH=before-commit[:N] or after-commit[:N]
      * from the environment into these; the server then kills itself with

@@ -12,6 +12,13 @@ on every address, a third websocket from one non-loopback address of this
 machine gets 503 naming the option, while loopback (a local proxy) is not
 capped. Without a non-loopback address here, it says so and checks the
 loopback half only.
+
+rate_messages, rate_creates, rate_failed_joins: the token buckets of
+--rate-messages, --rate-creates and --rate-failed-joins (rate_limited with
+retry_after, PROTOCOL.md §6.4), the growing lockout of refused joins, per
+connection and per address. max_games: a full server answers unavailable
+with retry_after. game_lifecycle: idle games reported and ended by the
+server, ended games leaving memory and read back for a late join.
 """
 import os
 import socket
@@ -19,7 +26,8 @@ import sys
 import time
 
 import brigade_wire as wire
-from game_flow import Client, Failure, Server, check, run_case
+from game_flow import (Client, Failure, Server, Table, check, create_game, expect_error,
+                       run_case, scenario_text, seed)
 
 
 def handshake(port, host="127.0.0.1"):
@@ -175,11 +183,202 @@ def case_failed_joins(server, scenarios):
           "no token or password in the log")
 
 
+def expect_rate_limited(answer, request=None, at_least=1, at_most=None):
+    """A rate_limited error with a retry_after in whole seconds."""
+    expect_error(answer, "rate_limited", request)
+    retry = answer.get("retry_after")
+    check(isinstance(retry, int) and retry >= at_least and
+          (at_most is None or retry <= at_most),
+          "retry_after %r not in %r..%r: %r" % (retry, at_least, at_most, answer))
+
+
+def case_rate_messages(server, scenarios):
+    """--rate-messages 5: ten at once (two seconds' worth), then five a
+    second; each refused message is answered rate_limited with its request
+    and retry_after 1; 100 refused in a row close the connection (1008)."""
+    c = Client(server)
+    for i in range(10):
+        expect_error(c.ask({"type": "act", "action": {"kind": "done"}}), "not_joined")
+    request = c.send({"type": "act", "action": {"kind": "done"}})
+    expect_rate_limited(c.recv(), request, 1, 1)
+    time.sleep(1.1)  # five more tokens
+    answers = []
+    for i in range(7):
+        answers.append(c.ask({"type": "act", "action": {"kind": "done"}})["code"])
+    check(answers[:5] == ["not_joined"] * 5 and answers[5:] == ["rate_limited"] * 2,
+          "after a second, five go through: %r" % answers)
+    # A second connection has its own bucket (loopback: no address bucket).
+    other = Client(server)
+    expect_error(other.ask({"type": "act", "action": {"kind": "done"}}), "not_joined")
+    other.close()
+    # A client that ignores retry_after: 100 in a row and it is closed.
+    for i in range(120):
+        try:
+            c.send({"type": "act", "action": {"kind": "done"}})
+        except (OSError, wire.Closed):
+            break
+    codes = []
+    closed = None
+    while True:
+        try:
+            codes.append(c.recv()["code"])
+        except wire.Closed as gone:
+            closed = gone
+            break
+    check(closed is not None and closed.code == 1008, "closed with 1008: %r" % closed)
+    check(set(codes) == {"rate_limited"} and len(codes) == 100 - 2 - 1,
+          "refused until closed: %d %r" % (len(codes), set(codes)))
+    check("messages in a row over its rate" in server.text(), "the close is logged")
+
+
+def case_rate_creates(server, scenarios):
+    """--rate-creates 3: three games at once, the fourth refused with
+    rate_limited and a retry_after of about 20 minutes (3 an hour)."""
+    c = Client(server)
+    for i in range(3):
+        create_game(c, scenarios)
+    answer = c.ask({"type": "create", "scenario": scenario_text(scenarios, "example_a.json")})
+    expect_rate_limited(answer, None, 1190, 1201)
+    c.close()
+
+
+def case_rate_failed_joins(server, scenarios):
+    """--rate-failed-joins 3: three refused joins, then a lockout of 1 s,
+    2 s, ... during which even the right token is refused; the lockout is
+    the connection's, and (from another address than the machine's own)
+    the address's over all its connections."""
+    c = Client(server)
+    game, seats = create_game(c, scenarios)
+    bad = "0bad" * 16
+    for i in range(3):
+        expect_error(c.ask({"type": "join", "game": game, "token": bad}), "bad_token")
+    # The fourth is refused for its token, and locks out for a second.
+    expect_error(c.ask({"type": "join", "game": game, "token": bad}), "bad_token")
+    started = time.time()
+    expect_rate_limited(c.ask({"type": "join", "game": game, "token": seats["A"],
+                               "seed": seed()}), None, 1, 1)
+    # A guessed game id counts too, but not while locked out.
+    time.sleep(max(0.0, 1.05 - (time.time() - started)))
+    expect_error(c.ask({"type": "join", "game": "no-such-game", "token": bad}), "unknown_game")
+    expect_rate_limited(c.ask({"type": "join", "game": game, "token": bad}), None, 2, 2)
+    time.sleep(2.05)
+    # Once the lockout is over, the right token works.
+    answer = c.ask({"type": "join", "game": game, "token": seats["A"], "seed": seed()})
+    check(answer.get("type") == "welcome", "after the lockout: %r" % answer)
+    c.close()
+    # Another connection from loopback was never locked out.
+    d = Client(server)
+    answer = d.ask({"type": "join", "game": game, "token": seats["B"], "seed": seed()})
+    check(answer.get("type") == "welcome", "another connection: %r" % answer)
+    d.close()
+    address = local_address()
+    if address is None:
+        print("no non-loopback address on this machine: the address half is not checked")
+        return
+    first = wire.WebSocket(server.port, host=address, timeout=10)
+    second = wire.WebSocket(server.port, host=address, timeout=10)
+    def ask(ws, message):
+        ws.send_message(dict(message, request=1))
+        return ws.recv_message()
+    for ws in (first, first, second, second):  # four from one address
+        answer = ask(ws, {"type": "join", "game": game, "token": bad})
+    expect_error(answer, "bad_token")
+    # The address is locked out: a third connection from it too.
+    third = wire.WebSocket(server.port, host=address, timeout=10)
+    expect_rate_limited(ask(third, {"type": "join", "game": game, "token": seats["umpire"]}))
+    for ws in (first, second, third):
+        ws.close()
+
+
+def case_max_games(server, scenarios):
+    """--max-games 2: a third create is refused with unavailable and a
+    retry_after (not internal); the games in memory play on."""
+    c = Client(server)
+    game, seats = create_game(c, scenarios)
+    create_game(c, scenarios)
+    answer = c.ask({"type": "create", "scenario": scenario_text(scenarios, "example_a.json")})
+    expect_error(answer, "unavailable")
+    check(answer.get("retry_after") == 60 and "--max-games" in answer["message"],
+          "a full server's answer: %r" % answer)
+    answer = c.ask({"type": "join", "game": game, "token": seats["A"], "seed": seed()})
+    check(answer.get("type") == "welcome", "a game in memory still joins: %r" % answer)
+    c.close()
+
+
+def wait_for_log(server, text, seconds):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if text in server.text():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def case_game_lifecycle(server, scenarios):
+    """--game-waiting-end 2s --game-idle-end 3s --game-idle-report 1s: a game
+    whose players never came is ended by the server; a battle under way
+    with no action is reported, then ended, its players told by a delta
+    (phase ended, the reason in the log, the seed revealed); ended games
+    leave memory once nobody is joined, and a late join reads the final
+    state back from the journal."""
+    c = Client(server)
+    waiting, waiting_seats = create_game(c, scenarios)
+    c.close()
+    table = Table(server, scenarios)
+    check(wait_for_log(server, "game %s: no action for 1 s (under way" % table.game, 3),
+          "the idle battle is reported")
+    check(wait_for_log(server, "game %s ended by the server: the server ended the battle: no "
+                       "action for 2 s (its players never both joined)" % waiting, 3),
+          "the waiting game is ended")
+    # The players of the idle battle hear its end as a delta.
+    for who in ("A", "B", "umpire"):
+        table.deltas(who, table.seq + 1)
+    table.seq += 1
+    state = table.states["A"]
+    check(state["phase"] == "ended" and len(state["dice"]["server_seed"]) == 64,
+          "ended, seed revealed: %s %r" % (state["phase"], state["dice"]))
+    texts = [e["text"] for e in state["log"] if e["seq"] == table.seq]
+    check(any("no action for 3 s (a game left unplayed)" in t for t in texts),
+          "the reason in the log: %r" % texts)
+    check(table.states["A"] == table.states["B"] == table.states["umpire"], "one state")
+    # Nothing more is accepted.
+    expect_error(table.ask("A", {"kind": "done"}), "wrong_phase")
+    # The waiting game left memory; a late join gets its final state.
+    check(wait_for_log(server, "ended game(s) left memory", 3), "ended games leave memory")
+    late = Client(server)
+    answer = late.ask({"type": "join", "game": waiting, "token": waiting_seats["A"],
+                       "seed": seed()})
+    check(answer.get("type") == "welcome" and answer["state"]["phase"] == "ended" and
+          answer["state"]["turn"] == 0, "a late join of the ended waiting game: %r" %
+          {k: answer.get(k) for k in ("type", "code", "message")})
+    late.close()
+    # The battle's players leave: it leaves memory too, and comes back.
+    for who in ("A", "B", "umpire"):
+        table.clients[who].close()
+    before = server.text().count("ended game(s) left memory")
+    deadline = time.time() + 5
+    while time.time() < deadline and server.text().count("ended game(s) left memory") <= before:
+        time.sleep(0.05)
+    check(server.text().count("ended game(s) left memory") > before, "the battle leaves memory")
+    again = Client(server)
+    answer = again.ask({"type": "join", "game": table.game, "token": table.seats["B"]})
+    check(answer.get("type") == "welcome" and answer["state"] == state,
+          "a late join gets the final state: %r" % answer.get("type"))
+    again.close()
+
+
 CASES = {
     "failed_joins": (case_failed_joins, []),
     "connections": (case_connections, ["--max-connections", "4", "--join-timeout-s", "1"]),
     "per_address": (case_per_address, ["--listen", "0.0.0.0", "--max-connections-per-address",
                                        "2"]),
+    "rate_messages": (case_rate_messages, ["--rate-messages", "5"]),
+    "rate_creates": (case_rate_creates, ["--rate-creates", "3"]),
+    "rate_failed_joins": (case_rate_failed_joins, ["--listen", "0.0.0.0",
+                                                   "--rate-failed-joins", "3"]),
+    "max_games": (case_max_games, ["--max-games", "2"]),
+    "game_lifecycle": (case_game_lifecycle, ["--game-waiting-end", "2s", "--game-idle-end", "3s",
+                                             "--game-idle-report", "1s"]),
 }
 
 
