@@ -1389,17 +1389,23 @@ static void game_run_on_error(game_run *run, protocol_server_message *message)
                            ? message->as.error.code_name
                            : protocol_error_code_name(message->as.error.code);
     const char *text = message->as.error.message;
-    if (strcmp(code, "unavailable") == 0 && run->retry_initialised &&
+    /* unavailable and rate_limited: nothing was done; sent again after the
+     * server's retry_after (PROTOCOL.md §6.4), else GAME_RUN_RETRY_MS. */
+    bool later = strcmp(code, "unavailable") == 0 || strcmp(code, "rate_limited") == 0;
+    uint64_t delay_ms = message->as.error.retry_after > 0
+                            ? (uint64_t)message->as.error.retry_after * 1000u
+                            : GAME_RUN_RETRY_MS;
+    if (later && run->retry_initialised &&
         run->command == GAME_RUN_PLAY &&
         ((run->join_request && message->request == run->join_request) ||
          (run->pending_request && message->request == run->pending_request))) {
         /* Nothing was applied; the server asks to send it again later.
          * The command's deadline (--timeout) still runs. */
         run->retry_join = run->join_request && message->request == run->join_request;
-        game_run_news(run, "the server could not record %s now (unavailable: %s); sending it "
-                           "again in %.1f s", run->retry_join ? "the join" : run->pending_text,
-                      text, GAME_RUN_RETRY_MS / 1000.0);
-        uv_timer_start(&run->retry, game_run_retry_fired, GAME_RUN_RETRY_MS, 0);
+        game_run_news(run, "the server could not take %s now (%s: %s); sending it again in "
+                           "%.1f s", run->retry_join ? "the join" : run->pending_text, code,
+                      text, (double)delay_ms / 1000.0);
+        uv_timer_start(&run->retry, game_run_retry_fired, delay_ms, 0);
         return;
     }
     if (run->command == GAME_RUN_NEW) {

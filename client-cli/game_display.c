@@ -1074,6 +1074,8 @@ const char *game_display_error_words(const char *code)
         {"unknown_unit", "no unit has that id"},
         {"internal", "the server failed"},
         {"unavailable", "the server could not record it now; nothing changed, send it again later"},
+        {"rate_limited", "too many requests; nothing changed, send it again after the pause the "
+                         "server names"},
     };
     for (size_t i = 0; code && i < sizeof(table) / sizeof(table[0]); i++)
         if (strcmp(code, table[i].code) == 0)

@@ -104,6 +104,7 @@ const ERRORS = {
   read_only: 'spectators watch and never act',
   held: 'the umpire holds the game: orders wait until the umpire releases it',
   unavailable: 'the server could not record it just now: send it again in a moment',
+  rate_limited: 'too many requests at once: send it again in a moment',
   input: 'check the form',
 };
 

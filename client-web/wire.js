@@ -15,6 +15,13 @@ const ANSWER_TIMEOUT_MS = 15000;
 // applied; the same request goes again after this long, this many times.
 const UNAVAILABLE_RETRY_MS = 1000;
 const UNAVAILABLE_RETRIES = 30;
+
+// How long to wait before sending a refused request again: the error's
+// retry_after (seconds, PROTOCOL.md §6.4) when it has one.
+function retryDelay(message) {
+  const seconds = Number(message.retry_after);
+  return Number.isInteger(seconds) && seconds > 0 ? seconds * 1000 : UNAVAILABLE_RETRY_MS;
+}
 const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 10000;
 // A join refused with these will be refused again: stop trying.
@@ -372,17 +379,20 @@ export class Session {
       if (message.type === 'error') this.onNotice(`the server reports ${message.code}: ${message.message}`);
       return;
     }
-    if (message.type === 'error' && message.code === 'unavailable' &&
+    if (message.type === 'error' &&
+        (message.code === 'unavailable' || message.code === 'rate_limited') &&
         (entry.retries || 0) < UNAVAILABLE_RETRIES) {
       // Not refused: the server could not commit it yet. The same request
       // id again, so it is never applied twice (§4.1).
       entry.retries = (entry.retries || 0) + 1;
       clearTimeout(entry.timer);
-      this.onNotice('the server is busy saving the game; sending the order again');
+      this.onNotice(message.code === 'rate_limited'
+        ? 'too many orders at once; sending the order again in a moment'
+        : 'the server is busy saving the game; sending the order again');
       entry.timer = setTimeout(() => {
         if (this.status === 'live' && this.socket && this.pending.get(message.request) === entry)
           this.sendAct(message.request, entry);
-      }, UNAVAILABLE_RETRY_MS);
+      }, retryDelay(message));
       return;
     }
     this.pending.delete(message.request);
