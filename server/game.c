@@ -2485,6 +2485,10 @@ static void server_games_rollback(server_games *games, server_connection *connec
     brigade_event_list_free(&events);
 }
 
+static void server_games_wait(server_game *game, server_session *session,
+                              const protocol_client_message *message,
+                              const unsigned char *bytes, size_t length);
+
 static void server_games_join(server_games *games, server_connection *connection,
                               const protocol_client_message *message,
                               const unsigned char *bytes, size_t length,
@@ -2591,6 +2595,16 @@ static void server_games_join(server_games *games, server_connection *connection
     /* The seat's first join carries its dice seed; a seed on a later join
      * is ignored (the first one stays: PROTOCOL.md §10.3). */
     bool over = game->battle->phase == BRIGADE_PHASE_ENDED; /* a late join: nothing to record */
+    bool writes = (!watching && !umpiring && !over && !game->battle->dice.seeds[seat][0]) ||
+                  (umpiring && !over && !game->battle->umpired);
+    if (writes && game->busy) {
+        /* Its journal write waits its turn (decoded again when it comes).
+         * Not `|| game->waiting`: outside server_game_next's draining,
+         * requests wait only while the game is busy, and a join taken from
+         * the queue must not go back into it. */
+        server_games_wait(game, session, message, bytes, length);
+        return;
+    }
     if (!watching && !umpiring && !over && !game->battle->dice.seeds[seat][0]) {
         if (!message->as.join.has_seed) {
             server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
@@ -3113,9 +3127,47 @@ static void server_games_message_clear(protocol_client_message *message)
     protocol_client_message_clear(message);
 }
 
-/* A request as it comes: decoded and handled now, or, when its game has a
- * journal job in flight or requests waiting already, queued behind them
+/* Queues the decoded request `message` (its frame bytes[0..length)) of
+ * `session` behind `game`'s journal job and the requests already waiting
  * (at most SERVER_GAME_WAITING_MAX; beyond, `unavailable`). */
+static void server_games_wait(server_game *game, server_session *session,
+                              const protocol_client_message *message,
+                              const unsigned char *bytes, size_t length)
+{
+    server_connection *connection = session->connection;
+    server_waiting *waiting = NULL;
+    if (game->waiting_count >= SERVER_GAME_WAITING_MAX) {
+        server_games_send_error(connection, message->request, PROTOCOL_ERROR_UNAVAILABLE,
+                                "game \"%s\" has %d requests waiting for the journal; "
+                                "send it again later", game->id, SERVER_GAME_WAITING_MAX);
+        return;
+    }
+    if (!(waiting = calloc(1, sizeof(*waiting))) ||
+        !(waiting->bytes = server_bytes_copy(bytes, length))) {
+        free(waiting);
+        server_games_send_error(connection, message->request, PROTOCOL_ERROR_INTERNAL,
+                                "out of memory");
+        return;
+    }
+    waiting->length = length;
+    waiting->message = *message; /* a join or an act: no member owns memory */
+    waiting->session = server_session_ref(session);
+    if (game->waiting_tail)
+        game->waiting_tail->next = waiting;
+    else
+        game->waiting = waiting;
+    game->waiting_tail = waiting;
+    game->waiting_count++;
+}
+
+/* A request as it comes: decoded and handled now, or, when it is a seat's
+ * or the umpire's act and its game has a journal job in flight or requests
+ * waiting already, queued behind them (server_games_wait). Everything else
+ * is answered at once, from the committed state: a spectator's act, a
+ * create, and a join (only a join that must write to the journal, a seat's
+ * first with its seed or the umpire's first, waits: server_games_join), so
+ * that refused joins and spectators arriving together never fill the
+ * queue a player's moves wait in. */
 static void server_games_enter(server_games *games, server_session *session,
                                const unsigned char *bytes, size_t length,
                                const server_resume *resume)
@@ -3131,35 +3183,13 @@ static void server_games_enter(server_games *games, server_session *session,
                                                         : protocol_message_error_name(error));
         return;
     }
-    server_game *game = message.kind == PROTOCOL_CLIENT_JOIN
-                            ? server_games_find(games, message.as.join.game)
-                        : message.kind == PROTOCOL_CLIENT_ACT ? session->game
-                                                              : NULL;
-    if (game && (game->busy || game->waiting)) {
-        server_waiting *waiting = NULL;
-        if (game->waiting_count >= SERVER_GAME_WAITING_MAX) {
-            server_games_send_error(connection, message.request, PROTOCOL_ERROR_UNAVAILABLE,
-                                    "game \"%s\" has %d requests waiting for the journal; "
-                                    "send it again later", game->id, SERVER_GAME_WAITING_MAX);
-        } else if (!(waiting = calloc(1, sizeof(*waiting))) ||
-                   !(waiting->bytes = server_bytes_copy(bytes, length))) {
-            free(waiting);
-            server_games_send_error(connection, message.request, PROTOCOL_ERROR_INTERNAL,
-                                    "out of memory");
-        } else {
-            waiting->length = length;
-            waiting->message = message; /* a join or an act: no member owns memory */
-            waiting->session = server_session_ref(session);
-            if (game->waiting_tail)
-                game->waiting_tail->next = waiting;
-            else
-                game->waiting = waiting;
-            game->waiting_tail = waiting;
-            game->waiting_count++;
-        }
-    } else {
+    server_game *game = message.kind == PROTOCOL_CLIENT_ACT && !session->spectator
+                            ? session->game
+                            : NULL;
+    if (game && (game->busy || game->waiting))
+        server_games_wait(game, session, &message, bytes, length);
+    else
         server_games_handle(games, session, &message, bytes, length, resume);
-    }
     server_games_message_clear(&message);
 }
 

@@ -367,6 +367,71 @@ def case_game_lifecycle(server, scenarios):
     again.close()
 
 
+def case_busy_queue(server, scenarios):
+    """While a player's act waits for the journal (its write lock held by
+    another process), refused joins, a spectator's acts and a new
+    spectator's join are answered at once from the committed state, not
+    queued behind it (where 16 would fill the game's queue and get the
+    player's next moves refused): the player's act is then committed and
+    acked, and the new spectator gets its delta."""
+    import sqlite3
+    import threading
+    c = Client(server)
+    created = c.ask({"type": "create", "scenario": scenario_text(scenarios, "example_a.json")})
+    check(created.get("type") == "created", "create: %r" % created)
+    game, seats = created["game"], created["seats"]
+    c.close()
+    players = {}
+    for seat in ("A", "B"):
+        players[seat] = Client(server)
+        welcome = players[seat].ask({"type": "join", "game": game, "token": seats[seat],
+                                     "seed": seed()})
+        check(welcome.get("type") == "welcome", "join %s: %r" % (seat, welcome))
+    players["A"].recv()  # B's seed: a delta to A
+    state = welcome["state"]
+    seat = state["awaiting"][0]
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        db = sqlite3.connect(os.path.join(server.tmp, "data", "brigade.sqlite"), timeout=10,
+                             isolation_level=None)
+        db.execute("BEGIN IMMEDIATE")
+        held.set()
+        release.wait(10)
+        db.execute("ROLLBACK")
+        db.close()
+    locker = threading.Thread(target=hold, daemon=True)
+    locker.start()
+    check(held.wait(5), "the lock is taken")
+    request = players[seat].send({"type": "act", "action": {"kind": "choose_initiative",
+                                                            "phasing": seat}})
+    time.sleep(0.2)  # the act is in the journal thread's hands, waiting
+    other = Client(server)
+    started = time.time()
+    for i in range(40):
+        expect_error(other.ask({"type": "join", "game": game, "token": "0bad" * 16}),
+                     "bad_token")
+    watcher = Client(server)
+    welcome = watcher.ask({"type": "join", "game": game, "token": created["spectator"]})
+    check(welcome.get("type") == "welcome" and welcome["seq"] == 2,
+          "a spectator joins at the committed seq while the act waits: %r" % welcome.get("seq"))
+    for i in range(30):
+        expect_error(watcher.ask({"type": "act", "action": {"kind": "done"}}), "read_only")
+    check(time.time() - started < 2.0, "answered at once, not after the lock: %.2f s" %
+          (time.time() - started))
+    release.set()
+    answer = players[seat].recv()
+    while answer.get("type") == "watchers":  # the players hear the new spectator
+        answer = players[seat].recv()
+    check(answer.get("type") == "ack" and answer.get("request") == request and
+          answer.get("seq") == 3, "the player's act is committed: %r" % answer)
+    delta = watcher.recv()
+    check(delta.get("type") == "delta" and delta["seq"] == 3, "the spectator's delta: %r" % delta)
+    locker.join(5)
+    for client in (other, watcher, players["A"], players["B"]):
+        client.close()
+
+
 CASES = {
     "failed_joins": (case_failed_joins, []),
     "connections": (case_connections, ["--max-connections", "4", "--join-timeout-s", "1"]),
@@ -377,6 +442,7 @@ CASES = {
     "rate_failed_joins": (case_rate_failed_joins, ["--listen", "0.0.0.0",
                                                    "--rate-failed-joins", "3"]),
     "max_games": (case_max_games, ["--max-games", "2"]),
+    "busy_queue": (case_busy_queue, ["--rate-failed-joins", "0", "--rate-messages", "0"]),
     "game_lifecycle": (case_game_lifecycle, ["--game-waiting-end", "2s", "--game-idle-end", "3s",
                                              "--game-idle-report", "1s"]),
 }
