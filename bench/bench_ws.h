@@ -3,8 +3,8 @@
  * connections to one server on loopback, on one epoll loop: the opening
  * handshake (with a subprotocol, checked), masked frames out, whole
  * messages in (fragments put together, pings answered), msgpack messages
- * of brigade.v1 out through protocol/message.h. Used by bench_durable and
- * bench_fanout.
+ * of brigade.v1 out through protocol/message.h, and the players' set-up of
+ * a game. Used by bench_durable, bench_fanout and bench_abuse.
  *
  * A bench embeds a ws_conn in its own connection structure, hands it to
  * ws_client_add() (connected in that order, at most `connecting_max` in
