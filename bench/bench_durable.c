@@ -124,27 +124,13 @@ typedef struct conn {
     ws_conn ws; /* first: a ws_conn * is a conn * */
     struct game *game;
     int seat; /* 0: A, 1: B */
-    /* what this seat acts with */
-    char unit[PROTOCOL_UNIT_ID_MAX + 1];
-    int figures;
     long acted;
 } conn;
 
-typedef enum game_step {
-    GAME_CREATE = 0, /* waiting for A's connection, then created */
-    GAME_JOIN_A,
-    GAME_JOIN_B,
-    GAME_CHOOSE,
-    GAME_READY
-} game_step;
-
 typedef struct game {
     int index;
-    game_step step;
-    char id[PROTOCOL_GAME_ID_MAX + 1];
-    char token[2][PROTOCOL_TOKEN_MAX + 1];
+    ws_players players; /* the set-up; each seat acts with its players.unit */
     conn *seat[2];
-    int chooser; /* the seat awaited at Initiative */
 } game;
 
 /* The bench's global state: options, the loop, counters. */
@@ -198,35 +184,13 @@ static void conn_fail(conn *c, const char *what)
 
 /* ---- the game's steps ------------------------------------------------------ */
 
-static void send_create(conn *c)
-{
-    ws_send_create(&c->ws, B.scenario, B.scenario_len, NULL);
-}
-
-static void send_join(conn *c)
-{
-    ws_send_join(&c->ws, c->game->id, c->game->token[c->seat], true, NULL);
-}
-
 static void send_adjust(conn *c)
 {
     char note[PROTOCOL_NOTE_MAX + 1];
     snprintf(note, sizeof note, "bench_durable: action %ld, figures as they stand", c->acted + 1);
-    ws_send_adjust(&c->ws, c->unit, c->figures, note);
+    const ws_players *p = &c->game->players;
+    ws_send_adjust(&c->ws, p->unit[c->seat], p->figures[c->seat], note);
     B.in_flight++;
-}
-
-/* Takes this seat's first unit and its figures from a welcome's state. */
-static void take_unit(conn *c, const protocol_value *state)
-{
-    if (!ws_state_first_unit(state, c->seat == 0 ? "A" : "B", c->unit, &c->figures))
-        conn_fail(c, "the welcome's state has no unit of this seat");
-}
-
-static void game_ready(game *g)
-{
-    g->step = GAME_READY;
-    B.ready++;
 }
 
 static void count_error(conn *c, const protocol_server_message *m)
@@ -246,12 +210,12 @@ static void on_message(ws_conn *w, uint8_t *data, size_t len)
 {
     conn *c = (conn *)w;
     protocol_server_message m;
-    protocol_message_status status;
-    protocol_message_error e = protocol_server_message_decode(data, len, &m, &status);
-    if (e == PROTOCOL_MESSAGE_UNKNOWN_TYPE)
+    char why[256];
+    int decoded = ws_message_decode(data, len, &m, why, sizeof why);
+    if (decoded < 0)
+        conn_fail(c, why);
+    if (decoded == 0)
         return; /* §9: skipped */
-    if (e != PROTOCOL_MESSAGE_OK)
-        conn_fail(c, status.message);
     double now = bench_now();
     game *g = c->game;
     if (m.kind == PROTOCOL_SERVER_DELTA || m.kind == PROTOCOL_SERVER_WATCHERS) {
@@ -267,49 +231,11 @@ static void on_message(ws_conn *w, uint8_t *data, size_t len)
     }
     c->ws.pending = 0;
 
-    if (g->step != GAME_READY) { /* setting up: every answer must be the expected one */
-        if (m.kind == PROTOCOL_SERVER_ERROR) {
-            char why[400];
-            snprintf(why, sizeof why, "setup refused: %s: %s", m.as.error.code_name,
-                     m.as.error.message);
+    if (g->players.step != WS_PLAYERS_READY) { /* setting up: each answer the expected one */
+        char why[400];
+        if (!ws_players_answer(&g->players, &c->ws, &m, why, sizeof why))
             conn_fail(c, why);
-        }
-        switch (g->step) {
-        case GAME_CREATE:
-            if (m.kind != PROTOCOL_SERVER_CREATED)
-                conn_fail(c, "create not answered with created");
-            snprintf(g->id, sizeof g->id, "%s", m.game);
-            snprintf(g->token[0], sizeof g->token[0], "%s", m.as.created.token_a);
-            snprintf(g->token[1], sizeof g->token[1], "%s", m.as.created.token_b);
-            g->step = GAME_JOIN_A;
-            send_join(g->seat[0]);
-            break;
-        case GAME_JOIN_A:
-        case GAME_JOIN_B:
-            if (m.kind != PROTOCOL_SERVER_WELCOME)
-                conn_fail(c, "join not answered with welcome");
-            take_unit(c, m.as.welcome.state);
-            if (g->step == GAME_JOIN_A) {
-                g->step = GAME_JOIN_B;
-                if (g->seat[1]->ws.phase == WS_OPEN)
-                    send_join(g->seat[1]);
-                break;
-            }
-            /* the second seed began the battle: who chooses the initiative? */
-            g->chooser = ws_state_awaited_seat(m.as.welcome.state);
-            if (g->chooser < 0)
-                conn_fail(c, "the battle's welcome does not await one seat");
-            g->step = GAME_CHOOSE;
-            ws_send_choose(&g->seat[g->chooser]->ws, PROTOCOL_SEAT_A);
-            break;
-        case GAME_CHOOSE:
-            if (m.kind != PROTOCOL_SERVER_ACK)
-                conn_fail(c, "choose_initiative not acknowledged");
-            game_ready(g);
-            break;
-        case GAME_READY:
-            break;
-        }
+        B.ready += g->players.step == WS_PLAYERS_READY;
         protocol_server_message_clear(&m);
         return;
     }
@@ -344,11 +270,7 @@ static void on_message(ws_conn *w, uint8_t *data, size_t len)
 static void on_opened(ws_conn *w)
 {
     conn *c = (conn *)w;
-    game *g = c->game;
-    if (c->seat == 0 && g->step == GAME_CREATE)
-        send_create(c);
-    else if (c->seat == 1 && g->step == GAME_JOIN_B && c->ws.pending == 0)
-        send_join(c);
+    ws_players_opened(&c->game->players, w);
 }
 
 /* One turn of the loop: waits at most `timeout` seconds for events. */
@@ -473,12 +395,15 @@ int main(int argc, char **argv)
     for (int i = 0; i < B.games; i++) {
         game *g = &B.game_list[i];
         g->index = i;
+        g->players.scenario = B.scenario;
+        g->players.scenario_len = B.scenario_len;
         for (int s = 0; s < 2; s++) {
             /* A's connections first, so that every create starts early */
             conn *c = &B.conns[s * B.games + i];
             c->game = g;
             c->seat = s;
             g->seat[s] = c;
+            g->players.seat[s] = &c->ws;
         }
     }
     for (int i = 0; i < 2 * B.games; i++)

@@ -135,14 +135,6 @@ typedef struct cached_delta {
     uint8_t *bytes;
 } cached_delta;
 
-typedef enum setup_step {
-    SETUP_CREATE = 0,
-    SETUP_JOIN_A,
-    SETUP_JOIN_B,
-    SETUP_CHOOSE,
-    SETUP_READY
-} setup_step;
-
 /* What a case found, for its lines and the result lines. */
 typedef struct case_result {
     server_kind kind;
@@ -182,15 +174,8 @@ static struct run {
     ws_client ws;
     fconn *conns; /* [0] the actor (seat A), [1] seat B (brigaded), then spectators */
     int first_spectator, conn_count;
-    /* brigaded's game */
-    char *scenario;
-    size_t scenario_len;
-    setup_step step;
-    char game[PROTOCOL_GAME_ID_MAX + 1];
-    char token[2][PROTOCOL_TOKEN_MAX + 1];
-    char spectator_id[PROTOCOL_TOKEN_MAX + 1];
-    char unit[PROTOCOL_UNIT_ID_MAX + 1];
-    int figures, chooser;
+    /* brigaded's game: the set-up, then seat A acts with its unit */
+    ws_players players;
     int64_t game_seq; /* the game's seq as the actor knows it from its acks */
     int64_t base_seq; /* the seq before the first action */
     uint8_t *welcome_bytes; /* a spectator's welcome, decoded once */
@@ -284,18 +269,6 @@ static void on_closed(ws_conn *w, const char *why)
 
 /* ---- actions ------------------------------------------------------------ */
 
-static void latency_push(double **list, size_t *len, size_t *cap, double seconds)
-{
-    if (*len == *cap) {
-        *cap = *cap ? 2 * *cap : 4096;
-        double *grown = realloc(*list, *cap * sizeof **list);
-        if (!grown)
-            bench_die("out of memory");
-        *list = grown;
-    }
-    (*list)[(*len)++] = seconds;
-}
-
 /* Moves lowest_due past the actions every spectator has. */
 static void advance_due(void)
 {
@@ -329,7 +302,7 @@ static void action_acked(const fconn *c, int64_t key, double now)
     a->acked_at = now;
     R->in_flight = false;
     if (a->in_window)
-        latency_push(&R->ack_latency, &R->ack_len, &R->ack_cap, now - a->sent_at);
+        bench_samples_push(&R->ack_latency, &R->ack_len, &R->ack_cap, now - a->sent_at);
 }
 
 /* A spectator got action `key`. */
@@ -347,7 +320,7 @@ static void delivered(const fconn *c, int64_t key, double now)
         R->deliveries_window++;
     if (a->delivered == R->n) {
         if (a->in_window)
-            latency_push(&R->last_latency, &R->last_len, &R->last_cap, now - a->sent_at);
+            bench_samples_push(&R->last_latency, &R->last_len, &R->last_cap, now - a->sent_at);
         advance_due();
     }
 }
@@ -366,7 +339,7 @@ static void send_action(void)
         snprintf(note, sizeof note, "bench_fanout: action %lld, figures as they stand",
                  (long long)key);
         action_sent(key, now);
-        ws_send_adjust(&actor->ws, R->unit, R->figures, note);
+        ws_send_adjust(&actor->ws, R->players.unit[0], R->players.figures[0], note);
         return;
     }
     int64_t key = R->last_key + 1;
@@ -415,70 +388,27 @@ static void reference_message(fconn *c, const uint8_t *data, size_t len, double 
 
 /* ---- brigaded's messages -------------------------------------------------- */
 
-static void send_join(fconn *c, int seat)
-{
-    ws_send_join(&c->ws, R->game, R->token[seat], true, NULL);
-}
-
 /* The answers of the players' set-up. */
 static void setup_answer(fconn *c, const protocol_server_message *m)
 {
-    if (m->kind == PROTOCOL_SERVER_ERROR) {
+    char why[400];
+    if (m->kind == PROTOCOL_SERVER_ERROR)
         R->refusals++;
-        case_fail("set-up refused: %s: %s", m->as.error.code_name, m->as.error.message);
+    if (!ws_players_answer(&R->players, &c->ws, m, why, sizeof why)) {
+        case_fail("%s", why);
         return;
     }
-    switch (R->step) {
-    case SETUP_CREATE:
-        if (m->kind != PROTOCOL_SERVER_CREATED || !m->as.created.spectator[0]) {
-            case_fail("create answered with %s (and no spectator id?)",
-                      protocol_server_kind_name(m->kind));
-            return;
-        }
-        snprintf(R->game, sizeof R->game, "%s", m->game);
-        snprintf(R->token[0], sizeof R->token[0], "%s", m->as.created.token_a);
-        snprintf(R->token[1], sizeof R->token[1], "%s", m->as.created.token_b);
-        snprintf(R->spectator_id, sizeof R->spectator_id, "%s", m->as.created.spectator);
-        R->step = SETUP_JOIN_A;
-        send_join(c, 0);
+    if (m->kind == PROTOCOL_SERVER_CREATED && !R->players.spectator[0]) {
+        case_fail("create answered with no spectator id");
         return;
-    case SETUP_JOIN_A:
-    case SETUP_JOIN_B:
-        if (m->kind != PROTOCOL_SERVER_WELCOME) {
-            case_fail("a join answered with %s", protocol_server_kind_name(m->kind));
-            return;
-        }
+    }
+    if (m->kind == PROTOCOL_SERVER_WELCOME) {
         c->joined = true;
         c->next = m->as.welcome.seq + 1;
-        if (R->step == SETUP_JOIN_A) {
-            if (!ws_state_first_unit(m->as.welcome.state, "A", R->unit, &R->figures)) {
-                case_fail("seat A's welcome has no unit of side A");
-                return;
-            }
-            R->step = SETUP_JOIN_B;
-            if (R->conns[1].ws.phase == WS_OPEN)
-                send_join(&R->conns[1], 1);
-            return;
-        }
-        R->chooser = ws_state_awaited_seat(m->as.welcome.state);
-        if (R->chooser < 0) {
-            case_fail("the battle's welcome does not await one seat");
-            return;
-        }
-        R->step = SETUP_CHOOSE;
-        ws_send_choose(&R->conns[R->chooser].ws, PROTOCOL_SEAT_A);
-        return;
-    case SETUP_CHOOSE:
-        if (m->kind != PROTOCOL_SERVER_ACK) {
-            case_fail("choose_initiative answered with %s", protocol_server_kind_name(m->kind));
-            return;
-        }
-        R->game_seq = R->base_seq = m->as.ack.seq;
-        R->step = SETUP_READY;
+    }
+    if (R->players.step == WS_PLAYERS_READY) {
+        R->game_seq = R->base_seq = R->players.seq;
         R->players_ready = true;
-        return;
-    case SETUP_READY:
-        break;
     }
 }
 
@@ -578,14 +508,12 @@ static void brigaded_message(fconn *c, const uint8_t *data, size_t len, double n
         }
     }
     protocol_server_message m;
-    protocol_message_status status;
-    protocol_message_error e = protocol_server_message_decode(data, len, &m, &status);
-    if (e == PROTOCOL_MESSAGE_UNKNOWN_TYPE)
-        return; /* §9: skipped */
-    if (e != PROTOCOL_MESSAGE_OK) {
-        anomaly(c, "a frame that does not decode: %s", status.message);
-        return;
-    }
+    char why[256];
+    int decoded = ws_message_decode(data, len, &m, why, sizeof why);
+    if (decoded < 0)
+        anomaly(c, "%s", why);
+    if (decoded <= 0)
+        return; /* a type of a later version (§9) is skipped */
     switch (m.kind) {
     case PROTOCOL_SERVER_DELTA:
         cache_put(m.as.delta.seq, data, len);
@@ -622,7 +550,7 @@ static void brigaded_message(fconn *c, const uint8_t *data, size_t len, double n
                 case_fail("spectator %d's join answered with %s", c->index,
                           protocol_server_kind_name(m.kind));
             }
-        } else if (R->step != SETUP_READY) {
+        } else if (R->players.step != WS_PLAYERS_READY) {
             setup_answer(c, &m);
         } else if (c->role == ROLE_ACTOR) {
             act_answer(c, &m, now);
@@ -661,11 +589,9 @@ static void on_opened(ws_conn *w)
         return;
     }
     if (c->role == ROLE_SPECTATOR)
-        ws_send_join(&c->ws, R->game, R->spectator_id, false, O.password);
-    else if (c->role == ROLE_ACTOR && R->step == SETUP_CREATE)
-        ws_send_create(&c->ws, R->scenario, R->scenario_len, O.password);
-    else if (c->role == ROLE_SEAT_B && R->step == SETUP_JOIN_B && c->ws.pending == 0)
-        send_join(c, 1);
+        ws_send_join(&c->ws, R->players.game, R->players.spectator, false, O.password);
+    else
+        ws_players_opened(&R->players, w);
 }
 
 /* ---- a case ------------------------------------------------------------- */
@@ -721,15 +647,6 @@ static bool drained(void)
 static bool window_over(void)
 {
     return bench_now() >= R->window_end;
-}
-
-static void percentiles(double *list, size_t len, double *p50, double *p99, double *max)
-{
-    if (len > 0)
-        qsort(list, len, sizeof *list, bench_compare_double);
-    *p50 = bench_percentile(list, len, 50) * 1000.0;
-    *p99 = bench_percentile(list, len, 99) * 1000.0;
-    *max = len ? list[len - 1] * 1000.0 : NAN;
 }
 
 static int server_start(server_kind kind, const char *dir)
@@ -807,8 +724,9 @@ static void run_case(case_result *r, server_kind kind, int n, char *scenario, si
     memset(R, 0, sizeof *R);
     R->kind = kind;
     R->n = n;
-    R->scenario = scenario;
-    R->scenario_len = scenario_len;
+    R->players.scenario = scenario;
+    R->players.scenario_len = scenario_len;
+    R->players.password = O.password;
     R->window_start = R->window_end = INFINITY;
     R->lowest_due = 1;
     bench_loadavg(r->load_start, sizeof r->load_start);
@@ -840,6 +758,8 @@ static void run_case(case_result *r, server_kind kind, int n, char *scenario, si
         c->role = i == 0 ? ROLE_ACTOR : i < R->first_spectator ? ROLE_SEAT_B : ROLE_SPECTATOR;
         c->index = i - R->first_spectator;
     }
+    R->players.seat[0] = &R->conns[0].ws;
+    R->players.seat[1] = &R->conns[kind == KIND_BRIGADED].ws; /* the reference has no seat B */
 
     /* The players. */
     for (int i = 0; i < R->first_spectator; i++)
@@ -910,8 +830,8 @@ static void run_case(case_result *r, server_kind kind, int n, char *scenario, si
     r->deliveries_per_s = R->deliveries_window / O.common.duration;
     r->completed_window = (long)R->last_len;
     r->incomplete = R->actions_window - (long)R->last_len;
-    percentiles(R->ack_latency, R->ack_len, &r->ack_p50, &r->ack_p99, &r->ack_max);
-    percentiles(R->last_latency, R->last_len, &r->last_p50, &r->last_p99, &r->last_max);
+    bench_samples_ms(R->ack_latency, R->ack_len, &r->ack_p50, &r->ack_p99, &r->ack_max);
+    bench_samples_ms(R->last_latency, R->last_len, &r->last_p50, &r->last_p99, &r->last_max);
     r->server_busy = (server_cpu1 - server_cpu0) / O.common.duration * 100.0;
     r->gen_busy = (gen_cpu1 - gen_cpu0) / O.common.duration * 100.0;
     r->delta_min = R->delta_min;

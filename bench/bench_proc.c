@@ -6,6 +6,7 @@
 
 #include "bench_proc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
@@ -216,15 +217,18 @@ int bench_child_start(bench_child *child, const char *name, char *const argv[], 
     int log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (log_fd < 0)
         bench_die("cannot create %s: %s", log_path, strerror(errno));
-    pid_t pid = fork();
-    if (pid < 0)
-        bench_die("fork: %s", strerror(errno));
+    pid_t pid = bench_child_fork(child, name, cpu);
     if (pid == 0) {
-        /* never outlive the bench (the parent may have died already) */
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() == 1)
-            _exit(126);
-        if (cpu >= 0)
-            bench_pin(cpu);
+        if (child->nofile > 0) {
+            struct rlimit r;
+            if (getrlimit(RLIMIT_NOFILE, &r) != 0)
+                _exit(126);
+            r.rlim_cur = (rlim_t)child->nofile;
+            if (r.rlim_max != RLIM_INFINITY && r.rlim_cur > r.rlim_max)
+                r.rlim_cur = r.rlim_max;
+            if (setrlimit(RLIMIT_NOFILE, &r) != 0)
+                _exit(126);
+        }
         dup2(log_fd, 1);
         dup2(log_fd, 2);
         execv(argv[0], argv);
@@ -232,8 +236,6 @@ int bench_child_start(bench_child *child, const char *name, char *const argv[], 
         _exit(127);
     }
     close(log_fd);
-    child->pid = pid;
-    children_note(pid, 0);
 
     double deadline = bench_now() + timeout;
     while (bench_now() < deadline) {
@@ -266,6 +268,41 @@ int bench_child_start(bench_child *child, const char *name, char *const argv[], 
         usleep(20000);
     }
     bench_die("%s did not listen within %.0f s (see %s)", name, timeout, log_path);
+}
+
+pid_t bench_child_fork(bench_child *child, const char *name, int cpu)
+{
+    child->name = name;
+    child->pid = -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        bench_die("fork: %s", strerror(errno));
+    if (pid == 0) {
+        /* never outlive the bench (the parent may have died already) */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() == 1)
+            _exit(126);
+        if (cpu >= 0)
+            bench_pin(cpu);
+        bench_cleanup = NULL;
+        for (int i = 0; i < CHILDREN_MAX; i++) /* the parent's, not this copy's */
+            children[i] = 0;
+        return 0;
+    }
+    child->pid = pid;
+    children_note(pid, 0);
+    return pid;
+}
+
+bool bench_child_exited(bench_child *child, int *status)
+{
+    if (child->pid <= 0)
+        return false;
+    if (waitpid(child->pid, status, WNOHANG) != child->pid)
+        return false;
+    children_note(0, child->pid);
+    child->pid = -1;
+    return true;
 }
 
 void bench_cleaner_start(const char *dir)
@@ -348,6 +385,20 @@ long long bench_proc_io(pid_t pid, const char *name)
 long bench_proc_status_kib(pid_t pid, const char *name)
 {
     return (long)proc_field(pid, "status", name); /* "VmRSS:   1234 kB" */
+}
+
+long bench_proc_fd_count(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/fd", (int)pid);
+    DIR *dir = opendir(path);
+    if (!dir)
+        return -1;
+    long count = 0;
+    for (struct dirent *e = readdir(dir); e; e = readdir(dir))
+        count += e->d_name[0] != '.';
+    closedir(dir);
+    return count;
 }
 
 long bench_proc_nofile(pid_t pid)
@@ -437,6 +488,27 @@ void bench_options_parse(int argc, char **argv, bench_common_options *common,
             break;
         }
     }
+}
+
+void bench_samples_push(double **list, size_t *len, size_t *cap, double value)
+{
+    if (*len == *cap) {
+        *cap = *cap ? 2 * *cap : 4096;
+        double *grown = realloc(*list, *cap * sizeof **list);
+        if (!grown)
+            bench_die("out of memory");
+        *list = grown;
+    }
+    (*list)[(*len)++] = value;
+}
+
+void bench_samples_ms(double *list, size_t len, double *p50, double *p99, double *max)
+{
+    if (len > 0)
+        qsort(list, len, sizeof *list, bench_compare_double);
+    *p50 = bench_percentile(list, len, 50) * 1000.0;
+    *p99 = bench_percentile(list, len, 99) * 1000.0;
+    *max = len ? list[len - 1] * 1000.0 : NAN;
 }
 
 int bench_compare_double(const void *a, const void *b)

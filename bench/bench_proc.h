@@ -80,6 +80,9 @@ typedef struct bench_child {
     pid_t pid; /* -1: not running */
     const char *name;
     char log_path[4200];
+    /* Set by the caller before bench_child_start: the child's soft
+     * RLIMIT_NOFILE (its `ulimit -n`), set before its exec; 0: inherited. */
+    long nofile;
 } bench_child;
 
 /* Starts argv[0] (a path) with `argv`, its stdout and stderr in
@@ -94,6 +97,18 @@ int bench_child_start(bench_child *child, const char *name, char *const argv[], 
 /* SIGTERM, up to 5 s, then SIGKILL; reaps it. Nothing when not running. */
 void bench_child_stop(bench_child *child);
 
+/* Forks a copy of this process as `child` (no exec: a load generator of
+ * its own; bench_child_start execs its copy), pinned to `cpu` (-1: as this one), killed by the kernel if
+ * this process dies first, and SIGKILLed by the watchdog. Returns 0 in the
+ * copy, which has no bench_cleanup (its bench_die only exits) and should
+ * end with _exit; the pid in this process. stdout and stderr are flushed
+ * first. Dies when fork fails. */
+pid_t bench_child_fork(bench_child *child, const char *name, int cpu);
+
+/* Whether the child has exited (it is reaped then: *status holds its
+ * waitpid status and pid is -1); false while it runs or when none ran. */
+bool bench_child_exited(bench_child *child, int *status);
+
 /* Forks a process that waits for this one to end, however it ends (even
  * by SIGKILL or the watchdog's _exit), and then removes `dir` and all in
  * it. */
@@ -107,6 +122,8 @@ long long bench_proc_io(pid_t pid, const char *name);
 long bench_proc_nofile(pid_t pid);
 /* A field of /proc/PID/status in KiB ("VmRSS", "VmHWM"), -1 if unknown. */
 long bench_proc_status_kib(pid_t pid, const char *name);
+/* How many descriptors the process has open (/proc/PID/fd), -1 if unknown. */
+long bench_proc_fd_count(pid_t pid);
 
 /* strtod of an option's value in min..max, or exits with 2 saying so. */
 double bench_parse_number(const char *name, const char *text, double min, double max);
@@ -145,6 +162,13 @@ typedef struct bench_common_options {
  * of its range (bench_parse_number). */
 void bench_options_parse(int argc, char **argv, bench_common_options *common,
                          const bench_option *more, void (*usage)(FILE *out));
+
+/* Appends `value` to the growing array *list (*len used of *cap); dies
+ * when memory runs out. */
+void bench_samples_push(double **list, size_t *len, size_t *cap, double value);
+/* Sorts `len` latencies in seconds and gives their p50, p99 and max in
+ * milliseconds (NaN when there are none). */
+void bench_samples_ms(double *list, size_t len, double *p50, double *p99, double *max);
 
 /* qsort's comparison of doubles, and the nearest-rank percentile (0..100)
  * of `n` sorted values (NaN when n is 0). */

@@ -102,9 +102,12 @@ void ws_conn_close(ws_conn *c, bool reset)
     buffer_free(&c->message);
 }
 
-/* A failure of `c`: the bench's closed handler takes it, or the bench ends. */
-static void conn_fail(ws_conn *c, const char *what)
+/* A failure of `c` (`kind`, with its errno, status or code): the bench's
+ * closed handler takes it, or the bench ends. */
+static void conn_fail(ws_conn *c, ws_failure kind, int code, const char *what)
 {
+    c->failure = kind;
+    c->failure_code = code;
     if (c->client->handlers.closed) {
         ws_conn_close(c, true);
         c->client->handlers.closed(c, what);
@@ -132,7 +135,7 @@ static void conn_flush(ws_conn *c)
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             break;
         if (n <= 0) {
-            conn_fail(c, strerror(errno));
+            conn_fail(c, WS_FAILURE_SOCKET, errno, strerror(errno));
             return;
         }
         buffer_consume(&c->out, (size_t)n);
@@ -197,6 +200,19 @@ void ws_send_message(ws_conn *c, protocol_client_message *m)
     c->sent_at = bench_now();
     ws_send_frame(c, 2, frame, len);
     free(frame);
+}
+
+int ws_message_decode(const uint8_t *data, size_t len, protocol_server_message *m, char *why,
+                      size_t size)
+{
+    protocol_message_status status;
+    protocol_message_error e = protocol_server_message_decode(data, len, m, &status);
+    if (e == PROTOCOL_MESSAGE_OK)
+        return 1;
+    if (e == PROTOCOL_MESSAGE_UNKNOWN_TYPE)
+        return 0;
+    snprintf(why, size, "a frame that does not decode: %s", status.message);
+    return -1;
 }
 
 void ws_send_create(ws_conn *c, const char *scenario, size_t scenario_len,
@@ -283,6 +299,85 @@ int ws_state_awaited_seat(const protocol_value *state)
     return strcmp(protocol_value_string_get(first, NULL), "B") == 0;
 }
 
+/* ---- the players' set-up ------------------------------------------------- */
+
+static void players_join(ws_players *p, int seat)
+{
+    ws_send_join(p->seat[seat], p->game, p->token[seat], true, NULL);
+}
+
+void ws_players_opened(ws_players *p, ws_conn *c)
+{
+    if (c == p->seat[0] && p->step == WS_PLAYERS_CREATE && c->pending == 0)
+        ws_send_create(c, p->scenario, p->scenario_len, p->password);
+    else if (c == p->seat[1] && p->step == WS_PLAYERS_JOIN_B && c->pending == 0)
+        players_join(p, 1);
+}
+
+bool ws_players_answer(ws_players *p, ws_conn *c, const protocol_server_message *m, char *why,
+                       size_t size)
+{
+    int seat = c == p->seat[1];
+    if (m->kind == PROTOCOL_SERVER_ERROR) {
+        snprintf(why, size, "set-up refused: %s: %s", m->as.error.code_name, m->as.error.message);
+        return false;
+    }
+    switch (p->step) {
+    case WS_PLAYERS_CREATE:
+        if (m->kind != PROTOCOL_SERVER_CREATED) {
+            snprintf(why, size, "create answered with %s", protocol_server_kind_name(m->kind));
+            return false;
+        }
+        snprintf(p->game, sizeof p->game, "%s", m->game);
+        snprintf(p->token[0], sizeof p->token[0], "%s", m->as.created.token_a);
+        snprintf(p->token[1], sizeof p->token[1], "%s", m->as.created.token_b);
+        snprintf(p->spectator, sizeof p->spectator, "%s", m->as.created.spectator);
+        p->step = WS_PLAYERS_JOIN_A;
+        players_join(p, 0);
+        return true;
+    case WS_PLAYERS_JOIN_A:
+    case WS_PLAYERS_JOIN_B:
+        if (m->kind != PROTOCOL_SERVER_WELCOME) {
+            snprintf(why, size, "a join answered with %s", protocol_server_kind_name(m->kind));
+            return false;
+        }
+        if (!ws_state_first_unit(m->as.welcome.state, seat ? "B" : "A", p->unit[seat],
+                                 &p->figures[seat])) {
+            snprintf(why, size, "seat %c's welcome has no unit of its side", "AB"[seat]);
+            return false;
+        }
+        p->welcome_seq[seat] = m->as.welcome.seq;
+        if (p->step == WS_PLAYERS_JOIN_A) {
+            p->step = WS_PLAYERS_JOIN_B;
+            if (p->seat[1]->phase == WS_OPEN && p->seat[1]->pending == 0)
+                players_join(p, 1);
+            return true;
+        }
+        /* the second seed began the battle: who chooses the initiative? */
+        p->chooser = ws_state_awaited_seat(m->as.welcome.state);
+        if (p->chooser < 0) {
+            snprintf(why, size, "the battle's welcome does not await one seat");
+            return false;
+        }
+        p->step = WS_PLAYERS_CHOOSE;
+        ws_send_choose(p->seat[p->chooser], PROTOCOL_SEAT_A);
+        return true;
+    case WS_PLAYERS_CHOOSE:
+        if (m->kind != PROTOCOL_SERVER_ACK) {
+            snprintf(why, size, "choose_initiative answered with %s",
+                     protocol_server_kind_name(m->kind));
+            return false;
+        }
+        p->seq = m->as.ack.seq;
+        p->step = WS_PLAYERS_READY;
+        return true;
+    case WS_PLAYERS_READY:
+        break;
+    }
+    snprintf(why, size, "an answer (%s) after the set-up", protocol_server_kind_name(m->kind));
+    return false;
+}
+
 static void base64(const uint8_t *in, size_t len, char *out)
 {
     EVP_EncodeBlock((unsigned char *)out, in, (int)len);
@@ -307,7 +402,7 @@ static int handshake_read(ws_conn *c, ws_buffer *src)
     const uint8_t *end = memmem(start, avail, "\r\n\r\n", 4);
     if (!end) {
         if (avail > 16384) {
-            conn_fail(c, "handshake answer too long");
+            conn_fail(c, WS_FAILURE_PROTOCOL, 0, "handshake answer too long");
             return -1;
         }
         return 0;
@@ -315,7 +410,7 @@ static int handshake_read(ws_conn *c, ws_buffer *src)
     size_t head_len = (size_t)(end - start) + 4;
     char head[16385];
     if (head_len > sizeof head - 1) {
-        conn_fail(c, "handshake answer too long");
+        conn_fail(c, WS_FAILURE_PROTOCOL, 0, "handshake answer too long");
         return -1;
     }
     memcpy(head, start, head_len);
@@ -325,7 +420,10 @@ static int handshake_read(ws_conn *c, ws_buffer *src)
         char *eol = strstr(head, "\r\n");
         if (eol)
             *eol = '\0';
-        conn_fail(c, head);
+        int status = 0;
+        if (sscanf(head, "HTTP/%*d.%*d %d", &status) != 1)
+            status = 0;
+        conn_fail(c, status ? WS_FAILURE_HTTP : WS_FAILURE_PROTOCOL, status, head);
         return -1;
     }
     /* Sec-WebSocket-Accept = base64(SHA-1(key + GUID)); the subprotocol. */
@@ -357,7 +455,7 @@ static int handshake_read(ws_conn *c, ws_buffer *src)
                  accept_ok ? "the server chose no " : "bad Sec-WebSocket-Accept");
         if (accept_ok)
             snprintf(why + strlen(why), sizeof why - strlen(why), "%s", c->client->subprotocol);
-        conn_fail(c, why);
+        conn_fail(c, WS_FAILURE_PROTOCOL, 0, why);
         return -1;
     }
     conn_opened(c);
@@ -392,7 +490,7 @@ static bool frames_read(ws_conn *c, ws_buffer *src)
             h = 10;
         }
         if (len > PROTOCOL_SERVER_FRAME_MAX + 1024u) {
-            conn_fail(c, "a frame over the server's limit");
+            conn_fail(c, WS_FAILURE_PROTOCOL, 0, "a frame over the server's limit");
             return false;
         }
         size_t mask_at = h;
@@ -411,7 +509,7 @@ static bool frames_read(ws_conn *c, ws_buffer *src)
         case 2: /* binary */
         case 1: /* text: taken as data, which the bench refuses or not */
             if (opcode != 0 && c->message.len > 0) {
-                conn_fail(c, "a new message inside a fragmented one");
+                conn_fail(c, WS_FAILURE_PROTOCOL, 0, "a new message inside a fragmented one");
                 return false;
             }
             if (fin && c->message.len == 0) {
@@ -431,7 +529,7 @@ static bool frames_read(ws_conn *c, ws_buffer *src)
                 snprintf(why, sizeof why, "the server closed the connection (%d %.*s)", code,
                          len > 2 ? (int)(len - 2 > 100 ? 100 : len - 2) : 0,
                          (const char *)payload + 2);
-                conn_fail(c, why);
+                conn_fail(c, WS_FAILURE_CLOSE, code, why);
                 return false;
             }
         case 9: { /* ping: pong with its payload */
@@ -446,7 +544,7 @@ static bool frames_read(ws_conn *c, ws_buffer *src)
         case 10: /* pong */
             break;
         default:
-            conn_fail(c, "a frame of an unknown opcode");
+            conn_fail(c, WS_FAILURE_PROTOCOL, 0, "a frame of an unknown opcode");
             return false;
         }
         if (c->phase != WS_OPEN)
@@ -464,11 +562,11 @@ static void conn_readable(ws_conn *c)
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
         if (n == 0) {
-            conn_fail(c, "the server closed the connection");
+            conn_fail(c, WS_FAILURE_EOF, 0, "the server closed the connection");
             return;
         }
         if (n < 0) {
-            conn_fail(c, strerror(errno));
+            conn_fail(c, WS_FAILURE_SOCKET, errno, strerror(errno));
             return;
         }
         /* Frames are read where the bytes are: in scratch, unless a frame
@@ -493,19 +591,55 @@ static void conn_readable(ws_conn *c)
     }
 }
 
+bool ws_client_source(ws_client *w, const char *ipv4)
+{
+    struct sockaddr_in source = {.sin_family = AF_INET};
+    if (inet_pton(AF_INET, ipv4, &source.sin_addr) != 1)
+        return false;
+    w->source = source;
+    return true;
+}
+
+int ws_client_socket(ws_client *w)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (w->receive_buffer > 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &w->receive_buffer, sizeof w->receive_buffer);
+    if (w->source.sin_family == AF_INET) {
+        /* the port is chosen at the connect, for this destination: a bound
+         * source is not limited to one ephemeral port range in all */
+        setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
+        if (bind(fd, (struct sockaddr *)&w->source, sizeof w->source) != 0) {
+            int error = errno;
+            close(fd);
+            errno = error;
+            return -1;
+        }
+    }
+    if (connect(fd, (struct sockaddr *)&w->address, sizeof w->address) != 0 &&
+        errno != EINPROGRESS) {
+        int error = errno;
+        close(fd);
+        errno = error;
+        return -1;
+    }
+    return fd;
+}
+
 static void conn_start(ws_conn *c)
 {
     ws_client *w = c->client;
-    c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (c->fd < 0)
-        bench_die("socket: %s (raise ulimit -n?)", strerror(errno));
-    int one = 1;
-    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     c->phase = WS_CONNECTING;
     w->connecting++;
-    if (connect(c->fd, (struct sockaddr *)&w->address, sizeof w->address) != 0 &&
-        errno != EINPROGRESS) {
-        conn_fail(c, strerror(errno));
+    c->fd = ws_client_socket(w);
+    if (c->fd < 0) {
+        if (errno == EMFILE || errno == ENFILE)
+            bench_die("socket: %s (raise ulimit -n?)", strerror(errno));
+        conn_fail(c, WS_FAILURE_CONNECT, errno, strerror(errno));
         return;
     }
     struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT, .data.ptr = c};
@@ -520,7 +654,7 @@ static void conn_connected(ws_conn *c)
     socklen_t len = sizeof error;
     getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &error, &len);
     if (error != 0) {
-        conn_fail(c, strerror(error));
+        conn_fail(c, WS_FAILURE_CONNECT, error, strerror(error));
         return;
     }
     uint8_t raw[16];
@@ -601,6 +735,8 @@ void ws_client_add(ws_client *w, ws_conn *c)
     c->client = w;
     c->fd = -1;
     c->phase = WS_IDLE;
+    c->failure = WS_FAILURE_NONE;
+    c->failure_code = 0;
     if (c->next_request == 0)
         c->next_request = 1;
     w->queue[w->queue_len++] = c;
