@@ -130,8 +130,8 @@ void server_rate_table_free(server_rate_table *table)
 
 bool server_rate_address_local(const char *address)
 {
-    return strncmp(address, "127.", 4) == 0 || strcmp(address, "::1") == 0 ||
-           strncmp(address, "::ffff:127.", 11) == 0;
+    return strcmp(address, "127.0.0.1") == 0 || strcmp(address, "::1") == 0 ||
+           strcmp(address, "::ffff:127.0.0.1") == 0;
 }
 
 /* The table's key of `address` into key[SERVER_RATE_KEY_MAX]. */

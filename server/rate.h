@@ -12,10 +12,12 @@
  *
  * Addresses: an IPv4 address counts by itself; an IPv6 address by its /64
  * (one customer's network: one host has 2^64 addresses to rotate through).
- * The machine's own addresses (127.0.0.0/8, ::1, a mapped 127.x) have no
- * address buckets, as with the connection cap per address (server/net.c): a
- * local reverse proxy gives every peer its address. Their connections keep
- * theirs.
+ * The machine's own loopback address (127.0.0.1, ::1, 127.0.0.1 mapped into
+ * IPv6) has no address buckets, as with the connection cap per address
+ * (server/net.c): a local reverse proxy gives every peer that address.
+ * Its connections keep theirs. Other 127.x addresses count as addresses of
+ * their own (nothing but a local program uses them; the abuse bench's
+ * attacker does).
  *
  * Time is the loop's clock in milliseconds (uv_now). Nothing here is
  * global; everything runs on the loop thread.
@@ -120,7 +122,8 @@ server_limits *server_rate_table_get(server_rate_table *table, const char *addre
 size_t server_rate_table_sweep(server_rate_table *table, const server_rate_policy *policy,
                                uint64_t now_ms);
 
-/* Whether `address` is one of the machine's own (no address limits). */
+/* Whether `address` is the loopback address a local proxy connects from
+ * (no address limits). */
 bool server_rate_address_local(const char *address);
 
 #endif
