@@ -983,24 +983,32 @@ static server_limits *server_games_address_limits(server_games *games,
 /* What a request takes a token of. */
 typedef enum server_games_rate_kind { SERVER_GAMES_MESSAGE, SERVER_GAMES_CREATE } server_games_rate_kind;
 
-/* Takes a token of `kind` from the connection's bucket and its address's.
- * Returns 0, or the ms to wait (the longer of the two). */
-static uint64_t server_games_take(server_games *games, server_session *session,
-                                  server_connection *connection, server_games_rate_kind kind)
+/* The ms until both the connection's bucket of `kind` and its address's
+ * have a token (0: now); with `take` and 0, takes one of each (a refused
+ * request takes none, so one connection over its own rate does not spend
+ * its address's). */
+static uint64_t server_games_rate(server_games *games, server_session *session,
+                                  server_connection *connection, server_games_rate_kind kind,
+                                  bool take)
 {
     uint64_t now = uv_now(server_net_loop(games->net));
     bool message = kind == SERVER_GAMES_MESSAGE;
-    uint64_t wait = server_bucket_take(message ? &session->limits.messages
-                                               : &session->limits.creates,
-                                       message ? &games->rates.messages : &games->rates.creates,
-                                       now);
+    server_bucket *own = message ? &session->limits.messages : &session->limits.creates;
+    const server_rate *own_rate = message ? &games->rates.messages : &games->rates.creates;
     server_limits *address = server_games_address_limits(games, connection);
-    if (address) {
-        uint64_t shared = server_bucket_take(
-            message ? &address->messages : &address->creates,
-            message ? &games->rates.address_messages : &games->rates.creates, now);
-        if (shared > wait)
-            wait = shared;
+    server_bucket *shared = !address ? NULL : message ? &address->messages : &address->creates;
+    const server_rate *shared_rate = message ? &games->rates.address_messages
+                                             : &games->rates.creates;
+    uint64_t wait = server_bucket_wait(own, own_rate, now);
+    if (shared) {
+        uint64_t shared_wait = server_bucket_wait(shared, shared_rate, now);
+        if (shared_wait > wait)
+            wait = shared_wait;
+    }
+    if (wait == 0 && take) {
+        server_bucket_take(own, own_rate, now);
+        if (shared)
+            server_bucket_take(shared, shared_rate, now);
     }
     return wait;
 }
@@ -2109,8 +2117,9 @@ static void server_games_create(server_games *games, server_connection *connecti
 {
     int64_t request = message->request;
     server_create_job *create = NULL;
-    uint64_t wait = server_games_take(games, server_connection_data(connection), connection,
-                                      SERVER_GAMES_CREATE);
+    /* A create counts once the game is made (a refused one takes no token). */
+    uint64_t wait = server_games_rate(games, server_connection_data(connection), connection,
+                                      SERVER_GAMES_CREATE, false);
     if (wait) {
         server_games_send_retry(connection, request, PROTOCOL_ERROR_RATE_LIMITED, wait,
                                 "too many games created from here: the next in %llu s",
@@ -2260,6 +2269,8 @@ static void server_games_create(server_games *games, server_connection *connecti
     create->base.run = server_create_run;
     create->base.done = server_create_done;
     games->creating++;
+    server_games_rate(games, server_connection_data(connection), connection,
+                      SERVER_GAMES_CREATE, true);
     server_games_submit(games, NULL, &create->base);
     create = NULL;
     goto done;
@@ -3207,6 +3218,48 @@ static void server_games_on_open(void *context, server_connection *connection)
     server_connection_set_data(connection, session);
 }
 
+/*
+ * Whether a message of `session` (its frame bytes[0..length), or NULL for
+ * one the network layer refused: a text message) is within the message
+ * rates; takes its tokens. Over them it is answered rate_limited (its
+ * request id read from the frame if it has one) and false returned;
+ * SERVER_GAMES_REFUSED_MAX in a row close the connection instead.
+ */
+static bool server_games_admit(server_games *games, server_session *session,
+                               server_connection *connection, const unsigned char *bytes,
+                               size_t length)
+{
+    uint64_t wait = server_games_rate(games, session, connection, SERVER_GAMES_MESSAGE, true);
+    if (!wait) {
+        session->refused_in_a_row = 0;
+        return true;
+    }
+    if (++session->refused_in_a_row >= SERVER_GAMES_REFUSED_MAX) {
+        fprintf(stderr, "brigaded: connection %lu from %s closed: %u messages in a row over "
+                        "its rate\n", server_connection_id(connection),
+                server_connection_address(connection), session->refused_in_a_row);
+        server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
+        return false;
+    }
+    protocol_message_status status;
+    memset(&status, 0, sizeof(status));
+    if (bytes) {
+        protocol_client_message message;
+        if (protocol_client_message_decode(bytes, length, &message, &status) ==
+            PROTOCOL_MESSAGE_OK) {
+            status.request = message.request;
+            server_games_message_clear(&message);
+        }
+    }
+    server_games_send_retry(connection, bytes ? status.request : 0, PROTOCOL_ERROR_RATE_LIMITED,
+                            wait,
+                            "too many messages: at most %g a second from one connection "
+                            "(%g from one address); nothing done",
+                            games->rates.messages.per_second,
+                            games->rates.address_messages.per_second);
+    return false;
+}
+
 static void server_games_on_message(void *context, server_connection *connection,
                                     const unsigned char *bytes, size_t length)
 {
@@ -3214,45 +3267,19 @@ static void server_games_on_message(void *context, server_connection *connection
     server_session *session = server_connection_data(connection);
     if (!session)
         return; /* on_open ran out of memory: the connection is closing */
-    uint64_t wait = server_games_take(games, session, connection,
-                                      SERVER_GAMES_MESSAGE);
-    if (wait) {
-        /* Refused unread but answered (PROTOCOL.md §4: one answer a
-         * request), its request id read from the frame if it has one. */
-        protocol_client_message message;
-        protocol_message_status status;
-        memset(&status, 0, sizeof(status));
-        if (protocol_client_message_decode(bytes, length, &message, &status) ==
-            PROTOCOL_MESSAGE_OK) {
-            status.request = message.request;
-            server_games_message_clear(&message);
-        }
-        if (++session->refused_in_a_row >= SERVER_GAMES_REFUSED_MAX) {
-            fprintf(stderr, "brigaded: connection %lu from %s closed: %u messages in a row over "
-                            "its rate\n", server_connection_id(connection),
-                    server_connection_address(connection), session->refused_in_a_row);
-            server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
-            return;
-        }
-        server_games_send_retry(connection, status.request, PROTOCOL_ERROR_RATE_LIMITED, wait,
-                                "too many messages: at most %g a second from one connection "
-                                "(%g from one address); nothing done",
-                                games->rates.messages.per_second,
-                                games->rates.address_messages.per_second);
-        return;
-    }
-    session->refused_in_a_row = 0;
-    server_games_enter(games, session, bytes, length, &server_resume_none);
+    if (server_games_admit(games, session, connection, bytes, length))
+        server_games_enter(games, session, bytes, length, &server_resume_none);
 }
 
 static void server_games_on_refused(void *context, server_connection *connection,
                                     server_net_refusal refusal)
 {
-    (void)context;
+    server_games *games = context;
+    server_session *session = server_connection_data(connection);
     if (refusal == SERVER_NET_REFUSAL_TOO_LARGE)
         server_games_send_error(connection, 0, PROTOCOL_ERROR_TOO_LARGE,
                                 "message over %d bytes; closing", SERVER_NET_MESSAGE_MAX);
-    else
+    else if (session && server_games_admit(games, session, connection, NULL, 0))
         server_games_send_error(connection, 0, PROTOCOL_ERROR_BAD_FRAME,
                                 "text message: brigade.v1 frames are binary msgpack");
 }

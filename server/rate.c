@@ -42,6 +42,18 @@ uint64_t server_bucket_take(server_bucket *bucket, const server_rate *rate, uint
     return (uint64_t)wait_ms + 1;
 }
 
+uint64_t server_bucket_wait(const server_bucket *bucket, const server_rate *rate, uint64_t now_ms)
+{
+    if (rate->per_second <= 0 || !bucket->started)
+        return 0;
+    double tokens = bucket->tokens;
+    if (now_ms > bucket->at_ms)
+        tokens += (double)(now_ms - bucket->at_ms) * rate->per_second / 1000.0;
+    if (tokens >= 1.0)
+        return 0;
+    return (uint64_t)((1.0 - tokens) * 1000.0 / rate->per_second) + 1;
+}
+
 bool server_bucket_full(const server_bucket *bucket, const server_rate *rate, uint64_t now_ms)
 {
     if (rate->per_second <= 0 || !bucket->started)

@@ -50,6 +50,10 @@ typedef struct server_bucket {
  */
 uint64_t server_bucket_take(server_bucket *bucket, const server_rate *rate, uint64_t now_ms);
 
+/* The milliseconds until `bucket` has a token at now_ms (0: it has one
+ * now), taking nothing. */
+uint64_t server_bucket_wait(const server_bucket *bucket, const server_rate *rate, uint64_t now_ms);
+
 /* Whether `bucket` is full again at now_ms (it has been left alone long
  * enough to forget it). */
 bool server_bucket_full(const server_bucket *bucket, const server_rate *rate, uint64_t now_ms);

@@ -142,9 +142,13 @@ class Closed(Exception):
 
 class WebSocket:
     def __init__(self, port, protocol="brigade.v1", host="127.0.0.1", timeout=10.0,
-                 receive_buffer=None):
+                 receive_buffer=None, source=None):
+        """source: the local address to connect from (127.0.0.2: another
+        peer address than 127.0.0.1's, as far as brigaded's limits go)."""
         if receive_buffer is None:
-            self.sock = socket.create_connection((host, port), timeout=timeout)
+            self.sock = socket.create_connection(
+                (host, port), timeout=timeout,
+                source_address=(source, 0) if source else None)
         else:
             # A small receive window, set before the handshake offers it (a
             # slow reader).

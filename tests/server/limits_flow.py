@@ -229,12 +229,47 @@ def case_rate_messages(server, scenarios):
     check(set(codes) == {"rate_limited"} and len(codes) == 100 - 2 - 1,
           "refused until closed: %d %r" % (len(codes), set(codes)))
     check("messages in a row over its rate" in server.text(), "the close is logged")
+    # Text frames count too: ten answered bad_frame, then rate_limited.
+    t = Client(server)
+    codes = []
+    for i in range(12):
+        t.ws.send_frame(0x1, b'{"type": "create"}')
+        codes.append(t.recv()["code"])
+    check(codes == ["bad_frame"] * 10 + ["rate_limited"] * 2, "text frames: %r" % codes)
+    t.close()
+
+
+def case_rate_address(server, scenarios):
+    """--rate-messages 5 --rate-messages-per-address 8: two connections from
+    127.0.0.3 share 16 at once; one over its own rate (10) spends no more of
+    the address's, so the other still has 6."""
+    a = wire.WebSocket(server.port, source="127.0.0.3", timeout=10)
+    b = wire.WebSocket(server.port, source="127.0.0.3", timeout=10)
+    def codes(ws, n):
+        out = []
+        for i in range(n):
+            ws.send_message({"type": "act", "request": i + 1, "action": {"kind": "done"}})
+            out.append(ws.recv_message()["code"])
+        return out
+    first = codes(a, 14)
+    check(first == ["not_joined"] * 10 + ["rate_limited"] * 4, "a: %r" % first)
+    second = codes(b, 8)
+    check(second == ["not_joined"] * 6 + ["rate_limited"] * 2, "b: %r" % second)
+    # 127.0.0.1 is not limited by address: a third connection has its own 10.
+    c = Client(server)
+    third = [c.ask({"type": "act", "action": {"kind": "done"}})["code"] for i in range(10)]
+    check(third == ["not_joined"] * 10, "loopback: %r" % third)
+    for ws in (a, b):
+        ws.close()
+    c.close()
 
 
 def case_rate_creates(server, scenarios):
     """--rate-creates 3: three games at once, the fourth refused with
     rate_limited and a retry_after of about 20 minutes (3 an hour)."""
     c = Client(server)
+    # A refused create (not a scenario) does not count.
+    expect_error(c.ask({"type": "create", "scenario": "{}"}), "bad_message")
     for i in range(3):
         create_game(c, scenarios)
     answer = c.ask({"type": "create", "scenario": scenario_text(scenarios, "example_a.json")})
@@ -271,12 +306,11 @@ def case_rate_failed_joins(server, scenarios):
     answer = d.ask({"type": "join", "game": game, "token": seats["B"], "seed": seed()})
     check(answer.get("type") == "welcome", "another connection: %r" % answer)
     d.close()
-    address = local_address()
-    if address is None:
-        print("no non-loopback address on this machine: the address half is not checked")
-        return
-    first = wire.WebSocket(server.port, host=address, timeout=10)
-    second = wire.WebSocket(server.port, host=address, timeout=10)
+    # 127.0.0.2 is an address of its own (only 127.0.0.1 and ::1, where a
+    # local proxy connects from, go without address limits).
+    address = "127.0.0.2"
+    first = wire.WebSocket(server.port, source=address, timeout=10)
+    second = wire.WebSocket(server.port, source=address, timeout=10)
     def ask(ws, message):
         ws.send_message(dict(message, request=1))
         return ws.recv_message()
@@ -284,7 +318,7 @@ def case_rate_failed_joins(server, scenarios):
         answer = ask(ws, {"type": "join", "game": game, "token": bad})
     expect_error(answer, "bad_token")
     # The address is locked out: a third connection from it too.
-    third = wire.WebSocket(server.port, host=address, timeout=10)
+    third = wire.WebSocket(server.port, source=address, timeout=10)
     expect_rate_limited(ask(third, {"type": "join", "game": game, "token": seats["umpire"]}))
     for ws in (first, second, third):
         ws.close()
@@ -438,9 +472,10 @@ CASES = {
     "per_address": (case_per_address, ["--listen", "0.0.0.0", "--max-connections-per-address",
                                        "2"]),
     "rate_messages": (case_rate_messages, ["--rate-messages", "5"]),
+    "rate_address": (case_rate_address, ["--rate-messages", "5",
+                                         "--rate-messages-per-address", "8"]),
     "rate_creates": (case_rate_creates, ["--rate-creates", "3"]),
-    "rate_failed_joins": (case_rate_failed_joins, ["--listen", "0.0.0.0",
-                                                   "--rate-failed-joins", "3"]),
+    "rate_failed_joins": (case_rate_failed_joins, ["--rate-failed-joins", "3"]),
     "max_games": (case_max_games, ["--max-games", "2"]),
     "busy_queue": (case_busy_queue, ["--rate-failed-joins", "0", "--rate-messages", "0"]),
     "game_lifecycle": (case_game_lifecycle, ["--game-waiting-end", "2s", "--game-idle-end", "3s",
