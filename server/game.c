@@ -26,6 +26,7 @@
 #include "server/game.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -2959,6 +2960,10 @@ static brigade_battle_error_code server_games_apply(server_games *games, server_
 
 /* ------------------------------------------------------------ lifecycle */
 
+/* Games named in the log each time server_games_life looks, for each of
+ * its reports (idle, ended); the others are counted in one line. */
+#define SERVER_GAMES_LIFE_LINES 5
+
 /* How often server_games_life looks at every game, ms: a quarter of the
  * shortest idle time configured, between 250 ms and 30 s. */
 static uint64_t server_games_life_every(const server_games *games)
@@ -3000,9 +3005,11 @@ static bool server_game_unused(const server_game *game)
  * Ends `game` by the server's policy: the umpire's `end` (PROTOCOL.md §5.3)
  * with `reason` as its note, journaled as an umpire's action of request 0,
  * a delta to everyone joined, the dice seed revealed as at any end. A
- * battle not begun (a seat's seed missing) ends too. Logs what it did.
+ * battle not begun (a seat's seed missing) ends too. Logs the end when
+ * `logged` (a failure always). Returns whether it is on its way.
  */
-static void server_games_policy_end(server_games *games, server_game *game, const char *reason)
+static bool server_games_policy_end(server_games *games, server_game *game, const char *reason,
+                                    bool logged)
 {
     brigade_command command;
     memset(&command, 0, sizeof(command));
@@ -3016,7 +3023,7 @@ static void server_games_policy_end(server_games *games, server_game *game, cons
     server_session *session = calloc(1, sizeof(*session));
     if (!session) {
         fprintf(stderr, "brigaded: game %s: cannot end it (out of memory)\n", game->id);
-        return;
+        return false;
     }
     session->refs = 1;
     session->seat = BRIGADE_SIDE_NONE;
@@ -3029,10 +3036,12 @@ static void server_games_policy_end(server_games *games, server_game *game, cons
     if (code != BRIGADE_BATTLE_OK) {
         fprintf(stderr, "brigaded: game %s: cannot end it (%s)\n", game->id,
                 code == SERVER_GAMES_APPLY_FAILED ? "out of memory" : error.message);
-        return;
+        return false;
     }
     game->ending = true;
-    fprintf(stderr, "brigaded: game %s ended by the server: %s\n", game->id, reason);
+    if (logged)
+        fprintf(stderr, "brigaded: game %s ended by the server: %s\n", game->id, reason);
+    return true;
 }
 
 /*
@@ -3051,7 +3060,7 @@ static void server_games_life(uv_timer_t *timer)
     if (games->stopping)
         return;
     uint64_t now = uv_now(timer->loop);
-    size_t unloaded = 0;
+    size_t unloaded = 0, reported = 0, ended = 0;
     for (size_t i = 0; i < games->bucket_count; i++) {
         server_game *game = games->buckets[i];
         while (game) {
@@ -3074,10 +3083,11 @@ static void server_games_life(uv_timer_t *timer)
             char spell[48];
             server_duration_text(idle, spell, sizeof(spell));
             if (games->idle_report_ms && idle >= games->idle_report_ms && !game->idle_reported) {
-                fprintf(stderr, "brigaded: game %s: no action for %s (%s; %zu connection(s) "
-                                "joined)\n", game->id, spell,
-                        game->battle->turn == 0 ? "waiting for its players" : "under way",
-                        game->member_count + game->delayed_count);
+                if (reported++ < SERVER_GAMES_LIFE_LINES)
+                    fprintf(stderr, "brigaded: game %s: no action for %s (%s; %zu connection(s) "
+                                    "joined)\n", game->id, spell,
+                            game->battle->turn == 0 ? "waiting for its players" : "under way",
+                            game->member_count + game->delayed_count);
                 game->idle_reported = true;
             }
             uint64_t limit = game->battle->turn == 0 ? games->waiting_end_ms : games->idle_end_ms;
@@ -3087,14 +3097,26 @@ static void server_games_life(uv_timer_t *timer)
                          "the server ended the battle: no action for %s (%s)", spell,
                          game->battle->turn == 0 ? "its players never both joined"
                                                  : "a game left unplayed");
-                server_games_policy_end(games, game, reason);
+                if (server_games_policy_end(games, game, reason,
+                                            ended < SERVER_GAMES_LIFE_LINES))
+                    ended++;
             }
             game = next;
         }
     }
-    if (unloaded)
+    if (reported > SERVER_GAMES_LIFE_LINES)
+        fprintf(stderr, "brigaded: and %zu more games with no action for --game-idle-report\n",
+                reported - SERVER_GAMES_LIFE_LINES);
+    if (ended > SERVER_GAMES_LIFE_LINES)
+        fprintf(stderr, "brigaded: and %zu more idle games ended by the server\n",
+                ended - SERVER_GAMES_LIFE_LINES);
+    if (unloaded) {
         fprintf(stderr, "brigaded: %zu ended game(s) left memory (%zu in memory)\n", unloaded,
                 games->game_count);
+        /* What they held goes back to the system, not only to malloc's
+         * free lists (glibc keeps freed heap pages otherwise). */
+        malloc_trim(0);
+    }
     if (now - games->swept_ms >= SERVER_GAMES_SWEEP_MS) {
         server_rate_table_sweep(games->addresses, &games->rates, now);
         games->swept_ms = now;

@@ -466,6 +466,58 @@ def case_busy_queue(server, scenarios):
         client.close()
 
 
+def sanitized(brigaded):
+    """Whether brigaded is built with AddressSanitizer (whose quarantine
+    keeps freed memory: RSS says nothing then)."""
+    import subprocess
+    try:
+        out = subprocess.run(["ldd", brigaded], capture_output=True, text=True).stdout
+    except OSError:
+        return False
+    return "libasan" in out
+
+
+def rss_mib(server):
+    for line in open("/proc/%d/status" % server.proc.pid):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024.0
+    return 0.0
+
+
+def case_memory_games(server, scenarios):
+    """1,500 games that never begin (--game-waiting-end 1s): each is ended
+    by the server and leaves memory, and the memory goes back to the
+    system: RSS afterwards within 40 MiB of where it started (SQLite's page
+    cache grows meanwhile), though the games took well over that."""
+    baseline = rss_mib(server)
+    ws = wire.WebSocket(server.port, timeout=30)
+    text = scenario_text(scenarios, "example_a.json")
+    count = 1500
+    for i in range(count):
+        ws.send_message({"type": "create", "request": i + 1, "scenario": text})
+    created = sum(1 for i in range(count) if ws.recv_message().get("type") == "created")
+    check(created == count, "%d of %d created" % (created, count))
+    peak = rss_mib(server)
+    deadline = time.time() + 60
+    while time.time() < deadline and "left memory (0 in memory)" not in server.text():
+        time.sleep(0.2)
+    check("left memory (0 in memory)" in server.text(), "every game left memory")
+    log = server.text()
+    named = log.count("ended by the server: ")
+    check(0 < named <= 5 * 20 and "more idle games ended by the server" in log,
+          "the ends are counted, not each logged: %d lines" % named)
+    time.sleep(0.5)
+    after = rss_mib(server)
+    print("RSS MiB: start %.1f, %d games %.1f, after %.1f" % (baseline, count, peak, after))
+    if sanitized(server.brigaded):
+        print("AddressSanitizer build: its quarantine keeps freed memory; RSS not checked")
+        return
+    check(peak > baseline + 60, "the games took memory: %.1f -> %.1f MiB" % (baseline, peak))
+    check(after < baseline + 40, "memory came back: %.1f MiB after, %.1f at the start" %
+          (after, baseline))
+    ws.close()
+
+
 CASES = {
     "failed_joins": (case_failed_joins, []),
     "connections": (case_connections, ["--max-connections", "4", "--join-timeout-s", "1"]),
@@ -477,6 +529,8 @@ CASES = {
     "rate_creates": (case_rate_creates, ["--rate-creates", "3"]),
     "rate_failed_joins": (case_rate_failed_joins, ["--rate-failed-joins", "3"]),
     "max_games": (case_max_games, ["--max-games", "2"]),
+    "memory_games": (case_memory_games, ["--rate-creates", "0", "--rate-messages", "0",
+                                         "--game-waiting-end", "1s", "--game-idle-report", "0"]),
     "busy_queue": (case_busy_queue, ["--rate-failed-joins", "0", "--rate-messages", "0"]),
     "game_lifecycle": (case_game_lifecycle, ["--game-waiting-end", "2s", "--game-idle-end", "3s",
                                              "--game-idle-report", "1s"]),
