@@ -412,7 +412,7 @@ static bool melee_overruled_fold(brigade_battle *b, const brigade_event *e)
 /* The umpire's rulings (design.md "Roles", PROTOCOL.md §10.2). */
 static bool umpire_fold(brigade_battle *b, const brigade_event *e)
 {
-    if (!e->umpire.text[0] || (unsigned)e->umpire.ruling > BRIGADE_UMPIRE_RULE)
+    if (!e->umpire.text[0] || (unsigned)e->umpire.ruling > BRIGADE_UMPIRE_LAPSED)
         return false;
     switch (e->umpire.ruling) {
     case BRIGADE_UMPIRE_HOLD:
@@ -430,6 +430,7 @@ static bool umpire_fold(brigade_battle *b, const brigade_event *e)
     case BRIGADE_UMPIRE_RULE: /* REPORT_ANSWERED follows */
         break;
     case BRIGADE_UMPIRE_END:
+    case BRIGADE_UMPIRE_LAPSED:
         b->hold[0] = '\0'; /* nothing waits any more */
         break;
     case BRIGADE_UMPIRE_SEATED:
@@ -3265,9 +3266,11 @@ static code_t umpire_rule(machine *m, const brigade_command *c)
         return overrule(m, c);
     if (c->kind == BRIGADE_COMMAND_RULE)
         return rule_report(m, c);
-    if (c->kind == BRIGADE_COMMAND_END) {
+    if (c->kind == BRIGADE_COMMAND_END || c->kind == BRIGADE_COMMAND_LAPSE) {
         brigade_event e;
-        umpire_event_init(&e, BRIGADE_UMPIRE_END, c->note);
+        umpire_event_init(&e, c->kind == BRIGADE_COMMAND_END ? BRIGADE_UMPIRE_END
+                                                             : BRIGADE_UMPIRE_LAPSED,
+                          c->note);
         TRY(emit(m, &e));
         return phase_begin(m, BRIGADE_PHASE_ENDED, BRIGADE_STEP_NONE, 0);
     }
@@ -3291,7 +3294,8 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
                           c->kind == BRIGADE_COMMAND_NOTE ||
                           c->kind == BRIGADE_COMMAND_UMPIRE_ADJUST ||
                           c->kind == BRIGADE_COMMAND_SETTLE || c->kind == BRIGADE_COMMAND_OVERRULE ||
-                          c->kind == BRIGADE_COMMAND_END || c->kind == BRIGADE_COMMAND_RULE;
+                          c->kind == BRIGADE_COMMAND_END || c->kind == BRIGADE_COMMAND_RULE ||
+                          c->kind == BRIGADE_COMMAND_LAPSE;
     if (seat == BRIGADE_SIDE_NONE && !umpire_command)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "the umpire takes no player's action");
     if (seat != BRIGADE_SIDE_NONE && umpire_command)
@@ -3300,7 +3304,7 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "the seat is A or B");
     /* The umpire may end a battle that never began (a player who never
      * came); nothing else happens before turn 1. */
-    if (m->work.turn == 0 && c->kind != BRIGADE_COMMAND_END)
+    if (m->work.turn == 0 && c->kind != BRIGADE_COMMAND_END && c->kind != BRIGADE_COMMAND_LAPSE)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "the battle has not started");
     if (m->work.phase == BRIGADE_PHASE_ENDED)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
@@ -3487,7 +3491,7 @@ static const char *const error_code_names[] = {"ok",          "wrong_seat",   "w
                                                "held"};
 static const char *const umpire_ruling_names[] = {"hold",   "release",  "note",     "seated",
                                                   "settle", "overrule", "rollback", "end",
-                                                  "rule"};
+                                                  "rule",   "lapsed"};
 static const char *const report_kind_names[] = {"rally", "reform", "uncontrolled", "contact",
                                                 "adjust"};
 static const char *const report_state_names[] = {"stands",   "awaits_answer", "awaits_umpire",
@@ -3882,6 +3886,9 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             break;
         case BRIGADE_UMPIRE_END:
             put(out, size, &at, "the umpire ends the battle: %s", e->umpire.text);
+            break;
+        case BRIGADE_UMPIRE_LAPSED:
+            put(out, size, &at, "the server ends the battle: %s", e->umpire.text);
             break;
         case BRIGADE_UMPIRE_RULE:
             put(out, size, &at, "the umpire rules on a contested report: %s", e->umpire.text);

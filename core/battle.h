@@ -376,8 +376,11 @@ typedef enum brigade_command_kind {
     BRIGADE_COMMAND_ACCEPT,                /* the other side's contact report `report` (D46) */
     BRIGADE_COMMAND_OCCUPY,                /* Charge/occupy: unit, a charger whose BUA defenders
                                               fled, occupies the area (D41, 12.9 f) */
-    BRIGADE_COMMAND_RULE                   /* the umpire: contested report `report`, `upheld`,
+    BRIGADE_COMMAND_RULE,                  /* the umpire: contested report `report`, `upheld`,
                                               `note` the reason (D46) */
+    BRIGADE_COMMAND_LAPSE                  /* the server (as the umpire, seat NONE) ends a battle
+                                              left idle, `note` why: as END, its log entry the
+                                              server's; never a client's (brigaded) */
 } brigade_command_kind;
 
 /* One command; only the members of its kind are read. */
@@ -516,10 +519,13 @@ typedef enum brigade_umpire_ruling {
     BRIGADE_UMPIRE_OVERRULE, /* a melee overruled (its events follow): melee */
     BRIGADE_UMPIRE_ROLLBACK, /* folded onto the state after to_seq: rolls, events, the hold */
     BRIGADE_UMPIRE_END,      /* the umpire ends the battle (PHASE_BEGUN ENDED follows) */
-    BRIGADE_UMPIRE_RULE      /* a contested report ruled (REPORT_ANSWERED follows, D46) */
+    BRIGADE_UMPIRE_RULE,     /* a contested report ruled (REPORT_ANSWERED follows, D46) */
+    BRIGADE_UMPIRE_LAPSED    /* the server ends a battle left idle (brigaded --game-idle-end):
+                                as END, told as the server's (PHASE_BEGUN ENDED follows) */
 } brigade_umpire_ruling;
 
-/* "hold", "release", "note", "seated", "settle", "overrule", "rollback", "end";
+/* "hold", "release", "note", "seated", "settle", "overrule", "rollback", "end",
+ * "rule", "lapsed";
  * "?" out of range. */
 const char *brigade_umpire_ruling_name(brigade_umpire_ruling ruling);
 

@@ -120,7 +120,7 @@ static const char *ruling_n(int v)
 {
     return brigade_umpire_ruling_name((brigade_umpire_ruling)v);
 }
-static const enum_table RULING = {"ruling", ruling_n, BRIGADE_UMPIRE_RULE + 1, -1};
+static const enum_table RULING = {"ruling", ruling_n, BRIGADE_UMPIRE_LAPSED + 1, -1};
 /* A player's report (D46): its kind and where it stands. */
 static const char *report_kind_n(int v)
 {

@@ -3013,7 +3013,7 @@ static bool server_games_policy_end(server_games *games, server_game *game, cons
 {
     brigade_command command;
     memset(&command, 0, sizeof(command));
-    command.kind = BRIGADE_COMMAND_END;
+    command.kind = BRIGADE_COMMAND_LAPSE;
     server_games_note_set(&command, reason);
     /* Tried again only after another spell as long (the log says why). */
     game->active_ms = uv_now(server_net_loop(games->net));
@@ -3093,10 +3093,9 @@ static void server_games_life(uv_timer_t *timer)
             uint64_t limit = game->battle->turn == 0 ? games->waiting_end_ms : games->idle_end_ms;
             if (limit && idle >= limit && !game->ending && !game->busy && !game->waiting) {
                 char reason[160];
-                snprintf(reason, sizeof(reason),
-                         "the server ended the battle: no action for %s (%s)", spell,
+                snprintf(reason, sizeof(reason), "no action for %s (%s)", spell,
                          game->battle->turn == 0 ? "its players never both joined"
-                                                 : "a game left unplayed");
+                                                 : "a battle left unplayed");
                 if (server_games_policy_end(games, game, reason,
                                             ended < SERVER_GAMES_LIFE_LINES))
                     ended++;

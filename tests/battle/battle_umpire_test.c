@@ -473,6 +473,44 @@ static void test_end_and_restore(void **state)
     game_free(g);
 }
 
+/* Before turn 1 only an end is taken: the umpire's (a player who never
+ * came) and the server's lapse of an idle game (brigaded --game-waiting-end),
+ * whose log entry is the server's; a player may send neither. */
+static void test_end_before_the_battle_begins(void **state)
+{
+    (void)state;
+    for (int lapse = 0; lapse < 2; lapse++) {
+        game *g = game_load_file("example_a.json");
+        assert_int_equal(g->battle.turn, 0);
+        brigade_command c = command_done();
+        game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "umpire");
+        memset(&c, 0, sizeof c);
+        c.kind = BRIGADE_COMMAND_NOTE;
+        strcpy(c.note, "early");
+        game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "not started");
+        memset(&c, 0, sizeof c);
+        c.kind = lapse ? BRIGADE_COMMAND_LAPSE : BRIGADE_COMMAND_END;
+        strcpy(c.note, "no action for 1 d 0 h (its players never both joined)");
+        game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "umpire");
+        game_play(g, BRIGADE_SIDE_NONE, &c);
+        assert_int_equal(g->battle.phase, BRIGADE_PHASE_ENDED);
+        assert_int_equal(g->battle.turn, 0);
+        const brigade_event *ruled = game_last_event(g, BRIGADE_BATTLE_EVENT_UMPIRE_RULED, 0);
+        assert_non_null(ruled);
+        assert_int_equal(ruled->umpire.ruling, lapse ? BRIGADE_UMPIRE_LAPSED : BRIGADE_UMPIRE_END);
+        char line[512];
+        brigade_event_describe(&g->battle, ruled, line, sizeof line);
+        assert_string_equal(line, lapse ? "the server ends the battle: no action for 1 d 0 h "
+                                          "(its players never both joined)"
+                                        : "the umpire ends the battle: no action for 1 d 0 h "
+                                          "(its players never both joined)");
+        c = command_choose(BRIGADE_SIDE_A);
+        game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "");
+        game_assert_replays(g);
+        game_free(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -485,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_adjust_formation),
         cmocka_unit_test(test_ended_battle_refuses_everything),
         cmocka_unit_test(test_end_and_restore),
+        cmocka_unit_test(test_end_before_the_battle_begins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
