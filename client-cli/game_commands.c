@@ -1400,8 +1400,22 @@ static void game_run_on_error(game_run *run, protocol_server_message *message)
         ((run->join_request && message->request == run->join_request) ||
          (run->pending_request && message->request == run->pending_request))) {
         /* Nothing was applied; the server asks to send it again later.
-         * The command's deadline (--timeout) still runs. */
+         * The command's deadline (--timeout) still runs; at a terminal
+         * without --timeout the player waits as long as the server asks
+         * (the server answered: "no answer" would be wrong). */
         run->retry_join = run->join_request && message->request == run->join_request;
+        bool patient = run->interactive && !run->options.timeout_given;
+        if (patient && run->retry_join && run->deadline_kind == GAME_DEADLINE_START)
+            game_run_deadline_stop(run);
+        if (!patient && delay_ms > game_run_timeout_ms(run)) {
+            game_run_say(run, "the server asks to wait %.0f s before %s again (%s: %s), longer "
+                              "than the %u s this command may take; giving up",
+                         (double)delay_ms / 1000.0,
+                         run->retry_join ? "joining" : "sending it", code, text,
+                         run->options.timeout_seconds);
+            game_run_finish(run, 1);
+            return;
+        }
         game_run_news(run, "the server could not take %s now (%s: %s); sending it again in "
                            "%.1f s", run->retry_join ? "the join" : run->pending_text, code,
                       text, (double)delay_ms / 1000.0);

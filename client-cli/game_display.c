@@ -158,7 +158,7 @@ void game_display_prompt(const protocol_value *state, const char *seat, char *ou
     if (game_display_settling(state))
         snprintf(awaiting, sizeof(awaiting), "the umpire%s",
                  seat && strcmp(seat, "umpire") == 0 ? " (you)" : "");
-    if (game_display_int(state, "turn") == 0) {
+    if (game_display_int(state, "turn") == 0 && strcmp(phase, "ended") != 0) {
         /* Before the battle: waiting for the players' dice seeds (§10.3). */
         char unjoined[24];
         game_display_unjoined(state, unjoined, sizeof(unjoined));
@@ -880,7 +880,8 @@ void game_display_state(FILE *out, const protocol_value *state, const char *seat
     fputs(", phasing ", out);
     game_display_text(out, phasing ? phasing : "not chosen");
     fprintf(out, ", awaiting %s", awaiting);
-    if (game_display_int(state, "turn") == 0) {
+    if (game_display_int(state, "turn") == 0 &&
+        strcmp(game_display_string(state, "phase", ""), "ended") != 0) {
         char unjoined[24];
         int missing = game_display_unjoined(state, unjoined, sizeof(unjoined));
         if (missing == 2)
