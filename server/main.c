@@ -183,8 +183,9 @@ static const server_option server_option_table[] = {
      "retry_after. 1..10000000. Default 10000."},
     {"game-idle-report", "TIME", SERVER_OPTION_DURATION, SERVER_OPTION_AT(game_idle_report_s), 0,
      366L * 86400L, NULL,
-     "a game with no action for TIME (90s, 30m, 12h, 7d; 0:\n"
-     "never) is logged, once until its next action. Default 1h."},
+     "a game with no action for TIME (90s, 30m, 12h, 7d; digits\n"
+     "alone are seconds; at most 366d; 0: never) is logged, once\n"
+     "until its next action. Default 1h."},
     {"game-idle-end", "TIME", SERVER_OPTION_DURATION, SERVER_OPTION_AT(game_idle_end_s), 0,
      366L * 86400L, NULL,
      "a battle under way with no action for TIME is ended by the\n"
