@@ -218,6 +218,7 @@ struct server_games {
     /* Game lifecycle (server_games_life, brigaded --max-games,
      * --game-idle-*): the options, and the timer that applies them. */
     size_t max_games;
+    size_t ended_count;          /* games in memory whose battle has ended (not capped) */
     uint64_t idle_report_ms, idle_end_ms, waiting_end_ms;
     uv_timer_t life_timer;
     bool life_timer_open;
@@ -1437,6 +1438,8 @@ static void server_games_on_loaded(void *context, journal_loaded *loaded)
         games->load_failed = true;
         return;
     }
+    if (!game->damage && game->battle && game->battle->phase == BRIGADE_PHASE_ENDED)
+        games->ended_count++; /* left at its end before a crash: leaves memory soon */
     if (game->damage) {
         games->damaged_count++;
         fprintf(stderr, "brigaded: game %s is damaged in the journal and cannot be played: %s\n",
@@ -1704,6 +1707,8 @@ static void server_append_done(server_journal_job *base, void *context)
         int64_t previous_seq = game->seq;
         bool phase_changed =
             job->next->turn != previous->turn || job->next->phase != previous->phase;
+        if (previous->phase != BRIGADE_PHASE_ENDED && job->next->phase == BRIGADE_PHASE_ENDED)
+            games->ended_count++;
         game->battle = job->next;
         job->next = NULL;
         game->seq++;
@@ -1972,6 +1977,8 @@ static void server_read_done(server_journal_job *base, void *context)
         if (loaded && !server_games_find(games, loaded->id) &&
             server_games_insert(games, loaded) == 0) {
             loaded->active_ms = uv_now(server_net_loop(games->net));
+            if (!loaded->damage && loaded->battle && loaded->battle->phase == BRIGADE_PHASE_ENDED)
+                games->ended_count++;
             loaded = NULL; /* the registry's */
         }
         server_game_free(loaded);
@@ -2127,13 +2134,15 @@ static void server_games_create(server_games *games, server_connection *connecti
                                 (unsigned long long)((wait + 999) / 1000));
         return;
     }
-    if (games->game_count + games->creating >= games->max_games) {
+    /* Ended games do not count: they leave memory as soon as nobody is
+     * joined (a late join reads one back). */
+    if (games->game_count - games->ended_count + games->creating >= games->max_games) {
         /* Full: games leave memory as they end or are ended for idleness
          * (server_games_life), so a create may work later. */
         server_games_send_retry(connection, request, PROTOCOL_ERROR_UNAVAILABLE,
                                 SERVER_GAMES_FULL_RETRY_MS,
                                 "the server holds %zu games, its limit (brigaded --max-games): "
-                                "try again later", games->game_count);
+                                "try again later", games->game_count - games->ended_count);
         return;
     }
     server_game *game = calloc(1, sizeof(*game));
@@ -3073,6 +3082,7 @@ static void server_games_life(uv_timer_t *timer)
                 if (server_game_unused(game)) {
                     server_games_remove(games, game);
                     server_game_free(game);
+                    games->ended_count--;
                     unloaded++;
                 }
                 game = next;

@@ -336,6 +336,17 @@ def case_max_games(server, scenarios):
           "a full server's answer: %r" % answer)
     answer = c.ask({"type": "join", "game": game, "token": seats["A"], "seed": seed()})
     check(answer.get("type") == "welcome", "a game in memory still joins: %r" % answer)
+    # An ended game does not count: the umpire ends the other one (before
+    # it began), and a create works again.
+    other = answer  # keep the joined connection: the game stays in memory
+    umpire = Client(server)
+    check(umpire.ask({"type": "join", "game": game, "token": seats["umpire"]}).get("type") ==
+          "welcome", "the umpire joins")
+    answer = umpire.ask({"type": "act", "action": {"kind": "end", "reason": "no-show"}})
+    check(answer.get("type") == "ack", "the umpire ends a battle not begun: %r" % answer)
+    check(umpire.recv().get("type") == "delta", "the end's delta")
+    create_game(umpire, scenarios)
+    umpire.close()
     c.close()
 
 
@@ -361,8 +372,8 @@ def case_game_lifecycle(server, scenarios):
     table = Table(server, scenarios)
     check(wait_for_log(server, "game %s: no action for 1 s (under way" % table.game, 3),
           "the idle battle is reported")
-    check(wait_for_log(server, "game %s ended by the server: the server ended the battle: no "
-                       "action for 2 s (its players never both joined)" % waiting, 3),
+    check(wait_for_log(server, "game %s ended by the server: no action for 2 s (its players "
+                       "never both joined)" % waiting, 3),
           "the waiting game is ended")
     # The players of the idle battle hear its end as a delta.
     for who in ("A", "B", "umpire"):
@@ -372,7 +383,8 @@ def case_game_lifecycle(server, scenarios):
     check(state["phase"] == "ended" and len(state["dice"]["server_seed"]) == 64,
           "ended, seed revealed: %s %r" % (state["phase"], state["dice"]))
     texts = [e["text"] for e in state["log"] if e["seq"] == table.seq]
-    check(any("no action for 3 s (a game left unplayed)" in t for t in texts),
+    check(any("the server ends the battle: no action for 3 s (a battle left unplayed)" in t
+              for t in texts),
           "the reason in the log: %r" % texts)
     check(table.states["A"] == table.states["B"] == table.states["umpire"], "one state")
     # Nothing more is accepted.
@@ -477,9 +489,10 @@ def sanitized(brigaded):
     return "libasan" in out
 
 
-def rss_mib(server):
+def rss_mib(server, field="VmRSS"):
+    """The server's resident memory now (VmRSS) or at its peak (VmHWM)."""
     for line in open("/proc/%d/status" % server.proc.pid):
-        if line.startswith("VmRSS:"):
+        if line.startswith(field + ":"):
             return int(line.split()[1]) / 1024.0
     return 0.0
 
@@ -497,7 +510,6 @@ def case_memory_games(server, scenarios):
         ws.send_message({"type": "create", "request": i + 1, "scenario": text})
     created = sum(1 for i in range(count) if ws.recv_message().get("type") == "created")
     check(created == count, "%d of %d created" % (created, count))
-    peak = rss_mib(server)
     deadline = time.time() + 60
     while time.time() < deadline and "left memory (0 in memory)" not in server.text():
         time.sleep(0.2)
@@ -508,6 +520,7 @@ def case_memory_games(server, scenarios):
           "the ends are counted, not each logged: %d lines" % named)
     time.sleep(0.5)
     after = rss_mib(server)
+    peak = rss_mib(server, "VmHWM")
     print("RSS MiB: start %.1f, %d games %.1f, after %.1f" % (baseline, count, peak, after))
     if sanitized(server.brigaded):
         print("AddressSanitizer build: its quarantine keeps freed memory; RSS not checked")
