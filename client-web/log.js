@@ -332,7 +332,9 @@ export class LogView {
       case 'umpire_ruled':
         if (entry.ruling === 'overrule') this.overruling = text(entry.melee) || true;
         return h('li', { class: 'entry umpire kind-umpire_ruled', dataset: { kind, ruling: text(entry.ruling) } }, meta(entry),
-          h('p', {}, h('strong', { class: 'umpire-label' }, `Umpire${entry.ruling ? ` (${word(entry.ruling)})` : ''}: `),
+          // "lapsed": the server ended a battle left idle (PROTOCOL.md §5.3).
+          h('p', {}, h('strong', { class: 'umpire-label' }, entry.ruling === 'lapsed' ? 'Server: '
+            : `Umpire${entry.ruling ? ` (${word(entry.ruling)})` : ''}: `),
             text(entry.text) || kind));
       default:
         break;
