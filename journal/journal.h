@@ -29,8 +29,9 @@
  *              umpire token's SHA-256, design.md "Roles"; NULL for games
  *              of schema versions 1 and 2),
  *              dice_seed (the server's secret dice seed, 32 bytes,
- *              core/dice.h; NULL for games of schema version 1). An
- *              export (journal_export) holds
+ *              core/dice.h; NULL for games of schema version 1: a game
+ *              whose seq 0 holds a dice commitment and whose seed is NULL
+ *              is damaged, brigaded). An export (journal_export) holds
  *              none of these secrets: no dice seed (an ended game reveals
  *              it in its last event, PROTOCOL.md §10.3), no password hash
  *              of either kind, no spectator or umpire hash, and zeros for
@@ -516,7 +517,8 @@ int journal_game_mark_damaged(journal_db *journal, const char *game,
  * row's dice seed, spectator password (both kinds), spectator and umpire
  * hashes are NULL and its seat token hashes are zeros (they are never
  * written to the file: SQLite's secure_delete is on as well), so nobody can
- * join the game from it. Returns 0 or -1.
+ * join the game from it; a brigaded given an export reports an unfinished
+ * game with a dice commitment damaged (no seed). Returns 0 or -1.
  */
 int journal_export(journal_db *journal, const char *game, const char *path);
 

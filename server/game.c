@@ -102,6 +102,7 @@ struct server_game {
     int64_t seq;
     long events;                          /* events committed (the journal's length) */
     char *damage;                         /* owned: why the journal cannot rebuild it, or NULL */
+    bool damage_unjournaled;              /* damage found here, not yet marked in the journal */
     /* The secret dice seed (core/dice.h): journaled in the games row,
      * revealed in the last event, never sent before, never logged. */
     uint8_t dice_seed[BRIGADE_DICE_SEED_BYTES];
@@ -1232,10 +1233,13 @@ static server_game *server_game_from_journal(journal_db *journal,
     return game;
 }
 
-/* Reads the game's secret dice seed from the journal. A game of an older
- * journal has none: it gets one drawn now (its dice are not verifiable,
- * and it has no commitment). Returns false when SQLite or the random
- * source fails (the game is then marked damaged in memory). */
+/* Reads the game's secret dice seed from the journal. A game of schema
+ * version 1 has none and no commitment: it gets one drawn now (its dice
+ * are not verifiable). An ended game's is in its last event. A game whose
+ * seq 0 committed to a seed that the journal no longer holds is damaged
+ * (damage_unjournaled: the caller marks it in the journal), never given a
+ * new seed. Returns false when memory runs out; SQLite or the random
+ * source failing damages the game in memory. */
 static bool server_game_dice_seed_load(journal_db *journal, server_game *game)
 {
     if (game->damage)
@@ -1275,16 +1279,42 @@ static bool server_game_dice_seed_load(journal_db *journal, server_game *game)
     int found = journal_game_dice_seed(journal, game->id, game->dice_seed);
     if (found == 0)
         return true;
-    if (found > 0 && RAND_bytes(game->dice_seed, (int)sizeof(game->dice_seed)) == 1) {
-        if (game->battle->dice.commitment[0])
-            fprintf(stderr, "brigaded: game %s: the journal holds no dice seed for its "
-                            "commitment; its dice are no longer verifiable\n", game->id);
-        return true;
+    if (found > 0 && game->battle->dice.server_seed[0] &&
+        brigade_dice_seed_from_hex(game->battle->dice.server_seed, game->dice_seed))
+        return true; /* revealed by its last event (PROTOCOL.md §10.3) */
+    const char *damage = "its dice seed cannot be read from the journal";
+    if (found > 0 && game->battle->dice.commitment[0]) {
+        /* Created with a seed and a commitment to it (seq 0): another seed
+         * would roll dice that no longer match what the players were
+         * promised. */
+        damage = "its secret dice seed is missing from the journal: its dice could no "
+                 "longer match the commitment made when it was created";
+        game->damage_unjournaled = true;
+    } else if (found > 0 && RAND_bytes(game->dice_seed, (int)sizeof(game->dice_seed)) == 1) {
+        return true; /* schema version 1: no commitment, a seed from now on */
     }
     if (found < 0)
         fprintf(stderr, "brigaded: journal: %s\n", journal_error(journal));
-    game->damage = strdup("its dice seed cannot be read from the journal");
-    return game->damage != NULL;
+    game->damage = strdup(damage);
+    if (!game->damage)
+        return false;
+    /* A damaged game keeps its id and the reason only. */
+    free(game->battle);
+    game->battle = NULL;
+    protocol_value_free(game->state);
+    game->state = NULL;
+    return true;
+}
+
+/* Marks in the journal the damage server_game_dice_seed_load found (the
+ * journal's owner's thread; logged when it cannot). */
+static void server_game_damage_journal(journal_db *journal, server_game *game)
+{
+    if (!game->damage_unjournaled)
+        return;
+    game->damage_unjournaled = false;
+    if (journal_game_mark_damaged(journal, game->id, game->damage) != 0)
+        fprintf(stderr, "brigaded: journal: %s\n", journal_error(journal));
 }
 
 /* journal_load's callback: one game into the registry. */
@@ -1341,6 +1371,11 @@ server_games *server_games_new(const server_games_options *options, char *messag
         server_games_destroy(games);
         return NULL;
     }
+    /* What the load found damaged here (a missing dice seed) is marked in
+     * the journal too, now that its read is over. */
+    for (size_t i = 0; i < games->bucket_count; i++)
+        for (server_game *game = games->buckets[i]; game; game = game->next)
+            server_game_damage_journal(games->journal, game);
     clock_gettime(CLOCK_MONOTONIC, &end);
     double seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
     fprintf(stderr, "brigaded: journal %s: %zu game(s) rebuilt, %zu damaged, in %.3f s\n",
@@ -1806,6 +1841,8 @@ static int server_read_run(server_journal_job *base, journal_db *journal)
             server_game_free(job->loaded);
             job->loaded = NULL;
         }
+        if (job->loaded)
+            server_game_damage_journal(journal, job->loaded);
         return 0;
     }
     }

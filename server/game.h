@@ -48,6 +48,8 @@
  * The dice counter is 2 x the battle's folded rolls, so it survives a
  * restart exactly and a refused request consumes no number; the action
  * that ends the battle also reveals the seed in its last event.
+ * A game whose journal row lost its seed (its commitment at seq 0) is
+ * damaged, never given a new seed.
  * Seat tokens and game ids come from RAND_bytes too; the server keeps
  * only the SHA-256 of each token (in memory and in the journal), compares
  * hashes in constant time and never logs a token. The spectator password

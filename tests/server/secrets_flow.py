@@ -23,6 +23,12 @@ usage: secrets_flow.py CASE BRIGADED BRIGADE SCENARIOS_DIR
                     at once (an empty cache) all join, waiting for one
                     check; a second join on a connection whose join is
                     being checked is refused.
+  seed_missing      a game whose dice seed was NULLed in the journal (with
+                    its commitment at seq 0) is damaged at the next start,
+                    marked so in the journal, and a join is told why
+                    (unknown_game naming the seed); another game of the
+                    same journal still plays, before and after another
+                    restart; `brigade replay` lists the damage.
 """
 import hashlib
 import os
@@ -275,8 +281,66 @@ def case_password_busy(server, brigade, scenarios):
         c.close()
 
 
+def case_seed_missing(server, brigade, scenarios):
+    games = []
+    for _ in range(2):
+        created = create(server, scenarios, password=None)
+        for seat in ("A", "B"):
+            c = Client(server)
+            join(c, created["game"], created["seats"][seat])
+            c.close()
+        games.append(created)
+    lost, kept = games
+    check(server.stop() == 0, "brigaded exit status")
+    db = sqlite3.connect(journal_path(server))
+    db.execute("UPDATE games SET dice_seed = NULL WHERE id = ?", (lost["game"],))
+    db.commit()
+    db.close()
+    for restart in range(2):
+        start = len(server.text())
+        server.log = open(server.log_path, "ab")
+        server.restart_after_stop()
+        log = server.text()[start:]
+        check(("game %s is damaged in the journal and cannot be played: its secret dice seed "
+               "is missing" % lost["game"]) in log, "the damage is reported: " + log)
+        check("1 game(s) rebuilt, 1 damaged" in log, "one rebuilt, one damaged: " + log)
+        for token in (lost["seats"]["A"], lost["spectator"]):
+            c = Client(server)
+            answer = c.ask({"type": "join", "game": lost["game"], "token": token})
+            expect_error(answer, "unknown_game")
+            check("damaged" in answer["message"] and "dice seed is missing" in
+                  answer["message"], "the join names the damage: %r" % answer)
+            c.close()
+        status, damage = journal_row(server, lost["game"], "status, damage")
+        check(status == "damaged" and "dice seed is missing" in (damage or ""),
+              "the journal marks it damaged: %r %r" % (status, damage))
+        # The other game plays on.
+        players = {}
+        for seat in ("A", "B"):
+            players[seat] = Client(server)
+            welcome = join(players[seat], kept["game"], kept["seats"][seat])
+        state = welcome["state"]
+        actor = state["awaiting"][0]
+        answer = players[actor].ask({"type": "act", "action": {
+            "kind": "choose_initiative", "phasing": "A"}} if restart == 0 else {
+            "type": "act", "action": {"kind": "done"}})
+        check(answer.get("type") == "ack" or (answer.get("type") == "error" and
+                                               answer["code"] != "unknown_game"),
+              "the other game answers its actions: %r" % answer)
+        if restart == 0:
+            check(answer.get("type") == "ack", "the other game's act: %r" % answer)
+        for c in players.values():
+            c.close()
+        check(server.stop() == 0, "brigaded exit status")
+    done = run_brigade(brigade, ["replay", "--data", os.path.join(server.tmp, "data")])
+    check(done.returncode == 0 and "dice seed is missing" in done.stdout,
+          "brigade replay lists the damage: %s %s" % (done.stdout, done.stderr))
+    server.log = open(server.log_path, "ab")
+    server.restart_after_stop()
+
+
 CASES = {"password_at_rest": case_password_at_rest, "password_legacy": case_password_legacy,
-         "password_busy": case_password_busy}
+         "password_busy": case_password_busy, "seed_missing": case_seed_missing}
 
 
 def main():
