@@ -2215,6 +2215,17 @@ static bool server_games_password_busy(server_games *games, server_connection *c
     return true;
 }
 
+/* Queues a slow hash on the threadpool, counted in password_work (its
+ * after-callback counts it out). False when libuv refuses it. */
+static bool server_games_password_queue(server_games *games, uv_work_t *work, uv_work_cb run,
+                                        uv_after_work_cb after)
+{
+    if (uv_queue_work(server_net_loop(games->net), work, run, after) != 0)
+        return false;
+    games->password_work++;
+    return true;
+}
+
 /* A create's spectator password on its way through scrypt. The worker
  * reads `password` and writes `result`, `stored` and `error`. */
 typedef struct server_create_hash {
@@ -2277,13 +2288,12 @@ static bool server_games_password_hash(server_games *games, server_create_job *c
     hash->games = games;
     hash->create = create;
     snprintf(hash->password, sizeof(hash->password), "%s", password);
-    if (uv_queue_work(server_net_loop(games->net), &hash->work, server_create_hash_work,
-                      server_create_hashed) != 0) {
+    if (!server_games_password_queue(games, &hash->work, server_create_hash_work,
+                                     server_create_hashed)) {
         OPENSSL_cleanse(hash, sizeof(*hash));
         free(hash);
         return false;
     }
-    games->password_work++;
     return true;
 }
 
@@ -2510,13 +2520,12 @@ static void server_games_password_check(server_games *games, server_session *ses
         snprintf(check->stored, sizeof(check->stored), "%s", game->password);
         snprintf(check->candidate, sizeof(check->candidate), "%s", password);
         check->waiters_tail = &check->waiters;
-        if (uv_queue_work(server_net_loop(games->net), &check->work, server_password_check_work,
-                          server_password_checked) != 0) {
+        if (!server_games_password_queue(games, &check->work, server_password_check_work,
+                                         server_password_checked)) {
             OPENSSL_cleanse(check, sizeof(*check));
             free(check);
             goto internal;
         }
-        games->password_work++;
         check->next = games->checks;
         games->checks = check;
     }

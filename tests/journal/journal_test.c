@@ -1151,6 +1151,26 @@ static void secret_game_create(journal_db *j, const live_game *g, const char *id
         fail_msg("%s", journal_error(j));
 }
 
+/* Back to schema 4, as the previous build wrote it: `game`'s spectator
+ * password as its unsalted SHA-256 `old`, no spectator_password column. */
+static void schema_4_make(const folder *f, const char *game,
+                          const unsigned char old[JOURNAL_HASH_SIZE])
+{
+    sqlite3 *db = journal_file_open(f);
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_prepare_v2(db, "UPDATE games SET spectator_password_sha256 = ?1 "
+                                            "WHERE id = ?2", -1, &st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_blob(st, 1, old, JOURNAL_HASH_SIZE, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, game, -1, SQLITE_STATIC);
+    assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+    assert_int_equal(sqlite3_changes(db), 1);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    sql_run(f, "ALTER TABLE games DROP COLUMN spectator_password; "
+               "UPDATE schema_version SET version = 4");
+}
+
 /* The spectator password's stored hash (games.spectator_password, schema
  * version 5): kept as given, refused when empty or too long; a journal of
  * schema version 4 (its SHA-256 in spectator_password_sha256) is read as
@@ -1193,21 +1213,10 @@ static void test_spectator_password(void **state)
     assert_int_equal(sql_value(&dir, "SELECT count(*) FROM games WHERE id = 'g-refused'"), 0);
     journal_close(j);
 
-    /* Back to schema 4, as the previous build wrote it: the password's
-     * unsalted SHA-256. */
+    /* Back to schema 4: the password's unsalted SHA-256. */
     unsigned char old[JOURNAL_HASH_SIZE];
     journal_sha256("pass word", 9, old);
-    sqlite3 *db = journal_file_open(&dir);
-    sqlite3_stmt *st = NULL;
-    assert_int_equal(sqlite3_prepare_v2(db, "UPDATE games SET spectator_password_sha256 = ?1 "
-                                            "WHERE id = 'g-secret'", -1, &st, NULL),
-                     SQLITE_OK);
-    sqlite3_bind_blob(st, 1, old, sizeof old, SQLITE_STATIC);
-    assert_int_equal(sqlite3_step(st), SQLITE_DONE);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    sql_run(&dir, "ALTER TABLE games DROP COLUMN spectator_password; "
-                  "UPDATE schema_version SET version = 4");
+    schema_4_make(&dir, "g-secret", old);
     j = folder_journal_open(&dir, true);
     assert_int_equal(journal_game_spectator(j, "g-secret", &spectator), 0);
     assert_string_equal(spectator.password, "");
@@ -1267,20 +1276,8 @@ static void test_export_no_secrets(void **state)
     unsigned char old[JOURNAL_HASH_SIZE];
     journal_sha256("pass word", 9, old);
     for (int version = 5; version >= 4; version--) {
-        if (version == 4) {
-            sqlite3 *db = journal_file_open(&dir);
-            sqlite3_stmt *st = NULL;
-            assert_int_equal(sqlite3_prepare_v2(db, "UPDATE games SET spectator_password_sha256 "
-                                                    "= ?1 WHERE id = 'g-secret'",
-                                                -1, &st, NULL),
-                             SQLITE_OK);
-            sqlite3_bind_blob(st, 1, old, sizeof old, SQLITE_STATIC);
-            assert_int_equal(sqlite3_step(st), SQLITE_DONE);
-            sqlite3_finalize(st);
-            sqlite3_close(db);
-            sql_run(&dir, "ALTER TABLE games DROP COLUMN spectator_password; "
-                          "UPDATE schema_version SET version = 4");
-        }
+        if (version == 4)
+            schema_4_make(&dir, "g-secret", old);
         char path[128];
         folder_file(&dir, version == 5 ? "export5.sqlite" : "export4.sqlite", path, sizeof path);
         j = folder_journal_open(&dir, true);

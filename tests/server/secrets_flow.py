@@ -40,8 +40,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import brigade_wire as wire  # noqa: E402
-from game_flow import (Client, Failure, Server, check, expect_error, join,  # noqa: E402
+from game_flow import (Client, Server, check, expect_error, join, run_case,  # noqa: E402
                        scenario_text)
 
 PASSWORD = "a long watch word, été"
@@ -348,22 +347,7 @@ def main():
         print("usage: secrets_flow.py {%s} BRIGADED BRIGADE SCENARIOS_DIR" % "|".join(CASES))
         return 2
     name, brigaded, brigade, scenarios = sys.argv[1:]
-    server = Server(brigaded)
-    try:
-        CASES[name](server, brigade, scenarios)
-        check(server.stop() == 0, "brigaded exit status after SIGTERM")
-        for report in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
-            check(report not in server.text(), "sanitizer report in the log")
-    except (Failure, wire.Closed, OSError, ValueError, KeyError, IndexError,
-            sqlite3.Error) as error:
-        print("FAIL: %s: %s: %s" % (name, type(error).__name__, error))
-        print("--- brigaded log (last 4000 bytes):")
-        print(server.text()[-4000:])
-        return 1
-    finally:
-        server.cleanup()
-    print("ok: %s" % name)
-    return 0
+    return run_case(name, Server(brigaded), CASES[name], brigade, scenarios)
 
 
 if __name__ == "__main__":
