@@ -56,6 +56,7 @@ enum {
     ST_GAME_SPECTATOR,
     ST_GAME_UMPIRE_SET,
     ST_GAME_UMPIRE,
+    ST_GAME_PASSWORD_SET,
     ST_EVENTS_ROLL_BACK,
     ST_EVENTS_AT,
     ST_EVENT_ANSWER_FIND,
@@ -80,7 +81,7 @@ static const char *const statement_sql[ST_COUNT] = {
     [ST_GAME_INSERT] =
         "INSERT INTO games (id, created, title, scenario, token_a_sha256, token_b_sha256, "
         "initial, initial_sha256, seq, status, dice_seed, spectator_sha256, "
-        "spectator_password_sha256, spectator_delay) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, "
+        "spectator_password, spectator_delay) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, "
         "'active', ?9, ?10, ?11, ?12)",
     /* A game's seq is its last event's (GAME_SEQ_SQL); games.seq is only
      * written with a change of status (journal.h). */
@@ -109,7 +110,11 @@ static const char *const statement_sql[ST_COUNT] = {
         "ORDER BY created, id",
     [ST_GAME_DICE_SEED] = "SELECT dice_seed FROM games WHERE id = ?1",
     [ST_GAME_SPECTATOR] =
-        "SELECT spectator_sha256, spectator_password_sha256, spectator_delay FROM games "
+        "SELECT spectator_sha256, spectator_password, spectator_password_sha256, "
+        "spectator_delay FROM games WHERE id = ?1",
+    /* Version 5: the salted hash replaces the SHA-256 of versions 2 to 4. */
+    [ST_GAME_PASSWORD_SET] =
+        "UPDATE games SET spectator_password = ?2, spectator_password_sha256 = NULL "
         "WHERE id = ?1",
     [ST_GAME_UMPIRE_SET] = "UPDATE games SET umpire_sha256 = ?2 WHERE id = ?1",
     [ST_GAME_UMPIRE] = "SELECT umpire_sha256 FROM games WHERE id = ?1",
@@ -177,10 +182,25 @@ static const char *const statement_sql[ST_COUNT] = {
     "ALTER TABLE events ADD COLUMN answer BLOB;"                                              \
     "UPDATE schema_version SET version = 4;"
 
-/* The schema of version 4: version 3's tables, then the columns of
- * MIGRATE_TO_4_SQL (journal.h describes the tables; version 1 had no
- * games.dice_seed, version 2 no games.umpire_sha256, version 3 no answer
- * columns on events; all are migrated at open). */
+/* Version 4 -> 5: the spectator password's salted slow hash (journal.h);
+ * an old game's SHA-256 stays in spectator_password_sha256 until brigaded
+ * replaces it at the first good join. */
+#define MIGRATE_TO_5_SQL                                                                      \
+    "ALTER TABLE games ADD COLUMN spectator_password TEXT;"                                   \
+    "UPDATE schema_version SET version = 5;"
+
+/* ST_GAME_SPECTATOR for a journal of versions 2 to 4 opened read-only (no
+ * spectator_password column). */
+static const char spectator_v4_sql[] =
+    "SELECT spectator_sha256, NULL, spectator_password_sha256, spectator_delay FROM games "
+    "WHERE id = ?1";
+
+/* The schema of version 5: version 3's tables, then the columns of
+ * MIGRATE_TO_4_SQL and MIGRATE_TO_5_SQL, so that a new journal's columns
+ * are in a migrated one's order (journal.h describes the tables; version 1
+ * had no games.dice_seed, version 2 no games.umpire_sha256, version 3 no
+ * answer columns on events, version 4 no games.spectator_password; all are
+ * migrated at open). */
 static const char schema_sql[] =
     "CREATE TABLE schema_version (version INTEGER NOT NULL);"
     "CREATE TABLE games ("
@@ -213,7 +233,8 @@ static const char schema_sql[] =
     ") WITHOUT ROWID;"
     "ALTER TABLE events ADD COLUMN request INTEGER;"
     "ALTER TABLE events ADD COLUMN action_sha256 BLOB;"
-    "ALTER TABLE events ADD COLUMN answer BLOB;";
+    "ALTER TABLE events ADD COLUMN answer BLOB;"
+    "ALTER TABLE games ADD COLUMN spectator_password TEXT;";
 
 struct journal_db {
     sqlite3 *db;
@@ -225,6 +246,7 @@ struct journal_db {
     bool schema_v1; /* a read-only journal of schema version 1 (no dice_seed) */
     bool schema_v2; /* a read-only journal of schema version 1 or 2 (no umpire_sha256) */
     bool schema_v3; /* a read-only journal of schema version 1 to 3 (no answers on events) */
+    bool schema_v4; /* a read-only journal of schema version 1 to 4 (no spectator_password) */
     int snapshot_every;
     bool in_group; /* inside journal_group_begin .. commit/abort */
     bool busy;     /* the last failure was SQLite's busy or locked */
@@ -577,8 +599,8 @@ static int schema_check(journal_db *j)
                      "ALTER TABLE games ADD COLUMN spectator_sha256 BLOB;"
                      "ALTER TABLE games ADD COLUMN spectator_password_sha256 BLOB;"
                      "ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;"
-                     MIGRATE_TO_3_SQL MIGRATE_TO_4_SQL "COMMIT;",
-                     "migrating the schema to version 4") != 0) {
+                     MIGRATE_TO_3_SQL MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL "COMMIT;",
+                     "migrating the schema to version 5") != 0) {
             if (!sqlite3_get_autocommit(j->db))
                 sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
             return -1;
@@ -589,14 +611,16 @@ static int schema_check(journal_db *j)
         j->schema_v1 = true;
         j->schema_v2 = true;
         j->schema_v3 = true;
+        j->schema_v4 = true;
         return 0;
     }
     if (version == 2 && !j->read_only) {
         /* Version 2 -> 3: the games' umpire seats (none for the older
          * games). */
         if (exec_sql(j,
-                     "BEGIN IMMEDIATE;" MIGRATE_TO_3_SQL MIGRATE_TO_4_SQL "COMMIT;",
-                     "migrating the schema to version 4") != 0) {
+                     "BEGIN IMMEDIATE;" MIGRATE_TO_3_SQL MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL
+                     "COMMIT;",
+                     "migrating the schema to version 5") != 0) {
             if (!sqlite3_get_autocommit(j->db))
                 sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
             return -1;
@@ -606,11 +630,12 @@ static int schema_check(journal_db *j)
     if (version == 2) { /* read-only: read as is, no umpires */
         j->schema_v2 = true;
         j->schema_v3 = true;
+        j->schema_v4 = true;
         return 0;
     }
     if (version == 3 && !j->read_only) {
-        if (exec_sql(j, "BEGIN IMMEDIATE;" MIGRATE_TO_4_SQL "COMMIT;",
-                     "migrating the schema to version 4") != 0) {
+        if (exec_sql(j, "BEGIN IMMEDIATE;" MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL "COMMIT;",
+                     "migrating the schema to version 5") != 0) {
             if (!sqlite3_get_autocommit(j->db))
                 sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
             return -1;
@@ -619,6 +644,20 @@ static int schema_check(journal_db *j)
     }
     if (version == 3) { /* read-only: read as is, answers in their table */
         j->schema_v3 = true;
+        j->schema_v4 = true;
+        return 0;
+    }
+    if (version == 4 && !j->read_only) {
+        if (exec_sql(j, "BEGIN IMMEDIATE;" MIGRATE_TO_5_SQL "COMMIT;",
+                     "migrating the schema to version 5") != 0) {
+            if (!sqlite3_get_autocommit(j->db))
+                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
+            return -1;
+        }
+        return 0;
+    }
+    if (version == 4) { /* read-only: read as is, passwords as SHA-256 */
+        j->schema_v4 = true;
         return 0;
     }
     if (version != JOURNAL_SCHEMA_VERSION)
@@ -712,8 +751,12 @@ static journal_db *journal_open_once(const char *path, const journal_options *op
               (i == ST_GAME_INSERT || i == ST_GAME_DICE_SEED || i == ST_GAME_SPECTATOR)) &&
             !(j->schema_v2 && (i == ST_GAME_UMPIRE_SET || i == ST_GAME_UMPIRE)) &&
             !(j->schema_v3 && (i == ST_EVENT_INSERT || i == ST_EVENT_ANSWER_FIND)) &&
-            sqlite3_prepare_v3(j->db, statement_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
-                               &j->statements[i], NULL) != SQLITE_OK) {
+            !(j->schema_v4 && (i == ST_GAME_INSERT || i == ST_GAME_PASSWORD_SET)) &&
+            sqlite3_prepare_v3(j->db,
+                               j->schema_v4 && i == ST_GAME_SPECTATOR ? spectator_v4_sql
+                                                                      : statement_sql[i],
+                               -1, SQLITE_PREPARE_PERSISTENT, &j->statements[i],
+                               NULL) != SQLITE_OK) {
             journal_fail(j, "open %s: sqlite: %s (preparing \"%.40s...\")", j->path,
                          sqlite3_errmsg(j->db), statement_sql[i]);
             ok = false;
@@ -911,6 +954,11 @@ int journal_game_create(journal_db *journal, const journal_game *game)
     if (game->scenario == NULL || game->initial == NULL || game->start == NULL)
         return journal_fail(j, "%s: scenario, initial battle and start events are required",
                             context);
+    if (game->spectator_password != NULL &&
+        (game->spectator_password[0] == '\0' ||
+         strlen(game->spectator_password) > JOURNAL_PASSWORD_MAX))
+        return journal_fail(j, "%s: the spectator password's stored hash is %zu bytes, not 1..%d",
+                            context, strlen(game->spectator_password), JOURNAL_PASSWORD_MAX);
 
     uint8_t *initial = NULL;
     size_t initial_len = 0;
@@ -956,8 +1004,8 @@ int journal_game_create(journal_db *journal, const journal_game *game)
         bind_blob(st, 10, game->spectator_sha256, JOURNAL_HASH_SIZE);
     else
         sqlite3_bind_null(st, 10);
-    if (game->spectator_password_sha256 != NULL)
-        bind_blob(st, 11, game->spectator_password_sha256, JOURNAL_HASH_SIZE);
+    if (game->spectator_password != NULL)
+        bind_text(st, 11, game->spectator_password);
     else
         sqlite3_bind_null(st, 11);
     sqlite3_bind_int(st, 12, game->spectator_delay);
@@ -1965,10 +2013,32 @@ int journal_battle_at(journal_db *journal, const char *game, int64_t seq,
 
 /* ---- export ---------------------------------------------------------------- */
 
+/* A column an export never copies (journal_export): written NULL, or as
+ * `zeros` zero bytes (a NOT NULL column). */
+typedef struct export_blank {
+    const char *column;
+    int zeros;
+} export_blank;
+
+/* The secrets of a games row (journal.h "An export ... holds none of these
+ * secrets"). */
+static const export_blank export_game_secrets[] = {
+    {"dice_seed", 0},         /* an ended game reveals it in its last event (§10.3) */
+    {"spectator_password", 0},
+    {"spectator_password_sha256", 0},
+    {"spectator_sha256", 0},
+    {"umpire_sha256", 0},
+    {"token_a_sha256", JOURNAL_HASH_SIZE},
+    {"token_b_sha256", JOURNAL_HASH_SIZE},
+    {NULL, 0},
+};
+
 /* Copies the rows of `table` whose `key` column is `game` from `from` to
- * `to` (same columns). Fails naming the database that failed. */
+ * `to` (same columns), except the columns of `blank` (NULL: none), which
+ * are written blank. Fails naming the database that failed. */
 static int table_copy(journal_db *j, sqlite3 *from, sqlite3 *to, const char *table,
-                      const char *key, const char *game, const char *context)
+                      const char *key, const char *game, const char *context,
+                      const export_blank *blank)
 {
     char sql[256];
     snprintf(sql, sizeof sql, "SELECT * FROM %s WHERE %s = ?1", table, key);
@@ -1977,6 +2047,19 @@ static int table_copy(journal_db *j, sqlite3 *from, sqlite3 *to, const char *tab
         return journal_fail(j, "%s: sqlite: %s (reading %s)", context, sqlite3_errmsg(from),
                             table);
     int columns = sqlite3_column_count(read);
+    /* Each column's blank (its index in `blank`), or -1: copied. */
+    int blanks[64];
+    if (columns > (int)(sizeof blanks / sizeof blanks[0])) {
+        sqlite3_finalize(read);
+        return journal_fail(j, "%s: table %s has %d columns, more than an export copies",
+                            context, table, columns);
+    }
+    for (int c = 0; c < columns; c++) {
+        blanks[c] = -1;
+        for (int b = 0; blank && blank[b].column; b++)
+            if (strcmp(sqlite3_column_name(read, c), blank[b].column) == 0)
+                blanks[c] = b;
+    }
     /* By column name: a journal of an older schema has fewer columns. */
     char insert[1024];
     int at = snprintf(insert, sizeof insert, "INSERT INTO %s (", table);
@@ -1998,8 +2081,14 @@ static int table_copy(journal_db *j, sqlite3 *from, sqlite3 *to, const char *tab
     int result = 0;
     while ((rc = sqlite3_step(read)) == SQLITE_ROW) {
         sqlite3_reset(write);
-        for (int c = 0; c < columns; c++)
-            sqlite3_bind_value(write, c + 1, sqlite3_column_value(read, c));
+        for (int c = 0; c < columns; c++) {
+            if (blanks[c] < 0)
+                sqlite3_bind_value(write, c + 1, sqlite3_column_value(read, c));
+            else if (blank[blanks[c]].zeros > 0)
+                sqlite3_bind_zeroblob(write, c + 1, blank[blanks[c]].zeros);
+            else
+                sqlite3_bind_null(write, c + 1);
+        }
         if (sqlite3_step(write) != SQLITE_DONE) {
             result = journal_fail(j, "%s: sqlite: %s (writing %s)", context, sqlite3_errmsg(to),
                                   table);
@@ -2047,15 +2136,10 @@ int journal_game_dice_seed(journal_db *journal, const char *game,
                           "dice seed");
 }
 
-int journal_game_spectator(journal_db *journal, const char *game,
-                                  unsigned char spectator_sha256[JOURNAL_HASH_SIZE],
-                                  bool *has_password,
-                                  unsigned char password_sha256[JOURNAL_HASH_SIZE],
-                                  int *delay)
+int journal_game_spectator(journal_db *journal, const char *game, journal_spectator *out)
 {
     journal_db *j = journal;
-    *has_password = false;
-    *delay = 0;
+    memset(out, 0, sizeof *out);
     if (j->schema_v1)
         return 1;
     sqlite3_stmt *st = statement(j, ST_GAME_SPECTATOR);
@@ -2065,21 +2149,61 @@ int journal_game_spectator(journal_db *journal, const char *game,
     if (rc == SQLITE_ROW) {
         if (sqlite3_column_type(st, 0) == SQLITE_BLOB &&
             sqlite3_column_bytes(st, 0) == JOURNAL_HASH_SIZE) {
-            memcpy(spectator_sha256, sqlite3_column_blob(st, 0), JOURNAL_HASH_SIZE);
+            memcpy(out->id_sha256, sqlite3_column_blob(st, 0), JOURNAL_HASH_SIZE);
             result = 0;
-            if (sqlite3_column_type(st, 1) == SQLITE_BLOB &&
-                sqlite3_column_bytes(st, 1) == JOURNAL_HASH_SIZE) {
-                memcpy(password_sha256, sqlite3_column_blob(st, 1), JOURNAL_HASH_SIZE);
-                *has_password = true;
+            /* A stored text too long to be ours is passed on cut: the
+             * password module refuses it by name. */
+            if (sqlite3_column_type(st, 1) == SQLITE_TEXT)
+                text_copy(out->password, sizeof out->password,
+                          (const char *)sqlite3_column_text(st, 1));
+            if (sqlite3_column_type(st, 2) == SQLITE_BLOB &&
+                sqlite3_column_bytes(st, 2) == JOURNAL_HASH_SIZE) {
+                memcpy(out->password_sha256, sqlite3_column_blob(st, 2), JOURNAL_HASH_SIZE);
+                out->has_password_sha256 = true;
             }
-            int64_t phases = sqlite3_column_int64(st, 2);
-            *delay = phases > 0 && phases <= INT_MAX ? (int)phases : 0;
+            int64_t phases = sqlite3_column_int64(st, 3);
+            out->delay = phases > 0 && phases <= INT_MAX ? (int)phases : 0;
         }
     } else if (rc != SQLITE_DONE) {
         result = journal_fail(j, "spectator of game %.63s: sqlite: %s", game,
                               sqlite3_errmsg(j->db));
     }
     statement_done(st);
+    if (result != 0)
+        memset(out, 0, sizeof *out);
+    return result;
+}
+
+int journal_game_spectator_password_set(journal_db *journal, const char *game,
+                                        const char *stored)
+{
+    journal_db *j = journal;
+    char context[128];
+    snprintf(context, sizeof context, "store the spectator password of game %.63s", game);
+    if (j->read_only)
+        return journal_fail(j, "%s: the journal is open read-only", context);
+    size_t length = stored ? strlen(stored) : 0;
+    if (length == 0 || length > JOURNAL_PASSWORD_MAX)
+        return journal_fail(j, "%s: the stored hash is %zu bytes, not 1..%d", context, length,
+                            JOURNAL_PASSWORD_MAX);
+    /* The old SHA-256's bytes are zeroed in the page, not left in its
+     * free space. */
+    if (exec_sql(j, "PRAGMA secure_delete = ON", "setting secure_delete") != 0)
+        return -1;
+    int result = transaction_begin(j, context);
+    if (result == 0) {
+        sqlite3_stmt *st = statement(j, ST_GAME_PASSWORD_SET);
+        bind_text(st, 1, game);
+        bind_text(st, 2, stored);
+        result = step_done(j, st, context, "updating the game");
+        if (result == 0 && sqlite3_changes(j->db) != 1)
+            result = journal_fail(j, "%s: no such game", context);
+        if (result == 0)
+            result = transaction_commit(j, context);
+        else
+            transaction_abort(j, context);
+    }
+    sqlite3_exec(j->db, "PRAGMA secure_delete = OFF", NULL, NULL, NULL);
     return result;
 }
 
@@ -2107,9 +2231,12 @@ int journal_export(journal_db *journal, const char *game, const char *path)
         sqlite3_close(to);
         return -1;
     }
-    char sql[sizeof schema_sql + 128];
-    snprintf(sql, sizeof sql, "BEGIN;%sINSERT INTO schema_version VALUES (%d);", schema_sql,
-             JOURNAL_SCHEMA_VERSION);
+    /* secure_delete: nothing deleted or overwritten leaves its bytes in the
+     * file (the secrets are never written, journal_export). */
+    char sql[sizeof schema_sql + 160];
+    snprintf(sql, sizeof sql,
+             "PRAGMA secure_delete = ON;BEGIN;%sINSERT INTO schema_version VALUES (%d);",
+             schema_sql, JOURNAL_SCHEMA_VERSION);
     char *message = NULL;
     int result = 0;
     if (sqlite3_exec(to, sql, NULL, NULL, &message) != SQLITE_OK) {
@@ -2121,20 +2248,15 @@ int journal_export(journal_db *journal, const char *game, const char *path)
     bool reading = result == 0 && sqlite3_exec(j->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
     if (result == 0 && !reading)
         result = journal_sql_fail(j, context, "BEGIN");
+    /* The secrets stay in the server's journal (export_game_secrets). */
     if (result == 0)
-        result = table_copy(j, j->db, to, "games", "id", game, context);
-    /* The secret dice seed stays in the server's journal: an ended game
-     * reveals it in its last event (PROTOCOL.md §10.3). */
-    if (result == 0 && sqlite3_exec(to, "UPDATE games SET dice_seed = NULL", NULL, NULL, NULL) !=
-                           SQLITE_OK)
-        result = journal_fail(j, "%s: %s: sqlite: %s (clearing the dice seed)", context, path,
-                              sqlite3_errmsg(to));
+        result = table_copy(j, j->db, to, "games", "id", game, context, export_game_secrets);
     if (result == 0)
-        result = table_copy(j, j->db, to, "events", "game", game, context);
+        result = table_copy(j, j->db, to, "events", "game", game, context, NULL);
     if (result == 0)
-        result = table_copy(j, j->db, to, "answers", "game", game, context);
+        result = table_copy(j, j->db, to, "answers", "game", game, context, NULL);
     if (result == 0)
-        result = table_copy(j, j->db, to, "snapshots", "game", game, context);
+        result = table_copy(j, j->db, to, "snapshots", "game", game, context, NULL);
     if (reading)
         sqlite3_exec(j->db, "COMMIT", NULL, NULL, NULL);
     if (result == 0 && sqlite3_exec(to, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
@@ -2190,11 +2312,16 @@ static int journal_recover(journal_db *j, sqlite3 *from, const char *from_path,
         snprintf(context, sizeof context, "recover game %.63s", ids[i]);
         if (sqlite3_exec(j->db, "SAVEPOINT game", NULL, NULL, NULL) != SQLITE_OK)
             goto write_failed;
-        int copied = table_copy(j, from, j->db, "games", "id", ids[i], context);
-        copied = copied == 0 ? table_copy(j, from, j->db, "events", "game", ids[i], context) : -1;
-        copied = copied == 0 ? table_copy(j, from, j->db, "answers", "game", ids[i], context) : -1;
-        copied = copied == 0 ? table_copy(j, from, j->db, "snapshots", "game", ids[i], context)
-                             : -1;
+        int copied = table_copy(j, from, j->db, "games", "id", ids[i], context, NULL);
+        copied = copied == 0
+                     ? table_copy(j, from, j->db, "events", "game", ids[i], context, NULL)
+                     : -1;
+        copied = copied == 0
+                     ? table_copy(j, from, j->db, "answers", "game", ids[i], context, NULL)
+                     : -1;
+        copied = copied == 0
+                     ? table_copy(j, from, j->db, "snapshots", "game", ids[i], context, NULL)
+                     : -1;
         if (copied == 0) {
             if (sqlite3_exec(j->db, "RELEASE game", NULL, NULL, NULL) != SQLITE_OK)
                 goto write_failed;
@@ -2207,7 +2334,7 @@ static int journal_recover(journal_db *j, sqlite3 *from, const char *from_path,
         if (sqlite3_exec(j->db, "ROLLBACK TO game", NULL, NULL, NULL) != SQLITE_OK ||
             sqlite3_exec(j->db, "SAVEPOINT row", NULL, NULL, NULL) != SQLITE_OK)
             goto write_failed;
-        if (table_copy(j, from, j->db, "games", "id", ids[i], context) == 0 &&
+        if (table_copy(j, from, j->db, "games", "id", ids[i], context, NULL) == 0 &&
             journal_game_mark_damaged(j, ids[i], reason) == 0) {
             damaged++;
         } else {

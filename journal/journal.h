@@ -16,16 +16,26 @@
  *              committed action, is its last event's: an action does not
  *              rewrite its game's row, so that a group commit of many
  *              games' actions writes few pages), status
- *              ('active' | 'ended' | 'damaged'), damage (why) and
- *              spectator_sha256 and spectator_password_sha256 (the
- *              spectator id's and password's SHA-256, NULL when none),
+ *              ('active' | 'ended' | 'damaged'), damage (why),
+ *              spectator_sha256 (the spectator id's SHA-256, NULL when
+ *              none), spectator_password (since version 5: the spectator
+ *              password's salted slow hash with its parameters, the text
+ *              server/password.h writes, "scrypt$N$r$p$<salt>$<hash>";
+ *              NULL when none), spectator_password_sha256 (the unsalted
+ *              SHA-256 that versions 2 to 4 kept of the password: brigaded
+ *              replaces it by spectator_password at the first good join,
+ *              journal_game_spectator_password_set; NULL otherwise),
  *              spectator_delay (phases; 0: live), umpire_sha256 (the
  *              umpire token's SHA-256, design.md "Roles"; NULL for games
  *              of schema versions 1 and 2),
  *              dice_seed (the server's secret dice seed, 32 bytes,
- *              core/dice.h; NULL for games of schema version 1, and in
- *              every export: an ended game reveals it in its last event,
- *              PROTOCOL.md §10.3). Journals of versions 1 to 3 are
+ *              core/dice.h; NULL for games of schema version 1: a game
+ *              whose seq 0 holds a dice commitment and whose seed is NULL
+ *              is damaged, brigaded). An export (journal_export) holds
+ *              none of these secrets: no dice seed (an ended game reveals
+ *              it in its last event, PROTOCOL.md §10.3), no password hash
+ *              of either kind, no spectator or umpire hash, and zeros for
+ *              the seat tokens' hashes. Journals of versions 1 to 4 are
  *              migrated at open (read-only: read as they are).
  *   events     game, seq, idx (0.. within the action), count (events in
  *              the action), seat (who acted: 'A', 'B', 'U' the umpire; NULL at seq 0), body
@@ -90,9 +100,12 @@
 /* The journal's file inside --data DIR. */
 #define JOURNAL_FILE "brigade.sqlite"
 /* The shape of the tables this build reads and writes. */
-#define JOURNAL_SCHEMA_VERSION 4
+#define JOURNAL_SCHEMA_VERSION 5
 /* Bytes of a SHA-256. */
 #define JOURNAL_HASH_SIZE 32
+/* Longest stored spectator password hash text (games.spectator_password),
+ * bytes. */
+#define JOURNAL_PASSWORD_MAX 255
 /* Default number of actions between two snapshots of a game. */
 #define JOURNAL_SNAPSHOT_EVERY 32
 /* Longest game id, bytes (PROTOCOL.md §3). */
@@ -182,10 +195,11 @@ typedef struct journal_game {
     const brigade_battle *initial;        /* the battle before any event (scenario loaded) */
     const brigade_event_list *start;      /* the events of seq 0 (the dice commitment) */
     const uint8_t *dice_seed;             /* the secret dice seed, BRIGADE_DICE_SEED_BYTES */
-    /* SHA-256 of the spectator id and of the spectator password, or NULL
-     * (no spectator seat; no password) */
+    /* SHA-256 of the spectator id, or NULL (no spectator seat) */
     const unsigned char *spectator_sha256;
-    const unsigned char *spectator_password_sha256;
+    /* The spectator password's stored hash (server/password.h's text, 1 ..
+     * JOURNAL_PASSWORD_MAX bytes, kept as given), or NULL (no password) */
+    const char *spectator_password;
     int spectator_delay;                  /* phases spectators see late (0: live) */
     const unsigned char *umpire_sha256;   /* SHA-256 of the umpire token, or NULL (no umpire) */
 } journal_game;
@@ -194,7 +208,8 @@ typedef struct journal_game {
  * Writes a new game (its row, its initial battle, the events of seq 0) in
  * one transaction, and returns once it is committed. The title is the
  * initial battle's. Returns 0, or -1 (a game with this id exists, an event
- * with no encoding, SQLite failed).
+ * with no encoding, a spectator password text that is empty or longer
+ * than JOURNAL_PASSWORD_MAX, SQLite failed).
  */
 int journal_game_create(journal_db *journal, const journal_game *game);
 
@@ -434,18 +449,39 @@ void journal_loaded_free(journal_loaded *game);
 int journal_game_dice_seed(journal_db *journal, const char *game,
                                   uint8_t seed[BRIGADE_DICE_SEED_BYTES]);
 
+/* A game's spectator seat as journaled (journal_game_spectator). */
+typedef struct journal_spectator {
+    unsigned char id_sha256[JOURNAL_HASH_SIZE];  /* SHA-256 of the spectator id */
+    /* The password's stored hash text (games.spectator_password), "" when
+     * none. */
+    char password[JOURNAL_PASSWORD_MAX + 1];
+    /* A password kept by schema versions 2 to 4 and not replaced yet: its
+     * unsalted SHA-256 (games.spectator_password_sha256). */
+    bool has_password_sha256;
+    unsigned char password_sha256[JOURNAL_HASH_SIZE];
+    int delay;                                   /* phases spectators see late, 0: live */
+} journal_spectator;
+
 /*
- * The SHA-256 of `game`'s spectator id into spectator_sha256 and, when the
- * game has a spectator password, its SHA-256 into password_sha256 with
- * *has_password true (PROTOCOL.md §5.2), and its spectator delay in phases
- * into *delay. Returns 0, 1 when the journal holds
- * none (an older game), -1 when SQLite fails.
+ * `game`'s spectator seat (PROTOCOL.md §5.1, §5.2) into *out: its id's
+ * SHA-256, the password's stored hash and/or its old SHA-256, the delay.
+ * Returns 0, 1 when the journal holds no spectator seat for it (a game of
+ * schema version 1, an export, no such game; *out zeroed), -1 when SQLite
+ * fails. Never logged.
  */
-int journal_game_spectator(journal_db *journal, const char *game,
-                                  unsigned char spectator_sha256[JOURNAL_HASH_SIZE],
-                                  bool *has_password,
-                                  unsigned char password_sha256[JOURNAL_HASH_SIZE],
-                                  int *delay);
+int journal_game_spectator(journal_db *journal, const char *game, journal_spectator *out);
+
+/*
+ * Stores `stored` (server/password.h's text, 1 .. JOURNAL_PASSWORD_MAX
+ * bytes) as `game`'s spectator password and clears its old SHA-256
+ * (spectator_password_sha256), with SQLite's secure_delete on for the
+ * statement so that the old bytes are zeroed in the page (copies of the
+ * page already in the WAL go as it is checkpointed and reused). Returns 0,
+ * or -1 (the journal is read-only, the text is empty or too long, no such
+ * game, SQLite failed).
+ */
+int journal_game_spectator_password_set(journal_db *journal, const char *game,
+                                        const char *stored);
 
 /*
  * The SHA-256 of `game`'s umpire token into umpire_sha256 (design.md
@@ -477,8 +513,13 @@ int journal_game_mark_damaged(journal_db *journal, const char *game,
 
 /*
  * Copies one game (its row, events, answers, snapshots) into a new journal
- * file at `path` (which must not exist), to be replayed or served
- * elsewhere. Returns 0 or -1.
+ * file at `path` (which must not exist), to be replayed and verified
+ * elsewhere (brigade replay, brigade verify). It carries no secret: the
+ * row's dice seed, spectator password (both kinds), spectator and umpire
+ * hashes are NULL and its seat token hashes are zeros (they are never
+ * written to the file: SQLite's secure_delete is on as well), so nobody can
+ * join the game from it; a brigaded given an export reports an unfinished
+ * game with a dice commitment damaged (no seed). Returns 0 or -1.
  */
 int journal_export(journal_db *journal, const char *game, const char *path);
 

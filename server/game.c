@@ -49,6 +49,7 @@
 #include "journal/journal.h"
 #include "server/journal_queue.h"
 #include "server/rate.h"
+#include "server/password.h"
 
 /* Random bytes in a game id and in a seat token; both are sent as lower
  * case hex (24 and 64 characters, within PROTOCOL.md §3's 63 and 127). */
@@ -61,6 +62,8 @@
 _Static_assert(2 * SERVER_GAME_ID_BYTES <= PROTOCOL_GAME_ID_MAX, "game id too long");
 _Static_assert(SERVER_TOKEN_HEX <= PROTOCOL_TOKEN_MAX, "token too long");
 _Static_assert(PROTOCOL_UNIT_ID_MAX == BRIGADE_UNIT_ID_MAX, "unit id bounds differ");
+_Static_assert(SERVER_PASSWORD_STORED_MAX <= JOURNAL_PASSWORD_MAX,
+               "a stored password fits the journal");
 
 typedef struct server_game server_game;
 typedef struct server_session server_session;
@@ -102,15 +105,21 @@ struct server_game {
     int64_t seq;
     long events;                          /* events committed (the journal's length) */
     char *damage;                         /* owned: why the journal cannot rebuild it, or NULL */
+    bool damage_unjournaled;              /* damage found here, not yet marked in the journal */
     /* The secret dice seed (core/dice.h): journaled in the games row,
      * revealed in the last event, never sent before, never logged. */
     uint8_t dice_seed[BRIGADE_DICE_SEED_BYTES];
-    /* The spectator seat (PROTOCOL.md §5.2): SHA-256 of its id and of its
-     * password (has_password), as for the seat tokens; none for a game of
-     * an older journal. */
+    /* The spectator seat (PROTOCOL.md §5.2): SHA-256 of its id, as for the
+     * seat tokens, and its password's stored hash (has_password,
+     * server/password.h: scrypt, or the SHA-256 of an older journal until
+     * the first good join replaces it); none for a game of an older
+     * journal. password_known: the cache (server_games_password_known),
+     * the tag of the password last verified good, in memory only. */
     bool has_spectator, has_password;
     unsigned char spectator_sha256[JOURNAL_HASH_SIZE];
-    unsigned char password_sha256[JOURNAL_HASH_SIZE];
+    char password[JOURNAL_PASSWORD_MAX + 1];
+    bool password_known, password_upgrading;
+    unsigned char password_tag[SERVER_PASSWORD_TAG_BYTES];
     /* The umpire seat (design.md "Roles", PROTOCOL.md §5.2): SHA-256 of its
      * token; none for a game of an older journal. */
     bool has_umpire;
@@ -187,6 +196,9 @@ struct server_session {
      * closes it). */
     server_limits limits;
     unsigned refused_in_a_row;
+    /* A join of it waits for its spectator password check
+     * (server_games_password_check): a second join is refused. */
+    bool verifying;
     /* Join's last_seq, else the game's seq at the join: an act whose
      * answer the journal holds at a later seq is a repeat of a request
      * sent before a reconnection (PROTOCOL.md §4.1). */
@@ -256,6 +268,13 @@ struct server_games {
     long submitted;
     long commits;
     bool stopping;               /* server_games_stop: no request carries on */
+    /* Spectator passwords (server/password.h): the cache's key (random, this
+     * process's), the slow hashes on the threadpool (at most
+     * SERVER_GAMES_PASSWORD_WORK_MAX, a create's or a join's check) and the
+     * checks among them, each answering every join that waits for it. */
+    unsigned char password_key[SERVER_PASSWORD_KEY_BYTES];
+    size_t password_work;
+    struct server_password_check *checks;
 };
 
 /* ------------------------------------------------------------------ dice */
@@ -424,6 +443,8 @@ static void server_game_free(server_game *game)
     free(game->players);
     free(game->damage);
     OPENSSL_cleanse(game->dice_seed, sizeof(game->dice_seed));
+    OPENSSL_cleanse(game->password, sizeof(game->password));
+    OPENSSL_cleanse(game->password_tag, sizeof(game->password_tag));
     free(game->base.battle);
     for (size_t i = 0; i < game->view_count; i++)
         free(game->views[i].battle);
@@ -568,6 +589,7 @@ void server_games_destroy(server_games *games)
         free(games->spare[i]);
     server_journal_queue_free(games->queue);
     journal_close(games->journal);
+    OPENSSL_cleanse(games->password_key, sizeof(games->password_key));
     free(games);
 }
 
@@ -1382,20 +1404,37 @@ static server_game *server_game_from_journal(journal_db *journal,
     return game;
 }
 
-/* Reads the game's secret dice seed from the journal. A game of an older
- * journal has none: it gets one drawn now (its dice are not verifiable,
- * and it has no commitment). Returns false when SQLite or the random
- * source fails (the game is then marked damaged in memory). */
+/* Reads the game's secret dice seed from the journal. A game of schema
+ * version 1 has none and no commitment: it gets one drawn now (its dice
+ * are not verifiable). An ended game's is in its last event. A game whose
+ * seq 0 committed to a seed that the journal no longer holds is damaged
+ * (damage_unjournaled: the caller marks it in the journal), never given a
+ * new seed. Returns false when memory runs out; SQLite or the random
+ * source failing damages the game in memory. */
 static bool server_game_dice_seed_load(journal_db *journal, server_game *game)
 {
     if (game->damage)
         return true;
-    int spectator = journal_game_spectator(journal, game->id,
-                                                  game->spectator_sha256, &game->has_password,
-                                                  game->password_sha256, &game->delay);
-    game->has_spectator = spectator == 0;
-    if (spectator < 0)
+    journal_spectator spectator;
+    int found_spectator = journal_game_spectator(journal, game->id, &spectator);
+    game->has_spectator = found_spectator == 0;
+    if (found_spectator < 0)
         fprintf(stderr, "brigaded: journal: %s\n", journal_error(journal));
+    if (game->has_spectator) {
+        memcpy(game->spectator_sha256, spectator.id_sha256, sizeof(game->spectator_sha256));
+        game->delay = spectator.delay;
+        /* The salted hash, else the SHA-256 of schema versions 2 to 4 (the
+         * first good join replaces it); one that is not ours refuses every
+         * spectator's password (server_games_password_checked logs why). */
+        if (spectator.password[0]) {
+            snprintf(game->password, sizeof(game->password), "%s", spectator.password);
+            game->has_password = true;
+        } else if (spectator.has_password_sha256) {
+            server_password_from_sha256(spectator.password_sha256, game->password);
+            game->has_password = true;
+        }
+    }
+    OPENSSL_cleanse(&spectator, sizeof(spectator));
     if (game->has_spectator && game->delay > 0 &&
         !server_game_views_rebuild(journal, game)) {
         /* Never show delayed spectators the live state instead. */
@@ -1411,16 +1450,42 @@ static bool server_game_dice_seed_load(journal_db *journal, server_game *game)
     int found = journal_game_dice_seed(journal, game->id, game->dice_seed);
     if (found == 0)
         return true;
-    if (found > 0 && RAND_bytes(game->dice_seed, (int)sizeof(game->dice_seed)) == 1) {
-        if (game->battle->dice.commitment[0])
-            fprintf(stderr, "brigaded: game %s: the journal holds no dice seed for its "
-                            "commitment; its dice are no longer verifiable\n", game->id);
-        return true;
+    if (found > 0 && game->battle->dice.server_seed[0] &&
+        brigade_dice_seed_from_hex(game->battle->dice.server_seed, game->dice_seed))
+        return true; /* revealed by its last event (PROTOCOL.md §10.3) */
+    const char *damage = "its dice seed cannot be read from the journal";
+    if (found > 0 && game->battle->dice.commitment[0]) {
+        /* Created with a seed and a commitment to it (seq 0): another seed
+         * would roll dice that no longer match what the players were
+         * promised. */
+        damage = "its secret dice seed is missing from the journal: its dice could no "
+                 "longer match the commitment made when it was created";
+        game->damage_unjournaled = true;
+    } else if (found > 0 && RAND_bytes(game->dice_seed, (int)sizeof(game->dice_seed)) == 1) {
+        return true; /* schema version 1: no commitment, a seed from now on */
     }
     if (found < 0)
         fprintf(stderr, "brigaded: journal: %s\n", journal_error(journal));
-    game->damage = strdup("its dice seed cannot be read from the journal");
-    return game->damage != NULL;
+    game->damage = strdup(damage);
+    if (!game->damage)
+        return false;
+    /* A damaged game keeps its id and the reason only. */
+    free(game->battle);
+    game->battle = NULL;
+    protocol_value_free(game->state);
+    game->state = NULL;
+    return true;
+}
+
+/* Marks in the journal the damage server_game_dice_seed_load found (the
+ * journal's owner's thread; logged when it cannot). */
+static void server_game_damage_journal(journal_db *journal, server_game *game)
+{
+    if (!game->damage_unjournaled)
+        return;
+    game->damage_unjournaled = false;
+    if (journal_game_mark_damaged(journal, game->id, game->damage) != 0)
+        fprintf(stderr, "brigaded: journal: %s\n", journal_error(journal));
 }
 
 /* journal_load's callback: one game into the registry. */
@@ -1469,6 +1534,11 @@ server_games *server_games_new(const server_games_options *options, char *messag
         return NULL;
     }
     games->busy_timeout_ms = options->busy_timeout_ms;
+    if (RAND_bytes(games->password_key, (int)sizeof(games->password_key)) != 1) {
+        snprintf(message, size, "the random source failed (the password cache's key)");
+        server_games_destroy(games);
+        return NULL;
+    }
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
     games->journal = journal_open(options->data_dir, NULL, message, size);
@@ -1485,6 +1555,11 @@ server_games *server_games_new(const server_games_options *options, char *messag
         server_games_destroy(games);
         return NULL;
     }
+    /* What the load found damaged here (a missing dice seed) is marked in
+     * the journal too, now that its read is over. */
+    for (size_t i = 0; i < games->bucket_count; i++)
+        for (server_game *game = games->buckets[i]; game; game = game->next)
+            server_game_damage_journal(games->journal, game);
     clock_gettime(CLOCK_MONOTONIC, &end);
     double seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
     fprintf(stderr, "brigaded: journal %s: %zu game(s) rebuilt, %zu damaged, in %.3f s\n",
@@ -1502,9 +1577,10 @@ typedef struct server_resume {
     bool repeat_checked;      /* act: the journal holds no earlier answer to it */
     brigade_battle *target;   /* act rollback: the battle at to_seq (the caller's), or NULL */
     bool rolled_back;         /* ... and whether to_seq is itself rolled back */
+    int password;             /* join: its spectator password checked, 1 good, -1 wrong; 0 not */
 } server_resume;
 
-static const server_resume server_resume_none = {false, false, NULL, false};
+static const server_resume server_resume_none = {false, false, NULL, false, 0};
 
 static void server_games_handle(server_games *games, server_session *session,
                                 const protocol_client_message *message,
@@ -1954,6 +2030,8 @@ static int server_read_run(server_journal_job *base, journal_db *journal)
             server_game_free(job->loaded);
             job->loaded = NULL;
         }
+        if (job->loaded)
+            server_game_damage_journal(journal, job->loaded);
         return 0;
     }
     }
@@ -2120,6 +2198,11 @@ static void server_create_done(server_journal_job *base, void *context)
     server_create_job_free(job);
 }
 
+static bool server_games_password_hash(server_games *games, server_create_job *create,
+                                       const char *password);
+static bool server_games_password_busy(server_games *games, server_connection *connection,
+                                       int64_t request);
+
 static void server_games_create(server_games *games, server_connection *connection,
                                 const protocol_client_message *message)
 {
@@ -2145,6 +2228,9 @@ static void server_games_create(server_games *games, server_connection *connecti
                                 "try again later", games->game_count - games->ended_count);
         return;
     }
+    if (message->as.create.has_spectator_password &&
+        server_games_password_busy(games, connection, request))
+        return;
     server_game *game = calloc(1, sizeof(*game));
     brigade_battle *battle = malloc(sizeof(*battle));
     brigade_battle *initial = malloc(sizeof(*initial));
@@ -2200,8 +2286,13 @@ static void server_games_create(server_games *games, server_connection *connecti
     server_token_hash(umpire, game->umpire_sha256);
     game->has_umpire = true;
     if (message->as.create.has_spectator_password) {
-        server_token_hash(message->as.create.spectator_password, game->password_sha256);
+        /* Hashed off the loop before the game is journaled
+         * (server_games_password_hash); the creator's password is good, so
+         * the cache starts with it. */
         game->has_password = true;
+        game->password_known = server_password_tag(
+            games->password_key, message->as.create.spectator_password,
+            strlen(message->as.create.spectator_password), game->password_tag);
     }
     game->delay = (int)message->as.create.spectator_delay;
     if (game->delay > 0) {
@@ -2268,8 +2359,7 @@ static void server_games_create(server_games *games, server_connection *connecti
         .start = &create->events,
         .dice_seed = create->game->dice_seed,
         .spectator_sha256 = create->game->spectator_sha256,
-        .spectator_password_sha256 =
-            create->game->has_password ? create->game->password_sha256 : NULL,
+        .spectator_password = NULL, /* has_password: set once hashed */
         .spectator_delay = create->game->delay,
         .umpire_sha256 = create->game->umpire_sha256,
     };
@@ -2279,9 +2369,16 @@ static void server_games_create(server_games *games, server_connection *connecti
     create->base.run = server_create_run;
     create->base.done = server_create_done;
     games->creating++;
+    if (create->game->has_password) {
+        if (!server_games_password_hash(games, create, message->as.create.spectator_password)) {
+            games->creating--;
+            goto internal;
+        }
+    } else {
+        server_games_submit(games, NULL, &create->base);
+    }
     server_games_rate(games, server_connection_data(connection), connection,
                       SERVER_GAMES_CREATE, true);
-    server_games_submit(games, NULL, &create->base);
     create = NULL;
     goto done;
 
@@ -2299,6 +2396,361 @@ done:
     free(battle);
     free(initial);
     server_game_free(game);
+}
+
+/* ------------------------------------------------------------ passwords */
+
+/*
+ * Spectator passwords at rest (server/password.h, PROTOCOL.md §5.1, §5.2):
+ * the slow hash of a create's password and the check of a spectator's
+ * join run on the libuv threadpool (uv_queue_work), never on the loop;
+ * their after-callbacks carry on on the loop. At most
+ * SERVER_GAMES_PASSWORD_WORK_MAX are in flight (game.h); one more is
+ * refused with `unavailable`. A password verified good is kept as its tag
+ * (server_password_tag: HMAC-SHA-256 under the process's random key, in
+ * memory only) in the game, so that the next joins with it are checked by
+ * that fast hash on the loop; joins of one game with the same password
+ * (the same tag) while its check runs wait for that check.
+ */
+
+/* Refuses a request whose slow hash would be one too many: true when it
+ * did (answered `unavailable`). */
+static bool server_games_password_busy(server_games *games, server_connection *connection,
+                                       int64_t request)
+{
+    if (games->password_work < SERVER_GAMES_PASSWORD_WORK_MAX)
+        return false;
+    server_games_send_error(connection, request, PROTOCOL_ERROR_UNAVAILABLE,
+                            "busy, try again: the server is checking %d spectator passwords "
+                            "already", SERVER_GAMES_PASSWORD_WORK_MAX);
+    return true;
+}
+
+/* Queues a slow hash on the threadpool, counted in password_work (its
+ * after-callback counts it out). False when libuv refuses it. */
+static bool server_games_password_queue(server_games *games, uv_work_t *work, uv_work_cb run,
+                                        uv_after_work_cb after)
+{
+    if (uv_queue_work(server_net_loop(games->net), work, run, after) != 0)
+        return false;
+    games->password_work++;
+    return true;
+}
+
+/* A create's spectator password on its way through scrypt. The worker
+ * reads `password` and writes `result`, `stored` and `error`. */
+typedef struct server_create_hash {
+    uv_work_t work;
+    server_games *games;
+    server_create_job *create;               /* owned: submitted once hashed */
+    char password[PROTOCOL_TOKEN_MAX + 1];   /* wiped once hashed */
+    int result;
+    char stored[SERVER_PASSWORD_STORED_MAX + 1];
+    char error[160];
+} server_create_hash;
+
+static void server_create_hash_work(uv_work_t *work)
+{
+    server_create_hash *hash = work->data;
+    hash->result = server_password_hash(hash->password, strlen(hash->password), hash->stored,
+                                        hash->error, sizeof(hash->error));
+    OPENSSL_cleanse(hash->password, sizeof(hash->password));
+}
+
+/* On the loop: the game takes its password's stored hash and goes to the
+ * journal (server_create_done answers), or the create is answered
+ * `internal`; a creator gone meanwhile gets no game (nobody would know
+ * its tokens). */
+static void server_create_hashed(uv_work_t *work, int status)
+{
+    server_create_hash *hash = work->data;
+    server_games *games = hash->games;
+    server_create_job *create = hash->create;
+    server_connection *connection = create->session->connection;
+    games->password_work--;
+    if (status != 0 || hash->result != 0) {
+        fprintf(stderr, "brigaded: a new game's spectator password cannot be hashed: %s\n",
+                status != 0 ? uv_strerror(status) : hash->error);
+        server_games_send_error(connection, create->request, PROTOCOL_ERROR_INTERNAL,
+                                "the server could not create the game");
+        games->creating--;
+        server_create_job_free(create);
+    } else if (!connection || games->stopping) {
+        games->creating--;
+        server_create_job_free(create);
+    } else {
+        snprintf(create->game->password, sizeof(create->game->password), "%s", hash->stored);
+        create->record.spectator_password = create->game->password;
+        server_games_submit(games, NULL, &create->base);
+    }
+    OPENSSL_cleanse(hash, sizeof(*hash));
+    free(hash);
+}
+
+/* Hashes `password` for `create` (taken on success: false leaves it the
+ * caller's) on the threadpool. */
+static bool server_games_password_hash(server_games *games, server_create_job *create,
+                                       const char *password)
+{
+    server_create_hash *hash = calloc(1, sizeof(*hash));
+    if (!hash)
+        return false;
+    hash->work.data = hash;
+    hash->games = games;
+    hash->create = create;
+    snprintf(hash->password, sizeof(hash->password), "%s", password);
+    if (!server_games_password_queue(games, &hash->work, server_create_hash_work,
+                                     server_create_hashed)) {
+        OPENSSL_cleanse(hash, sizeof(*hash));
+        free(hash);
+        return false;
+    }
+    return true;
+}
+
+/* A join waiting for a password check: its bytes, handled again once
+ * checked. Owned by its check. */
+typedef struct server_password_waiter {
+    struct server_password_waiter *next;
+    server_session *session;   /* one reference */
+    int64_t request;
+    unsigned char *bytes;      /* owned, wiped when freed (a token, a password) */
+    size_t length;
+} server_password_waiter;
+
+static void server_password_waiter_free(server_password_waiter *waiter)
+{
+    if (!waiter)
+        return;
+    server_session_unref(waiter->session);
+    if (waiter->bytes)
+        OPENSSL_cleanse(waiter->bytes, waiter->length);
+    free(waiter->bytes);
+    free(waiter);
+}
+
+/* One candidate password checked against a game's stored hash on the
+ * threadpool. The worker reads `stored` and `candidate` and writes
+ * `result`, `upgraded` and `error`; the rest is the loop's. */
+typedef struct server_password_check {
+    uv_work_t work;
+    server_games *games;
+    struct server_password_check *next;             /* games->checks */
+    char game_id[PROTOCOL_GAME_ID_MAX + 1];
+    bool tagged;                                    /* `tag` is the candidate's */
+    unsigned char tag[SERVER_PASSWORD_TAG_BYTES];
+    char stored[JOURNAL_PASSWORD_MAX + 1];
+    char candidate[PROTOCOL_TOKEN_MAX + 1];         /* wiped once checked */
+    server_password_result result;
+    /* An old SHA-256 matched: the candidate's scrypt hash to store, or "" */
+    char upgraded[SERVER_PASSWORD_STORED_MAX + 1];
+    char error[160];
+    server_password_waiter *waiters, **waiters_tail;
+} server_password_check;
+
+static void server_password_check_work(uv_work_t *work)
+{
+    server_password_check *check = work->data;
+    size_t length = strlen(check->candidate);
+    bool legacy = false;
+    check->result = server_password_verify(check->stored, check->candidate, length, &legacy,
+                                           check->error, sizeof(check->error));
+    if (check->result == SERVER_PASSWORD_MATCH && legacy &&
+        server_password_hash(check->candidate, length, check->upgraded, check->error,
+                             sizeof(check->error)) != 0)
+        check->upgraded[0] = '\0';
+    OPENSSL_cleanse(check->candidate, sizeof(check->candidate));
+}
+
+/* A journal write: a game's old SHA-256 replaced by its scrypt hash
+ * (journal_game_spectator_password_set). */
+typedef struct server_password_upgrade_job {
+    server_journal_job base;
+    char game_id[PROTOCOL_GAME_ID_MAX + 1];
+    char stored[SERVER_PASSWORD_STORED_MAX + 1];
+} server_password_upgrade_job;
+
+static int server_password_upgrade_run(server_journal_job *base, journal_db *journal)
+{
+    server_password_upgrade_job *job = (server_password_upgrade_job *)base;
+    return journal_game_spectator_password_set(journal, job->game_id, job->stored);
+}
+
+static void server_password_upgrade_done(server_journal_job *base, void *context)
+{
+    server_games *games = context;
+    server_password_upgrade_job *job = (server_password_upgrade_job *)base;
+    server_game *game = server_games_find(games, job->game_id);
+    if (game)
+        game->password_upgrading = false;
+    if (base->status != SERVER_JOURNAL_OK) {
+        fprintf(stderr, "brigaded: journal: %s (game %s keeps its unsalted SHA-256 until a "
+                        "good join after the next start)\n", base->error, job->game_id);
+    } else {
+        if (game)
+            snprintf(game->password, sizeof(game->password), "%s", job->stored);
+        fprintf(stderr, "brigaded: game %s: its spectator password is stored salted (scrypt) "
+                        "now, no longer as an unsalted SHA-256\n", job->game_id);
+    }
+    OPENSSL_cleanse(job, sizeof(*job));
+    free(job);
+}
+
+/* A good join with a game's old SHA-256: its scrypt hash `stored` goes to
+ * the journal (one write a game at a time). */
+static void server_games_password_upgrade(server_games *games, server_game *game,
+                                          const char *stored)
+{
+    server_password_stored parsed;
+    char why[160];
+    bool legacy = server_password_parse(game->password, &parsed, why, sizeof(why)) == 0 &&
+                  parsed.kind == SERVER_PASSWORD_SHA256;
+    OPENSSL_cleanse(&parsed, sizeof(parsed));
+    if (!legacy || game->password_upgrading)
+        return;
+    server_password_upgrade_job *job = calloc(1, sizeof(*job));
+    if (!job) {
+        fprintf(stderr, "brigaded: game %s: out of memory storing its password salted\n",
+                game->id);
+        return;
+    }
+    snprintf(job->game_id, sizeof(job->game_id), "%s", game->id);
+    snprintf(job->stored, sizeof(job->stored), "%s", stored);
+    job->base.write = true;
+    job->base.run = server_password_upgrade_run;
+    job->base.done = server_password_upgrade_done;
+    game->password_upgrading = true;
+    server_games_submit(games, NULL, &job->base);
+}
+
+/* On the loop: the check's verdict. A good password enters the game's
+ * cache (and an old SHA-256 is replaced in the journal); every join that
+ * waited is handled again with the verdict (server_resume.password), or
+ * answered `internal` when the password could not be checked. */
+static void server_password_checked(uv_work_t *work, int status)
+{
+    server_password_check *check = work->data;
+    server_games *games = check->games;
+    games->password_work--;
+    for (server_password_check **link = &games->checks; *link; link = &(*link)->next)
+        if (*link == check) {
+            *link = check->next;
+            break;
+        }
+    bool failed = status != 0 || check->result == SERVER_PASSWORD_ERROR;
+    bool good = !failed && check->result == SERVER_PASSWORD_MATCH;
+    if (failed)
+        fprintf(stderr, "brigaded: game %s: a spectator's password cannot be checked: %s\n",
+                check->game_id, status != 0 ? uv_strerror(status) : check->error);
+    server_game *game = server_games_find(games, check->game_id);
+    if (good && game) {
+        if (check->tagged) {
+            memcpy(game->password_tag, check->tag, sizeof(game->password_tag));
+            game->password_known = true;
+        }
+        if (check->upgraded[0])
+            server_games_password_upgrade(games, game, check->upgraded);
+        else if (check->error[0])
+            fprintf(stderr, "brigaded: game %s: its old password hash stays: %s\n",
+                    check->game_id, check->error);
+    }
+    while (check->waiters) {
+        server_password_waiter *waiter = check->waiters;
+        check->waiters = waiter->next;
+        server_session *session = waiter->session;
+        session->verifying = false;
+        if (session->connection && !games->stopping) {
+            if (failed) {
+                server_games_send_error(session->connection, waiter->request,
+                                        PROTOCOL_ERROR_INTERNAL,
+                                        "the server could not check the spectator password");
+            } else {
+                server_resume resume = server_resume_none;
+                resume.password = good ? 1 : -1;
+                server_games_handle_bytes(games, session, waiter->bytes, waiter->length,
+                                          &resume);
+            }
+        }
+        server_password_waiter_free(waiter);
+    }
+    OPENSSL_cleanse(check, sizeof(*check));
+    free(check);
+}
+
+/* Whether `password` is the one the game's cache holds (verified good
+ * before): a fast keyed hash on the loop, compared in constant time. */
+static bool server_games_password_known(const server_games *games, const server_game *game,
+                                        const char *password)
+{
+    if (!game->password_known)
+        return false;
+    unsigned char tag[SERVER_PASSWORD_TAG_BYTES];
+    bool known = server_password_tag(games->password_key, password, strlen(password), tag) &&
+                 CRYPTO_memcmp(tag, game->password_tag, sizeof(tag)) == 0;
+    OPENSSL_cleanse(tag, sizeof(tag));
+    return known;
+}
+
+/*
+ * A spectator's join (bytes) whose password the cache does not know: it
+ * waits for the check of that password for that game already running, or
+ * for a new one on the threadpool, and is handled again when the check is
+ * done (server_password_checked). Answers the join itself only when it
+ * cannot wait: `unavailable` (SERVER_GAMES_PASSWORD_WORK_MAX checks run),
+ * `internal` (memory).
+ */
+static void server_games_password_check(server_games *games, server_session *session,
+                                        const server_game *game, int64_t request,
+                                        const char *password, const unsigned char *bytes,
+                                        size_t length)
+{
+    server_connection *connection = session->connection;
+    unsigned char tag[SERVER_PASSWORD_TAG_BYTES];
+    bool tagged = server_password_tag(games->password_key, password, strlen(password), tag);
+    server_password_check *check = NULL;
+    for (check = tagged ? games->checks : NULL; check; check = check->next)
+        if (check->tagged && strcmp(check->game_id, game->id) == 0 &&
+            CRYPTO_memcmp(check->tag, tag, sizeof(tag)) == 0)
+            break;
+    server_password_waiter *waiter = NULL;
+    if (!check && server_games_password_busy(games, connection, request))
+        goto done;
+    waiter = calloc(1, sizeof(*waiter));
+    if (!waiter || !(waiter->bytes = server_bytes_copy(bytes, length)))
+        goto internal;
+    waiter->length = length;
+    if (!check) {
+        check = calloc(1, sizeof(*check));
+        if (!check)
+            goto internal;
+        check->work.data = check;
+        check->games = games;
+        snprintf(check->game_id, sizeof(check->game_id), "%s", game->id);
+        check->tagged = tagged;
+        memcpy(check->tag, tag, sizeof(tag));
+        snprintf(check->stored, sizeof(check->stored), "%s", game->password);
+        snprintf(check->candidate, sizeof(check->candidate), "%s", password);
+        check->waiters_tail = &check->waiters;
+        if (!server_games_password_queue(games, &check->work, server_password_check_work,
+                                         server_password_checked)) {
+            OPENSSL_cleanse(check, sizeof(*check));
+            free(check);
+            goto internal;
+        }
+        check->next = games->checks;
+        games->checks = check;
+    }
+    waiter->session = server_session_ref(session);
+    waiter->request = request;
+    *check->waiters_tail = waiter;
+    check->waiters_tail = &waiter->next;
+    session->verifying = true;
+    goto done;
+internal:
+    server_password_waiter_free(waiter);
+    server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
+done:
+    OPENSSL_cleanse(tag, sizeof(tag));
 }
 
 /* ----------------------------------------------------------------- join */
@@ -2530,6 +2982,12 @@ static void server_games_join(server_games *games, server_connection *connection
                                                    : brigade_side_name(session->seat));
         return;
     }
+    if (session->verifying) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
+                                "this connection's join is waiting for its spectator password "
+                                "to be checked: wait for its answer");
+        return;
+    }
     if (!server_games_join_allowed(games, session, connection, request))
         return;
     server_game *game = server_games_find(games, message->as.join.game);
@@ -2576,11 +3034,16 @@ static void server_games_join(server_games *games, server_connection *connection
         return;
     }
     if (watching && game->has_password) {
-        bool good = false;
-        if (message->as.join.has_password) {
-            server_token_hash(message->as.join.password, hash);
-            good = CRYPTO_memcmp(hash, game->password_sha256, sizeof(hash)) == 0;
-            OPENSSL_cleanse(hash, sizeof(hash));
+        /* The slow hash runs off the loop; the cache knows a password
+         * verified good (server_games_password_check). */
+        bool good = resume->password > 0;
+        if (message->as.join.has_password && resume->password == 0) {
+            if (!server_games_password_known(games, game, message->as.join.password)) {
+                server_games_password_check(games, session, game, request,
+                                            message->as.join.password, bytes, length);
+                return; /* the join carries on once checked */
+            }
+            good = true;
         }
         if (!good) {
             server_games_join_strike(games, session, connection);

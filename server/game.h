@@ -48,13 +48,23 @@
  * The dice counter is 2 x the battle's folded rolls, so it survives a
  * restart exactly and a refused request consumes no number; the action
  * that ends the battle also reveals the seed in its last event.
+ * A game whose journal row lost its seed (its commitment at seq 0) is
+ * damaged, never given a new seed.
  * Seat tokens and game ids come from RAND_bytes too; the server keeps
  * only the SHA-256 of each token (in memory and in the journal), compares
- * hashes in constant time and never logs a token.
+ * hashes in constant time and never logs a token. The spectator password
+ * is kept as a salted scrypt hash (server/password.h; README "Secrets at
+ * rest"), hashed at create and checked at a spectator's join on the libuv
+ * threadpool (at most SERVER_GAMES_PASSWORD_WORK_MAX at once, then
+ * `unavailable`), the join carrying on on the loop; a password verified
+ * good is cached in memory as an HMAC under a per-process random key. An
+ * old journal's unsalted SHA-256 is replaced at the first good join.
  *
  * Threads: everything here runs on the server's loop thread except the
  * journal jobs' run() (journal_queue.h), which touch only what their job
- * owns and the journal; the registry is owned by main() (no global state).
+ * owns and the journal, and the password hashes' work callbacks
+ * (uv_queue_work), which touch only their own request; the registry is
+ * owned by main() (no global state).
  */
 #ifndef BRIGADE_SERVER_GAME_H
 #define BRIGADE_SERVER_GAME_H
@@ -79,6 +89,12 @@
 /* Requests of one game that may wait while its journal job is in flight;
  * one more is refused with `unavailable` (PROTOCOL.md §6.4). */
 #define SERVER_GAME_WAITING_MAX 16
+/* Slow spectator password hashes (scrypt, server/password.h) on the libuv
+ * threadpool at once, server-wide: a create's, or a join's check (joins
+ * with the same password for the same game wait for one check together).
+ * One more is refused with `unavailable` ("busy, try again"), so that a
+ * flood of passwords queues no unbounded work. */
+#define SERVER_GAMES_PASSWORD_WORK_MAX 4
 
 typedef struct server_games server_games;
 

@@ -944,6 +944,7 @@ static void test_dice_seed_and_migration(void **state)
     /* Back to schema 1, as an older build wrote it. */
     sql_run(&dir, "ALTER TABLE games DROP COLUMN dice_seed; ALTER TABLE games DROP COLUMN "
                   "spectator_sha256; ALTER TABLE games DROP COLUMN spectator_password_sha256; "
+                  "ALTER TABLE games DROP COLUMN spectator_password; "
                   "ALTER TABLE games DROP COLUMN spectator_delay; "
                   "ALTER TABLE games DROP COLUMN umpire_sha256; "
                   "ALTER TABLE events DROP COLUMN request; "
@@ -1016,6 +1017,7 @@ static void test_answers_of_schema_3(void **state)
     /* Back to schema 3, as the previous build wrote it. */
     sql_run(&dir, "INSERT INTO answers SELECT game, seat, request, seq, action_sha256, answer "
                   "FROM events WHERE idx = 0 AND answer IS NOT NULL; "
+                  "ALTER TABLE games DROP COLUMN spectator_password; "
                   "ALTER TABLE events DROP COLUMN request; "
                   "ALTER TABLE events DROP COLUMN action_sha256; "
                   "ALTER TABLE events DROP COLUMN answer; "
@@ -1041,7 +1043,7 @@ static void test_answers_of_schema_3(void **state)
         assert_int_equal(l.seq, 5);
         journal_loaded_free(&l);
         if (pass == 1) {
-            assert_int_equal(sql_value(&dir, "SELECT version FROM schema_version"), 4);
+            assert_int_equal(sql_value(&dir, "SELECT version FROM schema_version"), 5);
             /* Request 3 again, for a new action at seq 6. */
             unsigned char hash6[JOURNAL_HASH_SIZE];
             memset(hash6, 0x66, sizeof hash6);
@@ -1092,7 +1094,10 @@ static void test_export(void **state)
     loaded_set set;
     memset(&set, 0, sizeof set);
     assert_int_equal(journal_load(j, on_game, &set), 1);
-    assert_loaded_live(loaded_find(&set, "g-village"), &t.games[1]);
+    /* The same game, its seat tokens' hashes zeros (journal_export). */
+    live_game exported = t.games[1];
+    memset(exported.tokens, 0, sizeof exported.tokens);
+    assert_loaded_live(loaded_find(&set, "g-village"), &exported);
     loaded_free(&set);
     journal_loaded l;
     assert_int_equal(journal_game_read(j, "g-village", true, &l), 0);
@@ -1100,6 +1105,221 @@ static void test_export(void **state)
     journal_loaded_free(&l);
     journal_close(j);
     three_games_free(&t);
+}
+
+/* Whether the file at `path` holds bytes[0..len) anywhere. */
+static bool file_contains(const char *path, const void *bytes, size_t len)
+{
+    size_t size = 0;
+    char *data = journal_driver_file_read(path, &size);
+    assert_non_null(data);
+    bool found = false;
+    for (size_t i = 0; !found && len <= size && i <= size - len; i++)
+        found = memcmp(data + i, bytes, len) == 0;
+    free(data);
+    return found;
+}
+
+/* A game with every secret a games row holds: dice seed, spectator id and
+ * password hashes, umpire hash. */
+typedef struct secret_game {
+    uint8_t seed[BRIGADE_DICE_SEED_BYTES];
+    unsigned char spectator[JOURNAL_HASH_SIZE];
+    unsigned char umpire[JOURNAL_HASH_SIZE];
+    char password[JOURNAL_PASSWORD_MAX + 1];
+} secret_game;
+
+static void secret_game_create(journal_db *j, const live_game *g, const char *id,
+                               secret_game *secrets)
+{
+    for (int i = 0; i < BRIGADE_DICE_SEED_BYTES; i++)
+        secrets->seed[i] = (uint8_t)(0xc0 + i);
+    for (int i = 0; i < JOURNAL_HASH_SIZE; i++) {
+        secrets->spectator[i] = (unsigned char)(0x51 + i);
+        secrets->umpire[i] = (unsigned char)(0x91 + i);
+    }
+    snprintf(secrets->password, sizeof secrets->password,
+             "scrypt$16384$8$1$0123456789abcdef0123456789abcdef$"
+             "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210");
+    brigade_event_list none;
+    brigade_event_list_init(&none);
+    journal_game game = {id, 1700000002, g->scenario, g->scenario_len, {{0}}, g->initial,
+                         &none, secrets->seed, secrets->spectator, secrets->password, 2,
+                         secrets->umpire};
+    memcpy(game.token_sha256, g->tokens, sizeof g->tokens);
+    if (journal_game_create(j, &game) != 0)
+        fail_msg("%s", journal_error(j));
+}
+
+/* Back to schema 4, as the previous build wrote it: `game`'s spectator
+ * password as its unsalted SHA-256 `old`, no spectator_password column. */
+static void schema_4_make(const folder *f, const char *game,
+                          const unsigned char old[JOURNAL_HASH_SIZE])
+{
+    sqlite3 *db = journal_file_open(f);
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_prepare_v2(db, "UPDATE games SET spectator_password_sha256 = ?1 "
+                                            "WHERE id = ?2", -1, &st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_blob(st, 1, old, JOURNAL_HASH_SIZE, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, game, -1, SQLITE_STATIC);
+    assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+    assert_int_equal(sqlite3_changes(db), 1);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    sql_run(f, "ALTER TABLE games DROP COLUMN spectator_password; "
+               "UPDATE schema_version SET version = 4");
+}
+
+/* The spectator password's stored hash (games.spectator_password, schema
+ * version 5): kept as given, refused when empty or too long; a journal of
+ * schema version 4 (its SHA-256 in spectator_password_sha256) is read as
+ * it is read-only and migrated to 5 read-write, its SHA-256 still there
+ * until journal_game_spectator_password_set replaces it, whose bytes are
+ * then nowhere in the file. */
+static void test_spectator_password(void **state)
+{
+    (void)state;
+    folder dir;
+    folder_make(&dir);
+    journal_db *j = folder_journal_open(&dir, false);
+    live_game g;
+    live_create(j, &g, "g-plain", "example_a.json", 41);
+    secret_game secrets;
+    secret_game_create(j, &g, "g-secret", &secrets);
+    journal_spectator spectator;
+    assert_int_equal(journal_game_spectator(j, "g-secret", &spectator), 0);
+    assert_memory_equal(spectator.id_sha256, secrets.spectator, JOURNAL_HASH_SIZE);
+    assert_string_equal(spectator.password, secrets.password);
+    assert_false(spectator.has_password_sha256);
+    assert_int_equal(spectator.delay, 2);
+    assert_int_equal(journal_game_spectator(j, "g-plain", &spectator), 1);
+    assert_int_equal(journal_game_spectator(j, "g-nothing", &spectator), 1);
+
+    /* Refused, nothing written: an empty text, one of 256 bytes. */
+    brigade_event_list none;
+    brigade_event_list_init(&none);
+    char long_text[JOURNAL_PASSWORD_MAX + 2];
+    memset(long_text, 'a', sizeof long_text - 1);
+    long_text[sizeof long_text - 1] = '\0';
+    const char *bad[] = {"", long_text};
+    for (int i = 0; i < 2; i++) {
+        journal_game game = {"g-refused", 1, g.scenario, g.scenario_len, {{0}}, g.initial,
+                             &none, NULL, secrets.spectator, bad[i], 0, NULL};
+        assert_int_equal(journal_game_create(j, &game), -1);
+        assert_non_null(strstr(journal_error(j), i == 0 ? "is 0 bytes, not 1..255"
+                                                        : "is 256 bytes, not 1..255"));
+    }
+    assert_int_equal(sql_value(&dir, "SELECT count(*) FROM games WHERE id = 'g-refused'"), 0);
+    journal_close(j);
+
+    /* Back to schema 4: the password's unsalted SHA-256. */
+    unsigned char old[JOURNAL_HASH_SIZE];
+    journal_sha256("pass word", 9, old);
+    schema_4_make(&dir, "g-secret", old);
+    j = folder_journal_open(&dir, true);
+    assert_int_equal(journal_game_spectator(j, "g-secret", &spectator), 0);
+    assert_string_equal(spectator.password, "");
+    assert_true(spectator.has_password_sha256);
+    assert_memory_equal(spectator.password_sha256, old, sizeof old);
+    assert_int_equal(journal_game_spectator_password_set(j, "g-secret", secrets.password), -1);
+    assert_non_null(strstr(journal_error(j), "read-only"));
+    journal_close(j);
+    assert_int_equal(sql_value(&dir, "SELECT version FROM schema_version"), 4);
+
+    j = folder_journal_open(&dir, false); /* migrates */
+    assert_int_equal(sql_value(&dir, "SELECT version FROM schema_version"), 5);
+    assert_int_equal(journal_game_spectator(j, "g-secret", &spectator), 0);
+    assert_string_equal(spectator.password, "");
+    assert_true(spectator.has_password_sha256);
+    assert_memory_equal(spectator.password_sha256, old, sizeof old);
+    assert_int_equal(journal_game_spectator_password_set(j, "g-secret", ""), -1);
+    assert_non_null(strstr(journal_error(j), "is 0 bytes, not 1..255"));
+    assert_int_equal(journal_game_spectator_password_set(j, "g-secret", long_text), -1);
+    assert_non_null(strstr(journal_error(j), "is 256 bytes, not 1..255"));
+    assert_int_equal(journal_game_spectator_password_set(j, "g-nothing", secrets.password), -1);
+    assert_non_null(strstr(journal_error(j), "no such game"));
+    assert_int_equal(journal_game_spectator(j, "g-secret", &spectator), 0);
+    assert_true(spectator.has_password_sha256); /* the refusals changed nothing */
+    if (journal_game_spectator_password_set(j, "g-secret", secrets.password) != 0)
+        fail_msg("%s", journal_error(j));
+    assert_int_equal(journal_game_spectator(j, "g-secret", &spectator), 0);
+    assert_string_equal(spectator.password, secrets.password);
+    assert_false(spectator.has_password_sha256);
+    journal_close(j);
+    assert_int_equal(sql_value(&dir, "SELECT count(*) FROM games WHERE "
+                                     "spectator_password_sha256 IS NOT NULL"),
+                     0);
+    char path[128];
+    folder_file(&dir, "brigade.sqlite", path, sizeof path);
+    assert_false(file_contains(path, old, sizeof old));
+    assert_true(file_contains(path, secrets.password, strlen(secrets.password)));
+    live_free(&g);
+    folder_remove(&dir);
+}
+
+/* An export holds no secret (journal_export): no dice seed, no password
+ * hash of either kind, no spectator or umpire hash, zeros for the seat
+ * tokens' hashes; nowhere in its bytes, of a journal of schema 5 and of
+ * one of schema 4 read as it is. */
+static void test_export_no_secrets(void **state)
+{
+    (void)state;
+    folder dir;
+    folder_make(&dir);
+    journal_db *j = folder_journal_open(&dir, false);
+    live_game g;
+    live_create(j, &g, "g-plain", "example_a.json", 43);
+    secret_game secrets;
+    secret_game_create(j, &g, "g-secret", &secrets);
+    journal_close(j);
+    unsigned char old[JOURNAL_HASH_SIZE];
+    journal_sha256("pass word", 9, old);
+    for (int version = 5; version >= 4; version--) {
+        if (version == 4)
+            schema_4_make(&dir, "g-secret", old);
+        char path[128];
+        folder_file(&dir, version == 5 ? "export5.sqlite" : "export4.sqlite", path, sizeof path);
+        j = folder_journal_open(&dir, true);
+        if (journal_export(j, "g-secret", path) != 0)
+            fail_msg("%s", journal_error(j));
+        journal_close(j);
+        char source[128];
+        folder_file(&dir, "brigade.sqlite", source, sizeof source);
+        /* The source holds them (the search can find them)... */
+        assert_true(file_contains(source, secrets.seed, sizeof secrets.seed));
+        assert_true(file_contains(source, g.tokens[0], JOURNAL_HASH_SIZE));
+        /* ... the export none. */
+        assert_false(file_contains(path, secrets.seed, sizeof secrets.seed));
+        assert_false(file_contains(path, secrets.spectator, JOURNAL_HASH_SIZE));
+        assert_false(file_contains(path, secrets.umpire, JOURNAL_HASH_SIZE));
+        assert_false(file_contains(path, g.tokens[0], JOURNAL_HASH_SIZE));
+        assert_false(file_contains(path, g.tokens[1], JOURNAL_HASH_SIZE));
+        assert_false(file_contains(path, secrets.password, strlen(secrets.password)));
+        assert_false(file_contains(path, secrets.password + 17, 32)); /* the salt's hex */
+        assert_false(file_contains(path, old, sizeof old));
+        journal_options options = {true, false, SNAPSHOT_EVERY};
+        char message[512];
+        j = journal_open_file(path, &options, message, sizeof message);
+        if (j == NULL)
+            fail_msg("%s", message);
+        uint8_t seed[BRIGADE_DICE_SEED_BYTES];
+        assert_int_equal(journal_game_dice_seed(j, "g-secret", seed), 1);
+        journal_spectator spectator;
+        assert_int_equal(journal_game_spectator(j, "g-secret", &spectator), 1);
+        unsigned char umpire[JOURNAL_HASH_SIZE];
+        assert_int_equal(journal_game_umpire(j, "g-secret", umpire), 1);
+        journal_loaded l;
+        assert_int_equal(journal_game_read(j, "g-secret", true, &l), 0);
+        unsigned char zeros[2][JOURNAL_HASH_SIZE];
+        memset(zeros, 0, sizeof zeros);
+        assert_memory_equal(l.token_sha256, zeros, sizeof zeros);
+        assert_string_equal(l.title, g.initial->title);
+        journal_loaded_free(&l);
+        journal_close(j);
+    }
+    live_free(&g);
+    folder_remove(&dir);
 }
 
 int main(void)
@@ -1116,6 +1336,8 @@ int main(void)
         cmocka_unit_test(test_not_a_journal),
         cmocka_unit_test(test_export),
         cmocka_unit_test(test_dice_seed_and_migration),
+        cmocka_unit_test(test_spectator_password),
+        cmocka_unit_test(test_export_no_secrets),
     };
     return cmocka_run_group_tests_name("journal", tests, NULL, NULL);
 }

@@ -18,7 +18,11 @@ build). Checks, with this build:
 3. this build's brigaded, given the journal as its --data, resumes the
    game (from the journal's snapshots, as at a restart) to the same seq and
    hash, with the turn, phase, step and units of the old game's final state,
-   for each player's token;
+   for each player's token. The fixture is an export, which holds no dice
+   seed (journal.h): an unfinished game is first refused as damaged, naming
+   its missing seed (a game with a dice commitment is never given another
+   seed silently); then the test gives it a seed, as the server's own
+   journal holds one, and it resumes;
 4. an ended game's dice still verify (`brigade verify`, PROTOCOL.md §10.3).
 """
 import argparse
@@ -27,6 +31,7 @@ import os
 import re
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -88,30 +93,83 @@ def check_replay(args, fixture, manifest, recorded):
 LISTENING = re.compile(r"listening on http://[^ ]*:(\d+)")
 
 
+def start_server(args, data, log_path):
+    """This build's brigaded on `data`: (process, port)."""
+    with open(log_path, "w") as log:
+        server = subprocess.Popen([args.brigaded, "--port", "0", "--listen", "127.0.0.1",
+                                   "--data", data], stdin=subprocess.DEVNULL, stdout=log,
+                                  stderr=subprocess.STDOUT)
+    port = None
+    deadline = time.time() + 15
+    while port is None and time.time() < deadline:
+        if server.poll() is not None:
+            break
+        match = LISTENING.search(open(log_path).read())
+        if match:
+            port = int(match.group(1))
+        else:
+            time.sleep(0.05)
+    if port is None:
+        server.kill()
+        server.wait()
+        raise Failure("brigaded did not say its port (exit %s): %s" %
+                      (server.returncode, open(log_path).read()))
+    return server, port
+
+
+def stop_server(server, log_path):
+    server.send_signal(signal.SIGTERM)
+    try:
+        status = server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        status = server.wait()
+    check(status == 0, "brigaded exited %d: %s" % (status, open(log_path).read()))
+
+
+def check_export_refused(args, data, manifest):
+    """An export's unfinished game has a dice commitment and no seed: this
+    build's brigaded reports it damaged and a player's join is told why.
+    Then the test gives it a seed (any: the commitment's is not in the
+    export), as the server's own journal holds one."""
+    log_path = os.path.join(args.work, "brigaded-refused.log")
+    server, port = start_server(args, data, log_path)
+    try:
+        done = subprocess.run([args.brigade, "state", "--json", "--server",
+                               "ws://127.0.0.1:%d" % port, "--game", manifest["game"],
+                               "--token", manifest["tokens"]["A"]],
+                              capture_output=True, text=True, timeout=60)
+    finally:
+        stop_server(server, log_path)
+    check(done.returncode != 0 and "dice seed is missing" in done.stderr,
+          "an export's unfinished game (no seed) is refused naming its seed: exit %d: %s" %
+          (done.returncode, done.stderr))
+    db = sqlite3.connect(os.path.join(data, "brigade.sqlite"))
+    try:
+        (status, damage), = db.execute("SELECT status, damage FROM games WHERE id = ?",
+                                       (manifest["game"],)).fetchall()
+        check(status == "damaged" and "dice seed is missing" in damage,
+              "the journal marks it damaged: %r %r" % (status, damage))
+        db.execute("UPDATE games SET status = 'active', damage = NULL, "
+                   "dice_seed = randomblob(32) WHERE id = ?", (manifest["game"],))
+        db.commit()
+    finally:
+        db.close()
+    print("server: the export's unfinished game is refused as damaged (no dice seed)")
+
+
 def check_server(args, fixture, manifest):
     """This build's brigaded resumes the old game from its journal."""
     data = os.path.join(args.work, "data")
     shutil.rmtree(data, ignore_errors=True)
     os.makedirs(data)
     v1_journal.build_sqlite(fixture + ".sql", os.path.join(data, "brigade.sqlite"))
+    final = manifest["final"]
+    if final["state"]["phase"] != "ended":
+        check_export_refused(args, data, manifest)
     log_path = os.path.join(args.work, "brigaded.log")
-    with open(log_path, "w") as log:
-        server = subprocess.Popen([args.brigaded, "--port", "0", "--listen", "127.0.0.1",
-                                   "--data", data], stdin=subprocess.DEVNULL, stdout=log,
-                                  stderr=subprocess.STDOUT)
+    server, port = start_server(args, data, log_path)
     try:
-        port = None
-        deadline = time.time() + 15
-        while port is None and time.time() < deadline:
-            check(server.poll() is None, "brigaded exited %s at start: %s" %
-                  (server.returncode, open(log_path).read()))
-            match = LISTENING.search(open(log_path).read())
-            if match:
-                port = int(match.group(1))
-            else:
-                time.sleep(0.05)
-        check(port is not None, "brigaded did not say its port: %s" % open(log_path).read())
-        final = manifest["final"]
         for seat in ("A", "B"):
             done = subprocess.run([args.brigade, "state", "--json", "--server",
                                    "ws://127.0.0.1:%d" % port, "--game", manifest["game"],
@@ -134,13 +192,7 @@ def check_server(args, fixture, manifest):
                   "hash %s" % (seat, fresh["seq"], fresh["hash"], final["seq"],
                                final["hash"]))
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            status = server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            status = server.wait()
-    check(status == 0, "brigaded exited %d: %s" % (status, open(log_path).read()))
+        stop_server(server, log_path)
     print("server: resumed at seq %d %s, turn %d %s" % (
         final["seq"], final["hash"], final["state"]["turn"], final["state"]["phase"]))
 
