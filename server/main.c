@@ -44,7 +44,8 @@
 #define SERVER_DEFAULT_LISTEN "127.0.0.1"
 
 /* Descriptors kept for the journal, the listen socket and the loop when
- * --max-connections is derived from the open files limit. */
+ * --max-connections is derived from the open files limit (net.c accepts a
+ * few past the cap to answer them 503: SERVER_NET_CAP_SLACK). */
 #define SERVER_RESERVED_FDS 32
 #define SERVER_DEFAULT_PER_ADDRESS 64
 #define SERVER_DEFAULT_JOIN_TIMEOUT_S 30
@@ -100,8 +101,13 @@ static void server_usage(FILE *out)
             "                  message (a welcome: the whole state) always goes to a\n"
             "                  connection with nothing waiting.\n"
             "  --max-connections N\n"
-            "                  websockets open at once, 1..1000000; more get HTTP 503.\n"
-            "                  Default: the open files limit (ulimit -n) less %d.\n"
+            "                  connections open at once (websockets, HTTP requests and\n"
+            "                  handshakes: each holds a file descriptor), 1..1000000; a\n"
+            "                  websocket over it gets HTTP 503, and a few past it the\n"
+            "                  server stops accepting until some close. Default: the open\n"
+            "                  files limit (ulimit -n) less %d. Whatever it is, at the\n"
+            "                  open files limit the server stops accepting (waiting\n"
+            "                  connections get 503) until descriptors free up.\n"
             "  --max-connections-per-address N\n"
             "                  websockets open at once from one peer address, 0..1000000\n"
             "                  (0: no cap); the machine's own addresses (127.x, ::1: a\n"

@@ -6,8 +6,9 @@
  * libwebsockets 4.1.6 facts this file relies on:
  * - the uv event library is a plugin that lws loads at run time; the
  *   context runs on our loop through info.foreign_loops;
- * - lws_create_context does not fail on a port in use: vhosts are explicit
- *   and lws_create_vhost is checked;
+ * - the vhost has no listener of lws's (CONTEXT_PORT_NO_LISTEN_SERVER: a
+ *   server vhost, roles/http/server/server.c returns before listening);
+ *   see "The listen socket" below;
  * - a client that asks for no subprotocol is bound to protocols[0] (our
  *   HTTP protocol), which refuses the upgrade in
  *   LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION;
@@ -15,6 +16,41 @@
  * - teardown: lws_context_destroy once from a loop callback, close our own
  *   handles, let uv_run finish, lws_context_destroy again (that frees the
  *   context), then uv_loop_close. lws's handles are never closed by us.
+ *
+ * The listen socket is ours. lws 4.1.6's listener, out of descriptors
+ * (accept(2) failing with EMFILE), logs "accept: errno 24" and returns
+ * with POLLIN still on (roles/listen/ops-listen.c), so the loop spins on
+ * it at 100% CPU, logging megabytes a second. So: socket, bind, listen
+ * (SO_REUSEADDR, as lws did; the port in use and --port 0's port from our
+ * own bind and getsockname), a uv_poll_t on it, and per readiness at most
+ * SERVER_NET_ACCEPT_BATCH accept4(SOCK_NONBLOCK | SOCK_CLOEXEC), each
+ * socket (TCP_NODELAY, as lws's listener sets) handed to
+ * lws_adopt_descriptor_vhost(LWS_ADOPT_SOCKET | LWS_ADOPT_HTTP): what
+ * lws's listener itself does after its accept, so the HTTP role, the
+ * websocket upgrade, static files and /healthz are lws's as before.
+ * - Out of descriptors (EMFILE, ENFILE, ENOBUFS, ENOMEM) the poll stops
+ *   and a timer tries again every SERVER_NET_ACCEPT_RETRY_MS; a try that
+ *   still fails answers up to SERVER_NET_REFUSE_BATCH waiting connections
+ *   "503, out of file descriptors" and closes them, each through a spare
+ *   descriptor (/dev/null, opened at start) closed for that moment, so
+ *   that clients hear at once instead of hanging in the listen queue. One
+ *   line in the log when it begins, one every SERVER_NET_SHORT_LOG_MS while
+ *   it lasts (refused, waiting), one when an accept succeeds again.
+ *   Connections already open notice nothing.
+ * - Every socket lws holds counts against max_connections, not only the
+ *   websockets: lws calls protocols[0] with LWS_CALLBACK_WSI_CREATE for
+ *   each wsi it makes of an adopted socket (core-net/adopt.c) and with
+ *   LWS_CALLBACK_WSI_DESTROY once it has closed that socket
+ *   (core-net/close.c, from libuv's close callback), whatever protocol the
+ *   wsi went on to; net->sockets is their difference. A websocket
+ *   handshake with more sockets open than max_connections gets 503; past
+ *   max_connections + SERVER_NET_CAP_SLACK the server stops accepting
+ *   until a socket closes (the connections wait in the listen queue), so
+ *   the descriptors brigaded keeps for its journal and loop stay free.
+ * - An accepted socket that sends nothing is closed by lws after its
+ *   timeout_secs (5 s, PENDING_TIMEOUT_ESTABLISH_WITH_SERVER, h1 role).
+ * - Shutting down closes the listen socket: new connections are refused
+ *   by the system.
  *
  * The write path. Messages are not written one per writeable callback (a
  * poll-registration change before and after each: epoll_ctl twice a
@@ -53,8 +89,8 @@
  *   echoes it: nothing more is written; a failed write marks the
  *   connection broken and lws kills it from its loop (LWS_TO_KILL_ASYNC).
  */
-/* realpath() is XSI. */
-#define _XOPEN_SOURCE 700
+/* accept4() is GNU, realpath() XSI: both under _GNU_SOURCE. */
+#define _GNU_SOURCE
 
 #include "server/net.h"
 
@@ -67,7 +103,10 @@
 #include <string.h>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -263,6 +302,24 @@ struct server_net {
     server_connection *flush_head[2], *flush_tail[2]; /* [0] priority, [1] the others */
     unsigned char *scratch; /* LWS_PRE + SERVER_NET_COALESCE_BYTES: frames coalesced */
 
+    /* The listen socket is ours (the header comment): accepted sockets are
+     * handed to lws. At the descriptor limit the poll stops and
+     * accept_timer retries; spare_fd (/dev/null) is given up for a moment
+     * to answer one waiting connection 503. */
+    int listen_fd;
+    uv_poll_t listen_poll;
+    bool listen_poll_initialised, listen_polling;
+    uv_timer_t accept_timer;
+    bool accept_timer_initialised;
+    int spare_fd;
+    size_t sockets;          /* accepted sockets lws holds (WSI_CREATE .. WSI_DESTROY) */
+    bool at_cap;             /* not accepting: sockets at max_connections + the slack */
+    uint64_t short_since_ms; /* out of descriptors since (0: not) */
+    uint64_t short_logged_ms;
+    unsigned long short_refused, short_refused_total; /* since the last line, in all */
+    int short_errno;
+    uint64_t adopt_failed_ms; /* rate limit of "lws would not take a connection" */
+
     bool stopping;     /* shutdown begun: refuse new connections */
     bool torn_down;    /* lws_context_destroy called, our handles closing */
 };
@@ -385,10 +442,11 @@ static bool server_net_admitted(server_net *net, struct lws *wsi)
     char address[64] = "?";
     lws_get_peer_simple(wsi, address, sizeof(address));
     char reason[200];
-    if (net->max_connections && net->connection_count >= net->max_connections) {
+    /* Every socket counts, this one too: each holds a descriptor. */
+    if (net->max_connections && net->sockets > net->max_connections) {
         snprintf(reason, sizeof(reason),
                  "the server has %zu connections, its limit (brigaded --max-connections): try "
-                 "again later", net->connection_count);
+                 "again later", net->sockets - 1);
     } else if (net->max_per_address && !server_net_address_loopback(address)) {
         const server_net_address *a = server_net_address_find(net, address);
         if (!a || a->count < net->max_per_address)
@@ -438,6 +496,287 @@ static void server_net_join_deadline(uv_timer_t *timer)
         server_connection_unjoined_remove(late);
         server_connection_close(late, SERVER_NET_CLOSE_POLICY);
         late->close_reason = "no join in time";
+    }
+}
+
+/* ----------------------------------------------------------------- accept */
+
+/* Connections accepted on one readiness of the listen socket; the rest
+ * wait for the next loop iteration (the loop serves the others between). */
+#define SERVER_NET_ACCEPT_BATCH 64
+/* Sockets accepted past max_connections, to answer their websocket
+ * handshakes 503 (server_net_admitted); past these the server stops
+ * accepting until some close, which keeps the descriptors that brigaded's
+ * default --max-connections leaves for the journal and the loop. */
+#define SERVER_NET_CAP_SLACK 8
+/* Out of descriptors: how often accepting is tried again, in ms, and how
+ * many waiting connections each try answers 503 through the spare
+ * descriptor. */
+#define SERVER_NET_ACCEPT_RETRY_MS 250
+#define SERVER_NET_REFUSE_BATCH 16
+/* Out of descriptors: a line in the log at most this often, in ms. */
+#define SERVER_NET_SHORT_LOG_MS 10000
+
+static void server_net_listen_ready(uv_poll_t *poll, int status, int events);
+static void server_net_accept_retry(uv_timer_t *timer);
+
+static void server_net_listen_pause(server_net *net)
+{
+    if (net->listen_polling) {
+        uv_poll_stop(&net->listen_poll);
+        net->listen_polling = false;
+    }
+}
+
+static void server_net_listen_resume(server_net *net)
+{
+    if (!net->listen_polling && net->listen_poll_initialised && !net->stopping &&
+        uv_poll_start(&net->listen_poll, UV_READABLE, server_net_listen_ready) == 0)
+        net->listen_polling = true;
+}
+
+/* The open files limit (RLIMIT_NOFILE's soft limit), -1 when unlimited. */
+static long server_net_files_limit(void)
+{
+    struct rlimit files;
+    if (getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == RLIM_INFINITY)
+        return -1;
+    return (long)files.rlim_cur;
+}
+
+/* Connections waiting in the listen socket's queue (on Linux a listening
+ * socket's tcpi_unacked), -1 when unknown. */
+static long server_net_listen_waiting(const server_net *net)
+{
+    struct tcp_info info;
+    socklen_t length = sizeof(info);
+    if (getsockopt(net->listen_fd, IPPROTO_TCP, TCP_INFO, &info, &length) != 0)
+        return -1;
+    return (long)info.tcpi_unacked;
+}
+
+/*
+ * Out of descriptors (accept failed with `error`: EMFILE, ENFILE, ENOBUFS,
+ * ENOMEM): stops watching the listen socket and tries again in
+ * SERVER_NET_ACCEPT_RETRY_MS. Logs when it begins, then at most every
+ * SERVER_NET_SHORT_LOG_MS while it lasts, with how many connections were
+ * refused meanwhile and how many wait.
+ */
+static void server_net_descriptors_short(server_net *net, int error)
+{
+    uint64_t now = uv_now(&net->loop);
+    server_net_listen_pause(net);
+    if (net->accept_timer_initialised)
+        uv_timer_start(&net->accept_timer, server_net_accept_retry,
+                       SERVER_NET_ACCEPT_RETRY_MS, 0);
+    if (!net->short_since_ms) {
+        net->short_since_ms = now ? now : 1;
+        net->short_logged_ms = now;
+        net->short_errno = error;
+        fprintf(stderr, "brigaded: out of file descriptors (accept: %s; the open files limit, "
+                        "ulimit -n, is %ld): not accepting connections, trying again every "
+                        "%d ms; meanwhile waiting connections are answered 503\n",
+                strerror(error), server_net_files_limit(), SERVER_NET_ACCEPT_RETRY_MS);
+        return;
+    }
+    if (now - net->short_logged_ms >= SERVER_NET_SHORT_LOG_MS) {
+        fprintf(stderr, "brigaded: still out of file descriptors: %lu connection(s) refused "
+                        "in the last %llu s, %ld waiting\n",
+                net->short_refused, (unsigned long long)(now - net->short_logged_ms) / 1000,
+                server_net_listen_waiting(net));
+        net->short_logged_ms = now;
+        net->short_refused_total += net->short_refused;
+        net->short_refused = 0;
+    }
+}
+
+/* Descriptors again (an accept succeeded): one line with the count. */
+static void server_net_descriptors_back(server_net *net)
+{
+    uint64_t now = uv_now(&net->loop);
+    fprintf(stderr, "brigaded: accepting connections again after %.1f s out of file "
+                    "descriptors (%lu connection(s) refused)\n",
+            (double)(now - net->short_since_ms) / 1000.0,
+            net->short_refused_total + net->short_refused);
+    net->short_since_ms = 0;
+    net->short_refused = net->short_refused_total = 0;
+}
+
+/*
+ * Out of descriptors, a retry that still failed: answers up to
+ * SERVER_NET_REFUSE_BATCH waiting connections "503" and closes them, each
+ * through the spare descriptor (closed, the connection accepted into its
+ * number, answered, closed, the spare opened again), so that clients hear
+ * at once instead of hanging in the listen queue. What the client sent is
+ * read first (best effort): a close with unread bytes would be a reset,
+ * which may overtake the answer.
+ */
+static void server_net_refuse_waiting(server_net *net)
+{
+    static const char answer[] =
+        "HTTP/1.1 503 Service Unavailable\r\n"
+        "Content-Type: text/plain; charset=utf-8\r\n"
+        "Content-Length: 58\r\n"
+        "Connection: close\r\n"
+        "\r\n"
+        "brigaded is out of file descriptors: try again in a while\n";
+    _Static_assert(sizeof("brigaded is out of file descriptors: try again in a while\n") - 1 ==
+                       58, "Content-Length of the 503");
+    for (int n = 0; n < SERVER_NET_REFUSE_BATCH && net->spare_fd >= 0; n++) {
+        close(net->spare_fd);
+        int fd = accept4(net->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd >= 0) {
+            char request[4096];
+            while (recv(fd, request, sizeof(request), MSG_DONTWAIT) > 0)
+                ;
+            ssize_t sent = send(fd, answer, sizeof(answer) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+            (void)sent; /* best effort: the connection is closed either way */
+            close(fd);
+            net->short_refused++;
+        }
+        net->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            break;
+    }
+    if (net->spare_fd < 0) /* taken meanwhile (another thread): next time */
+        net->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+/* Hands an accepted socket to lws as if its own listener had accepted it
+ * (an HTTP-role socket: the upgrade, static files and /healthz as ever). */
+static void server_net_adopt(server_net *net, int fd)
+{
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)); /* as lws's listener does */
+    lws_sock_file_fd_type descriptor = {.sockfd = fd};
+    if (lws_adopt_descriptor_vhost(net->vhost, LWS_ADOPT_SOCKET | LWS_ADOPT_HTTP, descriptor,
+                                   NULL, NULL))
+        return;
+    /* lws closed the socket (out of memory, or its table of sockets full). */
+    uint64_t now = uv_now(&net->loop);
+    if (!net->adopt_failed_ms || now - net->adopt_failed_ms >= 1000) {
+        fprintf(stderr, "brigaded: libwebsockets would not take a connection (%zu open), "
+                        "closed it\n", net->sockets);
+        net->adopt_failed_ms = now;
+    }
+}
+
+/*
+ * Accepts what waits, at most SERVER_NET_ACCEPT_BATCH, and hands it to lws.
+ * At max_connections + SERVER_NET_CAP_SLACK sockets stops watching the
+ * listen socket (watched again when one closes: WSI_DESTROY); out of
+ * descriptors stops too and retries on a timer, and on a retry (`retry`)
+ * answers the waiting connections 503.
+ */
+static void server_net_accept(server_net *net, bool retry)
+{
+    for (int n = 0; n < SERVER_NET_ACCEPT_BATCH; n++) {
+        if (net->max_connections && net->sockets >= net->max_connections + SERVER_NET_CAP_SLACK) {
+            net->at_cap = true;
+            server_net_listen_pause(net);
+            return;
+        }
+        int fd = accept4(net->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            int error = errno;
+            if (error == EAGAIN || error == EWOULDBLOCK)
+                break;
+            if (error == EINTR || error == ECONNABORTED || error == EPROTO)
+                continue; /* that connection is gone already: the next */
+            if (retry && (error == EMFILE || error == ENFILE))
+                server_net_refuse_waiting(net);
+            server_net_descriptors_short(net, error);
+            return;
+        }
+        if (net->short_since_ms)
+            server_net_descriptors_back(net);
+        server_net_adopt(net, fd);
+    }
+    server_net_listen_resume(net);
+}
+
+static void server_net_listen_ready(uv_poll_t *poll, int status, int events)
+{
+    (void)events;
+    server_net *net = poll->data;
+    if (status < 0) {
+        server_net_descriptors_short(net, -status);
+        return;
+    }
+    server_net_accept(net, false);
+}
+
+static void server_net_accept_retry(uv_timer_t *timer)
+{
+    server_net *net = timer->data;
+    if (net->stopping || net->listen_fd < 0)
+        return;
+    server_net_accept(net, true);
+}
+
+/* A socket lws held is closed (WSI_DESTROY): below the cap again, accept. */
+static void server_net_socket_closed(server_net *net)
+{
+    if (net->sockets)
+        net->sockets--;
+    if (net->at_cap &&
+        (!net->max_connections || net->sockets < net->max_connections + SERVER_NET_CAP_SLACK)) {
+        net->at_cap = false;
+        if (!net->short_since_ms)
+            server_net_listen_resume(net);
+    }
+}
+
+/*
+ * Opens the listen socket: an IPv4 or IPv6 literal `address`, `port` (0:
+ * the kernel picks), non-blocking, SO_REUSEADDR (as lws's own listener).
+ * Returns 0 with the socket in net->listen_fd and the port in net->port,
+ * or an errno value.
+ */
+static int server_net_listen_open(server_net *net, const char *address, int port)
+{
+    struct sockaddr_storage storage;
+    memset(&storage, 0, sizeof(storage));
+    socklen_t length;
+    struct sockaddr_in *v4 = (struct sockaddr_in *)&storage;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&storage;
+    if (inet_pton(AF_INET, address, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons((uint16_t)port);
+        length = sizeof(*v4);
+    } else if (inet_pton(AF_INET6, address, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons((uint16_t)port);
+        length = sizeof(*v6);
+    } else {
+        return EINVAL;
+    }
+    int fd = socket(storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return errno;
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (bind(fd, (struct sockaddr *)&storage, length) != 0 || listen(fd, SOMAXCONN) != 0 ||
+        getsockname(fd, (struct sockaddr *)&storage, &length) != 0) {
+        int error = errno;
+        close(fd);
+        return error;
+    }
+    net->listen_fd = fd;
+    net->port = ntohs(storage.ss_family == AF_INET ? v4->sin_port : v6->sin6_port);
+    return 0;
+}
+
+/* Stops listening (the shutdown: new connections are refused by the
+ * system from now on). */
+static void server_net_listen_close(server_net *net)
+{
+    server_net_listen_pause(net);
+    if (net->accept_timer_initialised)
+        uv_timer_stop(&net->accept_timer);
+    if (net->listen_fd >= 0) {
+        close(net->listen_fd); /* after uv_poll_stop, which removed it from epoll */
+        net->listen_fd = -1;
     }
 }
 
@@ -1239,9 +1578,16 @@ static int server_net_http_callback(struct lws *wsi, enum lws_callback_reasons r
     server_net_http_session *session = user;
 
     switch (reason) {
-    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
-        /* Shutting down: hang up on new connections at once. */
-        return server_net_from_wsi(wsi)->stopping ? 1 : 0;
+    case LWS_CALLBACK_WSI_CREATE:
+        /* A socket we accepted becomes lws's (server_net_adopt); every
+         * such wsi ends with LWS_CALLBACK_WSI_DESTROY, sent to
+         * protocols[0] after lws closed its socket, websocket or not. */
+        server_net_from_wsi(wsi)->sockets++;
+        return 0;
+
+    case LWS_CALLBACK_WSI_DESTROY:
+        server_net_socket_closed(server_net_from_wsi(wsi));
+        return 0;
 
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         /* A websocket upgrade bound to protocols[0]: the client asked for
@@ -1286,6 +1632,15 @@ static void server_net_teardown(server_net *net)
     if (net->torn_down)
         return;
     net->torn_down = true;
+    server_net_listen_close(net);
+    if (net->listen_poll_initialised) {
+        uv_close((uv_handle_t *)&net->listen_poll, NULL);
+        net->listen_poll_initialised = false;
+    }
+    if (net->accept_timer_initialised) {
+        uv_close((uv_handle_t *)&net->accept_timer, NULL);
+        net->accept_timer_initialised = false;
+    }
     if (net->context)
         lws_context_destroy(net->context);
     if (net->signals_started) {
@@ -1327,6 +1682,7 @@ void server_net_stop(server_net *net)
     if (!net || net->stopping)
         return;
     net->stopping = true;
+    server_net_listen_close(net);
     for (server_connection *c = net->connections; c; c = c->next)
         server_connection_close(c, SERVER_NET_CLOSE_GOING_AWAY);
     if (!net->stop_timer_started) {
@@ -1360,37 +1716,6 @@ static void server_net_message(char *message, size_t size, const char *format, .
     va_end(args);
 }
 
-/* Why a listen socket cannot be bound, for the error message: binds a test
- * socket of our own. Returns an errno value (0 if it could bind). */
-static int server_net_bind_errno(const char *address, int port)
-{
-    struct sockaddr_storage storage;
-    memset(&storage, 0, sizeof(storage));
-    socklen_t length;
-    int family;
-    struct sockaddr_in *v4 = (struct sockaddr_in *)&storage;
-    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&storage;
-    if (inet_pton(AF_INET, address, &v4->sin_addr) == 1) {
-        family = v4->sin_family = AF_INET;
-        v4->sin_port = htons((uint16_t)port);
-        length = sizeof(*v4);
-    } else if (inet_pton(AF_INET6, address, &v6->sin6_addr) == 1) {
-        family = v6->sin6_family = AF_INET6;
-        v6->sin6_port = htons((uint16_t)port);
-        length = sizeof(*v6);
-    } else {
-        return EINVAL;
-    }
-    int fd = socket(family, SOCK_STREAM, 0);
-    if (fd < 0)
-        return errno;
-    int one = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    int result = bind(fd, (struct sockaddr *)&storage, length) == 0 ? 0 : errno;
-    close(fd);
-    return result;
-}
-
 server_net *server_net_new(const server_net_options *options, server_net_error *error,
                            char *message, size_t message_size)
 {
@@ -1403,6 +1728,8 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
         server_net_message(message, message_size, "out of memory");
         return NULL;
     }
+    net->listen_fd = -1;
+    net->spare_fd = -1;
     net->handlers = options->handlers;
     net->handlers_context = options->context;
     net->queue_bytes_max =
@@ -1531,25 +1858,48 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
      * with secs_since_valid_hangup 0 sets none (core-net/wsi-timeout.c). */
     static const lws_retry_bo_t no_validity_timers = {0};
     info.retry_and_idle_policy = &no_validity_timers;
-    info.iface = options->listen_address;
-    info.port = options->port;
+    /* A server vhost without lws's listener: we accept (the header
+     * comment) and hand it the sockets. */
+    info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
     info.protocols = net->protocols;
     if (strchr(options->listen_address, ':') == NULL)
         info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
     net->vhost = lws_create_vhost(net->context, &info);
     if (!net->vhost) {
-        int cause = server_net_bind_errno(options->listen_address, options->port);
+        *error = SERVER_NET_ERROR_LOOP;
+        server_net_message(message, message_size, "libwebsockets refused the vhost");
+        server_net_destroy(net);
+        return NULL;
+    }
+    int cause = server_net_listen_open(net, options->listen_address, options->port);
+    if (cause != 0) {
         *error = SERVER_NET_ERROR_LISTEN;
         server_net_message(message, message_size, "cannot listen on %s port %d: %s%s",
-                           options->listen_address, options->port,
-                           cause ? strerror(cause) : "libwebsockets refused the vhost",
+                           options->listen_address, options->port, strerror(cause),
                            cause == EADDRINUSE ? " (another server has it: choose another "
                                                  "with --port N)"
                                                : "");
         server_net_destroy(net);
         return NULL;
     }
-    net->port = lws_get_vhost_listen_port(net->vhost);
+    if (uv_poll_init(&net->loop, &net->listen_poll, net->listen_fd) == 0) {
+        net->listen_poll.data = net;
+        net->listen_poll_initialised = true;
+    }
+    if (uv_timer_init(&net->loop, &net->accept_timer) == 0) {
+        net->accept_timer.data = net;
+        net->accept_timer_initialised = true;
+    }
+    server_net_listen_resume(net);
+    if (!net->listen_polling || !net->accept_timer_initialised) {
+        *error = SERVER_NET_ERROR_LOOP;
+        server_net_message(message, message_size, "cannot watch the listen socket");
+        server_net_destroy(net);
+        return NULL;
+    }
+    /* Kept for refusing connections once out of descriptors; without it
+     * (none left even now) they wait in the listen queue instead. */
+    net->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     *error = SERVER_NET_OK;
     return net;
 }
@@ -1606,6 +1956,10 @@ void server_net_destroy(server_net *net)
             free(a);
         }
     free(net->addresses);
+    if (net->listen_fd >= 0)
+        close(net->listen_fd);
+    if (net->spare_fd >= 0)
+        close(net->spare_fd);
     for (size_t i = 0; i < net->origin_count; i++)
         free(net->origins[i]);
     free(net->origins);

@@ -2,8 +2,9 @@
 
     limits_flow.py CASE BRIGADED SCENARIOS_DIR
 
-connections: with --max-connections 4, four websockets open and a fifth
-gets HTTP 503 naming the limit, once one closes another opens; with
+connections: with --max-connections 4, two idle TCP connections and two
+websockets fill it (every connection counts); four websockets open and a
+fifth gets HTTP 503 naming the limit, once one closes another opens; with
 --join-timeout-s 1 a websocket that has not joined is closed with 1008 "no
 join in time" and one that joined stays; the refusals are logged.
 
@@ -12,6 +13,11 @@ on every address, a third websocket from one non-loopback address of this
 machine gets 503 naming the option, while loopback (a local proxy) is not
 capped. Without a non-loopback address here, it says so and checks the
 loopback half only.
+
+descriptors: brigaded under ulimit -n 80 with a player joined and
+websockets opened until one is refused: at the descriptor limit it stops
+accepting without a busy loop, answers waiting connections 503, logs one
+line, still acks the player, and accepts again once the flood closes.
 """
 import os
 import socket
@@ -52,6 +58,17 @@ def status_of(port, host="127.0.0.1"):
 
 
 def case_connections(server, scenarios):
+    # Every connection counts, not only websockets: each holds a
+    # descriptor. Two idle TCP connections and two websockets make 4.
+    idle = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(2)]
+    pair = [handshake(server.port)[0] for _ in range(2)]
+    check(all(pair), "two websockets beside two idle connections")
+    answer = status_of(server.port)
+    check(" 503 " in answer.split("\r\n")[0] + " " and "the server has 4 connections" in answer,
+          "a websocket beside 2 idle connections and 2 websockets: %r" % answer)
+    for c in idle + [ws.sock for ws in pair]:
+        c.close()
+    time.sleep(0.3)
     held = []
     for i in range(4):
         ws, refused = handshake(server.port)
@@ -175,12 +192,117 @@ def case_failed_joins(server, scenarios):
           "no token or password in the log")
 
 
+def cpu_seconds(pid):
+    """The user and system CPU time of process `pid` so far, in seconds."""
+    fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def open_descriptors(pid):
+    return len(os.listdir("/proc/%d/fd" % pid))
+
+
+def refused_quickly(port, what):
+    """A connection that waits while brigaded is out of descriptors: it is
+    answered 503 (or reset) within 2 s, not left hanging. Returns the
+    answer."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    started = time.time()
+    s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    data = b""
+    try:
+        while True:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    except ConnectionResetError:
+        pass
+    except socket.timeout:
+        raise Failure("%s: no answer in 5 s while out of descriptors" % what)
+    finally:
+        s.close()
+    waited = time.time() - started
+    check(waited < 2, "%s: answered after %.1f s, not at once" % (what, waited))
+    answer = data.decode(errors="replace")
+    check(not data or answer.startswith("HTTP/1.1 503"), "%s: %r" % (what, answer[:80]))
+    return answer
+
+
+def case_descriptors(server, scenarios):
+    """brigaded under ulimit -n 80 (--max-connections far above it): a player
+    joined, websockets opened until one is refused. At the descriptor limit
+    the server stops accepting (no busy loop: little CPU, a few lines of
+    log), answers the connections that wait 503 at once, the player's
+    actions are acked as ever; once the flood closes, connections are
+    accepted again."""
+    from fanout_flow import Raw, act_and_wait, game_begun
+    pid = server.proc.pid
+    created, players, seq, unit, figures = game_begun(server, scenarios)
+    actor = Raw(players["A"].ws)
+    held = []
+    refusal = None
+    while refusal is None and len(held) < 200:
+        started = time.time()
+        try:
+            held.append(wire.WebSocket(server.port, timeout=5))
+        except (wire.Closed, OSError) as refused:
+            refusal = "%s after %.1f s" % (refused, time.time() - started)
+    check(refusal is not None, "200 websockets under ulimit -n 80")
+    print("%d websockets, then %s; brigaded holds %d descriptors" %
+          (len(held), refusal, open_descriptors(pid)))
+    check("503" in refusal, "the first refused websocket: %s" % refusal)
+    check(len(held) >= 40 and open_descriptors(pid) >= 76,
+          "the flood reached the limit: %d websockets, %d descriptors" %
+          (len(held), open_descriptors(pid)))
+    # A few seconds at the limit, connections coming: little CPU (lws's
+    # own listener spun at 100%, logging each failed accept).
+    before = cpu_seconds(pid)
+    started = time.time()
+    for i in range(6):
+        answer = refused_quickly(server.port, "connection %d at the limit" % i)
+        time.sleep(0.5)
+    spent = cpu_seconds(pid) - before
+    elapsed = time.time() - started
+    print("at the limit: %.2f s of CPU in %.1f s; a refusal: %r" %
+          (spent, elapsed, answer.split("\r\n")[0]))
+    check(spent < 0.1 * elapsed, "%.2f s of CPU in %.1f s at the limit" % (spent, elapsed))
+    # The joined player notices nothing.
+    started = time.time()
+    act_and_wait(actor, 0, unit, figures)
+    took = time.time() - started
+    check(took < 1, "the player's ack took %.2f s at the limit" % took)
+    log = server.text()
+    check(len(log) < 4096, "%d bytes of log at the limit" % len(log))
+    check(log.count("out of file descriptors") == 1, "one line for the shortage: %r" % log)
+    # The flood goes: connections are accepted again.
+    for ws in held:
+        ws.close()
+    deadline = time.time() + 5
+    while True:
+        try:
+            ws = wire.WebSocket(server.port, timeout=2)
+            break
+        except (wire.Closed, OSError) as refused:
+            check(time.time() < deadline, "no websocket 5 s after the flood: %s" % refused)
+            time.sleep(0.2)
+    ws.close()
+    act_and_wait(actor, 1, unit, figures)
+    check("accepting connections again after" in server.text(), "the end of the shortage is "
+          "logged")
+
+
 CASES = {
     "failed_joins": (case_failed_joins, []),
     "connections": (case_connections, ["--max-connections", "4", "--join-timeout-s", "1"]),
     "per_address": (case_per_address, ["--listen", "0.0.0.0", "--max-connections-per-address",
                                        "2"]),
+    # --max-connections far above the descriptors: the real limit is met.
+    "descriptors": (case_descriptors, ["--max-connections", "1000", "--join-timeout-s", "0"]),
 }
+
+# brigaded's open files limit (ulimit -n) in a case.
+OPEN_FILES = {"descriptors": 80}
 
 
 def main():
@@ -189,7 +311,7 @@ def main():
         return 2
     name, brigaded, scenarios = sys.argv[1:]
     case, extra = CASES[name]
-    server = Server(brigaded, extra)
+    server = Server(brigaded, extra, open_files=OPEN_FILES.get(name))
     return run_case(name, server, case, scenarios)
 
 
