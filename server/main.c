@@ -49,6 +49,7 @@
 #define SERVER_RESERVED_FDS 32
 #define SERVER_DEFAULT_PER_ADDRESS 64
 #define SERVER_DEFAULT_JOIN_TIMEOUT_S 30
+#define SERVER_DEFAULT_PING_INTERVAL_S 30
 
 /* Browser origins --allow-origin may list. */
 #define SERVER_ORIGINS_MAX 16
@@ -65,6 +66,7 @@ typedef struct server_options {
     long max_connections;  /* -1: RLIMIT_NOFILE's soft limit less SERVER_RESERVED_FDS */
     long max_per_address;
     long join_timeout_s;
+    long ping_interval_s;
     /* --allow-origin: browser origins besides the server's own page */
     char origin_text[SERVER_ORIGINS_MAX][128];
     const char *origins[SERVER_ORIGINS_MAX];
@@ -116,6 +118,12 @@ static void server_usage(FILE *out)
             "                  a websocket that has not joined a game within S seconds is\n"
             "                  closed (1008 \"no join in time\"), 0..3600 (0: never).\n"
             "                  Default %d.\n"
+            "  --ping-interval-s S\n"
+            "                  a websocket that has sent nothing for S seconds is pinged,\n"
+            "                  and closed (1008 \"no answer to ping\") when it then sends\n"
+            "                  nothing, not even the pong, for S seconds more (a peer gone\n"
+            "                  silent is let go within 2 S + 2 seconds), 0..3600 (0:\n"
+            "                  never). Default %d.\n"
             "  --allow-origin ORIGIN[,ORIGIN...]\n"
             "                  browser pages of other sites allowed to open a websocket\n"
             "                  (an Origin as the browser sends it: https://club.example,\n"
@@ -140,7 +148,7 @@ static void server_usage(FILE *out)
             SERVER_DEFAULT_PORT, SERVER_DEFAULT_LISTEN, SERVER_DEFAULT_DATA,
             BRIGADE_SOURCE_WEB_DIR[0] ? BRIGADE_SOURCE_WEB_DIR : "unknown",
             SERVER_NET_QUEUE_BYTES_MAX / 1024u, SERVER_RESERVED_FDS, SERVER_DEFAULT_PER_ADDRESS,
-            SERVER_DEFAULT_JOIN_TIMEOUT_S);
+            SERVER_DEFAULT_JOIN_TIMEOUT_S, SERVER_DEFAULT_PING_INTERVAL_S);
 }
 
 static bool server_is_directory(const char *path)
@@ -335,7 +343,7 @@ static int server_options_parse(int argc, char **argv, server_options *options)
                                             "--send-queue-total-kib",
                                             "--max-connections",
                                             "--max-connections-per-address",
-                                            "--join-timeout-s"};
+                                            "--join-timeout-s", "--ping-interval-s"};
         const char *name = NULL;
         const char *value = NULL;
         for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
@@ -388,6 +396,10 @@ static int server_options_parse(int argc, char **argv, server_options *options)
         } else if (strcmp(name, "--join-timeout-s") == 0) {
             if (!server_option_number(name, value, 0, 3600, "seconds", &options->join_timeout_s))
                 return 2;
+        } else if (strcmp(name, "--ping-interval-s") == 0) {
+            if (!server_option_number(name, value, 0, 3600, "seconds",
+                                      &options->ping_interval_s))
+                return 2;
         } else if (strcmp(name, "--allow-origin") == 0) {
             if (!server_option_origins(value, options))
                 return 2;
@@ -434,6 +446,7 @@ int main(int argc, char **argv)
         .max_connections = -1,
         .max_per_address = SERVER_DEFAULT_PER_ADDRESS,
         .join_timeout_s = SERVER_DEFAULT_JOIN_TIMEOUT_S,
+        .ping_interval_s = SERVER_DEFAULT_PING_INTERVAL_S,
     };
     int parsed = server_options_parse(argc, argv, &options);
     if (parsed == 1)
@@ -509,6 +522,7 @@ int main(int argc, char **argv)
         .max_connections = (size_t)options.max_connections,
         .max_connections_per_address = (size_t)options.max_per_address,
         .join_timeout_ms = (uint64_t)options.join_timeout_s * 1000u,
+        .ping_interval_ms = (uint64_t)options.ping_interval_s * 1000u,
         .origins = options.origins,
         .origin_count = options.origin_count,
         .handlers = server_games_handlers(),

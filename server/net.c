@@ -52,6 +52,31 @@
  * - Shutting down closes the listen socket: new connections are refused
  *   by the system.
  *
+ * Dead peers (ping_interval_ms, brigaded --ping-interval-s). lws's own
+ * pings (validity timers, retry_and_idle_policy) stay off: their sorted
+ * per-connection timer list made joins quadratic (server_net_new). Instead
+ * one uv_timer for the net and two lists, oldest first: the connections
+ * by when each last sent anything (a message or a fragment,
+ * LWS_CALLBACK_RECEIVE; a pong, LWS_CALLBACK_RECEIVE_PONG: moved to the
+ * end, O(1)), and those pinged and not heard from since, by the ping.
+ * Each tick acts from the heads only: one not heard from for the interval
+ * is pinged and moves to the second list, one pinged the interval ago is
+ * closed with 1008 "no answer to ping". So a tick costs what it acts on.
+ * - The ping is a frame of ours (opcode 9, SERVER_NET_PING_PAYLOAD bytes)
+ *   written by the write path like the messages (the tick only marks it
+ *   due and lists the connection for the flush), and only when lws has
+ *   nothing of this connection buffered: it goes between whole frames,
+ *   never into a message whose rest lws still holds, and before what is
+ *   queued (a control frame may come between messages).
+ * - Its payload is not empty: lws 4.1.6 calls LWS_CALLBACK_RECEIVE_PONG
+ *   only for a pong with a payload (roles/ws/ops-ws.c skips the callback
+ *   "if (wsi->ws->opcode == LWSWSOPC_PONG && !pmdrx.eb_in.len)"), and a
+ *   pong carries its ping's payload; with empty pings every answering
+ *   peer would look dead.
+ * - A client's own ping is answered by lws (from POLLOUT, after its
+ *   buffered output: whole frames too) without a callback; it does not
+ *   count as heard from, our ping's pong does.
+ *
  * The write path. Messages are not written one per writeable callback (a
  * poll-registration change before and after each: epoll_ctl twice a
  * message). server_connection_send() queues the message and lists the
@@ -228,7 +253,19 @@ struct server_connection {
     bool priority; /* a seat or the umpire: flushed before the others */
     int fd;        /* the socket (lws_get_socket_fd at ESTABLISHED), for direct sends */
     bool broken;   /* a write failed: lws closes it; nothing more is written */
+
+    /* Liveness (net->ping_interval_ms): on net->alive[SERVER_NET_HEARD]
+     * ordered by when it last sent anything, or, pinged and not heard
+     * from since, on net->alive[SERVER_NET_PINGED] ordered by the ping. */
+    server_connection *alive_prev, *alive_next;
+    int alive_list;    /* SERVER_NET_HEARD, SERVER_NET_PINGED, or -1: on none */
+    uint64_t alive_ms; /* uv_now when last heard from, or when pinged */
+    bool ping_due;     /* a ping to write before what is queued */
 };
+
+/* The liveness lists of a net (server_connection.alive_list). */
+#define SERVER_NET_HEARD 0
+#define SERVER_NET_PINGED 1
 
 /* lws_write's opcode for a close frame: lws-write.h leaves LWS_WRITE_CLOSE
  * (4) out of its public enum, lws itself sends closes with it. */
@@ -319,6 +356,16 @@ struct server_net {
     unsigned long short_refused, short_refused_total; /* since the last line, in all */
     int short_errno;
     uint64_t adopt_failed_ms; /* rate limit of "lws would not take a connection" */
+
+    /* Dead peers (server_net_options.ping_interval_ms, 0: off): the
+     * liveness lists (server_connection.alive_list), oldest first, and
+     * the one timer that pings and closes from their heads. */
+    uint64_t ping_interval_ms;
+    server_connection *alive_head[2], *alive_tail[2];
+    uv_timer_t ping_timer;
+    bool ping_timer_started;
+    uint64_t unanswered_logged_ms; /* "no answer to a ping": a line a second */
+    unsigned long unanswered_unlogged;
 
     bool stopping;     /* shutdown begun: refuse new connections */
     bool torn_down;    /* lws_context_destroy called, our handles closing */
@@ -780,6 +827,99 @@ static void server_net_listen_close(server_net *net)
     }
 }
 
+/* --------------------------------------------------------------- liveness */
+
+/* A ping's payload: 8 bytes (uv_now when sent). Not empty: lws 4.1.6
+ * calls LWS_CALLBACK_RECEIVE_PONG only for a pong with a payload
+ * (roles/ws/ops-ws.c: "if (wsi->ws->opcode == LWSWSOPC_PONG &&
+ * !pmdrx.eb_in.len) goto already_done;"), and a pong echoes its ping's. */
+#define SERVER_NET_PING_PAYLOAD 8
+
+static void server_connection_alive_unlist(server_connection *connection)
+{
+    if (connection->alive_list < 0)
+        return;
+    server_net *net = connection->net;
+    int list = connection->alive_list;
+    if (connection->alive_prev)
+        connection->alive_prev->alive_next = connection->alive_next;
+    else
+        net->alive_head[list] = connection->alive_next;
+    if (connection->alive_next)
+        connection->alive_next->alive_prev = connection->alive_prev;
+    else
+        net->alive_tail[list] = connection->alive_prev;
+    connection->alive_prev = connection->alive_next = NULL;
+    connection->alive_list = -1;
+}
+
+/* Puts the connection at the end (the newest) of liveness list `list`,
+ * stamped `now`. */
+static void server_connection_alive_list(server_connection *connection, int list, uint64_t now)
+{
+    server_net *net = connection->net;
+    server_connection_alive_unlist(connection);
+    connection->alive_ms = now;
+    connection->alive_list = list;
+    connection->alive_prev = net->alive_tail[list];
+    connection->alive_next = NULL;
+    if (net->alive_tail[list])
+        net->alive_tail[list]->alive_next = connection;
+    else
+        net->alive_head[list] = connection;
+    net->alive_tail[list] = connection;
+}
+
+/* The peer sent something (a message, a fragment, a pong): alive now. */
+static void server_connection_heard(server_connection *connection)
+{
+    server_net *net = connection->net;
+    if (!net->ping_interval_ms || connection->close_code || connection->broken)
+        return;
+    server_connection_alive_list(connection, SERVER_NET_HEARD, uv_now(&net->loop));
+}
+
+static void server_connection_flush_list(server_connection *connection);
+
+/* ping_timer, every SERVER_NET_PING_TICK_MS: from the heads of the lists
+ * (the oldest), closes the connections pinged ping_interval_ms ago and
+ * not heard from since (1008 "no answer to ping"), and pings those not
+ * heard from for ping_interval_ms. Its cost is the connections it acts
+ * on, and one step. */
+static void server_net_ping_tick(uv_timer_t *timer)
+{
+    server_net *net = timer->data;
+    uint64_t now = uv_now(&net->loop), interval = net->ping_interval_ms;
+    server_connection *connection;
+    while ((connection = net->alive_head[SERVER_NET_PINGED]) &&
+           now - connection->alive_ms >= interval) {
+        server_connection_alive_unlist(connection);
+        if (net->unanswered_logged_ms && now - net->unanswered_logged_ms < 1000) {
+            net->unanswered_unlogged++;
+        } else {
+            if (net->unanswered_unlogged)
+                fprintf(stderr, "brigaded: connection %lu from %s: no answer to a ping in %llu "
+                                "s, closing (and %lu more in the last second)\n",
+                        connection->id, connection->address,
+                        (unsigned long long)interval / 1000, net->unanswered_unlogged);
+            else
+                fprintf(stderr, "brigaded: connection %lu from %s: no answer to a ping in %llu "
+                                "s, closing\n", connection->id, connection->address,
+                        (unsigned long long)interval / 1000);
+            net->unanswered_logged_ms = now;
+            net->unanswered_unlogged = 0;
+        }
+        server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
+        connection->close_reason = "no answer to ping";
+    }
+    while ((connection = net->alive_head[SERVER_NET_HEARD]) &&
+           now - connection->alive_ms >= interval) {
+        server_connection_alive_list(connection, SERVER_NET_PINGED, now);
+        connection->ping_due = true; /* written by the flush, before what is queued */
+        server_connection_flush_list(connection);
+    }
+}
+
 /* ------------------------------------------------------------ send queue */
 
 static void server_connection_queue_clear(server_connection *connection)
@@ -856,6 +996,7 @@ static void server_connection_flush_list(server_connection *connection)
 static void server_connection_break(server_connection *connection)
 {
     connection->broken = true;
+    server_connection_alive_unlist(connection);
     server_connection_queue_clear(connection);
     lws_set_timeout(connection->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
 }
@@ -922,6 +1063,23 @@ static int server_connection_write_queue(server_connection *connection)
     if (connection->close_sent) { /* nothing goes after a close frame */
         server_connection_queue_clear(connection);
         return 0;
+    }
+    if (connection->ping_due && !connection->broken && !connection->close_code &&
+        !lws_partial_buffered(wsi)) {
+        /* Between whole frames (lws has nothing of ours buffered): a
+         * control frame never splits a message. */
+        connection->ping_due = false;
+        unsigned char ping[LWS_PRE + 2 + SERVER_NET_PING_PAYLOAD];
+        unsigned char *frame = ping + LWS_PRE;
+        uint64_t now = uv_now(&net->loop);
+        frame[0] = 0x89; /* FIN, ping */
+        frame[1] = SERVER_NET_PING_PAYLOAD;
+        for (int i = 0; i < SERVER_NET_PING_PAYLOAD; i++)
+            frame[2 + i] = (unsigned char)(now >> (56 - 8 * i));
+        if (server_connection_write_now(connection, frame, 2 + SERVER_NET_PING_PAYLOAD) != 0) {
+            server_connection_break(connection);
+            return -1;
+        }
     }
     while (connection->queue_count && !connection->broken && !lws_partial_buffered(wsi)) {
         size_t first = connection->queue_head;
@@ -1085,6 +1243,7 @@ void server_connection_close(server_connection *connection, int code)
     if (!connection || connection->close_code)
         return;
     connection->close_code = code;
+    server_connection_alive_unlist(connection); /* the close has its own timeouts */
     /* A backstop for a peer that never lets us write the close (e.g. the
      * reader of an overflowing queue): lws drops the connection then. */
     lws_set_timeout(connection->wsi, PENDING_TIMEOUT_CLOSE_SEND, SERVER_NET_CLOSE_SEND_SECONDS);
@@ -1300,6 +1459,7 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
             return -1;
         connection->net = net;
         connection->wsi = wsi;
+        connection->alive_list = -1;
         connection->fd = lws_get_socket_fd(wsi);
         snprintf(connection->address, sizeof(connection->address), "?");
         lws_get_peer_simple(wsi, connection->address, sizeof(connection->address));
@@ -1315,6 +1475,8 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
             net->unjoined_tail = connection;
         }
         connection->id = ++net->next_connection_id;
+        if (net->ping_interval_ms)
+            server_connection_alive_list(connection, SERVER_NET_HEARD, connection->opened_ms);
         connection->next = net->connections;
         if (net->connections)
             net->connections->prev = connection;
@@ -1336,7 +1498,14 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
     case LWS_CALLBACK_RECEIVE:
         if (!session || !session->connection)
             return -1;
+        server_connection_heard(session->connection);
         server_connection_receive(session->connection, in, len);
+        return 0;
+
+    case LWS_CALLBACK_RECEIVE_PONG:
+        /* Only pongs with a payload get here (SERVER_NET_PING_PAYLOAD). */
+        if (session && session->connection)
+            server_connection_heard(session->connection);
         return 0;
 
     case LWS_CALLBACK_SERVER_WRITEABLE:
@@ -1376,6 +1545,7 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
         net->connection_count--;
         server_connection_flush_unlist(connection);
         server_connection_unjoined_remove(connection);
+        server_connection_alive_unlist(connection);
         if (connection->counted)
             server_net_address_remove(net, connection->address);
         server_connection_queue_clear(connection);
@@ -1661,6 +1831,10 @@ static void server_net_teardown(server_net *net)
         uv_close((uv_handle_t *)&net->join_timer, NULL);
         net->join_timer_started = false;
     }
+    if (net->ping_timer_started) {
+        uv_close((uv_handle_t *)&net->ping_timer, NULL);
+        net->ping_timer_started = false;
+    }
     if (net->flush_idle_initialised) {
         uv_close((uv_handle_t *)&net->flush_idle, NULL);
         net->flush_idle_initialised = false;
@@ -1740,6 +1914,7 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
     net->max_connections = options->max_connections;
     net->max_per_address = options->max_connections_per_address;
     net->join_timeout_ms = options->join_timeout_ms;
+    net->ping_interval_ms = options->ping_interval_ms;
     net->address_buckets = 4096;
     net->addresses = calloc(net->address_buckets, sizeof(*net->addresses));
     if (!net->addresses) {
@@ -1799,8 +1974,19 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
         net->join_timer_started =
             uv_timer_start(&net->join_timer, server_net_join_deadline, 1000, 1000) == 0;
     }
+    if (net->ping_interval_ms && uv_timer_init(&net->loop, &net->ping_timer) == 0) {
+        /* A quarter of the interval, at most a second: a ping goes
+         * interval .. interval + tick after the last word, the close as
+         * long after the ping. */
+        uint64_t tick = net->ping_interval_ms / 4 < 1000 ? net->ping_interval_ms / 4 : 1000;
+        net->ping_timer.data = net;
+        net->ping_timer_started =
+            uv_timer_start(&net->ping_timer, server_net_ping_tick, tick ? tick : 1,
+                           tick ? tick : 1) == 0;
+    }
     if (!net->flush_check_initialised || !net->flush_idle_initialised ||
-        (net->join_timeout_ms && !net->join_timer_started)) {
+        (net->join_timeout_ms && !net->join_timer_started) ||
+        (net->ping_interval_ms && !net->ping_timer_started)) {
         *error = SERVER_NET_ERROR_LOOP;
         server_net_message(message, message_size, "cannot create the loop's write handle");
         server_net_destroy(net);

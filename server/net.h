@@ -144,6 +144,11 @@ typedef struct server_net_options {
     size_t max_connections;
     size_t max_connections_per_address;
     uint64_t join_timeout_ms;
+    /* Dead peers (issue 13): a websocket that has sent nothing (no
+     * message, no pong) for ping_interval_ms is pinged, and closed with
+     * 1008 "no answer to ping" when it then sends nothing for as long
+     * again; 0: never (brigaded --ping-interval-s, PROTOCOL.md §1). */
+    uint64_t ping_interval_ms;
     /* Browser origins ("https://club.example") allowed to open a websocket
      * besides the server's own page (brigaded --allow-origin); copied. */
     const char *const *origins;

@@ -1,7 +1,7 @@
 """tests/server/fanout_flow.py: brigaded's fan-out to many spectators
 (server/net.c's write path, issue 12).
 
-    fanout_flow.py stalled_spectator BRIGADED SCENARIOS_DIR
+    fanout_flow.py {stalled_spectator|queue_total|ping_between_frames} BRIGADED SCENARIOS_DIR
 
 stalled_spectator: 1,000 spectators watch one game live and one more never
 reads after its welcome. The player acts 400 times (adjust, each one delta
@@ -13,6 +13,12 @@ the connection), and the server logs it once. brigaded runs
 with --send-queue-kib 16 and --socket-send-kib 16 (the kernel's buffers
 would otherwise take megabytes of a stalled reader's deltas before its
 queue in brigaded begins to grow).
+
+queue_total: two stalled spectators pass --send-queue-total-kib together;
+one is closed for it.
+
+ping_between_frames: a ping falls due while a slow spectator's welcome is
+half sent; it goes between whole frames (case_ping_between_frames).
 """
 import resource
 import select
@@ -31,7 +37,7 @@ NOTE = "a long note, so that each delta is a few hundred bytes: " + "x" * 90
 
 class Raw:
     """A spectator's connection read in bulk: its frames' payloads as they
-    come (non-blocking), and the close if one came."""
+    come (non-blocking), and the close if one came; pings are answered."""
 
     def __init__(self, ws):
         self.ws = ws
@@ -39,6 +45,7 @@ class Raw:
         self.payloads = []
         self.close_code = None
         self.eof = False
+        self.pings = 0
         ws.sock.setblocking(False)
 
     def fileno(self):
@@ -76,6 +83,9 @@ class Raw:
             opcode = b0 & 0x0F
             if opcode == 0x2:
                 self.payloads.append(payload)
+            elif opcode == 0x9:
+                self.pings += 1
+                self.ws.send_frame(0xA, payload)
             elif opcode == 0x8:
                 self.close_code = struct.unpack(">H", payload[:2])[0] if n >= 2 else None
                 self.close_reason = payload[2:].decode(errors="replace")
@@ -313,10 +323,58 @@ def case_queue_total(server, scenarios):
     print("%d actions; the stalled spectators: %r" % (acked, closes))
 
 
+def case_ping_between_frames(server, scenarios):
+    """--ping-interval-s 1 --socket-send-kib 4: a spectator that reads
+    nothing for 1.6 s after its join has most of its welcome (the state
+    after 300 actions, over 100 KB) waiting in the server when its ping
+    falls due, and deltas queued behind it. The ping goes between whole
+    frames: the spectator then reads the whole welcome, the ping, every
+    delta in order, and is not closed (it answers)."""
+    created, players, seq, unit, figures = game_begun(server, scenarios)
+    actor, other = Raw(players["A"].ws), Raw(players["B"].ws)  # they read (and answer)
+    for n in range(300):
+        act_and_wait(actor, n, unit, figures)
+        other.read()
+    seq += 300
+    ws = wire.WebSocket(server.port, timeout=10, receive_buffer=4096)
+    ws.send_message({"type": "join", "request": 1, "game": created["game"],
+                     "token": created["spectator"], "password": "watch"})
+    slow = Raw(ws)
+    started = time.time()
+    for n in range(300, 310):  # queued behind the welcome
+        act_and_wait(actor, n, unit, figures)
+        other.read()
+    while time.time() < started + 1.6:
+        select.select([actor, other], [], [], 0.05)
+        actor.read()
+        other.read()
+    slow.ws.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+    deadline = time.time() + 3
+    while time.time() < deadline:
+        select.select([slow, actor, other], [], [], 0.05)
+        for raw in (slow, actor, other):
+            raw.read()
+    check(slow.payloads, "the slow spectator got nothing")
+    welcome = wire.unpack(slow.payloads[0])
+    check(welcome.get("type") == "welcome" and welcome.get("seq") == seq and
+          len(slow.payloads[0]) > 100000,
+          "the slow spectator's first message: %d bytes, %r" %
+          (len(slow.payloads[0]), {k: v for k, v in welcome.items() if k != "state"}))
+    check(consecutive_deltas(slow.payloads[1:], seq + 1, "the slow spectator") == 10,
+          "the slow spectator got %d deltas, not 10" % (len(slow.payloads) - 1))
+    check(slow.pings >= 1 and slow.close_code is None and not slow.eof,
+          "the slow spectator: %d pings, close %r" % (slow.pings, slow.close_code))
+    check("no answer to a ping" not in server.text(), "a connection was let go")
+    print("the slow spectator: a welcome of %d bytes, %d pings, 10 deltas" %
+          (len(slow.payloads[0]), slow.pings))
+
+
 CASES = {"stalled_spectator": (case_stalled_spectator,
                                ["--send-queue-kib", "16", "--socket-send-kib", "16"]),
          "queue_total": (case_queue_total,
-                         ["--send-queue-total-kib", "32", "--socket-send-kib", "4"])}
+                         ["--send-queue-total-kib", "32", "--socket-send-kib", "4"]),
+         "ping_between_frames": (case_ping_between_frames,
+                                 ["--ping-interval-s", "1", "--socket-send-kib", "4"])}
 
 
 def main():

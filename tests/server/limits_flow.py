@@ -18,9 +18,15 @@ descriptors: brigaded under ulimit -n 80 with a player joined and
 websockets opened until one is refused: at the descriptor limit it stops
 accepting without a busy loop, answers waiting connections 503, logs one
 line, still acks the player, and accepts again once the flood closes.
+
+ping: with --ping-interval-s 1, a websocket that answers pings stays open,
+one that talks is not pinged, one that never answers is closed with 1008
+"no answer to ping" after about 2 s.
 """
 import os
+import select
 import socket
+import struct
 import sys
 import time
 
@@ -292,6 +298,81 @@ def case_descriptors(server, scenarios):
           "logged")
 
 
+def frames_of(data):
+    """The whole server frames at the start of `data`: [(opcode, payload)]
+    and the bytes left."""
+    frames = []
+    while len(data) >= 2:
+        n, head = data[1] & 0x7F, 2
+        if n == 126:
+            n, head = int.from_bytes(data[2:4], "big"), 4
+        elif n == 127:
+            n, head = int.from_bytes(data[2:10], "big"), 10
+        if len(data) < head + n:
+            break
+        frames.append((data[0] & 0x0F, data[head:head + n]))
+        data = data[head + n:]
+    return frames, data
+
+
+def case_ping(server, scenarios):
+    """--ping-interval-s 1: a websocket that answers pings (brigade_wire
+    does, like browsers and lws) stays open for 5 s and is pinged about
+    once a second with a payload; one that sends a message every 0.4 s is
+    never pinged; one that never answers (a raw socket after the
+    handshake) gets a ping after 1 s and the close 1008 "no answer to
+    ping" after about 2, logged once."""
+    answering = wire.WebSocket(server.port, timeout=5)
+    chatty = Client(server)
+    silent = wire.WebSocket(server.port, timeout=5)
+    opened = time.time()
+    silent.sock.setblocking(False)
+    heard, seen = silent.pending, []  # the silent one's bytes, its frames with their times
+    next_chat = opened
+    while time.time() < opened + 5:
+        ready, _, _ = select.select([answering.sock, silent.sock], [], [], 0.05)
+        if answering.sock in ready:
+            answering.sock.settimeout(0.02)
+            try:
+                answering.recv()  # answers the pings; the server sends nothing else
+                raise Failure("the answering websocket got a message")
+            except socket.timeout:
+                pass
+        if silent.sock in ready:
+            try:
+                chunk = silent.sock.recv(4096)
+            except BlockingIOError:
+                chunk = b""
+            heard += chunk
+            frames, heard = frames_of(heard)
+            seen += [(time.time() - opened, opcode, payload) for opcode, payload in frames]
+        if time.time() >= next_chat:
+            answer = chatty.ask({"type": "act", "action": {"kind": "done"}})
+            check(answer.get("type") == "error", "the chatty websocket: %r" % answer)
+            next_chat += 0.4
+    print("the answering websocket: %d pings; the silent one: %r" %
+          (len(answering.pings), [(round(t, 2), op, p) for t, op, p in seen]))
+    check(3 <= len(answering.pings) <= 6 and all(len(p) == 8 for p in answering.pings),
+          "the answering websocket: pings %r in 5 s, not about one a second with a payload" %
+          answering.pings)
+    answer = Client.__new__(Client)
+    answer.ws, answer.request = answering, 0
+    check(answer.ask({"type": "act", "action": {"kind": "done"}}).get("type") == "error",
+          "the answering websocket is open after 5 s")
+    check(not chatty.ws.pings, "the chatty websocket was pinged %d times" % len(chatty.ws.pings))
+    check(len(seen) >= 2 and seen[0][1] == 0x9 and 1.0 <= seen[0][0] < 1.6,
+          "the silent websocket's first frame, a ping after 1 s: %r" % seen[:1])
+    close = [(t, p) for t, op, p in seen if op == 0x8]
+    check(close and 1.9 <= close[0][0] < 3.0 and
+          close[0][1] == struct.pack(">H", 1008) + b"no answer to ping",
+          "the silent websocket's close 1008 after about 2 s: %r" % close)
+    check(server.text().count("no answer to a ping in 1 s, closing") == 1,
+          "the silent websocket's close is logged once")
+    answering.close()
+    chatty.close()
+    silent.sock.close()
+
+
 CASES = {
     "failed_joins": (case_failed_joins, []),
     "connections": (case_connections, ["--max-connections", "4", "--join-timeout-s", "1"]),
@@ -300,6 +381,8 @@ CASES = {
     # --max-connections far above the descriptors: the real limit is met.
     "descriptors": (case_descriptors, ["--max-connections", "1000", "--join-timeout-s", "0"]),
 }
+
+CASES["ping"] = (case_ping, ["--ping-interval-s", "1"])
 
 # brigaded's open files limit (ulimit -n) in a case.
 OPEN_FILES = {"descriptors": 80}
