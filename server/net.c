@@ -232,6 +232,20 @@ void server_buffer_unref(server_buffer *buffer)
 
 /* ------------------------------------------------------------ connections */
 
+/* A connection's place on one of the net's lists of connections. */
+typedef struct server_list_link {
+    server_connection *prev, *next;
+} server_list_link;
+
+/* A doubly linked list of connections, the first added at the head,
+ * through the link at byte `offset` of each (offsetof(server_connection,
+ * its link)): the flush lists, the unjoined, the liveness lists. Whether
+ * a connection is on it is the connection's to know. */
+typedef struct server_list {
+    server_connection *head, *tail;
+    size_t offset;
+} server_list;
+
 struct server_connection {
     server_net *net;
     struct lws *wsi;
@@ -262,11 +276,11 @@ struct server_connection {
     bool counted;
     bool unjoined;
     uint64_t opened_ms;  /* uv_now at ESTABLISHED */
-    server_connection *unjoined_prev, *unjoined_next;
+    server_list_link unjoined_link;
 
     /* The flush list (net->flush[tier]): connections with queued messages
      * to write at the end of this loop iteration. */
-    server_connection *flush_prev, *flush_next;
+    server_list_link flush_link;
     bool flush_listed;
     bool priority; /* a seat or the umpire: flushed before the others */
     int fd;        /* the socket (lws_get_socket_fd at ESTABLISHED), for direct sends */
@@ -275,7 +289,7 @@ struct server_connection {
     /* Liveness (net->ping_interval_ms): on net->alive[SERVER_NET_HEARD]
      * ordered by when it last sent anything, or, pinged and not heard
      * from since, on net->alive[SERVER_NET_PINGED] ordered by the ping. */
-    server_connection *alive_prev, *alive_next;
+    server_list_link alive_link;
     int alive_list;    /* SERVER_NET_HEARD, SERVER_NET_PINGED, or -1: on none */
     uint64_t alive_ms; /* uv_now when last heard from, or when pinged */
     bool ping_due;     /* a ping to write before what is queued */
@@ -286,6 +300,40 @@ struct server_connection {
 /* The liveness lists of a net (server_connection.alive_list). */
 #define SERVER_NET_HEARD 0
 #define SERVER_NET_PINGED 1
+
+static server_list_link *server_list_link_of(const server_list *list,
+                                             server_connection *connection)
+{
+    return (server_list_link *)((char *)connection + list->offset);
+}
+
+/* Adds `connection` at the tail (it must be on no list of this link). */
+static void server_list_append(server_list *list, server_connection *connection)
+{
+    server_list_link *link = server_list_link_of(list, connection);
+    link->prev = list->tail;
+    link->next = NULL;
+    if (list->tail)
+        server_list_link_of(list, list->tail)->next = connection;
+    else
+        list->head = connection;
+    list->tail = connection;
+}
+
+/* Takes `connection` (on the list) off it. */
+static void server_list_remove(server_list *list, server_connection *connection)
+{
+    server_list_link *link = server_list_link_of(list, connection);
+    if (link->prev)
+        server_list_link_of(list, link->prev)->next = link->next;
+    else
+        list->head = link->next;
+    if (link->next)
+        server_list_link_of(list, link->next)->prev = link->prev;
+    else
+        list->tail = link->prev;
+    link->prev = link->next = NULL;
+}
 
 /* lws_write's opcode for a close frame: lws-write.h leaves LWS_WRITE_CLOSE
  * (4) out of its public enum, lws itself sends closes with it. */
@@ -336,7 +384,7 @@ struct server_net {
     struct server_net_address **addresses;
     size_t address_buckets;
     /* Connections not joined yet, oldest first; join_timer closes the late. */
-    server_connection *unjoined_head, *unjoined_tail;
+    server_list unjoined;
     uv_timer_t join_timer;
     bool join_timer_started;
     /* Refusals are logged at most once a second, with a count. */
@@ -356,7 +404,7 @@ struct server_net {
     bool flush_check_initialised, flush_check_active;
     uv_idle_t flush_idle; /* active while spectators wait: the loop polls without blocking */
     bool flush_idle_initialised, flush_idle_active;
-    server_connection *flush_head[2], *flush_tail[2]; /* [0] priority, [1] the others */
+    server_list flush[2]; /* [0] priority, [1] the others */
     unsigned char *scratch; /* LWS_PRE + SERVER_NET_COALESCE_BYTES: frames coalesced */
 
     /* The listen socket is ours (the header comment): accepted sockets are
@@ -381,7 +429,7 @@ struct server_net {
      * liveness lists (server_connection.alive_list), oldest first, and
      * the one timer that pings and closes from their heads. */
     uint64_t ping_interval_ms;
-    server_connection *alive_head[2], *alive_tail[2];
+    server_list alive[2];
     uv_timer_t ping_timer;
     bool ping_timer_started;
     uint64_t unanswered_logged_ms; /* "no answer to a ping": a line a second */
@@ -540,16 +588,7 @@ static void server_connection_unjoined_remove(server_connection *connection)
 {
     if (!connection->unjoined)
         return;
-    server_net *net = connection->net;
-    if (connection->unjoined_prev)
-        connection->unjoined_prev->unjoined_next = connection->unjoined_next;
-    else
-        net->unjoined_head = connection->unjoined_next;
-    if (connection->unjoined_next)
-        connection->unjoined_next->unjoined_prev = connection->unjoined_prev;
-    else
-        net->unjoined_tail = connection->unjoined_prev;
-    connection->unjoined_prev = connection->unjoined_next = NULL;
+    server_list_remove(&connection->net->unjoined, connection);
     connection->unjoined = false;
 }
 
@@ -565,8 +604,8 @@ static void server_net_join_deadline(uv_timer_t *timer)
 {
     server_net *net = timer->data;
     uint64_t now = uv_now(&net->loop);
-    while (net->unjoined_head && now - net->unjoined_head->opened_ms >= net->join_timeout_ms) {
-        server_connection *late = net->unjoined_head;
+    while (net->unjoined.head && now - net->unjoined.head->opened_ms >= net->join_timeout_ms) {
+        server_connection *late = net->unjoined.head;
         server_connection_unjoined_remove(late);
         server_connection_close(late, SERVER_NET_CLOSE_POLICY);
         late->close_reason = "no join in time";
@@ -866,17 +905,7 @@ static void server_connection_alive_unlist(server_connection *connection)
 {
     if (connection->alive_list < 0)
         return;
-    server_net *net = connection->net;
-    int list = connection->alive_list;
-    if (connection->alive_prev)
-        connection->alive_prev->alive_next = connection->alive_next;
-    else
-        net->alive_head[list] = connection->alive_next;
-    if (connection->alive_next)
-        connection->alive_next->alive_prev = connection->alive_prev;
-    else
-        net->alive_tail[list] = connection->alive_prev;
-    connection->alive_prev = connection->alive_next = NULL;
+    server_list_remove(&connection->net->alive[connection->alive_list], connection);
     connection->alive_list = -1;
 }
 
@@ -884,17 +913,10 @@ static void server_connection_alive_unlist(server_connection *connection)
  * stamped `now`. */
 static void server_connection_alive_list(server_connection *connection, int list, uint64_t now)
 {
-    server_net *net = connection->net;
     server_connection_alive_unlist(connection);
     connection->alive_ms = now;
     connection->alive_list = list;
-    connection->alive_prev = net->alive_tail[list];
-    connection->alive_next = NULL;
-    if (net->alive_tail[list])
-        net->alive_tail[list]->alive_next = connection;
-    else
-        net->alive_head[list] = connection;
-    net->alive_tail[list] = connection;
+    server_list_append(&connection->net->alive[list], connection);
 }
 
 /* The peer sent something (a message, a fragment, a pong): alive now. */
@@ -918,7 +940,7 @@ static void server_net_ping_tick(uv_timer_t *timer)
     server_net *net = timer->data;
     uint64_t now = uv_now(&net->loop), interval = net->ping_interval_ms;
     server_connection *connection;
-    while ((connection = net->alive_head[SERVER_NET_PINGED]) &&
+    while ((connection = net->alive[SERVER_NET_PINGED].head) &&
            now - connection->alive_ms >= interval) {
         server_connection_alive_unlist(connection);
         if (net->unanswered_logged_ms && now - net->unanswered_logged_ms < 1000) {
@@ -939,7 +961,7 @@ static void server_net_ping_tick(uv_timer_t *timer)
         server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
         connection->close_reason = "no answer to ping";
     }
-    while ((connection = net->alive_head[SERVER_NET_HEARD]) &&
+    while ((connection = net->alive[SERVER_NET_HEARD].head) &&
            now - connection->alive_ms >= interval) {
         server_connection_alive_list(connection, SERVER_NET_PINGED, now);
         connection->ping_due = true; /* written by the flush, before what is queued */
@@ -1017,17 +1039,7 @@ static void server_connection_flush_unlist(server_connection *connection)
 {
     if (!connection->flush_listed)
         return;
-    server_net *net = connection->net;
-    int tier = connection->priority ? 0 : 1;
-    if (connection->flush_prev)
-        connection->flush_prev->flush_next = connection->flush_next;
-    else
-        net->flush_head[tier] = connection->flush_next;
-    if (connection->flush_next)
-        connection->flush_next->flush_prev = connection->flush_prev;
-    else
-        net->flush_tail[tier] = connection->flush_prev;
-    connection->flush_prev = connection->flush_next = NULL;
+    server_list_remove(&connection->net->flush[connection->priority ? 0 : 1], connection);
     connection->flush_listed = false;
 }
 
@@ -1038,14 +1050,7 @@ static void server_connection_flush_list(server_connection *connection)
     if (connection->flush_listed)
         return;
     server_net *net = connection->net;
-    int tier = connection->priority ? 0 : 1;
-    connection->flush_prev = net->flush_tail[tier];
-    connection->flush_next = NULL;
-    if (net->flush_tail[tier])
-        net->flush_tail[tier]->flush_next = connection;
-    else
-        net->flush_head[tier] = connection;
-    net->flush_tail[tier] = connection;
+    server_list_append(&net->flush[connection->priority ? 0 : 1], connection);
     connection->flush_listed = true;
     if (!net->flush_check_active && net->flush_check_initialised &&
         uv_check_start(&net->flush_check, server_net_flush) == 0)
@@ -1212,8 +1217,8 @@ static void server_net_flush(uv_check_t *check)
     server_net *net = check->data;
     size_t budget = SERVER_NET_FLUSH_BUDGET;
     for (int tier = 0; tier < 2; tier++)
-        while (net->flush_head[tier] && (tier == 0 || budget > 0)) {
-            server_connection *connection = net->flush_head[tier];
+        while (net->flush[tier].head && (tier == 0 || budget > 0)) {
+            server_connection *connection = net->flush[tier].head;
             server_connection_flush_unlist(connection);
             if (tier == 1)
                 budget--;
@@ -1223,7 +1228,7 @@ static void server_net_flush(uv_check_t *check)
                 continue; /* lws asked for the writeable callback, which goes on */
             server_connection_write_queue(connection);
         }
-    bool more = net->flush_head[0] || net->flush_head[1];
+    bool more = net->flush[0].head || net->flush[1].head;
     if (!more) {
         uv_check_stop(&net->flush_check);
         net->flush_check_active = false;
@@ -1531,12 +1536,7 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
         connection->opened_ms = uv_now(&net->loop);
         if (net->join_timeout_ms) {
             connection->unjoined = true;
-            connection->unjoined_prev = net->unjoined_tail;
-            if (net->unjoined_tail)
-                net->unjoined_tail->unjoined_next = connection;
-            else
-                net->unjoined_head = connection;
-            net->unjoined_tail = connection;
+            server_list_append(&net->unjoined, connection);
         }
         connection->id = ++net->next_connection_id;
         if (net->ping_interval_ms)
@@ -1862,6 +1862,14 @@ static int server_net_http_callback(struct lws *wsi, enum lws_callback_reasons r
 
 /* --------------------------------------------------------- lifecycle */
 
+/* Closes one of our handles, if `*open`, and marks it closed. */
+static void server_net_handle_close(void *handle, bool *open)
+{
+    if (*open)
+        uv_close((uv_handle_t *)handle, NULL);
+    *open = false;
+}
+
 /* Tears lws down from a loop callback (never from inside lws): the first
  * lws_context_destroy, and our own handles closed. */
 static void server_net_teardown(server_net *net)
@@ -1870,47 +1878,21 @@ static void server_net_teardown(server_net *net)
         return;
     net->torn_down = true;
     server_net_listen_close(net);
-    if (net->listen_poll_initialised) {
-        uv_close((uv_handle_t *)&net->listen_poll, NULL);
-        net->listen_poll_initialised = false;
-    }
-    if (net->accept_timer_initialised) {
-        uv_close((uv_handle_t *)&net->accept_timer, NULL);
-        net->accept_timer_initialised = false;
-    }
+    server_net_handle_close(&net->listen_poll, &net->listen_poll_initialised);
+    server_net_handle_close(&net->accept_timer, &net->accept_timer_initialised);
     if (net->context)
         lws_context_destroy(net->context);
-    if (net->signals_started) {
-        uv_close((uv_handle_t *)&net->signal_int, NULL);
-        uv_close((uv_handle_t *)&net->signal_term, NULL);
-        net->signals_started = false;
-    }
-    if (net->stop_timer_started) {
-        uv_close((uv_handle_t *)&net->stop_timer, NULL);
-        net->stop_timer_started = false;
-    }
-    if (net->flush_check_initialised) {
-        uv_close((uv_handle_t *)&net->flush_check, NULL);
-        net->flush_check_initialised = false;
-        net->flush_check_active = false;
-    }
-    if (net->join_timer_started) {
-        uv_close((uv_handle_t *)&net->join_timer, NULL);
-        net->join_timer_started = false;
-    }
-    if (net->ping_timer_started) {
-        uv_close((uv_handle_t *)&net->ping_timer, NULL);
-        net->ping_timer_started = false;
-    }
-    if (net->trim_timer_initialised) {
-        uv_close((uv_handle_t *)&net->trim_timer, NULL);
-        net->trim_timer_initialised = false;
-    }
-    if (net->flush_idle_initialised) {
-        uv_close((uv_handle_t *)&net->flush_idle, NULL);
-        net->flush_idle_initialised = false;
-        net->flush_idle_active = false;
-    }
+    bool signals = net->signals_started;
+    server_net_handle_close(&net->signal_int, &signals);
+    server_net_handle_close(&net->signal_term, &net->signals_started);
+    server_net_handle_close(&net->stop_timer, &net->stop_timer_started);
+    server_net_handle_close(&net->flush_check, &net->flush_check_initialised);
+    net->flush_check_active = false;
+    server_net_handle_close(&net->join_timer, &net->join_timer_started);
+    server_net_handle_close(&net->ping_timer, &net->ping_timer_started);
+    server_net_handle_close(&net->trim_timer, &net->trim_timer_initialised);
+    server_net_handle_close(&net->flush_idle, &net->flush_idle_initialised);
+    net->flush_idle_active = false;
 }
 
 static void server_net_stop_timer_fired(uv_timer_t *timer)
@@ -1975,6 +1957,11 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
     }
     net->listen_fd = -1;
     net->spare_fd = -1;
+    net->unjoined.offset = offsetof(server_connection, unjoined_link);
+    for (int i = 0; i < 2; i++) {
+        net->flush[i].offset = offsetof(server_connection, flush_link);
+        net->alive[i].offset = offsetof(server_connection, alive_link);
+    }
     net->handlers = options->handlers;
     net->handlers_context = options->context;
     net->queue_bytes_max =
