@@ -33,10 +33,12 @@
  *   still fails answers up to SERVER_NET_REFUSE_BATCH waiting connections
  *   "503, out of file descriptors" and closes them, each through a spare
  *   descriptor (/dev/null, opened at start) closed for that moment, so
- *   that clients hear at once instead of hanging in the listen queue. One
- *   line in the log when it begins, one every SERVER_NET_SHORT_LOG_MS while
- *   it lasts (refused, waiting), one when an accept succeeds again.
- *   Connections already open notice nothing.
+ *   that clients hear at once instead of hanging in the listen queue. A
+ *   socket closing (a descriptor free) has the listen socket watched again
+ *   at once. The shortage is over after SERVER_NET_SHORT_QUIET_MS without
+ *   a failed accept. Its lines in the log, at most one every
+ *   SERVER_NET_SHORT_LOG_MS: when it begins, while it lasts (refused,
+ *   waiting), when it is over. Connections already open notice nothing.
  * - Every socket lws holds counts against max_connections, not only the
  *   websockets: lws calls protocols[0] with LWS_CALLBACK_WSI_CREATE for
  *   each wsi it makes of an adopted socket (core-net/adopt.c) and with
@@ -419,10 +421,11 @@ struct server_net {
     int spare_fd;
     size_t sockets;          /* accepted sockets lws holds (WSI_CREATE .. WSI_DESTROY) */
     bool at_cap;             /* not accepting: sockets at max_connections + the slack */
-    uint64_t short_since_ms; /* out of descriptors since (0: not) */
-    uint64_t short_logged_ms;
+    uint64_t short_since_ms;  /* out of descriptors since (0: not) */
+    uint64_t short_last_ms;   /* the last failed accept */
+    uint64_t short_logged_ms; /* the last line about it */
+    bool short_announced;     /* this shortage has had a line */
     unsigned long short_refused, short_refused_total; /* since the last line, in all */
-    int short_errno;
     uint64_t adopt_failed_ms; /* rate limit of "lws would not take a connection" */
 
     /* Dead peers (server_net_options.ping_interval_ms, 0: off): the
@@ -627,8 +630,10 @@ static void server_net_join_deadline(uv_timer_t *timer)
  * descriptor. */
 #define SERVER_NET_ACCEPT_RETRY_MS 250
 #define SERVER_NET_REFUSE_BATCH 16
-/* Out of descriptors: a line in the log at most this often, in ms. */
+/* Out of descriptors: a line in the log at most this often, in ms; the
+ * shortage is over after this long without a failed accept, in ms. */
 #define SERVER_NET_SHORT_LOG_MS 10000
+#define SERVER_NET_SHORT_QUIET_MS 1000
 
 static void server_net_listen_ready(uv_poll_t *poll, int status, int events);
 static void server_net_accept_retry(uv_timer_t *timer);
@@ -670,10 +675,11 @@ static long server_net_listen_waiting(const server_net *net)
 
 /*
  * Out of descriptors (accept failed with `error`: EMFILE, ENFILE, ENOBUFS,
- * ENOMEM): stops watching the listen socket and tries again in
- * SERVER_NET_ACCEPT_RETRY_MS. Logs when it begins, then at most every
- * SERVER_NET_SHORT_LOG_MS while it lasts, with how many connections were
- * refused meanwhile and how many wait.
+ * ENOMEM, or anything unlooked for): stops watching the listen socket
+ * (watched again when a socket closes) and tries again in
+ * SERVER_NET_ACCEPT_RETRY_MS. Every line about it goes at most every
+ * SERVER_NET_SHORT_LOG_MS: one when it begins, then, while it lasts, how
+ * many connections were refused and how many wait.
  */
 static void server_net_descriptors_short(server_net *net, int error)
 {
@@ -682,37 +688,59 @@ static void server_net_descriptors_short(server_net *net, int error)
     if (net->accept_timer_initialised)
         uv_timer_start(&net->accept_timer, server_net_accept_retry,
                        SERVER_NET_ACCEPT_RETRY_MS, 0);
+    net->short_last_ms = now;
+    bool due = !net->short_logged_ms || now - net->short_logged_ms >= SERVER_NET_SHORT_LOG_MS;
     if (!net->short_since_ms) {
         net->short_since_ms = now ? now : 1;
-        net->short_logged_ms = now;
-        net->short_errno = error;
-        fprintf(stderr, "brigaded: out of file descriptors (accept: %s; the open files limit, "
-                        "ulimit -n, is %ld): not accepting connections, trying again every "
-                        "%d ms; meanwhile waiting connections are answered 503\n",
-                strerror(error), server_net_files_limit(), SERVER_NET_ACCEPT_RETRY_MS);
-        return;
-    }
-    if (now - net->short_logged_ms >= SERVER_NET_SHORT_LOG_MS) {
-        fprintf(stderr, "brigaded: still out of file descriptors: %lu connection(s) refused "
-                        "in the last %llu s, %ld waiting\n",
-                net->short_refused, (unsigned long long)(now - net->short_logged_ms) / 1000,
+        if (!due)
+            return; /* a line was written a moment ago: the next tells */
+        bool descriptors = error == EMFILE || error == ENFILE;
+        fprintf(stderr, "brigaded: %s (accept: %s; the open files limit, ulimit -n, is %ld): "
+                        "not accepting connections, trying again every %d ms%s\n",
+                descriptors ? "out of file descriptors" : "cannot accept connections",
+                strerror(error), server_net_files_limit(), SERVER_NET_ACCEPT_RETRY_MS,
+                descriptors ? "; meanwhile waiting connections are answered 503" : "");
+    } else if (due) {
+        fprintf(stderr, "brigaded: out of file descriptors for %llu s: %lu connection(s) "
+                        "refused since the last line, %ld waiting\n",
+                (unsigned long long)(now - net->short_since_ms) / 1000, net->short_refused,
                 server_net_listen_waiting(net));
-        net->short_logged_ms = now;
         net->short_refused_total += net->short_refused;
         net->short_refused = 0;
+    } else {
+        return;
     }
+    net->short_logged_ms = now;
+    net->short_announced = true;
 }
 
-/* Descriptors again (an accept succeeded): one line with the count. */
-static void server_net_descriptors_back(server_net *net)
+/*
+ * Nothing waits to be accepted (accept said EAGAIN): the shortage, if
+ * one, is over once no accept failed for SERVER_NET_SHORT_QUIET_MS (a
+ * descriptor freed now and then lets one connection in; that is no end),
+ * with a line when it had one; until then a timer looks again.
+ */
+static void server_net_descriptors_quiet(server_net *net)
 {
-    uint64_t now = uv_now(&net->loop);
-    fprintf(stderr, "brigaded: accepting connections again after %.1f s out of file "
-                    "descriptors (%lu connection(s) refused)\n",
-            (double)(now - net->short_since_ms) / 1000.0,
-            net->short_refused_total + net->short_refused);
+    if (!net->short_since_ms)
+        return;
+    uint64_t now = uv_now(&net->loop), quiet = now - net->short_last_ms;
+    if (quiet < SERVER_NET_SHORT_QUIET_MS) {
+        if (net->accept_timer_initialised)
+            uv_timer_start(&net->accept_timer, server_net_accept_retry,
+                           SERVER_NET_SHORT_QUIET_MS - quiet, 0);
+        return;
+    }
+    if (net->short_announced) {
+        fprintf(stderr, "brigaded: accepting connections again after %.1f s out of file "
+                        "descriptors (%lu connection(s) refused)\n",
+                (double)(net->short_last_ms - net->short_since_ms) / 1000.0,
+                net->short_refused_total + net->short_refused);
+        net->short_logged_ms = now;
+        net->short_refused = net->short_refused_total = 0;
+    } /* else its refusals go into the next shortage's lines */
     net->short_since_ms = 0;
-    net->short_refused = net->short_refused_total = 0;
+    net->short_announced = false;
 }
 
 /*
@@ -740,7 +768,8 @@ static void server_net_refuse_waiting(server_net *net)
         int fd = accept4(net->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd >= 0) {
             char request[4096];
-            while (recv(fd, request, sizeof(request), MSG_DONTWAIT) > 0)
+            for (int reads = 0; reads < 4 && recv(fd, request, sizeof(request), MSG_DONTWAIT) > 0;
+                 reads++)
                 ;
             ssize_t sent = send(fd, answer, sizeof(answer) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
             (void)sent; /* best effort: the connection is closed either way */
@@ -792,8 +821,10 @@ static void server_net_accept(server_net *net, bool retry)
         int fd = accept4(net->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
             int error = errno;
-            if (error == EAGAIN || error == EWOULDBLOCK)
+            if (error == EAGAIN || error == EWOULDBLOCK) {
+                server_net_descriptors_quiet(net);
                 break;
+            }
             if (error == EINTR || error == ECONNABORTED || error == EPROTO)
                 continue; /* that connection is gone already: the next */
             if (retry && (error == EMFILE || error == ENFILE))
@@ -801,8 +832,6 @@ static void server_net_accept(server_net *net, bool retry)
             server_net_descriptors_short(net, error);
             return;
         }
-        if (net->short_since_ms)
-            server_net_descriptors_back(net);
         server_net_adopt(net, fd);
     }
     server_net_listen_resume(net);
@@ -827,17 +856,18 @@ static void server_net_accept_retry(uv_timer_t *timer)
     server_net_accept(net, true);
 }
 
-/* A socket lws held is closed (WSI_DESTROY): below the cap again, accept. */
+/* A socket lws held is closed (WSI_DESTROY): a descriptor is free, so
+ * below the cap the listen socket is watched again at once, out of
+ * descriptors or not (a failed accept pauses it again). */
 static void server_net_socket_closed(server_net *net)
 {
     if (net->sockets)
         net->sockets--;
     if (net->at_cap &&
-        (!net->max_connections || net->sockets < net->max_connections + SERVER_NET_CAP_SLACK)) {
+        (!net->max_connections || net->sockets < net->max_connections + SERVER_NET_CAP_SLACK))
         net->at_cap = false;
-        if (!net->short_since_ms)
-            server_net_listen_resume(net);
-    }
+    if (!net->at_cap)
+        server_net_listen_resume(net);
 }
 
 /*
