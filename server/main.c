@@ -46,10 +46,12 @@
 #define SERVER_DEFAULT_LISTEN "127.0.0.1"
 
 /* Descriptors kept for the journal, the listen socket and the loop when
- * --max-connections is derived from the open files limit. */
+ * --max-connections is derived from the open files limit (net.c accepts a
+ * few past the cap to answer them 503: SERVER_NET_CAP_SLACK). */
 #define SERVER_RESERVED_FDS 32
 #define SERVER_DEFAULT_PER_ADDRESS 64
 #define SERVER_DEFAULT_JOIN_TIMEOUT_S 30
+#define SERVER_DEFAULT_PING_INTERVAL_S 30
 /* The rate limits' defaults (server/rate.h): messages a second of a
  * connection and of an address (2 seconds' worth at once), games an hour
  * and refused joins a minute (all at once). */
@@ -78,6 +80,7 @@ typedef struct server_options {
     long max_connections;  /* -1: RLIMIT_NOFILE's soft limit less SERVER_RESERVED_FDS */
     long max_per_address;
     long join_timeout_s;
+    long ping_interval_s;
     /* Rate limits (server/rate.h); 0: none */
     long rate_messages;             /* a second, a connection */
     long rate_address_messages;     /* a second, an address */
@@ -140,18 +143,30 @@ static const server_option server_option_table[] = {
      "again later by clients), 1..600000. Default 5000."},
     {"max-connections", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(max_connections), 1, 1000000,
      "connections",
-     "websockets open at once, 1..1000000; more get HTTP 503.\n"
-     "Default: the open files limit (ulimit -n) less 32."},
+     "connections open at once (websockets, HTTP requests and\n"
+     "handshakes: each holds a file descriptor), 1..1000000; a\n"
+     "websocket over it gets HTTP 503, and a few past it the\n"
+     "server stops accepting until some close. Default: the open\n"
+     "files limit (ulimit -n) less 32. Whatever it is, at the\n"
+     "open files limit the server stops accepting (waiting\n"
+     "connections get 503) until descriptors free up."},
     {"max-connections-per-address", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(max_per_address),
      0, 1000000, "connections",
      "websockets open at once from one peer address, 0..1000000\n"
-     "(0: no cap); the machine's own addresses (127.x, ::1: a\n"
-     "local reverse proxy) are not capped. Default 64."},
+     "(0: no cap); the loopback address (127.0.0.1, ::1: a local\n"
+     "reverse proxy) is not capped. Default 64."},
     {"join-timeout-s", "S", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(join_timeout_s), 0, 3600,
      "seconds",
      "a websocket that has not joined a game within S seconds is\n"
      "closed (1008 \"no join in time\"), 0..3600 (0: never).\n"
      "Default 30."},
+    {"ping-interval-s", "S", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(ping_interval_s), 0, 3600,
+     "seconds",
+     "a websocket that has sent nothing for S seconds is pinged,\n"
+     "and closed (1008 \"no answer to ping\") when it then sends\n"
+     "nothing, not even the pong, for S seconds more (a peer gone\n"
+     "silent is let go within 2 S + 2 seconds), 0..3600 (0:\n"
+     "never). Default 30."},
     {"rate-messages", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(rate_messages), 0, 1000000,
      "messages a second",
      "messages a second one connection may send, 2 seconds' worth\n"
@@ -161,8 +176,8 @@ static const server_option server_option_table[] = {
     {"rate-messages-per-address", "N", SERVER_OPTION_NUMBER,
      SERVER_OPTION_AT(rate_address_messages), 0, 1000000, "messages a second",
      "the same for all the connections of one peer address (an\n"
-     "IPv6 address counts by its /64; the machine's own addresses\n"
-     "are not limited). Default 200."},
+     "IPv6 address counts by its /64; 127.0.0.1 and ::1 are not\n"
+     "limited). Default 200."},
     {"rate-creates", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(rate_creates), 0, 1000000,
      "games an hour",
      "games one connection, and one peer address, may create an\n"
@@ -549,6 +564,7 @@ int main(int argc, char **argv)
         .max_connections = -1,
         .max_per_address = SERVER_DEFAULT_PER_ADDRESS,
         .join_timeout_s = SERVER_DEFAULT_JOIN_TIMEOUT_S,
+        .ping_interval_s = SERVER_DEFAULT_PING_INTERVAL_S,
         .rate_messages = SERVER_DEFAULT_RATE_MESSAGES,
         .rate_address_messages = SERVER_DEFAULT_RATE_ADDRESS_MESSAGES,
         .rate_creates = SERVER_DEFAULT_RATE_CREATES,
@@ -646,6 +662,7 @@ int main(int argc, char **argv)
         .max_connections = (size_t)options.max_connections,
         .max_connections_per_address = (size_t)options.max_per_address,
         .join_timeout_ms = (uint64_t)options.join_timeout_s * 1000u,
+        .ping_interval_ms = (uint64_t)options.ping_interval_s * 1000u,
         .origins = options.origins,
         .origin_count = options.origin_count,
         .handlers = server_games_handlers(),

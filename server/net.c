@@ -6,8 +6,9 @@
  * libwebsockets 4.1.6 facts this file relies on:
  * - the uv event library is a plugin that lws loads at run time; the
  *   context runs on our loop through info.foreign_loops;
- * - lws_create_context does not fail on a port in use: vhosts are explicit
- *   and lws_create_vhost is checked;
+ * - the vhost has no listener of lws's (CONTEXT_PORT_NO_LISTEN_SERVER: a
+ *   server vhost, roles/http/server/server.c returns before listening);
+ *   see "The listen socket" below;
  * - a client that asks for no subprotocol is bound to protocols[0] (our
  *   HTTP protocol), which refuses the upgrade in
  *   LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION;
@@ -15,6 +16,84 @@
  * - teardown: lws_context_destroy once from a loop callback, close our own
  *   handles, let uv_run finish, lws_context_destroy again (that frees the
  *   context), then uv_loop_close. lws's handles are never closed by us.
+ *
+ * The listen socket is ours. lws 4.1.6's listener, out of descriptors
+ * (accept(2) failing with EMFILE), logs "accept: errno 24" and returns
+ * with POLLIN still on (roles/listen/ops-listen.c), so the loop spins on
+ * it at 100% CPU, logging megabytes a second. So: socket, bind, listen
+ * (SO_REUSEADDR, as lws did; the port in use and --port 0's port from our
+ * own bind and getsockname), a uv_poll_t on it, and per readiness at most
+ * SERVER_NET_ACCEPT_BATCH accept4(SOCK_NONBLOCK | SOCK_CLOEXEC), each
+ * socket (TCP_NODELAY, as lws's listener sets) handed to
+ * lws_adopt_descriptor_vhost(LWS_ADOPT_SOCKET | LWS_ADOPT_HTTP): what
+ * lws's listener itself does after its accept, so the HTTP role, the
+ * websocket upgrade, static files and /healthz are lws's as before.
+ * - Out of descriptors (EMFILE, ENFILE, ENOBUFS, ENOMEM) the poll stops
+ *   and a timer tries again every SERVER_NET_ACCEPT_RETRY_MS; a try that
+ *   still fails answers up to SERVER_NET_REFUSE_BATCH waiting connections
+ *   "503, out of file descriptors" and closes them (only those that were
+ *   waiting at the try before: one that came just now may be the one a
+ *   socket closing at this moment frees a descriptor for), each through a spare
+ *   descriptor (/dev/null, opened at start) closed for that moment, so
+ *   that clients hear at once instead of hanging in the listen queue. A
+ *   socket closing (a descriptor free) has the listen socket watched again
+ *   at once. The shortage is over after SERVER_NET_SHORT_QUIET_MS without
+ *   a failed accept. Its lines in the log, at most one every
+ *   SERVER_NET_SHORT_LOG_MS: when it begins, while it lasts (refused,
+ *   waiting), when it is over. Connections already open notice nothing.
+ * - Every socket lws holds counts against max_connections, not only the
+ *   websockets: lws calls protocols[0] with LWS_CALLBACK_WSI_CREATE for
+ *   each wsi it makes of an adopted socket (core-net/adopt.c) and with
+ *   LWS_CALLBACK_WSI_DESTROY once it has closed that socket
+ *   (core-net/close.c, from libuv's close callback), whatever protocol the
+ *   wsi went on to; net->sockets is their difference. A websocket
+ *   handshake with more sockets open than max_connections gets 503; past
+ *   max_connections + SERVER_NET_CAP_SLACK the server stops accepting
+ *   until a socket closes (the connections wait in the listen queue), so
+ *   the descriptors brigaded keeps for its journal and loop stay free.
+ * - An accepted socket that sends nothing is closed by lws after its
+ *   timeout_secs (5 s, PENDING_TIMEOUT_ESTABLISH_WITH_SERVER, h1 role).
+ * - Shutting down closes the listen socket: new connections are refused
+ *   by the system.
+ *
+ * Dead peers (ping_interval_ms, brigaded --ping-interval-s). lws's own
+ * pings (validity timers, retry_and_idle_policy) stay off: their sorted
+ * per-connection timer list made joins quadratic (server_net_new). Instead
+ * one uv_timer for the net and two lists, oldest first: the connections
+ * by when each last sent anything (a message or a fragment,
+ * LWS_CALLBACK_RECEIVE; a pong, LWS_CALLBACK_RECEIVE_PONG: moved to the
+ * end, O(1)), and those pinged and not heard from since, by the ping.
+ * Each tick acts from the heads only: one not heard from for the interval
+ * is pinged and moves to the second list, one pinged the interval ago is
+ * closed with 1008 "no answer to ping". So a tick costs what it acts on.
+ * - The ping is a frame of ours (opcode 9, SERVER_NET_PING_PAYLOAD bytes)
+ *   written by the write path like the messages (the tick only marks it
+ *   due and lists the connection for the flush), and only when lws has
+ *   nothing of this connection buffered: it goes between whole frames,
+ *   never into a message whose rest lws still holds, and before what is
+ *   queued (a control frame may come between messages).
+ * - Its payload is not empty: lws 4.1.6 calls LWS_CALLBACK_RECEIVE_PONG
+ *   only for a pong with a payload (roles/ws/ops-ws.c skips the callback
+ *   "if (wsi->ws->opcode == LWSWSOPC_PONG && !pmdrx.eb_in.len)"), and a
+ *   pong carries its ping's payload; with empty pings every answering
+ *   peer would look dead.
+ * - A client's own ping is answered by lws (from POLLOUT, after its
+ *   buffered output: whole frames too) without a callback; it does not
+ *   count as heard from, our ping's pong does.
+ *
+ * Memory back to the system (issue 13). A slow reader's backlog (its
+ * welcome's rest in lws's buflist_out, queued deltas) is freed when it
+ * goes, but glibc keeps freed chunks in its heap: after 150 stalled
+ * spectators of a large game (about 65 MiB) left, the resident size stayed
+ * where it was. So what closing connections free is counted
+ * (released_bytes: the buffers whose last reference their queue held,
+ * what lws held of theirs, their receive buffer and queue ring), and once
+ * it passes SERVER_NET_TRIM_BYTES a timer runs malloc_trim(0) from the
+ * loop, at most once every SERVER_NET_TRIM_MS (a burst of closes: one
+ * trim). A trim costs the loop about what the kernel takes to drop the
+ * pages: some 0.3 to 0.5 ms of CPU a MiB returned here (60 ms for 170
+ * MiB), at most once a second; nothing is trimmed while connections only
+ * come and go in small numbers. Without glibc there is no trim.
  *
  * The write path. Messages are not written one per writeable callback (a
  * poll-registration change before and after each: epoll_ctl twice a
@@ -53,10 +132,11 @@
  *   echoes it: nothing more is written; a failed write marks the
  *   connection broken and lws kills it from its loop (LWS_TO_KILL_ASYNC).
  */
-/* realpath() is XSI. */
-#define _XOPEN_SOURCE 700
+/* accept4() and malloc_trim() are GNU, realpath() XSI: all under _GNU_SOURCE. */
+#define _GNU_SOURCE
 
 #include "server/net.h"
+#include "server/rate.h" /* server_rate_address_local: one rule for every per-address limit */
 
 #include <errno.h>
 #include <limits.h>
@@ -67,12 +147,19 @@
 #include <string.h>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <libwebsockets.h>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 /* ---------------------------------------------------------------- buffers */
 
@@ -150,6 +237,20 @@ void server_buffer_unref(server_buffer *buffer)
 
 /* ------------------------------------------------------------ connections */
 
+/* A connection's place on one of the net's lists of connections. */
+typedef struct server_list_link {
+    server_connection *prev, *next;
+} server_list_link;
+
+/* A doubly linked list of connections, the first added at the head,
+ * through the link at byte `offset` of each (offsetof(server_connection,
+ * its link)): the flush lists, the unjoined, the liveness lists. Whether
+ * a connection is on it is the connection's to know. */
+typedef struct server_list {
+    server_connection *head, *tail;
+    size_t offset;
+} server_list;
+
 struct server_connection {
     server_net *net;
     struct lws *wsi;
@@ -180,16 +281,64 @@ struct server_connection {
     bool counted;
     bool unjoined;
     uint64_t opened_ms;  /* uv_now at ESTABLISHED */
-    server_connection *unjoined_prev, *unjoined_next;
+    server_list_link unjoined_link;
 
     /* The flush list (net->flush[tier]): connections with queued messages
      * to write at the end of this loop iteration. */
-    server_connection *flush_prev, *flush_next;
+    server_list_link flush_link;
     bool flush_listed;
     bool priority; /* a seat or the umpire: flushed before the others */
     int fd;        /* the socket (lws_get_socket_fd at ESTABLISHED), for direct sends */
     bool broken;   /* a write failed: lws closes it; nothing more is written */
+
+    /* Liveness (net->ping_interval_ms): on net->alive[SERVER_NET_HEARD]
+     * ordered by when it last sent anything, or, pinged and not heard
+     * from since, on net->alive[SERVER_NET_PINGED] ordered by the ping. */
+    server_list_link alive_link;
+    int alive_list;    /* SERVER_NET_HEARD, SERVER_NET_PINGED, or -1: on none */
+    uint64_t alive_ms; /* uv_now when last heard from, or when pinged */
+    bool ping_due;     /* a ping to write before what is queued */
+
+    size_t lws_held;   /* bytes of ours lws holds unsent (a short write's rest) */
 };
+
+/* The liveness lists of a net (server_connection.alive_list). */
+#define SERVER_NET_HEARD 0
+#define SERVER_NET_PINGED 1
+
+static server_list_link *server_list_link_of(const server_list *list,
+                                             server_connection *connection)
+{
+    return (server_list_link *)((char *)connection + list->offset);
+}
+
+/* Adds `connection` at the tail (it must be on no list of this link). */
+static void server_list_append(server_list *list, server_connection *connection)
+{
+    server_list_link *link = server_list_link_of(list, connection);
+    link->prev = list->tail;
+    link->next = NULL;
+    if (list->tail)
+        server_list_link_of(list, list->tail)->next = connection;
+    else
+        list->head = connection;
+    list->tail = connection;
+}
+
+/* Takes `connection` (on the list) off it. */
+static void server_list_remove(server_list *list, server_connection *connection)
+{
+    server_list_link *link = server_list_link_of(list, connection);
+    if (link->prev)
+        server_list_link_of(list, link->prev)->next = link->next;
+    else
+        list->head = link->next;
+    if (link->next)
+        server_list_link_of(list, link->next)->prev = link->prev;
+    else
+        list->tail = link->prev;
+    link->prev = link->next = NULL;
+}
 
 /* lws_write's opcode for a close frame: lws-write.h leaves LWS_WRITE_CLOSE
  * (4) out of its public enum, lws itself sends closes with it. */
@@ -240,7 +389,7 @@ struct server_net {
     struct server_net_address **addresses;
     size_t address_buckets;
     /* Connections not joined yet, oldest first; join_timer closes the late. */
-    server_connection *unjoined_head, *unjoined_tail;
+    server_list unjoined;
     uv_timer_t join_timer;
     bool join_timer_started;
     /* Refusals are logged at most once a second, with a count. */
@@ -260,8 +409,47 @@ struct server_net {
     bool flush_check_initialised, flush_check_active;
     uv_idle_t flush_idle; /* active while spectators wait: the loop polls without blocking */
     bool flush_idle_initialised, flush_idle_active;
-    server_connection *flush_head[2], *flush_tail[2]; /* [0] priority, [1] the others */
+    server_list flush[2]; /* [0] priority, [1] the others */
     unsigned char *scratch; /* LWS_PRE + SERVER_NET_COALESCE_BYTES: frames coalesced */
+
+    /* The listen socket is ours (the header comment): accepted sockets are
+     * handed to lws. At the descriptor limit the poll stops and
+     * accept_timer retries; spare_fd (/dev/null) is given up for a moment
+     * to answer one waiting connection 503. */
+    int listen_fd;
+    uv_poll_t listen_poll;
+    bool listen_poll_initialised, listen_polling;
+    uv_timer_t accept_timer;
+    bool accept_timer_initialised;
+    int spare_fd;
+    size_t sockets;          /* accepted sockets lws holds (WSI_CREATE .. WSI_DESTROY) */
+    bool at_cap;             /* not accepting: sockets at max_connections + the slack */
+    /* Out of descriptors: the connections that waited in the listen queue
+     * at the last retry (the only ones the next may answer 503). */
+    unsigned short_waiting;
+    uint64_t short_since_ms;  /* out of descriptors since (0: not) */
+    uint64_t short_last_ms;   /* the last failed accept */
+    uint64_t short_logged_ms; /* the last line about it */
+    bool short_announced;     /* this shortage has had a line */
+    unsigned long short_refused, short_refused_total; /* since the last line, in all */
+    uint64_t adopt_failed_ms; /* rate limit of "lws would not take a connection" */
+
+    /* Dead peers (server_net_options.ping_interval_ms, 0: off): the
+     * liveness lists (server_connection.alive_list), oldest first, and
+     * the one timer that pings and closes from their heads. */
+    uint64_t ping_interval_ms;
+    server_list alive[2];
+    uv_timer_t ping_timer;
+    bool ping_timer_started;
+    uint64_t unanswered_logged_ms; /* "no answer to a ping": a line a second */
+    unsigned long unanswered_unlogged;
+
+    /* Memory back to the system (the header comment): what closing
+     * connections freed since the last malloc_trim, and its timer. */
+    size_t released_bytes;
+    uint64_t trimmed_ms;
+    uv_timer_t trim_timer;
+    bool trim_timer_initialised;
 
     bool stopping;     /* shutdown begun: refuse new connections */
     bool torn_down;    /* lws_context_destroy called, our handles closing */
@@ -346,15 +534,6 @@ static void server_net_address_remove(server_net *net, const char *address)
         }
 }
 
-/* Whether `address` is the machine itself (127.0.0.0/8, ::1, an IPv4
- * loopback mapped into IPv6): a local reverse proxy, or the machine's own
- * users. The per-address cap does not apply to it (behind a proxy every
- * peer has the proxy's address); the server's cap still does. */
-static bool server_net_address_loopback(const char *address)
-{
-    return strncmp(address, "127.", 4) == 0 || strcmp(address, "::1") == 0 ||
-           strncmp(address, "::ffff:127.", 11) == 0;
-}
 
 /* Logs a refused connection: at most one line a second, the rest
  * counted into the next (a flood of them must not flood the disk). */
@@ -385,11 +564,12 @@ static bool server_net_admitted(server_net *net, struct lws *wsi)
     char address[64] = "?";
     lws_get_peer_simple(wsi, address, sizeof(address));
     char reason[200];
-    if (net->max_connections && net->connection_count >= net->max_connections) {
+    /* Every socket counts, this one too: each holds a descriptor. */
+    if (net->max_connections && net->sockets > net->max_connections) {
         snprintf(reason, sizeof(reason),
                  "the server has %zu connections, its limit (brigaded --max-connections): try "
-                 "again later", net->connection_count);
-    } else if (net->max_per_address && !server_net_address_loopback(address)) {
+                 "again later", net->sockets - 1);
+    } else if (net->max_per_address && !server_rate_address_local(address)) {
         const server_net_address *a = server_net_address_find(net, address);
         if (!a || a->count < net->max_per_address)
             return true;
@@ -408,16 +588,7 @@ static void server_connection_unjoined_remove(server_connection *connection)
 {
     if (!connection->unjoined)
         return;
-    server_net *net = connection->net;
-    if (connection->unjoined_prev)
-        connection->unjoined_prev->unjoined_next = connection->unjoined_next;
-    else
-        net->unjoined_head = connection->unjoined_next;
-    if (connection->unjoined_next)
-        connection->unjoined_next->unjoined_prev = connection->unjoined_prev;
-    else
-        net->unjoined_tail = connection->unjoined_prev;
-    connection->unjoined_prev = connection->unjoined_next = NULL;
+    server_list_remove(&connection->net->unjoined, connection);
     connection->unjoined = false;
 }
 
@@ -433,12 +604,436 @@ static void server_net_join_deadline(uv_timer_t *timer)
 {
     server_net *net = timer->data;
     uint64_t now = uv_now(&net->loop);
-    while (net->unjoined_head && now - net->unjoined_head->opened_ms >= net->join_timeout_ms) {
-        server_connection *late = net->unjoined_head;
+    while (net->unjoined.head && now - net->unjoined.head->opened_ms >= net->join_timeout_ms) {
+        server_connection *late = net->unjoined.head;
         server_connection_unjoined_remove(late);
         server_connection_close(late, SERVER_NET_CLOSE_POLICY);
         late->close_reason = "no join in time";
     }
+}
+
+/* ----------------------------------------------------------------- accept */
+
+/* Connections accepted on one readiness of the listen socket; the rest
+ * wait for the next loop iteration (the loop serves the others between). */
+#define SERVER_NET_ACCEPT_BATCH 64
+/* Sockets accepted past max_connections, to answer their websocket
+ * handshakes 503 (server_net_admitted); past these the server stops
+ * accepting until some close, which keeps the descriptors that brigaded's
+ * default --max-connections leaves for the journal and the loop. */
+#define SERVER_NET_CAP_SLACK 8
+/* Out of descriptors: how often accepting is tried again, in ms, and how
+ * many waiting connections each try answers 503 through the spare
+ * descriptor. */
+#define SERVER_NET_ACCEPT_RETRY_MS 250
+#define SERVER_NET_REFUSE_BATCH 16
+/* Out of descriptors: a line in the log at most this often, in ms; the
+ * shortage is over after this long without a failed accept, in ms. */
+#define SERVER_NET_SHORT_LOG_MS 10000
+#define SERVER_NET_SHORT_QUIET_MS 1000
+
+static void server_net_listen_ready(uv_poll_t *poll, int status, int events);
+static void server_net_accept_retry(uv_timer_t *timer);
+
+static void server_net_listen_pause(server_net *net)
+{
+    if (net->listen_polling) {
+        uv_poll_stop(&net->listen_poll);
+        net->listen_polling = false;
+    }
+}
+
+static void server_net_listen_resume(server_net *net)
+{
+    if (!net->listen_polling && net->listen_poll_initialised && !net->stopping &&
+        uv_poll_start(&net->listen_poll, UV_READABLE, server_net_listen_ready) == 0)
+        net->listen_polling = true;
+}
+
+/* The open files limit (RLIMIT_NOFILE's soft limit), -1 when unlimited. */
+static long server_net_files_limit(void)
+{
+    struct rlimit files;
+    if (getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == RLIM_INFINITY)
+        return -1;
+    return (long)files.rlim_cur;
+}
+
+/* Connections waiting in the listen socket's queue (on Linux a listening
+ * socket's tcpi_unacked), -1 when unknown. */
+static long server_net_listen_waiting(const server_net *net)
+{
+    struct tcp_info info;
+    socklen_t length = sizeof(info);
+    if (getsockopt(net->listen_fd, IPPROTO_TCP, TCP_INFO, &info, &length) != 0)
+        return -1;
+    return (long)info.tcpi_unacked;
+}
+
+/*
+ * Out of descriptors (accept failed with `error`: EMFILE, ENFILE, ENOBUFS,
+ * ENOMEM, or anything unlooked for): stops watching the listen socket
+ * (watched again when a socket closes) and tries again in
+ * SERVER_NET_ACCEPT_RETRY_MS. Every line about it goes at most every
+ * SERVER_NET_SHORT_LOG_MS: one when it begins, then, while it lasts, how
+ * many connections were refused and how many wait.
+ */
+static void server_net_descriptors_short(server_net *net, int error)
+{
+    uint64_t now = uv_now(&net->loop);
+    server_net_listen_pause(net);
+    if (net->accept_timer_initialised)
+        uv_timer_start(&net->accept_timer, server_net_accept_retry,
+                       SERVER_NET_ACCEPT_RETRY_MS, 0);
+    net->short_last_ms = now;
+    bool due = !net->short_logged_ms || now - net->short_logged_ms >= SERVER_NET_SHORT_LOG_MS;
+    if (!net->short_since_ms) {
+        net->short_since_ms = now ? now : 1;
+        if (!due)
+            return; /* a line was written a moment ago: the next tells */
+        bool descriptors = error == EMFILE || error == ENFILE;
+        fprintf(stderr, "brigaded: %s (accept: %s; the open files limit, ulimit -n, is %ld): "
+                        "not accepting connections, trying again every %d ms%s\n",
+                descriptors ? "out of file descriptors" : "cannot accept connections",
+                strerror(error), server_net_files_limit(), SERVER_NET_ACCEPT_RETRY_MS,
+                descriptors ? "; meanwhile waiting connections are answered 503" : "");
+    } else if (due) {
+        fprintf(stderr, "brigaded: out of file descriptors for %llu s: %lu connection(s) "
+                        "refused since the last line, %ld waiting\n",
+                (unsigned long long)(now - net->short_since_ms) / 1000, net->short_refused,
+                server_net_listen_waiting(net));
+        net->short_refused_total += net->short_refused;
+        net->short_refused = 0;
+    } else {
+        return;
+    }
+    net->short_logged_ms = now;
+    net->short_announced = true;
+}
+
+/*
+ * Nothing waits to be accepted (accept said EAGAIN): the shortage, if
+ * one, is over once no accept failed for SERVER_NET_SHORT_QUIET_MS (a
+ * descriptor freed now and then lets one connection in; that is no end),
+ * with a line when it had one; until then a timer looks again.
+ */
+static void server_net_descriptors_quiet(server_net *net)
+{
+    if (!net->short_since_ms)
+        return;
+    uint64_t now = uv_now(&net->loop), quiet = now - net->short_last_ms;
+    if (quiet < SERVER_NET_SHORT_QUIET_MS) {
+        if (net->accept_timer_initialised)
+            uv_timer_start(&net->accept_timer, server_net_accept_retry,
+                           SERVER_NET_SHORT_QUIET_MS - quiet, 0);
+        return;
+    }
+    if (net->short_announced) {
+        fprintf(stderr, "brigaded: accepting connections again after %.1f s out of file "
+                        "descriptors (%lu connection(s) refused)\n",
+                (double)(net->short_last_ms - net->short_since_ms) / 1000.0,
+                net->short_refused_total + net->short_refused);
+        net->short_logged_ms = now;
+        net->short_refused = net->short_refused_total = 0;
+    } /* else its refusals go into the next shortage's lines */
+    net->short_since_ms = 0;
+    net->short_announced = false;
+}
+
+/*
+ * Out of descriptors, a retry that still failed: answers up to
+ * SERVER_NET_REFUSE_BATCH waiting connections "503" and closes them, each
+ * through the spare descriptor (closed, the connection accepted into its
+ * number, answered, closed, the spare opened again), so that clients hear
+ * at once instead of hanging in the listen queue. What the client sent is
+ * read first (best effort): a close with unread bytes would be a reset,
+ * which may overtake the answer.
+ */
+static void server_net_refuse_waiting(server_net *net)
+{
+    static const char answer[] =
+        "HTTP/1.1 503 Service Unavailable\r\n"
+        "Content-Type: text/plain; charset=utf-8\r\n"
+        "Content-Length: 58\r\n"
+        "Connection: close\r\n"
+        "\r\n"
+        "brigaded is out of file descriptors: try again in a while\n";
+    _Static_assert(sizeof("brigaded is out of file descriptors: try again in a while\n") - 1 ==
+                       58, "Content-Length of the 503");
+    /* The listen queue's length (TCP_INFO of a listening socket: its
+     * tcpi_unacked); those that waited a whole retry go first (FIFO). */
+    unsigned waited = net->short_waiting;
+    for (unsigned n = 0; n < waited && n < SERVER_NET_REFUSE_BATCH && net->spare_fd >= 0; n++) {
+        close(net->spare_fd);
+        int fd = accept4(net->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd >= 0) {
+            char request[4096];
+            for (int reads = 0; reads < 4 && recv(fd, request, sizeof(request), MSG_DONTWAIT) > 0;
+                 reads++)
+                ;
+            ssize_t sent = send(fd, answer, sizeof(answer) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+            (void)sent; /* best effort: the connection is closed either way */
+            close(fd);
+            net->short_refused++;
+        }
+        net->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            break;
+    }
+    if (net->spare_fd < 0) /* taken meanwhile (another thread): next time */
+        net->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    struct tcp_info info;
+    socklen_t size = sizeof(info);
+    net->short_waiting = getsockopt(net->listen_fd, IPPROTO_TCP, TCP_INFO, &info, &size) == 0
+                             ? info.tcpi_unacked
+                             : SERVER_NET_REFUSE_BATCH;
+}
+
+/* Hands an accepted socket to lws as if its own listener had accepted it
+ * (an HTTP-role socket: the upgrade, static files and /healthz as ever). */
+static void server_net_adopt(server_net *net, int fd)
+{
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)); /* as lws's listener does */
+    lws_sock_file_fd_type descriptor = {.sockfd = fd};
+    if (lws_adopt_descriptor_vhost(net->vhost, LWS_ADOPT_SOCKET | LWS_ADOPT_HTTP, descriptor,
+                                   NULL, NULL))
+        return;
+    /* lws closed the socket (out of memory, or its table of sockets full). */
+    uint64_t now = uv_now(&net->loop);
+    if (!net->adopt_failed_ms || now - net->adopt_failed_ms >= 1000) {
+        fprintf(stderr, "brigaded: libwebsockets would not take a connection (%zu open), "
+                        "closed it\n", net->sockets);
+        net->adopt_failed_ms = now;
+    }
+}
+
+/*
+ * Accepts what waits, at most SERVER_NET_ACCEPT_BATCH, and hands it to lws.
+ * At max_connections + SERVER_NET_CAP_SLACK sockets stops watching the
+ * listen socket (watched again when one closes: WSI_DESTROY); out of
+ * descriptors stops too and retries on a timer, and on a retry (`retry`)
+ * answers the waiting connections 503.
+ */
+static void server_net_accept(server_net *net, bool retry)
+{
+    for (int n = 0; n < SERVER_NET_ACCEPT_BATCH; n++) {
+        if (net->max_connections && net->sockets >= net->max_connections + SERVER_NET_CAP_SLACK) {
+            net->at_cap = true;
+            server_net_listen_pause(net);
+            return;
+        }
+        int fd = accept4(net->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            int error = errno;
+            if (error == EAGAIN || error == EWOULDBLOCK) {
+                server_net_descriptors_quiet(net);
+                break;
+            }
+            if (error == EINTR || error == ECONNABORTED || error == EPROTO)
+                continue; /* that connection is gone already: the next */
+            if (retry && (error == EMFILE || error == ENFILE))
+                server_net_refuse_waiting(net);
+            server_net_descriptors_short(net, error);
+            return;
+        }
+        server_net_adopt(net, fd);
+    }
+    server_net_listen_resume(net);
+}
+
+static void server_net_listen_ready(uv_poll_t *poll, int status, int events)
+{
+    (void)events;
+    server_net *net = poll->data;
+    if (status < 0) {
+        server_net_descriptors_short(net, -status);
+        return;
+    }
+    server_net_accept(net, false);
+}
+
+static void server_net_accept_retry(uv_timer_t *timer)
+{
+    server_net *net = timer->data;
+    if (net->stopping || net->listen_fd < 0)
+        return;
+    server_net_accept(net, true);
+}
+
+/* A socket lws held is closed (WSI_DESTROY): a descriptor is free, so
+ * below the cap the listen socket is watched again at once, out of
+ * descriptors or not (a failed accept pauses it again). */
+static void server_net_socket_closed(server_net *net)
+{
+    if (net->sockets)
+        net->sockets--;
+    if (net->at_cap &&
+        (!net->max_connections || net->sockets < net->max_connections + SERVER_NET_CAP_SLACK))
+        net->at_cap = false;
+    if (!net->at_cap)
+        server_net_listen_resume(net);
+}
+
+/*
+ * Opens the listen socket: an IPv4 or IPv6 literal `address`, `port` (0:
+ * the kernel picks), non-blocking, SO_REUSEADDR (as lws's own listener).
+ * Returns 0 with the socket in net->listen_fd and the port in net->port,
+ * or an errno value.
+ */
+static int server_net_listen_open(server_net *net, const char *address, int port)
+{
+    struct sockaddr_storage storage;
+    memset(&storage, 0, sizeof(storage));
+    socklen_t length;
+    struct sockaddr_in *v4 = (struct sockaddr_in *)&storage;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&storage;
+    if (inet_pton(AF_INET, address, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons((uint16_t)port);
+        length = sizeof(*v4);
+    } else if (inet_pton(AF_INET6, address, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons((uint16_t)port);
+        length = sizeof(*v6);
+    } else {
+        return EINVAL;
+    }
+    int fd = socket(storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return errno;
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (bind(fd, (struct sockaddr *)&storage, length) != 0 || listen(fd, SOMAXCONN) != 0 ||
+        getsockname(fd, (struct sockaddr *)&storage, &length) != 0) {
+        int error = errno;
+        close(fd);
+        return error;
+    }
+    net->listen_fd = fd;
+    net->port = ntohs(storage.ss_family == AF_INET ? v4->sin_port : v6->sin6_port);
+    return 0;
+}
+
+/* Stops listening (the shutdown: new connections are refused by the
+ * system from now on). */
+static void server_net_listen_close(server_net *net)
+{
+    server_net_listen_pause(net);
+    if (net->accept_timer_initialised)
+        uv_timer_stop(&net->accept_timer);
+    if (net->listen_fd >= 0) {
+        close(net->listen_fd); /* after uv_poll_stop, which removed it from epoll */
+        net->listen_fd = -1;
+    }
+}
+
+/* --------------------------------------------------------------- liveness */
+
+/* A ping's payload: 8 bytes (uv_now when sent). Not empty: lws 4.1.6
+ * calls LWS_CALLBACK_RECEIVE_PONG only for a pong with a payload
+ * (roles/ws/ops-ws.c: "if (wsi->ws->opcode == LWSWSOPC_PONG &&
+ * !pmdrx.eb_in.len) goto already_done;"), and a pong echoes its ping's. */
+#define SERVER_NET_PING_PAYLOAD 8
+
+static void server_connection_alive_unlist(server_connection *connection)
+{
+    if (connection->alive_list < 0)
+        return;
+    server_list_remove(&connection->net->alive[connection->alive_list], connection);
+    connection->alive_list = -1;
+}
+
+/* Puts the connection at the end (the newest) of liveness list `list`,
+ * stamped `now`. */
+static void server_connection_alive_list(server_connection *connection, int list, uint64_t now)
+{
+    server_connection_alive_unlist(connection);
+    connection->alive_ms = now;
+    connection->alive_list = list;
+    server_list_append(&connection->net->alive[list], connection);
+}
+
+/* The peer sent something (a message, a fragment, a pong): alive now. */
+static void server_connection_heard(server_connection *connection)
+{
+    server_net *net = connection->net;
+    if (!net->ping_interval_ms || connection->close_code || connection->broken)
+        return;
+    server_connection_alive_list(connection, SERVER_NET_HEARD, uv_now(&net->loop));
+}
+
+static void server_connection_flush_list(server_connection *connection);
+
+/* ping_timer, every SERVER_NET_PING_TICK_MS: from the heads of the lists
+ * (the oldest), closes the connections pinged ping_interval_ms ago and
+ * not heard from since (1008 "no answer to ping"), and pings those not
+ * heard from for ping_interval_ms. Its cost is the connections it acts
+ * on, and one step. */
+static void server_net_ping_tick(uv_timer_t *timer)
+{
+    server_net *net = timer->data;
+    uint64_t now = uv_now(&net->loop), interval = net->ping_interval_ms;
+    server_connection *connection;
+    while ((connection = net->alive[SERVER_NET_PINGED].head) &&
+           now - connection->alive_ms >= interval) {
+        server_connection_alive_unlist(connection);
+        if (net->unanswered_logged_ms && now - net->unanswered_logged_ms < 1000) {
+            net->unanswered_unlogged++;
+        } else {
+            if (net->unanswered_unlogged)
+                fprintf(stderr, "brigaded: connection %lu from %s: no answer to a ping in %llu "
+                                "s, closing (and %lu more in the last second)\n",
+                        connection->id, connection->address,
+                        (unsigned long long)interval / 1000, net->unanswered_unlogged);
+            else
+                fprintf(stderr, "brigaded: connection %lu from %s: no answer to a ping in %llu "
+                                "s, closing\n", connection->id, connection->address,
+                        (unsigned long long)interval / 1000);
+            net->unanswered_logged_ms = now;
+            net->unanswered_unlogged = 0;
+        }
+        server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
+        connection->close_reason = "no answer to ping";
+    }
+    while ((connection = net->alive[SERVER_NET_HEARD].head) &&
+           now - connection->alive_ms >= interval) {
+        server_connection_alive_list(connection, SERVER_NET_PINGED, now);
+        connection->ping_due = true; /* written by the flush, before what is queued */
+        server_connection_flush_list(connection);
+    }
+}
+
+/* ------------------------------------------------------------ memory */
+
+/* What closing connections must have freed (their queues, what lws held
+ * of theirs, their receive buffers) before the heap is trimmed, and the
+ * least time between two trims, in ms. */
+#define SERVER_NET_TRIM_BYTES ((size_t)8u << 20)
+#define SERVER_NET_TRIM_MS 1000
+
+/* trim_timer: gives the freed memory of the heap back to the system. */
+static void server_net_trim(uv_timer_t *timer)
+{
+    server_net *net = timer->data;
+    net->trimmed_ms = uv_now(&net->loop);
+    net->released_bytes = 0;
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
+/* After a connection's memory is freed: a trim from the loop (never inside
+ * lws's close path) once SERVER_NET_TRIM_BYTES are released, at most one
+ * every SERVER_NET_TRIM_MS (many closes of one burst: one trim). */
+static void server_net_trim_soon(server_net *net)
+{
+    if (net->released_bytes < SERVER_NET_TRIM_BYTES || !net->trim_timer_initialised ||
+        uv_is_active((uv_handle_t *)&net->trim_timer))
+        return;
+    uint64_t now = uv_now(&net->loop), since = now - net->trimmed_ms;
+    uint64_t wait = net->trimmed_ms && since < SERVER_NET_TRIM_MS ? SERVER_NET_TRIM_MS - since : 0;
+    uv_timer_start(&net->trim_timer, server_net_trim, wait, 0);
 }
 
 /* ------------------------------------------------------------ send queue */
@@ -446,7 +1041,10 @@ static void server_net_join_deadline(uv_timer_t *timer)
 static void server_connection_queue_clear(server_connection *connection)
 {
     while (connection->queue_count) {
-        server_buffer_unref(connection->queue[connection->queue_head]);
+        server_buffer *buffer = connection->queue[connection->queue_head];
+        if (buffer->refs == 1) /* ours was the last: freed now */
+            connection->net->released_bytes += SERVER_BUFFER_HEADROOM + buffer->length;
+        server_buffer_unref(buffer);
         connection->queue_head = (connection->queue_head + 1) % connection->queue_capacity;
         connection->queue_count--;
     }
@@ -476,17 +1074,7 @@ static void server_connection_flush_unlist(server_connection *connection)
 {
     if (!connection->flush_listed)
         return;
-    server_net *net = connection->net;
-    int tier = connection->priority ? 0 : 1;
-    if (connection->flush_prev)
-        connection->flush_prev->flush_next = connection->flush_next;
-    else
-        net->flush_head[tier] = connection->flush_next;
-    if (connection->flush_next)
-        connection->flush_next->flush_prev = connection->flush_prev;
-    else
-        net->flush_tail[tier] = connection->flush_prev;
-    connection->flush_prev = connection->flush_next = NULL;
+    server_list_remove(&connection->net->flush[connection->priority ? 0 : 1], connection);
     connection->flush_listed = false;
 }
 
@@ -497,14 +1085,7 @@ static void server_connection_flush_list(server_connection *connection)
     if (connection->flush_listed)
         return;
     server_net *net = connection->net;
-    int tier = connection->priority ? 0 : 1;
-    connection->flush_prev = net->flush_tail[tier];
-    connection->flush_next = NULL;
-    if (net->flush_tail[tier])
-        net->flush_tail[tier]->flush_next = connection;
-    else
-        net->flush_head[tier] = connection;
-    net->flush_tail[tier] = connection;
+    server_list_append(&net->flush[connection->priority ? 0 : 1], connection);
     connection->flush_listed = true;
     if (!net->flush_check_active && net->flush_check_initialised &&
         uv_check_start(&net->flush_check, server_net_flush) == 0)
@@ -517,6 +1098,7 @@ static void server_connection_flush_list(server_connection *connection)
 static void server_connection_break(server_connection *connection)
 {
     connection->broken = true;
+    server_connection_alive_unlist(connection);
     server_connection_queue_clear(connection);
     lws_set_timeout(connection->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
 }
@@ -563,6 +1145,7 @@ static int server_connection_write_now(server_connection *connection, unsigned c
     if (sent == length)
         return 0;
     int taken = lws_write(connection->wsi, bytes + sent, length - sent, LWS_WRITE_RAW);
+    connection->lws_held = length - sent; /* lws had nothing buffered before */
     return taken < 0 || (size_t)taken < length - sent ? -1 : 0;
 }
 
@@ -583,6 +1166,23 @@ static int server_connection_write_queue(server_connection *connection)
     if (connection->close_sent) { /* nothing goes after a close frame */
         server_connection_queue_clear(connection);
         return 0;
+    }
+    if (connection->ping_due && !connection->broken && !connection->close_code &&
+        !lws_partial_buffered(wsi)) {
+        /* Between whole frames (lws has nothing of ours buffered): a
+         * control frame never splits a message. */
+        connection->ping_due = false;
+        unsigned char ping[LWS_PRE + 2 + SERVER_NET_PING_PAYLOAD];
+        unsigned char *frame = ping + LWS_PRE;
+        uint64_t now = uv_now(&net->loop);
+        frame[0] = 0x89; /* FIN, ping */
+        frame[1] = SERVER_NET_PING_PAYLOAD;
+        for (int i = 0; i < SERVER_NET_PING_PAYLOAD; i++)
+            frame[2 + i] = (unsigned char)(now >> (56 - 8 * i));
+        if (server_connection_write_now(connection, frame, 2 + SERVER_NET_PING_PAYLOAD) != 0) {
+            server_connection_break(connection);
+            return -1;
+        }
     }
     while (connection->queue_count && !connection->broken && !lws_partial_buffered(wsi)) {
         size_t first = connection->queue_head;
@@ -652,8 +1252,8 @@ static void server_net_flush(uv_check_t *check)
     server_net *net = check->data;
     size_t budget = SERVER_NET_FLUSH_BUDGET;
     for (int tier = 0; tier < 2; tier++)
-        while (net->flush_head[tier] && (tier == 0 || budget > 0)) {
-            server_connection *connection = net->flush_head[tier];
+        while (net->flush[tier].head && (tier == 0 || budget > 0)) {
+            server_connection *connection = net->flush[tier].head;
             server_connection_flush_unlist(connection);
             if (tier == 1)
                 budget--;
@@ -663,7 +1263,7 @@ static void server_net_flush(uv_check_t *check)
                 continue; /* lws asked for the writeable callback, which goes on */
             server_connection_write_queue(connection);
         }
-    bool more = net->flush_head[0] || net->flush_head[1];
+    bool more = net->flush[0].head || net->flush[1].head;
     if (!more) {
         uv_check_stop(&net->flush_check);
         net->flush_check_active = false;
@@ -746,6 +1346,7 @@ void server_connection_close(server_connection *connection, int code)
     if (!connection || connection->close_code)
         return;
     connection->close_code = code;
+    server_connection_alive_unlist(connection); /* the close has its own timeouts */
     /* A backstop for a peer that never lets us write the close (e.g. the
      * reader of an overflowing queue): lws drops the connection then. */
     lws_set_timeout(connection->wsi, PENDING_TIMEOUT_CLOSE_SEND, SERVER_NET_CLOSE_SEND_SECONDS);
@@ -779,6 +1380,7 @@ const char *server_connection_address(const server_connection *connection)
 static int server_connection_writeable(server_connection *connection)
 {
     struct lws *wsi = connection->wsi;
+    connection->lws_held = 0; /* lws sent all it held before calling back */
     if (connection->broken)
         return -1;
     if (server_connection_write_queue(connection) != 0)
@@ -961,6 +1563,7 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
             return -1;
         connection->net = net;
         connection->wsi = wsi;
+        connection->alive_list = -1;
         connection->fd = lws_get_socket_fd(wsi);
         snprintf(connection->address, sizeof(connection->address), "?");
         lws_get_peer_simple(wsi, connection->address, sizeof(connection->address));
@@ -968,14 +1571,11 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
         connection->opened_ms = uv_now(&net->loop);
         if (net->join_timeout_ms) {
             connection->unjoined = true;
-            connection->unjoined_prev = net->unjoined_tail;
-            if (net->unjoined_tail)
-                net->unjoined_tail->unjoined_next = connection;
-            else
-                net->unjoined_head = connection;
-            net->unjoined_tail = connection;
+            server_list_append(&net->unjoined, connection);
         }
         connection->id = ++net->next_connection_id;
+        if (net->ping_interval_ms)
+            server_connection_alive_list(connection, SERVER_NET_HEARD, connection->opened_ms);
         connection->next = net->connections;
         if (net->connections)
             net->connections->prev = connection;
@@ -997,7 +1597,14 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
     case LWS_CALLBACK_RECEIVE:
         if (!session || !session->connection)
             return -1;
+        server_connection_heard(session->connection);
         server_connection_receive(session->connection, in, len);
+        return 0;
+
+    case LWS_CALLBACK_RECEIVE_PONG:
+        /* Only pongs with a payload get here (SERVER_NET_PING_PAYLOAD). */
+        if (session && session->connection)
+            server_connection_heard(session->connection);
         return 0;
 
     case LWS_CALLBACK_SERVER_WRITEABLE:
@@ -1037,12 +1644,16 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
         net->connection_count--;
         server_connection_flush_unlist(connection);
         server_connection_unjoined_remove(connection);
+        server_connection_alive_unlist(connection);
         if (connection->counted)
             server_net_address_remove(net, connection->address);
         server_connection_queue_clear(connection);
+        net->released_bytes += connection->lws_held + connection->rx_capacity +
+                               connection->queue_capacity * sizeof(*connection->queue);
         free(connection->queue);
         server_connection_rx_release(connection);
         free(connection);
+        server_net_trim_soon(net);
         if (net->stopping && net->connection_count == 0 && net->stop_timer_started &&
             !net->torn_down)
             /* Finish the shutdown from the loop, outside lws's close path. */
@@ -1239,9 +1850,16 @@ static int server_net_http_callback(struct lws *wsi, enum lws_callback_reasons r
     server_net_http_session *session = user;
 
     switch (reason) {
-    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
-        /* Shutting down: hang up on new connections at once. */
-        return server_net_from_wsi(wsi)->stopping ? 1 : 0;
+    case LWS_CALLBACK_WSI_CREATE:
+        /* A socket we accepted becomes lws's (server_net_adopt); every
+         * such wsi ends with LWS_CALLBACK_WSI_DESTROY, sent to
+         * protocols[0] after lws closed its socket, websocket or not. */
+        server_net_from_wsi(wsi)->sockets++;
+        return 0;
+
+    case LWS_CALLBACK_WSI_DESTROY:
+        server_net_socket_closed(server_net_from_wsi(wsi));
+        return 0;
 
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         /* A websocket upgrade bound to protocols[0]: the client asked for
@@ -1279,6 +1897,14 @@ static int server_net_http_callback(struct lws *wsi, enum lws_callback_reasons r
 
 /* --------------------------------------------------------- lifecycle */
 
+/* Closes one of our handles, if `*open`, and marks it closed. */
+static void server_net_handle_close(void *handle, bool *open)
+{
+    if (*open)
+        uv_close((uv_handle_t *)handle, NULL);
+    *open = false;
+}
+
 /* Tears lws down from a loop callback (never from inside lws): the first
  * lws_context_destroy, and our own handles closed. */
 static void server_net_teardown(server_net *net)
@@ -1286,31 +1912,22 @@ static void server_net_teardown(server_net *net)
     if (net->torn_down)
         return;
     net->torn_down = true;
+    server_net_listen_close(net);
+    server_net_handle_close(&net->listen_poll, &net->listen_poll_initialised);
+    server_net_handle_close(&net->accept_timer, &net->accept_timer_initialised);
     if (net->context)
         lws_context_destroy(net->context);
-    if (net->signals_started) {
-        uv_close((uv_handle_t *)&net->signal_int, NULL);
-        uv_close((uv_handle_t *)&net->signal_term, NULL);
-        net->signals_started = false;
-    }
-    if (net->stop_timer_started) {
-        uv_close((uv_handle_t *)&net->stop_timer, NULL);
-        net->stop_timer_started = false;
-    }
-    if (net->flush_check_initialised) {
-        uv_close((uv_handle_t *)&net->flush_check, NULL);
-        net->flush_check_initialised = false;
-        net->flush_check_active = false;
-    }
-    if (net->join_timer_started) {
-        uv_close((uv_handle_t *)&net->join_timer, NULL);
-        net->join_timer_started = false;
-    }
-    if (net->flush_idle_initialised) {
-        uv_close((uv_handle_t *)&net->flush_idle, NULL);
-        net->flush_idle_initialised = false;
-        net->flush_idle_active = false;
-    }
+    bool signals = net->signals_started;
+    server_net_handle_close(&net->signal_int, &signals);
+    server_net_handle_close(&net->signal_term, &net->signals_started);
+    server_net_handle_close(&net->stop_timer, &net->stop_timer_started);
+    server_net_handle_close(&net->flush_check, &net->flush_check_initialised);
+    net->flush_check_active = false;
+    server_net_handle_close(&net->join_timer, &net->join_timer_started);
+    server_net_handle_close(&net->ping_timer, &net->ping_timer_started);
+    server_net_handle_close(&net->trim_timer, &net->trim_timer_initialised);
+    server_net_handle_close(&net->flush_idle, &net->flush_idle_initialised);
+    net->flush_idle_active = false;
 }
 
 static void server_net_stop_timer_fired(uv_timer_t *timer)
@@ -1327,6 +1944,7 @@ void server_net_stop(server_net *net)
     if (!net || net->stopping)
         return;
     net->stopping = true;
+    server_net_listen_close(net);
     for (server_connection *c = net->connections; c; c = c->next)
         server_connection_close(c, SERVER_NET_CLOSE_GOING_AWAY);
     if (!net->stop_timer_started) {
@@ -1360,37 +1978,6 @@ static void server_net_message(char *message, size_t size, const char *format, .
     va_end(args);
 }
 
-/* Why a listen socket cannot be bound, for the error message: binds a test
- * socket of our own. Returns an errno value (0 if it could bind). */
-static int server_net_bind_errno(const char *address, int port)
-{
-    struct sockaddr_storage storage;
-    memset(&storage, 0, sizeof(storage));
-    socklen_t length;
-    int family;
-    struct sockaddr_in *v4 = (struct sockaddr_in *)&storage;
-    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&storage;
-    if (inet_pton(AF_INET, address, &v4->sin_addr) == 1) {
-        family = v4->sin_family = AF_INET;
-        v4->sin_port = htons((uint16_t)port);
-        length = sizeof(*v4);
-    } else if (inet_pton(AF_INET6, address, &v6->sin6_addr) == 1) {
-        family = v6->sin6_family = AF_INET6;
-        v6->sin6_port = htons((uint16_t)port);
-        length = sizeof(*v6);
-    } else {
-        return EINVAL;
-    }
-    int fd = socket(family, SOCK_STREAM, 0);
-    if (fd < 0)
-        return errno;
-    int one = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    int result = bind(fd, (struct sockaddr *)&storage, length) == 0 ? 0 : errno;
-    close(fd);
-    return result;
-}
-
 server_net *server_net_new(const server_net_options *options, server_net_error *error,
                            char *message, size_t message_size)
 {
@@ -1403,6 +1990,13 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
         server_net_message(message, message_size, "out of memory");
         return NULL;
     }
+    net->listen_fd = -1;
+    net->spare_fd = -1;
+    net->unjoined.offset = offsetof(server_connection, unjoined_link);
+    for (int i = 0; i < 2; i++) {
+        net->flush[i].offset = offsetof(server_connection, flush_link);
+        net->alive[i].offset = offsetof(server_connection, alive_link);
+    }
     net->handlers = options->handlers;
     net->handlers_context = options->context;
     net->queue_bytes_max =
@@ -1413,6 +2007,7 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
     net->max_connections = options->max_connections;
     net->max_per_address = options->max_connections_per_address;
     net->join_timeout_ms = options->join_timeout_ms;
+    net->ping_interval_ms = options->ping_interval_ms;
     net->address_buckets = 4096;
     net->addresses = calloc(net->address_buckets, sizeof(*net->addresses));
     if (!net->addresses) {
@@ -1463,6 +2058,10 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
         net->flush_check.data = net;
         net->flush_check_initialised = true;
     }
+    if (uv_timer_init(&net->loop, &net->trim_timer) == 0) {
+        net->trim_timer.data = net;
+        net->trim_timer_initialised = true;
+    }
     if (uv_idle_init(&net->loop, &net->flush_idle) == 0) {
         net->flush_idle.data = net;
         net->flush_idle_initialised = true;
@@ -1472,8 +2071,20 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
         net->join_timer_started =
             uv_timer_start(&net->join_timer, server_net_join_deadline, 1000, 1000) == 0;
     }
+    if (net->ping_interval_ms && uv_timer_init(&net->loop, &net->ping_timer) == 0) {
+        /* A quarter of the interval, at most a second: a ping goes
+         * interval .. interval + tick after the last word, the close as
+         * long after the ping. */
+        uint64_t tick = net->ping_interval_ms / 4 < 1000 ? net->ping_interval_ms / 4 : 1000;
+        net->ping_timer.data = net;
+        net->ping_timer_started =
+            uv_timer_start(&net->ping_timer, server_net_ping_tick, tick ? tick : 1,
+                           tick ? tick : 1) == 0;
+    }
     if (!net->flush_check_initialised || !net->flush_idle_initialised ||
-        (net->join_timeout_ms && !net->join_timer_started)) {
+        !net->trim_timer_initialised ||
+        (net->join_timeout_ms && !net->join_timer_started) ||
+        (net->ping_interval_ms && !net->ping_timer_started)) {
         *error = SERVER_NET_ERROR_LOOP;
         server_net_message(message, message_size, "cannot create the loop's write handle");
         server_net_destroy(net);
@@ -1531,25 +2142,48 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
      * with secs_since_valid_hangup 0 sets none (core-net/wsi-timeout.c). */
     static const lws_retry_bo_t no_validity_timers = {0};
     info.retry_and_idle_policy = &no_validity_timers;
-    info.iface = options->listen_address;
-    info.port = options->port;
+    /* A server vhost without lws's listener: we accept (the header
+     * comment) and hand it the sockets. */
+    info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
     info.protocols = net->protocols;
     if (strchr(options->listen_address, ':') == NULL)
         info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
     net->vhost = lws_create_vhost(net->context, &info);
     if (!net->vhost) {
-        int cause = server_net_bind_errno(options->listen_address, options->port);
+        *error = SERVER_NET_ERROR_LOOP;
+        server_net_message(message, message_size, "libwebsockets refused the vhost");
+        server_net_destroy(net);
+        return NULL;
+    }
+    int cause = server_net_listen_open(net, options->listen_address, options->port);
+    if (cause != 0) {
         *error = SERVER_NET_ERROR_LISTEN;
         server_net_message(message, message_size, "cannot listen on %s port %d: %s%s",
-                           options->listen_address, options->port,
-                           cause ? strerror(cause) : "libwebsockets refused the vhost",
+                           options->listen_address, options->port, strerror(cause),
                            cause == EADDRINUSE ? " (another server has it: choose another "
                                                  "with --port N)"
                                                : "");
         server_net_destroy(net);
         return NULL;
     }
-    net->port = lws_get_vhost_listen_port(net->vhost);
+    if (uv_poll_init(&net->loop, &net->listen_poll, net->listen_fd) == 0) {
+        net->listen_poll.data = net;
+        net->listen_poll_initialised = true;
+    }
+    if (uv_timer_init(&net->loop, &net->accept_timer) == 0) {
+        net->accept_timer.data = net;
+        net->accept_timer_initialised = true;
+    }
+    server_net_listen_resume(net);
+    if (!net->listen_polling || !net->accept_timer_initialised) {
+        *error = SERVER_NET_ERROR_LOOP;
+        server_net_message(message, message_size, "cannot watch the listen socket");
+        server_net_destroy(net);
+        return NULL;
+    }
+    /* Kept for refusing connections once out of descriptors; without it
+     * (none left even now) they wait in the listen queue instead. */
+    net->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     *error = SERVER_NET_OK;
     return net;
 }
@@ -1606,6 +2240,10 @@ void server_net_destroy(server_net *net)
             free(a);
         }
     free(net->addresses);
+    if (net->listen_fd >= 0)
+        close(net->listen_fd);
+    if (net->spare_fd >= 0)
+        close(net->spare_fd);
     for (size_t i = 0; i < net->origin_count; i++)
         free(net->origins[i]);
     free(net->origins);

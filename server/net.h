@@ -132,14 +132,23 @@ typedef struct server_net_options {
                                    backlog is closed (brigaded --send-queue-total-kib) */
     int socket_send_bytes;      /* SO_SNDBUF of each websocket; 0: the system's, autotuned
                                    (brigaded --socket-send-kib) */
-    /* Admission: at most max_connections websockets in all (0: no cap) and
-     * max_connections_per_address from one peer address (0: no cap); a
-     * connection that has not joined within join_timeout_ms (0: never) is
-     * closed with 1008 "no join in time" (brigaded --max-connections,
-     * --max-connections-per-address, --join-timeout-s). */
+    /* Admission: at most max_connections connections in all (0: no cap),
+     * every socket counted (websockets, HTTP requests, handshakes: each
+     * holds a descriptor), a websocket handshake over it answered 503 and
+     * no more accepted past it by a few (server/net.c's header comment);
+     * max_connections_per_address websockets from one peer address (0: no
+     * cap); a connection that has not joined within join_timeout_ms (0:
+     * never) is closed with 1008 "no join in time" (brigaded
+     * --max-connections, --max-connections-per-address, --join-timeout-s).
+     * Out of descriptors, whatever the cap, accepting pauses (issue 13). */
     size_t max_connections;
     size_t max_connections_per_address;
     uint64_t join_timeout_ms;
+    /* Dead peers (issue 13): a websocket that has sent nothing (no
+     * message, no pong) for ping_interval_ms is pinged, and closed with
+     * 1008 "no answer to ping" when it then sends nothing for as long
+     * again; 0: never (brigaded --ping-interval-s, PROTOCOL.md §1). */
+    uint64_t ping_interval_ms;
     /* Browser origins ("https://club.example") allowed to open a websocket
      * besides the server's own page (brigaded --allow-origin); copied. */
     const char *const *origins;
@@ -160,10 +169,12 @@ typedef enum server_net_error {
 } server_net_error;
 
 /*
- * Creates the loop, the lws context and the listening vhost, and installs
- * the SIGINT/SIGTERM handlers that shut the server down (server_net_stop).
- * On failure returns NULL, sets *error and writes a one-line reason to
- * `message` (size `message_size`).
+ * Creates the loop, the lws context and its vhost, the listen socket
+ * (options->listen_address, options->port), and installs the SIGINT/SIGTERM
+ * handlers that shut the server down (server_net_stop). On failure returns
+ * NULL, sets *error and writes a one-line reason to `message` (size
+ * `message_size`): "cannot listen on ADDR port N: Address already in use
+ * (...)" for SERVER_NET_ERROR_LISTEN.
  */
 server_net *server_net_new(const server_net_options *options,
                            server_net_error *error,
@@ -180,8 +191,9 @@ uv_loop_t *server_net_loop(server_net *net);
 int server_net_run(server_net *net);
 
 /*
- * Begins a clean shutdown (what SIGINT and SIGTERM do): refuses new
- * connections, closes every websocket with 1001 after what is queued, and
+ * Begins a clean shutdown (what SIGINT and SIGTERM do): closes the listen
+ * socket (new connections are refused), closes every websocket with 1001
+ * after what is queued, and
  * tears down libwebsockets once they are closed (or after
  * SERVER_NET_SHUTDOWN_GRACE_MS). Idempotent.
  */

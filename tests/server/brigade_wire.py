@@ -174,6 +174,7 @@ class WebSocket:
         if b" 101 " not in status + b" ":
             raise Closed(None, "handshake: " + status.decode(errors="replace"))
         self.closed = False
+        self.pings = []  # the payloads of the server's pings, each answered in recv()
 
     def send_frame(self, opcode, payload, fin=True):
         mask = os.urandom(4)
@@ -228,6 +229,7 @@ class WebSocket:
                 self.closed = True
                 raise Closed(code, payload[2:].decode(errors="replace"))
             if opcode == 0x9:
+                self.pings.append(payload)
                 self.send_frame(0xA, payload)
                 continue
             if opcode == 0xA:

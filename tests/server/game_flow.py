@@ -13,6 +13,7 @@ against an implementation independent of protocol/.
 import copy
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -35,16 +36,14 @@ def check(condition, what):
 
 
 class Server:
-    def __init__(self, brigaded, extra=()):
+    def __init__(self, brigaded, extra=(), open_files=None):
         self.brigaded = brigaded
         self.extra = list(extra)  # more options of brigaded
+        self.open_files = open_files  # brigaded's ulimit -n, None: this process's
         self.tmp = tempfile.mkdtemp(prefix="brigade-game-test.")
         self.log_path = os.path.join(self.tmp, "server.log")
         self.log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen(
-            [brigaded, "--port", "0", "--data", os.path.join(self.tmp, "data"),
-             "--web", self.tmp] + self.extra,
-            stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = self.spawn()
         self.port = None
         deadline = time.time() + 10
         while time.time() < deadline:
@@ -56,6 +55,16 @@ class Server:
                 break
             time.sleep(0.05)
         raise Failure("brigaded did not start: " + self.text())
+
+    def spawn(self):
+        def limit():
+            hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, hard))
+        return subprocess.Popen(
+            [self.brigaded, "--port", "0", "--data", os.path.join(self.tmp, "data"),
+             "--web", self.tmp] + self.extra,
+            stdout=self.log, stderr=subprocess.STDOUT,
+            preexec_fn=limit if self.open_files else None)
 
     def text(self):
         return open(self.log_path, "rb").read().decode(errors="replace")
@@ -69,10 +78,7 @@ class Server:
     def restart_after_stop(self):
         """Starts brigaded again on the same data (after stop())."""
         start = len(self.text())
-        self.proc = subprocess.Popen(
-            [self.brigaded, "--port", "0", "--data", os.path.join(self.tmp, "data"),
-             "--web", self.tmp] + self.extra,
-            stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = self.spawn()
         deadline = time.time() + 10
         while time.time() < deadline:
             m = re.search(r"listening on http://[^ ]*:(\d+),", self.text()[start:])

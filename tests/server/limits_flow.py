@@ -2,8 +2,10 @@
 
     limits_flow.py CASE BRIGADED SCENARIOS_DIR
 
-connections: with --max-connections 4, four websockets open and a fifth
-gets HTTP 503 naming the limit, once one closes another opens; with
+connections: with --max-connections 4, two idle TCP connections and two
+websockets fill it (every connection counts); 12 idle connections (the cap
+and 8 more) stop the accepting until one closes; four websockets open and a
+fifth gets HTTP 503 naming the limit, once one closes another opens; with
 --join-timeout-s 1 a websocket that has not joined is closed with 1008 "no
 join in time" and one that joined stays; the refusals are logged.
 
@@ -13,6 +15,15 @@ machine gets 503 naming the option, while loopback (a local proxy) is not
 capped. Without a non-loopback address here, it says so and checks the
 loopback half only.
 
+descriptors: brigaded under ulimit -n 80 with a player joined and
+websockets opened until one is refused: at the descriptor limit it stops
+accepting without a busy loop, answers waiting connections 503, logs one
+line, still acks the player, and accepts again once the flood closes.
+
+ping: with --ping-interval-s 1, a websocket that answers pings stays open,
+one that talks is not pinged, one that never answers is closed with 1008
+"no answer to ping" after about 2 s.
+
 rate_messages, rate_creates, rate_failed_joins: the token buckets of
 --rate-messages, --rate-creates and --rate-failed-joins (rate_limited with
 retry_after, PROTOCOL.md §6.4), the growing lockout of refused joins, per
@@ -21,7 +32,9 @@ with retry_after. game_lifecycle: idle games reported and ended by the
 server, ended games leaving memory and read back for a late join.
 """
 import os
+import select
 import socket
+import struct
 import sys
 import time
 
@@ -60,6 +73,35 @@ def status_of(port, host="127.0.0.1"):
 
 
 def case_connections(server, scenarios):
+    # Every connection counts, not only websockets: each holds a
+    # descriptor. Two idle TCP connections and two websockets make 4.
+    idle = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(2)]
+    pair = [handshake(server.port)[0] for _ in range(2)]
+    check(all(pair), "two websockets beside two idle connections")
+    answer = status_of(server.port)
+    check(" 503 " in answer.split("\r\n")[0] + " " and "the server has 4 connections" in answer,
+          "a websocket beside 2 idle connections and 2 websockets: %r" % answer)
+    for c in idle + [ws.sock for ws in pair]:
+        c.close()
+    time.sleep(0.3)
+    # Past the cap by 8 nothing more is accepted until a connection closes:
+    # the next one waits in the listen queue, then is served.
+    idle = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(12)]
+    time.sleep(0.3)
+    waiting = socket.create_connection(("127.0.0.1", server.port), timeout=0.7)
+    waiting.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    try:
+        early = waiting.recv(4096)
+    except socket.timeout:
+        early = None
+    check(early is None, "12 connections with --max-connections 4, a 13th answered: %r" % early)
+    idle[0].close()
+    waiting.settimeout(3)
+    answer = waiting.recv(4096).decode(errors="replace")
+    check(answer.startswith("HTTP/1.1 200"), "the 13th once one closed: %r" % answer[:60])
+    for c in idle[1:] + [waiting]:
+        c.close()
+    time.sleep(0.3)
     held = []
     for i in range(4):
         ws, refused = handshake(server.port)
@@ -181,6 +223,193 @@ def case_failed_joins(server, scenarios):
     check(len(lines) <= 4, "at most a line a second: %d lines" % len(lines))
     check(bad_token not in log and "a wrong guess" not in log and "the right one" not in log,
           "no token or password in the log")
+
+
+def cpu_seconds(pid):
+    """The user and system CPU time of process `pid` so far, in seconds."""
+    fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def open_descriptors(pid):
+    return len(os.listdir("/proc/%d/fd" % pid))
+
+
+def refused_quickly(port, what):
+    """A connection that waits while brigaded is out of descriptors: it is
+    answered 503 (or reset) within 2 s, not left hanging. Returns the
+    answer."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    started = time.time()
+    s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    data = b""
+    try:
+        while True:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    except ConnectionResetError:
+        pass
+    except socket.timeout:
+        raise Failure("%s: no answer in 5 s while out of descriptors" % what)
+    finally:
+        s.close()
+    waited = time.time() - started
+    check(waited < 2, "%s: answered after %.1f s, not at once" % (what, waited))
+    answer = data.decode(errors="replace")
+    check(not data or answer.startswith("HTTP/1.1 503"), "%s: %r" % (what, answer[:80]))
+    return answer
+
+
+def case_descriptors(server, scenarios):
+    """brigaded under ulimit -n 80 (--max-connections far above it): a player
+    joined, websockets opened until one is refused. At the descriptor limit
+    the server stops accepting (no busy loop: little CPU, a few lines of
+    log), answers the connections that wait 503 at once, the player's
+    actions are acked as ever; once the flood closes, connections are
+    accepted again."""
+    from fanout_flow import Raw, act_and_wait, game_begun
+    pid = server.proc.pid
+    created, players, seq, unit, figures = game_begun(server, scenarios)
+    actor = Raw(players["A"].ws)
+    held = []
+    refusal = None
+    while refusal is None and len(held) < 200:
+        started = time.time()
+        try:
+            held.append(wire.WebSocket(server.port, timeout=5))
+        except (wire.Closed, OSError) as refused:
+            refusal = "%s after %.1f s" % (refused, time.time() - started)
+    check(refusal is not None, "200 websockets under ulimit -n 80")
+    print("%d websockets, then %s; brigaded holds %d descriptors" %
+          (len(held), refusal, open_descriptors(pid)))
+    check("503" in refusal, "the first refused websocket: %s" % refusal)
+    check(len(held) >= 40 and open_descriptors(pid) >= 76,
+          "the flood reached the limit: %d websockets, %d descriptors" %
+          (len(held), open_descriptors(pid)))
+    # A descriptor freed at the limit lets one more in (and the log stays
+    # quiet: the shortage goes on).
+    for i in range(5):
+        held.pop().close()
+        try:
+            held.append(wire.WebSocket(server.port, timeout=3))
+        except (wire.Closed, OSError) as refused:
+            raise Failure("a websocket after one closed at the limit: %s" % refused)
+    # A few seconds at the limit, connections coming: little CPU (lws's
+    # own listener spun at 100%, logging each failed accept).
+    before = cpu_seconds(pid)
+    started = time.time()
+    for i in range(6):
+        answer = refused_quickly(server.port, "connection %d at the limit" % i)
+        time.sleep(0.5)
+    spent = cpu_seconds(pid) - before
+    elapsed = time.time() - started
+    print("at the limit: %.2f s of CPU in %.1f s; a refusal: %r" %
+          (spent, elapsed, answer.split("\r\n")[0]))
+    check(spent < 0.1 * elapsed, "%.2f s of CPU in %.1f s at the limit" % (spent, elapsed))
+    # The joined player notices nothing.
+    started = time.time()
+    act_and_wait(actor, 0, unit, figures)
+    took = time.time() - started
+    check(took < 1, "the player's ack took %.2f s at the limit" % took)
+    log = server.text()
+    check(len(log) < 4096, "%d bytes of log at the limit" % len(log))
+    check(log.count("out of file descriptors") == 1 and "accepting connections again" not in log,
+          "one line for the shortage: %r" % log)
+    # The flood goes: connections are accepted again.
+    for ws in held:
+        ws.close()
+    deadline = time.time() + 5
+    while True:
+        try:
+            ws = wire.WebSocket(server.port, timeout=2)
+            break
+        except (wire.Closed, OSError) as refused:
+            check(time.time() < deadline, "no websocket 5 s after the flood: %s" % refused)
+            time.sleep(0.2)
+    ws.close()
+    act_and_wait(actor, 1, unit, figures)
+    deadline = time.time() + 3  # a second without a failed accept ends it
+    while "accepting connections again after" not in server.text():
+        check(time.time() < deadline, "the end of the shortage is not logged: %r" %
+              server.text()[-600:])
+        time.sleep(0.1)
+
+
+def frames_of(data):
+    """The whole server frames at the start of `data`: [(opcode, payload)]
+    and the bytes left."""
+    frames = []
+    while len(data) >= 2:
+        n, head = data[1] & 0x7F, 2
+        if n == 126:
+            n, head = int.from_bytes(data[2:4], "big"), 4
+        elif n == 127:
+            n, head = int.from_bytes(data[2:10], "big"), 10
+        if len(data) < head + n:
+            break
+        frames.append((data[0] & 0x0F, data[head:head + n]))
+        data = data[head + n:]
+    return frames, data
+
+
+def case_ping(server, scenarios):
+    """--ping-interval-s 1: a websocket that answers pings (brigade_wire
+    does, like browsers and lws) stays open for 5 s and is pinged about
+    once a second with a payload; one that sends a message every 0.4 s is
+    never pinged; one that never answers (a raw socket after the
+    handshake) gets a ping after 1 s and the close 1008 "no answer to
+    ping" after about 2, logged once."""
+    answering = wire.WebSocket(server.port, timeout=5)
+    chatty = Client(server)
+    silent = wire.WebSocket(server.port, timeout=5)
+    opened = time.time()
+    silent.sock.setblocking(False)
+    heard, seen = silent.pending, []  # the silent one's bytes, its frames with their times
+    next_chat = opened
+    while time.time() < opened + 5:
+        ready, _, _ = select.select([answering.sock, silent.sock], [], [], 0.05)
+        if answering.sock in ready:
+            answering.sock.settimeout(0.02)
+            try:
+                answering.recv()  # answers the pings; the server sends nothing else
+                raise Failure("the answering websocket got a message")
+            except socket.timeout:
+                pass
+        if silent.sock in ready:
+            try:
+                chunk = silent.sock.recv(4096)
+            except BlockingIOError:
+                chunk = b""
+            heard += chunk
+            frames, heard = frames_of(heard)
+            seen += [(time.time() - opened, opcode, payload) for opcode, payload in frames]
+        if time.time() >= next_chat:
+            answer = chatty.ask({"type": "act", "action": {"kind": "done"}})
+            check(answer.get("type") == "error", "the chatty websocket: %r" % answer)
+            next_chat += 0.4
+    print("the answering websocket: %d pings; the silent one: %r" %
+          (len(answering.pings), [(round(t, 2), op, p) for t, op, p in seen]))
+    check(3 <= len(answering.pings) <= 6 and all(len(p) == 8 for p in answering.pings),
+          "the answering websocket: pings %r in 5 s, not about one a second with a payload" %
+          answering.pings)
+    answer = Client.__new__(Client)
+    answer.ws, answer.request = answering, 0
+    check(answer.ask({"type": "act", "action": {"kind": "done"}}).get("type") == "error",
+          "the answering websocket is open after 5 s")
+    check(not chatty.ws.pings, "the chatty websocket was pinged %d times" % len(chatty.ws.pings))
+    check(len(seen) >= 2 and seen[0][1] == 0x9 and 1.0 <= seen[0][0] < 1.6,
+          "the silent websocket's first frame, a ping after 1 s: %r" % seen[:1])
+    close = [(t, p) for t, op, p in seen if op == 0x8]
+    check(close and 1.9 <= close[0][0] < 3.0 and
+          close[0][1] == struct.pack(">H", 1008) + b"no answer to ping",
+          "the silent websocket's close 1008 after about 2 s: %r" % close)
+    check(server.text().count("no answer to a ping in 1 s, closing") == 1,
+          "the silent websocket's close is logged once")
+    answering.close()
+    chatty.close()
+    silent.sock.close()
 
 
 def expect_rate_limited(answer, request=None, at_least=1, at_most=None):
@@ -547,7 +776,14 @@ CASES = {
     "busy_queue": (case_busy_queue, ["--rate-failed-joins", "0", "--rate-messages", "0"]),
     "game_lifecycle": (case_game_lifecycle, ["--game-waiting-end", "2s", "--game-idle-end", "3s",
                                              "--game-idle-report", "1s"]),
+    # --max-connections far above the descriptors: the real limit is met.
+    "descriptors": (case_descriptors, ["--max-connections", "1000", "--join-timeout-s", "0"]),
 }
+
+CASES["ping"] = (case_ping, ["--ping-interval-s", "1"])
+
+# brigaded's open files limit (ulimit -n) in a case.
+OPEN_FILES = {"descriptors": 80}
 
 
 def main():
@@ -556,7 +792,7 @@ def main():
         return 2
     name, brigaded, scenarios = sys.argv[1:]
     case, extra = CASES[name]
-    server = Server(brigaded, extra)
+    server = Server(brigaded, extra, open_files=OPEN_FILES.get(name))
     return run_case(name, server, case, scenarios)
 
 

@@ -277,6 +277,9 @@ options)
     check_bad --listen --listen not-an-address
     check_bad --web --web "$TMP/no-such-folder"
     check_bad --data --data ""
+    check_bad --ping-interval-s --ping-interval-s 3601
+    check_bad --ping-interval-s --ping-interval-s 1s
+    printf '%s' "$out" | grep -q -- '--ping-interval-s S' || fail "--help lacks --ping-interval-s"
     # --data is created with its parents; --listen takes IPv6 too.
     "$BRIGADED" --port 0 --listen ::1 --data "$TMP/deep/er/data" --web "$TMP/web" \
         > "$TMP/server.log" 2>&1 &

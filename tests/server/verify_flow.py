@@ -18,6 +18,8 @@ usage: verify_flow.py CASE BRIGADED BRIGADE SCENARIOS_DIR
                   §10.3 recomputes every die from the revealed seed (the
                   same seeds give the same dice) and another player seed
                   gives other dice.
+  ping_cli        `brigade play` answers the server's pings (brigaded
+                  --ping-interval-s 1): idle 4.5 s, it is still served.
 
 usage: verify_flow.py journal_dice EXPORT [GAME]
 
@@ -568,7 +570,33 @@ def case_umpire_cli_restart(server, brigade, scenarios, brigaded):
     check(status == 0, "the restarted brigaded exit status %r" % status)
 
 
+def case_ping_cli(server, brigade, scenarios):
+    """brigaded --ping-interval-s 1: `brigade play`, idle for 4.5 s (the
+    server pings it after 1 s and would close it after 2 unanswered),
+    answers the pings itself (libwebsockets does), so that its `hash` 4.5 s
+    later is answered and nothing was closed for want of a pong."""
+    creator = Client(server)
+    game, seats = create_game(creator, scenarios)
+    creator.close()
+    url = "ws://127.0.0.1:%d" % server.port
+    player = subprocess.Popen([brigade, "play", "--server", url, "--game", game, "--token",
+                               seats["A"]], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(4.5)
+        out, err = player.communicate("hash\nquit\n", timeout=30)
+    finally:
+        if player.poll() is None:
+            player.kill()
+            player.wait()
+    check(player.returncode == 0 and re.search(r"seq \d+, snapshot hash [0-9a-f]{64}", out),
+          "brigade play after 4.5 s idle (%d): %s %s" % (player.returncode, out[-300:], err))
+    check("joined game %s seat A" % game in server.text(), "the CLI joined")
+    check("no answer to a ping" not in server.text(), "a connection went unanswered")
+
+
 CASES = {"verify_export": case_verify_export, "verify_seeds": case_verify_seeds,
+         "ping_cli": case_ping_cli,
          "umpire_cli_restart": case_umpire_cli_restart,
          "spectator_delay_restart": case_spectator_delay_restart,
          "verify_restart": case_verify_restart}
@@ -581,7 +609,7 @@ def main():
         print("usage: verify_flow.py {%s} BRIGADED BRIGADE SCENARIOS_DIR" % "|".join(CASES))
         return 2
     name, brigaded, brigade, scenarios = sys.argv[1:]
-    server = Server(brigaded)
+    server = Server(brigaded, ["--ping-interval-s", "1"] if name == "ping_cli" else [])
     try:
         if name in ("verify_restart", "spectator_delay_restart", "umpire_cli_restart"):
             CASES[name](server, brigade, scenarios, brigaded)
