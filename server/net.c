@@ -433,6 +433,12 @@ struct server_net {
     bool short_announced;     /* this shortage has had a line */
     unsigned long short_refused, short_refused_total; /* since the last line, in all */
     uint64_t adopt_failed_ms; /* rate limit of "lws would not take a connection" */
+    /* Accepted sockets whose request is not in yet (server_net_peek): held
+     * here, and counted with `sockets`, until lws takes them. */
+    struct server_peek *peeks; /* doubly linked, newest first */
+    size_t peeking;
+    uv_timer_t peek_timer;
+    bool peek_timer_initialised;
 
     /* Dead peers (server_net_options.ping_interval_ms, 0: off): the
      * liveness lists (server_connection.alive_list), oldest first, and
@@ -565,10 +571,10 @@ static bool server_net_admitted(server_net *net, struct lws *wsi)
     lws_get_peer_simple(wsi, address, sizeof(address));
     char reason[200];
     /* Every socket counts, this one too: each holds a descriptor. */
-    if (net->max_connections && net->sockets > net->max_connections) {
+    if (net->max_connections && net->sockets + net->peeking > net->max_connections) {
         snprintf(reason, sizeof(reason),
                  "the server has %zu connections, its limit (brigaded --max-connections): try "
-                 "again later", net->sockets - 1);
+                 "again later", net->sockets + net->peeking - 1);
     } else if (net->max_per_address && !server_rate_address_local(address)) {
         const server_net_address *a = server_net_address_find(net, address);
         if (!a || a->count < net->max_per_address)
@@ -808,6 +814,219 @@ static void server_net_adopt(server_net *net, int fd)
     }
 }
 
+/* ---------------------------------------------------- the request, peeked */
+
+/*
+ * Before lws has a socket, its request is looked at (MSG_PEEK: the bytes
+ * stay for lws): a websocket upgrade that names subprotocols, none of them
+ * brigade.v1, is answered HTTP 400 with the reason (PROTOCOL.md §1). lws
+ * 4.1.6 closes such a handshake before any callback but
+ * LWS_CALLBACK_HTTP_CONFIRM_UPGRADE, which is never handled here
+ * (CVE-2025-11677). Everything else goes to lws as it came. A socket that
+ * sends no whole head within SERVER_NET_PEEK_TIMEOUT_MS is closed (as lws
+ * does with an idle new socket); a head over SERVER_NET_PEEK_BYTES goes to
+ * lws, whose own limits answer it.
+ */
+#define SERVER_NET_PEEK_BYTES 8192
+#define SERVER_NET_PEEK_TIMEOUT_MS 5000
+
+typedef struct server_peek {
+    server_net *net;
+    int fd;
+    uv_poll_t poll;
+    uint64_t since_ms;
+    bool adopt;                       /* to lws once the poll handle is closed */
+    struct server_peek *prev, *next;  /* in net->peeks */
+} server_peek;
+
+static void server_net_adopt(server_net *net, int fd);
+static void server_net_cap_recheck(server_net *net);
+static void server_net_peek_expire(uv_timer_t *timer);
+
+/* The subprotocols a websocket upgrade's head names (its
+ * Sec-WebSocket-Protocol headers), checked for brigade.v1: returns true
+ * when the head is such an upgrade that names some but not brigade.v1,
+ * with the first name it gave in `named`. */
+static bool server_net_head_wrong_protocol(const char *head, char *named, size_t size)
+{
+    bool upgrade = false, offered = false, ours = false;
+    named[0] = '\0';
+    for (const char *line = strstr(head, "\r\n"); line && line[2] && line[2] != '\r';
+         line = strstr(line + 2, "\r\n")) {
+        const char *name = line + 2;
+        const char *end = strstr(name, "\r\n");
+        const char *colon = memchr(name, ':', end ? (size_t)(end - name) : strlen(name));
+        if (!colon)
+            continue;
+        size_t name_length = (size_t)(colon - name);
+        const char *value = colon + 1;
+        size_t value_length = end ? (size_t)(end - value) : strlen(value);
+        if (name_length == 7 && strncasecmp(name, "upgrade", 7) == 0) {
+            for (size_t i = 0; i + 9 <= value_length; i++)
+                if (strncasecmp(value + i, "websocket", 9) == 0)
+                    upgrade = true;
+        } else if (name_length == 22 && strncasecmp(name, "sec-websocket-protocol", 22) == 0) {
+            /* Comma-separated tokens. */
+            size_t at = 0;
+            while (at < value_length) {
+                while (at < value_length && (value[at] == ' ' || value[at] == '\t' ||
+                                             value[at] == ','))
+                    at++;
+                size_t start = at;
+                while (at < value_length && value[at] != ',' && value[at] != ' ' &&
+                       value[at] != '\t')
+                    at++;
+                if (at == start)
+                    continue;
+                offered = true;
+                if (at - start == strlen(SERVER_NET_SUBPROTOCOL) &&
+                    strncmp(value + start, SERVER_NET_SUBPROTOCOL, at - start) == 0)
+                    ours = true;
+                else if (!named[0]) {
+                    size_t copy = at - start < size - 1 ? at - start : size - 1;
+                    for (size_t i = 0; i < copy; i++) /* printable only, for the answer */
+                        named[i] = value[start + i] > ' ' && value[start + i] < 127
+                                       ? value[start + i] : '?';
+                    named[copy] = '\0';
+                }
+            }
+        }
+    }
+    return upgrade && offered && !ours;
+}
+
+static void server_net_peek_unlink(server_peek *peek)
+{
+    server_net *net = peek->net;
+    if (peek->prev)
+        peek->prev->next = peek->next;
+    else
+        net->peeks = peek->next;
+    if (peek->next)
+        peek->next->prev = peek->prev;
+    peek->prev = peek->next = NULL;
+    net->peeking--;
+}
+
+/* The poll handle is closed: the socket goes to lws, or is closed. */
+static void server_net_peek_closed(uv_handle_t *handle)
+{
+    server_peek *peek = handle->data;
+    server_net *net = peek->net;
+    if (peek->adopt && !net->stopping)
+        server_net_adopt(net, peek->fd);
+    else
+        close(peek->fd);
+    free(peek);
+    if (!net->torn_down)
+        server_net_cap_recheck(net);
+}
+
+/* Ends the peek: to lws (`adopt`) or closed, once libuv lets go of the
+ * descriptor (one poll handle a descriptor: lws makes its own). */
+static void server_net_peek_end(server_peek *peek, bool adopt)
+{
+    peek->adopt = adopt;
+    server_net_peek_unlink(peek);
+    uv_poll_stop(&peek->poll);
+    uv_close((uv_handle_t *)&peek->poll, server_net_peek_closed);
+}
+
+/* 400 with the reason, the request read (a close with unread bytes would
+ * be a reset, which may overtake the answer), then closed. */
+static void server_net_peek_refuse(server_peek *peek, const char *named)
+{
+    char body[256], answer[512];
+    int body_length = snprintf(body, sizeof(body),
+                               "brigaded serves the websocket subprotocol %s only, not \"%s\" "
+                               "(PROTOCOL.md section 1)\n", SERVER_NET_SUBPROTOCOL, named);
+    int length = snprintf(answer, sizeof(answer),
+                          "HTTP/1.1 400 Bad Request\r\n"
+                          "Content-Type: text/plain; charset=utf-8\r\n"
+                          "Content-Length: %d\r\n"
+                          "Connection: close\r\n"
+                          "\r\n%s", body_length, body);
+    char drain[SERVER_NET_PEEK_BYTES];
+    while (recv(peek->fd, drain, sizeof(drain), MSG_DONTWAIT) > 0)
+        ;
+    ssize_t sent = send(peek->fd, answer, (size_t)length, MSG_NOSIGNAL | MSG_DONTWAIT);
+    (void)sent; /* best effort: closed either way */
+    server_net_refusal_log(peek->net, "a subprotocol other than brigade.v1 (HTTP 400)", "?");
+    server_net_peek_end(peek, false);
+}
+
+static void server_net_peek_ready(uv_poll_t *poll, int status, int events)
+{
+    (void)events;
+    server_peek *peek = poll->data;
+    if (status < 0) {
+        server_net_peek_end(peek, false);
+        return;
+    }
+    char head[SERVER_NET_PEEK_BYTES + 1];
+    ssize_t got = recv(peek->fd, head, SERVER_NET_PEEK_BYTES, MSG_PEEK | MSG_DONTWAIT);
+    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return;
+    if (got <= 0) { /* closed, or failed, before a request */
+        server_net_peek_end(peek, false);
+        return;
+    }
+    head[got] = '\0';
+    if (!strstr(head, "\r\n\r\n") && got < SERVER_NET_PEEK_BYTES && memchr(head, '\0', (size_t)got) == NULL)
+        return; /* the head is not all in yet */
+    char named[64];
+    if (server_net_head_wrong_protocol(head, named, sizeof(named)))
+        server_net_peek_refuse(peek, named);
+    else
+        server_net_peek_end(peek, true);
+}
+
+/* Holds an accepted socket until its head is in (server_net_peek_ready). */
+static void server_net_peek_start(server_net *net, int fd)
+{
+    server_peek *peek = calloc(1, sizeof(*peek));
+    if (!peek || uv_poll_init(&net->loop, &peek->poll, fd) != 0) {
+        free(peek);
+        server_net_adopt(net, fd); /* as before: lws decides */
+        return;
+    }
+    peek->net = net;
+    peek->fd = fd;
+    peek->poll.data = peek;
+    peek->since_ms = uv_now(&net->loop);
+    peek->next = net->peeks;
+    if (net->peeks)
+        net->peeks->prev = peek;
+    net->peeks = peek;
+    net->peeking++;
+    uv_poll_start(&peek->poll, UV_READABLE | UV_DISCONNECT, server_net_peek_ready);
+    if (net->peek_timer_initialised && !uv_is_active((uv_handle_t *)&net->peek_timer))
+        uv_timer_start(&net->peek_timer, server_net_peek_expire, 1000, 1000);
+}
+
+/* Once a second while sockets are held: those past the deadline close. */
+static void server_net_peek_expire(uv_timer_t *timer)
+{
+    server_net *net = timer->data;
+    uint64_t now = uv_now(&net->loop);
+    server_peek *peek = net->peeks;
+    while (peek) {
+        server_peek *next = peek->next;
+        if (now - peek->since_ms >= SERVER_NET_PEEK_TIMEOUT_MS)
+            server_net_peek_end(peek, false);
+        peek = next;
+    }
+    if (!net->peeks)
+        uv_timer_stop(timer);
+}
+
+/* Every held socket closed (shutdown). */
+static void server_net_peeks_close(server_net *net)
+{
+    while (net->peeks)
+        server_net_peek_end(net->peeks, false);
+}
+
 /*
  * Accepts what waits, at most SERVER_NET_ACCEPT_BATCH, and hands it to lws.
  * At max_connections + SERVER_NET_CAP_SLACK sockets stops watching the
@@ -818,7 +1037,8 @@ static void server_net_adopt(server_net *net, int fd)
 static void server_net_accept(server_net *net, bool retry)
 {
     for (int n = 0; n < SERVER_NET_ACCEPT_BATCH; n++) {
-        if (net->max_connections && net->sockets >= net->max_connections + SERVER_NET_CAP_SLACK) {
+        if (net->max_connections &&
+            net->sockets + net->peeking >= net->max_connections + SERVER_NET_CAP_SLACK) {
             net->at_cap = true;
             server_net_listen_pause(net);
             return;
@@ -837,7 +1057,7 @@ static void server_net_accept(server_net *net, bool retry)
             server_net_descriptors_short(net, error);
             return;
         }
-        server_net_adopt(net, fd);
+        server_net_peek_start(net, fd);
     }
     server_net_listen_resume(net);
 }
@@ -868,8 +1088,15 @@ static void server_net_socket_closed(server_net *net)
 {
     if (net->sockets)
         net->sockets--;
-    if (net->at_cap &&
-        (!net->max_connections || net->sockets < net->max_connections + SERVER_NET_CAP_SLACK))
+    server_net_cap_recheck(net);
+}
+
+/* A descriptor is free (a socket lws held, or one held before it):
+ * below the cap the listen socket is watched again. */
+static void server_net_cap_recheck(server_net *net)
+{
+    if (net->at_cap && (!net->max_connections || net->sockets + net->peeking <
+                                                     net->max_connections + SERVER_NET_CAP_SLACK))
         net->at_cap = false;
     if (!net->at_cap)
         server_net_listen_resume(net);
@@ -919,6 +1146,7 @@ static int server_net_listen_open(server_net *net, const char *address, int port
  * system from now on). */
 static void server_net_listen_close(server_net *net)
 {
+    server_net_peeks_close(net);
     server_net_listen_pause(net);
     if (net->accept_timer_initialised)
         uv_timer_stop(&net->accept_timer);
@@ -1915,6 +2143,7 @@ static void server_net_teardown(server_net *net)
     server_net_listen_close(net);
     server_net_handle_close(&net->listen_poll, &net->listen_poll_initialised);
     server_net_handle_close(&net->accept_timer, &net->accept_timer_initialised);
+    server_net_handle_close(&net->peek_timer, &net->peek_timer_initialised);
     if (net->context)
         lws_context_destroy(net->context);
     bool signals = net->signals_started;
@@ -2174,8 +2403,12 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
         net->accept_timer.data = net;
         net->accept_timer_initialised = true;
     }
+    if (uv_timer_init(&net->loop, &net->peek_timer) == 0) {
+        net->peek_timer.data = net;
+        net->peek_timer_initialised = true;
+    }
     server_net_listen_resume(net);
-    if (!net->listen_polling || !net->accept_timer_initialised) {
+    if (!net->listen_polling || !net->accept_timer_initialised || !net->peek_timer_initialised) {
         *error = SERVER_NET_ERROR_LOOP;
         server_net_message(message, message_size, "cannot watch the listen socket");
         server_net_destroy(net);

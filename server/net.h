@@ -7,7 +7,7 @@
  *                       index.html; 404 for anything missing or outside
  *   websocket           subprotocol "brigade.v1" only (PROTOCOL.md §1);
  *                       a client asking for no or another subprotocol is
- *                       refused during the handshake
+ *                       answered HTTP 400 with the reason
  *
  * The network layer knows bytes, not messages: it hands every complete
  * binary websocket message (fragments reassembled, at most

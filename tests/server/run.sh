@@ -226,6 +226,16 @@ subprotocol_refused)
     probe --protocol chat --timeout 3000
     expect_line "$PROBE_OUT" refused
     expect_no_line "$PROBE_OUT" open
+    # Only subprotocols it does not serve: HTTP 400 naming the one offered.
+    upgrade "Sec-WebSocket-Protocol: chat, superchat"
+    [ "$UPGRADE_STATUS" = 400 ] || fail "an upgrade for chat: $UPGRADE_STATUS"
+    printf '%s' "$UPGRADE_BODY" | grep -q 'subprotocol brigade.v1 only, not "chat"' ||
+        fail "the 400 does not say why: $UPGRADE_BODY"
+    # brigade.v1 among others is served.
+    upgrade "Sec-WebSocket-Protocol: chat, brigade.v1"
+    [ "$UPGRADE_STATUS" = 101 ] || fail "an upgrade offering brigade.v1 among others: $UPGRADE_STATUS"
+    # A plain HTTP request still goes through as before.
+    expect_http /healthz 200
     probe --protocol brigade.v1 --linger 100
     expect_line "$PROBE_OUT" open
     expect_http /healthz 200
