@@ -24,7 +24,9 @@
  * (SO_REUSEADDR, as lws did; the port in use and --port 0's port from our
  * own bind and getsockname), a uv_poll_t on it, and per readiness at most
  * SERVER_NET_ACCEPT_BATCH accept4(SOCK_NONBLOCK | SOCK_CLOEXEC), each
- * socket (TCP_NODELAY, as lws's listener sets) handed to
+ * socket (TCP_NODELAY, as lws's listener sets), once its request's head
+ * is in (peeked, left for lws: "the request, peeked" below, which answers
+ * an upgrade for another subprotocol 400), handed to
  * lws_adopt_descriptor_vhost(LWS_ADOPT_SOCKET | LWS_ADOPT_HTTP): what
  * lws's listener itself does after its accept, so the HTTP role, the
  * websocket upgrade, static files and /healthz are lws's as before.
