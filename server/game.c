@@ -231,6 +231,7 @@ struct server_games {
      * --game-idle-*): the options, and the timer that applies them. */
     size_t max_games;
     size_t ended_count;          /* games in memory whose battle has ended (not capped) */
+    size_t password_work_max;    /* slow password hashes at once (--password-checks) */
     uint64_t idle_report_ms, idle_end_ms, waiting_end_ms;
     uv_timer_t life_timer;
     bool life_timer_open;
@@ -270,7 +271,7 @@ struct server_games {
     bool stopping;               /* server_games_stop: no request carries on */
     /* Spectator passwords (server/password.h): the cache's key (random, this
      * process's), the slow hashes on the threadpool (at most
-     * SERVER_GAMES_PASSWORD_WORK_MAX, a create's or a join's check) and the
+     * password_work_max, a create's or a join's check) and the
      * checks among them, each answering every join that waits for it. */
     unsigned char password_key[SERVER_PASSWORD_KEY_BYTES];
     size_t password_work;
@@ -1524,6 +1525,8 @@ server_games *server_games_new(const server_games_options *options, char *messag
     games->crash_at = options->crash_at;
     games->rates = options->rates;
     games->max_games = options->max_games ? options->max_games : SERVER_GAMES_MAX;
+    games->password_work_max =
+        options->password_checks ? options->password_checks : SERVER_GAMES_PASSWORD_WORK_MAX;
     games->idle_report_ms = options->idle_report_ms;
     games->idle_end_ms = options->idle_end_ms;
     games->waiting_end_ms = options->waiting_end_ms;
@@ -2405,7 +2408,7 @@ done:
  * the slow hash of a create's password and the check of a spectator's
  * join run on the libuv threadpool (uv_queue_work), never on the loop;
  * their after-callbacks carry on on the loop. At most
- * SERVER_GAMES_PASSWORD_WORK_MAX are in flight (game.h); one more is
+ * password_work_max (brigaded --password-checks) are in flight; one more is
  * refused with `unavailable`. A password verified good is kept as its tag
  * (server_password_tag: HMAC-SHA-256 under the process's random key, in
  * memory only) in the game, so that the next joins with it are checked by
@@ -2418,11 +2421,11 @@ done:
 static bool server_games_password_busy(server_games *games, server_connection *connection,
                                        int64_t request)
 {
-    if (games->password_work < SERVER_GAMES_PASSWORD_WORK_MAX)
+    if (games->password_work < games->password_work_max)
         return false;
-    server_games_send_error(connection, request, PROTOCOL_ERROR_UNAVAILABLE,
-                            "busy, try again: the server is checking %d spectator passwords "
-                            "already", SERVER_GAMES_PASSWORD_WORK_MAX);
+    server_games_send_retry(connection, request, PROTOCOL_ERROR_UNAVAILABLE, 1000,
+                            "busy, try again: the server is checking %zu spectator passwords "
+                            "already (brigaded --password-checks)", games->password_work_max);
     return true;
 }
 
@@ -2696,7 +2699,7 @@ static bool server_games_password_known(const server_games *games, const server_
  * waits for the check of that password for that game already running, or
  * for a new one on the threadpool, and is handled again when the check is
  * done (server_password_checked). Answers the join itself only when it
- * cannot wait: `unavailable` (SERVER_GAMES_PASSWORD_WORK_MAX checks run),
+ * cannot wait: `unavailable` (password_work_max checks run),
  * `internal` (memory).
  */
 static void server_games_password_check(server_games *games, server_session *session,

@@ -92,8 +92,9 @@
 /* Slow spectator password hashes (scrypt, server/password.h) on the libuv
  * threadpool at once, server-wide: a create's, or a join's check (joins
  * with the same password for the same game wait for one check together).
- * One more is refused with `unavailable` ("busy, try again"), so that a
- * flood of passwords queues no unbounded work. */
+ * One more is refused with `unavailable` ("busy, try again", retry_after 1),
+ * so that a flood of passwords queues no unbounded work. The default of
+ * brigaded --password-checks. */
 #define SERVER_GAMES_PASSWORD_WORK_MAX 4
 
 typedef struct server_games server_games;
@@ -125,6 +126,9 @@ typedef struct server_games_options {
      * connection is joined to it. */
     size_t max_games;
     uint64_t idle_report_ms, idle_end_ms, waiting_end_ms;
+    /* Slow spectator password hashes in flight at once (0:
+     * SERVER_GAMES_PASSWORD_WORK_MAX; brigaded --password-checks). */
+    size_t password_checks;
     /* TEST HOOK, for the crash tests only (tests/journal/crash_test.py):
      * main() reads BRIGADE_TEST_CRASH=before-commit[:N] or after-commit[:N]
      * from the environment into these; the server then kills itself with

@@ -88,6 +88,7 @@ typedef struct server_options {
     long rate_failed_joins;         /* a minute, a connection or an address */
     /* Game lifecycle (server/game.h); seconds, 0: never */
     long max_games;
+    long password_checks;
     long game_idle_report_s, game_idle_end_s, game_waiting_end_s;
     /* --allow-origin: browser origins besides the server's own page */
     char origin_text[SERVER_ORIGINS_MAX][128];
@@ -196,6 +197,12 @@ static const server_option server_option_table[] = {
      "players (an ended game leaves memory once nobody is joined\n"
      "to it). A create past it is refused with 'unavailable' and\n"
      "retry_after. 1..10000000. Default 10000."},
+    {"password-checks", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(password_checks), 1, 256,
+     "checks",
+     "spectator passwords hashed or checked at once (scrypt, about\n"
+     "40 ms of a core and 16 MiB each, on libuv's threadpool); one\n"
+     "more is refused with 'unavailable' and retry_after 1.\n"
+     "1..256. Default 4."},
     {"game-idle-report", "TIME", SERVER_OPTION_DURATION, SERVER_OPTION_AT(game_idle_report_s), 0,
      366L * 86400L, NULL,
      "a game with no action for TIME (90s, 30m, 12h, 7d; digits\n"
@@ -570,6 +577,7 @@ int main(int argc, char **argv)
         .rate_creates = SERVER_DEFAULT_RATE_CREATES,
         .rate_failed_joins = SERVER_DEFAULT_RATE_FAILED_JOINS,
         .max_games = SERVER_GAMES_MAX,
+        .password_checks = SERVER_GAMES_PASSWORD_WORK_MAX,
         .game_idle_report_s = SERVER_DEFAULT_IDLE_REPORT_S,
         .game_idle_end_s = SERVER_DEFAULT_IDLE_END_S,
         .game_waiting_end_s = SERVER_DEFAULT_WAITING_END_S,
@@ -616,6 +624,7 @@ int main(int argc, char **argv)
         .data_dir = options.data_dir,
         .busy_timeout_ms = (int)options.journal_busy_ms,
         .max_games = (size_t)options.max_games,
+        .password_checks = (size_t)options.password_checks,
         .idle_report_ms = (uint64_t)options.game_idle_report_s * 1000u,
         .idle_end_ms = (uint64_t)options.game_idle_end_s * 1000u,
         .waiting_end_ms = (uint64_t)options.game_waiting_end_s * 1000u,
