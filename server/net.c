@@ -473,6 +473,12 @@ static server_net *server_net_from_wsi(struct lws *wsi)
 static void server_net_log_emit(int level, const char *line)
 {
     (void)level;
+    /* lws writes this warning for every handshake our admission refused
+     * (a 503, a 403, a 400): a flood of refusals would be a flood of lines.
+     * The refusal itself is logged by server_net_refusal_log, at most a
+     * line a second with a count. */
+    if (strstr(line, "User code denied connection"))
+        return;
     /* lws lines end with a newline; never log seat tokens: lws at ERR/WARN
      * level does not print frame contents. */
     fprintf(stderr, "brigaded: lws: %s", line);

@@ -146,6 +146,8 @@ def case_connections(server, scenarios):
     ws.close()
     check("websocket refused from 127.0.0.1: the server has 4 connections" in server.text(),
           "the refusal is logged")
+    check("User code denied connection" not in server.text(),
+          "lws's own line a refusal is not logged (a flood of refusals would flood the log)")
 
 
 def local_address():
