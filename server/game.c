@@ -244,6 +244,8 @@ struct server_games {
     brigade_battle *spare[SERVER_GAMES_SPARE_BATTLES]; /* owned */
     size_t spare_count;
     time_t join_failure_logged;          /* the second of the last refused join logged */
+    time_t rate_close_logged;            /* ... and of the last close for the message rate */
+    unsigned long rate_closes_unlogged;
     /* Games whose players have a watcher count to hear (a list through
      * server_game.watchers_next), sent by watchers_timer. */
     server_game *watchers_due;
@@ -3732,9 +3734,21 @@ static bool server_games_admit(server_games *games, server_session *session,
         return true;
     }
     if (++session->refused_in_a_row >= SERVER_GAMES_REFUSED_MAX) {
-        fprintf(stderr, "brigaded: connection %lu from %s closed: %u messages in a row over "
-                        "its rate\n", server_connection_id(connection),
-                server_connection_address(connection), session->refused_in_a_row);
+        /* At most a line a second: a flood of such clients is one line. */
+        time_t now = time(NULL);
+        if (games->rate_close_logged == now) {
+            games->rate_closes_unlogged++;
+        } else {
+            fprintf(stderr, "brigaded: connection %lu from %s closed: %u messages in a row over "
+                            "its rate", server_connection_id(connection),
+                    server_connection_address(connection), session->refused_in_a_row);
+            if (games->rate_closes_unlogged)
+                fprintf(stderr, " (and %lu more closed so in the last second)",
+                        games->rate_closes_unlogged);
+            fputc('\n', stderr);
+            games->rate_close_logged = now;
+            games->rate_closes_unlogged = 0;
+        }
         server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
         return false;
     }
