@@ -295,8 +295,12 @@ static int replay_game(journal_loaded *loaded, const replay_options *options,
             else if (seat)
                 fprintf(out, "\nseq %" PRId64 ", side %s%s\n", record->seq, seat,
                         record->rolled_back ? " (rolled back)" : "");
-            else
-                fprintf(out, "\nseq %" PRId64 ", the umpire%s\n", record->seq,
+            else /* the umpire's seat; its first event tells the server's own end */
+                fprintf(out, "\nseq %" PRId64 ", %s%s\n", record->seq,
+                        record->event.kind == BRIGADE_BATTLE_EVENT_UMPIRE_RULED &&
+                                record->event.umpire.ruling == BRIGADE_UMPIRE_LAPSED
+                            ? "the server (the battle left idle)"
+                            : "the umpire",
                         record->rolled_back ? " (rolled back)" : "");
         }
         fputs(record->rolled_back ? "  (rolled back) " : "  ", out);

@@ -642,6 +642,16 @@ def case_game_lifecycle(server, scenarios):
     check(answer.get("type") == "welcome" and answer["state"] == state,
           "a late join gets the final state: %r" % answer.get("type"))
     again.close()
+    # brigade replay names the server, not an umpire, for its end.
+    import subprocess
+    brigade = os.path.join(os.path.dirname(os.path.dirname(server.brigaded)), "client-cli",
+                           "brigade")
+    done = subprocess.run([brigade, "replay", "--data", os.path.join(server.tmp, "data"),
+                           "--game", table.game], capture_output=True, text=True, timeout=30)
+    check(done.returncode == 0, "replay: %s %s" % (done.stdout, done.stderr))
+    check("the server (the battle left idle)" in done.stdout and
+          "the server ends the battle: no action for 3 s" in done.stdout,
+          "replay tells the server's end: %s" % done.stdout[-600:])
 
 
 def case_busy_queue(server, scenarios):
