@@ -1066,7 +1066,7 @@ const char *game_display_error_words(const char *code)
         {"too_large", "the message is too large"},
         {"not_joined", "join a game first"},
         {"read_only", "a spectator watches and cannot act"},
-        {"unknown_game", "no such game on this server"},
+        {"unknown_game", "no such game on this server, or the server cannot play it (the message says why)"},
         {"bad_token", "the token does not open a seat of this game"},
         {"wrong_seat", "not this seat's to do"},
         {"held", "the umpire holds the game; wait for the release"},
