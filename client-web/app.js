@@ -324,9 +324,10 @@ function play({ game, token, password, watch }) {
         $('joining').hidden = true;
         battle.hidden = !state;
         // A spectator of a game with a password (or a wrong link). Seat
-        // tokens are 64 hex digits, spectator ids 32 (§6.1): a refused seat
-        // token is a wrong link, not a missing password.
-        if (detail.code === 'bad_token' && !joined && !/^[0-9a-f]{64}$/i.test(token)) {
+        // tokens are 64 hex digits, spectator ids 32 (§6.1): only a refused
+        // spectator id may be a missing password; anything else refused
+        // (a seat token, a link cut short) is a wrong link.
+        if (detail.code === 'bad_token' && !joined && /^[0-9a-f]{32}$/i.test(token)) {
           store(PASSWORD_KEY(game), '');
           pill.dataset.status = 'password';
           pill.textContent = password ? 'Password refused' : 'Password needed';

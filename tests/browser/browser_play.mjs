@@ -718,7 +718,17 @@ async function passwordGame(browser, base) {
   check((await page.textContent('label[for="link-A"]')).includes('(French)'), 'the game from a shipped scenario does not name side A');
   const hint = await page.textContent('.created-link.link-spectator');
   check(hint.includes('password') && hint.includes('2 phase changes late'), `the spectators' link does not say what they need: "${hint}"`);
-  await page.goto(await page.inputValue('#link-spectator'));
+  const spectatorLink = await page.inputValue('#link-spectator');
+  // A seat's link cut short by one character is a wrong link, not a
+  // spectator who needs the password.
+  const cut = (await page.inputValue('#link-A')).slice(0, -1);
+  const wrong = await (await browser.newContext({ viewport: PHONE })).newPage();
+  await wrong.goto(cut);
+  await wrong.waitForSelector('#stopped', { state: 'visible', timeout: STEP_MS });
+  check(await wrong.locator('#password-form:visible').count() === 0, 'a cut-short seat link asks for a password');
+  check((await wrong.textContent('#stopped-reason')).includes('bad_token'), 'a cut-short seat link does not say the token is wrong');
+  await wrong.close();
+  await page.goto(spectatorLink);
   await page.waitForSelector('#password-form', { state: 'visible', timeout: STEP_MS });
   check(await page.evaluate(() => document.activeElement.id) === 'password-input', 'the password field is not focused');
   await page.fill('#password-input', 'wrong');
