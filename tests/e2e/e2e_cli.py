@@ -212,7 +212,13 @@ def script(args, processes):
                              stderr=subprocess.PIPE, text=True)
     player.stdin.write("wait phase=melee\n")
     player.stdin.flush()
-    time.sleep(0.5)
+    # Joined first (the server logs it): a server gone before the first
+    # join is another case ("the server is gone", no reconnecting).
+    deadline = time.time() + 10
+    while time.time() < deadline and not any(
+            "joined game %s seat A" % created["game"] in line for line in list(other.log)):
+        time.sleep(0.05)
+    time.sleep(0.2)
     other.process.send_signal(signal.SIGTERM)
     try:
         out, err = player.communicate(timeout=15)
