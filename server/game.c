@@ -3762,12 +3762,13 @@ static bool server_games_admit(server_games *games, server_session *session,
             server_games_message_clear(&message);
         }
     }
+    char shared[64] = "";
+    if (!server_rate_address_local(server_connection_address(connection)))
+        snprintf(shared, sizeof(shared), " (%g from one address)",
+                 games->rates.address_messages.per_second);
     server_games_send_retry(connection, bytes ? status.request : 0, PROTOCOL_ERROR_RATE_LIMITED,
-                            wait,
-                            "too many messages: at most %g a second from one connection "
-                            "(%g from one address); nothing done",
-                            games->rates.messages.per_second,
-                            games->rates.address_messages.per_second);
+                            wait, "too many messages: at most %g a second from one connection%s; "
+                            "nothing done", games->rates.messages.per_second, shared);
     return false;
 }
 
