@@ -371,7 +371,6 @@ function play({ game, token, password, watch }) {
     $('joining').hidden = true;
     battle.hidden = false;
     $('game-title').textContent = typeof state.title === 'string' ? state.title : 'Brigade';
-    document.title = `${$('game-title').textContent} — Brigade`;
     battle.dataset.mode = mode;
     battle.dataset.seat = seat || '';
     const badge = $('seat-badge');
@@ -387,6 +386,9 @@ function play({ game, token, password, watch }) {
     umpire.update(state, { mode, seq });
     const mine = mode === 'play' && awaitingList(state).includes(seat) && !holdReason(state);
     if (mine && !wasMine) announce(`Your move: ${phaseWords(state)}`);
+    // The tab says it too, for a player looking at another tab.
+    const ruling = mode === 'umpire' && (pendingList(state).length > 0 || reportsForUmpire(state).length > 0);
+    document.title = `${mine ? 'Your move · ' : ruling ? 'Your ruling · ' : ''}${$('game-title').textContent} — Brigade`;
     wasMine = mine;
     const hold = holdReason(state);
     if (wasHold !== null && hold !== wasHold) {

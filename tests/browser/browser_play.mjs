@@ -395,6 +395,9 @@ async function play(browser, server, base) {
     // Only the winner is offered the choice.
     check(await pages[OTHER[winner]].locator('#act-initiative-A').count() === 0,
       `${label}: the initiative loser is offered the choice`);
+    // The winner's tab says it is their move; the other's does not.
+    check((await pages[winner].title()).startsWith('Your move · '), `${label}: the winner's tab title is "${await pages[winner].title()}"`);
+    check(!(await pages[OTHER[winner]].title()).startsWith('Your move'), `${label}: the loser's tab title says it is their move`);
     await act(pages[winner], '#act-initiative-A', `${label} ${winner} chooses`, { keyboard: winner === 'B' });
 
     for (const seat of ['A', 'B']) await waitStatus(pages[seat], { turn, phase: 'mandatory_moves' }, `${label} ${seat}`);
