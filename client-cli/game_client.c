@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <libwebsockets.h>
 
@@ -88,18 +89,34 @@ int game_client_url_parse(const char *text, game_client_url *url, char *message,
         game_client_message(message, size, "the server URL is empty");
         return -1;
     }
-    static const char scheme[] = "ws://";
-    if (strncmp(text, "wss://", 6) == 0) {
+    /* http:// is what brigaded prints; https:// is TLS as wss:// is. */
+    static const struct {
+        const char *prefix;
+        bool tls;
+    } schemes[] = {{"ws://", false}, {"http://", false}, {"wss://", true}, {"https://", true}};
+    const char *host = NULL;
+    for (size_t i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++) {
+        size_t length = strlen(schemes[i].prefix);
+        if (strncasecmp(text, schemes[i].prefix, length) == 0) {
+            host = text + length;
+            url->tls = schemes[i].tls;
+            break;
+        }
+    }
+    if (!host) {
         game_client_message(message, size,
-                            "'%.200s': wss:// is not supported by this version; use ws://",
-                            text);
+                            "'%.200s': the URL must start with ws://, http://, wss:// or "
+                            "https://", text);
         return -1;
     }
-    if (strncmp(text, scheme, sizeof(scheme) - 1) != 0) {
-        game_client_message(message, size, "'%.200s': the URL must start with ws://", text);
+#if !defined(LWS_WITH_TLS)
+    if (url->tls) {
+        game_client_message(message, size,
+                            "'%.200s': TLS (wss://, https://) is not available in this build "
+                            "(libwebsockets without TLS); use ws://", text);
         return -1;
     }
-    const char *host = text + sizeof(scheme) - 1;
+#endif
     const char *host_end;
     const char *after;
     if (*host == '[') {
@@ -130,7 +147,7 @@ int game_client_url_parse(const char *text, game_client_url *url, char *message,
         }
     }
     memcpy(url->host, host, host_length);
-    url->port = 80;
+    url->port = url->tls ? 443 : 80;
     if (*after == ':') {
         after++;
         long port = 0;
@@ -338,13 +355,13 @@ static int game_client_callback(struct lws *wsi, enum lws_callback_reasons reaso
             /* `in` is not always NUL-terminated within len: copy it. */
             size_t n = strnlen(text, len < 200 ? len : 200);
             snprintf(reason_text, sizeof(reason_text),
-                     "cannot connect to ws://%s:%d%s: is brigaded running there? "
+                     "cannot connect to %s://%s:%d%s: is brigaded running there? "
                      "(libwebsockets says: %.*s)",
-                     client->url.host, client->url.port, client->url.path, (int)n, text);
+                     GAME_CLIENT_URL_SCHEME(&client->url), client->url.host, client->url.port, client->url.path, (int)n, text);
         } else {
             snprintf(reason_text, sizeof(reason_text),
-                     "cannot connect to ws://%s:%d%s (connection refused or no server there)",
-                     client->url.host, client->url.port, client->url.path);
+                     "cannot connect to %s://%s:%d%s (connection refused or no server there)",
+                     GAME_CLIENT_URL_SCHEME(&client->url), client->url.host, client->url.port, client->url.path);
         }
         game_client_ended(client, reason_text);
         return 0;
@@ -472,6 +489,9 @@ game_client *game_client_new(const game_client_handlers *handlers, void *context
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof(info));
     info.options = LWS_SERVER_OPTION_LIBUV;
+#if defined(LWS_WITH_TLS)
+    info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT; /* for wss:// */
+#endif
     info.foreign_loops = foreign_loops;
     info.port = CONTEXT_PORT_NO_LISTEN;
     info.protocols = client->protocols;
@@ -520,6 +540,12 @@ int game_client_connect(game_client *client, const game_client_url *url, char *m
     info.protocol = GAME_CLIENT_SUBPROTOCOL;
     info.local_protocol_name = GAME_CLIENT_SUBPROTOCOL;
     info.pwsi = &client->wsi;
+#if defined(LWS_WITH_TLS)
+    /* wss://: TLS, the certificate checked against OpenSSL's default CAs
+     * (the system's; SSL_CERT_FILE names another file of them). */
+    if (url->tls)
+        info.ssl_connection = LCCSCF_USE_SSL;
+#endif
     client->link = GAME_CLIENT_CONNECTING;
     struct lws *wsi = lws_client_connect_via_info(&info);
     if (!wsi) {
@@ -529,8 +555,8 @@ int game_client_connect(game_client *client, const game_client_url *url, char *m
         client->wsi = NULL;
         client->link = GAME_CLIENT_IDLE;
         if (!reported) {
-            game_client_message(message, size, "cannot connect to ws://%s:%d%s",
-                                url->host, url->port, url->path);
+            game_client_message(message, size, "cannot connect to %s://%s:%d%s",
+                                GAME_CLIENT_URL_SCHEME(url), url->host, url->port, url->path);
             return -1;
         }
         return 0;

@@ -36,8 +36,9 @@
 /* The server URL when none is given. */
 #define GAME_CLIENT_DEFAULT_URL "ws://127.0.0.1:7681"
 
-/* A parsed ws:// URL. */
+/* A parsed ws:// or wss:// URL. */
 typedef struct game_client_url {
+    bool tls;       /* wss:// or https:// */
     char host[256]; /* host name or address, without IPv6 brackets */
     int port;       /* 1..65535; 80 when the URL names none */
     char path[512]; /* starts with '/' */
@@ -45,10 +46,15 @@ typedef struct game_client_url {
 
 /*
  * Parses `text` of the form ws://HOST[:PORT][/PATH] (HOST may be an IPv6
- * literal in brackets) into `url`. Returns 0, or -1 with one line in
- * `message` (size `size`) naming what is wrong, e.g. "'http://x': the URL
- * must start with ws://". wss:// is refused (no TLS in this version).
+ * literal in brackets) into `url`; http:// is taken as ws://, and wss:// or
+ * https:// as TLS (port 443 by default; refused with "TLS ... is not
+ * available in this build" when libwebsockets has no TLS). Returns 0, or -1
+ * with one line in `message` (size `size`) naming what is wrong, e.g.
+ * "'ftp://x': the URL must start with ws://, http://, wss:// or https://".
  */
+/* "ws" or "wss", for messages naming the URL. */
+#define GAME_CLIENT_URL_SCHEME(url) ((url)->tls ? "wss" : "ws")
+
 int game_client_url_parse(const char *text, game_client_url *url, char *message, size_t size);
 
 typedef struct game_client game_client;

@@ -16,8 +16,10 @@
  */
 #include "game_commands.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -83,6 +85,7 @@ typedef struct game_options {
     bool json;
     unsigned timeout_seconds;
     bool timeout_given;             /* --timeout on the command line */
+    char token_buffer[PROTOCOL_TOKEN_MAX + 1]; /* the token read from --token-file */
 } game_options;
 
 /* One input line waiting to run. */
@@ -313,11 +316,13 @@ static void game_run_deadline_fired(uv_timer_t *timer)
         return;
     case GAME_DEADLINE_START:
         if (run->reconnects > 0)
-            game_run_say(run, "could not reconnect to ws://%s:%d%s within %u s; giving up",
+            game_run_say(run, "could not reconnect to %s://%s:%d%s within %u s; giving up",
+                         GAME_CLIENT_URL_SCHEME(&run->url),
                          run->url.host, run->url.port, run->url.path,
                          run->options.timeout_seconds);
         else
-            game_run_say(run, "no answer from ws://%s:%d%s within %u s", run->url.host,
+            game_run_say(run, "no answer from %s://%s:%d%s within %u s",
+                         GAME_CLIENT_URL_SCHEME(&run->url), run->url.host,
                          run->url.port, run->url.path, run->options.timeout_seconds);
         game_run_finish(run, 1);
         return;
@@ -1704,93 +1709,196 @@ static void game_run_on_sigint(uv_signal_t *handle, int signum)
 
 /* ------------------------------------------------------------ options */
 
+/* Each command's lines of the help, without the "usage:" line. */
+static const char game_usage_new[] =
+    "  new [--server URL] [--json] [--spectator-password P] [--spectator-delay N]\n"
+    "      SCENARIO.json\n"
+    "                    create a game from a scenario file and print the two\n"
+    "                    players' join commands and the spectators' (who see the\n"
+    "                    state N phase changes late with --spectator-delay) (--json:\n"
+    "                    {\"game\", \"seats\": {A, B, umpire}, \"spectator\"});\n"
+    "                    exit 3 when the server refuses the scenario\n";
+static const char game_usage_play[] =
+    "  play [--server URL] [--json] [--timeout S] --game ID\n"
+    "       (--token TOKEN | --token-file FILE)\n"
+    "  play ... --game ID --spectator ID [--password P]\n"
+    "                    (watch read-only as a spectator)\n"
+    "                    play one side, or umpire with the umpire's token:\n"
+    "                    interactive at a terminal ('help' lists the\n"
+    "                    commands), else reads commands from stdin one at a time\n"
+    "                    (exit 0, or 3 if any was refused); --json prints every\n"
+    "                    server message as one JSON line\n";
+static const char game_usage_state[] =
+    "  state [--server URL] [--json] [--timeout S] --game ID\n"
+    "       (--token TOKEN | --token-file FILE)\n"
+    "                    print the game's snapshot with its seq and hash\n";
+static const char game_usage_common[] =
+    "                    (--server defaults to " GAME_CLIENT_DEFAULT_URL
+    ", --timeout to 30 s;\n"
+    "                    exit 1: no server, connection lost, refused, timed out)\n";
+static const char game_usage_details[] =
+    "\n"
+    "--server URL: ws://HOST[:PORT][/PATH], or http:// as brigaded prints it\n"
+    "  (the same as ws://); wss:// or https:// for TLS (to a proxy in front of\n"
+    "  brigaded; port 443 when none is given).\n";
+static const char game_usage_token[] =
+    "The seat's token: --token TOKEN or --token-file FILE (its first line,\n"
+    "  without surrounding white space), at most one of them; without either,\n"
+    "  the environment variable BRIGADE_TOKEN. A token in a file or the\n"
+    "  environment is not shown by ps. With --spectator ID neither is read.\n";
+
 void game_commands_usage(FILE *out)
 {
-    fputs("  new [--server URL] [--json] [--spectator-password P] [--spectator-delay N]\n"
-          "      SCENARIO.json\n"
-          "                    create a game from a scenario file and print the two\n"
-          "                    players' join commands and the spectators' (who see the\n"
-          "                    state N phase changes late with --spectator-delay) (--json:\n"
-          "                    {\"game\", \"seats\": {A, B, umpire}, \"spectator\"});\n"
-          "                    exit 3 when the server refuses the scenario\n"
-          "  play [--server URL] [--json] [--timeout S] --game ID --token TOKEN\n"
-          "  play ... --game ID --spectator ID [--password P]\n"
-          "                    (watch read-only as a spectator)\n"
-          "                    play one side, or umpire with the umpire's token:\n"
-          "                    interactive at a terminal ('help' lists the\n"
-          "                    commands), else reads commands from stdin one at a time\n"
-          "                    (exit 0, or 3 if any was refused); --json prints every\n"
-          "                    server message as one JSON line\n"
-          "  state [--server URL] [--json] --game ID --token TOKEN\n"
-          "                    print the game's snapshot with its seq and hash\n"
-          "                    (--server defaults to " GAME_CLIENT_DEFAULT_URL
-          ", --timeout to 30 s;\n"
-          "                    exit 1: no server, connection lost, refused, timed out)\n",
-          out);
+    fputs(game_usage_new, out);
+    fputs(game_usage_play, out);
+    fputs(game_usage_state, out);
+    fputs(game_usage_common, out);
 }
 
-/* Parses the options of `command`; 0, or 2 after one line on err. */
+void game_command_usage(FILE *out, const char *name)
+{
+    bool new_game = strcmp(name, "new") == 0;
+    bool play = strcmp(name, "play") == 0;
+    fprintf(out, "usage: brigade %s [options]%s\n\n", name,
+            new_game ? " SCENARIO.json" : "");
+    fputs(new_game ? game_usage_new : play ? game_usage_play : game_usage_state, out);
+    fputs(game_usage_common, out);
+    fputs(game_usage_details, out);
+    if (!new_game)
+        fputs(game_usage_token, out);
+    fputs("-h, --help: print this help and exit.\n", out);
+}
+
+/* Reads the first line of `path` into `buffer` (size PROTOCOL_TOKEN_MAX + 1),
+ * without the white space around it; 0, or 2 after one line on err (which
+ * never shows the token). */
+static int game_token_file_read(const char *name, const char *path, char *buffer, FILE *err)
+{
+    FILE *file = fopen(path, "r");
+    if (!file) {
+        fprintf(err, "brigade %s: --token-file: ", name);
+        game_display_text(err, path);
+        fprintf(err, ": %s\n", strerror(errno));
+        return 2;
+    }
+    char line[4096];
+    bool got = fgets(line, sizeof(line), file) != NULL;
+    bool failed = ferror(file);
+    fclose(file);
+    size_t length = got ? strlen(line) : 0;
+    const char *begin = line;
+    while (length > 0 && isspace((unsigned char)begin[length - 1]))
+        length--;
+    while (length > 0 && isspace((unsigned char)*begin)) {
+        begin++;
+        length--;
+    }
+    if (failed || length == 0 || length > PROTOCOL_TOKEN_MAX) {
+        fprintf(err, "brigade %s: --token-file: ", name);
+        game_display_text(err, path);
+        if (failed)
+            fputs(": cannot be read\n", err);
+        else if (length == 0)
+            fputs(": the first line is empty (it holds the seat's token)\n", err);
+        else
+            fprintf(err, ": the first line is not a token (1..%d bytes)\n", PROTOCOL_TOKEN_MAX);
+        memset(line, 0, sizeof(line));
+        return 2;
+    }
+    memcpy(buffer, begin, length);
+    buffer[length] = '\0';
+    memset(line, 0, sizeof(line));
+    return 0;
+}
+
+/* The long options of new, play and state (getopt_long). */
+enum {
+    GAME_OPT_SERVER = 256,
+    GAME_OPT_GAME,
+    GAME_OPT_TOKEN,
+    GAME_OPT_TOKEN_FILE,
+    GAME_OPT_TIMEOUT,
+    GAME_OPT_SPECTATOR,
+    GAME_OPT_PASSWORD,
+    GAME_OPT_SPECTATOR_PASSWORD,
+    GAME_OPT_SPECTATOR_DELAY,
+    GAME_OPT_JSON
+};
+
+static const struct option game_long_options[] = {
+    {"server", required_argument, NULL, GAME_OPT_SERVER},
+    {"game", required_argument, NULL, GAME_OPT_GAME},
+    {"token", required_argument, NULL, GAME_OPT_TOKEN},
+    {"token-file", required_argument, NULL, GAME_OPT_TOKEN_FILE},
+    {"timeout", required_argument, NULL, GAME_OPT_TIMEOUT},
+    {"spectator", required_argument, NULL, GAME_OPT_SPECTATOR},
+    {"password", required_argument, NULL, GAME_OPT_PASSWORD},
+    {"spectator-password", required_argument, NULL, GAME_OPT_SPECTATOR_PASSWORD},
+    {"spectator-delay", required_argument, NULL, GAME_OPT_SPECTATOR_DELAY},
+    {"json", no_argument, NULL, GAME_OPT_JSON},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* Parses the options of `command`; 0, 1 after the help was printed on out,
+ * or 2 after one line on err. */
 static int game_options_parse(game_run_command command, const char *name, int argc,
-                              char **argv, game_options *options, FILE *err)
+                              char **argv, game_options *options, FILE *out, FILE *err)
 {
     memset(options, 0, sizeof(*options));
     options->server = GAME_CLIENT_DEFAULT_URL;
     options->timeout_seconds = GAME_TIMEOUT_DEFAULT;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--json") == 0) {
-            options->json = true;
-            continue;
+    const char *token_file = NULL;
+    bool token_given = false;
+    opterr = 0; /* our own messages */
+    optind = 0; /* glibc: start afresh */
+    for (;;) {
+        int found = getopt_long(argc, argv, ":h", game_long_options, NULL);
+        if (found == -1)
+            break;
+        const char *value = optarg;
+        if (found == 'h') {
+            game_command_usage(out, name);
+            return 1;
         }
-        static const char *const valued[] = {"--server",   "--game",     "--token",
-                                             "--timeout",  "--spectator", "--password",
-                                             "--spectator-password", "--spectator-delay"};
-        const char *option = NULL;
-        const char *value = NULL;
-        for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++) {
-            size_t length = strlen(valued[k]);
-            if (strcmp(arg, valued[k]) == 0) {
-                option = valued[k];
-                if (i + 1 >= argc) {
-                    fprintf(err, "brigade %s: %s needs a value\n", name, option);
-                    return 2;
-                }
-                value = argv[++i];
-            } else if (strncmp(arg, valued[k], length) == 0 && arg[length] == '=') {
-                option = valued[k];
-                value = arg + length + 1;
-            }
-            if (option)
-                break;
-        }
-        if (!option) {
-            if (arg[0] == '-' && arg[1] != '\0') {
-                fprintf(err, "brigade %s: unknown option '", name);
-                game_display_text(err, arg);
-                fputs("' (see 'brigade help')\n", err);
-                return 2;
-            }
-            if (command == GAME_RUN_NEW && !options->scenario_path) {
-                options->scenario_path = arg;
-                continue;
-            }
-            fprintf(err, "brigade %s: unexpected argument '", name);
-            game_display_text(err, arg);
-            fputs("' (see 'brigade help')\n", err);
+        if (found == ':') {
+            fprintf(err, "brigade %s: ", name);
+            game_display_text(err, argv[optind - 1]);
+            fputs(" needs a value\n", err);
             return 2;
         }
-        if (strcmp(option, "--server") == 0) {
+        if (found == '?') {
+            fprintf(err, "brigade %s: unknown option '", name);
+            game_display_text(err, argv[optind - 1]);
+            fprintf(err, "' (see 'brigade %s --help')\n", name);
+            return 2;
+        }
+        switch (found) {
+        case GAME_OPT_JSON:
+            options->json = true;
+            break;
+        case GAME_OPT_SERVER:
             options->server = value;
-        } else if (strcmp(option, "--game") == 0) {
+            break;
+        case GAME_OPT_GAME:
             options->game = value;
-        } else if (strcmp(option, "--token") == 0 || strcmp(option, "--spectator") == 0) {
-            if (options->token) {
-                fprintf(err, "brigade %s: give one of --token and --spectator, once\n", name);
+            break;
+        case GAME_OPT_TOKEN:
+        case GAME_OPT_TOKEN_FILE:
+        case GAME_OPT_SPECTATOR:
+            if (token_given) {
+                fprintf(err, "brigade %s: give one of --token, --token-file and --spectator, "
+                             "once\n", name);
                 return 2;
             }
-            options->token = value;
-            options->spectator = strcmp(option, "--spectator") == 0;
-        } else if (strcmp(option, "--spectator-delay") == 0) {
+            token_given = true;
+            if (found == GAME_OPT_TOKEN_FILE)
+                token_file = value;
+            else
+                options->token = value;
+            options->spectator = found == GAME_OPT_SPECTATOR;
+            break;
+        case GAME_OPT_SPECTATOR_DELAY: {
             char *end = NULL;
             errno = 0;
             long phases = strtol(value, &end, 10);
@@ -1801,18 +1909,24 @@ static int game_options_parse(game_run_command command, const char *name, int ar
                 return 2;
             }
             options->spectator_delay = (int)phases;
-        } else if (strcmp(option, "--password") == 0 ||
-                   strcmp(option, "--spectator-password") == 0) {
+            break;
+        }
+        case GAME_OPT_PASSWORD:
+        case GAME_OPT_SPECTATOR_PASSWORD: {
+            const char *option =
+                found == GAME_OPT_PASSWORD ? "--password" : "--spectator-password";
             if (strlen(value) == 0 || strlen(value) > PROTOCOL_TOKEN_MAX) {
                 fprintf(err, "brigade %s: %s: a password is 1..%d bytes\n", name, option,
                         PROTOCOL_TOKEN_MAX);
                 return 2;
             }
-            if (strcmp(option, "--password") == 0)
+            if (found == GAME_OPT_PASSWORD)
                 options->password = value;
             else
                 options->spectator_password = value;
-        } else {
+            break;
+        }
+        case GAME_OPT_TIMEOUT: {
             char *end = NULL;
             errno = 0;
             unsigned long seconds = strtoul(value, &end, 10);
@@ -1825,7 +1939,22 @@ static int game_options_parse(game_run_command command, const char *name, int ar
             }
             options->timeout_seconds = (unsigned)seconds;
             options->timeout_given = true;
+            break;
         }
+        default:
+            fprintf(err, "brigade %s: unknown option (see 'brigade %s --help')\n", name, name);
+            return 2;
+        }
+    }
+    for (int i = optind; i < argc; i++) {
+        if (command == GAME_RUN_NEW && !options->scenario_path) {
+            options->scenario_path = argv[i];
+            continue;
+        }
+        fprintf(err, "brigade %s: unexpected argument '", name);
+        game_display_text(err, argv[i]);
+        fprintf(err, "' (see 'brigade %s --help')\n", name);
+        return 2;
     }
     if (command == GAME_RUN_NEW) {
         if (!options->scenario_path) {
@@ -1833,9 +1962,9 @@ static int game_options_parse(game_run_command command, const char *name, int ar
                          "[--server URL] [--json] SCENARIO.json)\n");
             return 2;
         }
-        if (options->game || options->token || options->password) {
-            fprintf(err, "brigade new: --game, --token, --spectator and --password belong to "
-                         "play and state\n");
+        if (options->game || token_given || options->password) {
+            fprintf(err, "brigade new: --game, --token, --token-file, --spectator and "
+                         "--password belong to play and state\n");
             return 2;
         }
         return 0;
@@ -1850,10 +1979,25 @@ static int game_options_parse(game_run_command command, const char *name, int ar
         fprintf(err, "brigade %s: --password goes with --spectator ID\n", name);
         return 2;
     }
+    const char *token_from = "--token";
+    if (token_file) {
+        if (game_token_file_read(name, token_file, options->token_buffer, err) != 0)
+            return 2;
+        options->token = options->token_buffer;
+        token_from = "--token-file";
+    } else if (!token_given) {
+        const char *environment = getenv("BRIGADE_TOKEN");
+        if (environment && environment[0]) {
+            options->token = environment;
+            token_from = "BRIGADE_TOKEN";
+        }
+    }
     if (!options->game || !options->token) {
         fprintf(err, "brigade %s: missing %s (usage: brigade %s [--server URL] [--json] "
-                     "--game ID (--token TOKEN | --spectator ID))\n",
-                name, !options->game ? "--game ID" : "--token TOKEN or --spectator ID", name);
+                     "--game ID (--token TOKEN | --token-file FILE | --spectator ID), or "
+                     "the token in BRIGADE_TOKEN)\n",
+                name, !options->game ? "--game ID" : "the seat's token or --spectator ID",
+                name);
         return 2;
     }
     size_t game_length = strlen(options->game);
@@ -1865,8 +2009,8 @@ static int game_options_parse(game_run_command command, const char *name, int ar
     size_t token_length = strlen(options->token);
     if (token_length == 0 || token_length > PROTOCOL_TOKEN_MAX) {
         /* The token itself is never echoed. */
-        fprintf(err, "brigade %s: --token: a token is 1..%d bytes\n", name,
-                PROTOCOL_TOKEN_MAX);
+        fprintf(err, "brigade %s: %s: a token is 1..%d bytes\n", name,
+                options->spectator ? "--spectator" : token_from, PROTOCOL_TOKEN_MAX);
         return 2;
     }
     return 0;
@@ -1941,7 +2085,11 @@ static int game_run_main(game_run_command command, const char *name, int argc, c
     run->out = out;
     run->err = err;
     run->next_request = 1;
-    int status = game_options_parse(command, name, argc, argv, &run->options, err);
+    int status = game_options_parse(command, name, argc, argv, &run->options, out, err);
+    if (status == 1) {
+        free(run);
+        return fflush(out) == 0 ? 0 : 1;
+    }
     char message[300];
     if (status == 0 && game_client_url_parse(run->options.server, &run->url, message,
                                              sizeof(message)) != 0) {
@@ -2030,6 +2178,7 @@ static int game_run_main(game_run_command command, const char *name, int argc, c
     protocol_value_free(run->state);
     free(run->scenario);
     fflush(out);
+    memset(run->options.token_buffer, 0, sizeof(run->options.token_buffer));
     free(run);
     return status;
 }

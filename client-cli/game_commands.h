@@ -5,6 +5,9 @@
  *   brigade play  [--server URL] [--json] [--timeout S] --game ID --token TOKEN
  *   brigade state [--server URL] [--json] [--timeout S] --game ID --token TOKEN
  *
+ * (--token-file FILE or the environment's BRIGADE_TOKEN instead of --token;
+ * -h/--help prints the command's usage; options are read with getopt_long.)
+ *
  * new sends `create` with the scenario file's text (PROTOCOL.md §5.1) and
  * prints the game id and both seats' join commands (with --json:
  * {"game": ID, "seats": {"A": TOKEN, "B": TOKEN}}). It is the only command
@@ -86,5 +89,10 @@ int game_command_state(int argc, char **argv, FILE *out, FILE *err);
 
 /* Writes the usage lines of the three commands (for `brigade help`). */
 void game_commands_usage(FILE *out);
+
+/* Writes `brigade NAME --help` ("new", "play" or "state"): the usage line,
+ * the command's lines, --server's URL forms and (play, state) where the
+ * seat's token comes from. */
+void game_command_usage(FILE *out, const char *name);
 
 #endif

@@ -35,21 +35,39 @@ typedef struct replay_options {
     bool json;
 } replay_options;
 
+static const char journal_usage_replay[] =
+    "  replay (--data DIR | --journal FILE) [--game ID] [--json]\n"
+    "                    without --game: list the journal's games; with it: print\n"
+    "                    the game's events (turns, phases, every roll with its\n"
+    "                    modifiers) and the snapshot hash of the rebuilt state\n";
+static const char journal_usage_export[] =
+    "  export (--data DIR | --journal FILE) --game ID OUTPUT\n"
+    "                    write the game's journal to the new file OUTPUT, to replay\n"
+    "                    elsewhere (brigade replay --journal OUTPUT --game ID)\n";
+static const char journal_usage_verify[] =
+    "  verify EXPORT [--game ID]\n"
+    "                    recompute every die of an ended game (EXPORT: the file\n"
+    "                    brigade export wrote) from the revealed server seed and\n"
+    "                    the players' seeds, check the commitment; OK or each\n"
+    "                    mismatch (PROTOCOL.md §10.3)\n";
+
 void journal_commands_usage(FILE *out)
 {
-    fputs("  replay (--data DIR | --journal FILE) [--game ID] [--json]\n"
-          "                    without --game: list the journal's games; with it: print\n"
-          "                    the game's events (turns, phases, every roll with its\n"
-          "                    modifiers) and the snapshot hash of the rebuilt state\n"
-          "  export (--data DIR | --journal FILE) --game ID OUTPUT\n"
-          "                    write the game's journal to the new file OUTPUT, to replay\n"
-          "                    elsewhere (brigade replay --journal OUTPUT --game ID)\n"
-          "  verify EXPORT [--game ID]\n"
-          "                    recompute every die of an ended game (EXPORT: the file\n"
-          "                    brigade export wrote) from the revealed server seed and\n"
-          "                    the players' seeds, check the commitment; OK or each\n"
-          "                    mismatch (PROTOCOL.md §10.3)\n",
-          out);
+    fputs(journal_usage_replay, out);
+    fputs(journal_usage_export, out);
+    fputs(journal_usage_verify, out);
+}
+
+void journal_command_usage(FILE *out, const char *name)
+{
+    const char *text = strcmp(name, "replay") == 0   ? journal_usage_replay
+                       : strcmp(name, "export") == 0 ? journal_usage_export
+                                                     : journal_usage_verify;
+    /* The usage line: the text's first line, without its indent. */
+    size_t first = strcspn(text + 2, "\n");
+    fprintf(out, "usage: brigade %.*s\n\n", (int)first, text + 2);
+    fputs(text, out);
+    fputs("-h, --help: print this help and exit.\n", out);
 }
 
 /* Parses the options; 0, or 2 after one line on err. */

@@ -50,4 +50,7 @@ int journal_command_verify(int argc, char **argv, FILE *out, FILE *err);
 /* The usage lines of both commands (for `brigade help`). */
 void journal_commands_usage(FILE *out);
 
+/* Writes `brigade NAME --help` ("replay", "export" or "verify"). */
+void journal_command_usage(FILE *out, const char *name);
+
 #endif

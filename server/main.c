@@ -277,6 +277,7 @@ static void server_usage(FILE *out)
         }
     }
     fprintf(out, "  --help          print this and exit.\n"
+                 "  --version       print the program name and version and exit.\n"
                  "\n"
                  "GET /healthz answers 200 \"ok\". SIGINT or SIGTERM shut down cleanly\n"
                  "(websockets closed with 1001, exit status 0). Games are journaled and\n"
@@ -522,17 +523,18 @@ static bool server_option_read(const server_option *option, const char *value,
 
 /*
  * Parses argv into `options` (getopt_long over server_option_table).
- * Returns 0 to run, 1 when --help was printed, 2 for a bad option (message
+ * Returns 0 to run, 1 when --help or --version was printed, 2 for a bad option (message
  * printed to stderr, naming the option).
  */
 static int server_options_parse(int argc, char **argv, server_options *options)
 {
-    struct option longs[SERVER_OPTION_COUNT + 2];
+    struct option longs[SERVER_OPTION_COUNT + 3];
     for (size_t i = 0; i < SERVER_OPTION_COUNT; i++)
         longs[i] = (struct option){server_option_table[i].name, required_argument, NULL,
                                    (int)(256 + i)};
     longs[SERVER_OPTION_COUNT] = (struct option){"help", no_argument, NULL, 'h'};
-    longs[SERVER_OPTION_COUNT + 1] = (struct option){NULL, 0, NULL, 0};
+    longs[SERVER_OPTION_COUNT + 1] = (struct option){"version", no_argument, NULL, 'V'};
+    longs[SERVER_OPTION_COUNT + 2] = (struct option){NULL, 0, NULL, 0};
     opterr = 0; /* our own messages */
     optind = 1;
     for (;;) {
@@ -542,6 +544,10 @@ static int server_options_parse(int argc, char **argv, server_options *options)
             break;
         if (found == 'h') {
             server_usage(stdout);
+            return 1;
+        }
+        if (found == 'V') {
+            printf("brigaded %s\n", BRIGADE_VERSION);
             return 1;
         }
         if (found == ':') {

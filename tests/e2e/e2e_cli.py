@@ -21,9 +21,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_support import (Player, Server, arguments, check, run_main)  # noqa: E402
 
 
-def run(args, argv, stdin_text="", timeout=20):
+def run(args, argv, stdin_text="", timeout=20, env=None):
+    """Runs brigade; BRIGADE_TOKEN is taken out of the environment unless
+    `env` (extra variables) sets it."""
+    environment = {k: v for k, v in os.environ.items() if k != "BRIGADE_TOKEN"}
+    environment.update(env or {})
     return subprocess.run([args.brigade] + argv, input=stdin_text, capture_output=True,
-                          encoding="utf-8", timeout=timeout)
+                          encoding="utf-8", timeout=timeout, env=environment)
 
 
 def new_game(args, server):
@@ -38,6 +42,151 @@ def closed_port():
     port = probe.getsockname()[1]
     probe.close()
     return port
+
+
+def tls_proxy(processes, target_port):
+    """A TLS-terminating proxy in front of brigaded (as a wss:// user would
+    have), with a self-signed certificate for 127.0.0.1; returns (port,
+    certificate file), or None without the openssl program."""
+    import ssl
+    import threading
+    cert = os.path.join(processes.folder, "cert.pem")
+    key = os.path.join(processes.folder, "key.pem")
+    try:
+        made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                               "-keyout", key, "-out", cert, "-days", "1",
+                               "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                              capture_output=True, timeout=30)
+    except FileNotFoundError:
+        return None
+    check(made.returncode == 0, "openssl req: %r" % made.stderr)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+
+    def pipe(source, sink):
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                try:
+                    end.close()
+                except OSError:
+                    pass
+
+    def serve():
+        while True:
+            try:
+                raw, _ = listener.accept()
+            except OSError:
+                return
+            try:
+                secure = context.wrap_socket(raw, server_side=True)
+            except (OSError, ssl.SSLError):
+                raw.close()  # the client refused our certificate
+                continue
+            upstream = socket.create_connection(("127.0.0.1", target_port))
+            threading.Thread(target=pipe, args=(secure, upstream), daemon=True).start()
+            threading.Thread(target=pipe, args=(upstream, secure), daemon=True).start()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return listener.getsockname()[1], cert
+
+
+def options_checks(args, processes, server):
+    """--help and -h of every command, --version, the URL forms of --server
+    (http://, wss:// through a TLS proxy), the token from --token-file or
+    BRIGADE_TOKEN and their precedence."""
+    for command in ("melee", "new", "play", "state", "replay", "export", "verify"):
+        for flag in ("--help", "-h"):
+            done = run(args, [command, flag])
+            check(done.returncode == 0 and done.stderr == "" and
+                  done.stdout.startswith("usage: brigade %s" % command) and
+                  "--help" in done.stdout,
+                  "brigade %s %s: exit %d, %r %r" % (command, flag, done.returncode,
+                                                     done.stdout[:200], done.stderr))
+    done = run(args, ["play", "--game", "g", "--help"])  # anywhere among the options
+    check(done.returncode == 0 and done.stdout.startswith("usage: brigade play") and
+          "BRIGADE_TOKEN" in done.stdout and "--token-file FILE" in done.stdout,
+          "brigade play --game g --help: exit %d, %r" % (done.returncode, done.stdout))
+    version = os.environ.get("BRIGADE_VERSION")
+    check(version, "ctest should set BRIGADE_VERSION (the project version)")
+    done = run(args, ["--version"])
+    check(done.returncode == 0 and done.stdout == "brigade %s\n" % version,
+          "brigade --version: exit %d, %r" % (done.returncode, done.stdout))
+
+    created = new_game(args, server)
+    game, token_a = created["game"], created["seats"]["A"]
+
+    def state(server_url, *extra, env=None):
+        done = run(args, ["state", "--json", "--server", server_url, "--game", game,
+                          "--timeout", "10"] + list(extra), env=env)
+        seat = None
+        if done.returncode == 0:
+            seat = json.loads(done.stdout.splitlines()[-1]).get("seat")
+        return done, seat
+
+    # http:// as brigaded prints it, with a path.
+    http_url = "http://127.0.0.1:%d/" % server.port
+    done, seat = state(http_url, "--token", token_a)
+    check(done.returncode == 0 and seat == "A",
+          "state --server %s: exit %d, %r" % (http_url, done.returncode, done.stderr))
+
+    # --token-file: the first line without its white space; the token is
+    # never shown, also when the file's line is wrong.
+    token_file = os.path.join(processes.folder, "token_a")
+    with open(token_file, "w") as handle:
+        handle.write("  %s \r\nsecond line\n" % token_a)
+    done, seat = state(server.url, "--token-file", token_file)
+    check(done.returncode == 0 and seat == "A",
+          "--token-file: exit %d, %r" % (done.returncode, done.stderr))
+    empty = os.path.join(processes.folder, "token_empty")
+    with open(empty, "w") as handle:
+        handle.write("\n%s\n" % token_a)
+    done, _ = state(server.url, "--token-file", empty)
+    check(done.returncode == 2 and "first line is empty" in done.stderr and
+          token_a not in done.stderr, "--token-file, empty first line: exit %d, %r" %
+          (done.returncode, done.stderr))
+
+    # BRIGADE_TOKEN, and --token / --token-file before it.
+    done, seat = state(server.url, env={"BRIGADE_TOKEN": token_a})
+    check(done.returncode == 0 and seat == "A",
+          "BRIGADE_TOKEN: exit %d, %r" % (done.returncode, done.stderr))
+    wrong = {"BRIGADE_TOKEN": "not-a-token-%d" % os.getpid()}
+    done, seat = state(server.url, "--token", token_a, env=wrong)
+    check(done.returncode == 0 and seat == "A",
+          "--token before BRIGADE_TOKEN: exit %d, %r" % (done.returncode, done.stderr))
+    done, seat = state(server.url, "--token-file", token_file, env=wrong)
+    check(done.returncode == 0 and seat == "A",
+          "--token-file before BRIGADE_TOKEN: exit %d, %r" % (done.returncode, done.stderr))
+    done, _ = state(server.url, env=wrong)
+    check(done.returncode == 1 and "bad_token" in done.stderr and
+          wrong["BRIGADE_TOKEN"] not in done.stderr,
+          "a wrong BRIGADE_TOKEN: exit %d, %r" % (done.returncode, done.stderr))
+
+    # wss:// and https://: TLS to a proxy; its certificate is checked (refused
+    # without it among the CAs, accepted with SSL_CERT_FILE naming it).
+    proxy = tls_proxy(processes, server.port)
+    if proxy is None:
+        print("wss:// not checked: no openssl program", file=sys.stderr)
+        return
+    port, cert = proxy
+    wss_url = "wss://127.0.0.1:%d" % port
+    done, _ = state(wss_url, "--token", token_a)
+    check(done.returncode == 1 and ("cannot connect to %s/" % wss_url) in done.stderr,
+          "wss:// with an unknown certificate: exit %d, %r" % (done.returncode, done.stderr))
+    for url in (wss_url, "https://127.0.0.1:%d/" % port):
+        done, seat = state(url, "--token", token_a, env={"SSL_CERT_FILE": cert})
+        check(done.returncode == 0 and seat == "A",
+              "state --server %s: exit %d, %r" % (url, done.returncode, done.stderr))
 
 
 def script(args, processes):
@@ -70,13 +219,19 @@ def script(args, processes):
     for argv, words in ((["play", "--game", game], "--token"),
                         (["new"], "scenario"),
                         (["play", "--timeout", "0", "--game", game, "--token", "x"], "--timeout"),
-                        (["state", "--server", "http://x", "--game", "g", "--token", "t"],
-                         "ws://"),
+                        (["state", "--server", "ftp://x", "--game", "g", "--token", "t"],
+                         "ws://, http://, wss:// or https://"),
+                        (["state", "--game", "g", "--token", "t", "--token-file", "f"],
+                         "give one of --token, --token-file and --spectator"),
+                        (["play", "--game", "g", "--token-file",
+                          os.path.join(processes.folder, "no-such-file")], "no-such-file"),
                         (["play", "--bogus"], "unknown option")):
         done = run(args, argv)
         check(done.returncode == 2 and words in done.stderr and
               len(done.stderr.strip().splitlines()) == 1,
               "brigade %s: exit %d, %r" % (" ".join(argv), done.returncode, done.stderr))
+
+    options_checks(args, processes, server)
 
     # No server: exit 1 and a clear message.
     done = run(args, ["state", "--server", "ws://127.0.0.1:%d" % closed_port(),

@@ -13,6 +13,7 @@ set -u
 CASE=${1:?case}
 BRIGADED=${2:?brigaded}
 PROBE=${3:?ws_probe}
+BRIGADE_VERSION=${BRIGADE_VERSION:-?}  # the project version (ctest sets it)
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/brigade-server-test.XXXXXX")
@@ -271,6 +272,10 @@ options)
     out=$("$BRIGADED" --help 2>&1); st=$?
     [ $st = 0 ] || fail "--help exit $st"
     printf '%s' "$out" | grep -q -- '--port N' || fail "--help text"
+    printf '%s' "$out" | grep -q -- '--version' || fail "--help lacks --version"
+    version=$("$BRIGADED" --version 2>&1); st=$?
+    [ $st = 0 ] || fail "--version exit $st"
+    [ "$version" = "brigaded $BRIGADE_VERSION" ] || fail "--version printed '$version', expected 'brigaded $BRIGADE_VERSION'"
     check_bad() { # EXPECTED-WORD ARGS...
         local word=$1
         shift
