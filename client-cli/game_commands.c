@@ -116,6 +116,10 @@ typedef struct game_run {
     int64_t seq;
     char seat[16]; /* "A", "B", "spectator" or "umpire" */
     int64_t spectator_delay; /* the welcome's spectator_delay (a spectator's) */
+    /* Who is connected (PROTOCOL.md §6.8), as last heard; a player's or
+     * the umpire's only. */
+    bool has_presence;
+    protocol_presence presence;
     int64_t next_request;
     int64_t join_request;  /* the join in flight, 0 when none */
     /* This run's dice seed (PROTOCOL.md §10.3), 64 hex characters from
@@ -1221,6 +1225,47 @@ static int game_run_input_start(game_run *run)
 
 /* ----------------------------------------------------------- messages */
 
+/* "side B", "the umpire": who holds seat index 0 (A), 1 (B), 2 (umpire). */
+static const char *game_run_presence_who(int index)
+{
+    return index == 0 ? "side A" : index == 1 ? "side B" : "the umpire";
+}
+
+/*
+ * A change of who is connected (PROTOCOL.md §6.8): tells this player when
+ * another seat drops or comes back, and when a second client joins as
+ * this seat (one of them may be a mistake: a token given to two people).
+ */
+static void game_run_on_presence(game_run *run, const protocol_presence *now)
+{
+    int64_t before[3] = {run->presence.a, run->presence.b, run->presence.umpire};
+    int64_t after[3] = {now->a, now->b, now->umpire};
+    int own = strcmp(run->seat, "A") == 0 ? 0 : strcmp(run->seat, "B") == 0 ? 1
+              : strcmp(run->seat, "umpire") == 0 ? 2 : -1;
+    bool known = run->has_presence;
+    run->presence = *now;
+    run->has_presence = true;
+    if (run->options.json || run->command != GAME_RUN_PLAY)
+        return;
+    for (int i = 0; i < 3; i++) {
+        if (i == own) {
+            if (after[i] > 1 && (!known || after[i] > before[i]))
+                game_run_news(run, "another client is joined as %s, you, too (%" PRId64
+                                   " connections on this seat)", game_run_presence_who(i),
+                              after[i]);
+            continue;
+        }
+        if (!known) {
+            if (after[i] == 0 && i < 2)
+                game_run_news(run, "%s is not connected now", game_run_presence_who(i));
+        } else if (before[i] > 0 && after[i] == 0) {
+            game_run_news(run, "%s disconnected", game_run_presence_who(i));
+        } else if (before[i] == 0 && after[i] > 0) {
+            game_run_news(run, "%s is connected", game_run_presence_who(i));
+        }
+    }
+}
+
 static void game_run_on_welcome(game_run *run, protocol_server_message *message)
 {
     if (message->request != run->join_request) {
@@ -1281,6 +1326,10 @@ static void game_run_on_welcome(game_run *run, protocol_server_message *message)
                 protocol_value_count(protocol_value_map_get(run->state, "rolled_back"));
         }
         game_run_show_changes(run, true);
+        if (message->as.welcome.has_presence) {
+            run->has_presence = false; /* a fresh picture: say who is missing */
+            game_run_on_presence(run, &message->as.welcome.presence);
+        }
     } else {
         run->log_shown = protocol_value_count(protocol_value_map_get(run->state, "log"));
     }
@@ -1637,6 +1686,9 @@ static void game_run_on_message(void *context, protocol_value *value)
     case PROTOCOL_SERVER_RESUMED:
         if (run->command == GAME_RUN_PLAY)
             game_run_on_resumed(run, &message);
+        break;
+    case PROTOCOL_SERVER_PRESENCE:
+        game_run_on_presence(run, &message.as.presence);
         break;
     case PROTOCOL_SERVER_WATCHERS:
         /* --json printed it already. */

@@ -28,7 +28,8 @@ static const char *const error_code_names[] = {
     "read_only",   "held",           "unavailable",  "rate_limited"};
 static const char *const client_kind_names[] = {"create", "join", "act"};
 static const char *const server_kind_names[] = {"created", "welcome", "ack",     "error",
-                                                "delta",   "resumed", "watchers"};
+                                                "delta",   "resumed", "watchers",
+                                                "presence"};
 static const char *const action_kind_names[] = {
     "choose_initiative", "declare_charge", "respond", "sappers_reroll", "adjust",
     "done",              "hold",           "release", "note",           "umpire_adjust",
@@ -295,6 +296,31 @@ static protocol_message_error reader_unit(const member_reader *reader, const cha
         return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, key,
                            "a unit id holds no '.'");
     return error;
+}
+
+static protocol_message_error reader_int(const member_reader *reader, const char *key,
+                                         bool required, int64_t min, int64_t max, int64_t *out,
+                                         bool *present);
+
+/* The map member `key` {A: int, B: int, umpire: int} of §6.8 into *out;
+ * *present (when not NULL) says whether it was there. */
+static protocol_message_error reader_presence(const member_reader *reader, const char *key,
+                                              bool required, protocol_presence *out,
+                                              bool *present)
+{
+    const protocol_value *map = NULL;
+    protocol_message_error error = reader_member(reader, key, PROTOCOL_VALUE_MAP, required, &map);
+    if (present != NULL)
+        *present = map != NULL;
+    if (error != PROTOCOL_MESSAGE_OK || map == NULL)
+        return error;
+    member_reader seats = {.map = map, .where = key, .status = reader->status};
+    if ((error = reader_int(&seats, "A", true, 0, PROTOCOL_INT_SAFE_MAX, &out->a, NULL)) !=
+            PROTOCOL_MESSAGE_OK ||
+        (error = reader_int(&seats, "B", true, 0, PROTOCOL_INT_SAFE_MAX, &out->b, NULL)) !=
+            PROTOCOL_MESSAGE_OK)
+        return error;
+    return reader_int(&seats, "umpire", true, 0, PROTOCOL_INT_SAFE_MAX, &out->umpire, NULL);
 }
 
 /* An integer member in min..max. */
@@ -825,7 +851,8 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
                            protocol_value_string_get(type, NULL));
     out->kind = (protocol_server_kind)kind;
 
-    if (out->kind != PROTOCOL_SERVER_DELTA && out->kind != PROTOCOL_SERVER_WATCHERS) {
+    if (out->kind != PROTOCOL_SERVER_DELTA && out->kind != PROTOCOL_SERVER_WATCHERS &&
+        out->kind != PROTOCOL_SERVER_PRESENCE) {
         int64_t min = out->kind == PROTOCOL_SERVER_ERROR ? 0 : 1;
         if ((error = reader_int(&reader, "request", true, min, PROTOCOL_INT_SAFE_MAX,
                                 &out->request, NULL)) != PROTOCOL_MESSAGE_OK)
@@ -870,7 +897,9 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
             (error = reader_int(&reader, "watchers", false, 0, PROTOCOL_INT_SAFE_MAX,
                                 &out->as.welcome.watchers, NULL)) != PROTOCOL_MESSAGE_OK ||
             (error = reader_int(&reader, "spectator_delay", false, 0, PROTOCOL_INT_SAFE_MAX,
-                                &out->as.welcome.spectator_delay, NULL)) != PROTOCOL_MESSAGE_OK)
+                                &out->as.welcome.spectator_delay, NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_presence(&reader, "presence", false, &out->as.welcome.presence,
+                                     &out->as.welcome.has_presence)) != PROTOCOL_MESSAGE_OK)
             goto failed;
         out->as.welcome.seat = (protocol_seat)seat;
         out->as.welcome.state = protocol_value_clone(state);
@@ -944,6 +973,13 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
                                 &out->as.watchers.count, NULL)) != PROTOCOL_MESSAGE_OK)
             goto failed;
         break;
+    case PROTOCOL_SERVER_PRESENCE:
+        if ((error = reader_string(&reader, "game", true, 1, PROTOCOL_GAME_ID_MAX, out->game,
+                                   NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_presence(&reader, "seats", true, &out->as.presence, NULL)) !=
+                PROTOCOL_MESSAGE_OK)
+            goto failed;
+        break;
     }
     return PROTOCOL_MESSAGE_OK;
 
@@ -986,6 +1022,21 @@ typedef struct map_builder {
     protocol_value *map;
     bool failed;
 } map_builder;
+
+static void build_set(map_builder *builder, const char *key, protocol_value *value);
+
+/* {A: int, B: int, umpire: int} (§6.8), or NULL when out of memory. */
+static protocol_value *build_presence(const protocol_presence *presence)
+{
+    protocol_value *map = protocol_value_map_new();
+    if (map && (protocol_value_map_set_int(map, "A", presence->a) != 0 ||
+                protocol_value_map_set_int(map, "B", presence->b) != 0 ||
+                protocol_value_map_set_int(map, "umpire", presence->umpire) != 0)) {
+        protocol_value_free(map);
+        map = NULL;
+    }
+    return map;
+}
 
 static void build_set(map_builder *builder, const char *key, protocol_value *value)
 {
@@ -1195,7 +1246,8 @@ static protocol_value *server_to_value(const protocol_server_message *message, b
     }
     map_builder builder = {.map = protocol_value_map_new(), .failed = false};
     build_string(&builder, "type", protocol_server_kind_name(message->kind));
-    if (message->kind != PROTOCOL_SERVER_DELTA && message->kind != PROTOCOL_SERVER_WATCHERS)
+    if (message->kind != PROTOCOL_SERVER_DELTA && message->kind != PROTOCOL_SERVER_WATCHERS &&
+        message->kind != PROTOCOL_SERVER_PRESENCE)
         build_int(&builder, "request", message->request);
     switch (message->kind) {
     case PROTOCOL_SERVER_CREATED: {
@@ -1219,6 +1271,8 @@ static protocol_value *server_to_value(const protocol_server_message *message, b
             build_int(&builder, "watchers", message->as.welcome.watchers);
         if (message->as.welcome.spectator_delay > 0)
             build_int(&builder, "spectator_delay", message->as.welcome.spectator_delay);
+        if (message->as.welcome.has_presence)
+            build_set(&builder, "presence", build_presence(&message->as.welcome.presence));
         break;
     case PROTOCOL_SERVER_ACK:
         build_int(&builder, "seq", message->as.ack.seq);
@@ -1254,6 +1308,10 @@ static protocol_value *server_to_value(const protocol_server_message *message, b
     case PROTOCOL_SERVER_WATCHERS:
         build_string(&builder, "game", message->game);
         build_int(&builder, "count", message->as.watchers.count);
+        break;
+    case PROTOCOL_SERVER_PRESENCE:
+        build_string(&builder, "game", message->game);
+        build_set(&builder, "seats", build_presence(&message->as.presence));
         break;
     }
     return build_done(&builder);

@@ -274,10 +274,17 @@ typedef enum protocol_server_kind {
     PROTOCOL_SERVER_ERROR,
     PROTOCOL_SERVER_DELTA,
     PROTOCOL_SERVER_RESUMED, /* join with last_seq: the deltas from+1..seq follow (§10.1) */
-    PROTOCOL_SERVER_WATCHERS /* to the players: how many spectators watch (§6.7) */
+    PROTOCOL_SERVER_WATCHERS, /* to the players: how many spectators watch (§6.7) */
+    PROTOCOL_SERVER_PRESENCE  /* to the players and the umpire: who is connected (§6.8) */
 } protocol_server_kind;
 
 const char *protocol_server_kind_name(protocol_server_kind kind); /* "created", ... */
+
+/* Who is connected to a game (§6.8): the connections joined now as seat
+ * A, as seat B and as the umpire (0 each: nobody). */
+typedef struct protocol_presence {
+    int64_t a, b, umpire;
+} protocol_presence;
 
 /*
  * A server message. request echoes the client's (created, welcome, ack,
@@ -305,6 +312,11 @@ typedef struct protocol_server_message {
             protocol_value *state;
             int64_t watchers; /* spectators watching (optional on the wire: 0) */
             int64_t spectator_delay; /* a delayed spectator's: phases behind (optional: 0) */
+            /* A player's or the umpire's: the connections joined as each
+             * seat, this one counted (§6.8; optional on the wire: absent,
+             * has_presence false). */
+            bool has_presence;
+            protocol_presence presence;
         } welcome;
         struct {
             int64_t seq;
@@ -330,6 +342,7 @@ typedef struct protocol_server_message {
         struct {
             int64_t count; /* spectators joined to the game now */
         } watchers;
+        protocol_presence presence;
     } as;
 } protocol_server_message;
 
