@@ -146,7 +146,7 @@ export class LogView {
     // A new entry out of view: "New entries ↓" jumps to the end (fixed at
     // the window's bottom on a phone, style.css).
     this.jump = h('button', { type: 'button', id: 'log-new', class: 'log-new', hidden: true,
-      onclick: () => this.toEnd(true) }, 'New entries ↓');
+      'aria-label': 'New entries: go to the newest in the battle log', onclick: () => this.toEnd(true) }, 'New entries ↓');
     scroller.after(this.jump);
     // Scrolled down: a shadow under the log's title shows that entries
     // go on above, rather than looking cut by it (style.css).
