@@ -715,6 +715,9 @@ static void game_run_show_changes(game_run *run, bool force_view)
             game_display_reports(run->out, run->state);
         for (const char *c = todo; *c; c++)
             fputc(*c, run->out); /* game_display_todo's text is clean */
+        char move[512];
+        game_display_your_move(run->state, seat, move, sizeof(move));
+        fputs(move, run->out);
     }
     memcpy(run->todo, todo, sizeof(todo));
     memcpy(run->reports, reports, sizeof(reports));

@@ -855,6 +855,77 @@ static void game_display_todo_lines(const protocol_value *state, const char *sea
     game_display_todo_waiting_reports(state, seat, false, &buffer);
 }
 
+void game_display_your_move(const protocol_value *state, const char *seat, char *out,
+                            size_t size)
+{
+    if (!size)
+        return;
+    out[0] = '\0';
+    if (protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP || !seat ||
+        (strcmp(seat, "A") != 0 && strcmp(seat, "B") != 0) ||
+        game_display_int(state, "turn") == 0 || game_display_string(state, "hold", NULL) ||
+        strcmp(game_display_string(state, "phase", ""), "ended") == 0 ||
+        game_display_settling(state) || !game_rules_seat_awaited(state, seat))
+        return;
+    const char *phase = game_display_string(state, "phase", "");
+    const char *step = game_display_string(state, "step", "");
+    game_offer offers[GAME_OFFERS_MAX];
+    size_t count = game_rules_offers(state, seat, offers, GAME_OFFERS_MAX);
+    game_display_buffer buffer = {out, size, 0};
+    game_display_put(&buffer, "your move:");
+    const char *sep = " ";
+    /* D46: the answers it owes come first, as the help says. */
+    if (game_rules_offered(offers, count, GAME_OFFER_ACCEPT)) {
+        game_display_put(&buffer, "%saccept REPORT | contest REPORT REASON", sep);
+        sep = "; ";
+    }
+    bool done = true;
+    if (strcmp(step, "choose") == 0) {
+        game_display_put(&buffer, "%sinitiative A|B", sep);
+        done = false;
+    } else if (strcmp(step, "respond") == 0) {
+        bool counter = false;
+        for (size_t i = 0; i < count; i++)
+            if (offers[i].kind == GAME_OFFER_RESPOND && offers[i].countercharge)
+                counter = true;
+        if (game_rules_offered(offers, count, GAME_OFFER_RESPOND))
+            game_display_put(&buffer, "%srespond UNIT stand%s", sep,
+                             counter ? "|countercharge" : "");
+        else
+            sep = "";
+    } else if (strcmp(step, "reroll") == 0) {
+        game_display_put(&buffer, "%sreroll UNIT 0|1|decline", sep);
+        done = false;
+    } else if (strcmp(phase, "charge") == 0 && strcmp(step, "declare") == 0) {
+        game_display_put(&buffer, "%scharge UNIT TARGET [front|flank|rear]", sep);
+    } else if (strcmp(step, "report") == 0) {
+        game_display_put(&buffer, "%sadjust UNIT ... note=\"...\"", sep);
+    } else {
+        sep = "";
+    }
+    static const struct {
+        game_offer_kind kind;
+        const char *syntax;
+    } more[] = {
+        {GAME_OFFER_UNCONTROLLED, "uncontrolled UNIT TARGET|none"},
+        {GAME_OFFER_CONTACT, "contact PURSUER UNIT"},
+        {GAME_OFFER_REFORM, "reform UNIT"},
+        {GAME_OFFER_RALLY, "rally UNIT"},
+        {GAME_OFFER_OCCUPY, "occupy UNIT"},
+        {GAME_OFFER_CONTEST, "contest REPORT REASON"},
+    };
+    for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+        if (game_rules_offered(offers, count, more[i].kind) &&
+            !(more[i].kind == GAME_OFFER_CONTEST &&
+              game_rules_offered(offers, count, GAME_OFFER_ACCEPT))) {
+            game_display_put(&buffer, "%s%s", buffer.used > strlen("your move:") ? "; " : " ",
+                             more[i].syntax);
+        }
+    if (done)
+        game_display_put(&buffer, "%sdone", buffer.used > strlen("your move:") ? "; " : " ");
+    game_display_put(&buffer, "\n");
+}
+
 void game_display_state(FILE *out, const protocol_value *state, const char *seat)
 {
     if (protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP) {
@@ -917,6 +988,8 @@ void game_display_state(FILE *out, const protocol_value *state, const char *seat
     game_display_reports(out, state);
     char todo[2048];
     game_display_todo(state, seat, todo, sizeof(todo));
+    fputs(todo, out);
+    game_display_your_move(state, seat, todo, sizeof(todo));
     fputs(todo, out);
 }
 

@@ -70,6 +70,17 @@ void game_display_todo(const protocol_value *state, const char *seat, char *out,
  */
 void game_display_answers(const protocol_value *state, const char *seat, char *out, size_t size);
 
+/*
+ * When `seat` ("A" or "B") is awaited and has not said done: one line
+ * naming the commands this step allows, with their syntax, from the same
+ * offers as the help and game_display_todo (game_rules.h), e.g.
+ *   "your move: respond UNIT stand|countercharge; done\n"
+ *   "your move: initiative A|B\n"
+ * "" otherwise (not awaited, held, settling, the umpire, a spectator).
+ */
+void game_display_your_move(const protocol_value *state, const char *seat, char *out,
+                            size_t size);
+
 /* The compact table of both sides' units: side, id, type, figures,
  * formed/unformed (and wavering), status, general, mandatory-move
  * instruction. */

@@ -342,6 +342,53 @@ static void an_adjustment_of_the_other_sides_unit(void **unused)
     protocol_value_free(state);
 }
 
+/* ------------------------------------------------------------ your move */
+
+static void your_move_names_the_steps_commands(void **unused)
+{
+    (void)unused;
+    char move[512];
+    protocol_value *state = test_value_from_json(respond_state);
+    game_display_your_move(state, "B", move, sizeof(move));
+    assert_string_equal(move, "your move: respond UNIT stand|countercharge; done\n");
+    /* A is not awaited: no hint; the screen says it once for B. */
+    game_display_your_move(state, "A", move, sizeof(move));
+    assert_string_equal(move, "");
+    game_display_your_move(state, "umpire", move, sizeof(move));
+    assert_string_equal(move, "");
+    char *text = state_text(state, "B");
+    assert_has(text, "\nyour move: respond UNIT stand|countercharge; done\n");
+    free(text);
+    protocol_value_free(state);
+
+    state = test_value_from_json(contact_state);
+    game_display_your_move(state, "A", move, sizeof(move));
+    assert_has(move, "your move: accept REPORT | contest REPORT REASON; ");
+    assert_has(move, "; done\n");
+    protocol_value_free(state);
+
+    state = test_value_from_json(
+        "{\"title\": \"t\", \"turn\": 1, \"phase\": \"initiative\", \"step\": \"choose\","
+        " \"phasing\": null, \"awaiting\": [\"A\"],"
+        " \"sides\": {\"A\": {\"done\": false}, \"B\": {\"done\": false}},"
+        " \"units\": {}, \"charges\": [], \"melees\": [], \"log\": []}");
+    game_display_your_move(state, "A", move, sizeof(move));
+    assert_string_equal(move, "your move: initiative A|B\n");
+    game_display_your_move(state, "B", move, sizeof(move));
+    assert_string_equal(move, "");
+    protocol_value_free(state);
+
+    state = test_value_from_json(
+        "{\"title\": \"t\", \"turn\": 1, \"phase\": \"charge\", \"step\": \"declare\","
+        " \"phasing\": \"A\", \"awaiting\": [\"A\"],"
+        " \"sides\": {\"A\": {\"done\": false}, \"B\": {\"done\": false}},"
+        " \"units\": {\"hussars\": " UNIT("A", "light_cavalry", "line", "") "},"
+        " \"charges\": [], \"melees\": [], \"log\": []}");
+    game_display_your_move(state, "A", move, sizeof(move));
+    assert_string_equal(move, "your move: charge UNIT TARGET [front|flank|rear]; done\n");
+    protocol_value_free(state);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -350,6 +397,7 @@ int main(void)
         cmocka_unit_test(melee_settle_is_still_d9s),
         cmocka_unit_test(the_answer_comes_first),
         cmocka_unit_test(an_adjustment_of_the_other_sides_unit),
+        cmocka_unit_test(your_move_names_the_steps_commands),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

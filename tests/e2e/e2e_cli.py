@@ -430,6 +430,12 @@ def terminal(args, processes):
         check(done.returncode == 0, "B's first join: %s" % done.stderr)
         read_until(r"T1 initiative/choose, awaiting [AB].*\[A\]> ")
         check("figures" in output.decode(errors="replace"), "no units table on joining")
+        text = output.decode(errors="replace")
+        # The seat awaited is told its step's commands in one line; the other is not.
+        if re.search(r"T1 initiative/choose, awaiting A \(you\)", text):
+            check("your move: initiative A|B" in text, "terminal: no your-move hint: %r" % text)
+        else:
+            check("your move:" not in text, "terminal: a your-move hint for B's step")
         os.write(fd, b"help\r")
         read_until(r"allowed: .*\n(.|\n)*\[A\]> ")
         os.write(fd, b"initiative Q\r")
