@@ -1703,6 +1703,20 @@ static void game_run_on_sigint(uv_signal_t *handle, int signum)
 {
     game_run *run = handle->data;
     (void)signum;
+    if (run->editing && !run->finishing) {
+        /* As readline: ^C drops the line being typed and draws a fresh
+         * prompt; ^D on an empty line or `quit` leaves. */
+        const LineInfo *line = el_line(run->editor);
+        if (line) {
+            el_cursor(run->editor, (int)(line->lastchar - line->cursor));
+            line = el_line(run->editor);
+            if (line && line->lastchar > line->buffer)
+                el_deletestr(run->editor, (int)(line->lastchar - line->buffer));
+        }
+        fputs("^C\n", run->out);
+        game_run_print_end(run); /* the prompt again, on the new line */
+        return;
+    }
     if (run->editing) {
         game_run_editor_suspend(run);
         fputc('\n', run->out);

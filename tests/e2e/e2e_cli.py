@@ -442,8 +442,19 @@ def terminal(args, processes):
         read_until(r"initiative: 'Q' is not a side")
         os.write(fd, b"done\r")
         read_until(r"refused: .*\(wrong_phase")
+        # ^C drops the line being typed (a fresh prompt) and does not leave:
+        # the next line is the command, without the dropped words.
+        os.write(fd, b"charge hussars")
+        read_until(r"\[A\]> charge hussars$")
+        mark = len(output)
+        os.write(fd, b"\x03")
+        read_until(r"\^C\r?\n(.|\n)*\[A\]> $")
+        check(os.waitpid(pid, os.WNOHANG)[0] == 0, "terminal: brigade play left on ^C")
         os.write(fd, b"hash\r")
         read_until(r"seq \d+, snapshot hash [0-9a-f]{64}")
+        after = output[mark:].decode(errors="replace")
+        check("charge hussars" not in after.split("^C", 1)[-1] and "unknown command" not in after
+              and "refused" not in after, "terminal: the dropped line ran: %r" % after)
         os.write(fd, b"\x04")  # ^D on an empty line: leave
         deadline = time.time() + 10
         while True:
