@@ -113,6 +113,7 @@ typedef struct game_run {
 
     /* the seat's view */
     protocol_value *state; /* the snapshot (owned), NULL before welcome */
+    protocol_value *units_shown; /* state.units as the screen's table last showed them */
     int64_t seq;
     char seat[16]; /* "A", "B", "spectator" or "umpire" */
     int64_t spectator_delay; /* the welcome's spectator_delay (a spectator's) */
@@ -697,27 +698,46 @@ static void game_run_show_changes(game_run *run, bool force_view)
     if (run->log_shown == count && !view && run->rollbacks_shown == rollbacks && !todo_changed)
         return;
     game_run_print_begin(run);
+    /* At a terminal, everything into a buffer first, written fitted to
+     * 80 columns; a script gets whole lines. */
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = run->interactive ? open_memstream(&text, &size) : NULL;
+    if (!out)
+        out = run->out;
+    bool whole = force_view;
     for (; run->log_shown < count; run->log_shown++) {
-        game_display_log_line(run->out, run->state, run->log_shown, game_run_is_umpire(run));
+        game_display_log_line(out, run->state, run->log_shown, game_run_is_umpire(run));
         /* An overruled melee changes figures and statuses: show the units. */
         const char *kind = protocol_value_string_get(
             protocol_value_map_get(protocol_value_array_get(log, run->log_shown), "kind"), NULL);
         if (kind && strcmp(kind, "melee_overruled") == 0)
-            view = true;
+            view = whole = true;
     }
     if (game_run_show_rollbacks(run))
-        view = true;
+        view = whole = true;
     if (view) {
-        game_display_state(run->out, run->state, seat); /* with the reports and to do */
+        /* The whole table on joining, after an overrule or a rollback;
+         * at a phase change only the units that changed. */
+        game_display_state_since(out, run->state, seat,
+                                 whole ? NULL : run->units_shown); /* with the reports, to do */
         memcpy(run->summary, summary, sizeof(summary));
+        protocol_value *units = protocol_value_clone(protocol_value_map_get(run->state, "units"));
+        protocol_value_free(run->units_shown);
+        run->units_shown = units;
     } else if (todo_changed) {
         if (strcmp(reports, run->reports) != 0)
-            game_display_reports(run->out, run->state);
+            game_display_reports(out, run->state);
         for (const char *c = todo; *c; c++)
-            fputc(*c, run->out); /* game_display_todo's text is clean */
+            fputc(*c, out); /* game_display_todo's text is clean */
         char move[512];
         game_display_your_move(run->state, seat, move, sizeof(move));
-        fputs(move, run->out);
+        fputs(move, out);
+    }
+    if (out != run->out) {
+        fclose(out);
+        game_display_fit(run->out, text ? text : "", GAME_DISPLAY_COLUMNS);
+        free(text);
     }
     memcpy(run->todo, todo, sizeof(todo));
     memcpy(run->reports, reports, sizeof(reports));
@@ -768,8 +788,19 @@ static void game_run_print_state(game_run *run)
         }
         protocol_value_free(answer);
     } else {
-        game_display_state(run->out, run->state, run->seat);
+        char *text = NULL;
+        size_t size = 0;
+        FILE *out = run->interactive ? open_memstream(&text, &size) : NULL;
+        game_display_state(out ? out : run->out, run->state, run->seat);
+        if (out) {
+            fclose(out);
+            game_display_fit(run->out, text ? text : "", GAME_DISPLAY_COLUMNS);
+            free(text);
+        }
         fprintf(run->out, "seq %" PRId64 ", snapshot hash %s\n", run->seq, hex);
+        protocol_value *units = protocol_value_clone(protocol_value_map_get(run->state, "units"));
+        protocol_value_free(run->units_shown);
+        run->units_shown = units;
     }
     game_run_print_end(run);
 }
@@ -1464,7 +1495,21 @@ static void game_run_on_error(game_run *run, protocol_server_message *message)
         FILE *stream = run->interactive ? run->out : run->err;
         if (!run->interactive && ours)
             fprintf(stream, "brigade play: line %lu: ", run->current_line);
-        game_display_error(stream, code, text);
+        if (run->interactive) { /* fitted to the terminal's 80 columns */
+            char *line = NULL;
+            size_t size = 0;
+            FILE *buffer = open_memstream(&line, &size);
+            if (buffer) {
+                game_display_error(buffer, code, text);
+                fclose(buffer);
+                game_display_fit(stream, line ? line : "", GAME_DISPLAY_COLUMNS);
+            } else {
+                game_display_error(stream, code, text);
+            }
+            free(line);
+        } else {
+            game_display_error(stream, code, text);
+        }
         if (ours) {
             /* D46: the seat's own words for what its done waits for, right
              * after the server's refusal (which names the side). */
@@ -2193,6 +2238,7 @@ static int game_run_main(game_run_command command, const char *name, int argc, c
     }
     free(run->partial);
     protocol_value_free(run->state);
+    protocol_value_free(run->units_shown);
     free(run->scenario);
     fflush(out);
     memset(run->options.token_buffer, 0, sizeof(run->options.token_buffer));

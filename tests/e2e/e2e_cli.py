@@ -455,6 +455,33 @@ def terminal(args, processes):
         after = output[mark:].decode(errors="replace")
         check("charge hussars" not in after.split("^C", 1)[-1] and "unknown command" not in after
               and "refused" not in after, "terminal: the dropped line ran: %r" % after)
+        # Play the initiative: the next phase's screen, as every line from
+        # the join on but help's, fits 80 columns; at that phase change only
+        # the units that changed are listed, not the whole table again.
+        mark = len(output)
+        if re.search(r"awaiting A \(you\)", output.decode(errors="replace")):
+            os.write(fd, b"initiative A\r")
+        else:
+            chose = run(args, ["play", "--server", server.url, "--game", created["game"],
+                               "--token", created["seats"]["B"]], "initiative A\n")
+            check(chose.returncode == 0, "B's initiative: %s" % chose.stderr)
+        read_until(r"T1 mandatory_moves/report, awaiting .*\[A\]> ")
+        phase_change = output[mark:].decode(errors="replace")
+        check("turn 1, mandatory_moves/report" in phase_change and
+              ("figures" not in phase_change or "units changed" in phase_change),
+              "terminal: the phase change's screen: %r" % phase_change)
+        os.write(fd, b"state\r")
+        read_until(r"snapshot hash [0-9a-f]{64}(.|\n)*snapshot hash [0-9a-f]{64}")
+        check(output[mark:].decode(errors="replace").count("figures") >= 1,
+              "terminal: 'state' shows no units table")
+        shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.decode(errors="replace"))
+        shown = shown.split("Type 'help'", 1)[-1]
+        shown = re.sub(r"help\r?\n(.|\n)*?allowed:(.|\n)*?(?=\[A\]> )", "", shown, count=1)
+        for line in re.split(r"\r?\n", shown):
+            line = line.split("\r")[-1]
+            if re.fullmatch(r"seq \d+, snapshot hash [0-9a-f]{64}", line):
+                continue  # the 64-digit hash is one word, kept whole to copy
+            check(len(line) <= 80, "terminal: a line of %d columns: %r" % (len(line), line))
         os.write(fd, b"\x04")  # ^D on an empty line: leave
         deadline = time.time() + 10
         while True:
