@@ -126,6 +126,7 @@ typedef struct game_run {
     bool rejoining;        /* deltas are ignored until the welcome (or resumed) */
     bool fresh_snapshot;   /* the next join asks for a whole snapshot (no last_seq) */
     unsigned reconnects;   /* attempts since the connection was lost, 0 when connected */
+    char reconnect_said[300]; /* the failed attempt's reason last told, "" none */
     bool joined_once;
     size_t log_shown;      /* log entries already printed */
     size_t rollbacks_shown; /* state.rolled_back ranges already told */
@@ -253,10 +254,15 @@ static void game_run_news(game_run *run, const char *format, ...)
 {
     FILE *stream = run->interactive && !run->options.json ? run->out : run->err;
     game_run_print_begin(run);
+    char line[1024];
     va_list args;
     va_start(args, format);
-    vfprintf(stream, format, args);
+    vsnprintf(line, sizeof(line), format, args);
     va_end(args);
+    if (run->interactive) /* fitted to the terminal's 80 columns */
+        game_display_fit(stream, line, GAME_DISPLAY_COLUMNS);
+    else
+        fputs(line, stream);
     fputc('\n', stream);
     game_run_print_end(run);
 }
@@ -523,13 +529,19 @@ static void game_run_connection_lost(game_run *run, bool was_open, const char *r
         delay *= 2;
     if (delay > GAME_RUN_RECONNECT_MAX_MS)
         delay = GAME_RUN_RECONNECT_MAX_MS;
-    if (run->reconnects == 1)
+    /* One line per state, not per attempt: the loss, then the first
+     * failed attempt and any whose reason differs from the last one said
+     * (--json has a notice for every attempt). */
+    if (run->reconnects == 1) {
         game_run_news(run, "connection lost (%s); reconnecting in %.1f s%s", reason,
                      (double)delay / 1000.0,
                      patient ? " (it keeps trying; 'quit' or Ctrl-D stops)" : "");
-    else
-        game_run_news(run, "cannot reconnect yet (%s); attempt %u in %.1f s", reason,
-                     run->reconnects, (double)delay / 1000.0);
+        run->reconnect_said[0] = '\0';
+    } else if (strcmp(reason, run->reconnect_said) != 0) {
+        game_run_news(run, "cannot reconnect yet (%s); trying again every %.0f s at most",
+                     reason, (double)GAME_RUN_RECONNECT_MAX_MS / 1000.0);
+        snprintf(run->reconnect_said, sizeof(run->reconnect_said), "%s", reason);
+    }
     (void)was_open;
     protocol_value *notice = protocol_value_map_new();
     if (notice && (protocol_value_map_set_string(notice, "type", "reconnecting") != 0 ||

@@ -382,6 +382,11 @@ def script(args, processes):
     check(player.returncode == 1 and "connection lost" in err and "reconnecting" in err
           and "could not reconnect" in err,
           "server gone: exit %d, %r" % (player.returncode, err))
+    # One line per state, not per attempt (it made several in 2 s): the
+    # loss, the attempts failing for the same reason, giving up.
+    lines = [line for line in err.splitlines() if "reconnect" in line]
+    check(err.count("cannot reconnect yet") == 1 and len(lines) == 3,
+          "server gone: not one line per reconnect state: %r" % lines)
 
 
 def terminal(args, processes):
