@@ -995,7 +995,17 @@ static void game_run_line(game_run *run, const game_line *line)
         return;
     case GAME_INPUT_HELP:
         game_run_print_begin(run);
-        game_input_help_write(run->out, run->seat, run->state);
+        {
+            char *text = NULL;
+            size_t size = 0;
+            FILE *out = run->interactive ? open_memstream(&text, &size) : NULL;
+            game_input_help_write(out ? out : run->out, run->seat, run->state);
+            if (out) { /* fitted to the terminal's 80 columns */
+                fclose(out);
+                game_display_fit(run->out, text ? text : "", GAME_DISPLAY_COLUMNS);
+                free(text);
+            }
+        }
         game_run_print_end(run);
         return;
     case GAME_INPUT_QUIT:

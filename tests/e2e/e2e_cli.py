@@ -461,7 +461,7 @@ def terminal(args, processes):
         check("charge hussars" not in after.split("^C", 1)[-1] and "unknown command" not in after
               and "refused" not in after, "terminal: the dropped line ran: %r" % after)
         # Play the initiative: the next phase's screen, as every line from
-        # the join on but help's, fits 80 columns; at that phase change only
+        # the join on (help's too), fits 80 columns; at that phase change only
         # the units that changed are listed, not the whole table again.
         mark = len(output)
         if re.search(r"awaiting A \(you\)", output.decode(errors="replace")):
@@ -481,7 +481,6 @@ def terminal(args, processes):
               "terminal: 'state' shows no units table")
         shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.decode(errors="replace"))
         shown = shown.split("Type 'help'", 1)[-1]
-        shown = re.sub(r"help\r?\n(.|\n)*?allowed:(.|\n)*?(?=\[A\]> )", "", shown, count=1)
         for line in re.split(r"\r?\n", shown):
             line = line.split("\r")[-1]
             if re.fullmatch(r"seq \d+, snapshot hash [0-9a-f]{64}", line):
