@@ -866,17 +866,26 @@ static void game_run_print_log(game_run *run, size_t count)
         protocol_value_free(entries);
         protocol_value_free(answer);
     } else {
+        char *text = NULL;
+        size_t size = 0;
+        FILE *buffer = run->interactive ? open_memstream(&text, &size) : NULL;
+        FILE *out = buffer ? buffer : run->out;
         if (first > 0)
-            fprintf(run->out, "(the last %zu of %zu log entries; 'log all' lists every one)\n",
+            fprintf(out, "(the last %zu of %zu log entries; 'log all' lists every one)\n",
                     total - first, total);
         for (size_t i = first; i < total; i++)
-            game_display_log_line(run->out, run->state, i, true);
+            game_display_log_line(out, run->state, i, true);
         if (total == 0)
-            fputs("(the log is empty)\n", run->out);
-        fprintf(run->out, "seq %" PRId64 " now%s\n", run->seq,
+            fputs("(the log is empty)\n", out);
+        fprintf(out, "seq %" PRId64 " now%s\n", run->seq,
                 game_run_is_umpire(run) ? "; rollback SEQ REASON goes back to the state after "
                                           "the action of SEQ"
                                         : "");
+        if (buffer) { /* fitted to the terminal's 80 columns */
+            fclose(buffer);
+            game_display_fit(run->out, text ? text : "", GAME_DISPLAY_COLUMNS);
+            free(text);
+        }
     }
     game_run_print_end(run);
 }

@@ -479,6 +479,8 @@ def terminal(args, processes):
         read_until(r"snapshot hash [0-9a-f]{64}(.|\n)*snapshot hash [0-9a-f]{64}")
         check(output[mark:].decode(errors="replace").count("figures") >= 1,
               "terminal: 'state' shows no units table")
+        os.write(fd, b"log all\r")
+        read_until(r"seq \d+ now\r?\n")
         shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.decode(errors="replace"))
         shown = shown.split("Type 'help'", 1)[-1]
         for line in re.split(r"\r?\n", shown):
