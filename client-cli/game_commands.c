@@ -113,6 +113,7 @@ typedef struct game_run {
 
     /* the seat's view */
     protocol_value *state; /* the snapshot (owned), NULL before welcome */
+    protocol_value *units_shown; /* state.units as the screen's table last showed them */
     int64_t seq;
     char seat[16]; /* "A", "B", "spectator" or "umpire" */
     int64_t spectator_delay; /* the welcome's spectator_delay (a spectator's) */
@@ -129,6 +130,7 @@ typedef struct game_run {
     bool rejoining;        /* deltas are ignored until the welcome (or resumed) */
     bool fresh_snapshot;   /* the next join asks for a whole snapshot (no last_seq) */
     unsigned reconnects;   /* attempts since the connection was lost, 0 when connected */
+    char reconnect_said[300]; /* the failed attempt's reason last told, "" none */
     bool joined_once;
     size_t log_shown;      /* log entries already printed */
     size_t rollbacks_shown; /* state.rolled_back ranges already told */
@@ -256,10 +258,15 @@ static void game_run_news(game_run *run, const char *format, ...)
 {
     FILE *stream = run->interactive && !run->options.json ? run->out : run->err;
     game_run_print_begin(run);
+    char line[1024];
     va_list args;
     va_start(args, format);
-    vfprintf(stream, format, args);
+    vsnprintf(line, sizeof(line), format, args);
     va_end(args);
+    if (run->interactive) /* fitted to the terminal's 80 columns */
+        game_display_fit(stream, line, GAME_DISPLAY_COLUMNS);
+    else
+        fputs(line, stream);
     fputc('\n', stream);
     game_run_print_end(run);
 }
@@ -526,13 +533,19 @@ static void game_run_connection_lost(game_run *run, bool was_open, const char *r
         delay *= 2;
     if (delay > GAME_RUN_RECONNECT_MAX_MS)
         delay = GAME_RUN_RECONNECT_MAX_MS;
-    if (run->reconnects == 1)
+    /* One line per state, not per attempt: the loss, then the first
+     * failed attempt and any whose reason differs from the last one said
+     * (--json has a notice for every attempt). */
+    if (run->reconnects == 1) {
         game_run_news(run, "connection lost (%s); reconnecting in %.1f s%s", reason,
                      (double)delay / 1000.0,
                      patient ? " (it keeps trying; 'quit' or Ctrl-D stops)" : "");
-    else
-        game_run_news(run, "cannot reconnect yet (%s); attempt %u in %.1f s", reason,
-                     run->reconnects, (double)delay / 1000.0);
+        run->reconnect_said[0] = '\0';
+    } else if (strcmp(reason, run->reconnect_said) != 0) {
+        game_run_news(run, "cannot reconnect yet (%s); trying again every %.0f s at most",
+                     reason, (double)GAME_RUN_RECONNECT_MAX_MS / 1000.0);
+        snprintf(run->reconnect_said, sizeof(run->reconnect_said), "%s", reason);
+    }
     (void)was_open;
     protocol_value *notice = protocol_value_map_new();
     if (notice && (protocol_value_map_set_string(notice, "type", "reconnecting") != 0 ||
@@ -701,24 +714,46 @@ static void game_run_show_changes(game_run *run, bool force_view)
     if (run->log_shown == count && !view && run->rollbacks_shown == rollbacks && !todo_changed)
         return;
     game_run_print_begin(run);
+    /* At a terminal, everything into a buffer first, written fitted to
+     * 80 columns; a script gets whole lines. */
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = run->interactive ? open_memstream(&text, &size) : NULL;
+    if (!out)
+        out = run->out;
+    bool whole = force_view;
     for (; run->log_shown < count; run->log_shown++) {
-        game_display_log_line(run->out, run->state, run->log_shown, game_run_is_umpire(run));
+        game_display_log_line(out, run->state, run->log_shown, game_run_is_umpire(run));
         /* An overruled melee changes figures and statuses: show the units. */
         const char *kind = protocol_value_string_get(
             protocol_value_map_get(protocol_value_array_get(log, run->log_shown), "kind"), NULL);
         if (kind && strcmp(kind, "melee_overruled") == 0)
-            view = true;
+            view = whole = true;
     }
     if (game_run_show_rollbacks(run))
-        view = true;
+        view = whole = true;
     if (view) {
-        game_display_state(run->out, run->state, seat); /* with the reports and to do */
+        /* The whole table on joining, after an overrule or a rollback;
+         * at a phase change only the units that changed. */
+        game_display_state_since(out, run->state, seat,
+                                 whole ? NULL : run->units_shown); /* with the reports, to do */
         memcpy(run->summary, summary, sizeof(summary));
+        protocol_value *units = protocol_value_clone(protocol_value_map_get(run->state, "units"));
+        protocol_value_free(run->units_shown);
+        run->units_shown = units;
     } else if (todo_changed) {
         if (strcmp(reports, run->reports) != 0)
-            game_display_reports(run->out, run->state);
+            game_display_reports(out, run->state);
         for (const char *c = todo; *c; c++)
-            fputc(*c, run->out); /* game_display_todo's text is clean */
+            fputc(*c, out); /* game_display_todo's text is clean */
+        char move[512];
+        game_display_your_move(run->state, seat, move, sizeof(move));
+        fputs(move, out);
+    }
+    if (out != run->out) {
+        fclose(out);
+        game_display_fit(run->out, text ? text : "", GAME_DISPLAY_COLUMNS);
+        free(text);
     }
     memcpy(run->todo, todo, sizeof(todo));
     memcpy(run->reports, reports, sizeof(reports));
@@ -769,8 +804,19 @@ static void game_run_print_state(game_run *run)
         }
         protocol_value_free(answer);
     } else {
-        game_display_state(run->out, run->state, run->seat);
+        char *text = NULL;
+        size_t size = 0;
+        FILE *out = run->interactive ? open_memstream(&text, &size) : NULL;
+        game_display_state(out ? out : run->out, run->state, run->seat);
+        if (out) {
+            fclose(out);
+            game_display_fit(run->out, text ? text : "", GAME_DISPLAY_COLUMNS);
+            free(text);
+        }
         fprintf(run->out, "seq %" PRId64 ", snapshot hash %s\n", run->seq, hex);
+        protocol_value *units = protocol_value_clone(protocol_value_map_get(run->state, "units"));
+        protocol_value_free(run->units_shown);
+        run->units_shown = units;
     }
     game_run_print_end(run);
 }
@@ -824,17 +870,26 @@ static void game_run_print_log(game_run *run, size_t count)
         protocol_value_free(entries);
         protocol_value_free(answer);
     } else {
+        char *text = NULL;
+        size_t size = 0;
+        FILE *buffer = run->interactive ? open_memstream(&text, &size) : NULL;
+        FILE *out = buffer ? buffer : run->out;
         if (first > 0)
-            fprintf(run->out, "(the last %zu of %zu log entries; 'log all' lists every one)\n",
+            fprintf(out, "(the last %zu of %zu log entries; 'log all' lists every one)\n",
                     total - first, total);
         for (size_t i = first; i < total; i++)
-            game_display_log_line(run->out, run->state, i, true);
+            game_display_log_line(out, run->state, i, true);
         if (total == 0)
-            fputs("(the log is empty)\n", run->out);
-        fprintf(run->out, "seq %" PRId64 " now%s\n", run->seq,
+            fputs("(the log is empty)\n", out);
+        fprintf(out, "seq %" PRId64 " now%s\n", run->seq,
                 game_run_is_umpire(run) ? "; rollback SEQ REASON goes back to the state after "
                                           "the action of SEQ"
                                         : "");
+        if (buffer) { /* fitted to the terminal's 80 columns */
+            fclose(buffer);
+            game_display_fit(run->out, text ? text : "", GAME_DISPLAY_COLUMNS);
+            free(text);
+        }
     }
     game_run_print_end(run);
 }
@@ -953,7 +1008,17 @@ static void game_run_line(game_run *run, const game_line *line)
         return;
     case GAME_INPUT_HELP:
         game_run_print_begin(run);
-        game_input_help_write(run->out, run->seat, run->state);
+        {
+            char *text = NULL;
+            size_t size = 0;
+            FILE *out = run->interactive ? open_memstream(&text, &size) : NULL;
+            game_input_help_write(out ? out : run->out, run->seat, run->state);
+            if (out) { /* fitted to the terminal's 80 columns */
+                fclose(out);
+                game_display_fit(run->out, text ? text : "", GAME_DISPLAY_COLUMNS);
+                free(text);
+            }
+        }
         game_run_print_end(run);
         return;
     case GAME_INPUT_QUIT:
@@ -1510,7 +1575,21 @@ static void game_run_on_error(game_run *run, protocol_server_message *message)
         FILE *stream = run->interactive ? run->out : run->err;
         if (!run->interactive && ours)
             fprintf(stream, "brigade play: line %lu: ", run->current_line);
-        game_display_error(stream, code, text);
+        if (run->interactive) { /* fitted to the terminal's 80 columns */
+            char *line = NULL;
+            size_t size = 0;
+            FILE *buffer = open_memstream(&line, &size);
+            if (buffer) {
+                game_display_error(buffer, code, text);
+                fclose(buffer);
+                game_display_fit(stream, line ? line : "", GAME_DISPLAY_COLUMNS);
+            } else {
+                game_display_error(stream, code, text);
+            }
+            free(line);
+        } else {
+            game_display_error(stream, code, text);
+        }
         if (ours) {
             /* D46: the seat's own words for what its done waits for, right
              * after the server's refusal (which names the side). */
@@ -1752,6 +1831,20 @@ static void game_run_on_sigint(uv_signal_t *handle, int signum)
 {
     game_run *run = handle->data;
     (void)signum;
+    if (run->editing && !run->finishing) {
+        /* As readline: ^C drops the line being typed and draws a fresh
+         * prompt; ^D on an empty line or `quit` leaves. */
+        const LineInfo *line = el_line(run->editor);
+        if (line) {
+            el_cursor(run->editor, (int)(line->lastchar - line->cursor));
+            line = el_line(run->editor);
+            if (line && line->lastchar > line->buffer)
+                el_deletestr(run->editor, (int)(line->lastchar - line->buffer));
+        }
+        fputs("^C\n", run->out);
+        game_run_print_end(run); /* the prompt again, on the new line */
+        return;
+    }
     if (run->editing) {
         game_run_editor_suspend(run);
         fputc('\n', run->out);
@@ -2228,6 +2321,7 @@ static int game_run_main(game_run_command command, const char *name, int argc, c
     }
     free(run->partial);
     protocol_value_free(run->state);
+    protocol_value_free(run->units_shown);
     free(run->scenario);
     fflush(out);
     memset(run->options.token_buffer, 0, sizeof(run->options.token_buffer));

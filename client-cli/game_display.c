@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "game_rules.h"
@@ -237,12 +238,17 @@ static void game_display_extras(const protocol_value *unit, int64_t turn, char *
         snprintf(out + at, size - at, "%sfled this turn (D34)", at ? ", " : "");
 }
 
-static void game_display_units_of(FILE *out, const protocol_value *units, int64_t turn,
+static void game_display_units_of(FILE *out, const protocol_value *units,
+                                  const protocol_value *previous, int64_t turn,
                                   const char *side, const game_display_widths *widths)
 {
     size_t count = protocol_value_count(units);
     for (size_t i = 0; i < count; i++) {
         const protocol_value *unit = protocol_value_map_value_at(units, i);
+        if (previous && protocol_value_equal(unit, protocol_value_map_get(
+                                                         previous, protocol_value_map_key_at(
+                                                                       units, i, NULL))))
+            continue; /* shown already, unchanged */
         const char *unit_side = game_display_string(unit, "side", "?");
         if (side ? strcmp(unit_side, side) != 0
                  : (strcmp(unit_side, "A") == 0 || strcmp(unit_side, "B") == 0))
@@ -284,7 +290,8 @@ static void game_display_widen(int *width, const char *text, int most)
         *width = length > (size_t)most ? most : (int)length;
 }
 
-void game_display_units(FILE *out, const protocol_value *state)
+static void game_display_units_since(FILE *out, const protocol_value *state,
+                                    const protocol_value *previous)
 {
     const protocol_value *units = protocol_value_map_get(state, "units");
     if (protocol_value_kind_of(units) != PROTOCOL_VALUE_MAP || protocol_value_count(units) == 0) {
@@ -302,13 +309,29 @@ void game_display_units(FILE *out, const protocol_value *state)
         game_display_widen(&widths.order, order, 47);
         game_display_widen(&widths.status, game_display_string(unit, "status", "?"), 23);
     }
+    size_t changed = 0;
+    for (size_t i = 0; previous && i < protocol_value_count(units); i++)
+        if (!protocol_value_equal(protocol_value_map_value_at(units, i),
+                                  protocol_value_map_get(previous,
+                                                         protocol_value_map_key_at(units, i,
+                                                                                   NULL))))
+            changed++;
+    if (previous && changed == 0)
+        return; /* the table on the screen still holds */
+    if (previous)
+        fputs("  units changed ('state' shows them all):\n", out);
     fprintf(out, "  %-4s %-*s %-*s %-*s %7s  %-*s %-*s\n", "side", widths.id, "unit",
             widths.type, "type", widths.unit_class, "class", "figures", widths.order, "order",
             widths.status, "status");
     int64_t turn = game_display_int(state, "turn");
-    game_display_units_of(out, units, turn, "A", &widths);
-    game_display_units_of(out, units, turn, "B", &widths);
-    game_display_units_of(out, units, turn, NULL, &widths);
+    game_display_units_of(out, units, previous, turn, "A", &widths);
+    game_display_units_of(out, units, previous, turn, "B", &widths);
+    game_display_units_of(out, units, previous, turn, NULL, &widths);
+}
+
+void game_display_units(FILE *out, const protocol_value *state)
+{
+    game_display_units_since(out, state, NULL);
 }
 
 /* ------------------------------------------------------------- state */
@@ -855,7 +878,137 @@ static void game_display_todo_lines(const protocol_value *state, const char *sea
     game_display_todo_waiting_reports(state, seat, false, &buffer);
 }
 
+void game_display_your_move(const protocol_value *state, const char *seat, char *out,
+                            size_t size)
+{
+    if (!size)
+        return;
+    out[0] = '\0';
+    if (protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP || !seat ||
+        (strcmp(seat, "A") != 0 && strcmp(seat, "B") != 0) ||
+        game_display_int(state, "turn") == 0 || game_display_string(state, "hold", NULL) ||
+        strcmp(game_display_string(state, "phase", ""), "ended") == 0 ||
+        game_display_settling(state) || !game_rules_seat_awaited(state, seat))
+        return;
+    const char *phase = game_display_string(state, "phase", "");
+    const char *step = game_display_string(state, "step", "");
+    game_offer offers[GAME_OFFERS_MAX];
+    size_t count = game_rules_offers(state, seat, offers, GAME_OFFERS_MAX);
+    game_display_buffer buffer = {out, size, 0};
+    game_display_put(&buffer, "your move:");
+    const char *sep = " ";
+    /* D46: the answers it owes come first, as the help says. */
+    if (game_rules_offered(offers, count, GAME_OFFER_ACCEPT)) {
+        game_display_put(&buffer, "%saccept REPORT | contest REPORT REASON", sep);
+        sep = "; ";
+    }
+    bool done = true;
+    if (strcmp(step, "choose") == 0) {
+        game_display_put(&buffer, "%sinitiative A|B", sep);
+        done = false;
+    } else if (strcmp(step, "respond") == 0) {
+        bool counter = false;
+        for (size_t i = 0; i < count; i++)
+            if (offers[i].kind == GAME_OFFER_RESPOND && offers[i].countercharge)
+                counter = true;
+        if (game_rules_offered(offers, count, GAME_OFFER_RESPOND))
+            game_display_put(&buffer, "%srespond UNIT stand%s", sep,
+                             counter ? "|countercharge" : "");
+        else
+            sep = "";
+    } else if (strcmp(step, "reroll") == 0) {
+        game_display_put(&buffer, "%sreroll UNIT 0|1|decline", sep);
+        done = false;
+    } else if (strcmp(phase, "charge") == 0 && strcmp(step, "declare") == 0) {
+        game_display_put(&buffer, "%scharge UNIT TARGET [front|flank|rear]", sep);
+    } else if (strcmp(step, "report") == 0) {
+        game_display_put(&buffer, "%sadjust UNIT ... note=\"...\"", sep);
+    } else {
+        sep = "";
+    }
+    static const struct {
+        game_offer_kind kind;
+        const char *syntax;
+    } more[] = {
+        {GAME_OFFER_UNCONTROLLED, "uncontrolled UNIT TARGET|none"},
+        {GAME_OFFER_CONTACT, "contact PURSUER UNIT"},
+        {GAME_OFFER_REFORM, "reform UNIT"},
+        {GAME_OFFER_RALLY, "rally UNIT"},
+        {GAME_OFFER_OCCUPY, "occupy UNIT"},
+        {GAME_OFFER_CONTEST, "contest REPORT REASON"},
+    };
+    for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+        if (game_rules_offered(offers, count, more[i].kind) &&
+            !(more[i].kind == GAME_OFFER_CONTEST &&
+              game_rules_offered(offers, count, GAME_OFFER_ACCEPT))) {
+            game_display_put(&buffer, "%s%s", buffer.used > strlen("your move:") ? "; " : " ",
+                             more[i].syntax);
+        }
+    if (done)
+        game_display_put(&buffer, "%sdone", buffer.used > strlen("your move:") ? "; " : " ");
+    game_display_put(&buffer, "\n");
+}
+
+void game_display_fit(FILE *out, const char *text, size_t width)
+{
+    const size_t indent = 6;
+    while (*text) {
+        const char *end = strchr(text, '\n');
+        size_t length = end ? (size_t)(end - text) : strlen(text);
+        size_t room = width;
+        const char *line = text;
+        size_t left = length;
+        while (left) {
+            /* Columns: a UTF-8 character counts once. */
+            size_t take = 0, columns = 0, blank = 0;
+            while (take < left && columns < room) {
+                if ((line[take] & 0xC0) != 0x80)
+                    columns++;
+                if (line[take] == ' ')
+                    blank = take;
+                take++;
+            }
+            while (take < left && (line[take] & 0xC0) == 0x80)
+                take++;
+            if (take < left && line[take] != ' ' && blank > 0)
+                take = blank; /* break at the last blank that fits */
+            fwrite(line, 1, take, out);
+            line += take;
+            left -= take;
+            while (left && *line == ' ') {
+                line++;
+                left--;
+            }
+            if (left) {
+                fputc('\n', out);
+                for (size_t i = 0; i < indent; i++)
+                    fputc(' ', out);
+                room = width - indent;
+            }
+        }
+        if (!end)
+            break;
+        fputc('\n', out);
+        text = end + 1;
+    }
+}
+
+static void game_display_state_view(FILE *out, const protocol_value *state, const char *seat,
+                                    const protocol_value *previous);
+
 void game_display_state(FILE *out, const protocol_value *state, const char *seat)
+{
+    game_display_state_since(out, state, seat, NULL);
+}
+
+void game_display_state_since(FILE *out, const protocol_value *state, const char *seat,
+                              const protocol_value *previous_units)
+{
+    game_display_state_view(out, state, seat, previous_units);
+}
+
+static void game_display_state_view(FILE *out, const protocol_value *state, const char *seat,
+                                    const protocol_value *previous)
 {
     if (protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP) {
         fputs("(no state yet)\n", out);
@@ -866,15 +1019,24 @@ void game_display_state(FILE *out, const protocol_value *state, const char *seat
     if (game_display_settling(state)) /* as the prompt says it */
         snprintf(awaiting, sizeof(awaiting), "the umpire%s",
                  seat && strcmp(seat, "umpire") == 0 ? " (you)" : "");
+    /* Two lines that fit 80 columns: the game and the seat, then where
+     * the turn stands (game_display_fit breaks a longer one). */
     fputs("== ", out);
     game_display_text(out, game_display_string(state, "title", ""));
-    fprintf(out, " | turn %" PRId64 ", phase ", game_display_int(state, "turn"));
+    if (seat) {
+        fputs(" | you are ", out);
+        game_display_text(out, strcmp(seat, "umpire") == 0      ? "the umpire"
+                               : strcmp(seat, "spectator") == 0 ? "a spectator"
+                                                                : seat);
+    }
+    if (game_display_bool(state, "umpire"))
+        fputs(" | umpire seated", out);
+    fprintf(out, "\n   turn %" PRId64 ", ", game_display_int(state, "turn"));
     game_display_text(out, game_display_string(state, "phase", "?"));
     const char *step = game_display_string(state, "step", "");
     if (step[0]) {
-        fputs(" (", out);
+        fputs("/", out);
         game_display_text(out, step);
-        fputs(")", out);
     }
     const char *phasing = game_display_string(state, "phasing", NULL);
     fputs(", phasing ", out);
@@ -885,29 +1047,21 @@ void game_display_state(FILE *out, const protocol_value *state, const char *seat
         char unjoined[24];
         int missing = game_display_unjoined(state, unjoined, sizeof(unjoined));
         if (missing == 2)
-            fputs(" | the battle begins when both players have joined with their dice seeds",
+            fputs("\n   the battle begins when both players have joined with their dice seeds",
                   out);
         else if (missing == 1)
-            fprintf(out, " | the battle begins when %s has joined with its dice seed",
+            fprintf(out, "\n   the battle begins when %s has joined with its dice seed",
                     unjoined);
         else
-            fputs(" | both players' dice seeds are in: the battle begins", out);
+            fputs("\n   both players' dice seeds are in: the battle begins", out);
     }
     const char *hold = game_display_string(state, "hold", NULL);
     if (hold) { /* PROTOCOL.md §5.3: players' actions are refused until release */
-        fputs(" | HELD by the umpire: ", out);
+        fputs("\n   HELD by the umpire: ", out);
         game_display_text(out, hold);
     }
-    if (game_display_bool(state, "umpire"))
-        fputs(" | an umpire is seated", out);
-    if (seat) {
-        fputs(" | you are ", out);
-        game_display_text(out, strcmp(seat, "umpire") == 0      ? "the umpire"
-                               : strcmp(seat, "spectator") == 0 ? "a spectator"
-                                                                : seat);
-    }
     fputs("\n", out);
-    game_display_units(out, state);
+    game_display_units_since(out, state, previous);
     game_display_charges(out, state);
     game_display_melees(out, state);
     bool umpire = seat && strcmp(seat, "umpire") == 0;
@@ -917,6 +1071,8 @@ void game_display_state(FILE *out, const protocol_value *state, const char *seat
     game_display_reports(out, state);
     char todo[2048];
     game_display_todo(state, seat, todo, sizeof(todo));
+    fputs(todo, out);
+    game_display_your_move(state, seat, todo, sizeof(todo));
     fputs(todo, out);
 }
 

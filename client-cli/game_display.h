@@ -29,8 +29,9 @@
 void game_display_prompt(const protocol_value *state, const char *seat, char *out,
                          size_t size);
 
-/* The summary line (with the umpire's hold, and whether an umpire is
- * seated), the units table, the charges and the melees, the phase's
+/* The summary (two lines: the title, the seat and whether an umpire is
+ * seated; the turn, phase/step, phasing and who is awaited, the umpire's
+ * hold below), the units table, the charges and the melees, the phase's
  * reports, and what the seat is awaited for (game_display_todo); in step "settle"
  * (then "awaiting the umpire", as the prompt says) what the umpire is
  * awaited for: in the Melee phase the D9 events (state.pending, PROTOCOL.md
@@ -40,6 +41,22 @@ void game_display_prompt(const protocol_value *state, const char *seat, char *ou
  * turn with their result and winner (state.fought), which it may
  * overrule. */
 void game_display_state(FILE *out, const protocol_value *state, const char *seat);
+
+/* The terminal's width that `brigade play` fits its screen to
+ * (game_display_fit); scripts get whole lines. */
+#define GAME_DISPLAY_COLUMNS 80
+
+/* As game_display_state, but of the units table only the units whose
+ * value differs from `previous_units` (the state's "units" map as last
+ * shown; NULL: all of them, as game_display_state), under "units changed
+ * ('state' shows them all):"; no table when none changed. */
+void game_display_state_since(FILE *out, const protocol_value *state, const char *seat,
+                              const protocol_value *previous_units);
+
+/* Writes `text` with every line longer than `width` columns (a UTF-8
+ * character counts as one) broken at its last blank that fits, the rest
+ * on lines of their own indented 6 blanks. */
+void game_display_fit(FILE *out, const char *text, size_t width);
 
 /*
  * The phase's reports (state.reports, D46), one line each: number, side,
@@ -69,6 +86,17 @@ void game_display_todo(const protocol_value *state, const char *seat, char *out,
  * none to answer. `brigade play` says them again after a refusal.
  */
 void game_display_answers(const protocol_value *state, const char *seat, char *out, size_t size);
+
+/*
+ * When `seat` ("A" or "B") is awaited and has not said done: one line
+ * naming the commands this step allows, with their syntax, from the same
+ * offers as the help and game_display_todo (game_rules.h), e.g.
+ *   "your move: respond UNIT stand|countercharge; done\n"
+ *   "your move: initiative A|B\n"
+ * "" otherwise (not awaited, held, settling, the umpire, a spectator).
+ */
+void game_display_your_move(const protocol_value *state, const char *seat, char *out,
+                            size_t size);
 
 /* The compact table of both sides' units: side, id, type, figures,
  * formed/unformed (and wavering), status, general, mandatory-move

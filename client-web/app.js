@@ -40,6 +40,70 @@ function store(key, value) {
   } catch { /* storage off */ }
 }
 
+// ------------------------------------------- the games kept in this browser
+
+// Each joined game's link ({game, token, seat, title, watch, at}), in
+// localStorage so that a bookmark or a new tab of the bare page can join
+// again. The token is kept there and in sessionStorage only: never in the
+// page's text or the address bar.
+const GAMES_KEY = 'brigade.games';
+const GAMES_MAX = 20;
+
+function rememberedGames() {
+  try {
+    const list = JSON.parse(window.localStorage.getItem(GAMES_KEY) || '[]');
+    return Array.isArray(list) ? list.filter((item) => item && typeof item.game === 'string' && item.game &&
+      typeof item.token === 'string' && item.token) : [];
+  } catch { return []; }
+}
+
+function keepGames(list) {
+  try {
+    if (list.length) window.localStorage.setItem(GAMES_KEY, JSON.stringify(list.slice(0, GAMES_MAX)));
+    else window.localStorage.removeItem(GAMES_KEY);
+  } catch { /* storage off or full */ }
+}
+
+function rememberGame({ game, token, seat, title, watch }) {
+  const others = rememberedGames().filter((item) => !(item.game === game && item.token === token));
+  keepGames([{ game, token, seat: seat || '', title: title || '', watch: Boolean(watch), at: Date.now() }, ...others]);
+}
+
+function forgetGame(game, token) {
+  keepGames(rememberedGames().filter((item) => !(item.game === game && (!token || item.token === token))));
+}
+
+function seatWords(item) {
+  if (item.seat === 'A' || item.seat === 'B') return item.watch ? `side ${item.seat}, watching` : `side ${item.seat}`;
+  if (item.seat === 'umpire') return 'umpire';
+  if (item.seat === 'spectator') return 'spectator';
+  return 'seat not known yet';
+}
+
+function showYourGames() {
+  const games = rememberedGames();
+  $('your-games').hidden = games.length === 0;
+  replace($('your-games-list'), games.map((item, index) => {
+    const name = item.title || `game ${item.game}`;
+    return h('li', { class: 'your-game', dataset: { game: item.game, seat: item.seat || '' } },
+      h('span', { class: 'your-game-name' }, h('strong', {}, name), ' ',
+        h('span', { class: 'hint' }, `(${seatWords(item)}${item.title ? `, game ${item.game}` : ''})`)),
+      h('span', { class: 'buttons' },
+        h('button', { type: 'button', id: `rejoin-${index}`, class: 'rejoin', onclick: () => {
+          // The token goes by sessionStorage, never through the address bar.
+          store(TOKEN_KEY(item.game), item.token);
+          window.location.hash = `game=${encodeURIComponent(item.game)}${item.watch ? '&watch=1' : ''}`;
+        } }, 'Rejoin', h('span', { class: 'visually-hidden' }, ` ${name} as ${seatWords(item)}`)),
+        h('button', { type: 'button', id: `forget-${index}`, class: 'quiet forget', onclick: () => {
+          forgetGame(item.game, item.token);
+          showYourGames();
+          const first = document.querySelector('#your-games-list button') || $('join-link');
+          first.focus();
+          $('announce').textContent = `${name} is forgotten: its link is no longer kept in this browser.`;
+        } }, 'Forget', h('span', { class: 'visually-hidden' }, ` ${name}`))));
+  }));
+}
+
 // ------------------------------------------------------------- the link
 
 function readLink() {
@@ -58,6 +122,12 @@ function readLink() {
     window.history.replaceState(null, '', shown);
   } else if (game) {
     token = stored(TOKEN_KEY(game));
+    // A bookmark or a new tab: the link this browser keeps for the game.
+    if (!token) {
+      const kept = rememberedGames().find((item) => item.game === game && Boolean(item.watch) === watch) ||
+        rememberedGames().find((item) => item.game === game);
+      if (kept) { token = kept.token; store(TOKEN_KEY(game), token); }
+    }
   }
   if (game && !password) password = stored(PASSWORD_KEY(game));
   return { game, token, password, watch };
@@ -84,6 +154,7 @@ async function copyText(text, input) {
 
 function showStart(message) {
   $('start').hidden = false;
+  showYourGames();
   if (message) { $('join-error').hidden = false; $('join-error').textContent = message; }
   $('join-form').addEventListener('submit', (event) => {
     event.preventDefault();
@@ -255,8 +326,11 @@ function connectionWords(status, detail) {
   switch (status) {
     case 'connecting': return 'Connecting…';
     case 'live': return 'Live';
-    case 'reconnecting':
-      return detail && detail.delay ? `Reconnecting in ${Math.ceil(detail.delay / 1000)} s…` : 'Reconnecting…';
+    case 'reconnecting': {
+      if (!detail || !detail.delay) return 'Reconnecting…';
+      const left = Math.max(0, Math.ceil(((detail.at || Date.now() + detail.delay) - Date.now()) / 1000));
+      return left > 0 ? `Reconnecting in ${left} s…` : 'Reconnecting…';
+    }
     case 'stopped': return 'Disconnected';
     default: return status;
   }
@@ -296,6 +370,7 @@ function play({ game, token, password, watch }) {
   let wasContested = 0;
   let watchers = 0;
   let joined = false;
+  let countdown = null;
   const log = new LogView($('log'), $('log-scroll'), { onRollback: (to) => umpire.pickRollback(to) });
   const plot = new StrengthPlot($('plot'));
 
@@ -314,6 +389,20 @@ function play({ game, token, password, watch }) {
       const pill = $('connection');
       pill.dataset.status = status;
       pill.textContent = connectionWords(status, detail);
+      // A real countdown to the next attempt, and "Retry now" meanwhile.
+      // The status line is not read out every second: announced once.
+      clearInterval(countdown);
+      const waiting = status === 'reconnecting' && detail && detail.delay > 0;
+      $('retry-now').hidden = !waiting;
+      if (waiting) {
+        pill.setAttribute('aria-live', 'off');
+        announce(`Connection lost. ${connectionWords(status, detail)} Or press Retry now.`);
+        countdown = setInterval(() => { pill.textContent = connectionWords(status, detail); }, 1000);
+      } else {
+        pill.removeAttribute('aria-live');
+        if (document.activeElement === $('retry-now')) $('connection').focus();
+      }
+      if (status === 'stopped' && detail.code === 'unknown_game') forgetGame(game);
       // While not live, orders look unavailable (act() would refuse them).
       document.body.classList.toggle('offline', status !== 'live');
       if (status === 'live') {
@@ -345,6 +434,8 @@ function play({ game, token, password, watch }) {
       const first = !state || info.snapshot;
       joined = true;
       state = next;
+      // Joined: this browser keeps the link (Your games, on the start page).
+      if (info.snapshot) rememberGame({ game, token, seat: session.seat, title: typeof next.title === 'string' ? next.title : '', watch });
       seq = info.seq;
       seat = session.seat;
       mode = seat === 'umpire' ? 'umpire' : (seat === 'A' || seat === 'B') && !watch ? 'play' : 'watch';
@@ -432,6 +523,12 @@ function play({ game, token, password, watch }) {
     setTimeout(() => { copy.textContent = 'Copy my join link'; }, 2000);
   });
 
+  $('retry-now').addEventListener('click', () => {
+    $('retry-now').hidden = true;
+    $('connection').focus();
+    session.reconnectNow();
+  });
+
   $('joining').hidden = false;
   $('connection').dataset.status = 'connecting';
   $('connection').textContent = connectionWords('connecting');
@@ -442,7 +539,7 @@ function main() {
   window.addEventListener('hashchange', () => window.location.reload());
   const link = readLink();
   if (link.game && link.token) play(link);
-  else showStart(link.game ? 'This tab has no seat token for that game: open your join link again.' : '');
+  else showStart(link.game ? 'This browser keeps no seat token for that game: open your join link again.' : '');
 }
 
 main();

@@ -352,10 +352,32 @@ export class Controls {
     this.signature = signature;
     // A refusal belongs to the step it was made in.
     const step = `${state.turn}/${state.phase}/${state.step}`;
+    const mine = state.phase !== 'ended' && !holdReason(state) && awaitingList(state).includes(seat);
+    // A step of the player's turn begins (or the player is awaited again):
+    // focus goes to its main action.
+    const arrived = mine && (step !== this.step || !this.mine);
     if (step !== this.step) this.showError(null);
     this.step = step;
+    this.mine = mine;
     const hadFocus = keepingInput(this.body, () => this.render(state, seat));
-    if (hadFocus && !this.body.contains(document.activeElement)) this.title.focus();
+    if (arrived && this.mayTakeFocus()) this.focusMain();
+    else if (hadFocus && !this.body.contains(document.activeElement)) this.title.focus();
+  }
+
+  // Not while the player types or chooses somewhere else on the page.
+  mayTakeFocus() {
+    const active = document.activeElement;
+    if (!active || active === document.body || this.root.contains(active)) return true;
+    return !active.matches('input, select, textarea, [contenteditable="true"]');
+  }
+
+  // The step's main action: its Done button, else its first control.
+  focusMain() {
+    const done = this.body.querySelector('#act-done');
+    const first = done && !done.disabled ? done
+      : [...this.body.querySelectorAll('button, select, input, textarea, a[href]')]
+        .find((control) => !control.disabled && !control.closest('[hidden]') && control.type !== 'hidden');
+    if (first) first.focus();
   }
 
   showError(code, message) {

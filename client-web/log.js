@@ -139,15 +139,27 @@ export class LogView {
     this.buttons = new Map(); // seq -> its "Roll back to here" button
     this.supersessions = []; // {older, newer, tag}: a melee block and the umpire's overrule of it
     // Follow the newest entries until the reader scrolls up to read older
-    // ones; scrolling back to the bottom follows again.
+    // ones; scrolling back to the end follows again. The log scrolls in
+    // its own box on a wide screen, with the page on a narrow one (the
+    // log is then at the page's bottom): `atEnd()` asks whichever scrolls.
     this.follow = true;
+    // A new entry out of view: "New entries ↓" jumps to the end (fixed at
+    // the window's bottom on a phone, style.css).
+    this.jump = h('button', { type: 'button', id: 'log-new', class: 'log-new', hidden: true,
+      'aria-label': 'New entries: go to the newest in the battle log', onclick: () => this.toEnd(true) }, 'New entries ↓');
+    scroller.after(this.jump);
     // Scrolled down: a shadow under the log's title shows that entries
     // go on above, rather than looking cut by it (style.css).
     const panel = scroller.closest('.log');
+    const scrolled = () => {
+      this.follow = this.atEnd();
+      if (this.follow) this.jump.hidden = true;
+    };
     scroller.addEventListener('scroll', () => {
-      this.follow = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 48;
+      scrolled();
       if (panel) panel.classList.toggle('scrolled', scroller.scrollTop > 2);
     });
+    window.addEventListener('scroll', scrolled, { passive: true });
     this.count = 0;
     this.blocks = new Map(); // "turn|melee" -> block element parts
     this.rolls = new Map(); // roll name -> its element, while shown
@@ -169,13 +181,44 @@ export class LogView {
     const log = Array.isArray(state.log) ? state.log : [];
     if (log.length < this.count) { this.reset(state); return; }
     const scroller = this.scroller;
-    if (first) this.follow = true;
+    if (first) { this.follow = true; this.jump.hidden = true; }
     const grew = log.length > this.count;
+    // Where the reader was before the new entries (a box that has no
+    // height yet counts as at its end).
+    const follow = first || (this.follow && this.atEnd());
     for (let index = this.count; index < log.length; index += 1) this.add(state, log, index);
     this.count = log.length;
     this.mark(state, log, grew);
+    if (!grew) return;
     // After layout: on the first render the box may only now have a height.
-    if (grew && this.follow) requestAnimationFrame(() => { scroller.scrollTop = scroller.scrollHeight; });
+    if (follow) requestAnimationFrame(() => this.toEnd(false, first));
+    else if (!this.atEnd()) this.jump.hidden = false;
+  }
+
+  // Whether the log's end is in view: its box scrolled to its bottom, or,
+  // where the page scrolls, the list's bottom inside the window.
+  atEnd() {
+    const scroller = this.scroller;
+    if (scroller.scrollHeight > scroller.clientHeight + 1 && getComputedStyle(scroller).overflowY !== 'visible') {
+      return scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 48;
+    }
+    if (!this.list.lastElementChild) return true;
+    return this.list.getBoundingClientRect().bottom <= window.innerHeight + 48;
+  }
+
+  // Scrolls to the newest entry. `asked`: the reader pressed the button
+  // (focus goes to the log); `first`: a page scrolls itself only when
+  // asked or already at the log (never on the first render).
+  toEnd(asked, first = false) {
+    const scroller = this.scroller;
+    this.jump.hidden = true;
+    this.follow = true;
+    if (scroller.scrollHeight > scroller.clientHeight + 1 && getComputedStyle(scroller).overflowY !== 'visible') {
+      scroller.scrollTop = scroller.scrollHeight;
+    } else if (!first && this.list.lastElementChild) {
+      this.list.lastElementChild.scrollIntoView({ block: 'end' });
+    }
+    if (asked) scroller.focus({ preventScroll: true });
   }
 
   track(element, index, top) {

@@ -251,11 +251,16 @@ export class Session {
     this.failures += 1;
     const base = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (this.failures - 1));
     const delay = Math.round(base * (0.75 + Math.random() * 0.5));
-    this.setStatus('reconnecting', { delay, attempt: this.failures });
+    // `at`: when the next attempt goes (Date.now() ms), for a countdown;
+    // reconnectNow() goes at once.
+    this.setStatus('reconnecting', { delay, at: Date.now() + delay, attempt: this.failures });
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
 
+  // Tries again at once ("Retry now", the browser back online); a no-op
+  // while live or stopped.
   reconnectNow() {
+    if (this.stopped || this.status === 'live') return;
     clearTimeout(this.retryTimer);
     this.drop();
     this.connect();

@@ -225,6 +225,29 @@ struct server_session {
 /* How often the table of addresses forgets the idle ones, ms. */
 #define SERVER_GAMES_SWEEP_MS 10000
 
+/* A kind of line the log gets at most once a second; the others are
+ * counted into the next (server_games_log_due). */
+typedef struct server_games_log_limit {
+    time_t second;          /* of the last line written */
+    unsigned long unlogged; /* lines not written since */
+} server_games_log_limit;
+
+/* Whether a line of `limit`'s kind may be written now: false (counted)
+ * within the second of the last one; true with *skipped the lines not
+ * written since, for the line to mention. */
+static bool server_games_log_due(server_games_log_limit *limit, unsigned long *skipped)
+{
+    time_t now = time(NULL);
+    if (limit->second == now) {
+        limit->unlogged++;
+        return false;
+    }
+    *skipped = limit->unlogged;
+    limit->second = now;
+    limit->unlogged = 0;
+    return true;
+}
+
 struct server_games {
     server_net *net;
     /* Game lifecycle (server_games_life, brigaded --max-games,
@@ -243,15 +266,14 @@ struct server_games {
     server_rate_table *addresses; /* owned */
     brigade_battle *spare[SERVER_GAMES_SPARE_BATTLES]; /* owned */
     size_t spare_count;
-    time_t join_failure_logged;          /* the second of the last refused join logged */
-    time_t rate_close_logged;            /* ... and of the last close for the message rate */
-    unsigned long rate_closes_unlogged;
+    /* Lines logged at most once a second (server_games_log_due): refused
+     * joins, connections closed for their message rate. */
+    server_games_log_limit join_failures, rate_closes;
     /* Games whose players have a watcher count to hear (a list through
      * server_game.watchers_next), sent by watchers_timer. */
     server_game *watchers_due;
     uv_timer_t watchers_timer;
     bool watchers_timer_open;
-    unsigned long join_failures_unlogged;
     char *data_dir;
     /* Owned, until server_games_attach hands it to the journal thread
      * (`queue`): from then on the loop makes no SQLite call. */
@@ -602,20 +624,15 @@ void server_games_destroy(server_games *games)
 static void server_games_join_failed(server_games *games, server_connection *connection,
                                      const server_game *game, const char *why)
 {
-    time_t now = time(NULL);
-    if (games->join_failure_logged == now) {
-        games->join_failures_unlogged++;
+    unsigned long skipped = 0;
+    if (!server_games_log_due(&games->join_failures, &skipped))
         return;
-    }
     fprintf(stderr, "brigaded: connection %lu from %s: join of game %s refused: %s",
             server_connection_id(connection), server_connection_address(connection), game->id,
             why);
-    if (games->join_failures_unlogged)
-        fprintf(stderr, " (and %lu more refused joins in the last second)",
-                games->join_failures_unlogged);
+    if (skipped)
+        fprintf(stderr, " (and %lu more refused joins in the last second)", skipped);
     fputc('\n', stderr);
-    games->join_failure_logged = now;
-    games->join_failures_unlogged = 0;
 }
 
 /* A battle's memory for an action's working copy: a spare one, else a new
@@ -3735,19 +3752,14 @@ static bool server_games_admit(server_games *games, server_session *session,
     }
     if (++session->refused_in_a_row >= SERVER_GAMES_REFUSED_MAX) {
         /* At most a line a second: a flood of such clients is one line. */
-        time_t now = time(NULL);
-        if (games->rate_close_logged == now) {
-            games->rate_closes_unlogged++;
-        } else {
+        unsigned long skipped = 0;
+        if (server_games_log_due(&games->rate_closes, &skipped)) {
             fprintf(stderr, "brigaded: connection %lu from %s closed: %u messages in a row over "
                             "its rate", server_connection_id(connection),
                     server_connection_address(connection), session->refused_in_a_row);
-            if (games->rate_closes_unlogged)
-                fprintf(stderr, " (and %lu more closed so in the last second)",
-                        games->rate_closes_unlogged);
+            if (skipped)
+                fprintf(stderr, " (and %lu more closed so in the last second)", skipped);
             fputc('\n', stderr);
-            games->rate_close_logged = now;
-            games->rate_closes_unlogged = 0;
         }
         server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
         return false;

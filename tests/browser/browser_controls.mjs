@@ -12,7 +12,7 @@
 // every page. Screenshots go to --screenshots.
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { check, options, run } from './support.mjs';
+import { check, Failure, options, run } from './support.mjs';
 
 const args = options(['brigaded', 'web', 'screenshots']);
 
@@ -714,6 +714,177 @@ async function umpirePanel(page, show, sent, shoot) {
   await page.locator('.log').screenshot({ path: join(args.screenshots, 'controls_rollback_here_log.png') });
 }
 
+// ------------------------------------------------- focus, the log's end
+
+// At each step of the player's turn focus lands on its main action (Done,
+// or the step's first control): Done is at most 2 Tabs away. The log keeps
+// its newest entry in view for a reader at its end, and offers "New
+// entries ↓" to one who scrolled away, in its box (1280) and fixed at the
+// window's bottom (390, where the page scrolls).
+async function focusAndLog(page, show, shoot) {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const focused = () => page.evaluate(() => document.activeElement && document.activeElement.id);
+  const doneWithin = async (tabs) => {
+    for (let pressed = 0; pressed <= tabs; pressed += 1) {
+      if (await focused() === 'act-done') return true;
+      await page.keyboard.press('Tab');
+    }
+    return false;
+  };
+  await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  await show(village('initiative', 'choose', ['B']));
+  await show(village('initiative', 'choose', ['A']));
+  const chooser = await focused();
+  check(chooser === 'act-initiative-A', `the initiative step's first control is not focused: "${chooser}"`);
+  for (const [phase, step] of [['charge', 'declare'], ['movement', 'move'], ['fire', 'fire']]) {
+    await page.evaluate(() => document.activeElement && document.activeElement.blur());
+    await show(village(phase, step, ['A']));
+    const at = await focused();
+    check(await doneWithin(2), `${phase}/${step}: Done is not within 2 Tabs of the focus (it starts on "${at}")`);
+  }
+  // Not awaited: the focus is left alone.
+  await page.focus('#log-scroll');
+  await show(village('movement', 'move', ['B']));
+  check(await focused() === 'log-scroll', 'focus taken on a step the player is not awaited in');
+
+  const notes = (count, from = 0) => Array.from({ length: count }, (_, i) => ({
+    seq: from + i + 1, turn: 2, phase: 'movement', kind: 'note', text: `entry ${from + i + 1}: the battalion moves 6 inches`,
+  }));
+  const withLog = (count) => village('movement', 'move', ['B'], { log: notes(count) });
+  const update = (state) => page.evaluate((s) => { window.log.update(s); return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); }, state);
+  const boxEnd = () => page.evaluate(() => {
+    const box = document.getElementById('log-scroll');
+    return box.scrollTop + box.clientHeight >= box.scrollHeight - 2;
+  });
+  await show(withLog(60), 'B');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  check(await boxEnd(), 'at 1280 the log does not open at its end');
+  await update(withLog(61));
+  check(await boxEnd() && await page.isHidden('#log-new'), 'at its end the log does not keep the newest entry in view');
+  await page.evaluate(() => { document.getElementById('log-scroll').scrollTop = 0; });
+  await page.waitForTimeout(50);
+  await update(withLog(62));
+  check(await page.isVisible('#log-new'), 'scrolled away from its end, the log does not offer "New entries"');
+  const wide = await page.evaluate(() => {
+    const rect = document.getElementById('log-new').getBoundingClientRect();
+    const column = document.querySelector('.log').getBoundingClientRect();
+    return rect.bottom <= window.innerHeight && rect.top >= 0 && rect.left >= column.left && rect.right <= column.right;
+  });
+  check(wide, 'at 1280 "New entries" is not in the window, over the log');
+  check(!(await boxEnd()), 'the log jumped to its end under a reader of older entries');
+  await shoot('log_new_entries_1280x800');
+  await page.click('#log-new');
+  check(await boxEnd() && await page.isHidden('#log-new'), '"New entries" does not go to the log\'s end');
+
+  // A phone: the page scrolls, the log is at its bottom.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await show(withLog(40), 'B');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(50);
+  await update(withLog(41));
+  const button = await page.evaluate(() => {
+    const rect = document.getElementById('log-new').getBoundingClientRect();
+    return { top: rect.top, bottom: rect.bottom, height: rect.height, position: getComputedStyle(document.getElementById('log-new')).position };
+  });
+  check(button.position === 'fixed' && button.height > 0 && button.top >= 0 && button.bottom <= 844,
+    `at 390 "New entries" is not in view at the window's bottom: ${JSON.stringify(button)}`);
+  await shoot('log_new_entries_390x844');
+  await page.click('#log-new');
+  await page.waitForTimeout(100);
+  const last = await page.evaluate(() => {
+    const rect = document.querySelector('#log > li:last-child').getBoundingClientRect();
+    return rect.bottom <= window.innerHeight + 1 && rect.bottom > 0;
+  });
+  check(last && await page.isHidden('#log-new'), 'at 390 "New entries" does not show the newest entry');
+  await update(withLog(42));
+  check(await page.isHidden('#log-new'), 'at 390, at the log\'s end, a new entry still offers "New entries"');
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+// --------------------------------------- the seat kept, reconnecting
+
+// A joined game's link is kept in this browser (localStorage): the bare
+// page lists it under "Your games" (never its token), a new tab rejoins
+// from it, a bookmark of #game=ID joins, "Forget" takes it out. Dropped
+// and refused a few times, the page counts down to its next attempt, and
+// "Retry now" reconnects at once.
+async function seatAndReconnect(browser, base, links, errors) {
+  const token = new URL(links.A).hash.match(/token=([0-9a-f]+)/)[1];
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => errors.push(error.message));
+  const routes = [];
+  let refuse = 0;
+  let gate = Promise.resolve();
+  await page.routeWebSocket(/.*/, async (route) => {
+    routes.push(route);
+    if (refuse > 0) { refuse -= 1; await route.close({ code: 1012, reason: 'the test refuses it' }); return; }
+    await gate;
+    route.connectToServer();
+  });
+  await page.goto(links.A);
+  await page.waitForSelector('#connection[data-status="live"]', { timeout: 15000 });
+
+  // Dropped, then refused three times: the fourth wait is 3 to 5 s.
+  let open = null;
+  refuse = 3;
+  gate = new Promise((resolve) => { open = resolve; });
+  await routes[0].close({ code: 1012, reason: 'the test drops the connection' });
+  for (let waited = 0; routes.length < 4 && waited < 15000; waited += 100) await page.waitForTimeout(100);
+  check(routes.length === 4, `the page tried ${routes.length - 1} times to reconnect, not 3`);
+  await page.waitForFunction(() => /Reconnecting in [3-5] s/.test(document.getElementById('connection').textContent), null, { timeout: 15000 })
+    .catch(async () => { throw new Failure(`no countdown: the page says "${await page.textContent('#connection')}"`); });
+  const seconds = async () => Number((/in (\d+) s/.exec(await page.textContent('#connection')) || [])[1]);
+  const first = await seconds();
+  await page.waitForTimeout(1100);
+  const then = await seconds();
+  check(then === first - 1 || then === first - 2, `the countdown does not count: ${first} s, then ${then} s`);
+  check(await page.isVisible('#retry-now'), 'no "Retry now" while waiting to reconnect');
+  await page.screenshot({ path: join(args.screenshots, 'reconnect_countdown_1280x800.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(args.screenshots, 'reconnect_countdown_390x844.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  open();
+  const pressed = Date.now();
+  const attempts = routes.length;
+  await page.click('#retry-now');
+  await page.waitForSelector('#connection[data-status="live"]', { timeout: 15000 });
+  check(Date.now() - pressed < 1500 && routes.length === attempts + 1,
+    `"Retry now" did not reconnect at once (${Date.now() - pressed} ms, ${routes.length - attempts} connections)`);
+  check(await page.isHidden('#retry-now'), '"Retry now" stays when live');
+
+  // The bare page: Your games.
+  await page.goto(base);
+  await page.waitForSelector('#your-games:not([hidden])', { timeout: 15000 });
+  const listed = await page.textContent('#your-games');
+  check(listed.includes('side A') && listed.includes(links.game) && listed.includes('kept in this browser'),
+    `"Your games" does not list the game with its seat, or say where its link is kept: "${listed}"`);
+  const visible = await page.evaluate(() => document.body.innerText);
+  const markup = await page.evaluate(() => document.body.outerHTML);
+  check(!visible.includes(token) && !markup.includes(token), 'the seat token is in the page');
+  await page.screenshot({ path: join(args.screenshots, 'your_games_1280x800.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(args.screenshots, 'your_games_390x844.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // A new tab (no sessionStorage) rejoins from the list; a bookmark of the game joins.
+  const tab = await context.newPage();
+  await tab.goto(base);
+  await tab.click('#your-games-list .rejoin');
+  await tab.waitForSelector('#connection[data-status="live"]', { timeout: 15000 });
+  check((await tab.textContent('#seat-badge')) === 'Side A' && !tab.url().includes(token), 'the rejoined tab is not side A, or shows the token');
+  const bookmark = await context.newPage();
+  await bookmark.goto(`${base}#game=${encodeURIComponent(links.game)}`);
+  await bookmark.waitForSelector('#connection[data-status="live"]', { timeout: 15000 });
+  check((await bookmark.textContent('#seat-badge')) === 'Side A', 'a bookmark of the game does not join as side A');
+  await tab.close();
+  await bookmark.close();
+  await page.click('#your-games-list .forget');
+  check(await page.isHidden('#your-games'), '"Forget" leaves the game listed');
+  const kept = await page.evaluate(() => JSON.stringify(window.localStorage));
+  check(!kept.includes(token), 'a forgotten game\'s token is still in localStorage');
+  await context.close();
+}
+
 run('browser_controls', args, async ({ browser, base }) => {
   mkdirSync(args.screenshots, { recursive: true });
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
@@ -733,6 +904,7 @@ run('browser_controls', args, async ({ browser, base }) => {
   const umpireHint = await page.textContent('.created-link.link-umpire .hint');
   check(umpireHint.includes('double sixes') && umpireHint.includes('a report a player contests'),
     `the umpire's link does not say a contested report waits for the umpire: "${umpireHint}"`);
+  const links = { game: await page.textContent('#created-game'), A: await page.inputValue('#link-A') };
   await page.evaluate(async () => {
     const { Controls } = await import('/controls.js');
     const { renderForces, renderStatus } = await import('/view.js');
@@ -752,6 +924,7 @@ run('browser_controls', args, async ({ browser, base }) => {
     const log = new LogView(document.getElementById('log'), document.getElementById('log-scroll'),
       { onRollback: (seq) => window.umpire.pickRollback(seq) });
     const plot = new StrengthPlot(document.getElementById('plot'));
+    window.log = log;
     window.show = (state, seat, mode, seq = null) => {
       document.getElementById('battle').dataset.mode = mode;
       renderStatus(document.getElementById('status'), state, { seat, mode });
@@ -955,6 +1128,9 @@ run('browser_controls', args, async ({ browser, base }) => {
 
   await umpirePanel(page, show, sent, shoot);
   await reportsPanel(page, show, sent, shoot);
+  await focusAndLog(page, show, shoot);
+  check(errors.length === 0, `errors in the page: ${errors.join('; ')}`);
+  await seatAndReconnect(browser, base, links, errors);
   check(errors.length === 0, `errors in the page: ${errors.join('; ')}`);
   return [];
 }, 90000);

@@ -337,3 +337,25 @@ test('a live spectator re-joins on a gap; a player hears how many watch', () => 
   assert.equal(FakeSocket.all.length, 2, 'a live spectator treats a gap as missed deltas');
   live.stop();
 });
+
+test('a wait to reconnect says when it ends; reconnectNow goes at once, and does nothing while live', () => {
+  FakeSocket.all = [];
+  const details = [];
+  const s = new Session({ url: 'ws://test/', game: 'g1', token: 't0ken', onState() {},
+    onConnection: (status, detail) => details.push([status, detail]) });
+  s.start();
+  welcome(FakeSocket.all[0], 3);
+  s.reconnectNow();
+  assert.equal(FakeSocket.all.length, 1, 'live: Retry now opens no connection');
+  const before = Date.now();
+  FakeSocket.all[0].drop();
+  const [status, detail] = details.at(-1);
+  assert.equal(status, 'reconnecting');
+  assert.ok(detail.delay > 0 && detail.at >= before + detail.delay && detail.at <= Date.now() + detail.delay,
+    `the attempt's time: ${JSON.stringify(detail)}`);
+  s.reconnectNow();
+  assert.equal(FakeSocket.all.length, 2, 'Retry now connects at once');
+  assert.deepEqual(details.at(-1)[0], 'reconnecting');
+  assert.equal(details.at(-1)[1].delay, undefined, 'no countdown while the attempt runs');
+  s.stop();
+});

@@ -194,7 +194,7 @@ static void report_settle_awaits_the_umpires_ruling(void **unused)
         assert_lacks(text, "melee's events");
         assert_lacks(text, "awaiting nobody");
         assert_has(text, strcmp(seats[i], "umpire") == 0 ? "awaiting the umpire (you)"
-                                                         : "awaiting the umpire |");
+                                                         : "awaiting the umpire\n");
         char prompt[200];
         game_display_prompt(state, seats[i], prompt, sizeof(prompt));
         assert_has(prompt, "awaiting the umpire");
@@ -342,6 +342,120 @@ static void an_adjustment_of_the_other_sides_unit(void **unused)
     protocol_value_free(state);
 }
 
+/* ------------------------------------------------------------ your move */
+
+static void your_move_names_the_steps_commands(void **unused)
+{
+    (void)unused;
+    char move[512];
+    protocol_value *state = test_value_from_json(respond_state);
+    game_display_your_move(state, "B", move, sizeof(move));
+    assert_string_equal(move, "your move: respond UNIT stand|countercharge; done\n");
+    /* A is not awaited: no hint; the screen says it once for B. */
+    game_display_your_move(state, "A", move, sizeof(move));
+    assert_string_equal(move, "");
+    game_display_your_move(state, "umpire", move, sizeof(move));
+    assert_string_equal(move, "");
+    char *text = state_text(state, "B");
+    assert_has(text, "\nyour move: respond UNIT stand|countercharge; done\n");
+    free(text);
+    protocol_value_free(state);
+
+    state = test_value_from_json(contact_state);
+    game_display_your_move(state, "A", move, sizeof(move));
+    assert_has(move, "your move: accept REPORT | contest REPORT REASON; ");
+    assert_has(move, "; done\n");
+    protocol_value_free(state);
+
+    state = test_value_from_json(
+        "{\"title\": \"t\", \"turn\": 1, \"phase\": \"initiative\", \"step\": \"choose\","
+        " \"phasing\": null, \"awaiting\": [\"A\"],"
+        " \"sides\": {\"A\": {\"done\": false}, \"B\": {\"done\": false}},"
+        " \"units\": {}, \"charges\": [], \"melees\": [], \"log\": []}");
+    game_display_your_move(state, "A", move, sizeof(move));
+    assert_string_equal(move, "your move: initiative A|B\n");
+    game_display_your_move(state, "B", move, sizeof(move));
+    assert_string_equal(move, "");
+    protocol_value_free(state);
+
+    state = test_value_from_json(
+        "{\"title\": \"t\", \"turn\": 1, \"phase\": \"charge\", \"step\": \"declare\","
+        " \"phasing\": \"A\", \"awaiting\": [\"A\"],"
+        " \"sides\": {\"A\": {\"done\": false}, \"B\": {\"done\": false}},"
+        " \"units\": {\"hussars\": " UNIT("A", "light_cavalry", "line", "") "},"
+        " \"charges\": [], \"melees\": [], \"log\": []}");
+    game_display_your_move(state, "A", move, sizeof(move));
+    assert_string_equal(move, "your move: charge UNIT TARGET [front|flank|rear]; done\n");
+    protocol_value_free(state);
+}
+
+/* ------------------------------------------------------------ 80 columns */
+
+static char *fit_text(const char *text, size_t width)
+{
+    char *out = NULL;
+    size_t size = 0;
+    FILE *stream = open_memstream(&out, &size);
+    assert_non_null(stream);
+    game_display_fit(stream, text, width);
+    fclose(stream);
+    return out;
+}
+
+static void the_screen_fits_80_columns(void **unused)
+{
+    (void)unused;
+    char *text = fit_text("short\naaa bbb ccc ddd\n", 10);
+    assert_string_equal(text, "short\naaa bbb\n      ccc\n      ddd\n");
+    free(text);
+    /* A UTF-8 character counts one column. */
+    text = fit_text("\xe2\x80\x94\xe2\x80\x94\xe2\x80\x94 x", 5);
+    assert_string_equal(text, "\xe2\x80\x94\xe2\x80\x94\xe2\x80\x94 x");
+    free(text);
+
+    protocol_value *state = test_value_from_json(respond_state);
+    char *screen = state_text(state, "B");
+    /* The header: two lines, the title and seat, then the turn. */
+    assert_has(screen, "== t | you are B\n   turn 2, charge/respond, phasing A, awaiting B (you)\n");
+    char *fitted = fit_text(screen, 80);
+    for (char *line = fitted; *line;) {
+        char *end = strchr(line, '\n');
+        size_t length = end ? (size_t)(end - line) : strlen(line);
+        size_t columns = 0;
+        for (size_t i = 0; i < length; i++)
+            columns += ((unsigned char)line[i] & 0xC0) != 0x80;
+        if (columns > 80)
+            fail_msg("a line of %zu columns: %.*s", columns, (int)length, line);
+        line = end ? end + 1 : line + length;
+    }
+    free(fitted);
+    free(screen);
+
+    /* Since a table already shown: only the units that changed. */
+    protocol_value *before = protocol_value_clone(protocol_value_map_get(state, "units"));
+    protocol_value *square = protocol_value_map_get(protocol_value_map_get(state, "units"),
+                                                    "square");
+    assert_int_equal(protocol_value_map_set_int(square, "figures", 9), 0);
+    char *since = NULL;
+    size_t size = 0;
+    FILE *stream = open_memstream(&since, &size);
+    game_display_state_since(stream, state, "B", before);
+    fclose(stream);
+    assert_has(since, "units changed ('state' shows them all):\n");
+    assert_has(since, "  B    square ");
+    assert_lacks(since, "  A    hussars ");
+    assert_lacks(since, "  B    battery ");
+    free(since);
+    stream = open_memstream(&since, &size);
+    game_display_state_since(stream, state, "B", protocol_value_map_get(state, "units"));
+    fclose(stream);
+    assert_lacks(since, "figures");
+    assert_has(since, "your move: respond UNIT stand");
+    free(since);
+    protocol_value_free(before);
+    protocol_value_free(state);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -350,6 +464,8 @@ int main(void)
         cmocka_unit_test(melee_settle_is_still_d9s),
         cmocka_unit_test(the_answer_comes_first),
         cmocka_unit_test(an_adjustment_of_the_other_sides_unit),
+        cmocka_unit_test(your_move_names_the_steps_commands),
+        cmocka_unit_test(the_screen_fits_80_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

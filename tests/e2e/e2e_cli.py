@@ -382,6 +382,11 @@ def script(args, processes):
     check(player.returncode == 1 and "connection lost" in err and "reconnecting" in err
           and "could not reconnect" in err,
           "server gone: exit %d, %r" % (player.returncode, err))
+    # One line per state, not per attempt (it made several in 2 s): the
+    # loss, the attempts failing for the same reason, giving up.
+    lines = [line for line in err.splitlines() if "reconnect" in line]
+    check(err.count("cannot reconnect yet") == 1 and len(lines) == 3,
+          "server gone: not one line per reconnect state: %r" % lines)
 
 
 def terminal(args, processes):
@@ -430,14 +435,59 @@ def terminal(args, processes):
         check(done.returncode == 0, "B's first join: %s" % done.stderr)
         read_until(r"T1 initiative/choose, awaiting [AB].*\[A\]> ")
         check("figures" in output.decode(errors="replace"), "no units table on joining")
+        text = output.decode(errors="replace")
+        # The seat awaited is told its step's commands in one line; the other is not.
+        if re.search(r"T1 initiative/choose, awaiting A \(you\)", text):
+            check("your move: initiative A|B" in text, "terminal: no your-move hint: %r" % text)
+        else:
+            check("your move:" not in text, "terminal: a your-move hint for B's step")
         os.write(fd, b"help\r")
         read_until(r"allowed: .*\n(.|\n)*\[A\]> ")
         os.write(fd, b"initiative Q\r")
         read_until(r"initiative: 'Q' is not a side")
         os.write(fd, b"done\r")
         read_until(r"refused: .*\(wrong_phase")
+        # ^C drops the line being typed (a fresh prompt) and does not leave:
+        # the next line is the command, without the dropped words.
+        os.write(fd, b"charge hussars")
+        read_until(r"\[A\]> charge hussars$")
+        mark = len(output)
+        os.write(fd, b"\x03")
+        read_until(r"\^C\r?\n(.|\n)*\[A\]> $")
+        check(os.waitpid(pid, os.WNOHANG)[0] == 0, "terminal: brigade play left on ^C")
         os.write(fd, b"hash\r")
         read_until(r"seq \d+, snapshot hash [0-9a-f]{64}")
+        after = output[mark:].decode(errors="replace")
+        check("charge hussars" not in after.split("^C", 1)[-1] and "unknown command" not in after
+              and "refused" not in after, "terminal: the dropped line ran: %r" % after)
+        # Play the initiative: the next phase's screen, as every line from
+        # the join on (help's too), fits 80 columns; at that phase change only
+        # the units that changed are listed, not the whole table again.
+        mark = len(output)
+        if re.search(r"awaiting A \(you\)", output.decode(errors="replace")):
+            os.write(fd, b"initiative A\r")
+        else:
+            chose = run(args, ["play", "--server", server.url, "--game", created["game"],
+                               "--token", created["seats"]["B"]], "initiative A\n")
+            check(chose.returncode == 0, "B's initiative: %s" % chose.stderr)
+        read_until(r"T1 mandatory_moves/report, awaiting .*\[A\]> ")
+        phase_change = output[mark:].decode(errors="replace")
+        check("turn 1, mandatory_moves/report" in phase_change and
+              ("figures" not in phase_change or "units changed" in phase_change),
+              "terminal: the phase change's screen: %r" % phase_change)
+        os.write(fd, b"state\r")
+        read_until(r"snapshot hash [0-9a-f]{64}(.|\n)*snapshot hash [0-9a-f]{64}")
+        check(output[mark:].decode(errors="replace").count("figures") >= 1,
+              "terminal: 'state' shows no units table")
+        os.write(fd, b"log all\r")
+        read_until(r"seq \d+ now\r?\n")
+        shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.decode(errors="replace"))
+        shown = shown.split("Type 'help'", 1)[-1]
+        for line in re.split(r"\r?\n", shown):
+            line = line.split("\r")[-1]
+            if re.fullmatch(r"seq \d+, snapshot hash [0-9a-f]{64}", line):
+                continue  # the 64-digit hash is one word, kept whole to copy
+            check(len(line) <= 80, "terminal: a line of %d columns: %r" % (len(line), line))
         os.write(fd, b"\x04")  # ^D on an empty line: leave
         deadline = time.time() + 10
         while True:
