@@ -438,7 +438,8 @@ static void on_message(ws_conn *w, uint8_t *data, size_t len)
     }
     if (decoded <= 0)
         return; /* a type of a later version (§9) is skipped */
-    if (m.kind == PROTOCOL_SERVER_DELTA || m.kind == PROTOCOL_SERVER_WATCHERS) {
+    if (m.kind == PROTOCOL_SERVER_DELTA || m.kind == PROTOCOL_SERVER_WATCHERS ||
+        m.kind == PROTOCOL_SERVER_PRESENCE) {
         protocol_server_message_clear(&m);
         return;
     }
@@ -715,7 +716,8 @@ static void attack_message(ws_conn *w, uint8_t *data, size_t len)
         return;
     bool setup_join = m.kind == PROTOCOL_SERVER_WELCOME && !c->joined &&
                       (attack_joins_first() || A.kind == ATTACK_SLOW_READERS);
-    if (m.kind == PROTOCOL_SERVER_DELTA || m.kind == PROTOCOL_SERVER_WATCHERS) {
+    if (m.kind == PROTOCOL_SERVER_DELTA || m.kind == PROTOCOL_SERVER_WATCHERS ||
+        m.kind == PROTOCOL_SERVER_PRESENCE) {
         /* the game's, to joined spectators */
     } else if (setup_join) {
         c->joined = true;

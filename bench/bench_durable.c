@@ -218,7 +218,8 @@ static void on_message(ws_conn *w, uint8_t *data, size_t len)
         return; /* §9: skipped */
     double now = bench_now();
     game *g = c->game;
-    if (m.kind == PROTOCOL_SERVER_DELTA || m.kind == PROTOCOL_SERVER_WATCHERS) {
+    if (m.kind == PROTOCOL_SERVER_DELTA || m.kind == PROTOCOL_SERVER_WATCHERS ||
+        m.kind == PROTOCOL_SERVER_PRESENCE) {
         B.deltas += m.kind == PROTOCOL_SERVER_DELTA;
         protocol_server_message_clear(&m);
         return;

@@ -520,6 +520,7 @@ static void brigaded_message(fconn *c, const uint8_t *data, size_t len, double n
         on_delta(c, len, m.as.delta.seq, now);
         break;
     case PROTOCOL_SERVER_WATCHERS:
+    case PROTOCOL_SERVER_PRESENCE:
         if (c->role == ROLE_SPECTATOR)
             anomaly(c, "a watchers message (to a spectator)");
         break;

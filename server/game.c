@@ -728,6 +728,46 @@ static void server_game_member_remove(server_game *game, server_connection *conn
         }
 }
 
+/* Who is joined to `game` as each seat now (PROTOCOL.md §6.8). */
+static protocol_presence server_game_presence(const server_game *game)
+{
+    protocol_presence presence = {0, 0, 0};
+    for (size_t i = 0; i < game->player_count; i++) { /* the seats' and the umpire's */
+        const server_session *session = server_connection_data(game->players[i]);
+        if (!session)
+            continue;
+        if (session->umpire)
+            presence.umpire++;
+        else if (session->seat == BRIGADE_SIDE_A)
+            presence.a++;
+        else if (session->seat == BRIGADE_SIDE_B)
+            presence.b++;
+    }
+    return presence;
+}
+
+/* Tells every seat and the umpire of `game` who is joined now (§6.8): at
+ * each join and leave of theirs (not the spectators': §6.7). */
+static void server_game_presence_send(const server_game *game)
+{
+    protocol_server_message message;
+    memset(&message, 0, sizeof(message));
+    message.kind = PROTOCOL_SERVER_PRESENCE;
+    snprintf(message.game, sizeof(message.game), "%s", game->id);
+    message.as.presence = server_game_presence(game);
+    uint8_t *frame = NULL;
+    size_t length = 0;
+    if (game->player_count == 0 ||
+        protocol_server_message_encode(&message, SERVER_BUFFER_HEADROOM, &frame, &length) !=
+            PROTOCOL_CODEC_OK)
+        return;
+    server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
+    if (!buffer)
+        return;
+    server_connection_broadcast(game->players, game->player_count, buffer);
+    server_buffer_unref(buffer);
+}
+
 /* The view delayed spectators see now (server_game.delay). */
 static const server_view *server_game_view(const server_game *game)
 {
@@ -3179,6 +3219,7 @@ static void server_games_join(server_games *games, server_connection *connection
             return;
         }
     }
+    bool joined_now = !session->game;
     if (!session->game) {
         session->spectator = watching;
         session->delayed = delayed;
@@ -3210,10 +3251,13 @@ static void server_games_join(server_games *games, server_connection *connection
                                  message->as.join.last_seq))
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                     "out of memory");
-        return;
+    } else {
+        server_connection_send(connection, buffer);
+        server_buffer_unref(buffer);
     }
-    server_connection_send(connection, buffer);
-    server_buffer_unref(buffer);
+    /* The seats hear who is here, this one too (after its welcome). */
+    if (!watching && joined_now)
+        server_game_presence_send(game);
 }
 
 /* ------------------------------------------------------------------ act */
@@ -3820,6 +3864,8 @@ static void server_games_on_close(void *context, server_connection *connection)
     session->connection = NULL; /* its waiting requests and jobs answer nobody */
     if (session->game && session->spectator && !games->stopping)
         server_game_watchers_changed(games, session->game);
+    if (session->game && !session->spectator && !games->stopping)
+        server_game_presence_send(session->game);
     server_session_unref(session);
 }
 

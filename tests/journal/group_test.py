@@ -163,13 +163,19 @@ class Conn:
         """Round trip of a websocket ping, seconds (the connection idle)."""
         start = time.monotonic()
         self.ws.send_frame(0x9, b"ping")
-        b0, b1 = self.ws._read(2)
-        n = b1 & 0x7F
-        if n == 126:
-            n = int.from_bytes(self.ws._read(2), "big")
-        elif n == 127:
-            n = int.from_bytes(self.ws._read(8), "big")
-        payload = self.ws._read(n)
+        while True:
+            b0, b1 = self.ws._read(2)
+            n = b1 & 0x7F
+            if n == 126:
+                n = int.from_bytes(self.ws._read(2), "big")
+            elif n == 127:
+                n = int.from_bytes(self.ws._read(8), "big")
+            payload = self.ws._read(n)
+            # A presence message (PROTOCOL.md §6.8: the other seat joined)
+            # may come first.
+            if b0 & 0x0F == 0x2 and wire.unpack(payload).get("type") == "presence":
+                continue
+            break
         check(b0 & 0x0F == 0xA and payload == b"ping", "no pong: %r %r" % (b0, payload))
         return time.monotonic() - start
 

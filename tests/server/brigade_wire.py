@@ -174,6 +174,7 @@ class WebSocket:
         if b" 101 " not in status + b" ":
             raise Closed(None, "handshake: " + status.decode(errors="replace"))
         self.closed = False
+        self.presences = []
         self.pings = []  # the payloads of the server's pings, each answered in recv()
 
     def send_frame(self, opcode, payload, fin=True):
@@ -239,7 +240,15 @@ class WebSocket:
                 return message
 
     def recv_message(self):
-        return unpack(self.recv())
+        """The next message but `presence` ones (PROTOCOL.md §6.8: who is
+        connected, sent to the seats at every join and leave), which are
+        kept, in order, in self.presences."""
+        while True:
+            message = unpack(self.recv())
+            if isinstance(message, dict) and message.get("type") == "presence":
+                self.presences.append(message)
+                continue
+            return message
 
     def close(self, code=1000):
         if not self.closed:

@@ -12,6 +12,7 @@ against an implementation independent of protocol/.
 """
 import copy
 import os
+import socket
 import re
 import resource
 import shutil
@@ -1373,12 +1374,55 @@ def case_reports(server, scenarios):
     t.fresh()
 
 
+def case_presence(server, scenarios):
+    """PROTOCOL.md §6.8: each seat and the umpire hear who is joined, at
+    every join and leave of a seat; a second client on a seat is counted."""
+    c = Client(server)
+    game, seats = create_game(c, scenarios)
+    c.close()
+    a = Client(server)
+    join(a, game, seats["A"])
+    def last(client, count=1):
+        deadline = time.time() + 5
+        while len(client.ws.presences) < count and time.time() < deadline:
+            client.ws.sock.settimeout(max(0.05, deadline - time.time()))
+            try:
+                client.ws.recv_message()
+            except (socket.timeout, TimeoutError):
+                break
+            finally:
+                client.ws.sock.settimeout(10)
+        check(len(client.ws.presences) >= count, "%d presence messages, not %d: %r" %
+              (len(client.ws.presences), count, client.ws.presences))
+        message = client.ws.presences[count - 1]
+        check(message["game"] == game and set(message) == {"type", "game", "seats"},
+              "presence %r" % message)
+        return message["seats"]
+    check(last(a, 1) == {"A": 1, "B": 0, "umpire": 0}, "A alone: %r" % a.ws.presences)
+    b = Client(server)
+    join(b, game, seats["B"])
+    check(last(a, 2) == {"A": 1, "B": 1, "umpire": 0}, "B came: %r" % a.ws.presences)
+    check(last(b, 1) == {"A": 1, "B": 1, "umpire": 0}, "B's own: %r" % b.ws.presences)
+    b.close()
+    check(last(a, 3) == {"A": 1, "B": 0, "umpire": 0}, "B dropped: %r" % a.ws.presences)
+    again = Client(server)
+    join(again, game, seats["A"])
+    check(last(a, 4) == {"A": 2, "B": 0, "umpire": 0}, "a second client on A: %r" %
+          a.ws.presences)
+    umpire = Client(server)
+    umpire.ask({"type": "join", "game": game, "token": seats["umpire"]})
+    check(last(a, 5)["umpire"] == 1, "the umpire came: %r" % a.ws.presences)
+    for client in (a, again, umpire):
+        client.close()
+
+
 CASES = {
     "reports": case_reports,
     "spec_frames_joins": case_spec_frames_joins,
     "spec_refusals": case_spec_refusals,
     "spec_melee_rolls": case_spec_melee_rolls,
     "umpire_end": case_umpire_end,
+    "presence": case_presence,
     "umpire_rollback_nested": case_umpire_rollback_nested,
     "umpire_overrule": case_umpire_overrule,
     "umpire_rollback": case_umpire_rollback,
