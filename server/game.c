@@ -746,6 +746,24 @@ static protocol_presence server_game_presence(const server_game *game)
     return presence;
 }
 
+/* Sends `message` (encoded once) to every seat's and the umpire's
+ * connection of `game`; nothing when there is none or memory runs out. */
+static void server_game_players_tell(const server_game *game,
+                                     const protocol_server_message *message)
+{
+    uint8_t *frame = NULL;
+    size_t length = 0;
+    if (game->player_count == 0 ||
+        protocol_server_message_encode(message, SERVER_BUFFER_HEADROOM, &frame, &length) !=
+            PROTOCOL_CODEC_OK)
+        return;
+    server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
+    if (!buffer)
+        return;
+    server_connection_broadcast(game->players, game->player_count, buffer);
+    server_buffer_unref(buffer);
+}
+
 /* Tells every seat and the umpire of `game` who is joined now (§6.8): at
  * each join and leave of theirs (not the spectators': §6.7). */
 static void server_game_presence_send(const server_game *game)
@@ -755,17 +773,7 @@ static void server_game_presence_send(const server_game *game)
     message.kind = PROTOCOL_SERVER_PRESENCE;
     snprintf(message.game, sizeof(message.game), "%s", game->id);
     message.as.presence = server_game_presence(game);
-    uint8_t *frame = NULL;
-    size_t length = 0;
-    if (game->player_count == 0 ||
-        protocol_server_message_encode(&message, SERVER_BUFFER_HEADROOM, &frame, &length) !=
-            PROTOCOL_CODEC_OK)
-        return;
-    server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
-    if (!buffer)
-        return;
-    server_connection_broadcast(game->players, game->player_count, buffer);
-    server_buffer_unref(buffer);
+    server_game_players_tell(game, &message);
 }
 
 /* The view delayed spectators see now (server_game.delay). */
@@ -937,16 +945,7 @@ static void server_game_watchers_send(const server_game *game)
     message.kind = PROTOCOL_SERVER_WATCHERS;
     snprintf(message.game, sizeof(message.game), "%s", game->id);
     message.as.watchers.count = server_game_watchers(game);
-    uint8_t *frame = NULL;
-    size_t length = 0;
-    if (protocol_server_message_encode(&message, SERVER_BUFFER_HEADROOM, &frame, &length) !=
-        PROTOCOL_CODEC_OK)
-        return;
-    server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
-    if (!buffer)
-        return;
-    server_connection_broadcast(game->players, game->player_count, buffer);
-    server_buffer_unref(buffer);
+    server_game_players_tell(game, &message);
 }
 
 /* watchers_timer: the games whose count changed since it was last sent
