@@ -189,12 +189,9 @@ static void game_display_general(const protocol_value *unit, char *out, size_t s
     snprintf(out, size, "%s/%s", role, rating);
 }
 
-/* Column widths of the units table. */
+/* Column widths of the units table's first line. */
 typedef struct game_display_widths {
     int id;
-    int type;
-    int unit_class;
-    int order;
     int status;
 } game_display_widths;
 
@@ -208,8 +205,23 @@ static void game_display_order(const protocol_value *unit, char *out, size_t siz
              game_display_bool(unit, "wavering") ? ", wavering" : "");
 }
 
+/* The unit's name and troops: "1/45e Ligne, line infantry" (the type's
+ * underscores read as spaces: "veteran light cavalry"). */
+static void game_display_troops(const protocol_value *unit, char *out, size_t size)
+{
+    char name[96], type[24], unit_class[24];
+    game_display_copy(name, sizeof(name), game_display_string(unit, "name", ""));
+    game_display_copy(type, sizeof(type), game_display_string(unit, "type", "?"));
+    game_display_copy(unit_class, sizeof(unit_class), game_display_string(unit, "class", "?"));
+    for (char *c = type; *c; c++)
+        if (*c == '_')
+            *c = ' ';
+    snprintf(out, size, "%s%s%s %s", name, name[0] ? ", " : "", unit_class, type);
+}
+
 /* What else matters in a melee: the unit's position, sappers, general
- * ("in bua defending building, sappers, general brigadier/average"). */
+ * ("in a built-up area, holding a building, sappers, general
+ * brigadier/average"). */
 static void game_display_extras(const protocol_value *unit, int64_t turn, char *out,
                                 size_t size)
 {
@@ -219,10 +231,17 @@ static void game_display_extras(const protocol_value *unit, int64_t turn, char *
     game_display_copy(terrain, sizeof(terrain), game_display_string(unit, "terrain", "open"));
     game_display_copy(defending, sizeof(defending), game_display_string(unit, "defending", "none"));
     game_display_general(unit, general, sizeof(general));
+    /* The terrain and defence names of core/names.c, in the rules' words. */
     if (strcmp(terrain, "open") != 0 && at < size)
-        at += (size_t)snprintf(out + at, size - at, "in %s", terrain);
+        at += (size_t)snprintf(out + at, size - at, "in %s",
+                               strcmp(terrain, "bua") == 0 ? "a built-up area" : terrain);
     if (strcmp(defending, "none") != 0 && at < size)
-        at += (size_t)snprintf(out + at, size - at, "%sdefending %s", at ? " " : "", defending);
+        at += (size_t)snprintf(out + at, size - at, "%s%s", at ? ", " : "",
+                               strcmp(defending, "cover") == 0      ? "in cover"
+                               : strcmp(defending, "building") == 0 ? "holding a building"
+                               : strcmp(defending, "fortified") == 0
+                                   ? "holding a fortified building"
+                                   : defending);
     if (game_display_bool(unit, "sappers") && at < size)
         at += (size_t)snprintf(out + at, size - at, "%ssappers", at ? ", " : "");
     if (general[0] && at < size)
@@ -238,6 +257,16 @@ static void game_display_extras(const protocol_value *unit, int64_t turn, char *
         snprintf(out + at, size - at, "%sfled this turn (D34)", at ? ", " : "");
 }
 
+/*
+ * The units of `side` ("A", "B"; NULL: of neither), those that differ from
+ * `previous` (NULL: all), each in two or three lines that fit 80 columns
+ * with ids of up to 16 characters: the id (what commands take), figures,
+ * status and order aligned; then the name, troops and whatever else
+ * matters (position, sappers, general, pursuit); then its mandatory move.
+ *
+ *   A ligne_1              24  normal      column, formed
+ *       1/45e Ligne, line infantry; sappers, general brigadier/excellent
+ */
 static void game_display_units_of(FILE *out, const protocol_value *units,
                                   const protocol_value *previous, int64_t turn,
                                   const char *side, const game_display_widths *widths)
@@ -253,29 +282,28 @@ static void game_display_units_of(FILE *out, const protocol_value *units,
         if (side ? strcmp(unit_side, side) != 0
                  : (strcmp(unit_side, "A") == 0 || strcmp(unit_side, "B") == 0))
             continue;
-        char id[40], type[24], unit_class[24], order[48], status[24], extras[240], clean_side[4];
+        char id[40], order[48], status[24], troops[160], extras[240], clean_side[4];
         game_display_copy(clean_side, sizeof(clean_side), unit_side);
         game_display_copy(id, sizeof(id), protocol_value_map_key_at(units, i, NULL));
-        game_display_copy(type, sizeof(type), game_display_string(unit, "type", "?"));
-        game_display_copy(unit_class, sizeof(unit_class), game_display_string(unit, "class", "?"));
         game_display_copy(status, sizeof(status), game_display_string(unit, "status", "?"));
         game_display_order(unit, order, sizeof(order));
+        game_display_troops(unit, troops, sizeof(troops));
         game_display_extras(unit, turn, extras, sizeof(extras));
         char figures[24];
         if (game_display_has_int(unit, "figures"))
             snprintf(figures, sizeof(figures), "%" PRId64, game_display_int(unit, "figures"));
         else
             snprintf(figures, sizeof(figures), "?");
-        fprintf(out, "  %-4s %-*s %-*s %-*s %7s  %-*s %-*s", clean_side[0] ? clean_side : "?",
-                widths->id, id, widths->type, type, widths->unit_class, unit_class, figures,
-                widths->order, order, widths->status, status);
+        fprintf(out, "  %-1s %-*s %7s  %-*s  %s\n      ", clean_side[0] ? clean_side : "?",
+                widths->id, id, figures, widths->status, status, order);
+        game_display_text(out, troops);
         if (extras[0]) {
-            fputs("  ", out);
+            fputs("; ", out);
             game_display_text(out, extras);
         }
         const char *move = game_display_string(unit, "move", "");
         if (move[0]) {
-            fputs("\n       move: ", out);
+            fputs("\n      move: ", out);
             game_display_text(out, move);
         }
         fputc('\n', out);
@@ -298,15 +326,10 @@ static void game_display_units_since(FILE *out, const protocol_value *state,
         fputs("  (no units)\n", out);
         return;
     }
-    game_display_widths widths = {4, 4, 5, 5, 6};
+    game_display_widths widths = {4, 6};
     for (size_t i = 0; i < protocol_value_count(units); i++) {
         const protocol_value *unit = protocol_value_map_value_at(units, i);
-        char order[48];
-        game_display_order(unit, order, sizeof(order));
         game_display_widen(&widths.id, protocol_value_map_key_at(units, i, NULL), 31);
-        game_display_widen(&widths.type, game_display_string(unit, "type", "?"), 23);
-        game_display_widen(&widths.unit_class, game_display_string(unit, "class", "?"), 23);
-        game_display_widen(&widths.order, order, 47);
         game_display_widen(&widths.status, game_display_string(unit, "status", "?"), 23);
     }
     size_t changed = 0;
@@ -320,9 +343,8 @@ static void game_display_units_since(FILE *out, const protocol_value *state,
         return; /* the table on the screen still holds */
     if (previous)
         fputs("  units changed ('state' shows them all):\n", out);
-    fprintf(out, "  %-4s %-*s %-*s %-*s %7s  %-*s %-*s\n", "side", widths.id, "unit",
-            widths.type, "type", widths.unit_class, "class", "figures", widths.order, "order",
-            widths.status, "status");
+    fprintf(out, "  %-1s %-*s %7s  %-*s  %s\n", " ", widths.id, "unit", "figures", widths.status,
+            "status", "order");
     int64_t turn = game_display_int(state, "turn");
     game_display_units_of(out, units, previous, turn, "A", &widths);
     game_display_units_of(out, units, previous, turn, "B", &widths);

@@ -417,6 +417,15 @@ static void the_screen_fits_80_columns(void **unused)
     char *screen = state_text(state, "B");
     /* The header: two lines, the title and seat, then the turn. */
     assert_has(screen, "== t | you are B\n   turn 2, charge/respond, phasing A, awaiting B (you)\n");
+    /* The units table fits by itself: each unit's first line (id,
+     * figures, status, order) and second (name, troops) within 80. */
+    for (char *line = screen; *line;) {
+        char *end = strchr(line, '\n');
+        size_t length = end ? (size_t)(end - line) : strlen(line);
+        if ((strncmp(line, "  A ", 4) == 0 || strncmp(line, "  B ", 4) == 0) && length > 80)
+            fail_msg("a unit's line of %zu columns: %.*s", length, (int)length, line);
+        line = end ? end + 1 : line + length;
+    }
     char *fitted = fit_text(screen, 80);
     for (char *line = fitted; *line;) {
         char *end = strchr(line, '\n');
@@ -442,9 +451,9 @@ static void the_screen_fits_80_columns(void **unused)
     game_display_state_since(stream, state, "B", before);
     fclose(stream);
     assert_has(since, "units changed ('state' shows them all):\n");
-    assert_has(since, "  B    square ");
-    assert_lacks(since, "  A    hussars ");
-    assert_lacks(since, "  B    battery ");
+    assert_has(since, "  B square ");
+    assert_lacks(since, "  A hussars ");
+    assert_lacks(since, "  B battery ");
     free(since);
     stream = open_memstream(&since, &size);
     game_display_state_since(stream, state, "B", protocol_value_map_get(state, "units"));
@@ -453,6 +462,39 @@ static void the_screen_fits_80_columns(void **unused)
     assert_has(since, "your move: respond UNIT stand");
     free(since);
     protocol_value_free(before);
+    protocol_value_free(state);
+}
+
+/* The widest unit a scenario makes (a long id, the longest formation,
+ * unformed and wavering, pushed back, in a built-up area with a general):
+ * its first line (id, figures, status, order) fits 80 columns unwrapped;
+ * the second (name, troops, position) is wrapped at a terminal. */
+static void the_widest_unit_fits_80_columns(void **unused)
+{
+    (void)unused;
+    protocol_value *state = test_value_from_json(
+        "{\"title\": \"t\", \"turn\": 2, \"phase\": \"movement\", \"step\": \"report\","
+        " \"phasing\": \"A\", \"awaiting\": [\"A\"],"
+        " \"sides\": {\"A\": {\"done\": false}, \"B\": {\"done\": false}},"
+        " \"units\": {\"grenzer_regiment_2\": {\"side\": \"B\", \"name\": \"2nd Grenz Regiment\","
+        "  \"type\": \"light_cavalry\", \"class\": \"conscript\", \"figures\": 1200,"
+        "  \"nation\": \"austrian\", \"formation\": \"austrian_mass\", \"formed\": false,"
+        "  \"wavering\": true, \"status\": \"pushed_back\", \"sappers\": true, \"ranks\": 2,"
+        "  \"defending\": \"building\", \"terrain\": \"bua\", \"move\": \"\","
+        "  \"general\": {\"role\": \"brigadier\", \"rating\": \"excellent\"}}},"
+        " \"charges\": [], \"melees\": [], \"log\": []}");
+    char *screen = state_text(state, "A");
+    assert_has(screen, "  B grenzer_regiment_2    1200  pushed_back  austrian_mass, unformed, "
+                       "wavering\n      2nd Grenz Regiment, conscript light cavalry; in a "
+                       "built-up area, holding a building, sappers, general brigadier/excellent\n");
+    for (char *line = screen; *line;) {
+        char *end = strchr(line, '\n');
+        size_t length = end ? (size_t)(end - line) : strlen(line);
+        if (strncmp(line, "  B ", 4) == 0 && length > 80)
+            fail_msg("a unit's line of %zu columns: %.*s", length, (int)length, line);
+        line = end ? end + 1 : line + length;
+    }
+    free(screen);
     protocol_value_free(state);
 }
 
@@ -466,6 +508,7 @@ int main(void)
         cmocka_unit_test(an_adjustment_of_the_other_sides_unit),
         cmocka_unit_test(your_move_names_the_steps_commands),
         cmocka_unit_test(the_screen_fits_80_columns),
+        cmocka_unit_test(the_widest_unit_fits_80_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
