@@ -121,6 +121,7 @@ typedef struct game_run {
      * the umpire's only. */
     bool has_presence;
     protocol_presence presence;
+    int64_t watchers; /* spectators watching, from the welcome and each watchers message */
     int64_t next_request;
     int64_t join_request;  /* the join in flight, 0 when none */
     /* This run's dice seed (PROTOCOL.md §10.3), 64 hex characters from
@@ -777,6 +778,62 @@ static void game_run_print_hash(game_run *run)
     game_run_print_end(run);
 }
 
+/* The side's name from the scenario ("French"), "" when it has none. */
+static const char *game_run_side_name(const game_run *run, const char *side)
+{
+    const protocol_value *sides = protocol_value_map_get(run->state, "sides");
+    const char *name = protocol_value_string_get(
+        protocol_value_map_get(protocol_value_map_get(sides, side), "name"), NULL);
+    return name ? name : "";
+}
+
+/*
+ * The `who` command: each seat, connected or not, as the last presence
+ * said (PROTOCOL.md §6.8), and the spectators (§6.7):
+ *   side A (French, you): connected
+ *   side B (British): not connected
+ *   umpire: not seated
+ *   spectators: 2 watching
+ * A spectator is told neither (the server sends them to the seats only).
+ */
+static void game_run_print_who(game_run *run)
+{
+    game_run_print_begin(run);
+    if (!run->has_presence) {
+        fputs(strcmp(run->seat, "spectator") == 0
+                  ? "who is connected is told to the players and the umpire, not to spectators\n"
+                  : "not known yet: the server has not said who is connected\n",
+              run->out);
+        game_run_print_end(run);
+        return;
+    }
+    int64_t counts[3] = {run->presence.a, run->presence.b, run->presence.umpire};
+    const char *seats[3] = {"A", "B", "umpire"};
+    for (int i = 0; i < 3; i++) {
+        bool own = strcmp(run->seat, seats[i]) == 0;
+        char name[96];
+        if (i < 2) {
+            const char *side = game_run_side_name(run, seats[i]);
+            snprintf(name, sizeof name, "side %s%s%s%s%s", seats[i], side[0] || own ? " (" : "",
+                     side, side[0] && own ? ", " : "", own ? "you)" : side[0] ? ")" : "");
+        } else {
+            snprintf(name, sizeof name, "umpire%s", own ? " (you)" : "");
+        }
+        fputs(name, run->out);
+        if (counts[i] == 0)
+            fputs(i < 2 ? ": not connected\n" : ": not seated\n", run->out);
+        else if (counts[i] == 1)
+            fputs(": connected\n", run->out);
+        else
+            fprintf(run->out, ": connected from %" PRId64 " clients\n", counts[i]);
+    }
+    if (run->watchers > 0)
+        fprintf(run->out, "spectators: %" PRId64 " watching\n", run->watchers);
+    else
+        fputs("spectators: none watching\n", run->out);
+    game_run_print_end(run);
+}
+
 /* The state command's answer (and `brigade state`'s output). */
 static void game_run_print_state(game_run *run)
 {
@@ -1002,6 +1059,9 @@ static void game_run_line(game_run *run, const game_line *line)
         return;
     case GAME_INPUT_HASH:
         game_run_print_hash(run);
+        return;
+    case GAME_INPUT_WHO:
+        game_run_print_who(run);
         return;
     case GAME_INPUT_LOG:
         game_run_print_log(run, input.log_count);
@@ -1354,6 +1414,7 @@ static void game_run_on_welcome(game_run *run, protocol_server_message *message)
     run->seq = message->as.welcome.seq;
     snprintf(run->seat, sizeof(run->seat), "%s", protocol_seat_name(message->as.welcome.seat));
     run->spectator_delay = message->as.welcome.spectator_delay;
+    run->watchers = message->as.welcome.watchers;
     bool first = !run->joined_once;
     run->joined_once = true;
     run->rejoining = false;
@@ -1773,6 +1834,7 @@ static void game_run_on_message(void *context, protocol_value *value)
         /* --json printed it already. */
         if (run->command == GAME_RUN_PLAY && !run->options.json) {
             int64_t count = message.as.watchers.count;
+            run->watchers = count;
             if (count <= 0)
                 game_run_news(run, "no spectator is watching now");
             else

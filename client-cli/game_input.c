@@ -114,6 +114,8 @@ static const game_input_command game_input_commands[] = {
      "list the log's last N entries (20 by default; all: every one), each with the\n"
      "seq of the action that made it; entries an umpire rolled back say so", 0, -1},
     {"hash", "hash", "any time", "print the local snapshot's seq and SHA-256 hash", 0, -1},
+    {"who", "who", "any time",
+     "show who is connected: each side, the umpire, and how many spectators watch", 0, -1},
     {"help", "help", "any time", "print this list", 0, -1},
     {"quit", "quit", "any time", "leave (end of input does the same)", 0, -1},
     {"hold", "hold REASON", "any time after the battle begins, the umpire",
@@ -1599,6 +1601,7 @@ int game_input_parse(const char *line, const game_input_context *context, game_i
             game_input_kind kind;
         } locals[] = {
             {"state", GAME_INPUT_STATE}, {"hash", GAME_INPUT_HASH}, {"help", GAME_INPUT_HELP},
+            {"who", GAME_INPUT_WHO},
             {"?", GAME_INPUT_HELP},      {"quit", GAME_INPUT_QUIT}, {"exit", GAME_INPUT_QUIT},
         };
         size_t i;

@@ -55,6 +55,7 @@ typedef enum game_input_kind {
     GAME_INPUT_WAIT,      /* block until the state satisfies `wait` */
     GAME_INPUT_STATE,     /* show the state */
     GAME_INPUT_HASH,      /* print the local snapshot's seq and hash */
+    GAME_INPUT_WHO,       /* print who is connected (PROTOCOL.md §6.7, §6.8) */
     GAME_INPUT_HELP,      /* print the commands */
     GAME_INPUT_LOG,       /* list the log's entries with their seq: `log_count` */
     GAME_INPUT_QUIT       /* leave */

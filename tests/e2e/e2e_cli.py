@@ -428,6 +428,10 @@ def terminal(args, processes):
         text = output.decode(errors="replace")
         check(re.search(r"(\r\x1b\[K|\n)1 spectator is watching\r?\n", text) and
               "brigade play:" not in text, "terminal: the spectator notice: %r" % text[-300:])
+        # who: each seat as the presence said, and the spectators.
+        os.write(fd, b"who\r")
+        read_until(r"side A \([^)]*you\): connected\r?\nside B( \([^)]*\))?: not connected\r?\n"
+                   r"umpire: not seated\r?\nspectators: 1 watching\r?\n")
         watcher.stdin.close()
         watcher.wait(timeout=10)
         done = run(args, ["state", "--server", server.url, "--game", created["game"],
