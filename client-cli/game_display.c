@@ -310,6 +310,21 @@ static void game_display_units_of(FILE *out, const protocol_value *units,
     }
 }
 
+/* How many of `seat`'s units in play have a mandatory move to make
+ * (a non-empty `move`, PROTOCOL.md §7.1). */
+static size_t game_display_moves_of(const protocol_value *state, const char *seat)
+{
+    const protocol_value *units = protocol_value_map_get(state, "units");
+    size_t moves = 0;
+    for (size_t i = 0; i < protocol_value_count(units); i++) {
+        const protocol_value *unit = protocol_value_map_value_at(units, i);
+        if (strcmp(game_display_string(unit, "side", ""), seat) == 0 &&
+            game_display_string(unit, "move", "")[0] != '\0')
+            moves++;
+    }
+    return moves;
+}
+
 /* Widens `width` to hold `text`, up to `most`. */
 static void game_display_widen(int *width, const char *text, int most)
 {
@@ -871,9 +886,16 @@ static void game_display_todo_lines(const protocol_value *state, const char *sea
         game_display_put(&buffer, "%s: your sappers may re-roll a melee die: reroll UNIT "
                                   "0|1|decline\n",
                          you);
+    else if (report_step && strcmp(phase, "mandatory_moves") == 0 &&
+             game_display_moves_of(state, seat) == 0)
+        game_display_put(&buffer, "%s: no unit of yours has a mandatory move this turn; "
+                                  "report anything that happened (adjust UNIT ... "
+                                  "note=\"...\"), then done\n",
+                         you);
     else if (report_step && strcmp(phase, "mandatory_moves") == 0)
-        game_display_put(&buffer, "%s: make the mandatory moves the units show; report what "
-                                  "happened (adjust UNIT ... note=\"...\"), then done\n",
+        game_display_put(&buffer, "%s: make the mandatory moves your units show (move:); "
+                                  "report what happened (adjust UNIT ... note=\"...\"), then "
+                                  "done\n",
                          you);
     else if (report_step && strcmp(phase, "movement") == 0)
         game_display_put(&buffer, "%s: move your units; report what happened, then done\n",

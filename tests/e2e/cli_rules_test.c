@@ -498,6 +498,32 @@ static void the_widest_unit_fits_80_columns(void **unused)
     protocol_value_free(state);
 }
 
+/* The Mandatory-move step says whether the seat's units have moves to
+ * make (a unit's `move`, 12.19), rather than asking for moves none shows. */
+static void mandatory_moves_say_whether_there_are_any(void **unused)
+{
+    (void)unused;
+#define MOVES_STATE(move)                                                                     \
+    "{\"title\": \"t\", \"turn\": 2, \"phase\": \"mandatory_moves\", \"step\": \"report\","     \
+    " \"phasing\": \"A\", \"awaiting\": [\"A\", \"B\"],"                                         \
+    " \"sides\": {\"A\": {\"done\": false}, \"B\": {\"done\": false}},"                          \
+    " \"units\": {\"hussars\": " UNIT("A", "light_cavalry", "line", ", \"move\": \"" move "\"")     \
+    ", \"dragoons\": " UNIT("B", "dragoons", "line", ", \"move\": \"retreat 15\\\" (12.19)\"") "},"  \
+    " \"charges\": [], \"melees\": [], \"log\": []}"
+    protocol_value *state = test_value_from_json(MOVES_STATE(""));
+    char *screen = state_text(state, "A");
+    assert_has(screen, "you (A): no unit of yours has a mandatory move this turn");
+    assert_lacks(screen, "make the mandatory moves");
+    free(screen);
+    protocol_value_free(state);
+    state = test_value_from_json(MOVES_STATE("retreat 18\\\" as retreating (12.19)"));
+    screen = state_text(state, "A");
+    assert_has(screen, "you (A): make the mandatory moves your units show (move:)");
+    free(screen);
+    protocol_value_free(state);
+#undef MOVES_STATE
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -509,6 +535,7 @@ int main(void)
         cmocka_unit_test(your_move_names_the_steps_commands),
         cmocka_unit_test(the_screen_fits_80_columns),
         cmocka_unit_test(the_widest_unit_fits_80_columns),
+        cmocka_unit_test(mandatory_moves_say_whether_there_are_any),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
