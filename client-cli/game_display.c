@@ -1072,6 +1072,17 @@ static void game_display_state_view(FILE *out, const protocol_value *state, cons
         game_display_text(out, strcmp(seat, "umpire") == 0      ? "the umpire"
                                : strcmp(seat, "spectator") == 0 ? "a spectator"
                                                                 : seat);
+        /* The side's name from the scenario: "you are A (French)". */
+        const char *name = protocol_value_string_get(
+            protocol_value_map_get(protocol_value_map_get(protocol_value_map_get(state, "sides"),
+                                                          seat),
+                                   "name"),
+            NULL);
+        if (name && name[0]) {
+            fputs(" (", out);
+            game_display_text(out, name);
+            fputc(')', out);
+        }
     }
     if (game_display_bool(state, "umpire"))
         fputs(" | umpire seated", out);

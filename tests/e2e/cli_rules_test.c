@@ -475,7 +475,8 @@ static void the_widest_unit_fits_80_columns(void **unused)
     protocol_value *state = test_value_from_json(
         "{\"title\": \"t\", \"turn\": 2, \"phase\": \"movement\", \"step\": \"report\","
         " \"phasing\": \"A\", \"awaiting\": [\"A\"],"
-        " \"sides\": {\"A\": {\"done\": false}, \"B\": {\"done\": false}},"
+        " \"sides\": {\"A\": {\"done\": false, \"name\": \"French\"},"
+        "  \"B\": {\"done\": false, \"name\": \"Austrians\"}},"
         " \"units\": {\"grenzer_regiment_2\": {\"side\": \"B\", \"name\": \"2nd Grenz Regiment\","
         "  \"type\": \"light_cavalry\", \"class\": \"conscript\", \"figures\": 1200,"
         "  \"nation\": \"austrian\", \"formation\": \"austrian_mass\", \"formed\": false,"
@@ -484,6 +485,7 @@ static void the_widest_unit_fits_80_columns(void **unused)
         "  \"general\": {\"role\": \"brigadier\", \"rating\": \"excellent\"}}},"
         " \"charges\": [], \"melees\": [], \"log\": []}");
     char *screen = state_text(state, "A");
+    assert_has(screen, "== t | you are A (French)\n");
     assert_has(screen, "  B grenzer_regiment_2    1200  pushed_back  austrian_mass, unformed, "
                        "wavering\n      2nd Grenz Regiment, conscript light cavalry; in a "
                        "built-up area, holding a building, sappers, general brigadier/excellent\n");
