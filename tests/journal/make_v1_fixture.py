@@ -11,6 +11,8 @@ fixtures stand for, and writes into the source tree.
         --scenarios /tmp/v1/scenarios --out <this tree>/tests/journal/fixtures/v1 \\
         --made-by "$(git -C /tmp/v1 rev-parse HEAD)"
 
+(fixtures/v2/: the same with the v2 release's build and `--label v2`.)
+
 It starts the old brigaded on an ephemeral loopback port with a --data
 folder of its own under /tmp and plays, through the real server and real
 `brigade play --json` clients (two players and an umpire):
@@ -56,7 +58,11 @@ sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 import v1_journal  # noqa: E402
 from e2e_support import Failure, Player, Processes, check  # noqa: E402
 
-NOTE = "(v1 fixture)"
+# The release the fixtures stand for ("v1", "v2"; --label), in every note
+# the plan writes; read before the plans below are built.
+LABEL = (sys.argv[sys.argv.index("--label") + 1]
+         if "--label" in sys.argv[:-1] else "v1")
+NOTE = "(%s fixture)" % LABEL
 
 
 class Server:
@@ -309,6 +315,12 @@ class Table:
                         return
             self.act(seat, "reroll ligne_1 decline")
         elif step == "report":
+            # From v2 (D46): the other side's reports about this side's
+            # units wait for its answer before its done; the table agrees.
+            for report in state.get("reports") or []:
+                if report["side"] != seat and report["state"] == "awaits_answer":
+                    self.act(seat, "accept %d" % report["number"])
+                    return
             line = self.planned(state, (turn, phase, seat),
                                 self.plan["reports"].get((turn, phase, seat), []))
             if line:
@@ -365,14 +377,19 @@ def main():
     parser.add_argument("--scenarios", required=True)
     parser.add_argument("--out", required=True, help="tests/journal/fixtures/v1")
     parser.add_argument("--made-by", required=True, help="the old build's commit")
+    parser.add_argument("--label", default="v1",
+                        help="the release the fixtures stand for, in the notes (v1, v2)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     processes = Processes()
-    data = tempfile.mkdtemp(prefix="brigade-v1-fixture-data-")
     made = []
     try:
-        server = Server(processes, args.brigaded, data)
+        # One server and data folder a game: the fixture is that folder's
+        # whole journal, the seats' secrets included (from v2 on, `brigade
+        # export` leaves them out, and the resume needs them).
         for name, plan in (("example_a", EXAMPLE_A), ("village", VILLAGE)):
+            data = tempfile.mkdtemp(prefix="brigade-%s-fixture-data-" % LABEL)
+            server = Server(processes, args.brigaded, data)
             table = Table(args, processes, server, plan)
             state = table.play()
             fresh = json.loads(brigade(args, "state", "--json", "--server", server.url,
@@ -384,13 +401,11 @@ def main():
                 name, table.game, table.actions, table.seq, state["turn"], state["phase"],
                 log_kinds(state)))
             table.quit()
-            made.append((name, table, fresh))
-        server.stop()
-        for name, table, fresh in made:
-            export = os.path.join(processes.folder, name + ".sqlite")
-            brigade(args, "export", "--data", data, "--game", table.game, export)
+            server.stop()
+            made.append((name, table, fresh, data))
+        for name, table, fresh, data in made:
             sql = os.path.join(args.out, name + ".sql")
-            v1_journal.dump_sqlite(export, sql)
+            v1_journal.dump_sqlite(os.path.join(data, "brigade.sqlite"), sql)
             work = os.path.join(processes.folder, name + ".work.sqlite")
             hashes = v1_journal.hashes_per_seq(args.brigade, sql, work, table.game)
             check(max(hashes) == fresh["seq"] and hashes[fresh["seq"]] == fresh["hash"],
@@ -426,7 +441,8 @@ def main():
         return 1
     finally:
         processes.close()
-        shutil.rmtree(data, ignore_errors=True)
+        for _, _, _, data in made:
+            shutil.rmtree(data, ignore_errors=True)
     return 0
 
 
