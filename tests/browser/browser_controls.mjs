@@ -724,6 +724,14 @@ async function umpirePanel(page, show, sent, shoot) {
   await page.locator('#rollback-form').screenshot({ path: join(args.screenshots, 'controls_rollback_list.png') });
   await page.evaluate(() => document.querySelector('.rollback-here[data-seq="22"]').scrollIntoView({ block: 'center' }));
   await page.locator('.log').screenshot({ path: join(args.screenshots, 'controls_rollback_here_log.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => document.querySelector('.rollback-here[data-seq="22"]').scrollIntoView({ block: 'center' }));
+  await shoot('controls_rollback_here_390x844');
+  await page.evaluate(() => document.getElementById('rollback-form').scrollIntoView({ block: 'center' }));
+  await shoot('controls_rollback_list_390x844');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.evaluate(() => document.querySelector('.rollback-here[data-seq="22"]').scrollIntoView({ block: 'center' }));
+  await shoot('controls_rollback_here_1280x800');
 }
 
 // ------------------------- held and released, withdrawn, overruled, ended
