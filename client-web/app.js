@@ -11,12 +11,14 @@
 // delays its spectators). A spectator of a game with a spectators'
 // password is asked for it when the join is refused (bad_token). A player's
 // link with `&watch=1` shows the read-only view too.
+import { Alerts } from './alerts.js';
 import { snapshotHash } from './delta.js';
 import { Controls } from './controls.js';
 import { h, replace } from './dom.js';
 import { LogView } from './log.js';
 import { errorWords } from './names.js';
 import { StrengthPlot } from './plot.js';
+import { presenceNews, presenceParts } from './presence.js';
 import { UmpirePanel } from './umpire.js';
 import {
   answersOwed, awaitingList, holdReason, pendingList, pendingWords, phaseWords, renderForces, renderStatus, reportsForUmpire,
@@ -42,10 +44,12 @@ function store(key, value) {
 
 // ------------------------------------------- the games kept in this browser
 
-// Each joined game's link ({game, token, seat, title, watch, at}), in
-// localStorage so that a bookmark or a new tab of the bare page can join
+// Each joined game's link ({game, token, seat, title, watch, at, password}),
+// in localStorage so that a bookmark or a new tab of the bare page can join
 // again. The token is kept there and in sessionStorage only: never in the
-// page's text or the address bar.
+// page's text or the address bar. `password`: a spectator's, for a game
+// with a spectators' password, kept the same way (the page says so) so that
+// "Rejoin" does not ask for it again; "Forget" takes it out too.
 const GAMES_KEY = 'brigade.games';
 const GAMES_MAX = 20;
 
@@ -64,9 +68,11 @@ function keepGames(list) {
   } catch { /* storage off or full */ }
 }
 
-function rememberGame({ game, token, seat, title, watch }) {
+function rememberGame({ game, token, seat, title, watch, password }) {
   const others = rememberedGames().filter((item) => !(item.game === game && item.token === token));
-  keepGames([{ game, token, seat: seat || '', title: title || '', watch: Boolean(watch), at: Date.now() }, ...others]);
+  const kept = { game, token, seat: seat || '', title: title || '', watch: Boolean(watch), at: Date.now() };
+  if (seat === 'spectator' && typeof password === 'string' && password) kept.password = password;
+  keepGames([kept, ...others]);
 }
 
 function forgetGame(game, token) {
@@ -76,7 +82,7 @@ function forgetGame(game, token) {
 function seatWords(item) {
   if (item.seat === 'A' || item.seat === 'B') return item.watch ? `side ${item.seat}, watching` : `side ${item.seat}`;
   if (item.seat === 'umpire') return 'umpire';
-  if (item.seat === 'spectator') return 'spectator';
+  if (item.seat === 'spectator') return item.password ? 'spectator, password kept in this browser' : 'spectator';
   return 'seat not known yet';
 }
 
@@ -92,6 +98,7 @@ function showYourGames() {
         h('button', { type: 'button', id: `rejoin-${index}`, class: 'rejoin', onclick: () => {
           // The token goes by sessionStorage, never through the address bar.
           store(TOKEN_KEY(item.game), item.token);
+          if (typeof item.password === 'string' && item.password) store(PASSWORD_KEY(item.game), item.password);
           window.location.hash = `game=${encodeURIComponent(item.game)}${item.watch ? '&watch=1' : ''}`;
         } }, 'Rejoin', h('span', { class: 'visually-hidden' }, ` ${name} as ${seatWords(item)}`)),
         h('button', { type: 'button', id: `forget-${index}`, class: 'quiet forget', onclick: () => {
@@ -130,6 +137,14 @@ function readLink() {
     }
   }
   if (game && !password) password = stored(PASSWORD_KEY(game));
+  if (game && token && !password) {
+    // A spectator's password this browser keeps with the link (Your games).
+    const kept = rememberedGames().find((item) => item.game === game && item.token === token);
+    if (kept && typeof kept.password === 'string' && kept.password) {
+      password = kept.password;
+      store(PASSWORD_KEY(game), password);
+    }
+  }
   return { game, token, password, watch };
 }
 
@@ -369,6 +384,7 @@ function play({ game, token, password, watch }) {
   let wasAsked = 0;
   let wasContested = 0;
   let watchers = 0;
+  let presence = null; // {A, B, umpire} (PROTOCOL.md §6.8), null until told
   let joined = false;
   let countdown = null;
   const log = new LogView($('log'), $('log-scroll'), { onRollback: (to) => umpire.pickRollback(to) });
@@ -418,6 +434,12 @@ function play({ game, token, password, watch }) {
         // (a seat token, a link cut short) is a wrong link.
         if (detail.code === 'bad_token' && !joined && /^[0-9a-f]{32}$/i.test(token)) {
           store(PASSWORD_KEY(game), '');
+          // A kept password refused (changed, or a wrong one) is kept no more.
+          keepGames(rememberedGames().map((item) => {
+            if (item.game !== game || item.token !== token) return item;
+            const { password: refused, ...rest } = item;
+            return refused ? rest : item;
+          }));
           pill.dataset.status = 'password';
           pill.textContent = password ? 'Password refused' : 'Password needed';
           askPassword(game, Boolean(password));
@@ -430,12 +452,21 @@ function play({ game, token, password, watch }) {
     },
     onNotice: (text) => { $('announce').textContent = text; },
     onWatchers: (count) => { watchers = count; render(); },
+    onPresence: (seats) => {
+      // The other side (or, for the umpire, either side) dropping or
+      // coming back is said at once; the header shows who is joined.
+      const news = state ? presenceNews(state, presence, seats, { seat, mode }) : [];
+      presence = seats;
+      render();
+      if (news.length) announce(news.join(' '));
+    },
     onState: (next, info) => {
       const first = !state || info.snapshot;
       joined = true;
       state = next;
       // Joined: this browser keeps the link (Your games, on the start page).
-      if (info.snapshot) rememberGame({ game, token, seat: session.seat, title: typeof next.title === 'string' ? next.title : '', watch });
+      // A spectator's password too, so that Rejoin asks for it no more.
+      if (info.snapshot) rememberGame({ game, token, seat: session.seat, title: typeof next.title === 'string' ? next.title : '', watch, password });
       seq = info.seq;
       seat = session.seat;
       mode = seat === 'umpire' ? 'umpire' : (seat === 'A' || seat === 'B') && !watch ? 'play' : 'watch';
@@ -451,6 +482,17 @@ function play({ game, token, password, watch }) {
   const umpire = new UmpirePanel($('umpire'), { act: (action) => session.act(action) });
 
   function announce(text) { $('announce').textContent = text; }
+
+  const alerts = new Alerts({ icon: $('favicon'), sound: $('alert-sound'), notify: $('alert-notify'), say: announce });
+
+  // "French (you) · British: connected · Umpire: not seated · 2 watching".
+  function renderPresence() {
+    const line = $('presence');
+    const parts = presenceParts(state, presence, { seat, mode, watchers });
+    line.hidden = parts.length === 0;
+    replace(line, parts.map((part, index) => [index ? h('span', { class: 'sep', 'aria-hidden': 'true' }, ' · ') : null,
+      h('span', { class: `presence-part presence-${part.status}`, dataset: { seat: part.seat, status: part.status } }, part.text)]));
+  }
 
   function render() {
     if (!state) {
@@ -471,6 +513,8 @@ function play({ game, token, password, watch }) {
       : mode === 'play' ? `Side ${seat}`
         : session.spectatorDelay > 0 ? `Watching, ${session.spectatorDelay} phase change${session.spectatorDelay === 1 ? '' : 's'} late`
           : 'Watching live';
+    renderPresence();
+    $('alerts').hidden = mode !== 'play' && mode !== 'umpire';
     renderStatus($('status'), state, { seat, mode, delay: session.spectatorDelay, watchers });
     renderForces($('forces'), state, { seat: mode === 'play' ? seat : null });
     controls.update(state, { seat, mode });
@@ -480,6 +524,8 @@ function play({ game, token, password, watch }) {
     // The tab says it too, for a player looking at another tab.
     const ruling = mode === 'umpire' && (pendingList(state).length > 0 || reportsForUmpire(state).length > 0);
     document.title = `${mine ? 'Your move · ' : ruling ? 'Your ruling · ' : ''}${$('game-title').textContent} — Brigade`;
+    // The tab's icon gets a dot; a beep or a notification if asked for.
+    alerts.update(mine || ruling, mine ? `Your move: ${phaseWords(state)}` : 'A ruling waits for you.');
     wasMine = mine;
     const hold = holdReason(state);
     if (wasHold !== null && hold !== wasHold) {

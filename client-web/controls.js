@@ -331,6 +331,9 @@ export class Controls {
     this.busy = root.querySelector('#controls-busy');
     this.body = root.querySelector('#controls-body');
     this.signature = '';
+    this.kept = new Map(); // id -> value typed in this step (dom.js keepingInput)
+    this.confirming = null; // the step whose "no charges" done waits for its second press
+    this.confirmingAt = 0;
     this.pending = false;
     this.state = null;
     // What the form said was wrong goes once the player edits it.
@@ -356,10 +359,18 @@ export class Controls {
     // A step of the player's turn begins (or the player is awaited again):
     // focus goes to its main action.
     const arrived = mine && (step !== this.step || !this.mine);
-    if (step !== this.step) this.showError(null);
+    const another = step !== this.step;
+    if (another) { this.showError(null); this.kept.clear(); }
     this.step = step;
     this.mine = mine;
-    const hadFocus = keepingInput(this.body, () => this.render(state, seat));
+    // What the player typed survives every render of the step, the
+    // umpire's hold and release included (its form comes back filled in,
+    // the focus and caret where they were); a new step starts empty.
+    let hadFocus = this.body.contains(document.activeElement);
+    let restored = false;
+    if (another) this.render(state, seat);
+    else ({ hadFocus, restored } = keepingInput(this.body, () => this.render(state, seat), this.kept));
+    if (restored) return;
     if (arrived && this.mayTakeFocus()) this.focusMain();
     else if (hadFocus && !this.body.contains(document.activeElement)) this.title.focus();
   }
@@ -475,12 +486,12 @@ export class Controls {
       const answers = this.answers(state, seat);
       if (owed.length) {
         awaitedFor = `Answer ${answerWords(owed, 'the')} of ${sideName(state, otherSide(seat))}: accept or contest.`;
-        parts = [answers, parts.filter((part) => !(part && part.id === 'act-done')),
+        parts = [answers, parts.filter((part) => !(part && (part.id === 'act-done' || part.id === 'done-row'))),
           h('p', { class: 'hint', id: 'done-after-answer' }, `Done comes once you have answered ${answerWords(owed, 'the')}.`)];
       } else if (answers) {
         // Above the adjustment form (long on a phone), else before done.
         const adjust = parts.findIndex((part) => part && part.id === 'adjust-form');
-        const at = adjust >= 0 ? adjust : parts.findIndex((part) => part && part.id === 'act-done');
+        const at = adjust >= 0 ? adjust : parts.findIndex((part) => part && (part.id === 'act-done' || part.id === 'done-row'));
         parts = at < 0 ? [...parts, answers] : [...parts.slice(0, at), answers, ...parts.slice(at)];
       }
     }
@@ -530,6 +541,33 @@ export class Controls {
     return h('button', { type: 'button', id: 'act-done', class: 'done', onclick: () => this.send({ kind: 'done' }) }, label);
   }
 
+  /* The declarations' done while nothing is declared and `count` units
+   * may charge: the first press (or Enter) only asks "no charges this
+   * turn?", the second, at least 0.4 s later (not a held key's repeat),
+   * sends done. The question stays through re-renders of the step. */
+  confirmDone(count) {
+    const asked = this.confirming === this.step;
+    const note = h('p', { class: 'confirm-note', id: 'done-confirm', role: 'status', hidden: !asked },
+      `No charge is declared, and ${count === 1 ? 'one unit of yours may' : `${count} units of yours may`} charge. `,
+      'Press the button again to end your declarations with no charge, or declare a charge above.');
+    const button = h('button', {
+      type: 'button', id: 'act-done', class: `done${asked ? ' confirm' : ''}`,
+      onclick: () => {
+        if (this.confirming === this.step) {
+          if (Date.now() - this.confirmingAt < 400) return;
+          this.send({ kind: 'done' });
+          return;
+        }
+        this.confirming = this.step;
+        this.confirmingAt = Date.now();
+        button.textContent = 'Yes: no charges this turn';
+        button.classList.add('confirm');
+        note.hidden = false;
+      },
+    }, asked ? 'Yes: no charges this turn' : 'Done: no charges this turn');
+    return h('div', { class: 'done-row', id: 'done-row' }, note, button);
+  }
+
   initiative(state) {
     const won = (Array.isArray(state.log) ? state.log : []).filter((entry) => entry && entry.kind === 'initiative_won').pop();
     return [
@@ -554,8 +592,14 @@ export class Controls {
     // not charges yet: they become charges when the declarations close.
     const reportedCharges = reportList(state).filter((report) => report.kind === 'uncontrolled' && report.side === seat &&
       !declared.some((charge) => charge.unit === report.unit));
-    const done = this.doneButton(reportedCharges.length ? 'Done: end my declarations'
-      : declared.length ? 'Done: no more charges' : 'Done: no charges this turn');
+    // Nothing declared while units may charge: done asks to be pressed a
+    // second time (an Enter on the focused Done must not end the
+    // declarations by accident).
+    if (declared.length || reportedCharges.length) this.confirming = null;
+    const done = !declared.length && !reportedCharges.length && own.length
+      ? this.confirmDone(own.length)
+      : this.doneButton(reportedCharges.length ? 'Done: end my declarations'
+        : declared.length ? 'Done: no more charges' : 'Done: no charges this turn');
     const uncontrolled = this.uncontrolled(state, seat);
     // Pursuers that still follow a fleeing enemy: no charge at all (12.24 f).
     const following = unitsOf(state, (unit, id) => unit.side === seat && unit.status === 'pursuing' && inPlay(unit) &&
@@ -563,15 +607,23 @@ export class Controls {
     const followingNote = following.length ? h('p', { class: 'hint', id: 'pursuers-following' }, following.map(([id, u]) =>
       `${u.name || id} pursues ${pursuedBy(state, id) ? unitName(state, pursuedBy(state, id)) : 'an enemy'}, which fled this turn: it follows it and may not charge (12.24 f).`).join(' ')) : null;
     const possessive = (name) => (/s$/i.test(name) ? `${name}'` : `${name}'s`);
-    const listed = declared.length || reportedCharges.length ? h('p', { id: 'declared' }, 'Declared this turn: ', [
-      ...declared.map((charge) =>
-        `${unitName(state, charge.unit)} → ${unitName(state, charge.target)} (${word(charge.facing)}${charge.uncontrolled ? ', uncontrolled' : ''})`),
+    // Each of the seat's own charges may be withdrawn until its done
+    // (withdraw_charge, PROTOCOL.md §5.3); an uncontrolled charge is a must (12.24 f).
+    const withdraw = (charge) => h('button', {
+      type: 'button', class: 'quiet withdraw', id: `withdraw-${charge.unit}`, dataset: { unit: charge.unit },
+      onclick: () => this.send({ kind: 'withdraw_charge', unit: charge.unit }),
+    }, 'Withdraw', h('span', { class: 'visually-hidden' }, ` the charge of ${unitName(state, charge.unit)}`));
+    const listed = declared.length || reportedCharges.length ? h('div', { id: 'declared', class: 'declared' },
+      h('p', { class: 'declared-title' }, 'Declared this turn: '), h('ul', { class: 'declared-list' }, [
+      ...declared.map((charge) => h('li', { class: 'declared-charge', dataset: { unit: charge.unit } },
+        `${unitName(state, charge.unit)} → ${unitName(state, charge.target)} (${word(charge.facing)}${charge.uncontrolled ? ', uncontrolled' : ''})`,
+        charge.uncontrolled ? null : [' ', withdraw(charge)])),
       ...reportedCharges.map((report) => {
         const target = typeof report.target === 'string' && report.target ? report.target : '';
         const how = report.state === 'rejected' ? ', rejected' : report.state === 'awaits_umpire' ? ', contested' : '';
         return target ? `${possessive(unitName(state, report.unit))} uncontrolled charge at ${unitName(state, target)}, in the ${word(report.facing || 'front')} (report ${report.number}${how})`
           : `${unitName(state, report.unit)}: no enemy in sight for its uncontrolled charge (report ${report.number}${how})`;
-      })].join('; ')) : null;
+      })].map((item) => (typeof item === 'string' ? h('li', {}, item) : item)))) : null;
     if (!own.length) {
       return [listed, uncontrolled, followingNote,
         uncontrolled ? null : h('p', {}, declared.length || reportedCharges.length ? 'No other unit of yours can charge an enemy now.'

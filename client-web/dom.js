@@ -71,19 +71,41 @@ export function field(id, label, control, hint) {
 }
 
 // Runs `render()` (which rebuilds part of `root`), keeping what the user had
-// typed or chosen in controls with the same id, and the focus.
-export function keepingInput(root, render) {
-  const values = new Map();
+// typed or chosen in controls with the same id, the focus, and the caret
+// or selection in a text field. `kept` (a Map the caller owns, optional)
+// carries them over renders where the controls are absent (the umpire's
+// hold shows no orders): a control that comes back gets its value, and the
+// focus its place, even several renders later; the caller clears it when
+// they no longer apply (another step). Returns {hadFocus, restored}:
+// whether the focus was inside `root` before (or is to be put back there),
+// and whether it was put back on a control of the new render.
+export function keepingInput(root, render, kept = null) {
+  const values = kept || new Map();
   for (const control of root.querySelectorAll('input[id], select[id], textarea[id]')) {
+    if (control.type === 'file') continue;
     values.set(control.id, control.type === 'checkbox' ? control.checked : control.value);
   }
-  const focused = root.contains(document.activeElement) ? document.activeElement.id : '';
+  const active = document.activeElement;
+  let focus = null; // {id, start, end}
+  if (active && active.id && root.contains(active)) {
+    focus = { id: active.id, start: null, end: null };
+    try {
+      if (typeof active.selectionStart === 'number') { focus.start = active.selectionStart; focus.end = active.selectionEnd; }
+    } catch { /* a control without a caret */ }
+    if (kept) kept.set('\u0000focus', focus);
+  } else if (kept && kept.has('\u0000focus') && root.querySelector('input, select, textarea, button')) {
+    // The controls were on screen and the focus went elsewhere: nothing to put back.
+    kept.delete('\u0000focus');
+  } else if (kept) {
+    focus = kept.get('\u0000focus') || null;
+  }
   render();
   for (const [id, value] of values) {
+    if (id === '\u0000focus') continue;
     const control = document.getElementById(id);
     if (!control || !root.contains(control)) continue;
     if (control.type === 'checkbox') {
-      if (!control.closest('[hidden]')) control.checked = value;
+      if (!control.closest('[hidden]') && !control.disabled) control.checked = value;
     } else if (control.tagName === 'SELECT') {
       if ([...control.options].some((option) => option.value === value)) control.value = value;
     } else if (control.type !== 'file') {
@@ -91,9 +113,21 @@ export function keepingInput(root, render) {
     }
     control.dispatchEvent(new Event('change'));
   }
-  if (focused) {
-    const control = document.getElementById(focused);
-    if (control && root.contains(control)) control.focus();
+  if (focus) {
+    const control = document.getElementById(focus.id);
+    if (control && root.contains(control)) {
+      // Put back only while the reader is not busy elsewhere on the page.
+      const elsewhere = document.activeElement && document.activeElement !== document.body &&
+        !root.contains(document.activeElement) && document.activeElement.matches('input, select, textarea');
+      if (!elsewhere) {
+        control.focus();
+        if (focus.start !== null) {
+          try { control.setSelectionRange(focus.start, focus.end); } catch { /* not a text field */ }
+        }
+      }
+      if (kept) kept.delete('\u0000focus');
+      return { hadFocus: true, restored: !elsewhere };
+    }
   }
-  return Boolean(focused);
+  return { hadFocus: Boolean(focus), restored: false };
 }

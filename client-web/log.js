@@ -6,8 +6,10 @@
 // morale test, a melee result) arrives, since that one shows the dice too.
 // A melee the umpire overrules gets a second block, the ruling's, and the
 // first is marked overruled. Entries inside state.rolled_back's ranges are
-// struck through and marked "rolled back" (§10.2); the umpire's page has a
-// "Roll back to here" button after the last entry of each action (entry.seq).
+// struck through and badged "undone: rolled back to seq N" (N: the action
+// the rollback returned to, §10.2); the umpire's page has a "Roll back to
+// here" button on the entry that records each action (entry.seq): the act
+// itself, not the phase it led to.
 import { h, replace } from './dom.js';
 import { capital, signed, word } from './names.js';
 import { sideName, unitName } from './view.js';
@@ -68,14 +70,22 @@ function meta(entry) {
     Number.isSafeInteger(entry.seq) ? h('span', { class: 'seq' }, ` · seq ${entry.seq}`) : null);
 }
 
-// Log index -> the seq of the rollback that rolled it back (state.rolled_back).
+// Log index -> the range of state.rolled_back that rolled it back
+// ({from, to, seq, to_seq}, PROTOCOL.md §7.1: seq the rollback's, to_seq
+// the action it returned to; an older server's range may lack to_seq).
 export function rolledBackIndexes(state) {
   const marked = new Map();
   for (const range of Array.isArray(state.rolled_back) ? state.rolled_back : []) {
     if (!isMap(range) || !Number.isInteger(range.from) || !Number.isInteger(range.to)) continue;
-    for (let index = Math.max(0, range.from); index < range.to; index += 1) marked.set(index, range.seq);
+    for (let index = Math.max(0, range.from); index < range.to; index += 1) marked.set(index, range);
   }
   return marked;
+}
+
+// "undone: rolled back to seq 14" for an entry of `range`.
+export function rolledBackWords(range) {
+  if (range && Number.isSafeInteger(range.to_seq)) return `undone: rolled back to seq ${range.to_seq}`;
+  return 'undone: rolled back';
 }
 
 // The kinds of entry that record what a player or the umpire did (the
@@ -86,13 +96,13 @@ const isAct = (entry) => ACT_KINDS.has(entry.kind) || (entry.kind === 'unit_chan
 const isMark = (entry) => entry.kind === 'phase_begun' || entry.kind === 'turn_begun';
 
 // The actions a rollback may return to (PROTOCOL.md §5.3), newest first:
-// [{seq, turn, phase, text, last}] from the log entries' seq: 1 … seq − 1,
+// [{seq, turn, phase, text, at, last}] from the log entries' seq: 1 … seq − 1,
 // whose state is in the battle (turn 1 or later), not rolled back. `turn`
 // and `phase` are those the action was taken in (its first entry's), not
 // those the game reached after it; `text` says what the action was (its
 // first entry that is a player's or the umpire's act, else its first entry
-// that is more than a turn or phase mark). `last` is the index of the
-// action's last entry.
+// that is more than a turn or phase mark), `at` that entry's log index, and
+// `last` the index of the action's last entry.
 export function rollbackTargets(state, seq) {
   const log = Array.isArray(state.log) ? state.log : [];
   const gone = rolledBackIndexes(state);
@@ -102,7 +112,7 @@ export function rollbackTargets(state, seq) {
     if (Number.isSafeInteger(seq) && entry.seq >= seq) return;
     let action = actions.get(entry.seq);
     if (!action) {
-      action = { seq: entry.seq, turn: entry.turn, phase: entry.phase, text: '', rank: 0, last: index, after: entry.turn, gone: false };
+      action = { seq: entry.seq, turn: entry.turn, phase: entry.phase, text: '', rank: 0, at: index, last: index, after: entry.turn, gone: false };
       actions.set(entry.seq, action);
     }
     if (gone.has(index)) action.gone = true;
@@ -111,7 +121,7 @@ export function rollbackTargets(state, seq) {
     // 3: the act itself; 2: more than a mark; 1: a turn or phase mark.
     const rank = isAct(entry) ? 3 : isMark(entry) ? 1 : 2;
     const words = text(entry.text) || text(entry.kind);
-    if (rank > action.rank && words) { action.text = words; action.rank = rank; }
+    if (rank > action.rank && words) { action.text = words; action.rank = rank; action.at = index; }
   });
   return [...actions.values()]
     .filter((action) => !action.gone && Number.isInteger(action.after) && action.after >= 1)
@@ -159,7 +169,8 @@ export class LogView {
       scrolled();
       if (panel) panel.classList.toggle('scrolled', scroller.scrollTop > 2);
     });
-    window.addEventListener('scroll', scrolled, { passive: true });
+    window.addEventListener('scroll', () => { scrolled(); this.placeJump(); }, { passive: true });
+    window.addEventListener('resize', () => this.placeJump());
     this.count = 0;
     this.blocks = new Map(); // "turn|melee" -> block element parts
     this.rolls = new Map(); // roll name -> its element, while shown
@@ -192,7 +203,31 @@ export class LogView {
     if (!grew) return;
     // After layout: on the first render the box may only now have a height.
     if (follow) requestAnimationFrame(() => this.toEnd(false, first));
-    else if (!this.atEnd()) this.jump.hidden = false;
+    else if (!this.atEnd()) {
+      this.jump.hidden = false;
+      // After the orders are drawn for the new state (app.js renders them next).
+      requestAnimationFrame(() => this.placeJump());
+    }
+  }
+
+  /* "New entries ↓" is fixed at the window's bottom: never over the
+   * orders' or the umpire's main action (Done, a form's submit) on a
+   * phone. Covering one there, it goes to the window's top; covering one
+   * there too, it is tucked away (.tucked: not shown) until a scroll
+   * uncovers it. */
+  placeJump() {
+    const jump = this.jump;
+    if (jump.hidden) return;
+    jump.classList.remove('at-top', 'tucked');
+    const actions = [...document.querySelectorAll('#act-done, #controls-body button[type="submit"], #umpire-body button[type="submit"]')]
+      .map((button) => button.getBoundingClientRect()).filter((box) => box.width > 0 && box.height > 0);
+    const covers = () => {
+      const box = jump.getBoundingClientRect();
+      return actions.some((other) => box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom);
+    };
+    if (!covers()) return;
+    jump.classList.add('at-top');
+    if (covers()) { jump.classList.remove('at-top'); jump.classList.add('tucked'); }
   }
 
   // Whether the log's end is in view: its box scrolled to its bottom, or,
@@ -257,11 +292,16 @@ export class LogView {
       for (const item of this.items) {
         const by = item.indexes.every((index) => gone.has(index)) ? gone.get(item.indexes[0]) : null;
         const was = item.element.classList.contains('rolled-back');
-        if ((by !== null && by !== undefined) === was) continue;
+        if (Boolean(by) === was) continue;
         item.element.classList.toggle('rolled-back', !was);
-        item.element.dataset.rolledBack = was ? '' : String(by);
+        // data-rolled-back: the rollback's seq; data-rolled-back-to: the action it returned to.
+        item.element.dataset.rolledBack = was ? '' : String(by.seq);
+        item.element.dataset.rolledBackTo = was || !Number.isSafeInteger(by.to_seq) ? '' : String(by.to_seq);
         if (!was) {
-          const badge = h('span', { class: 'rb-badge' }, Number.isSafeInteger(by) ? `rolled back (seq ${by})` : 'rolled back');
+          const badge = h('span', {
+            class: 'rb-badge',
+            title: Number.isSafeInteger(by.seq) ? `undone by the umpire's rollback, seq ${by.seq}` : null,
+          }, rolledBackWords(by));
           item.element.prepend(badge);
         } else {
           const badge = item.element.querySelector(':scope > .rb-badge');
@@ -278,21 +318,26 @@ export class LogView {
   }
 
   rollbackButtons(state, log) {
-    const wanted = new Map(); // seq -> the top item showing its last entry
+    const wanted = new Map(); // seq -> the top item showing the entry of the action itself
     if (this.umpire) {
       const found = rollbackTargets(state, this.seq);
       this.targets = new Map(found.map((target) => [target.seq, target]));
-      const targets = new Set(this.targets.keys());
-      const last = new Map(); // seq -> [highest index, item]
+      // The action's own entry (its `at`) when it is shown; else the
+      // action's first shown entry that is more than a turn or phase mark;
+      // else its first shown entry. Never the next phase's header.
+      const best = new Map(); // seq -> [score, item]
       for (const item of this.items) {
         if (!item.top || !item.element.isConnected) continue;
-        const index = Math.max(...item.indexes);
-        const entry = log[index];
-        if (!isMap(entry) || !targets.has(entry.seq)) continue;
-        const known = last.get(entry.seq);
-        if (!known || known[0] < index) last.set(entry.seq, [index, item]);
+        for (const index of item.indexes) {
+          const entry = log[index];
+          if (!isMap(entry) || !this.targets.has(entry.seq)) continue;
+          const target = this.targets.get(entry.seq);
+          const score = index === target.at ? 3 : isMark(entry) ? 1 : 2;
+          const known = best.get(entry.seq);
+          if (!known || known[0] < score) best.set(entry.seq, [score, item]);
+        }
       }
-      for (const [seq, [, item]] of last) wanted.set(seq, item.element);
+      for (const [seq, [, item]] of best) wanted.set(seq, item.element);
     }
     const describe = (seq) => {
       const target = this.targets && this.targets.get(seq);
@@ -303,8 +348,8 @@ export class LogView {
     }
     for (const [seq, element] of wanted) {
       if (this.buttons.has(seq)) continue;
-      // The button follows the action's last entry, which may be in a later
-      // phase: its label says which action it returns to.
+      // The button sits on the action's own entry; its label says which
+      // action it returns to and when it was taken.
       const button = h('button', {
         type: 'button', class: 'quiet rollback-here', dataset: { seq: String(seq) },
         title: describe(seq),

@@ -8,7 +8,7 @@
 // message. Players never see this panel, and the umpire never sees the
 // players' orders (controls.js).
 import { field, h, keepingInput, replace, select } from './dom.js';
-import { RESULTS, capital, errorWords, formationsOf, statusesOf, word } from './names.js';
+import { CAVALRY, RESULTS, capital, errorWords, formationsOf, statusesOf, word } from './names.js';
 import { adjustmentChanges, fillChoice, unitNow } from './controls.js';
 import { rollbackLabel, rolledBackIndexes, rollbackTargets } from './log.js';
 import { holdReason, otherSide, pendingList, reportWhat, reportsForUmpire, sideName, unitName } from './view.js';
@@ -88,7 +88,7 @@ export class UmpirePanel {
     const ours = Number.isSafeInteger(seq) && seq === this.doneAt;
     if (this.step !== undefined && step !== this.step && !ours) { this.showError(null); this.showDone(''); }
     this.step = step;
-    const hadFocus = keepingInput(this.body, () => this.render(state));
+    const { hadFocus } = keepingInput(this.body, () => this.render(state));
     if (this.focusNext()) return;
     if (hadFocus && !this.body.contains(document.activeElement) && !this.afterRollback) this.title.focus();
   }
@@ -321,7 +321,7 @@ export class UmpirePanel {
         h('p', { class: 'hint' }, 'No melee has been fought this turn.'));
     }
     const melee = select({ name: 'melee' }, fought.map((m) => [m.melee, foughtWords(state, m)]));
-    const result = select({ name: 'result' }, [['', 'unchanged'], ...RESULTS.map((name) => [name, word(name)])]);
+    const result = h('select', { name: 'result' });
     const short = (side) => {
       const name = state.sides && state.sides[side] && state.sides[side].name;
       return typeof name === 'string' && name ? `${side} (${name})` : side;
@@ -333,6 +333,19 @@ export class UmpirePanel {
     const current = h('p', { class: 'hint', id: 'overrule-current' });
     const refresh = () => {
       const chosen = fought.find((m) => m.melee === melee.value) || fought[0];
+      // Only the results this melee may have: "the square holds" only with
+      // a unit in square on one side and only cavalry on the other (D13, D25).
+      const members = (Array.isArray(chosen.units) ? chosen.units : []).filter((id) => state.units[id]);
+      const squares = members.filter((id) => state.units[id].formation === 'square' &&
+        members.filter((other) => state.units[other].side !== state.units[id].side)
+          .every((other) => CAVALRY.has(state.units[other].type)) &&
+        members.some((other) => state.units[other].side !== state.units[id].side));
+      const results = RESULTS.filter((name) => name !== 'square_holds' || squares.length > 0 || chosen.result === 'square_holds');
+      const keepResult = result.value;
+      replace(result, h('option', { value: '' }, 'unchanged'), results.map((name) => h('option', { value: name }, word(name))));
+      if (results.includes(keepResult)) result.value = keepResult;
+      // The square that holds wins (D13): its side is the winner.
+      if (result.value === 'square_holds' && squares.length) winner.value = state.units[squares[0]].side;
       // Only a unit that took a test has outcomes to choose from: those of its test.
       const tests = meleeTests(state, chosen.melee);
       const keep = unit.value;
@@ -350,7 +363,7 @@ export class UmpirePanel {
         : h('option', { value: '' }, unit.value ? 'no test taken' : '—'));
       if (outcomes.includes(keepOutcome)) outcome.value = keepOutcome;
       current.textContent = `Now: ${chosen.winner ? `${sideName(state, chosen.winner)} wins` : 'no winner'}, ${word(chosen.result)}.`;
-      winner.disabled = result.value === '' || result.value === 'draw';
+      winner.disabled = result.value === '' || result.value === 'draw' || (result.value === 'square_holds' && squares.length > 0);
       outcome.disabled = !outcomes.length;
     };
     melee.addEventListener('change', refresh);

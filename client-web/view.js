@@ -3,7 +3,7 @@
 // with this turn's charges and the melees in contact. Rebuilt from the
 // state on every change; all server text goes in as text (dom.js).
 import { h, replace } from './dom.js';
-import { OUT_OF_PLAY, PHASES, word } from './names.js';
+import { capital, OUT_OF_PLAY, PHASES, word } from './names.js';
 
 const SIDES = ['A', 'B'];
 
@@ -222,6 +222,59 @@ function umpireNotices(state, { mode }) {
   ];
 }
 
+// How the battle ended (state.end: {cause, reason}, PROTOCOL.md §7.1), when
+// it gives no reason of its own.
+const END_CAUSES = {
+  no_units: 'a side has no unit left in play',
+  umpire: 'the umpire ended it',
+  lapsed: 'the game was left idle, and the server ended it',
+};
+
+/* One side's count at the end: {inPlay, removed, dispersed, figures,
+ * start}: units by status (names.js OUT_OF_PLAY), figures now, and
+ * figures at the start (the sum of the units' `strength`; null when a
+ * unit has none, an older server's state). */
+export function endSummary(state, side) {
+  const units = Object.values(state.units || {}).filter((unit) => unit && unit.side === side);
+  const count = (status) => units.filter((unit) => unit.status === status).length;
+  const start = units.every((unit) => Number.isFinite(unit.strength))
+    ? units.reduce((sum, unit) => sum + unit.strength, 0) : null;
+  return {
+    inPlay: units.filter((unit) => !OUT_OF_PLAY.has(unit.status)).length,
+    removed: count('removed'),
+    dispersed: count('dispersed'),
+    figures: units.reduce((sum, unit) => sum + (Number.isFinite(unit.figures) ? unit.figures : 0), 0),
+    start: units.length ? start : null,
+  };
+}
+
+/* The end of the battle, shown to everyone once the phase is "ended":
+ * "The battle has ended: <reason>" and each side's units in play, removed
+ * and dispersed, and its figures now of those at the start. Without
+ * state.end (an older server): "The battle has ended". */
+export function endPanel(state) {
+  const end = state.end && typeof state.end === 'object' ? state.end : null;
+  const reason = end && typeof end.reason === 'string' && end.reason ? end.reason
+    : end && END_CAUSES[end.cause] ? END_CAUSES[end.cause] : '';
+  const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  return h('section', { class: 'end-panel', id: 'end-panel', 'aria-labelledby': 'end-title',
+    dataset: { cause: end && typeof end.cause === 'string' ? end.cause : '' } },
+  h('h2', { id: 'end-title', class: 'ended' }, reason ? `The battle has ended: ${reason}` : 'The battle has ended'),
+  h('table', { class: 'end-summary', id: 'end-summary' },
+    h('caption', { class: 'visually-hidden' }, 'Each side at the end of the battle'),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Side'), h('th', { scope: 'col' }, 'Units'),
+      h('th', { scope: 'col' }, 'Figures'))),
+    h('tbody', {}, SIDES.map((side) => {
+      const sum = endSummary(state, side);
+      return h('tr', { class: `side-${side}`, dataset: { side } },
+        h('th', { scope: 'row' }, capital(sideName(state, side))),
+        h('td', { class: 'end-units' }, `${sum.inPlay} in play`,
+          sum.removed ? `, ${sum.removed} removed` : '', sum.dispersed ? `, ${sum.dispersed} dispersed` : ''),
+        h('td', { class: 'end-figures' }, sum.start !== null
+          ? `${sum.figures} of ${plural(sum.start, 'figure', 'figures')} at the start` : plural(sum.figures, 'figure', 'figures')));
+    }))));
+}
+
 export function renderStatus(root, state, { seat, mode, delay = 0, watchers = 0 }) {
   const awaiting = awaitingList(state);
   root.dataset.turn = String(state.turn);
@@ -252,7 +305,7 @@ export function renderStatus(root, state, { seat, mode, delay = 0, watchers = 0 
         h('dd', { id: 'status-watchers' }, String(watchers))) : null,
       h('div', { class: mode === 'play' ? '' : `seat-${mode}` }, h('dt', {}, 'You are'),
         h('dd', { id: 'status-seat' }, seatWords(state, { seat, mode, delay })))),
-    state.phase === 'ended' ? h('p', { class: 'ended' }, 'The battle has ended.') : track,
+    state.phase === 'ended' ? endPanel(state) : track,
     umpireNotices(state, { mode }),
     renderReports(state, { seat, mode }));
 }

@@ -143,13 +143,17 @@ export function createGame(url, scenario, { spectatorPassword = '', spectatorDel
 //   onBehind(seq, seen)                   the server came back at a seq before the one
 //                                         this page had seen: accepted actions are lost
 //   onWatchers(count)                     a player hears how many spectators watch (§6.7)
+//   onPresence(seats | null)              a player or the umpire hears who is joined (§6.8):
+//                                         {A, B, umpire}, each the number of connections
+//                                         joined as that seat (0: nobody); null: not known
+//                                         (this page is not live, or the server sends none)
 //
 // A spectator (seat "spectator") joins with the game's spectator id as its
 // token, and with `password` when the game has one (§5.2); a delayed
 // spectator (welcome.spectator_delay > 0) gets deltas whose seq skips
 // (§6.5), which it applies as they come.
 export class Session {
-  constructor({ url, game, token, password, onState, onConnection, onNotice, onWatchers, onBehind }) {
+  constructor({ url, game, token, password, onState, onConnection, onNotice, onWatchers, onPresence, onBehind }) {
     this.url = url;
     this.game = game;
     this.token = token;
@@ -159,11 +163,13 @@ export class Session {
     this.onNotice = onNotice || (() => {});
     this.onBehind = onBehind || (() => {});
     this.onWatchers = onWatchers || (() => {});
+    this.onPresence = onPresence || (() => {});
     this.state = null;
     this.seq = null;
     this.seat = null;
     this.spectatorDelay = 0;
     this.watchers = 0;
+    this.presence = null; // {A, B, umpire} of the last presence message, while live
     this.status = 'connecting';
     this.socket = null;
     this.pending = new Map(); // request -> {action, resolve, timer}
@@ -190,6 +196,12 @@ export class Session {
 
   setStatus(status, detail = {}) {
     this.status = status;
+    // Who is joined is known only while this connection is: the next
+    // presence after the welcome tells it again.
+    if (status !== 'live' && this.presence) {
+      this.presence = null;
+      this.onPresence(null);
+    }
     this.onConnection(status, detail);
   }
 
@@ -309,6 +321,18 @@ export class Session {
           this.onWatchers(this.watchers);
         }
         break;
+      case 'presence': {
+        // §6.8: {A, B, umpire} counts; anything else in it is ignored,
+        // and a malformed one changes nothing.
+        const seats = message.seats;
+        const count = (seat) => (seats && Number.isSafeInteger(seats[seat]) && seats[seat] >= 0 ? seats[seat] : null);
+        if (message.game !== undefined && message.game !== this.game) break;
+        const presence = { A: count('A'), B: count('B'), umpire: count('umpire') };
+        if (Object.values(presence).some((value) => value === null)) break;
+        this.presence = presence;
+        this.onPresence(presence);
+        break;
+      }
       default: break; // a type this client does not know (§9)
     }
   }

@@ -2051,6 +2051,12 @@ static int server_net_http_request(struct lws *wsi, server_net_http_session *ses
     if (strcmp(uri, "/healthz") == 0)
         return server_net_http_respond(wsi, session, HTTP_STATUS_OK, "ok", head);
 
+    /* Browsers ask for /favicon.ico by themselves: the page's icon is
+     * client-web/favicon.svg, served for it as image/svg+xml (the MIME type
+     * comes from the file's name), rather than a 404 in every log. */
+    if (strcmp(uri, "/favicon.ico") == 0)
+        uri = "/favicon.svg";
+
     char path[PATH_MAX];
     switch (server_net_static_path(net, uri, path, sizeof(path))) {
     case SERVER_NET_STATIC_FILE: {

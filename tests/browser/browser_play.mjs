@@ -109,11 +109,22 @@ async function act(page, selector, label, { keyboard = false, panel = 'controls'
   } catch {
     throw new Failure(`${label}: no ${selector} on the page; its ${panel} say: ${await page.textContent(`#${panel}`)}`);
   }
-  if (keyboard) {
-    await page.focus(selector);
-    await page.keyboard.press('Enter');
-  } else {
-    await page.click(selector);
+  const press = async () => {
+    if (keyboard) {
+      await page.focus(selector);
+      await page.keyboard.press('Enter');
+    } else {
+      await page.click(selector);
+    }
+  };
+  // The declarations' Done with no charge declared asks first: a second
+  // press, not a key's repeat (controls.js confirmDone); asked already,
+  // one press sends it.
+  const asked = selector === '#act-done' && await page.isVisible('#done-confirm');
+  await press();
+  if (selector === '#act-done' && !asked && await page.isVisible('#done-confirm')) {
+    await page.waitForTimeout(450);
+    await press();
   }
   await page.waitForSelector(`#${panel}-busy`, { state: 'hidden', timeout: STEP_MS });
   const error = await page.$(`#${panel}-error:not([hidden])`);
@@ -498,6 +509,11 @@ async function play(browser, server, base) {
         `${label}: B's orders do not say it is offline`);
       await pages.B.focus('#act-done');
       await pages.B.keyboard.press('Enter');
+      if (await pages.B.isVisible('#done-confirm')) {
+        // "No charges this turn?": the second Enter sends it.
+        await pages.B.waitForTimeout(450);
+        await pages.B.keyboard.press('Enter');
+      }
       await pages.B.waitForSelector('#controls-error:not([hidden])', { timeout: STEP_MS });
       const offline = await pages.B.textContent('#controls-error');
       check(offline.includes('not_connected'), `${label}: B's order while offline: "${offline}"`);

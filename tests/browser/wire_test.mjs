@@ -359,3 +359,44 @@ test('a wait to reconnect says when it ends; reconnectNow goes at once, and does
   assert.equal(details.at(-1)[1].delay, undefined, 'no countdown while the attempt runs');
   s.stop();
 });
+
+test('presence (§6.8): the seats joined, a malformed one ignored, unknown while not live; the header\'s words', async () => {
+  FakeSocket.all = [];
+  const told = [];
+  const s = new Session({ url: 'ws://test/', game: 'g1', token: 't0ken', onPresence: (seats) => told.push(seats) });
+  s.start();
+  welcome(FakeSocket.all[0], 3);
+  FakeSocket.all[0].receive({ type: 'presence', game: 'g1', seats: { A: 1, B: 0, umpire: 0 } });
+  FakeSocket.all[0].receive({ type: 'presence', game: 'g1', seats: { A: 1, B: -1, umpire: 0 } }); // malformed
+  FakeSocket.all[0].receive({ type: 'presence', game: 'g2', seats: { A: 1, B: 1, umpire: 1 } }); // another game
+  FakeSocket.all[0].receive({ type: 'presence', game: 'g1', seats: { A: 2, B: 1, umpire: 0, later: 5 } });
+  assert.deepEqual(told, [{ A: 1, B: 0, umpire: 0 }, { A: 2, B: 1, umpire: 0 }]);
+  FakeSocket.all[0].drop();
+  assert.equal(told.at(-1), null, 'a dropped page still says who is connected');
+  assert.equal(s.presence, null);
+  s.stop();
+
+  const { presenceNews, presenceParts } = await import('../../client-web/presence.js');
+  const state = { sides: { A: { name: 'French' }, B: { name: 'British' } }, umpire: false };
+  const words = (presence, options) => presenceParts(state, presence, options).map((part) => part.text).join(' · ');
+  assert.equal(words({ A: 1, B: 1, umpire: 0 }, { seat: 'A', mode: 'play', watchers: 2 }),
+    'French (you) · British: connected · Umpire: not seated · 2 watching');
+  assert.equal(words({ A: 2, B: 0, umpire: 0 }, { seat: 'A', mode: 'play' }),
+    'French (you, open in 2 places) · British: not connected · Umpire: not seated');
+  assert.equal(presenceParts({ ...state, umpire: true }, { A: 1, B: 1, umpire: 0 }, { seat: 'B', mode: 'play' })[2].text,
+    'Umpire: not connected', 'a seated umpire away is not "not seated"');
+  assert.equal(words({ A: 0, B: 1, umpire: 1 }, { seat: 'umpire', mode: 'umpire' }),
+    'French: not connected · British: connected · Umpire (you)');
+  assert.equal(words(null, { seat: 'A', mode: 'play' }), 'French (you)');
+  assert.deepEqual(presenceParts(state, { A: 1, B: 1, umpire: 0 }, { seat: 'spectator', mode: 'watch' }), []);
+  assert.deepEqual(presenceNews(state, { A: 1, B: 1, umpire: 0 }, { A: 1, B: 0, umpire: 0 }, { seat: 'A', mode: 'play' }),
+    ['British: disconnected.']);
+  assert.deepEqual(presenceNews(state, { A: 1, B: 0, umpire: 1 }, { A: 1, B: 1, umpire: 0 }, { seat: 'A', mode: 'play' }),
+    ['British: connected again.', 'The umpire: disconnected.']);
+  assert.deepEqual(presenceNews(state, { A: 1, B: 1, umpire: 1 }, { A: 2, B: 1, umpire: 1 }, { seat: 'A', mode: 'play' }), [],
+    'a second tab of one\'s own seat is news');
+  assert.deepEqual(presenceNews(state, null, { A: 1, B: 0, umpire: 0 }, { seat: 'A', mode: 'play' }), [],
+    'a page joining announces who is absent');
+  assert.deepEqual(presenceNews(state, { A: 1, B: 1, umpire: 1 }, { A: 0, B: 1, umpire: 1 }, { seat: 'umpire', mode: 'umpire' }),
+    ['French: disconnected.']);
+});
