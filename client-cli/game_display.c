@@ -235,7 +235,7 @@ static void game_display_extras(const protocol_value *unit, int64_t turn, char *
     }
     if (turn > 0 && game_display_has_int(unit, "fled_turn") &&
         game_display_int(unit, "fled_turn") == turn && at < size)
-        snprintf(out + at, size - at, "%sfled this turn (D34)", at ? ", " : "");
+        snprintf(out + at, size - at, "%sfled this turn (12.19 a)", at ? ", " : "");
 }
 
 static void game_display_units_of(FILE *out, const protocol_value *units,
@@ -503,7 +503,7 @@ void game_display_reports(FILE *out, const protocol_value *state)
     size_t count = protocol_value_count(reports);
     if (protocol_value_kind_of(reports) != PROTOCOL_VALUE_ARRAY || count == 0)
         return;
-    fputs("reports this phase (D46):\n", out);
+    fputs("reports this phase:\n", out);
     for (size_t i = 0; i < count; i++) {
         const protocol_value *report = protocol_value_array_get(reports, i);
         const char *side = game_display_string(report, "side", "?");
@@ -620,23 +620,22 @@ static void game_display_todo_offers(const protocol_value *state, const game_off
         switch (kind) {
         case GAME_OFFER_RALLY:
             game_display_put(buffer, "  - broken '%s' made its broken move: if it rallies, rally %s "
-                                     "(D34)\n",
+                                     "(12.19 a)\n",
                              unit, unit);
             break;
         case GAME_OFFER_REFORM:
-            game_display_put(buffer, "  - unformed '%s' may spend its move reforming: reform %s "
-                                     "(D37)\n",
+            game_display_put(buffer, "  - unformed '%s' may spend its move reforming: reform %s\n",
                              unit, unit);
             break;
         case GAME_OFFER_UNCONTROLLED:
             game_display_put(buffer, "  - pursuing '%s' has no enemy to pursue: uncontrolled %s "
                                      "TARGET [FACING], or uncontrolled %s none (else it is blown "
-                                     "when the phase ends; 12.24 f, D38)\n",
+                                     "when the phase ends; 12.24 f)\n",
                              unit, unit, unit);
             break;
         case GAME_OFFER_CONTACT:
             game_display_put(buffer, "  - pursuing '%s': if its pursuit reached an enemy unit, "
-                                     "contact %s UNIT (D39)\n",
+                                     "contact %s UNIT (12.24, 12.25)\n",
                              unit, unit);
             break;
         case GAME_OFFER_CONTEST:
@@ -649,7 +648,7 @@ static void game_display_todo_offers(const protocol_value *state, const game_off
                              offer->report);
             break;
         case GAME_OFFER_OCCUPY:
-            game_display_put(buffer, "  - occupy %s: '%s' occupies the built-up area (D41)\n",
+            game_display_put(buffer, "  - occupy %s: '%s' occupies the built-up area (12.9 f)\n",
                              unit, unit);
             break;
         case GAME_OFFER_RULE:
@@ -683,11 +682,11 @@ static void game_display_todo_answers(const protocol_value *state, const game_of
         game_display_copy(side, sizeof(side), game_display_string(report, "side", "?"));
         if (strcmp(game_display_string(report, "kind", ""), "adjust") == 0)
             game_display_put(buffer, "%s: answer report %" PRId64 ", side %s: %s; accept %" PRId64
-                                     " or contest %" PRId64 " REASON (before your done, D46)\n",
+                                     " or contest %" PRId64 " REASON (before your done)\n",
                              you, number, side, what, number, number);
         else
             game_display_put(buffer, "%s: answer report %" PRId64 " (%s): accept %" PRId64
-                                     " or contest %" PRId64 " REASON (before your done, D46)\n",
+                                     " or contest %" PRId64 " REASON (before your done)\n",
                              you, number, what, number, number);
     }
 }
@@ -727,7 +726,7 @@ static void game_display_todo_pursuers(const protocol_value *state, const char *
         char clean[40];
         game_display_copy(clean, sizeof(clean), id);
         game_display_put(buffer, "  - '%s' is pursuing and may not charge while its enemy flees "
-                                 "(12.24 f, D38)\n",
+                                 "(12.24 f)\n",
                          clean);
     }
 }

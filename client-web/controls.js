@@ -259,7 +259,7 @@ export function noCountercharge(state, id, unit, charger) {
   if (NO_CHARGE.has(unit.status)) return `${capital(word(unit.status))}: it cannot countercharge.`;
   if (unit.type === 'artillery') return 'A battery cannot countercharge (12.16).';
   if (unit.formation === 'square') return 'In square: it cannot countercharge.';
-  if (!unit.formed) return 'Unformed: it cannot countercharge (D26).';
+  if (!unit.formed) return 'Unformed: it cannot countercharge.';
   if (!mayChargeAt(unit, charger)) {
     return CAVALRY.has(unit.type) ? 'Cavalry cannot countercharge there (12.11).'
       : 'It defends the built-up area: it cannot countercharge a unit outside it (12.9).';

@@ -448,7 +448,7 @@ export class LogView {
         h('p', { class: 'headline' }, h('strong', {}, `${word(test.kind)} test`)),
         calc(test, [test.target ? ` needs ${test.target}: ` : ': ',
           h('span', { class: 'verdict-word' }, word(test.outcome))])) : null,
-      events.length ? h('p', { class: 'events' }, h('strong', {}, 'For the umpire (D9): '),
+      events.length ? h('p', { class: 'events' }, h('strong', {}, 'For the umpire (12.15): '),
         events.map(word).join(', ')) : null);
     column.append(element);
     this.track(element, index, false);

@@ -893,7 +893,7 @@ static void move_text(const machine *m, int unit, char *out, size_t size)
             brigade_distance_format(b->ruleset.bua_fall_back, distance, sizeof distance);
             snprintf(out, size,
                      "fell back %s inside the built-up area: stays in melee %s, "
-                     "fought again this turn (D21)",
+                     "fought again this turn (12.19 j)",
                      distance, rec->id);
         } else {
             snprintf(out, size, "stays in melee %s, fought again this turn", rec->id);
@@ -1670,17 +1670,17 @@ static code_t charge_check(machine *m, int unit, int target, bool counter, bool 
      * pursue. */
     if (u->status == BRIGADE_STATUS_PURSUING && !uncontrolled) {
         if (brigade_battle_has_enemy_to_pursue(b, unit))
-            return fail(m, bad, "'%s' is pursuing '%s' and may not %s (12.24 f, D38)", u->id,
+            return fail(m, bad, "'%s' is pursuing '%s' and may not %s (12.24 f)", u->id,
                         b->units[u->pursuit_of].id, verb);
         return fail(m, bad,
                     "'%s' is pursuing with no enemy left to pursue: its only charge is the "
-                    "uncontrolled charge at the nearest enemy in sight (12.24 f, D38)",
+                    "uncontrolled charge at the nearest enemy in sight (12.24 f)",
                     u->id);
     }
     /* D26: unformed units may not charge, except pursuing cavalry making
      * its uncontrolled charge (12.24 f); a counter-charge needs a formed unit. */
     if (!u->formed && !uncontrolled)
-        return fail(m, bad, "unit '%s' is unformed and may not %s (D26)", u->id, verb);
+        return fail(m, bad, "unit '%s' is unformed and may not %s", u->id, verb);
     if (brigade_type_is_cavalry(u->type)) {
         if (t->terrain == BRIGADE_TERRAIN_BUA)
             return fail(m, bad,
@@ -1782,12 +1782,12 @@ static code_t declare_charge(machine *m, brigade_side seat, const brigade_comman
         if (!brigade_type_is_infantry(u->type))
             return fail(m, bad, "unit '%s' is not infantry and may not use sappers (12.10)", u->id);
         if (!u->sappers)
-            return fail(m, bad, "unit '%s' has no unused sappers of its brigade (12.10, D7)",
+            return fail(m, bad, "unit '%s' has no unused sappers of its brigade (12.10)",
                         u->id);
         if (t->defending != BRIGADE_DEFENDING_FORTIFIED || t->terrain != BRIGADE_TERRAIN_BUA)
             return fail(m, bad,
                         "sappers only serve against a castle, church or fortified building "
-                        "(12.10, D7), and unit '%s' defends %s; declare the charge without "
+                        "(12.10), and unit '%s' defends %s; declare the charge without "
                         "sappers",
                         t->id,
                         t->defending == BRIGADE_DEFENDING_BUILDING ? "a building, not a fortified one"
@@ -2423,7 +2423,7 @@ static code_t done(machine *m, brigade_side seat)
         if (r->side != seat && r->state == BRIGADE_REPORT_AWAITS_ANSWER)
             return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
                         "answer side %s's report %d on '%s' first: accept %d or contest %d with "
-                        "your reason (D46)",
+                        "your reason",
                         brigade_side_name(r->side), r->number,
                         b->units[r->kind == BRIGADE_REPORT_CONTACT ? r->target : r->unit].id,
                         r->number, r->number);
@@ -2495,14 +2495,14 @@ static code_t rally(machine *m, brigade_side seat, const brigade_command *c)
     const brigade_battle_unit *u = &m->work.units[unit];
     if (u->status != BRIGADE_STATUS_BROKEN)
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
-                    "'%s' is %s, not broken: only a broken unit rallies (D34)", u->id,
+                    "'%s' is %s, not broken: only a broken unit rallies (12.19 a)", u->id,
                     brigade_status_name(u->status));
     /* Broken before this turn's Mandatory moves, it made its broken move
      * then; broken since, it has made none yet. */
     if (u->fled_turn != m->work.turn || unit_fought(&m->work, unit))
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
                     "'%s' has made no broken move since it broke: it may rally in the Morale "
-                    "phase of a turn in which it made one (12.19 a, D34)",
+                    "phase of a turn in which it made one (12.19 a)",
                     u->id);
     return report_add(m, seat, BRIGADE_REPORT_RALLY, unit, -1, BRIGADE_FACING_FRONT,
                       BRIGADE_REPORT_STANDS);
@@ -2521,15 +2521,15 @@ static code_t reform(machine *m, brigade_side seat, const brigade_command *c)
     if (u->status == BRIGADE_STATUS_BLOWN)
         return fail(m, bad,
                     "'%s' is blown: it falls back in this Movement phase and may reform from "
-                    "the next one (12.24, D36)",
+                    "the next one (12.24)",
                     u->id);
     if (u->status != BRIGADE_STATUS_NORMAL)
         return fail(m, bad, "'%s' is %s: only a unit that is not pursuing, fleeing or pushed "
-                            "back reforms (D37)",
+                            "back reforms",
                     u->id, brigade_status_name(u->status));
     int melee = brigade_battle_unit_melee(&m->work, unit);
     if (melee >= 0)
-        return fail(m, bad, "'%s' is in melee %s and may not reform (D37)", u->id,
+        return fail(m, bad, "'%s' is in melee %s and may not reform", u->id,
                     m->work.melees[melee].id);
     return report_add(m, seat, BRIGADE_REPORT_REFORM, unit, -1, BRIGADE_FACING_FRONT,
                       BRIGADE_REPORT_STANDS);
@@ -2554,7 +2554,7 @@ static code_t uncontrolled_charge(machine *m, brigade_side seat, const brigade_c
     if (brigade_battle_has_enemy_to_pursue(b, unit))
         return fail(m, bad,
                     "'%s' is pursuing '%s', which it still follows: the uncontrolled charge comes "
-                    "only when there is no enemy left to pursue (12.24 f, D38)",
+                    "only when there is no enemy left to pursue (12.24 f)",
                     u->id, b->units[u->pursuit_of].id);
     if ((unsigned)c->facing > BRIGADE_FACING_REAR)
         return fail(m, bad, "unknown facing");
@@ -2568,7 +2568,7 @@ static code_t uncontrolled_charge(machine *m, brigade_side seat, const brigade_c
         if (melee >= 0)
             return fail(m, bad,
                         "'%s' is in melee %s: a pursuer joins no melee, its uncontrolled "
-                        "charge strikes an enemy outside one (12.24 f, D38)",
+                        "charge strikes an enemy outside one (12.24 f)",
                         b->units[target].id, b->melees[melee].id);
         int charges = b->charge_count;
         for (int i = 0; i < b->report_count; i++)
@@ -2602,12 +2602,12 @@ static code_t contact(machine *m, brigade_side seat, const brigade_command *c)
                     brigade_side_name(u->side));
     if (!brigade_battle_unit_in_play(u) || u->status != BRIGADE_STATUS_PURSUING)
         return fail(m, bad, "'%s' is not pursuing: only a pursuer reports contact in its pursuit "
-                            "(12.24, D39)",
+                            "(12.24, 12.25)",
                     u->id);
     if (!brigade_battle_has_enemy_to_pursue(b, unit))
         return fail(m, bad,
                     "'%s' has no fleeing enemy to follow this turn, so its pursuit reaches "
-                    "nobody (12.24 f, D38)",
+                    "nobody (12.24 f)",
                     u->id);
     int target = brigade_battle_unit_find(b, c->target);
     if (target < 0)
@@ -2620,7 +2620,7 @@ static code_t contact(machine *m, brigade_side seat, const brigade_command *c)
     if (!brigade_battle_unit_in_play(t))
         return fail(m, bad, "unit '%s' is out of play (%s)", t->id, brigade_status_name(t->status));
     if (t->status == BRIGADE_STATUS_PUSHED_BACK)
-        return fail(m, bad, "'%s' is pushed back: a pursuit never contacts a pushed-back unit (D39)",
+        return fail(m, bad, "'%s' is pushed back: a pursuit never contacts a pushed-back unit (12.25)",
                     t->id);
     int melee = brigade_battle_unit_melee(b, target);
     if (melee >= 0)
@@ -2738,7 +2738,7 @@ static code_t report_to_answer(machine *m, brigade_side seat, int number, const 
                     number);
     if (r->side == seat)
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
-                    "report %d is side %s's own: the other side %s it (D46)", r->number,
+                    "report %d is side %s's own: the other side %s it", r->number,
                     brigade_side_name(seat), verb);
     *out = r;
     return BRIGADE_BATTLE_OK;
@@ -2758,12 +2758,11 @@ static code_t contest(machine *m, brigade_side seat, const brigade_command *c)
     if (b->phase == BRIGADE_PHASE_CHARGE && b->step != BRIGADE_STEP_DECLARE)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
                     "report %d was made in the declarations, which have ended: it is contested "
-                    "before the second side's done (D46)",
+                    "before the second side's done",
                     r->number);
     if (!(b->awaiting & BRIGADE_SEAT_BIT(seat)) || b->sides[seat].done)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT,
-                    "side %s may contest a report only while it is awaited, before its own done "
-                    "(D46)",
+                    "side %s may contest a report only while it is awaited, before its own done",
                     brigade_side_name(seat));
     if (r->contested)
         return fail(m, bad, "report %d is contested already", r->number);
@@ -2822,7 +2821,7 @@ static code_t occupy(machine *m, brigade_side seat, const brigade_command *c)
     if (!unit_may_occupy(&m->work, unit))
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
                     "'%s' may not occupy: only a charger whose built-up-area defenders fled "
-                    "before contact occupies, once (12.9 f, D41)",
+                    "before contact occupies, once (12.9 f)",
                     u->id);
     return occupy_take(m, unit);
 }
@@ -3081,7 +3080,7 @@ static code_t settle(machine *m, const brigade_command *c)
         found = b->pending[i].unit == unit && b->pending[i].event == c->d9_event;
     if (!found)
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
-                    "no %s of unit '%s' awaits the umpire (D9)", brigade_d9_event_name(c->d9_event),
+                    "no %s of unit '%s' awaits the umpire (12.15, D9)", brigade_d9_event_name(c->d9_event),
                     c->unit);
     brigade_event e;
     umpire_event_init(&e, BRIGADE_UMPIRE_SETTLE, c->note);
@@ -3666,7 +3665,7 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             static const char *const step_words[] = {
                 "", "the winner chooses who moves first", "declare charges",
                 "answer the charges", "choose the sappers' re-roll", "report what happened",
-                "the umpire settles the double sixes and risks to generals (D9)",
+                "the umpire settles the double sixes and risks to generals (12.15)",
                 "name the chargers that occupy the built-up area its defenders fled"};
             unsigned phase = (unsigned)e->phase.phase, step = (unsigned)e->phase.step;
             put(out, size, &at, "%s", phase < 7 ? phase_words[phase] : "?");
@@ -3858,10 +3857,10 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             break;
         case BRIGADE_UMPIRE_SEATED:
             put(out, size, &at, "%s: double sixes and risks to generals now wait for the "
-                                "umpire's ruling (D9)", e->umpire.text);
+                                "umpire's ruling (12.15)", e->umpire.text);
             break;
         case BRIGADE_UMPIRE_SETTLE:
-            put(out, size, &at, "the umpire settles the %s of %s (D9): %s",
+            put(out, size, &at, "the umpire settles the %s of %s (12.15): %s",
                 e->umpire.event == BRIGADE_EVENT_DOUBLE_SIX ? "double six" : "risk to the general",
                 unit_id(b, e->umpire.unit), e->umpire.text);
             break;

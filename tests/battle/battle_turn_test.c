@@ -478,7 +478,7 @@ static void test_village_turn(void **state)
     game_play(g, BRIGADE_SIDE_B, &c);
     c = command_choose(BRIGADE_SIDE_A);
     game_play(g, BRIGADE_SIDE_A, &c);
-    assert_non_null(strstr(g->battle.units[village].move, "(D21)"));
+    assert_non_null(strstr(g->battle.units[village].move, "(12.19 j)"));
     assert_non_null(strstr(g->battle.units[village].move, "T1.M1"));
     c = command_done();
     game_play(g, BRIGADE_SIDE_A, &c);

@@ -129,8 +129,8 @@ static void respond_offers_stand_where_core_refuses(void **unused)
         {"square", "a square stands to receive (default)"},
         {"battery", "a battery fights where it stands (default, 12.16)"},
         {"garrison", "it defends a built-up area and its charger is outside it (12.9)"},
-        {"shaken", "it is unformed (D26)"},
-        {"pursuers", "it is pursuing (12.24 f, D38)"},
+        {"shaken", "it is unformed"},
+        {"pursuers", "it is pursuing (12.24 f)"},
         {"engaged", "it is in melee"},
     };
     char why[120], line[300];
@@ -269,7 +269,7 @@ static void the_answer_comes_first(void **unused)
     (void)unused;
     protocol_value *state = test_value_from_json(contact_state);
     const char *answer = "you (A): answer report 4 (contact dragoons -> hussars): accept 4 or "
-                         "contest 4 REASON (before your done, D46)\n";
+                         "contest 4 REASON (before your done)\n";
     char todo[2048];
     game_display_todo(state, "A", todo, sizeof(todo));
     assert_true(strncmp(todo, answer, strlen(answer)) == 0);
@@ -316,7 +316,7 @@ static void an_adjustment_of_the_other_sides_unit(void **unused)
     char todo[2048];
     game_display_todo(state, "B", todo, sizeof(todo));
     const char *answer = "you (B): answer report 3, side A: 'dragoons' 11 figures \xe2\x80\x94 "
-                         "carbine fire; accept 3 or contest 3 REASON (before your done, D46)\n";
+                         "carbine fire; accept 3 or contest 3 REASON (before your done)\n";
     assert_true(strncmp(todo, answer, strlen(answer)) == 0);
     game_display_todo(state, "A", todo, sizeof(todo));
     assert_has(todo, "your report 3 ('dragoons' 11 figures \xe2\x80\x94 carbine fire) waits for "

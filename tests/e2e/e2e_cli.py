@@ -326,7 +326,7 @@ def script(args, processes):
     done = run(args, ["play", "--server", server.url, "--game", created["game"],
                       "--token", created["seats"]["B"]], "done\n")
     answer = ("you (B): answer report 1, side A: 'dragoons' 11 figures \u2014 carbine fire "
-              "(e2e); accept 1 or contest 1 REASON (before your done, D46)\n")
+              "(e2e); accept 1 or contest 1 REASON (before your done)\n")
     check(done.returncode == 3 and answer in done.stdout and
           re.search(r"line 1: refused: [^\n]*\(invalid_action: [^\n]*\n" + re.escape(answer),
                     done.stderr),
