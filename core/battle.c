@@ -729,6 +729,17 @@ typedef struct machine {
 
 typedef brigade_battle_error_code code_t;
 
+/* The rule a text kept in the state cites (a unit's move, a log entry):
+ * `section`, the rule section players read (issue 14 point 3), in a game of
+ * rules version 2 or later; `decision`, what the text cited before, in an
+ * older game, whose texts stay word for word so that its journal replays
+ * to the snapshot hashes it had (PROTOCOL.md §8, tests/journal/fixtures). */
+static const char *text_rule(const brigade_battle *b, const char *section,
+                             const char *decision)
+{
+    return b->rules_version >= 2 ? section : decision;
+}
+
 static code_t fail(machine *m, code_t code, const char *format, ...)
 {
     va_list args;
@@ -893,8 +904,8 @@ static void move_text(const machine *m, int unit, char *out, size_t size)
             brigade_distance_format(b->ruleset.bua_fall_back, distance, sizeof distance);
             snprintf(out, size,
                      "fell back %s inside the built-up area: stays in melee %s, "
-                     "fought again this turn (12.19 j)",
-                     distance, rec->id);
+                     "fought again this turn (%s)",
+                     distance, rec->id, text_rule(b, "12.19 j", "D21"));
         } else {
             snprintf(out, size, "stays in melee %s, fought again this turn", rec->id);
         }
@@ -3665,14 +3676,15 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             static const char *const step_words[] = {
                 "", "the winner chooses who moves first", "declare charges",
                 "answer the charges", "choose the sappers' re-roll", "report what happened",
-                "the umpire settles the double sixes and risks to generals (12.15)",
+                "the umpire settles the double sixes and risks to generals",
                 "name the chargers that occupy the built-up area its defenders fled"};
             unsigned phase = (unsigned)e->phase.phase, step = (unsigned)e->phase.step;
             put(out, size, &at, "%s", phase < 7 ? phase_words[phase] : "?");
             if (step == BRIGADE_STEP_SETTLE && e->phase.phase != BRIGADE_PHASE_MELEE)
                 put(out, size, &at, ": the umpire rules on the contested reports");
             else if (step > 0 && step < sizeof step_words / sizeof step_words[0])
-                put(out, size, &at, ": %s", step_words[step]);
+                put(out, size, &at, ": %s%s", step_words[step],
+                    step == BRIGADE_STEP_SETTLE ? text_rule(b, " (12.15)", " (D9)") : "");
         }
         if (e->phase.awaiting)
             put(out, size, &at, ", awaiting %s",
@@ -3857,12 +3869,12 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             break;
         case BRIGADE_UMPIRE_SEATED:
             put(out, size, &at, "%s: double sixes and risks to generals now wait for the "
-                                "umpire's ruling (12.15)", e->umpire.text);
+                                "umpire's ruling (%s)", e->umpire.text, text_rule(b, "12.15", "D9"));
             break;
         case BRIGADE_UMPIRE_SETTLE:
-            put(out, size, &at, "the umpire settles the %s of %s (12.15): %s",
+            put(out, size, &at, "the umpire settles the %s of %s (%s): %s",
                 e->umpire.event == BRIGADE_EVENT_DOUBLE_SIX ? "double six" : "risk to the general",
-                unit_id(b, e->umpire.unit), e->umpire.text);
+                unit_id(b, e->umpire.unit), text_rule(b, "12.15", "D9"), e->umpire.text);
             break;
         case BRIGADE_UMPIRE_OVERRULE:
             put(out, size, &at, "the umpire overrules melee %s (", e->umpire.melee_id);
