@@ -336,11 +336,15 @@ void game_display_units(FILE *out, const protocol_value *state)
 
 /* ------------------------------------------------------------- state */
 
+/* This turn's charges, in the Charge phase only: the state keeps them for
+ * the rest of the turn (PROTOCOL.md §7.1), when they are history the log
+ * tells, not charges to answer (issue 14 point 3). */
 static void game_display_charges(FILE *out, const protocol_value *state)
 {
     const protocol_value *charges = protocol_value_map_get(state, "charges");
     size_t count = protocol_value_count(charges);
-    if (protocol_value_kind_of(charges) != PROTOCOL_VALUE_ARRAY || count == 0)
+    if (protocol_value_kind_of(charges) != PROTOCOL_VALUE_ARRAY || count == 0 ||
+        strcmp(game_display_string(state, "phase", ""), "charge") != 0)
         return;
     fputs("charges:\n", out);
     for (size_t i = 0; i < count; i++) {

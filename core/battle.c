@@ -1276,6 +1276,47 @@ static int melee_beaten(const brigade_battle_melee *rec, const brigade_melee *me
     return -1;
 }
 
+/* The note of member i's change after its melee, in the players' words:
+ * "won melee 1 of turn 1: Line Infantry pushed back", "lost melee 1 of
+ * turn 1: pushed back", "melee 1 of turn 1: a draw" (issue 14 point 3; the
+ * melee's number and first turn come from its id "T<t>.M<n>"). The note is
+ * journaled with the event, so older games keep theirs. */
+static void melee_unit_note(const brigade_battle *b, const brigade_battle_melee *rec,
+                            const brigade_melee *melee, const brigade_melee_outcome *outcome,
+                            int i, char *out, size_t size)
+{
+    static const char *const result_words[] = {
+        [BRIGADE_RESULT_BROKEN] = "broken",          [BRIGADE_RESULT_RETREAT] = "retreat",
+        [BRIGADE_RESULT_PUSHED_BACK] = "pushed back", [BRIGADE_RESULT_DRAW] = "a draw",
+        [BRIGADE_RESULT_SQUARE_HOLDS] = "the square holds",
+        [BRIGADE_RESULT_AUTO] = "beaten without dice"};
+    unsigned r = (unsigned)outcome->result;
+    const char *result = r < sizeof result_words / sizeof result_words[0] && result_words[r]
+                             ? result_words[r]
+                             : brigade_melee_result_name(outcome->result);
+    int turn = 0, number = rec->number;
+    if (sscanf(rec->id, "T%d.M%d", &turn, &number) != 2)
+        turn = b->turn;
+    size_t at = (size_t)snprintf(out, size, "%smelee %d of turn %d",
+                                 outcome->winner == BRIGADE_SIDE_NONE   ? ""
+                                 : melee->units[i].side == outcome->winner ? "won "
+                                                                          : "lost ",
+                                 number, turn);
+    if (outcome->winner != BRIGADE_SIDE_NONE && melee->units[i].side == outcome->winner) {
+        for (int k = 0, named = 0; k < rec->member_count && at < size; k++) {
+            if (melee->units[k].side == outcome->winner)
+                continue;
+            const brigade_battle_unit *u = &b->units[rec->members[k].unit];
+            at += (size_t)snprintf(out + at, size - at, "%s%s", named++ ? ", " : ": ",
+                                   u->name[0] ? u->name : u->id);
+        }
+        if (at < size)
+            snprintf(out + at, size - at, " %s", result);
+    } else if (at < size) {
+        snprintf(out + at, size - at, ": %s", result);
+    }
+}
+
 /* Member i's MELEE_UNIT_RESULT (`index`: the melee's place in the battle,
  * -1 with `overruled`). */
 static code_t melee_unit_result_emit(machine *m, int index, const brigade_battle_melee *rec,
@@ -1428,8 +1469,7 @@ static code_t melee_resolve(machine *m, int index)
         melee_unit_change_set(m, &e, &outcome, i, beaten, o->figures);
         if (o->events & BRIGADE_EVENT_SAPPERS_USED)
             e.unit.sappers = false; /* then the sappers are removed (12.10) */
-        snprintf(e.unit.note, sizeof e.unit.note, "melee %s: %s", rec->id,
-                 brigade_melee_result_name(outcome.result));
+        melee_unit_note(&m->work, rec, &melee, &outcome, i, e.unit.note, sizeof e.unit.note);
         TRY(emit(m, &e));
     }
     brigade_event e;

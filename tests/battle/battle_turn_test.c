@@ -219,6 +219,20 @@ static void test_example_a_whole_turn(void **state)
     assert_int_equal(g->battle.melee_count, 0);
     assert_true(journal_has_roll(g, "T1.M1.dragoons.pursuit", 3, 4));
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_MORALE);
+    /* The units' changes say in words who won melee 1 of turn 1 and how
+     * the loser ended (issue 14 point 3), not "melee T1.M1: retreat". */
+    const char *winner_note = NULL, *loser_note = NULL;
+    for (int n = 0; game_last_event(g, BRIGADE_BATTLE_EVENT_UNIT_CHANGED, n); n++) {
+        const brigade_event *change = game_last_event(g, BRIGADE_BATTLE_EVENT_UNIT_CHANGED, n);
+        if (change->unit.unit == dragoons && !winner_note)
+            winner_note = change->unit.note;
+        if (change->unit.unit == hussars && !loser_note)
+            loser_note = change->unit.note;
+    }
+    assert_non_null(winner_note);
+    assert_non_null(loser_note);
+    assert_string_equal(winner_note, "won melee 1 of turn 1: 5e Hussards retreat");
+    assert_string_equal(loser_note, "lost melee 1 of turn 1: retreat");
 
     /* Morale: done by both; turn 2's Initiative, B wins and chooses. */
     scripted_dice_add(&g->dice, "T2.initiative.A", 1, 2);
