@@ -1527,17 +1527,17 @@ static void game_run_on_error(game_run *run, protocol_server_message *message)
         if (patient && run->retry_join && run->deadline_kind == GAME_DEADLINE_START)
             game_run_deadline_stop(run);
         if (!patient && delay_ms > game_run_timeout_ms(run)) {
-            game_run_say(run, "the server asks to wait %.0f s before %s again (%s: %s), longer "
-                              "than the %u s this command may take; giving up",
+            game_run_say(run, "the server asks to wait %.0f s before %s again (%s) [%s], "
+                              "longer than the %u s this command may take; giving up",
                          (double)delay_ms / 1000.0,
-                         run->retry_join ? "joining" : "sending it", code, text,
+                         run->retry_join ? "joining" : "sending it", text, code,
                          run->options.timeout_seconds);
             game_run_finish(run, 1);
             return;
         }
-        game_run_news(run, "the server could not take %s now (%s: %s); sending it again in "
-                           "%.1f s", run->retry_join ? "the join" : run->pending_text, code,
-                      text, (double)delay_ms / 1000.0);
+        game_run_news(run, "the server could not take %s now (%s) [%s]; sending it again in "
+                           "%.1f s", run->retry_join ? "the join" : run->pending_text, text, code,
+                      (double)delay_ms / 1000.0);
         uv_timer_start(&run->retry, game_run_retry_fired, delay_ms, 0);
         return;
     }
@@ -1552,7 +1552,7 @@ static void game_run_on_error(game_run *run, protocol_server_message *message)
         game_display_text(run->err, run->options.scenario_path);
         fputs(": ", run->err);
         game_display_text(run->err, text[0] ? text : words);
-        fprintf(run->err, " (%s: %s); no game was created\n", code, words);
+        fprintf(run->err, " (%s) [%s]; no game was created\n", words, code);
         game_run_print_end(run);
         game_run_finish(run, GAME_EXIT_REFUSED);
         return;
@@ -1563,7 +1563,7 @@ static void game_run_on_error(game_run *run, protocol_server_message *message)
         game_display_text(run->err, run->options.game);
         fputs(": ", run->err);
         game_display_text(run->err, text[0] ? text : game_display_error_words(code));
-        fprintf(run->err, " (%s: %s)\n", code, game_display_error_words(code));
+        fprintf(run->err, " (%s) [%s]\n", game_display_error_words(code), code);
         game_run_print_end(run);
         game_run_finish(run, 1);
         return;

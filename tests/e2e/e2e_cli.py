@@ -284,10 +284,10 @@ def script(args, processes):
                     r"line 5: initiative: 'Z' is not a side",
                     r"line 6: wait: phase='nonsense' is not a phase",
                     r"line 7: charge: no unit 'hussar' \(the units are: ",
-                    r"line 9: refused: .*\(wrong_phase: ",
+                    r"line 9: refused: .*\[wrong_phase\]",
                     # the words of the code fit the server's reason
-                    r"line 11: refused: only the umpire may do that \(wrong_seat: not this "
-                    r"seat's to do\)\n"):
+                    r"line 11: refused: only the umpire may do that \(not your "
+                    r"seat's to do now\) \[wrong_seat\]\n"):
         check(re.search(pattern, done.stderr), "scripted play: no /%s/ in stderr:\n%s" %
               (pattern, done.stderr))
     check("allowed:" in done.stdout and "snapshot hash" in done.stdout and
@@ -299,7 +299,7 @@ def script(args, processes):
     spectator = created["spectator"]
     done = run(args, ["play"] + base + ["--spectator", spectator], "state\ndone\nhelp\n")
     check(done.returncode == 3 and "as a spectator, read-only" in done.stdout and
-          re.search(r"line 2: refused: .*\(read_only: ", done.stderr),
+          re.search(r"line 2: refused: .*\[read_only\]", done.stderr),
           "spectator play: exit %d %r %r" % (done.returncode, done.stdout[-300:], done.stderr))
     # Its help lists what a spectator can do, no player's or umpire's order.
     helped = done.stdout[done.stdout.find("You watch as a spectator"):]
@@ -328,7 +328,7 @@ def script(args, processes):
     answer = ("you (B): answer report 1, side A: 'dragoons' 11 figures \u2014 carbine fire "
               "(e2e); accept 1 or contest 1 REASON (before your done)\n")
     check(done.returncode == 3 and answer in done.stdout and
-          re.search(r"line 1: refused: [^\n]*\(invalid_action: [^\n]*\n" + re.escape(answer),
+          re.search(r"line 1: refused: [^\n]*\[invalid_action\][^\n]*\n" + re.escape(answer),
                     done.stderr),
           "B's done with a report to answer: exit %d\nstdout: %s\nstderr: %s" %
           (done.returncode, done.stdout[-1500:], done.stderr))
@@ -446,7 +446,7 @@ def terminal(args, processes):
         os.write(fd, b"initiative Q\r")
         read_until(r"initiative: 'Q' is not a side")
         os.write(fd, b"done\r")
-        read_until(r"refused: .*\(wrong_phase")
+        read_until(r"refused: [^\]]*\[wrong_phase\]")
         # ^C drops the line being typed (a fresh prompt) and does not leave:
         # the next line is the command, without the dropped words.
         os.write(fd, b"charge hussars")
