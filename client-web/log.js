@@ -9,7 +9,7 @@
 // struck through and marked "rolled back" (§10.2); the umpire's page has a
 // "Roll back to here" button after the last entry of each action (entry.seq).
 import { h, replace } from './dom.js';
-import { capital, signed, word } from './names.js';
+import { capital, meleeWords, rollWords, signed, word } from './names.js';
 import { sideName, unitName } from './view.js';
 
 const isMap = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -329,7 +329,7 @@ export class LogView {
         if (log.slice(index + 1, index + 65).some((later) => explains(later, name))) return null;
         const sum = Array.isArray(entry.dice) ? entry.dice.reduce((a, b) => a + b, 0) : null;
         const node = h('li', { class: 'entry roll', dataset: { kind } }, meta(entry),
-          h('p', { class: 'headline' }, h('strong', {}, 'Roll '), h('span', { class: 'roll-name' }, name),
+          h('p', { class: 'headline' }, h('strong', {}, 'Roll: '), h('span', { class: 'roll-name' }, rollWords(state, name)),
             ' ', dice(entry.dice), sum === null ? null : h('span', { class: 'total' }, ` = ${sum}`)));
         this.rolls.set(name, node);
         return node;
@@ -337,8 +337,7 @@ export class LogView {
       case 'morale_tested': {
         const passed = entry.effect === 'passed';
         return h('li', { class: 'entry test', dataset: { kind } }, meta(entry),
-          h('p', { class: 'headline' }, h('strong', {}, 'Morale test: '), unitName(state, entry.unit),
-            ' ', h('span', { class: 'roll-name' }, text(entry.name))),
+          h('p', { class: 'headline' }, h('strong', {}, 'Morale test: '), unitName(state, entry.unit)),
           calc(entry, [` needs ${entry.pass_on}: `,
             h('span', { class: `verdict-word ${passed ? 'good' : 'bad'}` }, word(entry.effect))]));
       }
@@ -350,8 +349,7 @@ export class LogView {
         const test = isMap(entry.test) ? entry.test : null;
         if (!test || !Array.isArray(test.dice)) break;
         return h('li', { class: 'entry test kind-test_taken', dataset: { kind } }, meta(entry),
-          h('p', { class: 'headline' }, h('strong', {}, `${capital(word(text(test.kind)) || 'a')} test: `), unitName(state, entry.unit),
-            ' ', h('span', { class: 'roll-name' }, testRoll(entry))),
+          h('p', { class: 'headline' }, h('strong', {}, `${capital(word(text(test.kind)) || 'a')} test: `), unitName(state, entry.unit)),
           calc(test, [Number.isFinite(test.target) && test.target > 0 ? ` needs ${test.target}: ` : ': ',
             h('span', { class: 'verdict-word' }, word(text(test.outcome)) || '?')]));
       }
@@ -413,7 +411,7 @@ export class LogView {
         dataset: { kind: 'melee', melee: text(entry.melee), turn: String(entry.turn), ...(again ? { again } : {}) },
       },
       meta(entry),
-      h('h3', {}, `Melee ${text(entry.melee)}`,
+      h('h3', {}, capital(meleeWords(text(entry.melee))),
         again === 'overruled' ? h('span', { class: 'ruling-tag' }, ' as the umpire ruled')
           : again ? h('span', { class: 'ruling-tag' }, ' fought again') : null),
       h('div', { class: 'melee-sides' }, sides.A, sides.B),
