@@ -91,7 +91,7 @@ static const game_input_command game_input_commands[] = {
      "phase ends. The other side may contest it", 1, GAME_OFFER_RALLY},
     {"contest", "contest REPORT REASON",
      "while your side is awaited and before its done, for a report of the other\n"
-     "side in this phase (the state lists them)",
+     "side in this phase (the screen lists them under 'reports this phase')",
      "contest the other side's report number REPORT, saying why: with an umpire\n"
      "seated it waits for the umpire's ruling; without one a report about the\n"
      "other side's own unit stands, a contact does not, and the contest goes to\n"
@@ -128,20 +128,22 @@ static const game_input_command game_input_commands[] = {
      "set a unit's figures, formed, status or formation (any side, any phase); the\n"
      "reason is required and goes to the log", 2, -1},
     {"settle", "settle UNIT double_six|risk_to_general REASON",
-     "while the event waits for you (the state shows it; the Melee phase stops in\n"
-     "step settle until every one is settled)",
+     "while the event waits for you (the screen says 'waiting for the umpire to\n"
+     "settle'; the Melee phase stops in step settle until every one is settled)",
      "settle a double six or risk to a general (12.15, D9) of UNIT's melee:\n"
      "REASON says what you ruled; record what the\n"
      "ruling does to units with umpire-adjust", 2, -1},
     {"overrule", "overrule MELEE RESULT [A|B] [UNIT OUTCOME] REASON\n"
      "  overrule MELEE UNIT OUTCOME REASON",
-     "for a melee fought this turn (the state lists them)",
+     "for a melee fought this turn (the screen lists them under 'melees fought\n"
+     "this turn')",
      "fight the melee again with the same dice and RESULT imposed (broken, retreat,\n"
      "pushed_back, draw, square_holds; the winner A or B follows all but draw),\n"
      "and/or UNIT's reform or pursuit test OUTCOME (pass, fail; excellent, unformed,\n"
      "blown, pursuit); casualties and statuses follow the tables (12.18-12.23)", 2, -1},
     {"rule", "rule REPORT upheld|rejected REASON",
-     "for a contested report that awaits your ruling (the state lists them)",
+     "for a contested report that awaits your ruling (the screen lists them under\n"
+     "'reports this phase')",
      "rule on the contested report REPORT: upheld, it stands; rejected, it does not;\n"
      "REASON goes to the log (D46)", 2, GAME_OFFER_RULE},
     {"rollback", "rollback SEQ REASON",
@@ -1028,7 +1030,7 @@ static int game_input_overrule(const game_input_words *words, const protocol_val
             if (!list[0])
                 return game_input_fail(message, size,
                                        "overrule: no melee has been fought this turn (only "
-                                       "those of state.fought may be overruled)");
+                                       "the melees fought this turn may be overruled)");
             return game_input_fail(message, size,
                                    "overrule: '%.40s' is not a melee fought this turn (%s)",
                                    melee_id, list);
@@ -1290,7 +1292,7 @@ static int game_input_report_number(const char *command, const game_input_words 
     if (!game_input_number(words->words[1], 1, PROTOCOL_REPORT_NUMBER_MAX, out))
         return game_input_fail(message, size,
                                "%s: '%.40s' is not a report number (a whole number from 1; "
-                               "the state lists the reports)",
+                               "the screen lists them under 'reports this phase')",
                                command, words->words[1]);
     if (protocol_value_kind_of(state) == PROTOCOL_VALUE_MAP && !game_rules_report(state, *out)) {
         char list[600];
