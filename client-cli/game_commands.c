@@ -1153,6 +1153,17 @@ static bool game_run_stdin_gone(void)
     return (watched.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
 
+/* Interactive, while the connection is down (the run waits to rejoin and
+ * runs no line): ^D on an empty line or `quit` leaves at once, as the
+ * reconnecting notice says, and says whether typed commands were dropped. */
+static void game_run_leave_offline(game_run *run)
+{
+    if (run->lines_head)
+        game_run_news(run, "left while the connection was down; the queued commands were not "
+                           "sent");
+    game_run_finish(run, 0);
+}
+
 /* Interactive: one key (or more) for the editor. */
 static void game_run_editor_read(game_run *run)
 {
@@ -1176,7 +1187,10 @@ static void game_run_editor_read(game_run *run)
         fputc('\n', run->out);
         run->input_eof = true;
         game_run_stdin_stop(run);
-        game_run_pump(run);
+        if (run->rejoining)
+            game_run_leave_offline(run);
+        else
+            game_run_pump(run);
         return;
     }
     if (count <= 0 || (buffer[count - 1] != '\n' && buffer[count - 1] != '\r'))
@@ -1198,9 +1212,22 @@ static void game_run_editor_read(game_run *run)
         HistEvent event;
         history(run->history, &event, H_ENTER, text);
     }
+    if (run->rejoining && strncmp(text + blank, "quit", 4) == 0 &&
+        text[blank + 4 + strspn(text + blank + 4, " \t")] == '\0') {
+        free(text);
+        game_run_stdin_stop(run);
+        game_run_leave_offline(run);
+        return;
+    }
     game_run_line_push(run, text, length);
-    free(text);
+    unsigned long typed = run->lines_read;
     game_run_pump(run);
+    /* Typed while the connection is down: it waits in the queue, and the
+     * player is told so rather than left with no answer (issue 14 point 3). */
+    if (!run->finishing && run->rejoining && run->lines_tail &&
+        run->lines_tail->number == typed && text[blank] != '\0')
+        game_run_news(run, "queued: '%.60s' is sent when the connection is back", text + blank);
+    free(text);
     if (!run->finishing && !run->input_eof) {
         game_run_prompt_update(run);
         el_set(run->editor, EL_UNBUFFERED, 1); /* raw mode again, prompt drawn */

@@ -488,7 +488,13 @@ def terminal(args, processes):
             if re.fullmatch(r"seq \d+, snapshot hash [0-9a-f]{64}", line):
                 continue  # the 64-digit hash is one word, kept whole to copy
             check(len(line) <= 80, "terminal: a line of %d columns: %r" % (len(line), line))
-        os.write(fd, b"\x04")  # ^D on an empty line: leave
+        # The server goes away: a command typed while the connection is
+        # down waits, and the player is told so (issue 14 point 3).
+        server.process.send_signal(signal.SIGTERM)
+        read_until(r"connection lost")
+        os.write(fd, b"done\r")
+        read_until(r"queued: 'done' is sent when the connection is back")
+        os.write(fd, b"\x04")  # ^D on an empty line: leave, even while offline
         deadline = time.time() + 10
         while True:
             done, status = os.waitpid(pid, os.WNOHANG)
@@ -503,6 +509,18 @@ def terminal(args, processes):
         pid = 0
         check(os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0,
               "terminal: exit status %r" % status)
+        # ^D left at once, with the connection down, and said what it dropped.
+        try:
+            while select.select([fd], [], [], 0.2)[0]:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                output.extend(chunk)
+        except OSError:
+            pass
+        check("the queued commands were not sent" in output.decode(errors="replace"),
+              "terminal: leaving offline did not say the queued 'done' was dropped: %r" %
+              output[-400:].decode(errors="replace"))
         check(created["seats"]["A"].encode() not in output, "the token was shown")
     finally:
         if pid:
