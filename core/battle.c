@@ -740,6 +740,28 @@ static const char *text_rule(const brigade_battle *b, const char *section,
     return b->rules_version >= 2 ? section : decision;
 }
 
+/* "melee 2 of turn 1" for the melee id "T1.M2" (core/battle.h), into
+ * out[size]; an id of another form as it is. */
+static void melee_words(const char *id, char *out, size_t size)
+{
+    int turn = 0, number = 0, end = 0;
+    if (sscanf(id, "T%d.M%d%n", &turn, &number, &end) == 2 && id[end] == '\0')
+        snprintf(out, size, "melee %d of turn %d", number, turn);
+    else
+        snprintf(out, size, "melee %s", id);
+}
+
+/* A melee as a text kept in the state calls it: "melee 2 of turn 1" in a
+ * game of rules version 2 or later, "melee T1.M2" in an older one (see
+ * text_rule). */
+static void melee_called(const brigade_battle *b, const char *id, char *out, size_t size)
+{
+    if (b->rules_version >= 2)
+        melee_words(id, out, size);
+    else
+        snprintf(out, size, "melee %s", id);
+}
+
 static code_t fail(machine *m, code_t code, const char *format, ...)
 {
     va_list args;
@@ -1294,14 +1316,13 @@ static void melee_unit_note(const brigade_battle *b, const brigade_battle_melee 
     const char *result = r < sizeof result_words / sizeof result_words[0] && result_words[r]
                              ? result_words[r]
                              : brigade_melee_result_name(outcome->result);
-    int turn = 0, number = rec->number;
-    if (sscanf(rec->id, "T%d.M%d", &turn, &number) != 2)
-        turn = b->turn;
-    size_t at = (size_t)snprintf(out, size, "%smelee %d of turn %d",
+    char called[48];
+    melee_words(rec->id, called, sizeof called);
+    size_t at = (size_t)snprintf(out, size, "%s%s",
                                  outcome->winner == BRIGADE_SIDE_NONE   ? ""
                                  : melee->units[i].side == outcome->winner ? "won "
                                                                           : "lost ",
-                                 number, turn);
+                                 called);
     if (outcome->winner != BRIGADE_SIDE_NONE && melee->units[i].side == outcome->winner) {
         for (int k = 0, named = 0; k < rec->member_count && at < size; k++) {
             if (melee->units[k].side == outcome->winner)
@@ -3646,6 +3667,13 @@ static const char *unit_name(const brigade_battle *b, int unit)
     return b->units[unit].name[0] ? b->units[unit].name : b->units[unit].id;
 }
 
+/* A unit as a text kept in the state calls it: its name in a game of rules
+ * version 2 or later, its id in an older one (see text_rule). */
+static const char *unit_called(const brigade_battle *b, int unit)
+{
+    return b->rules_version >= 2 ? unit_name(b, unit) : unit_id(b, unit);
+}
+
 /* Appends formatted text at *at within out[size]. */
 static void put(char *out, size_t size, size_t *at, const char *format, ...)
 {
@@ -3734,7 +3762,7 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         put(out, size, &at, "side %s is done", brigade_side_name(e->side.side));
         break;
     case BRIGADE_BATTLE_EVENT_UNIT_CHANGED:
-        put(out, size, &at, "%s: %d figures, %s, %s%s", unit_id(b, e->unit.unit), e->unit.figures,
+        put(out, size, &at, "%s: %d figures, %s, %s%s", unit_called(b, e->unit.unit), e->unit.figures,
             brigade_status_name(e->unit.status), e->unit.formed ? "formed" : "unformed",
             e->unit.wavering ? ", wavering" : "");
         if (e->unit.has_formation)
@@ -3835,24 +3863,40 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
     case BRIGADE_BATTLE_EVENT_MELEE_FORMED:
     case BRIGADE_BATTLE_EVENT_MELEE_REINFORCED: {
         const brigade_battle_melee *rec = &e->melee.melee;
-        put(out, size, &at, "melee %s %s (round %d, %s):", rec->id,
+        char called[48];
+        melee_called(b, rec->id, called, sizeof called);
+        put(out, size, &at, "%s %s (round %d, %s):", called,
             e->kind == BRIGADE_BATTLE_EVENT_MELEE_FORMED ? "formed" : "reinforced", rec->round,
             brigade_terrain_name(rec->terrain));
         for (int i = 0; i < rec->member_count && i < BRIGADE_MELEE_UNITS_MAX; i++)
-            put(out, size, &at, " %s%s", unit_id(b, rec->members[i].unit),
+            put(out, size, &at, "%s %s%s", i && b->rules_version >= 2 ? "," : "",
+                unit_called(b, rec->members[i].unit),
                 rec->members[i].charging ? " (charging)" : "");
         break;
     }
-    case BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED:
-        put(out, size, &at, "melee %s: dice rolled, awaiting the sappers' choice",
-            e->melee.melee.id);
+    case BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED: {
+        char called[48];
+        melee_called(b, e->melee.melee.id, called, sizeof called);
+        put(out, size, &at, "%s: dice rolled, %s the sappers' choice", called,
+            b->rules_version >= 2 ? "waiting for" : "awaiting");
         break;
-    case BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN:
-        put(out, size, &at, "melee %s: sappers' choice recorded", e->melee.melee.id);
+    }
+    case BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN: {
+        char called[48];
+        melee_called(b, e->melee.melee.id, called, sizeof called);
+        put(out, size, &at, "%s: sappers' choice recorded", called);
         break;
+    }
     case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
-        put(out, size, &at, "%s%s %s:", e->result.overruled ? "overruled: " : "",
-            e->result.melee_id, unit_id(b, e->result.unit));
+        if (b->rules_version >= 2) {
+            char called[48];
+            melee_words(e->result.melee_id, called, sizeof called);
+            put(out, size, &at, "%s%s, %s:", e->result.overruled ? "overruled: " : "", called,
+                unit_name(b, e->result.unit));
+        } else {
+            put(out, size, &at, "%s%s %s:", e->result.overruled ? "overruled: " : "",
+                e->result.melee_id, unit_id(b, e->result.unit));
+        }
         if (e->result.rolled) {
             put(out, size, &at, " %d+%d", e->result.dice[0], e->result.dice[1]);
             put_modifiers(out, size, &at, e->result.modifiers, e->result.modifier_count);
@@ -3879,8 +3923,12 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         break;
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
     case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
-        put(out, size, &at, "melee %s%s: ", e->resolved.melee_id,
+    {
+        char called[48];
+        melee_called(b, e->resolved.melee_id, called, sizeof called);
+        put(out, size, &at, "%s%s: ", called,
             e->kind == BRIGADE_BATTLE_EVENT_MELEE_OVERRULED ? " as overruled" : "");
+    }
         if (e->resolved.scored)
             put(out, size, &at, "A %d, B %d, difference %d; ", e->resolved.score[0],
                 e->resolved.score[1], e->resolved.difference);

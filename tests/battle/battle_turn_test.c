@@ -233,6 +233,21 @@ static void test_example_a_whole_turn(void **state)
     assert_non_null(loser_note);
     assert_string_equal(winner_note, "won melee 1 of turn 1: 5e Hussards retreat");
     assert_string_equal(loser_note, "lost melee 1 of turn 1: retreat");
+    /* The log of a game of rules version 2 names the melee and the units in
+     * words (a version-1 game keeps "melee T1.M1", ids: journal_old_*). */
+    char line[512];
+    brigade_event_describe(&g->battle, game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_RESOLVED, 0),
+                           line, sizeof line);
+    assert_string_equal(line, "melee 1 of turn 1: A 9, B 15, difference 6; side B wins; retreat");
+    brigade_event_describe(&g->battle,
+                           game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, 0), line,
+                           sizeof line);
+    assert_non_null(strstr(line, "melee 1 of turn 1, 5e Hussards: "));
+    g->battle.rules_version = 1;
+    brigade_event_describe(&g->battle, game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_RESOLVED, 0),
+                           line, sizeof line);
+    assert_string_equal(line, "melee T1.M1: A 9, B 15, difference 6; side B wins; retreat");
+    g->battle.rules_version = BRIGADE_RULES_VERSION;
 
     /* Morale: done by both; turn 2's Initiative, B wins and chooses. */
     scripted_dice_add(&g->dice, "T2.initiative.A", 1, 2);
