@@ -336,6 +336,19 @@ void game_display_units(FILE *out, const protocol_value *state)
 
 /* ------------------------------------------------------------- state */
 
+/* A melee's id "T1.M2" (PROTOCOL.md §7.1) as "melee 2 of turn 1"; another
+ * form as "melee <id>". */
+static void game_display_melee_words(FILE *out, const char *id)
+{
+    int turn = 0, number = 0, end = 0;
+    if (id && sscanf(id, "T%d.M%d%n", &turn, &number, &end) == 2 && id[end] == '\0') {
+        fprintf(out, "melee %d of turn %d", number, turn);
+    } else {
+        fputs("melee ", out);
+        game_display_text(out, id);
+    }
+}
+
 /* This turn's charges, in the Charge phase only: the state keeps them for
  * the rest of the turn (PROTOCOL.md §7.1), when they are history the log
  * tells, not charges to answer (issue 14 point 3). */
@@ -385,7 +398,7 @@ static void game_display_melees(FILE *out, const protocol_value *state)
     for (size_t i = 0; i < count; i++) {
         const protocol_value *melee = protocol_value_array_get(melees, i);
         fputs("  ", out);
-        game_display_text(out, game_display_string(melee, "id", "?"));
+        game_display_melee_words(out, game_display_string(melee, "id", NULL));
         fputs(":", out);
         const protocol_value *units = protocol_value_map_get(melee, "units");
         for (size_t k = 0; k < protocol_value_count(units); k++) {
@@ -402,17 +415,24 @@ static void game_display_melees(FILE *out, const protocol_value *state)
     }
 }
 
-/* state.pending as "double_six of hussars (T1.M1), ..." (PROTOCOL.md §7.1). */
+/* state.pending as "the double six of 'hussars' (melee 1 of turn 1), ..."
+ * (PROTOCOL.md §7.1; the umpire settles it by the unit's id). */
 static void game_display_pending_list(FILE *out, const protocol_value *pending)
 {
     for (size_t i = 0; i < protocol_value_count(pending); i++) {
         const protocol_value *entry = protocol_value_array_get(pending, i);
+        const char *event = game_display_string(entry, "event", "?");
         fputs(i ? ", " : "", out);
-        game_display_text(out, game_display_string(entry, "event", "?"));
-        fputs(" of ", out);
+        if (strcmp(event, "double_six") == 0)
+            fputs("the double six", out);
+        else if (strcmp(event, "risk_to_general") == 0)
+            fputs("the risk to the general", out);
+        else
+            game_display_text(out, event);
+        fputs(" of '", out);
         game_display_text(out, game_display_string(entry, "unit", "?"));
-        fputs(" (", out);
-        game_display_text(out, game_display_string(entry, "melee", "?"));
+        fputs("' (", out);
+        game_display_melee_words(out, game_display_string(entry, "melee", NULL));
         fputs(")", out);
     }
 }

@@ -234,7 +234,8 @@ static void melee_settle_is_still_d9s(void **unused)
         " \"pending\": [{\"unit\": \"hussars\", \"event\": \"double_six\", \"melee\": \"T1.M1\"}],"
         " \"log\": []}");
     char *text = state_text(state, "umpire");
-    assert_has(text, "waiting for the umpire to settle double_six of hussars (T1.M1)\n");
+    assert_has(text, "waiting for the umpire to settle the double six of 'hussars' (melee 1 of "
+                     "turn 1)\n");
     assert_has(text, "(you: settle UNIT EVENT REASON...)");
     assert_has(text, "awaiting the umpire (you)");
     free(text);
@@ -535,7 +536,7 @@ static void the_log_names_rolls_in_words(void **unused)
 }
 
 /* The charges are listed in the Charge phase only, not as a heading of the
- * Morale phase after the melee. */
+ * Morale phase after the melee; a melee in contact is named in words. */
 static void charges_only_in_the_charge_phase(void **unused)
 {
     (void)unused;
@@ -547,6 +548,8 @@ static void charges_only_in_the_charge_phase(void **unused)
     state = test_value_from_json(respond_state);
     text = state_text(state, "B");
     assert_has(text, "charges:\n  hussars -> square (front), not answered yet\n");
+    assert_has(text, "melees in contact:\n  melee 1 of turn 1: engaged, voltigeurs (round 2, "
+                     "open)\n");
     free(text);
     protocol_value_free(state);
 }
