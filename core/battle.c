@@ -1270,10 +1270,18 @@ static code_t melee_probe(machine *m, const brigade_melee *melee, bool *automati
     return BRIGADE_BATTLE_OK;
 }
 
+/* A modifier of the engine as the battle keeps it: its rule without the
+ * decision the engine adds ("12.17 D4" -> "12.17"; issue 14 point 3: the
+ * players read rule sections; the calculator's JSON keeps the decision). A
+ * rule that is only a decision stays whole. The modifiers are journaled
+ * with their events, so an older game keeps the rules it had. */
 static void modifier_set(brigade_battle_modifier *dst, const brigade_modifier *src)
 {
     memset(dst, 0, sizeof *dst);
     text_set(dst->rule, sizeof dst->rule, src->rule);
+    char *decision = strstr(dst->rule, " D");
+    if (decision && decision[2] >= '0' && decision[2] <= '9') /* zeroed to the end: */
+        memset(decision, 0, sizeof dst->rule - (size_t)(decision - dst->rule)); /* byte-equal events */
     text_set(dst->name, sizeof dst->name, src->name);
     dst->value = src->value;
 }

@@ -381,7 +381,7 @@ static void modifiers_class_and_formation(const melee_resolution *resolution,
     switch (unit->unit_class) {
     case BRIGADE_CLASS_GUARD:
         /* D4: British Guard in line: +2 in all with the British line +1. */
-        modifier_add(list, count, british_infantry_in_line ? "12.17" : "12.17",
+        modifier_add(list, count, british_infantry_in_line ? "12.17 D4" : "12.17",
                      british_infantry_in_line ? "Guard (British Guard in line: +2 at most)"
                                               : "Guard",
                      2);
@@ -456,7 +456,7 @@ static void modifiers_situation(const melee_resolution *resolution,
         (unit->formation == BRIGADE_FORMATION_COLUMN ||
          unit->formation == BRIGADE_FORMATION_SQUARE ||
          unit->formation == BRIGADE_FORMATION_AUSTRIAN_MASS))
-        modifier_add(list, count, "12.17", "infantry in column or square against cavalry", 4);
+        modifier_add(list, count, "12.17 D20", "infantry in column or square against cavalry", 4);
     if (unit->type == BRIGADE_TYPE_LANCERS && enemy->has_infantry &&
         !lancers_as_light_cavalry(resolution, unit))
         modifier_add(list, count, "12.17", "lancers against infantry", 2);
@@ -502,7 +502,7 @@ static void modifiers_numbers(const melee_resolution *resolution)
             }
         }
         brigade_unit_outcome *out = &resolution->outcome->units[chosen];
-        modifier_add(out->modifiers, &out->modifier_count, "12.7",
+        modifier_add(out->modifiers, &out->modifier_count, "12.7 D18",
                      bonus == 2 ? "numerical superiority 2:1" : "numerical superiority 3:2",
                      bonus);
     }
@@ -754,7 +754,7 @@ static bool test_reform(melee_resolution *resolution, int index)
         break;
     }
     if (unit_has_commanding_general(unit) && unit->general.rating == BRIGADE_RATING_EXCELLENT)
-        modifier_add(test->modifiers, &test->modifier_count, "12.22",
+        modifier_add(test->modifiers, &test->modifier_count, "12.22 D32",
                      "excellent general attached", 1);
     test->total = test->dice[0] + test->dice[1];
     for (int m = 0; m < test->modifier_count; m++)
@@ -783,18 +783,18 @@ static bool test_pursuit(melee_resolution *resolution, int index)
         modifier_add(list, count, "12.23", "Guard or Elite", 1);
     int negative = 0;
     if (unit->unit_class == BRIGADE_CLASS_CONSCRIPT) {
-        modifier_add(list, count, "12.23", "conscripts", -1);
+        modifier_add(list, count, "12.23 D11", "conscripts", -1);
         negative -= 1;
     }
     if (unit_british(unit)) {
-        modifier_add(list, count, "12.23", "British cavalry", -2);
+        modifier_add(list, count, "12.23 D11", "British cavalry", -2);
         negative -= 2;
     } else if (unit->type == BRIGADE_TYPE_COSSACKS) {
-        modifier_add(list, count, "12.23", "Cossacks", -2);
+        modifier_add(list, count, "12.23 D11", "Cossacks", -2);
         negative -= 2;
     }
     if (negative < -2)
-        modifier_add(list, count, "12.23", "negative modifiers capped at -2", -2 - negative);
+        modifier_add(list, count, "12.23 D11", "negative modifiers capped at -2", -2 - negative);
     test->total = test->dice[0] + test->dice[1];
     for (int m = 0; m < *count; m++)
         test->total += list[m].value;
