@@ -342,9 +342,9 @@ bool game_rules_may_countercharge(const protocol_value *state, const char *id, c
     case BRIGADE_STATUS_BLOWN:
         return game_rules_refuse(why, size, "it is blown (12.24)");
     case BRIGADE_STATUS_BROKEN:
-        return game_rules_refuse(why, size, "it is broken (turn.md Charge 1)");
+        return game_rules_refuse(why, size, "it is broken (the charge rules)");
     case BRIGADE_STATUS_RETREATING:
-        return game_rules_refuse(why, size, "it is retreating (turn.md Charge 1)");
+        return game_rules_refuse(why, size, "it is retreating (the charge rules)");
     case BRIGADE_STATUS_PUSHED_BACK:
         return game_rules_refuse(why, size, "it is pushed back (12.19)");
     default:

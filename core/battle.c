@@ -1729,9 +1729,9 @@ static code_t charge_check(machine *m, int unit, int target, bool counter, bool 
     case BRIGADE_STATUS_BLOWN:
         return fail(m, bad, "unit '%s' is blown cavalry and may not %s (12.24)", u->id, verb);
     case BRIGADE_STATUS_BROKEN:
-        return fail(m, bad, "unit '%s' is broken and may not %s (turn.md Charge 1)", u->id, verb);
+        return fail(m, bad, "unit '%s' is broken and may not %s (the charge rules)", u->id, verb);
     case BRIGADE_STATUS_RETREATING:
-        return fail(m, bad, "unit '%s' is retreating and may not %s (turn.md Charge 1)", u->id,
+        return fail(m, bad, "unit '%s' is retreating and may not %s (the charge rules)", u->id,
                     verb);
     case BRIGADE_STATUS_PUSHED_BACK:
         return fail(m, bad, "unit '%s' is pushed back and may not %s (12.19)", u->id, verb);
@@ -1981,7 +1981,7 @@ static void morale_modifier(brigade_event *e, const char *name, int value)
     if (e->morale.modifier_count >= BRIGADE_MORALE_MODIFIERS_MAX)
         return;
     brigade_battle_modifier *mod = &e->morale.modifiers[e->morale.modifier_count++];
-    text_set(mod->rule, sizeof mod->rule, "turn.md Charge 3");
+    text_set(mod->rule, sizeof mod->rule, "charge morale (default)");
     text_set(mod->name, sizeof mod->name, name);
     mod->value = value;
 }

@@ -476,7 +476,7 @@ static const char *const words_state =
     "  {\"seq\": 9, \"turn\": 2, \"phase\": \"charge\", \"kind\": \"morale_tested\","
     "   \"text\": \"T2.hussars.morale: 4+3 = 7, needs 6: passes\","
     "   \"name\": \"T2.hussars.morale\", \"dice\": [4, 3], \"total\": 7,"
-    "   \"modifiers\": [{\"rule\": \"turn.md Charge 3\", \"name\": \"general\", \"value\": 1}]}]}";
+    "   \"modifiers\": [{\"rule\": \"charge morale (default)\", \"name\": \"general\", \"value\": 1}]}]}";
 
 /* Each roll name of PROTOCOL.md §7.1 in words, units and sides by name; a
  * unit with no name by its id; another form as it is. */
@@ -529,7 +529,7 @@ static void the_log_names_rolls_in_words(void **unused)
                      "6, 5\n");
     assert_has(text, "* T2 charge: Turn 2, 5e Hussards' morale test: 4+3 = 7, needs 6: passes\n"
                      "    Turn 2, 5e Hussards' morale test: dice 4+3, total 7\n"
-                     "       +1  general (turn.md Charge 3)\n");
+                     "       +1  general (charge morale (default))\n");
     assert_has(text, "* T2 initiative: T2.initiative.B.2: 6, 5\n");
     free(text);
     protocol_value_free(state);
