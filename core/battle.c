@@ -3675,6 +3675,22 @@ static const char *unit_name(const brigade_battle *b, int unit)
     return b->units[unit].name[0] ? b->units[unit].name : b->units[unit].id;
 }
 
+/* A name of core/names.c ("pushed_back", "march_column") as a text kept in
+ * the state writes it: in words ("pushed back") in a game of rules version
+ * 2 or later, as it is in an older one (see text_rule). */
+static const char *name_called(const brigade_battle *b, const char *name)
+{
+    static const struct {
+        const char *name, *words;
+    } words[] = {{"pushed_back", "pushed back"},   {"square_holds", "the square holds"},
+                 {"march_column", "march column"}, {"austrian_mass", "Austrian mass"},
+                 {"open_order", "open order"}};
+    for (size_t i = 0; b->rules_version >= 2 && i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(name, words[i].name) == 0)
+            return words[i].words;
+    return name;
+}
+
 /* A unit as a text kept in the state calls it: its name in a game of rules
  * version 2 or later, its id in an older one (see text_rule). */
 static const char *unit_called(const brigade_battle *b, int unit)
@@ -3771,10 +3787,10 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         break;
     case BRIGADE_BATTLE_EVENT_UNIT_CHANGED:
         put(out, size, &at, "%s: %d figures, %s, %s%s", unit_called(b, e->unit.unit), e->unit.figures,
-            brigade_status_name(e->unit.status), e->unit.formed ? "formed" : "unformed",
+            name_called(b, brigade_status_name(e->unit.status)), e->unit.formed ? "formed" : "unformed",
             e->unit.wavering ? ", wavering" : "");
         if (e->unit.has_formation)
-            put(out, size, &at, ", in %s", brigade_formation_name(e->unit.formation));
+            put(out, size, &at, ", in %s", name_called(b, brigade_formation_name(e->unit.formation)));
         if (e->unit.move[0])
             put(out, size, &at, "; move: %s", e->unit.move);
         if (e->unit.note[0])
@@ -3911,7 +3927,7 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             put(out, size, &at, " = %d;", e->result.total);
         }
         put(out, size, &at, " loses %d, %d left, %s, %s", e->result.casualties,
-            e->result.figures, brigade_status_name(e->result.status),
+            e->result.figures, name_called(b, brigade_status_name(e->result.status)),
             e->result.formed ? "formed" : "unformed");
         if (e->result.test_kind != BRIGADE_TEST_NONE) {
             put(out, size, &at, "; %s test %d+%d", brigade_test_kind_name(e->result.test_kind),
@@ -3942,7 +3958,7 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
                 e->resolved.score[1], e->resolved.difference);
         if (e->resolved.winner != BRIGADE_SIDE_NONE)
             put(out, size, &at, "side %s wins; ", brigade_side_name(e->resolved.winner));
-        put(out, size, &at, "%s%s", brigade_melee_result_name(e->resolved.result),
+        put(out, size, &at, "%s%s", name_called(b, brigade_melee_result_name(e->resolved.result)),
             e->resolved.keep ? ", goes on next turn" : "");
         break;
     case BRIGADE_BATTLE_EVENT_DICE_COMMITTED:
