@@ -1213,6 +1213,17 @@ static bool game_run_stdin_gone(void)
     return (watched.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
 
+/* Interactive, while the connection is down (the run waits to rejoin and
+ * runs no line): ^D on an empty line or `quit` leaves at once, as the
+ * reconnecting notice says, and says whether typed commands were dropped. */
+static void game_run_leave_offline(game_run *run)
+{
+    if (run->lines_head)
+        game_run_news(run, "left while the connection was down; the queued commands were not "
+                           "sent");
+    game_run_finish(run, 0);
+}
+
 /* Interactive: one key (or more) for the editor. */
 static void game_run_editor_read(game_run *run)
 {
@@ -1236,7 +1247,10 @@ static void game_run_editor_read(game_run *run)
         fputc('\n', run->out);
         run->input_eof = true;
         game_run_stdin_stop(run);
-        game_run_pump(run);
+        if (run->rejoining)
+            game_run_leave_offline(run);
+        else
+            game_run_pump(run);
         return;
     }
     if (count <= 0 || (buffer[count - 1] != '\n' && buffer[count - 1] != '\r'))
@@ -1258,9 +1272,22 @@ static void game_run_editor_read(game_run *run)
         HistEvent event;
         history(run->history, &event, H_ENTER, text);
     }
+    if (run->rejoining && strncmp(text + blank, "quit", 4) == 0 &&
+        text[blank + 4 + strspn(text + blank + 4, " \t")] == '\0') {
+        free(text);
+        game_run_stdin_stop(run);
+        game_run_leave_offline(run);
+        return;
+    }
     game_run_line_push(run, text, length);
-    free(text);
+    unsigned long typed = run->lines_read;
     game_run_pump(run);
+    /* Typed while the connection is down: it waits in the queue, and the
+     * player is told so rather than left with no answer (issue 14 point 3). */
+    if (!run->finishing && run->rejoining && run->lines_tail &&
+        run->lines_tail->number == typed && text[blank] != '\0')
+        game_run_news(run, "queued: '%.60s' is sent when the connection is back", text + blank);
+    free(text);
     if (!run->finishing && !run->input_eof) {
         game_run_prompt_update(run);
         el_set(run->editor, EL_UNBUFFERED, 1); /* raw mode again, prompt drawn */
@@ -1588,17 +1615,17 @@ static void game_run_on_error(game_run *run, protocol_server_message *message)
         if (patient && run->retry_join && run->deadline_kind == GAME_DEADLINE_START)
             game_run_deadline_stop(run);
         if (!patient && delay_ms > game_run_timeout_ms(run)) {
-            game_run_say(run, "the server asks to wait %.0f s before %s again (%s: %s), longer "
-                              "than the %u s this command may take; giving up",
+            game_run_say(run, "the server asks to wait %.0f s before %s again (%s) [%s], "
+                              "longer than the %u s this command may take; giving up",
                          (double)delay_ms / 1000.0,
-                         run->retry_join ? "joining" : "sending it", code, text,
+                         run->retry_join ? "joining" : "sending it", text, code,
                          run->options.timeout_seconds);
             game_run_finish(run, 1);
             return;
         }
-        game_run_news(run, "the server could not take %s now (%s: %s); sending it again in "
-                           "%.1f s", run->retry_join ? "the join" : run->pending_text, code,
-                      text, (double)delay_ms / 1000.0);
+        game_run_news(run, "the server could not take %s now (%s) [%s]; sending it again in "
+                           "%.1f s", run->retry_join ? "the join" : run->pending_text, text, code,
+                      (double)delay_ms / 1000.0);
         uv_timer_start(&run->retry, game_run_retry_fired, delay_ms, 0);
         return;
     }
@@ -1613,7 +1640,7 @@ static void game_run_on_error(game_run *run, protocol_server_message *message)
         game_display_text(run->err, run->options.scenario_path);
         fputs(": ", run->err);
         game_display_text(run->err, text[0] ? text : words);
-        fprintf(run->err, " (%s: %s); no game was created\n", code, words);
+        fprintf(run->err, " (%s) [%s]; no game was created\n", words, code);
         game_run_print_end(run);
         game_run_finish(run, GAME_EXIT_REFUSED);
         return;
@@ -1624,7 +1651,7 @@ static void game_run_on_error(game_run *run, protocol_server_message *message)
         game_display_text(run->err, run->options.game);
         fputs(": ", run->err);
         game_display_text(run->err, text[0] ? text : game_display_error_words(code));
-        fprintf(run->err, " (%s: %s)\n", code, game_display_error_words(code));
+        fprintf(run->err, " (%s) [%s]\n", game_display_error_words(code), code);
         game_run_print_end(run);
         game_run_finish(run, 1);
         return;

@@ -254,7 +254,7 @@ static void game_display_extras(const protocol_value *unit, int64_t turn, char *
     }
     if (turn > 0 && game_display_has_int(unit, "fled_turn") &&
         game_display_int(unit, "fled_turn") == turn && at < size)
-        snprintf(out + at, size - at, "%sfled this turn (D34)", at ? ", " : "");
+        snprintf(out + at, size - at, "%sfled this turn (12.19 a)", at ? ", " : "");
 }
 
 /*
@@ -373,11 +373,28 @@ void game_display_units(FILE *out, const protocol_value *state)
 
 /* ------------------------------------------------------------- state */
 
+/* A melee's id "T1.M2" (PROTOCOL.md §7.1) as "melee 2 of turn 1"; another
+ * form as "melee <id>". */
+static void game_display_melee_words(FILE *out, const char *id)
+{
+    int turn = 0, number = 0, end = 0;
+    if (id && sscanf(id, "T%d.M%d%n", &turn, &number, &end) == 2 && id[end] == '\0') {
+        fprintf(out, "melee %d of turn %d", number, turn);
+    } else {
+        fputs("melee ", out);
+        game_display_text(out, id);
+    }
+}
+
+/* This turn's charges, in the Charge phase only: the state keeps them for
+ * the rest of the turn (PROTOCOL.md §7.1), when they are history the log
+ * tells, not charges to answer (issue 14 point 3). */
 static void game_display_charges(FILE *out, const protocol_value *state)
 {
     const protocol_value *charges = protocol_value_map_get(state, "charges");
     size_t count = protocol_value_count(charges);
-    if (protocol_value_kind_of(charges) != PROTOCOL_VALUE_ARRAY || count == 0)
+    if (protocol_value_kind_of(charges) != PROTOCOL_VALUE_ARRAY || count == 0 ||
+        strcmp(game_display_string(state, "phase", ""), "charge") != 0)
         return;
     fputs("charges:\n", out);
     for (size_t i = 0; i < count; i++) {
@@ -418,7 +435,7 @@ static void game_display_melees(FILE *out, const protocol_value *state)
     for (size_t i = 0; i < count; i++) {
         const protocol_value *melee = protocol_value_array_get(melees, i);
         fputs("  ", out);
-        game_display_text(out, game_display_string(melee, "id", "?"));
+        game_display_melee_words(out, game_display_string(melee, "id", NULL));
         fputs(":", out);
         const protocol_value *units = protocol_value_map_get(melee, "units");
         for (size_t k = 0; k < protocol_value_count(units); k++) {
@@ -435,17 +452,24 @@ static void game_display_melees(FILE *out, const protocol_value *state)
     }
 }
 
-/* state.pending as "double_six of hussars (T1.M1), ..." (PROTOCOL.md §7.1). */
+/* state.pending as "the double six of 'hussars' (melee 1 of turn 1), ..."
+ * (PROTOCOL.md §7.1; the umpire settles it by the unit's id). */
 static void game_display_pending_list(FILE *out, const protocol_value *pending)
 {
     for (size_t i = 0; i < protocol_value_count(pending); i++) {
         const protocol_value *entry = protocol_value_array_get(pending, i);
+        const char *event = game_display_string(entry, "event", "?");
         fputs(i ? ", " : "", out);
-        game_display_text(out, game_display_string(entry, "event", "?"));
-        fputs(" of ", out);
+        if (strcmp(event, "double_six") == 0)
+            fputs("the double six", out);
+        else if (strcmp(event, "risk_to_general") == 0)
+            fputs("the risk to the general", out);
+        else
+            game_display_text(out, event);
+        fputs(" of '", out);
         game_display_text(out, game_display_string(entry, "unit", "?"));
-        fputs(" (", out);
-        game_display_text(out, game_display_string(entry, "melee", "?"));
+        fputs("' (", out);
+        game_display_melee_words(out, game_display_string(entry, "melee", NULL));
         fputs(")", out);
     }
 }
@@ -540,7 +564,7 @@ void game_display_reports(FILE *out, const protocol_value *state)
     size_t count = protocol_value_count(reports);
     if (protocol_value_kind_of(reports) != PROTOCOL_VALUE_ARRAY || count == 0)
         return;
-    fputs("reports this phase (D46):\n", out);
+    fputs("reports this phase:\n", out);
     for (size_t i = 0; i < count; i++) {
         const protocol_value *report = protocol_value_array_get(reports, i);
         const char *side = game_display_string(report, "side", "?");
@@ -657,23 +681,22 @@ static void game_display_todo_offers(const protocol_value *state, const game_off
         switch (kind) {
         case GAME_OFFER_RALLY:
             game_display_put(buffer, "  - broken '%s' made its broken move: if it rallies, rally %s "
-                                     "(D34)\n",
+                                     "(12.19 a)\n",
                              unit, unit);
             break;
         case GAME_OFFER_REFORM:
-            game_display_put(buffer, "  - unformed '%s' may spend its move reforming: reform %s "
-                                     "(D37)\n",
+            game_display_put(buffer, "  - unformed '%s' may spend its move reforming: reform %s\n",
                              unit, unit);
             break;
         case GAME_OFFER_UNCONTROLLED:
             game_display_put(buffer, "  - pursuing '%s' has no enemy to pursue: uncontrolled %s "
                                      "TARGET [FACING], or uncontrolled %s none (else it is blown "
-                                     "when the phase ends; 12.24 f, D38)\n",
+                                     "when the phase ends; 12.24 f)\n",
                              unit, unit, unit);
             break;
         case GAME_OFFER_CONTACT:
             game_display_put(buffer, "  - pursuing '%s': if its pursuit reached an enemy unit, "
-                                     "contact %s UNIT (D39)\n",
+                                     "contact %s UNIT (12.24, 12.25)\n",
                              unit, unit);
             break;
         case GAME_OFFER_CONTEST:
@@ -686,7 +709,7 @@ static void game_display_todo_offers(const protocol_value *state, const game_off
                              offer->report);
             break;
         case GAME_OFFER_OCCUPY:
-            game_display_put(buffer, "  - occupy %s: '%s' occupies the built-up area (D41)\n",
+            game_display_put(buffer, "  - occupy %s: '%s' occupies the built-up area (12.9 f)\n",
                              unit, unit);
             break;
         case GAME_OFFER_RULE:
@@ -720,11 +743,11 @@ static void game_display_todo_answers(const protocol_value *state, const game_of
         game_display_copy(side, sizeof(side), game_display_string(report, "side", "?"));
         if (strcmp(game_display_string(report, "kind", ""), "adjust") == 0)
             game_display_put(buffer, "%s: answer report %" PRId64 ", side %s: %s; accept %" PRId64
-                                     " or contest %" PRId64 " REASON (before your done, D46)\n",
+                                     " or contest %" PRId64 " REASON (before your done)\n",
                              you, number, side, what, number, number);
         else
             game_display_put(buffer, "%s: answer report %" PRId64 " (%s): accept %" PRId64
-                                     " or contest %" PRId64 " REASON (before your done, D46)\n",
+                                     " or contest %" PRId64 " REASON (before your done)\n",
                              you, number, what, number, number);
     }
 }
@@ -764,7 +787,7 @@ static void game_display_todo_pursuers(const protocol_value *state, const char *
         char clean[40];
         game_display_copy(clean, sizeof(clean), id);
         game_display_put(buffer, "  - '%s' is pursuing and may not charge while its enemy flees "
-                                 "(12.24 f, D38)\n",
+                                 "(12.24 f)\n",
                          clean);
     }
 }
@@ -1133,6 +1156,78 @@ static void game_display_state_view(FILE *out, const protocol_value *state, cons
 
 /* --------------------------------------------------------------- log */
 
+/* `id`'s name in the state ("5e Hussards"), or `id` itself without one. */
+static const char *game_display_unit_name(const protocol_value *state, const char *id)
+{
+    const protocol_value *unit = protocol_value_map_get(protocol_value_map_get(state, "units"), id);
+    const char *name = game_display_string(unit, "name", "");
+    return name[0] ? name : id;
+}
+
+/* "5e Hussards' " or "1st (Royal) Dragoons' ": the possessive of a name. */
+static void game_display_possessive(char *out, size_t size, const char *name)
+{
+    size_t length = strlen(name);
+    snprintf(out, size, "%s%s", name, length && name[length - 1] == 's' ? "'" : "'s");
+}
+
+void game_display_roll_words(const protocol_value *state, const char *name, char *out,
+                             size_t size)
+{
+    if (!size)
+        return;
+    game_display_copy(out, size, name ? name : "?");
+    int turn = 0, consumed = 0;
+    if (!name || sscanf(name, "T%d.%n", &turn, &consumed) != 1 || consumed == 0 || turn < 0)
+        return;
+    const char *rest = name + consumed;
+    char side[2] = {0}, who[160], whose[176];
+    int k = 0, melee = 0, end = 0;
+    if (strncmp(rest, "initiative.", 11) == 0 && (rest[11] == 'A' || rest[11] == 'B') &&
+        (rest[12] == '\0' || (sscanf(rest + 12, ".%d%n", &k, &end) == 1 && rest[12 + end] == '\0'))) {
+        side[0] = rest[11];
+        const char *side_name = game_display_string(
+            protocol_value_map_get(protocol_value_map_get(state, "sides"), side), "name", "");
+        char named[96] = "";
+        if (side_name[0])
+            snprintf(named, sizeof named, " (%.80s)", side_name);
+        char again[48] = "";
+        if (k > 0)
+            snprintf(again, sizeof again, ", roll %d after a tie", k);
+        snprintf(out, size, "Turn %d initiative, side %s%s%s", turn, side, named, again);
+        game_display_copy(out, size, out);
+        return;
+    }
+    char prefix[48];
+    snprintf(prefix, sizeof prefix, "Turn %d, ", turn);
+    if (sscanf(rest, "M%d.%n", &melee, &end) == 1 && end > 0) {
+        snprintf(prefix, sizeof prefix, "Turn %d, melee %d, ", turn, melee);
+        rest += end;
+    } else {
+        melee = 0;
+    }
+    /* The unit id, then what the roll is for: none (melee dice) or a test. */
+    const char *dot = strrchr(rest, '.');
+    static const struct {
+        const char *suffix, *words;
+    } kinds[] = {{".morale", "morale test"},  {".pursuit", "pursuit test"},
+                 {".reform", "reform test"},  {".reroll", "sappers' re-roll"}};
+    const char *words = melee ? "dice" : NULL;
+    size_t id_length = strlen(rest);
+    for (size_t i = 0; dot && i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(dot, kinds[i].suffix) == 0 && (melee || i < 3)) {
+            words = kinds[i].words;
+            id_length = (size_t)(dot - rest);
+        }
+    if (!words || id_length == 0 || id_length >= sizeof who || memchr(rest, '.', id_length))
+        return; /* another form (PROTOCOL.md §7.1): shown as it is */
+    memcpy(who, rest, id_length);
+    who[id_length] = '\0';
+    game_display_possessive(whose, sizeof whose, game_display_unit_name(state, who));
+    snprintf(out, size, "%s%s %s", prefix, whose, words);
+    game_display_copy(out, size, out);
+}
+
 /* Whether every modifier's rule reference already appears in `text`. */
 static bool game_display_modifiers_told(const protocol_value *modifiers, const char *text)
 {
@@ -1221,8 +1316,8 @@ bool game_display_rolled_back(const protocol_value *state, size_t index, int64_t
 
 /* One entry: its seq first when `show_seq`, "(rolled back)" after its text
  * when `rolled_back`. */
-static void game_display_entry(FILE *out, const protocol_value *entry, bool show_seq,
-                               bool rolled_back)
+static void game_display_entry(FILE *out, const protocol_value *state,
+                               const protocol_value *entry, bool show_seq, bool rolled_back)
 {
     fputs("* ", out);
     if (protocol_value_kind_of(entry) != PROTOCOL_VALUE_MAP) {
@@ -1239,13 +1334,26 @@ static void game_display_entry(FILE *out, const protocol_value *entry, bool show
         fputs(": ", out);
     }
     const char *text = game_display_string(entry, "text", NULL);
+    /* A roll's text begins with its name ("T1.initiative.A: 5, 1"): with a
+     * state to name its units, the words instead (issue 14 point 3). */
+    const char *name = game_display_string(entry, "name", NULL);
+    char words[256];
+    words[0] = '\0';
+    if (state && name && text) {
+        size_t length = strlen(name);
+        game_display_roll_words(state, name, words, sizeof words);
+        if (strncmp(text, name, length) == 0 && text[length] == ':') {
+            game_display_text(out, words);
+            text += length;
+        }
+    }
     game_display_text(out, text ? text : game_display_string(entry, "kind", "?"));
     if (rolled_back)
         fputs(" (rolled back)", out);
     fputc('\n', out);
     /* The text is the server's sentence for a human (PROTOCOL.md §7.1); add
      * the dice and modifiers (with their rules) it does not spell out. */
-    game_display_record(out, entry, text, game_display_string(entry, "name", "roll"));
+    game_display_record(out, entry, text, words[0] ? words : game_display_string(entry, "name", "roll"));
     const protocol_value *test = protocol_value_map_get(entry, "test");
     if (protocol_value_kind_of(test) == PROTOCOL_VALUE_MAP)
         game_display_record(out, test, text, game_display_string(test, "kind", "test"));
@@ -1253,14 +1361,14 @@ static void game_display_entry(FILE *out, const protocol_value *entry, bool show
 
 void game_display_log_entry(FILE *out, const protocol_value *entry)
 {
-    game_display_entry(out, entry, false, false);
+    game_display_entry(out, NULL, entry, false, false);
 }
 
 void game_display_log_line(FILE *out, const protocol_value *state, size_t index, bool show_seq)
 {
     const protocol_value *entry =
         protocol_value_array_get(protocol_value_map_get(state, "log"), index);
-    game_display_entry(out, entry, show_seq, game_display_rolled_back(state, index, NULL));
+    game_display_entry(out, state, entry, show_seq, game_display_rolled_back(state, index, NULL));
 }
 
 /* ------------------------------------------------------------- errors */
@@ -1271,20 +1379,20 @@ const char *game_display_error_words(const char *code)
         const char *code;
         const char *words;
     } table[] = {
-        {"bad_frame", "the frame is not one valid msgpack map"},
-        {"bad_message", "the message is not well formed"},
-        {"unknown_type", "the server does not know this message type"},
-        {"too_large", "the message is too large"},
-        {"not_joined", "join a game first"},
+        {"bad_frame", "this client sent a frame the server cannot read (a bug: please report it)"},
+        {"bad_message", "the server cannot read that request (the message says which part)"},
+        {"unknown_type", "this server does not know that request: it may be older than this client"},
+        {"too_large", "the message is too large for the server"},
+        {"not_joined", "not in a game yet: join one first"},
         {"read_only", "a spectator watches and cannot act"},
         {"unknown_game", "no such game on this server, or the server cannot play it (the message says why)"},
-        {"bad_token", "the token does not open a seat of this game"},
-        {"wrong_seat", "not this seat's to do"},
+        {"bad_token", "wrong token or password, or this command is not for this game"},
+        {"wrong_seat", "not your seat's to do now"},
         {"held", "the umpire holds the game; wait for the release"},
         {"wrong_phase", "not allowed in this phase or step"},
         {"invalid_action", "the rules forbid it"},
-        {"unknown_unit", "no unit has that id"},
-        {"internal", "the server failed"},
+        {"unknown_unit", "no unit of that id in this game"},
+        {"internal", "the server failed; nothing changed, try again"},
         {"unavailable", "the server could not record it now; nothing changed, send it again later"},
         {"rate_limited", "too many requests; nothing changed, send it again after the pause the "
                          "server names"},
@@ -1300,8 +1408,8 @@ void game_display_error(FILE *out, const char *code, const char *message)
     fputs("refused: ", out);
     game_display_text(out, message && message[0] ? message : game_display_error_words(code));
     fputs(" (", out);
-    game_display_text(out, code ? code : "?");
-    fputs(": ", out);
     fputs(game_display_error_words(code), out);
-    fputs(")\n", out);
+    fputs(") [", out);
+    game_display_text(out, code ? code : "?");
+    fputs("]\n", out);
 }

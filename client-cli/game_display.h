@@ -120,6 +120,22 @@ bool game_display_rolled_back(const protocol_value *state, size_t index, int64_t
 void game_display_log_line(FILE *out, const protocol_value *state, size_t index,
                            bool show_seq);
 
+/*
+ * A roll's name (PROTOCOL.md §7.1 "Roll names") in the players' words, into
+ * out[size] (always NUL-terminated, control bytes as '?'), with the units'
+ * and sides' names from `state` (their ids without one):
+ *   T1.initiative.A        -> "Turn 1 initiative, side A (French)"
+ *   T1.initiative.B.2      -> "Turn 1 initiative, side B (British), roll 2 after a tie"
+ *   T2.hussars.morale      -> "Turn 2, 5e Hussards' morale test" (also pursuit, reform)
+ *   T2.M1.dragoons         -> "Turn 2, melee 1, 1st (Royal) Dragoons' dice"
+ *   T2.M1.dragoons.pursuit -> "Turn 2, melee 1, ... pursuit test" (also reform,
+ *                             reroll: "sappers' re-roll")
+ * A name of another form is copied as it is. `brigade verify` keeps the
+ * raw names, which it checks (issue 14 point 3).
+ */
+void game_display_roll_words(const protocol_value *state, const char *name, char *out,
+                             size_t size);
+
 /* One log entry of the state's `log` (PROTOCOL.md §7.1) as "* T1 melee:
  * <text>": the server's sentence, which for a roll, a morale test and a
  * melee unit's result holds the dice, the modifiers with their rules and
@@ -128,11 +144,13 @@ void game_display_log_line(FILE *out, const protocol_value *state, size_t index,
  * rule) of the entry or of its reform or pursuit test the text leaves out. */
 void game_display_log_entry(FILE *out, const protocol_value *entry);
 
-/* Words for an error code of PROTOCOL.md §6.4 ("wrong_phase" -> "not allowed
- * in this phase"); a generic phrase for a code this build does not know. */
+/* Plain words for an error code of PROTOCOL.md §6.4 ("bad_token" -> "wrong
+ * token or password, or this command is not for this game"), never the code
+ * itself; a generic phrase for a code this build does not know. */
 const char *game_display_error_words(const char *code);
 
-/* "refused: <message> (<code>: <words>)" on one line. */
+/* "refused: <message> (<words>) [<code>]" on one line: the server's reason,
+ * game_display_error_words' sentence, the code last for a bug report. */
 void game_display_error(FILE *out, const char *code, const char *message);
 
 /* Writes `text` with control bytes replaced by '?'. NULL writes "?". */

@@ -46,20 +46,20 @@ static const game_input_command game_input_commands[] = {
      "the brigade's sappers (12.10); reinforce: it joins a melee in contact (12.8)", 1, -1},
     {"uncontrolled", "uncontrolled UNIT TARGET [front|flank|rear]\n  uncontrolled UNIT none",
      "Charge phase (step declare), for a pursuing UNIT of yours with no enemy to\n"
-     "pursue (12.24 f, D38)",
+     "pursue (12.24 f)",
      "name the target of your pursuing UNIT's uncontrolled charge: the nearest enemy\n"
      "in sight within 22 degrees, struck in the front (the default), flank or rear;\n"
      "none: there is none in sight. Without it the unit is blown when the phase\n"
-     "ends (12.24 g). The other side may contest it (D46)", 1, GAME_OFFER_UNCONTROLLED},
+     "ends (12.24 g). The other side may contest it", 1, GAME_OFFER_UNCONTROLLED},
     {"respond", "respond UNIT stand|countercharge",
      "Charge phase (step respond), by the owner of a charged unit",
      "answer a charge on your UNIT: it stands, or counter-charges its charger; a\n"
-     "square, a battery, an unformed (D26), pursuing (D38) or engaged unit, and a\n"
+     "square, a battery, an unformed, pursuing (12.24 f) or engaged unit, and a\n"
      "unit defending a built-up area against a charger outside it (12.9) only stand",
      1, GAME_OFFER_RESPOND},
     {"occupy", "occupy UNIT",
      "Charge phase (step occupy), for a charger of yours whose built-up area's\n"
-     "defenders fled (D41)",
+     "defenders fled (12.9 e)",
      "name a charging UNIT of yours that occupies the built-up area (at least one,\n"
      "12.9 f); it rolls its reform test at once (12.22 b)", 1, GAME_OFFER_OCCUPY},
     {"reroll", "reroll UNIT 0|1|decline",
@@ -69,37 +69,37 @@ static const game_input_command game_input_commands[] = {
      "Mandatory moves, Movement, Fire and Morale (step report), either side's units",
      "report what happened on the table; the note is required. Of your own unit\n"
      "it applies at once; of the other side's unit it is a report that side\n"
-     "answers (accept or contest) before its done (D46). (S: normal,\n"
+     "answers (accept or contest) before its done. (S: normal,\n"
      "retreating, broken, pursuing, pushed_back, dispersed, removed, blown; F: a\n"
      "formation the unit's type may take: line, column, square, austrian_mass,\n"
      "open_order, skirmish, march_column, unlimbered, limbered)", 1, -1},
     {"contact", "contact PURSUER UNIT",
-     "Mandatory moves (step report), for a pursuing unit of yours (D39)",
+     "Mandatory moves (step report), for a pursuing unit of yours (12.24, 12.25)",
      "report that your PURSUER's pursuit reached the enemy UNIT: the one it pursues,\n"
      "a friend of it that a fleeing unit unformed in passing, or skirmishers it\n"
      "passed through. It changes the other side's units: it stands once that side\n"
      "accepts it (or the umpire upholds it)", 1, GAME_OFFER_CONTACT},
     {"reform", "reform UNIT",
      "Movement phase (step report), for an unformed UNIT of yours that is normal\n"
-     "and in no melee (D37)",
+     "and in no melee",
      "report that your UNIT spends its move reforming: it is formed when the phase\n"
-     "ends. The other side may contest it (D46)", 1, GAME_OFFER_REFORM},
+     "ends. The other side may contest it", 1, GAME_OFFER_REFORM},
     {"rally", "rally UNIT",
      "Morale phase (step report), for a broken UNIT of yours that made its broken\n"
-     "move this turn (D34)",
+     "move this turn (12.19 a)",
      "report that your broken UNIT rallies: it is normal (still unformed) when the\n"
-     "phase ends. The other side may contest it (D46)", 1, GAME_OFFER_RALLY},
+     "phase ends. The other side may contest it", 1, GAME_OFFER_RALLY},
     {"contest", "contest REPORT REASON",
      "while your side is awaited and before its done, for a report of the other\n"
-     "side in this phase (the state lists them)",
+     "side in this phase (the screen lists them under 'reports this phase')",
      "contest the other side's report number REPORT, saying why: with an umpire\n"
      "seated it waits for the umpire's ruling; without one a report about the\n"
      "other side's own unit stands, a contact does not, and the contest goes to\n"
-     "the log (D46)", 1, GAME_OFFER_CONTEST},
+     "the log", 1, GAME_OFFER_CONTEST},
     {"accept", "accept REPORT",
      "for a report of the other side that awaits your answer (a contact, an\n"
      "adjust of your unit)",
-     "accept the other side's report number REPORT: it stands (D46)", 1,
+     "accept the other side's report number REPORT: it stands", 1,
      GAME_OFFER_ACCEPT},
     {"done", "done", "Charge (steps declare and occupy) and the report steps of Mandatory moves,\n"
      "Movement, Fire and Morale, when they await your side",
@@ -130,19 +130,22 @@ static const game_input_command game_input_commands[] = {
      "set a unit's figures, formed, status or formation (any side, any phase); the\n"
      "reason is required and goes to the log", 2, -1},
     {"settle", "settle UNIT double_six|risk_to_general REASON",
-     "while the event waits for you (the state shows it; the Melee phase stops in\n"
-     "step settle until every one is settled)",
-     "settle a D9 event of UNIT's melee: REASON says what you ruled; record what the\n"
+     "while the event waits for you (the screen says 'waiting for the umpire to\n"
+     "settle'; the Melee phase stops in step settle until every one is settled)",
+     "settle a double six or risk to a general (12.15, D9) of UNIT's melee:\n"
+     "REASON says what you ruled; record what the\n"
      "ruling does to units with umpire-adjust", 2, -1},
     {"overrule", "overrule MELEE RESULT [A|B] [UNIT OUTCOME] REASON\n"
      "  overrule MELEE UNIT OUTCOME REASON",
-     "for a melee fought this turn (the state lists them)",
+     "for a melee fought this turn (the screen lists them under 'melees fought\n"
+     "this turn')",
      "fight the melee again with the same dice and RESULT imposed (broken, retreat,\n"
      "pushed_back, draw, square_holds; the winner A or B follows all but draw),\n"
      "and/or UNIT's reform or pursuit test OUTCOME (pass, fail; excellent, unformed,\n"
      "blown, pursuit); casualties and statuses follow the tables (12.18-12.23)", 2, -1},
     {"rule", "rule REPORT upheld|rejected REASON",
-     "for a contested report that awaits your ruling (the state lists them)",
+     "for a contested report that awaits your ruling (the screen lists them under\n"
+     "'reports this phase')",
      "rule on the contested report REPORT: upheld, it stands; rejected, it does not;\n"
      "REASON goes to the log (D46)", 2, GAME_OFFER_RULE},
     {"rollback", "rollback SEQ REASON",
@@ -488,7 +491,7 @@ static int game_input_charge_uncontrolled(const protocol_value *state, const cha
         action->as.declare_charge.reinforce)
         return game_input_fail(message, size,
                                "charge: '%s' is pursuing with no enemy to pursue: its only "
-                               "charge is the uncontrolled one, without %s (12.24 f, D38): "
+                               "charge is the uncontrolled one, without %s (12.24 f): "
                                "uncontrolled %s %s %s",
                                unit,
                                action->as.declare_charge.leading   ? "'leading'"
@@ -503,7 +506,7 @@ static int game_input_charge_uncontrolled(const protocol_value *state, const cha
     action->as.uncontrolled_charge.facing = facing;
     snprintf(input->notice, sizeof(input->notice),
              "'%s' is pursuing with no enemy to pursue: its charge is sent as its uncontrolled "
-             "charge, 'uncontrolled %s %s %s' (12.24 f, D38; the other side may contest it)",
+             "charge, 'uncontrolled %s %s %s' (12.24 f; the other side may contest it)",
              unit, unit, target, protocol_facing_name(facing));
     return 0;
 }
@@ -1029,7 +1032,7 @@ static int game_input_overrule(const game_input_words *words, const protocol_val
             if (!list[0])
                 return game_input_fail(message, size,
                                        "overrule: no melee has been fought this turn (only "
-                                       "those of state.fought may be overruled)");
+                                       "the melees fought this turn may be overruled)");
             return game_input_fail(message, size,
                                    "overrule: '%.40s' is not a melee fought this turn (%s)",
                                    melee_id, list);
@@ -1291,7 +1294,7 @@ static int game_input_report_number(const char *command, const game_input_words 
     if (!game_input_number(words->words[1], 1, PROTOCOL_REPORT_NUMBER_MAX, out))
         return game_input_fail(message, size,
                                "%s: '%.40s' is not a report number (a whole number from 1; "
-                               "the state lists the reports)",
+                               "the screen lists them under 'reports this phase')",
                                command, words->words[1]);
     if (protocol_value_kind_of(state) == PROTOCOL_VALUE_MAP && !game_rules_report(state, *out)) {
         char list[600];

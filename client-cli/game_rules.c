@@ -342,9 +342,9 @@ bool game_rules_may_countercharge(const protocol_value *state, const char *id, c
     case BRIGADE_STATUS_BLOWN:
         return game_rules_refuse(why, size, "it is blown (12.24)");
     case BRIGADE_STATUS_BROKEN:
-        return game_rules_refuse(why, size, "it is broken (turn.md Charge 1)");
+        return game_rules_refuse(why, size, "it is broken (the charge rules)");
     case BRIGADE_STATUS_RETREATING:
-        return game_rules_refuse(why, size, "it is retreating (turn.md Charge 1)");
+        return game_rules_refuse(why, size, "it is retreating (the charge rules)");
     case BRIGADE_STATUS_PUSHED_BACK:
         return game_rules_refuse(why, size, "it is pushed back (12.19)");
     default:
@@ -355,10 +355,10 @@ bool game_rules_may_countercharge(const protocol_value *state, const char *id, c
     if (formation == BRIGADE_FORMATION_SQUARE)
         return game_rules_refuse(why, size, "a square stands to receive (default)");
     if (status == BRIGADE_STATUS_PURSUING)
-        return game_rules_refuse(why, size, "it is pursuing (12.24 f, D38)");
+        return game_rules_refuse(why, size, "it is pursuing (12.24 f)");
     const protocol_value *formed = protocol_value_map_get(unit, "formed");
     if (protocol_value_kind_of(formed) == PROTOCOL_VALUE_BOOL && !protocol_value_bool_get(formed))
-        return game_rules_refuse(why, size, "it is unformed (D26)");
+        return game_rules_refuse(why, size, "it is unformed");
     if (brigade_type_is_cavalry(type)) {
         if (charger_terrain == BRIGADE_TERRAIN_BUA)
             return game_rules_refuse(why, size,

@@ -539,7 +539,7 @@ static bool read_unit(json_t *object, const char *path,
                 const brigade_melee_unit *other = &surroundings->melee->units[earlier];
                 if (other->side == side_ahead && other->numbers_bonus) {
                     return fail(error, here,
-                                "melee.units[%d] of side %s already has numbers_bonus (D18)",
+                                "melee.units[%d] of side %s already has numbers_bonus (12.7)",
                                 earlier, brigade_side_name(side_ahead));
                 }
             }

@@ -290,7 +290,7 @@ async function create() {
     error.hidden = false;
     const code = failure.code || 'error';
     replace(error, h('strong', {}, 'Not created: '), failure.message, ' ',
-      h('span', { class: 'code' }, `(${code}: ${errorWords(code)})`));
+      h('span', { class: 'code' }, `(${errorWords(code)}) [${code}]`));
   } finally {
     button.disabled = false;
     button.textContent = 'Create game';
@@ -447,7 +447,7 @@ function play({ game, token, password, watch }) {
         }
         $('stopped').hidden = false;
         $('stopped-reason').textContent =
-          `${detail.message || errorWords(detail.code)} (${detail.code}: ${errorWords(detail.code)})`;
+          `${detail.message || errorWords(detail.code)} (${errorWords(detail.code)}) [${detail.code}]`;
       }
     },
     onNotice: (text) => { $('announce').textContent = text; },

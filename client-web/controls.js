@@ -259,7 +259,7 @@ export function noCountercharge(state, id, unit, charger) {
   if (NO_CHARGE.has(unit.status)) return `${capital(word(unit.status))}: it cannot countercharge.`;
   if (unit.type === 'artillery') return 'A battery cannot countercharge (12.16).';
   if (unit.formation === 'square') return 'In square: it cannot countercharge.';
-  if (!unit.formed) return 'Unformed: it cannot countercharge (D26).';
+  if (!unit.formed) return 'Unformed: it cannot countercharge.';
   if (!mayChargeAt(unit, charger)) {
     return CAVALRY.has(unit.type) ? 'Cavalry cannot countercharge there (12.11).'
       : 'It defends the built-up area: it cannot countercharge a unit outside it (12.9).';
@@ -396,7 +396,7 @@ export class Controls {
     if (!code) { replace(this.error); this.error.hidden = true; return; }
     this.error.hidden = false;
     replace(this.error, h('strong', {}, 'Refused: '), message || errorWords(code), ' ',
-      h('span', { class: 'code' }, `(${code}: ${errorWords(code)})`));
+      h('span', { class: 'code' }, `(${errorWords(code)}) [${code}]`));
   }
 
   // Live again: a refusal for being offline no longer holds.
@@ -786,7 +786,7 @@ export class Controls {
     const log = Array.isArray(state.log) ? state.log : [];
     const recorded = log.filter((entry) => entry && entry.kind === 'melee_dice_recorded').pop();
     const melee = recorded && (state.melees || []).find((m) => m.id === recorded.melee);
-    if (!melee) return [h('p', {}, 'The melee awaiting the sappers is not in the state.')];
+    if (!melee) return [h('p', {}, 'The melee whose sappers may re-roll is not among the melees in contact.')];
     const number = String(melee.id).split('.M')[1];
     const prefix = `T${state.turn}.M${number}`;
     let units = melee.units.filter((id) => state.units[id] && state.units[id].side === seat);

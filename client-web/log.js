@@ -11,7 +11,7 @@
 // here" button on the entry that records each action (entry.seq): the act
 // itself, not the phase it led to.
 import { h, replace } from './dom.js';
-import { capital, signed, word } from './names.js';
+import { capital, meleeWords, rollWords, signed, word } from './names.js';
 import { sideName, unitName } from './view.js';
 
 const isMap = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -374,7 +374,7 @@ export class LogView {
         if (log.slice(index + 1, index + 65).some((later) => explains(later, name))) return null;
         const sum = Array.isArray(entry.dice) ? entry.dice.reduce((a, b) => a + b, 0) : null;
         const node = h('li', { class: 'entry roll', dataset: { kind } }, meta(entry),
-          h('p', { class: 'headline' }, h('strong', {}, 'Roll '), h('span', { class: 'roll-name' }, name),
+          h('p', { class: 'headline' }, h('strong', {}, 'Roll: '), h('span', { class: 'roll-name' }, rollWords(state, name)),
             ' ', dice(entry.dice), sum === null ? null : h('span', { class: 'total' }, ` = ${sum}`)));
         this.rolls.set(name, node);
         return node;
@@ -382,8 +382,7 @@ export class LogView {
       case 'morale_tested': {
         const passed = entry.effect === 'passed';
         return h('li', { class: 'entry test', dataset: { kind } }, meta(entry),
-          h('p', { class: 'headline' }, h('strong', {}, 'Morale test: '), unitName(state, entry.unit),
-            ' ', h('span', { class: 'roll-name' }, text(entry.name))),
+          h('p', { class: 'headline' }, h('strong', {}, 'Morale test: '), unitName(state, entry.unit)),
           calc(entry, [` needs ${entry.pass_on}: `,
             h('span', { class: `verdict-word ${passed ? 'good' : 'bad'}` }, word(entry.effect))]));
       }
@@ -395,8 +394,7 @@ export class LogView {
         const test = isMap(entry.test) ? entry.test : null;
         if (!test || !Array.isArray(test.dice)) break;
         return h('li', { class: 'entry test kind-test_taken', dataset: { kind } }, meta(entry),
-          h('p', { class: 'headline' }, h('strong', {}, `${capital(word(text(test.kind)) || 'a')} test: `), unitName(state, entry.unit),
-            ' ', h('span', { class: 'roll-name' }, testRoll(entry))),
+          h('p', { class: 'headline' }, h('strong', {}, `${capital(word(text(test.kind)) || 'a')} test: `), unitName(state, entry.unit)),
           calc(test, [Number.isFinite(test.target) && test.target > 0 ? ` needs ${test.target}: ` : ': ',
             h('span', { class: 'verdict-word' }, word(text(test.outcome)) || '?')]));
       }
@@ -458,7 +456,7 @@ export class LogView {
         dataset: { kind: 'melee', melee: text(entry.melee), turn: String(entry.turn), ...(again ? { again } : {}) },
       },
       meta(entry),
-      h('h3', {}, `Melee ${text(entry.melee)}`,
+      h('h3', {}, capital(meleeWords(text(entry.melee))),
         again === 'overruled' ? h('span', { class: 'ruling-tag' }, ' as the umpire ruled')
           : again ? h('span', { class: 'ruling-tag' }, ' fought again') : null),
       h('div', { class: 'melee-sides' }, sides.A, sides.B),
@@ -493,7 +491,7 @@ export class LogView {
         h('p', { class: 'headline' }, h('strong', {}, `${word(test.kind)} test`)),
         calc(test, [test.target ? ` needs ${test.target}: ` : ': ',
           h('span', { class: 'verdict-word' }, word(test.outcome))])) : null,
-      events.length ? h('p', { class: 'events' }, h('strong', {}, 'For the umpire (D9): '),
+      events.length ? h('p', { class: 'events' }, h('strong', {}, 'For the umpire (12.15): '),
         events.map(word).join(', ')) : null);
     column.append(element);
     this.track(element, index, false);

@@ -83,19 +83,21 @@ export const RESULTS = ['broken', 'retreat', 'pushed_back', 'draw', 'square_hold
 export const OUTCOMES = ['pass', 'fail', 'excellent', 'unformed', 'blown', 'pursuit'];
 export const OUT_OF_PLAY = new Set(['removed', 'dispersed']);
 
+// Plain words for each error code of PROTOCOL.md §6.4 (and the page's own:
+// connection_lost ... input), never the code itself.
 const ERRORS = {
-  bad_frame: 'the frame is not one valid msgpack map',
-  too_large: 'the message is too large',
-  bad_message: 'the message is not well formed',
-  unknown_type: 'the server does not know this message type',
-  not_joined: 'join a game first',
-  unknown_game: 'no such game on this server',
-  bad_token: 'the link does not open a seat of this game',
+  bad_frame: 'this page sent something the server cannot read (a bug: please report it)',
+  too_large: 'the message is too large for the server',
+  bad_message: 'the server cannot read that request (the message says which part)',
+  unknown_type: 'this server does not know that request: it may be older than this page',
+  not_joined: 'not in a game yet: join one first',
+  unknown_game: 'no such game on this server (check the link)',
+  bad_token: 'wrong password, or this link is not for this game',
   wrong_seat: "it is not your side's turn to do that, or it is not your seat's to do",
   wrong_phase: 'not allowed in this phase or step',
   invalid_action: 'the rules forbid it',
-  unknown_unit: 'no unit has that id',
-  internal: 'the server failed; try again',
+  unknown_unit: 'no unit of that id in this game',
+  internal: 'the server failed; nothing changed, try again',
   connection_lost: 'the connection dropped',
   not_connected: 'not connected',
   timeout: 'no answer in time',
@@ -110,6 +112,55 @@ const ERRORS = {
 
 export function errorWords(code) {
   return ERRORS[code] || 'refused by the server';
+}
+
+
+// A melee's id ("T1.M2", PROTOCOL.md §7.1) in words: "melee 2 of turn 1";
+// another form as it is.
+export function meleeWords(id) {
+  const match = /^T(\d+)\.M(\d+)$/.exec(typeof id === 'string' ? id : '');
+  return match ? `melee ${Number(match[2])} of turn ${Number(match[1])}` : String(id ?? '');
+}
+
+// A unit's name in the state, for rollWords: the id without one.
+function unitCalled(state, id) {
+  const unit = state && state.units && state.units[id];
+  return unit && typeof unit.name === 'string' && unit.name ? unit.name : id;
+}
+function possessive(name) {
+  return name.endsWith('s') ? `${name}'` : `${name}'s`;
+}
+
+const ROLL_KINDS = { morale: 'morale test', pursuit: 'pursuit test', reform: 'reform test', reroll: "sappers' re-roll" };
+
+// A roll's name (PROTOCOL.md §7.1 "Roll names") in the players' words,
+// units and sides by their names in `state`:
+//   T1.initiative.A        -> "Turn 1 initiative, side A (French)"
+//   T1.initiative.B.2      -> "Turn 1 initiative, side B (British), roll 2 after a tie"
+//   T2.hussars.morale      -> "Turn 2, 5e Hussards' morale test" (pursuit, reform too)
+//   T2.M1.dragoons         -> "Turn 2, melee 1, 1st (Royal) Dragoons' dice"
+//   T2.M1.dragoons.reroll  -> "Turn 2, melee 1, 1st (Royal) Dragoons' sappers' re-roll"
+// A name of another form is returned as it is. The same words as the CLI's
+// game_display_roll_words.
+export function rollWords(state, name) {
+  if (typeof name !== 'string') return '';
+  let match = /^T(\d+)\.initiative\.([AB])(?:\.(\d+))?$/.exec(name);
+  if (match) {
+    const side = state && state.sides && state.sides[match[2]];
+    const called = side && typeof side.name === 'string' && side.name ? ` (${side.name})` : '';
+    return `Turn ${Number(match[1])} initiative, side ${match[2]}${called}` +
+      (match[3] ? `, roll ${Number(match[3])} after a tie` : '');
+  }
+  match = /^T(\d+)\.M(\d+)\.([^.]+)(?:\.(pursuit|reform|reroll))?$/.exec(name);
+  if (match) {
+    return `Turn ${Number(match[1])}, melee ${Number(match[2])}, ` +
+      `${possessive(unitCalled(state, match[3]))} ${match[4] ? ROLL_KINDS[match[4]] : 'dice'}`;
+  }
+  match = /^T(\d+)\.([^.]+)\.(morale|pursuit|reform)$/.exec(name);
+  if (match && !/^M\d+$/.test(match[2])) {
+    return `Turn ${Number(match[1])}, ${possessive(unitCalled(state, match[2]))} ${ROLL_KINDS[match[3]]}`;
+  }
+  return name;
 }
 
 // The text with its first letter in capitals, to begin a sentence.

@@ -116,7 +116,7 @@ export class UmpirePanel {
     if (!code) { replace(this.error); this.error.hidden = true; return; }
     this.error.hidden = false;
     replace(this.error, h('strong', {}, 'Refused: '), message || errorWords(code), ' ',
-      h('span', { class: 'code' }, `(${code}: ${errorWords(code)})`));
+      h('span', { class: 'code' }, `(${errorWords(code)}) [${code}]`));
     this.error.scrollIntoView({ block: 'nearest' });
   }
 

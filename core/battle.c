@@ -729,6 +729,39 @@ typedef struct machine {
 
 typedef brigade_battle_error_code code_t;
 
+/* The rule a text kept in the state cites (a unit's move, a log entry):
+ * `section`, the rule section players read (issue 14 point 3), in a game of
+ * rules version 2 or later; `decision`, what the text cited before, in an
+ * older game, whose texts stay word for word so that its journal replays
+ * to the snapshot hashes it had (PROTOCOL.md §8, tests/journal/fixtures). */
+static const char *text_rule(const brigade_battle *b, const char *section,
+                             const char *decision)
+{
+    return b->rules_version >= 2 ? section : decision;
+}
+
+/* "melee 2 of turn 1" for the melee id "T1.M2" (core/battle.h), into
+ * out[size]; an id of another form as it is. */
+static void melee_words(const char *id, char *out, size_t size)
+{
+    int turn = 0, number = 0, end = 0;
+    if (sscanf(id, "T%d.M%d%n", &turn, &number, &end) == 2 && id[end] == '\0')
+        snprintf(out, size, "melee %d of turn %d", number, turn);
+    else
+        snprintf(out, size, "melee %s", id);
+}
+
+/* A melee as a text kept in the state calls it: "melee 2 of turn 1" in a
+ * game of rules version 2 or later, "melee T1.M2" in an older one (see
+ * text_rule). */
+static void melee_called(const brigade_battle *b, const char *id, char *out, size_t size)
+{
+    if (b->rules_version >= 2)
+        melee_words(id, out, size);
+    else
+        snprintf(out, size, "melee %s", id);
+}
+
 static code_t fail(machine *m, code_t code, const char *format, ...)
 {
     va_list args;
@@ -893,8 +926,8 @@ static void move_text(const machine *m, int unit, char *out, size_t size)
             brigade_distance_format(b->ruleset.bua_fall_back, distance, sizeof distance);
             snprintf(out, size,
                      "fell back %s inside the built-up area: stays in melee %s, "
-                     "fought again this turn (D21)",
-                     distance, rec->id);
+                     "fought again this turn (%s)",
+                     distance, rec->id, text_rule(b, "12.19 j", "D21"));
         } else {
             snprintf(out, size, "stays in melee %s, fought again this turn", rec->id);
         }
@@ -1237,10 +1270,18 @@ static code_t melee_probe(machine *m, const brigade_melee *melee, bool *automati
     return BRIGADE_BATTLE_OK;
 }
 
+/* A modifier of the engine as the battle keeps it: its rule without the
+ * decision the engine adds ("12.17 D4" -> "12.17"; issue 14 point 3: the
+ * players read rule sections; the calculator's JSON keeps the decision). A
+ * rule that is only a decision stays whole. The modifiers are journaled
+ * with their events, so an older game keeps the rules it had. */
 static void modifier_set(brigade_battle_modifier *dst, const brigade_modifier *src)
 {
     memset(dst, 0, sizeof *dst);
     text_set(dst->rule, sizeof dst->rule, src->rule);
+    char *decision = strstr(dst->rule, " D");
+    if (decision && decision[2] >= '0' && decision[2] <= '9') /* zeroed to the end: */
+        memset(decision, 0, sizeof dst->rule - (size_t)(decision - dst->rule)); /* byte-equal events */
     text_set(dst->name, sizeof dst->name, src->name);
     dst->value = src->value;
 }
@@ -1263,6 +1304,46 @@ static int melee_beaten(const brigade_battle_melee *rec, const brigade_melee *me
             outcome->units[i].status != BRIGADE_STATUS_DISPERSED)
             return rec->members[i].unit;
     return -1;
+}
+
+/* The note of member i's change after its melee, in the players' words:
+ * "won melee 1 of turn 1: Line Infantry pushed back", "lost melee 1 of
+ * turn 1: pushed back", "melee 1 of turn 1: a draw" (issue 14 point 3; the
+ * melee's number and first turn come from its id "T<t>.M<n>"). The note is
+ * journaled with the event, so older games keep theirs. */
+static void melee_unit_note(const brigade_battle *b, const brigade_battle_melee *rec,
+                            const brigade_melee *melee, const brigade_melee_outcome *outcome,
+                            int i, char *out, size_t size)
+{
+    static const char *const result_words[] = {
+        [BRIGADE_RESULT_BROKEN] = "broken",          [BRIGADE_RESULT_RETREAT] = "retreat",
+        [BRIGADE_RESULT_PUSHED_BACK] = "pushed back", [BRIGADE_RESULT_DRAW] = "a draw",
+        [BRIGADE_RESULT_SQUARE_HOLDS] = "the square holds",
+        [BRIGADE_RESULT_AUTO] = "beaten without dice"};
+    unsigned r = (unsigned)outcome->result;
+    const char *result = r < sizeof result_words / sizeof result_words[0] && result_words[r]
+                             ? result_words[r]
+                             : brigade_melee_result_name(outcome->result);
+    char called[48];
+    melee_words(rec->id, called, sizeof called);
+    size_t at = (size_t)snprintf(out, size, "%s%s",
+                                 outcome->winner == BRIGADE_SIDE_NONE   ? ""
+                                 : melee->units[i].side == outcome->winner ? "won "
+                                                                          : "lost ",
+                                 called);
+    if (outcome->winner != BRIGADE_SIDE_NONE && melee->units[i].side == outcome->winner) {
+        for (int k = 0, named = 0; k < rec->member_count && at < size; k++) {
+            if (melee->units[k].side == outcome->winner)
+                continue;
+            const brigade_battle_unit *u = &b->units[rec->members[k].unit];
+            at += (size_t)snprintf(out + at, size - at, "%s%s", named++ ? ", " : ": ",
+                                   u->name[0] ? u->name : u->id);
+        }
+        if (at < size)
+            snprintf(out + at, size - at, " %s", result);
+    } else if (at < size) {
+        snprintf(out + at, size - at, ": %s", result);
+    }
 }
 
 /* Member i's MELEE_UNIT_RESULT (`index`: the melee's place in the battle,
@@ -1417,8 +1498,7 @@ static code_t melee_resolve(machine *m, int index)
         melee_unit_change_set(m, &e, &outcome, i, beaten, o->figures);
         if (o->events & BRIGADE_EVENT_SAPPERS_USED)
             e.unit.sappers = false; /* then the sappers are removed (12.10) */
-        snprintf(e.unit.note, sizeof e.unit.note, "melee %s: %s", rec->id,
-                 brigade_melee_result_name(outcome.result));
+        melee_unit_note(&m->work, rec, &melee, &outcome, i, e.unit.note, sizeof e.unit.note);
         TRY(emit(m, &e));
     }
     brigade_event e;
@@ -1649,9 +1729,9 @@ static code_t charge_check(machine *m, int unit, int target, bool counter, bool 
     case BRIGADE_STATUS_BLOWN:
         return fail(m, bad, "unit '%s' is blown cavalry and may not %s (12.24)", u->id, verb);
     case BRIGADE_STATUS_BROKEN:
-        return fail(m, bad, "unit '%s' is broken and may not %s (turn.md Charge 1)", u->id, verb);
+        return fail(m, bad, "unit '%s' is broken and may not %s (the charge rules)", u->id, verb);
     case BRIGADE_STATUS_RETREATING:
-        return fail(m, bad, "unit '%s' is retreating and may not %s (turn.md Charge 1)", u->id,
+        return fail(m, bad, "unit '%s' is retreating and may not %s (the charge rules)", u->id,
                     verb);
     case BRIGADE_STATUS_PUSHED_BACK:
         return fail(m, bad, "unit '%s' is pushed back and may not %s (12.19)", u->id, verb);
@@ -1670,17 +1750,17 @@ static code_t charge_check(machine *m, int unit, int target, bool counter, bool 
      * pursue. */
     if (u->status == BRIGADE_STATUS_PURSUING && !uncontrolled) {
         if (brigade_battle_has_enemy_to_pursue(b, unit))
-            return fail(m, bad, "'%s' is pursuing '%s' and may not %s (12.24 f, D38)", u->id,
+            return fail(m, bad, "'%s' is pursuing '%s' and may not %s (12.24 f)", u->id,
                         b->units[u->pursuit_of].id, verb);
         return fail(m, bad,
                     "'%s' is pursuing with no enemy left to pursue: its only charge is the "
-                    "uncontrolled charge at the nearest enemy in sight (12.24 f, D38)",
+                    "uncontrolled charge at the nearest enemy in sight (12.24 f)",
                     u->id);
     }
     /* D26: unformed units may not charge, except pursuing cavalry making
      * its uncontrolled charge (12.24 f); a counter-charge needs a formed unit. */
     if (!u->formed && !uncontrolled)
-        return fail(m, bad, "unit '%s' is unformed and may not %s (D26)", u->id, verb);
+        return fail(m, bad, "unit '%s' is unformed and may not %s", u->id, verb);
     if (brigade_type_is_cavalry(u->type)) {
         if (t->terrain == BRIGADE_TERRAIN_BUA)
             return fail(m, bad,
@@ -1782,12 +1862,12 @@ static code_t declare_charge(machine *m, brigade_side seat, const brigade_comman
         if (!brigade_type_is_infantry(u->type))
             return fail(m, bad, "unit '%s' is not infantry and may not use sappers (12.10)", u->id);
         if (!u->sappers)
-            return fail(m, bad, "unit '%s' has no unused sappers of its brigade (12.10, D7)",
+            return fail(m, bad, "unit '%s' has no unused sappers of its brigade (12.10)",
                         u->id);
         if (t->defending != BRIGADE_DEFENDING_FORTIFIED || t->terrain != BRIGADE_TERRAIN_BUA)
             return fail(m, bad,
                         "sappers only serve against a castle, church or fortified building "
-                        "(12.10, D7), and unit '%s' defends %s; declare the charge without "
+                        "(12.10), and unit '%s' defends %s; declare the charge without "
                         "sappers",
                         t->id,
                         t->defending == BRIGADE_DEFENDING_BUILDING ? "a building, not a fortified one"
@@ -1901,7 +1981,7 @@ static void morale_modifier(brigade_event *e, const char *name, int value)
     if (e->morale.modifier_count >= BRIGADE_MORALE_MODIFIERS_MAX)
         return;
     brigade_battle_modifier *mod = &e->morale.modifiers[e->morale.modifier_count++];
-    text_set(mod->rule, sizeof mod->rule, "turn.md Charge 3");
+    text_set(mod->rule, sizeof mod->rule, "charge morale (default)");
     text_set(mod->name, sizeof mod->name, name);
     mod->value = value;
 }
@@ -2423,7 +2503,7 @@ static code_t done(machine *m, brigade_side seat)
         if (r->side != seat && r->state == BRIGADE_REPORT_AWAITS_ANSWER)
             return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
                         "answer side %s's report %d on '%s' first: accept %d or contest %d with "
-                        "your reason (D46)",
+                        "your reason",
                         brigade_side_name(r->side), r->number,
                         b->units[r->kind == BRIGADE_REPORT_CONTACT ? r->target : r->unit].id,
                         r->number, r->number);
@@ -2495,14 +2575,14 @@ static code_t rally(machine *m, brigade_side seat, const brigade_command *c)
     const brigade_battle_unit *u = &m->work.units[unit];
     if (u->status != BRIGADE_STATUS_BROKEN)
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
-                    "'%s' is %s, not broken: only a broken unit rallies (D34)", u->id,
+                    "'%s' is %s, not broken: only a broken unit rallies (12.19 a)", u->id,
                     brigade_status_name(u->status));
     /* Broken before this turn's Mandatory moves, it made its broken move
      * then; broken since, it has made none yet. */
     if (u->fled_turn != m->work.turn || unit_fought(&m->work, unit))
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
                     "'%s' has made no broken move since it broke: it may rally in the Morale "
-                    "phase of a turn in which it made one (12.19 a, D34)",
+                    "phase of a turn in which it made one (12.19 a)",
                     u->id);
     return report_add(m, seat, BRIGADE_REPORT_RALLY, unit, -1, BRIGADE_FACING_FRONT,
                       BRIGADE_REPORT_STANDS);
@@ -2521,15 +2601,15 @@ static code_t reform(machine *m, brigade_side seat, const brigade_command *c)
     if (u->status == BRIGADE_STATUS_BLOWN)
         return fail(m, bad,
                     "'%s' is blown: it falls back in this Movement phase and may reform from "
-                    "the next one (12.24, D36)",
+                    "the next one (12.24)",
                     u->id);
     if (u->status != BRIGADE_STATUS_NORMAL)
         return fail(m, bad, "'%s' is %s: only a unit that is not pursuing, fleeing or pushed "
-                            "back reforms (D37)",
+                            "back reforms",
                     u->id, brigade_status_name(u->status));
     int melee = brigade_battle_unit_melee(&m->work, unit);
     if (melee >= 0)
-        return fail(m, bad, "'%s' is in melee %s and may not reform (D37)", u->id,
+        return fail(m, bad, "'%s' is in melee %s and may not reform", u->id,
                     m->work.melees[melee].id);
     return report_add(m, seat, BRIGADE_REPORT_REFORM, unit, -1, BRIGADE_FACING_FRONT,
                       BRIGADE_REPORT_STANDS);
@@ -2554,7 +2634,7 @@ static code_t uncontrolled_charge(machine *m, brigade_side seat, const brigade_c
     if (brigade_battle_has_enemy_to_pursue(b, unit))
         return fail(m, bad,
                     "'%s' is pursuing '%s', which it still follows: the uncontrolled charge comes "
-                    "only when there is no enemy left to pursue (12.24 f, D38)",
+                    "only when there is no enemy left to pursue (12.24 f)",
                     u->id, b->units[u->pursuit_of].id);
     if ((unsigned)c->facing > BRIGADE_FACING_REAR)
         return fail(m, bad, "unknown facing");
@@ -2568,7 +2648,7 @@ static code_t uncontrolled_charge(machine *m, brigade_side seat, const brigade_c
         if (melee >= 0)
             return fail(m, bad,
                         "'%s' is in melee %s: a pursuer joins no melee, its uncontrolled "
-                        "charge strikes an enemy outside one (12.24 f, D38)",
+                        "charge strikes an enemy outside one (12.24 f)",
                         b->units[target].id, b->melees[melee].id);
         int charges = b->charge_count;
         for (int i = 0; i < b->report_count; i++)
@@ -2602,12 +2682,12 @@ static code_t contact(machine *m, brigade_side seat, const brigade_command *c)
                     brigade_side_name(u->side));
     if (!brigade_battle_unit_in_play(u) || u->status != BRIGADE_STATUS_PURSUING)
         return fail(m, bad, "'%s' is not pursuing: only a pursuer reports contact in its pursuit "
-                            "(12.24, D39)",
+                            "(12.24, 12.25)",
                     u->id);
     if (!brigade_battle_has_enemy_to_pursue(b, unit))
         return fail(m, bad,
                     "'%s' has no fleeing enemy to follow this turn, so its pursuit reaches "
-                    "nobody (12.24 f, D38)",
+                    "nobody (12.24 f)",
                     u->id);
     int target = brigade_battle_unit_find(b, c->target);
     if (target < 0)
@@ -2620,7 +2700,7 @@ static code_t contact(machine *m, brigade_side seat, const brigade_command *c)
     if (!brigade_battle_unit_in_play(t))
         return fail(m, bad, "unit '%s' is out of play (%s)", t->id, brigade_status_name(t->status));
     if (t->status == BRIGADE_STATUS_PUSHED_BACK)
-        return fail(m, bad, "'%s' is pushed back: a pursuit never contacts a pushed-back unit (D39)",
+        return fail(m, bad, "'%s' is pushed back: a pursuit never contacts a pushed-back unit (12.25)",
                     t->id);
     int melee = brigade_battle_unit_melee(b, target);
     if (melee >= 0)
@@ -2738,7 +2818,7 @@ static code_t report_to_answer(machine *m, brigade_side seat, int number, const 
                     number);
     if (r->side == seat)
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
-                    "report %d is side %s's own: the other side %s it (D46)", r->number,
+                    "report %d is side %s's own: the other side %s it", r->number,
                     brigade_side_name(seat), verb);
     *out = r;
     return BRIGADE_BATTLE_OK;
@@ -2758,12 +2838,11 @@ static code_t contest(machine *m, brigade_side seat, const brigade_command *c)
     if (b->phase == BRIGADE_PHASE_CHARGE && b->step != BRIGADE_STEP_DECLARE)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
                     "report %d was made in the declarations, which have ended: it is contested "
-                    "before the second side's done (D46)",
+                    "before the second side's done",
                     r->number);
     if (!(b->awaiting & BRIGADE_SEAT_BIT(seat)) || b->sides[seat].done)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT,
-                    "side %s may contest a report only while it is awaited, before its own done "
-                    "(D46)",
+                    "side %s may contest a report only while it is awaited, before its own done",
                     brigade_side_name(seat));
     if (r->contested)
         return fail(m, bad, "report %d is contested already", r->number);
@@ -2822,7 +2901,7 @@ static code_t occupy(machine *m, brigade_side seat, const brigade_command *c)
     if (!unit_may_occupy(&m->work, unit))
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
                     "'%s' may not occupy: only a charger whose built-up-area defenders fled "
-                    "before contact occupies, once (12.9 f, D41)",
+                    "before contact occupies, once (12.9 f)",
                     u->id);
     return occupy_take(m, unit);
 }
@@ -3081,7 +3160,7 @@ static code_t settle(machine *m, const brigade_command *c)
         found = b->pending[i].unit == unit && b->pending[i].event == c->d9_event;
     if (!found)
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
-                    "no %s of unit '%s' awaits the umpire (D9)", brigade_d9_event_name(c->d9_event),
+                    "no %s of unit '%s' awaits the umpire (12.15, D9)", brigade_d9_event_name(c->d9_event),
                     c->unit);
     brigade_event e;
     umpire_event_init(&e, BRIGADE_UMPIRE_SETTLE, c->note);
@@ -3596,6 +3675,29 @@ static const char *unit_name(const brigade_battle *b, int unit)
     return b->units[unit].name[0] ? b->units[unit].name : b->units[unit].id;
 }
 
+/* A name of core/names.c ("pushed_back", "march_column") as a text kept in
+ * the state writes it: in words ("pushed back") in a game of rules version
+ * 2 or later, as it is in an older one (see text_rule). */
+static const char *name_called(const brigade_battle *b, const char *name)
+{
+    static const struct {
+        const char *name, *words;
+    } words[] = {{"pushed_back", "pushed back"},   {"square_holds", "the square holds"},
+                 {"march_column", "march column"}, {"austrian_mass", "Austrian mass"},
+                 {"open_order", "open order"}};
+    for (size_t i = 0; b->rules_version >= 2 && i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(name, words[i].name) == 0)
+            return words[i].words;
+    return name;
+}
+
+/* A unit as a text kept in the state calls it: its name in a game of rules
+ * version 2 or later, its id in an older one (see text_rule). */
+static const char *unit_called(const brigade_battle *b, int unit)
+{
+    return b->rules_version >= 2 ? unit_name(b, unit) : unit_id(b, unit);
+}
+
 /* Appends formatted text at *at within out[size]. */
 static void put(char *out, size_t size, size_t *at, const char *format, ...)
 {
@@ -3666,14 +3768,15 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             static const char *const step_words[] = {
                 "", "the winner chooses who moves first", "declare charges",
                 "answer the charges", "choose the sappers' re-roll", "report what happened",
-                "the umpire settles the double sixes and risks to generals (D9)",
+                "the umpire settles the double sixes and risks to generals",
                 "name the chargers that occupy the built-up area its defenders fled"};
             unsigned phase = (unsigned)e->phase.phase, step = (unsigned)e->phase.step;
             put(out, size, &at, "%s", phase < 7 ? phase_words[phase] : "?");
             if (step == BRIGADE_STEP_SETTLE && e->phase.phase != BRIGADE_PHASE_MELEE)
                 put(out, size, &at, ": the umpire rules on the contested reports");
             else if (step > 0 && step < sizeof step_words / sizeof step_words[0])
-                put(out, size, &at, ": %s", step_words[step]);
+                put(out, size, &at, ": %s%s", step_words[step],
+                    step == BRIGADE_STEP_SETTLE ? text_rule(b, " (12.15)", " (D9)") : "");
         }
         if (e->phase.awaiting)
             put(out, size, &at, ", awaiting %s",
@@ -3683,11 +3786,11 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         put(out, size, &at, "side %s is done", brigade_side_name(e->side.side));
         break;
     case BRIGADE_BATTLE_EVENT_UNIT_CHANGED:
-        put(out, size, &at, "%s: %d figures, %s, %s%s", unit_id(b, e->unit.unit), e->unit.figures,
-            brigade_status_name(e->unit.status), e->unit.formed ? "formed" : "unformed",
+        put(out, size, &at, "%s: %d figures, %s, %s%s", unit_called(b, e->unit.unit), e->unit.figures,
+            name_called(b, brigade_status_name(e->unit.status)), e->unit.formed ? "formed" : "unformed",
             e->unit.wavering ? ", wavering" : "");
         if (e->unit.has_formation)
-            put(out, size, &at, ", in %s", brigade_formation_name(e->unit.formation));
+            put(out, size, &at, ", in %s", name_called(b, brigade_formation_name(e->unit.formation)));
         if (e->unit.move[0])
             put(out, size, &at, "; move: %s", e->unit.move);
         if (e->unit.note[0])
@@ -3784,31 +3887,47 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
     case BRIGADE_BATTLE_EVENT_MELEE_FORMED:
     case BRIGADE_BATTLE_EVENT_MELEE_REINFORCED: {
         const brigade_battle_melee *rec = &e->melee.melee;
-        put(out, size, &at, "melee %s %s (round %d, %s):", rec->id,
+        char called[48];
+        melee_called(b, rec->id, called, sizeof called);
+        put(out, size, &at, "%s %s (round %d, %s):", called,
             e->kind == BRIGADE_BATTLE_EVENT_MELEE_FORMED ? "formed" : "reinforced", rec->round,
             brigade_terrain_name(rec->terrain));
         for (int i = 0; i < rec->member_count && i < BRIGADE_MELEE_UNITS_MAX; i++)
-            put(out, size, &at, " %s%s", unit_id(b, rec->members[i].unit),
+            put(out, size, &at, "%s %s%s", i && b->rules_version >= 2 ? "," : "",
+                unit_called(b, rec->members[i].unit),
                 rec->members[i].charging ? " (charging)" : "");
         break;
     }
-    case BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED:
-        put(out, size, &at, "melee %s: dice rolled, awaiting the sappers' choice",
-            e->melee.melee.id);
+    case BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED: {
+        char called[48];
+        melee_called(b, e->melee.melee.id, called, sizeof called);
+        put(out, size, &at, "%s: dice rolled, %s the sappers' choice", called,
+            b->rules_version >= 2 ? "waiting for" : "awaiting");
         break;
-    case BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN:
-        put(out, size, &at, "melee %s: sappers' choice recorded", e->melee.melee.id);
+    }
+    case BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN: {
+        char called[48];
+        melee_called(b, e->melee.melee.id, called, sizeof called);
+        put(out, size, &at, "%s: sappers' choice recorded", called);
         break;
+    }
     case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
-        put(out, size, &at, "%s%s %s:", e->result.overruled ? "overruled: " : "",
-            e->result.melee_id, unit_id(b, e->result.unit));
+        if (b->rules_version >= 2) {
+            char called[48];
+            melee_words(e->result.melee_id, called, sizeof called);
+            put(out, size, &at, "%s%s, %s:", e->result.overruled ? "overruled: " : "", called,
+                unit_name(b, e->result.unit));
+        } else {
+            put(out, size, &at, "%s%s %s:", e->result.overruled ? "overruled: " : "",
+                e->result.melee_id, unit_id(b, e->result.unit));
+        }
         if (e->result.rolled) {
             put(out, size, &at, " %d+%d", e->result.dice[0], e->result.dice[1]);
             put_modifiers(out, size, &at, e->result.modifiers, e->result.modifier_count);
             put(out, size, &at, " = %d;", e->result.total);
         }
         put(out, size, &at, " loses %d, %d left, %s, %s", e->result.casualties,
-            e->result.figures, brigade_status_name(e->result.status),
+            e->result.figures, name_called(b, brigade_status_name(e->result.status)),
             e->result.formed ? "formed" : "unformed");
         if (e->result.test_kind != BRIGADE_TEST_NONE) {
             put(out, size, &at, "; %s test %d+%d", brigade_test_kind_name(e->result.test_kind),
@@ -3828,14 +3947,18 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         break;
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
     case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
-        put(out, size, &at, "melee %s%s: ", e->resolved.melee_id,
+    {
+        char called[48];
+        melee_called(b, e->resolved.melee_id, called, sizeof called);
+        put(out, size, &at, "%s%s: ", called,
             e->kind == BRIGADE_BATTLE_EVENT_MELEE_OVERRULED ? " as overruled" : "");
+    }
         if (e->resolved.scored)
             put(out, size, &at, "A %d, B %d, difference %d; ", e->resolved.score[0],
                 e->resolved.score[1], e->resolved.difference);
         if (e->resolved.winner != BRIGADE_SIDE_NONE)
             put(out, size, &at, "side %s wins; ", brigade_side_name(e->resolved.winner));
-        put(out, size, &at, "%s%s", brigade_melee_result_name(e->resolved.result),
+        put(out, size, &at, "%s%s", name_called(b, brigade_melee_result_name(e->resolved.result)),
             e->resolved.keep ? ", goes on next turn" : "");
         break;
     case BRIGADE_BATTLE_EVENT_DICE_COMMITTED:
@@ -3858,12 +3981,12 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             break;
         case BRIGADE_UMPIRE_SEATED:
             put(out, size, &at, "%s: double sixes and risks to generals now wait for the "
-                                "umpire's ruling (D9)", e->umpire.text);
+                                "umpire's ruling (%s)", e->umpire.text, text_rule(b, "12.15", "D9"));
             break;
         case BRIGADE_UMPIRE_SETTLE:
-            put(out, size, &at, "the umpire settles the %s of %s (D9): %s",
+            put(out, size, &at, "the umpire settles the %s of %s (%s): %s",
                 e->umpire.event == BRIGADE_EVENT_DOUBLE_SIX ? "double six" : "risk to the general",
-                unit_id(b, e->umpire.unit), e->umpire.text);
+                unit_id(b, e->umpire.unit), text_rule(b, "12.15", "D9"), e->umpire.text);
             break;
         case BRIGADE_UMPIRE_OVERRULE:
             put(out, size, &at, "the umpire overrules melee %s (", e->umpire.melee_id);

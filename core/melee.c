@@ -1121,7 +1121,7 @@ static bool result_ruled(melee_resolution *resolution)
             problem = "square_holds needs a winner: the side of the square";
         else if (!resolution->sides[winner].has_square ||
                  !resolution->sides[side_other(winner)].all_cavalry)
-            problem = "square_holds needs the winner's square against cavalry only (D13)";
+            problem = "square_holds needs the winner's square against cavalry only (12.18, D13)";
         else
             return result_band(resolution, side_other(winner), BRIGADE_RESULT_RETREAT, true);
         break;

@@ -279,7 +279,7 @@ static bool load_unit(loader *l, const json_t *v, const char *path, brigade_batt
         return false;
     if (json_object_get(v, "ranks") != NULL && !cavalry) {
         path_member(p, sizeof p, path, "ranks");
-        return fail(l, p, "only for cavalry (D3)");
+        return fail(l, p, "only for cavalry (12.2)");
     }
     if (!get_int(l, v, path, "ranks", false, 0, BRIGADE_FIGURES_MAX, &u->ranks))
         return false;

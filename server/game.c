@@ -1266,7 +1266,7 @@ static bool server_games_command(const protocol_action *action, brigade_command 
         command->kind = BRIGADE_COMMAND_SETTLE;
         memcpy(command->unit, action->as.settle.unit, sizeof(command->unit));
         if (!brigade_d9_event_parse(action->as.settle.event, &command->d9_event)) {
-            snprintf(why, why_size, "action.event: \"%s\" is not a D9 event",
+            snprintf(why, why_size, "action.event: \"%s\" is not double_six or risk_to_general (12.15)",
                      action->as.settle.event);
             return false;
         }

@@ -87,7 +87,7 @@ static void test_unformed_may_not_charge(void **state)
     (void)state;
     game *g = checks_game();
     refuse_charge(g, "unformed_hussars", "open_target", false, false,
-                  "unit 'unformed_hussars' is unformed and may not charge (D26)");
+                  "unit 'unformed_hussars' is unformed and may not charge");
     game_free(g);
 }
 
@@ -99,7 +99,7 @@ static void test_pursuing_cavalry_charges_uncontrolled(void **state)
     (void)state;
     game *g = checks_game();
     refuse_charge(g, "pursuers", "open_target", false, false,
-                  "its only charge is the uncontrolled charge at the nearest enemy in sight (12.24 f, D38)");
+                  "its only charge is the uncontrolled charge at the nearest enemy in sight (12.24 f)");
     brigade_command c =
         command_report(BRIGADE_COMMAND_UNCONTROLLED_CHARGE, "pursuers", "open_target");
     c.facing = BRIGADE_FACING_FLANK;
@@ -207,7 +207,7 @@ static void test_countercharge_needs_formed_unit(void **state)
     game_play(g, BRIGADE_SIDE_B, &c);
     c = command_respond("unformed_target", BRIGADE_RESPONSE_COUNTERCHARGE);
     game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
-                "unformed and may not counter-charge (D26)");
+                "unformed and may not counter-charge");
     c = command_respond("open_target", BRIGADE_RESPONSE_STAND);
     game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "no charge to answer");
     scripted_dice_add(&g->dice, "T1.no_general.morale", 5, 5);

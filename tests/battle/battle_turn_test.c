@@ -32,7 +32,14 @@ static void assert_melee_matches(const game *g, const brigade_melee *melee,
         int sum = result->result.dice[0] + result->result.dice[1];
         for (int k = 0; k < result->result.modifier_count; k++) {
             assert_string_equal(result->result.modifiers[k].name, o->modifiers[k].name);
-            assert_string_equal(result->result.modifiers[k].rule, o->modifiers[k].rule);
+            /* The battle keeps the engine's rule without its decision
+             * ("12.7 D18" -> "12.7", players' words). */
+            char rule[sizeof result->result.modifiers[k].rule];
+            snprintf(rule, sizeof rule, "%s", o->modifiers[k].rule);
+            char *decision = strstr(rule, " D");
+            if (decision)
+                *decision = '\0';
+            assert_string_equal(result->result.modifiers[k].rule, rule);
             sum += result->result.modifiers[k].value;
         }
         if (o->rolled)
@@ -219,6 +226,48 @@ static void test_example_a_whole_turn(void **state)
     assert_int_equal(g->battle.melee_count, 0);
     assert_true(journal_has_roll(g, "T1.M1.dragoons.pursuit", 3, 4));
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_MORALE);
+    /* The units' changes say in words who won melee 1 of turn 1 and how
+     * the loser ended (issue 14 point 3), not "melee T1.M1: retreat". */
+    const char *winner_note = NULL, *loser_note = NULL;
+    for (int n = 0; game_last_event(g, BRIGADE_BATTLE_EVENT_UNIT_CHANGED, n); n++) {
+        const brigade_event *change = game_last_event(g, BRIGADE_BATTLE_EVENT_UNIT_CHANGED, n);
+        if (change->unit.unit == dragoons && !winner_note)
+            winner_note = change->unit.note;
+        if (change->unit.unit == hussars && !loser_note)
+            loser_note = change->unit.note;
+    }
+    assert_non_null(winner_note);
+    assert_non_null(loser_note);
+    assert_string_equal(winner_note, "won melee 1 of turn 1: 5e Hussards retreat");
+    assert_string_equal(loser_note, "lost melee 1 of turn 1: retreat");
+    /* The log of a game of rules version 2 names the melee and the units in
+     * words (a version-1 game keeps "melee T1.M1", ids: journal_old_*). */
+    char line[512];
+    brigade_event_describe(&g->battle, game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_RESOLVED, 0),
+                           line, sizeof line);
+    assert_string_equal(line, "melee 1 of turn 1: A 9, B 15, difference 6; side B wins; retreat");
+    brigade_event_describe(&g->battle,
+                           game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, 0), line,
+                           sizeof line);
+    assert_non_null(strstr(line, "melee 1 of turn 1, 5e Hussards: "));
+    /* The modifiers cite the rule section, not the engine's decision: the
+     * dragoons' 12 figures against 8 are 3:2, +1 by "12.7", not "12.7 D18". */
+    bool numbers = false;
+    for (int n = 0; game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, n); n++) {
+        const brigade_event *r = game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, n);
+        for (int k = 0; k < r->result.modifier_count; k++) {
+            assert_null(strstr(r->result.modifiers[k].rule, " D"));
+            if (r->result.unit == dragoons && strcmp(r->result.modifiers[k].rule, "12.7") == 0 &&
+                r->result.modifiers[k].value == 1)
+                numbers = true;
+        }
+    }
+    assert_true(numbers);
+    g->battle.rules_version = 1;
+    brigade_event_describe(&g->battle, game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_RESOLVED, 0),
+                           line, sizeof line);
+    assert_string_equal(line, "melee T1.M1: A 9, B 15, difference 6; side B wins; retreat");
+    g->battle.rules_version = BRIGADE_RULES_VERSION;
 
     /* Morale: done by both; turn 2's Initiative, B wins and chooses. */
     scripted_dice_add(&g->dice, "T2.initiative.A", 1, 2);
@@ -478,7 +527,7 @@ static void test_village_turn(void **state)
     game_play(g, BRIGADE_SIDE_B, &c);
     c = command_choose(BRIGADE_SIDE_A);
     game_play(g, BRIGADE_SIDE_A, &c);
-    assert_non_null(strstr(g->battle.units[village].move, "(D21)"));
+    assert_non_null(strstr(g->battle.units[village].move, "(12.19 j)"));
     assert_non_null(strstr(g->battle.units[village].move, "T1.M1"));
     c = command_done();
     game_play(g, BRIGADE_SIDE_A, &c);

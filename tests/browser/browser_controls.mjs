@@ -34,7 +34,7 @@ function village(phase, step, awaiting, more = {}) {
       chasseurs: unit('A', '7e Chasseurs a cheval', 'light_cavalry', { general: { role: 'regimental', rating: 'average' }, figures: 12 }),
       battery: unit('A', 'Foot battery', 'artillery', { formation: 'unlimbered', figures: 6 }),
       village: unit('B', '28th Foot in the village', 'infantry', { terrain: 'bua', defending: 'fortified', formation: 'line' }),
-      square: unit('B', '1/52nd Foot', 'infantry', { formation: 'square', move: 'pushed back: fall back 12" (D21)' }),
+      square: unit('B', '1/52nd Foot', 'infantry', { formation: 'square', move: 'pushed back: fall back 12" (12.19 j)' }),
       dragoons: unit('B', '23rd Light Dragoons', 'light_cavalry', { formed: false, status: 'blown', figures: 9 }),
     },
     charges: [],

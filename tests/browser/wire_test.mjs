@@ -6,12 +6,14 @@
 // connection => reconnection with backoff and last_seq, `resumed` => the
 // action in flight sent again with its request id, `welcome` => reported
 // lost, a refused join => stopped; a spectator's password in its join, a
-// delayed spectator's deltas whose seq skips (§6.5), the watchers count.
+// delayed spectator's deltas whose seq skips (§6.5), the watchers count; the
+// players' words of names.js for roll names, melee ids and error codes.
 import assert from 'node:assert/strict';
 import { webcrypto } from 'node:crypto';
 import { test } from 'node:test';
 import { decode, encode } from '../../client-web/vendor/msgpack/index.mjs';
 import { DeltaError, applyOps, canonical, snapshotHash } from '../../client-web/delta.js';
+import { errorWords, meleeWords, rollWords } from '../../client-web/names.js';
 
 if (!globalThis.crypto) globalThis.crypto = webcrypto; // node 18
 
@@ -399,4 +401,51 @@ test('presence (§6.8): the seats joined, a malformed one ignored, unknown while
     'a page joining announces who is absent');
   assert.deepEqual(presenceNews(state, { A: 1, B: 1, umpire: 1 }, { A: 0, B: 1, umpire: 1 }, { seat: 'umpire', mode: 'umpire' }),
     ['French: disconnected.']);
+});
+
+// Players' words (issue 14 point 3): roll names, melee ids and error codes
+// in words (client-web/names.js), as the CLI's game_display_roll_words.
+const wordsState = {
+  sides: { A: { name: 'French' }, B: { name: 'British' } },
+  units: { hussars: { name: '5e Hussards' }, dragoons: { name: '1st (Royal) Dragoons' }, anon: {} },
+};
+
+test('roll names in words', () => {
+  const cases = [
+    ['T1.initiative.A', 'Turn 1 initiative, side A (French)'],
+    ['T1.initiative.B.2', 'Turn 1 initiative, side B (British), roll 2 after a tie'],
+    ['T3.hussars.morale', "Turn 3, 5e Hussards' morale test"],
+    ['T2.dragoons.pursuit', "Turn 2, 1st (Royal) Dragoons' pursuit test"],
+    ['T2.anon.reform', "Turn 2, anon's reform test"],
+    ['T1.M1.dragoons', "Turn 1, melee 1, 1st (Royal) Dragoons' dice"],
+    ['T2.M1.hussars.reroll', "Turn 2, melee 1, 5e Hussards' sappers' re-roll"],
+    ['T2.M4.dragoons.pursuit', "Turn 2, melee 4, 1st (Royal) Dragoons' pursuit test"],
+    ['T2.M4.hussars.reform', "Turn 2, melee 4, 5e Hussards' reform test"],
+    ['T2.hussars.reroll', 'T2.hussars.reroll'],
+    ['T1.initiative.C', 'T1.initiative.C'],
+    ['dragoons', 'dragoons'],
+    ['T1.M1.a.b.c', 'T1.M1.a.b.c'],
+  ];
+  for (const [name, words] of cases) assert.equal(rollWords(wordsState, name), words, name);
+  assert.equal(rollWords({}, 'T1.initiative.A'), 'Turn 1 initiative, side A');
+  assert.equal(rollWords(null, 'T1.M2.x'), "Turn 1, melee 2, x's dice");
+  assert.equal(rollWords(wordsState, undefined), '');
+});
+
+test('melee ids in words', () => {
+  assert.equal(meleeWords('T1.M2'), 'melee 2 of turn 1');
+  assert.equal(meleeWords('T12.M30'), 'melee 30 of turn 12');
+  assert.equal(meleeWords('M2'), 'M2');
+});
+
+test('error codes in words, never the code', () => {
+  assert.equal(errorWords('bad_token'), 'wrong password, or this link is not for this game');
+  for (const code of ['bad_frame', 'too_large', 'bad_message', 'unknown_type', 'not_joined', 'unknown_game',
+    'bad_token', 'wrong_seat', 'wrong_phase', 'invalid_action', 'unknown_unit', 'internal', 'read_only',
+    'held', 'unavailable', 'rate_limited']) {
+    const words = errorWords(code);
+    assert.notEqual(words, 'refused by the server', code);
+    assert.ok(!words.includes('_'), `${code}: ${words}`);
+  }
+  assert.equal(errorWords('no_such_code'), 'refused by the server');
 });

@@ -129,8 +129,8 @@ static void respond_offers_stand_where_core_refuses(void **unused)
         {"square", "a square stands to receive (default)"},
         {"battery", "a battery fights where it stands (default, 12.16)"},
         {"garrison", "it defends a built-up area and its charger is outside it (12.9)"},
-        {"shaken", "it is unformed (D26)"},
-        {"pursuers", "it is pursuing (12.24 f, D38)"},
+        {"shaken", "it is unformed"},
+        {"pursuers", "it is pursuing (12.24 f)"},
         {"engaged", "it is in melee"},
     };
     char why[120], line[300];
@@ -234,7 +234,8 @@ static void melee_settle_is_still_d9s(void **unused)
         " \"pending\": [{\"unit\": \"hussars\", \"event\": \"double_six\", \"melee\": \"T1.M1\"}],"
         " \"log\": []}");
     char *text = state_text(state, "umpire");
-    assert_has(text, "waiting for the umpire to settle double_six of hussars (T1.M1)\n");
+    assert_has(text, "waiting for the umpire to settle the double six of 'hussars' (melee 1 of "
+                     "turn 1)\n");
     assert_has(text, "(you: settle UNIT EVENT REASON...)");
     assert_has(text, "awaiting the umpire (you)");
     free(text);
@@ -269,7 +270,7 @@ static void the_answer_comes_first(void **unused)
     (void)unused;
     protocol_value *state = test_value_from_json(contact_state);
     const char *answer = "you (A): answer report 4 (contact dragoons -> hussars): accept 4 or "
-                         "contest 4 REASON (before your done, D46)\n";
+                         "contest 4 REASON (before your done)\n";
     char todo[2048];
     game_display_todo(state, "A", todo, sizeof(todo));
     assert_true(strncmp(todo, answer, strlen(answer)) == 0);
@@ -316,7 +317,7 @@ static void an_adjustment_of_the_other_sides_unit(void **unused)
     char todo[2048];
     game_display_todo(state, "B", todo, sizeof(todo));
     const char *answer = "you (B): answer report 3, side A: 'dragoons' 11 figures \xe2\x80\x94 "
-                         "carbine fire; accept 3 or contest 3 REASON (before your done, D46)\n";
+                         "carbine fire; accept 3 or contest 3 REASON (before your done)\n";
     assert_true(strncmp(todo, answer, strlen(answer)) == 0);
     game_display_todo(state, "A", todo, sizeof(todo));
     assert_has(todo, "your report 3 ('dragoons' 11 figures \xe2\x80\x94 carbine fire) waits for "
@@ -526,6 +527,135 @@ static void mandatory_moves_say_whether_there_are_any(void **unused)
 #undef MOVES_STATE
 }
 
+/* ------------------------------------------------- players' words (14.3) */
+
+static const char *const words_state =
+    "{\"title\": \"t\", \"turn\": 2, \"phase\": \"morale\", \"step\": \"report\","
+    " \"phasing\": \"A\", \"awaiting\": [\"A\", \"B\"],"
+    " \"sides\": {\"A\": {\"name\": \"French\", \"done\": false},"
+    "  \"B\": {\"name\": \"British\", \"done\": false}},"
+    " \"units\": {"
+    "  \"hussars\": {\"side\": \"A\", \"name\": \"5e Hussards\", \"type\": \"light_cavalry\"},"
+    "  \"dragoons\": {\"side\": \"B\", \"name\": \"1st (Royal) Dragoons\", \"type\": \"dragoons\"},"
+    "  \"anon\": {\"side\": \"B\", \"type\": \"infantry\"}},"
+    " \"charges\": [{\"unit\": \"hussars\", \"target\": \"dragoons\", \"facing\": \"front\","
+    "   \"response\": \"countercharge\"}],"
+    " \"melees\": [],"
+    " \"log\": [{\"seq\": 3, \"turn\": 2, \"phase\": \"initiative\", \"kind\": \"roll\","
+    "   \"text\": \"T2.initiative.B.2: 6, 5\", \"name\": \"T2.initiative.B.2\", \"dice\": [6, 5]},"
+    "  {\"seq\": 9, \"turn\": 2, \"phase\": \"charge\", \"kind\": \"morale_tested\","
+    "   \"text\": \"T2.hussars.morale: 4+3 = 7, needs 6: passes\","
+    "   \"name\": \"T2.hussars.morale\", \"dice\": [4, 3], \"total\": 7,"
+    "   \"modifiers\": [{\"rule\": \"charge morale (default)\", \"name\": \"general\", \"value\": 1}]}]}";
+
+/* Each roll name of PROTOCOL.md §7.1 in words, units and sides by name; a
+ * unit with no name by its id; another form as it is. */
+static void roll_names_in_words(void **unused)
+{
+    (void)unused;
+    protocol_value *state = test_value_from_json(words_state);
+    static const struct {
+        const char *name, *words;
+    } cases[] = {
+        {"T1.initiative.A", "Turn 1 initiative, side A (French)"},
+        {"T1.initiative.B.2", "Turn 1 initiative, side B (British), roll 2 after a tie"},
+        {"T3.hussars.morale", "Turn 3, 5e Hussards' morale test"},
+        {"T2.dragoons.pursuit", "Turn 2, 1st (Royal) Dragoons' pursuit test"},
+        {"T2.anon.reform", "Turn 2, anon's reform test"},
+        {"T1.M1.dragoons", "Turn 1, melee 1, 1st (Royal) Dragoons' dice"},
+        {"T2.M1.hussars.reroll", "Turn 2, melee 1, 5e Hussards' sappers' re-roll"},
+        {"T2.M4.dragoons.pursuit", "Turn 2, melee 4, 1st (Royal) Dragoons' pursuit test"},
+        {"T2.M4.hussars.reform", "Turn 2, melee 4, 5e Hussards' reform test"},
+        {"T2.hussars.reroll", "T2.hussars.reroll"}, /* a re-roll is a melee's only */
+        {"T1.initiative.C", "T1.initiative.C"},
+        {"dragoons", "dragoons"},
+        {"T1.M1.a.b.c", "T1.M1.a.b.c"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char words[256];
+        game_display_roll_words(state, cases[i].name, words, sizeof words);
+        assert_string_equal(words, cases[i].words);
+    }
+    char small[8];
+    game_display_roll_words(state, "T1.initiative.A", small, sizeof small);
+    assert_string_equal(small, "Turn 1 ");
+    protocol_value_free(state);
+}
+
+/* The log shows a roll by its words, the dice the text leaves out under
+ * the same words; `brigade replay`'s entry (no state) keeps the name. */
+static void the_log_names_rolls_in_words(void **unused)
+{
+    (void)unused;
+    protocol_value *state = test_value_from_json(words_state);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    game_display_log_line(out, state, 0, false);
+    game_display_log_line(out, state, 1, false);
+    game_display_log_entry(out, protocol_value_array_get(protocol_value_map_get(state, "log"), 0));
+    fclose(out);
+    assert_has(text, "* T2 initiative: Turn 2 initiative, side B (British), roll 2 after a tie: "
+                     "6, 5\n");
+    assert_has(text, "* T2 charge: Turn 2, 5e Hussards' morale test: 4+3 = 7, needs 6: passes\n"
+                     "    Turn 2, 5e Hussards' morale test: dice 4+3, total 7\n"
+                     "       +1  general (charge morale (default))\n");
+    assert_has(text, "* T2 initiative: T2.initiative.B.2: 6, 5\n");
+    free(text);
+    protocol_value_free(state);
+}
+
+/* The charges are listed in the Charge phase only, not as a heading of the
+ * Morale phase after the melee; a melee in contact is named in words. */
+static void charges_only_in_the_charge_phase(void **unused)
+{
+    (void)unused;
+    protocol_value *state = test_value_from_json(words_state);
+    char *text = state_text(state, "A");
+    assert_lacks(text, "charges:");
+    free(text);
+    protocol_value_free(state);
+    state = test_value_from_json(respond_state);
+    text = state_text(state, "B");
+    assert_has(text, "charges:\n  hussars -> square (front), not answered yet\n");
+    assert_has(text, "melees in contact:\n  melee 1 of turn 1: engaged, voltigeurs (round 2, "
+                     "open)\n");
+    free(text);
+    protocol_value_free(state);
+}
+
+/* An error code in plain words, the code last in brackets for a bug
+ * report; a wrong password or token says so. */
+static void error_codes_in_words(void **unused)
+{
+    (void)unused;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    game_display_error(out, "bad_token", "");
+    game_display_error(out, "wrong_phase", "done: not in step choose");
+    game_display_error(out, "no_such_code", "x");
+    fclose(out);
+    assert_string_equal(text,
+                        "refused: wrong token or password, or this command is not for this game "
+                        "(wrong token or password, or this command is not for this game) "
+                        "[bad_token]\n"
+                        "refused: done: not in step choose (not allowed in this phase or step) "
+                        "[wrong_phase]\n"
+                        "refused: x (refused by the server) [no_such_code]\n");
+    free(text);
+    static const char *const codes[] = {"bad_frame", "too_large", "bad_message", "unknown_type",
+                                        "not_joined", "unknown_game", "bad_token", "wrong_seat",
+                                        "wrong_phase", "invalid_action", "unknown_unit",
+                                        "internal", "read_only", "held", "unavailable",
+                                        "rate_limited"};
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        const char *words = game_display_error_words(codes[i]);
+        assert_string_not_equal(words, "refused by the server");
+        assert_null(strchr(words, '_')); /* words, not a code or a member name */
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -538,6 +668,10 @@ int main(void)
         cmocka_unit_test(the_screen_fits_80_columns),
         cmocka_unit_test(the_widest_unit_fits_80_columns),
         cmocka_unit_test(mandatory_moves_say_whether_there_are_any),
+        cmocka_unit_test(roll_names_in_words),
+        cmocka_unit_test(the_log_names_rolls_in_words),
+        cmocka_unit_test(charges_only_in_the_charge_phase),
+        cmocka_unit_test(error_codes_in_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

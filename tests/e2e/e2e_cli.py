@@ -284,10 +284,10 @@ def script(args, processes):
                     r"line 5: initiative: 'Z' is not a side",
                     r"line 6: wait: phase='nonsense' is not a phase",
                     r"line 7: charge: no unit 'hussar' \(the units are: ",
-                    r"line 9: refused: .*\(wrong_phase: ",
+                    r"line 9: refused: .*\[wrong_phase\]",
                     # the words of the code fit the server's reason
-                    r"line 11: refused: only the umpire may do that \(wrong_seat: not this "
-                    r"seat's to do\)\n"):
+                    r"line 11: refused: only the umpire may do that \(not your "
+                    r"seat's to do now\) \[wrong_seat\]\n"):
         check(re.search(pattern, done.stderr), "scripted play: no /%s/ in stderr:\n%s" %
               (pattern, done.stderr))
     check("allowed:" in done.stdout and "snapshot hash" in done.stdout and
@@ -299,7 +299,7 @@ def script(args, processes):
     spectator = created["spectator"]
     done = run(args, ["play"] + base + ["--spectator", spectator], "state\ndone\nhelp\n")
     check(done.returncode == 3 and "as a spectator, read-only" in done.stdout and
-          re.search(r"line 2: refused: .*\(read_only: ", done.stderr),
+          re.search(r"line 2: refused: .*\[read_only\]", done.stderr),
           "spectator play: exit %d %r %r" % (done.returncode, done.stdout[-300:], done.stderr))
     # Its help lists what a spectator can do, no player's or umpire's order.
     helped = done.stdout[done.stdout.find("You watch as a spectator"):]
@@ -326,9 +326,9 @@ def script(args, processes):
     done = run(args, ["play", "--server", server.url, "--game", created["game"],
                       "--token", created["seats"]["B"]], "done\n")
     answer = ("you (B): answer report 1, side A: 'dragoons' 11 figures \u2014 carbine fire "
-              "(e2e); accept 1 or contest 1 REASON (before your done, D46)\n")
+              "(e2e); accept 1 or contest 1 REASON (before your done)\n")
     check(done.returncode == 3 and answer in done.stdout and
-          re.search(r"line 1: refused: [^\n]*\(invalid_action: [^\n]*\n" + re.escape(answer),
+          re.search(r"line 1: refused: [^\n]*\[invalid_action\][^\n]*\n" + re.escape(answer),
                     done.stderr),
           "B's done with a report to answer: exit %d\nstdout: %s\nstderr: %s" %
           (done.returncode, done.stdout[-1500:], done.stderr))
@@ -450,7 +450,7 @@ def terminal(args, processes):
         os.write(fd, b"initiative Q\r")
         read_until(r"initiative: 'Q' is not a side")
         os.write(fd, b"done\r")
-        read_until(r"refused: .*\(wrong_phase")
+        read_until(r"refused: [^\]]*\[wrong_phase\]")
         # ^C drops the line being typed (a fresh prompt) and does not leave:
         # the next line is the command, without the dropped words.
         os.write(fd, b"charge hussars")
@@ -492,7 +492,13 @@ def terminal(args, processes):
             if re.fullmatch(r"seq \d+, snapshot hash [0-9a-f]{64}", line):
                 continue  # the 64-digit hash is one word, kept whole to copy
             check(len(line) <= 80, "terminal: a line of %d columns: %r" % (len(line), line))
-        os.write(fd, b"\x04")  # ^D on an empty line: leave
+        # The server goes away: a command typed while the connection is
+        # down waits, and the player is told so (issue 14 point 3).
+        server.process.send_signal(signal.SIGTERM)
+        read_until(r"connection lost")
+        os.write(fd, b"done\r")
+        read_until(r"queued: 'done' is sent when the connection is back")
+        os.write(fd, b"\x04")  # ^D on an empty line: leave, even while offline
         deadline = time.time() + 10
         while True:
             done, status = os.waitpid(pid, os.WNOHANG)
@@ -507,6 +513,18 @@ def terminal(args, processes):
         pid = 0
         check(os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0,
               "terminal: exit status %r" % status)
+        # ^D left at once, with the connection down, and said what it dropped.
+        try:
+            while select.select([fd], [], [], 0.2)[0]:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                output.extend(chunk)
+        except OSError:
+            pass
+        check("the queued commands were not sent" in output.decode(errors="replace"),
+              "terminal: leaving offline did not say the queued 'done' was dropped: %r" %
+              output[-400:].decode(errors="replace"))
         check(created["seats"]["A"].encode() not in output, "the token was shown")
     finally:
         if pid:

@@ -523,7 +523,7 @@ class Game:
                 if has_enemy_to_pursue(state, uid):
                     target = pursued(state, uid) or enemies(state, seat)[0]
                     self.refused(seat, "charge %s %s" % (uid, target), "invalid_action",
-                                 "'%s' is pursuing '%s' and may not charge (12.24 f, D38)" %
+                                 "'%s' is pursuing '%s' and may not charge (12.24 f)" %
                                  (uid, target))
                     self.note("D38 refused", "T%d charge %s %s refused" % (turn, uid, target))
                     continue
