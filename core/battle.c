@@ -2891,6 +2891,13 @@ static code_t adjust_event(machine *m, brigade_side seat, const brigade_command 
     if (c->has_figures) {
         if (c->figures < 0 || c->figures > BRIGADE_FIGURES_MAX)
             return fail(m, bad, "figures must be 0..%d", BRIGADE_FIGURES_MAX);
+        /* A player's record or report stays within the unit's starting
+         * strength; only the umpire may give it more (issue 14). */
+        if (!umpire && u->strength > 0 && c->figures > u->strength)
+            return fail(m, bad,
+                        "%s began the battle with %d figures: a report cannot give it more; "
+                        "only the umpire can",
+                        u->name, u->strength);
         e.unit.figures = c->figures;
         if (c->figures == 0) {
             e.unit.status = BRIGADE_STATUS_REMOVED;

@@ -129,6 +129,10 @@ typedef struct brigade_battle_unit {
     brigade_troop_type type;
     brigade_class unit_class;
     int figures;                        /* figures left, 0 once removed */
+    int strength;                       /* figures the scenario gave it at the start (its
+                                           starting strength); a player's adjust or report may
+                                           not set figures above it, the umpire's may; 0 in a
+                                           battle built by hand: no limit */
     char nation[BRIGADE_NATION_MAX + 1]; /* lower case; only "british" matters */
     brigade_formation formation;
     bool formed;

@@ -1727,6 +1727,8 @@ static void w_unit_record(writer *w, protocol_value *array, const brigade_battle
     w_enum(w, m, "type", &TYPE, (int)u->type);
     w_enum(w, m, "class", &CLASS, (int)u->unit_class);
     w_int(w, m, "figures", u->figures);
+    if (u->strength != 0) /* only then: an older battle encodes to the bytes it had */
+        w_int(w, m, "strength", u->strength);
     w_text(w, m, "nation", u->nation, sizeof u->nation);
     w_enum(w, m, "formation", &FORMATION, (int)u->formation);
     w_bool(w, m, "formed", u->formed);
@@ -2074,6 +2076,11 @@ static void r_units(scope *s, brigade_battle *b)
         u->type = (brigade_troop_type)r_enum(&m, "type", &TYPE);
         u->unit_class = (brigade_class)r_enum(&m, "class", &CLASS);
         u->figures = r_int(&m, "figures", 0, BRIGADE_FIGURES_MAX);
+        /* The starting strength (issue 14); absent in a battle journaled by
+         * an older build: 0, which the journal fills in from the initial
+         * battle (journal.c strength_fill). */
+        if (protocol_value_map_get(m.map, "strength") != NULL)
+            u->strength = r_int(&m, "strength", 0, BRIGADE_FIGURES_MAX);
         r_text(&m, "nation", u->nation, sizeof u->nation, false);
         u->formation = (brigade_formation)r_enum(&m, "formation", &FORMATION);
         u->formed = r_bool(&m, "formed");

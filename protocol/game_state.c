@@ -87,6 +87,10 @@ static protocol_value *protocol_state_unit(const brigade_battle *battle,
     ok = ok && protocol_value_map_set_string(map, "type", brigade_troop_type_name(unit->type)) == 0;
     ok = ok && protocol_value_map_set_string(map, "class", brigade_class_name(unit->unit_class)) == 0;
     ok = ok && protocol_value_map_set_int(map, "figures", unit->figures) == 0;
+    /* The starting strength (figures at the start), from rules version 2
+     * on: an older game hashes as it did (PROTOCOL.md §7.1, §8). */
+    if (battle->rules_version >= 2)
+        ok = ok && protocol_value_map_set_int(map, "strength", unit->strength) == 0;
     ok = ok && protocol_value_map_set_string(map, "nation", unit->nation) == 0;
     ok = ok && protocol_value_map_set_string(map, "formation",
                                              brigade_formation_name(unit->formation)) == 0;

@@ -266,6 +266,15 @@ brigade_command command_adjust(const char *unit, const char *note)
     return c;
 }
 
+brigade_command command_umpire_figures(const char *unit, int figures, const char *note)
+{
+    brigade_command c = command_adjust(unit, note);
+    c.kind = BRIGADE_COMMAND_UMPIRE_ADJUST;
+    c.has_figures = true;
+    c.figures = figures;
+    return c;
+}
+
 typedef struct expected_dice {
     const scripted_dice *dice;
     char prefix[32];

@@ -594,18 +594,24 @@ static void test_sappers_reroll(void **state)
     game_free(g);
 }
 
+/* Plays turn 1 of example A up to Movement/report: no charges declared. */
+static void play_to_movement(game *g)
+{
+    play_to_charge(g, NULL);
+    brigade_command c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c); /* no charges: straight to Movement */
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
+}
+
 /* Free-form adjustments in Movement, Fire and Morale (turn.md §Turn 4-7). */
 static void test_adjust(void **state)
 {
     (void)state;
     game *g = game_load_file("example_a.json");
     int dragoons = game_unit(g, "dragoons");
-    play_to_charge(g, NULL);
-    brigade_command c = command_done();
-    game_play(g, BRIGADE_SIDE_A, &c);
-    game_play(g, BRIGADE_SIDE_B, &c); /* no charges: straight to Movement */
-    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
-    c = command_adjust("dragoons", "two figures lost to the battery's fire");
+    play_to_movement(g);
+    brigade_command c = command_adjust("dragoons", "two figures lost to the battery's fire");
     c.has_figures = true;
     c.figures = 10;
     game_play(g, BRIGADE_SIDE_A, &c);
@@ -675,6 +681,51 @@ static void test_adjust(void **state)
     game_free(g);
 }
 
+/* A unit's starting strength (issue 14): the scenario's figures. A
+ * player's adjust of its own unit, or its report on the other side's,
+ * may not give it more figures; the umpire's may. */
+static void test_adjust_within_strength(void **state)
+{
+    (void)state;
+    game *g = game_load_file("example_a.json");
+    int dragoons = game_unit(g, "dragoons"), hussars = game_unit(g, "hussars");
+    assert_int_equal(g->battle.units[dragoons].strength, 12);
+    assert_int_equal(g->battle.units[hussars].strength, 8);
+    play_to_movement(g);
+    /* Its own unit, one figure too many: refused, nothing changes. */
+    brigade_command c = command_adjust("hussars", "counted again");
+    c.has_figures = true;
+    c.figures = 9;
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                "5e Hussards began the battle with 8 figures: a report cannot give it more; "
+                "only the umpire can");
+    /* A report on the other side's unit: refused as well, no report made. */
+    c = command_adjust("dragoons", "reinforced");
+    c.has_figures = true;
+    c.figures = 13;
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                "1st (Royal) Dragoons began the battle with 12 figures");
+    assert_int_equal(g->battle.report_count, 0);
+    /* Down to 6, then back to its strength: accepted. */
+    c = command_adjust("hussars", "two lost to fire");
+    c.has_figures = true;
+    c.figures = 6;
+    game_play(g, BRIGADE_SIDE_A, &c);
+    c.figures = 8;
+    strcpy(c.note, "the two came back");
+    game_play(g, BRIGADE_SIDE_A, &c);
+    assert_int_equal(g->battle.units[hussars].figures, 8);
+    /* The umpire may go above it (up to the engine's maximum). */
+    c = command_umpire_figures("hussars", 10, "a squadron joined");
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    assert_int_equal(g->battle.units[hussars].figures, 10);
+    assert_int_equal(g->battle.units[hussars].strength, 8);
+    c.figures = BRIGADE_FIGURES_MAX + 1;
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "figures must be");
+    game_assert_replays(g);
+    game_free(g);
+}
+
 /* A fold refuses an event that does not fit, changing nothing. */
 static void test_fold_refuses_bad_events(void **state)
 {
@@ -709,6 +760,7 @@ int main(void)
         cmocka_unit_test(test_village_turn),
         cmocka_unit_test(test_sappers_reroll),
         cmocka_unit_test(test_adjust),
+        cmocka_unit_test(test_adjust_within_strength),
         cmocka_unit_test(test_fold_refuses_bad_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -435,13 +435,7 @@ static void test_end_and_restore(void **state)
     (void)state;
     game *g = play_to_melee(false, 2, 3, 3, 5);
     int hussars = game_unit(g, "hussars");
-    brigade_command c;
-    memset(&c, 0, sizeof c);
-    c.kind = BRIGADE_COMMAND_UMPIRE_ADJUST;
-    strcpy(c.unit, "hussars");
-    c.has_figures = true;
-    c.figures = 0;
-    strcpy(c.note, "typed 0 for 6");
+    brigade_command c = command_umpire_figures("hussars", 0, "typed 0 for 6");
     game_play(g, BRIGADE_SIDE_NONE, &c);
     assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_REMOVED);
     brigade_command player = command_adjust("hussars", "they are back");

@@ -24,13 +24,7 @@
 
 static brigade_battle *scenario_file(const char *name)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", BRIGADE_SCENARIO_DIR, name);
-    size_t len = 0;
-    char *text = journal_driver_file_read(path, &len);
-    assert_non_null(text);
-    brigade_battle *battle = journal_driver_battle_load(text, len);
-    free(text);
+    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, name);
     assert_non_null(battle);
     return battle;
 }
@@ -623,6 +617,9 @@ static void test_old_rows(void **state)
 {
     (void)state;
     brigade_battle *battle = scenario_file("example_a.json");
+    /* A new battle carries each unit's starting strength through the codec. */
+    assert_int_equal(battle->units[brigade_battle_unit_find(battle, "dragoons")].strength, 12);
+    battle_round_trip(battle);
     brigade_event e;
     old_event_row(battle, old_unit_changed, &e);
     assert_int_equal(e.kind, BRIGADE_BATTLE_EVENT_UNIT_CHANGED);
@@ -643,8 +640,10 @@ static void test_old_rows(void **state)
     assert_true(old->charge_count > 0);
     for (int i = 0; i < old->charge_count; i++)
         assert_false(old->charges[i].uncontrolled || old->charges[i].occupies);
-    for (int i = 0; i < old->unit_count; i++)
+    for (int i = 0; i < old->unit_count; i++) {
         assert_int_equal(old->units[i].fled_turn, 0);
+        assert_int_equal(old->units[i].strength, 0); /* absent: the journal fills it in */
+    }
     uint8_t *again = NULL;
     size_t again_len = 0;
     assert_int_equal(journal_battle_encode(old, &again, &again_len, &status), JOURNAL_EVENT_OK);

@@ -306,6 +306,33 @@ static void test_rules_version(void **state)
     free(battle);
 }
 
+/* A unit's starting strength (issue 14): `strength` from rules version 2
+ * on, the scenario's figures (example A: 8 hussars, 12 dragoons), kept
+ * while figures fall; absent in an older game's state. */
+static void test_unit_strength(void **state)
+{
+    (void)state;
+    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, "example_a.json");
+    assert_non_null(battle);
+    assert_int_equal(battle->rules_version, BRIGADE_RULES_VERSION);
+    int dragoons = brigade_battle_unit_find(battle, "dragoons");
+    assert_true(dragoons >= 0);
+    battle->units[dragoons].figures = 9;
+    protocol_value *snapshot = protocol_state_from_battle(battle, "g");
+    assert_non_null(snapshot);
+    const protocol_value *units = member(snapshot, "units");
+    assert_int_equal(protocol_value_int_get(member(member(units, "dragoons"), "strength")), 12);
+    assert_int_equal(protocol_value_int_get(member(member(units, "dragoons"), "figures")), 9);
+    assert_int_equal(protocol_value_int_get(member(member(units, "hussars"), "strength")), 8);
+    protocol_value_free(snapshot);
+    battle->rules_version = 1;
+    snapshot = protocol_state_from_battle(battle, "g");
+    assert_non_null(snapshot);
+    assert_null(protocol_value_map_get(member(member(snapshot, "units"), "dragoons"), "strength"));
+    protocol_value_free(snapshot);
+    free(battle);
+}
+
 /* The log entries of the new kinds (§7.1): kind, text and details. */
 static void test_log_entries(void **state)
 {
@@ -435,13 +462,8 @@ static void test_state_delta(void **state)
     int actions = 0, by_unit = 0, units_changed = 0;
     for (int s = 0; s < 2; s++)
         for (uint64_t seed = 1; seed <= 6; seed++) {
-            char path[512];
-            snprintf(path, sizeof path, "%s/%s", BRIGADE_SCENARIO_DIR, scenarios[s]);
-            size_t len = 0;
-            char *json = journal_driver_file_read(path, &len);
-            assert_non_null(json);
-            brigade_battle *battle = journal_driver_battle_load(json, len);
-            free(json);
+            brigade_battle *battle =
+                journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, scenarios[s]);
             assert_non_null(battle);
             brigade_battle *before = malloc(sizeof *before);
             assert_non_null(before);
@@ -531,6 +553,7 @@ int main(void)
         cmocka_unit_test(test_old_states_hash),
         cmocka_unit_test(test_new_members),
         cmocka_unit_test(test_rules_version),
+        cmocka_unit_test(test_unit_strength),
         cmocka_unit_test(test_log_entries),
         cmocka_unit_test(test_state_delta),
     };
