@@ -432,6 +432,10 @@ static bool umpire_fold(brigade_battle *b, const brigade_event *e)
     case BRIGADE_UMPIRE_END:
     case BRIGADE_UMPIRE_LAPSED:
         b->hold[0] = '\0'; /* nothing waits any more */
+        /* Why it ends, for state.end (PHASE_BEGUN ENDED follows). */
+        b->end_cause =
+            e->umpire.ruling == BRIGADE_UMPIRE_END ? BRIGADE_END_UMPIRE : BRIGADE_END_LAPSED;
+        text_set(b->end_reason, sizeof b->end_reason, e->umpire.text);
         break;
     case BRIGADE_UMPIRE_SEATED:
         if (b->umpired)
@@ -468,6 +472,25 @@ static bool umpire_fold(brigade_battle *b, const brigade_event *e)
         break;
     }
     return true;
+}
+
+/* The end of a battle where a side (or both) has no unit left in play at
+ * the start of a turn (turn.md §Turn): end_cause NO_UNITS, and the reason
+ * in the players' words with the sides' names from the scenario. */
+static void end_by_units(brigade_battle *b)
+{
+    bool left[2] = {false, false};
+    for (int i = 0; i < b->unit_count; i++)
+        if (side_valid(b->units[i].side) && brigade_battle_unit_in_play(&b->units[i]))
+            left[b->units[i].side] = true;
+    b->end_cause = BRIGADE_END_NO_UNITS;
+    if (!left[0] && !left[1])
+        text_set(b->end_reason, sizeof b->end_reason, "Neither side has units left in play");
+    else {
+        int s = left[0] ? 1 : 0;
+        snprintf(b->end_reason, sizeof b->end_reason, "Side %s (%.63s) has no units left in play",
+                 brigade_side_name((brigade_side)s), b->sides[s].name);
+    }
 }
 
 bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
@@ -516,6 +539,8 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
         b->phase = e->phase.phase;
         b->step = e->phase.step;
         b->awaiting = e->phase.awaiting;
+        if (e->phase.phase == BRIGADE_PHASE_ENDED && b->end_cause == BRIGADE_END_NONE)
+            end_by_units(b); /* no END before it: a side has no unit left */
         for (int s = 0; s < 2; s++)
             if (e->phase.awaiting & BRIGADE_SEAT_BIT(s))
                 b->sides[s].done = false;
@@ -3503,6 +3528,12 @@ static const char *const report_kind_names[] = {"rally", "reform", "uncontrolled
                                                 "adjust"};
 static const char *const report_state_names[] = {"stands",   "awaits_answer", "awaits_umpire",
                                                  "accepted", "upheld",        "rejected"};
+
+static const char *const end_cause_names[] = {"", "no_units", "umpire", "lapsed"};
+const char *brigade_end_cause_name(brigade_end_cause cause)
+{
+    return NAME_OF(end_cause_names, cause);
+}
 
 const char *brigade_report_kind_name(brigade_report_kind kind)
 {

@@ -309,6 +309,19 @@ typedef struct brigade_battle_dice {
                                                    (DICE_REVEALED) */
 } brigade_battle_dice;
 
+/* Why the battle ended (brigade_battle.end_cause, PROTOCOL.md §7.1
+ * state.end). */
+typedef enum brigade_end_cause {
+    BRIGADE_END_NONE = 0,   /* not ended */
+    BRIGADE_END_NO_UNITS,   /* a side (or both) had no unit left in play at the start of a
+                               turn (turn.md §Turn) */
+    BRIGADE_END_UMPIRE,     /* the umpire's END, its reason */
+    BRIGADE_END_LAPSED      /* the server ended a battle left idle (LAPSE), its text */
+} brigade_end_cause;
+
+/* "", "no_units", "umpire", "lapsed"; "?" out of range. */
+const char *brigade_end_cause_name(brigade_end_cause cause);
+
 /* The whole battle. Initialise with brigade_battle_init() or load a
  * scenario (core/scenario.h). */
 typedef struct brigade_battle {
@@ -346,6 +359,10 @@ typedef struct brigade_battle {
     int report_numbers;         /* reports made in the game so far (D46) */
     int report_count;           /* this phase's reports */
     brigade_report reports[BRIGADE_BATTLE_REPORTS_MAX];
+    brigade_end_cause end_cause; /* NONE until the battle ends (phase ENDED) */
+    char end_reason[BRIGADE_TEXT_MAX + 1]; /* a sentence for the players: "Side B (British)
+                                              has no units left in play", the umpire's END
+                                              reason, the server's lapse text; "" before */
 } brigade_battle;
 
 /* ---- commands ---------------------------------------------------------- */

@@ -121,6 +121,8 @@ static const char *ruling_n(int v)
     return brigade_umpire_ruling_name((brigade_umpire_ruling)v);
 }
 static const enum_table RULING = {"ruling", ruling_n, BRIGADE_UMPIRE_LAPSED + 1, -1};
+static const char *end_cause_n(int v) { return brigade_end_cause_name((brigade_end_cause)v); }
+static const enum_table END_CAUSE = {"end cause", end_cause_n, BRIGADE_END_LAPSED + 1, -1};
 /* A player's report (D46): its kind and where it stands. */
 static const char *report_kind_n(int v)
 {
@@ -1882,6 +1884,12 @@ protocol_value *journal_battle_to_value(const brigade_battle *battle,
      * before D34-D46, so that its battles keep their bytes. */
     if (b->rules_version != 1)
         w_int(&w, m, "rules_version", b->rules_version);
+    /* Why the battle ended (state.end), only once it has: an older battle
+     * keeps its bytes. */
+    if (b->end_cause != BRIGADE_END_NONE) {
+        w_enum(&w, m, "end_cause", &END_CAUSE, (int)b->end_cause);
+        w_text(&w, m, "end_reason", b->end_reason, sizeof b->end_reason);
+    }
     /* The players' reports (D46), likewise only when not empty. */
     if (b->report_numbers != 0)
         w_int(&w, m, "report_numbers", b->report_numbers);
@@ -2177,6 +2185,11 @@ journal_event_error journal_battle_from_value(const protocol_value *value, briga
             r_text(&s, "hold", out->hold, sizeof out->hold, true);
         r_battle_umpire(&s, out);
         r_battle_reports(&s, out);
+        /* Absent before the battle ends, and in a battle of an older build. */
+        if (protocol_value_map_get(s.map, "end_cause") != NULL) {
+            out->end_cause = (brigade_end_cause)r_enum(&s, "end_cause", &END_CAUSE);
+            r_text(&s, "end_reason", out->end_reason, sizeof out->end_reason, false);
+        }
         s_close(&s);
     }
     if (r.failed) {

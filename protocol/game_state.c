@@ -468,6 +468,24 @@ enum {
     STATE_ALL = (1u << 6) - 1
 };
 
+/* state.end: nil, or {cause: "no_units" | "umpire" | "lapsed", reason}
+ * once the battle has ended (PROTOCOL.md §7.1). */
+static protocol_value *protocol_state_end(const brigade_battle *battle)
+{
+    if (battle->end_cause == BRIGADE_END_NONE)
+        return protocol_value_nil_new();
+    protocol_value *end = protocol_value_map_new();
+    bool ok = end != NULL &&
+              protocol_value_map_set_string(end, "cause",
+                                            brigade_end_cause_name(battle->end_cause)) == 0 &&
+              protocol_value_map_set_string(end, "reason", battle->end_reason) == 0;
+    if (!ok) {
+        protocol_value_free(end);
+        return NULL;
+    }
+    return end;
+}
+
 /* The snapshot's scalars and the `members` (STATE_*) of it. */
 static protocol_value *protocol_state_build(const brigade_battle *battle, const char *game_id,
                                             unsigned members)
@@ -486,6 +504,10 @@ static protocol_value *protocol_state_build(const brigade_battle *battle, const 
                                       protocol_state_side_or_nil(battle->phasing)) == 0;
     ok = ok && protocol_value_map_set(state, "awaiting", protocol_state_seats(battle->awaiting)) == 0;
     ok = ok && protocol_value_map_set(state, "dice", protocol_state_dice_public(battle)) == 0;
+    /* Why the battle ended (PROTOCOL.md §7.1 `end`), from rules version 2
+     * on (an older game hashes as it did): nil until it has. */
+    if (ok && battle->rules_version >= 2)
+        ok = protocol_state_set(state, "end", protocol_state_end(battle));
     /* The umpire's hold (PROTOCOL.md §7.1, §5.3): its reason, nil when none. */
     ok = ok && protocol_value_map_set(state, "hold",
                                       battle->hold[0] ? protocol_value_string_new(battle->hold)

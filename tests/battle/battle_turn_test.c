@@ -676,6 +676,10 @@ static void test_adjust(void **state)
         game_play(g, BRIGADE_SIDE_B, &c);
     }
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_ENDED);
+    /* Its reason (state.end) names the side, as the scenario calls it. */
+    assert_int_equal(g->battle.end_cause, BRIGADE_END_NO_UNITS);
+    assert_string_equal(g->battle.end_reason, "Side B (British) has no units left in play");
+    assert_string_equal(brigade_end_cause_name(g->battle.end_cause), "no_units");
     game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "ended");
     game_assert_replays(g);
     game_free(g);

@@ -461,6 +461,8 @@ static void test_end_and_restore(void **state)
     brigade_event_describe(&g->battle, ended, line, sizeof line);
     assert_string_equal(line, "the battle has ended: side A (French) 5 figures in 1 unit in "
                               "play; side B (British) 11 figures in 1 unit in play");
+    assert_int_equal(g->battle.end_cause, BRIGADE_END_UMPIRE); /* state.end */
+    assert_string_equal(g->battle.end_reason, "time is up: 3 hours");
     c = command_done();
     game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "ended");
     game_assert_replays(g);
@@ -492,6 +494,9 @@ static void test_end_before_the_battle_begins(void **state)
         const brigade_event *ruled = game_last_event(g, BRIGADE_BATTLE_EVENT_UMPIRE_RULED, 0);
         assert_non_null(ruled);
         assert_int_equal(ruled->umpire.ruling, lapse ? BRIGADE_UMPIRE_LAPSED : BRIGADE_UMPIRE_END);
+        assert_int_equal(g->battle.end_cause, lapse ? BRIGADE_END_LAPSED : BRIGADE_END_UMPIRE);
+        assert_string_equal(g->battle.end_reason,
+                            "no action for 1 d 0 h (its players never both joined)");
         char line[512];
         brigade_event_describe(&g->battle, ruled, line, sizeof line);
         assert_string_equal(line, lapse ? "the server ends the battle: no action for 1 d 0 h "

@@ -456,6 +456,72 @@ static void the_screen_fits_80_columns(void **unused)
     protocol_value_free(state);
 }
 
+/* ------------------------------------------------------------ the end */
+
+/* A battle that ended (§7.1 state.end): the reason, then per side units in
+ * play of its units, figures now of figures at the start (strength), and
+ * what was removed or dispersed, for every seat and spectators. */
+#define ENDED_SIDES                                                                        \
+    "\"sides\": {\"A\": {\"name\": \"French\", \"done\": false}, \"B\": {\"name\": "         \
+    "\"British\", \"done\": false}}, "
+static const char *const ended_state =
+    "{\"end\": {\"cause\": \"no_units\", \"reason\": \"Side B (British) has no units left in "
+    "play\"}, \"title\": \"t\", \"rules_version\": 2, \"turn\": 3, \"phase\": \"ended\", "
+    "\"step\": \"\", \"phasing\": null, \"awaiting\": [], " ENDED_SIDES
+    "\"units\": {\"hussars\": " UNIT("A", "light_cavalry", "line", ", \"strength\": 14") ","
+    "  \"grenadiers\": " UNIT("A", "infantry", "column", ", \"figures\": 10, \"strength\": 24") ","
+    "  \"voltigeurs\": " UNIT("A", "infantry", "column",
+                             ", \"figures\": 0, \"strength\": 12, \"status\": \"removed\", "
+                             "\"name\": \"Voltigeurs\"") ","
+    "  \"battery\": " UNIT("B", "artillery", "limbered",
+                          ", \"figures\": 0, \"strength\": 4, \"status\": \"dispersed\", "
+                          "\"name\": \"Foot battery\"") ","
+    "  \"dragoons\": " UNIT("B", "dragoons", "line",
+                           ", \"figures\": 0, \"strength\": 12, \"status\": \"removed\", "
+                           "\"name\": \"Royal Dragoons\"") "},"
+    " \"charges\": [], \"melees\": [], \"log\": []}";
+
+/* An older game's (rules version 1): no strength, no end. */
+static const char *const older_ended_state =
+    "{\"title\": \"t\", \"turn\": 3, \"phase\": \"ended\", \"step\": \"\", \"sides\": "
+    "{\"A\": {\"name\": \"French\"}, \"B\": {\"name\": \"British\"}}, \"units\": "
+    "{\"hussars\": " UNIT("A", "light_cavalry", "line", "") "}}";
+
+static void the_end_says_why_and_what_is_left(void **unused)
+{
+    (void)unused;
+    protocol_value *state = test_value_from_json(ended_state);
+    static const char *const everyone[] = {"A", "B", "umpire", "spectator", NULL};
+    for (const char *const *seat = everyone; *seat; seat++) {
+        char todo[2048];
+        game_display_todo(state, *seat, todo, sizeof(todo));
+        assert_string_equal(todo,
+                            "the battle has ended: Side B (British) has no units left in play\n"
+                            "  Side A (French): 2 of 3 units in play, 22 of 50 figures; removed: "
+                            "Voltigeurs\n"
+                            "  Side B (British): 0 of 2 units in play, 0 of 16 figures; removed: "
+                            "Royal Dragoons; dispersed: Foot battery\n");
+    }
+    char *screen = state_text(state, "A");
+    assert_lacks(screen, "you (A): the battle has ended");
+    assert_has(screen, "the battle has ended: Side B (British)");
+    free(screen);
+    /* The umpire's end, and an older game's state (no strength, no end). */
+    protocol_value *end = protocol_value_map_get(state, "end");
+    assert_int_equal(protocol_value_map_set_string(end, "cause", "umpire"), 0);
+    assert_int_equal(protocol_value_map_set_string(end, "reason", "time is up: 3 hours"), 0);
+    char todo[2048];
+    game_display_todo(state, "B", todo, sizeof(todo));
+    assert_has(todo, "the battle has ended: the umpire ended it (time is up: 3 hours)\n");
+    protocol_value_free(state);
+    state = test_value_from_json(older_ended_state);
+    game_display_todo(state, "A", todo, sizeof(todo));
+    assert_string_equal(todo, "the battle has ended\n"
+                              "  Side A (French): 1 of 1 unit in play, 12 figures\n"
+                              "  Side B (British): 0 of 0 units in play, 0 figures\n");
+    protocol_value_free(state);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -466,6 +532,7 @@ int main(void)
         cmocka_unit_test(an_adjustment_of_the_other_sides_unit),
         cmocka_unit_test(your_move_names_the_steps_commands),
         cmocka_unit_test(the_screen_fits_80_columns),
+        cmocka_unit_test(the_end_says_why_and_what_is_left),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -333,6 +333,37 @@ static void test_unit_strength(void **state)
     free(battle);
 }
 
+/* state.end (§7.1): nil until the battle ends, then its cause and reason;
+ * absent in an older game's state. */
+static void test_end(void **state)
+{
+    (void)state;
+    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, "example_a.json");
+    assert_non_null(battle);
+    protocol_value *before = protocol_state_from_battle(battle, "g");
+    assert_non_null(before);
+    assert_int_equal(protocol_value_kind_of(member(before, "end")), PROTOCOL_VALUE_NIL);
+    battle->phase = BRIGADE_PHASE_ENDED;
+    battle->end_cause = BRIGADE_END_NO_UNITS;
+    snprintf(battle->end_reason, sizeof battle->end_reason, "%s",
+             "Side B (British) has no units left in play");
+    protocol_value *after = protocol_state_from_battle(battle, "g");
+    assert_non_null(after);
+    const protocol_value *end = member(after, "end");
+    assert_string_equal(text_of(end, "cause"), "no_units");
+    assert_string_equal(text_of(end, "reason"), "Side B (British) has no units left in play");
+    assert_int_equal(protocol_value_count(end), 2);
+    delta_check(before, after);
+    protocol_value_free(after);
+    battle->rules_version = 1;
+    after = protocol_state_from_battle(battle, "g");
+    assert_non_null(after);
+    assert_null(protocol_value_map_get(after, "end"));
+    protocol_value_free(after);
+    protocol_value_free(before);
+    free(battle);
+}
+
 /* The log entries of the new kinds (§7.1): kind, text and details. */
 static void test_log_entries(void **state)
 {
@@ -554,6 +585,7 @@ int main(void)
         cmocka_unit_test(test_new_members),
         cmocka_unit_test(test_rules_version),
         cmocka_unit_test(test_unit_strength),
+        cmocka_unit_test(test_end),
         cmocka_unit_test(test_log_entries),
         cmocka_unit_test(test_state_delta),
     };
