@@ -1274,6 +1274,19 @@ static void game_display_entry(FILE *out, const protocol_value *entry, bool show
     /* The text is the server's sentence for a human (PROTOCOL.md §7.1); add
      * the dice and modifiers (with their rules) it does not spell out. */
     game_display_record(out, entry, text, game_display_string(entry, "name", "roll"));
+    /* A tied initiative rolled again (turn.md §Turn 1), when the text does
+     * not say it: the entry's `rolls`, with the tied totals it has. */
+    if (strcmp(game_display_string(entry, "kind", ""), "initiative_won") == 0 &&
+        game_display_int(entry, "rolls") > 1 && !(text && strstr(text, "tied"))) {
+        int64_t ties = game_display_int(entry, "rolls") - 1;
+        fprintf(out, "    initiative tied %" PRId64 " time%s, rolled again", ties,
+                ties == 1 ? "" : "s");
+        const protocol_value *totals = protocol_value_map_get(entry, "ties");
+        for (size_t i = 0; i < protocol_value_count(totals); i++)
+            fprintf(out, "%s%" PRId64, i ? ", " : ": at ",
+                    protocol_value_int_get(protocol_value_array_get(totals, i)));
+        fputc('\n', out);
+    }
     const protocol_value *test = protocol_value_map_get(entry, "test");
     if (protocol_value_kind_of(test) == PROTOCOL_VALUE_MAP)
         game_display_record(out, test, text, game_display_string(test, "kind", "test"));

@@ -869,6 +869,7 @@ static code_t turn_begin(machine *m)
 
     TRY(phase_begin(m, BRIGADE_PHASE_INITIATIVE, BRIGADE_STEP_NONE, 0));
     int total[2] = {0, 0};
+    int ties[BRIGADE_INITIATIVE_TIES_KEPT] = {0};
     int rolls = 0;
     do {
         if (++rolls > INITIATIVE_ROLLS_MAX)
@@ -886,6 +887,8 @@ static code_t turn_begin(machine *m)
             TRY(roll_named(m, name, faces));
             total[s] = faces[0] + faces[1];
         }
+        if (total[0] == total[1] && rolls <= BRIGADE_INITIATIVE_TIES_KEPT)
+            ties[rolls - 1] = total[0]; /* for the log: tied, rolled again */
     } while (total[0] == total[1]);
 
     event_init(&e, BRIGADE_BATTLE_EVENT_INITIATIVE_WON);
@@ -893,6 +896,7 @@ static code_t turn_begin(machine *m)
     e.initiative.total[0] = total[0];
     e.initiative.total[1] = total[1];
     e.initiative.rolls = rolls;
+    memcpy(e.initiative.ties, ties, sizeof ties);
     TRY(emit(m, &e));
     return phase_begin(m, BRIGADE_PHASE_INITIATIVE, BRIGADE_STEP_CHOOSE,
                        BRIGADE_SEAT_BIT(e.initiative.winner));
@@ -3654,6 +3658,34 @@ static void put_modifiers(char *out, size_t size, size_t *at,
         put(out, size, at, " %+d %s (%s)", mods[i].value, mods[i].name, mods[i].rule);
 }
 
+/* After "side B wins the initiative, 9 to 8": the ties rolled again
+ * first (turn.md §Turn 1), "; tied at 7 to 7 first, rolled again", or
+ * "; tied 3 times first (7 to 7, 5 to 5, 9 to 9), rolled again"; the
+ * totals of the first BRIGADE_INITIATIVE_TIES_KEPT only, and none from an
+ * older journal's event (ties 0). Nothing without a tie. */
+static void put_initiative_ties(char *out, size_t size, size_t *at, const brigade_event *e)
+{
+    int ties = e->initiative.rolls - 1;
+    if (ties < 1)
+        return;
+    bool known = e->initiative.ties[0] > 0;
+    if (ties == 1 && known) {
+        put(out, size, at, "; tied at %d to %d first, rolled again", e->initiative.ties[0],
+            e->initiative.ties[0]);
+        return;
+    }
+    if (ties == 1)
+        put(out, size, at, "; tied once first");
+    else
+        put(out, size, at, "; tied %d times first", ties);
+    for (int i = 0; known && i < ties && i < BRIGADE_INITIATIVE_TIES_KEPT; i++)
+        put(out, size, at, "%s%d to %d", i ? ", " : " (", e->initiative.ties[i],
+            e->initiative.ties[i]);
+    if (known)
+        put(out, size, at, "%s)", ties > BRIGADE_INITIATIVE_TIES_KEPT ? ", ..." : "");
+    put(out, size, at, ", rolled again");
+}
+
 void brigade_event_describe(const brigade_battle *b, const brigade_event *e, char *out,
                             size_t size)
 {
@@ -3674,6 +3706,7 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             brigade_side_name(e->initiative.winner),
             e->initiative.total[e->initiative.winner == BRIGADE_SIDE_B],
             e->initiative.total[e->initiative.winner != BRIGADE_SIDE_B]);
+        put_initiative_ties(out, size, &at, e);
         break;
     case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
         put(out, size, &at, "side %s is phasing", brigade_side_name(e->side.side));

@@ -60,6 +60,7 @@
 #define BRIGADE_BATTLE_PENDING_MAX 32   /* D9 events awaiting the umpire at once */
 #define BRIGADE_BATTLE_ROLLBACKS_MAX 32 /* rollbacks a game keeps in rolled_back */
 #define BRIGADE_BATTLE_REPORTS_MAX 32   /* players' reports (D46) in one phase */
+#define BRIGADE_INITIATIVE_TIES_KEPT 4  /* tied initiative totals an INITIATIVE_WON names */
 
 /* The rules a game was created under (brigade_battle.rules_version): 1, the
  * release before D34-D46, whose journals replay as they were; 2, whole turns
@@ -564,6 +565,9 @@ typedef struct brigade_event {
             brigade_side winner;
             int total[2];   /* the deciding 2D6 of A and B */
             int rolls;      /* how many times both rolled (1 + ties) */
+            int ties[BRIGADE_INITIATIVE_TIES_KEPT]; /* the total both sides rolled in each of
+                                       the first ties (rolled again, turn.md §Turn 1), 2..12;
+                                       0 beyond rolls - 1, and in an older journal's event */
         } initiative;
         struct {
             brigade_side side;

@@ -107,6 +107,12 @@ static const char *morale_role_n(int v)
     return v >= 0 && v < COUNT_OF(morale_role_names) ? morale_role_names[v] : "?";
 }
 
+/* How many tied initiative totals an INITIATIVE_WON of `rolls` keeps. */
+static int initiative_ties_kept(int rolls)
+{
+    return rolls - 1 < BRIGADE_INITIATIVE_TIES_KEPT ? rolls - 1 : BRIGADE_INITIATIVE_TIES_KEPT;
+}
+
 /* Sides are "A" and "B"; no side (a draw's winner, no phasing yet) is nil. */
 static const enum_table SIDE = {"side", side_n, 3, BRIGADE_SIDE_NONE};
 static const enum_table PHASE = {"phase", phase_n, BRIGADE_PHASE_ENDED + 1, -1};
@@ -594,6 +600,9 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_enum(w, m, "winner", &SIDE, (int)e->initiative.winner);
         w_pair(w, m, "total", e->initiative.total);
         w_int(w, m, "rolls", e->initiative.rolls);
+        /* The tied totals, only after a tie (an older event has none). */
+        if (e->initiative.rolls > 1 && e->initiative.ties[0] != 0)
+            w_ints(w, m, "ties", e->initiative.ties, initiative_ties_kept(e->initiative.rolls));
         break;
     case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
     case BRIGADE_BATTLE_EVENT_SIDE_DONE:
@@ -1405,6 +1414,10 @@ static void event_read(scope *s, brigade_event *e)
         e->initiative.winner = r_side_required(s, "winner");
         r_ints(s, "total", e->initiative.total, 2, INT_MIN, INT_MAX);
         e->initiative.rolls = r_int(s, "rolls", 0, INT_MAX);
+        if (!s->r->failed && e->initiative.rolls > 1 &&
+            protocol_value_map_get(s->map, "ties") != NULL)
+            r_ints(s, "ties", e->initiative.ties, initiative_ties_kept(e->initiative.rolls), 2,
+                   12);
         break;
     case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
     case BRIGADE_BATTLE_EVENT_SIDE_DONE:

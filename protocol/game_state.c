@@ -764,6 +764,20 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
                                           protocol_state_side_or_nil(event->initiative.winner)) == 0;
         ok = ok && protocol_value_map_set_int(entry, "total_a", event->initiative.total[0]) == 0;
         ok = ok && protocol_value_map_set_int(entry, "total_b", event->initiative.total[1]) == 0;
+        /* After a tie: how many times both rolled, and the tied totals. */
+        if (ok && event->initiative.rolls > 1) {
+            ok = ok && protocol_value_map_set_int(entry, "rolls", event->initiative.rolls) == 0;
+            protocol_value *ties = protocol_value_array_new();
+            for (int i = 0; ties != NULL && i < event->initiative.rolls - 1 &&
+                            i < BRIGADE_INITIATIVE_TIES_KEPT && event->initiative.ties[i] > 0;
+                 i++)
+                if (protocol_value_array_push(ties, protocol_value_int_new(
+                                                        event->initiative.ties[i])) != 0) {
+                    protocol_value_free(ties);
+                    ties = NULL;
+                }
+            ok = ok && protocol_state_set(entry, "ties", ties);
+        }
         break;
     case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
     case BRIGADE_BATTLE_EVENT_SIDE_DONE:

@@ -259,7 +259,17 @@ static void test_initiative_tie_rolls_again(void **state)
     assert_int_equal(won->initiative.rolls, 2);
     assert_int_equal(won->initiative.total[0], 2);
     assert_int_equal(won->initiative.total[1], 3);
+    assert_int_equal(won->initiative.ties[0], 6);
     scripted_dice_assert_used(&g->dice);
+    /* The log says it tied and was rolled again (turn.md §Turn 1). */
+    char line[256];
+    brigade_event_describe(&g->battle, won, line, sizeof line);
+    assert_string_equal(line, "side B wins the initiative, 3 to 2; tied at 6 to 6 first, "
+                              "rolled again");
+    brigade_event older = *won; /* an older journal's event: no totals kept */
+    memset(older.initiative.ties, 0, sizeof older.initiative.ties);
+    brigade_event_describe(&g->battle, &older, line, sizeof line);
+    assert_string_equal(line, "side B wins the initiative, 3 to 2; tied once first, rolled again");
 
     /* Started once only. */
     brigade_event_list events;
@@ -270,6 +280,33 @@ static void test_initiative_tie_rolls_again(void **state)
                      BRIGADE_BATTLE_ERROR_WRONG_PHASE);
     assert_int_equal(events.count, 0);
     brigade_event_list_free(&events);
+    game_free(g);
+}
+
+/* Five ties: the first four totals named, the fifth counted. */
+static void test_initiative_ties_told(void **state)
+{
+    (void)state;
+    game *g = game_load_file("example_a.json");
+    static const int tied[5] = {7, 5, 12, 2, 9};
+    for (int k = 1; k <= 6; k++) {
+        char a[40], b[40];
+        snprintf(a, sizeof a, k == 1 ? "T1.initiative.A" : "T1.initiative.A.%d", k);
+        snprintf(b, sizeof b, k == 1 ? "T1.initiative.B" : "T1.initiative.B.%d", k);
+        int total = k <= 5 ? tied[k - 1] : 8;
+        scripted_dice_add(&g->dice, a, total / 2, total - total / 2);
+        scripted_dice_add(&g->dice, b, k <= 5 ? total - total / 2 : 1, k <= 5 ? total / 2 : 3);
+    }
+    game_start(g);
+    scripted_dice_assert_used(&g->dice);
+    const brigade_event *won = game_last_event(g, BRIGADE_BATTLE_EVENT_INITIATIVE_WON, 0);
+    assert_non_null(won);
+    assert_int_equal(won->initiative.rolls, 6);
+    char line[256];
+    brigade_event_describe(&g->battle, won, line, sizeof line);
+    assert_string_equal(line, "side A wins the initiative, 8 to 4; tied 5 times first (7 to 7, "
+                              "5 to 5, 12 to 12, 2 to 2, ...), rolled again");
+    game_assert_replays(g);
     game_free(g);
 }
 
@@ -757,6 +794,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_example_a_whole_turn),
         cmocka_unit_test(test_initiative_tie_rolls_again),
+        cmocka_unit_test(test_initiative_ties_told),
         cmocka_unit_test(test_dice_failure_changes_nothing),
         cmocka_unit_test(test_charger_fails_far),
         cmocka_unit_test(test_charger_fails_near),

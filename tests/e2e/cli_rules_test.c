@@ -522,6 +522,41 @@ static void the_end_says_why_and_what_is_left(void **unused)
     protocol_value_free(state);
 }
 
+/* A tied initiative rolled again (turn.md §Turn 1): the server's text says
+ * it; an entry whose text does not (an older server) gets the CLI's line
+ * from its rolls and ties. */
+static void a_tied_initiative_is_told(void **unused)
+{
+    (void)unused;
+    static const char *const entries[] = {
+        "{\"turn\": 1, \"phase\": \"initiative\", \"kind\": \"initiative_won\", \"text\": "
+        "\"side B wins the initiative, 3 to 2; tied at 6 to 6 first, rolled again\", "
+        "\"winner\": \"B\", \"total_a\": 2, \"total_b\": 3, \"rolls\": 2, \"ties\": [6]}",
+        "{\"turn\": 1, \"phase\": \"initiative\", \"kind\": \"initiative_won\", \"text\": "
+        "\"side B wins the initiative, 3 to 2\", \"rolls\": 3, \"ties\": [6, 9]}",
+        "{\"turn\": 1, \"phase\": \"initiative\", \"kind\": \"initiative_won\", \"text\": "
+        "\"side B wins the initiative, 3 to 2\"}",
+    };
+    static const char *const shown[] = {
+        "* T1 initiative: side B wins the initiative, 3 to 2; tied at 6 to 6 first, rolled again\n",
+        "* T1 initiative: side B wins the initiative, 3 to 2\n"
+        "    initiative tied 2 times, rolled again: at 6, 9\n",
+        "* T1 initiative: side B wins the initiative, 3 to 2\n",
+    };
+    for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++) {
+        protocol_value *entry = test_value_from_json(entries[i]);
+        char *text = NULL;
+        size_t size = 0;
+        FILE *stream = open_memstream(&text, &size);
+        assert_non_null(stream);
+        game_display_log_entry(stream, entry);
+        fclose(stream);
+        assert_string_equal(text, shown[i]);
+        free(text);
+        protocol_value_free(entry);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -533,6 +568,7 @@ int main(void)
         cmocka_unit_test(your_move_names_the_steps_commands),
         cmocka_unit_test(the_screen_fits_80_columns),
         cmocka_unit_test(the_end_says_why_and_what_is_left),
+        cmocka_unit_test(a_tied_initiative_is_told),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

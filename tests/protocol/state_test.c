@@ -364,6 +364,42 @@ static void test_end(void **state)
     free(battle);
 }
 
+/* A tied initiative's entry (§7.1): rolls and the tied totals, and a text
+ * that says it was rolled again; none of them without a tie. */
+static void test_initiative_entry(void **state)
+{
+    (void)state;
+    brigade_battle *battle = old_battle(old_charged);
+    brigade_event e;
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_INITIATIVE_WON;
+    e.initiative.winner = BRIGADE_SIDE_A;
+    e.initiative.total[0] = 9;
+    e.initiative.total[1] = 4;
+    e.initiative.rolls = 3;
+    e.initiative.ties[0] = 7;
+    e.initiative.ties[1] = 5;
+    protocol_value *entry = protocol_state_log_entry(battle, &e, 3);
+    assert_non_null(entry);
+    assert_string_equal(text_of(entry, "text"), "side A wins the initiative, 9 to 4; tied 2 times "
+                                                "first (7 to 7, 5 to 5), rolled again");
+    assert_int_equal(protocol_value_int_get(member(entry, "rolls")), 3);
+    const protocol_value *ties = member(entry, "ties");
+    assert_int_equal(protocol_value_count(ties), 2);
+    assert_int_equal(protocol_value_int_get(protocol_value_array_get(ties, 0)), 7);
+    assert_int_equal(protocol_value_int_get(protocol_value_array_get(ties, 1)), 5);
+    protocol_value_free(entry);
+    e.initiative.rolls = 1;
+    memset(e.initiative.ties, 0, sizeof e.initiative.ties);
+    entry = protocol_state_log_entry(battle, &e, 3);
+    assert_non_null(entry);
+    assert_string_equal(text_of(entry, "text"), "side A wins the initiative, 9 to 4");
+    assert_null(protocol_value_map_get(entry, "rolls"));
+    assert_null(protocol_value_map_get(entry, "ties"));
+    protocol_value_free(entry);
+    free(battle);
+}
+
 /* The log entries of the new kinds (§7.1): kind, text and details. */
 static void test_log_entries(void **state)
 {
@@ -586,6 +622,7 @@ int main(void)
         cmocka_unit_test(test_rules_version),
         cmocka_unit_test(test_unit_strength),
         cmocka_unit_test(test_end),
+        cmocka_unit_test(test_initiative_entry),
         cmocka_unit_test(test_log_entries),
         cmocka_unit_test(test_state_delta),
     };
