@@ -1334,6 +1334,7 @@ static code_t melee_unit_result_emit(machine *m, int index, const brigade_battle
     e.result.events = o->events;
     e.result.overruled = overruled;
     e.result.test_imposed = test_imposed && o->test.kind != BRIGADE_TEST_NONE;
+    e.result.automatic = o->rolled ? BRIGADE_AUTO_NONE : outcome->automatic;
     return emit(m, &e);
 }
 
@@ -1384,6 +1385,8 @@ static void melee_outcome_set(const machine *m, brigade_event *e, brigade_event_
         e->resolved.difference = outcome->difference;
     }
     e->resolved.result = outcome->result;
+    e->resolved.automatic =
+        outcome->result == BRIGADE_RESULT_AUTO ? outcome->automatic : BRIGADE_AUTO_NONE;
     e->resolved.continues = outcome->continues;
     if (!outcome->continues)
         return;
@@ -3658,6 +3661,24 @@ static void put_modifiers(char *out, size_t size, size_t *at,
         put(out, size, at, " %+d %s (%s)", mods[i].value, mods[i].name, mods[i].rule);
 }
 
+/* A melee unit's automatic result (no dice), after "T1.M1 dragoons:":
+ * the loser's " loses at once: a retreating unit contacted loses at once,
+ * with no dice, and keeps retreating (12.13);" (a loser is removed,
+ * dispersed or retreating), the winner's " no dice (12.13);". */
+static void put_automatic(char *out, size_t size, size_t *at, const brigade_event *e)
+{
+    if (e->result.rolled || e->result.automatic == BRIGADE_AUTO_NONE)
+        return;
+    bool lost = e->result.status == BRIGADE_STATUS_REMOVED ||
+                e->result.status == BRIGADE_STATUS_DISPERSED ||
+                e->result.status == BRIGADE_STATUS_RETREATING;
+    if (lost)
+        put(out, size, at, " %s (%s);", brigade_auto_kind_text(e->result.automatic),
+            brigade_auto_kind_rule(e->result.automatic));
+    else
+        put(out, size, at, " no dice (%s);", brigade_auto_kind_rule(e->result.automatic));
+}
+
 /* After "side B wins the initiative, 9 to 8": the ties rolled again
  * first (turn.md §Turn 1), "; tied at 7 to 7 first, rolled again", or
  * "; tied 3 times first (7 to 7, 5 to 5, 9 to 9), rolled again"; the
@@ -3873,6 +3894,7 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
     case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
         put(out, size, &at, "%s%s %s:", e->result.overruled ? "overruled: " : "",
             e->result.melee_id, unit_id(b, e->result.unit));
+        put_automatic(out, size, &at, e);
         if (e->result.rolled) {
             put(out, size, &at, " %d+%d", e->result.dice[0], e->result.dice[1]);
             put_modifiers(out, size, &at, e->result.modifiers, e->result.modifier_count);
@@ -3908,6 +3930,9 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             put(out, size, &at, "side %s wins; ", brigade_side_name(e->resolved.winner));
         put(out, size, &at, "%s%s", brigade_melee_result_name(e->resolved.result),
             e->resolved.keep ? ", goes on next turn" : "");
+        if (e->resolved.automatic != BRIGADE_AUTO_NONE)
+            put(out, size, &at, ": %s (%s)", brigade_auto_kind_text(e->resolved.automatic),
+                brigade_auto_kind_rule(e->resolved.automatic));
         break;
     case BRIGADE_BATTLE_EVENT_DICE_COMMITTED:
         put(out, size, &at, "the server commits to its dice seed: SHA-256 %s", e->dice.hex);

@@ -645,6 +645,8 @@ typedef struct brigade_event {
             bool overruled;             /* the umpire's resolution (§10.2): `melee` is -1, no
                                            D9 event is raised again */
             bool test_imposed;          /* the test's outcome is the umpire's, not the dice's */
+            brigade_auto_kind automatic; /* an automatic result (not rolled): its rule
+                                           (12.12-12.14, 12.16); NONE otherwise */
         } result;
         struct {
             int index;
@@ -657,6 +659,8 @@ typedef struct brigade_event {
             bool continues;
             bool keep;                  /* stays in contact (`next`), else removed */
             brigade_battle_melee next;
+            brigade_auto_kind automatic; /* result AUTO: the rule that settled it
+                                           (12.12-12.14, 12.16); NONE otherwise */
         } resolved;
         struct {
             brigade_report report;      /* REPORTED: the whole report as made */

@@ -127,6 +127,9 @@ static const char *ruling_n(int v)
     return brigade_umpire_ruling_name((brigade_umpire_ruling)v);
 }
 static const enum_table RULING = {"ruling", ruling_n, BRIGADE_UMPIRE_LAPSED + 1, -1};
+static const char *auto_kind_n(int v) { return brigade_auto_kind_name((brigade_auto_kind)v); }
+static const enum_table AUTO_KIND = {"automatic result", auto_kind_n, BRIGADE_AUTO_LIMBERED + 1,
+                                     -1};
 static const char *end_cause_n(int v) { return brigade_end_cause_name((brigade_end_cause)v); }
 static const enum_table END_CAUSE = {"end cause", end_cause_n, BRIGADE_END_LAPSED + 1, -1};
 /* A player's report (D46): its kind and where it stands. */
@@ -691,6 +694,9 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
             w_bool(w, m, "overruled", true);
         if (e->result.test_imposed)
             w_bool(w, m, "test_imposed", true);
+        /* The automatic result's rule, only when set (older rows keep their bytes). */
+        if (e->result.automatic != BRIGADE_AUTO_NONE)
+            w_enum(w, m, "automatic", &AUTO_KIND, (int)e->result.automatic);
         break;
     }
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
@@ -706,6 +712,8 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_bool(w, m, "continues", e->resolved.continues);
         w_bool(w, m, "keep", e->resolved.keep);
         w_melee_record(w, m, "next", &e->resolved.next, true);
+        if (e->resolved.automatic != BRIGADE_AUTO_NONE)
+            w_enum(w, m, "automatic", &AUTO_KIND, (int)e->resolved.automatic);
         break;
     case BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED:
         w_enum(w, m, "side", &SIDE, (int)e->dice.side);
@@ -1515,6 +1523,8 @@ static void event_read(scope *s, brigade_event *e)
             s_close(&t);
         }
         e->result.events = r_event_bits(s, "events");
+        if (protocol_value_map_get(s->map, "automatic") != NULL)
+            e->result.automatic = (brigade_auto_kind)r_enum(s, "automatic", &AUTO_KIND);
         break;
     }
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
@@ -1531,6 +1541,8 @@ static void event_read(scope *s, brigade_event *e)
         e->resolved.continues = r_bool(s, "continues");
         e->resolved.keep = r_bool(s, "keep");
         r_melee_record(s, "next", &e->resolved.next, true);
+        if (protocol_value_map_get(s->map, "automatic") != NULL)
+            e->resolved.automatic = (brigade_auto_kind)r_enum(s, "automatic", &AUTO_KIND);
         break;
     case BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED:
         e->dice.side = r_side_required(s, "side");

@@ -830,6 +830,12 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
         ok = ok && protocol_value_map_set_string(entry, "unit",
                                                  protocol_state_unit_id(battle, event->result.unit)) == 0;
         ok = ok && protocol_value_map_set_bool(entry, "rolled", event->result.rolled) == 0;
+        if (!event->result.rolled && event->result.automatic != BRIGADE_AUTO_NONE) {
+            ok = ok && protocol_value_map_set_string(
+                           entry, "automatic", brigade_auto_kind_name(event->result.automatic)) == 0;
+            ok = ok && protocol_value_map_set_string(
+                           entry, "rule", brigade_auto_kind_rule(event->result.automatic)) == 0;
+        }
         if (event->result.rolled) {
             ok = ok && protocol_value_map_set(entry, "dice",
                                               protocol_state_dice(event->result.dice)) == 0;
@@ -907,6 +913,13 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
                                                   event->resolved.difference) == 0;
         }
         ok = ok && protocol_value_map_set_bool(entry, "continues", event->resolved.continues) == 0;
+        /* An automatic result: which, and its rule section (12.12-12.14, 12.16). */
+        if (event->resolved.automatic != BRIGADE_AUTO_NONE) {
+            ok = ok && protocol_value_map_set_string(
+                           entry, "automatic", brigade_auto_kind_name(event->resolved.automatic)) == 0;
+            ok = ok && protocol_value_map_set_string(
+                           entry, "rule", brigade_auto_kind_rule(event->resolved.automatic)) == 0;
+        }
         break;
     case BRIGADE_BATTLE_EVENT_REPORTED: {
         /* A player's report (D46): {number, report, side, unit, target?,

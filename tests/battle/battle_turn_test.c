@@ -406,6 +406,22 @@ static void test_target_retreats_and_loses_at_once(void **state)
     assert_int_equal(resolved->resolved.result, BRIGADE_RESULT_AUTO);
     assert_int_equal(resolved->resolved.winner, BRIGADE_SIDE_A);
     assert_int_equal(g->battle.units[dragoons].status, BRIGADE_STATUS_RETREATING);
+    /* The log names the rule that decided it (12.13, melee.md §9). */
+    assert_int_equal(resolved->resolved.automatic, BRIGADE_AUTO_RETREATING);
+    char line[512];
+    brigade_event_describe(&g->battle, resolved, line, sizeof line);
+    assert_string_equal(line, "melee T1.M1: side A wins; auto: a retreating unit contacted loses "
+                              "at once, with no dice, and keeps retreating (12.13)");
+    for (int n = 0; n < 2; n++) {
+        const brigade_event *r = game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, n);
+        assert_non_null(r);
+        brigade_event_describe(&g->battle, r, line, sizeof line);
+        if (r->result.unit == dragoons)
+            assert_non_null(strstr(line, "T1.M1 dragoons: a retreating unit contacted loses at "
+                                         "once, with no dice, and keeps retreating (12.13); loses "));
+        else
+            assert_non_null(strstr(line, "T1.M1 hussars: no dice (12.13); loses "));
+    }
     assert_int_equal(g->battle.melee_count, 0);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
     scripted_dice_assert_used(&g->dice);

@@ -400,6 +400,29 @@ static void test_initiative_entry(void **state)
     free(battle);
 }
 
+/* An automatic result's entry (§7.1) names which and its rule. */
+static void test_automatic_entry(void **state)
+{
+    (void)state;
+    brigade_battle *battle = old_battle(old_charged);
+    brigade_event e;
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_MELEE_RESOLVED;
+    snprintf(e.resolved.melee_id, sizeof e.resolved.melee_id, "T2.M1");
+    e.resolved.winner = BRIGADE_SIDE_B;
+    e.resolved.result = BRIGADE_RESULT_AUTO;
+    e.resolved.automatic = BRIGADE_AUTO_BROKEN;
+    protocol_value *entry = protocol_state_log_entry(battle, &e, 9);
+    assert_non_null(entry);
+    assert_string_equal(text_of(entry, "automatic"), "broken");
+    assert_string_equal(text_of(entry, "rule"), "12.14");
+    assert_string_equal(text_of(entry, "text"),
+                        "melee T2.M1: side B wins; auto: a broken unit contacted loses at once, "
+                        "with no dice, and is removed from play (12.14)");
+    protocol_value_free(entry);
+    free(battle);
+}
+
 /* The log entries of the new kinds (§7.1): kind, text and details. */
 static void test_log_entries(void **state)
 {
@@ -623,6 +646,7 @@ int main(void)
         cmocka_unit_test(test_unit_strength),
         cmocka_unit_test(test_end),
         cmocka_unit_test(test_initiative_entry),
+        cmocka_unit_test(test_automatic_entry),
         cmocka_unit_test(test_log_entries),
         cmocka_unit_test(test_state_delta),
     };
