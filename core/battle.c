@@ -1048,6 +1048,12 @@ static code_t mandatory_moves_end(machine *m)
 
 /* ---- Movement, Fire, Morale ---------------------------------------------- */
 
+/* Blown cavalry's instruction in the Movement phase (12.24, D36); at most
+ * BRIGADE_TEXT_MAX bytes: a longer one is cut. */
+#define BLOWN_MOVEMENT_TEXT                                                                  \
+    "blown: back behind its lines at charge speed, beyond charge reach and musketry; "     \
+    "normal, still unformed, at this phase's end; may reform next Movement (12.24)"
+
 static code_t movement_begin(machine *m)
 {
     for (int i = 0; i < m->work.unit_count; i++) {
@@ -1056,11 +1062,7 @@ static code_t movement_begin(machine *m)
             continue;
         brigade_event e;
         unit_change_init(m, &e, i, BRIGADE_CAUSE_BLOWN_MOVE);
-        text_set(e.unit.move, sizeof e.unit.move,
-                 /* At most BRIGADE_TEXT_MAX bytes: a longer one is cut. */
-                 "blown: back behind its lines at charge speed, beyond charge reach and "
-                 "musketry; normal, still unformed, at this phase's end; may reform next "
-                 "Movement (12.24)");
+        text_set(e.unit.move, sizeof e.unit.move, BLOWN_MOVEMENT_TEXT);
         TRY(emit(m, &e));
     }
     return phase_begin(m, BRIGADE_PHASE_MOVEMENT, BRIGADE_STEP_REPORT, 3u);
@@ -2887,6 +2889,39 @@ static code_t rule_report(machine *m, const brigade_command *c)
 
 /* The UNIT_CHANGED of an adjustment `c` by `seat` (NONE: the umpire),
  * checked against the unit as it is now; nothing emitted. */
+/*
+ * The mandatory-move instruction unit `unit` has once `change` (its
+ * UNIT_CHANGED, not folded yet) sets its status, exactly as that status
+ * would have set it: in the Mandatory-move phase move_text() of the new
+ * status, pursuit and bonus (broken: its rout, normal: none, ...); in
+ * Movement blown cavalry's fall back (D36), none otherwise; no
+ * instruction in any other phase (the phases' ends clear them).
+ */
+static void move_for_change(machine *m, int unit, const brigade_event *change, char *out,
+                            size_t size)
+{
+    brigade_battle_unit *u = &m->work.units[unit];
+    out[0] = '\0';
+    if (change->unit.status == BRIGADE_STATUS_REMOVED ||
+        change->unit.status == BRIGADE_STATUS_DISPERSED)
+        return;
+    if (m->work.phase == BRIGADE_PHASE_MOVEMENT) {
+        if (change->unit.status == BRIGADE_STATUS_BLOWN)
+            text_set(out, size, BLOWN_MOVEMENT_TEXT);
+        return;
+    }
+    if (m->work.phase != BRIGADE_PHASE_MANDATORY_MOVES)
+        return;
+    /* move_text reads the unit: give it the new values for the call
+     * (the scratch battle, put back at once). */
+    brigade_battle_unit kept = *u;
+    u->status = change->unit.status;
+    u->pursuit_of = change->unit.pursuit_of;
+    u->bonus = change->unit.bonus;
+    move_text(m, unit, out, size);
+    *u = kept;
+}
+
 static code_t adjust_event(machine *m, brigade_side seat, const brigade_command *c,
                            brigade_event *out)
 {
@@ -2978,8 +3013,10 @@ static code_t adjust_event(machine *m, brigade_side seat, const brigade_command 
     if (leaves && melee >= 0)
         return fail(m, bad, "unit '%s' is in melee %s: it leaves play only through the melee",
                     u->id, b->melees[melee].id);
-    if (leaves)
-        text_set(e.unit.move, sizeof e.unit.move, "");
+    /* A new status gives the instruction that status gives (issue 14):
+     * made broken while retreating, it routs; made normal, none. */
+    if (leaves || e.unit.status != u->status)
+        move_for_change(m, unit, &e, e.unit.move, sizeof e.unit.move);
     *out = e;
     return BRIGADE_BATTLE_OK;
 }
