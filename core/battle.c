@@ -622,6 +622,34 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
                 if (b->charges[i].unit == e->test.unit)
                     b->charges[i].occupies = true;
         break;
+    case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN: {
+        int unit = e->withdrawn.unit, index = e->withdrawn.charge;
+        if (unit < 0 || unit >= b->unit_count || e->withdrawn.target < -1 ||
+            e->withdrawn.target >= b->unit_count)
+            return false;
+        if (index >= 0) {
+            if (index >= b->charge_count || b->charges[index].unit != unit ||
+                e->withdrawn.report != 0)
+                return false;
+            for (int i = index; i + 1 < b->charge_count; i++)
+                b->charges[i] = b->charges[i + 1];
+            b->charge_count--;
+            memset(&b->charges[b->charge_count], 0, sizeof b->charges[0]);
+            break;
+        }
+        int found = -1;
+        for (int i = 0; i < b->report_count && found < 0; i++)
+            if (b->reports[i].number == e->withdrawn.report && b->reports[i].unit == unit &&
+                b->reports[i].kind == BRIGADE_REPORT_UNCONTROLLED)
+                found = i;
+        if (index != -1 || found < 0)
+            return false;
+        for (int i = found; i + 1 < b->report_count; i++)
+            b->reports[i] = b->reports[i + 1];
+        b->report_count--;
+        memset(&b->reports[b->report_count], 0, sizeof b->reports[0]);
+        break;
+    }
     case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED: {
         const brigade_charge *c = &e->charge.charge;
         if (e->charge.index != b->charge_count || b->charge_count >= BRIGADE_BATTLE_CHARGES_MAX ||
@@ -2617,6 +2645,51 @@ static code_t uncontrolled_charge(machine *m, brigade_side seat, const brigade_c
                       target >= 0 ? c->facing : BRIGADE_FACING_FRONT, BRIGADE_REPORT_STANDS);
 }
 
+/* The seat withdraws its declaration for c->unit (issue 14): Charge,
+ * step declare, awaited and before its done; a charge (or reinforcement)
+ * of the unit, else its uncontrolled-charge report (12.24 f, D38). As if
+ * never declared: nothing else changes. */
+static code_t withdraw_charge(machine *m, brigade_side seat, const brigade_command *c)
+{
+    const brigade_battle *b = &m->work;
+    const char *what = "withdrawing a charge (withdraw_charge)";
+    if (b->phase != BRIGADE_PHASE_CHARGE || b->step != BRIGADE_STEP_DECLARE)
+        return require_step(m, seat, what, BRIGADE_PHASE_CHARGE, BRIGADE_STEP_DECLARE);
+    /* The phasing side declares first: not awaited any more, it has said
+     * done (the other is awaited only after it). */
+    if (side_valid(seat) && seat == b->phasing && b->sides[seat].done &&
+        !(b->awaiting & BRIGADE_SEAT_BIT(seat)))
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                    "side %s has said done: its charges stand as declared", brigade_side_name(seat));
+    TRY(require_step(m, seat, what, BRIGADE_PHASE_CHARGE, BRIGADE_STEP_DECLARE));
+    int unit = brigade_battle_unit_find(b, c->unit);
+    if (unit < 0)
+        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+    const brigade_battle_unit *u = &b->units[unit];
+    if (u->side != seat)
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "%s belongs to side %s", u->name,
+                    brigade_side_name(u->side));
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN);
+    e.withdrawn.unit = unit;
+    e.withdrawn.charge = -1;
+    for (int i = 0; i < b->charge_count && e.withdrawn.charge < 0; i++)
+        if (b->charges[i].unit == unit && !b->charges[i].uncontrolled) {
+            e.withdrawn.charge = i;
+            e.withdrawn.target = b->charges[i].target;
+            e.withdrawn.reinforce = b->charges[i].reinforce;
+        }
+    for (int i = 0; i < b->report_count && e.withdrawn.charge < 0 && !e.withdrawn.report; i++)
+        if (b->reports[i].kind == BRIGADE_REPORT_UNCONTROLLED && b->reports[i].unit == unit) {
+            e.withdrawn.report = b->reports[i].number;
+            e.withdrawn.target = b->reports[i].target;
+        }
+    if (e.withdrawn.charge < 0 && e.withdrawn.report == 0)
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                    "%s has declared no charge this turn: there is nothing to withdraw", u->name);
+    return emit(m, &e);
+}
+
 /* D39: a pursuer reports that it reached the unit it pursues, a friend of
  * it unformed in passing, or skirmishers a fleeing friend passed through
  * (Mandatory moves). It changes the other side's units, so it waits for
@@ -3420,6 +3493,8 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
         return accept(m, seat, c);
     case BRIGADE_COMMAND_OCCUPY:
         return occupy(m, seat, c);
+    case BRIGADE_COMMAND_WITHDRAW_CHARGE:
+        return withdraw_charge(m, seat, c);
     default:
         break;
     }
@@ -3561,7 +3636,8 @@ static const char *const event_kind_names[] = {
     "phase_begun", "side_done",      "unit_changed",    "charge_declared",     "charge_answered",
     "morale_tested", "melee_formed", "melee_reinforced", "melee_dice_recorded", "sappers_chosen",
     "melee_unit_result", "melee_resolved", "dice_committed", "dice_seed_added", "dice_revealed",
-    "umpire_ruled", "melee_overruled", "reported", "report_answered", "test_taken"};
+    "umpire_ruled", "melee_overruled", "reported", "report_answered", "test_taken",
+    "charge_withdrawn"};
 static const char *const error_code_names[] = {"ok",          "wrong_seat",   "wrong_phase",
                                                "invalid_action", "unknown_unit", "internal",
                                                "held"};
@@ -3696,6 +3772,30 @@ static void put_modifiers(char *out, size_t size, size_t *at,
 {
     for (int i = 0; i < count && i < BRIGADE_MODIFIERS_MAX; i++)
         put(out, size, at, " %+d %s (%s)", mods[i].value, mods[i].name, mods[i].rule);
+}
+
+/* "Dragoons' charge on Line Infantry withdrawn", "...'s charge to
+ * reinforce the melee of ... withdrawn", "...'s uncontrolled charge on ...
+ * withdrawn", "...'s report of no enemy in sight for its uncontrolled
+ * charge withdrawn" (names as the scenario gives them). */
+static void put_withdrawn(char *out, size_t size, size_t *at, const brigade_battle *b,
+                          const brigade_event *e)
+{
+    const char *name = unit_name(b, e->withdrawn.unit);
+    size_t length = strlen(name);
+    /* "Dragoons' charge", "Royal Horse's charge" */
+    const char *of = length > 0 && (name[length - 1] == 's' || name[length - 1] == 'S') ? "'"
+                                                                                          : "'s";
+    bool report = e->withdrawn.charge < 0;
+    if (e->withdrawn.target < 0)
+        put(out, size, at, "%s%s report of no enemy in sight for its uncontrolled charge "
+                           "withdrawn", name, of);
+    else
+        put(out, size, at, "%s%s %s %s withdrawn", name, of,
+            report                   ? "uncontrolled charge on"
+            : e->withdrawn.reinforce ? "charge to reinforce the melee of"
+                                     : "charge on",
+            unit_name(b, e->withdrawn.target));
 }
 
 /* A melee unit's automatic result (no dice), after "T1.M1 dragoons:":
@@ -3888,6 +3988,9 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
                 e->answer_report.text);
         break;
     }
+    case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN:
+        put_withdrawn(out, size, &at, b, e);
+        break;
     case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
         put(out, size, &at, "%s: %s test %d+%d", e->test.roll, brigade_test_kind_name(e->test.kind),
             e->test.dice[0], e->test.dice[1]);

@@ -400,9 +400,13 @@ typedef enum brigade_command_kind {
                                               fled, occupies the area (D41, 12.9 f) */
     BRIGADE_COMMAND_RULE,                  /* the umpire: contested report `report`, `upheld`,
                                               `note` the reason (D46) */
-    BRIGADE_COMMAND_LAPSE                  /* the server (as the umpire, seat NONE) ends a battle
+    BRIGADE_COMMAND_LAPSE,                 /* the server (as the umpire, seat NONE) ends a battle
                                               left idle, `note` why: as END, its log entry the
                                               server's; never a client's (brigaded) */
+    BRIGADE_COMMAND_WITHDRAW_CHARGE        /* Charge/declare, the awaited seat before its done:
+                                              its declaration for `unit` (a charge, a
+                                              reinforcement or an uncontrolled-charge report)
+                                              is withdrawn, as if never declared (issue 14) */
 } brigade_command_kind;
 
 /* One command; only the members of its kind are read. */
@@ -483,10 +487,17 @@ typedef enum brigade_event_kind {
                                                reports; AWAITS_ANSWER makes the other side
                                                awaited and not done */
     BRIGADE_BATTLE_EVENT_REPORT_ANSWERED,   /* answer_report: contested, accepted or ruled */
-    BRIGADE_BATTLE_EVENT_TEST_TAKEN         /* test: a test outside a melee, log only: a pursuit
+    BRIGADE_BATTLE_EVENT_TEST_TAKEN,        /* test: a test outside a melee, log only: a pursuit
                                                test in the Morale phase (D35), an occupier's
                                                reform test (D41) */
+    BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN   /* withdrawn: a declaration taken back before the
+                                               seat's done (WITHDRAW_CHARGE): the charge at
+                                               `charge` leaves the charges, or the report
+                                               `report` the reports; later ones move up */
 } brigade_event_kind;
+
+/* The last event kind, for tables and loops over them. */
+#define BRIGADE_BATTLE_EVENT_KIND_LAST BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN
 
 /* Why a unit changed (UNIT_CHANGED). */
 typedef enum brigade_unit_cause {
@@ -682,6 +693,14 @@ typedef struct brigade_event {
             int modifier_count;
             brigade_battle_modifier modifiers[BRIGADE_MODIFIERS_MAX];
         } test;
+        struct {
+            int unit;                   /* the declaring unit */
+            int charge;                 /* its charge's index in the charges, -1: a report */
+            int report;                 /* its uncontrolled-charge report's number, 0: a charge */
+            int target;                 /* what it charged, for the log; -1: a report of no
+                                           enemy in sight */
+            bool reinforce;             /* the charge reinforced a melee (12.8) */
+        } withdrawn;
         struct {
             brigade_side side;                /* DICE_SEED_ADDED; NONE otherwise */
             char hex[BRIGADE_DICE_HEX_MAX + 1]; /* 64 lower-case hex characters */

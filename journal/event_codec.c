@@ -772,6 +772,13 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_modifiers(w, m, "modifiers", e->test.modifiers, e->test.modifier_count,
                     BRIGADE_MODIFIERS_MAX);
         break;
+    case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN:
+        w_unit(w, m, "unit", e->withdrawn.unit, false);
+        w_int(w, m, "charge", e->withdrawn.charge);
+        w_int(w, m, "report", e->withdrawn.report);
+        w_unit(w, m, "target", e->withdrawn.target, true);
+        w_bool(w, m, "reinforce", e->withdrawn.reinforce);
+        break;
     default:
         w_fail(w, JOURNAL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)e->kind);
         break;
@@ -787,7 +794,7 @@ protocol_value *journal_event_to_value(const brigade_battle *battle, const briga
     if (m == NULL)
         return NULL;
     if (event->kind < BRIGADE_BATTLE_EVENT_ROLL ||
-        event->kind > BRIGADE_BATTLE_EVENT_TEST_TAKEN)
+        event->kind > BRIGADE_BATTLE_EVENT_KIND_LAST)
         w_fail(&w, JOURNAL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)event->kind);
     else
         w_set(&w, m, "kind", protocol_value_string_new(brigade_event_kind_name(event->kind)));
@@ -1610,6 +1617,13 @@ static void event_read(scope *s, brigade_event *e)
         e->test.modifier_count =
             r_modifiers(s, "modifiers", e->test.modifiers, BRIGADE_MODIFIERS_MAX);
         break;
+    case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN:
+        e->withdrawn.unit = r_unit(s, "unit", false);
+        e->withdrawn.charge = r_int(s, "charge", -1, BRIGADE_BATTLE_CHARGES_MAX - 1);
+        e->withdrawn.report = r_int(s, "report", 0, INT_MAX);
+        e->withdrawn.target = r_unit(s, "target", true);
+        e->withdrawn.reinforce = r_bool(s, "reinforce");
+        break;
     default:
         break;
     }
@@ -1631,7 +1645,7 @@ journal_event_error journal_event_from_value(const brigade_battle *battle,
             if (text == NULL) {
                 r_fail(&r, "kind", "not a string (%s)", kind_of(kind));
             } else {
-                for (int k = BRIGADE_BATTLE_EVENT_ROLL; k <= BRIGADE_BATTLE_EVENT_TEST_TAKEN;
+                for (int k = BRIGADE_BATTLE_EVENT_ROLL; k <= BRIGADE_BATTLE_EVENT_KIND_LAST;
                      k++) {
                     const char *name = brigade_event_kind_name((brigade_event_kind)k);
                     if (strlen(name) == len && memcmp(name, text, len) == 0)

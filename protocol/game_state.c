@@ -964,6 +964,17 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
                                               event->test.outcome, event->test.modifiers,
                                               event->test.modifier_count);
         break;
+    case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN:
+        /* A declaration withdrawn: {unit, target (nil: none in sight)}. */
+        ok = ok && protocol_value_map_set_string(
+                       entry, "unit", protocol_state_unit_id(battle, event->withdrawn.unit)) == 0;
+        ok = ok && protocol_value_map_set(
+                       entry, "target",
+                       event->withdrawn.target >= 0
+                           ? protocol_value_string_new(
+                                 protocol_state_unit_id(battle, event->withdrawn.target))
+                           : protocol_value_nil_new()) == 0;
+        break;
     case BRIGADE_BATTLE_EVENT_TURN_BEGUN:
     case BRIGADE_BATTLE_EVENT_PHASE_BEGUN:
     default:

@@ -783,6 +783,48 @@ static void test_adjust_within_strength(void **state)
     game_free(g);
 }
 
+/* A charge declaration withdrawn before the seat's done (issue 14): as if
+ * never declared; refused without one, after done, or in another step. */
+static void test_withdraw_charge(void **state)
+{
+    (void)state;
+    game *g = game_load_file("example_a.json");
+    play_to_charge(g, NULL);
+    brigade_command w = command_report(BRIGADE_COMMAND_WITHDRAW_CHARGE, "hussars", "");
+    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                "5e Hussards has declared no charge this turn: there is nothing to withdraw");
+    brigade_command c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    assert_int_equal(g->battle.charge_count, 1);
+    w = command_report(BRIGADE_COMMAND_WITHDRAW_CHARGE, "dragoons", "");
+    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "belongs to side B");
+    w = command_report(BRIGADE_COMMAND_WITHDRAW_CHARGE, "hussars", "");
+    game_refuse(g, BRIGADE_SIDE_B, &w, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "not awaited");
+    game_play(g, BRIGADE_SIDE_A, &w);
+    assert_int_equal(g->battle.charge_count, 0);
+    const brigade_event *e = game_last_event(g, BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN, 0);
+    assert_non_null(e);
+    char line[256];
+    brigade_event_describe(&g->battle, e, line, sizeof line);
+    assert_string_equal(line, "5e Hussards' charge on 1st (Royal) Dragoons withdrawn");
+    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "nothing to withdraw");
+    /* Declared again and withdrawn again, then done: no charge. */
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_A, &w);
+    brigade_command d = command_done();
+    game_play(g, BRIGADE_SIDE_A, &d);
+    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                "side A has said done: its charges stand as declared");
+    game_play(g, BRIGADE_SIDE_B, &d);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
+    assert_int_equal(g->battle.charge_count, 0);
+    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
+                "withdrawing a charge (withdraw_charge) has no place in phase movement");
+    assert_describable(g);
+    game_assert_replays(g);
+    game_free(g);
+}
+
 /* A fold refuses an event that does not fit, changing nothing. */
 static void test_fold_refuses_bad_events(void **state)
 {
@@ -819,6 +861,7 @@ int main(void)
         cmocka_unit_test(test_sappers_reroll),
         cmocka_unit_test(test_adjust),
         cmocka_unit_test(test_adjust_within_strength),
+        cmocka_unit_test(test_withdraw_charge),
         cmocka_unit_test(test_fold_refuses_bad_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -89,7 +89,7 @@ static void battle_round_trip(const brigade_battle *battle)
 /* ---- round trips over played battles ------------------------------------- */
 
 typedef struct kinds_seen {
-    int count[BRIGADE_BATTLE_EVENT_TEST_TAKEN + 1];
+    int count[BRIGADE_BATTLE_EVENT_KIND_LAST + 1];
 } kinds_seen;
 
 /* Plays `battle` (consumed) with `seed` for at most `steps` commands,
@@ -435,6 +435,24 @@ static void test_reports_round_trip(void **state)
     e.test.target = 7;
     e.test.outcome = BRIGADE_OUTCOME_UNFORMED;
     event_round_trip(battle, &e, &back);
+
+    /* A withdrawn declaration (issue 14): a charge, then a report of none in sight. */
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN;
+    e.withdrawn.unit = 0;
+    e.withdrawn.charge = 2;
+    e.withdrawn.target = 1;
+    e.withdrawn.reinforce = true;
+    event_round_trip(battle, &e, &back);
+    assert_int_equal(back.withdrawn.charge, 2);
+    assert_true(back.withdrawn.reinforce);
+    e.withdrawn.charge = -1;
+    e.withdrawn.report = 5;
+    e.withdrawn.target = -1;
+    e.withdrawn.reinforce = false;
+    event_round_trip(battle, &e, &back);
+    assert_int_equal(back.withdrawn.target, -1);
+    assert_int_equal(back.withdrawn.report, 5);
 
     static const brigade_unit_cause causes[] = {BRIGADE_CAUSE_RALLIED,     BRIGADE_CAUSE_REFORMED,
                                                 BRIGADE_CAUSE_BLOWN_OVER,  BRIGADE_CAUSE_CHARGE_OVER,
