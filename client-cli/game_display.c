@@ -1018,6 +1018,7 @@ void game_display_your_move(const protocol_value *state, const char *seat, char 
         {GAME_OFFER_REFORM, "reform UNIT"},
         {GAME_OFFER_RALLY, "rally UNIT"},
         {GAME_OFFER_OCCUPY, "occupy UNIT"},
+        {GAME_OFFER_WITHDRAW, "withdraw UNIT"},
         {GAME_OFFER_CONTEST, "contest REPORT REASON"},
     };
     for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)

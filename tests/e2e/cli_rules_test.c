@@ -387,6 +387,34 @@ static void your_move_names_the_steps_commands(void **unused)
     game_display_your_move(state, "A", move, sizeof(move));
     assert_string_equal(move, "your move: charge UNIT TARGET [front|flank|rear]; done\n");
     protocol_value_free(state);
+
+    /* A declaration made: it may be withdrawn before done (withdraw UNIT). */
+    state = test_value_from_json(
+        "{\"title\": \"t\", \"turn\": 1, \"phase\": \"charge\", \"step\": \"declare\","
+        " \"phasing\": \"A\", \"awaiting\": [\"A\"], \"sides\": {\"A\": {\"done\": false},"
+        " \"B\": {\"done\": false}}, \"units\": {\"hussars\": "
+        UNIT("A", "light_cavalry", "line", "") ", \"line\": " UNIT("B", "infantry", "line", "")
+        "}, \"charges\": [{\"unit\": \"hussars\", \"target\": \"line\", \"facing\": "
+        "\"front\", \"reinforce\": false, \"response\": null}], \"melees\": [], \"log\": []}");
+    game_display_your_move(state, "A", move, sizeof(move));
+    assert_string_equal(move,
+                        "your move: charge UNIT TARGET [front|flank|rear]; withdraw UNIT; done\n");
+    game_input_context context = {state, 10, "A"};
+    game_input input;
+    char message[256];
+    assert_int_equal(game_input_parse("withdraw hussars", &context, &input, message,
+                                      sizeof(message)),
+                     0);
+    assert_int_equal(input.kind, GAME_INPUT_ACT);
+    assert_int_equal(input.action.kind, PROTOCOL_ACTION_WITHDRAW_CHARGE);
+    assert_string_equal(input.action.as.unit_report.unit, "hussars");
+    assert_int_not_equal(game_input_parse("withdraw", &context, &input, message, sizeof(message)),
+                         0);
+    assert_non_null(strstr(message, "withdraw UNIT"));
+    char *help = help_text(state, "A");
+    assert_has(help, "withdraw UNIT");
+    free(help);
+    protocol_value_free(state);
 }
 
 /* ------------------------------------------------------------ 80 columns */
