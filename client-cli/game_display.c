@@ -829,13 +829,100 @@ void game_display_todo(const protocol_value *state, const char *seat, char *out,
             *c = '?';
 }
 
+/* The names of `side`'s units of `status` ("removed", "dispersed"),
+ * "Dragoons, Hussars", into the buffer after "; <status>: "; nothing when
+ * none. */
+static void game_display_end_names(game_display_buffer *buffer, const protocol_value *units,
+                                   const char *side, const char *status)
+{
+    bool first = true;
+    for (size_t i = 0; i < protocol_value_count(units); i++) {
+        const protocol_value *unit = protocol_value_map_value_at(units, i);
+        if (strcmp(game_display_string(unit, "side", ""), side) != 0 ||
+            strcmp(game_display_string(unit, "status", ""), status) != 0)
+            continue;
+        char name[64];
+        game_display_copy(name, sizeof(name), game_display_string(unit, "name", "?"));
+        if (first)
+            game_display_put(buffer, "; %s: %s", status, name);
+        else
+            game_display_put(buffer, ", %s", name);
+        first = false;
+    }
+}
+
+/* The battle's end (phase "ended", PROTOCOL.md §7.1 state.end): its reason,
+ * then one line per side: units in play of its units, figures now of its
+ * figures at the start (the units' strength; without strength, an older
+ * game, the figures alone), the units removed and dispersed:
+ *   "the battle has ended: Side B (British) has no units left in play"
+ *   "  Side A (French): 3 of 4 units in play, 34 of 48 figures; removed: Dragoons" */
+static void game_display_end(game_display_buffer *buffer, const protocol_value *state)
+{
+    const protocol_value *end = protocol_value_map_get(state, "end");
+    char reason[256];
+    game_display_copy(reason, sizeof(reason), game_display_string(end, "reason", ""));
+    const char *cause = game_display_string(end, "cause", "");
+    if (!reason[0])
+        game_display_put(buffer, "the battle has ended\n");
+    else if (strcmp(cause, "umpire") == 0 || strcmp(cause, "lapsed") == 0)
+        game_display_put(buffer, "the battle has ended: the %s ended it (%s)\n",
+                         strcmp(cause, "umpire") == 0 ? "umpire" : "server", reason);
+    else
+        game_display_put(buffer, "the battle has ended: %s\n", reason);
+    const protocol_value *units = protocol_value_map_get(state, "units");
+    const protocol_value *sides = protocol_value_map_get(state, "sides");
+    static const char *const side_ids[] = {"A", "B"};
+    for (int s = 0; s < 2; s++) {
+        int64_t in_play = 0, count = 0, figures = 0, strength = 0;
+        bool all_strength = true;
+        for (size_t i = 0; i < protocol_value_count(units); i++) {
+            const protocol_value *unit = protocol_value_map_value_at(units, i);
+            if (strcmp(game_display_string(unit, "side", ""), side_ids[s]) != 0)
+                continue;
+            const char *status = game_display_string(unit, "status", "");
+            bool out_of_play = strcmp(status, "removed") == 0 || strcmp(status, "dispersed") == 0;
+            count++;
+            if (!out_of_play) {
+                in_play++;
+                figures += game_display_int(unit, "figures");
+            }
+            if (game_display_has_int(unit, "strength"))
+                strength += game_display_int(unit, "strength");
+            else
+                all_strength = false;
+        }
+        char name[64];
+        game_display_copy(name, sizeof(name),
+                          game_display_string(protocol_value_map_get(sides, side_ids[s]), "name",
+                                              ""));
+        game_display_put(buffer, "  Side %s%s%s%s: %" PRId64 " of %" PRId64 " unit%s in play, %" PRId64,
+                         side_ids[s], name[0] ? " (" : "", name, name[0] ? ")" : "", in_play,
+                         count, count == 1 ? "" : "s", figures);
+        bool of_strength = all_strength && count > 0;
+        if (of_strength)
+            game_display_put(buffer, " of %" PRId64, strength);
+        game_display_put(buffer, " figure%s", figures == 1 && !of_strength ? "" : "s");
+        game_display_end_names(buffer, units, side_ids[s], "removed");
+        game_display_end_names(buffer, units, side_ids[s], "dispersed");
+        game_display_put(buffer, "\n");
+    }
+}
+
 static void game_display_todo_lines(const protocol_value *state, const char *seat,
                                     char *out, size_t size)
 {
     out[0] = '\0';
     game_display_buffer buffer = {out, size, 0};
-    if (protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP || !seat ||
-        game_display_int(state, "turn") == 0)
+    if (protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP)
+        return;
+    /* The end, for every seat and spectators, even before turn 1: why and
+     * what each side has left. */
+    if (strcmp(game_display_string(state, "phase", ""), "ended") == 0) {
+        game_display_end(&buffer, state);
+        return;
+    }
+    if (!seat || game_display_int(state, "turn") == 0)
         return;
     bool umpire = strcmp(seat, "umpire") == 0;
     bool player = strcmp(seat, "A") == 0 || strcmp(seat, "B") == 0;
@@ -845,10 +932,6 @@ static void game_display_todo_lines(const protocol_value *state, const char *sea
     const char *step = game_display_string(state, "step", "");
     char you[24];
     snprintf(you, sizeof(you), umpire ? "you (umpire)" : "you (%s)", seat);
-    if (strcmp(phase, "ended") == 0) {
-        game_display_put(&buffer, "%s: the battle has ended\n", you);
-        return;
-    }
     if (game_display_string(state, "hold", NULL)) {
         game_display_put(&buffer, "%s: %s\n", you,
                          umpire ? "you hold the game: release REASON lets it go on"
@@ -1002,6 +1085,7 @@ void game_display_your_move(const protocol_value *state, const char *seat, char 
         {GAME_OFFER_REFORM, "reform UNIT"},
         {GAME_OFFER_RALLY, "rally UNIT"},
         {GAME_OFFER_OCCUPY, "occupy UNIT"},
+        {GAME_OFFER_WITHDRAW, "withdraw UNIT"},
         {GAME_OFFER_CONTEST, "contest REPORT REASON"},
     };
     for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
@@ -1354,6 +1438,19 @@ static void game_display_entry(FILE *out, const protocol_value *state,
     /* The text is the server's sentence for a human (PROTOCOL.md §7.1); add
      * the dice and modifiers (with their rules) it does not spell out. */
     game_display_record(out, entry, text, words[0] ? words : game_display_string(entry, "name", "roll"));
+    /* A tied initiative rolled again (turn.md §Turn 1), when the text does
+     * not say it: the entry's `rolls`, with the tied totals it has. */
+    if (strcmp(game_display_string(entry, "kind", ""), "initiative_won") == 0 &&
+        game_display_int(entry, "rolls") > 1 && !(text && strstr(text, "tied"))) {
+        int64_t ties = game_display_int(entry, "rolls") - 1;
+        fprintf(out, "    initiative tied %" PRId64 " time%s, rolled again", ties,
+                ties == 1 ? "" : "s");
+        const protocol_value *totals = protocol_value_map_get(entry, "ties");
+        for (size_t i = 0; i < protocol_value_count(totals); i++)
+            fprintf(out, "%s%" PRId64, i ? ", " : ": at ",
+                    protocol_value_int_get(protocol_value_array_get(totals, i)));
+        fputc('\n', out);
+    }
     const protocol_value *test = protocol_value_map_get(entry, "test");
     if (protocol_value_kind_of(test) == PROTOCOL_VALUE_MAP)
         game_display_record(out, test, text, game_display_string(test, "kind", "test"));

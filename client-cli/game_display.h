@@ -75,6 +75,12 @@ void game_display_reports(FILE *out, const protocol_value *state);
  *    dragoons TARGET [FACING], or uncontrolled dragoons none\n"
  * or, not awaited, "you (B): nothing to do now; waiting for side A
  * (charge/declare)\n". The reports and answers come from game_rules.h.
+ * Once the phase is "ended", for any seat (spectators too, even at turn
+ * 0): why (state.end's reason) and a line per side, units in play of its
+ * units, figures now of figures at the start (the units' strength), the
+ * units removed and dispersed by name:
+ *   "the battle has ended: Side B (British) has no units left in play\n
+ *     Side A (French): 3 of 4 units in play, 34 of 48 figures; removed: Dragoons\n ..."
  */
 void game_display_todo(const protocol_value *state, const char *seat, char *out, size_t size);
 

@@ -57,6 +57,10 @@ static const game_input_command game_input_commands[] = {
      "square, a battery, an unformed, pursuing (12.24 f) or engaged unit, and a\n"
      "unit defending a built-up area against a charger outside it (12.9) only stand",
      1, GAME_OFFER_RESPOND},
+    {"withdraw", "withdraw UNIT",
+     "Charge phase (step declare), when your side is awaited, before your done",
+     "take back the charge (or the uncontrolled-charge report) your UNIT declared\n"
+     "this turn, as if it had never been declared", 1, GAME_OFFER_WITHDRAW},
     {"occupy", "occupy UNIT",
      "Charge phase (step occupy), for a charger of yours whose built-up area's\n"
      "defenders fled (12.9 e)",
@@ -1521,7 +1525,7 @@ int game_input_parse(const char *line, const game_input_context *context, game_i
     const char *command = words->words[0];
     static const char *const players_commands[] = {
         "initiative", "charge",  "respond", "reroll", "adjust", "done",    "rally",
-        "reform",     "uncontrolled", "contact", "contest", "accept", "occupy"};
+        "reform",     "uncontrolled", "contact", "contest", "accept", "occupy", "withdraw"};
     bool players = false;
     for (size_t i = 0; i < sizeof(players_commands) / sizeof(players_commands[0]); i++)
         players = players || strcmp(command, players_commands[i]) == 0;
@@ -1535,10 +1539,11 @@ int game_input_parse(const char *line, const game_input_context *context, game_i
                                  "answers the other side's report with accept REPORT or contest "
                                  "REPORT REASON ('help')");
     } else if (strcmp(command, "rally") == 0 || strcmp(command, "reform") == 0 ||
-               strcmp(command, "occupy") == 0) {
+               strcmp(command, "occupy") == 0 || strcmp(command, "withdraw") == 0) {
         protocol_action_kind kind = strcmp(command, "rally") == 0    ? PROTOCOL_ACTION_RALLY
                                     : strcmp(command, "reform") == 0 ? PROTOCOL_ACTION_REFORM
-                                                                     : PROTOCOL_ACTION_OCCUPY;
+                                    : strcmp(command, "occupy") == 0 ? PROTOCOL_ACTION_OCCUPY
+                                                                     : PROTOCOL_ACTION_WITHDRAW_CHARGE;
         result = game_input_unit_report(command, kind, words, state, input, message, size);
         input->kind = GAME_INPUT_ACT;
     } else if (strcmp(command, "uncontrolled") == 0) {

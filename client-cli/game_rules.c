@@ -12,7 +12,8 @@
 #include "core/melee.h"
 
 static const char *const game_offer_commands[GAME_OFFER_KIND_COUNT] = {
-    "rally", "reform", "uncontrolled", "contact", "contest", "accept", "occupy", "rule", "respond"};
+    "rally", "reform", "uncontrolled", "contact", "contest", "accept", "occupy", "rule", "respond",
+    "withdraw"};
 
 const char *game_offer_command(game_offer_kind kind)
 {
@@ -455,6 +456,14 @@ static void game_offers_units(const protocol_value *state, const char *seat,
                 offered = game_rules_is(protocol_value_array_get(charges, k), "unit", id);
             break;
         }
+        case GAME_OFFER_WITHDRAW: {
+            /* Its charge of this turn, or its uncontrolled-charge report. */
+            const protocol_value *charges = protocol_value_map_get(state, "charges");
+            for (size_t k = 0; k < protocol_value_count(charges) && !offered; k++)
+                offered = game_rules_is(protocol_value_array_get(charges, k), "unit", id);
+            offered = offered || game_rules_reported(state, "uncontrolled", id);
+            break;
+        }
         default:
             break;
         }
@@ -528,6 +537,8 @@ size_t game_rules_offers(const protocol_value *state, const char *seat, game_off
         game_offers_units(state, seat, GAME_OFFER_REFORM, &offers);
     if (strcmp(phase, "charge") == 0 && strcmp(step, "declare") == 0)
         game_offers_units(state, seat, GAME_OFFER_UNCONTROLLED, &offers);
+    if (strcmp(phase, "charge") == 0 && strcmp(step, "declare") == 0)
+        game_offers_units(state, seat, GAME_OFFER_WITHDRAW, &offers);
     if (strcmp(phase, "mandatory_moves") == 0 && report_step)
         game_offers_units(state, seat, GAME_OFFER_CONTACT, &offers);
     game_offers_reports(state, seat, GAME_OFFER_CONTEST, &offers);

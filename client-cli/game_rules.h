@@ -55,6 +55,8 @@ typedef enum game_offer_kind {
     GAME_OFFER_OCCUPY,
     GAME_OFFER_RULE,
     GAME_OFFER_RESPOND,
+    GAME_OFFER_WITHDRAW,     /* Charge/declare: a unit of the seat's with a declaration this
+                                turn (a charge or an uncontrolled-charge report) */
     GAME_OFFER_KIND_COUNT
 } game_offer_kind;
 
@@ -67,7 +69,8 @@ typedef enum game_offer_kind {
 /* One command the seat may give now. */
 typedef struct game_offer {
     game_offer_kind kind;
-    char unit[40];   /* rally, reform, uncontrolled, contact, occupy, respond: the unit */
+    char unit[40];   /* rally, reform, uncontrolled, contact, occupy, respond, withdraw: the
+                        unit */
     int64_t report;  /* contest, accept, rule: the report's number */
     bool countercharge; /* respond: it may counter-charge too (else: stand only) */
 } game_offer;

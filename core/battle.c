@@ -432,6 +432,10 @@ static bool umpire_fold(brigade_battle *b, const brigade_event *e)
     case BRIGADE_UMPIRE_END:
     case BRIGADE_UMPIRE_LAPSED:
         b->hold[0] = '\0'; /* nothing waits any more */
+        /* Why it ends, for state.end (PHASE_BEGUN ENDED follows). */
+        b->end_cause =
+            e->umpire.ruling == BRIGADE_UMPIRE_END ? BRIGADE_END_UMPIRE : BRIGADE_END_LAPSED;
+        text_set(b->end_reason, sizeof b->end_reason, e->umpire.text);
         break;
     case BRIGADE_UMPIRE_SEATED:
         if (b->umpired)
@@ -468,6 +472,25 @@ static bool umpire_fold(brigade_battle *b, const brigade_event *e)
         break;
     }
     return true;
+}
+
+/* The end of a battle where a side (or both) has no unit left in play at
+ * the start of a turn (turn.md §Turn): end_cause NO_UNITS, and the reason
+ * in the players' words with the sides' names from the scenario. */
+static void end_by_units(brigade_battle *b)
+{
+    bool left[2] = {false, false};
+    for (int i = 0; i < b->unit_count; i++)
+        if (side_valid(b->units[i].side) && brigade_battle_unit_in_play(&b->units[i]))
+            left[b->units[i].side] = true;
+    b->end_cause = BRIGADE_END_NO_UNITS;
+    if (!left[0] && !left[1])
+        text_set(b->end_reason, sizeof b->end_reason, "Neither side has units left in play");
+    else {
+        int s = left[0] ? 1 : 0;
+        snprintf(b->end_reason, sizeof b->end_reason, "Side %s (%.63s) has no units left in play",
+                 brigade_side_name((brigade_side)s), b->sides[s].name);
+    }
 }
 
 bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
@@ -516,6 +539,8 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
         b->phase = e->phase.phase;
         b->step = e->phase.step;
         b->awaiting = e->phase.awaiting;
+        if (e->phase.phase == BRIGADE_PHASE_ENDED && b->end_cause == BRIGADE_END_NONE)
+            end_by_units(b); /* no END before it: a side has no unit left */
         for (int s = 0; s < 2; s++)
             if (e->phase.awaiting & BRIGADE_SEAT_BIT(s))
                 b->sides[s].done = false;
@@ -597,6 +622,34 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
                 if (b->charges[i].unit == e->test.unit)
                     b->charges[i].occupies = true;
         break;
+    case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN: {
+        int unit = e->withdrawn.unit, index = e->withdrawn.charge;
+        if (unit < 0 || unit >= b->unit_count || e->withdrawn.target < -1 ||
+            e->withdrawn.target >= b->unit_count)
+            return false;
+        if (index >= 0) {
+            if (index >= b->charge_count || b->charges[index].unit != unit ||
+                e->withdrawn.report != 0)
+                return false;
+            for (int i = index; i + 1 < b->charge_count; i++)
+                b->charges[i] = b->charges[i + 1];
+            b->charge_count--;
+            memset(&b->charges[b->charge_count], 0, sizeof b->charges[0]);
+            break;
+        }
+        int found = -1;
+        for (int i = 0; i < b->report_count && found < 0; i++)
+            if (b->reports[i].number == e->withdrawn.report && b->reports[i].unit == unit &&
+                b->reports[i].kind == BRIGADE_REPORT_UNCONTROLLED)
+                found = i;
+        if (index != -1 || found < 0)
+            return false;
+        for (int i = found; i + 1 < b->report_count; i++)
+            b->reports[i] = b->reports[i + 1];
+        b->report_count--;
+        memset(&b->reports[b->report_count], 0, sizeof b->reports[0]);
+        break;
+    }
     case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED: {
         const brigade_charge *c = &e->charge.charge;
         if (e->charge.index != b->charge_count || b->charge_count >= BRIGADE_BATTLE_CHARGES_MAX ||
@@ -877,6 +930,7 @@ static code_t turn_begin(machine *m)
 
     TRY(phase_begin(m, BRIGADE_PHASE_INITIATIVE, BRIGADE_STEP_NONE, 0));
     int total[2] = {0, 0};
+    int ties[BRIGADE_INITIATIVE_TIES_KEPT] = {0};
     int rolls = 0;
     do {
         if (++rolls > INITIATIVE_ROLLS_MAX)
@@ -894,6 +948,8 @@ static code_t turn_begin(machine *m)
             TRY(roll_named(m, name, faces));
             total[s] = faces[0] + faces[1];
         }
+        if (total[0] == total[1] && rolls <= BRIGADE_INITIATIVE_TIES_KEPT)
+            ties[rolls - 1] = total[0]; /* for the log: tied, rolled again */
     } while (total[0] == total[1]);
 
     event_init(&e, BRIGADE_BATTLE_EVENT_INITIATIVE_WON);
@@ -901,6 +957,7 @@ static code_t turn_begin(machine *m)
     e.initiative.total[0] = total[0];
     e.initiative.total[1] = total[1];
     e.initiative.rolls = rolls;
+    memcpy(e.initiative.ties, ties, sizeof ties);
     TRY(emit(m, &e));
     return phase_begin(m, BRIGADE_PHASE_INITIATIVE, BRIGADE_STEP_CHOOSE,
                        BRIGADE_SEAT_BIT(e.initiative.winner));
@@ -1052,6 +1109,12 @@ static code_t mandatory_moves_end(machine *m)
 
 /* ---- Movement, Fire, Morale ---------------------------------------------- */
 
+/* Blown cavalry's instruction in the Movement phase (12.24, D36); at most
+ * BRIGADE_TEXT_MAX bytes: a longer one is cut. */
+#define BLOWN_MOVEMENT_TEXT                                                                  \
+    "blown: back behind its lines at charge speed, beyond charge reach and musketry; "     \
+    "normal, still unformed, at this phase's end; may reform next Movement (12.24)"
+
 static code_t movement_begin(machine *m)
 {
     for (int i = 0; i < m->work.unit_count; i++) {
@@ -1060,11 +1123,7 @@ static code_t movement_begin(machine *m)
             continue;
         brigade_event e;
         unit_change_init(m, &e, i, BRIGADE_CAUSE_BLOWN_MOVE);
-        text_set(e.unit.move, sizeof e.unit.move,
-                 /* At most BRIGADE_TEXT_MAX bytes: a longer one is cut. */
-                 "blown: back behind its lines at charge speed, beyond charge reach and "
-                 "musketry; normal, still unformed, at this phase's end; may reform next "
-                 "Movement (12.24)");
+        text_set(e.unit.move, sizeof e.unit.move, BLOWN_MOVEMENT_TEXT);
         TRY(emit(m, &e));
     }
     return phase_begin(m, BRIGADE_PHASE_MOVEMENT, BRIGADE_STEP_REPORT, 3u);
@@ -1386,6 +1445,7 @@ static code_t melee_unit_result_emit(machine *m, int index, const brigade_battle
     e.result.events = o->events;
     e.result.overruled = overruled;
     e.result.test_imposed = test_imposed && o->test.kind != BRIGADE_TEST_NONE;
+    e.result.automatic = o->rolled ? BRIGADE_AUTO_NONE : outcome->automatic;
     return emit(m, &e);
 }
 
@@ -1436,6 +1496,8 @@ static void melee_outcome_set(const machine *m, brigade_event *e, brigade_event_
         e->resolved.difference = outcome->difference;
     }
     e->resolved.result = outcome->result;
+    e->resolved.automatic =
+        outcome->result == BRIGADE_RESULT_AUTO ? outcome->automatic : BRIGADE_AUTO_NONE;
     e->resolved.continues = outcome->continues;
     if (!outcome->continues)
         return;
@@ -2663,6 +2725,51 @@ static code_t uncontrolled_charge(machine *m, brigade_side seat, const brigade_c
                       target >= 0 ? c->facing : BRIGADE_FACING_FRONT, BRIGADE_REPORT_STANDS);
 }
 
+/* The seat withdraws its declaration for c->unit (issue 14): Charge,
+ * step declare, awaited and before its done; a charge (or reinforcement)
+ * of the unit, else its uncontrolled-charge report (12.24 f, D38). As if
+ * never declared: nothing else changes. */
+static code_t withdraw_charge(machine *m, brigade_side seat, const brigade_command *c)
+{
+    const brigade_battle *b = &m->work;
+    const char *what = "withdrawing a charge (withdraw_charge)";
+    if (b->phase != BRIGADE_PHASE_CHARGE || b->step != BRIGADE_STEP_DECLARE)
+        return require_step(m, seat, what, BRIGADE_PHASE_CHARGE, BRIGADE_STEP_DECLARE);
+    /* The phasing side declares first: not awaited any more, it has said
+     * done (the other is awaited only after it). */
+    if (side_valid(seat) && seat == b->phasing && b->sides[seat].done &&
+        !(b->awaiting & BRIGADE_SEAT_BIT(seat)))
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                    "side %s has said done: its charges stand as declared", brigade_side_name(seat));
+    TRY(require_step(m, seat, what, BRIGADE_PHASE_CHARGE, BRIGADE_STEP_DECLARE));
+    int unit = brigade_battle_unit_find(b, c->unit);
+    if (unit < 0)
+        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+    const brigade_battle_unit *u = &b->units[unit];
+    if (u->side != seat)
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "%s belongs to side %s", u->name,
+                    brigade_side_name(u->side));
+    brigade_event e;
+    event_init(&e, BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN);
+    e.withdrawn.unit = unit;
+    e.withdrawn.charge = -1;
+    for (int i = 0; i < b->charge_count && e.withdrawn.charge < 0; i++)
+        if (b->charges[i].unit == unit && !b->charges[i].uncontrolled) {
+            e.withdrawn.charge = i;
+            e.withdrawn.target = b->charges[i].target;
+            e.withdrawn.reinforce = b->charges[i].reinforce;
+        }
+    for (int i = 0; i < b->report_count && e.withdrawn.charge < 0 && !e.withdrawn.report; i++)
+        if (b->reports[i].kind == BRIGADE_REPORT_UNCONTROLLED && b->reports[i].unit == unit) {
+            e.withdrawn.report = b->reports[i].number;
+            e.withdrawn.target = b->reports[i].target;
+        }
+    if (e.withdrawn.charge < 0 && e.withdrawn.report == 0)
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                    "%s has declared no charge this turn: there is nothing to withdraw", u->name);
+    return emit(m, &e);
+}
+
 /* D39: a pursuer reports that it reached the unit it pursues, a friend of
  * it unformed in passing, or skirmishers a fleeing friend passed through
  * (Mandatory moves). It changes the other side's units, so it waits for
@@ -2934,6 +3041,39 @@ static code_t rule_report(machine *m, const brigade_command *c)
 
 /* The UNIT_CHANGED of an adjustment `c` by `seat` (NONE: the umpire),
  * checked against the unit as it is now; nothing emitted. */
+/*
+ * The mandatory-move instruction unit `unit` has once `change` (its
+ * UNIT_CHANGED, not folded yet) sets its status, exactly as that status
+ * would have set it: in the Mandatory-move phase move_text() of the new
+ * status, pursuit and bonus (broken: its rout, normal: none, ...); in
+ * Movement blown cavalry's fall back (D36), none otherwise; no
+ * instruction in any other phase (the phases' ends clear them).
+ */
+static void move_for_change(machine *m, int unit, const brigade_event *change, char *out,
+                            size_t size)
+{
+    brigade_battle_unit *u = &m->work.units[unit];
+    out[0] = '\0';
+    if (change->unit.status == BRIGADE_STATUS_REMOVED ||
+        change->unit.status == BRIGADE_STATUS_DISPERSED)
+        return;
+    if (m->work.phase == BRIGADE_PHASE_MOVEMENT) {
+        if (change->unit.status == BRIGADE_STATUS_BLOWN)
+            text_set(out, size, BLOWN_MOVEMENT_TEXT);
+        return;
+    }
+    if (m->work.phase != BRIGADE_PHASE_MANDATORY_MOVES)
+        return;
+    /* move_text reads the unit: give it the new values for the call
+     * (the scratch battle, put back at once). */
+    brigade_battle_unit kept = *u;
+    u->status = change->unit.status;
+    u->pursuit_of = change->unit.pursuit_of;
+    u->bonus = change->unit.bonus;
+    move_text(m, unit, out, size);
+    *u = kept;
+}
+
 static code_t adjust_event(machine *m, brigade_side seat, const brigade_command *c,
                            brigade_event *out)
 {
@@ -2970,6 +3110,13 @@ static code_t adjust_event(machine *m, brigade_side seat, const brigade_command 
     if (c->has_figures) {
         if (c->figures < 0 || c->figures > BRIGADE_FIGURES_MAX)
             return fail(m, bad, "figures must be 0..%d", BRIGADE_FIGURES_MAX);
+        /* A player's record or report stays within the unit's starting
+         * strength; only the umpire may give it more (issue 14). */
+        if (!umpire && u->strength > 0 && c->figures > u->strength)
+            return fail(m, bad,
+                        "%s began the battle with %d figures: a report cannot give it more; "
+                        "only the umpire can",
+                        u->name, u->strength);
         e.unit.figures = c->figures;
         if (c->figures == 0) {
             e.unit.status = BRIGADE_STATUS_REMOVED;
@@ -3018,8 +3165,10 @@ static code_t adjust_event(machine *m, brigade_side seat, const brigade_command 
     if (leaves && melee >= 0)
         return fail(m, bad, "unit '%s' is in melee %s: it leaves play only through the melee",
                     u->id, b->melees[melee].id);
-    if (leaves)
-        text_set(e.unit.move, sizeof e.unit.move, "");
+    /* A new status gives the instruction that status gives (issue 14):
+     * made broken while retreating, it routs; made normal, none. */
+    if (leaves || e.unit.status != u->status)
+        move_for_change(m, unit, &e, e.unit.move, sizeof e.unit.move);
     *out = e;
     return BRIGADE_BATTLE_OK;
 }
@@ -3423,6 +3572,8 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
         return accept(m, seat, c);
     case BRIGADE_COMMAND_OCCUPY:
         return occupy(m, seat, c);
+    case BRIGADE_COMMAND_WITHDRAW_CHARGE:
+        return withdraw_charge(m, seat, c);
     default:
         break;
     }
@@ -3564,7 +3715,8 @@ static const char *const event_kind_names[] = {
     "phase_begun", "side_done",      "unit_changed",    "charge_declared",     "charge_answered",
     "morale_tested", "melee_formed", "melee_reinforced", "melee_dice_recorded", "sappers_chosen",
     "melee_unit_result", "melee_resolved", "dice_committed", "dice_seed_added", "dice_revealed",
-    "umpire_ruled", "melee_overruled", "reported", "report_answered", "test_taken"};
+    "umpire_ruled", "melee_overruled", "reported", "report_answered", "test_taken",
+    "charge_withdrawn"};
 static const char *const error_code_names[] = {"ok",          "wrong_seat",   "wrong_phase",
                                                "invalid_action", "unknown_unit", "internal",
                                                "held"};
@@ -3575,6 +3727,12 @@ static const char *const report_kind_names[] = {"rally", "reform", "uncontrolled
                                                 "adjust"};
 static const char *const report_state_names[] = {"stands",   "awaits_answer", "awaits_umpire",
                                                  "accepted", "upheld",        "rejected"};
+
+static const char *const end_cause_names[] = {"", "no_units", "umpire", "lapsed"};
+const char *brigade_end_cause_name(brigade_end_cause cause)
+{
+    return NAME_OF(end_cause_names, cause);
+}
 
 const char *brigade_report_kind_name(brigade_report_kind kind)
 {
@@ -3718,6 +3876,76 @@ static void put_modifiers(char *out, size_t size, size_t *at,
         put(out, size, at, " %+d %s (%s)", mods[i].value, mods[i].name, mods[i].rule);
 }
 
+/* "Dragoons' charge on Line Infantry withdrawn", "...'s charge to
+ * reinforce the melee of ... withdrawn", "...'s uncontrolled charge on ...
+ * withdrawn", "...'s report of no enemy in sight for its uncontrolled
+ * charge withdrawn" (names as the scenario gives them). */
+static void put_withdrawn(char *out, size_t size, size_t *at, const brigade_battle *b,
+                          const brigade_event *e)
+{
+    const char *name = unit_name(b, e->withdrawn.unit);
+    size_t length = strlen(name);
+    /* "Dragoons' charge", "Royal Horse's charge" */
+    const char *of = length > 0 && (name[length - 1] == 's' || name[length - 1] == 'S') ? "'"
+                                                                                          : "'s";
+    bool report = e->withdrawn.charge < 0;
+    if (e->withdrawn.target < 0)
+        put(out, size, at, "%s%s report of no enemy in sight for its uncontrolled charge "
+                           "withdrawn", name, of);
+    else
+        put(out, size, at, "%s%s %s %s withdrawn", name, of,
+            report                   ? "uncontrolled charge on"
+            : e->withdrawn.reinforce ? "charge to reinforce the melee of"
+                                     : "charge on",
+            unit_name(b, e->withdrawn.target));
+}
+
+/* A melee unit's automatic result (no dice), after "T1.M1 dragoons:":
+ * the loser's " loses at once: a retreating unit contacted loses at once,
+ * with no dice, and keeps retreating (12.13);" (a loser is removed,
+ * dispersed or retreating), the winner's " no dice (12.13);". */
+static void put_automatic(char *out, size_t size, size_t *at, const brigade_event *e)
+{
+    if (e->result.rolled || e->result.automatic == BRIGADE_AUTO_NONE)
+        return;
+    bool lost = e->result.status == BRIGADE_STATUS_REMOVED ||
+                e->result.status == BRIGADE_STATUS_DISPERSED ||
+                e->result.status == BRIGADE_STATUS_RETREATING;
+    if (lost)
+        put(out, size, at, " %s (%s);", brigade_auto_kind_text(e->result.automatic),
+            brigade_auto_kind_rule(e->result.automatic));
+    else
+        put(out, size, at, " no dice (%s);", brigade_auto_kind_rule(e->result.automatic));
+}
+
+/* After "side B wins the initiative, 9 to 8": the ties rolled again
+ * first (turn.md §Turn 1), "; tied at 7 to 7 first, rolled again", or
+ * "; tied 3 times first (7 to 7, 5 to 5, 9 to 9), rolled again"; the
+ * totals of the first BRIGADE_INITIATIVE_TIES_KEPT only, and none from an
+ * older journal's event (ties 0). Nothing without a tie. */
+static void put_initiative_ties(char *out, size_t size, size_t *at, const brigade_event *e)
+{
+    int ties = e->initiative.rolls - 1;
+    if (ties < 1)
+        return;
+    bool known = e->initiative.ties[0] > 0;
+    if (ties == 1 && known) {
+        put(out, size, at, "; tied at %d to %d first, rolled again", e->initiative.ties[0],
+            e->initiative.ties[0]);
+        return;
+    }
+    if (ties == 1)
+        put(out, size, at, "; tied once first");
+    else
+        put(out, size, at, "; tied %d times first", ties);
+    for (int i = 0; known && i < ties && i < BRIGADE_INITIATIVE_TIES_KEPT; i++)
+        put(out, size, at, "%s%d to %d", i ? ", " : " (", e->initiative.ties[i],
+            e->initiative.ties[i]);
+    if (known)
+        put(out, size, at, "%s)", ties > BRIGADE_INITIATIVE_TIES_KEPT ? ", ..." : "");
+    put(out, size, at, ", rolled again");
+}
+
 void brigade_event_describe(const brigade_battle *b, const brigade_event *e, char *out,
                             size_t size)
 {
@@ -3738,6 +3966,7 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             brigade_side_name(e->initiative.winner),
             e->initiative.total[e->initiative.winner == BRIGADE_SIDE_B],
             e->initiative.total[e->initiative.winner != BRIGADE_SIDE_B]);
+        put_initiative_ties(out, size, &at, e);
         break;
     case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
         put(out, size, &at, "side %s is phasing", brigade_side_name(e->side.side));
@@ -3862,6 +4091,9 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
                 e->answer_report.text);
         break;
     }
+    case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN:
+        put_withdrawn(out, size, &at, b, e);
+        break;
     case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
         put(out, size, &at, "%s: %s test %d+%d", e->test.roll, brigade_test_kind_name(e->test.kind),
             e->test.dice[0], e->test.dice[1]);
@@ -3921,6 +4153,7 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             put(out, size, &at, "%s%s %s:", e->result.overruled ? "overruled: " : "",
                 e->result.melee_id, unit_id(b, e->result.unit));
         }
+        put_automatic(out, size, &at, e);
         if (e->result.rolled) {
             put(out, size, &at, " %d+%d", e->result.dice[0], e->result.dice[1]);
             put_modifiers(out, size, &at, e->result.modifiers, e->result.modifier_count);
@@ -3960,6 +4193,9 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             put(out, size, &at, "side %s wins; ", brigade_side_name(e->resolved.winner));
         put(out, size, &at, "%s%s", name_called(b, brigade_melee_result_name(e->resolved.result)),
             e->resolved.keep ? ", goes on next turn" : "");
+        if (e->resolved.automatic != BRIGADE_AUTO_NONE)
+            put(out, size, &at, ": %s (%s)", brigade_auto_kind_text(e->resolved.automatic),
+                brigade_auto_kind_rule(e->resolved.automatic));
         break;
     case BRIGADE_BATTLE_EVENT_DICE_COMMITTED:
         put(out, size, &at, "the server commits to its dice seed: SHA-256 %s", e->dice.hex);

@@ -60,6 +60,7 @@
 #define BRIGADE_BATTLE_PENDING_MAX 32   /* D9 events awaiting the umpire at once */
 #define BRIGADE_BATTLE_ROLLBACKS_MAX 32 /* rollbacks a game keeps in rolled_back */
 #define BRIGADE_BATTLE_REPORTS_MAX 32   /* players' reports (D46) in one phase */
+#define BRIGADE_INITIATIVE_TIES_KEPT 4  /* tied initiative totals an INITIATIVE_WON names */
 
 /* The rules a game was created under (brigade_battle.rules_version): 1, the
  * release before D34-D46, whose journals replay as they were; 2, whole turns
@@ -129,6 +130,10 @@ typedef struct brigade_battle_unit {
     brigade_troop_type type;
     brigade_class unit_class;
     int figures;                        /* figures left, 0 once removed */
+    int strength;                       /* figures the scenario gave it at the start (its
+                                           starting strength); a player's adjust or report may
+                                           not set figures above it, the umpire's may; 0 in a
+                                           battle built by hand: no limit */
     char nation[BRIGADE_NATION_MAX + 1]; /* lower case; only "british" matters */
     brigade_formation formation;
     bool formed;
@@ -305,6 +310,19 @@ typedef struct brigade_battle_dice {
                                                    (DICE_REVEALED) */
 } brigade_battle_dice;
 
+/* Why the battle ended (brigade_battle.end_cause, PROTOCOL.md §7.1
+ * state.end). */
+typedef enum brigade_end_cause {
+    BRIGADE_END_NONE = 0,   /* not ended */
+    BRIGADE_END_NO_UNITS,   /* a side (or both) had no unit left in play at the start of a
+                               turn (turn.md §Turn) */
+    BRIGADE_END_UMPIRE,     /* the umpire's END, its reason */
+    BRIGADE_END_LAPSED      /* the server ended a battle left idle (LAPSE), its text */
+} brigade_end_cause;
+
+/* "", "no_units", "umpire", "lapsed"; "?" out of range. */
+const char *brigade_end_cause_name(brigade_end_cause cause);
+
 /* The whole battle. Initialise with brigade_battle_init() or load a
  * scenario (core/scenario.h). */
 typedef struct brigade_battle {
@@ -342,6 +360,10 @@ typedef struct brigade_battle {
     int report_numbers;         /* reports made in the game so far (D46) */
     int report_count;           /* this phase's reports */
     brigade_report reports[BRIGADE_BATTLE_REPORTS_MAX];
+    brigade_end_cause end_cause; /* NONE until the battle ends (phase ENDED) */
+    char end_reason[BRIGADE_TEXT_MAX + 1]; /* a sentence for the players: "Side B (British)
+                                              has no units left in play", the umpire's END
+                                              reason, the server's lapse text; "" before */
 } brigade_battle;
 
 /* ---- commands ---------------------------------------------------------- */
@@ -378,9 +400,13 @@ typedef enum brigade_command_kind {
                                               fled, occupies the area (D41, 12.9 f) */
     BRIGADE_COMMAND_RULE,                  /* the umpire: contested report `report`, `upheld`,
                                               `note` the reason (D46) */
-    BRIGADE_COMMAND_LAPSE                  /* the server (as the umpire, seat NONE) ends a battle
+    BRIGADE_COMMAND_LAPSE,                 /* the server (as the umpire, seat NONE) ends a battle
                                               left idle, `note` why: as END, its log entry the
                                               server's; never a client's (brigaded) */
+    BRIGADE_COMMAND_WITHDRAW_CHARGE        /* Charge/declare, the awaited seat before its done:
+                                              its declaration for `unit` (a charge, a
+                                              reinforcement or an uncontrolled-charge report)
+                                              is withdrawn, as if never declared (issue 14) */
 } brigade_command_kind;
 
 /* One command; only the members of its kind are read. */
@@ -461,10 +487,17 @@ typedef enum brigade_event_kind {
                                                reports; AWAITS_ANSWER makes the other side
                                                awaited and not done */
     BRIGADE_BATTLE_EVENT_REPORT_ANSWERED,   /* answer_report: contested, accepted or ruled */
-    BRIGADE_BATTLE_EVENT_TEST_TAKEN         /* test: a test outside a melee, log only: a pursuit
+    BRIGADE_BATTLE_EVENT_TEST_TAKEN,        /* test: a test outside a melee, log only: a pursuit
                                                test in the Morale phase (D35), an occupier's
                                                reform test (D41) */
+    BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN   /* withdrawn: a declaration taken back before the
+                                               seat's done (WITHDRAW_CHARGE): the charge at
+                                               `charge` leaves the charges, or the report
+                                               `report` the reports; later ones move up */
 } brigade_event_kind;
+
+/* The last event kind, for tables and loops over them. */
+#define BRIGADE_BATTLE_EVENT_KIND_LAST BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN
 
 /* Why a unit changed (UNIT_CHANGED). */
 typedef enum brigade_unit_cause {
@@ -543,6 +576,9 @@ typedef struct brigade_event {
             brigade_side winner;
             int total[2];   /* the deciding 2D6 of A and B */
             int rolls;      /* how many times both rolled (1 + ties) */
+            int ties[BRIGADE_INITIATIVE_TIES_KEPT]; /* the total both sides rolled in each of
+                                       the first ties (rolled again, turn.md §Turn 1), 2..12;
+                                       0 beyond rolls - 1, and in an older journal's event */
         } initiative;
         struct {
             brigade_side side;
@@ -620,6 +656,8 @@ typedef struct brigade_event {
             bool overruled;             /* the umpire's resolution (§10.2): `melee` is -1, no
                                            D9 event is raised again */
             bool test_imposed;          /* the test's outcome is the umpire's, not the dice's */
+            brigade_auto_kind automatic; /* an automatic result (not rolled): its rule
+                                           (12.12-12.14, 12.16); NONE otherwise */
         } result;
         struct {
             int index;
@@ -632,6 +670,8 @@ typedef struct brigade_event {
             bool continues;
             bool keep;                  /* stays in contact (`next`), else removed */
             brigade_battle_melee next;
+            brigade_auto_kind automatic; /* result AUTO: the rule that settled it
+                                           (12.12-12.14, 12.16); NONE otherwise */
         } resolved;
         struct {
             brigade_report report;      /* REPORTED: the whole report as made */
@@ -653,6 +693,14 @@ typedef struct brigade_event {
             int modifier_count;
             brigade_battle_modifier modifiers[BRIGADE_MODIFIERS_MAX];
         } test;
+        struct {
+            int unit;                   /* the declaring unit */
+            int charge;                 /* its charge's index in the charges, -1: a report */
+            int report;                 /* its uncontrolled-charge report's number, 0: a charge */
+            int target;                 /* what it charged, for the log; -1: a report of no
+                                           enemy in sight */
+            bool reinforce;             /* the charge reinforced a melee (12.8) */
+        } withdrawn;
         struct {
             brigade_side side;                /* DICE_SEED_ADDED; NONE otherwise */
             char hex[BRIGADE_DICE_HEX_MAX + 1]; /* 64 lower-case hex characters */

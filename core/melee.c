@@ -918,8 +918,17 @@ static int automatic_result(melee_resolution *resolution)
             continue; /* neither, or both: no side is settled by this one */
         brigade_side loser = a ? BRIGADE_SIDE_A : BRIGADE_SIDE_B;
         brigade_side winner = side_other(loser);
+        static const brigade_auto_kind public_kind[AUTOMATIC_KIND_COUNT] = {
+            [AUTOMATIC_BROKEN] = BRIGADE_AUTO_BROKEN,
+            [AUTOMATIC_RETREATING] = BRIGADE_AUTO_RETREATING,
+            [AUTOMATIC_LIMBERED] = BRIGADE_AUTO_LIMBERED,
+            [AUTOMATIC_SKIRMISHERS] = BRIGADE_AUTO_SKIRMISHERS};
         outcome->winner = winner;
         outcome->result = BRIGADE_RESULT_AUTO;
+        outcome->automatic = public_kind[kind];
+        /* D43: a retreating limbered battery goes by the limbered rule. */
+        if (kind == AUTOMATIC_RETREATING && side_qualifies(resolution, loser, AUTOMATIC_LIMBERED))
+            outcome->automatic = BRIGADE_AUTO_LIMBERED;
         outcome->continues = false;
         for (int i = 0; i < melee->unit_count; i++) {
             if (melee->units[i].side != loser)

@@ -189,6 +189,17 @@ typedef enum brigade_melee_result {
     BRIGADE_RESULT_AUTO          /* no dice: 12.12-12.14, 12.16, D15 */
 } brigade_melee_result;
 
+/* Which automatic result settled a melee without dice (result AUTO), each
+ * with its rule section (melee.md §9, §4; D15, D30, D43). */
+typedef enum brigade_auto_kind {
+    BRIGADE_AUTO_NONE = 0,    /* not automatic: dice were fought */
+    BRIGADE_AUTO_SKIRMISHERS, /* skirmishers contacted by a line unit: removed at once (12.12) */
+    BRIGADE_AUTO_RETREATING,  /* a retreating unit contacted loses at once (12.13) */
+    BRIGADE_AUTO_BROKEN,      /* a broken unit contacted loses at once, removed (12.14) */
+    BRIGADE_AUTO_LIMBERED     /* a limbered battery contacted by close-order troops is dispersed
+                                 at once (12.16), retreating or not (D43) */
+} brigade_auto_kind;
+
 typedef enum brigade_test_kind {
     BRIGADE_TEST_NONE = 0,
     BRIGADE_TEST_REFORM,  /* 12.22 */
@@ -255,6 +266,7 @@ typedef struct brigade_melee_outcome {
     int speaks_for[2];            /* index of the unit whose roll speaks for each side (12.6), -1 if none */
     int difference;               /* |score A - score B| */
     brigade_melee_result result;
+    brigade_auto_kind automatic;  /* result AUTO: the rule that settled it; NONE otherwise */
     bool continues;               /* fought again next turn (draw of like arms, D21) */
     brigade_unit_outcome units[BRIGADE_MELEE_UNITS_MAX];
 } brigade_melee_outcome;
@@ -402,6 +414,16 @@ const char *brigade_general_rating_name(brigade_general_rating rating);
 const char *brigade_melee_result_name(brigade_melee_result result);
 const char *brigade_test_kind_name(brigade_test_kind kind);
 const char *brigade_test_outcome_name(brigade_test_outcome outcome);
+/* An automatic result's name ("", "skirmishers", "retreating", "broken",
+ * "limbered"), its rule section ("", "12.12", "12.13", "12.14", "12.16")
+ * and what it does in the rules' words, for the log: "a retreating unit
+ * contacted loses at once, with no dice, and keeps retreating"; "?" out of
+ * range. */
+const char *brigade_auto_kind_name(brigade_auto_kind kind);
+const char *brigade_auto_kind_rule(brigade_auto_kind kind);
+const char *brigade_auto_kind_text(brigade_auto_kind kind);
+/* A name of brigade_auto_kind_name, "" included (NONE). */
+bool brigade_auto_kind_parse(const char *text, brigade_auto_kind *out);
 
 bool brigade_side_parse(const char *text, brigade_side *out);           /* "A" | "B" */
 bool brigade_terrain_parse(const char *text, brigade_terrain *out);

@@ -27,6 +27,15 @@ static const char *const rating_names[] = {"excellent", "average", "poor"};
 static const char *const result_names[] = {
     "broken", "retreat", "pushed_back", "draw", "square_holds", "auto"};
 static const char *const test_kind_names[] = {"none", "reform", "pursuit"};
+static const char *const auto_kind_names[] = {"", "skirmishers", "retreating", "broken",
+                                              "limbered"};
+static const char *const auto_kind_rules[] = {"", "12.12", "12.13", "12.14", "12.16"};
+static const char *const auto_kind_texts[] = {
+    "",
+    "skirmishers contacted by a line unit are removed at once, without a melee",
+    "a retreating unit contacted loses at once, with no dice, and keeps retreating",
+    "a broken unit contacted loses at once, with no dice, and is removed from play",
+    "a limbered battery contacted by close-order troops is dispersed at once"};
 static const char *const outcome_names[] = {
     "pass", "fail", "excellent", "unformed", "blown", "pursuit"};
 
@@ -61,6 +70,9 @@ const char *brigade_general_role_name(brigade_general_role role) { return name_a
 const char *brigade_general_rating_name(brigade_general_rating rating) { return name_at(rating_names, COUNT(rating_names), (int)rating); }
 const char *brigade_melee_result_name(brigade_melee_result result) { return name_at(result_names, COUNT(result_names), (int)result); }
 const char *brigade_test_kind_name(brigade_test_kind kind) { return name_at(test_kind_names, COUNT(test_kind_names), (int)kind); }
+const char *brigade_auto_kind_name(brigade_auto_kind kind) { return name_at(auto_kind_names, COUNT(auto_kind_names), (int)kind); }
+const char *brigade_auto_kind_rule(brigade_auto_kind kind) { return name_at(auto_kind_rules, COUNT(auto_kind_rules), (int)kind); }
+const char *brigade_auto_kind_text(brigade_auto_kind kind) { return name_at(auto_kind_texts, COUNT(auto_kind_texts), (int)kind); }
 const char *brigade_test_outcome_name(brigade_test_outcome outcome) { return name_at(outcome_names, COUNT(outcome_names), (int)outcome); }
 
 /* Defines brigade_<what>_parse over `names`, accepting the first `count`. */
@@ -77,6 +89,7 @@ const char *brigade_test_outcome_name(brigade_test_outcome outcome) { return nam
 /* "none" is an outcome, never an input side. */
 DEFINE_PARSE(brigade_side_parse, brigade_side, side_names, 2)
 DEFINE_PARSE(brigade_terrain_parse, brigade_terrain, terrain_names, COUNT(terrain_names))
+DEFINE_PARSE(brigade_auto_kind_parse, brigade_auto_kind, auto_kind_names, COUNT(auto_kind_names))
 DEFINE_PARSE(brigade_troop_type_parse, brigade_troop_type, type_names, COUNT(type_names))
 DEFINE_PARSE(brigade_class_parse, brigade_class, class_names, COUNT(class_names))
 DEFINE_PARSE(brigade_formation_parse, brigade_formation, formation_names, COUNT(formation_names))

@@ -221,6 +221,7 @@ static bool load_unit(loader *l, const json_t *v, const char *path, brigade_batt
     GET_NAME(l, v, path, "class", true, brigade_class_parse, "class", &u->unit_class);
     if (!get_int(l, v, path, "figures", true, 1, BRIGADE_FIGURES_MAX, &u->figures))
         return false;
+    u->strength = u->figures; /* the starting strength: a report may not exceed it */
     if (!get_string(l, v, path, "nation", false, BRIGADE_NATION_MAX, &nation))
         return false;
     if (nation != NULL) {

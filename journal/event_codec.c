@@ -107,6 +107,12 @@ static const char *morale_role_n(int v)
     return v >= 0 && v < COUNT_OF(morale_role_names) ? morale_role_names[v] : "?";
 }
 
+/* How many tied initiative totals an INITIATIVE_WON of `rolls` keeps. */
+static int initiative_ties_kept(int rolls)
+{
+    return rolls - 1 < BRIGADE_INITIATIVE_TIES_KEPT ? rolls - 1 : BRIGADE_INITIATIVE_TIES_KEPT;
+}
+
 /* Sides are "A" and "B"; no side (a draw's winner, no phasing yet) is nil. */
 static const enum_table SIDE = {"side", side_n, 3, BRIGADE_SIDE_NONE};
 static const enum_table PHASE = {"phase", phase_n, BRIGADE_PHASE_ENDED + 1, -1};
@@ -121,6 +127,11 @@ static const char *ruling_n(int v)
     return brigade_umpire_ruling_name((brigade_umpire_ruling)v);
 }
 static const enum_table RULING = {"ruling", ruling_n, BRIGADE_UMPIRE_LAPSED + 1, -1};
+static const char *auto_kind_n(int v) { return brigade_auto_kind_name((brigade_auto_kind)v); }
+static const enum_table AUTO_KIND = {"automatic result", auto_kind_n, BRIGADE_AUTO_LIMBERED + 1,
+                                     -1};
+static const char *end_cause_n(int v) { return brigade_end_cause_name((brigade_end_cause)v); }
+static const enum_table END_CAUSE = {"end cause", end_cause_n, BRIGADE_END_LAPSED + 1, -1};
 /* A player's report (D46): its kind and where it stands. */
 static const char *report_kind_n(int v)
 {
@@ -592,6 +603,9 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_enum(w, m, "winner", &SIDE, (int)e->initiative.winner);
         w_pair(w, m, "total", e->initiative.total);
         w_int(w, m, "rolls", e->initiative.rolls);
+        /* The tied totals, only after a tie (an older event has none). */
+        if (e->initiative.rolls > 1 && e->initiative.ties[0] != 0)
+            w_ints(w, m, "ties", e->initiative.ties, initiative_ties_kept(e->initiative.rolls));
         break;
     case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
     case BRIGADE_BATTLE_EVENT_SIDE_DONE:
@@ -680,6 +694,9 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
             w_bool(w, m, "overruled", true);
         if (e->result.test_imposed)
             w_bool(w, m, "test_imposed", true);
+        /* The automatic result's rule, only when set (older rows keep their bytes). */
+        if (e->result.automatic != BRIGADE_AUTO_NONE)
+            w_enum(w, m, "automatic", &AUTO_KIND, (int)e->result.automatic);
         break;
     }
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
@@ -695,6 +712,8 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_bool(w, m, "continues", e->resolved.continues);
         w_bool(w, m, "keep", e->resolved.keep);
         w_melee_record(w, m, "next", &e->resolved.next, true);
+        if (e->resolved.automatic != BRIGADE_AUTO_NONE)
+            w_enum(w, m, "automatic", &AUTO_KIND, (int)e->resolved.automatic);
         break;
     case BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED:
         w_enum(w, m, "side", &SIDE, (int)e->dice.side);
@@ -753,6 +772,13 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_modifiers(w, m, "modifiers", e->test.modifiers, e->test.modifier_count,
                     BRIGADE_MODIFIERS_MAX);
         break;
+    case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN:
+        w_unit(w, m, "unit", e->withdrawn.unit, false);
+        w_int(w, m, "charge", e->withdrawn.charge);
+        w_int(w, m, "report", e->withdrawn.report);
+        w_unit(w, m, "target", e->withdrawn.target, true);
+        w_bool(w, m, "reinforce", e->withdrawn.reinforce);
+        break;
     default:
         w_fail(w, JOURNAL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)e->kind);
         break;
@@ -768,7 +794,7 @@ protocol_value *journal_event_to_value(const brigade_battle *battle, const briga
     if (m == NULL)
         return NULL;
     if (event->kind < BRIGADE_BATTLE_EVENT_ROLL ||
-        event->kind > BRIGADE_BATTLE_EVENT_TEST_TAKEN)
+        event->kind > BRIGADE_BATTLE_EVENT_KIND_LAST)
         w_fail(&w, JOURNAL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)event->kind);
     else
         w_set(&w, m, "kind", protocol_value_string_new(brigade_event_kind_name(event->kind)));
@@ -1403,6 +1429,10 @@ static void event_read(scope *s, brigade_event *e)
         e->initiative.winner = r_side_required(s, "winner");
         r_ints(s, "total", e->initiative.total, 2, INT_MIN, INT_MAX);
         e->initiative.rolls = r_int(s, "rolls", 0, INT_MAX);
+        if (!s->r->failed && e->initiative.rolls > 1 &&
+            protocol_value_map_get(s->map, "ties") != NULL)
+            r_ints(s, "ties", e->initiative.ties, initiative_ties_kept(e->initiative.rolls), 2,
+                   12);
         break;
     case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
     case BRIGADE_BATTLE_EVENT_SIDE_DONE:
@@ -1500,6 +1530,8 @@ static void event_read(scope *s, brigade_event *e)
             s_close(&t);
         }
         e->result.events = r_event_bits(s, "events");
+        if (protocol_value_map_get(s->map, "automatic") != NULL)
+            e->result.automatic = (brigade_auto_kind)r_enum(s, "automatic", &AUTO_KIND);
         break;
     }
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
@@ -1516,6 +1548,8 @@ static void event_read(scope *s, brigade_event *e)
         e->resolved.continues = r_bool(s, "continues");
         e->resolved.keep = r_bool(s, "keep");
         r_melee_record(s, "next", &e->resolved.next, true);
+        if (protocol_value_map_get(s->map, "automatic") != NULL)
+            e->resolved.automatic = (brigade_auto_kind)r_enum(s, "automatic", &AUTO_KIND);
         break;
     case BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED:
         e->dice.side = r_side_required(s, "side");
@@ -1583,6 +1617,13 @@ static void event_read(scope *s, brigade_event *e)
         e->test.modifier_count =
             r_modifiers(s, "modifiers", e->test.modifiers, BRIGADE_MODIFIERS_MAX);
         break;
+    case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN:
+        e->withdrawn.unit = r_unit(s, "unit", false);
+        e->withdrawn.charge = r_int(s, "charge", -1, BRIGADE_BATTLE_CHARGES_MAX - 1);
+        e->withdrawn.report = r_int(s, "report", 0, INT_MAX);
+        e->withdrawn.target = r_unit(s, "target", true);
+        e->withdrawn.reinforce = r_bool(s, "reinforce");
+        break;
     default:
         break;
     }
@@ -1604,7 +1645,7 @@ journal_event_error journal_event_from_value(const brigade_battle *battle,
             if (text == NULL) {
                 r_fail(&r, "kind", "not a string (%s)", kind_of(kind));
             } else {
-                for (int k = BRIGADE_BATTLE_EVENT_ROLL; k <= BRIGADE_BATTLE_EVENT_TEST_TAKEN;
+                for (int k = BRIGADE_BATTLE_EVENT_ROLL; k <= BRIGADE_BATTLE_EVENT_KIND_LAST;
                      k++) {
                     const char *name = brigade_event_kind_name((brigade_event_kind)k);
                     if (strlen(name) == len && memcmp(name, text, len) == 0)
@@ -1727,6 +1768,8 @@ static void w_unit_record(writer *w, protocol_value *array, const brigade_battle
     w_enum(w, m, "type", &TYPE, (int)u->type);
     w_enum(w, m, "class", &CLASS, (int)u->unit_class);
     w_int(w, m, "figures", u->figures);
+    if (u->strength != 0) /* only then: an older battle encodes to the bytes it had */
+        w_int(w, m, "strength", u->strength);
     w_text(w, m, "nation", u->nation, sizeof u->nation);
     w_enum(w, m, "formation", &FORMATION, (int)u->formation);
     w_bool(w, m, "formed", u->formed);
@@ -1880,6 +1923,12 @@ protocol_value *journal_battle_to_value(const brigade_battle *battle,
      * before D34-D46, so that its battles keep their bytes. */
     if (b->rules_version != 1)
         w_int(&w, m, "rules_version", b->rules_version);
+    /* Why the battle ended (state.end), only once it has: an older battle
+     * keeps its bytes. */
+    if (b->end_cause != BRIGADE_END_NONE) {
+        w_enum(&w, m, "end_cause", &END_CAUSE, (int)b->end_cause);
+        w_text(&w, m, "end_reason", b->end_reason, sizeof b->end_reason);
+    }
     /* The players' reports (D46), likewise only when not empty. */
     if (b->report_numbers != 0)
         w_int(&w, m, "report_numbers", b->report_numbers);
@@ -2074,6 +2123,11 @@ static void r_units(scope *s, brigade_battle *b)
         u->type = (brigade_troop_type)r_enum(&m, "type", &TYPE);
         u->unit_class = (brigade_class)r_enum(&m, "class", &CLASS);
         u->figures = r_int(&m, "figures", 0, BRIGADE_FIGURES_MAX);
+        /* The starting strength (issue 14); absent in a battle journaled by
+         * an older build: 0, which the journal fills in from the initial
+         * battle (journal.c strength_fill). */
+        if (protocol_value_map_get(m.map, "strength") != NULL)
+            u->strength = r_int(&m, "strength", 0, BRIGADE_FIGURES_MAX);
         r_text(&m, "nation", u->nation, sizeof u->nation, false);
         u->formation = (brigade_formation)r_enum(&m, "formation", &FORMATION);
         u->formed = r_bool(&m, "formed");
@@ -2170,6 +2224,11 @@ journal_event_error journal_battle_from_value(const protocol_value *value, briga
             r_text(&s, "hold", out->hold, sizeof out->hold, true);
         r_battle_umpire(&s, out);
         r_battle_reports(&s, out);
+        /* Absent before the battle ends, and in a battle of an older build. */
+        if (protocol_value_map_get(s.map, "end_cause") != NULL) {
+            out->end_cause = (brigade_end_cause)r_enum(&s, "end_cause", &END_CAUSE);
+            r_text(&s, "end_reason", out->end_reason, sizeof out->end_reason, false);
+        }
         s_close(&s);
     }
     if (r.failed) {

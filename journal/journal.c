@@ -1636,6 +1636,36 @@ static int snapshot_read(journal_db *j, journal_loaded *out, brigade_battle *bat
 }
 
 /*
+ * The units' starting strength (brigade_battle_unit.strength) of a battle
+ * journaled by a build before it: a unit with strength 0 takes it from the
+ * initial battle (`initial`, its bytes), whose figures are the scenario's;
+ * the battle's units are the initial battle's, in the same order. Units
+ * that have it keep it. Nothing changes when the initial battle does not
+ * decode (the caller has checked it) or has other units.
+ */
+static void strength_fill(brigade_battle *battle, const void *initial, size_t initial_len)
+{
+    bool missing = false;
+    for (int i = 0; i < battle->unit_count; i++)
+        missing = missing || battle->units[i].strength == 0;
+    if (!missing)
+        return;
+    brigade_battle *start = malloc(sizeof *start);
+    journal_event_status status;
+    if (start != NULL &&
+        journal_battle_decode(initial, initial_len, start, &status) == JOURNAL_EVENT_OK &&
+        start->unit_count == battle->unit_count) {
+        for (int i = 0; i < battle->unit_count; i++) {
+            brigade_battle_unit *u = &battle->units[i];
+            const brigade_battle_unit *s = &start->units[i];
+            if (u->strength == 0 && strcmp(u->id, s->id) == 0)
+                u->strength = s->strength > 0 ? s->strength : s->figures;
+        }
+    }
+    free(start);
+}
+
+/*
  * Reads game `id` into *out and rebuilds it (unless it is marked damaged
  * and `rebuild_damaged` is false). Returns 0 (out->status says how it
  * went), or -1 when there is no such game (error set).
@@ -1755,6 +1785,8 @@ static int game_rebuild(journal_db *j, const char *id, bool from_start, bool reb
             JOURNAL_EVENT_OK)
             snprintf(reason, sizeof reason, "the initial battle: %s", status.message);
     }
+    if (reason[0] == '\0')
+        strength_fill(out->battle, initial, (size_t)initial_len);
     free(initial);
     if (reason[0] == '\0') {
         memcpy(base, out->battle, sizeof *base);
@@ -1970,6 +2002,8 @@ static int battle_at_read(journal_db *j, const char *context, const char *game, 
         }
         start = -1;
     }
+    if (initial_good)
+        strength_fill(out, initial, (size_t)initial_len);
     if (start < seq) {
         units = malloc(sizeof *units);
         if (units == NULL) {

@@ -87,6 +87,10 @@ static protocol_value *protocol_state_unit(const brigade_battle *battle,
     ok = ok && protocol_value_map_set_string(map, "type", brigade_troop_type_name(unit->type)) == 0;
     ok = ok && protocol_value_map_set_string(map, "class", brigade_class_name(unit->unit_class)) == 0;
     ok = ok && protocol_value_map_set_int(map, "figures", unit->figures) == 0;
+    /* The starting strength (figures at the start), from rules version 2
+     * on: an older game hashes as it did (PROTOCOL.md §7.1, §8). */
+    if (battle->rules_version >= 2)
+        ok = ok && protocol_value_map_set_int(map, "strength", unit->strength) == 0;
     ok = ok && protocol_value_map_set_string(map, "nation", unit->nation) == 0;
     ok = ok && protocol_value_map_set_string(map, "formation",
                                              brigade_formation_name(unit->formation)) == 0;
@@ -464,6 +468,24 @@ enum {
     STATE_ALL = (1u << 6) - 1
 };
 
+/* state.end: nil, or {cause: "no_units" | "umpire" | "lapsed", reason}
+ * once the battle has ended (PROTOCOL.md §7.1). */
+static protocol_value *protocol_state_end(const brigade_battle *battle)
+{
+    if (battle->end_cause == BRIGADE_END_NONE)
+        return protocol_value_nil_new();
+    protocol_value *end = protocol_value_map_new();
+    bool ok = end != NULL &&
+              protocol_value_map_set_string(end, "cause",
+                                            brigade_end_cause_name(battle->end_cause)) == 0 &&
+              protocol_value_map_set_string(end, "reason", battle->end_reason) == 0;
+    if (!ok) {
+        protocol_value_free(end);
+        return NULL;
+    }
+    return end;
+}
+
 /* The snapshot's scalars and the `members` (STATE_*) of it. */
 static protocol_value *protocol_state_build(const brigade_battle *battle, const char *game_id,
                                             unsigned members)
@@ -482,6 +504,10 @@ static protocol_value *protocol_state_build(const brigade_battle *battle, const 
                                       protocol_state_side_or_nil(battle->phasing)) == 0;
     ok = ok && protocol_value_map_set(state, "awaiting", protocol_state_seats(battle->awaiting)) == 0;
     ok = ok && protocol_value_map_set(state, "dice", protocol_state_dice_public(battle)) == 0;
+    /* Why the battle ended (PROTOCOL.md §7.1 `end`), from rules version 2
+     * on (an older game hashes as it did): nil until it has. */
+    if (ok && battle->rules_version >= 2)
+        ok = protocol_state_set(state, "end", protocol_state_end(battle));
     /* The umpire's hold (PROTOCOL.md §7.1, §5.3): its reason, nil when none. */
     ok = ok && protocol_value_map_set(state, "hold",
                                       battle->hold[0] ? protocol_value_string_new(battle->hold)
@@ -738,6 +764,20 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
                                           protocol_state_side_or_nil(event->initiative.winner)) == 0;
         ok = ok && protocol_value_map_set_int(entry, "total_a", event->initiative.total[0]) == 0;
         ok = ok && protocol_value_map_set_int(entry, "total_b", event->initiative.total[1]) == 0;
+        /* After a tie: how many times both rolled, and the tied totals. */
+        if (ok && event->initiative.rolls > 1) {
+            ok = ok && protocol_value_map_set_int(entry, "rolls", event->initiative.rolls) == 0;
+            protocol_value *ties = protocol_value_array_new();
+            for (int i = 0; ties != NULL && i < event->initiative.rolls - 1 &&
+                            i < BRIGADE_INITIATIVE_TIES_KEPT && event->initiative.ties[i] > 0;
+                 i++)
+                if (protocol_value_array_push(ties, protocol_value_int_new(
+                                                        event->initiative.ties[i])) != 0) {
+                    protocol_value_free(ties);
+                    ties = NULL;
+                }
+            ok = ok && protocol_state_set(entry, "ties", ties);
+        }
         break;
     case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
     case BRIGADE_BATTLE_EVENT_SIDE_DONE:
@@ -790,6 +830,12 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
         ok = ok && protocol_value_map_set_string(entry, "unit",
                                                  protocol_state_unit_id(battle, event->result.unit)) == 0;
         ok = ok && protocol_value_map_set_bool(entry, "rolled", event->result.rolled) == 0;
+        if (!event->result.rolled && event->result.automatic != BRIGADE_AUTO_NONE) {
+            ok = ok && protocol_value_map_set_string(
+                           entry, "automatic", brigade_auto_kind_name(event->result.automatic)) == 0;
+            ok = ok && protocol_value_map_set_string(
+                           entry, "rule", brigade_auto_kind_rule(event->result.automatic)) == 0;
+        }
         if (event->result.rolled) {
             ok = ok && protocol_value_map_set(entry, "dice",
                                               protocol_state_dice(event->result.dice)) == 0;
@@ -867,6 +913,13 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
                                                   event->resolved.difference) == 0;
         }
         ok = ok && protocol_value_map_set_bool(entry, "continues", event->resolved.continues) == 0;
+        /* An automatic result: which, and its rule section (12.12-12.14, 12.16). */
+        if (event->resolved.automatic != BRIGADE_AUTO_NONE) {
+            ok = ok && protocol_value_map_set_string(
+                           entry, "automatic", brigade_auto_kind_name(event->resolved.automatic)) == 0;
+            ok = ok && protocol_value_map_set_string(
+                           entry, "rule", brigade_auto_kind_rule(event->resolved.automatic)) == 0;
+        }
         break;
     case BRIGADE_BATTLE_EVENT_REPORTED: {
         /* A player's report (D46): {number, report, side, unit, target?,
@@ -910,6 +963,17 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
                                               event->test.total, event->test.target,
                                               event->test.outcome, event->test.modifiers,
                                               event->test.modifier_count);
+        break;
+    case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN:
+        /* A declaration withdrawn: {unit, target (nil: none in sight)}. */
+        ok = ok && protocol_value_map_set_string(
+                       entry, "unit", protocol_state_unit_id(battle, event->withdrawn.unit)) == 0;
+        ok = ok && protocol_value_map_set(
+                       entry, "target",
+                       event->withdrawn.target >= 0
+                           ? protocol_value_string_new(
+                                 protocol_state_unit_id(battle, event->withdrawn.target))
+                           : protocol_value_nil_new()) == 0;
         break;
     case BRIGADE_BATTLE_EVENT_TURN_BEGUN:
     case BRIGADE_BATTLE_EVENT_PHASE_BEGUN:

@@ -35,7 +35,8 @@ static const char *const action_kind_names[] = {
     "done",              "hold",           "release", "note",           "umpire_adjust",
     "settle",            "overrule",       "rollback", "end",
     "rally",             "reform",         "uncontrolled_charge", "contact",
-    "contest",           "accept",         "occupy",   "rule"};
+    "contest",           "accept",         "occupy",   "rule",
+    "withdraw_charge"};
 static const char *const facing_names[] = {"front", "flank", "rear"};
 static const char *const response_names[] = {"stand", "countercharge"};
 
@@ -586,7 +587,8 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
     }
     case PROTOCOL_ACTION_RALLY:
     case PROTOCOL_ACTION_REFORM:
-    case PROTOCOL_ACTION_OCCUPY: {
+    case PROTOCOL_ACTION_OCCUPY:
+    case PROTOCOL_ACTION_WITHDRAW_CHARGE: {
         static const char *const allowed[] = {"kind", "unit", NULL};
         if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK)
             return error;
@@ -1152,6 +1154,7 @@ static protocol_value *action_to_value(const protocol_action *action, bool *refu
     case PROTOCOL_ACTION_RALLY:
     case PROTOCOL_ACTION_REFORM:
     case PROTOCOL_ACTION_OCCUPY:
+    case PROTOCOL_ACTION_WITHDRAW_CHARGE:
         build_string(&builder, "unit", action->as.unit_report.unit);
         break;
     case PROTOCOL_ACTION_UNCONTROLLED_CHARGE:

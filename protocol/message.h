@@ -124,7 +124,10 @@ typedef enum protocol_action_kind {
     PROTOCOL_ACTION_OCCUPY,              /* as.unit_report: Charge/occupy, a built-up area its
                                             defenders fled is occupied (D41) */
     /* the umpire's: */
-    PROTOCOL_ACTION_RULE                 /* as.rule: a contested report upheld or rejected */
+    PROTOCOL_ACTION_RULE,                /* as.rule: a contested report upheld or rejected */
+    /* a player's again: */
+    PROTOCOL_ACTION_WITHDRAW_CHARGE      /* as.unit_report: Charge/declare, the seat's
+                                            declaration for the unit is withdrawn (issue 14) */
 } protocol_action_kind;
 
 typedef enum protocol_facing {
@@ -210,7 +213,8 @@ typedef struct protocol_action {
         } rollback;
         struct {
             char unit[PROTOCOL_UNIT_ID_MAX + 1];  /* the seat's own unit */
-        } unit_report;                            /* rally, reform, occupy (D34, D37, D41) */
+        } unit_report;                            /* rally, reform, occupy (D34, D37, D41),
+                                                     withdraw_charge */
         struct {
             char unit[PROTOCOL_UNIT_ID_MAX + 1];  /* the seat's own pursuing unit */
             bool has_target;                      /* false: no enemy in sight (the wire omits

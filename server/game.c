@@ -1314,10 +1314,13 @@ static bool server_games_command(const protocol_action *action, brigade_command 
     case PROTOCOL_ACTION_RALLY:
     case PROTOCOL_ACTION_REFORM:
     case PROTOCOL_ACTION_OCCUPY:
-        /* The players' reports of one own unit (PROTOCOL.md §5.3; D34, D37, D41). */
+    case PROTOCOL_ACTION_WITHDRAW_CHARGE:
+        /* The players' reports of one own unit (PROTOCOL.md §5.3; D34, D37, D41), and the
+         * withdrawal of a unit's charge declaration. */
         command->kind = action->kind == PROTOCOL_ACTION_RALLY    ? BRIGADE_COMMAND_RALLY
                         : action->kind == PROTOCOL_ACTION_REFORM ? BRIGADE_COMMAND_REFORM
-                                                                 : BRIGADE_COMMAND_OCCUPY;
+                        : action->kind == PROTOCOL_ACTION_OCCUPY ? BRIGADE_COMMAND_OCCUPY
+                                                                 : BRIGADE_COMMAND_WITHDRAW_CHARGE;
         memcpy(command->unit, action->as.unit_report.unit, sizeof(command->unit));
         return true;
     case PROTOCOL_ACTION_UNCONTROLLED_CHARGE:

@@ -266,6 +266,28 @@ brigade_command command_adjust(const char *unit, const char *note)
     return c;
 }
 
+/* The umpire's UMPIRE_ADJUST of `unit`, setting nothing yet. */
+static brigade_command umpire_adjust(const char *unit, const char *note)
+{
+    brigade_command c = command_adjust(unit, note);
+    c.kind = BRIGADE_COMMAND_UMPIRE_ADJUST;
+    return c;
+}
+
+brigade_command command_umpire_status(const char *unit, brigade_status status, const char *note)
+{
+    brigade_command c = umpire_adjust(unit, note);
+    c.has_status = true, c.status = status;
+    return c;
+}
+
+brigade_command command_umpire_figures(const char *unit, int figures, const char *note)
+{
+    brigade_command c = umpire_adjust(unit, note);
+    c.has_figures = true, c.figures = figures;
+    return c;
+}
+
 typedef struct expected_dice {
     const scripted_dice *dice;
     char prefix[32];

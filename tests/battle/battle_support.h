@@ -64,6 +64,10 @@ brigade_command command_charge(const char *unit, const char *target, brigade_fac
 brigade_command command_respond(const char *unit, brigade_response response);
 brigade_command command_reroll(const char *unit, int die);
 brigade_command command_adjust(const char *unit, const char *note);
+/* The umpire's UMPIRE_ADJUST of `unit` to `figures`, with its reason. */
+brigade_command command_umpire_figures(const char *unit, int figures, const char *note);
+/* The umpire's UMPIRE_ADJUST of `unit` to `status`, with its reason. */
+brigade_command command_umpire_status(const char *unit, brigade_status status, const char *note);
 /* The players' reports (D46): kind RALLY, REFORM, OCCUPY with `unit`;
  * CONTACT and UNCONTROLLED_CHARGE with `unit` and `target` ("" none). */
 brigade_command command_report(brigade_command_kind kind, const char *unit, const char *target);

@@ -308,7 +308,17 @@ static void test_initiative_tie_rolls_again(void **state)
     assert_int_equal(won->initiative.rolls, 2);
     assert_int_equal(won->initiative.total[0], 2);
     assert_int_equal(won->initiative.total[1], 3);
+    assert_int_equal(won->initiative.ties[0], 6);
     scripted_dice_assert_used(&g->dice);
+    /* The log says it tied and was rolled again (turn.md §Turn 1). */
+    char line[256];
+    brigade_event_describe(&g->battle, won, line, sizeof line);
+    assert_string_equal(line, "side B wins the initiative, 3 to 2; tied at 6 to 6 first, "
+                              "rolled again");
+    brigade_event older = *won; /* an older journal's event: no totals kept */
+    memset(older.initiative.ties, 0, sizeof older.initiative.ties);
+    brigade_event_describe(&g->battle, &older, line, sizeof line);
+    assert_string_equal(line, "side B wins the initiative, 3 to 2; tied once first, rolled again");
 
     /* Started once only. */
     brigade_event_list events;
@@ -319,6 +329,33 @@ static void test_initiative_tie_rolls_again(void **state)
                      BRIGADE_BATTLE_ERROR_WRONG_PHASE);
     assert_int_equal(events.count, 0);
     brigade_event_list_free(&events);
+    game_free(g);
+}
+
+/* Five ties: the first four totals named, the fifth counted. */
+static void test_initiative_ties_told(void **state)
+{
+    (void)state;
+    game *g = game_load_file("example_a.json");
+    static const int tied[5] = {7, 5, 12, 2, 9};
+    for (int k = 1; k <= 6; k++) {
+        char a[40], b[40];
+        snprintf(a, sizeof a, k == 1 ? "T1.initiative.A" : "T1.initiative.A.%d", k);
+        snprintf(b, sizeof b, k == 1 ? "T1.initiative.B" : "T1.initiative.B.%d", k);
+        int total = k <= 5 ? tied[k - 1] : 8;
+        scripted_dice_add(&g->dice, a, total / 2, total - total / 2);
+        scripted_dice_add(&g->dice, b, k <= 5 ? total - total / 2 : 1, k <= 5 ? total / 2 : 3);
+    }
+    game_start(g);
+    scripted_dice_assert_used(&g->dice);
+    const brigade_event *won = game_last_event(g, BRIGADE_BATTLE_EVENT_INITIATIVE_WON, 0);
+    assert_non_null(won);
+    assert_int_equal(won->initiative.rolls, 6);
+    char line[256];
+    brigade_event_describe(&g->battle, won, line, sizeof line);
+    assert_string_equal(line, "side A wins the initiative, 8 to 4; tied 5 times first (7 to 7, "
+                              "5 to 5, 12 to 12, 2 to 2, ...), rolled again");
+    game_assert_replays(g);
     game_free(g);
 }
 
@@ -418,6 +455,22 @@ static void test_target_retreats_and_loses_at_once(void **state)
     assert_int_equal(resolved->resolved.result, BRIGADE_RESULT_AUTO);
     assert_int_equal(resolved->resolved.winner, BRIGADE_SIDE_A);
     assert_int_equal(g->battle.units[dragoons].status, BRIGADE_STATUS_RETREATING);
+    /* The log names the rule that decided it (12.13, melee.md §9). */
+    assert_int_equal(resolved->resolved.automatic, BRIGADE_AUTO_RETREATING);
+    char line[512];
+    brigade_event_describe(&g->battle, resolved, line, sizeof line);
+    assert_string_equal(line, "melee T1.M1: side A wins; auto: a retreating unit contacted loses "
+                              "at once, with no dice, and keeps retreating (12.13)");
+    for (int n = 0; n < 2; n++) {
+        const brigade_event *r = game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, n);
+        assert_non_null(r);
+        brigade_event_describe(&g->battle, r, line, sizeof line);
+        if (r->result.unit == dragoons)
+            assert_non_null(strstr(line, "T1.M1 dragoons: a retreating unit contacted loses at "
+                                         "once, with no dice, and keeps retreating (12.13); loses "));
+        else
+            assert_non_null(strstr(line, "T1.M1 hussars: no dice (12.13); loses "));
+    }
     assert_int_equal(g->battle.melee_count, 0);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
     scripted_dice_assert_used(&g->dice);
@@ -643,18 +696,24 @@ static void test_sappers_reroll(void **state)
     game_free(g);
 }
 
+/* Plays turn 1 of example A up to Movement/report: no charges declared. */
+static void play_to_movement(game *g)
+{
+    play_to_charge(g, NULL);
+    brigade_command c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c); /* no charges: straight to Movement */
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
+}
+
 /* Free-form adjustments in Movement, Fire and Morale (turn.md §Turn 4-7). */
 static void test_adjust(void **state)
 {
     (void)state;
     game *g = game_load_file("example_a.json");
     int dragoons = game_unit(g, "dragoons");
-    play_to_charge(g, NULL);
-    brigade_command c = command_done();
-    game_play(g, BRIGADE_SIDE_A, &c);
-    game_play(g, BRIGADE_SIDE_B, &c); /* no charges: straight to Movement */
-    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
-    c = command_adjust("dragoons", "two figures lost to the battery's fire");
+    play_to_movement(g);
+    brigade_command c = command_adjust("dragoons", "two figures lost to the battery's fire");
     c.has_figures = true;
     c.figures = 10;
     game_play(g, BRIGADE_SIDE_A, &c);
@@ -719,7 +778,98 @@ static void test_adjust(void **state)
         game_play(g, BRIGADE_SIDE_B, &c);
     }
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_ENDED);
+    /* Its reason (state.end) names the side, as the scenario calls it. */
+    assert_int_equal(g->battle.end_cause, BRIGADE_END_NO_UNITS);
+    assert_string_equal(g->battle.end_reason, "Side B (British) has no units left in play");
+    assert_string_equal(brigade_end_cause_name(g->battle.end_cause), "no_units");
     game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "ended");
+    game_assert_replays(g);
+    game_free(g);
+}
+
+/* A unit's starting strength (issue 14): the scenario's figures. A
+ * player's adjust of its own unit, or its report on the other side's,
+ * may not give it more figures; the umpire's may. */
+static void test_adjust_within_strength(void **state)
+{
+    (void)state;
+    game *g = game_load_file("example_a.json");
+    int dragoons = game_unit(g, "dragoons"), hussars = game_unit(g, "hussars");
+    assert_int_equal(g->battle.units[dragoons].strength, 12);
+    assert_int_equal(g->battle.units[hussars].strength, 8);
+    play_to_movement(g);
+    /* Its own unit, one figure too many: refused, nothing changes. */
+    brigade_command c = command_adjust("hussars", "counted again");
+    c.has_figures = true;
+    c.figures = 9;
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                "5e Hussards began the battle with 8 figures: a report cannot give it more; "
+                "only the umpire can");
+    /* A report on the other side's unit: refused as well, no report made. */
+    c = command_adjust("dragoons", "reinforced");
+    c.has_figures = true;
+    c.figures = 13;
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                "1st (Royal) Dragoons began the battle with 12 figures");
+    assert_int_equal(g->battle.report_count, 0);
+    /* Down to 6, then back to its strength: accepted. */
+    c = command_adjust("hussars", "two lost to fire");
+    c.has_figures = true;
+    c.figures = 6;
+    game_play(g, BRIGADE_SIDE_A, &c);
+    c.figures = 8;
+    strcpy(c.note, "the two came back");
+    game_play(g, BRIGADE_SIDE_A, &c);
+    assert_int_equal(g->battle.units[hussars].figures, 8);
+    /* The umpire may go above it (up to the engine's maximum). */
+    c = command_umpire_figures("hussars", 10, "a squadron joined");
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    assert_int_equal(g->battle.units[hussars].figures, 10);
+    assert_int_equal(g->battle.units[hussars].strength, 8);
+    c.figures = BRIGADE_FIGURES_MAX + 1;
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "figures must be");
+    game_assert_replays(g);
+    game_free(g);
+}
+
+/* A charge declaration withdrawn before the seat's done (issue 14): as if
+ * never declared; refused without one, after done, or in another step. */
+static void test_withdraw_charge(void **state)
+{
+    (void)state;
+    game *g = game_load_file("example_a.json");
+    play_to_charge(g, NULL);
+    brigade_command w = command_report(BRIGADE_COMMAND_WITHDRAW_CHARGE, "hussars", "");
+    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                "5e Hussards has declared no charge this turn: there is nothing to withdraw");
+    brigade_command c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    assert_int_equal(g->battle.charge_count, 1);
+    w = command_report(BRIGADE_COMMAND_WITHDRAW_CHARGE, "dragoons", "");
+    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "belongs to side B");
+    w = command_report(BRIGADE_COMMAND_WITHDRAW_CHARGE, "hussars", "");
+    game_refuse(g, BRIGADE_SIDE_B, &w, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "not awaited");
+    game_play(g, BRIGADE_SIDE_A, &w);
+    assert_int_equal(g->battle.charge_count, 0);
+    const brigade_event *e = game_last_event(g, BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN, 0);
+    assert_non_null(e);
+    char line[256];
+    brigade_event_describe(&g->battle, e, line, sizeof line);
+    assert_string_equal(line, "5e Hussards' charge on 1st (Royal) Dragoons withdrawn");
+    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "nothing to withdraw");
+    /* Declared again and withdrawn again, then done: no charge. */
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_A, &w);
+    brigade_command d = command_done();
+    game_play(g, BRIGADE_SIDE_A, &d);
+    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                "side A has said done: its charges stand as declared");
+    game_play(g, BRIGADE_SIDE_B, &d);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
+    assert_int_equal(g->battle.charge_count, 0);
+    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
+                "withdrawing a charge (withdraw_charge) has no place in phase movement");
+    assert_describable(g);
     game_assert_replays(g);
     game_free(g);
 }
@@ -751,6 +901,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_example_a_whole_turn),
         cmocka_unit_test(test_initiative_tie_rolls_again),
+        cmocka_unit_test(test_initiative_ties_told),
         cmocka_unit_test(test_dice_failure_changes_nothing),
         cmocka_unit_test(test_charger_fails_far),
         cmocka_unit_test(test_charger_fails_near),
@@ -758,6 +909,8 @@ int main(void)
         cmocka_unit_test(test_village_turn),
         cmocka_unit_test(test_sappers_reroll),
         cmocka_unit_test(test_adjust),
+        cmocka_unit_test(test_adjust_within_strength),
+        cmocka_unit_test(test_withdraw_charge),
         cmocka_unit_test(test_fold_refuses_bad_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

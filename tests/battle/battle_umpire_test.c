@@ -440,13 +440,7 @@ static void test_end_and_restore(void **state)
     (void)state;
     game *g = play_to_melee(false, 2, 3, 3, 5);
     int hussars = game_unit(g, "hussars");
-    brigade_command c;
-    memset(&c, 0, sizeof c);
-    c.kind = BRIGADE_COMMAND_UMPIRE_ADJUST;
-    strcpy(c.unit, "hussars");
-    c.has_figures = true;
-    c.figures = 0;
-    strcpy(c.note, "typed 0 for 6");
+    brigade_command c = command_umpire_figures("hussars", 0, "typed 0 for 6");
     game_play(g, BRIGADE_SIDE_NONE, &c);
     assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_REMOVED);
     brigade_command player = command_adjust("hussars", "they are back");
@@ -472,6 +466,8 @@ static void test_end_and_restore(void **state)
     brigade_event_describe(&g->battle, ended, line, sizeof line);
     assert_string_equal(line, "the battle has ended: side A (French) 5 figures in 1 unit in "
                               "play; side B (British) 11 figures in 1 unit in play");
+    assert_int_equal(g->battle.end_cause, BRIGADE_END_UMPIRE); /* state.end */
+    assert_string_equal(g->battle.end_reason, "time is up: 3 hours");
     c = command_done();
     game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "ended");
     game_assert_replays(g);
@@ -503,6 +499,9 @@ static void test_end_before_the_battle_begins(void **state)
         const brigade_event *ruled = game_last_event(g, BRIGADE_BATTLE_EVENT_UMPIRE_RULED, 0);
         assert_non_null(ruled);
         assert_int_equal(ruled->umpire.ruling, lapse ? BRIGADE_UMPIRE_LAPSED : BRIGADE_UMPIRE_END);
+        assert_int_equal(g->battle.end_cause, lapse ? BRIGADE_END_LAPSED : BRIGADE_END_UMPIRE);
+        assert_string_equal(g->battle.end_reason,
+                            "no action for 1 d 0 h (its players never both joined)");
         char line[512];
         brigade_event_describe(&g->battle, ruled, line, sizeof line);
         assert_string_equal(line, lapse ? "the server ends the battle: no action for 1 d 0 h "
@@ -514,6 +513,61 @@ static void test_end_before_the_battle_begins(void **state)
         game_assert_replays(g);
         game_free(g);
     }
+}
+
+/* A status the umpire changes gives the instruction that status gives
+ * (issue 14): retreating hussars made broken rout (12.19 a), made normal
+ * have none; in Movement blown cavalry falls back (12.24). */
+static const char retreating_scenario[] =
+    "{\"title\": \"a retreat\", \"sides\": {\"A\": {\"name\": \"French\"},"
+    " \"B\": {\"name\": \"British\"}}, \"units\": ["
+    " {\"id\": \"hussars\", \"side\": \"A\", \"name\": \"5e Hussards\","
+    "  \"type\": \"light_cavalry\", \"class\": \"line\", \"figures\": 8,"
+    "  \"status\": \"retreating\", \"formed\": false},"
+    " {\"id\": \"dragoons\", \"side\": \"B\", \"name\": \"1st (Royal) Dragoons\","
+    "  \"type\": \"heavy_cavalry\", \"class\": \"line\", \"figures\": 12}]}";
+
+static void test_status_change_gives_its_move(void **state)
+{
+    (void)state;
+    game *g = game_load_text(retreating_scenario);
+    int hussars = game_unit(g, "hussars");
+    scripted_dice_add(&g->dice, "T1.initiative.A", 4, 5);
+    scripted_dice_add(&g->dice, "T1.initiative.B", 2, 3);
+    game_start(g);
+    brigade_command c = command_choose(BRIGADE_SIDE_A);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MANDATORY_MOVES);
+    assert_string_equal(g->battle.units[hussars].move, "retreat 18\" as retreating (12.19)");
+    c = command_umpire_status("hussars", BRIGADE_STATUS_BROKEN, "they broke");
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_BROKEN);
+    assert_string_equal(g->battle.units[hussars].move,
+                        "rout 18\" as broken (12.19 a); broken until it rallies");
+    c.status = BRIGADE_STATUS_NORMAL;
+    strcpy(c.note, "no, they stood");
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    assert_string_equal(g->battle.units[hussars].move, "");
+    /* An adjustment that keeps the status keeps the instruction. */
+    c.status = BRIGADE_STATUS_RETREATING;
+    strcpy(c.note, "retreating after all");
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    c = command_umpire_figures("hussars", 7, "one figure lost");
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    assert_string_equal(g->battle.units[hussars].move, "retreat 18\" as retreating (12.19)");
+    /* On to Movement (no charges): made blown there, it falls back. */
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
+    assert_string_equal(g->battle.units[hussars].move, "");
+    c = command_umpire_status("hussars", BRIGADE_STATUS_BLOWN, "blown after all");
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    assert_non_null(strstr(g->battle.units[hussars].move, "blown: back behind its lines"));
+    game_assert_replays(g);
+    game_free(g);
 }
 
 int main(void)
@@ -529,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_ended_battle_refuses_everything),
         cmocka_unit_test(test_end_and_restore),
         cmocka_unit_test(test_end_before_the_battle_begins),
+        cmocka_unit_test(test_status_change_gives_its_move),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -388,6 +388,34 @@ static void your_move_names_the_steps_commands(void **unused)
     game_display_your_move(state, "A", move, sizeof(move));
     assert_string_equal(move, "your move: charge UNIT TARGET [front|flank|rear]; done\n");
     protocol_value_free(state);
+
+    /* A declaration made: it may be withdrawn before done (withdraw UNIT). */
+    state = test_value_from_json(
+        "{\"title\": \"t\", \"turn\": 1, \"phase\": \"charge\", \"step\": \"declare\","
+        " \"phasing\": \"A\", \"awaiting\": [\"A\"], \"sides\": {\"A\": {\"done\": false},"
+        " \"B\": {\"done\": false}}, \"units\": {\"hussars\": "
+        UNIT("A", "light_cavalry", "line", "") ", \"line\": " UNIT("B", "infantry", "line", "")
+        "}, \"charges\": [{\"unit\": \"hussars\", \"target\": \"line\", \"facing\": "
+        "\"front\", \"reinforce\": false, \"response\": null}], \"melees\": [], \"log\": []}");
+    game_display_your_move(state, "A", move, sizeof(move));
+    assert_string_equal(move,
+                        "your move: charge UNIT TARGET [front|flank|rear]; withdraw UNIT; done\n");
+    game_input_context context = {state, 10, "A"};
+    game_input input;
+    char message[256];
+    assert_int_equal(game_input_parse("withdraw hussars", &context, &input, message,
+                                      sizeof(message)),
+                     0);
+    assert_int_equal(input.kind, GAME_INPUT_ACT);
+    assert_int_equal(input.action.kind, PROTOCOL_ACTION_WITHDRAW_CHARGE);
+    assert_string_equal(input.action.as.unit_report.unit, "hussars");
+    assert_int_not_equal(game_input_parse("withdraw", &context, &input, message, sizeof(message)),
+                         0);
+    assert_non_null(strstr(message, "withdraw UNIT"));
+    char *help = help_text(state, "A");
+    assert_has(help, "withdraw UNIT");
+    free(help);
+    protocol_value_free(state);
 }
 
 /* ------------------------------------------------------------ 80 columns */
@@ -653,6 +681,104 @@ static void error_codes_in_words(void **unused)
         const char *words = game_display_error_words(codes[i]);
         assert_string_not_equal(words, "refused by the server");
         assert_null(strchr(words, '_')); /* words, not a code or a member name */
+/* ------------------------------------------------------------ the end */
+
+/* A battle that ended (§7.1 state.end): the reason, then per side units in
+ * play of its units, figures now of figures at the start (strength), and
+ * what was removed or dispersed, for every seat and spectators. */
+#define ENDED_SIDES                                                                        \
+    "\"sides\": {\"A\": {\"name\": \"French\", \"done\": false}, \"B\": {\"name\": "         \
+    "\"British\", \"done\": false}}, "
+static const char *const ended_state =
+    "{\"end\": {\"cause\": \"no_units\", \"reason\": \"Side B (British) has no units left in "
+    "play\"}, \"title\": \"t\", \"rules_version\": 2, \"turn\": 3, \"phase\": \"ended\", "
+    "\"step\": \"\", \"phasing\": null, \"awaiting\": [], " ENDED_SIDES
+    "\"units\": {\"hussars\": " UNIT("A", "light_cavalry", "line", ", \"strength\": 14") ","
+    "  \"grenadiers\": " UNIT("A", "infantry", "column", ", \"figures\": 10, \"strength\": 24") ","
+    "  \"voltigeurs\": " UNIT("A", "infantry", "column",
+                             ", \"figures\": 0, \"strength\": 12, \"status\": \"removed\", "
+                             "\"name\": \"Voltigeurs\"") ","
+    "  \"battery\": " UNIT("B", "artillery", "limbered",
+                          ", \"figures\": 0, \"strength\": 4, \"status\": \"dispersed\", "
+                          "\"name\": \"Foot battery\"") ","
+    "  \"dragoons\": " UNIT("B", "dragoons", "line",
+                           ", \"figures\": 0, \"strength\": 12, \"status\": \"removed\", "
+                           "\"name\": \"Royal Dragoons\"") "},"
+    " \"charges\": [], \"melees\": [], \"log\": []}";
+
+/* An older game's (rules version 1): no strength, no end. */
+static const char *const older_ended_state =
+    "{\"title\": \"t\", \"turn\": 3, \"phase\": \"ended\", \"step\": \"\", \"sides\": "
+    "{\"A\": {\"name\": \"French\"}, \"B\": {\"name\": \"British\"}}, \"units\": "
+    "{\"hussars\": " UNIT("A", "light_cavalry", "line", "") "}}";
+
+static void the_end_says_why_and_what_is_left(void **unused)
+{
+    (void)unused;
+    protocol_value *state = test_value_from_json(ended_state);
+    static const char *const everyone[] = {"A", "B", "umpire", "spectator", NULL};
+    for (const char *const *seat = everyone; *seat; seat++) {
+        char todo[2048];
+        game_display_todo(state, *seat, todo, sizeof(todo));
+        assert_string_equal(todo,
+                            "the battle has ended: Side B (British) has no units left in play\n"
+                            "  Side A (French): 2 of 3 units in play, 22 of 50 figures; removed: "
+                            "Voltigeurs\n"
+                            "  Side B (British): 0 of 2 units in play, 0 of 16 figures; removed: "
+                            "Royal Dragoons; dispersed: Foot battery\n");
+    }
+    char *screen = state_text(state, "A");
+    assert_lacks(screen, "you (A): the battle has ended");
+    assert_has(screen, "the battle has ended: Side B (British)");
+    free(screen);
+    /* The umpire's end, and an older game's state (no strength, no end). */
+    protocol_value *end = protocol_value_map_get(state, "end");
+    assert_int_equal(protocol_value_map_set_string(end, "cause", "umpire"), 0);
+    assert_int_equal(protocol_value_map_set_string(end, "reason", "time is up: 3 hours"), 0);
+    char todo[2048];
+    game_display_todo(state, "B", todo, sizeof(todo));
+    assert_has(todo, "the battle has ended: the umpire ended it (time is up: 3 hours)\n");
+    protocol_value_free(state);
+    state = test_value_from_json(older_ended_state);
+    game_display_todo(state, "A", todo, sizeof(todo));
+    assert_string_equal(todo, "the battle has ended\n"
+                              "  Side A (French): 1 of 1 unit in play, 12 figures\n"
+                              "  Side B (British): 0 of 0 units in play, 0 figures\n");
+    protocol_value_free(state);
+}
+
+/* A tied initiative rolled again (turn.md §Turn 1): the server's text says
+ * it; an entry whose text does not (an older server) gets the CLI's line
+ * from its rolls and ties. */
+static void a_tied_initiative_is_told(void **unused)
+{
+    (void)unused;
+    static const char *const entries[] = {
+        "{\"turn\": 1, \"phase\": \"initiative\", \"kind\": \"initiative_won\", \"text\": "
+        "\"side B wins the initiative, 3 to 2; tied at 6 to 6 first, rolled again\", "
+        "\"winner\": \"B\", \"total_a\": 2, \"total_b\": 3, \"rolls\": 2, \"ties\": [6]}",
+        "{\"turn\": 1, \"phase\": \"initiative\", \"kind\": \"initiative_won\", \"text\": "
+        "\"side B wins the initiative, 3 to 2\", \"rolls\": 3, \"ties\": [6, 9]}",
+        "{\"turn\": 1, \"phase\": \"initiative\", \"kind\": \"initiative_won\", \"text\": "
+        "\"side B wins the initiative, 3 to 2\"}",
+    };
+    static const char *const shown[] = {
+        "* T1 initiative: side B wins the initiative, 3 to 2; tied at 6 to 6 first, rolled again\n",
+        "* T1 initiative: side B wins the initiative, 3 to 2\n"
+        "    initiative tied 2 times, rolled again: at 6, 9\n",
+        "* T1 initiative: side B wins the initiative, 3 to 2\n",
+    };
+    for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++) {
+        protocol_value *entry = test_value_from_json(entries[i]);
+        char *text = NULL;
+        size_t size = 0;
+        FILE *stream = open_memstream(&text, &size);
+        assert_non_null(stream);
+        game_display_log_entry(stream, entry);
+        fclose(stream);
+        assert_string_equal(text, shown[i]);
+        free(text);
+        protocol_value_free(entry);
     }
 }
 
@@ -672,6 +798,8 @@ int main(void)
         cmocka_unit_test(the_log_names_rolls_in_words),
         cmocka_unit_test(charges_only_in_the_charge_phase),
         cmocka_unit_test(error_codes_in_words),
+        cmocka_unit_test(the_end_says_why_and_what_is_left),
+        cmocka_unit_test(a_tied_initiative_is_told),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,13 +24,7 @@
 
 static brigade_battle *scenario_file(const char *name)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", BRIGADE_SCENARIO_DIR, name);
-    size_t len = 0;
-    char *text = journal_driver_file_read(path, &len);
-    assert_non_null(text);
-    brigade_battle *battle = journal_driver_battle_load(text, len);
-    free(text);
+    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, name);
     assert_non_null(battle);
     return battle;
 }
@@ -95,7 +89,7 @@ static void battle_round_trip(const brigade_battle *battle)
 /* ---- round trips over played battles ------------------------------------- */
 
 typedef struct kinds_seen {
-    int count[BRIGADE_BATTLE_EVENT_TEST_TAKEN + 1];
+    int count[BRIGADE_BATTLE_EVENT_KIND_LAST + 1];
 } kinds_seen;
 
 /* Plays `battle` (consumed) with `seed` for at most `steps` commands,
@@ -442,6 +436,24 @@ static void test_reports_round_trip(void **state)
     e.test.outcome = BRIGADE_OUTCOME_UNFORMED;
     event_round_trip(battle, &e, &back);
 
+    /* A withdrawn declaration (issue 14): a charge, then a report of none in sight. */
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN;
+    e.withdrawn.unit = 0;
+    e.withdrawn.charge = 2;
+    e.withdrawn.target = 1;
+    e.withdrawn.reinforce = true;
+    event_round_trip(battle, &e, &back);
+    assert_int_equal(back.withdrawn.charge, 2);
+    assert_true(back.withdrawn.reinforce);
+    e.withdrawn.charge = -1;
+    e.withdrawn.report = 5;
+    e.withdrawn.target = -1;
+    e.withdrawn.reinforce = false;
+    event_round_trip(battle, &e, &back);
+    assert_int_equal(back.withdrawn.target, -1);
+    assert_int_equal(back.withdrawn.report, 5);
+
     static const brigade_unit_cause causes[] = {BRIGADE_CAUSE_RALLIED,     BRIGADE_CAUSE_REFORMED,
                                                 BRIGADE_CAUSE_BLOWN_OVER,  BRIGADE_CAUSE_CHARGE_OVER,
                                                 BRIGADE_CAUSE_CONTACT,     BRIGADE_CAUSE_TEST};
@@ -623,6 +635,9 @@ static void test_old_rows(void **state)
 {
     (void)state;
     brigade_battle *battle = scenario_file("example_a.json");
+    /* A new battle carries each unit's starting strength through the codec. */
+    assert_int_equal(battle->units[brigade_battle_unit_find(battle, "dragoons")].strength, 12);
+    battle_round_trip(battle);
     brigade_event e;
     old_event_row(battle, old_unit_changed, &e);
     assert_int_equal(e.kind, BRIGADE_BATTLE_EVENT_UNIT_CHANGED);
@@ -643,8 +658,10 @@ static void test_old_rows(void **state)
     assert_true(old->charge_count > 0);
     for (int i = 0; i < old->charge_count; i++)
         assert_false(old->charges[i].uncontrolled || old->charges[i].occupies);
-    for (int i = 0; i < old->unit_count; i++)
+    for (int i = 0; i < old->unit_count; i++) {
         assert_int_equal(old->units[i].fled_turn, 0);
+        assert_int_equal(old->units[i].strength, 0); /* absent: the journal fills it in */
+    }
     uint8_t *again = NULL;
     size_t again_len = 0;
     assert_int_equal(journal_battle_encode(old, &again, &again_len, &status), JOURNAL_EVENT_OK);

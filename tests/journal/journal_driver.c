@@ -237,3 +237,18 @@ brigade_battle *journal_driver_battle_load(const char *json, size_t len)
     }
     return battle;
 }
+
+brigade_battle *journal_driver_scenario_file(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    size_t len = 0;
+    char *text = journal_driver_file_read(path, &len);
+    if (text == NULL) {
+        fprintf(stderr, "scenario: cannot read %s\n", path);
+        return NULL;
+    }
+    brigade_battle *battle = journal_driver_battle_load(text, len);
+    free(text);
+    return battle;
+}

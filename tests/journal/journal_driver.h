@@ -44,6 +44,10 @@ char *journal_driver_file_read(const char *path, size_t *len);
  * reason on stderr. */
 brigade_battle *journal_driver_battle_load(const char *json, size_t len);
 
+/* The battle of scenario file `dir`/`name` (malloc'd), or NULL with the
+ * reason on stderr. */
+brigade_battle *journal_driver_scenario_file(const char *dir, const char *name);
+
 /* The scenario with sappers against a fortified church (12.10), as JSON. */
 extern const char journal_driver_sappers_scenario[];
 

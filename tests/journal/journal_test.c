@@ -100,6 +100,7 @@ typedef struct live_game {
     journal_rng rng;
     unsigned char tokens[2][JOURNAL_HASH_SIZE];
     bool ended;
+    bool older_snapshots; /* its snapshots as a build before units' strength wrote them */
 } live_game;
 
 static void live_free(live_game *g)
@@ -212,14 +213,24 @@ static int live_play(journal_db *j, live_game *g, int actions)
         action.answer_len = answer_len;
         action.ended = after->phase == BRIGADE_PHASE_ENDED;
         protocol_value *aux = NULL;
+        brigade_battle *older = NULL;
         if (journal_snapshot_due(j, seq)) {
             aux = aux_of(g, seq);
             action.snapshot = after;
             action.snapshot_aux = aux;
+            if (g->older_snapshots) {
+                older = malloc(sizeof *older);
+                assert_non_null(older);
+                memcpy(older, after, sizeof *older);
+                for (int i = 0; i < older->unit_count; i++)
+                    older->units[i].strength = 0; /* not written: absent, as before */
+                action.snapshot = older;
+            }
         }
         if (journal_append(j, &action) != 0)
             fail_msg("%s", journal_error(j));
         protocol_value_free(aux);
+        free(older);
         free(answer);
         memcpy(g->battle, after, sizeof *after);
         g->seq = seq;
@@ -364,6 +375,32 @@ static void test_append_load_round_trip(void **state)
     assert_loaded_live(loaded_find(&set, "g-village"), &t.games[1]);
     loaded_free(&set);
     three_games_free(&t);
+}
+
+/* A snapshot of an older build has no units' strength (issue 14): the
+ * loaded game takes it from the initial battle, the scenario's figures, so
+ * it is the live battle again. */
+static void test_older_snapshot_takes_strength(void **state)
+{
+    (void)state;
+    folder dir;
+    folder_make(&dir);
+    journal_db *j = folder_journal_open(&dir, false);
+    live_game g;
+    live_create(j, &g, "g-older", "example_a.json", 21);
+    g.older_snapshots = true;
+    live_play(j, &g, 2 * SNAPSHOT_EVERY + 1);
+    journal_loaded l;
+    assert_int_equal(journal_game_read(j, g.id, false, &l), 0);
+    assert_true(l.snapshot_seq > 0);
+    int dragoons = brigade_battle_unit_find(l.battle, "dragoons");
+    assert_true(dragoons >= 0);
+    assert_int_equal(l.battle->units[dragoons].strength, 12);
+    assert_memory_equal(l.battle, g.battle, sizeof *l.battle);
+    journal_loaded_free(&l);
+    journal_close(j);
+    live_free(&g);
+    folder_remove(&dir);
 }
 
 /* Folding every journaled event from seq 0 into the initial battle gives
@@ -1332,6 +1369,7 @@ int main(void)
         cmocka_unit_test(test_append_refusals),
         cmocka_unit_test(test_corrupted_event_row),
         cmocka_unit_test(test_missing_row_and_bad_snapshot),
+        cmocka_unit_test(test_older_snapshot_takes_strength),
         cmocka_unit_test(test_truncated_file),
         cmocka_unit_test(test_not_a_journal),
         cmocka_unit_test(test_export),

@@ -213,7 +213,7 @@ static void test_client_encode_refused(void **state)
     message.kind = (protocol_client_kind)9;
     assert_null(protocol_client_message_to_value(&message));
     message.kind = PROTOCOL_CLIENT_ACT;
-    message.as.act.kind = (protocol_action_kind)(PROTOCOL_ACTION_RULE + 1);
+    message.as.act.kind = (protocol_action_kind)(PROTOCOL_ACTION_WITHDRAW_CHARGE + 1);
     assert_int_equal(protocol_client_message_encode(&message, 0, &frame, &len),
                      PROTOCOL_CODEC_UNENCODABLE);
 }
@@ -456,7 +456,8 @@ static void test_client_report_actions(void **state)
         const char *name;
     } unit_kinds[] = {{PROTOCOL_ACTION_RALLY, "rally"},
                       {PROTOCOL_ACTION_REFORM, "reform"},
-                      {PROTOCOL_ACTION_OCCUPY, "occupy"}};
+                      {PROTOCOL_ACTION_OCCUPY, "occupy"},
+                      {PROTOCOL_ACTION_WITHDRAW_CHARGE, "withdraw_charge"}};
     for (size_t i = 0; i < sizeof unit_kinds / sizeof unit_kinds[0]; i++) {
         memset(action, 0, sizeof *action);
         action->kind = unit_kinds[i].kind;
@@ -559,7 +560,7 @@ static void test_client_report_actions(void **state)
 static void test_client_refused_reports(void **state)
 {
     (void)state;
-    static const char *const unit_kinds[] = {"rally", "reform", "occupy"};
+    static const char *const unit_kinds[] = {"rally", "reform", "occupy", "withdraw_charge"};
     char json[1024];
     for (size_t i = 0; i < sizeof unit_kinds / sizeof unit_kinds[0]; i++) {
         snprintf(json, sizeof json, ACT("{\"kind\": \"%s\"}"), unit_kinds[i]);

@@ -306,6 +306,123 @@ static void test_rules_version(void **state)
     free(battle);
 }
 
+/* A unit's starting strength (issue 14): `strength` from rules version 2
+ * on, the scenario's figures (example A: 8 hussars, 12 dragoons), kept
+ * while figures fall; absent in an older game's state. */
+static void test_unit_strength(void **state)
+{
+    (void)state;
+    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, "example_a.json");
+    assert_non_null(battle);
+    assert_int_equal(battle->rules_version, BRIGADE_RULES_VERSION);
+    int dragoons = brigade_battle_unit_find(battle, "dragoons");
+    assert_true(dragoons >= 0);
+    battle->units[dragoons].figures = 9;
+    protocol_value *snapshot = protocol_state_from_battle(battle, "g");
+    assert_non_null(snapshot);
+    const protocol_value *units = member(snapshot, "units");
+    assert_int_equal(protocol_value_int_get(member(member(units, "dragoons"), "strength")), 12);
+    assert_int_equal(protocol_value_int_get(member(member(units, "dragoons"), "figures")), 9);
+    assert_int_equal(protocol_value_int_get(member(member(units, "hussars"), "strength")), 8);
+    protocol_value_free(snapshot);
+    battle->rules_version = 1;
+    snapshot = protocol_state_from_battle(battle, "g");
+    assert_non_null(snapshot);
+    assert_null(protocol_value_map_get(member(member(snapshot, "units"), "dragoons"), "strength"));
+    protocol_value_free(snapshot);
+    free(battle);
+}
+
+/* state.end (§7.1): nil until the battle ends, then its cause and reason;
+ * absent in an older game's state. */
+static void test_end(void **state)
+{
+    (void)state;
+    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, "example_a.json");
+    assert_non_null(battle);
+    protocol_value *before = protocol_state_from_battle(battle, "g");
+    assert_non_null(before);
+    assert_int_equal(protocol_value_kind_of(member(before, "end")), PROTOCOL_VALUE_NIL);
+    battle->phase = BRIGADE_PHASE_ENDED;
+    battle->end_cause = BRIGADE_END_NO_UNITS;
+    snprintf(battle->end_reason, sizeof battle->end_reason, "%s",
+             "Side B (British) has no units left in play");
+    protocol_value *after = protocol_state_from_battle(battle, "g");
+    assert_non_null(after);
+    const protocol_value *end = member(after, "end");
+    assert_string_equal(text_of(end, "cause"), "no_units");
+    assert_string_equal(text_of(end, "reason"), "Side B (British) has no units left in play");
+    assert_int_equal(protocol_value_count(end), 2);
+    delta_check(before, after);
+    protocol_value_free(after);
+    battle->rules_version = 1;
+    after = protocol_state_from_battle(battle, "g");
+    assert_non_null(after);
+    assert_null(protocol_value_map_get(after, "end"));
+    protocol_value_free(after);
+    protocol_value_free(before);
+    free(battle);
+}
+
+/* A tied initiative's entry (§7.1): rolls and the tied totals, and a text
+ * that says it was rolled again; none of them without a tie. */
+static void test_initiative_entry(void **state)
+{
+    (void)state;
+    brigade_battle *battle = old_battle(old_charged);
+    brigade_event e;
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_INITIATIVE_WON;
+    e.initiative.winner = BRIGADE_SIDE_A;
+    e.initiative.total[0] = 9;
+    e.initiative.total[1] = 4;
+    e.initiative.rolls = 3;
+    e.initiative.ties[0] = 7;
+    e.initiative.ties[1] = 5;
+    protocol_value *entry = protocol_state_log_entry(battle, &e, 3);
+    assert_non_null(entry);
+    assert_string_equal(text_of(entry, "text"), "side A wins the initiative, 9 to 4; tied 2 times "
+                                                "first (7 to 7, 5 to 5), rolled again");
+    assert_int_equal(protocol_value_int_get(member(entry, "rolls")), 3);
+    const protocol_value *ties = member(entry, "ties");
+    assert_int_equal(protocol_value_count(ties), 2);
+    assert_int_equal(protocol_value_int_get(protocol_value_array_get(ties, 0)), 7);
+    assert_int_equal(protocol_value_int_get(protocol_value_array_get(ties, 1)), 5);
+    protocol_value_free(entry);
+    e.initiative.rolls = 1;
+    memset(e.initiative.ties, 0, sizeof e.initiative.ties);
+    entry = protocol_state_log_entry(battle, &e, 3);
+    assert_non_null(entry);
+    assert_string_equal(text_of(entry, "text"), "side A wins the initiative, 9 to 4");
+    assert_null(protocol_value_map_get(entry, "rolls"));
+    assert_null(protocol_value_map_get(entry, "ties"));
+    protocol_value_free(entry);
+    free(battle);
+}
+
+/* An automatic result's entry (§7.1) names which and its rule. */
+static void test_automatic_entry(void **state)
+{
+    (void)state;
+    brigade_battle *battle = old_battle(old_charged);
+    brigade_event e;
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_MELEE_RESOLVED;
+    snprintf(e.resolved.melee_id, sizeof e.resolved.melee_id, "T2.M1");
+    e.resolved.winner = BRIGADE_SIDE_B;
+    e.resolved.result = BRIGADE_RESULT_AUTO;
+    e.resolved.automatic = BRIGADE_AUTO_BROKEN;
+    protocol_value *entry = protocol_state_log_entry(battle, &e, 9);
+    assert_non_null(entry);
+    assert_string_equal(text_of(entry, "automatic"), "broken");
+    assert_string_equal(text_of(entry, "rule"), "12.14");
+    assert_string_equal(text_of(entry, "text"),
+                        "melee T2.M1: side B wins; auto: a broken unit contacted loses at once, "
+                        "with no dice, and is removed from play (12.14)");
+    protocol_value_free(entry);
+    free(battle);
+}
+
 /* The log entries of the new kinds (§7.1): kind, text and details. */
 static void test_log_entries(void **state)
 {
@@ -435,13 +552,8 @@ static void test_state_delta(void **state)
     int actions = 0, by_unit = 0, units_changed = 0;
     for (int s = 0; s < 2; s++)
         for (uint64_t seed = 1; seed <= 6; seed++) {
-            char path[512];
-            snprintf(path, sizeof path, "%s/%s", BRIGADE_SCENARIO_DIR, scenarios[s]);
-            size_t len = 0;
-            char *json = journal_driver_file_read(path, &len);
-            assert_non_null(json);
-            brigade_battle *battle = journal_driver_battle_load(json, len);
-            free(json);
+            brigade_battle *battle =
+                journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, scenarios[s]);
             assert_non_null(battle);
             brigade_battle *before = malloc(sizeof *before);
             assert_non_null(before);
@@ -531,6 +643,10 @@ int main(void)
         cmocka_unit_test(test_old_states_hash),
         cmocka_unit_test(test_new_members),
         cmocka_unit_test(test_rules_version),
+        cmocka_unit_test(test_unit_strength),
+        cmocka_unit_test(test_end),
+        cmocka_unit_test(test_initiative_entry),
+        cmocka_unit_test(test_automatic_entry),
         cmocka_unit_test(test_log_entries),
         cmocka_unit_test(test_state_delta),
     };

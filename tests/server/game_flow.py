@@ -226,10 +226,11 @@ STATE_KEYS = {"game", "title", "turn", "phase", "step", "phasing", "awaiting", "
 UNIT_KEYS = {"side", "name", "type", "class", "figures", "nation", "formation", "formed",
              "wavering", "status", "general", "sappers", "ranks", "defending", "terrain", "move"}
 # Present only when set (PROTOCOL.md §7.1, issue 10): the phase's reports, a
-# unit's fled_turn; a game created under rules version 2 shows rules_version
-# and a pursuer's quarry (pursuing).
-STATE_OPTIONAL_KEYS = {"reports", "rules_version"}
-UNIT_OPTIONAL_KEYS = {"fled_turn", "pursuing"}
+# unit's fled_turn; a game created under rules version 2 shows rules_version,
+# the battle's end (nil until it ends, issue 14), a pursuer's quarry
+# (pursuing) and each unit's starting strength.
+STATE_OPTIONAL_KEYS = {"reports", "rules_version", "end"}
+UNIT_OPTIONAL_KEYS = {"fled_turn", "pursuing", "strength"}
 
 
 def check_state(state, game, started=True):
@@ -243,6 +244,8 @@ def check_state(state, game, started=True):
     check(state["phase"] in ("initiative", "mandatory_moves", "charge", "movement", "fire",
                              "melee", "morale", "ended"), "phase %r" % state["phase"])
     check(state["phasing"] in ("A", "B", None), "phasing")
+    check(state["end"] is None if state["phase"] != "ended"
+          else state["end"]["cause"] in ("no_units", "umpire", "lapsed"), "end %r" % state["end"])
     check(all(s in ("A", "B") for s in state["awaiting"]), "awaiting")
     check(set(state["sides"]) == {"A", "B"}, "sides")
     for unit_id, unit in state["units"].items():
@@ -1109,6 +1112,9 @@ def case_umpire_end(server, scenarios):
     state = table.act("umpire", {"kind": "end", "reason": "time is up: 3 hours"})
     check(state["phase"] == "ended" and state["awaiting"] == [] and state["hold"] is None,
           "ended: %s %r" % (state["phase"], state["awaiting"]))
+    # Why, in the state (PROTOCOL.md §7.1 end): the umpire's reason.
+    check(state["end"] == {"cause": "umpire", "reason": "time is up: 3 hours"},
+          "end %r" % state.get("end"))
     check(state["dice"]["server_seed"] and len(state["dice"]["server_seed"]) == 64,
           "the seed is revealed: %r" % state["dice"])
     texts = [e["text"] for e in state["log"] if e["seq"] == table.seq]

@@ -6,10 +6,13 @@
  */
 #include "melee_fixture.h"
 
-static void expect_auto(const fx_bout *b, brigade_side winner)
+/* An automatic result won by `winner`, settled by `kind`'s rule (12.12
+ * skirmishers, 12.13 retreating, 12.14 broken, 12.16 limbered). */
+static void expect_auto(const fx_bout *b, brigade_side winner, brigade_auto_kind kind)
 {
     assert_false(b->o.scored);
     assert_int_equal(b->o.result, BRIGADE_RESULT_AUTO);
+    assert_int_equal(b->o.automatic, kind);
     assert_int_equal(b->o.winner, winner);
     assert_false(b->o.continues);
     for (int i = 0; i < b->m.unit_count; i++) {
@@ -45,7 +48,7 @@ static void broken_contacted(void **state)
     k->formed = false;
     fx_set(&b->d, "col.reform", 2, 5);
     FX_RUN(b);
-    expect_auto(b, BRIGADE_SIDE_A);
+    expect_auto(b, BRIGADE_SIDE_A, BRIGADE_AUTO_BROKEN);
     const brigade_unit_outcome *r = FX_U(b, "brk");
     assert_int_equal(r->status, BRIGADE_STATUS_REMOVED);
     assert_int_equal(r->casualties, 0);
@@ -81,7 +84,7 @@ static void two_broken_contacted_by_cavalry(void **state)
     h->charging = true;
     fx_set(&b->d, "hc.pursuit", 2, 3);
     FX_RUN(b);
-    expect_auto(b, BRIGADE_SIDE_B);
+    expect_auto(b, BRIGADE_SIDE_B, BRIGADE_AUTO_BROKEN);
     assert_int_equal(FX_U(b, "k1")->status, BRIGADE_STATUS_REMOVED);
     assert_int_equal(FX_U(b, "k2")->status, BRIGADE_STATUS_REMOVED);
     assert_int_equal(FX_U(b, "k1")->figures, 10);
@@ -113,7 +116,7 @@ static void retreating_contacted_by_cavalry(void **state)
     r->formed = false;
     fx_set(&b->d, "hc.pursuit", 6, 5);
     FX_RUN(b);
-    expect_auto(b, BRIGADE_SIDE_A);
+    expect_auto(b, BRIGADE_SIDE_A, BRIGADE_AUTO_RETREATING);
     const brigade_unit_outcome *l = FX_U(b, "inf");
     assert_int_equal(l->status, BRIGADE_STATUS_RETREATING);
     assert_int_equal(l->casualties, 12);
@@ -148,7 +151,7 @@ static void retreating_cavalry_contacted(void **state)
     r->formed = false;
     fx_set(&b->d, "lc.pursuit", 3, 5);
     FX_RUN(b);
-    expect_auto(b, BRIGADE_SIDE_A);
+    expect_auto(b, BRIGADE_SIDE_A, BRIGADE_AUTO_RETREATING);
     assert_int_equal(FX_U(b, "rc")->casualties, 3);
     assert_int_equal(FX_U(b, "rc")->status, BRIGADE_STATUS_RETREATING);
     assert_int_equal(FX_U(b, "lc")->casualties, 2);
@@ -171,7 +174,7 @@ static void retreating_contacted_by_infantry(void **state)
     r->formed = false;
     fx_set(&b->d, "col.reform", 4, 4);
     FX_RUN(b);
-    expect_auto(b, BRIGADE_SIDE_A);
+    expect_auto(b, BRIGADE_SIDE_A, BRIGADE_AUTO_RETREATING);
     assert_int_equal(FX_U(b, "inf")->casualties, 4);
     assert_int_equal(FX_U(b, "col")->casualties, 2);
     assert_int_equal(FX_U(b, "col")->test.kind, BRIGADE_TEST_REFORM);
@@ -193,7 +196,7 @@ static void retreating_battery_contacted(void **state)
     r->status = BRIGADE_STATUS_RETREATING;
     fx_set(&b->d, "col.reform", 4, 4);
     FX_RUN(b);
-    expect_auto(b, BRIGADE_SIDE_A);
+    expect_auto(b, BRIGADE_SIDE_A, BRIGADE_AUTO_RETREATING);
     const brigade_unit_outcome *l = FX_U(b, "bty");
     assert_int_equal(l->status, BRIGADE_STATUS_DISPERSED);
     assert_int_equal(l->casualties, 4);
@@ -205,27 +208,33 @@ static void retreating_battery_contacted(void **state)
 
 /* 12.16, D15: limbered artillery contacted by a close-order unit is
  * dispersed with no casualty exchange; the contacting unit tests as
- * against a broken unit (reform, 4+4 passes). */
+ * against a broken unit (reform, 4+4 passes). Retreating as well, it goes
+ * by the limbered rule all the same (D43), and the result names 12.16. */
 static void limbered_contacted_by_infantry(void **state)
 {
     (void)state;
-    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
-    column(b, "col", BRIGADE_SIDE_A, 24);
-    brigade_melee_unit *a = fx_add(&b->m, "bty", BRIGADE_SIDE_B, BRIGADE_TYPE_ARTILLERY,
-                                   BRIGADE_CLASS_LINE, 6);
-    a->formation = BRIGADE_FORMATION_LIMBERED;
-    fx_set(&b->d, "col.reform", 4, 4);
-    FX_RUN(b);
-    expect_auto(b, BRIGADE_SIDE_A);
-    const brigade_unit_outcome *l = FX_U(b, "bty");
-    assert_int_equal(l->status, BRIGADE_STATUS_DISPERSED);
-    assert_int_equal(l->casualties, 0);
-    assert_int_equal(l->figures, 6);
-    assert_int_equal(FX_U(b, "col")->casualties, 0);
-    assert_int_equal(FX_U(b, "col")->test.kind, BRIGADE_TEST_REFORM);
-    assert_true(FX_U(b, "col")->formed);
-    FX_EXPECT_ALL_USED(&b->d);
-    free(b);
+    for (int retreating = 0; retreating < 2; retreating++) {
+        fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+        column(b, "col", BRIGADE_SIDE_A, 24);
+        brigade_melee_unit *a = fx_add(&b->m, "bty", BRIGADE_SIDE_B, BRIGADE_TYPE_ARTILLERY,
+                                       BRIGADE_CLASS_LINE, 6);
+        a->formation = BRIGADE_FORMATION_LIMBERED;
+        if (retreating)
+            a->status = BRIGADE_STATUS_RETREATING;
+        fx_set(&b->d, "col.reform", 4, 4);
+        FX_RUN(b);
+        expect_auto(b, BRIGADE_SIDE_A, BRIGADE_AUTO_LIMBERED);
+        assert_string_equal(brigade_auto_kind_rule(b->o.automatic), "12.16");
+        const brigade_unit_outcome *l = FX_U(b, "bty");
+        assert_int_equal(l->status, BRIGADE_STATUS_DISPERSED);
+        assert_int_equal(l->casualties, 0);
+        assert_int_equal(l->figures, 6);
+        assert_int_equal(FX_U(b, "col")->casualties, 0);
+        assert_int_equal(FX_U(b, "col")->test.kind, BRIGADE_TEST_REFORM);
+        assert_true(FX_U(b, "col")->formed);
+        FX_EXPECT_ALL_USED(&b->d);
+        free(b);
+    }
 }
 
 /* 12.16, D15: cavalry is close order too: limbered artillery contacted by
@@ -242,7 +251,7 @@ static void limbered_contacted_by_cavalry(void **state)
     a->formation = BRIGADE_FORMATION_LIMBERED;
     fx_set(&b->d, "lan.pursuit", 4, 5);
     FX_RUN(b);
-    expect_auto(b, BRIGADE_SIDE_A);
+    expect_auto(b, BRIGADE_SIDE_A, BRIGADE_AUTO_LIMBERED);
     assert_int_equal(FX_U(b, "bty")->status, BRIGADE_STATUS_DISPERSED);
     assert_int_equal(FX_U(b, "lan")->test.kind, BRIGADE_TEST_PURSUIT);
     assert_int_equal(FX_U(b, "lan")->test.outcome, BRIGADE_OUTCOME_UNFORMED);
@@ -268,6 +277,7 @@ static void limbered_contacted_by_open_order_fights(void **state)
     FX_RUN(b);
     assert_true(b->o.scored);
     assert_int_not_equal(b->o.result, BRIGADE_RESULT_AUTO);
+    assert_int_equal(b->o.automatic, BRIGADE_AUTO_NONE);
     assert_true(FX_U(b, "bty")->rolled);
     FX_EXPECT_TOTAL(FX_U(b, "oo"), 9);
     assert_int_equal(b->o.winner, BRIGADE_SIDE_A);
@@ -286,7 +296,7 @@ static void skirmishers_contacted_by_infantry(void **state)
     column(b, "bn", BRIGADE_SIDE_A, 24);
     fx_add(&b->m, "sk", BRIGADE_SIDE_B, BRIGADE_TYPE_SKIRMISHERS, BRIGADE_CLASS_LINE, 6);
     FX_RUN(b);
-    expect_auto(b, BRIGADE_SIDE_A);
+    expect_auto(b, BRIGADE_SIDE_A, BRIGADE_AUTO_SKIRMISHERS);
     assert_int_equal(b->d.log_count, 0);
     const brigade_unit_outcome *s = FX_U(b, "sk");
     assert_int_equal(s->status, BRIGADE_STATUS_REMOVED);
@@ -311,7 +321,7 @@ static void skirmishers_contacted_by_cavalry(void **state)
     c->charging = true;
     fx_add(&b->m, "sk", BRIGADE_SIDE_A, BRIGADE_TYPE_SKIRMISHERS, BRIGADE_CLASS_LINE, 6);
     FX_RUN(b);
-    expect_auto(b, BRIGADE_SIDE_B);
+    expect_auto(b, BRIGADE_SIDE_B, BRIGADE_AUTO_SKIRMISHERS);
     assert_int_equal(b->d.log_count, 0);
     assert_int_equal(FX_U(b, "sk")->status, BRIGADE_STATUS_REMOVED);
     assert_int_equal(FX_U(b, "hus")->test.kind, BRIGADE_TEST_NONE);
@@ -327,7 +337,7 @@ static void skirmishers_contacted_by_open_order(void **state)
     fx_add(&b->m, "oo", BRIGADE_SIDE_A, BRIGADE_TYPE_OPEN_ORDER, BRIGADE_CLASS_LINE, 24);
     fx_add(&b->m, "sk", BRIGADE_SIDE_B, BRIGADE_TYPE_SKIRMISHERS, BRIGADE_CLASS_LINE, 6);
     FX_RUN(b);
-    expect_auto(b, BRIGADE_SIDE_A);
+    expect_auto(b, BRIGADE_SIDE_A, BRIGADE_AUTO_SKIRMISHERS);
     assert_int_equal(FX_U(b, "sk")->status, BRIGADE_STATUS_REMOVED);
     free(b);
 }
@@ -346,6 +356,7 @@ static void skirmishers_fight_cossacks(void **state)
     FX_RUN(b);
     assert_true(b->o.scored);
     assert_int_not_equal(b->o.result, BRIGADE_RESULT_AUTO);
+    assert_int_equal(b->o.automatic, BRIGADE_AUTO_NONE);
     FX_EXPECT_TOTAL(FX_U(b, "cos"), 7);
     FX_EXPECT_TOTAL(FX_U(b, "sk"), 3);
     assert_int_equal(b->o.difference, 4);
@@ -422,6 +433,7 @@ static void partial_retreating_fight(void **state)
     FX_RUN(b);
     assert_true(b->o.scored);
     assert_int_not_equal(b->o.result, BRIGADE_RESULT_AUTO);
+    assert_int_equal(b->o.automatic, BRIGADE_AUTO_NONE);
     assert_true(FX_U(b, "ret")->rolled);
     FX_EXPECT_ALL_USED(&b->d);
     free(b);
