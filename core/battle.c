@@ -784,13 +784,13 @@ typedef brigade_battle_error_code code_t;
 
 /* The rule a text kept in the state cites (a unit's move, a log entry):
  * `section`, the rule section players read (issue 14 point 3), in a game of
- * rules version 2 or later; `decision`, what the text cited before, in an
+ * rules version 3 or later; `decision`, what the text cited before, in an
  * older game, whose texts stay word for word so that its journal replays
  * to the snapshot hashes it had (PROTOCOL.md §8, tests/journal/fixtures). */
 static const char *text_rule(const brigade_battle *b, const char *section,
                              const char *decision)
 {
-    return b->rules_version >= 2 ? section : decision;
+    return b->rules_version >= BRIGADE_RULES_VERSION_PLAYERS ? section : decision;
 }
 
 /* "melee 2 of turn 1" for the melee id "T1.M2" (core/battle.h), into
@@ -805,11 +805,11 @@ static void melee_words(const char *id, char *out, size_t size)
 }
 
 /* A melee as a text kept in the state calls it: "melee 2 of turn 1" in a
- * game of rules version 2 or later, "melee T1.M2" in an older one (see
+ * game of rules version 3 or later, "melee T1.M2" in an older one (see
  * text_rule). */
 static void melee_called(const brigade_battle *b, const char *id, char *out, size_t size)
 {
-    if (b->rules_version >= 2)
+    if (b->rules_version >= BRIGADE_RULES_VERSION_PLAYERS)
         melee_words(id, out, size);
     else
         snprintf(out, size, "melee %s", id);
@@ -3843,17 +3843,17 @@ static const char *name_called(const brigade_battle *b, const char *name)
     } words[] = {{"pushed_back", "pushed back"},   {"square_holds", "the square holds"},
                  {"march_column", "march column"}, {"austrian_mass", "Austrian mass"},
                  {"open_order", "open order"}};
-    for (size_t i = 0; b->rules_version >= 2 && i < sizeof words / sizeof words[0]; i++)
+    for (size_t i = 0; b->rules_version >= BRIGADE_RULES_VERSION_PLAYERS && i < sizeof words / sizeof words[0]; i++)
         if (strcmp(name, words[i].name) == 0)
             return words[i].words;
     return name;
 }
 
 /* A unit as a text kept in the state calls it: its name in a game of rules
- * version 2 or later, its id in an older one (see text_rule). */
+ * version 3 or later, its id in an older one (see text_rule). */
 static const char *unit_called(const brigade_battle *b, int unit)
 {
-    return b->rules_version >= 2 ? unit_name(b, unit) : unit_id(b, unit);
+    return b->rules_version >= BRIGADE_RULES_VERSION_PLAYERS ? unit_name(b, unit) : unit_id(b, unit);
 }
 
 /* Appends formatted text at *at within out[size]. */
@@ -4125,7 +4125,7 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             e->kind == BRIGADE_BATTLE_EVENT_MELEE_FORMED ? "formed" : "reinforced", rec->round,
             brigade_terrain_name(rec->terrain));
         for (int i = 0; i < rec->member_count && i < BRIGADE_MELEE_UNITS_MAX; i++)
-            put(out, size, &at, "%s %s%s", i && b->rules_version >= 2 ? "," : "",
+            put(out, size, &at, "%s %s%s", i && b->rules_version >= BRIGADE_RULES_VERSION_PLAYERS ? "," : "",
                 unit_called(b, rec->members[i].unit),
                 rec->members[i].charging ? " (charging)" : "");
         break;
@@ -4134,7 +4134,7 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         char called[48];
         melee_called(b, e->melee.melee.id, called, sizeof called);
         put(out, size, &at, "%s: dice rolled, %s the sappers' choice", called,
-            b->rules_version >= 2 ? "waiting for" : "awaiting");
+            b->rules_version >= BRIGADE_RULES_VERSION_PLAYERS ? "waiting for" : "awaiting");
         break;
     }
     case BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN: {
@@ -4144,7 +4144,7 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         break;
     }
     case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
-        if (b->rules_version >= 2) {
+        if (b->rules_version >= BRIGADE_RULES_VERSION_PLAYERS) {
             char called[48];
             melee_words(e->result.melee_id, called, sizeof called);
             put(out, size, &at, "%s%s, %s:", e->result.overruled ? "overruled: " : "", called,
@@ -4191,6 +4191,15 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
                 e->resolved.score[1], e->resolved.difference);
         if (e->resolved.winner != BRIGADE_SIDE_NONE)
             put(out, size, &at, "side %s wins; ", brigade_side_name(e->resolved.winner));
+        /* A melee settled without dice says so and its rule, and no more
+         * of the result's wire name ("auto") in a game in players' words. */
+        if (e->resolved.automatic != BRIGADE_AUTO_NONE &&
+            b->rules_version >= BRIGADE_RULES_VERSION_PLAYERS) {
+            put(out, size, &at, "%s (%s)%s", brigade_auto_kind_text(e->resolved.automatic),
+                brigade_auto_kind_rule(e->resolved.automatic),
+                e->resolved.keep ? ", goes on next turn" : "");
+            break;
+        }
         put(out, size, &at, "%s%s", name_called(b, brigade_melee_result_name(e->resolved.result)),
             e->resolved.keep ? ", goes on next turn" : "");
         if (e->resolved.automatic != BRIGADE_AUTO_NONE)

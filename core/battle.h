@@ -64,10 +64,17 @@
 
 /* The rules a game was created under (brigade_battle.rules_version): 1, the
  * release before D34-D46, whose journals replay as they were; 2, whole turns
- * by D34-D46. The turn machine is the same for both; only what the wire
- * snapshot shows differs (PROTOCOL.md §7.1: 2 adds `rules_version` and a
- * pursuer's `pursuing`), so that an older game keeps its snapshot hashes. */
-#define BRIGADE_RULES_VERSION 2
+ * by D34-D46; 3, the same rules told in the players' words (the texts kept
+ * in the state cite rule sections, not decisions, and name units and melees
+ * in words; issue 14). The turn machine is the same for all; only what the
+ * wire snapshot shows differs (PROTOCOL.md §7.1: 2 adds `rules_version` and
+ * a pursuer's `pursuing`; 3 the words), so that an older game keeps its
+ * snapshot hashes (tests/journal/fixtures/v1, v2). */
+#define BRIGADE_RULES_VERSION 3
+/* The first version told in the players' words (issue 14): its state
+ * texts cite rule sections, and the state has the units' `strength` and
+ * `end` (PROTOCOL.md §7.1). */
+#define BRIGADE_RULES_VERSION_PLAYERS 3
 
 /* Phases of a turn, in order (turn.md §Turn); ENDED once a side has no unit
  * left in play at the start of a turn. */

@@ -87,9 +87,9 @@ static protocol_value *protocol_state_unit(const brigade_battle *battle,
     ok = ok && protocol_value_map_set_string(map, "type", brigade_troop_type_name(unit->type)) == 0;
     ok = ok && protocol_value_map_set_string(map, "class", brigade_class_name(unit->unit_class)) == 0;
     ok = ok && protocol_value_map_set_int(map, "figures", unit->figures) == 0;
-    /* The starting strength (figures at the start), from rules version 2
+    /* The starting strength (figures at the start), from rules version 3
      * on: an older game hashes as it did (PROTOCOL.md §7.1, §8). */
-    if (battle->rules_version >= 2)
+    if (battle->rules_version >= BRIGADE_RULES_VERSION_PLAYERS)
         ok = ok && protocol_value_map_set_int(map, "strength", unit->strength) == 0;
     ok = ok && protocol_value_map_set_string(map, "nation", unit->nation) == 0;
     ok = ok && protocol_value_map_set_string(map, "formation",
@@ -504,9 +504,9 @@ static protocol_value *protocol_state_build(const brigade_battle *battle, const 
                                       protocol_state_side_or_nil(battle->phasing)) == 0;
     ok = ok && protocol_value_map_set(state, "awaiting", protocol_state_seats(battle->awaiting)) == 0;
     ok = ok && protocol_value_map_set(state, "dice", protocol_state_dice_public(battle)) == 0;
-    /* Why the battle ended (PROTOCOL.md §7.1 `end`), from rules version 2
+    /* Why the battle ended (PROTOCOL.md §7.1 `end`), from rules version 3
      * on (an older game hashes as it did): nil until it has. */
-    if (ok && battle->rules_version >= 2)
+    if (ok && battle->rules_version >= BRIGADE_RULES_VERSION_PLAYERS)
         ok = protocol_state_set(state, "end", protocol_state_end(battle));
     /* The umpire's hold (PROTOCOL.md §7.1, §5.3): its reason, nil when none. */
     ok = ok && protocol_value_map_set(state, "hold",

@@ -240,7 +240,7 @@ static void test_example_a_whole_turn(void **state)
     assert_non_null(loser_note);
     assert_string_equal(winner_note, "won melee 1 of turn 1: 5e Hussards retreat");
     assert_string_equal(loser_note, "lost melee 1 of turn 1: retreat");
-    /* The log of a game of rules version 2 names the melee and the units in
+    /* The log of a game of rules version 3 names the melee and the units in
      * words (a version-1 game keeps "melee T1.M1", ids: journal_old_*). */
     char line[512];
     brigade_event_describe(&g->battle, game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_RESOLVED, 0),
@@ -459,17 +459,22 @@ static void test_target_retreats_and_loses_at_once(void **state)
     assert_int_equal(resolved->resolved.automatic, BRIGADE_AUTO_RETREATING);
     char line[512];
     brigade_event_describe(&g->battle, resolved, line, sizeof line);
-    assert_string_equal(line, "melee T1.M1: side A wins; auto: a retreating unit contacted loses "
+    assert_string_equal(line, "melee 1 of turn 1: side A wins; a retreating unit contacted loses "
                               "at once, with no dice, and keeps retreating (12.13)");
     for (int n = 0; n < 2; n++) {
         const brigade_event *r = game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, n);
         assert_non_null(r);
         brigade_event_describe(&g->battle, r, line, sizeof line);
+        /* "melee 1 of turn 1, <the unit's name>: ..." */
+        const char *unit = g->battle.units[r->result.unit].name;
+        assert_int_equal(strncmp(line, "melee 1 of turn 1, ", 19), 0);
+        assert_int_equal(strncmp(line + 19, unit, strlen(unit)), 0);
+        const char *rest = line + 19 + strlen(unit);
         if (r->result.unit == dragoons)
-            assert_non_null(strstr(line, "T1.M1 dragoons: a retreating unit contacted loses at "
-                                         "once, with no dice, and keeps retreating (12.13); loses "));
+            assert_non_null(strstr(rest, ": a retreating unit contacted loses at once, with no "
+                                         "dice, and keeps retreating (12.13); loses "));
         else
-            assert_non_null(strstr(line, "T1.M1 hussars: no dice (12.13); loses "));
+            assert_non_null(strstr(rest, ": no dice (12.13); loses "));
     }
     assert_int_equal(g->battle.melee_count, 0);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);

@@ -184,7 +184,7 @@ static void test_overrule_test_outcome_then_draw(void **state)
     assert_false(game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, 0)->result.test_imposed);
     brigade_event_describe(&g->battle, imposed, line, sizeof line);
     assert_non_null(strstr(line, "= 5: blown (the umpire's ruling)"));
-    /* The melee as overruled, in words (rules version 2): "pushed back". */
+    /* The melee as overruled, in words (rules version 3): "pushed back". */
     brigade_event_describe(&g->battle, game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_OVERRULED, 0),
                            line, sizeof line);
     assert_string_equal(line, "melee 1 of turn 1 as overruled: A 9, B 15, difference 6; side B wins; "

@@ -681,6 +681,9 @@ static void error_codes_in_words(void **unused)
         const char *words = game_display_error_words(codes[i]);
         assert_string_not_equal(words, "refused by the server");
         assert_null(strchr(words, '_')); /* words, not a code or a member name */
+    }
+}
+
 /* ------------------------------------------------------------ the end */
 
 /* A battle that ended (§7.1 state.end): the reason, then per side units in

@@ -296,7 +296,7 @@ static void test_rules_version(void **state)
     battle->rules_version = BRIGADE_RULES_VERSION;
     protocol_value *new_state = protocol_state_from_battle(battle, "g");
     assert_non_null(new_state);
-    assert_int_equal(protocol_value_int_get(member(new_state, "rules_version")), 2);
+    assert_int_equal(protocol_value_int_get(member(new_state, "rules_version")), BRIGADE_RULES_VERSION);
     unit0 = member(member(new_state, "units"), battle->units[0].id);
     assert_string_equal(text_of(unit0, "pursuing"), battle->units[1].id);
     const protocol_value *unit1 = member(member(new_state, "units"), battle->units[1].id);

@@ -226,9 +226,9 @@ STATE_KEYS = {"game", "title", "turn", "phase", "step", "phasing", "awaiting", "
 UNIT_KEYS = {"side", "name", "type", "class", "figures", "nation", "formation", "formed",
              "wavering", "status", "general", "sappers", "ranks", "defending", "terrain", "move"}
 # Present only when set (PROTOCOL.md §7.1, issue 10): the phase's reports, a
-# unit's fled_turn; a game created under rules version 2 shows rules_version,
-# the battle's end (nil until it ends, issue 14), a pursuer's quarry
-# (pursuing) and each unit's starting strength.
+# unit's fled_turn; a game created under rules version 2 shows rules_version
+# and a pursuer's quarry (pursuing); from version 3 (issue 14) the battle's
+# end (nil until it ends) and each unit's starting strength.
 STATE_OPTIONAL_KEYS = {"reports", "rules_version", "end"}
 UNIT_OPTIONAL_KEYS = {"fled_turn", "pursuing", "strength"}
 
@@ -238,7 +238,7 @@ def check_state(state, game, started=True):
           and STATE_KEYS <= set(state) <= STATE_KEYS | STATE_OPTIONAL_KEYS,
           "state members %r" % sorted(state) if isinstance(state, dict) else state)
     check(state["game"] == game, "state.game")
-    check(state.get("rules_version") == 2, "a new game's rules_version %r" %
+    check(state.get("rules_version") == 3, "a new game's rules_version %r" %
           state.get("rules_version"))
     check(state["turn"] >= 1 if started else state["turn"] == 0, "turn")
     check(state["phase"] in ("initiative", "mandatory_moves", "charge", "movement", "fire",
