@@ -231,53 +231,170 @@ static void rank_by_points(int players, const int points[], int ranked[])
 
 /* ---- Swiss --------------------------------------------------------------- */
 
-typedef struct swiss {
-    int players;
-    const tally *t;
-    int ranked[MAX];  /* everyone, by points then seed */
-    long nodes;
-    int first[HALF_TABLES]; /* the pairs found so far, the higher-ranked first */
-    int second[HALF_TABLES];
-} swiss;
-
-/* Pairs every player of `open` (README "Swiss", 3): the top one with the
- * first candidate of its preference order that leaves the rest pairable. */
-static brigade_tournament_error_code swiss_pair(swiss *s, uint64_t open, int depth)
+static uint64_t bit(int p)
 {
-    int order[MAX], n = 0;
-    for (int i = 0; i < s->players; i++)
-        if (open >> s->ranked[i] & 1)
-            order[n++] = s->ranked[i];
-    if (n == 0)
-        return BRIGADE_TOURNAMENT_OK;
-    if (++s->nodes > BRIGADE_TOURNAMENT_SEARCH_MAX)
-        return BRIGADE_TOURNAMENT_ERROR_SEARCH;
-    int top = order[0];
-    int m = 1;
-    while (m < n && s->t->points[order[m]] == s->t->points[top])
-        m++;
-    /* The preference: group[h..m-1], then group[h-1..1], then the lower groups. */
-    int candidates[MAX], c = 0;
-    int h = m / 2;
-    for (int j = h; j < m; j++)
-        if (j != 0)
-            candidates[c++] = order[j];
-    for (int j = h - 1; j >= 1; j--)
-        candidates[c++] = order[j];
-    for (int j = m; j < n; j++)
-        candidates[c++] = order[j];
-    for (int j = 0; j < c; j++) {
-        int q = candidates[j];
-        if (s->t->met[top] >> q & 1)
-            continue;
-        s->first[depth] = top;
-        s->second[depth] = q;
-        brigade_tournament_error_code code =
-            swiss_pair(s, open & ~((uint64_t)1 << top) & ~((uint64_t)1 << q), depth + 1);
-        if (code != BRIGADE_TOURNAMENT_ERROR_NO_PAIRING)
-            return code;
+    return (uint64_t)1 << p;
+}
+
+/* The working state of Edmonds' blossom algorithm on the open players;
+ * the graph's edges join two open players who have not met. */
+typedef struct matching {
+    const uint64_t *met;
+    uint64_t open;
+    int mate[MAX];   /* the partner, or -1 */
+    int parent[MAX]; /* the alternating tree: the vertex reached from, or -1 */
+    int base[MAX];   /* the base of the blossom a vertex lies in */
+    int queue[MAX];
+    bool used[MAX];  /* in the tree, on an even level */
+    bool blossom[MAX];
+} matching;
+
+/* The nearest common ancestor of the bases of a and b in the tree. */
+static int matching_ancestor(const matching *g, int a, int b)
+{
+    bool seen[MAX] = {false};
+    for (;;) {
+        a = g->base[a];
+        seen[a] = true;
+        if (g->mate[a] < 0)
+            break;
+        a = g->parent[g->mate[a]];
     }
-    return BRIGADE_TOURNAMENT_ERROR_NO_PAIRING;
+    for (;;) {
+        b = g->base[b];
+        if (seen[b])
+            return b;
+        b = g->parent[g->mate[b]];
+    }
+}
+
+/* Marks the blossom's path from v down to base b, v's odd side now
+ * reached from `child`. */
+static void matching_mark(matching *g, int v, int b, int child)
+{
+    while (g->base[v] != b) {
+        g->blossom[g->base[v]] = g->blossom[g->base[g->mate[v]]] = true;
+        g->parent[v] = child;
+        child = g->mate[v];
+        v = g->parent[g->mate[v]];
+    }
+}
+
+/* An augmenting path from the free vertex root: its other end, or -1. */
+static int matching_path(matching *g, int root, int players)
+{
+    for (int i = 0; i < players; i++) {
+        g->used[i] = false;
+        g->parent[i] = -1;
+        g->base[i] = i;
+    }
+    int head = 0, tail = 0;
+    g->used[root] = true;
+    g->queue[tail++] = root;
+    while (head < tail) {
+        int v = g->queue[head++];
+        uint64_t next = g->open & ~g->met[v] & ~bit(v);
+        for (int to = 0; to < players; to++) {
+            if (!(next & bit(to)) || g->base[v] == g->base[to] || g->mate[v] == to)
+                continue;
+            if (to == root || (g->mate[to] >= 0 && g->parent[g->mate[to]] >= 0)) {
+                int b = matching_ancestor(g, v, to);
+                memset(g->blossom, 0, sizeof g->blossom);
+                matching_mark(g, v, b, to);
+                matching_mark(g, to, b, v);
+                for (int i = 0; i < players; i++) {
+                    if ((g->open & bit(i)) && g->blossom[g->base[i]]) {
+                        g->base[i] = b;
+                        if (!g->used[i]) {
+                            g->used[i] = true;
+                            g->queue[tail++] = i;
+                        }
+                    }
+                }
+            } else if (g->parent[to] < 0) {
+                g->parent[to] = v;
+                if (g->mate[to] < 0)
+                    return to;
+                g->used[g->mate[to]] = true;
+                g->queue[tail++] = g->mate[to];
+            }
+        }
+    }
+    return -1;
+}
+
+/* Whether the players of `open` can all be paired with players of `open`
+ * they have not met (a perfect matching exists; Edmonds 1965). */
+static bool pairable(const uint64_t met[], int players, uint64_t open)
+{
+    int open_count = 0;
+    for (int p = 0; p < players; p++) {
+        if (!(open & bit(p)))
+            continue;
+        open_count++;
+        if ((open & ~met[p] & ~bit(p)) == 0)
+            return false; /* p has met every other open player */
+    }
+    if (open_count % 2 != 0)
+        return false;
+    matching g = {.met = met, .open = open};
+    for (int p = 0; p < players; p++)
+        g.mate[p] = -1;
+    for (int p = 0; p < players; p++) {
+        if (!(open & bit(p)) || g.mate[p] >= 0)
+            continue;
+        int v = matching_path(&g, p, players);
+        if (v < 0)
+            return false; /* p stays free: no perfect matching */
+        while (v >= 0) {
+            int pv = g.parent[v], after = g.mate[pv];
+            g.mate[v] = pv;
+            g.mate[pv] = v;
+            v = after;
+        }
+    }
+    return true;
+}
+
+/*
+ * Pairs the players of `open` (README "Swiss", 3), which pairable() has
+ * accepted: the top one with the first candidate of its preference order
+ * that leaves the rest pairable, and so on down. Writes the pairs, the
+ * higher-ranked first, into first[] and second[].
+ */
+static void swiss_pair(const tally *t, int players, const int ranked[], uint64_t open,
+                       int first[], int second[])
+{
+    for (int depth = 0; open != 0; depth++) {
+        int order[MAX], n = 0;
+        for (int i = 0; i < players; i++)
+            if (open & bit(ranked[i]))
+                order[n++] = ranked[i];
+        int top = order[0];
+        int m = 1;
+        while (m < n && t->points[order[m]] == t->points[top])
+            m++;
+        /* The preference: group[h..m-1], group[h-1..1], the lower groups. */
+        int candidates[MAX], c = 0;
+        int h = m / 2;
+        for (int j = h; j < m; j++)
+            if (j != 0)
+                candidates[c++] = order[j];
+        for (int j = h - 1; j >= 1; j--)
+            candidates[c++] = order[j];
+        for (int j = m; j < n; j++)
+            candidates[c++] = order[j];
+        for (int j = 0; j < c; j++) {
+            int q = candidates[j];
+            uint64_t rest = open & ~bit(top) & ~bit(q);
+            if (!(t->met[top] & bit(q)) && pairable(t->met, players, rest)) {
+                first[depth] = top;
+                second[depth] = q;
+                open = rest;
+                break;
+            }
+        }
+    }
 }
 
 /* The side a player had in its game before position *at of the history
@@ -325,36 +442,29 @@ brigade_tournament_swiss(int players, const brigade_tournament_game *history,
                     error))
         return error->code;
 
-    swiss s = {.players = players, .t = &t, .nodes = 0};
-    rank_by_points(players, t.points, s.ranked);
-    uint64_t everyone = players == 64 ? ~(uint64_t)0 : ((uint64_t)1 << players) - 1;
+    int ranked[MAX];
+    rank_by_points(players, t.points, ranked);
+    uint64_t open = players == MAX ? ~(uint64_t)0 : bit(players) - 1;
     int bye = BRIGADE_TOURNAMENT_NONE;
-    brigade_tournament_error_code code = BRIGADE_TOURNAMENT_ERROR_NO_PAIRING;
-    if (players % 2 == 0) {
-        code = swiss_pair(&s, everyone, 0);
-    } else {
+    if (players % 2 != 0) {
         /* The bye: from the lowest-ranked up, the first without a bye who
          * leaves the others pairable. */
-        for (int i = players - 1; i >= 0 && code == BRIGADE_TOURNAMENT_ERROR_NO_PAIRING; i--) {
-            int p = s.ranked[i];
-            if (t.byes[p] > 0)
-                continue;
-            code = swiss_pair(&s, everyone & ~((uint64_t)1 << p), 0);
-            if (code == BRIGADE_TOURNAMENT_OK)
-                bye = p;
-        }
+        for (int i = players - 1; i >= 0 && bye == BRIGADE_TOURNAMENT_NONE; i--)
+            if (t.byes[ranked[i]] == 0 && pairable(t.met, players, open & ~bit(ranked[i])))
+                bye = ranked[i];
+        if (bye != BRIGADE_TOURNAMENT_NONE)
+            open &= ~bit(bye);
     }
-    if (code == BRIGADE_TOURNAMENT_ERROR_SEARCH)
-        return error_set(error, code, "the Swiss search gave up after %ld nodes",
-                         BRIGADE_TOURNAMENT_SEARCH_MAX);
-    if (code != BRIGADE_TOURNAMENT_OK)
-        return error_set(error, code,
+    if ((players % 2 != 0 && bye == BRIGADE_TOURNAMENT_NONE) || !pairable(t.met, players, open))
+        return error_set(error, BRIGADE_TOURNAMENT_ERROR_NO_PAIRING,
                          "no pairing of %d players after %zu games avoids a repeated pairing%s",
                          players, history_count, players % 2 ? " and a second bye" : "");
+    int first[HALF_TABLES], second[HALF_TABLES];
+    swiss_pair(&t, players, ranked, open, first, second);
 
     size_t pairs = (size_t)players / 2;
     for (size_t i = 0; i < pairs; i++) {
-        int p = s.first[i], q = s.second[i];
+        int p = first[i], q = second[i];
         out[i] = side_a_for(&t, history, history_count, p, q) ? (brigade_tournament_pair){p, q}
                                                               : (brigade_tournament_pair){q, p};
     }
@@ -432,7 +542,6 @@ const char *brigade_tournament_error_name(brigade_tournament_error_code code)
     case BRIGADE_TOURNAMENT_ERROR_HISTORY: return "history";
     case BRIGADE_TOURNAMENT_ERROR_SPACE: return "space";
     case BRIGADE_TOURNAMENT_ERROR_NO_PAIRING: return "no_pairing";
-    case BRIGADE_TOURNAMENT_ERROR_SEARCH: return "search";
     }
     return "unknown";
 }

@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 
-/* Most players in a tournament (the Swiss search keeps sets as 64-bit masks). */
+/* Most players in a tournament (the Swiss keeps sets of players as 64-bit masks). */
 #define BRIGADE_TOURNAMENT_PLAYERS_MAX 64
 /* Fewest players: two. */
 #define BRIGADE_TOURNAMENT_PLAYERS_MIN 2
@@ -32,8 +32,6 @@
 #define BRIGADE_TOURNAMENT_WIN_HALVES 2
 #define BRIGADE_TOURNAMENT_DRAW_HALVES 1
 #define BRIGADE_TOURNAMENT_BYE_HALVES 2
-/* Nodes the Swiss search may visit before it gives up (README "Swiss", 5). */
-#define BRIGADE_TOURNAMENT_SEARCH_MAX 1000000L
 
 /* The result of one game of a round. */
 typedef enum brigade_tournament_result {
@@ -78,8 +76,7 @@ typedef enum brigade_tournament_error_code {
     BRIGADE_TOURNAMENT_ERROR_ROUND,      /* round number out of range */
     BRIGADE_TOURNAMENT_ERROR_HISTORY,    /* a game of the history is malformed (the message says which) */
     BRIGADE_TOURNAMENT_ERROR_SPACE,      /* the output array is too small */
-    BRIGADE_TOURNAMENT_ERROR_NO_PAIRING, /* Swiss: no pairing without a repeat or a second bye */
-    BRIGADE_TOURNAMENT_ERROR_SEARCH      /* Swiss: gave up after BRIGADE_TOURNAMENT_SEARCH_MAX nodes */
+    BRIGADE_TOURNAMENT_ERROR_NO_PAIRING  /* Swiss: no pairing without a repeat or a second bye */
 } brigade_tournament_error_code;
 
 typedef struct brigade_tournament_error {
@@ -114,8 +111,9 @@ brigade_tournament_round_robin(int players, int round, brigade_tournament_pair *
  * score group who has not had one, sides by the side rule. Writes
  * (players + 1) / 2 pairs into out[0..], from the top, the bye last;
  * *count gets the number written. Errors: PLAYERS, HISTORY, SPACE,
- * NO_PAIRING (every way to pair repeats a game or gives a second bye),
- * SEARCH; then out and *count are unchanged.
+ * NO_PAIRING (every way to pair repeats a game or gives a second bye);
+ * then out and *count are unchanged. Time: a few perfect-matching tests
+ * (Edmonds' blossom algorithm, at most 64^3 steps each) per pair.
  */
 brigade_tournament_error_code
 brigade_tournament_swiss(int players, const brigade_tournament_game *history,

@@ -147,6 +147,42 @@ static void round_robin_5(void **state)
     }
 }
 
+/* Every size 2..64: each round seats every player once (or gives the one
+ * bye), and over the rounds every pair meets exactly once. */
+static void round_robin_every_size(void **state)
+{
+    (void)state;
+    for (int n = 2; n <= BRIGADE_TOURNAMENT_PLAYERS_MAX; n++) {
+        static int met[64][64];
+        memset(met, 0, sizeof met);
+        int rounds = brigade_tournament_round_robin_rounds(n);
+        assert_int_equal(rounds, n % 2 == 0 ? n - 1 : n);
+        for (int r = 1; r <= rounds; r++) {
+            brigade_tournament_pair out[32];
+            size_t count = 0;
+            assert_int_equal(brigade_tournament_round_robin(n, r, out, 32, &count, NULL),
+                             BRIGADE_TOURNAMENT_OK);
+            assert_int_equal(count, (size_t)(n + 1) / 2);
+            int seen[64] = {0};
+            for (size_t i = 0; i < count; i++) {
+                seen[out[i].a]++;
+                if (out[i].b == NONE) {
+                    assert_int_equal(i, count - 1); /* the bye last */
+                    continue;
+                }
+                seen[out[i].b]++;
+                met[out[i].a][out[i].b]++;
+                met[out[i].b][out[i].a]++;
+            }
+            for (int p = 0; p < n; p++)
+                assert_int_equal(seen[p], 1);
+        }
+        for (int p = 0; p < n; p++)
+            for (int q = 0; q < n; q++)
+                assert_int_equal(met[p][q], p == q ? 0 : 1);
+    }
+}
+
 /* Bad calls: a clear code and message; out and count unchanged. */
 static void round_robin_bad_input(void **state)
 {
@@ -314,7 +350,8 @@ static void swiss_floats_past_met(void **state)
 }
 
 /*
- * The search goes back on a choice. Eight players after three rounds:
+ * A choice refused because of what it leaves below. Eight players after
+ * three rounds:
  *   R1: 1 beats 0, 2-3 drawn, 4 beats 7, 6 beats 5
  *   R2: 0-7 drawn, 3-5 drawn, 6 beats 4 (B wins), 2 beats 1 (B wins)
  *   R3: 7 beats 3, 4-1 drawn, 6-0 drawn, 2 beats 5
@@ -327,7 +364,7 @@ static void swiss_floats_past_met(void **state)
  * played A, B, A: higher seed, 2-6. 7 fewer than 1: 7-1. 3 fewer than 4:
  * 3-4. 5 fewer than 0: 5-0.
  */
-static void swiss_search_goes_back(void **state)
+static void swiss_choice_leaves_a_pairing(void **state)
 {
     (void)state;
     static const brigade_tournament_game history[] = {
@@ -343,10 +380,9 @@ static void swiss_search_goes_back(void **state)
  * Six players after three rounds (all drawn): R1 5-1 0-2 3-4, R2 5-2 0-3
  * 1-4, R3 5-3 0-1 2-4. Everyone still has two opponents not met, but
  * those split into two triangles, {0,4,5} and {1,2,3}: whoever 0 takes
- * (4 or 5), the third of its triangle is left with no one. The search
- * tries each choice and reports no pairing.
+ * (4 or 5), the third of its triangle is left with no one. No pairing.
  */
-static void swiss_no_repeat_fails_after_search(void **state)
+static void swiss_no_repeat_fails_two_triangles(void **state)
 {
     (void)state;
     static const brigade_tournament_game history[] = {
@@ -414,6 +450,62 @@ static void swiss_bad_history(void **state)
         assert_int_equal(brigade_tournament_standings(4, cases[i].games, 2, line, 4, &error),
                          BRIGADE_TOURNAMENT_ERROR_HISTORY);
         assert_int_equal(line[0].player, 7);
+    }
+}
+
+/*
+ * Swiss tournaments of 2..24 players run until no round can be paired,
+ * the higher seed always winning, or every game drawn: each round seats
+ * every player once, no pair meets twice, nobody has two byes, the run
+ * never lasts longer than a full round robin, and with 4 or more players
+ * it lasts at least 3 rounds (4 players: the third round is the one
+ * pairing left; an even field of 6 or more: after two rounds each player
+ * still has n - 3 >= n / 2 opponents not met, so a third round exists by
+ * Dirac's theorem; the odd fields here reach it too).
+ */
+static void swiss_runs_to_the_end(void **state)
+{
+    (void)state;
+    static brigade_tournament_game history[24 * 24];
+    for (int drawn = 0; drawn <= 1; drawn++) {
+        for (int n = 2; n <= 24; n++) {
+            static int met[24][24];
+            memset(met, 0, sizeof met);
+            int byes[24] = {0};
+            size_t games = 0;
+            int round = 0;
+            for (;;) {
+                brigade_tournament_pair out[12];
+                size_t count = 0;
+                brigade_tournament_error error;
+                brigade_tournament_error_code code =
+                    brigade_tournament_swiss(n, history, games, out, 12, &count, &error);
+                if (code == BRIGADE_TOURNAMENT_ERROR_NO_PAIRING)
+                    break;
+                assert_int_equal(code, BRIGADE_TOURNAMENT_OK);
+                round++;
+                assert_int_equal(count, (size_t)(n + 1) / 2);
+                int seen[24] = {0};
+                for (size_t i = 0; i < count; i++) {
+                    brigade_tournament_game g = {round, out[i].a, out[i].b, BYE};
+                    seen[out[i].a]++;
+                    if (out[i].b == NONE) {
+                        assert_int_equal(++byes[out[i].a], 1);
+                    } else {
+                        seen[out[i].b]++;
+                        assert_int_equal(++met[out[i].a][out[i].b], 1);
+                        met[out[i].b][out[i].a]++;
+                        g.result = drawn ? DRAW : out[i].a < out[i].b ? A_WINS : B_WINS;
+                    }
+                    history[games++] = g;
+                }
+                for (int p = 0; p < n; p++)
+                    assert_int_equal(seen[p], 1);
+            }
+            assert_true(round <= brigade_tournament_round_robin_rounds(n));
+            if (n >= 4)
+                assert_true(round >= 3);
+        }
     }
 }
 
@@ -526,15 +618,17 @@ int main(void)
         cmocka_unit_test(round_robin_6),
         cmocka_unit_test(round_robin_8),
         cmocka_unit_test(round_robin_5),
+        cmocka_unit_test(round_robin_every_size),
         cmocka_unit_test(round_robin_bad_input),
         cmocka_unit_test(swiss_8_three_rounds),
         cmocka_unit_test(swiss_7_byes),
         cmocka_unit_test(swiss_no_repeat_fails),
         cmocka_unit_test(swiss_floats_past_met),
-        cmocka_unit_test(swiss_search_goes_back),
-        cmocka_unit_test(swiss_no_repeat_fails_after_search),
+        cmocka_unit_test(swiss_choice_leaves_a_pairing),
+        cmocka_unit_test(swiss_no_repeat_fails_two_triangles),
         cmocka_unit_test(swiss_no_second_bye),
         cmocka_unit_test(swiss_bad_history),
+        cmocka_unit_test(swiss_runs_to_the_end),
         cmocka_unit_test(standings_sonneborn_decides),
         cmocka_unit_test(standings_buchholz_decides),
         cmocka_unit_test(standings_byes),
