@@ -360,7 +360,9 @@ static bool pairable(const uint64_t met[], int players, uint64_t open)
  * Pairs the players of `open` (README "Swiss", 3), which pairable() has
  * accepted: the top one with the first candidate of its preference order
  * that leaves the rest pairable, and so on down. Writes the pairs, the
- * higher-ranked first, into first[] and second[].
+ * higher-ranked first, into first[] and second[]. Each step finds a
+ * candidate: in a perfect matching of a pairable `open` the top player
+ * has a partner it has not met, and the rest is pairable without them.
  */
 static void swiss_pair(const tally *t, int players, const int ranked[], uint64_t open,
                        int first[], int second[])
