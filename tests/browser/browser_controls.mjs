@@ -738,8 +738,8 @@ async function umpirePanel(page, show, sent, shoot) {
 
 // What a player types survives the umpire's hold and release (the form
 // goes while held and comes back filled in, focus and caret kept); a
-// charge declared by mistake is withdrawn (withdraw_charge: this branch's
-// server does not take it yet, so only the message sent is checked); the
+// charge declared by mistake is withdrawn (withdraw_charge: here the
+// message sent; browser_play withdraws one through the real server); the
 // overrule offers "the square holds" only for a square against cavalry
 // (D13, D25); the end of the battle, with and without state.end.
 async function heldWithdrawnEnded(page, show, sent, shoot) {

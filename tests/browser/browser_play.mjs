@@ -394,6 +394,7 @@ async function play(browser, server, base) {
 
   let fought = null;
   let refusalChecked = false;
+  let withdrawChecked = false;
   let offlineChecked = false;
   let dropped = false;
   let held = false;
@@ -486,6 +487,25 @@ async function play(browser, server, base) {
     // A unit that has declared is not offered again (the server refuses a second charge).
     await pages.A.waitForFunction(() => !document.querySelector('#charge-unit option[value="hussars"]'), null, { timeout: STEP_MS })
       .catch(() => { throw new Failure(`${label}: the hussars are offered a second charge`); });
+    if (!withdrawChecked) {
+      // A charge declared by mistake is withdrawn before done (the real
+      // server's withdraw_charge): the log says so, the hussars may charge
+      // again, and do.
+      await act(pages.A, '#withdraw-hussars', `${label} A withdraws the hussars' charge`);
+      await pages.A.waitForSelector('#charge-unit option[value="hussars"]', { state: 'attached', timeout: STEP_MS })
+        .catch(() => { throw new Failure(`${label}: the hussars may not charge again after the withdrawal`); });
+      for (const [name, page] of Object.entries({ A: pages.A, B: pages.B })) {
+        await page.waitForFunction(() => (document.getElementById('log')?.textContent || '').includes('withdrawn'), null, { timeout: STEP_MS })
+          .catch(() => { throw new Failure(`${label}: ${name}'s log does not say the charge was withdrawn`); });
+      }
+      await pages.A.selectOption('#charge-unit', 'hussars');
+      await pages.A.selectOption('#charge-target', 'dragoons');
+      await pages.A.selectOption('#charge-facing', 'front');
+      await act(pages.A, '#charge-submit', `${label} A charges again`);
+      await pages.A.waitForFunction(() => !document.querySelector('#charge-unit option[value="hussars"]'), null, { timeout: STEP_MS })
+        .catch(() => { throw new Failure(`${label}: the hussars' second declaration was not taken`); });
+      withdrawChecked = true;
+    }
     if (!dropped) {
       // Drop the spectator's connection: it must say so, reconnect by itself
       // and catch up with what it missed (checked at the end).
