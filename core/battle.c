@@ -1608,7 +1608,7 @@ static code_t unit_test_take(machine *m, int unit, brigade_test_kind kind,
     if (d.code != BRIGADE_BATTLE_OK)
         return d.code;
     if (rc != BRIGADE_MELEE_OK)
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "the test of '%s': %s", u->id,
+        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "the test of '%s': %s", u->name,
                     error.message);
     brigade_event e;
     event_init(&e, BRIGADE_BATTLE_EVENT_TEST_TAKEN);
@@ -1777,26 +1777,26 @@ static code_t charge_check(machine *m, int unit, int target, bool counter, bool 
     const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
 
     if (!brigade_battle_unit_in_play(u))
-        return fail(m, bad, "unit '%s' is out of play (%s)", u->id, brigade_status_name(u->status));
+        return fail(m, bad, "unit '%s' is out of play (%s)", u->name, brigade_status_name(u->status));
     if (!brigade_battle_unit_in_play(t))
-        return fail(m, bad, "unit '%s' is out of play (%s) and may not be charged", t->id,
+        return fail(m, bad, "unit '%s' is out of play (%s) and may not be charged", t->name,
                     brigade_status_name(t->status));
     if (t->side == u->side)
-        return fail(m, bad, "unit '%s' may not %s unit '%s' of its own side", u->id, verb, t->id);
+        return fail(m, bad, "unit '%s' may not %s unit '%s' of its own side", u->name, verb, t->name);
     int melee = brigade_battle_unit_melee(b, unit);
     if (melee >= 0)
-        return fail(m, bad, "unit '%s' is in melee %s and may not %s", u->id, b->melees[melee].id,
+        return fail(m, bad, "unit '%s' is in melee %s and may not %s", u->name, b->melees[melee].id,
                     verb);
     switch (u->status) {
     case BRIGADE_STATUS_BLOWN:
-        return fail(m, bad, "unit '%s' is blown cavalry and may not %s (12.24)", u->id, verb);
+        return fail(m, bad, "unit '%s' is blown cavalry and may not %s (12.24)", u->name, verb);
     case BRIGADE_STATUS_BROKEN:
-        return fail(m, bad, "unit '%s' is broken and may not %s (the charge rules)", u->id, verb);
+        return fail(m, bad, "unit '%s' is broken and may not %s (the charge rules)", u->name, verb);
     case BRIGADE_STATUS_RETREATING:
-        return fail(m, bad, "unit '%s' is retreating and may not %s (the charge rules)", u->id,
+        return fail(m, bad, "unit '%s' is retreating and may not %s (the charge rules)", u->name,
                     verb);
     case BRIGADE_STATUS_PUSHED_BACK:
-        return fail(m, bad, "unit '%s' is pushed back and may not %s (12.19)", u->id, verb);
+        return fail(m, bad, "unit '%s' is pushed back and may not %s (12.19)", u->name, verb);
     default:
         break;
     }
@@ -1804,40 +1804,40 @@ static code_t charge_check(machine *m, int unit, int target, bool counter, bool 
      * (12.16: artillery fights where it stands), and a square stands to
      * receive cavalry; neither charges nor counter-charges. */
     if (u->type == BRIGADE_TYPE_ARTILLERY)
-        return fail(m, bad, "unit '%s' is artillery and may not %s (default, 12.16)", u->id, verb);
+        return fail(m, bad, "unit '%s' is artillery and may not %s (default, 12.16)", u->name, verb);
     if (u->formation == BRIGADE_FORMATION_SQUARE)
-        return fail(m, bad, "unit '%s' is in square and may not %s (default)", u->id, verb);
+        return fail(m, bad, "unit '%s' is in square and may not %s (default)", u->name, verb);
     /* D38, 12.24 f: a pursuing unit declares no charge, counter-charge or
      * reinforcement but its uncontrolled charge, once it has no enemy to
      * pursue. */
     if (u->status == BRIGADE_STATUS_PURSUING && !uncontrolled) {
         if (brigade_battle_has_enemy_to_pursue(b, unit))
-            return fail(m, bad, "'%s' is pursuing '%s' and may not %s (12.24 f)", u->id,
-                        b->units[u->pursuit_of].id, verb);
+            return fail(m, bad, "'%s' is pursuing '%s' and may not %s (12.24 f)", u->name,
+                        b->units[u->pursuit_of].name, verb);
         return fail(m, bad,
                     "'%s' is pursuing with no enemy left to pursue: its only charge is the "
                     "uncontrolled charge at the nearest enemy in sight (12.24 f)",
-                    u->id);
+                    u->name);
     }
     /* D26: unformed units may not charge, except pursuing cavalry making
      * its uncontrolled charge (12.24 f); a counter-charge needs a formed unit. */
     if (!u->formed && !uncontrolled)
-        return fail(m, bad, "unit '%s' is unformed and may not %s", u->id, verb);
+        return fail(m, bad, "unit '%s' is unformed and may not %s", u->name, verb);
     if (brigade_type_is_cavalry(u->type)) {
         if (t->terrain == BRIGADE_TERRAIN_BUA)
             return fail(m, bad,
                         "unit '%s' is cavalry and no cavalry may charge a built-up area (12.11)",
-                        u->id);
+                        u->name);
         if (t->terrain == BRIGADE_TERRAIN_ROUGH && u->type != BRIGADE_TYPE_COSSACKS)
             return fail(m, bad,
                         "unit '%s' is cavalry and only Cossacks may charge into rough terrain "
                         "(12.11)",
-                        u->id);
+                        u->name);
     }
     if (unit_defends_bua(u) && t->terrain != BRIGADE_TERRAIN_BUA)
         return fail(m, bad,
                     "unit '%s' defends a built-up area and may not %s unit '%s' outside it (12.9)",
-                    u->id, verb, t->id);
+                    u->name, verb, t->name);
     return BRIGADE_BATTLE_OK;
 }
 
@@ -1890,12 +1890,12 @@ static code_t declare_charge(machine *m, brigade_side seat, const brigade_comman
     const brigade_battle_unit *u = &b->units[unit];
     const brigade_battle_unit *t = &b->units[target];
     if (u->side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->id,
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
                     brigade_side_name(u->side));
     if ((unsigned)c->facing > BRIGADE_FACING_REAR)
         return fail(m, bad, "unknown facing");
     if (unit_is_charger(b, unit))
-        return fail(m, bad, "unit '%s' has already declared a charge this turn", u->id);
+        return fail(m, bad, "unit '%s' has already declared a charge this turn", u->name);
     if (b->charge_count >= BRIGADE_BATTLE_CHARGES_MAX)
         return fail(m, bad, "at most %d charges may be declared in a turn",
                     BRIGADE_BATTLE_CHARGES_MAX);
@@ -1903,35 +1903,35 @@ static code_t declare_charge(machine *m, brigade_side seat, const brigade_comman
     int target_melee = brigade_battle_unit_melee(b, target);
     if (c->reinforce && target_melee < 0)
         return fail(m, bad, "unit '%s' is in no melee: there is nothing to reinforce (12.8)",
-                    t->id);
+                    t->name);
     if (!c->reinforce && target_melee >= 0)
         return fail(m, bad, "unit '%s' is in melee %s: a charge on it reinforces the melee (12.8)",
-                    t->id, b->melees[target_melee].id);
+                    t->name, b->melees[target_melee].id);
     TRY(charge_check(m, unit, target, false, false));
     if (c->leading) {
         if (u->general_role == BRIGADE_GENERAL_NONE)
-            return fail(m, bad, "unit '%s' has no general to lead its charge (12.4)", u->id);
+            return fail(m, bad, "unit '%s' has no general to lead its charge (12.4)", u->name);
         if (u->general_role == BRIGADE_GENERAL_REGIMENTAL)
             return fail(m, bad,
                         "the general of unit '%s' is a regimental commander and may not lead "
                         "a charge (12.4)",
-                        u->id);
+                        u->name);
         if (u->general_rating == BRIGADE_RATING_POOR)
             return fail(m, bad, "the general of unit '%s' is poor and may not lead a charge (12.4)",
-                        u->id);
+                        u->name);
     }
     if (c->sappers) {
         if (!brigade_type_is_infantry(u->type))
-            return fail(m, bad, "unit '%s' is not infantry and may not use sappers (12.10)", u->id);
+            return fail(m, bad, "unit '%s' is not infantry and may not use sappers (12.10)", u->name);
         if (!u->sappers)
             return fail(m, bad, "unit '%s' has no unused sappers of its brigade (12.10)",
-                        u->id);
+                        u->name);
         if (t->defending != BRIGADE_DEFENDING_FORTIFIED || t->terrain != BRIGADE_TERRAIN_BUA)
             return fail(m, bad,
                         "sappers only serve against a castle, church or fortified building "
                         "(12.10), and unit '%s' defends %s; declare the charge without "
                         "sappers",
-                        t->id,
+                        t->name,
                         t->defending == BRIGADE_DEFENDING_BUILDING ? "a building, not a fortified one"
                         : t->defending == BRIGADE_DEFENDING_COVER  ? "cover, not a fortification"
                                                                    : "no position");
@@ -2005,10 +2005,10 @@ static code_t respond(machine *m, brigade_side seat, const brigade_command *c)
         return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     const brigade_battle_unit *u = &b->units[unit];
     if (u->side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->id,
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
                     brigade_side_name(u->side));
     if (!unit_owes_answer(b, unit))
-        return fail(m, bad, "unit '%s' has no charge to answer", u->id);
+        return fail(m, bad, "unit '%s' has no charge to answer", u->name);
     int first = -1;
     for (int i = 0; i < b->charge_count && first < 0; i++)
         if (b->charges[i].target == unit && !b->charges[i].reinforce)
@@ -2611,20 +2611,20 @@ static code_t report_unit(machine *m, brigade_side seat, brigade_report_kind kin
         return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", id);
     const brigade_battle_unit *u = &m->work.units[*unit];
     if (u->side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->id,
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
                     brigade_side_name(u->side));
     if (!brigade_battle_unit_in_play(u))
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "unit '%s' is out of play (%s)", u->id,
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "unit '%s' is out of play (%s)", u->name,
                     brigade_status_name(u->status));
     const brigade_report *r = report_of_unit(&m->work, kind, *unit);
     if (r != NULL && r->state == BRIGADE_REPORT_REJECTED)
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
                     "report %d on '%s' was rejected in this phase (%s): it is not made again "
                     "until the next",
-                    r->number, u->id, r->ruling[0] ? r->ruling : r->contest);
+                    r->number, u->name, r->ruling[0] ? r->ruling : r->contest);
     if (r != NULL)
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
-                    "'%s' has been reported already in this phase (report %d)", u->id, r->number);
+                    "'%s' has been reported already in this phase (report %d)", u->name, r->number);
     return BRIGADE_BATTLE_OK;
 }
 
@@ -2637,7 +2637,7 @@ static code_t rally(machine *m, brigade_side seat, const brigade_command *c)
     const brigade_battle_unit *u = &m->work.units[unit];
     if (u->status != BRIGADE_STATUS_BROKEN)
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
-                    "'%s' is %s, not broken: only a broken unit rallies (12.19 a)", u->id,
+                    "'%s' is %s, not broken: only a broken unit rallies (12.19 a)", u->name,
                     brigade_status_name(u->status));
     /* Broken before this turn's Mandatory moves, it made its broken move
      * then; broken since, it has made none yet. */
@@ -2645,7 +2645,7 @@ static code_t rally(machine *m, brigade_side seat, const brigade_command *c)
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
                     "'%s' has made no broken move since it broke: it may rally in the Morale "
                     "phase of a turn in which it made one (12.19 a)",
-                    u->id);
+                    u->name);
     return report_add(m, seat, BRIGADE_REPORT_RALLY, unit, -1, BRIGADE_FACING_FRONT,
                       BRIGADE_REPORT_STANDS);
 }
@@ -2659,19 +2659,19 @@ static code_t reform(machine *m, brigade_side seat, const brigade_command *c)
     const brigade_battle_unit *u = &m->work.units[unit];
     const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
     if (u->formed)
-        return fail(m, bad, "'%s' is formed: there is nothing to reform", u->id);
+        return fail(m, bad, "'%s' is formed: there is nothing to reform", u->name);
     if (u->status == BRIGADE_STATUS_BLOWN)
         return fail(m, bad,
                     "'%s' is blown: it falls back in this Movement phase and may reform from "
                     "the next one (12.24)",
-                    u->id);
+                    u->name);
     if (u->status != BRIGADE_STATUS_NORMAL)
         return fail(m, bad, "'%s' is %s: only a unit that is not pursuing, fleeing or pushed "
                             "back reforms",
-                    u->id, brigade_status_name(u->status));
+                    u->name, brigade_status_name(u->status));
     int melee = brigade_battle_unit_melee(&m->work, unit);
     if (melee >= 0)
-        return fail(m, bad, "'%s' is in melee %s and may not reform", u->id,
+        return fail(m, bad, "'%s' is in melee %s and may not reform", u->name,
                     m->work.melees[melee].id);
     return report_add(m, seat, BRIGADE_REPORT_REFORM, unit, -1, BRIGADE_FACING_FRONT,
                       BRIGADE_REPORT_STANDS);
@@ -2692,12 +2692,12 @@ static code_t uncontrolled_charge(machine *m, brigade_side seat, const brigade_c
         return fail(m, bad,
                     "'%s' is not pursuing: only a pursuing unit makes the uncontrolled charge "
                     "(12.24 f)",
-                    u->id);
+                    u->name);
     if (brigade_battle_has_enemy_to_pursue(b, unit))
         return fail(m, bad,
                     "'%s' is pursuing '%s', which it still follows: the uncontrolled charge comes "
                     "only when there is no enemy left to pursue (12.24 f)",
-                    u->id, b->units[u->pursuit_of].id);
+                    u->name, b->units[u->pursuit_of].name);
     if ((unsigned)c->facing > BRIGADE_FACING_REAR)
         return fail(m, bad, "unknown facing");
     int target = -1;
@@ -2785,33 +2785,33 @@ static code_t contact(machine *m, brigade_side seat, const brigade_command *c)
         return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     const brigade_battle_unit *u = &b->units[unit];
     if (u->side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->id,
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
                     brigade_side_name(u->side));
     if (!brigade_battle_unit_in_play(u) || u->status != BRIGADE_STATUS_PURSUING)
         return fail(m, bad, "'%s' is not pursuing: only a pursuer reports contact in its pursuit "
                             "(12.24, 12.25)",
-                    u->id);
+                    u->name);
     if (!brigade_battle_has_enemy_to_pursue(b, unit))
         return fail(m, bad,
                     "'%s' has no fleeing enemy to follow this turn, so its pursuit reaches "
                     "nobody (12.24 f)",
-                    u->id);
+                    u->name);
     int target = brigade_battle_unit_find(b, c->target);
     if (target < 0)
         return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->target);
     const brigade_battle_unit *t = &b->units[target];
     const brigade_battle_unit *p = &b->units[u->pursuit_of];
     if (t->side == seat)
-        return fail(m, bad, "'%s' is a unit of side %s's: a pursuer contacts enemies", t->id,
+        return fail(m, bad, "'%s' is a unit of side %s's: a pursuer contacts enemies", t->name,
                     brigade_side_name(seat));
     if (!brigade_battle_unit_in_play(t))
-        return fail(m, bad, "unit '%s' is out of play (%s)", t->id, brigade_status_name(t->status));
+        return fail(m, bad, "unit '%s' is out of play (%s)", t->name, brigade_status_name(t->status));
     if (t->status == BRIGADE_STATUS_PUSHED_BACK)
         return fail(m, bad, "'%s' is pushed back: a pursuit never contacts a pushed-back unit (12.25)",
-                    t->id);
+                    t->name);
     int melee = brigade_battle_unit_melee(b, target);
     if (melee >= 0)
-        return fail(m, bad, "'%s' is in melee %s: a pursuit contacts no unit in a melee", t->id,
+        return fail(m, bad, "'%s' is in melee %s: a pursuit contacts no unit in a melee", t->name,
                     b->melees[melee].id);
     /* One contact a pursuit; Cossacks finish their move past skirmishers. */
     for (int i = 0; i < b->report_count; i++) {
@@ -2820,18 +2820,18 @@ static code_t contact(machine *m, brigade_side seat, const brigade_command *c)
             continue;
         if (r->state == BRIGADE_REPORT_REJECTED && r->target == target)
             return fail(m, bad, "report %d, '%s' reaching '%s', was rejected in this phase",
-                        r->number, u->id, b->units[target].id);
+                        r->number, u->name, b->units[target].id);
         if (r->state == BRIGADE_REPORT_REJECTED)
             continue;
         bool past_skirmishers = b->units[r->target].type == BRIGADE_TYPE_SKIRMISHERS &&
                                 r->target != u->pursuit_of;
         if (!(past_skirmishers && u->type == BRIGADE_TYPE_COSSACKS))
             return fail(m, bad, "'%s' has reported its contact in this phase already (report %d)",
-                        u->id, r->number);
+                        u->name, r->number);
     }
     if (target != u->pursuit_of && t->side != p->side)
         return fail(m, bad, "'%s' is neither '%s', which '%s' pursues, nor a friend of it (12.24)",
-                    t->id, p->id, u->id);
+                    t->name, p->name, u->name);
     return report_add(m, seat, BRIGADE_REPORT_CONTACT, unit, target, BRIGADE_FACING_FRONT,
                       BRIGADE_REPORT_AWAITS_ANSWER);
 }
@@ -3003,13 +3003,13 @@ static code_t occupy(machine *m, brigade_side seat, const brigade_command *c)
         return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     const brigade_battle_unit *u = &m->work.units[unit];
     if (u->side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->id,
+        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
                     brigade_side_name(u->side));
     if (!unit_may_occupy(&m->work, unit))
         return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
                     "'%s' may not occupy: only a charger whose built-up-area defenders fled "
                     "before contact occupies, once (12.9 f)",
-                    u->id);
+                    u->name);
     return occupy_take(m, unit);
 }
 
@@ -3088,7 +3088,7 @@ static code_t adjust_event(machine *m, brigade_side seat, const brigade_command 
     bool restoring = umpire && !brigade_battle_unit_in_play(u);
     if (!brigade_battle_unit_in_play(u) && !umpire)
         return fail(m, bad, "unit '%s' is out of play (%s); only the umpire may bring it back",
-                    u->id, brigade_status_name(u->status));
+                    u->name, brigade_status_name(u->status));
     if (c->note[0] == '\0')
         return fail(m, bad, "an adjustment needs a note saying what happened");
     if (!c->has_figures && !c->has_formed && !c->has_status && !c->has_formation)
@@ -3139,11 +3139,11 @@ static code_t adjust_event(machine *m, brigade_side seat, const brigade_command 
             return fail(m, bad, "unknown status");
         if ((s == BRIGADE_STATUS_PURSUING || s == BRIGADE_STATUS_BLOWN) &&
             !brigade_type_is_cavalry(u->type))
-            return fail(m, bad, "unit '%s' is not cavalry and cannot be %s (12.23)", u->id,
+            return fail(m, bad, "unit '%s' is not cavalry and cannot be %s (12.23)", u->name,
                         brigade_status_name(s));
         if (s == BRIGADE_STATUS_DISPERSED && u->type != BRIGADE_TYPE_ARTILLERY)
             return fail(m, bad, "unit '%s' is not artillery and cannot be dispersed (12.19)",
-                        u->id);
+                        u->name);
         if (c->has_figures && c->figures == 0 && s != BRIGADE_STATUS_REMOVED &&
             s != BRIGADE_STATUS_DISPERSED)
             return fail(m, bad, "a unit with no figures left is removed");
@@ -3158,13 +3158,13 @@ static code_t adjust_event(machine *m, brigade_side seat, const brigade_command 
     }
     if (restoring && e.unit.figures == 0 && (e.unit.status != BRIGADE_STATUS_REMOVED &&
                                              e.unit.status != BRIGADE_STATUS_DISPERSED))
-        return fail(m, bad, "unit '%s' has no figures: give figures to bring it back", u->id);
+        return fail(m, bad, "unit '%s' has no figures: give figures to bring it back", u->name);
     bool leaves = e.unit.status == BRIGADE_STATUS_REMOVED ||
                   e.unit.status == BRIGADE_STATUS_DISPERSED;
     int melee = brigade_battle_unit_melee(b, unit);
     if (leaves && melee >= 0)
         return fail(m, bad, "unit '%s' is in melee %s: it leaves play only through the melee",
-                    u->id, b->melees[melee].id);
+                    u->name, b->melees[melee].id);
     /* A new status gives the instruction that status gives (issue 14):
      * made broken while retreating, it routs; made normal, none. */
     if (leaves || e.unit.status != u->status)

@@ -87,7 +87,7 @@ static void test_unformed_may_not_charge(void **state)
     (void)state;
     game *g = checks_game();
     refuse_charge(g, "unformed_hussars", "open_target", false, false,
-                  "unit 'unformed_hussars' is unformed and may not charge");
+                  "unit 'u' is unformed and may not charge");
     game_free(g);
 }
 
@@ -163,7 +163,7 @@ static void test_bua_defenders_do_not_charge_out(void **state)
     (void)state;
     game *g = checks_game();
     refuse_charge(g, "village_holders", "open_target", false, false,
-                  "defends a built-up area and may not charge unit 'open_target' outside it");
+                  "defends a built-up area and may not charge unit 'o' outside it");
     allow_charge(g, "village_holders", "bua_target", false);
     game_free(g);
 }

@@ -131,7 +131,7 @@ static void test_example_a_four_turns(void **state)
     assert_true(brigade_battle_has_enemy_to_pursue(&g->battle, dragoons));
     c = command_charge("dragoons", "hussars", BRIGADE_FACING_FRONT);
     game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
-                "'dragoons' is pursuing 'hussars' and may not charge (12.24 f)");
+                "'1st (Royal) Dragoons' is pursuing '5e Hussards' and may not charge (12.24 f)");
     c = command_report(BRIGADE_COMMAND_UNCONTROLLED_CHARGE, "dragoons", "hussars");
     game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "which it still follows");
     no_charges(g);
@@ -246,10 +246,10 @@ static void test_uncontrolled_charge_once_the_enemy_is_gone(void **state)
     both_done(g);
     c = command_report(BRIGADE_COMMAND_UNCONTROLLED_CHARGE, "dragoons", "ligne");
     game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
-                "'dragoons' is pursuing 'hussars', which it still follows");
+                "'1st (Royal) Dragoons' is pursuing '5e Hussards', which it still follows");
     c = command_charge("dragoons", "ligne", BRIGADE_FACING_FRONT);
     game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
-                "'dragoons' is pursuing 'hussars' and may not charge (12.24 f)");
+                "'1st (Royal) Dragoons' is pursuing '5e Hussards' and may not charge (12.24 f)");
     /* The umpire records that the hussars were dispersed (say, by fire). */
     c = command_adjust("hussars", "dispersed by the battery's canister");
     c.kind = BRIGADE_COMMAND_UMPIRE_ADJUST;

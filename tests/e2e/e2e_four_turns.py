@@ -524,7 +524,7 @@ class Game:
                     target = pursued(state, uid) or enemies(state, seat)[0]
                     self.refused(seat, "charge %s %s" % (uid, target), "invalid_action",
                                  "'%s' is pursuing '%s' and may not charge (12.24 f)" %
-                                 (uid, target))
+                                 (state["units"][uid]["name"], state["units"][target]["name"]))
                     self.note("D38 refused", "T%d charge %s %s refused" % (turn, uid, target))
                     continue
                 self.check_todo(seat, "pursuing '%s' has no enemy to pursue: uncontrolled %s "
