@@ -7,6 +7,7 @@
 // and never logged, shown or put in a URL's query string.
 import { decode, encode } from './vendor/msgpack/index.mjs';
 import { applyOps } from './delta.js';
+import { errorWords } from './names.js';
 
 export const SUBPROTOCOL = 'brigade.v1';
 const CLIENT_FRAME_MAX = 65536; // §2
@@ -400,12 +401,12 @@ export class Session {
       const code = String(message.code);
       const text = String(message.message || '');
       if (JOIN_FATAL.has(code)) this.fatal(code, text);
-      else { this.onNotice(`join refused (${code}: ${text}); trying again`); this.closed(this.socket); }
+      else { this.onNotice(`join refused: ${text} (${errorWords(code)}) [${code}]; trying again`); this.closed(this.socket); }
       return;
     }
     const entry = this.pending.get(message.request);
     if (!entry) {
-      if (message.type === 'error') this.onNotice(`the server reports ${message.code}: ${message.message}`);
+      if (message.type === 'error') this.onNotice(`the server says: ${message.message} (${errorWords(String(message.code))}) [${message.code}]`);
       return;
     }
     if (message.type === 'error' &&
