@@ -759,9 +759,14 @@ export class Controls {
 
   respond(state, seat) {
     const owed = new Map();
-    for (const charge of Array.isArray(state.charges) ? state.charges : []) {
+    const charges = Array.isArray(state.charges) ? state.charges : [];
+    // A charged unit that declared a charge of its own answers nothing: it
+    // tests as a charger (core's unit_owes_answer, as the CLI offers it).
+    const chargers = new Set(charges.map((charge) => charge.unit));
+    for (const charge of charges) {
       const target = state.units[charge.target];
-      if (target && target.side === seat && !charge.reinforce && !charge.response && !owed.has(charge.target)) {
+      if (target && target.side === seat && !charge.reinforce && !charge.response &&
+          !chargers.has(charge.target) && !owed.has(charge.target)) {
         owed.set(charge.target, charge);
       }
     }

@@ -1274,10 +1274,15 @@ run('browser_controls', args, async ({ browser, base }) => {
       { unit: 'ligne_1', target: 'village', facing: 'front', leading: true, sappers: true, reinforce: false, response: null, morale: null },
       { unit: 'chasseurs', target: 'dragoons', facing: 'flank', leading: false, sappers: false, reinforce: false, response: null, morale: null },
       { unit: 'grenadiers', target: 'rifles', facing: 'front', leading: false, sappers: false, reinforce: false, response: null, morale: null },
+      // The square is charged but charges itself: it answers nothing (it
+      // tests as a charger), so it is offered no answer.
+      { unit: 'voltigeurs', target: 'square', facing: 'front', leading: false, sappers: false, reinforce: false, response: null, morale: null },
+      { unit: 'square', target: 'grenadiers', facing: 'front', leading: false, sappers: false, reinforce: false, response: null, morale: null },
     ],
   });
   Object.assign(charged.units, {
     grenadiers: unit('A', 'Grenadiers', 'infantry'),
+    voltigeurs: unit('A', 'Voltigeurs', 'infantry'),
     rifles: unit('B', '2/95th Foot', 'infantry', { formation: 'line' }),
   });
   await show(charged, 'A');
@@ -1289,6 +1294,7 @@ run('browser_controls', args, async ({ browser, base }) => {
   check(await page.locator('#respond-dragoons-countercharge').count() === 0 && await page.isVisible('#respond-dragoons-stand'),
     'unformed dragoons offered the counter-charge');
   check(await page.isVisible('#respond-rifles-countercharge'), 'formed infantry in the open is not offered the counter-charge');
+  check(await page.locator('.respond[data-unit="square"]').count() === 0, 'a charged unit that charges itself is asked to answer');
   await shoot('controls_respond_375x812', { width: 375, height: 812 });
   await page.click('#respond-rifles-countercharge');
   check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'respond', unit: 'rifles', response: 'countercharge' }]), 'the answer');
