@@ -1057,6 +1057,9 @@ void game_display_your_move(const protocol_value *state, const char *seat, char 
         game_display_put(&buffer, "%sinitiative A|B", sep);
         done = false;
     } else if (strcmp(step, "respond") == 0) {
+        /* The responses end once every charge is answered: no done
+         * (PROTOCOL.md §5.3 `done`). */
+        done = false;
         bool counter = false;
         for (size_t i = 0; i < count; i++)
             if (offers[i].kind == GAME_OFFER_RESPOND && offers[i].countercharge)

@@ -351,14 +351,14 @@ static void your_move_names_the_steps_commands(void **unused)
     char move[512];
     protocol_value *state = test_value_from_json(respond_state);
     game_display_your_move(state, "B", move, sizeof(move));
-    assert_string_equal(move, "your move: respond UNIT stand|countercharge; done\n");
+    assert_string_equal(move, "your move: respond UNIT stand|countercharge\n");
     /* A is not awaited: no hint; the screen says it once for B. */
     game_display_your_move(state, "A", move, sizeof(move));
     assert_string_equal(move, "");
     game_display_your_move(state, "umpire", move, sizeof(move));
     assert_string_equal(move, "");
     char *text = state_text(state, "B");
-    assert_has(text, "\nyour move: respond UNIT stand|countercharge; done\n");
+    assert_has(text, "\nyour move: respond UNIT stand|countercharge\n");
     free(text);
     protocol_value_free(state);
 
