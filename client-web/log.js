@@ -169,8 +169,19 @@ export class LogView {
       scrolled();
       if (panel) panel.classList.toggle('scrolled', scroller.scrollTop > 2);
     });
-    window.addEventListener('scroll', () => { scrolled(); this.placeJump(); }, { passive: true });
-    window.addEventListener('resize', () => this.placeJump());
+    window.addEventListener('scroll', () => { this.fitBox(); scrolled(); this.placeJump(); }, { passive: true });
+    window.addEventListener('resize', () => { this.fitBox(); this.placeJump(); });
+    // While following, the box's end stays in view whenever the box or
+    // its list changes size (the first render's box may get its height
+    // only after fonts and the other panels are laid out).
+    if (typeof ResizeObserver === 'function') {
+      const keep = new ResizeObserver(() => {
+        if (this.follow && scroller.scrollHeight > scroller.clientHeight + 1 &&
+            getComputedStyle(scroller).overflowY !== 'visible') scroller.scrollTop = scroller.scrollHeight;
+      });
+      keep.observe(scroller);
+      keep.observe(this.list);
+    }
     this.count = 0;
     this.blocks = new Map(); // "turn|melee" -> block element parts
     this.rolls = new Map(); // roll name -> its element, while shown
@@ -202,12 +213,31 @@ export class LogView {
     this.mark(state, log, grew);
     if (!grew) return;
     // After layout: on the first render the box may only now have a height.
-    if (follow) requestAnimationFrame(() => this.toEnd(false, first));
+    if (follow) requestAnimationFrame(() => { this.fitBox(); this.toEnd(false, first); });
     else if (!this.atEnd()) {
       this.jump.hidden = false;
       // After the orders are drawn for the new state (app.js renders them next).
       requestAnimationFrame(() => this.placeJump());
     }
+  }
+
+  /* On a wide screen the log scrolls in its own box (style.css), sticky
+   * at the window's top once the page scrolls: the box ends at the
+   * window's bottom wherever it starts, so that its newest entry is in
+   * view before the page is scrolled too (a box as tall as the window,
+   * starting under the header, ended below the fold). */
+  fitBox() {
+    const scroller = this.scroller;
+    // The wide layout's box (style.css, min-width 960px); on a phone the
+    // log is the page's, with no box.
+    if (!window.matchMedia('(min-width: 960px)').matches) {
+      scroller.style.maxHeight = '';
+      return;
+    }
+    const top = Math.max(scroller.getBoundingClientRect().top, 0);
+    const atEnd = this.follow && this.atEnd();
+    scroller.style.maxHeight = `${Math.max(window.innerHeight - top - 16, 160)}px`;
+    if (atEnd) scroller.scrollTop = scroller.scrollHeight;
   }
 
   /* "New entries ↓" is fixed at the window's bottom: never over the

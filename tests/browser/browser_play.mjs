@@ -610,6 +610,20 @@ async function play(browser, server, base) {
   check(routes.length >= 2, 'the spectator did not reconnect after its connection dropped');
   check(umpireErrors.length === 0, `errors in the umpire's page: ${umpireErrors.join('; ')}`);
 
+  // After turns of play, a page opened afresh at 1280x800 shows the log's
+  // newest entry without scrolling (the log's box ends at the window's
+  // bottom, client-web/log.js fitBox).
+  await pages.A.setViewportSize(DESK);
+  await pages.A.reload();
+  await pages.A.waitForSelector('#connection[data-status="live"]', { timeout: STEP_MS });
+  await pages.A.waitForTimeout(500);
+  const newest = await pages.A.evaluate(() => {
+    const box = document.querySelector('#log > li:last-child').getBoundingClientRect();
+    return { top: box.top, bottom: box.bottom, height: window.innerHeight, scrollY: window.scrollY };
+  });
+  check(newest.scrollY === 0 && newest.top >= 0 && newest.bottom <= newest.height,
+    `the newest log entry is out of view on a fresh page at 1280x800: ${JSON.stringify(newest)}`);
+
   for (const page of Object.values(everyone)) {
     await page.evaluate(() => {
       window.scrollTo(0, 0);
