@@ -860,7 +860,7 @@ export class Controls {
     h('fieldset', {}, h('legend', {}, 'Report what happened on the table'),
       h('div', { class: 'row' },
         field('adjust-unit', 'Unit', unit),
-        field('adjust-figures', 'Figures', figures, 'empty: unchanged'),
+        field('adjust-figures', 'Figures left', figures, 'what the unit has now, not its losses; empty: unchanged'),
         field('adjust-formed', 'Order', formed),
         field('adjust-status', 'Status', status),
         field('adjust-formation', 'Formation', formation)),

@@ -3842,7 +3842,7 @@ static const char *name_called(const brigade_battle *b, const char *name)
         const char *name, *words;
     } words[] = {{"pushed_back", "pushed back"},   {"square_holds", "the square holds"},
                  {"march_column", "march column"}, {"austrian_mass", "Austrian mass"},
-                 {"open_order", "open order"}};
+                 {"open_order", "open order"},     {"halts_retreats", "halts, then retreats"}};
     for (size_t i = 0; b->rules_version >= BRIGADE_RULES_VERSION_PLAYERS && i < sizeof words / sizeof words[0]; i++)
         if (strcmp(name, words[i].name) == 0)
             return words[i].words;
@@ -4113,7 +4113,7 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
         put(out, size, &at, "%s: %d+%d", e->morale.roll, r->dice[0], r->dice[1]);
         put_modifiers(out, size, &at, e->morale.modifiers, e->morale.modifier_count);
         put(out, size, &at, " = %d, needs %d: %s", r->total, r->pass_on,
-            brigade_morale_effect_name(e->morale.effect));
+            name_called(b, brigade_morale_effect_name(e->morale.effect)));
         break;
     }
     case BRIGADE_BATTLE_EVENT_MELEE_FORMED:

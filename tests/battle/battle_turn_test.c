@@ -428,6 +428,34 @@ static void test_charger_fails_near(void **state)
 
 /* A target failing by 3+ retreats; contacted, it loses at once (12.13):
  * the melee is settled in the Charge phase, without melee dice. */
+/* A morale test's line names its effect in words in a game of rules
+ * version 3 ("halts, then retreats": a charger failing by 3 or more, turn.md
+ * Charge 3), and by its wire name, word for word, in a version-2 game. */
+static void test_morale_effect_in_words(void **state)
+{
+    (void)state;
+    brigade_battle battle;
+    brigade_battle_init(&battle);
+    brigade_event e;
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_MORALE_TESTED;
+    snprintf(e.morale.roll, sizeof e.morale.roll, "T1.chasseurs.morale");
+    e.morale.result.tested = true;
+    e.morale.result.dice[0] = 1;
+    e.morale.result.dice[1] = 2;
+    e.morale.result.total = 3;
+    e.morale.result.pass_on = 6;
+    e.morale.result.failed_by = 3;
+    e.morale.effect = BRIGADE_MORALE_HALTS_RETREATS;
+    char line[256];
+    assert_int_equal(battle.rules_version, BRIGADE_RULES_VERSION);
+    brigade_event_describe(&battle, &e, line, sizeof line);
+    assert_string_equal(line, "T1.chasseurs.morale: 1+2 = 3, needs 6: halts, then retreats");
+    battle.rules_version = 2;
+    brigade_event_describe(&battle, &e, line, sizeof line);
+    assert_string_equal(line, "T1.chasseurs.morale: 1+2 = 3, needs 6: halts_retreats");
+}
+
 static void test_target_retreats_and_loses_at_once(void **state)
 {
     (void)state;
@@ -911,6 +939,7 @@ int main(void)
         cmocka_unit_test(test_charger_fails_far),
         cmocka_unit_test(test_charger_fails_near),
         cmocka_unit_test(test_target_retreats_and_loses_at_once),
+        cmocka_unit_test(test_morale_effect_in_words),
         cmocka_unit_test(test_village_turn),
         cmocka_unit_test(test_sappers_reroll),
         cmocka_unit_test(test_adjust),
