@@ -173,6 +173,39 @@ static void game_input_help_lines(FILE *out, const char *text, const char *inden
     }
 }
 
+/* `text` as one paragraph (its line breaks are spaces) from `column`,
+ * wrapped before column 80 at spaces, each further line indented by
+ * `indent` spaces: the help fits 80 columns with whole words (a word
+ * longer than a line stands alone). Columns count UTF-8 characters. */
+static void game_input_help_wrap(FILE *out, const char *text, size_t column, size_t indent)
+{
+    const size_t width = 79;
+    const char *c = text;
+    bool first = true;
+    while (*c) {
+        while (*c == ' ' || *c == '\n')
+            c++;
+        if (!*c)
+            break;
+        size_t length = 0, columns = 0;
+        while (c[length] && c[length] != ' ' && c[length] != '\n') {
+            columns += ((unsigned char)c[length] & 0xC0) != 0x80;
+            length++;
+        }
+        if (!first && column + 1 + columns > width) {
+            fprintf(out, "\n%*s", (int)indent, "");
+            column = indent;
+        } else if (!first) {
+            fputc(' ', out);
+            column++;
+        }
+        fwrite(c, 1, length, out);
+        column += columns;
+        c += length;
+        first = false;
+    }
+}
+
 /* What an offered command may name now: "hussars", "3 (contact dragoons
  * -> hussars)", for the help's "allowed now:" line. */
 static void game_input_help_offers(FILE *out, const protocol_value *state, const game_offer *offers,
@@ -230,9 +263,9 @@ void game_input_help_write(FILE *out, const char *seat, const protocol_value *st
         fputs("\n  ", out);
         game_input_help_lines(out, command->syntax, "  ");
         fputs("\n      ", out);
-        game_input_help_lines(out, command->what, "      ");
+        game_input_help_wrap(out, command->what, 6, 6);
         fputs("\n      allowed: ", out);
-        game_input_help_lines(out, command->when, "      ");
+        game_input_help_wrap(out, command->when, 15, 6);
         if (offered)
             game_input_help_offers(out, state, offers, offer_count,
                                    (game_offer_kind)command->offer);
@@ -247,8 +280,8 @@ void game_input_help_write(FILE *out, const char *seat, const protocol_value *st
               "contact, contest, accept and occupy, are listed when the rules allow them for\n"
               "your side; those not listed are not allowed now.)\n",
               out);
-    fputs("\nA double-quoted part may hold blanks (\\\" and \\\\ inside it); '#' starts a "
-          "comment.\n",
+    fputs("\nA double-quoted part may hold blanks (\\\" and \\\\ inside it); '#' starts\n"
+          "a comment.\n",
           out);
 }
 

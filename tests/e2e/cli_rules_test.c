@@ -785,6 +785,33 @@ static void a_tied_initiative_is_told(void **unused)
     }
 }
 
+/* help fits 80 columns by itself, its paragraphs wrapped at whole words
+ * (not cut where the source's lines end). */
+static void help_fits_80_columns_in_whole_words(void **unused)
+{
+    (void)unused;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    assert_non_null(out);
+    game_input_help_write(out, "A", NULL);
+    fclose(out);
+    for (char *line = text; *line;) {
+        char *end = strchr(line, '\n');
+        size_t length = end ? (size_t)(end - line) : strlen(line);
+        size_t columns = 0;
+        for (size_t i = 0; i < length; i++)
+            columns += ((unsigned char)line[i] & 0xC0) != 0x80;
+        if (columns > 80)
+            fail_msg("a help line of %zu columns: %.*s", columns, (int)length, line);
+        line = end ? end + 1 : line + length;
+    }
+    /* The charge's help: one paragraph, reflowed. */
+    assert_has(text, "      (the default), flank or rear; leading: its general leads (12.4); sappers:\n"
+                     "      it brings the brigade's sappers (12.10); reinforce: it joins a melee in\n");
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -801,6 +828,7 @@ int main(void)
         cmocka_unit_test(the_log_names_rolls_in_words),
         cmocka_unit_test(charges_only_in_the_charge_phase),
         cmocka_unit_test(error_codes_in_words),
+        cmocka_unit_test(help_fits_80_columns_in_whole_words),
         cmocka_unit_test(the_end_says_why_and_what_is_left),
         cmocka_unit_test(a_tied_initiative_is_told),
     };
