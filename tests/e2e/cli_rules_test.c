@@ -431,6 +431,22 @@ static char *fit_text(const char *text, size_t width)
     return out;
 }
 
+/* Every line of `text` that starts with `prefix` ("" for all) is at most
+ * `width` columns (UTF-8 characters). */
+static void assert_lines_fit(const char *text, size_t width, const char *prefix)
+{
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t length = end ? (size_t)(end - line) : strlen(line);
+        size_t columns = 0;
+        for (size_t i = 0; i < length; i++)
+            columns += ((unsigned char)line[i] & 0xC0) != 0x80;
+        if (strncmp(line, prefix, strlen(prefix)) == 0 && columns > width)
+            fail_msg("a line of %zu columns: %.*s", columns, (int)length, line);
+        line = end ? end + 1 : line + length;
+    }
+}
+
 static void the_screen_fits_80_columns(void **unused)
 {
     (void)unused;
@@ -456,16 +472,7 @@ static void the_screen_fits_80_columns(void **unused)
         line = end ? end + 1 : line + length;
     }
     char *fitted = fit_text(screen, 80);
-    for (char *line = fitted; *line;) {
-        char *end = strchr(line, '\n');
-        size_t length = end ? (size_t)(end - line) : strlen(line);
-        size_t columns = 0;
-        for (size_t i = 0; i < length; i++)
-            columns += ((unsigned char)line[i] & 0xC0) != 0x80;
-        if (columns > 80)
-            fail_msg("a line of %zu columns: %.*s", columns, (int)length, line);
-        line = end ? end + 1 : line + length;
-    }
+    assert_lines_fit(fitted, 80, "");
     free(fitted);
     free(screen);
 
@@ -796,16 +803,7 @@ static void help_fits_80_columns_in_whole_words(void **unused)
     assert_non_null(out);
     game_input_help_write(out, "A", NULL);
     fclose(out);
-    for (char *line = text; *line;) {
-        char *end = strchr(line, '\n');
-        size_t length = end ? (size_t)(end - line) : strlen(line);
-        size_t columns = 0;
-        for (size_t i = 0; i < length; i++)
-            columns += ((unsigned char)line[i] & 0xC0) != 0x80;
-        if (columns > 80)
-            fail_msg("a help line of %zu columns: %.*s", columns, (int)length, line);
-        line = end ? end + 1 : line + length;
-    }
+    assert_lines_fit(text, 80, "");
     /* The charge's help: one paragraph, reflowed. */
     assert_has(text, "      (the default), flank or rear; leading: its general leads (12.4); sappers:\n"
                      "      it brings the brigade's sappers (12.10); reinforce: it joins a melee in\n");
