@@ -1007,8 +1007,9 @@ static void game_run_input_error(game_run *run, const game_line *line, const cha
             protocol_value_map_set_string(answer, "message", message) == 0)
             game_run_print_json(run, answer);
         protocol_value_free(answer);
-    } else if (run->interactive) {
-        fprintf(run->out, "%s\n", message);
+    } else if (run->interactive) { /* fitted to the terminal's 80 columns */
+        game_display_fit(run->out, message, GAME_DISPLAY_COLUMNS);
+        fputc('\n', run->out);
     } else {
         fprintf(run->err, "brigade play: line %lu: %s\n", line->number, message);
     }
@@ -1684,7 +1685,10 @@ static void game_run_on_error(game_run *run, protocol_server_message *message)
             char answers[1024];
             game_display_answers(run->state, run->seat[0] ? run->seat : NULL, answers,
                                  sizeof(answers));
-            fputs(answers, stream);
+            if (run->interactive) /* fitted, as the refusal above */
+                game_display_fit(stream, answers, GAME_DISPLAY_COLUMNS);
+            else
+                fputs(answers, stream);
         }
         game_run_print_end(run);
     }
