@@ -388,7 +388,15 @@ export class Controls {
     const first = done && !done.disabled ? done
       : [...this.body.querySelectorAll('button, select, input, textarea, a[href]')]
         .find((control) => !control.disabled && !control.closest('[hidden]') && control.type !== 'hidden');
-    if (first) first.focus();
+    if (!first) return;
+    // Focus without the browser's own scroll, which brought the button to
+    // the window's edge and the step's instructions above it out of view:
+    // the orders panel is brought into view from its top instead.
+    first.focus({ preventScroll: true });
+    const box = this.root.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) {
+      this.root.scrollIntoView({ block: box.height <= window.innerHeight ? 'nearest' : 'start' });
+    }
   }
 
   showError(code, message) {
