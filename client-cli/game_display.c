@@ -373,13 +373,13 @@ void game_display_units(FILE *out, const protocol_value *state)
 
 /* ------------------------------------------------------------- state */
 
-/* A melee's id "T1.M2" (PROTOCOL.md §7.1) as "melee 2 of turn 1"; another
+/* A melee's id "T1.M2" (PROTOCOL.md §7.1) as "melee 2 (turn 1)"; another
  * form as "melee <id>". */
 static void game_display_melee_words(FILE *out, const char *id)
 {
     int turn = 0, number = 0, end = 0;
     if (id && sscanf(id, "T%d.M%d%n", &turn, &number, &end) == 2 && id[end] == '\0') {
-        fprintf(out, "melee %d of turn %d", number, turn);
+        fprintf(out, "melee %d (turn %d)", number, turn);
     } else {
         fputs("melee ", out);
         game_display_text(out, id);
@@ -452,7 +452,7 @@ static void game_display_melees(FILE *out, const protocol_value *state)
     }
 }
 
-/* state.pending as "the double six of 'hussars' (melee 1 of turn 1), ..."
+/* state.pending as "the double six of 'hussars' in melee 1 (turn 1), ..."
  * (PROTOCOL.md §7.1; the umpire settles it by the unit's id). */
 static void game_display_pending_list(FILE *out, const protocol_value *pending)
 {
@@ -468,9 +468,8 @@ static void game_display_pending_list(FILE *out, const protocol_value *pending)
             game_display_text(out, event);
         fputs(" of '", out);
         game_display_text(out, game_display_string(entry, "unit", "?"));
-        fputs("' (", out);
+        fputs("' in ", out);
         game_display_melee_words(out, game_display_string(entry, "melee", NULL));
-        fputs(")", out);
     }
 }
 

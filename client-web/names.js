@@ -115,11 +115,11 @@ export function errorWords(code) {
 }
 
 
-// A melee's id ("T1.M2", PROTOCOL.md §7.1) in words: "melee 2 of turn 1";
+// A melee's id ("T1.M2", PROTOCOL.md §7.1) in words: "melee 2 (turn 1)";
 // another form as it is.
 export function meleeWords(id) {
   const match = /^T(\d+)\.M(\d+)$/.exec(typeof id === 'string' ? id : '');
-  return match ? `melee ${Number(match[2])} of turn ${Number(match[1])}` : String(id ?? '');
+  return match ? `melee ${Number(match[2])} (turn ${Number(match[1])})` : String(id ?? '');
 }
 
 // A unit's name in the state, for rollWords: the id without one.

@@ -793,18 +793,18 @@ static const char *text_rule(const brigade_battle *b, const char *section,
     return b->rules_version >= BRIGADE_RULES_VERSION_PLAYERS ? section : decision;
 }
 
-/* "melee 2 of turn 1" for the melee id "T1.M2" (core/battle.h), into
+/* "melee 2 (turn 1)" for the melee id "T1.M2" (core/battle.h), into
  * out[size]; an id of another form as it is. */
 static void melee_words(const char *id, char *out, size_t size)
 {
     int turn = 0, number = 0, end = 0;
     if (sscanf(id, "T%d.M%d%n", &turn, &number, &end) == 2 && id[end] == '\0')
-        snprintf(out, size, "melee %d of turn %d", number, turn);
+        snprintf(out, size, "melee %d (turn %d)", number, turn);
     else
         snprintf(out, size, "melee %s", id);
 }
 
-/* A melee as a text kept in the state calls it: "melee 2 of turn 1" in a
+/* A melee as a text kept in the state calls it: "melee 2 (turn 1)" in a
  * game of rules version 3 or later, "melee T1.M2" in an older one (see
  * text_rule). */
 static void melee_called(const brigade_battle *b, const char *id, char *out, size_t size)
@@ -1366,8 +1366,8 @@ static int melee_beaten(const brigade_battle_melee *rec, const brigade_melee *me
 }
 
 /* The note of member i's change after its melee, in the players' words:
- * "won melee 1 of turn 1: Line Infantry pushed back", "lost melee 1 of
- * turn 1: pushed back", "melee 1 of turn 1: a draw" (issue 14 point 3; the
+ * "won melee 1 (turn 1): Line Infantry pushed back", "lost melee 1 of
+ * turn 1: pushed back", "melee 1 (turn 1): a draw" (issue 14 point 3; the
  * melee's number and first turn come from its id "T<t>.M<n>"). The note is
  * journaled with the event, so older games keep theirs. */
 static void melee_unit_note(const brigade_battle *b, const brigade_battle_melee *rec,

@@ -226,7 +226,7 @@ static void test_example_a_whole_turn(void **state)
     assert_int_equal(g->battle.melee_count, 0);
     assert_true(journal_has_roll(g, "T1.M1.dragoons.pursuit", 3, 4));
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_MORALE);
-    /* The units' changes say in words who won melee 1 of turn 1 and how
+    /* The units' changes say in words who won melee 1 (turn 1) and how
      * the loser ended (issue 14 point 3), not "melee T1.M1: retreat". */
     const char *winner_note = NULL, *loser_note = NULL;
     for (int n = 0; game_last_event(g, BRIGADE_BATTLE_EVENT_UNIT_CHANGED, n); n++) {
@@ -238,18 +238,18 @@ static void test_example_a_whole_turn(void **state)
     }
     assert_non_null(winner_note);
     assert_non_null(loser_note);
-    assert_string_equal(winner_note, "won melee 1 of turn 1: 5e Hussards retreat");
-    assert_string_equal(loser_note, "lost melee 1 of turn 1: retreat");
+    assert_string_equal(winner_note, "won melee 1 (turn 1): 5e Hussards retreat");
+    assert_string_equal(loser_note, "lost melee 1 (turn 1): retreat");
     /* The log of a game of rules version 3 names the melee and the units in
      * words (a version-1 game keeps "melee T1.M1", ids: journal_old_*). */
     char line[512];
     brigade_event_describe(&g->battle, game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_RESOLVED, 0),
                            line, sizeof line);
-    assert_string_equal(line, "melee 1 of turn 1: A 9, B 15, difference 6; side B wins; retreat");
+    assert_string_equal(line, "melee 1 (turn 1): A 9, B 15, difference 6; side B wins; retreat");
     brigade_event_describe(&g->battle,
                            game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, 0), line,
                            sizeof line);
-    assert_non_null(strstr(line, "melee 1 of turn 1, 5e Hussards: "));
+    assert_non_null(strstr(line, "melee 1 (turn 1), 5e Hussards: "));
     /* The modifiers cite the rule section, not the engine's decision: the
      * dragoons' 12 figures against 8 are 3:2, +1 by "12.7", not "12.7 D18". */
     bool numbers = false;
@@ -487,17 +487,19 @@ static void test_target_retreats_and_loses_at_once(void **state)
     assert_int_equal(resolved->resolved.automatic, BRIGADE_AUTO_RETREATING);
     char line[512];
     brigade_event_describe(&g->battle, resolved, line, sizeof line);
-    assert_string_equal(line, "melee 1 of turn 1: side A wins; a retreating unit contacted loses "
+    assert_string_equal(line, "melee 1 (turn 1): side A wins; a retreating unit contacted loses "
                               "at once, with no dice, and keeps retreating (12.13)");
     for (int n = 0; n < 2; n++) {
         const brigade_event *r = game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, n);
         assert_non_null(r);
         brigade_event_describe(&g->battle, r, line, sizeof line);
-        /* "melee 1 of turn 1, <the unit's name>: ..." */
+        /* "melee 1 (turn 1), <the unit's name>: ..." */
         const char *unit = g->battle.units[r->result.unit].name;
-        assert_int_equal(strncmp(line, "melee 1 of turn 1, ", 19), 0);
-        assert_int_equal(strncmp(line + 19, unit, strlen(unit)), 0);
-        const char *rest = line + 19 + strlen(unit);
+        const char *called = "melee 1 (turn 1), ";
+        size_t called_length = strlen(called);
+        assert_int_equal(strncmp(line, called, called_length), 0);
+        assert_int_equal(strncmp(line + called_length, unit, strlen(unit)), 0);
+        const char *rest = line + called_length + strlen(unit);
         if (r->result.unit == dragoons)
             assert_non_null(strstr(rest, ": a retreating unit contacted loses at once, with no "
                                          "dice, and keeps retreating (12.13); loses "));

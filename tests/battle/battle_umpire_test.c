@@ -187,7 +187,7 @@ static void test_overrule_test_outcome_then_draw(void **state)
     /* The melee as overruled, in words (rules version 3): "pushed back". */
     brigade_event_describe(&g->battle, game_last_event(g, BRIGADE_BATTLE_EVENT_MELEE_OVERRULED, 0),
                            line, sizeof line);
-    assert_string_equal(line, "melee 1 of turn 1 as overruled: A 9, B 15, difference 6; side B wins; "
+    assert_string_equal(line, "melee 1 (turn 1) as overruled: A 9, B 15, difference 6; side B wins; "
                               "pushed back");
     assert_int_equal(g->battle.units[dragoons].status, BRIGADE_STATUS_BLOWN);
     assert_false(g->battle.units[dragoons].formed);

@@ -433,8 +433,8 @@ test('roll names in words', () => {
 });
 
 test('melee ids in words', () => {
-  assert.equal(meleeWords('T1.M2'), 'melee 2 of turn 1');
-  assert.equal(meleeWords('T12.M30'), 'melee 30 of turn 12');
+  assert.equal(meleeWords('T1.M2'), 'melee 2 (turn 1)');
+  assert.equal(meleeWords('T12.M30'), 'melee 30 (turn 12)');
   assert.equal(meleeWords('M2'), 'M2');
 });
 

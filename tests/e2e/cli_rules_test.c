@@ -234,8 +234,8 @@ static void melee_settle_is_still_d9s(void **unused)
         " \"pending\": [{\"unit\": \"hussars\", \"event\": \"double_six\", \"melee\": \"T1.M1\"}],"
         " \"log\": []}");
     char *text = state_text(state, "umpire");
-    assert_has(text, "waiting for the umpire to settle the double six of 'hussars' (melee 1 of "
-                     "turn 1)\n");
+    assert_has(text, "waiting for the umpire to settle the double six of 'hussars' in melee 1 "
+                     "(turn 1)\n");
     assert_has(text, "(you: settle UNIT EVENT REASON...)");
     assert_has(text, "awaiting the umpire (you)");
     free(text);
@@ -653,7 +653,7 @@ static void charges_only_in_the_charge_phase(void **unused)
     state = test_value_from_json(respond_state);
     text = state_text(state, "B");
     assert_has(text, "charges:\n  hussars -> square (front), not answered yet\n");
-    assert_has(text, "melees in contact:\n  melee 1 of turn 1: engaged, voltigeurs (round 2, "
+    assert_has(text, "melees in contact:\n  melee 1 (turn 1): engaged, voltigeurs (round 2, "
                      "open)\n");
     free(text);
     protocol_value_free(state);
