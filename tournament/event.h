@@ -27,9 +27,9 @@
 /* The time control, per side: minutes 1..600, increment seconds 0..600. */
 #define BRIGADE_TOURNAMENT_MINUTES_MAX 600
 #define BRIGADE_TOURNAMENT_INCREMENT_MAX 600
-/* The tournament's spectator delay: 0..20 phase changes (as a game's
- * spectator_delay, protocol/PROTOCOL.md §5.1, which allows up to 64). */
-#define BRIGADE_TOURNAMENT_SPECTATOR_DELAY_MAX 20
+/* The tournament's spectator delay: 0..64 phase changes, the same bound
+ * as a game's spectator_delay (protocol/PROTOCOL.md §5.1). */
+#define BRIGADE_TOURNAMENT_SPECTATOR_DELAY_MAX 64
 
 /* How the rounds are paired (pairing.h). 0 only in a zeroed struct. */
 typedef enum brigade_tournament_format {
@@ -59,7 +59,7 @@ typedef struct brigade_tournament_event {
     brigade_tournament_time_control time_control;
     int umpire_count; /* 0..16 */
     char umpires[BRIGADE_TOURNAMENT_UMPIRES_MAX][BRIGADE_TOURNAMENT_PERSON_NAME_MAX + 1];
-    int spectator_delay; /* phase changes, 0..20; 0 (live) when absent */
+    int spectator_delay; /* phase changes, 0..64; 0 (live) when absent */
 } brigade_tournament_event;
 
 /* Why a tournament file was refused. */

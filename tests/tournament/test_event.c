@@ -192,7 +192,7 @@ static void limits_accepted(void **state)
     at += (size_t)snprintf(json + at, sizeof json - at, "], \"umpires\": [");
     names_append(json, sizeof json, &at, 16, "U");
     snprintf(json + at, sizeof json - at,
-             "], \"format\": \"swiss\", \"rounds\": 63, \"spectator_delay\": 20, "
+             "], \"format\": \"swiss\", \"rounds\": 63, \"spectator_delay\": 64, "
              "\"time_control\": {\"minutes_per_side\": 600, \"increment_seconds\": 600}}");
     brigade_tournament_event event;
     brigade_tournament_event_error error;
@@ -208,7 +208,7 @@ static void limits_accepted(void **state)
     assert_int_equal(event.umpire_count, 16);
     assert_string_equal(event.umpires[15], "U15");
     assert_int_equal(event.rounds, 63);
-    assert_int_equal(event.spectator_delay, 20);
+    assert_int_equal(event.spectator_delay, 64);
     assert_int_equal(event.time_control.minutes_per_side, 600);
     assert_int_equal(event.time_control.increment_seconds, 600);
     assert_string_equal(brigade_tournament_event_round_scenario(&event, 17), "s-0_v.1.json");
@@ -340,8 +340,8 @@ static void time_control_refused(void **state)
                                      "\"time_control\": {\"increment_seconds\": 5}}",
                "time_control.minutes_per_side", "time_control.minutes_per_side: missing");
     refused_at(HEAD TWO ONE_SCENARIO "\"format\": \"swiss\", \"rounds\": 1, "
-                                     "\"spectator_delay\": 21}",
-               "spectator_delay", "spectator_delay: must be 0..20, not 21");
+                                     "\"spectator_delay\": 65}",
+               "spectator_delay", "spectator_delay: must be 0..64, not 65");
 }
 
 static void unknown_members_refused(void **state)
