@@ -241,15 +241,18 @@ export class LogView {
   }
 
   /* "New entries ↓" is fixed at the window's bottom: never over the
-   * orders' or the umpire's main action (Done, a form's submit) on a
-   * phone. Covering one there, it goes to the window's top; covering one
+   * orders' or the umpire's main action (Done, a form's submit), a form's
+   * field or the declarations' question on a phone. Covering one there, it goes to the window's top; covering one
    * there too, it is tucked away (.tucked: not shown) until a scroll
    * uncovers it. */
   placeJump() {
     const jump = this.jump;
     if (jump.hidden) return;
     jump.classList.remove('at-top', 'tucked');
-    const actions = [...document.querySelectorAll('#act-done, #controls-body button[type="submit"], #umpire-body button[type="submit"]')]
+    // Nor over what the player fills in or must read to act: the forms'
+    // fields and the declarations' "press again" question.
+    const actions = [...document.querySelectorAll('#act-done, #controls-body button[type="submit"], #umpire-body button[type="submit"], ' +
+      '#controls-body :is(input, select, textarea), #umpire-body :is(input, select, textarea), #done-confirm')]
       .map((button) => button.getBoundingClientRect()).filter((box) => box.width > 0 && box.height > 0);
     const covers = () => {
       const box = jump.getBoundingClientRect();
