@@ -21,7 +21,7 @@
  * member but "log", as a new map owned by the caller:
  *   {game, title, turn, phase, step, phasing: "A"|"B"|nil, awaiting: [seat],
  *    sides: {A: {name, done}, B: {...}}, units: {id: unit}, charges: [charge],
- *    melees: [melee], dice, hold, end? (rules version 2: nil, or {cause,
+ *    melees: [melee], dice, hold, end? (rules version 3: nil, or {cause,
  *    reason} once ended), umpire, pending, fought, rolled_back, reports?}
  * Units, charges, melees and reports name units by id. The members of
  * issue 10 (D34-D46) are there only when set: "reports" (the phase's
