@@ -778,15 +778,6 @@ static void game_run_print_hash(game_run *run)
     game_run_print_end(run);
 }
 
-/* The side's name from the scenario ("French"), "" when it has none. */
-static const char *game_run_side_name(const game_run *run, const char *side)
-{
-    const protocol_value *sides = protocol_value_map_get(run->state, "sides");
-    const char *name = protocol_value_string_get(
-        protocol_value_map_get(protocol_value_map_get(sides, side), "name"), NULL);
-    return name ? name : "";
-}
-
 /*
  * The `who` command: each seat, connected or not, as the last presence
  * said (PROTOCOL.md §6.8), and the spectators (§6.7):
@@ -813,7 +804,7 @@ static void game_run_print_who(game_run *run)
         bool own = strcmp(run->seat, seats[i]) == 0;
         char name[96];
         if (i < 2) {
-            const char *side = game_run_side_name(run, seats[i]);
+            const char *side = game_display_side_name(run->state, seats[i]);
             snprintf(name, sizeof name, "side %s%s%s%s%s", seats[i], side[0] || own ? " (" : "",
                      side, side[0] && own ? ", " : "", own ? "you)" : side[0] ? ")" : "");
         } else {

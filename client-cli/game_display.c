@@ -32,6 +32,12 @@ static const char *game_display_string(const protocol_value *map, const char *ke
     return text ? text : fallback;
 }
 
+const char *game_display_side_name(const protocol_value *state, const char *side)
+{
+    return game_display_string(protocol_value_map_get(protocol_value_map_get(state, "sides"), side),
+                               "name", "");
+}
+
 static bool game_display_has_int(const protocol_value *map, const char *key)
 {
     return protocol_value_kind_of(protocol_value_map_get(map, key)) == PROTOCOL_VALUE_INT;
@@ -870,7 +876,6 @@ static void game_display_end(game_display_buffer *buffer, const protocol_value *
     else
         game_display_put(buffer, "the battle has ended: %s\n", reason);
     const protocol_value *units = protocol_value_map_get(state, "units");
-    const protocol_value *sides = protocol_value_map_get(state, "sides");
     static const char *const side_ids[] = {"A", "B"};
     for (int s = 0; s < 2; s++) {
         int64_t in_play = 0, count = 0, figures = 0, strength = 0;
@@ -892,9 +897,7 @@ static void game_display_end(game_display_buffer *buffer, const protocol_value *
                 all_strength = false;
         }
         char name[64];
-        game_display_copy(name, sizeof(name),
-                          game_display_string(protocol_value_map_get(sides, side_ids[s]), "name",
-                                              ""));
+        game_display_copy(name, sizeof(name), game_display_side_name(state, side_ids[s]));
         game_display_put(buffer, "  Side %s%s%s%s: %" PRId64 " of %" PRId64 " unit%s in play, %" PRId64,
                          side_ids[s], name[0] ? " (" : "", name, name[0] ? ")" : "", in_play,
                          count, count == 1 ? "" : "s", figures);
@@ -1182,12 +1185,8 @@ static void game_display_state_view(FILE *out, const protocol_value *state, cons
                                : strcmp(seat, "spectator") == 0 ? "a spectator"
                                                                 : seat);
         /* The side's name from the scenario: "you are A (French)". */
-        const char *name = protocol_value_string_get(
-            protocol_value_map_get(protocol_value_map_get(protocol_value_map_get(state, "sides"),
-                                                          seat),
-                                   "name"),
-            NULL);
-        if (name && name[0]) {
+        const char *name = game_display_side_name(state, seat);
+        if (name[0]) {
             fputs(" (", out);
             game_display_text(out, name);
             fputc(')', out);
@@ -1272,8 +1271,7 @@ void game_display_roll_words(const protocol_value *state, const char *name, char
     if (strncmp(rest, "initiative.", 11) == 0 && (rest[11] == 'A' || rest[11] == 'B') &&
         (rest[12] == '\0' || (sscanf(rest + 12, ".%d%n", &k, &end) == 1 && rest[12 + end] == '\0'))) {
         side[0] = rest[11];
-        const char *side_name = game_display_string(
-            protocol_value_map_get(protocol_value_map_get(state, "sides"), side), "name", "");
+        const char *side_name = game_display_side_name(state, side);
         char named[96] = "";
         if (side_name[0])
             snprintf(named, sizeof named, " (%.80s)", side_name);

@@ -162,4 +162,9 @@ void game_display_error(FILE *out, const char *code, const char *message);
 /* Writes `text` with control bytes replaced by '?'. NULL writes "?". */
 void game_display_text(FILE *out, const char *text);
 
+/* The name the scenario gives side `side` ("A", "B") in `state`
+ * (state.sides, PROTOCOL.md §7.1): "French"; "" when it has none. The
+ * string is the state's: valid while `state` is. */
+const char *game_display_side_name(const protocol_value *state, const char *side);
+
 #endif
