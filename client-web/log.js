@@ -249,10 +249,11 @@ export class LogView {
     const jump = this.jump;
     if (jump.hidden) return;
     jump.classList.remove('at-top', 'tucked');
-    // Nor over what the player fills in or must read to act: the forms'
-    // fields and the declarations' "press again" question.
+    // Nor over what the player fills in or must read to act: any field of
+    // the page (the orders' forms, the footer's alert choices) and the
+    // declarations' "press again" question.
     const actions = [...document.querySelectorAll('#act-done, #controls-body button[type="submit"], #umpire-body button[type="submit"], ' +
-      '#controls-body :is(input, select, textarea), #umpire-body :is(input, select, textarea), #done-confirm')]
+      'input:not([type="hidden"]), select, textarea, #done-confirm')]
       .map((button) => button.getBoundingClientRect()).filter((box) => box.width > 0 && box.height > 0);
     const covers = () => {
       const box = jump.getBoundingClientRect();
