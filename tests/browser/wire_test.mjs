@@ -7,7 +7,9 @@
 // action in flight sent again with its request id, `welcome` => reported
 // lost, a refused join => stopped; a spectator's password in its join, a
 // delayed spectator's deltas whose seq skips (§6.5), the watchers count; the
-// players' words of names.js for roll names, melee ids and error codes.
+// players' words of names.js for roll names, melee ids and error codes; a
+// game's clock_now (§11.2), a watched tournament (§11.4: its get, views,
+// reconnection, a refused token) and tournament-words.js.
 import assert from 'node:assert/strict';
 import { webcrypto } from 'node:crypto';
 import { test } from 'node:test';
@@ -448,4 +450,76 @@ test('error codes in words, never the code', () => {
     assert.ok(!words.includes('_'), `${code}: ${words}`);
   }
   assert.equal(errorWords('no_such_code'), 'refused by the server');
+});
+
+// ------------------------------------------- tournaments and clocks (§11)
+
+const { TournamentWatch } = await import('../../client-web/wire.js');
+const words = await import('../../client-web/tournament-words.js');
+
+test('a game with a clock: clock_now of the welcome and of each delta goes to onClock', () => {
+  FakeSocket.all = [];
+  const clocks = [];
+  const s = new Session({ url: 'ws://test/', game: 'g1', token: 't0ken', onClock: (now) => clocks.push(now) });
+  s.start();
+  const socket = FakeSocket.all[0];
+  socket.open();
+  const join = socket.sent.at(-1);
+  socket.receive({ type: 'welcome', request: join.request, game: 'g1', seat: 'spectator', seq: 3, state: STATE, clock_now: { A: 5000, B: 7000 } });
+  socket.receive({ type: 'delta', game: 'g1', seq: 4, ops: [], clock_now: { A: 4000, B: 7000 } });
+  socket.receive({ type: 'delta', game: 'g1', seq: 5, ops: [] }); // no clock: nothing
+  assert.deepEqual(clocks.map(({ A, B }) => [A, B]), [[5000, 7000], [4000, 7000]]);
+  assert.ok(clocks.every((now) => Number.isFinite(now.at)));
+  s.stop();
+});
+
+test('a watched tournament: get with watch and token, every tournament_state, reconnection, a refused token', () => {
+  FakeSocket.all = [];
+  const views = [];
+  const statuses = [];
+  const watch = new TournamentWatch({ url: 'ws://test/', tournament: 't1', token: 'secret',
+    onView: (view, you, info) => views.push([view.round, you && you.role, info.request]),
+    onConnection: (status, detail) => statuses.push([status, detail.code]) });
+  watch.start();
+  let socket = FakeSocket.all[0];
+  socket.open();
+  let get = socket.sent.at(-1);
+  assert.deepEqual({ ...get, request: 0 }, { type: 'tournament_get', request: 0, tournament: 't1', watch: true, token: 'secret' });
+  socket.receive({ type: 'tournament_state', request: get.request, tournament: { round: 1 }, you: { role: 'player', name: 'Ann' } });
+  socket.receive({ type: 'tournament_state', request: 0, tournament: { round: 2 } });
+  socket.receive({ type: 'tournament_state', request: get.request + 99, tournament: { round: 9 } }); // not ours
+  assert.deepEqual(views, [[1, 'player', get.request], [2, null, 0]]);
+  assert.equal(watch.status, 'live');
+  socket.drop();
+  assert.equal(watch.status, 'reconnecting');
+  watch.reconnectNow();
+  socket = FakeSocket.all.at(-1);
+  socket.open();
+  get = socket.sent.at(-1);
+  assert.equal(get.type, 'tournament_get');
+  socket.receive({ type: 'error', request: get.request, code: 'bad_token', message: 'not a token of this tournament' });
+  assert.deepEqual(statuses.at(-1), ['stopped', 'bad_token']);
+  watch.stop();
+});
+
+test("a tournament's words: points, tie-breaks, results, clocks", () => {
+  assert.deepEqual([0, 1, 2, 5].map(words.halfPoints), ['0', '½', '1', '2½']);
+  assert.deepEqual([0, 1, 2, 3, 7, 8].map(words.quarterPoints), ['0', '¼', '½', '¾', '1¾', '2']);
+  assert.deepEqual(['A', 'B', 'draw'].map(words.scoreWords), ['1–0', '0–1', '½–½']);
+  const view = { players: ['Ann', 'Ben'], rounds: 3, round: 1, round_over: false,
+    pairings: [{ round: 1, tables: [{ table: 1, a: 1, b: 0, game: 'g1' }] }, { round: 2, tables: [{ table: 1, a: 0, b: 1, game: 'g2' }] }] };
+  assert.equal(words.resultWords(view, view.pairings[0].tables[0], 'A'), 'Ben wins');
+  assert.equal(words.latestTable(view, 1).table.game, 'g2');
+  assert.equal(words.tableOfGame(view, 'g1').round.round, 1);
+  assert.equal(words.roundWords(view), 'Round 1 of 3');
+  assert.equal(words.roundWords({ round: 0, rounds: 3 }), 'Not begun yet: 3 rounds');
+  assert.equal(words.timeControlWords({ minutes_per_side: 90, increment_seconds: 30 }), '90 minutes a side, plus 30 seconds a move');
+  assert.equal(words.timeControlWords(null), 'No clock');
+  assert.deepEqual([5400000, 61000, 7000, 0, 1].map(words.clockText), ['1:30:00', '1:01', '0:07', '0:00', '0:01']);
+  const state = { clock: { A: 60000, B: 30000, running: ['A'], flags: [] } };
+  const now = words.clocksNow(state, { A: 50000, B: 30000, at: 1000 }, 11000);
+  assert.deepEqual([now.A.ms, now.A.running, now.B.ms, now.B.running], [40000, true, 30000, false]);
+  const fallen = words.clocksNow({ clock: { A: 0, B: 30000, running: [], flags: ['A'] } }, null);
+  assert.deepEqual([fallen.A.flag, fallen.A.ms, fallen.B.flag], [true, 0, false]);
+  assert.equal(words.clocksNow({}, null), null);
 });
