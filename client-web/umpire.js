@@ -214,7 +214,7 @@ export class UmpirePanel {
       h('div', { class: 'umpire-grid' },
         h('div', { class: 'umpire-col' }, this.adjustPart(state)),
         h('div', { class: 'umpire-col' }, this.notePart(), this.rollbackPart(state),
-          begun ? this.endPart(state) : null)),
+          begun ? this.endPart() : null)),
     ];
     replace(this.body, parts);
   }
@@ -467,16 +467,9 @@ export class UmpirePanel {
   }
 
   // Ends the battle (a time limit, the players' agreement), once confirmed.
-  // The result (PROTOCOL.md §11.5), the umpire's judgement: a win for a
-  // side or a draw; none leaves it to a tournament's organiser. Sent only
-  // when chosen (an older server takes no `result`).
-  endPart(state) {
+  endPart() {
     const [text, textField] = this.reasonField('end-reason', 'Why the battle ends',
       'e.g. "time is up: 3 hours". Nothing can be played or rolled back afterwards.');
-    const result = select({ name: 'result' }, [['', 'No result (a tournament\'s organiser gives it)'],
-      ['A', `${capital(sideName(state, 'A'))} wins`], ['B', `${capital(sideName(state, 'B'))} wins`], ['draw', 'A draw']], '');
-    const resultField = field('end-result', 'The result', result,
-      'Your judgement of the battle (the victory conditions are the scenario\'s): in a tournament it is the table\'s result.');
     const confirm = h('label', { class: 'field check' },
       h('input', { type: 'checkbox', id: 'end-confirm' }), ' I end the battle for good');
     return h('form', {
@@ -490,12 +483,10 @@ export class UmpirePanel {
           confirm.querySelector('input').focus();
           return;
         }
-        const action = { kind: 'end', reason };
-        if (result.value) action.result = result.value;
-        this.send(action, event.target, 'The battle has ended.');
+        this.send({ kind: 'end', reason }, event.target, 'The battle has ended.');
       },
     }, h('fieldset', {}, h('legend', {}, 'End the battle'),
-      textField, resultField, confirm,
+      textField, confirm,
       h('button', { type: 'submit', id: 'end-submit', class: 'hold' }, 'End the battle')));
   }
 

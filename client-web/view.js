@@ -260,11 +260,6 @@ export function endPanel(state) {
   return h('section', { class: 'end-panel', id: 'end-panel', 'aria-labelledby': 'end-title',
     dataset: { cause: end && typeof end.cause === 'string' ? end.cause : '' } },
   h('h2', { id: 'end-title', class: 'ended' }, reason ? `The battle has ended: ${reason}` : 'The battle has ended'),
-  // The umpire's result (PROTOCOL.md §11.5), when given.
-  end && (end.result === 'A' || end.result === 'B' || end.result === 'draw')
-    ? h('p', { id: 'end-result', class: 'end-result', dataset: { result: end.result } }, h('strong', {}, 'Result: '),
-      end.result === 'draw' ? 'a draw (½–½)' : `${sideName(state, end.result)} wins (${end.result === 'A' ? '1–0' : '0–1'})`,
-      ", the umpire's judgement") : null,
   h('table', { class: 'end-summary', id: 'end-summary' },
     h('caption', { class: 'visually-hidden' }, 'Each side at the end of the battle'),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Side'), h('th', { scope: 'col' }, 'Units'),
