@@ -1235,6 +1235,13 @@ static bool server_games_command(const protocol_action *action, brigade_command 
                         : action->kind == PROTOCOL_ACTION_END     ? BRIGADE_COMMAND_END
                                                                   : BRIGADE_COMMAND_NOTE;
         server_games_note_set(command, action->as.umpire.reason);
+        /* end's result, when given (PROTOCOL.md §11.5): a win for seat A's
+         * side, for B's, or a draw; none otherwise. */
+        if (action->kind == PROTOCOL_ACTION_END && action->as.umpire.has_result)
+            command->end_result = action->as.umpire.result == PROTOCOL_RESULT_A ? BRIGADE_END_RESULT_A
+                                  : action->as.umpire.result == PROTOCOL_RESULT_B
+                                      ? BRIGADE_END_RESULT_B
+                                      : BRIGADE_END_RESULT_DRAW;
         return true;
     }
     case PROTOCOL_ACTION_UMPIRE_ADJUST:
