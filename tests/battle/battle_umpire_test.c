@@ -588,6 +588,17 @@ static void test_end_with_a_result(void **state)
     assert_int_equal(game_last_event(g, BRIGADE_BATTLE_EVENT_UMPIRE_RULED, 0)->umpire.end_result,
                      BRIGADE_END_RESULT_NONE);
 
+    /* The protocol's names (PROTOCOL.md §11.5), "" being no result. */
+    brigade_end_result parsed = BRIGADE_END_RESULT_NONE;
+    assert_true(brigade_end_result_parse("draw", &parsed));
+    assert_int_equal(parsed, BRIGADE_END_RESULT_DRAW);
+    assert_true(brigade_end_result_parse("A", &parsed));
+    assert_int_equal(parsed, BRIGADE_END_RESULT_A);
+    assert_false(brigade_end_result_parse("", &parsed));
+    assert_false(brigade_end_result_parse("a", &parsed));
+    assert_string_equal(brigade_end_result_name(BRIGADE_END_RESULT_B), "B");
+    assert_string_equal(brigade_end_result_name(BRIGADE_END_RESULT_NONE), "");
+
     /* A result on any ruling but END does not fold. */
     brigade_event odd;
     memset(&odd, 0, sizeof odd);
