@@ -856,11 +856,38 @@ static void game_display_end_names(game_display_buffer *buffer, const protocol_v
     }
 }
 
+/* The umpire's result (PROTOCOL.md §11.5, state.end.result), when the
+ * end has one: "  Result: a win for Side B (British)", "  Result: a draw"
+ * (a result this build does not know, as it is). */
+static void game_display_end_result(game_display_buffer *buffer, const protocol_value *state,
+                                    const protocol_value *end)
+{
+    const char *result = game_display_string(end, "result", NULL);
+    if (!result)
+        return;
+    if (strcmp(result, "draw") == 0) {
+        game_display_put(buffer, "  Result: a draw\n");
+        return;
+    }
+    if (strcmp(result, "A") != 0 && strcmp(result, "B") != 0) {
+        char unknown[32];
+        game_display_copy(unknown, sizeof(unknown), result);
+        game_display_put(buffer, "  Result: %s\n", unknown);
+        return;
+    }
+    char name[64];
+    game_display_copy(name, sizeof(name), game_display_side_name(state, result));
+    game_display_put(buffer, "  Result: a win for Side %s%s%s%s\n", result, name[0] ? " (" : "",
+                     name, name[0] ? ")" : "");
+}
+
 /* The battle's end (phase "ended", PROTOCOL.md §7.1 state.end): its reason,
- * then one line per side: units in play of its units, figures now of its
- * figures at the start (the units' strength; without strength, an older
- * game, the figures alone), the units removed and dispersed:
+ * the umpire's result if any (§11.5), then one line per side: units in
+ * play of its units, figures now of its figures at the start (the units'
+ * strength; without strength, an older game, the figures alone), the units
+ * removed and dispersed:
  *   "the battle has ended: Side B (British) has no units left in play"
+ *   "  Result: a win for Side A (French)"  (only when the umpire gave one)
  *   "  Side A (French): 3 of 4 units in play, 34 of 48 figures; removed: Dragoons" */
 static void game_display_end(game_display_buffer *buffer, const protocol_value *state)
 {
@@ -875,6 +902,7 @@ static void game_display_end(game_display_buffer *buffer, const protocol_value *
                          strcmp(cause, "umpire") == 0 ? "umpire" : "server", reason);
     else
         game_display_put(buffer, "the battle has ended: %s\n", reason);
+    game_display_end_result(buffer, state, end);
     const protocol_value *units = protocol_value_map_get(state, "units");
     static const char *const side_ids[] = {"A", "B"};
     for (int s = 0; s < 2; s++) {

@@ -156,9 +156,11 @@ static const game_input_command game_input_commands[] = {
      "any time after the battle begins, to a seq of the battle ('log' lists them)",
      "take the game back to the state after the action of SEQ; later entries stay in\n"
      "the log marked rolled back; the game is then held until you release it", 2, -1},
-    {"end", "end REASON", "any time after the battle begins, the umpire",
+    {"end", "end [result=A|B|draw] REASON", "any time after the battle begins, the umpire",
      "end the battle (a time limit, the players' agreement): nothing more can be\n"
-     "played or rolled back, and the dice seed is revealed for 'brigade verify'", 2, -1},
+     "played or rolled back, and the dice seed is revealed for 'brigade verify';\n"
+     "result= gives the game's result: a win for side A's side, for side B's, or a\n"
+     "draw (in a tournament, the table's result; without it the organiser gives it)", 2, -1},
 };
 
 #define GAME_INPUT_COMMAND_COUNT (sizeof(game_input_commands) / sizeof(game_input_commands[0]))
@@ -823,7 +825,9 @@ static int game_input_reason(const char *command, const char *what,
 }
 
 /* hold, release, note, end: the rest of the line is the reason (PROTOCOL.md
- * §5.3), 1..PROTOCOL_NOTE_MAX bytes. */
+ * §5.3), 1..PROTOCOL_NOTE_MAX bytes. `end` may first take `result=A`,
+ * `result=B` or `result=draw` (§11.5): the game's result; `end REASON`
+ * alone ends it without one, as it always did. */
 static int game_input_umpire(const char *command, const game_input_words *words,
                              game_input *input, char *message, size_t size)
 {
@@ -832,8 +836,21 @@ static int game_input_umpire(const char *command, const game_input_words *words,
                    : strcmp(command, "release") == 0 ? PROTOCOL_ACTION_RELEASE
                    : strcmp(command, "end") == 0     ? PROTOCOL_ACTION_END
                                                      : PROTOCOL_ACTION_NOTE;
+    size_t from = 1;
+    static const char key[] = "result=";
+    if (action->kind == PROTOCOL_ACTION_END && words->count > 1 &&
+        strncmp(words->words[1], key, sizeof(key) - 1) == 0) {
+        const char *value = words->words[1] + sizeof(key) - 1;
+        if (!protocol_result_parse(value, &action->as.umpire.result))
+            return game_input_fail(message, size,
+                                   "end: result=%.40s is not a result: result=A (a win for side "
+                                   "A), result=B (a win for side B) or result=draw (%s)",
+                                   value, game_input_syntax(command));
+        action->as.umpire.has_result = true;
+        from = 2;
+    }
     return game_input_reason(command, action->kind == PROTOCOL_ACTION_NOTE ? "text" : "reason",
-                             words, 1, action->as.umpire.reason, message, size);
+                             words, from, action->as.umpire.reason, message, size);
 }
 
 /* The D9 events an umpire settles (PROTOCOL.md §5.3 settle, state.pending). */

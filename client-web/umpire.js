@@ -11,11 +11,20 @@ import { field, h, keepingInput, replace, select } from './dom.js';
 import { CAVALRY, RESULTS, capital, errorWords, formationsOf, statusesOf, word } from './names.js';
 import { adjustmentChanges, fillChoice, unitNow } from './controls.js';
 import { rollbackLabel, rolledBackIndexes, rollbackTargets } from './log.js';
-import { holdReason, otherSide, pendingList, reportWhat, reportsForUmpire, sideName, unitName } from './view.js';
+import { holdReason, otherSide, pendingList, reportWhat, reportsForUmpire, resultWords, sideName, unitName } from './view.js';
 
 const REASON_MAX_BYTES = 159; // the server cuts a reason to 159 bytes (§5.3)
 const bytes = (text) => new TextEncoder().encode(text).length;
 const isMap = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+// The seats whose flag fell, in the order they fell (state.clock.flags,
+// PROTOCOL.md §11.2); [] for a game without a clock, or a server that has
+// none (the member is absent, or not the shape §11.2 gives).
+export function fallenFlags(state) {
+  const clock = state && isMap(state.clock) ? state.clock : null;
+  const flags = clock && Array.isArray(clock.flags) ? clock.flags : [];
+  return flags.filter((seat, index) => (seat === 'A' || seat === 'B') && flags.indexOf(seat) === index);
+}
 
 // "T2.M1: hussars against dragoons (side A wins: retreat)".
 function foughtWords(state, fought) {
@@ -79,6 +88,7 @@ export class UmpirePanel {
     const log = Array.isArray(state.log) ? state.log : [];
     const signature = JSON.stringify([state.turn, state.phase, state.step, state.hold, state.pending,
       state.fought, state.rolled_back, state.umpire, state.reports, seq, log.length, this.confirming,
+      fallenFlags(state), state.sides && state.sides.A && state.sides.A.name, state.sides && state.sides.B && state.sides.B.name,
       Object.entries(state.units || {}).map(([id, u]) => [id, u.side, u.name, u.status, u.formed, u.figures, u.formation, u.type])]);
     if (signature === this.signature) return;
     this.signature = signature;
@@ -214,7 +224,7 @@ export class UmpirePanel {
       h('div', { class: 'umpire-grid' },
         h('div', { class: 'umpire-col' }, this.adjustPart(state)),
         h('div', { class: 'umpire-col' }, this.notePart(), this.rollbackPart(state),
-          begun ? this.endPart() : null)),
+          begun ? this.endPart(state) : null)),
     ];
     replace(this.body, parts);
   }
@@ -466,12 +476,34 @@ export class UmpirePanel {
       h('button', { type: 'submit', id: 'note-submit' }, 'Add the note')));
   }
 
-  // Ends the battle (a time limit, the players' agreement), once confirmed.
-  endPart() {
+  // Ends the battle (a time limit, the players' agreement), once confirmed,
+  // with the game's result if the umpire gives one (PROTOCOL.md §11.5): a
+  // win for side A's side, for side B's, a draw, or none (in a tournament
+  // the organiser then gives it). When a side's flag has fallen (§11.2) a
+  // preset offers its loss on time: a win for the other side.
+  endPart(state) {
     const [text, textField] = this.reasonField('end-reason', 'Why the battle ends',
-      'e.g. "time is up: 3 hours". Nothing can be played or rolled back afterwards.');
+      'e.g. "time is up: 3 hours", "agreed". Nothing can be played or rolled back afterwards.');
+    const result = select({ name: 'result' }, [
+      ['', 'No result (the organiser gives it)'],
+      ['A', capital(resultWords(state, 'A'))],
+      ['B', capital(resultWords(state, 'B'))],
+      ['draw', capital(resultWords(state, 'draw'))],
+    ], '');
     const confirm = h('label', { class: 'field check' },
       h('input', { type: 'checkbox', id: 'end-confirm' }), ' I end the battle for good');
+    const flags = fallenFlags(state);
+    const presets = flags.length ? h('div', { class: 'end-presets', id: 'end-presets', role: 'group', 'aria-label': 'Preset results' },
+      flags.map((seat) => h('p', {},
+        h('span', { class: 'hint' }, `${capital(sideName(state, seat))}'s flag fell (its time is up). `),
+        h('button', {
+          type: 'button', class: 'quiet', id: `end-preset-time-${seat}`,
+          onclick: () => {
+            result.value = otherSide(seat);
+            text.value = 'loss on time';
+            confirm.querySelector('input').focus();
+          },
+        }, `Loss on time: ${resultWords(state, otherSide(seat))}`)))) : null;
     return h('form', {
       id: 'end-form', class: 'umpire-part',
       onsubmit: (event) => {
@@ -483,9 +515,14 @@ export class UmpirePanel {
           confirm.querySelector('input').focus();
           return;
         }
-        this.send({ kind: 'end', reason }, event.target, 'The battle has ended.');
+        const action = { kind: 'end', reason };
+        if (resultWords(state, result.value)) action.result = result.value;
+        const words = action.result ? resultWords(state, action.result) : null;
+        this.send(action, event.target, words ? `The battle has ended: ${words}.` : 'The battle has ended.');
       },
     }, h('fieldset', {}, h('legend', {}, 'End the battle'),
+      presets,
+      field('end-result', 'Result', result, 'A win for a side, a draw, or none.'),
       textField, confirm,
       h('button', { type: 'submit', id: 'end-submit', class: 'hold' }, 'End the battle')));
   }

@@ -248,26 +248,40 @@ export function endSummary(state, side) {
   };
 }
 
+/* A game's result (PROTOCOL.md §11.5: the umpire's end's `result`, "A",
+ * "B" or "draw") in words: "a win for side B (British)", "a draw"; null
+ * for anything else (no result). */
+export function resultWords(state, result) {
+  if (result === 'A' || result === 'B') return `a win for ${sideName(state, result)}`;
+  if (result === 'draw') return 'a draw';
+  return null;
+}
+
 /* The end of the battle, shown to everyone once the phase is "ended":
- * "The battle has ended: <reason>" and each side's units in play, removed
- * and dispersed, and its figures now of those at the start. Without
- * state.end (an older server): "The battle has ended". */
+ * "The battle has ended: <reason>", the umpire's result when the end has
+ * one (state.end.result, §11.5: "Result: a win for side B (British)"), and
+ * each side's units in play, removed and dispersed, and its figures now of
+ * those at the start. Without state.end (an older server): "The battle has
+ * ended". */
 export function endPanel(state) {
   const end = state.end && typeof state.end === 'object' ? state.end : null;
   const reason = end && typeof end.reason === 'string' && end.reason ? end.reason
     : end && END_CAUSES[end.cause] ? END_CAUSES[end.cause] : '';
+  const result = end ? resultWords(state, end.result) : null;
   const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
   return h('section', { class: 'end-panel', id: 'end-panel', 'aria-labelledby': 'end-title',
-    dataset: { cause: end && typeof end.cause === 'string' ? end.cause : '' } },
+    dataset: { cause: end && typeof end.cause === 'string' ? end.cause : '', result: result ? end.result : '' } },
   h('h2', { id: 'end-title', class: 'ended' }, reason ? `The battle has ended: ${reason}` : 'The battle has ended'),
+  result ? h('p', { class: 'end-result', id: 'end-result' }, h('strong', {}, 'Result: '), result) : null,
   h('table', { class: 'end-summary', id: 'end-summary' },
     h('caption', { class: 'visually-hidden' }, 'Each side at the end of the battle'),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Side'), h('th', { scope: 'col' }, 'Units'),
       h('th', { scope: 'col' }, 'Figures'))),
     h('tbody', {}, SIDES.map((side) => {
       const sum = endSummary(state, side);
-      return h('tr', { class: `side-${side}`, dataset: { side } },
-        h('th', { scope: 'row' }, capital(sideName(state, side))),
+      const won = end && end.result === side;
+      return h('tr', { class: `side-${side}${won ? ' winner' : ''}`, dataset: { side } },
+        h('th', { scope: 'row' }, capital(sideName(state, side)), won ? h('span', { class: 'won' }, ' (won)') : null),
         h('td', { class: 'end-units' }, `${sum.inPlay} in play`,
           sum.removed ? `, ${sum.removed} removed` : '', sum.dispersed ? `, ${sum.dispersed} dispersed` : ''),
         h('td', { class: 'end-figures' }, sum.start !== null

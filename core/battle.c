@@ -412,7 +412,10 @@ static bool melee_overruled_fold(brigade_battle *b, const brigade_event *e)
 /* The umpire's rulings (design.md "Roles", PROTOCOL.md §10.2). */
 static bool umpire_fold(brigade_battle *b, const brigade_event *e)
 {
-    if (!e->umpire.text[0] || (unsigned)e->umpire.ruling > BRIGADE_UMPIRE_LAPSED)
+    if (!e->umpire.text[0] || (unsigned)e->umpire.ruling > BRIGADE_UMPIRE_LAPSED ||
+        (unsigned)e->umpire.end_result > BRIGADE_END_RESULT_DRAW ||
+        (e->umpire.end_result != BRIGADE_END_RESULT_NONE &&
+         e->umpire.ruling != BRIGADE_UMPIRE_END))
         return false;
     switch (e->umpire.ruling) {
     case BRIGADE_UMPIRE_HOLD:
@@ -436,6 +439,7 @@ static bool umpire_fold(brigade_battle *b, const brigade_event *e)
         b->end_cause =
             e->umpire.ruling == BRIGADE_UMPIRE_END ? BRIGADE_END_UMPIRE : BRIGADE_END_LAPSED;
         text_set(b->end_reason, sizeof b->end_reason, e->umpire.text);
+        b->end_result = e->umpire.end_result; /* state.end.result (PROTOCOL.md §11.5) */
         break;
     case BRIGADE_UMPIRE_SEATED:
         if (b->umpired)
@@ -3496,9 +3500,15 @@ static code_t umpire_rule(machine *m, const brigade_command *c)
         return rule_report(m, c);
     if (c->kind == BRIGADE_COMMAND_END || c->kind == BRIGADE_COMMAND_LAPSE) {
         brigade_event e;
+        if ((unsigned)c->end_result > BRIGADE_END_RESULT_DRAW)
+            return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+                        "a result is a win for side A, for side B, or a draw");
         umpire_event_init(&e, c->kind == BRIGADE_COMMAND_END ? BRIGADE_UMPIRE_END
                                                              : BRIGADE_UMPIRE_LAPSED,
                           c->note);
+        /* The umpire's result (PROTOCOL.md §11.5); the server's lapse has none. */
+        if (c->kind == BRIGADE_COMMAND_END)
+            e.umpire.end_result = c->end_result;
         TRY(emit(m, &e));
         return phase_begin(m, BRIGADE_PHASE_ENDED, BRIGADE_STEP_NONE, 0);
     }
@@ -3734,6 +3744,24 @@ const char *brigade_end_cause_name(brigade_end_cause cause)
     return NAME_OF(end_cause_names, cause);
 }
 
+static const char *const end_result_names[] = {"", "A", "B", "draw"};
+/* PROTOCOL.md §11.5: the `end` action's `result`, state.end.result. */
+const char *brigade_end_result_name(brigade_end_result result)
+{
+    return NAME_OF(end_result_names, result);
+}
+
+/* PROTOCOL.md §11.5: "A", "B" or "draw"; "" is no result, so refused. */
+bool brigade_end_result_parse(const char *text, brigade_end_result *out)
+{
+    for (size_t i = 1; i < sizeof end_result_names / sizeof end_result_names[0]; i++)
+        if (strcmp(text, end_result_names[i]) == 0) {
+            *out = (brigade_end_result)i;
+            return true;
+        }
+    return false;
+}
+
 const char *brigade_report_kind_name(brigade_report_kind kind)
 {
     return NAME_OF(report_kind_names, kind);
@@ -3916,6 +3944,24 @@ static void put_automatic(char *out, size_t size, size_t *at, const brigade_even
             brigade_auto_kind_rule(e->result.automatic));
     else
         put(out, size, at, " no dice (%s);", brigade_auto_kind_rule(e->result.automatic));
+}
+
+/* The umpire's result (PROTOCOL.md §11.5) in the players' words: "a win
+ * for side A (French)" (the scenario's side name, left out when it has
+ * none), "a draw"; nothing for NONE. */
+static void put_end_result(char *out, size_t size, size_t *at, const brigade_battle *b,
+                           brigade_end_result result)
+{
+    if (result == BRIGADE_END_RESULT_DRAW) {
+        put(out, size, at, "a draw");
+        return;
+    }
+    if (result != BRIGADE_END_RESULT_A && result != BRIGADE_END_RESULT_B)
+        return;
+    int s = result == BRIGADE_END_RESULT_A ? 0 : 1;
+    put(out, size, at, "a win for side %s", brigade_side_name((brigade_side)s));
+    if (b->sides[s].name[0])
+        put(out, size, at, " (%.63s)", b->sides[s].name);
 }
 
 /* After "side B wins the initiative, 9 to 8": the ties rolled again
@@ -4253,7 +4299,16 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
                 e->umpire.text);
             break;
         case BRIGADE_UMPIRE_END:
-            put(out, size, &at, "the umpire ends the battle: %s", e->umpire.text);
+            /* With a result (PROTOCOL.md §11.5), in the players' words: "the
+             * umpire ends the battle: a win for side A (French) (loss on
+             * time)", "...: a draw (agreed)"; without one, as it always read. */
+            put(out, size, &at, "the umpire ends the battle: ");
+            if (e->umpire.end_result == BRIGADE_END_RESULT_NONE) {
+                put(out, size, &at, "%s", e->umpire.text);
+                break;
+            }
+            put_end_result(out, size, &at, b, e->umpire.end_result);
+            put(out, size, &at, " (%s)", e->umpire.text);
             break;
         case BRIGADE_UMPIRE_LAPSED:
             put(out, size, &at, "the server ends the battle: %s", e->umpire.text);

@@ -330,6 +330,23 @@ typedef enum brigade_end_cause {
 /* "", "no_units", "umpire", "lapsed"; "?" out of range. */
 const char *brigade_end_cause_name(brigade_end_cause cause);
 
+/* The result the umpire gives with END (brigade_battle.end_result,
+ * PROTOCOL.md §11.5 and §7.1 state.end.result): a win for side A's side,
+ * for side B's, or a draw. NONE: the battle ended without one (every END
+ * journaled before results, the server's LAPSE, an END without one). */
+typedef enum brigade_end_result {
+    BRIGADE_END_RESULT_NONE = 0,
+    BRIGADE_END_RESULT_A,
+    BRIGADE_END_RESULT_B,
+    BRIGADE_END_RESULT_DRAW
+} brigade_end_result;
+
+/* "", "A", "B", "draw" (the protocol's names, PROTOCOL.md §11.5); "?" out
+ * of range. */
+const char *brigade_end_result_name(brigade_end_result result);
+/* "A", "B" or "draw" into *out (true); false for anything else, "" too. */
+bool brigade_end_result_parse(const char *text, brigade_end_result *out);
+
 /* The whole battle. Initialise with brigade_battle_init() or load a
  * scenario (core/scenario.h). */
 typedef struct brigade_battle {
@@ -371,6 +388,8 @@ typedef struct brigade_battle {
     char end_reason[BRIGADE_TEXT_MAX + 1]; /* a sentence for the players: "Side B (British)
                                               has no units left in play", the umpire's END
                                               reason, the server's lapse text; "" before */
+    brigade_end_result end_result; /* the umpire's END's result (PROTOCOL.md §11.5); NONE
+                                      without one */
 } brigade_battle;
 
 /* ---- commands ---------------------------------------------------------- */
@@ -393,7 +412,8 @@ typedef enum brigade_command_kind {
     BRIGADE_COMMAND_OVERRULE,              /* a melee of `fought`: melee, result and winner, and/or
                                               unit and outcome (§10.2) */
     BRIGADE_COMMAND_END,                   /* the umpire ends the battle (a time limit, agreement):
-                                              phase ENDED, the dice seed then revealed */
+                                              phase ENDED, the dice seed then revealed;
+                                              end_result: its result, if any (§11.5) */
     /* The players' reports (D46) and their answers: */
     BRIGADE_COMMAND_RALLY,                 /* Morale/report: unit, broken, has made a broken move (D34) */
     BRIGADE_COMMAND_REFORM,                /* Movement/report: unit, unformed, normal, in no melee (D37) */
@@ -443,6 +463,8 @@ typedef struct brigade_command {
     brigade_test_outcome outcome;
     int report;                             /* contest, accept, rule: the report's number */
     bool upheld;                            /* rule: the report stands (true) or not */
+    brigade_end_result end_result;          /* end: the result given, NONE without one
+                                               (PROTOCOL.md §11.5) */
     char note[BRIGADE_TEXT_MAX + 1];        /* adjust: what happened; the umpire's: the reason;
                                                required */
 } brigade_command;
@@ -726,6 +748,9 @@ typedef struct brigade_event {
                                            action of seq */
             long rolls, events;         /* ROLLBACK: the game's rolls and events before it,
                                            rolled back or not (dice numbers go on after them) */
+            brigade_end_result end_result; /* END: the result the umpire gives (PROTOCOL.md
+                                           §11.5); NONE without one, and for every other
+                                           ruling */
         } umpire;
     };
 } brigade_event;

@@ -132,6 +132,10 @@ static const enum_table AUTO_KIND = {"automatic result", auto_kind_n, BRIGADE_AU
                                      -1};
 static const char *end_cause_n(int v) { return brigade_end_cause_name((brigade_end_cause)v); }
 static const enum_table END_CAUSE = {"end cause", end_cause_n, BRIGADE_END_LAPSED + 1, -1};
+/* The umpire's result (PROTOCOL.md §11.5): "A", "B", "draw"; never written
+ * without one (NONE, "", is refused when read). */
+static const char *end_result_n(int v) { return brigade_end_result_name((brigade_end_result)v); }
+static const enum_table END_RESULT = {"end result", end_result_n, BRIGADE_END_RESULT_DRAW + 1, -1};
 /* A player's report (D46): its kind and where it stands. */
 static const char *report_kind_n(int v)
 {
@@ -747,6 +751,12 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
             w_int(w, m, "seq", e->umpire.seq);
             w_int(w, m, "rolls", e->umpire.rolls);
             w_int(w, m, "events", e->umpire.events);
+            break;
+        case BRIGADE_UMPIRE_END:
+            /* Only when given (PROTOCOL.md §11.5): an end without a result
+             * keeps the bytes it always had. */
+            if (e->umpire.end_result != BRIGADE_END_RESULT_NONE)
+                w_enum(w, m, "result", &END_RESULT, (int)e->umpire.end_result);
             break;
         default:
             break;
@@ -1590,6 +1600,13 @@ static void event_read(scope *s, brigade_event *e)
             e->umpire.rolls = r_long(s, "rolls", 0, LONG_MAX);
             e->umpire.events = r_long(s, "events", 0, LONG_MAX);
             break;
+        case BRIGADE_UMPIRE_END:
+            if (protocol_value_map_get(s->map, "result") != NULL) {
+                e->umpire.end_result = (brigade_end_result)r_enum(s, "result", &END_RESULT);
+                if (e->umpire.end_result == BRIGADE_END_RESULT_NONE)
+                    r_fail(s->r, "result", "a result is \"A\", \"B\" or \"draw\"");
+            }
+            break;
         default:
             break;
         }
@@ -1928,6 +1945,9 @@ protocol_value *journal_battle_to_value(const brigade_battle *battle,
     if (b->end_cause != BRIGADE_END_NONE) {
         w_enum(&w, m, "end_cause", &END_CAUSE, (int)b->end_cause);
         w_text(&w, m, "end_reason", b->end_reason, sizeof b->end_reason);
+        /* The umpire's result (PROTOCOL.md §11.5), only when given. */
+        if (b->end_result != BRIGADE_END_RESULT_NONE)
+            w_enum(&w, m, "end_result", &END_RESULT, (int)b->end_result);
     }
     /* The players' reports (D46), likewise only when not empty. */
     if (b->report_numbers != 0)
@@ -2228,6 +2248,11 @@ journal_event_error journal_battle_from_value(const protocol_value *value, briga
         if (protocol_value_map_get(s.map, "end_cause") != NULL) {
             out->end_cause = (brigade_end_cause)r_enum(&s, "end_cause", &END_CAUSE);
             r_text(&s, "end_reason", out->end_reason, sizeof out->end_reason, false);
+            if (protocol_value_map_get(s.map, "end_result") != NULL) {
+                out->end_result = (brigade_end_result)r_enum(&s, "end_result", &END_RESULT);
+                if (out->end_result == BRIGADE_END_RESULT_NONE)
+                    r_fail(&r, "end_result", "a result is \"A\", \"B\" or \"draw\"");
+            }
         }
         s_close(&s);
     }

@@ -84,7 +84,9 @@
  * {unit, roll, test_kind, dice, total, target, outcome, modifiers}; the step
  * "occupy", the causes "rallied", "reformed", "blown_over", "charge_over",
  * "contact", "test", the effect "flees" and the ruling "rule" (which older
- * readers refuse). */
+ * readers refuse). Still 2 with the umpire's result (PROTOCOL.md §11.5):
+ * the umpire_ruled "end" event's "result" and the battle's "end_result"
+ * ("A" | "B" | "draw"), each written only when the umpire gave one. */
 #define JOURNAL_BATTLE_FORMAT 2
 /* Largest encoded event or battle decode accepts, in bytes (an event is
  * under 8 KB, a battle of 64 units under 64 KB). */

@@ -468,8 +468,10 @@ enum {
     STATE_ALL = (1u << 6) - 1
 };
 
-/* state.end: nil, or {cause: "no_units" | "umpire" | "lapsed", reason}
- * once the battle has ended (PROTOCOL.md §7.1). */
+/* state.end: nil, or {cause: "no_units" | "umpire" | "lapsed", reason,
+ * result?: "A" | "B" | "draw"} once the battle has ended (PROTOCOL.md
+ * §7.1); `result` only when the umpire's end gave one (§11.5), so that an
+ * end without one keeps the state (and the snapshot hash) it had. */
 static protocol_value *protocol_state_end(const brigade_battle *battle)
 {
     if (battle->end_cause == BRIGADE_END_NONE)
@@ -479,6 +481,9 @@ static protocol_value *protocol_state_end(const brigade_battle *battle)
               protocol_value_map_set_string(end, "cause",
                                             brigade_end_cause_name(battle->end_cause)) == 0 &&
               protocol_value_map_set_string(end, "reason", battle->end_reason) == 0;
+    if (ok && battle->end_result != BRIGADE_END_RESULT_NONE)
+        ok = protocol_value_map_set_string(end, "result",
+                                           brigade_end_result_name(battle->end_result)) == 0;
     if (!ok) {
         protocol_value_free(end);
         return NULL;
@@ -896,6 +901,11 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
                                entry, "outcome", brigade_test_outcome_name(event->umpire.outcome)) == 0;
             }
         }
+        /* The umpire's result (PROTOCOL.md §11.5), only with one. */
+        if (event->umpire.ruling == BRIGADE_UMPIRE_END &&
+            event->umpire.end_result != BRIGADE_END_RESULT_NONE)
+            ok = ok && protocol_value_map_set_string(
+                           entry, "result", brigade_end_result_name(event->umpire.end_result)) == 0;
         if (event->umpire.ruling == BRIGADE_UMPIRE_ROLLBACK)
             ok = ok && protocol_value_map_set_int(entry, "to_seq", event->umpire.to_seq) == 0;
         break;

@@ -468,6 +468,7 @@ static void test_end_and_restore(void **state)
                               "play; side B (British) 11 figures in 1 unit in play");
     assert_int_equal(g->battle.end_cause, BRIGADE_END_UMPIRE); /* state.end */
     assert_string_equal(g->battle.end_reason, "time is up: 3 hours");
+    assert_int_equal(g->battle.end_result, BRIGADE_END_RESULT_NONE); /* no state.end.result */
     c = command_done();
     game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "ended");
     game_assert_replays(g);
@@ -513,6 +514,101 @@ static void test_end_before_the_battle_begins(void **state)
         game_assert_replays(g);
         game_free(g);
     }
+}
+
+/* The umpire ends the battle with a result (PROTOCOL.md §11.5): a win for
+ * a side, or a draw, journaled with the end and kept for state.end; the
+ * log entry says it in the players' words, with the scenario's side
+ * names. The server's lapse takes no result. */
+static void test_end_with_a_result(void **state)
+{
+    (void)state;
+    static const struct {
+        brigade_end_result result;
+        const char *reason, *text;
+    } cases[] = {
+        {BRIGADE_END_RESULT_A, "loss on time",
+         "the umpire ends the battle: a win for side A (French) (loss on time)"},
+        {BRIGADE_END_RESULT_B, "the French withdrew",
+         "the umpire ends the battle: a win for side B (British) (the French withdrew)"},
+        {BRIGADE_END_RESULT_DRAW, "agreed", "the umpire ends the battle: a draw (agreed)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        game *g = play_to_melee(false, 2, 3, 3, 5);
+        brigade_command c;
+        memset(&c, 0, sizeof c);
+        c.kind = BRIGADE_COMMAND_END;
+        c.end_result = cases[i].result;
+        strcpy(c.note, cases[i].reason);
+        game_play(g, BRIGADE_SIDE_NONE, &c);
+        assert_int_equal(g->battle.phase, BRIGADE_PHASE_ENDED);
+        assert_int_equal(g->battle.end_cause, BRIGADE_END_UMPIRE);
+        assert_int_equal(g->battle.end_result, cases[i].result); /* state.end.result */
+        assert_string_equal(g->battle.end_reason, cases[i].reason);
+        const brigade_event *ruled = game_last_event(g, BRIGADE_BATTLE_EVENT_UMPIRE_RULED, 0);
+        assert_non_null(ruled);
+        assert_int_equal(ruled->umpire.ruling, BRIGADE_UMPIRE_END);
+        assert_int_equal(ruled->umpire.end_result, cases[i].result);
+        char line[512];
+        brigade_event_describe(&g->battle, ruled, line, sizeof line);
+        assert_string_equal(line, cases[i].text);
+        game_assert_replays(g);
+        game_free(g);
+    }
+
+    /* Before the battle begins (a player who never came): a win for B. */
+    game *g = game_load_file("example_a.json");
+    brigade_command c;
+    memset(&c, 0, sizeof c);
+    c.kind = BRIGADE_COMMAND_END;
+    c.end_result = BRIGADE_END_RESULT_B;
+    strcpy(c.note, "side A never came");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "umpire");
+    c.end_result = (brigade_end_result)7;
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "draw");
+    c.end_result = BRIGADE_END_RESULT_B;
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    assert_int_equal(g->battle.turn, 0);
+    assert_int_equal(g->battle.end_result, BRIGADE_END_RESULT_B);
+    char line[512];
+    brigade_event_describe(&g->battle, game_last_event(g, BRIGADE_BATTLE_EVENT_UMPIRE_RULED, 0),
+                           line, sizeof line);
+    assert_string_equal(line, "the umpire ends the battle: a win for side B (British) "
+                              "(side A never came)");
+    game_assert_replays(g);
+    game_free(g);
+
+    /* The server's lapse has no result, whatever the command holds. */
+    g = game_load_file("example_a.json");
+    c.kind = BRIGADE_COMMAND_LAPSE;
+    strcpy(c.note, "no action for 1 d 0 h (its players never both joined)");
+    game_play(g, BRIGADE_SIDE_NONE, &c);
+    assert_int_equal(g->battle.end_cause, BRIGADE_END_LAPSED);
+    assert_int_equal(g->battle.end_result, BRIGADE_END_RESULT_NONE);
+    assert_int_equal(game_last_event(g, BRIGADE_BATTLE_EVENT_UMPIRE_RULED, 0)->umpire.end_result,
+                     BRIGADE_END_RESULT_NONE);
+
+    /* The protocol's names (PROTOCOL.md §11.5), "" being no result. */
+    brigade_end_result parsed = BRIGADE_END_RESULT_NONE;
+    assert_true(brigade_end_result_parse("draw", &parsed));
+    assert_int_equal(parsed, BRIGADE_END_RESULT_DRAW);
+    assert_true(brigade_end_result_parse("A", &parsed));
+    assert_int_equal(parsed, BRIGADE_END_RESULT_A);
+    assert_false(brigade_end_result_parse("", &parsed));
+    assert_false(brigade_end_result_parse("a", &parsed));
+    assert_string_equal(brigade_end_result_name(BRIGADE_END_RESULT_B), "B");
+    assert_string_equal(brigade_end_result_name(BRIGADE_END_RESULT_NONE), "");
+
+    /* A result on any ruling but END does not fold. */
+    brigade_event odd;
+    memset(&odd, 0, sizeof odd);
+    odd.kind = BRIGADE_BATTLE_EVENT_UMPIRE_RULED;
+    odd.umpire.ruling = BRIGADE_UMPIRE_NOTE;
+    odd.umpire.unit = -1;
+    strcpy(odd.umpire.text, "a note");
+    odd.umpire.end_result = BRIGADE_END_RESULT_A;
+    assert_false(brigade_battle_fold(&g->battle, &odd));
+    game_free(g);
 }
 
 /* A status the umpire changes gives the instruction that status gives
@@ -583,6 +679,7 @@ int main(void)
         cmocka_unit_test(test_ended_battle_refuses_everything),
         cmocka_unit_test(test_end_and_restore),
         cmocka_unit_test(test_end_before_the_battle_begins),
+        cmocka_unit_test(test_end_with_a_result),
         cmocka_unit_test(test_status_change_gives_its_move),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -858,6 +858,89 @@ async function heldWithdrawnEnded(page, show, sent, shoot) {
     `the end panel of an older server: ${JSON.stringify(plain)}`);
 }
 
+// ------------------------------------------------- the umpire's result
+
+// The umpire's End form (PROTOCOL.md §11.5): the result (a win for either
+// side by its name, a draw, or none) beside the reason; a side whose flag
+// fell (state.clock.flags, §11.2) offers "loss on time" for it, and a
+// state without a clock, or with one of another shape, offers none; the
+// end panel shows the result to everyone.
+async function umpireEnd(page, show, sent, shoot) {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await sent();
+  const umpireState = (more = {}) => village('movement', 'report', ['A', 'B'],
+    { umpire: true, hold: null, pending: [], fought: [], rolled_back: [], ...more });
+  await show(umpireState(), 'umpire', 'umpire', 9);
+  const labels = await page.$$eval('#end-result option', (list) => list.map((o) => [o.value, o.textContent]));
+  check(JSON.stringify(labels) === JSON.stringify([['', 'No result (the organiser gives it)'],
+    ['A', 'A win for side A (French)'], ['B', 'A win for side B (British)'], ['draw', 'A draw']]),
+  `the End form's results: ${JSON.stringify(labels)}`);
+  check(await page.locator('#end-presets').count() === 0, 'a game without a clock offers "loss on time"');
+  await page.fill('#end-reason', 'the French withdrew');
+  await page.check('#end-confirm');
+  await page.click('#end-submit');
+  check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'end', reason: 'the French withdrew' }]),
+    'an end with no result chosen sends a result');
+  await show(umpireState({ turn: 3 }), 'umpire', 'umpire', 10);
+  await page.selectOption('#end-result', 'draw');
+  await page.fill('#end-reason', 'agreed');
+  await page.check('#end-confirm');
+  await page.click('#end-submit');
+  check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'end', reason: 'agreed', result: 'draw' }]),
+    'the draw is not sent');
+  check((await page.textContent('#umpire-done')) === 'The battle has ended: a draw.', `the done line: "${await page.textContent('#umpire-done')}"`);
+
+  // A clock whose flag fell for side A: the preset gives B the win on time.
+  const flagged = umpireState({ turn: 4, clock: { minutes_per_side: 90, increment_seconds: 0, A: 0, B: 1200000, running: [], flags: ['A'] } });
+  await show(flagged, 'umpire', 'umpire', 11);
+  const preset = await page.$$eval('#end-presets button', (list) => list.map((b) => [b.id, b.textContent]));
+  check(JSON.stringify(preset) === JSON.stringify([['end-preset-time-A', 'Loss on time: a win for side B (British)']]),
+    `the presets: ${JSON.stringify(preset)}`);
+  check((await page.textContent('#end-presets')).includes("Side A (French)'s flag fell"), 'the preset does not say whose flag fell');
+  await page.click('#end-preset-time-A');
+  check(await page.inputValue('#end-result') === 'B' && await page.inputValue('#end-reason') === 'loss on time',
+    `the preset set ${await page.inputValue('#end-result')}, "${await page.inputValue('#end-reason')}"`);
+  await page.locator('#end-form').scrollIntoViewIfNeeded();
+  await page.locator('#end-form').screenshot({ path: join(args.screenshots, 'umpire_end_result_1280x800.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('#end-form').scrollIntoViewIfNeeded();
+  await shoot('umpire_end_result_390x844');
+  const narrow = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  check(narrow[0] <= narrow[1], `the umpire's page is ${narrow[0]} px wide in a ${narrow[1]} px window`);
+  await page.check('#end-confirm');
+  await page.click('#end-submit');
+  check(JSON.stringify(await sent()) === JSON.stringify([{ kind: 'end', reason: 'loss on time', result: 'B' }]),
+    'the loss on time is not sent as a win for B');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // A clock of another shape (§11.2 says flags is a list): no preset, no error.
+  await show(umpireState({ turn: 5, clock: { flags: 'A' } }), 'umpire', 'umpire', 12);
+  check(await page.locator('#end-presets').count() === 0, 'a clock whose flags are not a list offers a preset');
+  await show(umpireState({ turn: 6, clock: null }), 'umpire', 'umpire', 13);
+  check(await page.locator('#end-presets').count() === 0, 'a nil clock offers a preset');
+
+  // Ended with a win for B: every page says so.
+  const ended = village('ended', '', [], { end: { cause: 'umpire', reason: 'loss on time', result: 'B' } });
+  for (const [seat, mode] of [['A', 'play'], ['B', 'play'], ['umpire', 'umpire'], ['A', 'watch']]) {
+    await show(ended, seat, mode);
+    const panel = await page.evaluate(() => ({
+      title: document.getElementById('end-title').textContent,
+      result: document.getElementById('end-result') && document.getElementById('end-result').textContent,
+      won: [...document.querySelectorAll('#end-summary tbody tr.winner')].map((row) => row.dataset.side),
+    }));
+    check(JSON.stringify(panel) === JSON.stringify({ title: 'The battle has ended: loss on time',
+      result: 'Result: a win for side B (British)', won: ['B'] }), `${seat} (${mode}): the end panel ${JSON.stringify(panel)}`);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shoot('view_ended_result_1280x800');
+  await shoot('view_ended_result_390x844', { width: 390, height: 844 });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await show(village('ended', '', [], { end: { cause: 'umpire', reason: 'agreed', result: 'draw' } }), 'B');
+  check((await page.textContent('#end-result')) === 'Result: a draw' && await page.locator('#end-summary tr.winner').count() === 0,
+    `a draw's end panel: "${await page.textContent('#end-result')}"`);
+  await show(village('ended', '', [], { end: { cause: 'umpire', reason: 'time is up' } }), 'B');
+  check(await page.locator('#end-result').count() === 0, 'an end without a result shows one');
+}
+
 // ------------------------------------------------- focus, the log's end
 
 // At each step of the player's turn focus lands on its main action (Done,
@@ -1342,6 +1425,7 @@ run('browser_controls', args, async ({ browser, base }) => {
   await reportsPanel(page, show, sent, shoot);
   await focusAndLog(page, show, shoot, sent);
   await heldWithdrawnEnded(page, show, sent, shoot);
+  await umpireEnd(page, show, sent, shoot);
   check(errors.length === 0, `errors in the page: ${errors.join('; ')}`);
   await seatAndReconnect(browser, base, links, errors);
   check(errors.length === 0, `errors in the page: ${errors.join('; ')}`);

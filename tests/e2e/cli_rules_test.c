@@ -757,6 +757,81 @@ static void the_end_says_why_and_what_is_left(void **unused)
     protocol_value_free(state);
 }
 
+/* The umpire's end with a result (PROTOCOL.md §11.5): `end result=B
+ * REASON` gives it, `end REASON` still ends without one, a result that is
+ * not A, B or draw is refused in words; the end's summary says the result
+ * to every seat, with the side's name. */
+static void the_umpires_result_is_told(void **unused)
+{
+    (void)unused;
+    protocol_value *state = test_value_from_json(ended_state);
+    protocol_value *end = protocol_value_map_get(state, "end");
+    assert_int_equal(protocol_value_map_set_string(end, "cause", "umpire"), 0);
+    assert_int_equal(protocol_value_map_set_string(end, "reason", "loss on time"), 0);
+    assert_int_equal(protocol_value_map_set_string(end, "result", "B"), 0);
+    static const char *const everyone[] = {"A", "B", "umpire", "spectator", NULL};
+    for (const char *const *seat = everyone; *seat; seat++) {
+        char todo[2048];
+        game_display_todo(state, *seat, todo, sizeof(todo));
+        assert_string_equal(todo,
+                            "the battle has ended: the umpire ended it (loss on time)\n"
+                            "  Result: a win for Side B (British)\n"
+                            "  Side A (French): 2 of 3 units in play, 22 of 50 figures; removed: "
+                            "Voltigeurs\n"
+                            "  Side B (British): 0 of 2 units in play, 0 of 16 figures; removed: "
+                            "Royal Dragoons; dispersed: Foot battery\n");
+    }
+    char todo[2048];
+    assert_int_equal(protocol_value_map_set_string(end, "result", "draw"), 0);
+    game_display_todo(state, "A", todo, sizeof(todo));
+    assert_has(todo, "the umpire ended it (loss on time)\n  Result: a draw\n  Side A (French)");
+    assert_int_equal(protocol_value_map_remove(end, "result"), 0);
+    game_display_todo(state, "A", todo, sizeof(todo));
+    assert_lacks(todo, "Result");
+    protocol_value_free(state);
+
+    /* Typing it. */
+    state = test_value_from_json(
+        "{\"title\": \"t\", \"turn\": 2, \"phase\": \"movement\", \"step\": \"report\","
+        " \"awaiting\": [\"A\"], " ENDED_SIDES "\"units\": {}, \"log\": []}");
+    game_input_context context = {state, 10, "umpire"};
+    game_input input;
+    char message[400];
+    assert_int_equal(game_input_parse("end result=B loss on time", &context, &input, message,
+                                      sizeof(message)),
+                     0);
+    assert_int_equal(input.kind, GAME_INPUT_ACT);
+    assert_int_equal(input.action.kind, PROTOCOL_ACTION_END);
+    assert_true(input.action.as.umpire.has_result);
+    assert_int_equal(input.action.as.umpire.result, PROTOCOL_RESULT_B);
+    assert_string_equal(input.action.as.umpire.reason, "loss on time");
+    assert_int_equal(game_input_parse("end result=draw agreed", &context, &input, message,
+                                      sizeof(message)),
+                     0);
+    assert_true(input.action.as.umpire.has_result);
+    assert_int_equal(input.action.as.umpire.result, PROTOCOL_RESULT_DRAW);
+    assert_string_equal(input.action.as.umpire.reason, "agreed");
+    assert_int_equal(game_input_parse("end time is up: 3 hours", &context, &input, message,
+                                      sizeof(message)),
+                     0);
+    assert_false(input.action.as.umpire.has_result);
+    assert_string_equal(input.action.as.umpire.reason, "time is up: 3 hours");
+    assert_int_not_equal(game_input_parse("end result=French loss on time", &context, &input,
+                                          message, sizeof(message)),
+                         0);
+    assert_string_equal(message, "end: result=French is not a result: result=A (a win for side "
+                                 "A), result=B (a win for side B) or result=draw (end "
+                                 "[result=A|B|draw] REASON)");
+    assert_int_not_equal(game_input_parse("end result=A", &context, &input, message,
+                                          sizeof(message)),
+                         0);
+    assert_has(message, "end: give the reason at the end");
+    char *help = help_text(state, "umpire");
+    assert_has(help, "end [result=A|B|draw] REASON");
+    free(help);
+    protocol_value_free(state);
+}
+
 /* A tied initiative rolled again (turn.md §Turn 1): the server's text says
  * it; an entry whose text does not (an older server) gets the CLI's line
  * from its rolls and ties. */
@@ -828,6 +903,7 @@ int main(void)
         cmocka_unit_test(error_codes_in_words),
         cmocka_unit_test(help_fits_80_columns_in_whole_words),
         cmocka_unit_test(the_end_says_why_and_what_is_left),
+        cmocka_unit_test(the_umpires_result_is_told),
         cmocka_unit_test(a_tied_initiative_is_told),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

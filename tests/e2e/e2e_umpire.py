@@ -26,7 +26,9 @@ then:
   seq N: ...") and a player's action is refused with held; release lets the
   game go on (a player's done is accepted);
 - `log` lists the entries with their seq (--json: each with index and
-  rolled_back); a spectator's text view marks them "(rolled back)".
+  rolled_back); a spectator's text view marks them "(rolled back)";
+- end result=B REASON (§11.5): both players' states end with the result,
+  and the end's log entry says it.
 """
 import json
 import os
@@ -394,6 +396,19 @@ def play(args, processes):
     overrule_checks(players, umpire, fought)
     rollback_checks(args, players, umpire,
                     {"url": server.url, "game": game, "id": created["spectator"]}, checkpoint)
+
+    # The umpire ends the battle with a result (PROTOCOL.md §11.5): both
+    # players' states hold it, and the log says it in words.
+    umpire.act_ok("end result=B loss on time")
+    wait_both(players, "phase=ended")
+    for seat in ("A", "B"):
+        state = players[seat].state()["state"]
+        check(state["end"] == {"cause": "umpire", "reason": "loss on time", "result": "B"},
+              "%s: state.end %r" % (seat, state.get("end")))
+        check(any(e["kind"] == "umpire_ruled" and e.get("result") == "B" and
+                  e["text"] == "the umpire ends the battle: a win for side B (British) "
+                               "(loss on time)" for e in state["log"]),
+              "%s: no end entry with the result" % seat)
 
     # Every deliberate typing error made the umpire's script exit 3; the
     # players' own refusals (held) too.

@@ -302,6 +302,59 @@ static void test_umpire_round_trip(void **state)
     e.umpire.rolls = 9;
     e.umpire.events = 19;
     event_round_trip(battle, &e, &out);
+
+    /* The umpire's end (PROTOCOL.md §11.5): "result" only with one, so an
+     * end without a result has the members (and bytes) it always had. */
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_UMPIRE_RULED;
+    e.umpire.ruling = BRIGADE_UMPIRE_END;
+    e.umpire.unit = -1;
+    snprintf(e.umpire.text, sizeof e.umpire.text, "time is up: 3 hours");
+    event_round_trip(battle, &e, &out);
+    journal_event_status status;
+    protocol_value *tree = journal_event_to_value(battle, &e, &status);
+    assert_non_null(tree);
+    assert_int_equal(protocol_value_count(tree), 3); /* kind, ruling, text */
+    assert_null(protocol_value_map_get(tree, "result"));
+    protocol_value_free(tree);
+    static const brigade_end_result results[] = {BRIGADE_END_RESULT_A, BRIGADE_END_RESULT_B,
+                                                 BRIGADE_END_RESULT_DRAW};
+    static const char *const result_names[] = {"A", "B", "draw"};
+    for (int i = 0; i < 3; i++) {
+        e.umpire.end_result = results[i];
+        event_round_trip(battle, &e, &out);
+        assert_int_equal(out.umpire.end_result, results[i]);
+        tree = journal_event_to_value(battle, &e, &status);
+        assert_non_null(tree);
+        assert_string_equal(protocol_value_string_get(protocol_value_map_get(tree, "result"), NULL),
+                            result_names[i]);
+        protocol_value_free(tree);
+    }
+    /* "" (no result) is never written, so never read. */
+    tree = journal_event_to_value(battle, &e, &status);
+    assert_int_equal(protocol_value_map_set_string(tree, "result", ""), 0);
+    assert_int_equal(journal_event_from_value(battle, tree, &out, &status),
+                     JOURNAL_EVENT_BAD_MEMBER);
+    assert_string_equal(status.member, "result");
+    protocol_value_free(tree);
+
+    /* The battle's end_result, likewise only with one. */
+    battle->phase = BRIGADE_PHASE_ENDED;
+    battle->step = BRIGADE_STEP_NONE;
+    battle->end_cause = BRIGADE_END_UMPIRE;
+    snprintf(battle->end_reason, sizeof battle->end_reason, "agreed");
+    battle_round_trip(battle);
+    tree = journal_battle_to_value(battle, &status);
+    assert_non_null(tree);
+    assert_null(protocol_value_map_get(tree, "end_result"));
+    protocol_value_free(tree);
+    battle->end_result = BRIGADE_END_RESULT_DRAW;
+    battle_round_trip(battle);
+    tree = journal_battle_to_value(battle, &status);
+    assert_non_null(tree);
+    assert_string_equal(
+        protocol_value_string_get(protocol_value_map_get(tree, "end_result"), NULL), "draw");
+    protocol_value_free(tree);
     free(battle);
 }
 

@@ -364,6 +364,70 @@ static void test_end(void **state)
     free(battle);
 }
 
+/* The umpire's end with a result (§11.5, §7.1): state.end.result, and the
+ * end's log entry says it in words and carries it; without a result
+ * neither has it. */
+static void test_end_result(void **state)
+{
+    (void)state;
+    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, "example_a.json");
+    assert_non_null(battle);
+    brigade_battle *plain = malloc(sizeof *plain);
+    assert_non_null(plain);
+    memcpy(plain, battle, sizeof *plain);
+    protocol_value *before = protocol_state_from_battle(battle, "g");
+    assert_non_null(before);
+    brigade_event e;
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_UMPIRE_RULED;
+    e.umpire.ruling = BRIGADE_UMPIRE_END;
+    e.umpire.unit = -1;
+    snprintf(e.umpire.text, sizeof e.umpire.text, "loss on time");
+    assert_true(brigade_battle_fold(plain, &e));
+    e.umpire.end_result = BRIGADE_END_RESULT_B;
+    assert_true(brigade_battle_fold(battle, &e));
+    brigade_event ended;
+    memset(&ended, 0, sizeof ended);
+    ended.kind = BRIGADE_BATTLE_EVENT_PHASE_BEGUN;
+    ended.phase.phase = BRIGADE_PHASE_ENDED;
+    assert_true(brigade_battle_fold(battle, &ended));
+    assert_true(brigade_battle_fold(plain, &ended));
+
+    protocol_value *after = protocol_state_from_battle(battle, "g");
+    assert_non_null(after);
+    const protocol_value *end = member(after, "end");
+    assert_string_equal(text_of(end, "cause"), "umpire");
+    assert_string_equal(text_of(end, "reason"), "loss on time");
+    assert_string_equal(text_of(end, "result"), "B");
+    assert_int_equal(protocol_value_count(end), 3);
+    delta_check(before, after);
+    protocol_value *entry = protocol_state_log_entry(battle, &e, 7);
+    assert_non_null(entry);
+    assert_string_equal(text_of(entry, "text"),
+                        "the umpire ends the battle: a win for side B (British) (loss on time)");
+    assert_string_equal(text_of(entry, "ruling"), "end");
+    assert_string_equal(text_of(entry, "result"), "B");
+    protocol_value_free(entry);
+    protocol_value_free(after);
+
+    /* Without a result: the end as it always was. */
+    after = protocol_state_from_battle(plain, "g");
+    assert_non_null(after);
+    end = member(after, "end");
+    assert_null(protocol_value_map_get(end, "result"));
+    assert_int_equal(protocol_value_count(end), 2);
+    e.umpire.end_result = BRIGADE_END_RESULT_NONE;
+    entry = protocol_state_log_entry(plain, &e, 7);
+    assert_non_null(entry);
+    assert_string_equal(text_of(entry, "text"), "the umpire ends the battle: loss on time");
+    assert_null(protocol_value_map_get(entry, "result"));
+    protocol_value_free(entry);
+    protocol_value_free(after);
+    protocol_value_free(before);
+    free(plain);
+    free(battle);
+}
+
 /* A tied initiative's entry (§7.1): rolls and the tied totals, and a text
  * that says it was rolled again; none of them without a tie. */
 static void test_initiative_entry(void **state)
@@ -645,6 +709,7 @@ int main(void)
         cmocka_unit_test(test_rules_version),
         cmocka_unit_test(test_unit_strength),
         cmocka_unit_test(test_end),
+        cmocka_unit_test(test_end_result),
         cmocka_unit_test(test_initiative_entry),
         cmocka_unit_test(test_automatic_entry),
         cmocka_unit_test(test_log_entries),

@@ -1134,6 +1134,41 @@ def case_umpire_end(server, scenarios):
     check(done.stdout.startswith("OK: "), "verify: %s" % done.stdout)
 
 
+def case_umpire_end_result(server, scenarios):
+    """The umpire ends the battle with a result (PROTOCOL.md §11.5): a
+    result other than A, B or draw is refused with bad_message; a win for
+    B is in state.end.result and said in the end's log entry (which carries
+    it too); the journal replays to the live hash, and a restart rebuilds
+    the same state."""
+    table = Table(server, scenarios)
+    table.play_until(lambda s: s["phase"] == "charge")
+    expect_error(table.ask("umpire", {"kind": "end", "reason": "loss on time", "result": "C"}),
+                 "bad_message")
+    expect_error(table.ask("umpire", {"kind": "end", "reason": "loss on time", "result": ""}),
+                 "bad_message")
+    state = table.act("umpire", {"kind": "end", "reason": "loss on time", "result": "B"})
+    check(state["phase"] == "ended", "ended: %s" % state["phase"])
+    check(state["end"] == {"cause": "umpire", "reason": "loss on time", "result": "B"},
+          "end %r" % state.get("end"))
+    entries = [e for e in state["log"] if e["seq"] == table.seq and e["kind"] == "umpire_ruled"]
+    check(len(entries) == 1 and
+          entries[0]["text"] == "the umpire ends the battle: a win for side B (British) "
+                                "(loss on time)" and
+          entries[0]["ruling"] == "end" and entries[0]["result"] == "B", "log %r" % entries)
+    check(replay_hash(server, table.game) == {"type": "hash", "seq": table.seq,
+                                               "hash": live_hash(server, table)},
+          "brigade replay's hash differs from the live state's")
+    for client in table.clients.values():
+        client.close()
+    server.restart()
+    fresh = Client(server)
+    welcome = join(fresh, table.game, table.seats["B"])
+    check(welcome["seq"] == table.seq and welcome["state"] == table.states["A"],
+          "the state after a restart differs")
+    check(welcome["state"]["end"]["result"] == "B", "no result after a restart")
+    fresh.close()
+
+
 def case_spec_frames_joins(server, scenarios):
     """PROTOCOL.md as a client written from it alone reads it (issue 10,
     point 6): a refused frame is answered with request 0 even when its
@@ -1428,6 +1463,7 @@ CASES = {
     "spec_refusals": case_spec_refusals,
     "spec_melee_rolls": case_spec_melee_rolls,
     "umpire_end": case_umpire_end,
+    "umpire_end_result": case_umpire_end_result,
     "presence": case_presence,
     "umpire_rollback_nested": case_umpire_rollback_nested,
     "umpire_overrule": case_umpire_overrule,
