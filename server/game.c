@@ -850,7 +850,8 @@ static void server_game_views_push(server_game *game, brigade_battle *battle, in
 }
 
 static server_buffer *server_games_delta_buffer(const server_game *game, int64_t seq,
-                                                protocol_value *ops);
+                                                protocol_value *ops,
+                                                const protocol_clock_now *clock_now);
 
 /* What delayed spectators see now, and its seq: the view, or once the
  * battle has ended (nothing left to coach) the live state. NULL when
@@ -888,7 +889,7 @@ static void server_game_views_advance(server_game *game, brigade_battle *previou
     server_buffer *delta = NULL;
     if (old_state && new_state &&
         protocol_delta_compute(old_state, new_state, &ops) == PROTOCOL_DELTA_OK)
-        delta = server_games_delta_buffer(game, new_seq, ops);
+        delta = server_games_delta_buffer(game, new_seq, ops, NULL); /* its own clock */
     if (delta)
         server_connection_broadcast(game->delayed, game->delayed_count, delta);
     else
@@ -1194,6 +1195,20 @@ static long long server_game_clock_elapsed(const server_games *games, const serv
     uint64_t now = uv_now(server_net_loop(games->net));
     uint64_t since = server_game_clock_base(games, game);
     return now > since ? (long long)(now - since) * games->clock_scale : 0;
+}
+
+/* clock_now (PROTOCOL.md §11.2) of `game`'s live battle at the loop's
+ * clock now, into `message` (welcome, resumed); nothing for a game
+ * without a clock. */
+static void server_game_clock_now(const server_games *games, const server_game *game,
+                                  protocol_server_message *message)
+{
+    if (!game->battle || !brigade_battle_has_clock(game->battle))
+        return;
+    long long elapsed = server_game_clock_elapsed(games, game);
+    message->has_clock_now = true;
+    message->clock_now.a = brigade_battle_clock_left(game->battle, BRIGADE_SIDE_A, elapsed);
+    message->clock_now.b = brigade_battle_clock_left(game->battle, BRIGADE_SIDE_B, elapsed);
 }
 
 static bool server_game_fold(brigade_battle *battle, const brigade_event_list *events,
@@ -1701,7 +1716,8 @@ static void server_games_enter(server_games *games, server_session *session,
                                const unsigned char *bytes, size_t length,
                                const server_resume *resume);
 static server_buffer *server_games_delta_buffer(const server_game *game, int64_t seq,
-                                                protocol_value *ops);
+                                                protocol_value *ops,
+                                                const protocol_clock_now *clock_now);
 static bool server_games_log_ops(protocol_value *ops, const protocol_value *entries,
                                  size_t first_index);
 
@@ -2001,7 +2017,12 @@ static server_append_job *server_games_prepare(server_games *games, server_game 
     size_t state_ops = protocol_value_count(job->ops);
     if (!server_games_log_ops(job->ops, job->entries, protocol_value_count(old_log)))
         goto fail;
-    job->delta = server_games_delta_buffer(game, game->seq + 1, job->ops);
+    /* clock_now (PROTOCOL.md §11.2): what is left to each side as the
+     * action is applied (the time it charged is in the clock already). */
+    protocol_clock_now clock_now = {job->next->clock.ms[0], job->next->clock.ms[1]};
+    job->delta = server_games_delta_buffer(game, game->seq + 1, job->ops,
+                                           brigade_battle_has_clock(job->next) ? &clock_now
+                                                                               : NULL);
     if (!job->delta)
         goto fail;
     while (protocol_value_count(job->ops) > state_ops) /* the log's ops: done() moves entries */
@@ -2329,6 +2350,23 @@ static bool server_games_password_hash(server_games *games, server_create_job *c
 static bool server_games_password_busy(server_games *games, server_connection *connection,
                                        int64_t request);
 
+/*
+ * Gives a new game's battle (the scenario loaded, before any event) the
+ * clock `clock` asks for (PROTOCOL.md §11.2: minutes_per_side 1 .. 600,
+ * increment_seconds 0 .. 600): the path of a `create` with `clock` and of
+ * a tournament's games with a time control. The battle is then the one to
+ * journal as the game's initial battle (journal_game.initial), which keeps
+ * the clock. Returns false (the battle unchanged) out of range.
+ */
+static bool server_game_clock_config(brigade_battle *battle, const protocol_clock *clock)
+{
+    if (clock->minutes_per_side < 1 || clock->minutes_per_side > BRIGADE_CLOCK_MINUTES_MAX ||
+        clock->increment_seconds < 0 || clock->increment_seconds > BRIGADE_CLOCK_INCREMENT_MAX)
+        return false;
+    return brigade_battle_clock_set(battle, (int)clock->minutes_per_side,
+                                    (int)clock->increment_seconds);
+}
+
 static void server_games_create(server_games *games, server_connection *connection,
                                 const protocol_client_message *message)
 {
@@ -2378,6 +2416,16 @@ static void server_games_create(server_games *games, server_connection *connecti
                                battle, &scenario_error)) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE, "scenario: %s",
                                 scenario_error.message);
+        goto done;
+    }
+    /* The game's clock (PROTOCOL.md §11.2) is part of its initial battle,
+     * which the journal keeps: the fold of its events gives the clocks
+     * back after a restart (server_game_clock_config). */
+    if (message->as.create.has_clock &&
+        !server_game_clock_config(battle, &message->as.create.clock)) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
+                                "clock: minutes_per_side 1 .. %d, increment_seconds 0 .. %d",
+                                BRIGADE_CLOCK_MINUTES_MAX, BRIGADE_CLOCK_INCREMENT_MAX);
         goto done;
     }
     memcpy(initial, battle, sizeof(*initial));
@@ -2884,8 +2932,9 @@ done:
 /* The answer to a join with last_seq the server can resume from:
  * `resumed`, then the kept deltas after last_seq (PROTOCOL.md §4.1).
  * Returns false when it cannot (nothing sent). */
-static bool server_games_resume(server_connection *connection, const server_game *game,
-                                int64_t request, protocol_seat seat, int64_t last_seq)
+static bool server_games_resume(const server_games *games, server_connection *connection,
+                                const server_game *game, int64_t request, protocol_seat seat,
+                                int64_t last_seq)
 {
     if (last_seq > game->seq || game->seq - last_seq > (int64_t)game->delta_count)
         return false;
@@ -2897,6 +2946,7 @@ static bool server_games_resume(server_connection *connection, const server_game
     answer.as.resumed.seat = seat;
     answer.as.resumed.from = last_seq;
     answer.as.resumed.seq = game->seq;
+    server_game_clock_now(games, game, &answer);
     uint8_t *frame = NULL;
     size_t length = 0;
     if (protocol_server_message_encode(&answer, SERVER_BUFFER_HEADROOM, &frame, &length) !=
@@ -3254,6 +3304,7 @@ static void server_games_join(server_games *games, server_connection *connection
         /* Players see how many watch (spectators do not): §6.2. */
         answer.as.welcome.watchers = watching ? 0 : server_game_watchers(game);
         answer.as.welcome.state = game->state; /* read only by the encoder */
+        server_game_clock_now(games, game, &answer); /* PROTOCOL.md §11.2 */
         protocol_value *view_state = NULL;
         if (delayed) {
             /* A delayed spectator: the state `delay` phase changes ago. */
@@ -3262,6 +3313,8 @@ static void server_games_join(server_games *games, server_connection *connection
             answer.as.welcome.seq = view_seq;
             answer.as.welcome.state = view_state;
             answer.as.welcome.spectator_delay = game->delay;
+            /* It sees the clock of its delayed state (§11.2), no clock_now. */
+            answer.has_clock_now = false;
         }
         uint8_t *frame = NULL;
         size_t length = 0;
@@ -3311,7 +3364,7 @@ static void server_games_join(server_games *games, server_connection *connection
      * it now gets the deltas or a whole snapshot. */
     session->resume_from = message->as.join.has_last_seq ? message->as.join.last_seq : game->seq;
     if (resuming) {
-        if (!server_games_resume(connection, game, request, wire_seat,
+        if (!server_games_resume(games, connection, game, request, wire_seat,
                                  message->as.join.last_seq))
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                     "out of memory");
@@ -3328,11 +3381,16 @@ static void server_games_join(server_games *games, server_connection *connection
 
 /* The delta frame of `ops` at `seq`, or NULL. */
 static server_buffer *server_games_delta_buffer(const server_game *game, int64_t seq,
-                                                protocol_value *ops)
+                                                protocol_value *ops,
+                                                const protocol_clock_now *clock_now)
 {
     protocol_server_message delta;
     memset(&delta, 0, sizeof(delta));
     delta.kind = PROTOCOL_SERVER_DELTA;
+    if (clock_now) { /* PROTOCOL.md §11.2 */
+        delta.has_clock_now = true;
+        delta.clock_now = *clock_now;
+    }
     snprintf(delta.game, sizeof(delta.game), "%s", game->id);
     delta.as.delta.seq = seq;
     delta.as.delta.ops = ops; /* read only by the encoder */
