@@ -497,7 +497,8 @@ static void end_by_units(brigade_battle *b)
     }
 }
 
-bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
+/* One event's own change (brigade_battle_fold adds the clock's). */
+static bool fold_event(brigade_battle *b, const brigade_event *e)
 {
     switch (e->kind) {
     case BRIGADE_BATTLE_EVENT_ROLL:
@@ -740,6 +741,16 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
             return false;
         memcpy(b->dice.server_seed, e->dice.hex, sizeof b->dice.server_seed);
         break;
+    case BRIGADE_BATTLE_EVENT_FLAG_FELL: {
+        brigade_battle_clock *c = &b->clock;
+        if (!brigade_battle_has_clock(b) || !side_valid(e->side.side) ||
+            (c->flags & BRIGADE_SEAT_BIT(e->side.side)) || c->flag_count >= 2)
+            return false;
+        c->flags |= BRIGADE_SEAT_BIT(e->side.side);
+        c->flag_order[c->flag_count++] = e->side.side;
+        c->ms[e->side.side] = 0; /* and it stays there (PROTOCOL.md §11.2) */
+        break;
+    }
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED: {
         int index = e->resolved.index;
         if (index < 0 || index >= b->melee_count)
@@ -765,6 +776,86 @@ bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
     return true;
 }
 
+/* ---- the clock (PROTOCOL.md §11.2) ---------------------------------------- */
+
+bool brigade_battle_clock_set(brigade_battle *battle, int minutes_per_side,
+                              int increment_seconds)
+{
+    if (minutes_per_side < 1 || minutes_per_side > BRIGADE_CLOCK_MINUTES_MAX ||
+        increment_seconds < 0 || increment_seconds > BRIGADE_CLOCK_INCREMENT_MAX)
+        return false;
+    memset(&battle->clock, 0, sizeof battle->clock);
+    battle->clock.minutes_per_side = minutes_per_side;
+    battle->clock.increment_seconds = increment_seconds;
+    battle->clock.ms[0] = battle->clock.ms[1] = (long long)minutes_per_side * 60000;
+    return true;
+}
+
+bool brigade_battle_has_clock(const brigade_battle *battle)
+{
+    return battle->clock.minutes_per_side > 0;
+}
+
+unsigned brigade_battle_clock_running(const brigade_battle *b)
+{
+    if (!brigade_battle_has_clock(b) || b->turn < 1 || b->phase == BRIGADE_PHASE_ENDED ||
+        b->hold[0])
+        return 0;
+    return b->awaiting & ~b->clock.flags & 3u;
+}
+
+long long brigade_battle_clock_left(const brigade_battle *b, brigade_side side,
+                                    long long elapsed_ms)
+{
+    if (!brigade_battle_has_clock(b) || !side_valid(side))
+        return 0;
+    long long left = b->clock.ms[side];
+    if ((brigade_battle_clock_running(b) & BRIGADE_SEAT_BIT(side)) && elapsed_ms > 0)
+        left = elapsed_ms >= left ? 0 : left - elapsed_ms;
+    return left;
+}
+
+long long brigade_battle_clock_due(const brigade_battle *b)
+{
+    unsigned running = brigade_battle_clock_running(b);
+    long long due = -1;
+    for (int s = 0; s < 2; s++)
+        if ((running & BRIGADE_SEAT_BIT(s)) && (due < 0 || b->clock.ms[s] < due))
+            due = b->clock.ms[s];
+    return due;
+}
+
+/*
+ * Folds one event with the clock's part (PROTOCOL.md §11.2): the event's
+ * clock_ms is charged to the clocks running before it, then the event's own
+ * change, then each side whose clock ran and whose seat is no longer
+ * awaited (its clock stopped, the battle going on) gains the increment. A
+ * battle without a clock takes no clock_ms (an event with one does not
+ * fit) and folds exactly as before issue 15.
+ */
+bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
+{
+    if (!brigade_battle_has_clock(b))
+        return e->clock_ms == 0 && fold_event(b, e);
+    if (e->clock_ms < 0)
+        return false;
+    brigade_battle_clock before = b->clock;
+    unsigned running = brigade_battle_clock_running(b);
+    for (int s = 0; s < 2 && e->clock_ms > 0; s++)
+        if (running & BRIGADE_SEAT_BIT(s))
+            b->clock.ms[s] = e->clock_ms >= b->clock.ms[s] ? 0 : b->clock.ms[s] - e->clock_ms;
+    if (!fold_event(b, e)) {
+        b->clock = before; /* an event that does not fit changes nothing */
+        return false;
+    }
+    if (b->phase != BRIGADE_PHASE_ENDED)
+        for (int s = 0; s < 2; s++)
+            if ((running & BRIGADE_SEAT_BIT(s)) && !(b->awaiting & BRIGADE_SEAT_BIT(s)) &&
+                !(b->clock.flags & BRIGADE_SEAT_BIT(s)))
+                b->clock.ms[s] += (long long)b->clock.increment_seconds * 1000;
+    return true;
+}
+
 bool brigade_battle_fold_all(brigade_battle *battle, const brigade_event_list *events)
 {
     for (size_t i = 0; i < events->count; i++)
@@ -782,6 +873,7 @@ typedef struct machine {
     const brigade_dice_source *dice;
     brigade_event_list *events;
     brigade_battle_error *error;
+    long long clock_ms; /* the command's clock_ms, for its first event; 0 once emitted */
 } machine;
 
 typedef brigade_battle_error_code code_t;
@@ -837,6 +929,13 @@ static void event_init(brigade_event *e, brigade_event_kind kind)
 
 static code_t emit(machine *m, const brigade_event *e)
 {
+    brigade_event stamped;
+    if (m->clock_ms > 0) { /* the action's first event carries the time spent (§11.2) */
+        stamped = *e;
+        stamped.clock_ms = m->clock_ms;
+        m->clock_ms = 0;
+        e = &stamped;
+    }
     if (!event_list_push(m->events, e))
         return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "out of memory for events");
     if (!brigade_battle_fold(&m->work, e))
@@ -3526,6 +3625,37 @@ static code_t umpire_rule(machine *m, const brigade_command *c)
     return emit(m, &e);
 }
 
+/* The server's FLAG (PROTOCOL.md §11.2): after the command's clock_ms, the
+ * flag of each running side with no time left falls (FLAG_FELL), the side
+ * with less left first (A first on a tie). */
+static code_t flag_fall(machine *m, const brigade_command *c)
+{
+    const brigade_battle *b = &m->work;
+    if (!brigade_battle_has_clock(b))
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the game has no clock");
+    long long elapsed = c->clock_ms > 0 ? c->clock_ms : 0;
+    unsigned running = brigade_battle_clock_running(b);
+    unsigned due = 0;
+    for (int s = 0; s < 2; s++)
+        if ((running & BRIGADE_SEAT_BIT(s)) && b->clock.ms[s] <= elapsed)
+            due |= BRIGADE_SEAT_BIT(s);
+    if (due == 0)
+        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "no side's time is up");
+    int first = 0;
+    if (due == 3u && b->clock.ms[1] < b->clock.ms[0])
+        first = 1;
+    for (int k = 0; k < 2; k++) {
+        int s = k == 0 ? first : 1 - first;
+        if (!(due & BRIGADE_SEAT_BIT(s)))
+            continue;
+        brigade_event e;
+        event_init(&e, BRIGADE_BATTLE_EVENT_FLAG_FELL);
+        e.side.side = (brigade_side)s;
+        TRY(emit(m, &e));
+    }
+    return BRIGADE_BATTLE_OK;
+}
+
 static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
 {
     bool umpire_command = c->kind == BRIGADE_COMMAND_HOLD || c->kind == BRIGADE_COMMAND_RELEASE ||
@@ -3533,7 +3663,7 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
                           c->kind == BRIGADE_COMMAND_UMPIRE_ADJUST ||
                           c->kind == BRIGADE_COMMAND_SETTLE || c->kind == BRIGADE_COMMAND_OVERRULE ||
                           c->kind == BRIGADE_COMMAND_END || c->kind == BRIGADE_COMMAND_RULE ||
-                          c->kind == BRIGADE_COMMAND_LAPSE;
+                          c->kind == BRIGADE_COMMAND_LAPSE || c->kind == BRIGADE_COMMAND_FLAG;
     if (seat == BRIGADE_SIDE_NONE && !umpire_command)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "the umpire takes no player's action");
     if (seat != BRIGADE_SIDE_NONE && umpire_command)
@@ -3547,6 +3677,8 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
     if (m->work.phase == BRIGADE_PHASE_ENDED)
         return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
                     "the battle has ended: its dice seed is revealed and nothing more happens");
+    if (c->kind == BRIGADE_COMMAND_FLAG)
+        return flag_fall(m, c);
     if (umpire_command)
         return umpire_rule(m, c);
     if (m->work.hold[0])
@@ -3601,6 +3733,7 @@ static void machine_init(machine *m, const brigade_battle *battle,
     m->dice = dice;
     m->events = events;
     m->error = error;
+    m->clock_ms = 0;
 }
 
 static code_t run(const brigade_battle *battle, brigade_side seat, const brigade_command *command,
@@ -3625,8 +3758,11 @@ static code_t run(const brigade_battle *battle, brigade_side seat, const brigade
         code = m->work.turn != 0 ? fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
                                         "the battle has started already")
                                  : turn_begin(m);
-    else
+    else {
+        if (brigade_battle_has_clock(battle) && command->clock_ms > 0)
+            m->clock_ms = command->clock_ms;
         code = dispatch(m, seat, command);
+    }
     if (code != BRIGADE_BATTLE_OK)
         events->count = mark; /* a refused command yields nothing */
     else
@@ -3726,7 +3862,7 @@ static const char *const event_kind_names[] = {
     "morale_tested", "melee_formed", "melee_reinforced", "melee_dice_recorded", "sappers_chosen",
     "melee_unit_result", "melee_resolved", "dice_committed", "dice_seed_added", "dice_revealed",
     "umpire_ruled", "melee_overruled", "reported", "report_answered", "test_taken",
-    "charge_withdrawn"};
+    "charge_withdrawn", "flag_fell"};
 static const char *const error_code_names[] = {"ok",          "wrong_seat",   "wrong_phase",
                                                "invalid_action", "unknown_unit", "internal",
                                                "held"};
@@ -4320,6 +4456,14 @@ void brigade_event_describe(const brigade_battle *b, const brigade_event *e, cha
             put(out, size, &at, "the umpire notes: %s", e->umpire.text);
             break;
         }
+        break;
+    case BRIGADE_BATTLE_EVENT_FLAG_FELL:
+        /* PROTOCOL.md §11.2, in the players' words of end_by_units */
+        if (side_valid(e->side.side))
+            put(out, size, &at, "Side %s (%.63s): time is up", brigade_side_name(e->side.side),
+                b->sides[e->side.side].name);
+        else
+            put(out, size, &at, "time is up");
         break;
     default:
         put(out, size, &at, "unknown event");

@@ -346,6 +346,31 @@ typedef enum brigade_end_result {
 const char *brigade_end_result_name(brigade_end_result result);
 /* "A", "B" or "draw" into *out (true); false for anything else, "" too. */
 bool brigade_end_result_parse(const char *text, brigade_end_result *out);
+/* A game's clock (PROTOCOL.md §11.2), part of the battle so that the fold
+ * of the journaled events gives it back after a restart. A side's clock
+ * runs (brigade_battle_clock_running) while the battle is under way (turn
+ * >= 1, not ENDED), the game is not held and the seat is awaited, and its
+ * flag has not fallen; both run when both are awaited, neither while only
+ * the umpire is (D9's pending). The server measures the ms between actions
+ * and passes them with each command (brigade_command.clock_ms); the fold
+ * charges them to the clocks that run in the state before the action's
+ * first event (brigade_event.clock_ms), never below 0. A side whose clock
+ * stops because the seat leaves `awaiting` gains increment_seconds (per
+ * event that takes it out of `awaiting`). A flag falls only by the
+ * server's FLAG command (FLAG_FELL): the side's clock is then 0 and stays
+ * there, and the game goes on. minutes_per_side 0: the game has no clock
+ * (every other member 0), as every game created before issue 15. */
+#define BRIGADE_CLOCK_MINUTES_MAX 600   /* minutes_per_side: 1 .. 600 */
+#define BRIGADE_CLOCK_INCREMENT_MAX 600 /* increment_seconds: 0 .. 600 */
+typedef struct brigade_battle_clock {
+    int minutes_per_side;       /* 1 .. 600; 0: no clock */
+    int increment_seconds;      /* 0 .. 600, gained by a side whose clock stops */
+    long long ms[2];            /* ms left to A and B at this state, >= 0 */
+    unsigned flags;             /* BRIGADE_SEAT_BIT() of each side whose flag fell */
+    int flag_count;             /* 0 .. 2 */
+    brigade_side flag_order[2]; /* the sides whose flag fell, in the order they fell (0 beyond
+                                   flag_count) */
+} brigade_battle_clock;
 
 /* The whole battle. Initialise with brigade_battle_init() or load a
  * scenario (core/scenario.h). */
@@ -390,6 +415,7 @@ typedef struct brigade_battle {
                                               reason, the server's lapse text; "" before */
     brigade_end_result end_result; /* the umpire's END's result (PROTOCOL.md §11.5); NONE
                                       without one */
+    brigade_battle_clock clock;  /* the game's clock (PROTOCOL.md §11.2); all 0: none */
 } brigade_battle;
 
 /* ---- commands ---------------------------------------------------------- */
@@ -430,10 +456,14 @@ typedef enum brigade_command_kind {
     BRIGADE_COMMAND_LAPSE,                 /* the server (as the umpire, seat NONE) ends a battle
                                               left idle, `note` why: as END, its log entry the
                                               server's; never a client's (brigaded) */
-    BRIGADE_COMMAND_WITHDRAW_CHARGE        /* Charge/declare, the awaited seat before its done:
+    BRIGADE_COMMAND_WITHDRAW_CHARGE,       /* Charge/declare, the awaited seat before its done:
                                               its declaration for `unit` (a charge, a
                                               reinforcement or an uncontrolled-charge report)
                                               is withdrawn, as if never declared (issue 14) */
+    BRIGADE_COMMAND_FLAG                   /* the server (seat NONE, as LAPSE): the flag of each
+                                              running side whose time is up after `clock_ms`
+                                              falls (FLAG_FELL, PROTOCOL.md §11.2); refused
+                                              (INVALID_ACTION) when none is; never a client's */
 } brigade_command_kind;
 
 /* One command; only the members of its kind are read. */
@@ -467,6 +497,12 @@ typedef struct brigade_command {
                                                (PROTOCOL.md §11.5) */
     char note[BRIGADE_TEXT_MAX + 1];        /* adjust: what happened; the umpire's: the reason;
                                                required */
+    long long clock_ms;                     /* every kind, in a game with a clock: the ms the
+                                               server measured since the game's previous action
+                                               (or since it was loaded), charged to the clocks
+                                               running before the command (PROTOCOL.md §11.2);
+                                               carried by the action's first event; ignored
+                                               without a clock, and when <= 0 */
 } brigade_command;
 
 /* Why a command was refused (the protocol's error codes). */
@@ -519,14 +555,17 @@ typedef enum brigade_event_kind {
     BRIGADE_BATTLE_EVENT_TEST_TAKEN,        /* test: a test outside a melee, log only: a pursuit
                                                test in the Morale phase (D35), an occupier's
                                                reform test (D41) */
-    BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN   /* withdrawn: a declaration taken back before the
+    BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN,  /* withdrawn: a declaration taken back before the
                                                seat's done (WITHDRAW_CHARGE): the charge at
                                                `charge` leaves the charges, or the report
                                                `report` the reports; later ones move up */
+    BRIGADE_BATTLE_EVENT_FLAG_FELL          /* side: its time is up (the server's FLAG,
+                                               PROTOCOL.md §11.2): its clock is 0, it joins
+                                               clock.flags; the game goes on */
 } brigade_event_kind;
 
 /* The last event kind, for tables and loops over them. */
-#define BRIGADE_BATTLE_EVENT_KIND_LAST BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN
+#define BRIGADE_BATTLE_EVENT_KIND_LAST BRIGADE_BATTLE_EVENT_FLAG_FELL
 
 /* Why a unit changed (UNIT_CHANGED). */
 typedef enum brigade_unit_cause {
@@ -593,6 +632,9 @@ const char *brigade_umpire_ruling_name(brigade_umpire_ruling ruling);
 
 typedef struct brigade_event {
     brigade_event_kind kind;
+    long long clock_ms;     /* any kind, in a game with a clock: ms charged to the clocks that
+                               run in the state before this event is folded (the action's first
+                               event carries the command's clock_ms, PROTOCOL.md §11.2); 0 none */
     union {
         struct {
             char name[BRIGADE_ROLL_NAME_MAX + 1]; /* "T1.initiative.A", "T1.M1.hussars.pursuit" */
@@ -837,6 +879,37 @@ brigade_battle_error_code brigade_battle_rollback(const brigade_battle *current,
                                                   long long to_seq, long long seq,
                                                   const char *reason, brigade_event *out,
                                                   brigade_battle_error *error);
+
+/* ---- the clock (PROTOCOL.md §11.2) -------------------------------------- */
+
+/*
+ * Gives `battle` a clock of `minutes_per_side` (1 .. 600) with
+ * `increment_seconds` (0 .. 600): both sides get minutes_per_side * 60 000
+ * ms, no flag. For a game's initial battle (the scenario loaded, before
+ * any event), which the journal keeps. Returns false (nothing changed)
+ * out of range.
+ */
+bool brigade_battle_clock_set(brigade_battle *battle, int minutes_per_side,
+                              int increment_seconds);
+
+/* Whether the battle has a clock (clock.minutes_per_side > 0). */
+bool brigade_battle_has_clock(const brigade_battle *battle);
+
+/* BRIGADE_SEAT_BIT() of each side whose clock runs in this state: the
+ * battle has a clock and is under way (turn >= 1, not ENDED), not held,
+ * the seat is awaited and its flag has not fallen. 0 without a clock. */
+unsigned brigade_battle_clock_running(const brigade_battle *battle);
+
+/* The ms left to `side` (A or B) `elapsed_ms` after this state: clock.ms
+ * less elapsed_ms when its clock runs, never below 0; clock.ms otherwise
+ * (0 for another side or without a clock). What `clock_now` sends. */
+long long brigade_battle_clock_left(const brigade_battle *battle, brigade_side side,
+                                    long long elapsed_ms);
+
+/* The ms after this state when the first running side's time is up (the
+ * least clock.ms of the running sides), or -1 when no clock runs: when
+ * the server's FLAG is due. */
+long long brigade_battle_clock_due(const brigade_battle *battle);
 
 /* The event of the umpire's first join (UMPIRE_RULED, ruling SEATED). */
 void brigade_battle_seated(brigade_event *out);

@@ -613,6 +613,7 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         break;
     case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
     case BRIGADE_BATTLE_EVENT_SIDE_DONE:
+    case BRIGADE_BATTLE_EVENT_FLAG_FELL:
         w_enum(w, m, "side", &SIDE, (int)e->side.side);
         break;
     case BRIGADE_BATTLE_EVENT_PHASE_BEGUN:
@@ -809,6 +810,16 @@ protocol_value *journal_event_to_value(const brigade_battle *battle, const briga
     else
         w_set(&w, m, "kind", protocol_value_string_new(brigade_event_kind_name(event->kind)));
     event_write(&w, m, event);
+    /* The time the action's first event charges (PROTOCOL.md §11.2): only in
+     * a game with a clock, only when not 0, so that every other event has
+     * the bytes it had before issue 15. */
+    if (event->clock_ms != 0) {
+        if (!brigade_battle_has_clock(battle) || event->clock_ms < 0)
+            w_fail(&w, JOURNAL_EVENT_UNFIT, "clock_ms", "%lld ms charged %s", event->clock_ms,
+                   event->clock_ms < 0 ? "is below 0" : "in a game without a clock");
+        else
+            w_int(&w, m, "clock_ms", event->clock_ms);
+    }
     if (w.failed) {
         protocol_value_free(m);
         return NULL;
@@ -1446,6 +1457,7 @@ static void event_read(scope *s, brigade_event *e)
         break;
     case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
     case BRIGADE_BATTLE_EVENT_SIDE_DONE:
+    case BRIGADE_BATTLE_EVENT_FLAG_FELL:
         e->side.side = r_side_required(s, "side");
         break;
     case BRIGADE_BATTLE_EVENT_PHASE_BEGUN:
@@ -1675,6 +1687,13 @@ journal_event_error journal_event_from_value(const brigade_battle *battle,
         }
         if (!r.failed)
             event_read(&s, out);
+        /* Optional: the time charged, in a game with a clock only (§11.2). */
+        if (!r.failed && protocol_value_map_get(s.map, "clock_ms") != NULL) {
+            if (!brigade_battle_has_clock(battle))
+                r_fail(&r, "clock_ms", "time charged in a game without a clock");
+            else
+                out->clock_ms = r_long(&s, "clock_ms", 1, LONG_MAX);
+        }
         s_close(&s);
     }
     if (r.failed) {
@@ -1949,6 +1968,23 @@ protocol_value *journal_battle_to_value(const brigade_battle *battle,
         if (b->end_result != BRIGADE_END_RESULT_NONE)
             w_enum(&w, m, "end_result", &END_RESULT, (int)b->end_result);
     }
+    /* The game's clock (PROTOCOL.md §11.2), only for a game with one: a
+     * battle without it keeps its bytes. */
+    if (brigade_battle_has_clock(b)) {
+        protocol_value *cv = w_map(&w, "clock");
+        if (cv != NULL) {
+            w_int(&w, cv, "minutes_per_side", b->clock.minutes_per_side);
+            w_int(&w, cv, "increment_seconds", b->clock.increment_seconds);
+            w_int(&w, cv, "a", b->clock.ms[0]);
+            w_int(&w, cv, "b", b->clock.ms[1]);
+            protocol_value *flags = w_array(&w, "clock.flags");
+            for (int i = 0; i < b->clock.flag_count && i < 2 && !w.failed; i++)
+                w_push(&w, flags, enum_value(&w, "clock.flags", &SIDE,
+                                             (int)b->clock.flag_order[i]), "clock.flags");
+            w_set(&w, cv, "flags", flags);
+            w_set(&w, m, "clock", cv);
+        }
+    }
     /* The players' reports (D46), likewise only when not empty. */
     if (b->report_numbers != 0)
         w_int(&w, m, "report_numbers", b->report_numbers);
@@ -1966,6 +2002,38 @@ protocol_value *journal_battle_to_value(const brigade_battle *battle,
         return NULL;
     }
     return m;
+}
+
+/* The battle's optional "clock" (PROTOCOL.md §11.2): {minutes_per_side,
+ * increment_seconds, a, b, flags: [side]} (ms left to A and B; the sides
+ * whose flag fell, in order, each once, each at 0 ms). */
+static void r_battle_clock(scope *s, brigade_battle *out)
+{
+    scope c;
+    if (protocol_value_map_get(s->map, "clock") == NULL || !r_map(s, "clock", &c))
+        return;
+    reader *r = s->r;
+    out->clock.minutes_per_side = r_int(&c, "minutes_per_side", 1, BRIGADE_CLOCK_MINUTES_MAX);
+    out->clock.increment_seconds = r_int(&c, "increment_seconds", 0, BRIGADE_CLOCK_INCREMENT_MAX);
+    out->clock.ms[0] = r_long(&c, "a", 0, LONG_MAX);
+    out->clock.ms[1] = r_long(&c, "b", 0, LONG_MAX);
+    char path[PATH_MAX_BYTES];
+    const protocol_value *flags = r_array(&c, "flags", 2, path, sizeof path);
+    for (size_t i = 0; flags != NULL && i < protocol_value_count(flags) && !r->failed; i++) {
+        char element[PATH_MAX_BYTES];
+        path_index(element, sizeof element, path, i);
+        int side = value_enum(r, protocol_value_array_get(flags, i), element, &SIDE);
+        if (r->failed)
+            break;
+        if (side == BRIGADE_SIDE_NONE || (out->clock.flags & BRIGADE_SEAT_BIT(side)) ||
+            out->clock.ms[side] != 0) {
+            r_fail(r, element, "not a side whose flag may fall (A or B, once, at 0 ms)");
+            break;
+        }
+        out->clock.flags |= BRIGADE_SEAT_BIT(side);
+        out->clock.flag_order[out->clock.flag_count++] = (brigade_side)side;
+    }
+    s_close(&c);
 }
 
 /* r_array for a member that may be absent (NULL then, and no error). */
@@ -2254,6 +2322,7 @@ journal_event_error journal_battle_from_value(const protocol_value *value, briga
                     r_fail(&r, "end_result", "a result is \"A\", \"B\" or \"draw\"");
             }
         }
+        r_battle_clock(&s, out);
         s_close(&s);
     }
     if (r.failed) {

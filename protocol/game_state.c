@@ -491,6 +491,36 @@ static protocol_value *protocol_state_end(const brigade_battle *battle)
     return end;
 }
 
+/* state.clock (PROTOCOL.md §11.2): {minutes_per_side, increment_seconds,
+ * A, B (ms left at this state), running: [seat], flags: [seat] (in the
+ * order they fell)}; NULL when memory runs out. */
+static protocol_value *protocol_state_clock(const brigade_battle *battle)
+{
+    const brigade_battle_clock *c = &battle->clock;
+    protocol_value *clock = protocol_value_map_new();
+    protocol_value *flags = protocol_value_array_new();
+    bool ok = clock != NULL && flags != NULL;
+    for (int i = 0; ok && i < c->flag_count && i < 2; i++)
+        ok = protocol_state_push(flags, protocol_value_string_new(
+                                            brigade_side_name(c->flag_order[i])));
+    ok = ok && protocol_value_map_set_int(clock, "minutes_per_side", c->minutes_per_side) == 0;
+    ok = ok && protocol_value_map_set_int(clock, "increment_seconds", c->increment_seconds) == 0;
+    ok = ok && protocol_value_map_set_int(clock, "A", c->ms[0]) == 0;
+    ok = ok && protocol_value_map_set_int(clock, "B", c->ms[1]) == 0;
+    ok = ok && protocol_state_set(clock, "running",
+                                  protocol_state_seats(brigade_battle_clock_running(battle)));
+    if (ok) {
+        ok = protocol_state_set(clock, "flags", flags);
+        flags = NULL;
+    }
+    protocol_value_free(flags);
+    if (!ok) {
+        protocol_value_free(clock);
+        return NULL;
+    }
+    return clock;
+}
+
 /* The snapshot's scalars and the `members` (STATE_*) of it. */
 static protocol_value *protocol_state_build(const brigade_battle *battle, const char *game_id,
                                             unsigned members)
@@ -517,6 +547,10 @@ static protocol_value *protocol_state_build(const brigade_battle *battle, const 
     ok = ok && protocol_value_map_set(state, "hold",
                                       battle->hold[0] ? protocol_value_string_new(battle->hold)
                                                       : protocol_value_nil_new()) == 0;
+    /* The clock (PROTOCOL.md §11.2), only in a game with one: built every
+     * time, as the scalars are (its `running` follows awaiting and hold). */
+    if (ok && brigade_battle_has_clock(battle))
+        ok = protocol_state_set(state, "clock", protocol_state_clock(battle));
 
     if (ok && (members & STATE_SIDES)) {
         protocol_value *sides = protocol_value_map_new();
@@ -786,6 +820,7 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
         break;
     case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
     case BRIGADE_BATTLE_EVENT_SIDE_DONE:
+    case BRIGADE_BATTLE_EVENT_FLAG_FELL: /* flag_fell {side} (PROTOCOL.md §11.2) */
         ok = ok && protocol_value_map_set(entry, "side",
                                           protocol_state_side_or_nil(event->side.side)) == 0;
         break;

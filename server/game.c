@@ -164,6 +164,12 @@ struct server_game {
      * has been reported since (issue 13 point 3, server_games_life). */
     uint64_t active_ms;
     bool idle_reported;
+    /* The game's clock (PROTOCOL.md §11.2): the loop's clock (ms) when its
+     * previous action was prepared, or when it came into memory (0: the
+     * server's start, server_games.started_ms): what the next action
+     * charges runs from there, so the time the server was down is charged
+     * to nobody (server_game_clock_elapsed). */
+    uint64_t clock_since_ms;
     bool ending;                          /* the server's own end is on its way */
     /* A journal job of this game is in flight (journal_queue.h); the
      * requests that came meanwhile wait here, in order. */
@@ -274,6 +280,14 @@ struct server_games {
     server_game *watchers_due;
     uv_timer_t watchers_timer;
     bool watchers_timer_open;
+    /* The games' clocks (PROTOCOL.md §11.2): one timer for every game, set
+     * for the earliest moment a running side's time is up (clock_due_ms,
+     * the loop's clock; 0: not set), which submits the server's FLAG
+     * (server_games_clock_fire). */
+    uv_timer_t clock_timer;
+    bool clock_timer_open;
+    uint64_t clock_due_ms;
+    int clock_scale;             /* TEST HOOK (game.h): a measured ms counts this many; 1 */
     char *data_dir;
     /* Owned, until server_games_attach hands it to the journal thread
      * (`queue`): from then on the loop makes no SQLite call. */
@@ -541,6 +555,8 @@ static void server_games_crash_point(const server_games *games, server_games_cra
 
 static uint64_t server_games_life_every(const server_games *games);
 static void server_games_life(uv_timer_t *timer);
+static void server_games_clocks_schedule(server_games *games);
+static void server_games_clock_schedule(server_games *games, const server_game *game);
 
 int server_games_attach(server_games *games, server_net *net, char *message, size_t size)
 {
@@ -565,6 +581,14 @@ int server_games_attach(server_games *games, server_net *net, char *message, siz
     games->life_timer.data = games;
     uv_unref((uv_handle_t *)&games->life_timer);
     games->life_timer_open = true;
+    if (uv_timer_init(server_net_loop(net), &games->clock_timer) != 0) {
+        snprintf(message, size, "cannot start the clocks' timer");
+        return -1;
+    }
+    games->clock_timer.data = games;
+    uv_unref((uv_handle_t *)&games->clock_timer);
+    games->clock_timer_open = true;
+    server_games_clocks_schedule(games); /* games loaded with a clock running */
     uint64_t every = server_games_life_every(games);
     uv_timer_start(&games->life_timer, server_games_life, every, every);
     return 0;
@@ -582,6 +606,10 @@ void server_games_stop(server_games *games)
     if (games->watchers_timer_open) {
         uv_close((uv_handle_t *)&games->watchers_timer, NULL);
         games->watchers_timer_open = false;
+    }
+    if (games->clock_timer_open) {
+        uv_close((uv_handle_t *)&games->clock_timer, NULL);
+        games->clock_timer_open = false;
     }
     server_journal_queue_stop(games->queue);
     server_journal_stats stats;
@@ -822,7 +850,8 @@ static void server_game_views_push(server_game *game, brigade_battle *battle, in
 }
 
 static server_buffer *server_games_delta_buffer(const server_game *game, int64_t seq,
-                                                protocol_value *ops);
+                                                protocol_value *ops,
+                                                const protocol_clock_now *clock_now);
 
 /* What delayed spectators see now, and its seq: the view, or once the
  * battle has ended (nothing left to coach) the live state. NULL when
@@ -860,7 +889,7 @@ static void server_game_views_advance(server_game *game, brigade_battle *previou
     server_buffer *delta = NULL;
     if (old_state && new_state &&
         protocol_delta_compute(old_state, new_state, &ops) == PROTOCOL_DELTA_OK)
-        delta = server_games_delta_buffer(game, new_seq, ops);
+        delta = server_games_delta_buffer(game, new_seq, ops, NULL); /* its own clock */
     if (delta)
         server_connection_broadcast(game->delayed, game->delayed_count, delta);
     else
@@ -1150,6 +1179,38 @@ static protocol_error_code server_games_error_code(brigade_battle_error_code cod
  * event does not fit or memory runs out; `battle` is then half folded and
  * must be thrown away.
  */
+/* The ms the game's next action charges to its running clocks
+ * (PROTOCOL.md §11.2): the loop's clock since the previous action was
+ * prepared (or since the game came into memory, or the server started);
+ * 0 when no clock runs. */
+static uint64_t server_game_clock_base(const server_games *games, const server_game *game)
+{
+    return game->clock_since_ms ? game->clock_since_ms : games->started_ms;
+}
+
+static long long server_game_clock_elapsed(const server_games *games, const server_game *game)
+{
+    if (!games->net || !game->battle || !brigade_battle_clock_running(game->battle))
+        return 0;
+    uint64_t now = uv_now(server_net_loop(games->net));
+    uint64_t since = server_game_clock_base(games, game);
+    return now > since ? (long long)(now - since) * games->clock_scale : 0;
+}
+
+/* clock_now (PROTOCOL.md §11.2) of `game`'s live battle at the loop's
+ * clock now, into `message` (welcome, resumed); nothing for a game
+ * without a clock. */
+static void server_game_clock_now(const server_games *games, const server_game *game,
+                                  protocol_server_message *message)
+{
+    if (!game->battle || !brigade_battle_has_clock(game->battle))
+        return;
+    long long elapsed = server_game_clock_elapsed(games, game);
+    message->has_clock_now = true;
+    message->clock_now.a = brigade_battle_clock_left(game->battle, BRIGADE_SIDE_A, elapsed);
+    message->clock_now.b = brigade_battle_clock_left(game->battle, BRIGADE_SIDE_B, elapsed);
+}
+
 static bool server_game_fold(brigade_battle *battle, const brigade_event_list *events,
                              int64_t seq, protocol_value *entries)
 {
@@ -1591,6 +1652,7 @@ server_games *server_games_new(const server_games_options *options, char *messag
     }
     games->crash = options->crash;
     games->crash_at = options->crash_at;
+    games->clock_scale = options->clock_scale > 1 ? options->clock_scale : 1;
     games->rates = options->rates;
     games->max_games = options->max_games ? options->max_games : SERVER_GAMES_MAX;
     games->password_work_max =
@@ -1661,7 +1723,8 @@ static void server_games_enter(server_games *games, server_session *session,
                                const unsigned char *bytes, size_t length,
                                const server_resume *resume);
 static server_buffer *server_games_delta_buffer(const server_game *game, int64_t seq,
-                                                protocol_value *ops);
+                                                protocol_value *ops,
+                                                const protocol_clock_now *clock_now);
 static bool server_games_log_ops(protocol_value *ops, const protocol_value *entries,
                                  size_t first_index);
 
@@ -1759,6 +1822,8 @@ typedef struct server_append_job {
     server_buffer *delta;
     server_buffer *ack;               /* the ack frame, also the answer kept for repeats */
     uint8_t *ack_bytes;               /* the same, journaled */
+    uint64_t clock_at;                /* the loop's clock when prepared: the game's next
+                                         clock_since_ms once committed (§11.2) */
 } server_append_job;
 
 static void server_append_job_free(server_append_job *job)
@@ -1862,6 +1927,7 @@ static void server_append_done(server_journal_job *base, void *context)
         game->events += (long)job->events.count;
         game->active_ms = uv_now(server_net_loop(games->net));
         game->idle_reported = false;
+        game->clock_since_ms = job->clock_at;
         server_game_delta_keep(game, job->delta);
         server_game_answer_keep(game, job->action.seat, job->action.request,
                                 job->action.action_sha256, job->ack);
@@ -1883,6 +1949,7 @@ static void server_append_done(server_journal_job *base, void *context)
                                   &server_resume_none);
     server_append_job_free(job);
     server_game_next(games, game);
+    server_games_clock_schedule(games, game);
 }
 
 /*
@@ -1911,6 +1978,14 @@ static server_append_job *server_games_prepare(server_games *games, server_game 
     job->games = games;
     job->game = game;
     snprintf(job->game_id, sizeof(job->game_id), "%s", game->id);
+    /* The time since the game's previous action, charged by the action's
+     * first event to the clocks running before it (PROTOCOL.md §11.2): a
+     * command carries it already (server_games_apply); a seat's seed or
+     * the umpire's seating gets it here. A rollback charges nothing: the
+     * game goes back to the clock it had at to_seq. */
+    job->clock_at = uv_now(server_net_loop(games->net));
+    if (!base && job->events.count > 0 && job->events.items[0].clock_ms == 0)
+        job->events.items[0].clock_ms = server_game_clock_elapsed(games, game);
 
     /* The next battle and its log entries, on a copy. */
     job->next = server_games_battle_take(games);
@@ -1949,7 +2024,12 @@ static server_append_job *server_games_prepare(server_games *games, server_game 
     size_t state_ops = protocol_value_count(job->ops);
     if (!server_games_log_ops(job->ops, job->entries, protocol_value_count(old_log)))
         goto fail;
-    job->delta = server_games_delta_buffer(game, game->seq + 1, job->ops);
+    /* clock_now (PROTOCOL.md §11.2): what is left to each side as the
+     * action is applied (the time it charged is in the clock already). */
+    protocol_clock_now clock_now = {job->next->clock.ms[0], job->next->clock.ms[1]};
+    job->delta = server_games_delta_buffer(game, game->seq + 1, job->ops,
+                                           brigade_battle_has_clock(job->next) ? &clock_now
+                                                                               : NULL);
     if (!job->delta)
         goto fail;
     while (protocol_value_count(job->ops) > state_ops) /* the log's ops: done() moves entries */
@@ -2126,6 +2206,8 @@ static void server_read_done(server_journal_job *base, void *context)
         if (loaded && !server_games_find(games, loaded->id) &&
             server_games_insert(games, loaded) == 0) {
             loaded->active_ms = uv_now(server_net_loop(games->net));
+            loaded->clock_since_ms = loaded->active_ms; /* its time down charged to nobody */
+            server_games_clock_schedule(games, loaded);
             if (!loaded->damage && loaded->battle && loaded->battle->phase == BRIGADE_PHASE_ENDED)
                 games->ended_count++;
             loaded = NULL; /* the registry's */
@@ -2262,6 +2344,7 @@ static void server_create_done(server_journal_job *base, void *context)
         fprintf(stderr, "brigaded: game %s created by connection %lu\n", job->game->id,
                 connection ? server_connection_id(connection) : 0ul);
         job->game->active_ms = uv_now(server_net_loop(games->net));
+        job->game->clock_since_ms = job->game->active_ms;
         job->game = NULL; /* the registry's now */
         if (connection)
             server_games_send(connection, &job->answer);
@@ -2273,6 +2356,23 @@ static bool server_games_password_hash(server_games *games, server_create_job *c
                                        const char *password);
 static bool server_games_password_busy(server_games *games, server_connection *connection,
                                        int64_t request);
+
+/*
+ * Gives a new game's battle (the scenario loaded, before any event) the
+ * clock `clock` asks for (PROTOCOL.md §11.2: minutes_per_side 1 .. 600,
+ * increment_seconds 0 .. 600): the path of a `create` with `clock` and of
+ * a tournament's games with a time control. The battle is then the one to
+ * journal as the game's initial battle (journal_game.initial), which keeps
+ * the clock. Returns false (the battle unchanged) out of range.
+ */
+static bool server_game_clock_config(brigade_battle *battle, const protocol_clock *clock)
+{
+    if (clock->minutes_per_side < 1 || clock->minutes_per_side > BRIGADE_CLOCK_MINUTES_MAX ||
+        clock->increment_seconds < 0 || clock->increment_seconds > BRIGADE_CLOCK_INCREMENT_MAX)
+        return false;
+    return brigade_battle_clock_set(battle, (int)clock->minutes_per_side,
+                                    (int)clock->increment_seconds);
+}
 
 static void server_games_create(server_games *games, server_connection *connection,
                                 const protocol_client_message *message)
@@ -2323,6 +2423,16 @@ static void server_games_create(server_games *games, server_connection *connecti
                                battle, &scenario_error)) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE, "scenario: %s",
                                 scenario_error.message);
+        goto done;
+    }
+    /* The game's clock (PROTOCOL.md §11.2) is part of its initial battle,
+     * which the journal keeps: the fold of its events gives the clocks
+     * back after a restart (server_game_clock_config). */
+    if (message->as.create.has_clock &&
+        !server_game_clock_config(battle, &message->as.create.clock)) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
+                                "clock: minutes_per_side 1 .. %d, increment_seconds 0 .. %d",
+                                BRIGADE_CLOCK_MINUTES_MAX, BRIGADE_CLOCK_INCREMENT_MAX);
         goto done;
     }
     memcpy(initial, battle, sizeof(*initial));
@@ -2829,8 +2939,9 @@ done:
 /* The answer to a join with last_seq the server can resume from:
  * `resumed`, then the kept deltas after last_seq (PROTOCOL.md §4.1).
  * Returns false when it cannot (nothing sent). */
-static bool server_games_resume(server_connection *connection, const server_game *game,
-                                int64_t request, protocol_seat seat, int64_t last_seq)
+static bool server_games_resume(const server_games *games, server_connection *connection,
+                                const server_game *game, int64_t request, protocol_seat seat,
+                                int64_t last_seq)
 {
     if (last_seq > game->seq || game->seq - last_seq > (int64_t)game->delta_count)
         return false;
@@ -2842,6 +2953,7 @@ static bool server_games_resume(server_connection *connection, const server_game
     answer.as.resumed.seat = seat;
     answer.as.resumed.from = last_seq;
     answer.as.resumed.seq = game->seq;
+    server_game_clock_now(games, game, &answer);
     uint8_t *frame = NULL;
     size_t length = 0;
     if (protocol_server_message_encode(&answer, SERVER_BUFFER_HEADROOM, &frame, &length) !=
@@ -3199,6 +3311,7 @@ static void server_games_join(server_games *games, server_connection *connection
         /* Players see how many watch (spectators do not): §6.2. */
         answer.as.welcome.watchers = watching ? 0 : server_game_watchers(game);
         answer.as.welcome.state = game->state; /* read only by the encoder */
+        server_game_clock_now(games, game, &answer); /* PROTOCOL.md §11.2 */
         protocol_value *view_state = NULL;
         if (delayed) {
             /* A delayed spectator: the state `delay` phase changes ago. */
@@ -3207,6 +3320,8 @@ static void server_games_join(server_games *games, server_connection *connection
             answer.as.welcome.seq = view_seq;
             answer.as.welcome.state = view_state;
             answer.as.welcome.spectator_delay = game->delay;
+            /* It sees the clock of its delayed state (§11.2), no clock_now. */
+            answer.has_clock_now = false;
         }
         uint8_t *frame = NULL;
         size_t length = 0;
@@ -3256,7 +3371,7 @@ static void server_games_join(server_games *games, server_connection *connection
      * it now gets the deltas or a whole snapshot. */
     session->resume_from = message->as.join.has_last_seq ? message->as.join.last_seq : game->seq;
     if (resuming) {
-        if (!server_games_resume(connection, game, request, wire_seat,
+        if (!server_games_resume(games, connection, game, request, wire_seat,
                                  message->as.join.last_seq))
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                     "out of memory");
@@ -3273,11 +3388,16 @@ static void server_games_join(server_games *games, server_connection *connection
 
 /* The delta frame of `ops` at `seq`, or NULL. */
 static server_buffer *server_games_delta_buffer(const server_game *game, int64_t seq,
-                                                protocol_value *ops)
+                                                protocol_value *ops,
+                                                const protocol_clock_now *clock_now)
 {
     protocol_server_message delta;
     memset(&delta, 0, sizeof(delta));
     delta.kind = PROTOCOL_SERVER_DELTA;
+    if (clock_now) { /* PROTOCOL.md §11.2 */
+        delta.has_clock_now = true;
+        delta.clock_now = *clock_now;
+    }
     snprintf(delta.game, sizeof(delta.game), "%s", game->id);
     delta.as.delta.seq = seq;
     delta.as.delta.ops = ops; /* read only by the encoder */
@@ -3406,6 +3526,9 @@ static brigade_battle_error_code server_games_apply(server_games *games, server_
                                                     const unsigned char *action_hash,
                                                     bool send_ack, brigade_battle_error *error);
 
+static uint64_t server_game_clock_due(const server_games *games, const server_game *game);
+static bool server_games_flag(server_games *games, server_game *game);
+
 static void server_games_act(server_games *games, server_connection *connection,
                              const protocol_client_message *message,
                              const unsigned char *bytes, size_t length,
@@ -3432,6 +3555,15 @@ static void server_games_act(server_games *games, server_connection *connection,
     if (server_games_repeat(games, connection, session, request, action_hash, bytes, length,
                             resume))
         return;
+    /* A flag that is due (PROTOCOL.md §11.2) is journaled first, as the
+     * server's own action, and the act waits behind it: an action never
+     * carries a side past its time unrecorded. */
+    uint64_t flag_due = server_game_clock_due(games, game);
+    if (flag_due && flag_due <= uv_now(server_net_loop(games->net)) && !game->ending &&
+        server_games_flag(games, game)) {
+        server_games_wait(game, session, message, bytes, length);
+        return;
+    }
     if (message->as.act.kind == PROTOCOL_ACTION_ROLLBACK) {
         server_games_rollback(games, connection, session, request, action_hash,
                               message->as.act.as.rollback.to_seq,
@@ -3491,8 +3623,10 @@ static brigade_battle_error_code server_games_apply(server_games *games, server_
     brigade_dice_source source;
     server_dice_init(&dice, game, game->battle, &source);
     memset(error, 0, sizeof(*error));
+    brigade_command timed = *command;
+    timed.clock_ms = server_game_clock_elapsed(games, game); /* PROTOCOL.md §11.2 */
     brigade_battle_error_code code =
-        brigade_battle_apply(game->battle, seat, command, &source, &events, error);
+        brigade_battle_apply(game->battle, seat, &timed, &source, &events, error);
     server_append_job *job = NULL;
     if (code == BRIGADE_BATTLE_OK &&
         (!server_dice_consistent(&dice, game->battle, &events) ||
@@ -3589,6 +3723,125 @@ static bool server_games_policy_end(server_games *games, server_game *game, cons
     if (logged)
         fprintf(stderr, "brigaded: game %s ended by the server: %s\n", game->id, reason);
     return true;
+}
+
+/* ---------------------------------------------------------------- clocks */
+
+/*
+ * The server's FLAG for `game` (PROTOCOL.md §11.2): journaled as the
+ * server's own action (seat NONE, request 0, as its end of an idle game),
+ * with the time since the previous action; core gives each running side
+ * whose time is up its flag_fell entry. Returns whether it is on its way
+ * (false: nobody's time is up after all, or memory; logged).
+ */
+static bool server_games_flag(server_games *games, server_game *game)
+{
+    brigade_command command;
+    memset(&command, 0, sizeof(command));
+    command.kind = BRIGADE_COMMAND_FLAG;
+    char what[PROTOCOL_GAME_ID_MAX + 48];
+    snprintf(what, sizeof(what), "flag %s %lld", game->id, (long long)game->seq + 1);
+    unsigned char hash[JOURNAL_HASH_SIZE];
+    SHA256((const unsigned char *)what, strlen(what), hash);
+    server_session *session = calloc(1, sizeof(*session));
+    if (!session) {
+        fprintf(stderr, "brigaded: game %s: cannot record a flag (out of memory)\n", game->id);
+        return false;
+    }
+    session->refs = 1;
+    session->seat = BRIGADE_SIDE_NONE;
+    session->umpire = true;
+    session->game = game;
+    brigade_battle_error error;
+    brigade_battle_error_code code = server_games_apply(games, game, session, BRIGADE_SIDE_NONE,
+                                                        &command, 0, hash, false, &error);
+    server_session_unref(session);
+    if (code != BRIGADE_BATTLE_OK) {
+        fprintf(stderr, "brigaded: game %s: cannot record a flag (%s)\n", game->id,
+                code == SERVER_GAMES_APPLY_FAILED ? "out of memory" : error.message);
+        return false;
+    }
+    fprintf(stderr, "brigaded: game %s: a flag falls (time is up)\n", game->id);
+    return true;
+}
+
+/* When `game`'s FLAG is due, on the loop's clock (ms): the previous
+ * action's time plus the least time left to a running side; 0 when no
+ * clock runs (no clock, not begun, held, ended, damaged). */
+static uint64_t server_game_clock_due(const server_games *games, const server_game *game)
+{
+    if (game->damage || !game->battle)
+        return 0;
+    long long left = brigade_battle_clock_due(game->battle);
+    if (left < 0)
+        return 0;
+    uint64_t scale = (uint64_t)games->clock_scale;
+    uint64_t due = server_game_clock_base(games, game) + ((uint64_t)left + scale - 1) / scale;
+    return due ? due : 1;
+}
+
+static void server_games_clock_fire(uv_timer_t *timer);
+
+/* Sets the clocks' timer for `due` (the loop's clock, ms). */
+static void server_games_clock_arm(server_games *games, uint64_t due)
+{
+    if (!games->clock_timer_open || games->stopping)
+        return;
+    uint64_t now = uv_now(server_net_loop(games->net));
+    games->clock_due_ms = due;
+    uv_timer_start(&games->clock_timer, server_games_clock_fire, due > now ? due - now : 0, 0);
+}
+
+/* After a change of `game` (an action committed, the game loaded): the
+ * timer is brought forward when its FLAG is due before the timer's time.
+ * (A later one is found when the timer fires: it looks at every game.) */
+static void server_games_clock_schedule(server_games *games, const server_game *game)
+{
+    uint64_t due = server_game_clock_due(games, game);
+    if (due && (!games->clock_due_ms || due < games->clock_due_ms))
+        server_games_clock_arm(games, due);
+}
+
+/* Looks at every game: submits the FLAG of each whose time is up and that
+ * has no journal job in flight (one that has is looked at again when its
+ * job is done, server_append_done), when `flag`; then sets the timer for
+ * the earliest FLAG still to come. */
+static void server_games_clocks_scan(server_games *games, bool flag)
+{
+    if (!games->clock_timer_open || games->stopping)
+        return;
+    uint64_t now = uv_now(server_net_loop(games->net)), next = 0;
+    for (size_t i = 0; i < games->bucket_count; i++) {
+        for (server_game *game = games->buckets[i]; game; game = game->next) {
+            uint64_t due = server_game_clock_due(games, game);
+            if (!due)
+                continue;
+            if (due <= now) {
+                if (game->busy || game->waiting || game->ending)
+                    continue;
+                if (flag && server_games_flag(games, game))
+                    continue; /* its done() sets the timer again */
+                due = now + 1000; /* try again in a second */
+            }
+            if (!next || due < next)
+                next = due;
+        }
+    }
+    games->clock_due_ms = 0;
+    if (next)
+        server_games_clock_arm(games, next);
+}
+
+static void server_games_clocks_schedule(server_games *games)
+{
+    server_games_clocks_scan(games, false);
+}
+
+static void server_games_clock_fire(uv_timer_t *timer)
+{
+    server_games *games = timer->data;
+    games->clock_due_ms = 0;
+    server_games_clocks_scan(games, true);
 }
 
 /*

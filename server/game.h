@@ -136,6 +136,12 @@ typedef struct server_games_options {
      * 1). Never set in production. */
     server_games_crash crash;
     long crash_at;
+    /* TEST HOOK, for the clock tests only (tests/e2e/e2e_clock.py): main()
+     * reads BRIGADE_TEST_CLOCK_SCALE=N (1 .. 3600) from the environment:
+     * every ms the server measures for the games' clocks counts N ms
+     * (PROTOCOL.md §11.2), so that a 1-minute clock runs out in 60 / N s.
+     * 0 or 1: real time. Never set in production. */
+    int clock_scale;
 } server_games_options;
 
 /*

@@ -653,6 +653,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "brigaded: TEST HOOK BRIGADE_TEST_CRASH=%s: this server will kill "
                         "itself\n", crash);
     }
+    const char *clock_scale = getenv("BRIGADE_TEST_CLOCK_SCALE");
+    if (clock_scale && clock_scale[0]) {
+        char *end = NULL;
+        long scale = strtol(clock_scale, &end, 10);
+        if (!end || *end || scale < 1 || scale > 3600) {
+            fprintf(stderr, "brigaded: BRIGADE_TEST_CLOCK_SCALE: '%s' is not 1 .. 3600\n",
+                    clock_scale);
+            return 2;
+        }
+        games_options.clock_scale = (int)scale;
+        fprintf(stderr, "brigaded: TEST HOOK BRIGADE_TEST_CLOCK_SCALE=%ld: the games' clocks "
+                        "run %ld times too fast\n", scale, scale);
+    }
     char games_message[1024];
     server_games *games = server_games_new(&games_options, games_message, sizeof(games_message));
     if (!games) {

@@ -1027,6 +1027,60 @@ static void test_unencodable(void **state)
     free(battle);
 }
 
+/* The clock (PROTOCOL.md §11.2): an event's clock_ms and the battle's
+ * "clock" are written only in a game with a clock, read back exactly, and
+ * refused in a game without one (its bytes as before issue 15). */
+static void test_clock_round_trip(void **state)
+{
+    (void)state;
+    brigade_battle *plain = scenario_file("example_a.json");
+    brigade_battle *timed = scenario_file("example_a.json");
+    assert_true(brigade_battle_clock_set(timed, 90, 30));
+    battle_round_trip(timed);
+    journal_event_status status;
+    protocol_value *tree = journal_battle_to_value(plain, &status);
+    assert_non_null(tree);
+    assert_null(protocol_value_map_get(tree, "clock"));
+    protocol_value_free(tree);
+    tree = journal_battle_to_value(timed, &status);
+    protocol_value *clock = protocol_value_map_get(tree, "clock");
+    assert_non_null(clock);
+    assert_int_equal(protocol_value_int_get(protocol_value_map_get(clock, "a")), 5400000);
+    assert_int_equal(protocol_value_int_get(protocol_value_map_get(clock, "minutes_per_side")),
+                     90);
+    protocol_value_free(tree);
+
+    /* A flag fallen: in the battle's clock and as an event. */
+    timed->clock.ms[1] = 0;
+    timed->clock.flags = BRIGADE_SEAT_BIT(BRIGADE_SIDE_B);
+    timed->clock.flag_count = 1;
+    timed->clock.flag_order[0] = BRIGADE_SIDE_B;
+    battle_round_trip(timed);
+    brigade_event e, out;
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_FLAG_FELL;
+    e.side.side = BRIGADE_SIDE_A;
+    e.clock_ms = 1234567;
+    event_round_trip(timed, &e, &out);
+    assert_int_equal(out.clock_ms, 1234567);
+    tree = journal_event_to_value(timed, &e, &status);
+    assert_int_equal(protocol_value_int_get(protocol_value_map_get(tree, "clock_ms")), 1234567);
+    /* The same event in a game without a clock: not encodable, not read. */
+    expect_refused(plain, tree, "clock_ms", "without a clock");
+    protocol_value_free(tree);
+    assert_null(journal_event_to_value(plain, &e, &status));
+    assert_int_equal(status.code, JOURNAL_EVENT_UNFIT);
+    assert_string_equal(status.member, "clock_ms");
+    /* No time charged: no member, the bytes of an older build. */
+    e.kind = BRIGADE_BATTLE_EVENT_SIDE_DONE;
+    e.clock_ms = 0;
+    tree = journal_event_to_value(timed, &e, &status);
+    assert_null(protocol_value_map_get(tree, "clock_ms"));
+    protocol_value_free(tree);
+    free(plain);
+    free(timed);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1039,6 +1093,7 @@ int main(void)
         cmocka_unit_test(test_strict_battle),
         cmocka_unit_test(test_bytes_cut_and_flipped),
         cmocka_unit_test(test_unencodable),
+        cmocka_unit_test(test_clock_round_trip),
     };
     return cmocka_run_group_tests_name("journal_event_codec", tests, NULL, NULL);
 }
