@@ -1864,6 +1864,9 @@ static void game_run_on_message(void *context, protocol_value *value)
                               count == 1 ? " is" : "s are");
         }
         break;
+    case PROTOCOL_SERVER_TOURNAMENT_CREATED:
+    case PROTOCOL_SERVER_TOURNAMENT_STATE:
+        break; /* answers to tournament messages, which a game's run never sends */
     }
     protocol_server_message_clear(&message);
 }

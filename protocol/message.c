@@ -26,10 +26,18 @@ static const char *const error_code_names[] = {
     "not_joined",  "unknown_game",   "bad_token",    "wrong_seat",
     "wrong_phase", "invalid_action", "unknown_unit", "internal",
     "read_only",   "held",           "unavailable",  "rate_limited"};
-static const char *const client_kind_names[] = {"create", "join", "act"};
-static const char *const server_kind_names[] = {"created", "welcome", "ack",     "error",
-                                                "delta",   "resumed", "watchers",
-                                                "presence"};
+static const char *const client_kind_names[] = {"create",
+                                                "join",
+                                                "act",
+                                                "tournament_create",
+                                                "tournament_get",
+                                                "tournament_start_round",
+                                                "tournament_result"};
+static const char *const server_kind_names[] = {"created",  "welcome",           "ack",
+                                                "error",    "delta",             "resumed",
+                                                "watchers", "presence",          "tournament_created",
+                                                "tournament_state"};
+static const char *const result_names[] = {"A", "B", "draw"};
 static const char *const action_kind_names[] = {
     "choose_initiative", "declare_charge", "respond", "sappers_reroll", "adjust",
     "done",              "hold",           "release", "note",           "umpire_adjust",
@@ -80,6 +88,30 @@ const char *protocol_error_code_name(protocol_error_code code)
 }
 
 DEFINE_PARSE(protocol_error_code_parse, protocol_error_code, error_code_names)
+
+const char *protocol_result_name(protocol_result result)
+{
+    return name_at(result_names, COUNT(result_names), (int)result);
+}
+
+DEFINE_PARSE(protocol_result_parse, protocol_result, result_names)
+
+bool protocol_scenario_name_valid(const char *name, size_t len)
+{
+    static const char suffix[] = ".json";
+    const size_t suffix_len = sizeof suffix - 1;
+    if (name == NULL || len <= suffix_len || len > PROTOCOL_SCENARIO_NAME_MAX ||
+        memcmp(name + len - suffix_len, suffix, suffix_len) != 0)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        char c = name[i];
+        bool allowed = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+        if (!allowed || (c == '.' && i + 1 < len && name[i + 1] == '.'))
+            return false;
+    }
+    return true;
+}
 
 const char *protocol_client_kind_name(protocol_client_kind kind)
 {
@@ -186,15 +218,18 @@ static protocol_message_error reader_fail(const member_reader *reader, protocol_
     const char *dot = reader->where[0] != '\0' && key != NULL ? "." : "";
     snprintf(status->member, sizeof status->member, "%s%s%.32s", reader->where, dot,
              key != NULL ? key : "");
-    char text[128];
+    /* "<member>: " (at most 49 bytes), then the text, cut to the buffer. */
+    size_t used = 0;
+    if (status->member[0] != '\0') {
+        size_t member_len = strlen(status->member);
+        memcpy(status->message, status->member, member_len);
+        memcpy(status->message + member_len, ": ", 3);
+        used = member_len + 2;
+    }
     va_list args;
     va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
+    vsnprintf(status->message + used, sizeof status->message - used, format, args);
     va_end(args);
-    if (status->member[0] != '\0')
-        snprintf(status->message, sizeof status->message, "%s: %s", status->member, text);
-    else
-        snprintf(status->message, sizeof status->message, "%s", text);
     return code;
 }
 
@@ -462,11 +497,22 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
     case PROTOCOL_ACTION_RELEASE:
     case PROTOCOL_ACTION_NOTE:
     case PROTOCOL_ACTION_END: {
+        /* end alone takes a result (§11.5) */
         static const char *const allowed[] = {"kind", "reason", NULL};
-        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+        static const char *const end_allowed[] = {"kind", "reason", "result", NULL};
+        if ((error = reader_only(&reader, action->kind == PROTOCOL_ACTION_END ? end_allowed
+                                                                               : allowed)) !=
+                PROTOCOL_MESSAGE_OK ||
             (error = reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
                                    action->as.umpire.reason, NULL)) != PROTOCOL_MESSAGE_OK)
             return error;
+        if (protocol_value_map_get(map, "result") != NULL) {
+            if ((error = reader_name(&reader, "result", result_names, COUNT(result_names),
+                                     &index)) != PROTOCOL_MESSAGE_OK)
+                return error;
+            action->as.umpire.has_result = true;
+            action->as.umpire.result = (protocol_result)index;
+        }
         return PROTOCOL_MESSAGE_OK;
     }
     case PROTOCOL_ACTION_UMPIRE_ADJUST:
@@ -659,6 +705,99 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
     return reader_fail(&reader, PROTOCOL_MESSAGE_BAD_VALUE, "kind", "unknown action");
 }
 
+/* A required non-empty string member copied into a malloc'd NUL-terminated
+ * *out of *out_len bytes (the text of a scenario or a tournament file). */
+static protocol_message_error reader_text(const member_reader *reader, const char *key,
+                                          char **out, size_t *out_len)
+{
+    const protocol_value *value = NULL;
+    protocol_message_error error =
+        reader_member(reader, key, PROTOCOL_VALUE_STRING, true, &value);
+    if (error != PROTOCOL_MESSAGE_OK)
+        return error;
+    size_t len = 0;
+    const char *text = protocol_value_string_get(value, &len);
+    if (len == 0)
+        return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, key, "is empty");
+    *out = malloc(len + 1);
+    if (*out == NULL)
+        return reader_fail(reader, PROTOCOL_MESSAGE_NO_MEMORY, NULL, "out of memory");
+    memcpy(*out, text, len);
+    (*out)[len] = '\0';
+    *out_len = len;
+    return PROTOCOL_MESSAGE_OK;
+}
+
+/* create's optional clock {minutes_per_side, increment_seconds?} (§11.2). */
+static protocol_message_error reader_clock(const member_reader *reader, const char *key,
+                                           protocol_clock *out, bool *present)
+{
+    const protocol_value *map = NULL;
+    protocol_message_error error = reader_member(reader, key, PROTOCOL_VALUE_MAP, false, &map);
+    *present = map != NULL;
+    if (error != PROTOCOL_MESSAGE_OK || map == NULL)
+        return error;
+    static const char *const allowed[] = {"minutes_per_side", "increment_seconds", NULL};
+    member_reader clock = {.map = map, .where = key, .status = reader->status};
+    out->increment_seconds = 0;
+    if ((error = reader_only(&clock, allowed)) != PROTOCOL_MESSAGE_OK ||
+        (error = reader_int(&clock, "minutes_per_side", true, 1, PROTOCOL_CLOCK_MINUTES_MAX,
+                            &out->minutes_per_side, NULL)) != PROTOCOL_MESSAGE_OK)
+        return error;
+    return reader_int(&clock, "increment_seconds", false, 0, PROTOCOL_CLOCK_INCREMENT_MAX,
+                      &out->increment_seconds, NULL);
+}
+
+/* tournament_create's scenarios {<file name>: str, ...} (§11.3): 1..16
+ * entries, each a valid file name with a non-empty text (malloc'd). */
+static protocol_message_error reader_scenarios(const member_reader *reader,
+                                               protocol_client_message *out)
+{
+    const protocol_value *map = NULL;
+    protocol_message_error error =
+        reader_member(reader, "scenarios", PROTOCOL_VALUE_MAP, true, &map);
+    if (error != PROTOCOL_MESSAGE_OK)
+        return error;
+    size_t count = protocol_value_count(map);
+    if (count < 1 || count > PROTOCOL_TOURNAMENT_SCENARIOS_MAX)
+        return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, "scenarios",
+                           "%zu entries, 1..%d are allowed", count,
+                           PROTOCOL_TOURNAMENT_SCENARIOS_MAX);
+    for (size_t i = 0; i < count; i++) {
+        size_t name_len = 0;
+        const char *name = protocol_value_map_key_at(map, i, &name_len);
+        const protocol_value *text = protocol_value_map_value_at(map, i);
+        if (!protocol_scenario_name_valid(name, name_len)) {
+            int shown = name_len > 40 ? 40 : (int)name_len;
+            return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, "scenarios",
+                               "\"%.*s%s\" is not a scenario file name ([A-Za-z0-9_.-]+ ending"
+                               " in .json, no \"..\", at most %d bytes)",
+                               shown, name, (size_t)shown < name_len ? "..." : "",
+                               PROTOCOL_SCENARIO_NAME_MAX);
+        }
+        protocol_tournament_scenario *scenario = &out->as.tournament_create.scenarios[i];
+        memcpy(scenario->name, name, name_len);
+        scenario->name[name_len] = '\0';
+        char where[16 + PROTOCOL_SCENARIO_NAME_MAX];
+        snprintf(where, sizeof where, "scenarios.%s", scenario->name);
+        if (protocol_value_kind_of(text) != PROTOCOL_VALUE_STRING)
+            return reader_fail(reader, PROTOCOL_MESSAGE_WRONG_TYPE, where, "is %s, not a string",
+                               kind_phrase(text));
+        size_t len = 0;
+        const char *bytes = protocol_value_string_get(text, &len);
+        if (len == 0)
+            return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, where, "is empty");
+        scenario->text = malloc(len + 1);
+        if (scenario->text == NULL)
+            return reader_fail(reader, PROTOCOL_MESSAGE_NO_MEMORY, NULL, "out of memory");
+        memcpy(scenario->text, bytes, len);
+        scenario->text[len] = '\0';
+        scenario->text_len = len;
+        out->as.tournament_create.scenario_count = i + 1;
+    }
+    return PROTOCOL_MESSAGE_OK;
+}
+
 protocol_message_error protocol_client_message_from_value(const protocol_value *map,
                                                           protocol_client_message *out,
                                                           protocol_message_status *status)
@@ -687,18 +826,39 @@ protocol_message_error protocol_client_message_from_value(const protocol_value *
                      protocol_value_string_get(type, NULL));
     if (kind < 0)
         return reader_fail(&reader, PROTOCOL_MESSAGE_UNKNOWN_TYPE, "type",
-                           "\"%.32s\" is not a client message (create, join, act)",
+                           "\"%.32s\" is not a client message (create, join, act,"
+                           " tournament_create, tournament_get, tournament_start_round,"
+                           " tournament_result)",
                            protocol_value_string_get(type, NULL));
     out->kind = (protocol_client_kind)kind;
 
-    static const char *const create_members[] = {"type", "request", "scenario",
-                                                 "spectator_password", "spectator_delay", NULL};
+    /* The members of each kind, in protocol_client_kind's order. */
+    static const char *const create_members[] = {"type",
+                                                 "request",
+                                                 "scenario",
+                                                 "spectator_password",
+                                                 "spectator_delay",
+                                                 "clock",
+                                                 NULL};
     static const char *const join_members[] = {"type", "request", "game", "token", "last_seq",
                                                "seed", "password", NULL};
     static const char *const act_members[] = {"type", "request", "action", NULL};
-    const char *const *allowed = out->kind == PROTOCOL_CLIENT_CREATE ? create_members
-                                 : out->kind == PROTOCOL_CLIENT_JOIN ? join_members
-                                                                     : act_members;
+    static const char *const tournament_create_members[] = {"type", "request", "tournament",
+                                                            "scenarios", NULL};
+    static const char *const tournament_get_members[] = {"type", "request", "tournament",
+                                                         "token", "watch", NULL};
+    static const char *const tournament_start_round_members[] = {"type", "request",
+                                                                 "tournament", "token", NULL};
+    static const char *const tournament_result_members[] = {
+        "type", "request", "tournament", "token", "game", "result", "reason", NULL};
+    static const char *const *const kind_members[] = {
+        create_members,         join_members,
+        act_members,            tournament_create_members,
+        tournament_get_members, tournament_start_round_members,
+        tournament_result_members};
+    _Static_assert(COUNT(kind_members) == COUNT(client_kind_names),
+                   "one member list a client kind");
+    const char *const *allowed = kind_members[kind];
     if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
         (error = reader_int(&reader, "request", true, 1, PROTOCOL_INT_SAFE_MAX, &out->request,
                             NULL)) != PROTOCOL_MESSAGE_OK)
@@ -728,7 +888,9 @@ protocol_message_error protocol_client_message_from_value(const protocol_value *
                                    &out->as.create.has_spectator_password)) !=
                 PROTOCOL_MESSAGE_OK ||
             (error = reader_int(&reader, "spectator_delay", false, 0, PROTOCOL_SPECTATOR_DELAY_MAX,
-                                &out->as.create.spectator_delay, NULL)) != PROTOCOL_MESSAGE_OK)
+                                &out->as.create.spectator_delay, NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_clock(&reader, "clock", &out->as.create.clock,
+                                  &out->as.create.has_clock)) != PROTOCOL_MESSAGE_OK)
             goto failed;
         break;
     }
@@ -764,6 +926,53 @@ protocol_message_error protocol_client_message_from_value(const protocol_value *
                 PROTOCOL_MESSAGE_OK ||
             (error = action_read(action, &out->as.act, status)) != PROTOCOL_MESSAGE_OK)
             goto failed;
+        break;
+    }
+    case PROTOCOL_CLIENT_TOURNAMENT_CREATE:
+        if ((error = reader_text(&reader, "tournament", &out->as.tournament_create.tournament,
+                                 &out->as.tournament_create.tournament_len)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_scenarios(&reader, out)) != PROTOCOL_MESSAGE_OK)
+            goto failed;
+        break;
+    case PROTOCOL_CLIENT_TOURNAMENT_GET:
+        if ((error = reader_string(&reader, "tournament", true, 1, PROTOCOL_TOURNAMENT_ID_MAX,
+                                   out->as.tournament_get.tournament, NULL)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "token", false, 1, PROTOCOL_TOKEN_MAX,
+                                   out->as.tournament_get.token,
+                                   &out->as.tournament_get.has_token)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_bool(&reader, "watch", false, &out->as.tournament_get.watch, NULL)) !=
+                PROTOCOL_MESSAGE_OK)
+            goto failed;
+        break;
+    case PROTOCOL_CLIENT_TOURNAMENT_START_ROUND:
+        if ((error = reader_string(&reader, "tournament", true, 1, PROTOCOL_TOURNAMENT_ID_MAX,
+                                   out->as.tournament_start_round.tournament, NULL)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "token", true, 1, PROTOCOL_TOKEN_MAX,
+                                   out->as.tournament_start_round.token, NULL)) !=
+                PROTOCOL_MESSAGE_OK)
+            goto failed;
+        break;
+    case PROTOCOL_CLIENT_TOURNAMENT_RESULT: {
+        int result = 0;
+        if ((error = reader_string(&reader, "tournament", true, 1, PROTOCOL_TOURNAMENT_ID_MAX,
+                                   out->as.tournament_result.tournament, NULL)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "token", true, 1, PROTOCOL_TOKEN_MAX,
+                                   out->as.tournament_result.token, NULL)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "game", true, 1, PROTOCOL_GAME_ID_MAX,
+                                   out->as.tournament_result.game, NULL)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_name(&reader, "result", result_names, COUNT(result_names),
+                                 &result)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
+                                   out->as.tournament_result.reason, NULL)) !=
+                PROTOCOL_MESSAGE_OK)
+            goto failed;
+        out->as.tournament_result.result = (protocol_result)result;
         break;
     }
     }
@@ -815,6 +1024,14 @@ void protocol_client_message_clear(protocol_client_message *message)
         return;
     if (message->kind == PROTOCOL_CLIENT_CREATE)
         free(message->as.create.scenario);
+    if (message->kind == PROTOCOL_CLIENT_TOURNAMENT_CREATE) {
+        free(message->as.tournament_create.tournament);
+        size_t count = message->as.tournament_create.scenario_count;
+        if (count > PROTOCOL_TOURNAMENT_SCENARIOS_MAX)
+            count = PROTOCOL_TOURNAMENT_SCENARIOS_MAX;
+        for (size_t i = 0; i < count; i++)
+            free(message->as.tournament_create.scenarios[i].text);
+    }
     memset(message, 0, sizeof *message);
 }
 
@@ -829,6 +1046,66 @@ static void copy_cut(char *out, size_t size, const char *text, size_t len)
         take--;
     memcpy(out, text, take);
     out[take] = '\0';
+}
+
+/* The optional clock_now {A: int, B: int} of welcome, resumed and delta
+ * (§11.2), ms 0..PROTOCOL_INT_SAFE_MAX. */
+static protocol_message_error reader_clock_now(const member_reader *reader,
+                                               protocol_clock_now *out, bool *present)
+{
+    const protocol_value *map = NULL;
+    protocol_message_error error =
+        reader_member(reader, "clock_now", PROTOCOL_VALUE_MAP, false, &map);
+    *present = map != NULL;
+    if (error != PROTOCOL_MESSAGE_OK || map == NULL)
+        return error;
+    member_reader sides = {.map = map, .where = "clock_now", .status = reader->status};
+    if ((error = reader_int(&sides, "A", true, 0, PROTOCOL_INT_SAFE_MAX, &out->a, NULL)) !=
+        PROTOCOL_MESSAGE_OK)
+        return error;
+    return reader_int(&sides, "B", true, 0, PROTOCOL_INT_SAFE_MAX, &out->b, NULL);
+}
+
+/* tournament_created's players or umpires [{name: str, token: str}] (§11.3)
+ * into a malloc'd *out of *count (NULL when empty). Members a person map
+ * does not know are ignored (§9). */
+static protocol_message_error reader_people(const member_reader *reader, const char *key,
+                                            protocol_tournament_person **out, size_t *count)
+{
+    const protocol_value *array = NULL;
+    protocol_message_error error =
+        reader_member(reader, key, PROTOCOL_VALUE_ARRAY, true, &array);
+    *out = NULL;
+    *count = 0;
+    if (error != PROTOCOL_MESSAGE_OK)
+        return error;
+    size_t n = protocol_value_count(array);
+    if (n == 0)
+        return PROTOCOL_MESSAGE_OK;
+    protocol_tournament_person *people = calloc(n, sizeof *people);
+    if (people == NULL)
+        return reader_fail(reader, PROTOCOL_MESSAGE_NO_MEMORY, NULL, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        char where[32];
+        snprintf(where, sizeof where, "%s[%zu]", key, i);
+        const protocol_value *person = protocol_value_array_get(array, i);
+        if (protocol_value_kind_of(person) != PROTOCOL_VALUE_MAP) {
+            free(people);
+            return reader_fail(reader, PROTOCOL_MESSAGE_WRONG_TYPE, where, "is %s, not a map",
+                               kind_phrase(person));
+        }
+        member_reader person_reader = {.map = person, .where = where, .status = reader->status};
+        if ((error = reader_string(&person_reader, "name", true, 1, PROTOCOL_PERSON_NAME_MAX,
+                                   people[i].name, NULL)) != PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&person_reader, "token", true, 1, PROTOCOL_TOKEN_MAX,
+                                   people[i].token, NULL)) != PROTOCOL_MESSAGE_OK) {
+            free(people);
+            return error;
+        }
+    }
+    *out = people;
+    *count = n;
+    return PROTOCOL_MESSAGE_OK;
 }
 
 protocol_message_error protocol_server_message_from_value(const protocol_value *map,
@@ -855,7 +1132,10 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
 
     if (out->kind != PROTOCOL_SERVER_DELTA && out->kind != PROTOCOL_SERVER_WATCHERS &&
         out->kind != PROTOCOL_SERVER_PRESENCE) {
-        int64_t min = out->kind == PROTOCOL_SERVER_ERROR ? 0 : 1;
+        int64_t min =
+            out->kind == PROTOCOL_SERVER_ERROR || out->kind == PROTOCOL_SERVER_TOURNAMENT_STATE
+                ? 0
+                : 1;
         if ((error = reader_int(&reader, "request", true, min, PROTOCOL_INT_SAFE_MAX,
                                 &out->request, NULL)) != PROTOCOL_MESSAGE_OK)
             goto failed;
@@ -866,6 +1146,12 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
         out->kind == PROTOCOL_SERVER_DELTA || out->kind == PROTOCOL_SERVER_RESUMED) {
         if ((error = reader_string(&reader, "game", true, 1, PROTOCOL_GAME_ID_MAX, out->game,
                                    NULL)) != PROTOCOL_MESSAGE_OK)
+            goto failed;
+    }
+    if (out->kind == PROTOCOL_SERVER_WELCOME || out->kind == PROTOCOL_SERVER_DELTA ||
+        out->kind == PROTOCOL_SERVER_RESUMED) {
+        if ((error = reader_clock_now(&reader, &out->clock_now, &out->has_clock_now)) !=
+            PROTOCOL_MESSAGE_OK)
             goto failed;
     }
 
@@ -982,6 +1268,39 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
                 PROTOCOL_MESSAGE_OK)
             goto failed;
         break;
+    case PROTOCOL_SERVER_TOURNAMENT_CREATED:
+        if ((error = reader_string(&reader, "tournament", true, 1, PROTOCOL_TOURNAMENT_ID_MAX,
+                                   out->as.tournament_created.tournament, NULL)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_string(&reader, "organiser", true, 1, PROTOCOL_TOKEN_MAX,
+                                   out->as.tournament_created.organiser, NULL)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_people(&reader, "players", &out->as.tournament_created.players,
+                                   &out->as.tournament_created.player_count)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_people(&reader, "umpires", &out->as.tournament_created.umpires,
+                                   &out->as.tournament_created.umpire_count)) !=
+                PROTOCOL_MESSAGE_OK)
+            goto failed;
+        break;
+    case PROTOCOL_SERVER_TOURNAMENT_STATE: {
+        const protocol_value *view = NULL;
+        const protocol_value *you = NULL;
+        if ((error = reader_member(&reader, "tournament", PROTOCOL_VALUE_MAP, true, &view)) !=
+                PROTOCOL_MESSAGE_OK ||
+            (error = reader_member(&reader, "you", PROTOCOL_VALUE_MAP, false, &you)) !=
+                PROTOCOL_MESSAGE_OK)
+            goto failed;
+        out->as.tournament_state.view = protocol_value_clone(view);
+        if (you != NULL)
+            out->as.tournament_state.you = protocol_value_clone(you);
+        if (out->as.tournament_state.view == NULL ||
+            (you != NULL && out->as.tournament_state.you == NULL)) {
+            error = reader_fail(&reader, PROTOCOL_MESSAGE_NO_MEMORY, NULL, "out of memory");
+            goto failed;
+        }
+        break;
+    }
     }
     return PROTOCOL_MESSAGE_OK;
 
@@ -1014,6 +1333,14 @@ void protocol_server_message_clear(protocol_server_message *message)
         protocol_value_free(message->as.welcome.state);
     if (message->kind == PROTOCOL_SERVER_DELTA)
         protocol_value_free(message->as.delta.ops);
+    if (message->kind == PROTOCOL_SERVER_TOURNAMENT_CREATED) {
+        free(message->as.tournament_created.players);
+        free(message->as.tournament_created.umpires);
+    }
+    if (message->kind == PROTOCOL_SERVER_TOURNAMENT_STATE) {
+        protocol_value_free(message->as.tournament_state.view);
+        protocol_value_free(message->as.tournament_state.you);
+    }
     memset(message, 0, sizeof *message);
 }
 
@@ -1113,6 +1440,8 @@ static protocol_value *action_to_value(const protocol_action *action, bool *refu
     case PROTOCOL_ACTION_NOTE:
     case PROTOCOL_ACTION_END:
         build_string(&builder, "reason", action->as.umpire.reason);
+        if (action->kind == PROTOCOL_ACTION_END && action->as.umpire.has_result)
+            build_string(&builder, "result", protocol_result_name(action->as.umpire.result));
         break;
     case PROTOCOL_ACTION_UMPIRE_ADJUST:
     case PROTOCOL_ACTION_ADJUST:
@@ -1185,6 +1514,45 @@ static protocol_value *action_to_value(const protocol_action *action, bool *refu
     return build_done(&builder);
 }
 
+/* Whether a tournament_create has its text and 1..16 scenarios with
+ * theirs (what client_to_value needs to encode it). */
+static bool tournament_create_encodable(const protocol_client_message *message)
+{
+    size_t count = message->as.tournament_create.scenario_count;
+    if (message->as.tournament_create.tournament == NULL || count < 1 ||
+        count > PROTOCOL_TOURNAMENT_SCENARIOS_MAX)
+        return false;
+    for (size_t i = 0; i < count; i++)
+        if (message->as.tournament_create.scenarios[i].text == NULL)
+            return false;
+    return true;
+}
+
+/* {minutes_per_side, increment_seconds} (§11.2), or NULL when out of memory. */
+static protocol_value *build_clock(const protocol_clock *clock)
+{
+    protocol_value *map = protocol_value_map_new();
+    if (map && (protocol_value_map_set_int(map, "minutes_per_side", clock->minutes_per_side) != 0 ||
+                protocol_value_map_set_int(map, "increment_seconds", clock->increment_seconds) !=
+                    0)) {
+        protocol_value_free(map);
+        map = NULL;
+    }
+    return map;
+}
+
+/* tournament_create's scenarios {<name>: text, ...}, or NULL. */
+static protocol_value *build_scenarios(const protocol_client_message *message)
+{
+    map_builder builder = {.map = protocol_value_map_new(), .failed = false};
+    for (size_t i = 0; i < message->as.tournament_create.scenario_count; i++) {
+        const protocol_tournament_scenario *scenario = &message->as.tournament_create.scenarios[i];
+        build_set(&builder, scenario->name,
+                  protocol_value_string_new_len(scenario->text, scenario->text_len));
+    }
+    return build_done(&builder);
+}
+
 /* The client message as a map, or NULL; *refused set when it is not well
  * formed (as opposed to memory running out). */
 static protocol_value *client_to_value(const protocol_client_message *message, bool *refused)
@@ -1192,7 +1560,9 @@ static protocol_value *client_to_value(const protocol_client_message *message, b
     *refused = false;
     if (message == NULL || (int)message->kind < 0 ||
         (int)message->kind >= COUNT(client_kind_names) ||
-        (message->kind == PROTOCOL_CLIENT_CREATE && message->as.create.scenario == NULL)) {
+        (message->kind == PROTOCOL_CLIENT_CREATE && message->as.create.scenario == NULL) ||
+        (message->kind == PROTOCOL_CLIENT_TOURNAMENT_CREATE &&
+         !tournament_create_encodable(message))) {
         *refused = true;
         return NULL;
     }
@@ -1208,6 +1578,8 @@ static protocol_value *client_to_value(const protocol_client_message *message, b
             build_string(&builder, "spectator_password", message->as.create.spectator_password);
         if (message->as.create.spectator_delay > 0)
             build_int(&builder, "spectator_delay", message->as.create.spectator_delay);
+        if (message->as.create.has_clock)
+            build_set(&builder, "clock", build_clock(&message->as.create.clock));
         break;
     case PROTOCOL_CLIENT_JOIN:
         build_string(&builder, "game", message->as.join.game);
@@ -1222,6 +1594,30 @@ static protocol_value *client_to_value(const protocol_client_message *message, b
     case PROTOCOL_CLIENT_ACT:
         build_set(&builder, "action", action_to_value(&message->as.act, refused));
         break;
+    case PROTOCOL_CLIENT_TOURNAMENT_CREATE:
+        build_set(&builder, "tournament",
+                  protocol_value_string_new_len(message->as.tournament_create.tournament,
+                                                message->as.tournament_create.tournament_len));
+        build_set(&builder, "scenarios", build_scenarios(message));
+        break;
+    case PROTOCOL_CLIENT_TOURNAMENT_GET:
+        build_string(&builder, "tournament", message->as.tournament_get.tournament);
+        if (message->as.tournament_get.has_token)
+            build_string(&builder, "token", message->as.tournament_get.token);
+        if (message->as.tournament_get.watch)
+            build_bool(&builder, "watch", true);
+        break;
+    case PROTOCOL_CLIENT_TOURNAMENT_START_ROUND:
+        build_string(&builder, "tournament", message->as.tournament_start_round.tournament);
+        build_string(&builder, "token", message->as.tournament_start_round.token);
+        break;
+    case PROTOCOL_CLIENT_TOURNAMENT_RESULT:
+        build_string(&builder, "tournament", message->as.tournament_result.tournament);
+        build_string(&builder, "token", message->as.tournament_result.token);
+        build_string(&builder, "game", message->as.tournament_result.game);
+        build_string(&builder, "result", protocol_result_name(message->as.tournament_result.result));
+        build_string(&builder, "reason", message->as.tournament_result.reason);
+        break;
     }
     return build_done(&builder);
 }
@@ -1230,6 +1626,33 @@ protocol_value *protocol_client_message_to_value(const protocol_client_message *
 {
     bool refused = false;
     return client_to_value(message, &refused);
+}
+
+/* Adds clock_now {A, B} (§11.2) when the message has one. */
+static void build_clock_now(map_builder *builder, const protocol_server_message *message)
+{
+    if (!message->has_clock_now)
+        return;
+    map_builder sides = {.map = protocol_value_map_new(), .failed = false};
+    build_int(&sides, "A", message->clock_now.a);
+    build_int(&sides, "B", message->clock_now.b);
+    build_set(builder, "clock_now", build_done(&sides));
+}
+
+/* [{name, token}, ...] of tournament_created (§11.3), or NULL. */
+static protocol_value *build_people(const protocol_tournament_person *people, size_t count)
+{
+    protocol_value *array = protocol_value_array_new();
+    for (size_t i = 0; array != NULL && i < count; i++) {
+        map_builder person = {.map = protocol_value_map_new(), .failed = false};
+        build_string(&person, "name", people[i].name);
+        build_string(&person, "token", people[i].token);
+        if (protocol_value_array_push(array, build_done(&person)) != 0) {
+            protocol_value_free(array);
+            array = NULL;
+        }
+    }
+    return array;
 }
 
 /* The server message as a map, or NULL; *refused as for client_to_value. */
@@ -1243,7 +1666,16 @@ static protocol_value *server_to_value(const protocol_server_message *message, b
           protocol_value_kind_of(message->as.welcome.state) != PROTOCOL_VALUE_MAP)) ||
         (message->kind == PROTOCOL_SERVER_DELTA &&
          (message->as.delta.ops == NULL ||
-          protocol_value_kind_of(message->as.delta.ops) != PROTOCOL_VALUE_ARRAY))) {
+          protocol_value_kind_of(message->as.delta.ops) != PROTOCOL_VALUE_ARRAY)) ||
+        (message->kind == PROTOCOL_SERVER_TOURNAMENT_CREATED &&
+         ((message->as.tournament_created.players == NULL &&
+           message->as.tournament_created.player_count > 0) ||
+          (message->as.tournament_created.umpires == NULL &&
+           message->as.tournament_created.umpire_count > 0))) ||
+        (message->kind == PROTOCOL_SERVER_TOURNAMENT_STATE &&
+         (protocol_value_kind_of(message->as.tournament_state.view) != PROTOCOL_VALUE_MAP ||
+          (message->as.tournament_state.you != NULL &&
+           protocol_value_kind_of(message->as.tournament_state.you) != PROTOCOL_VALUE_MAP)))) {
         *refused = true;
         return NULL;
     }
@@ -1276,6 +1708,7 @@ static protocol_value *server_to_value(const protocol_server_message *message, b
             build_int(&builder, "spectator_delay", message->as.welcome.spectator_delay);
         if (message->as.welcome.has_presence)
             build_set(&builder, "presence", build_presence(&message->as.welcome.presence));
+        build_clock_now(&builder, message);
         break;
     case PROTOCOL_SERVER_ACK:
         build_int(&builder, "seq", message->as.ack.seq);
@@ -1301,12 +1734,14 @@ static protocol_value *server_to_value(const protocol_server_message *message, b
         build_string(&builder, "game", message->game);
         build_int(&builder, "seq", message->as.delta.seq);
         build_set(&builder, "ops", protocol_value_clone(message->as.delta.ops));
+        build_clock_now(&builder, message);
         break;
     case PROTOCOL_SERVER_RESUMED:
         build_string(&builder, "game", message->game);
         build_string(&builder, "seat", protocol_seat_name(message->as.resumed.seat));
         build_int(&builder, "from", message->as.resumed.from);
         build_int(&builder, "seq", message->as.resumed.seq);
+        build_clock_now(&builder, message);
         break;
     case PROTOCOL_SERVER_WATCHERS:
         build_string(&builder, "game", message->game);
@@ -1315,6 +1750,21 @@ static protocol_value *server_to_value(const protocol_server_message *message, b
     case PROTOCOL_SERVER_PRESENCE:
         build_string(&builder, "game", message->game);
         build_set(&builder, "seats", build_presence(&message->as.presence));
+        break;
+    case PROTOCOL_SERVER_TOURNAMENT_CREATED:
+        build_string(&builder, "tournament", message->as.tournament_created.tournament);
+        build_string(&builder, "organiser", message->as.tournament_created.organiser);
+        build_set(&builder, "players",
+                  build_people(message->as.tournament_created.players,
+                               message->as.tournament_created.player_count));
+        build_set(&builder, "umpires",
+                  build_people(message->as.tournament_created.umpires,
+                               message->as.tournament_created.umpire_count));
+        break;
+    case PROTOCOL_SERVER_TOURNAMENT_STATE:
+        build_set(&builder, "tournament", protocol_value_clone(message->as.tournament_state.view));
+        if (message->as.tournament_state.you != NULL)
+            build_set(&builder, "you", protocol_value_clone(message->as.tournament_state.you));
         break;
     }
     return build_done(&builder);

@@ -1,13 +1,16 @@
 /*
  * protocol/message.h: the typed messages of brigade.v1 (PROTOCOL.md §4-§6).
  *
- * Client -> server: create, join, act (with one action). The server decodes
+ * Client -> server: create, join, act (with one action), and the tournament
+ * messages of §11 (tournament_create, tournament_get, tournament_start_round,
+ * tournament_result). The server decodes
  * a frame with protocol_client_message_decode, which validates everything
  * the protocol says about it (member types, required members, no unknown
  * members, string lengths, integer ranges, enumerations); the CLI fills a
  * protocol_client_message and encodes it.
  *
- * Server -> client: created, welcome, ack, error, delta, resumed (§6.6).
+ * Server -> client: created, welcome, ack, error, delta, resumed (§6.6),
+ * watchers, presence, tournament_created and tournament_state (§11).
  * The server fills a protocol_server_message and encodes it; a client decodes frames with
  * protocol_server_message_decode, which ignores members it does not know
  * (PROTOCOL.md §9).
@@ -48,6 +51,22 @@
 #define PROTOCOL_RETRY_AFTER_MAX 86400
 /* A report's number in contest, accept and rule: 1..this (§5.3, D46). */
 #define PROTOCOL_REPORT_NUMBER_MAX 2147483647
+/* A game's clock in create (§11.2): minutes a side 1..this, increment
+ * seconds 0..this. */
+#define PROTOCOL_CLOCK_MINUTES_MAX 600
+#define PROTOCOL_CLOCK_INCREMENT_MAX 600
+/* A tournament id (32 hex characters, made by the server; §11.3): 1..this
+ * bytes, as a game id. */
+#define PROTOCOL_TOURNAMENT_ID_MAX PROTOCOL_GAME_ID_MAX
+/* tournament_create's scenarios: 1..this entries (§11.3, as a tournament
+ * file's scenarios, tournaments/README.md), each named by a file name
+ * [A-Za-z0-9_.-]+ ending in ".json", no "..", 6..PROTOCOL_SCENARIO_NAME_MAX
+ * bytes. */
+#define PROTOCOL_TOURNAMENT_SCENARIOS_MAX 16
+#define PROTOCOL_SCENARIO_NAME_MAX 64
+/* A player's or an umpire's name in tournament_created: 1..this bytes
+ * (tournaments/README.md). */
+#define PROTOCOL_PERSON_NAME_MAX 40
 
 typedef enum protocol_seat {
     PROTOCOL_SEAT_A = 0,
@@ -88,12 +107,34 @@ bool protocol_seat_parse(const char *text, protocol_seat *out);
 const char *protocol_error_code_name(protocol_error_code code);
 bool protocol_error_code_parse(const char *text, protocol_error_code *out);
 
+/* A game's result (§11.5): a win for seat A's side, for B's, or a draw; on
+ * the wire "A", "B", "draw". */
+typedef enum protocol_result {
+    PROTOCOL_RESULT_A = 0,
+    PROTOCOL_RESULT_B,
+    PROTOCOL_RESULT_DRAW
+} protocol_result;
+
+const char *protocol_result_name(protocol_result result); /* "A", "B", "draw"; "?" */
+bool protocol_result_parse(const char *text, protocol_result *out);
+
+/* A scenario file name as tournament_create's scenarios keys take it
+ * (§11.3, tournaments/README.md): `len` bytes of [A-Za-z0-9_.-], ending in
+ * ".json" with at least one byte before, no "..", at most
+ * PROTOCOL_SCENARIO_NAME_MAX bytes. */
+bool protocol_scenario_name_valid(const char *name, size_t len);
+
 /* ---- Client -> server (§5) ---------------------------------------------- */
 
 typedef enum protocol_client_kind {
     PROTOCOL_CLIENT_CREATE = 0,
     PROTOCOL_CLIENT_JOIN,
-    PROTOCOL_CLIENT_ACT
+    PROTOCOL_CLIENT_ACT,
+    /* §11: on a connection that has not joined a game */
+    PROTOCOL_CLIENT_TOURNAMENT_CREATE,
+    PROTOCOL_CLIENT_TOURNAMENT_GET,
+    PROTOCOL_CLIENT_TOURNAMENT_START_ROUND,
+    PROTOCOL_CLIENT_TOURNAMENT_RESULT
 } protocol_client_kind;
 
 typedef enum protocol_action_kind {
@@ -188,7 +229,11 @@ typedef struct protocol_action {
         } adjust;                                 /* adjust and umpire_adjust */
         struct {
             char reason[PROTOCOL_NOTE_MAX + 1];   /* why (a note's text), 1..255 bytes */
-        } umpire;                                 /* hold, release, note */
+            /* end only (§11.5): the game's result; optional on the wire
+             * (has_result false: the umpire gives none) */
+            bool has_result;
+            protocol_result result;
+        } umpire;                                 /* hold, release, note, end */
         struct {
             char unit[PROTOCOL_UNIT_ID_MAX + 1];
             char event[PROTOCOL_STATUS_MAX + 1];  /* "double_six" | "risk_to_general" */
@@ -241,9 +286,29 @@ typedef struct protocol_action {
     } as;
 } protocol_action;
 
-/* A client message. request is 1..PROTOCOL_INT_SAFE_MAX. create.scenario is
- * owned by the message (malloc'd, NUL-terminated, scenario_len bytes):
- * release it with protocol_client_message_clear. */
+/* A game's clock (§11.2): each side has minutes_per_side
+ * (1..PROTOCOL_CLOCK_MINUTES_MAX) for the whole game and gains
+ * increment_seconds (0..PROTOCOL_CLOCK_INCREMENT_MAX) each time its clock
+ * stops. */
+typedef struct protocol_clock {
+    int64_t minutes_per_side;
+    int64_t increment_seconds;
+} protocol_clock;
+
+/* One scenario of tournament_create (§11.3): its file name (a key of
+ * `scenarios`, protocol_scenario_name_valid) and its JSON text (non-empty;
+ * malloc'd and NUL-terminated in a decoded message, text_len bytes). */
+typedef struct protocol_tournament_scenario {
+    char name[PROTOCOL_SCENARIO_NAME_MAX + 1];
+    char *text;
+    size_t text_len;
+} protocol_tournament_scenario;
+
+/* A client message. request is 1..PROTOCOL_INT_SAFE_MAX. create.scenario,
+ * tournament_create.tournament and each tournament_create.scenarios[i].text
+ * are owned by the message (malloc'd, NUL-terminated, *_len bytes): release
+ * them with protocol_client_message_clear (which frees them, so a client
+ * filling one to encode mallocs them or does not call clear). */
 typedef struct protocol_client_message {
     protocol_client_kind kind;
     int64_t request;
@@ -254,6 +319,8 @@ typedef struct protocol_client_message {
             bool has_spectator_password;
             char spectator_password[PROTOCOL_TOKEN_MAX + 1]; /* 1..127 bytes (§5.1) */
             int64_t spectator_delay; /* phases, 0..PROTOCOL_SPECTATOR_DELAY_MAX (§5.1) */
+            bool has_clock; /* optional on the wire (§11.2); absent: no clock */
+            protocol_clock clock; /* increment_seconds absent on the wire: 0 */
         } create;
         struct {
             char game[PROTOCOL_GAME_ID_MAX + 1];  /* 1..63 bytes */
@@ -266,6 +333,29 @@ typedef struct protocol_client_message {
             char password[PROTOCOL_TOKEN_MAX + 1]; /* a spectator's password, 1..127 bytes */
         } join;
         protocol_action act;
+        struct {
+            char *tournament; /* the tournament file's JSON text, non-empty (§11.3) */
+            size_t tournament_len;
+            size_t scenario_count; /* 1..PROTOCOL_TOURNAMENT_SCENARIOS_MAX */
+            protocol_tournament_scenario scenarios[PROTOCOL_TOURNAMENT_SCENARIOS_MAX];
+        } tournament_create;
+        struct {
+            char tournament[PROTOCOL_TOURNAMENT_ID_MAX + 1]; /* its id, 1..63 bytes */
+            bool has_token;
+            char token[PROTOCOL_TOKEN_MAX + 1]; /* 1..127 bytes: `you` says whose (§11.4) */
+            bool watch; /* absent on the wire: false */
+        } tournament_get;
+        struct {
+            char tournament[PROTOCOL_TOURNAMENT_ID_MAX + 1]; /* 1..63 bytes */
+            char token[PROTOCOL_TOKEN_MAX + 1];              /* the organiser's, 1..127 */
+        } tournament_start_round;                            /* §11.5 */
+        struct {
+            char tournament[PROTOCOL_TOURNAMENT_ID_MAX + 1]; /* 1..63 bytes */
+            char token[PROTOCOL_TOKEN_MAX + 1];              /* the organiser's, 1..127 */
+            char game[PROTOCOL_GAME_ID_MAX + 1];             /* the table's game, 1..63 */
+            protocol_result result;
+            char reason[PROTOCOL_NOTE_MAX + 1];              /* 1..255 bytes */
+        } tournament_result;                                 /* §11.5 */
     } as;
 } protocol_client_message;
 
@@ -279,7 +369,10 @@ typedef enum protocol_server_kind {
     PROTOCOL_SERVER_DELTA,
     PROTOCOL_SERVER_RESUMED, /* join with last_seq: the deltas from+1..seq follow (§10.1) */
     PROTOCOL_SERVER_WATCHERS, /* to the players: how many spectators watch (§6.7) */
-    PROTOCOL_SERVER_PRESENCE  /* to the players and the umpire: who is connected (§6.8) */
+    PROTOCOL_SERVER_PRESENCE, /* to the players and the umpire: who is connected (§6.8) */
+    PROTOCOL_SERVER_TOURNAMENT_CREATED, /* the answer to tournament_create (§11.3) */
+    PROTOCOL_SERVER_TOURNAMENT_STATE    /* a tournament's view (§11.4); request 0 when
+                                           pushed to a watcher */
 } protocol_server_kind;
 
 const char *protocol_server_kind_name(protocol_server_kind kind); /* "created", ... */
@@ -290,19 +383,38 @@ typedef struct protocol_presence {
     int64_t a, b, umpire;
 } protocol_presence;
 
+/* clock_now of welcome, resumed and delta (§11.2): the ms left to each side
+ * when the server sent the message (0..PROTOCOL_INT_SAFE_MAX). */
+typedef struct protocol_clock_now {
+    int64_t a, b;
+} protocol_clock_now;
+
+/* A player or an umpire of tournament_created (§11.3): the name (1..
+ * PROTOCOL_PERSON_NAME_MAX bytes) and its token (1..PROTOCOL_TOKEN_MAX). */
+typedef struct protocol_tournament_person {
+    char name[PROTOCOL_PERSON_NAME_MAX + 1];
+    char token[PROTOCOL_TOKEN_MAX + 1];
+} protocol_tournament_person;
+
 /*
  * A server message. request echoes the client's (created, welcome, ack,
  * error, resumed; 0 in an error answering a frame whose request could not be
- * read). game is set for created, welcome, delta and resumed. welcome.state
- * (a map) and delta.ops (an array, protocol/delta.h) are owned by a decoded message
- * (release with protocol_server_message_clear); when the server fills one to
- * encode, it may point them at its own trees: encoding only reads them, and
- * then it must not call clear.
+ * read; tournament_state also 0 when pushed to a watcher). game is set for
+ * created, welcome, delta and resumed. welcome.state (a map), delta.ops (an
+ * array, protocol/delta.h), tournament_created.players and .umpires (arrays
+ * of *_count) and tournament_state.view and .you (maps) are owned by a
+ * decoded message (release with protocol_server_message_clear); when the
+ * server fills one to encode, it may point them at its own trees: encoding
+ * only reads them, and then it must not call clear.
  */
 typedef struct protocol_server_message {
     protocol_server_kind kind;
     int64_t request;
     char game[PROTOCOL_GAME_ID_MAX + 1];
+    /* welcome, resumed and delta of a game with a clock (§11.2): optional on
+     * the wire, has_clock_now false when absent. */
+    bool has_clock_now;
+    protocol_clock_now clock_now;
     union {
         struct {
             char token_a[PROTOCOL_TOKEN_MAX + 1];
@@ -347,6 +459,24 @@ typedef struct protocol_server_message {
             int64_t count; /* spectators joined to the game now */
         } watchers;
         protocol_presence presence;
+        struct {
+            char tournament[PROTOCOL_TOURNAMENT_ID_MAX + 1]; /* its id (32 hex) */
+            char organiser[PROTOCOL_TOKEN_MAX + 1];          /* the organiser's token */
+            protocol_tournament_person *players; /* in the file's order (§11.3) */
+            size_t player_count;
+            protocol_tournament_person *umpires; /* in the file's order; may be none */
+            size_t umpire_count;
+        } tournament_created;
+        /*
+         * The view of §11.4 as it came (a decoded message checks only that
+         * it is a map and `you` a map when present; read them with
+         * protocol/value.h, member names as §11.4 gives them). you is NULL
+         * when absent (a tournament_get without a token).
+         */
+        struct {
+            protocol_value *view;
+            protocol_value *you;
+        } tournament_state;
     } as;
 } protocol_server_message;
 
@@ -426,7 +556,11 @@ void protocol_server_message_clear(protocol_server_message *message);
  * the members of §5/§6 in their order there; optional members only when
  * set), owned by the caller; NULL when memory runs out or the message is
  * not well formed (a kind out of range; a welcome without a map state; a
- * delta without an ops array; a create without scenario text).
+ * delta without an ops array; a create without scenario text; a
+ * tournament_create without its text or a scenario's, or with a
+ * scenario_count over PROTOCOL_TOURNAMENT_SCENARIOS_MAX; a
+ * tournament_created whose players or umpires are NULL with a count; a
+ * tournament_state without a map view, or with a you that is not a map).
  * server_message_to_value copies state and ops and cuts an error's message
  * to PROTOCOL_ERROR_MESSAGE_MAX bytes (on a UTF-8 boundary). These do not
  * check the bounds the decoder checks: a client sending an out-of-range

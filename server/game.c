@@ -3937,6 +3937,15 @@ static void server_games_handle(server_games *games, server_session *session,
     case PROTOCOL_CLIENT_ACT:
         server_games_act(games, connection, message, bytes, length, resume);
         break;
+    case PROTOCOL_CLIENT_TOURNAMENT_CREATE:
+    case PROTOCOL_CLIENT_TOURNAMENT_GET:
+    case PROTOCOL_CLIENT_TOURNAMENT_START_ROUND:
+    case PROTOCOL_CLIENT_TOURNAMENT_RESULT:
+        /* Not served yet: answered as an older server does (PROTOCOL.md §11). */
+        server_games_send_error(connection, message->request, PROTOCOL_ERROR_UNKNOWN_TYPE,
+                                "this server does not hold tournaments (\"%s\")",
+                                protocol_client_kind_name(message->kind));
+        break;
     }
 }
 
@@ -3951,6 +3960,15 @@ static void server_games_message_clear(protocol_client_message *message)
     if (message->kind == PROTOCOL_CLIENT_CREATE)
         OPENSSL_cleanse(message->as.create.spectator_password,
                         sizeof(message->as.create.spectator_password));
+    /* The tournament messages' tokens (PROTOCOL.md §11.1). */
+    if (message->kind == PROTOCOL_CLIENT_TOURNAMENT_GET)
+        OPENSSL_cleanse(message->as.tournament_get.token, sizeof(message->as.tournament_get.token));
+    if (message->kind == PROTOCOL_CLIENT_TOURNAMENT_START_ROUND)
+        OPENSSL_cleanse(message->as.tournament_start_round.token,
+                        sizeof(message->as.tournament_start_round.token));
+    if (message->kind == PROTOCOL_CLIENT_TOURNAMENT_RESULT)
+        OPENSSL_cleanse(message->as.tournament_result.token,
+                        sizeof(message->as.tournament_result.token));
     protocol_client_message_clear(message);
 }
 

@@ -1061,6 +1061,16 @@ static void test_client_no_crash(void **state)
         ACT("{\"kind\": \"sappers_reroll\", \"unit\": \"l\", \"die\": -1}"),
         "{\"type\": \"join\", \"request\": 300, \"game\": \"g1\", \"token\": \"t\", \"last_seq\": 70000}",
         "{\"type\": \"create\", \"request\": 1, \"scenario\": \"{}\"}",
+        /* §11 */
+        "{\"type\": \"create\", \"request\": 1, \"scenario\": \"{}\","
+        " \"clock\": {\"minutes_per_side\": 90, \"increment_seconds\": 30}}",
+        "{\"type\": \"tournament_create\", \"request\": 2, \"tournament\": \"{}\","
+        " \"scenarios\": {\"a.json\": \"{}\", \"village.json\": \"{}\"}}",
+        "{\"type\": \"tournament_result\", \"request\": 3, \"tournament\": \"t\","
+        " \"token\": \"o\", \"game\": \"g\", \"result\": \"draw\", \"reason\": \"r\"}",
+        "{\"type\": \"tournament_get\", \"request\": 4, \"tournament\": \"t\","
+        " \"token\": \"o\", \"watch\": true}",
+        ACT("{\"kind\": \"end\", \"reason\": \"r\", \"result\": \"A\"}"),
     };
     uint32_t seed = 0x9e3779b9u;
     int accepted = 0;
@@ -1106,6 +1116,723 @@ static void test_client_no_crash(void **state)
     assert_true(accepted > 0);
 }
 
+/* ---- PROTOCOL.md §11: tournaments and clocks ----------------------------- */
+
+/* Decodes the client frame of `json` and expects `code` with exactly the
+ * error message `text` (the one the server's bad_message carries, §5). */
+static void expect_client_text(const char *json, protocol_message_error code, const char *text)
+{
+    size_t len = 0;
+    uint8_t *frame = test_frame_from_json(json, &len);
+    protocol_client_message message;
+    protocol_message_status status;
+    protocol_message_error got = protocol_client_message_decode(frame, len, &message, &status);
+    if (got != code)
+        fail_msg("expected %s, got %s (%s) for %s", protocol_message_error_name(code),
+                 protocol_message_error_name(got), status.message, json);
+    if (strcmp(status.message, text) != 0)
+        fail_msg("expected message \"%s\", got \"%s\" for %s", text, status.message, json);
+    assert_int_equal(message.kind, 0);
+    assert_null(message.as.tournament_create.tournament);
+    free(frame);
+}
+
+/* Decodes the client frame of `json`, which must be accepted, into *out. */
+static void expect_client_ok(const char *json, protocol_client_message *out)
+{
+    size_t len = 0;
+    uint8_t *frame = test_frame_from_json(json, &len);
+    protocol_message_status status;
+    protocol_message_error got = protocol_client_message_decode(frame, len, out, &status);
+    if (got != PROTOCOL_MESSAGE_OK)
+        fail_msg("refused %s: %s", json, status.message);
+    free(frame);
+}
+
+#define CREATE_CLOCK(clock_json)                                                                 \
+    "{\"type\": \"create\", \"request\": 3, \"scenario\": \"{}\", \"clock\": " clock_json "}"
+
+static void test_client_create_clock(void **state)
+{
+    (void)state;
+    char scenario[] = "{}";
+    protocol_client_message message = {.kind = PROTOCOL_CLIENT_CREATE, .request = 3};
+    message.as.create.scenario = scenario;
+    message.as.create.scenario_len = 2;
+    message.as.create.has_clock = true;
+    message.as.create.clock.minutes_per_side = 90;
+    message.as.create.clock.increment_seconds = 30;
+    protocol_client_message back;
+    client_round_trip(&message,
+                      "{\"type\": \"create\", \"request\": 3, \"scenario\": \"{}\","
+                      " \"clock\": {\"minutes_per_side\": 90, \"increment_seconds\": 30}}",
+                      &back);
+    assert_true(back.as.create.has_clock);
+    assert_true(back.as.create.clock.minutes_per_side == 90);
+    assert_true(back.as.create.clock.increment_seconds == 30);
+    protocol_client_message_clear(&back);
+
+    /* increment_seconds may be left out: 0 (§11.2); the bounds are in. */
+    expect_client_ok(CREATE_CLOCK("{\"minutes_per_side\": 1}"), &back);
+    assert_true(back.as.create.has_clock);
+    assert_true(back.as.create.clock.minutes_per_side == 1);
+    assert_true(back.as.create.clock.increment_seconds == 0);
+    protocol_client_message_clear(&back);
+    expect_client_ok(CREATE_CLOCK("{\"minutes_per_side\": 600, \"increment_seconds\": 600}"),
+                     &back);
+    assert_true(back.as.create.clock.minutes_per_side == 600);
+    assert_true(back.as.create.clock.increment_seconds == 600);
+    protocol_client_message_clear(&back);
+    /* No clock: has_clock false, and the wire has none. */
+    expect_client_ok("{\"type\": \"create\", \"request\": 3, \"scenario\": \"{}\"}", &back);
+    assert_false(back.as.create.has_clock);
+    protocol_value *wire = protocol_client_message_to_value(&back);
+    assert_null(protocol_value_map_get(wire, "clock"));
+    protocol_value_free(wire);
+    protocol_client_message_clear(&back);
+
+    expect_client_text(CREATE_CLOCK("{\"minutes_per_side\": 0}"), PROTOCOL_MESSAGE_BAD_VALUE,
+                       "clock.minutes_per_side: 0 is out of range 1..600");
+    expect_client_text(CREATE_CLOCK("{\"minutes_per_side\": 601}"), PROTOCOL_MESSAGE_BAD_VALUE,
+                       "clock.minutes_per_side: 601 is out of range 1..600");
+    expect_client_text(CREATE_CLOCK("{\"minutes_per_side\": 9, \"increment_seconds\": 601}"),
+                       PROTOCOL_MESSAGE_BAD_VALUE,
+                       "clock.increment_seconds: 601 is out of range 0..600");
+    expect_client_text(CREATE_CLOCK("{\"minutes_per_side\": 9, \"increment_seconds\": -1}"),
+                       PROTOCOL_MESSAGE_BAD_VALUE,
+                       "clock.increment_seconds: -1 is out of range 0..600");
+    expect_client_text(CREATE_CLOCK("{\"minutes_per_side\": \"90\"}"), PROTOCOL_MESSAGE_WRONG_TYPE,
+                       "clock.minutes_per_side: is a string, not an integer");
+    expect_client_text(CREATE_CLOCK("{\"increment_seconds\": 5}"),
+                       PROTOCOL_MESSAGE_MISSING_MEMBER,
+                       "clock.minutes_per_side: required member is missing");
+    expect_client_text(CREATE_CLOCK("{\"minutes_per_side\": 9, \"delay_seconds\": 5}"),
+                       PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "clock.delay_seconds: unknown member");
+    expect_client_text(CREATE_CLOCK("90"), PROTOCOL_MESSAGE_WRONG_TYPE,
+                       "clock: is an integer, not a map");
+    expect_client_text(CREATE_CLOCK("null"), PROTOCOL_MESSAGE_WRONG_TYPE,
+                       "clock: is nil, not a map");
+}
+
+static void test_client_end_result(void **state)
+{
+    (void)state;
+    protocol_client_message message = {.kind = PROTOCOL_CLIENT_ACT, .request = 8};
+    message.as.act.kind = PROTOCOL_ACTION_END;
+    strcpy(message.as.act.as.umpire.reason, "loss on time");
+    protocol_client_message back;
+    /* Without a result the wire is as before §11. */
+    client_round_trip(&message,
+                      "{\"type\": \"act\", \"request\": 8,"
+                      " \"action\": {\"kind\": \"end\", \"reason\": \"loss on time\"}}",
+                      &back);
+    assert_false(back.as.act.as.umpire.has_result);
+    const protocol_result results[] = {PROTOCOL_RESULT_A, PROTOCOL_RESULT_B, PROTOCOL_RESULT_DRAW};
+    const char *const wires[] = {
+        "{\"type\": \"act\", \"request\": 8, \"action\": {\"kind\": \"end\","
+        " \"reason\": \"loss on time\", \"result\": \"A\"}}",
+        "{\"type\": \"act\", \"request\": 8, \"action\": {\"kind\": \"end\","
+        " \"reason\": \"loss on time\", \"result\": \"B\"}}",
+        "{\"type\": \"act\", \"request\": 8, \"action\": {\"kind\": \"end\","
+        " \"reason\": \"loss on time\", \"result\": \"draw\"}}"};
+    for (int i = 0; i < 3; i++) {
+        message.as.act.as.umpire.has_result = true;
+        message.as.act.as.umpire.result = results[i];
+        client_round_trip(&message, wires[i], &back);
+        assert_true(back.as.act.as.umpire.has_result);
+        assert_int_equal(back.as.act.as.umpire.result, results[i]);
+        assert_string_equal(back.as.act.as.umpire.reason, "loss on time");
+    }
+    /* A hold never carries one, even when the struct says so. */
+    message.as.act.kind = PROTOCOL_ACTION_HOLD;
+    client_round_trip(&message,
+                      "{\"type\": \"act\", \"request\": 8,"
+                      " \"action\": {\"kind\": \"hold\", \"reason\": \"loss on time\"}}",
+                      &back);
+
+    expect_client_text(ACT("{\"kind\": \"end\", \"reason\": \"r\", \"result\": \"C\"}"),
+                       PROTOCOL_MESSAGE_BAD_VALUE,
+                       "action.result: \"C\" is not one of \"A\", \"B\", \"draw\"");
+    expect_client_text(ACT("{\"kind\": \"end\", \"reason\": \"r\", \"result\": \"a\"}"),
+                       PROTOCOL_MESSAGE_BAD_VALUE,
+                       "action.result: \"a\" is not one of \"A\", \"B\", \"draw\"");
+    expect_client_text(ACT("{\"kind\": \"end\", \"reason\": \"r\", \"result\": 1}"),
+                       PROTOCOL_MESSAGE_WRONG_TYPE, "action.result: is an integer, not a string");
+    expect_client_text(ACT("{\"kind\": \"end\", \"result\": \"A\"}"),
+                       PROTOCOL_MESSAGE_MISSING_MEMBER, "action.reason: required member is missing");
+    expect_client_text(ACT("{\"kind\": \"hold\", \"reason\": \"r\", \"result\": \"A\"}"),
+                       PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.result: unknown member");
+    expect_client_text(ACT("{\"kind\": \"note\", \"reason\": \"r\", \"result\": \"draw\"}"),
+                       PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.result: unknown member");
+
+    assert_string_equal(protocol_result_name(PROTOCOL_RESULT_DRAW), "draw");
+    assert_string_equal(protocol_result_name((protocol_result)3), "?");
+    protocol_result parsed = PROTOCOL_RESULT_A;
+    assert_true(protocol_result_parse("B", &parsed));
+    assert_int_equal(parsed, PROTOCOL_RESULT_B);
+    assert_false(protocol_result_parse("Draw", &parsed));
+    assert_int_equal(parsed, PROTOCOL_RESULT_B);
+}
+
+static void test_scenario_names(void **state)
+{
+    (void)state;
+    const char *const valid[] = {"village.json", "a.json", "example_a.json", "Hill-2.v3.json",
+                                 "0.json"};
+    for (size_t i = 0; i < sizeof valid / sizeof valid[0]; i++)
+        if (!protocol_scenario_name_valid(valid[i], strlen(valid[i])))
+            fail_msg("refused %s", valid[i]);
+    const char *const invalid[] = {".json",       "village.txt", "village.JSON", "../x.json",
+                                   "a/b.json",    "a..json",     "village json", "vïllage.json",
+                                   "village.json ", ""};
+    for (size_t i = 0; i < sizeof invalid / sizeof invalid[0]; i++)
+        if (protocol_scenario_name_valid(invalid[i], strlen(invalid[i])))
+            fail_msg("accepted \"%s\"", invalid[i]);
+    assert_false(protocol_scenario_name_valid("a\0b.json", 8)); /* a NUL byte */
+    assert_false(protocol_scenario_name_valid(NULL, 0));
+    /* 64 bytes is a name, 65 is not. */
+    char name[70];
+    memset(name, 'n', sizeof name);
+    memcpy(name + 59, ".json", 5);
+    assert_true(protocol_scenario_name_valid(name, 64));
+    memset(name, 'n', sizeof name);
+    memcpy(name + 60, ".json", 5);
+    assert_false(protocol_scenario_name_valid(name, 65));
+}
+
+#define TCREATE(members) "{\"type\": \"tournament_create\", \"request\": 11, " members "}"
+
+static void test_client_tournament_create(void **state)
+{
+    (void)state;
+    protocol_client_message message = {.kind = PROTOCOL_CLIENT_TOURNAMENT_CREATE, .request = 11};
+    char tournament[] = "{\"name\": \"Autumn Cup 1809\"}";
+    char village[] = "{\"title\": \"Village\"}";
+    char example[] = "{\"title\": \"A\"}";
+    message.as.tournament_create.tournament = tournament;
+    message.as.tournament_create.tournament_len = strlen(tournament);
+    message.as.tournament_create.scenario_count = 2;
+    strcpy(message.as.tournament_create.scenarios[0].name, "example_a.json");
+    message.as.tournament_create.scenarios[0].text = example;
+    message.as.tournament_create.scenarios[0].text_len = strlen(example);
+    strcpy(message.as.tournament_create.scenarios[1].name, "village.json");
+    message.as.tournament_create.scenarios[1].text = village;
+    message.as.tournament_create.scenarios[1].text_len = strlen(village);
+    protocol_client_message back;
+    client_round_trip(&message,
+                      "{\"type\": \"tournament_create\", \"request\": 11,"
+                      " \"tournament\": \"{\\\"name\\\": \\\"Autumn Cup 1809\\\"}\","
+                      " \"scenarios\": {\"example_a.json\": \"{\\\"title\\\": \\\"A\\\"}\","
+                      " \"village.json\": \"{\\\"title\\\": \\\"Village\\\"}\"}}",
+                      &back);
+    assert_string_equal(back.as.tournament_create.tournament, tournament);
+    assert_int_equal(back.as.tournament_create.tournament_len, strlen(tournament));
+    assert_int_equal(back.as.tournament_create.scenario_count, 2);
+    assert_string_equal(back.as.tournament_create.scenarios[0].name, "example_a.json");
+    assert_string_equal(back.as.tournament_create.scenarios[0].text, example);
+    assert_string_equal(back.as.tournament_create.scenarios[1].name, "village.json");
+    assert_string_equal(back.as.tournament_create.scenarios[1].text, village);
+    assert_int_equal(back.as.tournament_create.scenarios[1].text_len, strlen(village));
+    assert_string_equal(protocol_client_kind_name(PROTOCOL_CLIENT_TOURNAMENT_CREATE),
+                        "tournament_create");
+    protocol_client_message_clear(&back);
+    assert_null(back.as.tournament_create.tournament);
+
+    /* 16 scenarios are allowed, 17 are not. */
+    char json[4096];
+    for (int count = 16; count <= 17; count++) {
+        size_t used = (size_t)snprintf(json, sizeof json, "%s",
+                                       "{\"type\": \"tournament_create\", \"request\": 11,"
+                                       " \"tournament\": \"{}\", \"scenarios\": {");
+        for (int i = 0; i < count; i++)
+            used += (size_t)snprintf(json + used, sizeof json - used, "%s\"s%d.json\": \"{}\"",
+                                     i > 0 ? ", " : "", i);
+        snprintf(json + used, sizeof json - used, "}}");
+        if (count == 16) {
+            expect_client_ok(json, &back);
+            assert_int_equal(back.as.tournament_create.scenario_count, 16);
+            assert_string_equal(back.as.tournament_create.scenarios[15].name, "s15.json");
+            protocol_client_message_clear(&back);
+        } else {
+            expect_client_text(json, PROTOCOL_MESSAGE_BAD_VALUE,
+                               "scenarios: 17 entries, 1..16 are allowed");
+        }
+    }
+    expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": {}"),
+                       PROTOCOL_MESSAGE_BAD_VALUE, "scenarios: 0 entries, 1..16 are allowed");
+    expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": [\"village.json\"]"),
+                       PROTOCOL_MESSAGE_WRONG_TYPE, "scenarios: is an array, not a map");
+    expect_client_text(TCREATE("\"tournament\": \"{}\""), PROTOCOL_MESSAGE_MISSING_MEMBER,
+                       "scenarios: required member is missing");
+    expect_client_text(TCREATE("\"scenarios\": {\"v.json\": \"{}\"}"),
+                       PROTOCOL_MESSAGE_MISSING_MEMBER, "tournament: required member is missing");
+    expect_client_text(TCREATE("\"tournament\": \"\", \"scenarios\": {\"v.json\": \"{}\"}"),
+                       PROTOCOL_MESSAGE_BAD_VALUE, "tournament: is empty");
+    expect_client_text(TCREATE("\"tournament\": {}, \"scenarios\": {\"v.json\": \"{}\"}"),
+                       PROTOCOL_MESSAGE_WRONG_TYPE, "tournament: is a map, not a string");
+    expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": {\"v.json\": \"\"}"),
+                       PROTOCOL_MESSAGE_BAD_VALUE, "scenarios.v.json: is empty");
+    expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": {\"v.json\": 5}"),
+                       PROTOCOL_MESSAGE_WRONG_TYPE, "scenarios.v.json: is an integer, not a string");
+    expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": {\"../x.json\": \"{}\"}"),
+                       PROTOCOL_MESSAGE_BAD_VALUE,
+                       "scenarios: \"../x.json\" is not a scenario file name ([A-Za-z0-9_.-]+"
+                       " ending in .json, no \"..\", at most 64 bytes)");
+    expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": {\"village.txt\": \"{}\"}"),
+                       PROTOCOL_MESSAGE_BAD_VALUE,
+                       "scenarios: \"village.txt\" is not a scenario file name ([A-Za-z0-9_.-]+"
+                       " ending in .json, no \"..\", at most 64 bytes)");
+    /* A name of 65 bytes is shown cut at 40. */
+    expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": {"
+                               "\"nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn.json\":"
+                               " \"{}\"}"),
+                       PROTOCOL_MESSAGE_BAD_VALUE,
+                       "scenarios: \"nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn...\" is not a"
+                       " scenario file name ([A-Za-z0-9_.-]+ ending in .json, no \"..\", at"
+                       " most 64 bytes)");
+    /* A bad second scenario frees the first's text (ASan checks). */
+    expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": {\"v.json\": \"{}\","
+                               " \"w.json\": null}"),
+                       PROTOCOL_MESSAGE_WRONG_TYPE, "scenarios.w.json: is nil, not a string");
+    expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": {\"v.json\": \"{}\"},"
+                               " \"name\": \"Cup\""),
+                       PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "name: unknown member");
+}
+
+static void test_client_tournament_requests(void **state)
+{
+    (void)state;
+    protocol_client_message back;
+    /* tournament_get: the id alone, then with token and watch (§11.4). */
+    protocol_client_message get = {.kind = PROTOCOL_CLIENT_TOURNAMENT_GET, .request = 12};
+    strcpy(get.as.tournament_get.tournament, "0123456789abcdef0123456789abcdef");
+    client_round_trip(&get,
+                      "{\"type\": \"tournament_get\", \"request\": 12,"
+                      " \"tournament\": \"0123456789abcdef0123456789abcdef\"}",
+                      &back);
+    assert_string_equal(back.as.tournament_get.tournament, "0123456789abcdef0123456789abcdef");
+    assert_false(back.as.tournament_get.has_token);
+    assert_false(back.as.tournament_get.watch);
+    get.as.tournament_get.has_token = true;
+    strcpy(get.as.tournament_get.token, "tok-organiser");
+    get.as.tournament_get.watch = true;
+    client_round_trip(&get,
+                      "{\"type\": \"tournament_get\", \"request\": 12,"
+                      " \"tournament\": \"0123456789abcdef0123456789abcdef\","
+                      " \"token\": \"tok-organiser\", \"watch\": true}",
+                      &back);
+    assert_true(back.as.tournament_get.has_token);
+    assert_string_equal(back.as.tournament_get.token, "tok-organiser");
+    assert_true(back.as.tournament_get.watch);
+    expect_client_ok("{\"type\": \"tournament_get\", \"request\": 12, \"tournament\": \"t\","
+                     " \"watch\": false}",
+                     &back);
+    assert_false(back.as.tournament_get.watch);
+
+    expect_client_text("{\"type\": \"tournament_get\", \"request\": 12, \"tournament\": \"\"}",
+                       PROTOCOL_MESSAGE_BAD_VALUE, "tournament: 0 bytes, at least 1");
+    expect_client_text("{\"type\": \"tournament_get\", \"request\": 12, \"tournament\":"
+                       " \"0123456789012345678901234567890123456789012345678901234567890123\"}",
+                       PROTOCOL_MESSAGE_BAD_VALUE, "tournament: 64 bytes, at most 63");
+    expect_client_text("{\"type\": \"tournament_get\", \"request\": 12}",
+                       PROTOCOL_MESSAGE_MISSING_MEMBER, "tournament: required member is missing");
+    expect_client_text("{\"type\": \"tournament_get\", \"request\": 12, \"tournament\": \"t\","
+                       " \"token\": \"\"}",
+                       PROTOCOL_MESSAGE_BAD_VALUE, "token: 0 bytes, at least 1");
+    expect_client_text("{\"type\": \"tournament_get\", \"request\": 12, \"tournament\": \"t\","
+                       " \"watch\": \"yes\"}",
+                       PROTOCOL_MESSAGE_WRONG_TYPE, "watch: is a string, not a bool");
+    expect_client_text("{\"type\": \"tournament_get\", \"request\": 12, \"tournament\": \"t\","
+                       " \"round\": 2}",
+                       PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "round: unknown member");
+
+    /* tournament_start_round (§11.5). */
+    protocol_client_message start = {.kind = PROTOCOL_CLIENT_TOURNAMENT_START_ROUND,
+                                     .request = 13};
+    strcpy(start.as.tournament_start_round.tournament, "t1");
+    strcpy(start.as.tournament_start_round.token, "org");
+    client_round_trip(&start,
+                      "{\"type\": \"tournament_start_round\", \"request\": 13,"
+                      " \"tournament\": \"t1\", \"token\": \"org\"}",
+                      &back);
+    assert_string_equal(back.as.tournament_start_round.tournament, "t1");
+    assert_string_equal(back.as.tournament_start_round.token, "org");
+    expect_client_text("{\"type\": \"tournament_start_round\", \"request\": 13,"
+                       " \"tournament\": \"t1\"}",
+                       PROTOCOL_MESSAGE_MISSING_MEMBER, "token: required member is missing");
+    expect_client_text("{\"type\": \"tournament_start_round\", \"request\": 13,"
+                       " \"tournament\": \"t1\", \"token\": \"org\", \"watch\": true}",
+                       PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "watch: unknown member");
+
+    /* tournament_result (§11.5): each result, a reason of 1..255 bytes. */
+    protocol_client_message result = {.kind = PROTOCOL_CLIENT_TOURNAMENT_RESULT, .request = 14};
+    strcpy(result.as.tournament_result.tournament, "t1");
+    strcpy(result.as.tournament_result.token, "org");
+    strcpy(result.as.tournament_result.game, "g-r1-t2");
+    result.as.tournament_result.result = PROTOCOL_RESULT_DRAW;
+    strcpy(result.as.tournament_result.reason, "agreed draw");
+    client_round_trip(&result,
+                      "{\"type\": \"tournament_result\", \"request\": 14, \"tournament\": \"t1\","
+                      " \"token\": \"org\", \"game\": \"g-r1-t2\", \"result\": \"draw\","
+                      " \"reason\": \"agreed draw\"}",
+                      &back);
+    assert_string_equal(back.as.tournament_result.game, "g-r1-t2");
+    assert_int_equal(back.as.tournament_result.result, PROTOCOL_RESULT_DRAW);
+    assert_string_equal(back.as.tournament_result.reason, "agreed draw");
+    result.as.tournament_result.result = PROTOCOL_RESULT_B;
+    char *reason255 = long_text(255);
+    strcpy(result.as.tournament_result.reason, reason255);
+    protocol_value *wire = protocol_client_message_to_value(&result);
+    assert_string_equal(protocol_value_string_get(protocol_value_map_get(wire, "result"), NULL),
+                        "B");
+    protocol_value_free(wire);
+    uint8_t *frame = NULL;
+    size_t len = 0;
+    assert_int_equal(protocol_client_message_encode(&result, 0, &frame, &len), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_client_message_decode(frame, len, &back, NULL), PROTOCOL_MESSAGE_OK);
+    assert_int_equal(back.as.tournament_result.result, PROTOCOL_RESULT_B);
+    assert_int_equal(strlen(back.as.tournament_result.reason), 255);
+    free(frame);
+    free(reason255);
+
+    char json[1024];
+    char *reason256 = long_text(256);
+    snprintf(json, sizeof json,
+             "{\"type\": \"tournament_result\", \"request\": 14, \"tournament\": \"t1\","
+             " \"token\": \"org\", \"game\": \"g\", \"result\": \"A\", \"reason\": \"%s\"}",
+             reason256);
+    free(reason256);
+    expect_client_text(json, PROTOCOL_MESSAGE_BAD_VALUE, "reason: 256 bytes, at most 255");
+    expect_client_text("{\"type\": \"tournament_result\", \"request\": 14, \"tournament\": \"t1\","
+                       " \"token\": \"org\", \"game\": \"g\", \"result\": \"A\", \"reason\": \"\"}",
+                       PROTOCOL_MESSAGE_BAD_VALUE, "reason: 0 bytes, at least 1");
+    expect_client_text("{\"type\": \"tournament_result\", \"request\": 14, \"tournament\": \"t1\","
+                       " \"token\": \"org\", \"game\": \"g\", \"result\": \"win\","
+                       " \"reason\": \"r\"}",
+                       PROTOCOL_MESSAGE_BAD_VALUE,
+                       "result: \"win\" is not one of \"A\", \"B\", \"draw\"");
+    expect_client_text("{\"type\": \"tournament_result\", \"request\": 14, \"tournament\": \"t1\","
+                       " \"token\": \"org\", \"result\": \"A\", \"reason\": \"r\"}",
+                       PROTOCOL_MESSAGE_MISSING_MEMBER, "game: required member is missing");
+    expect_client_text("{\"type\": \"tournament_result\", \"request\": 14, \"tournament\": \"t1\","
+                       " \"token\": \"org\", \"game\": \"g\", \"reason\": \"r\"}",
+                       PROTOCOL_MESSAGE_MISSING_MEMBER, "result: required member is missing");
+    expect_client_text("{\"type\": \"tournament_result\", \"request\": 14, \"tournament\": \"t1\","
+                       " \"token\": 7, \"game\": \"g\", \"result\": \"A\", \"reason\": \"r\"}",
+                       PROTOCOL_MESSAGE_WRONG_TYPE, "token: is an integer, not a string");
+
+    /* The unknown type's message lists every client message. */
+    expect_client_text("{\"type\": \"tournament_delete\", \"request\": 15}",
+                       PROTOCOL_MESSAGE_UNKNOWN_TYPE,
+                       "type: \"tournament_delete\" is not a client message (create, join, act,"
+                       " tournament_create, tournament_get, tournament_start_round,"
+                       " tournament_result)");
+}
+
+static void test_client_tournament_encode_refused(void **state)
+{
+    (void)state;
+    char text[] = "{}";
+    protocol_client_message message = {.kind = PROTOCOL_CLIENT_TOURNAMENT_CREATE, .request = 1};
+    uint8_t *frame = NULL;
+    size_t len = 0;
+    /* No tournament text. */
+    assert_null(protocol_client_message_to_value(&message));
+    message.as.tournament_create.tournament = text;
+    message.as.tournament_create.tournament_len = 2;
+    /* No scenario, then one without its text, then too many. */
+    assert_int_equal(protocol_client_message_encode(&message, 0, &frame, &len),
+                     PROTOCOL_CODEC_UNENCODABLE);
+    message.as.tournament_create.scenario_count = 1;
+    strcpy(message.as.tournament_create.scenarios[0].name, "v.json");
+    assert_null(protocol_client_message_to_value(&message));
+    message.as.tournament_create.scenarios[0].text = text;
+    message.as.tournament_create.scenarios[0].text_len = 2;
+    protocol_value *wire = protocol_client_message_to_value(&message);
+    assert_non_null(wire);
+    protocol_value_free(wire);
+    message.as.tournament_create.scenario_count = PROTOCOL_TOURNAMENT_SCENARIOS_MAX + 1;
+    assert_null(protocol_client_message_to_value(&message));
+}
+
+static void test_server_tournament_created(void **state)
+{
+    (void)state;
+    protocol_tournament_person players[2] = {{"Anna Lefèvre", "tok-p0"}, {"Ben Carter", "tok-p1"}};
+    protocol_server_message created = {.kind = PROTOCOL_SERVER_TOURNAMENT_CREATED, .request = 21};
+    strcpy(created.as.tournament_created.tournament, "0123456789abcdef0123456789abcdef");
+    strcpy(created.as.tournament_created.organiser, "tok-org");
+    created.as.tournament_created.players = players;
+    created.as.tournament_created.player_count = 2;
+    protocol_server_message back;
+    /* No umpire: an empty array. */
+    server_round_trip(&created,
+                      "{\"type\": \"tournament_created\", \"request\": 21,"
+                      " \"tournament\": \"0123456789abcdef0123456789abcdef\","
+                      " \"organiser\": \"tok-org\", \"players\": [{\"name\": \"Anna Lefèvre\","
+                      " \"token\": \"tok-p0\"}, {\"name\": \"Ben Carter\", \"token\": \"tok-p1\"}],"
+                      " \"umpires\": []}",
+                      &back);
+    assert_string_equal(back.as.tournament_created.tournament,
+                        "0123456789abcdef0123456789abcdef");
+    assert_string_equal(back.as.tournament_created.organiser, "tok-org");
+    assert_int_equal(back.as.tournament_created.player_count, 2);
+    assert_string_equal(back.as.tournament_created.players[0].name, "Anna Lefèvre");
+    assert_string_equal(back.as.tournament_created.players[1].token, "tok-p1");
+    assert_int_equal(back.as.tournament_created.umpire_count, 0);
+    assert_null(back.as.tournament_created.umpires);
+    protocol_server_message_clear(&back);
+
+    protocol_tournament_person umpire = {"Gustav Berg", "tok-u0"};
+    created.as.tournament_created.umpires = &umpire;
+    created.as.tournament_created.umpire_count = 1;
+    server_round_trip(&created,
+                      "{\"type\": \"tournament_created\", \"request\": 21,"
+                      " \"tournament\": \"0123456789abcdef0123456789abcdef\","
+                      " \"organiser\": \"tok-org\", \"players\": [{\"name\": \"Anna Lefèvre\","
+                      " \"token\": \"tok-p0\"}, {\"name\": \"Ben Carter\", \"token\": \"tok-p1\"}],"
+                      " \"umpires\": [{\"name\": \"Gustav Berg\", \"token\": \"tok-u0\"}]}",
+                      &back);
+    assert_int_equal(back.as.tournament_created.umpire_count, 1);
+    assert_string_equal(back.as.tournament_created.umpires[0].name, "Gustav Berg");
+    assert_string_equal(back.as.tournament_created.umpires[0].token, "tok-u0");
+    protocol_server_message_clear(&back);
+
+    /* Encoding refuses people counted but not given. */
+    created.as.tournament_created.umpires = NULL;
+    assert_null(protocol_server_message_to_value(&created));
+
+    /* Lenient: unknown members, at the top and in a person, are ignored (§9). */
+    size_t len = 0;
+    uint8_t *frame = test_frame_from_json(
+        "{\"type\": \"tournament_created\", \"request\": 21, \"tournament\": \"t\","
+        " \"organiser\": \"o\", \"players\": [{\"name\": \"Ann\", \"token\": \"p\","
+        " \"seed\": 1}], \"umpires\": [], \"page\": \"/tournament.html\"}",
+        &len);
+    protocol_message_status status;
+    assert_int_equal(protocol_server_message_decode(frame, len, &back, &status),
+                     PROTOCOL_MESSAGE_OK);
+    assert_int_equal(back.as.tournament_created.player_count, 1);
+    assert_string_equal(back.as.tournament_created.players[0].name, "Ann");
+    protocol_server_message_clear(&back);
+    free(frame);
+
+    /* Known members are still checked, with the member named. */
+    struct {
+        const char *json;
+        const char *message;
+    } refused[] = {
+        {"{\"type\": \"tournament_created\", \"request\": 21, \"tournament\": \"t\","
+         " \"organiser\": \"o\", \"players\": [{\"name\": \"Ann\", \"token\": \"p\"}]}",
+         "umpires: required member is missing"},
+        {"{\"type\": \"tournament_created\", \"request\": 21, \"tournament\": \"t\","
+         " \"organiser\": \"o\", \"players\": [{\"name\": \"Ann\", \"token\": \"p\"},"
+         " {\"name\": \"Ben\"}], \"umpires\": []}",
+         "players[1].token: required member is missing"},
+        {"{\"type\": \"tournament_created\", \"request\": 21, \"tournament\": \"t\","
+         " \"organiser\": \"o\", \"players\": [\"Ann\"], \"umpires\": []}",
+         "players[0]: is a string, not a map"},
+        {"{\"type\": \"tournament_created\", \"request\": 21, \"tournament\": \"t\","
+         " \"organiser\": \"o\", \"players\": [], \"umpires\": [{\"name\":"
+         " \"nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn\", \"token\": \"u\"}]}",
+         "umpires[0].name: 41 bytes, at most 40"},
+        {"{\"type\": \"tournament_created\", \"request\": 0, \"tournament\": \"t\","
+         " \"organiser\": \"o\", \"players\": [], \"umpires\": []}",
+         "request: 0 is out of range 1..9007199254740991"},
+        {"{\"type\": \"tournament_created\", \"request\": 21, \"tournament\": \"t\","
+         " \"players\": [], \"umpires\": []}",
+         "organiser: required member is missing"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        frame = test_frame_from_json(refused[i].json, &len);
+        protocol_message_error error = protocol_server_message_decode(frame, len, &back, &status);
+        if (error == PROTOCOL_MESSAGE_OK)
+            fail_msg("accepted %s", refused[i].json);
+        assert_string_equal(status.message, refused[i].message);
+        assert_null(back.as.tournament_created.players);
+        free(frame);
+    }
+}
+
+static void test_server_tournament_state(void **state)
+{
+    (void)state;
+    protocol_value *view = test_value_from_json(
+        "{\"id\": \"t1\", \"name\": \"Autumn Cup 1809\", \"format\": \"swiss\", \"rounds\": 3,"
+        " \"round\": 0, \"round_over\": true, \"time_control\": null, \"spectator_delay\": 0,"
+        " \"players\": [\"Ann\", \"Ben\"], \"umpires\": [], \"pairings\": [],"
+        " \"standings\": []}");
+    protocol_value *you = test_value_from_json("{\"role\": \"organiser\", \"name\": \"organiser\"}");
+    protocol_server_message message = {.kind = PROTOCOL_SERVER_TOURNAMENT_STATE, .request = 0};
+    message.as.tournament_state.view = view; /* borrowed */
+    protocol_server_message back;
+    /* request 0: pushed to a watcher (§11.4). */
+    server_round_trip(&message,
+                      "{\"type\": \"tournament_state\", \"request\": 0, \"tournament\": {"
+                      "\"id\": \"t1\", \"name\": \"Autumn Cup 1809\", \"format\": \"swiss\","
+                      " \"rounds\": 3, \"round\": 0, \"round_over\": true, \"time_control\": null,"
+                      " \"spectator_delay\": 0, \"players\": [\"Ann\", \"Ben\"], \"umpires\": [],"
+                      " \"pairings\": [], \"standings\": []}}",
+                      &back);
+    assert_true(protocol_value_equal(back.as.tournament_state.view, view));
+    assert_null(back.as.tournament_state.you);
+    protocol_server_message_clear(&back);
+    message.request = 31;
+    message.as.tournament_state.you = you;
+    protocol_value *wire = protocol_server_message_to_value(&message);
+    assert_non_null(wire);
+    test_assert_value_json(protocol_value_map_get(wire, "you"),
+                           "{\"role\": \"organiser\", \"name\": \"organiser\"}");
+    protocol_value_free(wire);
+    uint8_t *frame = NULL;
+    size_t len = 0;
+    assert_int_equal(protocol_server_message_encode(&message, 0, &frame, &len), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_server_message_decode(frame, len, &back, NULL), PROTOCOL_MESSAGE_OK);
+    assert_true(back.request == 31);
+    assert_true(protocol_value_equal(back.as.tournament_state.you, you));
+    protocol_server_message_clear(&back);
+    assert_null(back.as.tournament_state.view);
+    free(frame);
+
+    /* Encoding refuses a view that is not a map, a you that is not one. */
+    message.as.tournament_state.you = view;
+    assert_non_null(wire = protocol_server_message_to_value(&message));
+    protocol_value_free(wire);
+    message.as.tournament_state.you = protocol_value_map_get(view, "players");
+    assert_null(protocol_server_message_to_value(&message));
+    message.as.tournament_state.you = NULL;
+    message.as.tournament_state.view = NULL;
+    assert_null(protocol_server_message_to_value(&message));
+
+    struct {
+        const char *json;
+        const char *message;
+    } refused[] = {
+        {"{\"type\": \"tournament_state\", \"request\": 1}",
+         "tournament: required member is missing"},
+        {"{\"type\": \"tournament_state\", \"request\": 1, \"tournament\": \"t1\"}",
+         "tournament: is a string, not a map"},
+        {"{\"type\": \"tournament_state\", \"request\": 1, \"tournament\": {}, \"you\": []}",
+         "you: is an array, not a map"},
+        {"{\"type\": \"tournament_state\", \"request\": -1, \"tournament\": {}}",
+         "request: -1 is out of range 0..9007199254740991"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        frame = test_frame_from_json(refused[i].json, &len);
+        protocol_message_status status;
+        if (protocol_server_message_decode(frame, len, &back, &status) == PROTOCOL_MESSAGE_OK)
+            fail_msg("accepted %s", refused[i].json);
+        assert_string_equal(status.message, refused[i].message);
+        assert_null(back.as.tournament_state.view);
+        free(frame);
+    }
+    protocol_value_free(view);
+    protocol_value_free(you);
+}
+
+static void test_server_clock_now(void **state)
+{
+    (void)state;
+    protocol_server_message back;
+    protocol_value *snapshot = test_value_from_json("{\"turn\": 1}");
+    protocol_server_message welcome = {.kind = PROTOCOL_SERVER_WELCOME, .request = 2};
+    strcpy(welcome.game, "g1");
+    welcome.as.welcome.seat = PROTOCOL_SEAT_A;
+    welcome.as.welcome.state = snapshot;
+    welcome.has_clock_now = true;
+    welcome.clock_now.a = 5400000;
+    welcome.clock_now.b = 0;
+    server_round_trip(&welcome,
+                      "{\"type\": \"welcome\", \"request\": 2, \"game\": \"g1\", \"seat\": \"A\","
+                      " \"seq\": 0, \"state\": {\"turn\": 1},"
+                      " \"clock_now\": {\"A\": 5400000, \"B\": 0}}",
+                      &back);
+    assert_true(back.has_clock_now);
+    assert_true(back.clock_now.a == 5400000 && back.clock_now.b == 0);
+    protocol_server_message_clear(&back);
+
+    protocol_value *ops = test_value_from_json("[]");
+    protocol_server_message delta = {.kind = PROTOCOL_SERVER_DELTA};
+    strcpy(delta.game, "g1");
+    delta.as.delta.seq = 4;
+    delta.as.delta.ops = ops;
+    server_round_trip(&delta,
+                      "{\"type\": \"delta\", \"game\": \"g1\", \"seq\": 4, \"ops\": []}", &back);
+    assert_false(back.has_clock_now);
+    protocol_server_message_clear(&back);
+    delta.has_clock_now = true;
+    delta.clock_now.a = 1;
+    delta.clock_now.b = 36000000;
+    server_round_trip(&delta,
+                      "{\"type\": \"delta\", \"game\": \"g1\", \"seq\": 4, \"ops\": [],"
+                      " \"clock_now\": {\"A\": 1, \"B\": 36000000}}",
+                      &back);
+    assert_true(back.has_clock_now);
+    assert_true(back.clock_now.a == 1 && back.clock_now.b == 36000000);
+    protocol_server_message_clear(&back);
+
+    protocol_server_message resumed = {.kind = PROTOCOL_SERVER_RESUMED, .request = 6};
+    strcpy(resumed.game, "g1");
+    resumed.as.resumed.from = 2;
+    resumed.as.resumed.seq = 4;
+    resumed.has_clock_now = true;
+    resumed.clock_now.a = 60000;
+    resumed.clock_now.b = 59000;
+    server_round_trip(&resumed,
+                      "{\"type\": \"resumed\", \"request\": 6, \"game\": \"g1\", \"seat\": \"A\","
+                      " \"from\": 2, \"seq\": 4, \"clock_now\": {\"A\": 60000, \"B\": 59000}}",
+                      &back);
+    assert_true(back.has_clock_now);
+    assert_true(back.clock_now.a == 60000 && back.clock_now.b == 59000);
+
+    /* Only those three carry it. */
+    protocol_server_message ack = {.kind = PROTOCOL_SERVER_ACK, .request = 3};
+    ack.has_clock_now = true;
+    server_round_trip(&ack, "{\"type\": \"ack\", \"request\": 3, \"seq\": 0}", &back);
+    assert_false(back.has_clock_now);
+
+    struct {
+        const char *json;
+        const char *message;
+    } refused[] = {
+        {"{\"type\": \"delta\", \"game\": \"g\", \"seq\": 1, \"ops\": [],"
+         " \"clock_now\": {\"A\": -1, \"B\": 0}}",
+         "clock_now.A: -1 is out of range 0..9007199254740991"},
+        {"{\"type\": \"delta\", \"game\": \"g\", \"seq\": 1, \"ops\": [],"
+         " \"clock_now\": {\"A\": 1}}",
+         "clock_now.B: required member is missing"},
+        {"{\"type\": \"resumed\", \"request\": 1, \"game\": \"g\", \"seat\": \"A\", \"from\": 0,"
+         " \"seq\": 0, \"clock_now\": [1, 2]}",
+         "clock_now: is an array, not a map"},
+        {"{\"type\": \"welcome\", \"request\": 1, \"game\": \"g\", \"seat\": \"A\", \"seq\": 0,"
+         " \"state\": {}, \"clock_now\": {\"A\": 1, \"B\": \"2\"}}",
+         "clock_now.B: is a string, not an integer"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        size_t len = 0;
+        uint8_t *frame = test_frame_from_json(refused[i].json, &len);
+        protocol_message_status status;
+        if (protocol_server_message_decode(frame, len, &back, &status) == PROTOCOL_MESSAGE_OK)
+            fail_msg("accepted %s", refused[i].json);
+        assert_string_equal(status.message, refused[i].message);
+        assert_false(back.has_clock_now);
+        assert_null(back.as.welcome.state);
+        free(frame);
+    }
+    /* Lenient: a member of clock_now this client does not know is ignored. */
+    size_t len = 0;
+    uint8_t *frame = test_frame_from_json(
+        "{\"type\": \"delta\", \"game\": \"g\", \"seq\": 1, \"ops\": [],"
+        " \"clock_now\": {\"A\": 3, \"B\": 4, \"at\": 17}}",
+        &len);
+    assert_int_equal(protocol_server_message_decode(frame, len, &back, NULL), PROTOCOL_MESSAGE_OK);
+    assert_true(back.clock_now.a == 3 && back.clock_now.b == 4);
+    protocol_server_message_clear(&back);
+    free(frame);
+    protocol_value_free(snapshot);
+    protocol_value_free(ops);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1125,6 +1852,15 @@ int main(void)
         cmocka_unit_test(test_server_lenient),
         cmocka_unit_test(test_server_large_welcome),
         cmocka_unit_test(test_client_no_crash),
+        cmocka_unit_test(test_client_create_clock),
+        cmocka_unit_test(test_client_end_result),
+        cmocka_unit_test(test_scenario_names),
+        cmocka_unit_test(test_client_tournament_create),
+        cmocka_unit_test(test_client_tournament_requests),
+        cmocka_unit_test(test_client_tournament_encode_refused),
+        cmocka_unit_test(test_server_tournament_created),
+        cmocka_unit_test(test_server_tournament_state),
+        cmocka_unit_test(test_server_clock_now),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
