@@ -3919,6 +3919,61 @@ void server_games_connection_set_watching(server_connection *connection, bool wa
 
 /* ------------------------------------------------------------- handlers */
 
+/* A tournament message (PROTOCOL.md §11) goes to server/tournament.c, on
+ * a connection that has joined no game (a joined one's is refused with
+ * bad_message, as is any message of a watching connection). */
+static void server_games_tournament(server_games *games, server_session *session,
+                                    const protocol_client_message *message)
+{
+    server_connection *connection = session->connection;
+    const char *kind = protocol_client_kind_name(message->kind);
+    if (session->game || session->verifying) {
+        server_games_send_error(connection, message->request, PROTOCOL_ERROR_BAD_MESSAGE,
+                                "%s: this connection has joined a game; tournament messages go "
+                                "on a connection that has not (PROTOCOL.md §11)", kind);
+        return;
+    }
+    server_tournaments *ts = games->tournaments;
+    switch (message->kind) {
+    case PROTOCOL_CLIENT_TOURNAMENT_CREATE: {
+        server_tournament_scenario scenarios[PROTOCOL_TOURNAMENT_SCENARIOS_MAX];
+        size_t count = message->as.tournament_create.scenario_count;
+        for (size_t i = 0; i < count; i++)
+            scenarios[i] = (server_tournament_scenario){
+                message->as.tournament_create.scenarios[i].name,
+                message->as.tournament_create.scenarios[i].text,
+                message->as.tournament_create.scenarios[i].text_len};
+        server_tournaments_create(ts, connection, message->request,
+                                  message->as.tournament_create.tournament,
+                                  message->as.tournament_create.tournament_len, scenarios, count);
+        break;
+    }
+    case PROTOCOL_CLIENT_TOURNAMENT_GET:
+        server_tournaments_get(ts, connection, message->request,
+                               message->as.tournament_get.tournament,
+                               message->as.tournament_get.has_token
+                                   ? message->as.tournament_get.token
+                                   : NULL,
+                               message->as.tournament_get.watch);
+        break;
+    case PROTOCOL_CLIENT_TOURNAMENT_START_ROUND:
+        server_tournaments_start_round(ts, connection, message->request,
+                                       message->as.tournament_start_round.tournament,
+                                       message->as.tournament_start_round.token);
+        break;
+    case PROTOCOL_CLIENT_TOURNAMENT_RESULT:
+        server_tournaments_result(ts, connection, message->request,
+                                  message->as.tournament_result.tournament,
+                                  message->as.tournament_result.token,
+                                  message->as.tournament_result.game,
+                                  protocol_result_name(message->as.tournament_result.result),
+                                  message->as.tournament_result.reason);
+        break;
+    default:
+        break;
+    }
+}
+
 /* Handles one decoded request now (its turn has come); `bytes` is its
  * frame, kept by the jobs it may need. */
 static void server_games_handle(server_games *games, server_session *session,
@@ -3941,10 +3996,7 @@ static void server_games_handle(server_games *games, server_session *session,
     case PROTOCOL_CLIENT_TOURNAMENT_GET:
     case PROTOCOL_CLIENT_TOURNAMENT_START_ROUND:
     case PROTOCOL_CLIENT_TOURNAMENT_RESULT:
-        /* Not served yet: answered as an older server does (PROTOCOL.md §11). */
-        server_games_send_error(connection, message->request, PROTOCOL_ERROR_UNKNOWN_TYPE,
-                                "this server does not hold tournaments (\"%s\")",
-                                protocol_client_kind_name(message->kind));
+        server_games_tournament(games, session, message);
         break;
     }
 }
@@ -4026,6 +4078,14 @@ static void server_games_enter(server_games *games, server_session *session,
         server_games_send_error(connection, status.request, protocol_message_error_code(error),
                                 "%s", status.message[0] ? status.message
                                                         : protocol_message_error_name(error));
+        return;
+    }
+    if (session->watching) {
+        /* PROTOCOL.md §11.4: a watching connection takes no other message. */
+        server_games_send_error(connection, message.request, PROTOCOL_ERROR_BAD_MESSAGE,
+                                "this connection watches a tournament and takes no other "
+                                "message: open another connection");
+        server_games_message_clear(&message);
         return;
     }
     server_game *game = message.kind == PROTOCOL_CLIENT_ACT && !session->spectator

@@ -554,32 +554,25 @@ static protocol_value *you_view(const tournament *t, int role, int index)
  * (may be NULL), or NULL. */
 static server_buffer *state_frame(const tournament *t, int64_t request, protocol_value *you)
 {
-    protocol_value *message = protocol_value_map_new();
-    protocol_value *view = tournament_view(t);
-    bool ok = message && view &&
-              protocol_value_map_set_string(message, "type", "tournament_state") == 0 &&
-              protocol_value_map_set_int(message, "request", request) == 0;
-    if (ok) {
-        ok = protocol_value_map_set(message, "tournament", view) == 0;
-        view = NULL;
-    }
-    if (ok && you) {
-        ok = protocol_value_map_set(message, "you", you) == 0;
-        you = NULL;
-    }
-    protocol_value_free(view);
-    protocol_value_free(you);
+    protocol_server_message message;
+    memset(&message, 0, sizeof(message));
+    message.kind = PROTOCOL_SERVER_TOURNAMENT_STATE;
+    message.request = request;
+    message.as.tournament_state.view = tournament_view(t);
+    message.as.tournament_state.you = you;
     uint8_t *frame = NULL;
     size_t length = 0;
-    if (ok && protocol_codec_encode(message, SERVER_BUFFER_HEADROOM, &frame, &length) ==
-                  PROTOCOL_CODEC_OK &&
-        length <= PROTOCOL_SERVER_FRAME_MAX) {
-        protocol_value_free(message);
-        return server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
-    }
-    free(frame);
-    protocol_value_free(message);
-    return NULL;
+    server_buffer *buffer = NULL;
+    if (message.as.tournament_state.view &&
+        protocol_server_message_encode(&message, SERVER_BUFFER_HEADROOM, &frame, &length) ==
+            PROTOCOL_CODEC_OK &&
+        length <= PROTOCOL_SERVER_FRAME_MAX)
+        buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
+    else
+        free(frame);
+    protocol_value_free(message.as.tournament_state.view);
+    protocol_value_free(you);
+    return buffer;
 }
 
 static void send_state(const tournament *t, server_connection *connection, int64_t request,
