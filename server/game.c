@@ -1880,13 +1880,13 @@ static void server_game_answer_keep(server_game *game, brigade_side seat, int64_
 }
 
 /* The result an ended battle's umpire gave ("A", "B", "draw"), or NULL
- * (PROTOCOL.md §11.5). This build's `end` carries no result yet (the
- * umpire's result is issue 15's wip-result): NULL, the table waits for
- * the organiser's. */
+ * without one (PROTOCOL.md §11.5): the table then waits for the
+ * organiser's. */
 static const char *server_game_end_result(const brigade_battle *battle)
 {
-    (void)battle;
-    return NULL;
+    if (battle->end_result == BRIGADE_END_RESULT_NONE)
+        return NULL;
+    return brigade_end_result_name(battle->end_result);
 }
 
 /* done() of an append, on the loop: the commit's outcome. Committed: the
