@@ -235,8 +235,9 @@ function renderYou(view, you, token) {
       body = [
         h('a', { href: gameLink(table.game, token), id: 't-play', class: 'play-button', dataset: { game: table.game, seat } },
           h('span', { class: 'play-what' }, `Your game: ${tableLabel(table)} vs ${opponent}, you play ${sideWords(current.scenario, seat)}`),
-          h('span', { class: 'play-go' }, table.status === 'waiting' ? 'Play — your opponent may be there already' : 'Play')),
+          h('span', { class: 'play-go' }, 'Play')),
         h('p', { class: 'hint' }, `Round ${current.round}, ${scenarioTitle(current.scenario)}. `,
+          table.status === 'waiting' ? 'The battle begins once you have both joined. ' : '',
           'This link is yours alone: the same link joins your game in every round.'),
       ];
     } else if (table) {

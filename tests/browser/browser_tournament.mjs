@@ -55,8 +55,10 @@ async function waitText(page, selector, wanted, label) {
 
 // Nothing wider than the window (no sideways scrolling of the page).
 async function fits(page, label) {
-  const [scroll, width] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  check(scroll <= width, `${label}: the page is ${scroll} px wide in a window of ${width}`);
+  const [scroll, width, wide] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth,
+    [...document.querySelectorAll('body *')].filter((node) => node.getBoundingClientRect().right > window.innerWidth + 1)
+      .slice(0, 5).map((node) => `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}.${node.className}`)]);
+  check(scroll <= width, `${label}: the page is ${scroll} px wide in a window of ${width}: ${wide.join(', ')}`);
 }
 
 run('browser_tournament', args, async ({ browser, base }) => {
@@ -159,7 +161,7 @@ run('browser_tournament', args, async ({ browser, base }) => {
   await umpire.selectOption('#end-result', 'A');
   await umpire.check('#end-confirm');
   await umpire.click('#end-submit');
-  await waitText(umpire, '#end-result', 'wins (1–0)', "the umpire's page after the end");
+  await waitText(umpire, '#end-result', 'a win for side A', "the umpire's page after the end");
 
   // The public page follows, live.
   await page.waitForSelector(`#round-1-pairings tr[data-table="2"][data-result="A"]`, { timeout: WAIT_MS })
