@@ -3994,6 +3994,17 @@ server_game_draft *server_games_draft_new(server_games *games, const server_game
         snprintf(message, size, "scenario: %s", scenario_error.message);
         goto fail;
     }
+    /* The tournament's time control is the game's clock (PROTOCOL.md
+     * §11.2), in its initial battle as a create's clock is. */
+    if (spec->clock_minutes > 0) {
+        protocol_clock clock = {.minutes_per_side = spec->clock_minutes,
+                                .increment_seconds = spec->clock_increment_seconds};
+        if (!server_game_clock_config(battle, &clock)) {
+            snprintf(message, size, "clock: minutes_per_side 1 .. %d, increment_seconds 0 .. %d",
+                     BRIGADE_CLOCK_MINUTES_MAX, BRIGADE_CLOCK_INCREMENT_MAX);
+            goto fail;
+        }
+    }
     memcpy(initial, battle, sizeof(*initial));
     brigade_event commitment;
     memset(&commitment, 0, sizeof(commitment));

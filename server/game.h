@@ -205,9 +205,8 @@ typedef struct server_game_spec {
     unsigned char seat_sha256[2][JOURNAL_HASH_SIZE]; /* by brigade_side: the players' hashes */
     unsigned char umpire_sha256[JOURNAL_HASH_SIZE];  /* the table's umpire, or the organiser */
     int spectator_delay;           /* phase changes, 0..PROTOCOL_SPECTATOR_DELAY_MAX */
-    /* The tournament's time control (tournament/event.h), minutes 0: none.
-     * Kept for the game clock (PROTOCOL.md §11.2), which this build's
-     * games do not have yet: the value is carried, not applied. */
+    /* The tournament's time control (tournament/event.h), minutes 0: none:
+     * the game's clock (PROTOCOL.md §11.2). */
     int clock_minutes, clock_increment_seconds;
 } server_game_spec;
 
