@@ -200,7 +200,7 @@ function renderStandings(view) {
       h('th', { scope: 'col', class: 'num' }, 'Sonneborn–Berger', h('span', { class: 'th-note' }, 'beaten, ½ drawn')),
       h('th', { scope: 'col', class: 'num' }, 'Won', h('span', { class: 'th-note' }, '/ drawn / lost')),
       h('th', { scope: 'col', class: 'num' }, 'Byes'))),
-    h('tbody', {}, rows.map((row) => h('tr', { dataset: { player: String(row.player), rank: String(row.rank) } },
+    h('tbody', {}, rows.map((row) => h('tr', { class: row.rank === 1 && row.half_points > 0 ? 'leader' : null, dataset: { player: String(row.player), rank: String(row.rank) } },
       h('td', { class: 'num rank' }, String(row.rank)),
       h('th', { scope: 'row', class: 'name' }, playerName(view, row.player),
         // On a phone the tie-break columns fold into this line.

@@ -14,6 +14,7 @@
 //   - the umpire ends table 2's game with a result (the umpire panel's end
 //     form, PROTOCOL.md §11.5): the public page, watching, shows 1–0 and
 //     the winner's point without a reload, and says so in its live region;
+//     its "Download the game" link gives the export (/exports/GAME.sqlite);
 //   - the overlay (/overlay.html#t=ID&table=1) shows the players, the turn
 //     and phase in words, whose move, both clocks (when the game's state
 //     has one), on a transparent page with no scrollbars and nothing to
@@ -170,6 +171,16 @@ run('browser_tournament', args, async ({ browser, base }) => {
   check(result.includes('1–0') && result.includes(`${name(second.a)} wins`) && result.includes('side B conceded'),
     `table 2's result: "${result}"`);
   await waitText(page, '#announce', '1–0', "the public page's live region");
+  // The ended game's download (the table's export, PROTOCOL.md §11.4).
+  await page.waitForSelector('#round-1-pairings tr[data-table="2"] a.download', { timeout: WAIT_MS })
+    .catch(() => { throw new Failure('table 2, ended, has no download link'); });
+  const download = await page.getAttribute('#round-1-pairings tr[data-table="2"] a.download', 'href');
+  check(download === `/exports/${second.game}.sqlite`, `table 2's download link: ${download}`);
+  const fetched = await page.evaluate(async (href) => {
+    const response = await fetch(href);
+    return [response.status, (await response.arrayBuffer()).byteLength];
+  }, download);
+  check(fetched[0] === 200 && fetched[1] > 0, `the download of table 2: HTTP ${fetched[0]}, ${fetched[1]} bytes`);
   const points = await page.$$eval('#t-standings-table tbody tr', (rows) => rows.map((row) =>
     [row.querySelector('.name').firstChild.textContent, row.querySelector('.points').textContent]));
   check(points[0][0] === name(second.a) && points[0][1] === '1', `the standings after table 2's result: ${JSON.stringify(points)}`);
