@@ -147,6 +147,10 @@ export function createGame(url, scenario, { spectatorPassword = '', spectatorDel
 //   onBehind(seq, seen)                   the server came back at a seq before the one
 //                                         this page had seen: accepted actions are lost
 //   onWatchers(count)                     a player hears how many spectators watch (§6.7)
+//   onClock(clockNow)                     a game with a clock (§11.2): the server's clock_now
+//                                         of a welcome, resumed or delta, as {A, B, at}: the ms
+//                                         left to each side when it was sent, `at` the
+//                                         Date.now() it arrived (after onState for the state)
 //   onPresence(seats | null)              a player or the umpire hears who is joined (§6.8):
 //                                         {A, B, umpire}, each the number of connections
 //                                         joined as that seat (0: nobody); null: not known
@@ -157,7 +161,7 @@ export function createGame(url, scenario, { spectatorPassword = '', spectatorDel
 // spectator (welcome.spectator_delay > 0) gets deltas whose seq skips
 // (§6.5), which it applies as they come.
 export class Session {
-  constructor({ url, game, token, password, onState, onConnection, onNotice, onWatchers, onPresence, onBehind }) {
+  constructor({ url, game, token, password, onState, onConnection, onNotice, onWatchers, onPresence, onBehind, onClock }) {
     this.url = url;
     this.game = game;
     this.token = token;
@@ -168,6 +172,8 @@ export class Session {
     this.onBehind = onBehind || (() => {});
     this.onWatchers = onWatchers || (() => {});
     this.onPresence = onPresence || (() => {});
+    this.onClock = onClock || (() => {});
+    this.clockNow = null; // {A, B, at} of the last clock_now (§11.2), null without one
     this.state = null;
     this.seq = null;
     this.seat = null;
@@ -364,6 +370,16 @@ export class Session {
     this.failures = 0;
     this.setStatus('live');
     this.onState(this.state, { seq: this.seq, snapshot: true });
+    this.clock(message);
+  }
+
+  // clock_now (§11.2): not part of the state; a client counts the running
+  // clocks down from it.
+  clock(message) {
+    const now = message.clock_now;
+    if (!now || typeof now !== 'object' || !Number.isFinite(now.A) || !Number.isFinite(now.B)) return;
+    this.clockNow = { A: now.A, B: now.B, at: Date.now() };
+    this.onClock(this.clockNow);
   }
 
   resumed(message) {
@@ -375,6 +391,7 @@ export class Session {
     this.seat = typeof message.seat === 'string' ? message.seat : this.seat;
     this.failures = 0;
     this.setStatus('live');
+    this.clock(message);
     for (const [request, entry] of this.pending) this.sendAct(request, entry);
   }
 
@@ -397,6 +414,7 @@ export class Session {
     this.state = next;
     this.seq = message.seq;
     this.onState(this.state, { seq: this.seq, snapshot: false, ops: message.ops });
+    this.clock(message);
   }
 
   answer(message) {
@@ -465,5 +483,188 @@ export class Session {
       this.closed(this.socket);
     }, ANSWER_TIMEOUT_MS);
     this.socket.send(encodeFrame({ type: 'act', request, action: entry.action }));
+  }
+}
+
+// ------------------------------------------------------------ tournaments
+
+// One request on a connection of its own that joins no game (PROTOCOL.md
+// §11: tournament_create, tournament_get, tournament_start_round,
+// tournament_result): `message` without its `request`, which this adds.
+// Resolves the server's answer to it (any type but `error`); rejects with
+// an Error carrying `code` (the server's error code, or timeout,
+// no_server, bad_protocol, bad_frame, too_large).
+export function tournamentRequest(url, message) {
+  return new Promise((resolve, reject) => {
+    const request = nextRequest();
+    let frame;
+    try {
+      frame = encodeFrame({ ...message, request });
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    const socket = openSocket(url);
+    let over = false;
+    const finish = (error, answer) => {
+      if (over) return;
+      over = true;
+      clearTimeout(timer);
+      if (error) reject(error); else resolve(answer);
+      try { socket.close(1000); } catch { /* closing */ }
+    };
+    const fail = (code, text) => { const error = new Error(text); error.code = code; finish(error); };
+    const timer = setTimeout(() => fail('timeout', 'the server did not answer'), ANSWER_TIMEOUT_MS);
+    socket.onopen = () => {
+      if (socket.protocol !== SUBPROTOCOL) fail('bad_protocol', `the server speaks "${socket.protocol}", not ${SUBPROTOCOL}`);
+      else socket.send(frame);
+    };
+    socket.onerror = () => fail('no_server', 'could not reach the server');
+    socket.onclose = () => fail('no_server', 'the server closed the connection before answering');
+    socket.onmessage = (event) => {
+      let answer;
+      try {
+        answer = decodeFrame(event.data);
+      } catch (error) {
+        fail('bad_frame', `the server sent ${error.message}`);
+        return;
+      }
+      if (answer.request !== request) return;
+      if (answer.type === 'error') {
+        const error = new Error(String(answer.message || 'refused'));
+        error.code = String(answer.code || 'error');
+        if (Number.isSafeInteger(answer.retry_after)) error.retryAfter = answer.retry_after;
+        finish(error);
+      } else {
+        finish(null, answer);
+      }
+    };
+  });
+}
+
+// A tournament watched live (PROTOCOL.md §11.4): tournament_get with
+// watch on a connection that joins no game; the answer and every
+// tournament_state after it (request 0) give the whole view. A dropped
+// connection is opened again with the same backoff as a game's.
+//   onView(view, you, {request})  a tournament_state: `view` the tournament, `you` what
+//                                 the token is (§11.4) or null
+//   onConnection(status, detail)  'connecting' | 'live' | 'reconnecting' | 'stopped'
+//                                 ({code, message}: the get was refused: unknown_game or
+//                                 unknown_tournament, bad_token, unknown_type (a server
+//                                 without tournaments), bad_message ...)
+// The token (a player's, umpire's or organiser's, §11.1) is kept here only
+// and sent in the get, never shown or logged.
+const TOURNAMENT_RETRY = new Set(['unavailable', 'rate_limited', 'internal']);
+
+export class TournamentWatch {
+  constructor({ url, tournament, token, onView, onConnection }) {
+    this.url = url;
+    this.tournament = tournament;
+    this.token = token || '';
+    this.onView = onView || (() => {});
+    this.onConnection = onConnection || (() => {});
+    this.view = null;
+    this.you = null;
+    this.status = 'connecting';
+    this.socket = null;
+    this.request = 0;
+    this.failures = 0;
+    this.retryTimer = null;
+    this.stopped = false;
+    this.onOnline = () => { if (this.retryTimer) this.reconnectNow(); };
+  }
+
+  start() {
+    window.addEventListener('online', this.onOnline);
+    this.connect();
+  }
+
+  stop() {
+    this.stopped = true;
+    window.removeEventListener('online', this.onOnline);
+    clearTimeout(this.retryTimer);
+    this.drop();
+  }
+
+  setStatus(status, detail = {}) {
+    this.status = status;
+    this.onConnection(status, detail);
+  }
+
+  connect() {
+    this.retryTimer = null;
+    if (this.stopped) return;
+    if (this.status !== 'connecting') this.setStatus('reconnecting', { attempt: this.failures + 1 });
+    const socket = openSocket(this.url);
+    this.socket = socket;
+    socket.onopen = () => {
+      if (socket.protocol !== SUBPROTOCOL) {
+        this.fatal('bad_protocol', `the server speaks "${socket.protocol}", not ${SUBPROTOCOL}`);
+        return;
+      }
+      this.request = nextRequest();
+      const get = { type: 'tournament_get', request: this.request, tournament: this.tournament, watch: true };
+      if (this.token) get.token = this.token;
+      socket.send(encodeFrame(get));
+    };
+    socket.onmessage = (event) => this.receive(socket, event.data);
+    socket.onclose = () => this.closed(socket);
+  }
+
+  drop() {
+    const { socket } = this;
+    this.socket = null;
+    if (socket) {
+      socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
+      try { socket.close(1000); } catch { /* already closing */ }
+    }
+  }
+
+  closed(socket, delayAtLeast = 0) {
+    if (socket !== this.socket) return;
+    this.drop();
+    if (this.stopped) return;
+    this.failures += 1;
+    const base = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (this.failures - 1));
+    const delay = Math.max(delayAtLeast, Math.round(base * (0.75 + Math.random() * 0.5)));
+    this.setStatus('reconnecting', { delay, at: Date.now() + delay, attempt: this.failures });
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  reconnectNow() {
+    if (this.stopped || this.status === 'live') return;
+    clearTimeout(this.retryTimer);
+    this.drop();
+    this.connect();
+  }
+
+  fatal(code, message) {
+    this.stop();
+    this.setStatus('stopped', { code, message });
+  }
+
+  receive(socket, data) {
+    if (socket !== this.socket) return;
+    let message;
+    try {
+      message = decodeFrame(data);
+    } catch (error) {
+      this.closed(socket); // open again for a whole view
+      return;
+    }
+    if (message.type === 'tournament_state' && (message.request === this.request || message.request === 0)) {
+      const view = message.tournament;
+      if (!view || typeof view !== 'object' || Array.isArray(view)) return;
+      this.view = view;
+      this.you = message.you && typeof message.you === 'object' ? message.you : null;
+      this.failures = 0;
+      if (this.status !== 'live') this.setStatus('live');
+      this.onView(this.view, this.you, { request: message.request });
+    } else if (message.type === 'error' && message.request === this.request) {
+      const code = String(message.code || 'error');
+      if (TOURNAMENT_RETRY.has(code)) this.closed(socket, retryDelay(message));
+      else this.fatal(code, String(message.message || ''));
+    }
+    // Anything else (§9): ignored.
   }
 }
