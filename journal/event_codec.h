@@ -84,7 +84,11 @@
  * {unit, roll, test_kind, dice, total, target, outcome, modifiers}; the step
  * "occupy", the causes "rallied", "reformed", "blown_over", "charge_over",
  * "contact", "test", the effect "flees" and the ruling "rule" (which older
- * readers refuse). */
+ * readers refuse). Still 2 with the clocks (PROTOCOL.md §11.2, issue 15):
+ * only in a game with a clock, the battle's "clock" {minutes_per_side,
+ * increment_seconds, a, b (ms left), flags: [side]}, any event's
+ * "clock_ms" (> 0: the ms the action's first event charges), and the event
+ * "flag_fell" {side}; a game without a clock has the bytes it had. */
 #define JOURNAL_BATTLE_FORMAT 2
 /* Largest encoded event or battle decode accepts, in bytes (an event is
  * under 8 KB, a battle of 64 units under 64 KB). */
