@@ -82,6 +82,9 @@ typedef struct game_options {
     const char *spectator_password; /* new --spectator-password */
     bool spectator;                 /* play/state --spectator ID */
     int spectator_delay;            /* new --spectator-delay N (phases) */
+    bool has_clock;                 /* new --clock MINUTES[+INCREMENT] (PROTOCOL.md §11.2) */
+    int clock_minutes;              /* minutes a side, 1..600 */
+    int clock_increment;            /* seconds gained when a side's clock stops, 0..600 */
     bool json;
     unsigned timeout_seconds;
     bool timeout_given;             /* --timeout on the command line */
@@ -122,6 +125,15 @@ typedef struct game_run {
     bool has_presence;
     protocol_presence presence;
     int64_t watchers; /* spectators watching, from the welcome and each watchers message */
+    /* The game's clock (PROTOCOL.md §11.2): the last clock_now heard (A, B,
+     * ms left), the loop's clock when it came, and the seq it is of (a
+     * resumed's stands over the older deltas replayed after it). */
+    bool has_clock_now;
+    int64_t clock_now[2];
+    uint64_t clock_at;
+    int64_t clock_seq;
+    uv_timer_t clock_tick; /* at a terminal: the prompt's clocks count down each second */
+    bool clock_tick_initialised;
     int64_t next_request;
     int64_t join_request;  /* the join in flight, 0 when none */
     /* This run's dice seed (PROTOCOL.md §10.3), 64 hex characters from
@@ -665,10 +677,76 @@ static bool game_run_show_rollbacks(game_run *run)
     return told;
 }
 
+/* Takes the clock_now of `message` (a welcome or resumed: `answer`; else a
+ * delta of `seq`), sent when it was sent: a delta of a seq the last
+ * welcome or resumed covers is one of the kept deltas replayed after it,
+ * whose clock_now is old (PROTOCOL.md §11.2). */
+static void game_run_clock_heard(game_run *run, const protocol_server_message *message,
+                                 int64_t seq, bool answer)
+{
+    if (!message->has_clock_now || (!answer && run->has_clock_now && seq <= run->clock_seq))
+        return;
+    run->has_clock_now = true;
+    run->clock_now[0] = message->clock_now.a;
+    run->clock_now[1] = message->clock_now.b;
+    run->clock_at = uv_now(game_client_loop(run->client));
+    run->clock_seq = seq;
+}
+
+/* Both clocks now ("French 1:29:05 \u25b6 | British 1:30:00"), counted
+ * down from the last clock_now; false without a clock. */
+static bool game_run_clock_text(game_run *run, char *out, size_t size)
+{
+    if (!run->state)
+        return false;
+    if (!run->has_clock_now)
+        return game_display_clock(run->state, NULL, 0, out, size);
+    uint64_t now = uv_now(game_client_loop(run->client));
+    return game_display_clock(run->state, run->clock_now,
+                              now > run->clock_at ? (int64_t)(now - run->clock_at) : 0, out,
+                              size);
+}
+
 static void game_run_prompt_update(game_run *run)
 {
     game_display_prompt(run->state, run->seat[0] ? run->seat : NULL, run->prompt,
                         sizeof(run->prompt));
+    /* A game with a clock: the clocks before the seat's tail, "... | French
+     * 1:29:05 \u25b6 | British 1:30:00 [A]> " (PROTOCOL.md §11.2). */
+    char clock[120];
+    char *tail = strrchr(run->prompt, '[');
+    if (tail && tail > run->prompt && game_run_clock_text(run, clock, sizeof(clock))) {
+        char seat[40];
+        snprintf(seat, sizeof(seat), "%s", tail);
+        tail[-1] = '\0';
+        size_t used = strlen(run->prompt);
+        snprintf(run->prompt + used, sizeof(run->prompt) - used, " | %s %s", clock, seat);
+    }
+}
+
+/* The state's summary and tables (game_display_state_clock), its clocks
+ * counted down from the last clock_now. */
+static void game_run_display_state(game_run *run, FILE *out, const protocol_value *previous)
+{
+    uint64_t now = uv_now(game_client_loop(run->client));
+    game_display_state_clock(out, run->state, run->seat[0] ? run->seat : NULL, previous,
+                             run->has_clock_now ? run->clock_now : NULL,
+                             run->has_clock_now && now > run->clock_at
+                                 ? (int64_t)(now - run->clock_at)
+                                 : 0);
+}
+
+/* Each second at a terminal: the prompt's running clocks count down. */
+static void game_run_clock_ticked(uv_timer_t *timer)
+{
+    game_run *run = timer->data;
+    if (!run->editing || run->finishing || !run->state)
+        return;
+    const protocol_value *clock = protocol_value_map_get(run->state, "clock");
+    if (protocol_value_count(protocol_value_map_get(clock, "running")) == 0)
+        return;
+    game_run_prompt_update(run);
+    el_set(run->editor, EL_REFRESH);
 }
 
 /* The phase's reports in short ("3:awaits_answer:0|4:stands:1"), to tell
@@ -736,8 +814,7 @@ static void game_run_show_changes(game_run *run, bool force_view)
     if (view) {
         /* The whole table on joining, after an overrule or a rollback;
          * at a phase change only the units that changed. */
-        game_display_state_since(out, run->state, seat,
-                                 whole ? NULL : run->units_shown); /* with the reports, to do */
+        game_run_display_state(run, out, whole ? NULL : run->units_shown); /* reports, to do */
         memcpy(run->summary, summary, sizeof(summary));
         protocol_value *units = protocol_value_clone(protocol_value_map_get(run->state, "units"));
         protocol_value_free(run->units_shown);
@@ -855,7 +932,7 @@ static void game_run_print_state(game_run *run)
         char *text = NULL;
         size_t size = 0;
         FILE *out = run->interactive ? open_memstream(&text, &size) : NULL;
-        game_display_state(out ? out : run->out, run->state, run->seat);
+        game_run_display_state(run, out ? out : run->out, NULL);
         if (out) {
             fclose(out);
             game_display_fit(run->out, text ? text : "", GAME_DISPLAY_COLUMNS);
@@ -1434,6 +1511,8 @@ static void game_run_on_welcome(game_run *run, protocol_server_message *message)
     snprintf(run->seat, sizeof(run->seat), "%s", protocol_seat_name(message->as.welcome.seat));
     run->spectator_delay = message->as.welcome.spectator_delay;
     run->watchers = message->as.welcome.watchers;
+    run->has_clock_now = false; /* a fresh picture (a delayed spectator's has none) */
+    game_run_clock_heard(run, message, run->seq, true);
     bool first = !run->joined_once;
     run->joined_once = true;
     run->rejoining = false;
@@ -1503,6 +1582,7 @@ static void game_run_on_resumed(game_run *run, protocol_server_message *message)
     run->rejoining = false;
     if (run->deadline_kind == GAME_DEADLINE_START)
         game_run_deadline_stop(run);
+    game_run_clock_heard(run, message, message->as.resumed.seq, true);
     game_run_rejoined(run, true, message->as.resumed.seq);
     game_run_prompt_update(run);
     game_run_check_progress(run);
@@ -1535,6 +1615,7 @@ static void game_run_on_delta(game_run *run, protocol_server_message *message)
         return;
     }
     run->seq = seq;
+    game_run_clock_heard(run, message, seq, false);
     if (!run->options.json)
         game_run_show_changes(run, false);
     else
@@ -1797,6 +1878,11 @@ static void game_run_on_open(void *context)
                      run->options.spectator_password);
         }
         message.as.create.spectator_delay = run->options.spectator_delay;
+        if (run->options.has_clock) { /* PROTOCOL.md §11.2 */
+            message.as.create.has_clock = true;
+            message.as.create.clock.minutes_per_side = run->options.clock_minutes;
+            message.as.create.clock.increment_seconds = run->options.clock_increment;
+        }
         game_run_send(run, &message);
         memset(message.as.create.spectator_password, 0,
                sizeof(message.as.create.spectator_password));
@@ -1944,10 +2030,12 @@ static void game_run_on_sigint(uv_signal_t *handle, int signum)
 /* Each command's lines of the help, without the "usage:" line. */
 static const char game_usage_new[] =
     "  new [--server URL] [--json] [--spectator-password P] [--spectator-delay N]\n"
-    "      SCENARIO.json\n"
+    "      [--clock MINUTES[+INCREMENT]] SCENARIO.json\n"
     "                    create a game from a scenario file and print the two\n"
     "                    players' join commands and the spectators' (who see the\n"
-    "                    state N phase changes late with --spectator-delay) (--json:\n"
+    "                    state N phase changes late with --spectator-delay); with\n"
+    "                    --clock each side has MINUTES for the game and gains\n"
+    "                    INCREMENT seconds each time its clock stops (--json:\n"
     "                    {\"game\", \"seats\": {A, B, umpire}, \"spectator\"});\n"
     "                    exit 3 when the server refuses the scenario\n";
 static const char game_usage_play[] =
@@ -2054,6 +2142,7 @@ enum {
     GAME_OPT_PASSWORD,
     GAME_OPT_SPECTATOR_PASSWORD,
     GAME_OPT_SPECTATOR_DELAY,
+    GAME_OPT_CLOCK,
     GAME_OPT_JSON
 };
 
@@ -2067,6 +2156,7 @@ static const struct option game_long_options[] = {
     {"password", required_argument, NULL, GAME_OPT_PASSWORD},
     {"spectator-password", required_argument, NULL, GAME_OPT_SPECTATOR_PASSWORD},
     {"spectator-delay", required_argument, NULL, GAME_OPT_SPECTATOR_DELAY},
+    {"clock", required_argument, NULL, GAME_OPT_CLOCK},
     {"json", no_argument, NULL, GAME_OPT_JSON},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -2143,6 +2233,32 @@ static int game_options_parse(game_run_command command, const char *name, int ar
             options->spectator_delay = (int)phases;
             break;
         }
+        case GAME_OPT_CLOCK: {
+            /* MINUTES[+INCREMENT]: "90", "90+30" (PROTOCOL.md §11.2). */
+            char *end = NULL;
+            errno = 0;
+            long minutes = strtol(value, &end, 10), increment = 0;
+            bool good = value[0] >= '0' && value[0] <= '9' && !errno && minutes >= 1 &&
+                        minutes <= PROTOCOL_CLOCK_MINUTES_MAX;
+            if (good && *end == '+') {
+                const char *rest = end + 1;
+                increment = strtol(rest, &end, 10);
+                good = rest[0] >= '0' && rest[0] <= '9' && !errno && increment >= 0 &&
+                       increment <= PROTOCOL_CLOCK_INCREMENT_MAX;
+            }
+            if (!good || *end) {
+                fprintf(err, "brigade %s: --clock: '", name);
+                game_display_text(err, value);
+                fprintf(err, "' is not MINUTES[+INCREMENT] (minutes a side 1..%d, seconds "
+                             "gained 0..%d, e.g. 90+30)\n",
+                        PROTOCOL_CLOCK_MINUTES_MAX, PROTOCOL_CLOCK_INCREMENT_MAX);
+                return 2;
+            }
+            options->has_clock = true;
+            options->clock_minutes = (int)minutes;
+            options->clock_increment = (int)increment;
+            break;
+        }
         case GAME_OPT_PASSWORD:
         case GAME_OPT_SPECTATOR_PASSWORD: {
             const char *option =
@@ -2200,6 +2316,11 @@ static int game_options_parse(game_run_command command, const char *name, int ar
             return 2;
         }
         return 0;
+    }
+    if (options->has_clock) {
+        fprintf(err, "brigade %s: --clock belongs to new (the game's clock is set when it "
+                     "is created)\n", name);
+        return 2;
     }
     if (options->spectator_password || options->spectator_delay) {
         fprintf(err, "brigade %s: --spectator-password and --spectator-delay belong to new "
@@ -2366,6 +2487,12 @@ static int game_run_main(game_run_command command, const char *name, int argc, c
         run->retry.data = run;
         run->retry_initialised = true;
     }
+    if (uv_timer_init(loop, &run->clock_tick) == 0) {
+        run->clock_tick.data = run;
+        run->clock_tick_initialised = true;
+        uv_unref((uv_handle_t *)&run->clock_tick); /* never keeps the loop alive */
+        uv_timer_start(&run->clock_tick, game_run_clock_ticked, 1000, 1000);
+    }
     if (uv_signal_init(loop, &run->sigint) == 0) {
         run->sigint.data = run;
         run->sigint_initialised = true;
@@ -2394,6 +2521,8 @@ static int game_run_main(game_run_command command, const char *name, int argc, c
         uv_close((uv_handle_t *)&run->reconnect, NULL);
     if (run->retry_initialised)
         uv_close((uv_handle_t *)&run->retry, NULL);
+    if (run->clock_tick_initialised)
+        uv_close((uv_handle_t *)&run->clock_tick, NULL);
     game_client_destroy(run->client);
     if (run->stdin_flags_saved)
         fcntl(STDIN_FILENO, F_SETFL, run->stdin_flags);

@@ -149,6 +149,64 @@ static int game_display_unjoined(const protocol_value *state, char *out, size_t 
 
 /* ------------------------------------------------------------- prompt */
 
+/* "1:29:05" (an hour or more) or "9:05", of ms rounded up to the second
+ * (a clock shows 0:00 only once the time is up). */
+static void game_display_clock_time(int64_t ms, char *out, size_t size)
+{
+    int64_t s = ms <= 0 ? 0 : (ms + 999) / 1000;
+    if (s >= 3600)
+        snprintf(out, size, "%" PRId64 ":%02" PRId64 ":%02" PRId64, s / 3600, s % 3600 / 60,
+                 s % 60);
+    else
+        snprintf(out, size, "%" PRId64 ":%02" PRId64, s / 60, s % 60);
+}
+
+/* Whether `seat` ("A", "B") is in the array `list` of `clock`. */
+static bool game_display_clock_has(const protocol_value *clock, const char *list,
+                                   const char *seat)
+{
+    const protocol_value *seats = protocol_value_map_get(clock, list);
+    for (size_t i = 0; i < protocol_value_count(seats); i++) {
+        const char *s = protocol_value_string_get(protocol_value_array_get(seats, i), NULL);
+        if (s && strcmp(s, seat) == 0)
+            return true;
+    }
+    return false;
+}
+
+bool game_display_clock(const protocol_value *state, const int64_t *now_ms, int64_t elapsed_ms,
+                        char *out, size_t size)
+{
+    const protocol_value *clock = protocol_value_map_get(state, "clock");
+    if (size)
+        out[0] = '\0';
+    if (!size || protocol_value_kind_of(clock) != PROTOCOL_VALUE_MAP)
+        return false;
+    size_t used = 0;
+    static const char *const seats[] = {"A", "B"};
+    for (int i = 0; i < 2; i++) {
+        const char *seat = seats[i];
+        bool running = game_display_clock_has(clock, "running", seat);
+        bool fallen = game_display_clock_has(clock, "flags", seat);
+        int64_t left = now_ms ? now_ms[i] : game_display_int(clock, seat);
+        if (running && elapsed_ms > 0)
+            left = left > elapsed_ms ? left - elapsed_ms : 0;
+        char time[32], name[72];
+        game_display_clock_time(fallen ? 0 : left, time, sizeof time);
+        const char *side = game_display_side_name(state, seat);
+        snprintf(name, sizeof name, "%.63s", side[0] ? side : seat);
+        for (char *c = name; *c; c++) /* the scenario's text: no control bytes */
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
+        int written = snprintf(out + used, size - used, "%s%s %s%s", i ? " | " : "", name, time,
+                               fallen ? " time is up" : running ? " \u25b6" : "");
+        if (written < 0 || (size_t)written >= size - used)
+            break;
+        used += (size_t)written;
+    }
+    return true;
+}
+
 void game_display_prompt(const protocol_value *state, const char *seat, char *out, size_t size)
 {
     if (!size)
@@ -1178,7 +1236,8 @@ void game_display_fit(FILE *out, const char *text, size_t width)
 }
 
 static void game_display_state_view(FILE *out, const protocol_value *state, const char *seat,
-                                    const protocol_value *previous);
+                                    const protocol_value *previous, const int64_t *clock_now,
+                                    int64_t clock_elapsed);
 
 void game_display_state(FILE *out, const protocol_value *state, const char *seat)
 {
@@ -1188,11 +1247,19 @@ void game_display_state(FILE *out, const protocol_value *state, const char *seat
 void game_display_state_since(FILE *out, const protocol_value *state, const char *seat,
                               const protocol_value *previous_units)
 {
-    game_display_state_view(out, state, seat, previous_units);
+    game_display_state_view(out, state, seat, previous_units, NULL, 0);
+}
+
+void game_display_state_clock(FILE *out, const protocol_value *state, const char *seat,
+                              const protocol_value *previous_units, const int64_t *clock_now,
+                              int64_t clock_elapsed)
+{
+    game_display_state_view(out, state, seat, previous_units, clock_now, clock_elapsed);
 }
 
 static void game_display_state_view(FILE *out, const protocol_value *state, const char *seat,
-                                    const protocol_value *previous)
+                                    const protocol_value *previous, const int64_t *clock_now,
+                                    int64_t clock_elapsed)
 {
     if (protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP) {
         fputs("(no state yet)\n", out);
@@ -1245,6 +1312,11 @@ static void game_display_state_view(FILE *out, const protocol_value *state, cons
                     unjoined);
         else
             fputs("\n   both players' dice seeds are in: the battle begins", out);
+    }
+    char clock[160];
+    if (game_display_clock(state, clock_now, clock_elapsed, clock, sizeof clock)) {
+        fputs("\n   clock: ", out);
+        fputs(clock, out);
     }
     const char *hold = game_display_string(state, "hold", NULL);
     if (hold) { /* PROTOCOL.md §5.3: players' actions are refused until release */
@@ -1431,7 +1503,10 @@ bool game_display_rolled_back(const protocol_value *state, size_t index, int64_t
 static void game_display_entry(FILE *out, const protocol_value *state,
                                const protocol_value *entry, bool show_seq, bool rolled_back)
 {
-    fputs("* ", out);
+    /* A flag that fell (PROTOCOL.md §11.2) stands out: the umpire decides. */
+    bool flag = protocol_value_kind_of(entry) == PROTOCOL_VALUE_MAP &&
+                strcmp(game_display_string(entry, "kind", ""), "flag_fell") == 0;
+    fputs(flag ? "! " : "* ", out);
     if (protocol_value_kind_of(entry) != PROTOCOL_VALUE_MAP) {
         fputs("(an entry the server wrote in an unknown form)\n", out);
         return;
@@ -1462,6 +1537,8 @@ static void game_display_entry(FILE *out, const protocol_value *state,
     game_display_text(out, text ? text : game_display_string(entry, "kind", "?"));
     if (rolled_back)
         fputs(" (rolled back)", out);
+    if (flag)
+        fputs(" -- the game goes on; the umpire decides (PROTOCOL.md §11.2)", out);
     fputc('\n', out);
     /* The text is the server's sentence for a human (PROTOCOL.md §7.1); add
      * the dice and modifiers (with their rules) it does not spell out. */

@@ -29,9 +29,23 @@
 void game_display_prompt(const protocol_value *state, const char *seat, char *out,
                          size_t size);
 
+/*
+ * Both clocks of a game with one (PROTOCOL.md §11.2), in out[size] (always
+ * NUL-terminated): "French 1:29:05 \u25b6 | British 1:30:00" (the side's
+ * name from the scenario, else its seat; H:MM:SS or M:SS, rounded up to
+ * the second; a running side marked \u25b6, one whose flag fell "0:00 time
+ * is up"). The ms left are `now_ms` (A and B of the server's clock_now,
+ * NULL: state.clock's A and B) less `elapsed_ms` for the running sides
+ * (the time since that clock_now came), never below 0. Returns false (out
+ * "") when the state has no clock.
+ */
+bool game_display_clock(const protocol_value *state, const int64_t *now_ms, int64_t elapsed_ms,
+                        char *out, size_t size);
+
 /* The summary (two lines: the title, the seat and whether an umpire is
- * seated; the turn, phase/step, phasing and who is awaited, the umpire's
- * hold below), the units table, the charges and the melees, the phase's
+ * seated; the turn, phase/step, phasing and who is awaited; then a game's
+ * clocks, "clock: French 1:29:05 \u25b6 | British 1:30:00" (game_display_clock,
+ * PROTOCOL.md §11.2), and the umpire's hold below), the units table, the charges and the melees, the phase's
  * reports, and what the seat is awaited for (game_display_todo); in step "settle"
  * (then "awaiting the umpire", as the prompt says) what the umpire is
  * awaited for: in the Melee phase the D9 events (state.pending, PROTOCOL.md
@@ -52,6 +66,14 @@ void game_display_state(FILE *out, const protocol_value *state, const char *seat
  * ('state' shows them all):"; no table when none changed. */
 void game_display_state_since(FILE *out, const protocol_value *state, const char *seat,
                               const protocol_value *previous_units);
+
+/* As game_display_state_since, with the clock line (a game with a clock,
+ * PROTOCOL.md §11.2) counted down from the server's clock_now (A, B;
+ * NULL: state.clock as of the state's seq) by `clock_elapsed` ms for the
+ * running sides (game_display_clock). */
+void game_display_state_clock(FILE *out, const protocol_value *state, const char *seat,
+                              const protocol_value *previous_units, const int64_t *clock_now,
+                              int64_t clock_elapsed);
 
 /* Writes `text` with every line longer than `width` columns (a UTF-8
  * character counts as one) broken at its last blank that fits, the rest

@@ -452,6 +452,7 @@ function play({ game, token, password, watch }) {
     },
     onNotice: (text) => { $('announce').textContent = text; },
     onWatchers: (count) => { watchers = count; render(); },
+    onClock: (now) => { clockNow = now; renderClocks(); },
     onPresence: (seats) => {
       // The other side (or, for the umpire, either side) dropping or
       // coming back is said at once; the header shows who is joined.
@@ -483,6 +484,39 @@ function play({ game, token, password, watch }) {
 
   function announce(text) { $('announce').textContent = text; }
 
+  // The game's clocks (PROTOCOL.md §11.2) in the header: "French 1:29:05 ▶ ·
+  // British 1:30:00", the running sides counted down each second from the
+  // server's last clock_now (state.clock's values without one: a delayed
+  // spectator's), "time is up" once a side's flag fell.
+  let clockNow = null;
+  function clockTime(ms) {
+    const s = Math.max(0, Math.ceil(ms / 1000));
+    const two = (n) => String(n).padStart(2, '0');
+    return s >= 3600 ? `${Math.floor(s / 3600)}:${two(Math.floor(s % 3600 / 60))}:${two(s % 60)}`
+      : `${Math.floor(s / 60)}:${two(s % 60)}`;
+  }
+  function renderClocks() {
+    const line = $('clocks');
+    const clock = state && state.clock && typeof state.clock === 'object' ? state.clock : null;
+    line.hidden = !clock;
+    if (!clock) return;
+    const running = Array.isArray(clock.running) ? clock.running : [];
+    const flags = Array.isArray(clock.flags) ? clock.flags : [];
+    const parts = ['A', 'B'].map((side, index) => {
+      const name = (state.sides && state.sides[side] && state.sides[side].name) || `Side ${side}`;
+      const runs = running.includes(side);
+      const fallen = flags.includes(side);
+      let left = clockNow && Number.isFinite(clockNow[side]) ? clockNow[side] : Number(clock[side]) || 0;
+      if (runs && clockNow) left -= Date.now() - clockNow.at;
+      const status = fallen ? 'flag' : runs ? 'running' : 'stopped';
+      return [index ? h('span', { class: 'sep', 'aria-hidden': 'true' }, ' · ') : null,
+        h('span', { class: `clock clock-${status}`, dataset: { seat: side, status } },
+          `${name} ${fallen ? 'time is up' : clockTime(left)}${runs && !fallen ? ' ▶' : ''}`)];
+    });
+    replace(line, parts);
+  }
+  setInterval(renderClocks, 1000);
+
   const alerts = new Alerts({ icon: $('favicon'), sound: $('alert-sound'), notify: $('alert-notify'), say: announce });
 
   // "French (you) · British: connected · Umpire: not seated · 2 watching".
@@ -495,6 +529,7 @@ function play({ game, token, password, watch }) {
   }
 
   function render() {
+    renderClocks();
     if (!state) {
       // Before the welcome: no controls of either kind.
       controls.update({}, { seat: null, mode: 'watch' });

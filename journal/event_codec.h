@@ -86,7 +86,12 @@
  * "contact", "test", the effect "flees" and the ruling "rule" (which older
  * readers refuse). Still 2 with the umpire's result (PROTOCOL.md §11.5):
  * the umpire_ruled "end" event's "result" and the battle's "end_result"
- * ("A" | "B" | "draw"), each written only when the umpire gave one. */
+ * ("A" | "B" | "draw"), each written only when the umpire gave one; and
+ * with the clocks (PROTOCOL.md §11.2, issue 15): only in a game with a
+ * clock, the battle's "clock" {minutes_per_side, increment_seconds, a, b
+ * (ms left), flags: [side]}, any event's "clock_ms" (> 0: the ms the
+ * action's first event charges), and the event "flag_fell" {side}; a game
+ * without a clock has the bytes it had. */
 #define JOURNAL_BATTLE_FORMAT 2
 /* Largest encoded event or battle decode accepts, in bytes (an event is
  * under 8 KB, a battle of 64 units under 64 KB). */

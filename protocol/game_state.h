@@ -23,7 +23,9 @@
  *    sides: {A: {name, done}, B: {...}}, units: {id: unit}, charges: [charge],
  *    melees: [melee], dice, hold, end? (rules version 3: nil, or {cause,
  *    reason, result?} once ended; result only when the umpire gave one,
- *    §11.5), umpire, pending, fought, rolled_back, reports?}
+ *    §11.5), clock? (a game with a clock only, PROTOCOL.md §11.2:
+ *    {minutes_per_side, increment_seconds, A, B (ms left), running:
+ *    [seat], flags: [seat]}), umpire, pending, fought, rolled_back, reports?}
  * Units, charges, melees and reports name units by id. The members of
  * issue 10 (D34-D46) are there only when set: "reports" (the phase's
  * players' reports, when any), a unit's "fled_turn" (> 0), a charge's

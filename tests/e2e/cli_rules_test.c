@@ -885,6 +885,57 @@ static void help_fits_80_columns_in_whole_words(void **unused)
     free(text);
 }
 
+/* A game's clocks (PROTOCOL.md §11.2): both sides by name, H:MM:SS or
+ * M:SS rounded up to the second, the running side marked and counted down
+ * from clock_now, a fallen flag at 0:00; none without a clock. */
+static void the_clocks_are_shown(void **unused)
+{
+    (void)unused;
+    protocol_value *state = test_value_from_json(
+        "{\"sides\": {\"A\": {\"name\": \"French\", \"done\": false}, "
+        "\"B\": {\"name\": \"British\", \"done\": false}}, "
+        "\"clock\": {\"minutes_per_side\": 90, \"increment_seconds\": 0, "
+        "\"A\": 5345000, \"B\": 5400000, \"running\": [\"A\"], \"flags\": []}}");
+    char out[160];
+    assert_true(game_display_clock(state, NULL, 0, out, sizeof out));
+    assert_string_equal(out, "French 1:29:05 \u25b6 | British 1:30:00");
+    /* clock_now A 5345000 less 1.5 s: 5343500 ms, shown 1:29:04 */
+    const int64_t now[2] = {5345000, 5400000};
+    assert_true(game_display_clock(state, now, 1500, out, sizeof out));
+    assert_string_equal(out, "French 1:29:04 \u25b6 | British 1:30:00");
+    assert_true(game_display_clock(state, now, 6000000, out, sizeof out));
+    assert_string_equal(out, "French 0:00 \u25b6 | British 1:30:00");
+    protocol_value_free(state);
+
+    state = test_value_from_json(
+        "{\"sides\": {\"A\": {\"name\": \"French\", \"done\": false}, "
+        "\"B\": {\"name\": \"British\", \"done\": false}}, "
+        "\"clock\": {\"minutes_per_side\": 1, \"increment_seconds\": 0, "
+        "\"A\": 0, \"B\": 540001, \"running\": [\"B\"], \"flags\": [\"A\"]}}");
+    assert_true(game_display_clock(state, NULL, 0, out, sizeof out));
+    assert_string_equal(out, "French 0:00 time is up | British 9:01 \u25b6");
+    protocol_value_free(state);
+
+    state = test_value_from_json("{\"sides\": {}}");
+    assert_false(game_display_clock(state, NULL, 0, out, sizeof out));
+    assert_string_equal(out, "");
+    protocol_value_free(state);
+
+    protocol_value *entry = test_value_from_json(
+        "{\"turn\": 1, \"phase\": \"charge\", \"kind\": \"flag_fell\", \"side\": \"A\", "
+        "\"text\": \"Side A (French): time is up\"}");
+    char *text = NULL;
+    size_t size = 0;
+    FILE *stream = open_memstream(&text, &size);
+    assert_non_null(stream);
+    game_display_log_entry(stream, entry);
+    fclose(stream);
+    assert_string_equal(text, "! T1 charge: Side A (French): time is up -- the game goes on; the "
+                              "umpire decides (PROTOCOL.md \u00a711.2)\n");
+    free(text);
+    protocol_value_free(entry);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -905,6 +956,7 @@ int main(void)
         cmocka_unit_test(the_end_says_why_and_what_is_left),
         cmocka_unit_test(the_umpires_result_is_told),
         cmocka_unit_test(a_tied_initiative_is_told),
+        cmocka_unit_test(the_clocks_are_shown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
