@@ -25,6 +25,7 @@
 
 #include "protocol/codec.h"
 #include "journal/event_codec.h"
+#include "journal/journal_internal.h"
 
 #if defined(__GNUC__)
 #define JOURNAL_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -189,17 +190,52 @@ static const char *const statement_sql[ST_COUNT] = {
     "ALTER TABLE games ADD COLUMN spectator_password TEXT;"                                   \
     "UPDATE schema_version SET version = 5;"
 
+/* Version 6's tables: tournaments (PROTOCOL.md §11, journal.h). */
+#define TOURNAMENT_TABLES_SQL                                                                 \
+    "CREATE TABLE tournaments ("                                                              \
+    "  id TEXT PRIMARY KEY NOT NULL,"                                                         \
+    "  created INTEGER NOT NULL,"                                                             \
+    "  name TEXT NOT NULL,"                                                                   \
+    "  definition TEXT NOT NULL,"                                                             \
+    "  scenarios TEXT NOT NULL,"                                                              \
+    "  organiser_sha256 BLOB NOT NULL,"                                                       \
+    "  status TEXT NOT NULL CHECK (status IN ('active', 'ended')),"                           \
+    "  sha256 BLOB NOT NULL"                                                                  \
+    ");"                                                                                      \
+    "CREATE TABLE tournament_people ("                                                        \
+    "  tournament TEXT NOT NULL,"                                                             \
+    "  role TEXT NOT NULL CHECK (role IN ('player', 'umpire')),"                              \
+    "  idx INTEGER NOT NULL,"                                                                 \
+    "  name TEXT NOT NULL,"                                                                   \
+    "  token_sha256 BLOB NOT NULL,"                                                           \
+    "  PRIMARY KEY (tournament, role, idx)"                                                   \
+    ") WITHOUT ROWID;"                                                                        \
+    "CREATE TABLE tournament_entries ("                                                       \
+    "  tournament TEXT NOT NULL,"                                                             \
+    "  seq INTEGER NOT NULL,"                                                                 \
+    "  kind TEXT NOT NULL CHECK (kind IN ('round', 'result', 'correction')),"                 \
+    "  body TEXT NOT NULL,"                                                                   \
+    "  created INTEGER NOT NULL,"                                                             \
+    "  sha256 BLOB NOT NULL,"                                                                 \
+    "  PRIMARY KEY (tournament, seq)"                                                         \
+    ") WITHOUT ROWID;"
+
+/* Version 5 -> 6: the tournaments' tables (journal.h); games are as they
+ * were. */
+#define MIGRATE_TO_6_SQL TOURNAMENT_TABLES_SQL "UPDATE schema_version SET version = 6;"
+
 /* ST_GAME_SPECTATOR for a journal of versions 2 to 4 opened read-only (no
  * spectator_password column). */
 static const char spectator_v4_sql[] =
     "SELECT spectator_sha256, NULL, spectator_password_sha256, spectator_delay FROM games "
     "WHERE id = ?1";
 
-/* The schema of version 5: version 3's tables, then the columns of
+/* The schema of version 6: version 3's tables, then the columns of
  * MIGRATE_TO_4_SQL and MIGRATE_TO_5_SQL, so that a new journal's columns
- * are in a migrated one's order (journal.h describes the tables; version 1
- * had no games.dice_seed, version 2 no games.umpire_sha256, version 3 no
- * answer columns on events, version 4 no games.spectator_password; all are
+ * are in a migrated one's order, then version 6's tournament tables
+ * (journal.h describes the tables; version 1 had no games.dice_seed,
+ * version 2 no games.umpire_sha256, version 3 no answer columns on events,
+ * version 4 no games.spectator_password, version 5 no tournaments; all are
  * migrated at open). */
 static const char schema_sql[] =
     "CREATE TABLE schema_version (version INTEGER NOT NULL);"
@@ -234,7 +270,8 @@ static const char schema_sql[] =
     "ALTER TABLE events ADD COLUMN request INTEGER;"
     "ALTER TABLE events ADD COLUMN action_sha256 BLOB;"
     "ALTER TABLE events ADD COLUMN answer BLOB;"
-    "ALTER TABLE games ADD COLUMN spectator_password TEXT;";
+    "ALTER TABLE games ADD COLUMN spectator_password TEXT;"
+    TOURNAMENT_TABLES_SQL;
 
 struct journal_db {
     sqlite3 *db;
@@ -247,6 +284,7 @@ struct journal_db {
     bool schema_v2; /* a read-only journal of schema version 1 or 2 (no umpire_sha256) */
     bool schema_v3; /* a read-only journal of schema version 1 to 3 (no answers on events) */
     bool schema_v4; /* a read-only journal of schema version 1 to 4 (no spectator_password) */
+    bool schema_v5; /* a read-only journal of schema version 1 to 5 (no tournaments) */
     int snapshot_every;
     bool in_group; /* inside journal_group_begin .. commit/abort */
     bool busy;     /* the last failure was SQLite's busy or locked */
@@ -599,8 +637,8 @@ static int schema_check(journal_db *j)
                      "ALTER TABLE games ADD COLUMN spectator_sha256 BLOB;"
                      "ALTER TABLE games ADD COLUMN spectator_password_sha256 BLOB;"
                      "ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;"
-                     MIGRATE_TO_3_SQL MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL "COMMIT;",
-                     "migrating the schema to version 5") != 0) {
+                     MIGRATE_TO_3_SQL MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL MIGRATE_TO_6_SQL "COMMIT;",
+                     "migrating the schema to version 6") != 0) {
             if (!sqlite3_get_autocommit(j->db))
                 sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
             return -1;
@@ -612,6 +650,7 @@ static int schema_check(journal_db *j)
         j->schema_v2 = true;
         j->schema_v3 = true;
         j->schema_v4 = true;
+        j->schema_v5 = true;
         return 0;
     }
     if (version == 2 && !j->read_only) {
@@ -619,8 +658,8 @@ static int schema_check(journal_db *j)
          * games). */
         if (exec_sql(j,
                      "BEGIN IMMEDIATE;" MIGRATE_TO_3_SQL MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL
-                     "COMMIT;",
-                     "migrating the schema to version 5") != 0) {
+                     MIGRATE_TO_6_SQL "COMMIT;",
+                     "migrating the schema to version 6") != 0) {
             if (!sqlite3_get_autocommit(j->db))
                 sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
             return -1;
@@ -631,11 +670,14 @@ static int schema_check(journal_db *j)
         j->schema_v2 = true;
         j->schema_v3 = true;
         j->schema_v4 = true;
+        j->schema_v5 = true;
         return 0;
     }
     if (version == 3 && !j->read_only) {
-        if (exec_sql(j, "BEGIN IMMEDIATE;" MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL "COMMIT;",
-                     "migrating the schema to version 5") != 0) {
+        if (exec_sql(j,
+                     "BEGIN IMMEDIATE;" MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL MIGRATE_TO_6_SQL
+                     "COMMIT;",
+                     "migrating the schema to version 6") != 0) {
             if (!sqlite3_get_autocommit(j->db))
                 sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
             return -1;
@@ -645,11 +687,12 @@ static int schema_check(journal_db *j)
     if (version == 3) { /* read-only: read as is, answers in their table */
         j->schema_v3 = true;
         j->schema_v4 = true;
+        j->schema_v5 = true;
         return 0;
     }
     if (version == 4 && !j->read_only) {
-        if (exec_sql(j, "BEGIN IMMEDIATE;" MIGRATE_TO_5_SQL "COMMIT;",
-                     "migrating the schema to version 5") != 0) {
+        if (exec_sql(j, "BEGIN IMMEDIATE;" MIGRATE_TO_5_SQL MIGRATE_TO_6_SQL "COMMIT;",
+                     "migrating the schema to version 6") != 0) {
             if (!sqlite3_get_autocommit(j->db))
                 sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
             return -1;
@@ -658,6 +701,20 @@ static int schema_check(journal_db *j)
     }
     if (version == 4) { /* read-only: read as is, passwords as SHA-256 */
         j->schema_v4 = true;
+        j->schema_v5 = true;
+        return 0;
+    }
+    if (version == 5 && !j->read_only) {
+        if (exec_sql(j, "BEGIN IMMEDIATE;" MIGRATE_TO_6_SQL "COMMIT;",
+                     "migrating the schema to version 6") != 0) {
+            if (!sqlite3_get_autocommit(j->db))
+                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
+            return -1;
+        }
+        return 0;
+    }
+    if (version == 5) { /* read-only: read as is, no tournaments */
+        j->schema_v5 = true;
         return 0;
     }
     if (version != JOURNAL_SCHEMA_VERSION)
@@ -2437,4 +2494,73 @@ int journal_game_umpire(journal_db *journal, const char *game,
         return 1;
     return game_blob_read(journal, ST_GAME_UMPIRE, game, umpire_sha256,
                           JOURNAL_HASH_SIZE, "umpire");
+}
+
+/* ---- for the journal's other files (journal_internal.h) ------------------- */
+
+sqlite3 *journal_internal_db(journal_db *journal)
+{
+    return journal->db;
+}
+
+bool journal_internal_read_only(const journal_db *journal)
+{
+    return journal->read_only;
+}
+
+bool journal_internal_has_tournaments(const journal_db *journal)
+{
+    return !journal->schema_v5;
+}
+
+int journal_internal_fail(journal_db *journal, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(journal->error, sizeof journal->error, format, args);
+    va_end(args);
+    journal->busy = false;
+    return -1;
+}
+
+int journal_internal_sql_fail(journal_db *journal, const char *context, const char *what)
+{
+    return journal_sql_fail(journal, context, what);
+}
+
+bool journal_internal_checksum(const char *key, int64_t seq, int index, char tag,
+                               const void *body, size_t body_len,
+                               unsigned char out[JOURNAL_HASH_SIZE])
+{
+    return row_checksum(key, seq, index, tag, body, body_len, NULL, 0, out);
+}
+
+int journal_internal_begin(journal_db *journal, const char *context, bool *owned)
+{
+    *owned = false;
+    if (journal->read_only)
+        return journal_fail(journal, "%s: the journal is open read-only", context);
+    if (journal->in_group)
+        return transaction_begin(journal, context);
+    /* Alone: a transaction of its own, seen as a group by the writes
+     * inside it (each of their begin/commit a savepoint of it). */
+    if (step_done(journal, statement(journal, ST_BEGIN), context, "BEGIN") != 0)
+        return -1;
+    journal->in_group = true;
+    *owned = true;
+    return 0;
+}
+
+int journal_internal_commit(journal_db *journal, const char *context, bool owned)
+{
+    if (owned)
+        journal->in_group = false;
+    return transaction_commit(journal, context);
+}
+
+int journal_internal_abort(journal_db *journal, const char *context, bool owned)
+{
+    if (owned)
+        journal->in_group = false;
+    return transaction_abort(journal, context);
 }

@@ -35,7 +35,7 @@
  *              none of these secrets: no dice seed (an ended game reveals
  *              it in its last event, PROTOCOL.md §10.3), no password hash
  *              of either kind, no spectator or umpire hash, and zeros for
- *              the seat tokens' hashes. Journals of versions 1 to 4 are
+ *              the seat tokens' hashes. Journals of versions 1 to 5 are
  *              migrated at open (read-only: read as they are).
  *   events     game, seq, idx (0.. within the action), count (events in
  *              the action), seat (who acted: 'A', 'B', 'U' the umpire; NULL at seq 0), body
@@ -60,6 +60,18 @@
  *   snapshots  game, seq, body (the battle after seq's events), aux (the
  *              server's own msgpack map stored with it, e.g. the state's
  *              log; may be NULL), sha256.
+ *   tournaments, tournament_people, tournament_entries (since version
+ *              6; journal/tournament_journal.h, PROTOCOL.md §11): a
+ *              tournament's row (id, created, name, definition: the
+ *              tournament file's text, scenarios: a JSON object of file
+ *              name -> scenario text, organiser_sha256, status 'active' |
+ *              'ended', sha256), its people (role 'player' | 'umpire',
+ *              idx, name, token_sha256: never a token) and its entries
+ *              (seq 1.., kind 'round' | 'result' | 'correction', body:
+ *              JSON text server/tournament.c writes, created, sha256). A
+ *              round's entry and the games of its tables are one
+ *              transaction. Journals of version 5 get the tables at open;
+ *              an export holds none of them.
  *
  * Every checksum is SHA-256 over the row's place and bytes (game id, seq,
  * index, seat, body), so a row that is damaged, moved or copied to another
@@ -100,7 +112,7 @@
 /* The journal's file inside --data DIR. */
 #define JOURNAL_FILE "brigade.sqlite"
 /* The shape of the tables this build reads and writes. */
-#define JOURNAL_SCHEMA_VERSION 5
+#define JOURNAL_SCHEMA_VERSION 6
 /* Bytes of a SHA-256. */
 #define JOURNAL_HASH_SIZE 32
 /* Longest stored spectator password hash text (games.spectator_password),

@@ -50,6 +50,7 @@
 #include "server/journal_queue.h"
 #include "server/rate.h"
 #include "server/password.h"
+#include "server/tournament.h"
 
 /* Random bytes in a game id and in a seat token; both are sent as lower
  * case hex (24 and 64 characters, within PROTOCOL.md §3's 63 and 127). */
@@ -203,6 +204,9 @@ struct server_session {
      * answer the journal holds at a later seq is a repeat of a request
      * sent before a reconnection (PROTOCOL.md §4.1). */
     int64_t resume_from;
+    /* It watches a tournament (server/tournament.c, PROTOCOL.md §11.4): it
+     * takes no other message. */
+    bool watching;
 };
 
 /* The players of a game hear a change of its watcher count at most this
@@ -300,6 +304,8 @@ struct server_games {
     unsigned char password_key[SERVER_PASSWORD_KEY_BYTES];
     size_t password_work;
     struct server_password_check *checks;
+    /* The tournaments (server/tournament.c), owned. */
+    server_tournaments *tournaments;
 };
 
 /* ------------------------------------------------------------------ dice */
@@ -567,6 +573,7 @@ int server_games_attach(server_games *games, server_net *net, char *message, siz
     games->life_timer_open = true;
     uint64_t every = server_games_life_every(games);
     uv_timer_start(&games->life_timer, server_games_life, every, every);
+    server_tournaments_started(games->tournaments);
     return 0;
 }
 
@@ -608,6 +615,7 @@ void server_games_destroy(server_games *games)
         }
     }
     free(games->buckets);
+    server_tournaments_destroy(games->tournaments);
     free(games->data_dir);
     server_rate_table_free(games->addresses);
     for (size_t i = 0; i < games->spare_count; i++)
@@ -1624,6 +1632,12 @@ server_games *server_games_new(const server_games_options *options, char *messag
     for (size_t i = 0; i < games->bucket_count; i++)
         for (server_game *game = games->buckets[i]; game; game = game->next)
             server_game_damage_journal(games->journal, game);
+    /* The tournaments, against the games just rebuilt (server/tournament.h). */
+    games->tournaments = server_tournaments_new(games, games->journal, message, size);
+    if (!games->tournaments) {
+        server_games_destroy(games);
+        return NULL;
+    }
     clock_gettime(CLOCK_MONOTONIC, &end);
     double seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
     fprintf(stderr, "brigaded: journal %s: %zu game(s) rebuilt, %zu damaged, in %.3f s\n",
@@ -1793,6 +1807,16 @@ static void server_game_answer_keep(server_game *game, brigade_side seat, int64_
         game->answers_from = game->seq - SERVER_GAME_DELTAS_KEPT + 1;
 }
 
+/* The result an ended battle's umpire gave ("A", "B", "draw"), or NULL
+ * (PROTOCOL.md §11.5). This build's `end` carries no result yet (the
+ * umpire's result is issue 15's wip-result): NULL, the table waits for
+ * the organiser's. */
+static const char *server_game_end_result(const brigade_battle *battle)
+{
+    (void)battle;
+    return NULL;
+}
+
 /* done() of an append, on the loop: the commit's outcome. Committed: the
  * prepared battle and state become the game's, seq += 1, the ack to the
  * actor and the delta to every member; else an error to the actor and
@@ -1845,6 +1869,8 @@ static void server_append_done(server_journal_job *base, void *context)
         }
         brigade_battle *previous = game->battle;
         int64_t previous_seq = game->seq;
+        int previous_turn = previous->turn;
+        brigade_phase previous_phase = previous->phase;
         bool phase_changed =
             job->next->turn != previous->turn || job->next->phase != previous->phase;
         if (previous->phase != BRIGADE_PHASE_ENDED && job->next->phase == BRIGADE_PHASE_ENDED)
@@ -1866,6 +1892,15 @@ static void server_append_done(server_journal_job *base, void *context)
         if (job->send_ack && connection)
             server_connection_send(connection, job->ack);
         server_connection_broadcast(game->members, game->member_count, job->delta);
+        /* A tournament's table hears of its game's begin and end. */
+        if (previous_turn == 0 && game->battle->turn >= 1 &&
+            game->battle->phase != BRIGADE_PHASE_ENDED)
+            server_tournaments_game_changed(games->tournaments, game->id, SERVER_GAME_PLAYING,
+                                            NULL, NULL);
+        if (previous_phase != BRIGADE_PHASE_ENDED && game->battle->phase == BRIGADE_PHASE_ENDED)
+            server_tournaments_game_changed(games->tournaments, game->id, SERVER_GAME_ENDED,
+                                            server_game_end_result(game->battle),
+                                            game->battle->end_reason);
     } else {
         server_games_send_job_error(connection, job->action.request, base,
                                     job->send_ack ? "the action" : "the join");
@@ -3663,7 +3698,281 @@ static void server_games_life(uv_timer_t *timer)
     }
 }
 
+/* ------------------------------------------- for server/tournament.c */
+
+/* A tournament table's game on its way (game.h): a create job without a
+ * connection, its run() called by the tournament's own job. */
+struct server_game_draft {
+    server_create_job job;
+};
+
+server_game_draft *server_games_draft_new(server_games *games, const server_game_spec *spec,
+                                          char *id, char *spectator_out, char *message,
+                                          size_t size)
+{
+    if (games->game_count - games->ended_count + games->creating >= games->max_games) {
+        snprintf(message, size, "the server holds %zu games, its limit (brigaded --max-games): "
+                                "try again later", games->game_count - games->ended_count);
+        return NULL;
+    }
+    server_game_draft *draft = calloc(1, sizeof(*draft));
+    server_game *game = calloc(1, sizeof(*game));
+    brigade_battle *battle = malloc(sizeof(*battle));
+    brigade_battle *initial = malloc(sizeof(*initial));
+    protocol_value *log = protocol_value_array_new();
+    char *scenario = (char *)server_bytes_copy((const unsigned char *)spec->scenario,
+                                               spec->scenario_len);
+    brigade_event_list events;
+    brigade_event_list_init(&events);
+    char spectator[2 * SERVER_SPECTATOR_ID_BYTES + 1] = "";
+    snprintf(message, size, "out of memory");
+    if (!draft || !game || !battle || !initial || !log || !scenario)
+        goto fail;
+    brigade_scenario_error scenario_error;
+    memset(&scenario_error, 0, sizeof(scenario_error));
+    if (!brigade_scenario_load(spec->scenario, spec->scenario_len, battle, &scenario_error)) {
+        snprintf(message, size, "scenario: %s", scenario_error.message);
+        goto fail;
+    }
+    memcpy(initial, battle, sizeof(*initial));
+    brigade_event commitment;
+    memset(&commitment, 0, sizeof(commitment));
+    commitment.kind = BRIGADE_BATTLE_EVENT_DICE_COMMITTED;
+    commitment.dice.side = BRIGADE_SIDE_NONE;
+    snprintf(message, size, "the random source failed");
+    if (RAND_bytes(game->dice_seed, (int)sizeof(game->dice_seed)) != 1 ||
+        !brigade_dice_commitment(game->dice_seed, commitment.dice.hex) ||
+        !brigade_event_list_push(&events, &commitment) ||
+        !server_game_fold(battle, &events, 0, log))
+        goto fail;
+    do {
+        if (!server_random_hex(game->id, SERVER_GAME_ID_BYTES))
+            goto fail;
+    } while (server_games_find(games, game->id));
+    if (!server_random_hex(spectator, SERVER_SPECTATOR_ID_BYTES))
+        goto fail;
+    memcpy(game->token_sha256, spec->seat_sha256, sizeof(game->token_sha256));
+    server_token_hash(spectator, game->spectator_sha256);
+    game->has_spectator = true;
+    memcpy(game->umpire_sha256, spec->umpire_sha256, JOURNAL_HASH_SIZE);
+    game->has_umpire = true;
+    snprintf(message, size, "out of memory");
+    game->delay = spec->spectator_delay;
+    if (game->delay > 0) {
+        game->views = calloc((size_t)game->delay, sizeof(*game->views));
+        game->base.battle = malloc(sizeof(*game->base.battle));
+        if (!game->views || !game->base.battle)
+            goto fail;
+        *game->base.battle = *battle;
+        game->base.seq = 0;
+    }
+    game->state = protocol_state_from_battle(battle, game->id);
+    if (!game->state)
+        goto fail;
+    int log_set = protocol_value_map_set(game->state, "log", log);
+    log = NULL;
+    if (log_set != 0)
+        goto fail;
+    game->battle = battle;
+    battle = NULL;
+    game->events = (long)events.count;
+    game->answers_from = 1;
+
+    server_create_job *job = &draft->job;
+    job->game = game;
+    game = NULL;
+    job->scenario = scenario;
+    scenario = NULL;
+    job->initial = initial;
+    initial = NULL;
+    job->events = events;
+    brigade_event_list_init(&events);
+    job->record = (journal_game){
+        .id = job->game->id,
+        .created = (int64_t)time(NULL),
+        .scenario = job->scenario,
+        .scenario_len = spec->scenario_len,
+        .initial = job->initial,
+        .start = &job->events,
+        .dice_seed = job->game->dice_seed,
+        .spectator_sha256 = job->game->spectator_sha256,
+        .spectator_password = NULL,
+        .spectator_delay = job->game->delay,
+        .umpire_sha256 = job->game->umpire_sha256,
+    };
+    memcpy(job->record.token_sha256, job->game->token_sha256, sizeof(job->record.token_sha256));
+    games->creating++;
+    snprintf(id, PROTOCOL_GAME_ID_MAX + 1, "%s", job->game->id);
+    snprintf(spectator_out, 2 * SERVER_SPECTATOR_ID_BYTES + 1, "%s", spectator);
+    message[0] = '\0';
+    return draft;
+
+fail:
+    brigade_event_list_free(&events);
+    protocol_value_free(log);
+    free(battle);
+    free(initial);
+    free(scenario);
+    server_game_free(game);
+    free(draft);
+    return NULL;
+}
+
+int server_game_draft_journal(server_game_draft *draft, journal_db *journal)
+{
+    return journal_game_create(journal, &draft->job.record);
+}
+
+void server_games_draft_free(server_games *games, server_game_draft *draft)
+{
+    if (!draft)
+        return;
+    games->creating--;
+    server_game_free(draft->job.game);
+    free(draft->job.scenario);
+    free(draft->job.initial);
+    brigade_event_list_free(&draft->job.events);
+    free(draft);
+}
+
+int server_games_draft_adopt(server_games *games, server_game_draft *draft)
+{
+    server_game *game = draft->job.game;
+    if (server_games_insert(games, game) != 0) {
+        fprintf(stderr, "brigaded: game %s: out of memory: journaled, in memory only after a "
+                        "restart\n", game->id);
+        server_games_draft_free(games, draft);
+        return -1;
+    }
+    game->active_ms = games->net ? uv_now(server_net_loop(games->net)) : 0;
+    draft->job.game = NULL; /* the registry's now */
+    server_games_draft_free(games, draft);
+    return 0;
+}
+
+server_game_status server_games_status(const server_games *games, const char *id)
+{
+    const server_game *game = server_games_find(games, id);
+    if (!game)
+        return SERVER_GAME_ABSENT;
+    if (game->damage || !game->battle)
+        return SERVER_GAME_DAMAGED;
+    if (game->battle->phase == BRIGADE_PHASE_ENDED)
+        return SERVER_GAME_ENDED;
+    return game->battle->turn == 0 ? SERVER_GAME_WAITING : SERVER_GAME_PLAYING;
+}
+
+server_tournaments *server_games_tournaments(const server_games *games)
+{
+    return games->tournaments;
+}
+
+const char *server_games_data_dir(const server_games *games)
+{
+    return games->data_dir;
+}
+
+void server_games_job_submit(server_games *games, server_journal_job *job)
+{
+    server_journal_queue_submit(games->queue, job);
+}
+
+uint64_t server_games_now_ms(const server_games *games)
+{
+    return games->net ? uv_now(server_net_loop(games->net)) : 0;
+}
+
+void server_games_reply_error(server_connection *connection, int64_t request,
+                              protocol_error_code code, uint64_t retry_ms, const char *format,
+                              ...)
+{
+    va_list args;
+    va_start(args, format);
+    server_games_send_error_v(connection, request, code, retry_ms, format, args);
+    va_end(args);
+}
+
+void server_games_reply_job_error(server_connection *connection, int64_t request,
+                                  const server_journal_job *job, const char *what)
+{
+    server_games_send_job_error(connection, request, job, what);
+}
+
+uint64_t server_games_create_rate(server_games *games, server_connection *connection, bool take)
+{
+    return server_games_rate(games, server_connection_data(connection), connection,
+                             SERVER_GAMES_CREATE, take);
+}
+
+bool server_games_connection_watching(server_connection *connection)
+{
+    server_session *session = server_connection_data(connection);
+    return session && session->watching;
+}
+
+void server_games_connection_set_watching(server_connection *connection, bool watching)
+{
+    server_session *session = server_connection_data(connection);
+    if (session)
+        session->watching = watching;
+}
+
 /* ------------------------------------------------------------- handlers */
+
+/* A tournament message (PROTOCOL.md §11) goes to server/tournament.c, on
+ * a connection that has joined no game (a joined one's is refused with
+ * bad_message, as is any message of a watching connection). */
+static void server_games_tournament(server_games *games, server_session *session,
+                                    const protocol_client_message *message)
+{
+    server_connection *connection = session->connection;
+    const char *kind = protocol_client_kind_name(message->kind);
+    if (session->game || session->verifying) {
+        server_games_send_error(connection, message->request, PROTOCOL_ERROR_BAD_MESSAGE,
+                                "%s: this connection has joined a game; tournament messages go "
+                                "on a connection that has not (PROTOCOL.md §11)", kind);
+        return;
+    }
+    server_tournaments *ts = games->tournaments;
+    switch (message->kind) {
+    case PROTOCOL_CLIENT_TOURNAMENT_CREATE: {
+        server_tournament_scenario scenarios[PROTOCOL_TOURNAMENT_SCENARIOS_MAX];
+        size_t count = message->as.tournament_create.scenario_count;
+        for (size_t i = 0; i < count; i++)
+            scenarios[i] = (server_tournament_scenario){
+                message->as.tournament_create.scenarios[i].name,
+                message->as.tournament_create.scenarios[i].text,
+                message->as.tournament_create.scenarios[i].text_len};
+        server_tournaments_create(ts, connection, message->request,
+                                  message->as.tournament_create.tournament,
+                                  message->as.tournament_create.tournament_len, scenarios, count);
+        break;
+    }
+    case PROTOCOL_CLIENT_TOURNAMENT_GET:
+        server_tournaments_get(ts, connection, message->request,
+                               message->as.tournament_get.tournament,
+                               message->as.tournament_get.has_token
+                                   ? message->as.tournament_get.token
+                                   : NULL,
+                               message->as.tournament_get.watch);
+        break;
+    case PROTOCOL_CLIENT_TOURNAMENT_START_ROUND:
+        server_tournaments_start_round(ts, connection, message->request,
+                                       message->as.tournament_start_round.tournament,
+                                       message->as.tournament_start_round.token);
+        break;
+    case PROTOCOL_CLIENT_TOURNAMENT_RESULT:
+        server_tournaments_result(ts, connection, message->request,
+                                  message->as.tournament_result.tournament,
+                                  message->as.tournament_result.token,
+                                  message->as.tournament_result.game,
+                                  protocol_result_name(message->as.tournament_result.result),
+                                  message->as.tournament_result.reason);
+        break;
+    default:
+        break;
+    }
+}
 
 /* Handles one decoded request now (its turn has come); `bytes` is its
  * frame, kept by the jobs it may need. */
@@ -3687,10 +3996,7 @@ static void server_games_handle(server_games *games, server_session *session,
     case PROTOCOL_CLIENT_TOURNAMENT_GET:
     case PROTOCOL_CLIENT_TOURNAMENT_START_ROUND:
     case PROTOCOL_CLIENT_TOURNAMENT_RESULT:
-        /* Not served yet: answered as an older server does (PROTOCOL.md §11). */
-        server_games_send_error(connection, message->request, PROTOCOL_ERROR_UNKNOWN_TYPE,
-                                "this server does not hold tournaments (\"%s\")",
-                                protocol_client_kind_name(message->kind));
+        server_games_tournament(games, session, message);
         break;
     }
 }
@@ -3772,6 +4078,14 @@ static void server_games_enter(server_games *games, server_session *session,
         server_games_send_error(connection, status.request, protocol_message_error_code(error),
                                 "%s", status.message[0] ? status.message
                                                         : protocol_message_error_name(error));
+        return;
+    }
+    if (session->watching) {
+        /* PROTOCOL.md §11.4: a watching connection takes no other message. */
+        server_games_send_error(connection, message.request, PROTOCOL_ERROR_BAD_MESSAGE,
+                                "this connection watches a tournament and takes no other "
+                                "message: open another connection");
+        server_games_message_clear(&message);
         return;
     }
     server_game *game = message.kind == PROTOCOL_CLIENT_ACT && !session->spectator
@@ -3886,6 +4200,8 @@ static void server_games_on_close(void *context, server_connection *connection)
         server_game_watchers_changed(games, session->game);
     if (session->game && !session->spectator && !games->stopping)
         server_game_presence_send(session->game);
+    if (games->tournaments)
+        server_tournaments_connection_closed(games->tournaments, connection, session->watching);
     server_session_unref(session);
 }
 

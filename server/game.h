@@ -177,4 +177,101 @@ size_t server_games_count(const server_games *games);
 /* The handlers to put in server_net_options, with context = the registry. */
 server_net_handlers server_games_handlers(void);
 
+/* ---- for server/tournament.c (PROTOCOL.md §11) -----------------------------
+ * The tournament layer creates its tables' games, journals them with its
+ * own entries, and answers through these. Loop thread only, except
+ * server_game_draft_journal (the journal thread, inside a tournament job's
+ * run()). */
+
+#include "journal/journal.h"
+#include "protocol/message.h"
+#include "server/journal_queue.h"
+
+typedef struct server_tournaments server_tournaments;
+
+/* A game to create for a tournament's table (PROTOCOL.md §11.5): made as a
+ * `create` makes one (a secret dice seed and its commitment, random id and
+ * spectator id), with seat and umpire tokens the tournament's (their
+ * SHA-256 only). */
+typedef struct server_game_spec {
+    const char *scenario;          /* the scenario's JSON text (the tournament's copy) */
+    size_t scenario_len;
+    unsigned char seat_sha256[2][JOURNAL_HASH_SIZE]; /* by brigade_side: the players' hashes */
+    unsigned char umpire_sha256[JOURNAL_HASH_SIZE];  /* the table's umpire, or the organiser */
+    int spectator_delay;           /* phase changes, 0..PROTOCOL_SPECTATOR_DELAY_MAX */
+    /* The tournament's time control (tournament/event.h), minutes 0: none.
+     * Kept for the game clock (PROTOCOL.md §11.2), which this build's
+     * games do not have yet: the value is carried, not applied. */
+    int clock_minutes, clock_increment_seconds;
+} server_game_spec;
+
+/* A game built and not yet journaled nor in the registry (owned by the
+ * caller until adopted or freed). */
+typedef struct server_game_draft server_game_draft;
+
+/*
+ * Builds a game from `spec` (its scenario loaded, core/scenario.h): its id
+ * into id[PROTOCOL_GAME_ID_MAX + 1] and its spectator id (32 hex) into
+ * spectator[33]. It counts against --max-games from now on. Returns NULL
+ * with the reason in message[size] (an invalid scenario: "scenario: ...";
+ * the registry full; memory; the random source).
+ */
+server_game_draft *server_games_draft_new(server_games *games, const server_game_spec *spec,
+                                          char *id, char *spectator, char *message, size_t size);
+/* Journal thread: writes the draft's game (its row, initial battle and seq
+ * 0) into the write under way (journal_game_create). 0 or -1. */
+int server_game_draft_journal(server_game_draft *draft, journal_db *journal);
+/* Loop, once the write committed: the game joins the registry (the draft
+ * is freed). Returns 0, or -1 (memory: the game is lost until a restart,
+ * logged). */
+int server_games_draft_adopt(server_games *games, server_game_draft *draft);
+/* Frees a draft never adopted (its journal write failed). NULL is a no-op. */
+void server_games_draft_free(server_games *games, server_game_draft *draft);
+
+/* A game's status for a tournament's table (PROTOCOL.md §11.4). */
+typedef enum server_game_status {
+    SERVER_GAME_ABSENT = 0,  /* not in memory: ended (ended games leave memory), or no such game */
+    SERVER_GAME_WAITING,     /* the battle has not begun (a seat's seed missing) */
+    SERVER_GAME_PLAYING,
+    SERVER_GAME_ENDED,
+    SERVER_GAME_DAMAGED
+} server_game_status;
+
+server_game_status server_games_status(const server_games *games, const char *id);
+
+/* The registry's tournaments (NULL before server_games_new finished). */
+server_tournaments *server_games_tournaments(const server_games *games);
+/* The data folder (DIR of --data). */
+const char *server_games_data_dir(const server_games *games);
+/* Hands a job to the journal thread (journal_queue.h); its done() gets
+ * the registry as context. */
+void server_games_job_submit(server_games *games, server_journal_job *job);
+/* The loop's clock, ms. */
+uint64_t server_games_now_ms(const server_games *games);
+
+/* An `error` answer (PROTOCOL.md §6.4) to `request` on `connection`;
+ * retry_ms > 0 adds retry_after (rounded up to seconds). NULL connection:
+ * nothing. */
+void server_games_reply_error(server_connection *connection, int64_t request,
+                              protocol_error_code code, uint64_t retry_ms, const char *format,
+                              ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+/* The answer to a request whose journal job failed (`unavailable` or
+ * `internal`), with `what` named; logged. */
+void server_games_reply_job_error(server_connection *connection, int64_t request,
+                                  const server_journal_job *job, const char *what);
+
+/* The create rate of the connection (PROTOCOL.md §1 "Rates": a
+ * tournament_create counts as a create): with take false, the ms to wait
+ * (0: allowed); with take true, one create is counted. */
+uint64_t server_games_create_rate(server_games *games, server_connection *connection, bool take);
+
+/* Whether the connection watches a tournament (tournament_get with watch,
+ * PROTOCOL.md §11.4: it takes no other message), and marks it so. */
+bool server_games_connection_watching(server_connection *connection);
+void server_games_connection_set_watching(server_connection *connection, bool watching);
+
 #endif

@@ -667,10 +667,14 @@ int main(int argc, char **argv)
         options.max_connections = limit > 2 * SERVER_RESERVED_FDS ? limit - SERVER_RESERVED_FDS
                                                                   : SERVER_RESERVED_FDS;
     }
+    /* Ended tournament games' exports (server/tournament.h). */
+    char exports_dir[4096];
+    snprintf(exports_dir, sizeof(exports_dir), "%s/exports", options.data_dir);
     server_net_options net_options = {
         .listen_address = options.listen_address,
         .port = (int)options.port,
         .web_dir = options.web_dir,
+        .exports_dir = exports_dir,
         .queue_bytes_max = (size_t)options.send_queue_kib * 1024u,
         .queued_total_max = (size_t)options.send_queue_total_kib * 1024u,
         .socket_send_bytes = (int)options.socket_send_kib * 1024,

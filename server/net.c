@@ -378,6 +378,7 @@ struct server_net {
     int port;
 
     char *web_root;          /* realpath of --web, NULL when missing */
+    char *exports_dir;       /* DATA/exports (server_net_options), or NULL */
     size_t web_root_length;
 
     server_net_handlers handlers;
@@ -2051,6 +2052,36 @@ static int server_net_http_request(struct lws *wsi, server_net_http_session *ses
     if (strcmp(uri, "/healthz") == 0)
         return server_net_http_respond(wsi, session, HTTP_STATUS_OK, "ok", head);
 
+    /* An ended tournament game's export (server/tournament.h): only
+     * /exports/[0-9a-f]+.sqlite, a regular file of that folder. */
+    if (strncmp(uri, "/exports/", 9) == 0) {
+        const char *name = uri + 9;
+        size_t hex = strspn(name, "0123456789abcdef");
+        char file[PATH_MAX];
+        struct stat info;
+        if (!net->exports_dir || hex == 0 || hex > 63 || strcmp(name + hex, ".sqlite") != 0 ||
+            snprintf(file, sizeof(file), "%s/%s", net->exports_dir, name) >= (int)sizeof(file) ||
+            lstat(file, &info) != 0 || !S_ISREG(info.st_mode))
+            return server_net_http_respond(wsi, session, HTTP_STATUS_NOT_FOUND, "not found\n",
+                                           head);
+        unsigned char extra[256];
+        unsigned char *p = extra, *end = extra + sizeof(extra);
+        static const char disposition[] = "attachment";
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                        (const unsigned char *)"no-cache", 8, &p, end) ||
+            lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
+                                        (const unsigned char *)"nosniff", 7, &p, end) ||
+            lws_add_http_header_by_name(wsi, (const unsigned char *)"content-disposition:",
+                                        (const unsigned char *)disposition,
+                                        (int)strlen(disposition), &p, end))
+            return -1;
+        int served = lws_serve_http_file(wsi, file, "application/vnd.sqlite3",
+                                         (const char *)extra, (int)(p - extra));
+        if (served < 0 || (served > 0 && lws_http_transaction_completed(wsi)))
+            return -1;
+        return 0;
+    }
+
     /* Browsers ask for /favicon.ico by themselves: the page's icon is
      * client-web/favicon.svg, served for it as image/svg+xml (the MIME type
      * comes from the file's name), rather than a 404 in every log. */
@@ -2270,6 +2301,11 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
         }
     }
 
+    if (options->exports_dir && !(net->exports_dir = strdup(options->exports_dir))) {
+        server_net_message(message, message_size, "out of memory");
+        server_net_destroy(net);
+        return NULL;
+    }
     if (options->web_dir) {
         net->web_root = realpath(options->web_dir, NULL);
         if (net->web_root)
@@ -2285,6 +2321,7 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
     if (uv_loop_init(&net->loop) != 0) {
         *error = SERVER_NET_ERROR_LOOP;
         server_net_message(message, message_size, "cannot create the event loop");
+        free(net->exports_dir);
         free(net->web_root);
         free(net);
         return NULL;
@@ -2495,6 +2532,7 @@ void server_net_destroy(server_net *net)
         free(net->origins[i]);
     free(net->origins);
     free(net->scratch);
+    free(net->exports_dir);
     free(net->web_root);
     free(net);
 }

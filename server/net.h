@@ -125,6 +125,10 @@ typedef struct server_net_options {
     const char *listen_address; /* an IPv4 or IPv6 address literal */
     int port;                   /* 0..65535; 0 lets the kernel pick */
     const char *web_dir;        /* static files; NULL serves none (404) */
+    /* The exports of ended tournament games (server/tournament.h), served
+     * at GET /exports/NAME.sqlite for NAME of [0-9a-f]+ only (a regular
+     * file, no symlink); NULL serves none. Need not exist yet. */
+    const char *exports_dir;
     size_t queue_bytes_max;     /* a connection's send queue limit, bytes; 0: the default,
                                    SERVER_NET_QUEUE_BYTES_MAX (brigaded --send-queue-kib) */
     size_t queued_total_max;    /* all the send queues together, bytes; 0: the default,

@@ -26,6 +26,7 @@
 #include "protocol/message.h"
 #include "protocol/value.h"
 #include "journal/journal.h"
+#include "journal/tournament_journal.h"
 
 #define SNAPSHOT_EVERY 16
 
@@ -987,6 +988,7 @@ static void test_dice_seed_and_migration(void **state)
                   "ALTER TABLE events DROP COLUMN request; "
                   "ALTER TABLE events DROP COLUMN action_sha256; "
                   "ALTER TABLE events DROP COLUMN answer; "
+                  "DROP TABLE tournaments; DROP TABLE tournament_people; DROP TABLE tournament_entries; "
                   "UPDATE schema_version SET version = 1");
     j = folder_journal_open(&dir, true);
     assert_int_equal(journal_game_dice_seed(j, "g-seedless", got), 1);
@@ -1058,6 +1060,7 @@ static void test_answers_of_schema_3(void **state)
                   "ALTER TABLE events DROP COLUMN request; "
                   "ALTER TABLE events DROP COLUMN action_sha256; "
                   "ALTER TABLE events DROP COLUMN answer; "
+                  "DROP TABLE tournaments; DROP TABLE tournament_people; DROP TABLE tournament_entries; "
                   "UPDATE games SET seq = 5; UPDATE schema_version SET version = 3");
     int64_t seq = 0;
     uint8_t *answer = NULL;
@@ -1080,7 +1083,7 @@ static void test_answers_of_schema_3(void **state)
         assert_int_equal(l.seq, 5);
         journal_loaded_free(&l);
         if (pass == 1) {
-            assert_int_equal(sql_value(&dir, "SELECT version FROM schema_version"), 5);
+            assert_int_equal(sql_value(&dir, "SELECT version FROM schema_version"), 6);
             /* Request 3 again, for a new action at seq 6. */
             unsigned char hash6[JOURNAL_HASH_SIZE];
             memset(hash6, 0x66, sizeof hash6);
@@ -1205,6 +1208,8 @@ static void schema_4_make(const folder *f, const char *game,
     sqlite3_finalize(st);
     sqlite3_close(db);
     sql_run(f, "ALTER TABLE games DROP COLUMN spectator_password; "
+               "DROP TABLE tournaments; DROP TABLE tournament_people; "
+               "DROP TABLE tournament_entries; "
                "UPDATE schema_version SET version = 4");
 }
 
@@ -1265,7 +1270,7 @@ static void test_spectator_password(void **state)
     assert_int_equal(sql_value(&dir, "SELECT version FROM schema_version"), 4);
 
     j = folder_journal_open(&dir, false); /* migrates */
-    assert_int_equal(sql_value(&dir, "SELECT version FROM schema_version"), 5);
+    assert_int_equal(sql_value(&dir, "SELECT version FROM schema_version"), 6);
     assert_int_equal(journal_game_spectator(j, "g-secret", &spectator), 0);
     assert_string_equal(spectator.password, "");
     assert_true(spectator.has_password_sha256);
@@ -1359,6 +1364,126 @@ static void test_export_no_secrets(void **state)
     folder_remove(&dir);
 }
 
+/* ---- tournaments (schema version 6, journal/tournament_journal.h) ---------- */
+
+typedef struct loaded_tournaments {
+    int count;
+    journal_tournament_loaded last;
+} loaded_tournaments;
+
+static void on_tournament(void *context, journal_tournament_loaded *t)
+{
+    loaded_tournaments *seen = context;
+    seen->count++;
+    journal_tournament_loaded_free(&seen->last);
+    seen->last = *t;
+    memset(t, 0, sizeof(*t)); /* taken whole */
+}
+
+static int write_a_game(void *context, journal_db *j)
+{
+    live_game *g = context;
+    live_create(j, g, "g-round", "example_a.json", 7);
+    return 0;
+}
+
+/* A tournament, its people and entries are read back as written; a round
+ * entry and a game are one write; refused entries write nothing; a
+ * damaged entry is reported; a journal of version 5 gets the tables. */
+static void test_tournaments(void **state)
+{
+    (void)state;
+    folder dir;
+    folder_make(&dir);
+    journal_db *j = folder_journal_open(&dir, false);
+    journal_tournament_person players[2] = {{"Anna", {0}}, {"Ben", {0}}};
+    memset(players[0].token_sha256, 0xa1, JOURNAL_HASH_SIZE);
+    memset(players[1].token_sha256, 0xb2, JOURNAL_HASH_SIZE);
+    journal_tournament_person umpire = {"Gustav", {0}};
+    memset(umpire.token_sha256, 0xc3, JOURNAL_HASH_SIZE);
+    journal_tournament t = {
+        .id = "t1", .created = 1700000000, .name = "Cup", .definition = "{\"name\":\"Cup\"}",
+        .definition_len = 14, .scenarios = "{}", .scenarios_len = 2, .players = players,
+        .player_count = 2, .umpires = &umpire, .umpire_count = 1,
+    };
+    memset(t.organiser_sha256, 0x0f, JOURNAL_HASH_SIZE);
+    assert_int_equal(journal_tournament_create(j, &t), 0);
+    assert_int_equal(journal_tournament_create(j, &t), -1); /* the id exists */
+    live_game g;
+    journal_tournament_entry round = {"t1", 1, "round", "{\"round\":1}", 11, 1700000001};
+    assert_int_equal(journal_tournament_entry_add(j, &round, write_a_game, &g), 0);
+    assert_int_equal(sql_value(&dir, "SELECT count(*) FROM games WHERE id = 'g-round'"), 1);
+    journal_tournament_entry again = round; /* seq 1 again */
+    assert_int_equal(journal_tournament_entry_add(j, &again, NULL, NULL), -1);
+    assert_non_null(strstr(journal_error(j), "last entry is 1"));
+    journal_tournament_entry odd = {"t1", 2, "prize", "{}", 2, 1700000002};
+    assert_int_equal(journal_tournament_entry_add(j, &odd, NULL, NULL), -1);
+    journal_tournament_entry none = {"t9", 1, "result", "{}", 2, 1700000002};
+    assert_int_equal(journal_tournament_entry_add(j, &none, NULL, NULL), -1);
+    assert_non_null(strstr(journal_error(j), "no such tournament"));
+    journal_tournament_entry result = {"t1", 2, "result", "{\"table\":1}", 11, 1700000003};
+    assert_int_equal(journal_tournament_entry_add(j, &result, NULL, NULL), 0);
+    assert_int_equal(sql_value(&dir, "SELECT count(*) FROM tournament_entries"), 2);
+
+    loaded_tournaments seen;
+    memset(&seen, 0, sizeof(seen));
+    assert_int_equal(journal_tournament_load(j, on_tournament, &seen), 1);
+    assert_int_equal(seen.count, 1);
+    assert_string_equal(seen.last.id, "t1");
+    assert_string_equal(seen.last.damage, "");
+    assert_false(seen.last.ended);
+    assert_int_equal(seen.last.created, 1700000000);
+    assert_string_equal(seen.last.definition, "{\"name\":\"Cup\"}");
+    assert_int_equal(seen.last.player_count, 2);
+    assert_string_equal(seen.last.players[1].name, "Ben");
+    assert_memory_equal(seen.last.players[1].token_sha256, players[1].token_sha256,
+                        JOURNAL_HASH_SIZE);
+    assert_int_equal(seen.last.umpire_count, 1);
+    assert_string_equal(seen.last.umpires[0].name, "Gustav");
+    assert_memory_equal(seen.last.organiser_sha256, t.organiser_sha256, JOURNAL_HASH_SIZE);
+    assert_int_equal(seen.last.entry_count, 2);
+    assert_string_equal(seen.last.entries[0].kind, "round");
+    assert_string_equal(seen.last.entries[1].body, "{\"table\":1}");
+    assert_int_equal(seen.last.entries[1].created, 1700000003);
+    journal_tournament_loaded_free(&seen.last);
+
+    assert_int_equal(journal_tournament_status_set(j, "t1", true), 0);
+    journal_tournament_entry late = {"t1", 3, "correction", "{}", 2, 1700000004};
+    assert_int_equal(journal_tournament_entry_add(j, &late, NULL, NULL), -1);
+    assert_non_null(strstr(journal_error(j), "ended"));
+    journal_close(j);
+
+    /* A body changed behind the journal's back: the checksum says so. */
+    sql_run(&dir, "UPDATE tournament_entries SET body = '{\"table\":2}' WHERE seq = 2");
+    j = folder_journal_open(&dir, false);
+    memset(&seen, 0, sizeof(seen));
+    assert_int_equal(journal_tournament_load(j, on_tournament, &seen), 1);
+    assert_true(seen.last.ended);
+    assert_non_null(strstr(seen.last.damage, "entry 2"));
+    assert_int_equal(seen.last.entry_count, 1);
+    journal_tournament_loaded_free(&seen.last);
+    journal_close(j);
+
+    /* Back to schema 5: read-only, no tournaments; writable, migrated. */
+    sql_run(&dir, "DROP TABLE tournaments; DROP TABLE tournament_people; "
+                  "DROP TABLE tournament_entries; UPDATE schema_version SET version = 5");
+    j = folder_journal_open(&dir, true);
+    memset(&seen, 0, sizeof(seen));
+    assert_int_equal(journal_tournament_load(j, on_tournament, &seen), 0);
+    journal_close(j);
+    assert_int_equal(sql_value(&dir, "SELECT version FROM schema_version"), 5);
+    j = folder_journal_open(&dir, false);
+    assert_int_equal(sql_value(&dir, "SELECT version FROM schema_version"), 6);
+    assert_int_equal(journal_tournament_load(j, on_tournament, &seen), 0);
+    journal_loaded l;
+    assert_int_equal(journal_game_read(j, "g-round", false, &l), 0); /* the game stays */
+    journal_loaded_free(&l);
+    assert_int_equal(journal_tournament_create(j, &t), 0);
+    journal_close(j);
+    live_free(&g);
+    folder_remove(&dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1376,6 +1501,7 @@ int main(void)
         cmocka_unit_test(test_dice_seed_and_migration),
         cmocka_unit_test(test_spectator_password),
         cmocka_unit_test(test_export_no_secrets),
+        cmocka_unit_test(test_tournaments),
     };
     return cmocka_run_group_tests_name("journal", tests, NULL, NULL);
 }
