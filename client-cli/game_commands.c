@@ -2092,7 +2092,7 @@ void game_command_usage(FILE *out, const char *name)
 /* Reads the first line of `path` into `buffer` (size PROTOCOL_TOKEN_MAX + 1),
  * without the white space around it; 0, or 2 after one line on err (which
  * never shows the token). */
-static int game_token_file_read(const char *name, const char *path, char *buffer, FILE *err)
+int game_token_file_read(const char *name, const char *path, char *buffer, FILE *err)
 {
     FILE *file = fopen(path, "r");
     if (!file) {

@@ -87,6 +87,13 @@ int game_command_new(int argc, char **argv, FILE *out, FILE *err);
 int game_command_play(int argc, char **argv, FILE *out, FILE *err);
 int game_command_state(int argc, char **argv, FILE *out, FILE *err);
 
+/* Reads a token from the first line of the file `path` (--token-file) into
+ * `buffer` (PROTOCOL_TOKEN_MAX + 1 bytes), without the white space around
+ * it. Returns 0, or 2 after one line on `err` naming the file and what is
+ * wrong ("brigade NAME: --token-file: PATH: ..."; never the token). Also
+ * used by `brigade tournament` (tournament_commands.h). */
+int game_token_file_read(const char *name, const char *path, char *buffer, FILE *err);
+
 /* Writes the usage lines of the three commands (for `brigade help`). */
 void game_commands_usage(FILE *out);
 

@@ -1,11 +1,13 @@
 /*
  * client-cli/main.c: `brigade`, the command-line client. Dispatches to one
  * subcommand: the offline melee calculator (shared/cases/README.md "How a
- * case is run") and the network commands new, play, state (game_commands.h).
+ * case is run"), the network commands new, play, state (game_commands.h)
+ * and tournament (tournament_commands.h).
  */
 #include "game_commands.h"
 #include "journal_commands.h"
 #include "melee_command.h"
+#include "tournament_commands.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +21,7 @@ static void print_usage(FILE *stream)
           "                    (exit 0; exit 2 with one line on stderr for invalid input)\n",
           stream);
     game_commands_usage(stream);
+    tournament_commands_usage(stream);
     journal_commands_usage(stream);
     fputs("  help              print this help (COMMAND --help: that command's)\n"
           "  --version         print the program name and version\n",
@@ -57,6 +60,7 @@ static const brigade_command brigade_commands[] = {
     {"new", game_command_new, game_command_usage},
     {"play", game_command_play, game_command_usage},
     {"state", game_command_state, game_command_usage},
+    {"tournament", tournament_command, tournament_command_usage},
     {"replay", journal_command_replay, journal_command_usage},
     {"export", journal_command_export, journal_command_usage},
     {"verify", journal_command_verify, journal_command_usage},
