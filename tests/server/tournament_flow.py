@@ -57,9 +57,9 @@ def pairs(view, number):
     return [(t["table"], t["a"], t["b"]) for t in r["tables"]]
 
 
-def end_game(server, game, umpire_token, tokens, n):
+def end_game(server, game, umpire_token, tokens, n, result=None):
     """Both players join with their tournament tokens (the battle begins),
-    then the umpire ends it."""
+    then the umpire ends it (with `result`, PROTOCOL.md §11.5, when given)."""
     players = []
     for i, token in enumerate(tokens):
         c = Client(server)
@@ -71,7 +71,10 @@ def end_game(server, game, umpire_token, tokens, n):
     answer = u.ask({"type": "join", "game": game, "token": umpire_token})
     check(answer.get("type") == "welcome" and answer["seat"] == "umpire", "umpire %r" % answer)
     # The umpire's seating is a delta; then the end.
-    answer = u.ask({"type": "act", "action": {"kind": "end", "reason": "time is up"}})
+    action = {"kind": "end", "reason": "time is up"}
+    if result:
+        action["result"] = result
+    answer = u.ask({"type": "act", "action": action})
     while answer.get("type") == "delta":
         answer = u.recv()
     check(answer.get("type") == "ack", "end: %r" % answer)
@@ -252,7 +255,91 @@ def case_swiss(server, scenarios):
     c.close()
 
 
-CASES = {"swiss": case_swiss}
+def kill_and_restart(server):
+    server.proc.send_signal(signal.SIGKILL)
+    server.proc.wait()
+    server.log.close()
+    server.log = open(server.log_path, "ab")
+    server.restart_after_stop()
+
+
+def expected_standings(results):
+    """An oracle independent of tournament/pairing.c: half-points (win 2,
+    draw 1) and Buchholz (the opponents' half-points summed) from
+    [(a, b, result)], result "A" | "B" | "draw"."""
+    points = [0] * len(PLAYERS)
+    met = [[] for _ in PLAYERS]
+    for a, b, result in results:
+        points[a] += {"A": 2, "B": 0, "draw": 1}[result]
+        points[b] += {"A": 0, "B": 2, "draw": 1}[result]
+        met[a].append(b)
+        met[b].append(a)
+    buchholz = [sum(points[o] for o in met[p]) for p in range(len(PLAYERS))]
+    return points, buchholz
+
+
+def case_umpired(server, scenarios):
+    """Issue 15 point 7: a 4-player, 2-round Swiss; every game joined by its
+    two players and ended by the umpire with a result; the server killed
+    and restarted between the rounds; the standings checked."""
+    definition = DEFINITION.replace('"rounds": 3', '"rounds": 2')
+    o = Client(server)
+    created = o.ask({"type": "tournament_create", "tournament": definition,
+                     "scenarios": scenario_texts(scenarios)})
+    check(created.get("type") == "tournament_created", "created %r" % created)
+    tid, organiser = created["tournament"], created["organiser"]
+    player = [p["token"] for p in created["players"]]
+    umpire = created["umpires"][0]["token"]
+    results = []
+    n = 100
+    for number, wanted in ((1, ("A", "draw")), (2, ("B", "A"))):
+        view = state_of(o.ask({"type": "tournament_start_round", "tournament": tid,
+                               "token": organiser}))
+        tables = view["pairings"][number - 1]["tables"]
+        check(len(tables) == 2 and view["pairings"][number - 1]["bye"] is None,
+              "round %d: %r" % (number, tables))
+        if number == 1:
+            # Seed 1 v seed 3, seed 2 v seed 4 (tournament/README.md).
+            check(pairs(view, 1) == [(1, 0, 2), (2, 1, 3)], "round 1 %r" % pairs(view, 1))
+        else:
+            # No pairing repeated, every player at one table.
+            first = {frozenset((a, b)) for a, b, _ in results}
+            check(all(frozenset((t["a"], t["b"])) not in first for t in tables),
+                  "round 2 repeats a pairing: %r" % pairs(view, 2))
+            check(sorted([t["a"] for t in tables] + [t["b"] for t in tables]) == [0, 1, 2, 3],
+                  "round 2 seats %r" % pairs(view, 2))
+        for t, result in zip(tables, wanted):
+            n += 1
+            end_game(server, t["game"], umpire, [player[t["a"]], player[t["b"]]], n, result)
+            results.append((t["a"], t["b"], result))
+        view = wait_for(server, tid, lambda v, r=number: v["round_over"] and all(
+            t["by"] == "umpire" for t in v["pairings"][r - 1]["tables"]), "the umpire's results")
+        got = [t["result"] for t in view["pairings"][number - 1]["tables"]]
+        check(got == list(wanted), "round %d results %r" % (number, got))
+        if number == 1:
+            # Between the rounds: kill -9 and a restart; the same tournament.
+            o.close()
+            kill_and_restart(server)
+            o = Client(server)
+            after = state_of(o.ask({"type": "tournament_get", "tournament": tid}))
+            check(after == view, "after the restart:\n%r\nbefore:\n%r" % (after, view))
+    points, buchholz = expected_standings(results)
+    standings = view["standings"]
+    check(sorted(s["player"] for s in standings) == [0, 1, 2, 3], "standings %r" % standings)
+    for s in standings:
+        p = s["player"]
+        check(s["half_points"] == points[p] and s["buchholz"] == buchholz[p],
+              "%s: %r, expected %d half-points, Buchholz %d" %
+              (PLAYERS[p], s, points[p], buchholz[p]))
+    order = [s["player"] for s in standings]
+    check(all(points[order[i]] >= points[order[i + 1]] for i in range(3)),
+          "standings not by points: %r" % standings)
+    answer = o.ask({"type": "tournament_start_round", "tournament": tid, "token": organiser})
+    expect_error(answer, "invalid_action")
+    o.close()
+
+
+CASES = {"swiss": case_swiss, "umpired": case_umpired}
 
 
 def main():
