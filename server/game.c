@@ -24,6 +24,7 @@
  * order of acceptance, while a thousand games still share one commit.
  */
 #include "server/game.h"
+#include "server/token.h"
 
 #include <errno.h>
 #include <malloc.h>
@@ -364,22 +365,6 @@ static bool server_dice_consistent(const server_dice *dice, const brigade_battle
     return false;
 }
 
-/* `bytes` random bytes as lower-case hex into out (2 * bytes + 1). */
-static bool server_random_hex(char *out, size_t bytes)
-{
-    unsigned char raw[64];
-    static const char digits[] = "0123456789abcdef";
-    if (bytes > sizeof(raw) || RAND_bytes(raw, (int)bytes) != 1)
-        return false;
-    for (size_t i = 0; i < bytes; i++) {
-        out[2 * i] = digits[raw[i] >> 4];
-        out[2 * i + 1] = digits[raw[i] & 0x0f];
-    }
-    out[2 * bytes] = '\0';
-    OPENSSL_cleanse(raw, sizeof(raw));
-    return true;
-}
-
 /* -------------------------------------------------------------- registry */
 
 static size_t server_games_hash(const char *id)
@@ -511,11 +496,6 @@ static void server_game_delta_keep(server_game *game, server_buffer *delta)
 }
 
 /* The SHA-256 of a seat token. */
-static void server_token_hash(const char *token, unsigned char out[JOURNAL_HASH_SIZE])
-{
-    journal_sha256(token, strlen(token), out);
-}
-
 bool server_games_crash_parse(const char *text, server_games_crash *crash, long *at)
 {
     static const struct {
@@ -2485,19 +2465,19 @@ static void server_games_create(server_games *games, server_connection *connecti
         goto internal;
 
     do {
-        if (!server_random_hex(game->id, SERVER_GAME_ID_BYTES))
+        if (!server_token_random_hex(game->id, SERVER_GAME_ID_BYTES))
             goto internal;
     } while (server_games_find(games, game->id));
-    if (!server_random_hex(tokens[BRIGADE_SIDE_A], SERVER_TOKEN_BYTES) ||
-        !server_random_hex(tokens[BRIGADE_SIDE_B], SERVER_TOKEN_BYTES))
+    if (!server_token_random_hex(tokens[BRIGADE_SIDE_A], SERVER_TOKEN_BYTES) ||
+        !server_token_random_hex(tokens[BRIGADE_SIDE_B], SERVER_TOKEN_BYTES))
         goto internal;
     server_token_hash(tokens[BRIGADE_SIDE_A], game->token_sha256[BRIGADE_SIDE_A]);
     server_token_hash(tokens[BRIGADE_SIDE_B], game->token_sha256[BRIGADE_SIDE_B]);
-    if (!server_random_hex(spectator, SERVER_SPECTATOR_ID_BYTES))
+    if (!server_token_random_hex(spectator, SERVER_SPECTATOR_ID_BYTES))
         goto internal;
     server_token_hash(spectator, game->spectator_sha256);
     game->has_spectator = true;
-    if (!server_random_hex(umpire, SERVER_TOKEN_BYTES))
+    if (!server_token_random_hex(umpire, SERVER_TOKEN_BYTES))
         goto internal;
     server_token_hash(umpire, game->umpire_sha256);
     game->has_umpire = true;
@@ -3718,6 +3698,39 @@ static bool server_game_unused(const server_game *game)
 }
 
 /*
+ * Applies the server's own `command` to `game` as the umpire (seat NONE,
+ * request 0; a session of no connection), journaled like any action; its
+ * action hash is the SHA-256 of `hash_text`. A refusal or a lack of memory
+ * is logged as "cannot <doing>". Returns whether it is on its way.
+ */
+static bool server_games_own_action(server_games *games, server_game *game,
+                                    const brigade_command *command, const char *hash_text,
+                                    const char *doing)
+{
+    unsigned char hash[JOURNAL_HASH_SIZE];
+    SHA256((const unsigned char *)hash_text, strlen(hash_text), hash);
+    server_session *session = calloc(1, sizeof(*session));
+    if (!session) {
+        fprintf(stderr, "brigaded: game %s: cannot %s (out of memory)\n", game->id, doing);
+        return false;
+    }
+    session->refs = 1;
+    session->seat = BRIGADE_SIDE_NONE;
+    session->umpire = true;
+    session->game = game;
+    brigade_battle_error error;
+    brigade_battle_error_code code = server_games_apply(games, game, session, BRIGADE_SIDE_NONE,
+                                                        command, 0, hash, false, &error);
+    server_session_unref(session);
+    if (code != BRIGADE_BATTLE_OK) {
+        fprintf(stderr, "brigaded: game %s: cannot %s (%s)\n", game->id, doing,
+                code == SERVER_GAMES_APPLY_FAILED ? "out of memory" : error.message);
+        return false;
+    }
+    return true;
+}
+
+/*
  * Ends `game` by the server's policy: the umpire's `end` (PROTOCOL.md §5.3)
  * with `reason` as its note, journaled as an umpire's action of request 0,
  * a delta to everyone joined, the dice seed revealed as at any end. A
@@ -3733,27 +3746,8 @@ static bool server_games_policy_end(server_games *games, server_game *game, cons
     server_games_note_set(&command, reason);
     /* Tried again only after another spell as long (the log says why). */
     game->active_ms = uv_now(server_net_loop(games->net));
-    unsigned char hash[JOURNAL_HASH_SIZE];
-    SHA256((const unsigned char *)reason, strlen(reason), hash);
-    /* A session of no connection: the server acts as the umpire. */
-    server_session *session = calloc(1, sizeof(*session));
-    if (!session) {
-        fprintf(stderr, "brigaded: game %s: cannot end it (out of memory)\n", game->id);
+    if (!server_games_own_action(games, game, &command, reason, "end it"))
         return false;
-    }
-    session->refs = 1;
-    session->seat = BRIGADE_SIDE_NONE;
-    session->umpire = true;
-    session->game = game;
-    brigade_battle_error error;
-    brigade_battle_error_code code = server_games_apply(games, game, session, BRIGADE_SIDE_NONE,
-                                                        &command, 0, hash, false, &error);
-    server_session_unref(session);
-    if (code != BRIGADE_BATTLE_OK) {
-        fprintf(stderr, "brigaded: game %s: cannot end it (%s)\n", game->id,
-                code == SERVER_GAMES_APPLY_FAILED ? "out of memory" : error.message);
-        return false;
-    }
     game->ending = true;
     if (logged)
         fprintf(stderr, "brigaded: game %s ended by the server: %s\n", game->id, reason);
@@ -3776,26 +3770,8 @@ static bool server_games_flag(server_games *games, server_game *game)
     command.kind = BRIGADE_COMMAND_FLAG;
     char what[PROTOCOL_GAME_ID_MAX + 48];
     snprintf(what, sizeof(what), "flag %s %lld", game->id, (long long)game->seq + 1);
-    unsigned char hash[JOURNAL_HASH_SIZE];
-    SHA256((const unsigned char *)what, strlen(what), hash);
-    server_session *session = calloc(1, sizeof(*session));
-    if (!session) {
-        fprintf(stderr, "brigaded: game %s: cannot record a flag (out of memory)\n", game->id);
+    if (!server_games_own_action(games, game, &command, what, "record a flag"))
         return false;
-    }
-    session->refs = 1;
-    session->seat = BRIGADE_SIDE_NONE;
-    session->umpire = true;
-    session->game = game;
-    brigade_battle_error error;
-    brigade_battle_error_code code = server_games_apply(games, game, session, BRIGADE_SIDE_NONE,
-                                                        &command, 0, hash, false, &error);
-    server_session_unref(session);
-    if (code != BRIGADE_BATTLE_OK) {
-        fprintf(stderr, "brigaded: game %s: cannot record a flag (%s)\n", game->id,
-                code == SERVER_GAMES_APPLY_FAILED ? "out of memory" : error.message);
-        return false;
-    }
     fprintf(stderr, "brigaded: game %s: a flag falls (time is up)\n", game->id);
     return true;
 }
@@ -4017,10 +3993,10 @@ server_game_draft *server_games_draft_new(server_games *games, const server_game
         !server_game_fold(battle, &events, 0, log))
         goto fail;
     do {
-        if (!server_random_hex(game->id, SERVER_GAME_ID_BYTES))
+        if (!server_token_random_hex(game->id, SERVER_GAME_ID_BYTES))
             goto fail;
     } while (server_games_find(games, game->id));
-    if (!server_random_hex(spectator, SERVER_SPECTATOR_ID_BYTES))
+    if (!server_token_random_hex(spectator, SERVER_SPECTATOR_ID_BYTES))
         goto fail;
     memcpy(game->token_sha256, spec->seat_sha256, sizeof(game->token_sha256));
     server_token_hash(spectator, game->spectator_sha256);

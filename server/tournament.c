@@ -23,6 +23,7 @@
  *                               halves, "sonneborn_berger": quarters}]}
  */
 #include "server/tournament.h"
+#include "server/token.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -135,26 +136,6 @@ struct server_tournaments {
 };
 
 /* ------------------------------------------------------------ helpers */
-
-static bool random_hex(char *out, size_t bytes)
-{
-    unsigned char raw[64];
-    static const char digits[] = "0123456789abcdef";
-    if (bytes > sizeof(raw) || RAND_bytes(raw, (int)bytes) != 1)
-        return false;
-    for (size_t i = 0; i < bytes; i++) {
-        out[2 * i] = digits[raw[i] >> 4];
-        out[2 * i + 1] = digits[raw[i] & 0x0f];
-    }
-    out[2 * bytes] = '\0';
-    OPENSSL_cleanse(raw, sizeof(raw));
-    return true;
-}
-
-static void token_hash(const char *token, unsigned char out[JOURNAL_HASH_SIZE])
-{
-    journal_sha256(token, strlen(token), out);
-}
 
 static void tournament_free(tournament *t)
 {
@@ -492,7 +473,7 @@ static protocol_value *tournament_view(const tournament *t)
 static int token_role(const tournament *t, const char *token, int *index)
 {
     unsigned char hash[JOURNAL_HASH_SIZE];
-    token_hash(token, hash);
+    server_token_hash(token, hash);
     int role = 0;
     *index = -1;
     if (CRYPTO_memcmp(hash, t->organiser_sha256, sizeof(hash)) == 0)
@@ -809,9 +790,9 @@ static bool person_token(protocol_value *list, const char *name,
                          unsigned char hash[JOURNAL_HASH_SIZE])
 {
     char token[TOURNAMENT_TOKEN_HEX + 1];
-    if (!random_hex(token, TOURNAMENT_TOKEN_BYTES))
+    if (!server_token_random_hex(token, TOURNAMENT_TOKEN_BYTES))
         return false;
-    token_hash(token, hash);
+    server_token_hash(token, hash);
     protocol_value *p = protocol_value_map_new();
     bool ok = p && protocol_value_map_set_string(p, "name", name) == 0 &&
               protocol_value_map_set_string(p, "token", token) == 0;
@@ -904,7 +885,7 @@ void server_tournaments_create(server_tournaments *ts, server_connection *connec
     free(battle);
 
     do {
-        if (!random_hex(t->id, TOURNAMENT_ID_BYTES))
+        if (!server_token_random_hex(t->id, TOURNAMENT_ID_BYTES))
             goto internal;
     } while (tournament_find(ts, t->id));
     t->created = (int64_t)time(NULL);
@@ -918,9 +899,9 @@ void server_tournaments_create(server_tournaments *ts, server_connection *connec
     job->created = protocol_value_map_new();
     bool ok = players && umpires && job->created;
     char organiser[TOURNAMENT_TOKEN_HEX + 1];
-    ok = ok && random_hex(organiser, TOURNAMENT_TOKEN_BYTES);
+    ok = ok && server_token_random_hex(organiser, TOURNAMENT_TOKEN_BYTES);
     if (ok)
-        token_hash(organiser, t->organiser_sha256);
+        server_token_hash(organiser, t->organiser_sha256);
     ok = ok && protocol_value_map_set_string(job->created, "type", "tournament_created") == 0 &&
          protocol_value_map_set_int(job->created, "request", request) == 0 &&
          protocol_value_map_set_string(job->created, "tournament", t->id) == 0 &&
