@@ -25,7 +25,8 @@ static const char *const error_code_names[] = {
     "bad_frame",   "bad_message",    "unknown_type", "too_large",
     "not_joined",  "unknown_game",   "bad_token",    "wrong_seat",
     "wrong_phase", "invalid_action", "unknown_unit", "internal",
-    "read_only",   "held",           "unavailable",  "rate_limited"};
+    "read_only",   "held",           "unavailable",  "rate_limited",
+    "moved"};
 static const char *const client_kind_names[] = {"create",
                                                 "join",
                                                 "act",
@@ -81,6 +82,19 @@ const char *protocol_seat_name(protocol_seat seat)
 }
 
 DEFINE_PARSE(protocol_seat_parse, protocol_seat, seat_names)
+
+bool protocol_url_valid(const char *text, size_t len)
+{
+    size_t scheme = len >= 5 && memcmp(text, "ws://", 5) == 0    ? 5
+                    : len >= 6 && memcmp(text, "wss://", 6) == 0 ? 6
+                                                                 : 0;
+    if (scheme == 0 || len == scheme || len > PROTOCOL_URL_MAX || text[scheme] == '/')
+        return false;
+    for (size_t i = scheme; i < len; i++)
+        if (text[i] <= ' ' || text[i] > '~')
+            return false;
+    return true;
+}
 
 const char *protocol_error_code_name(protocol_error_code code)
 {
@@ -1220,6 +1234,21 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
         if ((error = reader_int(&reader, "retry_after", false, 1, PROTOCOL_RETRY_AFTER_MAX,
                                 &out->as.error.retry_after, NULL)) != PROTOCOL_MESSAGE_OK)
             goto failed;
+        const protocol_value *url = NULL;
+        if ((error = reader_member(&reader, "url", PROTOCOL_VALUE_STRING,
+                                   out->as.error.code == PROTOCOL_ERROR_MOVED, &url)) !=
+            PROTOCOL_MESSAGE_OK)
+            goto failed;
+        if (url) {
+            text = protocol_value_string_get(url, &len);
+            if (len > PROTOCOL_URL_MAX || !protocol_url_valid(text, len)) {
+                error = reader_fail(&reader, PROTOCOL_MESSAGE_BAD_VALUE, "url",
+                                    "url is not a ws:// or wss:// URL of at most 255 bytes");
+                goto failed;
+            }
+            memcpy(out->as.error.url, text, len);
+            out->as.error.url[len] = '\0';
+        }
         break;
     }
     case PROTOCOL_SERVER_DELTA: {
@@ -1728,6 +1757,8 @@ static protocol_value *server_to_value(const protocol_server_message *message, b
                       message->as.error.retry_after < PROTOCOL_RETRY_AFTER_MAX
                           ? message->as.error.retry_after
                           : PROTOCOL_RETRY_AFTER_MAX);
+        if (message->as.error.code == PROTOCOL_ERROR_MOVED)
+            build_string(&builder, "url", message->as.error.url);
         break;
     }
     case PROTOCOL_SERVER_DELTA:

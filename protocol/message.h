@@ -47,6 +47,8 @@
 #define PROTOCOL_FIGURES_MAX 100000    /* = BRIGADE_FIGURES_MAX (core/melee.h) */
 #define PROTOCOL_ERROR_CODE_MAX 31
 #define PROTOCOL_ERROR_MESSAGE_MAX 255
+/* A `moved` answer's url (§6.4): ws:// or wss://, at most this many bytes. */
+#define PROTOCOL_URL_MAX 255
 /* The largest retry_after of an error, in seconds (§6.4). */
 #define PROTOCOL_RETRY_AFTER_MAX 86400
 /* A report's number in contest, accept and rule: 1..this (§5.3, D46). */
@@ -95,8 +97,14 @@ typedef enum protocol_error_code {
     PROTOCOL_ERROR_UNAVAILABLE, /* the journal could not commit it now, or the server is full:
                                    retry later (§6.4) */
     PROTOCOL_ERROR_RATE_LIMITED, /* over a rate limit: retry after `retry_after` s (§6.4) */
+    PROTOCOL_ERROR_MOVED,        /* the game is served by another host: `url` (§6.4, cluster) */
     PROTOCOL_ERROR_UNKNOWN
 } protocol_error_code;
+
+/* Whether text[len] is a URL a `moved` answer may carry (§6.4): "ws://" or
+ * "wss://", a host, then only printable ASCII without spaces, at most
+ * PROTOCOL_URL_MAX bytes. */
+bool protocol_url_valid(const char *text, size_t len);
 
 /* Names on the wire: seat "A"/"B"; error codes "bad_frame", ...; action
  * kinds "choose_initiative", ...; facings "front"/"flank"/"rear"; responses
@@ -445,6 +453,10 @@ typedef struct protocol_server_message {
              * the wire: 0 = not sent; 1..PROTOCOL_RETRY_AFTER_MAX), with
              * rate_limited and unavailable (§6.4). */
             int64_t retry_after;
+            /* With moved (§6.4): where to send the same request again, a
+             * ws:// or wss:// URL (required on the wire with moved, never
+             * sent with another code; "" when absent). */
+            char url[PROTOCOL_URL_MAX + 1];
         } error;
         struct {
             int64_t seq;

@@ -1,0 +1,324 @@
+/*
+ * server/redis.c: see redis.h. hiredis 0.14's async API on our loop; its
+ * libuv adapter is a header of static functions, included here only.
+ *
+ * hiredis 0.14 frees its context itself after the disconnect callback (a
+ * connection lost) and after a failed connect's callback; every pending
+ * reply callback (a subscription's included) is then called with NULL.
+ * The link's own struct is freed when its timer handle has closed, after
+ * server_redis_close, so a NULL reply always finds it.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "server/redis.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#endif
+#include <hiredis/adapters/libuv.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+#define SERVER_REDIS_BACKOFF_FIRST_MS 100
+#define SERVER_REDIS_BACKOFF_MAX_MS 5000
+#define SERVER_REDIS_FAIL_LOG_MS 10000
+#define SERVER_REDIS_HOST_MAX 255
+
+struct server_redis {
+    uv_loop_t *loop;
+    char host[SERVER_REDIS_HOST_MAX + 1];
+    int port;
+    char name[32];
+    server_redis_events events;
+    redisAsyncContext *context; /* NULL while down */
+    bool up;
+    bool closing;
+    uv_timer_t retry;
+    uint64_t backoff_ms;
+    uint64_t fail_logged_ms; /* 0: nothing logged in this streak of failures */
+    unsigned long failures;  /* in this streak */
+};
+
+/* One command's callback and argument (subscribe: until unsubscribed or
+ * the link lost). */
+typedef struct server_redis_call {
+    server_redis *redis;
+    server_redis_reply_cb reply;
+    void *privdata;
+    bool subscription;
+} server_redis_call;
+
+bool server_redis_url_parse(const char *url, char *host, size_t size, int *port, char *message,
+                            size_t message_size)
+{
+    static const char scheme[] = "redis://";
+    if (strncmp(url, scheme, sizeof scheme - 1) != 0) {
+        snprintf(message, message_size, "\"%.64s\" is not a redis://HOST:PORT URL", url);
+        return false;
+    }
+    const char *at = url + sizeof scheme - 1;
+    const char *end = NULL;
+    if (*at == '[') {
+        end = strchr(at, ']');
+        if (!end) {
+            snprintf(message, message_size, "\"%.64s\": an IPv6 address without its ]", url);
+            return false;
+        }
+        at++;
+    } else {
+        end = at + strcspn(at, ":/");
+    }
+    size_t len = (size_t)(end - at);
+    if (len == 0 || len >= size || len > SERVER_REDIS_HOST_MAX) {
+        snprintf(message, message_size, "\"%.64s\": no host, or a host over %d bytes", url,
+                 SERVER_REDIS_HOST_MAX);
+        return false;
+    }
+    memcpy(host, at, len);
+    host[len] = '\0';
+    const char *rest = end + (*end == ']');
+    long number = 6379;
+    if (*rest == ':') {
+        char *stop = NULL;
+        errno = 0;
+        number = strtol(rest + 1, &stop, 10);
+        if (stop == rest + 1 || errno != 0 || number < 1 || number > 65535) {
+            snprintf(message, message_size, "\"%.64s\": the port is not 1..65535", url);
+            return false;
+        }
+        rest = stop;
+    }
+    if (*rest == '/') {
+        rest++;
+        if (*rest != '\0' && strcmp(rest, "0") != 0) {
+            snprintf(message, message_size,
+                     "\"%.64s\": only database 0 (the cluster's keys are in one database)", url);
+            return false;
+        }
+        rest += strlen(rest);
+    }
+    if (*rest != '\0') {
+        snprintf(message, message_size, "\"%.64s\": unexpected \"%.16s\" after the host", url,
+                 rest);
+        return false;
+    }
+    *port = (int)number;
+    return true;
+}
+
+static void server_redis_connect(server_redis *redis);
+
+static void server_redis_retry_fire(uv_timer_t *timer)
+{
+    server_redis_connect(timer->data);
+}
+
+/* Down (a lost connection or a failed attempt): the next try after the
+ * backoff. */
+static void server_redis_down(server_redis *redis, const char *why)
+{
+    bool was_up = redis->up;
+    redis->up = false;
+    redis->context = NULL;
+    if (redis->closing)
+        return;
+    uint64_t now = uv_now(redis->loop);
+    redis->failures++;
+    if (was_up) {
+        fprintf(stderr, "brigaded: redis (%s): lost %s:%d: %s; reconnecting\n", redis->name,
+                redis->host, redis->port, why);
+        redis->fail_logged_ms = now ? now : 1;
+    } else if (redis->fail_logged_ms == 0 || now - redis->fail_logged_ms >= SERVER_REDIS_FAIL_LOG_MS) {
+        fprintf(stderr, "brigaded: redis (%s): cannot connect to %s:%d: %s (%lu tries); retrying\n",
+                redis->name, redis->host, redis->port, why, redis->failures);
+        redis->fail_logged_ms = now ? now : 1;
+    }
+    if (redis->events.on_down)
+        redis->events.on_down(redis, redis->events.context);
+    uv_timer_start(&redis->retry, server_redis_retry_fire, redis->backoff_ms, 0);
+    redis->backoff_ms *= 2;
+    if (redis->backoff_ms > SERVER_REDIS_BACKOFF_MAX_MS)
+        redis->backoff_ms = SERVER_REDIS_BACKOFF_MAX_MS;
+}
+
+static void server_redis_on_connect(const redisAsyncContext *context, int status)
+{
+    server_redis *redis = context->data;
+    if (status != REDIS_OK) {
+        server_redis_down(redis, context->errstr[0] ? context->errstr : "connection refused");
+        return;
+    }
+    redis->up = true;
+    redis->backoff_ms = SERVER_REDIS_BACKOFF_FIRST_MS;
+    if (redis->fail_logged_ms != 0)
+        fprintf(stderr, "brigaded: redis (%s): connected to %s:%d again\n", redis->name,
+                redis->host, redis->port);
+    redis->fail_logged_ms = 0;
+    redis->failures = 0;
+    if (redis->events.on_up)
+        redis->events.on_up(redis, redis->events.context);
+}
+
+static void server_redis_on_disconnect(const redisAsyncContext *context, int status)
+{
+    server_redis *redis = context->data;
+    (void)status;
+    server_redis_down(redis, context->errstr[0] ? context->errstr : "closed");
+}
+
+static void server_redis_connect(server_redis *redis)
+{
+    if (redis->closing)
+        return;
+    redisAsyncContext *context = redisAsyncConnect(redis->host, redis->port);
+    if (!context) {
+        server_redis_down(redis, "out of memory");
+        return;
+    }
+    if (context->err) {
+        char why[128];
+        snprintf(why, sizeof why, "%s", context->errstr);
+        redisAsyncFree(context);
+        server_redis_down(redis, why);
+        return;
+    }
+    context->data = redis;
+    if (redisLibuvAttach(context, redis->loop) != REDIS_OK) {
+        redisAsyncFree(context);
+        server_redis_down(redis, "cannot watch its socket");
+        return;
+    }
+    redisAsyncSetConnectCallback(context, server_redis_on_connect);
+    redisAsyncSetDisconnectCallback(context, server_redis_on_disconnect);
+    redis->context = context;
+}
+
+server_redis *server_redis_new(uv_loop_t *loop, const char *url, const char *name,
+                               const server_redis_events *events)
+{
+    server_redis *redis = calloc(1, sizeof(*redis));
+    if (!redis)
+        return NULL;
+    char message[128];
+    if (!server_redis_url_parse(url, redis->host, sizeof redis->host, &redis->port, message,
+                                sizeof message)) {
+        free(redis);
+        return NULL;
+    }
+    redis->loop = loop;
+    snprintf(redis->name, sizeof redis->name, "%s", name);
+    if (events)
+        redis->events = *events;
+    redis->backoff_ms = SERVER_REDIS_BACKOFF_FIRST_MS;
+    uv_timer_init(loop, &redis->retry);
+    redis->retry.data = redis;
+    server_redis_connect(redis);
+    return redis;
+}
+
+bool server_redis_up(const server_redis *redis)
+{
+    return redis && redis->up && redis->context != NULL;
+}
+
+static void server_redis_on_reply(redisAsyncContext *context, void *reply, void *privdata)
+{
+    (void)context;
+    server_redis_call *call = privdata;
+    redisReply *r = reply;
+    if (call->reply)
+        call->reply(call->redis, r, call->privdata);
+    bool done = !call->subscription || r == NULL;
+    if (call->subscription && r && r->type == REDIS_REPLY_ARRAY && r->elements >= 1 &&
+        r->element[0]->type == REDIS_REPLY_STRING &&
+        strcasecmp(r->element[0]->str, "unsubscribe") == 0)
+        done = true;
+    if (done)
+        free(call);
+}
+
+int server_redis_command(server_redis *redis, server_redis_reply_cb reply, void *privdata,
+                         int argc, const char **argv, const size_t *argl)
+{
+    if (!server_redis_up(redis) || redis->closing || argc < 1)
+        return -1;
+    server_redis_call *call = malloc(sizeof(*call));
+    if (!call)
+        return -1;
+    call->redis = redis;
+    call->reply = reply;
+    call->privdata = privdata;
+    call->subscription =
+        strcasecmp(argv[0], "SUBSCRIBE") == 0 || strcasecmp(argv[0], "PSUBSCRIBE") == 0;
+    size_t lengths[64];
+    if (!argl) {
+        if (argc > 64) {
+            free(call);
+            return -1;
+        }
+        for (int i = 0; i < argc; i++)
+            lengths[i] = strlen(argv[i]);
+        argl = lengths;
+    }
+    if (redisAsyncCommandArgv(redis->context, server_redis_on_reply, call, argc, argv, argl) !=
+        REDIS_OK) {
+        free(call);
+        return -1;
+    }
+    return 0;
+}
+
+int server_redis_commandf(server_redis *redis, server_redis_reply_cb reply, void *privdata,
+                          const char *format, ...)
+{
+    if (!server_redis_up(redis) || redis->closing)
+        return -1;
+    server_redis_call *call = malloc(sizeof(*call));
+    if (!call)
+        return -1;
+    call->redis = redis;
+    call->reply = reply;
+    call->privdata = privdata;
+    call->subscription = strncasecmp(format, "SUBSCRIBE", 9) == 0 ||
+                         strncasecmp(format, "PSUBSCRIBE", 10) == 0;
+    va_list args;
+    va_start(args, format);
+    int status = redisvAsyncCommand(redis->context, server_redis_on_reply, call, format, args);
+    va_end(args);
+    if (status != REDIS_OK) {
+        free(call);
+        return -1;
+    }
+    return 0;
+}
+
+static void server_redis_on_closed(uv_handle_t *handle)
+{
+    free(handle->data);
+}
+
+void server_redis_close(server_redis *redis)
+{
+    if (!redis || redis->closing)
+        return;
+    redis->closing = true;
+    uv_timer_stop(&redis->retry);
+    redisAsyncContext *context = redis->context;
+    redis->context = NULL;
+    redis->up = false;
+    if (context) {
+        /* No on_down for a close we asked for. */
+        redis->events.on_down = NULL;
+        redisAsyncFree(context);
+    }
+    uv_close((uv_handle_t *)&redis->retry, server_redis_on_closed);
+}
