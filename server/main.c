@@ -34,8 +34,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "protocol/message.h"
 #include "server/game.h"
 #include "server/net.h"
+#include "server/redis.h"
 
 #ifndef BRIGADE_SOURCE_WEB_DIR
 #define BRIGADE_SOURCE_WEB_DIR ""
@@ -95,6 +97,13 @@ typedef struct server_options {
     const char *origins[SERVER_ORIGINS_MAX];
     size_t origin_count;
     bool web_explicit;
+    /* Clusters (server/README.md "Cluster"): --redis URL (NULL: one node,
+     * no Redis), --relay (a spectator relay: no data folder, no games),
+     * --public-url (NULL: ws://LISTEN:PORT/), --redis-lease-ms. */
+    const char *redis_url;
+    const char *public_url;
+    bool relay;
+    long redis_lease_ms;
 } server_options;
 
 /* How an option's value is read. */
@@ -104,8 +113,11 @@ typedef enum server_option_kind {
     SERVER_OPTION_NAME,    /* a non-empty text (--data) */
     SERVER_OPTION_ADDRESS, /* an IPv4 or IPv6 literal (--listen) */
     SERVER_OPTION_ORIGINS, /* --allow-origin's list */
-    SERVER_OPTION_DURATION /* 0, 90s, 30m, 12h, 7d (a bare number: seconds), into a long of
-                              seconds, up to max */
+    SERVER_OPTION_DURATION, /* 0, 90s, 30m, 12h, 7d (a bare number: seconds), into a long of
+                               seconds, up to max */
+    SERVER_OPTION_REDIS,   /* a redis://HOST:PORT URL (server/redis.h) */
+    SERVER_OPTION_WS_URL,  /* a ws:// or wss:// URL (protocol_url_valid) */
+    SERVER_OPTION_FLAG     /* no value: sets a bool */
 } server_option_kind;
 
 /* One option of brigaded: its name, how its value is read and where it
@@ -243,6 +255,21 @@ static const server_option server_option_table[] = {
      "the kernel doubles it), 4..65536, which bounds what a\n"
      "stalled reader holds in the kernel. Default: the system's\n"
      "own, grown as needed up to net.ipv4.tcp_wmem's maximum."},
+    {"redis", "URL", SERVER_OPTION_REDIS, SERVER_OPTION_AT(redis_url), 0, 0, NULL,
+     "join the cluster of the Redis at URL (redis://HOST:PORT):\n"
+     "each game owned by one node, its deltas published,\n"
+     "clients of another node's game told where it is\n"
+     "(server/README.md \"Cluster\"). Default: no cluster."},
+    {"relay", "", SERVER_OPTION_FLAG, SERVER_OPTION_AT(relay), 0, 0, NULL,
+     "serve spectators only, from what the cluster's nodes\n"
+     "publish (needs --redis; no --data, no games of its own)."},
+    {"public-url", "URL", SERVER_OPTION_WS_URL, SERVER_OPTION_AT(public_url), 0, 0, NULL,
+     "the ws:// or wss:// URL the cluster sends clients to\n"
+     "for this host. Default: ws://LISTEN:PORT/."},
+    {"redis-lease-ms", "MS", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(redis_lease_ms), 1000, 600000,
+     "ms", "how long a node's lease on its games lasts without a\n"
+           "renewal (renewed every fifth of it), 1000..600000.\n"
+           "Default 10000."},
 };
 
 #define SERVER_OPTION_COUNT (sizeof(server_option_table) / sizeof(server_option_table[0]))
@@ -516,6 +543,25 @@ static bool server_option_read(const server_option *option, const char *value,
         return server_option_origins(value, options);
     case SERVER_OPTION_DURATION:
         return server_option_duration(option, value, (long *)(void *)at);
+    case SERVER_OPTION_REDIS: {
+        char host[256], why[160];
+        int port = 0;
+        if (!server_redis_url_parse(value, host, sizeof host, &port, why, sizeof why)) {
+            fprintf(stderr, "brigaded: --%s: %s\n", option->name, why);
+            return false;
+        }
+        break;
+    }
+    case SERVER_OPTION_WS_URL:
+        if (!protocol_url_valid(value, strlen(value))) {
+            fprintf(stderr, "brigaded: --%s: '%s' is not a ws:// or wss:// URL of at most %d "
+                            "bytes\n", option->name, value, PROTOCOL_URL_MAX);
+            return false;
+        }
+        break;
+    case SERVER_OPTION_FLAG:
+        *(bool *)(void *)at = true;
+        return true;
     }
     *(const char **)(void *)at = value;
     return true;
@@ -530,8 +576,11 @@ static int server_options_parse(int argc, char **argv, server_options *options)
 {
     struct option longs[SERVER_OPTION_COUNT + 3];
     for (size_t i = 0; i < SERVER_OPTION_COUNT; i++)
-        longs[i] = (struct option){server_option_table[i].name, required_argument, NULL,
-                                   (int)(256 + i)};
+        longs[i] = (struct option){server_option_table[i].name,
+                                   server_option_table[i].kind == SERVER_OPTION_FLAG
+                                       ? no_argument
+                                       : required_argument,
+                                   NULL, (int)(256 + i)};
     longs[SERVER_OPTION_COUNT] = (struct option){"help", no_argument, NULL, 'h'};
     longs[SERVER_OPTION_COUNT + 1] = (struct option){"version", no_argument, NULL, 'V'};
     longs[SERVER_OPTION_COUNT + 2] = (struct option){NULL, 0, NULL, 0};
@@ -587,12 +636,18 @@ int main(int argc, char **argv)
         .game_idle_report_s = SERVER_DEFAULT_IDLE_REPORT_S,
         .game_idle_end_s = SERVER_DEFAULT_IDLE_END_S,
         .game_waiting_end_s = SERVER_DEFAULT_WAITING_END_S,
+        .redis_lease_ms = 10000,
     };
     int parsed = server_options_parse(argc, argv, &options);
     if (parsed == 1)
         return 0;
     if (parsed != 0)
         return 2;
+    if (options.relay && !options.redis_url) {
+        fprintf(stderr, "brigaded: --relay needs --redis URL (a relay serves the cluster's "
+                        "spectators)\n");
+        return 2;
+    }
 
     char web_buffer[PATH_MAX];
     if (!options.web_explicit)

@@ -197,6 +197,9 @@ static void server_redis_connect(server_redis *redis)
         server_redis_down(redis, "cannot watch its socket");
         return;
     }
+    /* The link never keeps the loop alive: brigaded stops when its
+     * network does (server_redis_close then closes these handles). */
+    uv_unref((uv_handle_t *)&((redisLibuvEvents *)context->ev.data)->handle);
     redisAsyncSetConnectCallback(context, server_redis_on_connect);
     redisAsyncSetDisconnectCallback(context, server_redis_on_disconnect);
     redis->context = context;
@@ -221,6 +224,7 @@ server_redis *server_redis_new(uv_loop_t *loop, const char *url, const char *nam
     redis->backoff_ms = SERVER_REDIS_BACKOFF_FIRST_MS;
     uv_timer_init(loop, &redis->retry);
     redis->retry.data = redis;
+    uv_unref((uv_handle_t *)&redis->retry);
     server_redis_connect(redis);
     return redis;
 }
