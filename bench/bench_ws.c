@@ -602,6 +602,13 @@ bool ws_client_source(ws_client *w, const char *ipv4)
 
 int ws_client_socket(ws_client *w)
 {
+    return ws_client_socket_to(w, w->port);
+}
+
+int ws_client_socket_to(ws_client *w, int port)
+{
+    struct sockaddr_in address = w->address;
+    address.sin_port = htons((uint16_t)port);
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -1;
@@ -620,7 +627,7 @@ int ws_client_socket(ws_client *w)
             return -1;
         }
     }
-    if (connect(fd, (struct sockaddr *)&w->address, sizeof w->address) != 0 &&
+    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0 &&
         errno != EINPROGRESS) {
         int error = errno;
         close(fd);
@@ -635,7 +642,7 @@ static void conn_start(ws_conn *c)
     ws_client *w = c->client;
     c->phase = WS_CONNECTING;
     w->connecting++;
-    c->fd = ws_client_socket(w);
+    c->fd = ws_client_socket_to(w, c->port ? c->port : w->port);
     if (c->fd < 0) {
         if (errno == EMFILE || errno == ENFILE)
             bench_die("socket: %s (raise ulimit -n?)", strerror(errno));
@@ -666,7 +673,7 @@ static void conn_connected(ws_conn *c)
                      "GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
                      "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
                      "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: %s\r\n\r\n",
-                     c->client->port, c->key, c->client->subprotocol);
+                     c->port ? c->port : c->client->port, c->key, c->client->subprotocol);
     c->phase = WS_HANDSHAKE;
     buffer_append(&c->out, request, (size_t)n);
     conn_flush(c);

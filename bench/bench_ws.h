@@ -66,6 +66,7 @@ struct ws_conn {
     double sent_at;       /* when that request was sent (bench_now) */
     ws_failure failure;   /* set when it fails (WS_FAILURE_NONE until then) */
     int failure_code;     /* the errno, HTTP status or close code of the failure */
+    int port;             /* the server's port for this connection; 0: the client's */
 };
 
 typedef struct ws_handlers {
@@ -116,8 +117,12 @@ bool ws_client_source(ws_client *w, const char *ipv4);
  * -1 with errno set (the socket is closed then). For connections that the
  * loop does not handle (raw TCP); ws_client_add's go through it too. */
 int ws_client_socket(ws_client *w);
+/* The same to another port of 127.0.0.1 (a cluster's other host). */
+int ws_client_socket_to(ws_client *w, int port);
 
-/* Queues `c` (zeroed by the caller, fd -1 is set here) to be connected. */
+/* Queues `c` (zeroed by the caller, fd -1 is set here) to be connected, to
+ * c->port when set. A ws_conn closed (WS_CLOSED, its socket closed) may be
+ * queued again: a reconnection; its buffers are emptied. */
 void ws_client_add(ws_client *w, ws_conn *c);
 
 /* One turn of the loop: starts queued connections, waits at most `timeout`
