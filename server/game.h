@@ -167,6 +167,18 @@ server_games *server_games_new(const server_games_options *options, char *messag
  * reason in message[size]. */
 int server_games_attach(server_games *games, server_net *net, char *message, size_t size);
 
+/*
+ * Joins the cluster of the Redis at redis_url (brigaded --redis; README
+ * "Cluster", server/cluster.h): every game of the registry is claimed,
+ * each new one too; what each commit changes of its spectators' view is
+ * published; a join of a game another node owns is answered `moved`
+ * (PROTOCOL.md §6.4). public_url: this node's ws:// URL for the others;
+ * lease_ms: the node's lease. Call once, after server_games_attach.
+ * Returns 0, or -1 with the reason in message[size].
+ */
+int server_games_join_cluster(server_games *games, const char *redis_url, const char *public_url,
+                              uint64_t lease_ms, char *message, size_t size);
+
 /* After server_net_run returned, before server_net_destroy: lets the
  * journal thread commit what is queued, answers it, and ends the thread
  * (the journal is closed). */
