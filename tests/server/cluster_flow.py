@@ -332,7 +332,8 @@ def case_redis_restart(tmp, brigaded, scenarios):
                 break
             time.sleep(0.1)
         check(live is not None and int(live) == seq,
-              "after Redis came back the owner republished live_seq %r (game at %d)" % (live, seq))
+              "after Redis came back the owner republished live_seq %r (game at %d); log: %s"
+              % (live, seq, one.text()[-1500:]))
         check("lost" in one.text() and "again" in one.text(), "no log of the lost link")
         seq = play(clients, states, seq, 1)
         for c in clients.values():
