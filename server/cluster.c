@@ -100,6 +100,9 @@ struct server_cluster {
     /* The live relays (README "Presence"), refreshed each tick. */
     char relays[SERVER_CLUSTER_RELAYS_MAX][PROTOCOL_URL_MAX + 1];
     size_t relay_count;
+    /* The live nodes (for their pages' origins), as the relays. */
+    char nodes[SERVER_CLUSTER_RELAYS_MAX][PROTOCOL_URL_MAX + 1];
+    size_t node_count;
     size_t relay_next;
     int pending_stop; /* stop's replies still awaited */
 };
@@ -258,19 +261,60 @@ static void server_cluster_renewed(server_redis *redis, redisReply *reply, void 
     server_cluster_claim_all(cluster, reply->type == REDIS_REPLY_NIL);
 }
 
+/* A ZRANGEBYSCORE of live hosts' URLs into urls[], *count. */
+static void server_cluster_hosts_read(const redisReply *reply,
+                                      char urls[][PROTOCOL_URL_MAX + 1], size_t *count)
+{
+    if (!reply || reply->type != REDIS_REPLY_ARRAY)
+        return;
+    size_t n = 0;
+    for (size_t i = 0; i < reply->elements && n < SERVER_CLUSTER_RELAYS_MAX; i++) {
+        const redisReply *url = reply->element[i];
+        if (url->type == REDIS_REPLY_STRING && protocol_url_valid(url->str, url->len))
+            snprintf(urls[n++], PROTOCOL_URL_MAX + 1, "%s", url->str);
+    }
+    *count = n;
+}
+
 static void server_cluster_relays_read(server_redis *redis, redisReply *reply, void *privdata)
 {
     (void)redis;
     server_cluster *cluster = privdata;
-    if (!reply || reply->type != REDIS_REPLY_ARRAY)
-        return;
-    size_t count = 0;
-    for (size_t i = 0; i < reply->elements && count < SERVER_CLUSTER_RELAYS_MAX; i++) {
-        const redisReply *url = reply->element[i];
-        if (url->type == REDIS_REPLY_STRING && protocol_url_valid(url->str, url->len))
-            snprintf(cluster->relays[count++], sizeof cluster->relays[0], "%s", url->str);
-    }
-    cluster->relay_count = count;
+    server_cluster_hosts_read(reply, cluster->relays, &cluster->relay_count);
+}
+
+static void server_cluster_nodes_read(server_redis *redis, redisReply *reply, void *privdata)
+{
+    (void)redis;
+    server_cluster *cluster = privdata;
+    server_cluster_hosts_read(reply, cluster->nodes, &cluster->node_count);
+}
+
+/* Whether the ws:// (wss://) URL's host:port is the http:// (https://)
+ * origin's. */
+static bool server_cluster_origin_of(const char *url, const char *origin)
+{
+    size_t skip_url = strncmp(url, "ws://", 5) == 0 ? 5 : strncmp(url, "wss://", 6) == 0 ? 6 : 0;
+    size_t skip_origin = skip_url == 5 && strncmp(origin, "http://", 7) == 0    ? 7
+                         : skip_url == 6 && strncmp(origin, "https://", 8) == 0 ? 8
+                                                                                : 0;
+    if (!skip_url || !skip_origin)
+        return false;
+    const char *host = url + skip_url;
+    size_t length = strcspn(host, "/");
+    return strlen(origin + skip_origin) == length &&
+           strncmp(host, origin + skip_origin, length) == 0;
+}
+
+bool server_cluster_origin_known(const server_cluster *cluster, const char *origin)
+{
+    for (size_t i = 0; i < cluster->node_count; i++)
+        if (server_cluster_origin_of(cluster->nodes[i], origin))
+            return true;
+    for (size_t i = 0; i < cluster->relay_count; i++)
+        if (server_cluster_origin_of(cluster->relays[i], origin))
+            return true;
+    return false;
 }
 
 static void server_cluster_tick_fire(uv_timer_t *timer)
@@ -294,6 +338,8 @@ static void server_cluster_tick_fire(uv_timer_t *timer)
     server_redis_command(cluster->redis, NULL, NULL, 4, zadd, NULL);
     const char *relays[] = {"ZRANGEBYSCORE", "brigade:hosts:relay", now_text, "+inf"};
     server_redis_command(cluster->redis, server_cluster_relays_read, cluster, 4, relays, NULL);
+    const char *nodes[] = {"ZRANGEBYSCORE", "brigade:hosts:node", now_text, "+inf"};
+    server_redis_command(cluster->redis, server_cluster_nodes_read, cluster, 4, nodes, NULL);
     /* Games another process held: taken over once its lease lapses. */
     for (server_cluster_game *game = cluster->games; game; game = game->next)
         if (game->state != SERVER_CLUSTER_OWNED)

@@ -142,6 +142,11 @@ void server_cluster_game_publish_state(server_cluster_game *game, const unsigned
                                        const size_t *lengths, const int64_t *froms,
                                        const int64_t *tos, size_t count);
 
+/* Whether `origin` ("http://host:port" or "https://...") is the page
+ * origin of one of the cluster's live hosts (their public URLs, ws://
+ * read as http://, wss:// as https://), as last read from Redis. */
+bool server_cluster_origin_known(const server_cluster *cluster, const char *origin);
+
 /* A live relay's public URL, in turn among those alive (NULL: none). */
 const char *server_cluster_relay_pick(server_cluster *cluster);
 

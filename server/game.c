@@ -4714,6 +4714,13 @@ static void server_games_on_close(void *context, server_connection *connection)
     server_session_unref(session);
 }
 
+/* A cluster's hosts accept each other's pages (server/cluster.h). */
+static bool server_games_origin_allowed(void *context, const char *origin)
+{
+    server_games *games = context;
+    return games->cluster && server_cluster_origin_known(games->cluster, origin);
+}
+
 server_net_handlers server_games_handlers(void)
 {
     return (server_net_handlers){
@@ -4721,5 +4728,6 @@ server_net_handlers server_games_handlers(void)
         .on_message = server_games_on_message,
         .on_refused = server_games_on_refused,
         .on_close = server_games_on_close,
+        .origin_allowed = server_games_origin_allowed,
     };
 }

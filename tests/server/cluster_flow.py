@@ -232,6 +232,19 @@ def case_routing(tmp, brigaded, scenarios):
         check(hashed[b"delay"] == b"0" and len(hashed[b"spectator"]) == 64 and
               hashed[b"password"] == b"", "admission fields %r" %
               {k: v for k, v in hashed.items() if k != b"state"})
+        # Node two accepts node one's page (a page that followed a move),
+        # not another site's.
+        time.sleep(LEASE_MS / 1000.0)
+        try:
+            wire.WebSocket(two.port, origin="http://127.0.0.1:%d" % one.port).close()
+        except wire.Closed as refused:
+            raise Failure("node two refused node one's page: %s; %s" % (refused,
+                                                                        two.text()[-800:]))
+        try:
+            wire.WebSocket(two.port, origin="http://elsewhere.example:%d" % one.port)
+            raise Failure("node two accepted another site's page")
+        except wire.Closed as refused:
+            check("403" in refused.reason, "another site's page: %r" % refused.reason)
         for c in clients.values():
             c.close()
         check(one.stop() == 0 and two.stop() == 0, "exit status")
