@@ -56,6 +56,7 @@ struct server_cluster_game {
     server_cluster *cluster;
     server_cluster_game *prev, *next; /* the cluster's list */
     char id[PROTOCOL_GAME_ID_MAX + 1];
+    const char *kind;                 /* "game" or "tournament": its keys' word */
     void *data;
     server_cluster_state state;
     uint64_t serve_from_ms;           /* OWNED: served from then on (loop ms) */
@@ -121,6 +122,13 @@ static void server_cluster_key(char *out, size_t size, const char *id, const cha
     snprintf(out, size, "brigade:game:%s:%s", id, what);
 }
 
+/* The key `what` of a game's or a tournament's. */
+static void server_cluster_key_of(char *out, size_t size, const server_cluster_game *game,
+                                  const char *what)
+{
+    snprintf(out, size, "brigade:%s:%s:%s", game->kind, game->id, what);
+}
+
 static bool server_cluster_lease_valid(const server_cluster *cluster)
 {
     return cluster->renewed_ms != 0 &&
@@ -177,9 +185,9 @@ static void server_cluster_claimed(server_redis *redis, redisReply *reply, void 
         game->state = SERVER_CLUSTER_ELSEWHERE;
         snprintf(game->elsewhere, sizeof game->elsewhere, "%s", space ? space + 1 : "");
         if (was_served) {
-            fprintf(stderr, "brigaded: game %s: now owned by another process (%s): no longer "
-                            "served here\n", game->id, game->elsewhere);
-            if (cluster->handlers.on_lost)
+            fprintf(stderr, "brigaded: %s %s: now owned by another process (%s): no longer "
+                            "served here\n", game->kind, game->id, game->elsewhere);
+            if (cluster->handlers.on_lost && game->data)
                 cluster->handlers.on_lost(cluster->handlers.context, game->data);
         }
         break;
@@ -193,7 +201,7 @@ static void server_cluster_claimed(server_redis *redis, redisReply *reply, void 
                     reply->elements >= 2 && reply->element[1]->type == REDIS_REPLY_STRING
                         ? reply->element[1]->str : "?");
         game->stale_logged = true;
-        if (was_served && cluster->handlers.on_lost)
+        if (was_served && cluster->handlers.on_lost && game->data)
             cluster->handlers.on_lost(cluster->handlers.context, game->data);
         break;
     default:
@@ -205,7 +213,7 @@ static void server_cluster_claimed(server_redis *redis, redisReply *reply, void 
         game->claimed = true;
     bool owned_now = game->state == SERVER_CLUSTER_OWNED && !was_served;
     server_cluster_game_unref(game);
-    if (owned_now && !game->removed && cluster->handlers.on_republish)
+    if (owned_now && !game->removed && game->data && cluster->handlers.on_republish)
         cluster->handlers.on_republish(cluster->handlers.context, game->data);
 }
 
@@ -215,8 +223,8 @@ static void server_cluster_claim(server_cluster_game *game)
     if (game->claiming || game->removed)
         return;
     char owner_key[128], hash_key[128], seq[32];
-    server_cluster_key(owner_key, sizeof owner_key, game->id, "owner");
-    server_cluster_key(hash_key, sizeof hash_key, game->id, "spectators");
+    server_cluster_key_of(owner_key, sizeof owner_key, game, "owner");
+    server_cluster_key_of(hash_key, sizeof hash_key, game, "spectators");
     snprintf(seq, sizeof seq, "%" PRId64, game->live_seq);
     const char *argv[] = {"EVAL", server_cluster_claim_script, "2", owner_key, hash_key,
                           cluster->owner_value, seq};
@@ -231,7 +239,8 @@ static void server_cluster_claim(server_cluster_game *game)
 static void server_cluster_claim_all(server_cluster *cluster, bool republish)
 {
     for (server_cluster_game *game = cluster->games; game; game = game->next) {
-        if (republish && game->state == SERVER_CLUSTER_OWNED && cluster->handlers.on_republish)
+        if (republish && game->state == SERVER_CLUSTER_OWNED && game->data &&
+            cluster->handlers.on_republish)
             cluster->handlers.on_republish(cluster->handlers.context, game->data);
         server_cluster_claim(game);
     }
@@ -457,15 +466,18 @@ void server_cluster_free(server_cluster *cluster)
     free(cluster);
 }
 
-server_cluster_game *server_cluster_game_add(server_cluster *cluster, const char *id,
-                                             int64_t live_seq, bool created, void *data)
+static server_cluster_game *server_cluster_handle_add(server_cluster *cluster,
+                                                     const char *kind, const char *id,
+                                                     int64_t live_seq, bool created, void *data)
 {
     server_cluster_game *game = calloc(1, sizeof(*game));
     if (!game) {
-        fprintf(stderr, "brigaded: game %s: out of memory: not served in the cluster\n", id);
+        fprintf(stderr, "brigaded: %s %s: out of memory: not served in the cluster\n", kind,
+                id);
         return NULL;
     }
     game->cluster = cluster;
+    game->kind = kind;
     snprintf(game->id, sizeof game->id, "%s", id);
     game->data = data;
     game->live_seq = live_seq;
@@ -487,12 +499,25 @@ server_cluster_game *server_cluster_game_add(server_cluster *cluster, const char
     return game;
 }
 
+server_cluster_game *server_cluster_game_add(server_cluster *cluster, const char *id,
+                                             int64_t live_seq, bool created, void *data)
+{
+    return server_cluster_handle_add(cluster, "game", id, live_seq, created, data);
+}
+
+server_cluster_game *server_cluster_tournament_add(server_cluster *cluster, const char *id,
+                                                   bool created)
+{
+    return server_cluster_handle_add(cluster, "tournament", id, 0, created, NULL);
+}
+
 void server_cluster_game_remove(server_cluster_game *game, bool ended)
 {
     if (!game)
         return;
     server_cluster *cluster = game->cluster;
-    if (ended && game->state == SERVER_CLUSTER_OWNED && server_redis_up(cluster->redis)) {
+    if (ended && game->data && game->state == SERVER_CLUSTER_OWNED &&
+        server_redis_up(cluster->redis)) {
         static const char *const whats[] = {"owner", "spectators", "recent"};
         for (size_t i = 0; i < 3; i++) {
             char key[128], seconds[16];
@@ -724,8 +749,8 @@ static void server_cluster_looked_up(server_redis *redis, redisReply *reply, voi
     free(lookup);
 }
 
-void server_cluster_owner_lookup(server_cluster *cluster, const char *id,
-                                 server_cluster_lookup_cb done, void *context)
+static void server_cluster_lookup_of(server_cluster *cluster, const char *kind, const char *id,
+                                     server_cluster_lookup_cb done, void *context)
 {
     server_cluster_lookup *lookup = malloc(sizeof(*lookup));
     if (!lookup) {
@@ -736,7 +761,7 @@ void server_cluster_owner_lookup(server_cluster *cluster, const char *id,
     lookup->done = done;
     lookup->context = context;
     char key[128];
-    server_cluster_key(key, sizeof key, id, "owner");
+    snprintf(key, sizeof key, "brigade:%s:%s:owner", kind, id);
     const char *argv[] = {"GET", key};
     if (cluster->stopping ||
         server_redis_command(cluster->redis, server_cluster_looked_up, lookup, 2, argv, NULL) !=
@@ -744,4 +769,16 @@ void server_cluster_owner_lookup(server_cluster *cluster, const char *id,
         free(lookup);
         done(context, NULL, true);
     }
+}
+
+void server_cluster_owner_lookup(server_cluster *cluster, const char *id,
+                                 server_cluster_lookup_cb done, void *context)
+{
+    server_cluster_lookup_of(cluster, "game", id, done, context);
+}
+
+void server_cluster_tournament_lookup(server_cluster *cluster, const char *id,
+                                      server_cluster_lookup_cb done, void *context)
+{
+    server_cluster_lookup_of(cluster, "tournament", id, done, context);
 }

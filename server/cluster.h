@@ -84,6 +84,12 @@ const char *server_cluster_public_url(const server_cluster *cluster);
 server_cluster_game *server_cluster_game_add(server_cluster *cluster, const char *id,
                                              int64_t live_seq, bool created, void *data);
 
+/* The same for a tournament (PROTOCOL.md §11): its key
+ * brigade:tournament:ID:owner, claimed like a game's; nothing is published
+ * of it and the handlers are not called for it (data NULL). */
+server_cluster_game *server_cluster_tournament_add(server_cluster *cluster, const char *id,
+                                                   bool created);
+
 /* A game leaves memory: `ended` gives its keys an hour more (late
  * spectators of the last state), else they stay as they are. NULL is a
  * no-op. */
@@ -160,5 +166,8 @@ const char *server_cluster_relay_pick(server_cluster *cluster);
 typedef void (*server_cluster_lookup_cb)(void *context, const char *url, bool down);
 void server_cluster_owner_lookup(server_cluster *cluster, const char *id,
                                  server_cluster_lookup_cb done, void *context);
+/* The same for a tournament's owner. */
+void server_cluster_tournament_lookup(server_cluster *cluster, const char *id,
+                                      server_cluster_lookup_cb done, void *context);
 
 #endif

@@ -3269,6 +3269,7 @@ typedef struct server_games_lookup {
     server_games *games;
     server_session *session; /* one reference */
     int64_t request;
+    const char *kind;        /* "game" or "tournament" */
     char game[PROTOCOL_GAME_ID_MAX + 1];
 } server_games_lookup;
 
@@ -3281,15 +3282,18 @@ static void server_games_looked_up(void *context, const char *url, bool down)
     if (connection && !games->stopping) {
         if (url) {
             server_games_send_moved(connection, lookup->request, url,
-                                    "game \"%s\" is served by another host", lookup->game);
+                                    "%s \"%s\" is served by another host", lookup->kind,
+                                    lookup->game);
         } else if (down) {
             server_games_send_retry(connection, lookup->request, PROTOCOL_ERROR_UNAVAILABLE,
-                                    1000, "no game \"%s\" here, and the cluster's store "
-                                    "cannot be asked now: try again", lookup->game);
+                                    1000, "no %s \"%s\" here, and the cluster's store "
+                                    "cannot be asked now: try again", lookup->kind,
+                                    lookup->game);
         } else {
-            server_games_join_strike(games, lookup->session, connection);
+            if (lookup->kind[0] == 'g')
+                server_games_join_strike(games, lookup->session, connection);
             server_games_send_error(connection, lookup->request, PROTOCOL_ERROR_UNKNOWN_GAME,
-                                    "no game \"%s\"", lookup->game);
+                                    "no %s \"%s\"", lookup->kind, lookup->game);
         }
     }
     server_session_unref(lookup->session);
@@ -3297,7 +3301,7 @@ static void server_games_looked_up(void *context, const char *url, bool down)
 }
 
 static void server_games_cluster_lookup(server_games *games, server_session *session,
-                                        int64_t request, const char *id)
+                                        int64_t request, const char *kind, const char *id)
 {
     server_games_lookup *lookup = calloc(1, sizeof(*lookup));
     if (!lookup) {
@@ -3308,9 +3312,55 @@ static void server_games_cluster_lookup(server_games *games, server_session *ses
     lookup->games = games;
     lookup->session = server_session_ref(session);
     lookup->request = request;
+    lookup->kind = kind;
     snprintf(lookup->game, sizeof(lookup->game), "%s", id);
-    session->verifying = true; /* one join at a time, as for a password check */
-    server_cluster_owner_lookup(games->cluster, id, server_games_looked_up, lookup);
+    if (kind[0] == 'g') {
+        session->verifying = true; /* one join at a time, as for a password check */
+        server_cluster_owner_lookup(games->cluster, id, server_games_looked_up, lookup);
+    } else {
+        server_cluster_tournament_lookup(games->cluster, id, server_games_looked_up, lookup);
+    }
+}
+
+struct server_cluster_game *server_games_cluster_tournament(server_games *games, const char *id,
+                                                            bool created)
+{
+    return games->cluster ? server_cluster_tournament_add(games->cluster, id, created) : NULL;
+}
+
+bool server_games_cluster_serves_tournament(server_games *games,
+                                            const struct server_cluster_game *lease,
+                                            server_connection *connection, int64_t request,
+                                            const char *id)
+{
+    if (!games->cluster)
+        return true;
+    uint64_t retry_ms = 1000;
+    const char *url = NULL;
+    switch (server_cluster_game_check(lease, &retry_ms, &url)) {
+    case SERVER_CLUSTER_SERVE:
+        return true;
+    case SERVER_CLUSTER_MOVED:
+        server_games_send_moved(connection, request, url,
+                                "tournament \"%s\" is served by another host", id);
+        return false;
+    case SERVER_CLUSTER_WAIT:
+    default:
+        server_games_send_retry(connection, request, PROTOCOL_ERROR_UNAVAILABLE, retry_ms,
+                                "tournament \"%s\" is not served here yet: this host is "
+                                "taking it over (the cluster's lease), try again", id);
+        return false;
+    }
+}
+
+bool server_games_cluster_route_tournament(server_games *games, server_connection *connection,
+                                           int64_t request, const char *id)
+{
+    if (!games->cluster)
+        return false;
+    server_games_cluster_lookup(games, server_connection_data(connection), request,
+                                "tournament", id);
+    return true;
 }
 
 /* The whole publication of a game (server_cluster_game_publish_state):
@@ -3396,6 +3446,7 @@ int server_games_join_cluster(server_games *games, const char *redis_url, const 
     for (size_t i = 0; i < games->bucket_count; i++)
         for (server_game *game = games->buckets[i]; game; game = game->next)
             server_games_cluster_add(games, game);
+    server_tournaments_cluster_join(games->tournaments);
     return 0;
 }
 
@@ -3443,7 +3494,7 @@ static void server_games_join(server_games *games, server_connection *connection
     }
     if (!game && games->cluster) {
         /* Not this node's: perhaps another's (README "Routing"). */
-        server_games_cluster_lookup(games, session, request, message->as.join.game);
+        server_games_cluster_lookup(games, session, request, "game", message->as.join.game);
         return;
     }
     if (!game) {

@@ -286,6 +286,22 @@ void server_games_reply_job_error(server_connection *connection, int64_t request
  * (0: allowed); with take true, one create is counted. */
 uint64_t server_games_create_rate(server_games *games, server_connection *connection, bool take);
 
+/* ---- clusters, for server/tournament.c (server/cluster.h) ----
+ * A tournament's ownership handle (claimed as a game's; NULL without a
+ * cluster); whether this node serves it now (true without a cluster; else
+ * `moved` or `unavailable` answered to `request`); and a tournament this
+ * node does not hold: true when a cluster's lookup will answer `request`
+ * (moved, unknown_game or unavailable), false without a cluster. */
+struct server_cluster_game;
+struct server_cluster_game *server_games_cluster_tournament(server_games *games, const char *id,
+                                                            bool created);
+bool server_games_cluster_serves_tournament(server_games *games,
+                                            const struct server_cluster_game *lease,
+                                            server_connection *connection, int64_t request,
+                                            const char *id);
+bool server_games_cluster_route_tournament(server_games *games, server_connection *connection,
+                                           int64_t request, const char *id);
+
 /* Whether the connection watches a tournament (tournament_get with watch,
  * PROTOCOL.md §11.4: it takes no other message), and marks it so. */
 bool server_games_connection_watching(server_connection *connection);

@@ -141,6 +141,18 @@ def ask_until(client_factory, message, accept, seconds, what):
     raise Failure("%s: last answer %r" % (what, answer))
 
 
+def wait_live_seq(redis, game, seq, seconds=5):
+    """Waits until the owner's publication in Redis reached `seq`."""
+    deadline = time.time() + seconds
+    live = None
+    while time.time() < deadline:
+        live = redis.command("HGET", "brigade:game:%s:spectators" % game, "live_seq")
+        if live is not None and int(live) == seq:
+            return
+        time.sleep(0.05)
+    raise Failure("Redis's live_seq %r, the game at %d" % (live, seq))
+
+
 def play(clients, states, seq, steps):
     """`steps` actions by whichever seat is awaited; returns the new seq."""
     for _ in range(steps):
@@ -278,6 +290,10 @@ def case_two_nodes(tmp, brigaded, scenarios):
             check(answer.get("code") == "moved" and answer["url"] == one.url,
                   "node two while one lives: %r" % answer)
             seq = play(clients, states, seq, 1)
+            # The owner publishes after the commit; what Redis has heard is
+            # what the guard knows (an action whose publication a kill cut
+            # short is not).
+            wait_live_seq(redis, game, seq)
             # Node one dies (kill -9); node two takes the game once the lease
             # lapses, but its copy misses the last action: refused.
             one.kill9()
@@ -357,8 +373,52 @@ def case_redis_restart(tmp, brigaded, scenarios):
         redis.kill()
 
 
+def case_tournament(tmp, brigaded, scenarios):
+    """A tournament is served by the node that made it: its messages at
+    another node are moved there, its round's games are that node's."""
+    import tournament_flow as tf
+    redis = Redis(tmp)
+    one = Node(brigaded, redis)
+    two = Node(brigaded, redis)
+    try:
+        o = flow.Client(one)
+        created = o.ask({"type": "tournament_create", "tournament": tf.DEFINITION,
+                         "scenarios": tf.scenario_texts(scenarios)})
+        check(created.get("type") == "tournament_created", "created %r" % created)
+        tid, organiser = created["tournament"], created["organiser"]
+        c = flow.Client(two)
+        answer = c.ask({"type": "tournament_get", "tournament": tid})
+        check(answer.get("code") == "moved" and answer["url"] == one.url,
+              "tournament_get at node two: %r" % answer)
+        answer = c.ask({"type": "tournament_start_round", "tournament": tid,
+                        "token": organiser})
+        check(answer.get("code") == "moved" and answer["url"] == one.url,
+              "tournament_start_round at node two: %r" % answer)
+        flow.expect_error(c.ask({"type": "tournament_get", "tournament": "0" * 32}),
+                          "unknown_game")
+        c.close()
+        started = o.ask({"type": "tournament_start_round", "tournament": tid,
+                         "token": organiser})
+        check(started.get("type") == "tournament_state", "start_round %r" % started)
+        table = started["tournament"]["pairings"][0]["tables"][0]
+        # (Its owner key is written as the game is made: a join within
+        # milliseconds may still find none.)
+        answer = ask_until(lambda: flow.Client(two),
+                           {"type": "join", "game": table["game"],
+                            "token": created["players"][0]["token"]},
+                           lambda a: a.get("code") != "unknown_game", 3, "a table's game")
+        check(answer.get("code") == "moved" and answer["url"] == one.url,
+              "a table's game at node two: %r" % answer)
+        o.close()
+        check(one.stop() == 0 and two.stop() == 0, "exit status")
+    finally:
+        one.cleanup()
+        two.cleanup()
+        redis.kill()
+
+
 CASES = {"routing": case_routing, "two_nodes": case_two_nodes,
-         "redis_restart": case_redis_restart}
+         "redis_restart": case_redis_restart, "tournament": case_tournament}
 
 
 def main():
