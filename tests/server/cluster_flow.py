@@ -120,6 +120,14 @@ class Node(flow.Server):
     def url(self):
         return "ws://127.0.0.1:%d/" % self.port
 
+    def stop(self):
+        """SIGTERM; the log must be free of sanitizer reports."""
+        status = super().stop()
+        for report in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
+            check(report not in self.text(), "sanitizer report in the log: %s" %
+                  self.text()[-3000:])
+        return status
+
     def kill9(self):
         self.proc.kill()
         self.proc.wait()
