@@ -26,6 +26,7 @@
 #define SERVER_CLUSTER_RECENT 64
 #define SERVER_CLUSTER_ENDED_KEEP_S 3600
 #define SERVER_CLUSTER_RELAYS_MAX 256
+#define SERVER_CLUSTER_BACKLOG_MAX (64 << 20)
 
 /* The claim (README "Ownership"). KEYS[1] the game's owner key, KEYS[2]
  * its spectators hash; ARGV[1] "INSTANCE URL", ARGV[2] the journal's seq.
@@ -96,6 +97,7 @@ struct server_cluster {
     uint64_t renew_sent_ms;
     bool renewing;
     bool continuous; /* the lease held without a break up to the last renewal */
+    bool behind;     /* publications were dropped for the backlog: republish all */
     server_cluster_game *games;
     size_t game_count;
     /* The live relays (README "Presence"), refreshed each tick. */
@@ -349,6 +351,10 @@ static void server_cluster_tick_fire(uv_timer_t *timer)
     server_redis_command(cluster->redis, server_cluster_relays_read, cluster, 4, relays, NULL);
     const char *nodes[] = {"ZRANGEBYSCORE", "brigade:hosts:node", now_text, "+inf"};
     server_redis_command(cluster->redis, server_cluster_nodes_read, cluster, 4, nodes, NULL);
+    if (cluster->behind && server_redis_backlog(cluster->redis) < SERVER_CLUSTER_BACKLOG_MAX / 4) {
+        cluster->behind = false;
+        server_cluster_claim_all(cluster, true);
+    }
     /* Games another process held: taken over once its lease lapses. */
     for (server_cluster_game *game = cluster->games; game; game = game->next)
         if (game->state != SERVER_CLUSTER_OWNED)
@@ -592,11 +598,23 @@ bool server_cluster_game_state_due(const server_cluster_game *game)
     return game && game->changes + 1 >= SERVER_CLUSTER_STATE_EVERY;
 }
 
-/* Whether a publication of the game may go out now. */
+/* Whether a publication of the game may go out now. Past
+ * SERVER_CLUSTER_BACKLOG_MAX bytes waiting for a stalled Redis nothing
+ * more is queued: the next tick that finds the backlog gone writes every
+ * game's whole publication again. */
 static bool server_cluster_game_publishing(const server_cluster_game *game)
 {
-    return game && !game->removed && game->state == SERVER_CLUSTER_OWNED &&
-           server_redis_up(game->cluster->redis);
+    if (!game || game->removed || game->state != SERVER_CLUSTER_OWNED ||
+        !server_redis_up(game->cluster->redis))
+        return false;
+    if (server_redis_backlog(game->cluster->redis) > SERVER_CLUSTER_BACKLOG_MAX) {
+        if (!game->cluster->behind)
+            fprintf(stderr, "brigaded: redis: over %d MiB waiting to be written: publications "
+                            "paused until Redis reads them\n", SERVER_CLUSTER_BACKLOG_MAX >> 20);
+        game->cluster->behind = true;
+        return false;
+    }
+    return true;
 }
 
 /* "the 16-byte header + frame" of a feed message into a new allocation. */

@@ -20,6 +20,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <hiredis/sds.h>
+
 /*
  * The event hooks hiredis needs on a libuv loop. hiredis 0.14 ships an
  * adapter (adapters/libuv.h) that drops every poll callback with an error
@@ -342,6 +344,12 @@ server_redis *server_redis_new(uv_loop_t *loop, const char *url, const char *nam
 bool server_redis_up(const server_redis *redis)
 {
     return redis && redis->up && redis->context != NULL;
+}
+
+size_t server_redis_backlog(const server_redis *redis)
+{
+    return server_redis_up(redis) && redis->context->c.obuf ? sdslen(redis->context->c.obuf)
+                                                            : 0;
 }
 
 static void server_redis_on_reply(redisAsyncContext *context, void *reply, void *privdata)
