@@ -32,6 +32,11 @@
 #define SERVER_REDIS_BACKOFF_MAX_MS 5000
 #define SERVER_REDIS_FAIL_LOG_MS 10000
 #define SERVER_REDIS_HOST_MAX 255
+/* A connection attempt not answered by then is dropped and retried:
+ * hiredis 0.14's libuv adapter ignores the error status libuv gives a
+ * socket whose connect failed (POLLERR, e.g. ECONNREFUSED after
+ * EINPROGRESS), so such an attempt never calls back by itself. */
+#define SERVER_REDIS_CONNECT_TIMEOUT_MS 2000
 
 struct server_redis {
     uv_loop_t *loop;
@@ -153,6 +158,7 @@ static void server_redis_down(server_redis *redis, const char *why)
 static void server_redis_on_connect(const redisAsyncContext *context, int status)
 {
     server_redis *redis = context->data;
+    uv_timer_stop(&redis->retry); /* the attempt's deadline */
     if (status != REDIS_OK) {
         server_redis_down(redis, context->errstr[0] ? context->errstr : "connection refused");
         return;
@@ -173,6 +179,18 @@ static void server_redis_on_disconnect(const redisAsyncContext *context, int sta
     server_redis *redis = context->data;
     (void)status;
     server_redis_down(redis, context->errstr[0] ? context->errstr : "closed");
+}
+
+/* An attempt that did not call back in time (SERVER_REDIS_CONNECT_TIMEOUT_MS). */
+static void server_redis_connect_timeout(uv_timer_t *timer)
+{
+    server_redis *redis = timer->data;
+    redisAsyncContext *context = redis->context;
+    if (!context || redis->up || redis->closing)
+        return;
+    redis->context = NULL;
+    redisAsyncFree(context); /* never connected: no disconnect callback */
+    server_redis_down(redis, "no answer to the connection (refused or timed out)");
 }
 
 static void server_redis_connect(server_redis *redis)
@@ -203,6 +221,8 @@ static void server_redis_connect(server_redis *redis)
     redisAsyncSetConnectCallback(context, server_redis_on_connect);
     redisAsyncSetDisconnectCallback(context, server_redis_on_disconnect);
     redis->context = context;
+    uv_timer_start(&redis->retry, server_redis_connect_timeout, SERVER_REDIS_CONNECT_TIMEOUT_MS,
+                   0);
 }
 
 server_redis *server_redis_new(uv_loop_t *loop, const char *url, const char *name,

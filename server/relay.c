@@ -1029,17 +1029,40 @@ static void relay_join_game(relay_join *join, relay_game *game)
     game->pending++;
 }
 
+/* Sends a look-up of `join` (counted in relay->lookups until its answer);
+ * the link down: answered `unavailable` at once. */
+static void relay_lookup(relay_join *join, server_redis_reply_cb answer, int argc,
+                         const char **argv)
+{
+    server_relay *relay = join->relay;
+    if (server_redis_command(relay->command, answer, join, argc, argv, NULL) != 0) {
+        relay_answer_unavailable(join, "the relay has no Redis now: try again");
+        return;
+    }
+    relay->lookups++;
+}
+
+/* A look-up's answer: its join, or NULL when the link was lost (the join
+ * answered `unavailable`). */
+static relay_join *relay_lookup_answered(redisReply *reply, void *privdata)
+{
+    relay_join *join = privdata;
+    join->relay->lookups--;
+    if (!reply) {
+        relay_answer_unavailable(join, "the relay lost its Redis: try again");
+        return NULL;
+    }
+    return join;
+}
+
 /* GET owner's answer: moved to the owner's URL, or unknown_game. */
 static void relay_owner_answer(server_redis *redis, redisReply *reply, void *privdata)
 {
     (void)redis;
-    relay_join *join = privdata;
-    join->relay->lookups--;
-    server_connection *connection = join->session->connection;
-    if (!reply) {
-        relay_answer_unavailable(join, "the relay lost its Redis: try again");
+    relay_join *join = relay_lookup_answered(reply, privdata);
+    if (!join)
         return;
-    }
+    server_connection *connection = join->session->connection;
     const char *url = NULL;
     size_t url_length = 0;
     if (reply->type == REDIS_REPLY_STRING) {
@@ -1065,28 +1088,20 @@ static void relay_owner_answer(server_redis *redis, redisReply *reply, void *pri
 /* Sends a join whose token is not the spectator's to the game's owner. */
 static void relay_owner_lookup(relay_join *join)
 {
-    server_relay *relay = join->relay;
     char key[RELAY_KEY_MAX];
     relay_key(key, sizeof key, join->game, "owner");
     const char *argv[] = {"GET", key};
-    if (server_redis_command(relay->command, relay_owner_answer, join, 2, argv, NULL) != 0) {
-        relay_answer_unavailable(join, "the relay has no Redis now: try again");
-        return;
-    }
-    relay->lookups++;
+    relay_lookup(join, relay_owner_answer, 2, argv);
 }
 
 /* HGET spectators spectator's answer for a game not followed yet. */
 static void relay_spectator_answer(server_redis *redis, redisReply *reply, void *privdata)
 {
     (void)redis;
-    relay_join *join = privdata;
-    server_relay *relay = join->relay;
-    relay->lookups--;
-    if (!reply) {
-        relay_answer_unavailable(join, "the relay lost its Redis: try again");
+    relay_join *join = relay_lookup_answered(reply, privdata);
+    if (!join)
         return;
-    }
+    server_relay *relay = join->relay;
     if (!join->session->connection || relay->stopping) {
         relay_join_done(join);
         return;
@@ -1172,24 +1187,17 @@ static void relay_join_start(server_relay *relay, relay_session *session,
     char key[RELAY_KEY_MAX];
     relay_key(key, sizeof key, join->game, "spectators");
     const char *argv[] = {"HGET", key, "spectator"};
-    if (server_redis_command(relay->command, relay_spectator_answer, join, 3, argv, NULL) != 0) {
-        relay_answer_unavailable(join, "the relay has no Redis now: try again");
-        return;
-    }
-    relay->lookups++;
+    relay_lookup(join, relay_spectator_answer, 3, argv);
 }
 
 /* ZRANGEBYSCORE brigade:hosts:node's answer: moved to a live node, in turn. */
 static void relay_node_answer(server_redis *redis, redisReply *reply, void *privdata)
 {
     (void)redis;
-    relay_join *join = privdata;
-    server_relay *relay = join->relay;
-    relay->lookups--;
-    if (!reply) {
-        relay_answer_unavailable(join, "the relay lost its Redis: try again");
+    relay_join *join = relay_lookup_answered(reply, privdata);
+    if (!join)
         return;
-    }
+    server_relay *relay = join->relay;
     size_t valid = 0;
     for (size_t i = 0; reply->type == REDIS_REPLY_ARRAY && i < reply->elements; i++)
         if (reply->element[i]->type == REDIS_REPLY_STRING &&
@@ -1243,11 +1251,7 @@ static void relay_to_node(server_relay *relay, relay_session *session,
     char now[32];
     snprintf(now, sizeof now, "%" PRIu64, relay_wall_ms());
     const char *argv[] = {"ZRANGEBYSCORE", "brigade:hosts:node", now, "+inf"};
-    if (server_redis_command(relay->command, relay_node_answer, join, 4, argv, NULL) != 0) {
-        relay_answer_unavailable(join, "the relay has no Redis now: try again");
-        return;
-    }
-    relay->lookups++;
+    relay_lookup(join, relay_node_answer, 4, argv);
 }
 
 /* ------------------------------------------------------------- handlers */

@@ -390,6 +390,17 @@ def case_gaps(world):
     watcher, welcome = spectate(relay, source)
     expect_welcome(welcome, source)
     wait_for("the feed's subscription", lambda: feed_subscribed(redis, source))
+    # Garbage on the feed (too short; a header with a frame that is no
+    # delta) changes nothing: the next delta comes as it is.
+    channel = owner.prefix + "feed"
+    redis.client.command("PUBLISH", channel, b"short")
+    redis.client.command("PUBLISH", channel,
+                         struct.pack(">QQ", source.seq, source.seq + 1) + b"\xc1garbage")
+    redis.client.command("PUBLISH", channel, struct.pack(">QQ", source.seq, source.seq + 1) +
+                         wire.pack({"type": "delta", "game": source.game, "seq": source.seq + 1,
+                                    "ops": [{"op": "remove", "path": ["no such key"]}]}))
+    heard = owner.step()
+    expect_frames(watcher, [heard[16:]])
     unheard = owner.step(publish=False)       # in recent, never published
     heard = owner.step()
     expect_frames(watcher, [unheard[16:], heard[16:]])
@@ -492,6 +503,9 @@ def case_redis_restart(world):
     expect_error(answer, "unavailable")
     check(answer.get("retry_after") == 1, "retry_after %r" % answer)
     other.close()
+    # Down long enough for the relay's reconnection attempts to be refused
+    # (a refused attempt must not stall the link: server/redis.c).
+    time.sleep(1.5)
     redis.start()
     owner.publish_all(recent=messages)  # the owner republishes on its reconnect
     wait_for("the feed's subscription again", lambda: feed_subscribed(redis, source), 15)
