@@ -642,6 +642,7 @@ static int server_main_relay(server_options *options)
         .redis_url = options->redis_url,
         .public_url = options->public_url,
         .password_checks = (size_t)options->password_checks,
+        .max_games = (size_t)options->max_games, /* games followed at most */
         .lease_ms = (uint64_t)options->redis_lease_ms,
     };
     char message[512];

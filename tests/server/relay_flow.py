@@ -519,13 +519,54 @@ def case_redis_restart(world):
         "ZSCORE", "brigade:hosts:relay", relay.url()) is not None)
 
 
+def fake_game(redis, source, game, delay=0, ended=False):
+    """A second game in Redis with the source's state and spectator id."""
+    redis.client.command("HSET", "brigade:game:%s:spectators" % game, "seq", source.seq,
+                         "state", wire.pack(source.state), "delay", delay,
+                         "spectator", hashlib.sha256(source.spectator.encode()).hexdigest(),
+                         "password", "", "live_seq", source.seq + 3,
+                         "ended", "1" if ended else "0")
+
+
+def case_limits_delay(world):
+    """A delayed, ended game: served from the hash, welcome with
+    spectator_delay, a last_seq gets a welcome too (no resume of a delayed
+    view); past --max-games followed: unavailable with retry_after."""
+    redis, source, relay = world["redis"], world["source"], world["relay"]
+    first, answer = spectate(relay, source)
+    expect_welcome(answer, source)
+    fake_game(redis, source, "delayedgame", delay=2, ended=True)
+    for last_seq in (None, source.seq):
+        client = Client(relay)
+        message = {"type": "join", "game": "delayedgame", "token": source.spectator}
+        if last_seq is not None:
+            message["last_seq"] = last_seq
+        answer = client.ask(message)
+        check(answer.get("type") == "welcome" and answer["seat"] == "spectator" and
+              answer["seq"] == source.seq and answer.get("spectator_delay") == 2,
+              "a delayed game's welcome %r" % {k: v for k, v in answer.items() if k != "state"})
+        check(snapshot_hash(answer["state"]) == snapshot_hash(source.state), "delayed state")
+        client.close()
+    fake_game(redis, source, "thirdgame")
+    client = Client(relay)
+    answer = client.ask({"type": "join", "game": "thirdgame", "token": source.spectator})
+    expect_error(answer, "unavailable")
+    check(answer.get("retry_after") == 5, "retry_after %r" % answer)
+    client.close()
+    first.close()
+
+
 CASES = {
     "welcome_resume": case_welcome_resume,
     "gaps": case_gaps,
     "refusals": case_refusals,
     "relay_kill": case_relay_kill,
     "redis_restart": case_redis_restart,
+    "limits_delay": case_limits_delay,
 }
+
+# brigaded options of a case's relay.
+RELAY_OPTIONS = {"limits_delay": ["--max-games", "2"]}
 
 
 def main():
@@ -542,7 +583,7 @@ def main():
         world["redis"] = redis
         world["source"] = source = Source(node, scenarios)
         world["owner"] = Owner(redis, source)
-        world["relay"] = relay = Relay(brigaded, redis.url())
+        world["relay"] = relay = Relay(brigaded, redis.url(), RELAY_OPTIONS.get(name, ()))
         CASES[name](world)
         relay = world["relay"]
         if relay.proc.poll() is None:
