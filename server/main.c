@@ -38,6 +38,7 @@
 #include "server/game.h"
 #include "server/net.h"
 #include "server/redis.h"
+#include "server/relay.h"
 
 #ifndef BRIGADE_SOURCE_WEB_DIR
 #define BRIGADE_SOURCE_WEB_DIR ""
@@ -617,6 +618,93 @@ static int server_options_parse(int argc, char **argv, server_options *options)
     return 0;
 }
 
+/* --max-connections' default: the open files limit less what the server
+ * keeps for itself. */
+static long server_default_max_connections(void)
+{
+    struct rlimit files;
+    long limit = getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY
+                     ? (long)files.rlim_cur
+                     : 1024;
+    return limit > 2 * SERVER_RESERVED_FDS ? limit - SERVER_RESERVED_FDS : SERVER_RESERVED_FDS;
+}
+
+/*
+ * brigaded --relay (server/README.md "Cluster", server/relay.h): a
+ * spectator relay. No data folder, no games registry, no journal: the
+ * network with the relay's handlers, and its two Redis links. Returns the
+ * exit status.
+ */
+static int server_main_relay(server_options *options)
+{
+    signal(SIGPIPE, SIG_IGN);
+    server_relay_options relay_options = {
+        .redis_url = options->redis_url,
+        .public_url = options->public_url,
+        .password_checks = (size_t)options->password_checks,
+        .max_games = (size_t)options->max_games, /* games followed at most */
+        .lease_ms = (uint64_t)options->redis_lease_ms,
+    };
+    char message[512];
+    server_relay *relay = server_relay_new(&relay_options, message, sizeof(message));
+    if (!relay) {
+        fprintf(stderr, "brigaded: %s\n", message);
+        return 1;
+    }
+    if (options->max_connections < 0)
+        options->max_connections = server_default_max_connections();
+    server_net_options net_options = {
+        .listen_address = options->listen_address,
+        .port = (int)options->port,
+        .web_dir = options->web_dir,
+        .queue_bytes_max = (size_t)options->send_queue_kib * 1024u,
+        .queued_total_max = (size_t)options->send_queue_total_kib * 1024u,
+        .socket_send_bytes = (int)options->socket_send_kib * 1024,
+        .max_connections = (size_t)options->max_connections,
+        .max_connections_per_address = (size_t)options->max_per_address,
+        .join_timeout_ms = (uint64_t)options->join_timeout_s * 1000u,
+        .ping_interval_ms = (uint64_t)options->ping_interval_s * 1000u,
+        .origins = options->origins,
+        .origin_count = options->origin_count,
+        .handlers = server_relay_handlers(),
+        .context = relay,
+    };
+    server_net_error error;
+    server_net *net = server_net_new(&net_options, &error, message, sizeof(message));
+    if (!net) {
+        fprintf(stderr, "brigaded: %s\n", message);
+        server_relay_destroy(relay);
+        return 1;
+    }
+    bool v6 = strchr(options->listen_address, ':') != NULL;
+    if (!options->public_url) {
+        char url[PROTOCOL_URL_MAX + 1];
+        snprintf(url, sizeof(url), "ws://%s%s%s:%d/", v6 ? "[" : "", options->listen_address,
+                 v6 ? "]" : "", server_net_port(net));
+        if (server_relay_set_public_url(relay, url) != 0)
+            fprintf(stderr, "brigaded: relay: %s is not a URL to give out; use --public-url\n",
+                    url);
+    }
+    if (server_relay_attach(relay, net, message, sizeof(message)) != 0) {
+        fprintf(stderr, "brigaded: %s\n", message);
+        server_net_destroy(net);
+        server_relay_destroy(relay);
+        return 1;
+    }
+    fprintf(stderr, "brigaded: relay listening on http://%s%s%s:%d, redis %s\n", v6 ? "[" : "",
+            options->listen_address, v6 ? "]" : "", server_net_port(net), options->redis_url);
+    int result = server_net_run(net);
+    server_relay_stop(relay);
+    server_net_destroy(net);
+    server_relay_destroy(relay);
+    if (result != 0) {
+        fprintf(stderr, "brigaded: the event loop failed\n");
+        return 1;
+    }
+    fprintf(stderr, "brigaded: stopped\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     server_options options = {
@@ -655,6 +743,8 @@ int main(int argc, char **argv)
     if (!options.web_dir)
         fprintf(stderr, "brigaded: no client-web folder found, serving no static files "
                         "(use --web DIR)\n");
+    if (options.relay)
+        return server_main_relay(&options);
 
     int made = server_make_directories(options.data_dir);
     if (made != 0) {
@@ -727,14 +817,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "brigaded: %s\n", games_message);
         return 1;
     }
-    if (options.max_connections < 0) {
-        struct rlimit files;
-        long limit = getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY
-                         ? (long)files.rlim_cur
-                         : 1024;
-        options.max_connections = limit > 2 * SERVER_RESERVED_FDS ? limit - SERVER_RESERVED_FDS
-                                                                  : SERVER_RESERVED_FDS;
-    }
+    if (options.max_connections < 0)
+        options.max_connections = server_default_max_connections();
     /* Ended tournament games' exports (server/tournament.h). */
     char exports_dir[4096];
     snprintf(exports_dir, sizeof(exports_dir), "%s/exports", options.data_dir);
@@ -771,6 +855,25 @@ int main(int argc, char **argv)
     }
 
     bool v6 = strchr(options.listen_address, ':') != NULL;
+    if (options.redis_url) {
+        /* A game node of a cluster (server/README.md "Cluster"). */
+        char public_url[PROTOCOL_URL_MAX + 1];
+        if (options.public_url)
+            snprintf(public_url, sizeof(public_url), "%s", options.public_url);
+        else
+            snprintf(public_url, sizeof(public_url), "ws://%s%s%s:%d/", v6 ? "[" : "",
+                     options.listen_address, v6 ? "]" : "", server_net_port(net));
+        if (server_games_join_cluster(games, options.redis_url, public_url,
+                                      (uint64_t)options.redis_lease_ms, message,
+                                      sizeof(message)) != 0) {
+            fprintf(stderr, "brigaded: --redis: %s\n", message);
+            server_games_stop(games);
+            server_net_destroy(net);
+            server_games_destroy(games);
+            return 1;
+        }
+        fprintf(stderr, "brigaded: cluster node %s, redis %s\n", public_url, options.redis_url);
+    }
     fprintf(stderr, "brigaded: listening on http://%s%s%s:%d, data in %s\n", v6 ? "[" : "",
             options.listen_address, v6 ? "]" : "", server_net_port(net), options.data_dir);
 
