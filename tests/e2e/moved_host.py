@@ -5,6 +5,10 @@ python3's standard library only; msgpack from tests/server/brigade_wire.py.
 
     python3 moved_host.py --target ws://127.0.0.1:PORT/ [--web DIR] [--port N]
 
+--target - reads the target from the first line of standard input, once
+the port is printed (the browser test starts brigaded with this host's page
+origin in --allow-origin, then says where brigaded is).
+
 It listens on 127.0.0.1 (port N, default any free one) and prints one line
 once it does: `moved_host: listening on http://127.0.0.1:PORT`. Each
 websocket (subprotocol brigade.v1) is answered by its path:
@@ -13,6 +17,9 @@ websocket (subprotocol brigade.v1) is answered by its path:
     /loop      moved, url this host's own ws://127.0.0.1:PORT/loop
     /nourl     moved without url (a broken server)
     /badurl    moved with url "http://elsewhere/" (not a websocket URL)
+
+and, on any path, a join of the game "loop" as on /loop (a page always
+opens its websocket at /).
 
 Every answer is one line on stdout: `moved PATH TYPE REQUEST`, so a test can
 count them. Other messages get no answer. Without an upgrade, GET serves
@@ -166,7 +173,7 @@ class _Handler(socketserver.BaseRequestHandler):
         request = message.get("request")
         answer = {"type": "error", "request": request, "code": "moved",
                   "message": "this game is served by another host"}
-        if path == "/loop":
+        if path == "/loop" or message.get("game") == "loop":
             answer["url"] = "ws://127.0.0.1:%d/loop" % host.port
             answer["message"] = "sent on to the same host again"
         elif path == "/badurl":
@@ -220,6 +227,9 @@ def main():
     options = parser.parse_args()
     host = MovedHost(options.target, options.web, options.port, sys.stdout)
     print("moved_host: listening on http://127.0.0.1:%d" % host.port, flush=True)
+    if options.target == "-":
+        host.target = sys.stdin.readline().strip()
+        print("moved_host: moving to %s" % host.target, flush=True)
     try:
         host.server.serve_forever()
     except KeyboardInterrupt:
