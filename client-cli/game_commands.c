@@ -109,6 +109,7 @@ typedef struct game_run {
     game_client_url origin_url; /* --server, for the links `new` prints */
     game_client_url moved_url;  /* the last `moved` url, when has_moved_url */
     bool has_moved_url;
+    bool attempt_at_origin;     /* this connection attempt began at --server */
     /* Following `moved` (game_moved.h): the answers followed in a row for
      * the request in flight, the connection closing to follow one, and
      * that request's id, sent again on the next connection. */
@@ -587,9 +588,7 @@ static void game_run_connection_lost(game_run *run, bool was_open, const char *r
      * is down (PROTOCOL.md §6.4: a host that is down is not answered for),
      * and the game's host still serves it if --server is the one down. */
     if (!was_open && run->reconnects > 1 && run->has_moved_url)
-        run->url = memcmp(&run->url, &run->moved_url, sizeof(run->url)) == 0
-                       ? run->origin_url
-                       : run->moved_url;
+        run->url = run->attempt_at_origin ? run->moved_url : run->origin_url;
     protocol_value *notice = protocol_value_map_new();
     if (notice && (protocol_value_map_set_string(notice, "type", "reconnecting") != 0 ||
                    protocol_value_map_set_int(notice, "attempt", run->reconnects) != 0 ||
@@ -645,6 +644,9 @@ static void game_run_reconnect_fired(uv_timer_t *timer)
     char message[300];
     if (run->finishing)
         return;
+    /* An attempt of its own, not the same one following a `moved`. */
+    if (!run->resend_request)
+        run->attempt_at_origin = memcmp(&run->url, &run->origin_url, sizeof(run->url)) == 0;
     if (game_client_connect(run->client, &run->url, message, sizeof(message)) != 0) {
         game_run_say(run, "%s", message);
         game_run_finish(run, 1);

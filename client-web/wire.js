@@ -282,6 +282,8 @@ export class Session {
     this.retryTimer = null;
     if (this.stopped) return;
     if (this.status !== 'connecting') this.setStatus('reconnecting', { attempt: this.failures + 1 });
+    // An attempt of its own began here, not one following a `moved`.
+    if (!this.resendJoin) this.attemptUrl = this.url;
     const socket = openSocket(this.url);
     this.socket = socket;
     this.opened = false;
@@ -349,7 +351,7 @@ export class Session {
     // is not answered for). The first attempt after a drop goes straight
     // to the host that served the game.
     if (!this.opened && this.movedTo && this.failures > 0)
-      this.url = this.url === this.movedTo ? this.originUrl : this.movedTo;
+      this.url = this.attemptUrl === this.originUrl ? this.movedTo : this.originUrl;
     this.failures += 1;
     const base = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (this.failures - 1));
     const delay = Math.round(base * (0.75 + Math.random() * 0.5));
@@ -668,6 +670,8 @@ export class TournamentWatch {
     this.retryTimer = null;
     if (this.stopped) return;
     if (this.status !== 'connecting') this.setStatus('reconnecting', { attempt: this.failures + 1 });
+    // An attempt of its own began here, not one following a `moved`.
+    if (!this.resendGet) this.attemptUrl = this.url;
     const socket = openSocket(this.url);
     this.socket = socket;
     this.opened = false;
@@ -709,7 +713,7 @@ export class TournamentWatch {
     // As a Session's: a host we were sent to that cannot be reached, then
     // the page's own server, in turn.
     if (!this.opened && this.movedTo && this.failures > 0)
-      this.url = this.url === this.movedTo ? this.originUrl : this.movedTo;
+      this.url = this.attemptUrl === this.originUrl ? this.movedTo : this.originUrl;
     this.failures += 1;
     const base = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (this.failures - 1));
     const delay = Math.max(delayAtLeast, Math.round(base * (0.75 + Math.random() * 0.5)));

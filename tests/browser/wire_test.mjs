@@ -560,7 +560,26 @@ test('moved: the same join, same request id, at the url; reconnections go there,
   FakeSocket.all[3].drop();
   t.mock.timers.tick(4000);
   assert.equal(FakeSocket.all[4].url, 'ws://host2:7682/');
-  const back = FakeSocket.all[4];
+  FakeSocket.all[4].drop();
+  t.mock.timers.tick(7000);
+  // The page's server moves it to host 2, still down: the next attempt is
+  // host 2 again (this attempt began at the page's server), then in turn.
+  const viaOrigin = FakeSocket.all[5];
+  assert.equal(viaOrigin.url, 'ws://test/');
+  viaOrigin.open();
+  const again = viaOrigin.sent.at(-1);
+  viaOrigin.receive({ type: 'error', request: again.request, code: 'moved', message: 'served by host 2', url: 'ws://host2:7682/' });
+  assert.equal(FakeSocket.all[6].url, 'ws://host2:7682/');
+  FakeSocket.all[6].drop();
+  t.mock.timers.tick(7000);
+  assert.equal(FakeSocket.all[7].url, 'ws://host2:7682/');
+  FakeSocket.all[7].drop();
+  t.mock.timers.tick(7000);
+  assert.equal(FakeSocket.all[8].url, 'ws://test/');
+  FakeSocket.all[8].drop();
+  t.mock.timers.tick(7000);
+  const back = FakeSocket.all[9];
+  assert.equal(back.url, 'ws://host2:7682/');
   back.open();
   const rejoin = back.sent.at(-1);
   assert.equal(rejoin.last_seq, 12);

@@ -8,8 +8,9 @@ message to the real brigaded the test starts:
 - side A joins through the fake (side B straight to the real server): its
   welcome is the real game's (its id, the seat, the seq B sees), the
   initiative's choice is acked at the seq the real server then has;
-- the real server is restarted on its port: A reconnects straight to it
-  (the fake hears no more joins) and resumes;
+- the real server stops: A's first attempt goes straight to it (the fake
+  hears nothing), the next to --server (the fake, which moves it on);
+  restarted on its port, A is back on it and resumes;
 - a fake that moves to itself: `brigade play`, `brigade new` and `brigade
   tournament` stop after 5 moves of one request (6 answers, one request id)
   with a clear line and exit 1; a moved without url or with an http:// url
@@ -157,14 +158,22 @@ def check_all(args, processes, server, host, fake, data):
     e2e.check(real["seq"] >= ack["seq"] and a.state()["seq"] == real["seq"],
               "the real server is at seq %d, A at %d" % (real["seq"], a.state()["seq"]))
 
-    # ---- the real server restarts on its port: A goes straight back to it.
+    # ---- the real server stops: A's first attempt goes straight to it
+    # (the fake hears nothing), the second to --server (the fake, which
+    # moves it there again); restarted on its port, A is back on it.
     port = server.port
     server.stop()
+    notices = [a.next_of(("reconnecting",), timeout=20)]
+    notices.append(a.next_of(("reconnecting",), timeout=20))
+    e2e.check([n["attempt"] for n in notices] == [1, 2], "A's notices %r" % notices)
+    e2e.check(len(host.answers) == before + 1,
+              "A's first attempt went to the fake: %r" % host.answers[before + 1:])
+    notices.append(a.next_of(("reconnecting",), timeout=20))
+    e2e.check(len(host.answers) == before + 2 and host.answers[-1][1] == "join",
+              "A's second attempt did not go to --server: %r" % host.answers[before + 1:])
     server = Brigaded(processes, args.brigaded, data, port)
     reconnected = a.next_of(("reconnected",), timeout=30)
     e2e.check(reconnected["seq"] == real["seq"], "A reconnected at %r" % reconnected)
-    e2e.check(len(host.answers) == before + 1,
-              "A's reconnection went to the fake: %r" % host.answers[before + 1:])
     e2e.check(a.state()["seq"] == real["seq"], "A after the restart")
     for player in (a, b):
         e2e.check(player.quit() == 0, "%s: quit: %s" % (player.name, player.errors[-3:]))
