@@ -20,14 +20,10 @@ message to the real brigaded the test starts:
 """
 import json
 import os
-import queue
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -36,45 +32,6 @@ from moved_host import MovedHost  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLE = os.path.join(HERE, "..", "..", "tournaments", "example.json")
-LISTENING = re.compile(r"listening on http://[^ ]*:(\d+)")
-
-
-class Brigaded:
-    """brigaded on a given port (0: any) and data folder, restartable."""
-
-    def __init__(self, processes, brigaded, data, port=0):
-        self.log = []
-        self.process = processes.spawn(
-            [brigaded, "--port", str(port), "--listen", "127.0.0.1", "--data", data],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, bufsize=1)
-        lines = queue.Queue()
-
-        def read():
-            for line in self.process.stdout:
-                self.log.append(line.rstrip("\n"))
-                lines.put(line)
-            lines.put(None)
-
-        threading.Thread(target=read, daemon=True).start()
-        self.port = None
-        deadline = time.time() + 10
-        while self.port is None:
-            try:
-                line = lines.get(timeout=max(0.1, deadline - time.time()))
-            except queue.Empty:
-                raise e2e.Failure("brigaded did not say its port: %r" % self.log)
-            if line is None:
-                raise e2e.Failure("brigaded exited at start: %r" % self.log)
-            match = LISTENING.search(line)
-            if match:
-                self.port = int(match.group(1))
-        self.url = "ws://127.0.0.1:%d" % self.port
-
-    def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        status = self.process.wait(timeout=10)
-        e2e.check(status == 0, "brigaded exited %d:\n%s" % (status, "\n".join(self.log)))
 
 
 def run(argv, timeout=30):
@@ -88,17 +45,16 @@ def requests_of(host, path):
 
 def body(processes):
     args = e2e.arguments()
-    data = tempfile.mkdtemp(prefix="data-", dir=processes.folder)
-    server = Brigaded(processes, args.brigaded, data)
+    server = e2e.Server(processes, args.brigaded)
     host = MovedHost(server.url + "/").start()
     fake = "ws://127.0.0.1:%d" % host.port
     try:
-        check_all(args, processes, server, host, fake, data)
+        check_all(args, processes, server, host, fake)
     finally:
         host.stop()
 
 
-def check_all(args, processes, server, host, fake, data):
+def check_all(args, processes, server, host, fake):
     # ---- brigade new through the fake: created on the real server.
     done = run([args.brigade, "new", "--json", "--server", fake + "/", args.scenario])
     e2e.check(done.returncode == 0, "brigade new via the fake: exit %d: %s" %
@@ -171,7 +127,7 @@ def check_all(args, processes, server, host, fake, data):
     notices.append(a.next_of(("reconnecting",), timeout=20))
     e2e.check(len(host.answers) == before + 2 and host.answers[-1][1] == "join",
               "A's second attempt did not go to --server: %r" % host.answers[before + 1:])
-    server = Brigaded(processes, args.brigaded, data, port)
+    server = e2e.Server(processes, args.brigaded, server.data, port)
     reconnected = a.next_of(("reconnected",), timeout=30)
     e2e.check(reconnected["seq"] == real["seq"], "A reconnected at %r" % reconnected)
     e2e.check(a.state()["seq"] == real["seq"], "A after the restart")
