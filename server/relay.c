@@ -458,6 +458,23 @@ static bool relay_apply(relay_game *game, const unsigned char *bytes, size_t len
     return true;
 }
 
+/* Brings the view forward with the messages of `recent` (newest first)
+ * that follow its seq, oldest first, each kept and forwarded; stops at a
+ * gap or a message that does not apply. */
+static void relay_forward(relay_game *game, const redisReply *recent)
+{
+    for (size_t i = recent ? recent->elements : 0; i-- > 0 && game->state;) {
+        const redisReply *item = recent->element[i];
+        uint64_t from = 0, to = 0;
+        if (item->type != REDIS_REPLY_STRING ||
+            !relay_feed_parse((const unsigned char *)item->str, item->len, &from, &to) ||
+            to <= game->seq)
+            continue;
+        if (from != game->seq || !relay_apply(game, (const unsigned char *)item->str, item->len))
+            break;
+    }
+}
+
 /* brigade:game:ID:spectators as read. */
 typedef struct relay_hash {
     bool exists;
@@ -662,6 +679,7 @@ static void relay_loaded(server_redis *redis, redisReply *reply, void *privdata)
         relay_forget(relay, game, true);
         return;
     }
+    relay_forward(game, recent); /* the hash's state may lag the feed */
     relay_take_fields(game, &hash);
     game->phase = RELAY_READY;
     game->empty_since = uv_now(relay->loop);
@@ -707,25 +725,19 @@ static void relay_synced(server_redis *redis, redisReply *reply, void *privdata)
          * owner publishes again. */
         return;
     }
-    /* recent is newest first: forward the chain from seq, oldest first. */
-    for (size_t i = recent->elements; i-- > 0 && game->state;) {
-        const redisReply *item = recent->element[i];
-        uint64_t from = 0, to = 0;
-        if (item->type != REDIS_REPLY_STRING ||
-            !relay_feed_parse((const unsigned char *)item->str, item->len, &from, &to) ||
-            to <= game->seq)
-            continue;
-        if (from != game->seq || !relay_apply(game, (const unsigned char *)item->str, item->len))
-            break;
-    }
+    relay_forward(game, recent);
     relay_take_fields(game, &hash);
-    if (!game->state || game->seq != hash.seq) {
+    /* The hash's state may lag the feed (the owner writes it every 16th
+     * change, README "What the owner publishes"): only a view behind it
+     * is a gap recent could not fill. */
+    if (!game->state || game->seq < hash.seq) {
         if (relay_adopt(game, &hash, recent) != 0) {
             fprintf(stderr, "brigaded: relay: game %s: its state in Redis does not decode\n",
                     game->id);
             relay_forget(relay, game, false);
             return;
         }
+        relay_forward(game, recent);
         relay_close_spectators(relay, game, "a gap in its feed that Redis cannot fill");
         game->seen_to = game->seq;
     }

@@ -425,7 +425,58 @@ def case_tournament(tmp, brigaded, scenarios):
         redis.kill()
 
 
-CASES = {"routing": case_routing, "two_nodes": case_two_nodes,
+def case_relay(tmp, brigaded, scenarios):
+    """A real node and a real relay: a spectator who joins the node is moved
+    to the relay; one who joins late (the published state lagging the feed)
+    gets the players' state; every delta reaches it as the players'."""
+    import relay_flow as rf
+    redis = Redis(tmp)
+    one = Node(brigaded, redis)
+    relay = rf.Relay(brigaded, redis.url, ["--redis-lease-ms", str(LEASE_MS)])
+    try:
+        game, seats, created, clients, states, seq = start_game(one, scenarios)
+        spectator = created["spectator"]
+        seq = play(clients, states, seq, 19)  # past 16 changes: the state lags
+        check(seq >= 20, "only %d actions" % seq)
+        wait_live_seq(redis, game, seq)
+        time.sleep(LEASE_MS * 2 / 1000.0)  # the node has seen the relay
+        published = int(redis.command("HGET", "brigade:game:%s:spectators" % game, "seq"))
+        check(published < seq, "the published state is at %d, the game at %d: this case is "
+              "about a state that lags" % (published, seq))
+        c = flow.Client(one)
+        answer = c.ask({"type": "join", "game": game, "token": spectator})
+        c.close()
+        check(answer.get("code") == "moved" and answer["url"] == relay.url(),
+              "a spectator at the node: %r (relay %s)" % (answer, relay.url()))
+        # The spectator follows the move.
+        watcher = flow.Client(relay)
+        welcome = watcher.ask({"type": "join", "game": game, "token": spectator})
+        check(welcome.get("type") == "welcome" and welcome["seat"] == "spectator" and
+              welcome["seq"] == seq, "the relay's welcome %r" % {
+                  k: v for k, v in welcome.items() if k != "state"})
+        check(rf.snapshot_hash(welcome["state"]) == rf.snapshot_hash(states["A"]),
+              "the relay's state differs from the players'")
+        view = welcome["state"]
+        seq = play(clients, states, seq, 5)
+        for expected in range(welcome["seq"] + 1, seq + 1):
+            delta = rf.recv_until(watcher, lambda m: m.get("type") == "delta")
+            check(delta["seq"] == expected, "delta %r, expected seq %d" % (delta["seq"],
+                                                                          expected))
+            view = flow.apply_ops(view, delta["ops"])
+        check(rf.snapshot_hash(view) == rf.snapshot_hash(states["A"]),
+              "the spectator's view after the deltas differs from the players'")
+        watcher.close()
+        for c in clients.values():
+            c.close()
+        check(one.stop() == 0, "node exit status")
+        check(relay.stop() == 0, "relay exit status")
+    finally:
+        one.cleanup()
+        relay.cleanup()
+        redis.kill()
+
+
+CASES = {"relay": case_relay, "routing": case_routing, "two_nodes": case_two_nodes,
          "redis_restart": case_redis_restart, "tournament": case_tournament}
 
 
