@@ -434,8 +434,15 @@ def case_refusals(world):
     watcher, answer = spectate(relay, source, password=PASSWORD)
     expect_welcome(answer, source)
     watcher.close()
-    # A seat's token: to the owner.
+    # Bad input: answered, the connection stays usable.
     player = Client(relay)
+    for payload, code in ((b"\xc1", "bad_frame"), (wire.pack({"type": "fly"}), "unknown_type"),
+                          (wire.pack({"type": "join", "game": 5}), "bad_message")):
+        player.ws.send(payload)
+        expect_error(player.recv(), code)
+    player.ws.send_frame(0x1, b"hello")
+    expect_error(player.recv(), "bad_frame")
+    # A seat's token: to the owner.
     answer = player.ask({"type": "join", "game": source.game, "token": source.seats["A"],
                          "seed": seed()})
     expect_error(answer, "moved")
