@@ -645,6 +645,19 @@ static int server_main_relay(server_options *options)
         .max_games = (size_t)options->max_games, /* games followed at most */
         .lease_ms = (uint64_t)options->redis_lease_ms,
     };
+    const char *forget = getenv("BRIGADE_TEST_RELAY_FORGET_MS");
+    if (forget && forget[0]) {
+        char *end = NULL;
+        long ms = strtol(forget, &end, 10);
+        if (!end || *end || ms < 1 || ms > 3600000) {
+            fprintf(stderr, "brigaded: BRIGADE_TEST_RELAY_FORGET_MS: '%s' is not 1 .. 3600000\n",
+                    forget);
+            return 2;
+        }
+        relay_options.forget_ms = (uint64_t)ms;
+        fprintf(stderr, "brigaded: TEST HOOK BRIGADE_TEST_RELAY_FORGET_MS=%ld: unwatched games "
+                        "are forgotten after %ld ms\n", ms, ms);
+    }
     char message[512];
     server_relay *relay = server_relay_new(&relay_options, message, sizeof(message));
     if (!relay) {

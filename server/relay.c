@@ -138,7 +138,7 @@ struct server_relay {
     char redis_url[512];
     char public_url[PROTOCOL_URL_MAX + 1];
     size_t password_checks_max, games_max;
-    uint64_t lease_ms;
+    uint64_t lease_ms, forget_ms;
     server_net *net;
     uv_loop_t *loop;
     server_redis *command, *subscription;
@@ -1368,7 +1368,9 @@ static void relay_sweep_fire(uv_timer_t *timer)
         while (*link) {
             relay_game *game = *link;
             if (game->count == 0 && game->pending == 0 && game->phase == RELAY_READY &&
-                now - game->empty_since >= SERVER_RELAY_FORGET_MS) {
+                now - game->empty_since >= relay->forget_ms) {
+                fprintf(stderr, "brigaded: relay: game %s: nobody watches it: forgotten\n",
+                        game->id);
                 relay_forget(relay, game, false); /* unlinks it from *link */
                 continue;
             }
@@ -1438,6 +1440,7 @@ server_relay *server_relay_new(const server_relay_options *options, char *messag
         options->password_checks ? options->password_checks : SERVER_RELAY_PASSWORD_CHECKS;
     relay->games_max = options->max_games ? options->max_games : SERVER_RELAY_GAMES_MAX;
     relay->lease_ms = options->lease_ms ? options->lease_ms : SERVER_RELAY_LEASE_MS;
+    relay->forget_ms = options->forget_ms ? options->forget_ms : SERVER_RELAY_FORGET_MS;
     if (options->public_url && server_relay_set_public_url(relay, options->public_url) != 0) {
         snprintf(message, size, "--public-url \"%.64s\" is not a ws:// or wss:// URL",
                  options->public_url);
@@ -1483,7 +1486,8 @@ int server_relay_attach(server_relay *relay, server_net *net, char *message, siz
     relay->timers_open = true;
     uint64_t every = relay->lease_ms / 5 ? relay->lease_ms / 5 : 1;
     uv_timer_start(&relay->presence_timer, relay_presence_fire, every, every);
-    uv_timer_start(&relay->sweep_timer, relay_sweep_fire, RELAY_SWEEP_MS, RELAY_SWEEP_MS);
+    uint64_t sweep = relay->forget_ms < RELAY_SWEEP_MS ? relay->forget_ms : RELAY_SWEEP_MS;
+    uv_timer_start(&relay->sweep_timer, relay_sweep_fire, sweep, sweep);
     uv_unref((uv_handle_t *)&relay->presence_timer);
     uv_unref((uv_handle_t *)&relay->sweep_timer);
     return 0;

@@ -42,6 +42,8 @@ typedef struct server_relay_options {
     size_t password_checks;  /* 0: SERVER_RELAY_PASSWORD_CHECKS */
     size_t max_games;        /* 0: SERVER_RELAY_GAMES_MAX */
     uint64_t lease_ms;       /* 0: SERVER_RELAY_LEASE_MS (brigaded --redis-lease-ms) */
+    uint64_t forget_ms;      /* 0: SERVER_RELAY_FORGET_MS (tests: the test hook
+                                BRIGADE_TEST_RELAY_FORGET_MS of main.c) */
 } server_relay_options;
 
 typedef struct server_relay server_relay;

@@ -169,15 +169,17 @@ def stored_password(password):
 class Relay(Server):
     """brigaded --relay on a free port (the start line gives it)."""
 
-    def __init__(self, brigaded, redis_url, extra=()):
+    def __init__(self, brigaded, redis_url, extra=(), env=None):
         self.redis_url = redis_url
+        self.env = env
         super().__init__(brigaded, extra)
 
     def spawn(self):
         return subprocess.Popen(
             [self.brigaded, "--relay", "--redis", self.redis_url, "--port", "0",
              "--web", self.tmp, "--redis-lease-ms", "2000"] + self.extra,
-            stdout=self.log, stderr=subprocess.STDOUT)
+            stdout=self.log, stderr=subprocess.STDOUT,
+            env=dict(os.environ, **self.env) if self.env else None)
 
     def url(self):
         return "ws://127.0.0.1:%d/" % self.port
@@ -563,6 +565,26 @@ def case_limits_delay(world):
     first.close()
 
 
+def case_forget(world):
+    """A game nobody watches is unsubscribed and forgotten (test hook
+    BRIGADE_TEST_RELAY_FORGET_MS: 300 ms instead of a minute); the next
+    join follows it again from Redis, state and all."""
+    redis, source, owner, relay = world["redis"], world["source"], world["owner"], world["relay"]
+    watcher, answer = spectate(relay, source)
+    expect_welcome(answer, source)
+    wait_for("the feed's subscription", lambda: feed_subscribed(redis, source))
+    watcher.close()
+    wait_for("the game forgotten", lambda: not feed_subscribed(redis, source))
+    check("nobody watches it: forgotten" in relay.text(), "the relay says it forgot the game")
+    owner.step()  # unheard by the relay
+    again, answer = spectate(relay, source)
+    expect_welcome(answer, source)
+    wait_for("the feed's subscription again", lambda: feed_subscribed(redis, source))
+    nxt = owner.step()
+    expect_frames(again, [nxt[16:]])
+    again.close()
+
+
 CASES = {
     "welcome_resume": case_welcome_resume,
     "gaps": case_gaps,
@@ -570,10 +592,13 @@ CASES = {
     "relay_kill": case_relay_kill,
     "redis_restart": case_redis_restart,
     "limits_delay": case_limits_delay,
+    "forget": case_forget,
 }
 
 # brigaded options of a case's relay.
 RELAY_OPTIONS = {"limits_delay": ["--max-games", "2"]}
+# Test hooks of a case's relay (its environment).
+RELAY_ENV = {"forget": {"BRIGADE_TEST_RELAY_FORGET_MS": "300"}}
 
 
 def main():
@@ -590,7 +615,8 @@ def main():
         world["redis"] = redis
         world["source"] = source = Source(node, scenarios)
         world["owner"] = Owner(redis, source)
-        world["relay"] = relay = Relay(brigaded, redis.url(), RELAY_OPTIONS.get(name, ()))
+        world["relay"] = relay = Relay(brigaded, redis.url(), RELAY_OPTIONS.get(name, ()),
+                                              RELAY_ENV.get(name))
         CASES[name](world)
         relay = world["relay"]
         if relay.proc.poll() is None:
