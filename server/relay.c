@@ -48,10 +48,13 @@
 #define RELAY_BUCKETS 4096
 #define RELAY_HEX 64                /* hex digits of a SHA-256 */
 #define RELAY_FEED_HEADER 16        /* from, to: big-endian u64 each */
-#define RELAY_SWEEP_MS 5000         /* how often unwatched games are looked at */
+#define RELAY_SWEEP_MS 1000         /* how often unwatched and stuck games are looked at */
 #define RELAY_STOP_WAIT_MS 500      /* the ZREM's wait at a clean stop */
 #define RELAY_SYNC_ROUNDS_MAX 8     /* syncs in a row before the hash is taken as it is */
 #define RELAY_NO_NODE_RETRY_S 5     /* create with no live node: retry_after */
+/* A game not loaded by then (no subscription confirmed, no read answered)
+ * is dropped, its joins answered `unavailable` (they try again). */
+#define RELAY_LOAD_DEADLINE_MS 5000
 #define RELAY_KEY_MAX (PROTOCOL_GAME_ID_MAX + 32)
 
 typedef struct relay_game relay_game;
@@ -132,6 +135,7 @@ struct relay_game {
     relay_join *waiters, **waiters_tail;    /* joins waiting for READY */
     size_t pending;                         /* joins attached: waiters and checks */
     uint64_t empty_since;                   /* loop ms */
+    uint64_t followed_at;                   /* loop ms */
 };
 
 struct server_relay {
@@ -835,7 +839,7 @@ static relay_game *relay_follow(server_relay *relay, const char *id, const char 
     snprintf(game->spectator_hex, sizeof(game->spectator_hex), "%s", spectator_hex);
     game->serial = ++relay->serials;
     game->waiters_tail = &game->waiters;
-    game->empty_since = uv_now(relay->loop);
+    game->empty_since = game->followed_at = uv_now(relay->loop);
     if (relay_subscribe(relay, game) != 0) {
         free(game);
         return NULL;
@@ -1372,6 +1376,12 @@ static void relay_sweep_fire(uv_timer_t *timer)
                 fprintf(stderr, "brigaded: relay: game %s: nobody watches it: forgotten\n",
                         game->id);
                 relay_forget(relay, game, false); /* unlinks it from *link */
+                continue;
+            }
+            if (game->phase != RELAY_READY && now - game->followed_at >= RELAY_LOAD_DEADLINE_MS) {
+                fprintf(stderr, "brigaded: relay: game %s: not loaded from Redis in %d ms\n",
+                        game->id, RELAY_LOAD_DEADLINE_MS);
+                relay_forget(relay, game, false);
                 continue;
             }
             link = &game->next;
