@@ -448,15 +448,15 @@ static bool relay_apply(relay_game *game, const unsigned char *bytes, size_t len
     protocol_value_free(delta);
     if (!ok)
         return false;
-    game->seq = to;
     server_buffer *buffer = server_buffer_copy(frame, frame_length);
     if (!buffer) {
-        /* Applied but not forwarded: the view is rebuilt, its spectators
-         * closed (the caller's sync). */
+        /* Applied but not forwarded: the view is rebuilt from the hash
+         * (ahead of seq: its spectators closed, the caller's sync). */
         protocol_value_free(game->state);
         game->state = NULL;
         return false;
     }
+    game->seq = to;
     server_connection_broadcast(game->members, game->count, buffer);
     relay_kept_push(game, from, to, buffer);
     return true;
@@ -724,13 +724,18 @@ static void relay_synced(server_redis *redis, redisReply *reply, void *privdata)
     }
     relay_take_fields(game, &hash);
     if (!game->state || game->seq != hash.seq) {
+        /* At the same seq the spectators hold the hash's state already (a
+         * delta that did not apply was not forwarded): only the relay's
+         * copy is rebuilt. */
+        bool gap = game->seq != hash.seq;
         if (relay_adopt(game, &hash, recent) != 0) {
             fprintf(stderr, "brigaded: relay: game %s: its state in Redis does not decode\n",
                     game->id);
             relay_forget(relay, game, false);
             return;
         }
-        relay_close_spectators(relay, game, "a gap in its feed that Redis cannot fill");
+        if (gap)
+            relay_close_spectators(relay, game, "a gap in its feed that Redis cannot fill");
         game->seen_to = game->seq;
     }
     if (game->seen_to > game->seq && ++game->sync_rounds < RELAY_SYNC_ROUNDS_MAX)

@@ -398,9 +398,11 @@ def case_gaps(world):
     redis.client.command("PUBLISH", channel, b"short")
     redis.client.command("PUBLISH", channel,
                          struct.pack(">QQ", source.seq, source.seq + 1) + b"\xc1garbage")
+    time.sleep(0.3)
     redis.client.command("PUBLISH", channel, struct.pack(">QQ", source.seq, source.seq + 1) +
                          wire.pack({"type": "delta", "game": source.game, "seq": source.seq + 1,
                                     "ops": [{"op": "remove", "path": ["no such key"]}]}))
+    time.sleep(0.3)  # each of them heard (and synced from Redis) alone
     heard = owner.step()
     expect_frames(watcher, [heard[16:]])
     unheard = owner.step(publish=False)       # in recent, never published
