@@ -714,6 +714,7 @@ static int server_main_relay(server_options *options)
     }
     if (server_relay_attach(relay, net, message, sizeof(message)) != 0) {
         fprintf(stderr, "brigaded: %s\n", message);
+        server_relay_stop(relay); /* closes what attach opened */
         server_net_destroy(net);
         server_relay_destroy(relay);
         return 1;

@@ -74,7 +74,8 @@ server_net_handlers server_relay_handlers(void);
 int server_relay_attach(server_relay *relay, server_net *net, char *message, size_t size);
 
 /*
- * After server_net_run returned: takes the relay out of
+ * After server_net_run returned (or after a failed server_relay_attach,
+ * before server_net_destroy): takes the relay out of
  * brigade:hosts:relay (ZREM, waiting at most half a second for Redis),
  * then closes the timers and the links. Connections may still close after
  * it (server_net_destroy): the handlers stay valid until
