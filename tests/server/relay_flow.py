@@ -539,6 +539,34 @@ def fake_game(redis, source, game, delay=0, ended=False):
                          "ended", "1" if ended else "0")
 
 
+def case_password_busy(world):
+    """--password-checks 1: while one slow check runs, the other joins get
+    unavailable with retry_after 1; the good password is then cached (the
+    next join is answered at once)."""
+    redis, source, owner, relay = world["redis"], world["source"], world["owner"], world["relay"]
+    salt = os.urandom(16)
+    digest = hashlib.scrypt(PASSWORD.encode(), salt=salt, n=1 << 16, r=8, p=1, dklen=32,
+                            maxmem=128 << 20)
+    redis.client.command("HSET", owner.prefix + "spectators", "password",
+                         "scrypt$65536$8$1$%s$%s" % (salt.hex(), digest.hex()))
+    clients = [Client(relay) for _ in range(3)]
+    for client in clients:
+        client.send({"type": "join", "game": source.game, "token": source.spectator,
+                     "password": PASSWORD})
+    answers = [client.recv() for client in clients]
+    welcomes = [a for a in answers if a.get("type") == "welcome"]
+    busy = [a for a in answers if a.get("type") == "error" and a.get("code") == "unavailable"]
+    check(len(welcomes) == 1 and len(busy) == 2, "answers %r" % [
+        {k: v for k, v in a.items() if k != "state"} for a in answers])
+    check(all(a.get("retry_after") == 1 for a in busy), "retry_after %r" % busy)
+    start = time.time()
+    again, answer = spectate(relay, source, password=PASSWORD)
+    expect_welcome(answer, source)
+    check(time.time() - start < 2, "a cached password is not checked again")
+    for client in clients + [again]:
+        client.close()
+
+
 def case_limits_delay(world):
     """A delayed, ended game: served from the hash, welcome with
     spectator_delay, a last_seq gets a welcome too (no resume of a delayed
@@ -595,10 +623,11 @@ CASES = {
     "redis_restart": case_redis_restart,
     "limits_delay": case_limits_delay,
     "forget": case_forget,
+    "password_busy": case_password_busy,
 }
 
 # brigaded options of a case's relay.
-RELAY_OPTIONS = {"limits_delay": ["--max-games", "2"]}
+RELAY_OPTIONS = {"limits_delay": ["--max-games", "2"], "password_busy": ["--password-checks", "1"]}
 # Test hooks of a case's relay (its environment).
 RELAY_ENV = {"forget": {"BRIGADE_TEST_RELAY_FORGET_MS": "300"}}
 
