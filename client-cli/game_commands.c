@@ -38,6 +38,7 @@
 #include "game_client.h"
 #include "game_display.h"
 #include "game_input.h"
+#include "game_moved.h"
 #include "protocol/codec.h"
 #include "protocol/delta.h"
 #include "protocol/message.h"
@@ -102,7 +103,20 @@ typedef struct game_run {
     game_run_command command;
     const char *name; /* "new", "play", "state" */
     game_options options;
+    /* Where the next connection goes: --server, or the last `moved`
+     * answer's url (PROTOCOL.md §6.4), which reconnections then use. */
     game_client_url url;
+    game_client_url origin_url; /* --server, for the links `new` prints */
+    game_client_url moved_url;  /* the last `moved` url, when has_moved_url */
+    bool has_moved_url;
+    bool attempt_at_origin;     /* this connection attempt began at --server */
+    /* Following `moved` (game_moved.h): the answers followed in a row for
+     * the request in flight, the connection closing to follow one, and
+     * that request's id, sent again on the next connection. */
+    unsigned moves;
+    bool moving;
+    int64_t resend_request;
+    int64_t create_request; /* new: the create in flight, 0 when none */
     FILE *out;
     FILE *err;
     game_client *client;
@@ -468,7 +482,15 @@ static int game_run_send_join(game_run *run)
     protocol_client_message message;
     memset(&message, 0, sizeof(message));
     message.kind = PROTOCOL_CLIENT_JOIN;
-    message.request = run->next_request++;
+    /* After a `moved`, the same join again with its request id (PROTOCOL.md
+     * §6.4); any other join is a new request. */
+    if (run->resend_request) {
+        message.request = run->resend_request;
+        run->resend_request = 0;
+    } else {
+        message.request = run->next_request++;
+        run->moves = 0;
+    }
     snprintf(message.as.join.game, sizeof(message.as.join.game), "%s", run->options.game);
     snprintf(message.as.join.token, sizeof(message.as.join.token), "%s", run->options.token);
     /* Joining again with a snapshot: resume from it (PROTOCOL.md §4.1). */
@@ -559,7 +581,14 @@ static void game_run_connection_lost(game_run *run, bool was_open, const char *r
                      reason, (double)GAME_RUN_RECONNECT_MAX_MS / 1000.0);
         snprintf(run->reconnect_said, sizeof(run->reconnect_said), "%s", reason);
     }
-    (void)was_open;
+    /* The first attempt after a lost connection goes straight to the host
+     * that served the game (the last `moved` url). When an attempt fails
+     * the next one goes to the other of --server and that host: --server
+     * sends us on to wherever the game is now if the host we were sent to
+     * is down (PROTOCOL.md §6.4: a host that is down is not answered for),
+     * and the game's host still serves it if --server is the one down. */
+    if (!was_open && run->reconnects > 1 && run->has_moved_url)
+        run->url = run->attempt_at_origin ? run->moved_url : run->origin_url;
     protocol_value *notice = protocol_value_map_new();
     if (notice && (protocol_value_map_set_string(notice, "type", "reconnecting") != 0 ||
                    protocol_value_map_set_int(notice, "attempt", run->reconnects) != 0 ||
@@ -615,6 +644,9 @@ static void game_run_reconnect_fired(uv_timer_t *timer)
     char message[300];
     if (run->finishing)
         return;
+    /* An attempt of its own, not the same one following a `moved`. */
+    if (!run->resend_request)
+        run->attempt_at_origin = memcmp(&run->url, &run->origin_url, sizeof(run->url)) == 0;
     if (game_client_connect(run->client, &run->url, message, sizeof(message)) != 0) {
         game_run_say(run, "%s", message);
         game_run_finish(run, 1);
@@ -1663,8 +1695,68 @@ static void game_run_retry_fired(uv_timer_t *timer)
     game_run_send(run, &act);
 }
 
+/* Whether `request` is the join or the create in flight: the requests a
+ * cluster may answer with `moved` (PROTOCOL.md §6.4). */
+static bool game_run_movable(const game_run *run, int64_t request)
+{
+    if (request <= 0)
+        return false;
+    if (run->command == GAME_RUN_NEW)
+        return request == run->create_request;
+    return request == run->join_request;
+}
+
+/* A `moved` that cannot be followed (game_moved.h's words in `why`): the
+ * join or the create has failed; exit 1, as for a server not reached. */
+static void game_run_moved_failed(game_run *run, const char *why)
+{
+    game_run_print_begin(run);
+    if (run->command == GAME_RUN_NEW) {
+        fputs("brigade new: cannot create the game: ", run->err);
+    } else {
+        fprintf(run->err, "brigade %s: cannot join game ", run->name);
+        game_display_text(run->err, run->options.game);
+        fputs(": ", run->err);
+    }
+    game_display_text(run->err, why);
+    fputc('\n', run->err);
+    game_run_print_end(run);
+    game_run_finish(run, 1);
+}
+
+/*
+ * The answer to the join or the create in flight is `moved` (PROTOCOL.md
+ * §6.4): another host of the cluster serves it. Remember its url (the
+ * reconnections of this run go there), close this connection and, once it
+ * is closed (game_run_on_close), connect there and send the same message
+ * with the same request id (game_run_on_open). Nothing is printed: the
+ * player sees the game as from one server. Returns false when `message`
+ * is not a `moved`.
+ */
+static bool game_run_on_moved(game_run *run, protocol_server_message *message)
+{
+    char why[400];
+    game_client_url url;
+    int decided = game_moved_follow(message, &run->moves, &url, why, sizeof(why));
+    if (decided == 0)
+        return false;
+    if (decided < 0) {
+        game_run_moved_failed(run, why);
+        return true;
+    }
+    run->url = url;
+    run->moved_url = url;
+    run->has_moved_url = true;
+    run->resend_request = message->request;
+    run->moving = true;
+    game_client_close(run->client);
+    return true;
+}
+
 static void game_run_on_error(game_run *run, protocol_server_message *message)
 {
+    if (game_run_movable(run, message->request) && game_run_on_moved(run, message))
+        return;
     const char *code = message->as.error.code_name[0]
                            ? message->as.error.code_name
                            : protocol_error_code_name(message->as.error.code);
@@ -1844,9 +1936,12 @@ static void game_run_on_created(game_run *run, protocol_server_message *message)
         for (int i = 0; i < 4; i++) {
             if (!links[i][0])
                 continue;
-            bool ipv6 = strchr(run->url.host, ':') != NULL;
+            /* The page of the host the user named (--server), even when
+             * the game is served by another host of its cluster: that page
+             * follows `moved` too (client-web/wire.js). */
+            bool ipv6 = strchr(run->origin_url.host, ':') != NULL;
             fprintf(run->out, "  %-11s http://%s%s%s:%d/#game=", labels[i], ipv6 ? "[" : "",
-                    run->url.host, ipv6 ? "]" : "", run->url.port);
+                    run->origin_url.host, ipv6 ? "]" : "", run->origin_url.port);
             game_display_text(run->out, message->game);
             fputs("&token=", run->out);
             game_display_text(run->out, links[i]);
@@ -1868,7 +1963,9 @@ static void game_run_on_open(void *context)
         protocol_client_message message;
         memset(&message, 0, sizeof(message));
         message.kind = PROTOCOL_CLIENT_CREATE;
-        message.request = run->next_request++;
+        message.request = run->resend_request ? run->resend_request : run->next_request++;
+        run->resend_request = 0;
+        run->create_request = message.request;
         message.as.create.scenario = run->scenario; /* borrowed: not cleared */
         message.as.create.scenario_len = run->scenario_len;
         if (run->options.spectator_password) {
@@ -1906,6 +2003,18 @@ static void game_run_on_message(void *context, protocol_value *value)
     protocol_server_message message;
     protocol_message_status status;
     protocol_message_error error = protocol_server_message_from_value(value, &message, &status);
+    if (error != PROTOCOL_MESSAGE_OK && error != PROTOCOL_MESSAGE_UNKNOWN_TYPE) {
+        /* A `moved` without a usable url answering our join or create:
+         * that request failed, say so rather than wait (PROTOCOL.md §6.4). */
+        int64_t request = 0;
+        char why[300];
+        if (game_moved_malformed(value, &request, why, sizeof(why)) &&
+            game_run_movable(run, request)) {
+            protocol_value_free(value);
+            game_run_moved_failed(run, why);
+            return;
+        }
+    }
     protocol_value_free(value);
     if (error == PROTOCOL_MESSAGE_UNKNOWN_TYPE)
         return; /* a newer server's message (PROTOCOL.md §9) */
@@ -1966,6 +2075,15 @@ static void game_run_on_bad_frame(void *context, const char *what)
 static void game_run_on_close(void *context, bool was_open, const char *reason)
 {
     game_run *run = context;
+    if (run->moving && !run->finishing && run->reconnect_initialised) {
+        /* Closed to follow a `moved`: straight to its url, no backoff
+         * (game_run_reconnect_fired connects to run->url). */
+        run->moving = false;
+        run->join_request = 0;
+        uv_timer_start(&run->reconnect, game_run_reconnect_fired, 0, 0);
+        return;
+    }
+    run->moving = false;
     if (!run->finishing && run->command == GAME_RUN_PLAY && run->joined_once &&
         run->reconnect_initialised && !(run->fresh_snapshot && run->reconnects == 0 &&
                                          run->rejoining && was_open)) {
@@ -2451,6 +2569,7 @@ static int game_run_main(game_run_command command, const char *name, int argc, c
         fputc('\n', err);
         status = 2;
     }
+    run->origin_url = run->url;
     if (status == 0 && command == GAME_RUN_NEW)
         status = game_run_scenario_read(run);
     if (status != 0) {

@@ -23,6 +23,7 @@
 #include "game_client.h"
 #include "game_commands.h"
 #include "game_display.h"
+#include "game_moved.h"
 #include "protocol/codec.h"
 #include "protocol/message.h"
 #include "tournament/event.h"
@@ -80,6 +81,15 @@ typedef struct tournament_run {
     unsigned timeout_seconds;
     protocol_value *request_value; /* the message to send (owned) */
     int64_t request;
+    /* Following `moved` (game_moved.h, PROTOCOL.md §6.4): where the next
+     * connection goes, the answers followed in a row, the connection
+     * closing to follow one, and the timer that connects outside lws's
+     * callbacks. */
+    game_client_url url;
+    unsigned moves;
+    bool moving;
+    uv_timer_t follow;
+    bool follow_initialised;
     protocol_server_kind expected;
     protocol_server_message answer; /* when answered */
     bool answered;
@@ -584,17 +594,51 @@ static void run_on_message(void *context, protocol_value *value)
     protocol_server_message message;
     protocol_message_status status;
     protocol_message_error error = protocol_server_message_from_value(value, &message, &status);
-    protocol_value_free(value);
-    if (error == PROTOCOL_MESSAGE_UNKNOWN_TYPE || run->finishing) {
+    if (error == PROTOCOL_MESSAGE_UNKNOWN_TYPE || run->finishing || run->moving) {
+        protocol_value_free(value);
         if (error == PROTOCOL_MESSAGE_OK)
             protocol_server_message_clear(&message);
         return; /* a newer server's message (PROTOCOL.md §9), or too late */
     }
     if (error != PROTOCOL_MESSAGE_OK) {
+        int64_t request = 0;
+        char why[300];
+        if (game_moved_malformed(value, &request, why, sizeof(why)) && request == run->request) {
+            protocol_value_free(value);
+            fprintf(run->err, "brigade %s: ", run->name);
+            game_display_text(run->err, why);
+            fputc('\n', run->err);
+            run_finish(run, 1);
+            return;
+        }
+    }
+    protocol_value_free(value);
+    if (error != PROTOCOL_MESSAGE_OK) {
         fprintf(run->err, "brigade %s: ignored a malformed message from the server: ", run->name);
         game_display_text(run->err, status.message);
         fputc('\n', run->err);
         return;
+    }
+    if (message.kind == PROTOCOL_SERVER_ERROR && message.request == run->request) {
+        char why[400];
+        game_client_url url;
+        int decided = game_moved_follow(&message, &run->moves, &url, why, sizeof(why));
+        if (decided != 0) {
+            protocol_server_message_clear(&message);
+            if (decided < 0) {
+                fprintf(run->err, "brigade %s: ", run->name);
+                game_display_text(run->err, why);
+                fputc('\n', run->err);
+                run_finish(run, 1);
+                return;
+            }
+            /* Another host serves it: the same message there, same request
+             * id, once this connection is closed (run_on_close). */
+            run->url = url;
+            run->moving = true;
+            game_client_close(run->client);
+            return;
+        }
     }
     if (message.kind == PROTOCOL_SERVER_ERROR &&
         (message.request == run->request || message.request == 0)) {
@@ -630,9 +674,29 @@ static void run_on_bad_frame(void *context, const char *what)
     fputc('\n', run->err);
 }
 
+static void run_follow_fired(uv_timer_t *timer)
+{
+    tournament_run *run = timer->data;
+    char text[300];
+    if (run->finishing)
+        return;
+    if (game_client_connect(run->client, &run->url, text, sizeof(text)) != 0) {
+        fprintf(run->err, "brigade %s: ", run->name);
+        game_display_text(run->err, text);
+        fputc('\n', run->err);
+        run_finish(run, 1);
+    }
+}
+
 static void run_on_close(void *context, bool was_open, const char *reason)
 {
     tournament_run *run = context;
+    if (run->moving && !run->finishing && run->follow_initialised) {
+        run->moving = false; /* on to run->url; --timeout still runs */
+        uv_timer_start(&run->follow, run_follow_fired, 0, 0);
+        return;
+    }
+    run->moving = false;
     if (run->finishing) {
         uv_timer_stop(&run->deadline);
         if (!run->stopped) {
@@ -683,12 +747,18 @@ static int tournament_request(const tournament_options *options, const game_clie
         protocol_value_free(run.request_value);
         return 1;
     }
-    if (uv_timer_init(game_client_loop(run.client), &run.deadline) != 0) {
+    run.url = *url;
+    if (uv_timer_init(game_client_loop(run.client), &run.follow) == 0) {
+        run.follow.data = &run;
+        run.follow_initialised = true;
+    }
+    if (!run.follow_initialised ||
+        uv_timer_init(game_client_loop(run.client), &run.deadline) != 0) {
         fprintf(err, "brigade %s: cannot create a timer\n", options->name);
     } else {
         run.deadline.data = &run;
         run.deadline_initialised = true;
-        if (game_client_connect(run.client, url, text, sizeof(text)) != 0) {
+        if (game_client_connect(run.client, &run.url, text, sizeof(text)) != 0) {
             fprintf(err, "brigade %s: %s\n", options->name, text);
         } else {
             uv_timer_start(&run.deadline, run_deadline_fired,
@@ -697,6 +767,8 @@ static int tournament_request(const tournament_options *options, const game_clie
         }
         uv_close((uv_handle_t *)&run.deadline, NULL);
     }
+    if (run.follow_initialised)
+        uv_close((uv_handle_t *)&run.follow, NULL);
     game_client_destroy(run.client);
     protocol_value_free(run.request_value);
     if (run.answered && run.status == 0) {

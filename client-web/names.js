@@ -108,6 +108,7 @@ const ERRORS = {
   unavailable: 'the server could not record it just now: send it again in a moment',
   rate_limited: 'too many requests at once: send it again in a moment',
   input: 'check the form',
+  moved: 'the servers could not say where this is served',
 };
 
 export function errorWords(code) {

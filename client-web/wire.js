@@ -30,6 +30,35 @@ const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 5000;
 // A join refused with these will be refused again: stop trying.
 const JOIN_FATAL = new Set(['unknown_game', 'bad_token', 'bad_message', 'unknown_type']);
+// `moved` (PROTOCOL.md §6.4, a cluster): the same message again at the
+// error's url, at most this many times in a row for one request.
+export const MOVED_MAX = 5;
+const URL_MAX = 255;
+
+// Where a `moved` error sends its request (PROTOCOL.md §6.4): its url when
+// it is a ws:// or wss:// URL of at most 255 printable ASCII bytes without
+// spaces, else null (the request has then failed: there is nowhere to go).
+export function movedUrl(message) {
+  const url = message && message.url;
+  if (typeof url !== 'string' || url.length > URL_MAX || !/^wss?:\/\/[!-~]+$/.test(url)) return null;
+  if (/^wss?:\/\/\//.test(url)) return null; // no host
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'ws:' || parsed.protocol === 'wss:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+// Words for a `moved` that is not followed: `moves` followed already for
+// this request, `message` the last answer. Returns {code, message}.
+function movedFailure(message, moves) {
+  if (moves >= MOVED_MAX) {
+    return { code: 'moved', message: `the servers kept sending this on to another one (${moves} times in a row); ` +
+      `giving up. The last one said: ${String(message.message || 'moved')}` };
+  }
+  return { code: 'moved', message: 'the server said another server serves this but gave no ws:// or wss:// address to go to' };
+}
 
 // The websocket URL of the server that served this page.
 export function serverUrl(location = window.location) {
@@ -80,56 +109,84 @@ function openSocket(url) {
   return socket;
 }
 
-// Creates a game on a connection of its own (§5.1), with a spectators'
-// password and delay when given. Resolves {game, seats: {A, B, umpire?},
-// spectator?} (an older server gives neither umpire nor spectator);
-// rejects with an Error carrying `code`.
-export function createGame(url, scenario, { spectatorPassword = '', spectatorDelay = 0 } = {}) {
+// Sends one message on a connection of its own and resolves the answer
+// with its request id (any type, `error` included), following `moved`
+// (PROTOCOL.md §6.4): that connection closed, the same frame sent again
+// to the error's url, at most MOVED_MAX times in a row. Rejects with an
+// Error carrying `code` (timeout, no_server, bad_protocol, bad_frame, or
+// moved when a `moved` cannot be followed).
+function requestOnce(url, frame, request) {
   return new Promise((resolve, reject) => {
-    const request = nextRequest();
-    let frame;
-    try {
-      const create = { type: 'create', request, scenario };
-      if (spectatorPassword) create.spectator_password = spectatorPassword;
-      if (spectatorDelay) create.spectator_delay = spectatorDelay;
-      frame = encodeFrame(create);
-    } catch (error) {
-      reject(error);
-      return;
-    }
-    const socket = openSocket(url);
-    const fail = (code, message) => {
-      const error = new Error(message);
-      error.code = code;
-      reject(error);
-      socket.close();
-    };
-    const timer = setTimeout(() => fail('timeout', 'the server did not answer'), ANSWER_TIMEOUT_MS);
-    socket.onopen = () => {
-      if (socket.protocol !== SUBPROTOCOL) fail('bad_protocol', `the server speaks "${socket.protocol}", not ${SUBPROTOCOL}`);
-      else socket.send(frame);
-    };
-    socket.onerror = () => { clearTimeout(timer); fail('no_server', 'could not reach the server'); };
-    socket.onmessage = (event) => {
-      let message;
-      try {
-        message = decodeFrame(event.data);
-      } catch (error) {
-        clearTimeout(timer);
-        fail('bad_frame', `the server sent ${error.message}`);
-        return;
-      }
-      if (message.request !== request) return;
+    let socket = null;
+    let over = false;
+    let moves = 0;
+    const finish = (error, answer) => {
+      if (over) return;
+      over = true;
       clearTimeout(timer);
-      if (message.type === 'created' && message.seats && typeof message.game === 'string') {
-        resolve({ game: message.game, seats: message.seats,
-          spectator: typeof message.spectator === 'string' ? message.spectator : '' });
-        socket.close(1000);
-      } else {
-        fail(String(message.code || message.type), String(message.message || 'refused'));
+      if (error) reject(error); else resolve(answer);
+      if (socket) {
+        socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
+        try { socket.close(1000); } catch { /* closing */ }
       }
     };
+    const fail = (code, text) => { const error = new Error(text); error.code = code; finish(error); };
+    const timer = setTimeout(() => fail('timeout', 'the server did not answer'), ANSWER_TIMEOUT_MS);
+    const open = (target) => {
+      const current = openSocket(target);
+      socket = current;
+      current.onopen = () => {
+        if (current.protocol !== SUBPROTOCOL) fail('bad_protocol', `the server speaks "${current.protocol}", not ${SUBPROTOCOL}`);
+        else current.send(frame);
+      };
+      current.onerror = () => fail('no_server', 'could not reach the server');
+      current.onclose = () => fail('no_server', 'the server closed the connection before answering');
+      current.onmessage = (event) => {
+        let answer;
+        try {
+          answer = decodeFrame(event.data);
+        } catch (error) {
+          fail('bad_frame', `the server sent ${error.message}`);
+          return;
+        }
+        if (answer.request !== request) return;
+        if (answer.type === 'error' && answer.code === 'moved') {
+          const next = moves < MOVED_MAX ? movedUrl(answer) : null;
+          if (!next) {
+            const failure = movedFailure(answer, moves);
+            fail(failure.code, failure.message);
+            return;
+          }
+          moves += 1;
+          current.onopen = current.onmessage = current.onclose = current.onerror = null;
+          try { current.close(1000); } catch { /* closing */ }
+          open(next);
+          return;
+        }
+        finish(null, answer);
+      };
+    };
+    open(url);
   });
+}
+
+// Creates a game on a connection of its own (§5.1), with a spectators'
+// password and delay when given, following `moved` (§6.4). Resolves
+// {game, seats: {A, B, umpire?}, spectator?} (an older server gives
+// neither umpire nor spectator); rejects with an Error carrying `code`.
+export async function createGame(url, scenario, { spectatorPassword = '', spectatorDelay = 0 } = {}) {
+  const request = nextRequest();
+  const create = { type: 'create', request, scenario };
+  if (spectatorPassword) create.spectator_password = spectatorPassword;
+  if (spectatorDelay) create.spectator_delay = spectatorDelay;
+  const message = await requestOnce(url, encodeFrame(create), request);
+  if (message.type === 'created' && message.seats && typeof message.game === 'string') {
+    return { game: message.game, seats: message.seats,
+      spectator: typeof message.spectator === 'string' ? message.spectator : '' };
+  }
+  const error = new Error(String(message.message || 'refused'));
+  error.code = String(message.code || message.type);
+  throw error;
 }
 
 // One seat's session in one game: join, keep the state, act, reconnect.
@@ -162,7 +219,13 @@ export function createGame(url, scenario, { spectatorPassword = '', spectatorDel
 // (§6.5), which it applies as they come.
 export class Session {
   constructor({ url, game, token, password, onState, onConnection, onNotice, onWatchers, onPresence, onBehind, onClock }) {
+    // Where the next connection goes: `url`, or the last `moved` answer's
+    // url (PROTOCOL.md §6.4), which reconnections then use.
     this.url = url;
+    this.originUrl = url;
+    this.movedTo = null; // the last `moved` url, null before one
+    this.moves = 0; // `moved` followed in a row for the join in flight
+    this.resendJoin = 0; // the join's request id, sent again after a `moved`
     this.game = game;
     this.token = token;
     this.password = password || '';
@@ -219,14 +282,25 @@ export class Session {
     this.retryTimer = null;
     if (this.stopped) return;
     if (this.status !== 'connecting') this.setStatus('reconnecting', { attempt: this.failures + 1 });
+    // An attempt of its own began here, not one following a `moved`.
+    if (!this.resendJoin) this.attemptUrl = this.url;
     const socket = openSocket(this.url);
     this.socket = socket;
+    this.opened = false;
     socket.onopen = () => {
       if (socket.protocol !== SUBPROTOCOL) {
         this.fatal('bad_protocol', `the server speaks "${socket.protocol}", not ${SUBPROTOCOL}`);
         return;
       }
-      this.joinRequest = nextRequest();
+      this.opened = true;
+      // After a `moved`, the same join with its request id (§6.4).
+      if (this.resendJoin) {
+        this.joinRequest = this.resendJoin;
+        this.resendJoin = 0;
+      } else {
+        this.joinRequest = nextRequest();
+        this.moves = 0;
+      }
       const join = { type: 'join', request: this.joinRequest, game: this.game, token: this.token };
       // The dice seed (PROTOCOL.md §10.3): the server keeps the one of the
       // seat's first join and ignores it after.
@@ -270,6 +344,14 @@ export class Session {
     if (socket !== this.socket) return;
     this.drop();
     if (this.stopped) return;
+    this.resendJoin = 0;
+    // A host we were sent to that cannot be reached: the next attempt goes
+    // to the page's own server, which sends us on to wherever the game is
+    // now, and the one after to that host again (§6.4: a host that is down
+    // is not answered for). The first attempt after a drop goes straight
+    // to the host that served the game.
+    if (!this.opened && this.movedTo && this.failures > 0)
+      this.url = this.attemptUrl === this.originUrl ? this.movedTo : this.originUrl;
     this.failures += 1;
     const base = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (this.failures - 1));
     const delay = Math.round(base * (0.75 + Math.random() * 0.5));
@@ -417,7 +499,30 @@ export class Session {
     this.clock(message);
   }
 
+  // The join was answered `moved` (§6.4): the same join, same request id,
+  // on a connection to the answer's url at once; reconnections then go
+  // there. Past MOVED_MAX in a row, or without a usable url, the join has
+  // failed: stopped with code `moved`.
+  moved(message) {
+    const next = this.moves < MOVED_MAX ? movedUrl(message) : null;
+    if (!next) {
+      const failure = movedFailure(message, this.moves);
+      this.fatal(failure.code, failure.message);
+      return;
+    }
+    this.moves += 1;
+    this.url = next;
+    this.movedTo = next;
+    this.resendJoin = this.joinRequest;
+    this.drop();
+    this.connect();
+  }
+
   answer(message) {
+    if (message.request === this.joinRequest && message.type === 'error' && message.code === 'moved') {
+      this.moved(message);
+      return;
+    }
     if (message.request === this.joinRequest && message.type === 'error') {
       const code = String(message.code);
       const text = String(message.message || '');
@@ -490,56 +595,21 @@ export class Session {
 
 // One request on a connection of its own that joins no game (PROTOCOL.md
 // §11: tournament_create, tournament_get, tournament_start_round,
-// tournament_result): `message` without its `request`, which this adds.
-// Resolves the server's answer to it (any type but `error`); rejects with
-// an Error carrying `code` (the server's error code, or timeout,
-// no_server, bad_protocol, bad_frame, too_large).
-export function tournamentRequest(url, message) {
-  return new Promise((resolve, reject) => {
-    const request = nextRequest();
-    let frame;
-    try {
-      frame = encodeFrame({ ...message, request });
-    } catch (error) {
-      reject(error);
-      return;
-    }
-    const socket = openSocket(url);
-    let over = false;
-    const finish = (error, answer) => {
-      if (over) return;
-      over = true;
-      clearTimeout(timer);
-      if (error) reject(error); else resolve(answer);
-      try { socket.close(1000); } catch { /* closing */ }
-    };
-    const fail = (code, text) => { const error = new Error(text); error.code = code; finish(error); };
-    const timer = setTimeout(() => fail('timeout', 'the server did not answer'), ANSWER_TIMEOUT_MS);
-    socket.onopen = () => {
-      if (socket.protocol !== SUBPROTOCOL) fail('bad_protocol', `the server speaks "${socket.protocol}", not ${SUBPROTOCOL}`);
-      else socket.send(frame);
-    };
-    socket.onerror = () => fail('no_server', 'could not reach the server');
-    socket.onclose = () => fail('no_server', 'the server closed the connection before answering');
-    socket.onmessage = (event) => {
-      let answer;
-      try {
-        answer = decodeFrame(event.data);
-      } catch (error) {
-        fail('bad_frame', `the server sent ${error.message}`);
-        return;
-      }
-      if (answer.request !== request) return;
-      if (answer.type === 'error') {
-        const error = new Error(String(answer.message || 'refused'));
-        error.code = String(answer.code || 'error');
-        if (Number.isSafeInteger(answer.retry_after)) error.retryAfter = answer.retry_after;
-        finish(error);
-      } else {
-        finish(null, answer);
-      }
-    };
-  });
+// tournament_result): `message` without its `request`, which this adds;
+// `moved` is followed (§6.4). Resolves the server's answer to it (any
+// type but `error`); rejects with an Error carrying `code` (the server's
+// error code, or timeout, no_server, bad_protocol, bad_frame, too_large,
+// moved).
+export async function tournamentRequest(url, message) {
+  const request = nextRequest();
+  const answer = await requestOnce(url, encodeFrame({ ...message, request }), request);
+  if (answer.type === 'error') {
+    const error = new Error(String(answer.message || 'refused'));
+    error.code = String(answer.code || 'error');
+    if (Number.isSafeInteger(answer.retry_after)) error.retryAfter = answer.retry_after;
+    throw error;
+  }
+  return answer;
 }
 
 // A tournament watched live (PROTOCOL.md §11.4): tournament_get with
@@ -558,7 +628,12 @@ const TOURNAMENT_RETRY = new Set(['unavailable', 'rate_limited', 'internal']);
 
 export class TournamentWatch {
   constructor({ url, tournament, token, onView, onConnection }) {
+    // As a Session's: `url`, then the last `moved` url (§6.4).
     this.url = url;
+    this.originUrl = url;
+    this.movedTo = null;
+    this.moves = 0;
+    this.resendGet = 0;
     this.tournament = tournament;
     this.token = token || '';
     this.onView = onView || (() => {});
@@ -595,14 +670,24 @@ export class TournamentWatch {
     this.retryTimer = null;
     if (this.stopped) return;
     if (this.status !== 'connecting') this.setStatus('reconnecting', { attempt: this.failures + 1 });
+    // An attempt of its own began here, not one following a `moved`.
+    if (!this.resendGet) this.attemptUrl = this.url;
     const socket = openSocket(this.url);
     this.socket = socket;
+    this.opened = false;
     socket.onopen = () => {
       if (socket.protocol !== SUBPROTOCOL) {
         this.fatal('bad_protocol', `the server speaks "${socket.protocol}", not ${SUBPROTOCOL}`);
         return;
       }
-      this.request = nextRequest();
+      this.opened = true;
+      if (this.resendGet) {
+        this.request = this.resendGet;
+        this.resendGet = 0;
+      } else {
+        this.request = nextRequest();
+        this.moves = 0;
+      }
       const get = { type: 'tournament_get', request: this.request, tournament: this.tournament, watch: true };
       if (this.token) get.token = this.token;
       socket.send(encodeFrame(get));
@@ -624,6 +709,11 @@ export class TournamentWatch {
     if (socket !== this.socket) return;
     this.drop();
     if (this.stopped) return;
+    this.resendGet = 0;
+    // As a Session's: a host we were sent to that cannot be reached, then
+    // the page's own server, in turn.
+    if (!this.opened && this.movedTo && this.failures > 0)
+      this.url = this.attemptUrl === this.originUrl ? this.movedTo : this.originUrl;
     this.failures += 1;
     const base = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (this.failures - 1));
     const delay = Math.max(delayAtLeast, Math.round(base * (0.75 + Math.random() * 0.5)));
@@ -660,6 +750,20 @@ export class TournamentWatch {
       this.failures = 0;
       if (this.status !== 'live') this.setStatus('live');
       this.onView(this.view, this.you, { request: message.request });
+    } else if (message.type === 'error' && message.request === this.request && message.code === 'moved') {
+      // Another host serves the tournament (§6.4): the same get there.
+      const next = this.moves < MOVED_MAX ? movedUrl(message) : null;
+      if (!next) {
+        const failure = movedFailure(message, this.moves);
+        this.fatal(failure.code, failure.message);
+        return;
+      }
+      this.moves += 1;
+      this.url = next;
+      this.movedTo = next;
+      this.resendGet = this.request;
+      this.drop();
+      this.connect();
     } else if (message.type === 'error' && message.request === this.request) {
       const code = String(message.code || 'error');
       if (TOURNAMENT_RETRY.has(code)) this.closed(socket, retryDelay(message));

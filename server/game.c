@@ -48,6 +48,7 @@
 #include "protocol/message.h"
 #include "protocol/game_state.h"
 #include "journal/journal.h"
+#include "server/cluster.h"
 #include "server/journal_queue.h"
 #include "server/rate.h"
 #include "server/password.h"
@@ -183,6 +184,10 @@ struct server_game {
      * repeated request needs no journal read unless it is older. */
     server_answer answers[SERVER_GAME_DELTAS_KEPT];
     int64_t answers_from;
+    /* In a cluster (server/cluster.h): its ownership and publication
+     * (the cluster's), and whether this process made it (a new id). */
+    server_cluster_game *lease;
+    bool created_here;
 };
 
 /* A websocket connection's game-layer state (its server_connection data,
@@ -321,6 +326,9 @@ struct server_games {
     struct server_password_check *checks;
     /* The tournaments (server/tournament.c), owned. */
     server_tournaments *tournaments;
+    /* The cluster (brigaded --redis, server/cluster.h), owned; NULL: one
+     * node. */
+    server_cluster *cluster;
 };
 
 /* ------------------------------------------------------------------ dice */
@@ -388,6 +396,8 @@ static server_game *server_games_find(const server_games *games, const char *id)
     return NULL;
 }
 
+static void server_games_cluster_add(server_games *games, server_game *game);
+
 static int server_games_insert(server_games *games, server_game *game)
 {
     if (games->game_count + 1 > games->bucket_count / 4 * 3) {
@@ -413,6 +423,7 @@ static int server_games_insert(server_games *games, server_game *game)
     game->next = games->buckets[slot];
     games->buckets[slot] = game;
     games->game_count++;
+    server_games_cluster_add(games, game);
     return 0;
 }
 
@@ -425,6 +436,9 @@ static void server_games_remove(server_games *games, server_game *game)
             *link = game->next;
             game->next = NULL;
             games->game_count--;
+            server_cluster_game_remove(game->lease,
+                                       game->battle && game->battle->phase == BRIGADE_PHASE_ENDED);
+            game->lease = NULL;
             return;
         }
 }
@@ -586,6 +600,7 @@ void server_games_stop(server_games *games)
     if (!games || !games->queue)
         return;
     games->stopping = true;
+    server_cluster_stop(games->cluster); /* the leases given back while the loop can run */
     if (games->life_timer_open) {
         uv_close((uv_handle_t *)&games->life_timer, NULL);
         games->life_timer_open = false;
@@ -614,6 +629,7 @@ void server_games_destroy(server_games *games)
 {
     if (!games)
         return;
+    server_cluster_free(games->cluster); /* the games' handles with it */
     for (size_t i = 0; i < games->bucket_count; i++) {
         server_game *game = games->buckets[i];
         while (game) {
@@ -841,6 +857,27 @@ static server_buffer *server_games_delta_buffer(const server_game *game, int64_t
                                                 protocol_value *ops,
                                                 const protocol_clock_now *clock_now);
 
+/* A change of the spectators' view published to the cluster
+ * (server_cluster_game_publish): `delta` its frame from `from` to `to`,
+ * `state` the view at `to` (written every SERVER_CLUSTER_STATE_EVERY
+ * changes, or `always`). No cluster: nothing. */
+static void server_game_cluster_publish_view(server_game *game, int64_t from, int64_t to,
+                                             server_buffer *delta, const protocol_value *state,
+                                             bool always)
+{
+    if (!game->lease)
+        return;
+    uint8_t *encoded = NULL;
+    size_t encoded_length = 0;
+    if ((always || server_cluster_game_state_due(game->lease)) && state &&
+        protocol_codec_encode(state, 0, &encoded, &encoded_length) != PROTOCOL_CODEC_OK)
+        encoded = NULL;
+    server_cluster_game_publish(game->lease, from, to, server_buffer_data(delta),
+                                server_buffer_length(delta), encoded, encoded_length, game->seq,
+                                game->battle->phase == BRIGADE_PHASE_ENDED);
+    free(encoded);
+}
+
 /* What delayed spectators see now, and its seq: the view, or once the
  * battle has ended (nothing left to coach) the live state. NULL when
  * memory runs out. */
@@ -863,12 +900,13 @@ static void server_game_views_advance(server_game *game, brigade_battle *previou
 {
     const server_view *view = server_game_view(game);
     int64_t old_seq = view->seq;
-    protocol_value *old_state = game->delayed_count ? server_game_view_state(game, view) : NULL;
+    /* Its watchers here, and a cluster's relays (server/cluster.h). */
+    bool watched = game->delayed_count || game->lease;
+    protocol_value *old_state = watched ? server_game_view_state(game, view) : NULL;
     server_game_views_push(game, previous, seq);
     int64_t new_seq = 0;
-    protocol_value *new_state =
-        game->delayed_count ? server_game_delayed_state(game, &new_seq) : NULL;
-    if (!game->delayed_count || new_seq == old_seq) {
+    protocol_value *new_state = watched ? server_game_delayed_state(game, &new_seq) : NULL;
+    if (!watched || new_seq == old_seq) {
         protocol_value_free(new_state);
         protocol_value_free(old_state);
         return;
@@ -878,9 +916,10 @@ static void server_game_views_advance(server_game *game, brigade_battle *previou
     if (old_state && new_state &&
         protocol_delta_compute(old_state, new_state, &ops) == PROTOCOL_DELTA_OK)
         delta = server_games_delta_buffer(game, new_seq, ops, NULL); /* its own clock */
-    if (delta)
+    if (delta) {
         server_connection_broadcast(game->delayed, game->delayed_count, delta);
-    else
+        server_game_cluster_publish_view(game, old_seq, new_seq, delta, new_state, true);
+    } else
         fprintf(stderr, "brigaded: game %s: the delayed spectators' view could not be sent\n",
                 game->id);
     server_buffer_unref(delta);
@@ -1945,6 +1984,12 @@ static void server_append_done(server_journal_job *base, void *context)
         if (job->send_ack && connection)
             server_connection_send(connection, job->ack);
         server_connection_broadcast(game->members, game->member_count, job->delta);
+        if (game->lease && game->delay == 0)
+            server_game_cluster_publish_view(game, game->seq - 1, game->seq, job->delta,
+                                             game->state, false);
+        else if (game->lease && !phase_changed)
+            server_cluster_game_publish(game->lease, 0, 0, NULL, 0, NULL, 0, game->seq,
+                                        game->battle->phase == BRIGADE_PHASE_ENDED);
         /* A tournament's table hears of its game's begin and end. */
         if (previous_turn == 0 && game->battle->turn >= 1 &&
             game->battle->phase != BRIGADE_PHASE_ENDED)
@@ -2351,7 +2396,7 @@ static void server_create_done(server_journal_job *base, void *context)
     games->creating--;
     if (base->status != SERVER_JOURNAL_OK) {
         server_games_send_job_error(connection, job->request, base, "the game");
-    } else if (server_games_insert(games, job->game) != 0) {
+    } else if ((job->game->created_here = true, server_games_insert(games, job->game)) != 0) {
         if (connection)
             server_games_send_error(connection, job->request, PROTOCOL_ERROR_INTERNAL,
                                     "out of memory");
@@ -3160,6 +3205,251 @@ static void server_games_wait(server_game *game, server_session *session,
                               const protocol_client_message *message,
                               const unsigned char *bytes, size_t length);
 
+/* ------------------------------------------------------------- cluster */
+
+/* A `moved` answer (PROTOCOL.md §6.4) to `request`: send it again to url. */
+static void server_games_send_moved(server_connection *connection, int64_t request,
+                                    const char *url, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static void server_games_send_moved(server_connection *connection, int64_t request,
+                                    const char *url, const char *format, ...)
+{
+    protocol_server_message message;
+    memset(&message, 0, sizeof(message));
+    message.kind = PROTOCOL_SERVER_ERROR;
+    message.request = request;
+    message.as.error.code = PROTOCOL_ERROR_MOVED;
+    va_list args;
+    va_start(args, format);
+    int used = vsnprintf(message.as.error.message, sizeof(message.as.error.message), format, args);
+    va_end(args);
+    if (used >= 0 && (size_t)used < sizeof(message.as.error.message))
+        snprintf(message.as.error.message + used, sizeof(message.as.error.message) - (size_t)used,
+                 ": %s", url);
+    snprintf(message.as.error.url, sizeof(message.as.error.url), "%s", url);
+    server_games_send(connection, &message);
+}
+
+/*
+ * Whether this node may play `game` now (server/cluster.h verdict); when
+ * not, `connection` (may be NULL) gets `unavailable` with retry_after or
+ * `moved` to the owner for `request`. One node: always.
+ */
+static bool server_games_cluster_serves(server_games *games, server_game *game,
+                                        server_connection *connection, int64_t request)
+{
+    if (!games->cluster)
+        return true;
+    uint64_t retry_ms = 1000;
+    const char *url = NULL;
+    switch (server_cluster_game_check(game->lease, &retry_ms, &url)) {
+    case SERVER_CLUSTER_SERVE:
+        return true;
+    case SERVER_CLUSTER_MOVED:
+        if (connection)
+            server_games_send_moved(connection, request, url,
+                                    "game \"%s\" is served by another host", game->id);
+        return false;
+    case SERVER_CLUSTER_WAIT:
+    default:
+        if (connection)
+            server_games_send_retry(connection, request, PROTOCOL_ERROR_UNAVAILABLE, retry_ms,
+                                    "game \"%s\" is not served here yet: this host is taking "
+                                    "it over (the cluster's lease), try again", game->id);
+        return false;
+    }
+}
+
+/* A join of a game this node does not hold waits for Redis's word of its
+ * owner (server_cluster_owner_lookup). */
+typedef struct server_games_lookup {
+    server_games *games;
+    server_session *session; /* one reference */
+    int64_t request;
+    const char *kind;        /* "game" or "tournament" */
+    char game[PROTOCOL_GAME_ID_MAX + 1];
+} server_games_lookup;
+
+static void server_games_looked_up(void *context, const char *url, bool down)
+{
+    server_games_lookup *lookup = context;
+    server_games *games = lookup->games;
+    server_connection *connection = lookup->session->connection;
+    lookup->session->verifying = false;
+    if (connection && !games->stopping) {
+        if (url) {
+            server_games_send_moved(connection, lookup->request, url,
+                                    "%s \"%s\" is served by another host", lookup->kind,
+                                    lookup->game);
+        } else if (down) {
+            server_games_send_retry(connection, lookup->request, PROTOCOL_ERROR_UNAVAILABLE,
+                                    1000, "no %s \"%s\" here, and the cluster's store "
+                                    "cannot be asked now: try again", lookup->kind,
+                                    lookup->game);
+        } else {
+            if (lookup->kind[0] == 'g')
+                server_games_join_strike(games, lookup->session, connection);
+            server_games_send_error(connection, lookup->request, PROTOCOL_ERROR_UNKNOWN_GAME,
+                                    "no %s \"%s\"", lookup->kind, lookup->game);
+        }
+    }
+    server_session_unref(lookup->session);
+    free(lookup);
+}
+
+static void server_games_cluster_lookup(server_games *games, server_session *session,
+                                        int64_t request, const char *kind, const char *id)
+{
+    server_games_lookup *lookup = calloc(1, sizeof(*lookup));
+    if (!lookup) {
+        server_games_send_error(session->connection, request, PROTOCOL_ERROR_INTERNAL,
+                                "out of memory");
+        return;
+    }
+    lookup->games = games;
+    lookup->session = server_session_ref(session);
+    lookup->request = request;
+    lookup->kind = kind;
+    snprintf(lookup->game, sizeof(lookup->game), "%s", id);
+    if (kind[0] == 'g') {
+        session->verifying = true; /* one join at a time, as for a password check */
+        server_cluster_owner_lookup(games->cluster, id, server_games_looked_up, lookup);
+    } else {
+        server_cluster_tournament_lookup(games->cluster, id, server_games_looked_up, lookup);
+    }
+}
+
+struct server_cluster_game *server_games_cluster_tournament(server_games *games, const char *id,
+                                                            bool created)
+{
+    return games->cluster ? server_cluster_tournament_add(games->cluster, id, created) : NULL;
+}
+
+bool server_games_cluster_serves_tournament(server_games *games,
+                                            const struct server_cluster_game *lease,
+                                            server_connection *connection, int64_t request,
+                                            const char *id)
+{
+    if (!games->cluster)
+        return true;
+    uint64_t retry_ms = 1000;
+    const char *url = NULL;
+    switch (server_cluster_game_check(lease, &retry_ms, &url)) {
+    case SERVER_CLUSTER_SERVE:
+        return true;
+    case SERVER_CLUSTER_MOVED:
+        server_games_send_moved(connection, request, url,
+                                "tournament \"%s\" is served by another host", id);
+        return false;
+    case SERVER_CLUSTER_WAIT:
+    default:
+        server_games_send_retry(connection, request, PROTOCOL_ERROR_UNAVAILABLE, retry_ms,
+                                "tournament \"%s\" is not served here yet: this host is "
+                                "taking it over (the cluster's lease), try again", id);
+        return false;
+    }
+}
+
+bool server_games_cluster_route_tournament(server_games *games, server_connection *connection,
+                                           int64_t request, const char *id)
+{
+    if (!games->cluster)
+        return false;
+    server_games_cluster_lookup(games, server_connection_data(connection), request,
+                                "tournament", id);
+    return true;
+}
+
+/* The whole publication of a game (server_cluster_game_publish_state):
+ * its spectators' view and, live, the deltas kept. */
+static void server_games_cluster_republish(void *context, void *data)
+{
+    (void)context;
+    server_game *game = data;
+    if (!game->lease || game->damage || !game->battle)
+        return;
+    int64_t seq = game->seq;
+    protocol_value *view = NULL;
+    const protocol_value *state = game->state;
+    if (game->delay > 0) {
+        view = server_game_delayed_state(game, &seq);
+        state = view;
+    }
+    uint8_t *encoded = NULL;
+    size_t length = 0;
+    if (state && protocol_codec_encode(state, 0, &encoded, &length) == PROTOCOL_CODEC_OK) {
+        const unsigned char *frames[SERVER_GAME_DELTAS_KEPT];
+        size_t lengths[SERVER_GAME_DELTAS_KEPT];
+        int64_t froms[SERVER_GAME_DELTAS_KEPT], tos[SERVER_GAME_DELTAS_KEPT];
+        size_t count = 0;
+        for (int64_t s = game->seq - (int64_t)game->delta_count + 1;
+             game->delay == 0 && s <= game->seq; s++) {
+            server_buffer *delta = game->deltas[s % SERVER_GAME_DELTAS_KEPT];
+            if (!delta)
+                continue;
+            frames[count] = server_buffer_data(delta);
+            lengths[count] = server_buffer_length(delta);
+            froms[count] = s - 1;
+            tos[count] = s;
+            count++;
+        }
+        server_cluster_game_publish_state(game->lease, encoded, length, seq, game->seq,
+                                          game->battle->phase == BRIGADE_PHASE_ENDED, frames,
+                                          lengths, froms, tos, count);
+    }
+    free(encoded);
+    protocol_value_free(view);
+}
+
+/* Another process owns the game now: its connections are closed (1012,
+ * "service restart") and their clients, joining again, are moved. */
+static void server_games_cluster_lost(void *context, void *data)
+{
+    (void)context;
+    server_game *game = data;
+    for (size_t i = game->member_count; i > 0; i--)
+        server_connection_close(game->members[i - 1], 1012);
+    for (size_t i = game->delayed_count; i > 0; i--)
+        server_connection_close(game->delayed[i - 1], 1012);
+}
+
+/* A game enters the registry: the cluster claims it (a new one is served
+ * at once and published whole). */
+static void server_games_cluster_add(server_games *games, server_game *game)
+{
+    if (!games->cluster || game->lease || game->damage || !game->battle)
+        return;
+    game->lease = server_cluster_game_add(games->cluster, game->id, game->seq, game->created_here,
+                                          game);
+    server_cluster_game_set_spectators(game->lease, game->delay,
+                                       game->has_spectator ? game->spectator_sha256 : NULL,
+                                       game->has_password ? game->password : "");
+    if (game->created_here)
+        server_games_cluster_republish(games, game);
+}
+
+int server_games_join_cluster(server_games *games, const char *redis_url, const char *public_url,
+                              uint64_t lease_ms, char *message, size_t size)
+{
+    server_cluster_options options = {
+        .redis_url = redis_url, .public_url = public_url, .lease_ms = lease_ms};
+    server_cluster_handlers handlers = {.context = games,
+                                        .on_lost = server_games_cluster_lost,
+                                        .on_republish = server_games_cluster_republish};
+    games->cluster =
+        server_cluster_new(server_net_loop(games->net), &options, &handlers, message, size);
+    if (!games->cluster)
+        return -1;
+    for (size_t i = 0; i < games->bucket_count; i++)
+        for (server_game *game = games->buckets[i]; game; game = game->next)
+            server_games_cluster_add(games, game);
+    server_tournaments_cluster_join(games->tournaments);
+    return 0;
+}
+
 static void server_games_join(server_games *games, server_connection *connection,
                               const protocol_client_message *message,
                               const unsigned char *bytes, size_t length,
@@ -3202,6 +3492,11 @@ static void server_games_join(server_games *games, server_connection *connection
         server_games_submit(games, NULL, &job->base);
         return;
     }
+    if (!game && games->cluster) {
+        /* Not this node's: perhaps another's (README "Routing"). */
+        server_games_cluster_lookup(games, session, request, "game", message->as.join.game);
+        return;
+    }
     if (!game) {
         server_games_join_strike(games, session, connection);
         server_games_send_error(connection, request, PROTOCOL_ERROR_UNKNOWN_GAME,
@@ -3230,6 +3525,19 @@ static void server_games_join(server_games *games, server_connection *connection
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_TOKEN,
                                 "the token is not a seat token of game \"%s\"", game->id);
         return;
+    }
+    /* In a cluster: an ended game is read by anyone who holds it; else
+     * only its owner serves it, and its spectators go to a relay when one
+     * runs (server/README.md "Routing"). */
+    if (games->cluster && game->battle->phase != BRIGADE_PHASE_ENDED) {
+        const char *relay = watching ? server_cluster_relay_pick(games->cluster) : NULL;
+        if (relay) {
+            server_games_send_moved(connection, request, relay,
+                                    "game \"%s\"'s spectators are served by a relay", game->id);
+            return;
+        }
+        if (!server_games_cluster_serves(games, game, connection, request))
+            return;
     }
     if (watching && game->has_password) {
         /* The slow hash runs off the loop; the cache knows a password
@@ -3562,6 +3870,8 @@ static void server_games_act(server_games *games, server_connection *connection,
                                 "a spectator watches game \"%s\" and cannot act", game->id);
         return;
     }
+    if (!server_games_cluster_serves(games, game, connection, request))
+        return;
     unsigned char action_hash[JOURNAL_HASH_SIZE];
     if (!server_games_action_hash(message, action_hash)) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
@@ -3707,6 +4017,8 @@ static bool server_games_own_action(server_games *games, server_game *game,
                                     const brigade_command *command, const char *hash_text,
                                     const char *doing)
 {
+    if (!server_games_cluster_serves(games, game, NULL, 0))
+        return false; /* not this process's to play now: tried again later */
     unsigned char hash[JOURNAL_HASH_SIZE];
     SHA256((const unsigned char *)hash_text, strlen(hash_text), hash);
     server_session *session = calloc(1, sizeof(*session));
@@ -4085,6 +4397,7 @@ void server_games_draft_free(server_games *games, server_game_draft *draft)
 int server_games_draft_adopt(server_games *games, server_game_draft *draft)
 {
     server_game *game = draft->job.game;
+    game->created_here = true; /* a new id: served at once in a cluster */
     if (server_games_insert(games, game) != 0) {
         fprintf(stderr, "brigaded: game %s: out of memory: journaled, in memory only after a "
                         "restart\n", game->id);
@@ -4452,6 +4765,13 @@ static void server_games_on_close(void *context, server_connection *connection)
     server_session_unref(session);
 }
 
+/* A cluster's hosts accept each other's pages (server/cluster.h). */
+static bool server_games_origin_allowed(void *context, const char *origin)
+{
+    server_games *games = context;
+    return games->cluster && server_cluster_origin_known(games->cluster, origin);
+}
+
 server_net_handlers server_games_handlers(void)
 {
     return (server_net_handlers){
@@ -4459,5 +4779,6 @@ server_net_handlers server_games_handlers(void)
         .on_message = server_games_on_message,
         .on_refused = server_games_on_refused,
         .on_close = server_games_on_close,
+        .origin_allowed = server_games_origin_allowed,
     };
 }

@@ -167,6 +167,18 @@ server_games *server_games_new(const server_games_options *options, char *messag
  * reason in message[size]. */
 int server_games_attach(server_games *games, server_net *net, char *message, size_t size);
 
+/*
+ * Joins the cluster of the Redis at redis_url (brigaded --redis; README
+ * "Cluster", server/cluster.h): every game of the registry is claimed,
+ * each new one too; what each commit changes of its spectators' view is
+ * published; a join of a game another node owns is answered `moved`
+ * (PROTOCOL.md §6.4). public_url: this node's ws:// URL for the others;
+ * lease_ms: the node's lease. Call once, after server_games_attach.
+ * Returns 0, or -1 with the reason in message[size].
+ */
+int server_games_join_cluster(server_games *games, const char *redis_url, const char *public_url,
+                              uint64_t lease_ms, char *message, size_t size);
+
 /* After server_net_run returned, before server_net_destroy: lets the
  * journal thread commit what is queued, answers it, and ends the thread
  * (the journal is closed). */
@@ -273,6 +285,22 @@ void server_games_reply_job_error(server_connection *connection, int64_t request
  * tournament_create counts as a create): with take false, the ms to wait
  * (0: allowed); with take true, one create is counted. */
 uint64_t server_games_create_rate(server_games *games, server_connection *connection, bool take);
+
+/* ---- clusters, for server/tournament.c (server/cluster.h) ----
+ * A tournament's ownership handle (claimed as a game's; NULL without a
+ * cluster); whether this node serves it now (true without a cluster; else
+ * `moved` or `unavailable` answered to `request`); and a tournament this
+ * node does not hold: true when a cluster's lookup will answer `request`
+ * (moved, unknown_game or unavailable), false without a cluster. */
+struct server_cluster_game;
+struct server_cluster_game *server_games_cluster_tournament(server_games *games, const char *id,
+                                                            bool created);
+bool server_games_cluster_serves_tournament(server_games *games,
+                                            const struct server_cluster_game *lease,
+                                            server_connection *connection, int64_t request,
+                                            const char *id);
+bool server_games_cluster_route_tournament(server_games *games, server_connection *connection,
+                                           int64_t request, const char *id);
 
 /* Whether the connection watches a tournament (tournament_get with watch,
  * PROTOCOL.md §11.4: it takes no other message), and marks it so. */

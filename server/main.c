@@ -879,6 +879,25 @@ int main(int argc, char **argv)
     }
 
     bool v6 = strchr(options.listen_address, ':') != NULL;
+    if (options.redis_url) {
+        /* A game node of a cluster (server/README.md "Cluster"). */
+        char public_url[PROTOCOL_URL_MAX + 1];
+        if (options.public_url)
+            snprintf(public_url, sizeof(public_url), "%s", options.public_url);
+        else
+            snprintf(public_url, sizeof(public_url), "ws://%s%s%s:%d/", v6 ? "[" : "",
+                     options.listen_address, v6 ? "]" : "", server_net_port(net));
+        if (server_games_join_cluster(games, options.redis_url, public_url,
+                                      (uint64_t)options.redis_lease_ms, message,
+                                      sizeof(message)) != 0) {
+            fprintf(stderr, "brigaded: --redis: %s\n", message);
+            server_games_stop(games);
+            server_net_destroy(net);
+            server_games_destroy(games);
+            return 1;
+        }
+        fprintf(stderr, "brigaded: cluster node %s, redis %s\n", public_url, options.redis_url);
+    }
     fprintf(stderr, "brigaded: listening on http://%s%s%s:%d, data in %s\n", v6 ? "[" : "",
             options.listen_address, v6 ? "]" : "", server_net_port(net), options.data_dir);
 

@@ -1767,6 +1767,8 @@ static bool server_net_origin_allowed(server_net *net, struct lws *wsi)
     for (size_t i = 0; i < net->origin_count; i++)
         if (strcmp(net->origins[i], origin) == 0)
             return true;
+    if (net->handlers.origin_allowed && net->handlers.origin_allowed(net->handlers_context, origin))
+        return true;
     char reason[400];
     snprintf(reason, sizeof reason,
              "Origin %.256s may not open a brigade websocket here (brigaded --allow-origin)",

@@ -119,6 +119,10 @@ typedef struct server_net_handlers {
                        server_net_refusal refusal);
     /* The connection is gone: drop every pointer to it. */
     void (*on_close)(void *context, server_connection *connection);
+    /* Optional (NULL: none): whether a browser Origin ("http://host:port")
+     * not in --allow-origin may open a websocket all the same: a cluster's
+     * hosts accept each other's pages (server/README.md "Cluster"). */
+    bool (*origin_allowed)(void *context, const char *origin);
 } server_net_handlers;
 
 typedef struct server_net_options {

@@ -1,6 +1,7 @@
 /*
- * server/redis.c: see redis.h. hiredis 0.14's async API on our loop; its
- * libuv adapter is a header of static functions, included here only.
+ * server/redis.c: see redis.h. hiredis 0.14's async API on our loop,
+ * through event hooks of our own (below: its libuv adapter hangs on a
+ * refused connect).
  *
  * hiredis 0.14 frees its context itself after the disconnect callback (a
  * connection lost) and after a failed connect's callback; every pending
@@ -19,24 +20,119 @@
 #include <string.h>
 #include <strings.h>
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#endif
-#include <hiredis/adapters/libuv.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#include <hiredis/sds.h>
+
+/*
+ * The event hooks hiredis needs on a libuv loop. hiredis 0.14 ships an
+ * adapter (adapters/libuv.h) that drops every poll callback with an error
+ * status: a connect to a Redis that is down fails with POLLERR, which
+ * libuv reports as an error (and stops the poll), so that adapter never
+ * tells hiredis and the link hangs for ever. This one, otherwise the same,
+ * hands an error to hiredis as an event: its connect check or its read
+ * then sees the socket's error and reports the connection failed or lost.
+ */
+typedef struct server_redis_events_uv {
+    redisAsyncContext *context; /* NULL once hiredis cleaned up */
+    uv_poll_t handle;
+    int events;
+} server_redis_events_uv;
+
+static void server_redis_uv_poll(uv_poll_t *handle, int status, int events)
+{
+    server_redis_events_uv *p = handle->data;
+    if (p->context == NULL)
+        return;
+    if (status != 0) {
+        if (p->context->c.flags & REDIS_CONNECTED)
+            redisAsyncHandleRead(p->context);
+        else
+            redisAsyncHandleWrite(p->context); /* the connect check */
+        return;
+    }
+    if (events & UV_READABLE)
+        redisAsyncHandleRead(p->context);
+    if (p->context != NULL && (events & UV_WRITABLE))
+        redisAsyncHandleWrite(p->context);
+}
+
+static void server_redis_uv_update(server_redis_events_uv *p)
+{
+    if (p->events)
+        uv_poll_start(&p->handle, p->events, server_redis_uv_poll);
+    else
+        uv_poll_stop(&p->handle);
+}
+
+static void server_redis_uv_add_read(void *privdata)
+{
+    server_redis_events_uv *p = privdata;
+    p->events |= UV_READABLE;
+    server_redis_uv_update(p);
+}
+
+static void server_redis_uv_del_read(void *privdata)
+{
+    server_redis_events_uv *p = privdata;
+    p->events &= ~UV_READABLE;
+    server_redis_uv_update(p);
+}
+
+static void server_redis_uv_add_write(void *privdata)
+{
+    server_redis_events_uv *p = privdata;
+    p->events |= UV_WRITABLE;
+    server_redis_uv_update(p);
+}
+
+static void server_redis_uv_del_write(void *privdata)
+{
+    server_redis_events_uv *p = privdata;
+    p->events &= ~UV_WRITABLE;
+    server_redis_uv_update(p);
+}
+
+static void server_redis_uv_closed(uv_handle_t *handle)
+{
+    free(handle->data);
+}
+
+static void server_redis_uv_cleanup(void *privdata)
+{
+    server_redis_events_uv *p = privdata;
+    p->context = NULL;
+    uv_close((uv_handle_t *)&p->handle, server_redis_uv_closed);
+}
+
+/* Puts `context` on `loop` (its poll handle never keeps the loop alive).
+ * REDIS_OK or REDIS_ERR. */
+static int server_redis_uv_attach(redisAsyncContext *context, uv_loop_t *loop)
+{
+    if (context->ev.data != NULL)
+        return REDIS_ERR;
+    server_redis_events_uv *p = calloc(1, sizeof(*p));
+    if (!p)
+        return REDIS_ERR;
+    if (uv_poll_init(loop, &p->handle, context->c.fd) != 0) {
+        free(p);
+        return REDIS_ERR;
+    }
+    uv_unref((uv_handle_t *)&p->handle);
+    p->handle.data = p;
+    p->context = context;
+    context->ev.addRead = server_redis_uv_add_read;
+    context->ev.delRead = server_redis_uv_del_read;
+    context->ev.addWrite = server_redis_uv_add_write;
+    context->ev.delWrite = server_redis_uv_del_write;
+    context->ev.cleanup = server_redis_uv_cleanup;
+    context->ev.data = p;
+    return REDIS_OK;
+}
 
 #define SERVER_REDIS_BACKOFF_FIRST_MS 100
 #define SERVER_REDIS_BACKOFF_MAX_MS 5000
 #define SERVER_REDIS_FAIL_LOG_MS 10000
+#define SERVER_REDIS_CONNECT_LIMIT_MS 5000
 #define SERVER_REDIS_HOST_MAX 255
-/* A connection attempt not answered by then is dropped and retried:
- * hiredis 0.14's libuv adapter ignores the error status libuv gives a
- * socket whose connect failed (POLLERR, e.g. ECONNREFUSED after
- * EINPROGRESS), so such an attempt never calls back by itself. */
-#define SERVER_REDIS_CONNECT_TIMEOUT_MS 2000
 
 struct server_redis {
     uv_loop_t *loop;
@@ -121,10 +217,22 @@ bool server_redis_url_parse(const char *url, char *host, size_t size, int *port,
 }
 
 static void server_redis_connect(server_redis *redis);
+static void server_redis_down(server_redis *redis, const char *why);
 
+/* The retry timer: the next attempt after the backoff, or, while an
+ * attempt is under way, its time limit (a host that drops the SYN would
+ * otherwise hold it for the kernel's two minutes). */
 static void server_redis_retry_fire(uv_timer_t *timer)
 {
-    server_redis_connect(timer->data);
+    server_redis *redis = timer->data;
+    if (redis->context && !redis->up) {
+        redisAsyncContext *context = redis->context;
+        redis->context = NULL;
+        redisAsyncFree(context); /* not connected: no callback */
+        server_redis_down(redis, "no answer within 5 s");
+        return;
+    }
+    server_redis_connect(redis);
 }
 
 /* Down (a lost connection or a failed attempt): the next try after the
@@ -158,12 +266,12 @@ static void server_redis_down(server_redis *redis, const char *why)
 static void server_redis_on_connect(const redisAsyncContext *context, int status)
 {
     server_redis *redis = context->data;
-    uv_timer_stop(&redis->retry); /* the attempt's deadline */
     if (status != REDIS_OK) {
         server_redis_down(redis, context->errstr[0] ? context->errstr : "connection refused");
         return;
     }
     redis->up = true;
+    uv_timer_stop(&redis->retry);
     redis->backoff_ms = SERVER_REDIS_BACKOFF_FIRST_MS;
     if (redis->fail_logged_ms != 0)
         fprintf(stderr, "brigaded: redis (%s): connected to %s:%d again\n", redis->name,
@@ -179,18 +287,6 @@ static void server_redis_on_disconnect(const redisAsyncContext *context, int sta
     server_redis *redis = context->data;
     (void)status;
     server_redis_down(redis, context->errstr[0] ? context->errstr : "closed");
-}
-
-/* An attempt that did not call back in time (SERVER_REDIS_CONNECT_TIMEOUT_MS). */
-static void server_redis_connect_timeout(uv_timer_t *timer)
-{
-    server_redis *redis = timer->data;
-    redisAsyncContext *context = redis->context;
-    if (!context || redis->up || redis->closing)
-        return;
-    redis->context = NULL;
-    redisAsyncFree(context); /* never connected: no disconnect callback */
-    server_redis_down(redis, "no answer to the connection (refused or timed out)");
 }
 
 static void server_redis_connect(server_redis *redis)
@@ -210,19 +306,15 @@ static void server_redis_connect(server_redis *redis)
         return;
     }
     context->data = redis;
-    if (redisLibuvAttach(context, redis->loop) != REDIS_OK) {
+    if (server_redis_uv_attach(context, redis->loop) != REDIS_OK) {
         redisAsyncFree(context);
         server_redis_down(redis, "cannot watch its socket");
         return;
     }
-    /* The link never keeps the loop alive: brigaded stops when its
-     * network does (server_redis_close then closes these handles). */
-    uv_unref((uv_handle_t *)&((redisLibuvEvents *)context->ev.data)->handle);
     redisAsyncSetConnectCallback(context, server_redis_on_connect);
     redisAsyncSetDisconnectCallback(context, server_redis_on_disconnect);
     redis->context = context;
-    uv_timer_start(&redis->retry, server_redis_connect_timeout, SERVER_REDIS_CONNECT_TIMEOUT_MS,
-                   0);
+    uv_timer_start(&redis->retry, server_redis_retry_fire, SERVER_REDIS_CONNECT_LIMIT_MS, 0);
 }
 
 server_redis *server_redis_new(uv_loop_t *loop, const char *url, const char *name,
@@ -252,6 +344,12 @@ server_redis *server_redis_new(uv_loop_t *loop, const char *url, const char *nam
 bool server_redis_up(const server_redis *redis)
 {
     return redis && redis->up && redis->context != NULL;
+}
+
+size_t server_redis_backlog(const server_redis *redis)
+{
+    return server_redis_up(redis) && redis->context->c.obuf ? sdslen(redis->context->c.obuf)
+                                                            : 0;
 }
 
 static void server_redis_on_reply(redisAsyncContext *context, void *reply, void *privdata)

@@ -59,6 +59,10 @@ server_redis *server_redis_new(uv_loop_t *loop, const char *url, const char *nam
 /* Whether the link is connected now. */
 bool server_redis_up(const server_redis *redis);
 
+/* Bytes of commands sent and not yet written to Redis's socket (a Redis
+ * that stalls lets them pile up); 0 while down. */
+size_t server_redis_backlog(const server_redis *redis);
+
 /*
  * Sends one command, its arguments binary-safe (argv[i] of argl[i] bytes;
  * argl NULL: C strings). reply (may be NULL) gets its answer; for a

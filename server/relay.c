@@ -419,7 +419,8 @@ static bool relay_feed_parse(const unsigned char *bytes, size_t length, uint64_t
  * frame is not a delta of this game that applies: the state is then
  * dropped (state NULL; the caller syncs).
  */
-static bool relay_apply(relay_game *game, const unsigned char *bytes, size_t length)
+static bool relay_apply(relay_game *game, const unsigned char *bytes, size_t length,
+                        uint64_t quiet_to)
 {
     uint64_t from = 0, to = 0;
     if (!game->state || !relay_feed_parse(bytes, length, &from, &to) || from != game->seq)
@@ -457,9 +458,29 @@ static bool relay_apply(relay_game *game, const unsigned char *bytes, size_t len
         return false;
     }
     game->seq = to;
-    server_connection_broadcast(game->members, game->count, buffer);
+    if (to > quiet_to)
+        server_connection_broadcast(game->members, game->count, buffer);
     relay_kept_push(game, from, to, buffer);
     return true;
+}
+
+/* Brings the view forward with the messages of `recent` (newest first)
+ * that follow its seq, oldest first, each kept and forwarded (those that
+ * end at quiet_to or before only kept: the spectators have them); stops
+ * at a gap or a message that does not apply. */
+static void relay_forward(relay_game *game, const redisReply *recent, uint64_t quiet_to)
+{
+    for (size_t i = recent ? recent->elements : 0; i-- > 0 && game->state;) {
+        const redisReply *item = recent->element[i];
+        uint64_t from = 0, to = 0;
+        if (item->type != REDIS_REPLY_STRING ||
+            !relay_feed_parse((const unsigned char *)item->str, item->len, &from, &to) ||
+            to <= game->seq)
+            continue;
+        if (from != game->seq ||
+            !relay_apply(game, (const unsigned char *)item->str, item->len, quiet_to))
+            break;
+    }
 }
 
 /* brigade:game:ID:spectators as read. */
@@ -666,6 +687,7 @@ static void relay_loaded(server_redis *redis, redisReply *reply, void *privdata)
         relay_forget(relay, game, true);
         return;
     }
+    relay_forward(game, recent, 0); /* the hash's state may lag the feed */
     relay_take_fields(game, &hash);
     game->phase = RELAY_READY;
     game->empty_since = uv_now(relay->loop);
@@ -711,31 +733,27 @@ static void relay_synced(server_redis *redis, redisReply *reply, void *privdata)
          * owner publishes again. */
         return;
     }
-    /* recent is newest first: forward the chain from seq, oldest first. */
-    for (size_t i = recent->elements; i-- > 0 && game->state;) {
-        const redisReply *item = recent->element[i];
-        uint64_t from = 0, to = 0;
-        if (item->type != REDIS_REPLY_STRING ||
-            !relay_feed_parse((const unsigned char *)item->str, item->len, &from, &to) ||
-            to <= game->seq)
-            continue;
-        if (from != game->seq || !relay_apply(game, (const unsigned char *)item->str, item->len))
-            break;
-    }
+    relay_forward(game, recent, 0);
     relay_take_fields(game, &hash);
-    if (!game->state || game->seq != hash.seq) {
-        /* At the same seq the spectators hold the hash's state already (a
-         * delta that did not apply was not forwarded): only the relay's
-         * copy is rebuilt. */
-        bool gap = game->seq != hash.seq;
+    /* The hash's state may lag the feed (the owner writes it every 16th
+     * change, README "What the owner publishes"): a view behind it is a gap
+     * recent could not fill. A view dropped (a delta that did not apply,
+     * never forwarded) is rebuilt from the hash and recent up to the seq
+     * its spectators hold, quietly. */
+    uint64_t held = game->seq;
+    if (!game->state || game->seq < hash.seq) {
+        bool gap = hash.seq > held;
+        if (gap) /* before the rebuild: nobody to forward it to */
+            relay_close_spectators(relay, game, "a gap in its feed that Redis cannot fill");
         if (relay_adopt(game, &hash, recent) != 0) {
             fprintf(stderr, "brigaded: relay: game %s: its state in Redis does not decode\n",
                     game->id);
             relay_forget(relay, game, false);
             return;
         }
-        if (gap)
-            relay_close_spectators(relay, game, "a gap in its feed that Redis cannot fill");
+        relay_forward(game, recent, held);
+        if (!gap && game->seq < held)
+            relay_close_spectators(relay, game, "a view Redis cannot rebuild");
         game->seen_to = game->seq;
     }
     if (game->seen_to > game->seq && ++game->sync_rounds < RELAY_SYNC_ROUNDS_MAX)
@@ -771,7 +789,7 @@ static void relay_feed(server_relay *relay, relay_game *game, const unsigned cha
         game->seen_to = to;
     if (game->phase != RELAY_READY || game->syncing || to <= game->seq)
         return;
-    if (from == game->seq && relay_apply(game, bytes, length))
+    if (from == game->seq && relay_apply(game, bytes, length, 0))
         return;
     relay_sync(relay, game);
 }

@@ -110,6 +110,8 @@ typedef struct tournament {
     unsigned char player_sha256[BRIGADE_TOURNAMENT_PLAYERS_MAX][JOURNAL_HASH_SIZE];
     unsigned char umpire_sha256[BRIGADE_TOURNAMENT_UMPIRES_MAX][JOURNAL_HASH_SIZE];
     tournament_round *rounds;                   /* owned, round_count of them */
+    /* In a cluster: its ownership (server/cluster.h; the cluster's). */
+    struct server_cluster_game *lease;
     int round_count;
     int64_t entries;                            /* the last entry's seq */
     bool busy;                                  /* its journal job is in flight */
@@ -156,7 +158,8 @@ static tournament *tournament_find(const server_tournaments *ts, const char *id)
     return NULL;
 }
 
-static int tournaments_add(server_tournaments *ts, tournament *t)
+/* created: made now by this node (a new id), not read from the journal. */
+static int tournaments_add(server_tournaments *ts, tournament *t, bool created)
 {
     if (ts->count == ts->capacity) {
         size_t capacity = ts->capacity ? ts->capacity * 2 : 16;
@@ -167,7 +170,16 @@ static int tournaments_add(server_tournaments *ts, tournament *t)
         ts->capacity = capacity;
     }
     ts->items[ts->count++] = t;
+    t->lease = server_games_cluster_tournament(ts->games, t->id, created);
     return 0;
+}
+
+void server_tournaments_cluster_join(server_tournaments *ts)
+{
+    for (size_t i = 0; i < ts->count; i++)
+        if (!ts->items[i]->lease)
+            ts->items[i]->lease = server_games_cluster_tournament(ts->games, ts->items[i]->id,
+                                                                  false);
 }
 
 /* The table whose game is `game`, with its tournament and round, or NULL. */
@@ -758,7 +770,7 @@ static void create_done(server_journal_job *base, void *context)
     ts->creating--;
     if (base->status != SERVER_JOURNAL_OK) {
         server_games_reply_job_error(job->connection, job->request, base, "the tournament");
-    } else if (tournaments_add(ts, job->new_t) != 0) {
+    } else if (tournaments_add(ts, job->new_t, true) != 0) {
         server_games_reply_error(job->connection, job->request, PROTOCOL_ERROR_INTERNAL, 0,
                                  "out of memory (the tournament is journaled: it is back "
                                  "after a restart)");
@@ -978,9 +990,15 @@ static tournament *request_tournament(server_tournaments *ts, server_connection 
                                       int64_t request, const char *id)
 {
     tournament *t = tournament_find(ts, id);
+    /* In a cluster another node may hold it (server/README.md "Routing"). */
+    if (!t && server_games_cluster_route_tournament(ts->games, connection, request, id))
+        return NULL;
     if (!t)
         server_games_reply_error(connection, request, PROTOCOL_ERROR_UNKNOWN_GAME, 0,
                                  "no tournament \"%s\"", id);
+    else if (!server_games_cluster_serves_tournament(ts->games, t->lease, connection, request,
+                                                     t->id))
+        return NULL;
     return t;
 }
 
@@ -1635,7 +1653,7 @@ static void on_loaded(void *context, journal_tournament_loaded *loaded)
                      server_games_data_dir(ts->games), table->game);
             table->exported = stat(path, &info) == 0 && S_ISREG(info.st_mode);
         }
-    if (tournaments_add(ts, t) != 0) {
+    if (tournaments_add(ts, t, false) != 0) {
         *failed = true;
         tournament_free(t);
     }

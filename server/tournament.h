@@ -84,6 +84,10 @@ typedef struct server_tournament_scenario {
 server_tournaments *server_tournaments_new(server_games *games, journal_db *journal,
                                            char *message, size_t size);
 /* Frees the registry. NULL is a no-op. */
+/* In a cluster (after server_games_join_cluster): every tournament
+ * read from the journal is claimed (server/cluster.h). */
+void server_tournaments_cluster_join(server_tournaments *ts);
+
 void server_tournaments_destroy(server_tournaments *tournaments);
 /* Once the journal thread runs (server_games_attach): the exports owed by
  * games that ended before a crash are written now. */

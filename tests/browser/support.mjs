@@ -32,10 +32,10 @@ export function options(required) {
   return values;
 }
 
-function startServer(brigaded, web, folder) {
+function startServer(brigaded, web, folder, serverArgs = []) {
   return new Promise((resolve, reject) => {
     const child = spawn(brigaded, ['--port', '0', '--listen', '127.0.0.1',
-      '--data', join(folder, 'data'), '--web', web], { stdio: ['ignore', 'pipe', 'pipe'] });
+      '--data', join(folder, 'data'), '--web', web, ...serverArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
     const log = [];
     let buffer = '';
     const timer = setTimeout(() => reject(new Failure(`brigaded did not say its port: ${log.join('\n')}`)), 10000);
@@ -70,7 +70,8 @@ function stopServer(server) {
 // Runs body({browser, server, base, folder}) with brigaded and Chromium
 // started; `secrets` that body returns must not appear in brigaded's log.
 // Exits the process with 0 or 1; a watchdog ends it within `limitMs`.
-export async function run(name, args, body, limitMs) {
+// `serverArgs`: more of brigaded's options (e.g. --allow-origin).
+export async function run(name, args, body, limitMs, { serverArgs = [] } = {}) {
   const folder = mkdtempSync(join(tmpdir(), 'brigade-browser-'));
   let server = null;
   let browser = null;
@@ -84,7 +85,7 @@ export async function run(name, args, body, limitMs) {
   let status = 0;
   try {
     check(existsSync(args.chromium), `no Chromium at ${args.chromium} (scripts/install-deps installs Debian's chromium)`);
-    server = await startServer(args.brigaded, args.web, folder);
+    server = await startServer(args.brigaded, args.web, folder, serverArgs);
     browser = await chromium.launch({
       executablePath: args.chromium,
       headless: true,

@@ -9,7 +9,9 @@
 // delayed spectator's deltas whose seq skips (§6.5), the watchers count; the
 // players' words of names.js for roll names, melee ids and error codes; a
 // game's clock_now (§11.2), a watched tournament (§11.4: its get, views,
-// reconnection, a refused token) and tournament-words.js.
+// reconnection, a refused token) and tournament-words.js; `moved` (§6.4):
+// the same join, create, tournament request or get at the url, reconnections
+// there, at most 5 in a row, a moved without a usable url.
 import assert from 'node:assert/strict';
 import { webcrypto } from 'node:crypto';
 import { test } from 'node:test';
@@ -522,4 +524,163 @@ test("a tournament's words: points, tie-breaks, results, clocks", () => {
   const fallen = words.clocksNow({ clock: { A: 0, B: 30000, running: [], flags: ['A'] } }, null);
   assert.deepEqual([fallen.A.flag, fallen.A.ms, fallen.B.flag], [true, 0, false]);
   assert.equal(words.clocksNow({}, null), null);
+});
+
+// ------------------------------------------------- moved (PROTOCOL.md §6.4)
+
+const { createGame, movedUrl, tournamentRequest, MOVED_MAX } = await import('../../client-web/wire.js');
+
+test('moved: the same join, same request id, at the url; reconnections go there, then to the page\'s server in turn', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const { s, seen } = session();
+  const first = FakeSocket.all[0];
+  first.open();
+  const join = first.sent.at(-1);
+  first.receive({ type: 'error', request: join.request, code: 'moved', message: 'served by host 2', url: 'ws://host2:7682/' });
+  assert.equal(FakeSocket.all.length, 2, 'a new connection at once');
+  assert.equal(first.closedWith, 1000, 'the first one closed');
+  const second = FakeSocket.all[1];
+  assert.equal(second.url, 'ws://host2:7682/');
+  second.open();
+  assert.deepEqual(second.sent.at(-1), join, 'the same message, the same request id');
+  second.receive({ type: 'welcome', request: join.request, game: 'g1', seat: 'A', seq: 12, state: STATE });
+  assert.equal(s.status, 'live');
+  assert.equal(s.seq, 12);
+  assert.ok(!seen.statuses.includes('stopped'));
+  // A dropped connection goes straight back to host 2, resuming.
+  second.drop();
+  t.mock.timers.tick(1000);
+  const third = FakeSocket.all[2];
+  assert.equal(third.url, 'ws://host2:7682/');
+  // Host 2 is down (never opens): the next attempt is the page's server,
+  // the one after host 2 again.
+  third.drop();
+  t.mock.timers.tick(2000);
+  assert.equal(FakeSocket.all[3].url, 'ws://test/');
+  FakeSocket.all[3].drop();
+  t.mock.timers.tick(4000);
+  assert.equal(FakeSocket.all[4].url, 'ws://host2:7682/');
+  FakeSocket.all[4].drop();
+  t.mock.timers.tick(7000);
+  // The page's server moves it to host 2, still down: the next attempt is
+  // host 2 again (this attempt began at the page's server), then in turn.
+  const viaOrigin = FakeSocket.all[5];
+  assert.equal(viaOrigin.url, 'ws://test/');
+  viaOrigin.open();
+  const again = viaOrigin.sent.at(-1);
+  viaOrigin.receive({ type: 'error', request: again.request, code: 'moved', message: 'served by host 2', url: 'ws://host2:7682/' });
+  assert.equal(FakeSocket.all[6].url, 'ws://host2:7682/');
+  FakeSocket.all[6].drop();
+  t.mock.timers.tick(7000);
+  assert.equal(FakeSocket.all[7].url, 'ws://host2:7682/');
+  FakeSocket.all[7].drop();
+  t.mock.timers.tick(7000);
+  assert.equal(FakeSocket.all[8].url, 'ws://test/');
+  FakeSocket.all[8].drop();
+  t.mock.timers.tick(7000);
+  const back = FakeSocket.all[9];
+  assert.equal(back.url, 'ws://host2:7682/');
+  back.open();
+  const rejoin = back.sent.at(-1);
+  assert.equal(rejoin.last_seq, 12);
+  assert.notEqual(rejoin.request, join.request, 'a new join after a drop: a new request');
+  s.stop();
+});
+
+test(`moved: at most ${MOVED_MAX} in a row, then stopped with the last message`, () => {
+  const statuses = [];
+  FakeSocket.all = [];
+  const s = new Session({ url: 'ws://test/', game: 'g1', token: 't0ken',
+    onConnection: (status, detail) => statuses.push([status, detail.code, detail.message]) });
+  s.start();
+  let request = 0;
+  for (let i = 0; i <= MOVED_MAX; i++) {
+    const socket = FakeSocket.all[i];
+    assert.ok(socket, `connection ${i + 1}`);
+    socket.open();
+    const join = socket.sent.at(-1);
+    if (i === 0) request = join.request;
+    assert.equal(join.request, request, 'the same request id every time');
+    socket.receive({ type: 'error', request, code: 'moved', message: `try host ${i + 2}`, url: 'ws://test/' });
+  }
+  assert.equal(FakeSocket.all.length, MOVED_MAX + 1, 'five moves followed, the sixth not');
+  assert.equal(s.status, 'stopped');
+  const [status, code, message] = statuses.at(-1);
+  assert.equal(status, 'stopped');
+  assert.equal(code, 'moved');
+  assert.match(message, /5 times in a row/);
+  assert.match(message, /try host 7$/);
+  assert.equal(errorWords('moved'), 'the servers could not say where this is served');
+});
+
+test('moved without a usable url: stopped, no connection made', () => {
+  for (const url of [undefined, 'http://host2/', 'ws://', 'ws:///x', 'ws://a b/', 42, 'ws://' + 'h'.repeat(300)]) {
+    const statuses = [];
+    FakeSocket.all = [];
+    const s = new Session({ url: 'ws://test/', game: 'g1', token: 't0ken',
+      onConnection: (status, detail) => statuses.push([status, detail.code, detail.message]) });
+    s.start();
+    FakeSocket.all[0].open();
+    const join = FakeSocket.all[0].sent.at(-1);
+    const error = { type: 'error', request: join.request, code: 'moved', message: 'elsewhere' };
+    if (url !== undefined) error.url = url;
+    FakeSocket.all[0].receive(error);
+    assert.equal(FakeSocket.all.length, 1, String(url));
+    assert.deepEqual(statuses.at(-1).slice(0, 2), ['stopped', 'moved'], String(url));
+    assert.match(statuses.at(-1)[2], /no ws:\/\/ or wss:\/\/ address/);
+  }
+  assert.equal(movedUrl({ url: 'wss://a.example:443/' }), 'wss://a.example:443/');
+  assert.equal(movedUrl({ url: 'ws://[::1]:7681/' }), 'ws://[::1]:7681/');
+  assert.equal(movedUrl({ url: 'https://a.example/' }), null);
+});
+
+test('moved: createGame and tournamentRequest send the same frame at the url', async () => {
+  FakeSocket.all = [];
+  const created = createGame('ws://test/', '{"scenario": 1}', { spectatorDelay: 2 });
+  let socket = FakeSocket.all[0];
+  socket.open();
+  const create = socket.sent.at(-1);
+  assert.equal(create.type, 'create');
+  assert.equal(create.spectator_delay, 2);
+  socket.receive({ type: 'error', request: create.request, code: 'moved', message: 'a relay', url: 'ws://node1:9000/' });
+  socket = FakeSocket.all[1];
+  assert.equal(socket.url, 'ws://node1:9000/');
+  socket.open();
+  assert.deepEqual(socket.sent.at(-1), create);
+  socket.receive({ type: 'created', request: create.request, game: 'g9', seats: { A: 'ta', B: 'tb' } });
+  assert.deepEqual(await created, { game: 'g9', seats: { A: 'ta', B: 'tb' }, spectator: '' });
+
+  FakeSocket.all = [];
+  const answered = tournamentRequest('ws://test/', { type: 'tournament_get', tournament: 't1' });
+  for (let i = 0; i <= MOVED_MAX; i++) {
+    socket = FakeSocket.all[i];
+    socket.open();
+    const get = socket.sent.at(-1);
+    socket.receive({ type: 'error', request: get.request, code: 'moved', message: 'round and round', url: 'ws://test/' });
+  }
+  await assert.rejects(answered, (error) => error.code === 'moved' && /5 times in a row/.test(error.message) &&
+    /round and round$/.test(error.message));
+  assert.equal(FakeSocket.all.length, MOVED_MAX + 1);
+});
+
+test('moved: a watched tournament follows it, the same get, and reconnects there', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  FakeSocket.all = [];
+  const views = [];
+  const watch = new TournamentWatch({ url: 'ws://test/', tournament: 't1', onView: (view) => views.push(view.round) });
+  watch.start();
+  FakeSocket.all[0].open();
+  const get = FakeSocket.all[0].sent.at(-1);
+  FakeSocket.all[0].receive({ type: 'error', request: get.request, code: 'moved', message: 'the owner', url: 'wss://owner.example/' });
+  const socket = FakeSocket.all[1];
+  assert.equal(socket.url, 'wss://owner.example/');
+  socket.open();
+  assert.deepEqual(socket.sent.at(-1), get);
+  socket.receive({ type: 'tournament_state', request: get.request, tournament: { round: 3 } });
+  assert.deepEqual(views, [3]);
+  assert.equal(watch.status, 'live');
+  socket.drop();
+  t.mock.timers.tick(1000);
+  assert.equal(FakeSocket.all[2].url, 'wss://owner.example/');
+  watch.stop();
 });

@@ -95,17 +95,20 @@ class Processes:
 
 
 class Server:
-    """brigaded --port 0 --data <temporary folder>; reads the port it says."""
+    """brigaded --port 0 --data <temporary folder>; reads the port it says.
+    `data` and `port` given: that folder and port (a restart of a server)."""
 
     LISTENING = re.compile(r"listening on http://[^ ]*:(\d+)")
 
-    def __init__(self, processes, brigaded):
+    def __init__(self, processes, brigaded, data=None, port=0):
         # A folder of its own: brigaded locks its --data folder, and two
         # servers of one test are two separate installations.
-        data = tempfile.mkdtemp(prefix="data-", dir=processes.folder)
+        if data is None:
+            data = tempfile.mkdtemp(prefix="data-", dir=processes.folder)
+        self.data = data
         self.log = []
         self.process = processes.spawn(
-            [brigaded, "--port", "0", "--listen", "127.0.0.1", "--data", data],
+            [brigaded, "--port", str(port), "--listen", "127.0.0.1", "--data", data],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, bufsize=1)
         lines = queue.Queue()

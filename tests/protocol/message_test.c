@@ -877,6 +877,39 @@ static void test_server_messages(void **state)
         free(bad);
     }
     error.as.error.retry_after = 0;
+    /* moved carries the URL to send the request to (§6.4, a cluster). */
+    error.as.error.code = PROTOCOL_ERROR_MOVED;
+    strcpy(error.as.error.message, "game \"g1\" is served by another host");
+    strcpy(error.as.error.url, "ws://127.0.0.1:7682/");
+    server_round_trip(&error,
+                      "{\"type\": \"error\", \"request\": 4, \"code\": \"moved\","
+                      " \"message\": \"game \\\"g1\\\" is served by another host\","
+                      " \"url\": \"ws://127.0.0.1:7682/\"}",
+                      &back);
+    assert_int_equal(back.as.error.code, PROTOCOL_ERROR_MOVED);
+    assert_string_equal(back.as.error.url, "ws://127.0.0.1:7682/");
+    /* A moved without its url, or with one that is not ws:// or wss://,
+     * is refused. */
+    static const char *const bad_moved[] = {
+        "{\"type\": \"error\", \"request\": 4, \"code\": \"moved\", \"message\": \"m\"}",
+        "{\"type\": \"error\", \"request\": 4, \"code\": \"moved\", \"message\": \"m\","
+        " \"url\": \"http://host/\"}",
+        "{\"type\": \"error\", \"request\": 4, \"code\": \"moved\", \"message\": \"m\","
+        " \"url\": \"ws://\"}",
+        "{\"type\": \"error\", \"request\": 4, \"code\": \"moved\", \"message\": \"m\","
+        " \"url\": \"ws://a b/\"}",
+    };
+    for (size_t i = 0; i < sizeof bad_moved / sizeof bad_moved[0]; i++) {
+        size_t bad_len = 0;
+        uint8_t *bad = test_frame_from_json(bad_moved[i], &bad_len);
+        protocol_server_message refused;
+        assert_int_not_equal(protocol_server_message_decode(bad, bad_len, &refused, NULL),
+                             PROTOCOL_MESSAGE_OK);
+        free(bad);
+    }
+    assert_true(protocol_url_valid("wss://club.example/brigade", 26));
+    assert_false(protocol_url_valid("ws:///x", 7));
+    error.as.error.url[0] = '\0';
     /* An error answering an unreadable frame has request 0. */
     error.request = 0;
     error.as.error.code = PROTOCOL_ERROR_BAD_FRAME;

@@ -142,9 +142,10 @@ class Closed(Exception):
 
 class WebSocket:
     def __init__(self, port, protocol="brigade.v1", host="127.0.0.1", timeout=10.0,
-                 receive_buffer=None, source=None):
+                 receive_buffer=None, source=None, origin=None):
         """source: the local address to connect from (127.0.0.2: another
-        peer address than 127.0.0.1's, as far as brigaded's limits go)."""
+        peer address than 127.0.0.1's, as far as brigaded's limits go);
+        origin: an Origin header to send (a browser page's)."""
         if receive_buffer is None:
             self.sock = socket.create_connection(
                 (host, port), timeout=timeout,
@@ -162,6 +163,8 @@ class WebSocket:
                  "Sec-WebSocket-Version: 13"]
         if protocol:
             lines.append("Sec-WebSocket-Protocol: " + protocol)
+        if origin:
+            lines.append("Origin: " + origin)
         self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
         head = b""
         while b"\r\n\r\n" not in head:
