@@ -618,6 +618,24 @@ static int server_options_parse(int argc, char **argv, server_options *options)
     return 0;
 }
 
+/* A number test hook: the environment variable `name` read as min..max
+ * into *out. Returns 1 (set), 0 (absent or empty), -1 (not a number in
+ * range: said on stderr). */
+static int server_test_hook_number(const char *name, long min, long max, long *out)
+{
+    const char *text = getenv(name);
+    if (!text || !text[0])
+        return 0;
+    char *end = NULL;
+    long value = strtol(text, &end, 10);
+    if (!end || *end || value < min || value > max) {
+        fprintf(stderr, "brigaded: %s: '%s' is not %ld .. %ld\n", name, text, min, max);
+        return -1;
+    }
+    *out = value;
+    return 1;
+}
+
 /* --max-connections' default: the open files limit less what the server
  * keeps for itself. */
 static long server_default_max_connections(void)
@@ -645,6 +663,15 @@ static int server_main_relay(server_options *options)
         .max_games = (size_t)options->max_games, /* games followed at most */
         .lease_ms = (uint64_t)options->redis_lease_ms,
     };
+    long ms = 0;
+    int hook = server_test_hook_number("BRIGADE_TEST_RELAY_FORGET_MS", 1, 3600000, &ms);
+    if (hook < 0)
+        return 2;
+    if (hook > 0) {
+        relay_options.forget_ms = (uint64_t)ms;
+        fprintf(stderr, "brigaded: TEST HOOK BRIGADE_TEST_RELAY_FORGET_MS=%ld: unwatched games "
+                        "are forgotten after %ld ms\n", ms, ms);
+    }
     char message[512];
     server_relay *relay = server_relay_new(&relay_options, message, sizeof(message));
     if (!relay) {
@@ -687,6 +714,7 @@ static int server_main_relay(server_options *options)
     }
     if (server_relay_attach(relay, net, message, sizeof(message)) != 0) {
         fprintf(stderr, "brigaded: %s\n", message);
+        server_relay_stop(relay); /* closes what attach opened */
         server_net_destroy(net);
         server_relay_destroy(relay);
         return 1;
@@ -798,15 +826,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "brigaded: TEST HOOK BRIGADE_TEST_CRASH=%s: this server will kill "
                         "itself\n", crash);
     }
-    const char *clock_scale = getenv("BRIGADE_TEST_CLOCK_SCALE");
-    if (clock_scale && clock_scale[0]) {
-        char *end = NULL;
-        long scale = strtol(clock_scale, &end, 10);
-        if (!end || *end || scale < 1 || scale > 3600) {
-            fprintf(stderr, "brigaded: BRIGADE_TEST_CLOCK_SCALE: '%s' is not 1 .. 3600\n",
-                    clock_scale);
-            return 2;
-        }
+    long scale = 0;
+    int clock_hook = server_test_hook_number("BRIGADE_TEST_CLOCK_SCALE", 1, 3600, &scale);
+    if (clock_hook < 0)
+        return 2;
+    if (clock_hook > 0) {
         games_options.clock_scale = (int)scale;
         fprintf(stderr, "brigaded: TEST HOOK BRIGADE_TEST_CLOCK_SCALE=%ld: the games' clocks "
                         "run %ld times too fast\n", scale, scale);

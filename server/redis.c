@@ -373,6 +373,21 @@ int server_redis_command(server_redis *redis, server_redis_reply_cb reply, void 
 {
     if (!server_redis_up(redis) || redis->closing || argc < 1)
         return -1;
+    size_t lengths[64];
+    if (!argl) {
+        if (argc > 64)
+            return -1;
+        for (int i = 0; i < argc; i++)
+            lengths[i] = strlen(argv[i]);
+        argl = lengths;
+    }
+    if (strcasecmp(argv[0], "UNSUBSCRIBE") == 0 || strcasecmp(argv[0], "PUNSUBSCRIBE") == 0) {
+        /* hiredis 0.14 keeps no callback for these: their answer goes to
+         * the subscription's own (server_redis_on_reply frees it then). */
+        return redisAsyncCommandArgv(redis->context, NULL, NULL, argc, argv, argl) == REDIS_OK
+                   ? 0
+                   : -1;
+    }
     server_redis_call *call = malloc(sizeof(*call));
     if (!call)
         return -1;
@@ -381,16 +396,6 @@ int server_redis_command(server_redis *redis, server_redis_reply_cb reply, void 
     call->privdata = privdata;
     call->subscription =
         strcasecmp(argv[0], "SUBSCRIBE") == 0 || strcasecmp(argv[0], "PSUBSCRIBE") == 0;
-    size_t lengths[64];
-    if (!argl) {
-        if (argc > 64) {
-            free(call);
-            return -1;
-        }
-        for (int i = 0; i < argc; i++)
-            lengths[i] = strlen(argv[i]);
-        argl = lengths;
-    }
     if (redisAsyncCommandArgv(redis->context, server_redis_on_reply, call, argc, argv, argl) !=
         REDIS_OK) {
         free(call);
@@ -404,15 +409,23 @@ int server_redis_commandf(server_redis *redis, server_redis_reply_cb reply, void
 {
     if (!server_redis_up(redis) || redis->closing)
         return -1;
-    server_redis_call *call = malloc(sizeof(*call));
-    if (!call)
+    bool unsubscribe = strncasecmp(format, "UNSUBSCRIBE", 11) == 0 ||
+                       strncasecmp(format, "PUNSUBSCRIBE", 12) == 0;
+    server_redis_call *call = unsubscribe ? NULL : malloc(sizeof(*call));
+    if (!call && !unsubscribe)
         return -1;
+    va_list args;
+    if (unsubscribe) { /* no callback of its own: see server_redis_command */
+        va_start(args, format);
+        int sent = redisvAsyncCommand(redis->context, NULL, NULL, format, args);
+        va_end(args);
+        return sent == REDIS_OK ? 0 : -1;
+    }
     call->redis = redis;
     call->reply = reply;
     call->privdata = privdata;
     call->subscription = strncasecmp(format, "SUBSCRIBE", 9) == 0 ||
                          strncasecmp(format, "PSUBSCRIBE", 10) == 0;
-    va_list args;
     va_start(args, format);
     int status = redisvAsyncCommand(redis->context, server_redis_on_reply, call, format, args);
     va_end(args);

@@ -66,7 +66,9 @@ size_t server_redis_backlog(const server_redis *redis);
 /*
  * Sends one command, its arguments binary-safe (argv[i] of argl[i] bytes;
  * argl NULL: C strings). reply (may be NULL) gets its answer; for a
- * SUBSCRIBE, every message of the channel until the link drops. Returns 0,
+ * SUBSCRIBE, every message of the channel until the link drops or the
+ * channel's UNSUBSCRIBE answer (which goes to the SUBSCRIBE's callback: an
+ * UNSUBSCRIBE's own `reply` is never called). Returns 0,
  * or -1 when the link is down or hiredis refused it (reply not called).
  */
 int server_redis_command(server_redis *redis, server_redis_reply_cb reply, void *privdata,

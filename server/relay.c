@@ -48,10 +48,13 @@
 #define RELAY_BUCKETS 4096
 #define RELAY_HEX 64                /* hex digits of a SHA-256 */
 #define RELAY_FEED_HEADER 16        /* from, to: big-endian u64 each */
-#define RELAY_SWEEP_MS 5000         /* how often unwatched games are looked at */
+#define RELAY_SWEEP_MS 1000         /* how often unwatched and stuck games are looked at */
 #define RELAY_STOP_WAIT_MS 500      /* the ZREM's wait at a clean stop */
 #define RELAY_SYNC_ROUNDS_MAX 8     /* syncs in a row before the hash is taken as it is */
 #define RELAY_NO_NODE_RETRY_S 5     /* create with no live node: retry_after */
+/* A game not loaded by then (no subscription confirmed, no read answered)
+ * is dropped, its joins answered `unavailable` (they try again). */
+#define RELAY_LOAD_DEADLINE_MS 5000
 #define RELAY_KEY_MAX (PROTOCOL_GAME_ID_MAX + 32)
 
 typedef struct relay_game relay_game;
@@ -132,13 +135,14 @@ struct relay_game {
     relay_join *waiters, **waiters_tail;    /* joins waiting for READY */
     size_t pending;                         /* joins attached: waiters and checks */
     uint64_t empty_since;                   /* loop ms */
+    uint64_t followed_at;                   /* loop ms */
 };
 
 struct server_relay {
     char redis_url[512];
     char public_url[PROTOCOL_URL_MAX + 1];
     size_t password_checks_max, games_max;
-    uint64_t lease_ms;
+    uint64_t lease_ms, forget_ms;
     server_net *net;
     uv_loop_t *loop;
     server_redis *command, *subscription;
@@ -415,7 +419,8 @@ static bool relay_feed_parse(const unsigned char *bytes, size_t length, uint64_t
  * frame is not a delta of this game that applies: the state is then
  * dropped (state NULL; the caller syncs).
  */
-static bool relay_apply(relay_game *game, const unsigned char *bytes, size_t length)
+static bool relay_apply(relay_game *game, const unsigned char *bytes, size_t length,
+                        uint64_t quiet_to)
 {
     uint64_t from = 0, to = 0;
     if (!game->state || !relay_feed_parse(bytes, length, &from, &to) || from != game->seq)
@@ -444,24 +449,26 @@ static bool relay_apply(relay_game *game, const unsigned char *bytes, size_t len
     protocol_value_free(delta);
     if (!ok)
         return false;
-    game->seq = to;
     server_buffer *buffer = server_buffer_copy(frame, frame_length);
     if (!buffer) {
-        /* Applied but not forwarded: the view is rebuilt, its spectators
-         * closed (the caller's sync). */
+        /* Applied but not forwarded: the view is rebuilt from the hash
+         * (ahead of seq: its spectators closed, the caller's sync). */
         protocol_value_free(game->state);
         game->state = NULL;
         return false;
     }
-    server_connection_broadcast(game->members, game->count, buffer);
+    game->seq = to;
+    if (to > quiet_to)
+        server_connection_broadcast(game->members, game->count, buffer);
     relay_kept_push(game, from, to, buffer);
     return true;
 }
 
 /* Brings the view forward with the messages of `recent` (newest first)
- * that follow its seq, oldest first, each kept and forwarded; stops at a
- * gap or a message that does not apply. */
-static void relay_forward(relay_game *game, const redisReply *recent)
+ * that follow its seq, oldest first, each kept and forwarded (those that
+ * end at quiet_to or before only kept: the spectators have them); stops
+ * at a gap or a message that does not apply. */
+static void relay_forward(relay_game *game, const redisReply *recent, uint64_t quiet_to)
 {
     for (size_t i = recent ? recent->elements : 0; i-- > 0 && game->state;) {
         const redisReply *item = recent->element[i];
@@ -470,7 +477,8 @@ static void relay_forward(relay_game *game, const redisReply *recent)
             !relay_feed_parse((const unsigned char *)item->str, item->len, &from, &to) ||
             to <= game->seq)
             continue;
-        if (from != game->seq || !relay_apply(game, (const unsigned char *)item->str, item->len))
+        if (from != game->seq ||
+            !relay_apply(game, (const unsigned char *)item->str, item->len, quiet_to))
             break;
     }
 }
@@ -679,7 +687,7 @@ static void relay_loaded(server_redis *redis, redisReply *reply, void *privdata)
         relay_forget(relay, game, true);
         return;
     }
-    relay_forward(game, recent); /* the hash's state may lag the feed */
+    relay_forward(game, recent, 0); /* the hash's state may lag the feed */
     relay_take_fields(game, &hash);
     game->phase = RELAY_READY;
     game->empty_since = uv_now(relay->loop);
@@ -725,20 +733,27 @@ static void relay_synced(server_redis *redis, redisReply *reply, void *privdata)
          * owner publishes again. */
         return;
     }
-    relay_forward(game, recent);
+    relay_forward(game, recent, 0);
     relay_take_fields(game, &hash);
     /* The hash's state may lag the feed (the owner writes it every 16th
-     * change, README "What the owner publishes"): only a view behind it
-     * is a gap recent could not fill. */
+     * change, README "What the owner publishes"): a view behind it is a gap
+     * recent could not fill. A view dropped (a delta that did not apply,
+     * never forwarded) is rebuilt from the hash and recent up to the seq
+     * its spectators hold, quietly. */
+    uint64_t held = game->seq;
     if (!game->state || game->seq < hash.seq) {
+        bool gap = hash.seq > held;
+        if (gap) /* before the rebuild: nobody to forward it to */
+            relay_close_spectators(relay, game, "a gap in its feed that Redis cannot fill");
         if (relay_adopt(game, &hash, recent) != 0) {
             fprintf(stderr, "brigaded: relay: game %s: its state in Redis does not decode\n",
                     game->id);
             relay_forget(relay, game, false);
             return;
         }
-        relay_forward(game, recent);
-        relay_close_spectators(relay, game, "a gap in its feed that Redis cannot fill");
+        relay_forward(game, recent, held);
+        if (!gap && game->seq < held)
+            relay_close_spectators(relay, game, "a view Redis cannot rebuild");
         game->seen_to = game->seq;
     }
     if (game->seen_to > game->seq && ++game->sync_rounds < RELAY_SYNC_ROUNDS_MAX)
@@ -774,7 +789,7 @@ static void relay_feed(server_relay *relay, relay_game *game, const unsigned cha
         game->seen_to = to;
     if (game->phase != RELAY_READY || game->syncing || to <= game->seq)
         return;
-    if (from == game->seq && relay_apply(game, bytes, length))
+    if (from == game->seq && relay_apply(game, bytes, length, 0))
         return;
     relay_sync(relay, game);
 }
@@ -847,7 +862,7 @@ static relay_game *relay_follow(server_relay *relay, const char *id, const char 
     snprintf(game->spectator_hex, sizeof(game->spectator_hex), "%s", spectator_hex);
     game->serial = ++relay->serials;
     game->waiters_tail = &game->waiters;
-    game->empty_since = uv_now(relay->loop);
+    game->empty_since = game->followed_at = uv_now(relay->loop);
     if (relay_subscribe(relay, game) != 0) {
         free(game);
         return NULL;
@@ -1380,8 +1395,16 @@ static void relay_sweep_fire(uv_timer_t *timer)
         while (*link) {
             relay_game *game = *link;
             if (game->count == 0 && game->pending == 0 && game->phase == RELAY_READY &&
-                now - game->empty_since >= SERVER_RELAY_FORGET_MS) {
+                now - game->empty_since >= relay->forget_ms) {
+                fprintf(stderr, "brigaded: relay: game %s: nobody watches it: forgotten\n",
+                        game->id);
                 relay_forget(relay, game, false); /* unlinks it from *link */
+                continue;
+            }
+            if (game->phase != RELAY_READY && now - game->followed_at >= RELAY_LOAD_DEADLINE_MS) {
+                fprintf(stderr, "brigaded: relay: game %s: not loaded from Redis in %d ms\n",
+                        game->id, RELAY_LOAD_DEADLINE_MS);
+                relay_forget(relay, game, false);
                 continue;
             }
             link = &game->next;
@@ -1450,6 +1473,7 @@ server_relay *server_relay_new(const server_relay_options *options, char *messag
         options->password_checks ? options->password_checks : SERVER_RELAY_PASSWORD_CHECKS;
     relay->games_max = options->max_games ? options->max_games : SERVER_RELAY_GAMES_MAX;
     relay->lease_ms = options->lease_ms ? options->lease_ms : SERVER_RELAY_LEASE_MS;
+    relay->forget_ms = options->forget_ms ? options->forget_ms : SERVER_RELAY_FORGET_MS;
     if (options->public_url && server_relay_set_public_url(relay, options->public_url) != 0) {
         snprintf(message, size, "--public-url \"%.64s\" is not a ws:// or wss:// URL",
                  options->public_url);
@@ -1495,7 +1519,8 @@ int server_relay_attach(server_relay *relay, server_net *net, char *message, siz
     relay->timers_open = true;
     uint64_t every = relay->lease_ms / 5 ? relay->lease_ms / 5 : 1;
     uv_timer_start(&relay->presence_timer, relay_presence_fire, every, every);
-    uv_timer_start(&relay->sweep_timer, relay_sweep_fire, RELAY_SWEEP_MS, RELAY_SWEEP_MS);
+    uint64_t sweep = relay->forget_ms < RELAY_SWEEP_MS ? relay->forget_ms : RELAY_SWEEP_MS;
+    uv_timer_start(&relay->sweep_timer, relay_sweep_fire, sweep, sweep);
     uv_unref((uv_handle_t *)&relay->presence_timer);
     uv_unref((uv_handle_t *)&relay->sweep_timer);
     return 0;

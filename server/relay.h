@@ -42,6 +42,8 @@ typedef struct server_relay_options {
     size_t password_checks;  /* 0: SERVER_RELAY_PASSWORD_CHECKS */
     size_t max_games;        /* 0: SERVER_RELAY_GAMES_MAX */
     uint64_t lease_ms;       /* 0: SERVER_RELAY_LEASE_MS (brigaded --redis-lease-ms) */
+    uint64_t forget_ms;      /* 0: SERVER_RELAY_FORGET_MS (tests: the test hook
+                                BRIGADE_TEST_RELAY_FORGET_MS of main.c) */
 } server_relay_options;
 
 typedef struct server_relay server_relay;
@@ -72,7 +74,8 @@ server_net_handlers server_relay_handlers(void);
 int server_relay_attach(server_relay *relay, server_net *net, char *message, size_t size);
 
 /*
- * After server_net_run returned: takes the relay out of
+ * After server_net_run returned (or after a failed server_relay_attach,
+ * before server_net_destroy): takes the relay out of
  * brigade:hosts:relay (ZREM, waiting at most half a second for Redis),
  * then closes the timers and the links. Connections may still close after
  * it (server_net_destroy): the handlers stay valid until

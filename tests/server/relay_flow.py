@@ -169,15 +169,17 @@ def stored_password(password):
 class Relay(Server):
     """brigaded --relay on a free port (the start line gives it)."""
 
-    def __init__(self, brigaded, redis_url, extra=()):
+    def __init__(self, brigaded, redis_url, extra=(), env=None):
         self.redis_url = redis_url
+        self.env = env
         super().__init__(brigaded, extra)
 
     def spawn(self):
         return subprocess.Popen(
             [self.brigaded, "--relay", "--redis", self.redis_url, "--port", "0",
              "--web", self.tmp, "--redis-lease-ms", "2000"] + self.extra,
-            stdout=self.log, stderr=subprocess.STDOUT)
+            stdout=self.log, stderr=subprocess.STDOUT,
+            env=dict(os.environ, **self.env) if self.env else None)
 
     def url(self):
         return "ws://127.0.0.1:%d/" % self.port
@@ -256,8 +258,9 @@ class Source:
 class Owner:
     """The game's owner as the README has it, played by the test."""
 
-    def __init__(self, redis, source, password=""):
+    def __init__(self, redis, source, password="", state_every=1):
         self.redis, self.source = redis, source
+        self.state_every = state_every
         self.prefix = "brigade:game:%s:" % source.game
         self.password = password
         self.publish_all()
@@ -286,8 +289,11 @@ class Owner:
         if keep:
             r.command("LPUSH", self.prefix + "recent", message)
             r.command("LTRIM", self.prefix + "recent", 0, 63)
-        r.command("HSET", self.prefix + "spectators", "seq", to,
-                  "state", wire.pack(self.source.state), "live_seq", to)
+        if to % self.state_every == 0:
+            r.command("HSET", self.prefix + "spectators", "seq", to,
+                      "state", wire.pack(self.source.state), "live_seq", to)
+        else:  # the state is written every state_every-th change only (README)
+            r.command("HSET", self.prefix + "spectators", "live_seq", to)
         if publish:
             r.command("PUBLISH", self.prefix + "feed", message)
         r.command("EXEC")
@@ -396,9 +402,11 @@ def case_gaps(world):
     redis.client.command("PUBLISH", channel, b"short")
     redis.client.command("PUBLISH", channel,
                          struct.pack(">QQ", source.seq, source.seq + 1) + b"\xc1garbage")
+    time.sleep(0.3)
     redis.client.command("PUBLISH", channel, struct.pack(">QQ", source.seq, source.seq + 1) +
                          wire.pack({"type": "delta", "game": source.game, "seq": source.seq + 1,
                                     "ops": [{"op": "remove", "path": ["no such key"]}]}))
+    time.sleep(0.3)  # each of them heard (and synced from Redis) alone
     heard = owner.step()
     expect_frames(watcher, [heard[16:]])
     unheard = owner.step(publish=False)       # in recent, never published
@@ -434,8 +442,15 @@ def case_refusals(world):
     watcher, answer = spectate(relay, source, password=PASSWORD)
     expect_welcome(answer, source)
     watcher.close()
-    # A seat's token: to the owner.
+    # Bad input: answered, the connection stays usable.
     player = Client(relay)
+    for payload, code in ((b"\xc1", "bad_frame"), (wire.pack({"type": "fly"}), "unknown_type"),
+                          (wire.pack({"type": "join", "game": 5}), "bad_message")):
+        player.ws.send(payload)
+        expect_error(player.recv(), code)
+    player.ws.send_frame(0x1, b"hello")
+    expect_error(player.recv(), "bad_frame")
+    # A seat's token: to the owner.
     answer = player.ask({"type": "join", "game": source.game, "token": source.seats["A"],
                          "seed": seed()})
     expect_error(answer, "moved")
@@ -460,7 +475,8 @@ def case_refusals(world):
 
 def case_relay_kill(world):
     """kill -9 of the relay loses nothing: a new relay on the same Redis
-    serves the same state and resumes by last_seq."""
+    serves the same state (the hash's, written at every 16th change only,
+    brought forward from recent) and resumes by last_seq."""
     redis, source, owner, relay = world["redis"], world["source"], world["owner"], world["relay"]
     watcher, welcome = spectate(relay, source)
     expect_welcome(welcome, source)
@@ -528,6 +544,34 @@ def fake_game(redis, source, game, delay=0, ended=False):
                          "ended", "1" if ended else "0")
 
 
+def case_password_busy(world):
+    """--password-checks 1: while one slow check runs, the other joins get
+    unavailable with retry_after 1; the good password is then cached (the
+    next join is answered at once)."""
+    redis, source, owner, relay = world["redis"], world["source"], world["owner"], world["relay"]
+    salt = os.urandom(16)
+    digest = hashlib.scrypt(PASSWORD.encode(), salt=salt, n=1 << 16, r=8, p=1, dklen=32,
+                            maxmem=128 << 20)
+    redis.client.command("HSET", owner.prefix + "spectators", "password",
+                         "scrypt$65536$8$1$%s$%s" % (salt.hex(), digest.hex()))
+    clients = [Client(relay) for _ in range(3)]
+    for client in clients:
+        client.send({"type": "join", "game": source.game, "token": source.spectator,
+                     "password": PASSWORD})
+    answers = [client.recv() for client in clients]
+    welcomes = [a for a in answers if a.get("type") == "welcome"]
+    busy = [a for a in answers if a.get("type") == "error" and a.get("code") == "unavailable"]
+    check(len(welcomes) == 1 and len(busy) == 2, "answers %r" % [
+        {k: v for k, v in a.items() if k != "state"} for a in answers])
+    check(all(a.get("retry_after") == 1 for a in busy), "retry_after %r" % busy)
+    start = time.time()
+    again, answer = spectate(relay, source, password=PASSWORD)
+    expect_welcome(answer, source)
+    check(time.time() - start < 2, "a cached password is not checked again")
+    for client in clients + [again]:
+        client.close()
+
+
 def case_limits_delay(world):
     """A delayed, ended game: served from the hash, welcome with
     spectator_delay, a last_seq gets a welcome too (no resume of a delayed
@@ -556,6 +600,26 @@ def case_limits_delay(world):
     first.close()
 
 
+def case_forget(world):
+    """A game nobody watches is unsubscribed and forgotten (test hook
+    BRIGADE_TEST_RELAY_FORGET_MS: 300 ms instead of a minute); the next
+    join follows it again from Redis, state and all."""
+    redis, source, owner, relay = world["redis"], world["source"], world["owner"], world["relay"]
+    watcher, answer = spectate(relay, source)
+    expect_welcome(answer, source)
+    wait_for("the feed's subscription", lambda: feed_subscribed(redis, source))
+    watcher.close()
+    wait_for("the game forgotten", lambda: not feed_subscribed(redis, source))
+    check("nobody watches it: forgotten" in relay.text(), "the relay says it forgot the game")
+    owner.step()  # unheard by the relay
+    again, answer = spectate(relay, source)
+    expect_welcome(answer, source)
+    wait_for("the feed's subscription again", lambda: feed_subscribed(redis, source))
+    nxt = owner.step()
+    expect_frames(again, [nxt[16:]])
+    again.close()
+
+
 CASES = {
     "welcome_resume": case_welcome_resume,
     "gaps": case_gaps,
@@ -563,10 +627,17 @@ CASES = {
     "relay_kill": case_relay_kill,
     "redis_restart": case_redis_restart,
     "limits_delay": case_limits_delay,
+    "forget": case_forget,
+    "password_busy": case_password_busy,
 }
 
 # brigaded options of a case's relay.
-RELAY_OPTIONS = {"limits_delay": ["--max-games", "2"]}
+RELAY_OPTIONS = {"limits_delay": ["--max-games", "2"], "password_busy": ["--password-checks", "1"]}
+# The owner writes the hash's state every Nth change only (README "What the
+# owner publishes": every 16th); the relay brings it forward from recent.
+OWNER_STATE_EVERY = {"welcome_resume": 16, "relay_kill": 16}
+# Test hooks of a case's relay (its environment).
+RELAY_ENV = {"forget": {"BRIGADE_TEST_RELAY_FORGET_MS": "300"}}
 
 
 def main():
@@ -582,8 +653,9 @@ def main():
         redis = Redis(node.tmp)
         world["redis"] = redis
         world["source"] = source = Source(node, scenarios)
-        world["owner"] = Owner(redis, source)
-        world["relay"] = relay = Relay(brigaded, redis.url(), RELAY_OPTIONS.get(name, ()))
+        world["owner"] = Owner(redis, source, state_every=OWNER_STATE_EVERY.get(name, 1))
+        world["relay"] = relay = Relay(brigaded, redis.url(), RELAY_OPTIONS.get(name, ()),
+                                              RELAY_ENV.get(name))
         CASES[name](world)
         relay = world["relay"]
         if relay.proc.poll() is None:
