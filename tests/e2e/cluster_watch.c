@@ -21,7 +21,8 @@
  *
  * It speaks on stdout, one line each, and takes commands on stdin:
  *   -> `joined N SECONDS`   all N spectators joined (once, at the start)
- *   <- `wait`               wait until every spectator is joined again
+ *   <- `wait [R]`           wait until at least R reconnections (default 0)
+ *                           were made and every spectator is joined again
  *   -> `joined N SECONDS`   (SECONDS since the command)
  *   <- `end SEQ FILE`       wait until every spectator holds seq SEQ, hash
  *                           every state and the state in FILE (msgpack: the
@@ -298,10 +299,10 @@ static void counts(const char *what)
 }
 
 /* Turns the loop until every spectator is joined; false past the timeout. */
-static bool wait_joined(void)
+static bool wait_joined(long min_reconnects)
 {
     double deadline = bench_now() + O.timeout;
-    while (joined_count < O.count) {
+    while (joined_count < O.count || reconnects < min_reconnects) {
         if (bench_now() > deadline)
             return false;
         turn();
@@ -435,7 +436,7 @@ int main(int argc, char **argv)
         S[i].ws.port = O.ports[S[i].port_index];
         ws_client_add(&W, &S[i].ws);
     }
-    if (!wait_joined())
+    if (!wait_joined(0))
         say_timeout("joined");
     printf("joined %d %.3f\n", O.count, bench_now() - start);
     fflush(stdout);
@@ -463,9 +464,9 @@ int main(int argc, char **argv)
         char *nl;
         while ((nl = strchr(line, '\n')) != NULL) {
             *nl = '\0';
-            if (strcmp(line, "wait") == 0) {
+            if (strncmp(line, "wait", 4) == 0 && (line[4] == '\0' || line[4] == ' ')) {
                 double t = bench_now();
-                if (!wait_joined())
+                if (!wait_joined(line[4] ? atol(line + 5) : 0))
                     say_timeout("wait");
                 printf("joined %d %.3f\n", O.count, bench_now() - t);
                 fflush(stdout);

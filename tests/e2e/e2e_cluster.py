@@ -251,7 +251,7 @@ def case_relay_kill(args, folder):
         os.kill(cluster.relays[1][1], signal.SIGKILL)
         print("relay 1 killed at seq %d" % game.seq)
         game.act(4)  # while relay 1's spectators reconnect
-        watch.command("wait")
+        watch.command("wait %d" % (args.spectators // 2))  # relay 1's, all reconnected
         again = watch.joined()
         print("every spectator joined again %.2f s after the wait began" % again)
         game.act(12)
