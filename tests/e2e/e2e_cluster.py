@@ -103,6 +103,12 @@ class Cluster:
                 pass
         status = self.proc.returncode
         self.log.close()
+        for kind, hosts in (("node", self.nodes), ("relay", self.relays)):
+            for number in hosts:
+                text = self.brigaded_log(kind, number)
+                for report in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
+                    check(report not in text, "sanitizer report in %s %d's log: %s"
+                          % (kind, number, text[-3000:]))
         return status
 
 
