@@ -80,8 +80,7 @@ def parse_exposition(text):
             if parts[1] == "TYPE":
                 check(len(parts) == 4 and parts[3] in TYPES, "TYPE line %r" % line)
                 check(name not in types, "a second TYPE of %s" % name)
-                check(not any(s[0] == name or s[0].startswith(name + "_") and
-                              types.get(name) for s in samples), "TYPE after samples")
+                check(not any(s[0] == name for s in samples), "TYPE of %s after samples" % name)
                 types[name] = parts[3]
             else:
                 check(len(parts) == 4 and parts[3], "HELP line %r" % line)
