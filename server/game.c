@@ -50,6 +50,7 @@
 #include "journal/journal.h"
 #include "server/cluster.h"
 #include "server/journal_queue.h"
+#include "server/metrics.h"
 #include "server/rate.h"
 #include "server/password.h"
 #include "server/tournament.h"
@@ -219,7 +220,26 @@ struct server_session {
     /* It watches a tournament (server/tournament.c, PROTOCOL.md §11.4): it
      * takes no other message. */
     bool watching;
+    /* Issue 17: the registry's counters (NULL for the server's own
+     * sessions) and the role this connection is counted under. */
+    server_metrics *metrics;
+    server_metrics_role metrics_role;
 };
+
+/* Moves the session's connection count to the role it has now. */
+static void server_session_recount(server_session *session)
+{
+    if (!session->metrics)
+        return;
+    server_metrics_role role = session->watching   ? SERVER_METRICS_TOURNAMENT_WATCHER
+                               : !session->game    ? SERVER_METRICS_UNJOINED
+                               : session->spectator ? SERVER_METRICS_SPECTATOR
+                               : session->umpire    ? SERVER_METRICS_UMPIRE
+                                                    : SERVER_METRICS_PLAYER;
+    session->metrics->connections[session->metrics_role]--;
+    session->metrics->connections[role]++;
+    session->metrics_role = role;
+}
 
 /* The players of a game hear a change of its watcher count at most this
  * often (a spectator joining or leaving), ms: 10,000 spectators joining do
@@ -329,6 +349,8 @@ struct server_games {
     /* The cluster (brigaded --redis, server/cluster.h), owned; NULL: one
      * node. */
     server_cluster *cluster;
+    /* Issue 17's counters (server/metrics.h, GET /metrics). */
+    server_metrics metrics;
 };
 
 /* ------------------------------------------------------------------ dice */
@@ -1083,6 +1105,9 @@ static void server_games_send_error_v(server_connection *connection, int64_t req
     /* Whole seconds, rounded up (PROTOCOL.md §6.4 retry_after). */
     message.as.error.retry_after = retry_after_ms ? (int64_t)((retry_after_ms + 999) / 1000) : 0;
     vsnprintf(message.as.error.message, sizeof(message.as.error.message), format, args);
+    server_session *session = connection ? server_connection_data(connection) : NULL;
+    if (session && session->metrics && code >= 0 && code <= PROTOCOL_ERROR_UNKNOWN)
+        session->metrics->refused[code]++;
     server_games_send(connection, &message);
 }
 
@@ -1677,6 +1702,7 @@ server_games *server_games_new(const server_games_options *options, char *messag
         snprintf(message, size, "out of memory");
         return NULL;
     }
+    server_metrics_init(&games->metrics);
     games->crash = options->crash;
     games->crash_at = options->crash_at;
     games->clock_scale = options->clock_scale > 1 ? options->clock_scale : 1;
@@ -1983,7 +2009,10 @@ static void server_append_done(server_journal_job *base, void *context)
         server_games_battle_release(games, previous);
         if (job->send_ack && connection)
             server_connection_send(connection, job->ack);
-        server_connection_broadcast(game->members, game->member_count, job->delta);
+        if (job->send_ack)
+            games->metrics.actions_committed++;
+        games->metrics.deltas_sent +=
+            server_connection_broadcast(game->members, game->member_count, job->delta);
         if (game->lease && game->delay == 0)
             server_game_cluster_publish_view(game, game->seq - 1, game->seq, job->delta,
                                              game->state, false);
@@ -3680,6 +3709,7 @@ static void server_games_join(server_games *games, server_connection *connection
         session->game = game;
         session->seat = seat;
         session->umpire = umpiring;
+        server_session_recount(session);
         /* The players and the umpire are written before the spectators. */
         server_connection_set_priority(connection, !watching);
         server_connection_joined(connection); /* the join deadline is met */
@@ -4473,8 +4503,10 @@ bool server_games_connection_watching(server_connection *connection)
 void server_games_connection_set_watching(server_connection *connection, bool watching)
 {
     server_session *session = server_connection_data(connection);
-    if (session)
+    if (session) {
         session->watching = watching;
+        server_session_recount(session);
+    }
 }
 
 /* ------------------------------------------------------------- handlers */
@@ -4660,7 +4692,7 @@ static void server_games_enter(server_games *games, server_session *session,
 
 static void server_games_on_open(void *context, server_connection *connection)
 {
-    (void)context;
+    server_games *games = context;
     server_session *session = calloc(1, sizeof(*session));
     if (!session) {
         server_connection_close(connection, SERVER_NET_CLOSE_INTERNAL);
@@ -4669,6 +4701,9 @@ static void server_games_on_open(void *context, server_connection *connection)
     session->connection = connection;
     session->refs = 1;
     session->seat = BRIGADE_SIDE_NONE;
+    session->metrics = &games->metrics;
+    session->metrics_role = SERVER_METRICS_UNJOINED;
+    games->metrics.connections[SERVER_METRICS_UNJOINED]++;
     server_connection_set_data(connection, session);
 }
 
@@ -4756,6 +4791,8 @@ static void server_games_on_close(void *context, server_connection *connection)
         server_game_member_remove(session->game, connection, session);
     server_connection_set_data(connection, NULL);
     session->connection = NULL; /* its waiting requests and jobs answer nobody */
+    games->metrics.connections[session->metrics_role]--;
+    session->metrics = NULL;
     if (session->game && session->spectator && !games->stopping)
         server_game_watchers_changed(games, session->game);
     if (session->game && !session->spectator && !games->stopping)
@@ -4772,6 +4809,84 @@ static bool server_games_origin_allowed(void *context, const char *origin)
     return games->cluster && server_cluster_origin_known(games->cluster, origin);
 }
 
+/* The journal's health (issue 17, README "Observing brigaded"): NULL
+ * when healthy, else the reason. Healthy: the journal thread runs, the
+ * last group's BEGIN and COMMIT did not fail, and no group has been in
+ * its transaction for longer than the busy timeout. */
+static const char *server_games_journal_trouble(const server_games *games,
+                                                const server_journal_stats *stats)
+{
+    if (!games->queue)
+        return "the journal thread is not running";
+    if (stats->last_failed)
+        return "the journal's last group commit failed";
+    int busy_ms = games->busy_timeout_ms > 0 ? games->busy_timeout_ms : JOURNAL_BUSY_TIMEOUT_MS;
+    if (stats->group_since_ns &&
+        server_journal_queue_now_ns() - stats->group_since_ns > (uint64_t)busy_ms * 1000000u)
+        return "a journal commit has waited longer than the busy timeout";
+    return NULL;
+}
+
+/* Issue 17's routes (server_net_handlers.http_page): /metrics, /healthz,
+ * /readyz. */
+static unsigned server_games_http_page(void *context, const char *path, char **body,
+                                       size_t *length, const char **content_type)
+{
+    server_games *games = context;
+    bool metrics = strcmp(path, "/metrics") == 0, health = strcmp(path, "/healthz") == 0;
+    if (!metrics && !health && strcmp(path, "/readyz") != 0)
+        return 0;
+    server_journal_stats stats;
+    memset(&stats, 0, sizeof(stats));
+    if (games->queue)
+        server_journal_queue_stats(games->queue, &stats);
+    else {
+        server_histogram_init_seconds(&stats.commit_seconds);
+        server_histogram_init_sizes(&stats.group_size);
+    }
+    const char *trouble = server_games_journal_trouble(games, &stats);
+    char line[128];
+    unsigned status = 200;
+    if (health) {
+        snprintf(line, sizeof(line), "%s", trouble ? trouble : "ok");
+        status = trouble ? 503 : 200;
+    } else if (!metrics) {
+        /* Startup recovery (the journal read and every game rebuilt) is
+         * done before brigaded listens; what is left is the journal
+         * thread's start and the shutdown. */
+        bool ready = games->queue && !games->stopping;
+        snprintf(line, sizeof(line), "%s", ready ? "ready" : "not ready");
+        status = ready ? 200 : 503;
+    }
+    if (!metrics) {
+        *body = strdup(line);
+        *length = *body ? strlen(line) : 0;
+        return *body ? status : 500;
+    }
+    server_metrics_live live;
+    memset(&live, 0, sizeof(live));
+    /* Bounded by --max-games (10,000 by default). */
+    for (size_t b = 0; b < games->bucket_count; b++)
+        for (const server_game *game = games->buckets[b]; game; game = game->next) {
+            if (game->damage || !game->battle)
+                live.games_damaged++;
+            else if (game->battle->phase == BRIGADE_PHASE_ENDED)
+                live.games_ended++;
+            else if (game->battle->turn == 0)
+                live.games_waiting++;
+            else
+                live.games_playing++;
+        }
+    live.send_queue_bytes = games->net ? server_net_queued_bytes(games->net) : 0;
+    live.journal_writes = stats.writes;
+    live.commit_seconds = &stats.commit_seconds;
+    live.group_size = &stats.group_size;
+    live.journal_healthy = trouble ? 0 : 1;
+    *body = server_metrics_render(&games->metrics, &live, length);
+    *content_type = SERVER_METRICS_CONTENT_TYPE;
+    return *body ? 200 : 500;
+}
+
 server_net_handlers server_games_handlers(void)
 {
     return (server_net_handlers){
@@ -4780,5 +4895,6 @@ server_net_handlers server_games_handlers(void)
         .on_refused = server_games_on_refused,
         .on_close = server_games_on_close,
         .origin_allowed = server_games_origin_allowed,
+        .http_page = server_games_http_page,
     };
 }

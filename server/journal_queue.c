@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct server_journal_queue {
     uv_loop_t *loop;
@@ -66,7 +67,15 @@ static server_journal_job *queue_round(server_journal_queue *queue, server_journ
     size_t writes = queue_reads(journal, jobs);
     if (!writes)
         return tail;
+    uint64_t began = server_journal_queue_now_ns();
+    pthread_mutex_lock(&queue->mutex);
+    queue->stats.group_since_ns = began ? began : 1;
+    pthread_mutex_unlock(&queue->mutex);
     if (journal_group_begin(journal) != 0) {
+        pthread_mutex_lock(&queue->mutex);
+        queue->stats.last_failed = true;
+        queue->stats.group_since_ns = 0;
+        pthread_mutex_unlock(&queue->mutex);
         server_journal_status status =
             journal_busy(journal) ? SERVER_JOURNAL_UNAVAILABLE : SERVER_JOURNAL_FAILED;
         for (server_journal_job *job = jobs; job; job = job->next)
@@ -96,7 +105,9 @@ static server_journal_job *queue_round(server_journal_queue *queue, server_journ
         else
             written++;
     }
+    bool failed = false;
     if (journal_group_commit(journal) != 0) {
+        failed = true;
         /* Nothing of the round is in the journal: every write may be
          * sent again. */
         for (server_journal_job *job = jobs; job; job = job->next)
@@ -104,8 +115,13 @@ static server_journal_job *queue_round(server_journal_queue *queue, server_journ
                 job_fail(job, SERVER_JOURNAL_UNAVAILABLE, journal, NULL);
         written = 0;
     }
+    double seconds = (double)(server_journal_queue_now_ns() - began) / 1e9;
     pthread_mutex_lock(&queue->mutex);
+    queue->stats.group_since_ns = 0;
+    queue->stats.last_failed = failed;
     if (written) {
+        server_histogram_observe(&queue->stats.commit_seconds, seconds);
+        server_histogram_observe(&queue->stats.group_size, (double)written);
         queue->stats.rounds++;
         queue->stats.writes += written;
         if (written > queue->stats.largest_group)
@@ -186,6 +202,8 @@ server_journal_queue *server_journal_queue_start(uv_loop_t *loop, journal_db *jo
     }
     queue->loop = loop;
     queue->journal = journal;
+    server_histogram_init_seconds(&queue->stats.commit_seconds);
+    server_histogram_init_sizes(&queue->stats.group_size);
     queue->context = context;
     if (pthread_mutex_init(&queue->mutex, NULL) != 0) {
         free(queue);
@@ -239,6 +257,14 @@ void server_journal_queue_stats(server_journal_queue *queue, server_journal_stat
     pthread_mutex_lock(&queue->mutex);
     *out = queue->stats;
     pthread_mutex_unlock(&queue->mutex);
+}
+
+uint64_t server_journal_queue_now_ns(void)
+{
+    struct timespec now;
+    if (clock_gettime(CLOCK_MONOTONIC, &now) != 0)
+        return 0;
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 }
 
 void server_journal_queue_stop(server_journal_queue *queue)

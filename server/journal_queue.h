@@ -41,6 +41,7 @@
 #include <uv.h>
 
 #include "journal/journal.h"
+#include "server/metrics.h"
 
 typedef enum server_journal_status {
     SERVER_JOURNAL_OK = 0,
@@ -69,6 +70,16 @@ typedef struct server_journal_stats {
     unsigned long rounds;        /* rounds with at least one write */
     unsigned long writes;        /* writes committed */
     unsigned long largest_group; /* most writes in one round */
+    /* Issue 17 (server/metrics.h): each committed group's time from
+     * BEGIN to the end of COMMIT (seconds) and its writes. */
+    server_histogram commit_seconds, group_size;
+    /* The journal's health (GET /healthz): whether the last group's BEGIN
+     * or COMMIT failed (cleared by the next group committed), and since
+     * when (CLOCK_MONOTONIC, ns) the group under way has been in its
+     * transaction: BEGIN waiting for the lock, the writes, COMMIT (0: no
+     * group under way). */
+    bool last_failed;
+    uint64_t group_since_ns;
 } server_journal_stats;
 
 /*
@@ -86,7 +97,12 @@ void server_journal_queue_submit(server_journal_queue *queue, server_journal_job
 /* Jobs submitted and not yet done (loop thread). */
 size_t server_journal_queue_pending(const server_journal_queue *queue);
 
+/* A copy of the journal thread's counters (loop thread; takes the mutex
+ * for a memcpy: it never waits for the disk). */
 void server_journal_queue_stats(server_journal_queue *queue, server_journal_stats *out);
+
+/* CLOCK_MONOTONIC in ns, the clock of server_journal_stats.group_since_ns. */
+uint64_t server_journal_queue_now_ns(void);
 
 /*
  * Loop thread, while the loop still exists: lets the thread finish every

@@ -307,7 +307,9 @@ static void server_usage(FILE *out)
     fprintf(out, "  --help          print this and exit.\n"
                  "  --version       print the program name and version and exit.\n"
                  "\n"
-                 "GET /healthz answers 200 \"ok\". SIGINT or SIGTERM shut down cleanly\n"
+                 "GET /healthz answers 200 \"ok\" (503 when the journal cannot commit),\n"
+                 "GET /readyz 200 once started, GET /metrics the Prometheus text format.\n"
+                 "SIGINT or SIGTERM shut down cleanly\n"
                  "(websockets closed with 1001, exit status 0). Games are journaled and\n"
                  "rebuilt at start; `brigade replay --data DIR --game ID` prints one.\n");
 }

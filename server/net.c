@@ -355,6 +355,10 @@ typedef struct server_net_http_session {
     unsigned char body[LWS_PRE + 64];
     size_t body_length;
     bool body_pending;
+    /* A handlers' http_page answer (issue 17): LWS_PRE headroom, then
+     * page_length bytes; owned, freed once written or closed. */
+    unsigned char *page;
+    size_t page_length;
 } server_net_http_session;
 
 /* The websocket per-connection state given by lws: our connection. */
@@ -2039,6 +2043,45 @@ static server_net_static_result server_net_static_path(const server_net *net, co
     return SERVER_NET_STATIC_FILE;
 }
 
+/* Issue 17: the handlers' page for `uri`: 0 or -1 as an HTTP callback
+ * returns, or 1 when the handlers do not serve it. */
+static int server_net_http_page(struct lws *wsi, server_net *net,
+                                server_net_http_session *session, const char *uri, bool head)
+{
+    char *body = NULL;
+    size_t length = 0;
+    const char *type = "text/plain; charset=utf-8";
+    unsigned status = net->handlers.http_page(net->handlers_context, uri, &body, &length, &type);
+    if (status == 0)
+        return 1;
+    free(session->page);
+    session->page = malloc(LWS_PRE + length + 1);
+    if (!session->page) {
+        free(body);
+        return -1;
+    }
+    if (body && length)
+        memcpy(session->page + LWS_PRE, body, length);
+    free(body);
+    session->page_length = length;
+    unsigned char headers[LWS_PRE + 512];
+    unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof(headers) - 1;
+    if (lws_add_http_common_headers(wsi, status, type, length, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                    (const unsigned char *)"no-store", 8, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
+                                    (const unsigned char *)"nosniff", 7, &p, end) ||
+        lws_finalize_write_http_header(wsi, start, &p, end))
+        return -1;
+    if (head || length == 0) {
+        free(session->page);
+        session->page = NULL;
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    }
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
 static int server_net_http_request(struct lws *wsi, server_net_http_session *session,
                                    const char *uri)
 {
@@ -2051,6 +2094,11 @@ static int server_net_http_request(struct lws *wsi, server_net_http_session *ses
     if (net->stopping)
         return server_net_http_respond(wsi, session, HTTP_STATUS_SERVICE_UNAVAILABLE,
                                        "shutting down\n", head);
+    if (net->handlers.http_page) {
+        int paged = server_net_http_page(wsi, net, session, uri, head);
+        if (paged != 1)
+            return paged;
+    }
     if (strcmp(uri, "/healthz") == 0)
         return server_net_http_respond(wsi, session, HTTP_STATUS_OK, "ok", head);
 
@@ -2154,6 +2202,18 @@ static int server_net_http_callback(struct lws *wsi, enum lws_callback_reasons r
         return server_net_http_request(wsi, session, in);
 
     case LWS_CALLBACK_HTTP_WRITEABLE:
+        if (session && session->page) {
+            /* lws 4.1.6 keeps what the socket does not take and writes it
+             * before the next writeable callback. */
+            unsigned char *page = session->page;
+            size_t length = session->page_length;
+            session->page = NULL;
+            int wrote = lws_write(wsi, page + LWS_PRE, length, LWS_WRITE_HTTP_FINAL);
+            free(page);
+            if (wrote < (int)length)
+                return -1;
+            return lws_http_transaction_completed(wsi) ? -1 : 0;
+        }
         if (!session || !session->body_pending)
             return 0;
         session->body_pending = false;
@@ -2164,6 +2224,14 @@ static int server_net_http_callback(struct lws *wsi, enum lws_callback_reasons r
 
     case LWS_CALLBACK_HTTP_FILE_COMPLETION:
         return lws_http_transaction_completed(wsi) ? -1 : 0;
+
+    case LWS_CALLBACK_CLOSED_HTTP:
+    case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+        if (session) {
+            free(session->page); /* closed before it was written */
+            session->page = NULL;
+        }
+        return lws_callback_http_dummy(wsi, reason, user, in, len);
 
     default:
         return lws_callback_http_dummy(wsi, reason, user, in, len);
@@ -2472,6 +2540,11 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
     net->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     *error = SERVER_NET_OK;
     return net;
+}
+
+size_t server_net_queued_bytes(const server_net *net)
+{
+    return net->queued_total;
 }
 
 int server_net_port(const server_net *net)

@@ -2,7 +2,8 @@
  * server/net.h: brigaded's network layer. One libuv loop, libwebsockets on
  * it as a foreign loop, one explicit vhost that serves
  *
- *   GET /healthz        200 "ok" (text/plain)
+ *   GET /healthz        200 "ok" (text/plain), or the handlers' http_page
+ *                       answer (the journal's health; also /readyz, /metrics)
  *   GET /<file>         the browser client's static files (--web), "/" is
  *                       index.html; 404 for anything missing or outside
  *   websocket           subprotocol "brigade.v1" only (PROTOCOL.md §1);
@@ -123,6 +124,14 @@ typedef struct server_net_handlers {
      * not in --allow-origin may open a websocket all the same: a cluster's
      * hosts accept each other's pages (server/README.md "Cluster"). */
     bool (*origin_allowed)(void *context, const char *origin);
+    /* Optional (NULL: none): a GET or HEAD of `path` ("/metrics") the game
+     * layer answers (issue 17: /metrics, /healthz, /readyz). Returns the
+     * HTTP status with *body (malloc'd, *length bytes; the net frees it)
+     * and *content_type (static text); 0 when it does not serve `path`
+     * (the net's own routes then apply), or 500 with *body NULL when out
+     * of memory. Runs on the loop: it must be cheap, never wait. */
+    unsigned (*http_page)(void *context, const char *path, char **body, size_t *length,
+                          const char **content_type);
 } server_net_handlers;
 
 typedef struct server_net_options {
@@ -187,6 +196,10 @@ typedef enum server_net_error {
 server_net *server_net_new(const server_net_options *options,
                            server_net_error *error,
                            char *message, size_t message_size);
+
+/* Bytes waiting in every connection's send queue together (issue 17's
+ * brigade_send_queue_bytes). */
+size_t server_net_queued_bytes(const server_net *net);
 
 /* The port actually listened on (useful with port 0). */
 int server_net_port(const server_net *net);
