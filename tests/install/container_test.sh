@@ -59,7 +59,7 @@ for _ in $(seq 1 60); do
     status=$("$runtime" inspect -f '{{.State.Health.Status}}' "$name" 2>/dev/null || true)
     [ "$status" = healthy ] && break
     # podman runs health checks only when asked (no systemd timers here).
-    [ "$runtime" = podman ] && podman healthcheck run "$name" >/dev/null 2>&1
+    case "$runtime" in *podman*) "$runtime" healthcheck run "$name" >/dev/null 2>&1 ;; esac
     sleep 1
 done
 [ "$status" = healthy ] || fail "health '$status'"
