@@ -9,6 +9,8 @@
 #include "melee_command.h"
 #include "tournament_commands.h"
 
+#include "protocol/message.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -24,7 +26,7 @@ static void print_usage(FILE *stream)
     tournament_commands_usage(stream);
     journal_commands_usage(stream);
     fputs("  help              print this help (COMMAND --help: that command's)\n"
-          "  --version         print the program name and version\n",
+          "  --version         print the program name, version and protocol version\n",
           stream);
 }
 
@@ -79,7 +81,7 @@ int main(int argc, char **argv)
         return fflush(stdout) == 0 ? BRIGADE_EXIT_OK : BRIGADE_EXIT_FAILURE;
     }
     if (strcmp(command, "--version") == 0) {
-        printf("brigade %s\n", BRIGADE_VERSION);
+        printf("brigade %s (protocol %s)\n", BRIGADE_VERSION, PROTOCOL_SUBPROTOCOL);
         return fflush(stdout) == 0 ? BRIGADE_EXIT_OK : BRIGADE_EXIT_FAILURE;
     }
     for (size_t i = 0; i < sizeof(brigade_commands) / sizeof(brigade_commands[0]); i++) {

@@ -305,7 +305,8 @@ static void server_usage(FILE *out)
         }
     }
     fprintf(out, "  --help          print this and exit.\n"
-                 "  --version       print the program name and version and exit.\n"
+                 "  --version       print the name, version and protocol version\n"
+                 "                  (\"brigaded VERSION (protocol brigade.v1)\") and exit.\n"
                  "\n"
                  "GET /healthz answers 200 \"ok\" (503 when the journal cannot commit),\n"
                  "GET /readyz 200 once started, GET /metrics the Prometheus text format.\n"
@@ -599,7 +600,7 @@ static int server_options_parse(int argc, char **argv, server_options *options)
             return 1;
         }
         if (found == 'V') {
-            printf("brigaded %s\n", BRIGADE_VERSION);
+            printf("brigaded %s (protocol %s)\n", BRIGADE_VERSION, PROTOCOL_SUBPROTOCOL);
             return 1;
         }
         if (found == ':') {

@@ -84,7 +84,7 @@ export async function run(name, args, body, limitMs, { serverArgs = [] } = {}) {
   }, limitMs);
   let status = 0;
   try {
-    check(existsSync(args.chromium), `no Chromium at ${args.chromium} (scripts/install-deps installs Debian's chromium)`);
+    check(existsSync(args.chromium), `no Chromium at ${args.chromium} (scripts/install-deps --tests installs Debian's chromium)`);
     server = await startServer(args.brigaded, args.web, folder, serverArgs);
     browser = await chromium.launch({
       executablePath: args.chromium,

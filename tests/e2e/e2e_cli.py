@@ -120,7 +120,7 @@ def options_checks(args, processes, server):
     version = os.environ.get("BRIGADE_VERSION")
     check(version, "ctest should set BRIGADE_VERSION (the project version)")
     done = run(args, ["--version"])
-    check(done.returncode == 0 and done.stdout == "brigade %s\n" % version,
+    check(done.returncode == 0 and done.stdout == "brigade %s (protocol brigade.v1)\n" % version,
           "brigade --version: exit %d, %r" % (done.returncode, done.stdout))
 
     created = new_game(args, server)

@@ -275,7 +275,7 @@ options)
     printf '%s' "$out" | grep -q -- '--version' || fail "--help lacks --version"
     version=$("$BRIGADED" --version 2>&1); st=$?
     [ $st = 0 ] || fail "--version exit $st"
-    [ "$version" = "brigaded $BRIGADE_VERSION" ] || fail "--version printed '$version', expected 'brigaded $BRIGADE_VERSION'"
+    [ "$version" = "brigaded $BRIGADE_VERSION (protocol brigade.v1)" ] || fail "--version printed '$version', expected 'brigaded $BRIGADE_VERSION (protocol brigade.v1)'"
     check_bad() { # EXPECTED-WORD ARGS...
         local word=$1
         shift
