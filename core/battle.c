@@ -897,7 +897,7 @@ static void melee_words(const char *id, char *out, size_t size)
     if (sscanf(id, "T%d.M%d%n", &turn, &number, &end) == 2 && id[end] == '\0')
         snprintf(out, size, "melee %d (turn %d)", number, turn);
     else
-        snprintf(out, size, "melee %s", id);
+        snprintf(out, size, "melee %.*s", (int)(size > 7 ? size - 7 : 0), id); /* cut to fit */
 }
 
 /* A melee as a text kept in the state calls it: "melee 2 (turn 1)" in a
@@ -908,7 +908,7 @@ static void melee_called(const brigade_battle *b, const char *id, char *out, siz
     if (b->rules_version >= BRIGADE_RULES_VERSION_PLAYERS)
         melee_words(id, out, size);
     else
-        snprintf(out, size, "melee %s", id);
+        snprintf(out, size, "melee %.*s", (int)(size > 7 ? size - 7 : 0), id); /* cut to fit */
 }
 
 static code_t fail(machine *m, code_t code, const char *format, ...)
@@ -3041,7 +3041,7 @@ static code_t contest(machine *m, brigade_side seat, const brigade_command *c)
 {
     const brigade_battle *b = &m->work;
     const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
-    const brigade_report *r;
+    const brigade_report *r = NULL;
     TRY(report_to_answer(m, seat, c->report, "contests", &r));
     /* The declarations' reports become charges when they end: a contest
      * comes before that. */
@@ -3078,7 +3078,7 @@ static code_t accept(machine *m, brigade_side seat, const brigade_command *c)
 {
     const brigade_battle *b = &m->work;
     const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
-    const brigade_report *r;
+    const brigade_report *r = NULL;
     TRY(report_to_answer(m, seat, c->report, "answers", &r));
     if (r->state != BRIGADE_REPORT_AWAITS_ANSWER)
         return fail(m, bad, "report %d awaits no answer (it %s)", r->number,

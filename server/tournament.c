@@ -628,10 +628,11 @@ static void table_result_apply(tournament_table *table, brigade_tournament_resul
     if (by == BY_ORGANISER && table->by == BY_UMPIRE && !table->corrected) {
         table->corrected = true;
         table->corrected_result = table->result;
-        snprintf(table->corrected_reason, sizeof(table->corrected_reason), "%s", table->reason);
+        memcpy(table->corrected_reason, table->reason, sizeof(table->corrected_reason));
     }
     table->result = result;
-    snprintf(table->reason, sizeof(table->reason), "%s", reason);
+    if (reason != table->reason)
+        snprintf(table->reason, sizeof(table->reason), "%s", reason);
     table->by = by;
 }
 
