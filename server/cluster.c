@@ -80,6 +80,7 @@ struct server_cluster_game {
 
 struct server_cluster {
     uv_loop_t *loop;
+    const server_log *log;
     server_redis *redis;
     server_cluster_handlers handlers;
     uint64_t lease_ms;
@@ -187,8 +188,9 @@ static void server_cluster_claimed(server_redis *redis, redisReply *reply, void 
         game->state = SERVER_CLUSTER_ELSEWHERE;
         snprintf(game->elsewhere, sizeof game->elsewhere, "%s", space ? space + 1 : "");
         if (was_served) {
-            fprintf(stderr, "brigaded: %s %s: now owned by another process (%s): no longer "
-                            "served here\n", game->kind, game->id, game->elsewhere);
+            server_log_write(cluster->log, SERVER_LOG_WARNING,
+                             "%s %s: now owned by another process (%s): no longer "
+                             "served here", game->kind, game->id, game->elsewhere);
             if (cluster->handlers.on_lost && game->data)
                 cluster->handlers.on_lost(cluster->handlers.context, game->data);
         }
@@ -197,18 +199,19 @@ static void server_cluster_claimed(server_redis *redis, redisReply *reply, void 
     case 3:
         game->state = SERVER_CLUSTER_STALE;
         if (!game->stale_logged)
-            fprintf(stderr, "brigaded: game %s: refused: this journal holds seq %" PRId64
-                            " but the cluster has seen seq %s (an old copy of the data "
-                            "folder?)\n", game->id, game->live_seq,
-                    reply->elements >= 2 && reply->element[1]->type == REDIS_REPLY_STRING
-                        ? reply->element[1]->str : "?");
+            server_log_write(cluster->log, SERVER_LOG_ERROR,
+                             "game %s: refused: this journal holds seq %" PRId64
+                             " but the cluster has seen seq %s (an old copy of the data "
+                             "folder?)", game->id, game->live_seq,
+                             reply->elements >= 2 && reply->element[1]->type == REDIS_REPLY_STRING
+                             ? reply->element[1]->str : "?");
         game->stale_logged = true;
         if (was_served && cluster->handlers.on_lost && game->data)
             cluster->handlers.on_lost(cluster->handlers.context, game->data);
         break;
     default:
-        fprintf(stderr, "brigaded: game %s: its claim failed: %s\n", game->id,
-                reply->type == REDIS_REPLY_ERROR ? reply->str : "an unexpected answer");
+        server_log_write(cluster->log, SERVER_LOG_ERROR, "game %s: its claim failed: %s", game->id,
+                         reply->type == REDIS_REPLY_ERROR ? reply->str : "an unexpected answer");
         break;
     }
     if (code >= 0)
@@ -258,7 +261,8 @@ static void server_cluster_renewed(server_redis *redis, redisReply *reply, void 
     if (!reply || cluster->stopping)
         return;
     if (reply->type == REDIS_REPLY_ERROR) {
-        fprintf(stderr, "brigaded: redis: the node's lease was refused: %s\n", reply->str);
+        server_log_write(cluster->log, SERVER_LOG_ERROR,
+                         "redis: the node's lease was refused: %s", reply->str);
         return;
     }
     /* Whether the lease held without a break up to this renewal: a game
@@ -379,6 +383,7 @@ server_cluster *server_cluster_new(uv_loop_t *loop, const server_cluster_options
         return NULL;
     }
     cluster->loop = loop;
+    cluster->log = options->log;
     cluster->handlers = *handlers;
     cluster->lease_ms = options->lease_ms ? options->lease_ms : 10000;
     snprintf(cluster->public_url, sizeof cluster->public_url, "%s", options->public_url);
@@ -394,7 +399,7 @@ server_cluster *server_cluster_new(uv_loop_t *loop, const server_cluster_options
     cluster->tick.data = cluster;
     uv_unref((uv_handle_t *)&cluster->tick);
     server_redis_events events = {.context = cluster, .on_up = server_cluster_up};
-    cluster->redis = server_redis_new(loop, options->redis_url, "node", &events);
+    cluster->redis = server_redis_new(loop, options->redis_url, "node", &events, options->log);
     if (!cluster->redis) {
         snprintf(message, size, "cannot use --redis %s", options->redis_url);
         uv_close((uv_handle_t *)&cluster->tick, NULL);
@@ -478,8 +483,9 @@ static server_cluster_game *server_cluster_handle_add(server_cluster *cluster,
 {
     server_cluster_game *game = calloc(1, sizeof(*game));
     if (!game) {
-        fprintf(stderr, "brigaded: %s %s: out of memory: not served in the cluster\n", kind,
-                id);
+        server_log_write(cluster->log, SERVER_LOG_ERROR,
+                         "%s %s: out of memory: not served in the cluster", kind,
+                         id);
         return NULL;
     }
     game->cluster = cluster;
@@ -609,8 +615,9 @@ static bool server_cluster_game_publishing(const server_cluster_game *game)
         return false;
     if (server_redis_backlog(game->cluster->redis) > SERVER_CLUSTER_BACKLOG_MAX) {
         if (!game->cluster->behind)
-            fprintf(stderr, "brigaded: redis: over %d MiB waiting to be written: publications "
-                            "paused until Redis reads them\n", SERVER_CLUSTER_BACKLOG_MAX >> 20);
+            server_log_write(game->cluster->log, SERVER_LOG_WARNING,
+                             "redis: over %d MiB waiting to be written: publications "
+                             "paused until Redis reads them", SERVER_CLUSTER_BACKLOG_MAX >> 20);
         game->cluster->behind = true;
         return false;
     }

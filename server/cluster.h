@@ -26,6 +26,8 @@
 
 #include <uv.h>
 
+#include "server/log.h"
+
 #include "protocol/message.h"
 
 typedef struct server_cluster server_cluster;
@@ -37,6 +39,7 @@ typedef struct server_cluster_options {
     const char *redis_url;  /* redis://HOST:PORT, checked (server_redis_url_parse) */
     const char *public_url; /* this node for the cluster's clients: ws:// or wss:// */
     uint64_t lease_ms;      /* the lease, ms (1000..600000; --redis-lease-ms) */
+    const server_log *log;  /* the registry's (server/log.h), outliving the cluster */
 } server_cluster_options;
 
 /* What the cluster asks of the registry. `data` is the game's, given to

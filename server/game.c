@@ -224,6 +224,12 @@ struct server_session {
      * sessions) and the role this connection is counted under. */
     server_metrics *metrics;
     server_metrics_role metrics_role;
+    /* The registry, while the connection is open (NULL for the server's
+     * own sessions): its log and the refusals' burst limit. */
+    server_games *games;
+    /* The refusal being sent was logged already (server_games_join_failed,
+     * its own line): server_games_log_refusal skips it, once. */
+    bool refusal_logged;
 };
 
 /* Moves the session's connection count to the role it has now. */
@@ -286,6 +292,8 @@ static bool server_games_log_due(server_games_log_limit *limit, unsigned long *s
 
 struct server_games {
     server_net *net;
+    const server_log *log; /* server_games_options.log: the caller's */
+    server_log_burst refusal_burst;
     /* Game lifecycle (server_games_life, brigaded --max-games,
      * --game-idle-*): the options, and the timer that applies them. */
     size_t max_games;
@@ -381,7 +389,8 @@ static void server_dice_init(server_dice *dice, const server_game *game,
 
 /* Whether every die the source gave is in a journaled ROLL event of
  * `events` (two a roll): else the numbering would drift (logged). */
-static bool server_dice_consistent(const server_dice *dice, const brigade_battle *battle,
+static bool server_dice_consistent(const server_log *log, const server_dice *dice,
+                                   const brigade_battle *battle,
                                    const brigade_event_list *events)
 {
     long rolls = 0;
@@ -390,8 +399,9 @@ static bool server_dice_consistent(const server_dice *dice, const brigade_battle
             rolls++;
     if (dice->dice.next_number == (uint64_t)(battle->rolls + rolls) * 2 && !dice->dice.failed)
         return true;
-    fprintf(stderr, "brigaded: dice: %llu dice drawn for %ld journaled rolls; refused\n",
-            (unsigned long long)(dice->dice.next_number - (uint64_t)battle->rolls * 2), rolls);
+    server_log_write(log, SERVER_LOG_ERROR,
+                     "dice: %llu dice drawn for %ld journaled rolls; refused",
+                     (unsigned long long)(dice->dice.next_number - (uint64_t)battle->rolls * 2), rolls);
     return false;
 }
 
@@ -569,8 +579,8 @@ static void server_games_crash_point(const server_games *games, server_games_cra
 {
     if (games->crash != point || action != games->crash_at)
         return;
-    fprintf(stderr, "brigaded: BRIGADE_TEST_CRASH: SIGKILL %s commit %ld\n",
-            point == SERVER_GAMES_CRASH_BEFORE_COMMIT ? "before" : "after", action);
+    server_log_write(games->log, SERVER_LOG_WARNING, "BRIGADE_TEST_CRASH: SIGKILL %s commit %ld",
+                     point == SERVER_GAMES_CRASH_BEFORE_COMMIT ? "before" : "after", action);
     fflush(stderr);
     raise(SIGKILL);
 }
@@ -638,8 +648,9 @@ void server_games_stop(server_games *games)
     server_journal_queue_stop(games->queue);
     server_journal_stats stats;
     server_journal_queue_stats(games->queue, &stats);
-    fprintf(stderr, "brigaded: journal: %lu actions and games committed in %lu group commits "
-                    "(largest %lu)\n", stats.writes, stats.rounds, stats.largest_group);
+    server_log_write(games->log, SERVER_LOG_INFO,
+                     "journal: %lu actions and games committed in %lu group commits "
+                     "(largest %lu)", stats.writes, stats.rounds, stats.largest_group);
 }
 
 size_t server_games_count(const server_games *games)
@@ -678,15 +689,16 @@ void server_games_destroy(server_games *games)
 static void server_games_join_failed(server_games *games, server_connection *connection,
                                      const server_game *game, const char *why)
 {
+    server_session *session = server_connection_data(connection);
+    if (session)
+        session->refusal_logged = true; /* this line tells of the error sent next */
     unsigned long skipped = 0;
     if (!server_games_log_due(&games->join_failures, &skipped))
         return;
-    fprintf(stderr, "brigaded: connection %lu from %s: join of game %s refused: %s",
-            server_connection_id(connection), server_connection_address(connection), game->id,
-            why);
-    if (skipped)
-        fprintf(stderr, " (and %lu more refused joins in the last second)", skipped);
-    fputc('\n', stderr);
+    server_log_connection(games->log, SERVER_LOG_INFO, server_connection_id(connection),
+                          server_connection_address(connection), "join of game %s refused: %s%s%.0lu%s",
+                          game->id, why, skipped ? " (and " : "", skipped,
+                          skipped ? " more refused joins in the last second)" : "");
 }
 
 /* A battle's memory for an action's working copy: a spare one, else a new
@@ -918,7 +930,8 @@ static protocol_value *server_game_delayed_state(const server_game *game, int64_
  * owned now, at `seq`) and moves the delayed spectators' view on by one
  * phase change: one delta from their old view to the new one, whose seq
  * skips to the new view's (PROTOCOL.md §6.5). */
-static void server_game_views_advance(server_game *game, brigade_battle *previous, int64_t seq)
+static void server_game_views_advance(const server_log *log, server_game *game,
+                                      brigade_battle *previous, int64_t seq)
 {
     const server_view *view = server_game_view(game);
     int64_t old_seq = view->seq;
@@ -942,8 +955,9 @@ static void server_game_views_advance(server_game *game, brigade_battle *previou
         server_connection_broadcast(game->delayed, game->delayed_count, delta);
         server_game_cluster_publish_view(game, old_seq, new_seq, delta, new_state, true);
     } else
-        fprintf(stderr, "brigaded: game %s: the delayed spectators' view could not be sent\n",
-                game->id);
+        server_log_write(log, SERVER_LOG_WARNING,
+                         "game %s: the delayed spectators' view could not be sent",
+                         game->id);
     server_buffer_unref(delta);
     protocol_value_free(ops);
     protocol_value_free(new_state);
@@ -1082,8 +1096,9 @@ static void server_games_send(server_connection *connection,
     size_t length = 0;
     if (protocol_server_message_encode(message, SERVER_BUFFER_HEADROOM, &frame, &length) !=
         PROTOCOL_CODEC_OK) {
-        fprintf(stderr, "brigaded: connection %lu: cannot encode a %s answer\n",
-                server_connection_id(connection), protocol_server_kind_name(message->kind));
+        server_log_connection(server_connection_log(connection), SERVER_LOG_ERROR,
+                              server_connection_id(connection),
+                              server_connection_address(connection), "cannot encode a %s answer", protocol_server_kind_name(message->kind));
         return;
     }
     server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
@@ -1091,6 +1106,34 @@ static void server_games_send(server_connection *connection,
         return;
     server_connection_send(connection, buffer);
     server_buffer_unref(buffer);
+}
+
+/* Refusals logged a second at most (server_log_burst): a flood of bad
+ * requests is a few lines and a count. */
+#define SERVER_GAMES_REFUSALS_LOGGED 20
+
+/* The line of a refused request: its id, the error's code and message
+ * (PROTOCOL.md §6.4; the message never holds a token or password). */
+static void server_games_log_refusal(server_games *games, server_connection *connection,
+                                     int64_t request, protocol_error_code code,
+                                     const char *message)
+{
+    server_session *session = server_connection_data(connection);
+    if (session && session->refusal_logged) {
+        session->refusal_logged = false;
+        return;
+    }
+    unsigned long skipped = 0;
+    if (!server_log_enabled(games->log, SERVER_LOG_INFO) ||
+        !server_log_burst_take(&games->refusal_burst, uv_now(server_net_loop(games->net)),
+                               SERVER_GAMES_REFUSALS_LOGGED, &skipped))
+        return;
+    server_log_connection(games->log, SERVER_LOG_INFO, server_connection_id(connection),
+                          server_connection_address(connection),
+                          "request %lld refused: %s: %s%s%.0lu%s", (long long)request,
+                          protocol_error_code_name(code), message,
+                          skipped ? " (and " : "", skipped,
+                          skipped ? " more refusals not logged)" : "");
 }
 
 static void server_games_send_error_v(server_connection *connection, int64_t request,
@@ -1108,6 +1151,9 @@ static void server_games_send_error_v(server_connection *connection, int64_t req
     server_session *session = connection ? server_connection_data(connection) : NULL;
     if (session && session->metrics && code >= 0 && code <= PROTOCOL_ERROR_UNKNOWN)
         session->metrics->refused[code]++;
+    if (session && session->games)
+        server_games_log_refusal(session->games, connection, request, code,
+                                 message.as.error.message);
     server_games_send(connection, &message);
 }
 
@@ -1593,7 +1639,8 @@ static server_game *server_game_from_journal(journal_db *journal,
  * (damage_unjournaled: the caller marks it in the journal), never given a
  * new seed. Returns false when memory runs out; SQLite or the random
  * source failing damages the game in memory. */
-static bool server_game_dice_seed_load(journal_db *journal, server_game *game)
+static bool server_game_dice_seed_load(const server_log *log, journal_db *journal,
+                                       server_game *game)
 {
     if (game->damage)
         return true;
@@ -1601,7 +1648,7 @@ static bool server_game_dice_seed_load(journal_db *journal, server_game *game)
     int found_spectator = journal_game_spectator(journal, game->id, &spectator);
     game->has_spectator = found_spectator == 0;
     if (found_spectator < 0)
-        fprintf(stderr, "brigaded: journal: %s\n", journal_error(journal));
+        server_log_write(log, SERVER_LOG_ERROR, "journal: %s", journal_error(journal));
     if (game->has_spectator) {
         memcpy(game->spectator_sha256, spectator.id_sha256, sizeof(game->spectator_sha256));
         game->delay = spectator.delay;
@@ -1620,15 +1667,16 @@ static bool server_game_dice_seed_load(journal_db *journal, server_game *game)
     if (game->has_spectator && game->delay > 0 &&
         !server_game_views_rebuild(journal, game)) {
         /* Never show delayed spectators the live state instead. */
-        fprintf(stderr, "brigaded: game %s: its spectators' delayed views cannot be rebuilt; "
-                        "spectators are refused\n", game->id);
+        server_log_write(log, SERVER_LOG_WARNING,
+                         "game %s: its spectators' delayed views cannot be rebuilt; "
+                         "spectators are refused", game->id);
         game->has_spectator = false;
         game->delay = 0;
     }
     int umpire = journal_game_umpire(journal, game->id, game->umpire_sha256);
     game->has_umpire = umpire == 0;
     if (umpire < 0)
-        fprintf(stderr, "brigaded: journal: %s\n", journal_error(journal));
+        server_log_write(log, SERVER_LOG_ERROR, "journal: %s", journal_error(journal));
     int found = journal_game_dice_seed(journal, game->id, game->dice_seed);
     if (found == 0)
         return true;
@@ -1647,7 +1695,7 @@ static bool server_game_dice_seed_load(journal_db *journal, server_game *game)
         return true; /* schema version 1: no commitment, a seed from now on */
     }
     if (found < 0)
-        fprintf(stderr, "brigaded: journal: %s\n", journal_error(journal));
+        server_log_write(log, SERVER_LOG_ERROR, "journal: %s", journal_error(journal));
     game->damage = strdup(damage);
     if (!game->damage)
         return false;
@@ -1661,13 +1709,14 @@ static bool server_game_dice_seed_load(journal_db *journal, server_game *game)
 
 /* Marks in the journal the damage server_game_dice_seed_load found (the
  * journal's owner's thread; logged when it cannot). */
-static void server_game_damage_journal(journal_db *journal, server_game *game)
+static void server_game_damage_journal(const server_log *log, journal_db *journal,
+                                       server_game *game)
 {
     if (!game->damage_unjournaled)
         return;
     game->damage_unjournaled = false;
     if (journal_game_mark_damaged(journal, game->id, game->damage) != 0)
-        fprintf(stderr, "brigaded: journal: %s\n", journal_error(journal));
+        server_log_write(log, SERVER_LOG_ERROR, "journal: %s", journal_error(journal));
 }
 
 /* journal_load's callback: one game into the registry. */
@@ -1677,9 +1726,10 @@ static void server_games_on_loaded(void *context, journal_loaded *loaded)
     if (games->load_failed)
         return;
     if (loaded->warning[0])
-        fprintf(stderr, "brigaded: game %s: %s\n", loaded->id, loaded->warning);
+        server_log_write(games->log, SERVER_LOG_WARNING,
+                         "game %s: %s", loaded->id, loaded->warning);
     server_game *game = server_game_from_journal(games->journal, loaded);
-    if (!game || !server_game_dice_seed_load(games->journal, game) ||
+    if (!game || !server_game_dice_seed_load(games->log, games->journal, game) ||
         server_games_insert(games, game) != 0) {
         server_game_free(game);
         games->load_failed = true;
@@ -1689,8 +1739,9 @@ static void server_games_on_loaded(void *context, journal_loaded *loaded)
         games->ended_count++; /* left at its end before a crash: leaves memory soon */
     if (game->damage) {
         games->damaged_count++;
-        fprintf(stderr, "brigaded: game %s is damaged in the journal and cannot be played: %s\n",
-                game->id, game->damage);
+        server_log_write(games->log, SERVER_LOG_WARNING,
+                         "game %s is damaged in the journal and cannot be played: %s",
+                         game->id, game->damage);
     }
 }
 
@@ -1707,6 +1758,7 @@ server_games *server_games_new(const server_games_options *options, char *messag
     games->crash_at = options->crash_at;
     games->clock_scale = options->clock_scale > 1 ? options->clock_scale : 1;
     games->rates = options->rates;
+    games->log = options->log;
     games->max_games = options->max_games ? options->max_games : SERVER_GAMES_MAX;
     games->password_work_max =
         options->password_checks ? options->password_checks : SERVER_GAMES_PASSWORD_WORK_MAX;
@@ -1733,7 +1785,7 @@ server_games *server_games_new(const server_games_options *options, char *messag
         return NULL;
     }
     if (journal_recovery(games->journal)[0])
-        fprintf(stderr, "brigaded: %s\n", journal_recovery(games->journal));
+        server_log_write(games->log, SERVER_LOG_WARNING, "%s", journal_recovery(games->journal));
     long loaded = journal_load(games->journal, server_games_on_loaded, games);
     if (loaded < 0 || games->load_failed) {
         snprintf(message, size, "journal: %s",
@@ -1745,7 +1797,7 @@ server_games *server_games_new(const server_games_options *options, char *messag
      * the journal too, now that its read is over. */
     for (size_t i = 0; i < games->bucket_count; i++)
         for (server_game *game = games->buckets[i]; game; game = game->next)
-            server_game_damage_journal(games->journal, game);
+            server_game_damage_journal(games->log, games->journal, game);
     /* The tournaments, against the games just rebuilt (server/tournament.h). */
     games->tournaments = server_tournaments_new(games, games->journal, message, size);
     if (!games->tournaments) {
@@ -1754,9 +1806,10 @@ server_games *server_games_new(const server_games_options *options, char *messag
     }
     clock_gettime(CLOCK_MONOTONIC, &end);
     double seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
-    fprintf(stderr, "brigaded: journal %s: %zu game(s) rebuilt, %zu damaged, in %.3f s\n",
-            journal_path(games->journal), games->game_count - games->damaged_count,
-            games->damaged_count, seconds);
+    server_log_write(games->log, SERVER_LOG_INFO,
+                     "journal %s: %zu game(s) rebuilt, %zu damaged, in %.3f s",
+                     journal_path(games->journal), games->game_count - games->damaged_count,
+                     games->damaged_count, seconds);
     return games;
 }
 
@@ -1829,10 +1882,11 @@ static void server_games_submit(server_games *games, server_game *game, server_j
 /* The answer to a request whose journal job failed: `unavailable` (the
  * journal's lock was busy past the timeout, or the commit failed: send it
  * again later) or `internal`. Nothing was applied. */
-static void server_games_send_job_error(server_connection *connection, int64_t request,
+static void server_games_send_job_error(const server_log *log, server_connection *connection,
+                                        int64_t request,
                                         const server_journal_job *job, const char *what)
 {
-    fprintf(stderr, "brigaded: journal: %s\n", job->error);
+    server_log_write(log, SERVER_LOG_ERROR, "journal: %s", job->error);
     if (!connection)
         return;
     if (job->status == SERVER_JOURNAL_UNAVAILABLE)
@@ -1970,8 +2024,9 @@ static void server_append_done(server_journal_job *base, void *context)
             }
             protocol_value_free(moved);
             protocol_value_free(state);
-            fprintf(stderr, "brigaded: game %s: its snapshot took the delta only by a rebuild "
-                            "(%s)\n", game->id, applied.message);
+            server_log_write(games->log, SERVER_LOG_WARNING,
+                             "game %s: its snapshot took the delta only by a rebuild "
+                             "(%s)", game->id, applied.message);
         }
         protocol_value *game_log = protocol_value_map_get(game->state, "log");
         for (size_t i = 0; i < protocol_value_count(job->entries); i++) {
@@ -1979,8 +2034,9 @@ static void server_append_done(server_journal_job *base, void *context)
             if (moved)
                 protocol_value_swap(moved, protocol_value_array_get(job->entries, i));
             if (!moved || protocol_value_array_push(game_log, moved) != 0) { /* push frees it */
-                fprintf(stderr, "brigaded: game %s: out of memory: its log misses entries "
-                                "until a restart\n", game->id);
+                server_log_write(games->log, SERVER_LOG_ERROR,
+                                 "game %s: out of memory: its log misses entries "
+                                 "until a restart", game->id);
                 break;
             }
         }
@@ -2003,7 +2059,7 @@ static void server_append_done(server_journal_job *base, void *context)
         server_game_answer_keep(game, job->action.seat, job->action.request,
                                 job->action.action_sha256, job->ack);
         if (game->delay > 0 && phase_changed) {
-            server_game_views_advance(game, previous, previous_seq); /* keeps previous */
+            server_game_views_advance(games->log, game, previous, previous_seq); /* keeps previous */
             previous = NULL;
         }
         server_games_battle_release(games, previous);
@@ -2029,7 +2085,7 @@ static void server_append_done(server_journal_job *base, void *context)
                                             server_game_end_result(game->battle),
                                             game->battle->end_reason);
     } else {
-        server_games_send_job_error(connection, job->action.request, base,
+        server_games_send_job_error(games->log, connection, job->action.request, base,
                                     job->send_ack ? "the action" : "the join");
     }
     game->ending = false; /* a failed end is tried again after another idle spell */
@@ -2210,6 +2266,7 @@ typedef struct server_read_job {
     server_journal_job base;
     server_game *game;               /* the game it waits on; NULL for a load */
     server_session *session;         /* one reference */
+    const server_log *log;           /* the registry's (read on the journal thread) */
     unsigned char *bytes;            /* owned: the request */
     size_t length;
     /* Owned by the job; run() reads and writes only these. */
@@ -2266,12 +2323,12 @@ static int server_read_run(server_journal_job *base, journal_db *journal)
             return 0;
         job->loaded = server_game_from_journal(journal, &loaded);
         journal_loaded_free(&loaded);
-        if (job->loaded && !server_game_dice_seed_load(journal, job->loaded)) {
+        if (job->loaded && !server_game_dice_seed_load(job->log, journal, job->loaded)) {
             server_game_free(job->loaded);
             job->loaded = NULL;
         }
         if (job->loaded)
-            server_game_damage_journal(journal, job->loaded);
+            server_game_damage_journal(job->log, journal, job->loaded);
         return 0;
     }
     }
@@ -2308,7 +2365,7 @@ static void server_read_done(server_journal_job *base, void *context)
     } else if (job->kind == SERVER_READ_ANSWER) {
         int64_t request = job->request;
         if (base->status != SERVER_JOURNAL_OK)
-            fprintf(stderr, "brigaded: journal: %s\n", base->error);
+            server_log_write(games->log, SERVER_LOG_ERROR, "journal: %s", base->error);
         if (base->status == SERVER_JOURNAL_OK && job->found == JOURNAL_ANSWER_OTHER &&
             job->found_seq > session->resume_from) {
             server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
@@ -2323,10 +2380,11 @@ static void server_read_done(server_journal_job *base, void *context)
                 server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                         "out of memory");
             } else {
-                fprintf(stderr, "brigaded: connection %lu: request %lld repeated, answered "
-                                "again from the journal (seq %lld)\n",
-                        server_connection_id(connection), (long long)request,
-                        (long long)job->found_seq);
+                server_log_connection(games->log, SERVER_LOG_INFO, server_connection_id(connection),
+                                      server_connection_address(connection),
+                                      "request %lld repeated, answered "
+                                      "again from the journal (seq %lld)", (long long)request,
+                                      (long long)job->found_seq);
                 server_connection_send(connection, buffer);
                 server_buffer_unref(buffer);
             }
@@ -2338,7 +2396,7 @@ static void server_read_done(server_journal_job *base, void *context)
             server_games_handle_bytes(games, session, job->bytes, job->length, &resume);
         }
     } else if (base->status != SERVER_JOURNAL_OK) {
-        fprintf(stderr, "brigaded: journal: %s\n", base->error);
+        server_log_write(games->log, SERVER_LOG_ERROR, "journal: %s", base->error);
         server_games_send_error(connection, job->request,
                                 base->status == SERVER_JOURNAL_UNAVAILABLE
                                     ? PROTOCOL_ERROR_UNAVAILABLE
@@ -2361,13 +2419,15 @@ static void server_read_done(server_journal_job *base, void *context)
 
 /* A read job of `kind` for the request bytes[0..length) of `session`
  * (game NULL: a load), or NULL when memory runs out. */
-static server_read_job *server_read_job_new(server_game *game, server_session *session,
-                                            const char *game_id, int kind,
+static server_read_job *server_read_job_new(const server_games *games, server_game *game,
+                                            server_session *session, const char *game_id,
+                                            int kind,
                                             const unsigned char *bytes, size_t length)
 {
     server_read_job *job = calloc(1, sizeof(*job));
     if (!job)
         return NULL;
+    job->log = games->log;
     job->bytes = server_bytes_copy(bytes, length);
     if (!job->bytes) {
         free(job);
@@ -2424,14 +2484,16 @@ static void server_create_done(server_journal_job *base, void *context)
     server_connection *connection = job->session->connection;
     games->creating--;
     if (base->status != SERVER_JOURNAL_OK) {
-        server_games_send_job_error(connection, job->request, base, "the game");
+        server_games_send_job_error(games->log, connection, job->request, base, "the game");
     } else if ((job->game->created_here = true, server_games_insert(games, job->game)) != 0) {
         if (connection)
             server_games_send_error(connection, job->request, PROTOCOL_ERROR_INTERNAL,
                                     "out of memory");
     } else {
-        fprintf(stderr, "brigaded: game %s created by connection %lu\n", job->game->id,
-                connection ? server_connection_id(connection) : 0ul);
+        server_log_connection(games->log, SERVER_LOG_INFO,
+                              connection ? server_connection_id(connection) : 0ul,
+                              connection ? server_connection_address(connection) : NULL,
+                              "created game %s", job->game->id);
         job->game->active_ms = uv_now(server_net_loop(games->net));
         job->game->clock_since_ms = job->game->active_ms;
         job->game = NULL; /* the registry's now */
@@ -2739,8 +2801,9 @@ static void server_create_hashed(uv_work_t *work, int status)
     server_connection *connection = create->session->connection;
     games->password_work--;
     if (status != 0 || hash->result != 0) {
-        fprintf(stderr, "brigaded: a new game's spectator password cannot be hashed: %s\n",
-                status != 0 ? uv_strerror(status) : hash->error);
+        server_log_write(games->log, SERVER_LOG_ERROR,
+                         "a new game's spectator password cannot be hashed: %s",
+                         status != 0 ? uv_strerror(status) : hash->error);
         server_games_send_error(connection, create->request, PROTOCOL_ERROR_INTERNAL,
                                 "the server could not create the game");
         games->creating--;
@@ -2854,13 +2917,15 @@ static void server_password_upgrade_done(server_journal_job *base, void *context
     if (game)
         game->password_upgrading = false;
     if (base->status != SERVER_JOURNAL_OK) {
-        fprintf(stderr, "brigaded: journal: %s (game %s keeps its unsalted SHA-256 until a "
-                        "good join after the next start)\n", base->error, job->game_id);
+        server_log_write(games->log, SERVER_LOG_ERROR,
+                         "journal: %s (game %s keeps its unsalted SHA-256 until a "
+                         "good join after the next start)", base->error, job->game_id);
     } else {
         if (game)
             snprintf(game->password, sizeof(game->password), "%s", job->stored);
-        fprintf(stderr, "brigaded: game %s: its spectator password is stored salted (scrypt) "
-                        "now, no longer as an unsalted SHA-256\n", job->game_id);
+        server_log_write(games->log, SERVER_LOG_INFO,
+                         "game %s: its spectator password is stored salted (scrypt) "
+                         "now, no longer as an unsalted SHA-256", job->game_id);
     }
     OPENSSL_cleanse(job, sizeof(*job));
     free(job);
@@ -2880,8 +2945,9 @@ static void server_games_password_upgrade(server_games *games, server_game *game
         return;
     server_password_upgrade_job *job = calloc(1, sizeof(*job));
     if (!job) {
-        fprintf(stderr, "brigaded: game %s: out of memory storing its password salted\n",
-                game->id);
+        server_log_write(games->log, SERVER_LOG_ERROR,
+                         "game %s: out of memory storing its password salted",
+                         game->id);
         return;
     }
     snprintf(job->game_id, sizeof(job->game_id), "%s", game->id);
@@ -2910,8 +2976,9 @@ static void server_password_checked(uv_work_t *work, int status)
     bool failed = status != 0 || check->result == SERVER_PASSWORD_ERROR;
     bool good = !failed && check->result == SERVER_PASSWORD_MATCH;
     if (failed)
-        fprintf(stderr, "brigaded: game %s: a spectator's password cannot be checked: %s\n",
-                check->game_id, status != 0 ? uv_strerror(status) : check->error);
+        server_log_write(games->log, SERVER_LOG_ERROR,
+                         "game %s: a spectator's password cannot be checked: %s",
+                         check->game_id, status != 0 ? uv_strerror(status) : check->error);
     server_game *game = server_games_find(games, check->game_id);
     if (good && game) {
         if (check->tagged) {
@@ -2921,8 +2988,9 @@ static void server_password_checked(uv_work_t *work, int status)
         if (check->upgraded[0])
             server_games_password_upgrade(games, game, check->upgraded);
         else if (check->error[0])
-            fprintf(stderr, "brigaded: game %s: its old password hash stays: %s\n",
-                    check->game_id, check->error);
+            server_log_write(games->log, SERVER_LOG_WARNING,
+                             "game %s: its old password hash stays: %s",
+                             check->game_id, check->error);
     }
     while (check->waiters) {
         server_password_waiter *waiter = check->waiters;
@@ -3060,7 +3128,8 @@ static bool server_games_resume(const server_games *games, server_connection *co
 
 static void server_dice_init(server_dice *dice, const server_game *game,
                              const brigade_battle *battle, brigade_dice_source *source);
-static bool server_dice_consistent(const server_dice *dice, const brigade_battle *battle,
+static bool server_dice_consistent(const server_log *log, const server_dice *dice,
+                                   const brigade_battle *battle,
                                    const brigade_event_list *events);
 
 /*
@@ -3104,10 +3173,11 @@ static bool server_games_seed(server_games *games, server_game *game,
         brigade_battle_error error;
         memset(&error, 0, sizeof(error));
         ok = brigade_battle_start(seeded, &source, &events, &error) == BRIGADE_BATTLE_OK &&
-             server_dice_consistent(&dice, seeded, &events);
+             server_dice_consistent(games->log, &dice, seeded, &events);
         if (!ok)
-            fprintf(stderr, "brigaded: game %s: the battle cannot begin: %s\n", game->id,
-                    error.message[0] ? error.message : "dice");
+            server_log_write(games->log, SERVER_LOG_ERROR,
+                             "game %s: the battle cannot begin: %s", game->id,
+                             error.message[0] ? error.message : "dice");
     }
     if (ok) {
         bool begins = seeded->turn > 0;
@@ -3115,8 +3185,9 @@ static bool server_games_seed(server_games *games, server_game *game,
             server_games_prepare(games, game, seat, request, hash, &events, NULL, 0);
         ok = job && server_games_submit_append(games, job, session, false, bytes, length);
         if (ok)
-            fprintf(stderr, "brigaded: game %s: seat %s's dice seed goes to the journal%s\n",
-                    game->id, brigade_side_name(seat), begins ? "; the battle begins" : "");
+            server_log_write(games->log, SERVER_LOG_INFO,
+                             "game %s: seat %s's dice seed goes to the journal%s",
+                             game->id, brigade_side_name(seat), begins ? "; the battle begins" : "");
     }
     OPENSSL_cleanse(&dice, sizeof(dice));
     free(seeded);
@@ -3145,7 +3216,8 @@ static bool server_games_seated(server_games *games, server_game *game,
                                           NULL, 0)) != NULL &&
               server_games_submit_append(games, job, session, false, bytes, length);
     if (ok)
-        fprintf(stderr, "brigaded: game %s: the umpire takes the seat\n", game->id);
+        server_log_write(games->log, SERVER_LOG_INFO,
+                         "game %s: the umpire takes the seat", game->id);
     brigade_event_list_free(&events);
     return ok;
 }
@@ -3184,7 +3256,7 @@ static void server_games_rollback(server_games *games, server_connection *connec
     if (!resume->target) {
         /* The battle after to_seq, rebuilt by the journal thread; the
          * rollback carries on in its done() (server_read_done). */
-        server_read_job *job = server_read_job_new(game, session, game->id, SERVER_READ_BATTLE,
+        server_read_job *job = server_read_job_new(games, game, session, game->id, SERVER_READ_BATTLE,
                                                    bytes, length);
         if (!job) {
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
@@ -3225,8 +3297,9 @@ static void server_games_rollback(server_games *games, server_connection *connec
         server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                 "the server could not roll the game back");
     else
-        fprintf(stderr, "brigaded: game %s: the umpire's rollback to seq %lld goes to the "
-                        "journal\n", game->id, (long long)to_seq);
+        server_log_write(games->log, SERVER_LOG_INFO,
+                         "game %s: the umpire's rollback to seq %lld goes to the "
+                         "journal", game->id, (long long)to_seq);
     brigade_event_list_free(&events);
 }
 
@@ -3464,7 +3537,8 @@ int server_games_join_cluster(server_games *games, const char *redis_url, const 
                               uint64_t lease_ms, char *message, size_t size)
 {
     server_cluster_options options = {
-        .redis_url = redis_url, .public_url = public_url, .lease_ms = lease_ms};
+        .redis_url = redis_url, .public_url = public_url, .lease_ms = lease_ms,
+        .log = games->log};
     server_cluster_handlers handlers = {.context = games,
                                         .on_lost = server_games_cluster_lost,
                                         .on_republish = server_games_cluster_republish};
@@ -3511,7 +3585,7 @@ static void server_games_join(server_games *games, server_connection *connection
     if (!game && !resume->loaded) {
         /* Not in memory (an ended game, or none such): the journal thread
          * looks, and the join comes back in its done(). */
-        server_read_job *job = server_read_job_new(NULL, session, message->as.join.game,
+        server_read_job *job = server_read_job_new(games, NULL, session, message->as.join.game,
                                                    SERVER_READ_GAME, bytes, length);
         if (!job) {
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
@@ -3713,9 +3787,9 @@ static void server_games_join(server_games *games, server_connection *connection
         /* The players and the umpire are written before the spectators. */
         server_connection_set_priority(connection, !watching);
         server_connection_joined(connection); /* the join deadline is met */
-        fprintf(stderr, "brigaded: connection %lu joined game %s seat %s%s\n",
-                server_connection_id(connection), game->id, seat_name,
-                resuming ? " (resuming)" : "");
+        server_log_connection(games->log, SERVER_LOG_INFO, server_connection_id(connection),
+                              server_connection_address(connection), "joined game %s seat %s%s",
+                              game->id, seat_name, resuming ? " (resuming)" : "");
         if (watching)
             server_game_watchers_changed(games, game);
     }
@@ -3843,7 +3917,7 @@ static bool server_games_repeat(server_games *games, server_connection *connecti
     if (!found) {
         if (session->resume_from + 1 >= game->answers_from)
             return false;
-        server_read_job *job = server_read_job_new(game, session, game->id, SERVER_READ_ANSWER,
+        server_read_job *job = server_read_job_new(games, game, session, game->id, SERVER_READ_ANSWER,
                                                    bytes, length);
         if (!job) {
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
@@ -3864,8 +3938,9 @@ static bool server_games_repeat(server_games *games, server_connection *connecti
                                 session->umpire ? "umpire" : brigade_side_name(session->seat));
         return true;
     }
-    fprintf(stderr, "brigaded: connection %lu: request %lld repeated, answered again (seq %lld)\n",
-            server_connection_id(connection), (long long)request, (long long)found->seq);
+    server_log_connection(games->log, SERVER_LOG_INFO, server_connection_id(connection),
+                          server_connection_address(connection),
+                          "request %lld repeated, answered again (seq %lld)", (long long)request, (long long)found->seq);
     server_connection_send(connection, found->answer);
     return true;
 }
@@ -3984,7 +4059,7 @@ static brigade_battle_error_code server_games_apply(server_games *games, server_
         brigade_battle_apply(game->battle, seat, &timed, &source, &events, error);
     server_append_job *job = NULL;
     if (code == BRIGADE_BATTLE_OK &&
-        (!server_dice_consistent(&dice, game->battle, &events) ||
+        (!server_dice_consistent(games->log, &dice, game->battle, &events) ||
          !(job = server_games_prepare(games, game, seat, request, action_hash, &events, NULL,
                                       0)) ||
          !server_games_submit_append(games, job, session, send_ack, NULL, 0)))
@@ -4053,7 +4128,8 @@ static bool server_games_own_action(server_games *games, server_game *game,
     SHA256((const unsigned char *)hash_text, strlen(hash_text), hash);
     server_session *session = calloc(1, sizeof(*session));
     if (!session) {
-        fprintf(stderr, "brigaded: game %s: cannot %s (out of memory)\n", game->id, doing);
+        server_log_write(games->log, SERVER_LOG_ERROR,
+                         "game %s: cannot %s (out of memory)", game->id, doing);
         return false;
     }
     session->refs = 1;
@@ -4065,8 +4141,8 @@ static bool server_games_own_action(server_games *games, server_game *game,
                                                         command, 0, hash, false, &error);
     server_session_unref(session);
     if (code != BRIGADE_BATTLE_OK) {
-        fprintf(stderr, "brigaded: game %s: cannot %s (%s)\n", game->id, doing,
-                code == SERVER_GAMES_APPLY_FAILED ? "out of memory" : error.message);
+        server_log_write(games->log, SERVER_LOG_ERROR, "game %s: cannot %s (%s)", game->id, doing,
+                         code == SERVER_GAMES_APPLY_FAILED ? "out of memory" : error.message);
         return false;
     }
     return true;
@@ -4092,7 +4168,8 @@ static bool server_games_policy_end(server_games *games, server_game *game, cons
         return false;
     game->ending = true;
     if (logged)
-        fprintf(stderr, "brigaded: game %s ended by the server: %s\n", game->id, reason);
+        server_log_write(games->log, SERVER_LOG_INFO,
+                         "game %s ended by the server: %s", game->id, reason);
     return true;
 }
 
@@ -4114,7 +4191,7 @@ static bool server_games_flag(server_games *games, server_game *game)
     snprintf(what, sizeof(what), "flag %s %lld", game->id, (long long)game->seq + 1);
     if (!server_games_own_action(games, game, &command, what, "record a flag"))
         return false;
-    fprintf(stderr, "brigaded: game %s: a flag falls (time is up)\n", game->id);
+    server_log_write(games->log, SERVER_LOG_INFO, "game %s: a flag falls (time is up)", game->id);
     return true;
 }
 
@@ -4238,10 +4315,11 @@ static void server_games_life(uv_timer_t *timer)
             server_duration_text(idle, spell, sizeof(spell));
             if (games->idle_report_ms && idle >= games->idle_report_ms && !game->idle_reported) {
                 if (reported++ < SERVER_GAMES_LIFE_LINES)
-                    fprintf(stderr, "brigaded: game %s: no action for %s (%s; %zu connection(s) "
-                                    "joined)\n", game->id, spell,
-                            game->battle->turn == 0 ? "waiting for its players" : "under way",
-                            game->member_count + game->delayed_count);
+                    server_log_write(games->log, SERVER_LOG_INFO,
+                                     "game %s: no action for %s (%s; %zu connection(s) "
+                                     "joined)", game->id, spell,
+                                     game->battle->turn == 0 ? "waiting for its players" : "under way",
+                                     game->member_count + game->delayed_count);
                 game->idle_reported = true;
             }
             uint64_t limit = game->battle->turn == 0 ? games->waiting_end_ms : games->idle_end_ms;
@@ -4258,14 +4336,16 @@ static void server_games_life(uv_timer_t *timer)
         }
     }
     if (reported > SERVER_GAMES_LIFE_LINES)
-        fprintf(stderr, "brigaded: and %zu more games with no action for --game-idle-report\n",
-                reported - SERVER_GAMES_LIFE_LINES);
+        server_log_write(games->log, SERVER_LOG_INFO,
+                         "and %zu more games with no action for --game-idle-report",
+                         reported - SERVER_GAMES_LIFE_LINES);
     if (ended > SERVER_GAMES_LIFE_LINES)
-        fprintf(stderr, "brigaded: and %zu more idle games ended by the server\n",
-                ended - SERVER_GAMES_LIFE_LINES);
+        server_log_write(games->log, SERVER_LOG_INFO, "and %zu more idle games ended by the server",
+                         ended - SERVER_GAMES_LIFE_LINES);
     if (unloaded) {
-        fprintf(stderr, "brigaded: %zu ended game(s) left memory (%zu in memory)\n", unloaded,
-                games->game_count);
+        server_log_write(games->log, SERVER_LOG_INFO,
+                         "%zu ended game(s) left memory (%zu in memory)", unloaded,
+                         games->game_count);
         /* What they held goes back to the system, not only to malloc's
          * free lists (glibc keeps freed heap pages otherwise). */
         malloc_trim(0);
@@ -4429,8 +4509,9 @@ int server_games_draft_adopt(server_games *games, server_game_draft *draft)
     server_game *game = draft->job.game;
     game->created_here = true; /* a new id: served at once in a cluster */
     if (server_games_insert(games, game) != 0) {
-        fprintf(stderr, "brigaded: game %s: out of memory: journaled, in memory only after a "
-                        "restart\n", game->id);
+        server_log_write(games->log, SERVER_LOG_ERROR,
+                         "game %s: out of memory: journaled, in memory only after a "
+                         "restart", game->id);
         server_games_draft_free(games, draft);
         return -1;
     }
@@ -4482,10 +4563,16 @@ void server_games_reply_error(server_connection *connection, int64_t request,
     va_end(args);
 }
 
-void server_games_reply_job_error(server_connection *connection, int64_t request,
-                                  const server_journal_job *job, const char *what)
+void server_games_reply_job_error(const server_games *games, server_connection *connection,
+                                  int64_t request, const server_journal_job *job,
+                                  const char *what)
 {
-    server_games_send_job_error(connection, request, job, what);
+    server_games_send_job_error(games->log, connection, request, job, what);
+}
+
+const server_log *server_games_log(const server_games *games)
+{
+    return games->log;
 }
 
 uint64_t server_games_create_rate(server_games *games, server_connection *connection, bool take)
@@ -4703,6 +4790,7 @@ static void server_games_on_open(void *context, server_connection *connection)
     session->seat = BRIGADE_SIDE_NONE;
     session->metrics = &games->metrics;
     session->metrics_role = SERVER_METRICS_UNJOINED;
+    session->games = games;
     games->metrics.connections[SERVER_METRICS_UNJOINED]++;
     server_connection_set_data(connection, session);
 }
@@ -4727,12 +4815,11 @@ static bool server_games_admit(server_games *games, server_session *session,
         /* At most a line a second: a flood of such clients is one line. */
         unsigned long skipped = 0;
         if (server_games_log_due(&games->rate_closes, &skipped)) {
-            fprintf(stderr, "brigaded: connection %lu from %s closed: %u messages in a row over "
-                            "its rate", server_connection_id(connection),
-                    server_connection_address(connection), session->refused_in_a_row);
-            if (skipped)
-                fprintf(stderr, " (and %lu more closed so in the last second)", skipped);
-            fputc('\n', stderr);
+            server_log_connection(games->log, SERVER_LOG_INFO, server_connection_id(connection),
+                                  server_connection_address(connection),
+                                  "closing: %u messages in a row over its rate%s%.0lu%s",
+                                  session->refused_in_a_row, skipped ? " (and " : "", skipped,
+                                  skipped ? " more closed so in the last second)" : "");
         }
         server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
         return false;
@@ -4793,6 +4880,7 @@ static void server_games_on_close(void *context, server_connection *connection)
     session->connection = NULL; /* its waiting requests and jobs answer nobody */
     games->metrics.connections[session->metrics_role]--;
     session->metrics = NULL;
+    session->games = NULL;
     if (session->game && session->spectator && !games->stopping)
         server_game_watchers_changed(games, session->game);
     if (session->game && !session->spectator && !games->stopping)

@@ -73,6 +73,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "server/log.h"
 #include "server/net.h"
 #include "server/rate.h"
 
@@ -142,6 +143,9 @@ typedef struct server_games_options {
      * (PROTOCOL.md §11.2), so that a 1-minute clock runs out in 60 / N s.
      * 0 or 1: real time. Never set in production. */
     int clock_scale;
+    /* The log's configuration (server/log.h), the caller's, outliving the
+     * registry; NULL: the defaults. */
+    const server_log *log;
 } server_games_options;
 
 /*
@@ -276,9 +280,14 @@ void server_games_reply_error(server_connection *connection, int64_t request,
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
+/* The log of the registry (server_games_options.log), for the layers it
+ * owns (server/tournament.c, server/cluster.c); may be NULL. */
+const server_log *server_games_log(const server_games *games);
+
 /* The answer to a request whose journal job failed (`unavailable` or
  * `internal`), with `what` named; logged. */
-void server_games_reply_job_error(server_connection *connection, int64_t request,
+void server_games_reply_job_error(const server_games *games, server_connection *connection,
+                                  int64_t request,
                                   const server_journal_job *job, const char *what);
 
 /* The create rate of the connection (PROTOCOL.md §1 "Rates": a

@@ -36,6 +36,7 @@
 
 #include "protocol/message.h"
 #include "server/game.h"
+#include "server/log.h"
 #include "server/net.h"
 #include "server/redis.h"
 #include "server/relay.h"
@@ -105,6 +106,8 @@ typedef struct server_options {
     const char *public_url;
     bool relay;
     long redis_lease_ms;
+    /* --log-level, --log-format (server/log.h) */
+    server_log log;
 } server_options;
 
 /* How an option's value is read. */
@@ -118,7 +121,9 @@ typedef enum server_option_kind {
                                seconds, up to max */
     SERVER_OPTION_REDIS,   /* a redis://HOST:PORT URL (server/redis.h) */
     SERVER_OPTION_WS_URL,  /* a ws:// or wss:// URL (protocol_url_valid) */
-    SERVER_OPTION_FLAG     /* no value: sets a bool */
+    SERVER_OPTION_FLAG,    /* no value: sets a bool */
+    SERVER_OPTION_LOG_LEVEL, /* error, warning, info or debug (server_log_level_parse) */
+    SERVER_OPTION_LOG_FORMAT /* text or json (server_log_format_parse) */
 } server_option_kind;
 
 /* One option of brigaded: its name, how its value is read and where it
@@ -271,6 +276,14 @@ static const server_option server_option_table[] = {
      "ms", "how long a node's lease on its games lasts without a\n"
            "renewal (renewed every fifth of it), 1000..600000.\n"
            "Default 10000."},
+    {"log-level", "LEVEL", SERVER_OPTION_LOG_LEVEL, SERVER_OPTION_AT(log.level), 0, 0, NULL,
+     "the least severe lines logged: error, warning, info (each\n"
+     "connect, join, close and refusal) or debug (lws's notices\n"
+     "too). Default info."},
+    {"log-format", "FORMAT", SERVER_OPTION_LOG_FORMAT, SERVER_OPTION_AT(log.format), 0, 0, NULL,
+     "text (a line: time, level, connection, message) or json\n"
+     "(an object a line: time, level, connection, peer,\n"
+     "message), on stderr. Default text."},
 };
 
 #define SERVER_OPTION_COUNT (sizeof(server_option_table) / sizeof(server_option_table[0]))
@@ -405,7 +418,7 @@ static int server_make_directories(const char *path)
  * or journal file left readable by an older build is made private, once,
  * with a line in the log. Returns 0, or an errno value.
  */
-static int server_data_private(const char *data_dir)
+static int server_data_private(const server_log *log, const char *data_dir)
 {
     umask(077);
     struct stat info;
@@ -414,8 +427,9 @@ static int server_data_private(const char *data_dir)
     if ((info.st_mode & 077) != 0) {
         if (chmod(data_dir, 0700) != 0)
             return errno;
-        fprintf(stderr, "brigaded: --data: %s was open to other users (mode %03o), now 0700\n",
-                data_dir, (unsigned)(info.st_mode & 0777));
+        server_log_write(log, SERVER_LOG_INFO,
+                         "--data: %s was open to other users (mode %03o), now 0700",
+                         data_dir, (unsigned)(info.st_mode & 0777));
     }
     static const char *const names[] = {"brigade.sqlite", "brigade.sqlite-wal",
                                         "brigade.sqlite-shm", "brigaded.lock"};
@@ -427,8 +441,9 @@ static int server_data_private(const char *data_dir)
             continue;
         if (chmod(path, 0600) != 0)
             return errno;
-        fprintf(stderr, "brigaded: --data: %s was open to other users (mode %03o), now 0600\n",
-                path, (unsigned)(info.st_mode & 0777));
+        server_log_write(log, SERVER_LOG_INFO,
+                         "--data: %s was open to other users (mode %03o), now 0600",
+                         path, (unsigned)(info.st_mode & 0777));
     }
     return 0;
 }
@@ -566,6 +581,19 @@ static bool server_option_read(const server_option *option, const char *value,
     case SERVER_OPTION_FLAG:
         *(bool *)(void *)at = true;
         return true;
+    case SERVER_OPTION_LOG_LEVEL:
+        if (!server_log_level_parse(value, (server_log_level *)(void *)at)) {
+            fprintf(stderr, "brigaded: --%s: '%s' is not error, warning, info or debug\n",
+                    option->name, value);
+            return false;
+        }
+        return true;
+    case SERVER_OPTION_LOG_FORMAT:
+        if (!server_log_format_parse(value, (server_log_format *)(void *)at)) {
+            fprintf(stderr, "brigaded: --%s: '%s' is not text or json\n", option->name, value);
+            return false;
+        }
+        return true;
     }
     *(const char **)(void *)at = value;
     return true;
@@ -665,6 +693,7 @@ static int server_main_relay(server_options *options)
         .password_checks = (size_t)options->password_checks,
         .max_games = (size_t)options->max_games, /* games followed at most */
         .lease_ms = (uint64_t)options->redis_lease_ms,
+        .log = &options->log,
     };
     long ms = 0;
     int hook = server_test_hook_number("BRIGADE_TEST_RELAY_FORGET_MS", 1, 3600000, &ms);
@@ -672,13 +701,14 @@ static int server_main_relay(server_options *options)
         return 2;
     if (hook > 0) {
         relay_options.forget_ms = (uint64_t)ms;
-        fprintf(stderr, "brigaded: TEST HOOK BRIGADE_TEST_RELAY_FORGET_MS=%ld: unwatched games "
-                        "are forgotten after %ld ms\n", ms, ms);
+        server_log_write(&options->log, SERVER_LOG_WARNING,
+                         "TEST HOOK BRIGADE_TEST_RELAY_FORGET_MS=%ld: unwatched games "
+                         "are forgotten after %ld ms", ms, ms);
     }
     char message[512];
     server_relay *relay = server_relay_new(&relay_options, message, sizeof(message));
     if (!relay) {
-        fprintf(stderr, "brigaded: %s\n", message);
+        server_log_write(&options->log, SERVER_LOG_ERROR, "%s", message);
         return 1;
     }
     if (options->max_connections < 0)
@@ -698,11 +728,12 @@ static int server_main_relay(server_options *options)
         .origin_count = options->origin_count,
         .handlers = server_relay_handlers(),
         .context = relay,
+        .log = &options->log,
     };
     server_net_error error;
     server_net *net = server_net_new(&net_options, &error, message, sizeof(message));
     if (!net) {
-        fprintf(stderr, "brigaded: %s\n", message);
+        server_log_write(&options->log, SERVER_LOG_ERROR, "%s", message);
         server_relay_destroy(relay);
         return 1;
     }
@@ -712,27 +743,29 @@ static int server_main_relay(server_options *options)
         snprintf(url, sizeof(url), "ws://%s%s%s:%d/", v6 ? "[" : "", options->listen_address,
                  v6 ? "]" : "", server_net_port(net));
         if (server_relay_set_public_url(relay, url) != 0)
-            fprintf(stderr, "brigaded: relay: %s is not a URL to give out; use --public-url\n",
-                    url);
+            server_log_write(&options->log, SERVER_LOG_WARNING,
+                             "relay: %s is not a URL to give out; use --public-url",
+                             url);
     }
     if (server_relay_attach(relay, net, message, sizeof(message)) != 0) {
-        fprintf(stderr, "brigaded: %s\n", message);
+        server_log_write(&options->log, SERVER_LOG_ERROR, "%s", message);
         server_relay_stop(relay); /* closes what attach opened */
         server_net_destroy(net);
         server_relay_destroy(relay);
         return 1;
     }
-    fprintf(stderr, "brigaded: relay listening on http://%s%s%s:%d, redis %s\n", v6 ? "[" : "",
-            options->listen_address, v6 ? "]" : "", server_net_port(net), options->redis_url);
+    server_log_write(&options->log, SERVER_LOG_INFO,
+                     "relay listening on http://%s%s%s:%d, redis %s", v6 ? "[" : "",
+                     options->listen_address, v6 ? "]" : "", server_net_port(net), options->redis_url);
     int result = server_net_run(net);
     server_relay_stop(relay);
     server_net_destroy(net);
     server_relay_destroy(relay);
     if (result != 0) {
-        fprintf(stderr, "brigaded: the event loop failed\n");
+        server_log_write(&options->log, SERVER_LOG_ERROR, "the event loop failed");
         return 1;
     }
-    fprintf(stderr, "brigaded: stopped\n");
+    server_log_write(&options->log, SERVER_LOG_INFO, "stopped");
     return 0;
 }
 
@@ -756,6 +789,7 @@ int main(int argc, char **argv)
         .game_idle_end_s = SERVER_DEFAULT_IDLE_END_S,
         .game_waiting_end_s = SERVER_DEFAULT_WAITING_END_S,
         .redis_lease_ms = 10000,
+        .log = {SERVER_LOG_INFO, SERVER_LOG_TEXT},
     };
     int parsed = server_options_parse(argc, argv, &options);
     if (parsed == 1)
@@ -772,29 +806,32 @@ int main(int argc, char **argv)
     if (!options.web_explicit)
         options.web_dir = server_default_web_dir(web_buffer, sizeof(web_buffer));
     if (!options.web_dir)
-        fprintf(stderr, "brigaded: no client-web folder found, serving no static files "
-                        "(use --web DIR)\n");
+        server_log_write(&options.log, SERVER_LOG_WARNING,
+                         "no client-web folder found, serving no static files "
+                         "(use --web DIR)");
     if (options.relay)
         return server_main_relay(&options);
 
     int made = server_make_directories(options.data_dir);
     if (made != 0) {
-        fprintf(stderr, "brigaded: --data: cannot create '%s': %s\n", options.data_dir,
-                strerror(made));
+        server_log_write(&options.log, SERVER_LOG_ERROR,
+                         "--data: cannot create '%s': %s", options.data_dir,
+                         strerror(made));
         return 1;
     }
 
-    made = server_data_private(options.data_dir);
+    made = server_data_private(&options.log, options.data_dir);
     if (made != 0) {
-        fprintf(stderr, "brigaded: --data: cannot make '%s' private: %s\n", options.data_dir,
-                strerror(made));
+        server_log_write(&options.log, SERVER_LOG_ERROR,
+                         "--data: cannot make '%s' private: %s", options.data_dir,
+                         strerror(made));
         return 1;
     }
 
     char lock_message[PATH_MAX + 128];
     int data_lock = server_data_lock(options.data_dir, lock_message, sizeof(lock_message));
     if (data_lock < 0) {
-        fprintf(stderr, "brigaded: %s\n", lock_message);
+        server_log_write(&options.log, SERVER_LOG_ERROR, "%s", lock_message);
         return 1;
     }
 
@@ -810,6 +847,7 @@ int main(int argc, char **argv)
         .idle_report_ms = (uint64_t)options.game_idle_report_s * 1000u,
         .idle_end_ms = (uint64_t)options.game_idle_end_s * 1000u,
         .waiting_end_ms = (uint64_t)options.game_waiting_end_s * 1000u,
+        .log = &options.log,
         .rates = {
             .messages = {(double)options.rate_messages, 2.0 * (double)options.rate_messages},
             .address_messages = {(double)options.rate_address_messages,
@@ -826,8 +864,9 @@ int main(int argc, char **argv)
                             "after-commit[:N]\n", crash);
             return 2;
         }
-        fprintf(stderr, "brigaded: TEST HOOK BRIGADE_TEST_CRASH=%s: this server will kill "
-                        "itself\n", crash);
+        server_log_write(&options.log, SERVER_LOG_WARNING,
+                         "TEST HOOK BRIGADE_TEST_CRASH=%s: this server will kill "
+                         "itself", crash);
     }
     long scale = 0;
     int clock_hook = server_test_hook_number("BRIGADE_TEST_CLOCK_SCALE", 1, 3600, &scale);
@@ -835,13 +874,14 @@ int main(int argc, char **argv)
         return 2;
     if (clock_hook > 0) {
         games_options.clock_scale = (int)scale;
-        fprintf(stderr, "brigaded: TEST HOOK BRIGADE_TEST_CLOCK_SCALE=%ld: the games' clocks "
-                        "run %ld times too fast\n", scale, scale);
+        server_log_write(&options.log, SERVER_LOG_WARNING,
+                         "TEST HOOK BRIGADE_TEST_CLOCK_SCALE=%ld: the games' clocks "
+                         "run %ld times too fast", scale, scale);
     }
     char games_message[1024];
     server_games *games = server_games_new(&games_options, games_message, sizeof(games_message));
     if (!games) {
-        fprintf(stderr, "brigaded: %s\n", games_message);
+        server_log_write(&options.log, SERVER_LOG_ERROR, "%s", games_message);
         return 1;
     }
     if (options.max_connections < 0)
@@ -865,17 +905,18 @@ int main(int argc, char **argv)
         .origin_count = options.origin_count,
         .handlers = server_games_handlers(),
         .context = games,
+        .log = &options.log,
     };
     server_net_error error;
     char message[256];
     server_net *net = server_net_new(&net_options, &error, message, sizeof(message));
     if (!net) {
-        fprintf(stderr, "brigaded: %s\n", message);
+        server_log_write(&options.log, SERVER_LOG_ERROR, "%s", message);
         server_games_destroy(games);
         return 1;
     }
     if (server_games_attach(games, net, message, sizeof(message)) != 0) {
-        fprintf(stderr, "brigaded: %s\n", message);
+        server_log_write(&options.log, SERVER_LOG_ERROR, "%s", message);
         server_net_destroy(net);
         server_games_destroy(games);
         return 1;
@@ -893,16 +934,18 @@ int main(int argc, char **argv)
         if (server_games_join_cluster(games, options.redis_url, public_url,
                                       (uint64_t)options.redis_lease_ms, message,
                                       sizeof(message)) != 0) {
-            fprintf(stderr, "brigaded: --redis: %s\n", message);
+            server_log_write(&options.log, SERVER_LOG_ERROR, "--redis: %s", message);
             server_games_stop(games);
             server_net_destroy(net);
             server_games_destroy(games);
             return 1;
         }
-        fprintf(stderr, "brigaded: cluster node %s, redis %s\n", public_url, options.redis_url);
+        server_log_write(&options.log, SERVER_LOG_INFO,
+                         "cluster node %s, redis %s", public_url, options.redis_url);
     }
-    fprintf(stderr, "brigaded: listening on http://%s%s%s:%d, data in %s\n", v6 ? "[" : "",
-            options.listen_address, v6 ? "]" : "", server_net_port(net), options.data_dir);
+    server_log_write(&options.log, SERVER_LOG_INFO,
+                     "listening on http://%s%s%s:%d, data in %s", v6 ? "[" : "",
+                     options.listen_address, v6 ? "]" : "", server_net_port(net), options.data_dir);
 
     int result = server_net_run(net);
     server_games_stop(games);
@@ -910,9 +953,9 @@ int main(int argc, char **argv)
     server_games_destroy(games);
     close(data_lock); /* the journal is closed: the folder is free again */
     if (result != 0) {
-        fprintf(stderr, "brigaded: the event loop failed\n");
+        server_log_write(&options.log, SERVER_LOG_ERROR, "the event loop failed");
         return 1;
     }
-    fprintf(stderr, "brigaded: stopped\n");
+    server_log_write(&options.log, SERVER_LOG_INFO, "stopped");
     return 0;
 }

@@ -275,6 +275,8 @@ struct server_connection {
     int close_code;  /* nonzero: close with this once the queue is empty */
     bool close_sent; /* our close frame is out; waiting for the peer's */
     const char *close_reason; /* static text of the close frame, NULL: the code's */
+    bool peer_closed;         /* the peer's close frame came first */
+    int peer_close_code;      /* its code (0: none given) */
 
     /* Admission (server_net_options): the peer's address, counted in
      * net->addresses; until it joins, the connection is in the unjoined
@@ -370,6 +372,7 @@ typedef struct server_net_ws_session {
 
 struct server_net {
     uv_loop_t loop;
+    const server_log *log; /* server_net_options.log: the caller's */
     bool loop_initialised;
     uv_signal_t signal_int, signal_term;
     bool signals_started;
@@ -400,8 +403,7 @@ struct server_net {
     uv_timer_t join_timer;
     bool join_timer_started;
     /* Refusals are logged at most once a second, with a count. */
-    uint64_t refusal_logged_ms;
-    unsigned long refusals_unlogged;
+    server_log_burst refusal_burst;
     char **origins;         /* owned: the browser origins allowed besides our own page */
     size_t origin_count;
     int socket_send_bytes;  /* SO_SNDBUF of each websocket, 0: the system's */
@@ -454,8 +456,7 @@ struct server_net {
     server_list alive[2];
     uv_timer_t ping_timer;
     bool ping_timer_started;
-    uint64_t unanswered_logged_ms; /* "no answer to a ping": a line a second */
-    unsigned long unanswered_unlogged;
+    server_log_burst unanswered_burst; /* "no answer to a ping": a line a second */
 
     /* Memory back to the system (the header comment): what closing
      * connections freed since the last malloc_trim, and its timer. */
@@ -473,20 +474,6 @@ static void server_net_stop_timer_fired(uv_timer_t *timer);
 static server_net *server_net_from_wsi(struct lws *wsi)
 {
     return lws_context_user(lws_get_context(wsi));
-}
-
-static void server_net_log_emit(int level, const char *line)
-{
-    (void)level;
-    /* lws writes this warning for every handshake our admission refused
-     * (a 503, a 403, a 400): a flood of refusals would be a flood of lines.
-     * The refusal itself is logged by server_net_refusal_log, at most a
-     * line a second with a count. */
-    if (strstr(line, "User code denied connection"))
-        return;
-    /* lws lines end with a newline; never log seat tokens: lws at ERR/WARN
-     * level does not print frame contents. */
-    fprintf(stderr, "brigaded: lws: %s", line);
 }
 
 /* -------------------------------------------------------------- admission */
@@ -558,18 +545,16 @@ static void server_net_address_remove(server_net *net, const char *address)
  * counted into the next (a flood of them must not flood the disk). */
 static void server_net_refusal_log(server_net *net, const char *why, const char *address)
 {
-    uint64_t now = uv_now(&net->loop);
-    if (net->refusal_logged_ms && now - net->refusal_logged_ms < 1000) {
-        net->refusals_unlogged++;
+    unsigned long skipped = 0;
+    if (!server_log_burst_take(&net->refusal_burst, uv_now(&net->loop), 1, &skipped))
         return;
-    }
-    if (net->refusals_unlogged)
-        fprintf(stderr, "brigaded: websocket refused from %s: %s (and %lu more refused in the "
-                        "last second)\n", address, why, net->refusals_unlogged);
+    if (skipped)
+        server_log_write(net->log, SERVER_LOG_INFO,
+                         "websocket refused from %s: %s (and %lu more refused in the last "
+                         "second)", address, why, skipped);
     else
-        fprintf(stderr, "brigaded: websocket refused from %s: %s\n", address, why);
-    net->refusal_logged_ms = now;
-    net->refusals_unlogged = 0;
+        server_log_write(net->log, SERVER_LOG_INFO, "websocket refused from %s: %s", address,
+                         why);
 }
 
 /*
@@ -711,16 +696,18 @@ static void server_net_descriptors_short(server_net *net, int error)
         if (!due)
             return; /* a line was written a moment ago: the next tells */
         bool descriptors = error == EMFILE || error == ENFILE;
-        fprintf(stderr, "brigaded: %s (accept: %s; the open files limit, ulimit -n, is %ld): "
-                        "not accepting connections, trying again every %d ms%s\n",
-                descriptors ? "out of file descriptors" : "cannot accept connections",
-                strerror(error), server_net_files_limit(), SERVER_NET_ACCEPT_RETRY_MS,
-                descriptors ? "; meanwhile waiting connections are answered 503" : "");
+        server_log_write(net->log, SERVER_LOG_WARNING,
+                         "%s (accept: %s; the open files limit, ulimit -n, is %ld): "
+                         "not accepting connections, trying again every %d ms%s",
+                         descriptors ? "out of file descriptors" : "cannot accept connections",
+                         strerror(error), server_net_files_limit(), SERVER_NET_ACCEPT_RETRY_MS,
+                         descriptors ? "; meanwhile waiting connections are answered 503" : "");
     } else if (due) {
-        fprintf(stderr, "brigaded: out of file descriptors for %llu s: %lu connection(s) "
-                        "refused since the last line, %ld waiting\n",
-                (unsigned long long)(now - net->short_since_ms) / 1000, net->short_refused,
-                server_net_listen_waiting(net));
+        server_log_write(net->log, SERVER_LOG_WARNING,
+                         "out of file descriptors for %llu s: %lu connection(s) "
+                         "refused since the last line, %ld waiting",
+                         (unsigned long long)(now - net->short_since_ms) / 1000, net->short_refused,
+                         server_net_listen_waiting(net));
         net->short_refused_total += net->short_refused;
         net->short_refused = 0;
     } else {
@@ -748,10 +735,11 @@ static void server_net_descriptors_quiet(server_net *net)
         return;
     }
     if (net->short_announced) {
-        fprintf(stderr, "brigaded: accepting connections again after %.1f s out of file "
-                        "descriptors (%lu connection(s) refused)\n",
-                (double)(net->short_last_ms - net->short_since_ms) / 1000.0,
-                net->short_refused_total + net->short_refused);
+        server_log_write(net->log, SERVER_LOG_INFO,
+                         "accepting connections again after %.1f s out of file "
+                         "descriptors (%lu connection(s) refused)",
+                         (double)(net->short_last_ms - net->short_since_ms) / 1000.0,
+                         net->short_refused_total + net->short_refused);
         net->short_logged_ms = now;
         net->short_refused = net->short_refused_total = 0;
     } /* else its refusals go into the next shortage's lines */
@@ -821,8 +809,9 @@ static void server_net_adopt(server_net *net, int fd)
     /* lws closed the socket (out of memory, or its table of sockets full). */
     uint64_t now = uv_now(&net->loop);
     if (!net->adopt_failed_ms || now - net->adopt_failed_ms >= 1000) {
-        fprintf(stderr, "brigaded: libwebsockets would not take a connection (%zu open), "
-                        "closed it\n", net->sockets);
+        server_log_write(net->log, SERVER_LOG_WARNING,
+                         "libwebsockets would not take a connection (%zu open), "
+                         "closed it", net->sockets);
         net->adopt_failed_ms = now;
     }
 }
@@ -1219,21 +1208,13 @@ static void server_net_ping_tick(uv_timer_t *timer)
     while ((connection = net->alive[SERVER_NET_PINGED].head) &&
            now - connection->alive_ms >= interval) {
         server_connection_alive_unlist(connection);
-        if (net->unanswered_logged_ms && now - net->unanswered_logged_ms < 1000) {
-            net->unanswered_unlogged++;
-        } else {
-            if (net->unanswered_unlogged)
-                fprintf(stderr, "brigaded: connection %lu from %s: no answer to a ping in %llu "
-                                "s, closing (and %lu more in the last second)\n",
-                        connection->id, connection->address,
-                        (unsigned long long)interval / 1000, net->unanswered_unlogged);
-            else
-                fprintf(stderr, "brigaded: connection %lu from %s: no answer to a ping in %llu "
-                                "s, closing\n", connection->id, connection->address,
-                        (unsigned long long)interval / 1000);
-            net->unanswered_logged_ms = now;
-            net->unanswered_unlogged = 0;
-        }
+        unsigned long skipped = 0;
+        if (server_log_burst_take(&net->unanswered_burst, now, 1, &skipped))
+            server_log_connection(net->log, SERVER_LOG_INFO, connection->id, connection->address,
+                                  "no answer to a ping in %llu s, closing%s%.0lu%s",
+                                  (unsigned long long)interval / 1000,
+                                  skipped ? " (and " : "", skipped,
+                                  skipped ? " more in the last second)" : "");
         server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
         connection->close_reason = "no answer to ping";
     }
@@ -1528,8 +1509,9 @@ int server_connection_send(server_connection *connection, server_buffer *buffer)
     size_t limit = connection->net->queue_bytes_max;
     if (connection->queued_bytes > 0 &&
         (connection->queued_bytes > limit || buffer->length > limit - connection->queued_bytes)) {
-        fprintf(stderr, "brigaded: connection %lu: send queue over %zu bytes, closing\n",
-                connection->id, limit);
+        server_log_connection(connection->net->log, SERVER_LOG_WARNING, connection->id,
+                              connection->address,
+                              "send queue over %zu bytes, closing", limit);
         server_connection_queue_clear(connection);
         server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
         return -1;
@@ -1540,10 +1522,10 @@ int server_connection_send(server_connection *connection, server_buffer *buffer)
     if (connection->queued_bytes > 0 && (net->queued_total > net->queued_total_max ||
                                          buffer->length > net->queued_total_max -
                                                               net->queued_total)) {
-        fprintf(stderr, "brigaded: connection %lu from %s: the server's send queues are over "
-                        "%zu bytes, closing this slow reader (%zu bytes waiting)\n",
-                connection->id, connection->address, net->queued_total_max,
-                connection->queued_bytes);
+        server_log_connection(net->log, SERVER_LOG_WARNING, connection->id, connection->address,
+                              "the server's send queues are over "
+                              "%zu bytes, closing this slow reader (%zu bytes waiting)", net->queued_total_max,
+                              connection->queued_bytes);
         server_connection_queue_clear(connection);
         server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
         connection->close_reason = "server send queues full";
@@ -1615,6 +1597,53 @@ const char *server_connection_address(const server_connection *connection)
     return connection->address;
 }
 
+const server_log *server_connection_log(const server_connection *connection)
+{
+    return connection->net->log;
+}
+
+/* The text of the server's close frame for `connection` (its close_reason,
+ * or the code's own). */
+static const char *server_connection_close_text(const server_connection *connection)
+{
+    if (connection->close_reason)
+        return connection->close_reason;
+    switch (connection->close_code) {
+    case SERVER_NET_CLOSE_GOING_AWAY: return "server shutting down";
+    case SERVER_NET_CLOSE_TOO_BIG: return "message too large";
+    case SERVER_NET_CLOSE_POLICY: return "send queue full";
+    case SERVER_NET_CLOSE_INTERNAL: return "internal error";
+    default: return "";
+    }
+}
+
+/* The line a websocket's end leaves in the log: who closed it, with what
+ * code and reason (PROTOCOL.md §1), after how long. */
+static void server_connection_log_closed(const server_connection *connection)
+{
+    const server_net *net = connection->net;
+    if (!server_log_enabled(net->log, SERVER_LOG_INFO))
+        return;
+    double seconds = (double)(uv_now((uv_loop_t *)&net->loop) - connection->opened_ms) / 1000.0;
+    if (connection->peer_closed)
+        server_log_connection(net->log, SERVER_LOG_INFO, connection->id, connection->address,
+                              "websocket closed by the peer (%d) after %.1f s",
+                              connection->peer_close_code, seconds);
+    else if (connection->close_code && connection->close_sent)
+        server_log_connection(net->log, SERVER_LOG_INFO, connection->id, connection->address,
+                              "websocket closed by the server (%d %s) after %.1f s",
+                              connection->close_code, server_connection_close_text(connection),
+                              seconds);
+    else if (connection->close_code)
+        server_log_connection(net->log, SERVER_LOG_INFO, connection->id, connection->address,
+                              "websocket dropped by the server (%d %s: the close could not be "
+                              "sent) after %.1f s", connection->close_code,
+                              server_connection_close_text(connection), seconds);
+    else
+        server_log_connection(net->log, SERVER_LOG_INFO, connection->id, connection->address,
+                              "websocket lost (no close frame) after %.1f s", seconds);
+}
+
 /* The writeable callback: lws has nothing of ours buffered now. What is
  * queued goes out (as many writes as the socket takes), then, once the
  * queue is empty, the close frame if one is due. */
@@ -1638,14 +1667,7 @@ static int server_connection_writeable(server_connection *connection)
          * close frame is written here, as this callback's one write; the
          * peer's answering close then ends the connection
          * (LWS_CALLBACK_WS_PEER_INITIATED_CLOSE), or the timeout does. */
-        const char *reason = connection->close_reason ? connection->close_reason : "";
-        switch (connection->close_reason ? 0 : connection->close_code) {
-        case SERVER_NET_CLOSE_GOING_AWAY: reason = "server shutting down"; break;
-        case SERVER_NET_CLOSE_TOO_BIG: reason = "message too large"; break;
-        case SERVER_NET_CLOSE_POLICY: reason = "send queue full"; break;
-        case SERVER_NET_CLOSE_INTERNAL: reason = "internal error"; break;
-        default: break;
-        }
+        const char *reason = server_connection_close_text(connection);
         unsigned char frame[LWS_PRE + 2 + 32];
         size_t length = strlen(reason);
         frame[LWS_PRE] = (unsigned char)(connection->close_code >> 8);
@@ -1778,7 +1800,10 @@ static bool server_net_origin_allowed(server_net *net, struct lws *wsi)
              "Origin %.256s may not open a brigade websocket here (brigaded --allow-origin)",
              origin);
     lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, reason);
-    fprintf(stderr, "brigaded: websocket refused: Origin %.256s not allowed\n", origin);
+    char address[64] = "?", why[300];
+    lws_get_peer_simple(wsi, address, sizeof address);
+    snprintf(why, sizeof why, "Origin %.256s not allowed", origin);
+    server_net_refusal_log(net, why, address);
     return false;
 }
 
@@ -1831,6 +1856,8 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
                 setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &net->socket_send_bytes,
                            sizeof net->socket_send_bytes);
         }
+        server_log_connection(net->log, SERVER_LOG_INFO, connection->id, connection->address,
+                              "websocket opened (%zu open)", net->connection_count);
         if (net->handlers.on_open)
             net->handlers.on_open(net->handlers_context, connection);
         if (net->stopping)
@@ -1864,8 +1891,13 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
         connection = session->connection;
         if (connection->close_sent)
             return -1;
-        if (!connection->close_code)
+        if (!connection->close_code) {
             connection->close_code = SERVER_NET_CLOSE_NORMAL;
+            connection->peer_closed = true;
+            connection->peer_close_code =
+                len >= 2 ? ((const unsigned char *)in)[0] << 8 | ((const unsigned char *)in)[1]
+                         : 0;
+        }
         connection->close_sent = true;
         server_connection_queue_clear(connection);
         return 0;
@@ -1876,6 +1908,7 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
         connection = session->connection;
         session->connection = NULL;
         net = connection->net;
+        server_connection_log_closed(connection);
         if (net->handlers.on_close)
             net->handlers.on_close(net->handlers_context, connection);
         if (connection->prev)
@@ -2278,8 +2311,8 @@ static void server_net_stop_timer_fired(uv_timer_t *timer)
 {
     server_net *net = timer->data;
     if (net->connection_count)
-        fprintf(stderr, "brigaded: %zu connection(s) did not close in time\n",
-                net->connection_count);
+        server_log_write(net->log, SERVER_LOG_WARNING, "%zu connection(s) did not close in time",
+                         net->connection_count);
     server_net_teardown(net);
 }
 
@@ -2307,8 +2340,8 @@ static void server_net_signal_received(uv_signal_t *handle, int signum)
 {
     server_net *net = handle->data;
     if (!net->stopping)
-        fprintf(stderr, "brigaded: %s, shutting down\n",
-                signum == SIGINT ? "SIGINT" : signum == SIGTERM ? "SIGTERM" : "signal");
+        server_log_write(net->log, SERVER_LOG_INFO, "%s, shutting down",
+                         signum == SIGINT ? "SIGINT" : signum == SIGTERM ? "SIGTERM" : "signal");
     server_net_stop(net);
 }
 
@@ -2448,7 +2481,8 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
         return NULL;
     }
 
-    lws_set_log_level(LLL_ERR | LLL_WARN, server_net_log_emit);
+    net->log = options->log;
+    server_log_lws_setup(options->log);
 
     net->protocols[0] = (struct lws_protocols){
         .name = "http",
@@ -2552,6 +2586,11 @@ int server_net_port(const server_net *net)
     return net->port;
 }
 
+const server_log *server_net_log(const server_net *net)
+{
+    return net->log;
+}
+
 uv_loop_t *server_net_loop(server_net *net)
 {
     return &net->loop;
@@ -2590,7 +2629,7 @@ void server_net_destroy(server_net *net)
             free(connection);
         }
         if (uv_loop_close(&net->loop) != 0)
-            fprintf(stderr, "brigaded: event loop still busy at exit\n");
+            server_log_write(net->log, SERVER_LOG_WARNING, "event loop still busy at exit");
     }
     for (size_t i = 0; net->addresses && i < net->address_buckets; i++)
         while (net->addresses[i]) {

@@ -27,6 +27,8 @@
 
 #include <uv.h>
 
+#include "server/log.h"
+
 /* The websocket subprotocol, the only one served (PROTOCOL.md §1). */
 #define SERVER_NET_SUBPROTOCOL "brigade.v1"
 /* Largest incoming websocket message in bytes, all its fragments together
@@ -172,6 +174,9 @@ typedef struct server_net_options {
     size_t origin_count;
     server_net_handlers handlers;
     void *context;              /* passed to every handler */
+    /* The log's configuration (server/log.h), the caller's, outliving the
+     * network; NULL: the defaults. */
+    const server_log *log;
 } server_net_options;
 
 /* The server's loop object: the libuv loop, the lws context and vhost,
@@ -206,6 +211,10 @@ int server_net_port(const server_net *net);
 
 /* The libuv loop, for timers of the game layer. */
 uv_loop_t *server_net_loop(server_net *net);
+
+/* The log the network writes to (server_net_options.log), for the layers
+ * above it; may be NULL (the defaults). */
+const server_log *server_net_log(const server_net *net);
 
 /* Runs the loop until the server has shut down. Returns 0 on a clean
  * shutdown, -1 when the loop failed. */
@@ -265,5 +274,7 @@ unsigned long server_connection_id(const server_connection *connection);
 /* The peer's address as text ("127.0.0.1", "::1"; "?" when unknown), for
  * logs and limits. Valid while the connection is. */
 const char *server_connection_address(const server_connection *connection);
+/* The log of the connection's network (server_net_log). */
+const server_log *server_connection_log(const server_connection *connection);
 
 #endif

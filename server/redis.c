@@ -135,6 +135,7 @@ static int server_redis_uv_attach(redisAsyncContext *context, uv_loop_t *loop)
 #define SERVER_REDIS_HOST_MAX 255
 
 struct server_redis {
+    const server_log *log; /* the creator's (server/log.h) */
     uv_loop_t *loop;
     char host[SERVER_REDIS_HOST_MAX + 1];
     int port;
@@ -247,12 +248,14 @@ static void server_redis_down(server_redis *redis, const char *why)
     uint64_t now = uv_now(redis->loop);
     redis->failures++;
     if (was_up) {
-        fprintf(stderr, "brigaded: redis (%s): lost %s:%d: %s; reconnecting\n", redis->name,
-                redis->host, redis->port, why);
+        server_log_write(redis->log, SERVER_LOG_WARNING,
+                         "redis (%s): lost %s:%d: %s; reconnecting", redis->name,
+                         redis->host, redis->port, why);
         redis->fail_logged_ms = now ? now : 1;
     } else if (redis->fail_logged_ms == 0 || now - redis->fail_logged_ms >= SERVER_REDIS_FAIL_LOG_MS) {
-        fprintf(stderr, "brigaded: redis (%s): cannot connect to %s:%d: %s (%lu tries); retrying\n",
-                redis->name, redis->host, redis->port, why, redis->failures);
+        server_log_write(redis->log, SERVER_LOG_WARNING,
+                         "redis (%s): cannot connect to %s:%d: %s (%lu tries); retrying",
+                         redis->name, redis->host, redis->port, why, redis->failures);
         redis->fail_logged_ms = now ? now : 1;
     }
     if (redis->events.on_down)
@@ -274,8 +277,9 @@ static void server_redis_on_connect(const redisAsyncContext *context, int status
     uv_timer_stop(&redis->retry);
     redis->backoff_ms = SERVER_REDIS_BACKOFF_FIRST_MS;
     if (redis->fail_logged_ms != 0)
-        fprintf(stderr, "brigaded: redis (%s): connected to %s:%d again\n", redis->name,
-                redis->host, redis->port);
+        server_log_write(redis->log, SERVER_LOG_INFO,
+                         "redis (%s): connected to %s:%d again", redis->name,
+                         redis->host, redis->port);
     redis->fail_logged_ms = 0;
     redis->failures = 0;
     if (redis->events.on_up)
@@ -318,7 +322,7 @@ static void server_redis_connect(server_redis *redis)
 }
 
 server_redis *server_redis_new(uv_loop_t *loop, const char *url, const char *name,
-                               const server_redis_events *events)
+                               const server_redis_events *events, const server_log *log)
 {
     server_redis *redis = calloc(1, sizeof(*redis));
     if (!redis)
@@ -330,6 +334,7 @@ server_redis *server_redis_new(uv_loop_t *loop, const char *url, const char *nam
         return NULL;
     }
     redis->loop = loop;
+    redis->log = log;
     snprintf(redis->name, sizeof redis->name, "%s", name);
     if (events)
         redis->events = *events;

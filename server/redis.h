@@ -22,6 +22,8 @@
 #include <hiredis/hiredis.h>
 #include <uv.h>
 
+#include "server/log.h"
+
 typedef struct server_redis server_redis;
 
 /* A reply, or NULL when the connection was lost before it came (hiredis's
@@ -54,7 +56,7 @@ bool server_redis_url_parse(const char *url, char *host, size_t size, int *port,
  * at once. Returns NULL when memory runs out.
  */
 server_redis *server_redis_new(uv_loop_t *loop, const char *url, const char *name,
-                               const server_redis_events *events);
+                               const server_redis_events *events, const server_log *log);
 
 /* Whether the link is connected now. */
 bool server_redis_up(const server_redis *redis);

@@ -139,6 +139,7 @@ struct relay_game {
 };
 
 struct server_relay {
+    const server_log *log; /* server_relay_options.log */
     char redis_url[512];
     char public_url[PROTOCOL_URL_MAX + 1];
     size_t password_checks_max, games_max;
@@ -189,8 +190,9 @@ static void relay_send(server_connection *connection, const protocol_server_mess
             PROTOCOL_CODEC_OK ||
         length > PROTOCOL_SERVER_FRAME_MAX) {
         free(frame);
-        fprintf(stderr, "brigaded: connection %lu: cannot encode a %s answer\n",
-                server_connection_id(connection), protocol_server_kind_name(message->kind));
+        server_log_connection(server_connection_log(connection), SERVER_LOG_ERROR,
+                              server_connection_id(connection),
+                              server_connection_address(connection), "cannot encode a %s answer", protocol_server_kind_name(message->kind));
         return;
     }
     server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
@@ -343,8 +345,9 @@ static void relay_close_spectators(server_relay *relay, relay_game *game, const 
 {
     if (game->count == 0)
         return;
-    fprintf(stderr, "brigaded: relay: game %s: %s; closing its %zu spectators (1012)\n",
-            game->id, why, game->count);
+    server_log_write(relay->log, SERVER_LOG_WARNING,
+                     "relay: game %s: %s; closing its %zu spectators (1012)",
+                     game->id, why, game->count);
     uint64_t now = uv_now(relay->loop);
     while (game->count) {
         relay_session *session = game->sessions[game->count - 1];
@@ -682,8 +685,9 @@ static void relay_loaded(server_redis *redis, redisReply *reply, void *privdata)
     if (!relay_read_parts(reply, &recent, &hash) || !hash.exists || !hash.spectator_hex[0] ||
         relay_adopt(game, &hash, recent) != 0) {
         if (hash.exists)
-            fprintf(stderr, "brigaded: relay: game %s: its spectators' hash in Redis does not "
-                            "read\n", game->id);
+            server_log_write(relay->log, SERVER_LOG_WARNING,
+                             "relay: game %s: its spectators' hash in Redis does not "
+                             "read", game->id);
         relay_forget(relay, game, true);
         return;
     }
@@ -725,7 +729,8 @@ static void relay_synced(server_redis *redis, redisReply *reply, void *privdata)
         return;
     }
     if (!relay_read_parts(reply, &recent, &hash)) {
-        fprintf(stderr, "brigaded: relay: game %s: its keys in Redis do not read\n", game->id);
+        server_log_write(relay->log, SERVER_LOG_WARNING,
+                         "relay: game %s: its keys in Redis do not read", game->id);
         return;
     }
     if (!hash.exists) {
@@ -746,8 +751,9 @@ static void relay_synced(server_redis *redis, redisReply *reply, void *privdata)
         if (gap) /* before the rebuild: nobody to forward it to */
             relay_close_spectators(relay, game, "a gap in its feed that Redis cannot fill");
         if (relay_adopt(game, &hash, recent) != 0) {
-            fprintf(stderr, "brigaded: relay: game %s: its state in Redis does not decode\n",
-                    game->id);
+            server_log_write(relay->log, SERVER_LOG_WARNING,
+                             "relay: game %s: its state in Redis does not decode",
+                             game->id);
             relay_forget(relay, game, false);
             return;
         }
@@ -781,8 +787,9 @@ static void relay_feed(server_relay *relay, relay_game *game, const unsigned cha
 {
     uint64_t from = 0, to = 0;
     if (!relay_feed_parse(bytes, length, &from, &to)) {
-        fprintf(stderr, "brigaded: relay: game %s: a feed message that is not one (%zu bytes)\n",
-                game->id, length);
+        server_log_write(relay->log, SERVER_LOG_WARNING,
+                         "relay: game %s: a feed message that is not one (%zu bytes)",
+                         game->id, length);
         return;
     }
     if (to > game->seen_to)
@@ -893,8 +900,9 @@ static void relay_password_checked(uv_work_t *work, int status)
         game->pending--;
     join->game_serial = 0;
     if (status != 0 || join->result == SERVER_PASSWORD_ERROR) {
-        fprintf(stderr, "brigaded: relay: game %s: a spectator's password cannot be checked: %s\n",
-                join->game, status != 0 ? uv_strerror(status) : join->error);
+        server_log_write(relay->log, SERVER_LOG_ERROR,
+                         "relay: game %s: a spectator's password cannot be checked: %s",
+                         join->game, status != 0 ? uv_strerror(status) : join->error);
         if (join->session->connection)
             relay_error(join->session->connection, join->request, PROTOCOL_ERROR_INTERNAL, 0,
                         NULL, "the server could not check the spectator password");
@@ -1037,8 +1045,9 @@ static void relay_join_continue(relay_join *join, relay_game *game, int verdict)
     }
     server_connection_joined(connection);
     relay_welcome(game, session, join);
-    fprintf(stderr, "brigaded: connection %lu joined game %s seat spectator (relay)\n",
-            server_connection_id(connection), game->id);
+    server_log_connection(relay->log, SERVER_LOG_INFO, server_connection_id(connection),
+                          server_connection_address(connection),
+                          "joined game %s seat spectator (relay)", game->id);
     relay_join_done(join);
 }
 
@@ -1396,14 +1405,16 @@ static void relay_sweep_fire(uv_timer_t *timer)
             relay_game *game = *link;
             if (game->count == 0 && game->pending == 0 && game->phase == RELAY_READY &&
                 now - game->empty_since >= relay->forget_ms) {
-                fprintf(stderr, "brigaded: relay: game %s: nobody watches it: forgotten\n",
-                        game->id);
+                server_log_write(relay->log, SERVER_LOG_INFO,
+                                 "relay: game %s: nobody watches it: forgotten",
+                                 game->id);
                 relay_forget(relay, game, false); /* unlinks it from *link */
                 continue;
             }
             if (game->phase != RELAY_READY && now - game->followed_at >= RELAY_LOAD_DEADLINE_MS) {
-                fprintf(stderr, "brigaded: relay: game %s: not loaded from Redis in %d ms\n",
-                        game->id, RELAY_LOAD_DEADLINE_MS);
+                server_log_write(relay->log, SERVER_LOG_WARNING,
+                                 "relay: game %s: not loaded from Redis in %d ms",
+                                 game->id, RELAY_LOAD_DEADLINE_MS);
                 relay_forget(relay, game, false);
                 continue;
             }
@@ -1473,6 +1484,7 @@ server_relay *server_relay_new(const server_relay_options *options, char *messag
         options->password_checks ? options->password_checks : SERVER_RELAY_PASSWORD_CHECKS;
     relay->games_max = options->max_games ? options->max_games : SERVER_RELAY_GAMES_MAX;
     relay->lease_ms = options->lease_ms ? options->lease_ms : SERVER_RELAY_LEASE_MS;
+    relay->log = options->log;
     relay->forget_ms = options->forget_ms ? options->forget_ms : SERVER_RELAY_FORGET_MS;
     if (options->public_url && server_relay_set_public_url(relay, options->public_url) != 0) {
         snprintf(message, size, "--public-url \"%.64s\" is not a ws:// or wss:// URL",
@@ -1505,9 +1517,10 @@ int server_relay_attach(server_relay *relay, server_net *net, char *message, siz
         .context = relay, .on_up = relay_command_up, .on_down = NULL};
     server_redis_events subscription = {
         .context = relay, .on_up = relay_subscription_up, .on_down = relay_subscription_down};
-    relay->command = server_redis_new(relay->loop, relay->redis_url, "relay commands", &command);
+    relay->command = server_redis_new(relay->loop, relay->redis_url, "relay commands", &command,
+                                     relay->log);
     relay->subscription =
-        server_redis_new(relay->loop, relay->redis_url, "relay feeds", &subscription);
+        server_redis_new(relay->loop, relay->redis_url, "relay feeds", &subscription, relay->log);
     if (!relay->command || !relay->subscription) {
         snprintf(message, size, "out of memory (redis links)");
         return -1;

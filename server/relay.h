@@ -44,6 +44,7 @@ typedef struct server_relay_options {
     uint64_t lease_ms;       /* 0: SERVER_RELAY_LEASE_MS (brigaded --redis-lease-ms) */
     uint64_t forget_ms;      /* 0: SERVER_RELAY_FORGET_MS (tests: the test hook
                                 BRIGADE_TEST_RELAY_FORGET_MS of main.c) */
+    const server_log *log;   /* the caller's (server/log.h), outliving the relay */
 } server_relay_options;
 
 typedef struct server_relay server_relay;

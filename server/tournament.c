@@ -100,6 +100,7 @@ typedef struct tournament_pending {
 
 typedef struct tournament {
     char id[TOURNAMENT_ID_HEX + 1];
+    const server_log *log; /* the registry's, once in it (tournaments_add) */
     int64_t created;
     brigade_tournament_event event;
     /* The text of each of event.scenarios[i] (a name given twice shares
@@ -161,6 +162,7 @@ static tournament *tournament_find(const server_tournaments *ts, const char *id)
 /* created: made now by this node (a new id), not read from the journal. */
 static int tournaments_add(server_tournaments *ts, tournament *t, bool created)
 {
+    t->log = server_games_log(ts->games);
     if (ts->count == ts->capacity) {
         size_t capacity = ts->capacity ? ts->capacity * 2 : 16;
         tournament **items = realloc(ts->items, capacity * sizeof(*items));
@@ -280,7 +282,7 @@ static bool standings_of(const tournament *t, brigade_tournament_standing *out)
                                            BRIGADE_TOURNAMENT_PLAYERS_MAX,
                                            &error) == BRIGADE_TOURNAMENT_OK;
     if (!ok)
-        fprintf(stderr, "brigaded: tournament %s: standings: %s\n", t->id, error.message);
+        server_log_write(t->log, SERVER_LOG_ERROR, "tournament %s: standings: %s", t->id, error.message);
     free(history);
     return ok;
 }
@@ -592,7 +594,7 @@ static void tell_watchers(const tournament *t)
         return;
     server_buffer *frame = state_frame(t, 0, NULL);
     if (!frame) {
-        fprintf(stderr, "brigaded: tournament %s: its watchers miss a change (out of memory)\n",
+        server_log_write(server_connection_log(t->watchers[0]), SERVER_LOG_ERROR, "tournament %s: its watchers miss a change (out of memory)",
                 t->id);
         return;
     }
@@ -770,13 +772,13 @@ static void create_done(server_journal_job *base, void *context)
     server_tournaments *ts = job->tournaments;
     ts->creating--;
     if (base->status != SERVER_JOURNAL_OK) {
-        server_games_reply_job_error(job->connection, job->request, base, "the tournament");
+        server_games_reply_job_error(ts->games, job->connection, job->request, base, "the tournament");
     } else if (tournaments_add(ts, job->new_t, true) != 0) {
         server_games_reply_error(job->connection, job->request, PROTOCOL_ERROR_INTERNAL, 0,
                                  "out of memory (the tournament is journaled: it is back "
                                  "after a restart)");
     } else {
-        fprintf(stderr, "brigaded: tournament %s created (%d players, %d rounds)\n",
+        server_log_write(server_games_log(ts->games), SERVER_LOG_INFO, "tournament %s created (%d players, %d rounds)",
                 job->new_t->id, job->new_t->event.player_count, job->new_t->event.rounds);
         job->new_t = NULL;
         uint8_t *frame = NULL;
@@ -1118,7 +1120,7 @@ static void round_done(server_journal_job *base, void *context)
     tournament *t = job->t;
     t->busy = false;
     if (base->status != SERVER_JOURNAL_OK) {
-        server_games_reply_job_error(job->connection, job->request, base, "the round");
+        server_games_reply_job_error(ts->games, job->connection, job->request, base, "the round");
     } else {
         tournament_round *rounds =
             realloc(t->rounds, (size_t)(t->round_count + 1) * sizeof(*rounds));
@@ -1135,7 +1137,7 @@ static void round_done(server_journal_job *base, void *context)
                 job->drafts[i] = NULL;
             }
             job->draft_count = 0;
-            fprintf(stderr, "brigaded: tournament %s: round %d started (%d tables)\n", t->id,
+            server_log_write(server_games_log(ts->games), SERVER_LOG_INFO, "tournament %s: round %d started (%d tables)", t->id,
                     job->round->round, job->round->table_count);
             send_state(t, job->connection, job->request, NULL);
             tell_watchers(t);
@@ -1289,10 +1291,10 @@ static void result_done(server_journal_job *base, void *context)
     tournament_table *table = &t->rounds[job->round_index].tables[job->table_index];
     if (base->status != SERVER_JOURNAL_OK) {
         if (job->by == BY_ORGANISER)
-            server_games_reply_job_error(job->connection, job->request, base, "the result");
+            server_games_reply_job_error(ts->games, job->connection, job->request, base, "the result");
         else
-            fprintf(stderr, "brigaded: tournament %s: table %d's result by its umpire could not "
-                            "be journaled: the organiser gives it (tournament_result)\n",
+            server_log_write(server_games_log(ts->games), SERVER_LOG_WARNING, "tournament %s: table %d's result by its umpire could not "
+                            "be journaled: the organiser gives it (tournament_result)",
                     t->id, table->table);
     } else {
         t->entries = job->entry.seq;
@@ -1377,14 +1379,14 @@ static void pending_next(server_tournaments *ts, tournament *t)
         t->pending_count--;
         tournament_table *table = &t->rounds[next.round].tables[next.table];
         if (table->result) {
-            fprintf(stderr, "brigaded: tournament %s: table %d: the umpire's result comes after "
-                            "the organiser's, which stands\n", t->id, table->table);
+            server_log_write(server_games_log(ts->games), SERVER_LOG_WARNING, "tournament %s: table %d: the umpire's result comes after "
+                            "the organiser's, which stands", t->id, table->table);
             continue;
         }
         if (!result_submit(ts, t, next.round, next.table, next.result, next.reason, BY_UMPIRE,
                            NULL, 0))
-            fprintf(stderr, "brigaded: tournament %s: table %d's result by its umpire is lost "
-                            "(out of memory): the organiser gives it\n", t->id, table->table);
+            server_log_write(server_games_log(ts->games), SERVER_LOG_ERROR, "tournament %s: table %d's result by its umpire is lost "
+                            "(out of memory): the organiser gives it", t->id, table->table);
     }
 }
 
@@ -1432,7 +1434,7 @@ static void export_done(server_journal_job *base, void *context)
         table->exported = base->status == SERVER_JOURNAL_OK;
     }
     if (base->status != SERVER_JOURNAL_OK)
-        fprintf(stderr, "brigaded: tournament %s: %s\n", job->tournament, base->error);
+        server_log_write(server_games_log(job->tournaments->games), SERVER_LOG_ERROR, "tournament %s: %s", job->tournament, base->error);
     else if (t)
         tell_watchers(t);
     free(job);
@@ -1444,7 +1446,7 @@ static void export_submit(server_tournaments *ts, tournament *t, tournament_tabl
         return;
     export_job *job = calloc(1, sizeof(*job));
     if (!job) {
-        fprintf(stderr, "brigaded: game %s: no export (out of memory)\n", table->game);
+        server_log_write(server_games_log(ts->games), SERVER_LOG_ERROR, "game %s: no export (out of memory)", table->game);
         return;
     }
     job->tournaments = ts;
@@ -1485,8 +1487,8 @@ void server_tournaments_game_changed(server_tournaments *ts, const char *game,
                 p->result = given;
                 snprintf(p->reason, sizeof(p->reason), "%s", reason ? reason : "");
             } else {
-                fprintf(stderr, "brigaded: tournament %s: table %d's result by its umpire "
-                                "cannot wait: the organiser gives it\n", t->id, table->table);
+                server_log_write(server_games_log(ts->games), SERVER_LOG_WARNING, "tournament %s: table %d's result by its umpire "
+                                "cannot wait: the organiser gives it", t->id, table->table);
             }
         }
     }
@@ -1592,7 +1594,7 @@ static void on_loaded(void *context, journal_tournament_loaded *loaded)
     if (*failed)
         return;
     if (loaded->damage[0]) {
-        fprintf(stderr, "brigaded: tournament %s is damaged in the journal and is left out: %s\n",
+        server_log_write(server_games_log(ts->games), SERVER_LOG_WARNING, "tournament %s is damaged in the journal and is left out: %s",
                 loaded->id, loaded->damage);
         return;
     }
@@ -1662,7 +1664,7 @@ static void on_loaded(void *context, journal_tournament_loaded *loaded)
 bad:
     json_decref(scenarios);
     if (why[0])
-        fprintf(stderr, "brigaded: tournament %s cannot be rebuilt and is left out: %s\n",
+        server_log_write(server_games_log(ts->games), SERVER_LOG_WARNING, "tournament %s cannot be rebuilt and is left out: %s",
                 loaded->id, why);
     tournament_free(t);
 }
@@ -1686,7 +1688,7 @@ server_tournaments *server_tournaments_new(server_games *games, journal_db *jour
         return NULL;
     }
     if (loaded)
-        fprintf(stderr, "brigaded: %zu tournament(s) rebuilt\n", ts->count);
+        server_log_write(server_games_log(ts->games), SERVER_LOG_INFO, "%zu tournament(s) rebuilt", ts->count);
     return ts;
 }
 

@@ -27,12 +27,7 @@ from game_flow import Failure, check  # noqa: E402
 LEASE_MS = 1500
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+free_port = flow.free_port
 
 
 class Redis:

@@ -415,7 +415,7 @@ def case_memory_returns(server, scenarios):
         other.read()
     time.sleep(0.5)
     peak = rss_mib(pid)
-    check("connection %d joined game" % (spectators + 3) in server.text(),
+    check("connection %d from 127.0.0.1: joined game" % (spectators + 3) in server.text(),
           "the stalled spectators joined")
     check(sanitized or peak >= baseline + 48, "the stalled spectators held %.1f MiB (%.1f to "
           "%.1f), not enough to see it come back" % (peak - baseline, baseline, peak))

@@ -256,6 +256,14 @@ def check_state(state, game, started=True):
             check(key in entry, "log entry without %s: %r" % (key, entry))
 
 
+def free_port():
+    """A TCP port of 127.0.0.1 that nothing listens on now (for a server
+    given its port, not --port 0)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def seed():
     """A player's dice seed (PROTOCOL.md §10.3)."""
     return os.urandom(32).hex()

@@ -23,7 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import brigade_wire as wire  # noqa: E402
-from game_flow import (Client, Failure, Server, apply_ops, check, expect_error,  # noqa: E402
+from game_flow import (Client, Failure, Server, apply_ops, check, expect_error, free_port,  # noqa: E402
                        pick_action, scenario_text, seed)
 
 OWNER_URL = "ws://node-a.example:7681/"
@@ -32,12 +32,6 @@ PASSWORD = "pass word"
 
 
 # ------------------------------------------------------------------ redis
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 class Resp:
     """A minimal RESP2 client: one command at a time."""
