@@ -684,6 +684,23 @@ static long server_default_max_connections(void)
  * network with the relay's handlers, and its two Redis links. Returns the
  * exit status.
  */
+/* The rates of --rate-messages, --rate-messages-per-address, --rate-creates
+ * and --rate-failed-joins (server/rate.h): a 2 s burst of messages, an
+ * hour's creates, a minute's failed joins. Games and relays apply the
+ * same. */
+static server_rate_policy server_main_rates(const server_options *options)
+{
+    server_rate_policy rates = {
+        .messages = {(double)options->rate_messages, 2.0 * (double)options->rate_messages},
+        .address_messages = {(double)options->rate_address_messages,
+                             2.0 * (double)options->rate_address_messages},
+        .creates = {(double)options->rate_creates / 3600.0, (double)options->rate_creates},
+        .failed_joins = {(double)options->rate_failed_joins / 60.0,
+                         (double)options->rate_failed_joins},
+    };
+    return rates;
+}
+
 static int server_main_relay(server_options *options)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -694,6 +711,7 @@ static int server_main_relay(server_options *options)
         .max_games = (size_t)options->max_games, /* games followed at most */
         .lease_ms = (uint64_t)options->redis_lease_ms,
         .log = &options->log,
+        .rates = server_main_rates(options),
     };
     long ms = 0;
     int hook = server_test_hook_number("BRIGADE_TEST_RELAY_FORGET_MS", 1, 3600000, &ms);
@@ -848,14 +866,7 @@ int main(int argc, char **argv)
         .idle_end_ms = (uint64_t)options.game_idle_end_s * 1000u,
         .waiting_end_ms = (uint64_t)options.game_waiting_end_s * 1000u,
         .log = &options.log,
-        .rates = {
-            .messages = {(double)options.rate_messages, 2.0 * (double)options.rate_messages},
-            .address_messages = {(double)options.rate_address_messages,
-                                 2.0 * (double)options.rate_address_messages},
-            .creates = {(double)options.rate_creates / 3600.0, (double)options.rate_creates},
-            .failed_joins = {(double)options.rate_failed_joins / 60.0,
-                             (double)options.rate_failed_joins},
-        },
+        .rates = server_main_rates(&options),
     };
     const char *crash = getenv("BRIGADE_TEST_CRASH");
     if (crash && crash[0]) {

@@ -55,6 +55,9 @@
 /* A game not loaded by then (no subscription confirmed, no read answered)
  * is dropped, its joins answered `unavailable` (they try again). */
 #define RELAY_LOAD_DEADLINE_MS 5000
+/* Messages over the rate in a row that close the connection (1008), as on
+ * a game node. */
+#define RELAY_REFUSED_MAX 100
 #define RELAY_KEY_MAX (PROTOCOL_GAME_ID_MAX + 32)
 
 typedef struct relay_game relay_game;
@@ -63,7 +66,10 @@ typedef struct relay_game relay_game;
  * in flight. */
 typedef struct relay_session {
     unsigned refs;
+    server_relay *relay;
     server_connection *connection; /* NULL once closed */
+    server_limits limits;          /* its own message rate and failed joins (server/rate.h) */
+    unsigned refused_in_a_row;     /* messages over the rate in a row */
     relay_game *game;              /* joined (a spectator of it; no reference: on_close
                                       leaves the game), or NULL */
     size_t index;                  /* in game->members */
@@ -155,6 +161,8 @@ struct server_relay {
     size_t lookups;          /* relay_join in a Redis look-up */
     size_t checks;           /* password checks in flight */
     size_t node_turn;        /* the next node picked for a create */
+    server_rate_policy rates;       /* server_relay_options.rates */
+    server_rate_table *addresses;   /* the peers' limits, by address */
     unsigned char password_key[SERVER_PASSWORD_KEY_BYTES];
 };
 
@@ -202,6 +210,8 @@ static void relay_send(server_connection *connection, const protocol_server_mess
     server_buffer_unref(buffer);
 }
 
+static void relay_join_strike(server_connection *connection);
+
 /* An error answer (PROTOCOL.md §6.4): retry_after in seconds (0: none),
  * url with moved only (NULL otherwise). */
 static void relay_error(server_connection *connection, int64_t request, protocol_error_code code,
@@ -220,9 +230,76 @@ static void relay_error(server_connection *connection, int64_t request, protocol
     vsnprintf(message.as.error.message, sizeof(message.as.error.message), format, args);
     va_end(args);
     relay_send(connection, &message);
+    if (code == PROTOCOL_ERROR_BAD_TOKEN || code == PROTOCOL_ERROR_UNKNOWN_GAME)
+        relay_join_strike(connection);
 }
 
 /* ------------------------------------------------------------ sessions */
+
+/* ------------------------------------------------------------ rate limits */
+
+/* The limits of the connection's peer address, or NULL (the machine's own
+ * addresses, server/rate.h). Valid until the next call. */
+static server_limits *relay_address_limits(server_relay *relay, server_connection *connection)
+{
+    return server_rate_table_get(relay->addresses, server_connection_address(connection),
+                                 &relay->rates, uv_now(relay->loop));
+}
+
+/* A refused join (a wrong spectator id or password, no such game), counted
+ * against the connection and its address as on a game node: their tries,
+ * then a growing lockout (server/rate.h). */
+static void relay_join_strike(server_connection *connection)
+{
+    relay_session *session = server_connection_data(connection);
+    if (!session || !session->relay || !session->relay->loop)
+        return;
+    server_relay *relay = session->relay;
+    uint64_t now = uv_now(relay->loop);
+    server_guard_fail(&session->limits.joins, &relay->rates.failed_joins, now);
+    server_limits *address = relay_address_limits(relay, connection);
+    if (address)
+        server_guard_fail(&address->joins, &relay->rates.failed_joins, now);
+}
+
+/* The ms before the connection may try a join (its lockout or its
+ * address's; 0: now); *by_address tells which. */
+static uint64_t relay_join_wait(server_relay *relay, relay_session *session,
+                                server_connection *connection, bool *by_address)
+{
+    uint64_t now = uv_now(relay->loop);
+    uint64_t wait = server_guard_wait(&session->limits.joins, now);
+    server_limits *address = relay_address_limits(relay, connection);
+    *by_address = false;
+    if (address && server_guard_wait(&address->joins, now) > wait) {
+        wait = server_guard_wait(&address->joins, now);
+        *by_address = true;
+    }
+    return wait;
+}
+
+/* Whether a message is within the connection's and its address's message
+ * rates (tokens taken); 0 when it is, else the ms until it would be
+ * (nothing taken). */
+static uint64_t relay_message_wait(server_relay *relay, relay_session *session,
+                                   server_connection *connection)
+{
+    uint64_t now = uv_now(relay->loop);
+    server_limits *address = relay_address_limits(relay, connection);
+    uint64_t wait = server_bucket_wait(&session->limits.messages, &relay->rates.messages, now);
+    if (address) {
+        uint64_t shared = server_bucket_wait(&address->messages, &relay->rates.address_messages,
+                                             now);
+        if (shared > wait)
+            wait = shared;
+    }
+    if (wait == 0) {
+        server_bucket_take(&session->limits.messages, &relay->rates.messages, now);
+        if (address)
+            server_bucket_take(&address->messages, &relay->rates.address_messages, now);
+    }
+    return wait;
+}
 
 static relay_session *relay_session_ref(relay_session *session)
 {
@@ -1294,13 +1371,13 @@ static void relay_to_node(server_relay *relay, relay_session *session,
 
 static void relay_on_open(void *context, server_connection *connection)
 {
-    (void)context;
     relay_session *session = calloc(1, sizeof(*session));
     if (!session) {
         server_connection_close(connection, SERVER_NET_CLOSE_INTERNAL);
         return;
     }
     session->refs = 1;
+    session->relay = context;
     session->connection = connection;
     server_connection_set_data(connection, session);
 }
@@ -1316,6 +1393,25 @@ static void relay_on_message(void *context, server_connection *connection,
     protocol_message_status status;
     memset(&status, 0, sizeof(status));
     protocol_message_error error = protocol_client_message_decode(bytes, length, &message, &status);
+    uint64_t wait = relay_message_wait(relay, session, connection);
+    if (wait) {
+        if (++session->refused_in_a_row >= RELAY_REFUSED_MAX) {
+            server_log_connection(relay->log, SERVER_LOG_INFO, server_connection_id(connection),
+                                  server_connection_address(connection),
+                                  "closing: %u messages in a row over its rate",
+                                  session->refused_in_a_row);
+            server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
+        } else {
+            relay_error(connection, status.request, PROTOCOL_ERROR_RATE_LIMITED,
+                        (int64_t)((wait + 999) / 1000), NULL,
+                        "too many messages: at most %g a second from one connection; "
+                        "nothing done", relay->rates.messages.per_second);
+        }
+        if (error == PROTOCOL_MESSAGE_OK)
+            protocol_client_message_clear(&message);
+        return;
+    }
+    session->refused_in_a_row = 0;
     if (error != PROTOCOL_MESSAGE_OK) {
         relay_error(connection, status.request, protocol_message_error_code(error), 0, NULL, "%s",
                     status.message[0] ? status.message : protocol_message_error_name(error));
@@ -1335,7 +1431,16 @@ static void relay_on_message(void *context, server_connection *connection,
         relay_error(connection, message.request, PROTOCOL_ERROR_BAD_MESSAGE, 0, NULL,
                     "this connection's previous request is being answered: wait for its answer");
     } else if (message.kind == PROTOCOL_CLIENT_JOIN) {
-        relay_join_start(relay, session, &message);
+        bool by_address = false;
+        uint64_t locked = relay_join_wait(relay, session, connection, &by_address);
+        if (locked)
+            relay_error(connection, message.request, PROTOCOL_ERROR_RATE_LIMITED,
+                        (int64_t)((locked + 999) / 1000), NULL,
+                        "too many refused joins from this %s: try again in %llu s",
+                        by_address ? "address" : "connection",
+                        (unsigned long long)((locked + 999) / 1000));
+        else
+            relay_join_start(relay, session, &message);
     } else {
         relay_to_node(relay, session, &message); /* create, tournament_* */
     }
@@ -1399,6 +1504,7 @@ static void relay_sweep_fire(uv_timer_t *timer)
 {
     server_relay *relay = timer->data;
     uint64_t now = uv_now(relay->loop);
+    server_rate_table_sweep(relay->addresses, &relay->rates, now);
     for (size_t b = 0; b < RELAY_BUCKETS; b++) {
         relay_game **link = &relay->buckets[b];
         while (*link) {
@@ -1486,14 +1592,23 @@ server_relay *server_relay_new(const server_relay_options *options, char *messag
     relay->lease_ms = options->lease_ms ? options->lease_ms : SERVER_RELAY_LEASE_MS;
     relay->log = options->log;
     relay->forget_ms = options->forget_ms ? options->forget_ms : SERVER_RELAY_FORGET_MS;
+    relay->rates = options->rates;
+    relay->addresses = server_rate_table_new(0);
+    if (!relay->addresses) {
+        snprintf(message, size, "out of memory");
+        free(relay);
+        return NULL;
+    }
     if (options->public_url && server_relay_set_public_url(relay, options->public_url) != 0) {
         snprintf(message, size, "--public-url \"%.64s\" is not a ws:// or wss:// URL",
                  options->public_url);
+        server_rate_table_free(relay->addresses);
         free(relay);
         return NULL;
     }
     if (RAND_bytes(relay->password_key, (int)sizeof(relay->password_key)) != 1) {
         snprintf(message, size, "the random source failed (the password cache's key)");
+        server_rate_table_free(relay->addresses);
         free(relay);
         return NULL;
     }
@@ -1596,5 +1711,6 @@ void server_relay_destroy(server_relay *relay)
         while (relay->buckets[b])
             relay_forget(relay, relay->buckets[b], false);
     OPENSSL_cleanse(relay->password_key, sizeof(relay->password_key));
+    server_rate_table_free(relay->addresses);
     free(relay);
 }

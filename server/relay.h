@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "server/net.h"
+#include "server/rate.h"
 
 /* Defaults of server_relay_options (0 in a field takes its default). */
 #define SERVER_RELAY_GAMES_MAX 10000      /* games followed at once */
@@ -45,6 +46,10 @@ typedef struct server_relay_options {
     uint64_t forget_ms;      /* 0: SERVER_RELAY_FORGET_MS (tests: the test hook
                                 BRIGADE_TEST_RELAY_FORGET_MS of main.c) */
     const server_log *log;   /* the caller's (server/log.h), outliving the relay */
+    /* The message rates and failed-join lockout, per connection and per
+     * peer address, as the game nodes apply them (server/rate.h; issue
+     * 13): a relay is open to anonymous spectators too. Copied. */
+    server_rate_policy rates;
 } server_relay_options;
 
 typedef struct server_relay server_relay;

@@ -614,6 +614,54 @@ def case_forget(world):
     again.close()
 
 
+def case_limits_rates(world):
+    """The rate limits of a game node hold at a relay too (server/rate.h):
+    with --rate-failed-joins 3, wrong spectator passwords from one address
+    (127.0.0.2, over several connections) spend its tries, then lock it
+    out, the right password too, while 127.0.0.1 (a local proxy's, with no
+    address limits) still joins; with --rate-messages 5, a connection's
+    burst of messages is answered rate_limited with retry_after."""
+    redis, source, owner, relay = world["redis"], world["source"], world["owner"], world["relay"]
+    redis.client.command("HSET", owner.prefix + "spectators", "password",
+                         stored_password(PASSWORD))
+
+    def join_from(address, password):
+        ws = wire.WebSocket(relay.port, timeout=10, source=address)
+        ws.send_message({"type": "join", "request": 1, "game": source.game,
+                         "token": source.spectator, "password": password})
+        answer = ws.recv_message()
+        return ws, answer
+
+    for attempt in range(4):
+        ws, answer = join_from("127.0.0.2", "wrong %d" % attempt)
+        expect_error(answer, "bad_token")
+        ws.close()
+    ws, answer = join_from("127.0.0.2", PASSWORD)
+    expect_error(answer, "rate_limited")
+    check(answer.get("retry_after", 0) >= 1 and "address" in answer["message"],
+          "the address's lockout: %r" % answer)
+    ws.close()
+    watcher, answer = spectate(relay, source, password=PASSWORD)
+    expect_welcome(answer, source)
+    watcher.close()
+    time.sleep(1.2)  # the first lockout is 1 s
+    ws, answer = join_from("127.0.0.2", PASSWORD)
+    check(answer.get("type") == "welcome", "after the lockout: %r" % {
+        k: v for k, v in answer.items() if k != "state"})
+    ws.close()
+    # Messages: a burst of 10 (2 s of 5 a second) goes through, then refusals.
+    chatty = Client(relay)
+    answers = []
+    for _ in range(16):
+        answers.append(chatty.ask({"type": "act", "action": {"kind": "done"}}))
+    codes = [a.get("code") for a in answers]
+    check(codes[:10] == ["not_joined"] * 10, "the burst: %r" % codes)
+    limited = [a for a in answers if a.get("code") == "rate_limited"]
+    check(len(limited) >= 5 and all(a.get("retry_after", 0) >= 1 for a in limited),
+          "over the rate: %r" % codes)
+    chatty.close()
+
+
 CASES = {
     "welcome_resume": case_welcome_resume,
     "gaps": case_gaps,
@@ -623,10 +671,12 @@ CASES = {
     "limits_delay": case_limits_delay,
     "forget": case_forget,
     "password_busy": case_password_busy,
+    "limits_rates": case_limits_rates,
 }
 
 # brigaded options of a case's relay.
-RELAY_OPTIONS = {"limits_delay": ["--max-games", "2"], "password_busy": ["--password-checks", "1"]}
+RELAY_OPTIONS = {"limits_delay": ["--max-games", "2"], "password_busy": ["--password-checks", "1"],
+                 "limits_rates": ["--rate-failed-joins", "3", "--rate-messages", "5"]}
 # The owner writes the hash's state every Nth change only (README "What the
 # owner publishes": every 16th); the relay brings it forward from recent.
 OWNER_STATE_EVERY = {"welcome_resume": 16, "relay_kill": 16}
