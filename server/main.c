@@ -653,6 +653,22 @@ static bool server_option_read(const server_option *option, server_option_source
     return true;
 }
 
+/* Option `i`'s value from the file or the environment: copied into
+ * options->owned (over an earlier copy), then read. False (the message
+ * printed, naming `where`) when it is bad or memory is short. */
+static bool server_option_keep(server_options *options, size_t i, server_option_source source,
+                               const char *where, const char *value)
+{
+    char *copy = strdup(value);
+    if (!copy) {
+        fprintf(stderr, "brigaded: %s: out of memory\n", where);
+        return false;
+    }
+    free(options->owned[i]);
+    options->owned[i] = copy;
+    return server_option_read(&server_option_table[i], source, where, copy, options);
+}
+
 /* server_options_parse's reading of the file: each key as its option. */
 static bool server_options_file_key(void *context, const char *path, int line, const char *key,
                                     const char *value)
@@ -663,15 +679,7 @@ static bool server_options_file_key(void *context, const char *path, int line, c
     for (size_t i = 0; i < SERVER_OPTION_COUNT; i++) {
         if (strcmp(server_option_table[i].name, key) != 0)
             continue;
-        char *copy = strdup(value);
-        if (!copy) {
-            fprintf(stderr, "brigaded: %s: out of memory\n", where);
-            return false;
-        }
-        free(options->owned[i]);
-        options->owned[i] = copy;
-        return server_option_read(&server_option_table[i], SERVER_SOURCE_FILE, where, copy,
-                                  options);
+        return server_option_keep(options, i, SERVER_SOURCE_FILE, where, value);
     }
     fprintf(stderr, "brigaded: %s: unknown option (see brigaded --help)\n", where);
     return false;
@@ -690,14 +698,7 @@ static bool server_options_environment(server_options *options)
         const char *value = getenv(name);
         if (!value || !value[0])
             continue;
-        char *copy = strdup(value);
-        if (!copy) {
-            fprintf(stderr, "brigaded: %s: out of memory\n", name);
-            return false;
-        }
-        free(options->owned[i]);
-        options->owned[i] = copy;
-        if (!server_option_read(option, SERVER_SOURCE_ENV, name, copy, options))
+        if (!server_option_keep(options, i, SERVER_SOURCE_ENV, name, value))
             return false;
     }
     return true;
