@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "protocol/message.h"
+#include "server/config.h"
 #include "server/game.h"
 #include "server/log.h"
 #include "server/net.h"
@@ -71,6 +72,8 @@
 
 /* Browser origins --allow-origin may list. */
 #define SERVER_ORIGINS_MAX 16
+/* Options in server_option_table at most (server_options.owned). */
+#define SERVER_OPTIONS_OWNED_MAX 64
 
 typedef struct server_options {
     long port;
@@ -108,6 +111,13 @@ typedef struct server_options {
     long redis_lease_ms;
     /* --log-level, --log-format (server/log.h) */
     server_log log;
+    /* Where the origins came from (a server_option_source): a higher
+     * source's --allow-origin replaces a lower one's list. */
+    int origins_from;
+    /* The values read from the file and the environment, strdup'd, by the
+     * option's index in server_option_table (the string options point
+     * into them); freed by server_options_free at exit. */
+    char *owned[SERVER_OPTIONS_OWNED_MAX];
 } server_options;
 
 /* How an option's value is read. */
@@ -123,8 +133,17 @@ typedef enum server_option_kind {
     SERVER_OPTION_WS_URL,  /* a ws:// or wss:// URL (protocol_url_valid) */
     SERVER_OPTION_FLAG,    /* no value: sets a bool */
     SERVER_OPTION_LOG_LEVEL, /* error, warning, info or debug (server_log_level_parse) */
-    SERVER_OPTION_LOG_FORMAT /* text or json (server_log_format_parse) */
+    SERVER_OPTION_LOG_FORMAT, /* text or json (server_log_format_parse) */
+    SERVER_OPTION_CONFIG   /* --config FILE: read before the others (server/config.h) */
 } server_option_kind;
+
+/* Where an option's value comes from, lowest precedence first (issue 17). */
+typedef enum server_option_source {
+    SERVER_SOURCE_DEFAULT,
+    SERVER_SOURCE_FILE,
+    SERVER_SOURCE_ENV,
+    SERVER_SOURCE_COMMAND_LINE
+} server_option_source;
 
 /* One option of brigaded: its name, how its value is read and where it
  * goes in server_options, and its --help text (the value's name, then
@@ -142,6 +161,12 @@ typedef struct server_option {
 #define SERVER_OPTION_AT(member) offsetof(server_options, member)
 
 static const server_option server_option_table[] = {
+    {"config", "FILE", SERVER_OPTION_CONFIG, 0, 0, 0, NULL,
+     "read options from the INI file FILE: `name = value` lines\n"
+     "(the options below without --, flags true or false),\n"
+     "optionally under [brigaded]. The command line wins over\n"
+     "the environment (BRIGADED_<NAME>), which wins over FILE.\n"
+     "Default: none (packaged: /etc/brigade/brigaded.conf)."},
     {"port", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(port), 0, 65535, "port number",
      "TCP port to listen on, 0..65535; 0 lets the system pick\n"
      "(the log line says which). Default 7681."},
@@ -241,7 +266,8 @@ static const server_option server_option_table[] = {
      "(an Origin as the browser sends it: https://club.example,\n"
      "http://host:8080; up to 16, the option may repeat). The\n"
      "server's own page and clients that send no Origin (the\n"
-     "brigade CLI) are always allowed; others get 403."},
+     "brigade CLI) are always allowed; others get 403.\n"
+     "Default: none."},
     {"send-queue-kib", "KIB", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(send_queue_kib), 16, 1048576,
      "KiB",
      "what one connection may have waiting to be sent (its\n"
@@ -268,7 +294,8 @@ static const server_option server_option_table[] = {
      "(server/README.md \"Cluster\"). Default: no cluster."},
     {"relay", "", SERVER_OPTION_FLAG, SERVER_OPTION_AT(relay), 0, 0, NULL,
      "serve spectators only, from what the cluster's nodes\n"
-     "publish (needs --redis; no --data, no games of its own)."},
+     "publish (needs --redis; no --data, no games of its own).\n"
+     "In a file or the environment: true or false. Default false."},
     {"public-url", "URL", SERVER_OPTION_WS_URL, SERVER_OPTION_AT(public_url), 0, 0, NULL,
      "the ws:// or wss:// URL the cluster sends clients to\n"
      "for this host. Default: ws://LISTEN:PORT/."},
@@ -294,7 +321,9 @@ static void server_usage(FILE *out)
                  "\n"
                  "The Brigade turn server: HTTP and websocket (subprotocol brigade.v1).\n"
                  "\n"
-                 "options (--name VALUE or --name=VALUE):\n");
+                 "options (--name VALUE or --name=VALUE; each also `name = VALUE` in\n"
+                 "the --config file and BRIGADED_<NAME> in the environment; the command\n"
+                 "line wins over the environment, which wins over the file):\n");
     for (size_t i = 0; i < SERVER_OPTION_COUNT; i++) {
         const server_option *option = &server_option_table[i];
         char head[64];
@@ -316,6 +345,9 @@ static void server_usage(FILE *out)
             if (*line == '\n' && *++line)
                 fprintf(out, "%18s", "");
         }
+        char env[96];
+        if (server_config_env_name(option->name, env, sizeof(env)))
+            fprintf(out, "%18s(env %s)\n", "", env);
     }
     fprintf(out, "  --help          print this and exit.\n"
                  "  --version       print the name, version and protocol version\n"
@@ -451,7 +483,8 @@ static int server_data_private(const server_log *log, const char *data_dir)
 /* --allow-origin's comma-separated origins, each scheme://host[:port]
  * (http or https, no path), appended to options. False (the message
  * printed) for a bad one or too many. */
-static bool server_option_origins(const char *value, server_options *options)
+static bool server_option_origins(const char *where, const char *value,
+                                  server_options *options)
 {
     const char *at = value;
     do {
@@ -459,7 +492,7 @@ static bool server_option_origins(const char *value, server_options *options)
         size_t length = end ? (size_t)(end - at) : strlen(at);
         char origin[128];
         if (length == 0 || length >= sizeof origin) {
-            fprintf(stderr, "brigaded: --allow-origin: an empty or over-long origin in '%s'\n",
+            fprintf(stderr, "brigaded: %s: an empty or over-long origin in '%s'\n", where,
                     value);
             return false;
         }
@@ -469,12 +502,13 @@ static bool server_option_origins(const char *value, server_options *options)
                            : strncmp(origin, "http://", 7) == 0 ? origin + 7
                                                                 : NULL;
         if (!host || !host[0] || strpbrk(host, "/?#@ ") != NULL) {
-            fprintf(stderr, "brigaded: --allow-origin: '%s' is not an origin like "
-                            "https://club.example or http://host:8080 (no path)\n", origin);
+            fprintf(stderr, "brigaded: %s: '%s' is not an origin like "
+                            "https://club.example or http://host:8080 (no path)\n", where,
+                    origin);
             return false;
         }
         if (options->origin_count == SERVER_ORIGINS_MAX) {
-            fprintf(stderr, "brigaded: --allow-origin: more than %d origins\n",
+            fprintf(stderr, "brigaded: %s: more than %d origins\n", where,
                     SERVER_ORIGINS_MAX);
             return false;
         }
@@ -489,14 +523,15 @@ static bool server_option_origins(const char *value, server_options *options)
 /* A number option's value: digits only (strtol would also take " 80" and
  * "+80"), min..max. False (the message printed, naming the option) when
  * it is not. */
-static bool server_option_number(const server_option *option, const char *value, long *out)
+static bool server_option_number(const server_option *option, const char *where,
+                                 const char *value, long *out)
 {
     char *end = NULL;
     errno = 0;
     long number = strtol(value, &end, 10);
     if (value[0] < '0' || value[0] > '9' || *end || errno || number < option->min ||
         number > option->max) {
-        fprintf(stderr, "brigaded: --%s: '%s' is not a number of %s (%ld..%ld)\n", option->name,
+        fprintf(stderr, "brigaded: %s: '%s' is not a number of %s (%ld..%ld)\n", where,
                 value, option->unit, option->min, option->max);
         return false;
     }
@@ -508,7 +543,8 @@ static bool server_option_number(const server_option *option, const char *value,
  * ("90s", "30m", "12h", "7d"; digits alone are seconds), at most
  * option->max seconds, into *out in seconds. False (the message printed)
  * when it is not. */
-static bool server_option_duration(const server_option *option, const char *value, long *out)
+static bool server_option_duration(const server_option *option, const char *where,
+                                   const char *value, long *out)
 {
     char *end = NULL;
     errno = 0;
@@ -520,31 +556,33 @@ static bool server_option_duration(const server_option *option, const char *valu
                                                                    : 0;
     if (value[0] < '0' || value[0] > '9' || errno || !unit || number > option->max / unit) {
         fprintf(stderr, "brigaded: --%s: '%s' is not a time like 90s, 30m, 12h or 7d (at most "
-                        "%ld days)\n", option->name, value, option->max / 86400);
+                        "%ld days)\n", where, value, option->max / 86400);
         return false;
     }
     *out = number * unit;
     return true;
 }
 
-/* Reads one option's value into `options`. False (the message printed,
- * naming the option) when it is bad. */
-static bool server_option_read(const server_option *option, const char *value,
-                               server_options *options)
+/* Reads one option's value into `options`, from `source`; `where` names
+ * it in messages ("--port", "FILE:12: port", "BRIGADED_PORT"). A flag's
+ * value is NULL on the command line, else true/false (server/config.h).
+ * False (the message printed, naming `where`) when it is bad. */
+static bool server_option_read(const server_option *option, server_option_source source,
+                               const char *where, const char *value, server_options *options)
 {
     char *at = (char *)options + option->offset;
     switch (option->kind) {
     case SERVER_OPTION_NUMBER:
-        return server_option_number(option, value, (long *)(void *)at);
+        return server_option_number(option, where, value, (long *)(void *)at);
     case SERVER_OPTION_NAME:
         if (!value[0]) {
-            fprintf(stderr, "brigaded: --%s: the folder name is empty\n", option->name);
+            fprintf(stderr, "brigaded: %s: the folder name is empty\n", where);
             return false;
         }
         break;
     case SERVER_OPTION_FOLDER:
         if (!server_is_directory(value)) {
-            fprintf(stderr, "brigaded: --%s: '%s' is not a folder\n", option->name, value);
+            fprintf(stderr, "brigaded: %s: '%s' is not a folder\n", where, value);
             return false;
         }
         options->web_explicit = true;
@@ -552,45 +590,61 @@ static bool server_option_read(const server_option *option, const char *value,
     case SERVER_OPTION_ADDRESS: {
         unsigned char address[16];
         if (inet_pton(AF_INET, value, address) != 1 && inet_pton(AF_INET6, value, address) != 1) {
-            fprintf(stderr, "brigaded: --%s: '%s' is not an IPv4 or IPv6 address\n",
-                    option->name, value);
+            fprintf(stderr, "brigaded: %s: '%s' is not an IPv4 or IPv6 address\n",
+                    where, value);
             return false;
         }
         break;
     }
     case SERVER_OPTION_ORIGINS:
-        return server_option_origins(value, options);
+        if ((int)source > options->origins_from) {
+            options->origin_count = 0; /* a higher source's list replaces */
+            options->origins_from = (int)source;
+        }
+        return server_option_origins(where, value, options);
     case SERVER_OPTION_DURATION:
-        return server_option_duration(option, value, (long *)(void *)at);
+        return server_option_duration(option, where, value, (long *)(void *)at);
     case SERVER_OPTION_REDIS: {
         char host[256], why[160];
         int port = 0;
         if (!server_redis_url_parse(value, host, sizeof host, &port, why, sizeof why)) {
-            fprintf(stderr, "brigaded: --%s: %s\n", option->name, why);
+            fprintf(stderr, "brigaded: %s: %s\n", where, why);
             return false;
         }
         break;
     }
     case SERVER_OPTION_WS_URL:
         if (!protocol_url_valid(value, strlen(value))) {
-            fprintf(stderr, "brigaded: --%s: '%s' is not a ws:// or wss:// URL of at most %d "
-                            "bytes\n", option->name, value, PROTOCOL_URL_MAX);
+            fprintf(stderr, "brigaded: %s: '%s' is not a ws:// or wss:// URL of at most %d "
+                            "bytes\n", where, value, PROTOCOL_URL_MAX);
             return false;
         }
         break;
     case SERVER_OPTION_FLAG:
-        *(bool *)(void *)at = true;
+        if (!value) {
+            *(bool *)(void *)at = true;
+        } else if (!server_config_bool_parse(value, (bool *)(void *)at)) {
+            fprintf(stderr, "brigaded: %s: '%s' is not true or false (yes/no, 1/0)\n", where,
+                    value);
+            return false;
+        }
         return true;
+    case SERVER_OPTION_CONFIG:
+        if (source == SERVER_SOURCE_FILE) {
+            fprintf(stderr, "brigaded: %s: a configuration file cannot name another\n", where);
+            return false;
+        }
+        return true; /* read by server_options_parse */
     case SERVER_OPTION_LOG_LEVEL:
         if (!server_log_level_parse(value, (server_log_level *)(void *)at)) {
-            fprintf(stderr, "brigaded: --%s: '%s' is not error, warning, info or debug\n",
-                    option->name, value);
+            fprintf(stderr, "brigaded: %s: '%s' is not error, warning, info or debug\n",
+                    where, value);
             return false;
         }
         return true;
     case SERVER_OPTION_LOG_FORMAT:
         if (!server_log_format_parse(value, (server_log_format *)(void *)at)) {
-            fprintf(stderr, "brigaded: --%s: '%s' is not text or json\n", option->name, value);
+            fprintf(stderr, "brigaded: %s: '%s' is not text or json\n", where, value);
             return false;
         }
         return true;
@@ -599,10 +653,78 @@ static bool server_option_read(const server_option *option, const char *value,
     return true;
 }
 
+/* Option `i`'s value from the file or the environment: copied into
+ * options->owned (over an earlier copy), then read. False (the message
+ * printed, naming `where`) when it is bad or memory is short. */
+static bool server_option_keep(server_options *options, size_t i, server_option_source source,
+                               const char *where, const char *value)
+{
+    char *copy = strdup(value);
+    if (!copy) {
+        fprintf(stderr, "brigaded: %s: out of memory\n", where);
+        return false;
+    }
+    free(options->owned[i]);
+    options->owned[i] = copy;
+    return server_option_read(&server_option_table[i], source, where, copy, options);
+}
+
+/* server_options_parse's reading of the file: each key as its option. */
+static bool server_options_file_key(void *context, const char *path, int line, const char *key,
+                                    const char *value)
+{
+    server_options *options = context;
+    char where[PATH_MAX + 128];
+    snprintf(where, sizeof(where), "%s:%d: %s", path, line, key);
+    for (size_t i = 0; i < SERVER_OPTION_COUNT; i++) {
+        if (strcmp(server_option_table[i].name, key) != 0)
+            continue;
+        return server_option_keep(options, i, SERVER_SOURCE_FILE, where, value);
+    }
+    fprintf(stderr, "brigaded: %s: unknown option (see brigaded --help)\n", where);
+    return false;
+}
+
+/* The BRIGADED_<NAME> variables (server/config.h) read into `options`; an
+ * empty one counts as unset. False (the message printed) for a bad one. */
+static bool server_options_environment(server_options *options)
+{
+    for (size_t i = 0; i < SERVER_OPTION_COUNT; i++) {
+        const server_option *option = &server_option_table[i];
+        char name[96];
+        if (option->kind == SERVER_OPTION_CONFIG ||
+            !server_config_env_name(option->name, name, sizeof(name)))
+            continue;
+        const char *value = getenv(name);
+        if (!value || !value[0])
+            continue;
+        if (!server_option_keep(options, i, SERVER_SOURCE_ENV, name, value))
+            return false;
+    }
+    return true;
+}
+
+/* Frees what server_options_parse kept of the file and the environment. */
+static void server_options_free(server_options *options)
+{
+    for (size_t i = 0; i < SERVER_OPTIONS_OWNED_MAX; i++) {
+        free(options->owned[i]);
+        options->owned[i] = NULL;
+    }
+}
+
+_Static_assert(sizeof(server_option_table) / sizeof(server_option_table[0]) <=
+                   SERVER_OPTIONS_OWNED_MAX,
+               "server_options.owned holds every option");
+
 /*
- * Parses argv into `options` (getopt_long over server_option_table).
- * Returns 0 to run, 1 when --help or --version was printed, 2 for a bad option (message
- * printed to stderr, naming the option).
+ * Parses the configuration into `options` (issue 17): the file of
+ * --config or BRIGADED_CONFIG, then the BRIGADED_<NAME> variables, then
+ * argv (getopt_long over server_option_table), each over the one before.
+ * Returns 0 to run, 1 when --help or --version was printed, 2 for a bad
+ * option (message printed to stderr, naming the option and where it was:
+ * "--port", "FILE:LINE: port", "BRIGADED_PORT"). What was read is freed by
+ * server_options_free, whatever the result.
  */
 static int server_options_parse(int argc, char **argv, server_options *options)
 {
@@ -616,6 +738,20 @@ static int server_options_parse(int argc, char **argv, server_options *options)
     longs[SERVER_OPTION_COUNT] = (struct option){"help", no_argument, NULL, 'h'};
     longs[SERVER_OPTION_COUNT + 1] = (struct option){"version", no_argument, NULL, 'V'};
     longs[SERVER_OPTION_COUNT + 2] = (struct option){NULL, 0, NULL, 0};
+    /* The command line's options, read last (they win) once the file and
+     * the environment are. */
+    size_t count = 0;
+    size_t *found_options = calloc((size_t)argc + 1, sizeof(*found_options));
+    char **found_values = calloc((size_t)argc + 1, sizeof(*found_values));
+    int result = 0;
+    if (!found_options || !found_values) {
+        fprintf(stderr, "brigaded: out of memory\n");
+        result = 2;
+        goto done;
+    }
+    const char *config = getenv("BRIGADED_CONFIG");
+    if (config && !config[0])
+        config = NULL;
     opterr = 0; /* our own messages */
     optind = 1;
     for (;;) {
@@ -625,28 +761,58 @@ static int server_options_parse(int argc, char **argv, server_options *options)
             break;
         if (found == 'h') {
             server_usage(stdout);
-            return 1;
+            result = 1;
+            goto done;
         }
         if (found == 'V') {
             printf("brigaded %s (protocol %s)\n", BRIGADE_VERSION, PROTOCOL_SUBPROTOCOL);
-            return 1;
+            result = 1;
+            goto done;
         }
         if (found == ':') {
             fprintf(stderr, "brigaded: %s needs a value (see --help)\n", argv[optind - 1]);
-            return 2;
+            result = 2;
+            goto done;
         }
         if (found == '?' || found < 256) {
             fprintf(stderr, "brigaded: unknown option '%s' (see --help)\n", argv[optind - 1]);
-            return 2;
+            result = 2;
+            goto done;
         }
-        if (!server_option_read(&server_option_table[found - 256], optarg, options))
-            return 2;
+        size_t i = (size_t)(found - 256);
+        if (server_option_table[i].kind == SERVER_OPTION_CONFIG)
+            config = optarg;
+        found_options[count] = i;
+        found_values[count] = optarg;
+        count++;
     }
     if (optind < argc) {
         fprintf(stderr, "brigaded: unexpected argument '%s' (see --help)\n", argv[optind]);
-        return 2;
+        result = 2;
+        goto done;
     }
-    return 0;
+    if (config && !server_config_file_read(config, server_options_file_key, options)) {
+        result = 2;
+        goto done;
+    }
+    if (!server_options_environment(options)) {
+        result = 2;
+        goto done;
+    }
+    for (size_t k = 0; k < count; k++) {
+        const server_option *option = &server_option_table[found_options[k]];
+        char where[96];
+        snprintf(where, sizeof(where), "--%s", option->name);
+        if (!server_option_read(option, SERVER_SOURCE_COMMAND_LINE, where, found_values[k],
+                                options)) {
+            result = 2;
+            goto done;
+        }
+    }
+done:
+    free(found_options);
+    free(found_values);
+    return result;
 }
 
 /* A number test hook: the environment variable `name` read as min..max
@@ -787,6 +953,9 @@ static int server_main_relay(server_options *options)
     return 0;
 }
 
+/* brigaded once its options are read: the exit status. */
+static int server_main(server_options *options);
+
 int main(int argc, char **argv)
 {
     server_options options = {
@@ -810,10 +979,14 @@ int main(int argc, char **argv)
         .log = {SERVER_LOG_INFO, SERVER_LOG_TEXT},
     };
     int parsed = server_options_parse(argc, argv, &options);
-    if (parsed == 1)
-        return 0;
-    if (parsed != 0)
-        return 2;
+    int status = parsed == 1 ? 0 : parsed != 0 ? 2 : server_main(&options);
+    server_options_free(&options);
+    return status;
+}
+
+static int server_main(server_options *options_in)
+{
+    server_options options = *options_in; /* the strings stay main's */
     if (options.relay && !options.redis_url) {
         fprintf(stderr, "brigaded: --relay needs --redis URL (a relay serves the cluster's "
                         "spectators)\n");

@@ -60,7 +60,7 @@ uid=$("$runtime" run --rm $limits "$tag" id -u)
 [ "$uid" != 0 ] || fail "runs as root"
 # The install layout: the same files as cmake --install's, under /usr.
 want=$(grep -v '^#' "$expected" | sed -e 's#^etc/#/etc/#' -e '/^\/etc/!s#^#/usr/#' | sort)
-got=$("$runtime" run --rm $limits "$tag" sh -c 'find /usr/bin/brigaded /usr/bin/brigade /usr/share/brigade /usr/share/man/man1/brigade.1 /usr/share/man/man1/brigaded.1 /usr/share/doc/brigade /usr/lib/systemd/system/brigaded.service /etc/default/brigaded -type f' | sort)
+got=$("$runtime" run --rm $limits "$tag" sh -c 'find /usr/bin/brigaded /usr/bin/brigade /usr/share/brigade /usr/share/man/man1/brigade.1 /usr/share/man/man1/brigaded.1 /usr/share/doc/brigade /usr/lib/systemd/system/brigaded.service /etc/default/brigaded /etc/brigade/brigaded.conf -type f' | sort)
 [ "$want" = "$got" ] || fail "installed files differ: $(printf '%s\n' "$want" > /tmp/want.$$; printf '%s\n' "$got" | diff /tmp/want.$$ - ; rm -f /tmp/want.$$)"
 extra=$("$runtime" run --rm $limits "$tag" sh -c 'ls /usr/share/brigade/client-web | grep -E "node_modules|CMakeLists|package" || true')
 [ -z "$extra" ] || fail "web root has $extra"

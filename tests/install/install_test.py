@@ -85,7 +85,7 @@ def main():
                   "%s --version: exit %d, %r, expected %r" %
                   (program, done.returncode, done.stdout, wanted))
 
-        # The unit and its default configuration file.
+        # The unit, its environment file and the configuration file.
         unit_path = os.path.join(prefix, "lib/systemd/system/brigaded.service")
         with open(unit_path) as f:
             unit = f.read()
@@ -96,11 +96,12 @@ def main():
                        "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX",
                        "SystemCallFilter=@system-service", "LimitNOFILE=65536",
                        "EnvironmentFile=-%s/etc/default/brigaded" % prefix,
-                       "ExecStart=%s/bin/brigaded --data /var/lib/brigade $BRIGADED_OPTIONS" % prefix):
+                       "ExecStart=%s/bin/brigaded --config %s/etc/brigade/brigaded.conf --data "
+                       "/var/lib/brigade $BRIGADED_OPTIONS" % (prefix, prefix)):
             check(wanted in settings, "brigaded.service lacks %r" % wanted)
         with open(os.path.join(prefix, "etc/default/brigaded")) as f:
             defaults = [line for line in f.read().splitlines() if line and not line.startswith("#")]
-        check(defaults == ['BRIGADED_OPTIONS="--listen 127.0.0.1 --port 7681"'],
+        check(defaults == ['BRIGADED_OPTIONS=""'],
               "etc/default/brigaded: %r" % defaults)
         analyze = shutil.which("systemd-analyze")
         if analyze:
@@ -120,8 +121,11 @@ def main():
 
         # The installed server, its web root found by default.
         data = os.path.join(prefix, "data")
-        server = subprocess.Popen([os.path.join(prefix, "bin/brigaded"), "--port", "0",
-                                   "--data", data],
+        # ... and its packaged configuration file read (every option
+        # commented out: the defaults).
+        server = subprocess.Popen([os.path.join(prefix, "bin/brigaded"), "--config",
+                                   os.path.join(prefix, "etc/brigade/brigaded.conf"),
+                                   "--port", "0", "--data", data],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         port = None
         log = []
