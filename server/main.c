@@ -154,7 +154,7 @@ typedef struct server_option {
     server_option_kind kind;
     size_t offset;       /* of the long or const char * in server_options */
     long min, max;
-    const char *unit;    /* a number's, in its error message */
+    const char *unit;    /* a number's, in its error message (NULL: a TCP port) */
     const char *help;
 } server_option;
 
@@ -167,7 +167,7 @@ static const server_option server_option_table[] = {
      "optionally under [brigaded]. The command line wins over\n"
      "the environment (BRIGADED_<NAME>), which wins over FILE.\n"
      "Default: none (packaged: /etc/brigade/brigaded.conf)."},
-    {"port", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(port), 0, 65535, "port number",
+    {"port", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(port), 0, 65535, NULL,
      "TCP port to listen on, 0..65535; 0 lets the system pick\n"
      "(the log line says which). Default 7681."},
     {"listen", "ADDR", SERVER_OPTION_ADDRESS, SERVER_OPTION_AT(listen_address), 0, 0, NULL,
@@ -531,8 +531,12 @@ static bool server_option_number(const server_option *option, const char *where,
     long number = strtol(value, &end, 10);
     if (value[0] < '0' || value[0] > '9' || *end || errno || number < option->min ||
         number > option->max) {
-        fprintf(stderr, "brigaded: %s: '%s' is not a number of %s (%ld..%ld)\n", where,
-                value, option->unit, option->min, option->max);
+        if (option->unit)
+            fprintf(stderr, "brigaded: %s: '%s' is not a number of %s (%ld..%ld)\n", where,
+                    value, option->unit, option->min, option->max);
+        else
+            fprintf(stderr, "brigaded: %s: '%s' is not a TCP port number (%ld..%ld)\n", where,
+                    value, option->min, option->max);
         return false;
     }
     *out = number;
