@@ -69,6 +69,8 @@ struct server_cluster_game {
     bool claiming;                    /* a claim is in flight */
     unsigned changes;                 /* publications since the state was last written */
     bool stale_logged;
+    int64_t relay_watchers;            /* on_relay_watchers' last count */
+    bool watchers_asking;              /* an HGETALL of relay_watchers is in flight */
     /* Admission (cluster.h server_cluster_game_set_spectators). */
     int delay;
     bool has_spectator;
@@ -332,6 +334,56 @@ bool server_cluster_origin_known(const server_cluster *cluster, const char *orig
     return false;
 }
 
+/* HGETALL brigade:game:ID:relay_watchers's answer: each relay's field is
+ * "COUNT EXPIRES_MS" (Unix ms); the counts not expired are summed, and a
+ * change handed to on_relay_watchers. */
+static void server_cluster_watchers_read(server_redis *redis, redisReply *reply, void *privdata)
+{
+    (void)redis;
+    server_cluster_game *game = privdata;
+    game->watchers_asking = false;
+    server_cluster *cluster = game->cluster;
+    if (game->removed || !reply || cluster->stopping || reply->type != REDIS_REPLY_ARRAY) {
+        server_cluster_game_unref(game);
+        return;
+    }
+    uint64_t now = server_cluster_unix_ms();
+    int64_t sum = 0;
+    for (size_t i = 1; i < reply->elements; i += 2) {
+        const redisReply *value = reply->element[i];
+        unsigned long long count = 0, expires = 0;
+        if (value->type == REDIS_REPLY_STRING &&
+            sscanf(value->str, "%llu %llu", &count, &expires) == 2 && expires > now &&
+            count <= 100000000ull)
+            sum += (int64_t)count;
+    }
+    if (sum != game->relay_watchers) {
+        game->relay_watchers = sum;
+        if (cluster->handlers.on_relay_watchers)
+            cluster->handlers.on_relay_watchers(cluster->handlers.context, game->data, sum);
+    }
+    server_cluster_game_unref(game);
+}
+
+/* Asks for the game's spectators at relays (one HGETALL; none while one
+ * is in flight). */
+static void server_cluster_watchers_ask(server_cluster_game *game)
+{
+    if (game->watchers_asking || game->removed || strcmp(game->kind, "game") != 0 ||
+        !game->cluster->handlers.on_relay_watchers)
+        return;
+    char key[128];
+    server_cluster_key_of(key, sizeof key, game, "relay_watchers");
+    const char *argv[] = {"HGETALL", key};
+    game->refs++;
+    game->watchers_asking = true;
+    if (server_redis_command(game->cluster->redis, server_cluster_watchers_read, game, 2, argv,
+                             NULL) != 0) {
+        game->watchers_asking = false;
+        game->refs--;
+    }
+}
+
 static void server_cluster_tick_fire(uv_timer_t *timer)
 {
     server_cluster *cluster = timer->data;
@@ -359,10 +411,13 @@ static void server_cluster_tick_fire(uv_timer_t *timer)
         cluster->behind = false;
         server_cluster_claim_all(cluster, true);
     }
-    /* Games another process held: taken over once its lease lapses. */
+    /* Games another process held: taken over once its lease lapses. The
+     * owned ones' spectators at relays, when relays run. */
     for (server_cluster_game *game = cluster->games; game; game = game->next)
         if (game->state != SERVER_CLUSTER_OWNED)
             server_cluster_claim(game);
+        else if (cluster->relay_count || game->relay_watchers)
+            server_cluster_watchers_ask(game);
 }
 
 static void server_cluster_up(server_redis *redis, void *context)

@@ -53,6 +53,10 @@ typedef struct server_cluster_handlers {
     /* Redis is back (or lost its keys): write the game's whole publication
      * again (server_cluster_game_publish_state). */
     void (*on_republish)(void *context, void *data);
+    /* The spectators of the game at the cluster's relays changed: `count`
+     * (>= 0) is their sum as the relays last told it (README "Watchers at
+     * relays"); NULL: not asked. */
+    void (*on_relay_watchers)(void *context, void *data, int64_t count);
 } server_cluster_handlers;
 
 /*

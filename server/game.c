@@ -154,6 +154,9 @@ struct server_game {
      * members that are not spectators (the seats' and the umpire's, who get
      * the watcher count). */
     size_t live_watchers;
+    /* Its spectators at the cluster's relays (server_cluster_handlers
+     * on_relay_watchers; 0 without a cluster). */
+    int64_t relay_watchers;
     server_connection **players;          /* not owned */
     size_t player_count, player_capacity;
     /* The players hear the count at most once a second
@@ -1025,7 +1028,7 @@ static bool server_game_views_rebuild(journal_db *journal, server_game *game)
 
 static int64_t server_game_watchers(const server_game *game)
 {
-    return (int64_t)(game->delayed_count + game->live_watchers);
+    return (int64_t)(game->delayed_count + game->live_watchers) + game->relay_watchers;
 }
 
 /* Tells the game's players how many spectators watch (PROTOCOL.md §6.7):
@@ -3465,6 +3468,16 @@ bool server_games_cluster_route_tournament(server_games *games, server_connectio
     return true;
 }
 
+/* The game's spectators at relays changed (server/cluster.h): the players
+ * hear the new total as any change of the count (PROTOCOL.md §6.7). */
+static void server_games_cluster_relay_watchers(void *context, void *data, int64_t count)
+{
+    server_games *games = context;
+    server_game *game = data;
+    game->relay_watchers = count;
+    server_game_watchers_changed(games, game);
+}
+
 /* The whole publication of a game (server_cluster_game_publish_state):
  * its spectators' view and, live, the deltas kept. */
 static void server_games_cluster_republish(void *context, void *data)
@@ -3541,7 +3554,9 @@ int server_games_join_cluster(server_games *games, const char *redis_url, const 
         .log = games->log};
     server_cluster_handlers handlers = {.context = games,
                                         .on_lost = server_games_cluster_lost,
-                                        .on_republish = server_games_cluster_republish};
+                                        .on_republish = server_games_cluster_republish,
+                                        .on_relay_watchers =
+                                            server_games_cluster_relay_watchers};
     games->cluster =
         server_cluster_new(server_net_loop(games->net), &options, &handlers, message, size);
     if (!games->cluster)

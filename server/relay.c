@@ -141,6 +141,7 @@ struct relay_game {
     relay_join *waiters, **waiters_tail;    /* joins waiting for READY */
     size_t pending;                         /* joins attached: waiters and checks */
     uint64_t empty_since;                   /* loop ms */
+    size_t told_count;                      /* the spectators last written to Redis */
     uint64_t followed_at;                   /* loop ms */
 };
 
@@ -1493,6 +1494,31 @@ static void relay_presence(server_relay *relay)
     snprintf(score, sizeof score, "%" PRIu64, relay_wall_ms() + relay->lease_ms);
     const char *argv[] = {"ZADD", "brigade:hosts:relay", score, relay->public_url};
     server_redis_command(relay->command, NULL, NULL, 4, argv, NULL);
+    /* Each game's spectators here, for its owner's watcher count (README
+     * "Watchers at relays"): "COUNT EXPIRES_MS" in the game's
+     * relay_watchers hash under this relay's URL, renewed with the
+     * presence; a killed relay's count lapses with its presence. */
+    char value[64], key[RELAY_KEY_MAX], px[32];
+    snprintf(px, sizeof px, "%" PRIu64, 3 * relay->lease_ms);
+    for (size_t b = 0; b < RELAY_BUCKETS; b++)
+        for (relay_game *game = relay->buckets[b]; game; game = game->next) {
+            if (game->count == 0 && game->told_count == 0)
+                continue;
+            relay_key(key, sizeof key, game->id, "relay_watchers");
+            if (game->count == 0) {
+                const char *hdel[] = {"HDEL", key, relay->public_url};
+                if (server_redis_command(relay->command, NULL, NULL, 3, hdel, NULL) == 0)
+                    game->told_count = 0;
+                continue;
+            }
+            snprintf(value, sizeof value, "%zu %s", game->count, score);
+            const char *hset[] = {"HSET", key, relay->public_url, value};
+            const char *expire[] = {"PEXPIRE", key, px};
+            if (server_redis_command(relay->command, NULL, NULL, 4, hset, NULL) == 0) {
+                server_redis_command(relay->command, NULL, NULL, 3, expire, NULL);
+                game->told_count = game->count;
+            }
+        }
 }
 
 static void relay_presence_fire(uv_timer_t *timer)

@@ -423,7 +423,8 @@ def case_tournament(tmp, brigaded, scenarios):
 def case_relay(tmp, brigaded, scenarios):
     """A real node and a real relay: a spectator who joins the node is moved
     to the relay; one who joins late (the published state lagging the feed)
-    gets the players' state; every delta reaches it as the players'."""
+    gets the players' state; every delta reaches it as the players'; the
+    players' watcher count counts it while it watches at the relay."""
     import relay_flow as rf
     redis = Redis(tmp)
     one = Node(brigaded, redis)
@@ -451,6 +452,11 @@ def case_relay(tmp, brigaded, scenarios):
                   k: v for k, v in welcome.items() if k != "state"})
         check(rf.snapshot_hash(welcome["state"]) == rf.snapshot_hash(states["A"]),
               "the relay's state differs from the players'")
+        # The players' watcher count includes the relay's spectator (PROTOCOL.md
+        # §6.7: the relay tells Redis, the owner reads it each tick).
+        for seat in ("A", "B"):
+            heard = rf.recv_until(clients[seat], lambda m: m.get("type") == "watchers")
+            check(heard["count"] == 1, "seat %s hears %r watching, expected 1" % (seat, heard))
         view = welcome["state"]
         seq = play(clients, states, seq, 5)
         for expected in range(welcome["seq"] + 1, seq + 1):
@@ -461,6 +467,10 @@ def case_relay(tmp, brigaded, scenarios):
         check(rf.snapshot_hash(view) == rf.snapshot_hash(states["A"]),
               "the spectator's view after the deltas differs from the players'")
         watcher.close()
+        for seat in ("A", "B"):
+            heard = rf.recv_until(clients[seat], lambda m: m.get("type") == "watchers")
+            check(heard["count"] == 0, "seat %s hears %r watching after the spectator left" %
+                  (seat, heard))
         for c in clients.values():
             c.close()
         check(one.stop() == 0, "node exit status")
