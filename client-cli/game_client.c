@@ -27,6 +27,12 @@
 
 #include "protocol/codec.h"
 
+/* lws_write's opcode for a close frame: lws-write.h leaves LWS_WRITE_CLOSE
+ * (4) out of its public enum, lws itself sends closes with it. */
+#define GAME_CLIENT_WRITE_CLOSE ((enum lws_write_protocol)4)
+/* How long the server has to answer our close frame, in seconds. */
+#define GAME_CLIENT_CLOSE_ACK_SECONDS 2
+
 /* One queued frame: LWS_PRE bytes of headroom, then the payload. */
 typedef struct game_client_frame {
     struct game_client_frame *next;
@@ -48,6 +54,7 @@ struct game_client {
     struct lws *wsi;               /* the connection, NULL when idle */
     game_client_link link;
     bool close_requested;          /* game_client_close called on this connection */
+    bool close_sent;               /* its close frame is written */
     int peer_close_code;           /* the server's close code, 0 when none came */
     char peer_close_reason[124];
 
@@ -314,6 +321,7 @@ static void game_client_ended(game_client *client, const char *reason)
     client->wsi = NULL;
     client->link = GAME_CLIENT_IDLE;
     client->close_requested = false;
+    client->close_sent = false;
     game_client_queue_clear(client);
     game_client_rx_reset(client);
     if (client->handlers.on_close)
@@ -398,9 +406,19 @@ static int game_client_callback(struct lws *wsi, enum lws_callback_reasons reaso
                 lws_callback_on_writable(wsi);
             return 0;
         }
-        if (client->close_requested) {
-            lws_close_reason(wsi, LWS_CLOSE_STATUS_NORMAL, NULL, 0);
-            return -1;
+        if (client->close_requested && !client->close_sent) {
+            /* lws 4.1.6 drops the socket without a close frame when a
+             * writeable callback returns -1 after lws_close_reason() (the
+             * server saw every quit as a lost connection), so the close
+             * frame (1000) is this callback's one write; the server's
+             * answering close ends the connection, or the timeout does. */
+            unsigned char frame[LWS_PRE + 2];
+            frame[LWS_PRE] = (unsigned char)(LWS_CLOSE_STATUS_NORMAL >> 8);
+            frame[LWS_PRE + 1] = (unsigned char)(LWS_CLOSE_STATUS_NORMAL & 0xff);
+            client->close_sent = true;
+            if (lws_write(wsi, frame + LWS_PRE, 2, GAME_CLIENT_WRITE_CLOSE) < 2)
+                return -1;
+            lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_ACK, GAME_CLIENT_CLOSE_ACK_SECONDS);
         }
         return 0;
     }
@@ -525,6 +543,7 @@ int game_client_connect(game_client *client, const game_client_url *url, char *m
     snprintf(client->host_header, sizeof(client->host_header),
              strchr(url->host, ':') ? "[%s]:%d" : "%s:%d", url->host, url->port);
     client->close_requested = false;
+    client->close_sent = false;
     client->peer_close_code = 0;
     client->peer_close_reason[0] = '\0';
     game_client_rx_reset(client);

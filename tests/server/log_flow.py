@@ -18,6 +18,10 @@ anywhere in the log, at debug level.
 text: the default format. Every line is "TIME LEVEL MESSAGE", and a
 connection's lines read "connection N from ADDRESS: ...".
 
+cli: `brigade new` (the CLI, given as a fourth argument) closes its
+websocket with a close frame: the log says "closed by the peer (1000)",
+not "lost".
+
 level: --log-level warning writes no info line (no listening, opened,
 joined or closed line) while a game is created and joined; a level or a format that does not
 exist is refused at start (exit 2, the option named).
@@ -227,6 +231,24 @@ def case_level(brigaded, scenarios):
         check(report not in text, "sanitizer report in the log")
 
 
+def case_cli(server, scenarios, brigade):
+    run = subprocess.run([brigade, "new", "--server", "ws://127.0.0.1:%d" % server.port,
+                          "--json", os.path.join(scenarios, "example_a.json")],
+                         capture_output=True, timeout=30)
+    check(run.returncode == 0, "brigade new: exit %d: %r" % (run.returncode, run.stderr))
+    game = json.loads(run.stdout)["game"]
+    deadline = time.time() + 5
+    while "websocket closed" not in server.text() and "websocket lost" not in server.text() \
+            and time.time() < deadline:
+        time.sleep(0.05)
+    text = server.text()
+    check(re.search(r"connection (\d+) from 127\.0\.0\.1: created game %s" % game, text),
+          "no created line")
+    check(re.search(r"connection \d+ from 127\.0\.0\.1: websocket closed by the peer \(1000\)",
+                    text), "the CLI's close: %r" % text[-600:])
+    check("websocket lost" not in text, "a connection lost: %r" % text[-600:])
+
+
 CASES = {"json": case_json, "text": case_text}
 SERVER_OPTIONS = {"json": ["--log-format", "json", "--log-level", "debug", "--join-timeout-s",
                            "1"],
@@ -234,8 +256,11 @@ SERVER_OPTIONS = {"json": ["--log-format", "json", "--log-level", "debug", "--jo
 
 
 def main():
+    if sys.argv[1:2] == ["cli"] and len(sys.argv) == 5:
+        return run_case("cli", Server(sys.argv[2]), case_cli, sys.argv[3], sys.argv[4])
     if len(sys.argv) != 4 or sys.argv[1] not in list(CASES) + ["level"]:
-        print("usage: log_flow.py {json|text|level} BRIGADED SCENARIOS_DIR")
+        print("usage: log_flow.py {json|text|level} BRIGADED SCENARIOS_DIR\n"
+              "       log_flow.py cli BRIGADED SCENARIOS_DIR BRIGADE")
         return 2
     name, brigaded, scenarios = sys.argv[1:]
     if name == "level":
