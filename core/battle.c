@@ -1036,81 +1036,13 @@ static code_t turn_begin(machine *m)
 
 /* ---- Mandatory moves (turn.md §Mandatory-move phase) --------------------- */
 
-static void move_text(const machine *m, int unit, char *out, size_t size)
-{
-    const brigade_battle *b = &m->work;
-    const brigade_battle_unit *u = &b->units[unit];
-    char distance[16];
-    int melee = brigade_battle_unit_melee(b, unit);
-
-    out[0] = '\0';
-    if (melee >= 0) {
-        const brigade_battle_melee *rec = &b->melees[melee];
-        bool held = false;
-        for (int i = 0; i < rec->member_count; i++)
-            if (rec->members[i].unit == unit && rec->members[i].pushed_back_before)
-                held = true;
-        if (held && u->status == BRIGADE_STATUS_PUSHED_BACK) {
-            brigade_distance_format(b->ruleset.bua_fall_back, distance, sizeof distance);
-            snprintf(out, size,
-                     "fell back %s inside the built-up area: stays in melee %s, "
-                     "fought again this turn (%s)",
-                     distance, rec->id, brigade_text_rule(b, "12.19 j", "D21"));
-        } else {
-            snprintf(out, size, "stays in melee %s, fought again this turn", rec->id);
-        }
-        return;
-    }
-    brigade_distance_format(b->ruleset.retreat_move[u->type], distance, sizeof distance);
-    switch (u->status) {
-    case BRIGADE_STATUS_BROKEN:
-        snprintf(out, size, "rout %s as broken (12.19 a); broken until it rallies", distance);
-        return;
-    case BRIGADE_STATUS_RETREATING:
-        snprintf(out, size, "retreat %s as retreating (12.19)", distance);
-        return;
-    case BRIGADE_STATUS_PUSHED_BACK:
-        snprintf(out, size, "fall back %s as pushed back; no longer pushed back after it (12.19)",
-                 distance);
-        return;
-    case BRIGADE_STATUS_PURSUING:
-        if (brigade_battle_has_enemy_to_pursue(b, unit))
-            snprintf(out, size,
-                     "pursue '%s', following it in its move; report any contact (12.24, 12.25)",
-                     b->units[u->pursuit_of].id);
-        else
-            snprintf(out, size,
-                     "no enemy left to pursue: uncontrolled charge at the nearest enemy in "
-                     "sight within 22 degrees in the Charge phase, else blown (12.24)");
-        return;
-    case BRIGADE_STATUS_BLOWN:
-        snprintf(out, size,
-                 "blown: no bonus move; falls back behind its own lines at charge speed "
-                 "in the Movement phase; normal, still unformed, when that phase ends (12.24)");
-        return;
-    default:
-        break;
-    }
-    if (u->bonus == BRIGADE_BONUS_EXCELLENT && b->ruleset.half_charge_move[u->type] > 0) {
-        brigade_distance_format(b->ruleset.half_charge_move[u->type], distance, sizeof distance);
-        snprintf(out, size,
-                 "may move %s (half its charge distance, excellent discipline, 12.24)",
-                 distance);
-    } else if (u->bonus != BRIGADE_BONUS_NONE && brigade_type_is_cavalry(u->type)) {
-        snprintf(out, size, "bonus move: may turn 45 degrees on the spot (12.21)");
-    } else if (u->bonus != BRIGADE_BONUS_NONE) {
-        snprintf(out, size,
-                 "bonus move: may turn 45 degrees or occupy the beaten enemy's position (12.21)");
-    }
-}
-
 static code_t mandatory_moves_begin(machine *m)
 {
     for (int i = 0; i < m->work.unit_count; i++) {
         if (!brigade_battle_unit_in_play(&m->work.units[i]))
             continue;
         char text[BRIGADE_TEXT_MAX + 1];
-        move_text(m, i, text, sizeof text);
+        brigade_move_words(&m->work, i, text, sizeof text);
         if (text[0] == '\0')
             continue;
         brigade_event e;
@@ -3115,7 +3047,7 @@ static code_t rule_report(machine *m, const brigade_command *c)
 /*
  * The mandatory-move instruction unit `unit` has once `change` (its
  * UNIT_CHANGED, not folded yet) sets its status, exactly as that status
- * would have set it: in the Mandatory-move phase move_text() of the new
+ * would have set it: in the Mandatory-move phase brigade_move_words() of the new
  * status, pursuit and bonus (broken: its rout, normal: none, ...); in
  * Movement blown cavalry's fall back (D36), none otherwise; no
  * instruction in any other phase (the phases' ends clear them).
@@ -3135,13 +3067,13 @@ static void move_for_change(machine *m, int unit, const brigade_event *change, c
     }
     if (m->work.phase != BRIGADE_PHASE_MANDATORY_MOVES)
         return;
-    /* move_text reads the unit: give it the new values for the call
+    /* brigade_move_words reads the unit: give it the new values for the call
      * (the scratch battle, put back at once). */
     brigade_battle_unit kept = *u;
     u->status = change->unit.status;
     u->pursuit_of = change->unit.pursuit_of;
     u->bonus = change->unit.bonus;
-    move_text(m, unit, out, size);
+    brigade_move_words(&m->work, unit, out, size);
     *u = kept;
 }
 

@@ -1,8 +1,9 @@
 /*
  * core/event_words.c: the words players read. Each event's log text
  * (brigade_event_describe, battle.h) and the small texts the state keeps
- * (a melee's name, the rule a text cites), in the vocabulary of
- * rules/melee.md §1, kept out of the turn machine of core/battle.c. Texts
+ * (a unit's mandatory move, a melee's name, the rule a text cites), in
+ * the vocabulary of rules/melee.md §1, kept out of the turn machine of
+ * core/battle.c. Texts
  * of games journaled under an older rules version stay word for word (see
  * brigade_text_rule): their journals replay to the hashes they had.
  */
@@ -54,6 +55,74 @@ void brigade_melee_called(const brigade_battle *b, const char *id, char *out, si
         brigade_melee_words(id, out, size);
     else
         snprintf(out, size, "melee %.*s", (int)(size > 7 ? size - 7 : 0), id); /* cut to fit */
+}
+
+/* words.h: a unit's mandatory move in the players' words. */
+void brigade_move_words(const brigade_battle *b, int unit, char *out, size_t size)
+{
+    const brigade_battle_unit *u = &b->units[unit];
+    char distance[16];
+    int melee = brigade_battle_unit_melee(b, unit);
+
+    out[0] = '\0';
+    if (melee >= 0) {
+        const brigade_battle_melee *rec = &b->melees[melee];
+        bool held = false;
+        for (int i = 0; i < rec->member_count; i++)
+            if (rec->members[i].unit == unit && rec->members[i].pushed_back_before)
+                held = true;
+        if (held && u->status == BRIGADE_STATUS_PUSHED_BACK) {
+            brigade_distance_format(b->ruleset.bua_fall_back, distance, sizeof distance);
+            snprintf(out, size,
+                     "fell back %s inside the built-up area: stays in melee %s, "
+                     "fought again this turn (%s)",
+                     distance, rec->id, brigade_text_rule(b, "12.19 j", "D21"));
+        } else {
+            snprintf(out, size, "stays in melee %s, fought again this turn", rec->id);
+        }
+        return;
+    }
+    brigade_distance_format(b->ruleset.retreat_move[u->type], distance, sizeof distance);
+    switch (u->status) {
+    case BRIGADE_STATUS_BROKEN:
+        snprintf(out, size, "rout %s as broken (12.19 a); broken until it rallies", distance);
+        return;
+    case BRIGADE_STATUS_RETREATING:
+        snprintf(out, size, "retreat %s as retreating (12.19)", distance);
+        return;
+    case BRIGADE_STATUS_PUSHED_BACK:
+        snprintf(out, size, "fall back %s as pushed back; no longer pushed back after it (12.19)",
+                 distance);
+        return;
+    case BRIGADE_STATUS_PURSUING:
+        if (brigade_battle_has_enemy_to_pursue(b, unit))
+            snprintf(out, size,
+                     "pursue '%s', following it in its move; report any contact (12.24, 12.25)",
+                     b->units[u->pursuit_of].id);
+        else
+            snprintf(out, size,
+                     "no enemy left to pursue: uncontrolled charge at the nearest enemy in "
+                     "sight within 22 degrees in the Charge phase, else blown (12.24)");
+        return;
+    case BRIGADE_STATUS_BLOWN:
+        snprintf(out, size,
+                 "blown: no bonus move; falls back behind its own lines at charge speed "
+                 "in the Movement phase; normal, still unformed, when that phase ends (12.24)");
+        return;
+    default:
+        break;
+    }
+    if (u->bonus == BRIGADE_BONUS_EXCELLENT && b->ruleset.half_charge_move[u->type] > 0) {
+        brigade_distance_format(b->ruleset.half_charge_move[u->type], distance, sizeof distance);
+        snprintf(out, size,
+                 "may move %s (half its charge distance, excellent discipline, 12.24)",
+                 distance);
+    } else if (u->bonus != BRIGADE_BONUS_NONE && brigade_type_is_cavalry(u->type)) {
+        snprintf(out, size, "bonus move: may turn 45 degrees on the spot (12.21)");
+    } else if (u->bonus != BRIGADE_BONUS_NONE) {
+        snprintf(out, size,
+                 "bonus move: may turn 45 degrees or occupy the beaten enemy's position (12.21)");
+    }
 }
 
 static const char *unit_id(const brigade_battle *b, int unit)

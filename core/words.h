@@ -24,4 +24,10 @@ void brigade_melee_words(const char *id, char *out, size_t size);
  * game of rules version 3 or later, "melee T1.M2" in an older one. */
 void brigade_melee_called(const brigade_battle *b, const char *id, char *out, size_t size);
 
+/* The mandatory-move instruction unit `unit` of `b` has now, from its
+ * status, melee, pursuit and bonus (rules/melee.md 12.19, 12.21, 12.24;
+ * turn.md §Mandatory-move phase): "retreat 15 as retreating (12.19)",
+ * "" for none; into out[size], cut to fit. */
+void brigade_move_words(const brigade_battle *b, int unit, char *out, size_t size);
+
 #endif
