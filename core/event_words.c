@@ -3,9 +3,9 @@
  * (brigade_event_describe, battle.h) and the small texts the state keeps
  * (a unit's mandatory move, a melee's name, the rule a text cites), in
  * the vocabulary of rules/melee.md §1, kept out of the turn machine of
- * core/battle.c. Texts
- * of games journaled under an older rules version stay word for word (see
- * brigade_text_rule): their journals replay to the hashes they had.
+ * core/battle.c. Texts of games journaled under an older rules version
+ * stay word for word (see brigade_text_rule): their journals replay to
+ * the hashes they had.
  */
 #include "core/battle.h"
 #include "core/words.h"
