@@ -1212,18 +1212,7 @@ static uint64_t server_games_rate(server_games *games, server_session *session,
     server_bucket *shared = !address ? NULL : message ? &address->messages : &address->creates;
     const server_rate *shared_rate = message ? &games->rates.address_messages
                                              : &games->rates.creates;
-    uint64_t wait = server_bucket_wait(own, own_rate, now);
-    if (shared) {
-        uint64_t shared_wait = server_bucket_wait(shared, shared_rate, now);
-        if (shared_wait > wait)
-            wait = shared_wait;
-    }
-    if (wait == 0 && take) {
-        server_bucket_take(own, own_rate, now);
-        if (shared)
-            server_bucket_take(shared, shared_rate, now);
-    }
-    return wait;
+    return server_bucket_pair_take(own, own_rate, shared, shared_rate, now, take);
 }
 
 /* Whether a join may be tried now (no lockout of the connection or its
@@ -1231,14 +1220,10 @@ static uint64_t server_games_rate(server_games *games, server_session *session,
 static bool server_games_join_allowed(server_games *games, server_session *session,
                                       server_connection *connection, int64_t request)
 {
-    uint64_t now = uv_now(server_net_loop(games->net));
-    uint64_t wait = server_guard_wait(&session->limits.joins, now);
     server_limits *address = server_games_address_limits(games, connection);
     bool by_address = false;
-    if (address && server_guard_wait(&address->joins, now) > wait) {
-        wait = server_guard_wait(&address->joins, now);
-        by_address = true;
-    }
+    uint64_t wait = server_guard_pair_wait(&session->limits.joins, address ? &address->joins : NULL,
+                                           uv_now(server_net_loop(games->net)), &by_address);
     if (!wait)
         return true;
     server_games_send_retry(connection, request, PROTOCOL_ERROR_RATE_LIMITED, wait,
@@ -1253,11 +1238,9 @@ static bool server_games_join_allowed(server_games *games, server_session *sessi
 static void server_games_join_strike(server_games *games, server_session *session,
                                      server_connection *connection)
 {
-    uint64_t now = uv_now(server_net_loop(games->net));
-    server_guard_fail(&session->limits.joins, &games->rates.failed_joins, now);
     server_limits *address = server_games_address_limits(games, connection);
-    if (address)
-        server_guard_fail(&address->joins, &games->rates.failed_joins, now);
+    server_guard_pair_fail(&session->limits.joins, address ? &address->joins : NULL,
+                           &games->rates.failed_joins, uv_now(server_net_loop(games->net)));
 }
 
 static protocol_error_code server_games_error_code(brigade_battle_error_code code)

@@ -89,6 +89,44 @@ uint64_t server_guard_fail(server_guard *guard, const server_rate *rate, uint64_
     return lockout;
 }
 
+uint64_t server_bucket_pair_take(server_bucket *own, const server_rate *own_rate,
+                                 server_bucket *shared, const server_rate *shared_rate,
+                                 uint64_t now_ms, bool take)
+{
+    uint64_t wait = server_bucket_wait(own, own_rate, now_ms);
+    if (shared) {
+        uint64_t shared_wait = server_bucket_wait(shared, shared_rate, now_ms);
+        if (shared_wait > wait)
+            wait = shared_wait;
+    }
+    if (wait == 0 && take) {
+        server_bucket_take(own, own_rate, now_ms);
+        if (shared)
+            server_bucket_take(shared, shared_rate, now_ms);
+    }
+    return wait;
+}
+
+uint64_t server_guard_pair_wait(const server_guard *own, const server_guard *shared,
+                                uint64_t now_ms, bool *by_shared)
+{
+    uint64_t wait = server_guard_wait(own, now_ms);
+    *by_shared = false;
+    if (shared && server_guard_wait(shared, now_ms) > wait) {
+        wait = server_guard_wait(shared, now_ms);
+        *by_shared = true;
+    }
+    return wait;
+}
+
+void server_guard_pair_fail(server_guard *own, server_guard *shared, const server_rate *rate,
+                            uint64_t now_ms)
+{
+    server_guard_fail(own, rate, now_ms);
+    if (shared)
+        server_guard_fail(shared, rate, now_ms);
+}
+
 /* -------------------------------------------------------------- table */
 
 /* The key of an address: IPv4 as it is, IPv6 its /64 ("2001:db8:1:2::/64"). */

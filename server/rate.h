@@ -84,6 +84,28 @@ uint64_t server_guard_wait(const server_guard *guard, uint64_t now_ms);
  * next, longer time. Returns the lockout in ms (0: none). */
 uint64_t server_guard_fail(server_guard *guard, const server_rate *rate, uint64_t now_ms);
 
+/*
+ * A request limited twice, by its connection's bucket and by its
+ * address's (`shared`, NULL for the machine's own addresses): the ms until
+ * both have a token at now_ms (0: now). With `take` and 0, takes one of
+ * each; a refused request takes none, so one connection over its own rate
+ * does not spend its address's.
+ */
+uint64_t server_bucket_pair_take(server_bucket *own, const server_rate *own_rate,
+                                 server_bucket *shared, const server_rate *shared_rate,
+                                 uint64_t now_ms, bool take);
+
+/* The ms before a join may be tried by the holder of `own` and of `shared`
+ * (NULL: none): the longer lockout; *by_shared tells whether it is
+ * shared's. */
+uint64_t server_guard_pair_wait(const server_guard *own, const server_guard *shared,
+                                uint64_t now_ms, bool *by_shared);
+
+/* Counts one failed join against both (server_guard_fail; shared NULL:
+ * only own). */
+void server_guard_pair_fail(server_guard *own, server_guard *shared, const server_rate *rate,
+                            uint64_t now_ms);
+
 /* What one holder (a connection, an address) is limited on. */
 typedef struct server_limits {
     server_bucket messages; /* every message (brigaded --rate-messages) */

@@ -256,11 +256,9 @@ static void relay_join_strike(server_connection *connection)
     if (!session || !session->relay || !session->relay->loop)
         return;
     server_relay *relay = session->relay;
-    uint64_t now = uv_now(relay->loop);
-    server_guard_fail(&session->limits.joins, &relay->rates.failed_joins, now);
     server_limits *address = relay_address_limits(relay, connection);
-    if (address)
-        server_guard_fail(&address->joins, &relay->rates.failed_joins, now);
+    server_guard_pair_fail(&session->limits.joins, address ? &address->joins : NULL,
+                           &relay->rates.failed_joins, uv_now(relay->loop));
 }
 
 /* The ms before the connection may try a join (its lockout or its
@@ -268,15 +266,9 @@ static void relay_join_strike(server_connection *connection)
 static uint64_t relay_join_wait(server_relay *relay, relay_session *session,
                                 server_connection *connection, bool *by_address)
 {
-    uint64_t now = uv_now(relay->loop);
-    uint64_t wait = server_guard_wait(&session->limits.joins, now);
     server_limits *address = relay_address_limits(relay, connection);
-    *by_address = false;
-    if (address && server_guard_wait(&address->joins, now) > wait) {
-        wait = server_guard_wait(&address->joins, now);
-        *by_address = true;
-    }
-    return wait;
+    return server_guard_pair_wait(&session->limits.joins, address ? &address->joins : NULL,
+                                  uv_now(relay->loop), by_address);
 }
 
 /* Whether a message is within the connection's and its address's message
@@ -285,21 +277,10 @@ static uint64_t relay_join_wait(server_relay *relay, relay_session *session,
 static uint64_t relay_message_wait(server_relay *relay, relay_session *session,
                                    server_connection *connection)
 {
-    uint64_t now = uv_now(relay->loop);
     server_limits *address = relay_address_limits(relay, connection);
-    uint64_t wait = server_bucket_wait(&session->limits.messages, &relay->rates.messages, now);
-    if (address) {
-        uint64_t shared = server_bucket_wait(&address->messages, &relay->rates.address_messages,
-                                             now);
-        if (shared > wait)
-            wait = shared;
-    }
-    if (wait == 0) {
-        server_bucket_take(&session->limits.messages, &relay->rates.messages, now);
-        if (address)
-            server_bucket_take(&address->messages, &relay->rates.address_messages, now);
-    }
-    return wait;
+    return server_bucket_pair_take(&session->limits.messages, &relay->rates.messages,
+                                   address ? &address->messages : NULL,
+                                   &relay->rates.address_messages, uv_now(relay->loop), true);
 }
 
 static relay_session *relay_session_ref(relay_session *session)
