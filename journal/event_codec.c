@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/battle_fields.h"
 #include "protocol/codec.h"
 
 #if defined(__GNUC__)
@@ -76,12 +77,9 @@ static const char *response_n(int v) { return brigade_response_name((brigade_res
 static const char *bonus_n(int v) { return brigade_bonus_name((brigade_bonus)v); }
 static const char *effect_n(int v) { return brigade_morale_effect_name((brigade_morale_effect)v); }
 static const char *terrain_n(int v) { return brigade_terrain_name((brigade_terrain)v); }
-static const char *type_n(int v) { return brigade_troop_type_name((brigade_troop_type)v); }
-static const char *class_n(int v) { return brigade_class_name((brigade_class)v); }
 static const char *formation_n(int v) { return brigade_formation_name((brigade_formation)v); }
 static const char *status_n(int v) { return brigade_status_name((brigade_status)v); }
 static const char *defending_n(int v) { return brigade_defending_name((brigade_defending)v); }
-static const char *horses_n(int v) { return brigade_horses_name((brigade_horses)v); }
 static const char *role_n(int v) { return brigade_general_role_name((brigade_general_role)v); }
 static const char *rating_n(int v)
 {
@@ -152,13 +150,10 @@ static const enum_table REPORT_STATE = {"report state", report_state_n,
 static const enum_table MORALE_ROLE = {"role", morale_role_n, COUNT_OF(morale_role_names), -1};
 static const enum_table EFFECT = {"effect", effect_n, BRIGADE_MORALE_FLEES + 1, -1};
 static const enum_table TERRAIN = {"terrain", terrain_n, BRIGADE_TERRAIN_BUA + 1, -1};
-static const enum_table TYPE = {"type", type_n, BRIGADE_TYPE_COUNT, -1};
-static const enum_table CLASS = {"class", class_n, BRIGADE_CLASS_COUNT, -1};
 static const enum_table FORMATION = {"formation", formation_n, BRIGADE_FORMATION_COUNT, -1};
 static const enum_table STATUS = {"status", status_n, BRIGADE_STATUS_COUNT, -1};
 static const enum_table DEFENDING = {"defending", defending_n, BRIGADE_DEFENDING_FORTIFIED + 1,
                                      -1};
-static const enum_table HORSES = {"horses", horses_n, BRIGADE_HORSES_POOR + 1, -1};
 static const enum_table ROLE = {"role", role_n, BRIGADE_GENERAL_REGIMENTAL + 1, -1};
 static const enum_table RATING = {"rating", rating_n, BRIGADE_RATING_POOR + 1, -1};
 static const enum_table RESULT = {"result", result_n, BRIGADE_RESULT_AUTO + 1, -1};
@@ -1793,40 +1788,62 @@ static void w_ruleset(writer *w, protocol_value *map, const char *key, const bri
     w_set(w, map, key, m);
 }
 
+/* One field of `record` into `map` under its journal key (battle_fields.h). */
+static void w_field(writer *w, protocol_value *map, const brigade_field *f, const void *record)
+{
+    int number = brigade_field_int(f, record);
+    switch (f->kind) {
+    case BRIGADE_FIELD_TEXT:
+        w_text(w, map, f->journal_key, brigade_field_text(f, record), f->size);
+        break;
+    case BRIGADE_FIELD_INT:
+        w_int(w, map, f->journal_key, number);
+        break;
+    case BRIGADE_FIELD_BOOL:
+        w_bool(w, map, f->journal_key, number != 0);
+        break;
+    case BRIGADE_FIELD_SIDE:
+        w_enum(w, map, f->journal_key, &SIDE, number);
+        break;
+    case BRIGADE_FIELD_ENUM: {
+        enum_table table = {f->what, f->name, f->count, -1};
+        w_enum(w, map, f->journal_key, &table, number);
+        break;
+    }
+    case BRIGADE_FIELD_UNIT:
+        w_unit(w, map, f->journal_key, number, true);
+        break;
+    case BRIGADE_FIELD_GENERAL: {
+        protocol_value *general = w_map(w, f->journal_key);
+        if (general == NULL)
+            break;
+        int rating;
+        memcpy(&rating, (const char *)record + f->offset2, sizeof rating);
+        w_enum(w, general, "role", &ROLE, number);
+        w_enum(w, general, "rating", &RATING, rating);
+        w_set(w, map, f->journal_key, general);
+        break;
+    }
+    }
+}
+
+/* The journaled fields of `record`, in the table's order. */
+static void w_fields(writer *w, protocol_value *map, const brigade_field *fields, int count,
+                     const void *record)
+{
+    for (int i = 0; i < count && !w->failed; i++)
+        if (brigade_field_written(&fields[i], fields[i].journal_when, w->battle, record))
+            w_field(w, map, &fields[i], record);
+}
+
 static void w_unit_record(writer *w, protocol_value *array, const brigade_battle_unit *u)
 {
     protocol_value *m = w_map(w, "units");
     if (m == NULL)
         return;
-    w_text(w, m, "id", u->id, sizeof u->id);
-    w_text(w, m, "name", u->name, sizeof u->name);
-    w_enum(w, m, "side", &SIDE, (int)u->side);
-    w_enum(w, m, "type", &TYPE, (int)u->type);
-    w_enum(w, m, "class", &CLASS, (int)u->unit_class);
-    w_int(w, m, "figures", u->figures);
-    if (u->strength != 0) /* only then: an older battle encodes to the bytes it had */
-        w_int(w, m, "strength", u->strength);
-    w_text(w, m, "nation", u->nation, sizeof u->nation);
-    w_enum(w, m, "formation", &FORMATION, (int)u->formation);
-    w_bool(w, m, "formed", u->formed);
-    w_bool(w, m, "wavering", u->wavering);
-    w_enum(w, m, "status", &STATUS, (int)u->status);
-    protocol_value *general = w_map(w, "general");
-    if (general != NULL) {
-        w_enum(w, general, "role", &ROLE, (int)u->general_role);
-        w_enum(w, general, "rating", &RATING, (int)u->general_rating);
-        w_set(w, m, "general", general);
-    }
-    w_bool(w, m, "sappers", u->sappers);
-    w_int(w, m, "ranks", u->ranks);
-    w_enum(w, m, "horses", &HORSES, (int)u->horses);
-    w_enum(w, m, "terrain", &TERRAIN, (int)u->terrain);
-    w_enum(w, m, "defending", &DEFENDING, (int)u->defending);
-    w_text(w, m, "move", u->move, sizeof u->move);
-    w_enum(w, m, "bonus", &BONUS, (int)u->bonus);
-    w_unit(w, m, "pursuit_of", u->pursuit_of, true);
-    if (u->fled_turn != 0) /* only then: a battle without it keeps format 2's shape (D34) */
-        w_int(w, m, "fled_turn", u->fled_turn);
+    int count = 0;
+    const brigade_field *fields = brigade_unit_fields(&count);
+    w_fields(w, m, fields, count, u);
     w_push(w, array, m, "units");
 }
 
@@ -2172,10 +2189,61 @@ static void r_ruleset(scope *s, const char *key, brigade_ruleset *rs)
     s_close(&m);
 }
 
+/* One field of `record` from its journal key (battle_fields.h); a NONZERO
+ * field absent reads as 0. */
+static void r_field(scope *s, const brigade_field *f, void *record)
+{
+    const char *key = f->journal_key;
+    if (f->journal_when == BRIGADE_FIELD_NONZERO && protocol_value_map_get(s->map, key) == NULL)
+        return;
+    switch (f->kind) {
+    case BRIGADE_FIELD_TEXT:
+        r_text(s, key, brigade_field_text_mut(f, record), f->size, f->nonempty);
+        break;
+    case BRIGADE_FIELD_INT:
+        brigade_field_set_int(f, record, r_int(s, key, f->min, f->max));
+        break;
+    case BRIGADE_FIELD_BOOL:
+        brigade_field_set_int(f, record, r_bool(s, key));
+        break;
+    case BRIGADE_FIELD_SIDE:
+        brigade_field_set_int(f, record, (int)r_side_required(s, key));
+        break;
+    case BRIGADE_FIELD_ENUM: {
+        enum_table table = {f->what, f->name, f->count, -1};
+        brigade_field_set_int(f, record, r_enum(s, key, &table));
+        break;
+    }
+    case BRIGADE_FIELD_UNIT:
+        brigade_field_set_int(f, record, r_unit(s, key, true));
+        break;
+    case BRIGADE_FIELD_GENERAL: {
+        scope g;
+        if (r_map(s, key, &g)) {
+            int role = r_enum(&g, "role", &ROLE), rating = r_enum(&g, "rating", &RATING);
+            memcpy((char *)record + f->offset, &role, sizeof role);
+            memcpy((char *)record + f->offset2, &rating, sizeof rating);
+            s_close(&g);
+        }
+        break;
+    }
+    }
+}
+
+/* Every journaled field of `record`, in the table's order. */
+static void r_fields(scope *s, const brigade_field *fields, int count, void *record)
+{
+    for (int i = 0; i < count && !s->r->failed; i++)
+        if (fields[i].journal_when != BRIGADE_FIELD_NEVER)
+            r_field(s, &fields[i], record);
+}
+
 /* Reads every unit's id first (so that references to later units resolve),
- * refusing duplicates; then each unit whole. */
+ * refusing duplicates; then each unit whole (brigade_unit_fields). */
 static void r_units(scope *s, brigade_battle *b)
 {
+    int field_count = 0;
+    const brigade_field *fields = brigade_unit_fields(&field_count);
     char path[PATH_MAX_BYTES];
     const protocol_value *array = r_array(s, "units", BRIGADE_BATTLE_UNITS_MAX, path, sizeof path);
     if (array == NULL)
@@ -2204,39 +2272,7 @@ static void r_units(scope *s, brigade_battle *b)
         scope m;
         if (!s_open(s->r, protocol_value_array_get(array, (size_t)i), element, &m))
             break;
-        brigade_battle_unit *u = &b->units[i];
-        r_text(&m, "id", u->id, sizeof u->id, true);
-        r_text(&m, "name", u->name, sizeof u->name, false);
-        u->side = r_side_required(&m, "side");
-        u->type = (brigade_troop_type)r_enum(&m, "type", &TYPE);
-        u->unit_class = (brigade_class)r_enum(&m, "class", &CLASS);
-        u->figures = r_int(&m, "figures", 0, BRIGADE_FIGURES_MAX);
-        /* The starting strength (issue 14); absent in a battle journaled by
-         * an older build: 0, which the journal fills in from the initial
-         * battle (journal.c strength_fill). */
-        if (protocol_value_map_get(m.map, "strength") != NULL)
-            u->strength = r_int(&m, "strength", 0, BRIGADE_FIGURES_MAX);
-        r_text(&m, "nation", u->nation, sizeof u->nation, false);
-        u->formation = (brigade_formation)r_enum(&m, "formation", &FORMATION);
-        u->formed = r_bool(&m, "formed");
-        u->wavering = r_bool(&m, "wavering");
-        u->status = (brigade_status)r_enum(&m, "status", &STATUS);
-        scope g;
-        if (r_map(&m, "general", &g)) {
-            u->general_role = (brigade_general_role)r_enum(&g, "role", &ROLE);
-            u->general_rating = (brigade_general_rating)r_enum(&g, "rating", &RATING);
-            s_close(&g);
-        }
-        u->sappers = r_bool(&m, "sappers");
-        u->ranks = r_int(&m, "ranks", 0, BRIGADE_FIGURES_MAX);
-        u->horses = (brigade_horses)r_enum(&m, "horses", &HORSES);
-        u->terrain = (brigade_terrain)r_enum(&m, "terrain", &TERRAIN);
-        u->defending = (brigade_defending)r_enum(&m, "defending", &DEFENDING);
-        r_text(&m, "move", u->move, sizeof u->move, false);
-        u->bonus = (brigade_bonus)r_enum(&m, "bonus", &BONUS);
-        u->pursuit_of = r_unit(&m, "pursuit_of", true);
-        if (protocol_value_map_get(m.map, "fled_turn") != NULL) /* absent in older rows: 0 */
-            u->fled_turn = r_int(&m, "fled_turn", 1, INT_MAX);
+        r_fields(&m, fields, field_count, &b->units[i]);
         s_close(&m);
     }
 }

@@ -9,6 +9,9 @@
  */
 #include "protocol/game_state.h"
 
+#include "core/battle_fields.h"
+
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -77,68 +80,207 @@ static protocol_value *protocol_state_modifiers(const brigade_battle_modifier *m
     return array;
 }
 
-static protocol_value *protocol_state_unit(const brigade_battle *battle,
-                                         const brigade_battle_unit *unit)
+/* The general attached to a unit, or nil (PROTOCOL.md §7.1; 12.17). */
+static protocol_value *protocol_state_general(const brigade_field *field, const void *record)
+{
+    brigade_general_role role;
+    brigade_general_rating rating;
+    memcpy(&role, (const char *)record + field->offset, sizeof role);
+    memcpy(&rating, (const char *)record + field->offset2, sizeof rating);
+    if (role == BRIGADE_GENERAL_NONE)
+        return protocol_value_nil_new();
+    protocol_value *general = protocol_value_map_new();
+    bool ok = general != NULL;
+    ok = ok && protocol_value_map_set_string(general, "role", brigade_general_role_name(role)) == 0;
+    ok = ok &&
+         protocol_value_map_set_string(general, "rating", brigade_general_rating_name(rating)) == 0;
+    if (!ok) {
+        protocol_value_free(general);
+        return NULL;
+    }
+    return general;
+}
+
+/* One field of `record` as its wire value (battle_fields.h), or NULL when
+ * out of memory. */
+static protocol_value *protocol_state_field(const brigade_battle *battle,
+                                            const brigade_field *field, const void *record)
+{
+    int number = brigade_field_int(field, record);
+    switch (field->kind) {
+    case BRIGADE_FIELD_TEXT:
+        return protocol_value_string_new(brigade_field_text(field, record));
+    case BRIGADE_FIELD_INT:
+        return protocol_value_int_new(number);
+    case BRIGADE_FIELD_BOOL:
+        return protocol_value_bool_new(number != 0);
+    case BRIGADE_FIELD_ENUM:
+        return protocol_value_string_new(field->name(number));
+    case BRIGADE_FIELD_SIDE:
+        return protocol_value_string_new(brigade_side_name((brigade_side)number));
+    case BRIGADE_FIELD_UNIT:
+        if (number < 0)
+            return protocol_value_nil_new();
+        return protocol_value_string_new(protocol_state_unit_id(battle, number));
+    case BRIGADE_FIELD_GENERAL:
+        return protocol_state_general(field, record);
+    }
+    return NULL;
+}
+
+/* `record`'s fields that the wire carries, in their wire order
+ * (battle_fields.h: the same table drives the journal's encoding). */
+static protocol_value *protocol_state_fields(const brigade_battle *battle,
+                                             const brigade_field *fields, int count,
+                                             const void *record)
 {
     protocol_value *map = protocol_value_map_new();
     bool ok = map != NULL;
-    ok = ok && protocol_value_map_set_string(map, "side", brigade_side_name(unit->side)) == 0;
-    ok = ok && protocol_value_map_set_string(map, "name", unit->name) == 0;
-    ok = ok && protocol_value_map_set_string(map, "type", brigade_troop_type_name(unit->type)) == 0;
-    ok = ok && protocol_value_map_set_string(map, "class", brigade_class_name(unit->unit_class)) == 0;
-    ok = ok && protocol_value_map_set_int(map, "figures", unit->figures) == 0;
-    /* The starting strength (figures at the start), from rules version 3
-     * on: an older game hashes as it did (PROTOCOL.md §7.1, §8). */
-    if (battle->rules_version >= BRIGADE_RULES_VERSION_PLAYERS)
-        ok = ok && protocol_value_map_set_int(map, "strength", unit->strength) == 0;
-    ok = ok && protocol_value_map_set_string(map, "nation", unit->nation) == 0;
-    ok = ok && protocol_value_map_set_string(map, "formation",
-                                             brigade_formation_name(unit->formation)) == 0;
-    ok = ok && protocol_value_map_set_bool(map, "formed", unit->formed) == 0;
-    ok = ok && protocol_value_map_set_bool(map, "wavering", unit->wavering) == 0;
-    ok = ok && protocol_value_map_set_string(map, "status", brigade_status_name(unit->status)) == 0;
-    if (ok) {
-        protocol_value *general;
-        if (unit->general_role == BRIGADE_GENERAL_NONE) {
-            general = protocol_value_nil_new();
-        } else {
-            general = protocol_value_map_new();
-            bool general_ok = general != NULL;
-            general_ok = general_ok &&
-                         protocol_value_map_set_string(
-                             general, "role", brigade_general_role_name(unit->general_role)) == 0;
-            general_ok = general_ok &&
-                         protocol_value_map_set_string(
-                             general, "rating",
-                             brigade_general_rating_name(unit->general_rating)) == 0;
-            if (!general_ok) {
-                protocol_value_free(general);
-                general = NULL;
-            }
+    for (int rank = 1; ok && rank <= count; rank++)
+        for (int i = 0; ok && i < count; i++) {
+            const brigade_field *field = &fields[i];
+            if (field->wire_rank != rank ||
+                !brigade_field_written(field, field->wire_when, battle, record))
+                continue;
+            protocol_value *value = protocol_state_field(battle, field, record);
+            ok = value != NULL && protocol_value_map_set(map, field->wire_key, value) == 0;
         }
-        ok = protocol_value_map_set(map, "general", general) == 0;
-    }
-    ok = ok && protocol_value_map_set_bool(map, "sappers", unit->sappers) == 0;
-    ok = ok && protocol_value_map_set_int(map, "ranks", unit->ranks) == 0;
-    ok = ok && protocol_value_map_set_string(map, "defending",
-                                             brigade_defending_name(unit->defending)) == 0;
-    ok = ok && protocol_value_map_set_string(map, "terrain", brigade_terrain_name(unit->terrain)) == 0;
-    ok = ok && protocol_value_map_set_string(map, "move", unit->move) == 0;
-    /* Only when set, so that a game of an older build keeps its snapshot
-     * hash (PROTOCOL.md §7.1, §8; D34, D38). */
-    if (unit->fled_turn > 0)
-        ok = ok && protocol_value_map_set_int(map, "fled_turn", unit->fled_turn) == 0;
-    /* A pursuer's quarry, from rules version 2 on (an older game hashes as
-     * it did): what a client needs to offer D38's uncontrolled charge. */
-    if (battle->rules_version >= 2 && unit->status == BRIGADE_STATUS_PURSUING &&
-        unit->pursuit_of >= 0)
-        ok = ok && protocol_value_map_set_string(map, "pursuing",
-                                                 protocol_state_unit_id(battle, unit->pursuit_of)) == 0;
     if (!ok) {
         protocol_value_free(map);
         return NULL;
     }
     return map;
+}
+
+/* Reads one wire field of `v` into `record`; false with the reason in
+ * `error` (the caller adds the member's name). */
+static bool protocol_state_field_read(const brigade_battle *battle, const brigade_field *field,
+                                      const protocol_value *v, void *record, char *error,
+                                      size_t size)
+{
+    protocol_value_kind kind = protocol_value_kind_of(v);
+    size_t len = 0;
+    const char *text = kind == PROTOCOL_VALUE_STRING ? protocol_value_string_get(v, &len) : NULL;
+    switch (field->kind) {
+    case BRIGADE_FIELD_TEXT:
+        if (text == NULL || len >= field->size || memchr(text, 0, len) != NULL ||
+            (field->nonempty && len == 0)) {
+            snprintf(error, size, "not a text of 1..%zu bytes", field->size - 1);
+            return false;
+        }
+        memcpy(brigade_field_text_mut(field, record), text, len);
+        brigade_field_text_mut(field, record)[len] = '\0';
+        return true;
+    case BRIGADE_FIELD_INT: {
+        int64_t number = kind == PROTOCOL_VALUE_INT ? protocol_value_int_get(v) : INT64_MIN;
+        if (number < field->min || number > field->max) {
+            snprintf(error, size, "not an integer in %d..%d", field->min, field->max);
+            return false;
+        }
+        brigade_field_set_int(field, record, (int)number);
+        return true;
+    }
+    case BRIGADE_FIELD_BOOL:
+        if (kind != PROTOCOL_VALUE_BOOL) {
+            snprintf(error, size, "not a boolean");
+            return false;
+        }
+        brigade_field_set_int(field, record, protocol_value_bool_get(v));
+        return true;
+    case BRIGADE_FIELD_ENUM:
+    case BRIGADE_FIELD_SIDE:
+        for (int i = 0; text != NULL && i < field->count; i++) {
+            const char *name = field->kind == BRIGADE_FIELD_SIDE
+                                   ? brigade_side_name((brigade_side)i) : field->name(i);
+            if (strlen(name) == len && memcmp(name, text, len) == 0) {
+                brigade_field_set_int(field, record, i);
+                return true;
+            }
+        }
+        snprintf(error, size, "not a %s name", field->what);
+        return false;
+    case BRIGADE_FIELD_UNIT:
+        if (kind == PROTOCOL_VALUE_NIL) {
+            brigade_field_set_int(field, record, -1);
+            return true;
+        }
+        for (int i = 0; text != NULL && i < battle->unit_count; i++)
+            if (strlen(battle->units[i].id) == len && memcmp(battle->units[i].id, text, len) == 0) {
+                brigade_field_set_int(field, record, i);
+                return true;
+            }
+        snprintf(error, size, "not a unit id of the battle");
+        return false;
+    case BRIGADE_FIELD_GENERAL: {
+        brigade_general_role role = BRIGADE_GENERAL_NONE;
+        brigade_general_rating rating = BRIGADE_RATING_AVERAGE;
+        if (kind != PROTOCOL_VALUE_NIL) {
+            const protocol_value *r = kind == PROTOCOL_VALUE_MAP ? protocol_value_map_get(v, "role")
+                                                                 : NULL;
+            const protocol_value *g = kind == PROTOCOL_VALUE_MAP
+                                          ? protocol_value_map_get(v, "rating") : NULL;
+            const char *rs = r != NULL ? protocol_value_string_get(r, &len) : NULL;
+            const char *gs = g != NULL ? protocol_value_string_get(g, &len) : NULL;
+            if (rs == NULL || gs == NULL || !brigade_general_role_parse(rs, &role) ||
+                role == BRIGADE_GENERAL_NONE || !brigade_general_rating_parse(gs, &rating)) {
+                snprintf(error, size, "not nil or {role, rating}");
+                return false;
+            }
+        }
+        memcpy((char *)record + field->offset, &role, sizeof role);
+        memcpy((char *)record + field->offset2, &rating, sizeof rating);
+        return true;
+    }
+    }
+    return false;
+}
+
+bool protocol_state_unit_read(const protocol_value *map, const brigade_battle *battle,
+                              brigade_battle_unit *out, char *error, size_t error_size)
+{
+    if (protocol_value_kind_of(map) != PROTOCOL_VALUE_MAP) {
+        snprintf(error, error_size, "unit: not a map");
+        return false;
+    }
+    brigade_battle_unit unit = *out;
+    int count = 0;
+    const brigade_field *fields = brigade_unit_fields(&count);
+    for (int i = 0; i < count; i++) {
+        const brigade_field *field = &fields[i];
+        if (field->wire_when == BRIGADE_FIELD_NEVER)
+            continue;
+        const protocol_value *v = protocol_value_map_get(map, field->wire_key);
+        bool optional = field->wire_when == BRIGADE_FIELD_NONZERO ||
+                        field->wire_when == BRIGADE_FIELD_PURSUING;
+        if (v == NULL && optional) { /* absent: 0, or no quarry */
+            brigade_field_set_int(field, &unit, field->kind == BRIGADE_FIELD_UNIT ? -1 : 0);
+            continue;
+        }
+        if (v == NULL) {
+            if (brigade_field_written(field, field->wire_when, battle, &unit)) {
+                snprintf(error, error_size, "%s: missing", field->wire_key);
+                return false;
+            }
+            continue;
+        }
+        char why[96];
+        if (!protocol_state_field_read(battle, field, v, &unit, why, sizeof why)) {
+            snprintf(error, error_size, "%s: %s", field->wire_key, why);
+            return false;
+        }
+    }
+    *out = unit;
+    return true;
+}
+
+/* A unit of the snapshot's `units` map (PROTOCOL.md §7.1): the members
+ * brigade_unit_fields sends, in their order. */
+static protocol_value *protocol_state_unit(const brigade_battle *battle,
+                                           const brigade_battle_unit *unit)
+{
+    int count = 0;
+    const brigade_field *fields = brigade_unit_fields(&count);
+    return protocol_state_fields(battle, fields, count, unit);
 }
 
 static protocol_value *protocol_state_morale_result(const brigade_morale_result *result)

@@ -36,6 +36,18 @@
 protocol_value *protocol_state_from_battle(const brigade_battle *battle, const char *game_id);
 
 /*
+ * Reads `map`, a unit of a snapshot's `units` map (PROTOCOL.md §7.1), into
+ * *out by core/battle_fields.h's table: each member the wire carries (an
+ * absent fled_turn reads 0, an absent quarry -1); the members it does not
+ * (id, horses, bonus; strength before rules version 3) keep what *out held. `battle` names the
+ * units a pursuer's quarry may be (by id) and the rules version. Returns
+ * true, or false with *out unchanged and the member named in `error`
+ * ("figures: not an integer in 0..100000").
+ */
+bool protocol_state_unit_read(const protocol_value *map, const brigade_battle *battle,
+                              brigade_battle_unit *out, char *error, size_t error_size);
+
+/*
  * The ops (PROTOCOL.md §7.2, a new array owned by the caller in *ops)
  * taking protocol_state_from_battle(before) to
  * protocol_state_from_battle(after) for game `game_id`, every member but
