@@ -4,6 +4,7 @@
 #include "protocol/value_internal.h"
 
 #include <inttypes.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,162 +476,56 @@ int protocol_value_map_set_bool(protocol_value *map, const char *key, bool flag)
     return protocol_value_map_set(map, key, protocol_value_bool_new(flag));
 }
 
-/* ---- JSON text ---------------------------------------------------------- */
+/* ---- JSON text (jansson) --------------------------------------------------- */
 
-typedef struct json_text {
-    char *bytes;
-    size_t len;
-    size_t capacity;
-    bool failed; /* memory ran out: everything after is dropped */
-} json_text;
-
-static void json_put(json_text *text, const char *bytes, size_t len)
+/* `value` as a jansson tree (a new reference), or NULL when memory runs
+ * out. Strings go byte for byte (json_stringn_nocheck), as the doc says. */
+static json_t *json_of(const protocol_value *value)
 {
-    if (text->failed)
-        return;
-    if (len >= SIZE_MAX - text->len) {
-        text->failed = true;
-        return;
-    }
-    if (text->len + len + 1 > text->capacity) {
-        size_t wanted = text->capacity == 0 ? 64 : text->capacity;
-        while (wanted < text->len + len + 1) {
-            if (wanted > SIZE_MAX / 2) {
-                text->failed = true;
-                return;
-            }
-            wanted *= 2;
-        }
-        char *moved = realloc(text->bytes, wanted);
-        if (moved == NULL) {
-            text->failed = true;
-            return;
-        }
-        text->bytes = moved;
-        text->capacity = wanted;
-    }
-    memcpy(text->bytes + text->len, bytes, len);
-    text->len += len;
-    text->bytes[text->len] = '\0';
-}
-
-static void json_puts(json_text *text, const char *bytes)
-{
-    json_put(text, bytes, strlen(bytes));
-}
-
-static void json_string(json_text *text, const char *bytes, size_t len)
-{
-    json_put(text, "\"", 1);
-    size_t run = 0; /* start of the bytes not yet written */
-    for (size_t i = 0; i < len; i++) {
-        unsigned char byte = (unsigned char)bytes[i];
-        const char *escape = NULL;
-        char hex[8];
-        switch (byte) {
-        case '"':
-            escape = "\\\"";
-            break;
-        case '\\':
-            escape = "\\\\";
-            break;
-        case '\n':
-            escape = "\\n";
-            break;
-        case '\r':
-            escape = "\\r";
-            break;
-        case '\t':
-            escape = "\\t";
-            break;
-        case '\b':
-            escape = "\\b";
-            break;
-        case '\f':
-            escape = "\\f";
-            break;
-        default:
-            if (byte < 0x20) {
-                snprintf(hex, sizeof hex, "\\u%04x", (unsigned)byte);
-                escape = hex;
-            }
-            break;
-        }
-        if (escape != NULL) {
-            json_put(text, bytes + run, i - run);
-            json_puts(text, escape);
-            run = i + 1;
-        }
-    }
-    json_put(text, bytes + run, len - run);
-    json_put(text, "\"", 1);
-}
-
-static void json_newline(json_text *text, unsigned flags, int depth)
-{
-    if (!(flags & PROTOCOL_JSON_PRETTY))
-        return;
-    json_put(text, "\n", 1);
-    for (int i = 0; i < depth; i++)
-        json_put(text, "  ", 2);
-}
-
-static void json_value(json_text *text, const protocol_value *value, unsigned flags, int depth)
-{
-    char number[32];
     switch (value->kind) {
     case PROTOCOL_VALUE_NIL:
-        json_puts(text, "null");
-        break;
+        return json_null();
     case PROTOCOL_VALUE_BOOL:
-        json_puts(text, value->as.flag ? "true" : "false");
-        break;
+        return json_boolean(value->as.flag);
     case PROTOCOL_VALUE_INT:
-        snprintf(number, sizeof number, "%" PRId64, value->as.number);
-        json_puts(text, number);
-        break;
+        return json_integer((json_int_t)value->as.number);
     case PROTOCOL_VALUE_STRING:
-        json_string(text, value->as.string.bytes, value->as.string.len);
-        break;
-    case PROTOCOL_VALUE_ARRAY:
-        json_put(text, "[", 1);
-        for (size_t i = 0; i < value->as.array.count; i++) {
-            if (i > 0)
-                json_put(text, ",", 1);
-            json_newline(text, flags, depth + 1);
-            json_value(text, value->as.array.items[i], flags, depth + 1);
-        }
-        if (value->as.array.count > 0)
-            json_newline(text, flags, depth);
-        json_put(text, "]", 1);
-        break;
-    case PROTOCOL_VALUE_MAP:
-        json_put(text, "{", 1);
-        for (size_t i = 0; i < value->as.map.count; i++) {
-            const protocol_value_member *member = &value->as.map.members[i];
-            if (i > 0)
-                json_put(text, ",", 1);
-            json_newline(text, flags, depth + 1);
-            json_string(text, member->key, member->key_len);
-            json_puts(text, (flags & PROTOCOL_JSON_PRETTY) ? ": " : ":");
-            json_value(text, member->value, flags, depth + 1);
-        }
-        if (value->as.map.count > 0)
-            json_newline(text, flags, depth);
-        json_put(text, "}", 1);
-        break;
+        return json_stringn_nocheck(value->as.string.bytes, value->as.string.len);
+    case PROTOCOL_VALUE_ARRAY: {
+        json_t *array = json_array();
+        for (size_t i = 0; array != NULL && i < value->as.array.count; i++)
+            if (json_array_append_new(array, json_of(value->as.array.items[i])) != 0) {
+                json_decref(array);
+                array = NULL;
+            }
+        return array;
     }
+    case PROTOCOL_VALUE_MAP: {
+        json_t *map = json_object();
+        for (size_t i = 0; map != NULL && i < value->as.map.count; i++) {
+            const protocol_value_member *member = &value->as.map.members[i];
+            if (json_object_setn_new_nocheck(map, member->key, member->key_len,
+                                             json_of(member->value)) != 0) {
+                json_decref(map);
+                map = NULL;
+            }
+        }
+        return map;
+    }
+    }
+    return NULL;
 }
 
 char *protocol_value_to_json(const protocol_value *value, unsigned flags)
 {
     if (value == NULL)
         return NULL;
-    json_text text = {0};
-    json_value(&text, value, flags, 0);
-    if (text.failed || text.bytes == NULL) {
-        free(text.bytes);
+    json_t *tree = json_of(value);
+    if (tree == NULL)
         return NULL;
-    }
-    return text.bytes;
+    size_t format = JSON_ENCODE_ANY | JSON_PRESERVE_ORDER |
+                    ((flags & PROTOCOL_JSON_PRETTY) ? JSON_INDENT(2) : JSON_COMPACT);
+    char *text = json_dumps(tree, format);
+    json_decref(tree);
+    return text;
 }

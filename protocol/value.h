@@ -116,8 +116,8 @@ int protocol_value_map_set_bool(protocol_value *map, const char *key, bool flag)
 #define PROTOCOL_JSON_PRETTY 1u /* two-space indentation, one member per line */
 
 /*
- * JSON text of `value` (for the CLI's --json output), in a NUL-terminated
- * string the caller frees with free(). Map members keep insertion order;
+ * JSON text of `value` (for the CLI's --json output), written by jansson
+ * (json_dumps), in a NUL-terminated string the caller frees with free(). Map members keep insertion order;
  * nil is null; strings are written byte for byte with '"', '\\' and bytes
  * below 0x20 escaped (a string that is not UTF-8 gives text that is not
  * UTF-8 either; frames decoded by protocol/codec.h are always UTF-8).
