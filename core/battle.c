@@ -6,6 +6,7 @@
  * battle changes only when it folds the returned events.
  */
 #include "core/battle.h"
+#include "core/helpers.h"
 #include "core/words.h"
 
 #include <stdarg.h>
@@ -256,14 +257,11 @@ void brigade_event_list_free(brigade_event_list *list)
 
 static bool event_list_push(brigade_event_list *list, const brigade_event *event)
 {
-    if (list->count == list->capacity) {
-        size_t capacity = list->capacity ? list->capacity * 2 : 64;
-        brigade_event *items = realloc(list->items, capacity * sizeof *items);
-        if (items == NULL)
-            return false;
-        list->items = items;
-        list->capacity = capacity;
-    }
+    brigade_event *items = brigade_array_reserve(list->items, &list->capacity, list->count + 1,
+                                                 sizeof *items, 64);
+    if (items == NULL)
+        return false;
+    list->items = items;
     memcpy(&list->items[list->count++], event, sizeof *event);
     return true;
 }

@@ -4,6 +4,8 @@
  */
 #include "core/dice.h"
 
+#include "core/helpers.h"
+
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
@@ -64,12 +66,7 @@ bool brigade_dice_commitment(const uint8_t server_seed[BRIGADE_DICE_SEED_BYTES],
 void brigade_dice_seed_to_hex(const uint8_t seed[BRIGADE_DICE_SEED_BYTES],
                               char hex[BRIGADE_DICE_DIGEST_HEX + 1])
 {
-    static const char digits[] = "0123456789abcdef";
-    for (int i = 0; i < BRIGADE_DICE_SEED_BYTES; i++) {
-        hex[2 * i] = digits[seed[i] >> 4];
-        hex[2 * i + 1] = digits[seed[i] & 15];
-    }
-    hex[BRIGADE_DICE_DIGEST_HEX] = '\0';
+    brigade_hex_encode(seed, BRIGADE_DICE_SEED_BYTES, hex);
 }
 
 /* The value of one hex digit, or -1. */

@@ -4,6 +4,7 @@
  * troop type may take.
  */
 #include "core/melee.h"
+#include "core/helpers.h"
 
 #include <string.h>
 
@@ -39,7 +40,6 @@ static const char *const auto_kind_texts[] = {
 static const char *const outcome_names[] = {
     "pass", "fail", "excellent", "unformed", "blown", "pursuit"};
 
-#define COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
 
 /* The name at `index` of `names`, or "?" outside the table. */
 static const char *name_at(const char *const *names, int count, int index)
@@ -58,22 +58,22 @@ static int name_find(const char *const *names, int count, const char *text)
     return -1;
 }
 
-const char *brigade_side_name(brigade_side side) { return name_at(side_names, COUNT(side_names), (int)side); }
-const char *brigade_terrain_name(brigade_terrain terrain) { return name_at(terrain_names, COUNT(terrain_names), (int)terrain); }
-const char *brigade_troop_type_name(brigade_troop_type type) { return name_at(type_names, COUNT(type_names), (int)type); }
-const char *brigade_class_name(brigade_class unit_class) { return name_at(class_names, COUNT(class_names), (int)unit_class); }
-const char *brigade_formation_name(brigade_formation formation) { return name_at(formation_names, COUNT(formation_names), (int)formation); }
-const char *brigade_status_name(brigade_status status) { return name_at(status_names, COUNT(status_names), (int)status); }
-const char *brigade_defending_name(brigade_defending defending) { return name_at(defending_names, COUNT(defending_names), (int)defending); }
-const char *brigade_horses_name(brigade_horses horses) { return name_at(horses_names, COUNT(horses_names), (int)horses); }
-const char *brigade_general_role_name(brigade_general_role role) { return name_at(role_names, COUNT(role_names), (int)role); }
-const char *brigade_general_rating_name(brigade_general_rating rating) { return name_at(rating_names, COUNT(rating_names), (int)rating); }
-const char *brigade_melee_result_name(brigade_melee_result result) { return name_at(result_names, COUNT(result_names), (int)result); }
-const char *brigade_test_kind_name(brigade_test_kind kind) { return name_at(test_kind_names, COUNT(test_kind_names), (int)kind); }
-const char *brigade_auto_kind_name(brigade_auto_kind kind) { return name_at(auto_kind_names, COUNT(auto_kind_names), (int)kind); }
-const char *brigade_auto_kind_rule(brigade_auto_kind kind) { return name_at(auto_kind_rules, COUNT(auto_kind_rules), (int)kind); }
-const char *brigade_auto_kind_text(brigade_auto_kind kind) { return name_at(auto_kind_texts, COUNT(auto_kind_texts), (int)kind); }
-const char *brigade_test_outcome_name(brigade_test_outcome outcome) { return name_at(outcome_names, COUNT(outcome_names), (int)outcome); }
+const char *brigade_side_name(brigade_side side) { return name_at(side_names, BRIGADE_COUNT_OF(side_names), (int)side); }
+const char *brigade_terrain_name(brigade_terrain terrain) { return name_at(terrain_names, BRIGADE_COUNT_OF(terrain_names), (int)terrain); }
+const char *brigade_troop_type_name(brigade_troop_type type) { return name_at(type_names, BRIGADE_COUNT_OF(type_names), (int)type); }
+const char *brigade_class_name(brigade_class unit_class) { return name_at(class_names, BRIGADE_COUNT_OF(class_names), (int)unit_class); }
+const char *brigade_formation_name(brigade_formation formation) { return name_at(formation_names, BRIGADE_COUNT_OF(formation_names), (int)formation); }
+const char *brigade_status_name(brigade_status status) { return name_at(status_names, BRIGADE_COUNT_OF(status_names), (int)status); }
+const char *brigade_defending_name(brigade_defending defending) { return name_at(defending_names, BRIGADE_COUNT_OF(defending_names), (int)defending); }
+const char *brigade_horses_name(brigade_horses horses) { return name_at(horses_names, BRIGADE_COUNT_OF(horses_names), (int)horses); }
+const char *brigade_general_role_name(brigade_general_role role) { return name_at(role_names, BRIGADE_COUNT_OF(role_names), (int)role); }
+const char *brigade_general_rating_name(brigade_general_rating rating) { return name_at(rating_names, BRIGADE_COUNT_OF(rating_names), (int)rating); }
+const char *brigade_melee_result_name(brigade_melee_result result) { return name_at(result_names, BRIGADE_COUNT_OF(result_names), (int)result); }
+const char *brigade_test_kind_name(brigade_test_kind kind) { return name_at(test_kind_names, BRIGADE_COUNT_OF(test_kind_names), (int)kind); }
+const char *brigade_auto_kind_name(brigade_auto_kind kind) { return name_at(auto_kind_names, BRIGADE_COUNT_OF(auto_kind_names), (int)kind); }
+const char *brigade_auto_kind_rule(brigade_auto_kind kind) { return name_at(auto_kind_rules, BRIGADE_COUNT_OF(auto_kind_rules), (int)kind); }
+const char *brigade_auto_kind_text(brigade_auto_kind kind) { return name_at(auto_kind_texts, BRIGADE_COUNT_OF(auto_kind_texts), (int)kind); }
+const char *brigade_test_outcome_name(brigade_test_outcome outcome) { return name_at(outcome_names, BRIGADE_COUNT_OF(outcome_names), (int)outcome); }
 
 /* Defines brigade_<what>_parse over `names`, accepting the first `count`. */
 #define DEFINE_PARSE(function, type, names, count)          \
@@ -88,29 +88,29 @@ const char *brigade_test_outcome_name(brigade_test_outcome outcome) { return nam
 
 /* "none" is an outcome, never an input side. */
 DEFINE_PARSE(brigade_side_parse, brigade_side, side_names, 2)
-DEFINE_PARSE(brigade_terrain_parse, brigade_terrain, terrain_names, COUNT(terrain_names))
-DEFINE_PARSE(brigade_auto_kind_parse, brigade_auto_kind, auto_kind_names, COUNT(auto_kind_names))
-DEFINE_PARSE(brigade_troop_type_parse, brigade_troop_type, type_names, COUNT(type_names))
-DEFINE_PARSE(brigade_class_parse, brigade_class, class_names, COUNT(class_names))
-DEFINE_PARSE(brigade_formation_parse, brigade_formation, formation_names, COUNT(formation_names))
+DEFINE_PARSE(brigade_terrain_parse, brigade_terrain, terrain_names, BRIGADE_COUNT_OF(terrain_names))
+DEFINE_PARSE(brigade_auto_kind_parse, brigade_auto_kind, auto_kind_names, BRIGADE_COUNT_OF(auto_kind_names))
+DEFINE_PARSE(brigade_troop_type_parse, brigade_troop_type, type_names, BRIGADE_COUNT_OF(type_names))
+DEFINE_PARSE(brigade_class_parse, brigade_class, class_names, BRIGADE_COUNT_OF(class_names))
+DEFINE_PARSE(brigade_formation_parse, brigade_formation, formation_names, BRIGADE_COUNT_OF(formation_names))
 /* Input statuses are the first four (cases/README.md). */
 DEFINE_PARSE(brigade_status_parse, brigade_status, status_names, 4)
-DEFINE_PARSE(brigade_status_parse_any, brigade_status, status_names, COUNT(status_names))
-DEFINE_PARSE(brigade_defending_parse, brigade_defending, defending_names, COUNT(defending_names))
-DEFINE_PARSE(brigade_horses_parse, brigade_horses, horses_names, COUNT(horses_names))
+DEFINE_PARSE(brigade_status_parse_any, brigade_status, status_names, BRIGADE_COUNT_OF(status_names))
+DEFINE_PARSE(brigade_defending_parse, brigade_defending, defending_names, BRIGADE_COUNT_OF(defending_names))
+DEFINE_PARSE(brigade_horses_parse, brigade_horses, horses_names, BRIGADE_COUNT_OF(horses_names))
 /* An umpire's result (§10.2): every result but "auto", which no one chooses. */
-DEFINE_PARSE(brigade_melee_result_parse, brigade_melee_result, result_names, COUNT(result_names) - 1)
-DEFINE_PARSE(brigade_test_outcome_parse, brigade_test_outcome, outcome_names, COUNT(outcome_names))
+DEFINE_PARSE(brigade_melee_result_parse, brigade_melee_result, result_names, BRIGADE_COUNT_OF(result_names) - 1)
+DEFINE_PARSE(brigade_test_outcome_parse, brigade_test_outcome, outcome_names, BRIGADE_COUNT_OF(outcome_names))
 /* "none" is how the engine marks no general; a general given has a role. */
 bool brigade_general_role_parse(const char *text, brigade_general_role *out)
 {
-    int index = name_find(role_names, COUNT(role_names), text);
+    int index = name_find(role_names, BRIGADE_COUNT_OF(role_names), text);
     if (index <= 0)
         return false;
     *out = (brigade_general_role)index;
     return true;
 }
-DEFINE_PARSE(brigade_general_rating_parse, brigade_general_rating, rating_names, COUNT(rating_names))
+DEFINE_PARSE(brigade_general_rating_parse, brigade_general_rating, rating_names, BRIGADE_COUNT_OF(rating_names))
 
 bool brigade_type_is_cavalry(brigade_troop_type type)
 {
@@ -139,19 +139,19 @@ static const brigade_formation *formations_of(brigade_troop_type type, int *coun
 {
     switch (type) {
     case BRIGADE_TYPE_INFANTRY:
-        *count = COUNT(infantry_formations);
+        *count = BRIGADE_COUNT_OF(infantry_formations);
         return infantry_formations;
     case BRIGADE_TYPE_OPEN_ORDER:
-        *count = COUNT(open_order_formations);
+        *count = BRIGADE_COUNT_OF(open_order_formations);
         return open_order_formations;
     case BRIGADE_TYPE_SKIRMISHERS:
-        *count = COUNT(skirmisher_formations);
+        *count = BRIGADE_COUNT_OF(skirmisher_formations);
         return skirmisher_formations;
     case BRIGADE_TYPE_ARTILLERY:
-        *count = COUNT(artillery_formations);
+        *count = BRIGADE_COUNT_OF(artillery_formations);
         return artillery_formations;
     default:
-        *count = COUNT(cavalry_formations);
+        *count = BRIGADE_COUNT_OF(cavalry_formations);
         return cavalry_formations;
     }
 }

@@ -10,6 +10,7 @@
  * the top.
  */
 #include "journal/event_codec.h"
+#include "core/helpers.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -21,13 +22,6 @@
 #include "core/battle_fields.h"
 #include "protocol/codec.h"
 
-#if defined(__GNUC__)
-#define EVENT_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define EVENT_PRINTF(f, a)
-#endif
-
-#define COUNT_OF(array) ((int)(sizeof(array) / sizeof((array)[0])))
 #define PATH_MAX_BYTES 96
 
 const char *journal_event_error_name(journal_event_error code)
@@ -97,12 +91,12 @@ static const char *const cause_names[] = {"adjusted",  "mandatory_move", "moved"
                                           "charge_over", "contact",      "test"};
 static const char *cause_n(int v)
 {
-    return v >= 0 && v < COUNT_OF(cause_names) ? cause_names[v] : "?";
+    return v >= 0 && v < BRIGADE_COUNT_OF(cause_names) ? cause_names[v] : "?";
 }
 static const char *const morale_role_names[] = {"charger", "countercharger", "target"};
 static const char *morale_role_n(int v)
 {
-    return v >= 0 && v < COUNT_OF(morale_role_names) ? morale_role_names[v] : "?";
+    return v >= 0 && v < BRIGADE_COUNT_OF(morale_role_names) ? morale_role_names[v] : "?";
 }
 
 /* How many tied initiative totals an INITIATIVE_WON of `rolls` keeps. */
@@ -119,7 +113,7 @@ static const enum_table FACING = {"facing", facing_n, BRIGADE_FACING_REAR + 1, -
 static const enum_table RESPONSE = {"response", response_n, BRIGADE_RESPONSE_COUNTERCHARGE + 1,
                                     BRIGADE_RESPONSE_NONE};
 static const enum_table BONUS = {"bonus", bonus_n, BRIGADE_BONUS_EXCELLENT + 1, -1};
-static const enum_table CAUSE = {"cause", cause_n, COUNT_OF(cause_names), -1};
+static const enum_table CAUSE = {"cause", cause_n, BRIGADE_COUNT_OF(cause_names), -1};
 static const char *ruling_n(int v)
 {
     return brigade_umpire_ruling_name((brigade_umpire_ruling)v);
@@ -147,7 +141,7 @@ static const enum_table REPORT_KIND = {"report kind", report_kind_n, BRIGADE_REP
                                        -1};
 static const enum_table REPORT_STATE = {"report state", report_state_n,
                                         BRIGADE_REPORT_REJECTED + 1, -1};
-static const enum_table MORALE_ROLE = {"role", morale_role_n, COUNT_OF(morale_role_names), -1};
+static const enum_table MORALE_ROLE = {"role", morale_role_n, BRIGADE_COUNT_OF(morale_role_names), -1};
 static const enum_table EFFECT = {"effect", effect_n, BRIGADE_MORALE_FLEES + 1, -1};
 static const enum_table TERRAIN = {"terrain", terrain_n, BRIGADE_TERRAIN_BUA + 1, -1};
 static const enum_table FORMATION = {"formation", formation_n, BRIGADE_FORMATION_COUNT, -1};
@@ -221,7 +215,7 @@ typedef struct writer {
     bool failed;
 } writer;
 
-EVENT_PRINTF(4, 5)
+BRIGADE_PRINTF(4, 5)
 static void w_fail(writer *w, journal_event_error code, const char *member, const char *format,
                    ...)
 {
@@ -536,14 +530,14 @@ static void w_event_bits(writer *w, protocol_value *map, const char *key, unsign
     if (w->failed)
         return;
     unsigned known = 0;
-    for (int i = 0; i < COUNT_OF(event_bits); i++)
+    for (int i = 0; i < BRIGADE_COUNT_OF(event_bits); i++)
         known |= event_bits[i].bit;
     if (bits & ~known) {
         w_fail(w, JOURNAL_EVENT_UNFIT, key, "event bits 0x%x unknown", bits & ~known);
         return;
     }
     protocol_value *array = w_array(w, key);
-    for (int i = 0; i < COUNT_OF(event_bits); i++)
+    for (int i = 0; i < BRIGADE_COUNT_OF(event_bits); i++)
         if (bits & event_bits[i].bit)
             w_push(w, array, protocol_value_string_new(event_bits[i].name), key);
     w_set(w, map, key, array);
@@ -841,7 +835,7 @@ typedef struct scope {
     int taken_count;
 } scope;
 
-EVENT_PRINTF(3, 4)
+BRIGADE_PRINTF(3, 4)
 static void r_fail(reader *r, const char *member, const char *format, ...)
 {
     if (r->failed)
@@ -1354,7 +1348,7 @@ static void r_melee_record(scope *s, const char *key, brigade_battle_melee *out,
 static unsigned r_event_bits(scope *s, const char *key)
 {
     char path[PATH_MAX_BYTES];
-    const protocol_value *array = r_array(s, key, (size_t)COUNT_OF(event_bits), path,
+    const protocol_value *array = r_array(s, key, (size_t)BRIGADE_COUNT_OF(event_bits), path,
                                           sizeof path);
     if (array == NULL)
         return 0;
@@ -1370,7 +1364,7 @@ static unsigned r_event_bits(scope *s, const char *key)
             break;
         }
         unsigned bit = 0;
-        for (int k = 0; k < COUNT_OF(event_bits); k++)
+        for (int k = 0; k < BRIGADE_COUNT_OF(event_bits); k++)
             if (strlen(event_bits[k].name) == len && memcmp(event_bits[k].name, text, len) == 0)
                 bit = event_bits[k].bit;
         if (bit == 0) {

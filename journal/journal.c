@@ -9,6 +9,7 @@
  * transaction holds the write lock only for the inserts.
  */
 #include "journal/journal.h"
+#include "core/helpers.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -26,12 +27,6 @@
 #include "protocol/codec.h"
 #include "journal/event_codec.h"
 #include "journal/journal_internal.h"
-
-#if defined(__GNUC__)
-#define JOURNAL_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define JOURNAL_PRINTF(f, a)
-#endif
 
 /* Largest aux map a snapshot may hold, bytes (a long game's log). */
 #define JOURNAL_AUX_BYTES_MAX (64u * 1024u * 1024u)
@@ -293,7 +288,7 @@ struct journal_db {
 /* ---- errors and small helpers -------------------------------------------- */
 
 /* snprintf that may cut: messages naming long paths are cut, not refused. */
-JOURNAL_PRINTF(3, 4)
+BRIGADE_PRINTF(3, 4)
 static void text_format(char *dst, size_t size, const char *format, ...)
 {
     va_list args;
@@ -313,7 +308,7 @@ static void text_copy(char *dst, size_t size, const char *src)
     dst[n] = '\0';
 }
 
-JOURNAL_PRINTF(2, 3)
+BRIGADE_PRINTF(2, 3)
 static int journal_fail(journal_db *j, const char *format, ...)
 {
     va_list args;

@@ -15,12 +15,7 @@
 #include <sqlite3.h>
 
 #include "journal/journal.h"
-
-#if defined(__GNUC__)
-#define JOURNAL_INTERNAL_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define JOURNAL_INTERNAL_PRINTF(f, a)
-#endif
+#include "core/helpers.h"
 
 /* The journal's connection (owned by the journal). */
 sqlite3 *journal_internal_db(journal_db *journal);
@@ -30,7 +25,7 @@ bool journal_internal_read_only(const journal_db *journal);
 bool journal_internal_has_tournaments(const journal_db *journal);
 
 /* Sets journal_error's line; returns -1. */
-JOURNAL_INTERNAL_PRINTF(2, 3)
+BRIGADE_PRINTF(2, 3)
 int journal_internal_fail(journal_db *journal, const char *format, ...);
 /* Sets it from SQLite's last error ("<context>: sqlite: <msg> (<what>)"),
  * noting a busy lock (journal_busy); returns -1. */

@@ -14,6 +14,7 @@
  * which point into the frame) and refuses duplicate keys.
  */
 #include "protocol/codec.h"
+#include "core/helpers.h"
 
 #include <msgpack.h>
 #include <openssl/evp.h>
@@ -66,14 +67,8 @@ const char *protocol_codec_error_name(protocol_codec_error code)
     return "?";
 }
 
-#if defined(__GNUC__)
-#define CODEC_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define CODEC_PRINTF(f, a)
-#endif
-
 /* Fills `status` (when not NULL) and returns `code`. */
-CODEC_PRINTF(4, 5)
+BRIGADE_PRINTF(4, 5)
 static protocol_codec_error status_set(protocol_codec_status *status, protocol_codec_error code,
                                        size_t offset, const char *format, ...)
 {
@@ -739,11 +734,6 @@ protocol_codec_error protocol_snapshot_hash(const protocol_value *state,
     free(bytes);
     if (done != 1 || digest_len != 32)
         return PROTOCOL_CODEC_INTERNAL;
-    static const char digits[] = "0123456789abcdef";
-    for (unsigned int i = 0; i < digest_len; i++) {
-        hex[2 * i] = digits[digest[i] >> 4];
-        hex[2 * i + 1] = digits[digest[i] & 0x0f];
-    }
-    hex[64] = '\0';
+    brigade_hex_encode(digest, digest_len, hex);
     return PROTOCOL_CODEC_OK;
 }

@@ -3,6 +3,7 @@
  * PROTOCOL.md §7).
  */
 #include "protocol/delta.h"
+#include "core/helpers.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -192,12 +193,6 @@ protocol_delta_error protocol_delta_compute(const protocol_value *old_state,
 
 /* ---- Apply --------------------------------------------------------------- */
 
-#if defined(__GNUC__)
-#define DELTA_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define DELTA_PRINTF(f, a)
-#endif
-
 /* The path as compact JSON, cut to fit `size` bytes. */
 static void path_text(const protocol_value *path, char *text, size_t size)
 {
@@ -215,7 +210,7 @@ static void path_text(const protocol_value *path, char *text, size_t size)
 
 /* Fills `status` for op `index` (whose kind and path may be NULL) and
  * returns `code`. */
-DELTA_PRINTF(6, 7)
+BRIGADE_PRINTF(6, 7)
 static protocol_delta_error apply_fail(protocol_delta_status *status, protocol_delta_error code,
                                        size_t index, const char *kind, const protocol_value *path,
                                        const char *format, ...)

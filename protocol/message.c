@@ -3,6 +3,7 @@
  * PROTOCOL.md §4-§6).
  */
 #include "protocol/message.h"
+#include "core/helpers.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -10,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
 
 static const char *const seat_names[] = {"A", "B", "spectator", "umpire"};
 /* The D9 events an umpire settles (§5.3, decisions.md D9). */
@@ -69,7 +69,7 @@ static int name_find(const char *const *names, int count, const char *text)
 #define DEFINE_PARSE(function, type, names)              \
     bool function(const char *text, type *out)           \
     {                                                    \
-        int at = name_find(names, COUNT(names), text);   \
+        int at = name_find(names, BRIGADE_COUNT_OF(names), text);   \
         if (at < 0)                                      \
             return false;                                \
         *out = (type)at;                                 \
@@ -78,7 +78,7 @@ static int name_find(const char *const *names, int count, const char *text)
 
 const char *protocol_seat_name(protocol_seat seat)
 {
-    return name_at(seat_names, COUNT(seat_names), (int)seat);
+    return name_at(seat_names, BRIGADE_COUNT_OF(seat_names), (int)seat);
 }
 
 DEFINE_PARSE(protocol_seat_parse, protocol_seat, seat_names)
@@ -98,14 +98,14 @@ bool protocol_url_valid(const char *text, size_t len)
 
 const char *protocol_error_code_name(protocol_error_code code)
 {
-    return name_at(error_code_names, COUNT(error_code_names), (int)code);
+    return name_at(error_code_names, BRIGADE_COUNT_OF(error_code_names), (int)code);
 }
 
 DEFINE_PARSE(protocol_error_code_parse, protocol_error_code, error_code_names)
 
 const char *protocol_result_name(protocol_result result)
 {
-    return name_at(result_names, COUNT(result_names), (int)result);
+    return name_at(result_names, BRIGADE_COUNT_OF(result_names), (int)result);
 }
 
 DEFINE_PARSE(protocol_result_parse, protocol_result, result_names)
@@ -129,31 +129,31 @@ bool protocol_scenario_name_valid(const char *name, size_t len)
 
 const char *protocol_client_kind_name(protocol_client_kind kind)
 {
-    return name_at(client_kind_names, COUNT(client_kind_names), (int)kind);
+    return name_at(client_kind_names, BRIGADE_COUNT_OF(client_kind_names), (int)kind);
 }
 
 const char *protocol_server_kind_name(protocol_server_kind kind)
 {
-    return name_at(server_kind_names, COUNT(server_kind_names), (int)kind);
+    return name_at(server_kind_names, BRIGADE_COUNT_OF(server_kind_names), (int)kind);
 }
 
 const char *protocol_action_kind_name(protocol_action_kind kind)
 {
-    return name_at(action_kind_names, COUNT(action_kind_names), (int)kind);
+    return name_at(action_kind_names, BRIGADE_COUNT_OF(action_kind_names), (int)kind);
 }
 
 DEFINE_PARSE(protocol_action_kind_parse, protocol_action_kind, action_kind_names)
 
 const char *protocol_facing_name(protocol_facing facing)
 {
-    return name_at(facing_names, COUNT(facing_names), (int)facing);
+    return name_at(facing_names, BRIGADE_COUNT_OF(facing_names), (int)facing);
 }
 
 DEFINE_PARSE(protocol_facing_parse, protocol_facing, facing_names)
 
 const char *protocol_response_name(protocol_response response)
 {
-    return name_at(response_names, COUNT(response_names), (int)response);
+    return name_at(response_names, BRIGADE_COUNT_OF(response_names), (int)response);
 }
 
 DEFINE_PARSE(protocol_response_parse, protocol_response, response_names)
@@ -206,12 +206,6 @@ protocol_error_code protocol_message_error_code(protocol_message_error error)
 
 /* ---- Reading members ----------------------------------------------------- */
 
-#if defined(__GNUC__)
-#define MESSAGE_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define MESSAGE_PRINTF(f, a)
-#endif
-
 /* Members of one map, read on behalf of a message. */
 typedef struct member_reader {
     const protocol_value *map;
@@ -221,7 +215,7 @@ typedef struct member_reader {
 
 /* Fills the status for member `key` of the reader's map (NULL: the map
  * itself) and returns `code`. The message reads "<where>.<key>: <text>". */
-MESSAGE_PRINTF(4, 5)
+BRIGADE_PRINTF(4, 5)
 static protocol_message_error reader_fail(const member_reader *reader, protocol_message_error code,
                                           const char *key, const char *format, ...)
 {
@@ -446,7 +440,7 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
     member_reader reader = {.map = map, .where = "action", .status = status};
     int index = 0;
     protocol_message_error error =
-        reader_name(&reader, "kind", action_kind_names, COUNT(action_kind_names), &index);
+        reader_name(&reader, "kind", action_kind_names, BRIGADE_COUNT_OF(action_kind_names), &index);
     if (error != PROTOCOL_MESSAGE_OK)
         return error;
     action->kind = (protocol_action_kind)index;
@@ -471,7 +465,7 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
                 PROTOCOL_MESSAGE_OK ||
             (error = reader_unit(&reader, "target", action->as.declare_charge.target)) !=
                 PROTOCOL_MESSAGE_OK ||
-            (error = reader_name(&reader, "facing", facing_names, COUNT(facing_names), &index)) !=
+            (error = reader_name(&reader, "facing", facing_names, BRIGADE_COUNT_OF(facing_names), &index)) !=
                 PROTOCOL_MESSAGE_OK)
             return error;
         action->as.declare_charge.facing = (protocol_facing)index;
@@ -490,7 +484,7 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
         if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
             (error = reader_unit(&reader, "unit", action->as.respond.unit)) !=
                 PROTOCOL_MESSAGE_OK ||
-            (error = reader_name(&reader, "response", response_names, COUNT(response_names),
+            (error = reader_name(&reader, "response", response_names, BRIGADE_COUNT_OF(response_names),
                                  &index)) != PROTOCOL_MESSAGE_OK)
             return error;
         action->as.respond.response = (protocol_response)index;
@@ -521,7 +515,7 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
                                    action->as.umpire.reason, NULL)) != PROTOCOL_MESSAGE_OK)
             return error;
         if (protocol_value_map_get(map, "result") != NULL) {
-            if ((error = reader_name(&reader, "result", result_names, COUNT(result_names),
+            if ((error = reader_name(&reader, "result", result_names, BRIGADE_COUNT_OF(result_names),
                                      &index)) != PROTOCOL_MESSAGE_OK)
                 return error;
             action->as.umpire.has_result = true;
@@ -570,7 +564,7 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
             (error = reader_unit(&reader, "unit", action->as.settle.unit)) !=
                 PROTOCOL_MESSAGE_OK ||
             (error = reader_name(&reader, "event", settle_event_names,
-                                 COUNT(settle_event_names), &index)) != PROTOCOL_MESSAGE_OK ||
+                                 BRIGADE_COUNT_OF(settle_event_names), &index)) != PROTOCOL_MESSAGE_OK ||
             (error = reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
                                    action->as.settle.reason, NULL)) != PROTOCOL_MESSAGE_OK)
             return error;
@@ -588,7 +582,7 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
             return error;
         if (protocol_value_map_get(map, "result") != NULL) {
             if ((error = reader_name(&reader, "result", overrule_result_names,
-                                     COUNT(overrule_result_names), &index)) != PROTOCOL_MESSAGE_OK)
+                                     BRIGADE_COUNT_OF(overrule_result_names), &index)) != PROTOCOL_MESSAGE_OK)
                 return error;
             action->as.overrule.has_result = true;
             snprintf(action->as.overrule.result, sizeof action->as.overrule.result, "%s",
@@ -609,7 +603,7 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
         }
         if (protocol_value_map_get(map, "outcome") != NULL) {
             if ((error = reader_name(&reader, "outcome", overrule_outcome_names,
-                                     COUNT(overrule_outcome_names), &index)) !=
+                                     BRIGADE_COUNT_OF(overrule_outcome_names), &index)) !=
                 PROTOCOL_MESSAGE_OK)
                 return error;
             has_outcome = true;
@@ -670,7 +664,7 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
             action->as.uncontrolled_charge.has_target = true;
         }
         if (protocol_value_map_get(map, "facing") != NULL) {
-            if ((error = reader_name(&reader, "facing", facing_names, COUNT(facing_names),
+            if ((error = reader_name(&reader, "facing", facing_names, BRIGADE_COUNT_OF(facing_names),
                                      &index)) != PROTOCOL_MESSAGE_OK)
                 return error;
             if (!action->as.uncontrolled_charge.has_target)
@@ -836,7 +830,7 @@ protocol_message_error protocol_client_message_from_value(const protocol_value *
         reader_member(&reader, "type", PROTOCOL_VALUE_STRING, true, &type);
     if (error != PROTOCOL_MESSAGE_OK)
         return error;
-    kind = name_find(client_kind_names, COUNT(client_kind_names),
+    kind = name_find(client_kind_names, BRIGADE_COUNT_OF(client_kind_names),
                      protocol_value_string_get(type, NULL));
     if (kind < 0)
         return reader_fail(&reader, PROTOCOL_MESSAGE_UNKNOWN_TYPE, "type",
@@ -870,7 +864,7 @@ protocol_message_error protocol_client_message_from_value(const protocol_value *
         act_members,            tournament_create_members,
         tournament_get_members, tournament_start_round_members,
         tournament_result_members};
-    _Static_assert(COUNT(kind_members) == COUNT(client_kind_names),
+    _Static_assert(BRIGADE_COUNT_OF(kind_members) == BRIGADE_COUNT_OF(client_kind_names),
                    "one member list a client kind");
     const char *const *allowed = kind_members[kind];
     if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
@@ -980,7 +974,7 @@ protocol_message_error protocol_client_message_from_value(const protocol_value *
             (error = reader_string(&reader, "game", true, 1, PROTOCOL_GAME_ID_MAX,
                                    out->as.tournament_result.game, NULL)) !=
                 PROTOCOL_MESSAGE_OK ||
-            (error = reader_name(&reader, "result", result_names, COUNT(result_names),
+            (error = reader_name(&reader, "result", result_names, BRIGADE_COUNT_OF(result_names),
                                  &result)) != PROTOCOL_MESSAGE_OK ||
             (error = reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
                                    out->as.tournament_result.reason, NULL)) !=
@@ -1136,7 +1130,7 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
         reader_member(&reader, "type", PROTOCOL_VALUE_STRING, true, &type);
     if (error != PROTOCOL_MESSAGE_OK)
         return error;
-    int kind = name_find(server_kind_names, COUNT(server_kind_names),
+    int kind = name_find(server_kind_names, BRIGADE_COUNT_OF(server_kind_names),
                          protocol_value_string_get(type, NULL));
     if (kind < 0)
         return reader_fail(&reader, PROTOCOL_MESSAGE_UNKNOWN_TYPE, "type",
@@ -1190,7 +1184,7 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
     case PROTOCOL_SERVER_WELCOME: {
         int seat = 0;
         const protocol_value *state = NULL;
-        if ((error = reader_name(&reader, "seat", seat_names, COUNT(seat_names), &seat)) !=
+        if ((error = reader_name(&reader, "seat", seat_names, BRIGADE_COUNT_OF(seat_names), &seat)) !=
                 PROTOCOL_MESSAGE_OK ||
             (error = reader_int(&reader, "seq", true, 0, PROTOCOL_INT_SAFE_MAX,
                                 &out->as.welcome.seq, NULL)) != PROTOCOL_MESSAGE_OK ||
@@ -1267,7 +1261,7 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
     }
     case PROTOCOL_SERVER_RESUMED: {
         int seat = 0;
-        if ((error = reader_name(&reader, "seat", seat_names, COUNT(seat_names), &seat)) !=
+        if ((error = reader_name(&reader, "seat", seat_names, BRIGADE_COUNT_OF(seat_names), &seat)) !=
                 PROTOCOL_MESSAGE_OK ||
             (error = reader_int(&reader, "from", true, 0, PROTOCOL_INT_SAFE_MAX,
                                 &out->as.resumed.from, NULL)) != PROTOCOL_MESSAGE_OK ||
@@ -1435,7 +1429,7 @@ static protocol_value *build_done(map_builder *builder)
 /* The action as a map, or NULL; *refused set when it is not well formed. */
 static protocol_value *action_to_value(const protocol_action *action, bool *refused)
 {
-    if ((int)action->kind < 0 || (int)action->kind >= COUNT(action_kind_names)) {
+    if ((int)action->kind < 0 || (int)action->kind >= BRIGADE_COUNT_OF(action_kind_names)) {
         *refused = true;
         return NULL;
     }
@@ -1588,7 +1582,7 @@ static protocol_value *client_to_value(const protocol_client_message *message, b
 {
     *refused = false;
     if (message == NULL || (int)message->kind < 0 ||
-        (int)message->kind >= COUNT(client_kind_names) ||
+        (int)message->kind >= BRIGADE_COUNT_OF(client_kind_names) ||
         (message->kind == PROTOCOL_CLIENT_CREATE && message->as.create.scenario == NULL) ||
         (message->kind == PROTOCOL_CLIENT_TOURNAMENT_CREATE &&
          !tournament_create_encodable(message))) {
@@ -1689,7 +1683,7 @@ static protocol_value *server_to_value(const protocol_server_message *message, b
 {
     *refused = false;
     if (message == NULL || (int)message->kind < 0 ||
-        (int)message->kind >= COUNT(server_kind_names) ||
+        (int)message->kind >= BRIGADE_COUNT_OF(server_kind_names) ||
         (message->kind == PROTOCOL_SERVER_WELCOME &&
          (message->as.welcome.state == NULL ||
           protocol_value_kind_of(message->as.welcome.state) != PROTOCOL_VALUE_MAP)) ||
