@@ -11,6 +11,7 @@
  */
 #include "journal_commands.h"
 
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -70,57 +71,99 @@ void journal_command_usage(FILE *out, const char *name)
     fputs("-h, --help: print this help and exit.\n", out);
 }
 
+/* The long options of replay and export (getopt_long); --json is replay's. */
+enum { REPLAY_OPT_DATA = 256, REPLAY_OPT_JOURNAL, REPLAY_OPT_GAME, REPLAY_OPT_JSON };
+
+static const struct option replay_long_options[] = {
+    {"data", required_argument, NULL, REPLAY_OPT_DATA},
+    {"journal", required_argument, NULL, REPLAY_OPT_JOURNAL},
+    {"game", required_argument, NULL, REPLAY_OPT_GAME},
+    {"json", no_argument, NULL, REPLAY_OPT_JSON},
+    {NULL, 0, NULL, 0},
+};
+
+/* The long option of verify. */
+enum { VERIFY_OPT_GAME = 256 };
+
+static const struct option verify_long_options[] = {
+    {"game", required_argument, NULL, VERIFY_OPT_GAME},
+    {NULL, 0, NULL, 0},
+};
+
+/*
+ * One step of getopt_long over a journal command's argv (optstring "-:":
+ * the words in order, a positional one returned as 1 in optarg). `*word` is
+ * the whole word looked at, `*option` the table's entry of the option found
+ * or missing its value (NULL when none). As the commands always took them,
+ * a long option is only its exact name (with "=VALUE" when `joined`, never
+ * abbreviated), and "--" is an unknown option: both come back as '?'.
+ * Returns getopt's code: -1 at the end, ':' for a missing value.
+ */
+static int journal_option_next(int argc, char **argv, const struct option *table, bool joined,
+                               const char **word, const struct option **option)
+{
+    int at = optind > 0 ? optind : 1; /* optind 0: getopt starts at 1 */
+    int found = getopt_long(argc, argv, "-:", table, NULL);
+    *word = at < argc ? argv[at] : NULL;
+    *option = NULL;
+    if (found == -1)
+        return at < argc ? '?' : -1; /* stopped early: on "--" */
+    if (found == 1 || found == '?')
+        return found;
+    int code = found == ':' ? optopt : found;
+    for (const struct option *entry = table; entry->name; entry++)
+        if (entry->val == code)
+            *option = entry;
+    size_t length = *option ? strlen((*option)->name) : 0;
+    const char *rest = *word + 2 + length;
+    bool exact = *option && strncmp(*word, "--", 2) == 0 &&
+                 strncmp(*word + 2, (*option)->name, length) == 0 &&
+                 (*rest == '\0' || (joined && *rest == '='));
+    return exact ? found : '?';
+}
+
 /* Parses the options; 0, or 2 after one line on err. */
 static int replay_options_parse(const char *name, bool exporting, int argc, char **argv,
                                  replay_options *options, FILE *err)
 {
     memset(options, 0, sizeof(*options));
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--json") == 0 && !exporting) {
-            options->json = true;
+    opterr = 0; /* our own messages */
+    optind = 0; /* glibc: start afresh */
+    for (;;) {
+        const char *arg;
+        const struct option *entry;
+        int found = journal_option_next(argc, argv, replay_long_options, true, &arg, &entry);
+        if (found == -1)
+            break;
+        if (found == 1 && exporting && !options->output) {
+            options->output = arg;
             continue;
         }
-        static const char *const valued[] = {"--data", "--journal", "--game"};
-        const char *option = NULL;
-        const char *value = NULL;
-        for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++) {
-            size_t length = strlen(valued[k]);
-            if (strcmp(arg, valued[k]) == 0) {
-                option = valued[k];
-                if (i + 1 >= argc) {
-                    fprintf(err, "brigade %s: %s needs a value\n", name, option);
-                    return 2;
-                }
-                value = argv[++i];
-            } else if (strncmp(arg, valued[k], length) == 0 && arg[length] == '=') {
-                option = valued[k];
-                value = arg + length + 1;
-            }
-            if (option)
-                break;
+        if (found == ':') {
+            fprintf(err, "brigade %s: --%s needs a value\n", name, entry->name);
+            return 2;
         }
-        if (!option) {
-            if (exporting && !options->output && (arg[0] != '-' || arg[1] == '\0')) {
-                options->output = arg;
-                continue;
-            }
+        if (found == 1 || found == '?' || (found == REPLAY_OPT_JSON && exporting)) {
             fprintf(err, "brigade %s: %s '", name,
                     arg[0] == '-' ? "unknown option" : "unexpected argument");
             game_display_text(err, arg);
             fputs("' (see 'brigade help')\n", err);
             return 2;
         }
-        if (!value[0]) {
-            fprintf(err, "brigade %s: %s: empty\n", name, option);
+        if (found == REPLAY_OPT_JSON) {
+            options->json = true;
+            continue;
+        }
+        if (!optarg[0]) {
+            fprintf(err, "brigade %s: --%s: empty\n", name, entry->name);
             return 2;
         }
-        if (strcmp(option, "--data") == 0)
-            options->data_dir = value;
-        else if (strcmp(option, "--journal") == 0)
-            options->journal_file = value;
+        if (found == REPLAY_OPT_DATA)
+            options->data_dir = optarg;
+        else if (found == REPLAY_OPT_JOURNAL)
+            options->journal_file = optarg;
         else
-            options->game = value;
+            options->game = optarg;
     }
     if (!options->data_dir == !options->journal_file) {
         fprintf(err, "brigade %s: give one of --data DIR (brigaded's data folder) and "
@@ -544,15 +587,22 @@ static long verify_game(const journal_loaded *loaded, FILE *out)
 int journal_command_verify(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *file = NULL, *game = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--game") == 0 && i + 1 < argc) {
-            game = argv[++i];
-        } else if (argv[i][0] != '-' && !file) {
-            file = argv[i];
+    opterr = 0; /* our own messages */
+    optind = 0; /* glibc: start afresh */
+    for (;;) {
+        const char *arg;
+        const struct option *entry;
+        int found = journal_option_next(argc, argv, verify_long_options, false, &arg, &entry);
+        if (found == -1)
+            break;
+        if (found == VERIFY_OPT_GAME) {
+            game = optarg;
+        } else if (found == 1 && arg[0] != '-' && !file) {
+            file = arg;
         } else {
             fprintf(err, "brigade verify: unexpected argument \"%s\" (usage: brigade verify "
                          "EXPORT [--game ID])\n",
-                    argv[i]);
+                    arg);
             return 2;
         }
     }
