@@ -16,6 +16,7 @@
 #include "core/melee.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -1036,13 +1037,30 @@ static json_t *load_case(const char *file_name, FILE *err)
     return root;
 }
 
-int brigade_melee_command(int argc, char **argv, FILE *out, FILE *err)
+/* The command line `melee CASE.json` (getopt_long; melee has no options of
+ * its own, main.c answers --help): the case file's name, or NULL after the
+ * usage line on err. As always, the one word is the file's name even when
+ * it looks like an option ("-", "--", "-x.json"). */
+static const char *melee_arguments_parse(int argc, char **argv, FILE *err)
 {
+    static const struct option no_options[] = {{NULL, 0, NULL, 0}};
     if (argc != 2) {
         report(err, "usage", "brigade melee CASE.json");
+        return NULL;
+    }
+    opterr = 0; /* our own message */
+    optind = 0; /* glibc: start afresh */
+    int found = getopt_long(argc, argv, "-", no_options, NULL); /* 1: a plain word */
+    return found == 1 ? optarg : argv[1];
+}
+
+int brigade_melee_command(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *file_name = melee_arguments_parse(argc, argv, err);
+    if (file_name == NULL) {
         return BRIGADE_EXIT_INVALID_INPUT;
     }
-    json_t *root = load_case(argv[1], err);
+    json_t *root = load_case(file_name, err);
     if (root == NULL) {
         return BRIGADE_EXIT_INVALID_INPUT;
     }
