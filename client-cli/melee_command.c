@@ -351,26 +351,29 @@ typedef struct unit_context {
 typedef bool (*unit_member_read)(json_t *value, const char *here, const unit_context *context,
                                  brigade_melee_unit *unit, input_error *error);
 
+/* Checks one string member `name` of a unit (its path `here`) into `unit`;
+ * false after fail(). */
+typedef bool (*unit_name_read)(const char *name, const char *here, const unit_context *context,
+                               brigade_melee_unit *unit, input_error *error);
+
 /* Which arm a member is for (check_arm); UNIT_ARM_ANY: every unit's. */
 typedef enum unit_arm { UNIT_ARM_ANY = 0, UNIT_ARM_INFANTRY, UNIT_ARM_CAVALRY } unit_arm;
 
 /* One member of a unit (cases/README.md "A unit"). */
 typedef struct unit_member {
     const char *key;
-    unit_member_read read; /* NULL: a true/false member, the bool at `flag` */
-    size_t flag;           /* offsetof(brigade_melee_unit, ...) when read is NULL */
+    unit_member_read read; /* any JSON value; or NULL and: */
+    unit_name_read name;   /* a string; or NULL too: a true/false member, */
+    size_t flag;           /* the bool at offsetof(brigade_melee_unit, ...) */
     unit_arm arm;          /* checked after the value is read */
     bool required;
 } unit_member;
 
 /* `id`: non-empty, no '.', at most BRIGADE_UNIT_ID_MAX bytes, not an earlier unit's. */
-static bool unit_id_read(json_t *value, const char *here, const unit_context *context,
-                         brigade_melee_unit *unit, input_error *error)
+static bool unit_id_name_read(const char *name, const char *here,
+                              const unit_context *context, brigade_melee_unit *unit,
+                              input_error *error)
 {
-    const char *name = NULL;
-    if (!read_string(value, here, &name, error)) {
-        return false;
-    }
     size_t length = strlen(name);
     if (length == 0) {
         return fail(error, here, "must not be empty");
@@ -394,14 +397,11 @@ static bool unit_id_read(json_t *value, const char *here, const unit_context *co
 }
 
 /* `side`: A or B. */
-static bool unit_side_read(json_t *value, const char *here, const unit_context *context,
-                           brigade_melee_unit *unit, input_error *error)
+static bool unit_side_name_read(const char *name, const char *here,
+                                const unit_context *context, brigade_melee_unit *unit,
+                                input_error *error)
 {
     (void)context;
-    const char *name = NULL;
-    if (!read_string(value, here, &name, error)) {
-        return false;
-    }
     if (!brigade_side_parse(name, &unit->side) || unit->side == BRIGADE_SIDE_NONE) {
         return fail(error, here, "unknown side \"%s\" (A or B)", name);
     }
@@ -409,14 +409,11 @@ static bool unit_side_read(json_t *value, const char *here, const unit_context *
 }
 
 /* `type`: a troop type's name. */
-static bool unit_type_read(json_t *value, const char *here, const unit_context *context,
-                           brigade_melee_unit *unit, input_error *error)
+static bool unit_type_name_read(const char *name, const char *here,
+                                const unit_context *context, brigade_melee_unit *unit,
+                                input_error *error)
 {
     (void)context;
-    const char *name = NULL;
-    if (!read_string(value, here, &name, error)) {
-        return false;
-    }
     if (!brigade_troop_type_parse(name, &unit->type)) {
         return fail(error, here, "unknown troop type \"%s\"", name);
     }
@@ -424,14 +421,11 @@ static bool unit_type_read(json_t *value, const char *here, const unit_context *
 }
 
 /* `class`: a class's name. */
-static bool unit_class_read(json_t *value, const char *here, const unit_context *context,
-                            brigade_melee_unit *unit, input_error *error)
+static bool unit_class_name_read(const char *name, const char *here,
+                                 const unit_context *context, brigade_melee_unit *unit,
+                                 input_error *error)
 {
     (void)context;
-    const char *name = NULL;
-    if (!read_string(value, here, &name, error)) {
-        return false;
-    }
     if (!brigade_class_parse(name, &unit->unit_class)) {
         return fail(error, here, "unknown class \"%s\"", name);
     }
@@ -447,14 +441,11 @@ static bool unit_figures_read(json_t *value, const char *here, const unit_contex
 }
 
 /* `nation`: lower case, at most BRIGADE_NATION_MAX bytes. */
-static bool unit_nation_read(json_t *value, const char *here, const unit_context *context,
-                             brigade_melee_unit *unit, input_error *error)
+static bool unit_nation_name_read(const char *name, const char *here,
+                                  const unit_context *context, brigade_melee_unit *unit,
+                                  input_error *error)
 {
     (void)context;
-    const char *name = NULL;
-    if (!read_string(value, here, &name, error)) {
-        return false;
-    }
     size_t length = strlen(name);
     if (length > BRIGADE_NATION_MAX) {
         return fail(error, here, "is %zu bytes long, at most %d allowed", length,
@@ -468,13 +459,10 @@ static bool unit_nation_read(json_t *value, const char *here, const unit_context
 }
 
 /* `formation`: a formation's name, one of the unit's type when that is known. */
-static bool unit_formation_read(json_t *value, const char *here, const unit_context *context,
-                                brigade_melee_unit *unit, input_error *error)
+static bool unit_formation_name_read(const char *name, const char *here,
+                                     const unit_context *context, brigade_melee_unit *unit,
+                                     input_error *error)
 {
-    const char *name = NULL;
-    if (!read_string(value, here, &name, error)) {
-        return false;
-    }
     if (!brigade_formation_parse(name, &unit->formation)) {
         return fail(error, here, "unknown formation \"%s\"", name);
     }
@@ -486,14 +474,11 @@ static bool unit_formation_read(json_t *value, const char *here, const unit_cont
 }
 
 /* `status`: one a unit enters a melee with. */
-static bool unit_status_read(json_t *value, const char *here, const unit_context *context,
-                             brigade_melee_unit *unit, input_error *error)
+static bool unit_status_name_read(const char *name, const char *here,
+                                  const unit_context *context, brigade_melee_unit *unit,
+                                  input_error *error)
 {
     (void)context;
-    const char *name = NULL;
-    if (!read_string(value, here, &name, error)) {
-        return false;
-    }
     if (!brigade_status_parse(name, &unit->status) ||
         (unit->status != BRIGADE_STATUS_NORMAL && unit->status != BRIGADE_STATUS_RETREATING &&
          unit->status != BRIGADE_STATUS_BROKEN && unit->status != BRIGADE_STATUS_PURSUING)) {
@@ -506,13 +491,10 @@ static bool unit_status_read(json_t *value, const char *here, const unit_context
 }
 
 /* `defending`: a position; a building or fortification only in terrain bua. */
-static bool unit_defending_read(json_t *value, const char *here, const unit_context *context,
-                                brigade_melee_unit *unit, input_error *error)
+static bool unit_defending_name_read(const char *name, const char *here,
+                                     const unit_context *context, brigade_melee_unit *unit,
+                                     input_error *error)
 {
-    const char *name = NULL;
-    if (!read_string(value, here, &name, error)) {
-        return false;
-    }
     if (!brigade_defending_parse(name, &unit->defending)) {
         return fail(error, here, "unknown position \"%s\"", name);
     }
@@ -527,14 +509,11 @@ static bool unit_defending_read(json_t *value, const char *here, const unit_cont
 }
 
 /* `horses`: normal, good or poor. */
-static bool unit_horses_read(json_t *value, const char *here, const unit_context *context,
-                             brigade_melee_unit *unit, input_error *error)
+static bool unit_horses_name_read(const char *name, const char *here,
+                                  const unit_context *context, brigade_melee_unit *unit,
+                                  input_error *error)
 {
     (void)context;
-    const char *name = NULL;
-    if (!read_string(value, here, &name, error)) {
-        return false;
-    }
     if (!brigade_horses_parse(name, &unit->horses)) {
         return fail(error, here, "unknown horses \"%s\" (normal, good or poor)", name);
     }
@@ -579,34 +558,34 @@ static bool unit_numbers_bonus_read(json_t *value, const char *here,
     return true;
 }
 
-#define UNIT_FLAG(member) NULL, offsetof(brigade_melee_unit, member)
+#define UNIT_FLAG(member) NULL, NULL, offsetof(brigade_melee_unit, member)
 
 /* A unit's members; the required ones first, in the order their absence is
  * named. */
 static const unit_member unit_members[] = {
-    {"id", unit_id_read, 0, UNIT_ARM_ANY, true},
-    {"side", unit_side_read, 0, UNIT_ARM_ANY, true},
-    {"type", unit_type_read, 0, UNIT_ARM_ANY, true},
-    {"class", unit_class_read, 0, UNIT_ARM_ANY, true},
-    {"figures", unit_figures_read, 0, UNIT_ARM_ANY, true},
-    {"nation", unit_nation_read, 0, UNIT_ARM_ANY, false},
-    {"formation", unit_formation_read, 0, UNIT_ARM_ANY, false},
+    {"id", NULL, unit_id_name_read, 0, UNIT_ARM_ANY, true},
+    {"side", NULL, unit_side_name_read, 0, UNIT_ARM_ANY, true},
+    {"type", NULL, unit_type_name_read, 0, UNIT_ARM_ANY, true},
+    {"class", NULL, unit_class_name_read, 0, UNIT_ARM_ANY, true},
+    {"figures", unit_figures_read, NULL, 0, UNIT_ARM_ANY, true},
+    {"nation", NULL, unit_nation_name_read, 0, UNIT_ARM_ANY, false},
+    {"formation", NULL, unit_formation_name_read, 0, UNIT_ARM_ANY, false},
     {"formed", UNIT_FLAG(formed), UNIT_ARM_ANY, false},
     {"wavering", UNIT_FLAG(wavering), UNIT_ARM_ANY, false},
-    {"status", unit_status_read, 0, UNIT_ARM_ANY, false},
+    {"status", NULL, unit_status_name_read, 0, UNIT_ARM_ANY, false},
     {"charging", UNIT_FLAG(charging), UNIT_ARM_ANY, false},
     {"reinforcing", UNIT_FLAG(reinforcing), UNIT_ARM_ANY, false},
     {"interpenetrated", UNIT_FLAG(interpenetrated), UNIT_ARM_ANY, false},
     {"uphill", UNIT_FLAG(uphill), UNIT_ARM_INFANTRY, false},
     {"flank_or_rear", UNIT_FLAG(flank_or_rear), UNIT_ARM_ANY, false},
-    {"defending", unit_defending_read, 0, UNIT_ARM_ANY, false},
+    {"defending", NULL, unit_defending_name_read, 0, UNIT_ARM_ANY, false},
     {"breach", UNIT_FLAG(breach), UNIT_ARM_ANY, false},
-    {"horses", unit_horses_read, 0, UNIT_ARM_CAVALRY, false},
-    {"general", unit_general_read, 0, UNIT_ARM_ANY, false},
+    {"horses", NULL, unit_horses_name_read, 0, UNIT_ARM_CAVALRY, false},
+    {"general", unit_general_read, NULL, 0, UNIT_ARM_ANY, false},
     {"sappers", UNIT_FLAG(sappers), UNIT_ARM_INFANTRY, false},
-    {"ranks", unit_ranks_read, 0, UNIT_ARM_CAVALRY, false},
+    {"ranks", unit_ranks_read, NULL, 0, UNIT_ARM_CAVALRY, false},
     {"pushed_back_before", UNIT_FLAG(pushed_back_before), UNIT_ARM_ANY, false},
-    {"numbers_bonus", unit_numbers_bonus_read, 0, UNIT_ARM_ANY, false},
+    {"numbers_bonus", unit_numbers_bonus_read, NULL, 0, UNIT_ARM_ANY, false},
 };
 
 #undef UNIT_FLAG
@@ -618,8 +597,11 @@ static bool unit_member_apply(const unit_member *member, json_t *value, const ch
                               const unit_context *context, brigade_melee_unit *unit,
                               input_error *error)
 {
-    bool read = member->read != NULL
-                    ? member->read(value, here, context, unit, error)
+    const char *name = NULL;
+    bool read = member->read != NULL ? member->read(value, here, context, unit, error)
+                : member->name != NULL
+                    ? read_string(value, here, &name, error) &&
+                          member->name(name, here, context, unit, error)
                     : read_bool(value, here, (bool *)((char *)unit + member->flag), error);
     return read && (member->arm == UNIT_ARM_ANY ||
                     check_arm(context->type_known, context->type_ahead,
