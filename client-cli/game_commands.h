@@ -94,6 +94,26 @@ int game_command_state(int argc, char **argv, FILE *out, FILE *err);
  * used by `brigade tournament` (tournament_commands.h). */
 int game_token_file_read(const char *name, const char *path, char *buffer, FILE *err);
 
+/* Writes getopt_long's complaint about the command line of `brigade NAME`:
+ * for `found` ':' "brigade NAME: WORD needs a value", else "brigade NAME:
+ * unknown option 'WORD' (see 'brigade HELP --help')" (WORD: the argument
+ * looked at, control bytes shown as '?'). Returns 2, the exit status. Also
+ * used by `brigade tournament`. */
+int game_option_error(const char *name, const char *help, int found, const char *word,
+                      FILE *err);
+
+/* Reads --timeout's `value`: a whole number of seconds 1..86400 into
+ * `*seconds`. Returns 0, or 2 after one line on `err` ("brigade NAME:
+ * --timeout: 'VALUE' is not ..."). Also used by `brigade tournament`. */
+int game_option_timeout_parse(const char *name, const char *value, unsigned *seconds,
+                              FILE *err);
+
+/* Checks that `token` is 1..PROTOCOL_TOKEN_MAX bytes. Returns 0, or 2
+ * after "brigade NAME: FROM: a token is 1..N bytes" on `err` (FROM: where
+ * it came from, e.g. "--token"; never the token). Also used by `brigade
+ * tournament`. */
+int game_token_length_check(const char *name, const char *from, const char *token, FILE *err);
+
 /* Writes the usage lines of the three commands (for `brigade help`). */
 void game_commands_usage(FILE *out);
 
