@@ -207,6 +207,34 @@ static void replay_time_format(int64_t seconds, char *out, size_t size)
 
 /* ---- listing ---------------------------------------------------------------- */
 
+/* A new {type: "game", game, title, status, seq, created} line of
+ * replay --json, or NULL when out of memory. */
+static protocol_value *replay_game_line_new(const char *id, const char *title,
+                                            journal_status status, int64_t seq, int64_t created)
+{
+    protocol_value *line = protocol_value_map_new();
+    if (line && (protocol_value_map_set_string(line, "type", "game") != 0 ||
+                 protocol_value_map_set_string(line, "game", id) != 0 ||
+                 protocol_value_map_set_string(line, "title", title) != 0 ||
+                 protocol_value_map_set_string(line, "status", journal_status_name(status)) != 0 ||
+                 protocol_value_map_set_int(line, "seq", seq) != 0 ||
+                 protocol_value_map_set_int(line, "created", created) != 0)) {
+        protocol_value_free(line);
+        line = NULL;
+    }
+    return line;
+}
+
+/* Prints one JSON line of `value` (consumed; NULL: nothing). */
+static void replay_print_json(FILE *out, protocol_value *value)
+{
+    char *json = value ? protocol_value_to_json(value, 0) : NULL;
+    if (json)
+        fprintf(out, "%s\n", json);
+    free(json);
+    protocol_value_free(value);
+}
+
 typedef struct journal_listing {
     FILE *out;
     bool json;
@@ -218,21 +246,13 @@ static void replay_list_one(void *context, const journal_summary *game)
     char created[64];
     replay_time_format(game->created, created, sizeof(created));
     if (listing->json) {
-        protocol_value *line = protocol_value_map_new();
-        if (line && protocol_value_map_set_string(line, "type", "game") == 0 &&
-            protocol_value_map_set_string(line, "game", game->id) == 0 &&
-            protocol_value_map_set_string(line, "title", game->title) == 0 &&
-            protocol_value_map_set_string(line, "status",
-                                          journal_status_name(game->status)) == 0 &&
-            protocol_value_map_set_int(line, "seq", game->seq) == 0 &&
-            protocol_value_map_set_int(line, "created", game->created) == 0 &&
-            protocol_value_map_set_string(line, "damage", game->damage) == 0) {
-            char *json = protocol_value_to_json(line, 0);
-            if (json)
-                fprintf(listing->out, "%s\n", json);
-            free(json);
+        protocol_value *line = replay_game_line_new(game->id, game->title, game->status,
+                                                    game->seq, game->created);
+        if (line && protocol_value_map_set_string(line, "damage", game->damage) != 0) {
+            protocol_value_free(line);
+            line = NULL;
         }
-        protocol_value_free(line);
+        replay_print_json(listing->out, line);
         return;
     }
     fprintf(listing->out, "%-26s %-8s seq %-6" PRId64 " %s  ", game->id,
@@ -247,66 +267,88 @@ static void replay_list_one(void *context, const journal_summary *game)
 
 /* ---- replay ---------------------------------------------------------------- */
 
-/* Prints one JSON line of `value` (consumed). */
-static void replay_print_json(FILE *out, protocol_value *value)
+/* Prints the game's heading: a JSON line, or its id, title, status and sides. */
+static void replay_heading_print(const journal_loaded *loaded, bool json, FILE *out)
 {
-    char *json = value ? protocol_value_to_json(value, 0) : NULL;
-    if (json)
-        fprintf(out, "%s\n", json);
-    free(json);
-    protocol_value_free(value);
-}
-
-/* Rebuilds and prints `loaded` (every event from seq 0); returns the exit
- * status. */
-static int replay_game(journal_loaded *loaded, const replay_options *options,
-                               FILE *out, FILE *err)
-{
+    if (json) {
+        replay_print_json(out, replay_game_line_new(loaded->id, loaded->title, loaded->status,
+                                                    loaded->seq, loaded->created));
+        return;
+    }
     char created[64];
     replay_time_format(loaded->created, created, sizeof(created));
     const brigade_battle *units = loaded->base;
-    if (options->json) {
-        protocol_value *line = protocol_value_map_new();
-        if (line && (protocol_value_map_set_string(line, "type", "game") != 0 ||
-                     protocol_value_map_set_string(line, "game", loaded->id) != 0 ||
-                     protocol_value_map_set_string(line, "title", loaded->title) != 0 ||
-                     protocol_value_map_set_string(
-                         line, "status", journal_status_name(loaded->status)) != 0 ||
-                     protocol_value_map_set_int(line, "seq", loaded->seq) != 0 ||
-                     protocol_value_map_set_int(line, "created", loaded->created) != 0)) {
-            protocol_value_free(line);
-            line = NULL;
-        }
-        replay_print_json(out, line);
-    } else {
-        fputs("Game ", out);
-        game_display_text(out, loaded->id);
-        fputs(": ", out);
-        game_display_text(out, loaded->title);
-        fprintf(out, "\n  %s, seq %" PRId64 ", created %s; side A ",
-                journal_status_name(loaded->status), loaded->seq, created);
-        game_display_text(out, units->sides[0].name);
-        fputs(", side B ", out);
-        game_display_text(out, units->sides[1].name);
-        fputc('\n', out);
-    }
+    fputs("Game ", out);
+    game_display_text(out, loaded->id);
+    fputs(": ", out);
+    game_display_text(out, loaded->title);
+    fprintf(out, "\n  %s, seq %" PRId64 ", created %s; side A ",
+            journal_status_name(loaded->status), loaded->seq, created);
+    game_display_text(out, units->sides[0].name);
+    fputs(", side B ", out);
+    game_display_text(out, units->sides[1].name);
+    fputc('\n', out);
+}
 
-    /* Fold from the initial battle in the order things happened, making
-     * each event's log entry: the events the umpire rolled back
-     * (PROTOCOL.md §10.2) are shown, marked, and described against the
-     * battle they were played on, and each rollback goes back to the
-     * battle as it was then (journal_history), so the state at the
-     * end is the server's. */
-    brigade_battle *work = malloc(sizeof(*work));
-    protocol_value *log = protocol_value_array_new();
+/* Prints `record` (played on `at`; `seat` its side's name or NULL) as one
+ * JSON line of replay --json; nothing when out of memory. */
+static void replay_event_json_print(const journal_loaded *loaded, const brigade_battle *at,
+                                    const journal_record *record, const char *seat, FILE *out)
+{
+    char text[512];
+    brigade_event_describe(at, &record->event, text, sizeof(text));
+    journal_event_status status;
+    protocol_value *event = journal_event_to_value(loaded->base, &record->event, &status);
+    protocol_value *line = protocol_value_map_new();
+    if (!event || !line || protocol_value_map_set_string(line, "type", "event") != 0 ||
+        protocol_value_map_set_int(line, "seq", record->seq) != 0 ||
+        protocol_value_map_set_int(line, "index", record->index) != 0 ||
+        protocol_value_map_set(line, "seat",
+                               seat ? protocol_value_string_new(seat)
+                                    : protocol_value_nil_new()) != 0 ||
+        protocol_value_map_set_bool(line, "rolled_back", record->rolled_back) != 0 ||
+        protocol_value_map_set_string(line, "text", text) != 0) {
+        protocol_value_free(event);
+        protocol_value_free(line);
+        return;
+    }
+    if (protocol_value_map_set(line, "event", event) != 0) {
+        protocol_value_free(line);
+        return;
+    }
+    replay_print_json(out, line);
+}
+
+/* Prints the line that opens seq `record->seq` (who played it). */
+static void replay_seq_heading_print(const journal_record *record, const char *seat, FILE *out)
+{
+    if (record->seq == 0)
+        fputs("\nseq 0, the game begins\n", out);
+    else if (seat)
+        fprintf(out, "\nseq %" PRId64 ", side %s%s\n", record->seq, seat,
+                record->rolled_back ? " (rolled back)" : "");
+    else /* the umpire's seat; its first event tells the server's own end */
+        fprintf(out, "\nseq %" PRId64 ", %s%s\n", record->seq,
+                record->event.kind == BRIGADE_BATTLE_EVENT_UMPIRE_RULED &&
+                        record->event.umpire.ruling == BRIGADE_UMPIRE_LAPSED
+                    ? "the server (the battle left idle)"
+                    : "the umpire",
+                record->rolled_back ? " (rolled back)" : "");
+}
+
+/*
+ * Folds from the initial battle into `work` in the order things happened,
+ * making each event's log entry into `log` and printing it: the events the
+ * umpire rolled back (PROTOCOL.md §10.2) are shown, marked, and described
+ * against the battle they were played on, and each rollback goes back to
+ * the battle as it was then (journal_history), so the state at the end is
+ * the server's. Returns 0, or 1 after one line on err.
+ */
+static int replay_events_fold(const journal_loaded *loaded, const replay_options *options,
+                              brigade_battle *work, protocol_value *log, FILE *out, FILE *err)
+{
     journal_history history;
-    bool history_made = false;
-    if (work)
-        memcpy(work, loaded->base, sizeof(*work));
-    if (!work || !log ||
-        !(history_made = journal_history_init(&history, work, &loaded->records) == 0)) {
-        free(work);
-        protocol_value_free(log);
+    if (journal_history_init(&history, work, &loaded->records) != 0) {
         fprintf(err, "brigade replay: out of memory\n");
         return 1;
     }
@@ -318,51 +360,17 @@ static int replay_game(journal_loaded *loaded, const replay_options *options,
         if (!entry || protocol_value_array_push(log, entry) != 0) {
             fprintf(err, "brigade replay: out of memory\n");
             journal_history_free(&history);
-            free(work);
-            protocol_value_free(log);
             return 1;
         }
         const char *seat = record->seat == BRIGADE_SIDE_NONE ? NULL
                                                              : brigade_side_name(record->seat);
         if (options->json) {
-            char text[512];
-            brigade_event_describe(at, &record->event, text, sizeof(text));
-            journal_event_status status;
-            protocol_value *event = journal_event_to_value(units, &record->event, &status);
-            protocol_value *line = protocol_value_map_new();
-            if (!event || !line || protocol_value_map_set_string(line, "type", "event") != 0 ||
-                protocol_value_map_set_int(line, "seq", record->seq) != 0 ||
-                protocol_value_map_set_int(line, "index", record->index) != 0 ||
-                protocol_value_map_set(line, "seat",
-                                       seat ? protocol_value_string_new(seat)
-                                            : protocol_value_nil_new()) != 0 ||
-                protocol_value_map_set_bool(line, "rolled_back", record->rolled_back) != 0 ||
-                protocol_value_map_set_string(line, "text", text) != 0) {
-                protocol_value_free(event);
-                protocol_value_free(line);
-                continue;
-            }
-            if (protocol_value_map_set(line, "event", event) != 0) {
-                protocol_value_free(line);
-                continue;
-            }
-            replay_print_json(out, line);
+            replay_event_json_print(loaded, at, record, seat, out);
             continue;
         }
         if (record->seq != shown_seq) {
             shown_seq = record->seq;
-            if (record->seq == 0)
-                fputs("\nseq 0, the game begins\n", out);
-            else if (seat)
-                fprintf(out, "\nseq %" PRId64 ", side %s%s\n", record->seq, seat,
-                        record->rolled_back ? " (rolled back)" : "");
-            else /* the umpire's seat; its first event tells the server's own end */
-                fprintf(out, "\nseq %" PRId64 ", %s%s\n", record->seq,
-                        record->event.kind == BRIGADE_BATTLE_EVENT_UMPIRE_RULED &&
-                                record->event.umpire.ruling == BRIGADE_UMPIRE_LAPSED
-                            ? "the server (the battle left idle)"
-                            : "the umpire",
-                        record->rolled_back ? " (rolled back)" : "");
+            replay_seq_heading_print(record, seat, out);
         }
         fputs(record->rolled_back ? "  (rolled back) " : "  ", out);
         game_display_log_entry(out, entry);
@@ -371,20 +379,15 @@ static int replay_game(journal_loaded *loaded, const replay_options *options,
     if (failed)
         fprintf(err, "brigade replay: %s\n", history.error);
     journal_history_free(&history);
-    if (failed) {
-        free(work);
-        protocol_value_free(log);
-        return 1;
-    }
-    if (!loaded->battle) {
-        /* A damaged game's good part (journal_command_replay says so). */
-        free(work);
-        protocol_value_free(log);
-        return 1;
-    }
-    if (memcmp(work, loaded->battle, sizeof(*work)) != 0)
-        fprintf(err, "brigade replay: warning: the replay and the journal's own rebuild differ\n");
+    return failed ? 1 : 0;
+}
 
+/* Prints the snapshot hash of `work` (the rebuilt game, its `log`
+ * consumed) at the journal's last seq; returns the exit status. */
+static int replay_hash_print(const journal_loaded *loaded, const replay_options *options,
+                             const brigade_battle *work, protocol_value *log, FILE *out,
+                             FILE *err)
+{
     protocol_value *state = protocol_state_from_battle(work, loaded->id);
     char hex[PROTOCOL_HASH_HEX_SIZE] = "";
     int status = 0;
@@ -393,11 +396,9 @@ static int replay_game(journal_loaded *loaded, const replay_options *options,
             protocol_value_free(log);
         status = 1;
     }
-    log = NULL;
     if (status == 0 && protocol_snapshot_hash(state, hex) != PROTOCOL_CODEC_OK)
         status = 1;
     protocol_value_free(state);
-    free(work);
     if (status != 0) {
         fprintf(err, "brigade replay: cannot hash the rebuilt state (out of memory)\n");
         return 1;
@@ -408,6 +409,35 @@ static int replay_game(journal_loaded *loaded, const replay_options *options,
     else
         fprintf(out, "\nseq %" PRId64 ", snapshot hash %s\n", loaded->seq, hex);
     return 0;
+}
+
+/* Rebuilds and prints `loaded` (every event from seq 0); returns the exit
+ * status. */
+static int replay_game(journal_loaded *loaded, const replay_options *options,
+                               FILE *out, FILE *err)
+{
+    replay_heading_print(loaded, options->json, out);
+    brigade_battle *work = malloc(sizeof(*work));
+    protocol_value *log = protocol_value_array_new();
+    if (!work || !log) {
+        free(work);
+        protocol_value_free(log);
+        fprintf(err, "brigade replay: out of memory\n");
+        return 1;
+    }
+    memcpy(work, loaded->base, sizeof(*work));
+    /* !loaded->battle: a damaged game's good part (journal_command_replay
+     * says so). */
+    if (replay_events_fold(loaded, options, work, log, out, err) != 0 || !loaded->battle) {
+        free(work);
+        protocol_value_free(log);
+        return 1;
+    }
+    if (memcmp(work, loaded->battle, sizeof(*work)) != 0)
+        fprintf(err, "brigade replay: warning: the replay and the journal's own rebuild differ\n");
+    int status = replay_hash_print(loaded, options, work, log, out, err);
+    free(work);
+    return status;
 }
 
 int journal_command_replay(int argc, char **argv, FILE *out, FILE *err)
