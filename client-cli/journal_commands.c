@@ -179,6 +179,30 @@ static int replay_options_parse(const char *name, bool exporting, int argc, char
     return 0;
 }
 
+/* Writes "brigade NAME: TEXT" and a newline on err, TEXT's control bytes
+ * as '?'. */
+static void journal_text_report(FILE *err, const char *name, const char *text)
+{
+    fprintf(err, "brigade %s: ", name);
+    game_display_text(err, text);
+    fputc('\n', err);
+}
+
+/* Writes "brigade NAME: game ID" then `what` on err; then, unless NULL,
+ * `detail` (control bytes as '?') and a newline (else `what` ends the
+ * line). */
+static void journal_game_report(FILE *err, const char *name, const char *id, const char *what,
+                                const char *detail)
+{
+    fprintf(err, "brigade %s: game ", name);
+    game_display_text(err, id);
+    fputs(what, err);
+    if (detail) {
+        game_display_text(err, detail);
+        fputc('\n', err);
+    }
+}
+
 static journal_db *replay_journal_open(const char *name, const replay_options *options,
                                               FILE *err)
 {
@@ -189,11 +213,8 @@ static journal_db *replay_journal_open(const char *name, const replay_options *o
             ? journal_open(options->data_dir, &open_options, message, sizeof(message))
             : journal_open_file(options->journal_file, &open_options, message,
                                        sizeof(message));
-    if (!journal) {
-        fprintf(err, "brigade %s: ", name);
-        game_display_text(err, message);
-        fputc('\n', err);
-    }
+    if (!journal)
+        journal_text_report(err, name, message);
     return journal;
 }
 
@@ -440,15 +461,29 @@ static int replay_game(journal_loaded *loaded, const replay_options *options,
     return status;
 }
 
+/* Parses replay's or export's command line and opens the journal it
+ * names; NULL with *status 2 (bad command line) or 1 (cannot open) after
+ * one line on err. */
+static journal_db *replay_command_open(const char *name, bool exporting, int argc, char **argv,
+                                       replay_options *options, int *status, FILE *err)
+{
+    *status = replay_options_parse(name, exporting, argc, argv, options, err);
+    if (*status != 0)
+        return NULL;
+    journal_db *journal = replay_journal_open(name, options, err);
+    if (!journal)
+        *status = 1;
+    return journal;
+}
+
 int journal_command_replay(int argc, char **argv, FILE *out, FILE *err)
 {
     replay_options options;
-    int status = replay_options_parse("replay", false, argc, argv, &options, err);
-    if (status != 0)
-        return status;
-    journal_db *journal = replay_journal_open("replay", &options, err);
+    int status = 0;
+    journal_db *journal =
+        replay_command_open("replay", false, argc, argv, &options, &status, err);
     if (!journal)
-        return 1;
+        return status;
     if (!options.game) {
         journal_listing listing = {out, options.json};
         long count = journal_list(journal, replay_list_one, &listing);
@@ -468,21 +503,15 @@ int journal_command_replay(int argc, char **argv, FILE *out, FILE *err)
         return 1;
     }
     if (!loaded.base) {
-        fputs("brigade replay: game ", err);
-        game_display_text(err, loaded.id);
-        fputs(" is damaged: ", err);
-        game_display_text(err, loaded.damage);
-        fputc('\n', err);
+        journal_game_report(err, "replay", loaded.id, " is damaged: ", loaded.damage);
         status = 1;
     } else if (!loaded.battle) {
         /* Damaged in its events: what comes before the damage is shown. */
         status = replay_game(&loaded, &options, out, err);
-        fprintf(err, "brigade replay: game ");
-        game_display_text(err, loaded.id);
-        fprintf(err, " is damaged after seq %" PRId64 " (shown up to there): ",
-                loaded.records.items[loaded.records.count - 1].seq);
-        game_display_text(err, loaded.damage);
-        fputc('\n', err);
+        char what[96];
+        snprintf(what, sizeof(what), " is damaged after seq %" PRId64 " (shown up to there): ",
+                 loaded.records.items[loaded.records.count - 1].seq);
+        journal_game_report(err, "replay", loaded.id, what, loaded.damage);
         status = 1;
     } else {
         if (loaded.status == JOURNAL_DAMAGED) {
@@ -502,16 +531,13 @@ int journal_command_replay(int argc, char **argv, FILE *out, FILE *err)
 int journal_command_export(int argc, char **argv, FILE *out, FILE *err)
 {
     replay_options options;
-    int status = replay_options_parse("export", true, argc, argv, &options, err);
-    if (status != 0)
-        return status;
-    journal_db *journal = replay_journal_open("export", &options, err);
+    int status = 0;
+    journal_db *journal =
+        replay_command_open("export", true, argc, argv, &options, &status, err);
     if (!journal)
-        return 1;
+        return status;
     if (journal_export(journal, options.game, options.output) != 0) {
-        fputs("brigade export: ", err);
-        game_display_text(err, journal_error(journal));
-        fputc('\n', err);
+        journal_text_report(err, "export", journal_error(journal));
         journal_close(journal);
         return 1;
     }
@@ -659,28 +685,23 @@ int journal_command_verify(int argc, char **argv, FILE *out, FILE *err)
     }
     journal_loaded loaded;
     if (journal_game_read(journal, game, true, &loaded) != 0) {
-        fputs("brigade verify: ", err);
-        game_display_text(err, journal_error(journal));
-        fputc('\n', err);
+        journal_text_report(err, "verify", journal_error(journal));
         journal_close(journal);
         return 1;
     }
     int status = 1;
     if (!loaded.battle) {
-        fputs("brigade verify: game ", err);
-        game_display_text(err, loaded.id);
-        fputs(" is damaged: ", err);
-        game_display_text(err, loaded.damage);
-        fputc('\n', err);
+        journal_game_report(err, "verify", loaded.id, " is damaged: ", loaded.damage);
     } else if (!loaded.battle->dice.commitment[0]) {
-        fputs("brigade verify: game ", err);
-        game_display_text(err, loaded.id);
-        fputs(" has no dice commitment (made before verifiable dice): nothing to verify\n", err);
+        journal_game_report(err, "verify", loaded.id,
+                            " has no dice commitment (made before verifiable dice): nothing to "
+                            "verify\n",
+                            NULL);
     } else if (!loaded.battle->dice.server_seed[0]) {
-        fputs("brigade verify: game ", err);
-        game_display_text(err, loaded.id);
-        fputs(" has not ended: the server reveals its dice seed only in the game's last event, "
-              "so its dice cannot be verified yet\n", err);
+        journal_game_report(err, "verify", loaded.id,
+                            " has not ended: the server reveals its dice seed only in the "
+                            "game's last event, so its dice cannot be verified yet\n",
+                            NULL);
     } else {
         status = verify_game(&loaded, out) == 0 ? 0 : 1;
     }
