@@ -2311,12 +2311,6 @@ int game_option_timeout_parse(const char *name, const char *value, unsigned *sec
     return 0;
 }
 
-/* What game_options_parse gathers besides game_options: where the seat's
- * token comes from. */
-typedef struct game_options_token {
-    const char *file; /* --token-file FILE, or NULL */
-    bool given;       /* one of --token, --token-file and --spectator was given */
-} game_options_token;
 
 /* --spectator-delay N: 0..PROTOCOL_SPECTATOR_DELAY_MAX phases; 0, or 2
  * after one line on err. */
@@ -2369,20 +2363,11 @@ static int game_option_clock_parse(const char *name, const char *value, game_opt
 /* --token, --token-file or --spectator (`found`), only one of them, once;
  * 0, or 2 after one line on err. */
 static int game_option_token_take(const char *name, int found, const char *value,
-                                  game_options *options, game_options_token *token, FILE *err)
+                                  game_options *options, game_token_source *token, FILE *err)
 {
-    if (token->given) {
-        fprintf(err, "brigade %s: give one of --token, --token-file and --spectator, "
-                     "once\n", name);
-        return 2;
-    }
-    token->given = true;
-    if (found == GAME_OPT_TOKEN_FILE)
-        token->file = value;
-    else
-        options->token = value;
     options->spectator = found == GAME_OPT_SPECTATOR;
-    return 0;
+    return game_token_source_take(token, name, "--token, --token-file and --spectator",
+                                  found == GAME_OPT_TOKEN_FILE, value, &options->token, err);
 }
 
 /* --password or --spectator-password (`found`): 1..PROTOCOL_TOKEN_MAX
@@ -2403,12 +2388,20 @@ static int game_option_password_take(const char *name, int found, const char *va
     return 0;
 }
 
-/* One option getopt_long found (`found`, its value `value`) into options;
- * 0, or 2 after one line on err. */
-static int game_option_apply(const char *name, int found, const char *value,
-                             game_options *options, game_options_token *token, FILE *err)
+/* One option getopt_long found (`found`, its value `value`, `word` the
+ * argument looked at) into options; 0, 1 after the help was printed on out,
+ * or 2 after one line on err. */
+static int game_option_apply(const char *name, int found, const char *value, const char *word,
+                             game_options *options, game_token_source *token, FILE *out,
+                             FILE *err)
 {
     switch (found) {
+    case 'h':
+        game_command_usage(out, name);
+        return 1;
+    case ':':
+    case '?':
+        return game_option_error(name, name, found, word, err);
     case GAME_OPT_JSON:
         options->json = true;
         return 0;
@@ -2439,7 +2432,7 @@ static int game_option_apply(const char *name, int found, const char *value,
 }
 
 /* new's checks once the command line is read; 0, or 2 after one line on err. */
-static int game_options_new_check(const game_options *options, const game_options_token *token,
+static int game_options_new_check(const game_options *options, const game_token_source *token,
                                   FILE *err)
 {
     if (!options->scenario_path) {
@@ -2481,7 +2474,7 @@ static int game_options_join_check(const char *name, const game_options *options
  * --spectator or BRIGADE_TOKEN, and the game id, checked; 0, or 2 after
  * one line on err (never the token). */
 static int game_options_seat_check(const char *name, game_options *options,
-                                   const game_options_token *token, FILE *err)
+                                   const game_token_source *token, FILE *err)
 {
     const char *token_from = "--token";
     if (token->file) {
@@ -2514,6 +2507,21 @@ static int game_options_seat_check(const char *name, game_options *options,
                                    options->token, err);
 }
 
+int game_token_source_take(game_token_source *source, const char *name, const char *choices,
+                           bool from_file, const char *value, const char **token, FILE *err)
+{
+    if (source->given) {
+        fprintf(err, "brigade %s: give one of %s, once\n", name, choices);
+        return 2;
+    }
+    source->given = true;
+    if (from_file)
+        source->file = value;
+    else
+        *token = value;
+    return 0;
+}
+
 int game_token_length_check(const char *name, const char *from, const char *token, FILE *err)
 {
     size_t length = strlen(token);
@@ -2534,21 +2542,14 @@ static int game_options_parse(game_run_command command, const char *name, int ar
     memset(options, 0, sizeof(*options));
     options->server = GAME_CLIENT_DEFAULT_URL;
     options->timeout_seconds = GAME_TIMEOUT_DEFAULT;
-    game_options_token token = {NULL, false};
+    game_token_source token = {NULL, false};
     opterr = 0; /* our own messages */
     optind = 0; /* glibc: start afresh */
-    for (;;) {
-        int found = getopt_long(argc, argv, ":h", game_long_options, NULL);
-        if (found == -1)
-            break;
-        if (found == 'h') {
-            game_command_usage(out, name);
-            return 1;
-        }
-        if (found == ':' || found == '?')
-            return game_option_error(name, name, found, argv[optind - 1], err);
-        if (game_option_apply(name, found, optarg, options, &token, err) != 0)
-            return 2;
+    for (int found; (found = getopt_long(argc, argv, ":h", game_long_options, NULL)) != -1;) {
+        int status = game_option_apply(name, found, optarg, argv[optind - 1], options, &token,
+                                       out, err);
+        if (status != 0)
+            return status;
     }
     for (int i = optind; i < argc; i++) {
         if (command == GAME_RUN_NEW && !options->scenario_path) {

@@ -90,35 +90,54 @@ static const struct option verify_long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* A walk with getopt_long over a journal command's argv (optstring "-:":
+ * the words in order, a positional one returned as 1). */
+typedef struct journal_words {
+    int argc;
+    char **argv;
+    const struct option *table;
+    bool joined;                 /* a long option may be --NAME=VALUE */
+    const char *word;            /* the whole word last looked at */
+    const struct option *option; /* the table's entry of the option found or
+                                    missing its value; NULL when none */
+} journal_words;
+
+/* Starts a walk over argv[1..argc-1] (getopt_long afresh, its own messages off). */
+static void journal_words_start(journal_words *words, int argc, char **argv,
+                                const struct option *table, bool joined)
+{
+    *words = (journal_words){argc, argv, table, joined, NULL, NULL};
+    opterr = 0; /* our own messages */
+    optind = 0; /* glibc: start afresh */
+}
+
 /*
- * One step of getopt_long over a journal command's argv (optstring "-:":
- * the words in order, a positional one returned as 1 in optarg). `*word` is
- * the whole word looked at, `*option` the table's entry of the option found
- * or missing its value (NULL when none). As the commands always took them,
- * a long option is only its exact name (with "=VALUE" when `joined`, never
- * abbreviated), and "--" is an unknown option: both come back as '?'.
- * Returns getopt's code: -1 at the end, ':' for a missing value.
+ * One step of the walk; sets words->word and words->option. As the
+ * commands always took them, a long option is only its exact name (with
+ * "=VALUE" when joined, never abbreviated), and "--" is an unknown option:
+ * both come back as '?'. Returns getopt's code: -1 at the end, 1 for a
+ * positional word, ':' for a missing value, else the option's val (its
+ * value in optarg).
  */
-static int journal_option_next(int argc, char **argv, const struct option *table, bool joined,
-                               const char **word, const struct option **option)
+static int journal_words_next(journal_words *words)
 {
     int at = optind > 0 ? optind : 1; /* optind 0: getopt starts at 1 */
-    int found = getopt_long(argc, argv, "-:", table, NULL);
-    *word = at < argc ? argv[at] : NULL;
-    *option = NULL;
+    int found = getopt_long(words->argc, words->argv, "-:", words->table, NULL);
+    const char *word = words->word = at < words->argc ? words->argv[at] : NULL;
+    const struct option *option = words->option = NULL;
     if (found == -1)
-        return at < argc ? '?' : -1; /* stopped early: on "--" */
+        return word ? '?' : -1; /* stopped early: on "--" */
     if (found == 1 || found == '?')
         return found;
     int code = found == ':' ? optopt : found;
-    for (const struct option *entry = table; entry->name; entry++)
+    for (const struct option *entry = words->table; entry->name; entry++)
         if (entry->val == code)
-            *option = entry;
-    size_t length = *option ? strlen((*option)->name) : 0;
-    const char *rest = *word + 2 + length;
-    bool exact = *option && strncmp(*word, "--", 2) == 0 &&
-                 strncmp(*word + 2, (*option)->name, length) == 0 &&
-                 (*rest == '\0' || (joined && *rest == '='));
+            option = words->option = entry;
+    size_t length = option ? strlen(option->name) : 0;
+    const char *rest = word + 2 + length;
+    bool exact = option && strncmp(word, "--", 2) == 0 &&
+                 strncmp(word + 2, option->name, length) == 0 &&
+                 (*rest == '\0' || (words->joined && *rest == '='));
     return exact ? found : '?';
 }
 
@@ -127,20 +146,16 @@ static int replay_options_parse(const char *name, bool exporting, int argc, char
                                  replay_options *options, FILE *err)
 {
     memset(options, 0, sizeof(*options));
-    opterr = 0; /* our own messages */
-    optind = 0; /* glibc: start afresh */
-    for (;;) {
-        const char *arg;
-        const struct option *entry;
-        int found = journal_option_next(argc, argv, replay_long_options, true, &arg, &entry);
-        if (found == -1)
-            break;
+    journal_words words;
+    journal_words_start(&words, argc, argv, replay_long_options, true);
+    for (int found; (found = journal_words_next(&words)) != -1;) {
+        const char *arg = words.word;
         if (found == 1 && exporting && !options->output) {
             options->output = arg;
             continue;
         }
         if (found == ':') {
-            fprintf(err, "brigade %s: --%s needs a value\n", name, entry->name);
+            fprintf(err, "brigade %s: --%s needs a value\n", name, words.option->name);
             return 2;
         }
         if (found == 1 || found == '?' || (found == REPLAY_OPT_JSON && exporting)) {
@@ -155,7 +170,7 @@ static int replay_options_parse(const char *name, bool exporting, int argc, char
             continue;
         }
         if (!optarg[0]) {
-            fprintf(err, "brigade %s: --%s: empty\n", name, entry->name);
+            fprintf(err, "brigade %s: --%s: empty\n", name, words.option->name);
             return 2;
         }
         if (found == REPLAY_OPT_DATA)
@@ -643,14 +658,10 @@ static long verify_game(const journal_loaded *loaded, FILE *out)
 int journal_command_verify(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *file = NULL, *game = NULL;
-    opterr = 0; /* our own messages */
-    optind = 0; /* glibc: start afresh */
-    for (;;) {
-        const char *arg;
-        const struct option *entry;
-        int found = journal_option_next(argc, argv, verify_long_options, false, &arg, &entry);
-        if (found == -1)
-            break;
+    journal_words words;
+    journal_words_start(&words, argc, argv, verify_long_options, false);
+    for (int found; (found = journal_words_next(&words)) != -1;) {
+        const char *arg = words.word;
         if (found == VERIFY_OPT_GAME) {
             game = optarg;
         } else if (found == 1 && arg[0] != '-' && !file) {

@@ -214,20 +214,19 @@ static int tournament_sub_find(char **argv, tournament_options *options, FILE *e
     return 0;
 }
 
-/* Where the organiser's token comes from, while the options are read. */
-typedef struct tournament_token {
-    const char *file; /* --token-file FILE, or NULL */
-    bool given;       /* --token or --token-file was given */
-} tournament_token;
 
-/* One option getopt_long found (`found`, its value `value`) into options;
- * 0, or 2 after one line on err (`word`: the argument looked at). */
+/* One option getopt_long found (`found`, its value `value`, `word` the
+ * argument looked at) into options; 0, 1 after the help was printed on
+ * out, or 2 after one line on err. */
 static int tournament_option_apply(int found, const char *value, const char *word,
-                                   tournament_options *options, tournament_token *token,
-                                   FILE *err)
+                                   tournament_options *options, game_token_source *token,
+                                   FILE *out, FILE *err)
 {
     long number = 0;
     switch (found) {
+    case 'h':
+        tournament_command_usage(out, "tournament");
+        return 1;
     case TOURNAMENT_OPT_SERVER:
         options->server = value;
         return 0;
@@ -238,17 +237,9 @@ static int tournament_option_apply(int found, const char *value, const char *wor
         return game_option_timeout_parse(options->name, value, &options->timeout_seconds, err);
     case TOURNAMENT_OPT_TOKEN:
     case TOURNAMENT_OPT_TOKEN_FILE:
-        if (token->given) {
-            fprintf(err, "brigade %s: give one of --token and --token-file, once\n",
-                    options->name);
-            return 2;
-        }
-        token->given = true;
-        if (found == TOURNAMENT_OPT_TOKEN)
-            options->token = value;
-        else
-            token->file = value;
-        return 0;
+        return game_token_source_take(token, options->name, "--token and --token-file",
+                                      found == TOURNAMENT_OPT_TOKEN_FILE, value, &options->token,
+                                      err);
     case TOURNAMENT_OPT_ROUND:
         if (options->sub != TOURNAMENT_PAIRINGS) {
             fprintf(err, "brigade %s: --round belongs to 'tournament pairings'\n",
@@ -270,7 +261,7 @@ static int tournament_option_apply(int found, const char *value, const char *wor
 
 /* The organiser's token: wanted by start-round and result (from --token or
  * --token-file), refused by the others; 0, or 2 after one line on err. */
-static int tournament_token_check(tournament_options *options, const tournament_token *token,
+static int tournament_token_check(tournament_options *options, const game_token_source *token,
                                   FILE *err)
 {
     if (!tournament_subs[options->sub].token) {
@@ -349,19 +340,15 @@ static int tournament_options_parse(int argc, char **argv, tournament_options *o
     options->timeout_seconds = GAME_TIMEOUT_DEFAULT;
     if (tournament_sub_find(argv, options, err) != 0)
         return 2;
-    tournament_token token = {NULL, false};
+    game_token_source token = {NULL, false};
     opterr = 0; /* our own messages */
     optind = 0; /* glibc: start afresh */
-    for (;;) {
-        int found = getopt_long(argc, argv, ":h", tournament_long_options, NULL);
-        if (found == -1)
-            break;
-        if (found == 'h') {
-            tournament_command_usage(out, "tournament");
-            return 1;
-        }
-        if (tournament_option_apply(found, optarg, argv[optind - 1], options, &token, err) != 0)
-            return 2;
+    int found;
+    while ((found = getopt_long(argc, argv, ":h", tournament_long_options, NULL)) != -1) {
+        int status = tournament_option_apply(found, optarg, argv[optind - 1], options, &token,
+                                             out, err);
+        if (status != 0)
+            return status;
     }
     if (tournament_arguments_take(argc, argv, optind, options, err) != 0 ||
         tournament_token_check(options, &token, err) != 0 ||
