@@ -2280,161 +2280,178 @@ static const struct option game_long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* Parses the options of `command`; 0, 1 after the help was printed on out,
- * or 2 after one line on err. */
-static int game_options_parse(game_run_command command, const char *name, int argc,
-                              char **argv, game_options *options, FILE *out, FILE *err)
+int game_option_error(const char *name, const char *help, int found, const char *word,
+                      FILE *err)
 {
-    memset(options, 0, sizeof(*options));
-    options->server = GAME_CLIENT_DEFAULT_URL;
-    options->timeout_seconds = GAME_TIMEOUT_DEFAULT;
-    const char *token_file = NULL;
-    bool token_given = false;
-    opterr = 0; /* our own messages */
-    optind = 0; /* glibc: start afresh */
-    for (;;) {
-        int found = getopt_long(argc, argv, ":h", game_long_options, NULL);
-        if (found == -1)
-            break;
-        const char *value = optarg;
-        if (found == 'h') {
-            game_command_usage(out, name);
-            return 1;
-        }
-        if (found == ':') {
-            fprintf(err, "brigade %s: ", name);
-            game_display_text(err, argv[optind - 1]);
-            fputs(" needs a value\n", err);
-            return 2;
-        }
-        if (found == '?') {
-            fprintf(err, "brigade %s: unknown option '", name);
-            game_display_text(err, argv[optind - 1]);
-            fprintf(err, "' (see 'brigade %s --help')\n", name);
-            return 2;
-        }
-        switch (found) {
-        case GAME_OPT_JSON:
-            options->json = true;
-            break;
-        case GAME_OPT_SERVER:
-            options->server = value;
-            break;
-        case GAME_OPT_GAME:
-            options->game = value;
-            break;
-        case GAME_OPT_TOKEN:
-        case GAME_OPT_TOKEN_FILE:
-        case GAME_OPT_SPECTATOR:
-            if (token_given) {
-                fprintf(err, "brigade %s: give one of --token, --token-file and --spectator, "
-                             "once\n", name);
-                return 2;
-            }
-            token_given = true;
-            if (found == GAME_OPT_TOKEN_FILE)
-                token_file = value;
-            else
-                options->token = value;
-            options->spectator = found == GAME_OPT_SPECTATOR;
-            break;
-        case GAME_OPT_SPECTATOR_DELAY: {
-            char *end = NULL;
-            errno = 0;
-            long phases = strtol(value, &end, 10);
-            if (!value[0] || *end || errno || phases < 0 || phases > PROTOCOL_SPECTATOR_DELAY_MAX) {
-                fprintf(err, "brigade %s: --spectator-delay: '", name);
-                game_display_text(err, value);
-                fprintf(err, "' is not a number of phases 0..%d\n", PROTOCOL_SPECTATOR_DELAY_MAX);
-                return 2;
-            }
-            options->spectator_delay = (int)phases;
-            break;
-        }
-        case GAME_OPT_CLOCK: {
-            /* MINUTES[+INCREMENT]: "90", "90+30" (PROTOCOL.md §11.2). */
-            char *end = NULL;
-            errno = 0;
-            long minutes = strtol(value, &end, 10), increment = 0;
-            bool good = value[0] >= '0' && value[0] <= '9' && !errno && minutes >= 1 &&
-                        minutes <= PROTOCOL_CLOCK_MINUTES_MAX;
-            if (good && *end == '+') {
-                const char *rest = end + 1;
-                increment = strtol(rest, &end, 10);
-                good = rest[0] >= '0' && rest[0] <= '9' && !errno && increment >= 0 &&
-                       increment <= PROTOCOL_CLOCK_INCREMENT_MAX;
-            }
-            if (!good || *end) {
-                fprintf(err, "brigade %s: --clock: '", name);
-                game_display_text(err, value);
-                fprintf(err, "' is not MINUTES[+INCREMENT] (minutes a side 1..%d, seconds "
-                             "gained 0..%d, e.g. 90+30)\n",
-                        PROTOCOL_CLOCK_MINUTES_MAX, PROTOCOL_CLOCK_INCREMENT_MAX);
-                return 2;
-            }
-            options->has_clock = true;
-            options->clock_minutes = (int)minutes;
-            options->clock_increment = (int)increment;
-            break;
-        }
-        case GAME_OPT_PASSWORD:
-        case GAME_OPT_SPECTATOR_PASSWORD: {
-            const char *option =
-                found == GAME_OPT_PASSWORD ? "--password" : "--spectator-password";
-            if (strlen(value) == 0 || strlen(value) > PROTOCOL_TOKEN_MAX) {
-                fprintf(err, "brigade %s: %s: a password is 1..%d bytes\n", name, option,
-                        PROTOCOL_TOKEN_MAX);
-                return 2;
-            }
-            if (found == GAME_OPT_PASSWORD)
-                options->password = value;
-            else
-                options->spectator_password = value;
-            break;
-        }
-        case GAME_OPT_TIMEOUT: {
-            char *end = NULL;
-            errno = 0;
-            unsigned long seconds = strtoul(value, &end, 10);
-            if (!value[0] || *end || errno || seconds < 1 || seconds > 86400 ||
-                value[0] == '-') {
-                fprintf(err, "brigade %s: --timeout: '", name);
-                game_display_text(err, value);
-                fputs("' is not a whole number of seconds 1..86400\n", err);
-                return 2;
-            }
-            options->timeout_seconds = (unsigned)seconds;
-            options->timeout_given = true;
-            break;
-        }
-        default:
-            fprintf(err, "brigade %s: unknown option (see 'brigade %s --help')\n", name, name);
-            return 2;
-        }
-    }
-    for (int i = optind; i < argc; i++) {
-        if (command == GAME_RUN_NEW && !options->scenario_path) {
-            options->scenario_path = argv[i];
-            continue;
-        }
-        fprintf(err, "brigade %s: unexpected argument '", name);
-        game_display_text(err, argv[i]);
-        fprintf(err, "' (see 'brigade %s --help')\n", name);
+    fprintf(err, "brigade %s: ", name);
+    if (found == ':') {
+        game_display_text(err, word);
+        fputs(" needs a value\n", err);
         return 2;
     }
-    if (command == GAME_RUN_NEW) {
-        if (!options->scenario_path) {
-            fprintf(err, "brigade new: missing the scenario file (usage: brigade new "
-                         "[--server URL] [--json] SCENARIO.json)\n");
-            return 2;
-        }
-        if (options->game || token_given || options->password) {
-            fprintf(err, "brigade new: --game, --token, --token-file, --spectator and "
-                         "--password belong to play and state\n");
-            return 2;
-        }
-        return 0;
+    fputs("unknown option '", err);
+    game_display_text(err, word);
+    fprintf(err, "' (see 'brigade %s --help')\n", help);
+    return 2;
+}
+
+int game_option_timeout_parse(const char *name, const char *value, unsigned *seconds,
+                              FILE *err)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long number = strtoul(value, &end, 10);
+    if (!value[0] || *end || errno || number < 1 || number > 86400 || value[0] == '-') {
+        fprintf(err, "brigade %s: --timeout: '", name);
+        game_display_text(err, value);
+        fputs("' is not a whole number of seconds 1..86400\n", err);
+        return 2;
     }
+    *seconds = (unsigned)number;
+    return 0;
+}
+
+
+/* --spectator-delay N: 0..PROTOCOL_SPECTATOR_DELAY_MAX phases; 0, or 2
+ * after one line on err. */
+static int game_option_spectator_delay_parse(const char *name, const char *value,
+                                             game_options *options, FILE *err)
+{
+    char *end = NULL;
+    errno = 0;
+    long phases = strtol(value, &end, 10);
+    if (!value[0] || *end || errno || phases < 0 || phases > PROTOCOL_SPECTATOR_DELAY_MAX) {
+        fprintf(err, "brigade %s: --spectator-delay: '", name);
+        game_display_text(err, value);
+        fprintf(err, "' is not a number of phases 0..%d\n", PROTOCOL_SPECTATOR_DELAY_MAX);
+        return 2;
+    }
+    options->spectator_delay = (int)phases;
+    return 0;
+}
+
+/* --clock MINUTES[+INCREMENT]: "90", "90+30" (PROTOCOL.md §11.2); 0, or 2
+ * after one line on err. */
+static int game_option_clock_parse(const char *name, const char *value, game_options *options,
+                                   FILE *err)
+{
+    char *end = NULL;
+    errno = 0;
+    long minutes = strtol(value, &end, 10), increment = 0;
+    bool good = value[0] >= '0' && value[0] <= '9' && !errno && minutes >= 1 &&
+                minutes <= PROTOCOL_CLOCK_MINUTES_MAX;
+    if (good && *end == '+') {
+        const char *rest = end + 1;
+        increment = strtol(rest, &end, 10);
+        good = rest[0] >= '0' && rest[0] <= '9' && !errno && increment >= 0 &&
+               increment <= PROTOCOL_CLOCK_INCREMENT_MAX;
+    }
+    if (!good || *end) {
+        fprintf(err, "brigade %s: --clock: '", name);
+        game_display_text(err, value);
+        fprintf(err, "' is not MINUTES[+INCREMENT] (minutes a side 1..%d, seconds "
+                     "gained 0..%d, e.g. 90+30)\n",
+                PROTOCOL_CLOCK_MINUTES_MAX, PROTOCOL_CLOCK_INCREMENT_MAX);
+        return 2;
+    }
+    options->has_clock = true;
+    options->clock_minutes = (int)minutes;
+    options->clock_increment = (int)increment;
+    return 0;
+}
+
+/* --token, --token-file or --spectator (`found`), only one of them, once;
+ * 0, or 2 after one line on err. */
+static int game_option_token_take(const char *name, int found, const char *value,
+                                  game_options *options, game_token_source *token, FILE *err)
+{
+    options->spectator = found == GAME_OPT_SPECTATOR;
+    return game_token_source_take(token, name, "--token, --token-file and --spectator",
+                                  found == GAME_OPT_TOKEN_FILE, value, &options->token, err);
+}
+
+/* --password or --spectator-password (`found`): 1..PROTOCOL_TOKEN_MAX
+ * bytes; 0, or 2 after one line on err. */
+static int game_option_password_take(const char *name, int found, const char *value,
+                                     game_options *options, FILE *err)
+{
+    const char *option = found == GAME_OPT_PASSWORD ? "--password" : "--spectator-password";
+    if (strlen(value) == 0 || strlen(value) > PROTOCOL_TOKEN_MAX) {
+        fprintf(err, "brigade %s: %s: a password is 1..%d bytes\n", name, option,
+                PROTOCOL_TOKEN_MAX);
+        return 2;
+    }
+    if (found == GAME_OPT_PASSWORD)
+        options->password = value;
+    else
+        options->spectator_password = value;
+    return 0;
+}
+
+/* One option getopt_long found (`found`, its value `value`, `word` the
+ * argument looked at) into options; 0, 1 after the help was printed on out,
+ * or 2 after one line on err. */
+static int game_option_apply(const char *name, int found, const char *value, const char *word,
+                             game_options *options, game_token_source *token, FILE *out,
+                             FILE *err)
+{
+    switch (found) {
+    case 'h':
+        game_command_usage(out, name);
+        return 1;
+    case ':':
+    case '?':
+        return game_option_error(name, name, found, word, err);
+    case GAME_OPT_JSON:
+        options->json = true;
+        return 0;
+    case GAME_OPT_SERVER:
+        options->server = value;
+        return 0;
+    case GAME_OPT_GAME:
+        options->game = value;
+        return 0;
+    case GAME_OPT_TOKEN:
+    case GAME_OPT_TOKEN_FILE:
+    case GAME_OPT_SPECTATOR:
+        return game_option_token_take(name, found, value, options, token, err);
+    case GAME_OPT_SPECTATOR_DELAY:
+        return game_option_spectator_delay_parse(name, value, options, err);
+    case GAME_OPT_CLOCK:
+        return game_option_clock_parse(name, value, options, err);
+    case GAME_OPT_PASSWORD:
+    case GAME_OPT_SPECTATOR_PASSWORD:
+        return game_option_password_take(name, found, value, options, err);
+    case GAME_OPT_TIMEOUT:
+        options->timeout_given = true;
+        return game_option_timeout_parse(name, value, &options->timeout_seconds, err);
+    default:
+        fprintf(err, "brigade %s: unknown option (see 'brigade %s --help')\n", name, name);
+        return 2;
+    }
+}
+
+/* new's checks once the command line is read; 0, or 2 after one line on err. */
+static int game_options_new_check(const game_options *options, const game_token_source *token,
+                                  FILE *err)
+{
+    if (!options->scenario_path) {
+        fprintf(err, "brigade new: missing the scenario file (usage: brigade new "
+                     "[--server URL] [--json] SCENARIO.json)\n");
+        return 2;
+    }
+    if (options->game || token->given || options->password) {
+        fprintf(err, "brigade new: --game, --token, --token-file, --spectator and "
+                     "--password belong to play and state\n");
+        return 2;
+    }
+    return 0;
+}
+
+/* play's and state's checks of the options that belong to new; 0, or 2
+ * after one line on err. */
+static int game_options_join_check(const char *name, const game_options *options, FILE *err)
+{
     if (options->has_clock) {
         fprintf(err, "brigade %s: --clock belongs to new (the game's clock is set when it "
                      "is created)\n", name);
@@ -2450,13 +2467,22 @@ static int game_options_parse(game_run_command command, const char *name, int ar
         fprintf(err, "brigade %s: --password goes with --spectator ID\n", name);
         return 2;
     }
+    return 0;
+}
+
+/* play's and state's seat: the token from --token-file, --token,
+ * --spectator or BRIGADE_TOKEN, and the game id, checked; 0, or 2 after
+ * one line on err (never the token). */
+static int game_options_seat_check(const char *name, game_options *options,
+                                   const game_token_source *token, FILE *err)
+{
     const char *token_from = "--token";
-    if (token_file) {
-        if (game_token_file_read(name, token_file, options->token_buffer, err) != 0)
+    if (token->file) {
+        if (game_token_file_read(name, token->file, options->token_buffer, err) != 0)
             return 2;
         options->token = options->token_buffer;
         token_from = "--token-file";
-    } else if (!token_given) {
+    } else if (!token->given) {
         const char *environment = getenv("BRIGADE_TOKEN");
         if (environment && environment[0]) {
             options->token = environment;
@@ -2477,14 +2503,69 @@ static int game_options_parse(game_run_command command, const char *name, int ar
                 PROTOCOL_GAME_ID_MAX);
         return 2;
     }
-    size_t token_length = strlen(options->token);
-    if (token_length == 0 || token_length > PROTOCOL_TOKEN_MAX) {
+    return game_token_length_check(name, options->spectator ? "--spectator" : token_from,
+                                   options->token, err);
+}
+
+int game_token_source_take(game_token_source *source, const char *name, const char *choices,
+                           bool from_file, const char *value, const char **token, FILE *err)
+{
+    if (source->given) {
+        fprintf(err, "brigade %s: give one of %s, once\n", name, choices);
+        return 2;
+    }
+    source->given = true;
+    if (from_file)
+        source->file = value;
+    else
+        *token = value;
+    return 0;
+}
+
+int game_token_length_check(const char *name, const char *from, const char *token, FILE *err)
+{
+    size_t length = strlen(token);
+    if (length == 0 || length > PROTOCOL_TOKEN_MAX) {
         /* The token itself is never echoed. */
-        fprintf(err, "brigade %s: %s: a token is 1..%d bytes\n", name,
-                options->spectator ? "--spectator" : token_from, PROTOCOL_TOKEN_MAX);
+        fprintf(err, "brigade %s: %s: a token is 1..%d bytes\n", name, from,
+                PROTOCOL_TOKEN_MAX);
         return 2;
     }
     return 0;
+}
+
+/* Parses the options of `command`; 0, 1 after the help was printed on out,
+ * or 2 after one line on err. */
+static int game_options_parse(game_run_command command, const char *name, int argc,
+                              char **argv, game_options *options, FILE *out, FILE *err)
+{
+    memset(options, 0, sizeof(*options));
+    options->server = GAME_CLIENT_DEFAULT_URL;
+    options->timeout_seconds = GAME_TIMEOUT_DEFAULT;
+    game_token_source token = {NULL, false};
+    opterr = 0; /* our own messages */
+    optind = 0; /* glibc: start afresh */
+    for (int found; (found = getopt_long(argc, argv, ":h", game_long_options, NULL)) != -1;) {
+        int status = game_option_apply(name, found, optarg, argv[optind - 1], options, &token,
+                                       out, err);
+        if (status != 0)
+            return status;
+    }
+    for (int i = optind; i < argc; i++) {
+        if (command == GAME_RUN_NEW && !options->scenario_path) {
+            options->scenario_path = argv[i];
+            continue;
+        }
+        fprintf(err, "brigade %s: unexpected argument '", name);
+        game_display_text(err, argv[i]);
+        fprintf(err, "' (see 'brigade %s --help')\n", name);
+        return 2;
+    }
+    if (command == GAME_RUN_NEW)
+        return game_options_new_check(options, &token, err);
+    if (game_options_join_check(name, options, err) != 0)
+        return 2;
+    return game_options_seat_check(name, options, &token, err);
 }
 
 /* Reads and checks the scenario file (JSON, small enough for one frame). */

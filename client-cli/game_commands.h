@@ -73,6 +73,7 @@
 #ifndef BRIGADE_CLIENT_CLI_GAME_COMMANDS_H
 #define BRIGADE_CLIENT_CLI_GAME_COMMANDS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Exit status of a script in which a command was refused. */
@@ -93,6 +94,40 @@ int game_command_state(int argc, char **argv, FILE *out, FILE *err);
  * wrong ("brigade NAME: --token-file: PATH: ..."; never the token). Also
  * used by `brigade tournament` (tournament_commands.h). */
 int game_token_file_read(const char *name, const char *path, char *buffer, FILE *err);
+
+/* Writes getopt_long's complaint about the command line of `brigade NAME`:
+ * for `found` ':' "brigade NAME: WORD needs a value", else "brigade NAME:
+ * unknown option 'WORD' (see 'brigade HELP --help')" (WORD: the argument
+ * looked at, control bytes shown as '?'). Returns 2, the exit status. Also
+ * used by `brigade tournament`. */
+int game_option_error(const char *name, const char *help, int found, const char *word,
+                      FILE *err);
+
+/* Reads --timeout's `value`: a whole number of seconds 1..86400 into
+ * `*seconds`. Returns 0, or 2 after one line on `err` ("brigade NAME:
+ * --timeout: 'VALUE' is not ..."). Also used by `brigade tournament`. */
+int game_option_timeout_parse(const char *name, const char *value, unsigned *seconds,
+                              FILE *err);
+
+/* Where a command's token comes from while its options are read. */
+typedef struct game_token_source {
+    const char *file; /* --token-file FILE, or NULL */
+    bool given;       /* one of the options giving the token was given */
+} game_token_source;
+
+/* Takes one of the options that give the token (CHOICES, e.g. "--token
+ * and --token-file"): `value` is the file's path (`from_file`, into
+ * source->file) or the token itself (into `*token`). Returns 0, or 2 after
+ * "brigade NAME: give one of CHOICES, once" on `err` when one was given
+ * already. Also used by `brigade tournament`. */
+int game_token_source_take(game_token_source *source, const char *name, const char *choices,
+                           bool from_file, const char *value, const char **token, FILE *err);
+
+/* Checks that `token` is 1..PROTOCOL_TOKEN_MAX bytes. Returns 0, or 2
+ * after "brigade NAME: FROM: a token is 1..N bytes" on `err` (FROM: where
+ * it came from, e.g. "--token"; never the token). Also used by `brigade
+ * tournament`. */
+int game_token_length_check(const char *name, const char *from, const char *token, FILE *err);
 
 /* Writes the usage lines of the three commands (for `brigade help`). */
 void game_commands_usage(FILE *out);

@@ -70,17 +70,19 @@ bool game_rules_seat_awaited(const protocol_value *state, const char *seat)
     return !protocol_value_bool_get(protocol_value_map_get(side, "done"));
 }
 
-/* Whether unit `id` is in one of state.melees. */
-static bool game_rules_in_melee(const protocol_value *state, const char *id)
+/* Whether unit `id` is named in the `units` of one of the entries of
+ * state[key]: each a unit's id, or with `objects` also {unit: ID}. */
+static bool game_rules_listed(const protocol_value *state, const char *key, bool objects,
+                              const char *id)
 {
-    const protocol_value *melees = protocol_value_map_get(state, "melees");
-    for (size_t i = 0; i < protocol_value_count(melees); i++) {
+    const protocol_value *entries = protocol_value_map_get(state, key);
+    for (size_t i = 0; i < protocol_value_count(entries); i++) {
         const protocol_value *units =
-            protocol_value_map_get(protocol_value_array_get(melees, i), "units");
+            protocol_value_map_get(protocol_value_array_get(entries, i), "units");
         for (size_t k = 0; k < protocol_value_count(units); k++) {
             const protocol_value *member = protocol_value_array_get(units, k);
             const char *unit = protocol_value_string_get(member, NULL);
-            if (!unit)
+            if (!unit && objects)
                 unit = game_rules_string(member, "unit");
             if (unit && strcmp(unit, id) == 0)
                 return true;
@@ -89,20 +91,16 @@ static bool game_rules_in_melee(const protocol_value *state, const char *id)
     return false;
 }
 
+/* Whether unit `id` is in one of state.melees. */
+static bool game_rules_in_melee(const protocol_value *state, const char *id)
+{
+    return game_rules_listed(state, "melees", true, id);
+}
+
 /* Whether unit `id` fought one of this turn's melees (state.fought). */
 static bool game_rules_fought(const protocol_value *state, const char *id)
 {
-    const protocol_value *fought = protocol_value_map_get(state, "fought");
-    for (size_t i = 0; i < protocol_value_count(fought); i++) {
-        const protocol_value *units =
-            protocol_value_map_get(protocol_value_array_get(fought, i), "units");
-        for (size_t k = 0; k < protocol_value_count(units); k++) {
-            const char *unit = protocol_value_string_get(protocol_value_array_get(units, k), NULL);
-            if (unit && strcmp(unit, id) == 0)
-                return true;
-        }
-    }
-    return false;
+    return game_rules_listed(state, "fought", false, id);
 }
 
 const protocol_value *game_rules_report(const protocol_value *state, int64_t number)

@@ -11,6 +11,7 @@
  */
 #include "journal_commands.h"
 
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -70,57 +71,114 @@ void journal_command_usage(FILE *out, const char *name)
     fputs("-h, --help: print this help and exit.\n", out);
 }
 
+/* The long options of replay and export (getopt_long); --json is replay's. */
+enum { REPLAY_OPT_DATA = 256, REPLAY_OPT_JOURNAL, REPLAY_OPT_GAME, REPLAY_OPT_JSON };
+
+static const struct option replay_long_options[] = {
+    {"data", required_argument, NULL, REPLAY_OPT_DATA},
+    {"journal", required_argument, NULL, REPLAY_OPT_JOURNAL},
+    {"game", required_argument, NULL, REPLAY_OPT_GAME},
+    {"json", no_argument, NULL, REPLAY_OPT_JSON},
+    {NULL, 0, NULL, 0},
+};
+
+/* The long option of verify. */
+enum { VERIFY_OPT_GAME = 256 };
+
+static const struct option verify_long_options[] = {
+    {"game", required_argument, NULL, VERIFY_OPT_GAME},
+    {NULL, 0, NULL, 0},
+};
+
+/* A walk with getopt_long over a journal command's argv (optstring "-:":
+ * the words in order, a positional one returned as 1). */
+typedef struct journal_words {
+    int argc;
+    char **argv;
+    const struct option *table;
+    bool joined;                 /* a long option may be --NAME=VALUE */
+    const char *word;            /* the whole word last looked at */
+    const struct option *option; /* the table's entry of the option found or
+                                    missing its value; NULL when none */
+} journal_words;
+
+/* Starts a walk over argv[1..argc-1] (getopt_long afresh, its own messages off). */
+static void journal_words_start(journal_words *words, int argc, char **argv,
+                                const struct option *table, bool joined)
+{
+    *words = (journal_words){argc, argv, table, joined, NULL, NULL};
+    opterr = 0; /* our own messages */
+    optind = 0; /* glibc: start afresh */
+}
+
+/*
+ * One step of the walk; sets words->word and words->option. As the
+ * commands always took them, a long option is only its exact name (with
+ * "=VALUE" when joined, never abbreviated), and "--" is an unknown option:
+ * both come back as '?'. Returns getopt's code: -1 at the end, 1 for a
+ * positional word, ':' for a missing value, else the option's val (its
+ * value in optarg).
+ */
+static int journal_words_next(journal_words *words)
+{
+    int at = optind > 0 ? optind : 1; /* optind 0: getopt starts at 1 */
+    int found = getopt_long(words->argc, words->argv, "-:", words->table, NULL);
+    const char *word = words->word = at < words->argc ? words->argv[at] : NULL;
+    const struct option *option = words->option = NULL;
+    if (found == -1)
+        return word ? '?' : -1; /* stopped early: on "--" */
+    if (found == 1 || found == '?')
+        return found;
+    int code = found == ':' ? optopt : found;
+    for (const struct option *entry = words->table; entry->name; entry++)
+        if (entry->val == code)
+            option = words->option = entry;
+    size_t length = option ? strlen(option->name) : 0;
+    const char *rest = word + 2 + length;
+    bool exact = option && strncmp(word, "--", 2) == 0 &&
+                 strncmp(word + 2, option->name, length) == 0 &&
+                 (*rest == '\0' || (words->joined && *rest == '='));
+    return exact ? found : '?';
+}
+
 /* Parses the options; 0, or 2 after one line on err. */
 static int replay_options_parse(const char *name, bool exporting, int argc, char **argv,
                                  replay_options *options, FILE *err)
 {
     memset(options, 0, sizeof(*options));
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--json") == 0 && !exporting) {
-            options->json = true;
+    journal_words words;
+    journal_words_start(&words, argc, argv, replay_long_options, true);
+    for (int found; (found = journal_words_next(&words)) != -1;) {
+        const char *arg = words.word;
+        if (found == 1 && exporting && !options->output) {
+            options->output = arg;
             continue;
         }
-        static const char *const valued[] = {"--data", "--journal", "--game"};
-        const char *option = NULL;
-        const char *value = NULL;
-        for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++) {
-            size_t length = strlen(valued[k]);
-            if (strcmp(arg, valued[k]) == 0) {
-                option = valued[k];
-                if (i + 1 >= argc) {
-                    fprintf(err, "brigade %s: %s needs a value\n", name, option);
-                    return 2;
-                }
-                value = argv[++i];
-            } else if (strncmp(arg, valued[k], length) == 0 && arg[length] == '=') {
-                option = valued[k];
-                value = arg + length + 1;
-            }
-            if (option)
-                break;
+        if (found == ':') {
+            fprintf(err, "brigade %s: --%s needs a value\n", name, words.option->name);
+            return 2;
         }
-        if (!option) {
-            if (exporting && !options->output && (arg[0] != '-' || arg[1] == '\0')) {
-                options->output = arg;
-                continue;
-            }
+        if (found == 1 || found == '?' || (found == REPLAY_OPT_JSON && exporting)) {
             fprintf(err, "brigade %s: %s '", name,
                     arg[0] == '-' ? "unknown option" : "unexpected argument");
             game_display_text(err, arg);
             fputs("' (see 'brigade help')\n", err);
             return 2;
         }
-        if (!value[0]) {
-            fprintf(err, "brigade %s: %s: empty\n", name, option);
+        if (found == REPLAY_OPT_JSON) {
+            options->json = true;
+            continue;
+        }
+        if (!optarg[0]) {
+            fprintf(err, "brigade %s: --%s: empty\n", name, words.option->name);
             return 2;
         }
-        if (strcmp(option, "--data") == 0)
-            options->data_dir = value;
-        else if (strcmp(option, "--journal") == 0)
-            options->journal_file = value;
+        if (found == REPLAY_OPT_DATA)
+            options->data_dir = optarg;
+        else if (found == REPLAY_OPT_JOURNAL)
+            options->journal_file = optarg;
         else
-            options->game = value;
+            options->game = optarg;
     }
     if (!options->data_dir == !options->journal_file) {
         fprintf(err, "brigade %s: give one of --data DIR (brigaded's data folder) and "
@@ -136,6 +194,30 @@ static int replay_options_parse(const char *name, bool exporting, int argc, char
     return 0;
 }
 
+/* Writes "brigade NAME: TEXT" and a newline on err, TEXT's control bytes
+ * as '?'. */
+static void journal_text_report(FILE *err, const char *name, const char *text)
+{
+    fprintf(err, "brigade %s: ", name);
+    game_display_text(err, text);
+    fputc('\n', err);
+}
+
+/* Writes "brigade NAME: game ID" then `what` on err; then, unless NULL,
+ * `detail` (control bytes as '?') and a newline (else `what` ends the
+ * line). */
+static void journal_game_report(FILE *err, const char *name, const char *id, const char *what,
+                                const char *detail)
+{
+    fprintf(err, "brigade %s: game ", name);
+    game_display_text(err, id);
+    fputs(what, err);
+    if (detail) {
+        game_display_text(err, detail);
+        fputc('\n', err);
+    }
+}
+
 static journal_db *replay_journal_open(const char *name, const replay_options *options,
                                               FILE *err)
 {
@@ -146,11 +228,8 @@ static journal_db *replay_journal_open(const char *name, const replay_options *o
             ? journal_open(options->data_dir, &open_options, message, sizeof(message))
             : journal_open_file(options->journal_file, &open_options, message,
                                        sizeof(message));
-    if (!journal) {
-        fprintf(err, "brigade %s: ", name);
-        game_display_text(err, message);
-        fputc('\n', err);
-    }
+    if (!journal)
+        journal_text_report(err, name, message);
     return journal;
 }
 
@@ -164,6 +243,34 @@ static void replay_time_format(int64_t seconds, char *out, size_t size)
 
 /* ---- listing ---------------------------------------------------------------- */
 
+/* A new {type: "game", game, title, status, seq, created} line of
+ * replay --json, or NULL when out of memory. */
+static protocol_value *replay_game_line_new(const char *id, const char *title,
+                                            journal_status status, int64_t seq, int64_t created)
+{
+    protocol_value *line = protocol_value_map_new();
+    if (line && (protocol_value_map_set_string(line, "type", "game") != 0 ||
+                 protocol_value_map_set_string(line, "game", id) != 0 ||
+                 protocol_value_map_set_string(line, "title", title) != 0 ||
+                 protocol_value_map_set_string(line, "status", journal_status_name(status)) != 0 ||
+                 protocol_value_map_set_int(line, "seq", seq) != 0 ||
+                 protocol_value_map_set_int(line, "created", created) != 0)) {
+        protocol_value_free(line);
+        line = NULL;
+    }
+    return line;
+}
+
+/* Prints one JSON line of `value` (consumed; NULL: nothing). */
+static void replay_print_json(FILE *out, protocol_value *value)
+{
+    char *json = value ? protocol_value_to_json(value, 0) : NULL;
+    if (json)
+        fprintf(out, "%s\n", json);
+    free(json);
+    protocol_value_free(value);
+}
+
 typedef struct journal_listing {
     FILE *out;
     bool json;
@@ -175,21 +282,13 @@ static void replay_list_one(void *context, const journal_summary *game)
     char created[64];
     replay_time_format(game->created, created, sizeof(created));
     if (listing->json) {
-        protocol_value *line = protocol_value_map_new();
-        if (line && protocol_value_map_set_string(line, "type", "game") == 0 &&
-            protocol_value_map_set_string(line, "game", game->id) == 0 &&
-            protocol_value_map_set_string(line, "title", game->title) == 0 &&
-            protocol_value_map_set_string(line, "status",
-                                          journal_status_name(game->status)) == 0 &&
-            protocol_value_map_set_int(line, "seq", game->seq) == 0 &&
-            protocol_value_map_set_int(line, "created", game->created) == 0 &&
-            protocol_value_map_set_string(line, "damage", game->damage) == 0) {
-            char *json = protocol_value_to_json(line, 0);
-            if (json)
-                fprintf(listing->out, "%s\n", json);
-            free(json);
+        protocol_value *line = replay_game_line_new(game->id, game->title, game->status,
+                                                    game->seq, game->created);
+        if (line && protocol_value_map_set_string(line, "damage", game->damage) != 0) {
+            protocol_value_free(line);
+            line = NULL;
         }
-        protocol_value_free(line);
+        replay_print_json(listing->out, line);
         return;
     }
     fprintf(listing->out, "%-26s %-8s seq %-6" PRId64 " %s  ", game->id,
@@ -204,66 +303,88 @@ static void replay_list_one(void *context, const journal_summary *game)
 
 /* ---- replay ---------------------------------------------------------------- */
 
-/* Prints one JSON line of `value` (consumed). */
-static void replay_print_json(FILE *out, protocol_value *value)
+/* Prints the game's heading: a JSON line, or its id, title, status and sides. */
+static void replay_heading_print(const journal_loaded *loaded, bool json, FILE *out)
 {
-    char *json = value ? protocol_value_to_json(value, 0) : NULL;
-    if (json)
-        fprintf(out, "%s\n", json);
-    free(json);
-    protocol_value_free(value);
-}
-
-/* Rebuilds and prints `loaded` (every event from seq 0); returns the exit
- * status. */
-static int replay_game(journal_loaded *loaded, const replay_options *options,
-                               FILE *out, FILE *err)
-{
+    if (json) {
+        replay_print_json(out, replay_game_line_new(loaded->id, loaded->title, loaded->status,
+                                                    loaded->seq, loaded->created));
+        return;
+    }
     char created[64];
     replay_time_format(loaded->created, created, sizeof(created));
     const brigade_battle *units = loaded->base;
-    if (options->json) {
-        protocol_value *line = protocol_value_map_new();
-        if (line && (protocol_value_map_set_string(line, "type", "game") != 0 ||
-                     protocol_value_map_set_string(line, "game", loaded->id) != 0 ||
-                     protocol_value_map_set_string(line, "title", loaded->title) != 0 ||
-                     protocol_value_map_set_string(
-                         line, "status", journal_status_name(loaded->status)) != 0 ||
-                     protocol_value_map_set_int(line, "seq", loaded->seq) != 0 ||
-                     protocol_value_map_set_int(line, "created", loaded->created) != 0)) {
-            protocol_value_free(line);
-            line = NULL;
-        }
-        replay_print_json(out, line);
-    } else {
-        fputs("Game ", out);
-        game_display_text(out, loaded->id);
-        fputs(": ", out);
-        game_display_text(out, loaded->title);
-        fprintf(out, "\n  %s, seq %" PRId64 ", created %s; side A ",
-                journal_status_name(loaded->status), loaded->seq, created);
-        game_display_text(out, units->sides[0].name);
-        fputs(", side B ", out);
-        game_display_text(out, units->sides[1].name);
-        fputc('\n', out);
-    }
+    fputs("Game ", out);
+    game_display_text(out, loaded->id);
+    fputs(": ", out);
+    game_display_text(out, loaded->title);
+    fprintf(out, "\n  %s, seq %" PRId64 ", created %s; side A ",
+            journal_status_name(loaded->status), loaded->seq, created);
+    game_display_text(out, units->sides[0].name);
+    fputs(", side B ", out);
+    game_display_text(out, units->sides[1].name);
+    fputc('\n', out);
+}
 
-    /* Fold from the initial battle in the order things happened, making
-     * each event's log entry: the events the umpire rolled back
-     * (PROTOCOL.md §10.2) are shown, marked, and described against the
-     * battle they were played on, and each rollback goes back to the
-     * battle as it was then (journal_history), so the state at the
-     * end is the server's. */
-    brigade_battle *work = malloc(sizeof(*work));
-    protocol_value *log = protocol_value_array_new();
+/* Prints `record` (played on `at`; `seat` its side's name or NULL) as one
+ * JSON line of replay --json; nothing when out of memory. */
+static void replay_event_json_print(const journal_loaded *loaded, const brigade_battle *at,
+                                    const journal_record *record, const char *seat, FILE *out)
+{
+    char text[512];
+    brigade_event_describe(at, &record->event, text, sizeof(text));
+    journal_event_status status;
+    protocol_value *event = journal_event_to_value(loaded->base, &record->event, &status);
+    protocol_value *line = protocol_value_map_new();
+    if (!event || !line || protocol_value_map_set_string(line, "type", "event") != 0 ||
+        protocol_value_map_set_int(line, "seq", record->seq) != 0 ||
+        protocol_value_map_set_int(line, "index", record->index) != 0 ||
+        protocol_value_map_set(line, "seat",
+                               seat ? protocol_value_string_new(seat)
+                                    : protocol_value_nil_new()) != 0 ||
+        protocol_value_map_set_bool(line, "rolled_back", record->rolled_back) != 0 ||
+        protocol_value_map_set_string(line, "text", text) != 0) {
+        protocol_value_free(event);
+        protocol_value_free(line);
+        return;
+    }
+    if (protocol_value_map_set(line, "event", event) != 0) {
+        protocol_value_free(line);
+        return;
+    }
+    replay_print_json(out, line);
+}
+
+/* Prints the line that opens seq `record->seq` (who played it). */
+static void replay_seq_heading_print(const journal_record *record, const char *seat, FILE *out)
+{
+    if (record->seq == 0)
+        fputs("\nseq 0, the game begins\n", out);
+    else if (seat)
+        fprintf(out, "\nseq %" PRId64 ", side %s%s\n", record->seq, seat,
+                record->rolled_back ? " (rolled back)" : "");
+    else /* the umpire's seat; its first event tells the server's own end */
+        fprintf(out, "\nseq %" PRId64 ", %s%s\n", record->seq,
+                record->event.kind == BRIGADE_BATTLE_EVENT_UMPIRE_RULED &&
+                        record->event.umpire.ruling == BRIGADE_UMPIRE_LAPSED
+                    ? "the server (the battle left idle)"
+                    : "the umpire",
+                record->rolled_back ? " (rolled back)" : "");
+}
+
+/*
+ * Folds from the initial battle into `work` in the order things happened,
+ * making each event's log entry into `log` and printing it: the events the
+ * umpire rolled back (PROTOCOL.md §10.2) are shown, marked, and described
+ * against the battle they were played on, and each rollback goes back to
+ * the battle as it was then (journal_history), so the state at the end is
+ * the server's. Returns 0, or 1 after one line on err.
+ */
+static int replay_events_fold(const journal_loaded *loaded, const replay_options *options,
+                              brigade_battle *work, protocol_value *log, FILE *out, FILE *err)
+{
     journal_history history;
-    bool history_made = false;
-    if (work)
-        memcpy(work, loaded->base, sizeof(*work));
-    if (!work || !log ||
-        !(history_made = journal_history_init(&history, work, &loaded->records) == 0)) {
-        free(work);
-        protocol_value_free(log);
+    if (journal_history_init(&history, work, &loaded->records) != 0) {
         fprintf(err, "brigade replay: out of memory\n");
         return 1;
     }
@@ -275,51 +396,17 @@ static int replay_game(journal_loaded *loaded, const replay_options *options,
         if (!entry || protocol_value_array_push(log, entry) != 0) {
             fprintf(err, "brigade replay: out of memory\n");
             journal_history_free(&history);
-            free(work);
-            protocol_value_free(log);
             return 1;
         }
         const char *seat = record->seat == BRIGADE_SIDE_NONE ? NULL
                                                              : brigade_side_name(record->seat);
         if (options->json) {
-            char text[512];
-            brigade_event_describe(at, &record->event, text, sizeof(text));
-            journal_event_status status;
-            protocol_value *event = journal_event_to_value(units, &record->event, &status);
-            protocol_value *line = protocol_value_map_new();
-            if (!event || !line || protocol_value_map_set_string(line, "type", "event") != 0 ||
-                protocol_value_map_set_int(line, "seq", record->seq) != 0 ||
-                protocol_value_map_set_int(line, "index", record->index) != 0 ||
-                protocol_value_map_set(line, "seat",
-                                       seat ? protocol_value_string_new(seat)
-                                            : protocol_value_nil_new()) != 0 ||
-                protocol_value_map_set_bool(line, "rolled_back", record->rolled_back) != 0 ||
-                protocol_value_map_set_string(line, "text", text) != 0) {
-                protocol_value_free(event);
-                protocol_value_free(line);
-                continue;
-            }
-            if (protocol_value_map_set(line, "event", event) != 0) {
-                protocol_value_free(line);
-                continue;
-            }
-            replay_print_json(out, line);
+            replay_event_json_print(loaded, at, record, seat, out);
             continue;
         }
         if (record->seq != shown_seq) {
             shown_seq = record->seq;
-            if (record->seq == 0)
-                fputs("\nseq 0, the game begins\n", out);
-            else if (seat)
-                fprintf(out, "\nseq %" PRId64 ", side %s%s\n", record->seq, seat,
-                        record->rolled_back ? " (rolled back)" : "");
-            else /* the umpire's seat; its first event tells the server's own end */
-                fprintf(out, "\nseq %" PRId64 ", %s%s\n", record->seq,
-                        record->event.kind == BRIGADE_BATTLE_EVENT_UMPIRE_RULED &&
-                                record->event.umpire.ruling == BRIGADE_UMPIRE_LAPSED
-                            ? "the server (the battle left idle)"
-                            : "the umpire",
-                        record->rolled_back ? " (rolled back)" : "");
+            replay_seq_heading_print(record, seat, out);
         }
         fputs(record->rolled_back ? "  (rolled back) " : "  ", out);
         game_display_log_entry(out, entry);
@@ -328,20 +415,15 @@ static int replay_game(journal_loaded *loaded, const replay_options *options,
     if (failed)
         fprintf(err, "brigade replay: %s\n", history.error);
     journal_history_free(&history);
-    if (failed) {
-        free(work);
-        protocol_value_free(log);
-        return 1;
-    }
-    if (!loaded->battle) {
-        /* A damaged game's good part (journal_command_replay says so). */
-        free(work);
-        protocol_value_free(log);
-        return 1;
-    }
-    if (memcmp(work, loaded->battle, sizeof(*work)) != 0)
-        fprintf(err, "brigade replay: warning: the replay and the journal's own rebuild differ\n");
+    return failed ? 1 : 0;
+}
 
+/* Prints the snapshot hash of `work` (the rebuilt game, its `log`
+ * consumed) at the journal's last seq; returns the exit status. */
+static int replay_hash_print(const journal_loaded *loaded, const replay_options *options,
+                             const brigade_battle *work, protocol_value *log, FILE *out,
+                             FILE *err)
+{
     protocol_value *state = protocol_state_from_battle(work, loaded->id);
     char hex[PROTOCOL_HASH_HEX_SIZE] = "";
     int status = 0;
@@ -350,11 +432,9 @@ static int replay_game(journal_loaded *loaded, const replay_options *options,
             protocol_value_free(log);
         status = 1;
     }
-    log = NULL;
     if (status == 0 && protocol_snapshot_hash(state, hex) != PROTOCOL_CODEC_OK)
         status = 1;
     protocol_value_free(state);
-    free(work);
     if (status != 0) {
         fprintf(err, "brigade replay: cannot hash the rebuilt state (out of memory)\n");
         return 1;
@@ -367,15 +447,58 @@ static int replay_game(journal_loaded *loaded, const replay_options *options,
     return 0;
 }
 
+/* Rebuilds and prints `loaded` (every event from seq 0); returns the exit
+ * status. */
+static int replay_game(journal_loaded *loaded, const replay_options *options,
+                               FILE *out, FILE *err)
+{
+    replay_heading_print(loaded, options->json, out);
+    brigade_battle *work = malloc(sizeof(*work));
+    protocol_value *log = protocol_value_array_new();
+    if (!work || !log) {
+        free(work);
+        protocol_value_free(log);
+        fprintf(err, "brigade replay: out of memory\n");
+        return 1;
+    }
+    memcpy(work, loaded->base, sizeof(*work));
+    /* !loaded->battle: a damaged game's good part (journal_command_replay
+     * says so). */
+    if (replay_events_fold(loaded, options, work, log, out, err) != 0 || !loaded->battle) {
+        free(work);
+        protocol_value_free(log);
+        return 1;
+    }
+    if (memcmp(work, loaded->battle, sizeof(*work)) != 0)
+        fprintf(err, "brigade replay: warning: the replay and the journal's own rebuild differ\n");
+    int status = replay_hash_print(loaded, options, work, log, out, err);
+    free(work);
+    return status;
+}
+
+/* Parses replay's or export's command line and opens the journal it
+ * names; NULL with *status 2 (bad command line) or 1 (cannot open) after
+ * one line on err. */
+static journal_db *replay_command_open(const char *name, bool exporting, int argc, char **argv,
+                                       replay_options *options, int *status, FILE *err)
+{
+    *status = replay_options_parse(name, exporting, argc, argv, options, err);
+    if (*status != 0)
+        return NULL;
+    journal_db *journal = replay_journal_open(name, options, err);
+    if (!journal)
+        *status = 1;
+    return journal;
+}
+
 int journal_command_replay(int argc, char **argv, FILE *out, FILE *err)
 {
     replay_options options;
-    int status = replay_options_parse("replay", false, argc, argv, &options, err);
-    if (status != 0)
-        return status;
-    journal_db *journal = replay_journal_open("replay", &options, err);
+    int status = 0;
+    journal_db *journal =
+        replay_command_open("replay", false, argc, argv, &options, &status, err);
     if (!journal)
-        return 1;
+        return status;
     if (!options.game) {
         journal_listing listing = {out, options.json};
         long count = journal_list(journal, replay_list_one, &listing);
@@ -395,21 +518,15 @@ int journal_command_replay(int argc, char **argv, FILE *out, FILE *err)
         return 1;
     }
     if (!loaded.base) {
-        fputs("brigade replay: game ", err);
-        game_display_text(err, loaded.id);
-        fputs(" is damaged: ", err);
-        game_display_text(err, loaded.damage);
-        fputc('\n', err);
+        journal_game_report(err, "replay", loaded.id, " is damaged: ", loaded.damage);
         status = 1;
     } else if (!loaded.battle) {
         /* Damaged in its events: what comes before the damage is shown. */
         status = replay_game(&loaded, &options, out, err);
-        fprintf(err, "brigade replay: game ");
-        game_display_text(err, loaded.id);
-        fprintf(err, " is damaged after seq %" PRId64 " (shown up to there): ",
-                loaded.records.items[loaded.records.count - 1].seq);
-        game_display_text(err, loaded.damage);
-        fputc('\n', err);
+        char what[96];
+        snprintf(what, sizeof(what), " is damaged after seq %" PRId64 " (shown up to there): ",
+                 loaded.records.items[loaded.records.count - 1].seq);
+        journal_game_report(err, "replay", loaded.id, what, loaded.damage);
         status = 1;
     } else {
         if (loaded.status == JOURNAL_DAMAGED) {
@@ -429,16 +546,13 @@ int journal_command_replay(int argc, char **argv, FILE *out, FILE *err)
 int journal_command_export(int argc, char **argv, FILE *out, FILE *err)
 {
     replay_options options;
-    int status = replay_options_parse("export", true, argc, argv, &options, err);
-    if (status != 0)
-        return status;
-    journal_db *journal = replay_journal_open("export", &options, err);
+    int status = 0;
+    journal_db *journal =
+        replay_command_open("export", true, argc, argv, &options, &status, err);
     if (!journal)
-        return 1;
+        return status;
     if (journal_export(journal, options.game, options.output) != 0) {
-        fputs("brigade export: ", err);
-        game_display_text(err, journal_error(journal));
-        fputc('\n', err);
+        journal_text_report(err, "export", journal_error(journal));
         journal_close(journal);
         return 1;
     }
@@ -544,15 +658,18 @@ static long verify_game(const journal_loaded *loaded, FILE *out)
 int journal_command_verify(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *file = NULL, *game = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--game") == 0 && i + 1 < argc) {
-            game = argv[++i];
-        } else if (argv[i][0] != '-' && !file) {
-            file = argv[i];
+    journal_words words;
+    journal_words_start(&words, argc, argv, verify_long_options, false);
+    for (int found; (found = journal_words_next(&words)) != -1;) {
+        const char *arg = words.word;
+        if (found == VERIFY_OPT_GAME) {
+            game = optarg;
+        } else if (found == 1 && arg[0] != '-' && !file) {
+            file = arg;
         } else {
             fprintf(err, "brigade verify: unexpected argument \"%s\" (usage: brigade verify "
                          "EXPORT [--game ID])\n",
-                    argv[i]);
+                    arg);
             return 2;
         }
     }
@@ -579,28 +696,23 @@ int journal_command_verify(int argc, char **argv, FILE *out, FILE *err)
     }
     journal_loaded loaded;
     if (journal_game_read(journal, game, true, &loaded) != 0) {
-        fputs("brigade verify: ", err);
-        game_display_text(err, journal_error(journal));
-        fputc('\n', err);
+        journal_text_report(err, "verify", journal_error(journal));
         journal_close(journal);
         return 1;
     }
     int status = 1;
     if (!loaded.battle) {
-        fputs("brigade verify: game ", err);
-        game_display_text(err, loaded.id);
-        fputs(" is damaged: ", err);
-        game_display_text(err, loaded.damage);
-        fputc('\n', err);
+        journal_game_report(err, "verify", loaded.id, " is damaged: ", loaded.damage);
     } else if (!loaded.battle->dice.commitment[0]) {
-        fputs("brigade verify: game ", err);
-        game_display_text(err, loaded.id);
-        fputs(" has no dice commitment (made before verifiable dice): nothing to verify\n", err);
+        journal_game_report(err, "verify", loaded.id,
+                            " has no dice commitment (made before verifiable dice): nothing to "
+                            "verify\n",
+                            NULL);
     } else if (!loaded.battle->dice.server_seed[0]) {
-        fputs("brigade verify: game ", err);
-        game_display_text(err, loaded.id);
-        fputs(" has not ended: the server reveals its dice seed only in the game's last event, "
-              "so its dice cannot be verified yet\n", err);
+        journal_game_report(err, "verify", loaded.id,
+                            " has not ended: the server reveals its dice seed only in the "
+                            "game's last event, so its dice cannot be verified yet\n",
+                            NULL);
     } else {
         status = verify_game(&loaded, out) == 0 ? 0 : 1;
     }

@@ -11,6 +11,7 @@
 
 #include "protocol/message.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,6 +69,34 @@ static const brigade_command brigade_commands[] = {
     {"verify", journal_command_verify, journal_command_usage},
 };
 
+/* brigade's own options, and --help after a command's name. */
+enum { BRIGADE_OPT_VERSION = 256 };
+
+static const struct option brigade_long_options[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, BRIGADE_OPT_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
+/* Reads `word` alone with getopt_long as one of brigade_long_options
+ * (`program`: argv[0]): 'h' for -h and --help, BRIGADE_OPT_VERSION for
+ * --version, 0 for anything else (a command's name, another option). Only
+ * the whole word counts, as it always did: not an abbreviation (--he) nor
+ * a cluster (-hx). */
+static int brigade_option_word(char *program, char *word)
+{
+    char *words[] = {program, word, NULL};
+    int index = -1;
+    opterr = 0; /* the caller's messages */
+    optind = 0; /* glibc: start afresh */
+    int found = getopt_long(2, words, "+h", brigade_long_options, &index);
+    if (found == -1 || found == '?' || optind != 2)
+        return 0; /* not an option, unknown, or more letters follow */
+    if (index >= 0 && strcmp(word + 2, brigade_long_options[index].name) != 0)
+        return 0; /* abbreviated */
+    return found;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -75,12 +104,12 @@ int main(int argc, char **argv)
         return BRIGADE_EXIT_INVALID_INPUT;
     }
     const char *command = argv[1];
-    if (strcmp(command, "help") == 0 || strcmp(command, "--help") == 0 ||
-        strcmp(command, "-h") == 0) {
+    int option = brigade_option_word(argv[0], argv[1]);
+    if (option == 'h' || strcmp(command, "help") == 0) {
         print_usage(stdout);
         return fflush(stdout) == 0 ? BRIGADE_EXIT_OK : BRIGADE_EXIT_FAILURE;
     }
-    if (strcmp(command, "--version") == 0) {
+    if (option == BRIGADE_OPT_VERSION) {
         printf("brigade %s (protocol %s)\n", BRIGADE_VERSION, PROTOCOL_SUBPROTOCOL);
         return fflush(stdout) == 0 ? BRIGADE_EXIT_OK : BRIGADE_EXIT_FAILURE;
     }
@@ -90,7 +119,7 @@ int main(int argc, char **argv)
             continue;
         /* `brigade COMMAND --help` for every command (new, play and state
          * also take it anywhere among their options). */
-        if (argc >= 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+        if (argc >= 3 && brigade_option_word(argv[1], argv[2]) == 'h') {
             entry->usage(stdout, entry->name);
             return fflush(stdout) == 0 ? BRIGADE_EXIT_OK : BRIGADE_EXIT_FAILURE;
         }

@@ -16,9 +16,11 @@
 #include "core/melee.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,6 +335,279 @@ static bool check_arm(bool type_known, brigade_troop_type type, bool cavalry_onl
     return true;
 }
 
+/* What a unit's members are checked against: its surroundings and the
+ * members looked up ahead of the walk (formation, arm-specific members and
+ * numbers_bonus depend on them). */
+typedef struct unit_context {
+    const unit_surroundings *surroundings;
+    bool type_known; /* `type` is present and valid: then type_ahead is it */
+    brigade_troop_type type_ahead;
+    bool side_known; /* `side` is present and A or B: then side_ahead is it */
+    brigade_side side_ahead;
+} unit_context;
+
+/* Reads one member `value` of a unit (its path `here`) into `unit`; false
+ * after fail(). */
+typedef bool (*unit_member_read)(json_t *value, const char *here, const unit_context *context,
+                                 brigade_melee_unit *unit, input_error *error);
+
+/* Checks one string member `name` of a unit (its path `here`) into `unit`;
+ * false after fail(). */
+typedef bool (*unit_name_read)(const char *name, const char *here, const unit_context *context,
+                               brigade_melee_unit *unit, input_error *error);
+
+/* Which arm a member is for (check_arm); UNIT_ARM_ANY: every unit's. */
+typedef enum unit_arm { UNIT_ARM_ANY = 0, UNIT_ARM_INFANTRY, UNIT_ARM_CAVALRY } unit_arm;
+
+/* One member of a unit (cases/README.md "A unit"). */
+typedef struct unit_member {
+    const char *key;
+    unit_member_read read; /* any JSON value; or NULL and: */
+    unit_name_read name;   /* a string; or NULL too: a true/false member, */
+    size_t flag;           /* the bool at offsetof(brigade_melee_unit, ...) */
+    unit_arm arm;          /* checked after the value is read */
+    bool required;
+} unit_member;
+
+/* `id`: non-empty, no '.', at most BRIGADE_UNIT_ID_MAX bytes, not an earlier unit's. */
+static bool unit_id_name_read(const char *name, const char *here,
+                              const unit_context *context, brigade_melee_unit *unit,
+                              input_error *error)
+{
+    size_t length = strlen(name);
+    if (length == 0) {
+        return fail(error, here, "must not be empty");
+    }
+    if (strchr(name, '.') != NULL) {
+        return fail(error, here, "\"%s\" must not contain '.'", name);
+    }
+    if (length > BRIGADE_UNIT_ID_MAX) {
+        return fail(error, here, "is %zu bytes long, at most %d allowed", length,
+                    BRIGADE_UNIT_ID_MAX);
+    }
+    const unit_surroundings *surroundings = context->surroundings;
+    for (int earlier = 0; earlier < surroundings->index; earlier++) {
+        if (strcmp(surroundings->melee->units[earlier].id, name) == 0) {
+            return fail(error, here, "\"%s\" is already the id of melee.units[%d]", name,
+                        earlier);
+        }
+    }
+    memcpy(unit->id, name, length + 1);
+    return true;
+}
+
+/* `side`: A or B. */
+static bool unit_side_name_read(const char *name, const char *here,
+                                const unit_context *context, brigade_melee_unit *unit,
+                                input_error *error)
+{
+    (void)context;
+    if (!brigade_side_parse(name, &unit->side) || unit->side == BRIGADE_SIDE_NONE) {
+        return fail(error, here, "unknown side \"%s\" (A or B)", name);
+    }
+    return true;
+}
+
+/* `type`: a troop type's name. */
+static bool unit_type_name_read(const char *name, const char *here,
+                                const unit_context *context, brigade_melee_unit *unit,
+                                input_error *error)
+{
+    (void)context;
+    if (!brigade_troop_type_parse(name, &unit->type)) {
+        return fail(error, here, "unknown troop type \"%s\"", name);
+    }
+    return true;
+}
+
+/* `class`: a class's name. */
+static bool unit_class_name_read(const char *name, const char *here,
+                                 const unit_context *context, brigade_melee_unit *unit,
+                                 input_error *error)
+{
+    (void)context;
+    if (!brigade_class_parse(name, &unit->unit_class)) {
+        return fail(error, here, "unknown class \"%s\"", name);
+    }
+    return true;
+}
+
+/* `figures`: 1..BRIGADE_FIGURES_MAX. */
+static bool unit_figures_read(json_t *value, const char *here, const unit_context *context,
+                              brigade_melee_unit *unit, input_error *error)
+{
+    (void)context;
+    return read_integer(value, here, 1, BRIGADE_FIGURES_MAX, &unit->figures, error);
+}
+
+/* `nation`: lower case, at most BRIGADE_NATION_MAX bytes. */
+static bool unit_nation_name_read(const char *name, const char *here,
+                                  const unit_context *context, brigade_melee_unit *unit,
+                                  input_error *error)
+{
+    (void)context;
+    size_t length = strlen(name);
+    if (length > BRIGADE_NATION_MAX) {
+        return fail(error, here, "is %zu bytes long, at most %d allowed", length,
+                    BRIGADE_NATION_MAX);
+    }
+    if (has_upper_case(name)) {
+        return fail(error, here, "\"%s\" must be written in lower case", name);
+    }
+    memcpy(unit->nation, name, length + 1);
+    return true;
+}
+
+/* `formation`: a formation's name, one of the unit's type when that is known. */
+static bool unit_formation_name_read(const char *name, const char *here,
+                                     const unit_context *context, brigade_melee_unit *unit,
+                                     input_error *error)
+{
+    if (!brigade_formation_parse(name, &unit->formation)) {
+        return fail(error, here, "unknown formation \"%s\"", name);
+    }
+    if (context->type_known && !brigade_formation_allowed(context->type_ahead, unit->formation)) {
+        return fail(error, here, "%s is not a formation of %s", name,
+                    brigade_troop_type_name(context->type_ahead));
+    }
+    return true;
+}
+
+/* `status`: one a unit enters a melee with. */
+static bool unit_status_name_read(const char *name, const char *here,
+                                  const unit_context *context, brigade_melee_unit *unit,
+                                  input_error *error)
+{
+    (void)context;
+    if (!brigade_status_parse(name, &unit->status) ||
+        (unit->status != BRIGADE_STATUS_NORMAL && unit->status != BRIGADE_STATUS_RETREATING &&
+         unit->status != BRIGADE_STATUS_BROKEN && unit->status != BRIGADE_STATUS_PURSUING)) {
+        return fail(error, here,
+                    "\"%s\" is not a status a unit enters a melee with "
+                    "(normal, retreating, broken or pursuing)",
+                    name);
+    }
+    return true;
+}
+
+/* `defending`: a position; a building or fortification only in terrain bua. */
+static bool unit_defending_name_read(const char *name, const char *here,
+                                     const unit_context *context, brigade_melee_unit *unit,
+                                     input_error *error)
+{
+    if (!brigade_defending_parse(name, &unit->defending)) {
+        return fail(error, here, "unknown position \"%s\"", name);
+    }
+    const unit_surroundings *surroundings = context->surroundings;
+    if ((unit->defending == BRIGADE_DEFENDING_BUILDING ||
+         unit->defending == BRIGADE_DEFENDING_FORTIFIED) &&
+        surroundings->terrain_known && surroundings->terrain != BRIGADE_TERRAIN_BUA) {
+        return fail(error, here, "%s only in terrain bua, and melee.terrain is %s", name,
+                    brigade_terrain_name(surroundings->terrain));
+    }
+    return true;
+}
+
+/* `horses`: normal, good or poor. */
+static bool unit_horses_name_read(const char *name, const char *here,
+                                  const unit_context *context, brigade_melee_unit *unit,
+                                  input_error *error)
+{
+    (void)context;
+    if (!brigade_horses_parse(name, &unit->horses)) {
+        return fail(error, here, "unknown horses \"%s\" (normal, good or poor)", name);
+    }
+    return true;
+}
+
+/* `general`: read_general. */
+static bool unit_general_read(json_t *value, const char *here, const unit_context *context,
+                              brigade_melee_unit *unit, input_error *error)
+{
+    (void)context;
+    return read_general(value, here, &unit->general, error);
+}
+
+/* `ranks`: 0..BRIGADE_FIGURES_MAX figures a rank. */
+static bool unit_ranks_read(json_t *value, const char *here, const unit_context *context,
+                            brigade_melee_unit *unit, input_error *error)
+{
+    (void)context;
+    return read_integer(value, here, 0, BRIGADE_FIGURES_MAX, &unit->ranks, error);
+}
+
+/* `numbers_bonus`: at most one unit of a side has it (12.7). */
+static bool unit_numbers_bonus_read(json_t *value, const char *here,
+                                    const unit_context *context, brigade_melee_unit *unit,
+                                    input_error *error)
+{
+    bool flag = false;
+    if (!read_bool(value, here, &flag, error)) {
+        return false;
+    }
+    unit->numbers_bonus = flag;
+    const unit_surroundings *surroundings = context->surroundings;
+    for (int earlier = 0; flag && context->side_known && earlier < surroundings->index;
+         earlier++) {
+        const brigade_melee_unit *other = &surroundings->melee->units[earlier];
+        if (other->side == context->side_ahead && other->numbers_bonus) {
+            return fail(error, here, "melee.units[%d] of side %s already has numbers_bonus (12.7)",
+                        earlier, brigade_side_name(context->side_ahead));
+        }
+    }
+    return true;
+}
+
+#define UNIT_FLAG(member) NULL, NULL, offsetof(brigade_melee_unit, member)
+
+/* A unit's members; the required ones first, in the order their absence is
+ * named. */
+static const unit_member unit_members[] = {
+    {"id", NULL, unit_id_name_read, 0, UNIT_ARM_ANY, true},
+    {"side", NULL, unit_side_name_read, 0, UNIT_ARM_ANY, true},
+    {"type", NULL, unit_type_name_read, 0, UNIT_ARM_ANY, true},
+    {"class", NULL, unit_class_name_read, 0, UNIT_ARM_ANY, true},
+    {"figures", unit_figures_read, NULL, 0, UNIT_ARM_ANY, true},
+    {"nation", NULL, unit_nation_name_read, 0, UNIT_ARM_ANY, false},
+    {"formation", NULL, unit_formation_name_read, 0, UNIT_ARM_ANY, false},
+    {"formed", UNIT_FLAG(formed), UNIT_ARM_ANY, false},
+    {"wavering", UNIT_FLAG(wavering), UNIT_ARM_ANY, false},
+    {"status", NULL, unit_status_name_read, 0, UNIT_ARM_ANY, false},
+    {"charging", UNIT_FLAG(charging), UNIT_ARM_ANY, false},
+    {"reinforcing", UNIT_FLAG(reinforcing), UNIT_ARM_ANY, false},
+    {"interpenetrated", UNIT_FLAG(interpenetrated), UNIT_ARM_ANY, false},
+    {"uphill", UNIT_FLAG(uphill), UNIT_ARM_INFANTRY, false},
+    {"flank_or_rear", UNIT_FLAG(flank_or_rear), UNIT_ARM_ANY, false},
+    {"defending", NULL, unit_defending_name_read, 0, UNIT_ARM_ANY, false},
+    {"breach", UNIT_FLAG(breach), UNIT_ARM_ANY, false},
+    {"horses", NULL, unit_horses_name_read, 0, UNIT_ARM_CAVALRY, false},
+    {"general", unit_general_read, NULL, 0, UNIT_ARM_ANY, false},
+    {"sappers", UNIT_FLAG(sappers), UNIT_ARM_INFANTRY, false},
+    {"ranks", unit_ranks_read, NULL, 0, UNIT_ARM_CAVALRY, false},
+    {"pushed_back_before", UNIT_FLAG(pushed_back_before), UNIT_ARM_ANY, false},
+    {"numbers_bonus", unit_numbers_bonus_read, NULL, 0, UNIT_ARM_ANY, false},
+};
+
+#undef UNIT_FLAG
+
+#define UNIT_MEMBERS_COUNT (sizeof unit_members / sizeof unit_members[0])
+
+/* Reads `value` as `member` (its path `here`), then checks its arm. */
+static bool unit_member_apply(const unit_member *member, json_t *value, const char *here,
+                              const unit_context *context, brigade_melee_unit *unit,
+                              input_error *error)
+{
+    const char *name = NULL;
+    bool read = member->read != NULL ? member->read(value, here, context, unit, error)
+                : member->name != NULL
+                    ? read_string(value, here, &name, error) &&
+                          member->name(name, here, context, unit, error)
+                    : read_bool(value, here, (bool *)((char *)unit + member->flag), error);
+    return read && (member->arm == UNIT_ARM_ANY ||
+                    check_arm(context->type_known, context->type_ahead,
+                              member->arm == UNIT_ARM_CAVALRY, here, error));
+}
+
 /* One unit of melee.units (cases/README.md "A unit"), into `unit`. */
 static bool read_unit(json_t *object, const char *path,
                       const unit_surroundings *surroundings, brigade_melee_unit *unit,
@@ -343,217 +618,41 @@ static bool read_unit(json_t *object, const char *path,
     }
     brigade_melee_unit_init(unit);
 
-    /* Looked up ahead of the walk: formation, arm-specific members and
-     * numbers_bonus depend on them. */
-    brigade_troop_type type_ahead = BRIGADE_TYPE_INFANTRY;
+    /* Looked up ahead of the walk. */
+    unit_context context = {.surroundings = surroundings,
+                            .type_ahead = BRIGADE_TYPE_INFANTRY,
+                            .side_ahead = BRIGADE_SIDE_NONE};
     const char *text = string_member(object, "type");
-    bool type_known = text != NULL && brigade_troop_type_parse(text, &type_ahead);
-    if (type_known) {
-        brigade_melee_unit_set_type(unit, type_ahead); /* the type's first formation */
+    context.type_known = text != NULL && brigade_troop_type_parse(text, &context.type_ahead);
+    if (context.type_known) {
+        brigade_melee_unit_set_type(unit, context.type_ahead); /* the type's first formation */
     }
-    brigade_side side_ahead = BRIGADE_SIDE_NONE;
     text = string_member(object, "side");
-    bool side_known = text != NULL && brigade_side_parse(text, &side_ahead) &&
-                      side_ahead != BRIGADE_SIDE_NONE;
+    context.side_known = text != NULL && brigade_side_parse(text, &context.side_ahead) &&
+                         context.side_ahead != BRIGADE_SIDE_NONE;
 
-    bool has_id = false, has_side = false, has_type = false, has_class = false,
-         has_figures = false;
+    bool present[UNIT_MEMBERS_COUNT] = {false};
     const char *key;
     json_t *value;
     json_object_foreach(object, key, value) {
         char here[PATH_SIZE];
         member_path(here, path, key);
-        const char *name = NULL;
-        bool flag = false;
-        if (strcmp(key, "id") == 0) {
-            if (!read_string(value, here, &name, error)) {
-                return false;
-            }
-            size_t length = strlen(name);
-            if (length == 0) {
-                return fail(error, here, "must not be empty");
-            }
-            if (strchr(name, '.') != NULL) {
-                return fail(error, here, "\"%s\" must not contain '.'", name);
-            }
-            if (length > BRIGADE_UNIT_ID_MAX) {
-                return fail(error, here, "is %zu bytes long, at most %d allowed", length,
-                            BRIGADE_UNIT_ID_MAX);
-            }
-            for (int earlier = 0; earlier < surroundings->index; earlier++) {
-                if (strcmp(surroundings->melee->units[earlier].id, name) == 0) {
-                    return fail(error, here, "\"%s\" is already the id of melee.units[%d]",
-                                name, earlier);
-                }
-            }
-            memcpy(unit->id, name, length + 1);
-            has_id = true;
-        } else if (strcmp(key, "side") == 0) {
-            if (!read_string(value, here, &name, error)) {
-                return false;
-            }
-            if (!brigade_side_parse(name, &unit->side) || unit->side == BRIGADE_SIDE_NONE) {
-                return fail(error, here, "unknown side \"%s\" (A or B)", name);
-            }
-            has_side = true;
-        } else if (strcmp(key, "type") == 0) {
-            if (!read_string(value, here, &name, error)) {
-                return false;
-            }
-            if (!brigade_troop_type_parse(name, &unit->type)) {
-                return fail(error, here, "unknown troop type \"%s\"", name);
-            }
-            has_type = true;
-        } else if (strcmp(key, "class") == 0) {
-            if (!read_string(value, here, &name, error)) {
-                return false;
-            }
-            if (!brigade_class_parse(name, &unit->unit_class)) {
-                return fail(error, here, "unknown class \"%s\"", name);
-            }
-            has_class = true;
-        } else if (strcmp(key, "figures") == 0) {
-            if (!read_integer(value, here, 1, BRIGADE_FIGURES_MAX, &unit->figures, error)) {
-                return false;
-            }
-            has_figures = true;
-        } else if (strcmp(key, "nation") == 0) {
-            if (!read_string(value, here, &name, error)) {
-                return false;
-            }
-            size_t length = strlen(name);
-            if (length > BRIGADE_NATION_MAX) {
-                return fail(error, here, "is %zu bytes long, at most %d allowed", length,
-                            BRIGADE_NATION_MAX);
-            }
-            if (has_upper_case(name)) {
-                return fail(error, here, "\"%s\" must be written in lower case", name);
-            }
-            memcpy(unit->nation, name, length + 1);
-        } else if (strcmp(key, "formation") == 0) {
-            if (!read_string(value, here, &name, error)) {
-                return false;
-            }
-            if (!brigade_formation_parse(name, &unit->formation)) {
-                return fail(error, here, "unknown formation \"%s\"", name);
-            }
-            if (type_known && !brigade_formation_allowed(type_ahead, unit->formation)) {
-                return fail(error, here, "%s is not a formation of %s", name,
-                            brigade_troop_type_name(type_ahead));
-            }
-        } else if (strcmp(key, "formed") == 0) {
-            if (!read_bool(value, here, &unit->formed, error)) {
-                return false;
-            }
-        } else if (strcmp(key, "wavering") == 0) {
-            if (!read_bool(value, here, &unit->wavering, error)) {
-                return false;
-            }
-        } else if (strcmp(key, "status") == 0) {
-            if (!read_string(value, here, &name, error)) {
-                return false;
-            }
-            if (!brigade_status_parse(name, &unit->status) ||
-                (unit->status != BRIGADE_STATUS_NORMAL &&
-                 unit->status != BRIGADE_STATUS_RETREATING &&
-                 unit->status != BRIGADE_STATUS_BROKEN &&
-                 unit->status != BRIGADE_STATUS_PURSUING)) {
-                return fail(error, here,
-                            "\"%s\" is not a status a unit enters a melee with "
-                            "(normal, retreating, broken or pursuing)",
-                            name);
-            }
-        } else if (strcmp(key, "charging") == 0) {
-            if (!read_bool(value, here, &unit->charging, error)) {
-                return false;
-            }
-        } else if (strcmp(key, "reinforcing") == 0) {
-            if (!read_bool(value, here, &unit->reinforcing, error)) {
-                return false;
-            }
-        } else if (strcmp(key, "interpenetrated") == 0) {
-            if (!read_bool(value, here, &unit->interpenetrated, error)) {
-                return false;
-            }
-        } else if (strcmp(key, "uphill") == 0) {
-            if (!read_bool(value, here, &unit->uphill, error) ||
-                !check_arm(type_known, type_ahead, false, here, error)) {
-                return false;
-            }
-        } else if (strcmp(key, "flank_or_rear") == 0) {
-            if (!read_bool(value, here, &unit->flank_or_rear, error)) {
-                return false;
-            }
-        } else if (strcmp(key, "defending") == 0) {
-            if (!read_string(value, here, &name, error)) {
-                return false;
-            }
-            if (!brigade_defending_parse(name, &unit->defending)) {
-                return fail(error, here, "unknown position \"%s\"", name);
-            }
-            if ((unit->defending == BRIGADE_DEFENDING_BUILDING ||
-                 unit->defending == BRIGADE_DEFENDING_FORTIFIED) &&
-                surroundings->terrain_known && surroundings->terrain != BRIGADE_TERRAIN_BUA) {
-                return fail(error, here, "%s only in terrain bua, and melee.terrain is %s",
-                            name, brigade_terrain_name(surroundings->terrain));
-            }
-        } else if (strcmp(key, "breach") == 0) {
-            if (!read_bool(value, here, &unit->breach, error)) {
-                return false;
-            }
-        } else if (strcmp(key, "horses") == 0) {
-            if (!read_string(value, here, &name, error)) {
-                return false;
-            }
-            if (!brigade_horses_parse(name, &unit->horses)) {
-                return fail(error, here, "unknown horses \"%s\" (normal, good or poor)", name);
-            }
-            if (!check_arm(type_known, type_ahead, true, here, error)) {
-                return false;
-            }
-        } else if (strcmp(key, "general") == 0) {
-            if (!read_general(value, here, &unit->general, error)) {
-                return false;
-            }
-        } else if (strcmp(key, "sappers") == 0) {
-            if (!read_bool(value, here, &unit->sappers, error) ||
-                !check_arm(type_known, type_ahead, false, here, error)) {
-                return false;
-            }
-        } else if (strcmp(key, "ranks") == 0) {
-            if (!read_integer(value, here, 0, BRIGADE_FIGURES_MAX, &unit->ranks, error) ||
-                !check_arm(type_known, type_ahead, true, here, error)) {
-                return false;
-            }
-        } else if (strcmp(key, "pushed_back_before") == 0) {
-            if (!read_bool(value, here, &unit->pushed_back_before, error)) {
-                return false;
-            }
-        } else if (strcmp(key, "numbers_bonus") == 0) {
-            if (!read_bool(value, here, &flag, error)) {
-                return false;
-            }
-            unit->numbers_bonus = flag;
-            for (int earlier = 0; flag && side_known && earlier < surroundings->index;
-                 earlier++) {
-                const brigade_melee_unit *other = &surroundings->melee->units[earlier];
-                if (other->side == side_ahead && other->numbers_bonus) {
-                    return fail(error, here,
-                                "melee.units[%d] of side %s already has numbers_bonus (12.7)",
-                                earlier, brigade_side_name(side_ahead));
-                }
-            }
-        } else {
+        size_t i = 0;
+        while (i < UNIT_MEMBERS_COUNT && strcmp(key, unit_members[i].key) != 0) {
+            i++;
+        }
+        if (i == UNIT_MEMBERS_COUNT) {
             return fail(error, here, "unknown member of a unit");
         }
+        if (!unit_member_apply(&unit_members[i], value, here, &context, unit, error)) {
+            return false;
+        }
+        present[i] = true;
     }
-
-    const char *required[] = {"id", "side", "type", "class", "figures"};
-    const bool present[] = {has_id, has_side, has_type, has_class, has_figures};
-    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
-        if (!present[i]) {
+    for (size_t i = 0; i < UNIT_MEMBERS_COUNT; i++) {
+        if (unit_members[i].required && !present[i]) {
             char missing[PATH_SIZE];
-            member_path(missing, path, required[i]);
+            member_path(missing, path, unit_members[i].key);
             return fail(error, missing, "required member missing");
         }
     }
@@ -1036,13 +1135,30 @@ static json_t *load_case(const char *file_name, FILE *err)
     return root;
 }
 
-int brigade_melee_command(int argc, char **argv, FILE *out, FILE *err)
+/* The command line `melee CASE.json` (getopt_long; melee has no options of
+ * its own, main.c answers --help): the case file's name, or NULL after the
+ * usage line on err. As always, the one word is the file's name even when
+ * it looks like an option ("-", "--", "-x.json"). */
+static const char *melee_arguments_parse(int argc, char **argv, FILE *err)
 {
+    static const struct option no_options[] = {{NULL, 0, NULL, 0}};
     if (argc != 2) {
         report(err, "usage", "brigade melee CASE.json");
+        return NULL;
+    }
+    opterr = 0; /* our own message */
+    optind = 0; /* glibc: start afresh */
+    int found = getopt_long(argc, argv, "-", no_options, NULL); /* 1: a plain word */
+    return found == 1 ? optarg : argv[1];
+}
+
+int brigade_melee_command(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *file_name = melee_arguments_parse(argc, argv, err);
+    if (file_name == NULL) {
         return BRIGADE_EXIT_INVALID_INPUT;
     }
-    json_t *root = load_case(argv[1], err);
+    json_t *root = load_case(file_name, err);
     if (root == NULL) {
         return BRIGADE_EXIT_INVALID_INPUT;
     }

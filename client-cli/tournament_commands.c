@@ -46,12 +46,14 @@ typedef enum tournament_sub {
 
 /* Each subcommand: its word, its positional arguments, whether it needs
  * the organiser's token. */
-static const struct {
+typedef struct tournament_sub_entry {
     const char *word;
     const char *arguments;
     int argument_count;
     bool token;
-} tournament_subs[] = {
+} tournament_sub_entry;
+
+static const tournament_sub_entry tournament_subs[] = {
     {"new", "FILE", 1, false},
     {"start-round", "ID", 1, true},
     {"pairings", "ID", 1, false},
@@ -191,14 +193,10 @@ static bool check_length(const tournament_options *options, const char *what, co
     return false;
 }
 
-/* Parses argv (argv[0] the subcommand's word); 0, 1 after the help was
- * printed, or 2 after one line on err. */
-static int tournament_options_parse(int argc, char **argv, tournament_options *options, FILE *out,
-                                    FILE *err)
+/* Finds the subcommand argv[0] names into options (sub, name); 0, or 2
+ * after one line on err. */
+static int tournament_sub_find(char **argv, tournament_options *options, FILE *err)
 {
-    memset(options, 0, sizeof(*options));
-    options->server = GAME_CLIENT_DEFAULT_URL;
-    options->timeout_seconds = GAME_TIMEOUT_DEFAULT;
     size_t subs = sizeof(tournament_subs) / sizeof(tournament_subs[0]);
     size_t sub = 0;
     while (sub < subs && strcmp(argv[0], tournament_subs[sub].word) != 0)
@@ -213,127 +211,149 @@ static int tournament_options_parse(int argc, char **argv, tournament_options *o
     }
     options->sub = (tournament_sub)sub;
     snprintf(options->name, sizeof(options->name), "tournament %s", tournament_subs[sub].word);
-    const char *token_file = NULL;
-    bool token_given = false;
-    opterr = 0;
-    optind = 0;
-    for (;;) {
-        int found = getopt_long(argc, argv, ":h", tournament_long_options, NULL);
-        if (found == -1)
-            break;
-        const char *value = optarg;
-        long number = 0;
-        switch (found) {
-        case 'h':
-            tournament_command_usage(out, "tournament");
-            return 1;
-        case ':':
-            fprintf(err, "brigade %s: ", options->name);
-            game_display_text(err, argv[optind - 1]);
-            fputs(" needs a value\n", err);
-            return 2;
-        case TOURNAMENT_OPT_SERVER:
-            options->server = value;
-            break;
-        case TOURNAMENT_OPT_JSON:
-            options->json = true;
-            break;
-        case TOURNAMENT_OPT_TIMEOUT:
-            if (!parse_number(value, 1, 86400, &number)) {
-                fprintf(err, "brigade %s: --timeout: '", options->name);
-                game_display_text(err, value);
-                fputs("' is not a whole number of seconds 1..86400\n", err);
-                return 2;
-            }
-            options->timeout_seconds = (unsigned)number;
-            break;
-        case TOURNAMENT_OPT_TOKEN:
-        case TOURNAMENT_OPT_TOKEN_FILE:
-            if (token_given) {
-                fprintf(err, "brigade %s: give one of --token and --token-file, once\n",
-                        options->name);
-                return 2;
-            }
-            token_given = true;
-            if (found == TOURNAMENT_OPT_TOKEN)
-                options->token = value;
-            else
-                token_file = value;
-            break;
-        case TOURNAMENT_OPT_ROUND:
-            if (options->sub != TOURNAMENT_PAIRINGS) {
-                fprintf(err, "brigade %s: --round belongs to 'tournament pairings'\n",
-                        options->name);
-                return 2;
-            }
-            if (!parse_number(value, 1, INT_MAX, &number)) {
-                fprintf(err, "brigade %s: --round: '", options->name);
-                game_display_text(err, value);
-                fputs("' is not a round number (1, 2, ...)\n", err);
-                return 2;
-            }
-            options->round = number;
-            break;
-        default:
-            fprintf(err, "brigade %s: unknown option '", options->name);
-            game_display_text(err, argv[optind - 1]);
-            fprintf(err, "' (see 'brigade tournament --help')\n");
-            return 2;
-        }
-    }
-    int wanted = tournament_subs[sub].argument_count;
-    int given = argc - optind;
-    if (given != wanted) {
-        fprintf(err, "brigade %s: %s (usage: brigade %s [--server URL] [--json] %s%s)\n",
-                options->name, given < wanted ? "missing arguments" : "too many arguments",
-                options->name, tournament_subs[sub].arguments,
-                tournament_subs[sub].token ? " --token TOKEN" : "");
-        return 2;
-    }
-    for (int i = 0; i < wanted; i++)
-        options->arguments[i] = argv[optind + i];
-    if (tournament_subs[sub].token) {
-        if (token_file) {
-            if (game_token_file_read(options->name, token_file, options->token_buffer, err) != 0)
-                return 2;
-            options->token = options->token_buffer;
-        }
-        if (!options->token) {
-            fprintf(err, "brigade %s: missing the organiser's token (--token TOKEN or "
-                         "--token-file FILE)\n",
+    return 0;
+}
+
+
+/* One option getopt_long found (`found`, its value `value`, `word` the
+ * argument looked at) into options; 0, 1 after the help was printed on
+ * out, or 2 after one line on err. */
+static int tournament_option_apply(int found, const char *value, const char *word,
+                                   tournament_options *options, game_token_source *token,
+                                   FILE *out, FILE *err)
+{
+    long number = 0;
+    switch (found) {
+    case 'h':
+        tournament_command_usage(out, "tournament");
+        return 1;
+    case TOURNAMENT_OPT_SERVER:
+        options->server = value;
+        return 0;
+    case TOURNAMENT_OPT_JSON:
+        options->json = true;
+        return 0;
+    case TOURNAMENT_OPT_TIMEOUT:
+        return game_option_timeout_parse(options->name, value, &options->timeout_seconds, err);
+    case TOURNAMENT_OPT_TOKEN:
+    case TOURNAMENT_OPT_TOKEN_FILE:
+        return game_token_source_take(token, options->name, "--token and --token-file",
+                                      found == TOURNAMENT_OPT_TOKEN_FILE, value, &options->token,
+                                      err);
+    case TOURNAMENT_OPT_ROUND:
+        if (options->sub != TOURNAMENT_PAIRINGS) {
+            fprintf(err, "brigade %s: --round belongs to 'tournament pairings'\n",
                     options->name);
             return 2;
         }
-        size_t length = strlen(options->token);
-        if (length == 0 || length > PROTOCOL_TOKEN_MAX) {
-            fprintf(err, "brigade %s: %s: a token is 1..%d bytes\n", options->name,
-                    token_file ? "--token-file" : "--token", PROTOCOL_TOKEN_MAX);
+        if (!parse_number(value, 1, INT_MAX, &number)) {
+            fprintf(err, "brigade %s: --round: '", options->name);
+            game_display_text(err, value);
+            fputs("' is not a round number (1, 2, ...)\n", err);
             return 2;
         }
-    } else if (token_given) {
+        options->round = number;
+        return 0;
+    default:
+        return game_option_error(options->name, "tournament", found, word, err);
+    }
+}
+
+/* The organiser's token: wanted by start-round and result (from --token or
+ * --token-file), refused by the others; 0, or 2 after one line on err. */
+static int tournament_token_check(tournament_options *options, const game_token_source *token,
+                                  FILE *err)
+{
+    if (!tournament_subs[options->sub].token) {
+        if (!token->given)
+            return 0;
         fprintf(err, "brigade %s: --token belongs to start-round and result (the "
                      "organiser's)\n",
                 options->name);
         return 2;
     }
+    if (token->file) {
+        if (game_token_file_read(options->name, token->file, options->token_buffer, err) != 0)
+            return 2;
+        options->token = options->token_buffer;
+    }
+    if (!options->token) {
+        fprintf(err, "brigade %s: missing the organiser's token (--token TOKEN or "
+                     "--token-file FILE)\n",
+                options->name);
+        return 2;
+    }
+    return game_token_length_check(options->name, token->file ? "--token-file" : "--token",
+                                   options->token, err);
+}
+
+/* The positional arguments argv[first..argc-1]: as many as the subcommand
+ * wants, each checked; 0, or 2 after one line on err. */
+static int tournament_arguments_take(int argc, char **argv, int first,
+                                     tournament_options *options, FILE *err)
+{
+    const tournament_sub_entry *sub = &tournament_subs[options->sub];
+    int wanted = sub->argument_count;
+    int given = argc - first;
+    if (given != wanted) {
+        fprintf(err, "brigade %s: %s (usage: brigade %s [--server URL] [--json] %s%s)\n",
+                options->name, given < wanted ? "missing arguments" : "too many arguments",
+                options->name, sub->arguments, sub->token ? " --token TOKEN" : "");
+        return 2;
+    }
+    for (int i = 0; i < wanted; i++)
+        options->arguments[i] = argv[first + i];
+    return 0;
+}
+
+/* The tournament id, and result's game id, result and reason; 0, or 2
+ * after one line on err. */
+static int tournament_arguments_check(const tournament_options *options, FILE *err)
+{
     if (options->sub != TOURNAMENT_NEW &&
         !check_length(options, "the tournament id", options->arguments[0],
                       PROTOCOL_TOURNAMENT_ID_MAX, err))
         return 2;
-    if (options->sub == TOURNAMENT_RESULT) {
-        protocol_result result;
-        if (!check_length(options, "the game id", options->arguments[1], PROTOCOL_GAME_ID_MAX,
-                          err))
-            return 2;
-        if (!protocol_result_parse(options->arguments[2], &result)) {
-            fprintf(err, "brigade %s: the result '", options->name);
-            game_display_text(err, options->arguments[2]);
-            fputs("' is not A (seat A wins), B (seat B wins) or draw\n", err);
-            return 2;
-        }
-        if (!check_length(options, "the reason", options->arguments[3], PROTOCOL_NOTE_MAX, err))
-            return 2;
+    if (options->sub != TOURNAMENT_RESULT)
+        return 0;
+    protocol_result result;
+    if (!check_length(options, "the game id", options->arguments[1], PROTOCOL_GAME_ID_MAX, err))
+        return 2;
+    if (!protocol_result_parse(options->arguments[2], &result)) {
+        fprintf(err, "brigade %s: the result '", options->name);
+        game_display_text(err, options->arguments[2]);
+        fputs("' is not A (seat A wins), B (seat B wins) or draw\n", err);
+        return 2;
     }
+    if (!check_length(options, "the reason", options->arguments[3], PROTOCOL_NOTE_MAX, err))
+        return 2;
+    return 0;
+}
+
+/* Parses argv (argv[0] the subcommand's word); 0, 1 after the help was
+ * printed, or 2 after one line on err. */
+static int tournament_options_parse(int argc, char **argv, tournament_options *options, FILE *out,
+                                    FILE *err)
+{
+    memset(options, 0, sizeof(*options));
+    options->server = GAME_CLIENT_DEFAULT_URL;
+    options->timeout_seconds = GAME_TIMEOUT_DEFAULT;
+    if (tournament_sub_find(argv, options, err) != 0)
+        return 2;
+    game_token_source token = {NULL, false};
+    opterr = 0; /* our own messages */
+    optind = 0; /* glibc: start afresh */
+    int found;
+    while ((found = getopt_long(argc, argv, ":h", tournament_long_options, NULL)) != -1) {
+        int status = tournament_option_apply(found, optarg, argv[optind - 1], options, &token,
+                                             out, err);
+        if (status != 0)
+            return status;
+    }
+    if (tournament_arguments_take(argc, argv, optind, options, err) != 0 ||
+        tournament_token_check(options, &token, err) != 0 ||
+        tournament_arguments_check(options, err) != 0)
+        return 2;
     return 0;
 }
 
