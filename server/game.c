@@ -3006,13 +3006,8 @@ static void server_password_checked(uv_work_t *work, int status)
 static bool server_games_password_known(const server_games *games, const server_game *game,
                                         const char *password)
 {
-    if (!game->password_known)
-        return false;
-    unsigned char tag[SERVER_PASSWORD_TAG_BYTES];
-    bool known = server_password_tag(games->password_key, password, strlen(password), tag) &&
-                 CRYPTO_memcmp(tag, game->password_tag, sizeof(tag)) == 0;
-    OPENSSL_cleanse(tag, sizeof(tag));
-    return known;
+    return server_password_tag_known(games->password_key, game->password_known,
+                                     game->password_tag, password);
 }
 
 /*
