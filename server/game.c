@@ -3546,13 +3546,22 @@ int server_games_join_cluster(server_games *games, const char *redis_url, const 
     return 0;
 }
 
-static void server_games_join(server_games *games, server_connection *connection,
-                              const protocol_client_message *message,
-                              const unsigned char *bytes, size_t length,
-                              const server_resume *resume)
+/* Who a join's token seats and how (PROTOCOL.md §5.2): filled by
+ * server_games_join_token, then server_games_join_seat_name. */
+typedef struct server_join_seat {
+    bool seat_a, seat_b, watching, umpiring;
+    brigade_side seat;
+    protocol_seat wire_seat;
+    const char *seat_name;
+    bool delayed, resuming;
+} server_join_seat;
+
+/* Refuses a join on a connection that joined already or waits for its
+ * password check, or over the join limits (PROTOCOL.md §1, §5.2); true
+ * when the join was answered so. */
+static bool server_games_join_refused(server_games *games, server_session *session,
+                                      server_connection *connection, int64_t request)
 {
-    int64_t request = message->request;
-    server_session *session = server_connection_data(connection);
     if (session->game) {
         /* PROTOCOL.md §1, §5.2: one join per connection, answered once (a
          * welcome is the whole state: answering every repeat let one
@@ -3564,16 +3573,26 @@ static void server_games_join(server_games *games, server_connection *connection
                                 session->spectator ? "spectator"
                                 : session->umpire  ? "umpire"
                                                    : brigade_side_name(session->seat));
-        return;
+        return true;
     }
     if (session->verifying) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
                                 "this connection's join is waiting for its spectator password "
                                 "to be checked: wait for its answer");
-        return;
+        return true;
     }
-    if (!server_games_join_allowed(games, session, connection, request))
-        return;
+    return !server_games_join_allowed(games, session, connection, request);
+}
+
+/* The game a join names, in memory; NULL when it is not (read from the
+ * journal, looked up in the cluster, or refused) or is damaged. */
+static server_game *server_games_join_find(server_games *games, server_session *session,
+                                           server_connection *connection,
+                                           const protocol_client_message *message,
+                                           const unsigned char *bytes, size_t length,
+                                           const server_resume *resume)
+{
+    int64_t request = message->request;
     server_game *game = server_games_find(games, message->as.join.game);
     if (!game && !resume->loaded) {
         /* Not in memory (an ended game, or none such): the journal thread
@@ -3583,59 +3602,89 @@ static void server_games_join(server_games *games, server_connection *connection
         if (!job) {
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                     "out of memory");
-            return;
+            return NULL;
         }
         server_games_submit(games, NULL, &job->base);
-        return;
+        return NULL;
     }
     if (!game && games->cluster) {
         /* Not this node's: perhaps another's (README "Routing"). */
         server_games_cluster_lookup(games, session, request, "game", message->as.join.game);
-        return;
+        return NULL;
     }
     if (!game) {
         server_games_join_strike(games, session, connection);
         server_games_send_error(connection, request, PROTOCOL_ERROR_UNKNOWN_GAME,
                                 "no game \"%s\"", message->as.join.game);
-        return;
+        return NULL;
     }
     if (game->damage) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_UNKNOWN_GAME,
                                 "game \"%s\" is damaged in the server's journal: %s", game->id,
                                 game->damage);
-        return;
+        return NULL;
     }
+    return game;
+}
+
+/* Which seat the join's token is of, into *who (both seats compared, each
+ * in constant time); false when none (refused, a strike counted). */
+static bool server_games_join_token(server_games *games, server_session *session,
+                                    server_connection *connection, server_game *game,
+                                    const protocol_client_message *message,
+                                    server_join_seat *who)
+{
+    int64_t request = message->request;
     unsigned char hash[JOURNAL_HASH_SIZE];
     server_token_hash(message->as.join.token, hash);
     /* Both seats compared, each in constant time. */
-    bool seat_a = CRYPTO_memcmp(hash, game->token_sha256[BRIGADE_SIDE_A], sizeof(hash)) == 0;
-    bool seat_b = CRYPTO_memcmp(hash, game->token_sha256[BRIGADE_SIDE_B], sizeof(hash)) == 0;
-    bool watching = game->has_spectator &&
+    who->seat_a = CRYPTO_memcmp(hash, game->token_sha256[BRIGADE_SIDE_A], sizeof(hash)) == 0;
+    who->seat_b = CRYPTO_memcmp(hash, game->token_sha256[BRIGADE_SIDE_B], sizeof(hash)) == 0;
+    who->watching = game->has_spectator &&
                     CRYPTO_memcmp(hash, game->spectator_sha256, sizeof(hash)) == 0;
-    bool umpiring = game->has_umpire &&
+    who->umpiring = game->has_umpire &&
                     CRYPTO_memcmp(hash, game->umpire_sha256, sizeof(hash)) == 0;
     OPENSSL_cleanse(hash, sizeof(hash));
-    if (!seat_a && !seat_b && !watching && !umpiring) {
+    if (!who->seat_a && !who->seat_b && !who->watching && !who->umpiring) {
         server_games_join_strike(games, session, connection);
         server_games_join_failed(games, connection, game, "not a token of the game");
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_TOKEN,
                                 "the token is not a seat token of game \"%s\"", game->id);
-        return;
+        return false;
     }
-    /* In a cluster: an ended game is read by anyone who holds it; else
-     * only its owner serves it, and its spectators go to a relay when one
-     * runs (server/README.md "Routing"). */
+    return true;
+}
+
+/* In a cluster: an ended game is read by anyone who holds it; else
+ * only its owner serves it, and its spectators go to a relay when one
+ * runs (server/README.md "Routing"). False when the join went elsewhere. */
+static bool server_games_join_routed(server_games *games, server_game *game,
+                                     server_connection *connection, int64_t request,
+                                     bool watching)
+{
     if (games->cluster && game->battle->phase != BRIGADE_PHASE_ENDED) {
         const char *relay = watching ? server_cluster_relay_pick(games->cluster) : NULL;
         if (relay) {
             server_games_send_moved(connection, request, relay,
                                     "game \"%s\"'s spectators are served by a relay", game->id);
-            return;
+            return false;
         }
-        if (!server_games_cluster_serves(games, game, connection, request))
-            return;
+        return server_games_cluster_serves(games, game, connection, request);
     }
-    if (watching && game->has_password) {
+    return true;
+}
+
+/* A spectator's password (PROTOCOL.md §5.2): checked when the game asks
+ * for one, refused when it does not. False when the join stops here
+ * (refused, or waiting for its check). */
+static bool server_games_join_password(server_games *games, server_session *session,
+                                       server_connection *connection, server_game *game,
+                                       const protocol_client_message *message,
+                                       const unsigned char *bytes, size_t length,
+                                       const server_resume *resume)
+{
+    int64_t request = message->request;
+    if (game->has_password) {
         /* The slow hash runs off the loop; the cache knows a password
          * verified good (server_games_password_check). */
         bool good = resume->password > 0;
@@ -3643,7 +3692,7 @@ static void server_games_join(server_games *games, server_connection *connection
             if (!server_games_password_known(games, game, message->as.join.password)) {
                 server_games_password_check(games, session, game, request,
                                             message->as.join.password, bytes, length);
-                return; /* the join carries on once checked */
+                return false; /* the join carries on once checked */
             }
             good = true;
         }
@@ -3657,27 +3706,47 @@ static void server_games_join(server_games *games, server_connection *connection
                                     "game \"%s\" asks its spectators for a password: it is %s",
                                     game->id,
                                     message->as.join.has_password ? "wrong" : "missing");
-            return;
+            return false;
         }
     }
-    if (watching && !game->has_password && message->as.join.has_password) {
+    if (!game->has_password && message->as.join.has_password) {
         /* PROTOCOL.md §5.2: a password that no game asks for is wrong too. */
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_TOKEN,
                                 "password: game \"%s\" has no spectator password; join "
                                 "without one",
                                 game->id);
-        return;
+        return false;
     }
-    brigade_side seat = watching || umpiring ? BRIGADE_SIDE_NONE
-                        : seat_a             ? BRIGADE_SIDE_A
-                                             : BRIGADE_SIDE_B;
-    protocol_seat wire_seat = watching   ? PROTOCOL_SEAT_SPECTATOR
-                              : umpiring ? PROTOCOL_SEAT_UMPIRE
-                              : seat_a   ? PROTOCOL_SEAT_A
-                                         : PROTOCOL_SEAT_B;
-    const char *seat_name = watching ? "spectator" : umpiring ? "umpire" : brigade_side_name(seat);
+    return true;
+}
 
+/* The seat, its wire name and its log name of a matched token. */
+static void server_games_join_seat_name(server_join_seat *who)
+{
+    who->seat = who->watching || who->umpiring ? BRIGADE_SIDE_NONE
+                : who->seat_a                  ? BRIGADE_SIDE_A
+                                               : BRIGADE_SIDE_B;
+    who->wire_seat = who->watching   ? PROTOCOL_SEAT_SPECTATOR
+                     : who->umpiring ? PROTOCOL_SEAT_UMPIRE
+                     : who->seat_a   ? PROTOCOL_SEAT_A
+                                     : PROTOCOL_SEAT_B;
+    who->seat_name = who->watching   ? "spectator"
+                     : who->umpiring ? "umpire"
+                                     : brigade_side_name(who->seat);
+}
 
+/* A seat's first join records its dice seed (PROTOCOL.md §10.3), the
+ * umpire's first join its seat (§10.2), both through the journal; true
+ * when the join was taken so (waiting, recording, or refused). */
+static bool server_games_join_records(server_games *games, server_game *game,
+                                      server_session *session, server_connection *connection,
+                                      const protocol_client_message *message,
+                                      const unsigned char *bytes, size_t length,
+                                      const server_join_seat *who)
+{
+    int64_t request = message->request;
+    bool watching = who->watching, umpiring = who->umpiring;
+    brigade_side seat = who->seat;
     /* The seat's first join carries its dice seed; a seed on a later join
      * is ignored (the first one stays: PROTOCOL.md §10.3). */
     bool over = game->battle->phase == BRIGADE_PHASE_ENDED; /* a late join: nothing to record */
@@ -3689,7 +3758,7 @@ static void server_games_join(server_games *games, server_connection *connection
          * requests wait only while the game is busy, and a join taken from
          * the queue must not go back into it. */
         server_games_wait(game, session, message, bytes, length);
-        return;
+        return true;
     }
     if (!watching && !umpiring && !over && !game->battle->dice.seeds[seat][0]) {
         if (!message->as.join.has_seed) {
@@ -3697,13 +3766,13 @@ static void server_games_join(server_games *games, server_connection *connection
                                     "seed: seat %s's first join must carry its dice seed, 64 "
                                     "hex characters (PROTOCOL.md §10.3)",
                                     brigade_side_name(seat));
-            return;
+            return true;
         }
         if (!server_games_seed(games, game, session, seat, request, message->as.join.seed,
                                bytes, length))
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                     "the server could not record the dice seed");
-        return; /* the join carries on once the seed is committed */
+        return true; /* the join carries on once the seed is committed */
     }
 
     /* The umpire's first join: from now on the game has an umpire, and
@@ -3712,86 +3781,143 @@ static void server_games_join(server_games *games, server_connection *connection
         if (!server_games_seated(games, game, session, request, bytes, length))
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                     "the server could not seat the umpire");
-        return; /* the join carries on once the seat is committed */
+        return true; /* the join carries on once the seat is committed */
     }
+    return false;
+}
 
-    bool delayed = watching && game->delay > 0;
+/* The welcome frame of a join that does not resume (PROTOCOL.md §5.2,
+ * §6.2, §11.2), or NULL (answered with an error). */
+static server_buffer *server_games_welcome_buffer(server_games *games, server_game *game,
+                                                  server_connection *connection,
+                                                  int64_t request, const server_join_seat *who)
+{
+    bool watching = who->watching, delayed = who->delayed;
+    protocol_seat wire_seat = who->wire_seat;
+    protocol_server_message answer;
+    memset(&answer, 0, sizeof(answer));
+    answer.kind = PROTOCOL_SERVER_WELCOME;
+    answer.request = request;
+    snprintf(answer.game, sizeof(answer.game), "%s", game->id);
+    answer.as.welcome.seat = wire_seat;
+    answer.as.welcome.seq = game->seq;
+    /* Players see how many watch (spectators do not): §6.2. */
+    answer.as.welcome.watchers = watching ? 0 : server_game_watchers(game);
+    answer.as.welcome.state = game->state; /* read only by the encoder */
+    server_game_clock_now(games, game, &answer); /* PROTOCOL.md §11.2 */
+    protocol_value *view_state = NULL;
+    if (delayed) {
+        /* A delayed spectator: the state `delay` phase changes ago. */
+        int64_t view_seq = 0;
+        view_state = server_game_delayed_state(game, &view_seq);
+        answer.as.welcome.seq = view_seq;
+        answer.as.welcome.state = view_state;
+        answer.as.welcome.spectator_delay = game->delay;
+        /* It sees the clock of its delayed state (§11.2), no clock_now. */
+        answer.has_clock_now = false;
+    }
+    uint8_t *frame = NULL;
+    size_t length = 0;
+    protocol_codec_error encoded =
+        answer.as.welcome.state
+            ? protocol_server_message_encode(&answer, SERVER_BUFFER_HEADROOM, &frame, &length)
+            : PROTOCOL_CODEC_NO_MEMORY;
+    protocol_value_free(view_state);
+    if (encoded != PROTOCOL_CODEC_OK || length > PROTOCOL_SERVER_FRAME_MAX) {
+        free(frame);
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                "the game's state cannot be sent");
+        return NULL;
+    }
+    server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
+    if (!buffer) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                "out of memory");
+        return NULL;
+    }
+    return buffer;
+}
+
+/* The connection becomes a member of the game in its seat (logged, the
+ * watchers told); false when out of memory (the session as it was). */
+static bool server_games_join_member(server_games *games, server_game *game,
+                                     server_connection *connection, server_session *session,
+                                     const server_join_seat *who)
+{
+    bool watching = who->watching;
+    session->spectator = watching;
+    session->delayed = who->delayed;
+    if (server_game_member_add(game, connection, session) != 0) {
+        session->spectator = false;
+        session->delayed = false;
+        return false;
+    }
+    session->game = game;
+    session->seat = who->seat;
+    session->umpire = who->umpiring;
+    server_session_recount(session);
+    /* The players and the umpire are written before the spectators. */
+    server_connection_set_priority(connection, !watching);
+    server_connection_joined(connection); /* the join deadline is met */
+    server_log_connection(games->log, SERVER_LOG_INFO, server_connection_id(connection),
+                          server_connection_address(connection), "joined game %s seat %s%s",
+                          game->id, who->seat_name, who->resuming ? " (resuming)" : "");
+    if (watching)
+        server_game_watchers_changed(games, game);
+    return true;
+}
+
+/* A join (PROTOCOL.md §5.2): its game found, its token matched to a seat,
+ * then a welcome or the deltas since last_seq. */
+static void server_games_join(server_games *games, server_connection *connection,
+                              const protocol_client_message *message,
+                              const unsigned char *bytes, size_t length,
+                              const server_resume *resume)
+{
+    int64_t request = message->request;
+    server_session *session = server_connection_data(connection);
+    if (server_games_join_refused(games, session, connection, request))
+        return;
+    server_game *game =
+        server_games_join_find(games, session, connection, message, bytes, length, resume);
+    if (!game)
+        return;
+    server_join_seat who = {0};
+    if (!server_games_join_token(games, session, connection, game, message, &who))
+        return;
+    if (!server_games_join_routed(games, game, connection, request, who.watching))
+        return;
+    if (who.watching &&
+        !server_games_join_password(games, session, connection, game, message, bytes, length,
+                                    resume))
+        return;
+    server_games_join_seat_name(&who);
+    if (server_games_join_records(games, game, session, connection, message, bytes, length,
+                                  &who))
+        return;
+
+    who.delayed = who.watching && game->delay > 0;
     server_buffer *buffer = NULL;
-    bool resuming = !delayed && message->as.join.has_last_seq && message->as.join.last_seq <= game->seq &&
-                    game->seq - message->as.join.last_seq <= (int64_t)game->delta_count;
-    if (!resuming) {
-        protocol_server_message answer;
-        memset(&answer, 0, sizeof(answer));
-        answer.kind = PROTOCOL_SERVER_WELCOME;
-        answer.request = request;
-        snprintf(answer.game, sizeof(answer.game), "%s", game->id);
-        answer.as.welcome.seat = wire_seat;
-        answer.as.welcome.seq = game->seq;
-        /* Players see how many watch (spectators do not): §6.2. */
-        answer.as.welcome.watchers = watching ? 0 : server_game_watchers(game);
-        answer.as.welcome.state = game->state; /* read only by the encoder */
-        server_game_clock_now(games, game, &answer); /* PROTOCOL.md §11.2 */
-        protocol_value *view_state = NULL;
-        if (delayed) {
-            /* A delayed spectator: the state `delay` phase changes ago. */
-            int64_t view_seq = 0;
-            view_state = server_game_delayed_state(game, &view_seq);
-            answer.as.welcome.seq = view_seq;
-            answer.as.welcome.state = view_state;
-            answer.as.welcome.spectator_delay = game->delay;
-            /* It sees the clock of its delayed state (§11.2), no clock_now. */
-            answer.has_clock_now = false;
-        }
-        uint8_t *frame = NULL;
-        size_t length = 0;
-        protocol_codec_error encoded =
-            answer.as.welcome.state
-                ? protocol_server_message_encode(&answer, SERVER_BUFFER_HEADROOM, &frame, &length)
-                : PROTOCOL_CODEC_NO_MEMORY;
-        protocol_value_free(view_state);
-        if (encoded != PROTOCOL_CODEC_OK || length > PROTOCOL_SERVER_FRAME_MAX) {
-            free(frame);
-            server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
-                                    "the game's state cannot be sent");
+    who.resuming = !who.delayed && message->as.join.has_last_seq &&
+                   message->as.join.last_seq <= game->seq &&
+                   game->seq - message->as.join.last_seq <= (int64_t)game->delta_count;
+    if (!who.resuming) {
+        buffer = server_games_welcome_buffer(games, game, connection, request, &who);
+        if (!buffer)
             return;
-        }
-        buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
-        if (!buffer) {
-            server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
-                                    "out of memory");
-            return;
-        }
     }
     bool joined_now = !session->game;
-    if (!session->game) {
-        session->spectator = watching;
-        session->delayed = delayed;
-        if (server_game_member_add(game, connection, session) != 0) {
-            session->spectator = false;
-            session->delayed = false;
-            server_buffer_unref(buffer);
-            server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
-            return;
-        }
-        session->game = game;
-        session->seat = seat;
-        session->umpire = umpiring;
-        server_session_recount(session);
-        /* The players and the umpire are written before the spectators. */
-        server_connection_set_priority(connection, !watching);
-        server_connection_joined(connection); /* the join deadline is met */
-        server_log_connection(games->log, SERVER_LOG_INFO, server_connection_id(connection),
-                              server_connection_address(connection), "joined game %s seat %s%s",
-                              game->id, seat_name, resuming ? " (resuming)" : "");
-        if (watching)
-            server_game_watchers_changed(games, game);
+    if (!session->game && !server_games_join_member(games, game, connection, session, &who)) {
+        server_buffer_unref(buffer);
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
+        return;
     }
     /* An answer the journal holds after the client's last_seq may be the
      * answer to a request it sent before losing its connection, whether
      * it now gets the deltas or a whole snapshot. */
     session->resume_from = message->as.join.has_last_seq ? message->as.join.last_seq : game->seq;
-    if (resuming) {
-        if (!server_games_resume(games, connection, game, request, wire_seat,
+    if (who.resuming) {
+        if (!server_games_resume(games, connection, game, request, who.wire_seat,
                                  message->as.join.last_seq))
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                     "out of memory");
@@ -3800,7 +3926,7 @@ static void server_games_join(server_games *games, server_connection *connection
         server_buffer_unref(buffer);
     }
     /* The seats hear who is here, this one too (after its welcome). */
-    if (!watching && joined_now)
+    if (!who.watching && joined_now)
         server_game_presence_send(game);
 }
 
