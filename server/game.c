@@ -2511,11 +2511,12 @@ static bool server_game_clock_config(brigade_battle *battle, const protocol_cloc
                                     (int)clock->increment_seconds);
 }
 
-static void server_games_create(server_games *games, server_connection *connection,
-                                const protocol_client_message *message)
+/* Refuses a create over the creation rate, the games limit (brigaded
+ * --max-games) or the password checks at once; true when answered so. */
+static bool server_games_create_refused(server_games *games, server_connection *connection,
+                                        const protocol_client_message *message)
 {
     int64_t request = message->request;
-    server_create_job *create = NULL;
     /* A create counts once the game is made (a refused one takes no token). */
     uint64_t wait = server_games_rate(games, server_connection_data(connection), connection,
                                       SERVER_GAMES_CREATE, false);
@@ -2523,7 +2524,7 @@ static void server_games_create(server_games *games, server_connection *connecti
         server_games_send_retry(connection, request, PROTOCOL_ERROR_RATE_LIMITED, wait,
                                 "too many games created from here: the next in %llu s",
                                 (unsigned long long)((wait + 999) / 1000));
-        return;
+        return true;
     }
     /* Ended games do not count: they leave memory as soon as nobody is
      * joined (a late join reads one back). */
@@ -2534,33 +2535,38 @@ static void server_games_create(server_games *games, server_connection *connecti
                                 SERVER_GAMES_FULL_RETRY_MS,
                                 "the server holds %zu games, its limit (brigaded --max-games): "
                                 "try again later", games->game_count - games->ended_count);
-        return;
+        return true;
     }
-    if (message->as.create.has_spectator_password &&
-        server_games_password_busy(games, connection, request))
-        return;
-    server_game *game = calloc(1, sizeof(*game));
-    brigade_battle *battle = malloc(sizeof(*battle));
-    brigade_battle *initial = malloc(sizeof(*initial));
-    protocol_value *log = protocol_value_array_new();
-    brigade_event_list events;
-    brigade_event_list_init(&events);
-    char tokens[2][SERVER_TOKEN_HEX + 1];
-    memset(tokens, 0, sizeof(tokens));
-    char spectator[2 * SERVER_SPECTATOR_ID_BYTES + 1];
-    memset(spectator, 0, sizeof(spectator));
-    char umpire[SERVER_TOKEN_HEX + 1];
-    memset(umpire, 0, sizeof(umpire));
-    if (!game || !battle || !initial || !log)
-        goto internal;
+    return message->as.create.has_spectator_password &&
+           server_games_password_busy(games, connection, request);
+}
 
+/* The outcomes of a create's steps: go on, answered already (a bad
+ * message), or an internal error to answer. */
+typedef enum server_create_step {
+    SERVER_CREATE_STEP_OK = 0,
+    SERVER_CREATE_STEP_ANSWERED,
+    SERVER_CREATE_STEP_INTERNAL
+} server_create_step;
+
+/* The create's battle: its scenario loaded, its clock set (PROTOCOL.md
+ * §11.2), copied to *initial, then the dice commitment (seq 0, §10.3)
+ * pushed to events and folded into battle and log. */
+static server_create_step server_games_create_battle(server_connection *connection,
+                                                     const protocol_client_message *message,
+                                                     server_game *game, brigade_battle *battle,
+                                                     brigade_battle *initial,
+                                                     brigade_event_list *events,
+                                                     protocol_value *log)
+{
+    int64_t request = message->request;
     brigade_scenario_error scenario_error;
     memset(&scenario_error, 0, sizeof(scenario_error));
     if (!brigade_scenario_load(message->as.create.scenario, message->as.create.scenario_len,
                                battle, &scenario_error)) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE, "scenario: %s",
                                 scenario_error.message);
-        goto done;
+        return SERVER_CREATE_STEP_ANSWERED;
     }
     /* The game's clock (PROTOCOL.md §11.2) is part of its initial battle,
      * which the journal keeps: the fold of its events gives the clocks
@@ -2570,7 +2576,7 @@ static void server_games_create(server_games *games, server_connection *connecti
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
                                 "clock: minutes_per_side 1 .. %d, increment_seconds 0 .. %d",
                                 BRIGADE_CLOCK_MINUTES_MAX, BRIGADE_CLOCK_INCREMENT_MAX);
-        goto done;
+        return SERVER_CREATE_STEP_ANSWERED;
     }
     memcpy(initial, battle, sizeof(*initial));
     /* The secret dice seed and its commitment, the event of seq 0; the
@@ -2582,25 +2588,36 @@ static void server_games_create(server_games *games, server_connection *connecti
     commitment.dice.side = BRIGADE_SIDE_NONE;
     if (RAND_bytes(game->dice_seed, (int)sizeof(game->dice_seed)) != 1 ||
         !brigade_dice_commitment(game->dice_seed, commitment.dice.hex) ||
-        !brigade_event_list_push(&events, &commitment) ||
-        !server_game_fold(battle, &events, 0, log))
-        goto internal;
+        !brigade_event_list_push(events, &commitment) || !server_game_fold(battle, events, 0, log))
+        return SERVER_CREATE_STEP_INTERNAL;
+    return SERVER_CREATE_STEP_OK;
+}
 
+/* The new game's id, its seat, spectator and umpire tokens (into tokens,
+ * spectator, umpire; the game keeps their hashes), its password's cache
+ * tag and its spectator delay's views; false on an internal error. */
+static bool server_games_create_secrets(server_games *games, server_game *game,
+                                        const protocol_client_message *message,
+                                        const brigade_battle *battle,
+                                        char tokens[2][SERVER_TOKEN_HEX + 1],
+                                        char spectator[2 * SERVER_SPECTATOR_ID_BYTES + 1],
+                                        char umpire[SERVER_TOKEN_HEX + 1])
+{
     do {
         if (!server_token_random_hex(game->id, SERVER_GAME_ID_BYTES))
-            goto internal;
+            return false;
     } while (server_games_find(games, game->id));
     if (!server_token_random_hex(tokens[BRIGADE_SIDE_A], SERVER_TOKEN_BYTES) ||
         !server_token_random_hex(tokens[BRIGADE_SIDE_B], SERVER_TOKEN_BYTES))
-        goto internal;
+        return false;
     server_token_hash(tokens[BRIGADE_SIDE_A], game->token_sha256[BRIGADE_SIDE_A]);
     server_token_hash(tokens[BRIGADE_SIDE_B], game->token_sha256[BRIGADE_SIDE_B]);
     if (!server_token_random_hex(spectator, SERVER_SPECTATOR_ID_BYTES))
-        goto internal;
+        return false;
     server_token_hash(spectator, game->spectator_sha256);
     game->has_spectator = true;
     if (!server_token_random_hex(umpire, SERVER_TOKEN_BYTES))
-        goto internal;
+        return false;
     server_token_hash(umpire, game->umpire_sha256);
     game->has_umpire = true;
     if (message->as.create.has_spectator_password) {
@@ -2619,10 +2636,85 @@ static void server_games_create(server_games *games, server_connection *connecti
         game->views = calloc((size_t)game->delay, sizeof(*game->views));
         game->base.battle = malloc(sizeof(*game->base.battle));
         if (!game->views || !game->base.battle)
-            goto internal;
+            return false;
         *game->base.battle = *battle;
         game->base.seq = 0;
     }
+    return true;
+}
+
+/* The `created` answer (PROTOCOL.md §5.1) with the game's tokens. */
+static void server_games_created_answer(protocol_server_message *answer, int64_t request,
+                                        const server_game *game, const char *token_a,
+                                        const char *token_b, const char *spectator,
+                                        const char *umpire)
+{
+    memset(answer, 0, sizeof(*answer));
+    answer->kind = PROTOCOL_SERVER_CREATED;
+    answer->request = request;
+    snprintf(answer->game, sizeof(answer->game), "%s", game->id);
+    snprintf(answer->as.created.token_a, sizeof(answer->as.created.token_a), "%s", token_a);
+    snprintf(answer->as.created.token_b, sizeof(answer->as.created.token_b), "%s", token_b);
+    snprintf(answer->as.created.spectator, sizeof(answer->as.created.spectator), "%s",
+             spectator);
+    snprintf(answer->as.created.umpire, sizeof(answer->as.created.umpire), "%s", umpire);
+}
+
+/* The journal's row of a create job's game (its game, scenario, initial
+ * battle and start events held by the job), and the job's callbacks. */
+static void server_create_record_fill(server_create_job *create, size_t scenario_len)
+{
+    create->record = (journal_game){
+        .id = create->game->id,
+        .created = (int64_t)time(NULL),
+        .scenario = create->scenario,
+        .scenario_len = scenario_len,
+        .initial = create->initial,
+        .start = &create->events,
+        .dice_seed = create->game->dice_seed,
+        .spectator_sha256 = create->game->spectator_sha256,
+        .spectator_password = NULL, /* has_password: set once hashed */
+        .spectator_delay = create->game->delay,
+        .umpire_sha256 = create->game->umpire_sha256,
+    };
+    memcpy(create->record.token_sha256, create->game->token_sha256,
+           sizeof(create->record.token_sha256));
+    create->base.write = true;
+    create->base.run = server_create_run;
+    create->base.done = server_create_done;
+}
+
+/* A create (PROTOCOL.md §5.1): the game made in memory, then journaled by
+ * a create job (its password hashed first) before it is answered. */
+static void server_games_create(server_games *games, server_connection *connection,
+                                const protocol_client_message *message)
+{
+    int64_t request = message->request;
+    server_create_job *create = NULL;
+    if (server_games_create_refused(games, connection, message))
+        return;
+    server_game *game = calloc(1, sizeof(*game));
+    brigade_battle *battle = malloc(sizeof(*battle));
+    brigade_battle *initial = malloc(sizeof(*initial));
+    protocol_value *log = protocol_value_array_new();
+    brigade_event_list events;
+    brigade_event_list_init(&events);
+    char tokens[2][SERVER_TOKEN_HEX + 1];
+    memset(tokens, 0, sizeof(tokens));
+    char spectator[2 * SERVER_SPECTATOR_ID_BYTES + 1];
+    memset(spectator, 0, sizeof(spectator));
+    char umpire[SERVER_TOKEN_HEX + 1];
+    memset(umpire, 0, sizeof(umpire));
+    if (!game || !battle || !initial || !log)
+        goto internal;
+
+    server_create_step step =
+        server_games_create_battle(connection, message, game, battle, initial, &events, log);
+    if (step == SERVER_CREATE_STEP_ANSWERED)
+        goto done;
+    if (step != SERVER_CREATE_STEP_OK ||
+        !server_games_create_secrets(games, game, message, battle, tokens, spectator, umpire))
+        goto internal;
 
     game->state = protocol_state_from_battle(battle, game->id);
     if (!game->state)
@@ -2633,16 +2725,8 @@ static void server_games_create(server_games *games, server_connection *connecti
         goto internal;
 
     protocol_server_message answer;
-    memset(&answer, 0, sizeof(answer));
-    answer.kind = PROTOCOL_SERVER_CREATED;
-    answer.request = request;
-    snprintf(answer.game, sizeof(answer.game), "%s", game->id);
-    snprintf(answer.as.created.token_a, sizeof(answer.as.created.token_a), "%s",
-             tokens[BRIGADE_SIDE_A]);
-    snprintf(answer.as.created.token_b, sizeof(answer.as.created.token_b), "%s",
-             tokens[BRIGADE_SIDE_B]);
-    snprintf(answer.as.created.spectator, sizeof(answer.as.created.spectator), "%s", spectator);
-    snprintf(answer.as.created.umpire, sizeof(answer.as.created.umpire), "%s", umpire);
+    server_games_created_answer(&answer, request, game, tokens[BRIGADE_SIDE_A],
+                                tokens[BRIGADE_SIDE_B], spectator, umpire);
 
     /* Durable before anyone hears of it: the game's row, its initial
      * battle and its start events (seq 0), by the journal thread; the
@@ -2668,24 +2752,7 @@ static void server_games_create(server_games *games, server_connection *connecti
     brigade_event_list_init(&events);
     create->answer = answer;
     OPENSSL_cleanse(&answer, sizeof(answer));
-    create->record = (journal_game){
-        .id = create->game->id,
-        .created = (int64_t)time(NULL),
-        .scenario = create->scenario,
-        .scenario_len = message->as.create.scenario_len,
-        .initial = create->initial,
-        .start = &create->events,
-        .dice_seed = create->game->dice_seed,
-        .spectator_sha256 = create->game->spectator_sha256,
-        .spectator_password = NULL, /* has_password: set once hashed */
-        .spectator_delay = create->game->delay,
-        .umpire_sha256 = create->game->umpire_sha256,
-    };
-    memcpy(create->record.token_sha256, create->game->token_sha256,
-           sizeof(create->record.token_sha256));
-    create->base.write = true;
-    create->base.run = server_create_run;
-    create->base.done = server_create_done;
+    server_create_record_fill(create, message->as.create.scenario_len);
     games->creating++;
     if (create->game->has_password) {
         if (!server_games_password_hash(games, create, message->as.create.spectator_password)) {
