@@ -1330,6 +1330,120 @@ static void server_games_note_set(brigade_command *command, const char *text)
     memcpy(command->note, note, strlen(note) + 1);
 }
 
+/* The core facing of a charge's protocol facing (absent: front). */
+static brigade_facing server_games_facing(protocol_facing facing)
+{
+    switch (facing) {
+    case PROTOCOL_FACING_FLANK: return BRIGADE_FACING_FLANK;
+    case PROTOCOL_FACING_REAR: return BRIGADE_FACING_REAR;
+    default: return BRIGADE_FACING_FRONT;
+    }
+}
+
+/* hold, release, note and end: the umpire's commands (PROTOCOL.md §5.3),
+ * end's result when given (§11.5). */
+static void server_games_command_umpire(const protocol_action *action, brigade_command *command)
+{
+    /* The umpire's (PROTOCOL.md §5.3): the reason, cut as a note. */
+    command->kind = action->kind == PROTOCOL_ACTION_HOLD      ? BRIGADE_COMMAND_HOLD
+                    : action->kind == PROTOCOL_ACTION_RELEASE ? BRIGADE_COMMAND_RELEASE
+                    : action->kind == PROTOCOL_ACTION_END     ? BRIGADE_COMMAND_END
+                                                              : BRIGADE_COMMAND_NOTE;
+    server_games_note_set(command, action->as.umpire.reason);
+    /* end's result, when given (PROTOCOL.md §11.5): a win for seat A's
+     * side, for B's, or a draw; none otherwise. */
+    if (action->kind == PROTOCOL_ACTION_END && action->as.umpire.has_result)
+        command->end_result = action->as.umpire.result == PROTOCOL_RESULT_A ? BRIGADE_END_RESULT_A
+                              : action->as.umpire.result == PROTOCOL_RESULT_B
+                                  ? BRIGADE_END_RESULT_B
+                                  : BRIGADE_END_RESULT_DRAW;
+}
+
+/* adjust and umpire_adjust (PROTOCOL.md §5.3): false with `why` for a
+ * status or formation the rules do not know. */
+static bool server_games_command_adjust(const protocol_action *action, brigade_command *command,
+                                        char *why, size_t why_size)
+{
+    command->kind = action->kind == PROTOCOL_ACTION_ADJUST ? BRIGADE_COMMAND_ADJUST
+                                                           : BRIGADE_COMMAND_UMPIRE_ADJUST;
+    memcpy(command->unit, action->as.adjust.unit, sizeof(command->unit));
+    command->has_figures = action->as.adjust.has_figures;
+    command->figures = action->as.adjust.figures;
+    command->has_formed = action->as.adjust.has_formed;
+    command->formed = action->as.adjust.formed;
+    command->has_status = action->as.adjust.has_status;
+    if (command->has_status &&
+        !brigade_status_parse_any(action->as.adjust.status, &command->status)) {
+        snprintf(why, why_size, "action.status: \"%s\" is not a unit status",
+                 action->as.adjust.status);
+        return false;
+    }
+    command->has_formation = action->as.adjust.has_formation;
+    if (command->has_formation &&
+        !brigade_formation_parse(action->as.adjust.formation, &command->formation)) {
+        snprintf(why, why_size, "action.formation: \"%s\" is not a formation",
+                 action->as.adjust.formation);
+        return false;
+    }
+    server_games_note_set(command, action->as.adjust.note);
+    return true;
+}
+
+/* settle (PROTOCOL.md §5.3, 12.15): false with `why` for an event that is
+ * not a D9 event. */
+static bool server_games_command_settle(const protocol_action *action, brigade_command *command,
+                                        char *why, size_t why_size)
+{
+    command->kind = BRIGADE_COMMAND_SETTLE;
+    memcpy(command->unit, action->as.settle.unit, sizeof(command->unit));
+    if (!brigade_d9_event_parse(action->as.settle.event, &command->d9_event)) {
+        snprintf(why, why_size, "action.event: \"%s\" is not double_six or risk_to_general (12.15)",
+                 action->as.settle.event);
+        return false;
+    }
+    server_games_note_set(command, action->as.settle.reason);
+    return true;
+}
+
+/* overrule (PROTOCOL.md §5.3): false with `why` for a melee id, result or
+ * outcome the rules do not know. */
+static bool server_games_command_overrule(const protocol_action *action,
+                                          brigade_command *command, char *why, size_t why_size)
+{
+    command->kind = BRIGADE_COMMAND_OVERRULE;
+    if (strlen(action->as.overrule.melee) >= sizeof(command->melee)) {
+        snprintf(why, why_size, "action.melee: no melee has an id that long");
+        return false;
+    }
+    memcpy(command->melee, action->as.overrule.melee, strlen(action->as.overrule.melee) + 1);
+    command->has_result = action->as.overrule.has_result;
+    command->winner = BRIGADE_SIDE_NONE;
+    if (command->has_result &&
+        !brigade_melee_result_parse(action->as.overrule.result, &command->result)) {
+        snprintf(why, why_size,
+                 "action.result: \"%s\" is not a result an umpire chooses (broken, retreat, "
+                 "pushed_back, draw, square_holds)",
+                 action->as.overrule.result);
+        return false;
+    }
+    if (action->as.overrule.has_winner)
+        command->winner = action->as.overrule.winner == PROTOCOL_SEAT_A ? BRIGADE_SIDE_A
+                                                                        : BRIGADE_SIDE_B;
+    command->has_outcome = action->as.overrule.has_unit;
+    if (command->has_outcome) {
+        memcpy(command->unit, action->as.overrule.unit, sizeof(command->unit));
+        if (!brigade_test_outcome_parse(action->as.overrule.outcome, &command->outcome)) {
+            snprintf(why, why_size,
+                     "action.outcome: \"%s\" is not a test outcome (pass, fail, excellent, "
+                     "unformed, blown, pursuit)",
+                     action->as.overrule.outcome);
+            return false;
+        }
+    }
+    server_games_note_set(command, action->as.overrule.reason);
+    return true;
+}
+
 /* The core command of an act's action (message.h -> battle.h). Returns
  * false with `why` filled for a name that is not one of its member's
  * (a status, formation, event, result or outcome the rules do not know):
@@ -1349,11 +1463,7 @@ static bool server_games_command(const protocol_action *action, brigade_command 
         command->kind = BRIGADE_COMMAND_DECLARE_CHARGE;
         memcpy(command->unit, action->as.declare_charge.unit, sizeof(command->unit));
         memcpy(command->target, action->as.declare_charge.target, sizeof(command->target));
-        switch (action->as.declare_charge.facing) {
-        case PROTOCOL_FACING_FLANK: command->facing = BRIGADE_FACING_FLANK; break;
-        case PROTOCOL_FACING_REAR: command->facing = BRIGADE_FACING_REAR; break;
-        default: command->facing = BRIGADE_FACING_FRONT; break;
-        }
+        command->facing = server_games_facing(action->as.declare_charge.facing);
         command->leading = action->as.declare_charge.leading;
         command->sappers = action->as.declare_charge.sappers;
         command->reinforce = action->as.declare_charge.reinforce;
@@ -1373,90 +1483,16 @@ static bool server_games_command(const protocol_action *action, brigade_command 
     case PROTOCOL_ACTION_HOLD:
     case PROTOCOL_ACTION_RELEASE:
     case PROTOCOL_ACTION_NOTE:
-    case PROTOCOL_ACTION_END: {
-        /* The umpire's (PROTOCOL.md §5.3): the reason, cut as a note. */
-        command->kind = action->kind == PROTOCOL_ACTION_HOLD      ? BRIGADE_COMMAND_HOLD
-                        : action->kind == PROTOCOL_ACTION_RELEASE ? BRIGADE_COMMAND_RELEASE
-                        : action->kind == PROTOCOL_ACTION_END     ? BRIGADE_COMMAND_END
-                                                                  : BRIGADE_COMMAND_NOTE;
-        server_games_note_set(command, action->as.umpire.reason);
-        /* end's result, when given (PROTOCOL.md §11.5): a win for seat A's
-         * side, for B's, or a draw; none otherwise. */
-        if (action->kind == PROTOCOL_ACTION_END && action->as.umpire.has_result)
-            command->end_result = action->as.umpire.result == PROTOCOL_RESULT_A ? BRIGADE_END_RESULT_A
-                                  : action->as.umpire.result == PROTOCOL_RESULT_B
-                                      ? BRIGADE_END_RESULT_B
-                                      : BRIGADE_END_RESULT_DRAW;
+    case PROTOCOL_ACTION_END:
+        server_games_command_umpire(action, command);
         return true;
-    }
     case PROTOCOL_ACTION_UMPIRE_ADJUST:
     case PROTOCOL_ACTION_ADJUST:
-        command->kind = action->kind == PROTOCOL_ACTION_ADJUST ? BRIGADE_COMMAND_ADJUST
-                                                               : BRIGADE_COMMAND_UMPIRE_ADJUST;
-        memcpy(command->unit, action->as.adjust.unit, sizeof(command->unit));
-        command->has_figures = action->as.adjust.has_figures;
-        command->figures = action->as.adjust.figures;
-        command->has_formed = action->as.adjust.has_formed;
-        command->formed = action->as.adjust.formed;
-        command->has_status = action->as.adjust.has_status;
-        if (command->has_status &&
-            !brigade_status_parse_any(action->as.adjust.status, &command->status)) {
-            snprintf(why, why_size, "action.status: \"%s\" is not a unit status",
-                     action->as.adjust.status);
-            return false;
-        }
-        command->has_formation = action->as.adjust.has_formation;
-        if (command->has_formation &&
-            !brigade_formation_parse(action->as.adjust.formation, &command->formation)) {
-            snprintf(why, why_size, "action.formation: \"%s\" is not a formation",
-                     action->as.adjust.formation);
-            return false;
-        }
-        server_games_note_set(command, action->as.adjust.note);
-        return true;
+        return server_games_command_adjust(action, command, why, why_size);
     case PROTOCOL_ACTION_SETTLE:
-        command->kind = BRIGADE_COMMAND_SETTLE;
-        memcpy(command->unit, action->as.settle.unit, sizeof(command->unit));
-        if (!brigade_d9_event_parse(action->as.settle.event, &command->d9_event)) {
-            snprintf(why, why_size, "action.event: \"%s\" is not double_six or risk_to_general (12.15)",
-                     action->as.settle.event);
-            return false;
-        }
-        server_games_note_set(command, action->as.settle.reason);
-        return true;
+        return server_games_command_settle(action, command, why, why_size);
     case PROTOCOL_ACTION_OVERRULE:
-        command->kind = BRIGADE_COMMAND_OVERRULE;
-        if (strlen(action->as.overrule.melee) >= sizeof(command->melee)) {
-            snprintf(why, why_size, "action.melee: no melee has an id that long");
-            return false;
-        }
-        memcpy(command->melee, action->as.overrule.melee, strlen(action->as.overrule.melee) + 1);
-        command->has_result = action->as.overrule.has_result;
-        command->winner = BRIGADE_SIDE_NONE;
-        if (command->has_result &&
-            !brigade_melee_result_parse(action->as.overrule.result, &command->result)) {
-            snprintf(why, why_size,
-                     "action.result: \"%s\" is not a result an umpire chooses (broken, retreat, "
-                     "pushed_back, draw, square_holds)",
-                     action->as.overrule.result);
-            return false;
-        }
-        if (action->as.overrule.has_winner)
-            command->winner = action->as.overrule.winner == PROTOCOL_SEAT_A ? BRIGADE_SIDE_A
-                                                                            : BRIGADE_SIDE_B;
-        command->has_outcome = action->as.overrule.has_unit;
-        if (command->has_outcome) {
-            memcpy(command->unit, action->as.overrule.unit, sizeof(command->unit));
-            if (!brigade_test_outcome_parse(action->as.overrule.outcome, &command->outcome)) {
-                snprintf(why, why_size,
-                         "action.outcome: \"%s\" is not a test outcome (pass, fail, excellent, "
-                         "unformed, blown, pursuit)",
-                         action->as.overrule.outcome);
-                return false;
-            }
-        }
-        server_games_note_set(command, action->as.overrule.reason);
-        return true;
+        return server_games_command_overrule(action, command, why, why_size);
     case PROTOCOL_ACTION_ROLLBACK:
         /* The server's own (server_games_rollback): never a core command. */
         break;
@@ -1482,11 +1518,7 @@ static bool server_games_command(const protocol_action *action, brigade_command 
         if (action->as.uncontrolled_charge.has_target)
             memcpy(command->target, action->as.uncontrolled_charge.target,
                    sizeof(command->target));
-        switch (action->as.uncontrolled_charge.facing) {
-        case PROTOCOL_FACING_FLANK: command->facing = BRIGADE_FACING_FLANK; break;
-        case PROTOCOL_FACING_REAR: command->facing = BRIGADE_FACING_REAR; break;
-        default: command->facing = BRIGADE_FACING_FRONT; break;
-        }
+        command->facing = server_games_facing(action->as.uncontrolled_charge.facing);
         return true;
     case PROTOCOL_ACTION_CONTACT:
         /* D39: the pursuer and the other side's unit it reached. */
