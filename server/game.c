@@ -1330,6 +1330,120 @@ static void server_games_note_set(brigade_command *command, const char *text)
     memcpy(command->note, note, strlen(note) + 1);
 }
 
+/* The core facing of a charge's protocol facing (absent: front). */
+static brigade_facing server_games_facing(protocol_facing facing)
+{
+    switch (facing) {
+    case PROTOCOL_FACING_FLANK: return BRIGADE_FACING_FLANK;
+    case PROTOCOL_FACING_REAR: return BRIGADE_FACING_REAR;
+    default: return BRIGADE_FACING_FRONT;
+    }
+}
+
+/* hold, release, note and end: the umpire's commands (PROTOCOL.md §5.3),
+ * end's result when given (§11.5). */
+static void server_games_command_umpire(const protocol_action *action, brigade_command *command)
+{
+    /* The umpire's (PROTOCOL.md §5.3): the reason, cut as a note. */
+    command->kind = action->kind == PROTOCOL_ACTION_HOLD      ? BRIGADE_COMMAND_HOLD
+                    : action->kind == PROTOCOL_ACTION_RELEASE ? BRIGADE_COMMAND_RELEASE
+                    : action->kind == PROTOCOL_ACTION_END     ? BRIGADE_COMMAND_END
+                                                              : BRIGADE_COMMAND_NOTE;
+    server_games_note_set(command, action->as.umpire.reason);
+    /* end's result, when given (PROTOCOL.md §11.5): a win for seat A's
+     * side, for B's, or a draw; none otherwise. */
+    if (action->kind == PROTOCOL_ACTION_END && action->as.umpire.has_result)
+        command->end_result = action->as.umpire.result == PROTOCOL_RESULT_A ? BRIGADE_END_RESULT_A
+                              : action->as.umpire.result == PROTOCOL_RESULT_B
+                                  ? BRIGADE_END_RESULT_B
+                                  : BRIGADE_END_RESULT_DRAW;
+}
+
+/* adjust and umpire_adjust (PROTOCOL.md §5.3): false with `why` for a
+ * status or formation the rules do not know. */
+static bool server_games_command_adjust(const protocol_action *action, brigade_command *command,
+                                        char *why, size_t why_size)
+{
+    command->kind = action->kind == PROTOCOL_ACTION_ADJUST ? BRIGADE_COMMAND_ADJUST
+                                                           : BRIGADE_COMMAND_UMPIRE_ADJUST;
+    memcpy(command->unit, action->as.adjust.unit, sizeof(command->unit));
+    command->has_figures = action->as.adjust.has_figures;
+    command->figures = action->as.adjust.figures;
+    command->has_formed = action->as.adjust.has_formed;
+    command->formed = action->as.adjust.formed;
+    command->has_status = action->as.adjust.has_status;
+    if (command->has_status &&
+        !brigade_status_parse_any(action->as.adjust.status, &command->status)) {
+        snprintf(why, why_size, "action.status: \"%s\" is not a unit status",
+                 action->as.adjust.status);
+        return false;
+    }
+    command->has_formation = action->as.adjust.has_formation;
+    if (command->has_formation &&
+        !brigade_formation_parse(action->as.adjust.formation, &command->formation)) {
+        snprintf(why, why_size, "action.formation: \"%s\" is not a formation",
+                 action->as.adjust.formation);
+        return false;
+    }
+    server_games_note_set(command, action->as.adjust.note);
+    return true;
+}
+
+/* settle (PROTOCOL.md §5.3, 12.15): false with `why` for an event that is
+ * not a D9 event. */
+static bool server_games_command_settle(const protocol_action *action, brigade_command *command,
+                                        char *why, size_t why_size)
+{
+    command->kind = BRIGADE_COMMAND_SETTLE;
+    memcpy(command->unit, action->as.settle.unit, sizeof(command->unit));
+    if (!brigade_d9_event_parse(action->as.settle.event, &command->d9_event)) {
+        snprintf(why, why_size, "action.event: \"%s\" is not double_six or risk_to_general (12.15)",
+                 action->as.settle.event);
+        return false;
+    }
+    server_games_note_set(command, action->as.settle.reason);
+    return true;
+}
+
+/* overrule (PROTOCOL.md §5.3): false with `why` for a melee id, result or
+ * outcome the rules do not know. */
+static bool server_games_command_overrule(const protocol_action *action,
+                                          brigade_command *command, char *why, size_t why_size)
+{
+    command->kind = BRIGADE_COMMAND_OVERRULE;
+    if (strlen(action->as.overrule.melee) >= sizeof(command->melee)) {
+        snprintf(why, why_size, "action.melee: no melee has an id that long");
+        return false;
+    }
+    memcpy(command->melee, action->as.overrule.melee, strlen(action->as.overrule.melee) + 1);
+    command->has_result = action->as.overrule.has_result;
+    command->winner = BRIGADE_SIDE_NONE;
+    if (command->has_result &&
+        !brigade_melee_result_parse(action->as.overrule.result, &command->result)) {
+        snprintf(why, why_size,
+                 "action.result: \"%s\" is not a result an umpire chooses (broken, retreat, "
+                 "pushed_back, draw, square_holds)",
+                 action->as.overrule.result);
+        return false;
+    }
+    if (action->as.overrule.has_winner)
+        command->winner = action->as.overrule.winner == PROTOCOL_SEAT_A ? BRIGADE_SIDE_A
+                                                                        : BRIGADE_SIDE_B;
+    command->has_outcome = action->as.overrule.has_unit;
+    if (command->has_outcome) {
+        memcpy(command->unit, action->as.overrule.unit, sizeof(command->unit));
+        if (!brigade_test_outcome_parse(action->as.overrule.outcome, &command->outcome)) {
+            snprintf(why, why_size,
+                     "action.outcome: \"%s\" is not a test outcome (pass, fail, excellent, "
+                     "unformed, blown, pursuit)",
+                     action->as.overrule.outcome);
+            return false;
+        }
+    }
+    server_games_note_set(command, action->as.overrule.reason);
+    return true;
+}
+
 /* The core command of an act's action (message.h -> battle.h). Returns
  * false with `why` filled for a name that is not one of its member's
  * (a status, formation, event, result or outcome the rules do not know):
@@ -1349,11 +1463,7 @@ static bool server_games_command(const protocol_action *action, brigade_command 
         command->kind = BRIGADE_COMMAND_DECLARE_CHARGE;
         memcpy(command->unit, action->as.declare_charge.unit, sizeof(command->unit));
         memcpy(command->target, action->as.declare_charge.target, sizeof(command->target));
-        switch (action->as.declare_charge.facing) {
-        case PROTOCOL_FACING_FLANK: command->facing = BRIGADE_FACING_FLANK; break;
-        case PROTOCOL_FACING_REAR: command->facing = BRIGADE_FACING_REAR; break;
-        default: command->facing = BRIGADE_FACING_FRONT; break;
-        }
+        command->facing = server_games_facing(action->as.declare_charge.facing);
         command->leading = action->as.declare_charge.leading;
         command->sappers = action->as.declare_charge.sappers;
         command->reinforce = action->as.declare_charge.reinforce;
@@ -1373,90 +1483,16 @@ static bool server_games_command(const protocol_action *action, brigade_command 
     case PROTOCOL_ACTION_HOLD:
     case PROTOCOL_ACTION_RELEASE:
     case PROTOCOL_ACTION_NOTE:
-    case PROTOCOL_ACTION_END: {
-        /* The umpire's (PROTOCOL.md §5.3): the reason, cut as a note. */
-        command->kind = action->kind == PROTOCOL_ACTION_HOLD      ? BRIGADE_COMMAND_HOLD
-                        : action->kind == PROTOCOL_ACTION_RELEASE ? BRIGADE_COMMAND_RELEASE
-                        : action->kind == PROTOCOL_ACTION_END     ? BRIGADE_COMMAND_END
-                                                                  : BRIGADE_COMMAND_NOTE;
-        server_games_note_set(command, action->as.umpire.reason);
-        /* end's result, when given (PROTOCOL.md §11.5): a win for seat A's
-         * side, for B's, or a draw; none otherwise. */
-        if (action->kind == PROTOCOL_ACTION_END && action->as.umpire.has_result)
-            command->end_result = action->as.umpire.result == PROTOCOL_RESULT_A ? BRIGADE_END_RESULT_A
-                                  : action->as.umpire.result == PROTOCOL_RESULT_B
-                                      ? BRIGADE_END_RESULT_B
-                                      : BRIGADE_END_RESULT_DRAW;
+    case PROTOCOL_ACTION_END:
+        server_games_command_umpire(action, command);
         return true;
-    }
     case PROTOCOL_ACTION_UMPIRE_ADJUST:
     case PROTOCOL_ACTION_ADJUST:
-        command->kind = action->kind == PROTOCOL_ACTION_ADJUST ? BRIGADE_COMMAND_ADJUST
-                                                               : BRIGADE_COMMAND_UMPIRE_ADJUST;
-        memcpy(command->unit, action->as.adjust.unit, sizeof(command->unit));
-        command->has_figures = action->as.adjust.has_figures;
-        command->figures = action->as.adjust.figures;
-        command->has_formed = action->as.adjust.has_formed;
-        command->formed = action->as.adjust.formed;
-        command->has_status = action->as.adjust.has_status;
-        if (command->has_status &&
-            !brigade_status_parse_any(action->as.adjust.status, &command->status)) {
-            snprintf(why, why_size, "action.status: \"%s\" is not a unit status",
-                     action->as.adjust.status);
-            return false;
-        }
-        command->has_formation = action->as.adjust.has_formation;
-        if (command->has_formation &&
-            !brigade_formation_parse(action->as.adjust.formation, &command->formation)) {
-            snprintf(why, why_size, "action.formation: \"%s\" is not a formation",
-                     action->as.adjust.formation);
-            return false;
-        }
-        server_games_note_set(command, action->as.adjust.note);
-        return true;
+        return server_games_command_adjust(action, command, why, why_size);
     case PROTOCOL_ACTION_SETTLE:
-        command->kind = BRIGADE_COMMAND_SETTLE;
-        memcpy(command->unit, action->as.settle.unit, sizeof(command->unit));
-        if (!brigade_d9_event_parse(action->as.settle.event, &command->d9_event)) {
-            snprintf(why, why_size, "action.event: \"%s\" is not double_six or risk_to_general (12.15)",
-                     action->as.settle.event);
-            return false;
-        }
-        server_games_note_set(command, action->as.settle.reason);
-        return true;
+        return server_games_command_settle(action, command, why, why_size);
     case PROTOCOL_ACTION_OVERRULE:
-        command->kind = BRIGADE_COMMAND_OVERRULE;
-        if (strlen(action->as.overrule.melee) >= sizeof(command->melee)) {
-            snprintf(why, why_size, "action.melee: no melee has an id that long");
-            return false;
-        }
-        memcpy(command->melee, action->as.overrule.melee, strlen(action->as.overrule.melee) + 1);
-        command->has_result = action->as.overrule.has_result;
-        command->winner = BRIGADE_SIDE_NONE;
-        if (command->has_result &&
-            !brigade_melee_result_parse(action->as.overrule.result, &command->result)) {
-            snprintf(why, why_size,
-                     "action.result: \"%s\" is not a result an umpire chooses (broken, retreat, "
-                     "pushed_back, draw, square_holds)",
-                     action->as.overrule.result);
-            return false;
-        }
-        if (action->as.overrule.has_winner)
-            command->winner = action->as.overrule.winner == PROTOCOL_SEAT_A ? BRIGADE_SIDE_A
-                                                                            : BRIGADE_SIDE_B;
-        command->has_outcome = action->as.overrule.has_unit;
-        if (command->has_outcome) {
-            memcpy(command->unit, action->as.overrule.unit, sizeof(command->unit));
-            if (!brigade_test_outcome_parse(action->as.overrule.outcome, &command->outcome)) {
-                snprintf(why, why_size,
-                         "action.outcome: \"%s\" is not a test outcome (pass, fail, excellent, "
-                         "unformed, blown, pursuit)",
-                         action->as.overrule.outcome);
-                return false;
-            }
-        }
-        server_games_note_set(command, action->as.overrule.reason);
-        return true;
+        return server_games_command_overrule(action, command, why, why_size);
     case PROTOCOL_ACTION_ROLLBACK:
         /* The server's own (server_games_rollback): never a core command. */
         break;
@@ -1482,11 +1518,7 @@ static bool server_games_command(const protocol_action *action, brigade_command 
         if (action->as.uncontrolled_charge.has_target)
             memcpy(command->target, action->as.uncontrolled_charge.target,
                    sizeof(command->target));
-        switch (action->as.uncontrolled_charge.facing) {
-        case PROTOCOL_FACING_FLANK: command->facing = BRIGADE_FACING_FLANK; break;
-        case PROTOCOL_FACING_REAR: command->facing = BRIGADE_FACING_REAR; break;
-        default: command->facing = BRIGADE_FACING_FRONT; break;
-        }
+        command->facing = server_games_facing(action->as.uncontrolled_charge.facing);
         return true;
     case PROTOCOL_ACTION_CONTACT:
         /* D39: the pursuer and the other side's unit it reached. */
@@ -2511,11 +2543,12 @@ static bool server_game_clock_config(brigade_battle *battle, const protocol_cloc
                                     (int)clock->increment_seconds);
 }
 
-static void server_games_create(server_games *games, server_connection *connection,
-                                const protocol_client_message *message)
+/* Refuses a create over the creation rate, the games limit (brigaded
+ * --max-games) or the password checks at once; true when answered so. */
+static bool server_games_create_refused(server_games *games, server_connection *connection,
+                                        const protocol_client_message *message)
 {
     int64_t request = message->request;
-    server_create_job *create = NULL;
     /* A create counts once the game is made (a refused one takes no token). */
     uint64_t wait = server_games_rate(games, server_connection_data(connection), connection,
                                       SERVER_GAMES_CREATE, false);
@@ -2523,7 +2556,7 @@ static void server_games_create(server_games *games, server_connection *connecti
         server_games_send_retry(connection, request, PROTOCOL_ERROR_RATE_LIMITED, wait,
                                 "too many games created from here: the next in %llu s",
                                 (unsigned long long)((wait + 999) / 1000));
-        return;
+        return true;
     }
     /* Ended games do not count: they leave memory as soon as nobody is
      * joined (a late join reads one back). */
@@ -2534,33 +2567,38 @@ static void server_games_create(server_games *games, server_connection *connecti
                                 SERVER_GAMES_FULL_RETRY_MS,
                                 "the server holds %zu games, its limit (brigaded --max-games): "
                                 "try again later", games->game_count - games->ended_count);
-        return;
+        return true;
     }
-    if (message->as.create.has_spectator_password &&
-        server_games_password_busy(games, connection, request))
-        return;
-    server_game *game = calloc(1, sizeof(*game));
-    brigade_battle *battle = malloc(sizeof(*battle));
-    brigade_battle *initial = malloc(sizeof(*initial));
-    protocol_value *log = protocol_value_array_new();
-    brigade_event_list events;
-    brigade_event_list_init(&events);
-    char tokens[2][SERVER_TOKEN_HEX + 1];
-    memset(tokens, 0, sizeof(tokens));
-    char spectator[2 * SERVER_SPECTATOR_ID_BYTES + 1];
-    memset(spectator, 0, sizeof(spectator));
-    char umpire[SERVER_TOKEN_HEX + 1];
-    memset(umpire, 0, sizeof(umpire));
-    if (!game || !battle || !initial || !log)
-        goto internal;
+    return message->as.create.has_spectator_password &&
+           server_games_password_busy(games, connection, request);
+}
 
+/* The outcomes of a create's steps: go on, answered already (a bad
+ * message), or an internal error to answer. */
+typedef enum server_create_step {
+    SERVER_CREATE_STEP_OK = 0,
+    SERVER_CREATE_STEP_ANSWERED,
+    SERVER_CREATE_STEP_INTERNAL
+} server_create_step;
+
+/* The create's battle: its scenario loaded, its clock set (PROTOCOL.md
+ * §11.2), copied to *initial, then the dice commitment (seq 0, §10.3)
+ * pushed to events and folded into battle and log. */
+static server_create_step server_games_create_battle(server_connection *connection,
+                                                     const protocol_client_message *message,
+                                                     server_game *game, brigade_battle *battle,
+                                                     brigade_battle *initial,
+                                                     brigade_event_list *events,
+                                                     protocol_value *log)
+{
+    int64_t request = message->request;
     brigade_scenario_error scenario_error;
     memset(&scenario_error, 0, sizeof(scenario_error));
     if (!brigade_scenario_load(message->as.create.scenario, message->as.create.scenario_len,
                                battle, &scenario_error)) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE, "scenario: %s",
                                 scenario_error.message);
-        goto done;
+        return SERVER_CREATE_STEP_ANSWERED;
     }
     /* The game's clock (PROTOCOL.md §11.2) is part of its initial battle,
      * which the journal keeps: the fold of its events gives the clocks
@@ -2570,7 +2608,7 @@ static void server_games_create(server_games *games, server_connection *connecti
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
                                 "clock: minutes_per_side 1 .. %d, increment_seconds 0 .. %d",
                                 BRIGADE_CLOCK_MINUTES_MAX, BRIGADE_CLOCK_INCREMENT_MAX);
-        goto done;
+        return SERVER_CREATE_STEP_ANSWERED;
     }
     memcpy(initial, battle, sizeof(*initial));
     /* The secret dice seed and its commitment, the event of seq 0; the
@@ -2582,25 +2620,36 @@ static void server_games_create(server_games *games, server_connection *connecti
     commitment.dice.side = BRIGADE_SIDE_NONE;
     if (RAND_bytes(game->dice_seed, (int)sizeof(game->dice_seed)) != 1 ||
         !brigade_dice_commitment(game->dice_seed, commitment.dice.hex) ||
-        !brigade_event_list_push(&events, &commitment) ||
-        !server_game_fold(battle, &events, 0, log))
-        goto internal;
+        !brigade_event_list_push(events, &commitment) || !server_game_fold(battle, events, 0, log))
+        return SERVER_CREATE_STEP_INTERNAL;
+    return SERVER_CREATE_STEP_OK;
+}
 
+/* The new game's id, its seat, spectator and umpire tokens (into tokens,
+ * spectator, umpire; the game keeps their hashes), its password's cache
+ * tag and its spectator delay's views; false on an internal error. */
+static bool server_games_create_secrets(server_games *games, server_game *game,
+                                        const protocol_client_message *message,
+                                        const brigade_battle *battle,
+                                        char tokens[2][SERVER_TOKEN_HEX + 1],
+                                        char spectator[2 * SERVER_SPECTATOR_ID_BYTES + 1],
+                                        char umpire[SERVER_TOKEN_HEX + 1])
+{
     do {
         if (!server_token_random_hex(game->id, SERVER_GAME_ID_BYTES))
-            goto internal;
+            return false;
     } while (server_games_find(games, game->id));
     if (!server_token_random_hex(tokens[BRIGADE_SIDE_A], SERVER_TOKEN_BYTES) ||
         !server_token_random_hex(tokens[BRIGADE_SIDE_B], SERVER_TOKEN_BYTES))
-        goto internal;
+        return false;
     server_token_hash(tokens[BRIGADE_SIDE_A], game->token_sha256[BRIGADE_SIDE_A]);
     server_token_hash(tokens[BRIGADE_SIDE_B], game->token_sha256[BRIGADE_SIDE_B]);
     if (!server_token_random_hex(spectator, SERVER_SPECTATOR_ID_BYTES))
-        goto internal;
+        return false;
     server_token_hash(spectator, game->spectator_sha256);
     game->has_spectator = true;
     if (!server_token_random_hex(umpire, SERVER_TOKEN_BYTES))
-        goto internal;
+        return false;
     server_token_hash(umpire, game->umpire_sha256);
     game->has_umpire = true;
     if (message->as.create.has_spectator_password) {
@@ -2619,10 +2668,85 @@ static void server_games_create(server_games *games, server_connection *connecti
         game->views = calloc((size_t)game->delay, sizeof(*game->views));
         game->base.battle = malloc(sizeof(*game->base.battle));
         if (!game->views || !game->base.battle)
-            goto internal;
+            return false;
         *game->base.battle = *battle;
         game->base.seq = 0;
     }
+    return true;
+}
+
+/* The `created` answer (PROTOCOL.md §5.1) with the game's tokens. */
+static void server_games_created_answer(protocol_server_message *answer, int64_t request,
+                                        const server_game *game, const char *token_a,
+                                        const char *token_b, const char *spectator,
+                                        const char *umpire)
+{
+    memset(answer, 0, sizeof(*answer));
+    answer->kind = PROTOCOL_SERVER_CREATED;
+    answer->request = request;
+    snprintf(answer->game, sizeof(answer->game), "%s", game->id);
+    snprintf(answer->as.created.token_a, sizeof(answer->as.created.token_a), "%s", token_a);
+    snprintf(answer->as.created.token_b, sizeof(answer->as.created.token_b), "%s", token_b);
+    snprintf(answer->as.created.spectator, sizeof(answer->as.created.spectator), "%s",
+             spectator);
+    snprintf(answer->as.created.umpire, sizeof(answer->as.created.umpire), "%s", umpire);
+}
+
+/* The journal's row of a create job's game (its game, scenario, initial
+ * battle and start events held by the job), and the job's callbacks. */
+static void server_create_record_fill(server_create_job *create, size_t scenario_len)
+{
+    create->record = (journal_game){
+        .id = create->game->id,
+        .created = (int64_t)time(NULL),
+        .scenario = create->scenario,
+        .scenario_len = scenario_len,
+        .initial = create->initial,
+        .start = &create->events,
+        .dice_seed = create->game->dice_seed,
+        .spectator_sha256 = create->game->spectator_sha256,
+        .spectator_password = NULL, /* has_password: set once hashed */
+        .spectator_delay = create->game->delay,
+        .umpire_sha256 = create->game->umpire_sha256,
+    };
+    memcpy(create->record.token_sha256, create->game->token_sha256,
+           sizeof(create->record.token_sha256));
+    create->base.write = true;
+    create->base.run = server_create_run;
+    create->base.done = server_create_done;
+}
+
+/* A create (PROTOCOL.md §5.1): the game made in memory, then journaled by
+ * a create job (its password hashed first) before it is answered. */
+static void server_games_create(server_games *games, server_connection *connection,
+                                const protocol_client_message *message)
+{
+    int64_t request = message->request;
+    server_create_job *create = NULL;
+    if (server_games_create_refused(games, connection, message))
+        return;
+    server_game *game = calloc(1, sizeof(*game));
+    brigade_battle *battle = malloc(sizeof(*battle));
+    brigade_battle *initial = malloc(sizeof(*initial));
+    protocol_value *log = protocol_value_array_new();
+    brigade_event_list events;
+    brigade_event_list_init(&events);
+    char tokens[2][SERVER_TOKEN_HEX + 1];
+    memset(tokens, 0, sizeof(tokens));
+    char spectator[2 * SERVER_SPECTATOR_ID_BYTES + 1];
+    memset(spectator, 0, sizeof(spectator));
+    char umpire[SERVER_TOKEN_HEX + 1];
+    memset(umpire, 0, sizeof(umpire));
+    if (!game || !battle || !initial || !log)
+        goto internal;
+
+    server_create_step step =
+        server_games_create_battle(connection, message, game, battle, initial, &events, log);
+    if (step == SERVER_CREATE_STEP_ANSWERED)
+        goto done;
+    if (step != SERVER_CREATE_STEP_OK ||
+        !server_games_create_secrets(games, game, message, battle, tokens, spectator, umpire))
+        goto internal;
 
     game->state = protocol_state_from_battle(battle, game->id);
     if (!game->state)
@@ -2633,16 +2757,8 @@ static void server_games_create(server_games *games, server_connection *connecti
         goto internal;
 
     protocol_server_message answer;
-    memset(&answer, 0, sizeof(answer));
-    answer.kind = PROTOCOL_SERVER_CREATED;
-    answer.request = request;
-    snprintf(answer.game, sizeof(answer.game), "%s", game->id);
-    snprintf(answer.as.created.token_a, sizeof(answer.as.created.token_a), "%s",
-             tokens[BRIGADE_SIDE_A]);
-    snprintf(answer.as.created.token_b, sizeof(answer.as.created.token_b), "%s",
-             tokens[BRIGADE_SIDE_B]);
-    snprintf(answer.as.created.spectator, sizeof(answer.as.created.spectator), "%s", spectator);
-    snprintf(answer.as.created.umpire, sizeof(answer.as.created.umpire), "%s", umpire);
+    server_games_created_answer(&answer, request, game, tokens[BRIGADE_SIDE_A],
+                                tokens[BRIGADE_SIDE_B], spectator, umpire);
 
     /* Durable before anyone hears of it: the game's row, its initial
      * battle and its start events (seq 0), by the journal thread; the
@@ -2668,24 +2784,7 @@ static void server_games_create(server_games *games, server_connection *connecti
     brigade_event_list_init(&events);
     create->answer = answer;
     OPENSSL_cleanse(&answer, sizeof(answer));
-    create->record = (journal_game){
-        .id = create->game->id,
-        .created = (int64_t)time(NULL),
-        .scenario = create->scenario,
-        .scenario_len = message->as.create.scenario_len,
-        .initial = create->initial,
-        .start = &create->events,
-        .dice_seed = create->game->dice_seed,
-        .spectator_sha256 = create->game->spectator_sha256,
-        .spectator_password = NULL, /* has_password: set once hashed */
-        .spectator_delay = create->game->delay,
-        .umpire_sha256 = create->game->umpire_sha256,
-    };
-    memcpy(create->record.token_sha256, create->game->token_sha256,
-           sizeof(create->record.token_sha256));
-    create->base.write = true;
-    create->base.run = server_create_run;
-    create->base.done = server_create_done;
+    server_create_record_fill(create, message->as.create.scenario_len);
     games->creating++;
     if (create->game->has_password) {
         if (!server_games_password_hash(games, create, message->as.create.spectator_password)) {
@@ -3006,13 +3105,8 @@ static void server_password_checked(uv_work_t *work, int status)
 static bool server_games_password_known(const server_games *games, const server_game *game,
                                         const char *password)
 {
-    if (!game->password_known)
-        return false;
-    unsigned char tag[SERVER_PASSWORD_TAG_BYTES];
-    bool known = server_password_tag(games->password_key, password, strlen(password), tag) &&
-                 CRYPTO_memcmp(tag, game->password_tag, sizeof(tag)) == 0;
-    OPENSSL_cleanse(tag, sizeof(tag));
-    return known;
+    return server_password_tag_known(games->password_key, game->password_known,
+                                     game->password_tag, password);
 }
 
 /*
@@ -3551,13 +3645,22 @@ int server_games_join_cluster(server_games *games, const char *redis_url, const 
     return 0;
 }
 
-static void server_games_join(server_games *games, server_connection *connection,
-                              const protocol_client_message *message,
-                              const unsigned char *bytes, size_t length,
-                              const server_resume *resume)
+/* Who a join's token seats and how (PROTOCOL.md §5.2): filled by
+ * server_games_join_token, then server_games_join_seat_name. */
+typedef struct server_join_seat {
+    bool seat_a, seat_b, watching, umpiring;
+    brigade_side seat;
+    protocol_seat wire_seat;
+    const char *seat_name;
+    bool delayed, resuming;
+} server_join_seat;
+
+/* Refuses a join on a connection that joined already or waits for its
+ * password check, or over the join limits (PROTOCOL.md §1, §5.2); true
+ * when the join was answered so. */
+static bool server_games_join_refused(server_games *games, server_session *session,
+                                      server_connection *connection, int64_t request)
 {
-    int64_t request = message->request;
-    server_session *session = server_connection_data(connection);
     if (session->game) {
         /* PROTOCOL.md §1, §5.2: one join per connection, answered once (a
          * welcome is the whole state: answering every repeat let one
@@ -3569,16 +3672,26 @@ static void server_games_join(server_games *games, server_connection *connection
                                 session->spectator ? "spectator"
                                 : session->umpire  ? "umpire"
                                                    : brigade_side_name(session->seat));
-        return;
+        return true;
     }
     if (session->verifying) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE,
                                 "this connection's join is waiting for its spectator password "
                                 "to be checked: wait for its answer");
-        return;
+        return true;
     }
-    if (!server_games_join_allowed(games, session, connection, request))
-        return;
+    return !server_games_join_allowed(games, session, connection, request);
+}
+
+/* The game a join names, in memory; NULL when it is not (read from the
+ * journal, looked up in the cluster, or refused) or is damaged. */
+static server_game *server_games_join_find(server_games *games, server_session *session,
+                                           server_connection *connection,
+                                           const protocol_client_message *message,
+                                           const unsigned char *bytes, size_t length,
+                                           const server_resume *resume)
+{
+    int64_t request = message->request;
     server_game *game = server_games_find(games, message->as.join.game);
     if (!game && !resume->loaded) {
         /* Not in memory (an ended game, or none such): the journal thread
@@ -3588,59 +3701,89 @@ static void server_games_join(server_games *games, server_connection *connection
         if (!job) {
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                     "out of memory");
-            return;
+            return NULL;
         }
         server_games_submit(games, NULL, &job->base);
-        return;
+        return NULL;
     }
     if (!game && games->cluster) {
         /* Not this node's: perhaps another's (README "Routing"). */
         server_games_cluster_lookup(games, session, request, "game", message->as.join.game);
-        return;
+        return NULL;
     }
     if (!game) {
         server_games_join_strike(games, session, connection);
         server_games_send_error(connection, request, PROTOCOL_ERROR_UNKNOWN_GAME,
                                 "no game \"%s\"", message->as.join.game);
-        return;
+        return NULL;
     }
     if (game->damage) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_UNKNOWN_GAME,
                                 "game \"%s\" is damaged in the server's journal: %s", game->id,
                                 game->damage);
-        return;
+        return NULL;
     }
+    return game;
+}
+
+/* Which seat the join's token is of, into *who (both seats compared, each
+ * in constant time); false when none (refused, a strike counted). */
+static bool server_games_join_token(server_games *games, server_session *session,
+                                    server_connection *connection, server_game *game,
+                                    const protocol_client_message *message,
+                                    server_join_seat *who)
+{
+    int64_t request = message->request;
     unsigned char hash[JOURNAL_HASH_SIZE];
     server_token_hash(message->as.join.token, hash);
     /* Both seats compared, each in constant time. */
-    bool seat_a = CRYPTO_memcmp(hash, game->token_sha256[BRIGADE_SIDE_A], sizeof(hash)) == 0;
-    bool seat_b = CRYPTO_memcmp(hash, game->token_sha256[BRIGADE_SIDE_B], sizeof(hash)) == 0;
-    bool watching = game->has_spectator &&
+    who->seat_a = CRYPTO_memcmp(hash, game->token_sha256[BRIGADE_SIDE_A], sizeof(hash)) == 0;
+    who->seat_b = CRYPTO_memcmp(hash, game->token_sha256[BRIGADE_SIDE_B], sizeof(hash)) == 0;
+    who->watching = game->has_spectator &&
                     CRYPTO_memcmp(hash, game->spectator_sha256, sizeof(hash)) == 0;
-    bool umpiring = game->has_umpire &&
+    who->umpiring = game->has_umpire &&
                     CRYPTO_memcmp(hash, game->umpire_sha256, sizeof(hash)) == 0;
     OPENSSL_cleanse(hash, sizeof(hash));
-    if (!seat_a && !seat_b && !watching && !umpiring) {
+    if (!who->seat_a && !who->seat_b && !who->watching && !who->umpiring) {
         server_games_join_strike(games, session, connection);
         server_games_join_failed(games, connection, game, "not a token of the game");
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_TOKEN,
                                 "the token is not a seat token of game \"%s\"", game->id);
-        return;
+        return false;
     }
-    /* In a cluster: an ended game is read by anyone who holds it; else
-     * only its owner serves it, and its spectators go to a relay when one
-     * runs (server/README.md "Routing"). */
+    return true;
+}
+
+/* In a cluster: an ended game is read by anyone who holds it; else
+ * only its owner serves it, and its spectators go to a relay when one
+ * runs (server/README.md "Routing"). False when the join went elsewhere. */
+static bool server_games_join_routed(server_games *games, server_game *game,
+                                     server_connection *connection, int64_t request,
+                                     bool watching)
+{
     if (games->cluster && game->battle->phase != BRIGADE_PHASE_ENDED) {
         const char *relay = watching ? server_cluster_relay_pick(games->cluster) : NULL;
         if (relay) {
             server_games_send_moved(connection, request, relay,
                                     "game \"%s\"'s spectators are served by a relay", game->id);
-            return;
+            return false;
         }
-        if (!server_games_cluster_serves(games, game, connection, request))
-            return;
+        return server_games_cluster_serves(games, game, connection, request);
     }
-    if (watching && game->has_password) {
+    return true;
+}
+
+/* A spectator's password (PROTOCOL.md §5.2): checked when the game asks
+ * for one, refused when it does not. False when the join stops here
+ * (refused, or waiting for its check). */
+static bool server_games_join_password(server_games *games, server_session *session,
+                                       server_connection *connection, server_game *game,
+                                       const protocol_client_message *message,
+                                       const unsigned char *bytes, size_t length,
+                                       const server_resume *resume)
+{
+    int64_t request = message->request;
+    if (game->has_password) {
         /* The slow hash runs off the loop; the cache knows a password
          * verified good (server_games_password_check). */
         bool good = resume->password > 0;
@@ -3648,7 +3791,7 @@ static void server_games_join(server_games *games, server_connection *connection
             if (!server_games_password_known(games, game, message->as.join.password)) {
                 server_games_password_check(games, session, game, request,
                                             message->as.join.password, bytes, length);
-                return; /* the join carries on once checked */
+                return false; /* the join carries on once checked */
             }
             good = true;
         }
@@ -3662,27 +3805,47 @@ static void server_games_join(server_games *games, server_connection *connection
                                     "game \"%s\" asks its spectators for a password: it is %s",
                                     game->id,
                                     message->as.join.has_password ? "wrong" : "missing");
-            return;
+            return false;
         }
     }
-    if (watching && !game->has_password && message->as.join.has_password) {
+    if (!game->has_password && message->as.join.has_password) {
         /* PROTOCOL.md §5.2: a password that no game asks for is wrong too. */
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_TOKEN,
                                 "password: game \"%s\" has no spectator password; join "
                                 "without one",
                                 game->id);
-        return;
+        return false;
     }
-    brigade_side seat = watching || umpiring ? BRIGADE_SIDE_NONE
-                        : seat_a             ? BRIGADE_SIDE_A
-                                             : BRIGADE_SIDE_B;
-    protocol_seat wire_seat = watching   ? PROTOCOL_SEAT_SPECTATOR
-                              : umpiring ? PROTOCOL_SEAT_UMPIRE
-                              : seat_a   ? PROTOCOL_SEAT_A
-                                         : PROTOCOL_SEAT_B;
-    const char *seat_name = watching ? "spectator" : umpiring ? "umpire" : brigade_side_name(seat);
+    return true;
+}
 
+/* The seat, its wire name and its log name of a matched token. */
+static void server_games_join_seat_name(server_join_seat *who)
+{
+    who->seat = who->watching || who->umpiring ? BRIGADE_SIDE_NONE
+                : who->seat_a                  ? BRIGADE_SIDE_A
+                                               : BRIGADE_SIDE_B;
+    who->wire_seat = who->watching   ? PROTOCOL_SEAT_SPECTATOR
+                     : who->umpiring ? PROTOCOL_SEAT_UMPIRE
+                     : who->seat_a   ? PROTOCOL_SEAT_A
+                                     : PROTOCOL_SEAT_B;
+    who->seat_name = who->watching   ? "spectator"
+                     : who->umpiring ? "umpire"
+                                     : brigade_side_name(who->seat);
+}
 
+/* A seat's first join records its dice seed (PROTOCOL.md §10.3), the
+ * umpire's first join its seat (§10.2), both through the journal; true
+ * when the join was taken so (waiting, recording, or refused). */
+static bool server_games_join_records(server_games *games, server_game *game,
+                                      server_session *session, server_connection *connection,
+                                      const protocol_client_message *message,
+                                      const unsigned char *bytes, size_t length,
+                                      const server_join_seat *who)
+{
+    int64_t request = message->request;
+    bool watching = who->watching, umpiring = who->umpiring;
+    brigade_side seat = who->seat;
     /* The seat's first join carries its dice seed; a seed on a later join
      * is ignored (the first one stays: PROTOCOL.md §10.3). */
     bool over = game->battle->phase == BRIGADE_PHASE_ENDED; /* a late join: nothing to record */
@@ -3694,7 +3857,7 @@ static void server_games_join(server_games *games, server_connection *connection
          * requests wait only while the game is busy, and a join taken from
          * the queue must not go back into it. */
         server_games_wait(game, session, message, bytes, length);
-        return;
+        return true;
     }
     if (!watching && !umpiring && !over && !game->battle->dice.seeds[seat][0]) {
         if (!message->as.join.has_seed) {
@@ -3702,13 +3865,13 @@ static void server_games_join(server_games *games, server_connection *connection
                                     "seed: seat %s's first join must carry its dice seed, 64 "
                                     "hex characters (PROTOCOL.md §10.3)",
                                     brigade_side_name(seat));
-            return;
+            return true;
         }
         if (!server_games_seed(games, game, session, seat, request, message->as.join.seed,
                                bytes, length))
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                     "the server could not record the dice seed");
-        return; /* the join carries on once the seed is committed */
+        return true; /* the join carries on once the seed is committed */
     }
 
     /* The umpire's first join: from now on the game has an umpire, and
@@ -3717,86 +3880,143 @@ static void server_games_join(server_games *games, server_connection *connection
         if (!server_games_seated(games, game, session, request, bytes, length))
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                     "the server could not seat the umpire");
-        return; /* the join carries on once the seat is committed */
+        return true; /* the join carries on once the seat is committed */
     }
+    return false;
+}
 
-    bool delayed = watching && game->delay > 0;
+/* The welcome frame of a join that does not resume (PROTOCOL.md §5.2,
+ * §6.2, §11.2), or NULL (answered with an error). */
+static server_buffer *server_games_welcome_buffer(server_games *games, server_game *game,
+                                                  server_connection *connection,
+                                                  int64_t request, const server_join_seat *who)
+{
+    bool watching = who->watching, delayed = who->delayed;
+    protocol_seat wire_seat = who->wire_seat;
+    protocol_server_message answer;
+    memset(&answer, 0, sizeof(answer));
+    answer.kind = PROTOCOL_SERVER_WELCOME;
+    answer.request = request;
+    snprintf(answer.game, sizeof(answer.game), "%s", game->id);
+    answer.as.welcome.seat = wire_seat;
+    answer.as.welcome.seq = game->seq;
+    /* Players see how many watch (spectators do not): §6.2. */
+    answer.as.welcome.watchers = watching ? 0 : server_game_watchers(game);
+    answer.as.welcome.state = game->state; /* read only by the encoder */
+    server_game_clock_now(games, game, &answer); /* PROTOCOL.md §11.2 */
+    protocol_value *view_state = NULL;
+    if (delayed) {
+        /* A delayed spectator: the state `delay` phase changes ago. */
+        int64_t view_seq = 0;
+        view_state = server_game_delayed_state(game, &view_seq);
+        answer.as.welcome.seq = view_seq;
+        answer.as.welcome.state = view_state;
+        answer.as.welcome.spectator_delay = game->delay;
+        /* It sees the clock of its delayed state (§11.2), no clock_now. */
+        answer.has_clock_now = false;
+    }
+    uint8_t *frame = NULL;
+    size_t length = 0;
+    protocol_codec_error encoded =
+        answer.as.welcome.state
+            ? protocol_server_message_encode(&answer, SERVER_BUFFER_HEADROOM, &frame, &length)
+            : PROTOCOL_CODEC_NO_MEMORY;
+    protocol_value_free(view_state);
+    if (encoded != PROTOCOL_CODEC_OK || length > PROTOCOL_SERVER_FRAME_MAX) {
+        free(frame);
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                "the game's state cannot be sent");
+        return NULL;
+    }
+    server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
+    if (!buffer) {
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
+                                "out of memory");
+        return NULL;
+    }
+    return buffer;
+}
+
+/* The connection becomes a member of the game in its seat (logged, the
+ * watchers told); false when out of memory (the session as it was). */
+static bool server_games_join_member(server_games *games, server_game *game,
+                                     server_connection *connection, server_session *session,
+                                     const server_join_seat *who)
+{
+    bool watching = who->watching;
+    session->spectator = watching;
+    session->delayed = who->delayed;
+    if (server_game_member_add(game, connection, session) != 0) {
+        session->spectator = false;
+        session->delayed = false;
+        return false;
+    }
+    session->game = game;
+    session->seat = who->seat;
+    session->umpire = who->umpiring;
+    server_session_recount(session);
+    /* The players and the umpire are written before the spectators. */
+    server_connection_set_priority(connection, !watching);
+    server_connection_joined(connection); /* the join deadline is met */
+    server_log_connection(games->log, SERVER_LOG_INFO, server_connection_id(connection),
+                          server_connection_address(connection), "joined game %s seat %s%s",
+                          game->id, who->seat_name, who->resuming ? " (resuming)" : "");
+    if (watching)
+        server_game_watchers_changed(games, game);
+    return true;
+}
+
+/* A join (PROTOCOL.md §5.2): its game found, its token matched to a seat,
+ * then a welcome or the deltas since last_seq. */
+static void server_games_join(server_games *games, server_connection *connection,
+                              const protocol_client_message *message,
+                              const unsigned char *bytes, size_t length,
+                              const server_resume *resume)
+{
+    int64_t request = message->request;
+    server_session *session = server_connection_data(connection);
+    if (server_games_join_refused(games, session, connection, request))
+        return;
+    server_game *game =
+        server_games_join_find(games, session, connection, message, bytes, length, resume);
+    if (!game)
+        return;
+    server_join_seat who = {0};
+    if (!server_games_join_token(games, session, connection, game, message, &who))
+        return;
+    if (!server_games_join_routed(games, game, connection, request, who.watching))
+        return;
+    if (who.watching &&
+        !server_games_join_password(games, session, connection, game, message, bytes, length,
+                                    resume))
+        return;
+    server_games_join_seat_name(&who);
+    if (server_games_join_records(games, game, session, connection, message, bytes, length,
+                                  &who))
+        return;
+
+    who.delayed = who.watching && game->delay > 0;
     server_buffer *buffer = NULL;
-    bool resuming = !delayed && message->as.join.has_last_seq && message->as.join.last_seq <= game->seq &&
-                    game->seq - message->as.join.last_seq <= (int64_t)game->delta_count;
-    if (!resuming) {
-        protocol_server_message answer;
-        memset(&answer, 0, sizeof(answer));
-        answer.kind = PROTOCOL_SERVER_WELCOME;
-        answer.request = request;
-        snprintf(answer.game, sizeof(answer.game), "%s", game->id);
-        answer.as.welcome.seat = wire_seat;
-        answer.as.welcome.seq = game->seq;
-        /* Players see how many watch (spectators do not): §6.2. */
-        answer.as.welcome.watchers = watching ? 0 : server_game_watchers(game);
-        answer.as.welcome.state = game->state; /* read only by the encoder */
-        server_game_clock_now(games, game, &answer); /* PROTOCOL.md §11.2 */
-        protocol_value *view_state = NULL;
-        if (delayed) {
-            /* A delayed spectator: the state `delay` phase changes ago. */
-            int64_t view_seq = 0;
-            view_state = server_game_delayed_state(game, &view_seq);
-            answer.as.welcome.seq = view_seq;
-            answer.as.welcome.state = view_state;
-            answer.as.welcome.spectator_delay = game->delay;
-            /* It sees the clock of its delayed state (§11.2), no clock_now. */
-            answer.has_clock_now = false;
-        }
-        uint8_t *frame = NULL;
-        size_t length = 0;
-        protocol_codec_error encoded =
-            answer.as.welcome.state
-                ? protocol_server_message_encode(&answer, SERVER_BUFFER_HEADROOM, &frame, &length)
-                : PROTOCOL_CODEC_NO_MEMORY;
-        protocol_value_free(view_state);
-        if (encoded != PROTOCOL_CODEC_OK || length > PROTOCOL_SERVER_FRAME_MAX) {
-            free(frame);
-            server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
-                                    "the game's state cannot be sent");
+    who.resuming = !who.delayed && message->as.join.has_last_seq &&
+                   message->as.join.last_seq <= game->seq &&
+                   game->seq - message->as.join.last_seq <= (int64_t)game->delta_count;
+    if (!who.resuming) {
+        buffer = server_games_welcome_buffer(games, game, connection, request, &who);
+        if (!buffer)
             return;
-        }
-        buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
-        if (!buffer) {
-            server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
-                                    "out of memory");
-            return;
-        }
     }
     bool joined_now = !session->game;
-    if (!session->game) {
-        session->spectator = watching;
-        session->delayed = delayed;
-        if (server_game_member_add(game, connection, session) != 0) {
-            session->spectator = false;
-            session->delayed = false;
-            server_buffer_unref(buffer);
-            server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
-            return;
-        }
-        session->game = game;
-        session->seat = seat;
-        session->umpire = umpiring;
-        server_session_recount(session);
-        /* The players and the umpire are written before the spectators. */
-        server_connection_set_priority(connection, !watching);
-        server_connection_joined(connection); /* the join deadline is met */
-        server_log_connection(games->log, SERVER_LOG_INFO, server_connection_id(connection),
-                              server_connection_address(connection), "joined game %s seat %s%s",
-                              game->id, seat_name, resuming ? " (resuming)" : "");
-        if (watching)
-            server_game_watchers_changed(games, game);
+    if (!session->game && !server_games_join_member(games, game, connection, session, &who)) {
+        server_buffer_unref(buffer);
+        server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL, "out of memory");
+        return;
     }
     /* An answer the journal holds after the client's last_seq may be the
      * answer to a request it sent before losing its connection, whether
      * it now gets the deltas or a whole snapshot. */
     session->resume_from = message->as.join.has_last_seq ? message->as.join.last_seq : game->seq;
-    if (resuming) {
-        if (!server_games_resume(games, connection, game, request, wire_seat,
+    if (who.resuming) {
+        if (!server_games_resume(games, connection, game, request, who.wire_seat,
                                  message->as.join.last_seq))
             server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                     "out of memory");
@@ -3805,7 +4025,7 @@ static void server_games_join(server_games *games, server_connection *connection
         server_buffer_unref(buffer);
     }
     /* The seats hear who is here, this one too (after its welcome). */
-    if (!watching && joined_now)
+    if (!who.watching && joined_now)
         server_game_presence_send(game);
 }
 

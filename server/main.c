@@ -988,6 +988,122 @@ int main(int argc, char **argv)
     return status;
 }
 
+/* The data folder made, private and locked (--data): the lock's
+ * descriptor, or -1 (logged). */
+static int server_main_data(const server_options *options)
+{
+    int made = server_make_directories(options->data_dir);
+    if (made != 0) {
+        server_log_write(&options->log, SERVER_LOG_ERROR,
+                         "--data: cannot create '%s': %s", options->data_dir,
+                         strerror(made));
+        return -1;
+    }
+
+    made = server_data_private(&options->log, options->data_dir);
+    if (made != 0) {
+        server_log_write(&options->log, SERVER_LOG_ERROR,
+                         "--data: cannot make '%s' private: %s", options->data_dir,
+                         strerror(made));
+        return -1;
+    }
+
+    char lock_message[PATH_MAX + 128];
+    int data_lock = server_data_lock(options->data_dir, lock_message, sizeof(lock_message));
+    if (data_lock < 0) {
+        server_log_write(&options->log, SERVER_LOG_ERROR, "%s", lock_message);
+        return -1;
+    }
+    return data_lock;
+}
+
+/* The crash tests' hooks (game.h) BRIGADE_TEST_CRASH and
+ * BRIGADE_TEST_CLOCK_SCALE into games_options (warned); -1 when one is
+ * wrong (said on stderr). */
+static int server_main_test_hooks(const server_options *options,
+                                  server_games_options *games_options)
+{
+    const char *crash = getenv("BRIGADE_TEST_CRASH");
+    if (crash && crash[0]) {
+        if (!server_games_crash_parse(crash, &games_options->crash, &games_options->crash_at)) {
+            fprintf(stderr, "brigaded: BRIGADE_TEST_CRASH: '%s' is not before-commit[:N] or "
+                            "after-commit[:N]\n", crash);
+            return -1;
+        }
+        server_log_write(&options->log, SERVER_LOG_WARNING,
+                         "TEST HOOK BRIGADE_TEST_CRASH=%s: this server will kill "
+                         "itself", crash);
+    }
+    long scale = 0;
+    int clock_hook = server_test_hook_number("BRIGADE_TEST_CLOCK_SCALE", 1, 3600, &scale);
+    if (clock_hook < 0)
+        return -1;
+    if (clock_hook > 0) {
+        games_options->clock_scale = (int)scale;
+        server_log_write(&options->log, SERVER_LOG_WARNING,
+                         "TEST HOOK BRIGADE_TEST_CLOCK_SCALE=%ld: the games' clocks "
+                         "run %ld times too fast", scale, scale);
+    }
+    return 0;
+}
+
+/* The listener's options from brigaded's (a connection's limits, the web
+ * and exports folders), its handlers the games registry's. */
+static server_net_options server_main_net_options(server_options *options, server_games *games,
+                                                  const char *exports_dir)
+{
+    return (server_net_options){
+        .listen_address = options->listen_address,
+        .port = (int)options->port,
+        .web_dir = options->web_dir,
+        .exports_dir = exports_dir,
+        .queue_bytes_max = (size_t)options->send_queue_kib * 1024u,
+        .queued_total_max = (size_t)options->send_queue_total_kib * 1024u,
+        .socket_send_bytes = (int)options->socket_send_kib * 1024,
+        .max_connections = (size_t)options->max_connections,
+        .max_connections_per_address = (size_t)options->max_per_address,
+        .join_timeout_ms = (uint64_t)options->join_timeout_s * 1000u,
+        .ping_interval_ms = (uint64_t)options->ping_interval_s * 1000u,
+        .origins = options->origins,
+        .origin_count = options->origin_count,
+        .handlers = server_games_handlers(),
+        .context = games,
+        .log = &options->log,
+    };
+}
+
+/* A game node of a cluster (server/README.md "Cluster"): joins it under
+ * its public URL (--public-url, or the listener's); -1 when it cannot
+ * (logged). */
+static int server_main_join_cluster(const server_options *options, server_games *games,
+                                    server_net *net, char *message, size_t size)
+{
+    bool v6 = strchr(options->listen_address, ':') != NULL;
+    char public_url[PROTOCOL_URL_MAX + 1];
+    if (options->public_url)
+        snprintf(public_url, sizeof(public_url), "%s", options->public_url);
+    else
+        snprintf(public_url, sizeof(public_url), "ws://%s%s%s:%d/", v6 ? "[" : "",
+                 options->listen_address, v6 ? "]" : "", server_net_port(net));
+    if (server_games_join_cluster(games, options->redis_url, public_url,
+                                  (uint64_t)options->redis_lease_ms, message, size) != 0) {
+        server_log_write(&options->log, SERVER_LOG_ERROR, "--redis: %s", message);
+        return -1;
+    }
+    server_log_write(&options->log, SERVER_LOG_INFO,
+                     "cluster node %s, redis %s", public_url, options->redis_url);
+    return 0;
+}
+
+/* The games stopped (their journal closed), then the listener and the
+ * registry freed, in that order. */
+static void server_main_teardown(server_games *games, server_net *net)
+{
+    server_games_stop(games);
+    server_net_destroy(net);
+    server_games_destroy(games);
+}
+
 static int server_main(server_options *options_in)
 {
     server_options options = *options_in; /* the strings stay main's */
@@ -1007,28 +1123,9 @@ static int server_main(server_options *options_in)
     if (options.relay)
         return server_main_relay(&options);
 
-    int made = server_make_directories(options.data_dir);
-    if (made != 0) {
-        server_log_write(&options.log, SERVER_LOG_ERROR,
-                         "--data: cannot create '%s': %s", options.data_dir,
-                         strerror(made));
+    int data_lock = server_main_data(&options);
+    if (data_lock < 0)
         return 1;
-    }
-
-    made = server_data_private(&options.log, options.data_dir);
-    if (made != 0) {
-        server_log_write(&options.log, SERVER_LOG_ERROR,
-                         "--data: cannot make '%s' private: %s", options.data_dir,
-                         strerror(made));
-        return 1;
-    }
-
-    char lock_message[PATH_MAX + 128];
-    int data_lock = server_data_lock(options.data_dir, lock_message, sizeof(lock_message));
-    if (data_lock < 0) {
-        server_log_write(&options.log, SERVER_LOG_ERROR, "%s", lock_message);
-        return 1;
-    }
 
     /* A peer closing mid-write must not kill the server. */
     signal(SIGPIPE, SIG_IGN);
@@ -1045,27 +1142,8 @@ static int server_main(server_options *options_in)
         .log = &options.log,
         .rates = server_main_rates(&options),
     };
-    const char *crash = getenv("BRIGADE_TEST_CRASH");
-    if (crash && crash[0]) {
-        if (!server_games_crash_parse(crash, &games_options.crash, &games_options.crash_at)) {
-            fprintf(stderr, "brigaded: BRIGADE_TEST_CRASH: '%s' is not before-commit[:N] or "
-                            "after-commit[:N]\n", crash);
-            return 2;
-        }
-        server_log_write(&options.log, SERVER_LOG_WARNING,
-                         "TEST HOOK BRIGADE_TEST_CRASH=%s: this server will kill "
-                         "itself", crash);
-    }
-    long scale = 0;
-    int clock_hook = server_test_hook_number("BRIGADE_TEST_CLOCK_SCALE", 1, 3600, &scale);
-    if (clock_hook < 0)
+    if (server_main_test_hooks(&options, &games_options) != 0)
         return 2;
-    if (clock_hook > 0) {
-        games_options.clock_scale = (int)scale;
-        server_log_write(&options.log, SERVER_LOG_WARNING,
-                         "TEST HOOK BRIGADE_TEST_CLOCK_SCALE=%ld: the games' clocks "
-                         "run %ld times too fast", scale, scale);
-    }
     char games_message[1024];
     server_games *games = server_games_new(&games_options, games_message, sizeof(games_message));
     if (!games) {
@@ -1077,24 +1155,7 @@ static int server_main(server_options *options_in)
     /* Ended tournament games' exports (server/tournament.h). */
     char exports_dir[4096];
     snprintf(exports_dir, sizeof(exports_dir), "%s/exports", options.data_dir);
-    server_net_options net_options = {
-        .listen_address = options.listen_address,
-        .port = (int)options.port,
-        .web_dir = options.web_dir,
-        .exports_dir = exports_dir,
-        .queue_bytes_max = (size_t)options.send_queue_kib * 1024u,
-        .queued_total_max = (size_t)options.send_queue_total_kib * 1024u,
-        .socket_send_bytes = (int)options.socket_send_kib * 1024,
-        .max_connections = (size_t)options.max_connections,
-        .max_connections_per_address = (size_t)options.max_per_address,
-        .join_timeout_ms = (uint64_t)options.join_timeout_s * 1000u,
-        .ping_interval_ms = (uint64_t)options.ping_interval_s * 1000u,
-        .origins = options.origins,
-        .origin_count = options.origin_count,
-        .handlers = server_games_handlers(),
-        .context = games,
-        .log = &options.log,
-    };
+    server_net_options net_options = server_main_net_options(&options, games, exports_dir);
     server_net_error error;
     char message[256];
     server_net *net = server_net_new(&net_options, &error, message, sizeof(message));
@@ -1113,32 +1174,17 @@ static int server_main(server_options *options_in)
     bool v6 = strchr(options.listen_address, ':') != NULL;
     if (options.redis_url) {
         /* A game node of a cluster (server/README.md "Cluster"). */
-        char public_url[PROTOCOL_URL_MAX + 1];
-        if (options.public_url)
-            snprintf(public_url, sizeof(public_url), "%s", options.public_url);
-        else
-            snprintf(public_url, sizeof(public_url), "ws://%s%s%s:%d/", v6 ? "[" : "",
-                     options.listen_address, v6 ? "]" : "", server_net_port(net));
-        if (server_games_join_cluster(games, options.redis_url, public_url,
-                                      (uint64_t)options.redis_lease_ms, message,
-                                      sizeof(message)) != 0) {
-            server_log_write(&options.log, SERVER_LOG_ERROR, "--redis: %s", message);
-            server_games_stop(games);
-            server_net_destroy(net);
-            server_games_destroy(games);
+        if (server_main_join_cluster(&options, games, net, message, sizeof(message)) != 0) {
+            server_main_teardown(games, net);
             return 1;
         }
-        server_log_write(&options.log, SERVER_LOG_INFO,
-                         "cluster node %s, redis %s", public_url, options.redis_url);
     }
     server_log_write(&options.log, SERVER_LOG_INFO,
                      "listening on http://%s%s%s:%d, data in %s", v6 ? "[" : "",
                      options.listen_address, v6 ? "]" : "", server_net_port(net), options.data_dir);
 
     int result = server_net_run(net);
-    server_games_stop(games);
-    server_net_destroy(net);
-    server_games_destroy(games);
+    server_main_teardown(games, net);
     close(data_lock); /* the journal is closed: the folder is free again */
     if (result != 0) {
         server_log_write(&options.log, SERVER_LOG_ERROR, "the event loop failed");

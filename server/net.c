@@ -2355,13 +2355,12 @@ static void server_net_message(char *message, size_t size, const char *format, .
     va_end(args);
 }
 
-server_net *server_net_new(const server_net_options *options, server_net_error *error,
-                           char *message, size_t message_size)
+/* A new server_net with the options' limits and handlers copied and its
+ * address table, nothing started; NULL when out of memory (message
+ * written). */
+static server_net *server_net_alloc(const server_net_options *options, char *message,
+                                    size_t message_size)
 {
-    server_net_error dummy;
-    if (!error)
-        error = &dummy;
-    *error = SERVER_NET_ERROR_MEMORY;
     server_net *net = calloc(1, sizeof(*net));
     if (!net) {
         server_net_message(message, message_size, "out of memory");
@@ -2392,6 +2391,14 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
         free(net);
         return NULL;
     }
+    return net;
+}
+
+/* The options' allowed origins, exports directory and web root copied
+ * into net (owned by it); -1 when out of memory (message written). */
+static int server_net_paths_copy(server_net *net, const server_net_options *options,
+                                 char *message, size_t message_size)
+{
     if (options->origin_count) {
         net->origins = calloc(options->origin_count, sizeof(*net->origins));
         for (size_t i = 0; net->origins && i < options->origin_count; i++)
@@ -2399,15 +2406,13 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
                 net->origin_count++;
         if (net->origin_count != options->origin_count) {
             server_net_message(message, message_size, "out of memory");
-            server_net_destroy(net);
-            return NULL;
+            return -1;
         }
     }
 
     if (options->exports_dir && !(net->exports_dir = strdup(options->exports_dir))) {
         server_net_message(message, message_size, "out of memory");
-        server_net_destroy(net);
-        return NULL;
+        return -1;
     }
     if (options->web_dir) {
         net->web_root = realpath(options->web_dir, NULL);
@@ -2420,17 +2425,24 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
             net->web_root_length = 0;
         }
     }
+    return 0;
+}
 
-    if (uv_loop_init(&net->loop) != 0) {
-        *error = SERVER_NET_ERROR_LOOP;
-        server_net_message(message, message_size, "cannot create the event loop");
-        free(net->exports_dir);
-        free(net->web_root);
-        free(net);
-        return NULL;
+/* uv_timer_init of one of net's timers, *initialised set when it is. */
+static void server_net_timer_init(server_net *net, uv_timer_t *timer, bool *initialised)
+{
+    if (uv_timer_init(&net->loop, timer) == 0) {
+        timer->data = net;
+        *initialised = true;
     }
-    net->loop_initialised = true;
+}
 
+/* The loop's signal handles, write handles and timers (the join deadline
+ * and ping ticks when asked for) started; -1 when one is not (*error and
+ * message set). */
+static int server_net_handles_start(server_net *net, server_net_error *error, char *message,
+                                    size_t message_size)
+{
     uv_signal_init(&net->loop, &net->signal_int);
     uv_signal_init(&net->loop, &net->signal_term);
     net->signal_int.data = net;
@@ -2441,10 +2453,7 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
         net->flush_check.data = net;
         net->flush_check_initialised = true;
     }
-    if (uv_timer_init(&net->loop, &net->trim_timer) == 0) {
-        net->trim_timer.data = net;
-        net->trim_timer_initialised = true;
-    }
+    server_net_timer_init(net, &net->trim_timer, &net->trim_timer_initialised);
     if (uv_idle_init(&net->loop, &net->flush_idle) == 0) {
         net->flush_idle.data = net;
         net->flush_idle_initialised = true;
@@ -2470,20 +2479,23 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
         (net->ping_interval_ms && !net->ping_timer_started)) {
         *error = SERVER_NET_ERROR_LOOP;
         server_net_message(message, message_size, "cannot create the loop's write handle");
-        server_net_destroy(net);
-        return NULL;
+        return -1;
     }
     if (uv_signal_start(&net->signal_int, server_net_signal_received, SIGINT) != 0 ||
         uv_signal_start(&net->signal_term, server_net_signal_received, SIGTERM) != 0) {
         *error = SERVER_NET_ERROR_LOOP;
         server_net_message(message, message_size, "cannot install the signal handlers");
-        server_net_destroy(net);
-        return NULL;
+        return -1;
     }
+    return 0;
+}
 
-    net->log = options->log;
-    server_log_lws_setup(options->log);
-
+/* libwebsockets on net's loop: the http and brigade protocols, the context
+ * and its vhost (no lws listener, no validity timers); -1 when lws refuses
+ * (*error and message set). */
+static int server_net_lws_start(server_net *net, const server_net_options *options,
+                                server_net_error *error, char *message, size_t message_size)
+{
     net->protocols[0] = (struct lws_protocols){
         .name = "http",
         .callback = server_net_http_callback,
@@ -2512,8 +2524,7 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
         server_net_message(message, message_size,
                            "cannot start libwebsockets on libuv (is the lws uv event-lib "
                            "plugin, package libwebsockets-evlib-uv, installed?)");
-        server_net_destroy(net);
-        return NULL;
+        return -1;
     }
 
     memset(&info, 0, sizeof(info));
@@ -2536,9 +2547,16 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
     if (!net->vhost) {
         *error = SERVER_NET_ERROR_LOOP;
         server_net_message(message, message_size, "libwebsockets refused the vhost");
-        server_net_destroy(net);
-        return NULL;
+        return -1;
     }
+    return 0;
+}
+
+/* The listen socket opened and watched (its poll, the accept and peek
+ * timers); -1 when it cannot be (*error and message set). */
+static int server_net_listen_start(server_net *net, const server_net_options *options,
+                                   server_net_error *error, char *message, size_t message_size)
+{
     int cause = server_net_listen_open(net, options->listen_address, options->port);
     if (cause != 0) {
         *error = SERVER_NET_ERROR_LISTEN;
@@ -2547,25 +2565,58 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
                            cause == EADDRINUSE ? " (another server has it: choose another "
                                                  "with --port N)"
                                                : "");
-        server_net_destroy(net);
-        return NULL;
+        return -1;
     }
     if (uv_poll_init(&net->loop, &net->listen_poll, net->listen_fd) == 0) {
         net->listen_poll.data = net;
         net->listen_poll_initialised = true;
     }
-    if (uv_timer_init(&net->loop, &net->accept_timer) == 0) {
-        net->accept_timer.data = net;
-        net->accept_timer_initialised = true;
-    }
-    if (uv_timer_init(&net->loop, &net->peek_timer) == 0) {
-        net->peek_timer.data = net;
-        net->peek_timer_initialised = true;
-    }
+    server_net_timer_init(net, &net->accept_timer, &net->accept_timer_initialised);
+    server_net_timer_init(net, &net->peek_timer, &net->peek_timer_initialised);
     server_net_listen_resume(net);
     if (!net->listen_polling || !net->accept_timer_initialised || !net->peek_timer_initialised) {
         *error = SERVER_NET_ERROR_LOOP;
         server_net_message(message, message_size, "cannot watch the listen socket");
+        return -1;
+    }
+    return 0;
+}
+
+server_net *server_net_new(const server_net_options *options, server_net_error *error,
+                           char *message, size_t message_size)
+{
+    server_net_error dummy;
+    if (!error)
+        error = &dummy;
+    *error = SERVER_NET_ERROR_MEMORY;
+    server_net *net = server_net_alloc(options, message, message_size);
+    if (!net)
+        return NULL;
+    if (server_net_paths_copy(net, options, message, message_size) != 0) {
+        server_net_destroy(net);
+        return NULL;
+    }
+
+    if (uv_loop_init(&net->loop) != 0) {
+        *error = SERVER_NET_ERROR_LOOP;
+        server_net_message(message, message_size, "cannot create the event loop");
+        free(net->exports_dir);
+        free(net->web_root);
+        free(net);
+        return NULL;
+    }
+    net->loop_initialised = true;
+
+    if (server_net_handles_start(net, error, message, message_size) != 0) {
+        server_net_destroy(net);
+        return NULL;
+    }
+
+    net->log = options->log;
+    server_log_lws_setup(options->log);
+
+    if (server_net_lws_start(net, options, error, message, message_size) != 0 ||
+        server_net_listen_start(net, options, error, message, message_size) != 0) {
         server_net_destroy(net);
         return NULL;
     }

@@ -293,3 +293,16 @@ bool server_password_tag(const unsigned char key[SERVER_PASSWORD_KEY_BYTES],
     OPENSSL_cleanse(out, SERVER_PASSWORD_TAG_BYTES);
     return false;
 }
+
+bool server_password_tag_known(const unsigned char key[SERVER_PASSWORD_KEY_BYTES], bool known,
+                               const unsigned char known_tag[SERVER_PASSWORD_TAG_BYTES],
+                               const char *password)
+{
+    if (!known)
+        return false;
+    unsigned char tag[SERVER_PASSWORD_TAG_BYTES];
+    bool same = server_password_tag(key, password, strlen(password), tag) &&
+                CRYPTO_memcmp(tag, known_tag, sizeof(tag)) == 0;
+    OPENSSL_cleanse(tag, sizeof(tag));
+    return same;
+}

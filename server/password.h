@@ -141,4 +141,14 @@ bool server_password_tag(const unsigned char key[SERVER_PASSWORD_KEY_BYTES],
                          const char *password, size_t length,
                          unsigned char out[SERVER_PASSWORD_TAG_BYTES]);
 
+/*
+ * Whether `password` (NUL-terminated) is the one a cache holds as
+ * known_tag (when `known`: a password verified good before, PROTOCOL.md
+ * §5.2): its tag under `key` compared in constant time, then wiped. Fast;
+ * false when nothing is known or OpenSSL fails.
+ */
+bool server_password_tag_known(const unsigned char key[SERVER_PASSWORD_KEY_BYTES], bool known,
+                               const unsigned char known_tag[SERVER_PASSWORD_TAG_BYTES],
+                               const char *password);
+
 #endif

@@ -983,13 +983,8 @@ static void relay_password_checked(uv_work_t *work, int status)
 static bool relay_password_known(const server_relay *relay, const relay_game *game,
                                  const char *password)
 {
-    if (!game->password_known)
-        return false;
-    unsigned char tag[SERVER_PASSWORD_TAG_BYTES];
-    bool known = server_password_tag(relay->password_key, password, strlen(password), tag) &&
-                 CRYPTO_memcmp(tag, game->password_tag, sizeof(tag)) == 0;
-    OPENSSL_cleanse(tag, sizeof(tag));
-    return known;
+    return server_password_tag_known(relay->password_key, game->password_known,
+                                     game->password_tag, password);
 }
 
 /* The answer to a good spectator join: resumed and the kept deltas after

@@ -357,20 +357,20 @@ static protocol_value *table_view(const tournament *t, const tournament_table *t
     return v;
 }
 
-/* The public view of `t` (PROTOCOL.md §11.4), or NULL (memory). */
-static protocol_value *tournament_view(const tournament *t)
+/* Sets map[key] to *value, which is consumed either way (*value NULL);
+ * false when out of memory. */
+static bool view_take(protocol_value *map, const char *key, protocol_value **value)
 {
-    protocol_value *v = protocol_value_map_new();
-    protocol_value *players = protocol_value_array_new();
-    protocol_value *umpires = protocol_value_array_new();
-    protocol_value *pairings = protocol_value_array_new();
-    protocol_value *standings = protocol_value_array_new();
-    protocol_value *clock = NULL;
-    bool ok = v && players && umpires && pairings && standings;
-    for (int i = 0; ok && i < t->event.player_count; i++)
-        ok = protocol_value_array_push(players, protocol_value_string_new(t->event.players[i])) == 0;
-    for (int i = 0; ok && i < t->event.umpire_count; i++)
-        ok = protocol_value_array_push(umpires, protocol_value_string_new(t->event.umpires[i])) == 0;
+    bool ok = protocol_value_map_set(map, key, *value) == 0;
+    *value = NULL;
+    return ok;
+}
+
+/* The pairings of t's rounds pushed onto `pairings` (PROTOCOL.md §11.4):
+ * {round, scenario, tables, bye} each; false when out of memory. */
+static bool tournament_pairings_view(const tournament *t, protocol_value *pairings)
+{
+    bool ok = true;
     for (int r = 0; ok && r < t->round_count; r++) {
         const tournament_round *round = &t->rounds[r];
         protocol_value *rv = protocol_value_map_new();
@@ -393,27 +393,41 @@ static protocol_value *tournament_view(const tournament *t)
         else
             protocol_value_free(rv);
     }
+    return ok;
+}
+
+/* A player's wins, draws and losses from t's history. */
+static void player_record(const tournament *t, int player, int *wins, int *draws, int *losses)
+{
+    *wins = *draws = *losses = 0;
+    for (int r = 0; r < t->round_count; r++)
+        for (int k = 0; k < t->rounds[r].table_count; k++) {
+            const tournament_table *g = &t->rounds[r].tables[k];
+            if (!g->result || (g->a != player && g->b != player))
+                continue;
+            bool a = g->a == player;
+            if (g->result == BRIGADE_TOURNAMENT_DRAW)
+                (*draws)++;
+            else if ((g->result == BRIGADE_TOURNAMENT_A_WINS) == a)
+                (*wins)++;
+            else
+                (*losses)++;
+        }
+}
+
+/* t's standings, best first, pushed onto `standings` (PROTOCOL.md §11.4);
+ * false when out of memory. */
+static bool tournament_standings_view(const tournament *t, protocol_value *standings)
+{
     brigade_tournament_standing table[BRIGADE_TOURNAMENT_PLAYERS_MAX];
-    ok = ok && standings_of(t, table);
+    bool ok = standings_of(t, table);
     for (int i = 0; ok && i < t->event.player_count; i++) {
         const brigade_tournament_standing *s = &table[i];
         char points[16];
         points_text(s->points, points, sizeof(points));
         /* Wins, draws and losses from the history. */
-        int wins = 0, draws = 0, losses = 0;
-        for (int r = 0; r < t->round_count; r++)
-            for (int k = 0; k < t->rounds[r].table_count; k++) {
-                const tournament_table *g = &t->rounds[r].tables[k];
-                if (!g->result || (g->a != s->player && g->b != s->player))
-                    continue;
-                bool a = g->a == s->player;
-                if (g->result == BRIGADE_TOURNAMENT_DRAW)
-                    draws++;
-                else if ((g->result == BRIGADE_TOURNAMENT_A_WINS) == a)
-                    wins++;
-                else
-                    losses++;
-            }
+        int wins, draws, losses;
+        player_record(t, s->player, &wins, &draws, &losses);
         protocol_value *sv = protocol_value_map_new();
         ok = sv && protocol_value_map_set_int(sv, "rank", i + 1) == 0 &&
              protocol_value_map_set_int(sv, "player", s->player) == 0 &&
@@ -430,6 +444,25 @@ static protocol_value *tournament_view(const tournament *t)
         else
             protocol_value_free(sv);
     }
+    return ok;
+}
+
+/* The public view of `t` (PROTOCOL.md §11.4), or NULL (memory). */
+static protocol_value *tournament_view(const tournament *t)
+{
+    protocol_value *v = protocol_value_map_new();
+    protocol_value *players = protocol_value_array_new();
+    protocol_value *umpires = protocol_value_array_new();
+    protocol_value *pairings = protocol_value_array_new();
+    protocol_value *standings = protocol_value_array_new();
+    protocol_value *clock = NULL;
+    bool ok = v && players && umpires && pairings && standings;
+    for (int i = 0; ok && i < t->event.player_count; i++)
+        ok = protocol_value_array_push(players, protocol_value_string_new(t->event.players[i])) == 0;
+    for (int i = 0; ok && i < t->event.umpire_count; i++)
+        ok = protocol_value_array_push(umpires, protocol_value_string_new(t->event.umpires[i])) == 0;
+    ok = ok && tournament_pairings_view(t, pairings);
+    ok = ok && tournament_standings_view(t, standings);
     const tournament_table *missing = NULL;
     bool over = round_over(t, &missing);
     if (ok && t->event.time_control.minutes_per_side > 0) {
@@ -454,22 +487,8 @@ static protocol_value *tournament_view(const tournament *t)
         clock = NULL;
     }
     ok = ok && protocol_value_map_set_int(v, "spectator_delay", t->event.spectator_delay) == 0;
-    if (ok) {
-        ok = protocol_value_map_set(v, "players", players) == 0;
-        players = NULL;
-    }
-    if (ok) {
-        ok = protocol_value_map_set(v, "umpires", umpires) == 0;
-        umpires = NULL;
-    }
-    if (ok) {
-        ok = protocol_value_map_set(v, "pairings", pairings) == 0;
-        pairings = NULL;
-    }
-    if (ok) {
-        ok = protocol_value_map_set(v, "standings", standings) == 0;
-        standings = NULL;
-    }
+    ok = ok && view_take(v, "players", &players) && view_take(v, "umpires", &umpires) &&
+         view_take(v, "pairings", &pairings) && view_take(v, "standings", &standings);
     protocol_value_free(clock);
     protocol_value_free(players);
     protocol_value_free(umpires);
@@ -819,37 +838,35 @@ static bool person_token(protocol_value *list, const char *name,
     return protocol_value_array_push(list, p) == 0;
 }
 
-void server_tournaments_create(server_tournaments *ts, server_connection *connection,
-                               int64_t request, const char *text, size_t length,
-                               const server_tournament_scenario *scenarios,
-                               size_t scenario_count)
+/* Refuses a tournament_create over the creation rate or the tournaments
+ * limit (SERVER_TOURNAMENTS_MAX); true when answered so. */
+static bool tournament_create_refused(server_tournaments *ts, server_connection *connection,
+                                      int64_t request)
 {
     uint64_t wait = server_games_create_rate(ts->games, connection, false);
     if (wait) {
         server_games_reply_error(connection, request, PROTOCOL_ERROR_RATE_LIMITED, wait,
                                  "too many games and tournaments created from here: the next "
                                  "in %llu s", (unsigned long long)((wait + 999) / 1000));
-        return;
+        return true;
     }
     if (ts->count + ts->creating >= SERVER_TOURNAMENTS_MAX) {
         server_games_reply_error(connection, request, PROTOCOL_ERROR_UNAVAILABLE,
                                  TOURNAMENT_FULL_RETRY_MS,
                                  "the server holds %zu tournaments, its limit: try again later",
                                  ts->count);
-        return;
+        return true;
     }
-    tournament *t = calloc(1, sizeof(*t));
-    tournament_job *job = NULL;
-    if (!t)
-        goto internal;
-    brigade_tournament_event_error event_error;
-    memset(&event_error, 0, sizeof(event_error));
-    if (!brigade_tournament_event_parse(text, length, &t->event, &event_error)) {
-        server_games_reply_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE, 0,
-                                 "tournament: %s", event_error.message);
-        tournament_free(t);
-        return;
-    }
+    return false;
+}
+
+/* The create's scenarios, each name of the tournament once, no other, each
+ * valid, copied into t->scenario_text (t's). 0, 1 when refused (answered
+ * with bad_message), -1 when out of memory. */
+static int tournament_scenarios_take(tournament *t, server_connection *connection,
+                                     int64_t request, const server_tournament_scenario *scenarios,
+                                     size_t scenario_count)
+{
     /* scenarios: each name of the file once, no other, each valid. */
     for (size_t i = 0; i < scenario_count; i++) {
         bool named = false;
@@ -859,13 +876,12 @@ void server_tournaments_create(server_tournaments *ts, server_connection *connec
             server_games_reply_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE, 0,
                                      "scenarios.%s: the tournament names no such scenario",
                                      scenarios[i].name);
-            tournament_free(t);
-            return;
+            return 1;
         }
     }
     brigade_battle *battle = malloc(sizeof(*battle));
     if (!battle)
-        goto internal;
+        return -1;
     for (int k = 0; k < t->event.scenario_count; k++) {
         const server_tournament_scenario *given = NULL;
         for (size_t i = 0; i < scenario_count; i++)
@@ -876,8 +892,7 @@ void server_tournaments_create(server_tournaments *ts, server_connection *connec
                                      "scenarios: %s missing (scenarios[%d] of the tournament)",
                                      t->event.scenarios[k], k);
             free(battle);
-            tournament_free(t);
-            return;
+            return 1;
         }
         brigade_scenario_error scenario_error;
         memset(&scenario_error, 0, sizeof(scenario_error));
@@ -885,30 +900,26 @@ void server_tournaments_create(server_tournaments *ts, server_connection *connec
             server_games_reply_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE, 0,
                                      "scenarios.%s: %s", given->name, scenario_error.message);
             free(battle);
-            tournament_free(t);
-            return;
+            return 1;
         }
         t->scenario_text[k] = malloc(given->length + 1);
         if (!t->scenario_text[k]) {
             free(battle);
-            goto internal;
+            return -1;
         }
         memcpy(t->scenario_text[k], given->text, given->length);
         t->scenario_text[k][given->length] = '\0';
         t->scenario_len[k] = given->length;
     }
     free(battle);
+    return 0;
+}
 
-    do {
-        if (!server_token_random_hex(t->id, TOURNAMENT_ID_BYTES))
-            goto internal;
-    } while (tournament_find(ts, t->id));
-    t->created = (int64_t)time(NULL);
-
-    job = job_new(ts, NULL, connection, request);
-    if (!job)
-        goto internal;
-    job->new_t = t;
+/* The job's tournament_created answer (its organiser's, players' and
+ * umpires' new tokens; t keeps their hashes, job->people the journal's
+ * rows); false when out of memory. */
+static bool tournament_created_message(tournament_job *job, tournament *t, int64_t request)
+{
     protocol_value *players = protocol_value_array_new();
     protocol_value *umpires = protocol_value_array_new();
     job->created = protocol_value_map_new();
@@ -943,6 +954,15 @@ void server_tournaments_create(server_tournaments *ts, server_connection *connec
     }
     protocol_value_free(players);
     protocol_value_free(umpires);
+    return ok;
+}
+
+/* The job's journal row of t: its definition (text, length bytes) and its
+ * scenarios as journaled, both the job's; false when out of memory. */
+static bool tournament_create_record(tournament_job *job, const tournament *t, const char *text,
+                                     size_t length)
+{
+    bool ok = true;
     /* The scenarios as journaled: {name: text} for each name once. */
     json_t *object = json_object();
     for (int k = 0; ok && object && k < t->event.scenario_count; k++)
@@ -952,7 +972,7 @@ void server_tournaments_create(server_tournaments *ts, server_connection *connec
     json_decref(object);
     job->definition = malloc(length + 1);
     if (!ok || !job->scenarios || !job->definition)
-        goto internal;
+        return false;
     memcpy(job->definition, text, length);
     job->definition[length] = '\0';
     job->record = (journal_tournament){
@@ -969,6 +989,49 @@ void server_tournaments_create(server_tournaments *ts, server_connection *connec
         .umpire_count = (size_t)t->event.umpire_count,
     };
     memcpy(job->record.organiser_sha256, t->organiser_sha256, JOURNAL_HASH_SIZE);
+    return true;
+}
+
+void server_tournaments_create(server_tournaments *ts, server_connection *connection,
+                               int64_t request, const char *text, size_t length,
+                               const server_tournament_scenario *scenarios,
+                               size_t scenario_count)
+{
+    if (tournament_create_refused(ts, connection, request))
+        return;
+    tournament *t = calloc(1, sizeof(*t));
+    tournament_job *job = NULL;
+    if (!t)
+        goto internal;
+    brigade_tournament_event_error event_error;
+    memset(&event_error, 0, sizeof(event_error));
+    if (!brigade_tournament_event_parse(text, length, &t->event, &event_error)) {
+        server_games_reply_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE, 0,
+                                 "tournament: %s", event_error.message);
+        tournament_free(t);
+        return;
+    }
+    int taken = tournament_scenarios_take(t, connection, request, scenarios, scenario_count);
+    if (taken > 0) {
+        tournament_free(t);
+        return;
+    }
+    if (taken < 0)
+        goto internal;
+
+    do {
+        if (!server_token_random_hex(t->id, TOURNAMENT_ID_BYTES))
+            goto internal;
+    } while (tournament_find(ts, t->id));
+    t->created = (int64_t)time(NULL);
+
+    job = job_new(ts, NULL, connection, request);
+    if (!job)
+        goto internal;
+    job->new_t = t;
+    if (!tournament_created_message(job, t, request) ||
+        !tournament_create_record(job, t, text, length))
+        goto internal;
     job->base.run = create_run;
     job->base.done = create_done;
     ts->creating++;
@@ -1147,18 +1210,20 @@ static void round_done(server_journal_job *base, void *context)
     pending_next(ts, t);
 }
 
-void server_tournaments_start_round(server_tournaments *ts, server_connection *connection,
+/* The tournament of a start_round whose organiser asks, idle, with a
+ * round to play and the last one over; NULL when refused (answered). */
+static tournament *round_tournament(server_tournaments *ts, server_connection *connection,
                                     int64_t request, const char *id, const char *token)
 {
     tournament *t = request_tournament(ts, connection, request, id);
     if (!t || !organiser_check(t, connection, request, token) ||
         !busy_check(t, connection, request))
-        return;
+        return NULL;
     if (t->round_count >= t->event.rounds) {
         server_games_reply_error(connection, request, PROTOCOL_ERROR_INVALID_ACTION, 0,
                                  "every round has been played (%d of %d)", t->round_count,
                                  t->event.rounds);
-        return;
+        return NULL;
     }
     const tournament_table *missing = NULL;
     if (!round_over(t, &missing)) {
@@ -1166,42 +1231,84 @@ void server_tournaments_start_round(server_tournaments *ts, server_connection *c
                                  "round %d is not over: table %d, %s \xe2\x80\x93 %s, has no "
                                  "result", t->round_count, missing->table,
                                  t->event.players[missing->a], t->event.players[missing->b]);
-        return;
+        return NULL;
     }
-    int number = t->round_count + 1;
-    brigade_tournament_pair pairs[TOURNAMENT_TABLES_MAX + 1];
-    size_t pair_count = 0;
+    return t;
+}
+
+/* Round `number`'s pairs (round robin, or Swiss from the history) into
+ * pairs; false when they cannot be made (answered). */
+static bool round_pair(const tournament *t, server_connection *connection, int64_t request,
+                       int number, brigade_tournament_pair pairs[TOURNAMENT_TABLES_MAX + 1],
+                       size_t *pair_count)
+{
     brigade_tournament_error error;
     memset(&error, 0, sizeof(error));
     brigade_tournament_error_code code;
     if (t->event.format == BRIGADE_TOURNAMENT_FORMAT_ROUND_ROBIN) {
         code = brigade_tournament_round_robin(t->event.player_count, number, pairs,
-                                              sizeof(pairs) / sizeof(pairs[0]), &pair_count,
+                                              TOURNAMENT_TABLES_MAX + 1, pair_count,
                                               &error);
     } else {
         brigade_tournament_game *history = malloc(TOURNAMENT_HISTORY_MAX * sizeof(*history));
         if (!history) {
             server_games_reply_error(connection, request, PROTOCOL_ERROR_INTERNAL, 0,
                                      "out of memory");
-            return;
+            return false;
         }
         size_t count = history_of(t, history, TOURNAMENT_HISTORY_MAX);
         code = brigade_tournament_swiss(t->event.player_count, history, count, pairs,
-                                        sizeof(pairs) / sizeof(pairs[0]), &pair_count, &error);
+                                        TOURNAMENT_TABLES_MAX + 1, pair_count, &error);
         free(history);
     }
     if (code != BRIGADE_TOURNAMENT_OK) {
         server_games_reply_error(connection, request, PROTOCOL_ERROR_INVALID_ACTION, 0,
                                  "round %d cannot be paired: %s", number, error.message);
-        return;
+        return false;
     }
-    const char *scenario_name = brigade_tournament_event_round_scenario(&t->event, number);
-    int scenario = 0;
+    return true;
+}
+
+/* The index in t's scenarios of the one named (0 when none is). */
+static int round_scenario_index(const tournament *t, const char *scenario_name)
+{
     for (int k = 0; k < t->event.scenario_count; k++)
-        if (strcmp(t->event.scenarios[k], scenario_name) == 0) {
-            scenario = k;
-            break;
-        }
+        if (strcmp(t->event.scenarios[k], scenario_name) == 0)
+            return k;
+    return 0;
+}
+
+/* The game spec of one table of a round: its scenario, its players' and
+ * umpire's (or the organiser's) token hashes, the event's delay and clock. */
+static void round_table_spec(const tournament *t, const tournament_table *table, int scenario,
+                             server_game_spec *spec)
+{
+    memset(spec, 0, sizeof(*spec));
+    spec->scenario = t->scenario_text[scenario];
+    spec->scenario_len = t->scenario_len[scenario];
+    memcpy(spec->seat_sha256[BRIGADE_SIDE_A], t->player_sha256[table->a], JOURNAL_HASH_SIZE);
+    memcpy(spec->seat_sha256[BRIGADE_SIDE_B], t->player_sha256[table->b], JOURNAL_HASH_SIZE);
+    memcpy(spec->umpire_sha256,
+           table->umpire >= 0 ? t->umpire_sha256[table->umpire] : t->organiser_sha256,
+           JOURNAL_HASH_SIZE);
+    spec->spectator_delay = t->event.spectator_delay;
+    spec->clock_minutes = t->event.time_control.minutes_per_side;
+    spec->clock_increment_seconds = t->event.time_control.increment_seconds;
+}
+
+void server_tournaments_start_round(server_tournaments *ts, server_connection *connection,
+                                    int64_t request, const char *id, const char *token)
+{
+    tournament *t = round_tournament(ts, connection, request, id, token);
+    if (!t)
+        return;
+    int number = t->round_count + 1;
+    brigade_tournament_pair pairs[TOURNAMENT_TABLES_MAX + 1];
+    size_t pair_count = 0;
+    if (!round_pair(t, connection, request, number, pairs, &pair_count))
+        return;
+    const char *scenario_name = brigade_tournament_event_round_scenario(&t->event, number);
+    int scenario = round_scenario_index(t, scenario_name);
     tournament_job *job = job_new(ts, t, connection, request);
     json_t *tables = json_array();
     if (!job || !(job->round = calloc(1, sizeof(*job->round))) || !tables)
@@ -1223,17 +1330,7 @@ void server_tournaments_start_round(server_tournaments *ts, server_connection *c
         table->umpire = t->event.umpire_count ? (table->table - 1) % t->event.umpire_count : -1;
         table->status = SERVER_GAME_WAITING;
         server_game_spec spec;
-        memset(&spec, 0, sizeof(spec));
-        spec.scenario = t->scenario_text[scenario];
-        spec.scenario_len = t->scenario_len[scenario];
-        memcpy(spec.seat_sha256[BRIGADE_SIDE_A], t->player_sha256[table->a], JOURNAL_HASH_SIZE);
-        memcpy(spec.seat_sha256[BRIGADE_SIDE_B], t->player_sha256[table->b], JOURNAL_HASH_SIZE);
-        memcpy(spec.umpire_sha256,
-               table->umpire >= 0 ? t->umpire_sha256[table->umpire] : t->organiser_sha256,
-               JOURNAL_HASH_SIZE);
-        spec.spectator_delay = t->event.spectator_delay;
-        spec.clock_minutes = t->event.time_control.minutes_per_side;
-        spec.clock_increment_seconds = t->event.time_control.increment_seconds;
+        round_table_spec(t, table, scenario, &spec);
         server_game_draft *draft =
             server_games_draft_new(ts->games, &spec, table->game, table->spectator, message,
                                    sizeof(message));
