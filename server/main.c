@@ -871,6 +871,32 @@ static server_rate_policy server_main_rates(const server_options *options)
     return rates;
 }
 
+/* The listener's options from the command line (server_net.h): a node's
+ * (`handlers` the games', `exports_dir` set) and a relay's alike. */
+static server_net_options server_main_net_options(const server_options *options,
+                                                  server_net_handlers handlers, void *context,
+                                                  const char *exports_dir)
+{
+    return (server_net_options){
+        .listen_address = options->listen_address,
+        .port = (int)options->port,
+        .web_dir = options->web_dir,
+        .exports_dir = exports_dir,
+        .queue_bytes_max = (size_t)options->send_queue_kib * 1024u,
+        .queued_total_max = (size_t)options->send_queue_total_kib * 1024u,
+        .socket_send_bytes = (int)options->socket_send_kib * 1024,
+        .max_connections = (size_t)options->max_connections,
+        .max_connections_per_address = (size_t)options->max_per_address,
+        .join_timeout_ms = (uint64_t)options->join_timeout_s * 1000u,
+        .ping_interval_ms = (uint64_t)options->ping_interval_s * 1000u,
+        .origins = options->origins,
+        .origin_count = options->origin_count,
+        .handlers = handlers,
+        .context = context,
+        .log = &options->log,
+    };
+}
+
 static int server_main_relay(server_options *options)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -901,23 +927,8 @@ static int server_main_relay(server_options *options)
     }
     if (options->max_connections < 0)
         options->max_connections = server_default_max_connections();
-    server_net_options net_options = {
-        .listen_address = options->listen_address,
-        .port = (int)options->port,
-        .web_dir = options->web_dir,
-        .queue_bytes_max = (size_t)options->send_queue_kib * 1024u,
-        .queued_total_max = (size_t)options->send_queue_total_kib * 1024u,
-        .socket_send_bytes = (int)options->socket_send_kib * 1024,
-        .max_connections = (size_t)options->max_connections,
-        .max_connections_per_address = (size_t)options->max_per_address,
-        .join_timeout_ms = (uint64_t)options->join_timeout_s * 1000u,
-        .ping_interval_ms = (uint64_t)options->ping_interval_s * 1000u,
-        .origins = options->origins,
-        .origin_count = options->origin_count,
-        .handlers = server_relay_handlers(),
-        .context = relay,
-        .log = &options->log,
-    };
+    server_net_options net_options =
+        server_main_net_options(options, server_relay_handlers(), relay, NULL);
     server_net_error error;
     server_net *net = server_net_new(&net_options, &error, message, sizeof(message));
     if (!net) {
@@ -1047,30 +1058,6 @@ static int server_main_test_hooks(const server_options *options,
     return 0;
 }
 
-/* The listener's options from brigaded's (a connection's limits, the web
- * and exports folders), its handlers the games registry's. */
-static server_net_options server_main_net_options(server_options *options, server_games *games,
-                                                  const char *exports_dir)
-{
-    return (server_net_options){
-        .listen_address = options->listen_address,
-        .port = (int)options->port,
-        .web_dir = options->web_dir,
-        .exports_dir = exports_dir,
-        .queue_bytes_max = (size_t)options->send_queue_kib * 1024u,
-        .queued_total_max = (size_t)options->send_queue_total_kib * 1024u,
-        .socket_send_bytes = (int)options->socket_send_kib * 1024,
-        .max_connections = (size_t)options->max_connections,
-        .max_connections_per_address = (size_t)options->max_per_address,
-        .join_timeout_ms = (uint64_t)options->join_timeout_s * 1000u,
-        .ping_interval_ms = (uint64_t)options->ping_interval_s * 1000u,
-        .origins = options->origins,
-        .origin_count = options->origin_count,
-        .handlers = server_games_handlers(),
-        .context = games,
-        .log = &options->log,
-    };
-}
 
 /* A game node of a cluster (server/README.md "Cluster"): joins it under
  * its public URL (--public-url, or the listener's); -1 when it cannot
@@ -1155,7 +1142,8 @@ static int server_main(server_options *options_in)
     /* Ended tournament games' exports (server/tournament.h). */
     char exports_dir[4096];
     snprintf(exports_dir, sizeof(exports_dir), "%s/exports", options.data_dir);
-    server_net_options net_options = server_main_net_options(&options, games, exports_dir);
+    server_net_options net_options =
+        server_main_net_options(&options, server_games_handlers(), games, exports_dir);
     server_net_error error;
     char message[256];
     server_net *net = server_net_new(&net_options, &error, message, sizeof(message));
