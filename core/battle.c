@@ -6,9 +6,11 @@
  * battle changes only when it folds the returned events.
  */
 #include "core/battle.h"
+
 #include "core/helpers.h"
 #include "core/words.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -832,7 +834,37 @@ long long brigade_battle_clock_due(const brigade_battle *b)
  * battle without a clock takes no clock_ms (an event with one does not
  * fit) and folds exactly as before issue 15.
  */
+static bool battle_fold(brigade_battle *b, const brigade_event *e);
+
+bool brigade_battle_consistent(const brigade_battle *b)
+{
+    if (b->unit_count < 0 || b->unit_count > BRIGADE_BATTLE_UNITS_MAX || b->charge_count < 0 ||
+        b->charge_count > BRIGADE_BATTLE_CHARGES_MAX || b->melee_count < 0 ||
+        b->melee_count > BRIGADE_BATTLE_MELEES_MAX || b->pending_count < 0 ||
+        b->pending_count > BRIGADE_BATTLE_PENDING_MAX || b->rolled_back_count < 0 ||
+        b->rolled_back_count > BRIGADE_BATTLE_ROLLBACKS_MAX || b->report_count < 0 ||
+        b->report_count > BRIGADE_BATTLE_REPORTS_MAX)
+        return false;
+    if ((b->awaiting & ~(BRIGADE_SEAT_BIT(BRIGADE_SIDE_A) | BRIGADE_SEAT_BIT(BRIGADE_SIDE_B))) != 0)
+        return false;
+    for (int i = 0; i < b->unit_count; i++) {
+        const brigade_battle_unit *u = &b->units[i];
+        if (u->figures < 0 || u->figures > BRIGADE_FIGURES_MAX || u->pursuit_of < -1 ||
+            u->pursuit_of >= b->unit_count)
+            return false;
+    }
+    return true;
+}
+
 bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
+{
+    bool folded = battle_fold(b, e);
+    assert(!folded || brigade_battle_consistent(b));
+    return folded;
+}
+
+/* brigade_battle_fold's work: the clock, then the event. */
+static bool battle_fold(brigade_battle *b, const brigade_event *e)
 {
     if (!brigade_battle_has_clock(b))
         return e->clock_ms == 0 && fold_event(b, e);

@@ -914,6 +914,18 @@ long long brigade_battle_clock_due(const brigade_battle *battle);
 /* The event of the umpire's first join (UMPIRE_RULED, ruling SEATED). */
 void brigade_battle_seated(brigade_event *out);
 
+/*
+ * Whether `battle` keeps the invariants every fold keeps and every
+ * encoding relies on: its counts within their bounds (units, charges,
+ * melees, pending events, rollbacks, reports), each unit's figures in
+ * 0..BRIGADE_FIGURES_MAX and its quarry -1 or a unit of the battle, only
+ * the two seats' bits awaited. brigade_battle_fold and journal_append
+ * assert it (in builds without NDEBUG: debug and sanitizer builds), so that
+ * a broken battle stops the build that made it rather than reaching a
+ * snapshot or the journal.
+ */
+bool brigade_battle_consistent(const brigade_battle *battle);
+
 /* Folds every event of `events` in order; false at the first that does not
  * fit (the earlier ones stay folded). */
 bool brigade_battle_fold_all(brigade_battle *battle, const brigade_event_list *events);

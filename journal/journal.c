@@ -11,6 +11,7 @@
 #include "journal/journal.h"
 #include "core/helpers.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -1149,6 +1150,7 @@ int journal_append(journal_db *journal, const journal_action *action)
                                "map, so that a restart starts from it (PROTOCOL.md §10.2)",
                             context, action->rollback_to);
 
+    assert(brigade_battle_consistent(action->battle)); /* a broken battle never reaches disk */
     char seat = journal_seat_letter(action->seat);
     encoded_events events;
     if (events_encode(j, context, action->game, action->seq, seat, action->battle,

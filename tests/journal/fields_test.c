@@ -12,7 +12,8 @@
  * - recorded games (both shipped scenarios, two seeds each, every state
  *   from the start to the end) encode to the wire bytes, journal bytes and
  *   snapshot hashes they had before the table (digests pinned from commit
- *   2aab1e2, which wrote each member out by hand).
+ *   2aab1e2, which wrote each member out by hand);
+ * - brigade_battle_consistent, the invariants folds and the journal assert.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -252,6 +253,33 @@ static void test_unit_read_errors(void **state)
     free(battle);
 }
 
+/* brigade_battle_consistent, which folds and journal_append assert: true of
+ * a scenario's battle, false once a count, a unit's figures or a quarry is
+ * out of bounds. */
+static void test_battle_consistent(void **state)
+{
+    (void)state;
+    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, "village.json");
+    assert_non_null(battle);
+    assert_true(brigade_battle_consistent(battle));
+    brigade_battle *broken = malloc(sizeof *broken);
+    assert_non_null(broken);
+    *broken = *battle;
+    broken->units[1].figures = -1;
+    assert_false(brigade_battle_consistent(broken));
+    *broken = *battle;
+    broken->units[0].pursuit_of = battle->unit_count;
+    assert_false(brigade_battle_consistent(broken));
+    *broken = *battle;
+    broken->charge_count = BRIGADE_BATTLE_CHARGES_MAX + 1;
+    assert_false(brigade_battle_consistent(broken));
+    *broken = *battle;
+    broken->awaiting |= 4u;
+    assert_false(brigade_battle_consistent(broken));
+    free(broken);
+    free(battle);
+}
+
 /* ---- recorded games: the bytes of every state ----------------------------- */
 
 /* Adds the wire snapshot's bytes, its snapshot hash and the journal's bytes
@@ -351,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_unit_table),
         cmocka_unit_test(test_unit_fields_round_trip),
         cmocka_unit_test(test_unit_read_errors),
+        cmocka_unit_test(test_battle_consistent),
         cmocka_unit_test(test_recorded_games_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
