@@ -298,15 +298,10 @@ static void text_format(char *dst, size_t size, const char *format, ...)
     va_end(args);
 }
 
-/* Copies `src` into dst[size], truncating; always NUL-terminated. */
+/* Copies `src` (NULL: "") into dst[size], cut; always NUL-terminated. */
 static void text_copy(char *dst, size_t size, const char *src)
 {
-    size_t n = src != NULL ? strlen(src) : 0;
-    if (n > size - 1)
-        n = size - 1;
-    if (n > 0)
-        memcpy(dst, src, n);
-    dst[n] = '\0';
+    brigade_text_copy(dst, size, src != NULL ? src : "");
 }
 
 BRIGADE_PRINTF(2, 3)
@@ -1434,14 +1429,11 @@ void journal_history_free(journal_history *history)
 
 static journal_record *records_push(journal_records *records)
 {
-    if (records->count == records->capacity) {
-        size_t capacity = records->capacity ? records->capacity * 2 : 64;
-        journal_record *items = realloc(records->items, capacity * sizeof *items);
-        if (items == NULL)
-            return NULL;
-        records->items = items;
-        records->capacity = capacity;
-    }
+    journal_record *items = brigade_array_reserve(records->items, &records->capacity,
+                                                  records->count + 1, sizeof *items, 64);
+    if (items == NULL)
+        return NULL;
+    records->items = items;
     journal_record *record = &records->items[records->count++];
     memset(record, 0, sizeof *record);
     return record;
@@ -1899,17 +1891,13 @@ long journal_load(journal_db *journal, journal_load_fn on_game, void *context)
     sqlite3_stmt *st = statement(j, ST_GAME_LIST);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (count == capacity) {
-            size_t grown = capacity ? capacity * 2 : 256;
-            void *bigger = realloc(ids, grown * sizeof *ids);
-            if (bigger == NULL) {
-                statement_done(st);
-                journal_fail(j, "load %s: out of memory", j->path);
-                goto out;
-            }
-            ids = bigger;
-            capacity = grown;
+        void *bigger = brigade_array_reserve(ids, &capacity, count + 1, sizeof *ids, 256);
+        if (bigger == NULL) {
+            statement_done(st);
+            journal_fail(j, "load %s: out of memory", j->path);
+            goto out;
         }
+        ids = bigger;
         const unsigned char *id = sqlite3_column_text(st, 0);
         text_copy(ids[count++], sizeof ids[0], id ? (const char *)id : "");
     }
@@ -2375,14 +2363,10 @@ static int journal_recover(journal_db *j, sqlite3 *from, const char *from_path,
     if (sqlite3_prepare_v2(from, "SELECT id FROM games ORDER BY id", -1, &st, NULL) == SQLITE_OK) {
         int rc;
         while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-            if (count == capacity) {
-                size_t grown = capacity ? capacity * 2 : 256;
-                void *bigger = realloc(ids, grown * sizeof *ids);
-                if (bigger == NULL)
-                    break;
-                ids = bigger;
-                capacity = grown;
-            }
+            void *bigger = brigade_array_reserve(ids, &capacity, count + 1, sizeof *ids, 256);
+            if (bigger == NULL)
+                break;
+            ids = bigger;
             const unsigned char *id = sqlite3_column_text(st, 0);
             text_copy(ids[count++], sizeof ids[0], id ? (const char *)id : "");
         }

@@ -3,6 +3,8 @@
  */
 #include "protocol/value_internal.h"
 
+#include "core/helpers.h"
+
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -286,22 +288,6 @@ const char *protocol_value_kind_name(protocol_value_kind kind)
     return "?";
 }
 
-/* Makes room for one more element of `size` bytes in *items (count used of
- * *capacity). 0, or -1 when memory runs out. */
-static int grow(void **items, size_t *capacity, size_t count, size_t size)
-{
-    if (count < *capacity)
-        return 0;
-    size_t wanted = *capacity == 0 ? 4 : *capacity * 2;
-    if (wanted < *capacity || wanted > SIZE_MAX / size)
-        return -1;
-    void *moved = realloc(*items, wanted * size);
-    if (moved == NULL)
-        return -1;
-    *items = moved;
-    *capacity = wanted;
-    return 0;
-}
 
 int protocol_value_array_push(protocol_value *array, protocol_value *item)
 {
@@ -309,9 +295,9 @@ int protocol_value_array_push(protocol_value *array, protocol_value *item)
         protocol_value_free(item);
         return -1;
     }
-    void *items = array->as.array.items;
-    if (grow(&items, &array->as.array.capacity, array->as.array.count, sizeof(protocol_value *)) !=
-        0) {
+    protocol_value **items = brigade_array_reserve(array->as.array.items, &array->as.array.capacity,
+                                                   array->as.array.count + 1, sizeof *items, 4);
+    if (items == NULL) {
         protocol_value_free(item);
         return -1;
     }
@@ -352,9 +338,9 @@ protocol_value *protocol_value_array_get(const protocol_value *array, size_t ind
 int protocol_value_map_append(protocol_value *map, const char *key, size_t key_len,
                               protocol_value *value)
 {
-    void *members = map->as.map.members;
-    if (grow(&members, &map->as.map.capacity, map->as.map.count, sizeof(protocol_value_member)) !=
-        0) {
+    protocol_value_member *members = brigade_array_reserve(
+        map->as.map.members, &map->as.map.capacity, map->as.map.count + 1, sizeof *members, 4);
+    if (members == NULL) {
         protocol_value_free(value);
         return -1;
     }
