@@ -24,6 +24,7 @@
  * order of acceptance, while a thousand games still share one commit.
  */
 #include "server/game.h"
+#include "server/send.h"
 #include "server/token.h"
 
 #include <errno.h>
@@ -1093,22 +1094,8 @@ static void server_game_watchers_changed(server_games *games, server_game *game)
 static void server_games_send(server_connection *connection,
                               const protocol_server_message *message)
 {
-    if (!connection)
-        return; /* closed meanwhile */
-    uint8_t *frame = NULL;
-    size_t length = 0;
-    if (protocol_server_message_encode(message, SERVER_BUFFER_HEADROOM, &frame, &length) !=
-        PROTOCOL_CODEC_OK) {
-        server_log_connection(server_connection_log(connection), SERVER_LOG_ERROR,
-                              server_connection_id(connection),
-                              server_connection_address(connection), "cannot encode a %s answer", protocol_server_kind_name(message->kind));
-        return;
-    }
-    server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
-    if (!buffer)
-        return;
-    server_connection_send(connection, buffer);
-    server_buffer_unref(buffer);
+    /* No frame limit: the answers sent here have never been checked. */
+    server_send_message(connection, message, SIZE_MAX);
 }
 
 /* Refusals logged a second at most (server_log_burst): a flood of bad
