@@ -2003,23 +2003,33 @@ static const char *server_net_mime_type(const char *path)
     return "application/octet-stream";
 }
 
+/* The headers of an uncached answer (status, type, length bytes; no-store,
+ * nosniff) written on wsi; -1 when lws cannot. */
+static int server_net_http_headers(struct lws *wsi, unsigned int status, const char *type,
+                                   size_t length)
+{
+    unsigned char headers[LWS_PRE + 512];
+    unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof(headers) - 1;
+    if (lws_add_http_common_headers(wsi, status, type, length, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                    (const unsigned char *)"no-store", 8, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
+                                    (const unsigned char *)"nosniff", 7, &p, end) ||
+        lws_finalize_write_http_header(wsi, start, &p, end))
+        return -1;
+    return 0;
+}
+
 /* Writes a complete small response: headers now, `body` in the next
  * writeable callback (or none for HEAD). Returns what the lws callback
  * should return. */
 static int server_net_http_respond(struct lws *wsi, server_net_http_session *session,
                                    unsigned int status, const char *body, bool head)
 {
-    unsigned char headers[LWS_PRE + 512];
-    unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof(headers) - 1;
     size_t length = strlen(body);
     if (length > sizeof(session->body) - LWS_PRE)
         return -1;
-    if (lws_add_http_common_headers(wsi, status, "text/plain; charset=utf-8", length, &p, end) ||
-        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
-                                    (const unsigned char *)"no-store", 8, &p, end) ||
-        lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
-                                    (const unsigned char *)"nosniff", 7, &p, end) ||
-        lws_finalize_write_http_header(wsi, start, &p, end))
+    if (server_net_http_headers(wsi, status, "text/plain; charset=utf-8", length) != 0)
         return -1;
     if (head || length == 0)
         return lws_http_transaction_completed(wsi) ? -1 : 0;
@@ -2119,14 +2129,7 @@ static int server_net_http_page(struct lws *wsi, server_net *net,
         memcpy(session->page + LWS_PRE, body, length);
     free(body);
     session->page_length = length;
-    unsigned char headers[LWS_PRE + 512];
-    unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof(headers) - 1;
-    if (lws_add_http_common_headers(wsi, status, type, length, &p, end) ||
-        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
-                                    (const unsigned char *)"no-store", 8, &p, end) ||
-        lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
-                                    (const unsigned char *)"nosniff", 7, &p, end) ||
-        lws_finalize_write_http_header(wsi, start, &p, end))
+    if (server_net_http_headers(wsi, status, type, length) != 0)
         return -1;
     if (head || length == 0) {
         free(session->page);
