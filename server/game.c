@@ -24,6 +24,7 @@
  * order of acceptance, while a thousand games still share one commit.
  */
 #include "server/game.h"
+#include "server/send.h"
 #include "server/token.h"
 
 #include <errno.h>
@@ -1093,22 +1094,8 @@ static void server_game_watchers_changed(server_games *games, server_game *game)
 static void server_games_send(server_connection *connection,
                               const protocol_server_message *message)
 {
-    if (!connection)
-        return; /* closed meanwhile */
-    uint8_t *frame = NULL;
-    size_t length = 0;
-    if (protocol_server_message_encode(message, SERVER_BUFFER_HEADROOM, &frame, &length) !=
-        PROTOCOL_CODEC_OK) {
-        server_log_connection(server_connection_log(connection), SERVER_LOG_ERROR,
-                              server_connection_id(connection),
-                              server_connection_address(connection), "cannot encode a %s answer", protocol_server_kind_name(message->kind));
-        return;
-    }
-    server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
-    if (!buffer)
-        return;
-    server_connection_send(connection, buffer);
-    server_buffer_unref(buffer);
+    /* No frame limit: the answers sent here have never been checked. */
+    server_send_message(connection, message, SIZE_MAX);
 }
 
 /* Refusals logged a second at most (server_log_burst): a flood of bad
@@ -2115,6 +2102,107 @@ static void server_append_done(server_journal_job *base, void *context)
     server_games_clock_schedule(games, game);
 }
 
+/* The append's next battle and log entries (job->next, job->entries), on
+ * a copy of `base` or of the game's battle, with the dice reveal when
+ * the battle ends (PROTOCOL.md §10.3); false when out of memory. */
+static bool server_append_next(server_games *games, server_append_job *job,
+                               const server_game *game, const brigade_battle *base)
+{
+    /* The next battle and its log entries, on a copy. */
+    job->next = server_games_battle_take(games);
+    job->entries = protocol_value_array_new();
+    if (!job->next || !job->entries)
+        return false;
+    *job->next = base ? *base : *game->battle;
+    if (!server_game_fold(job->next, &job->events, game->seq + 1, job->entries))
+        return false;
+    if (job->next->phase == BRIGADE_PHASE_ENDED && !job->next->dice.server_seed[0] &&
+        job->next->dice.commitment[0]) {
+        /* The game's last event reveals the server's dice seed. */
+        brigade_event reveal;
+        memset(&reveal, 0, sizeof(reveal));
+        reveal.kind = BRIGADE_BATTLE_EVENT_DICE_REVEALED;
+        reveal.dice.side = BRIGADE_SIDE_NONE;
+        brigade_dice_seed_to_hex(game->dice_seed, reveal.dice.hex);
+        size_t first = job->events.count;
+        if (!brigade_event_list_push(&job->events, &reveal))
+            return false;
+        brigade_event_list one = {job->events.items + first, 1, 1};
+        if (!server_game_fold(job->next, &one, game->seq + 1, job->entries))
+            return false;
+    }
+    return true;
+}
+
+/* The append's delta (job->ops and its frame job->delta, with clock_now:
+ * PROTOCOL.md §11.2) from the game's battle to job->next; the game's log
+ * before it, or NULL when out of memory. */
+static protocol_value *server_append_delta(server_append_job *job, const server_game *game)
+{
+    /* The delta: the snapshot's ops from the game's battle (game->state is
+     * its snapshot) to the next (protocol_state_delta), then the new log
+     * entries appended as sets (the ops protocol_delta_compute gives for
+     * appended array elements). done() applies the snapshot's ops to
+     * game->state and moves the entries into its log: until the commit,
+     * joins see the game's state as it is. */
+    protocol_value *old_log = protocol_value_map_get(game->state, "log");
+    if (!old_log ||
+        protocol_state_delta(game->battle, job->next, game->id, &job->ops) != PROTOCOL_DELTA_OK)
+        return NULL;
+    size_t state_ops = protocol_value_count(job->ops);
+    if (!server_games_log_ops(job->ops, job->entries, protocol_value_count(old_log)))
+        return NULL;
+    /* clock_now (PROTOCOL.md §11.2): what is left to each side as the
+     * action is applied (the time it charged is in the clock already). */
+    protocol_clock_now clock_now = {job->next->clock.ms[0], job->next->clock.ms[1]};
+    job->delta = server_games_delta_buffer(game, game->seq + 1, job->ops,
+                                           brigade_battle_has_clock(job->next) ? &clock_now
+                                                                               : NULL);
+    if (!job->delta)
+        return NULL;
+    while (protocol_value_count(job->ops) > state_ops) /* the log's ops: done() moves entries */
+        protocol_value_array_pop(job->ops);
+    return old_log;
+}
+
+/* The append's ack {request, seq} encoded once (job->ack_bytes, its
+ * length in *ack_length, and job->ack to send); false when out of memory. */
+static bool server_append_ack(server_append_job *job, const server_game *game, int64_t request,
+                              size_t *ack_length)
+{
+    /* The ack, encoded once: journaled for a repeated request, then sent. */
+    protocol_server_message ack;
+    memset(&ack, 0, sizeof(ack));
+    ack.kind = PROTOCOL_SERVER_ACK;
+    ack.request = request;
+    ack.as.ack.seq = game->seq + 1;
+    if (protocol_server_message_encode(&ack, 0, &job->ack_bytes, ack_length) !=
+            PROTOCOL_CODEC_OK ||
+        !(job->ack = server_buffer_copy(job->ack_bytes, *ack_length)))
+        return false;
+    return true;
+}
+
+/* The snapshot the append journals (journal.h): the battle and the log
+ * after it (aux), job->aux's; false when out of memory. */
+static bool server_append_snapshot(server_append_job *job, const protocol_value *old_log)
+{
+    protocol_value *log = protocol_value_clone(old_log);
+    bool ok = log != NULL;
+    for (size_t i = 0; ok && i < protocol_value_count(job->entries); i++)
+        ok = protocol_value_array_push(
+                 log, protocol_value_clone(protocol_value_array_get(job->entries, i))) == 0;
+    job->aux = ok ? protocol_value_map_new() : NULL;
+    if (!job->aux || protocol_value_map_set(job->aux, "log", log) != 0) {
+        if (!job->aux)
+            protocol_value_free(log);
+        return false;
+    }
+    job->action.snapshot = job->next;
+    job->action.snapshot_aux = job->aux;
+    return true;
+}
+
 /*
  * Prepares `events` (taken: *events is empty after; the consequences of
  * one accepted request of `seat` in `game`, at least one) as the game's
@@ -2150,64 +2238,15 @@ static server_append_job *server_games_prepare(server_games *games, server_game 
     if (!base && job->events.count > 0 && job->events.items[0].clock_ms == 0)
         job->events.items[0].clock_ms = server_game_clock_elapsed(games, game);
 
-    /* The next battle and its log entries, on a copy. */
-    job->next = server_games_battle_take(games);
-    job->entries = protocol_value_array_new();
-    if (!job->next || !job->entries)
+    if (!server_append_next(games, job, game, base))
         goto fail;
-    *job->next = base ? *base : *game->battle;
-    if (!server_game_fold(job->next, &job->events, game->seq + 1, job->entries))
-        goto fail;
-    if (job->next->phase == BRIGADE_PHASE_ENDED && !job->next->dice.server_seed[0] &&
-        job->next->dice.commitment[0]) {
-        /* The game's last event reveals the server's dice seed. */
-        brigade_event reveal;
-        memset(&reveal, 0, sizeof(reveal));
-        reveal.kind = BRIGADE_BATTLE_EVENT_DICE_REVEALED;
-        reveal.dice.side = BRIGADE_SIDE_NONE;
-        brigade_dice_seed_to_hex(game->dice_seed, reveal.dice.hex);
-        size_t first = job->events.count;
-        if (!brigade_event_list_push(&job->events, &reveal))
-            goto fail;
-        brigade_event_list one = {job->events.items + first, 1, 1};
-        if (!server_game_fold(job->next, &one, game->seq + 1, job->entries))
-            goto fail;
-    }
 
-    /* The delta: the snapshot's ops from the game's battle (game->state is
-     * its snapshot) to the next (protocol_state_delta), then the new log
-     * entries appended as sets (the ops protocol_delta_compute gives for
-     * appended array elements). done() applies the snapshot's ops to
-     * game->state and moves the entries into its log: until the commit,
-     * joins see the game's state as it is. */
-    protocol_value *old_log = protocol_value_map_get(game->state, "log");
-    if (!old_log ||
-        protocol_state_delta(game->battle, job->next, game->id, &job->ops) != PROTOCOL_DELTA_OK)
+    protocol_value *old_log = server_append_delta(job, game);
+    if (!old_log)
         goto fail;
-    size_t state_ops = protocol_value_count(job->ops);
-    if (!server_games_log_ops(job->ops, job->entries, protocol_value_count(old_log)))
-        goto fail;
-    /* clock_now (PROTOCOL.md §11.2): what is left to each side as the
-     * action is applied (the time it charged is in the clock already). */
-    protocol_clock_now clock_now = {job->next->clock.ms[0], job->next->clock.ms[1]};
-    job->delta = server_games_delta_buffer(game, game->seq + 1, job->ops,
-                                           brigade_battle_has_clock(job->next) ? &clock_now
-                                                                               : NULL);
-    if (!job->delta)
-        goto fail;
-    while (protocol_value_count(job->ops) > state_ops) /* the log's ops: done() moves entries */
-        protocol_value_array_pop(job->ops);
 
-    /* The ack, encoded once: journaled for a repeated request, then sent. */
-    protocol_server_message ack;
-    memset(&ack, 0, sizeof(ack));
-    ack.kind = PROTOCOL_SERVER_ACK;
-    ack.request = request;
-    ack.as.ack.seq = game->seq + 1;
     size_t ack_length = 0;
-    if (protocol_server_message_encode(&ack, 0, &job->ack_bytes, &ack_length) !=
-            PROTOCOL_CODEC_OK ||
-        !(job->ack = server_buffer_copy(job->ack_bytes, ack_length)))
+    if (!server_append_ack(job, game, request, &ack_length))
         goto fail;
 
     /* What the journal thread commits: the events and the ack; every
@@ -2227,22 +2266,10 @@ static server_append_job *server_games_prepare(server_games *games, server_game 
         .rollback_to = rollback_to,
     };
     memcpy(job->action.action_sha256, action_hash, JOURNAL_HASH_SIZE);
-    if (rollback_to > 0 ||
-        (job->action.seq > 0 && job->action.seq % JOURNAL_SNAPSHOT_EVERY == 0)) {
-        protocol_value *log = protocol_value_clone(old_log);
-        bool ok = log != NULL;
-        for (size_t i = 0; ok && i < protocol_value_count(job->entries); i++)
-            ok = protocol_value_array_push(
-                     log, protocol_value_clone(protocol_value_array_get(job->entries, i))) == 0;
-        job->aux = ok ? protocol_value_map_new() : NULL;
-        if (!job->aux || protocol_value_map_set(job->aux, "log", log) != 0) {
-            if (!job->aux)
-                protocol_value_free(log);
-            goto fail;
-        }
-        job->action.snapshot = job->next;
-        job->action.snapshot_aux = job->aux;
-    }
+    if ((rollback_to > 0 ||
+         (job->action.seq > 0 && job->action.seq % JOURNAL_SNAPSHOT_EVERY == 0)) &&
+        !server_append_snapshot(job, old_log))
+        goto fail;
     job->base.write = true;
     job->base.run = server_append_run;
     job->base.done = server_append_done;

@@ -871,6 +871,18 @@ static server_rate_policy server_main_rates(const server_options *options)
     return rates;
 }
 
+/* brigaded's exit status once its loop has run (result) and all is
+ * freed: 1 when the loop failed, else 0 (each logged). */
+static int server_main_exit_status(const server_log *log, int result)
+{
+    if (result != 0) {
+        server_log_write(log, SERVER_LOG_ERROR, "the event loop failed");
+        return 1;
+    }
+    server_log_write(log, SERVER_LOG_INFO, "stopped");
+    return 0;
+}
+
 /* The listener's options from the command line (server_net.h): a node's
  * (`handlers` the games', `exports_dir` set) and a relay's alike. */
 static server_net_options server_main_net_options(const server_options *options,
@@ -960,12 +972,7 @@ static int server_main_relay(server_options *options)
     server_relay_stop(relay);
     server_net_destroy(net);
     server_relay_destroy(relay);
-    if (result != 0) {
-        server_log_write(&options->log, SERVER_LOG_ERROR, "the event loop failed");
-        return 1;
-    }
-    server_log_write(&options->log, SERVER_LOG_INFO, "stopped");
-    return 0;
+    return server_main_exit_status(&options->log, result);
 }
 
 /* brigaded once its options are read: the exit status. */
@@ -1057,7 +1064,6 @@ static int server_main_test_hooks(const server_options *options,
     }
     return 0;
 }
-
 
 /* A game node of a cluster (server/README.md "Cluster"): joins it under
  * its public URL (--public-url, or the listener's); -1 when it cannot
@@ -1174,10 +1180,5 @@ static int server_main(server_options *options_in)
     int result = server_net_run(net);
     server_main_teardown(games, net);
     close(data_lock); /* the journal is closed: the folder is free again */
-    if (result != 0) {
-        server_log_write(&options.log, SERVER_LOG_ERROR, "the event loop failed");
-        return 1;
-    }
-    server_log_write(&options.log, SERVER_LOG_INFO, "stopped");
-    return 0;
+    return server_main_exit_status(&options.log, result);
 }

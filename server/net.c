@@ -1807,6 +1807,106 @@ static bool server_net_origin_allowed(server_net *net, struct lws *wsi)
     return false;
 }
 
+/* LWS_CALLBACK_ESTABLISHED: a new connection of the brigade protocol,
+ * counted against its address, listed and told to the handlers; -1 when
+ * out of memory (lws drops it). */
+static int server_net_ws_established(struct lws *wsi, server_net_ws_session *session)
+{
+    server_net *net = server_net_from_wsi(wsi);
+    if (!session)
+        return -1;
+    session->connection = NULL;
+    server_connection *connection = calloc(1, sizeof(*connection));
+    if (!connection)
+        return -1;
+    connection->net = net;
+    connection->wsi = wsi;
+    connection->alive_list = -1;
+    connection->fd = lws_get_socket_fd(wsi);
+    snprintf(connection->address, sizeof(connection->address), "?");
+    lws_get_peer_simple(wsi, connection->address, sizeof(connection->address));
+    connection->counted = server_net_address_add(net, connection->address) == 0;
+    connection->opened_ms = uv_now(&net->loop);
+    if (net->join_timeout_ms) {
+        connection->unjoined = true;
+        server_list_append(&net->unjoined, connection);
+    }
+    connection->id = ++net->next_connection_id;
+    if (net->ping_interval_ms)
+        server_connection_alive_list(connection, SERVER_NET_HEARD, connection->opened_ms);
+    connection->next = net->connections;
+    if (net->connections)
+        net->connections->prev = connection;
+    net->connections = connection;
+    net->connection_count++;
+    session->connection = connection;
+    if (net->socket_send_bytes > 0) {
+        int fd = lws_get_socket_fd(wsi);
+        if (fd >= 0)
+            setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &net->socket_send_bytes,
+                       sizeof net->socket_send_bytes);
+    }
+    server_log_connection(net->log, SERVER_LOG_INFO, connection->id, connection->address,
+                          "websocket opened (%zu open)", net->connection_count);
+    if (net->handlers.on_open)
+        net->handlers.on_open(net->handlers_context, connection);
+    if (net->stopping)
+        server_connection_close(connection, SERVER_NET_CLOSE_GOING_AWAY);
+    return 0;
+}
+
+/* LWS_CALLBACK_WS_PEER_INITIATED_CLOSE: the answer to our close frame
+ * drops the connection (-1); a close of the peer's is echoed by lws and
+ * nothing more is written (no frame may follow a close). */
+static int server_net_ws_peer_closed(server_connection *connection, const void *in, size_t len)
+{
+    if (connection->close_sent)
+        return -1;
+    if (!connection->close_code) {
+        connection->close_code = SERVER_NET_CLOSE_NORMAL;
+        connection->peer_closed = true;
+        connection->peer_close_code =
+            len >= 2 ? ((const unsigned char *)in)[0] << 8 | ((const unsigned char *)in)[1]
+                     : 0;
+    }
+    connection->close_sent = true;
+    server_connection_queue_clear(connection);
+    return 0;
+}
+
+/* LWS_CALLBACK_CLOSED: the connection told to the handlers, unlisted,
+ * uncounted and freed; the shutdown finished once it was the last. */
+static void server_net_ws_closed(server_connection *connection)
+{
+    server_net *net = connection->net;
+    server_connection_log_closed(connection);
+    if (net->handlers.on_close)
+        net->handlers.on_close(net->handlers_context, connection);
+    if (connection->prev)
+        connection->prev->next = connection->next;
+    else
+        net->connections = connection->next;
+    if (connection->next)
+        connection->next->prev = connection->prev;
+    net->connection_count--;
+    server_connection_flush_unlist(connection);
+    server_connection_unjoined_remove(connection);
+    server_connection_alive_unlist(connection);
+    if (connection->counted)
+        server_net_address_remove(net, connection->address);
+    server_connection_queue_clear(connection);
+    net->released_bytes += connection->lws_held + connection->rx_capacity +
+                           connection->queue_capacity * sizeof(*connection->queue);
+    free(connection->queue);
+    server_connection_rx_release(connection);
+    free(connection);
+    server_net_trim_soon(net);
+    if (net->stopping && net->connection_count == 0 && net->stop_timer_started &&
+        !net->torn_down)
+        /* Finish the shutdown from the loop, outside lws's close path. */
+        uv_timer_start(&net->stop_timer, server_net_stop_timer_fired, 0, 0);
+}
+
 static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
                                   void *user, void *in, size_t len)
 {
@@ -1822,47 +1922,7 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
         return server_net_origin_allowed(net, wsi) && server_net_admitted(net, wsi) ? 0 : 1;
 
     case LWS_CALLBACK_ESTABLISHED:
-        net = server_net_from_wsi(wsi);
-        if (!session)
-            return -1;
-        session->connection = NULL;
-        connection = calloc(1, sizeof(*connection));
-        if (!connection)
-            return -1;
-        connection->net = net;
-        connection->wsi = wsi;
-        connection->alive_list = -1;
-        connection->fd = lws_get_socket_fd(wsi);
-        snprintf(connection->address, sizeof(connection->address), "?");
-        lws_get_peer_simple(wsi, connection->address, sizeof(connection->address));
-        connection->counted = server_net_address_add(net, connection->address) == 0;
-        connection->opened_ms = uv_now(&net->loop);
-        if (net->join_timeout_ms) {
-            connection->unjoined = true;
-            server_list_append(&net->unjoined, connection);
-        }
-        connection->id = ++net->next_connection_id;
-        if (net->ping_interval_ms)
-            server_connection_alive_list(connection, SERVER_NET_HEARD, connection->opened_ms);
-        connection->next = net->connections;
-        if (net->connections)
-            net->connections->prev = connection;
-        net->connections = connection;
-        net->connection_count++;
-        session->connection = connection;
-        if (net->socket_send_bytes > 0) {
-            int fd = lws_get_socket_fd(wsi);
-            if (fd >= 0)
-                setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &net->socket_send_bytes,
-                           sizeof net->socket_send_bytes);
-        }
-        server_log_connection(net->log, SERVER_LOG_INFO, connection->id, connection->address,
-                              "websocket opened (%zu open)", net->connection_count);
-        if (net->handlers.on_open)
-            net->handlers.on_open(net->handlers_context, connection);
-        if (net->stopping)
-            server_connection_close(connection, SERVER_NET_CLOSE_GOING_AWAY);
-        return 0;
+        return server_net_ws_established(wsi, session);
 
     case LWS_CALLBACK_RECEIVE:
         if (!session || !session->connection)
@@ -1888,52 +1948,14 @@ static int server_net_ws_callback(struct lws *wsi, enum lws_callback_reasons rea
          * write nothing more (no frame may follow a close). */
         if (!session || !session->connection)
             return 0;
-        connection = session->connection;
-        if (connection->close_sent)
-            return -1;
-        if (!connection->close_code) {
-            connection->close_code = SERVER_NET_CLOSE_NORMAL;
-            connection->peer_closed = true;
-            connection->peer_close_code =
-                len >= 2 ? ((const unsigned char *)in)[0] << 8 | ((const unsigned char *)in)[1]
-                         : 0;
-        }
-        connection->close_sent = true;
-        server_connection_queue_clear(connection);
-        return 0;
+        return server_net_ws_peer_closed(session->connection, in, len);
 
     case LWS_CALLBACK_CLOSED:
         if (!session || !session->connection)
             return 0;
         connection = session->connection;
         session->connection = NULL;
-        net = connection->net;
-        server_connection_log_closed(connection);
-        if (net->handlers.on_close)
-            net->handlers.on_close(net->handlers_context, connection);
-        if (connection->prev)
-            connection->prev->next = connection->next;
-        else
-            net->connections = connection->next;
-        if (connection->next)
-            connection->next->prev = connection->prev;
-        net->connection_count--;
-        server_connection_flush_unlist(connection);
-        server_connection_unjoined_remove(connection);
-        server_connection_alive_unlist(connection);
-        if (connection->counted)
-            server_net_address_remove(net, connection->address);
-        server_connection_queue_clear(connection);
-        net->released_bytes += connection->lws_held + connection->rx_capacity +
-                               connection->queue_capacity * sizeof(*connection->queue);
-        free(connection->queue);
-        server_connection_rx_release(connection);
-        free(connection);
-        server_net_trim_soon(net);
-        if (net->stopping && net->connection_count == 0 && net->stop_timer_started &&
-            !net->torn_down)
-            /* Finish the shutdown from the loop, outside lws's close path. */
-            uv_timer_start(&net->stop_timer, server_net_stop_timer_fired, 0, 0);
+        server_net_ws_closed(connection);
         return 0;
 
     default:
@@ -1981,23 +2003,33 @@ static const char *server_net_mime_type(const char *path)
     return "application/octet-stream";
 }
 
+/* The headers of an uncached answer (status, type, length bytes; no-store,
+ * nosniff) written on wsi; -1 when lws cannot. */
+static int server_net_http_headers(struct lws *wsi, unsigned int status, const char *type,
+                                   size_t length)
+{
+    unsigned char headers[LWS_PRE + 512];
+    unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof(headers) - 1;
+    if (lws_add_http_common_headers(wsi, status, type, length, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                    (const unsigned char *)"no-store", 8, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
+                                    (const unsigned char *)"nosniff", 7, &p, end) ||
+        lws_finalize_write_http_header(wsi, start, &p, end))
+        return -1;
+    return 0;
+}
+
 /* Writes a complete small response: headers now, `body` in the next
  * writeable callback (or none for HEAD). Returns what the lws callback
  * should return. */
 static int server_net_http_respond(struct lws *wsi, server_net_http_session *session,
                                    unsigned int status, const char *body, bool head)
 {
-    unsigned char headers[LWS_PRE + 512];
-    unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof(headers) - 1;
     size_t length = strlen(body);
     if (length > sizeof(session->body) - LWS_PRE)
         return -1;
-    if (lws_add_http_common_headers(wsi, status, "text/plain; charset=utf-8", length, &p, end) ||
-        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
-                                    (const unsigned char *)"no-store", 8, &p, end) ||
-        lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
-                                    (const unsigned char *)"nosniff", 7, &p, end) ||
-        lws_finalize_write_http_header(wsi, start, &p, end))
+    if (server_net_http_headers(wsi, status, "text/plain; charset=utf-8", length) != 0)
         return -1;
     if (head || length == 0)
         return lws_http_transaction_completed(wsi) ? -1 : 0;
@@ -2097,14 +2129,7 @@ static int server_net_http_page(struct lws *wsi, server_net *net,
         memcpy(session->page + LWS_PRE, body, length);
     free(body);
     session->page_length = length;
-    unsigned char headers[LWS_PRE + 512];
-    unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof(headers) - 1;
-    if (lws_add_http_common_headers(wsi, status, type, length, &p, end) ||
-        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
-                                    (const unsigned char *)"no-store", 8, &p, end) ||
-        lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
-                                    (const unsigned char *)"nosniff", 7, &p, end) ||
-        lws_finalize_write_http_header(wsi, start, &p, end))
+    if (server_net_http_headers(wsi, status, type, length) != 0)
         return -1;
     if (head || length == 0) {
         free(session->page);

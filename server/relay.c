@@ -43,6 +43,7 @@
 #include "protocol/message.h"
 #include "server/password.h"
 #include "server/redis.h"
+#include "server/send.h"
 #include "server/token.h"
 
 #define RELAY_BUCKETS 4096
@@ -189,26 +190,11 @@ static void relay_key(char *out, size_t size, const char *game, const char *what
     snprintf(out, size, "brigade:game:%s:%s", game, what);
 }
 
+/* Encodes `message` once and queues it on `connection` (PROTOCOL.md's
+ * server frame limit checked). */
 static void relay_send(server_connection *connection, const protocol_server_message *message)
 {
-    if (!connection)
-        return;
-    uint8_t *frame = NULL;
-    size_t length = 0;
-    if (protocol_server_message_encode(message, SERVER_BUFFER_HEADROOM, &frame, &length) !=
-            PROTOCOL_CODEC_OK ||
-        length > PROTOCOL_SERVER_FRAME_MAX) {
-        free(frame);
-        server_log_connection(server_connection_log(connection), SERVER_LOG_ERROR,
-                              server_connection_id(connection),
-                              server_connection_address(connection), "cannot encode a %s answer", protocol_server_kind_name(message->kind));
-        return;
-    }
-    server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
-    if (!buffer)
-        return;
-    server_connection_send(connection, buffer);
-    server_buffer_unref(buffer);
+    server_send_message(connection, message, PROTOCOL_SERVER_FRAME_MAX);
 }
 
 static void relay_join_strike(server_connection *connection);
@@ -1226,6 +1212,25 @@ static void relay_spectator_answer(server_redis *redis, redisReply *reply, void 
     relay_join_game(join, game);
 }
 
+/* A new ask of `kind` for the session's request (the session ref'd; the
+ * caller owns it, freed by relay_join_done); NULL when out of memory
+ * (answered `internal`). */
+static relay_join *relay_join_new(server_relay *relay, relay_session *session,
+                                  const protocol_client_message *message, relay_ask_kind kind)
+{
+    relay_join *join = calloc(1, sizeof(*join));
+    if (!join) {
+        relay_error(session->connection, message->request, PROTOCOL_ERROR_INTERNAL, 0, NULL,
+                    "out of memory");
+        return NULL;
+    }
+    join->relay = relay;
+    join->session = relay_session_ref(session);
+    join->kind = kind;
+    join->request = message->request;
+    return join;
+}
+
 static void relay_join_start(server_relay *relay, relay_session *session,
                              const protocol_client_message *message)
 {
@@ -1237,16 +1242,9 @@ static void relay_join_start(server_relay *relay, relay_session *session,
                     session->game->id);
         return;
     }
-    relay_join *join = calloc(1, sizeof(*join));
-    if (!join) {
-        relay_error(connection, message->request, PROTOCOL_ERROR_INTERNAL, 0, NULL,
-                    "out of memory");
+    relay_join *join = relay_join_new(relay, session, message, RELAY_ASK_JOIN);
+    if (!join)
         return;
-    }
-    join->relay = relay;
-    join->session = relay_session_ref(session);
-    join->kind = RELAY_ASK_JOIN;
-    join->request = message->request;
     snprintf(join->game, sizeof(join->game), "%s", message->as.join.game);
     unsigned char hash[JOURNAL_HASH_SIZE];
     server_token_hash(message->as.join.token, hash);
@@ -1326,17 +1324,10 @@ static void relay_to_node(server_relay *relay, relay_session *session,
                     "busy, try again");
         return;
     }
-    relay_join *join = calloc(1, sizeof(*join));
-    if (!join) {
-        relay_error(connection, message->request, PROTOCOL_ERROR_INTERNAL, 0, NULL,
-                    "out of memory");
+    relay_join *join = relay_join_new(relay, session, message, RELAY_ASK_NODE);
+    if (!join)
         return;
-    }
-    join->relay = relay;
-    join->session = relay_session_ref(session);
-    join->kind = RELAY_ASK_NODE;
     join->client_kind = message->kind;
-    join->request = message->request;
     session->busy = true;
     char now[32];
     snprintf(now, sizeof now, "%" PRIu64, relay_wall_ms());
@@ -1542,35 +1533,44 @@ static void relay_command_up(server_redis *redis, void *context)
                 relay_sync(relay, game);
 }
 
-static void relay_subscription_up(server_redis *redis, void *context)
+/* Calls visit on each of the relay's games; visit may forget the game. */
+static void relay_games_each(server_relay *relay,
+                             void (*visit)(server_relay *relay, relay_game *game))
 {
-    (void)redis;
-    server_relay *relay = context;
     for (size_t b = 0; b < RELAY_BUCKETS; b++) {
         relay_game *game = relay->buckets[b];
         while (game) {
             relay_game *next = game->next;
-            if (relay_subscribe(relay, game) != 0 && game->phase != RELAY_READY)
-                relay_forget(relay, game, false);
+            visit(relay, game);
             game = next;
         }
     }
 }
 
+/* A game's feed subscribed again; one not ready without it is forgotten. */
+static void relay_game_resubscribe(server_relay *relay, relay_game *game)
+{
+    if (relay_subscribe(relay, game) != 0 && game->phase != RELAY_READY)
+        relay_forget(relay, game, false);
+}
+
+/* A game that was still subscribing cannot load without its feed. */
+static void relay_game_feed_lost(server_relay *relay, relay_game *game)
+{
+    if (game->phase == RELAY_SUBSCRIBING)
+        relay_forget(relay, game, false);
+}
+
+static void relay_subscription_up(server_redis *redis, void *context)
+{
+    (void)redis;
+    relay_games_each(context, relay_game_resubscribe);
+}
+
 static void relay_subscription_down(server_redis *redis, void *context)
 {
     (void)redis;
-    server_relay *relay = context;
-    /* A game that was still subscribing cannot load without its feed. */
-    for (size_t b = 0; b < RELAY_BUCKETS; b++) {
-        relay_game *game = relay->buckets[b];
-        while (game) {
-            relay_game *next = game->next;
-            if (game->phase == RELAY_SUBSCRIBING)
-                relay_forget(relay, game, false);
-            game = next;
-        }
-    }
+    relay_games_each(context, relay_game_feed_lost);
 }
 
 /* --------------------------------------------------------------- life */
