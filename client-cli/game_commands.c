@@ -871,13 +871,21 @@ static void game_run_show_changes(game_run *run, bool force_view)
     game_run_print_end(run);
 }
 
+/* The snapshot hash of the state into `hex`; false after saying that it
+ * cannot be made (out of memory). */
+static bool game_run_hash(game_run *run, char hex[PROTOCOL_HASH_HEX_SIZE])
+{
+    if (protocol_snapshot_hash(run->state, hex) == PROTOCOL_CODEC_OK)
+        return true;
+    game_run_say(run, "cannot hash the snapshot (out of memory)");
+    return false;
+}
+
 static void game_run_print_hash(game_run *run)
 {
     char hex[PROTOCOL_HASH_HEX_SIZE];
-    if (protocol_snapshot_hash(run->state, hex) != PROTOCOL_CODEC_OK) {
-        game_run_say(run, "cannot hash the snapshot (out of memory)");
+    if (!game_run_hash(run, hex))
         return;
-    }
     game_run_print_begin(run);
     if (run->options.json)
         fprintf(run->out, "{\"type\":\"hash\",\"seq\":%" PRId64 ",\"hash\":\"%s\"}\n", run->seq,
@@ -938,10 +946,8 @@ static void game_run_print_who(game_run *run)
 static void game_run_print_state(game_run *run)
 {
     char hex[PROTOCOL_HASH_HEX_SIZE];
-    if (protocol_snapshot_hash(run->state, hex) != PROTOCOL_CODEC_OK) {
-        game_run_say(run, "cannot hash the snapshot (out of memory)");
+    if (!game_run_hash(run, hex))
         return;
-    }
     game_run_print_begin(run);
     if (run->options.json) {
         protocol_value *answer = protocol_value_map_new();
