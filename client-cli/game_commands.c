@@ -871,13 +871,21 @@ static void game_run_show_changes(game_run *run, bool force_view)
     game_run_print_end(run);
 }
 
+/* The snapshot hash of the state into `hex`; false after saying that it
+ * cannot be made (out of memory). */
+static bool game_run_hash(game_run *run, char hex[PROTOCOL_HASH_HEX_SIZE])
+{
+    if (protocol_snapshot_hash(run->state, hex) == PROTOCOL_CODEC_OK)
+        return true;
+    game_run_say(run, "cannot hash the snapshot (out of memory)");
+    return false;
+}
+
 static void game_run_print_hash(game_run *run)
 {
     char hex[PROTOCOL_HASH_HEX_SIZE];
-    if (protocol_snapshot_hash(run->state, hex) != PROTOCOL_CODEC_OK) {
-        game_run_say(run, "cannot hash the snapshot (out of memory)");
+    if (!game_run_hash(run, hex))
         return;
-    }
     game_run_print_begin(run);
     if (run->options.json)
         fprintf(run->out, "{\"type\":\"hash\",\"seq\":%" PRId64 ",\"hash\":\"%s\"}\n", run->seq,
@@ -938,10 +946,8 @@ static void game_run_print_who(game_run *run)
 static void game_run_print_state(game_run *run)
 {
     char hex[PROTOCOL_HASH_HEX_SIZE];
-    if (protocol_snapshot_hash(run->state, hex) != PROTOCOL_CODEC_OK) {
-        game_run_say(run, "cannot hash the snapshot (out of memory)");
+    if (!game_run_hash(run, hex))
         return;
-    }
     game_run_print_begin(run);
     if (run->options.json) {
         protocol_value *answer = protocol_value_map_new();
@@ -2622,6 +2628,15 @@ static int game_run_scenario_read(game_run *run)
     return 0;
 }
 
+/* Makes `timer` a timer of `loop` whose data is `run`; whether it could. */
+static bool game_run_timer_init(game_run *run, uv_loop_t *loop, uv_timer_t *timer)
+{
+    if (uv_timer_init(loop, timer) != 0)
+        return false;
+    timer->data = run;
+    return true;
+}
+
 /* ------------------------------------------------------------- running */
 
 static int game_run_main(game_run_command command, const char *name, int argc, char **argv,
@@ -2675,21 +2690,11 @@ static int game_run_main(game_run_command command, const char *name, int argc, c
         return 1;
     }
     uv_loop_t *loop = game_client_loop(run->client);
-    if (uv_timer_init(loop, &run->deadline) == 0) {
-        run->deadline.data = run;
-        run->deadline_initialised = true;
-    }
-    if (uv_timer_init(loop, &run->reconnect) == 0) {
-        run->reconnect.data = run;
-        run->reconnect_initialised = true;
-    }
-    if (uv_timer_init(loop, &run->retry) == 0) {
-        run->retry.data = run;
-        run->retry_initialised = true;
-    }
-    if (uv_timer_init(loop, &run->clock_tick) == 0) {
-        run->clock_tick.data = run;
-        run->clock_tick_initialised = true;
+    run->deadline_initialised = game_run_timer_init(run, loop, &run->deadline);
+    run->reconnect_initialised = game_run_timer_init(run, loop, &run->reconnect);
+    run->retry_initialised = game_run_timer_init(run, loop, &run->retry);
+    run->clock_tick_initialised = game_run_timer_init(run, loop, &run->clock_tick);
+    if (run->clock_tick_initialised) {
         uv_unref((uv_handle_t *)&run->clock_tick); /* never keeps the loop alive */
         uv_timer_start(&run->clock_tick, game_run_clock_ticked, 1000, 1000);
     }

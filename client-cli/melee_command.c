@@ -351,28 +351,34 @@ typedef struct unit_context {
 typedef bool (*unit_member_read)(json_t *value, const char *here, const unit_context *context,
                                  brigade_melee_unit *unit, input_error *error);
 
-/* Checks one string member `name` of a unit (its path `here`) into `unit`;
- * false after fail(). */
-typedef bool (*unit_name_read)(const char *name, const char *here, const unit_context *context,
-                               brigade_melee_unit *unit, input_error *error);
+/* Parses a string member's `name` into `unit`; false when it names none. */
+typedef bool (*unit_name_parse)(const char *name, brigade_melee_unit *unit);
+
+/* Checks a string member's `name` (its path `here`, parsed when the member
+ * has a parser) into `unit`; false after fail(). */
+typedef bool (*unit_name_check)(const char *name, const char *here, const unit_context *context,
+                                brigade_melee_unit *unit, input_error *error);
 
 /* Which arm a member is for (check_arm); UNIT_ARM_ANY: every unit's. */
 typedef enum unit_arm { UNIT_ARM_ANY = 0, UNIT_ARM_INFANTRY, UNIT_ARM_CAVALRY } unit_arm;
 
-/* One member of a unit (cases/README.md "A unit"). */
+/* One member of a unit (cases/README.md "A unit"): a JSON value with
+ * `read`; a string with `parse` (failing: `unknown`, a format of the
+ * name) and/or `check`; else a true/false member at `flag`. */
 typedef struct unit_member {
     const char *key;
-    unit_member_read read; /* any JSON value; or NULL and: */
-    unit_name_read name;   /* a string; or NULL too: a true/false member, */
-    size_t flag;           /* the bool at offsetof(brigade_melee_unit, ...) */
-    unit_arm arm;          /* checked after the value is read */
+    unit_member_read read;
+    unit_name_parse parse;
+    const char *unknown;
+    unit_name_check check;
+    size_t flag; /* offsetof(brigade_melee_unit, ...) of the bool */
+    unit_arm arm; /* checked after the value is read */
     bool required;
 } unit_member;
 
 /* `id`: non-empty, no '.', at most BRIGADE_UNIT_ID_MAX bytes, not an earlier unit's. */
-static bool unit_id_name_read(const char *name, const char *here,
-                              const unit_context *context, brigade_melee_unit *unit,
-                              input_error *error)
+static bool unit_id_check(const char *name, const char *here, const unit_context *context,
+                          brigade_melee_unit *unit, input_error *error)
 {
     size_t length = strlen(name);
     if (length == 0) {
@@ -397,39 +403,47 @@ static bool unit_id_name_read(const char *name, const char *here,
 }
 
 /* `side`: A or B. */
-static bool unit_side_name_read(const char *name, const char *here,
-                                const unit_context *context, brigade_melee_unit *unit,
-                                input_error *error)
+static bool unit_side_parse(const char *name, brigade_melee_unit *unit)
 {
-    (void)context;
-    if (!brigade_side_parse(name, &unit->side) || unit->side == BRIGADE_SIDE_NONE) {
-        return fail(error, here, "unknown side \"%s\" (A or B)", name);
-    }
-    return true;
+    return brigade_side_parse(name, &unit->side) && unit->side != BRIGADE_SIDE_NONE;
 }
 
-/* `type`: a troop type's name. */
-static bool unit_type_name_read(const char *name, const char *here,
-                                const unit_context *context, brigade_melee_unit *unit,
-                                input_error *error)
+/* `type`: a troop type. */
+static bool unit_type_parse(const char *name, brigade_melee_unit *unit)
 {
-    (void)context;
-    if (!brigade_troop_type_parse(name, &unit->type)) {
-        return fail(error, here, "unknown troop type \"%s\"", name);
-    }
-    return true;
+    return brigade_troop_type_parse(name, &unit->type);
 }
 
-/* `class`: a class's name. */
-static bool unit_class_name_read(const char *name, const char *here,
-                                 const unit_context *context, brigade_melee_unit *unit,
-                                 input_error *error)
+/* `class`: a class. */
+static bool unit_class_parse(const char *name, brigade_melee_unit *unit)
 {
-    (void)context;
-    if (!brigade_class_parse(name, &unit->unit_class)) {
-        return fail(error, here, "unknown class \"%s\"", name);
-    }
-    return true;
+    return brigade_class_parse(name, &unit->unit_class);
+}
+
+/* `formation`: a formation (unit_formation_check: of the unit's type). */
+static bool unit_formation_parse(const char *name, brigade_melee_unit *unit)
+{
+    return brigade_formation_parse(name, &unit->formation);
+}
+
+/* `status`: one a unit enters a melee with. */
+static bool unit_status_parse(const char *name, brigade_melee_unit *unit)
+{
+    return brigade_status_parse(name, &unit->status) &&
+           (unit->status == BRIGADE_STATUS_NORMAL || unit->status == BRIGADE_STATUS_RETREATING ||
+            unit->status == BRIGADE_STATUS_BROKEN || unit->status == BRIGADE_STATUS_PURSUING);
+}
+
+/* `defending`: a position (unit_defending_check: where it may be). */
+static bool unit_defending_parse(const char *name, brigade_melee_unit *unit)
+{
+    return brigade_defending_parse(name, &unit->defending);
+}
+
+/* `horses`: normal, good or poor. */
+static bool unit_horses_parse(const char *name, brigade_melee_unit *unit)
+{
+    return brigade_horses_parse(name, &unit->horses);
 }
 
 /* `figures`: 1..BRIGADE_FIGURES_MAX. */
@@ -441,9 +455,8 @@ static bool unit_figures_read(json_t *value, const char *here, const unit_contex
 }
 
 /* `nation`: lower case, at most BRIGADE_NATION_MAX bytes. */
-static bool unit_nation_name_read(const char *name, const char *here,
-                                  const unit_context *context, brigade_melee_unit *unit,
-                                  input_error *error)
+static bool unit_nation_check(const char *name, const char *here, const unit_context *context,
+                              brigade_melee_unit *unit, input_error *error)
 {
     (void)context;
     size_t length = strlen(name);
@@ -458,14 +471,11 @@ static bool unit_nation_name_read(const char *name, const char *here,
     return true;
 }
 
-/* `formation`: a formation's name, one of the unit's type when that is known. */
-static bool unit_formation_name_read(const char *name, const char *here,
-                                     const unit_context *context, brigade_melee_unit *unit,
-                                     input_error *error)
+/* `formation`, parsed: one of the unit's type when that is known. */
+static bool unit_formation_check(const char *name, const char *here,
+                                 const unit_context *context, brigade_melee_unit *unit,
+                                 input_error *error)
 {
-    if (!brigade_formation_parse(name, &unit->formation)) {
-        return fail(error, here, "unknown formation \"%s\"", name);
-    }
     if (context->type_known && !brigade_formation_allowed(context->type_ahead, unit->formation)) {
         return fail(error, here, "%s is not a formation of %s", name,
                     brigade_troop_type_name(context->type_ahead));
@@ -473,49 +483,17 @@ static bool unit_formation_name_read(const char *name, const char *here,
     return true;
 }
 
-/* `status`: one a unit enters a melee with. */
-static bool unit_status_name_read(const char *name, const char *here,
-                                  const unit_context *context, brigade_melee_unit *unit,
-                                  input_error *error)
+/* `defending`, parsed: a building or fortification only in terrain bua. */
+static bool unit_defending_check(const char *name, const char *here,
+                                 const unit_context *context, brigade_melee_unit *unit,
+                                 input_error *error)
 {
-    (void)context;
-    if (!brigade_status_parse(name, &unit->status) ||
-        (unit->status != BRIGADE_STATUS_NORMAL && unit->status != BRIGADE_STATUS_RETREATING &&
-         unit->status != BRIGADE_STATUS_BROKEN && unit->status != BRIGADE_STATUS_PURSUING)) {
-        return fail(error, here,
-                    "\"%s\" is not a status a unit enters a melee with "
-                    "(normal, retreating, broken or pursuing)",
-                    name);
-    }
-    return true;
-}
-
-/* `defending`: a position; a building or fortification only in terrain bua. */
-static bool unit_defending_name_read(const char *name, const char *here,
-                                     const unit_context *context, brigade_melee_unit *unit,
-                                     input_error *error)
-{
-    if (!brigade_defending_parse(name, &unit->defending)) {
-        return fail(error, here, "unknown position \"%s\"", name);
-    }
     const unit_surroundings *surroundings = context->surroundings;
     if ((unit->defending == BRIGADE_DEFENDING_BUILDING ||
          unit->defending == BRIGADE_DEFENDING_FORTIFIED) &&
         surroundings->terrain_known && surroundings->terrain != BRIGADE_TERRAIN_BUA) {
         return fail(error, here, "%s only in terrain bua, and melee.terrain is %s", name,
                     brigade_terrain_name(surroundings->terrain));
-    }
-    return true;
-}
-
-/* `horses`: normal, good or poor. */
-static bool unit_horses_name_read(const char *name, const char *here,
-                                  const unit_context *context, brigade_melee_unit *unit,
-                                  input_error *error)
-{
-    (void)context;
-    if (!brigade_horses_parse(name, &unit->horses)) {
-        return fail(error, here, "unknown horses \"%s\" (normal, good or poor)", name);
     }
     return true;
 }
@@ -558,50 +536,70 @@ static bool unit_numbers_bonus_read(json_t *value, const char *here,
     return true;
 }
 
-#define UNIT_FLAG(member) NULL, NULL, offsetof(brigade_melee_unit, member)
+#define UNIT_FLAG(member) .flag = offsetof(brigade_melee_unit, member)
 
 /* A unit's members; the required ones first, in the order their absence is
  * named. */
 static const unit_member unit_members[] = {
-    {"id", NULL, unit_id_name_read, 0, UNIT_ARM_ANY, true},
-    {"side", NULL, unit_side_name_read, 0, UNIT_ARM_ANY, true},
-    {"type", NULL, unit_type_name_read, 0, UNIT_ARM_ANY, true},
-    {"class", NULL, unit_class_name_read, 0, UNIT_ARM_ANY, true},
-    {"figures", unit_figures_read, NULL, 0, UNIT_ARM_ANY, true},
-    {"nation", NULL, unit_nation_name_read, 0, UNIT_ARM_ANY, false},
-    {"formation", NULL, unit_formation_name_read, 0, UNIT_ARM_ANY, false},
-    {"formed", UNIT_FLAG(formed), UNIT_ARM_ANY, false},
-    {"wavering", UNIT_FLAG(wavering), UNIT_ARM_ANY, false},
-    {"status", NULL, unit_status_name_read, 0, UNIT_ARM_ANY, false},
-    {"charging", UNIT_FLAG(charging), UNIT_ARM_ANY, false},
-    {"reinforcing", UNIT_FLAG(reinforcing), UNIT_ARM_ANY, false},
-    {"interpenetrated", UNIT_FLAG(interpenetrated), UNIT_ARM_ANY, false},
-    {"uphill", UNIT_FLAG(uphill), UNIT_ARM_INFANTRY, false},
-    {"flank_or_rear", UNIT_FLAG(flank_or_rear), UNIT_ARM_ANY, false},
-    {"defending", NULL, unit_defending_name_read, 0, UNIT_ARM_ANY, false},
-    {"breach", UNIT_FLAG(breach), UNIT_ARM_ANY, false},
-    {"horses", NULL, unit_horses_name_read, 0, UNIT_ARM_CAVALRY, false},
-    {"general", unit_general_read, NULL, 0, UNIT_ARM_ANY, false},
-    {"sappers", UNIT_FLAG(sappers), UNIT_ARM_INFANTRY, false},
-    {"ranks", unit_ranks_read, NULL, 0, UNIT_ARM_CAVALRY, false},
-    {"pushed_back_before", UNIT_FLAG(pushed_back_before), UNIT_ARM_ANY, false},
-    {"numbers_bonus", unit_numbers_bonus_read, NULL, 0, UNIT_ARM_ANY, false},
+    {"id", .check = unit_id_check, .required = true},
+    {"side", .parse = unit_side_parse, .unknown = "unknown side \"%s\" (A or B)",
+     .required = true},
+    {"type", .parse = unit_type_parse, .unknown = "unknown troop type \"%s\"", .required = true},
+    {"class", .parse = unit_class_parse, .unknown = "unknown class \"%s\"", .required = true},
+    {"figures", .read = unit_figures_read, .required = true},
+    {"nation", .check = unit_nation_check},
+    {"formation", .parse = unit_formation_parse, .unknown = "unknown formation \"%s\"",
+     .check = unit_formation_check},
+    {"formed", UNIT_FLAG(formed)},
+    {"wavering", UNIT_FLAG(wavering)},
+    {"status", .parse = unit_status_parse,
+     .unknown = "\"%s\" is not a status a unit enters a melee with "
+                "(normal, retreating, broken or pursuing)"},
+    {"charging", UNIT_FLAG(charging)},
+    {"reinforcing", UNIT_FLAG(reinforcing)},
+    {"interpenetrated", UNIT_FLAG(interpenetrated)},
+    {"uphill", UNIT_FLAG(uphill), .arm = UNIT_ARM_INFANTRY},
+    {"flank_or_rear", UNIT_FLAG(flank_or_rear)},
+    {"defending", .parse = unit_defending_parse, .unknown = "unknown position \"%s\"",
+     .check = unit_defending_check},
+    {"breach", UNIT_FLAG(breach)},
+    {"horses", .parse = unit_horses_parse,
+     .unknown = "unknown horses \"%s\" (normal, good or poor)", .arm = UNIT_ARM_CAVALRY},
+    {"general", .read = unit_general_read},
+    {"sappers", UNIT_FLAG(sappers), .arm = UNIT_ARM_INFANTRY},
+    {"ranks", .read = unit_ranks_read, .arm = UNIT_ARM_CAVALRY},
+    {"pushed_back_before", UNIT_FLAG(pushed_back_before)},
+    {"numbers_bonus", .read = unit_numbers_bonus_read},
 };
 
 #undef UNIT_FLAG
 
 #define UNIT_MEMBERS_COUNT (sizeof unit_members / sizeof unit_members[0])
 
+/* Reads `value` as the string member `member` (its path `here`): parsed,
+ * then checked. */
+static bool unit_name_apply(const unit_member *member, json_t *value, const char *here,
+                            const unit_context *context, brigade_melee_unit *unit,
+                            input_error *error)
+{
+    const char *name = NULL;
+    if (!read_string(value, here, &name, error)) {
+        return false;
+    }
+    if (member->parse != NULL && !member->parse(name, unit)) {
+        return fail(error, here, member->unknown, name);
+    }
+    return member->check == NULL || member->check(name, here, context, unit, error);
+}
+
 /* Reads `value` as `member` (its path `here`), then checks its arm. */
 static bool unit_member_apply(const unit_member *member, json_t *value, const char *here,
                               const unit_context *context, brigade_melee_unit *unit,
                               input_error *error)
 {
-    const char *name = NULL;
     bool read = member->read != NULL ? member->read(value, here, context, unit, error)
-                : member->name != NULL
-                    ? read_string(value, here, &name, error) &&
-                          member->name(name, here, context, unit, error)
+                : member->parse != NULL || member->check != NULL
+                    ? unit_name_apply(member, value, here, context, unit, error)
                     : read_bool(value, here, (bool *)((char *)unit + member->flag), error);
     return read && (member->arm == UNIT_ARM_ANY ||
                     check_arm(context->type_known, context->type_ahead,
