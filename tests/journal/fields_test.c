@@ -221,7 +221,7 @@ static void test_unit_fields_round_trip(void **state)
     free(base);
 }
 
-/* A wire unit with a member of the wrong type, out of bounds or unknown is
+/* A wire unit with a member of the wrong type or out of bounds is
  * refused with the member named, and *out is left as it was. */
 static void test_unit_read_errors(void **state)
 {
