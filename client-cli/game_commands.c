@@ -35,6 +35,7 @@
 #include <jansson.h>
 #include <uv.h>
 
+#include "core/helpers.h"
 #include "game_client.h"
 #include "game_display.h"
 #include "game_input.h"
@@ -457,7 +458,6 @@ static void game_run_reconnect_fired(uv_timer_t *timer);
  * hex characters into hex[65]. Returns false when the source fails. */
 static bool game_run_dice_seed(char hex[PROTOCOL_SEED_HEX + 1])
 {
-    static const char digits[] = "0123456789abcdef";
     unsigned char bytes[PROTOCOL_SEED_HEX / 2];
     size_t got = 0;
     while (got < sizeof(bytes)) {
@@ -468,11 +468,7 @@ static bool game_run_dice_seed(char hex[PROTOCOL_SEED_HEX + 1])
             return false;
         got += (size_t)n;
     }
-    for (size_t i = 0; i < sizeof(bytes); i++) {
-        hex[2 * i] = digits[bytes[i] >> 4];
-        hex[2 * i + 1] = digits[bytes[i] & 15];
-    }
-    hex[PROTOCOL_SEED_HEX] = '\0';
+    brigade_hex_encode(bytes, sizeof(bytes), hex);
     memset(bytes, 0, sizeof(bytes));
     return true;
 }
@@ -1265,14 +1261,13 @@ static void game_run_input_bytes(game_run *run, const char *bytes, size_t length
                 run->partial_dropping = true;
                 continue;
             }
-            size_t capacity = run->partial_capacity ? run->partial_capacity * 2 : 256;
-            char *grown = realloc(run->partial, capacity);
+            char *grown = brigade_array_reserve(run->partial, &run->partial_capacity,
+                                                run->partial_len + 2, 1, 256);
             if (!grown) {
                 run->partial_dropping = true;
                 continue;
             }
             run->partial = grown;
-            run->partial_capacity = capacity;
         }
         run->partial[run->partial_len++] = c;
     }

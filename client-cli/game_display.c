@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/helpers.h"
 #include "game_rules.h"
 
 /* ------------------------------------------------------------- helpers */
@@ -56,13 +57,12 @@ static bool game_display_bool(const protocol_value *map, const char *key)
 /* Copies `text` into out[size] with control bytes as '?'. */
 static void game_display_copy(char *out, size_t size, const char *text)
 {
-    size_t i = 0;
-    for (; text && text[i] && i + 1 < size; i++) {
-        unsigned char c = (unsigned char)text[i];
-        out[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-    }
-    if (size)
-        out[i] = '\0';
+    if (size == 0)
+        return;
+    brigade_text_copy(out, size, text ? text : "");
+    for (char *c = out; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
 }
 
 /* "A, B" from the awaiting array into out; "nobody" when empty. */

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/helpers.h"
 #include "server/redis.h"
 #include "server/token.h"
 
@@ -649,8 +650,7 @@ void server_cluster_game_set_spectators(server_cluster_game *game, int delay,
     game->delay = delay;
     game->has_spectator = spectator_sha256 != NULL;
     if (spectator_sha256)
-        for (size_t i = 0; i < 32; i++)
-            snprintf(game->spectator_hex + 2 * i, 3, "%02x", spectator_sha256[i]);
+        brigade_hex_encode(spectator_sha256, 32, game->spectator_hex);
     snprintf(game->password, sizeof game->password, "%s", password ? password : "");
 }
 

@@ -43,6 +43,7 @@
 
 #include "core/battle.h"
 #include "core/dice.h"
+#include "core/helpers.h"
 #include "core/scenario.h"
 #include "protocol/codec.h"
 #include "protocol/delta.h"
@@ -728,14 +729,11 @@ static void server_games_battle_release(server_games *games, brigade_battle *bat
 static int server_game_list_add(server_connection ***list, size_t *count, size_t *capacity,
                                 server_connection *connection, size_t *index)
 {
-    if (*count == *capacity) {
-        size_t grown = *capacity ? *capacity * 2 : 4;
-        server_connection **bigger = realloc(*list, grown * sizeof(*bigger));
-        if (!bigger)
-            return -1;
-        *list = bigger;
-        *capacity = grown;
-    }
+    server_connection **bigger = brigade_array_reserve(*list, capacity, *count + 1,
+                                                        sizeof(**list), 4);
+    if (!bigger)
+        return -1;
+    *list = bigger;
     if (index)
         *index = *count;
     (*list)[(*count)++] = connection;

@@ -17,18 +17,9 @@
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
+#include "core/helpers.h"
+
 _Static_assert(SHA256_DIGEST_LENGTH == SERVER_PASSWORD_HASH_BYTES, "a SHA-256 is the hash size");
-
-static const char hex_digits[] = "0123456789abcdef";
-
-/* bytes[0..count) as lower-case hex at out (2 * count characters, no NUL). */
-static void hex_put(char *out, const unsigned char *bytes, size_t count)
-{
-    for (size_t i = 0; i < count; i++) {
-        out[2 * i] = hex_digits[bytes[i] >> 4];
-        out[2 * i + 1] = hex_digits[bytes[i] & 0x0f];
-    }
-}
 
 /* One lower-case hex digit's value, or -1. */
 static int hex_value(char c)
@@ -122,10 +113,10 @@ int server_password_hash_with(const char *password, size_t length,
     int at = snprintf(out, SERVER_PASSWORD_STORED_MAX + 1, "scrypt$%" PRIu64 "$%" PRIu32
                       "$%" PRIu32 "$", params->n, params->r, params->p);
     /* At most 6 + 7 + 2 + 2 + 4 + 32 + 1 + 64 = 118 bytes. */
-    hex_put(out + at, salt, SERVER_PASSWORD_SALT_BYTES);
+    brigade_hex_encode(salt, SERVER_PASSWORD_SALT_BYTES, out + at);
     at += 2 * SERVER_PASSWORD_SALT_BYTES;
     out[at++] = '$';
-    hex_put(out + at, hash, SERVER_PASSWORD_HASH_BYTES);
+    brigade_hex_encode(hash, SERVER_PASSWORD_HASH_BYTES, out + at);
     at += 2 * SERVER_PASSWORD_HASH_BYTES;
     out[at] = '\0';
     OPENSSL_cleanse(hash, sizeof hash);
@@ -150,8 +141,7 @@ void server_password_from_sha256(const unsigned char sha256[SERVER_PASSWORD_HASH
                                  char out[SERVER_PASSWORD_STORED_MAX + 1])
 {
     memcpy(out, "sha256$", 7);
-    hex_put(out + 7, sha256, SERVER_PASSWORD_HASH_BYTES);
-    out[7 + 2 * SERVER_PASSWORD_HASH_BYTES] = '\0';
+    brigade_hex_encode(sha256, SERVER_PASSWORD_HASH_BYTES, out + 7);
 }
 
 /* A decimal field of 1 to 10 digits, no sign or leading zero, into *out;

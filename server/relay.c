@@ -37,6 +37,7 @@
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 
+#include "core/helpers.h"
 #include "journal/journal.h"
 #include "protocol/codec.h"
 #include "protocol/delta.h"
@@ -365,18 +366,19 @@ static void relay_member_remove(relay_game *game, relay_session *session, uint64
 
 static int relay_member_add(relay_game *game, relay_session *session)
 {
-    if (game->count == game->capacity) {
-        size_t capacity = game->capacity ? 2 * game->capacity : 8;
-        relay_session **sessions = realloc(game->sessions, capacity * sizeof(*sessions));
-        if (!sessions)
-            return -1;
-        game->sessions = sessions;
-        server_connection **members = realloc(game->members, capacity * sizeof(*members));
-        if (!members)
-            return -1;
-        game->members = members;
-        game->capacity = capacity;
-    }
+    /* Two arrays of one capacity: game->capacity moves only once both hold it. */
+    size_t sessions_capacity = game->capacity, members_capacity = game->capacity;
+    relay_session **sessions = brigade_array_reserve(game->sessions, &sessions_capacity,
+                                                     game->count + 1, sizeof(*sessions), 8);
+    if (!sessions)
+        return -1;
+    game->sessions = sessions;
+    server_connection **members = brigade_array_reserve(game->members, &members_capacity,
+                                                        game->count + 1, sizeof(*members), 8);
+    if (!members)
+        return -1;
+    game->members = members;
+    game->capacity = members_capacity;
     session->index = game->count;
     session->game = game;
     game->sessions[game->count] = session; /* until on_close removes it */
@@ -1248,8 +1250,7 @@ static void relay_join_start(server_relay *relay, relay_session *session,
     snprintf(join->game, sizeof(join->game), "%s", message->as.join.game);
     unsigned char hash[JOURNAL_HASH_SIZE];
     server_token_hash(message->as.join.token, hash);
-    for (size_t i = 0; i < JOURNAL_HASH_SIZE; i++)
-        snprintf(join->token_hex + 2 * i, 3, "%02x", hash[i]);
+    brigade_hex_encode(hash, JOURNAL_HASH_SIZE, join->token_hex);
     OPENSSL_cleanse(hash, sizeof(hash));
     join->has_last_seq = message->as.join.has_last_seq;
     join->last_seq = message->as.join.last_seq;

@@ -6,17 +6,14 @@
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 
+#include "core/helpers.h"
+
 bool server_token_random_hex(char *out, size_t bytes)
 {
     unsigned char raw[64];
-    static const char digits[] = "0123456789abcdef";
     if (bytes > sizeof(raw) || RAND_bytes(raw, (int)bytes) != 1)
         return false;
-    for (size_t i = 0; i < bytes; i++) {
-        out[2 * i] = digits[raw[i] >> 4];
-        out[2 * i + 1] = digits[raw[i] & 0x0f];
-    }
-    out[2 * bytes] = '\0';
+    brigade_hex_encode(raw, bytes, out);
     OPENSSL_cleanse(raw, sizeof(raw));
     return true;
 }

@@ -38,6 +38,7 @@
 #include <openssl/rand.h>
 
 #include "core/battle.h"
+#include "core/helpers.h"
 #include "core/scenario.h"
 #include "journal/tournament_journal.h"
 #include "protocol/codec.h"
@@ -163,14 +164,11 @@ static tournament *tournament_find(const server_tournaments *ts, const char *id)
 static int tournaments_add(server_tournaments *ts, tournament *t, bool created)
 {
     t->log = server_games_log(ts->games);
-    if (ts->count == ts->capacity) {
-        size_t capacity = ts->capacity ? ts->capacity * 2 : 16;
-        tournament **items = realloc(ts->items, capacity * sizeof(*items));
-        if (!items)
-            return -1;
-        ts->items = items;
-        ts->capacity = capacity;
-    }
+    tournament **items =
+        brigade_array_reserve(ts->items, &ts->capacity, ts->count + 1, sizeof(*items), 16);
+    if (!items)
+        return -1;
+    ts->items = items;
     ts->items[ts->count++] = t;
     t->lease = server_games_cluster_tournament(ts->games, t->id, created);
     return 0;
@@ -739,14 +737,11 @@ static tournament_job *job_new(server_tournaments *ts, tournament *t,
     tournament_jobs *jobs = &ts->jobs;
     if (!job || !jobs)
         goto fail;
-    if (jobs->count == jobs->capacity) {
-        size_t capacity = jobs->capacity ? jobs->capacity * 2 : 16;
-        tournament_job **items = realloc(jobs->items, capacity * sizeof(*items));
-        if (!items)
-            goto fail;
-        jobs->items = items;
-        jobs->capacity = capacity;
-    }
+    tournament_job **items =
+        brigade_array_reserve(jobs->items, &jobs->capacity, jobs->count + 1, sizeof(*items), 16);
+    if (!items)
+        goto fail;
+    jobs->items = items;
     jobs->items[jobs->count++] = job;
     job->tournaments = ts;
     job->t = t;
@@ -1100,18 +1095,15 @@ void server_tournaments_get(server_tournaments *ts, server_connection *connectio
                                      t->id, SERVER_TOURNAMENT_WATCHERS_MAX);
             return;
         }
-        if (t->watcher_count == t->watcher_capacity) {
-            size_t capacity = t->watcher_capacity ? t->watcher_capacity * 2 : 8;
-            server_connection **grown = realloc(t->watchers, capacity * sizeof(*grown));
-            if (!grown) {
-                protocol_value_free(you);
-                server_games_reply_error(connection, request, PROTOCOL_ERROR_INTERNAL, 0,
-                                         "out of memory");
-                return;
-            }
-            t->watchers = grown;
-            t->watcher_capacity = capacity;
+        server_connection **grown = brigade_array_reserve(
+            t->watchers, &t->watcher_capacity, t->watcher_count + 1, sizeof(*grown), 8);
+        if (!grown) {
+            protocol_value_free(you);
+            server_games_reply_error(connection, request, PROTOCOL_ERROR_INTERNAL, 0,
+                                     "out of memory");
+            return;
         }
+        t->watchers = grown;
         t->watchers[t->watcher_count++] = connection;
         server_games_connection_set_watching(connection, true);
         server_connection_joined(connection); /* the join deadline is met (§11) */
