@@ -520,16 +520,24 @@ static bool server_option_origins(const char *where, const char *value,
     return true;
 }
 
-/* A number option's value: digits only (strtol would also take " 80" and
- * "+80"), min..max. False (the message printed, naming the option) when
- * it is not. */
+/* The digits that start `value` as a number into *number, *end after them.
+ * False when value does not start with a digit (strtol would also take
+ * " 80" and "+80") or the number overflows a long. */
+static bool server_option_digits(const char *value, long *number, char **end)
+{
+    errno = 0;
+    *number = strtol(value, end, 10);
+    return value[0] >= '0' && value[0] <= '9' && errno == 0;
+}
+
+/* A number option's value: digits only, min..max. False (the message
+ * printed, naming the option) when it is not. */
 static bool server_option_number(const server_option *option, const char *where,
                                  const char *value, long *out)
 {
     char *end = NULL;
-    errno = 0;
-    long number = strtol(value, &end, 10);
-    if (value[0] < '0' || value[0] > '9' || *end || errno || number < option->min ||
+    long number = 0;
+    if (!server_option_digits(value, &number, &end) || *end || number < option->min ||
         number > option->max) {
         if (option->unit)
             fprintf(stderr, "brigaded: %s: '%s' is not a number of %s (%ld..%ld)\n", where,
@@ -551,15 +559,15 @@ static bool server_option_duration(const server_option *option, const char *wher
                                    const char *value, long *out)
 {
     char *end = NULL;
-    errno = 0;
-    long number = strtol(value, &end, 10);
+    long number = 0;
+    bool digits = server_option_digits(value, &number, &end);
     long unit = strcmp(end, "") == 0 || strcmp(end, "s") == 0    ? 1
                 : strcmp(end, "m") == 0 || strcmp(end, "min") == 0 ? 60
                 : strcmp(end, "h") == 0                            ? 3600
                 : strcmp(end, "d") == 0                            ? 86400
                                                                    : 0;
-    if (value[0] < '0' || value[0] > '9' || errno || !unit || number > option->max / unit) {
-        fprintf(stderr, "brigaded: --%s: '%s' is not a time like 90s, 30m, 12h or 7d (at most "
+    if (!digits || !unit || number > option->max / unit) {
+        fprintf(stderr, "brigaded: %s: '%s' is not a time like 90s, 30m, 12h or 7d (at most "
                         "%ld days)\n", where, value, option->max / 86400);
         return false;
     }

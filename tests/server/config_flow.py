@@ -214,6 +214,10 @@ def case_errors(brigaded):
             ("port = 0\nconfig = other.conf\n", {}, r":2: config: "),
             ("port = 0\n", {"BRIGADED_PORT": "99999"}, r"^brigaded: BRIGADED_PORT: '99999'"),
             ("port = 0\n", {"BRIGADED_LOG_LEVEL": "loud"}, r"^brigaded: BRIGADED_LOG_LEVEL: 'loud'"),
+            ("port = 0\ngame-idle-end = 5q\n",
+             {}, r":2: game-idle-end: '5q' is not a time like 90s"),
+            ("port = 0\n", {"BRIGADED_GAME_IDLE_END": "7x"},
+             r"^brigaded: BRIGADED_GAME_IDLE_END: '7x' is not a time like 90s"),
         ]
         path = os.path.join(tmp, "bad.conf")
         for text, extra, wanted in cases:
@@ -227,6 +231,11 @@ def case_errors(brigaded):
             check(re.search(pattern, done.stderr.strip()), "%r: stderr %r, expected /%s/" %
                   (text, done.stderr, pattern))
             check(not os.path.exists(data), "%r: %s was made" % (text, data))
+        done = subprocess.run([brigaded, "--game-idle-end", "xyz", "--data", data],
+                              capture_output=True, text=True, env=clean_env(), timeout=20)
+        check(done.returncode == 2 and done.stderr.startswith(
+            "brigaded: --game-idle-end: 'xyz' is not a time like 90s"),
+            "a bad duration flag: exit %d, %r" % (done.returncode, done.stderr))
         missing = os.path.join(tmp, "missing.conf")
         for args, env in ((["--config", missing], {}), ([], {"BRIGADED_CONFIG": missing})):
             done = subprocess.run([brigaded, "--data", data] + args, capture_output=True,
