@@ -2,7 +2,7 @@
  * core/helpers.h: the few small helpers every layer shares (core, protocol,
  * journal, server, the CLI), so that each is written once: a count of an
  * array's elements, printf-format checking, lower-case hex, a bounded
- * string copy and a growable array. Plain C11; no state.
+ * string copy, a growable array and a list unlink. Plain C11; no state.
  */
 #ifndef BRIGADE_CORE_HELPERS_H
 #define BRIGADE_CORE_HELPERS_H
@@ -40,5 +40,18 @@ bool brigade_text_copy(char *out, size_t size, const char *src);
  */
 void *brigade_array_reserve(void *items, size_t *capacity, size_t wanted, size_t item_size,
                             size_t first);
+
+/* Unlinks `node` from the doubly linked list that starts at the lvalue
+ * `head` (a list of structs with `prev` and `next` pointers, NULL at the
+ * ends); node's own prev and next are left as they were. */
+#define BRIGADE_LIST_UNLINK(head, node)                                                          \
+    do {                                                                                         \
+        if ((node)->prev)                                                                        \
+            (node)->prev->next = (node)->next;                                                   \
+        else                                                                                     \
+            (head) = (node)->next;                                                               \
+        if ((node)->next)                                                                        \
+            (node)->next->prev = (node)->prev;                                                   \
+    } while (0)
 
 #endif

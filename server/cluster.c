@@ -595,12 +595,7 @@ void server_cluster_game_remove(server_cluster_game *game, bool ended)
             server_redis_command(cluster->redis, NULL, NULL, 3, argv, NULL);
         }
     }
-    if (game->prev)
-        game->prev->next = game->next;
-    else
-        cluster->games = game->next;
-    if (game->next)
-        game->next->prev = game->prev;
+    BRIGADE_LIST_UNLINK(cluster->games, game);
     cluster->game_count--;
     game->removed = true;
     server_cluster_game_unref(game);

@@ -163,6 +163,8 @@
 #include <malloc.h>
 #endif
 
+#include "core/helpers.h"
+
 /* ---------------------------------------------------------------- buffers */
 
 _Static_assert(SERVER_BUFFER_HEADROOM >= LWS_PRE, "SERVER_BUFFER_HEADROOM below LWS_PRE");
@@ -900,12 +902,7 @@ static bool server_net_head_wrong_protocol(const char *head, char *named, size_t
 static void server_net_peek_unlink(server_peek *peek)
 {
     server_net *net = peek->net;
-    if (peek->prev)
-        peek->prev->next = peek->next;
-    else
-        net->peeks = peek->next;
-    if (peek->next)
-        peek->next->prev = peek->prev;
+    BRIGADE_LIST_UNLINK(net->peeks, peek);
     peek->prev = peek->next = NULL;
     net->peeking--;
 }
@@ -1882,12 +1879,7 @@ static void server_net_ws_closed(server_connection *connection)
     server_connection_log_closed(connection);
     if (net->handlers.on_close)
         net->handlers.on_close(net->handlers_context, connection);
-    if (connection->prev)
-        connection->prev->next = connection->next;
-    else
-        net->connections = connection->next;
-    if (connection->next)
-        connection->next->prev = connection->prev;
+    BRIGADE_LIST_UNLINK(net->connections, connection);
     net->connection_count--;
     server_connection_flush_unlist(connection);
     server_connection_unjoined_remove(connection);

@@ -63,32 +63,33 @@ static void server_redis_uv_update(server_redis_events_uv *p)
         uv_poll_stop(&p->handle);
 }
 
-static void server_redis_uv_add_read(void *privdata)
+/* Turns `flag` (UV_READABLE or UV_WRITABLE) on or off in the poll's events:
+ * the four hooks hiredis calls (addRead, delRead, addWrite, delWrite). */
+static void server_redis_uv_events_set(void *privdata, int flag, bool on)
 {
     server_redis_events_uv *p = privdata;
-    p->events |= UV_READABLE;
+    p->events = on ? p->events | flag : p->events & ~flag;
     server_redis_uv_update(p);
+}
+
+static void server_redis_uv_add_read(void *privdata)
+{
+    server_redis_uv_events_set(privdata, UV_READABLE, true);
 }
 
 static void server_redis_uv_del_read(void *privdata)
 {
-    server_redis_events_uv *p = privdata;
-    p->events &= ~UV_READABLE;
-    server_redis_uv_update(p);
+    server_redis_uv_events_set(privdata, UV_READABLE, false);
 }
 
 static void server_redis_uv_add_write(void *privdata)
 {
-    server_redis_events_uv *p = privdata;
-    p->events |= UV_WRITABLE;
-    server_redis_uv_update(p);
+    server_redis_uv_events_set(privdata, UV_WRITABLE, true);
 }
 
 static void server_redis_uv_del_write(void *privdata)
 {
-    server_redis_events_uv *p = privdata;
-    p->events &= ~UV_WRITABLE;
-    server_redis_uv_update(p);
+    server_redis_uv_events_set(privdata, UV_WRITABLE, false);
 }
 
 static void server_redis_uv_closed(uv_handle_t *handle)
