@@ -25,7 +25,18 @@
 /* Entries `log` lists when no number is given. */
 #define GAME_INPUT_LOG_DEFAULT 20
 
-/* One command of the language, for parsing and for help. */
+typedef struct game_input_words game_input_words;
+typedef struct game_input_call game_input_call;
+
+/* Reads a command's words after its name into input (the row's kind and
+ * action kind already set, its word count checked when the row gives
+ * one). 0, or -1 with message[size] saying what is wrong. */
+typedef int game_input_parse_fn(const game_input_call *call, const game_input_words *words,
+                                const protocol_value *state, game_input *input, char *message,
+                                size_t size);
+
+/* One command of the language, for parsing and for help: a row of the
+ * command table (game_input_parse looks the typed name up in it). */
 typedef struct game_input_command {
     const char *name;
     const char *syntax;
@@ -33,42 +44,73 @@ typedef struct game_input_command {
     const char *what;
     int audience; /* 0: every seat; 1: the players only; 2: the umpire only */
     int offer;    /* a game_offer_kind: listed (with a state) only when offered; -1: always */
+    game_input_kind kind;       /* what the line is */
+    protocol_action_kind action; /* GAME_INPUT_ACT: the action it sends */
+    int words_min, words_max;   /* words after the name; -1: its parser checks them */
+    game_input_parse_fn *parse; /* NULL: the name alone */
 } game_input_command;
+
+/* What a parser may need besides its words: the row, the line as typed,
+ * the context (NULL without one). */
+struct game_input_call {
+    const game_input_command *command;
+    const char *line;
+    const game_input_context *context;
+};
+
+static game_input_parse_fn game_input_initiative, game_input_charge, game_input_uncontrolled,
+    game_input_respond, game_input_unit_report, game_input_reroll, game_input_adjust,
+    game_input_contact, game_input_contest, game_input_accept, game_input_wait, game_input_log,
+    game_input_umpire, game_input_settle, game_input_overrule, game_input_rule,
+    game_input_rollback;
+
+/* A row's last five members: an action it sends (its kind, the words after
+ * the name, its parser), or a local command of the name alone. */
+#define GAME_INPUT_ACTION(kind, words_min, words_max, parse)                                     \
+    GAME_INPUT_ACT, PROTOCOL_ACTION_##kind, words_min, words_max, parse
+#define GAME_INPUT_LOCAL(kind) GAME_INPUT_##kind, PROTOCOL_ACTION_DONE, 0, 0, NULL
 
 static const game_input_command game_input_commands[] = {
     {"initiative", "initiative A|B",
      "Initiative phase (step choose), by the seat that won the roll",
-     "choose which side is phasing this turn", 1, -1},
+     "choose which side is phasing this turn", 1, -1,
+     GAME_INPUT_ACTION(CHOOSE_INITIATIVE, 1, 1, game_input_initiative)},
     {"charge", "charge UNIT TARGET [front|flank|rear] [leading] [sappers] [reinforce]",
      "Charge phase (step declare), when your side is awaited",
      "declare a charge of your UNIT on the enemy TARGET, striking its front (the\n"
      "default), flank or rear; leading: its general leads (12.4); sappers: it brings\n"
-     "the brigade's sappers (12.10); reinforce: it joins a melee in contact (12.8)", 1, -1},
+     "the brigade's sappers (12.10); reinforce: it joins a melee in contact (12.8)", 1, -1,
+     GAME_INPUT_ACTION(DECLARE_CHARGE, 2, 6, game_input_charge)},
     {"uncontrolled", "uncontrolled UNIT TARGET [front|flank|rear]\n  uncontrolled UNIT none",
      "Charge phase (step declare), for a pursuing UNIT of yours with no enemy to\n"
      "pursue (12.24 f)",
      "name the target of your pursuing UNIT's uncontrolled charge: the nearest enemy\n"
      "in sight within 22 degrees, struck in the front (the default), flank or rear;\n"
      "none: there is none in sight. Without it the unit is blown when the phase\n"
-     "ends (12.24 g). The other side may contest it", 1, GAME_OFFER_UNCONTROLLED},
+     "ends (12.24 g). The other side may contest it", 1, GAME_OFFER_UNCONTROLLED,
+     GAME_INPUT_ACTION(UNCONTROLLED_CHARGE, -1, -1, game_input_uncontrolled)},
     {"respond", "respond UNIT stand|countercharge",
      "Charge phase (step respond), by the owner of a charged unit",
      "answer a charge on your UNIT: it stands, or counter-charges its charger; a\n"
      "square, a battery, an unformed, pursuing (12.24 f) or engaged unit, and a\n"
      "unit defending a built-up area against a charger outside it (12.9) only stand",
-     1, GAME_OFFER_RESPOND},
+     1, GAME_OFFER_RESPOND,
+     GAME_INPUT_ACTION(RESPOND, 2, 2, game_input_respond)},
     {"withdraw", "withdraw UNIT",
      "Charge phase (step declare), when your side is awaited, before your done",
      "take back the charge (or the uncontrolled-charge report) your UNIT declared\n"
-     "this turn, as if it had never been declared", 1, GAME_OFFER_WITHDRAW},
+     "this turn, as if it had never been declared", 1, GAME_OFFER_WITHDRAW,
+     GAME_INPUT_ACTION(WITHDRAW_CHARGE, 1, 1, game_input_unit_report)},
     {"occupy", "occupy UNIT",
      "Charge phase (step occupy), for a charger of yours whose built-up area's\n"
      "defenders fled (12.9 e)",
      "name a charging UNIT of yours that occupies the built-up area (at least one,\n"
-     "12.9 f); it rolls its reform test at once (12.22 b)", 1, GAME_OFFER_OCCUPY},
+     "12.9 f); it rolls its reform test at once (12.22 b)", 1, GAME_OFFER_OCCUPY,
+     GAME_INPUT_ACTION(OCCUPY, 1, 1, game_input_unit_report)},
     {"reroll", "reroll UNIT 0|1|decline",
      "Melee phase (step reroll), when your UNIT's sappers may re-roll (12.10)",
-     "re-roll die 0 or die 1 of the unit's melee dice, or keep both", 1, -1},
+     "re-roll die 0 or die 1 of the unit's melee dice, or keep both", 1, -1,
+     GAME_INPUT_ACTION(SAPPERS_REROLL, 2, 2, game_input_reroll)},
     {"adjust", "adjust UNIT [figures=N] [formed=yes|no] [status=S] [formation=F] note=\"text\"",
      "Mandatory moves, Movement, Fire and Morale (step report), either side's units",
      "report what happened on the table; the note is required. Of your own unit\n"
@@ -76,69 +118,88 @@ static const game_input_command game_input_commands[] = {
      "answers (accept or contest) before its done. (S: normal,\n"
      "retreating, broken, pursuing, pushed_back, dispersed, removed, blown; F: a\n"
      "formation the unit's type may take: line, column, square, austrian_mass,\n"
-     "open_order, skirmish, march_column, unlimbered, limbered)", 1, -1},
+     "open_order, skirmish, march_column, unlimbered, limbered)", 1, -1,
+     GAME_INPUT_ACTION(ADJUST, 2, 6, game_input_adjust)},
     {"contact", "contact PURSUER UNIT",
      "Mandatory moves (step report), for a pursuing unit of yours (12.24, 12.25)",
      "report that your PURSUER's pursuit reached the enemy UNIT: the one it pursues,\n"
      "a friend of it that a fleeing unit unformed in passing, or skirmishers it\n"
      "passed through. It changes the other side's units: it stands once that side\n"
-     "accepts it (or the umpire upholds it)", 1, GAME_OFFER_CONTACT},
+     "accepts it (or the umpire upholds it)", 1, GAME_OFFER_CONTACT,
+     GAME_INPUT_ACTION(CONTACT, 2, 2, game_input_contact)},
     {"reform", "reform UNIT",
      "Movement phase (step report), for an unformed UNIT of yours that is normal\n"
      "and in no melee",
      "report that your UNIT spends its move reforming: it is formed when the phase\n"
-     "ends. The other side may contest it", 1, GAME_OFFER_REFORM},
+     "ends. The other side may contest it", 1, GAME_OFFER_REFORM,
+     GAME_INPUT_ACTION(REFORM, 1, 1, game_input_unit_report)},
     {"rally", "rally UNIT",
      "Morale phase (step report), for a broken UNIT of yours that made its broken\n"
      "move this turn (12.19 a)",
      "report that your broken UNIT rallies: it is normal (still unformed) when the\n"
-     "phase ends. The other side may contest it", 1, GAME_OFFER_RALLY},
+     "phase ends. The other side may contest it", 1, GAME_OFFER_RALLY,
+     GAME_INPUT_ACTION(RALLY, 1, 1, game_input_unit_report)},
     {"contest", "contest REPORT REASON",
      "while your side is awaited and before its done, for a report of the other\n"
      "side in this phase (the screen lists them under 'reports this phase')",
      "contest the other side's report number REPORT, saying why: with an umpire\n"
      "seated it waits for the umpire's ruling; without one a report about the\n"
      "other side's own unit stands, a contact does not, and the contest goes to\n"
-     "the log", 1, GAME_OFFER_CONTEST},
+     "the log", 1, GAME_OFFER_CONTEST,
+     GAME_INPUT_ACTION(CONTEST, -1, -1, game_input_contest)},
     {"accept", "accept REPORT",
      "for a report of the other side that awaits your answer (a contact, an\n"
      "adjust of your unit)",
      "accept the other side's report number REPORT: it stands", 1,
-     GAME_OFFER_ACCEPT},
+     GAME_OFFER_ACCEPT,
+     GAME_INPUT_ACTION(ACCEPT, 1, 1, game_input_accept)},
     {"done", "done", "Charge (steps declare and occupy) and the report steps of Mandatory moves,\n"
      "Movement, Fire and Morale, when they await your side",
-     "say your side has finished this step", 1, -1},
+     "say your side has finished this step", 1, -1,
+     GAME_INPUT_ACTION(DONE, 0, 0, NULL)},
     {"wait", "wait COND...",
      "any time (for scripts)",
      "block until the state satisfies every COND: turn=N, phase=P, step=S,\n"
      "awaiting=A|B|none, phasing=A|B|none, seq=N (at least N), held=yes|no (the\n"
-     "umpire holds the game); gives up after --timeout seconds (exit 1)", 0, -1},
-    {"state", "state", "any time", "show the turn, phase, units, charges and melees", 0, -1},
+     "umpire holds the game); gives up after --timeout seconds (exit 1)", 0, -1,
+     GAME_INPUT_WAIT, PROTOCOL_ACTION_DONE, -1, -1, game_input_wait},
+    {"state", "state", "any time", "show the turn, phase, units, charges and melees", 0, -1,
+     GAME_INPUT_LOCAL(STATE)},
     {"log", "log [N|all]", "any time",
      "list the log's last N entries (20 by default; all: every one), each with the\n"
-     "seq of the action that made it; entries an umpire rolled back say so", 0, -1},
-    {"hash", "hash", "any time", "print the local snapshot's seq and SHA-256 hash", 0, -1},
+     "seq of the action that made it; entries an umpire rolled back say so", 0, -1,
+     GAME_INPUT_LOG, PROTOCOL_ACTION_DONE, 0, 1, game_input_log},
+    {"hash", "hash", "any time", "print the local snapshot's seq and SHA-256 hash", 0, -1,
+     GAME_INPUT_LOCAL(HASH)},
     {"who", "who", "any time",
-     "show who is connected: each side, the umpire, and how many spectators watch", 0, -1},
-    {"help", "help", "any time", "print this list", 0, -1},
-    {"quit", "quit", "any time", "leave (end of input does the same)", 0, -1},
+     "show who is connected: each side, the umpire, and how many spectators watch", 0, -1,
+     GAME_INPUT_LOCAL(WHO)},
+    {"help", "help", "any time", "print this list", 0, -1,
+     GAME_INPUT_LOCAL(HELP)},
+    {"quit", "quit", "any time", "leave (end of input does the same)", 0, -1,
+     GAME_INPUT_LOCAL(QUIT)},
     {"hold", "hold REASON", "any time after the battle begins, the umpire",
-     "hold the game: the players' actions are refused (held) until release", 2, -1},
+     "hold the game: the players' actions are refused (held) until release", 2, -1,
+     GAME_INPUT_ACTION(HOLD, -1, -1, game_input_umpire)},
     {"release", "release REASON", "while the game is held, the umpire",
-     "let the game go on", 2, -1},
+     "let the game go on", 2, -1,
+     GAME_INPUT_ACTION(RELEASE, -1, -1, game_input_umpire)},
     {"note", "note TEXT", "any time after the battle begins, the umpire",
-     "add TEXT to the game's log", 2, -1},
+     "add TEXT to the game's log", 2, -1,
+     GAME_INPUT_ACTION(NOTE, -1, -1, game_input_umpire)},
     {"umpire-adjust",
      "umpire-adjust UNIT [figures=N] [formed=yes|no] [status=S] [formation=F] reason=\"text\"",
      "any time after the battle begins, the umpire",
      "set a unit's figures, formed, status or formation (any side, any phase); the\n"
-     "reason is required and goes to the log", 2, -1},
+     "reason is required and goes to the log", 2, -1,
+     GAME_INPUT_ACTION(UMPIRE_ADJUST, 2, 6, game_input_adjust)},
     {"settle", "settle UNIT double_six|risk_to_general REASON",
      "while the event waits for you (the screen says 'waiting for the umpire to\n"
      "settle'; the Melee phase stops in step settle until every one is settled)",
      "settle a double six or risk to a general (12.15, D9) of UNIT's melee:\n"
      "REASON says what you ruled; record what the\n"
-     "ruling does to units with umpire-adjust", 2, -1},
+     "ruling does to units with umpire-adjust", 2, -1,
+     GAME_INPUT_ACTION(SETTLE, -1, -1, game_input_settle)},
     {"overrule", "overrule MELEE RESULT [A|B] [UNIT OUTCOME] REASON\n"
      "  overrule MELEE UNIT OUTCOME REASON",
      "for a melee fought this turn (the screen lists them under 'melees fought\n"
@@ -146,21 +207,25 @@ static const game_input_command game_input_commands[] = {
      "fight the melee again with the same dice and RESULT imposed (broken, retreat,\n"
      "pushed_back, draw, square_holds; the winner A or B follows all but draw),\n"
      "and/or UNIT's reform or pursuit test OUTCOME (pass, fail; excellent, unformed,\n"
-     "blown, pursuit); casualties and statuses follow the tables (12.18-12.23)", 2, -1},
+     "blown, pursuit); casualties and statuses follow the tables (12.18-12.23)", 2, -1,
+     GAME_INPUT_ACTION(OVERRULE, -1, -1, game_input_overrule)},
     {"rule", "rule REPORT upheld|rejected REASON",
      "for a contested report that awaits your ruling (the screen lists them under\n"
      "'reports this phase')",
      "rule on the contested report REPORT: upheld, it stands; rejected, it does not;\n"
-     "REASON goes to the log (D46)", 2, GAME_OFFER_RULE},
+     "REASON goes to the log (D46)", 2, GAME_OFFER_RULE,
+     GAME_INPUT_ACTION(RULE, -1, -1, game_input_rule)},
     {"rollback", "rollback SEQ REASON",
      "any time after the battle begins, to a seq of the battle ('log' lists them)",
      "take the game back to the state after the action of SEQ; later entries stay in\n"
-     "the log marked rolled back; the game is then held until you release it", 2, -1},
+     "the log marked rolled back; the game is then held until you release it", 2, -1,
+     GAME_INPUT_ACTION(ROLLBACK, -1, -1, game_input_rollback)},
     {"end", "end [result=A|B|draw] REASON", "any time after the battle begins, the umpire",
      "end the battle (a time limit, the players' agreement): nothing more can be\n"
      "played or rolled back, and the dice seed is revealed for 'brigade verify';\n"
      "result= gives the game's result: a win for side A's side, for side B's, or a\n"
-     "draw (in a tournament, the table's result; without it the organiser gives it)", 2, -1},
+     "draw (in a tournament, the table's result; without it the organiser gives it)", 2, -1,
+     GAME_INPUT_ACTION(END, -1, -1, game_input_umpire)},
 };
 
 #define GAME_INPUT_COMMAND_COUNT (sizeof(game_input_commands) / sizeof(game_input_commands[0]))
@@ -481,28 +546,41 @@ static int game_input_arguments(const char *command, const game_input_words *wor
     return 0;
 }
 
-static const char *game_input_syntax(const char *name)
+
+/* The row of the command named `name`, or of the help and quit aliases
+ * (?, exit); NULL when there is none. */
+static const game_input_command *game_input_command_find(const char *name)
 {
+    if (strcmp(name, "?") == 0)
+        name = "help";
+    else if (strcmp(name, "exit") == 0)
+        name = "quit";
     for (size_t i = 0; i < GAME_INPUT_COMMAND_COUNT; i++)
         if (strcmp(game_input_commands[i].name, name) == 0)
-            return game_input_commands[i].syntax;
-    return name;
+            return &game_input_commands[i];
+    return NULL;
+}
+
+/* The usage of the command `name` (its row's syntax), or the name itself. */
+static const char *game_input_syntax(const char *name)
+{
+    const game_input_command *command = game_input_command_find(name);
+    return command ? command->syntax : name;
 }
 
 /* ------------------------------------------------------------ commands */
 
-static int game_input_initiative(const game_input_words *words, game_input *input,
-                                 char *message, size_t size)
+static int game_input_initiative(const game_input_call *call, const game_input_words *words,
+                                 const protocol_value *state, game_input *input, char *message,
+                                 size_t size)
 {
-    const char *syntax = game_input_syntax("initiative");
-    if (game_input_arguments("initiative", words, 1, 1, syntax, message, size))
-        return -1;
+    (void)call;
+    (void)state;
     const char *word = words->words[1];
     protocol_seat seat;
     char upper[2] = {(char)toupper((unsigned char)word[0]), '\0'};
     if (strlen(word) != 1 || !protocol_seat_parse(upper, &seat))
         return game_input_fail(message, size, "initiative: '%s' is not a side (A or B)", word);
-    input->action.kind = PROTOCOL_ACTION_CHOOSE_INITIATIVE;
     input->action.as.choose_initiative.phasing = seat;
     return 0;
 }
@@ -550,14 +628,11 @@ static int game_input_charge_uncontrolled(const protocol_value *state, const cha
     return 0;
 }
 
-static int game_input_charge(const game_input_words *words, const protocol_value *state,
-                             const char *seat, game_input *input, char *message, size_t size)
+static int game_input_charge(const game_input_call *call, const game_input_words *words,
+                             const protocol_value *state, game_input *input, char *message,
+                             size_t size)
 {
-    const char *syntax = game_input_syntax("charge");
-    if (game_input_arguments("charge", words, 2, 6, syntax, message, size))
-        return -1;
     protocol_action *action = &input->action;
-    action->kind = PROTOCOL_ACTION_DECLARE_CHARGE;
     if (game_input_unit("charge", "charging unit", words->words[1], state,
                         action->as.declare_charge.unit, message, size) ||
         game_input_unit("charge", "target", words->words[2], state,
@@ -591,17 +666,16 @@ static int game_input_charge(const game_input_words *words, const protocol_value
             return game_input_fail(message, size, "charge: '%s' is given twice", word);
         *flag = true;
     }
-    return game_input_charge_uncontrolled(state, seat, input, message, size);
+    return game_input_charge_uncontrolled(state, call->context ? call->context->seat : NULL, input,
+                                          message, size);
 }
 
-static int game_input_respond(const game_input_words *words, const protocol_value *state,
-                              game_input *input, char *message, size_t size)
+static int game_input_respond(const game_input_call *call, const game_input_words *words,
+                              const protocol_value *state, game_input *input, char *message,
+                              size_t size)
 {
-    if (game_input_arguments("respond", words, 2, 2, game_input_syntax("respond"), message,
-                             size))
-        return -1;
+    (void)call;
     protocol_action *action = &input->action;
-    action->kind = PROTOCOL_ACTION_RESPOND;
     if (game_input_unit("respond", "unit", words->words[1], state, action->as.respond.unit,
                         message, size))
         return -1;
@@ -612,13 +686,12 @@ static int game_input_respond(const game_input_words *words, const protocol_valu
     return 0;
 }
 
-static int game_input_reroll(const game_input_words *words, const protocol_value *state,
-                             game_input *input, char *message, size_t size)
+static int game_input_reroll(const game_input_call *call, const game_input_words *words,
+                             const protocol_value *state, game_input *input, char *message,
+                             size_t size)
 {
-    if (game_input_arguments("reroll", words, 2, 2, game_input_syntax("reroll"), message, size))
-        return -1;
+    (void)call;
     protocol_action *action = &input->action;
-    action->kind = PROTOCOL_ACTION_SAPPERS_REROLL;
     if (game_input_unit("reroll", "unit", words->words[1], state,
                         action->as.sappers_reroll.unit, message, size))
         return -1;
@@ -693,17 +766,15 @@ static int game_input_formation(const char *command, const char *unit, const cha
     return 0;
 }
 
-/* adjust, or with `umpire` umpire-adjust (its why is reason=, not note=). */
-static int game_input_adjust(const game_input_words *words, const protocol_value *state,
-                             game_input *input, char *message, size_t size, bool umpire)
+/* adjust, or umpire-adjust (its why is reason=, not note=). */
+static int game_input_adjust(const game_input_call *call, const game_input_words *words,
+                             const protocol_value *state, game_input *input, char *message,
+                             size_t size)
 {
-    const char *name = umpire ? "umpire-adjust" : "adjust";
-    const char *why = umpire ? "reason" : "note";
-    const char *syntax = game_input_syntax(name);
-    if (game_input_arguments(name, words, 2, 6, syntax, message, size))
-        return -1;
     protocol_action *action = &input->action;
-    action->kind = umpire ? PROTOCOL_ACTION_UMPIRE_ADJUST : PROTOCOL_ACTION_ADJUST;
+    bool umpire = action->kind == PROTOCOL_ACTION_UMPIRE_ADJUST;
+    const char *name = call->command->name;
+    const char *why = umpire ? "reason" : "note";
     if (game_input_unit(name, "unit", words->words[1], state, action->as.adjust.unit, message,
                         size))
         return -1;
@@ -828,14 +899,13 @@ static int game_input_reason(const char *command, const char *what,
  * §5.3), 1..PROTOCOL_NOTE_MAX bytes. `end` may first take `result=A`,
  * `result=B` or `result=draw` (§11.5): the game's result; `end REASON`
  * alone ends it without one, as it always did. */
-static int game_input_umpire(const char *command, const game_input_words *words,
-                             game_input *input, char *message, size_t size)
+static int game_input_umpire(const game_input_call *call, const game_input_words *words,
+                             const protocol_value *state, game_input *input, char *message,
+                             size_t size)
 {
+    (void)state;
+    const char *command = call->command->name;
     protocol_action *action = &input->action;
-    action->kind = strcmp(command, "hold") == 0      ? PROTOCOL_ACTION_HOLD
-                   : strcmp(command, "release") == 0 ? PROTOCOL_ACTION_RELEASE
-                   : strcmp(command, "end") == 0     ? PROTOCOL_ACTION_END
-                                                     : PROTOCOL_ACTION_NOTE;
     size_t from = 1;
     static const char key[] = "result=";
     if (action->kind == PROTOCOL_ACTION_END && words->count > 1 &&
@@ -878,16 +948,17 @@ static void game_input_pending_list(const protocol_value *pending, char *out, si
 
 /* settle UNIT double_six|risk_to_general REASON... (PROTOCOL.md §5.3): the
  * event must be one of state.pending when the state has that member. */
-static int game_input_settle(const game_input_words *words, const protocol_value *state,
-                             game_input *input, char *message, size_t size)
+static int game_input_settle(const game_input_call *call, const game_input_words *words,
+                             const protocol_value *state, game_input *input, char *message,
+                             size_t size)
 {
+    (void)call;
     const char *syntax = game_input_syntax("settle");
     if (words->count < 3)
         return game_input_fail(message, size, "settle: missing %s (usage: %s)",
                                words->count < 2 ? "the unit and the event" : "the event",
                                syntax);
     protocol_action *action = &input->action;
-    action->kind = PROTOCOL_ACTION_SETTLE;
     if (game_input_unit("settle", "unit", words->words[1], state, action->as.settle.unit,
                         message, size))
         return -1;
@@ -1062,16 +1133,17 @@ static int game_input_overrule_unit(const game_input_words *words, size_t at,
  * state has that member, the unit one of the melee's; the winner follows
  * every result but a draw, which has none.
  */
-static int game_input_overrule(const game_input_words *words, const protocol_value *state,
-                               game_input *input, char *message, size_t size)
+static int game_input_overrule(const game_input_call *call, const game_input_words *words,
+                               const protocol_value *state, game_input *input, char *message,
+                               size_t size)
 {
+    (void)call;
     static const char usage[] = "usage: overrule MELEE RESULT [A|B] [UNIT OUTCOME] REASON..., "
                                 "or overrule MELEE UNIT OUTCOME REASON...";
     if (words->count < 3)
         return game_input_fail(message, size, "overrule: missing %s (%s)",
                                words->count < 2 ? "the melee" : "the result or the unit", usage);
     protocol_action *action = &input->action;
-    action->kind = PROTOCOL_ACTION_OVERRULE;
     const char *melee_id = words->words[1];
     if (strlen(melee_id) > PROTOCOL_UNIT_ID_MAX)
         return game_input_fail(message, size, "overrule: melee '%.40s...' is too long", melee_id);
@@ -1175,16 +1247,17 @@ static int64_t game_input_first_battle_seq(const protocol_value *state)
 
 /* rollback SEQ REASON... (PROTOCOL.md §5.3): SEQ in 1..seq-1; the log tells
  * whether it was rolled back itself or came before the battle began. */
-static int game_input_rollback(const game_input_words *words, const game_input_context *context,
-                               game_input *input, char *message, size_t size)
+static int game_input_rollback(const game_input_call *call, const game_input_words *words,
+                               const protocol_value *state, game_input *input, char *message,
+                               size_t size)
 {
+    const game_input_context *context = call->context;
     const char *syntax = game_input_syntax("rollback");
     if (words->count < 2)
         return game_input_fail(message, size, "rollback: missing the seq to go back to (usage: "
                                               "%s; 'log' lists the seqs)",
                                syntax);
     protocol_action *action = &input->action;
-    action->kind = PROTOCOL_ACTION_ROLLBACK;
     int64_t seq = context ? context->seq : 0;
     int64_t to_seq;
     if (!game_input_number(words->words[1], 1, PROTOCOL_INT_SAFE_MAX, &to_seq))
@@ -1192,7 +1265,6 @@ static int game_input_rollback(const game_input_words *words, const game_input_c
                                "rollback: '%.40s' is not a seq (a whole number from 1; 'log' "
                                "lists them)",
                                words->words[1]);
-    const protocol_value *state = context ? context->state : NULL;
     const protocol_value *log = protocol_value_map_get(state, "log");
     int64_t first = game_input_first_battle_seq(state);
     char range[80];
@@ -1245,30 +1317,28 @@ static int game_input_rollback(const game_input_words *words, const game_input_c
 
 /* ------------------------------------------- reports and their answers */
 
-/* rally UNIT, reform UNIT, occupy UNIT (D34, D37, D41): the unit one of
- * the state's. */
-static int game_input_unit_report(const char *command, protocol_action_kind kind,
-                                  const game_input_words *words, const protocol_value *state,
-                                  game_input *input, char *message, size_t size)
+/* rally UNIT, reform UNIT, occupy UNIT, withdraw UNIT (D34, D37, D41): the
+ * unit one of the state's. */
+static int game_input_unit_report(const game_input_call *call, const game_input_words *words,
+                                  const protocol_value *state, game_input *input, char *message,
+                                  size_t size)
 {
-    if (game_input_arguments(command, words, 1, 1, game_input_syntax(command), message, size))
-        return -1;
-    input->action.kind = kind;
-    return game_input_unit(command, "unit", words->words[1], state,
+    return game_input_unit(call->command->name, "unit", words->words[1], state,
                            input->action.as.unit_report.unit, message, size);
 }
 
 /* uncontrolled UNIT TARGET [front|flank|rear] | uncontrolled UNIT none
  * (12.24 f, D38): "none" names no unit (no enemy in sight) and takes no
  * facing. */
-static int game_input_uncontrolled(const game_input_words *words, const protocol_value *state,
-                                   game_input *input, char *message, size_t size)
+static int game_input_uncontrolled(const game_input_call *call, const game_input_words *words,
+                                   const protocol_value *state, game_input *input, char *message,
+                                   size_t size)
 {
+    (void)call;
     const char *syntax = "uncontrolled UNIT TARGET [front|flank|rear], or uncontrolled UNIT none";
     if (game_input_arguments("uncontrolled", words, 2, 3, syntax, message, size))
         return -1;
     protocol_action *action = &input->action;
-    action->kind = PROTOCOL_ACTION_UNCONTROLLED_CHARGE;
     if (game_input_unit("uncontrolled", "pursuing unit", words->words[1], state,
                         action->as.uncontrolled_charge.unit, message, size))
         return -1;
@@ -1299,14 +1369,12 @@ static int game_input_uncontrolled(const game_input_words *words, const protocol
 }
 
 /* contact PURSUER UNIT (D39). */
-static int game_input_contact(const game_input_words *words, const protocol_value *state,
-                              game_input *input, char *message, size_t size)
+static int game_input_contact(const game_input_call *call, const game_input_words *words,
+                              const protocol_value *state, game_input *input, char *message,
+                              size_t size)
 {
-    if (game_input_arguments("contact", words, 2, 2, game_input_syntax("contact"), message,
-                             size))
-        return -1;
+    (void)call;
     protocol_action *action = &input->action;
-    action->kind = PROTOCOL_ACTION_CONTACT;
     if (game_input_unit("contact", "pursuer", words->words[1], state, action->as.contact.unit,
                         message, size) ||
         game_input_unit("contact", "unit reached", words->words[2], state,
@@ -1365,11 +1433,12 @@ static int game_input_report_number(const char *command, const game_input_words 
 }
 
 /* contest REPORT REASON... (D46). */
-static int game_input_contest(const game_input_words *words, const protocol_value *state,
-                              game_input *input, char *message, size_t size)
+static int game_input_contest(const game_input_call *call, const game_input_words *words,
+                              const protocol_value *state, game_input *input, char *message,
+                              size_t size)
 {
+    (void)call;
     protocol_action *action = &input->action;
-    action->kind = PROTOCOL_ACTION_CONTEST;
     if (game_input_report_number("contest", words, state, &action->as.contest.report, message,
                                  size))
         return -1;
@@ -1378,22 +1447,22 @@ static int game_input_contest(const game_input_words *words, const protocol_valu
 }
 
 /* accept REPORT (D46). */
-static int game_input_accept(const game_input_words *words, const protocol_value *state,
-                             game_input *input, char *message, size_t size)
+static int game_input_accept(const game_input_call *call, const game_input_words *words,
+                             const protocol_value *state, game_input *input, char *message,
+                             size_t size)
 {
-    if (game_input_arguments("accept", words, 1, 1, game_input_syntax("accept"), message, size))
-        return -1;
-    input->action.kind = PROTOCOL_ACTION_ACCEPT;
+    (void)call;
     return game_input_report_number("accept", words, state, &input->action.as.accept.report,
                                     message, size);
 }
 
 /* rule REPORT upheld|rejected REASON... (the umpire's, D46). */
-static int game_input_rule(const game_input_words *words, const protocol_value *state,
-                           game_input *input, char *message, size_t size)
+static int game_input_rule(const game_input_call *call, const game_input_words *words,
+                           const protocol_value *state, game_input *input, char *message,
+                           size_t size)
 {
+    (void)call;
     protocol_action *action = &input->action;
-    action->kind = PROTOCOL_ACTION_RULE;
     if (game_input_report_number("rule", words, state, &action->as.rule.report, message, size))
         return -1;
     if (words->count < 3)
@@ -1413,11 +1482,12 @@ static int game_input_rule(const game_input_words *words, const protocol_value *
 }
 
 /* log [N|all] */
-static int game_input_log(const game_input_words *words, game_input *input, char *message,
+static int game_input_log(const game_input_call *call, const game_input_words *words,
+                          const protocol_value *state, game_input *input, char *message,
                           size_t size)
 {
-    if (game_input_arguments("log", words, 0, 1, game_input_syntax("log"), message, size))
-        return -1;
+    (void)call;
+    (void)state;
     input->log_count = GAME_INPUT_LOG_DEFAULT;
     if (words->count == 2) {
         int64_t count;
@@ -1455,9 +1525,12 @@ static bool game_input_step_known(const char *word)
     return false;
 }
 
-static int game_input_wait(const char *line, const game_input_words *words, game_input *input,
-                           char *message, size_t size)
+static int game_input_wait(const game_input_call *call, const game_input_words *words,
+                           const protocol_value *state, game_input *input, char *message,
+                           size_t size)
 {
+    (void)state;
+    const char *line = call->line;
     if (words->count < 2)
         return game_input_fail(message, size,
                                "wait: missing a condition (usage: wait COND..., e.g. wait "
@@ -1572,107 +1645,32 @@ int game_input_parse(const char *line, const game_input_context *context, game_i
         free(words);
         return result;
     }
-    const char *command = words->words[0];
-    static const char *const players_commands[] = {
-        "initiative", "charge",  "respond", "reroll", "adjust", "done",    "rally",
-        "reform",     "uncontrolled", "contact", "contest", "accept", "occupy", "withdraw"};
-    bool players = false;
-    for (size_t i = 0; i < sizeof(players_commands) / sizeof(players_commands[0]); i++)
-        players = players || strcmp(command, players_commands[i]) == 0;
+    const char *typed = words->words[0];
+    const game_input_command *command = game_input_command_find(typed);
     bool player = context && context->seat &&
                   (strcmp(context->seat, "A") == 0 || strcmp(context->seat, "B") == 0);
-    if (umpire && players) {
-        result = game_input_umpire_refuse(command, message, size);
-    } else if (player && strcmp(command, "rule") == 0) {
+    if (!command) {
+        result = game_input_fail(message, size, "unknown command '%.40s' (type 'help' for the list)",
+                                 typed);
+    } else if (umpire && command->audience == 1) {
+        result = game_input_umpire_refuse(typed, message, size);
+    } else if (player && command->action == PROTOCOL_ACTION_RULE) {
         result = game_input_fail(message, size,
                                  "rule is the umpire's ruling on a contested report; a player "
                                  "answers the other side's report with accept REPORT or contest "
                                  "REPORT REASON ('help')");
-    } else if (strcmp(command, "rally") == 0 || strcmp(command, "reform") == 0 ||
-               strcmp(command, "occupy") == 0 || strcmp(command, "withdraw") == 0) {
-        protocol_action_kind kind = strcmp(command, "rally") == 0    ? PROTOCOL_ACTION_RALLY
-                                    : strcmp(command, "reform") == 0 ? PROTOCOL_ACTION_REFORM
-                                    : strcmp(command, "occupy") == 0 ? PROTOCOL_ACTION_OCCUPY
-                                                                     : PROTOCOL_ACTION_WITHDRAW_CHARGE;
-        result = game_input_unit_report(command, kind, words, state, input, message, size);
-        input->kind = GAME_INPUT_ACT;
-    } else if (strcmp(command, "uncontrolled") == 0) {
-        result = game_input_uncontrolled(words, state, input, message, size);
-        input->kind = GAME_INPUT_ACT;
-    } else if (strcmp(command, "contact") == 0) {
-        result = game_input_contact(words, state, input, message, size);
-        input->kind = GAME_INPUT_ACT;
-    } else if (strcmp(command, "contest") == 0) {
-        result = game_input_contest(words, state, input, message, size);
-        input->kind = GAME_INPUT_ACT;
-    } else if (strcmp(command, "accept") == 0) {
-        result = game_input_accept(words, state, input, message, size);
-        input->kind = GAME_INPUT_ACT;
-    } else if (strcmp(command, "rule") == 0) {
-        result = game_input_rule(words, state, input, message, size);
-        input->kind = GAME_INPUT_ACT;
-    } else if (strcmp(command, "initiative") == 0) {
-        result = game_input_initiative(words, input, message, size);
-        input->kind = GAME_INPUT_ACT;
-    } else if (strcmp(command, "charge") == 0) {
-        result = game_input_charge(words, state, context ? context->seat : NULL, input, message,
-                                   size);
-        input->kind = GAME_INPUT_ACT;
-    } else if (strcmp(command, "respond") == 0) {
-        result = game_input_respond(words, state, input, message, size);
-        input->kind = GAME_INPUT_ACT;
-    } else if (strcmp(command, "reroll") == 0) {
-        result = game_input_reroll(words, state, input, message, size);
-        input->kind = GAME_INPUT_ACT;
-    } else if (strcmp(command, "adjust") == 0) {
-        result = game_input_adjust(words, state, input, message, size, false);
-        input->kind = GAME_INPUT_ACT;
-    } else if (strcmp(command, "umpire-adjust") == 0) {
-        result = game_input_adjust(words, state, input, message, size, true);
-        input->kind = GAME_INPUT_ACT;
-    } else if (strcmp(command, "hold") == 0 || strcmp(command, "release") == 0 ||
-               strcmp(command, "note") == 0 || strcmp(command, "end") == 0) {
-        result = game_input_umpire(command, words, input, message, size);
-        input->kind = GAME_INPUT_ACT;
-    } else if (strcmp(command, "settle") == 0) {
-        result = game_input_settle(words, state, input, message, size);
-        input->kind = GAME_INPUT_ACT;
-    } else if (strcmp(command, "overrule") == 0) {
-        result = game_input_overrule(words, state, input, message, size);
-        input->kind = GAME_INPUT_ACT;
-    } else if (strcmp(command, "rollback") == 0) {
-        result = game_input_rollback(words, context, input, message, size);
-        input->kind = GAME_INPUT_ACT;
-    } else if (strcmp(command, "done") == 0) {
-        result = game_input_arguments("done", words, 0, 0, "done", message, size);
-        input->action.kind = PROTOCOL_ACTION_DONE;
-        input->kind = GAME_INPUT_ACT;
-    } else if (strcmp(command, "wait") == 0) {
-        result = game_input_wait(line, words, input, message, size);
-        input->kind = GAME_INPUT_WAIT;
-    } else if (strcmp(command, "log") == 0) {
-        result = game_input_log(words, input, message, size);
-        input->kind = GAME_INPUT_LOG;
     } else {
-        static const struct {
-            const char *name;
-            game_input_kind kind;
-        } locals[] = {
-            {"state", GAME_INPUT_STATE}, {"hash", GAME_INPUT_HASH}, {"help", GAME_INPUT_HELP},
-            {"who", GAME_INPUT_WHO},
-            {"?", GAME_INPUT_HELP},      {"quit", GAME_INPUT_QUIT}, {"exit", GAME_INPUT_QUIT},
-        };
-        size_t i;
-        for (i = 0; i < sizeof(locals) / sizeof(locals[0]); i++)
-            if (strcmp(command, locals[i].name) == 0)
-                break;
-        if (i == sizeof(locals) / sizeof(locals[0])) {
-            result = game_input_fail(message, size,
-                                     "unknown command '%.40s' (type 'help' for the list)",
-                                     command);
-        } else {
-            result = game_input_arguments(command, words, 0, 0, command, message, size);
-            input->kind = locals[i].kind;
+        /* An alias (?, exit) names itself in the usage, as typed. */
+        const char *syntax = strcmp(typed, command->name) == 0 ? command->syntax : typed;
+        input->kind = command->kind;
+        if (command->kind == GAME_INPUT_ACT)
+            input->action.kind = command->action;
+        if (command->words_min >= 0)
+            result = game_input_arguments(typed, words, (size_t)command->words_min,
+                                          (size_t)command->words_max, syntax, message, size);
+        if (result == 0 && command->parse) {
+            const game_input_call call = {command, line, context};
+            result = command->parse(&call, words, state, input, message, size);
         }
     }
     free(words);
