@@ -27,6 +27,7 @@
 #include "server/send.h"
 #include "server/token.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <malloc.h>
 #include <signal.h>
@@ -2005,6 +2006,10 @@ static void server_append_done(server_journal_job *base, void *context)
     game->busy = false;
     bool committed = base->status == SERVER_JOURNAL_OK;
     if (committed) {
+        /* The journal holds job->next as the game's seq + 1: the game takes
+         * it whole (one append at a time per game: game->busy). */
+        assert(job->next != NULL && job->action.seq == game->seq + 1);
+        assert(brigade_battle_consistent(job->next));
         if (job->send_ack)
             server_games_crash_point(games, SERVER_GAMES_CRASH_AFTER_COMMIT, ++games->commits);
         /* The game's snapshot takes the action's ops, its log the entries

@@ -4,6 +4,7 @@
  */
 #include "server/journal_queue.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,6 +236,8 @@ server_journal_queue *server_journal_queue_start(uv_loop_t *loop, journal_db *jo
 
 void server_journal_queue_submit(server_journal_queue *queue, server_journal_job *job)
 {
+    /* A job without run or done would be lost or never freed. */
+    assert(job != NULL && job->run != NULL && job->done != NULL);
     job->next = NULL;
     queue->pending++;
     pthread_mutex_lock(&queue->mutex);
