@@ -16,9 +16,10 @@ import { snapshotHash } from './delta.js';
 import { Controls } from './controls.js';
 import { h, replace } from './dom.js';
 import { LogView } from './log.js';
-import { errorWords } from './names.js';
+import { connectionWords, errorWords } from './names.js';
 import { StrengthPlot } from './plot.js';
 import { presenceNews, presenceParts } from './presence.js';
+import { store, stored } from './storage.js';
 import { UmpirePanel } from './umpire.js';
 import {
   answersOwed, awaitingList, holdReason, pendingList, pendingWords, phaseWords, renderForces, renderStatus, reportsForUmpire,
@@ -30,17 +31,6 @@ const TOKEN_KEY = (game) => `brigade.token.${game}`;
 const PASSWORD_KEY = (game) => `brigade.password.${game}`;
 const PASSWORD_MAX_BYTES = 127; // §5.1
 const bytes = (text) => new TextEncoder().encode(text).length;
-
-function stored(key) {
-  try { return window.sessionStorage.getItem(key) || ''; } catch { return ''; }
-}
-
-function store(key, value) {
-  try {
-    if (value) window.sessionStorage.setItem(key, value);
-    else window.sessionStorage.removeItem(key);
-  } catch { /* storage off */ }
-}
 
 // ------------------------------------------- the games kept in this browser
 
@@ -336,20 +326,6 @@ function showCreated({ game, seats, spectator }, sides, { password, delay }) {
 }
 
 // ------------------------------------------------------------- the game
-
-function connectionWords(status, detail) {
-  switch (status) {
-    case 'connecting': return 'Connecting…';
-    case 'live': return 'Live';
-    case 'reconnecting': {
-      if (!detail || !detail.delay) return 'Reconnecting…';
-      const left = Math.max(0, Math.ceil(((detail.at || Date.now() + detail.delay) - Date.now()) / 1000));
-      return left > 0 ? `Reconnecting in ${left} s…` : 'Reconnecting…';
-    }
-    case 'stopped': return 'Disconnected';
-    default: return status;
-  }
-}
 
 // A spectator's join refused (bad_token): the game may want the
 // spectators' password. Asks for it, and joins again with it.

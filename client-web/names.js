@@ -165,6 +165,22 @@ export function rollWords(state, name) {
 }
 
 // The text with its first letter in capitals, to begin a sentence.
+// The connection's status (wire.js: connecting, live, reconnecting with
+// its countdown, stopped as `stopped` says), for the page's status line.
+export function connectionWords(status, detail, stopped = 'Disconnected') {
+  switch (status) {
+    case 'connecting': return 'Connecting…';
+    case 'live': return 'Live';
+    case 'reconnecting': {
+      if (!detail || !detail.delay) return 'Reconnecting…';
+      const left = Math.max(0, Math.ceil(((detail.at || Date.now() + detail.delay) - Date.now()) / 1000));
+      return left > 0 ? `Reconnecting in ${left} s…` : 'Reconnecting…';
+    }
+    case 'stopped': return stopped;
+    default: return String(status);
+  }
+}
+
 export function capital(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }

@@ -14,7 +14,8 @@
 // the organiser's their tables. Everything the server sends goes in as
 // text (dom.js).
 import { h, replace } from './dom.js';
-import { errorWords } from './names.js';
+import { connectionWords, errorWords } from './names.js';
+import { store, stored } from './storage.js';
 import {
   formatWords, halfPoints, playerName, quarterPoints, resultWords, roundsOf, roundWords, scoreWords, statusWords,
   timeControlWords,
@@ -24,17 +25,6 @@ import { serverUrl, TournamentWatch } from './wire.js';
 const $ = (id) => document.getElementById(id);
 const TOKEN_KEY = (id) => `brigade.tournament.token.${id}`;
 const TOURNAMENT_ID = /^[0-9A-Za-z_-]{1,64}$/;
-
-function stored(key) {
-  try { return window.sessionStorage.getItem(key) || ''; } catch { return ''; }
-}
-
-function store(key, value) {
-  try {
-    if (value) window.sessionStorage.setItem(key, value);
-    else window.sessionStorage.removeItem(key);
-  } catch { /* storage off */ }
-}
 
 // #t=ID[&token=T]: the token is kept for a reload of this tab and taken out
 // of the address bar (screen sharing, a photo of the screen).
@@ -81,19 +71,8 @@ function sideWords(file, side) {
   return name ? `Side ${side} (${name})` : `Side ${side}`;
 }
 
-function connectionWords(status, detail) {
-  switch (status) {
-    case 'connecting': return 'Connecting…';
-    case 'live': return 'Live';
-    case 'reconnecting': {
-      if (!detail || !detail.delay) return 'Reconnecting…';
-      const left = Math.max(0, Math.ceil((detail.at - Date.now()) / 1000));
-      return left > 0 ? `Reconnecting in ${left} s…` : 'Reconnecting…';
-    }
-    case 'stopped': return 'Not connected';
-    default: return String(status);
-  }
-}
+// A tournament's page is "not connected" when stopped: it has no game to leave.
+const STOPPED_WORDS = 'Not connected';
 
 function announce(text) { if (text) $('announce').textContent = text; }
 
@@ -340,15 +319,15 @@ function watch(id, token) {
     token,
     onConnection: (status, detail) => {
       pill.dataset.status = status;
-      pill.textContent = connectionWords(status, detail);
+      pill.textContent = connectionWords(status, detail, STOPPED_WORDS);
       clearInterval(countdown);
       const waiting = status === 'reconnecting' && detail && detail.delay > 0;
       $('retry-now').hidden = !waiting;
       document.body.classList.toggle('offline', status !== 'live');
       if (waiting) {
         pill.setAttribute('aria-live', 'off');
-        announce(`Connection lost. ${connectionWords(status, detail)} Or press Retry now.`);
-        countdown = setInterval(() => { pill.textContent = connectionWords(status, detail); }, 1000);
+        announce(`Connection lost. ${connectionWords(status, detail, STOPPED_WORDS)} Or press Retry now.`);
+        countdown = setInterval(() => { pill.textContent = connectionWords(status, detail, STOPPED_WORDS); }, 1000);
       } else {
         pill.removeAttribute('aria-live');
       }

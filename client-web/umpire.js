@@ -234,34 +234,39 @@ export class UmpirePanel {
     return [input, field(id, label, input, hint)];
   }
 
+  // A form of one umpire's action whose only member is its reason (hold,
+  // release, note): `lead` stands before the reason field, `missing`
+  // names what an empty field lacks, `done` is said once sent.
+  reasonForm({ id, cls, kind, legend, lead = null, reasonAt: [fieldId, label, hint], missing, done, button }) {
+    const [reason, reasonField] = this.reasonField(fieldId, label, hint);
+    return h('form', {
+      id, class: cls,
+      onsubmit: (event) => {
+        event.preventDefault();
+        const text = this.reason(reason, missing);
+        if (text) this.send({ kind, reason: text }, event.target, done);
+      },
+    }, h('fieldset', {}, h('legend', {}, legend), lead, reasonField, button));
+  }
+
   holdPart(state) {
     const hold = holdReason(state);
     if (hold) {
-      const [reason, reasonField] = this.reasonField('release-reason', 'Reason for releasing', 'e.g. "the table is set again"');
-      return h('form', {
-        id: 'release-form', class: 'umpire-part held',
-        onsubmit: (event) => {
-          event.preventDefault();
-          const text = this.reason(reason, 'a reason for releasing the game');
-          if (text) this.send({ kind: 'release', reason: text }, event.target, 'Released: the game goes on.');
-        },
-      }, h('fieldset', {}, h('legend', {}, 'The game is held'),
-        h('p', {}, 'Held: ', h('strong', { id: 'umpire-hold-reason' }, hold)),
-        reasonField,
-        h('button', { type: 'submit', id: 'release-submit' }, 'Release the game')));
+      return this.reasonForm({
+        id: 'release-form', cls: 'umpire-part held', kind: 'release', legend: 'The game is held',
+        lead: h('p', {}, 'Held: ', h('strong', { id: 'umpire-hold-reason' }, hold)),
+        reasonAt: ['release-reason', 'Reason for releasing', 'e.g. "the table is set again"'],
+        missing: 'a reason for releasing the game', done: 'Released: the game goes on.',
+        button: h('button', { type: 'submit', id: 'release-submit' }, 'Release the game'),
+      });
     }
-    const [reason, reasonField] = this.reasonField('hold-reason-input', 'Reason for holding', 'e.g. "a dispute over the wood\'s edge"');
-    return h('form', {
-      id: 'hold-form', class: 'umpire-part',
-      onsubmit: (event) => {
-        event.preventDefault();
-        const text = this.reason(reason, 'a reason for holding the game');
-        if (text) this.send({ kind: 'hold', reason: text }, event.target, 'Held: players\' orders wait for your release.');
-      },
-    }, h('fieldset', {}, h('legend', {}, 'Hold the game'),
-      h('p', { class: 'hint' }, 'While held, every order of the players is refused until you release the game.'),
-      reasonField,
-      h('button', { type: 'submit', id: 'hold-submit', class: 'hold' }, 'Hold the game')));
+    return this.reasonForm({
+      id: 'hold-form', cls: 'umpire-part', kind: 'hold', legend: 'Hold the game',
+      lead: h('p', { class: 'hint' }, 'While held, every order of the players is refused until you release the game.'),
+      reasonAt: ['hold-reason-input', 'Reason for holding', 'e.g. "a dispute over the wood\'s edge"'],
+      missing: 'a reason for holding the game', done: 'Held: players\' orders wait for your release.',
+      button: h('button', { type: 'submit', id: 'hold-submit', class: 'hold' }, 'Hold the game'),
+    });
   }
 
   /* The contested reports that wait for the umpire (D46): upheld (it is in
@@ -463,17 +468,12 @@ export class UmpirePanel {
   }
 
   notePart() {
-    const [text, textField] = this.reasonField('note-text', 'Note', 'It goes in everyone\'s log; nothing else changes.');
-    return h('form', {
-      id: 'note-form', class: 'umpire-part',
-      onsubmit: (event) => {
-        event.preventDefault();
-        const reason = this.reason(text, 'the text of the note');
-        if (reason) this.send({ kind: 'note', reason }, event.target, 'The note is in the log.');
-      },
-    }, h('fieldset', {}, h('legend', {}, 'Write in the log'),
-      textField,
-      h('button', { type: 'submit', id: 'note-submit' }, 'Add the note')));
+    return this.reasonForm({
+      id: 'note-form', cls: 'umpire-part', kind: 'note', legend: 'Write in the log',
+      reasonAt: ['note-text', 'Note', 'It goes in everyone\'s log; nothing else changes.'],
+      missing: 'the text of the note', done: 'The note is in the log.',
+      button: h('button', { type: 'submit', id: 'note-submit' }, 'Add the note'),
+    });
   }
 
   // Ends the battle (a time limit, the players' agreement), once confirmed,

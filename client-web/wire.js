@@ -217,39 +217,26 @@ export async function createGame(url, scenario, { spectatorPassword = '', specta
 // token, and with `password` when the game has one (§5.2); a delayed
 // spectator (welcome.spectator_delay > 0) gets deltas whose seq skips
 // (§6.5), which it applies as they come.
-export class Session {
-  constructor({ url, game, token, password, onState, onConnection, onNotice, onWatchers, onPresence, onBehind, onClock }) {
+// A connection that opens itself again: each socket it opens first sends
+// its hello (a join, a tournament_get: `hello(request)` gives the frame's
+// message), follows `moved` (§6.4) and, once dropped, opens again after a
+// backoff. Session and TournamentWatch are the two kinds.
+//   onConnection(status, detail)  'connecting' | 'live' | 'reconnecting' | 'stopped'
+class Link {
+  constructor(url, onConnection) {
     // Where the next connection goes: `url`, or the last `moved` answer's
     // url (PROTOCOL.md §6.4), which reconnections then use.
     this.url = url;
     this.originUrl = url;
     this.movedTo = null; // the last `moved` url, null before one
-    this.moves = 0; // `moved` followed in a row for the join in flight
-    this.resendJoin = 0; // the join's request id, sent again after a `moved`
-    this.game = game;
-    this.token = token;
-    this.password = password || '';
-    this.onState = onState || (() => {});
+    this.moves = 0; // `moved` followed in a row for the hello in flight
+    this.helloRequest = 0; // the request id of this connection's hello
+    this.resendHello = 0; // the hello's request id, sent again after a `moved`
     this.onConnection = onConnection || (() => {});
-    this.onNotice = onNotice || (() => {});
-    this.onBehind = onBehind || (() => {});
-    this.onWatchers = onWatchers || (() => {});
-    this.onPresence = onPresence || (() => {});
-    this.onClock = onClock || (() => {});
-    this.clockNow = null; // {A, B, at} of the last clock_now (§11.2), null without one
-    this.state = null;
-    this.seq = null;
-    this.seat = null;
-    this.spectatorDelay = 0;
-    this.watchers = 0;
-    this.presence = null; // {A, B, umpire} of the last presence message, while live
     this.status = 'connecting';
     this.socket = null;
-    this.pending = new Map(); // request -> {action, resolve, timer}
-    this.joinRequest = 0;
     this.failures = 0; // connections in a row that did not get a welcome
     this.retryTimer = null;
-    this.resyncs = []; // times of recent out-of-date re-joins
     this.stopped = false;
     this.onOnline = () => { if (this.retryTimer) this.reconnectNow(); };
   }
@@ -264,17 +251,10 @@ export class Session {
     window.removeEventListener('online', this.onOnline);
     clearTimeout(this.retryTimer);
     this.drop();
-    this.failPending();
   }
 
   setStatus(status, detail = {}) {
     this.status = status;
-    // Who is joined is known only while this connection is: the next
-    // presence after the welcome tells it again.
-    if (status !== 'live' && this.presence) {
-      this.presence = null;
-      this.onPresence(null);
-    }
     this.onConnection(status, detail);
   }
 
@@ -283,7 +263,7 @@ export class Session {
     if (this.stopped) return;
     if (this.status !== 'connecting') this.setStatus('reconnecting', { attempt: this.failures + 1 });
     // An attempt of its own began here, not one following a `moved`.
-    if (!this.resendJoin) this.attemptUrl = this.url;
+    if (!this.resendHello) this.attemptUrl = this.url;
     const socket = openSocket(this.url);
     this.socket = socket;
     this.opened = false;
@@ -293,58 +273,37 @@ export class Session {
         return;
       }
       this.opened = true;
-      // After a `moved`, the same join with its request id (§6.4).
-      if (this.resendJoin) {
-        this.joinRequest = this.resendJoin;
-        this.resendJoin = 0;
+      // After a `moved`, the same hello with its request id (§6.4).
+      if (this.resendHello) {
+        this.helloRequest = this.resendHello;
+        this.resendHello = 0;
       } else {
-        this.joinRequest = nextRequest();
+        this.helloRequest = nextRequest();
         this.moves = 0;
       }
-      const join = { type: 'join', request: this.joinRequest, game: this.game, token: this.token };
-      // The dice seed (PROTOCOL.md §10.3): the server keeps the one of the
-      // seat's first join and ignores it after.
-      if (!this.diceSeed) this.diceSeed = diceSeed();
-      if (this.diceSeed) join.seed = this.diceSeed;
-      // A spectator's password (ignored for a player's seat).
-      if (this.password) join.password = this.password;
-      // Resuming: the server answers `resumed` and the missed deltas, or a
-      // whole snapshot (`welcome`) when it cannot (or does not resume).
-      if (this.state && Number.isSafeInteger(this.seq)) join.last_seq = this.seq;
-      socket.send(encodeFrame(join));
+      socket.send(encodeFrame(this.hello(this.helloRequest)));
     };
     socket.onmessage = (event) => this.receive(socket, event.data);
     socket.onclose = () => this.closed(socket);
   }
 
-  // Forgets the current socket without waiting for its close. Actions in
-  // flight stay pending (without their timers) until failPending() or a
-  // resume.
+  // Forgets the current socket without waiting for its close.
   drop() {
     const { socket } = this;
     this.socket = null;
     if (socket) {
-      socket.onopen = socket.onmessage = socket.onclose = null;
-      socket.onerror = null;
+      socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
       try { socket.close(1000); } catch { /* already closing */ }
     }
-    for (const entry of this.pending.values()) clearTimeout(entry.timer);
   }
 
-  failPending() {
-    for (const entry of this.pending.values()) {
-      clearTimeout(entry.timer);
-      entry.resolve({ ok: false, code: 'connection_lost',
-        message: 'the connection dropped before the server answered; the log shows whether the action was taken' });
-    }
-    this.pending.clear();
-  }
-
-  closed(socket) {
+  // The socket closed (or is given up): open again after a backoff of at
+  // least `delayAtLeast` ms.
+  closed(socket, delayAtLeast = 0) {
     if (socket !== this.socket) return;
     this.drop();
     if (this.stopped) return;
-    this.resendJoin = 0;
+    this.resendHello = 0;
     // A host we were sent to that cannot be reached: the next attempt goes
     // to the page's own server, which sends us on to wherever the game is
     // now, and the one after to that host again (§6.4: a host that is down
@@ -354,7 +313,7 @@ export class Session {
       this.url = this.attemptUrl === this.originUrl ? this.movedTo : this.originUrl;
     this.failures += 1;
     const base = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (this.failures - 1));
-    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    const delay = Math.max(delayAtLeast, Math.round(base * (0.75 + Math.random() * 0.5)));
     // `at`: when the next attempt goes (Date.now() ms), for a countdown;
     // reconnectNow() goes at once.
     this.setStatus('reconnecting', { delay, at: Date.now() + delay, attempt: this.failures });
@@ -375,6 +334,111 @@ export class Session {
     this.setStatus('stopped', { code, message });
   }
 
+  // A frame of this connection's socket: decoded, to handle(message,
+  // socket), or to undecodable(socket, error).
+  receive(socket, data) {
+    if (socket !== this.socket) return;
+    let message;
+    try {
+      message = decodeFrame(data);
+    } catch (error) {
+      this.undecodable(socket, error);
+      return;
+    }
+    this.handle(message, socket);
+  }
+
+  // The hello was answered `moved` (§6.4): the same hello, same request
+  // id, on a connection to the answer's url at once; reconnections then go
+  // there. Past MOVED_MAX in a row, or without a usable url, it has
+  // failed: stopped with code `moved`.
+  followMoved(message) {
+    const next = this.moves < MOVED_MAX ? movedUrl(message) : null;
+    if (!next) {
+      const failure = movedFailure(message, this.moves);
+      this.fatal(failure.code, failure.message);
+      return;
+    }
+    this.moves += 1;
+    this.url = next;
+    this.movedTo = next;
+    this.resendHello = this.helloRequest;
+    this.drop();
+    this.connect();
+  }
+}
+
+export class Session extends Link {
+  constructor({ url, game, token, password, onState, onConnection, onNotice, onWatchers, onPresence, onBehind, onClock }) {
+    super(url, onConnection);
+    this.game = game;
+    this.token = token;
+    this.password = password || '';
+    this.onState = onState || (() => {});
+    this.onNotice = onNotice || (() => {});
+    this.onBehind = onBehind || (() => {});
+    this.onWatchers = onWatchers || (() => {});
+    this.onPresence = onPresence || (() => {});
+    this.onClock = onClock || (() => {});
+    this.clockNow = null; // {A, B, at} of the last clock_now (§11.2), null without one
+    this.state = null;
+    this.seq = null;
+    this.seat = null;
+    this.spectatorDelay = 0;
+    this.watchers = 0;
+    this.presence = null; // {A, B, umpire} of the last presence message, while live
+    this.pending = new Map(); // request -> {action, resolve, timer}
+    this.resyncs = []; // times of recent out-of-date re-joins
+  }
+
+  stop() {
+    super.stop();
+    this.failPending();
+  }
+
+  setStatus(status, detail = {}) {
+    this.status = status;
+    // Who is joined is known only while this connection is: the next
+    // presence after the welcome tells it again.
+    if (status !== 'live' && this.presence) {
+      this.presence = null;
+      this.onPresence(null);
+    }
+    super.setStatus(status, detail);
+  }
+
+  // The join (§6.1) each connection opens with.
+  hello(request) {
+    const join = { type: 'join', request, game: this.game, token: this.token };
+    // The dice seed (PROTOCOL.md §10.3): the server keeps the one of the
+    // seat's first join and ignores it after.
+    if (!this.diceSeed) this.diceSeed = diceSeed();
+    if (this.diceSeed) join.seed = this.diceSeed;
+    // A spectator's password (ignored for a player's seat).
+    if (this.password) join.password = this.password;
+    // Resuming: the server answers `resumed` and the missed deltas, or a
+    // whole snapshot (`welcome`) when it cannot (or does not resume).
+    if (this.state && Number.isSafeInteger(this.seq)) join.last_seq = this.seq;
+    return join;
+  }
+
+  // Forgets the current socket without waiting for its close. Actions in
+  // flight stay pending (without their timers) until failPending() or a
+  // resume.
+  drop() {
+    super.drop();
+    for (const entry of this.pending.values()) clearTimeout(entry.timer);
+  }
+
+  failPending() {
+    for (const entry of this.pending.values()) {
+      clearTimeout(entry.timer);
+      entry.resolve({ ok: false, code: 'connection_lost',
+        message: 'the connection dropped before the server answered; the log shows whether the action was taken' });
+    }
+    this.pending.clear();
+  }
+
   // The state is out of date (§4): join again on a new connection, for a
   // whole snapshot. Repeated trouble backs off like a dropped connection.
   outOfDate(reason) {
@@ -392,15 +456,12 @@ export class Session {
     this.connect();
   }
 
-  receive(socket, data) {
-    if (socket !== this.socket) return;
-    let message;
-    try {
-      message = decodeFrame(data);
-    } catch (error) {
-      this.outOfDate(`the server sent ${error.message}`);
-      return;
-    }
+  // A frame that does not decode (§3): the state may have missed it.
+  undecodable(socket, error) {
+    this.outOfDate(`the server sent ${error.message}`);
+  }
+
+  handle(message) {
     switch (message.type) {
       case 'welcome': this.welcome(message); break;
       case 'resumed': this.resumed(message); break;
@@ -430,7 +491,7 @@ export class Session {
   }
 
   welcome(message) {
-    if (message.request !== this.joinRequest) return;
+    if (message.request !== this.helloRequest) return;
     const state = message.state;
     if (!state || typeof state !== 'object' || Array.isArray(state) || !Number.isSafeInteger(message.seq)) {
       this.outOfDate('a welcome without a state');
@@ -465,7 +526,7 @@ export class Session {
   }
 
   resumed(message) {
-    if (message.request !== this.joinRequest) return;
+    if (message.request !== this.helloRequest) return;
     if (!this.state || message.from !== this.seq) {
       this.outOfDate(`resumed from seq ${message.from}, not ${this.seq}`);
       return;
@@ -499,31 +560,12 @@ export class Session {
     this.clock(message);
   }
 
-  // The join was answered `moved` (§6.4): the same join, same request id,
-  // on a connection to the answer's url at once; reconnections then go
-  // there. Past MOVED_MAX in a row, or without a usable url, the join has
-  // failed: stopped with code `moved`.
-  moved(message) {
-    const next = this.moves < MOVED_MAX ? movedUrl(message) : null;
-    if (!next) {
-      const failure = movedFailure(message, this.moves);
-      this.fatal(failure.code, failure.message);
-      return;
-    }
-    this.moves += 1;
-    this.url = next;
-    this.movedTo = next;
-    this.resendJoin = this.joinRequest;
-    this.drop();
-    this.connect();
-  }
-
   answer(message) {
-    if (message.request === this.joinRequest && message.type === 'error' && message.code === 'moved') {
-      this.moved(message);
+    if (message.request === this.helloRequest && message.type === 'error' && message.code === 'moved') {
+      this.followMoved(message);
       return;
     }
-    if (message.request === this.joinRequest && message.type === 'error') {
+    if (message.request === this.helloRequest && message.type === 'error') {
       const code = String(message.code);
       const text = String(message.message || '');
       if (JOIN_FATAL.has(code)) this.fatal(code, text);
@@ -626,123 +668,29 @@ export async function tournamentRequest(url, message) {
 // and sent in the get, never shown or logged.
 const TOURNAMENT_RETRY = new Set(['unavailable', 'rate_limited', 'internal']);
 
-export class TournamentWatch {
+export class TournamentWatch extends Link {
   constructor({ url, tournament, token, onView, onConnection }) {
-    // As a Session's: `url`, then the last `moved` url (§6.4).
-    this.url = url;
-    this.originUrl = url;
-    this.movedTo = null;
-    this.moves = 0;
-    this.resendGet = 0;
+    super(url, onConnection);
     this.tournament = tournament;
     this.token = token || '';
     this.onView = onView || (() => {});
-    this.onConnection = onConnection || (() => {});
     this.view = null;
     this.you = null;
-    this.status = 'connecting';
-    this.socket = null;
-    this.request = 0;
-    this.failures = 0;
-    this.retryTimer = null;
-    this.stopped = false;
-    this.onOnline = () => { if (this.retryTimer) this.reconnectNow(); };
   }
 
-  start() {
-    window.addEventListener('online', this.onOnline);
-    this.connect();
+  // The watching get (§11.4) each connection opens with.
+  hello(request) {
+    const get = { type: 'tournament_get', request, tournament: this.tournament, watch: true };
+    if (this.token) get.token = this.token;
+    return get;
   }
 
-  stop() {
-    this.stopped = true;
-    window.removeEventListener('online', this.onOnline);
-    clearTimeout(this.retryTimer);
-    this.drop();
+  undecodable(socket) {
+    this.closed(socket); // open again for a whole view
   }
 
-  setStatus(status, detail = {}) {
-    this.status = status;
-    this.onConnection(status, detail);
-  }
-
-  connect() {
-    this.retryTimer = null;
-    if (this.stopped) return;
-    if (this.status !== 'connecting') this.setStatus('reconnecting', { attempt: this.failures + 1 });
-    // An attempt of its own began here, not one following a `moved`.
-    if (!this.resendGet) this.attemptUrl = this.url;
-    const socket = openSocket(this.url);
-    this.socket = socket;
-    this.opened = false;
-    socket.onopen = () => {
-      if (socket.protocol !== SUBPROTOCOL) {
-        this.fatal('bad_protocol', `the server speaks "${socket.protocol}", not ${SUBPROTOCOL}`);
-        return;
-      }
-      this.opened = true;
-      if (this.resendGet) {
-        this.request = this.resendGet;
-        this.resendGet = 0;
-      } else {
-        this.request = nextRequest();
-        this.moves = 0;
-      }
-      const get = { type: 'tournament_get', request: this.request, tournament: this.tournament, watch: true };
-      if (this.token) get.token = this.token;
-      socket.send(encodeFrame(get));
-    };
-    socket.onmessage = (event) => this.receive(socket, event.data);
-    socket.onclose = () => this.closed(socket);
-  }
-
-  drop() {
-    const { socket } = this;
-    this.socket = null;
-    if (socket) {
-      socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
-      try { socket.close(1000); } catch { /* already closing */ }
-    }
-  }
-
-  closed(socket, delayAtLeast = 0) {
-    if (socket !== this.socket) return;
-    this.drop();
-    if (this.stopped) return;
-    this.resendGet = 0;
-    // As a Session's: a host we were sent to that cannot be reached, then
-    // the page's own server, in turn.
-    if (!this.opened && this.movedTo && this.failures > 0)
-      this.url = this.attemptUrl === this.originUrl ? this.movedTo : this.originUrl;
-    this.failures += 1;
-    const base = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (this.failures - 1));
-    const delay = Math.max(delayAtLeast, Math.round(base * (0.75 + Math.random() * 0.5)));
-    this.setStatus('reconnecting', { delay, at: Date.now() + delay, attempt: this.failures });
-    this.retryTimer = setTimeout(() => this.connect(), delay);
-  }
-
-  reconnectNow() {
-    if (this.stopped || this.status === 'live') return;
-    clearTimeout(this.retryTimer);
-    this.drop();
-    this.connect();
-  }
-
-  fatal(code, message) {
-    this.stop();
-    this.setStatus('stopped', { code, message });
-  }
-
-  receive(socket, data) {
-    if (socket !== this.socket) return;
-    let message;
-    try {
-      message = decodeFrame(data);
-    } catch (error) {
-      this.closed(socket); // open again for a whole view
-      return;
-    }
-    if (message.type === 'tournament_state' && (message.request === this.request || message.request === 0)) {
+  handle(message, socket) {
+    if (message.type === 'tournament_state' && (message.request === this.helloRequest || message.request === 0)) {
       const view = message.tournament;
       if (!view || typeof view !== 'object' || Array.isArray(view)) return;
       this.view = view;
@@ -750,21 +698,10 @@ export class TournamentWatch {
       this.failures = 0;
       if (this.status !== 'live') this.setStatus('live');
       this.onView(this.view, this.you, { request: message.request });
-    } else if (message.type === 'error' && message.request === this.request && message.code === 'moved') {
+    } else if (message.type === 'error' && message.request === this.helloRequest && message.code === 'moved') {
       // Another host serves the tournament (§6.4): the same get there.
-      const next = this.moves < MOVED_MAX ? movedUrl(message) : null;
-      if (!next) {
-        const failure = movedFailure(message, this.moves);
-        this.fatal(failure.code, failure.message);
-        return;
-      }
-      this.moves += 1;
-      this.url = next;
-      this.movedTo = next;
-      this.resendGet = this.request;
-      this.drop();
-      this.connect();
-    } else if (message.type === 'error' && message.request === this.request) {
+      this.followMoved(message);
+    } else if (message.type === 'error' && message.request === this.helloRequest) {
       const code = String(message.code || 'error');
       if (TOURNAMENT_RETRY.has(code)) this.closed(socket, retryDelay(message));
       else this.fatal(code, String(message.message || ''));
