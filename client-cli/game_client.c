@@ -25,6 +25,7 @@
 
 #include <libwebsockets.h>
 
+#include "core/helpers.h"
 #include "protocol/codec.h"
 
 /* lws_write's opcode for a close frame: lws-write.h leaves LWS_WRITE_CLOSE
@@ -76,24 +77,11 @@ struct game_client {
 
 /* ----------------------------------------------------------------- URL */
 
-static void game_client_message(char *message, size_t size, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void game_client_message(char *message, size_t size, const char *format, ...)
-{
-    if (!message || !size)
-        return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(message, size, format, args);
-    va_end(args);
-}
-
 int game_client_url_parse(const char *text, game_client_url *url, char *message, size_t size)
 {
     memset(url, 0, sizeof(*url));
     if (!text || !text[0]) {
-        game_client_message(message, size, "the server URL is empty");
+        brigade_text_format(message, size, "the server URL is empty");
         return -1;
     }
     /* http:// is what brigaded prints; https:// is TLS as wss:// is. */
@@ -111,14 +99,14 @@ int game_client_url_parse(const char *text, game_client_url *url, char *message,
         }
     }
     if (!host) {
-        game_client_message(message, size,
+        brigade_text_format(message, size,
                             "'%.200s': the URL must start with ws://, http://, wss:// or "
                             "https://", text);
         return -1;
     }
 #if !defined(LWS_WITH_TLS)
     if (url->tls) {
-        game_client_message(message, size,
+        brigade_text_format(message, size,
                             "'%.200s': TLS (wss://, https://) is not available in this build "
                             "(libwebsockets without TLS); use ws://", text);
         return -1;
@@ -129,7 +117,7 @@ int game_client_url_parse(const char *text, game_client_url *url, char *message,
     if (*host == '[') {
         host_end = strchr(host, ']');
         if (!host_end) {
-            game_client_message(message, size, "'%.200s': ']' missing after the IPv6 address",
+            brigade_text_format(message, size, "'%.200s': ']' missing after the IPv6 address",
                                 text);
             return -1;
         }
@@ -141,14 +129,14 @@ int game_client_url_parse(const char *text, game_client_url *url, char *message,
     }
     size_t host_length = (size_t)(host_end - host);
     if (host_length == 0 || host_length >= sizeof(url->host)) {
-        game_client_message(message, size, "'%.200s': %s", text,
+        brigade_text_format(message, size, "'%.200s': %s", text,
                             host_length ? "the host name is too long" : "no host name");
         return -1;
     }
     for (size_t i = 0; i < host_length; i++) {
         unsigned char c = (unsigned char)host[i];
         if (c <= 0x20 || c >= 0x7f || c == '@') {
-            game_client_message(message, size, "'%.200s': bad character in the host name",
+            brigade_text_format(message, size, "'%.200s': bad character in the host name",
                                 text);
             return -1;
         }
@@ -165,7 +153,7 @@ int game_client_url_parse(const char *text, game_client_url *url, char *message,
             digits++;
         }
         if (digits == 0 || port < 1 || port > 65535 || isdigit((unsigned char)*after)) {
-            game_client_message(message, size, "'%.200s': the port must be 1..65535", text);
+            brigade_text_format(message, size, "'%.200s': the port must be 1..65535", text);
             return -1;
         }
         url->port = (int)port;
@@ -175,20 +163,20 @@ int game_client_url_parse(const char *text, game_client_url *url, char *message,
     } else if (*after == '/') {
         size_t length = strcspn(after, "#");
         if (length >= sizeof(url->path)) {
-            game_client_message(message, size, "'%.200s': the path is too long", text);
+            brigade_text_format(message, size, "'%.200s': the path is too long", text);
             return -1;
         }
         for (size_t i = 0; i < length; i++) {
             unsigned char c = (unsigned char)after[i];
             if (c <= 0x20 || c >= 0x7f) {
-                game_client_message(message, size, "'%.200s': bad character in the path",
+                brigade_text_format(message, size, "'%.200s': bad character in the path",
                                     text);
                 return -1;
             }
         }
         memcpy(url->path, after, length);
     } else {
-        game_client_message(message, size, "'%.200s': unexpected '%c' after the host", text,
+        brigade_text_format(message, size, "'%.200s': unexpected '%c' after the host", text,
                             *after);
         return -1;
     }
@@ -477,13 +465,13 @@ game_client *game_client_new(const game_client_handlers *handlers, void *context
 {
     game_client *client = calloc(1, sizeof(*client));
     if (!client) {
-        game_client_message(message, size, "out of memory");
+        brigade_text_format(message, size, "out of memory");
         return NULL;
     }
     client->handlers = *handlers;
     client->handlers_context = context;
     if (uv_loop_init(&client->loop) != 0) {
-        game_client_message(message, size, "cannot create the event loop");
+        brigade_text_format(message, size, "cannot create the event loop");
         free(client);
         return NULL;
     }
@@ -518,7 +506,7 @@ game_client *game_client_new(const game_client_handlers *handlers, void *context
     info.uid = (uid_t)-1;
     client->context = lws_create_context(&info);
     if (!client->context) {
-        game_client_message(message, size,
+        brigade_text_format(message, size,
                             "cannot start libwebsockets on libuv (is the lws uv event-lib "
                             "plugin, package libwebsockets-evlib-uv, installed?)");
         game_client_destroy(client);
@@ -536,7 +524,7 @@ int game_client_connect(game_client *client, const game_client_url *url, char *m
                         size_t size)
 {
     if (client->link != GAME_CLIENT_IDLE || client->wsi) {
-        game_client_message(message, size, "already connected");
+        brigade_text_format(message, size, "already connected");
         return -1;
     }
     client->url = *url;
@@ -574,7 +562,7 @@ int game_client_connect(game_client *client, const game_client_url *url, char *m
         client->wsi = NULL;
         client->link = GAME_CLIENT_IDLE;
         if (!reported) {
-            game_client_message(message, size, "cannot connect to %s://%s:%d%s",
+            brigade_text_format(message, size, "cannot connect to %s://%s:%d%s",
                                 GAME_CLIENT_URL_SCHEME(url), url->host, url->port, url->path);
             return -1;
         }

@@ -20,6 +20,7 @@
 #include <jansson.h>
 #include <uv.h>
 
+#include "core/helpers.h"
 #include "game_client.h"
 #include "game_commands.h"
 #include "game_display.h"
@@ -399,39 +400,10 @@ static int file_read(const char *name, const char *path, size_t limit, char **te
     return 0;
 }
 
-static bool is_directory(const char *path)
-{
-    struct stat info;
-    return path && path[0] && stat(path, &info) == 0 && S_ISDIR(info.st_mode);
-}
-
 static bool is_file(const char *path)
 {
     struct stat info;
     return stat(path, &info) == 0 && S_ISREG(info.st_mode);
-}
-
-/* The shipped scenarios' folder into `buffer`: <brigade's folder>/../share/
- * brigade/scenarios (installed), else the source tree's scenarios/
- * (BRIGADE_SOURCE_SCENARIOS_DIR); "" when neither exists. */
-static void shipped_scenarios_dir(char *buffer, size_t size)
-{
-    buffer[0] = '\0';
-    char exe[PATH_MAX];
-    ssize_t length = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (length > 0) {
-        exe[length] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            int written = snprintf(buffer, size, "%s/../share/brigade/scenarios", exe);
-            if (written > 0 && (size_t)written < size && is_directory(buffer))
-                return;
-        }
-    }
-    int written = snprintf(buffer, size, "%s", BRIGADE_SOURCE_SCENARIOS_DIR);
-    if (written <= 0 || (size_t)written >= size || !is_directory(buffer))
-        buffer[0] = '\0';
 }
 
 /* Checks that `text` is one JSON object (the server checks the rest);
@@ -493,7 +465,7 @@ static int tournament_create_fill(const tournament_options *options,
     else
         snprintf(own, sizeof(own), ".");
     char shipped[PATH_MAX];
-    shipped_scenarios_dir(shipped, sizeof(shipped));
+    brigade_share_dir("scenarios", BRIGADE_SOURCE_SCENARIOS_DIR, shipped, sizeof(shipped));
     status = 0;
     for (int i = 0; i < event->scenario_count && status == 0; i++) {
         const char *file_name = event->scenarios[i];

@@ -1,11 +1,19 @@
 /*
  * core/helpers.c: the shared helpers of helpers.h.
  */
+#define _POSIX_C_SOURCE 200809L /* readlink */
+
 #include "core/helpers.h"
 
+#include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 void brigade_hex_encode(const unsigned char *bytes, size_t len, char *out)
 {
@@ -46,4 +54,42 @@ void *brigade_array_reserve(void *items, size_t *capacity, size_t wanted, size_t
         return NULL;
     *capacity = grown;
     return moved;
+}
+
+void brigade_text_format(char *out, size_t size, const char *format, ...)
+{
+    if (!out || !size)
+        return;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(out, size, format, args);
+    va_end(args);
+}
+
+static bool helpers_is_directory(const char *path)
+{
+    struct stat info;
+    return path && path[0] && stat(path, &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+bool brigade_share_dir(const char *name, const char *source_dir, char *out, size_t size)
+{
+    char exe[PATH_MAX];
+    ssize_t length = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (length > 0) {
+        exe[length] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            int written = snprintf(out, size, "%s/../share/brigade/%s", exe, name);
+            if (written > 0 && (size_t)written < size && helpers_is_directory(out))
+                return true;
+        }
+    }
+    int written = snprintf(out, size, "%s", source_dir ? source_dir : "");
+    if (written > 0 && (size_t)written < size && helpers_is_directory(out))
+        return true;
+    if (size)
+        out[0] = '\0';
+    return false;
 }

@@ -2,7 +2,8 @@
  * core/helpers.h: the few small helpers every layer shares (core, protocol,
  * journal, server, the CLI), so that each is written once: a count of an
  * array's elements, printf-format checking, lower-case hex, a bounded
- * string copy, a growable array and a list unlink. Plain C11; no state.
+ * string copy and format, a growable array, a list unlink and the installed
+ * data's folder. Plain C11; no state.
  */
 #ifndef BRIGADE_CORE_HELPERS_H
 #define BRIGADE_CORE_HELPERS_H
@@ -28,6 +29,20 @@ void brigade_hex_encode(const unsigned char *bytes, size_t len, char *out);
 /* Copies the C string `src` into out[size] (size >= 1), cut to size-1
  * bytes and always NUL-terminated. Returns false when it was cut. */
 bool brigade_text_copy(char *out, size_t size, const char *src);
+
+/* printf into out[size], cut to fit and NUL-terminated; nothing when out is
+ * NULL or size 0 (a message buffer the caller may leave out). */
+void brigade_text_format(char *out, size_t size, const char *format, ...) BRIGADE_PRINTF(3, 4);
+
+/*
+ * The folder of shipped data `name` ("client-web", "scenarios") into
+ * out[size]: <the running binary's folder>/../share/brigade/<name> (the
+ * installed layout, bin/ next to share/brigade/) when it is a folder, else
+ * `source_dir` (the source tree's copy, for a binary run from its build
+ * folder) when that is one. Returns false, out "", when neither is. The
+ * one helper that reads the file system (readlink of /proc/self/exe, stat).
+ */
+bool brigade_share_dir(const char *name, const char *source_dir, char *out, size_t size);
 
 /*
  * A growable array: returns `items` (a malloc'd array of *capacity elements

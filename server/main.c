@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/helpers.h"
 #include "protocol/message.h"
 #include "server/config.h"
 #include "server/game.h"
@@ -366,29 +367,6 @@ static bool server_is_directory(const char *path)
     return path && path[0] && stat(path, &info) == 0 && S_ISDIR(info.st_mode);
 }
 
-/* The default --web folder (see the top of this file) written to `buffer`,
- * or NULL when none exists. */
-static const char *server_default_web_dir(char *buffer, size_t size)
-{
-    char exe[PATH_MAX];
-    ssize_t length = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (length > 0) {
-        exe[length] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            int written = snprintf(buffer, size, "%s/../share/brigade/client-web", exe);
-            if (written > 0 && (size_t)written < size && server_is_directory(buffer))
-                return buffer;
-        }
-    }
-    if (server_is_directory(BRIGADE_SOURCE_WEB_DIR)) {
-        int written = snprintf(buffer, size, "%s", BRIGADE_SOURCE_WEB_DIR);
-        if (written > 0 && (size_t)written < size)
-            return buffer;
-    }
-    return NULL;
-}
 
 /* Takes the data folder for this server alone: a POSIX write lock on
  * DIR/brigaded.lock, held until the process exits (the system releases it
@@ -1116,7 +1094,10 @@ static int server_main(server_options *options_in)
 
     char web_buffer[PATH_MAX];
     if (!options.web_explicit)
-        options.web_dir = server_default_web_dir(web_buffer, sizeof(web_buffer));
+        options.web_dir = brigade_share_dir("client-web", BRIGADE_SOURCE_WEB_DIR, web_buffer,
+                                            sizeof(web_buffer))
+                              ? web_buffer
+                              : NULL;
     if (!options.web_dir)
         server_log_write(&options.log, SERVER_LOG_WARNING,
                          "no client-web folder found, serving no static files "

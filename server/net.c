@@ -2362,16 +2362,6 @@ static void server_net_signal_received(uv_signal_t *handle, int signum)
     server_net_stop(net);
 }
 
-static void server_net_message(char *message, size_t size, const char *format, ...)
-{
-    if (!message || !size)
-        return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(message, size, format, args);
-    va_end(args);
-}
-
 /* A new server_net with the options' limits and handlers copied and its
  * address table, nothing started; NULL when out of memory (message
  * written). */
@@ -2380,7 +2370,7 @@ static server_net *server_net_alloc(const server_net_options *options, char *mes
 {
     server_net *net = calloc(1, sizeof(*net));
     if (!net) {
-        server_net_message(message, message_size, "out of memory");
+        brigade_text_format(message, message_size, "out of memory");
         return NULL;
     }
     net->listen_fd = -1;
@@ -2404,7 +2394,7 @@ static server_net *server_net_alloc(const server_net_options *options, char *mes
     net->address_buckets = 4096;
     net->addresses = calloc(net->address_buckets, sizeof(*net->addresses));
     if (!net->addresses) {
-        server_net_message(message, message_size, "out of memory");
+        brigade_text_format(message, message_size, "out of memory");
         free(net);
         return NULL;
     }
@@ -2422,13 +2412,13 @@ static int server_net_paths_copy(server_net *net, const server_net_options *opti
             if ((net->origins[i] = strdup(options->origins[i])) != NULL)
                 net->origin_count++;
         if (net->origin_count != options->origin_count) {
-            server_net_message(message, message_size, "out of memory");
+            brigade_text_format(message, message_size, "out of memory");
             return -1;
         }
     }
 
     if (options->exports_dir && !(net->exports_dir = strdup(options->exports_dir))) {
-        server_net_message(message, message_size, "out of memory");
+        brigade_text_format(message, message_size, "out of memory");
         return -1;
     }
     if (options->web_dir) {
@@ -2495,13 +2485,13 @@ static int server_net_handles_start(server_net *net, server_net_error *error, ch
         (net->join_timeout_ms && !net->join_timer_started) ||
         (net->ping_interval_ms && !net->ping_timer_started)) {
         *error = SERVER_NET_ERROR_LOOP;
-        server_net_message(message, message_size, "cannot create the loop's write handle");
+        brigade_text_format(message, message_size, "cannot create the loop's write handle");
         return -1;
     }
     if (uv_signal_start(&net->signal_int, server_net_signal_received, SIGINT) != 0 ||
         uv_signal_start(&net->signal_term, server_net_signal_received, SIGTERM) != 0) {
         *error = SERVER_NET_ERROR_LOOP;
-        server_net_message(message, message_size, "cannot install the signal handlers");
+        brigade_text_format(message, message_size, "cannot install the signal handlers");
         return -1;
     }
     return 0;
@@ -2538,9 +2528,9 @@ static int server_net_lws_start(server_net *net, const server_net_options *optio
     net->context = lws_create_context(&info);
     if (!net->context) {
         *error = SERVER_NET_ERROR_LOOP;
-        server_net_message(message, message_size,
-                           "cannot start libwebsockets on libuv (is the lws uv event-lib "
-                           "plugin, package libwebsockets-evlib-uv, installed?)");
+        brigade_text_format(message, message_size,
+                            "cannot start libwebsockets on libuv (is the lws uv event-lib "
+                            "plugin, package libwebsockets-evlib-uv, installed?)");
         return -1;
     }
 
@@ -2563,7 +2553,7 @@ static int server_net_lws_start(server_net *net, const server_net_options *optio
     net->vhost = lws_create_vhost(net->context, &info);
     if (!net->vhost) {
         *error = SERVER_NET_ERROR_LOOP;
-        server_net_message(message, message_size, "libwebsockets refused the vhost");
+        brigade_text_format(message, message_size, "libwebsockets refused the vhost");
         return -1;
     }
     return 0;
@@ -2577,11 +2567,11 @@ static int server_net_listen_start(server_net *net, const server_net_options *op
     int cause = server_net_listen_open(net, options->listen_address, options->port);
     if (cause != 0) {
         *error = SERVER_NET_ERROR_LISTEN;
-        server_net_message(message, message_size, "cannot listen on %s port %d: %s%s",
-                           options->listen_address, options->port, strerror(cause),
-                           cause == EADDRINUSE ? " (another server has it: choose another "
-                                                 "with --port N)"
-                                               : "");
+        brigade_text_format(message, message_size, "cannot listen on %s port %d: %s%s",
+                            options->listen_address, options->port, strerror(cause),
+                            cause == EADDRINUSE ? " (another server has it: choose another "
+                                                  "with --port N)"
+                                                : "");
         return -1;
     }
     if (uv_poll_init(&net->loop, &net->listen_poll, net->listen_fd) == 0) {
@@ -2593,7 +2583,7 @@ static int server_net_listen_start(server_net *net, const server_net_options *op
     server_net_listen_resume(net);
     if (!net->listen_polling || !net->accept_timer_initialised || !net->peek_timer_initialised) {
         *error = SERVER_NET_ERROR_LOOP;
-        server_net_message(message, message_size, "cannot watch the listen socket");
+        brigade_text_format(message, message_size, "cannot watch the listen socket");
         return -1;
     }
     return 0;
@@ -2616,7 +2606,7 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
 
     if (uv_loop_init(&net->loop) != 0) {
         *error = SERVER_NET_ERROR_LOOP;
-        server_net_message(message, message_size, "cannot create the event loop");
+        brigade_text_format(message, message_size, "cannot create the event loop");
         free(net->exports_dir);
         free(net->web_root);
         free(net);
