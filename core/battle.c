@@ -903,11 +903,11 @@ typedef struct machine {
     brigade_battle work;
     const brigade_dice_source *dice;
     brigade_event_list *events;
-    brigade_battle_error *error;
+    brigade_error *error;
     long long clock_ms; /* the command's clock_ms, for its first event; 0 once emitted */
 } machine;
 
-typedef brigade_battle_error_code code_t;
+typedef brigade_error_code code_t;
 
 static code_t fail(machine *m, code_t code, const char *format, ...)
 {
@@ -935,17 +935,17 @@ static code_t emit(machine *m, const brigade_event *e)
         e = &stamped;
     }
     if (!event_list_push(m->events, e))
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "out of memory for events");
+        return fail(m, BRIGADE_ERROR_INTERNAL, "out of memory for events");
     if (!brigade_battle_fold(&m->work, e))
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "event %s does not fit the battle",
+        return fail(m, BRIGADE_ERROR_INTERNAL, "event %s does not fit the battle",
                     brigade_event_kind_name(e->kind));
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 #define TRY(expr)                                                                             \
     do {                                                                                      \
         code_t try_code_ = (expr);                                                            \
-        if (try_code_ != BRIGADE_BATTLE_OK)                                                   \
+        if (try_code_ != BRIGADE_OK)                                                   \
             return try_code_;                                                                 \
     } while (0)
 
@@ -954,9 +954,9 @@ static code_t roll_named(machine *m, const char *name, int faces[2])
 {
     int f[2] = {0, 0};
     if (m->dice == NULL || m->dice->roll == NULL || !m->dice->roll(m->dice->context, name, f))
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "the dice source has no roll '%s'", name);
+        return fail(m, BRIGADE_ERROR_INTERNAL, "the dice source has no roll '%s'", name);
     if (f[0] < 1 || f[0] > 6 || f[1] < 1 || f[1] > 6)
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "roll '%s' gave faces %d and %d, not 1..6",
+        return fail(m, BRIGADE_ERROR_INTERNAL, "roll '%s' gave faces %d and %d, not 1..6",
                     name, f[0], f[1]);
     brigade_event e;
     event_init(&e, BRIGADE_BATTLE_EVENT_ROLL);
@@ -966,7 +966,7 @@ static code_t roll_named(machine *m, const char *name, int faces[2])
     TRY(emit(m, &e));
     faces[0] = f[0];
     faces[1] = f[1];
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 static code_t phase_begin(machine *m, brigade_phase phase, brigade_step step, unsigned awaiting)
@@ -1035,7 +1035,7 @@ static code_t turn_begin(machine *m)
     int rolls = 0;
     do {
         if (++rolls > INITIATIVE_ROLLS_MAX)
-            return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "initiative tied %d times",
+            return fail(m, BRIGADE_ERROR_INTERNAL, "initiative tied %d times",
                         INITIATIVE_ROLLS_MAX);
         for (int s = 0; s < 2; s++) {
             char name[BRIGADE_ROLL_NAME_MAX + 1];
@@ -1307,7 +1307,7 @@ static int member_by_id(const machine *m, const brigade_battle_melee *rec, const
 static bool melee_dice_roll(void *context, const char *name, int faces[2])
 {
     melee_dice *d = context;
-    if (d->code != BRIGADE_BATTLE_OK)
+    if (d->code != BRIGADE_OK)
         return false;
     size_t length = strlen(name);
     const char *dot = strchr(name, '.');
@@ -1327,14 +1327,14 @@ static bool melee_dice_roll(void *context, const char *name, int faces[2])
             return false; /* declined (D7) */
         int f[2];
         d->code = roll_named(d->m, full, f);
-        if (d->code != BRIGADE_BATTLE_OK)
+        if (d->code != BRIGADE_OK)
             return false;
         faces[0] = mem->reroll_die;
         faces[1] = f[0]; /* the new face is the first die of the roll */
         return true;
     }
     d->code = roll_named(d->m, full, faces);
-    return d->code == BRIGADE_BATTLE_OK;
+    return d->code == BRIGADE_OK;
 }
 
 /* Dice for finding out whether a melee settles without dice (12.12-12.14,
@@ -1354,12 +1354,12 @@ static code_t melee_probe(machine *m, const brigade_melee *melee, bool *automati
 {
     brigade_dice_source probe = {NULL, probe_dice_roll};
     brigade_melee_outcome outcome;
-    brigade_melee_error error;
-    if (brigade_melee_resolve(melee, &probe, &outcome, &error) != BRIGADE_MELEE_OK)
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "melee engine refused the melee: %s: %s",
+    brigade_error error;
+    if (brigade_melee_resolve(melee, &probe, &outcome, &error) != BRIGADE_OK)
+        return fail(m, BRIGADE_ERROR_INTERNAL, "melee engine refused the melee: %s: %s",
                     error.path, error.message);
     *automatic = outcome.result == BRIGADE_RESULT_AUTO;
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* A modifier of the engine as the battle keeps it: its rule without the
@@ -1567,7 +1567,7 @@ static code_t melee_resolve(machine *m, int index)
 {
     brigade_melee melee;
     brigade_melee_outcome outcome;
-    brigade_melee_error error;
+    brigade_error error;
     melee_dice d;
     memset(&d, 0, sizeof d);
     d.m = m;
@@ -1576,11 +1576,11 @@ static code_t melee_resolve(machine *m, int index)
     brigade_battle_melee_build(&m->work, index, &melee);
 
     brigade_dice_source source = {&d, melee_dice_roll};
-    brigade_melee_error_code rc = brigade_melee_resolve(&melee, &source, &outcome, &error);
-    if (d.code != BRIGADE_BATTLE_OK)
+    brigade_error_code rc = brigade_melee_resolve(&melee, &source, &outcome, &error);
+    if (d.code != BRIGADE_OK)
         return d.code;
-    if (rc != BRIGADE_MELEE_OK)
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "melee %s: %s: %s", d.record.id, error.path,
+    if (rc != BRIGADE_OK)
+        return fail(m, BRIGADE_ERROR_INTERNAL, "melee %s: %s: %s", d.record.id, error.path,
                     error.message);
 
     const brigade_battle_melee *rec = &d.record;
@@ -1622,7 +1622,7 @@ static bool turn_dice_roll(void *context, const char *name, int faces[2])
     char full[BRIGADE_ROLL_NAME_MAX + 1];
     snprintf(full, sizeof full, "T%d.%s", d->m->work.turn, name);
     d->code = roll_named(d->m, full, faces);
-    return d->code == BRIGADE_BATTLE_OK;
+    return d->code == BRIGADE_OK;
 }
 
 /* Unit `unit` takes its reform or pursuit test now, outside a melee: the
@@ -1634,14 +1634,14 @@ static code_t unit_test_take(machine *m, int unit, brigade_test_kind kind,
     const brigade_battle_unit *u = &m->work.units[unit];
     brigade_melee_unit mu;
     melee_unit_from(u, &mu);
-    turn_dice d = {m, BRIGADE_BATTLE_OK};
+    turn_dice d = {m, BRIGADE_OK};
     brigade_dice_source source = {&d, turn_dice_roll};
-    brigade_melee_error error;
-    brigade_melee_error_code rc = brigade_melee_unit_test(&mu, kind, &source, out, &error);
-    if (d.code != BRIGADE_BATTLE_OK)
+    brigade_error error;
+    brigade_error_code rc = brigade_melee_unit_test(&mu, kind, &source, out, &error);
+    if (d.code != BRIGADE_OK)
         return d.code;
-    if (rc != BRIGADE_MELEE_OK)
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "the test of '%s': %s", u->name,
+    if (rc != BRIGADE_OK)
+        return fail(m, BRIGADE_ERROR_INTERNAL, "the test of '%s': %s", u->name,
                     error.message);
     brigade_event e;
     event_init(&e, BRIGADE_BATTLE_EVENT_TEST_TAKEN);
@@ -1711,7 +1711,7 @@ static code_t morale_begin(machine *m)
             TRY(emit(m, &e));
         }
     }
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* The end of the Morale phase: each rally that stands (D34) makes its
@@ -1807,7 +1807,7 @@ static code_t charge_check(machine *m, int unit, int target, bool counter, bool 
     const brigade_battle_unit *u = &b->units[unit];
     const brigade_battle_unit *t = &b->units[target];
     const char *verb = counter ? "counter-charge" : "charge";
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
 
     if (!brigade_battle_unit_in_play(u))
         return fail(m, bad, "unit '%s' is out of play (%s)", u->name, brigade_status_name(u->status));
@@ -1871,7 +1871,7 @@ static code_t charge_check(machine *m, int unit, int target, bool counter, bool 
         return fail(m, bad,
                     "unit '%s' defends a built-up area and may not %s unit '%s' outside it (12.9)",
                     u->name, verb, t->name);
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* Union-find over unit indices, for melees (units in contact directly or
@@ -1913,17 +1913,17 @@ static void groups_add_melees(groups *g, const brigade_battle *b)
 static code_t declare_charge(machine *m, brigade_side seat, const brigade_command *c)
 {
     brigade_battle *b = &m->work;
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     int target = brigade_battle_unit_find(b, c->target);
     if (target < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->target);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->target);
     const brigade_battle_unit *u = &b->units[unit];
     const brigade_battle_unit *t = &b->units[target];
     if (u->side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
                     brigade_side_name(u->side));
     if ((unsigned)c->facing > BRIGADE_FACING_REAR)
         return fail(m, bad, "unknown facing");
@@ -2032,13 +2032,13 @@ static code_t responses_begin(machine *m)
 static code_t respond(machine *m, brigade_side seat, const brigade_command *c)
 {
     brigade_battle *b = &m->work;
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     const brigade_battle_unit *u = &b->units[unit];
     if (u->side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
                     brigade_side_name(u->side));
     if (!unit_owes_answer(b, unit))
         return fail(m, bad, "unit '%s' has no charge to answer", u->name);
@@ -2066,7 +2066,7 @@ static code_t respond(machine *m, brigade_side seat, const brigade_command *c)
         TRY(side_done(m, seat));
     if (owing == 0)
         return charges_resolve(m);
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* ---- Charge: morale tests (turn.md §Charge 3) ---------------------------- */
@@ -2142,7 +2142,7 @@ static code_t morale_test(machine *m, int unit, int charge, brigade_morale_role 
     TRY(emit(m, &e));
 
     if (effect == BRIGADE_MORALE_PASSED)
-        return BRIGADE_BATTLE_OK;
+        return BRIGADE_OK;
     unit_change_init(m, &e, unit, BRIGADE_CAUSE_MORALE);
     switch (effect) {
     case BRIGADE_MORALE_HALTS:
@@ -2293,7 +2293,7 @@ static code_t contact_make(machine *m, char touched[][BRIGADE_MELEE_ID_MAX + 1],
             melee_copy(&rec, &b->melees[existing]);
         } else {
             if (b->melee_count >= BRIGADE_BATTLE_MELEES_MAX)
-                return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "more than %d melees at once",
+                return fail(m, BRIGADE_ERROR_INTERNAL, "more than %d melees at once",
                             BRIGADE_BATTLE_MELEES_MAX);
             rec.number = b->melee_numbers + 1;
             snprintf(rec.id, sizeof rec.id, "T%d.M%d", b->turn, rec.number);
@@ -2301,7 +2301,7 @@ static code_t contact_make(machine *m, char touched[][BRIGADE_MELEE_ID_MAX + 1],
             /* New melees list their units in the scenario's order. */
             for (int u = 0; u < b->unit_count; u++)
                 if (groups_root(&g, u) == root && member_add(&rec, u) == NULL)
-                    return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "melee too large");
+                    return fail(m, BRIGADE_ERROR_INTERNAL, "melee too large");
         }
         for (int k = 0; k < b->charge_count; k++) {
             const brigade_charge *c = &b->charges[k];
@@ -2310,7 +2310,7 @@ static code_t contact_make(machine *m, char touched[][BRIGADE_MELEE_ID_MAX + 1],
             brigade_melee_member *mu = member_add(&rec, c->unit);
             brigade_melee_member *mt = member_add(&rec, c->target);
             if (mu == NULL || mt == NULL)
-                return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "melee too large");
+                return fail(m, BRIGADE_ERROR_INTERNAL, "melee too large");
             member_flags(b, c, c->unit, mu);
             member_flags(b, c, c->target, mt);
         }
@@ -2324,7 +2324,7 @@ static code_t contact_make(machine *m, char touched[][BRIGADE_MELEE_ID_MAX + 1],
         text_set(touched[*touched_count], BRIGADE_MELEE_ID_MAX + 1, rec.id);
         (*touched_count)++;
     }
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* The end of the Charge phase (D38, 12.24 g): a pursuing unit that has no
@@ -2480,14 +2480,14 @@ static code_t require_step(machine *m, brigade_side seat, const char *what, brig
 {
     const brigade_battle *b = &m->work;
     if (b->phase != phase || b->step != step)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "%s has no place in phase %s%s%s", what,
+        return fail(m, BRIGADE_ERROR_WRONG_PHASE, "%s has no place in phase %s%s%s", what,
                     brigade_phase_name(b->phase), b->step ? ", step " : "",
                     brigade_step_name(b->step));
     if (!(b->awaiting & BRIGADE_SEAT_BIT(seat)))
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "side %s is not awaited in phase %s%s%s",
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "side %s is not awaited in phase %s%s%s",
                     brigade_side_name(seat), brigade_phase_name(b->phase),
                     b->step ? ", step " : "", brigade_step_name(b->step));
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 static bool phase_is_report(brigade_phase phase)
@@ -2501,7 +2501,7 @@ static code_t choose_initiative(machine *m, brigade_side seat, const brigade_com
     TRY(require_step(m, seat, "choosing who moves first (choose_initiative)",
                      BRIGADE_PHASE_INITIATIVE, BRIGADE_STEP_CHOOSE));
     if (!side_valid(c->phasing))
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the phasing side is A or B");
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "the phasing side is A or B");
     brigade_event e;
     event_init(&e, BRIGADE_BATTLE_EVENT_PHASING_CHOSEN);
     e.side.side = c->phasing;
@@ -2527,7 +2527,7 @@ static code_t declarations_end(machine *m)
             unit_is_charger(&m->work, r->unit))
             continue;
         if (m->work.charge_count >= BRIGADE_BATTLE_CHARGES_MAX)
-            return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+            return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                         "at most %d charges may be declared in a turn", BRIGADE_BATTLE_CHARGES_MAX);
         brigade_event e;
         event_init(&e, BRIGADE_BATTLE_EVENT_CHARGE_DECLARED);
@@ -2550,7 +2550,7 @@ static code_t step_finish(machine *m)
     brigade_phase phase = m->work.phase;
     if (reports_await_umpire(&m->work))
         return m->work.step == BRIGADE_STEP_SETTLE
-                   ? BRIGADE_BATTLE_OK
+                   ? BRIGADE_OK
                    : phase_begin(m, phase, BRIGADE_STEP_SETTLE, 0);
     switch (phase) {
     case BRIGADE_PHASE_MANDATORY_MOVES:
@@ -2564,7 +2564,7 @@ static code_t step_finish(machine *m)
     case BRIGADE_PHASE_MORALE:
         return morale_end(m);
     default:
-        return BRIGADE_BATTLE_OK;
+        return BRIGADE_OK;
     }
 }
 
@@ -2583,11 +2583,11 @@ static code_t done(machine *m, brigade_side seat)
     if (phase == BRIGADE_PHASE_CHARGE && b->step == BRIGADE_STEP_OCCUPY) {
         TRY(require_step(m, seat, "done", phase, BRIGADE_STEP_OCCUPY));
         if (!side_occupies(b, seat))
-            return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+            return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                         "the chargers must occupy the built-up area with at least one unit: "
                         "name it first (occupy UNIT; 12.9 f)");
         TRY(side_done(m, seat));
-        return b->awaiting != 0 ? BRIGADE_BATTLE_OK : charge_end(m);
+        return b->awaiting != 0 ? BRIGADE_OK : charge_end(m);
     }
     if (!phase_is_report(phase))
         return require_step(m, seat, "done", BRIGADE_PHASE_ENDED, BRIGADE_STEP_REPORT);
@@ -2596,7 +2596,7 @@ static code_t done(machine *m, brigade_side seat)
     for (int i = 0; i < b->report_count; i++) {
         const brigade_report *r = &b->reports[i];
         if (r->side != seat && r->state == BRIGADE_REPORT_AWAITS_ANSWER)
-            return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+            return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                         "answer side %s's report %d on '%s' first: accept %d or contest %d with "
                         "your reason",
                         brigade_side_name(r->side), r->number,
@@ -2605,7 +2605,7 @@ static code_t done(machine *m, brigade_side seat)
     }
     TRY(side_done(m, seat));
     if (b->awaiting != 0)
-        return BRIGADE_BATTLE_OK;
+        return BRIGADE_OK;
     return step_finish(m);
 }
 
@@ -2619,7 +2619,7 @@ static code_t report_add(machine *m, brigade_side seat, brigade_report_kind kind
                          int target, brigade_facing facing, brigade_report_state state)
 {
     if (m->work.report_count >= BRIGADE_BATTLE_REPORTS_MAX)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "at most %d reports may be made in one phase", BRIGADE_BATTLE_REPORTS_MAX);
     brigade_event e;
     event_init(&e, BRIGADE_BATTLE_EVENT_REPORTED);
@@ -2641,24 +2641,24 @@ static code_t report_unit(machine *m, brigade_side seat, brigade_report_kind kin
 {
     *unit = brigade_battle_unit_find(&m->work, id);
     if (*unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", id);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", id);
     const brigade_battle_unit *u = &m->work.units[*unit];
     if (u->side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
                     brigade_side_name(u->side));
     if (!brigade_battle_unit_in_play(u))
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "unit '%s' is out of play (%s)", u->name,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "unit '%s' is out of play (%s)", u->name,
                     brigade_status_name(u->status));
     const brigade_report *r = report_of_unit(&m->work, kind, *unit);
     if (r != NULL && r->state == BRIGADE_REPORT_REJECTED)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "report %d on '%s' was rejected in this phase (%s): it is not made again "
                     "until the next",
                     r->number, u->name, r->ruling[0] ? r->ruling : r->contest);
     if (r != NULL)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "'%s' has been reported already in this phase (report %d)", u->name, r->number);
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* D34: a broken unit that has made a broken move rallies (Morale). */
@@ -2669,13 +2669,13 @@ static code_t rally(machine *m, brigade_side seat, const brigade_command *c)
     TRY(report_unit(m, seat, BRIGADE_REPORT_RALLY, c->unit, &unit));
     const brigade_battle_unit *u = &m->work.units[unit];
     if (u->status != BRIGADE_STATUS_BROKEN)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "'%s' is %s, not broken: only a broken unit rallies (12.19 a)", u->name,
                     brigade_status_name(u->status));
     /* Broken before this turn's Mandatory moves, it made its broken move
      * then; broken since, it has made none yet. */
     if (u->fled_turn != m->work.turn || unit_fought(&m->work, unit))
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "'%s' has made no broken move since it broke: it may rally in the Morale "
                     "phase of a turn in which it made one (12.19 a)",
                     u->name);
@@ -2690,7 +2690,7 @@ static code_t reform(machine *m, brigade_side seat, const brigade_command *c)
     int unit;
     TRY(report_unit(m, seat, BRIGADE_REPORT_REFORM, c->unit, &unit));
     const brigade_battle_unit *u = &m->work.units[unit];
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     if (u->formed)
         return fail(m, bad, "'%s' is formed: there is nothing to reform", u->name);
     if (u->status == BRIGADE_STATUS_BLOWN)
@@ -2720,7 +2720,7 @@ static code_t uncontrolled_charge(machine *m, brigade_side seat, const brigade_c
     TRY(report_unit(m, seat, BRIGADE_REPORT_UNCONTROLLED, c->unit, &unit));
     const brigade_battle *b = &m->work;
     const brigade_battle_unit *u = &b->units[unit];
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     if (u->status != BRIGADE_STATUS_PURSUING)
         return fail(m, bad,
                     "'%s' is not pursuing: only a pursuing unit makes the uncontrolled charge "
@@ -2737,7 +2737,7 @@ static code_t uncontrolled_charge(machine *m, brigade_side seat, const brigade_c
     if (c->target[0]) {
         target = brigade_battle_unit_find(b, c->target);
         if (target < 0)
-            return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->target);
+            return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->target);
         TRY(charge_check(m, unit, target, false, true));
         int melee = brigade_battle_unit_melee(b, target);
         if (melee >= 0)
@@ -2772,15 +2772,15 @@ static code_t withdraw_charge(machine *m, brigade_side seat, const brigade_comma
      * done (the other is awaited only after it). */
     if (side_valid(seat) && seat == b->phasing && b->sides[seat].done &&
         !(b->awaiting & BRIGADE_SEAT_BIT(seat)))
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "side %s has said done: its charges stand as declared", brigade_side_name(seat));
     TRY(require_step(m, seat, what, BRIGADE_PHASE_CHARGE, BRIGADE_STEP_DECLARE));
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     const brigade_battle_unit *u = &b->units[unit];
     if (u->side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "%s belongs to side %s", u->name,
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "%s belongs to side %s", u->name,
                     brigade_side_name(u->side));
     brigade_event e;
     event_init(&e, BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN);
@@ -2798,7 +2798,7 @@ static code_t withdraw_charge(machine *m, brigade_side seat, const brigade_comma
             e.withdrawn.target = b->reports[i].target;
         }
     if (e.withdrawn.charge < 0 && e.withdrawn.report == 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "%s has declared no charge this turn: there is nothing to withdraw", u->name);
     return emit(m, &e);
 }
@@ -2812,13 +2812,13 @@ static code_t contact(machine *m, brigade_side seat, const brigade_command *c)
     TRY(require_step(m, seat, "a contact during pursuit (contact)", BRIGADE_PHASE_MANDATORY_MOVES,
                      BRIGADE_STEP_REPORT));
     const brigade_battle *b = &m->work;
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     const brigade_battle_unit *u = &b->units[unit];
     if (u->side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
                     brigade_side_name(u->side));
     if (!brigade_battle_unit_in_play(u) || u->status != BRIGADE_STATUS_PURSUING)
         return fail(m, bad, "'%s' is not pursuing: only a pursuer reports contact in its pursuit "
@@ -2831,7 +2831,7 @@ static code_t contact(machine *m, brigade_side seat, const brigade_command *c)
                     u->name);
     int target = brigade_battle_unit_find(b, c->target);
     if (target < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->target);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->target);
     const brigade_battle_unit *t = &b->units[target];
     const brigade_battle_unit *p = &b->units[u->pursuit_of];
     if (t->side == seat)
@@ -2877,7 +2877,7 @@ static code_t contact_apply(machine *m, int number)
 {
     const brigade_report *found = brigade_battle_report_find(&m->work, number);
     if (found == NULL)
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "no report %d", number);
+        return fail(m, BRIGADE_ERROR_INTERNAL, "no report %d", number);
     brigade_report r;
     report_copy(&r, found);
     brigade_battle *b = &m->work;
@@ -2885,7 +2885,7 @@ static code_t contact_apply(machine *m, int number)
     const brigade_battle_unit *t = &b->units[r.target];
     if (!brigade_battle_unit_in_play(u) || !brigade_battle_unit_in_play(t) ||
         brigade_battle_unit_melee(b, r.unit) >= 0 || brigade_battle_unit_melee(b, r.target) >= 0)
-        return BRIGADE_BATTLE_OK; /* the umpire changed them meanwhile */
+        return BRIGADE_OK; /* the umpire changed them meanwhile */
     bool fleeing = r.target == u->pursuit_of;
     brigade_event e;
     if (!fleeing && t->type == BRIGADE_TYPE_SKIRMISHERS) {
@@ -2902,7 +2902,7 @@ static code_t contact_apply(machine *m, int number)
                      t->id);
             TRY(emit(m, &e));
         }
-        return BRIGADE_BATTLE_OK;
+        return BRIGADE_OK;
     }
     if (!fleeing && t->formed) {
         unit_change_init(m, &e, r.target, BRIGADE_CAUSE_CONTACT);
@@ -2913,7 +2913,7 @@ static code_t contact_apply(machine *m, int number)
         TRY(emit(m, &e));
     }
     if (b->melee_count >= BRIGADE_BATTLE_MELEES_MAX)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "more than %d melees at once",
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "more than %d melees at once",
                     BRIGADE_BATTLE_MELEES_MAX);
     brigade_battle_melee rec;
     memset(&rec, 0, sizeof rec);
@@ -2928,7 +2928,7 @@ static code_t contact_apply(machine *m, int number)
     melee_copy(&e.melee.melee, &rec);
     TRY(emit(m, &e));
     if (!fleeing)
-        return BRIGADE_BATTLE_OK; /* fought in this turn's Melee phase */
+        return BRIGADE_OK; /* fought in this turn's Melee phase */
     return melee_resolve(m, b->melee_count - 1);
 }
 
@@ -2938,7 +2938,7 @@ static code_t report_apply(machine *m, int number)
 {
     const brigade_report *r = brigade_battle_report_find(&m->work, number);
     if (r == NULL)
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "no report %d", number);
+        return fail(m, BRIGADE_ERROR_INTERNAL, "no report %d", number);
     if (r->kind == BRIGADE_REPORT_ADJUST) {
         brigade_report copy;
         report_copy(&copy, r);
@@ -2954,14 +2954,14 @@ static code_t report_to_answer(machine *m, brigade_side seat, int number, const 
 {
     const brigade_report *r = brigade_battle_report_find(&m->work, number);
     if (r == NULL)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "there is no report %d in this phase",
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "there is no report %d in this phase",
                     number);
     if (r->side == seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "report %d is side %s's own: the other side %s it", r->number,
                     brigade_side_name(seat), verb);
     *out = r;
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* D46: the other side contests a report of this phase before its own done
@@ -2970,18 +2970,18 @@ static code_t report_to_answer(machine *m, brigade_side seat, int number, const 
 static code_t contest(machine *m, brigade_side seat, const brigade_command *c)
 {
     const brigade_battle *b = &m->work;
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     const brigade_report *r = NULL;
     TRY(report_to_answer(m, seat, c->report, "contests", &r));
     /* The declarations' reports become charges when they end: a contest
      * comes before that. */
     if (b->phase == BRIGADE_PHASE_CHARGE && b->step != BRIGADE_STEP_DECLARE)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
+        return fail(m, BRIGADE_ERROR_WRONG_PHASE,
                     "report %d was made in the declarations, which have ended: it is contested "
                     "before the second side's done",
                     r->number);
     if (!(b->awaiting & BRIGADE_SEAT_BIT(seat)) || b->sides[seat].done)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT,
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT,
                     "side %s may contest a report only while it is awaited, before its own done",
                     brigade_side_name(seat));
     if (r->contested)
@@ -3007,7 +3007,7 @@ static code_t contest(machine *m, brigade_side seat, const brigade_command *c)
 static code_t accept(machine *m, brigade_side seat, const brigade_command *c)
 {
     const brigade_battle *b = &m->work;
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     const brigade_report *r = NULL;
     TRY(report_to_answer(m, seat, c->report, "answers", &r));
     if (r->state != BRIGADE_REPORT_AWAITS_ANSWER)
@@ -3015,7 +3015,7 @@ static code_t accept(machine *m, brigade_side seat, const brigade_command *c)
                     r->state == BRIGADE_REPORT_STANDS ? "stands unless contested"
                                                       : brigade_report_state_name(r->state));
     if (!(b->awaiting & BRIGADE_SEAT_BIT(seat)))
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "side %s is not awaited",
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "side %s is not awaited",
                     brigade_side_name(seat));
     brigade_event e;
     event_init(&e, BRIGADE_BATTLE_EVENT_REPORT_ANSWERED);
@@ -3033,13 +3033,13 @@ static code_t occupy(machine *m, brigade_side seat, const brigade_command *c)
                      BRIGADE_STEP_OCCUPY));
     int unit = brigade_battle_unit_find(&m->work, c->unit);
     if (unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     const brigade_battle_unit *u = &m->work.units[unit];
     if (u->side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
                     brigade_side_name(u->side));
     if (!unit_may_occupy(&m->work, unit))
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "'%s' may not occupy: only a charger whose built-up-area defenders fled "
                     "before contact occupies, once (12.9 f)",
                     u->name);
@@ -3051,7 +3051,7 @@ static code_t rule_report(machine *m, const brigade_command *c)
 {
     const brigade_report *r = brigade_battle_report_find(&m->work, c->report);
     if (r == NULL || r->state != BRIGADE_REPORT_AWAITS_UMPIRE)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "report %d awaits no ruling of the umpire", c->report);
     int number = r->number;
     bool changes_other_side = r->kind == BRIGADE_REPORT_CONTACT || r->kind == BRIGADE_REPORT_ADJUST;
@@ -3069,7 +3069,7 @@ static code_t rule_report(machine *m, const brigade_command *c)
     if (b->step == BRIGADE_STEP_SETTLE && b->phase != BRIGADE_PHASE_MELEE &&
         !reports_await_umpire(b))
         return step_finish(m);
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* The UNIT_CHANGED of an adjustment `c` by `seat` (NONE: the umpire),
@@ -3111,11 +3111,11 @@ static code_t adjust_event(machine *m, brigade_side seat, const brigade_command 
                            brigade_event *out)
 {
     brigade_battle *b = &m->work;
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     bool umpire = seat == BRIGADE_SIDE_NONE;
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     const brigade_battle_unit *u = &b->units[unit];
     /* The umpire may bring a unit back (a figures=0 typed by mistake). */
     bool restoring = umpire && !brigade_battle_unit_in_play(u);
@@ -3203,7 +3203,7 @@ static code_t adjust_event(machine *m, brigade_side seat, const brigade_command 
     if (leaves || e.unit.status != u->status)
         move_for_change(m, unit, &e, e.unit.move, sizeof e.unit.move);
     *out = e;
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* A player's adjustment (seat A or B, in a report step), or the umpire's
@@ -3226,7 +3226,7 @@ static code_t adjust(machine *m, brigade_side seat, const brigade_command *c)
     if (umpire || b->units[e.unit.unit].side == seat)
         return emit(m, &e);
     if (b->report_count >= BRIGADE_BATTLE_REPORTS_MAX)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "at most %d reports may be made in one phase", BRIGADE_BATTLE_REPORTS_MAX);
     brigade_event r;
     event_init(&r, BRIGADE_BATTLE_EVENT_REPORTED);
@@ -3274,14 +3274,14 @@ static code_t adjust_apply(machine *m, const brigade_report *r)
 static code_t sappers_reroll(machine *m, brigade_side seat, const brigade_command *c)
 {
     brigade_battle *b = &m->work;
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     TRY(require_step(m, seat, "the sappers' re-roll (sappers_reroll)", BRIGADE_PHASE_MELEE,
                      BRIGADE_STEP_REROLL));
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     if (b->units[unit].side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", c->unit,
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", c->unit,
                     brigade_side_name(b->units[unit].side));
     int index = -1;
     for (int i = 0; i < b->melee_count && index < 0; i++)
@@ -3289,7 +3289,7 @@ static code_t sappers_reroll(machine *m, brigade_side seat, const brigade_comman
             index = i;
     brigade_battle_melee rec;
     if (index < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "no melee awaits a sappers' choice");
+        return fail(m, BRIGADE_ERROR_INTERNAL, "no melee awaits a sappers' choice");
     melee_copy(&rec, &b->melees[index]);
     brigade_melee_member *mem = member_of(&rec, unit);
     if (mem == NULL || !mem->may_reroll || mem->reroll_chosen)
@@ -3311,7 +3311,7 @@ static code_t sappers_reroll(machine *m, brigade_side seat, const brigade_comman
     if (!(owing & BRIGADE_SEAT_BIT(seat)))
         TRY(side_done(m, seat));
     if (owing != 0)
-        return BRIGADE_BATTLE_OK;
+        return BRIGADE_OK;
     return melees_run(m);
 }
 
@@ -3336,12 +3336,12 @@ static code_t settle(machine *m, const brigade_command *c)
     const brigade_battle *b = &m->work;
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     bool found = false;
     for (int i = 0; i < b->pending_count && !found; i++)
         found = b->pending[i].unit == unit && b->pending[i].event == c->d9_event;
     if (!found)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "no %s of unit '%s' awaits the umpire (12.15, D9)", brigade_d9_event_name(c->d9_event),
                     c->unit);
     brigade_event e;
@@ -3352,7 +3352,7 @@ static code_t settle(machine *m, const brigade_command *c)
     if (m->work.pending_count == 0 && m->work.phase == BRIGADE_PHASE_MELEE &&
         m->work.step == BRIGADE_STEP_SETTLE)
         return melees_run(m);
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* The dice of an overrule: the round's melee dice as rolled (after any
@@ -3368,7 +3368,7 @@ typedef struct overrule_dice {
 static bool overrule_dice_roll(void *context, const char *name, int faces[2])
 {
     overrule_dice *d = context;
-    if (d->code != BRIGADE_BATTLE_OK)
+    if (d->code != BRIGADE_OK)
         return false;
     const char *dot = strchr(name, '.');
     size_t id_length = dot ? (size_t)(dot - name) : strlen(name);
@@ -3393,7 +3393,7 @@ static bool overrule_dice_roll(void *context, const char *name, int faces[2])
     char full[BRIGADE_ROLL_NAME_MAX + 1];
     snprintf(full, sizeof full, "%s.%s", d->prefix, name);
     d->code = roll_named(d->m, full, faces);
-    return d->code == BRIGADE_BATTLE_OK;
+    return d->code == BRIGADE_OK;
 }
 
 /* The umpire overrules a melee fought this turn (PROTOCOL.md §10.2): the
@@ -3402,7 +3402,7 @@ static bool overrule_dice_roll(void *context, const char *name, int faces[2])
  * move by the difference in casualties. */
 static code_t overrule(machine *m, const brigade_command *c)
 {
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     const brigade_battle_fought *found = fought_find(&m->work, c->melee);
     if (found == NULL)
         return fail(m, bad, "melee '%s' was not fought this turn: only a melee of this turn "
@@ -3427,7 +3427,7 @@ static code_t overrule(machine *m, const brigade_command *c)
     if (c->has_outcome) {
         int unit = brigade_battle_unit_find(&m->work, c->unit);
         if (unit < 0)
-            return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+            return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
         for (int i = 0; i < fought.melee.member_count && ruling.test_unit < 0; i++)
             if (fought.melee.members[i].unit == unit)
                 ruling.test_unit = i;
@@ -3461,15 +3461,15 @@ static code_t overrule(machine *m, const brigade_command *c)
     TRY(emit(m, &e));
 
     brigade_melee_outcome outcome;
-    brigade_melee_error error;
-    brigade_melee_error_code rc = brigade_melee_resolve_ruled(&melee, &source, &ruling, &outcome,
-                                                              &error);
-    if (d.code != BRIGADE_BATTLE_OK)
+    brigade_error error;
+    brigade_error_code rc = brigade_melee_resolve_ruled(&melee, &source, &ruling, &outcome,
+                                                        &error);
+    if (d.code != BRIGADE_OK)
         return d.code;
-    if (rc == BRIGADE_MELEE_ERROR_INVALID)
+    if (rc == BRIGADE_ERROR_INVALID_INPUT)
         return fail(m, bad, "melee %s: %s", fought.melee.id, error.message);
-    if (rc != BRIGADE_MELEE_OK)
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "melee %s: %s: %s", fought.melee.id,
+    if (rc != BRIGADE_OK)
+        return fail(m, BRIGADE_ERROR_INTERNAL, "melee %s: %s: %s", fought.melee.id,
                     error.path, error.message);
 
     int beaten = melee_beaten(&fought.melee, &melee, &outcome);
@@ -3518,7 +3518,7 @@ static code_t umpire_rule(machine *m, const brigade_command *c)
 {
     const brigade_battle *b = &m->work;
     if (c->note[0] == '\0')
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the umpire gives a reason");
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "the umpire gives a reason");
     if (c->kind == BRIGADE_COMMAND_UMPIRE_ADJUST)
         return adjust(m, BRIGADE_SIDE_NONE, c);
     if (c->kind == BRIGADE_COMMAND_SETTLE)
@@ -3530,7 +3530,7 @@ static code_t umpire_rule(machine *m, const brigade_command *c)
     if (c->kind == BRIGADE_COMMAND_END || c->kind == BRIGADE_COMMAND_LAPSE) {
         brigade_event e;
         if ((unsigned)c->end_result > BRIGADE_END_RESULT_DRAW)
-            return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+            return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                         "a result is a win for side A, for side B, or a draw");
         umpire_event_init(&e, c->kind == BRIGADE_COMMAND_END ? BRIGADE_UMPIRE_END
                                                              : BRIGADE_UMPIRE_LAPSED,
@@ -3542,10 +3542,10 @@ static code_t umpire_rule(machine *m, const brigade_command *c)
         return phase_begin(m, BRIGADE_PHASE_ENDED, BRIGADE_STEP_NONE, 0);
     }
     if (c->kind == BRIGADE_COMMAND_HOLD && b->hold[0])
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the game is held already (%s)",
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "the game is held already (%s)",
                     b->hold);
     if (c->kind == BRIGADE_COMMAND_RELEASE && !b->hold[0])
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the game is not held");
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "the game is not held");
     brigade_event e;
     umpire_event_init(&e,
                       c->kind == BRIGADE_COMMAND_HOLD      ? BRIGADE_UMPIRE_HOLD
@@ -3562,7 +3562,7 @@ static code_t flag_fall(machine *m, const brigade_command *c)
 {
     const brigade_battle *b = &m->work;
     if (!brigade_battle_has_clock(b))
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the game has no clock");
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "the game has no clock");
     long long elapsed = c->clock_ms > 0 ? c->clock_ms : 0;
     unsigned running = brigade_battle_clock_running(b);
     unsigned due = 0;
@@ -3570,7 +3570,7 @@ static code_t flag_fall(machine *m, const brigade_command *c)
         if ((running & BRIGADE_SEAT_BIT(s)) && b->clock.ms[s] <= elapsed)
             due |= BRIGADE_SEAT_BIT(s);
     if (due == 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "no side's time is up");
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "no side's time is up");
     int first = 0;
     if (due == 3u && b->clock.ms[1] < b->clock.ms[0])
         first = 1;
@@ -3583,7 +3583,7 @@ static code_t flag_fall(machine *m, const brigade_command *c)
         e.side.side = (brigade_side)s;
         TRY(emit(m, &e));
     }
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
@@ -3595,24 +3595,24 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
                           c->kind == BRIGADE_COMMAND_END || c->kind == BRIGADE_COMMAND_RULE ||
                           c->kind == BRIGADE_COMMAND_LAPSE || c->kind == BRIGADE_COMMAND_FLAG;
     if (seat == BRIGADE_SIDE_NONE && !umpire_command)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "the umpire takes no player's action");
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "the umpire takes no player's action");
     if (seat != BRIGADE_SIDE_NONE && umpire_command)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "only the umpire may do that");
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "only the umpire may do that");
     if (seat != BRIGADE_SIDE_NONE && !side_valid(seat))
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "the seat is A or B");
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "the seat is A or B");
     /* The umpire may end a battle that never began (a player who never
      * came); nothing else happens before turn 1. */
     if (m->work.turn == 0 && c->kind != BRIGADE_COMMAND_END && c->kind != BRIGADE_COMMAND_LAPSE)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "the battle has not started");
+        return fail(m, BRIGADE_ERROR_WRONG_PHASE, "the battle has not started");
     if (m->work.phase == BRIGADE_PHASE_ENDED)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
+        return fail(m, BRIGADE_ERROR_WRONG_PHASE,
                     "the battle has ended: its dice seed is revealed and nothing more happens");
     if (c->kind == BRIGADE_COMMAND_FLAG)
         return flag_fall(m, c);
     if (umpire_command)
         return umpire_rule(m, c);
     if (m->work.hold[0])
-        return fail(m, BRIGADE_BATTLE_ERROR_HELD, "the umpire holds the game: %s", m->work.hold);
+        return fail(m, BRIGADE_ERROR_HELD, "the umpire holds the game: %s", m->work.hold);
     switch (c->kind) {
     case BRIGADE_COMMAND_CHOOSE_INITIATIVE:
         return choose_initiative(m, seat, c);
@@ -3649,7 +3649,7 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
     default:
         break;
     }
-    return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "unknown command");
+    return fail(m, BRIGADE_ERROR_INVALID_ACTION, "unknown command");
 }
 
 /* The machine works on a copy of the battle (a refused command leaves
@@ -3657,7 +3657,7 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
  * within a thread's default stack, and no heap allocation an action. */
 static void machine_init(machine *m, const brigade_battle *battle,
                          const brigade_dice_source *dice, brigade_event_list *events,
-                         brigade_battle_error *error)
+                         brigade_error *error)
 {
     memcpy(&m->work, battle, sizeof *battle);
     m->dice = dice;
@@ -3668,14 +3668,14 @@ static void machine_init(machine *m, const brigade_battle *battle,
 
 static code_t run(const brigade_battle *battle, brigade_side seat, const brigade_command *command,
                   const brigade_dice_source *dice, brigade_event_list *events,
-                  brigade_battle_error *error, bool start)
+                  brigade_error *error, bool start)
 {
-    brigade_battle_error scratch;
+    brigade_error scratch;
     if (error == NULL)
         error = &scratch;
     memset(error, 0, sizeof *error);
     if (events == NULL || (!start && command == NULL)) {
-        error->code = BRIGADE_BATTLE_ERROR_INTERNAL;
+        error->code = BRIGADE_ERROR_INTERNAL;
         snprintf(error->message, sizeof error->message, "no command or no event list");
         return error->code;
     }
@@ -3685,7 +3685,7 @@ static code_t run(const brigade_battle *battle, brigade_side seat, const brigade
     machine_init(m, battle, dice, events, error);
     code_t code;
     if (start)
-        code = m->work.turn != 0 ? fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
+        code = m->work.turn != 0 ? fail(m, BRIGADE_ERROR_WRONG_PHASE,
                                         "the battle has started already")
                                  : turn_begin(m);
     else {
@@ -3693,48 +3693,48 @@ static code_t run(const brigade_battle *battle, brigade_side seat, const brigade
             m->clock_ms = command->clock_ms;
         code = dispatch(m, seat, command);
     }
-    if (code != BRIGADE_BATTLE_OK)
+    if (code != BRIGADE_OK)
         events->count = mark; /* a refused command yields nothing */
     else
-        error->code = BRIGADE_BATTLE_OK;
+        error->code = BRIGADE_OK;
     return code;
 }
 
-brigade_battle_error_code brigade_battle_start(const brigade_battle *battle,
-                                               const brigade_dice_source *dice,
-                                               brigade_event_list *events,
-                                               brigade_battle_error *error)
+brigade_error_code brigade_battle_start(const brigade_battle *battle,
+                                        const brigade_dice_source *dice,
+                                        brigade_event_list *events,
+                                               brigade_error *error)
 {
     return run(battle, BRIGADE_SIDE_NONE, NULL, dice, events, error, true);
 }
 
-brigade_battle_error_code brigade_battle_apply(const brigade_battle *battle, brigade_side seat,
-                                               const brigade_command *command,
-                                               const brigade_dice_source *dice,
-                                               brigade_event_list *events,
-                                               brigade_battle_error *error)
+brigade_error_code brigade_battle_apply(const brigade_battle *battle, brigade_side seat,
+                                        const brigade_command *command,
+                                        const brigade_dice_source *dice,
+                                        brigade_event_list *events,
+                                               brigade_error *error)
 {
     return run(battle, seat, command, dice, events, error, false);
 }
 
-brigade_battle_error_code brigade_battle_rollback(const brigade_battle *current,
-                                                  const brigade_battle *target,
-                                                  long long to_seq, long long seq,
-                                                  const char *reason, brigade_event *out,
-                                                  brigade_battle_error *error)
+brigade_error_code brigade_battle_rollback(const brigade_battle *current,
+                                           const brigade_battle *target,
+                                           long long to_seq, long long seq,
+                                           const char *reason, brigade_event *out,
+                                                  brigade_error *error)
 {
-    brigade_battle_error scratch;
+    brigade_error scratch;
     if (error == NULL)
         error = &scratch;
     memset(error, 0, sizeof *error);
     const char *problem = NULL;
-    brigade_battle_error_code code = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    brigade_error_code code = BRIGADE_ERROR_INVALID_ACTION;
     if (current->turn == 0) {
-        code = BRIGADE_BATTLE_ERROR_WRONG_PHASE;
+        code = BRIGADE_ERROR_WRONG_PHASE;
         problem = "the battle has not started";
     } else if (current->phase == BRIGADE_PHASE_ENDED) {
         /* Its dice seed is public: any later die would be known ahead. */
-        code = BRIGADE_BATTLE_ERROR_WRONG_PHASE;
+        code = BRIGADE_ERROR_WRONG_PHASE;
         problem = "the battle has ended: its dice seed is revealed and nothing more happens";
     } else if (reason == NULL || reason[0] == '\0')
         problem = "the umpire gives a reason";
@@ -3762,7 +3762,7 @@ brigade_battle_error_code brigade_battle_rollback(const brigade_battle *current,
     out->umpire.seq = seq;
     out->umpire.rolls = current->rolls;
     out->umpire.events = current->events;
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 void brigade_battle_seated(brigade_event *out)
@@ -3793,9 +3793,9 @@ static const char *const event_kind_names[] = {
     "melee_unit_result", "melee_resolved", "dice_committed", "dice_seed_added", "dice_revealed",
     "umpire_ruled", "melee_overruled", "reported", "report_answered", "test_taken",
     "charge_withdrawn", "flag_fell"};
-static const char *const error_code_names[] = {"ok",          "wrong_seat",   "wrong_phase",
-                                               "invalid_action", "unknown_unit", "internal",
-                                               "held"};
+static const char *const error_code_names[] = {
+    "ok",   "wrong_seat",    "wrong_phase",  "invalid_action", "unknown_unit", "internal",
+    "held", "invalid_input", "dice_missing", "dice_invalid"};
 static const char *const umpire_ruling_names[] = {"hold",   "release",  "note",     "seated",
                                                   "settle", "overrule", "rollback", "end",
                                                   "rule",   "lapsed"};
@@ -3875,7 +3875,7 @@ const char *brigade_event_kind_name(brigade_event_kind kind)
 {
     return NAME_OF(event_kind_names, kind);
 }
-const char *brigade_battle_error_code_name(brigade_battle_error_code code)
+const char *brigade_error_code_name(brigade_error_code code)
 {
     return NAME_OF(error_code_names, code);
 }
