@@ -302,12 +302,21 @@ static bool melee_record_valid(const brigade_battle *b, const brigade_battle_mel
 static int melee_find_id(const brigade_battle *b, const char *id);
 
 /* Takes the melee at `index` out of contact, the later ones moving up. */
+/* Removes items[index] from an array of *count items of `size` bytes
+ * each: the later ones move up, the freed last slot is cleared (a battle's
+ * arrays are all zero past their count). */
+static void array_remove(void *items, size_t size, int *count, int index)
+{
+    char *base = items;
+    memmove(base + (size_t)index * size, base + (size_t)(index + 1) * size,
+            (size_t)(*count - index - 1) * size);
+    (*count)--;
+    memset(base + (size_t)*count * size, 0, size);
+}
+
 static void melee_remove(brigade_battle *b, int index)
 {
-    for (int i = index; i + 1 < b->melee_count; i++)
-        melee_copy(&b->melees[i], &b->melees[i + 1]);
-    b->melee_count--;
-    memset(&b->melees[b->melee_count], 0, sizeof b->melees[0]);
+    array_remove(b->melees, sizeof b->melees[0], &b->melee_count, index);
 }
 
 /* The fought record of melee `id` this turn, or NULL. */
@@ -386,7 +395,7 @@ static void pending_add(brigade_battle *b, const brigade_event *e)
 
 /* The melee's new result by the umpire: the melee kept in contact (put
  * back when the first result had ended it) or ended, by id. */
-static bool melee_overruled_fold(brigade_battle *b, const brigade_event *e)
+static bool fold_melee_overruled(brigade_battle *b, const brigade_event *e)
 {
     brigade_battle_fought *f = fought_find(b, e->resolved.melee_id);
     if (f == NULL)
@@ -411,7 +420,7 @@ static bool melee_overruled_fold(brigade_battle *b, const brigade_event *e)
 }
 
 /* The umpire's rulings (design.md "Roles", PROTOCOL.md §10.2). */
-static bool umpire_fold(brigade_battle *b, const brigade_event *e)
+static bool fold_umpire_ruled(brigade_battle *b, const brigade_event *e)
 {
     if (!e->umpire.text[0] || (unsigned)e->umpire.ruling > BRIGADE_UMPIRE_LAPSED ||
         (unsigned)e->umpire.end_result > BRIGADE_END_RESULT_DRAW ||
@@ -454,10 +463,7 @@ static bool umpire_fold(brigade_battle *b, const brigade_event *e)
                 found = i;
         if (found < 0)
             return false;
-        for (int i = found; i + 1 < b->pending_count; i++)
-            b->pending[i] = b->pending[i + 1];
-        b->pending_count--;
-        memset(&b->pending[b->pending_count], 0, sizeof b->pending[0]);
+        array_remove(b->pending, sizeof b->pending[0], &b->pending_count, found);
         break;
     }
     case BRIGADE_UMPIRE_ROLLBACK:
@@ -498,281 +504,362 @@ static void end_by_units(brigade_battle *b)
     }
 }
 
+/* One event kind's own change: checks what the event may not break and
+ * applies it; false when the event does not fit (brigade_battle_fold
+ * says what is left of `b` then). */
+typedef bool fold_fn(brigade_battle *b, const brigade_event *e);
+
+static bool fold_roll(brigade_battle *b, const brigade_event *e)
+{
+    (void)e;
+    b->rolls++;
+    return true;
+}
+
+static bool fold_turn_begun(brigade_battle *b, const brigade_event *e)
+{
+    if (e->turn.turn < 1)
+        return false;
+    b->turn = e->turn.turn;
+    memset(b->charges, 0, sizeof b->charges);
+    b->charge_count = 0;
+    b->initiative = BRIGADE_SIDE_NONE;
+    b->phasing = BRIGADE_SIDE_NONE;
+    b->sides[0].done = false;
+    b->sides[1].done = false;
+    memset(b->fought, 0, sizeof b->fought);
+    b->fought_count = 0;
+    /* Wavering from a morale test lasts the turn of its melee; a unit
+     * the scenario sets wavering keeps it through turn 1. */
+    if (e->turn.turn > 1)
+        for (int i = 0; i < b->unit_count; i++)
+            b->units[i].wavering = false;
+    return true;
+}
+
+static bool fold_initiative_won(brigade_battle *b, const brigade_event *e)
+{
+    if (!side_valid(e->initiative.winner))
+        return false;
+    b->initiative = e->initiative.winner;
+    return true;
+}
+
+static bool fold_phasing_chosen(brigade_battle *b, const brigade_event *e)
+{
+    if (!side_valid(e->side.side))
+        return false;
+    b->phasing = e->side.side;
+    return true;
+}
+
+static bool fold_phase_begun(brigade_battle *b, const brigade_event *e)
+{
+    if ((unsigned)e->phase.phase > BRIGADE_PHASE_ENDED ||
+        (unsigned)e->phase.step > BRIGADE_STEP_OCCUPY || e->phase.awaiting > 3u)
+        return false;
+    /* A phase's reports end with it (D46); the log keeps them. */
+    if (e->phase.phase != b->phase) {
+        memset(b->reports, 0, sizeof b->reports);
+        b->report_count = 0;
+    }
+    b->phase = e->phase.phase;
+    b->step = e->phase.step;
+    b->awaiting = e->phase.awaiting;
+    if (e->phase.phase == BRIGADE_PHASE_ENDED && b->end_cause == BRIGADE_END_NONE)
+        end_by_units(b); /* no END before it: a side has no unit left */
+    for (int s = 0; s < 2; s++)
+        if (e->phase.awaiting & BRIGADE_SEAT_BIT(s))
+            b->sides[s].done = false;
+    return true;
+}
+
+static bool fold_side_done(brigade_battle *b, const brigade_event *e)
+{
+    if (!side_valid(e->side.side))
+        return false;
+    b->sides[e->side.side].done = true;
+    b->awaiting &= ~BRIGADE_SEAT_BIT(e->side.side);
+    return true;
+}
+
+static bool fold_unit_changed(brigade_battle *b, const brigade_event *e)
+{
+    if (e->unit.unit < 0 || e->unit.unit >= b->unit_count ||
+        (unsigned)e->unit.status >= BRIGADE_STATUS_COUNT ||
+        e->unit.pursuit_of < -1 || e->unit.pursuit_of >= b->unit_count ||
+        e->unit.fled_turn < 0)
+        return false;
+    brigade_battle_unit *u = &b->units[e->unit.unit];
+    if (e->unit.has_formation) {
+        if (!brigade_formation_allowed(u->type, e->unit.formation))
+            return false;
+        u->formation = e->unit.formation;
+    }
+    if (e->unit.has_position) {
+        if ((unsigned)e->unit.terrain > BRIGADE_TERRAIN_BUA ||
+            (unsigned)e->unit.defending > BRIGADE_DEFENDING_FORTIFIED)
+            return false;
+        u->terrain = e->unit.terrain;
+        u->defending = e->unit.defending;
+    }
+    u->figures = e->unit.figures;
+    u->status = e->unit.status;
+    u->formed = e->unit.formed;
+    u->wavering = e->unit.wavering;
+    u->sappers = e->unit.sappers;
+    u->bonus = e->unit.bonus;
+    u->pursuit_of = e->unit.pursuit_of;
+    u->fled_turn = e->unit.fled_turn;
+    text_set(u->move, sizeof u->move, e->unit.move);
+    return true;
+}
+
+static bool fold_reported(brigade_battle *b, const brigade_event *e)
+{
+    const brigade_report *r = &e->report.report;
+    if (b->report_count >= BRIGADE_BATTLE_REPORTS_MAX || r->number <= b->report_numbers ||
+        !side_valid(r->side) || r->unit < 0 || r->unit >= b->unit_count ||
+        r->target < -1 || r->target >= b->unit_count ||
+        (unsigned)r->kind > BRIGADE_REPORT_ADJUST ||
+        (unsigned)r->state > BRIGADE_REPORT_REJECTED)
+        return false;
+    report_copy(&b->reports[b->report_count++], r);
+    b->report_numbers = r->number;
+    /* D46: a report that changes the other side's units waits for its
+     * answer, so that side is awaited again. */
+    if (r->state == BRIGADE_REPORT_AWAITS_ANSWER) {
+        brigade_side other = side_other(r->side);
+        b->awaiting |= BRIGADE_SEAT_BIT(other);
+        b->sides[other].done = false;
+    }
+    return true;
+}
+
+static bool fold_report_answered(brigade_battle *b, const brigade_event *e)
+{
+    brigade_report *r = (brigade_report *)brigade_battle_report_find(b, e->answer_report.number);
+    if (r == NULL || (unsigned)e->answer_report.state > BRIGADE_REPORT_REJECTED)
+        return false;
+    r->state = e->answer_report.state;
+    if (e->answer_report.contested) {
+        r->contested = true;
+        text_set(r->contest, sizeof r->contest, e->answer_report.text);
+    } else if (r->state == BRIGADE_REPORT_UPHELD || r->state == BRIGADE_REPORT_REJECTED) {
+        text_set(r->ruling, sizeof r->ruling, e->answer_report.text);
+    }
+    return true;
+}
+
+static bool fold_test_taken(brigade_battle *b, const brigade_event *e)
+{
+    if (e->test.unit < 0 || e->test.unit >= b->unit_count)
+        return false;
+    /* D41: an occupier's reform test marks its charge. */
+    if (e->test.kind == BRIGADE_TEST_REFORM && b->phase == BRIGADE_PHASE_CHARGE)
+        for (int i = 0; i < b->charge_count; i++)
+            if (b->charges[i].unit == e->test.unit)
+                b->charges[i].occupies = true;
+    return true;
+}
+
+static bool fold_charge_withdrawn(brigade_battle *b, const brigade_event *e)
+{
+    int unit = e->withdrawn.unit, index = e->withdrawn.charge;
+    if (unit < 0 || unit >= b->unit_count || e->withdrawn.target < -1 ||
+        e->withdrawn.target >= b->unit_count)
+        return false;
+    if (index >= 0) {
+        if (index >= b->charge_count || b->charges[index].unit != unit ||
+            e->withdrawn.report != 0)
+            return false;
+        array_remove(b->charges, sizeof b->charges[0], &b->charge_count, index);
+        return true;
+    }
+    int found = -1;
+    for (int i = 0; i < b->report_count && found < 0; i++)
+        if (b->reports[i].number == e->withdrawn.report && b->reports[i].unit == unit &&
+            b->reports[i].kind == BRIGADE_REPORT_UNCONTROLLED)
+            found = i;
+    if (index != -1 || found < 0)
+        return false;
+    array_remove(b->reports, sizeof b->reports[0], &b->report_count, found);
+    return true;
+}
+
+static bool fold_charge_declared(brigade_battle *b, const brigade_event *e)
+{
+    const brigade_charge *c = &e->charge.charge;
+    if (e->charge.index != b->charge_count || b->charge_count >= BRIGADE_BATTLE_CHARGES_MAX ||
+        c->unit < 0 || c->unit >= b->unit_count || c->target < 0 ||
+        c->target >= b->unit_count)
+        return false;
+    charge_copy(&b->charges[b->charge_count++], c);
+    return true;
+}
+
+static bool fold_charge_answered(brigade_battle *b, const brigade_event *e)
+{
+    if (e->answer.unit < 0 || e->answer.unit >= b->unit_count ||
+        e->answer.countercharge_of < -1 || e->answer.countercharge_of >= b->charge_count)
+        return false;
+    for (int i = 0; i < b->charge_count; i++) {
+        brigade_charge *c = &b->charges[i];
+        if (c->target != e->answer.unit || c->reinforce)
+            continue;
+        c->response = (e->answer.response == BRIGADE_RESPONSE_COUNTERCHARGE &&
+                       i == e->answer.countercharge_of)
+                          ? BRIGADE_RESPONSE_COUNTERCHARGE
+                          : BRIGADE_RESPONSE_STAND;
+    }
+    return true;
+}
+
+static bool fold_morale_tested(brigade_battle *b, const brigade_event *e)
+{
+    if (e->morale.unit < 0 || e->morale.unit >= b->unit_count || e->morale.charge < 0 ||
+        e->morale.charge >= b->charge_count)
+        return false;
+    if (e->morale.role == BRIGADE_MORALE_CHARGER) {
+        morale_copy(&b->charges[e->morale.charge].charger_morale, &e->morale.result);
+    } else {
+        for (int i = 0; i < b->charge_count; i++)
+            if (b->charges[i].target == e->morale.unit && !b->charges[i].reinforce)
+                morale_copy(&b->charges[i].target_morale, &e->morale.result);
+    }
+    return true;
+}
+
+static bool fold_melee_record(brigade_battle *b, const brigade_event *e)
+{
+    int index = e->melee.index;
+    bool append = e->kind == BRIGADE_BATTLE_EVENT_MELEE_FORMED;
+    if (append ? (index != b->melee_count || index >= BRIGADE_BATTLE_MELEES_MAX)
+               : (index < 0 || index >= b->melee_count))
+        return false;
+    if (!melee_record_valid(b, &e->melee.melee))
+        return false;
+    melee_copy(&b->melees[index], &e->melee.melee);
+    if (append) {
+        b->melee_count++;
+        if (e->melee.melee.number > b->melee_numbers)
+            b->melee_numbers = e->melee.melee.number;
+    }
+    return true;
+}
+
+static bool fold_melee_unit_result(brigade_battle *b, const brigade_event *e)
+{
+    /* The unit's new values come in UNIT_CHANGED; here the round is
+     * kept for an overrule and D9's events wait for the umpire. */
+    if (e->result.unit < 0 || e->result.unit >= b->unit_count || !fought_record(b, e))
+        return false;
+    pending_add(b, e);
+    return true;
+}
+
+/* Keeps a dice hex (a commitment, a seed) in its empty slot of `size`
+ * bytes; false when the slot is taken or the hex is not of full length. */
+static bool dice_hex_keep(char *slot, size_t size, const char *hex)
+{
+    if (slot[0] || strlen(hex) != BRIGADE_DICE_HEX_MAX)
+        return false;
+    memcpy(slot, hex, size);
+    return true;
+}
+
+static bool fold_dice_committed(brigade_battle *b, const brigade_event *e)
+{
+    return dice_hex_keep(b->dice.commitment, sizeof b->dice.commitment, e->dice.hex);
+}
+
+static bool fold_dice_seed_added(brigade_battle *b, const brigade_event *e)
+{
+    if (e->dice.side != BRIGADE_SIDE_A && e->dice.side != BRIGADE_SIDE_B)
+        return false;
+    return dice_hex_keep(b->dice.seeds[e->dice.side], sizeof b->dice.seeds[0], e->dice.hex);
+}
+
+/* The server seed, once, and only after its commitment. */
+static bool fold_dice_revealed(brigade_battle *b, const brigade_event *e)
+{
+    if (!b->dice.commitment[0])
+        return false;
+    return dice_hex_keep(b->dice.server_seed, sizeof b->dice.server_seed, e->dice.hex);
+}
+
+static bool fold_flag_fell(brigade_battle *b, const brigade_event *e)
+{
+    brigade_battle_clock *c = &b->clock;
+    if (!brigade_battle_has_clock(b) || !side_valid(e->side.side) ||
+        (c->flags & BRIGADE_SEAT_BIT(e->side.side)) || c->flag_count >= 2)
+        return false;
+    c->flags |= BRIGADE_SEAT_BIT(e->side.side);
+    c->flag_order[c->flag_count++] = e->side.side;
+    c->ms[e->side.side] = 0; /* and it stays there (PROTOCOL.md §11.2) */
+    return true;
+}
+
+static bool fold_melee_resolved(brigade_battle *b, const brigade_event *e)
+{
+    int index = e->resolved.index;
+    if (index < 0 || index >= b->melee_count)
+        return false;
+    brigade_battle_fought *f = fought_find(b, e->resolved.melee_id);
+    if (f != NULL) {
+        f->winner = e->resolved.winner;
+        f->result = e->resolved.result;
+    }
+    if (e->resolved.keep) {
+        if (!melee_record_valid(b, &e->resolved.next))
+            return false;
+        melee_copy(&b->melees[index], &e->resolved.next);
+    } else {
+        melee_remove(b, index);
+    }
+    return true;
+}
+
+/* Each event kind's fold, by kind (like a command table: one row a kind;
+ * a kind without a row does not fold). The rows stand in the order of
+ * brigade_event_kind, as describers[] of event_words.c does: two tables
+ * of one shape, each with its own column. */
+static fold_fn *const folders[BRIGADE_BATTLE_EVENT_KIND_LAST + 1] = {
+    [BRIGADE_BATTLE_EVENT_ROLL] = fold_roll,
+    [BRIGADE_BATTLE_EVENT_TURN_BEGUN] = fold_turn_begun,
+    [BRIGADE_BATTLE_EVENT_INITIATIVE_WON] = fold_initiative_won,
+    [BRIGADE_BATTLE_EVENT_PHASING_CHOSEN] = fold_phasing_chosen,
+    [BRIGADE_BATTLE_EVENT_PHASE_BEGUN] = fold_phase_begun,
+    [BRIGADE_BATTLE_EVENT_SIDE_DONE] = fold_side_done,
+    [BRIGADE_BATTLE_EVENT_UNIT_CHANGED] = fold_unit_changed,
+    [BRIGADE_BATTLE_EVENT_REPORTED] = fold_reported,
+    [BRIGADE_BATTLE_EVENT_REPORT_ANSWERED] = fold_report_answered,
+    [BRIGADE_BATTLE_EVENT_TEST_TAKEN] = fold_test_taken,
+    [BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN] = fold_charge_withdrawn,
+    [BRIGADE_BATTLE_EVENT_CHARGE_DECLARED] = fold_charge_declared,
+    [BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED] = fold_charge_answered,
+    [BRIGADE_BATTLE_EVENT_MORALE_TESTED] = fold_morale_tested,
+    [BRIGADE_BATTLE_EVENT_MELEE_FORMED] = fold_melee_record,
+    [BRIGADE_BATTLE_EVENT_MELEE_REINFORCED] = fold_melee_record,
+    [BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED] = fold_melee_record,
+    [BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN] = fold_melee_record,
+    [BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT] = fold_melee_unit_result,
+    [BRIGADE_BATTLE_EVENT_MELEE_OVERRULED] = fold_melee_overruled,
+    [BRIGADE_BATTLE_EVENT_DICE_COMMITTED] = fold_dice_committed,
+    [BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED] = fold_dice_seed_added,
+    [BRIGADE_BATTLE_EVENT_UMPIRE_RULED] = fold_umpire_ruled,
+    [BRIGADE_BATTLE_EVENT_DICE_REVEALED] = fold_dice_revealed,
+    [BRIGADE_BATTLE_EVENT_FLAG_FELL] = fold_flag_fell,
+    [BRIGADE_BATTLE_EVENT_MELEE_RESOLVED] = fold_melee_resolved,
+};
+
 /* One event's own change (brigade_battle_fold adds the clock's). */
 static bool fold_event(brigade_battle *b, const brigade_event *e)
 {
-    switch (e->kind) {
-    case BRIGADE_BATTLE_EVENT_ROLL:
-        b->rolls++;
-        break;
-    case BRIGADE_BATTLE_EVENT_TURN_BEGUN:
-        if (e->turn.turn < 1)
-            return false;
-        b->turn = e->turn.turn;
-        memset(b->charges, 0, sizeof b->charges);
-        b->charge_count = 0;
-        b->initiative = BRIGADE_SIDE_NONE;
-        b->phasing = BRIGADE_SIDE_NONE;
-        b->sides[0].done = false;
-        b->sides[1].done = false;
-        memset(b->fought, 0, sizeof b->fought);
-        b->fought_count = 0;
-        /* Wavering from a morale test lasts the turn of its melee; a unit
-         * the scenario sets wavering keeps it through turn 1. */
-        if (e->turn.turn > 1)
-            for (int i = 0; i < b->unit_count; i++)
-                b->units[i].wavering = false;
-        break;
-    case BRIGADE_BATTLE_EVENT_INITIATIVE_WON:
-        if (!side_valid(e->initiative.winner))
-            return false;
-        b->initiative = e->initiative.winner;
-        break;
-    case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
-        if (!side_valid(e->side.side))
-            return false;
-        b->phasing = e->side.side;
-        break;
-    case BRIGADE_BATTLE_EVENT_PHASE_BEGUN:
-        if ((unsigned)e->phase.phase > BRIGADE_PHASE_ENDED ||
-            (unsigned)e->phase.step > BRIGADE_STEP_OCCUPY || e->phase.awaiting > 3u)
-            return false;
-        /* A phase's reports end with it (D46); the log keeps them. */
-        if (e->phase.phase != b->phase) {
-            memset(b->reports, 0, sizeof b->reports);
-            b->report_count = 0;
-        }
-        b->phase = e->phase.phase;
-        b->step = e->phase.step;
-        b->awaiting = e->phase.awaiting;
-        if (e->phase.phase == BRIGADE_PHASE_ENDED && b->end_cause == BRIGADE_END_NONE)
-            end_by_units(b); /* no END before it: a side has no unit left */
-        for (int s = 0; s < 2; s++)
-            if (e->phase.awaiting & BRIGADE_SEAT_BIT(s))
-                b->sides[s].done = false;
-        break;
-    case BRIGADE_BATTLE_EVENT_SIDE_DONE:
-        if (!side_valid(e->side.side))
-            return false;
-        b->sides[e->side.side].done = true;
-        b->awaiting &= ~BRIGADE_SEAT_BIT(e->side.side);
-        break;
-    case BRIGADE_BATTLE_EVENT_UNIT_CHANGED: {
-        if (e->unit.unit < 0 || e->unit.unit >= b->unit_count ||
-            (unsigned)e->unit.status >= BRIGADE_STATUS_COUNT ||
-            e->unit.pursuit_of < -1 || e->unit.pursuit_of >= b->unit_count ||
-            e->unit.fled_turn < 0)
-            return false;
-        brigade_battle_unit *u = &b->units[e->unit.unit];
-        if (e->unit.has_formation) {
-            if (!brigade_formation_allowed(u->type, e->unit.formation))
-                return false;
-            u->formation = e->unit.formation;
-        }
-        if (e->unit.has_position) {
-            if ((unsigned)e->unit.terrain > BRIGADE_TERRAIN_BUA ||
-                (unsigned)e->unit.defending > BRIGADE_DEFENDING_FORTIFIED)
-                return false;
-            u->terrain = e->unit.terrain;
-            u->defending = e->unit.defending;
-        }
-        u->figures = e->unit.figures;
-        u->status = e->unit.status;
-        u->formed = e->unit.formed;
-        u->wavering = e->unit.wavering;
-        u->sappers = e->unit.sappers;
-        u->bonus = e->unit.bonus;
-        u->pursuit_of = e->unit.pursuit_of;
-        u->fled_turn = e->unit.fled_turn;
-        text_set(u->move, sizeof u->move, e->unit.move);
-        break;
-    }
-    case BRIGADE_BATTLE_EVENT_REPORTED: {
-        const brigade_report *r = &e->report.report;
-        if (b->report_count >= BRIGADE_BATTLE_REPORTS_MAX || r->number <= b->report_numbers ||
-            !side_valid(r->side) || r->unit < 0 || r->unit >= b->unit_count ||
-            r->target < -1 || r->target >= b->unit_count ||
-            (unsigned)r->kind > BRIGADE_REPORT_ADJUST ||
-            (unsigned)r->state > BRIGADE_REPORT_REJECTED)
-            return false;
-        report_copy(&b->reports[b->report_count++], r);
-        b->report_numbers = r->number;
-        /* D46: a report that changes the other side's units waits for its
-         * answer, so that side is awaited again. */
-        if (r->state == BRIGADE_REPORT_AWAITS_ANSWER) {
-            brigade_side other = side_other(r->side);
-            b->awaiting |= BRIGADE_SEAT_BIT(other);
-            b->sides[other].done = false;
-        }
-        break;
-    }
-    case BRIGADE_BATTLE_EVENT_REPORT_ANSWERED: {
-        brigade_report *r = (brigade_report *)brigade_battle_report_find(b, e->answer_report.number);
-        if (r == NULL || (unsigned)e->answer_report.state > BRIGADE_REPORT_REJECTED)
-            return false;
-        r->state = e->answer_report.state;
-        if (e->answer_report.contested) {
-            r->contested = true;
-            text_set(r->contest, sizeof r->contest, e->answer_report.text);
-        } else if (r->state == BRIGADE_REPORT_UPHELD || r->state == BRIGADE_REPORT_REJECTED) {
-            text_set(r->ruling, sizeof r->ruling, e->answer_report.text);
-        }
-        break;
-    }
-    case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
-        if (e->test.unit < 0 || e->test.unit >= b->unit_count)
-            return false;
-        /* D41: an occupier's reform test marks its charge. */
-        if (e->test.kind == BRIGADE_TEST_REFORM && b->phase == BRIGADE_PHASE_CHARGE)
-            for (int i = 0; i < b->charge_count; i++)
-                if (b->charges[i].unit == e->test.unit)
-                    b->charges[i].occupies = true;
-        break;
-    case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN: {
-        int unit = e->withdrawn.unit, index = e->withdrawn.charge;
-        if (unit < 0 || unit >= b->unit_count || e->withdrawn.target < -1 ||
-            e->withdrawn.target >= b->unit_count)
-            return false;
-        if (index >= 0) {
-            if (index >= b->charge_count || b->charges[index].unit != unit ||
-                e->withdrawn.report != 0)
-                return false;
-            for (int i = index; i + 1 < b->charge_count; i++)
-                b->charges[i] = b->charges[i + 1];
-            b->charge_count--;
-            memset(&b->charges[b->charge_count], 0, sizeof b->charges[0]);
-            break;
-        }
-        int found = -1;
-        for (int i = 0; i < b->report_count && found < 0; i++)
-            if (b->reports[i].number == e->withdrawn.report && b->reports[i].unit == unit &&
-                b->reports[i].kind == BRIGADE_REPORT_UNCONTROLLED)
-                found = i;
-        if (index != -1 || found < 0)
-            return false;
-        for (int i = found; i + 1 < b->report_count; i++)
-            b->reports[i] = b->reports[i + 1];
-        b->report_count--;
-        memset(&b->reports[b->report_count], 0, sizeof b->reports[0]);
-        break;
-    }
-    case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED: {
-        const brigade_charge *c = &e->charge.charge;
-        if (e->charge.index != b->charge_count || b->charge_count >= BRIGADE_BATTLE_CHARGES_MAX ||
-            c->unit < 0 || c->unit >= b->unit_count || c->target < 0 ||
-            c->target >= b->unit_count)
-            return false;
-        charge_copy(&b->charges[b->charge_count++], c);
-        break;
-    }
-    case BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED:
-        if (e->answer.unit < 0 || e->answer.unit >= b->unit_count ||
-            e->answer.countercharge_of < -1 || e->answer.countercharge_of >= b->charge_count)
-            return false;
-        for (int i = 0; i < b->charge_count; i++) {
-            brigade_charge *c = &b->charges[i];
-            if (c->target != e->answer.unit || c->reinforce)
-                continue;
-            c->response = (e->answer.response == BRIGADE_RESPONSE_COUNTERCHARGE &&
-                           i == e->answer.countercharge_of)
-                              ? BRIGADE_RESPONSE_COUNTERCHARGE
-                              : BRIGADE_RESPONSE_STAND;
-        }
-        break;
-    case BRIGADE_BATTLE_EVENT_MORALE_TESTED:
-        if (e->morale.unit < 0 || e->morale.unit >= b->unit_count || e->morale.charge < 0 ||
-            e->morale.charge >= b->charge_count)
-            return false;
-        if (e->morale.role == BRIGADE_MORALE_CHARGER) {
-            morale_copy(&b->charges[e->morale.charge].charger_morale, &e->morale.result);
-        } else {
-            for (int i = 0; i < b->charge_count; i++)
-                if (b->charges[i].target == e->morale.unit && !b->charges[i].reinforce)
-                    morale_copy(&b->charges[i].target_morale, &e->morale.result);
-        }
-        break;
-    case BRIGADE_BATTLE_EVENT_MELEE_FORMED:
-    case BRIGADE_BATTLE_EVENT_MELEE_REINFORCED:
-    case BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED:
-    case BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN: {
-        int index = e->melee.index;
-        bool append = e->kind == BRIGADE_BATTLE_EVENT_MELEE_FORMED;
-        if (append ? (index != b->melee_count || index >= BRIGADE_BATTLE_MELEES_MAX)
-                   : (index < 0 || index >= b->melee_count))
-            return false;
-        if (!melee_record_valid(b, &e->melee.melee))
-            return false;
-        melee_copy(&b->melees[index], &e->melee.melee);
-        if (append) {
-            b->melee_count++;
-            if (e->melee.melee.number > b->melee_numbers)
-                b->melee_numbers = e->melee.melee.number;
-        }
-        break;
-    }
-    case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
-        /* The unit's new values come in UNIT_CHANGED; here the round is
-         * kept for an overrule and D9's events wait for the umpire. */
-        if (e->result.unit < 0 || e->result.unit >= b->unit_count || !fought_record(b, e))
-            return false;
-        pending_add(b, e);
-        break;
-    case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
-        if (!melee_overruled_fold(b, e))
-            return false;
-        break;
-    case BRIGADE_BATTLE_EVENT_DICE_COMMITTED:
-        if (b->dice.commitment[0] || strlen(e->dice.hex) != BRIGADE_DICE_HEX_MAX)
-            return false;
-        memcpy(b->dice.commitment, e->dice.hex, sizeof b->dice.commitment);
-        break;
-    case BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED:
-        if ((e->dice.side != BRIGADE_SIDE_A && e->dice.side != BRIGADE_SIDE_B) ||
-            b->dice.seeds[e->dice.side][0] || strlen(e->dice.hex) != BRIGADE_DICE_HEX_MAX)
-            return false;
-        memcpy(b->dice.seeds[e->dice.side], e->dice.hex, sizeof b->dice.seeds[0]);
-        break;
-    case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
-        if (!umpire_fold(b, e))
-            return false;
-        break;
-    case BRIGADE_BATTLE_EVENT_DICE_REVEALED:
-        if (!b->dice.commitment[0] || b->dice.server_seed[0] ||
-            strlen(e->dice.hex) != BRIGADE_DICE_HEX_MAX)
-            return false;
-        memcpy(b->dice.server_seed, e->dice.hex, sizeof b->dice.server_seed);
-        break;
-    case BRIGADE_BATTLE_EVENT_FLAG_FELL: {
-        brigade_battle_clock *c = &b->clock;
-        if (!brigade_battle_has_clock(b) || !side_valid(e->side.side) ||
-            (c->flags & BRIGADE_SEAT_BIT(e->side.side)) || c->flag_count >= 2)
-            return false;
-        c->flags |= BRIGADE_SEAT_BIT(e->side.side);
-        c->flag_order[c->flag_count++] = e->side.side;
-        c->ms[e->side.side] = 0; /* and it stays there (PROTOCOL.md §11.2) */
-        break;
-    }
-    case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED: {
-        int index = e->resolved.index;
-        if (index < 0 || index >= b->melee_count)
-            return false;
-        brigade_battle_fought *f = fought_find(b, e->resolved.melee_id);
-        if (f != NULL) {
-            f->winner = e->resolved.winner;
-            f->result = e->resolved.result;
-        }
-        if (e->resolved.keep) {
-            if (!melee_record_valid(b, &e->resolved.next))
-                return false;
-            melee_copy(&b->melees[index], &e->resolved.next);
-        } else {
-            melee_remove(b, index);
-        }
-        break;
-    }
-    default:
+    unsigned kind = (unsigned)e->kind;
+    if (kind >= sizeof folders / sizeof folders[0] || folders[kind] == NULL ||
+        !folders[kind](b, e))
         return false;
-    }
     b->events++;
     return true;
 }
