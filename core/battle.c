@@ -18,24 +18,6 @@
 
 /* ---- small helpers ------------------------------------------------------ */
 
-/* Copies `src` into `dst` (size bytes), truncating, zero-filling the rest so
- * that equal texts are equal bytes. */
-/* The length of `text`'s first `length` bytes cut back, if need be, to
- * the end of its last whole UTF-8 character: text cut to fit a buffer
- * never ends inside a character (the journal and the wire take only
- * valid UTF-8, PROTOCOL.md §2). */
-static size_t utf8_whole_length(const char *text, size_t length)
-{
-    size_t start = length;
-    while (start > 0 && ((unsigned char)text[start - 1] & 0xC0) == 0x80)
-        start--; /* back over continuation bytes to the lead byte */
-    if (start == 0)
-        return length;
-    unsigned char lead = (unsigned char)text[start - 1];
-    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-    return length - (start - 1) < need ? start - 1 : length;
-}
-
 /* Copies `src` into `dst` of `size` bytes, cut on a character boundary to
  * fit, and zero-fills the rest. */
 static void text_set(char *dst, size_t size, const char *src)
@@ -44,7 +26,7 @@ static void text_set(char *dst, size_t size, const char *src)
     if (src != NULL && size > 0) {
         size_t n = strlen(src);
         if (n > size - 1)
-            n = utf8_whole_length(src, size - 1);
+            n = brigade_utf8_whole_length(src, size - 1);
         memcpy(dst, src, n);
     }
 }
@@ -495,13 +477,9 @@ static void end_by_units(brigade_battle *b)
         if (side_valid(b->units[i].side) && brigade_battle_unit_in_play(&b->units[i]))
             left[b->units[i].side] = true;
     b->end_cause = BRIGADE_END_NO_UNITS;
-    if (!left[0] && !left[1])
-        text_set(b->end_reason, sizeof b->end_reason, "Neither side has units left in play");
-    else {
-        int s = left[0] ? 1 : 0;
-        snprintf(b->end_reason, sizeof b->end_reason, "Side %s (%.63s) has no units left in play",
-                 brigade_side_name((brigade_side)s), b->sides[s].name);
-    }
+    char reason[sizeof b->end_reason];
+    brigade_end_by_units_words(b, left, reason, sizeof reason);
+    text_set(b->end_reason, sizeof b->end_reason, reason);
 }
 
 /* One event kind's own change: checks what the event may not break and
@@ -1196,7 +1174,7 @@ static code_t mandatory_moves_end(machine *m)
             /* Rallies at the end of its move, stays unformed (12.19, turn.md). */
             e.unit.status = BRIGADE_STATUS_NORMAL;
             e.unit.formed = false;
-            text_set(e.unit.note, sizeof e.unit.note, "rallies after its move (12.19)");
+            text_set(e.unit.note, sizeof e.unit.note, brigade_fixed_words(BRIGADE_WORDS_RALLIES_AFTER_MOVE));
             changed = true;
         }
         if (!in_melee && (u->status == BRIGADE_STATUS_RETREATING ||
@@ -1229,12 +1207,6 @@ static code_t mandatory_moves_end(machine *m)
 
 /* ---- Movement, Fire, Morale ---------------------------------------------- */
 
-/* Blown cavalry's instruction in the Movement phase (12.24, D36); at most
- * BRIGADE_TEXT_MAX bytes: a longer one is cut. */
-#define BLOWN_MOVEMENT_TEXT                                                                  \
-    "blown: back behind its lines at charge speed, beyond charge reach and musketry; "     \
-    "normal, still unformed, at this phase's end; may reform next Movement (12.24)"
-
 static code_t movement_begin(machine *m)
 {
     for (int i = 0; i < m->work.unit_count; i++) {
@@ -1243,7 +1215,7 @@ static code_t movement_begin(machine *m)
             continue;
         brigade_event e;
         unit_change_init(m, &e, i, BRIGADE_CAUSE_BLOWN_MOVE);
-        text_set(e.unit.move, sizeof e.unit.move, BLOWN_MOVEMENT_TEXT);
+        text_set(e.unit.move, sizeof e.unit.move, brigade_fixed_words(BRIGADE_WORDS_BLOWN_MOVEMENT));
         TRY(emit(m, &e));
     }
     return phase_begin(m, BRIGADE_PHASE_MOVEMENT, BRIGADE_STEP_REPORT, 3u);
@@ -1272,7 +1244,7 @@ static code_t movement_end(machine *m)
             unit_change_init(m, &e, i, BRIGADE_CAUSE_REFORMED);
             e.unit.formed = true;
             text_set(e.unit.move, sizeof e.unit.move, "");
-            text_set(e.unit.note, sizeof e.unit.note, "reformed, spending its move");
+            text_set(e.unit.note, sizeof e.unit.note, brigade_fixed_words(BRIGADE_WORDS_REFORMED));
             TRY(emit(m, &e));
         } else if (u->move[0] != '\0') {
             unit_change_init(m, &e, i, BRIGADE_CAUSE_MOVEMENT_OVER);
@@ -1485,46 +1457,6 @@ static int melee_beaten(const brigade_battle_melee *rec, const brigade_melee *me
     return -1;
 }
 
-/* The note of member i's change after its melee, in the players' words:
- * "won melee 1 (turn 1): Line Infantry pushed back", "lost melee 1 of
- * turn 1: pushed back", "melee 1 (turn 1): a draw" (issue 14 point 3; the
- * melee's number and first turn come from its id "T<t>.M<n>"). The note is
- * journaled with the event, so older games keep theirs. */
-static void melee_unit_note(const brigade_battle *b, const brigade_battle_melee *rec,
-                            const brigade_melee *melee, const brigade_melee_outcome *outcome,
-                            int i, char *out, size_t size)
-{
-    static const char *const result_words[] = {
-        [BRIGADE_RESULT_BROKEN] = "broken",          [BRIGADE_RESULT_RETREAT] = "retreat",
-        [BRIGADE_RESULT_PUSHED_BACK] = "pushed back", [BRIGADE_RESULT_DRAW] = "a draw",
-        [BRIGADE_RESULT_SQUARE_HOLDS] = "the square holds",
-        [BRIGADE_RESULT_AUTO] = "beaten without dice"};
-    unsigned r = (unsigned)outcome->result;
-    const char *result = r < sizeof result_words / sizeof result_words[0] && result_words[r]
-                             ? result_words[r]
-                             : brigade_melee_result_name(outcome->result);
-    char called[48];
-    brigade_melee_words(rec->id, called, sizeof called);
-    size_t at = (size_t)snprintf(out, size, "%s%s",
-                                 outcome->winner == BRIGADE_SIDE_NONE   ? ""
-                                 : melee->units[i].side == outcome->winner ? "won "
-                                                                          : "lost ",
-                                 called);
-    if (outcome->winner != BRIGADE_SIDE_NONE && melee->units[i].side == outcome->winner) {
-        for (int k = 0, named = 0; k < rec->member_count && at < size; k++) {
-            if (melee->units[k].side == outcome->winner)
-                continue;
-            const brigade_battle_unit *u = &b->units[rec->members[k].unit];
-            at += (size_t)snprintf(out + at, size - at, "%s%s", named++ ? ", " : ": ",
-                                   u->name[0] ? u->name : u->id);
-        }
-        if (at < size)
-            snprintf(out + at, size - at, " %s", result);
-    } else if (at < size) {
-        snprintf(out + at, size - at, ": %s", result);
-    }
-}
-
 /* Member i's MELEE_UNIT_RESULT (`index`: the melee's place in the battle,
  * -1 with `overruled`). */
 static code_t melee_unit_result_emit(machine *m, int index, const brigade_battle_melee *rec,
@@ -1680,7 +1612,7 @@ static code_t melee_resolve(machine *m, int index)
         melee_unit_change_set(m, &e, &outcome, i, beaten, o->figures);
         if (o->events & BRIGADE_EVENT_SAPPERS_USED)
             e.unit.sappers = false; /* then the sappers are removed (12.10) */
-        melee_unit_note(&m->work, rec, &melee, &outcome, i, e.unit.note, sizeof e.unit.note);
+        brigade_melee_result_words(&m->work, rec, &melee, &outcome, i, e.unit.note, sizeof e.unit.note);
         TRY(emit(m, &e));
     }
     brigade_event e;
@@ -1793,8 +1725,7 @@ static code_t morale_begin(machine *m)
             e.unit.formed = out.formed;
             if (out.status != BRIGADE_STATUS_PURSUING)
                 e.unit.pursuit_of = -1;
-            snprintf(e.unit.note, sizeof e.unit.note, "pursuit test in the Morale phase (12.23 b): %s",
-                     brigade_test_outcome_name(out.test.outcome));
+            brigade_pursuit_test_words(out.test.outcome, e.unit.note, sizeof e.unit.note);
             TRY(emit(m, &e));
         }
     }
@@ -1815,7 +1746,7 @@ static code_t morale_end(machine *m)
         unit_change_init(m, &e, i, BRIGADE_CAUSE_RALLIED);
         e.unit.status = BRIGADE_STATUS_NORMAL;
         e.unit.formed = false;
-        text_set(e.unit.note, sizeof e.unit.note, "rallied: no longer broken, still unformed");
+        text_set(e.unit.note, sizeof e.unit.note, brigade_fixed_words(BRIGADE_WORDS_RALLIED));
         TRY(emit(m, &e));
     }
     return turn_begin(m);
@@ -2158,13 +2089,13 @@ static code_t respond(machine *m, brigade_side seat, const brigade_command *c)
 
 /* ---- Charge: morale tests (turn.md §Charge 3) ---------------------------- */
 
-static void morale_modifier(brigade_event *e, const char *name, int value)
+static void morale_modifier(brigade_event *e, brigade_words_fixed name, int value)
 {
     if (e->morale.modifier_count >= BRIGADE_MORALE_MODIFIERS_MAX)
         return;
     brigade_battle_modifier *mod = &e->morale.modifiers[e->morale.modifier_count++];
-    text_set(mod->rule, sizeof mod->rule, "charge morale (default)");
-    text_set(mod->name, sizeof mod->name, name);
+    text_set(mod->rule, sizeof mod->rule, brigade_fixed_words(BRIGADE_WORDS_CHARGE_MORALE_RULE));
+    text_set(mod->name, sizeof mod->name, brigade_fixed_words(name));
     mod->value = value;
 }
 
@@ -2183,9 +2114,9 @@ static code_t morale_test(machine *m, int unit, int charge, brigade_morale_role 
     /* turn.md: not poor, not a regimental commander (12.4). */
     if (u->general_role != BRIGADE_GENERAL_NONE && u->general_role != BRIGADE_GENERAL_REGIMENTAL &&
         u->general_rating != BRIGADE_RATING_POOR)
-        morale_modifier(&e, "general attached", r->morale_general);
+        morale_modifier(&e, BRIGADE_WORDS_MORALE_GENERAL, r->morale_general);
     if (!u->formed || u->wavering)
-        morale_modifier(&e, "unformed or wavering", r->morale_unformed_or_wavering);
+        morale_modifier(&e, BRIGADE_WORDS_MORALE_UNFORMED, r->morale_unformed_or_wavering);
     if (role == BRIGADE_MORALE_TARGET) {
         bool flank = false, by_cavalry = false;
         for (int i = 0; i < b->charge_count; i++) {
@@ -2198,11 +2129,10 @@ static code_t morale_test(machine *m, int unit, int charge, brigade_morale_role 
                 by_cavalry = true;
         }
         if (flank)
-            morale_modifier(&e, "charged in flank or rear", r->morale_flank_or_rear);
+            morale_modifier(&e, BRIGADE_WORDS_MORALE_FLANK, r->morale_flank_or_rear);
         if (by_cavalry && brigade_type_is_infantry(u->type) &&
             u->formation != BRIGADE_FORMATION_SQUARE)
-            morale_modifier(&e, "infantry not in square charged by cavalry",
-                            r->morale_infantry_by_cavalry);
+            morale_modifier(&e, BRIGADE_WORDS_MORALE_BY_CAVALRY, r->morale_infantry_by_cavalry);
     }
     int faces[2];
     TRY(roll_named(m, e.morale.roll, faces));
@@ -2478,9 +2408,7 @@ static code_t occupy_take(machine *m, int unit)
     e.unit.has_position = true;
     e.unit.terrain = BRIGADE_TERRAIN_BUA;
     e.unit.defending = defending;
-    snprintf(e.unit.note, sizeof e.unit.note,
-             "occupies the built-up area its defenders fled (12.9 f); reform test: %s",
-             brigade_test_outcome_name(out.test.outcome));
+    brigade_occupy_words(out.test.outcome, e.unit.note, sizeof e.unit.note);
     return emit(m, &e);
 }
 
@@ -2979,14 +2907,11 @@ static code_t contact_apply(machine *m, int number)
         unit_change_init(m, &e, r.target, BRIGADE_CAUSE_CONTACT);
         e.unit.status = BRIGADE_STATUS_REMOVED;
         text_set(e.unit.move, sizeof e.unit.move, "");
-        snprintf(e.unit.note, sizeof e.unit.note,
-                 "removed: a fleeing friend passed through it and '%s' reached it (12.12)", u->id);
+        brigade_pursuit_removed_words(u->id, e.unit.note, sizeof e.unit.note);
         TRY(emit(m, &e));
         if (u->type != BRIGADE_TYPE_COSSACKS) {
             unit_change_init(m, &e, r.unit, BRIGADE_CAUSE_CONTACT);
-            snprintf(e.unit.move, sizeof e.unit.move,
-                     "stops where it removed '%s'; tests again in the Morale phase (12.23 b)",
-                     t->id);
+            brigade_pursuit_stops_words(t->id, e.unit.move, sizeof e.unit.move);
             TRY(emit(m, &e));
         }
         return BRIGADE_OK;
@@ -2994,9 +2919,8 @@ static code_t contact_apply(machine *m, int number)
     if (!fleeing && t->formed) {
         unit_change_init(m, &e, r.target, BRIGADE_CAUSE_CONTACT);
         e.unit.formed = false;
-        snprintf(e.unit.note, sizeof e.unit.note,
-                 "unformed by fleeing '%s' passing through it, and contacted by '%s' (12.25)",
-                 b->units[u->pursuit_of].id, u->id);
+        brigade_pursuit_unformed_words(b->units[u->pursuit_of].id, u->id, e.unit.note,
+                                       sizeof e.unit.note);
         TRY(emit(m, &e));
     }
     if (b->melee_count >= BRIGADE_BATTLE_MELEES_MAX)
@@ -3179,7 +3103,7 @@ static void move_for_change(machine *m, int unit, const brigade_event *change, c
         return;
     if (m->work.phase == BRIGADE_PHASE_MOVEMENT) {
         if (change->unit.status == BRIGADE_STATUS_BLOWN)
-            text_set(out, size, BLOWN_MOVEMENT_TEXT);
+            text_set(out, size, brigade_fixed_words(BRIGADE_WORDS_BLOWN_MOVEMENT));
         return;
     }
     if (m->work.phase != BRIGADE_PHASE_MANDATORY_MOVES)
@@ -3217,16 +3141,8 @@ static code_t adjust_event(machine *m, brigade_side seat, const brigade_command 
     brigade_event e;
     unit_change_init(m, &e, unit, umpire ? BRIGADE_CAUSE_UMPIRE : BRIGADE_CAUSE_ADJUSTED);
     /* The log says who reported it, so that the other side can contest. */
-    /* "side A reports: " is 16 bytes; the note keeps what room is left,
-     * cut on a character boundary. */
-    size_t room = sizeof e.unit.note - 17, note_length = strlen(c->note);
-    if (note_length > room)
-        note_length = utf8_whole_length(c->note, room);
-    if (umpire)
-        snprintf(e.unit.note, sizeof e.unit.note, "umpire: %.*s", (int)note_length, c->note);
-    else
-        snprintf(e.unit.note, sizeof e.unit.note, "side %s reports: %.*s",
-                 brigade_side_name(seat), (int)note_length, c->note);
+    brigade_adjust_words(umpire ? BRIGADE_SIDE_NONE : seat, c->note, e.unit.note,
+                         sizeof e.unit.note);
     if (c->has_figures) {
         if (c->figures < 0 || c->figures > BRIGADE_FIGURES_MAX)
             return fail(m, bad, "figures must be 0..%d", BRIGADE_FIGURES_MAX);
@@ -3411,7 +3327,7 @@ static void umpire_event_init(brigade_event *e, brigade_umpire_ruling ruling, co
     e->umpire.unit = -1;
     size_t length = strlen(reason);
     if (length >= sizeof e->umpire.text)
-        length = utf8_whole_length(reason, sizeof e->umpire.text - 1);
+        length = brigade_utf8_whole_length(reason, sizeof e->umpire.text - 1);
     memcpy(e->umpire.text, reason, length);
     e->umpire.text[length] = '\0';
 }
@@ -3576,23 +3492,10 @@ static code_t overrule(machine *m, const brigade_command *c)
         unit_change_init(m, &e, unit, BRIGADE_CAUSE_UMPIRE);
         melee_unit_change_set(m, &e, &outcome, i, beaten, (int)figures);
         /* What the ruling did first (a report since the melee is kept),
-         * then as much of the reason as fits, cut on a character boundary. */
-        char head[BRIGADE_TEXT_MAX + 1];
-        if (figures != outcome.units[i].figures)
-            snprintf(head, sizeof head,
-                     "umpire overrules %s, %s (a report since the melee kept: %ld figures, "
-                     "not %d): ",
-                     fought.melee.id, brigade_melee_result_name(outcome.result), figures,
-                     outcome.units[i].figures);
-        else
-            snprintf(head, sizeof head, "umpire overrules %s, %s: ", fought.melee.id,
-                     brigade_melee_result_name(outcome.result));
-        size_t used = strlen(head), reason_length = strlen(c->note);
-        if (used + reason_length > BRIGADE_TEXT_MAX)
-            reason_length = utf8_whole_length(c->note, BRIGADE_TEXT_MAX - used);
-        memcpy(e.unit.note, head, used);
-        memcpy(e.unit.note + used, c->note, reason_length);
-        e.unit.note[used + reason_length] = '\0';
+         * then as much of the reason as fits. */
+        brigade_overrule_words(fought.melee.id, outcome.result, figures,
+                               outcome.units[i].figures, c->note, e.unit.note,
+                               sizeof e.unit.note);
         TRY(emit(m, &e));
     }
     melee_outcome_set(m, &e, BRIGADE_BATTLE_EVENT_MELEE_OVERRULED, -1, &fought.melee, &outcome);
@@ -3838,12 +3741,7 @@ brigade_error_code brigade_battle_rollback(const brigade_battle *current,
         return code;
     }
     char text[BRIGADE_TEXT_MAX + 1];
-    snprintf(text, sizeof text, "rolled back to seq %lld: ", to_seq);
-    size_t used = strlen(text), length = strlen(reason);
-    if (used + length > BRIGADE_TEXT_MAX)
-        length = utf8_whole_length(reason, BRIGADE_TEXT_MAX - used);
-    memcpy(text + used, reason, length);
-    text[used + length] = '\0';
+    brigade_rollback_words(to_seq, reason, text, sizeof text);
     umpire_event_init(out, BRIGADE_UMPIRE_ROLLBACK, text);
     out->umpire.to_seq = to_seq;
     out->umpire.seq = seq;
@@ -3854,7 +3752,8 @@ brigade_error_code brigade_battle_rollback(const brigade_battle *current,
 
 void brigade_battle_seated(brigade_event *out)
 {
-    umpire_event_init(out, BRIGADE_UMPIRE_SEATED, "the umpire takes the seat");
+    umpire_event_init(out, BRIGADE_UMPIRE_SEATED,
+                      brigade_fixed_words(BRIGADE_WORDS_UMPIRE_SEATED));
 }
 
 /* ---- names and log lines --------------------------------------------------- */

@@ -1,7 +1,8 @@
 /*
  * core/event_words.c: the words players read. Each event's log text
  * (brigade_event_describe, battle.h) and the small texts the state keeps
- * (a unit's mandatory move, a melee's name, the rule a text cites), in
+ * (a unit's mandatory move and notes, a melee's name, the rule a text
+ * cites, why a battle ended, a rollback's and an overrule's text; words.h), in
  * the vocabulary of rules/melee.md §1, kept out of the turn machine of
  * core/battle.c. Texts of games journaled under an older rules version
  * stay word for word (see brigade_text_rule): their journals replay to
@@ -124,6 +125,159 @@ void brigade_move_words(const brigade_battle *b, int unit, char *out, size_t siz
         snprintf(out, size,
                  "bonus move: may turn 45 degrees or occupy the beaten enemy's position (12.21)");
     }
+}
+
+/* ---- the texts battle.c keeps in the state (words.h) ------------------ */
+
+static const char *const fixed_words[] = {
+    [BRIGADE_WORDS_BLOWN_MOVEMENT] =
+        "blown: back behind its lines at charge speed, beyond charge reach and musketry; "
+        "normal, still unformed, at this phase's end; may reform next Movement (12.24)",
+    [BRIGADE_WORDS_RALLIES_AFTER_MOVE] = "rallies after its move (12.19)",
+    [BRIGADE_WORDS_REFORMED] = "reformed, spending its move",
+    [BRIGADE_WORDS_RALLIED] = "rallied: no longer broken, still unformed",
+    [BRIGADE_WORDS_CHARGE_MORALE_RULE] = "charge morale (default)",
+    [BRIGADE_WORDS_MORALE_GENERAL] = "general attached",
+    [BRIGADE_WORDS_MORALE_UNFORMED] = "unformed or wavering",
+    [BRIGADE_WORDS_MORALE_FLANK] = "charged in flank or rear",
+    [BRIGADE_WORDS_MORALE_BY_CAVALRY] = "infantry not in square charged by cavalry",
+    [BRIGADE_WORDS_UMPIRE_SEATED] = "the umpire takes the seat",
+};
+
+const char *brigade_fixed_words(brigade_words_fixed which)
+{
+    unsigned i = (unsigned)which;
+    return i < sizeof fixed_words / sizeof fixed_words[0] && fixed_words[i] ? fixed_words[i]
+                                                                            : "";
+}
+
+void brigade_end_by_units_words(const brigade_battle *b, const bool left[2], char *out,
+                                size_t size)
+{
+    if (!left[0] && !left[1])
+        snprintf(out, size, "Neither side has units left in play");
+    else {
+        int s = left[0] ? 1 : 0;
+        snprintf(out, size, "Side %s (%.63s) has no units left in play",
+                 brigade_side_name((brigade_side)s), b->sides[s].name);
+    }
+}
+
+void brigade_melee_result_words(const brigade_battle *b, const brigade_battle_melee *rec,
+                                const brigade_melee *melee,
+                                const brigade_melee_outcome *outcome, int i, char *out,
+                                size_t size)
+{
+    static const char *const result_words[] = {
+        [BRIGADE_RESULT_BROKEN] = "broken",          [BRIGADE_RESULT_RETREAT] = "retreat",
+        [BRIGADE_RESULT_PUSHED_BACK] = "pushed back", [BRIGADE_RESULT_DRAW] = "a draw",
+        [BRIGADE_RESULT_SQUARE_HOLDS] = "the square holds",
+        [BRIGADE_RESULT_AUTO] = "beaten without dice"};
+    unsigned r = (unsigned)outcome->result;
+    const char *result = r < sizeof result_words / sizeof result_words[0] && result_words[r]
+                             ? result_words[r]
+                             : brigade_melee_result_name(outcome->result);
+    char called[48];
+    brigade_melee_words(rec->id, called, sizeof called);
+    size_t at = (size_t)snprintf(out, size, "%s%s",
+                                 outcome->winner == BRIGADE_SIDE_NONE   ? ""
+                                 : melee->units[i].side == outcome->winner ? "won "
+                                                                          : "lost ",
+                                 called);
+    if (outcome->winner != BRIGADE_SIDE_NONE && melee->units[i].side == outcome->winner) {
+        for (int k = 0, named = 0; k < rec->member_count && at < size; k++) {
+            if (melee->units[k].side == outcome->winner)
+                continue;
+            const brigade_battle_unit *u = &b->units[rec->members[k].unit];
+            at += (size_t)snprintf(out + at, size - at, "%s%s", named++ ? ", " : ": ",
+                                   u->name[0] ? u->name : u->id);
+        }
+        if (at < size)
+            snprintf(out + at, size - at, " %s", result);
+    } else if (at < size) {
+        snprintf(out + at, size - at, ": %s", result);
+    }
+}
+
+void brigade_pursuit_test_words(brigade_test_outcome outcome, char *out, size_t size)
+{
+    snprintf(out, size, "pursuit test in the Morale phase (12.23 b): %s",
+             brigade_test_outcome_name(outcome));
+}
+
+void brigade_occupy_words(brigade_test_outcome outcome, char *out, size_t size)
+{
+    snprintf(out, size, "occupies the built-up area its defenders fled (12.9 f); reform test: %s",
+             brigade_test_outcome_name(outcome));
+}
+
+void brigade_pursuit_removed_words(const char *pursuer, char *out, size_t size)
+{
+    snprintf(out, size, "removed: a fleeing friend passed through it and '%s' reached it (12.12)",
+             pursuer);
+}
+
+void brigade_pursuit_stops_words(const char *removed, char *out, size_t size)
+{
+    snprintf(out, size, "stops where it removed '%s'; tests again in the Morale phase (12.23 b)",
+             removed);
+}
+
+void brigade_pursuit_unformed_words(const char *fleeing, const char *pursuer, char *out,
+                                    size_t size)
+{
+    snprintf(out, size,
+             "unformed by fleeing '%s' passing through it, and contacted by '%s' (12.25)",
+             fleeing, pursuer);
+}
+
+void brigade_adjust_words(brigade_side seat, const char *note, char *out, size_t size)
+{
+    /* "side A reports: " is 16 bytes; the note keeps what room is left
+     * after it (the umpire's shorter lead too), cut on a character
+     * boundary. */
+    size_t room = size - 17, note_length = strlen(note);
+    if (note_length > room)
+        note_length = brigade_utf8_whole_length(note, room);
+    if (seat == BRIGADE_SIDE_NONE)
+        snprintf(out, size, "umpire: %.*s", (int)note_length, note);
+    else
+        snprintf(out, size, "side %s reports: %.*s", brigade_side_name(seat), (int)note_length,
+                 note);
+}
+
+/* `head` then as much of `reason` as fits out[size], cut on a character
+ * boundary. */
+static void words_head_reason(const char *head, const char *reason, char *out, size_t size)
+{
+    size_t used = strlen(head), reason_length = strlen(reason);
+    if (used + reason_length > size - 1)
+        reason_length = brigade_utf8_whole_length(reason, size - 1 - used);
+    memcpy(out, head, used);
+    memcpy(out + used, reason, reason_length);
+    out[used + reason_length] = '\0';
+}
+
+void brigade_overrule_words(const char *melee_id, brigade_melee_result result, long figures,
+                            int figures_by_dice, const char *reason, char *out, size_t size)
+{
+    char head[BRIGADE_TEXT_MAX + 1];
+    if (figures != figures_by_dice)
+        snprintf(head, sizeof head,
+                 "umpire overrules %s, %s (a report since the melee kept: %ld figures, "
+                 "not %d): ",
+                 melee_id, brigade_melee_result_name(result), figures, figures_by_dice);
+    else
+        snprintf(head, sizeof head, "umpire overrules %s, %s: ", melee_id,
+                 brigade_melee_result_name(result));
+    words_head_reason(head, reason, out, size);
+}
+
+void brigade_rollback_words(long long to_seq, const char *reason, char *out, size_t size)
+{
+    char head[BRIGADE_TEXT_MAX + 1];
+    snprintf(head, sizeof head, "rolled back to seq %lld: ", to_seq);
+    words_head_reason(head, reason, out, size);
 }
 
 static const char *unit_id(const brigade_battle *b, int unit)
