@@ -61,12 +61,12 @@ static int bench_run(const char *title, const brigade_melee *melee, double secon
     bench_dice dice = {2463534242u};
     brigade_dice_source source = {&dice, bench_dice_roll};
     brigade_melee_outcome outcome;
-    brigade_melee_error error;
+    brigade_error error;
     long resolutions = 0, wins[3] = {0, 0, 0};
     double start = seconds_now(), elapsed = 0;
     while (elapsed < seconds) {
         for (int i = 0; i < 10000; i++) {
-            if (brigade_melee_resolve(melee, &source, &outcome, &error) != BRIGADE_MELEE_OK) {
+            if (brigade_melee_resolve(melee, &source, &outcome, &error) != BRIGADE_OK) {
                 fprintf(stderr, "bench_melee: %s: %s\n", error.path, error.message);
                 return 1;
             }

@@ -88,8 +88,8 @@ static void build_game(journal_db *j, long number, const char *scenario, size_t 
     brigade_dice_source dice = journal_rng_dice(&rng);
     brigade_event_list events;
     brigade_event_list_init(&events);
-    brigade_battle_error error;
-    if (brigade_battle_start(battle, &dice, &events, &error) != BRIGADE_BATTLE_OK)
+    brigade_error error;
+    if (brigade_battle_start(battle, &dice, &events, &error) != BRIGADE_OK)
         die("start", error.message);
     journal_game game = {id, 1700000000 + number, scenario, scenario_len, {{0}}, initial,
                                 &events, NULL, NULL, NULL, 0, NULL};

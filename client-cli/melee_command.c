@@ -907,7 +907,7 @@ static bool read_case(json_t *root, brigade_melee *melee, dice_table *dice,
 
 /* Turns an engine error into a path from the file's root: dice paths
  * ("dice.<roll>") stand as they are, others are relative to `melee`. */
-static bool fail_from_engine(input_error *error, const brigade_melee_error *engine)
+static bool fail_from_engine(input_error *error, const brigade_error *engine)
 {
     if (strncmp(engine->path, "dice", 4) == 0) {
         return fail(error, engine->path, "%s", engine->message);
@@ -921,13 +921,13 @@ static bool fail_from_engine(input_error *error, const brigade_melee_error *engi
 static bool resolve_case(const brigade_melee *melee, dice_table *dice,
                          brigade_melee_outcome *outcome, input_error *error)
 {
-    brigade_melee_error engine;
+    brigade_error engine;
     memset(&engine, 0, sizeof engine);
-    if (brigade_melee_check(melee, &engine) != BRIGADE_MELEE_OK) {
+    if (brigade_melee_check(melee, &engine) != BRIGADE_OK) {
         return fail_from_engine(error, &engine);
     }
     brigade_dice_source source = {dice, roll_from_case};
-    if (brigade_melee_resolve(melee, &source, outcome, &engine) != BRIGADE_MELEE_OK) {
+    if (brigade_melee_resolve(melee, &source, outcome, &engine) != BRIGADE_OK) {
         return fail_from_engine(error, &engine);
     }
     for (int i = 0; i < dice->count; i++) {

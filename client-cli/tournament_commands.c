@@ -446,7 +446,7 @@ static int tournament_create_fill(const tournament_options *options,
         fprintf(err, "brigade %s: out of memory\n", options->name);
         return 1;
     }
-    brigade_tournament_event_error error;
+    brigade_tournament_error error;
     if (!brigade_tournament_event_parse(message->as.tournament_create.tournament,
                                         message->as.tournament_create.tournament_len, event,
                                         &error)) {

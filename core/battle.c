@@ -18,24 +18,6 @@
 
 /* ---- small helpers ------------------------------------------------------ */
 
-/* Copies `src` into `dst` (size bytes), truncating, zero-filling the rest so
- * that equal texts are equal bytes. */
-/* The length of `text`'s first `length` bytes cut back, if need be, to
- * the end of its last whole UTF-8 character: text cut to fit a buffer
- * never ends inside a character (the journal and the wire take only
- * valid UTF-8, PROTOCOL.md §2). */
-static size_t utf8_whole_length(const char *text, size_t length)
-{
-    size_t start = length;
-    while (start > 0 && ((unsigned char)text[start - 1] & 0xC0) == 0x80)
-        start--; /* back over continuation bytes to the lead byte */
-    if (start == 0)
-        return length;
-    unsigned char lead = (unsigned char)text[start - 1];
-    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-    return length - (start - 1) < need ? start - 1 : length;
-}
-
 /* Copies `src` into `dst` of `size` bytes, cut on a character boundary to
  * fit, and zero-fills the rest. */
 static void text_set(char *dst, size_t size, const char *src)
@@ -44,7 +26,7 @@ static void text_set(char *dst, size_t size, const char *src)
     if (src != NULL && size > 0) {
         size_t n = strlen(src);
         if (n > size - 1)
-            n = utf8_whole_length(src, size - 1);
+            n = brigade_utf8_whole_length(src, size - 1);
         memcpy(dst, src, n);
     }
 }
@@ -302,12 +284,21 @@ static bool melee_record_valid(const brigade_battle *b, const brigade_battle_mel
 static int melee_find_id(const brigade_battle *b, const char *id);
 
 /* Takes the melee at `index` out of contact, the later ones moving up. */
+/* Removes items[index] from an array of *count items of `size` bytes
+ * each: the later ones move up, the freed last slot is cleared (a battle's
+ * arrays are all zero past their count). */
+static void array_remove(void *items, size_t size, int *count, int index)
+{
+    char *base = items;
+    memmove(base + (size_t)index * size, base + (size_t)(index + 1) * size,
+            (size_t)(*count - index - 1) * size);
+    (*count)--;
+    memset(base + (size_t)*count * size, 0, size);
+}
+
 static void melee_remove(brigade_battle *b, int index)
 {
-    for (int i = index; i + 1 < b->melee_count; i++)
-        melee_copy(&b->melees[i], &b->melees[i + 1]);
-    b->melee_count--;
-    memset(&b->melees[b->melee_count], 0, sizeof b->melees[0]);
+    array_remove(b->melees, sizeof b->melees[0], &b->melee_count, index);
 }
 
 /* The fought record of melee `id` this turn, or NULL. */
@@ -386,7 +377,7 @@ static void pending_add(brigade_battle *b, const brigade_event *e)
 
 /* The melee's new result by the umpire: the melee kept in contact (put
  * back when the first result had ended it) or ended, by id. */
-static bool melee_overruled_fold(brigade_battle *b, const brigade_event *e)
+static bool fold_melee_overruled(brigade_battle *b, const brigade_event *e)
 {
     brigade_battle_fought *f = fought_find(b, e->resolved.melee_id);
     if (f == NULL)
@@ -411,7 +402,7 @@ static bool melee_overruled_fold(brigade_battle *b, const brigade_event *e)
 }
 
 /* The umpire's rulings (design.md "Roles", PROTOCOL.md §10.2). */
-static bool umpire_fold(brigade_battle *b, const brigade_event *e)
+static bool fold_umpire_ruled(brigade_battle *b, const brigade_event *e)
 {
     if (!e->umpire.text[0] || (unsigned)e->umpire.ruling > BRIGADE_UMPIRE_LAPSED ||
         (unsigned)e->umpire.end_result > BRIGADE_END_RESULT_DRAW ||
@@ -454,10 +445,7 @@ static bool umpire_fold(brigade_battle *b, const brigade_event *e)
                 found = i;
         if (found < 0)
             return false;
-        for (int i = found; i + 1 < b->pending_count; i++)
-            b->pending[i] = b->pending[i + 1];
-        b->pending_count--;
-        memset(&b->pending[b->pending_count], 0, sizeof b->pending[0]);
+        array_remove(b->pending, sizeof b->pending[0], &b->pending_count, found);
         break;
     }
     case BRIGADE_UMPIRE_ROLLBACK:
@@ -489,290 +477,367 @@ static void end_by_units(brigade_battle *b)
         if (side_valid(b->units[i].side) && brigade_battle_unit_in_play(&b->units[i]))
             left[b->units[i].side] = true;
     b->end_cause = BRIGADE_END_NO_UNITS;
-    if (!left[0] && !left[1])
-        text_set(b->end_reason, sizeof b->end_reason, "Neither side has units left in play");
-    else {
-        int s = left[0] ? 1 : 0;
-        snprintf(b->end_reason, sizeof b->end_reason, "Side %s (%.63s) has no units left in play",
-                 brigade_side_name((brigade_side)s), b->sides[s].name);
-    }
+    char reason[sizeof b->end_reason];
+    brigade_end_by_units_words(b, left, reason, sizeof reason);
+    text_set(b->end_reason, sizeof b->end_reason, reason);
 }
+
+/* One event kind's own change: checks what the event may not break and
+ * applies it; false when the event does not fit (brigade_battle_fold
+ * says what is left of `b` then). */
+typedef bool fold_fn(brigade_battle *b, const brigade_event *e);
+
+static bool fold_roll(brigade_battle *b, const brigade_event *e)
+{
+    (void)e;
+    b->rolls++;
+    return true;
+}
+
+static bool fold_turn_begun(brigade_battle *b, const brigade_event *e)
+{
+    if (e->turn.turn < 1)
+        return false;
+    b->turn = e->turn.turn;
+    memset(b->charges, 0, sizeof b->charges);
+    b->charge_count = 0;
+    b->initiative = BRIGADE_SIDE_NONE;
+    b->phasing = BRIGADE_SIDE_NONE;
+    b->sides[0].done = false;
+    b->sides[1].done = false;
+    memset(b->fought, 0, sizeof b->fought);
+    b->fought_count = 0;
+    /* Wavering from a morale test lasts the turn of its melee; a unit
+     * the scenario sets wavering keeps it through turn 1. */
+    if (e->turn.turn > 1)
+        for (int i = 0; i < b->unit_count; i++)
+            b->units[i].wavering = false;
+    return true;
+}
+
+static bool fold_initiative_won(brigade_battle *b, const brigade_event *e)
+{
+    if (!side_valid(e->initiative.winner))
+        return false;
+    b->initiative = e->initiative.winner;
+    return true;
+}
+
+static bool fold_phasing_chosen(brigade_battle *b, const brigade_event *e)
+{
+    if (!side_valid(e->side.side))
+        return false;
+    b->phasing = e->side.side;
+    return true;
+}
+
+static bool fold_phase_begun(brigade_battle *b, const brigade_event *e)
+{
+    if ((unsigned)e->phase.phase > BRIGADE_PHASE_ENDED ||
+        (unsigned)e->phase.step > BRIGADE_STEP_OCCUPY || e->phase.awaiting > 3u)
+        return false;
+    /* A phase's reports end with it (D46); the log keeps them. */
+    if (e->phase.phase != b->phase) {
+        memset(b->reports, 0, sizeof b->reports);
+        b->report_count = 0;
+    }
+    b->phase = e->phase.phase;
+    b->step = e->phase.step;
+    b->awaiting = e->phase.awaiting;
+    if (e->phase.phase == BRIGADE_PHASE_ENDED && b->end_cause == BRIGADE_END_NONE)
+        end_by_units(b); /* no END before it: a side has no unit left */
+    for (int s = 0; s < 2; s++)
+        if (e->phase.awaiting & BRIGADE_SEAT_BIT(s))
+            b->sides[s].done = false;
+    return true;
+}
+
+static bool fold_side_done(brigade_battle *b, const brigade_event *e)
+{
+    if (!side_valid(e->side.side))
+        return false;
+    b->sides[e->side.side].done = true;
+    b->awaiting &= ~BRIGADE_SEAT_BIT(e->side.side);
+    return true;
+}
+
+static bool fold_unit_changed(brigade_battle *b, const brigade_event *e)
+{
+    if (e->unit.unit < 0 || e->unit.unit >= b->unit_count ||
+        (unsigned)e->unit.status >= BRIGADE_STATUS_COUNT ||
+        e->unit.pursuit_of < -1 || e->unit.pursuit_of >= b->unit_count ||
+        e->unit.fled_turn < 0)
+        return false;
+    brigade_battle_unit *u = &b->units[e->unit.unit];
+    if (e->unit.has_formation) {
+        if (!brigade_formation_allowed(u->type, e->unit.formation))
+            return false;
+        u->formation = e->unit.formation;
+    }
+    if (e->unit.has_position) {
+        if ((unsigned)e->unit.terrain > BRIGADE_TERRAIN_BUA ||
+            (unsigned)e->unit.defending > BRIGADE_DEFENDING_FORTIFIED)
+            return false;
+        u->terrain = e->unit.terrain;
+        u->defending = e->unit.defending;
+    }
+    u->figures = e->unit.figures;
+    u->status = e->unit.status;
+    u->formed = e->unit.formed;
+    u->wavering = e->unit.wavering;
+    u->sappers = e->unit.sappers;
+    u->bonus = e->unit.bonus;
+    u->pursuit_of = e->unit.pursuit_of;
+    u->fled_turn = e->unit.fled_turn;
+    text_set(u->move, sizeof u->move, e->unit.move);
+    return true;
+}
+
+static bool fold_reported(brigade_battle *b, const brigade_event *e)
+{
+    const brigade_report *r = &e->report.report;
+    if (b->report_count >= BRIGADE_BATTLE_REPORTS_MAX || r->number <= b->report_numbers ||
+        !side_valid(r->side) || r->unit < 0 || r->unit >= b->unit_count ||
+        r->target < -1 || r->target >= b->unit_count ||
+        (unsigned)r->kind > BRIGADE_REPORT_ADJUST ||
+        (unsigned)r->state > BRIGADE_REPORT_REJECTED)
+        return false;
+    report_copy(&b->reports[b->report_count++], r);
+    b->report_numbers = r->number;
+    /* D46: a report that changes the other side's units waits for its
+     * answer, so that side is awaited again. */
+    if (r->state == BRIGADE_REPORT_AWAITS_ANSWER) {
+        brigade_side other = side_other(r->side);
+        b->awaiting |= BRIGADE_SEAT_BIT(other);
+        b->sides[other].done = false;
+    }
+    return true;
+}
+
+static bool fold_report_answered(brigade_battle *b, const brigade_event *e)
+{
+    brigade_report *r = (brigade_report *)brigade_battle_report_find(b, e->answer_report.number);
+    if (r == NULL || (unsigned)e->answer_report.state > BRIGADE_REPORT_REJECTED)
+        return false;
+    r->state = e->answer_report.state;
+    if (e->answer_report.contested) {
+        r->contested = true;
+        text_set(r->contest, sizeof r->contest, e->answer_report.text);
+    } else if (r->state == BRIGADE_REPORT_UPHELD || r->state == BRIGADE_REPORT_REJECTED) {
+        text_set(r->ruling, sizeof r->ruling, e->answer_report.text);
+    }
+    return true;
+}
+
+static bool fold_test_taken(brigade_battle *b, const brigade_event *e)
+{
+    if (e->test.unit < 0 || e->test.unit >= b->unit_count)
+        return false;
+    /* D41: an occupier's reform test marks its charge. */
+    if (e->test.kind == BRIGADE_TEST_REFORM && b->phase == BRIGADE_PHASE_CHARGE)
+        for (int i = 0; i < b->charge_count; i++)
+            if (b->charges[i].unit == e->test.unit)
+                b->charges[i].occupies = true;
+    return true;
+}
+
+static bool fold_charge_withdrawn(brigade_battle *b, const brigade_event *e)
+{
+    int unit = e->withdrawn.unit, index = e->withdrawn.charge;
+    if (unit < 0 || unit >= b->unit_count || e->withdrawn.target < -1 ||
+        e->withdrawn.target >= b->unit_count)
+        return false;
+    if (index >= 0) {
+        if (index >= b->charge_count || b->charges[index].unit != unit ||
+            e->withdrawn.report != 0)
+            return false;
+        array_remove(b->charges, sizeof b->charges[0], &b->charge_count, index);
+        return true;
+    }
+    int found = -1;
+    for (int i = 0; i < b->report_count && found < 0; i++)
+        if (b->reports[i].number == e->withdrawn.report && b->reports[i].unit == unit &&
+            b->reports[i].kind == BRIGADE_REPORT_UNCONTROLLED)
+            found = i;
+    if (index != -1 || found < 0)
+        return false;
+    array_remove(b->reports, sizeof b->reports[0], &b->report_count, found);
+    return true;
+}
+
+static bool fold_charge_declared(brigade_battle *b, const brigade_event *e)
+{
+    const brigade_charge *c = &e->charge.charge;
+    if (e->charge.index != b->charge_count || b->charge_count >= BRIGADE_BATTLE_CHARGES_MAX ||
+        c->unit < 0 || c->unit >= b->unit_count || c->target < 0 ||
+        c->target >= b->unit_count)
+        return false;
+    charge_copy(&b->charges[b->charge_count++], c);
+    return true;
+}
+
+static bool fold_charge_answered(brigade_battle *b, const brigade_event *e)
+{
+    if (e->answer.unit < 0 || e->answer.unit >= b->unit_count ||
+        e->answer.countercharge_of < -1 || e->answer.countercharge_of >= b->charge_count)
+        return false;
+    for (int i = 0; i < b->charge_count; i++) {
+        brigade_charge *c = &b->charges[i];
+        if (c->target != e->answer.unit || c->reinforce)
+            continue;
+        c->response = (e->answer.response == BRIGADE_RESPONSE_COUNTERCHARGE &&
+                       i == e->answer.countercharge_of)
+                          ? BRIGADE_RESPONSE_COUNTERCHARGE
+                          : BRIGADE_RESPONSE_STAND;
+    }
+    return true;
+}
+
+static bool fold_morale_tested(brigade_battle *b, const brigade_event *e)
+{
+    if (e->morale.unit < 0 || e->morale.unit >= b->unit_count || e->morale.charge < 0 ||
+        e->morale.charge >= b->charge_count)
+        return false;
+    if (e->morale.role == BRIGADE_MORALE_CHARGER) {
+        morale_copy(&b->charges[e->morale.charge].charger_morale, &e->morale.result);
+    } else {
+        for (int i = 0; i < b->charge_count; i++)
+            if (b->charges[i].target == e->morale.unit && !b->charges[i].reinforce)
+                morale_copy(&b->charges[i].target_morale, &e->morale.result);
+    }
+    return true;
+}
+
+static bool fold_melee_record(brigade_battle *b, const brigade_event *e)
+{
+    int index = e->melee.index;
+    bool append = e->kind == BRIGADE_BATTLE_EVENT_MELEE_FORMED;
+    if (append ? (index != b->melee_count || index >= BRIGADE_BATTLE_MELEES_MAX)
+               : (index < 0 || index >= b->melee_count))
+        return false;
+    if (!melee_record_valid(b, &e->melee.melee))
+        return false;
+    melee_copy(&b->melees[index], &e->melee.melee);
+    if (append) {
+        b->melee_count++;
+        if (e->melee.melee.number > b->melee_numbers)
+            b->melee_numbers = e->melee.melee.number;
+    }
+    return true;
+}
+
+static bool fold_melee_unit_result(brigade_battle *b, const brigade_event *e)
+{
+    /* The unit's new values come in UNIT_CHANGED; here the round is
+     * kept for an overrule and D9's events wait for the umpire. */
+    if (e->result.unit < 0 || e->result.unit >= b->unit_count || !fought_record(b, e))
+        return false;
+    pending_add(b, e);
+    return true;
+}
+
+/* Keeps a dice hex (a commitment, a seed) in its empty slot of `size`
+ * bytes; false when the slot is taken or the hex is not of full length. */
+static bool dice_hex_keep(char *slot, size_t size, const char *hex)
+{
+    if (slot[0] || strlen(hex) != BRIGADE_DICE_HEX_MAX)
+        return false;
+    memcpy(slot, hex, size);
+    return true;
+}
+
+static bool fold_dice_committed(brigade_battle *b, const brigade_event *e)
+{
+    return dice_hex_keep(b->dice.commitment, sizeof b->dice.commitment, e->dice.hex);
+}
+
+static bool fold_dice_seed_added(brigade_battle *b, const brigade_event *e)
+{
+    if (e->dice.side != BRIGADE_SIDE_A && e->dice.side != BRIGADE_SIDE_B)
+        return false;
+    return dice_hex_keep(b->dice.seeds[e->dice.side], sizeof b->dice.seeds[0], e->dice.hex);
+}
+
+/* The server seed, once, and only after its commitment. */
+static bool fold_dice_revealed(brigade_battle *b, const brigade_event *e)
+{
+    if (!b->dice.commitment[0])
+        return false;
+    return dice_hex_keep(b->dice.server_seed, sizeof b->dice.server_seed, e->dice.hex);
+}
+
+static bool fold_flag_fell(brigade_battle *b, const brigade_event *e)
+{
+    brigade_battle_clock *c = &b->clock;
+    if (!brigade_battle_has_clock(b) || !side_valid(e->side.side) ||
+        (c->flags & BRIGADE_SEAT_BIT(e->side.side)) || c->flag_count >= 2)
+        return false;
+    c->flags |= BRIGADE_SEAT_BIT(e->side.side);
+    c->flag_order[c->flag_count++] = e->side.side;
+    c->ms[e->side.side] = 0; /* and it stays there (PROTOCOL.md §11.2) */
+    return true;
+}
+
+static bool fold_melee_resolved(brigade_battle *b, const brigade_event *e)
+{
+    int index = e->resolved.index;
+    if (index < 0 || index >= b->melee_count)
+        return false;
+    brigade_battle_fought *f = fought_find(b, e->resolved.melee_id);
+    if (f != NULL) {
+        f->winner = e->resolved.winner;
+        f->result = e->resolved.result;
+    }
+    if (e->resolved.keep) {
+        if (!melee_record_valid(b, &e->resolved.next))
+            return false;
+        melee_copy(&b->melees[index], &e->resolved.next);
+    } else {
+        melee_remove(b, index);
+    }
+    return true;
+}
+
+/* Each event kind's fold, by kind (like a command table: one row a kind;
+ * a kind without a row does not fold). The rows stand in the order of
+ * brigade_event_kind, as describers[] of event_words.c does: two tables
+ * of one shape, each with its own column. */
+static fold_fn *const folders[BRIGADE_BATTLE_EVENT_KIND_LAST + 1] = {
+    [BRIGADE_BATTLE_EVENT_ROLL] = fold_roll,
+    [BRIGADE_BATTLE_EVENT_TURN_BEGUN] = fold_turn_begun,
+    [BRIGADE_BATTLE_EVENT_INITIATIVE_WON] = fold_initiative_won,
+    [BRIGADE_BATTLE_EVENT_PHASING_CHOSEN] = fold_phasing_chosen,
+    [BRIGADE_BATTLE_EVENT_PHASE_BEGUN] = fold_phase_begun,
+    [BRIGADE_BATTLE_EVENT_SIDE_DONE] = fold_side_done,
+    [BRIGADE_BATTLE_EVENT_UNIT_CHANGED] = fold_unit_changed,
+    [BRIGADE_BATTLE_EVENT_REPORTED] = fold_reported,
+    [BRIGADE_BATTLE_EVENT_REPORT_ANSWERED] = fold_report_answered,
+    [BRIGADE_BATTLE_EVENT_TEST_TAKEN] = fold_test_taken,
+    [BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN] = fold_charge_withdrawn,
+    [BRIGADE_BATTLE_EVENT_CHARGE_DECLARED] = fold_charge_declared,
+    [BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED] = fold_charge_answered,
+    [BRIGADE_BATTLE_EVENT_MORALE_TESTED] = fold_morale_tested,
+    [BRIGADE_BATTLE_EVENT_MELEE_FORMED] = fold_melee_record,
+    [BRIGADE_BATTLE_EVENT_MELEE_REINFORCED] = fold_melee_record,
+    [BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED] = fold_melee_record,
+    [BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN] = fold_melee_record,
+    [BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT] = fold_melee_unit_result,
+    [BRIGADE_BATTLE_EVENT_MELEE_OVERRULED] = fold_melee_overruled,
+    [BRIGADE_BATTLE_EVENT_DICE_COMMITTED] = fold_dice_committed,
+    [BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED] = fold_dice_seed_added,
+    [BRIGADE_BATTLE_EVENT_UMPIRE_RULED] = fold_umpire_ruled,
+    [BRIGADE_BATTLE_EVENT_DICE_REVEALED] = fold_dice_revealed,
+    [BRIGADE_BATTLE_EVENT_FLAG_FELL] = fold_flag_fell,
+    [BRIGADE_BATTLE_EVENT_MELEE_RESOLVED] = fold_melee_resolved,
+};
 
 /* One event's own change (brigade_battle_fold adds the clock's). */
 static bool fold_event(brigade_battle *b, const brigade_event *e)
 {
-    switch (e->kind) {
-    case BRIGADE_BATTLE_EVENT_ROLL:
-        b->rolls++;
-        break;
-    case BRIGADE_BATTLE_EVENT_TURN_BEGUN:
-        if (e->turn.turn < 1)
-            return false;
-        b->turn = e->turn.turn;
-        memset(b->charges, 0, sizeof b->charges);
-        b->charge_count = 0;
-        b->initiative = BRIGADE_SIDE_NONE;
-        b->phasing = BRIGADE_SIDE_NONE;
-        b->sides[0].done = false;
-        b->sides[1].done = false;
-        memset(b->fought, 0, sizeof b->fought);
-        b->fought_count = 0;
-        /* Wavering from a morale test lasts the turn of its melee; a unit
-         * the scenario sets wavering keeps it through turn 1. */
-        if (e->turn.turn > 1)
-            for (int i = 0; i < b->unit_count; i++)
-                b->units[i].wavering = false;
-        break;
-    case BRIGADE_BATTLE_EVENT_INITIATIVE_WON:
-        if (!side_valid(e->initiative.winner))
-            return false;
-        b->initiative = e->initiative.winner;
-        break;
-    case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
-        if (!side_valid(e->side.side))
-            return false;
-        b->phasing = e->side.side;
-        break;
-    case BRIGADE_BATTLE_EVENT_PHASE_BEGUN:
-        if ((unsigned)e->phase.phase > BRIGADE_PHASE_ENDED ||
-            (unsigned)e->phase.step > BRIGADE_STEP_OCCUPY || e->phase.awaiting > 3u)
-            return false;
-        /* A phase's reports end with it (D46); the log keeps them. */
-        if (e->phase.phase != b->phase) {
-            memset(b->reports, 0, sizeof b->reports);
-            b->report_count = 0;
-        }
-        b->phase = e->phase.phase;
-        b->step = e->phase.step;
-        b->awaiting = e->phase.awaiting;
-        if (e->phase.phase == BRIGADE_PHASE_ENDED && b->end_cause == BRIGADE_END_NONE)
-            end_by_units(b); /* no END before it: a side has no unit left */
-        for (int s = 0; s < 2; s++)
-            if (e->phase.awaiting & BRIGADE_SEAT_BIT(s))
-                b->sides[s].done = false;
-        break;
-    case BRIGADE_BATTLE_EVENT_SIDE_DONE:
-        if (!side_valid(e->side.side))
-            return false;
-        b->sides[e->side.side].done = true;
-        b->awaiting &= ~BRIGADE_SEAT_BIT(e->side.side);
-        break;
-    case BRIGADE_BATTLE_EVENT_UNIT_CHANGED: {
-        if (e->unit.unit < 0 || e->unit.unit >= b->unit_count ||
-            (unsigned)e->unit.status >= BRIGADE_STATUS_COUNT ||
-            e->unit.pursuit_of < -1 || e->unit.pursuit_of >= b->unit_count ||
-            e->unit.fled_turn < 0)
-            return false;
-        brigade_battle_unit *u = &b->units[e->unit.unit];
-        if (e->unit.has_formation) {
-            if (!brigade_formation_allowed(u->type, e->unit.formation))
-                return false;
-            u->formation = e->unit.formation;
-        }
-        if (e->unit.has_position) {
-            if ((unsigned)e->unit.terrain > BRIGADE_TERRAIN_BUA ||
-                (unsigned)e->unit.defending > BRIGADE_DEFENDING_FORTIFIED)
-                return false;
-            u->terrain = e->unit.terrain;
-            u->defending = e->unit.defending;
-        }
-        u->figures = e->unit.figures;
-        u->status = e->unit.status;
-        u->formed = e->unit.formed;
-        u->wavering = e->unit.wavering;
-        u->sappers = e->unit.sappers;
-        u->bonus = e->unit.bonus;
-        u->pursuit_of = e->unit.pursuit_of;
-        u->fled_turn = e->unit.fled_turn;
-        text_set(u->move, sizeof u->move, e->unit.move);
-        break;
-    }
-    case BRIGADE_BATTLE_EVENT_REPORTED: {
-        const brigade_report *r = &e->report.report;
-        if (b->report_count >= BRIGADE_BATTLE_REPORTS_MAX || r->number <= b->report_numbers ||
-            !side_valid(r->side) || r->unit < 0 || r->unit >= b->unit_count ||
-            r->target < -1 || r->target >= b->unit_count ||
-            (unsigned)r->kind > BRIGADE_REPORT_ADJUST ||
-            (unsigned)r->state > BRIGADE_REPORT_REJECTED)
-            return false;
-        report_copy(&b->reports[b->report_count++], r);
-        b->report_numbers = r->number;
-        /* D46: a report that changes the other side's units waits for its
-         * answer, so that side is awaited again. */
-        if (r->state == BRIGADE_REPORT_AWAITS_ANSWER) {
-            brigade_side other = side_other(r->side);
-            b->awaiting |= BRIGADE_SEAT_BIT(other);
-            b->sides[other].done = false;
-        }
-        break;
-    }
-    case BRIGADE_BATTLE_EVENT_REPORT_ANSWERED: {
-        brigade_report *r = (brigade_report *)brigade_battle_report_find(b, e->answer_report.number);
-        if (r == NULL || (unsigned)e->answer_report.state > BRIGADE_REPORT_REJECTED)
-            return false;
-        r->state = e->answer_report.state;
-        if (e->answer_report.contested) {
-            r->contested = true;
-            text_set(r->contest, sizeof r->contest, e->answer_report.text);
-        } else if (r->state == BRIGADE_REPORT_UPHELD || r->state == BRIGADE_REPORT_REJECTED) {
-            text_set(r->ruling, sizeof r->ruling, e->answer_report.text);
-        }
-        break;
-    }
-    case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
-        if (e->test.unit < 0 || e->test.unit >= b->unit_count)
-            return false;
-        /* D41: an occupier's reform test marks its charge. */
-        if (e->test.kind == BRIGADE_TEST_REFORM && b->phase == BRIGADE_PHASE_CHARGE)
-            for (int i = 0; i < b->charge_count; i++)
-                if (b->charges[i].unit == e->test.unit)
-                    b->charges[i].occupies = true;
-        break;
-    case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN: {
-        int unit = e->withdrawn.unit, index = e->withdrawn.charge;
-        if (unit < 0 || unit >= b->unit_count || e->withdrawn.target < -1 ||
-            e->withdrawn.target >= b->unit_count)
-            return false;
-        if (index >= 0) {
-            if (index >= b->charge_count || b->charges[index].unit != unit ||
-                e->withdrawn.report != 0)
-                return false;
-            for (int i = index; i + 1 < b->charge_count; i++)
-                b->charges[i] = b->charges[i + 1];
-            b->charge_count--;
-            memset(&b->charges[b->charge_count], 0, sizeof b->charges[0]);
-            break;
-        }
-        int found = -1;
-        for (int i = 0; i < b->report_count && found < 0; i++)
-            if (b->reports[i].number == e->withdrawn.report && b->reports[i].unit == unit &&
-                b->reports[i].kind == BRIGADE_REPORT_UNCONTROLLED)
-                found = i;
-        if (index != -1 || found < 0)
-            return false;
-        for (int i = found; i + 1 < b->report_count; i++)
-            b->reports[i] = b->reports[i + 1];
-        b->report_count--;
-        memset(&b->reports[b->report_count], 0, sizeof b->reports[0]);
-        break;
-    }
-    case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED: {
-        const brigade_charge *c = &e->charge.charge;
-        if (e->charge.index != b->charge_count || b->charge_count >= BRIGADE_BATTLE_CHARGES_MAX ||
-            c->unit < 0 || c->unit >= b->unit_count || c->target < 0 ||
-            c->target >= b->unit_count)
-            return false;
-        charge_copy(&b->charges[b->charge_count++], c);
-        break;
-    }
-    case BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED:
-        if (e->answer.unit < 0 || e->answer.unit >= b->unit_count ||
-            e->answer.countercharge_of < -1 || e->answer.countercharge_of >= b->charge_count)
-            return false;
-        for (int i = 0; i < b->charge_count; i++) {
-            brigade_charge *c = &b->charges[i];
-            if (c->target != e->answer.unit || c->reinforce)
-                continue;
-            c->response = (e->answer.response == BRIGADE_RESPONSE_COUNTERCHARGE &&
-                           i == e->answer.countercharge_of)
-                              ? BRIGADE_RESPONSE_COUNTERCHARGE
-                              : BRIGADE_RESPONSE_STAND;
-        }
-        break;
-    case BRIGADE_BATTLE_EVENT_MORALE_TESTED:
-        if (e->morale.unit < 0 || e->morale.unit >= b->unit_count || e->morale.charge < 0 ||
-            e->morale.charge >= b->charge_count)
-            return false;
-        if (e->morale.role == BRIGADE_MORALE_CHARGER) {
-            morale_copy(&b->charges[e->morale.charge].charger_morale, &e->morale.result);
-        } else {
-            for (int i = 0; i < b->charge_count; i++)
-                if (b->charges[i].target == e->morale.unit && !b->charges[i].reinforce)
-                    morale_copy(&b->charges[i].target_morale, &e->morale.result);
-        }
-        break;
-    case BRIGADE_BATTLE_EVENT_MELEE_FORMED:
-    case BRIGADE_BATTLE_EVENT_MELEE_REINFORCED:
-    case BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED:
-    case BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN: {
-        int index = e->melee.index;
-        bool append = e->kind == BRIGADE_BATTLE_EVENT_MELEE_FORMED;
-        if (append ? (index != b->melee_count || index >= BRIGADE_BATTLE_MELEES_MAX)
-                   : (index < 0 || index >= b->melee_count))
-            return false;
-        if (!melee_record_valid(b, &e->melee.melee))
-            return false;
-        melee_copy(&b->melees[index], &e->melee.melee);
-        if (append) {
-            b->melee_count++;
-            if (e->melee.melee.number > b->melee_numbers)
-                b->melee_numbers = e->melee.melee.number;
-        }
-        break;
-    }
-    case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
-        /* The unit's new values come in UNIT_CHANGED; here the round is
-         * kept for an overrule and D9's events wait for the umpire. */
-        if (e->result.unit < 0 || e->result.unit >= b->unit_count || !fought_record(b, e))
-            return false;
-        pending_add(b, e);
-        break;
-    case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
-        if (!melee_overruled_fold(b, e))
-            return false;
-        break;
-    case BRIGADE_BATTLE_EVENT_DICE_COMMITTED:
-        if (b->dice.commitment[0] || strlen(e->dice.hex) != BRIGADE_DICE_HEX_MAX)
-            return false;
-        memcpy(b->dice.commitment, e->dice.hex, sizeof b->dice.commitment);
-        break;
-    case BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED:
-        if ((e->dice.side != BRIGADE_SIDE_A && e->dice.side != BRIGADE_SIDE_B) ||
-            b->dice.seeds[e->dice.side][0] || strlen(e->dice.hex) != BRIGADE_DICE_HEX_MAX)
-            return false;
-        memcpy(b->dice.seeds[e->dice.side], e->dice.hex, sizeof b->dice.seeds[0]);
-        break;
-    case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
-        if (!umpire_fold(b, e))
-            return false;
-        break;
-    case BRIGADE_BATTLE_EVENT_DICE_REVEALED:
-        if (!b->dice.commitment[0] || b->dice.server_seed[0] ||
-            strlen(e->dice.hex) != BRIGADE_DICE_HEX_MAX)
-            return false;
-        memcpy(b->dice.server_seed, e->dice.hex, sizeof b->dice.server_seed);
-        break;
-    case BRIGADE_BATTLE_EVENT_FLAG_FELL: {
-        brigade_battle_clock *c = &b->clock;
-        if (!brigade_battle_has_clock(b) || !side_valid(e->side.side) ||
-            (c->flags & BRIGADE_SEAT_BIT(e->side.side)) || c->flag_count >= 2)
-            return false;
-        c->flags |= BRIGADE_SEAT_BIT(e->side.side);
-        c->flag_order[c->flag_count++] = e->side.side;
-        c->ms[e->side.side] = 0; /* and it stays there (PROTOCOL.md §11.2) */
-        break;
-    }
-    case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED: {
-        int index = e->resolved.index;
-        if (index < 0 || index >= b->melee_count)
-            return false;
-        brigade_battle_fought *f = fought_find(b, e->resolved.melee_id);
-        if (f != NULL) {
-            f->winner = e->resolved.winner;
-            f->result = e->resolved.result;
-        }
-        if (e->resolved.keep) {
-            if (!melee_record_valid(b, &e->resolved.next))
-                return false;
-            melee_copy(&b->melees[index], &e->resolved.next);
-        } else {
-            melee_remove(b, index);
-        }
-        break;
-    }
-    default:
+    unsigned kind = (unsigned)e->kind;
+    if (kind >= sizeof folders / sizeof folders[0] || folders[kind] == NULL ||
+        !folders[kind](b, e))
         return false;
-    }
     b->events++;
     return true;
 }
@@ -903,11 +968,11 @@ typedef struct machine {
     brigade_battle work;
     const brigade_dice_source *dice;
     brigade_event_list *events;
-    brigade_battle_error *error;
+    brigade_error *error;
     long long clock_ms; /* the command's clock_ms, for its first event; 0 once emitted */
 } machine;
 
-typedef brigade_battle_error_code code_t;
+typedef brigade_error_code code_t;
 
 static code_t fail(machine *m, code_t code, const char *format, ...)
 {
@@ -935,17 +1000,17 @@ static code_t emit(machine *m, const brigade_event *e)
         e = &stamped;
     }
     if (!event_list_push(m->events, e))
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "out of memory for events");
+        return fail(m, BRIGADE_ERROR_INTERNAL, "out of memory for events");
     if (!brigade_battle_fold(&m->work, e))
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "event %s does not fit the battle",
+        return fail(m, BRIGADE_ERROR_INTERNAL, "event %s does not fit the battle",
                     brigade_event_kind_name(e->kind));
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 #define TRY(expr)                                                                             \
     do {                                                                                      \
         code_t try_code_ = (expr);                                                            \
-        if (try_code_ != BRIGADE_BATTLE_OK)                                                   \
+        if (try_code_ != BRIGADE_OK)                                                   \
             return try_code_;                                                                 \
     } while (0)
 
@@ -954,9 +1019,9 @@ static code_t roll_named(machine *m, const char *name, int faces[2])
 {
     int f[2] = {0, 0};
     if (m->dice == NULL || m->dice->roll == NULL || !m->dice->roll(m->dice->context, name, f))
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "the dice source has no roll '%s'", name);
+        return fail(m, BRIGADE_ERROR_INTERNAL, "the dice source has no roll '%s'", name);
     if (f[0] < 1 || f[0] > 6 || f[1] < 1 || f[1] > 6)
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "roll '%s' gave faces %d and %d, not 1..6",
+        return fail(m, BRIGADE_ERROR_INTERNAL, "roll '%s' gave faces %d and %d, not 1..6",
                     name, f[0], f[1]);
     brigade_event e;
     event_init(&e, BRIGADE_BATTLE_EVENT_ROLL);
@@ -966,7 +1031,7 @@ static code_t roll_named(machine *m, const char *name, int faces[2])
     TRY(emit(m, &e));
     faces[0] = f[0];
     faces[1] = f[1];
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 static code_t phase_begin(machine *m, brigade_phase phase, brigade_step step, unsigned awaiting)
@@ -1035,7 +1100,7 @@ static code_t turn_begin(machine *m)
     int rolls = 0;
     do {
         if (++rolls > INITIATIVE_ROLLS_MAX)
-            return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "initiative tied %d times",
+            return fail(m, BRIGADE_ERROR_INTERNAL, "initiative tied %d times",
                         INITIATIVE_ROLLS_MAX);
         for (int s = 0; s < 2; s++) {
             char name[BRIGADE_ROLL_NAME_MAX + 1];
@@ -1109,7 +1174,7 @@ static code_t mandatory_moves_end(machine *m)
             /* Rallies at the end of its move, stays unformed (12.19, turn.md). */
             e.unit.status = BRIGADE_STATUS_NORMAL;
             e.unit.formed = false;
-            text_set(e.unit.note, sizeof e.unit.note, "rallies after its move (12.19)");
+            text_set(e.unit.note, sizeof e.unit.note, brigade_fixed_words(BRIGADE_WORDS_RALLIES_AFTER_MOVE));
             changed = true;
         }
         if (!in_melee && (u->status == BRIGADE_STATUS_RETREATING ||
@@ -1142,12 +1207,6 @@ static code_t mandatory_moves_end(machine *m)
 
 /* ---- Movement, Fire, Morale ---------------------------------------------- */
 
-/* Blown cavalry's instruction in the Movement phase (12.24, D36); at most
- * BRIGADE_TEXT_MAX bytes: a longer one is cut. */
-#define BLOWN_MOVEMENT_TEXT                                                                  \
-    "blown: back behind its lines at charge speed, beyond charge reach and musketry; "     \
-    "normal, still unformed, at this phase's end; may reform next Movement (12.24)"
-
 static code_t movement_begin(machine *m)
 {
     for (int i = 0; i < m->work.unit_count; i++) {
@@ -1156,7 +1215,7 @@ static code_t movement_begin(machine *m)
             continue;
         brigade_event e;
         unit_change_init(m, &e, i, BRIGADE_CAUSE_BLOWN_MOVE);
-        text_set(e.unit.move, sizeof e.unit.move, BLOWN_MOVEMENT_TEXT);
+        text_set(e.unit.move, sizeof e.unit.move, brigade_fixed_words(BRIGADE_WORDS_BLOWN_MOVEMENT));
         TRY(emit(m, &e));
     }
     return phase_begin(m, BRIGADE_PHASE_MOVEMENT, BRIGADE_STEP_REPORT, 3u);
@@ -1185,7 +1244,7 @@ static code_t movement_end(machine *m)
             unit_change_init(m, &e, i, BRIGADE_CAUSE_REFORMED);
             e.unit.formed = true;
             text_set(e.unit.move, sizeof e.unit.move, "");
-            text_set(e.unit.note, sizeof e.unit.note, "reformed, spending its move");
+            text_set(e.unit.note, sizeof e.unit.note, brigade_fixed_words(BRIGADE_WORDS_REFORMED));
             TRY(emit(m, &e));
         } else if (u->move[0] != '\0') {
             unit_change_init(m, &e, i, BRIGADE_CAUSE_MOVEMENT_OVER);
@@ -1307,7 +1366,7 @@ static int member_by_id(const machine *m, const brigade_battle_melee *rec, const
 static bool melee_dice_roll(void *context, const char *name, int faces[2])
 {
     melee_dice *d = context;
-    if (d->code != BRIGADE_BATTLE_OK)
+    if (d->code != BRIGADE_OK)
         return false;
     size_t length = strlen(name);
     const char *dot = strchr(name, '.');
@@ -1327,14 +1386,14 @@ static bool melee_dice_roll(void *context, const char *name, int faces[2])
             return false; /* declined (D7) */
         int f[2];
         d->code = roll_named(d->m, full, f);
-        if (d->code != BRIGADE_BATTLE_OK)
+        if (d->code != BRIGADE_OK)
             return false;
         faces[0] = mem->reroll_die;
         faces[1] = f[0]; /* the new face is the first die of the roll */
         return true;
     }
     d->code = roll_named(d->m, full, faces);
-    return d->code == BRIGADE_BATTLE_OK;
+    return d->code == BRIGADE_OK;
 }
 
 /* Dice for finding out whether a melee settles without dice (12.12-12.14,
@@ -1354,12 +1413,12 @@ static code_t melee_probe(machine *m, const brigade_melee *melee, bool *automati
 {
     brigade_dice_source probe = {NULL, probe_dice_roll};
     brigade_melee_outcome outcome;
-    brigade_melee_error error;
-    if (brigade_melee_resolve(melee, &probe, &outcome, &error) != BRIGADE_MELEE_OK)
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "melee engine refused the melee: %s: %s",
+    brigade_error error;
+    if (brigade_melee_resolve(melee, &probe, &outcome, &error) != BRIGADE_OK)
+        return fail(m, BRIGADE_ERROR_INTERNAL, "melee engine refused the melee: %s: %s",
                     error.path, error.message);
     *automatic = outcome.result == BRIGADE_RESULT_AUTO;
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* A modifier of the engine as the battle keeps it: its rule without the
@@ -1396,46 +1455,6 @@ static int melee_beaten(const brigade_battle_melee *rec, const brigade_melee *me
             outcome->units[i].status != BRIGADE_STATUS_DISPERSED)
             return rec->members[i].unit;
     return -1;
-}
-
-/* The note of member i's change after its melee, in the players' words:
- * "won melee 1 (turn 1): Line Infantry pushed back", "lost melee 1 of
- * turn 1: pushed back", "melee 1 (turn 1): a draw" (issue 14 point 3; the
- * melee's number and first turn come from its id "T<t>.M<n>"). The note is
- * journaled with the event, so older games keep theirs. */
-static void melee_unit_note(const brigade_battle *b, const brigade_battle_melee *rec,
-                            const brigade_melee *melee, const brigade_melee_outcome *outcome,
-                            int i, char *out, size_t size)
-{
-    static const char *const result_words[] = {
-        [BRIGADE_RESULT_BROKEN] = "broken",          [BRIGADE_RESULT_RETREAT] = "retreat",
-        [BRIGADE_RESULT_PUSHED_BACK] = "pushed back", [BRIGADE_RESULT_DRAW] = "a draw",
-        [BRIGADE_RESULT_SQUARE_HOLDS] = "the square holds",
-        [BRIGADE_RESULT_AUTO] = "beaten without dice"};
-    unsigned r = (unsigned)outcome->result;
-    const char *result = r < sizeof result_words / sizeof result_words[0] && result_words[r]
-                             ? result_words[r]
-                             : brigade_melee_result_name(outcome->result);
-    char called[48];
-    brigade_melee_words(rec->id, called, sizeof called);
-    size_t at = (size_t)snprintf(out, size, "%s%s",
-                                 outcome->winner == BRIGADE_SIDE_NONE   ? ""
-                                 : melee->units[i].side == outcome->winner ? "won "
-                                                                          : "lost ",
-                                 called);
-    if (outcome->winner != BRIGADE_SIDE_NONE && melee->units[i].side == outcome->winner) {
-        for (int k = 0, named = 0; k < rec->member_count && at < size; k++) {
-            if (melee->units[k].side == outcome->winner)
-                continue;
-            const brigade_battle_unit *u = &b->units[rec->members[k].unit];
-            at += (size_t)snprintf(out + at, size - at, "%s%s", named++ ? ", " : ": ",
-                                   u->name[0] ? u->name : u->id);
-        }
-        if (at < size)
-            snprintf(out + at, size - at, " %s", result);
-    } else if (at < size) {
-        snprintf(out + at, size - at, ": %s", result);
-    }
 }
 
 /* Member i's MELEE_UNIT_RESULT (`index`: the melee's place in the battle,
@@ -1567,7 +1586,7 @@ static code_t melee_resolve(machine *m, int index)
 {
     brigade_melee melee;
     brigade_melee_outcome outcome;
-    brigade_melee_error error;
+    brigade_error error;
     melee_dice d;
     memset(&d, 0, sizeof d);
     d.m = m;
@@ -1576,11 +1595,11 @@ static code_t melee_resolve(machine *m, int index)
     brigade_battle_melee_build(&m->work, index, &melee);
 
     brigade_dice_source source = {&d, melee_dice_roll};
-    brigade_melee_error_code rc = brigade_melee_resolve(&melee, &source, &outcome, &error);
-    if (d.code != BRIGADE_BATTLE_OK)
+    brigade_error_code rc = brigade_melee_resolve(&melee, &source, &outcome, &error);
+    if (d.code != BRIGADE_OK)
         return d.code;
-    if (rc != BRIGADE_MELEE_OK)
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "melee %s: %s: %s", d.record.id, error.path,
+    if (rc != BRIGADE_OK)
+        return fail(m, BRIGADE_ERROR_INTERNAL, "melee %s: %s: %s", d.record.id, error.path,
                     error.message);
 
     const brigade_battle_melee *rec = &d.record;
@@ -1593,7 +1612,7 @@ static code_t melee_resolve(machine *m, int index)
         melee_unit_change_set(m, &e, &outcome, i, beaten, o->figures);
         if (o->events & BRIGADE_EVENT_SAPPERS_USED)
             e.unit.sappers = false; /* then the sappers are removed (12.10) */
-        melee_unit_note(&m->work, rec, &melee, &outcome, i, e.unit.note, sizeof e.unit.note);
+        brigade_melee_result_words(&m->work, rec, &melee, &outcome, i, e.unit.note, sizeof e.unit.note);
         TRY(emit(m, &e));
     }
     brigade_event e;
@@ -1622,7 +1641,7 @@ static bool turn_dice_roll(void *context, const char *name, int faces[2])
     char full[BRIGADE_ROLL_NAME_MAX + 1];
     snprintf(full, sizeof full, "T%d.%s", d->m->work.turn, name);
     d->code = roll_named(d->m, full, faces);
-    return d->code == BRIGADE_BATTLE_OK;
+    return d->code == BRIGADE_OK;
 }
 
 /* Unit `unit` takes its reform or pursuit test now, outside a melee: the
@@ -1634,14 +1653,14 @@ static code_t unit_test_take(machine *m, int unit, brigade_test_kind kind,
     const brigade_battle_unit *u = &m->work.units[unit];
     brigade_melee_unit mu;
     melee_unit_from(u, &mu);
-    turn_dice d = {m, BRIGADE_BATTLE_OK};
+    turn_dice d = {m, BRIGADE_OK};
     brigade_dice_source source = {&d, turn_dice_roll};
-    brigade_melee_error error;
-    brigade_melee_error_code rc = brigade_melee_unit_test(&mu, kind, &source, out, &error);
-    if (d.code != BRIGADE_BATTLE_OK)
+    brigade_error error;
+    brigade_error_code rc = brigade_melee_unit_test(&mu, kind, &source, out, &error);
+    if (d.code != BRIGADE_OK)
         return d.code;
-    if (rc != BRIGADE_MELEE_OK)
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "the test of '%s': %s", u->name,
+    if (rc != BRIGADE_OK)
+        return fail(m, BRIGADE_ERROR_INTERNAL, "the test of '%s': %s", u->name,
                     error.message);
     brigade_event e;
     event_init(&e, BRIGADE_BATTLE_EVENT_TEST_TAKEN);
@@ -1706,12 +1725,11 @@ static code_t morale_begin(machine *m)
             e.unit.formed = out.formed;
             if (out.status != BRIGADE_STATUS_PURSUING)
                 e.unit.pursuit_of = -1;
-            snprintf(e.unit.note, sizeof e.unit.note, "pursuit test in the Morale phase (12.23 b): %s",
-                     brigade_test_outcome_name(out.test.outcome));
+            brigade_pursuit_test_words(out.test.outcome, e.unit.note, sizeof e.unit.note);
             TRY(emit(m, &e));
         }
     }
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* The end of the Morale phase: each rally that stands (D34) makes its
@@ -1728,7 +1746,7 @@ static code_t morale_end(machine *m)
         unit_change_init(m, &e, i, BRIGADE_CAUSE_RALLIED);
         e.unit.status = BRIGADE_STATUS_NORMAL;
         e.unit.formed = false;
-        text_set(e.unit.note, sizeof e.unit.note, "rallied: no longer broken, still unformed");
+        text_set(e.unit.note, sizeof e.unit.note, brigade_fixed_words(BRIGADE_WORDS_RALLIED));
         TRY(emit(m, &e));
     }
     return turn_begin(m);
@@ -1807,7 +1825,7 @@ static code_t charge_check(machine *m, int unit, int target, bool counter, bool 
     const brigade_battle_unit *u = &b->units[unit];
     const brigade_battle_unit *t = &b->units[target];
     const char *verb = counter ? "counter-charge" : "charge";
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
 
     if (!brigade_battle_unit_in_play(u))
         return fail(m, bad, "unit '%s' is out of play (%s)", u->name, brigade_status_name(u->status));
@@ -1871,7 +1889,7 @@ static code_t charge_check(machine *m, int unit, int target, bool counter, bool 
         return fail(m, bad,
                     "unit '%s' defends a built-up area and may not %s unit '%s' outside it (12.9)",
                     u->name, verb, t->name);
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* Union-find over unit indices, for melees (units in contact directly or
@@ -1913,17 +1931,17 @@ static void groups_add_melees(groups *g, const brigade_battle *b)
 static code_t declare_charge(machine *m, brigade_side seat, const brigade_command *c)
 {
     brigade_battle *b = &m->work;
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     int target = brigade_battle_unit_find(b, c->target);
     if (target < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->target);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->target);
     const brigade_battle_unit *u = &b->units[unit];
     const brigade_battle_unit *t = &b->units[target];
     if (u->side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
                     brigade_side_name(u->side));
     if ((unsigned)c->facing > BRIGADE_FACING_REAR)
         return fail(m, bad, "unknown facing");
@@ -2032,13 +2050,13 @@ static code_t responses_begin(machine *m)
 static code_t respond(machine *m, brigade_side seat, const brigade_command *c)
 {
     brigade_battle *b = &m->work;
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     const brigade_battle_unit *u = &b->units[unit];
     if (u->side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
                     brigade_side_name(u->side));
     if (!unit_owes_answer(b, unit))
         return fail(m, bad, "unit '%s' has no charge to answer", u->name);
@@ -2066,18 +2084,18 @@ static code_t respond(machine *m, brigade_side seat, const brigade_command *c)
         TRY(side_done(m, seat));
     if (owing == 0)
         return charges_resolve(m);
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* ---- Charge: morale tests (turn.md §Charge 3) ---------------------------- */
 
-static void morale_modifier(brigade_event *e, const char *name, int value)
+static void morale_modifier(brigade_event *e, brigade_words_fixed name, int value)
 {
     if (e->morale.modifier_count >= BRIGADE_MORALE_MODIFIERS_MAX)
         return;
     brigade_battle_modifier *mod = &e->morale.modifiers[e->morale.modifier_count++];
-    text_set(mod->rule, sizeof mod->rule, "charge morale (default)");
-    text_set(mod->name, sizeof mod->name, name);
+    text_set(mod->rule, sizeof mod->rule, brigade_fixed_words(BRIGADE_WORDS_CHARGE_MORALE_RULE));
+    text_set(mod->name, sizeof mod->name, brigade_fixed_words(name));
     mod->value = value;
 }
 
@@ -2096,9 +2114,9 @@ static code_t morale_test(machine *m, int unit, int charge, brigade_morale_role 
     /* turn.md: not poor, not a regimental commander (12.4). */
     if (u->general_role != BRIGADE_GENERAL_NONE && u->general_role != BRIGADE_GENERAL_REGIMENTAL &&
         u->general_rating != BRIGADE_RATING_POOR)
-        morale_modifier(&e, "general attached", r->morale_general);
+        morale_modifier(&e, BRIGADE_WORDS_MORALE_GENERAL, r->morale_general);
     if (!u->formed || u->wavering)
-        morale_modifier(&e, "unformed or wavering", r->morale_unformed_or_wavering);
+        morale_modifier(&e, BRIGADE_WORDS_MORALE_UNFORMED, r->morale_unformed_or_wavering);
     if (role == BRIGADE_MORALE_TARGET) {
         bool flank = false, by_cavalry = false;
         for (int i = 0; i < b->charge_count; i++) {
@@ -2111,11 +2129,10 @@ static code_t morale_test(machine *m, int unit, int charge, brigade_morale_role 
                 by_cavalry = true;
         }
         if (flank)
-            morale_modifier(&e, "charged in flank or rear", r->morale_flank_or_rear);
+            morale_modifier(&e, BRIGADE_WORDS_MORALE_FLANK, r->morale_flank_or_rear);
         if (by_cavalry && brigade_type_is_infantry(u->type) &&
             u->formation != BRIGADE_FORMATION_SQUARE)
-            morale_modifier(&e, "infantry not in square charged by cavalry",
-                            r->morale_infantry_by_cavalry);
+            morale_modifier(&e, BRIGADE_WORDS_MORALE_BY_CAVALRY, r->morale_infantry_by_cavalry);
     }
     int faces[2];
     TRY(roll_named(m, e.morale.roll, faces));
@@ -2142,7 +2159,7 @@ static code_t morale_test(machine *m, int unit, int charge, brigade_morale_role 
     TRY(emit(m, &e));
 
     if (effect == BRIGADE_MORALE_PASSED)
-        return BRIGADE_BATTLE_OK;
+        return BRIGADE_OK;
     unit_change_init(m, &e, unit, BRIGADE_CAUSE_MORALE);
     switch (effect) {
     case BRIGADE_MORALE_HALTS:
@@ -2293,7 +2310,7 @@ static code_t contact_make(machine *m, char touched[][BRIGADE_MELEE_ID_MAX + 1],
             melee_copy(&rec, &b->melees[existing]);
         } else {
             if (b->melee_count >= BRIGADE_BATTLE_MELEES_MAX)
-                return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "more than %d melees at once",
+                return fail(m, BRIGADE_ERROR_INTERNAL, "more than %d melees at once",
                             BRIGADE_BATTLE_MELEES_MAX);
             rec.number = b->melee_numbers + 1;
             snprintf(rec.id, sizeof rec.id, "T%d.M%d", b->turn, rec.number);
@@ -2301,7 +2318,7 @@ static code_t contact_make(machine *m, char touched[][BRIGADE_MELEE_ID_MAX + 1],
             /* New melees list their units in the scenario's order. */
             for (int u = 0; u < b->unit_count; u++)
                 if (groups_root(&g, u) == root && member_add(&rec, u) == NULL)
-                    return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "melee too large");
+                    return fail(m, BRIGADE_ERROR_INTERNAL, "melee too large");
         }
         for (int k = 0; k < b->charge_count; k++) {
             const brigade_charge *c = &b->charges[k];
@@ -2310,7 +2327,7 @@ static code_t contact_make(machine *m, char touched[][BRIGADE_MELEE_ID_MAX + 1],
             brigade_melee_member *mu = member_add(&rec, c->unit);
             brigade_melee_member *mt = member_add(&rec, c->target);
             if (mu == NULL || mt == NULL)
-                return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "melee too large");
+                return fail(m, BRIGADE_ERROR_INTERNAL, "melee too large");
             member_flags(b, c, c->unit, mu);
             member_flags(b, c, c->target, mt);
         }
@@ -2324,7 +2341,7 @@ static code_t contact_make(machine *m, char touched[][BRIGADE_MELEE_ID_MAX + 1],
         text_set(touched[*touched_count], BRIGADE_MELEE_ID_MAX + 1, rec.id);
         (*touched_count)++;
     }
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* The end of the Charge phase (D38, 12.24 g): a pursuing unit that has no
@@ -2391,9 +2408,7 @@ static code_t occupy_take(machine *m, int unit)
     e.unit.has_position = true;
     e.unit.terrain = BRIGADE_TERRAIN_BUA;
     e.unit.defending = defending;
-    snprintf(e.unit.note, sizeof e.unit.note,
-             "occupies the built-up area its defenders fled (12.9 f); reform test: %s",
-             brigade_test_outcome_name(out.test.outcome));
+    brigade_occupy_words(out.test.outcome, e.unit.note, sizeof e.unit.note);
     return emit(m, &e);
 }
 
@@ -2480,14 +2495,14 @@ static code_t require_step(machine *m, brigade_side seat, const char *what, brig
 {
     const brigade_battle *b = &m->work;
     if (b->phase != phase || b->step != step)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "%s has no place in phase %s%s%s", what,
+        return fail(m, BRIGADE_ERROR_WRONG_PHASE, "%s has no place in phase %s%s%s", what,
                     brigade_phase_name(b->phase), b->step ? ", step " : "",
                     brigade_step_name(b->step));
     if (!(b->awaiting & BRIGADE_SEAT_BIT(seat)))
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "side %s is not awaited in phase %s%s%s",
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "side %s is not awaited in phase %s%s%s",
                     brigade_side_name(seat), brigade_phase_name(b->phase),
                     b->step ? ", step " : "", brigade_step_name(b->step));
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 static bool phase_is_report(brigade_phase phase)
@@ -2501,7 +2516,7 @@ static code_t choose_initiative(machine *m, brigade_side seat, const brigade_com
     TRY(require_step(m, seat, "choosing who moves first (choose_initiative)",
                      BRIGADE_PHASE_INITIATIVE, BRIGADE_STEP_CHOOSE));
     if (!side_valid(c->phasing))
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the phasing side is A or B");
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "the phasing side is A or B");
     brigade_event e;
     event_init(&e, BRIGADE_BATTLE_EVENT_PHASING_CHOSEN);
     e.side.side = c->phasing;
@@ -2527,7 +2542,7 @@ static code_t declarations_end(machine *m)
             unit_is_charger(&m->work, r->unit))
             continue;
         if (m->work.charge_count >= BRIGADE_BATTLE_CHARGES_MAX)
-            return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+            return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                         "at most %d charges may be declared in a turn", BRIGADE_BATTLE_CHARGES_MAX);
         brigade_event e;
         event_init(&e, BRIGADE_BATTLE_EVENT_CHARGE_DECLARED);
@@ -2550,7 +2565,7 @@ static code_t step_finish(machine *m)
     brigade_phase phase = m->work.phase;
     if (reports_await_umpire(&m->work))
         return m->work.step == BRIGADE_STEP_SETTLE
-                   ? BRIGADE_BATTLE_OK
+                   ? BRIGADE_OK
                    : phase_begin(m, phase, BRIGADE_STEP_SETTLE, 0);
     switch (phase) {
     case BRIGADE_PHASE_MANDATORY_MOVES:
@@ -2564,7 +2579,7 @@ static code_t step_finish(machine *m)
     case BRIGADE_PHASE_MORALE:
         return morale_end(m);
     default:
-        return BRIGADE_BATTLE_OK;
+        return BRIGADE_OK;
     }
 }
 
@@ -2583,11 +2598,11 @@ static code_t done(machine *m, brigade_side seat)
     if (phase == BRIGADE_PHASE_CHARGE && b->step == BRIGADE_STEP_OCCUPY) {
         TRY(require_step(m, seat, "done", phase, BRIGADE_STEP_OCCUPY));
         if (!side_occupies(b, seat))
-            return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+            return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                         "the chargers must occupy the built-up area with at least one unit: "
                         "name it first (occupy UNIT; 12.9 f)");
         TRY(side_done(m, seat));
-        return b->awaiting != 0 ? BRIGADE_BATTLE_OK : charge_end(m);
+        return b->awaiting != 0 ? BRIGADE_OK : charge_end(m);
     }
     if (!phase_is_report(phase))
         return require_step(m, seat, "done", BRIGADE_PHASE_ENDED, BRIGADE_STEP_REPORT);
@@ -2596,7 +2611,7 @@ static code_t done(machine *m, brigade_side seat)
     for (int i = 0; i < b->report_count; i++) {
         const brigade_report *r = &b->reports[i];
         if (r->side != seat && r->state == BRIGADE_REPORT_AWAITS_ANSWER)
-            return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+            return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                         "answer side %s's report %d on '%s' first: accept %d or contest %d with "
                         "your reason",
                         brigade_side_name(r->side), r->number,
@@ -2605,7 +2620,7 @@ static code_t done(machine *m, brigade_side seat)
     }
     TRY(side_done(m, seat));
     if (b->awaiting != 0)
-        return BRIGADE_BATTLE_OK;
+        return BRIGADE_OK;
     return step_finish(m);
 }
 
@@ -2619,7 +2634,7 @@ static code_t report_add(machine *m, brigade_side seat, brigade_report_kind kind
                          int target, brigade_facing facing, brigade_report_state state)
 {
     if (m->work.report_count >= BRIGADE_BATTLE_REPORTS_MAX)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "at most %d reports may be made in one phase", BRIGADE_BATTLE_REPORTS_MAX);
     brigade_event e;
     event_init(&e, BRIGADE_BATTLE_EVENT_REPORTED);
@@ -2641,24 +2656,24 @@ static code_t report_unit(machine *m, brigade_side seat, brigade_report_kind kin
 {
     *unit = brigade_battle_unit_find(&m->work, id);
     if (*unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", id);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", id);
     const brigade_battle_unit *u = &m->work.units[*unit];
     if (u->side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
                     brigade_side_name(u->side));
     if (!brigade_battle_unit_in_play(u))
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "unit '%s' is out of play (%s)", u->name,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "unit '%s' is out of play (%s)", u->name,
                     brigade_status_name(u->status));
     const brigade_report *r = report_of_unit(&m->work, kind, *unit);
     if (r != NULL && r->state == BRIGADE_REPORT_REJECTED)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "report %d on '%s' was rejected in this phase (%s): it is not made again "
                     "until the next",
                     r->number, u->name, r->ruling[0] ? r->ruling : r->contest);
     if (r != NULL)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "'%s' has been reported already in this phase (report %d)", u->name, r->number);
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* D34: a broken unit that has made a broken move rallies (Morale). */
@@ -2669,13 +2684,13 @@ static code_t rally(machine *m, brigade_side seat, const brigade_command *c)
     TRY(report_unit(m, seat, BRIGADE_REPORT_RALLY, c->unit, &unit));
     const brigade_battle_unit *u = &m->work.units[unit];
     if (u->status != BRIGADE_STATUS_BROKEN)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "'%s' is %s, not broken: only a broken unit rallies (12.19 a)", u->name,
                     brigade_status_name(u->status));
     /* Broken before this turn's Mandatory moves, it made its broken move
      * then; broken since, it has made none yet. */
     if (u->fled_turn != m->work.turn || unit_fought(&m->work, unit))
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "'%s' has made no broken move since it broke: it may rally in the Morale "
                     "phase of a turn in which it made one (12.19 a)",
                     u->name);
@@ -2690,7 +2705,7 @@ static code_t reform(machine *m, brigade_side seat, const brigade_command *c)
     int unit;
     TRY(report_unit(m, seat, BRIGADE_REPORT_REFORM, c->unit, &unit));
     const brigade_battle_unit *u = &m->work.units[unit];
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     if (u->formed)
         return fail(m, bad, "'%s' is formed: there is nothing to reform", u->name);
     if (u->status == BRIGADE_STATUS_BLOWN)
@@ -2720,7 +2735,7 @@ static code_t uncontrolled_charge(machine *m, brigade_side seat, const brigade_c
     TRY(report_unit(m, seat, BRIGADE_REPORT_UNCONTROLLED, c->unit, &unit));
     const brigade_battle *b = &m->work;
     const brigade_battle_unit *u = &b->units[unit];
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     if (u->status != BRIGADE_STATUS_PURSUING)
         return fail(m, bad,
                     "'%s' is not pursuing: only a pursuing unit makes the uncontrolled charge "
@@ -2737,7 +2752,7 @@ static code_t uncontrolled_charge(machine *m, brigade_side seat, const brigade_c
     if (c->target[0]) {
         target = brigade_battle_unit_find(b, c->target);
         if (target < 0)
-            return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->target);
+            return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->target);
         TRY(charge_check(m, unit, target, false, true));
         int melee = brigade_battle_unit_melee(b, target);
         if (melee >= 0)
@@ -2772,15 +2787,15 @@ static code_t withdraw_charge(machine *m, brigade_side seat, const brigade_comma
      * done (the other is awaited only after it). */
     if (side_valid(seat) && seat == b->phasing && b->sides[seat].done &&
         !(b->awaiting & BRIGADE_SEAT_BIT(seat)))
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "side %s has said done: its charges stand as declared", brigade_side_name(seat));
     TRY(require_step(m, seat, what, BRIGADE_PHASE_CHARGE, BRIGADE_STEP_DECLARE));
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     const brigade_battle_unit *u = &b->units[unit];
     if (u->side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "%s belongs to side %s", u->name,
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "%s belongs to side %s", u->name,
                     brigade_side_name(u->side));
     brigade_event e;
     event_init(&e, BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN);
@@ -2798,7 +2813,7 @@ static code_t withdraw_charge(machine *m, brigade_side seat, const brigade_comma
             e.withdrawn.target = b->reports[i].target;
         }
     if (e.withdrawn.charge < 0 && e.withdrawn.report == 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "%s has declared no charge this turn: there is nothing to withdraw", u->name);
     return emit(m, &e);
 }
@@ -2812,13 +2827,13 @@ static code_t contact(machine *m, brigade_side seat, const brigade_command *c)
     TRY(require_step(m, seat, "a contact during pursuit (contact)", BRIGADE_PHASE_MANDATORY_MOVES,
                      BRIGADE_STEP_REPORT));
     const brigade_battle *b = &m->work;
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     const brigade_battle_unit *u = &b->units[unit];
     if (u->side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
                     brigade_side_name(u->side));
     if (!brigade_battle_unit_in_play(u) || u->status != BRIGADE_STATUS_PURSUING)
         return fail(m, bad, "'%s' is not pursuing: only a pursuer reports contact in its pursuit "
@@ -2831,7 +2846,7 @@ static code_t contact(machine *m, brigade_side seat, const brigade_command *c)
                     u->name);
     int target = brigade_battle_unit_find(b, c->target);
     if (target < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->target);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->target);
     const brigade_battle_unit *t = &b->units[target];
     const brigade_battle_unit *p = &b->units[u->pursuit_of];
     if (t->side == seat)
@@ -2877,7 +2892,7 @@ static code_t contact_apply(machine *m, int number)
 {
     const brigade_report *found = brigade_battle_report_find(&m->work, number);
     if (found == NULL)
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "no report %d", number);
+        return fail(m, BRIGADE_ERROR_INTERNAL, "no report %d", number);
     brigade_report r;
     report_copy(&r, found);
     brigade_battle *b = &m->work;
@@ -2885,35 +2900,31 @@ static code_t contact_apply(machine *m, int number)
     const brigade_battle_unit *t = &b->units[r.target];
     if (!brigade_battle_unit_in_play(u) || !brigade_battle_unit_in_play(t) ||
         brigade_battle_unit_melee(b, r.unit) >= 0 || brigade_battle_unit_melee(b, r.target) >= 0)
-        return BRIGADE_BATTLE_OK; /* the umpire changed them meanwhile */
+        return BRIGADE_OK; /* the umpire changed them meanwhile */
     bool fleeing = r.target == u->pursuit_of;
     brigade_event e;
     if (!fleeing && t->type == BRIGADE_TYPE_SKIRMISHERS) {
         unit_change_init(m, &e, r.target, BRIGADE_CAUSE_CONTACT);
         e.unit.status = BRIGADE_STATUS_REMOVED;
         text_set(e.unit.move, sizeof e.unit.move, "");
-        snprintf(e.unit.note, sizeof e.unit.note,
-                 "removed: a fleeing friend passed through it and '%s' reached it (12.12)", u->id);
+        brigade_pursuit_removed_words(u->id, e.unit.note, sizeof e.unit.note);
         TRY(emit(m, &e));
         if (u->type != BRIGADE_TYPE_COSSACKS) {
             unit_change_init(m, &e, r.unit, BRIGADE_CAUSE_CONTACT);
-            snprintf(e.unit.move, sizeof e.unit.move,
-                     "stops where it removed '%s'; tests again in the Morale phase (12.23 b)",
-                     t->id);
+            brigade_pursuit_stops_words(t->id, e.unit.move, sizeof e.unit.move);
             TRY(emit(m, &e));
         }
-        return BRIGADE_BATTLE_OK;
+        return BRIGADE_OK;
     }
     if (!fleeing && t->formed) {
         unit_change_init(m, &e, r.target, BRIGADE_CAUSE_CONTACT);
         e.unit.formed = false;
-        snprintf(e.unit.note, sizeof e.unit.note,
-                 "unformed by fleeing '%s' passing through it, and contacted by '%s' (12.25)",
-                 b->units[u->pursuit_of].id, u->id);
+        brigade_pursuit_unformed_words(b->units[u->pursuit_of].id, u->id, e.unit.note,
+                                       sizeof e.unit.note);
         TRY(emit(m, &e));
     }
     if (b->melee_count >= BRIGADE_BATTLE_MELEES_MAX)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "more than %d melees at once",
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "more than %d melees at once",
                     BRIGADE_BATTLE_MELEES_MAX);
     brigade_battle_melee rec;
     memset(&rec, 0, sizeof rec);
@@ -2928,7 +2939,7 @@ static code_t contact_apply(machine *m, int number)
     melee_copy(&e.melee.melee, &rec);
     TRY(emit(m, &e));
     if (!fleeing)
-        return BRIGADE_BATTLE_OK; /* fought in this turn's Melee phase */
+        return BRIGADE_OK; /* fought in this turn's Melee phase */
     return melee_resolve(m, b->melee_count - 1);
 }
 
@@ -2938,7 +2949,7 @@ static code_t report_apply(machine *m, int number)
 {
     const brigade_report *r = brigade_battle_report_find(&m->work, number);
     if (r == NULL)
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "no report %d", number);
+        return fail(m, BRIGADE_ERROR_INTERNAL, "no report %d", number);
     if (r->kind == BRIGADE_REPORT_ADJUST) {
         brigade_report copy;
         report_copy(&copy, r);
@@ -2954,14 +2965,14 @@ static code_t report_to_answer(machine *m, brigade_side seat, int number, const 
 {
     const brigade_report *r = brigade_battle_report_find(&m->work, number);
     if (r == NULL)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "there is no report %d in this phase",
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "there is no report %d in this phase",
                     number);
     if (r->side == seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "report %d is side %s's own: the other side %s it", r->number,
                     brigade_side_name(seat), verb);
     *out = r;
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* D46: the other side contests a report of this phase before its own done
@@ -2970,18 +2981,18 @@ static code_t report_to_answer(machine *m, brigade_side seat, int number, const 
 static code_t contest(machine *m, brigade_side seat, const brigade_command *c)
 {
     const brigade_battle *b = &m->work;
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     const brigade_report *r = NULL;
     TRY(report_to_answer(m, seat, c->report, "contests", &r));
     /* The declarations' reports become charges when they end: a contest
      * comes before that. */
     if (b->phase == BRIGADE_PHASE_CHARGE && b->step != BRIGADE_STEP_DECLARE)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
+        return fail(m, BRIGADE_ERROR_WRONG_PHASE,
                     "report %d was made in the declarations, which have ended: it is contested "
                     "before the second side's done",
                     r->number);
     if (!(b->awaiting & BRIGADE_SEAT_BIT(seat)) || b->sides[seat].done)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT,
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT,
                     "side %s may contest a report only while it is awaited, before its own done",
                     brigade_side_name(seat));
     if (r->contested)
@@ -3007,7 +3018,7 @@ static code_t contest(machine *m, brigade_side seat, const brigade_command *c)
 static code_t accept(machine *m, brigade_side seat, const brigade_command *c)
 {
     const brigade_battle *b = &m->work;
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     const brigade_report *r = NULL;
     TRY(report_to_answer(m, seat, c->report, "answers", &r));
     if (r->state != BRIGADE_REPORT_AWAITS_ANSWER)
@@ -3015,7 +3026,7 @@ static code_t accept(machine *m, brigade_side seat, const brigade_command *c)
                     r->state == BRIGADE_REPORT_STANDS ? "stands unless contested"
                                                       : brigade_report_state_name(r->state));
     if (!(b->awaiting & BRIGADE_SEAT_BIT(seat)))
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "side %s is not awaited",
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "side %s is not awaited",
                     brigade_side_name(seat));
     brigade_event e;
     event_init(&e, BRIGADE_BATTLE_EVENT_REPORT_ANSWERED);
@@ -3033,13 +3044,13 @@ static code_t occupy(machine *m, brigade_side seat, const brigade_command *c)
                      BRIGADE_STEP_OCCUPY));
     int unit = brigade_battle_unit_find(&m->work, c->unit);
     if (unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     const brigade_battle_unit *u = &m->work.units[unit];
     if (u->side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
                     brigade_side_name(u->side));
     if (!unit_may_occupy(&m->work, unit))
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "'%s' may not occupy: only a charger whose built-up-area defenders fled "
                     "before contact occupies, once (12.9 f)",
                     u->name);
@@ -3051,7 +3062,7 @@ static code_t rule_report(machine *m, const brigade_command *c)
 {
     const brigade_report *r = brigade_battle_report_find(&m->work, c->report);
     if (r == NULL || r->state != BRIGADE_REPORT_AWAITS_UMPIRE)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "report %d awaits no ruling of the umpire", c->report);
     int number = r->number;
     bool changes_other_side = r->kind == BRIGADE_REPORT_CONTACT || r->kind == BRIGADE_REPORT_ADJUST;
@@ -3069,7 +3080,7 @@ static code_t rule_report(machine *m, const brigade_command *c)
     if (b->step == BRIGADE_STEP_SETTLE && b->phase != BRIGADE_PHASE_MELEE &&
         !reports_await_umpire(b))
         return step_finish(m);
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* The UNIT_CHANGED of an adjustment `c` by `seat` (NONE: the umpire),
@@ -3092,7 +3103,7 @@ static void move_for_change(machine *m, int unit, const brigade_event *change, c
         return;
     if (m->work.phase == BRIGADE_PHASE_MOVEMENT) {
         if (change->unit.status == BRIGADE_STATUS_BLOWN)
-            text_set(out, size, BLOWN_MOVEMENT_TEXT);
+            text_set(out, size, brigade_fixed_words(BRIGADE_WORDS_BLOWN_MOVEMENT));
         return;
     }
     if (m->work.phase != BRIGADE_PHASE_MANDATORY_MOVES)
@@ -3111,11 +3122,11 @@ static code_t adjust_event(machine *m, brigade_side seat, const brigade_command 
                            brigade_event *out)
 {
     brigade_battle *b = &m->work;
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     bool umpire = seat == BRIGADE_SIDE_NONE;
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     const brigade_battle_unit *u = &b->units[unit];
     /* The umpire may bring a unit back (a figures=0 typed by mistake). */
     bool restoring = umpire && !brigade_battle_unit_in_play(u);
@@ -3130,16 +3141,8 @@ static code_t adjust_event(machine *m, brigade_side seat, const brigade_command 
     brigade_event e;
     unit_change_init(m, &e, unit, umpire ? BRIGADE_CAUSE_UMPIRE : BRIGADE_CAUSE_ADJUSTED);
     /* The log says who reported it, so that the other side can contest. */
-    /* "side A reports: " is 16 bytes; the note keeps what room is left,
-     * cut on a character boundary. */
-    size_t room = sizeof e.unit.note - 17, note_length = strlen(c->note);
-    if (note_length > room)
-        note_length = utf8_whole_length(c->note, room);
-    if (umpire)
-        snprintf(e.unit.note, sizeof e.unit.note, "umpire: %.*s", (int)note_length, c->note);
-    else
-        snprintf(e.unit.note, sizeof e.unit.note, "side %s reports: %.*s",
-                 brigade_side_name(seat), (int)note_length, c->note);
+    brigade_adjust_words(umpire ? BRIGADE_SIDE_NONE : seat, c->note, e.unit.note,
+                         sizeof e.unit.note);
     if (c->has_figures) {
         if (c->figures < 0 || c->figures > BRIGADE_FIGURES_MAX)
             return fail(m, bad, "figures must be 0..%d", BRIGADE_FIGURES_MAX);
@@ -3203,7 +3206,7 @@ static code_t adjust_event(machine *m, brigade_side seat, const brigade_command 
     if (leaves || e.unit.status != u->status)
         move_for_change(m, unit, &e, e.unit.move, sizeof e.unit.move);
     *out = e;
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* A player's adjustment (seat A or B, in a report step), or the umpire's
@@ -3226,7 +3229,7 @@ static code_t adjust(machine *m, brigade_side seat, const brigade_command *c)
     if (umpire || b->units[e.unit.unit].side == seat)
         return emit(m, &e);
     if (b->report_count >= BRIGADE_BATTLE_REPORTS_MAX)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "at most %d reports may be made in one phase", BRIGADE_BATTLE_REPORTS_MAX);
     brigade_event r;
     event_init(&r, BRIGADE_BATTLE_EVENT_REPORTED);
@@ -3274,14 +3277,14 @@ static code_t adjust_apply(machine *m, const brigade_report *r)
 static code_t sappers_reroll(machine *m, brigade_side seat, const brigade_command *c)
 {
     brigade_battle *b = &m->work;
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     TRY(require_step(m, seat, "the sappers' re-roll (sappers_reroll)", BRIGADE_PHASE_MELEE,
                      BRIGADE_STEP_REROLL));
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     if (b->units[unit].side != seat)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", c->unit,
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", c->unit,
                     brigade_side_name(b->units[unit].side));
     int index = -1;
     for (int i = 0; i < b->melee_count && index < 0; i++)
@@ -3289,7 +3292,7 @@ static code_t sappers_reroll(machine *m, brigade_side seat, const brigade_comman
             index = i;
     brigade_battle_melee rec;
     if (index < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "no melee awaits a sappers' choice");
+        return fail(m, BRIGADE_ERROR_INTERNAL, "no melee awaits a sappers' choice");
     melee_copy(&rec, &b->melees[index]);
     brigade_melee_member *mem = member_of(&rec, unit);
     if (mem == NULL || !mem->may_reroll || mem->reroll_chosen)
@@ -3311,7 +3314,7 @@ static code_t sappers_reroll(machine *m, brigade_side seat, const brigade_comman
     if (!(owing & BRIGADE_SEAT_BIT(seat)))
         TRY(side_done(m, seat));
     if (owing != 0)
-        return BRIGADE_BATTLE_OK;
+        return BRIGADE_OK;
     return melees_run(m);
 }
 
@@ -3324,7 +3327,7 @@ static void umpire_event_init(brigade_event *e, brigade_umpire_ruling ruling, co
     e->umpire.unit = -1;
     size_t length = strlen(reason);
     if (length >= sizeof e->umpire.text)
-        length = utf8_whole_length(reason, sizeof e->umpire.text - 1);
+        length = brigade_utf8_whole_length(reason, sizeof e->umpire.text - 1);
     memcpy(e->umpire.text, reason, length);
     e->umpire.text[length] = '\0';
 }
@@ -3336,12 +3339,12 @@ static code_t settle(machine *m, const brigade_command *c)
     const brigade_battle *b = &m->work;
     int unit = brigade_battle_unit_find(b, c->unit);
     if (unit < 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
     bool found = false;
     for (int i = 0; i < b->pending_count && !found; i++)
         found = b->pending[i].unit == unit && b->pending[i].event == c->d9_event;
     if (!found)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "no %s of unit '%s' awaits the umpire (12.15, D9)", brigade_d9_event_name(c->d9_event),
                     c->unit);
     brigade_event e;
@@ -3352,7 +3355,7 @@ static code_t settle(machine *m, const brigade_command *c)
     if (m->work.pending_count == 0 && m->work.phase == BRIGADE_PHASE_MELEE &&
         m->work.step == BRIGADE_STEP_SETTLE)
         return melees_run(m);
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 /* The dice of an overrule: the round's melee dice as rolled (after any
@@ -3368,7 +3371,7 @@ typedef struct overrule_dice {
 static bool overrule_dice_roll(void *context, const char *name, int faces[2])
 {
     overrule_dice *d = context;
-    if (d->code != BRIGADE_BATTLE_OK)
+    if (d->code != BRIGADE_OK)
         return false;
     const char *dot = strchr(name, '.');
     size_t id_length = dot ? (size_t)(dot - name) : strlen(name);
@@ -3393,7 +3396,7 @@ static bool overrule_dice_roll(void *context, const char *name, int faces[2])
     char full[BRIGADE_ROLL_NAME_MAX + 1];
     snprintf(full, sizeof full, "%s.%s", d->prefix, name);
     d->code = roll_named(d->m, full, faces);
-    return d->code == BRIGADE_BATTLE_OK;
+    return d->code == BRIGADE_OK;
 }
 
 /* The umpire overrules a melee fought this turn (PROTOCOL.md §10.2): the
@@ -3402,7 +3405,7 @@ static bool overrule_dice_roll(void *context, const char *name, int faces[2])
  * move by the difference in casualties. */
 static code_t overrule(machine *m, const brigade_command *c)
 {
-    const code_t bad = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
     const brigade_battle_fought *found = fought_find(&m->work, c->melee);
     if (found == NULL)
         return fail(m, bad, "melee '%s' was not fought this turn: only a melee of this turn "
@@ -3427,7 +3430,7 @@ static code_t overrule(machine *m, const brigade_command *c)
     if (c->has_outcome) {
         int unit = brigade_battle_unit_find(&m->work, c->unit);
         if (unit < 0)
-            return fail(m, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+            return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
         for (int i = 0; i < fought.melee.member_count && ruling.test_unit < 0; i++)
             if (fought.melee.members[i].unit == unit)
                 ruling.test_unit = i;
@@ -3461,15 +3464,15 @@ static code_t overrule(machine *m, const brigade_command *c)
     TRY(emit(m, &e));
 
     brigade_melee_outcome outcome;
-    brigade_melee_error error;
-    brigade_melee_error_code rc = brigade_melee_resolve_ruled(&melee, &source, &ruling, &outcome,
-                                                              &error);
-    if (d.code != BRIGADE_BATTLE_OK)
+    brigade_error error;
+    brigade_error_code rc = brigade_melee_resolve_ruled(&melee, &source, &ruling, &outcome,
+                                                        &error);
+    if (d.code != BRIGADE_OK)
         return d.code;
-    if (rc == BRIGADE_MELEE_ERROR_INVALID)
+    if (rc == BRIGADE_ERROR_INVALID_INPUT)
         return fail(m, bad, "melee %s: %s", fought.melee.id, error.message);
-    if (rc != BRIGADE_MELEE_OK)
-        return fail(m, BRIGADE_BATTLE_ERROR_INTERNAL, "melee %s: %s: %s", fought.melee.id,
+    if (rc != BRIGADE_OK)
+        return fail(m, BRIGADE_ERROR_INTERNAL, "melee %s: %s: %s", fought.melee.id,
                     error.path, error.message);
 
     int beaten = melee_beaten(&fought.melee, &melee, &outcome);
@@ -3489,23 +3492,10 @@ static code_t overrule(machine *m, const brigade_command *c)
         unit_change_init(m, &e, unit, BRIGADE_CAUSE_UMPIRE);
         melee_unit_change_set(m, &e, &outcome, i, beaten, (int)figures);
         /* What the ruling did first (a report since the melee is kept),
-         * then as much of the reason as fits, cut on a character boundary. */
-        char head[BRIGADE_TEXT_MAX + 1];
-        if (figures != outcome.units[i].figures)
-            snprintf(head, sizeof head,
-                     "umpire overrules %s, %s (a report since the melee kept: %ld figures, "
-                     "not %d): ",
-                     fought.melee.id, brigade_melee_result_name(outcome.result), figures,
-                     outcome.units[i].figures);
-        else
-            snprintf(head, sizeof head, "umpire overrules %s, %s: ", fought.melee.id,
-                     brigade_melee_result_name(outcome.result));
-        size_t used = strlen(head), reason_length = strlen(c->note);
-        if (used + reason_length > BRIGADE_TEXT_MAX)
-            reason_length = utf8_whole_length(c->note, BRIGADE_TEXT_MAX - used);
-        memcpy(e.unit.note, head, used);
-        memcpy(e.unit.note + used, c->note, reason_length);
-        e.unit.note[used + reason_length] = '\0';
+         * then as much of the reason as fits. */
+        brigade_overrule_words(fought.melee.id, outcome.result, figures,
+                               outcome.units[i].figures, c->note, e.unit.note,
+                               sizeof e.unit.note);
         TRY(emit(m, &e));
     }
     melee_outcome_set(m, &e, BRIGADE_BATTLE_EVENT_MELEE_OVERRULED, -1, &fought.melee, &outcome);
@@ -3518,7 +3508,7 @@ static code_t umpire_rule(machine *m, const brigade_command *c)
 {
     const brigade_battle *b = &m->work;
     if (c->note[0] == '\0')
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the umpire gives a reason");
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "the umpire gives a reason");
     if (c->kind == BRIGADE_COMMAND_UMPIRE_ADJUST)
         return adjust(m, BRIGADE_SIDE_NONE, c);
     if (c->kind == BRIGADE_COMMAND_SETTLE)
@@ -3530,7 +3520,7 @@ static code_t umpire_rule(machine *m, const brigade_command *c)
     if (c->kind == BRIGADE_COMMAND_END || c->kind == BRIGADE_COMMAND_LAPSE) {
         brigade_event e;
         if ((unsigned)c->end_result > BRIGADE_END_RESULT_DRAW)
-            return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+            return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                         "a result is a win for side A, for side B, or a draw");
         umpire_event_init(&e, c->kind == BRIGADE_COMMAND_END ? BRIGADE_UMPIRE_END
                                                              : BRIGADE_UMPIRE_LAPSED,
@@ -3542,10 +3532,10 @@ static code_t umpire_rule(machine *m, const brigade_command *c)
         return phase_begin(m, BRIGADE_PHASE_ENDED, BRIGADE_STEP_NONE, 0);
     }
     if (c->kind == BRIGADE_COMMAND_HOLD && b->hold[0])
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the game is held already (%s)",
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "the game is held already (%s)",
                     b->hold);
     if (c->kind == BRIGADE_COMMAND_RELEASE && !b->hold[0])
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the game is not held");
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "the game is not held");
     brigade_event e;
     umpire_event_init(&e,
                       c->kind == BRIGADE_COMMAND_HOLD      ? BRIGADE_UMPIRE_HOLD
@@ -3562,7 +3552,7 @@ static code_t flag_fall(machine *m, const brigade_command *c)
 {
     const brigade_battle *b = &m->work;
     if (!brigade_battle_has_clock(b))
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "the game has no clock");
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "the game has no clock");
     long long elapsed = c->clock_ms > 0 ? c->clock_ms : 0;
     unsigned running = brigade_battle_clock_running(b);
     unsigned due = 0;
@@ -3570,7 +3560,7 @@ static code_t flag_fall(machine *m, const brigade_command *c)
         if ((running & BRIGADE_SEAT_BIT(s)) && b->clock.ms[s] <= elapsed)
             due |= BRIGADE_SEAT_BIT(s);
     if (due == 0)
-        return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "no side's time is up");
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "no side's time is up");
     int first = 0;
     if (due == 3u && b->clock.ms[1] < b->clock.ms[0])
         first = 1;
@@ -3583,7 +3573,7 @@ static code_t flag_fall(machine *m, const brigade_command *c)
         e.side.side = (brigade_side)s;
         TRY(emit(m, &e));
     }
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
@@ -3595,24 +3585,24 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
                           c->kind == BRIGADE_COMMAND_END || c->kind == BRIGADE_COMMAND_RULE ||
                           c->kind == BRIGADE_COMMAND_LAPSE || c->kind == BRIGADE_COMMAND_FLAG;
     if (seat == BRIGADE_SIDE_NONE && !umpire_command)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "the umpire takes no player's action");
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "the umpire takes no player's action");
     if (seat != BRIGADE_SIDE_NONE && umpire_command)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "only the umpire may do that");
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "only the umpire may do that");
     if (seat != BRIGADE_SIDE_NONE && !side_valid(seat))
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "the seat is A or B");
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "the seat is A or B");
     /* The umpire may end a battle that never began (a player who never
      * came); nothing else happens before turn 1. */
     if (m->work.turn == 0 && c->kind != BRIGADE_COMMAND_END && c->kind != BRIGADE_COMMAND_LAPSE)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "the battle has not started");
+        return fail(m, BRIGADE_ERROR_WRONG_PHASE, "the battle has not started");
     if (m->work.phase == BRIGADE_PHASE_ENDED)
-        return fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
+        return fail(m, BRIGADE_ERROR_WRONG_PHASE,
                     "the battle has ended: its dice seed is revealed and nothing more happens");
     if (c->kind == BRIGADE_COMMAND_FLAG)
         return flag_fall(m, c);
     if (umpire_command)
         return umpire_rule(m, c);
     if (m->work.hold[0])
-        return fail(m, BRIGADE_BATTLE_ERROR_HELD, "the umpire holds the game: %s", m->work.hold);
+        return fail(m, BRIGADE_ERROR_HELD, "the umpire holds the game: %s", m->work.hold);
     switch (c->kind) {
     case BRIGADE_COMMAND_CHOOSE_INITIATIVE:
         return choose_initiative(m, seat, c);
@@ -3649,7 +3639,7 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
     default:
         break;
     }
-    return fail(m, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "unknown command");
+    return fail(m, BRIGADE_ERROR_INVALID_ACTION, "unknown command");
 }
 
 /* The machine works on a copy of the battle (a refused command leaves
@@ -3657,7 +3647,7 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
  * within a thread's default stack, and no heap allocation an action. */
 static void machine_init(machine *m, const brigade_battle *battle,
                          const brigade_dice_source *dice, brigade_event_list *events,
-                         brigade_battle_error *error)
+                         brigade_error *error)
 {
     memcpy(&m->work, battle, sizeof *battle);
     m->dice = dice;
@@ -3668,14 +3658,14 @@ static void machine_init(machine *m, const brigade_battle *battle,
 
 static code_t run(const brigade_battle *battle, brigade_side seat, const brigade_command *command,
                   const brigade_dice_source *dice, brigade_event_list *events,
-                  brigade_battle_error *error, bool start)
+                  brigade_error *error, bool start)
 {
-    brigade_battle_error scratch;
+    brigade_error scratch;
     if (error == NULL)
         error = &scratch;
     memset(error, 0, sizeof *error);
     if (events == NULL || (!start && command == NULL)) {
-        error->code = BRIGADE_BATTLE_ERROR_INTERNAL;
+        error->code = BRIGADE_ERROR_INTERNAL;
         snprintf(error->message, sizeof error->message, "no command or no event list");
         return error->code;
     }
@@ -3685,7 +3675,7 @@ static code_t run(const brigade_battle *battle, brigade_side seat, const brigade
     machine_init(m, battle, dice, events, error);
     code_t code;
     if (start)
-        code = m->work.turn != 0 ? fail(m, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
+        code = m->work.turn != 0 ? fail(m, BRIGADE_ERROR_WRONG_PHASE,
                                         "the battle has started already")
                                  : turn_begin(m);
     else {
@@ -3693,48 +3683,48 @@ static code_t run(const brigade_battle *battle, brigade_side seat, const brigade
             m->clock_ms = command->clock_ms;
         code = dispatch(m, seat, command);
     }
-    if (code != BRIGADE_BATTLE_OK)
+    if (code != BRIGADE_OK)
         events->count = mark; /* a refused command yields nothing */
     else
-        error->code = BRIGADE_BATTLE_OK;
+        error->code = BRIGADE_OK;
     return code;
 }
 
-brigade_battle_error_code brigade_battle_start(const brigade_battle *battle,
-                                               const brigade_dice_source *dice,
-                                               brigade_event_list *events,
-                                               brigade_battle_error *error)
+brigade_error_code brigade_battle_start(const brigade_battle *battle,
+                                        const brigade_dice_source *dice,
+                                        brigade_event_list *events,
+                                               brigade_error *error)
 {
     return run(battle, BRIGADE_SIDE_NONE, NULL, dice, events, error, true);
 }
 
-brigade_battle_error_code brigade_battle_apply(const brigade_battle *battle, brigade_side seat,
-                                               const brigade_command *command,
-                                               const brigade_dice_source *dice,
-                                               brigade_event_list *events,
-                                               brigade_battle_error *error)
+brigade_error_code brigade_battle_apply(const brigade_battle *battle, brigade_side seat,
+                                        const brigade_command *command,
+                                        const brigade_dice_source *dice,
+                                        brigade_event_list *events,
+                                               brigade_error *error)
 {
     return run(battle, seat, command, dice, events, error, false);
 }
 
-brigade_battle_error_code brigade_battle_rollback(const brigade_battle *current,
-                                                  const brigade_battle *target,
-                                                  long long to_seq, long long seq,
-                                                  const char *reason, brigade_event *out,
-                                                  brigade_battle_error *error)
+brigade_error_code brigade_battle_rollback(const brigade_battle *current,
+                                           const brigade_battle *target,
+                                           long long to_seq, long long seq,
+                                           const char *reason, brigade_event *out,
+                                                  brigade_error *error)
 {
-    brigade_battle_error scratch;
+    brigade_error scratch;
     if (error == NULL)
         error = &scratch;
     memset(error, 0, sizeof *error);
     const char *problem = NULL;
-    brigade_battle_error_code code = BRIGADE_BATTLE_ERROR_INVALID_ACTION;
+    brigade_error_code code = BRIGADE_ERROR_INVALID_ACTION;
     if (current->turn == 0) {
-        code = BRIGADE_BATTLE_ERROR_WRONG_PHASE;
+        code = BRIGADE_ERROR_WRONG_PHASE;
         problem = "the battle has not started";
     } else if (current->phase == BRIGADE_PHASE_ENDED) {
         /* Its dice seed is public: any later die would be known ahead. */
-        code = BRIGADE_BATTLE_ERROR_WRONG_PHASE;
+        code = BRIGADE_ERROR_WRONG_PHASE;
         problem = "the battle has ended: its dice seed is revealed and nothing more happens";
     } else if (reason == NULL || reason[0] == '\0')
         problem = "the umpire gives a reason";
@@ -3751,23 +3741,19 @@ brigade_battle_error_code brigade_battle_rollback(const brigade_battle *current,
         return code;
     }
     char text[BRIGADE_TEXT_MAX + 1];
-    snprintf(text, sizeof text, "rolled back to seq %lld: ", to_seq);
-    size_t used = strlen(text), length = strlen(reason);
-    if (used + length > BRIGADE_TEXT_MAX)
-        length = utf8_whole_length(reason, BRIGADE_TEXT_MAX - used);
-    memcpy(text + used, reason, length);
-    text[used + length] = '\0';
+    brigade_rollback_words(to_seq, reason, text, sizeof text);
     umpire_event_init(out, BRIGADE_UMPIRE_ROLLBACK, text);
     out->umpire.to_seq = to_seq;
     out->umpire.seq = seq;
     out->umpire.rolls = current->rolls;
     out->umpire.events = current->events;
-    return BRIGADE_BATTLE_OK;
+    return BRIGADE_OK;
 }
 
 void brigade_battle_seated(brigade_event *out)
 {
-    umpire_event_init(out, BRIGADE_UMPIRE_SEATED, "the umpire takes the seat");
+    umpire_event_init(out, BRIGADE_UMPIRE_SEATED,
+                      brigade_fixed_words(BRIGADE_WORDS_UMPIRE_SEATED));
 }
 
 /* ---- names and log lines --------------------------------------------------- */
@@ -3793,9 +3779,9 @@ static const char *const event_kind_names[] = {
     "melee_unit_result", "melee_resolved", "dice_committed", "dice_seed_added", "dice_revealed",
     "umpire_ruled", "melee_overruled", "reported", "report_answered", "test_taken",
     "charge_withdrawn", "flag_fell"};
-static const char *const error_code_names[] = {"ok",          "wrong_seat",   "wrong_phase",
-                                               "invalid_action", "unknown_unit", "internal",
-                                               "held"};
+static const char *const error_code_names[] = {
+    "ok",   "wrong_seat",    "wrong_phase",  "invalid_action", "unknown_unit", "internal",
+    "held", "invalid_input", "dice_missing", "dice_invalid"};
 static const char *const umpire_ruling_names[] = {"hold",   "release",  "note",     "seated",
                                                   "settle", "overrule", "rollback", "end",
                                                   "rule",   "lapsed"};
@@ -3875,7 +3861,7 @@ const char *brigade_event_kind_name(brigade_event_kind kind)
 {
     return NAME_OF(event_kind_names, kind);
 }
-const char *brigade_battle_error_code_name(brigade_battle_error_code code)
+const char *brigade_error_code_name(brigade_error_code code)
 {
     return NAME_OF(error_code_names, code);
 }

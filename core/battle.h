@@ -42,6 +42,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/error.h"
 #include "core/melee.h"
 #include "core/ruleset.h"
 
@@ -505,21 +506,9 @@ typedef struct brigade_command {
                                                without a clock, and when <= 0 */
 } brigade_command;
 
-/* Why a command was refused (the protocol's error codes). */
-typedef enum brigade_battle_error_code {
-    BRIGADE_BATTLE_OK = 0,
-    BRIGADE_BATTLE_ERROR_WRONG_SEAT,     /* the seat is not awaited in this step */
-    BRIGADE_BATTLE_ERROR_WRONG_PHASE,    /* the command has no place in this phase or step */
-    BRIGADE_BATTLE_ERROR_INVALID_ACTION, /* the rules forbid it (the message says which) */
-    BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT,   /* no unit has that id */
-    BRIGADE_BATTLE_ERROR_INTERNAL,       /* dice source gave no or bad dice, engine error, no memory */
-    BRIGADE_BATTLE_ERROR_HELD            /* a player's command while the umpire holds the game */
-} brigade_battle_error_code;
-
-typedef struct brigade_battle_error {
-    brigade_battle_error_code code;
-    char message[256]; /* e.g. "unit 'hussars' is unformed and may not charge (D26)" */
-} brigade_battle_error;
+/* Why a command was refused: brigade_error of core/error.h (codes WRONG_SEAT
+ * .. HELD; the message e.g. "unit 'hussars' is unformed and may not charge
+ * (D26)"). */
 
 /* ---- events ------------------------------------------------------------ */
 
@@ -823,13 +812,13 @@ void brigade_battle_init(brigade_battle *battle);
  * sides roll 2D6 ("T1.initiative.A", "T1.initiative.B"; a tie rolls again
  * as "T1.initiative.A.2", ...), and the winner is awaited to choose the
  * phasing side. Appends to `events`; the battle does not change.
- * Returns BRIGADE_BATTLE_OK; WRONG_PHASE once started; INTERNAL when the
+ * Returns BRIGADE_OK; WRONG_PHASE once started; INTERNAL when the
  * dice source fails (then nothing is appended).
  */
-brigade_battle_error_code brigade_battle_start(const brigade_battle *battle,
-                                               const brigade_dice_source *dice,
-                                               brigade_event_list *events,
-                                               brigade_battle_error *error);
+brigade_error_code brigade_battle_start(const brigade_battle *battle,
+                                        const brigade_dice_source *dice,
+                                        brigade_event_list *events,
+                                        brigade_error *error);
 
 /*
  * Checks `command` from `seat` (A or B; NONE: the umpire, design.md
@@ -843,18 +832,18 @@ brigade_battle_error_code brigade_battle_start(const brigade_battle *battle,
  * follows at once (morale tests and contact when the last answer is in, the
  * melees when Fire ends, the next turn's Initiative when Morale ends).
  * The battle does not change: fold the events to apply them.
- * Returns BRIGADE_BATTLE_OK, or an error with `error` filled and nothing
+ * Returns BRIGADE_OK, or an error with `error` filled and nothing
  * appended: WRONG_PHASE, WRONG_SEAT (also: a player's umpire command, the
  * umpire's player command), HELD (a player's command while the umpire
  * holds the game), UNKNOWN_UNIT, INVALID_ACTION (turn.md §Charge 1, D26,
  * 12.4, 12.8-12.11, ...; a hold while held, a release while not), INTERNAL.
  */
-brigade_battle_error_code brigade_battle_apply(const brigade_battle *battle,
-                                               brigade_side seat,
-                                               const brigade_command *command,
-                                               const brigade_dice_source *dice,
-                                               brigade_event_list *events,
-                                               brigade_battle_error *error);
+brigade_error_code brigade_battle_apply(const brigade_battle *battle,
+                                        brigade_side seat,
+                                        const brigade_command *command,
+                                        const brigade_dice_source *dice,
+                                        brigade_event_list *events,
+                                        brigade_error *error);
 
 /*
  * Applies one event. Returns true, or false (changing nothing) when the
@@ -874,11 +863,11 @@ bool brigade_battle_fold(brigade_battle *battle, const brigade_event *event);
  * not begun at to_seq; BRIGADE_BATTLE_ROLLBACKS_MAX reached) or
  * WRONG_PHASE (current not begun), with `error` filled.
  */
-brigade_battle_error_code brigade_battle_rollback(const brigade_battle *current,
-                                                  const brigade_battle *target,
-                                                  long long to_seq, long long seq,
-                                                  const char *reason, brigade_event *out,
-                                                  brigade_battle_error *error);
+brigade_error_code brigade_battle_rollback(const brigade_battle *current,
+                                           const brigade_battle *target,
+                                           long long to_seq, long long seq,
+                                           const char *reason, brigade_event *out,
+                                           brigade_error *error);
 
 /* ---- the clock (PROTOCOL.md §11.2) -------------------------------------- */
 
@@ -971,7 +960,7 @@ const char *brigade_facing_name(brigade_facing facing);
 const char *brigade_response_name(brigade_response response);
 const char *brigade_bonus_name(brigade_bonus bonus);
 const char *brigade_event_kind_name(brigade_event_kind kind);
-const char *brigade_battle_error_code_name(brigade_battle_error_code code);
+const char *brigade_error_code_name(brigade_error_code code);
 const char *brigade_morale_effect_name(brigade_morale_effect effect);
 bool brigade_facing_parse(const char *text, brigade_facing *out);
 bool brigade_response_parse(const char *text, brigade_response *out);

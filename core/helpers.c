@@ -36,6 +36,18 @@ bool brigade_text_copy(char *out, size_t size, const char *src)
     return whole;
 }
 
+size_t brigade_utf8_whole_length(const char *text, size_t length)
+{
+    size_t start = length;
+    while (start > 0 && ((unsigned char)text[start - 1] & 0xC0) == 0x80)
+        start--; /* back over continuation bytes to the lead byte */
+    if (start == 0)
+        return length;
+    unsigned char lead = (unsigned char)text[start - 1];
+    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    return length - (start - 1) < need ? start - 1 : length;
+}
+
 void *brigade_array_reserve(void *items, size_t *capacity, size_t wanted, size_t item_size,
                             size_t first)
 {

@@ -44,6 +44,12 @@ void brigade_text_format(char *out, size_t size, const char *format, ...) BRIGAD
  */
 bool brigade_share_dir(const char *name, const char *source_dir, char *out, size_t size);
 
+/* The length of `text`'s first `length` bytes cut back, if need be, to
+ * the end of its last whole UTF-8 character: text cut to fit a buffer
+ * never ends inside a character (the journal and the wire take only
+ * valid UTF-8, PROTOCOL.md §2). */
+size_t brigade_utf8_whole_length(const char *text, size_t length);
+
 /*
  * A growable array: returns `items` (a malloc'd array of *capacity elements
  * of `item_size` bytes, or NULL and 0) grown to hold at least `wanted`

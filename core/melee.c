@@ -41,7 +41,7 @@ typedef struct melee_resolution {
     const brigade_melee *melee;
     const brigade_dice_source *dice;
     brigade_melee_outcome *outcome;
-    brigade_melee_error *error;
+    brigade_error *error;
     const brigade_melee_ruling *ruling; /* the umpire's, or NULL */
     side_summary sides[2];
 } melee_resolution;
@@ -58,9 +58,9 @@ static brigade_side side_other(brigade_side side)
 }
 
 /* Fills `error` and returns `code`. */
-static brigade_melee_error_code error_set(brigade_melee_error *error,
-                                          brigade_melee_error_code code,
-                                          const char *path, const char *message)
+static brigade_error_code error_set(brigade_error *error,
+                                    brigade_error_code code,
+                                    const char *path, const char *message)
 {
     if (error != NULL) {
         error->code = code;
@@ -71,12 +71,12 @@ static brigade_melee_error_code error_set(brigade_melee_error *error,
 }
 
 /* Fills `error` for member `member` of unit `index` and returns INVALID. */
-static brigade_melee_error_code error_unit(brigade_melee_error *error, int index,
-                                           const char *member, const char *message)
+static brigade_error_code error_unit(brigade_error *error, int index,
+                                     const char *member, const char *message)
 {
     char path[96];
     snprintf(path, sizeof path, "units[%d].%s", index, member);
-    return error_set(error, BRIGADE_MELEE_ERROR_INVALID, path, message);
+    return error_set(error, BRIGADE_ERROR_INVALID_INPUT, path, message);
 }
 
 void brigade_melee_unit_init(brigade_melee_unit *unit)
@@ -101,16 +101,16 @@ void brigade_melee_unit_set_type(brigade_melee_unit *unit, brigade_troop_type ty
     unit->formation = brigade_formation_default(type);
 }
 
-brigade_melee_error_code brigade_melee_check(const brigade_melee *melee,
-                                             brigade_melee_error *error)
+brigade_error_code brigade_melee_check(const brigade_melee *melee,
+                                       brigade_error *error)
 {
     if (melee->round < 1 || melee->round > BRIGADE_ROUND_MAX)
-        return error_set(error, BRIGADE_MELEE_ERROR_INVALID, "round",
+        return error_set(error, BRIGADE_ERROR_INVALID_INPUT, "round",
                          "must be a whole number from 1 to 1000");
     if ((unsigned)melee->terrain > BRIGADE_TERRAIN_BUA)
-        return error_set(error, BRIGADE_MELEE_ERROR_INVALID, "terrain", "unknown terrain");
+        return error_set(error, BRIGADE_ERROR_INVALID_INPUT, "terrain", "unknown terrain");
     if (melee->unit_count < 0 || melee->unit_count > BRIGADE_MELEE_UNITS_MAX)
-        return error_set(error, BRIGADE_MELEE_ERROR_INVALID, "units",
+        return error_set(error, BRIGADE_ERROR_INVALID_INPUT, "units",
                          "a melee holds at most 16 units");
 
     bool numbers_bonus_seen[2] = {false, false};
@@ -188,9 +188,9 @@ brigade_melee_error_code brigade_melee_check(const brigade_melee *melee,
         side_count[unit->side]++;
     }
     if (side_count[BRIGADE_SIDE_A] == 0 || side_count[BRIGADE_SIDE_B] == 0)
-        return error_set(error, BRIGADE_MELEE_ERROR_INVALID, "units",
+        return error_set(error, BRIGADE_ERROR_INVALID_INPUT, "units",
                          "each side, A and B, needs at least one unit");
-    return BRIGADE_MELEE_OK;
+    return BRIGADE_OK;
 }
 
 /* Figures that fight this round: cavalry in round 1 with a known rank width
@@ -282,7 +282,7 @@ static void side_summaries_compute(melee_resolution *resolution)
 }
 
 /* Fills `error` for the roll called `name`: path "dice.<name>". */
-static void dice_error(brigade_melee_error *error, brigade_melee_error_code code,
+static void dice_error(brigade_error *error, brigade_error_code code,
                        const char *name, const char *message)
 {
     char path[sizeof error->path];
@@ -311,18 +311,18 @@ static int dice_roll(melee_resolution *resolution, int unit, const char *suffix,
     if (!resolution->dice->roll(resolution->dice->context, name, faces)) {
         if (optional)
             return 0;
-        dice_error(resolution->error, BRIGADE_MELEE_ERROR_DICE_MISSING, name,
+        dice_error(resolution->error, BRIGADE_ERROR_DICE_MISSING, name,
                    "the melee needs this roll and it has no dice");
         return -1;
     }
     bool reroll = suffix != NULL && strcmp(suffix, "reroll") == 0;
     if (reroll ? (faces[0] < 0 || faces[0] > 1) : (faces[0] < 1 || faces[0] > 6)) {
-        dice_error(resolution->error, BRIGADE_MELEE_ERROR_DICE_INVALID, name,
+        dice_error(resolution->error, BRIGADE_ERROR_DICE_INVALID, name,
                    reroll ? "the die to re-roll must be 0 or 1" : "a die face must be 1..6");
         return -1;
     }
     if (faces[1] < 1 || faces[1] > 6) {
-        dice_error(resolution->error, BRIGADE_MELEE_ERROR_DICE_INVALID, name,
+        dice_error(resolution->error, BRIGADE_ERROR_DICE_INVALID, name,
                    "a die face must be 1..6");
         return -1;
     }
@@ -724,7 +724,7 @@ static bool test_ruled(melee_resolution *resolution, int index, brigade_test_out
                  resolution->melee->units[index].id, brigade_test_kind_name(test->kind),
                  brigade_test_outcome_name(ruling->test_outcome),
                  test->kind == BRIGADE_TEST_REFORM ? "12.22" : "12.23");
-        error_set(resolution->error, BRIGADE_MELEE_ERROR_INVALID, "ruling.test", message);
+        error_set(resolution->error, BRIGADE_ERROR_INVALID_INPUT, "ruling.test", message);
         return false;
     }
     test->outcome = ruling->test_outcome;
@@ -1138,31 +1138,31 @@ static bool result_ruled(melee_resolution *resolution)
         problem = "\"auto\" is not a result an umpire chooses";
         break;
     }
-    error_set(resolution->error, BRIGADE_MELEE_ERROR_INVALID, "ruling.result", problem);
+    error_set(resolution->error, BRIGADE_ERROR_INVALID_INPUT, "ruling.result", problem);
     return false;
 }
 
-brigade_melee_error_code brigade_melee_resolve(const brigade_melee *melee,
-                                               const brigade_dice_source *dice,
-                                               brigade_melee_outcome *outcome,
-                                               brigade_melee_error *error)
+brigade_error_code brigade_melee_resolve(const brigade_melee *melee,
+                                         const brigade_dice_source *dice,
+                                         brigade_melee_outcome *outcome,
+                                               brigade_error *error)
 {
     return brigade_melee_resolve_ruled(melee, dice, NULL, outcome, error);
 }
 
-brigade_melee_error_code brigade_melee_unit_test(const brigade_melee_unit *unit,
-                                                 brigade_test_kind kind,
-                                                 const brigade_dice_source *dice,
-                                                 brigade_unit_outcome *out,
-                                                 brigade_melee_error *error)
+brigade_error_code brigade_melee_unit_test(const brigade_melee_unit *unit,
+                                           brigade_test_kind kind,
+                                           const brigade_dice_source *dice,
+                                           brigade_unit_outcome *out,
+                                                 brigade_error *error)
 {
-    brigade_melee_error unused_error;
+    brigade_error unused_error;
     if (error == NULL)
         error = &unused_error;
-    error->code = BRIGADE_MELEE_OK;
+    error->code = BRIGADE_OK;
     if (kind == BRIGADE_TEST_NONE || (kind == BRIGADE_TEST_PURSUIT &&
                                       !brigade_type_is_cavalry(unit->type)))
-        return error_set(error, BRIGADE_MELEE_ERROR_INVALID, "test",
+        return error_set(error, BRIGADE_ERROR_INVALID_INPUT, "test",
                          "a pursuit test is cavalry's, a reform test is another unit's");
     /* A melee of this one unit: the tests read nothing else of it. */
     brigade_melee melee;
@@ -1180,24 +1180,24 @@ brigade_melee_error_code brigade_melee_unit_test(const brigade_melee_unit *unit,
                                            : test_reform(&resolution, 0);
     if (ok)
         *out = outcome.units[0];
-    return ok ? BRIGADE_MELEE_OK : error->code;
+    return ok ? BRIGADE_OK : error->code;
 }
 
-brigade_melee_error_code brigade_melee_resolve_ruled(const brigade_melee *melee,
-                                                     const brigade_dice_source *dice,
-                                                     const brigade_melee_ruling *ruling,
-                                                     brigade_melee_outcome *outcome,
-                                                     brigade_melee_error *error)
+brigade_error_code brigade_melee_resolve_ruled(const brigade_melee *melee,
+                                               const brigade_dice_source *dice,
+                                               const brigade_melee_ruling *ruling,
+                                               brigade_melee_outcome *outcome,
+                                                     brigade_error *error)
 {
-    brigade_melee_error unused_error;
+    brigade_error unused_error;
     if (error == NULL)
         error = &unused_error;
-    error->code = BRIGADE_MELEE_OK;
-    brigade_melee_error_code code = brigade_melee_check(melee, error);
-    if (code != BRIGADE_MELEE_OK)
+    error->code = BRIGADE_OK;
+    brigade_error_code code = brigade_melee_check(melee, error);
+    if (code != BRIGADE_OK)
         return code;
     if (ruling != NULL && ruling->test_unit >= melee->unit_count)
-        return error_set(error, BRIGADE_MELEE_ERROR_INVALID, "ruling.test",
+        return error_set(error, BRIGADE_ERROR_INVALID_INPUT, "ruling.test",
                          "the ruling's unit is not in the melee");
     melee_resolution resolution = {melee, dice, outcome, error, ruling, {{0}, {0}}};
 
@@ -1232,7 +1232,7 @@ brigade_melee_error_code brigade_melee_resolve_ruled(const brigade_melee *melee,
     }
     if (ruling != NULL && ruling->test_unit >= 0 &&
         outcome->units[ruling->test_unit].test.kind == BRIGADE_TEST_NONE)
-        return error_set(error, BRIGADE_MELEE_ERROR_INVALID, "ruling.test",
+        return error_set(error, BRIGADE_ERROR_INVALID_INPUT, "ruling.test",
                          "the ruling's unit takes no test in this result");
-    return BRIGADE_MELEE_OK;
+    return BRIGADE_OK;
 }

@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/error.h"
+
 /* At most this many units fight in one melee, both sides together. */
 #define BRIGADE_MELEE_UNITS_MAX 16
 /* A unit id holds at most this many bytes, without its terminating NUL. */
@@ -172,7 +174,7 @@ typedef struct brigade_melee {
  * called `name` (see the top of this file) and returns true, or returns
  * false when it has none: for a "<unit>.reroll" that means the owner
  * declined (D7); for any other roll it is an error
- * (BRIGADE_MELEE_ERROR_DICE_MISSING). The engine checks every face it gets.
+ * (BRIGADE_ERROR_DICE_MISSING). The engine checks every face it gets.
  */
 typedef struct brigade_dice_source {
     void *context;
@@ -271,21 +273,10 @@ typedef struct brigade_melee_outcome {
     brigade_unit_outcome units[BRIGADE_MELEE_UNITS_MAX];
 } brigade_melee_outcome;
 
-typedef enum brigade_melee_error_code {
-    BRIGADE_MELEE_OK = 0,
-    BRIGADE_MELEE_ERROR_INVALID,      /* the melee itself breaks a rule of the input */
-    BRIGADE_MELEE_ERROR_DICE_MISSING, /* a roll the melee needs had no dice */
-    BRIGADE_MELEE_ERROR_DICE_INVALID  /* a face outside 1..6, or a re-roll index outside 0..1 */
-} brigade_melee_error_code;
-
-/* Why a melee could not be resolved. `path` names the offending member
- * relative to the melee ("units[1].general.leading", "round") or, for dice,
- * "dice.<roll name>". */
-typedef struct brigade_melee_error {
-    brigade_melee_error_code code;
-    char path[96];
-    char message[160];
-} brigade_melee_error;
+/* Why a melee could not be resolved: brigade_error of core/error.h, code
+ * INVALID_INPUT, DICE_MISSING or DICE_INVALID. `path` names the offending
+ * member relative to the melee ("units[1].general.leading", "round") or,
+ * for dice, "dice.<roll name>". */
 
 /*
  * Checks a melee against the input rules of cases/README.md that do not
@@ -294,11 +285,11 @@ typedef struct brigade_melee_error {
  * type, building or fortified only in a BUA, no leading poor or regimental
  * general (12.4), numbers_bonus on one unit a side at most, arm-specific
  * members (sappers, uphill on infantry; horses, ranks on cavalry).
- * Returns BRIGADE_MELEE_OK, or BRIGADE_MELEE_ERROR_INVALID with `error`
+ * Returns BRIGADE_OK, or BRIGADE_ERROR_INVALID_INPUT with `error`
  * filled (the first offending unit in list order).
  */
-brigade_melee_error_code brigade_melee_check(const brigade_melee *melee,
-                                             brigade_melee_error *error);
+brigade_error_code brigade_melee_check(const brigade_melee *melee,
+                                       brigade_error *error);
 
 /*
  * Resolves one melee (12.5-12.25): modifiers, scores, result with all its
@@ -308,13 +299,13 @@ brigade_melee_error_code brigade_melee_check(const brigade_melee *melee,
  * sappers' re-roll, then the tests in unit order. Writes only `outcome`
  * (and `error` on failure), allocates nothing, and is safe to call from
  * several threads on different outcomes.
- * Returns BRIGADE_MELEE_OK, or an error code with `error` filled; on error
+ * Returns BRIGADE_OK, or an error code with `error` filled; on error
  * `outcome` holds nothing of use.
  */
-brigade_melee_error_code brigade_melee_resolve(const brigade_melee *melee,
-                                               const brigade_dice_source *dice,
-                                               brigade_melee_outcome *outcome,
-                                               brigade_melee_error *error);
+brigade_error_code brigade_melee_resolve(const brigade_melee *melee,
+                                         const brigade_dice_source *dice,
+                                         brigade_melee_outcome *outcome,
+                                         brigade_error *error);
 
 /*
  * An umpire's ruling imposed on a melee (PROTOCOL.md §10.2, issue 5
@@ -342,7 +333,7 @@ typedef struct brigade_melee_ruling {
 /*
  * brigade_melee_resolve() with `ruling` imposed (NULL: exactly
  * brigade_melee_resolve). Errors as brigade_melee_resolve, and
- * BRIGADE_MELEE_ERROR_INVALID with path "ruling.result" (a result that does
+ * BRIGADE_ERROR_INVALID_INPUT with path "ruling.result" (a result that does
  * not fit: a winner missing or given with a draw, square_holds without a
  * square against cavalry, "auto") or "ruling.test" (the unit takes no test,
  * or an outcome of the other test).
@@ -354,20 +345,20 @@ typedef struct brigade_melee_ruling {
  * 9) or an occupier's reform test (D41). Rolls "<unit id>.reform" or
  * "<unit id>.pursuit" from `dice`. On OK, `out` holds the test and the
  * status and formed it leaves (figures unchanged). Errors:
- * BRIGADE_MELEE_ERROR_INVALID (kind NONE, a pursuit test of a unit that is
+ * BRIGADE_ERROR_INVALID_INPUT (kind NONE, a pursuit test of a unit that is
  * not cavalry), the dice errors of brigade_melee_resolve.
  */
-brigade_melee_error_code brigade_melee_unit_test(const brigade_melee_unit *unit,
-                                                 brigade_test_kind kind,
-                                                 const brigade_dice_source *dice,
-                                                 brigade_unit_outcome *out,
-                                                 brigade_melee_error *error);
+brigade_error_code brigade_melee_unit_test(const brigade_melee_unit *unit,
+                                           brigade_test_kind kind,
+                                           const brigade_dice_source *dice,
+                                           brigade_unit_outcome *out,
+                                           brigade_error *error);
 
-brigade_melee_error_code brigade_melee_resolve_ruled(const brigade_melee *melee,
-                                                     const brigade_dice_source *dice,
-                                                     const brigade_melee_ruling *ruling,
-                                                     brigade_melee_outcome *outcome,
-                                                     brigade_melee_error *error);
+brigade_error_code brigade_melee_resolve_ruled(const brigade_melee *melee,
+                                               const brigade_dice_source *dice,
+                                               const brigade_melee_ruling *ruling,
+                                               brigade_melee_outcome *outcome,
+                                               brigade_error *error);
 
 /* Whether `unit` may use its sappers' re-roll in this melee: it has
  * sappers, is charging, and an enemy defends a fortified position (12.10,

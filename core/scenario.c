@@ -12,7 +12,7 @@
 #include <string.h>
 
 typedef struct loader {
-    brigade_scenario_error *error;
+    brigade_error *error;
 } loader;
 
 static bool fail(loader *l, const char *path, const char *format, ...)
@@ -22,6 +22,7 @@ static bool fail(loader *l, const char *path, const char *format, ...)
     va_start(args, format);
     vsnprintf(what, sizeof what, format, args);
     va_end(args);
+    l->error->code = BRIGADE_ERROR_INVALID_INPUT;
     snprintf(l->error->path, sizeof l->error->path, "%s", path);
     if (path[0] != '\0')
         snprintf(l->error->message, sizeof l->error->message, "%s: %s", path, what);
@@ -381,9 +382,9 @@ static bool load_root(loader *l, const json_t *root, brigade_battle *b)
 }
 
 bool brigade_scenario_load(const char *text, size_t length, brigade_battle *battle,
-                           brigade_scenario_error *error)
+                           brigade_error *error)
 {
-    brigade_scenario_error scratch;
+    brigade_error scratch;
     loader l = {error != NULL ? error : &scratch};
     memset(l.error, 0, sizeof *l.error);
     if (text == NULL)

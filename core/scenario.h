@@ -11,11 +11,10 @@
 
 #include "core/battle.h"
 
-/* Why a scenario was refused. */
-typedef struct brigade_scenario_error {
-    char path[128];    /* the offending member from the root, e.g. "units[2].type"; "" for bad JSON */
-    char message[320]; /* "units[2].type: unknown troop type \"dragons\"" (path first) */
-} brigade_scenario_error;
+/* Why a scenario was refused: brigade_error of core/error.h with code
+ * INVALID_INPUT, path the offending member from the root ("units[2].type";
+ * "" for bad JSON) and the message path first ("units[2].type: unknown
+ * troop type \"dragons\""). */
 
 /*
  * Parses `length` bytes of JSON text and, when every member is valid,
@@ -27,6 +26,6 @@ typedef struct brigade_scenario_error {
  * `error` (the first offending member) and leaves `battle` unchanged.
  */
 bool brigade_scenario_load(const char *text, size_t length, brigade_battle *battle,
-                           brigade_scenario_error *error);
+                           brigade_error *error);
 
 #endif

@@ -1229,14 +1229,14 @@ static void server_games_join_strike(server_games *games, server_session *sessio
                            &games->rates.failed_joins, uv_now(server_net_loop(games->net)));
 }
 
-static protocol_error_code server_games_error_code(brigade_battle_error_code code)
+static protocol_error_code server_games_error_code(brigade_error_code code)
 {
     switch (code) {
-    case BRIGADE_BATTLE_ERROR_WRONG_SEAT: return PROTOCOL_ERROR_WRONG_SEAT;
-    case BRIGADE_BATTLE_ERROR_WRONG_PHASE: return PROTOCOL_ERROR_WRONG_PHASE;
-    case BRIGADE_BATTLE_ERROR_INVALID_ACTION: return PROTOCOL_ERROR_INVALID_ACTION;
-    case BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT: return PROTOCOL_ERROR_UNKNOWN_UNIT;
-    case BRIGADE_BATTLE_ERROR_HELD: return PROTOCOL_ERROR_HELD;
+    case BRIGADE_ERROR_WRONG_SEAT: return PROTOCOL_ERROR_WRONG_SEAT;
+    case BRIGADE_ERROR_WRONG_PHASE: return PROTOCOL_ERROR_WRONG_PHASE;
+    case BRIGADE_ERROR_INVALID_ACTION: return PROTOCOL_ERROR_INVALID_ACTION;
+    case BRIGADE_ERROR_UNKNOWN_UNIT: return PROTOCOL_ERROR_UNKNOWN_UNIT;
+    case BRIGADE_ERROR_HELD: return PROTOCOL_ERROR_HELD;
     default: return PROTOCOL_ERROR_INTERNAL;
     }
 }
@@ -2622,7 +2622,7 @@ static server_create_step server_games_create_battle(server_connection *connecti
                                                      protocol_value *log)
 {
     int64_t request = message->request;
-    brigade_scenario_error scenario_error;
+    brigade_error scenario_error;
     memset(&scenario_error, 0, sizeof(scenario_error));
     if (!brigade_scenario_load(message->as.create.scenario, message->as.create.scenario_len,
                                battle, &scenario_error)) {
@@ -3280,9 +3280,9 @@ static bool server_games_seed(server_games *games, server_game *game,
         /* Both seeds in: nothing was rolled before this moment. */
         brigade_dice_source source;
         server_dice_init(&dice, game, seeded, &source);
-        brigade_battle_error error;
+        brigade_error error;
         memset(&error, 0, sizeof(error));
-        ok = brigade_battle_start(seeded, &source, &events, &error) == BRIGADE_BATTLE_OK &&
+        ok = brigade_battle_start(seeded, &source, &events, &error) == BRIGADE_OK &&
              server_dice_consistent(games->log, &dice, seeded, &events);
         if (!ok)
             server_log_write(games->log, SERVER_LOG_ERROR,
@@ -3389,10 +3389,10 @@ static void server_games_rollback(server_games *games, server_connection *connec
     snprintf(text, sizeof(text), "%s", reason);
     server_games_utf8_cut(text, BRIGADE_TEXT_MAX);
     brigade_event event;
-    brigade_battle_error error;
-    brigade_battle_error_code code = brigade_battle_rollback(
+    brigade_error error;
+    brigade_error_code code = brigade_battle_rollback(
         game->battle, target, to_seq, game->seq + 1, text, &event, &error);
-    if (code != BRIGADE_BATTLE_OK) {
+    if (code != BRIGADE_OK) {
         server_games_send_error(connection, request, server_games_error_code(code), "%s",
                                 error.message);
         return;
@@ -4194,13 +4194,13 @@ static bool server_games_repeat(server_games *games, server_connection *connecti
 }
 
 /* server_games_apply's failure of the server's own (not a rule's). */
-#define SERVER_GAMES_APPLY_FAILED ((brigade_battle_error_code)-1)
-static brigade_battle_error_code server_games_apply(server_games *games, server_game *game,
+#define SERVER_GAMES_APPLY_FAILED ((brigade_error_code)-1)
+static brigade_error_code server_games_apply(server_games *games, server_game *game,
                                                     server_session *session, brigade_side seat,
                                                     const brigade_command *command,
                                                     int64_t request,
                                                     const unsigned char *action_hash,
-                                                    bool send_ack, brigade_battle_error *error);
+                                                    bool send_ack, brigade_error *error);
 
 static uint64_t server_game_clock_due(const server_games *games, const server_game *game);
 static bool server_games_flag(server_games *games, server_game *game);
@@ -4266,34 +4266,34 @@ static void server_games_act(server_games *games, server_connection *connection,
         return;
     }
 
-    brigade_battle_error error;
-    brigade_battle_error_code code = server_games_apply(games, game, session, session->seat,
+    brigade_error error;
+    brigade_error_code code = server_games_apply(games, game, session, session->seat,
                                                         &command, request, action_hash, true,
                                                         &error);
     if (code == SERVER_GAMES_APPLY_FAILED)
         server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                 "the server could not carry out the action");
-    else if (code != BRIGADE_BATTLE_OK)
+    else if (code != BRIGADE_OK)
         server_games_send_error(connection, request, server_games_error_code(code), "%s",
                                 error.message[0] ? error.message
-                                                 : brigade_battle_error_code_name(code));
+                                                 : brigade_error_code_name(code));
 }
 
 /*
  * Applies `command` of `seat` (NONE: the umpire) to `game`'s battle with the
  * game's dice and, accepted, submits the action's journal append for
  * `session` (send_ack: an act's ack goes to its connection). Returns
- * BRIGADE_BATTLE_OK once submitted; the rules' refusal, with *error saying
+ * BRIGADE_OK once submitted; the rules' refusal, with *error saying
  * why (no journal, no dice number consumed: the counter is the battle's
  * rolls, core/dice.h); or SERVER_GAMES_APPLY_FAILED (memory, or dice out
  * of step: nothing done).
  */
-static brigade_battle_error_code server_games_apply(server_games *games, server_game *game,
+static brigade_error_code server_games_apply(server_games *games, server_game *game,
                                                     server_session *session, brigade_side seat,
                                                     const brigade_command *command,
                                                     int64_t request,
                                                     const unsigned char *action_hash,
-                                                    bool send_ack, brigade_battle_error *error)
+                                                    bool send_ack, brigade_error *error)
 {
     brigade_event_list events;
     brigade_event_list_init(&events);
@@ -4303,10 +4303,10 @@ static brigade_battle_error_code server_games_apply(server_games *games, server_
     memset(error, 0, sizeof(*error));
     brigade_command timed = *command;
     timed.clock_ms = server_game_clock_elapsed(games, game); /* PROTOCOL.md §11.2 */
-    brigade_battle_error_code code =
+    brigade_error_code code =
         brigade_battle_apply(game->battle, seat, &timed, &source, &events, error);
     server_append_job *job = NULL;
-    if (code == BRIGADE_BATTLE_OK &&
+    if (code == BRIGADE_OK &&
         (!server_dice_consistent(games->log, &dice, game->battle, &events) ||
          !(job = server_games_prepare(games, game, seat, request, action_hash, &events, NULL,
                                       0)) ||
@@ -4384,11 +4384,11 @@ static bool server_games_own_action(server_games *games, server_game *game,
     session->seat = BRIGADE_SIDE_NONE;
     session->umpire = true;
     session->game = game;
-    brigade_battle_error error;
-    brigade_battle_error_code code = server_games_apply(games, game, session, BRIGADE_SIDE_NONE,
+    brigade_error error;
+    brigade_error_code code = server_games_apply(games, game, session, BRIGADE_SIDE_NONE,
                                                         command, 0, hash, false, &error);
     server_session_unref(session);
-    if (code != BRIGADE_BATTLE_OK) {
+    if (code != BRIGADE_OK) {
         server_log_write(games->log, SERVER_LOG_ERROR, "game %s: cannot %s (%s)", game->id, doing,
                          code == SERVER_GAMES_APPLY_FAILED ? "out of memory" : error.message);
         return false;
@@ -4634,7 +4634,7 @@ server_game_draft *server_games_draft_new(server_games *games, const server_game
     snprintf(message, size, "out of memory");
     if (!draft || !game || !battle || !initial || !log || !scenario)
         goto fail;
-    brigade_scenario_error scenario_error;
+    brigade_error scenario_error;
     memset(&scenario_error, 0, sizeof(scenario_error));
     if (!brigade_scenario_load(spec->scenario, spec->scenario_len, battle, &scenario_error)) {
         snprintf(message, size, "scenario: %s", scenario_error.message);

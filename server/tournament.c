@@ -889,7 +889,7 @@ static int tournament_scenarios_take(tournament *t, server_connection *connectio
             free(battle);
             return 1;
         }
-        brigade_scenario_error scenario_error;
+        brigade_error scenario_error;
         memset(&scenario_error, 0, sizeof(scenario_error));
         if (!brigade_scenario_load(given->text, given->length, battle, &scenario_error)) {
             server_games_reply_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE, 0,
@@ -998,7 +998,7 @@ void server_tournaments_create(server_tournaments *ts, server_connection *connec
     tournament_job *job = NULL;
     if (!t)
         goto internal;
-    brigade_tournament_event_error event_error;
+    brigade_tournament_error event_error;
     memset(&event_error, 0, sizeof(event_error));
     if (!brigade_tournament_event_parse(text, length, &t->event, &event_error)) {
         server_games_reply_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE, 0,
@@ -1695,7 +1695,7 @@ static void on_loaded(void *context, journal_tournament_loaded *loaded)
     snprintf(t->id, sizeof(t->id), "%.32s", loaded->id);
     t->created = loaded->created;
     char why[320] = "";
-    brigade_tournament_event_error event_error;
+    brigade_tournament_error event_error;
     json_t *scenarios = NULL;
     if (!brigade_tournament_event_parse(loaded->definition, loaded->definition_len, &t->event,
                                         &event_error)) {

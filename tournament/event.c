@@ -11,7 +11,7 @@
 
 /* The parse in progress: the error to fill and the path being read. */
 typedef struct parser {
-    brigade_tournament_event_error *error;
+    brigade_tournament_error *error;
 } parser;
 
 /* Fills the error with `path` and "path: what"; returns false. */
@@ -22,6 +22,7 @@ static bool fail(parser *p, const char *path, const char *format, ...)
     va_start(args, format);
     vsnprintf(what, sizeof what, format, args);
     va_end(args);
+    p->error->code = BRIGADE_TOURNAMENT_ERROR_FILE;
     snprintf(p->error->path, sizeof p->error->path, "%s", path);
     snprintf(p->error->message, sizeof p->error->message, "%s%s%s", path,
              path[0] != '\0' ? ": " : "", what);
@@ -232,9 +233,9 @@ static bool root_get(parser *p, const json_t *root, brigade_tournament_event *e)
 
 bool brigade_tournament_event_parse(const char *text, size_t length,
                                     brigade_tournament_event *event,
-                                    brigade_tournament_event_error *error)
+                                    brigade_tournament_error *error)
 {
-    brigade_tournament_event_error scratch;
+    brigade_tournament_error scratch;
     parser p = {error != NULL ? error : &scratch};
     memset(p.error, 0, sizeof *p.error);
     if (text == NULL || event == NULL)

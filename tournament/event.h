@@ -62,11 +62,10 @@ typedef struct brigade_tournament_event {
     int spectator_delay; /* phase changes, 0..64; 0 (live) when absent */
 } brigade_tournament_event;
 
-/* Why a tournament file was refused. */
-typedef struct brigade_tournament_event_error {
-    char path[64];     /* the offending member from the root, e.g. "players[3]"; "" for the whole */
-    char message[256]; /* path first: "players[3]: empty", "rounds: missing (swiss needs it)" */
-} brigade_tournament_event_error;
+/* Why a tournament file was refused: brigade_tournament_error of
+ * tournament/error.h, code FILE, path the offending member from the root
+ * ("players[3]"; "" for the whole) and the message path first
+ * ("players[3]: empty", "rounds: missing (swiss needs it)"). */
 
 /*
  * Parses `length` bytes of a tournament file's JSON text (format:
@@ -82,7 +81,7 @@ typedef struct brigade_tournament_event_error {
  */
 bool brigade_tournament_event_parse(const char *text, size_t length,
                                     brigade_tournament_event *event,
-                                    brigade_tournament_event_error *error);
+                                    brigade_tournament_error *error);
 
 /*
  * The scenario file name of round `round` (1-based): scenarios[(round - 1)

@@ -32,6 +32,7 @@ static brigade_tournament_error *error_start(brigade_tournament_error *error,
     if (!error)
         error = scratch;
     error->code = BRIGADE_TOURNAMENT_OK;
+    error->path[0] = '\0';
     error->message[0] = '\0';
     return error;
 }
@@ -544,6 +545,7 @@ const char *brigade_tournament_error_name(brigade_tournament_error_code code)
     case BRIGADE_TOURNAMENT_ERROR_HISTORY: return "history";
     case BRIGADE_TOURNAMENT_ERROR_SPACE: return "space";
     case BRIGADE_TOURNAMENT_ERROR_NO_PAIRING: return "no_pairing";
+    case BRIGADE_TOURNAMENT_ERROR_FILE: return "file";
     }
     return "unknown";
 }

@@ -22,6 +22,8 @@
 
 #include <stddef.h>
 
+#include "tournament/error.h"
+
 /* Most players in a tournament (the Swiss keeps sets of players as 64-bit masks). */
 #define BRIGADE_TOURNAMENT_PLAYERS_MAX 64
 /* Fewest players: two. */
@@ -69,20 +71,7 @@ typedef struct brigade_tournament_standing {
     int byes;        /* byes had */
 } brigade_tournament_standing;
 
-/* Why a call refused. */
-typedef enum brigade_tournament_error_code {
-    BRIGADE_TOURNAMENT_OK = 0,
-    BRIGADE_TOURNAMENT_ERROR_PLAYERS,    /* players not in 2..BRIGADE_TOURNAMENT_PLAYERS_MAX */
-    BRIGADE_TOURNAMENT_ERROR_ROUND,      /* round number out of range */
-    BRIGADE_TOURNAMENT_ERROR_HISTORY,    /* a game of the history is malformed (the message says which) */
-    BRIGADE_TOURNAMENT_ERROR_SPACE,      /* the output array is too small */
-    BRIGADE_TOURNAMENT_ERROR_NO_PAIRING  /* Swiss: no pairing without a repeat or a second bye */
-} brigade_tournament_error_code;
-
-typedef struct brigade_tournament_error {
-    brigade_tournament_error_code code;
-    char message[160]; /* e.g. "game 3 (round 2): player 9 is not in 0..7" */
-} brigade_tournament_error;
+/* Why a call refused: brigade_tournament_error of tournament/error.h. */
 
 /* Rounds of a single round robin of `players`: players - 1 when even,
  * players when odd (every player sits out once). 0 when players is out of

@@ -72,7 +72,7 @@ static void refuse_charge(game *g, const char *unit, const char *target, bool le
     brigade_command c = command_charge(unit, target, BRIGADE_FACING_FRONT);
     c.leading = leading;
     c.sappers = sappers;
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, why);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION, why);
 }
 
 static void allow_charge(game *g, const char *unit, const char *target, bool sappers)
@@ -186,12 +186,12 @@ static void test_targets(void **state)
     refuse_charge(g, "cuirassiers", "no_general", false, false, "of its own side");
     brigade_command c = command_charge("cuirassiers", "open_target", BRIGADE_FACING_FRONT);
     c.reinforce = true;
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION,
                 "nothing to reinforce (12.8)");
     c = command_charge("cuirassiers", "nobody", BRIGADE_FACING_FRONT);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "nobody");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_UNKNOWN_UNIT, "nobody");
     c = command_charge("nobody", "open_target", BRIGADE_FACING_FRONT);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "nobody");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_UNKNOWN_UNIT, "nobody");
     game_free(g);
 }
 
@@ -206,10 +206,10 @@ static void test_countercharge_needs_formed_unit(void **state)
     game_play(g, BRIGADE_SIDE_A, &c);
     game_play(g, BRIGADE_SIDE_B, &c);
     c = command_respond("unformed_target", BRIGADE_RESPONSE_COUNTERCHARGE);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_INVALID_ACTION,
                 "unformed and may not counter-charge");
     c = command_respond("open_target", BRIGADE_RESPONSE_STAND);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "no charge to answer");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_INVALID_ACTION, "no charge to answer");
     scripted_dice_add(&g->dice, "T1.no_general.morale", 5, 5);
     scripted_dice_add(&g->dice, "T1.unformed_target.morale", 6, 6); /* 12 -2 -2 = 8 */
     c = command_respond("unformed_target", BRIGADE_RESPONSE_STAND);

@@ -189,9 +189,9 @@ static void test_clock_flag_falls(void **state)
     memset(&flag, 0, sizeof flag);
     flag.kind = BRIGADE_COMMAND_FLAG;
     flag.clock_ms = 59999;
-    game_refuse(g, BRIGADE_SIDE_NONE, &flag, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+    game_refuse(g, BRIGADE_SIDE_NONE, &flag, BRIGADE_ERROR_INVALID_ACTION,
                 "no side's time is up");
-    game_refuse(g, BRIGADE_SIDE_A, &flag, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "umpire");
+    game_refuse(g, BRIGADE_SIDE_A, &flag, BRIGADE_ERROR_WRONG_SEAT, "umpire");
     play_timed(g, BRIGADE_SIDE_NONE, flag, 60000);
     assert_int_equal(g->last.count, 1);
     const brigade_event *fell = game_last_event(g, BRIGADE_BATTLE_EVENT_FLAG_FELL, 0);
@@ -209,7 +209,7 @@ static void test_clock_flag_falls(void **state)
     /* A's clock no longer runs; a second flag of A is not due. */
     assert_int_equal(brigade_battle_clock_running(&g->battle), 0u);
     flag.clock_ms = 100000;
-    game_refuse(g, BRIGADE_SIDE_NONE, &flag, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+    game_refuse(g, BRIGADE_SIDE_NONE, &flag, BRIGADE_ERROR_INVALID_ACTION,
                 "no side's time is up");
     /* The game goes on: A chooses, both awaited; only B is charged, and
      * A's done gives it no increment: it stays at 0. */
@@ -281,7 +281,7 @@ static void test_clock_fold_and_no_clock(void **state)
     memset(&flag, 0, sizeof flag);
     flag.kind = BRIGADE_COMMAND_FLAG;
     flag.clock_ms = 1000000;
-    game_refuse(g, BRIGADE_SIDE_NONE, &flag, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "no clock");
+    game_refuse(g, BRIGADE_SIDE_NONE, &flag, BRIGADE_ERROR_INVALID_ACTION, "no clock");
     game_assert_replays(g);
     game_free(g);
 }

@@ -130,10 +130,10 @@ static void test_example_a_four_turns(void **state)
     assert_int_equal(g->battle.phasing, BRIGADE_SIDE_B);
     assert_true(brigade_battle_has_enemy_to_pursue(&g->battle, dragoons));
     c = command_charge("dragoons", "hussars", BRIGADE_FACING_FRONT);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_INVALID_ACTION,
                 "'1st (Royal) Dragoons' is pursuing '5e Hussards' and may not charge (12.24 f)");
     c = command_report(BRIGADE_COMMAND_UNCONTROLLED_CHARGE, "dragoons", "hussars");
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "which it still follows");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_INVALID_ACTION, "which it still follows");
     no_charges(g);
     /* It had an enemy to pursue: not blown (12.24 g applies only without). */
     assert_int_equal(d->status, BRIGADE_STATUS_PURSUING);
@@ -141,15 +141,15 @@ static void test_example_a_four_turns(void **state)
     /* Turn 2, Movement: the hussars reform (D37), formed when it ends. */
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
     c = command_report(BRIGADE_COMMAND_REFORM, "dragoons", NULL);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "is pursuing");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_INVALID_ACTION, "is pursuing");
     c = command_report(BRIGADE_COMMAND_REFORM, "hussars", NULL);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "belongs to side A");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_WRONG_SEAT, "belongs to side A");
     game_play(g, BRIGADE_SIDE_A, &c);
     assert_int_equal(g->battle.report_count, 1);
     assert_int_equal(g->battle.reports[0].number, 1);
     assert_int_equal(g->battle.reports[0].kind, BRIGADE_REPORT_REFORM);
     assert_int_equal(g->battle.reports[0].state, BRIGADE_REPORT_STANDS);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "already");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION, "already");
     assert_false(h->formed);
     both_done(g);
     assert_true(h->formed);
@@ -179,7 +179,7 @@ static void test_example_a_four_turns(void **state)
     both_done(g);
     c = command_charge("dragoons", "hussars", BRIGADE_FACING_FRONT);
     done_by(g, BRIGADE_SIDE_A);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_INVALID_ACTION,
                 "its only charge is the uncontrolled charge");
     done_by(g, BRIGADE_SIDE_B); /* declares none: blown when the Charge ends */
     assert_int_equal(d->status, BRIGADE_STATUS_BLOWN);
@@ -191,7 +191,7 @@ static void test_example_a_four_turns(void **state)
 
     /* Turn 3, Movement: blown, it falls back and may not reform yet (D36). */
     c = command_report(BRIGADE_COMMAND_REFORM, "dragoons", NULL);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "is blown");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_INVALID_ACTION, "is blown");
     both_done(g);
     assert_int_equal(d->status, BRIGADE_STATUS_NORMAL);
     assert_false(d->formed);
@@ -245,10 +245,10 @@ static void test_uncontrolled_charge_once_the_enemy_is_gone(void **state)
     next_turn(g, BRIGADE_SIDE_B);
     both_done(g);
     c = command_report(BRIGADE_COMMAND_UNCONTROLLED_CHARGE, "dragoons", "ligne");
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_INVALID_ACTION,
                 "'1st (Royal) Dragoons' is pursuing '5e Hussards', which it still follows");
     c = command_charge("dragoons", "ligne", BRIGADE_FACING_FRONT);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_INVALID_ACTION,
                 "'1st (Royal) Dragoons' is pursuing '5e Hussards' and may not charge (12.24 f)");
     /* The umpire records that the hussars were dispersed (say, by fire). */
     c = command_adjust("hussars", "dispersed by the battery's canister");
@@ -273,7 +273,7 @@ static void test_uncontrolled_charge_once_the_enemy_is_gone(void **state)
     assert_int_equal(g->battle.reports[0].state, BRIGADE_REPORT_STANDS);
     assert_string_equal(g->battle.reports[0].contest, "the ligne is 30 degrees off");
     c = command_report(BRIGADE_COMMAND_UNCONTROLLED_CHARGE, "dragoons", "ligne");
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "not awaited");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_WRONG_SEAT, "not awaited");
     done_by(g, BRIGADE_SIDE_A);
     /* The declarations end: the charge is declared, and answered. */
     assert_int_equal(g->battle.charge_count, 1);
@@ -284,7 +284,7 @@ static void test_uncontrolled_charge_once_the_enemy_is_gone(void **state)
     assert_int_equal(g->battle.step, BRIGADE_STEP_RESPOND);
     /* Its contests closed with the declarations (D46). */
     c = command_answer(BRIGADE_COMMAND_CONTEST, 1, false, "too late");
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_PHASE,
                 "the declarations, which have ended");
     /* The dragoons test unformed (-2): 3+3-2 = 4, fail by 3: halt and
      * retreat; so no contact. */
@@ -360,7 +360,7 @@ static void test_contact_during_pursuit_accepted(void **state)
     next_turn(g, BRIGADE_SIDE_B);
     done_by(g, BRIGADE_SIDE_A); /* A is done before the report comes */
     c = command_report(BRIGADE_COMMAND_CONTACT, "hussars", "dragoons");
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, NULL);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_SEAT, NULL);
     c = command_report(BRIGADE_COMMAND_CONTACT, "dragoons", "hussars");
     game_play(g, BRIGADE_SIDE_B, &c);
     assert_int_equal(g->battle.reports[0].state, BRIGADE_REPORT_AWAITS_ANSWER);
@@ -368,10 +368,10 @@ static void test_contact_during_pursuit_accepted(void **state)
     assert_true(g->battle.awaiting & BRIGADE_SEAT_BIT(BRIGADE_SIDE_A));
     assert_int_equal(h->figures, 5);
     c = command_done();
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION,
                 "answer side B's report 1 on 'hussars' first: accept 1 or contest 1");
     c = command_answer(BRIGADE_COMMAND_ACCEPT, 1, false, NULL);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "own");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_INVALID_ACTION, "own");
     /* 12.13: the retreating hussars lose at once; the dragoons inflict as
      * winners, the hussars as losers; the dragoons' test: 2+2-2 = 2. */
     scripted_dice_add(&g->dice, "T2.M2.dragoons.pursuit", 2, 2);
@@ -424,7 +424,7 @@ static void test_contact_contested(void **state)
     c = command_report(BRIGADE_COMMAND_CONTACT, "dragoons", "hussars");
     game_play(g, BRIGADE_SIDE_B, &c);
     c = command_answer(BRIGADE_COMMAND_CONTEST, 1, false, "");
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "says why");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION, "says why");
     c = command_answer(BRIGADE_COMMAND_CONTEST, 1, false, "we were 20 inches ahead");
     game_play(g, BRIGADE_SIDE_A, &c);
     assert_int_equal(g->battle.reports[0].state, BRIGADE_REPORT_REJECTED);
@@ -448,9 +448,9 @@ static void test_contact_contested(void **state)
     assert_int_equal(g->battle.step, BRIGADE_STEP_SETTLE);
     assert_int_equal(g->battle.awaiting, 0u);
     c = command_answer(BRIGADE_COMMAND_RULE, 1, true, "");
-    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "reason");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_INVALID_ACTION, "reason");
     c = command_answer(BRIGADE_COMMAND_RULE, 1, true, "the dragoons were faster");
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "umpire");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_SEAT, "umpire");
     scripted_dice_add(&g->dice, "T2.M2.dragoons.pursuit", 5, 5);
     game_play(g, BRIGADE_SIDE_NONE, &c);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_CHARGE); /* the phase went on */
@@ -458,7 +458,7 @@ static void test_contact_contested(void **state)
     assert_true(g->battle.units[hussars].figures < 5);
     assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_RETREATING);
     c = command_answer(BRIGADE_COMMAND_RULE, 1, true, "again");
-    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_INVALID_ACTION,
                 "report 1 awaits no ruling");
     scripted_dice_assert_used(&g->dice);
     assert_describable(g);
@@ -495,14 +495,14 @@ static void test_broken_unit_rallies(void **state)
     both_done(g);
     both_done(g);
     c = command_report(BRIGADE_COMMAND_RALLY, "ligne", NULL);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "not broken");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION, "not broken");
     c = command_report(BRIGADE_COMMAND_RALLY, "foot", NULL);
     game_play(g, BRIGADE_SIDE_B, &c);
     c = command_answer(BRIGADE_COMMAND_CONTEST, 1, false, "they were still running");
     game_play(g, BRIGADE_SIDE_A, &c);
     assert_int_equal(g->battle.reports[0].state, BRIGADE_REPORT_STANDS);
     assert_true(g->battle.reports[0].contested);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "contested already");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION, "contested already");
     assert_int_equal(f->status, BRIGADE_STATUS_BROKEN); /* until the phase ends */
     next_turn(g, BRIGADE_SIDE_A);
     assert_int_equal(f->status, BRIGADE_STATUS_NORMAL);
@@ -530,7 +530,7 @@ static void test_broken_unit_rallies(void **state)
     both_done(g);
     both_done(g);
     c = command_report(BRIGADE_COMMAND_RALLY, "foot", NULL);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_INVALID_ACTION,
                 "has made no broken move since it broke");
     game_free(g);
 }
@@ -646,13 +646,13 @@ static void test_village_defenders_flee(void **state)
     assert_int_equal(g->battle.step, BRIGADE_STEP_OCCUPY);
     assert_int_equal(g->battle.awaiting, BRIGADE_SEAT_BIT(BRIGADE_SIDE_A));
     c = command_done();
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "at least one");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION, "at least one");
     c = command_report(BRIGADE_COMMAND_OCCUPY, "holders", NULL);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, NULL);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_SEAT, NULL);
     scripted_dice_add(&g->dice, "T1.voltigeurs.reform", 5, 4); /* 9, needs 8: formed */
     c = command_report(BRIGADE_COMMAND_OCCUPY, "voltigeurs", NULL);
     game_play(g, BRIGADE_SIDE_A, &c);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "once");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION, "once");
     assert_true(g->battle.units[voltigeurs].formed);
     done_by(g, BRIGADE_SIDE_A);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);

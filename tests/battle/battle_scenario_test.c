@@ -51,7 +51,7 @@ static void refuse_unit(const char *third_unit, const char *path, const char *me
     brigade_battle *battle = malloc(sizeof *battle);
     assert_non_null(battle);
     memset(battle, 0x5a, sizeof *battle);
-    brigade_scenario_error error;
+    brigade_error error;
     if (brigade_scenario_load(text, strlen(text), battle, &error))
         fail_msg("accepted: %s", third_unit);
     assert_string_equal(error.path, path);
@@ -66,7 +66,7 @@ static void refuse_text(const char *text, const char *path, const char *message)
 {
     brigade_battle *battle = malloc(sizeof *battle);
     assert_non_null(battle);
-    brigade_scenario_error error;
+    brigade_error error;
     if (brigade_scenario_load(text, strlen(text), battle, &error))
         fail_msg("accepted: %s", text);
     assert_string_equal(error.path, path);

@@ -83,7 +83,7 @@ static game *game_new(void)
 game *game_load_text(const char *json)
 {
     game *g = game_new();
-    brigade_scenario_error error;
+    brigade_error error;
     if (!brigade_scenario_load(json, strlen(json), &g->initial, &error))
         fail_msg("scenario refused: %s", error.message);
     memcpy(&g->battle, &g->initial, sizeof g->battle);
@@ -97,7 +97,7 @@ game *game_load_file(const char *file)
     snprintf(path, sizeof path, "%s/%s", BRIGADE_SCENARIO_DIR, file);
     char *text = read_file(path, &length);
     game *g = game_new();
-    brigade_scenario_error error;
+    brigade_error error;
     if (!brigade_scenario_load(text, length, &g->initial, &error))
         fail_msg("%s refused: %s", file, error.message);
     free(text);
@@ -131,10 +131,10 @@ static void game_take(game *g)
 void game_start(game *g)
 {
     brigade_dice_source source = scripted_dice_source(&g->dice);
-    brigade_battle_error error;
+    brigade_error error;
     brigade_event_list_clear(&g->last);
-    brigade_battle_error_code code = brigade_battle_start(&g->battle, &source, &g->last, &error);
-    if (code != BRIGADE_BATTLE_OK)
+    brigade_error_code code = brigade_battle_start(&g->battle, &source, &g->last, &error);
+    if (code != BRIGADE_OK)
         fail_msg("start refused: %s (missing roll '%s')", error.message, g->dice.missing);
     game_take(g);
 }
@@ -142,32 +142,32 @@ void game_start(game *g)
 void game_play(game *g, brigade_side seat, const brigade_command *command)
 {
     brigade_dice_source source = scripted_dice_source(&g->dice);
-    brigade_battle_error error;
+    brigade_error error;
     brigade_event_list_clear(&g->last);
-    brigade_battle_error_code code =
+    brigade_error_code code =
         brigade_battle_apply(&g->battle, seat, command, &source, &g->last, &error);
-    if (code != BRIGADE_BATTLE_OK)
+    if (code != BRIGADE_OK)
         fail_msg("command %d from %s refused: %s: %s (last missing roll '%s')", command->kind,
-                 brigade_side_name(seat), brigade_battle_error_code_name(code), error.message,
+                 brigade_side_name(seat), brigade_error_code_name(code), error.message,
                  g->dice.missing);
     game_take(g);
 }
 
 void game_refuse(game *g, brigade_side seat, const brigade_command *command,
-                 brigade_battle_error_code code, const char *message_part)
+                 brigade_error_code code, const char *message_part)
 {
     brigade_battle *before = malloc(sizeof *before);
     assert_non_null(before);
     memcpy(before, &g->battle, sizeof *before);
     brigade_dice_source source = scripted_dice_source(&g->dice);
-    brigade_battle_error error;
+    brigade_error error;
     brigade_event_list events;
     brigade_event_list_init(&events);
-    brigade_battle_error_code got =
+    brigade_error_code got =
         brigade_battle_apply(&g->battle, seat, command, &source, &events, &error);
     if (got != code)
-        fail_msg("expected %s, got %s: %s", brigade_battle_error_code_name(code),
-                 brigade_battle_error_code_name(got), error.message);
+        fail_msg("expected %s, got %s: %s", brigade_error_code_name(code),
+                 brigade_error_code_name(got), error.message);
     assert_int_equal(error.code, code);
     assert_int_equal(events.count, 0);
     assert_memory_equal(before, &g->battle, sizeof *before);
@@ -316,8 +316,8 @@ void expected_outcome(const game *g, int index, brigade_melee *melee,
              g->battle.melees[index].number);
     assert_true(brigade_battle_melee_build(&g->battle, index, melee));
     brigade_dice_source source = {&d, expected_roll};
-    brigade_melee_error error;
-    if (brigade_melee_resolve(melee, &source, outcome, &error) != BRIGADE_MELEE_OK)
+    brigade_error error;
+    if (brigade_melee_resolve(melee, &source, outcome, &error) != BRIGADE_OK)
         fail_msg("engine refused melee %d: %s: %s", index, error.path, error.message);
 }
 

@@ -53,7 +53,7 @@ void game_play(game *g, brigade_side seat, const brigade_command *command);
  * `message_part`; asserts that no event came and the battle's bytes are
  * unchanged. */
 void game_refuse(game *g, brigade_side seat, const brigade_command *command,
-                 brigade_battle_error_code code, const char *message_part);
+                 brigade_error_code code, const char *message_part);
 int game_unit(const game *g, const char *id); /* asserts it exists */
 /* The first event of `kind` in the last command's events, or NULL. */
 const brigade_event *game_last_event(const game *g, brigade_event_kind kind, int nth);

@@ -93,7 +93,7 @@ static void test_example_a_whole_turn(void **state)
 
     /* Nothing before the start. */
     c = command_done();
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "not started");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_PHASE, "not started");
 
     /* Initiative: both roll, A wins 9 to 5 and is awaited. */
     scripted_dice_add(&g->dice, "T1.initiative.A", 4, 5);
@@ -108,11 +108,11 @@ static void test_example_a_whole_turn(void **state)
     assert_true(journal_has_roll(g, "T1.initiative.B", 2, 3));
 
     c = command_choose(BRIGADE_SIDE_A);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "side B");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_WRONG_SEAT, "side B");
     c = command_done();
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "initiative");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_PHASE, "initiative");
     c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "declare_charge");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_PHASE, "declare_charge");
     c = command_choose(BRIGADE_SIDE_A);
     game_play(g, BRIGADE_SIDE_A, &c);
     assert_int_equal(g->battle.phasing, BRIGADE_SIDE_A);
@@ -122,11 +122,11 @@ static void test_example_a_whole_turn(void **state)
     assert_int_equal(g->battle.awaiting, 3u);
     assert_string_equal(g->battle.units[hussars].move, "");
     c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "mandatory_moves");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_PHASE, "mandatory_moves");
     c = command_done();
     game_play(g, BRIGADE_SIDE_A, &c);
     assert_true(g->battle.sides[BRIGADE_SIDE_A].done);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "not awaited");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_SEAT, "not awaited");
     game_play(g, BRIGADE_SIDE_B, &c);
 
     /* Charge: A (phasing) declares, then B; B's dragoons counter-charge. */
@@ -134,21 +134,21 @@ static void test_example_a_whole_turn(void **state)
     assert_int_equal(g->battle.step, BRIGADE_STEP_DECLARE);
     assert_int_equal(g->battle.awaiting, BRIGADE_SEAT_BIT(BRIGADE_SIDE_A));
     c = command_charge("dragoons", "hussars", BRIGADE_FACING_FRONT);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "side B");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_WRONG_SEAT, "side B");
     c = command_adjust("hussars", "moved");
     c.has_formed = true;
     c.formed = true;
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "adjust");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_PHASE, "adjust");
     c = command_charge("hussars", "lancers", BRIGADE_FACING_FRONT);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "lancers");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_UNKNOWN_UNIT, "lancers");
     c = command_charge("dragoons", "hussars", BRIGADE_FACING_FRONT);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "belongs to side B");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_SEAT, "belongs to side B");
     c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
     game_play(g, BRIGADE_SIDE_A, &c);
     assert_int_equal(g->battle.charge_count, 1);
     assert_int_equal(g->battle.charges[0].unit, hussars);
     assert_int_equal(g->battle.charges[0].target, dragoons);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "already declared");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION, "already declared");
     c = command_done();
     game_play(g, BRIGADE_SIDE_A, &c);
     assert_int_equal(g->battle.awaiting, BRIGADE_SEAT_BIT(BRIGADE_SIDE_B));
@@ -157,9 +157,9 @@ static void test_example_a_whole_turn(void **state)
     assert_int_equal(g->battle.awaiting, BRIGADE_SEAT_BIT(BRIGADE_SIDE_B));
 
     c = command_respond("dragoons", BRIGADE_RESPONSE_COUNTERCHARGE);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, NULL);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_SEAT, NULL);
     c = command_respond("hussars", BRIGADE_RESPONSE_STAND);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "belongs to side A");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_WRONG_SEAT, "belongs to side A");
     /* Morale tests: the charger, then the counter-charger (D12); both pass
      * (Line: 7+). The target counter-charged: no target test. */
     scripted_dice_add(&g->dice, "T1.hussars.morale", 4, 4);
@@ -195,13 +195,13 @@ static void test_example_a_whole_turn(void **state)
     c = command_adjust("hussars", "");
     c.has_formed = true;
     c.formed = true;
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "note");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION, "note");
     c = command_done();
     game_play(g, BRIGADE_SIDE_A, &c);
     game_play(g, BRIGADE_SIDE_B, &c);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_FIRE);
     c = command_respond("dragoons", BRIGADE_RESPONSE_STAND);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "respond");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_WRONG_PHASE, "respond");
     c = command_done();
     game_play(g, BRIGADE_SIDE_B, &c);
 
@@ -323,10 +323,10 @@ static void test_initiative_tie_rolls_again(void **state)
     /* Started once only. */
     brigade_event_list events;
     brigade_event_list_init(&events);
-    brigade_battle_error error;
+    brigade_error error;
     brigade_dice_source source = scripted_dice_source(&g->dice);
     assert_int_equal(brigade_battle_start(&g->battle, &source, &events, &error),
-                     BRIGADE_BATTLE_ERROR_WRONG_PHASE);
+                     BRIGADE_ERROR_WRONG_PHASE);
     assert_int_equal(events.count, 0);
     brigade_event_list_free(&events);
     game_free(g);
@@ -372,7 +372,7 @@ static void test_dice_failure_changes_nothing(void **state)
     game_play(g, BRIGADE_SIDE_B, &c);
     /* no morale dice scripted */
     c = command_respond("dragoons", BRIGADE_RESPONSE_STAND);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INTERNAL, "T1.hussars.morale");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_INTERNAL, "T1.hussars.morale");
     game_free(g);
 }
 
@@ -528,11 +528,11 @@ static void test_village_turn(void **state)
     c = command_charge("chasseurs", "square", BRIGADE_FACING_FRONT);
     game_play(g, BRIGADE_SIDE_A, &c);
     c = command_charge("chasseurs", "village", BRIGADE_FACING_FRONT);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "already declared");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION, "already declared");
     c = command_done();
     game_play(g, BRIGADE_SIDE_A, &c);
     c = command_charge("village", "ligne_2", BRIGADE_FACING_FRONT);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "(12.9)");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_INVALID_ACTION, "(12.9)");
     c = command_charge("light_dragoons", "ligne_2", BRIGADE_FACING_FRONT);
     game_play(g, BRIGADE_SIDE_B, &c);
     c = command_done();
@@ -541,7 +541,7 @@ static void test_village_turn(void **state)
     assert_int_equal(g->battle.awaiting, 3u);
 
     c = command_respond("village", BRIGADE_RESPONSE_COUNTERCHARGE);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "(12.9)");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_INVALID_ACTION, "(12.9)");
     c = command_respond("village", BRIGADE_RESPONSE_STAND);
     game_play(g, BRIGADE_SIDE_B, &c);
     c = command_respond("square", BRIGADE_RESPONSE_STAND);
@@ -624,12 +624,12 @@ static void test_village_turn(void **state)
     assert_int_equal(g->battle.units[village].status, BRIGADE_STATUS_PUSHED_BACK);
     /* Units in a melee neither charge nor are charged except to reinforce it. */
     c = command_charge("ligne_1", "square", BRIGADE_FACING_FRONT);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "in melee T1.M1");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION, "in melee T1.M1");
     c = command_charge("battery", "village", BRIGADE_FACING_FRONT);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "(12.8)");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION, "(12.8)");
     c = command_charge("battery", "square", BRIGADE_FACING_FRONT);
     c.reinforce = true;
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "nothing to reinforce");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION, "nothing to reinforce");
 
     /* No charges in turn 2: round 2 of T1.M1 in the Melee phase, rolled as
      * "T2.M1.<unit>", without the charge or building modifiers (D21, D22). */
@@ -701,7 +701,7 @@ static void test_sappers_reroll(void **state)
     /* The engine's answer for the same dice, re-rolling die 0 to a 4. */
     brigade_melee melee;
     brigade_melee_outcome expected;
-    brigade_melee_error error;
+    brigade_error error;
     scripted_dice want;
     memset(&want, 0, sizeof want);
     scripted_dice_add(&want, "col", 1, 6);
@@ -710,14 +710,14 @@ static void test_sappers_reroll(void **state)
     brigade_dice_source source = scripted_dice_source(&want);
     assert_true(brigade_battle_melee_build(&g->battle, 0, &melee));
     assert_true(brigade_melee_sappers_may_reroll(&melee, 0));
-    assert_int_equal(brigade_melee_resolve(&melee, &source, &expected, &error), BRIGADE_MELEE_OK);
+    assert_int_equal(brigade_melee_resolve(&melee, &source, &expected, &error), BRIGADE_OK);
 
     c = command_reroll("church", 0);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, NULL);
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_WRONG_SEAT, NULL);
     c = command_reroll("col", 2);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "die");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION, "die");
     c = command_done();
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, NULL);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_PHASE, NULL);
     scripted_dice_add(&g->dice, "T1.M1.col.reroll", 4, 2);
     c = command_reroll("col", 0);
     game_play(g, BRIGADE_SIDE_A, &c);
@@ -757,7 +757,7 @@ static void test_adjust(void **state)
     assert_int_equal(g->battle.reports[0].kind, BRIGADE_REPORT_ADJUST);
     assert_int_equal(g->battle.reports[0].state, BRIGADE_REPORT_AWAITS_ANSWER);
     brigade_command answer = command_done();
-    game_refuse(g, BRIGADE_SIDE_B, &answer, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+    game_refuse(g, BRIGADE_SIDE_B, &answer, BRIGADE_ERROR_INVALID_ACTION,
                 "answer side A's report 1 on 'dragoons' first");
     answer = command_answer(BRIGADE_COMMAND_ACCEPT, 1, false, NULL);
     game_play(g, BRIGADE_SIDE_B, &answer);
@@ -784,10 +784,10 @@ static void test_adjust(void **state)
     assert_int_equal((note_length - strlen("side A reports: ")) % 2, 0); /* whole characters */
     assert_int_equal((unsigned char)adjusted->unit.note[note_length - 1], 0xa9);
     c = command_adjust("dragoons", "no");
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "sets figures");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION, "sets figures");
     c.has_status = true;
     c.status = BRIGADE_STATUS_DISPERSED;
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "not artillery");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION, "not artillery");
     /* Contested with no umpire seated, an adjustment of B's unit does not
      * stand (D46: it needs B's consent). */
     c = command_adjust("dragoons", "one more lost");
@@ -803,9 +803,9 @@ static void test_adjust(void **state)
     c.figures = 0;
     game_play(g, BRIGADE_SIDE_B, &c);
     assert_int_equal(g->battle.units[dragoons].status, BRIGADE_STATUS_REMOVED);
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "out of play");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_INVALID_ACTION, "out of play");
     c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, NULL);
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_PHASE, NULL);
     /* The game ends when a side has no unit left at the start of a turn. */
     c = command_done();
     for (int phase = 0; phase < 3; phase++) {
@@ -817,7 +817,7 @@ static void test_adjust(void **state)
     assert_int_equal(g->battle.end_cause, BRIGADE_END_NO_UNITS);
     assert_string_equal(g->battle.end_reason, "Side B (British) has no units left in play");
     assert_string_equal(brigade_end_cause_name(g->battle.end_cause), "no_units");
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "ended");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_PHASE, "ended");
     game_assert_replays(g);
     game_free(g);
 }
@@ -837,14 +837,14 @@ static void test_adjust_within_strength(void **state)
     brigade_command c = command_adjust("hussars", "counted again");
     c.has_figures = true;
     c.figures = 9;
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION,
                 "5e Hussards began the battle with 8 figures: a report cannot give it more; "
                 "only the umpire can");
     /* A report on the other side's unit: refused as well, no report made. */
     c = command_adjust("dragoons", "reinforced");
     c.has_figures = true;
     c.figures = 13;
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_INVALID_ACTION,
                 "1st (Royal) Dragoons began the battle with 12 figures");
     assert_int_equal(g->battle.report_count, 0);
     /* Down to 6, then back to its strength: accepted. */
@@ -862,7 +862,7 @@ static void test_adjust_within_strength(void **state)
     assert_int_equal(g->battle.units[hussars].figures, 10);
     assert_int_equal(g->battle.units[hussars].strength, 8);
     c.figures = BRIGADE_FIGURES_MAX + 1;
-    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "figures must be");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_INVALID_ACTION, "figures must be");
     game_assert_replays(g);
     game_free(g);
 }
@@ -875,15 +875,15 @@ static void test_withdraw_charge(void **state)
     game *g = game_load_file("example_a.json");
     play_to_charge(g, NULL);
     brigade_command w = command_report(BRIGADE_COMMAND_WITHDRAW_CHARGE, "hussars", "");
-    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_ERROR_INVALID_ACTION,
                 "5e Hussards has declared no charge this turn: there is nothing to withdraw");
     brigade_command c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
     game_play(g, BRIGADE_SIDE_A, &c);
     assert_int_equal(g->battle.charge_count, 1);
     w = command_report(BRIGADE_COMMAND_WITHDRAW_CHARGE, "dragoons", "");
-    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "belongs to side B");
+    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_ERROR_WRONG_SEAT, "belongs to side B");
     w = command_report(BRIGADE_COMMAND_WITHDRAW_CHARGE, "hussars", "");
-    game_refuse(g, BRIGADE_SIDE_B, &w, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "not awaited");
+    game_refuse(g, BRIGADE_SIDE_B, &w, BRIGADE_ERROR_WRONG_SEAT, "not awaited");
     game_play(g, BRIGADE_SIDE_A, &w);
     assert_int_equal(g->battle.charge_count, 0);
     const brigade_event *e = game_last_event(g, BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN, 0);
@@ -891,18 +891,18 @@ static void test_withdraw_charge(void **state)
     char line[256];
     brigade_event_describe(&g->battle, e, line, sizeof line);
     assert_string_equal(line, "5e Hussards' charge on 1st (Royal) Dragoons withdrawn");
-    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "nothing to withdraw");
+    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_ERROR_INVALID_ACTION, "nothing to withdraw");
     /* Declared again and withdrawn again, then done: no charge. */
     game_play(g, BRIGADE_SIDE_A, &c);
     game_play(g, BRIGADE_SIDE_A, &w);
     brigade_command d = command_done();
     game_play(g, BRIGADE_SIDE_A, &d);
-    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_BATTLE_ERROR_INVALID_ACTION,
+    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_ERROR_INVALID_ACTION,
                 "side A has said done: its charges stand as declared");
     game_play(g, BRIGADE_SIDE_B, &d);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
     assert_int_equal(g->battle.charge_count, 0);
-    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_BATTLE_ERROR_WRONG_PHASE,
+    game_refuse(g, BRIGADE_SIDE_A, &w, BRIGADE_ERROR_WRONG_PHASE,
                 "withdrawing a charge (withdraw_charge) has no place in phase movement");
     assert_describable(g);
     game_assert_replays(g);

@@ -110,7 +110,7 @@ static void test_overrule_melee_result(void **state)
 
     long rolls = g->battle.rolls;
     brigade_command c = command_overrule_result(BRIGADE_RESULT_PUSHED_BACK, BRIGADE_SIDE_B);
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "umpire");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_SEAT, "umpire");
     game_play(g, BRIGADE_SIDE_NONE, &c);
     assert_int_equal(g->battle.rolls, rolls); /* the same dice: nothing rolled */
     assert_int_equal(g->battle.units[hussars].figures, 6);
@@ -238,23 +238,23 @@ static void test_overrule_refused(void **state)
     (void)state;
     game *g = play_to_melee(false, 2, 3, 3, 5);
     brigade_command c = command_overrule_result(BRIGADE_RESULT_RETREAT, BRIGADE_SIDE_NONE);
-    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "winner");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_INVALID_ACTION, "winner");
     c = command_overrule_result(BRIGADE_RESULT_DRAW, BRIGADE_SIDE_A);
-    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "no winner");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_INVALID_ACTION, "no winner");
     c = command_overrule_result(BRIGADE_RESULT_SQUARE_HOLDS, BRIGADE_SIDE_A);
-    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "D13");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_INVALID_ACTION, "D13");
     c = command_overrule_result(BRIGADE_RESULT_BROKEN, BRIGADE_SIDE_B);
     strcpy(c.melee, "T1.M2");
-    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "not fought");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_INVALID_ACTION, "not fought");
     c = command_overrule_test("dragoons", BRIGADE_OUTCOME_PASS);
-    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "12.23");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_INVALID_ACTION, "12.23");
     c = command_overrule_test("hussars", BRIGADE_OUTCOME_PASS);
-    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "no test");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_INVALID_ACTION, "no test");
     c = command_overrule_test("lancers", BRIGADE_OUTCOME_PASS);
-    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_UNKNOWN_UNIT, "lancers");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_UNKNOWN_UNIT, "lancers");
     c = command_overrule_result(BRIGADE_RESULT_BROKEN, BRIGADE_SIDE_B);
     c.note[0] = '\0';
-    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "reason");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_INVALID_ACTION, "reason");
     game_free(g);
 }
 
@@ -299,17 +299,17 @@ static void test_double_six_waits_for_the_umpire(void **state)
     assert_int_equal(g->battle.pending[0].event, BRIGADE_EVENT_DOUBLE_SIX);
     assert_string_equal(g->battle.pending[0].melee_id, "T1.M1");
     brigade_command c = command_done();
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "settle");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_PHASE, "settle");
 
     memset(&c, 0, sizeof c);
     c.kind = BRIGADE_COMMAND_SETTLE;
     strcpy(c.unit, "hussars");
     c.d9_event = BRIGADE_EVENT_RISK_TO_GENERAL;
     strcpy(c.note, "no general");
-    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "risk_to_general");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_INVALID_ACTION, "risk_to_general");
     c.d9_event = BRIGADE_EVENT_DOUBLE_SIX;
     strcpy(c.note, "double six table: the colonel's horse is shot, no effect");
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "umpire");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_WRONG_SEAT, "umpire");
     game_play(g, BRIGADE_SIDE_NONE, &c);
     assert_int_equal(g->battle.pending_count, 0);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_MORALE);
@@ -348,15 +348,15 @@ static void test_rollback_event(void **state)
         assert_true(brigade_battle_fold(target, &g->journal.items[i]));
 
     brigade_event e;
-    brigade_battle_error error;
+    brigade_error error;
     assert_int_equal(brigade_battle_rollback(&g->battle, target, 3, 12, "", &e, &error),
-                     BRIGADE_BATTLE_ERROR_INVALID_ACTION);
+                     BRIGADE_ERROR_INVALID_ACTION);
     assert_int_equal(brigade_battle_rollback(&g->battle, &g->initial, 3, 12, "x", &e, &error),
-                     BRIGADE_BATTLE_ERROR_INVALID_ACTION);
+                     BRIGADE_ERROR_INVALID_ACTION);
     assert_non_null(strstr(error.message, "not begun"));
     assert_int_equal(brigade_battle_rollback(&g->battle, target, 3, 12,
                                              "the charge was measured wrong", &e, &error),
-                     BRIGADE_BATTLE_OK);
+                     BRIGADE_OK);
     long events = g->battle.events, rolls = g->battle.rolls;
     long first = target->events;
     assert_true(brigade_battle_fold(target, &e));
@@ -390,7 +390,7 @@ static void test_adjust_formation(void **state)
     c.has_formation = true;
     c.formation = BRIGADE_FORMATION_SQUARE;
     strcpy(c.note, "formed square");
-    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "square");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_INVALID_ACTION, "square");
     c.formation = BRIGADE_FORMATION_MARCH_COLUMN;
     strcpy(c.note, "wheeled into column of squadrons");
     game_play(g, BRIGADE_SIDE_NONE, &c);
@@ -417,17 +417,17 @@ static void test_ended_battle_refuses_everything(void **state)
     g->battle.step = BRIGADE_STEP_NONE;
     g->battle.awaiting = 0;
     brigade_command c = command_overrule_result(BRIGADE_RESULT_PUSHED_BACK, BRIGADE_SIDE_B);
-    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "ended");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_WRONG_PHASE, "ended");
     memset(&c, 0, sizeof c);
     c.kind = BRIGADE_COMMAND_NOTE;
     strcpy(c.note, "a late note");
-    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "ended");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_WRONG_PHASE, "ended");
     c = command_done();
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "ended");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_PHASE, "ended");
     brigade_event e;
-    brigade_battle_error error;
+    brigade_error error;
     assert_int_equal(brigade_battle_rollback(&g->battle, before, 5, 40, "too late", &e, &error),
-                     BRIGADE_BATTLE_ERROR_WRONG_PHASE);
+                     BRIGADE_ERROR_WRONG_PHASE);
     free(before);
     game_free(g);
 }
@@ -446,7 +446,7 @@ static void test_end_and_restore(void **state)
     brigade_command player = command_adjust("hussars", "they are back");
     player.has_figures = true;
     player.figures = 5;
-    game_refuse(g, BRIGADE_SIDE_A, &player, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "umpire");
+    game_refuse(g, BRIGADE_SIDE_A, &player, BRIGADE_ERROR_INVALID_ACTION, "umpire");
     c.figures = 5;
     strcpy(c.note, "5 figures, as measured");
     game_play(g, BRIGADE_SIDE_NONE, &c);
@@ -455,9 +455,9 @@ static void test_end_and_restore(void **state)
 
     memset(&c, 0, sizeof c);
     c.kind = BRIGADE_COMMAND_END;
-    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "reason");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_INVALID_ACTION, "reason");
     strcpy(c.note, "time is up: 3 hours");
-    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "umpire");
+    game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_WRONG_SEAT, "umpire");
     game_play(g, BRIGADE_SIDE_NONE, &c);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_ENDED);
     assert_int_equal(g->battle.awaiting, 0u);
@@ -470,7 +470,7 @@ static void test_end_and_restore(void **state)
     assert_string_equal(g->battle.end_reason, "time is up: 3 hours");
     assert_int_equal(g->battle.end_result, BRIGADE_END_RESULT_NONE); /* no state.end.result */
     c = command_done();
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "ended");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_PHASE, "ended");
     game_assert_replays(g);
     game_free(g);
 }
@@ -485,15 +485,15 @@ static void test_end_before_the_battle_begins(void **state)
         game *g = game_load_file("example_a.json");
         assert_int_equal(g->battle.turn, 0);
         brigade_command c = command_done();
-        game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "umpire");
+        game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_WRONG_SEAT, "umpire");
         memset(&c, 0, sizeof c);
         c.kind = BRIGADE_COMMAND_NOTE;
         strcpy(c.note, "early");
-        game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "not started");
+        game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_WRONG_PHASE, "not started");
         memset(&c, 0, sizeof c);
         c.kind = lapse ? BRIGADE_COMMAND_LAPSE : BRIGADE_COMMAND_END;
         strcpy(c.note, "no action for 1 d 0 h (its players never both joined)");
-        game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "umpire");
+        game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_SEAT, "umpire");
         game_play(g, BRIGADE_SIDE_NONE, &c);
         assert_int_equal(g->battle.phase, BRIGADE_PHASE_ENDED);
         assert_int_equal(g->battle.turn, 0);
@@ -510,7 +510,7 @@ static void test_end_before_the_battle_begins(void **state)
                                         : "the umpire ends the battle: no action for 1 d 0 h "
                                           "(its players never both joined)");
         c = command_choose(BRIGADE_SIDE_A);
-        game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_PHASE, "");
+        game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_PHASE, "");
         game_assert_replays(g);
         game_free(g);
     }
@@ -563,9 +563,9 @@ static void test_end_with_a_result(void **state)
     c.kind = BRIGADE_COMMAND_END;
     c.end_result = BRIGADE_END_RESULT_B;
     strcpy(c.note, "side A never came");
-    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_BATTLE_ERROR_WRONG_SEAT, "umpire");
+    game_refuse(g, BRIGADE_SIDE_A, &c, BRIGADE_ERROR_WRONG_SEAT, "umpire");
     c.end_result = (brigade_end_result)7;
-    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_BATTLE_ERROR_INVALID_ACTION, "draw");
+    game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_INVALID_ACTION, "draw");
     c.end_result = BRIGADE_END_RESULT_B;
     game_play(g, BRIGADE_SIDE_NONE, &c);
     assert_int_equal(g->battle.turn, 0);

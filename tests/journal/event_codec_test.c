@@ -106,8 +106,8 @@ static void play_and_check(brigade_battle *battle, uint64_t seed, int steps, kin
     brigade_dice_source dice = journal_rng_dice(&rng);
     brigade_event_list events;
     brigade_event_list_init(&events);
-    brigade_battle_error error;
-    assert_int_equal(brigade_battle_start(battle, &dice, &events, &error), BRIGADE_BATTLE_OK);
+    brigade_error error;
+    assert_int_equal(brigade_battle_start(battle, &dice, &events, &error), BRIGADE_OK);
     for (int step = 0;; step++) {
         for (size_t i = 0; i < events.count; i++) {
             brigade_event out;
@@ -165,8 +165,8 @@ static brigade_event *find_event(brigade_event_kind kind, brigade_battle **battl
         brigade_dice_source dice = journal_rng_dice(&rng);
         brigade_event_list events;
         brigade_event_list_init(&events);
-        brigade_battle_error error;
-        assert_int_equal(brigade_battle_start(battle, &dice, &events, &error), BRIGADE_BATTLE_OK);
+        brigade_error error;
+        assert_int_equal(brigade_battle_start(battle, &dice, &events, &error), BRIGADE_OK);
         for (int step = 0; step < 400; step++) {
             for (size_t i = 0; i < events.count; i++) {
                 if (events.items[i].kind == kind) {

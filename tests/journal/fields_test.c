@@ -318,9 +318,9 @@ static void pin_game(const char *name, uint64_t seed, char hex[65], int *states)
     brigade_dice_source dice = journal_rng_dice(&rng);
     brigade_event_list events;
     brigade_event_list_init(&events);
-    brigade_battle_error error;
+    brigade_error error;
     pin_state(digest, battle);
-    assert_int_equal(brigade_battle_start(battle, &dice, &events, &error), BRIGADE_BATTLE_OK);
+    assert_int_equal(brigade_battle_start(battle, &dice, &events, &error), BRIGADE_OK);
     assert_true(brigade_battle_fold_all(battle, &events));
     *states = 1;
     for (int step = 0; step < 400 && battle->phase != BRIGADE_PHASE_ENDED; step++) {

@@ -64,8 +64,8 @@ static bool try_command(const brigade_battle *battle, journal_rng *rng, brigade_
                         const brigade_command *command, brigade_event_list *events)
 {
     brigade_dice_source dice = journal_rng_dice(rng);
-    brigade_battle_error error;
-    return brigade_battle_apply(battle, seat, command, &dice, events, &error) == BRIGADE_BATTLE_OK;
+    brigade_error error;
+    return brigade_battle_apply(battle, seat, command, &dice, events, &error) == BRIGADE_OK;
 }
 
 static brigade_command command_of(brigade_command_kind kind)
@@ -229,7 +229,7 @@ brigade_battle *journal_driver_battle_load(const char *json, size_t len)
     if (battle == NULL)
         return NULL;
     brigade_battle_init(battle);
-    brigade_scenario_error error;
+    brigade_error error;
     if (!brigade_scenario_load(json, len, battle, &error)) {
         fprintf(stderr, "scenario: %s\n", error.message);
         free(battle);

@@ -149,8 +149,8 @@ static void live_create(journal_db *j, live_game *g, const char *id, const char 
     brigade_event_list start;
     brigade_event_list_init(&start);
     brigade_dice_source dice = journal_rng_dice(&g->rng);
-    brigade_battle_error error;
-    assert_int_equal(brigade_battle_start(g->battle, &dice, &start, &error), BRIGADE_BATTLE_OK);
+    brigade_error error;
+    assert_int_equal(brigade_battle_start(g->battle, &dice, &start, &error), BRIGADE_OK);
     journal_game game = {g->id, 1700000000, g->scenario, g->scenario_len, {{0}}, g->initial,
                                 &start, NULL, NULL, NULL, 0, NULL};
     memcpy(game.token_sha256, g->tokens, sizeof g->tokens);
@@ -502,8 +502,8 @@ static void test_idempotent_answers(void **state)
     brigade_event_list events;
     brigade_event_list_init(&events);
     brigade_dice_source dice = journal_rng_dice(&rng);
-    brigade_battle_error error;
-    assert_int_equal(brigade_battle_start(b, &dice, &events, &error), BRIGADE_BATTLE_OK);
+    brigade_error error;
+    assert_int_equal(brigade_battle_start(b, &dice, &events, &error), BRIGADE_OK);
     assert_true(brigade_battle_fold_all(b, &events));
     brigade_command command;
     brigade_side seat = BRIGADE_SIDE_A;

@@ -217,11 +217,11 @@ static void umpire_events(const brigade_battle *battle, brigade_command_kind kin
     journal_rng rng;
     journal_rng_seed(&rng, 1);
     brigade_dice_source dice = journal_rng_dice(&rng);
-    brigade_battle_error error;
+    brigade_error error;
     memset(&error, 0, sizeof error);
     brigade_event_list_clear(events);
     if (brigade_battle_apply(battle, BRIGADE_SIDE_NONE, &command, &dice, events, &error) !=
-        BRIGADE_BATTLE_OK)
+        BRIGADE_OK)
         fail_msg("umpire command %d: %s", (int)kind, error.message);
 }
 
@@ -344,8 +344,8 @@ static void test_journal_rollback(void **state)
     journal_rng rng;
     journal_rng_seed(&rng, 5);
     brigade_dice_source dice = journal_rng_dice(&rng);
-    brigade_battle_error error;
-    assert_int_equal(brigade_battle_start(initial, &dice, &events, &error), BRIGADE_BATTLE_OK);
+    brigade_error error;
+    assert_int_equal(brigade_battle_start(initial, &dice, &events, &error), BRIGADE_OK);
     journal_game game = {GAME, 1700000000, scenario, scenario_len, {{0}}, initial,
                                 &events, NULL, NULL, NULL, 0, NULL};
     memset(game.token_sha256, 0x11, sizeof game.token_sha256);
@@ -635,11 +635,11 @@ static void dice_act(dice_game *g, brigade_side seat, const brigade_command *com
 {
     brigade_event_list events;
     brigade_event_list_init(&events);
-    brigade_battle_error error;
+    brigade_error error;
     memset(&error, 0, sizeof error);
     uint64_t before = g->dice.next_number;
     if (brigade_battle_apply(g->battle, seat, command, &g->source, &events, &error) !=
-        BRIGADE_BATTLE_OK) {
+        BRIGADE_OK) {
         g->dice.next_number = before;
         fail_msg("seq %lld: command %d refused: %s", (long long)g->seq + 1, (int)command->kind,
                  error.message);
@@ -744,9 +744,9 @@ static void test_journal_rollback_dice_verify(void **state)
         brigade_battle *seeded = battle_copy(g.battle);
         assert_true(brigade_battle_fold(seeded, &event));
         if (side == BRIGADE_SIDE_B) {
-            brigade_battle_error error;
+            brigade_error error;
             assert_int_equal(brigade_battle_start(seeded, &g.source, &events, &error),
-                             BRIGADE_BATTLE_OK);
+                             BRIGADE_OK);
         }
         free(seeded);
         dice_commit(&g, (brigade_side)side, g.battle, &events, 0);
@@ -770,10 +770,10 @@ static void test_journal_rollback_dice_verify(void **state)
     /* The rollback's own event (core/battle.h), folded onto the battle
      * after to_seq: it keeps the dice count and holds the game. */
     brigade_event rollback;
-    brigade_battle_error error;
+    brigade_error error;
     assert_int_equal(brigade_battle_rollback(g.battle, back, to_seq, g.seq + 1,
                                              "a unit was misplaced", &rollback, &error),
-                     BRIGADE_BATTLE_OK);
+                     BRIGADE_OK);
     brigade_event_list_clear(&events);
     assert_true(brigade_event_list_push(&events, &rollback));
     dice_commit(&g, BRIGADE_SIDE_NONE, back, &events, to_seq);

@@ -626,10 +626,10 @@ static void test_state_delta(void **state)
             brigade_dice_source dice = journal_rng_dice(&rng);
             brigade_event_list events;
             brigade_event_list_init(&events);
-            brigade_battle_error error;
+            brigade_error error;
             *before = *battle;
             assert_int_equal(brigade_battle_start(battle, &dice, &events, &error),
-                             BRIGADE_BATTLE_OK);
+                             BRIGADE_OK);
             assert_true(brigade_battle_fold_all(battle, &events));
             delta_checked(before, battle);
             for (int step = 0; step < 300 && battle->phase != BRIGADE_PHASE_ENDED; step++) {

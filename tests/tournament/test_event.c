@@ -60,7 +60,7 @@ static void refused_at(const char *json, const char *path, const char *message)
 {
     brigade_tournament_event event;
     memset(&event, 0, sizeof event);
-    brigade_tournament_event_error error;
+    brigade_tournament_error error;
     assert_false(brigade_tournament_event_parse(json, strlen(json), &event, &error));
     assert_string_equal(error.message, message);
     assert_string_equal(error.path, path);
@@ -73,7 +73,7 @@ static void refused_as_json(const char *json, const char *prefix)
 {
     brigade_tournament_event event;
     memset(&event, 0, sizeof event);
-    brigade_tournament_event_error error;
+    brigade_tournament_error error;
     assert_false(brigade_tournament_event_parse(json, strlen(json), &event, &error));
     if (strncmp(error.message, prefix, strlen(prefix)) != 0)
         fail_msg("\"%s\" does not begin \"%s\"", error.message, prefix);
@@ -106,7 +106,7 @@ static void example_parses(void **state)
     char *text = file_read(BRIGADE_TOURNAMENT_EXAMPLE, &length);
     brigade_tournament_event event;
     memset(&event, 0, sizeof event);
-    brigade_tournament_event_error error;
+    brigade_tournament_error error;
     bool ok = brigade_tournament_event_parse(text, length, &event, &error);
     free(text);
     if (!ok)
@@ -157,7 +157,7 @@ static void minimal_round_robin(void **state)
                                     ONE_SCENARIO "\"format\": \"round_robin\"}";
     brigade_tournament_event event;
     memset(&event, 0xa5, sizeof event);
-    brigade_tournament_event_error error;
+    brigade_tournament_error error;
     assert_true(brigade_tournament_event_parse(json, strlen(json), &event, &error));
     assert_int_equal(event.format, BRIGADE_TOURNAMENT_FORMAT_ROUND_ROBIN);
     assert_int_equal(event.player_count, 5);
@@ -195,7 +195,7 @@ static void limits_accepted(void **state)
              "], \"format\": \"swiss\", \"rounds\": 63, \"spectator_delay\": 64, "
              "\"time_control\": {\"minutes_per_side\": 600, \"increment_seconds\": 600}}");
     brigade_tournament_event event;
-    brigade_tournament_event_error error;
+    brigade_tournament_error error;
     bool ok = brigade_tournament_event_parse(json, strlen(json), &event, &error);
     if (!ok)
         fail_msg("%s", error.message);

@@ -326,11 +326,11 @@ static inline void fx_check_outcome(const brigade_melee *m, const brigade_melee_
 static inline void fx_resolve_(const brigade_melee *m, fx_dice *d, brigade_melee_outcome *o,
                                const char *file, int line)
 {
-    brigade_melee_error err;
+    brigade_error err;
     memset(&err, 0, sizeof err);
     memset(o, 0, sizeof *o);
-    brigade_melee_error_code rc = brigade_melee_resolve(m, &d->source, o, &err);
-    if (rc != BRIGADE_MELEE_OK) {
+    brigade_error_code rc = brigade_melee_resolve(m, &d->source, o, &err);
+    if (rc != BRIGADE_OK) {
         print_error("resolve failed: code %d, path '%s', message '%s'\n", (int)rc,
                     err.path, err.message);
         fx_print_log(d);
@@ -340,13 +340,13 @@ static inline void fx_resolve_(const brigade_melee *m, fx_dice *d, brigade_melee
 }
 
 /* Resolves expecting an error; returns it in *err. */
-static inline brigade_melee_error_code fx_resolve_error(const brigade_melee *m, fx_dice *d,
-                                                        brigade_melee_error *err)
+static inline brigade_error_code fx_resolve_error(const brigade_melee *m, fx_dice *d,
+                                                        brigade_error *err)
 {
     brigade_melee_outcome *o = calloc(1, sizeof *o);
     assert_non_null(o);
     memset(err, 0, sizeof *err);
-    brigade_melee_error_code rc = brigade_melee_resolve(m, &d->source, o, err);
+    brigade_error_code rc = brigade_melee_resolve(m, &d->source, o, err);
     free(o);
     return rc;
 }

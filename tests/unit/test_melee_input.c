@@ -1,7 +1,7 @@
 /*
  * unit_melee_input: the engine's input checks (brigade_melee_check and
  * brigade_melee_resolve; cases/README.md "Input", 12.4), dice errors
- * (BRIGADE_MELEE_ERROR_DICE_MISSING / _DICE_INVALID with path
+ * (BRIGADE_ERROR_DICE_MISSING / _DICE_INVALID with path
  * "dice.<name>"), the unit defaults and arm helpers (D25, the formation
  * table of cases/README.md), and the wire names of core/names.c.
  */
@@ -23,17 +23,17 @@ static fx_bout *valid(void)
 #define EXPECT_INVALID(b, path) expect_invalid_((b), (path), __FILE__, __LINE__)
 static void expect_invalid_(fx_bout *b, const char *path, const char *file, int line)
 {
-    brigade_melee_error err;
+    brigade_error err;
     memset(&err, 0, sizeof err);
-    brigade_melee_error_code rc = brigade_melee_check(&b->m, &err);
-    if (rc != BRIGADE_MELEE_ERROR_INVALID || strcmp(err.path, path) != 0) {
+    brigade_error_code rc = brigade_melee_check(&b->m, &err);
+    if (rc != BRIGADE_ERROR_INVALID_INPUT || strcmp(err.path, path) != 0) {
         print_error("check: code %d path '%s' (%s), expected INVALID at '%s'\n", (int)rc,
                     err.path, err.message, path);
         _fail(file, line);
     }
     assert_true(err.message[0] != '\0');
     rc = fx_resolve_error(&b->m, &b->d, &err);
-    if (rc != BRIGADE_MELEE_ERROR_INVALID || strcmp(err.path, path) != 0) {
+    if (rc != BRIGADE_ERROR_INVALID_INPUT || strcmp(err.path, path) != 0) {
         print_error("resolve: code %d path '%s' (%s), expected INVALID at '%s'\n", (int)rc,
                     err.path, err.message, path);
         _fail(file, line);
@@ -48,10 +48,10 @@ static void expect_invalid_(fx_bout *b, const char *path, const char *file, int 
 #define EXPECT_VALID(b) expect_valid_((b), __FILE__, __LINE__)
 static void expect_valid_(fx_bout *b, const char *file, int line)
 {
-    brigade_melee_error err;
+    brigade_error err;
     memset(&err, 0, sizeof err);
-    brigade_melee_error_code rc = brigade_melee_check(&b->m, &err);
-    if (rc != BRIGADE_MELEE_OK) {
+    brigade_error_code rc = brigade_melee_check(&b->m, &err);
+    if (rc != BRIGADE_OK) {
         print_error("check: code %d path '%s' (%s), expected OK\n", (int)rc, err.path,
                     err.message);
         _fail(file, line);
@@ -136,11 +136,11 @@ static void check_too_many_units(void **state)
     (void)state;
     fx_bout *b = valid();
     b->m.unit_count = BRIGADE_MELEE_UNITS_MAX + 1;
-    brigade_melee_error err;
+    brigade_error err;
     memset(&err, 0, sizeof err);
-    assert_int_equal(brigade_melee_check(&b->m, &err), BRIGADE_MELEE_ERROR_INVALID);
+    assert_int_equal(brigade_melee_check(&b->m, &err), BRIGADE_ERROR_INVALID_INPUT);
     b->m.unit_count = -1;
-    assert_int_equal(brigade_melee_check(&b->m, &err), BRIGADE_MELEE_ERROR_INVALID);
+    assert_int_equal(brigade_melee_check(&b->m, &err), BRIGADE_ERROR_INVALID_INPUT);
     free(b);
 }
 
@@ -338,8 +338,8 @@ static void dice_missing_melee(void **state)
     (void)state;
     fx_bout *b = valid();
     fx_set(&b->d, "x", 1, 2);
-    brigade_melee_error err;
-    assert_int_equal(fx_resolve_error(&b->m, &b->d, &err), BRIGADE_MELEE_ERROR_DICE_MISSING);
+    brigade_error err;
+    assert_int_equal(fx_resolve_error(&b->m, &b->d, &err), BRIGADE_ERROR_DICE_MISSING);
     assert_string_equal(err.path, "dice.y");
     free(b);
 }
@@ -352,8 +352,8 @@ static void dice_missing_test(void **state)
     fx_bout *b = valid();
     fx_set(&b->d, "x", 5, 6);
     fx_set(&b->d, "y", 1, 2);
-    brigade_melee_error err;
-    assert_int_equal(fx_resolve_error(&b->m, &b->d, &err), BRIGADE_MELEE_ERROR_DICE_MISSING);
+    brigade_error err;
+    assert_int_equal(fx_resolve_error(&b->m, &b->d, &err), BRIGADE_ERROR_DICE_MISSING);
     assert_string_equal(err.path, "dice.x.reform");
     free(b);
 
@@ -361,7 +361,7 @@ static void dice_missing_test(void **state)
     brigade_melee_unit_set_type(&b->m.units[0], BRIGADE_TYPE_HEAVY_CAVALRY);
     fx_set(&b->d, "x", 5, 6);
     fx_set(&b->d, "y", 1, 2);
-    assert_int_equal(fx_resolve_error(&b->m, &b->d, &err), BRIGADE_MELEE_ERROR_DICE_MISSING);
+    assert_int_equal(fx_resolve_error(&b->m, &b->d, &err), BRIGADE_ERROR_DICE_MISSING);
     assert_string_equal(err.path, "dice.x.pursuit");
     free(b);
 }
@@ -375,9 +375,9 @@ static void dice_invalid_face(void **state)
         fx_bout *b = valid();
         fx_set(&b->d, "x", 3, 4);
         fx_set(&b->d, "y", bad[i][0], bad[i][1]);
-        brigade_melee_error err;
+        brigade_error err;
         assert_int_equal(fx_resolve_error(&b->m, &b->d, &err),
-                         BRIGADE_MELEE_ERROR_DICE_INVALID);
+                         BRIGADE_ERROR_DICE_INVALID);
         assert_string_equal(err.path, "dice.y");
         free(b);
     }
@@ -391,8 +391,8 @@ static void dice_invalid_test_face(void **state)
     fx_set(&b->d, "x", 5, 6);
     fx_set(&b->d, "y", 1, 2);
     fx_set(&b->d, "x.reform", 7, 1);
-    brigade_melee_error err;
-    assert_int_equal(fx_resolve_error(&b->m, &b->d, &err), BRIGADE_MELEE_ERROR_DICE_INVALID);
+    brigade_error err;
+    assert_int_equal(fx_resolve_error(&b->m, &b->d, &err), BRIGADE_ERROR_DICE_INVALID);
     assert_string_equal(err.path, "dice.x.reform");
     free(b);
 }
@@ -417,9 +417,9 @@ static void dice_invalid_reroll(void **state)
         fx_set(&b->d, "def", 3, 4);
         fx_set(&b->d, "col.reroll", bad[i][0], bad[i][1]);
         b->d.lenient_tests = true;
-        brigade_melee_error err;
+        brigade_error err;
         assert_int_equal(fx_resolve_error(&b->m, &b->d, &err),
-                         BRIGADE_MELEE_ERROR_DICE_INVALID);
+                         BRIGADE_ERROR_DICE_INVALID);
         assert_string_equal(err.path, "dice.col.reroll");
         free(b);
     }
