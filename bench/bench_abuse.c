@@ -321,7 +321,7 @@ static void cleanup(void)
     bench_temp_dir_end(O.common.keep);
 }
 
-static void case_fail(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static void case_fail(const char *format, ...) BRIGADE_PRINTF(1, 2);
 
 static void case_fail(const char *format, ...)
 {

@@ -219,7 +219,7 @@ static void cleanup(void)
 
 /* ---- what went wrong ------------------------------------------------------ */
 
-static void case_fail(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static void case_fail(const char *format, ...) BRIGADE_PRINTF(1, 2);
 
 static void case_fail(const char *format, ...)
 {
@@ -243,7 +243,7 @@ static void describe(const ws_conn *w, char *out, size_t size)
         snprintf(out, size, "%s", c->role == ROLE_ACTOR ? "the actor (seat A)" : "seat B");
 }
 
-static void anomaly(const fconn *c, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void anomaly(const fconn *c, const char *format, ...) BRIGADE_PRINTF(2, 3);
 
 static void anomaly(const fconn *c, const char *format, ...)
 {

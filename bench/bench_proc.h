@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "core/helpers.h"
+
 /* This build's brigaded and the scenarios' folder: CMake defines both for
  * the benches (BRIGADED_PATH, BRIGADE_SCENARIO_DIR); these are for a build
  * without it, run from the top of the checkout. */
@@ -37,7 +39,7 @@ extern void (*bench_cleanup)(void);
 
 /* Prints "NAME: " and the message on stderr, runs bench_cleanup and exits
  * with 1. */
-_Noreturn void bench_die(const char *format, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void bench_die(const char *format, ...) BRIGADE_PRINTF(1, 2);
 
 /* Set by SIGINT and SIGTERM once bench_signals() has run: the bench's loop
  * checks it and dies. */

@@ -260,7 +260,7 @@ static void game_run_print_json(game_run *run, const protocol_value *value)
 
 /* A message about the run (not an answer): on err, prefixed. */
 static void game_run_say(game_run *run, const char *format, ...)
-    __attribute__((format(printf, 2, 3)));
+    BRIGADE_PRINTF(2, 3);
 
 static void game_run_say(game_run *run, const char *format, ...)
 {
@@ -280,7 +280,7 @@ static void game_run_say(game_run *run, const char *format, ...)
  * below it; in a script (and with --json) on err, so that out keeps only
  * the answers. */
 static void game_run_news(game_run *run, const char *format, ...)
-    __attribute__((format(printf, 2, 3)));
+    BRIGADE_PRINTF(2, 3);
 
 static void game_run_news(game_run *run, const char *format, ...)
 {

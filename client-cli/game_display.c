@@ -680,7 +680,7 @@ typedef struct game_display_buffer {
 } game_display_buffer;
 
 static void game_display_put(game_display_buffer *buffer, const char *format, ...)
-    __attribute__((format(printf, 2, 3)));
+    BRIGADE_PRINTF(2, 3);
 
 static void game_display_put(game_display_buffer *buffer, const char *format, ...)
 {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/battle.h"
+#include "core/helpers.h"
 #include "core/melee.h"
 #include "game_display.h"
 #include "game_rules.h"
@@ -361,7 +362,7 @@ typedef struct game_input_words {
 } game_input_words;
 
 static int game_input_fail(char *message, size_t size, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
+    BRIGADE_PRINTF(3, 4);
 
 static int game_input_fail(char *message, size_t size, const char *format, ...)
 {

@@ -13,6 +13,7 @@
  */
 #include "melee_command.h"
 
+#include "core/helpers.h"
 #include "core/melee.h"
 
 #include <errno.h>
@@ -32,13 +33,6 @@
 /* Each unit has at most four rolls: "<id>", ".reroll", ".reform", ".pursuit". */
 #define ROLLS_PER_UNIT 4
 #define DICE_ENTRIES_MAX (BRIGADE_MELEE_UNITS_MAX * ROLLS_PER_UNIT)
-
-#if defined(__GNUC__)
-#define PRINTF_LIKE(format_index, first_argument) \
-    __attribute__((format(printf, format_index, first_argument)))
-#else
-#define PRINTF_LIKE(format_index, first_argument)
-#endif
 
 /* The first thing wrong with a case: where (path from the file's root) and what. */
 typedef struct input_error {
@@ -83,7 +77,7 @@ typedef struct written_ids {
 /* Records the error and returns false, so that checks read
  * `return fail(error, path, "...")`. */
 static bool fail(input_error *error, const char *path, const char *format, ...)
-    PRINTF_LIKE(3, 4);
+    BRIGADE_PRINTF(3, 4);
 
 static bool fail(input_error *error, const char *path, const char *format, ...)
 {

@@ -3423,7 +3423,7 @@ static void server_games_wait(server_game *game, server_session *session,
 static void server_games_send_moved(server_connection *connection, int64_t request,
                                     const char *url, const char *format, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
+    BRIGADE_PRINTF(4, 5)
 #endif
     ;
 static void server_games_send_moved(server_connection *connection, int64_t request,
