@@ -90,7 +90,7 @@ int game_client_url_parse(const char *text, game_client_url *url, char *message,
         bool tls;
     } schemes[] = {{"ws://", false}, {"http://", false}, {"wss://", true}, {"https://", true}};
     const char *host = NULL;
-    for (size_t i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++) {
+    for (int i = 0; i < BRIGADE_COUNT_OF(schemes); i++) {
         size_t length = strlen(schemes[i].prefix);
         if (strncasecmp(text, schemes[i].prefix, length) == 0) {
             host = text + length;

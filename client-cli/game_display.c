@@ -1111,7 +1111,7 @@ static void game_display_todo_lines(const protocol_value *state, const char *sea
                                             GAME_OFFER_CONTACT, GAME_OFFER_REFORM,
                                             GAME_OFFER_RALLY,   GAME_OFFER_OCCUPY,
                                             GAME_OFFER_CONTEST};
-    for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+    for (int i = 0; i < BRIGADE_COUNT_OF(order); i++)
         game_display_todo_offers(state, offers, count, order[i], &buffer);
     game_display_todo_waiting_reports(state, seat, false, &buffer);
 }
@@ -1179,7 +1179,7 @@ void game_display_your_move(const protocol_value *state, const char *seat, char 
         {GAME_OFFER_WITHDRAW, "withdraw UNIT"},
         {GAME_OFFER_CONTEST, "contest REPORT REASON"},
     };
-    for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+    for (int i = 0; i < BRIGADE_COUNT_OF(more); i++)
         if (game_rules_offered(offers, count, more[i].kind) &&
             !(more[i].kind == GAME_OFFER_CONTEST &&
               game_rules_offered(offers, count, GAME_OFFER_ACCEPT))) {
@@ -1398,7 +1398,7 @@ void game_display_roll_words(const protocol_value *state, const char *name, char
                  {".reform", "reform test"},  {".reroll", "sappers' re-roll"}};
     const char *words = melee ? "dice" : NULL;
     size_t id_length = strlen(rest);
-    for (size_t i = 0; dot && i < sizeof kinds / sizeof kinds[0]; i++)
+    for (int i = 0; dot && i < BRIGADE_COUNT_OF(kinds); i++)
         if (strcmp(dot, kinds[i].suffix) == 0 && (melee || i < 3)) {
             words = kinds[i].words;
             id_length = (size_t)(dot - rest);
@@ -1599,7 +1599,7 @@ const char *game_display_error_words(const char *code)
         {"rate_limited", "too many requests; nothing changed, send it again after the pause the "
                          "server names"},
     };
-    for (size_t i = 0; code && i < sizeof(table) / sizeof(table[0]); i++)
+    for (int i = 0; code && i < BRIGADE_COUNT_OF(table); i++)
         if (strcmp(code, table[i].code) == 0)
             return table[i].words;
     return "refused by the server";

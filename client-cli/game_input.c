@@ -229,7 +229,7 @@ static const game_input_command game_input_commands[] = {
      GAME_INPUT_ACTION(END, -1, -1, game_input_umpire)},
 };
 
-#define GAME_INPUT_COMMAND_COUNT (sizeof(game_input_commands) / sizeof(game_input_commands[0]))
+#define GAME_INPUT_COMMAND_COUNT ((size_t)BRIGADE_COUNT_OF(game_input_commands))
 
 /* Writes `text`, each line after the first indented by `indent`. */
 static void game_input_help_lines(FILE *out, const char *text, const char *indent)
@@ -964,12 +964,11 @@ static int game_input_settle(const game_input_call *call, const game_input_words
                         message, size))
         return -1;
     const char *event = words->words[2];
-    size_t known = 0;
-    for (; known < sizeof(game_input_settle_events) / sizeof(game_input_settle_events[0]);
-         known++)
-        if (strcmp(event, game_input_settle_events[known]) == 0)
-            break;
-    if (known == sizeof(game_input_settle_events) / sizeof(game_input_settle_events[0]))
+    int known = 0;
+    while (known < BRIGADE_COUNT_OF(game_input_settle_events) &&
+           strcmp(event, game_input_settle_events[known]) != 0)
+        known++;
+    if (known == BRIGADE_COUNT_OF(game_input_settle_events))
         return game_input_fail(message, size,
                                "settle: '%.40s' is not an event (double_six or "
                                "risk_to_general; usage: %s)",

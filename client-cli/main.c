@@ -9,6 +9,7 @@
 #include "melee_command.h"
 #include "tournament_commands.h"
 
+#include "core/helpers.h"
 #include "protocol/message.h"
 
 #include <getopt.h>
@@ -113,7 +114,7 @@ int main(int argc, char **argv)
         printf("brigade %s (protocol %s)\n", BRIGADE_VERSION, PROTOCOL_SUBPROTOCOL);
         return fflush(stdout) == 0 ? BRIGADE_EXIT_OK : BRIGADE_EXIT_FAILURE;
     }
-    for (size_t i = 0; i < sizeof(brigade_commands) / sizeof(brigade_commands[0]); i++) {
+    for (int i = 0; i < BRIGADE_COUNT_OF(brigade_commands); i++) {
         const brigade_command *entry = &brigade_commands[i];
         if (strcmp(command, entry->name) != 0)
             continue;

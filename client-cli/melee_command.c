@@ -568,7 +568,7 @@ static const unit_member unit_members[] = {
 
 #undef UNIT_FLAG
 
-#define UNIT_MEMBERS_COUNT (sizeof unit_members / sizeof unit_members[0])
+#define UNIT_MEMBERS_COUNT ((size_t)BRIGADE_COUNT_OF(unit_members))
 
 /* Reads `value` as the string member `member` (its path `here`): parsed,
  * then checked. */
@@ -1014,7 +1014,7 @@ static json_t *events_value(result_builder *builder, unsigned events)
         {BRIGADE_EVENT_SAPPERS_USED, "sappers_used"},
     };
     json_t *array = json_array();
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    for (int i = 0; i < BRIGADE_COUNT_OF(names); i++) {
         if (events & names[i].bit) {
             append(builder, array, json_string(names[i].name));
         }

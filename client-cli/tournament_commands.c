@@ -198,7 +198,7 @@ static bool check_length(const tournament_options *options, const char *what, co
  * after one line on err. */
 static int tournament_sub_find(char **argv, tournament_options *options, FILE *err)
 {
-    size_t subs = sizeof(tournament_subs) / sizeof(tournament_subs[0]);
+    size_t subs = (size_t)BRIGADE_COUNT_OF(tournament_subs);
     size_t sub = 0;
     while (sub < subs && strcmp(argv[0], tournament_subs[sub].word) != 0)
         sub++;

@@ -557,7 +557,7 @@ bool server_games_crash_parse(const char *text, server_games_crash *crash, long 
                   {"after-commit", SERVER_GAMES_CRASH_AFTER_COMMIT}};
     if (!text)
         return false;
-    for (size_t i = 0; i < sizeof(points) / sizeof(points[0]); i++) {
+    for (int i = 0; i < BRIGADE_COUNT_OF(points); i++) {
         size_t length = strlen(points[i].name);
         if (strncmp(text, points[i].name, length) != 0)
             continue;
