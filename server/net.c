@@ -2607,9 +2607,7 @@ server_net *server_net_new(const server_net_options *options, server_net_error *
     if (uv_loop_init(&net->loop) != 0) {
         *error = SERVER_NET_ERROR_LOOP;
         brigade_text_format(message, message_size, "cannot create the event loop");
-        free(net->exports_dir);
-        free(net->web_root);
-        free(net);
+        server_net_destroy(net); /* its tables and paths; no loop to close */
         return NULL;
     }
     net->loop_initialised = true;
