@@ -1089,12 +1089,13 @@ static void server_game_watchers_changed(server_games *games, server_game *game)
 
 /* ------------------------------------------------------------- answers */
 
-/* Encodes `message` once and queues it on `connection`. */
+/* Encodes `message` once and queues it on `connection`; one over the
+ * server frame limit a client accepts (PROTOCOL.md §2) is logged and not
+ * sent, as the relay's are. */
 static void server_games_send(server_connection *connection,
                               const protocol_server_message *message)
 {
-    /* No frame limit: the answers sent here have never been checked. */
-    server_send_message(connection, message, SIZE_MAX);
+    server_send_message(connection, message, PROTOCOL_SERVER_FRAME_MAX);
 }
 
 /* Refusals logged a second at most (server_log_burst): a flood of bad
