@@ -24,6 +24,7 @@
  * order of acceptance, while a thousand games still share one commit.
  */
 #include "server/game.h"
+#include "server/command.h"
 #include "server/send.h"
 #include "server/token.h"
 
@@ -1293,247 +1294,6 @@ static bool server_game_fold(brigade_battle *battle, const brigade_event_list *e
             return false;
     }
     return true;
-}
-
-/* Cuts `text` to at most `max` bytes on a UTF-8 character boundary. */
-static void server_games_utf8_cut(char *text, size_t max)
-{
-    size_t length = strlen(text);
-    if (length <= max)
-        return;
-    size_t cut = max;
-    while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80)
-        cut--;
-    text[cut] = '\0';
-}
-
-/* A command's note from a protocol text: PROTOCOL.md allows 255 bytes,
- * core keeps BRIGADE_TEXT_MAX: the rest is cut on a character boundary. */
-static void server_games_note_set(brigade_command *command, const char *text)
-{
-    char note[PROTOCOL_NOTE_MAX + 1];
-    snprintf(note, sizeof(note), "%s", text);
-    server_games_utf8_cut(note, BRIGADE_TEXT_MAX);
-    memcpy(command->note, note, strlen(note) + 1);
-}
-
-/* The core facing of a charge's protocol facing (absent: front). */
-static brigade_facing server_games_facing(protocol_facing facing)
-{
-    switch (facing) {
-    case PROTOCOL_FACING_FLANK: return BRIGADE_FACING_FLANK;
-    case PROTOCOL_FACING_REAR: return BRIGADE_FACING_REAR;
-    default: return BRIGADE_FACING_FRONT;
-    }
-}
-
-/* hold, release, note and end: the umpire's commands (PROTOCOL.md §5.3),
- * end's result when given (§11.5). */
-static void server_games_command_umpire(const protocol_action *action, brigade_command *command)
-{
-    /* The umpire's (PROTOCOL.md §5.3): the reason, cut as a note. */
-    command->kind = action->kind == PROTOCOL_ACTION_HOLD      ? BRIGADE_COMMAND_HOLD
-                    : action->kind == PROTOCOL_ACTION_RELEASE ? BRIGADE_COMMAND_RELEASE
-                    : action->kind == PROTOCOL_ACTION_END     ? BRIGADE_COMMAND_END
-                                                              : BRIGADE_COMMAND_NOTE;
-    server_games_note_set(command, action->as.umpire.reason);
-    /* end's result, when given (PROTOCOL.md §11.5): a win for seat A's
-     * side, for B's, or a draw; none otherwise. */
-    if (action->kind == PROTOCOL_ACTION_END && action->as.umpire.has_result)
-        command->end_result = action->as.umpire.result == PROTOCOL_RESULT_A ? BRIGADE_END_RESULT_A
-                              : action->as.umpire.result == PROTOCOL_RESULT_B
-                                  ? BRIGADE_END_RESULT_B
-                                  : BRIGADE_END_RESULT_DRAW;
-}
-
-/* adjust and umpire_adjust (PROTOCOL.md §5.3): false with `why` for a
- * status or formation the rules do not know. */
-static bool server_games_command_adjust(const protocol_action *action, brigade_command *command,
-                                        char *why, size_t why_size)
-{
-    command->kind = action->kind == PROTOCOL_ACTION_ADJUST ? BRIGADE_COMMAND_ADJUST
-                                                           : BRIGADE_COMMAND_UMPIRE_ADJUST;
-    memcpy(command->unit, action->as.adjust.unit, sizeof(command->unit));
-    command->has_figures = action->as.adjust.has_figures;
-    command->figures = action->as.adjust.figures;
-    command->has_formed = action->as.adjust.has_formed;
-    command->formed = action->as.adjust.formed;
-    command->has_status = action->as.adjust.has_status;
-    if (command->has_status &&
-        !brigade_status_parse_any(action->as.adjust.status, &command->status)) {
-        snprintf(why, why_size, "action.status: \"%s\" is not a unit status",
-                 action->as.adjust.status);
-        return false;
-    }
-    command->has_formation = action->as.adjust.has_formation;
-    if (command->has_formation &&
-        !brigade_formation_parse(action->as.adjust.formation, &command->formation)) {
-        snprintf(why, why_size, "action.formation: \"%s\" is not a formation",
-                 action->as.adjust.formation);
-        return false;
-    }
-    server_games_note_set(command, action->as.adjust.note);
-    return true;
-}
-
-/* settle (PROTOCOL.md §5.3, 12.15): false with `why` for an event that is
- * not a D9 event. */
-static bool server_games_command_settle(const protocol_action *action, brigade_command *command,
-                                        char *why, size_t why_size)
-{
-    command->kind = BRIGADE_COMMAND_SETTLE;
-    memcpy(command->unit, action->as.settle.unit, sizeof(command->unit));
-    if (!brigade_d9_event_parse(action->as.settle.event, &command->d9_event)) {
-        snprintf(why, why_size, "action.event: \"%s\" is not double_six or risk_to_general (12.15)",
-                 action->as.settle.event);
-        return false;
-    }
-    server_games_note_set(command, action->as.settle.reason);
-    return true;
-}
-
-/* overrule (PROTOCOL.md §5.3): false with `why` for a melee id, result or
- * outcome the rules do not know. */
-static bool server_games_command_overrule(const protocol_action *action,
-                                          brigade_command *command, char *why, size_t why_size)
-{
-    command->kind = BRIGADE_COMMAND_OVERRULE;
-    if (strlen(action->as.overrule.melee) >= sizeof(command->melee)) {
-        snprintf(why, why_size, "action.melee: no melee has an id that long");
-        return false;
-    }
-    memcpy(command->melee, action->as.overrule.melee, strlen(action->as.overrule.melee) + 1);
-    command->has_result = action->as.overrule.has_result;
-    command->winner = BRIGADE_SIDE_NONE;
-    if (command->has_result &&
-        !brigade_melee_result_parse(action->as.overrule.result, &command->result)) {
-        snprintf(why, why_size,
-                 "action.result: \"%s\" is not a result an umpire chooses (broken, retreat, "
-                 "pushed_back, draw, square_holds)",
-                 action->as.overrule.result);
-        return false;
-    }
-    if (action->as.overrule.has_winner)
-        command->winner = action->as.overrule.winner == PROTOCOL_SEAT_A ? BRIGADE_SIDE_A
-                                                                        : BRIGADE_SIDE_B;
-    command->has_outcome = action->as.overrule.has_unit;
-    if (command->has_outcome) {
-        memcpy(command->unit, action->as.overrule.unit, sizeof(command->unit));
-        if (!brigade_test_outcome_parse(action->as.overrule.outcome, &command->outcome)) {
-            snprintf(why, why_size,
-                     "action.outcome: \"%s\" is not a test outcome (pass, fail, excellent, "
-                     "unformed, blown, pursuit)",
-                     action->as.overrule.outcome);
-            return false;
-        }
-    }
-    server_games_note_set(command, action->as.overrule.reason);
-    return true;
-}
-
-/* The core command of an act's action (message.h -> battle.h). Returns
- * false with `why` filled for a name that is not one of its member's
- * (a status, formation, event, result or outcome the rules do not know):
- * PROTOCOL.md §5 refuses it with bad_message. */
-static bool server_games_command(const protocol_action *action, brigade_command *command,
-                                 char *why, size_t why_size)
-{
-    memset(command, 0, sizeof(*command));
-    switch (action->kind) {
-    case PROTOCOL_ACTION_CHOOSE_INITIATIVE:
-        command->kind = BRIGADE_COMMAND_CHOOSE_INITIATIVE;
-        command->phasing = action->as.choose_initiative.phasing == PROTOCOL_SEAT_A
-                               ? BRIGADE_SIDE_A
-                               : BRIGADE_SIDE_B;
-        return true;
-    case PROTOCOL_ACTION_DECLARE_CHARGE:
-        command->kind = BRIGADE_COMMAND_DECLARE_CHARGE;
-        memcpy(command->unit, action->as.declare_charge.unit, sizeof(command->unit));
-        memcpy(command->target, action->as.declare_charge.target, sizeof(command->target));
-        command->facing = server_games_facing(action->as.declare_charge.facing);
-        command->leading = action->as.declare_charge.leading;
-        command->sappers = action->as.declare_charge.sappers;
-        command->reinforce = action->as.declare_charge.reinforce;
-        return true;
-    case PROTOCOL_ACTION_RESPOND:
-        command->kind = BRIGADE_COMMAND_RESPOND;
-        memcpy(command->unit, action->as.respond.unit, sizeof(command->unit));
-        command->response = action->as.respond.response == PROTOCOL_RESPONSE_COUNTERCHARGE
-                                ? BRIGADE_RESPONSE_COUNTERCHARGE
-                                : BRIGADE_RESPONSE_STAND;
-        return true;
-    case PROTOCOL_ACTION_SAPPERS_REROLL:
-        command->kind = BRIGADE_COMMAND_SAPPERS_REROLL;
-        memcpy(command->unit, action->as.sappers_reroll.unit, sizeof(command->unit));
-        command->die = action->as.sappers_reroll.die;
-        return true;
-    case PROTOCOL_ACTION_HOLD:
-    case PROTOCOL_ACTION_RELEASE:
-    case PROTOCOL_ACTION_NOTE:
-    case PROTOCOL_ACTION_END:
-        server_games_command_umpire(action, command);
-        return true;
-    case PROTOCOL_ACTION_UMPIRE_ADJUST:
-    case PROTOCOL_ACTION_ADJUST:
-        return server_games_command_adjust(action, command, why, why_size);
-    case PROTOCOL_ACTION_SETTLE:
-        return server_games_command_settle(action, command, why, why_size);
-    case PROTOCOL_ACTION_OVERRULE:
-        return server_games_command_overrule(action, command, why, why_size);
-    case PROTOCOL_ACTION_ROLLBACK:
-        /* The server's own (server_games_rollback): never a core command. */
-        break;
-    case PROTOCOL_ACTION_DONE:
-        command->kind = BRIGADE_COMMAND_DONE;
-        return true;
-    case PROTOCOL_ACTION_RALLY:
-    case PROTOCOL_ACTION_REFORM:
-    case PROTOCOL_ACTION_OCCUPY:
-    case PROTOCOL_ACTION_WITHDRAW_CHARGE:
-        /* The players' reports of one own unit (PROTOCOL.md §5.3; D34, D37, D41), and the
-         * withdrawal of a unit's charge declaration. */
-        command->kind = action->kind == PROTOCOL_ACTION_RALLY    ? BRIGADE_COMMAND_RALLY
-                        : action->kind == PROTOCOL_ACTION_REFORM ? BRIGADE_COMMAND_REFORM
-                        : action->kind == PROTOCOL_ACTION_OCCUPY ? BRIGADE_COMMAND_OCCUPY
-                                                                 : BRIGADE_COMMAND_WITHDRAW_CHARGE;
-        memcpy(command->unit, action->as.unit_report.unit, sizeof(command->unit));
-        return true;
-    case PROTOCOL_ACTION_UNCONTROLLED_CHARGE:
-        /* 12.24 f, D38: target "" when no enemy is in sight (core/battle.h). */
-        command->kind = BRIGADE_COMMAND_UNCONTROLLED_CHARGE;
-        memcpy(command->unit, action->as.uncontrolled_charge.unit, sizeof(command->unit));
-        if (action->as.uncontrolled_charge.has_target)
-            memcpy(command->target, action->as.uncontrolled_charge.target,
-                   sizeof(command->target));
-        command->facing = server_games_facing(action->as.uncontrolled_charge.facing);
-        return true;
-    case PROTOCOL_ACTION_CONTACT:
-        /* D39: the pursuer and the other side's unit it reached. */
-        command->kind = BRIGADE_COMMAND_CONTACT;
-        memcpy(command->unit, action->as.contact.unit, sizeof(command->unit));
-        memcpy(command->target, action->as.contact.target, sizeof(command->target));
-        return true;
-    case PROTOCOL_ACTION_CONTEST:
-        /* D46; the number is 1..PROTOCOL_REPORT_NUMBER_MAX (an int). */
-        command->kind = BRIGADE_COMMAND_CONTEST;
-        command->report = (int)action->as.contest.report;
-        server_games_note_set(command, action->as.contest.reason);
-        return true;
-    case PROTOCOL_ACTION_ACCEPT:
-        command->kind = BRIGADE_COMMAND_ACCEPT;
-        command->report = (int)action->as.accept.report;
-        return true;
-    case PROTOCOL_ACTION_RULE:
-        /* The umpire's (seat NONE, as settle and overrule): core refuses a
-         * player's with wrong_seat (D46). */
-        command->kind = BRIGADE_COMMAND_RULE;
-        command->report = (int)action->as.rule.report;
-        command->upheld = action->as.rule.upheld;
-        server_games_note_set(command, action->as.rule.reason);
-        return true;
-    }
-    snprintf(why, why_size, "action.kind: not an action");
-    return false;
 }
 
 /* ------------------------------------------------------------- loading */
@@ -3387,8 +3147,7 @@ static void server_games_rollback(server_games *games, server_connection *connec
         return;
     }
     char text[PROTOCOL_NOTE_MAX + 1];
-    snprintf(text, sizeof(text), "%s", reason);
-    server_games_utf8_cut(text, BRIGADE_TEXT_MAX);
+    server_command_note_copy(text, reason);
     brigade_event event;
     brigade_error error;
     brigade_error_code code = brigade_battle_rollback(
@@ -4252,7 +4011,7 @@ static void server_games_act(server_games *games, server_connection *connection,
 
     brigade_command command;
     char why[PROTOCOL_ERROR_MESSAGE_MAX + 1];
-    if (!server_games_command(&message->as.act, &command, why, sizeof(why))) {
+    if (!server_command_from_action(&message->as.act, &command, why, sizeof(why))) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE, "%s", why);
         return;
     }
@@ -4410,7 +4169,7 @@ static bool server_games_policy_end(server_games *games, server_game *game, cons
     brigade_command command;
     memset(&command, 0, sizeof(command));
     command.kind = BRIGADE_COMMAND_LAPSE;
-    server_games_note_set(&command, reason);
+    server_command_note_copy(command.note, reason);
     /* Tried again only after another spell as long (the log says why). */
     game->active_ms = uv_now(server_net_loop(games->net));
     if (!server_games_own_action(games, game, &command, reason, "end it"))
