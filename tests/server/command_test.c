@@ -15,12 +15,19 @@
 
 #include "server/command.h"
 
+/* An action of `kind`, every other member zero. */
+static protocol_action action_of(protocol_action_kind kind)
+{
+    protocol_action action;
+    memset(&action, 0, sizeof(action));
+    action.kind = kind;
+    return action;
+}
+
 static void test_declare_charge_carries_every_member(void **state)
 {
     (void)state;
-    protocol_action action;
-    memset(&action, 0, sizeof(action));
-    action.kind = PROTOCOL_ACTION_DECLARE_CHARGE;
+    protocol_action action = action_of(PROTOCOL_ACTION_DECLARE_CHARGE);
     strcpy(action.as.declare_charge.unit, "hussars");
     strcpy(action.as.declare_charge.target, "dragoons");
     action.as.declare_charge.facing = PROTOCOL_FACING_FLANK;
@@ -41,9 +48,7 @@ static void test_declare_charge_carries_every_member(void **state)
 static void test_initiative_and_end_result_sides(void **state)
 {
     (void)state;
-    protocol_action action;
-    memset(&action, 0, sizeof(action));
-    action.kind = PROTOCOL_ACTION_CHOOSE_INITIATIVE;
+    protocol_action action = action_of(PROTOCOL_ACTION_CHOOSE_INITIATIVE);
     action.as.choose_initiative.phasing = PROTOCOL_SEAT_B;
     brigade_command command;
     char why[160] = "";
@@ -51,8 +56,7 @@ static void test_initiative_and_end_result_sides(void **state)
     assert_int_equal(command.kind, BRIGADE_COMMAND_CHOOSE_INITIATIVE);
     assert_int_equal(command.phasing, BRIGADE_SIDE_B);
 
-    memset(&action, 0, sizeof(action));
-    action.kind = PROTOCOL_ACTION_END;
+    action = action_of(PROTOCOL_ACTION_END);
     action.as.umpire.has_result = true;
     action.as.umpire.result = PROTOCOL_RESULT_B;
     strcpy(action.as.umpire.reason, "time is up: 3 hours");
@@ -65,9 +69,7 @@ static void test_initiative_and_end_result_sides(void **state)
 static void test_unknown_names_are_refused_by_member(void **state)
 {
     (void)state;
-    protocol_action action;
-    memset(&action, 0, sizeof(action));
-    action.kind = PROTOCOL_ACTION_ADJUST;
+    protocol_action action = action_of(PROTOCOL_ACTION_ADJUST);
     strcpy(action.as.adjust.unit, "hussars");
     action.as.adjust.has_status = true;
     strcpy(action.as.adjust.status, "flying");
@@ -77,8 +79,7 @@ static void test_unknown_names_are_refused_by_member(void **state)
     assert_false(server_command_from_action(&action, &command, why, sizeof(why)));
     assert_string_equal(why, "action.status: \"flying\" is not a unit status");
 
-    memset(&action, 0, sizeof(action));
-    action.kind = PROTOCOL_ACTION_SETTLE;
+    action = action_of(PROTOCOL_ACTION_SETTLE);
     strcpy(action.as.settle.unit, "hussars");
     strcpy(action.as.settle.event, "triple_six");
     strcpy(action.as.settle.reason, "ruled");
@@ -86,8 +87,7 @@ static void test_unknown_names_are_refused_by_member(void **state)
     assert_string_equal(why, "action.event: \"triple_six\" is not double_six or "
                              "risk_to_general (12.15)");
 
-    memset(&action, 0, sizeof(action));
-    action.kind = PROTOCOL_ACTION_OVERRULE;
+    action = action_of(PROTOCOL_ACTION_OVERRULE);
     strcpy(action.as.overrule.melee, "T1.M1");
     action.as.overrule.has_unit = true;
     strcpy(action.as.overrule.unit, "hussars");
@@ -97,8 +97,7 @@ static void test_unknown_names_are_refused_by_member(void **state)
     assert_non_null(strstr(why, "action.outcome: \"victory\" is not a test outcome"));
 
     /* A rollback is the server's own, never a core command. */
-    memset(&action, 0, sizeof(action));
-    action.kind = PROTOCOL_ACTION_ROLLBACK;
+    action = action_of(PROTOCOL_ACTION_ROLLBACK);
     assert_false(server_command_from_action(&action, &command, why, sizeof(why)));
 }
 
@@ -124,9 +123,7 @@ static void test_note_cut_on_a_character_boundary(void **state)
     assert_string_equal(note, "the colonel falls");
 
     /* An adjust's note through the command, likewise. */
-    protocol_action action;
-    memset(&action, 0, sizeof(action));
-    action.kind = PROTOCOL_ACTION_UMPIRE_ADJUST;
+    protocol_action action = action_of(PROTOCOL_ACTION_UMPIRE_ADJUST);
     strcpy(action.as.adjust.unit, "hussars");
     action.as.adjust.has_figures = true;
     action.as.adjust.figures = 6;
