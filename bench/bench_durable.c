@@ -342,6 +342,186 @@ static const char *fs_name(const char *dir)
     }
 }
 
+/* Every game and its two players' connections, added to the client in
+ * the order they connect: A's first, so that every create starts early. */
+static void games_make(int port)
+{
+    ws_handlers handlers = {.opened = on_opened, .message = on_message,
+                            .describe = conn_describe};
+    ws_client_init(&B.ws, port, PROTOCOL_SUBPROTOCOL, CONNECTING_MAX, &handlers);
+    B.game_list = calloc((size_t)B.games, sizeof *B.game_list);
+    B.conns = calloc(2 * (size_t)B.games, sizeof *B.conns);
+    if (!B.game_list || !B.conns)
+        bench_die("out of memory");
+    for (int i = 0; i < B.games; i++) {
+        game *g = &B.game_list[i];
+        g->index = i;
+        g->players.scenario = B.scenario;
+        g->players.scenario_len = B.scenario_len;
+        for (int s = 0; s < 2; s++) {
+            conn *c = &B.conns[s * B.games + i];
+            c->game = g;
+            c->seat = s;
+            g->seat[s] = c;
+            g->players.seat[s] = &c->ws;
+        }
+    }
+    for (int i = 0; i < 2 * B.games; i++)
+        ws_client_add(&B.ws, &B.conns[i].ws); /* connected in this order */
+}
+
+/* Set-up: connect, create, join both seats, choose the initiative. */
+static void games_set_up(void)
+{
+    double setup_start = bench_now();
+    while (B.ready < B.games) {
+        if (bench_now() - setup_start > SETUP_TIMEOUT_SECONDS)
+            bench_die("set-up not done in %.0f s: %d connections open, %d games ready",
+                      SETUP_TIMEOUT_SECONDS, B.ws.opened, B.ready);
+        loop_once(0.1);
+    }
+    printf("set-up: %d connections, %d games created, joined and begun in %.1f s\n", B.ws.opened,
+           B.games, bench_now() - setup_start);
+}
+
+/* What the measuring window saw of brigaded and of this process. */
+typedef struct window_use {
+    double warmup_seconds;             /* from the first acts to the window's start */
+    double server_cpu0, server_cpu1;   /* brigaded's CPU seconds at its start and end */
+    double gen_cpu0, gen_cpu1;         /* the load generator's */
+    long long wbytes0, wbytes1;        /* brigaded's write_bytes, -1 when unknown */
+} window_use;
+
+/* The closed loops: every player acts, and acts again at each ack, until
+ * the window (opened after the warm-up) has lasted its duration. */
+static window_use closed_loops_run(void)
+{
+    window_use use = {NAN, NAN, NAN, NAN, NAN, -1, -1};
+    B.acting = true;
+    B.load_start = bench_now();
+    B.window_start = B.window_end = INFINITY; /* not open yet */
+    for (int i = 0; i < 2 * B.games; i++)
+        send_adjust(&B.conns[i]);
+    bool window_open = false;
+    for (;;) {
+        double now = bench_now();
+        /* The window opens after the warm-up, once every player has had an
+         * ack: the closed loops are then past their first round, which all
+         * start together. */
+        if (!window_open && now - B.load_start >= B.common.warmup && B.first_acked == 2 * B.games) {
+            window_open = true;
+            B.window_start = now;
+            B.window_end = now + B.common.duration;
+            use.server_cpu0 = bench_proc_cpu_seconds(server.pid);
+            use.gen_cpu0 = bench_cpu_seconds();
+            use.wbytes0 = bench_proc_io(server.pid, "write_bytes");
+        }
+        if (!window_open && now - B.load_start > FIRST_ROUND_TIMEOUT_SECONDS)
+            bench_die("only %d of %d players had an ack in %.0f s", B.first_acked, 2 * B.games,
+                FIRST_ROUND_TIMEOUT_SECONDS);
+        if (now >= B.window_end)
+            break;
+        loop_once(window_open ? B.window_end - now
+                              : fmax(0.01, fmin(0.1, B.load_start + B.common.warmup - now)));
+    }
+    use.warmup_seconds = B.window_start - B.load_start;
+    use.server_cpu1 = bench_proc_cpu_seconds(server.pid);
+    use.gen_cpu1 = bench_cpu_seconds();
+    use.wbytes1 = bench_proc_io(server.pid, "write_bytes");
+    return use;
+}
+
+/* The actions still in flight at the window's end, and what became of
+ * them: stop sending, wait for their answers, close, stop brigaded. */
+typedef struct drain_result {
+    long in_flight_at_end;
+    long unanswered;
+    double seconds;
+} drain_result;
+
+static drain_result closed_loops_drain(void)
+{
+    B.stopping = true;
+    drain_result drain = {B.in_flight, 0, 0};
+    double drain_start = bench_now();
+    while (B.in_flight > 0 && bench_now() - drain_start < DRAIN_TIMEOUT_SECONDS)
+        loop_once(0.1);
+    drain.seconds = bench_now() - drain_start;
+    drain.unanswered = B.in_flight;
+    for (int i = 0; i < 2 * B.games; i++)
+        ws_conn_close(&B.conns[i].ws, false);
+    bench_child_stop(&server);
+    return drain;
+}
+
+/* The journal's writes still in the page cache would be written back
+ * under the second raw loop: flush the file system first. Returns the
+ * seconds it took. */
+static double data_flush(void)
+{
+    double flush_start = bench_now();
+    int dir_fd = open(data_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd < 0 || syncfs(dir_fd) != 0)
+        bench_die("syncfs %s: %s", data_dir, strerror(errno));
+    close(dir_fd);
+    return bench_now() - flush_start;
+}
+
+/* The raw fsync loops around the run: ops/s and ops done, before and after. */
+typedef struct raw_rates {
+    double before, after;
+    long ops_before, ops_after;
+    double flush_seconds; /* the syncfs before the second loop */
+} raw_rates;
+
+/* Prints the run's figures (bench/README.md reads its "result:" line). */
+static void report_print(const window_use *use, const drain_result *drain, const raw_rates *raw_r,
+                         const char *load_start, const char *load_end)
+{
+    qsort(B.latency, B.latency_len, sizeof *B.latency, bench_compare_double);
+    double rate = (double)B.acks_window / B.common.duration;
+    double raw = (raw_r->before + raw_r->after) / 2.0;
+    double p50 = bench_percentile(B.latency, B.latency_len, 50) * 1000.0;
+    double p90 = bench_percentile(B.latency, B.latency_len, 90) * 1000.0;
+    double p99 = bench_percentile(B.latency, B.latency_len, 99) * 1000.0;
+    double pmax = B.latency_len ? B.latency[B.latency_len - 1] * 1000.0 : NAN;
+    double sum = 0;
+    for (size_t i = 0; i < B.latency_len; i++)
+        sum += B.latency[i];
+    double mean = B.latency_len ? sum / (double)B.latency_len * 1000.0 : NAN;
+    double server_busy = (use->server_cpu1 - use->server_cpu0) / B.common.duration * 100.0;
+    double gen_busy = (use->gen_cpu1 - use->gen_cpu0) / B.common.duration * 100.0;
+
+    printf("durable actions/s: %.0f (%ld acks in the %.1f s window, which opened %.1f s after "
+           "the first acts; %ld acks in all, %ld errors, %ld deltas received)\n", rate,
+           B.acks_window, B.common.duration, use->warmup_seconds, B.acks_total, B.errors,
+           B.deltas);
+    printf("ack latency (send to ack): p50 %.1f ms, p99 %.1f ms (mean %.1f ms, p90 %.1f ms, "
+           "max %.1f ms; %zu acks)\n", p50, p99, mean, p90, pmax, B.latency_len);
+    printf("raw append+fdatasync: %.0f ops/s (before %.0f, after %.0f: %ld and %ld x %d "
+           "bytes, %.1f s each; syncfs before the second took %.1f s)\n", raw, raw_r->before,
+           raw_r->after, raw_r->ops_before, raw_r->ops_after, RAW_RECORD_BYTES, B.raw_seconds,
+           raw_r->flush_seconds);
+    printf("ratio durable/raw: %.2f\n", rate / raw);
+    long long written = use->wbytes1 - use->wbytes0;
+    if (use->wbytes0 >= 0 && use->wbytes1 >= 0)
+        printf("brigaded in the window: %.0f%% of core %d busy, %.1f MiB written to disk "
+               "(%.1f KiB an action)\n", server_busy, B.common.server_cpu,
+               (double)written / 1048576.0,
+               B.acks_window ? (double)written / 1024.0 / (double)B.acks_window : 0.0);
+    else
+        printf("brigaded in the window: %.0f%% of core %d busy\n", server_busy, B.common.server_cpu);
+    printf("load generator in the window: %.0f%% of core %d busy; drained %ld actions in flight "
+           "in %.1f s (%ld unanswered)\n", gen_busy, B.common.client_cpu,
+           drain->in_flight_at_end - drain->unanswered, drain->seconds, drain->unanswered);
+    printf("load average at end: %s\n", load_end);
+    printf("result: raw %.0f/s, durable %.0f/s, ratio %.2f, ack p50 %.0f ms, p99 %.0f ms, "
+           "load %s -> %s\n", raw, rate, rate / raw, p50, p99, load_start, load_end);
+    if (drain->unanswered > 0)
+        fprintf(stderr, "bench_durable: %ld actions got no answer within %.0f s of the window's "
+                "end\n", drain->unanswered, DRAIN_TIMEOUT_SECONDS);
+}
+
 int main(int argc, char **argv)
 {
     bench_name = "bench_durable";
@@ -372,10 +552,10 @@ int main(int argc, char **argv)
            fs_name(data_dir), nofile, need);
     printf("load average at start: %s\n", load_start);
 
-    long raw_ops_before, raw_ops_after;
-    double raw_before = raw_sync_rate(data_dir, B.raw_seconds, &raw_ops_before);
-    printf("raw append+fdatasync before: %.0f ops/s (%ld x %d bytes in %.1f s)\n", raw_before,
-           raw_ops_before, RAW_RECORD_BYTES, B.raw_seconds);
+    raw_rates raw = {0};
+    raw.before = raw_sync_rate(data_dir, B.raw_seconds, &raw.ops_before);
+    printf("raw append+fdatasync before: %.0f ops/s (%ld x %d bytes in %.1f s)\n", raw.before,
+           raw.ops_before, RAW_RECORD_BYTES, B.raw_seconds);
 
     int port = server_start(B.common.server_path, data_dir, B.common.server_cpu);
     long server_nofile = bench_proc_nofile(server.pid);
@@ -386,144 +566,17 @@ int main(int argc, char **argv)
         bench_die("brigaded's open files limit (%ld) is below %ld", server_nofile,
                   2L * B.games + 32);
 
-    ws_handlers handlers = {.opened = on_opened, .message = on_message,
-                            .describe = conn_describe};
-    ws_client_init(&B.ws, port, PROTOCOL_SUBPROTOCOL, CONNECTING_MAX, &handlers);
-    B.game_list = calloc((size_t)B.games, sizeof *B.game_list);
-    B.conns = calloc(2 * (size_t)B.games, sizeof *B.conns);
-    if (!B.game_list || !B.conns)
-        bench_die("out of memory");
-    for (int i = 0; i < B.games; i++) {
-        game *g = &B.game_list[i];
-        g->index = i;
-        g->players.scenario = B.scenario;
-        g->players.scenario_len = B.scenario_len;
-        for (int s = 0; s < 2; s++) {
-            /* A's connections first, so that every create starts early */
-            conn *c = &B.conns[s * B.games + i];
-            c->game = g;
-            c->seat = s;
-            g->seat[s] = c;
-            g->players.seat[s] = &c->ws;
-        }
-    }
-    for (int i = 0; i < 2 * B.games; i++)
-        ws_client_add(&B.ws, &B.conns[i].ws); /* connected in this order */
-
-    /* Set-up: connect, create, join both seats, choose the initiative. */
-    double setup_start = bench_now();
-    while (B.ready < B.games) {
-        if (bench_now() - setup_start > SETUP_TIMEOUT_SECONDS)
-            bench_die("set-up not done in %.0f s: %d connections open, %d games ready",
-                      SETUP_TIMEOUT_SECONDS, B.ws.opened, B.ready);
-        loop_once(0.1);
-    }
-    double setup_seconds = bench_now() - setup_start;
-    printf("set-up: %d connections, %d games created, joined and begun in %.1f s\n", B.ws.opened,
-           B.games, setup_seconds);
-
-    /* The closed loops. */
-    B.acting = true;
-    B.load_start = bench_now();
-    B.window_start = B.window_end = INFINITY; /* not open yet */
-    for (int i = 0; i < 2 * B.games; i++)
-        send_adjust(&B.conns[i]);
-    double server_cpu0 = NAN, server_cpu1 = NAN, gen_cpu0 = NAN, gen_cpu1 = NAN;
-    long long wbytes0 = -1, wbytes1 = -1;
-    bool window_open = false;
-    for (;;) {
-        double now = bench_now();
-        /* The window opens after the warm-up, once every player has had an
-         * ack: the closed loops are then past their first round, which all
-         * start together. */
-        if (!window_open && now - B.load_start >= B.common.warmup && B.first_acked == 2 * B.games) {
-            window_open = true;
-            B.window_start = now;
-            B.window_end = now + B.common.duration;
-            server_cpu0 = bench_proc_cpu_seconds(server.pid);
-            gen_cpu0 = bench_cpu_seconds();
-            wbytes0 = bench_proc_io(server.pid, "write_bytes");
-        }
-        if (!window_open && now - B.load_start > FIRST_ROUND_TIMEOUT_SECONDS)
-            bench_die("only %d of %d players had an ack in %.0f s", B.first_acked, 2 * B.games,
-                FIRST_ROUND_TIMEOUT_SECONDS);
-        if (now >= B.window_end)
-            break;
-        loop_once(window_open ? B.window_end - now
-                              : fmax(0.01, fmin(0.1, B.load_start + B.common.warmup - now)));
-    }
-    double warmup_seconds = B.window_start - B.load_start;
-    server_cpu1 = bench_proc_cpu_seconds(server.pid);
-    gen_cpu1 = bench_cpu_seconds();
-    wbytes1 = bench_proc_io(server.pid, "write_bytes");
-
-    /* Stop sending; wait for the actions in flight. */
-    B.stopping = true;
-    long in_flight_at_end = B.in_flight;
-    double drain_start = bench_now();
-    while (B.in_flight > 0 && bench_now() - drain_start < DRAIN_TIMEOUT_SECONDS)
-        loop_once(0.1);
-    double drain_seconds = bench_now() - drain_start;
-    long unanswered = B.in_flight;
-    for (int i = 0; i < 2 * B.games; i++)
-        ws_conn_close(&B.conns[i].ws, false);
-    bench_child_stop(&server);
-
-    /* The journal's writes still in the page cache would be written back
-     * under the second raw loop: flush the file system first. */
-    double flush_start = bench_now();
-    int dir_fd = open(data_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dir_fd < 0 || syncfs(dir_fd) != 0)
-        bench_die("syncfs %s: %s", data_dir, strerror(errno));
-    close(dir_fd);
-    double flush_seconds = bench_now() - flush_start;
-
-    double raw_after = raw_sync_rate(data_dir, B.raw_seconds, &raw_ops_after);
+    games_make(port);
+    games_set_up();
+    window_use use = closed_loops_run();
+    drain_result drain = closed_loops_drain();
+    raw.flush_seconds = data_flush();
+    raw.after = raw_sync_rate(data_dir, B.raw_seconds, &raw.ops_after);
     bench_loadavg(load_end, sizeof load_end);
-
-    qsort(B.latency, B.latency_len, sizeof *B.latency, bench_compare_double);
-    double rate = (double)B.acks_window / B.common.duration;
-    double raw = (raw_before + raw_after) / 2.0;
-    double p50 = bench_percentile(B.latency, B.latency_len, 50) * 1000.0;
-    double p90 = bench_percentile(B.latency, B.latency_len, 90) * 1000.0;
-    double p99 = bench_percentile(B.latency, B.latency_len, 99) * 1000.0;
-    double pmax = B.latency_len ? B.latency[B.latency_len - 1] * 1000.0 : NAN;
-    double sum = 0;
-    for (size_t i = 0; i < B.latency_len; i++)
-        sum += B.latency[i];
-    double mean = B.latency_len ? sum / (double)B.latency_len * 1000.0 : NAN;
-    double server_busy = (server_cpu1 - server_cpu0) / B.common.duration * 100.0;
-    double gen_busy = (gen_cpu1 - gen_cpu0) / B.common.duration * 100.0;
-
-    printf("durable actions/s: %.0f (%ld acks in the %.1f s window, which opened %.1f s after "
-           "the first acts; %ld acks in all, %ld errors, %ld deltas received)\n", rate,
-           B.acks_window, B.common.duration, warmup_seconds, B.acks_total, B.errors, B.deltas);
-    printf("ack latency (send to ack): p50 %.1f ms, p99 %.1f ms (mean %.1f ms, p90 %.1f ms, "
-           "max %.1f ms; %zu acks)\n", p50, p99, mean, p90, pmax, B.latency_len);
-    printf("raw append+fdatasync: %.0f ops/s (before %.0f, after %.0f: %ld and %ld x %d "
-           "bytes, %.1f s each; syncfs before the second took %.1f s)\n", raw, raw_before,
-           raw_after, raw_ops_before, raw_ops_after, RAW_RECORD_BYTES, B.raw_seconds,
-           flush_seconds);
-    printf("ratio durable/raw: %.2f\n", rate / raw);
-    if (wbytes0 >= 0 && wbytes1 >= 0)
-        printf("brigaded in the window: %.0f%% of core %d busy, %.1f MiB written to disk "
-               "(%.1f KiB an action)\n", server_busy, B.common.server_cpu,
-               (double)(wbytes1 - wbytes0) / 1048576.0,
-               B.acks_window ? (double)(wbytes1 - wbytes0) / 1024.0 / (double)B.acks_window : 0.0);
-    else
-        printf("brigaded in the window: %.0f%% of core %d busy\n", server_busy, B.common.server_cpu);
-    printf("load generator in the window: %.0f%% of core %d busy; drained %ld actions in flight "
-           "in %.1f s (%ld unanswered)\n", gen_busy, B.common.client_cpu,
-           in_flight_at_end - unanswered, drain_seconds, unanswered);
-    printf("load average at end: %s\n", load_end);
-    printf("result: raw %.0f/s, durable %.0f/s, ratio %.2f, ack p50 %.0f ms, p99 %.0f ms, "
-           "load %s -> %s\n", raw, rate, rate / raw, p50, p99, load_start, load_end);
-    if (unanswered > 0)
-        fprintf(stderr, "bench_durable: %ld actions got no answer within %.0f s of the window's "
-                "end\n", unanswered, DRAIN_TIMEOUT_SECONDS);
+    report_print(&use, &drain, &raw, load_start, load_end);
 
     free(B.latency);
     free(B.scenario);
     cleanup();
-    return unanswered > 0 || B.errors > 0 ? 1 : 0;
+    return drain.unanswered > 0 || B.errors > 0 ? 1 : 0;
 }
