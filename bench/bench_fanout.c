@@ -717,35 +717,10 @@ static void case_print(const case_result *r)
     printf("  load average at end: %s\n", r->load_end);
 }
 
-static void run_case(case_result *r, server_kind kind, int n, char *scenario, size_t scenario_len)
+/* The connections of a case: the players (seat A acts; brigaded's seat B
+ * too, the reference has none) and then the n spectators. */
+static void case_conns_make(server_kind kind, int n, int port)
 {
-    memset(r, 0, sizeof *r);
-    r->kind = kind;
-    r->spectators = n;
-    memset(R, 0, sizeof *R);
-    R->kind = kind;
-    R->n = n;
-    R->players.scenario = scenario;
-    R->players.scenario_len = scenario_len;
-    R->players.password = O.password;
-    R->window_start = R->window_end = INFINITY;
-    R->lowest_due = 1;
-    bench_loadavg(r->load_start, sizeof r->load_start);
-    printf("== %s, %d spectators: load average at start %s\n", kind_names[kind], n,
-           r->load_start);
-
-    char dir[4200];
-    snprintf(dir, sizeof dir, "%s/%s-%d", data_dir, kind_names[kind], n);
-    if (mkdir(dir, 0700) != 0)
-        bench_die("mkdir %s: %s", dir, strerror(errno));
-    int port = server_start(kind, dir);
-    long nofile = bench_proc_nofile(server.pid);
-    server_banner(r->server_version, sizeof r->server_version);
-    printf("  server: pid %d on core %d, 127.0.0.1:%d, open files limit %ld: %s\n",
-           (int)server.pid, O.common.server_cpu, port, nofile, r->server_version);
-    if (nofile >= 0 && nofile < n + 32)
-        case_fail("the server's open files limit (%ld) is below %d", nofile, n + 32);
-
     ws_handlers handlers = {.opened = on_opened, .message = on_message, .describe = describe,
                             .closed = on_closed};
     ws_client_init(&R->ws, port, PROTOCOL_SUBPROTOCOL, O.connecting, &handlers);
@@ -761,8 +736,12 @@ static void run_case(case_result *r, server_kind kind, int n, char *scenario, si
     }
     R->players.seat[0] = &R->conns[0].ws;
     R->players.seat[1] = &R->conns[kind == KIND_BRIGADED].ws; /* the reference has no seat B */
+}
 
-    /* The players. */
+/* The players set up, then the spectators joined: the server's memory
+ * before and once idle with them, and how fast they joined. */
+static void case_join(case_result *r, int n)
+{
     for (int i = 0; i < R->first_spectator; i++)
         ws_client_add(&R->ws, &R->conns[i].ws);
     if (!R->failed)
@@ -771,8 +750,6 @@ static void run_case(case_result *r, server_kind kind, int n, char *scenario, si
         run_until(NULL, SETTLE_SECONDS, NULL);
         r->rss_before_kib = server_rss_kib();
     }
-
-    /* The spectators. */
     if (!R->failed) {
         R->joins_start = bench_now();
         for (int i = R->first_spectator; i < R->conn_count; i++)
@@ -790,8 +767,12 @@ static void run_case(case_result *r, server_kind kind, int n, char *scenario, si
         r->rss_idle_kib = server_rss_kib();
         r->rss_per_conn_bytes = (double)(r->rss_idle_kib - r->rss_before_kib) * 1024.0 / n;
     }
+}
 
-    /* The closed loop, its warm-up and its window. */
+/* The closed loop, its warm-up and its window, then the drain until every
+ * spectator has every action: the CPU both processes used in the window. */
+static void case_loop_run(case_result *r)
+{
     double server_cpu0 = NAN, server_cpu1 = NAN, gen_cpu0 = NAN, gen_cpu1 = NAN;
     if (!R->failed) {
         R->acting = true;
@@ -824,8 +805,13 @@ static void run_case(case_result *r, server_kind kind, int n, char *scenario, si
         r->drain_seconds = bench_now() - drain_start;
         r->rss_end_kib = bench_proc_status_kib(server.pid, "VmRSS");
     }
+    r->server_busy = (server_cpu1 - server_cpu0) / O.common.duration * 100.0;
+    r->gen_busy = (gen_cpu1 - gen_cpu0) / O.common.duration * 100.0;
+}
 
-    /* Figures. */
+/* The case's figures from what the run recorded. */
+static void case_figures(case_result *r, server_kind kind, int n)
+{
     r->actions_window = R->actions_window;
     r->actions_per_s = R->actions_window / O.common.duration;
     r->deliveries_per_s = R->deliveries_window / O.common.duration;
@@ -833,8 +819,6 @@ static void run_case(case_result *r, server_kind kind, int n, char *scenario, si
     r->incomplete = R->actions_window - (long)R->last_len;
     bench_samples_ms(R->ack_latency, R->ack_len, &r->ack_p50, &r->ack_p99, &r->ack_max);
     bench_samples_ms(R->last_latency, R->last_len, &r->last_p50, &r->last_p99, &r->last_max);
-    r->server_busy = (server_cpu1 - server_cpu0) / O.common.duration * 100.0;
-    r->gen_busy = (gen_cpu1 - gen_cpu0) / O.common.duration * 100.0;
     r->delta_min = R->delta_min;
     r->delta_max = R->delta_max;
     r->welcome_len = R->welcome_len;
@@ -844,8 +828,11 @@ static void run_case(case_result *r, server_kind kind, int n, char *scenario, si
         fprintf(stderr, "bench_fanout: %s, %d spectators: %ld actions of the window had not "
                 "reached every spectator %.0f s after it\n", kind_names[kind], n, r->incomplete,
                 DRAIN_TIMEOUT_SECONDS);
+}
 
-    /* The end of the case: connections, server, memory. */
+/* The end of a case: connections, server, memory, its folder. */
+static void case_end(case_result *r, const char *dir)
+{
     for (int i = 0; i < R->conn_count; i++)
         if (R->conns[i].ws.client && R->conns[i].ws.fd >= 0)
             ws_conn_close(&R->conns[i].ws, true);
@@ -863,6 +850,42 @@ static void run_case(case_result *r, server_kind kind, int n, char *scenario, si
     memset(R, 0, sizeof *R);
     if (!O.common.keep)
         bench_remove_tree(dir);
+}
+
+static void run_case(case_result *r, server_kind kind, int n, char *scenario, size_t scenario_len)
+{
+    memset(r, 0, sizeof *r);
+    r->kind = kind;
+    r->spectators = n;
+    memset(R, 0, sizeof *R);
+    R->kind = kind;
+    R->n = n;
+    R->players.scenario = scenario;
+    R->players.scenario_len = scenario_len;
+    R->players.password = O.password;
+    R->window_start = R->window_end = INFINITY;
+    R->lowest_due = 1;
+    bench_loadavg(r->load_start, sizeof r->load_start);
+    printf("== %s, %d spectators: load average at start %s\n", kind_names[kind], n,
+           r->load_start);
+
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/%s-%d", data_dir, kind_names[kind], n);
+    if (mkdir(dir, 0700) != 0)
+        bench_die("mkdir %s: %s", dir, strerror(errno));
+    int port = server_start(kind, dir);
+    long nofile = bench_proc_nofile(server.pid);
+    server_banner(r->server_version, sizeof r->server_version);
+    printf("  server: pid %d on core %d, 127.0.0.1:%d, open files limit %ld: %s\n",
+           (int)server.pid, O.common.server_cpu, port, nofile, r->server_version);
+    if (nofile >= 0 && nofile < n + 32)
+        case_fail("the server's open files limit (%ld) is below %d", nofile, n + 32);
+
+    case_conns_make(kind, n, port);
+    case_join(r, n);
+    case_loop_run(r);
+    case_figures(r, kind, n);
+    case_end(r, dir);
     if (r->ok)
         case_print(r);
     else
