@@ -47,3 +47,18 @@ void *brigade_array_reserve(void *items, size_t *capacity, size_t wanted, size_t
     *capacity = grown;
     return moved;
 }
+
+const char *brigade_name_at(const char *const *names, int count, int index)
+{
+    return index >= 0 && index < count ? names[index] : "?";
+}
+
+int brigade_name_find(const char *const *names, int count, const char *text)
+{
+    if (text == NULL)
+        return -1;
+    for (int i = 0; i < count; i++)
+        if (strcmp(names[i], text) == 0)
+            return i;
+    return -1;
+}

@@ -49,27 +49,12 @@ static const char *const action_kind_names[] = {
 static const char *const facing_names[] = {"front", "flank", "rear"};
 static const char *const response_names[] = {"stand", "countercharge"};
 
-static const char *name_at(const char *const *names, int count, int index)
-{
-    return index >= 0 && index < count ? names[index] : "?";
-}
-
-static int name_find(const char *const *names, int count, const char *text)
-{
-    if (text == NULL)
-        return -1;
-    for (int i = 0; i < count; i++)
-        if (strcmp(names[i], text) == 0)
-            return i;
-    return -1;
-}
-
 /* Defines `function`, the parse of one name table: true and *out set when
  * `text` is a name of `names`, false (out unchanged) otherwise. */
 #define DEFINE_PARSE(function, type, names)              \
     bool function(const char *text, type *out)           \
     {                                                    \
-        int at = name_find(names, BRIGADE_COUNT_OF(names), text);   \
+        int at = brigade_name_find(names, BRIGADE_COUNT_OF(names), text);   \
         if (at < 0)                                      \
             return false;                                \
         *out = (type)at;                                 \
@@ -78,7 +63,7 @@ static int name_find(const char *const *names, int count, const char *text)
 
 const char *protocol_seat_name(protocol_seat seat)
 {
-    return name_at(seat_names, BRIGADE_COUNT_OF(seat_names), (int)seat);
+    return brigade_name_at(seat_names, BRIGADE_COUNT_OF(seat_names), (int)seat);
 }
 
 DEFINE_PARSE(protocol_seat_parse, protocol_seat, seat_names)
@@ -98,14 +83,14 @@ bool protocol_url_valid(const char *text, size_t len)
 
 const char *protocol_error_code_name(protocol_error_code code)
 {
-    return name_at(error_code_names, BRIGADE_COUNT_OF(error_code_names), (int)code);
+    return brigade_name_at(error_code_names, BRIGADE_COUNT_OF(error_code_names), (int)code);
 }
 
 DEFINE_PARSE(protocol_error_code_parse, protocol_error_code, error_code_names)
 
 const char *protocol_result_name(protocol_result result)
 {
-    return name_at(result_names, BRIGADE_COUNT_OF(result_names), (int)result);
+    return brigade_name_at(result_names, BRIGADE_COUNT_OF(result_names), (int)result);
 }
 
 DEFINE_PARSE(protocol_result_parse, protocol_result, result_names)
@@ -129,97 +114,75 @@ bool protocol_scenario_name_valid(const char *name, size_t len)
 
 const char *protocol_client_kind_name(protocol_client_kind kind)
 {
-    return name_at(client_kind_names, BRIGADE_COUNT_OF(client_kind_names), (int)kind);
+    return brigade_name_at(client_kind_names, BRIGADE_COUNT_OF(client_kind_names), (int)kind);
 }
 
 const char *protocol_server_kind_name(protocol_server_kind kind)
 {
-    return name_at(server_kind_names, BRIGADE_COUNT_OF(server_kind_names), (int)kind);
+    return brigade_name_at(server_kind_names, BRIGADE_COUNT_OF(server_kind_names), (int)kind);
 }
 
 const char *protocol_action_kind_name(protocol_action_kind kind)
 {
-    return name_at(action_kind_names, BRIGADE_COUNT_OF(action_kind_names), (int)kind);
+    return brigade_name_at(action_kind_names, BRIGADE_COUNT_OF(action_kind_names), (int)kind);
 }
 
 DEFINE_PARSE(protocol_action_kind_parse, protocol_action_kind, action_kind_names)
 
 const char *protocol_facing_name(protocol_facing facing)
 {
-    return name_at(facing_names, BRIGADE_COUNT_OF(facing_names), (int)facing);
+    return brigade_name_at(facing_names, BRIGADE_COUNT_OF(facing_names), (int)facing);
 }
 
 DEFINE_PARSE(protocol_facing_parse, protocol_facing, facing_names)
 
 const char *protocol_response_name(protocol_response response)
 {
-    return name_at(response_names, BRIGADE_COUNT_OF(response_names), (int)response);
+    return brigade_name_at(response_names, BRIGADE_COUNT_OF(response_names), (int)response);
 }
 
 DEFINE_PARSE(protocol_response_parse, protocol_response, response_names)
 
-const char *protocol_message_error_name(protocol_message_error error)
+protocol_error_code protocol_fault_error_code(protocol_fault_code error)
 {
     switch (error) {
-    case PROTOCOL_MESSAGE_OK:
-        return "ok";
-    case PROTOCOL_MESSAGE_BAD_FRAME:
-        return "bad_frame";
-    case PROTOCOL_MESSAGE_TOO_LARGE:
-        return "too_large";
-    case PROTOCOL_MESSAGE_UNKNOWN_TYPE:
-        return "unknown_type";
-    case PROTOCOL_MESSAGE_MISSING_MEMBER:
-        return "missing_member";
-    case PROTOCOL_MESSAGE_UNKNOWN_MEMBER:
-        return "unknown_member";
-    case PROTOCOL_MESSAGE_WRONG_TYPE:
-        return "wrong_type";
-    case PROTOCOL_MESSAGE_BAD_VALUE:
-        return "bad_value";
-    case PROTOCOL_MESSAGE_NO_MEMORY:
-        return "no_memory";
-    }
-    return "?";
-}
-
-protocol_error_code protocol_message_error_code(protocol_message_error error)
-{
-    switch (error) {
-    case PROTOCOL_MESSAGE_BAD_FRAME:
+    case PROTOCOL_FAULT_BAD_FRAME:
         return PROTOCOL_ERROR_BAD_FRAME;
-    case PROTOCOL_MESSAGE_TOO_LARGE:
+    case PROTOCOL_FAULT_TOO_LARGE:
         return PROTOCOL_ERROR_TOO_LARGE;
-    case PROTOCOL_MESSAGE_UNKNOWN_TYPE:
+    case PROTOCOL_FAULT_UNKNOWN_TYPE:
         return PROTOCOL_ERROR_UNKNOWN_TYPE;
-    case PROTOCOL_MESSAGE_MISSING_MEMBER:
-    case PROTOCOL_MESSAGE_UNKNOWN_MEMBER:
-    case PROTOCOL_MESSAGE_WRONG_TYPE:
-    case PROTOCOL_MESSAGE_BAD_VALUE:
+    case PROTOCOL_FAULT_MISSING_MEMBER:
+    case PROTOCOL_FAULT_UNKNOWN_MEMBER:
+    case PROTOCOL_FAULT_WRONG_TYPE:
+    case PROTOCOL_FAULT_BAD_VALUE:
         return PROTOCOL_ERROR_BAD_MESSAGE;
-    case PROTOCOL_MESSAGE_OK:
-    case PROTOCOL_MESSAGE_NO_MEMORY:
-        break;
+    default: /* NO_MEMORY, and the codes a message decode never returns */
+        return PROTOCOL_ERROR_INTERNAL;
     }
-    return PROTOCOL_ERROR_INTERNAL;
 }
 
 /* ---- Reading members ----------------------------------------------------- */
+
+/* A message's text is cut to this many bytes with its NUL, as before the
+ * layer's faults were one type (issue 18), so the texts stay the same. */
+#define MESSAGE_TEXT_SIZE 192
+_Static_assert(MESSAGE_TEXT_SIZE <= PROTOCOL_FAULT_MESSAGE_SIZE, "a message text fits a fault");
 
 /* Members of one map, read on behalf of a message. */
 typedef struct member_reader {
     const protocol_value *map;
     const char *where; /* "" for the message, "action", "seats" for a nested map */
-    protocol_message_status *status;
+    protocol_fault *status;
 } member_reader;
 
 /* Fills the status for member `key` of the reader's map (NULL: the map
  * itself) and returns `code`. The message reads "<where>.<key>: <text>". */
 BRIGADE_PRINTF(4, 5)
-static protocol_message_error reader_fail(const member_reader *reader, protocol_message_error code,
+static protocol_fault_code reader_fail(const member_reader *reader, protocol_fault_code code,
                                           const char *key, const char *format, ...)
 {
-    protocol_message_status *status = reader->status;
+    protocol_fault *status = reader->status;
     if (status == NULL)
         return code;
     status->code = code;
@@ -236,7 +199,7 @@ static protocol_message_error reader_fail(const member_reader *reader, protocol_
     }
     va_list args;
     va_start(args, format);
-    vsnprintf(status->message + used, sizeof status->message - used, format, args);
+    vsnprintf(status->message + used, MESSAGE_TEXT_SIZE - used, format, args);
     va_end(args);
     return code;
 }
@@ -262,7 +225,7 @@ static const char *kind_phrase(const protocol_value *value)
 }
 
 /* Refuses any member of the reader's map not in `allowed` (NULL-ended). */
-static protocol_message_error reader_only(const member_reader *reader, const char *const *allowed)
+static protocol_fault_code reader_only(const member_reader *reader, const char *const *allowed)
 {
     for (size_t i = 0; i < protocol_value_count(reader->map); i++) {
         size_t key_len = 0;
@@ -271,14 +234,14 @@ static protocol_message_error reader_only(const member_reader *reader, const cha
         for (const char *const *name = allowed; *name != NULL && !known; name++)
             known = strlen(*name) == key_len && memcmp(*name, key, key_len) == 0;
         if (!known)
-            return reader_fail(reader, PROTOCOL_MESSAGE_UNKNOWN_MEMBER, key, "unknown member");
+            return reader_fail(reader, PROTOCOL_FAULT_UNKNOWN_MEMBER, key, "unknown member");
     }
-    return PROTOCOL_MESSAGE_OK;
+    return PROTOCOL_FAULT_OK;
 }
 
 /* The member `key` of the reader's map with `kind`, in *out (NULL when
  * absent and not required). */
-static protocol_message_error reader_member(const member_reader *reader, const char *key,
+static protocol_fault_code reader_member(const member_reader *reader, const char *key,
                                             protocol_value_kind kind, bool required,
                                             const protocol_value **out)
 {
@@ -286,9 +249,9 @@ static protocol_message_error reader_member(const member_reader *reader, const c
     *out = NULL;
     if (value == NULL) {
         if (required)
-            return reader_fail(reader, PROTOCOL_MESSAGE_MISSING_MEMBER, key,
+            return reader_fail(reader, PROTOCOL_FAULT_MISSING_MEMBER, key,
                                "required member is missing");
-        return PROTOCOL_MESSAGE_OK;
+        return PROTOCOL_FAULT_OK;
     }
     if (protocol_value_kind_of(value) != kind) {
         const char *wanted = kind == PROTOCOL_VALUE_STRING  ? "a string"
@@ -297,102 +260,102 @@ static protocol_message_error reader_member(const member_reader *reader, const c
                              : kind == PROTOCOL_VALUE_ARRAY ? "an array"
                              : kind == PROTOCOL_VALUE_MAP   ? "a map"
                                                             : "nil";
-        return reader_fail(reader, PROTOCOL_MESSAGE_WRONG_TYPE, key, "is %s, not %s",
+        return reader_fail(reader, PROTOCOL_FAULT_WRONG_TYPE, key, "is %s, not %s",
                            kind_phrase(value), wanted);
     }
     *out = value;
-    return PROTOCOL_MESSAGE_OK;
+    return PROTOCOL_FAULT_OK;
 }
 
 /* A string member of min..max bytes copied into out[max + 1]; *present
  * (when not NULL) says whether it was there. */
-static protocol_message_error reader_string(const member_reader *reader, const char *key,
+static protocol_fault_code reader_string(const member_reader *reader, const char *key,
                                             bool required, size_t min, size_t max, char *out,
                                             bool *present)
 {
     const protocol_value *value = NULL;
-    protocol_message_error error =
+    protocol_fault_code error =
         reader_member(reader, key, PROTOCOL_VALUE_STRING, required, &value);
     if (present != NULL)
         *present = value != NULL;
-    if (error != PROTOCOL_MESSAGE_OK || value == NULL)
+    if (error != PROTOCOL_FAULT_OK || value == NULL)
         return error;
     size_t len = 0;
     const char *text = protocol_value_string_get(value, &len);
     if (len < min)
-        return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, key, "%zu bytes, at least %zu",
+        return reader_fail(reader, PROTOCOL_FAULT_BAD_VALUE, key, "%zu bytes, at least %zu",
                            len, min);
     if (len > max)
-        return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, key, "%zu bytes, at most %zu",
+        return reader_fail(reader, PROTOCOL_FAULT_BAD_VALUE, key, "%zu bytes, at most %zu",
                            len, max);
     memcpy(out, text, len);
     out[len] = '\0';
-    return PROTOCOL_MESSAGE_OK;
+    return PROTOCOL_FAULT_OK;
 }
 
 /* A unit id: 1..PROTOCOL_UNIT_ID_MAX bytes without '.'. */
-static protocol_message_error reader_unit(const member_reader *reader, const char *key,
+static protocol_fault_code reader_unit(const member_reader *reader, const char *key,
                                           char out[PROTOCOL_UNIT_ID_MAX + 1])
 {
-    protocol_message_error error =
+    protocol_fault_code error =
         reader_string(reader, key, true, 1, PROTOCOL_UNIT_ID_MAX, out, NULL);
-    if (error == PROTOCOL_MESSAGE_OK && strchr(out, '.') != NULL)
-        return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, key,
+    if (error == PROTOCOL_FAULT_OK && strchr(out, '.') != NULL)
+        return reader_fail(reader, PROTOCOL_FAULT_BAD_VALUE, key,
                            "a unit id holds no '.'");
     return error;
 }
 
-static protocol_message_error reader_int(const member_reader *reader, const char *key,
+static protocol_fault_code reader_int(const member_reader *reader, const char *key,
                                          bool required, int64_t min, int64_t max, int64_t *out,
                                          bool *present);
 
 /* The map member `key` {A: int, B: int, umpire: int} of §6.8 into *out;
  * *present (when not NULL) says whether it was there. */
-static protocol_message_error reader_presence(const member_reader *reader, const char *key,
+static protocol_fault_code reader_presence(const member_reader *reader, const char *key,
                                               bool required, protocol_presence *out,
                                               bool *present)
 {
     const protocol_value *map = NULL;
-    protocol_message_error error = reader_member(reader, key, PROTOCOL_VALUE_MAP, required, &map);
+    protocol_fault_code error = reader_member(reader, key, PROTOCOL_VALUE_MAP, required, &map);
     if (present != NULL)
         *present = map != NULL;
-    if (error != PROTOCOL_MESSAGE_OK || map == NULL)
+    if (error != PROTOCOL_FAULT_OK || map == NULL)
         return error;
     member_reader seats = {.map = map, .where = key, .status = reader->status};
     if ((error = reader_int(&seats, "A", true, 0, PROTOCOL_INT_SAFE_MAX, &out->a, NULL)) !=
-            PROTOCOL_MESSAGE_OK ||
+            PROTOCOL_FAULT_OK ||
         (error = reader_int(&seats, "B", true, 0, PROTOCOL_INT_SAFE_MAX, &out->b, NULL)) !=
-            PROTOCOL_MESSAGE_OK)
+            PROTOCOL_FAULT_OK)
         return error;
     return reader_int(&seats, "umpire", true, 0, PROTOCOL_INT_SAFE_MAX, &out->umpire, NULL);
 }
 
 /* An integer member in min..max. */
-static protocol_message_error reader_int(const member_reader *reader, const char *key,
+static protocol_fault_code reader_int(const member_reader *reader, const char *key,
                                          bool required, int64_t min, int64_t max, int64_t *out,
                                          bool *present)
 {
     const protocol_value *value = NULL;
-    protocol_message_error error = reader_member(reader, key, PROTOCOL_VALUE_INT, required, &value);
+    protocol_fault_code error = reader_member(reader, key, PROTOCOL_VALUE_INT, required, &value);
     if (present != NULL)
         *present = value != NULL;
-    if (error != PROTOCOL_MESSAGE_OK || value == NULL)
+    if (error != PROTOCOL_FAULT_OK || value == NULL)
         return error;
     int64_t number = protocol_value_int_get(value);
     if (number < min || number > max)
-        return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, key,
+        return reader_fail(reader, PROTOCOL_FAULT_BAD_VALUE, key,
                            "%lld is out of range %lld..%lld", (long long)number, (long long)min,
                            (long long)max);
     *out = number;
-    return PROTOCOL_MESSAGE_OK;
+    return PROTOCOL_FAULT_OK;
 }
 
 /* A bool member; absent reads as false. */
-static protocol_message_error reader_bool(const member_reader *reader, const char *key,
+static protocol_fault_code reader_bool(const member_reader *reader, const char *key,
                                           bool required, bool *out, bool *present)
 {
     const protocol_value *value = NULL;
-    protocol_message_error error =
+    protocol_fault_code error =
         reader_member(reader, key, PROTOCOL_VALUE_BOOL, required, &value);
     if (present != NULL)
         *present = value != NULL;
@@ -401,16 +364,16 @@ static protocol_message_error reader_bool(const member_reader *reader, const cha
 }
 
 /* A string member that must be one of `names`; its index in *out. */
-static protocol_message_error reader_name(const member_reader *reader, const char *key,
+static protocol_fault_code reader_name(const member_reader *reader, const char *key,
                                           const char *const *names, int count, int *out)
 {
     const protocol_value *value = NULL;
-    protocol_message_error error =
+    protocol_fault_code error =
         reader_member(reader, key, PROTOCOL_VALUE_STRING, true, &value);
-    if (error != PROTOCOL_MESSAGE_OK)
+    if (error != PROTOCOL_FAULT_OK)
         return error;
     const char *text = protocol_value_string_get(value, NULL);
-    int at = name_find(names, count, text);
+    int at = brigade_name_find(names, count, text);
     if (at < 0) {
         char choices[96] = "";
         for (int i = 0; i < count; i++) {
@@ -418,88 +381,81 @@ static protocol_message_error reader_name(const member_reader *reader, const cha
             snprintf(choices + used, sizeof choices - used, "%s\"%s\"", i > 0 ? ", " : "",
                      names[i]);
         }
-        return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, key, "\"%.32s\" is not one of %s",
+        return reader_fail(reader, PROTOCOL_FAULT_BAD_VALUE, key, "\"%.32s\" is not one of %s",
                            text, choices);
     }
     *out = at;
-    return PROTOCOL_MESSAGE_OK;
-}
-
-static void status_init(protocol_message_status *status)
-{
-    if (status == NULL)
-        return;
-    memset(status, 0, sizeof *status);
+    return PROTOCOL_FAULT_OK;
 }
 
 /* ---- Client messages ----------------------------------------------------- */
 
-static protocol_message_error action_read(const protocol_value *map, protocol_action *action,
-                                          protocol_message_status *status)
+static protocol_fault_code action_read(const protocol_value *map, protocol_action *action,
+                                          protocol_fault *status)
 {
     member_reader reader = {.map = map, .where = "action", .status = status};
     int index = 0;
-    protocol_message_error error =
+    protocol_fault_code error =
         reader_name(&reader, "kind", action_kind_names, BRIGADE_COUNT_OF(action_kind_names), &index);
-    if (error != PROTOCOL_MESSAGE_OK)
+    if (error != PROTOCOL_FAULT_OK)
         return error;
     action->kind = (protocol_action_kind)index;
 
     switch (action->kind) {
     case PROTOCOL_ACTION_CHOOSE_INITIATIVE: {
         static const char *const allowed[] = {"kind", "phasing", NULL};
-        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK)
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_FAULT_OK)
             return error;
         /* A side: "A" or "B" (the first two seat names). */
         if ((error = reader_name(&reader, "phasing", seat_names, 2, &index)) !=
-            PROTOCOL_MESSAGE_OK)
+            PROTOCOL_FAULT_OK)
             return error;
         action->as.choose_initiative.phasing = (protocol_seat)index;
-        return PROTOCOL_MESSAGE_OK;
+        return PROTOCOL_FAULT_OK;
     }
     case PROTOCOL_ACTION_DECLARE_CHARGE: {
         static const char *const allowed[] = {"kind",    "unit",    "target",    "facing",
                                               "leading", "sappers", "reinforce", NULL};
-        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_FAULT_OK ||
             (error = reader_unit(&reader, "unit", action->as.declare_charge.unit)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_unit(&reader, "target", action->as.declare_charge.target)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_name(&reader, "facing", facing_names, BRIGADE_COUNT_OF(facing_names), &index)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
             return error;
         action->as.declare_charge.facing = (protocol_facing)index;
         if ((error = reader_bool(&reader, "leading", false, &action->as.declare_charge.leading,
-                                 NULL)) != PROTOCOL_MESSAGE_OK ||
+                                 NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_bool(&reader, "sappers", false, &action->as.declare_charge.sappers,
-                                 NULL)) != PROTOCOL_MESSAGE_OK ||
+                                 NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_bool(&reader, "reinforce", false,
                                  &action->as.declare_charge.reinforce, NULL)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
             return error;
-        return PROTOCOL_MESSAGE_OK;
+        return PROTOCOL_FAULT_OK;
     }
     case PROTOCOL_ACTION_RESPOND: {
         static const char *const allowed[] = {"kind", "unit", "response", NULL};
-        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_FAULT_OK ||
             (error = reader_unit(&reader, "unit", action->as.respond.unit)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_name(&reader, "response", response_names, BRIGADE_COUNT_OF(response_names),
-                                 &index)) != PROTOCOL_MESSAGE_OK)
+                                 &index)) != PROTOCOL_FAULT_OK)
             return error;
         action->as.respond.response = (protocol_response)index;
-        return PROTOCOL_MESSAGE_OK;
+        return PROTOCOL_FAULT_OK;
     }
     case PROTOCOL_ACTION_SAPPERS_REROLL: {
         static const char *const allowed[] = {"kind", "unit", "die", NULL};
         int64_t die = 0;
-        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_FAULT_OK ||
             (error = reader_unit(&reader, "unit", action->as.sappers_reroll.unit)) !=
-                PROTOCOL_MESSAGE_OK ||
-            (error = reader_int(&reader, "die", true, -1, 1, &die, NULL)) != PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK ||
+            (error = reader_int(&reader, "die", true, -1, 1, &die, NULL)) != PROTOCOL_FAULT_OK)
             return error;
         action->as.sappers_reroll.die = (int)die;
-        return PROTOCOL_MESSAGE_OK;
+        return PROTOCOL_FAULT_OK;
     }
     case PROTOCOL_ACTION_HOLD:
     case PROTOCOL_ACTION_RELEASE:
@@ -510,18 +466,18 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
         static const char *const end_allowed[] = {"kind", "reason", "result", NULL};
         if ((error = reader_only(&reader, action->kind == PROTOCOL_ACTION_END ? end_allowed
                                                                                : allowed)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
-                                   action->as.umpire.reason, NULL)) != PROTOCOL_MESSAGE_OK)
+                                   action->as.umpire.reason, NULL)) != PROTOCOL_FAULT_OK)
             return error;
         if (protocol_value_map_get(map, "result") != NULL) {
             if ((error = reader_name(&reader, "result", result_names, BRIGADE_COUNT_OF(result_names),
-                                     &index)) != PROTOCOL_MESSAGE_OK)
+                                     &index)) != PROTOCOL_FAULT_OK)
                 return error;
             action->as.umpire.has_result = true;
             action->as.umpire.result = (protocol_result)index;
         }
-        return PROTOCOL_MESSAGE_OK;
+        return PROTOCOL_FAULT_OK;
     }
     case PROTOCOL_ACTION_UMPIRE_ADJUST:
     case PROTOCOL_ACTION_ADJUST: {
@@ -533,56 +489,56 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
                                                      "status",    "formation", "reason", NULL};
         int64_t figures = 0;
         if ((error = reader_only(&reader, umpire ? umpire_allowed : allowed)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_unit(&reader, "unit", action->as.adjust.unit)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_int(&reader, "figures", false, 0, PROTOCOL_FIGURES_MAX, &figures,
-                                &action->as.adjust.has_figures)) != PROTOCOL_MESSAGE_OK ||
+                                &action->as.adjust.has_figures)) != PROTOCOL_FAULT_OK ||
             (error = reader_bool(&reader, "formed", false, &action->as.adjust.formed,
-                                 &action->as.adjust.has_formed)) != PROTOCOL_MESSAGE_OK ||
+                                 &action->as.adjust.has_formed)) != PROTOCOL_FAULT_OK ||
             (error = reader_string(&reader, "status", false, 1, PROTOCOL_STATUS_MAX,
                                    action->as.adjust.status, &action->as.adjust.has_status)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_string(&reader, "formation", false, 1, PROTOCOL_STATUS_MAX,
                                    action->as.adjust.formation,
-                                   &action->as.adjust.has_formation)) != PROTOCOL_MESSAGE_OK ||
+                                   &action->as.adjust.has_formation)) != PROTOCOL_FAULT_OK ||
             (error = reader_string(&reader, umpire ? "reason" : "note", true, 1,
                                    PROTOCOL_NOTE_MAX, action->as.adjust.note, NULL)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
             return error;
         action->as.adjust.figures = (int)figures;
         if (!action->as.adjust.has_figures && !action->as.adjust.has_formed &&
             !action->as.adjust.has_status && !action->as.adjust.has_formation)
-            return reader_fail(&reader, PROTOCOL_MESSAGE_MISSING_MEMBER, NULL,
+            return reader_fail(&reader, PROTOCOL_FAULT_MISSING_MEMBER, NULL,
                                "%s changes nothing: give figures, formed, status or formation",
                                umpire ? "umpire_adjust" : "adjust");
-        return PROTOCOL_MESSAGE_OK;
+        return PROTOCOL_FAULT_OK;
     }
     case PROTOCOL_ACTION_SETTLE: {
         static const char *const allowed[] = {"kind", "unit", "event", "reason", NULL};
-        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_FAULT_OK ||
             (error = reader_unit(&reader, "unit", action->as.settle.unit)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_name(&reader, "event", settle_event_names,
-                                 BRIGADE_COUNT_OF(settle_event_names), &index)) != PROTOCOL_MESSAGE_OK ||
+                                 BRIGADE_COUNT_OF(settle_event_names), &index)) != PROTOCOL_FAULT_OK ||
             (error = reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
-                                   action->as.settle.reason, NULL)) != PROTOCOL_MESSAGE_OK)
+                                   action->as.settle.reason, NULL)) != PROTOCOL_FAULT_OK)
             return error;
         snprintf(action->as.settle.event, sizeof action->as.settle.event, "%s",
                  settle_event_names[index]);
-        return PROTOCOL_MESSAGE_OK;
+        return PROTOCOL_FAULT_OK;
     }
     case PROTOCOL_ACTION_OVERRULE: {
         static const char *const allowed[] = {"kind", "melee",   "result", "winner",
                                               "unit", "outcome", "reason", NULL};
         bool has_outcome = false;
-        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_FAULT_OK ||
             (error = reader_string(&reader, "melee", true, 1, PROTOCOL_UNIT_ID_MAX,
-                                   action->as.overrule.melee, NULL)) != PROTOCOL_MESSAGE_OK)
+                                   action->as.overrule.melee, NULL)) != PROTOCOL_FAULT_OK)
             return error;
         if (protocol_value_map_get(map, "result") != NULL) {
             if ((error = reader_name(&reader, "result", overrule_result_names,
-                                     BRIGADE_COUNT_OF(overrule_result_names), &index)) != PROTOCOL_MESSAGE_OK)
+                                     BRIGADE_COUNT_OF(overrule_result_names), &index)) != PROTOCOL_FAULT_OK)
                 return error;
             action->as.overrule.has_result = true;
             snprintf(action->as.overrule.result, sizeof action->as.overrule.result, "%s",
@@ -590,50 +546,50 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
         }
         if (protocol_value_map_get(map, "winner") != NULL) {
             if ((error = reader_name(&reader, "winner", seat_names, 2, &index)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
                 return error;
             action->as.overrule.has_winner = true;
             action->as.overrule.winner = (protocol_seat)index;
         }
         if (protocol_value_map_get(map, "unit") != NULL) {
             if ((error = reader_unit(&reader, "unit", action->as.overrule.unit)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
                 return error;
             action->as.overrule.has_unit = true;
         }
         if (protocol_value_map_get(map, "outcome") != NULL) {
             if ((error = reader_name(&reader, "outcome", overrule_outcome_names,
                                      BRIGADE_COUNT_OF(overrule_outcome_names), &index)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
                 return error;
             has_outcome = true;
             snprintf(action->as.overrule.outcome, sizeof action->as.overrule.outcome, "%s",
                      overrule_outcome_names[index]);
         }
         if ((error = reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
-                                   action->as.overrule.reason, NULL)) != PROTOCOL_MESSAGE_OK)
+                                   action->as.overrule.reason, NULL)) != PROTOCOL_FAULT_OK)
             return error;
         if (has_outcome != action->as.overrule.has_unit)
-            return reader_fail(&reader, PROTOCOL_MESSAGE_MISSING_MEMBER,
+            return reader_fail(&reader, PROTOCOL_FAULT_MISSING_MEMBER,
                                has_outcome ? "unit" : "outcome",
                                "overrule names a unit and its test outcome together");
         if (!action->as.overrule.has_result && !action->as.overrule.has_unit)
-            return reader_fail(&reader, PROTOCOL_MESSAGE_MISSING_MEMBER, "result",
+            return reader_fail(&reader, PROTOCOL_FAULT_MISSING_MEMBER, "result",
                                "overrule changes nothing: give a result, or a unit and outcome");
         if (action->as.overrule.has_winner && !action->as.overrule.has_result)
-            return reader_fail(&reader, PROTOCOL_MESSAGE_BAD_VALUE, "winner",
+            return reader_fail(&reader, PROTOCOL_FAULT_BAD_VALUE, "winner",
                                "winner goes with a result");
-        return PROTOCOL_MESSAGE_OK;
+        return PROTOCOL_FAULT_OK;
     }
     case PROTOCOL_ACTION_ROLLBACK: {
         static const char *const allowed[] = {"kind", "to_seq", "reason", NULL};
-        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_FAULT_OK ||
             (error = reader_int(&reader, "to_seq", true, 1, PROTOCOL_INT_SAFE_MAX,
-                                &action->as.rollback.to_seq, NULL)) != PROTOCOL_MESSAGE_OK ||
+                                &action->as.rollback.to_seq, NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
-                                   action->as.rollback.reason, NULL)) != PROTOCOL_MESSAGE_OK)
+                                   action->as.rollback.reason, NULL)) != PROTOCOL_FAULT_OK)
             return error;
-        return PROTOCOL_MESSAGE_OK;
+        return PROTOCOL_FAULT_OK;
     }
     case PROTOCOL_ACTION_DONE: {
         static const char *const allowed[] = {"kind", NULL};
@@ -644,7 +600,7 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
     case PROTOCOL_ACTION_OCCUPY:
     case PROTOCOL_ACTION_WITHDRAW_CHARGE: {
         static const char *const allowed[] = {"kind", "unit", NULL};
-        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK)
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_FAULT_OK)
             return error;
         return reader_unit(&reader, "unit", action->as.unit_report.unit);
     }
@@ -652,105 +608,105 @@ static protocol_message_error action_read(const protocol_value *map, protocol_ac
         /* target absent: no enemy in sight; facing only with a target,
          * absent: front (§5.3, 12.24 f, D38) */
         static const char *const allowed[] = {"kind", "unit", "target", "facing", NULL};
-        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_FAULT_OK ||
             (error = reader_unit(&reader, "unit", action->as.uncontrolled_charge.unit)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
             return error;
         action->as.uncontrolled_charge.facing = PROTOCOL_FACING_FRONT;
         if (protocol_value_map_get(map, "target") != NULL) {
             if ((error = reader_unit(&reader, "target", action->as.uncontrolled_charge.target)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
                 return error;
             action->as.uncontrolled_charge.has_target = true;
         }
         if (protocol_value_map_get(map, "facing") != NULL) {
             if ((error = reader_name(&reader, "facing", facing_names, BRIGADE_COUNT_OF(facing_names),
-                                     &index)) != PROTOCOL_MESSAGE_OK)
+                                     &index)) != PROTOCOL_FAULT_OK)
                 return error;
             if (!action->as.uncontrolled_charge.has_target)
-                return reader_fail(&reader, PROTOCOL_MESSAGE_BAD_VALUE, "facing",
+                return reader_fail(&reader, PROTOCOL_FAULT_BAD_VALUE, "facing",
                                    "facing goes with a target");
             action->as.uncontrolled_charge.facing = (protocol_facing)index;
         }
-        return PROTOCOL_MESSAGE_OK;
+        return PROTOCOL_FAULT_OK;
     }
     case PROTOCOL_ACTION_CONTACT: {
         static const char *const allowed[] = {"kind", "unit", "target", NULL};
-        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_FAULT_OK ||
             (error = reader_unit(&reader, "unit", action->as.contact.unit)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
             return error;
         return reader_unit(&reader, "target", action->as.contact.target);
     }
     case PROTOCOL_ACTION_CONTEST: {
         static const char *const allowed[] = {"kind", "report", "reason", NULL};
-        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_FAULT_OK ||
             (error = reader_int(&reader, "report", true, 1, PROTOCOL_REPORT_NUMBER_MAX,
-                                &action->as.contest.report, NULL)) != PROTOCOL_MESSAGE_OK)
+                                &action->as.contest.report, NULL)) != PROTOCOL_FAULT_OK)
             return error;
         return reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
                              action->as.contest.reason, NULL);
     }
     case PROTOCOL_ACTION_ACCEPT: {
         static const char *const allowed[] = {"kind", "report", NULL};
-        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK)
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_FAULT_OK)
             return error;
         return reader_int(&reader, "report", true, 1, PROTOCOL_REPORT_NUMBER_MAX,
                           &action->as.accept.report, NULL);
     }
     case PROTOCOL_ACTION_RULE: {
         static const char *const allowed[] = {"kind", "report", "upheld", "reason", NULL};
-        if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+        if ((error = reader_only(&reader, allowed)) != PROTOCOL_FAULT_OK ||
             (error = reader_int(&reader, "report", true, 1, PROTOCOL_REPORT_NUMBER_MAX,
-                                &action->as.rule.report, NULL)) != PROTOCOL_MESSAGE_OK ||
+                                &action->as.rule.report, NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_bool(&reader, "upheld", true, &action->as.rule.upheld, NULL)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
             return error;
         return reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
                              action->as.rule.reason, NULL);
     }
     }
-    return reader_fail(&reader, PROTOCOL_MESSAGE_BAD_VALUE, "kind", "unknown action");
+    return reader_fail(&reader, PROTOCOL_FAULT_BAD_VALUE, "kind", "unknown action");
 }
 
 /* A required non-empty string member copied into a malloc'd NUL-terminated
  * *out of *out_len bytes (the text of a scenario or a tournament file). */
-static protocol_message_error reader_text(const member_reader *reader, const char *key,
+static protocol_fault_code reader_text(const member_reader *reader, const char *key,
                                           char **out, size_t *out_len)
 {
     const protocol_value *value = NULL;
-    protocol_message_error error =
+    protocol_fault_code error =
         reader_member(reader, key, PROTOCOL_VALUE_STRING, true, &value);
-    if (error != PROTOCOL_MESSAGE_OK)
+    if (error != PROTOCOL_FAULT_OK)
         return error;
     size_t len = 0;
     const char *text = protocol_value_string_get(value, &len);
     if (len == 0)
-        return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, key, "is empty");
+        return reader_fail(reader, PROTOCOL_FAULT_BAD_VALUE, key, "is empty");
     *out = malloc(len + 1);
     if (*out == NULL)
-        return reader_fail(reader, PROTOCOL_MESSAGE_NO_MEMORY, NULL, "out of memory");
+        return reader_fail(reader, PROTOCOL_FAULT_NO_MEMORY, NULL, "out of memory");
     memcpy(*out, text, len);
     (*out)[len] = '\0';
     *out_len = len;
-    return PROTOCOL_MESSAGE_OK;
+    return PROTOCOL_FAULT_OK;
 }
 
 /* create's optional clock {minutes_per_side, increment_seconds?} (§11.2). */
-static protocol_message_error reader_clock(const member_reader *reader, const char *key,
+static protocol_fault_code reader_clock(const member_reader *reader, const char *key,
                                            protocol_clock *out, bool *present)
 {
     const protocol_value *map = NULL;
-    protocol_message_error error = reader_member(reader, key, PROTOCOL_VALUE_MAP, false, &map);
+    protocol_fault_code error = reader_member(reader, key, PROTOCOL_VALUE_MAP, false, &map);
     *present = map != NULL;
-    if (error != PROTOCOL_MESSAGE_OK || map == NULL)
+    if (error != PROTOCOL_FAULT_OK || map == NULL)
         return error;
     static const char *const allowed[] = {"minutes_per_side", "increment_seconds", NULL};
     member_reader clock = {.map = map, .where = key, .status = reader->status};
     out->increment_seconds = 0;
-    if ((error = reader_only(&clock, allowed)) != PROTOCOL_MESSAGE_OK ||
+    if ((error = reader_only(&clock, allowed)) != PROTOCOL_FAULT_OK ||
         (error = reader_int(&clock, "minutes_per_side", true, 1, PROTOCOL_CLOCK_MINUTES_MAX,
-                            &out->minutes_per_side, NULL)) != PROTOCOL_MESSAGE_OK)
+                            &out->minutes_per_side, NULL)) != PROTOCOL_FAULT_OK)
         return error;
     return reader_int(&clock, "increment_seconds", false, 0, PROTOCOL_CLOCK_INCREMENT_MAX,
                       &out->increment_seconds, NULL);
@@ -758,17 +714,17 @@ static protocol_message_error reader_clock(const member_reader *reader, const ch
 
 /* tournament_create's scenarios {<file name>: str, ...} (§11.3): 1..16
  * entries, each a valid file name with a non-empty text (malloc'd). */
-static protocol_message_error reader_scenarios(const member_reader *reader,
+static protocol_fault_code reader_scenarios(const member_reader *reader,
                                                protocol_client_message *out)
 {
     const protocol_value *map = NULL;
-    protocol_message_error error =
+    protocol_fault_code error =
         reader_member(reader, "scenarios", PROTOCOL_VALUE_MAP, true, &map);
-    if (error != PROTOCOL_MESSAGE_OK)
+    if (error != PROTOCOL_FAULT_OK)
         return error;
     size_t count = protocol_value_count(map);
     if (count < 1 || count > PROTOCOL_TOURNAMENT_SCENARIOS_MAX)
-        return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, "scenarios",
+        return reader_fail(reader, PROTOCOL_FAULT_BAD_VALUE, "scenarios",
                            "%zu entries, 1..%d are allowed", count,
                            PROTOCOL_TOURNAMENT_SCENARIOS_MAX);
     for (size_t i = 0; i < count; i++) {
@@ -777,7 +733,7 @@ static protocol_message_error reader_scenarios(const member_reader *reader,
         const protocol_value *text = protocol_value_map_value_at(map, i);
         if (!protocol_scenario_name_valid(name, name_len)) {
             int shown = name_len > 40 ? 40 : (int)name_len;
-            return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, "scenarios",
+            return reader_fail(reader, PROTOCOL_FAULT_BAD_VALUE, "scenarios",
                                "\"%.*s%s\" is not a scenario file name ([A-Za-z0-9_.-]+ ending"
                                " in .json, no \"..\", at most %d bytes)",
                                shown, name, (size_t)shown < name_len ? "..." : "",
@@ -789,32 +745,32 @@ static protocol_message_error reader_scenarios(const member_reader *reader,
         char where[16 + PROTOCOL_SCENARIO_NAME_MAX];
         snprintf(where, sizeof where, "scenarios.%s", scenario->name);
         if (protocol_value_kind_of(text) != PROTOCOL_VALUE_STRING)
-            return reader_fail(reader, PROTOCOL_MESSAGE_WRONG_TYPE, where, "is %s, not a string",
+            return reader_fail(reader, PROTOCOL_FAULT_WRONG_TYPE, where, "is %s, not a string",
                                kind_phrase(text));
         size_t len = 0;
         const char *bytes = protocol_value_string_get(text, &len);
         if (len == 0)
-            return reader_fail(reader, PROTOCOL_MESSAGE_BAD_VALUE, where, "is empty");
+            return reader_fail(reader, PROTOCOL_FAULT_BAD_VALUE, where, "is empty");
         scenario->text = malloc(len + 1);
         if (scenario->text == NULL)
-            return reader_fail(reader, PROTOCOL_MESSAGE_NO_MEMORY, NULL, "out of memory");
+            return reader_fail(reader, PROTOCOL_FAULT_NO_MEMORY, NULL, "out of memory");
         memcpy(scenario->text, bytes, len);
         scenario->text[len] = '\0';
         scenario->text_len = len;
         out->as.tournament_create.scenario_count = i + 1;
     }
-    return PROTOCOL_MESSAGE_OK;
+    return PROTOCOL_FAULT_OK;
 }
 
-protocol_message_error protocol_client_message_from_value(const protocol_value *map,
+protocol_fault_code protocol_client_message_from_value(const protocol_value *map,
                                                           protocol_client_message *out,
-                                                          protocol_message_status *status)
+                                                          protocol_fault *status)
 {
-    status_init(status);
+    protocol_fault_clear(status);
     memset(out, 0, sizeof *out);
     member_reader reader = {.map = map, .where = "", .status = status};
     if (protocol_value_kind_of(map) != PROTOCOL_VALUE_MAP || map == NULL)
-        return reader_fail(&reader, PROTOCOL_MESSAGE_WRONG_TYPE, NULL, "message is not a map");
+        return reader_fail(&reader, PROTOCOL_FAULT_WRONG_TYPE, NULL, "message is not a map");
 
     /* The request first, so that every later error can echo it. */
     const protocol_value *request = protocol_value_map_get(map, "request");
@@ -826,14 +782,14 @@ protocol_message_error protocol_client_message_from_value(const protocol_value *
 
     int kind = 0;
     const protocol_value *type = NULL;
-    protocol_message_error error =
+    protocol_fault_code error =
         reader_member(&reader, "type", PROTOCOL_VALUE_STRING, true, &type);
-    if (error != PROTOCOL_MESSAGE_OK)
+    if (error != PROTOCOL_FAULT_OK)
         return error;
-    kind = name_find(client_kind_names, BRIGADE_COUNT_OF(client_kind_names),
+    kind = brigade_name_find(client_kind_names, BRIGADE_COUNT_OF(client_kind_names),
                      protocol_value_string_get(type, NULL));
     if (kind < 0)
-        return reader_fail(&reader, PROTOCOL_MESSAGE_UNKNOWN_TYPE, "type",
+        return reader_fail(&reader, PROTOCOL_FAULT_UNKNOWN_TYPE, "type",
                            "\"%.32s\" is not a client message (create, join, act,"
                            " tournament_create, tournament_get, tournament_start_round,"
                            " tournament_result)",
@@ -867,26 +823,26 @@ protocol_message_error protocol_client_message_from_value(const protocol_value *
     _Static_assert(BRIGADE_COUNT_OF(kind_members) == BRIGADE_COUNT_OF(client_kind_names),
                    "one member list a client kind");
     const char *const *allowed = kind_members[kind];
-    if ((error = reader_only(&reader, allowed)) != PROTOCOL_MESSAGE_OK ||
+    if ((error = reader_only(&reader, allowed)) != PROTOCOL_FAULT_OK ||
         (error = reader_int(&reader, "request", true, 1, PROTOCOL_INT_SAFE_MAX, &out->request,
-                            NULL)) != PROTOCOL_MESSAGE_OK)
+                            NULL)) != PROTOCOL_FAULT_OK)
         goto failed;
 
     switch (out->kind) {
     case PROTOCOL_CLIENT_CREATE: {
         const protocol_value *scenario = NULL;
         if ((error = reader_member(&reader, "scenario", PROTOCOL_VALUE_STRING, true,
-                                   &scenario)) != PROTOCOL_MESSAGE_OK)
+                                   &scenario)) != PROTOCOL_FAULT_OK)
             goto failed;
         size_t len = 0;
         const char *text = protocol_value_string_get(scenario, &len);
         if (len == 0) {
-            error = reader_fail(&reader, PROTOCOL_MESSAGE_BAD_VALUE, "scenario", "is empty");
+            error = reader_fail(&reader, PROTOCOL_FAULT_BAD_VALUE, "scenario", "is empty");
             goto failed;
         }
         out->as.create.scenario = malloc(len + 1);
         if (out->as.create.scenario == NULL) {
-            error = reader_fail(&reader, PROTOCOL_MESSAGE_NO_MEMORY, NULL, "out of memory");
+            error = reader_fail(&reader, PROTOCOL_FAULT_NO_MEMORY, NULL, "out of memory");
             goto failed;
         }
         memcpy(out->as.create.scenario, text, len + 1);
@@ -894,34 +850,34 @@ protocol_message_error protocol_client_message_from_value(const protocol_value *
         if ((error = reader_string(&reader, "spectator_password", false, 1, PROTOCOL_TOKEN_MAX,
                                    out->as.create.spectator_password,
                                    &out->as.create.has_spectator_password)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_int(&reader, "spectator_delay", false, 0, PROTOCOL_SPECTATOR_DELAY_MAX,
-                                &out->as.create.spectator_delay, NULL)) != PROTOCOL_MESSAGE_OK ||
+                                &out->as.create.spectator_delay, NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_clock(&reader, "clock", &out->as.create.clock,
-                                  &out->as.create.has_clock)) != PROTOCOL_MESSAGE_OK)
+                                  &out->as.create.has_clock)) != PROTOCOL_FAULT_OK)
             goto failed;
         break;
     }
     case PROTOCOL_CLIENT_JOIN:
         if ((error = reader_string(&reader, "game", true, 1, PROTOCOL_GAME_ID_MAX,
-                                   out->as.join.game, NULL)) != PROTOCOL_MESSAGE_OK ||
+                                   out->as.join.game, NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_string(&reader, "token", true, 1, PROTOCOL_TOKEN_MAX,
-                                   out->as.join.token, NULL)) != PROTOCOL_MESSAGE_OK ||
+                                   out->as.join.token, NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_int(&reader, "last_seq", false, 0, PROTOCOL_INT_SAFE_MAX,
                                 &out->as.join.last_seq, &out->as.join.has_last_seq)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_string(&reader, "seed", false, PROTOCOL_SEED_HEX, PROTOCOL_SEED_HEX,
                                    out->as.join.seed, &out->as.join.has_seed)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_string(&reader, "password", false, 1, PROTOCOL_TOKEN_MAX,
                                    out->as.join.password, &out->as.join.has_password)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
             goto failed;
         if (out->as.join.has_seed) {
             for (size_t i = 0; i < PROTOCOL_SEED_HEX; i++) {
                 char c = out->as.join.seed[i];
                 if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
-                    error = reader_fail(&reader, PROTOCOL_MESSAGE_BAD_VALUE, "seed",
+                    error = reader_fail(&reader, PROTOCOL_FAULT_BAD_VALUE, "seed",
                                         "not 64 hex characters");
                     goto failed;
                 }
@@ -931,60 +887,60 @@ protocol_message_error protocol_client_message_from_value(const protocol_value *
     case PROTOCOL_CLIENT_ACT: {
         const protocol_value *action = NULL;
         if ((error = reader_member(&reader, "action", PROTOCOL_VALUE_MAP, true, &action)) !=
-                PROTOCOL_MESSAGE_OK ||
-            (error = action_read(action, &out->as.act, status)) != PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK ||
+            (error = action_read(action, &out->as.act, status)) != PROTOCOL_FAULT_OK)
             goto failed;
         break;
     }
     case PROTOCOL_CLIENT_TOURNAMENT_CREATE:
         if ((error = reader_text(&reader, "tournament", &out->as.tournament_create.tournament,
                                  &out->as.tournament_create.tournament_len)) !=
-                PROTOCOL_MESSAGE_OK ||
-            (error = reader_scenarios(&reader, out)) != PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK ||
+            (error = reader_scenarios(&reader, out)) != PROTOCOL_FAULT_OK)
             goto failed;
         break;
     case PROTOCOL_CLIENT_TOURNAMENT_GET:
         if ((error = reader_string(&reader, "tournament", true, 1, PROTOCOL_TOURNAMENT_ID_MAX,
                                    out->as.tournament_get.tournament, NULL)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_string(&reader, "token", false, 1, PROTOCOL_TOKEN_MAX,
                                    out->as.tournament_get.token,
-                                   &out->as.tournament_get.has_token)) != PROTOCOL_MESSAGE_OK ||
+                                   &out->as.tournament_get.has_token)) != PROTOCOL_FAULT_OK ||
             (error = reader_bool(&reader, "watch", false, &out->as.tournament_get.watch, NULL)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
             goto failed;
         break;
     case PROTOCOL_CLIENT_TOURNAMENT_START_ROUND:
         if ((error = reader_string(&reader, "tournament", true, 1, PROTOCOL_TOURNAMENT_ID_MAX,
                                    out->as.tournament_start_round.tournament, NULL)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_string(&reader, "token", true, 1, PROTOCOL_TOKEN_MAX,
                                    out->as.tournament_start_round.token, NULL)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
             goto failed;
         break;
     case PROTOCOL_CLIENT_TOURNAMENT_RESULT: {
         int result = 0;
         if ((error = reader_string(&reader, "tournament", true, 1, PROTOCOL_TOURNAMENT_ID_MAX,
                                    out->as.tournament_result.tournament, NULL)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_string(&reader, "token", true, 1, PROTOCOL_TOKEN_MAX,
                                    out->as.tournament_result.token, NULL)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_string(&reader, "game", true, 1, PROTOCOL_GAME_ID_MAX,
                                    out->as.tournament_result.game, NULL)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_name(&reader, "result", result_names, BRIGADE_COUNT_OF(result_names),
-                                 &result)) != PROTOCOL_MESSAGE_OK ||
+                                 &result)) != PROTOCOL_FAULT_OK ||
             (error = reader_string(&reader, "reason", true, 1, PROTOCOL_NOTE_MAX,
                                    out->as.tournament_result.reason, NULL)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
             goto failed;
         out->as.tournament_result.result = (protocol_result)result;
         break;
     }
     }
-    return PROTOCOL_MESSAGE_OK;
+    return PROTOCOL_FAULT_OK;
 
 failed:
     protocol_client_message_clear(out);
@@ -992,34 +948,34 @@ failed:
 }
 
 /* Decodes a frame with the codec, mapping its errors. */
-static protocol_message_error frame_decode(const uint8_t *frame, size_t len, size_t frame_max,
-                                           protocol_value **map, protocol_message_status *status)
+static protocol_fault_code frame_decode(const uint8_t *frame, size_t len, size_t frame_max,
+                                           protocol_value **map, protocol_fault *status)
 {
-    protocol_codec_status codec;
-    protocol_codec_error error = protocol_codec_decode(frame, len, frame_max, map, &codec);
-    if (error == PROTOCOL_CODEC_OK)
-        return PROTOCOL_MESSAGE_OK;
-    protocol_message_error code = error == PROTOCOL_CODEC_TOO_LARGE   ? PROTOCOL_MESSAGE_TOO_LARGE
-                                  : error == PROTOCOL_CODEC_NO_MEMORY ? PROTOCOL_MESSAGE_NO_MEMORY
-                                                                      : PROTOCOL_MESSAGE_BAD_FRAME;
+    protocol_fault codec;
+    protocol_fault_code error = protocol_codec_decode(frame, len, frame_max, map, &codec);
+    if (error == PROTOCOL_FAULT_OK)
+        return PROTOCOL_FAULT_OK;
+    protocol_fault_code code = error == PROTOCOL_FAULT_TOO_LARGE   ? PROTOCOL_FAULT_TOO_LARGE
+                                  : error == PROTOCOL_FAULT_NO_MEMORY ? PROTOCOL_FAULT_NO_MEMORY
+                                                                      : PROTOCOL_FAULT_BAD_FRAME;
     if (status != NULL) {
         status->code = code;
-        status->codec = error;
-        snprintf(status->message, sizeof status->message, "%s", codec.message);
+        status->cause = error;
+        brigade_text_copy(status->message, MESSAGE_TEXT_SIZE, codec.message);
     }
     return code;
 }
 
-protocol_message_error protocol_client_message_decode(const uint8_t *frame, size_t len,
+protocol_fault_code protocol_client_message_decode(const uint8_t *frame, size_t len,
                                                       protocol_client_message *out,
-                                                      protocol_message_status *status)
+                                                      protocol_fault *status)
 {
-    status_init(status);
+    protocol_fault_clear(status);
     memset(out, 0, sizeof *out);
     protocol_value *map = NULL;
-    protocol_message_error error =
+    protocol_fault_code error =
         frame_decode(frame, len, PROTOCOL_CLIENT_FRAME_MAX, &map, status);
-    if (error != PROTOCOL_MESSAGE_OK)
+    if (error != PROTOCOL_FAULT_OK)
         return error;
     error = protocol_client_message_from_value(map, out, status);
     protocol_value_free(map);
@@ -1058,18 +1014,18 @@ static void copy_cut(char *out, size_t size, const char *text, size_t len)
 
 /* The optional clock_now {A: int, B: int} of welcome, resumed and delta
  * (§11.2), ms 0..PROTOCOL_INT_SAFE_MAX. */
-static protocol_message_error reader_clock_now(const member_reader *reader,
+static protocol_fault_code reader_clock_now(const member_reader *reader,
                                                protocol_clock_now *out, bool *present)
 {
     const protocol_value *map = NULL;
-    protocol_message_error error =
+    protocol_fault_code error =
         reader_member(reader, "clock_now", PROTOCOL_VALUE_MAP, false, &map);
     *present = map != NULL;
-    if (error != PROTOCOL_MESSAGE_OK || map == NULL)
+    if (error != PROTOCOL_FAULT_OK || map == NULL)
         return error;
     member_reader sides = {.map = map, .where = "clock_now", .status = reader->status};
     if ((error = reader_int(&sides, "A", true, 0, PROTOCOL_INT_SAFE_MAX, &out->a, NULL)) !=
-        PROTOCOL_MESSAGE_OK)
+        PROTOCOL_FAULT_OK)
         return error;
     return reader_int(&sides, "B", true, 0, PROTOCOL_INT_SAFE_MAX, &out->b, NULL);
 }
@@ -1077,63 +1033,63 @@ static protocol_message_error reader_clock_now(const member_reader *reader,
 /* tournament_created's players or umpires [{name: str, token: str}] (§11.3)
  * into a malloc'd *out of *count (NULL when empty). Members a person map
  * does not know are ignored (§9). */
-static protocol_message_error reader_people(const member_reader *reader, const char *key,
+static protocol_fault_code reader_people(const member_reader *reader, const char *key,
                                             protocol_tournament_person **out, size_t *count)
 {
     const protocol_value *array = NULL;
-    protocol_message_error error =
+    protocol_fault_code error =
         reader_member(reader, key, PROTOCOL_VALUE_ARRAY, true, &array);
     *out = NULL;
     *count = 0;
-    if (error != PROTOCOL_MESSAGE_OK)
+    if (error != PROTOCOL_FAULT_OK)
         return error;
     size_t n = protocol_value_count(array);
     if (n == 0)
-        return PROTOCOL_MESSAGE_OK;
+        return PROTOCOL_FAULT_OK;
     protocol_tournament_person *people = calloc(n, sizeof *people);
     if (people == NULL)
-        return reader_fail(reader, PROTOCOL_MESSAGE_NO_MEMORY, NULL, "out of memory");
+        return reader_fail(reader, PROTOCOL_FAULT_NO_MEMORY, NULL, "out of memory");
     for (size_t i = 0; i < n; i++) {
         char where[32];
         snprintf(where, sizeof where, "%s[%zu]", key, i);
         const protocol_value *person = protocol_value_array_get(array, i);
         if (protocol_value_kind_of(person) != PROTOCOL_VALUE_MAP) {
             free(people);
-            return reader_fail(reader, PROTOCOL_MESSAGE_WRONG_TYPE, where, "is %s, not a map",
+            return reader_fail(reader, PROTOCOL_FAULT_WRONG_TYPE, where, "is %s, not a map",
                                kind_phrase(person));
         }
         member_reader person_reader = {.map = person, .where = where, .status = reader->status};
         if ((error = reader_string(&person_reader, "name", true, 1, PROTOCOL_PERSON_NAME_MAX,
-                                   people[i].name, NULL)) != PROTOCOL_MESSAGE_OK ||
+                                   people[i].name, NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_string(&person_reader, "token", true, 1, PROTOCOL_TOKEN_MAX,
-                                   people[i].token, NULL)) != PROTOCOL_MESSAGE_OK) {
+                                   people[i].token, NULL)) != PROTOCOL_FAULT_OK) {
             free(people);
             return error;
         }
     }
     *out = people;
     *count = n;
-    return PROTOCOL_MESSAGE_OK;
+    return PROTOCOL_FAULT_OK;
 }
 
-protocol_message_error protocol_server_message_from_value(const protocol_value *map,
+protocol_fault_code protocol_server_message_from_value(const protocol_value *map,
                                                           protocol_server_message *out,
-                                                          protocol_message_status *status)
+                                                          protocol_fault *status)
 {
-    status_init(status);
+    protocol_fault_clear(status);
     memset(out, 0, sizeof *out);
     member_reader reader = {.map = map, .where = "", .status = status};
     if (protocol_value_kind_of(map) != PROTOCOL_VALUE_MAP || map == NULL)
-        return reader_fail(&reader, PROTOCOL_MESSAGE_WRONG_TYPE, NULL, "message is not a map");
+        return reader_fail(&reader, PROTOCOL_FAULT_WRONG_TYPE, NULL, "message is not a map");
     const protocol_value *type = NULL;
-    protocol_message_error error =
+    protocol_fault_code error =
         reader_member(&reader, "type", PROTOCOL_VALUE_STRING, true, &type);
-    if (error != PROTOCOL_MESSAGE_OK)
+    if (error != PROTOCOL_FAULT_OK)
         return error;
-    int kind = name_find(server_kind_names, BRIGADE_COUNT_OF(server_kind_names),
+    int kind = brigade_name_find(server_kind_names, BRIGADE_COUNT_OF(server_kind_names),
                          protocol_value_string_get(type, NULL));
     if (kind < 0)
-        return reader_fail(&reader, PROTOCOL_MESSAGE_UNKNOWN_TYPE, "type",
+        return reader_fail(&reader, PROTOCOL_FAULT_UNKNOWN_TYPE, "type",
                            "\"%.32s\" is not a server message this client knows",
                            protocol_value_string_get(type, NULL));
     out->kind = (protocol_server_kind)kind;
@@ -1145,7 +1101,7 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
                 ? 0
                 : 1;
         if ((error = reader_int(&reader, "request", true, min, PROTOCOL_INT_SAFE_MAX,
-                                &out->request, NULL)) != PROTOCOL_MESSAGE_OK)
+                                &out->request, NULL)) != PROTOCOL_FAULT_OK)
             goto failed;
         if (status != NULL)
             status->request = out->request;
@@ -1153,13 +1109,13 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
     if (out->kind == PROTOCOL_SERVER_CREATED || out->kind == PROTOCOL_SERVER_WELCOME ||
         out->kind == PROTOCOL_SERVER_DELTA || out->kind == PROTOCOL_SERVER_RESUMED) {
         if ((error = reader_string(&reader, "game", true, 1, PROTOCOL_GAME_ID_MAX, out->game,
-                                   NULL)) != PROTOCOL_MESSAGE_OK)
+                                   NULL)) != PROTOCOL_FAULT_OK)
             goto failed;
     }
     if (out->kind == PROTOCOL_SERVER_WELCOME || out->kind == PROTOCOL_SERVER_DELTA ||
         out->kind == PROTOCOL_SERVER_RESUMED) {
         if ((error = reader_clock_now(&reader, &out->clock_now, &out->has_clock_now)) !=
-            PROTOCOL_MESSAGE_OK)
+            PROTOCOL_FAULT_OK)
             goto failed;
     }
 
@@ -1167,17 +1123,17 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
     case PROTOCOL_SERVER_CREATED: {
         const protocol_value *seats = NULL;
         if ((error = reader_member(&reader, "seats", PROTOCOL_VALUE_MAP, true, &seats)) !=
-            PROTOCOL_MESSAGE_OK)
+            PROTOCOL_FAULT_OK)
             goto failed;
         member_reader seat_reader = {.map = seats, .where = "seats", .status = status};
         if ((error = reader_string(&seat_reader, "A", true, 1, PROTOCOL_TOKEN_MAX,
-                                   out->as.created.token_a, NULL)) != PROTOCOL_MESSAGE_OK ||
+                                   out->as.created.token_a, NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_string(&seat_reader, "B", true, 1, PROTOCOL_TOKEN_MAX,
-                                   out->as.created.token_b, NULL)) != PROTOCOL_MESSAGE_OK ||
+                                   out->as.created.token_b, NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_string(&seat_reader, "umpire", false, 1, PROTOCOL_TOKEN_MAX,
-                                   out->as.created.umpire, NULL)) != PROTOCOL_MESSAGE_OK ||
+                                   out->as.created.umpire, NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_string(&reader, "spectator", false, 1, PROTOCOL_TOKEN_MAX,
-                                   out->as.created.spectator, NULL)) != PROTOCOL_MESSAGE_OK)
+                                   out->as.created.spectator, NULL)) != PROTOCOL_FAULT_OK)
             goto failed;
         break;
     }
@@ -1185,38 +1141,38 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
         int seat = 0;
         const protocol_value *state = NULL;
         if ((error = reader_name(&reader, "seat", seat_names, BRIGADE_COUNT_OF(seat_names), &seat)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_int(&reader, "seq", true, 0, PROTOCOL_INT_SAFE_MAX,
-                                &out->as.welcome.seq, NULL)) != PROTOCOL_MESSAGE_OK ||
+                                &out->as.welcome.seq, NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_member(&reader, "state", PROTOCOL_VALUE_MAP, true, &state)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_int(&reader, "watchers", false, 0, PROTOCOL_INT_SAFE_MAX,
-                                &out->as.welcome.watchers, NULL)) != PROTOCOL_MESSAGE_OK ||
+                                &out->as.welcome.watchers, NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_int(&reader, "spectator_delay", false, 0, PROTOCOL_INT_SAFE_MAX,
-                                &out->as.welcome.spectator_delay, NULL)) != PROTOCOL_MESSAGE_OK ||
+                                &out->as.welcome.spectator_delay, NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_presence(&reader, "presence", false, &out->as.welcome.presence,
-                                     &out->as.welcome.has_presence)) != PROTOCOL_MESSAGE_OK)
+                                     &out->as.welcome.has_presence)) != PROTOCOL_FAULT_OK)
             goto failed;
         out->as.welcome.seat = (protocol_seat)seat;
         out->as.welcome.state = protocol_value_clone(state);
         if (out->as.welcome.state == NULL) {
-            error = reader_fail(&reader, PROTOCOL_MESSAGE_NO_MEMORY, NULL, "out of memory");
+            error = reader_fail(&reader, PROTOCOL_FAULT_NO_MEMORY, NULL, "out of memory");
             goto failed;
         }
         break;
     }
     case PROTOCOL_SERVER_ACK:
         if ((error = reader_int(&reader, "seq", true, 0, PROTOCOL_INT_SAFE_MAX, &out->as.ack.seq,
-                                NULL)) != PROTOCOL_MESSAGE_OK)
+                                NULL)) != PROTOCOL_FAULT_OK)
             goto failed;
         break;
     case PROTOCOL_SERVER_ERROR: {
         const protocol_value *code = NULL;
         const protocol_value *message = NULL;
         if ((error = reader_member(&reader, "code", PROTOCOL_VALUE_STRING, true, &code)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_member(&reader, "message", PROTOCOL_VALUE_STRING, true, &message)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
             goto failed;
         size_t len = 0;
         const char *text = protocol_value_string_get(code, &len);
@@ -1226,17 +1182,17 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
         text = protocol_value_string_get(message, &len);
         copy_cut(out->as.error.message, sizeof out->as.error.message, text, len);
         if ((error = reader_int(&reader, "retry_after", false, 1, PROTOCOL_RETRY_AFTER_MAX,
-                                &out->as.error.retry_after, NULL)) != PROTOCOL_MESSAGE_OK)
+                                &out->as.error.retry_after, NULL)) != PROTOCOL_FAULT_OK)
             goto failed;
         const protocol_value *url = NULL;
         if ((error = reader_member(&reader, "url", PROTOCOL_VALUE_STRING,
                                    out->as.error.code == PROTOCOL_ERROR_MOVED, &url)) !=
-            PROTOCOL_MESSAGE_OK)
+            PROTOCOL_FAULT_OK)
             goto failed;
         if (url) {
             text = protocol_value_string_get(url, &len);
             if (len > PROTOCOL_URL_MAX || !protocol_url_valid(text, len)) {
-                error = reader_fail(&reader, PROTOCOL_MESSAGE_BAD_VALUE, "url",
+                error = reader_fail(&reader, PROTOCOL_FAULT_BAD_VALUE, "url",
                                     "url is not a ws:// or wss:// URL of at most 255 bytes");
                 goto failed;
             }
@@ -1248,13 +1204,13 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
     case PROTOCOL_SERVER_DELTA: {
         const protocol_value *ops = NULL;
         if ((error = reader_int(&reader, "seq", true, 1, PROTOCOL_INT_SAFE_MAX,
-                                &out->as.delta.seq, NULL)) != PROTOCOL_MESSAGE_OK ||
+                                &out->as.delta.seq, NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_member(&reader, "ops", PROTOCOL_VALUE_ARRAY, true, &ops)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
             goto failed;
         out->as.delta.ops = protocol_value_clone(ops);
         if (out->as.delta.ops == NULL) {
-            error = reader_fail(&reader, PROTOCOL_MESSAGE_NO_MEMORY, NULL, "out of memory");
+            error = reader_fail(&reader, PROTOCOL_FAULT_NO_MEMORY, NULL, "out of memory");
             goto failed;
         }
         break;
@@ -1262,14 +1218,14 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
     case PROTOCOL_SERVER_RESUMED: {
         int seat = 0;
         if ((error = reader_name(&reader, "seat", seat_names, BRIGADE_COUNT_OF(seat_names), &seat)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_int(&reader, "from", true, 0, PROTOCOL_INT_SAFE_MAX,
-                                &out->as.resumed.from, NULL)) != PROTOCOL_MESSAGE_OK ||
+                                &out->as.resumed.from, NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_int(&reader, "seq", true, 0, PROTOCOL_INT_SAFE_MAX,
-                                &out->as.resumed.seq, NULL)) != PROTOCOL_MESSAGE_OK)
+                                &out->as.resumed.seq, NULL)) != PROTOCOL_FAULT_OK)
             goto failed;
         if (out->as.resumed.from > out->as.resumed.seq) {
-            error = reader_fail(&reader, PROTOCOL_MESSAGE_BAD_VALUE, "from",
+            error = reader_fail(&reader, PROTOCOL_FAULT_BAD_VALUE, "from",
                                 "%" PRId64 " is after seq %" PRId64, out->as.resumed.from,
                                 out->as.resumed.seq);
             goto failed;
@@ -1279,69 +1235,69 @@ protocol_message_error protocol_server_message_from_value(const protocol_value *
     }
     case PROTOCOL_SERVER_WATCHERS:
         if ((error = reader_string(&reader, "game", true, 1, PROTOCOL_GAME_ID_MAX, out->game,
-                                   NULL)) != PROTOCOL_MESSAGE_OK ||
+                                   NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_int(&reader, "count", true, 0, PROTOCOL_INT_SAFE_MAX,
-                                &out->as.watchers.count, NULL)) != PROTOCOL_MESSAGE_OK)
+                                &out->as.watchers.count, NULL)) != PROTOCOL_FAULT_OK)
             goto failed;
         break;
     case PROTOCOL_SERVER_PRESENCE:
         if ((error = reader_string(&reader, "game", true, 1, PROTOCOL_GAME_ID_MAX, out->game,
-                                   NULL)) != PROTOCOL_MESSAGE_OK ||
+                                   NULL)) != PROTOCOL_FAULT_OK ||
             (error = reader_presence(&reader, "seats", true, &out->as.presence, NULL)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
             goto failed;
         break;
     case PROTOCOL_SERVER_TOURNAMENT_CREATED:
         if ((error = reader_string(&reader, "tournament", true, 1, PROTOCOL_TOURNAMENT_ID_MAX,
                                    out->as.tournament_created.tournament, NULL)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_string(&reader, "organiser", true, 1, PROTOCOL_TOKEN_MAX,
                                    out->as.tournament_created.organiser, NULL)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_people(&reader, "players", &out->as.tournament_created.players,
                                    &out->as.tournament_created.player_count)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_people(&reader, "umpires", &out->as.tournament_created.umpires,
                                    &out->as.tournament_created.umpire_count)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
             goto failed;
         break;
     case PROTOCOL_SERVER_TOURNAMENT_STATE: {
         const protocol_value *view = NULL;
         const protocol_value *you = NULL;
         if ((error = reader_member(&reader, "tournament", PROTOCOL_VALUE_MAP, true, &view)) !=
-                PROTOCOL_MESSAGE_OK ||
+                PROTOCOL_FAULT_OK ||
             (error = reader_member(&reader, "you", PROTOCOL_VALUE_MAP, false, &you)) !=
-                PROTOCOL_MESSAGE_OK)
+                PROTOCOL_FAULT_OK)
             goto failed;
         out->as.tournament_state.view = protocol_value_clone(view);
         if (you != NULL)
             out->as.tournament_state.you = protocol_value_clone(you);
         if (out->as.tournament_state.view == NULL ||
             (you != NULL && out->as.tournament_state.you == NULL)) {
-            error = reader_fail(&reader, PROTOCOL_MESSAGE_NO_MEMORY, NULL, "out of memory");
+            error = reader_fail(&reader, PROTOCOL_FAULT_NO_MEMORY, NULL, "out of memory");
             goto failed;
         }
         break;
     }
     }
-    return PROTOCOL_MESSAGE_OK;
+    return PROTOCOL_FAULT_OK;
 
 failed:
     protocol_server_message_clear(out);
     return error;
 }
 
-protocol_message_error protocol_server_message_decode(const uint8_t *frame, size_t len,
+protocol_fault_code protocol_server_message_decode(const uint8_t *frame, size_t len,
                                                       protocol_server_message *out,
-                                                      protocol_message_status *status)
+                                                      protocol_fault *status)
 {
-    status_init(status);
+    protocol_fault_clear(status);
     memset(out, 0, sizeof *out);
     protocol_value *map = NULL;
-    protocol_message_error error =
+    protocol_fault_code error =
         frame_decode(frame, len, PROTOCOL_SERVER_FRAME_MAX, &map, status);
-    if (error != PROTOCOL_MESSAGE_OK)
+    if (error != PROTOCOL_FAULT_OK)
         return error;
     error = protocol_server_message_from_value(map, out, status);
     protocol_value_free(map);
@@ -1801,7 +1757,7 @@ protocol_value *protocol_server_message_to_value(const protocol_server_message *
     return server_to_value(message, &refused);
 }
 
-static protocol_codec_error value_encode(protocol_value *map, bool refused, size_t headroom,
+static protocol_fault_code value_encode(protocol_value *map, bool refused, size_t headroom,
                                          uint8_t **out, size_t *out_len)
 {
     if (out != NULL)
@@ -1809,13 +1765,13 @@ static protocol_codec_error value_encode(protocol_value *map, bool refused, size
     if (out_len != NULL)
         *out_len = 0;
     if (map == NULL)
-        return refused ? PROTOCOL_CODEC_UNENCODABLE : PROTOCOL_CODEC_NO_MEMORY;
-    protocol_codec_error error = protocol_codec_encode(map, headroom, out, out_len);
+        return refused ? PROTOCOL_FAULT_UNENCODABLE : PROTOCOL_FAULT_NO_MEMORY;
+    protocol_fault_code error = protocol_codec_encode(map, headroom, out, out_len);
     protocol_value_free(map);
     return error;
 }
 
-protocol_codec_error protocol_client_message_encode(const protocol_client_message *message,
+protocol_fault_code protocol_client_message_encode(const protocol_client_message *message,
                                                     size_t headroom, uint8_t **out,
                                                     size_t *out_len)
 {
@@ -1824,7 +1780,7 @@ protocol_codec_error protocol_client_message_encode(const protocol_client_messag
     return value_encode(map, refused, headroom, out, out_len);
 }
 
-protocol_codec_error protocol_server_message_encode(const protocol_server_message *message,
+protocol_fault_code protocol_server_message_encode(const protocol_server_message *message,
                                                     size_t headroom, uint8_t **out,
                                                     size_t *out_len)
 {
