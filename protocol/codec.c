@@ -16,6 +16,7 @@
 #include "protocol/codec.h"
 #include "core/helpers.h"
 
+#include <assert.h>
 #include <msgpack.h>
 #include <openssl/evp.h>
 #include <stdarg.h>
@@ -216,9 +217,92 @@ static protocol_fault_code scan_container(frame_scan *scan, uint64_t count, bool
     return PROTOCOL_FAULT_OK;
 }
 
+/* The type bytes a frame never holds (0xc1, bin, ext, float): their fault,
+ * or PROTOCOL_FAULT_OK for any other byte. */
+static protocol_fault_code scan_forbidden(frame_scan *scan, uint8_t byte, size_t start)
+{
+    switch (byte) {
+    case 0xc1:
+        return status_set(scan->status, PROTOCOL_FAULT_RESERVED_BYTE, start,
+                          "reserved byte 0xc1 at offset %zu", start);
+    case 0xc4:
+    case 0xc5:
+    case 0xc6:
+        return status_set(scan->status, PROTOCOL_FAULT_BIN, start,
+                          "bin at offset %zu (binary data is not allowed)", start);
+    case 0xc7:
+    case 0xc8:
+    case 0xc9:
+    case 0xd4:
+    case 0xd5:
+    case 0xd6:
+    case 0xd7:
+    case 0xd8:
+        return status_set(scan->status, PROTOCOL_FAULT_EXT, start,
+                          "ext at offset %zu (extension types are not allowed)", start);
+    case 0xca:
+    case 0xcb:
+        return status_set(scan->status, PROTOCOL_FAULT_FLOAT, start,
+                          "float %d at offset %zu (floats are not allowed)",
+                          byte == 0xca ? 32 : 64, start);
+    default:
+        return PROTOCOL_FAULT_OK;
+    }
+}
+
+/* The bytes of a uint or int 8/16/32/64 (type byte 0xcc..0xd3) after its
+ * type byte; a uint 64 must fit int64. */
+static protocol_fault_code scan_int(frame_scan *scan, uint8_t byte, size_t start)
+{
+    protocol_fault_code error;
+    size_t size = (size_t)1 << ((byte - (byte >= 0xd0 ? 0xd0 : 0xcc)) & 3);
+    if ((error = scan_need(scan, size, start, "an integer")) != PROTOCOL_FAULT_OK)
+        return error;
+    if (byte != 0xcf) {
+        scan->pos += size;
+        return PROTOCOL_FAULT_OK;
+    }
+    uint64_t number = scan_uint(scan, 8);
+    if (number > (uint64_t)INT64_MAX) {
+        return status_set(scan->status, PROTOCOL_FAULT_INT_RANGE, start,
+                          "integer %llu at offset %zu is above 2^63-1",
+                          (unsigned long long)number, start);
+    }
+    return PROTOCOL_FAULT_OK;
+}
+
+/* A str 8/16/32 (type byte 0xd9..0xdb) after its type byte: its length,
+ * then its bytes. */
+static protocol_fault_code scan_long_string(frame_scan *scan, uint8_t byte, size_t start)
+{
+    protocol_fault_code error;
+    size_t size = (size_t)1 << (byte - 0xd9);
+    if ((error = scan_need(scan, size, start, "a string")) != PROTOCOL_FAULT_OK)
+        return error;
+    uint64_t len = scan_uint(scan, size);
+    if ((error = scan_need(scan, len, start, "a string")) != PROTOCOL_FAULT_OK)
+        return error;
+    return scan_utf8(scan, (size_t)len, start);
+}
+
+/* An array or map 16/32 (type byte 0xdc..0xdf) after its type byte: its
+ * count, then its elements, at `depth`. */
+static protocol_fault_code scan_long_container(frame_scan *scan, uint8_t byte, int depth,
+                                               size_t start)
+{
+    protocol_fault_code error;
+    size_t size = (byte == 0xdc || byte == 0xde) ? 2 : 4;
+    const char *what = byte >= 0xde ? "a map" : "an array";
+    if ((error = scan_need(scan, size, start, what)) != PROTOCOL_FAULT_OK)
+        return error;
+    uint64_t count = scan_uint(scan, size);
+    return scan_container(scan, count, byte >= 0xde, depth, start);
+}
+
 /* Checks one value at pos, inside containers `depth` deep. */
 static protocol_fault_code scan_value(frame_scan *scan, int depth, bool is_key)
 {
+    assert(depth >= 0 && depth <= PROTOCOL_DEPTH_MAX); /* scan_container checked it */
     size_t start = scan->pos;
     if (scan->pos >= scan->len) {
         return status_set(scan->status, PROTOCOL_FAULT_TRUNCATED, start,
@@ -245,80 +329,14 @@ static protocol_fault_code scan_value(frame_scan *scan, int depth, bool is_key)
             return error;
         return scan_utf8(scan, len, start);
     }
-
-    switch (byte) {
-    case 0xc1:
-        return status_set(scan->status, PROTOCOL_FAULT_RESERVED_BYTE, start,
-                          "reserved byte 0xc1 at offset %zu", start);
-    case 0xc4:
-    case 0xc5:
-    case 0xc6:
-        return status_set(scan->status, PROTOCOL_FAULT_BIN, start,
-                          "bin at offset %zu (binary data is not allowed)", start);
-    case 0xc7:
-    case 0xc8:
-    case 0xc9:
-    case 0xd4:
-    case 0xd5:
-    case 0xd6:
-    case 0xd7:
-    case 0xd8:
-        return status_set(scan->status, PROTOCOL_FAULT_EXT, start,
-                          "ext at offset %zu (extension types are not allowed)", start);
-    case 0xca:
-    case 0xcb:
-        return status_set(scan->status, PROTOCOL_FAULT_FLOAT, start,
-                          "float %d at offset %zu (floats are not allowed)",
-                          byte == 0xca ? 32 : 64, start);
-    case 0xcc:
-    case 0xcd:
-    case 0xce:
-    case 0xd0:
-    case 0xd1:
-    case 0xd2:
-    case 0xd3: {
-        size_t size = (size_t)1 << ((byte - (byte >= 0xd0 ? 0xd0 : 0xcc)) & 3);
-        if ((error = scan_need(scan, size, start, "an integer")) != PROTOCOL_FAULT_OK)
-            return error;
-        scan->pos += size;
-        return PROTOCOL_FAULT_OK;
-    }
-    case 0xcf: {
-        if ((error = scan_need(scan, 8, start, "an integer")) != PROTOCOL_FAULT_OK)
-            return error;
-        uint64_t number = scan_uint(scan, 8);
-        if (number > (uint64_t)INT64_MAX) {
-            return status_set(scan->status, PROTOCOL_FAULT_INT_RANGE, start,
-                              "integer %llu at offset %zu is above 2^63-1",
-                              (unsigned long long)number, start);
-        }
-        return PROTOCOL_FAULT_OK;
-    }
-    case 0xd9:
-    case 0xda:
-    case 0xdb: {
-        size_t size = (size_t)1 << (byte - 0xd9);
-        if ((error = scan_need(scan, size, start, "a string")) != PROTOCOL_FAULT_OK)
-            return error;
-        uint64_t len = scan_uint(scan, size);
-        if ((error = scan_need(scan, len, start, "a string")) != PROTOCOL_FAULT_OK)
-            return error;
-        return scan_utf8(scan, (size_t)len, start);
-    }
-    case 0xdc:
-    case 0xdd:
-    case 0xde:
-    case 0xdf: {
-        size_t size = (byte == 0xdc || byte == 0xde) ? 2 : 4;
-        const char *what = byte >= 0xde ? "a map" : "an array";
-        if ((error = scan_need(scan, size, start, what)) != PROTOCOL_FAULT_OK)
-            return error;
-        uint64_t count = scan_uint(scan, size);
-        return scan_container(scan, count, byte >= 0xde, depth + 1, start);
-    }
-    default:
-        break;
-    }
+    if (byte >= 0xcc && byte <= 0xd3)
+        return scan_int(scan, byte, start);
+    if (byte >= 0xd9 && byte <= 0xdb)
+        return scan_long_string(scan, byte, start);
+    if (byte >= 0xdc && byte <= 0xdf)
+        return scan_long_container(scan, byte, depth + 1, start);
+    if ((error = scan_forbidden(scan, byte, start)) != PROTOCOL_FAULT_OK)
+        return error;
     return status_set(scan->status, PROTOCOL_FAULT_INTERNAL, start,
                       "unhandled byte 0x%02x at offset %zu", (unsigned)byte, start);
 }
@@ -582,6 +600,9 @@ static protocol_fault_code pack_string(msgpack_packer *packer, const char *bytes
 static protocol_fault_code pack_value(msgpack_packer *packer, const protocol_value *value,
                                        int depth, bool canonical)
 {
+    /* A container recurses only after checking its depth: a frame deeper
+     * than PROTOCOL_DEPTH_MAX would be one no decoder takes. */
+    assert(depth >= 0 && depth <= PROTOCOL_DEPTH_MAX);
     int failed = 0;
     switch (value->kind) {
     case PROTOCOL_VALUE_NIL:
@@ -666,6 +687,7 @@ static protocol_fault_code encode(const protocol_value *value, size_t headroom, 
         free(buffer.bytes);
         return error;
     }
+    assert(buffer.len >= headroom); /* the headroom is written first */
     *out = buffer.bytes;
     *out_len = buffer.len - headroom;
     return PROTOCOL_FAULT_OK;

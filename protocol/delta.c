@@ -5,6 +5,7 @@
 #include "protocol/delta.h"
 #include "core/helpers.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -229,9 +230,20 @@ static bool element_index(const protocol_value *element, size_t *index)
     return true;
 }
 
-/* Applies op `index` to `state`. */
-static protocol_fault_code apply_one(protocol_value *state, const protocol_value *op,
-                                      size_t index, protocol_fault *status)
+/* One op as apply reads it, borrowed from the ops array. */
+typedef struct delta_op {
+    size_t index;                /* in the ops array */
+    const char *kind;            /* "set" or "remove" */
+    bool is_remove;
+    const protocol_value *path;  /* a non-empty array of strings and integers */
+    size_t depth;                /* the path's length */
+    const protocol_value *value; /* a set's value; NULL for a remove */
+} delta_op;
+
+/* Reads and checks op `index` (its form, not whether its path leads
+ * anywhere) into *out. */
+static protocol_fault_code op_read(const protocol_value *op, size_t index, protocol_fault *status,
+                                   delta_op *out)
 {
     if (protocol_value_kind_of(op) != PROTOCOL_VALUE_MAP || op == NULL)
         return apply_fail(status, PROTOCOL_FAULT_BAD_OP, index, NULL, NULL, "op is not a map");
@@ -258,107 +270,147 @@ static protocol_fault_code apply_one(protocol_value *state, const protocol_value
     if (is_set && value == NULL)
         return apply_fail(status, PROTOCOL_FAULT_BAD_OP, index, kind, path,
                           "a set without \"value\"");
+    *out = (delta_op){.index = index,
+                      .kind = kind,
+                      .is_remove = is_remove,
+                      .path = path,
+                      .depth = depth,
+                      .value = is_remove ? NULL : value};
+    return PROTOCOL_FAULT_OK;
+}
 
-    /* Walk to the container of the last element. */
+/* Walks the op's path but its last element from `state`: *out is the
+ * container the last element names a member of. */
+static protocol_fault_code op_walk(protocol_value *state, const delta_op *op,
+                                   protocol_fault *status, protocol_value **out)
+{
     protocol_value *at = state;
-    for (size_t i = 0; i < depth - 1; i++) {
-        const protocol_value *element = protocol_value_array_get(path, i);
-        protocol_value *next = NULL;
+    for (size_t i = 0; i + 1 < op->depth; i++) {
+        const protocol_value *element = protocol_value_array_get(op->path, i);
         size_t slot = 0;
         if (protocol_value_kind_of(element) == PROTOCOL_VALUE_STRING) {
             size_t key_len = 0;
             const char *key = protocol_value_string_get(element, &key_len);
             if (protocol_value_kind_of(at) != PROTOCOL_VALUE_MAP)
-                return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, index, kind, path,
+                return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
                                   "element %zu is a key but the value there is %s", i,
                                   protocol_value_kind_name(protocol_value_kind_of(at)));
-            next = protocol_value_map_get_len(at, key, key_len);
-            if (next == NULL)
-                return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, index, kind, path,
+            at = protocol_value_map_get_len(at, key, key_len);
+            if (at == NULL)
+                return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
                                   "no key at element %zu", i);
-        } else {
-            if (protocol_value_kind_of(at) != PROTOCOL_VALUE_ARRAY)
-                return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, index, kind, path,
-                                  "element %zu is an index but the value there is %s", i,
-                                  protocol_value_kind_name(protocol_value_kind_of(at)));
-            if (!element_index(element, &slot) || slot >= protocol_value_count(at))
-                return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, index, kind, path,
-                                  "index at element %zu is out of range", i);
-            next = protocol_value_array_get(at, slot);
+            continue;
         }
-        at = next;
-    }
-
-    const protocol_value *last = protocol_value_array_get(path, depth - 1);
-    if (protocol_value_kind_of(last) == PROTOCOL_VALUE_STRING) {
-        size_t key_len = 0;
-        const char *key = protocol_value_string_get(last, &key_len);
-        if (protocol_value_kind_of(at) != PROTOCOL_VALUE_MAP)
-            return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, index, kind, path,
-                              "last element is a key but the value there is %s",
+        assert(protocol_value_kind_of(element) == PROTOCOL_VALUE_INT); /* op_read checked */
+        if (protocol_value_kind_of(at) != PROTOCOL_VALUE_ARRAY)
+            return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
+                              "element %zu is an index but the value there is %s", i,
                               protocol_value_kind_name(protocol_value_kind_of(at)));
-        if (is_remove) {
-            if (protocol_value_map_remove_len(at, key, key_len) != 0)
-                return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, index, kind, path,
-                                  "no such key to remove");
-            return PROTOCOL_FAULT_OK;
-        }
-        protocol_value *copy = protocol_value_clone(value);
-        if (copy == NULL || protocol_value_map_set_len(at, key, key_len, copy) != 0)
-            return apply_fail(status, PROTOCOL_FAULT_NO_MEMORY, index, kind, path,
-                              "out of memory");
+        if (!element_index(element, &slot) || slot >= protocol_value_count(at))
+            return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
+                              "index at element %zu is out of range", i);
+        at = protocol_value_array_get(at, slot);
+    }
+    assert(at != NULL); /* every step above found its member */
+    *out = at;
+    return PROTOCOL_FAULT_OK;
+}
+
+/* The op whose last path element is the key `last`, on the map `at`. */
+static protocol_fault_code op_apply_key(protocol_value *at, const protocol_value *last,
+                                        const delta_op *op, protocol_fault *status)
+{
+    size_t key_len = 0;
+    const char *key = protocol_value_string_get(last, &key_len);
+    if (protocol_value_kind_of(at) != PROTOCOL_VALUE_MAP)
+        return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
+                          "last element is a key but the value there is %s",
+                          protocol_value_kind_name(protocol_value_kind_of(at)));
+    if (op->is_remove) {
+        if (protocol_value_map_remove_len(at, key, key_len) != 0)
+            return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
+                              "no such key to remove");
         return PROTOCOL_FAULT_OK;
     }
+    assert(op->value != NULL); /* op_read refused a set without one */
+    protocol_value *copy = protocol_value_clone(op->value);
+    if (copy == NULL || protocol_value_map_set_len(at, key, key_len, copy) != 0)
+        return apply_fail(status, PROTOCOL_FAULT_NO_MEMORY, op->index, op->kind, op->path,
+                          "out of memory");
+    return PROTOCOL_FAULT_OK;
+}
 
+/* The op whose last path element is the index `last`, on the array `at`:
+ * a set replaces or appends, a remove takes only the last element. */
+static protocol_fault_code op_apply_index(protocol_value *at, const protocol_value *last,
+                                          const delta_op *op, protocol_fault *status)
+{
     size_t slot = 0;
     size_t count = protocol_value_count(at);
     if (protocol_value_kind_of(at) != PROTOCOL_VALUE_ARRAY)
-        return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, index, kind, path,
+        return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
                           "last element is an index but the value there is %s",
                           protocol_value_kind_name(protocol_value_kind_of(at)));
     if (!element_index(last, &slot))
-        return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, index, kind, path,
+        return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
                           "negative index");
-    if (is_remove) {
+    if (op->is_remove) {
         if (count == 0 || slot != count - 1)
-            return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, index, kind, path,
+            return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
                               "remove of index %zu but only the last (%zu) may go", slot,
                               count == 0 ? (size_t)0 : count - 1);
         protocol_value_array_pop(at);
         return PROTOCOL_FAULT_OK;
     }
     if (slot > count)
-        return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, index, kind, path,
+        return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
                           "set of index %zu beyond the length %zu", slot, count);
-    protocol_value *copy = protocol_value_clone(value);
+    assert(op->value != NULL); /* op_read refused a set without one */
+    protocol_value *copy = protocol_value_clone(op->value);
     if (copy == NULL || protocol_value_array_set(at, slot, copy) != 0)
-        return apply_fail(status, PROTOCOL_FAULT_NO_MEMORY, index, kind, path, "out of memory");
+        return apply_fail(status, PROTOCOL_FAULT_NO_MEMORY, op->index, op->kind, op->path,
+                          "out of memory");
     return PROTOCOL_FAULT_OK;
+}
+
+/* Applies op `index` to `state`. */
+static protocol_fault_code apply_one(protocol_value *state, const protocol_value *op_value,
+                                     size_t index, protocol_fault *status)
+{
+    delta_op op = {0};
+    protocol_value *at = NULL;
+    protocol_fault_code error = op_read(op_value, index, status, &op);
+    if (error == PROTOCOL_FAULT_OK)
+        error = op_walk(state, &op, status, &at);
+    if (error != PROTOCOL_FAULT_OK)
+        return error;
+    const protocol_value *last = protocol_value_array_get(op.path, op.depth - 1);
+    if (protocol_value_kind_of(last) == PROTOCOL_VALUE_STRING)
+        return op_apply_key(at, last, &op, status);
+    return op_apply_index(at, last, &op, status);
+}
+
+/* Fills `status` (when not NULL) for a fault of the whole apply, not of
+ * one op, and returns `code`. */
+static protocol_fault_code apply_fail_whole(protocol_fault *status, protocol_fault_code code,
+                                            const char *text)
+{
+    if (status != NULL) {
+        status->code = code;
+        brigade_text_copy(status->message, sizeof status->message, text);
+    }
+    return code;
 }
 
 /* The checks both apply forms make; PROTOCOL_FAULT_OK when they pass. */
 static protocol_fault_code apply_check(const protocol_value *state, const protocol_value *ops,
-                                        protocol_fault *status)
+                                       protocol_fault *status)
 {
-    if (status != NULL) {
-        status->code = PROTOCOL_FAULT_OK;
-        status->op_index = 0;
-        status->message[0] = '\0';
-    }
-    if (state == NULL || protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP) {
-        if (status != NULL) {
-            status->code = PROTOCOL_FAULT_NOT_MAP;
-            snprintf(status->message, sizeof status->message, "the state is not a map");
-        }
-        return PROTOCOL_FAULT_NOT_MAP;
-    }
-    if (ops == NULL || protocol_value_kind_of(ops) != PROTOCOL_VALUE_ARRAY) {
-        if (status != NULL) {
-            status->code = PROTOCOL_FAULT_BAD_OP;
-            snprintf(status->message, sizeof status->message, "ops is not an array");
-        }
-        return PROTOCOL_FAULT_BAD_OP;
-    }
+    protocol_fault_clear(status);
+    if (state == NULL || protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP)
+        return apply_fail_whole(status, PROTOCOL_FAULT_NOT_MAP, "the state is not a map");
+    if (ops == NULL || protocol_value_kind_of(ops) != PROTOCOL_VALUE_ARRAY)
+        return apply_fail_whole(status, PROTOCOL_FAULT_BAD_OP, "ops is not an array");
     return PROTOCOL_FAULT_OK;
 }
 
@@ -380,13 +432,8 @@ protocol_fault_code protocol_delta_apply(protocol_value *state, const protocol_v
         return error;
     /* All or nothing: work on a copy, take it when every op went in. */
     protocol_value *work = protocol_value_clone(state);
-    if (work == NULL) {
-        if (status != NULL) {
-            status->code = PROTOCOL_FAULT_NO_MEMORY;
-            snprintf(status->message, sizeof status->message, "out of memory");
-        }
-        return PROTOCOL_FAULT_NO_MEMORY;
-    }
+    if (work == NULL)
+        return apply_fail_whole(status, PROTOCOL_FAULT_NO_MEMORY, "out of memory");
     error = protocol_delta_apply_in_place(work, ops, status);
     if (error == PROTOCOL_FAULT_OK)
         protocol_value_swap(state, work);
