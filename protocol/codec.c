@@ -35,7 +35,7 @@ _Static_assert(CODEC_TEXT_SIZE <= PROTOCOL_FAULT_MESSAGE_SIZE, "a codec text fit
 /* Fills `status` (when not NULL) and returns `code`. */
 BRIGADE_PRINTF(4, 5)
 static protocol_fault_code status_set(protocol_fault *status, protocol_fault_code code,
-                                       size_t offset, const char *format, ...)
+                                      size_t offset, const char *format, ...)
 {
     if (status != NULL) {
         status->code = code;
@@ -124,7 +124,7 @@ static uint64_t scan_uint(frame_scan *scan, size_t size)
 
 /* Checks that `size` more bytes follow pos. */
 static protocol_fault_code scan_need(frame_scan *scan, size_t size, size_t start,
-                                      const char *what)
+                                     const char *what)
 {
     if (scan->len - scan->pos >= size)
         return PROTOCOL_FAULT_OK;
@@ -188,7 +188,7 @@ static protocol_fault_code scan_value(frame_scan *scan, int depth, bool is_key);
 
 /* Checks a container of `count` elements (maps: count pairs) at depth. */
 static protocol_fault_code scan_container(frame_scan *scan, uint64_t count, bool is_map,
-                                           int depth, size_t start)
+                                          int depth, size_t start)
 {
     if (depth > PROTOCOL_DEPTH_MAX) {
         return status_set(scan->status, PROTOCOL_FAULT_TOO_DEEP, start,
@@ -402,7 +402,7 @@ static const msgpack_object_kv *map_duplicate(const msgpack_object_map *map, boo
 }
 
 static protocol_fault_code convert_object(const frame_convert *convert,
-                                           const msgpack_object *object, protocol_value **out)
+                                          const msgpack_object *object, protocol_value **out)
 {
     *out = NULL;
     protocol_value *value = NULL;
@@ -494,7 +494,7 @@ static protocol_fault_code convert_object(const frame_convert *convert,
 }
 
 protocol_fault_code protocol_codec_decode(const uint8_t *frame, size_t len, size_t frame_max,
-                                           protocol_value **out, protocol_fault *status)
+                                          protocol_value **out, protocol_fault *status)
 {
     if (status != NULL) {
         status->code = PROTOCOL_FAULT_OK;
@@ -598,7 +598,7 @@ static protocol_fault_code pack_string(msgpack_packer *packer, const char *bytes
 
 /* Packs `value`, nested in `depth` containers. */
 static protocol_fault_code pack_value(msgpack_packer *packer, const protocol_value *value,
-                                       int depth, bool canonical)
+                                      int depth, bool canonical)
 {
     /* A container recurses only after checking its depth: a frame deeper
      * than PROTOCOL_DEPTH_MAX would be one no decoder takes. */
@@ -660,7 +660,7 @@ static protocol_fault_code pack_value(msgpack_packer *packer, const protocol_val
 }
 
 static protocol_fault_code encode(const protocol_value *value, size_t headroom, bool canonical,
-                                   uint8_t **out, size_t *out_len)
+                                  uint8_t **out, size_t *out_len)
 {
     if (out != NULL)
         *out = NULL;
@@ -694,19 +694,19 @@ static protocol_fault_code encode(const protocol_value *value, size_t headroom, 
 }
 
 protocol_fault_code protocol_codec_encode(const protocol_value *value, size_t headroom,
-                                           uint8_t **out, size_t *out_len)
+                                          uint8_t **out, size_t *out_len)
 {
     return encode(value, headroom, false, out, out_len);
 }
 
 protocol_fault_code protocol_codec_encode_canonical(const protocol_value *value, uint8_t **out,
-                                                     size_t *out_len)
+                                                    size_t *out_len)
 {
     return encode(value, 0, true, out, out_len);
 }
 
 protocol_fault_code protocol_snapshot_hash(const protocol_value *state,
-                                            char hex[PROTOCOL_HASH_HEX_SIZE])
+                                           char hex[PROTOCOL_HASH_HEX_SIZE])
 {
     hex[0] = '\0';
     uint8_t *bytes = NULL;

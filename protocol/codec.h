@@ -43,7 +43,7 @@
  * (when not NULL) filled in. Never crashes on any input (PROTOCOL.md §2).
  */
 protocol_fault_code protocol_codec_decode(const uint8_t *frame, size_t len, size_t frame_max,
-                                           protocol_value **out, protocol_fault *status);
+                                          protocol_value **out, protocol_fault *status);
 
 /*
  * Encodes `value` (any kind; nesting at most PROTOCOL_DEPTH_MAX) as msgpack
@@ -55,7 +55,7 @@ protocol_fault_code protocol_codec_decode(const uint8_t *frame, size_t len, size
  * beyond 2^32-1) or NO_MEMORY; *out is NULL on error.
  */
 protocol_fault_code protocol_codec_encode(const protocol_value *value, size_t headroom,
-                                           uint8_t **out, size_t *out_len);
+                                          uint8_t **out, size_t *out_len);
 
 /*
  * The canonical encoding of `value` (PROTOCOL.md §8): as
@@ -64,7 +64,7 @@ protocol_fault_code protocol_codec_encode(const protocol_value *value, size_t he
  * first). Equal values (protocol_value_equal) give equal bytes.
  */
 protocol_fault_code protocol_codec_encode_canonical(const protocol_value *value, uint8_t **out,
-                                                     size_t *out_len);
+                                                    size_t *out_len);
 
 /*
  * The snapshot hash of `state` (PROTOCOL.md §8): SHA-256 of its canonical
@@ -73,6 +73,6 @@ protocol_fault_code protocol_codec_encode_canonical(const protocol_value *value,
  * hex is the empty string) or INTERNAL when libcrypto fails.
  */
 protocol_fault_code protocol_snapshot_hash(const protocol_value *state,
-                                            char hex[PROTOCOL_HASH_HEX_SIZE]);
+                                           char hex[PROTOCOL_HASH_HEX_SIZE]);
 
 #endif

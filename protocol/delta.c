@@ -155,8 +155,8 @@ static int diff(delta_walk *walk, const protocol_value *old_value,
 }
 
 protocol_fault_code protocol_delta_compute(const protocol_value *old_state,
-                                            const protocol_value *new_state,
-                                            protocol_value **ops)
+                                           const protocol_value *new_state,
+                                           protocol_value **ops)
 {
     if (ops == NULL)
         return PROTOCOL_FAULT_BAD_OP;
@@ -196,8 +196,8 @@ static void path_text(const protocol_value *path, char *text, size_t size)
  * returns `code`. */
 BRIGADE_PRINTF(6, 7)
 static protocol_fault_code apply_fail(protocol_fault *status, protocol_fault_code code,
-                                       size_t index, const char *kind, const protocol_value *path,
-                                       const char *format, ...)
+                                      size_t index, const char *kind, const protocol_value *path,
+                                      const char *format, ...)
 {
     if (status == NULL)
         return code;
@@ -415,8 +415,8 @@ static protocol_fault_code apply_check(const protocol_value *state, const protoc
 }
 
 protocol_fault_code protocol_delta_apply_in_place(protocol_value *state,
-                                                   const protocol_value *ops,
-                                                   protocol_fault *status)
+                                                  const protocol_value *ops,
+                                                  protocol_fault *status)
 {
     protocol_fault_code error = apply_check(state, ops, status);
     for (size_t i = 0; error == PROTOCOL_FAULT_OK && i < protocol_value_count(ops); i++)
@@ -425,7 +425,7 @@ protocol_fault_code protocol_delta_apply_in_place(protocol_value *state,
 }
 
 protocol_fault_code protocol_delta_apply(protocol_value *state, const protocol_value *ops,
-                                          protocol_fault *status)
+                                         protocol_fault *status)
 {
     protocol_fault_code error = apply_check(state, ops, status);
     if (error != PROTOCOL_FAULT_OK || protocol_value_count(ops) == 0)

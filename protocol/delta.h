@@ -43,8 +43,8 @@
  * Returns PROTOCOL_FAULT_OK, NOT_MAP or NO_MEMORY (then *ops is NULL).
  */
 protocol_fault_code protocol_delta_compute(const protocol_value *old_state,
-                                            const protocol_value *new_state,
-                                            protocol_value **ops);
+                                           const protocol_value *new_state,
+                                           protocol_value **ops);
 
 /*
  * Applies `ops` (an array in the form above) to `state` (a map), in order,
@@ -54,7 +54,7 @@ protocol_fault_code protocol_delta_compute(const protocol_value *old_state,
  * `status` (when not NULL) naming the op.
  */
 protocol_fault_code protocol_delta_apply(protocol_value *state, const protocol_value *ops,
-                                          protocol_fault *status);
+                                         protocol_fault *status);
 
 /*
  * protocol_delta_apply without the copy (for a large state whose ops are
@@ -63,7 +63,7 @@ protocol_fault_code protocol_delta_apply(protocol_value *state, const protocol_v
  * the ops before the failing one (the caller rebuilds it). Same returns.
  */
 protocol_fault_code protocol_delta_apply_in_place(protocol_value *state,
-                                                   const protocol_value *ops,
-                                                   protocol_fault *status);
+                                                  const protocol_value *ops,
+                                                  protocol_fault *status);
 
 #endif

@@ -1218,9 +1218,8 @@ static protocol_fault_code frame_decode(const uint8_t *frame, size_t len, size_t
     protocol_fault_code error = protocol_codec_decode(frame, len, frame_max, map, &codec);
     if (error == PROTOCOL_FAULT_OK)
         return PROTOCOL_FAULT_OK;
-    protocol_fault_code code = error == PROTOCOL_FAULT_TOO_LARGE || error == PROTOCOL_FAULT_NO_MEMORY
-                                   ? error
-                                   : PROTOCOL_FAULT_BAD_FRAME;
+    bool kept = error == PROTOCOL_FAULT_TOO_LARGE || error == PROTOCOL_FAULT_NO_MEMORY;
+    protocol_fault_code code = kept ? error : PROTOCOL_FAULT_BAD_FRAME;
     if (status != NULL) {
         status->code = code;
         status->cause = error;

@@ -507,36 +507,32 @@ typedef struct protocol_server_message {
 protocol_error_code protocol_fault_error_code(protocol_fault_code code);
 
 /*
- * Decodes and validates a client frame (at most PROTOCOL_CLIENT_FRAME_MAX
- * bytes; PROTOCOL.md §2, §5). On PROTOCOL_FAULT_OK *out holds the message
- * (clear it when done); on an error *out is cleared (nothing to release) and
- * `status` (when not NULL) says why. Never crashes on any input.
+ * Decoding; each never crashes on any input. On PROTOCOL_FAULT_OK *out
+ * holds the message (clear it when done); on a fault *out is cleared
+ * (nothing to release) and `status` (when not NULL) says why, as above.
+ *
+ * protocol_client_message_decode decodes and validates a client frame (at
+ * most PROTOCOL_CLIENT_FRAME_MAX bytes; PROTOCOL.md §2, §5) in the server.
+ * protocol_server_message_decode decodes a server frame (at most
+ * PROTOCOL_SERVER_FRAME_MAX bytes; §6) in a client: members it does not
+ * know are ignored; known members are checked for type and range; an error
+ * message longer than the bounds is cut; an unknown "type" gives
+ * PROTOCOL_FAULT_UNKNOWN_TYPE, which a client skips (§9).
+ * The *_from_value forms do the same from a decoded map (a server
+ * message's state, ops, view and you are copied).
  */
 protocol_fault_code protocol_client_message_decode(const uint8_t *frame, size_t len,
-                                                      protocol_client_message *out,
-                                                      protocol_fault *status);
-
-/* As protocol_client_message_decode, from a decoded map. */
-protocol_fault_code protocol_client_message_from_value(const protocol_value *map,
-                                                          protocol_client_message *out,
-                                                          protocol_fault *status);
-
-/*
- * Decodes a server frame (at most PROTOCOL_SERVER_FRAME_MAX bytes; §6) in a
- * client. Members it does not know are ignored; known members are checked
- * for type and range; an error message longer than the bounds is cut. An
- * unknown "type" gives PROTOCOL_FAULT_UNKNOWN_TYPE, which a client skips
- * (§9). On OK clear *out when done.
- */
+                                                   protocol_client_message *out,
+                                                   protocol_fault *status);
 protocol_fault_code protocol_server_message_decode(const uint8_t *frame, size_t len,
-                                                      protocol_server_message *out,
-                                                      protocol_fault *status);
-
-/* As protocol_server_message_decode, from a decoded map (state and ops are
- * copied). */
+                                                   protocol_server_message *out,
+                                                   protocol_fault *status);
+protocol_fault_code protocol_client_message_from_value(const protocol_value *map,
+                                                       protocol_client_message *out,
+                                                       protocol_fault *status);
 protocol_fault_code protocol_server_message_from_value(const protocol_value *map,
-                                                          protocol_server_message *out,
-                                                          protocol_fault *status);
+                                                       protocol_server_message *out,
+                                                       protocol_fault *status);
 
 /* Release what a decoded message owns and zero it. NULL is allowed. */
 void protocol_client_message_clear(protocol_client_message *message);
@@ -568,10 +564,10 @@ protocol_value *protocol_server_message_to_value(const protocol_server_message *
  * to_value refuses, or a state nested too deep) or NO_MEMORY. The caller
  * checks *out_len against the direction's frame limit. */
 protocol_fault_code protocol_client_message_encode(const protocol_client_message *message,
-                                                    size_t headroom, uint8_t **out,
-                                                    size_t *out_len);
+                                                   size_t headroom, uint8_t **out,
+                                                   size_t *out_len);
 protocol_fault_code protocol_server_message_encode(const protocol_server_message *message,
-                                                    size_t headroom, uint8_t **out,
-                                                    size_t *out_len);
+                                                   size_t headroom, uint8_t **out,
+                                                   size_t *out_len);
 
 #endif
