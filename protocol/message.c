@@ -245,15 +245,26 @@ static protocol_fault_code reader_member(member_reader *reader, const char *key,
     return PROTOCOL_FAULT_OK;
 }
 
+/* The member `key` with `kind` as reader_member reads it (NULL when absent
+ * or on a fault); *present (when not NULL) says whether it was there. */
+static const protocol_value *reader_present(member_reader *reader, const char *key,
+                                            protocol_value_kind kind, bool required,
+                                            bool *present)
+{
+    const protocol_value *value = NULL;
+    reader_member(reader, key, kind, required, &value);
+    if (present != NULL)
+        *present = value != NULL;
+    return value;
+}
+
 /* A string member of min..max bytes copied into out[max + 1]; *present
  * (when not NULL) says whether it was there. */
 static protocol_fault_code reader_string(member_reader *reader, const char *key, bool required,
                                          size_t min, size_t max, char *out, bool *present)
 {
-    const protocol_value *value = NULL;
-    reader_member(reader, key, PROTOCOL_VALUE_STRING, required, &value);
-    if (present != NULL)
-        *present = value != NULL;
+    const protocol_value *value =
+        reader_present(reader, key, PROTOCOL_VALUE_STRING, required, present);
     if (value == NULL)
         return reader->error;
     size_t len = 0;
@@ -291,10 +302,7 @@ static protocol_fault_code reader_unit(member_reader *reader, const char *key,
 static protocol_fault_code reader_int(member_reader *reader, const char *key, bool required,
                                       int64_t min, int64_t max, int64_t *out, bool *present)
 {
-    const protocol_value *value = NULL;
-    reader_member(reader, key, PROTOCOL_VALUE_INT, required, &value);
-    if (present != NULL)
-        *present = value != NULL;
+    const protocol_value *value = reader_present(reader, key, PROTOCOL_VALUE_INT, required, present);
     if (value == NULL)
         return reader->error;
     int64_t number = protocol_value_int_get(value);
@@ -316,10 +324,8 @@ static protocol_fault_code reader_count(member_reader *reader, const char *key, 
 static protocol_fault_code reader_bool(member_reader *reader, const char *key, bool required,
                                        bool *out, bool *present)
 {
-    const protocol_value *value = NULL;
-    reader_member(reader, key, PROTOCOL_VALUE_BOOL, required, &value);
-    if (present != NULL)
-        *present = value != NULL;
+    const protocol_value *value =
+        reader_present(reader, key, PROTOCOL_VALUE_BOOL, required, present);
     *out = value != NULL && protocol_value_bool_get(value);
     return reader->error;
 }
@@ -364,10 +370,7 @@ static bool reader_name_if_present(member_reader *reader, const char *key,
 static protocol_fault_code reader_sides(member_reader *reader, const char *key, bool required,
                                         int64_t *a, int64_t *b, int64_t *umpire, bool *present)
 {
-    const protocol_value *map = NULL;
-    reader_member(reader, key, PROTOCOL_VALUE_MAP, required, &map);
-    if (present != NULL)
-        *present = map != NULL;
+    const protocol_value *map = reader_present(reader, key, PROTOCOL_VALUE_MAP, required, present);
     if (map == NULL)
         return reader->error;
     member_reader sides = reader_nested(reader, map, key);
@@ -447,6 +450,20 @@ static protocol_fault_code reader_reason(member_reader *reader, const char *key,
 }
 
 /* ---- Actions (§5.3): one reader and one writer a kind --------------------- */
+
+/*
+ * How to add a member, an action kind or a message type: the kind's reader
+ * reads its members in the order §5.3 (§5, §6) gives them, one reader_*
+ * call a member; its writer builds them in the same order, one build_*
+ * call a member; its row in action_rows (client_rows, server_rows) lists
+ * the members a map of that kind may have. The readers and writers of the
+ * different kinds are alike in shape on purpose (a line a member: the
+ * duplicates tool pairs some of them): folding them into a table of
+ * member offsets would hide each kind's members and their checks behind
+ * data. The first fault sticks in the reader, so no read needs its own
+ * error check; a check that joins members (overrule's, adjust's) comes
+ * after the reads and fails only if they all passed.
+ */
 
 /* Builds a map member by member, remembering the first failure; `refused`
  * is set by a writer that finds its message not well formed. */
@@ -880,9 +897,7 @@ static protocol_value *action_to_value(const protocol_action *action, bool *refu
 static protocol_fault_code reader_clock(member_reader *reader, const char *key,
                                         protocol_clock *out, bool *present)
 {
-    const protocol_value *map = NULL;
-    reader_member(reader, key, PROTOCOL_VALUE_MAP, false, &map);
-    *present = map != NULL;
+    const protocol_value *map = reader_present(reader, key, PROTOCOL_VALUE_MAP, false, present);
     if (map == NULL)
         return reader->error;
     static const char *const allowed[] = {"minutes_per_side", "increment_seconds", NULL};
@@ -1164,39 +1179,47 @@ static void client_request_note(const protocol_value *map, protocol_fault *statu
         status->request = number;
 }
 
-/* The message's "type" as an index of `names`, or -1 (with the reader's
- * fault set when the member is missing or not a string). */
-static int reader_type(member_reader *reader, const char *const *names, int count,
-                       const char **text)
+/* Starts reading the message `map` into `reader` (whose fault is cleared):
+ * checks it is a map, notes its request id first when `note_request` (a
+ * client message: so that every later fault can echo it), and looks its
+ * "type" up in `names`. The type's index, or -1 with the reader's fault
+ * set; `unknown` is the text after the type's name when it is none of
+ * them. */
+static int reader_message_start(member_reader *reader, const protocol_value *map,
+                                bool note_request, const char *const *names, int count,
+                                const char *unknown)
 {
+    protocol_fault_clear(reader->status);
+    *reader = (member_reader){.map = map, .where = "", .status = reader->status};
+    if (protocol_value_kind_of(map) != PROTOCOL_VALUE_MAP || map == NULL) {
+        reader_fail(reader, PROTOCOL_FAULT_WRONG_TYPE, NULL, "message is not a map");
+        return -1;
+    }
+    if (note_request)
+        client_request_note(map, reader->status);
     const protocol_value *type = NULL;
-    *text = NULL;
     if (reader_member(reader, "type", PROTOCOL_VALUE_STRING, true, &type) != PROTOCOL_FAULT_OK)
         return -1;
-    *text = protocol_value_string_get(type, NULL);
-    return brigade_name_find(names, count, *text);
+    const char *text = protocol_value_string_get(type, NULL);
+    int kind = brigade_name_find(names, count, text);
+    if (kind < 0)
+        reader_fail(reader, PROTOCOL_FAULT_UNKNOWN_TYPE, "type", "\"%.32s\" %s", text, unknown);
+    return kind;
 }
 
 protocol_fault_code protocol_client_message_from_value(const protocol_value *map,
                                                        protocol_client_message *out,
                                                        protocol_fault *status)
 {
-    protocol_fault_clear(status);
     memset(out, 0, sizeof *out);
-    member_reader reader = {.map = map, .where = "", .status = status};
-    if (protocol_value_kind_of(map) != PROTOCOL_VALUE_MAP || map == NULL)
-        return reader_fail(&reader, PROTOCOL_FAULT_WRONG_TYPE, NULL, "message is not a map");
-    client_request_note(map, status);
-    const char *type = NULL;
-    int kind = reader_type(&reader, client_kind_names, BRIGADE_COUNT_OF(client_kind_names), &type);
-    if (reader.error != PROTOCOL_FAULT_OK)
-        return reader.error;
+    member_reader reader = {.status = status};
+    int kind = reader_message_start(&reader, map, true, client_kind_names,
+                                    BRIGADE_COUNT_OF(client_kind_names),
+                                    "is not a client message (create, join, act,"
+                                    " tournament_create, tournament_get, tournament_start_round,"
+                                    " tournament_result)");
     if (kind < 0)
-        return reader_fail(&reader, PROTOCOL_FAULT_UNKNOWN_TYPE, "type",
-                           "\"%.32s\" is not a client message (create, join, act,"
-                           " tournament_create, tournament_get, tournament_start_round,"
-                           " tournament_result)",
-                           type);
+        return reader.error;
     out->kind = (protocol_client_kind)kind;
     const client_row *row = &client_rows[kind];
     reader_only(&reader, row->members);
@@ -1658,18 +1681,13 @@ protocol_fault_code protocol_server_message_from_value(const protocol_value *map
                                                        protocol_server_message *out,
                                                        protocol_fault *status)
 {
-    protocol_fault_clear(status);
     memset(out, 0, sizeof *out);
-    member_reader reader = {.map = map, .where = "", .status = status};
-    if (protocol_value_kind_of(map) != PROTOCOL_VALUE_MAP || map == NULL)
-        return reader_fail(&reader, PROTOCOL_FAULT_WRONG_TYPE, NULL, "message is not a map");
-    const char *type = NULL;
-    int kind = reader_type(&reader, server_kind_names, BRIGADE_COUNT_OF(server_kind_names), &type);
-    if (reader.error != PROTOCOL_FAULT_OK)
-        return reader.error;
+    member_reader reader = {.status = status};
+    int kind = reader_message_start(&reader, map, false, server_kind_names,
+                                    BRIGADE_COUNT_OF(server_kind_names),
+                                    "is not a server message this client knows");
     if (kind < 0)
-        return reader_fail(&reader, PROTOCOL_FAULT_UNKNOWN_TYPE, "type",
-                           "\"%.32s\" is not a server message this client knows", type);
+        return reader.error;
     out->kind = (protocol_server_kind)kind;
     const server_row *row = &server_rows[kind];
     server_common_read(&reader, row, out);
@@ -1773,20 +1791,16 @@ static protocol_fault_code value_encode(protocol_value *map, bool refused, size_
     return error;
 }
 
-protocol_fault_code protocol_client_message_encode(const protocol_client_message *message,
-                                                   size_t headroom, uint8_t **out,
-                                                   size_t *out_len)
-{
-    bool refused = false;
-    protocol_value *map = client_to_value(message, &refused);
-    return value_encode(map, refused, headroom, out, out_len);
-}
+/* Defines `function`, the encode of one direction's messages of `type`
+ * through its `to_value` (protocol/message.h). */
+#define DEFINE_ENCODE(function, type, to_value)                                             \
+    protocol_fault_code function(const type *message, size_t headroom, uint8_t **out,      \
+                                 size_t *out_len)                                          \
+    {                                                                                      \
+        bool refused = false;                                                              \
+        protocol_value *map = to_value(message, &refused);                                 \
+        return value_encode(map, refused, headroom, out, out_len);                         \
+    }
 
-protocol_fault_code protocol_server_message_encode(const protocol_server_message *message,
-                                                   size_t headroom, uint8_t **out,
-                                                   size_t *out_len)
-{
-    bool refused = false;
-    protocol_value *map = server_to_value(message, &refused);
-    return value_encode(map, refused, headroom, out, out_len);
-}
+DEFINE_ENCODE(protocol_client_message_encode, protocol_client_message, client_to_value)
+DEFINE_ENCODE(protocol_server_message_encode, protocol_server_message, server_to_value)
