@@ -402,10 +402,78 @@ static const msgpack_object_kv *map_duplicate(const msgpack_object_map *map, boo
 }
 
 static protocol_fault_code convert_object(const frame_convert *convert,
+                                          const msgpack_object *object, protocol_value **out);
+
+/* The msgpack-c array `object` as a new array in *value (NULL when memory
+ * runs out). */
+static protocol_fault_code convert_array(const frame_convert *convert,
+                                         const msgpack_object *object, protocol_value **value)
+{
+    *value = protocol_value_array_new();
+    for (uint32_t i = 0; *value != NULL && i < object->via.array.size; i++) {
+        protocol_value *item = NULL;
+        protocol_fault_code error = convert_object(convert, &object->via.array.ptr[i], &item);
+        if (error != PROTOCOL_FAULT_OK) {
+            protocol_value_free(*value);
+            *value = NULL;
+            return error;
+        }
+        if (protocol_value_array_push(*value, item) != 0) {
+            protocol_value_free(*value);
+            *value = NULL;
+        }
+    }
+    return PROTOCOL_FAULT_OK;
+}
+
+/* The msgpack-c map `object` as a new map in *value (NULL when memory runs
+ * out): its keys strings (the scan checked), none twice. */
+static protocol_fault_code convert_map(const frame_convert *convert, const msgpack_object *object,
+                                       protocol_value **value)
+{
+    const msgpack_object_map *map = &object->via.map;
+    *value = NULL;
+    for (uint32_t i = 0; i < map->size; i++)
+        if (map->ptr[i].key.type != MSGPACK_OBJECT_STR)
+            return status_set(convert->status, PROTOCOL_FAULT_INTERNAL, 0,
+                              "msgpack-c gave a key the checks refused");
+    bool oom = false;
+    const msgpack_object_kv *twice = map_duplicate(map, &oom);
+    if (oom)
+        return PROTOCOL_FAULT_OK;
+    if (twice != NULL) {
+        int shown = twice->key.via.str.size > 40 ? 40 : (int)twice->key.via.str.size;
+        size_t offset = convert_offset(convert, twice->key.via.str.ptr);
+        return status_set(convert->status, PROTOCOL_FAULT_DUPLICATE_KEY, offset,
+                          "key \"%.*s\"%s appears twice in one map (offset %zu)", shown,
+                          twice->key.via.str.ptr,
+                          shown < (int)twice->key.via.str.size ? "..." : "", offset);
+    }
+    *value = protocol_value_map_new();
+    for (uint32_t i = 0; *value != NULL && i < map->size; i++) {
+        protocol_value *item = NULL;
+        protocol_fault_code error = convert_object(convert, &map->ptr[i].val, &item);
+        if (error != PROTOCOL_FAULT_OK) {
+            protocol_value_free(*value);
+            *value = NULL;
+            return error;
+        }
+        const msgpack_object_str *key = &map->ptr[i].key.via.str;
+        if (protocol_value_map_append(*value, key->size > 0 ? key->ptr : "", key->size, item) !=
+            0) {
+            protocol_value_free(*value);
+            *value = NULL;
+        }
+    }
+    return PROTOCOL_FAULT_OK;
+}
+
+static protocol_fault_code convert_object(const frame_convert *convert,
                                           const msgpack_object *object, protocol_value **out)
 {
     *out = NULL;
     protocol_value *value = NULL;
+    protocol_fault_code error = PROTOCOL_FAULT_OK;
     switch (object->type) {
     case MSGPACK_OBJECT_NIL:
         value = protocol_value_nil_new();
@@ -426,67 +494,18 @@ static protocol_fault_code convert_object(const frame_convert *convert,
         value = protocol_value_string_new_len(object->via.str.size > 0 ? object->via.str.ptr : "",
                                               object->via.str.size);
         break;
-    case MSGPACK_OBJECT_ARRAY: {
-        value = protocol_value_array_new();
-        if (value == NULL)
-            break;
-        for (uint32_t i = 0; i < object->via.array.size; i++) {
-            protocol_value *item = NULL;
-            protocol_fault_code error = convert_object(convert, &object->via.array.ptr[i], &item);
-            if (error != PROTOCOL_FAULT_OK) {
-                protocol_value_free(value);
-                return error;
-            }
-            if (protocol_value_array_push(value, item) != 0) {
-                protocol_value_free(value);
-                value = NULL;
-                break;
-            }
-        }
+    case MSGPACK_OBJECT_ARRAY:
+        error = convert_array(convert, object, &value);
         break;
-    }
-    case MSGPACK_OBJECT_MAP: {
-        const msgpack_object_map *map = &object->via.map;
-        for (uint32_t i = 0; i < map->size; i++)
-            if (map->ptr[i].key.type != MSGPACK_OBJECT_STR)
-                return status_set(convert->status, PROTOCOL_FAULT_INTERNAL, 0,
-                                  "msgpack-c gave a key the checks refused");
-        bool oom = false;
-        const msgpack_object_kv *twice = map_duplicate(map, &oom);
-        if (oom)
-            break;
-        if (twice != NULL) {
-            int shown = twice->key.via.str.size > 40 ? 40 : (int)twice->key.via.str.size;
-            return status_set(convert->status, PROTOCOL_FAULT_DUPLICATE_KEY,
-                              convert_offset(convert, twice->key.via.str.ptr),
-                              "key \"%.*s\"%s appears twice in one map (offset %zu)", shown,
-                              twice->key.via.str.ptr, shown < (int)twice->key.via.str.size ? "..." : "",
-                              convert_offset(convert, twice->key.via.str.ptr));
-        }
-        value = protocol_value_map_new();
-        if (value == NULL)
-            break;
-        for (uint32_t i = 0; i < map->size; i++) {
-            protocol_value *item = NULL;
-            protocol_fault_code error = convert_object(convert, &map->ptr[i].val, &item);
-            if (error != PROTOCOL_FAULT_OK) {
-                protocol_value_free(value);
-                return error;
-            }
-            const msgpack_object_str *key = &map->ptr[i].key.via.str;
-            if (protocol_value_map_append(value, key->size > 0 ? key->ptr : "", key->size, item) !=
-                0) {
-                protocol_value_free(value);
-                value = NULL;
-                break;
-            }
-        }
+    case MSGPACK_OBJECT_MAP:
+        error = convert_map(convert, object, &value);
         break;
-    }
     default:
         return status_set(convert->status, PROTOCOL_FAULT_INTERNAL, 0,
                           "msgpack-c gave a type the checks refused (%d)", (int)object->type);
     }
+    if (error != PROTOCOL_FAULT_OK)
+        return error;
     if (value == NULL)
         return status_set(convert->status, PROTOCOL_FAULT_NO_MEMORY, 0, "out of memory");
     *out = value;

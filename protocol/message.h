@@ -70,6 +70,8 @@
  * (tournaments/README.md). */
 #define PROTOCOL_PERSON_NAME_MAX 40
 
+/* A connection's seat in a game (§5.2, §6.2): on the wire "A", "B",
+ * "spectator", "umpire". */
 typedef enum protocol_seat {
     PROTOCOL_SEAT_A = 0,
     PROTOCOL_SEAT_B = 1,
@@ -134,6 +136,7 @@ bool protocol_scenario_name_valid(const char *name, size_t len);
 
 /* ---- Client -> server (§5) ---------------------------------------------- */
 
+/* A client message's "type" (§5, §11), in this order in client_rows. */
 typedef enum protocol_client_kind {
     PROTOCOL_CLIENT_CREATE = 0,
     PROTOCOL_CLIENT_JOIN,
@@ -145,6 +148,8 @@ typedef enum protocol_client_kind {
     PROTOCOL_CLIENT_TOURNAMENT_RESULT
 } protocol_client_kind;
 
+/* An act's action "kind" (§5.3, §10.2), on the wire its snake_case name
+ * (protocol_action_kind_name). */
 typedef enum protocol_action_kind {
     PROTOCOL_ACTION_CHOOSE_INITIATIVE = 0,
     PROTOCOL_ACTION_DECLARE_CHARGE,
@@ -179,12 +184,14 @@ typedef enum protocol_action_kind {
                                             declaration for the unit is withdrawn (issue 14) */
 } protocol_action_kind;
 
+/* The side of the target a charge strikes (§5.3 declare_charge). */
 typedef enum protocol_facing {
     PROTOCOL_FACING_FRONT = 0,
     PROTOCOL_FACING_FLANK,
     PROTOCOL_FACING_REAR
 } protocol_facing;
 
+/* A charged unit's answer (§5.3 respond). */
 typedef enum protocol_response {
     PROTOCOL_RESPONSE_STAND = 0,
     PROTOCOL_RESPONSE_COUNTERCHARGE
@@ -369,6 +376,7 @@ typedef struct protocol_client_message {
 
 /* ---- Server -> client (§6) ---------------------------------------------- */
 
+/* A server message's "type" (§6, §11). */
 typedef enum protocol_server_kind {
     PROTOCOL_SERVER_CREATED = 0,
     PROTOCOL_SERVER_WELCOME,
