@@ -1,6 +1,13 @@
 /*
  * protocol/message.c: typed messages of brigade.v1 (protocol/message.h,
- * PROTOCOL.md §4-§6).
+ * PROTOCOL.md §4-§6, §11).
+ *
+ * In order: the wire's name tables and their name and parse functions; the
+ * member reader (reader_*: one member of a map read and checked, the first
+ * fault kept) and the map builder (build_*); then a reader and a writer a
+ * kind, gathered in three tables: action_rows (§5.3), client_rows (§5,
+ * §11) and server_rows (§6, §11). The public decode, from_value, to_value
+ * and encode functions look a message's kind up in its table.
  */
 #include "protocol/message.h"
 #include "core/helpers.h"
@@ -10,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
 
 static const char *const seat_names[] = {"A", "B", "spectator", "umpire"};
 /* The D9 events an umpire settles (§5.3, decisions.md D9). */

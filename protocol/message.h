@@ -136,7 +136,7 @@ bool protocol_scenario_name_valid(const char *name, size_t len);
 
 /* ---- Client -> server (§5) ---------------------------------------------- */
 
-/* A client message's "type" (§5, §11), in this order in client_rows. */
+/* A client message's "type" (§5, §11). */
 typedef enum protocol_client_kind {
     PROTOCOL_CLIENT_CREATE = 0,
     PROTOCOL_CLIENT_JOIN,
