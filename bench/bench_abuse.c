@@ -693,7 +693,7 @@ static void attack_pump(aconn *c)
 static void note_retry_after(const uint8_t *data, size_t len)
 {
     protocol_value *v = NULL;
-    if (protocol_codec_decode(data, len, PROTOCOL_SERVER_FRAME_MAX, &v, NULL) != PROTOCOL_CODEC_OK)
+    if (protocol_codec_decode(data, len, PROTOCOL_SERVER_FRAME_MAX, &v, NULL) != PROTOCOL_FAULT_OK)
         return;
     const protocol_value *r = protocol_value_map_get(v, "retry_after");
     if (r && protocol_value_kind_of(r) == PROTOCOL_VALUE_INT) {

@@ -194,7 +194,7 @@ void ws_send_message(ws_conn *c, protocol_client_message *m)
     m->request = c->next_request++;
     uint8_t *frame = NULL;
     size_t len = 0;
-    if (protocol_client_message_encode(m, WS_FRAME_HEADROOM, &frame, &len) != PROTOCOL_CODEC_OK)
+    if (protocol_client_message_encode(m, WS_FRAME_HEADROOM, &frame, &len) != PROTOCOL_FAULT_OK)
         bench_die("cannot encode a %s message", protocol_client_kind_name(m->kind));
     c->pending = m->request;
     c->sent_at = bench_now();
@@ -205,11 +205,11 @@ void ws_send_message(ws_conn *c, protocol_client_message *m)
 int ws_message_decode(const uint8_t *data, size_t len, protocol_server_message *m, char *why,
                       size_t size)
 {
-    protocol_message_status status;
-    protocol_message_error e = protocol_server_message_decode(data, len, m, &status);
-    if (e == PROTOCOL_MESSAGE_OK)
+    protocol_fault status;
+    protocol_fault_code e = protocol_server_message_decode(data, len, m, &status);
+    if (e == PROTOCOL_FAULT_OK)
         return 1;
-    if (e == PROTOCOL_MESSAGE_UNKNOWN_TYPE)
+    if (e == PROTOCOL_FAULT_UNKNOWN_TYPE)
         return 0;
     snprintf(why, size, "a frame that does not decode: %s", status.message);
     return -1;

@@ -222,7 +222,7 @@ int game_client_send(game_client *client, const protocol_value *message)
         return -1;
     uint8_t *bytes = NULL;
     size_t length = 0;
-    if (protocol_codec_encode(message, LWS_PRE, &bytes, &length) != PROTOCOL_CODEC_OK)
+    if (protocol_codec_encode(message, LWS_PRE, &bytes, &length) != PROTOCOL_FAULT_OK)
         return -1;
     return game_client_queue_push(client, bytes, length);
 }
@@ -279,15 +279,15 @@ static void game_client_receive(game_client *client, struct lws *wsi, const void
         return;
     }
     protocol_value *message = NULL;
-    protocol_codec_status status;
-    protocol_codec_error error = protocol_codec_decode(client->rx, client->rx_length,
+    protocol_fault status;
+    protocol_fault_code error = protocol_codec_decode(client->rx, client->rx_length,
                                                        PROTOCOL_SERVER_FRAME_MAX, &message,
                                                        &status);
     game_client_rx_reset(client);
-    if (error != PROTOCOL_CODEC_OK) {
+    if (error != PROTOCOL_FAULT_OK) {
         char what[200];
-        snprintf(what, sizeof(what), "the server sent a frame that does not decode: %s (%s)",
-                 status.message, protocol_codec_error_name(error));
+        snprintf(what, sizeof(what), "the server sent a frame that does not decode: %.127s (%s)",
+                 status.message, protocol_fault_name(error));
         if (client->handlers.on_bad_frame)
             client->handlers.on_bad_frame(client->handlers_context, what);
         return;

@@ -871,7 +871,7 @@ static void game_run_show_changes(game_run *run, bool force_view)
  * cannot be made (out of memory). */
 static bool game_run_hash(game_run *run, char hex[PROTOCOL_HASH_HEX_SIZE])
 {
-    if (protocol_snapshot_hash(run->state, hex) == PROTOCOL_CODEC_OK)
+    if (protocol_snapshot_hash(run->state, hex) == PROTOCOL_FAULT_OK)
         return true;
     game_run_say(run, "cannot hash the snapshot (out of memory)");
     return false;
@@ -1639,8 +1639,8 @@ static void game_run_on_delta(game_run *run, protocol_server_message *message)
         game_run_rejoin(run, why);
         return;
     }
-    protocol_delta_status status;
-    if (protocol_delta_apply(run->state, message->as.delta.ops, &status) != PROTOCOL_DELTA_OK) {
+    protocol_fault status;
+    if (protocol_delta_apply(run->state, message->as.delta.ops, &status) != PROTOCOL_FAULT_OK) {
         char why[300];
         snprintf(why, sizeof(why), "delta seq %" PRId64 " does not apply: %s", seq,
                  status.message);
@@ -2002,9 +2002,9 @@ static void game_run_on_message(void *context, protocol_value *value)
         game_run_print_end(run);
     }
     protocol_server_message message;
-    protocol_message_status status;
-    protocol_message_error error = protocol_server_message_from_value(value, &message, &status);
-    if (error != PROTOCOL_MESSAGE_OK && error != PROTOCOL_MESSAGE_UNKNOWN_TYPE) {
+    protocol_fault status;
+    protocol_fault_code error = protocol_server_message_from_value(value, &message, &status);
+    if (error != PROTOCOL_FAULT_OK && error != PROTOCOL_FAULT_UNKNOWN_TYPE) {
         /* A `moved` without a usable url answering our join or create:
          * that request failed, say so rather than wait (PROTOCOL.md §6.4). */
         int64_t request = 0;
@@ -2017,9 +2017,9 @@ static void game_run_on_message(void *context, protocol_value *value)
         }
     }
     protocol_value_free(value);
-    if (error == PROTOCOL_MESSAGE_UNKNOWN_TYPE)
+    if (error == PROTOCOL_FAULT_UNKNOWN_TYPE)
         return; /* a newer server's message (PROTOCOL.md §9) */
-    if (error != PROTOCOL_MESSAGE_OK) {
+    if (error != PROTOCOL_FAULT_OK) {
         game_run_say(run, "ignored a malformed message from the server: %s", status.message);
         return;
     }

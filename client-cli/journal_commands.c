@@ -432,7 +432,7 @@ static int replay_hash_print(const journal_loaded *loaded, const replay_options 
             protocol_value_free(log);
         status = 1;
     }
-    if (status == 0 && protocol_snapshot_hash(state, hex) != PROTOCOL_CODEC_OK)
+    if (status == 0 && protocol_snapshot_hash(state, hex) != PROTOCOL_FAULT_OK)
         status = 1;
     protocol_value_free(state);
     if (status != 0) {

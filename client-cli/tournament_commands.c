@@ -513,12 +513,12 @@ static int tournament_create_fill(const tournament_options *options,
     /* The file and its scenarios travel in one frame (PROTOCOL.md §2). */
     uint8_t *frame = NULL;
     size_t frame_length = 0;
-    protocol_codec_error encoded = protocol_client_message_encode(message, 0, &frame,
+    protocol_fault_code encoded = protocol_client_message_encode(message, 0, &frame,
                                                                   &frame_length);
     free(frame);
-    if (encoded != PROTOCOL_CODEC_OK) {
+    if (encoded != PROTOCOL_FAULT_OK) {
         fprintf(err, "brigade %s: cannot encode the tournament_create message (%s)\n",
-                options->name, encoded == PROTOCOL_CODEC_NO_MEMORY ? "out of memory" : "refused");
+                options->name, encoded == PROTOCOL_FAULT_NO_MEMORY ? "out of memory" : "refused");
         return 1;
     }
     if (frame_length > PROTOCOL_CLIENT_FRAME_MAX) {
@@ -584,15 +584,15 @@ static void run_on_message(void *context, protocol_value *value)
 {
     tournament_run *run = context;
     protocol_server_message message;
-    protocol_message_status status;
-    protocol_message_error error = protocol_server_message_from_value(value, &message, &status);
-    if (error == PROTOCOL_MESSAGE_UNKNOWN_TYPE || run->finishing || run->moving) {
+    protocol_fault status;
+    protocol_fault_code error = protocol_server_message_from_value(value, &message, &status);
+    if (error == PROTOCOL_FAULT_UNKNOWN_TYPE || run->finishing || run->moving) {
         protocol_value_free(value);
-        if (error == PROTOCOL_MESSAGE_OK)
+        if (error == PROTOCOL_FAULT_OK)
             protocol_server_message_clear(&message);
         return; /* a newer server's message (PROTOCOL.md §9), or too late */
     }
-    if (error != PROTOCOL_MESSAGE_OK) {
+    if (error != PROTOCOL_FAULT_OK) {
         int64_t request = 0;
         char why[300];
         if (game_moved_malformed(value, &request, why, sizeof(why)) && request == run->request) {
@@ -605,7 +605,7 @@ static void run_on_message(void *context, protocol_value *value)
         }
     }
     protocol_value_free(value);
-    if (error != PROTOCOL_MESSAGE_OK) {
+    if (error != PROTOCOL_FAULT_OK) {
         fprintf(run->err, "brigade %s: ignored a malformed message from the server: ", run->name);
         game_display_text(run->err, status.message);
         fputc('\n', run->err);

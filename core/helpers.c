@@ -105,3 +105,18 @@ bool brigade_share_dir(const char *name, const char *source_dir, char *out, size
         out[0] = '\0';
     return false;
 }
+
+const char *brigade_name_at(const char *const *names, int count, int index)
+{
+    return index >= 0 && index < count ? names[index] : "?";
+}
+
+int brigade_name_find(const char *const *names, int count, const char *text)
+{
+    if (text == NULL)
+        return -1;
+    for (int i = 0; i < count; i++)
+        if (strcmp(names[i], text) == 0)
+            return i;
+    return -1;
+}

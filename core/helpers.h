@@ -75,4 +75,12 @@ void *brigade_array_reserve(void *items, size_t *capacity, size_t wanted, size_t
             (node)->next->prev = (node)->prev;                                                   \
     } while (0)
 
+/* A name table: names[index] of a table of `count` names (one per value of
+ * an enum, in its order), or "?" when index is out of 0..count-1. */
+const char *brigade_name_at(const char *const *names, int count, int index);
+
+/* The index of `text` in a name table of `count` names, or -1 when it is
+ * none of them or NULL. */
+int brigade_name_find(const char *const *names, int count, const char *text);
+
 #endif

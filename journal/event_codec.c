@@ -1697,19 +1697,19 @@ journal_event_error journal_event_from_value(const brigade_battle *battle,
 static journal_event_error encode_tree(protocol_value *tree, uint8_t **out, size_t *out_len,
                                         journal_event_status *status)
 {
-    protocol_codec_error error = protocol_codec_encode(tree, 0, out, out_len);
+    protocol_fault_code error = protocol_codec_encode(tree, 0, out, out_len);
     protocol_value_free(tree);
-    if (error == PROTOCOL_CODEC_OK)
+    if (error == PROTOCOL_FAULT_OK)
         return JOURNAL_EVENT_OK;
     *out = NULL;
     *out_len = 0;
-    if (error == PROTOCOL_CODEC_NO_MEMORY) {
+    if (error == PROTOCOL_FAULT_NO_MEMORY) {
         status_set(status, JOURNAL_EVENT_NO_MEMORY, "", "out of memory");
         return JOURNAL_EVENT_NO_MEMORY;
     }
     char message[128];
     snprintf(message, sizeof message, "msgpack encoding failed: %s",
-             protocol_codec_error_name(error));
+             protocol_fault_name(error));
     status_set(status, JOURNAL_EVENT_UNFIT, "", message);
     return JOURNAL_EVENT_UNFIT;
 }
@@ -1733,18 +1733,18 @@ journal_event_error journal_event_encode(const brigade_battle *battle, const bri
 static journal_event_error decode_tree(const uint8_t *bytes, size_t len, protocol_value **tree,
                                         journal_event_status *status)
 {
-    protocol_codec_status cs;
-    protocol_codec_error error =
+    protocol_fault cs;
+    protocol_fault_code error =
         protocol_codec_decode(bytes, len, JOURNAL_EVENT_BYTES_MAX, tree, &cs);
-    if (error == PROTOCOL_CODEC_OK)
+    if (error == PROTOCOL_FAULT_OK)
         return JOURNAL_EVENT_OK;
-    if (error == PROTOCOL_CODEC_NO_MEMORY) {
+    if (error == PROTOCOL_FAULT_NO_MEMORY) {
         status_set(status, JOURNAL_EVENT_NO_MEMORY, "", "out of memory");
         return JOURNAL_EVENT_NO_MEMORY;
     }
     char message[256];
     snprintf(message, sizeof message, "not msgpack of brigade.v1: %s (%s)", cs.message,
-             protocol_codec_error_name(error));
+             protocol_fault_name(error));
     status_set(status, JOURNAL_EVENT_BAD_BYTES, "", message);
     return JOURNAL_EVENT_BAD_BYTES;
 }

@@ -1163,7 +1163,7 @@ int journal_append(journal_db *journal, const journal_action *action)
             goto out;
         }
         if (action->snapshot_aux != NULL &&
-            protocol_codec_encode(action->snapshot_aux, 0, &aux, &aux_len) != PROTOCOL_CODEC_OK) {
+            protocol_codec_encode(action->snapshot_aux, 0, &aux, &aux_len) != PROTOCOL_FAULT_OK) {
             journal_fail(j, "%s: the snapshot's aux map cannot be encoded", context);
             goto out;
         }
@@ -1645,9 +1645,9 @@ static int snapshot_find(journal_db *j, const char *game, int64_t max_seq,
                 text_copy(detail, sizeof detail, status.message);
                 why = detail;
             } else if (has_aux && aux_out != NULL) {
-                protocol_codec_status cs;
+                protocol_fault cs;
                 if (protocol_codec_decode(aux, (size_t)aux_len, JOURNAL_AUX_BYTES_MAX, &tree,
-                                          &cs) != PROTOCOL_CODEC_OK) {
+                                          &cs) != PROTOCOL_FAULT_OK) {
                     snprintf(detail, sizeof detail, "aux: %s", cs.message);
                     why = detail;
                     tree = NULL;

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "protocol/fault.h"
 #include "protocol/value.h"
 
 /* Largest client -> server frame, in bytes (PROTOCOL.md §2). */
@@ -27,48 +28,22 @@
 /* Size of a snapshot hash in hex with its NUL: 64 digits + 1. */
 #define PROTOCOL_HASH_HEX_SIZE 65
 
-typedef enum protocol_codec_error {
-    PROTOCOL_CODEC_OK = 0,
-    PROTOCOL_CODEC_TOO_LARGE,      /* the frame is longer than frame_max */
-    PROTOCOL_CODEC_TRUNCATED,      /* the frame ends inside a value (or is empty) */
-    PROTOCOL_CODEC_TRAILING_BYTES, /* bytes after the first value: two maps, garbage */
-    PROTOCOL_CODEC_NOT_MAP,        /* the top value is not a map */
-    PROTOCOL_CODEC_TOO_DEEP,       /* more than PROTOCOL_DEPTH_MAX containers deep */
-    PROTOCOL_CODEC_RESERVED_BYTE,  /* 0xc1, which msgpack never uses */
-    PROTOCOL_CODEC_FLOAT,          /* float 32 or float 64 */
-    PROTOCOL_CODEC_BIN,            /* bin 8/16/32 */
-    PROTOCOL_CODEC_EXT,            /* ext or fixext (timestamps too) */
-    PROTOCOL_CODEC_INT_RANGE,      /* uint 64 above INT64_MAX */
-    PROTOCOL_CODEC_BAD_STRING,     /* not UTF-8, or holds a NUL byte */
-    PROTOCOL_CODEC_KEY_NOT_STRING, /* a map key of another type */
-    PROTOCOL_CODEC_DUPLICATE_KEY,  /* a key twice in one map */
-    PROTOCOL_CODEC_UNENCODABLE,    /* encode: nested too deep, or a string or container too long */
-    PROTOCOL_CODEC_NO_MEMORY,
-    PROTOCOL_CODEC_INTERNAL        /* msgpack-c disagreed with the checks: a bug */
-} protocol_codec_error;
 
-/* Why a frame was refused: the code, the byte offset in the frame where the
- * problem starts, and one line of text naming it, e.g.
+/* A refused frame fills a protocol_fault (protocol/fault.h): the code
+ * (TOO_LARGE .. DUPLICATE_KEY, NO_MEMORY, INTERNAL), `offset`, the byte of
+ * the frame where the problem starts, and `message`, e.g.
  * "float 64 at offset 12 (floats are not allowed)". */
-typedef struct protocol_codec_status {
-    protocol_codec_error code;
-    size_t offset;
-    char message[128];
-} protocol_codec_status;
-
-/* The snake_case name of a code, e.g. "duplicate_key"; "?" when unknown. */
-const char *protocol_codec_error_name(protocol_codec_error code);
 
 /*
  * Decodes `frame` (len bytes) into a new map owned by the caller (*out).
  * frame_max is the limit for this direction: PROTOCOL_CLIENT_FRAME_MAX on
  * the server, PROTOCOL_SERVER_FRAME_MAX in a client. Strings are copied, so
  * the frame may be freed afterwards. The whole frame must be one value.
- * Returns PROTOCOL_CODEC_OK, or an error with *out set to NULL and `status`
+ * Returns PROTOCOL_FAULT_OK, or an error with *out set to NULL and `status`
  * (when not NULL) filled in. Never crashes on any input (PROTOCOL.md §2).
  */
-protocol_codec_error protocol_codec_decode(const uint8_t *frame, size_t len, size_t frame_max,
-                                           protocol_value **out, protocol_codec_status *status);
+protocol_fault_code protocol_codec_decode(const uint8_t *frame, size_t len, size_t frame_max,
+                                          protocol_value **out, protocol_fault *status);
 
 /*
  * Encodes `value` (any kind; nesting at most PROTOCOL_DEPTH_MAX) as msgpack
@@ -76,11 +51,11 @@ protocol_codec_error protocol_codec_decode(const uint8_t *frame, size_t len, siz
  * of *out are left unused so a server can pass LWS_PRE and hand the buffer
  * to lws_write() as is; the payload is (*out + headroom, *out_len).
  * Map members go in insertion order; integers take their shortest form.
- * Returns PROTOCOL_CODEC_OK, UNENCODABLE (too deep, a string or container
+ * Returns PROTOCOL_FAULT_OK, UNENCODABLE (too deep, a string or container
  * beyond 2^32-1) or NO_MEMORY; *out is NULL on error.
  */
-protocol_codec_error protocol_codec_encode(const protocol_value *value, size_t headroom,
-                                           uint8_t **out, size_t *out_len);
+protocol_fault_code protocol_codec_encode(const protocol_value *value, size_t headroom,
+                                          uint8_t **out, size_t *out_len);
 
 /*
  * The canonical encoding of `value` (PROTOCOL.md §8): as
@@ -88,16 +63,16 @@ protocol_codec_error protocol_codec_encode(const protocol_value *value, size_t h
  * key, bytewise (unsigned bytes; a key that is a prefix of another goes
  * first). Equal values (protocol_value_equal) give equal bytes.
  */
-protocol_codec_error protocol_codec_encode_canonical(const protocol_value *value, uint8_t **out,
-                                                     size_t *out_len);
+protocol_fault_code protocol_codec_encode_canonical(const protocol_value *value, uint8_t **out,
+                                                    size_t *out_len);
 
 /*
  * The snapshot hash of `state` (PROTOCOL.md §8): SHA-256 of its canonical
  * encoding, as 64 lower-case hex digits and a NUL in hex[]. Returns
- * PROTOCOL_CODEC_OK, or an error of protocol_codec_encode_canonical (then
+ * PROTOCOL_FAULT_OK, or an error of protocol_codec_encode_canonical (then
  * hex is the empty string) or INTERNAL when libcrypto fails.
  */
-protocol_codec_error protocol_snapshot_hash(const protocol_value *state,
-                                            char hex[PROTOCOL_HASH_HEX_SIZE]);
+protocol_fault_code protocol_snapshot_hash(const protocol_value *state,
+                                           char hex[PROTOCOL_HASH_HEX_SIZE]);
 
 #endif

@@ -5,6 +5,7 @@
 #include "protocol/delta.h"
 #include "core/helpers.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -12,23 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char *protocol_delta_error_name(protocol_delta_error code)
-{
-    switch (code) {
-    case PROTOCOL_DELTA_OK:
-        return "ok";
-    case PROTOCOL_DELTA_NOT_MAP:
-        return "not_map";
-    case PROTOCOL_DELTA_BAD_OP:
-        return "bad_op";
-    case PROTOCOL_DELTA_BAD_PATH:
-        return "bad_path";
-    case PROTOCOL_DELTA_NO_MEMORY:
-        return "no_memory";
-    }
-    return "?";
-}
 
 /* ---- Compute ------------------------------------------------------------- */
 
@@ -170,25 +154,25 @@ static int diff(delta_walk *walk, const protocol_value *old_value,
     return failed;
 }
 
-protocol_delta_error protocol_delta_compute(const protocol_value *old_state,
-                                            const protocol_value *new_state,
-                                            protocol_value **ops)
+protocol_fault_code protocol_delta_compute(const protocol_value *old_state,
+                                           const protocol_value *new_state,
+                                           protocol_value **ops)
 {
     if (ops == NULL)
-        return PROTOCOL_DELTA_BAD_OP;
+        return PROTOCOL_FAULT_BAD_OP;
     *ops = NULL;
     if (protocol_value_kind_of(old_state) != PROTOCOL_VALUE_MAP || old_state == NULL ||
         protocol_value_kind_of(new_state) != PROTOCOL_VALUE_MAP || new_state == NULL)
-        return PROTOCOL_DELTA_NOT_MAP;
+        return PROTOCOL_FAULT_NOT_MAP;
     delta_walk walk;
     walk.ops = protocol_value_array_new();
     walk.depth = 0;
     if (walk.ops == NULL || diff(&walk, old_state, new_state) != 0) {
         protocol_value_free(walk.ops);
-        return PROTOCOL_DELTA_NO_MEMORY;
+        return PROTOCOL_FAULT_NO_MEMORY;
     }
     *ops = walk.ops;
-    return PROTOCOL_DELTA_OK;
+    return PROTOCOL_FAULT_OK;
 }
 
 /* ---- Apply --------------------------------------------------------------- */
@@ -211,9 +195,9 @@ static void path_text(const protocol_value *path, char *text, size_t size)
 /* Fills `status` for op `index` (whose kind and path may be NULL) and
  * returns `code`. */
 BRIGADE_PRINTF(6, 7)
-static protocol_delta_error apply_fail(protocol_delta_status *status, protocol_delta_error code,
-                                       size_t index, const char *kind, const protocol_value *path,
-                                       const char *format, ...)
+static protocol_fault_code apply_fail(protocol_fault *status, protocol_fault_code code,
+                                      size_t index, const char *kind, const protocol_value *path,
+                                      const char *format, ...)
 {
     if (status == NULL)
         return code;
@@ -246,166 +230,212 @@ static bool element_index(const protocol_value *element, size_t *index)
     return true;
 }
 
-/* Applies op `index` to `state`. */
-static protocol_delta_error apply_one(protocol_value *state, const protocol_value *op,
-                                      size_t index, protocol_delta_status *status)
+/* One op as apply reads it, borrowed from the ops array. */
+typedef struct delta_op {
+    size_t index;                /* in the ops array */
+    const char *kind;            /* "set" or "remove" */
+    bool is_remove;
+    const protocol_value *path;  /* a non-empty array of strings and integers */
+    size_t depth;                /* the path's length */
+    const protocol_value *value; /* a set's value; NULL for a remove */
+} delta_op;
+
+/* Reads and checks op `index` (its form, not whether its path leads
+ * anywhere) into *out. */
+static protocol_fault_code op_read(const protocol_value *op, size_t index, protocol_fault *status,
+                                   delta_op *out)
 {
     if (protocol_value_kind_of(op) != PROTOCOL_VALUE_MAP || op == NULL)
-        return apply_fail(status, PROTOCOL_DELTA_BAD_OP, index, NULL, NULL, "op is not a map");
+        return apply_fail(status, PROTOCOL_FAULT_BAD_OP, index, NULL, NULL, "op is not a map");
     const char *kind = protocol_value_string_get(protocol_value_map_get(op, "op"), NULL);
     bool is_set = kind != NULL && strcmp(kind, "set") == 0;
     bool is_remove = kind != NULL && strcmp(kind, "remove") == 0;
     if (!is_set && !is_remove)
-        return apply_fail(status, PROTOCOL_DELTA_BAD_OP, index, kind, NULL,
+        return apply_fail(status, PROTOCOL_FAULT_BAD_OP, index, kind, NULL,
                           kind == NULL ? "\"op\" is missing or not a string"
                                        : "unknown op (only \"set\" and \"remove\")");
     const protocol_value *path = protocol_value_map_get(op, "path");
     size_t depth = protocol_value_count(path);
     if (protocol_value_kind_of(path) != PROTOCOL_VALUE_ARRAY || depth == 0)
-        return apply_fail(status, PROTOCOL_DELTA_BAD_OP, index, kind, NULL,
+        return apply_fail(status, PROTOCOL_FAULT_BAD_OP, index, kind, NULL,
                           "\"path\" is missing, not an array or empty");
     for (size_t i = 0; i < depth; i++) {
         protocol_value_kind element = protocol_value_kind_of(protocol_value_array_get(path, i));
         if (element != PROTOCOL_VALUE_STRING && element != PROTOCOL_VALUE_INT)
-            return apply_fail(status, PROTOCOL_DELTA_BAD_OP, index, kind, path,
+            return apply_fail(status, PROTOCOL_FAULT_BAD_OP, index, kind, path,
                               "path element %zu is %s, not a string or integer", i,
                               protocol_value_kind_name(element));
     }
     const protocol_value *value = protocol_value_map_get(op, "value");
     if (is_set && value == NULL)
-        return apply_fail(status, PROTOCOL_DELTA_BAD_OP, index, kind, path,
+        return apply_fail(status, PROTOCOL_FAULT_BAD_OP, index, kind, path,
                           "a set without \"value\"");
+    *out = (delta_op){.index = index,
+                      .kind = kind,
+                      .is_remove = is_remove,
+                      .path = path,
+                      .depth = depth,
+                      .value = is_remove ? NULL : value};
+    return PROTOCOL_FAULT_OK;
+}
 
-    /* Walk to the container of the last element. */
+/* Walks the op's path but its last element from `state`: *out is the
+ * container the last element names a member of. */
+static protocol_fault_code op_walk(protocol_value *state, const delta_op *op,
+                                   protocol_fault *status, protocol_value **out)
+{
     protocol_value *at = state;
-    for (size_t i = 0; i < depth - 1; i++) {
-        const protocol_value *element = protocol_value_array_get(path, i);
-        protocol_value *next = NULL;
+    for (size_t i = 0; i + 1 < op->depth; i++) {
+        const protocol_value *element = protocol_value_array_get(op->path, i);
         size_t slot = 0;
         if (protocol_value_kind_of(element) == PROTOCOL_VALUE_STRING) {
             size_t key_len = 0;
             const char *key = protocol_value_string_get(element, &key_len);
             if (protocol_value_kind_of(at) != PROTOCOL_VALUE_MAP)
-                return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
+                return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
                                   "element %zu is a key but the value there is %s", i,
                                   protocol_value_kind_name(protocol_value_kind_of(at)));
-            next = protocol_value_map_get_len(at, key, key_len);
-            if (next == NULL)
-                return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
+            at = protocol_value_map_get_len(at, key, key_len);
+            if (at == NULL)
+                return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
                                   "no key at element %zu", i);
-        } else {
-            if (protocol_value_kind_of(at) != PROTOCOL_VALUE_ARRAY)
-                return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
-                                  "element %zu is an index but the value there is %s", i,
-                                  protocol_value_kind_name(protocol_value_kind_of(at)));
-            if (!element_index(element, &slot) || slot >= protocol_value_count(at))
-                return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
-                                  "index at element %zu is out of range", i);
-            next = protocol_value_array_get(at, slot);
+            continue;
         }
-        at = next;
-    }
-
-    const protocol_value *last = protocol_value_array_get(path, depth - 1);
-    if (protocol_value_kind_of(last) == PROTOCOL_VALUE_STRING) {
-        size_t key_len = 0;
-        const char *key = protocol_value_string_get(last, &key_len);
-        if (protocol_value_kind_of(at) != PROTOCOL_VALUE_MAP)
-            return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
-                              "last element is a key but the value there is %s",
+        assert(protocol_value_kind_of(element) == PROTOCOL_VALUE_INT); /* op_read checked */
+        if (protocol_value_kind_of(at) != PROTOCOL_VALUE_ARRAY)
+            return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
+                              "element %zu is an index but the value there is %s", i,
                               protocol_value_kind_name(protocol_value_kind_of(at)));
-        if (is_remove) {
-            if (protocol_value_map_remove_len(at, key, key_len) != 0)
-                return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
-                                  "no such key to remove");
-            return PROTOCOL_DELTA_OK;
-        }
-        protocol_value *copy = protocol_value_clone(value);
-        if (copy == NULL || protocol_value_map_set_len(at, key, key_len, copy) != 0)
-            return apply_fail(status, PROTOCOL_DELTA_NO_MEMORY, index, kind, path,
-                              "out of memory");
-        return PROTOCOL_DELTA_OK;
+        if (!element_index(element, &slot) || slot >= protocol_value_count(at))
+            return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
+                              "index at element %zu is out of range", i);
+        at = protocol_value_array_get(at, slot);
     }
+    assert(at != NULL); /* every step above found its member */
+    *out = at;
+    return PROTOCOL_FAULT_OK;
+}
 
+/* The op whose last path element is the key `last`, on the map `at`. */
+static protocol_fault_code op_apply_key(protocol_value *at, const protocol_value *last,
+                                        const delta_op *op, protocol_fault *status)
+{
+    size_t key_len = 0;
+    const char *key = protocol_value_string_get(last, &key_len);
+    if (protocol_value_kind_of(at) != PROTOCOL_VALUE_MAP)
+        return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
+                          "last element is a key but the value there is %s",
+                          protocol_value_kind_name(protocol_value_kind_of(at)));
+    if (op->is_remove) {
+        if (protocol_value_map_remove_len(at, key, key_len) != 0)
+            return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
+                              "no such key to remove");
+        return PROTOCOL_FAULT_OK;
+    }
+    assert(op->value != NULL); /* op_read refused a set without one */
+    protocol_value *copy = protocol_value_clone(op->value);
+    if (copy == NULL || protocol_value_map_set_len(at, key, key_len, copy) != 0)
+        return apply_fail(status, PROTOCOL_FAULT_NO_MEMORY, op->index, op->kind, op->path,
+                          "out of memory");
+    return PROTOCOL_FAULT_OK;
+}
+
+/* The op whose last path element is the index `last`, on the array `at`:
+ * a set replaces or appends, a remove takes only the last element. */
+static protocol_fault_code op_apply_index(protocol_value *at, const protocol_value *last,
+                                          const delta_op *op, protocol_fault *status)
+{
     size_t slot = 0;
     size_t count = protocol_value_count(at);
     if (protocol_value_kind_of(at) != PROTOCOL_VALUE_ARRAY)
-        return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
+        return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
                           "last element is an index but the value there is %s",
                           protocol_value_kind_name(protocol_value_kind_of(at)));
     if (!element_index(last, &slot))
-        return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
+        return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
                           "negative index");
-    if (is_remove) {
+    if (op->is_remove) {
         if (count == 0 || slot != count - 1)
-            return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
+            return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
                               "remove of index %zu but only the last (%zu) may go", slot,
                               count == 0 ? (size_t)0 : count - 1);
         protocol_value_array_pop(at);
-        return PROTOCOL_DELTA_OK;
+        return PROTOCOL_FAULT_OK;
     }
     if (slot > count)
-        return apply_fail(status, PROTOCOL_DELTA_BAD_PATH, index, kind, path,
+        return apply_fail(status, PROTOCOL_FAULT_BAD_PATH, op->index, op->kind, op->path,
                           "set of index %zu beyond the length %zu", slot, count);
-    protocol_value *copy = protocol_value_clone(value);
+    assert(op->value != NULL); /* op_read refused a set without one */
+    protocol_value *copy = protocol_value_clone(op->value);
     if (copy == NULL || protocol_value_array_set(at, slot, copy) != 0)
-        return apply_fail(status, PROTOCOL_DELTA_NO_MEMORY, index, kind, path, "out of memory");
-    return PROTOCOL_DELTA_OK;
+        return apply_fail(status, PROTOCOL_FAULT_NO_MEMORY, op->index, op->kind, op->path,
+                          "out of memory");
+    return PROTOCOL_FAULT_OK;
 }
 
-/* The checks both apply forms make; PROTOCOL_DELTA_OK when they pass. */
-static protocol_delta_error apply_check(const protocol_value *state, const protocol_value *ops,
-                                        protocol_delta_status *status)
+/* Applies op `index` to `state`. */
+static protocol_fault_code apply_one(protocol_value *state, const protocol_value *op_value,
+                                     size_t index, protocol_fault *status)
+{
+    delta_op op = {0};
+    protocol_value *at = NULL;
+    protocol_fault_code error = op_read(op_value, index, status, &op);
+    if (error == PROTOCOL_FAULT_OK)
+        error = op_walk(state, &op, status, &at);
+    if (error != PROTOCOL_FAULT_OK)
+        return error;
+    const protocol_value *last = protocol_value_array_get(op.path, op.depth - 1);
+    if (protocol_value_kind_of(last) == PROTOCOL_VALUE_STRING)
+        return op_apply_key(at, last, &op, status);
+    return op_apply_index(at, last, &op, status);
+}
+
+/* Fills `status` (when not NULL) for a fault of the whole apply, not of
+ * one op, and returns `code`. */
+static protocol_fault_code apply_fail_whole(protocol_fault *status, protocol_fault_code code,
+                                            const char *text)
 {
     if (status != NULL) {
-        status->code = PROTOCOL_DELTA_OK;
-        status->op_index = 0;
-        status->message[0] = '\0';
+        status->code = code;
+        brigade_text_copy(status->message, sizeof status->message, text);
     }
-    if (state == NULL || protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP) {
-        if (status != NULL) {
-            status->code = PROTOCOL_DELTA_NOT_MAP;
-            snprintf(status->message, sizeof status->message, "the state is not a map");
-        }
-        return PROTOCOL_DELTA_NOT_MAP;
-    }
-    if (ops == NULL || protocol_value_kind_of(ops) != PROTOCOL_VALUE_ARRAY) {
-        if (status != NULL) {
-            status->code = PROTOCOL_DELTA_BAD_OP;
-            snprintf(status->message, sizeof status->message, "ops is not an array");
-        }
-        return PROTOCOL_DELTA_BAD_OP;
-    }
-    return PROTOCOL_DELTA_OK;
+    return code;
 }
 
-protocol_delta_error protocol_delta_apply_in_place(protocol_value *state,
-                                                   const protocol_value *ops,
-                                                   protocol_delta_status *status)
+/* The checks both apply forms make; PROTOCOL_FAULT_OK when they pass. */
+static protocol_fault_code apply_check(const protocol_value *state, const protocol_value *ops,
+                                       protocol_fault *status)
 {
-    protocol_delta_error error = apply_check(state, ops, status);
-    for (size_t i = 0; error == PROTOCOL_DELTA_OK && i < protocol_value_count(ops); i++)
+    protocol_fault_clear(status);
+    if (state == NULL || protocol_value_kind_of(state) != PROTOCOL_VALUE_MAP)
+        return apply_fail_whole(status, PROTOCOL_FAULT_NOT_MAP, "the state is not a map");
+    if (ops == NULL || protocol_value_kind_of(ops) != PROTOCOL_VALUE_ARRAY)
+        return apply_fail_whole(status, PROTOCOL_FAULT_BAD_OP, "ops is not an array");
+    return PROTOCOL_FAULT_OK;
+}
+
+protocol_fault_code protocol_delta_apply_in_place(protocol_value *state,
+                                                  const protocol_value *ops,
+                                                  protocol_fault *status)
+{
+    protocol_fault_code error = apply_check(state, ops, status);
+    for (size_t i = 0; error == PROTOCOL_FAULT_OK && i < protocol_value_count(ops); i++)
         error = apply_one(state, protocol_value_array_get(ops, i), i, status);
     return error;
 }
 
-protocol_delta_error protocol_delta_apply(protocol_value *state, const protocol_value *ops,
-                                          protocol_delta_status *status)
+protocol_fault_code protocol_delta_apply(protocol_value *state, const protocol_value *ops,
+                                         protocol_fault *status)
 {
-    protocol_delta_error error = apply_check(state, ops, status);
-    if (error != PROTOCOL_DELTA_OK || protocol_value_count(ops) == 0)
+    protocol_fault_code error = apply_check(state, ops, status);
+    if (error != PROTOCOL_FAULT_OK || protocol_value_count(ops) == 0)
         return error;
     /* All or nothing: work on a copy, take it when every op went in. */
     protocol_value *work = protocol_value_clone(state);
-    if (work == NULL) {
-        if (status != NULL) {
-            status->code = PROTOCOL_DELTA_NO_MEMORY;
-            snprintf(status->message, sizeof status->message, "out of memory");
-        }
-        return PROTOCOL_DELTA_NO_MEMORY;
-    }
+    if (work == NULL)
+        return apply_fail_whole(status, PROTOCOL_FAULT_NO_MEMORY, "out of memory");
     error = protocol_delta_apply_in_place(work, ops, status);
-    if (error == PROTOCOL_DELTA_OK)
+    if (error == PROTOCOL_FAULT_OK)
         protocol_value_swap(state, work);
     protocol_value_free(work);
     return error;

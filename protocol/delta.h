@@ -24,32 +24,14 @@
 
 #include <stddef.h>
 
+#include "protocol/fault.h"
 #include "protocol/value.h"
 
-typedef enum protocol_delta_error {
-    PROTOCOL_DELTA_OK = 0,
-    PROTOCOL_DELTA_NOT_MAP,  /* the state (old, new or applied to) is not a map */
-    PROTOCOL_DELTA_BAD_OP,   /* ops not an array, an op not a map, unknown "op",
-                                "path" not an array or empty, a path element
-                                neither string nor integer, "value" missing */
-    PROTOCOL_DELTA_BAD_PATH, /* a path that does not lead anywhere in the state:
-                                a missing key, an index out of range, a key on
-                                an array, an index on a map or scalar, a remove
-                                of an array element other than the last */
-    PROTOCOL_DELTA_NO_MEMORY
-} protocol_delta_error;
 
-/* Why ops were refused: the code, the index of the offending op in the ops
- * array, and one line naming it, e.g.
+/* Refused ops fill a protocol_fault (protocol/fault.h): the code (NOT_MAP,
+ * BAD_OP, BAD_PATH, NO_MEMORY), `op_index`, the index of the offending op in
+ * the ops array, and `message`, e.g.
  * "op 3 (set [\"units\",\"hussars\",\"figures\"]): no key \"hussars\"". */
-typedef struct protocol_delta_status {
-    protocol_delta_error code;
-    size_t op_index;
-    char message[224];
-} protocol_delta_status;
-
-/* The snake_case name of a code, e.g. "bad_path"; "?" when unknown. */
-const char *protocol_delta_error_name(protocol_delta_error code);
 
 /*
  * The ops that turn `old_state` into `new_state` (both maps), as a new
@@ -58,21 +40,21 @@ const char *protocol_delta_error_name(protocol_delta_error code);
  * gives a remove, a key only in new a set, a key in both recurses when both
  * values are maps or both arrays and gives a set when they differ otherwise.
  * Arrays as in the top of this file. Member order is not compared.
- * Returns PROTOCOL_DELTA_OK, NOT_MAP or NO_MEMORY (then *ops is NULL).
+ * Returns PROTOCOL_FAULT_OK, NOT_MAP or NO_MEMORY (then *ops is NULL).
  */
-protocol_delta_error protocol_delta_compute(const protocol_value *old_state,
-                                            const protocol_value *new_state,
-                                            protocol_value **ops);
+protocol_fault_code protocol_delta_compute(const protocol_value *old_state,
+                                           const protocol_value *new_state,
+                                           protocol_value **ops);
 
 /*
  * Applies `ops` (an array in the form above) to `state` (a map), in order,
  * all or nothing: on any error `state` is left exactly as it was. Unknown
  * members of an op map are ignored (PROTOCOL.md §7.2); values are copied.
- * Returns PROTOCOL_DELTA_OK, or NOT_MAP, BAD_OP, BAD_PATH or NO_MEMORY with
+ * Returns PROTOCOL_FAULT_OK, or NOT_MAP, BAD_OP, BAD_PATH or NO_MEMORY with
  * `status` (when not NULL) naming the op.
  */
-protocol_delta_error protocol_delta_apply(protocol_value *state, const protocol_value *ops,
-                                          protocol_delta_status *status);
+protocol_fault_code protocol_delta_apply(protocol_value *state, const protocol_value *ops,
+                                         protocol_fault *status);
 
 /*
  * protocol_delta_apply without the copy (for a large state whose ops are
@@ -80,8 +62,8 @@ protocol_delta_error protocol_delta_apply(protocol_value *state, const protocol_
  * from it): the ops in order, on `state` itself. On an error, `state` holds
  * the ops before the failing one (the caller rebuilds it). Same returns.
  */
-protocol_delta_error protocol_delta_apply_in_place(protocol_value *state,
-                                                   const protocol_value *ops,
-                                                   protocol_delta_status *status);
+protocol_fault_code protocol_delta_apply_in_place(protocol_value *state,
+                                                  const protocol_value *ops,
+                                                  protocol_fault *status);
 
 #endif

@@ -70,6 +70,8 @@
  * (tournaments/README.md). */
 #define PROTOCOL_PERSON_NAME_MAX 40
 
+/* A connection's seat in a game (§5.2, §6.2): on the wire "A", "B",
+ * "spectator", "umpire". */
 typedef enum protocol_seat {
     PROTOCOL_SEAT_A = 0,
     PROTOCOL_SEAT_B = 1,
@@ -134,6 +136,7 @@ bool protocol_scenario_name_valid(const char *name, size_t len);
 
 /* ---- Client -> server (§5) ---------------------------------------------- */
 
+/* A client message's "type" (§5, §11). */
 typedef enum protocol_client_kind {
     PROTOCOL_CLIENT_CREATE = 0,
     PROTOCOL_CLIENT_JOIN,
@@ -145,6 +148,8 @@ typedef enum protocol_client_kind {
     PROTOCOL_CLIENT_TOURNAMENT_RESULT
 } protocol_client_kind;
 
+/* An act's action "kind" (§5.3, §10.2), on the wire its snake_case name
+ * (protocol_action_kind_name). */
 typedef enum protocol_action_kind {
     PROTOCOL_ACTION_CHOOSE_INITIATIVE = 0,
     PROTOCOL_ACTION_DECLARE_CHARGE,
@@ -179,12 +184,14 @@ typedef enum protocol_action_kind {
                                             declaration for the unit is withdrawn (issue 14) */
 } protocol_action_kind;
 
+/* The side of the target a charge strikes (§5.3 declare_charge). */
 typedef enum protocol_facing {
     PROTOCOL_FACING_FRONT = 0,
     PROTOCOL_FACING_FLANK,
     PROTOCOL_FACING_REAR
 } protocol_facing;
 
+/* A charged unit's answer (§5.3 respond). */
 typedef enum protocol_response {
     PROTOCOL_RESPONSE_STAND = 0,
     PROTOCOL_RESPONSE_COUNTERCHARGE
@@ -369,6 +376,7 @@ typedef struct protocol_client_message {
 
 /* ---- Server -> client (§6) ---------------------------------------------- */
 
+/* A server message's "type" (§6, §11). */
 typedef enum protocol_server_kind {
     PROTOCOL_SERVER_CREATED = 0,
     PROTOCOL_SERVER_WELCOME,
@@ -494,68 +502,45 @@ typedef struct protocol_server_message {
 
 /* ---- Decoding ------------------------------------------------------------ */
 
-typedef enum protocol_message_error {
-    PROTOCOL_MESSAGE_OK = 0,
-    PROTOCOL_MESSAGE_BAD_FRAME,      /* the codec refused the frame: see codec */
-    PROTOCOL_MESSAGE_TOO_LARGE,      /* the frame is over the limit */
-    PROTOCOL_MESSAGE_UNKNOWN_TYPE,   /* "type" names no message of this direction */
-    PROTOCOL_MESSAGE_MISSING_MEMBER, /* a required member is absent */
-    PROTOCOL_MESSAGE_UNKNOWN_MEMBER, /* a member the message does not have (client) */
-    PROTOCOL_MESSAGE_WRONG_TYPE,     /* a member of the wrong msgpack type */
-    PROTOCOL_MESSAGE_BAD_VALUE,      /* out of range, too long or short, unknown name */
-    PROTOCOL_MESSAGE_NO_MEMORY
-} protocol_message_error;
+/* Decoding fills a protocol_fault (protocol/fault.h): code BAD_FRAME,
+ * TOO_LARGE or NO_MEMORY with the codec's code in `cause` for a frame the
+ * codec refused; UNKNOWN_TYPE, MISSING_MEMBER, UNKNOWN_MEMBER (client
+ * messages only), WRONG_TYPE, BAD_VALUE or NO_MEMORY with `member` for a
+ * message; `request` the frame's request id when it could be read, else 0.
+ * Texts name the member first: "action.unit: 40 bytes, at most 31". */
 
-/* Why a frame was refused. request is the frame's request id when it could
- * be read (so the error answer can echo it), else 0. member names the
- * offending member ("action.unit"; "" for the whole frame). message is one
- * line for the error answer, e.g. "action.unit: 40 bytes, at most 31". */
-typedef struct protocol_message_status {
-    protocol_message_error code;
-    protocol_codec_error codec; /* for BAD_FRAME and TOO_LARGE */
-    int64_t request;
-    char member[48];
-    char message[192];
-} protocol_message_status;
-
-/* The snake_case name of a decoding error ("missing_member", ...). */
-const char *protocol_message_error_name(protocol_message_error error);
-
-/* The wire error code that answers a decoding error (§6): bad_frame,
- * too_large, unknown_type, bad_message, or internal for NO_MEMORY. */
-protocol_error_code protocol_message_error_code(protocol_message_error error);
+/* The wire error code that answers a decoding fault (§6): bad_frame,
+ * too_large, unknown_type, bad_message (MISSING_MEMBER, UNKNOWN_MEMBER,
+ * WRONG_TYPE, BAD_VALUE), or internal for NO_MEMORY and any other code. */
+protocol_error_code protocol_fault_error_code(protocol_fault_code code);
 
 /*
- * Decodes and validates a client frame (at most PROTOCOL_CLIENT_FRAME_MAX
- * bytes; PROTOCOL.md §2, §5). On PROTOCOL_MESSAGE_OK *out holds the message
- * (clear it when done); on an error *out is cleared (nothing to release) and
- * `status` (when not NULL) says why. Never crashes on any input.
+ * Decoding; each never crashes on any input. On PROTOCOL_FAULT_OK *out
+ * holds the message (clear it when done); on a fault *out is cleared
+ * (nothing to release) and `status` (when not NULL) says why, as above.
+ *
+ * protocol_client_message_decode decodes and validates a client frame (at
+ * most PROTOCOL_CLIENT_FRAME_MAX bytes; PROTOCOL.md §2, §5) in the server.
+ * protocol_server_message_decode decodes a server frame (at most
+ * PROTOCOL_SERVER_FRAME_MAX bytes; §6) in a client: members it does not
+ * know are ignored; known members are checked for type and range; an error
+ * message longer than the bounds is cut; an unknown "type" gives
+ * PROTOCOL_FAULT_UNKNOWN_TYPE, which a client skips (§9).
+ * The *_from_value forms do the same from a decoded map (a server
+ * message's state, ops, view and you are copied).
  */
-protocol_message_error protocol_client_message_decode(const uint8_t *frame, size_t len,
-                                                      protocol_client_message *out,
-                                                      protocol_message_status *status);
-
-/* As protocol_client_message_decode, from a decoded map. */
-protocol_message_error protocol_client_message_from_value(const protocol_value *map,
-                                                          protocol_client_message *out,
-                                                          protocol_message_status *status);
-
-/*
- * Decodes a server frame (at most PROTOCOL_SERVER_FRAME_MAX bytes; §6) in a
- * client. Members it does not know are ignored; known members are checked
- * for type and range; an error message longer than the bounds is cut. An
- * unknown "type" gives PROTOCOL_MESSAGE_UNKNOWN_TYPE, which a client skips
- * (§9). On OK clear *out when done.
- */
-protocol_message_error protocol_server_message_decode(const uint8_t *frame, size_t len,
-                                                      protocol_server_message *out,
-                                                      protocol_message_status *status);
-
-/* As protocol_server_message_decode, from a decoded map (state and ops are
- * copied). */
-protocol_message_error protocol_server_message_from_value(const protocol_value *map,
-                                                          protocol_server_message *out,
-                                                          protocol_message_status *status);
+protocol_fault_code protocol_client_message_decode(const uint8_t *frame, size_t len,
+                                                   protocol_client_message *out,
+                                                   protocol_fault *status);
+protocol_fault_code protocol_server_message_decode(const uint8_t *frame, size_t len,
+                                                   protocol_server_message *out,
+                                                   protocol_fault *status);
+protocol_fault_code protocol_client_message_from_value(const protocol_value *map,
+                                                       protocol_client_message *out,
+                                                       protocol_fault *status);
+protocol_fault_code protocol_server_message_from_value(const protocol_value *map,
+                                                       protocol_server_message *out,
+                                                       protocol_fault *status);
 
 /* Release what a decoded message owns and zero it. NULL is allowed. */
 void protocol_client_message_clear(protocol_client_message *message);
@@ -583,14 +568,14 @@ protocol_value *protocol_server_message_to_value(const protocol_server_message *
 
 /* to_value, then protocol_codec_encode with `headroom` (LWS_PRE on the
  * server): *out (free with free()) holds headroom unused bytes and then
- * *out_len bytes of frame. Returns PROTOCOL_CODEC_OK, UNENCODABLE (a message
+ * *out_len bytes of frame. Returns PROTOCOL_FAULT_OK, UNENCODABLE (a message
  * to_value refuses, or a state nested too deep) or NO_MEMORY. The caller
  * checks *out_len against the direction's frame limit. */
-protocol_codec_error protocol_client_message_encode(const protocol_client_message *message,
-                                                    size_t headroom, uint8_t **out,
-                                                    size_t *out_len);
-protocol_codec_error protocol_server_message_encode(const protocol_server_message *message,
-                                                    size_t headroom, uint8_t **out,
-                                                    size_t *out_len);
+protocol_fault_code protocol_client_message_encode(const protocol_client_message *message,
+                                                   size_t headroom, uint8_t **out,
+                                                   size_t *out_len);
+protocol_fault_code protocol_server_message_encode(const protocol_server_message *message,
+                                                   size_t headroom, uint8_t **out,
+                                                   size_t *out_len);
 
 #endif

@@ -119,49 +119,55 @@ void protocol_value_free(protocol_value *value)
     free(value);
 }
 
+/* A deep copy of the array `value`, or NULL when memory runs out. */
+static protocol_value *array_clone(const protocol_value *value)
+{
+    protocol_value *copy = protocol_value_array_new();
+    if (copy == NULL)
+        return NULL;
+    for (size_t i = 0; i < value->as.array.count; i++) {
+        protocol_value *item = protocol_value_clone(value->as.array.items[i]);
+        if (item == NULL || protocol_value_array_push(copy, item) != 0) {
+            protocol_value_free(copy);
+            return NULL;
+        }
+    }
+    return copy;
+}
+
+/* A deep copy of the map `value`, members in their order, or NULL. */
+static protocol_value *map_clone(const protocol_value *value)
+{
+    protocol_value *copy = protocol_value_map_new();
+    if (copy == NULL)
+        return NULL;
+    for (size_t i = 0; i < value->as.map.count; i++) {
+        const protocol_value_member *member = &value->as.map.members[i];
+        protocol_value *item = protocol_value_clone(member->value);
+        if (item == NULL ||
+            protocol_value_map_append(copy, member->key, member->key_len, item) != 0) {
+            protocol_value_free(copy);
+            return NULL;
+        }
+    }
+    return copy;
+}
+
 protocol_value *protocol_value_clone(const protocol_value *value)
 {
     if (value == NULL)
         return NULL;
-    switch (value->kind) {
-    case PROTOCOL_VALUE_NIL:
-        return protocol_value_nil_new();
-    case PROTOCOL_VALUE_BOOL:
-        return protocol_value_bool_new(value->as.flag);
-    case PROTOCOL_VALUE_INT:
-        return protocol_value_int_new(value->as.number);
-    case PROTOCOL_VALUE_STRING:
+    if (value->kind == PROTOCOL_VALUE_ARRAY)
+        return array_clone(value);
+    if (value->kind == PROTOCOL_VALUE_MAP)
+        return map_clone(value);
+    if (value->kind == PROTOCOL_VALUE_STRING)
         return protocol_value_string_new_len(value->as.string.bytes, value->as.string.len);
-    case PROTOCOL_VALUE_ARRAY: {
-        protocol_value *copy = protocol_value_array_new();
-        if (copy == NULL)
-            return NULL;
-        for (size_t i = 0; i < value->as.array.count; i++) {
-            protocol_value *item = protocol_value_clone(value->as.array.items[i]);
-            if (item == NULL || protocol_value_array_push(copy, item) != 0) {
-                protocol_value_free(copy);
-                return NULL;
-            }
-        }
-        return copy;
-    }
-    case PROTOCOL_VALUE_MAP: {
-        protocol_value *copy = protocol_value_map_new();
-        if (copy == NULL)
-            return NULL;
-        for (size_t i = 0; i < value->as.map.count; i++) {
-            const protocol_value_member *member = &value->as.map.members[i];
-            protocol_value *item = protocol_value_clone(member->value);
-            if (item == NULL ||
-                protocol_value_map_append(copy, member->key, member->key_len, item) != 0) {
-                protocol_value_free(copy);
-                return NULL;
-            }
-        }
-        return copy;
-    }
-    }
-    return NULL;
+    /* nil, bool, int: the scalar is copied as it is */
+    protocol_value *copy = value_alloc(value->kind);
+    if (copy != NULL)
+        copy->as = value->as;
+    return copy;
 }
 
 /* The index of `key` in `map`, or -1 (as ptrdiff_t). */
@@ -269,23 +275,12 @@ size_t protocol_value_count(const protocol_value *value)
     return 0;
 }
 
+/* In protocol_value_kind's order. */
+static const char *const kind_names[] = {"nil", "bool", "int", "string", "array", "map"};
+
 const char *protocol_value_kind_name(protocol_value_kind kind)
 {
-    switch (kind) {
-    case PROTOCOL_VALUE_NIL:
-        return "nil";
-    case PROTOCOL_VALUE_BOOL:
-        return "bool";
-    case PROTOCOL_VALUE_INT:
-        return "int";
-    case PROTOCOL_VALUE_STRING:
-        return "string";
-    case PROTOCOL_VALUE_ARRAY:
-        return "array";
-    case PROTOCOL_VALUE_MAP:
-        return "map";
-    }
-    return "?";
+    return brigade_name_at(kind_names, BRIGADE_COUNT_OF(kind_names), (int)kind);
 }
 
 

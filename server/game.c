@@ -825,7 +825,7 @@ static void server_game_players_tell(const server_game *game,
     size_t length = 0;
     if (game->player_count == 0 ||
         protocol_server_message_encode(message, SERVER_BUFFER_HEADROOM, &frame, &length) !=
-            PROTOCOL_CODEC_OK)
+            PROTOCOL_FAULT_OK)
         return;
     server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
     if (!buffer)
@@ -908,7 +908,7 @@ static void server_game_cluster_publish_view(server_game *game, int64_t from, in
     uint8_t *encoded = NULL;
     size_t encoded_length = 0;
     if ((always || server_cluster_game_state_due(game->lease)) && state &&
-        protocol_codec_encode(state, 0, &encoded, &encoded_length) != PROTOCOL_CODEC_OK)
+        protocol_codec_encode(state, 0, &encoded, &encoded_length) != PROTOCOL_FAULT_OK)
         encoded = NULL;
     server_cluster_game_publish(game->lease, from, to, server_buffer_data(delta),
                                 server_buffer_length(delta), encoded, encoded_length, game->seq,
@@ -953,7 +953,7 @@ static void server_game_views_advance(const server_log *log, server_game *game,
     protocol_value *ops = NULL;
     server_buffer *delta = NULL;
     if (old_state && new_state &&
-        protocol_delta_compute(old_state, new_state, &ops) == PROTOCOL_DELTA_OK)
+        protocol_delta_compute(old_state, new_state, &ops) == PROTOCOL_FAULT_OK)
         delta = server_games_delta_buffer(game, new_seq, ops, NULL); /* its own clock */
     if (delta) {
         server_connection_broadcast(game->delayed, game->delayed_count, delta);
@@ -1611,9 +1611,9 @@ static void server_games_handle_bytes(server_games *games, server_session *sessi
                                       const server_resume *resume)
 {
     protocol_client_message message;
-    protocol_message_status status;
+    protocol_fault status;
     memset(&status, 0, sizeof(status));
-    if (protocol_client_message_decode(bytes, length, &message, &status) != PROTOCOL_MESSAGE_OK)
+    if (protocol_client_message_decode(bytes, length, &message, &status) != PROTOCOL_FAULT_OK)
         return; /* it decoded when it came */
     server_games_handle(games, session, &message, bytes, length, resume);
 }
@@ -1775,8 +1775,8 @@ static void server_append_done(server_journal_job *base, void *context)
             server_games_crash_point(games, SERVER_GAMES_CRASH_AFTER_COMMIT, ++games->commits);
         /* The game's snapshot takes the action's ops, its log the entries
          * (moved: the job's copies become nil). */
-        protocol_delta_status applied;
-        if (protocol_delta_apply_in_place(game->state, job->ops, &applied) != PROTOCOL_DELTA_OK) {
+        protocol_fault applied;
+        if (protocol_delta_apply_in_place(game->state, job->ops, &applied) != PROTOCOL_FAULT_OK) {
             /* Only memory can fail here (the ops came from this state's
              * battle): the snapshot is built again, the log kept. */
             protocol_value *state = protocol_state_from_battle(job->next, game->id);
@@ -1911,7 +1911,7 @@ static protocol_value *server_append_delta(server_append_job *job, const server_
      * joins see the game's state as it is. */
     protocol_value *old_log = protocol_value_map_get(game->state, "log");
     if (!old_log ||
-        protocol_state_delta(game->battle, job->next, game->id, &job->ops) != PROTOCOL_DELTA_OK)
+        protocol_state_delta(game->battle, job->next, game->id, &job->ops) != PROTOCOL_FAULT_OK)
         return NULL;
     size_t state_ops = protocol_value_count(job->ops);
     if (!server_games_log_ops(job->ops, job->entries, protocol_value_count(old_log)))
@@ -1941,7 +1941,7 @@ static bool server_append_ack(server_append_job *job, const server_game *game, i
     ack.request = request;
     ack.as.ack.seq = game->seq + 1;
     if (protocol_server_message_encode(&ack, 0, &job->ack_bytes, ack_length) !=
-            PROTOCOL_CODEC_OK ||
+            PROTOCOL_FAULT_OK ||
         !(job->ack = server_buffer_copy(job->ack_bytes, *ack_length)))
         return false;
     return true;
@@ -2985,7 +2985,7 @@ static bool server_games_resume(const server_games *games, server_connection *co
     uint8_t *frame = NULL;
     size_t length = 0;
     if (protocol_server_message_encode(&answer, SERVER_BUFFER_HEADROOM, &frame, &length) !=
-        PROTOCOL_CODEC_OK)
+        PROTOCOL_FAULT_OK)
         return false;
     server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
     if (!buffer)
@@ -3362,7 +3362,7 @@ static void server_games_cluster_republish(void *context, void *data)
     }
     uint8_t *encoded = NULL;
     size_t length = 0;
-    if (state && protocol_codec_encode(state, 0, &encoded, &length) == PROTOCOL_CODEC_OK) {
+    if (state && protocol_codec_encode(state, 0, &encoded, &length) == PROTOCOL_FAULT_OK) {
         const unsigned char *frames[SERVER_GAME_DELTAS_KEPT];
         size_t lengths[SERVER_GAME_DELTAS_KEPT];
         int64_t froms[SERVER_GAME_DELTAS_KEPT], tos[SERVER_GAME_DELTAS_KEPT];
@@ -3707,12 +3707,12 @@ static server_buffer *server_games_welcome_buffer(server_games *games, server_ga
     }
     uint8_t *frame = NULL;
     size_t length = 0;
-    protocol_codec_error encoded =
+    protocol_fault_code encoded =
         answer.as.welcome.state
             ? protocol_server_message_encode(&answer, SERVER_BUFFER_HEADROOM, &frame, &length)
-            : PROTOCOL_CODEC_NO_MEMORY;
+            : PROTOCOL_FAULT_NO_MEMORY;
     protocol_value_free(view_state);
-    if (encoded != PROTOCOL_CODEC_OK || length > PROTOCOL_SERVER_FRAME_MAX) {
+    if (encoded != PROTOCOL_FAULT_OK || length > PROTOCOL_SERVER_FRAME_MAX) {
         free(frame);
         server_games_send_error(connection, request, PROTOCOL_ERROR_INTERNAL,
                                 "the game's state cannot be sent");
@@ -3839,7 +3839,7 @@ static server_buffer *server_games_delta_buffer(const server_game *game, int64_t
     uint8_t *frame = NULL;
     size_t length = 0;
     if (protocol_server_message_encode(&delta, SERVER_BUFFER_HEADROOM, &frame, &length) !=
-            PROTOCOL_CODEC_OK ||
+            PROTOCOL_FAULT_OK ||
         length > PROTOCOL_SERVER_FRAME_MAX) {
         free(frame);
         return NULL;
@@ -3888,7 +3888,7 @@ static bool server_games_action_hash(const protocol_client_message *message,
     size_t length = 0;
     bool ok = value &&
               protocol_codec_encode_canonical(protocol_value_map_get(value, "action"), &bytes,
-                                              &length) == PROTOCOL_CODEC_OK;
+                                              &length) == PROTOCOL_FAULT_OK;
     if (ok)
         journal_sha256(bytes, length, out);
     free(bytes);
@@ -4758,13 +4758,13 @@ static void server_games_enter(server_games *games, server_session *session,
 {
     server_connection *connection = session->connection;
     protocol_client_message message;
-    protocol_message_status status;
+    protocol_fault status;
     memset(&status, 0, sizeof(status));
-    protocol_message_error error = protocol_client_message_decode(bytes, length, &message, &status);
-    if (error != PROTOCOL_MESSAGE_OK) {
-        server_games_send_error(connection, status.request, protocol_message_error_code(error),
+    protocol_fault_code error = protocol_client_message_decode(bytes, length, &message, &status);
+    if (error != PROTOCOL_FAULT_OK) {
+        server_games_send_error(connection, status.request, protocol_fault_error_code(error),
                                 "%s", status.message[0] ? status.message
-                                                        : protocol_message_error_name(error));
+                                                        : protocol_fault_name(error));
         return;
     }
     if (session->watching) {
@@ -4832,12 +4832,12 @@ static bool server_games_admit(server_games *games, server_session *session,
         server_connection_close(connection, SERVER_NET_CLOSE_POLICY);
         return false;
     }
-    protocol_message_status status;
+    protocol_fault status;
     memset(&status, 0, sizeof(status));
     if (bytes) {
         protocol_client_message message;
         if (protocol_client_message_decode(bytes, length, &message, &status) ==
-            PROTOCOL_MESSAGE_OK) {
+            PROTOCOL_FAULT_OK) {
             status.request = message.request;
             server_games_message_clear(&message);
         }

@@ -479,7 +479,7 @@ static bool relay_apply(relay_game *game, const unsigned char *bytes, size_t len
     size_t frame_length = length - RELAY_FEED_HEADER;
     protocol_value *delta = NULL;
     if (protocol_codec_decode(frame, frame_length, PROTOCOL_SERVER_FRAME_MAX, &delta, NULL) !=
-        PROTOCOL_CODEC_OK)
+        PROTOCOL_FAULT_OK)
         return false;
     const protocol_value *type = protocol_value_map_get(delta, "type");
     const protocol_value *seq = protocol_value_map_get(delta, "seq");
@@ -491,7 +491,7 @@ static bool relay_apply(relay_game *game, const unsigned char *bytes, size_t len
               protocol_value_kind_of(seq) == PROTOCOL_VALUE_INT &&
               (uint64_t)protocol_value_int_get(seq) == to && ops &&
               protocol_value_kind_of(ops) == PROTOCOL_VALUE_ARRAY;
-    if (ok && protocol_delta_apply_in_place(game->state, ops, NULL) != PROTOCOL_DELTA_OK) {
+    if (ok && protocol_delta_apply_in_place(game->state, ops, NULL) != PROTOCOL_FAULT_OK) {
         protocol_value_free(game->state);
         game->state = NULL;
         ok = false;
@@ -616,7 +616,7 @@ static int relay_adopt(relay_game *game, const relay_hash *hash, const redisRepl
 {
     protocol_value *state = NULL;
     if (protocol_codec_decode((const uint8_t *)hash->state, hash->state_length,
-                              PROTOCOL_SERVER_FRAME_MAX, &state, NULL) != PROTOCOL_CODEC_OK)
+                              PROTOCOL_SERVER_FRAME_MAX, &state, NULL) != PROTOCOL_FAULT_OK)
         return -1;
     protocol_value_free(game->state);
     game->state = state;
@@ -1359,9 +1359,9 @@ static void relay_on_message(void *context, server_connection *connection,
     if (!session)
         return;
     protocol_client_message message;
-    protocol_message_status status;
+    protocol_fault status;
     memset(&status, 0, sizeof(status));
-    protocol_message_error error = protocol_client_message_decode(bytes, length, &message, &status);
+    protocol_fault_code error = protocol_client_message_decode(bytes, length, &message, &status);
     uint64_t wait = relay_message_wait(relay, session, connection);
     if (wait) {
         if (++session->refused_in_a_row >= RELAY_REFUSED_MAX) {
@@ -1376,14 +1376,14 @@ static void relay_on_message(void *context, server_connection *connection,
                         "too many messages: at most %g a second from one connection; "
                         "nothing done", relay->rates.messages.per_second);
         }
-        if (error == PROTOCOL_MESSAGE_OK)
+        if (error == PROTOCOL_FAULT_OK)
             protocol_client_message_clear(&message);
         return;
     }
     session->refused_in_a_row = 0;
-    if (error != PROTOCOL_MESSAGE_OK) {
-        relay_error(connection, status.request, protocol_message_error_code(error), 0, NULL, "%s",
-                    status.message[0] ? status.message : protocol_message_error_name(error));
+    if (error != PROTOCOL_FAULT_OK) {
+        relay_error(connection, status.request, protocol_fault_error_code(error), 0, NULL, "%s",
+                    status.message[0] ? status.message : protocol_fault_name(error));
         return;
     }
     if (relay->stopping) {

@@ -12,7 +12,7 @@ void server_send_message(server_connection *connection, const protocol_server_me
     uint8_t *frame = NULL;
     size_t length = 0;
     if (protocol_server_message_encode(message, SERVER_BUFFER_HEADROOM, &frame, &length) !=
-            PROTOCOL_CODEC_OK ||
+            PROTOCOL_FAULT_OK ||
         length > frame_max) {
         free(frame);
         server_log_connection(server_connection_log(connection), SERVER_LOG_ERROR,

@@ -577,7 +577,7 @@ static server_buffer *state_frame(const tournament *t, int64_t request, protocol
     server_buffer *buffer = NULL;
     if (message.as.tournament_state.view &&
         protocol_server_message_encode(&message, SERVER_BUFFER_HEADROOM, &frame, &length) ==
-            PROTOCOL_CODEC_OK &&
+            PROTOCOL_FAULT_OK &&
         length <= PROTOCOL_SERVER_FRAME_MAX)
         buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
     else
@@ -799,7 +799,7 @@ static void create_done(server_journal_job *base, void *context)
         size_t length = 0;
         if (job->connection &&
             protocol_codec_encode(job->created, SERVER_BUFFER_HEADROOM, &frame, &length) ==
-                PROTOCOL_CODEC_OK) {
+                PROTOCOL_FAULT_OK) {
             server_buffer *buffer = server_buffer_adopt(frame, SERVER_BUFFER_HEADROOM, length);
             if (buffer) {
                 server_connection_send(job->connection, buffer);

@@ -110,9 +110,9 @@ static void test_malformed(void **unused)
     assert_int_equal(protocol_value_map_set_string(value, "message", "elsewhere"), 0);
     /* The decoder refuses it (url required with moved)... */
     protocol_server_message message;
-    protocol_message_status status;
+    protocol_fault status;
     assert_int_not_equal(protocol_server_message_from_value(value, &message, &status),
-                         PROTOCOL_MESSAGE_OK);
+                         PROTOCOL_FAULT_OK);
     /* ...and this says what it was. */
     int64_t request = 0;
     char why[300] = "";
@@ -122,7 +122,7 @@ static void test_malformed(void **unused)
                              "ws:// or wss:// address to go to");
     assert_int_equal(protocol_value_map_set_string(value, "url", "http://x/"), 0);
     assert_int_not_equal(protocol_server_message_from_value(value, &message, &status),
-                         PROTOCOL_MESSAGE_OK);
+                         PROTOCOL_FAULT_OK);
     assert_true(game_moved_malformed(value, &request, why, sizeof(why)));
     assert_int_equal(protocol_value_map_set_string(value, "code", "bad_token"), 0);
     assert_false(game_moved_malformed(value, &request, why, sizeof(why)));

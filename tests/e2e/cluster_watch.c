@@ -173,8 +173,8 @@ static void take_delta(spectator *s, const protocol_server_message *m)
                 (long long)s->seq);
         /* still applied: the hash at the end says whether it fit */
     }
-    protocol_delta_status status;
-    if (protocol_delta_apply(s->state, m->as.delta.ops, &status) != PROTOCOL_DELTA_OK) {
+    protocol_fault status;
+    if (protocol_delta_apply(s->state, m->as.delta.ops, &status) != PROTOCOL_FAULT_OK) {
         anomaly(s, "delta seq %lld does not apply: %s", (long long)m->as.delta.seq,
                 status.message);
         return;
@@ -342,11 +342,11 @@ static int finish(int64_t seq, const char *path)
     char *bytes = bench_read_file(path, 16u << 20, &len, "the players' state");
     protocol_value *players = NULL;
     if (protocol_codec_decode((const uint8_t *)bytes, len, PROTOCOL_SERVER_FRAME_MAX, &players,
-                              NULL) != PROTOCOL_CODEC_OK)
+                              NULL) != PROTOCOL_FAULT_OK)
         bench_die("%s: not one msgpack value", path);
     free(bytes);
     char expected[PROTOCOL_HASH_HEX_SIZE];
-    if (protocol_snapshot_hash(players, expected) != PROTOCOL_CODEC_OK)
+    if (protocol_snapshot_hash(players, expected) != PROTOCOL_FAULT_OK)
         bench_die("the players' state does not hash");
     protocol_value_free(players);
     int equal = 0, distinct = 0;
@@ -354,7 +354,7 @@ static int finish(int64_t seq, const char *path)
     int seen_count = 0;
     for (int i = 0; i < O.count; i++) {
         char hex[PROTOCOL_HASH_HEX_SIZE];
-        if (protocol_snapshot_hash(S[i].state, hex) != PROTOCOL_CODEC_OK)
+        if (protocol_snapshot_hash(S[i].state, hex) != PROTOCOL_FAULT_OK)
             bench_die("spectator %d's state does not hash", i);
         if (S[i].seq != seq)
             anomaly(&S[i], "at seq %lld, not %lld", (long long)S[i].seq, (long long)seq);

@@ -290,11 +290,11 @@ static void pin_state(EVP_MD_CTX *digest, const brigade_battle *battle)
     assert_non_null(state);
     uint8_t *bytes = NULL;
     size_t len = 0;
-    assert_int_equal(protocol_codec_encode(state, 0, &bytes, &len), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_codec_encode(state, 0, &bytes, &len), PROTOCOL_FAULT_OK);
     EVP_DigestUpdate(digest, bytes, len);
     free(bytes);
     char hash[PROTOCOL_HASH_HEX_SIZE];
-    assert_int_equal(protocol_snapshot_hash(state, hash), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_snapshot_hash(state, hash), PROTOCOL_FAULT_OK);
     EVP_DigestUpdate(digest, hash, strlen(hash));
     protocol_value_free(state);
     journal_event_status status;

@@ -36,11 +36,11 @@ static void test_round_trip(void **state)
     uint8_t *frame = NULL;
     size_t length = 0;
     assert_int_equal(protocol_server_message_encode(&message, 0, &frame, &length),
-                     PROTOCOL_CODEC_OK);
+                     PROTOCOL_FAULT_OK);
     protocol_server_message decoded;
-    protocol_message_status status;
+    protocol_fault status;
     assert_int_equal(protocol_server_message_decode(frame, length, &decoded, &status),
-                     PROTOCOL_MESSAGE_OK);
+                     PROTOCOL_FAULT_OK);
     assert_int_equal(decoded.kind, PROTOCOL_SERVER_RESUMED);
     assert_int_equal(decoded.request, 7);
     assert_string_equal(decoded.game, "g1");
@@ -65,11 +65,11 @@ static void test_refused(void **state)
     uint8_t *frame = NULL;
     size_t length = 0;
     assert_int_equal(protocol_server_message_encode(&message, 0, &frame, &length),
-                     PROTOCOL_CODEC_OK);
+                     PROTOCOL_FAULT_OK);
     protocol_server_message decoded;
-    protocol_message_status status;
+    protocol_fault status;
     assert_int_equal(protocol_server_message_decode(frame, length, &decoded, &status),
-                     PROTOCOL_MESSAGE_BAD_VALUE);
+                     PROTOCOL_FAULT_BAD_VALUE);
     assert_string_equal(status.member, "from");
     free(frame);
 
@@ -80,7 +80,7 @@ static void test_refused(void **state)
     protocol_value_map_set_int(value, "from", 1);
     protocol_value_map_set_int(value, "seq", 2);
     assert_int_equal(protocol_server_message_from_value(value, &decoded, &status),
-                     PROTOCOL_MESSAGE_MISSING_MEMBER);
+                     PROTOCOL_FAULT_MISSING_MEMBER);
     assert_string_equal(status.member, "seat");
     protocol_value_free(value);
 }

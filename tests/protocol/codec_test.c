@@ -16,15 +16,15 @@
 #include "test_util.h"
 
 /* Decodes `bytes` for a client frame and checks the error code. */
-static void expect_error(const uint8_t *bytes, size_t len, protocol_codec_error code)
+static void expect_error(const uint8_t *bytes, size_t len, protocol_fault_code code)
 {
     protocol_value *out = (protocol_value *)&out; /* must be reset to NULL */
-    protocol_codec_status status;
-    protocol_codec_error got =
+    protocol_fault status;
+    protocol_fault_code got =
         protocol_codec_decode(bytes, len, PROTOCOL_CLIENT_FRAME_MAX, &out, &status);
     if (got != code)
-        fail_msg("expected %s, got %s: %s", protocol_codec_error_name(code),
-                 protocol_codec_error_name(got), status.message);
+        fail_msg("expected %s, got %s: %s", protocol_fault_name(code),
+                 protocol_fault_name(got), status.message);
     assert_int_equal(status.code, code);
     assert_null(out);
     assert_true(strlen(status.message) > 0);
@@ -39,10 +39,10 @@ static void expect_error(const uint8_t *bytes, size_t len, protocol_codec_error 
 static protocol_value *decode_ok(const uint8_t *bytes, size_t len, size_t frame_max)
 {
     protocol_value *out = NULL;
-    protocol_codec_status status;
-    protocol_codec_error got = protocol_codec_decode(bytes, len, frame_max, &out, &status);
-    if (got != PROTOCOL_CODEC_OK)
-        fail_msg("decode failed: %s: %s", protocol_codec_error_name(got), status.message);
+    protocol_fault status;
+    protocol_fault_code got = protocol_codec_decode(bytes, len, frame_max, &out, &status);
+    if (got != PROTOCOL_FAULT_OK)
+        fail_msg("decode failed: %s: %s", protocol_fault_name(got), status.message);
     assert_non_null(out);
     return out;
 }
@@ -52,7 +52,7 @@ static void expect_bytes(const protocol_value *value, const uint8_t *bytes, size
 {
     uint8_t *out = NULL;
     size_t out_len = 0;
-    assert_int_equal(protocol_codec_encode(value, 0, &out, &out_len), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_codec_encode(value, 0, &out, &out_len), PROTOCOL_FAULT_OK);
     assert_int_equal(out_len, len);
     assert_memory_equal(out, bytes, len);
     free(out);
@@ -89,7 +89,7 @@ static void test_round_trip(void **state)
 
     uint8_t *frame = NULL;
     size_t len = 0;
-    assert_int_equal(protocol_codec_encode(value, 0, &frame, &len), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_codec_encode(value, 0, &frame, &len), PROTOCOL_FAULT_OK);
     assert_true(len > PROTOCOL_CLIENT_FRAME_MAX);
     protocol_value *back = decode_ok(frame, len, PROTOCOL_SERVER_FRAME_MAX);
     assert_true(protocol_value_equal(value, back));
@@ -99,7 +99,7 @@ static void test_round_trip(void **state)
     /* The same frame is too large for a client frame. */
     protocol_value *out = NULL;
     assert_int_equal(protocol_codec_decode(frame, len, PROTOCOL_CLIENT_FRAME_MAX, &out, NULL),
-                     PROTOCOL_CODEC_TOO_LARGE);
+                     PROTOCOL_FAULT_TOO_LARGE);
     free(frame);
     protocol_value_free(back);
     protocol_value_free(value);
@@ -128,7 +128,7 @@ static void test_shortest_forms(void **state)
     static const uint8_t str8[] = {0x81, 0xa1, 'a', 0xd9, 32, '0', '1'};
     uint8_t *out = NULL;
     size_t len = 0;
-    assert_int_equal(protocol_codec_encode(value, 0, &out, &len), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_codec_encode(value, 0, &out, &len), PROTOCOL_FAULT_OK);
     assert_int_equal(len, 37);
     assert_memory_equal(out, str8, sizeof str8);
     free(out);
@@ -143,19 +143,19 @@ static void test_headroom(void **state)
     uint8_t *roomy = NULL;
     size_t plain_len = 0;
     size_t roomy_len = 0;
-    assert_int_equal(protocol_codec_encode(value, 0, &plain, &plain_len), PROTOCOL_CODEC_OK);
-    assert_int_equal(protocol_codec_encode(value, 200, &roomy, &roomy_len), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_codec_encode(value, 0, &plain, &plain_len), PROTOCOL_FAULT_OK);
+    assert_int_equal(protocol_codec_encode(value, 200, &roomy, &roomy_len), PROTOCOL_FAULT_OK);
     assert_int_equal(plain_len, roomy_len);
     assert_memory_equal(plain, roomy + 200, plain_len);
     free(plain);
     free(roomy);
     /* Any kind encodes (ops arrays, single values). */
     protocol_value *number = protocol_value_int_new(7);
-    assert_int_equal(protocol_codec_encode(number, 0, &plain, &plain_len), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_codec_encode(number, 0, &plain, &plain_len), PROTOCOL_FAULT_OK);
     assert_int_equal(plain_len, 1);
     free(plain);
     assert_int_equal(protocol_codec_encode(NULL, 0, &plain, &plain_len),
-                     PROTOCOL_CODEC_UNENCODABLE);
+                     PROTOCOL_FAULT_UNENCODABLE);
     assert_null(plain);
     protocol_value_free(number);
     protocol_value_free(value);
@@ -180,11 +180,11 @@ static void test_encode_depth(void **state)
     protocol_value *deep = nested(PROTOCOL_DEPTH_MAX + 1);
     uint8_t *out = NULL;
     size_t len = 0;
-    assert_int_equal(protocol_codec_encode(ok, 0, &out, &len), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_codec_encode(ok, 0, &out, &len), PROTOCOL_FAULT_OK);
     protocol_value *back = decode_ok(out, len, PROTOCOL_CLIENT_FRAME_MAX);
     assert_true(protocol_value_equal(ok, back));
     free(out);
-    assert_int_equal(protocol_codec_encode(deep, 0, &out, &len), PROTOCOL_CODEC_UNENCODABLE);
+    assert_int_equal(protocol_codec_encode(deep, 0, &out, &len), PROTOCOL_FAULT_UNENCODABLE);
     assert_null(out);
     protocol_value_free(back);
     protocol_value_free(ok);
@@ -205,24 +205,24 @@ static void test_canonical(void **state)
     uint8_t *pa = NULL;
     uint8_t *pb = NULL;
     size_t la = 0, lb = 0, pla = 0, plb = 0;
-    assert_int_equal(protocol_codec_encode_canonical(a, &ca, &la), PROTOCOL_CODEC_OK);
-    assert_int_equal(protocol_codec_encode_canonical(b, &cb, &lb), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_codec_encode_canonical(a, &ca, &la), PROTOCOL_FAULT_OK);
+    assert_int_equal(protocol_codec_encode_canonical(b, &cb, &lb), PROTOCOL_FAULT_OK);
     assert_int_equal(la, lb);
     assert_memory_equal(ca, cb, la);
     /* The plain encodings differ (insertion order). */
-    assert_int_equal(protocol_codec_encode(a, 0, &pa, &pla), PROTOCOL_CODEC_OK);
-    assert_int_equal(protocol_codec_encode(b, 0, &pb, &plb), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_codec_encode(a, 0, &pa, &pla), PROTOCOL_FAULT_OK);
+    assert_int_equal(protocol_codec_encode(b, 0, &pb, &plb), PROTOCOL_FAULT_OK);
     assert_int_equal(pla, plb);
     assert_true(memcmp(pa, pb, pla) != 0);
     char ha[PROTOCOL_HASH_HEX_SIZE];
     char hb[PROTOCOL_HASH_HEX_SIZE];
-    assert_int_equal(protocol_snapshot_hash(a, ha), PROTOCOL_CODEC_OK);
-    assert_int_equal(protocol_snapshot_hash(b, hb), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_snapshot_hash(a, ha), PROTOCOL_FAULT_OK);
+    assert_int_equal(protocol_snapshot_hash(b, hb), PROTOCOL_FAULT_OK);
     assert_string_equal(ha, hb);
     assert_int_equal(strlen(ha), 64);
     /* A change changes the hash. */
     protocol_value_map_set_int(a, "turn", 2);
-    assert_int_equal(protocol_snapshot_hash(a, ha), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_snapshot_hash(a, ha), PROTOCOL_FAULT_OK);
     assert_string_not_equal(ha, hb);
     free(ca);
     free(cb);
@@ -240,7 +240,7 @@ static void test_canonical_key_order(void **state)
         test_value_from_json("{\"\\u00e9\": 5, \"b\": 4, \"aa\": 3, \"a\": 2, \"B\": 1}");
     uint8_t *out = NULL;
     size_t len = 0;
-    assert_int_equal(protocol_codec_encode_canonical(value, &out, &len), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_codec_encode_canonical(value, &out, &len), PROTOCOL_FAULT_OK);
     static const uint8_t expected[] = {0x85, 0xa1, 'B', 1,    0xa1, 'a', 2,    0xa2, 'a', 'a',
                                        3,    0xa1, 'b', 4,    0xa2, 0xc3, 0xa9, 5};
     assert_int_equal(len, sizeof expected);
@@ -263,13 +263,13 @@ static void test_hash_vector(void **state)
         "c0a573636f7265d0d8a5736964657382a14181a4646f6e65c3a14281a4646f6e65c2a47475726e01";
     uint8_t *out = NULL;
     size_t len = 0;
-    assert_int_equal(protocol_codec_encode_canonical(value, &out, &len), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_codec_encode_canonical(value, &out, &len), PROTOCOL_FAULT_OK);
     char *hex = malloc(2 * len + 1);
     for (size_t i = 0; i < len; i++)
         snprintf(hex + 2 * i, 3, "%02x", out[i]);
     assert_string_equal(hex, expected_hex);
     char hash[PROTOCOL_HASH_HEX_SIZE];
-    assert_int_equal(protocol_snapshot_hash(value, hash), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_snapshot_hash(value, hash), PROTOCOL_FAULT_OK);
     assert_string_equal(hash, "2aaa2a31828c2619d0ab3d49aa08ec047fbc7297b5683a67cadb3c1ad2133776");
     free(hex);
     free(out);
@@ -280,56 +280,56 @@ static void test_malformed(void **state)
 {
     (void)state;
     /* Garbage: the reserved byte, and text that is no msgpack at all. */
-    EXPECT_ERROR(PROTOCOL_CODEC_NOT_MAP, 0xc1, 0x00, 0xff, 0x13, 0x37);
-    EXPECT_ERROR(PROTOCOL_CODEC_NOT_MAP, 'h', 'e', 'l', 'l', 'o');
-    EXPECT_ERROR(PROTOCOL_CODEC_RESERVED_BYTE, 0x81, 0xa1, 'a', 0xc1);
-    EXPECT_ERROR(PROTOCOL_CODEC_KEY_NOT_STRING, 0x81, 0xc1, 0xc1);
+    EXPECT_ERROR(PROTOCOL_FAULT_NOT_MAP, 0xc1, 0x00, 0xff, 0x13, 0x37);
+    EXPECT_ERROR(PROTOCOL_FAULT_NOT_MAP, 'h', 'e', 'l', 'l', 'o');
+    EXPECT_ERROR(PROTOCOL_FAULT_RESERVED_BYTE, 0x81, 0xa1, 'a', 0xc1);
+    EXPECT_ERROR(PROTOCOL_FAULT_KEY_NOT_STRING, 0x81, 0xc1, 0xc1);
     /* Empty and truncated frames. */
-    expect_error((const uint8_t *)"", 0, PROTOCOL_CODEC_TRUNCATED);
-    EXPECT_ERROR(PROTOCOL_CODEC_TRUNCATED, 0x82, 0xa1, 'a', 0x01);        /* second pair missing */
-    EXPECT_ERROR(PROTOCOL_CODEC_TRUNCATED, 0x81, 0xa4, 't', 'y');         /* inside a key */
-    EXPECT_ERROR(PROTOCOL_CODEC_TRUNCATED, 0x81, 0xa1, 'a', 0xcd, 0x01);  /* inside a uint 16 */
-    EXPECT_ERROR(PROTOCOL_CODEC_TRUNCATED, 0x81, 0xa1, 'a', 0xd9);        /* str 8 without length */
-    EXPECT_ERROR(PROTOCOL_CODEC_TRUNCATED, 0x81, 0xa1, 'a', 0xdb, 0xff, 0xff, 0xff, 0xff, 'x');
-    EXPECT_ERROR(PROTOCOL_CODEC_TRUNCATED, 0xde);                         /* map 16 without count */
+    expect_error((const uint8_t *)"", 0, PROTOCOL_FAULT_TRUNCATED);
+    EXPECT_ERROR(PROTOCOL_FAULT_TRUNCATED, 0x82, 0xa1, 'a', 0x01);        /* second pair missing */
+    EXPECT_ERROR(PROTOCOL_FAULT_TRUNCATED, 0x81, 0xa4, 't', 'y');         /* inside a key */
+    EXPECT_ERROR(PROTOCOL_FAULT_TRUNCATED, 0x81, 0xa1, 'a', 0xcd, 0x01);  /* inside a uint 16 */
+    EXPECT_ERROR(PROTOCOL_FAULT_TRUNCATED, 0x81, 0xa1, 'a', 0xd9);        /* str 8 without length */
+    EXPECT_ERROR(PROTOCOL_FAULT_TRUNCATED, 0x81, 0xa1, 'a', 0xdb, 0xff, 0xff, 0xff, 0xff, 'x');
+    EXPECT_ERROR(PROTOCOL_FAULT_TRUNCATED, 0xde);                         /* map 16 without count */
     /* A count the bytes cannot hold is refused before any allocation. */
-    EXPECT_ERROR(PROTOCOL_CODEC_TRUNCATED, 0x81, 0xa1, 'a', 0xdd, 0xff, 0xff, 0xff, 0xff, 0xc0);
-    EXPECT_ERROR(PROTOCOL_CODEC_TRUNCATED, 0xdf, 0xff, 0xff, 0xff, 0xff, 0xa1, 'a', 0xc0);
+    EXPECT_ERROR(PROTOCOL_FAULT_TRUNCATED, 0x81, 0xa1, 'a', 0xdd, 0xff, 0xff, 0xff, 0xff, 0xc0);
+    EXPECT_ERROR(PROTOCOL_FAULT_TRUNCATED, 0xdf, 0xff, 0xff, 0xff, 0xff, 0xa1, 'a', 0xc0);
     /* Two maps in one frame, or bytes after the map. */
-    EXPECT_ERROR(PROTOCOL_CODEC_TRAILING_BYTES, 0x81, 0xa1, 'a', 0x01, 0x81, 0xa1, 'b', 0x02);
-    EXPECT_ERROR(PROTOCOL_CODEC_TRAILING_BYTES, 0x80, 0x00);
+    EXPECT_ERROR(PROTOCOL_FAULT_TRAILING_BYTES, 0x81, 0xa1, 'a', 0x01, 0x81, 0xa1, 'b', 0x02);
+    EXPECT_ERROR(PROTOCOL_FAULT_TRAILING_BYTES, 0x80, 0x00);
     /* Not a map at the top. */
-    EXPECT_ERROR(PROTOCOL_CODEC_NOT_MAP, 0x01);
-    EXPECT_ERROR(PROTOCOL_CODEC_NOT_MAP, 0x92, 0x01, 0x02);               /* fixarray */
-    EXPECT_ERROR(PROTOCOL_CODEC_NOT_MAP, 0xdc, 0x00, 0x01, 0x01);         /* array 16 */
-    EXPECT_ERROR(PROTOCOL_CODEC_NOT_MAP, 0xa1, 'a');
-    EXPECT_ERROR(PROTOCOL_CODEC_NOT_MAP, 0xc0);
+    EXPECT_ERROR(PROTOCOL_FAULT_NOT_MAP, 0x01);
+    EXPECT_ERROR(PROTOCOL_FAULT_NOT_MAP, 0x92, 0x01, 0x02);               /* fixarray */
+    EXPECT_ERROR(PROTOCOL_FAULT_NOT_MAP, 0xdc, 0x00, 0x01, 0x01);         /* array 16 */
+    EXPECT_ERROR(PROTOCOL_FAULT_NOT_MAP, 0xa1, 'a');
+    EXPECT_ERROR(PROTOCOL_FAULT_NOT_MAP, 0xc0);
     /* Types the protocol refuses. */
-    EXPECT_ERROR(PROTOCOL_CODEC_FLOAT, 0x81, 0xa1, 'a', 0xca, 0x3f, 0x80, 0x00, 0x00);
-    EXPECT_ERROR(PROTOCOL_CODEC_FLOAT, 0x81, 0xa1, 'a', 0xcb, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0);
-    EXPECT_ERROR(PROTOCOL_CODEC_BIN, 0x81, 0xa1, 'a', 0xc4, 0x01, 0x00);
-    EXPECT_ERROR(PROTOCOL_CODEC_BIN, 0x81, 0xa1, 'a', 0xc5, 0x00, 0x01, 0x00);
-    EXPECT_ERROR(PROTOCOL_CODEC_EXT, 0x81, 0xa1, 'a', 0xd4, 0x01, 0x00);
-    EXPECT_ERROR(PROTOCOL_CODEC_EXT, 0x81, 0xa1, 'a', 0xc7, 0x01, 0x05, 0x00);
-    EXPECT_ERROR(PROTOCOL_CODEC_EXT, 0x81, 0xa1, 'a', 0xd6, 0xff, 0, 0, 0, 0); /* timestamp */
-    EXPECT_ERROR(PROTOCOL_CODEC_INT_RANGE, 0x81, 0xa1, 'a', 0xcf, 0x80, 0, 0, 0, 0, 0, 0, 0);
+    EXPECT_ERROR(PROTOCOL_FAULT_FLOAT, 0x81, 0xa1, 'a', 0xca, 0x3f, 0x80, 0x00, 0x00);
+    EXPECT_ERROR(PROTOCOL_FAULT_FLOAT, 0x81, 0xa1, 'a', 0xcb, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0);
+    EXPECT_ERROR(PROTOCOL_FAULT_BIN, 0x81, 0xa1, 'a', 0xc4, 0x01, 0x00);
+    EXPECT_ERROR(PROTOCOL_FAULT_BIN, 0x81, 0xa1, 'a', 0xc5, 0x00, 0x01, 0x00);
+    EXPECT_ERROR(PROTOCOL_FAULT_EXT, 0x81, 0xa1, 'a', 0xd4, 0x01, 0x00);
+    EXPECT_ERROR(PROTOCOL_FAULT_EXT, 0x81, 0xa1, 'a', 0xc7, 0x01, 0x05, 0x00);
+    EXPECT_ERROR(PROTOCOL_FAULT_EXT, 0x81, 0xa1, 'a', 0xd6, 0xff, 0, 0, 0, 0); /* timestamp */
+    EXPECT_ERROR(PROTOCOL_FAULT_INT_RANGE, 0x81, 0xa1, 'a', 0xcf, 0x80, 0, 0, 0, 0, 0, 0, 0);
     /* Keys. */
-    EXPECT_ERROR(PROTOCOL_CODEC_KEY_NOT_STRING, 0x81, 0x01, 0x02);
-    EXPECT_ERROR(PROTOCOL_CODEC_KEY_NOT_STRING, 0x81, 0xc0, 0x02);
-    EXPECT_ERROR(PROTOCOL_CODEC_KEY_NOT_STRING, 0x81, 0xc4, 0x01, 'a', 0x02); /* bin key */
-    EXPECT_ERROR(PROTOCOL_CODEC_KEY_NOT_STRING, 0x81, 0x80, 0x02);            /* map key */
-    EXPECT_ERROR(PROTOCOL_CODEC_DUPLICATE_KEY, 0x82, 0xa1, 'a', 0x01, 0xa1, 'a', 0x02);
+    EXPECT_ERROR(PROTOCOL_FAULT_KEY_NOT_STRING, 0x81, 0x01, 0x02);
+    EXPECT_ERROR(PROTOCOL_FAULT_KEY_NOT_STRING, 0x81, 0xc0, 0x02);
+    EXPECT_ERROR(PROTOCOL_FAULT_KEY_NOT_STRING, 0x81, 0xc4, 0x01, 'a', 0x02); /* bin key */
+    EXPECT_ERROR(PROTOCOL_FAULT_KEY_NOT_STRING, 0x81, 0x80, 0x02);            /* map key */
+    EXPECT_ERROR(PROTOCOL_FAULT_DUPLICATE_KEY, 0x82, 0xa1, 'a', 0x01, 0xa1, 'a', 0x02);
     /* The same key in str 8 form is the same key. */
-    EXPECT_ERROR(PROTOCOL_CODEC_DUPLICATE_KEY, 0x82, 0xa1, 'a', 0x01, 0xd9, 0x01, 'a', 0x02);
-    EXPECT_ERROR(PROTOCOL_CODEC_DUPLICATE_KEY, 0x81, 0xa1, 'n', 0x82, 0xa0, 0x01, 0xa0, 0x02);
+    EXPECT_ERROR(PROTOCOL_FAULT_DUPLICATE_KEY, 0x82, 0xa1, 'a', 0x01, 0xd9, 0x01, 'a', 0x02);
+    EXPECT_ERROR(PROTOCOL_FAULT_DUPLICATE_KEY, 0x81, 0xa1, 'n', 0x82, 0xa0, 0x01, 0xa0, 0x02);
     /* Strings. */
-    EXPECT_ERROR(PROTOCOL_CODEC_BAD_STRING, 0x81, 0xa1, 'a', 0xa2, 0xc3, 0x28);  /* bad tail */
-    EXPECT_ERROR(PROTOCOL_CODEC_BAD_STRING, 0x81, 0xa1, 'a', 0xa2, 0xc0, 0x80);  /* overlong */
-    EXPECT_ERROR(PROTOCOL_CODEC_BAD_STRING, 0x81, 0xa1, 'a', 0xa3, 0xed, 0xa0, 0x80); /* surrogate */
-    EXPECT_ERROR(PROTOCOL_CODEC_BAD_STRING, 0x81, 0xa1, 'a', 0xa1, 0xe2);        /* cut */
-    EXPECT_ERROR(PROTOCOL_CODEC_BAD_STRING, 0x81, 0xa1, 'a', 0xa4, 0xf4, 0x90, 0x80, 0x80);
-    EXPECT_ERROR(PROTOCOL_CODEC_BAD_STRING, 0x81, 0xa1, 'a', 0xa3, 'x', 0x00, 'y'); /* NUL */
-    EXPECT_ERROR(PROTOCOL_CODEC_BAD_STRING, 0x81, 0xa2, 0xff, 'k', 0x01);          /* in a key */
+    EXPECT_ERROR(PROTOCOL_FAULT_BAD_STRING, 0x81, 0xa1, 'a', 0xa2, 0xc3, 0x28);  /* bad tail */
+    EXPECT_ERROR(PROTOCOL_FAULT_BAD_STRING, 0x81, 0xa1, 'a', 0xa2, 0xc0, 0x80);  /* overlong */
+    EXPECT_ERROR(PROTOCOL_FAULT_BAD_STRING, 0x81, 0xa1, 'a', 0xa3, 0xed, 0xa0, 0x80); /* surrogate */
+    EXPECT_ERROR(PROTOCOL_FAULT_BAD_STRING, 0x81, 0xa1, 'a', 0xa1, 0xe2);        /* cut */
+    EXPECT_ERROR(PROTOCOL_FAULT_BAD_STRING, 0x81, 0xa1, 'a', 0xa4, 0xf4, 0x90, 0x80, 0x80);
+    EXPECT_ERROR(PROTOCOL_FAULT_BAD_STRING, 0x81, 0xa1, 'a', 0xa3, 'x', 0x00, 'y'); /* NUL */
+    EXPECT_ERROR(PROTOCOL_FAULT_BAD_STRING, 0x81, 0xa2, 0xff, 'k', 0x01);          /* in a key */
 }
 
 static void test_duplicate_in_large_map(void **state)
@@ -350,9 +350,9 @@ static void test_duplicate_in_large_map(void **state)
         frame[len++] = (uint8_t)i;
     }
     protocol_value *out = NULL;
-    protocol_codec_status status;
+    protocol_fault status;
     assert_int_equal(protocol_codec_decode(frame, len, PROTOCOL_CLIENT_FRAME_MAX, &out, &status),
-                     PROTOCOL_CODEC_DUPLICATE_KEY);
+                     PROTOCOL_FAULT_DUPLICATE_KEY);
     assert_non_null(strstr(status.message, "\"k7\""));
     /* Without the repeat it decodes. */
     frame[2] = 20;
@@ -393,7 +393,7 @@ static void test_depth(void **state)
     protocol_value_free(value);
     free(ok);
     uint8_t *deep = nested_bytes(17, &len);
-    expect_error(deep, len, PROTOCOL_CODEC_TOO_DEEP);
+    expect_error(deep, len, PROTOCOL_FAULT_TOO_DEEP);
     free(deep);
     /* Arrays count too: a map holding 16 nested arrays. */
     uint8_t frame[64];
@@ -404,7 +404,7 @@ static void test_depth(void **state)
     for (int i = 0; i < 16; i++)
         frame[len++] = 0x91;
     frame[len++] = 0x01;
-    expect_error(frame, len, PROTOCOL_CODEC_TOO_DEEP);
+    expect_error(frame, len, PROTOCOL_FAULT_TOO_DEEP);
     /* A deep stack of 10000 arrays stops at 17, without recursing deeper. */
     uint8_t *tower = malloc(10004);
     tower[0] = 0x81;
@@ -412,7 +412,7 @@ static void test_depth(void **state)
     tower[2] = 'a';
     memset(tower + 3, 0x91, 10000);
     tower[10003] = 0xc0;
-    expect_error(tower, 10004, PROTOCOL_CODEC_TOO_DEEP);
+    expect_error(tower, 10004, PROTOCOL_FAULT_TOO_DEEP);
     free(tower);
 }
 
@@ -444,7 +444,7 @@ static void test_size_limit(void **state)
     protocol_value_free(value);
     free(frame);
     frame = sized_frame(PROTOCOL_CLIENT_FRAME_MAX + 1);
-    expect_error(frame, PROTOCOL_CLIENT_FRAME_MAX + 1, PROTOCOL_CODEC_TOO_LARGE);
+    expect_error(frame, PROTOCOL_CLIENT_FRAME_MAX + 1, PROTOCOL_FAULT_TOO_LARGE);
     free(frame);
 }
 
@@ -502,18 +502,18 @@ static void test_no_crash(void **state)
                 len = next_random(&seed) % (base_len + 1);
         }
         protocol_value *value = NULL;
-        protocol_codec_status status;
-        protocol_codec_error error =
+        protocol_fault status;
+        protocol_fault_code error =
             protocol_codec_decode(buffer, len, PROTOCOL_CLIENT_FRAME_MAX, &value, &status);
-        if (error != PROTOCOL_CODEC_OK) {
+        if (error != PROTOCOL_FAULT_OK) {
             assert_null(value);
-            assert_true(error != PROTOCOL_CODEC_INTERNAL);
+            assert_true(error != PROTOCOL_FAULT_INTERNAL);
             continue;
         }
         decoded++;
         uint8_t *again = NULL;
         size_t again_len = 0;
-        assert_int_equal(protocol_codec_encode(value, 0, &again, &again_len), PROTOCOL_CODEC_OK);
+        assert_int_equal(protocol_codec_encode(value, 0, &again, &again_len), PROTOCOL_FAULT_OK);
         protocol_value *back = decode_ok(again, again_len, PROTOCOL_CLIENT_FRAME_MAX);
         assert_true(protocol_value_equal(value, back));
         protocol_value_free(back);
@@ -527,9 +527,9 @@ static void test_no_crash(void **state)
 static void test_error_names(void **state)
 {
     (void)state;
-    for (int code = PROTOCOL_CODEC_OK; code <= PROTOCOL_CODEC_INTERNAL; code++)
-        assert_string_not_equal(protocol_codec_error_name((protocol_codec_error)code), "?");
-    assert_string_equal(protocol_codec_error_name(PROTOCOL_CODEC_DUPLICATE_KEY), "duplicate_key");
+    for (int code = PROTOCOL_FAULT_OK; code <= PROTOCOL_FAULT_INTERNAL; code++)
+        assert_string_not_equal(protocol_fault_name((protocol_fault_code)code), "?");
+    assert_string_equal(protocol_fault_name(PROTOCOL_FAULT_DUPLICATE_KEY), "duplicate_key");
 }
 
 int main(void)

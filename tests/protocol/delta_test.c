@@ -22,7 +22,7 @@ static void check_pair(const char *old_json, const char *new_json, const char *o
     protocol_value *old_state = test_value_from_json(old_json);
     protocol_value *new_state = test_value_from_json(new_json);
     protocol_value *ops = NULL;
-    assert_int_equal(protocol_delta_compute(old_state, new_state, &ops), PROTOCOL_DELTA_OK);
+    assert_int_equal(protocol_delta_compute(old_state, new_state, &ops), PROTOCOL_FAULT_OK);
     assert_non_null(ops);
     if (ops_json != NULL)
         test_assert_value_json(ops, ops_json);
@@ -32,21 +32,21 @@ static void check_pair(const char *old_json, const char *new_json, const char *o
     size_t len = 0;
     protocol_value *wrapper = protocol_value_map_new();
     protocol_value_map_set(wrapper, "ops", protocol_value_clone(ops));
-    assert_int_equal(protocol_codec_encode(wrapper, 0, &frame, &len), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_codec_encode(wrapper, 0, &frame, &len), PROTOCOL_FAULT_OK);
     protocol_value *decoded = NULL;
     assert_int_equal(protocol_codec_decode(frame, len, PROTOCOL_SERVER_FRAME_MAX, &decoded, NULL),
-                     PROTOCOL_CODEC_OK);
+                     PROTOCOL_FAULT_OK);
 
-    protocol_delta_status status;
-    protocol_delta_error error =
+    protocol_fault status;
+    protocol_fault_code error =
         protocol_delta_apply(old_state, protocol_value_map_get(decoded, "ops"), &status);
-    if (error != PROTOCOL_DELTA_OK)
+    if (error != PROTOCOL_FAULT_OK)
         fail_msg("apply failed: %s", status.message);
     test_assert_value_json(old_state, new_json);
     char old_hash[PROTOCOL_HASH_HEX_SIZE];
     char new_hash[PROTOCOL_HASH_HEX_SIZE];
-    assert_int_equal(protocol_snapshot_hash(old_state, old_hash), PROTOCOL_CODEC_OK);
-    assert_int_equal(protocol_snapshot_hash(new_state, new_hash), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_snapshot_hash(old_state, old_hash), PROTOCOL_FAULT_OK);
+    assert_int_equal(protocol_snapshot_hash(new_state, new_hash), PROTOCOL_FAULT_OK);
     assert_string_equal(old_hash, new_hash);
 
     free(frame);
@@ -185,15 +185,15 @@ static void test_state_like(void **state)
 /* Applies `ops_json` to the state of `state_json`, expects `code`, and
  * checks the state did not change at all. */
 static void expect_refused(const char *state_json, const char *ops_json,
-                           protocol_delta_error code, size_t op_index)
+                           protocol_fault_code code, size_t op_index)
 {
     protocol_value *subject = test_value_from_json(state_json);
     protocol_value *ops = test_value_from_json(ops_json);
-    protocol_delta_status status;
-    protocol_delta_error got = protocol_delta_apply(subject, ops, &status);
+    protocol_fault status;
+    protocol_fault_code got = protocol_delta_apply(subject, ops, &status);
     if (got != code)
-        fail_msg("expected %s, got %s: %s (%s)", protocol_delta_error_name(code),
-                 protocol_delta_error_name(got), status.message, ops_json);
+        fail_msg("expected %s, got %s: %s (%s)", protocol_fault_name(code),
+                 protocol_fault_name(got), status.message, ops_json);
     assert_int_equal(status.code, code);
     assert_int_equal(status.op_index, op_index);
     assert_true(strlen(status.message) > 0);
@@ -207,56 +207,56 @@ static void test_apply_refused(void **state)
     (void)state;
     const char *s = "{\"a\": {\"b\": 1}, \"l\": [1, 2, 3], \"n\": 5}";
     /* Bad ops. */
-    expect_refused(s, "{}", PROTOCOL_DELTA_BAD_OP, 0);
-    expect_refused(s, "[1]", PROTOCOL_DELTA_BAD_OP, 0);
-    expect_refused(s, "[{\"path\": [\"n\"], \"value\": 1}]", PROTOCOL_DELTA_BAD_OP, 0);
-    expect_refused(s, "[{\"op\": \"move\", \"path\": [\"n\"]}]", PROTOCOL_DELTA_BAD_OP, 0);
-    expect_refused(s, "[{\"op\": 1, \"path\": [\"n\"]}]", PROTOCOL_DELTA_BAD_OP, 0);
-    expect_refused(s, "[{\"op\": \"set\", \"value\": 1}]", PROTOCOL_DELTA_BAD_OP, 0);
-    expect_refused(s, "[{\"op\": \"set\", \"path\": [], \"value\": 1}]", PROTOCOL_DELTA_BAD_OP, 0);
-    expect_refused(s, "[{\"op\": \"set\", \"path\": \"n\", \"value\": 1}]", PROTOCOL_DELTA_BAD_OP,
+    expect_refused(s, "{}", PROTOCOL_FAULT_BAD_OP, 0);
+    expect_refused(s, "[1]", PROTOCOL_FAULT_BAD_OP, 0);
+    expect_refused(s, "[{\"path\": [\"n\"], \"value\": 1}]", PROTOCOL_FAULT_BAD_OP, 0);
+    expect_refused(s, "[{\"op\": \"move\", \"path\": [\"n\"]}]", PROTOCOL_FAULT_BAD_OP, 0);
+    expect_refused(s, "[{\"op\": 1, \"path\": [\"n\"]}]", PROTOCOL_FAULT_BAD_OP, 0);
+    expect_refused(s, "[{\"op\": \"set\", \"value\": 1}]", PROTOCOL_FAULT_BAD_OP, 0);
+    expect_refused(s, "[{\"op\": \"set\", \"path\": [], \"value\": 1}]", PROTOCOL_FAULT_BAD_OP, 0);
+    expect_refused(s, "[{\"op\": \"set\", \"path\": \"n\", \"value\": 1}]", PROTOCOL_FAULT_BAD_OP,
                    0);
     expect_refused(s, "[{\"op\": \"set\", \"path\": [true], \"value\": 1}]",
-                   PROTOCOL_DELTA_BAD_OP, 0);
-    expect_refused(s, "[{\"op\": \"set\", \"path\": [\"n\"]}]", PROTOCOL_DELTA_BAD_OP, 0);
+                   PROTOCOL_FAULT_BAD_OP, 0);
+    expect_refused(s, "[{\"op\": \"set\", \"path\": [\"n\"]}]", PROTOCOL_FAULT_BAD_OP, 0);
     /* Bad paths. */
     expect_refused(s, "[{\"op\": \"set\", \"path\": [\"x\", \"y\"], \"value\": 1}]",
-                   PROTOCOL_DELTA_BAD_PATH, 0);
-    expect_refused(s, "[{\"op\": \"remove\", \"path\": [\"x\"]}]", PROTOCOL_DELTA_BAD_PATH, 0);
+                   PROTOCOL_FAULT_BAD_PATH, 0);
+    expect_refused(s, "[{\"op\": \"remove\", \"path\": [\"x\"]}]", PROTOCOL_FAULT_BAD_PATH, 0);
     expect_refused(s, "[{\"op\": \"set\", \"path\": [\"l\", \"k\"], \"value\": 1}]",
-                   PROTOCOL_DELTA_BAD_PATH, 0);
+                   PROTOCOL_FAULT_BAD_PATH, 0);
     expect_refused(s, "[{\"op\": \"set\", \"path\": [\"a\", 0], \"value\": 1}]",
-                   PROTOCOL_DELTA_BAD_PATH, 0);
+                   PROTOCOL_FAULT_BAD_PATH, 0);
     expect_refused(s, "[{\"op\": \"set\", \"path\": [\"n\", \"k\"], \"value\": 1}]",
-                   PROTOCOL_DELTA_BAD_PATH, 0);
+                   PROTOCOL_FAULT_BAD_PATH, 0);
     expect_refused(s, "[{\"op\": \"set\", \"path\": [\"n\", 0, \"k\"], \"value\": 1}]",
-                   PROTOCOL_DELTA_BAD_PATH, 0);
+                   PROTOCOL_FAULT_BAD_PATH, 0);
     expect_refused(s, "[{\"op\": \"set\", \"path\": [\"l\", 4], \"value\": 1}]",
-                   PROTOCOL_DELTA_BAD_PATH, 0);
+                   PROTOCOL_FAULT_BAD_PATH, 0);
     expect_refused(s, "[{\"op\": \"set\", \"path\": [\"l\", -1], \"value\": 1}]",
-                   PROTOCOL_DELTA_BAD_PATH, 0);
+                   PROTOCOL_FAULT_BAD_PATH, 0);
     expect_refused(s, "[{\"op\": \"set\", \"path\": [\"l\", 9, \"x\"], \"value\": 1}]",
-                   PROTOCOL_DELTA_BAD_PATH, 0);
-    expect_refused(s, "[{\"op\": \"remove\", \"path\": [\"l\", 0]}]", PROTOCOL_DELTA_BAD_PATH, 0);
-    expect_refused(s, "[{\"op\": \"remove\", \"path\": [\"l\", 3]}]", PROTOCOL_DELTA_BAD_PATH, 0);
+                   PROTOCOL_FAULT_BAD_PATH, 0);
+    expect_refused(s, "[{\"op\": \"remove\", \"path\": [\"l\", 0]}]", PROTOCOL_FAULT_BAD_PATH, 0);
+    expect_refused(s, "[{\"op\": \"remove\", \"path\": [\"l\", 3]}]", PROTOCOL_FAULT_BAD_PATH, 0);
     expect_refused("{\"l\": []}", "[{\"op\": \"remove\", \"path\": [\"l\", 0]}]",
-                   PROTOCOL_DELTA_BAD_PATH, 0);
+                   PROTOCOL_FAULT_BAD_PATH, 0);
     /* All or nothing: the first op would apply, the third is refused. */
     expect_refused(s,
                    "[{\"op\": \"set\", \"path\": [\"n\"], \"value\": 6},"
                    " {\"op\": \"remove\", \"path\": [\"l\", 2]},"
                    " {\"op\": \"remove\", \"path\": [\"l\", 2]}]",
-                   PROTOCOL_DELTA_BAD_PATH, 2);
+                   PROTOCOL_FAULT_BAD_PATH, 2);
 
     /* Not a map. */
     protocol_value *number = protocol_value_int_new(1);
     protocol_value *ops = test_value_from_json("[]");
-    protocol_delta_status status;
-    assert_int_equal(protocol_delta_apply(number, ops, &status), PROTOCOL_DELTA_NOT_MAP);
+    protocol_fault status;
+    assert_int_equal(protocol_delta_apply(number, ops, &status), PROTOCOL_FAULT_NOT_MAP);
     protocol_value *out = NULL;
-    assert_int_equal(protocol_delta_compute(number, ops, &out), PROTOCOL_DELTA_NOT_MAP);
+    assert_int_equal(protocol_delta_compute(number, ops, &out), PROTOCOL_FAULT_NOT_MAP);
     assert_null(out);
-    assert_int_equal(protocol_delta_compute(NULL, NULL, &out), PROTOCOL_DELTA_NOT_MAP);
+    assert_int_equal(protocol_delta_compute(NULL, NULL, &out), PROTOCOL_FAULT_NOT_MAP);
     protocol_value_free(number);
     protocol_value_free(ops);
 }
@@ -271,13 +271,13 @@ static void test_apply_sequence(void **state)
         " {\"op\": \"set\", \"path\": [\"l\", 0, \"k\"], \"value\": [1]},"
         " {\"op\": \"set\", \"path\": [\"l\", 0, \"k\", 1], \"value\": 2},"
         " {\"op\": \"set\", \"path\": [\"m\"], \"value\": 3, \"note\": \"ignored\"}]");
-    protocol_delta_status status;
-    assert_int_equal(protocol_delta_apply(subject, ops, NULL), PROTOCOL_DELTA_OK);
+    protocol_fault status;
+    assert_int_equal(protocol_delta_apply(subject, ops, NULL), PROTOCOL_FAULT_OK);
     test_assert_value_json(subject, "{\"l\": [{\"k\": [1, 2]}], \"m\": 3}");
     /* A set on an existing key keeps its position. */
     protocol_value_free(ops);
     ops = test_value_from_json("[{\"op\": \"set\", \"path\": [\"l\"], \"value\": 0}]");
-    assert_int_equal(protocol_delta_apply(subject, ops, &status), PROTOCOL_DELTA_OK);
+    assert_int_equal(protocol_delta_apply(subject, ops, &status), PROTOCOL_FAULT_OK);
     assert_string_equal(protocol_value_map_key_at(subject, 0, NULL), "l");
     protocol_value_free(ops);
     protocol_value_free(subject);
@@ -286,9 +286,9 @@ static void test_apply_sequence(void **state)
 static void test_error_names(void **state)
 {
     (void)state;
-    assert_string_equal(protocol_delta_error_name(PROTOCOL_DELTA_BAD_PATH), "bad_path");
-    assert_string_equal(protocol_delta_error_name(PROTOCOL_DELTA_NO_MEMORY), "no_memory");
-    assert_string_equal(protocol_delta_error_name((protocol_delta_error)99), "?");
+    assert_string_equal(protocol_fault_name(PROTOCOL_FAULT_BAD_PATH), "bad_path");
+    assert_string_equal(protocol_fault_name(PROTOCOL_FAULT_NO_MEMORY), "no_memory");
+    assert_string_equal(protocol_fault_name((protocol_fault_code)99), "?");
 }
 
 int main(void)

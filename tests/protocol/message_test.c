@@ -29,11 +29,11 @@ static void client_round_trip(const protocol_client_message *message, const char
 
     uint8_t *frame = NULL;
     size_t len = 0;
-    assert_int_equal(protocol_client_message_encode(message, 16, &frame, &len), PROTOCOL_CODEC_OK);
-    protocol_message_status status;
-    protocol_message_error error = protocol_client_message_decode(frame + 16, len, back, &status);
-    if (error != PROTOCOL_MESSAGE_OK)
-        fail_msg("decode failed: %s: %s", protocol_message_error_name(error), status.message);
+    assert_int_equal(protocol_client_message_encode(message, 16, &frame, &len), PROTOCOL_FAULT_OK);
+    protocol_fault status;
+    protocol_fault_code error = protocol_client_message_decode(frame + 16, len, back, &status);
+    if (error != PROTOCOL_FAULT_OK)
+        fail_msg("decode failed: %s: %s", protocol_fault_name(error), status.message);
     assert_int_equal(back->kind, message->kind);
     assert_true(back->request == message->request);
     free(frame);
@@ -207,7 +207,7 @@ static void test_client_encode_refused(void **state)
     /* A create without its text. */
     assert_null(protocol_client_message_to_value(&message));
     assert_int_equal(protocol_client_message_encode(&message, 0, &frame, &len),
-                     PROTOCOL_CODEC_UNENCODABLE);
+                     PROTOCOL_FAULT_UNENCODABLE);
     assert_null(frame);
     assert_int_equal(len, 0);
     message.kind = (protocol_client_kind)9;
@@ -215,24 +215,24 @@ static void test_client_encode_refused(void **state)
     message.kind = PROTOCOL_CLIENT_ACT;
     message.as.act.kind = (protocol_action_kind)(PROTOCOL_ACTION_WITHDRAW_CHARGE + 1);
     assert_int_equal(protocol_client_message_encode(&message, 0, &frame, &len),
-                     PROTOCOL_CODEC_UNENCODABLE);
+                     PROTOCOL_FAULT_UNENCODABLE);
 }
 
 /* ---- Client messages: refused ------------------------------------------ */
 
 /* Decodes the frame of `json` and expects `code` on `member`, and the
  * request echoed as `request`. */
-static void expect_client_error(const char *json, protocol_message_error code,
+static void expect_client_error(const char *json, protocol_fault_code code,
                                 const char *member, int64_t request)
 {
     size_t len = 0;
     uint8_t *frame = test_frame_from_json(json, &len);
     protocol_client_message message;
-    protocol_message_status status;
-    protocol_message_error got = protocol_client_message_decode(frame, len, &message, &status);
+    protocol_fault status;
+    protocol_fault_code got = protocol_client_message_decode(frame, len, &message, &status);
     if (got != code)
-        fail_msg("expected %s, got %s (%s) for %s", protocol_message_error_name(code),
-                 protocol_message_error_name(got), status.message, json);
+        fail_msg("expected %s, got %s (%s) for %s", protocol_fault_name(code),
+                 protocol_fault_name(got), status.message, json);
     assert_int_equal(status.code, code);
     if (strcmp(status.member, member) != 0)
         fail_msg("expected member \"%s\", got \"%s\" (%s)", member, status.member,
@@ -250,59 +250,59 @@ static void expect_client_error(const char *json, protocol_message_error code,
 static void test_client_refused_top(void **state)
 {
     (void)state;
-    expect_client_error("{\"request\": 1}", PROTOCOL_MESSAGE_MISSING_MEMBER, "type", 1);
-    expect_client_error("{\"type\": 1, \"request\": 2}", PROTOCOL_MESSAGE_WRONG_TYPE, "type", 2);
-    expect_client_error("{\"type\": \"ack\", \"request\": 3}", PROTOCOL_MESSAGE_UNKNOWN_TYPE,
+    expect_client_error("{\"request\": 1}", PROTOCOL_FAULT_MISSING_MEMBER, "type", 1);
+    expect_client_error("{\"type\": 1, \"request\": 2}", PROTOCOL_FAULT_WRONG_TYPE, "type", 2);
+    expect_client_error("{\"type\": \"ack\", \"request\": 3}", PROTOCOL_FAULT_UNKNOWN_TYPE,
                         "type", 3);
-    expect_client_error("{\"type\": \"hello\"}", PROTOCOL_MESSAGE_UNKNOWN_TYPE, "type", 0);
+    expect_client_error("{\"type\": \"hello\"}", PROTOCOL_FAULT_UNKNOWN_TYPE, "type", 0);
     expect_client_error("{\"type\": \"join\", \"game\": \"g\", \"token\": \"t\"}",
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "request", 0);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "request", 0);
     expect_client_error("{\"type\": \"join\", \"request\": 0, \"game\": \"g\", \"token\": \"t\"}",
-                        PROTOCOL_MESSAGE_BAD_VALUE, "request", 0);
+                        PROTOCOL_FAULT_BAD_VALUE, "request", 0);
     expect_client_error("{\"type\": \"join\", \"request\": -4, \"game\": \"g\", \"token\": \"t\"}",
-                        PROTOCOL_MESSAGE_BAD_VALUE, "request", 0);
+                        PROTOCOL_FAULT_BAD_VALUE, "request", 0);
     expect_client_error("{\"type\": \"join\", \"request\": 9007199254740992, \"game\": \"g\","
                         " \"token\": \"t\"}",
-                        PROTOCOL_MESSAGE_BAD_VALUE, "request", 0);
+                        PROTOCOL_FAULT_BAD_VALUE, "request", 0);
     expect_client_error("{\"type\": \"join\", \"request\": \"1\", \"game\": \"g\", \"token\": \"t\"}",
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "request", 0);
+                        PROTOCOL_FAULT_WRONG_TYPE, "request", 0);
     /* Unknown members, at the top and in the action. */
     expect_client_error("{\"type\": \"join\", \"request\": 6, \"game\": \"g\", \"token\": \"t\","
                         " \"seat\": \"A\"}",
-                        PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "seat", 6);
+                        PROTOCOL_FAULT_UNKNOWN_MEMBER, "seat", 6);
     expect_client_error("{\"type\": \"create\", \"request\": 6, \"scenario\": \"{}\", \"x\": null}",
-                        PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "x", 6);
+                        PROTOCOL_FAULT_UNKNOWN_MEMBER, "x", 6);
     expect_client_error(ACT("{\"kind\": \"done\", \"unit\": \"h\"}"),
-                        PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.unit", 5);
+                        PROTOCOL_FAULT_UNKNOWN_MEMBER, "action.unit", 5);
     /* create */
-    expect_client_error("{\"type\": \"create\", \"request\": 7}", PROTOCOL_MESSAGE_MISSING_MEMBER,
+    expect_client_error("{\"type\": \"create\", \"request\": 7}", PROTOCOL_FAULT_MISSING_MEMBER,
                         "scenario", 7);
     expect_client_error("{\"type\": \"create\", \"request\": 7, \"scenario\": \"\"}",
-                        PROTOCOL_MESSAGE_BAD_VALUE, "scenario", 7);
+                        PROTOCOL_FAULT_BAD_VALUE, "scenario", 7);
     expect_client_error("{\"type\": \"create\", \"request\": 7, \"scenario\": {}}",
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "scenario", 7);
+                        PROTOCOL_FAULT_WRONG_TYPE, "scenario", 7);
     /* join */
     expect_client_error("{\"type\": \"join\", \"request\": 8, \"token\": \"t\"}",
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "game", 8);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "game", 8);
     expect_client_error("{\"type\": \"join\", \"request\": 8, \"game\": \"g\"}",
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "token", 8);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "token", 8);
     expect_client_error("{\"type\": \"join\", \"request\": 8, \"game\": \"\", \"token\": \"t\"}",
-                        PROTOCOL_MESSAGE_BAD_VALUE, "game", 8);
+                        PROTOCOL_FAULT_BAD_VALUE, "game", 8);
     expect_client_error("{\"type\": \"join\", \"request\": 8, \"game\": \"g\", \"token\": 5}",
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "token", 8);
+                        PROTOCOL_FAULT_WRONG_TYPE, "token", 8);
     expect_client_error("{\"type\": \"join\", \"request\": 8, \"game\": \"g\", \"token\": \"t\","
                         " \"last_seq\": -1}",
-                        PROTOCOL_MESSAGE_BAD_VALUE, "last_seq", 8);
+                        PROTOCOL_FAULT_BAD_VALUE, "last_seq", 8);
     expect_client_error("{\"type\": \"join\", \"request\": 8, \"game\": \"g\", \"token\": \"t\","
                         " \"last_seq\": null}",
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "last_seq", 8);
+                        PROTOCOL_FAULT_WRONG_TYPE, "last_seq", 8);
     /* act */
-    expect_client_error("{\"type\": \"act\", \"request\": 9}", PROTOCOL_MESSAGE_MISSING_MEMBER,
+    expect_client_error("{\"type\": \"act\", \"request\": 9}", PROTOCOL_FAULT_MISSING_MEMBER,
                         "action", 9);
     expect_client_error("{\"type\": \"act\", \"request\": 9, \"action\": [\"done\"]}",
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "action", 9);
+                        PROTOCOL_FAULT_WRONG_TYPE, "action", 9);
     expect_client_error("{\"type\": \"act\", \"request\": 9, \"action\": \"done\"}",
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "action", 9);
+                        PROTOCOL_FAULT_WRONG_TYPE, "action", 9);
 }
 
 /* `len` bytes of 'u' as a JSON string body. */
@@ -327,44 +327,44 @@ static void test_client_refused_lengths(void **state)
     uint8_t *frame = test_frame_from_json(json, &len);
     protocol_client_message message;
     assert_int_equal(protocol_client_message_decode(frame, len, &message, NULL),
-                     PROTOCOL_MESSAGE_OK);
+                     PROTOCOL_FAULT_OK);
     assert_string_equal(message.as.act.as.respond.unit, id31);
     free(frame);
     snprintf(json, sizeof json, ACT("{\"kind\": \"respond\", \"unit\": \"%s\", \"response\": \"stand\"}"),
              id32);
-    expect_client_error(json, PROTOCOL_MESSAGE_BAD_VALUE, "action.unit", 5);
+    expect_client_error(json, PROTOCOL_FAULT_BAD_VALUE, "action.unit", 5);
     snprintf(json, sizeof json,
              ACT("{\"kind\": \"declare_charge\", \"unit\": \"h\", \"target\": \"%s\","
                  " \"facing\": \"front\"}"),
              id32);
-    expect_client_error(json, PROTOCOL_MESSAGE_BAD_VALUE, "action.target", 5);
+    expect_client_error(json, PROTOCOL_FAULT_BAD_VALUE, "action.target", 5);
     expect_client_error(ACT("{\"kind\": \"respond\", \"unit\": \"\", \"response\": \"stand\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.unit", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.unit", 5);
     expect_client_error(ACT("{\"kind\": \"respond\", \"unit\": \"a.b\", \"response\": \"stand\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.unit", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.unit", 5);
     /* Multi-byte characters count in bytes: 16 x "é" is 32 bytes. */
     expect_client_error(ACT("{\"kind\": \"respond\", \"unit\": \"\\u00e9\\u00e9\\u00e9\\u00e9"
                             "\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9"
                             "\\u00e9\\u00e9\\u00e9\", \"response\": \"stand\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.unit", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.unit", 5);
     char *game64 = long_text(64);
     snprintf(json, sizeof json,
              "{\"type\": \"join\", \"request\": 3, \"game\": \"%s\", \"token\": \"t\"}", game64);
-    expect_client_error(json, PROTOCOL_MESSAGE_BAD_VALUE, "game", 3);
+    expect_client_error(json, PROTOCOL_FAULT_BAD_VALUE, "game", 3);
     char *token128 = long_text(128);
     snprintf(json, sizeof json,
              "{\"type\": \"join\", \"request\": 3, \"game\": \"g\", \"token\": \"%s\"}", token128);
-    expect_client_error(json, PROTOCOL_MESSAGE_BAD_VALUE, "token", 3);
+    expect_client_error(json, PROTOCOL_FAULT_BAD_VALUE, "token", 3);
     char *note256 = long_text(256);
     snprintf(json, sizeof json,
              ACT("{\"kind\": \"adjust\", \"unit\": \"h\", \"formed\": true, \"note\": \"%s\"}"),
              note256);
-    expect_client_error(json, PROTOCOL_MESSAGE_BAD_VALUE, "action.note", 5);
+    expect_client_error(json, PROTOCOL_FAULT_BAD_VALUE, "action.note", 5);
     char *status32 = long_text(32);
     snprintf(json, sizeof json,
              ACT("{\"kind\": \"adjust\", \"unit\": \"h\", \"status\": \"%s\", \"note\": \"n\"}"),
              status32);
-    expect_client_error(json, PROTOCOL_MESSAGE_BAD_VALUE, "action.status", 5);
+    expect_client_error(json, PROTOCOL_FAULT_BAD_VALUE, "action.status", 5);
     free(id31);
     free(id32);
     free(game64);
@@ -376,71 +376,71 @@ static void test_client_refused_lengths(void **state)
 static void test_client_refused_actions(void **state)
 {
     (void)state;
-    expect_client_error(ACT("{}"), PROTOCOL_MESSAGE_MISSING_MEMBER, "action.kind", 5);
-    expect_client_error(ACT("{\"kind\": 3}"), PROTOCOL_MESSAGE_WRONG_TYPE, "action.kind", 5);
-    expect_client_error(ACT("{\"kind\": \"fire\"}"), PROTOCOL_MESSAGE_BAD_VALUE, "action.kind", 5);
+    expect_client_error(ACT("{}"), PROTOCOL_FAULT_MISSING_MEMBER, "action.kind", 5);
+    expect_client_error(ACT("{\"kind\": 3}"), PROTOCOL_FAULT_WRONG_TYPE, "action.kind", 5);
+    expect_client_error(ACT("{\"kind\": \"fire\"}"), PROTOCOL_FAULT_BAD_VALUE, "action.kind", 5);
     /* choose_initiative */
-    expect_client_error(ACT("{\"kind\": \"choose_initiative\"}"), PROTOCOL_MESSAGE_MISSING_MEMBER,
+    expect_client_error(ACT("{\"kind\": \"choose_initiative\"}"), PROTOCOL_FAULT_MISSING_MEMBER,
                         "action.phasing", 5);
     expect_client_error(ACT("{\"kind\": \"choose_initiative\", \"phasing\": \"C\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.phasing", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.phasing", 5);
     expect_client_error(ACT("{\"kind\": \"choose_initiative\", \"phasing\": \"a\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.phasing", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.phasing", 5);
     expect_client_error(ACT("{\"kind\": \"choose_initiative\", \"phasing\": 0}"),
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.phasing", 5);
+                        PROTOCOL_FAULT_WRONG_TYPE, "action.phasing", 5);
     /* declare_charge */
     expect_client_error(ACT("{\"kind\": \"declare_charge\", \"target\": \"d\", \"facing\": \"front\"}"),
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.unit", 5);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "action.unit", 5);
     expect_client_error(ACT("{\"kind\": \"declare_charge\", \"unit\": \"h\", \"facing\": \"front\"}"),
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.target", 5);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "action.target", 5);
     expect_client_error(ACT("{\"kind\": \"declare_charge\", \"unit\": \"h\", \"target\": \"d\"}"),
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.facing", 5);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "action.facing", 5);
     expect_client_error(ACT("{\"kind\": \"declare_charge\", \"unit\": \"h\", \"target\": \"d\","
                             " \"facing\": \"side\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.facing", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.facing", 5);
     expect_client_error(ACT("{\"kind\": \"declare_charge\", \"unit\": \"h\", \"target\": \"d\","
                             " \"facing\": \"front\", \"leading\": 1}"),
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.leading", 5);
+                        PROTOCOL_FAULT_WRONG_TYPE, "action.leading", 5);
     expect_client_error(ACT("{\"kind\": \"declare_charge\", \"unit\": 7, \"target\": \"d\","
                             " \"facing\": \"front\"}"),
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.unit", 5);
+                        PROTOCOL_FAULT_WRONG_TYPE, "action.unit", 5);
     expect_client_error(ACT("{\"kind\": \"declare_charge\", \"unit\": \"h\", \"target\": \"d\","
                             " \"facing\": \"front\", \"lead\": true}"),
-                        PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.lead", 5);
+                        PROTOCOL_FAULT_UNKNOWN_MEMBER, "action.lead", 5);
     /* respond */
     expect_client_error(ACT("{\"kind\": \"respond\", \"unit\": \"d\"}"),
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.response", 5);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "action.response", 5);
     expect_client_error(ACT("{\"kind\": \"respond\", \"unit\": \"d\", \"response\": \"flee\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.response", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.response", 5);
     /* sappers_reroll */
     expect_client_error(ACT("{\"kind\": \"sappers_reroll\", \"unit\": \"l\"}"),
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.die", 5);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "action.die", 5);
     expect_client_error(ACT("{\"kind\": \"sappers_reroll\", \"unit\": \"l\", \"die\": 2}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.die", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.die", 5);
     expect_client_error(ACT("{\"kind\": \"sappers_reroll\", \"unit\": \"l\", \"die\": -2}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.die", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.die", 5);
     expect_client_error(ACT("{\"kind\": \"sappers_reroll\", \"unit\": \"l\", \"die\": true}"),
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.die", 5);
+                        PROTOCOL_FAULT_WRONG_TYPE, "action.die", 5);
     /* adjust */
     expect_client_error(ACT("{\"kind\": \"adjust\", \"unit\": \"h\", \"figures\": 3}"),
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.note", 5);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "action.note", 5);
     expect_client_error(ACT("{\"kind\": \"adjust\", \"unit\": \"h\", \"note\": \"why\"}"),
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action", 5);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "action", 5);
     expect_client_error(ACT("{\"kind\": \"adjust\", \"unit\": \"h\", \"figures\": 100001,"
                             " \"note\": \"why\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.figures", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.figures", 5);
     expect_client_error(ACT("{\"kind\": \"adjust\", \"unit\": \"h\", \"figures\": -1,"
                             " \"note\": \"why\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.figures", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.figures", 5);
     expect_client_error(ACT("{\"kind\": \"adjust\", \"unit\": \"h\", \"formed\": \"yes\","
                             " \"note\": \"why\"}"),
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.formed", 5);
+                        PROTOCOL_FAULT_WRONG_TYPE, "action.formed", 5);
     expect_client_error(ACT("{\"kind\": \"adjust\", \"unit\": \"h\", \"formed\": true,"
                             " \"note\": \"\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.note", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.note", 5);
     expect_client_error(ACT("{\"kind\": \"adjust\", \"unit\": \"h\", \"status\": null,"
                             " \"note\": \"n\"}"),
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.status", 5);
+                        PROTOCOL_FAULT_WRONG_TYPE, "action.status", 5);
 }
 
 /* The reports of D34-D46 and their answers (§5.3): wire forms and round
@@ -500,7 +500,7 @@ static void test_client_report_actions(void **state)
         ACT("{\"kind\": \"uncontrolled_charge\", \"unit\": \"d\", \"target\": \"g\"}"), &len);
     protocol_client_message decoded;
     assert_int_equal(protocol_client_message_decode(frame, len, &decoded, NULL),
-                     PROTOCOL_MESSAGE_OK);
+                     PROTOCOL_FAULT_OK);
     assert_true(decoded.as.act.as.uncontrolled_charge.has_target);
     assert_int_equal(decoded.as.act.as.uncontrolled_charge.facing, PROTOCOL_FACING_FRONT);
     free(frame);
@@ -564,105 +564,105 @@ static void test_client_refused_reports(void **state)
     char json[1024];
     for (size_t i = 0; i < sizeof unit_kinds / sizeof unit_kinds[0]; i++) {
         snprintf(json, sizeof json, ACT("{\"kind\": \"%s\"}"), unit_kinds[i]);
-        expect_client_error(json, PROTOCOL_MESSAGE_MISSING_MEMBER, "action.unit", 5);
+        expect_client_error(json, PROTOCOL_FAULT_MISSING_MEMBER, "action.unit", 5);
         snprintf(json, sizeof json, ACT("{\"kind\": \"%s\", \"unit\": 4}"), unit_kinds[i]);
-        expect_client_error(json, PROTOCOL_MESSAGE_WRONG_TYPE, "action.unit", 5);
+        expect_client_error(json, PROTOCOL_FAULT_WRONG_TYPE, "action.unit", 5);
         snprintf(json, sizeof json, ACT("{\"kind\": \"%s\", \"unit\": \"\"}"), unit_kinds[i]);
-        expect_client_error(json, PROTOCOL_MESSAGE_BAD_VALUE, "action.unit", 5);
+        expect_client_error(json, PROTOCOL_FAULT_BAD_VALUE, "action.unit", 5);
         snprintf(json, sizeof json, ACT("{\"kind\": \"%s\", \"unit\": \"a.b\"}"),
                  unit_kinds[i]);
-        expect_client_error(json, PROTOCOL_MESSAGE_BAD_VALUE, "action.unit", 5);
+        expect_client_error(json, PROTOCOL_FAULT_BAD_VALUE, "action.unit", 5);
         snprintf(json, sizeof json,
                  ACT("{\"kind\": \"%s\", \"unit\": \"uuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu\"}"),
                  unit_kinds[i]);
-        expect_client_error(json, PROTOCOL_MESSAGE_BAD_VALUE, "action.unit", 5);
+        expect_client_error(json, PROTOCOL_FAULT_BAD_VALUE, "action.unit", 5);
         snprintf(json, sizeof json,
                  ACT("{\"kind\": \"%s\", \"unit\": \"h\", \"note\": \"why\"}"), unit_kinds[i]);
-        expect_client_error(json, PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.note", 5);
+        expect_client_error(json, PROTOCOL_FAULT_UNKNOWN_MEMBER, "action.note", 5);
     }
     /* uncontrolled_charge */
     expect_client_error(ACT("{\"kind\": \"uncontrolled_charge\"}"),
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.unit", 5);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "action.unit", 5);
     expect_client_error(ACT("{\"kind\": \"uncontrolled_charge\", \"unit\": \"d\","
                             " \"facing\": \"flank\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.facing", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.facing", 5);
     expect_client_error(ACT("{\"kind\": \"uncontrolled_charge\", \"unit\": \"d\","
                             " \"target\": \"g\", \"facing\": \"side\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.facing", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.facing", 5);
     expect_client_error(ACT("{\"kind\": \"uncontrolled_charge\", \"unit\": \"d\","
                             " \"target\": \"g\", \"facing\": 1}"),
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.facing", 5);
+                        PROTOCOL_FAULT_WRONG_TYPE, "action.facing", 5);
     expect_client_error(ACT("{\"kind\": \"uncontrolled_charge\", \"unit\": \"d\","
                             " \"target\": null}"),
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.target", 5);
+                        PROTOCOL_FAULT_WRONG_TYPE, "action.target", 5);
     expect_client_error(ACT("{\"kind\": \"uncontrolled_charge\", \"unit\": \"d\","
                             " \"target\": \"\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.target", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.target", 5);
     expect_client_error(ACT("{\"kind\": \"uncontrolled_charge\", \"unit\": \"d\","
                             " \"target\": \"g.h\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.target", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.target", 5);
     expect_client_error(ACT("{\"kind\": \"uncontrolled_charge\", \"unit\": \"d\","
                             " \"leading\": true}"),
-                        PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.leading", 5);
+                        PROTOCOL_FAULT_UNKNOWN_MEMBER, "action.leading", 5);
     /* contact */
     expect_client_error(ACT("{\"kind\": \"contact\", \"target\": \"h\"}"),
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.unit", 5);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "action.unit", 5);
     expect_client_error(ACT("{\"kind\": \"contact\", \"unit\": \"d\"}"),
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.target", 5);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "action.target", 5);
     expect_client_error(ACT("{\"kind\": \"contact\", \"unit\": \"d\", \"target\": 2}"),
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.target", 5);
+                        PROTOCOL_FAULT_WRONG_TYPE, "action.target", 5);
     expect_client_error(ACT("{\"kind\": \"contact\", \"unit\": \"d\", \"target\": \"h\","
                             " \"facing\": \"front\"}"),
-                        PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.facing", 5);
+                        PROTOCOL_FAULT_UNKNOWN_MEMBER, "action.facing", 5);
     /* contest */
     expect_client_error(ACT("{\"kind\": \"contest\", \"reason\": \"r\"}"),
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.report", 5);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "action.report", 5);
     expect_client_error(ACT("{\"kind\": \"contest\", \"report\": 1}"),
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.reason", 5);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "action.reason", 5);
     expect_client_error(ACT("{\"kind\": \"contest\", \"report\": 0, \"reason\": \"r\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.report", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.report", 5);
     expect_client_error(ACT("{\"kind\": \"contest\", \"report\": 2147483648,"
                             " \"reason\": \"r\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.report", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.report", 5);
     expect_client_error(ACT("{\"kind\": \"contest\", \"report\": \"1\", \"reason\": \"r\"}"),
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.report", 5);
+                        PROTOCOL_FAULT_WRONG_TYPE, "action.report", 5);
     expect_client_error(ACT("{\"kind\": \"contest\", \"report\": 1, \"reason\": \"\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.reason", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.reason", 5);
     char *reason256 = long_text(256);
     snprintf(json, sizeof json, ACT("{\"kind\": \"contest\", \"report\": 1, \"reason\": \"%s\"}"),
              reason256);
-    expect_client_error(json, PROTOCOL_MESSAGE_BAD_VALUE, "action.reason", 5);
+    expect_client_error(json, PROTOCOL_FAULT_BAD_VALUE, "action.reason", 5);
     expect_client_error(ACT("{\"kind\": \"contest\", \"report\": 1, \"note\": \"r\"}"),
-                        PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.note", 5);
+                        PROTOCOL_FAULT_UNKNOWN_MEMBER, "action.note", 5);
     /* accept */
-    expect_client_error(ACT("{\"kind\": \"accept\"}"), PROTOCOL_MESSAGE_MISSING_MEMBER,
+    expect_client_error(ACT("{\"kind\": \"accept\"}"), PROTOCOL_FAULT_MISSING_MEMBER,
                         "action.report", 5);
-    expect_client_error(ACT("{\"kind\": \"accept\", \"report\": -1}"), PROTOCOL_MESSAGE_BAD_VALUE,
+    expect_client_error(ACT("{\"kind\": \"accept\", \"report\": -1}"), PROTOCOL_FAULT_BAD_VALUE,
                         "action.report", 5);
     expect_client_error(ACT("{\"kind\": \"accept\", \"report\": true}"),
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.report", 5);
+                        PROTOCOL_FAULT_WRONG_TYPE, "action.report", 5);
     expect_client_error(ACT("{\"kind\": \"accept\", \"report\": 1, \"reason\": \"r\"}"),
-                        PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.reason", 5);
+                        PROTOCOL_FAULT_UNKNOWN_MEMBER, "action.reason", 5);
     /* rule */
     expect_client_error(ACT("{\"kind\": \"rule\", \"upheld\": true, \"reason\": \"r\"}"),
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.report", 5);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "action.report", 5);
     expect_client_error(ACT("{\"kind\": \"rule\", \"report\": 1, \"reason\": \"r\"}"),
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.upheld", 5);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "action.upheld", 5);
     expect_client_error(ACT("{\"kind\": \"rule\", \"report\": 1, \"upheld\": true}"),
-                        PROTOCOL_MESSAGE_MISSING_MEMBER, "action.reason", 5);
+                        PROTOCOL_FAULT_MISSING_MEMBER, "action.reason", 5);
     expect_client_error(ACT("{\"kind\": \"rule\", \"report\": 1, \"upheld\": \"yes\","
                             " \"reason\": \"r\"}"),
-                        PROTOCOL_MESSAGE_WRONG_TYPE, "action.upheld", 5);
+                        PROTOCOL_FAULT_WRONG_TYPE, "action.upheld", 5);
     expect_client_error(ACT("{\"kind\": \"rule\", \"report\": 0, \"upheld\": true,"
                             " \"reason\": \"r\"}"),
-                        PROTOCOL_MESSAGE_BAD_VALUE, "action.report", 5);
+                        PROTOCOL_FAULT_BAD_VALUE, "action.report", 5);
     snprintf(json, sizeof json,
              ACT("{\"kind\": \"rule\", \"report\": 1, \"upheld\": true, \"reason\": \"%s\"}"),
              reason256);
-    expect_client_error(json, PROTOCOL_MESSAGE_BAD_VALUE, "action.reason", 5);
+    expect_client_error(json, PROTOCOL_FAULT_BAD_VALUE, "action.reason", 5);
     expect_client_error(ACT("{\"kind\": \"rule\", \"report\": 1, \"upheld\": true,"
                             " \"reason\": \"r\", \"unit\": \"h\"}"),
-                        PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.unit", 5);
+                        PROTOCOL_FAULT_UNKNOWN_MEMBER, "action.unit", 5);
     free(reason256);
 }
 
@@ -682,55 +682,55 @@ static void test_client_bad_frames(void **state)
                                             0xa6, 'a', 'c', 't', 'i', 'o', 'n',
                                             0xcb, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0};
     protocol_client_message message;
-    protocol_message_status status;
+    protocol_fault status;
     assert_int_equal(protocol_client_message_decode(garbage, sizeof garbage, &message, &status),
-                     PROTOCOL_MESSAGE_BAD_FRAME);
-    assert_int_equal(status.codec, PROTOCOL_CODEC_TRUNCATED);
-    assert_int_equal(protocol_message_error_code(status.code), PROTOCOL_ERROR_BAD_FRAME);
+                     PROTOCOL_FAULT_BAD_FRAME);
+    assert_int_equal(status.cause, PROTOCOL_FAULT_TRUNCATED);
+    assert_int_equal(protocol_fault_error_code(status.code), PROTOCOL_ERROR_BAD_FRAME);
     assert_int_equal(
         protocol_client_message_decode(float_member, sizeof float_member, &message, &status),
-        PROTOCOL_MESSAGE_BAD_FRAME);
-    assert_int_equal(status.codec, PROTOCOL_CODEC_FLOAT);
+        PROTOCOL_FAULT_BAD_FRAME);
+    assert_int_equal(status.cause, PROTOCOL_FAULT_FLOAT);
     assert_true(status.request == 0);
     assert_int_equal(
         protocol_client_message_decode(request_first, sizeof request_first, &message, &status),
-        PROTOCOL_MESSAGE_BAD_FRAME);
-    assert_int_equal(status.codec, PROTOCOL_CODEC_FLOAT);
+        PROTOCOL_FAULT_BAD_FRAME);
+    assert_int_equal(status.cause, PROTOCOL_FAULT_FLOAT);
     assert_true(status.request == 0);
     assert_int_equal(protocol_client_message_decode(top_array, sizeof top_array, &message, &status),
-                     PROTOCOL_MESSAGE_BAD_FRAME);
-    assert_int_equal(status.codec, PROTOCOL_CODEC_NOT_MAP);
+                     PROTOCOL_FAULT_BAD_FRAME);
+    assert_int_equal(status.cause, PROTOCOL_FAULT_NOT_MAP);
     uint8_t *big = calloc(1, PROTOCOL_CLIENT_FRAME_MAX + 1);
     big[0] = 0x80;
     assert_int_equal(
         protocol_client_message_decode(big, PROTOCOL_CLIENT_FRAME_MAX + 1, &message, &status),
-        PROTOCOL_MESSAGE_TOO_LARGE);
-    assert_int_equal(status.codec, PROTOCOL_CODEC_TOO_LARGE);
-    assert_int_equal(protocol_message_error_code(status.code), PROTOCOL_ERROR_TOO_LARGE);
+        PROTOCOL_FAULT_TOO_LARGE);
+    assert_int_equal(status.cause, PROTOCOL_FAULT_TOO_LARGE);
+    assert_int_equal(protocol_fault_error_code(status.code), PROTOCOL_ERROR_TOO_LARGE);
     free(big);
     /* A server frame up to its own limit decodes in a client. */
     protocol_server_message server;
     assert_int_equal(protocol_server_message_decode(garbage, sizeof garbage, &server, &status),
-                     PROTOCOL_MESSAGE_BAD_FRAME);
+                     PROTOCOL_FAULT_BAD_FRAME);
     /* NULL status is fine. */
     assert_int_equal(protocol_client_message_decode(garbage, sizeof garbage, &message, NULL),
-                     PROTOCOL_MESSAGE_BAD_FRAME);
+                     PROTOCOL_FAULT_BAD_FRAME);
 }
 
 static void test_wire_codes(void **state)
 {
     (void)state;
-    assert_int_equal(protocol_message_error_code(PROTOCOL_MESSAGE_UNKNOWN_TYPE),
+    assert_int_equal(protocol_fault_error_code(PROTOCOL_FAULT_UNKNOWN_TYPE),
                      PROTOCOL_ERROR_UNKNOWN_TYPE);
-    assert_int_equal(protocol_message_error_code(PROTOCOL_MESSAGE_MISSING_MEMBER),
+    assert_int_equal(protocol_fault_error_code(PROTOCOL_FAULT_MISSING_MEMBER),
                      PROTOCOL_ERROR_BAD_MESSAGE);
-    assert_int_equal(protocol_message_error_code(PROTOCOL_MESSAGE_UNKNOWN_MEMBER),
+    assert_int_equal(protocol_fault_error_code(PROTOCOL_FAULT_UNKNOWN_MEMBER),
                      PROTOCOL_ERROR_BAD_MESSAGE);
-    assert_int_equal(protocol_message_error_code(PROTOCOL_MESSAGE_WRONG_TYPE),
+    assert_int_equal(protocol_fault_error_code(PROTOCOL_FAULT_WRONG_TYPE),
                      PROTOCOL_ERROR_BAD_MESSAGE);
-    assert_int_equal(protocol_message_error_code(PROTOCOL_MESSAGE_BAD_VALUE),
+    assert_int_equal(protocol_fault_error_code(PROTOCOL_FAULT_BAD_VALUE),
                      PROTOCOL_ERROR_BAD_MESSAGE);
-    assert_int_equal(protocol_message_error_code(PROTOCOL_MESSAGE_NO_MEMORY),
+    assert_int_equal(protocol_fault_error_code(PROTOCOL_FAULT_NO_MEMORY),
                      PROTOCOL_ERROR_INTERNAL);
     static const char *const codes[] = {
         "bad_frame",   "bad_message",    "unknown_type", "too_large",
@@ -759,7 +759,7 @@ static void test_wire_codes(void **state)
     assert_true(protocol_response_parse("stand", &response));
     assert_string_equal(protocol_client_kind_name(PROTOCOL_CLIENT_ACT), "act");
     assert_string_equal(protocol_server_kind_name(PROTOCOL_SERVER_DELTA), "delta");
-    assert_string_equal(protocol_message_error_name(PROTOCOL_MESSAGE_UNKNOWN_MEMBER),
+    assert_string_equal(protocol_fault_name(PROTOCOL_FAULT_UNKNOWN_MEMBER),
                         "unknown_member");
     assert_string_equal(PROTOCOL_SUBPROTOCOL, "brigade.v1");
 }
@@ -775,11 +775,11 @@ static void server_round_trip(const protocol_server_message *message, const char
     protocol_value_free(wire);
     uint8_t *frame = NULL;
     size_t len = 0;
-    assert_int_equal(protocol_server_message_encode(message, 0, &frame, &len), PROTOCOL_CODEC_OK);
-    protocol_message_status status;
-    protocol_message_error error = protocol_server_message_decode(frame, len, back, &status);
-    if (error != PROTOCOL_MESSAGE_OK)
-        fail_msg("decode failed: %s: %s", protocol_message_error_name(error), status.message);
+    assert_int_equal(protocol_server_message_encode(message, 0, &frame, &len), PROTOCOL_FAULT_OK);
+    protocol_fault status;
+    protocol_fault_code error = protocol_server_message_decode(frame, len, back, &status);
+    if (error != PROTOCOL_FAULT_OK)
+        fail_msg("decode failed: %s: %s", protocol_fault_name(error), status.message);
     assert_int_equal(back->kind, message->kind);
     assert_true(back->request == message->request);
     assert_string_equal(back->game, message->game);
@@ -873,7 +873,7 @@ static void test_server_messages(void **state)
             &bad_len);
         protocol_server_message refused;
         assert_int_not_equal(protocol_server_message_decode(bad, bad_len, &refused, NULL),
-                             PROTOCOL_MESSAGE_OK);
+                             PROTOCOL_FAULT_OK);
         free(bad);
     }
     error.as.error.retry_after = 0;
@@ -904,7 +904,7 @@ static void test_server_messages(void **state)
         uint8_t *bad = test_frame_from_json(bad_moved[i], &bad_len);
         protocol_server_message refused;
         assert_int_not_equal(protocol_server_message_decode(bad, bad_len, &refused, NULL),
-                             PROTOCOL_MESSAGE_OK);
+                             PROTOCOL_FAULT_OK);
         free(bad);
     }
     assert_true(protocol_url_valid("wss://club.example/brigade", 26));
@@ -942,7 +942,7 @@ static void test_server_messages(void **state)
     uint8_t *frame = NULL;
     size_t len = 0;
     assert_int_equal(protocol_server_message_encode(&welcome, 0, &frame, &len),
-                     PROTOCOL_CODEC_UNENCODABLE);
+                     PROTOCOL_FAULT_UNENCODABLE);
     protocol_value_free(ops);
     protocol_value_free(snapshot);
 }
@@ -977,7 +977,7 @@ static void test_server_error_message_cut(void **state)
     uint8_t *frame = test_frame_from_json(json, &frame_len);
     protocol_server_message back;
     assert_int_equal(protocol_server_message_decode(frame, frame_len, &back, NULL),
-                     PROTOCOL_MESSAGE_OK);
+                     PROTOCOL_FAULT_OK);
     assert_int_equal(strlen(back.as.error.message), 254);
     free(frame);
 }
@@ -992,9 +992,9 @@ static void test_server_lenient(void **state)
         " \"message\": \"slow down\", \"retry_after\": 5, \"hint\": {\"x\": [1]}}",
         &len);
     protocol_server_message back;
-    protocol_message_status status;
+    protocol_fault status;
     assert_int_equal(protocol_server_message_decode(frame, len, &back, &status),
-                     PROTOCOL_MESSAGE_OK);
+                     PROTOCOL_FAULT_OK);
     assert_int_equal(back.as.error.code, PROTOCOL_ERROR_UNKNOWN);
     assert_string_equal(back.as.error.code_name, "over_quota");
     /* Re-encoding keeps the code text. */
@@ -1007,14 +1007,14 @@ static void test_server_lenient(void **state)
     frame = test_frame_from_json("{\"type\": \"ack\", \"request\": 4, \"seq\": 3, \"hash\": \"ab\"}",
                                  &len);
     assert_int_equal(protocol_server_message_decode(frame, len, &back, &status),
-                     PROTOCOL_MESSAGE_OK);
+                     PROTOCOL_FAULT_OK);
     assert_true(back.as.ack.seq == 3);
     free(frame);
 
     /* An unknown type is reported so the client can skip it. */
     frame = test_frame_from_json("{\"type\": \"chat\", \"text\": \"hi\"}", &len);
     assert_int_equal(protocol_server_message_decode(frame, len, &back, &status),
-                     PROTOCOL_MESSAGE_UNKNOWN_TYPE);
+                     PROTOCOL_FAULT_UNKNOWN_TYPE);
     free(frame);
 
     /* Known members are still checked. */
@@ -1034,8 +1034,8 @@ static void test_server_lenient(void **state)
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         frame = test_frame_from_json(refused[i], &len);
-        protocol_message_error error = protocol_server_message_decode(frame, len, &back, &status);
-        if (error == PROTOCOL_MESSAGE_OK)
+        protocol_fault_code error = protocol_server_message_decode(frame, len, &back, &status);
+        if (error == PROTOCOL_FAULT_OK)
             fail_msg("accepted %s", refused[i]);
         assert_null(back.as.welcome.state);
         free(frame);
@@ -1061,10 +1061,10 @@ static void test_server_large_welcome(void **state)
     welcome.as.welcome.state = snapshot;
     uint8_t *frame = NULL;
     size_t len = 0;
-    assert_int_equal(protocol_server_message_encode(&welcome, 0, &frame, &len), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_server_message_encode(&welcome, 0, &frame, &len), PROTOCOL_FAULT_OK);
     assert_true(len > PROTOCOL_CLIENT_FRAME_MAX && len <= PROTOCOL_SERVER_FRAME_MAX);
     protocol_server_message back;
-    assert_int_equal(protocol_server_message_decode(frame, len, &back, NULL), PROTOCOL_MESSAGE_OK);
+    assert_int_equal(protocol_server_message_decode(frame, len, &back, NULL), PROTOCOL_FAULT_OK);
     assert_true(protocol_value_equal(back.as.welcome.state, snapshot));
     protocol_server_message_clear(&back);
     free(frame);
@@ -1121,12 +1121,12 @@ static void test_client_no_crash(void **state)
             if (next_random(&seed) % 5 == 0)
                 len = next_random(&seed) % (base_len + 1);
             protocol_client_message message;
-            protocol_message_status status;
-            protocol_message_error error =
+            protocol_fault status;
+            protocol_fault_code error =
                 protocol_client_message_decode(buffer, len, &message, &status);
             assert_int_equal(status.code, error);
-            if (error != PROTOCOL_MESSAGE_OK) {
-                assert_true(error != PROTOCOL_MESSAGE_NO_MEMORY);
+            if (error != PROTOCOL_FAULT_OK) {
+                assert_true(error != PROTOCOL_FAULT_NO_MEMORY);
                 assert_true(status.message[0] != '\0');
                 continue;
             }
@@ -1134,10 +1134,10 @@ static void test_client_no_crash(void **state)
             uint8_t *again = NULL;
             size_t again_len = 0;
             assert_int_equal(protocol_client_message_encode(&message, 0, &again, &again_len),
-                             PROTOCOL_CODEC_OK);
+                             PROTOCOL_FAULT_OK);
             protocol_client_message back;
             assert_int_equal(protocol_client_message_decode(again, again_len, &back, NULL),
-                             PROTOCOL_MESSAGE_OK);
+                             PROTOCOL_FAULT_OK);
             assert_int_equal(back.kind, message.kind);
             assert_true(back.request == message.request);
             protocol_client_message_clear(&back);
@@ -1153,16 +1153,16 @@ static void test_client_no_crash(void **state)
 
 /* Decodes the client frame of `json` and expects `code` with exactly the
  * error message `text` (the one the server's bad_message carries, §5). */
-static void expect_client_text(const char *json, protocol_message_error code, const char *text)
+static void expect_client_text(const char *json, protocol_fault_code code, const char *text)
 {
     size_t len = 0;
     uint8_t *frame = test_frame_from_json(json, &len);
     protocol_client_message message;
-    protocol_message_status status;
-    protocol_message_error got = protocol_client_message_decode(frame, len, &message, &status);
+    protocol_fault status;
+    protocol_fault_code got = protocol_client_message_decode(frame, len, &message, &status);
     if (got != code)
-        fail_msg("expected %s, got %s (%s) for %s", protocol_message_error_name(code),
-                 protocol_message_error_name(got), status.message, json);
+        fail_msg("expected %s, got %s (%s) for %s", protocol_fault_name(code),
+                 protocol_fault_name(got), status.message, json);
     if (strcmp(status.message, text) != 0)
         fail_msg("expected message \"%s\", got \"%s\" for %s", text, status.message, json);
     assert_int_equal(message.kind, 0);
@@ -1175,9 +1175,9 @@ static void expect_client_ok(const char *json, protocol_client_message *out)
 {
     size_t len = 0;
     uint8_t *frame = test_frame_from_json(json, &len);
-    protocol_message_status status;
-    protocol_message_error got = protocol_client_message_decode(frame, len, out, &status);
-    if (got != PROTOCOL_MESSAGE_OK)
+    protocol_fault status;
+    protocol_fault_code got = protocol_client_message_decode(frame, len, out, &status);
+    if (got != PROTOCOL_FAULT_OK)
         fail_msg("refused %s: %s", json, status.message);
     free(frame);
 }
@@ -1224,26 +1224,26 @@ static void test_client_create_clock(void **state)
     protocol_value_free(wire);
     protocol_client_message_clear(&back);
 
-    expect_client_text(CREATE_CLOCK("{\"minutes_per_side\": 0}"), PROTOCOL_MESSAGE_BAD_VALUE,
+    expect_client_text(CREATE_CLOCK("{\"minutes_per_side\": 0}"), PROTOCOL_FAULT_BAD_VALUE,
                        "clock.minutes_per_side: 0 is out of range 1..600");
-    expect_client_text(CREATE_CLOCK("{\"minutes_per_side\": 601}"), PROTOCOL_MESSAGE_BAD_VALUE,
+    expect_client_text(CREATE_CLOCK("{\"minutes_per_side\": 601}"), PROTOCOL_FAULT_BAD_VALUE,
                        "clock.minutes_per_side: 601 is out of range 1..600");
     expect_client_text(CREATE_CLOCK("{\"minutes_per_side\": 9, \"increment_seconds\": 601}"),
-                       PROTOCOL_MESSAGE_BAD_VALUE,
+                       PROTOCOL_FAULT_BAD_VALUE,
                        "clock.increment_seconds: 601 is out of range 0..600");
     expect_client_text(CREATE_CLOCK("{\"minutes_per_side\": 9, \"increment_seconds\": -1}"),
-                       PROTOCOL_MESSAGE_BAD_VALUE,
+                       PROTOCOL_FAULT_BAD_VALUE,
                        "clock.increment_seconds: -1 is out of range 0..600");
-    expect_client_text(CREATE_CLOCK("{\"minutes_per_side\": \"90\"}"), PROTOCOL_MESSAGE_WRONG_TYPE,
+    expect_client_text(CREATE_CLOCK("{\"minutes_per_side\": \"90\"}"), PROTOCOL_FAULT_WRONG_TYPE,
                        "clock.minutes_per_side: is a string, not an integer");
     expect_client_text(CREATE_CLOCK("{\"increment_seconds\": 5}"),
-                       PROTOCOL_MESSAGE_MISSING_MEMBER,
+                       PROTOCOL_FAULT_MISSING_MEMBER,
                        "clock.minutes_per_side: required member is missing");
     expect_client_text(CREATE_CLOCK("{\"minutes_per_side\": 9, \"delay_seconds\": 5}"),
-                       PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "clock.delay_seconds: unknown member");
-    expect_client_text(CREATE_CLOCK("90"), PROTOCOL_MESSAGE_WRONG_TYPE,
+                       PROTOCOL_FAULT_UNKNOWN_MEMBER, "clock.delay_seconds: unknown member");
+    expect_client_text(CREATE_CLOCK("90"), PROTOCOL_FAULT_WRONG_TYPE,
                        "clock: is an integer, not a map");
-    expect_client_text(CREATE_CLOCK("null"), PROTOCOL_MESSAGE_WRONG_TYPE,
+    expect_client_text(CREATE_CLOCK("null"), PROTOCOL_FAULT_WRONG_TYPE,
                        "clock: is nil, not a map");
 }
 
@@ -1284,19 +1284,19 @@ static void test_client_end_result(void **state)
                       &back);
 
     expect_client_text(ACT("{\"kind\": \"end\", \"reason\": \"r\", \"result\": \"C\"}"),
-                       PROTOCOL_MESSAGE_BAD_VALUE,
+                       PROTOCOL_FAULT_BAD_VALUE,
                        "action.result: \"C\" is not one of \"A\", \"B\", \"draw\"");
     expect_client_text(ACT("{\"kind\": \"end\", \"reason\": \"r\", \"result\": \"a\"}"),
-                       PROTOCOL_MESSAGE_BAD_VALUE,
+                       PROTOCOL_FAULT_BAD_VALUE,
                        "action.result: \"a\" is not one of \"A\", \"B\", \"draw\"");
     expect_client_text(ACT("{\"kind\": \"end\", \"reason\": \"r\", \"result\": 1}"),
-                       PROTOCOL_MESSAGE_WRONG_TYPE, "action.result: is an integer, not a string");
+                       PROTOCOL_FAULT_WRONG_TYPE, "action.result: is an integer, not a string");
     expect_client_text(ACT("{\"kind\": \"end\", \"result\": \"A\"}"),
-                       PROTOCOL_MESSAGE_MISSING_MEMBER, "action.reason: required member is missing");
+                       PROTOCOL_FAULT_MISSING_MEMBER, "action.reason: required member is missing");
     expect_client_text(ACT("{\"kind\": \"hold\", \"reason\": \"r\", \"result\": \"A\"}"),
-                       PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.result: unknown member");
+                       PROTOCOL_FAULT_UNKNOWN_MEMBER, "action.result: unknown member");
     expect_client_text(ACT("{\"kind\": \"note\", \"reason\": \"r\", \"result\": \"draw\"}"),
-                       PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "action.result: unknown member");
+                       PROTOCOL_FAULT_UNKNOWN_MEMBER, "action.result: unknown member");
 
     assert_string_equal(protocol_result_name(PROTOCOL_RESULT_DRAW), "draw");
     assert_string_equal(protocol_result_name((protocol_result)3), "?");
@@ -1387,49 +1387,49 @@ static void test_client_tournament_create(void **state)
             assert_string_equal(back.as.tournament_create.scenarios[15].name, "s15.json");
             protocol_client_message_clear(&back);
         } else {
-            expect_client_text(json, PROTOCOL_MESSAGE_BAD_VALUE,
+            expect_client_text(json, PROTOCOL_FAULT_BAD_VALUE,
                                "scenarios: 17 entries, 1..16 are allowed");
         }
     }
     expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": {}"),
-                       PROTOCOL_MESSAGE_BAD_VALUE, "scenarios: 0 entries, 1..16 are allowed");
+                       PROTOCOL_FAULT_BAD_VALUE, "scenarios: 0 entries, 1..16 are allowed");
     expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": [\"village.json\"]"),
-                       PROTOCOL_MESSAGE_WRONG_TYPE, "scenarios: is an array, not a map");
-    expect_client_text(TCREATE("\"tournament\": \"{}\""), PROTOCOL_MESSAGE_MISSING_MEMBER,
+                       PROTOCOL_FAULT_WRONG_TYPE, "scenarios: is an array, not a map");
+    expect_client_text(TCREATE("\"tournament\": \"{}\""), PROTOCOL_FAULT_MISSING_MEMBER,
                        "scenarios: required member is missing");
     expect_client_text(TCREATE("\"scenarios\": {\"v.json\": \"{}\"}"),
-                       PROTOCOL_MESSAGE_MISSING_MEMBER, "tournament: required member is missing");
+                       PROTOCOL_FAULT_MISSING_MEMBER, "tournament: required member is missing");
     expect_client_text(TCREATE("\"tournament\": \"\", \"scenarios\": {\"v.json\": \"{}\"}"),
-                       PROTOCOL_MESSAGE_BAD_VALUE, "tournament: is empty");
+                       PROTOCOL_FAULT_BAD_VALUE, "tournament: is empty");
     expect_client_text(TCREATE("\"tournament\": {}, \"scenarios\": {\"v.json\": \"{}\"}"),
-                       PROTOCOL_MESSAGE_WRONG_TYPE, "tournament: is a map, not a string");
+                       PROTOCOL_FAULT_WRONG_TYPE, "tournament: is a map, not a string");
     expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": {\"v.json\": \"\"}"),
-                       PROTOCOL_MESSAGE_BAD_VALUE, "scenarios.v.json: is empty");
+                       PROTOCOL_FAULT_BAD_VALUE, "scenarios.v.json: is empty");
     expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": {\"v.json\": 5}"),
-                       PROTOCOL_MESSAGE_WRONG_TYPE, "scenarios.v.json: is an integer, not a string");
+                       PROTOCOL_FAULT_WRONG_TYPE, "scenarios.v.json: is an integer, not a string");
     expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": {\"../x.json\": \"{}\"}"),
-                       PROTOCOL_MESSAGE_BAD_VALUE,
+                       PROTOCOL_FAULT_BAD_VALUE,
                        "scenarios: \"../x.json\" is not a scenario file name ([A-Za-z0-9_.-]+"
                        " ending in .json, no \"..\", at most 64 bytes)");
     expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": {\"village.txt\": \"{}\"}"),
-                       PROTOCOL_MESSAGE_BAD_VALUE,
+                       PROTOCOL_FAULT_BAD_VALUE,
                        "scenarios: \"village.txt\" is not a scenario file name ([A-Za-z0-9_.-]+"
                        " ending in .json, no \"..\", at most 64 bytes)");
     /* A name of 65 bytes is shown cut at 40. */
     expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": {"
                                "\"nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn.json\":"
                                " \"{}\"}"),
-                       PROTOCOL_MESSAGE_BAD_VALUE,
+                       PROTOCOL_FAULT_BAD_VALUE,
                        "scenarios: \"nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn...\" is not a"
                        " scenario file name ([A-Za-z0-9_.-]+ ending in .json, no \"..\", at"
                        " most 64 bytes)");
     /* A bad second scenario frees the first's text (ASan checks). */
     expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": {\"v.json\": \"{}\","
                                " \"w.json\": null}"),
-                       PROTOCOL_MESSAGE_WRONG_TYPE, "scenarios.w.json: is nil, not a string");
+                       PROTOCOL_FAULT_WRONG_TYPE, "scenarios.w.json: is nil, not a string");
     expect_client_text(TCREATE("\"tournament\": \"{}\", \"scenarios\": {\"v.json\": \"{}\"},"
                                " \"name\": \"Cup\""),
-                       PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "name: unknown member");
+                       PROTOCOL_FAULT_UNKNOWN_MEMBER, "name: unknown member");
 }
 
 static void test_client_tournament_requests(void **state)
@@ -1463,21 +1463,21 @@ static void test_client_tournament_requests(void **state)
     assert_false(back.as.tournament_get.watch);
 
     expect_client_text("{\"type\": \"tournament_get\", \"request\": 12, \"tournament\": \"\"}",
-                       PROTOCOL_MESSAGE_BAD_VALUE, "tournament: 0 bytes, at least 1");
+                       PROTOCOL_FAULT_BAD_VALUE, "tournament: 0 bytes, at least 1");
     expect_client_text("{\"type\": \"tournament_get\", \"request\": 12, \"tournament\":"
                        " \"0123456789012345678901234567890123456789012345678901234567890123\"}",
-                       PROTOCOL_MESSAGE_BAD_VALUE, "tournament: 64 bytes, at most 63");
+                       PROTOCOL_FAULT_BAD_VALUE, "tournament: 64 bytes, at most 63");
     expect_client_text("{\"type\": \"tournament_get\", \"request\": 12}",
-                       PROTOCOL_MESSAGE_MISSING_MEMBER, "tournament: required member is missing");
+                       PROTOCOL_FAULT_MISSING_MEMBER, "tournament: required member is missing");
     expect_client_text("{\"type\": \"tournament_get\", \"request\": 12, \"tournament\": \"t\","
                        " \"token\": \"\"}",
-                       PROTOCOL_MESSAGE_BAD_VALUE, "token: 0 bytes, at least 1");
+                       PROTOCOL_FAULT_BAD_VALUE, "token: 0 bytes, at least 1");
     expect_client_text("{\"type\": \"tournament_get\", \"request\": 12, \"tournament\": \"t\","
                        " \"watch\": \"yes\"}",
-                       PROTOCOL_MESSAGE_WRONG_TYPE, "watch: is a string, not a bool");
+                       PROTOCOL_FAULT_WRONG_TYPE, "watch: is a string, not a bool");
     expect_client_text("{\"type\": \"tournament_get\", \"request\": 12, \"tournament\": \"t\","
                        " \"round\": 2}",
-                       PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "round: unknown member");
+                       PROTOCOL_FAULT_UNKNOWN_MEMBER, "round: unknown member");
 
     /* tournament_start_round (§11.5). */
     protocol_client_message start = {.kind = PROTOCOL_CLIENT_TOURNAMENT_START_ROUND,
@@ -1492,10 +1492,10 @@ static void test_client_tournament_requests(void **state)
     assert_string_equal(back.as.tournament_start_round.token, "org");
     expect_client_text("{\"type\": \"tournament_start_round\", \"request\": 13,"
                        " \"tournament\": \"t1\"}",
-                       PROTOCOL_MESSAGE_MISSING_MEMBER, "token: required member is missing");
+                       PROTOCOL_FAULT_MISSING_MEMBER, "token: required member is missing");
     expect_client_text("{\"type\": \"tournament_start_round\", \"request\": 13,"
                        " \"tournament\": \"t1\", \"token\": \"org\", \"watch\": true}",
-                       PROTOCOL_MESSAGE_UNKNOWN_MEMBER, "watch: unknown member");
+                       PROTOCOL_FAULT_UNKNOWN_MEMBER, "watch: unknown member");
 
     /* tournament_result (§11.5): each result, a reason of 1..255 bytes. */
     protocol_client_message result = {.kind = PROTOCOL_CLIENT_TOURNAMENT_RESULT, .request = 14};
@@ -1521,8 +1521,8 @@ static void test_client_tournament_requests(void **state)
     protocol_value_free(wire);
     uint8_t *frame = NULL;
     size_t len = 0;
-    assert_int_equal(protocol_client_message_encode(&result, 0, &frame, &len), PROTOCOL_CODEC_OK);
-    assert_int_equal(protocol_client_message_decode(frame, len, &back, NULL), PROTOCOL_MESSAGE_OK);
+    assert_int_equal(protocol_client_message_encode(&result, 0, &frame, &len), PROTOCOL_FAULT_OK);
+    assert_int_equal(protocol_client_message_decode(frame, len, &back, NULL), PROTOCOL_FAULT_OK);
     assert_int_equal(back.as.tournament_result.result, PROTOCOL_RESULT_B);
     assert_int_equal(strlen(back.as.tournament_result.reason), 255);
     free(frame);
@@ -1535,28 +1535,28 @@ static void test_client_tournament_requests(void **state)
              " \"token\": \"org\", \"game\": \"g\", \"result\": \"A\", \"reason\": \"%s\"}",
              reason256);
     free(reason256);
-    expect_client_text(json, PROTOCOL_MESSAGE_BAD_VALUE, "reason: 256 bytes, at most 255");
+    expect_client_text(json, PROTOCOL_FAULT_BAD_VALUE, "reason: 256 bytes, at most 255");
     expect_client_text("{\"type\": \"tournament_result\", \"request\": 14, \"tournament\": \"t1\","
                        " \"token\": \"org\", \"game\": \"g\", \"result\": \"A\", \"reason\": \"\"}",
-                       PROTOCOL_MESSAGE_BAD_VALUE, "reason: 0 bytes, at least 1");
+                       PROTOCOL_FAULT_BAD_VALUE, "reason: 0 bytes, at least 1");
     expect_client_text("{\"type\": \"tournament_result\", \"request\": 14, \"tournament\": \"t1\","
                        " \"token\": \"org\", \"game\": \"g\", \"result\": \"win\","
                        " \"reason\": \"r\"}",
-                       PROTOCOL_MESSAGE_BAD_VALUE,
+                       PROTOCOL_FAULT_BAD_VALUE,
                        "result: \"win\" is not one of \"A\", \"B\", \"draw\"");
     expect_client_text("{\"type\": \"tournament_result\", \"request\": 14, \"tournament\": \"t1\","
                        " \"token\": \"org\", \"result\": \"A\", \"reason\": \"r\"}",
-                       PROTOCOL_MESSAGE_MISSING_MEMBER, "game: required member is missing");
+                       PROTOCOL_FAULT_MISSING_MEMBER, "game: required member is missing");
     expect_client_text("{\"type\": \"tournament_result\", \"request\": 14, \"tournament\": \"t1\","
                        " \"token\": \"org\", \"game\": \"g\", \"reason\": \"r\"}",
-                       PROTOCOL_MESSAGE_MISSING_MEMBER, "result: required member is missing");
+                       PROTOCOL_FAULT_MISSING_MEMBER, "result: required member is missing");
     expect_client_text("{\"type\": \"tournament_result\", \"request\": 14, \"tournament\": \"t1\","
                        " \"token\": 7, \"game\": \"g\", \"result\": \"A\", \"reason\": \"r\"}",
-                       PROTOCOL_MESSAGE_WRONG_TYPE, "token: is an integer, not a string");
+                       PROTOCOL_FAULT_WRONG_TYPE, "token: is an integer, not a string");
 
     /* The unknown type's message lists every client message. */
     expect_client_text("{\"type\": \"tournament_delete\", \"request\": 15}",
-                       PROTOCOL_MESSAGE_UNKNOWN_TYPE,
+                       PROTOCOL_FAULT_UNKNOWN_TYPE,
                        "type: \"tournament_delete\" is not a client message (create, join, act,"
                        " tournament_create, tournament_get, tournament_start_round,"
                        " tournament_result)");
@@ -1575,7 +1575,7 @@ static void test_client_tournament_encode_refused(void **state)
     message.as.tournament_create.tournament_len = 2;
     /* No scenario, then one without its text, then too many. */
     assert_int_equal(protocol_client_message_encode(&message, 0, &frame, &len),
-                     PROTOCOL_CODEC_UNENCODABLE);
+                     PROTOCOL_FAULT_UNENCODABLE);
     message.as.tournament_create.scenario_count = 1;
     strcpy(message.as.tournament_create.scenarios[0].name, "v.json");
     assert_null(protocol_client_message_to_value(&message));
@@ -1642,9 +1642,9 @@ static void test_server_tournament_created(void **state)
         " \"organiser\": \"o\", \"players\": [{\"name\": \"Ann\", \"token\": \"p\","
         " \"seed\": 1}], \"umpires\": [], \"page\": \"/tournament.html\"}",
         &len);
-    protocol_message_status status;
+    protocol_fault status;
     assert_int_equal(protocol_server_message_decode(frame, len, &back, &status),
-                     PROTOCOL_MESSAGE_OK);
+                     PROTOCOL_FAULT_OK);
     assert_int_equal(back.as.tournament_created.player_count, 1);
     assert_string_equal(back.as.tournament_created.players[0].name, "Ann");
     protocol_server_message_clear(&back);
@@ -1678,8 +1678,8 @@ static void test_server_tournament_created(void **state)
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         frame = test_frame_from_json(refused[i].json, &len);
-        protocol_message_error error = protocol_server_message_decode(frame, len, &back, &status);
-        if (error == PROTOCOL_MESSAGE_OK)
+        protocol_fault_code error = protocol_server_message_decode(frame, len, &back, &status);
+        if (error == PROTOCOL_FAULT_OK)
             fail_msg("accepted %s", refused[i].json);
         assert_string_equal(status.message, refused[i].message);
         assert_null(back.as.tournament_created.players);
@@ -1719,8 +1719,8 @@ static void test_server_tournament_state(void **state)
     protocol_value_free(wire);
     uint8_t *frame = NULL;
     size_t len = 0;
-    assert_int_equal(protocol_server_message_encode(&message, 0, &frame, &len), PROTOCOL_CODEC_OK);
-    assert_int_equal(protocol_server_message_decode(frame, len, &back, NULL), PROTOCOL_MESSAGE_OK);
+    assert_int_equal(protocol_server_message_encode(&message, 0, &frame, &len), PROTOCOL_FAULT_OK);
+    assert_int_equal(protocol_server_message_decode(frame, len, &back, NULL), PROTOCOL_FAULT_OK);
     assert_true(back.request == 31);
     assert_true(protocol_value_equal(back.as.tournament_state.you, you));
     protocol_server_message_clear(&back);
@@ -1752,8 +1752,8 @@ static void test_server_tournament_state(void **state)
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         frame = test_frame_from_json(refused[i].json, &len);
-        protocol_message_status status;
-        if (protocol_server_message_decode(frame, len, &back, &status) == PROTOCOL_MESSAGE_OK)
+        protocol_fault status;
+        if (protocol_server_message_decode(frame, len, &back, &status) == PROTOCOL_FAULT_OK)
             fail_msg("accepted %s", refused[i].json);
         assert_string_equal(status.message, refused[i].message);
         assert_null(back.as.tournament_state.view);
@@ -1844,8 +1844,8 @@ static void test_server_clock_now(void **state)
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         size_t len = 0;
         uint8_t *frame = test_frame_from_json(refused[i].json, &len);
-        protocol_message_status status;
-        if (protocol_server_message_decode(frame, len, &back, &status) == PROTOCOL_MESSAGE_OK)
+        protocol_fault status;
+        if (protocol_server_message_decode(frame, len, &back, &status) == PROTOCOL_FAULT_OK)
             fail_msg("accepted %s", refused[i].json);
         assert_string_equal(status.message, refused[i].message);
         assert_false(back.has_clock_now);
@@ -1858,7 +1858,7 @@ static void test_server_clock_now(void **state)
         "{\"type\": \"delta\", \"game\": \"g\", \"seq\": 1, \"ops\": [],"
         " \"clock_now\": {\"A\": 3, \"B\": 4, \"at\": 17}}",
         &len);
-    assert_int_equal(protocol_server_message_decode(frame, len, &back, NULL), PROTOCOL_MESSAGE_OK);
+    assert_int_equal(protocol_server_message_decode(frame, len, &back, NULL), PROTOCOL_FAULT_OK);
     assert_true(back.clock_now.a == 3 && back.clock_now.b == 4);
     protocol_server_message_clear(&back);
     free(frame);

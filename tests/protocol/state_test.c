@@ -146,7 +146,7 @@ static brigade_battle *old_battle(const char *text)
 
 static void state_hash(const protocol_value *state, char hex[PROTOCOL_HASH_HEX_SIZE])
 {
-    assert_int_equal(protocol_snapshot_hash(state, hex), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_snapshot_hash(state, hex), PROTOCOL_FAULT_OK);
 }
 
 /* An older game's states hash as they did: no new member appears. */
@@ -172,12 +172,12 @@ static void test_old_states_hash(void **state)
 static void delta_check(const protocol_value *old_state, const protocol_value *new_state)
 {
     protocol_value *ops = NULL;
-    assert_int_equal(protocol_delta_compute(old_state, new_state, &ops), PROTOCOL_DELTA_OK);
+    assert_int_equal(protocol_delta_compute(old_state, new_state, &ops), PROTOCOL_FAULT_OK);
     assert_true(protocol_value_count(ops) > 0);
     protocol_value *copy = protocol_value_clone(old_state);
     assert_non_null(copy);
-    protocol_delta_status status;
-    if (protocol_delta_apply(copy, ops, &status) != PROTOCOL_DELTA_OK)
+    protocol_fault status;
+    if (protocol_delta_apply(copy, ops, &status) != PROTOCOL_FAULT_OK)
         fail_msg("delta: %s", status.message);
     char got[PROTOCOL_HASH_HEX_SIZE], want[PROTOCOL_HASH_HEX_SIZE];
     state_hash(copy, got);
@@ -582,13 +582,13 @@ static void test_log_entries(void **state)
 static bool delta_checked(const brigade_battle *before, const brigade_battle *after)
 {
     protocol_value *ops = NULL;
-    assert_int_equal(protocol_state_delta(before, after, "g-delta", &ops), PROTOCOL_DELTA_OK);
+    assert_int_equal(protocol_state_delta(before, after, "g-delta", &ops), PROTOCOL_FAULT_OK);
     protocol_value *state = protocol_state_from_battle(before, "g-delta");
     protocol_value *want = protocol_state_from_battle(after, "g-delta");
     assert_non_null(state);
     assert_non_null(want);
-    protocol_delta_status status;
-    if (protocol_delta_apply(state, ops, &status) != PROTOCOL_DELTA_OK)
+    protocol_fault status;
+    if (protocol_delta_apply(state, ops, &status) != PROTOCOL_FAULT_OK)
         fail_msg("the delta does not apply: %s", status.message);
     if (!protocol_value_equal(state, want)) {
         char *got = protocol_value_to_json(state, 0), *expected = protocol_value_to_json(want, 0);
@@ -597,7 +597,7 @@ static bool delta_checked(const brigade_battle *before, const brigade_battle *af
     }
     /* Nothing changed: no op at all. */
     protocol_value *none = NULL;
-    assert_int_equal(protocol_state_delta(after, after, "g-delta", &none), PROTOCOL_DELTA_OK);
+    assert_int_equal(protocol_state_delta(after, after, "g-delta", &none), PROTOCOL_FAULT_OK);
     assert_int_equal(protocol_value_count(none), 0);
     protocol_value_free(none);
     protocol_value_free(ops);

@@ -69,7 +69,7 @@ uint8_t *test_frame_from_json(const char *json, size_t *len)
 {
     protocol_value *value = test_value_from_json(json);
     uint8_t *frame = NULL;
-    assert_int_equal(protocol_codec_encode(value, 0, &frame, len), PROTOCOL_CODEC_OK);
+    assert_int_equal(protocol_codec_encode(value, 0, &frame, len), PROTOCOL_FAULT_OK);
     protocol_value_free(value);
     return frame;
 }
