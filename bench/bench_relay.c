@@ -229,54 +229,59 @@ typedef struct outcome {
     long anomalies;
 } outcome;
 
-static outcome run_case(bool relays, int n, int run)
+/* The servers of a case in `dir`: with relays, a redis-server, the node
+ * and two relays (relay_port[]); else one brigaded. Returns the node's
+ * port. */
+static int servers_start(bool relays, const char *dir, int relay_port[2])
 {
-    char dir[4200], redis_url[64], port_text[16];
-    snprintf(dir, sizeof dir, "%s/%s-%d-%d", top_dir, relays ? "relays" : "node", n, run);
-    if (mkdir(dir, 0700) != 0)
-        bench_die("mkdir %s: %s", dir, strerror(errno));
-    int node_port, relay_port[2] = {0, 0};
-    if (relays) {
-        int port = 0;
-        for (int attempt = 0; attempt < 20 && port == 0; attempt++) {
-            snprintf(port_text, sizeof port_text, "%d", 20000 + (int)(bench_now() * 1000) % 30000);
-            char *argv[] = {(char *)"redis-server", (char *)"--port", port_text, (char *)"--bind",
-                            (char *)"127.0.0.1", (char *)"--save", (char *)"",
-                            (char *)"--appendonly", (char *)"no", (char *)"--dir", dir, NULL};
-            char *path = (char *)"/usr/bin/redis-server";
-            argv[0] = path;
-            port = start("redis-server", argv, dir, "redis.log", "port=");
-        }
-        snprintf(redis_url, sizeof redis_url, "redis://127.0.0.1:%d", port);
-        char data[4300];
-        snprintf(data, sizeof data, "%s/node", dir);
-        char *argv[] = {(char *)O.common.server_path, (char *)"--listen", (char *)"127.0.0.1",
-                        (char *)"--port", (char *)"0", (char *)"--data", data, (char *)"--redis",
-                        redis_url, (char *)"--rate-messages", (char *)"0",
-                        (char *)"--rate-messages-per-address", (char *)"0", NULL};
-        node_port = start("node", argv, dir, "node.log", "listening on http://127.0.0.1:");
-        for (int k = 0; k < 2; k++) {
-            char *rargv[] = {(char *)O.common.server_path, (char *)"--listen",
-                             (char *)"127.0.0.1", (char *)"--port", (char *)"0",
-                             (char *)"--relay", (char *)"--redis", redis_url,
-                             (char *)"--rate-messages-per-address", (char *)"0", NULL};
-            relay_port[k] = start(k ? "relay 2" : "relay 1", rargv, dir,
-                                  k ? "relay2.log" : "relay1.log",
-                                  "relay listening on http://127.0.0.1:");
-        }
-    } else {
-        char data[4300];
-        snprintf(data, sizeof data, "%s/node", dir);
+    char data[4300], redis_url[64], port_text[16];
+    snprintf(data, sizeof data, "%s/node", dir);
+    if (!relays) {
         char *argv[] = {(char *)O.common.server_path, (char *)"--listen", (char *)"127.0.0.1",
                         (char *)"--port", (char *)"0", (char *)"--data", data,
                         (char *)"--rate-messages", (char *)"0",
                         (char *)"--rate-messages-per-address", (char *)"0", NULL};
-        node_port = start("brigaded", argv, dir, "node.log", "listening on http://127.0.0.1:");
+        return start("brigaded", argv, dir, "node.log", "listening on http://127.0.0.1:");
     }
-    long rss_before = 0;
-    for (int i = 0; i < child_count; i++)
-        rss_before += bench_proc_status_kib(children[i].pid, "VmRSS");
+    int port = 0;
+    for (int attempt = 0; attempt < 20 && port == 0; attempt++) {
+        snprintf(port_text, sizeof port_text, "%d", 20000 + (int)(bench_now() * 1000) % 30000);
+        char *argv[] = {(char *)"/usr/bin/redis-server", (char *)"--port", port_text,
+                        (char *)"--bind", (char *)"127.0.0.1", (char *)"--save", (char *)"",
+                        (char *)"--appendonly", (char *)"no", (char *)"--dir", (char *)dir, NULL};
+        port = start("redis-server", argv, dir, "redis.log", "port=");
+    }
+    snprintf(redis_url, sizeof redis_url, "redis://127.0.0.1:%d", port);
+    char *argv[] = {(char *)O.common.server_path, (char *)"--listen", (char *)"127.0.0.1",
+                    (char *)"--port", (char *)"0", (char *)"--data", data, (char *)"--redis",
+                    redis_url, (char *)"--rate-messages", (char *)"0",
+                    (char *)"--rate-messages-per-address", (char *)"0", NULL};
+    int node_port = start("node", argv, dir, "node.log", "listening on http://127.0.0.1:");
+    for (int k = 0; k < 2; k++) {
+        char *rargv[] = {(char *)O.common.server_path, (char *)"--listen",
+                         (char *)"127.0.0.1", (char *)"--port", (char *)"0",
+                         (char *)"--relay", (char *)"--redis", redis_url,
+                         (char *)"--rate-messages-per-address", (char *)"0", NULL};
+        relay_port[k] = start(k ? "relay 2" : "relay 1", rargv, dir,
+                              k ? "relay2.log" : "relay1.log",
+                              "relay listening on http://127.0.0.1:");
+    }
+    return node_port;
+}
 
+/* The sum of every child's resident memory, KiB. */
+static long children_rss_kib(void)
+{
+    long rss = 0;
+    for (int i = 0; i < child_count; i++)
+        rss += bench_proc_status_kib(children[i].pid, "VmRSS");
+    return rss;
+}
+
+/* The two players set up on the node, then n spectators joined, spread
+ * over the relays (or on the node). */
+static void case_join(bool relays, int n, int node_port, const int relay_port[2])
+{
     ws_handlers h = {.opened = opened, .message = message, .describe = describe};
     ws_client_init(&R.ws, node_port, "brigade.v1", O.connecting, &h);
     R.n = n;
@@ -314,10 +319,12 @@ static outcome run_case(bool relays, int n, int run)
     double idle = bench_now() + 1.0;
     while (bench_now() < idle)
         ws_client_poll(&R.ws, 0.05);
-    long rss_idle = 0;
-    for (int i = 0; i < child_count; i++)
-        rss_idle += bench_proc_status_kib(children[i].pid, "VmRSS");
+}
 
+/* The closed loop over the warm-up and the window, then the drain: an
+ * anomaly when some spectator had not every action in time. */
+static void case_loop_run(int n)
+{
     R.window_start = bench_now() + O.common.warmup;
     R.window_end = R.window_start + O.common.duration;
     R.acting = true;
@@ -328,7 +335,7 @@ static outcome run_case(bool relays, int n, int run)
         ws_client_poll(&R.ws, 0.01);
     }
     R.acting = false;
-    deadline = bench_now() + DRAIN_TIMEOUT;
+    double deadline = bench_now() + DRAIN_TIMEOUT;
     bool drained = false;
     while (!drained && bench_now() < deadline) {
         ws_client_poll(&R.ws, 0.02);
@@ -338,6 +345,21 @@ static outcome run_case(bool relays, int n, int run)
     }
     if (!drained)
         R.anomalies++;
+}
+
+static outcome run_case(bool relays, int n, int run)
+{
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/%s-%d-%d", top_dir, relays ? "relays" : "node", n, run);
+    if (mkdir(dir, 0700) != 0)
+        bench_die("mkdir %s: %s", dir, strerror(errno));
+    int relay_port[2] = {0, 0};
+    int node_port = servers_start(relays, dir, relay_port);
+    long rss_before = children_rss_kib();
+    case_join(relays, n, node_port, relay_port);
+    long rss_idle = children_rss_kib();
+    case_loop_run(n);
+
     outcome o = {0};
     o.deliveries_per_s = (double)R.deliveries_window / O.common.duration;
     o.actions_per_s = (double)R.actions_window / O.common.duration;
