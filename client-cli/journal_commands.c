@@ -476,53 +476,59 @@ static int replay_game(journal_loaded *loaded, const replay_options *options,
     return status;
 }
 
-/* Parses replay's or export's command line and opens the journal it
- * names; NULL with *status 2 (bad command line) or 1 (cannot open) after
- * one line on err. */
-static journal_db *replay_command_open(const char *name, bool exporting, int argc, char **argv,
-                                       replay_options *options, int *status, FILE *err)
-{
-    *status = replay_options_parse(name, exporting, argc, argv, options, err);
-    if (*status != 0)
-        return NULL;
-    journal_db *journal = replay_journal_open(name, options, err);
-    if (!journal)
-        *status = 1;
-    return journal;
-}
+/* What replay or export does with its journal once open: a status (0,
+ * or 1 after a line on err); the runner closes the journal after it. */
+typedef int replay_command_body(journal_db *journal, const replay_options *options, FILE *out,
+                                FILE *err);
 
-int journal_command_replay(int argc, char **argv, FILE *out, FILE *err)
+/* Parses replay's or export's command line, opens the journal it names
+ * and runs `body` on it: 2 for a bad command line, 1 when the journal
+ * cannot be opened (one line on err each), else the body's status. */
+static int replay_command_run(const char *name, bool exporting, int argc, char **argv,
+                              FILE *out, FILE *err, replay_command_body *body)
 {
     replay_options options;
-    int status = 0;
-    journal_db *journal =
-        replay_command_open("replay", false, argc, argv, &options, &status, err);
+    int status = replay_options_parse(name, exporting, argc, argv, &options, err);
+    if (status != 0)
+        return status;
+    journal_db *journal = replay_journal_open(name, &options, err);
     if (!journal)
-        return status;
-    if (!options.game) {
-        journal_listing listing = {out, options.json};
-        long count = journal_list(journal, replay_list_one, &listing);
-        if (count < 0) {
-            fprintf(err, "brigade replay: %s\n", journal_error(journal));
-            status = 1;
-        } else if (count == 0 && !options.json) {
-            fprintf(out, "no games in %s\n", journal_path(journal));
-        }
-        journal_close(journal);
-        return status;
-    }
-    journal_loaded loaded;
-    if (journal_game_read(journal, options.game, true, &loaded) != 0) {
+        return 1;
+    status = body(journal, &options, out, err);
+    journal_close(journal);
+    return status;
+}
+
+/* replay without --game: the journal's games, one a line. */
+static int replay_list(journal_db *journal, const replay_options *options, FILE *out, FILE *err)
+{
+    journal_listing listing = {out, options->json};
+    long count = journal_list(journal, replay_list_one, &listing);
+    if (count < 0) {
         fprintf(err, "brigade replay: %s\n", journal_error(journal));
-        journal_close(journal);
         return 1;
     }
+    if (count == 0 && !options->json)
+        fprintf(out, "no games in %s\n", journal_path(journal));
+    return 0;
+}
+
+static int replay_body(journal_db *journal, const replay_options *options, FILE *out, FILE *err)
+{
+    if (!options->game)
+        return replay_list(journal, options, out, err);
+    journal_loaded loaded;
+    if (journal_game_read(journal, options->game, true, &loaded) != 0) {
+        fprintf(err, "brigade replay: %s\n", journal_error(journal));
+        return 1;
+    }
+    int status = 0;
     if (!loaded.base) {
         journal_game_report(err, "replay", loaded.id, " is damaged: ", loaded.damage);
         status = 1;
     } else if (!loaded.battle) {
         /* Damaged in its events: what comes before the damage is shown. */
-        status = replay_game(&loaded, &options, out, err);
+        status = replay_game(&loaded, options, out, err);
         char what[96];
         snprintf(what, sizeof(what), " is damaged after seq %" PRId64 " (shown up to there): ",
                  loaded.records.items[loaded.records.count - 1].seq);
@@ -534,39 +540,40 @@ int journal_command_replay(int argc, char **argv, FILE *out, FILE *err)
             game_display_text(err, loaded.damage);
             fputc('\n', err);
         }
-        status = replay_game(&loaded, &options, out, err);
+        status = replay_game(&loaded, options, out, err);
     }
     journal_loaded_free(&loaded);
-    journal_close(journal);
     if (fflush(out) != 0)
         status = 1;
     return status;
 }
 
-int journal_command_export(int argc, char **argv, FILE *out, FILE *err)
+int journal_command_replay(int argc, char **argv, FILE *out, FILE *err)
 {
-    replay_options options;
-    int status = 0;
-    journal_db *journal =
-        replay_command_open("export", true, argc, argv, &options, &status, err);
-    if (!journal)
-        return status;
-    if (journal_export(journal, options.game, options.output) != 0) {
+    return replay_command_run("replay", false, argc, argv, out, err, replay_body);
+}
+
+static int export_body(journal_db *journal, const replay_options *options, FILE *out, FILE *err)
+{
+    if (journal_export(journal, options->game, options->output) != 0) {
         journal_text_report(err, "export", journal_error(journal));
-        journal_close(journal);
         return 1;
     }
-    journal_close(journal);
     fputs("Exported game ", out);
-    game_display_text(out, options.game);
+    game_display_text(out, options->game);
     fputs(" to ", out);
-    game_display_text(out, options.output);
+    game_display_text(out, options->output);
     fputs(".\nReplay it with: brigade replay --journal ", out);
-    game_display_text(out, options.output);
+    game_display_text(out, options->output);
     fputs(" --game ", out);
-    game_display_text(out, options.game);
+    game_display_text(out, options->game);
     fputc('\n', out);
     return fflush(out) == 0 ? 0 : 1;
+}
+
+int journal_command_export(int argc, char **argv, FILE *out, FILE *err)
+{
+    return replay_command_run("export", true, argc, argv, out, err, export_body);
 }
 
 /* ---- verify ------------------------------------------------------------ */
