@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "core/battle.h"
+#include "core/battle_fields.h"
 #include "protocol/delta.h"
 #include "protocol/value.h"
 
@@ -46,6 +47,21 @@ protocol_value *protocol_state_from_battle(const brigade_battle *battle, const c
  */
 bool protocol_state_unit_read(const protocol_value *map, const brigade_battle *battle,
                               brigade_battle_unit *out, char *error, size_t error_size);
+
+/*
+ * Reads `map`, a record of the snapshot (a charge of "charges", a melee of
+ * "melees", the snapshot itself for brigade_battle_fields ...), into
+ * *record by its table `fields` (count rows, core/battle_fields.h): each
+ * row the wire carries, an optional one absent read as unset; rows the
+ * wire does not carry, and the battle's units (read one by one with
+ * protocol_state_unit_read), keep what *record held. `battle` names the
+ * units (by id) and gives the rules version. Returns true, or false with
+ * the member named in `error` ("melees: units: not a list of unit ids of
+ * the battle") and *record partly read.
+ */
+bool protocol_state_record_read(const protocol_value *map, const brigade_battle *battle,
+                                const brigade_field *fields, int count, void *record,
+                                char *error, size_t error_size);
 
 /*
  * The ops (PROTOCOL.md §7.2, a new array owned by the caller in *ops)

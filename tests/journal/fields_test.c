@@ -152,6 +152,8 @@ static void field_change(const brigade_field *f, brigade_battle_unit *u)
         u->general_rating = u->general_rating == BRIGADE_RATING_EXCELLENT ? BRIGADE_RATING_POOR
                                                                           : BRIGADE_RATING_EXCELLENT;
         break;
+    default:
+        break;
     }
 }
 
