@@ -217,7 +217,8 @@ static const brigade_field member_fields[] = {
     {BOOL("flank_or_rear", NULL, flank_or_rear, 0, "12.17 note 5, D27 attacked in flank or rear")},
     {BOOL("pushed_back_before", NULL, pushed_back_before, 0,
           "D21 a built-up area's defender already pushed back once")},
-    {BOOL("dice_recorded", NULL, dice_recorded, 0, "12.10 dice rolled ahead of the sappers' choice")},
+    {BOOL("dice_recorded", NULL, dice_recorded, 0,
+          "12.10 dice rolled ahead of the sappers' choice")},
     {INTS("dice", NULL, dice, 0, 6, 0, "12.5 those dice (faces 1..6, 0 before)")},
     {BOOL("may_reroll", NULL, may_reroll, 0, "12.10 the owner is asked for the sappers' re-roll")},
     {BOOL("reroll_chosen", NULL, reroll_chosen, 0, "12.10 the re-roll was chosen")},
@@ -268,7 +269,8 @@ static const brigade_field fought_fields[] = {
     {SIDE("winner", "winner", winner, 4, "12.18 the winner (nil: a draw)"), .nil = true},
     {ENUM("result", "result", result, result_n, BRIGADE_RESULT_AUTO + 1, "result", 3,
           "12.18 the result, as resolved or overruled")},
-    {BOOL("overruled", NULL, overruled, 0, "PROTOCOL.md §10.2 winner and result are the umpire's")},
+    {BOOL("overruled", NULL, overruled, 0,
+          "PROTOCOL.md §10.2 winner and result are the umpire's")},
     {TEXT(NULL, "melee", melee.id, 1, "PROTOCOL.md §7.1 the melee's id")},
     {UNIT_IDS("units", melee.members, melee.member_count, 2, "PROTOCOL.md §7.1 its units' ids")},
 };
@@ -305,10 +307,12 @@ static const char *rolled_back_check(const brigade_battle *battle, const void *r
 
 #define T brigade_rolled_back
 static const brigade_field rolled_back_fields[] = {
-    {INT64("first", "from", first, 0, LONG_MAX, 1, "PROTOCOL.md §10.2 the first entry rolled back")},
+    {INT64("first", "from", first, 0, LONG_MAX, 1,
+           "PROTOCOL.md §10.2 the first entry rolled back")},
     {INT64("end", "to", end, 0, LONG_MAX, 2, "PROTOCOL.md §10.2 the entry after the last")},
     {INT64("seq", "seq", seq, 0, LONG_MAX, 3, "PROTOCOL.md §10.2 the rollback's action")},
-    {INT64("to_seq", "to_seq", to_seq, 0, LONG_MAX, 4, "PROTOCOL.md §10.2 the state it returned to")},
+    {INT64("to_seq", "to_seq", to_seq, 0, LONG_MAX, 4,
+           "PROTOCOL.md §10.2 the state it returned to")},
 };
 #undef T
 

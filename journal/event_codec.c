@@ -125,7 +125,8 @@ static const enum_table AUTO_KIND = {"automatic result", auto_kind_n, BRIGADE_AU
 /* The umpire's result (PROTOCOL.md §11.5): "A", "B", "draw"; never written
  * without one (NONE, "", is refused when read). */
 static const char *end_result_n(int v) { return brigade_end_result_name((brigade_end_result)v); }
-static const enum_table END_RESULT = {"end result", end_result_n, BRIGADE_END_RESULT_DRAW + 1, -1, 0};
+static const enum_table END_RESULT = {"end result", end_result_n, BRIGADE_END_RESULT_DRAW + 1, -1,
+                                      0};
 /* A player's report (D46): its kind and where it stands. */
 static const char *report_state_n(int v)
 {
@@ -133,7 +134,8 @@ static const char *report_state_n(int v)
 }
 static const enum_table REPORT_STATE = {"report state", report_state_n,
                                         BRIGADE_REPORT_REJECTED + 1, -1, 0};
-static const enum_table MORALE_ROLE = {"role", morale_role_n, BRIGADE_COUNT_OF(morale_role_names), -1, 0};
+static const enum_table MORALE_ROLE = {"role", morale_role_n,
+                                       BRIGADE_COUNT_OF(morale_role_names), -1, 0};
 static const enum_table EFFECT = {"effect", effect_n, BRIGADE_MORALE_FLEES + 1, -1, 0};
 static const enum_table TERRAIN = {"terrain", terrain_n, BRIGADE_TERRAIN_BUA + 1, -1, 0};
 static const enum_table FORMATION = {"formation", formation_n, BRIGADE_FORMATION_COUNT, -1, 0};
@@ -616,6 +618,151 @@ static void w_melee_record(writer *w, protocol_value *map, const char *key,
         w_record(w, map, key, brigade_melee_fields, rec);
 }
 
+/* UNIT_CHANGED's members (the optional ones keep older events' bytes). */
+static void w_unit_changed(writer *w, protocol_value *m, const brigade_event *e)
+{
+    w_unit(w, m, "unit", e->unit.unit, false);
+    w_enum(w, m, "cause", &CAUSE, (int)e->unit.cause);
+    w_int(w, m, "figures", e->unit.figures);
+    w_enum(w, m, "status", &STATUS, (int)e->unit.status);
+    w_bool(w, m, "formed", e->unit.formed);
+    w_bool(w, m, "wavering", e->unit.wavering);
+    w_bool(w, m, "sappers", e->unit.sappers);
+    w_enum(w, m, "bonus", &BONUS, (int)e->unit.bonus);
+    w_unit(w, m, "pursuit_of", e->unit.pursuit_of, true);
+    w_text(w, m, "move", e->unit.move, sizeof e->unit.move);
+    w_text(w, m, "note", e->unit.note, sizeof e->unit.note);
+    if (e->unit.has_formation) /* only then: older events keep their shape */
+        w_enum(w, m, "formation", &FORMATION, (int)e->unit.formation);
+    if (e->unit.fled_turn != 0) /* likewise (D34, D38) */
+        w_int(w, m, "fled_turn", e->unit.fled_turn);
+    if (e->unit.has_position) { /* likewise: an occupier (D41) */
+        w_enum(w, m, "terrain", &TERRAIN, (int)e->unit.terrain);
+        w_enum(w, m, "defending", &DEFENDING, (int)e->unit.defending);
+    }
+}
+
+/* MORALE_TESTED's members (turn.md Charge 3). */
+static void w_morale_tested(writer *w, protocol_value *m, const brigade_event *e)
+{
+    w_unit(w, m, "unit", e->morale.unit, false);
+    w_int(w, m, "charge", e->morale.charge);
+    w_enum(w, m, "role", &MORALE_ROLE, (int)e->morale.role);
+    w_text(w, m, "roll", e->morale.roll, sizeof e->morale.roll);
+    w_morale_result(w, m, "result", &e->morale.result);
+    w_modifiers(w, m, "modifiers", e->morale.modifiers, e->morale.modifier_count,
+                BRIGADE_MORALE_MODIFIERS_MAX);
+    w_enum(w, m, "effect", &EFFECT, (int)e->morale.effect);
+}
+
+/* MELEE_UNIT_RESULT's members (12.5-12.24). */
+static void w_melee_unit_result(writer *w, protocol_value *m, const brigade_event *e)
+{
+    w_int(w, m, "melee", e->result.melee);
+    w_text(w, m, "melee_id", e->result.melee_id, sizeof e->result.melee_id);
+    w_unit(w, m, "unit", e->result.unit, false);
+    w_bool(w, m, "rolled", e->result.rolled);
+    w_pair(w, m, "rolled_dice", e->result.rolled_dice);
+    w_pair(w, m, "dice", e->result.dice);
+    w_int(w, m, "total", e->result.total);
+    w_modifiers(w, m, "modifiers", e->result.modifiers, e->result.modifier_count,
+                BRIGADE_MODIFIERS_MAX);
+    w_int(w, m, "fighting_figures", e->result.fighting_figures);
+    w_int(w, m, "casualties", e->result.casualties);
+    w_int(w, m, "figures", e->result.figures);
+    w_enum(w, m, "status", &STATUS, (int)e->result.status);
+    w_bool(w, m, "formed", e->result.formed);
+    protocol_value *test = w_map(w, "test");
+    if (test != NULL) {
+        w_enum(w, test, "kind", &TEST_KIND, (int)e->result.test_kind);
+        w_pair(w, test, "dice", e->result.test_dice);
+        w_int(w, test, "total", e->result.test_total);
+        w_int(w, test, "target", e->result.test_target);
+        w_enum(w, test, "outcome", &OUTCOME, (int)e->result.test_outcome);
+        w_modifiers(w, test, "modifiers", e->result.test_modifiers,
+                    e->result.test_modifier_count, BRIGADE_MODIFIERS_MAX);
+        w_set(w, m, "test", test);
+    }
+    w_event_bits(w, m, "events", e->result.events);
+    if (e->result.overruled)
+        w_bool(w, m, "overruled", true);
+    if (e->result.test_imposed)
+        w_bool(w, m, "test_imposed", true);
+    /* The automatic result's rule, only when set (older rows keep their bytes). */
+    if (e->result.automatic != BRIGADE_AUTO_NONE)
+        w_enum(w, m, "automatic", &AUTO_KIND, (int)e->result.automatic);
+}
+
+/* UMPIRE_RULED's members, by ruling (PROTOCOL.md §10.2, §11.5). */
+static void w_umpire_ruled(writer *w, protocol_value *m, const brigade_event *e)
+{
+    w_enum(w, m, "ruling", &RULING, (int)e->umpire.ruling);
+    w_text(w, m, "text", e->umpire.text, sizeof e->umpire.text);
+    switch (e->umpire.ruling) {
+    case BRIGADE_UMPIRE_SETTLE:
+        w_unit(w, m, "unit", e->umpire.unit, false);
+        w_event_bits(w, m, "event", e->umpire.event);
+        break;
+    case BRIGADE_UMPIRE_OVERRULE:
+        w_text(w, m, "melee_id", e->umpire.melee_id, sizeof e->umpire.melee_id);
+        if (e->umpire.has_result) {
+            w_enum(w, m, "result", &RESULT, (int)e->umpire.result);
+            w_enum(w, m, "winner", &SIDE, (int)e->umpire.winner);
+        }
+        if (e->umpire.unit >= 0) {
+            w_unit(w, m, "unit", e->umpire.unit, false);
+            w_enum(w, m, "outcome", &OUTCOME, (int)e->umpire.outcome);
+        }
+        break;
+    case BRIGADE_UMPIRE_ROLLBACK:
+        w_int(w, m, "to_seq", e->umpire.to_seq);
+        w_int(w, m, "seq", e->umpire.seq);
+        w_int(w, m, "rolls", e->umpire.rolls);
+        w_int(w, m, "events", e->umpire.events);
+        break;
+    case BRIGADE_UMPIRE_END:
+        /* Only when given (PROTOCOL.md §11.5): an end without a result
+         * keeps the bytes it always had. */
+        if (e->umpire.end_result != BRIGADE_END_RESULT_NONE)
+            w_enum(w, m, "result", &END_RESULT, (int)e->umpire.end_result);
+        break;
+    default:
+        break;
+    }
+}
+
+/* TEST_TAKEN's members (D35, D41). */
+static void w_test_taken(writer *w, protocol_value *m, const brigade_event *e)
+{
+    w_unit(w, m, "unit", e->test.unit, false);
+    w_text(w, m, "roll", e->test.roll, sizeof e->test.roll);
+    w_enum(w, m, "test_kind", &TEST_KIND, (int)e->test.kind);
+    w_pair(w, m, "dice", e->test.dice);
+    w_int(w, m, "total", e->test.total);
+    w_int(w, m, "target", e->test.target);
+    w_enum(w, m, "outcome", &OUTCOME, (int)e->test.outcome);
+    w_modifiers(w, m, "modifiers", e->test.modifiers, e->test.modifier_count,
+                BRIGADE_MODIFIERS_MAX);
+}
+
+/* MELEE_RESOLVED's and MELEE_OVERRULED's members (12.18, PROTOCOL.md §10.2). */
+static void w_melee_resolved(writer *w, protocol_value *m, const brigade_event *e)
+{
+    if (e->kind == BRIGADE_BATTLE_EVENT_MELEE_RESOLVED)
+        w_int(w, m, "index", e->resolved.index);
+    w_text(w, m, "melee_id", e->resolved.melee_id, sizeof e->resolved.melee_id);
+    w_enum(w, m, "winner", &SIDE, (int)e->resolved.winner);
+    w_bool(w, m, "scored", e->resolved.scored);
+    w_pair(w, m, "score", e->resolved.score);
+    w_int(w, m, "difference", e->resolved.difference);
+    w_enum(w, m, "result", &RESULT, (int)e->resolved.result);
+    w_bool(w, m, "continues", e->resolved.continues);
+    w_bool(w, m, "keep", e->resolved.keep);
+    w_melee_record(w, m, "next", &e->resolved.next, true);
+    if (e->resolved.automatic != BRIGADE_AUTO_NONE)
+        w_enum(w, m, "automatic", &AUTO_KIND, (int)e->resolved.automatic);
+}
+
 /* The members of one event, after "kind". */
 static void event_write(writer *w, protocol_value *m, const brigade_event *e)
 {
@@ -646,25 +793,7 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_awaiting(w, m, "awaiting", e->phase.awaiting);
         break;
     case BRIGADE_BATTLE_EVENT_UNIT_CHANGED:
-        w_unit(w, m, "unit", e->unit.unit, false);
-        w_enum(w, m, "cause", &CAUSE, (int)e->unit.cause);
-        w_int(w, m, "figures", e->unit.figures);
-        w_enum(w, m, "status", &STATUS, (int)e->unit.status);
-        w_bool(w, m, "formed", e->unit.formed);
-        w_bool(w, m, "wavering", e->unit.wavering);
-        w_bool(w, m, "sappers", e->unit.sappers);
-        w_enum(w, m, "bonus", &BONUS, (int)e->unit.bonus);
-        w_unit(w, m, "pursuit_of", e->unit.pursuit_of, true);
-        w_text(w, m, "move", e->unit.move, sizeof e->unit.move);
-        w_text(w, m, "note", e->unit.note, sizeof e->unit.note);
-        if (e->unit.has_formation) /* only then: older events keep their shape */
-            w_enum(w, m, "formation", &FORMATION, (int)e->unit.formation);
-        if (e->unit.fled_turn != 0) /* likewise (D34, D38) */
-            w_int(w, m, "fled_turn", e->unit.fled_turn);
-        if (e->unit.has_position) { /* likewise: an occupier (D41) */
-            w_enum(w, m, "terrain", &TERRAIN, (int)e->unit.terrain);
-            w_enum(w, m, "defending", &DEFENDING, (int)e->unit.defending);
-        }
+        w_unit_changed(w, m, e);
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED:
         w_int(w, m, "index", e->charge.index);
@@ -676,14 +805,7 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_index_or_nil(w, m, "countercharge_of", e->answer.countercharge_of);
         break;
     case BRIGADE_BATTLE_EVENT_MORALE_TESTED:
-        w_unit(w, m, "unit", e->morale.unit, false);
-        w_int(w, m, "charge", e->morale.charge);
-        w_enum(w, m, "role", &MORALE_ROLE, (int)e->morale.role);
-        w_text(w, m, "roll", e->morale.roll, sizeof e->morale.roll);
-        w_morale_result(w, m, "result", &e->morale.result);
-        w_modifiers(w, m, "modifiers", e->morale.modifiers, e->morale.modifier_count,
-                    BRIGADE_MORALE_MODIFIERS_MAX);
-        w_enum(w, m, "effect", &EFFECT, (int)e->morale.effect);
+        w_morale_tested(w, m, e);
         break;
     case BRIGADE_BATTLE_EVENT_MELEE_FORMED:
     case BRIGADE_BATTLE_EVENT_MELEE_REINFORCED:
@@ -692,57 +814,12 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_int(w, m, "index", e->melee.index);
         w_melee_record(w, m, "melee", &e->melee.melee, false);
         break;
-    case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT: {
-        w_int(w, m, "melee", e->result.melee);
-        w_text(w, m, "melee_id", e->result.melee_id, sizeof e->result.melee_id);
-        w_unit(w, m, "unit", e->result.unit, false);
-        w_bool(w, m, "rolled", e->result.rolled);
-        w_pair(w, m, "rolled_dice", e->result.rolled_dice);
-        w_pair(w, m, "dice", e->result.dice);
-        w_int(w, m, "total", e->result.total);
-        w_modifiers(w, m, "modifiers", e->result.modifiers, e->result.modifier_count,
-                    BRIGADE_MODIFIERS_MAX);
-        w_int(w, m, "fighting_figures", e->result.fighting_figures);
-        w_int(w, m, "casualties", e->result.casualties);
-        w_int(w, m, "figures", e->result.figures);
-        w_enum(w, m, "status", &STATUS, (int)e->result.status);
-        w_bool(w, m, "formed", e->result.formed);
-        protocol_value *test = w_map(w, "test");
-        if (test != NULL) {
-            w_enum(w, test, "kind", &TEST_KIND, (int)e->result.test_kind);
-            w_pair(w, test, "dice", e->result.test_dice);
-            w_int(w, test, "total", e->result.test_total);
-            w_int(w, test, "target", e->result.test_target);
-            w_enum(w, test, "outcome", &OUTCOME, (int)e->result.test_outcome);
-            w_modifiers(w, test, "modifiers", e->result.test_modifiers,
-                        e->result.test_modifier_count, BRIGADE_MODIFIERS_MAX);
-            w_set(w, m, "test", test);
-        }
-        w_event_bits(w, m, "events", e->result.events);
-        if (e->result.overruled)
-            w_bool(w, m, "overruled", true);
-        if (e->result.test_imposed)
-            w_bool(w, m, "test_imposed", true);
-        /* The automatic result's rule, only when set (older rows keep their bytes). */
-        if (e->result.automatic != BRIGADE_AUTO_NONE)
-            w_enum(w, m, "automatic", &AUTO_KIND, (int)e->result.automatic);
+    case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
+        w_melee_unit_result(w, m, e);
         break;
-    }
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
     case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
-        if (e->kind == BRIGADE_BATTLE_EVENT_MELEE_RESOLVED)
-            w_int(w, m, "index", e->resolved.index);
-        w_text(w, m, "melee_id", e->resolved.melee_id, sizeof e->resolved.melee_id);
-        w_enum(w, m, "winner", &SIDE, (int)e->resolved.winner);
-        w_bool(w, m, "scored", e->resolved.scored);
-        w_pair(w, m, "score", e->resolved.score);
-        w_int(w, m, "difference", e->resolved.difference);
-        w_enum(w, m, "result", &RESULT, (int)e->resolved.result);
-        w_bool(w, m, "continues", e->resolved.continues);
-        w_bool(w, m, "keep", e->resolved.keep);
-        w_melee_record(w, m, "next", &e->resolved.next, true);
-        if (e->resolved.automatic != BRIGADE_AUTO_NONE)
-            w_enum(w, m, "automatic", &AUTO_KIND, (int)e->resolved.automatic);
+        w_melee_resolved(w, m, e);
         break;
     case BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED:
         w_enum(w, m, "side", &SIDE, (int)e->dice.side);
@@ -753,39 +830,7 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_text(w, m, "hex", e->dice.hex, sizeof e->dice.hex);
         break;
     case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
-        w_enum(w, m, "ruling", &RULING, (int)e->umpire.ruling);
-        w_text(w, m, "text", e->umpire.text, sizeof e->umpire.text);
-        switch (e->umpire.ruling) {
-        case BRIGADE_UMPIRE_SETTLE:
-            w_unit(w, m, "unit", e->umpire.unit, false);
-            w_event_bits(w, m, "event", e->umpire.event);
-            break;
-        case BRIGADE_UMPIRE_OVERRULE:
-            w_text(w, m, "melee_id", e->umpire.melee_id, sizeof e->umpire.melee_id);
-            if (e->umpire.has_result) {
-                w_enum(w, m, "result", &RESULT, (int)e->umpire.result);
-                w_enum(w, m, "winner", &SIDE, (int)e->umpire.winner);
-            }
-            if (e->umpire.unit >= 0) {
-                w_unit(w, m, "unit", e->umpire.unit, false);
-                w_enum(w, m, "outcome", &OUTCOME, (int)e->umpire.outcome);
-            }
-            break;
-        case BRIGADE_UMPIRE_ROLLBACK:
-            w_int(w, m, "to_seq", e->umpire.to_seq);
-            w_int(w, m, "seq", e->umpire.seq);
-            w_int(w, m, "rolls", e->umpire.rolls);
-            w_int(w, m, "events", e->umpire.events);
-            break;
-        case BRIGADE_UMPIRE_END:
-            /* Only when given (PROTOCOL.md §11.5): an end without a result
-             * keeps the bytes it always had. */
-            if (e->umpire.end_result != BRIGADE_END_RESULT_NONE)
-                w_enum(w, m, "result", &END_RESULT, (int)e->umpire.end_result);
-            break;
-        default:
-            break;
-        }
+        w_umpire_ruled(w, m, e);
         break;
     case BRIGADE_BATTLE_EVENT_REPORTED:
         w_record(w, m, "report", brigade_report_fields, &e->report.report);
@@ -797,15 +842,7 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_text(w, m, "text", e->answer_report.text, sizeof e->answer_report.text);
         break;
     case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
-        w_unit(w, m, "unit", e->test.unit, false);
-        w_text(w, m, "roll", e->test.roll, sizeof e->test.roll);
-        w_enum(w, m, "test_kind", &TEST_KIND, (int)e->test.kind);
-        w_pair(w, m, "dice", e->test.dice);
-        w_int(w, m, "total", e->test.total);
-        w_int(w, m, "target", e->test.target);
-        w_enum(w, m, "outcome", &OUTCOME, (int)e->test.outcome);
-        w_modifiers(w, m, "modifiers", e->test.modifiers, e->test.modifier_count,
-                    BRIGADE_MODIFIERS_MAX);
+        w_test_taken(w, m, e);
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN:
         w_unit(w, m, "unit", e->withdrawn.unit, false);
@@ -1383,6 +1420,161 @@ static void report_read(reader *r, const protocol_value *v, const char *path, br
     record_read(r, v, path, brigade_report_fields, out);
 }
 
+/* UNIT_CHANGED's members (w_unit_changed). */
+static void r_unit_changed(scope *s, brigade_event *e)
+{
+    e->unit.unit = r_unit(s, "unit", false);
+    e->unit.cause = (brigade_unit_cause)r_enum(s, "cause", &CAUSE);
+    e->unit.figures = r_int(s, "figures", 0, BRIGADE_FIGURES_MAX);
+    e->unit.status = (brigade_status)r_enum(s, "status", &STATUS);
+    e->unit.formed = r_bool(s, "formed");
+    e->unit.wavering = r_bool(s, "wavering");
+    e->unit.sappers = r_bool(s, "sappers");
+    e->unit.bonus = (brigade_bonus)r_enum(s, "bonus", &BONUS);
+    e->unit.pursuit_of = r_unit(s, "pursuit_of", true);
+    r_text(s, "move", e->unit.move, sizeof e->unit.move, false);
+    r_text(s, "note", e->unit.note, sizeof e->unit.note, false);
+    if (protocol_value_map_get(s->map, "formation") != NULL) {
+        e->unit.has_formation = true;
+        e->unit.formation = (brigade_formation)r_enum(s, "formation", &FORMATION);
+    }
+    if (protocol_value_map_get(s->map, "fled_turn") != NULL) /* absent in older rows: 0 */
+        e->unit.fled_turn = r_int(s, "fled_turn", 1, INT_MAX);
+    if (protocol_value_map_get(s->map, "terrain") != NULL) { /* an occupier (D41) */
+        e->unit.has_position = true;
+        e->unit.terrain = (brigade_terrain)r_enum(s, "terrain", &TERRAIN);
+        e->unit.defending = (brigade_defending)r_enum(s, "defending", &DEFENDING);
+    }
+}
+
+/* MORALE_TESTED's members (w_morale_tested). */
+static void r_morale_tested(scope *s, brigade_event *e)
+{
+    e->morale.unit = r_unit(s, "unit", false);
+    e->morale.charge = r_int(s, "charge", 0, BRIGADE_BATTLE_CHARGES_MAX - 1);
+    e->morale.role = (brigade_morale_role)r_enum(s, "role", &MORALE_ROLE);
+    r_text(s, "roll", e->morale.roll, sizeof e->morale.roll, false);
+    r_morale_result(s, "result", &e->morale.result);
+    e->morale.modifier_count = r_modifiers(s, "modifiers", e->morale.modifiers,
+                                           BRIGADE_MORALE_MODIFIERS_MAX);
+    e->morale.effect = (brigade_morale_effect)r_enum(s, "effect", &EFFECT);
+}
+
+/* MELEE_UNIT_RESULT's members (w_melee_unit_result). */
+static void r_melee_unit_result(scope *s, brigade_event *e)
+{
+    if (protocol_value_map_get(s->map, "overruled") != NULL)
+        e->result.overruled = r_bool(s, "overruled");
+    if (protocol_value_map_get(s->map, "test_imposed") != NULL)
+        e->result.test_imposed = r_bool(s, "test_imposed");
+    e->result.melee =
+        r_int(s, "melee", e->result.overruled ? -1 : 0, BRIGADE_BATTLE_MELEES_MAX - 1);
+    r_text(s, "melee_id", e->result.melee_id, sizeof e->result.melee_id, false);
+    e->result.unit = r_unit(s, "unit", false);
+    e->result.rolled = r_bool(s, "rolled");
+    r_ints(s, "rolled_dice", e->result.rolled_dice, 2, 0, 6);
+    r_ints(s, "dice", e->result.dice, 2, 0, 6);
+    e->result.total = r_int(s, "total", INT_MIN, INT_MAX);
+    e->result.modifier_count =
+        r_modifiers(s, "modifiers", e->result.modifiers, BRIGADE_MODIFIERS_MAX);
+    e->result.fighting_figures = r_int(s, "fighting_figures", 0, BRIGADE_FIGURES_MAX);
+    e->result.casualties = r_int(s, "casualties", 0, BRIGADE_FIGURES_MAX);
+    e->result.figures = r_int(s, "figures", 0, BRIGADE_FIGURES_MAX);
+    e->result.status = (brigade_status)r_enum(s, "status", &STATUS);
+    e->result.formed = r_bool(s, "formed");
+    scope t;
+    if (r_map(s, "test", &t)) {
+        e->result.test_kind = (brigade_test_kind)r_enum(&t, "kind", &TEST_KIND);
+        r_ints(&t, "dice", e->result.test_dice, 2, 0, 6);
+        e->result.test_total = r_int(&t, "total", INT_MIN, INT_MAX);
+        e->result.test_target = r_int(&t, "target", INT_MIN, INT_MAX);
+        e->result.test_outcome = (brigade_test_outcome)r_enum(&t, "outcome", &OUTCOME);
+        e->result.test_modifier_count = r_modifiers(&t, "modifiers", e->result.test_modifiers,
+                                                    BRIGADE_MODIFIERS_MAX);
+        s_close(&t);
+    }
+    e->result.events = r_event_bits(s, "events");
+    if (protocol_value_map_get(s->map, "automatic") != NULL)
+        e->result.automatic = (brigade_auto_kind)r_enum(s, "automatic", &AUTO_KIND);
+}
+
+/* MELEE_RESOLVED's and MELEE_OVERRULED's members (w_melee_resolved). */
+static void r_melee_resolved(scope *s, brigade_event *e)
+{
+    e->resolved.index = e->kind == BRIGADE_BATTLE_EVENT_MELEE_RESOLVED
+                            ? r_int(s, "index", 0, BRIGADE_BATTLE_MELEES_MAX - 1)
+                            : -1;
+    r_text(s, "melee_id", e->resolved.melee_id, sizeof e->resolved.melee_id, false);
+    e->resolved.winner = (brigade_side)r_enum(s, "winner", &SIDE);
+    e->resolved.scored = r_bool(s, "scored");
+    r_ints(s, "score", e->resolved.score, 2, INT_MIN, INT_MAX);
+    e->resolved.difference = r_int(s, "difference", INT_MIN, INT_MAX);
+    e->resolved.result = (brigade_melee_result)r_enum(s, "result", &RESULT);
+    e->resolved.continues = r_bool(s, "continues");
+    e->resolved.keep = r_bool(s, "keep");
+    r_melee_record(s, "next", &e->resolved.next, true);
+    if (protocol_value_map_get(s->map, "automatic") != NULL)
+        e->resolved.automatic = (brigade_auto_kind)r_enum(s, "automatic", &AUTO_KIND);
+}
+
+/* UMPIRE_RULED's members, by ruling (w_umpire_ruled). */
+static void r_umpire_ruled(scope *s, brigade_event *e)
+{
+    e->umpire.ruling = (brigade_umpire_ruling)r_enum(s, "ruling", &RULING);
+    r_text(s, "text", e->umpire.text, sizeof e->umpire.text, true);
+    e->umpire.unit = -1;
+    switch (e->umpire.ruling) {
+    case BRIGADE_UMPIRE_SETTLE:
+        e->umpire.unit = r_unit(s, "unit", false);
+        e->umpire.event = r_event_bits(s, "event");
+        if (e->umpire.event != BRIGADE_EVENT_DOUBLE_SIX &&
+            e->umpire.event != BRIGADE_EVENT_RISK_TO_GENERAL)
+            r_fail(s->r, "event", "a settlement names one D9 event");
+        break;
+    case BRIGADE_UMPIRE_OVERRULE:
+        r_text(s, "melee_id", e->umpire.melee_id, sizeof e->umpire.melee_id, true);
+        if (protocol_value_map_get(s->map, "result") != NULL) {
+            e->umpire.has_result = true;
+            e->umpire.result = (brigade_melee_result)r_enum(s, "result", &RESULT);
+            e->umpire.winner = (brigade_side)r_enum(s, "winner", &SIDE);
+        }
+        if (protocol_value_map_get(s->map, "unit") != NULL) {
+            e->umpire.unit = r_unit(s, "unit", false);
+            e->umpire.outcome = (brigade_test_outcome)r_enum(s, "outcome", &OUTCOME);
+        }
+        break;
+    case BRIGADE_UMPIRE_ROLLBACK:
+        e->umpire.to_seq = r_long(s, "to_seq", 0, LONG_MAX);
+        e->umpire.seq = r_long(s, "seq", 0, LONG_MAX);
+        e->umpire.rolls = r_long(s, "rolls", 0, LONG_MAX);
+        e->umpire.events = r_long(s, "events", 0, LONG_MAX);
+        break;
+    case BRIGADE_UMPIRE_END:
+        if (protocol_value_map_get(s->map, "result") != NULL) {
+            e->umpire.end_result = (brigade_end_result)r_enum(s, "result", &END_RESULT);
+            if (e->umpire.end_result == BRIGADE_END_RESULT_NONE)
+                r_fail(s->r, "result", "a result is \"A\", \"B\" or \"draw\"");
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* TEST_TAKEN's members (w_test_taken). */
+static void r_test_taken(scope *s, brigade_event *e)
+{
+    e->test.unit = r_unit(s, "unit", false);
+    r_text(s, "roll", e->test.roll, sizeof e->test.roll, true);
+    e->test.kind = (brigade_test_kind)r_enum(s, "test_kind", &TEST_KIND);
+    r_ints(s, "dice", e->test.dice, 2, 0, 6);
+    e->test.total = r_int(s, "total", INT_MIN, INT_MAX);
+    e->test.target = r_int(s, "target", INT_MIN, INT_MAX);
+    e->test.outcome = (brigade_test_outcome)r_enum(s, "outcome", &OUTCOME);
+    e->test.modifier_count =
+        r_modifiers(s, "modifiers", e->test.modifiers, BRIGADE_MODIFIERS_MAX);
+}
+
 static void event_read(scope *s, brigade_event *e)
 {
     switch (e->kind) {
@@ -1413,28 +1605,7 @@ static void event_read(scope *s, brigade_event *e)
         e->phase.awaiting = r_awaiting(s, "awaiting");
         break;
     case BRIGADE_BATTLE_EVENT_UNIT_CHANGED:
-        e->unit.unit = r_unit(s, "unit", false);
-        e->unit.cause = (brigade_unit_cause)r_enum(s, "cause", &CAUSE);
-        e->unit.figures = r_int(s, "figures", 0, BRIGADE_FIGURES_MAX);
-        e->unit.status = (brigade_status)r_enum(s, "status", &STATUS);
-        e->unit.formed = r_bool(s, "formed");
-        e->unit.wavering = r_bool(s, "wavering");
-        e->unit.sappers = r_bool(s, "sappers");
-        e->unit.bonus = (brigade_bonus)r_enum(s, "bonus", &BONUS);
-        e->unit.pursuit_of = r_unit(s, "pursuit_of", true);
-        r_text(s, "move", e->unit.move, sizeof e->unit.move, false);
-        r_text(s, "note", e->unit.note, sizeof e->unit.note, false);
-        if (protocol_value_map_get(s->map, "formation") != NULL) {
-            e->unit.has_formation = true;
-            e->unit.formation = (brigade_formation)r_enum(s, "formation", &FORMATION);
-        }
-        if (protocol_value_map_get(s->map, "fled_turn") != NULL) /* absent in older rows: 0 */
-            e->unit.fled_turn = r_int(s, "fled_turn", 1, INT_MAX);
-        if (protocol_value_map_get(s->map, "terrain") != NULL) { /* an occupier (D41) */
-            e->unit.has_position = true;
-            e->unit.terrain = (brigade_terrain)r_enum(s, "terrain", &TERRAIN);
-            e->unit.defending = (brigade_defending)r_enum(s, "defending", &DEFENDING);
-        }
+        r_unit_changed(s, e);
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED:
         e->charge.index = r_int(s, "index", 0, BRIGADE_BATTLE_CHARGES_MAX - 1);
@@ -1451,14 +1622,7 @@ static void event_read(scope *s, brigade_event *e)
             r_index_or_nil(s, "countercharge_of", BRIGADE_BATTLE_CHARGES_MAX - 1);
         break;
     case BRIGADE_BATTLE_EVENT_MORALE_TESTED:
-        e->morale.unit = r_unit(s, "unit", false);
-        e->morale.charge = r_int(s, "charge", 0, BRIGADE_BATTLE_CHARGES_MAX - 1);
-        e->morale.role = (brigade_morale_role)r_enum(s, "role", &MORALE_ROLE);
-        r_text(s, "roll", e->morale.roll, sizeof e->morale.roll, false);
-        r_morale_result(s, "result", &e->morale.result);
-        e->morale.modifier_count = r_modifiers(s, "modifiers", e->morale.modifiers,
-                                               BRIGADE_MORALE_MODIFIERS_MAX);
-        e->morale.effect = (brigade_morale_effect)r_enum(s, "effect", &EFFECT);
+        r_morale_tested(s, e);
         break;
     case BRIGADE_BATTLE_EVENT_MELEE_FORMED:
     case BRIGADE_BATTLE_EVENT_MELEE_REINFORCED:
@@ -1467,58 +1631,12 @@ static void event_read(scope *s, brigade_event *e)
         e->melee.index = r_int(s, "index", 0, BRIGADE_BATTLE_MELEES_MAX - 1);
         r_melee_record(s, "melee", &e->melee.melee, false);
         break;
-    case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT: {
-        if (protocol_value_map_get(s->map, "overruled") != NULL)
-            e->result.overruled = r_bool(s, "overruled");
-        if (protocol_value_map_get(s->map, "test_imposed") != NULL)
-            e->result.test_imposed = r_bool(s, "test_imposed");
-        e->result.melee =
-            r_int(s, "melee", e->result.overruled ? -1 : 0, BRIGADE_BATTLE_MELEES_MAX - 1);
-        r_text(s, "melee_id", e->result.melee_id, sizeof e->result.melee_id, false);
-        e->result.unit = r_unit(s, "unit", false);
-        e->result.rolled = r_bool(s, "rolled");
-        r_ints(s, "rolled_dice", e->result.rolled_dice, 2, 0, 6);
-        r_ints(s, "dice", e->result.dice, 2, 0, 6);
-        e->result.total = r_int(s, "total", INT_MIN, INT_MAX);
-        e->result.modifier_count =
-            r_modifiers(s, "modifiers", e->result.modifiers, BRIGADE_MODIFIERS_MAX);
-        e->result.fighting_figures = r_int(s, "fighting_figures", 0, BRIGADE_FIGURES_MAX);
-        e->result.casualties = r_int(s, "casualties", 0, BRIGADE_FIGURES_MAX);
-        e->result.figures = r_int(s, "figures", 0, BRIGADE_FIGURES_MAX);
-        e->result.status = (brigade_status)r_enum(s, "status", &STATUS);
-        e->result.formed = r_bool(s, "formed");
-        scope t;
-        if (r_map(s, "test", &t)) {
-            e->result.test_kind = (brigade_test_kind)r_enum(&t, "kind", &TEST_KIND);
-            r_ints(&t, "dice", e->result.test_dice, 2, 0, 6);
-            e->result.test_total = r_int(&t, "total", INT_MIN, INT_MAX);
-            e->result.test_target = r_int(&t, "target", INT_MIN, INT_MAX);
-            e->result.test_outcome = (brigade_test_outcome)r_enum(&t, "outcome", &OUTCOME);
-            e->result.test_modifier_count = r_modifiers(&t, "modifiers", e->result.test_modifiers,
-                                                        BRIGADE_MODIFIERS_MAX);
-            s_close(&t);
-        }
-        e->result.events = r_event_bits(s, "events");
-        if (protocol_value_map_get(s->map, "automatic") != NULL)
-            e->result.automatic = (brigade_auto_kind)r_enum(s, "automatic", &AUTO_KIND);
+    case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
+        r_melee_unit_result(s, e);
         break;
-    }
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
     case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
-        e->resolved.index = e->kind == BRIGADE_BATTLE_EVENT_MELEE_RESOLVED
-                                ? r_int(s, "index", 0, BRIGADE_BATTLE_MELEES_MAX - 1)
-                                : -1;
-        r_text(s, "melee_id", e->resolved.melee_id, sizeof e->resolved.melee_id, false);
-        e->resolved.winner = (brigade_side)r_enum(s, "winner", &SIDE);
-        e->resolved.scored = r_bool(s, "scored");
-        r_ints(s, "score", e->resolved.score, 2, INT_MIN, INT_MAX);
-        e->resolved.difference = r_int(s, "difference", INT_MIN, INT_MAX);
-        e->resolved.result = (brigade_melee_result)r_enum(s, "result", &RESULT);
-        e->resolved.continues = r_bool(s, "continues");
-        e->resolved.keep = r_bool(s, "keep");
-        r_melee_record(s, "next", &e->resolved.next, true);
-        if (protocol_value_map_get(s->map, "automatic") != NULL)
-            e->resolved.automatic = (brigade_auto_kind)r_enum(s, "automatic", &AUTO_KIND);
+        r_melee_resolved(s, e);
         break;
     case BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED:
         e->dice.side = r_side_required(s, "side");
@@ -1530,45 +1648,7 @@ static void event_read(scope *s, brigade_event *e)
         r_dice_hex(s, "hex", e->dice.hex, false);
         break;
     case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
-        e->umpire.ruling = (brigade_umpire_ruling)r_enum(s, "ruling", &RULING);
-        r_text(s, "text", e->umpire.text, sizeof e->umpire.text, true);
-        e->umpire.unit = -1;
-        switch (e->umpire.ruling) {
-        case BRIGADE_UMPIRE_SETTLE:
-            e->umpire.unit = r_unit(s, "unit", false);
-            e->umpire.event = r_event_bits(s, "event");
-            if (e->umpire.event != BRIGADE_EVENT_DOUBLE_SIX &&
-                e->umpire.event != BRIGADE_EVENT_RISK_TO_GENERAL)
-                r_fail(s->r, "event", "a settlement names one D9 event");
-            break;
-        case BRIGADE_UMPIRE_OVERRULE:
-            r_text(s, "melee_id", e->umpire.melee_id, sizeof e->umpire.melee_id, true);
-            if (protocol_value_map_get(s->map, "result") != NULL) {
-                e->umpire.has_result = true;
-                e->umpire.result = (brigade_melee_result)r_enum(s, "result", &RESULT);
-                e->umpire.winner = (brigade_side)r_enum(s, "winner", &SIDE);
-            }
-            if (protocol_value_map_get(s->map, "unit") != NULL) {
-                e->umpire.unit = r_unit(s, "unit", false);
-                e->umpire.outcome = (brigade_test_outcome)r_enum(s, "outcome", &OUTCOME);
-            }
-            break;
-        case BRIGADE_UMPIRE_ROLLBACK:
-            e->umpire.to_seq = r_long(s, "to_seq", 0, LONG_MAX);
-            e->umpire.seq = r_long(s, "seq", 0, LONG_MAX);
-            e->umpire.rolls = r_long(s, "rolls", 0, LONG_MAX);
-            e->umpire.events = r_long(s, "events", 0, LONG_MAX);
-            break;
-        case BRIGADE_UMPIRE_END:
-            if (protocol_value_map_get(s->map, "result") != NULL) {
-                e->umpire.end_result = (brigade_end_result)r_enum(s, "result", &END_RESULT);
-                if (e->umpire.end_result == BRIGADE_END_RESULT_NONE)
-                    r_fail(s->r, "result", "a result is \"A\", \"B\" or \"draw\"");
-            }
-            break;
-        default:
-            break;
-        }
+        r_umpire_ruled(s, e);
         break;
     case BRIGADE_BATTLE_EVENT_REPORTED: {
         const protocol_value *v = s_take(s, "report");
@@ -1583,15 +1663,7 @@ static void event_read(scope *s, brigade_event *e)
         r_text(s, "text", e->answer_report.text, sizeof e->answer_report.text, false);
         break;
     case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
-        e->test.unit = r_unit(s, "unit", false);
-        r_text(s, "roll", e->test.roll, sizeof e->test.roll, true);
-        e->test.kind = (brigade_test_kind)r_enum(s, "test_kind", &TEST_KIND);
-        r_ints(s, "dice", e->test.dice, 2, 0, 6);
-        e->test.total = r_int(s, "total", INT_MIN, INT_MAX);
-        e->test.target = r_int(s, "target", INT_MIN, INT_MAX);
-        e->test.outcome = (brigade_test_outcome)r_enum(s, "outcome", &OUTCOME);
-        e->test.modifier_count =
-            r_modifiers(s, "modifiers", e->test.modifiers, BRIGADE_MODIFIERS_MAX);
+        r_test_taken(s, e);
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN:
         e->withdrawn.unit = r_unit(s, "unit", false);
@@ -1894,7 +1966,8 @@ static void r_field(scope *s, const brigade_field *f, void *record)
         brigade_field_set_int(f, record, r_bool(s, key));
         break;
     case BRIGADE_FIELD_SIDE:
-        brigade_field_set_int(f, record, f->nil ? r_enum(s, key, &SIDE) : (int)r_side_required(s, key));
+        brigade_field_set_int(f, record,
+                              f->nil ? r_enum(s, key, &SIDE) : (int)r_side_required(s, key));
         break;
     case BRIGADE_FIELD_ENUM: {
         enum_table table = field_enum_table(f);

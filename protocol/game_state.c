@@ -151,8 +151,8 @@ static protocol_value *protocol_state_flags(const brigade_battle_clock *clock)
     protocol_value *flags = protocol_value_array_new();
     bool ok = flags != NULL;
     for (int i = 0; ok && i < clock->flag_count && i < 2; i++)
-        ok = protocol_state_push(flags,
-                                 protocol_value_string_new(brigade_side_name(clock->flag_order[i])));
+        ok = protocol_state_push(
+            flags, protocol_value_string_new(brigade_side_name(clock->flag_order[i])));
     return protocol_state_kept(flags, ok);
 }
 
@@ -241,7 +241,8 @@ static bool protocol_state_fields_add(protocol_value *map, const brigade_battle 
             if (field->wire_rank != rank ||
                 !brigade_field_written(field, field->wire_when, battle, record))
                 continue;
-            ok = protocol_state_set(map, field->wire_key, protocol_state_field(battle, field, record));
+            ok = protocol_state_set(map, field->wire_key,
+                                    protocol_state_field(battle, field, record));
         }
     return ok;
 }
@@ -395,8 +396,8 @@ static bool protocol_state_array_read(const brigade_battle *battle, const brigad
                       ? 2 : (size_t)field->count;
     if (protocol_value_kind_of(v) != PROTOCOL_VALUE_ARRAY || count > most ||
         (field->kind == BRIGADE_FIELD_INTS && count != most)) {
-        snprintf(error, size, "not an array of %s%zu", field->kind == BRIGADE_FIELD_INTS ? "" : "0..",
-                 most);
+        snprintf(error, size, "not an array of %s%zu",
+                 field->kind == BRIGADE_FIELD_INTS ? "" : "0..", most);
         return false;
     }
     char *at = (char *)record + field->offset;
@@ -803,7 +804,8 @@ static bool protocol_state_member(protocol_value *state, const brigade_battle *b
         if ((group != 0 && !(members & group)) ||
             !brigade_field_written(field, field->wire_when, battle, battle))
             return true;
-        return protocol_state_set(state, field->wire_key, protocol_state_field(battle, field, battle));
+        return protocol_state_set(state, field->wire_key,
+                                  protocol_state_field(battle, field, battle));
     }
     return true;
 }
@@ -989,6 +991,212 @@ static bool protocol_state_entry_test(protocol_value *entry, const brigade_event
                                       event->result.test_modifier_count);
 }
 
+/* initiative_won: {winner, total_a, total_b, rolls?, ties?} (after a tie: how many
+ * times both rolled, and the tied totals). */
+static bool protocol_state_entry_initiative(protocol_value *entry, const brigade_event *event)
+{
+    bool ok = true;
+    ok = ok && protocol_value_map_set(entry, "winner",
+                                      protocol_state_side_or_nil(event->initiative.winner)) == 0;
+    ok = ok && protocol_value_map_set_int(entry, "total_a", event->initiative.total[0]) == 0;
+    ok = ok && protocol_value_map_set_int(entry, "total_b", event->initiative.total[1]) == 0;
+    /* After a tie: how many times both rolled, and the tied totals. */
+    if (ok && event->initiative.rolls > 1) {
+        ok = ok && protocol_value_map_set_int(entry, "rolls", event->initiative.rolls) == 0;
+        protocol_value *ties = protocol_value_array_new();
+        for (int i = 0; ties != NULL && i < event->initiative.rolls - 1 &&
+                        i < BRIGADE_INITIATIVE_TIES_KEPT && event->initiative.ties[i] > 0;
+             i++)
+            if (protocol_value_array_push(ties, protocol_value_int_new(
+                                                    event->initiative.ties[i])) != 0) {
+                protocol_value_free(ties);
+                ties = NULL;
+            }
+        ok = ok && protocol_state_set(entry, "ties", ties);
+    }
+    return ok;
+}
+
+/* morale_tested: {unit, name, dice, total, pass_on, modifiers, effect}. */
+static bool protocol_state_entry_morale(protocol_value *entry, const brigade_battle *battle,
+                                        const brigade_event *event)
+{
+    bool ok = true;
+    ok = ok && protocol_value_map_set_string(entry, "unit",
+                                             protocol_state_unit_id(battle, event->morale.unit)) == 0;
+    ok = ok && protocol_value_map_set_string(entry, "name", event->morale.roll) == 0;
+    ok = ok && protocol_value_map_set(entry, "dice",
+                                      protocol_state_dice(event->morale.result.dice)) == 0;
+    ok = ok && protocol_value_map_set_int(entry, "total", event->morale.result.total) == 0;
+    ok = ok && protocol_value_map_set_int(entry, "pass_on", event->morale.result.pass_on) == 0;
+    ok = ok && protocol_value_map_set(entry, "modifiers",
+                                      protocol_state_modifiers(event->morale.modifiers,
+                                                             event->morale.modifier_count)) == 0;
+    ok = ok && protocol_value_map_set_string(entry, "effect",
+                                             brigade_morale_effect_name(event->morale.effect)) == 0;
+    return ok;
+}
+
+/* melee_unit_result: a unit's dice, casualties, status, test and D9 events. */
+static bool protocol_state_entry_unit_result(protocol_value *entry, const brigade_battle *battle,
+                                             const brigade_event *event)
+{
+    bool ok = true;
+    ok = ok && protocol_value_map_set_string(entry, "melee", event->result.melee_id) == 0;
+    ok = ok && protocol_value_map_set_string(entry, "unit",
+                                             protocol_state_unit_id(battle, event->result.unit)) == 0;
+    ok = ok && protocol_value_map_set_bool(entry, "rolled", event->result.rolled) == 0;
+    if (!event->result.rolled && event->result.automatic != BRIGADE_AUTO_NONE) {
+        ok = ok && protocol_value_map_set_string(
+                       entry, "automatic", brigade_auto_kind_name(event->result.automatic)) == 0;
+        ok = ok && protocol_value_map_set_string(
+                       entry, "rule", brigade_auto_kind_rule(event->result.automatic)) == 0;
+    }
+    if (event->result.rolled) {
+        ok = ok && protocol_value_map_set(entry, "dice",
+                                          protocol_state_dice(event->result.dice)) == 0;
+        ok = ok && protocol_value_map_set(entry, "rolled_dice",
+                                          protocol_state_dice(event->result.rolled_dice)) == 0;
+        ok = ok && protocol_value_map_set_int(entry, "total", event->result.total) == 0;
+        ok = ok && protocol_value_map_set(entry, "modifiers",
+                                          protocol_state_modifiers(
+                                              event->result.modifiers,
+                                              event->result.modifier_count)) == 0;
+    }
+    ok = ok && protocol_value_map_set_int(entry, "casualties", event->result.casualties) == 0;
+    ok = ok && protocol_value_map_set_int(entry, "figures", event->result.figures) == 0;
+    ok = ok && protocol_value_map_set_string(entry, "status",
+                                             brigade_status_name(event->result.status)) == 0;
+    ok = ok && protocol_value_map_set_bool(entry, "formed", event->result.formed) == 0;
+    ok = ok && protocol_state_entry_test(entry, event);
+    if (event->result.events & (BRIGADE_EVENT_DOUBLE_SIX | BRIGADE_EVENT_RISK_TO_GENERAL)) {
+        /* D9's events (PROTOCOL.md §10.2) */
+        protocol_value *raised = protocol_value_array_new();
+        bool raised_ok = raised != NULL;
+        if (raised_ok && (event->result.events & BRIGADE_EVENT_DOUBLE_SIX))
+            raised_ok = protocol_state_push(raised, protocol_value_string_new("double_six"));
+        if (raised_ok && (event->result.events & BRIGADE_EVENT_RISK_TO_GENERAL))
+            raised_ok = protocol_state_push(raised,
+                                          protocol_value_string_new("risk_to_general"));
+        if (!raised_ok)
+            protocol_value_free(raised);
+        ok = ok && raised_ok && protocol_state_set(entry, "events", raised);
+    }
+    if (event->result.overruled)
+        ok = ok && protocol_value_map_set_bool(entry, "overruled", true) == 0;
+    if (event->result.test_imposed)
+        ok = ok && protocol_value_map_set_bool(entry, "test_imposed", true) == 0;
+    return ok;
+}
+
+/* umpire_ruled: {ruling, reason} and what the ruling names (PROTOCOL.md
+ * §10.2, §11.5). */
+static bool protocol_state_entry_ruling(protocol_value *entry, const brigade_battle *battle,
+                                        const brigade_event *event)
+{
+    bool ok = true;
+    ok = ok && protocol_value_map_set_string(
+                   entry, "ruling", brigade_umpire_ruling_name(event->umpire.ruling)) == 0;
+    ok = ok && protocol_value_map_set_string(entry, "reason", event->umpire.text) == 0;
+    if (event->umpire.ruling == BRIGADE_UMPIRE_SETTLE) {
+        ok = ok && protocol_value_map_set_string(
+                       entry, "unit", protocol_state_unit_id(battle, event->umpire.unit)) == 0;
+        ok = ok && protocol_value_map_set_string(
+                       entry, "event", brigade_d9_event_name(event->umpire.event)) == 0;
+    }
+    if (event->umpire.ruling == BRIGADE_UMPIRE_OVERRULE) {
+        ok = ok && protocol_value_map_set_string(entry, "melee", event->umpire.melee_id) == 0;
+        if (event->umpire.has_result) {
+            ok = ok && protocol_value_map_set_string(
+                           entry, "result", brigade_melee_result_name(event->umpire.result)) == 0;
+            ok = ok && protocol_state_set(entry, "winner",
+                                        protocol_state_side_or_nil(event->umpire.winner));
+        }
+        if (event->umpire.unit >= 0) {
+            ok = ok && protocol_value_map_set_string(
+                           entry, "unit", protocol_state_unit_id(battle, event->umpire.unit)) == 0;
+            ok = ok && protocol_value_map_set_string(
+                           entry, "outcome", brigade_test_outcome_name(event->umpire.outcome)) == 0;
+        }
+    }
+    /* The umpire's result (PROTOCOL.md §11.5), only with one. */
+    if (event->umpire.ruling == BRIGADE_UMPIRE_END &&
+        event->umpire.end_result != BRIGADE_END_RESULT_NONE)
+        ok = ok && protocol_value_map_set_string(
+                       entry, "result", brigade_end_result_name(event->umpire.end_result)) == 0;
+    if (event->umpire.ruling == BRIGADE_UMPIRE_ROLLBACK)
+        ok = ok && protocol_value_map_set_int(entry, "to_seq", event->umpire.to_seq) == 0;
+    return ok;
+}
+
+/* melee_resolved, melee_overruled: {melee, winner, result, scores?, continues,
+ * automatic?}. */
+static bool protocol_state_entry_resolved(protocol_value *entry, const brigade_event *event)
+{
+    bool ok = true;
+    ok = ok && protocol_value_map_set_string(entry, "melee", event->resolved.melee_id) == 0;
+    ok = ok && protocol_value_map_set(entry, "winner",
+                                      protocol_state_side_or_nil(event->resolved.winner)) == 0;
+    ok = ok && protocol_value_map_set_string(entry, "result",
+                                             brigade_melee_result_name(event->resolved.result)) == 0;
+    if (event->resolved.scored) {
+        ok = ok && protocol_value_map_set_int(entry, "score_a", event->resolved.score[0]) == 0;
+        ok = ok && protocol_value_map_set_int(entry, "score_b", event->resolved.score[1]) == 0;
+        ok = ok && protocol_value_map_set_int(entry, "difference",
+                                              event->resolved.difference) == 0;
+    }
+    ok = ok && protocol_value_map_set_bool(entry, "continues", event->resolved.continues) == 0;
+    /* An automatic result: which, and its rule section (12.12-12.14, 12.16). */
+    if (event->resolved.automatic != BRIGADE_AUTO_NONE) {
+        ok = ok && protocol_value_map_set_string(
+                       entry, "automatic", brigade_auto_kind_name(event->resolved.automatic)) == 0;
+        ok = ok && protocol_value_map_set_string(
+                       entry, "rule", brigade_auto_kind_rule(event->resolved.automatic)) == 0;
+    }
+    return ok;
+}
+
+/* reported (D46): {number, report, side, unit, target?, facing?, state}. */
+static bool protocol_state_entry_report(protocol_value *entry, const brigade_battle *battle,
+                                        const brigade_event *event)
+{
+    bool ok = true;
+    /* A player's report (D46): {number, report, side, unit, target?,
+     * facing?, state}; facing with an uncontrolled charge's target. */
+    const brigade_report *report = &event->report.report;
+    ok = ok && protocol_value_map_set_int(entry, "number", report->number) == 0;
+    ok = ok && protocol_value_map_set_string(entry, "report",
+                                             brigade_report_kind_name(report->kind)) == 0;
+    ok = ok && protocol_state_set(entry, "side", protocol_state_side_or_nil(report->side));
+    ok = ok && protocol_value_map_set_string(entry, "unit",
+                                             protocol_state_unit_id(battle, report->unit)) == 0;
+    if (report->target >= 0) {
+        ok = ok && protocol_value_map_set_string(
+                       entry, "target", protocol_state_unit_id(battle, report->target)) == 0;
+        if (report->kind == BRIGADE_REPORT_UNCONTROLLED)
+            ok = ok && protocol_value_map_set_string(
+                           entry, "facing", brigade_facing_name(report->facing)) == 0;
+    }
+    ok = ok && protocol_value_map_set_string(entry, "state",
+                                             brigade_report_state_name(report->state)) == 0;
+    return ok;
+}
+
+/* test_taken (D35, D41): {unit, name, test}. */
+static bool protocol_state_entry_test_taken(protocol_value *entry, const brigade_battle *battle,
+                                            const brigade_event *event)
+{
+    bool ok = true;
+    ok = ok && protocol_value_map_set_string(entry, "unit",
+                                             protocol_state_unit_id(battle, event->test.unit)) == 0;
+    ok = ok && protocol_value_map_set_string(entry, "name", event->test.roll) == 0;
+    ok = ok && protocol_state_entry_test_of(entry, event->test.kind, event->test.dice,
+                                          event->test.total, event->test.target,
+                                          event->test.outcome, event->test.modifiers,
+                                          event->test.modifier_count);
+    return ok;
+}
+
 static bool protocol_state_entry_details(protocol_value *entry, const brigade_battle *battle,
                                        const brigade_event *event)
 {
@@ -999,24 +1207,7 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
         ok = ok && protocol_value_map_set(entry, "dice", protocol_state_dice(event->roll.faces)) == 0;
         break;
     case BRIGADE_BATTLE_EVENT_INITIATIVE_WON:
-        ok = ok && protocol_value_map_set(entry, "winner",
-                                          protocol_state_side_or_nil(event->initiative.winner)) == 0;
-        ok = ok && protocol_value_map_set_int(entry, "total_a", event->initiative.total[0]) == 0;
-        ok = ok && protocol_value_map_set_int(entry, "total_b", event->initiative.total[1]) == 0;
-        /* After a tie: how many times both rolled, and the tied totals. */
-        if (ok && event->initiative.rolls > 1) {
-            ok = ok && protocol_value_map_set_int(entry, "rolls", event->initiative.rolls) == 0;
-            protocol_value *ties = protocol_value_array_new();
-            for (int i = 0; ties != NULL && i < event->initiative.rolls - 1 &&
-                            i < BRIGADE_INITIATIVE_TIES_KEPT && event->initiative.ties[i] > 0;
-                 i++)
-                if (protocol_value_array_push(ties, protocol_value_int_new(
-                                                        event->initiative.ties[i])) != 0) {
-                    protocol_value_free(ties);
-                    ties = NULL;
-                }
-            ok = ok && protocol_state_set(entry, "ties", ties);
-        }
+        ok = ok && protocol_state_entry_initiative(entry, event);
         break;
     case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
     case BRIGADE_BATTLE_EVENT_SIDE_DONE:
@@ -1046,18 +1237,7 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
                                                  brigade_response_name(event->answer.response)) == 0;
         break;
     case BRIGADE_BATTLE_EVENT_MORALE_TESTED:
-        ok = ok && protocol_value_map_set_string(entry, "unit",
-                                                 protocol_state_unit_id(battle, event->morale.unit)) == 0;
-        ok = ok && protocol_value_map_set_string(entry, "name", event->morale.roll) == 0;
-        ok = ok && protocol_value_map_set(entry, "dice",
-                                          protocol_state_dice(event->morale.result.dice)) == 0;
-        ok = ok && protocol_value_map_set_int(entry, "total", event->morale.result.total) == 0;
-        ok = ok && protocol_value_map_set_int(entry, "pass_on", event->morale.result.pass_on) == 0;
-        ok = ok && protocol_value_map_set(entry, "modifiers",
-                                          protocol_state_modifiers(event->morale.modifiers,
-                                                                 event->morale.modifier_count)) == 0;
-        ok = ok && protocol_value_map_set_string(entry, "effect",
-                                                 brigade_morale_effect_name(event->morale.effect)) == 0;
+        ok = ok && protocol_state_entry_morale(entry, battle, event);
         break;
     case BRIGADE_BATTLE_EVENT_MELEE_FORMED:
     case BRIGADE_BATTLE_EVENT_MELEE_REINFORCED:
@@ -1066,127 +1246,18 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
         ok = ok && protocol_value_map_set_string(entry, "melee", event->melee.melee.id) == 0;
         break;
     case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
-        ok = ok && protocol_value_map_set_string(entry, "melee", event->result.melee_id) == 0;
-        ok = ok && protocol_value_map_set_string(entry, "unit",
-                                                 protocol_state_unit_id(battle, event->result.unit)) == 0;
-        ok = ok && protocol_value_map_set_bool(entry, "rolled", event->result.rolled) == 0;
-        if (!event->result.rolled && event->result.automatic != BRIGADE_AUTO_NONE) {
-            ok = ok && protocol_value_map_set_string(
-                           entry, "automatic", brigade_auto_kind_name(event->result.automatic)) == 0;
-            ok = ok && protocol_value_map_set_string(
-                           entry, "rule", brigade_auto_kind_rule(event->result.automatic)) == 0;
-        }
-        if (event->result.rolled) {
-            ok = ok && protocol_value_map_set(entry, "dice",
-                                              protocol_state_dice(event->result.dice)) == 0;
-            ok = ok && protocol_value_map_set(entry, "rolled_dice",
-                                              protocol_state_dice(event->result.rolled_dice)) == 0;
-            ok = ok && protocol_value_map_set_int(entry, "total", event->result.total) == 0;
-            ok = ok && protocol_value_map_set(entry, "modifiers",
-                                              protocol_state_modifiers(
-                                                  event->result.modifiers,
-                                                  event->result.modifier_count)) == 0;
-        }
-        ok = ok && protocol_value_map_set_int(entry, "casualties", event->result.casualties) == 0;
-        ok = ok && protocol_value_map_set_int(entry, "figures", event->result.figures) == 0;
-        ok = ok && protocol_value_map_set_string(entry, "status",
-                                                 brigade_status_name(event->result.status)) == 0;
-        ok = ok && protocol_value_map_set_bool(entry, "formed", event->result.formed) == 0;
-        ok = ok && protocol_state_entry_test(entry, event);
-        if (event->result.events & (BRIGADE_EVENT_DOUBLE_SIX | BRIGADE_EVENT_RISK_TO_GENERAL)) {
-            /* D9's events (PROTOCOL.md §10.2) */
-            protocol_value *raised = protocol_value_array_new();
-            bool raised_ok = raised != NULL;
-            if (raised_ok && (event->result.events & BRIGADE_EVENT_DOUBLE_SIX))
-                raised_ok = protocol_state_push(raised, protocol_value_string_new("double_six"));
-            if (raised_ok && (event->result.events & BRIGADE_EVENT_RISK_TO_GENERAL))
-                raised_ok = protocol_state_push(raised,
-                                              protocol_value_string_new("risk_to_general"));
-            if (!raised_ok)
-                protocol_value_free(raised);
-            ok = ok && raised_ok && protocol_state_set(entry, "events", raised);
-        }
-        if (event->result.overruled)
-            ok = ok && protocol_value_map_set_bool(entry, "overruled", true) == 0;
-        if (event->result.test_imposed)
-            ok = ok && protocol_value_map_set_bool(entry, "test_imposed", true) == 0;
+        ok = ok && protocol_state_entry_unit_result(entry, battle, event);
         break;
     case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
-        ok = ok && protocol_value_map_set_string(
-                       entry, "ruling", brigade_umpire_ruling_name(event->umpire.ruling)) == 0;
-        ok = ok && protocol_value_map_set_string(entry, "reason", event->umpire.text) == 0;
-        if (event->umpire.ruling == BRIGADE_UMPIRE_SETTLE) {
-            ok = ok && protocol_value_map_set_string(
-                           entry, "unit", protocol_state_unit_id(battle, event->umpire.unit)) == 0;
-            ok = ok && protocol_value_map_set_string(
-                           entry, "event", brigade_d9_event_name(event->umpire.event)) == 0;
-        }
-        if (event->umpire.ruling == BRIGADE_UMPIRE_OVERRULE) {
-            ok = ok && protocol_value_map_set_string(entry, "melee", event->umpire.melee_id) == 0;
-            if (event->umpire.has_result) {
-                ok = ok && protocol_value_map_set_string(
-                               entry, "result", brigade_melee_result_name(event->umpire.result)) == 0;
-                ok = ok && protocol_state_set(entry, "winner",
-                                            protocol_state_side_or_nil(event->umpire.winner));
-            }
-            if (event->umpire.unit >= 0) {
-                ok = ok && protocol_value_map_set_string(
-                               entry, "unit", protocol_state_unit_id(battle, event->umpire.unit)) == 0;
-                ok = ok && protocol_value_map_set_string(
-                               entry, "outcome", brigade_test_outcome_name(event->umpire.outcome)) == 0;
-            }
-        }
-        /* The umpire's result (PROTOCOL.md §11.5), only with one. */
-        if (event->umpire.ruling == BRIGADE_UMPIRE_END &&
-            event->umpire.end_result != BRIGADE_END_RESULT_NONE)
-            ok = ok && protocol_value_map_set_string(
-                           entry, "result", brigade_end_result_name(event->umpire.end_result)) == 0;
-        if (event->umpire.ruling == BRIGADE_UMPIRE_ROLLBACK)
-            ok = ok && protocol_value_map_set_int(entry, "to_seq", event->umpire.to_seq) == 0;
+        ok = ok && protocol_state_entry_ruling(entry, battle, event);
         break;
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
     case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
-        ok = ok && protocol_value_map_set_string(entry, "melee", event->resolved.melee_id) == 0;
-        ok = ok && protocol_value_map_set(entry, "winner",
-                                          protocol_state_side_or_nil(event->resolved.winner)) == 0;
-        ok = ok && protocol_value_map_set_string(entry, "result",
-                                                 brigade_melee_result_name(event->resolved.result)) == 0;
-        if (event->resolved.scored) {
-            ok = ok && protocol_value_map_set_int(entry, "score_a", event->resolved.score[0]) == 0;
-            ok = ok && protocol_value_map_set_int(entry, "score_b", event->resolved.score[1]) == 0;
-            ok = ok && protocol_value_map_set_int(entry, "difference",
-                                                  event->resolved.difference) == 0;
-        }
-        ok = ok && protocol_value_map_set_bool(entry, "continues", event->resolved.continues) == 0;
-        /* An automatic result: which, and its rule section (12.12-12.14, 12.16). */
-        if (event->resolved.automatic != BRIGADE_AUTO_NONE) {
-            ok = ok && protocol_value_map_set_string(
-                           entry, "automatic", brigade_auto_kind_name(event->resolved.automatic)) == 0;
-            ok = ok && protocol_value_map_set_string(
-                           entry, "rule", brigade_auto_kind_rule(event->resolved.automatic)) == 0;
-        }
+        ok = ok && protocol_state_entry_resolved(entry, event);
         break;
-    case BRIGADE_BATTLE_EVENT_REPORTED: {
-        /* A player's report (D46): {number, report, side, unit, target?,
-         * facing?, state}; facing with an uncontrolled charge's target. */
-        const brigade_report *report = &event->report.report;
-        ok = ok && protocol_value_map_set_int(entry, "number", report->number) == 0;
-        ok = ok && protocol_value_map_set_string(entry, "report",
-                                                 brigade_report_kind_name(report->kind)) == 0;
-        ok = ok && protocol_state_set(entry, "side", protocol_state_side_or_nil(report->side));
-        ok = ok && protocol_value_map_set_string(entry, "unit",
-                                                 protocol_state_unit_id(battle, report->unit)) == 0;
-        if (report->target >= 0) {
-            ok = ok && protocol_value_map_set_string(
-                           entry, "target", protocol_state_unit_id(battle, report->target)) == 0;
-            if (report->kind == BRIGADE_REPORT_UNCONTROLLED)
-                ok = ok && protocol_value_map_set_string(
-                               entry, "facing", brigade_facing_name(report->facing)) == 0;
-        }
-        ok = ok && protocol_value_map_set_string(entry, "state",
-                                                 brigade_report_state_name(report->state)) == 0;
+    case BRIGADE_BATTLE_EVENT_REPORTED:
+        ok = ok && protocol_state_entry_report(entry, battle, event);
         break;
-    }
     case BRIGADE_BATTLE_EVENT_REPORT_ANSWERED:
         /* Contested, accepted or ruled (D46): {number, state, contested,
          * reason?} (the contest's or the umpire's reason). */
@@ -1200,14 +1271,7 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
                                                      event->answer_report.text) == 0;
         break;
     case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
-        /* A test outside a melee (D35, D41): {unit, name, test}. */
-        ok = ok && protocol_value_map_set_string(entry, "unit",
-                                                 protocol_state_unit_id(battle, event->test.unit)) == 0;
-        ok = ok && protocol_value_map_set_string(entry, "name", event->test.roll) == 0;
-        ok = ok && protocol_state_entry_test_of(entry, event->test.kind, event->test.dice,
-                                              event->test.total, event->test.target,
-                                              event->test.outcome, event->test.modifiers,
-                                              event->test.modifier_count);
+        ok = ok && protocol_state_entry_test_taken(entry, battle, event);
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN:
         /* A declaration withdrawn: {unit, target (nil: none in sight)}. */
