@@ -6,6 +6,7 @@
  */
 #include "core/battle_fields.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
@@ -615,6 +616,11 @@ const void *brigade_field_record(const brigade_field *field, const void *record,
 
 void *brigade_field_record_mut(const brigade_field *field, void *record, int index)
 {
+    /* A struct within its array: a caller's bug otherwise, never input's. */
+    assert(index >= 0);
+    assert(field->kind == BRIGADE_FIELD_RECORDS || field->kind == BRIGADE_FIELD_UNIT_IDS
+               ? index < field->count
+               : index < 2);
     if (field->kind == BRIGADE_FIELD_MORALE_PAIR)
         return (char *)record + (index == 0 ? field->offset : field->offset2);
     return (char *)record + field->offset + (size_t)index * field->size;

@@ -203,27 +203,47 @@ static bool utf8_valid(const unsigned char *bytes, size_t len)
 
 /* ---- writing -------------------------------------------------------------- */
 
-typedef struct writer {
+/* A writer or a reader: the battle whose units ids name, where an error
+ * goes, and whether one has been met (every later step is then a no-op). */
+typedef struct codec {
     const brigade_battle *battle; /* unit ids */
     journal_event_status *status;
     bool failed;
-} writer;
+} codec;
+typedef codec writer;
+
+/* Fails `c` (the first failure only) with `code` and "shown: <format>". */
+static void codec_fail(codec *c, journal_event_error code, const char *member, const char *shown,
+                       const char *format, va_list args)
+{
+    if (c->failed)
+        return;
+    c->failed = true;
+    char text[200];
+    vsnprintf(text, sizeof text, format, args);
+    char message[256];
+    snprintf(message, sizeof message, "%s: %s", shown, text);
+    status_set(c->status, code, member, message);
+}
 
 BRIGADE_PRINTF(4, 5)
 static void w_fail(writer *w, journal_event_error code, const char *member, const char *format,
                    ...)
 {
-    if (w->failed)
-        return;
-    w->failed = true;
-    char text[200];
     va_list args;
     va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
+    codec_fail(w, code, member, member, format, args);
     va_end(args);
-    char message[256];
-    snprintf(message, sizeof message, "%s: %s", member, text);
-    status_set(w->status, code, member, message);
+}
+
+/* `m` when the writer has not failed, else NULL (`m` freed). */
+static protocol_value *w_kept(const writer *w, protocol_value *m)
+{
+    if (w->failed) {
+        protocol_value_free(m);
+        return NULL;
+    }
+    return m;
 }
 
 /* Stores `value` (consumed) under `key`; a NULL value means memory ran out. */
@@ -324,53 +344,43 @@ static void w_index_or_nil(writer *w, protocol_value *map, const char *key, int 
     w_set(w, map, key, index == -1 ? protocol_value_nil_new() : protocol_value_int_new(index));
 }
 
-static void w_pair(writer *w, protocol_value *map, const char *key, const int pair[2])
+/* A new container (`made`: NULL when memory ran out, failing the writer);
+ * NULL once the writer failed. */
+static protocol_value *w_new(writer *w, const char *key, protocol_value *made)
 {
-    if (w->failed)
-        return;
-    protocol_value *array = protocol_value_array_new();
-    if (array == NULL) {
-        w_fail(w, JOURNAL_EVENT_NO_MEMORY, key, "out of memory");
-        return;
+    if (w->failed) {
+        protocol_value_free(made);
+        return NULL;
     }
-    w_push(w, array, protocol_value_int_new(pair[0]), key);
-    w_push(w, array, protocol_value_int_new(pair[1]), key);
-    w_set(w, map, key, array);
-}
-
-static void w_ints(writer *w, protocol_value *map, const char *key, const int *values, int count)
-{
-    if (w->failed)
-        return;
-    protocol_value *array = protocol_value_array_new();
-    if (array == NULL) {
+    if (made == NULL)
         w_fail(w, JOURNAL_EVENT_NO_MEMORY, key, "out of memory");
-        return;
-    }
-    for (int i = 0; i < count; i++)
-        w_push(w, array, protocol_value_int_new(values[i]), key);
-    w_set(w, map, key, array);
+    return made;
 }
 
 /* A new map, or NULL (failing the writer) when memory runs out. */
 static protocol_value *w_map(writer *w, const char *key)
 {
-    if (w->failed)
-        return NULL;
-    protocol_value *map = protocol_value_map_new();
-    if (map == NULL)
-        w_fail(w, JOURNAL_EVENT_NO_MEMORY, key, "out of memory");
-    return map;
+    return w_new(w, key, protocol_value_map_new());
 }
 
 static protocol_value *w_array(writer *w, const char *key)
 {
-    if (w->failed)
-        return NULL;
-    protocol_value *array = protocol_value_array_new();
+    return w_new(w, key, protocol_value_array_new());
+}
+
+static void w_ints(writer *w, protocol_value *map, const char *key, const int *values, int count)
+{
+    protocol_value *array = w_array(w, key);
     if (array == NULL)
-        w_fail(w, JOURNAL_EVENT_NO_MEMORY, key, "out of memory");
-    return array;
+        return;
+    for (int i = 0; i < count; i++)
+        w_push(w, array, protocol_value_int_new(values[i]), key);
+    w_set(w, map, key, array);
+}
+
+static void w_pair(writer *w, protocol_value *map, const char *key, const int pair[2])
+{
+    w_ints(w, map, key, pair, 2);
 }
 
 static void w_modifiers(writer *w, protocol_value *map, const char *key,
@@ -441,11 +451,7 @@ static protocol_value *record_value(writer *w, const char *key, const brigade_fi
     if (m == NULL)
         return NULL;
     w_fields(w, m, fields, count, record);
-    if (w->failed) {
-        protocol_value_free(m);
-        return NULL;
-    }
-    return m;
+    return w_kept(w, m);
 }
 
 /* The enum_table of an ENUM field. */
@@ -472,6 +478,7 @@ static void w_general(writer *w, protocol_value *map, const brigade_field *f, co
 /* A RECORDS field: an array of its structs' maps. */
 static void w_records(writer *w, protocol_value *map, const brigade_field *f, const void *record)
 {
+    assert(f->fields != NULL && f->size > 0); /* a sound row: its table and stride */
     if (w->failed)
         return;
     long long count = brigade_field_int(f, record);
@@ -533,6 +540,7 @@ static void w_field(writer *w, protocol_value *map, const brigade_field *f, cons
         w_enum(w, map, key, &SIDE, (int)number);
         break;
     case BRIGADE_FIELD_ENUM: {
+        assert(f->name != NULL && f->count > 0); /* a sound row: its names */
         enum_table table = field_enum_table(f);
         w_enum(w, map, key, &table, (int)number);
         break;
@@ -881,20 +889,12 @@ protocol_value *journal_event_to_value(const brigade_battle *battle, const briga
         else
             w_int(&w, m, "clock_ms", event->clock_ms);
     }
-    if (w.failed) {
-        protocol_value_free(m);
-        return NULL;
-    }
-    return m;
+    return w_kept(&w, m);
 }
 
 /* ---- reading -------------------------------------------------------------- */
 
-typedef struct reader {
-    const brigade_battle *battle; /* unit ids */
-    journal_event_status *status;
-    bool failed;
-} reader;
+typedef codec reader;
 
 #define SCOPE_KEYS_MAX 32
 
@@ -910,17 +910,21 @@ typedef struct scope {
 BRIGADE_PRINTF(3, 4)
 static void r_fail(reader *r, const char *member, const char *format, ...)
 {
-    if (r->failed)
-        return;
-    r->failed = true;
-    char text[200];
     va_list args;
     va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
+    codec_fail(r, JOURNAL_EVENT_BAD_MEMBER, member, member[0] ? member : "event", format, args);
     va_end(args);
-    char message[256];
-    snprintf(message, sizeof message, "%s: %s", member[0] ? member : "event", text);
-    status_set(r->status, JOURNAL_EVENT_BAD_MEMBER, member, message);
+}
+
+/* A reader's outcome: OK, or BAD_MEMBER with the `size` bytes read into
+ * at `out` cleared. */
+static journal_event_error r_result(const reader *r, void *out, size_t size)
+{
+    if (r->failed) {
+        memset(out, 0, size);
+        return JOURNAL_EVENT_BAD_MEMBER;
+    }
+    return JOURNAL_EVENT_OK;
 }
 
 /* Appends `text` at out[*at] within `size` bytes, truncating; keeps a NUL. */
@@ -1715,14 +1719,23 @@ journal_event_error journal_event_from_value(const brigade_battle *battle,
         }
         s_close(&s);
     }
-    if (r.failed) {
-        memset(out, 0, sizeof *out);
-        return JOURNAL_EVENT_BAD_MEMBER;
-    }
-    return JOURNAL_EVENT_OK;
+    return r_result(&r, out, sizeof *out);
 }
 
 /* ---- bytes ---------------------------------------------------------------- */
+
+/* A codec's failure as the status: out of memory, else `code` with
+ * `message`. */
+static journal_event_error bytes_failed(journal_event_status *status, protocol_codec_error error,
+                                        journal_event_error code, const char *message)
+{
+    if (error == PROTOCOL_CODEC_NO_MEMORY) {
+        status_set(status, JOURNAL_EVENT_NO_MEMORY, "", "out of memory");
+        return JOURNAL_EVENT_NO_MEMORY;
+    }
+    status_set(status, code, "", message);
+    return code;
+}
 
 static journal_event_error encode_tree(protocol_value *tree, uint8_t **out, size_t *out_len,
                                         journal_event_status *status)
@@ -1733,30 +1746,31 @@ static journal_event_error encode_tree(protocol_value *tree, uint8_t **out, size
         return JOURNAL_EVENT_OK;
     *out = NULL;
     *out_len = 0;
-    if (error == PROTOCOL_CODEC_NO_MEMORY) {
-        status_set(status, JOURNAL_EVENT_NO_MEMORY, "", "out of memory");
-        return JOURNAL_EVENT_NO_MEMORY;
-    }
     char message[128];
     snprintf(message, sizeof message, "msgpack encoding failed: %s",
              protocol_codec_error_name(error));
-    status_set(status, JOURNAL_EVENT_UNFIT, "", message);
-    return JOURNAL_EVENT_UNFIT;
+    return bytes_failed(status, error, JOURNAL_EVENT_UNFIT, message);
+}
+
+/* Encodes `tree` (consumed), the tree just built into `status`: NULL when
+ * building it failed, status then says why. *out is NULL on failure. */
+static journal_event_error encode_built(protocol_value *tree, uint8_t **out, size_t *out_len,
+                                        journal_event_status *status)
+{
+    *out = NULL;
+    *out_len = 0;
+    if (tree == NULL)
+        return status->code;
+    return encode_tree(tree, out, out_len, status);
 }
 
 journal_event_error journal_event_encode(const brigade_battle *battle, const brigade_event *event,
                                            uint8_t **out, size_t *out_len,
                                            journal_event_status *status)
 {
-    *out = NULL;
-    *out_len = 0;
     journal_event_status local;
-    if (status == NULL)
-        status = &local;
-    protocol_value *tree = journal_event_to_value(battle, event, status);
-    if (tree == NULL)
-        return status->code;
-    return encode_tree(tree, out, out_len, status);
+    status = status != NULL ? status : &local;
+    return encode_built(journal_event_to_value(battle, event, status), out, out_len, status);
 }
 
 /* Decodes bytes into a map tree, or BAD_BYTES. */
@@ -1768,15 +1782,10 @@ static journal_event_error decode_tree(const uint8_t *bytes, size_t len, protoco
         protocol_codec_decode(bytes, len, JOURNAL_EVENT_BYTES_MAX, tree, &cs);
     if (error == PROTOCOL_CODEC_OK)
         return JOURNAL_EVENT_OK;
-    if (error == PROTOCOL_CODEC_NO_MEMORY) {
-        status_set(status, JOURNAL_EVENT_NO_MEMORY, "", "out of memory");
-        return JOURNAL_EVENT_NO_MEMORY;
-    }
     char message[256];
     snprintf(message, sizeof message, "not msgpack of brigade.v1: %s (%s)", cs.message,
              protocol_codec_error_name(error));
-    status_set(status, JOURNAL_EVENT_BAD_BYTES, "", message);
-    return JOURNAL_EVENT_BAD_BYTES;
+    return bytes_failed(status, error, JOURNAL_EVENT_BAD_BYTES, message);
 }
 
 journal_event_error journal_event_decode(const brigade_battle *battle, const uint8_t *bytes,
@@ -1815,11 +1824,7 @@ protocol_value *journal_battle_to_value(const brigade_battle *battle,
     int count = 0;
     const brigade_field *fields = brigade_battle_fields(&count);
     w_fields(&w, m, fields, count, b);
-    if (w.failed) {
-        protocol_value_free(m);
-        return NULL;
-    }
-    return m;
+    return w_kept(&w, m);
 }
 
 /* A clock's fallen flags (PROTOCOL.md §11.2): the sides in the order they
@@ -1854,18 +1859,24 @@ static bool s_open_element(reader *r, const protocol_value *array, const char *p
     return s_open(r, protocol_value_array_get(array, i), element, out);
 }
 
+/* The struct `out` of a RECORD or RECORDS field `f` from the open scope
+ * `m`, which it closes: its fields, then what f->check says of it. */
+static void r_checked(scope *m, const brigade_field *f, void *out)
+{
+    r_fields(m, f->fields, f->field_count, out);
+    const char *why = f->check != NULL && !m->r->failed ? f->check(m->r->battle, out) : NULL;
+    if (why != NULL)
+        r_fail(m->r, m->path, "%s", why);
+    s_close(m);
+}
+
 /* The struct of a RECORD field, read and checked (f->check). */
 static void r_record_field(scope *s, const brigade_field *f, void *record)
 {
     scope m;
     if (!r_map(s, f->journal_key, &m))
         return;
-    void *out = brigade_field_record_mut(f, record, 0);
-    r_fields(&m, f->fields, f->field_count, out);
-    const char *why = f->check != NULL && !s->r->failed ? f->check(s->r->battle, out) : NULL;
-    if (why != NULL)
-        r_fail(s->r, m.path, "%s", why);
-    s_close(&m);
+    r_checked(&m, f, brigade_field_record_mut(f, record, 0));
 }
 
 /* The structs of a RECORDS field, each read and checked (f->check); its
@@ -1888,12 +1899,7 @@ static void r_records(scope *s, const brigade_field *f, void *record)
         scope m;
         if (!s_open_element(r, array, path, i, &m))
             break;
-        void *out = brigade_field_record_mut(f, record, (int)i);
-        r_fields(&m, f->fields, f->field_count, out);
-        const char *why = f->check != NULL && !r->failed ? f->check(r->battle, out) : NULL;
-        if (why != NULL)
-            r_fail(r, m.path, "%s", why);
-        s_close(&m);
+        r_checked(&m, f, brigade_field_record_mut(f, record, (int)i));
     }
 }
 
@@ -2072,25 +2078,15 @@ journal_event_error journal_battle_from_value(const protocol_value *value, briga
         r_fields(&s, fields, count, out);
         s_close(&s);
     }
-    if (r.failed) {
-        memset(out, 0, sizeof *out);
-        return JOURNAL_EVENT_BAD_MEMBER;
-    }
-    return JOURNAL_EVENT_OK;
+    return r_result(&r, out, sizeof *out);
 }
 
 journal_event_error journal_battle_encode(const brigade_battle *battle, uint8_t **out,
                                             size_t *out_len, journal_event_status *status)
 {
-    *out = NULL;
-    *out_len = 0;
     journal_event_status local;
-    if (status == NULL)
-        status = &local;
-    protocol_value *tree = journal_battle_to_value(battle, status);
-    if (tree == NULL)
-        return status->code;
-    return encode_tree(tree, out, out_len, status);
+    status = status != NULL ? status : &local;
+    return encode_built(journal_battle_to_value(battle, status), out, out_len, status);
 }
 
 journal_event_error journal_battle_decode(const uint8_t *bytes, size_t len, brigade_battle *out,
