@@ -12,7 +12,8 @@
  * - each row of each table, set on its own to a value other than the one
  *   it held, round-trips through the journal's encoding and, when sent,
  *   through the wire snapshot (protocol_state_record_read,
- *   protocol_state_unit_read);
+ *   protocol_state_unit_read); the rows the wire sends only through a view
+ *   (the dice, the end, the units map) are there as the battle holds them;
  * - recorded games (both shipped scenarios, two seeds each, every state
  *   from the start to the end) encode to the wire bytes, journal bytes and
  *   snapshot hashes they had before the table (digests pinned from commit
@@ -534,6 +535,45 @@ static void test_fields_round_trip(void **state)
     free(base);
 }
 
+/* The string at `path` of `snapshot`, "" when not a string. */
+static const char *wire_text(const protocol_value *snapshot, const char *path)
+{
+    size_t len = 0;
+    const protocol_value *v = wire_at(snapshot, path);
+    const char *text = v != NULL && protocol_value_kind_of(v) == PROTOCOL_VALUE_STRING
+                           ? protocol_value_string_get(v, &len) : NULL;
+    return text != NULL ? text : "";
+}
+
+/* The battle's rows the wire sends only through a view (battle_fields.h:
+ * dice, end, the units map) are there as the battle holds them. */
+static void test_wire_views(void **state)
+{
+    (void)state;
+    brigade_battle *battle = places_setup();
+    memset(battle->dice.seeds[1], 'c', BRIGADE_DICE_HEX_MAX);
+    memset(battle->dice.server_seed, 'd', BRIGADE_DICE_HEX_MAX);
+    battle->rolls = 21;
+    protocol_value *snapshot = protocol_state_from_battle(battle, "g-views");
+    assert_non_null(snapshot);
+    assert_string_equal(wire_text(snapshot, "game"), "g-views");
+    assert_int_equal(protocol_value_kind_of(wire_at(snapshot, "dice/seeds/A")), PROTOCOL_VALUE_NIL);
+    assert_string_equal(wire_text(snapshot, "dice/seeds/B"), battle->dice.seeds[1]);
+    assert_string_equal(wire_text(snapshot, "dice/server_seed"), battle->dice.server_seed);
+    assert_int_equal(protocol_value_int_get(wire_at(snapshot, "dice/next")), 42);
+    assert_string_equal(wire_text(snapshot, "end/cause"), brigade_end_cause_name(battle->end_cause));
+    assert_string_equal(wire_text(snapshot, "end/reason"), battle->end_reason);
+    assert_string_equal(wire_text(snapshot, "end/result"), "draw");
+    assert_non_null(wire_at(snapshot, "clock/running"));
+    for (int i = 0; i < battle->unit_count; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "units/%s/name", battle->units[i].id);
+        assert_string_equal(wire_text(snapshot, path), battle->units[i].name);
+    }
+    protocol_value_free(snapshot);
+    free(battle);
+}
+
 /* Each row of brigade_unit_fields, changed on its own in the first unit of
  * example A, comes back the same from the journal (with every other row
  * as it was) and, when the wire sends it, from the wire snapshot
@@ -743,6 +783,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tables),
         cmocka_unit_test(test_fields_round_trip),
+        cmocka_unit_test(test_wire_views),
         cmocka_unit_test(test_unit_fields_round_trip),
         cmocka_unit_test(test_unit_read_errors),
         cmocka_unit_test(test_battle_consistent),
