@@ -391,9 +391,8 @@ static bool protocol_state_array_read(const brigade_battle *battle, const brigad
                                       size_t size)
 {
     size_t count = protocol_value_kind_of(v) == PROTOCOL_VALUE_ARRAY ? protocol_value_count(v) : 0;
-    size_t most = field->kind == BRIGADE_FIELD_INTS ? (size_t)field->count
-                  : field->kind == BRIGADE_FIELD_SEATS || field->kind == BRIGADE_FIELD_FLAGS
-                      ? 2 : (size_t)field->count;
+    bool sides = field->kind == BRIGADE_FIELD_SEATS || field->kind == BRIGADE_FIELD_FLAGS;
+    size_t most = sides ? 2 : (size_t)field->count;
     if (protocol_value_kind_of(v) != PROTOCOL_VALUE_ARRAY || count > most ||
         (field->kind == BRIGADE_FIELD_INTS && count != most)) {
         snprintf(error, size, "not an array of %s%zu",
@@ -515,10 +514,13 @@ static bool protocol_state_field_read(const brigade_battle *battle, const brigad
         size_t len = 0;
         const char *text = protocol_value_kind_of(v) == PROTOCOL_VALUE_STRING
                                ? protocol_value_string_get(v, &len) : NULL;
-        char name[32];
+        char name[32] = "";
+        if (text != NULL && len < sizeof name) {
+            memcpy(name, text, len);
+            name[len] = '\0';
+        }
         unsigned event = 0;
-        if (text == NULL || len >= sizeof name ||
-            !brigade_d9_event_parse((memcpy(name, text, len), name[len] = '\0', name), &event)) {
+        if (!brigade_d9_event_parse(name, &event)) {
             snprintf(error, size, "not a D9 event name");
             return false;
         }
