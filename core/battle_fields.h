@@ -110,7 +110,7 @@ typedef struct brigade_field {
                                 RECORDS: the most elements */
     bool nil;                /* ENUM: nil_value is nil; SIDE: NONE is nil; UNIT: -1 is nil */
     int nil_value;           /* ENUM with nil: the value encoded as nil */
-    const char *what;        /* ENUM: what a value is, for errors ("status") */
+    const char *what;        /* ENUM, SIDE: what a value is, for errors ("status") */
     bool nonempty;           /* TEXT: "" is refused when read */
     bool hex;                /* TEXT: "" or BRIGADE_DICE_HEX_MAX lower-case hex digits */
     bool wire_nil;           /* TEXT: "" is nil on the wire */
@@ -118,8 +118,8 @@ typedef struct brigade_field {
     int field_count;         /* the rows of `fields` */
     bool counted;            /* RECORDS: the count at offset2 is another row's, read before
                                 it (a fought melee's members): the array has that many */
-    bool by_hand;            /* the battle's units: both encodings write and read this row
-                                by hand (see above) */
+    bool by_hand;            /* the battle's units: the journal reads this row ids first,
+                                the wire sends it as a map keyed by id, each by hand */
     /* RECORD, RECORDS: what a struct read must also hold (an invariant
      * across its members, or against the battle read so far): NULL when
      * it holds, else why not. */
@@ -134,10 +134,13 @@ typedef struct brigade_field {
 /* The tables, each in the journal's order (wire_rank gives the wire's);
  * `*count` receives the number of rows; never NULL.
  *
- * brigade_battle_fields: brigade_battle's top level; its "units" row is a
- * RECORDS of brigade_unit_fields whose encodings are written by hand (see
- * above), wire ranks leave room for the wire's views (game 1, dice 9, end
- * 10, clock 12, units 14). */
+ * brigade_battle_fields: brigade_battle's top level. Its "units" row (by_hand,
+ * wire rank 14) is a RECORDS of brigade_unit_fields: the journal writes it
+ * as any RECORDS and reads it ids first, the wire sends a map keyed by id.
+ * Its wire ranks leave room for the wire's views: game 1, dice 9, end 10,
+ * clock 12 (brigade_clock_fields' rows at 1-4 and 6 within it, "running"
+ * at 5). Rule sources: ../shared/rules/melee.md (12.x), turn.md,
+ * decisions.md (Dx), PROTOCOL.md for the protocol's own members. */
 const brigade_field *brigade_battle_fields(int *count);
 const brigade_field *brigade_unit_fields(int *count);        /* brigade_battle_unit */
 const brigade_field *brigade_side_fields(int *count);        /* brigade_battle_side */
