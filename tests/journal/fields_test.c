@@ -14,6 +14,8 @@
  *   through the wire snapshot (protocol_state_record_read,
  *   protocol_state_unit_read); the rows the wire sends only through a view
  *   (the dice, the end, the units map) are there as the battle holds them;
+ * - what a record must hold beyond its rows' bounds (a table's check, a
+ *   clock's flags) is refused when read, the member named;
  * - recorded games (both shipped scenarios, two seeds each, every state
  *   from the start to the end) encode to the wire bytes, journal bytes and
  *   snapshot hashes they had before the table (digests pinned from commit
@@ -658,6 +660,69 @@ static void test_unit_read_errors(void **state)
     free(battle);
 }
 
+/* What a table's record must hold beyond its rows' bounds (its check, a
+ * clock's flags) is refused when the journal's battle is read, the member
+ * named; so is a wire record's member of the wrong type. */
+static void test_record_read_errors(void **state)
+{
+    (void)state;
+    brigade_battle *base = places_setup();
+    brigade_battle *battle = malloc(sizeof *battle);
+    assert_non_null(battle);
+    static const struct {
+        const char *member;
+        const char *why;
+    } cases[] = {
+        {"pending[0]", "a pending event is double_six or risk_to_general"},
+        {"rolled_back[0]", "a range ends before it begins"},
+        {"reports[0]", "a report beyond report_numbers"},
+        {"clock.flags[0]", "not a side whose flag may fall"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        *battle = *base;
+        if (i == 0)
+            battle->pending[0].event = BRIGADE_EVENT_SAPPERS_USED;
+        if (i == 1) {
+            battle->rolled_back[0].first = 3;
+            battle->rolled_back[0].end = 0;
+        }
+        if (i == 2)
+            battle->reports[0].number = battle->report_numbers + 1;
+        if (i == 3) {
+            battle->clock.flag_count = 1;
+            battle->clock.flag_order[0] = BRIGADE_SIDE_B; /* B has ms left */
+            battle->clock.flags = BRIGADE_SEAT_BIT(BRIGADE_SIDE_B);
+        }
+        uint8_t *bytes = NULL;
+        size_t len = 0;
+        journal_event_status status;
+        assert_int_equal(journal_battle_encode(battle, &bytes, &len, &status), JOURNAL_EVENT_OK);
+        brigade_battle *back = malloc(sizeof *back);
+        assert_non_null(back);
+        assert_int_equal(journal_battle_decode(bytes, len, back, &status),
+                         JOURNAL_EVENT_BAD_MEMBER);
+        assert_string_equal(status.member, cases[i].member);
+        assert_non_null(strstr(status.message, cases[i].why));
+        free(back);
+        free(bytes);
+    }
+
+    protocol_value *snapshot = protocol_state_from_battle(base, "g-errors");
+    assert_non_null(snapshot);
+    protocol_value *charge = protocol_value_array_get(protocol_value_map_get(snapshot, "charges"), 0);
+    assert_int_equal(protocol_value_map_set(charge, "target", protocol_value_string_new("nobody")),
+                     0);
+    int count = 0;
+    const brigade_field *fields = brigade_charge_fields(&count);
+    char error[160] = "";
+    assert_false(protocol_state_record_read(charge, base, fields, count, &battle->charges[0], error,
+                                            sizeof error));
+    assert_string_equal(error, "target: not a unit id of the battle");
+    protocol_value_free(snapshot);
+    free(battle);
+    free(base);
+}
+
 /* brigade_battle_consistent, which folds and journal_append assert: true of
  * a scenario's battle, false once a count, a unit's figures or a quarry is
  * out of bounds. */
@@ -784,6 +849,7 @@ int main(void)
         cmocka_unit_test(test_tables),
         cmocka_unit_test(test_fields_round_trip),
         cmocka_unit_test(test_wire_views),
+        cmocka_unit_test(test_record_read_errors),
         cmocka_unit_test(test_unit_fields_round_trip),
         cmocka_unit_test(test_unit_read_errors),
         cmocka_unit_test(test_battle_consistent),
