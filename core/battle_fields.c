@@ -508,48 +508,78 @@ TABLE(brigade_ruleset_fields, ruleset_fields)
 
 /* ---- access ------------------------------------------------------------------- */
 
-long long brigade_field_int(const brigade_field *field, const void *record)
+/* How a field's number is stored: as a bool, an int, a long or a long
+ * long at *offset (RECORDS, UNIT_IDS: their count at offset2); NONE for
+ * the kinds without one. */
+typedef enum field_storage {
+    STORED_NONE,
+    STORED_BOOL,
+    STORED_INT,
+    STORED_LONG,
+    STORED_LLONG
+} field_storage;
+
+static field_storage field_stored(const brigade_field *field, size_t *offset)
 {
-    const char *at = (const char *)record + field->offset;
+    *offset = field->offset;
     switch (field->kind) {
-    case BRIGADE_FIELD_BOOL: {
-        bool flag;
-        memcpy(&flag, at, sizeof flag);
-        return flag;
-    }
+    case BRIGADE_FIELD_BOOL:
+        return STORED_BOOL;
     case BRIGADE_FIELD_INT:
     case BRIGADE_FIELD_ENUM:
     case BRIGADE_FIELD_SIDE:
     case BRIGADE_FIELD_UNIT:
     case BRIGADE_FIELD_GENERAL:
     case BRIGADE_FIELD_SEATS:
-    case BRIGADE_FIELD_EVENTS: {
-        int value;
-        memcpy(&value, at, sizeof value);
-        return value;
-    }
+    case BRIGADE_FIELD_EVENTS:
+        return STORED_INT;
     case BRIGADE_FIELD_INT64:
-        if (field->size == sizeof(long long)) {
-            long long value;
-            memcpy(&value, at, sizeof value);
-            return value;
-        } else {
-            long value;
-            memcpy(&value, at, sizeof value);
-            return value;
-        }
+        return field->size == sizeof(long long) ? STORED_LLONG : STORED_LONG;
     case BRIGADE_FIELD_RECORDS:
-    case BRIGADE_FIELD_UNIT_IDS: {
-        int value;
-        memcpy(&value, (const char *)record + field->offset2, sizeof value);
-        return value;
-    }
+    case BRIGADE_FIELD_UNIT_IDS:
+        *offset = field->offset2;
+        return STORED_INT;
     case BRIGADE_FIELD_TEXT:
     case BRIGADE_FIELD_INTS:
     case BRIGADE_FIELD_RECORD:
     case BRIGADE_FIELD_SIDES:
     case BRIGADE_FIELD_FLAGS:
     case BRIGADE_FIELD_MORALE_PAIR:
+        break;
+    }
+    return STORED_NONE;
+}
+
+/* A stored number, and the bytes its storage takes. */
+typedef union field_number {
+    bool flag;
+    int number;
+    long wide;
+    long long widest;
+} field_number;
+
+static size_t field_bytes(field_storage stored)
+{
+    static const size_t bytes[] = {0, sizeof(bool), sizeof(int), sizeof(long), sizeof(long long)};
+    return bytes[stored];
+}
+
+long long brigade_field_int(const brigade_field *field, const void *record)
+{
+    size_t offset = 0;
+    field_storage stored = field_stored(field, &offset);
+    field_number v = {.widest = 0};
+    memcpy(&v, (const char *)record + offset, field_bytes(stored));
+    switch (stored) {
+    case STORED_BOOL:
+        return v.flag;
+    case STORED_INT:
+        return v.number;
+    case STORED_LONG:
+        return v.wide;
+    case STORED_LLONG:
+        return v.widest;
+    case STORED_NONE:
         break;
     }
     return 0;
@@ -557,46 +587,16 @@ long long brigade_field_int(const brigade_field *field, const void *record)
 
 void brigade_field_set_int(const brigade_field *field, void *record, long long value)
 {
-    char *at = (char *)record + field->offset;
-    switch (field->kind) {
-    case BRIGADE_FIELD_BOOL: {
-        bool flag = value != 0;
-        memcpy(at, &flag, sizeof flag);
-        break;
-    }
-    case BRIGADE_FIELD_INT:
-    case BRIGADE_FIELD_ENUM:
-    case BRIGADE_FIELD_SIDE:
-    case BRIGADE_FIELD_UNIT:
-    case BRIGADE_FIELD_GENERAL:
-    case BRIGADE_FIELD_SEATS:
-    case BRIGADE_FIELD_EVENTS: {
-        int number = (int)value;
-        memcpy(at, &number, sizeof number);
-        break;
-    }
-    case BRIGADE_FIELD_INT64:
-        if (field->size == sizeof(long long)) {
-            memcpy(at, &value, sizeof value);
-        } else {
-            long number = (long)value;
-            memcpy(at, &number, sizeof number);
-        }
-        break;
-    case BRIGADE_FIELD_RECORDS:
-    case BRIGADE_FIELD_UNIT_IDS: {
-        int number = (int)value;
-        memcpy((char *)record + field->offset2, &number, sizeof number);
-        break;
-    }
-    case BRIGADE_FIELD_TEXT:
-    case BRIGADE_FIELD_INTS:
-    case BRIGADE_FIELD_RECORD:
-    case BRIGADE_FIELD_SIDES:
-    case BRIGADE_FIELD_FLAGS:
-    case BRIGADE_FIELD_MORALE_PAIR:
-        break;
-    }
+    size_t offset = 0;
+    field_storage stored = field_stored(field, &offset);
+    field_number v = {.widest = value};
+    if (stored == STORED_BOOL)
+        v.flag = value != 0;
+    else if (stored == STORED_INT)
+        v.number = (int)value;
+    else if (stored == STORED_LONG)
+        v.wide = (long)value;
+    memcpy((char *)record + offset, &v, field_bytes(stored));
 }
 
 const char *brigade_field_text(const brigade_field *field, const void *record)
