@@ -41,13 +41,20 @@ static protocol_value *protocol_state_side_or_nil(brigade_side side)
     return protocol_value_nil_new();
 }
 
+/* An array of `count` ints. */
+static protocol_value *protocol_state_ints(const int *values, int count)
+{
+    protocol_value *array = protocol_value_array_new();
+    bool ok = array != NULL;
+    for (int i = 0; ok && i < count; i++)
+        ok = protocol_value_array_push(array, protocol_value_int_new(values[i])) == 0;
+    return protocol_state_kept(array, ok);
+}
+
+/* A roll's two dice. */
 static protocol_value *protocol_state_dice(const int faces[2])
 {
-    protocol_value *dice = protocol_value_array_new();
-    bool ok = dice != NULL;
-    ok = ok && protocol_value_array_push(dice, protocol_value_int_new(faces[0])) == 0;
-    ok = ok && protocol_value_array_push(dice, protocol_value_int_new(faces[1])) == 0;
-    return protocol_state_kept(dice, ok);
+    return protocol_state_ints(faces, 2);
 }
 
 static protocol_value *protocol_state_seats(unsigned seats)
@@ -102,15 +109,6 @@ static protocol_value *protocol_state_fields(const brigade_battle *battle,
 static bool protocol_state_set(protocol_value *map, const char *key, protocol_value *value);
 static bool protocol_state_push(protocol_value *array, protocol_value *value);
 
-/* An array of `count` ints. */
-static protocol_value *protocol_state_ints(const int *values, int count)
-{
-    protocol_value *array = protocol_value_array_new();
-    bool ok = array != NULL;
-    for (int i = 0; ok && i < count; i++)
-        ok = protocol_state_push(array, protocol_value_int_new(values[i]));
-    return protocol_state_kept(array, ok);
-}
 
 /* A RECORDS field's structs as maps (at most f->count), or (UNIT_IDS) as
  * the ids of the units they begin with. */
