@@ -8,6 +8,14 @@
  * the reader at once (later reads are no-ops), and closing the scope
  * refuses any member nobody took (r_*). Every error names its member from
  * the top.
+ *
+ * A battle, and the charges, melees, morale tests and reports that events
+ * carry, are written and read row by row from core/battle_fields.h's
+ * tables (w_field, r_field: one case a kind of row); an event's own
+ * members are written out here, one helper a kind of event. Programming
+ * errors (an unsound table row, an element beyond its array) are assert()s;
+ * a value that does not fit (an index beyond the battle, an enum out of its
+ * table) is UNFIT when written, input that does not fit BAD_MEMBER when read.
  */
 #include "journal/event_codec.h"
 #include "core/helpers.h"
