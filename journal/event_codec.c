@@ -8,10 +8,19 @@
  * the reader at once (later reads are no-ops), and closing the scope
  * refuses any member nobody took (r_*). Every error names its member from
  * the top.
+ *
+ * A battle, and the charges, melees, morale tests and reports that events
+ * carry, are written and read row by row from core/battle_fields.h's
+ * tables (w_field, r_field: one case a kind of row); an event's own
+ * members are written out here, one helper a kind of event. Programming
+ * errors (an unsound table row, an element beyond its array) are assert()s;
+ * a value that does not fit (an index beyond the battle, an enum out of its
+ * table) is UNFIT when written, input that does not fit BAD_MEMBER when read.
  */
 #include "journal/event_codec.h"
 #include "core/helpers.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -61,12 +70,12 @@ typedef struct enum_table {
     enum_name_fn name;
     int count;
     int nil_value;
+    int first; /* the lowest value read (end_result: NONE is never read) */
 } enum_table;
 
 static const char *side_n(int v) { return brigade_side_name((brigade_side)v); }
 static const char *phase_n(int v) { return brigade_phase_name((brigade_phase)v); }
 static const char *step_n(int v) { return brigade_step_name((brigade_step)v); }
-static const char *facing_n(int v) { return brigade_facing_name((brigade_facing)v); }
 static const char *response_n(int v) { return brigade_response_name((brigade_response)v); }
 static const char *bonus_n(int v) { return brigade_bonus_name((brigade_bonus)v); }
 static const char *effect_n(int v) { return brigade_morale_effect_name((brigade_morale_effect)v); }
@@ -106,53 +115,46 @@ static int initiative_ties_kept(int rolls)
 }
 
 /* Sides are "A" and "B"; no side (a draw's winner, no phasing yet) is nil. */
-static const enum_table SIDE = {"side", side_n, 3, BRIGADE_SIDE_NONE};
-static const enum_table PHASE = {"phase", phase_n, BRIGADE_PHASE_ENDED + 1, -1};
-static const enum_table STEP = {"step", step_n, BRIGADE_STEP_OCCUPY + 1, -1};
-static const enum_table FACING = {"facing", facing_n, BRIGADE_FACING_REAR + 1, -1};
+static const enum_table SIDE = {"side", side_n, 3, BRIGADE_SIDE_NONE, 0};
+static const enum_table PHASE = {"phase", phase_n, BRIGADE_PHASE_ENDED + 1, -1, 0};
+static const enum_table STEP = {"step", step_n, BRIGADE_STEP_OCCUPY + 1, -1, 0};
 static const enum_table RESPONSE = {"response", response_n, BRIGADE_RESPONSE_COUNTERCHARGE + 1,
-                                    BRIGADE_RESPONSE_NONE};
-static const enum_table BONUS = {"bonus", bonus_n, BRIGADE_BONUS_EXCELLENT + 1, -1};
-static const enum_table CAUSE = {"cause", cause_n, BRIGADE_COUNT_OF(cause_names), -1};
+                                    BRIGADE_RESPONSE_NONE, 0};
+static const enum_table BONUS = {"bonus", bonus_n, BRIGADE_BONUS_EXCELLENT + 1, -1, 0};
+static const enum_table CAUSE = {"cause", cause_n, BRIGADE_COUNT_OF(cause_names), -1, 0};
 static const char *ruling_n(int v)
 {
     return brigade_umpire_ruling_name((brigade_umpire_ruling)v);
 }
-static const enum_table RULING = {"ruling", ruling_n, BRIGADE_UMPIRE_LAPSED + 1, -1};
+static const enum_table RULING = {"ruling", ruling_n, BRIGADE_UMPIRE_LAPSED + 1, -1, 0};
 static const char *auto_kind_n(int v) { return brigade_auto_kind_name((brigade_auto_kind)v); }
 static const enum_table AUTO_KIND = {"automatic result", auto_kind_n, BRIGADE_AUTO_LIMBERED + 1,
-                                     -1};
-static const char *end_cause_n(int v) { return brigade_end_cause_name((brigade_end_cause)v); }
-static const enum_table END_CAUSE = {"end cause", end_cause_n, BRIGADE_END_LAPSED + 1, -1};
+                                     -1, 0};
 /* The umpire's result (PROTOCOL.md §11.5): "A", "B", "draw"; never written
  * without one (NONE, "", is refused when read). */
 static const char *end_result_n(int v) { return brigade_end_result_name((brigade_end_result)v); }
-static const enum_table END_RESULT = {"end result", end_result_n, BRIGADE_END_RESULT_DRAW + 1, -1};
+static const enum_table END_RESULT = {"end result", end_result_n, BRIGADE_END_RESULT_DRAW + 1, -1,
+                                      0};
 /* A player's report (D46): its kind and where it stands. */
-static const char *report_kind_n(int v)
-{
-    return brigade_report_kind_name((brigade_report_kind)v);
-}
 static const char *report_state_n(int v)
 {
     return brigade_report_state_name((brigade_report_state)v);
 }
-static const enum_table REPORT_KIND = {"report kind", report_kind_n, BRIGADE_REPORT_ADJUST + 1,
-                                       -1};
 static const enum_table REPORT_STATE = {"report state", report_state_n,
-                                        BRIGADE_REPORT_REJECTED + 1, -1};
-static const enum_table MORALE_ROLE = {"role", morale_role_n, BRIGADE_COUNT_OF(morale_role_names), -1};
-static const enum_table EFFECT = {"effect", effect_n, BRIGADE_MORALE_FLEES + 1, -1};
-static const enum_table TERRAIN = {"terrain", terrain_n, BRIGADE_TERRAIN_BUA + 1, -1};
-static const enum_table FORMATION = {"formation", formation_n, BRIGADE_FORMATION_COUNT, -1};
-static const enum_table STATUS = {"status", status_n, BRIGADE_STATUS_COUNT, -1};
+                                        BRIGADE_REPORT_REJECTED + 1, -1, 0};
+static const enum_table MORALE_ROLE = {"role", morale_role_n,
+                                       BRIGADE_COUNT_OF(morale_role_names), -1, 0};
+static const enum_table EFFECT = {"effect", effect_n, BRIGADE_MORALE_FLEES + 1, -1, 0};
+static const enum_table TERRAIN = {"terrain", terrain_n, BRIGADE_TERRAIN_BUA + 1, -1, 0};
+static const enum_table FORMATION = {"formation", formation_n, BRIGADE_FORMATION_COUNT, -1, 0};
+static const enum_table STATUS = {"status", status_n, BRIGADE_STATUS_COUNT, -1, 0};
 static const enum_table DEFENDING = {"defending", defending_n, BRIGADE_DEFENDING_FORTIFIED + 1,
-                                     -1};
-static const enum_table ROLE = {"role", role_n, BRIGADE_GENERAL_REGIMENTAL + 1, -1};
-static const enum_table RATING = {"rating", rating_n, BRIGADE_RATING_POOR + 1, -1};
-static const enum_table RESULT = {"result", result_n, BRIGADE_RESULT_AUTO + 1, -1};
-static const enum_table TEST_KIND = {"test kind", test_kind_n, BRIGADE_TEST_PURSUIT + 1, -1};
-static const enum_table OUTCOME = {"outcome", outcome_n, BRIGADE_OUTCOME_PURSUIT + 1, -1};
+                                     -1, 0};
+static const enum_table ROLE = {"role", role_n, BRIGADE_GENERAL_REGIMENTAL + 1, -1, 0};
+static const enum_table RATING = {"rating", rating_n, BRIGADE_RATING_POOR + 1, -1, 0};
+static const enum_table RESULT = {"result", result_n, BRIGADE_RESULT_AUTO + 1, -1, 0};
+static const enum_table TEST_KIND = {"test kind", test_kind_n, BRIGADE_TEST_PURSUIT + 1, -1, 0};
+static const enum_table OUTCOME = {"outcome", outcome_n, BRIGADE_OUTCOME_PURSUIT + 1, -1, 0};
 
 /* The melee engine's event bits (melee.h), by name. */
 static const struct {
@@ -209,27 +211,47 @@ static bool utf8_valid(const unsigned char *bytes, size_t len)
 
 /* ---- writing -------------------------------------------------------------- */
 
-typedef struct writer {
+/* A writer or a reader: the battle whose units ids name, where an error
+ * goes, and whether one has been met (every later step is then a no-op). */
+typedef struct codec {
     const brigade_battle *battle; /* unit ids */
     journal_event_status *status;
     bool failed;
-} writer;
+} codec;
+typedef codec writer;
+
+/* Fails `c` (the first failure only) with `code` and "shown: <format>". */
+static void codec_fail(codec *c, journal_event_error code, const char *member, const char *shown,
+                       const char *format, va_list args)
+{
+    if (c->failed)
+        return;
+    c->failed = true;
+    char text[200];
+    vsnprintf(text, sizeof text, format, args);
+    char message[256];
+    snprintf(message, sizeof message, "%s: %s", shown, text);
+    status_set(c->status, code, member, message);
+}
 
 BRIGADE_PRINTF(4, 5)
 static void w_fail(writer *w, journal_event_error code, const char *member, const char *format,
                    ...)
 {
-    if (w->failed)
-        return;
-    w->failed = true;
-    char text[200];
     va_list args;
     va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
+    codec_fail(w, code, member, member, format, args);
     va_end(args);
-    char message[256];
-    snprintf(message, sizeof message, "%s: %s", member, text);
-    status_set(w->status, code, member, message);
+}
+
+/* `m` when the writer has not failed, else NULL (`m` freed). */
+static protocol_value *w_kept(const writer *w, protocol_value *m)
+{
+    if (w->failed) {
+        protocol_value_free(m);
+        return NULL;
+    }
+    return m;
 }
 
 /* Stores `value` (consumed) under `key`; a NULL value means memory ran out. */
@@ -330,53 +352,43 @@ static void w_index_or_nil(writer *w, protocol_value *map, const char *key, int 
     w_set(w, map, key, index == -1 ? protocol_value_nil_new() : protocol_value_int_new(index));
 }
 
-static void w_pair(writer *w, protocol_value *map, const char *key, const int pair[2])
+/* A new container (`made`: NULL when memory ran out, failing the writer);
+ * NULL once the writer failed. */
+static protocol_value *w_new(writer *w, const char *key, protocol_value *made)
 {
-    if (w->failed)
-        return;
-    protocol_value *array = protocol_value_array_new();
-    if (array == NULL) {
-        w_fail(w, JOURNAL_EVENT_NO_MEMORY, key, "out of memory");
-        return;
+    if (w->failed) {
+        protocol_value_free(made);
+        return NULL;
     }
-    w_push(w, array, protocol_value_int_new(pair[0]), key);
-    w_push(w, array, protocol_value_int_new(pair[1]), key);
-    w_set(w, map, key, array);
-}
-
-static void w_ints(writer *w, protocol_value *map, const char *key, const int *values, int count)
-{
-    if (w->failed)
-        return;
-    protocol_value *array = protocol_value_array_new();
-    if (array == NULL) {
+    if (made == NULL)
         w_fail(w, JOURNAL_EVENT_NO_MEMORY, key, "out of memory");
-        return;
-    }
-    for (int i = 0; i < count; i++)
-        w_push(w, array, protocol_value_int_new(values[i]), key);
-    w_set(w, map, key, array);
+    return made;
 }
 
 /* A new map, or NULL (failing the writer) when memory runs out. */
 static protocol_value *w_map(writer *w, const char *key)
 {
-    if (w->failed)
-        return NULL;
-    protocol_value *map = protocol_value_map_new();
-    if (map == NULL)
-        w_fail(w, JOURNAL_EVENT_NO_MEMORY, key, "out of memory");
-    return map;
+    return w_new(w, key, protocol_value_map_new());
 }
 
 static protocol_value *w_array(writer *w, const char *key)
 {
-    if (w->failed)
-        return NULL;
-    protocol_value *array = protocol_value_array_new();
+    return w_new(w, key, protocol_value_array_new());
+}
+
+static void w_ints(writer *w, protocol_value *map, const char *key, const int *values, int count)
+{
+    protocol_value *array = w_array(w, key);
     if (array == NULL)
-        w_fail(w, JOURNAL_EVENT_NO_MEMORY, key, "out of memory");
-    return array;
+        return;
+    for (int i = 0; i < count; i++)
+        w_push(w, array, protocol_value_int_new(values[i]), key);
+    w_set(w, map, key, array);
+}
+
+static void w_pair(writer *w, protocol_value *map, const char *key, const int pair[2])
+{
+    w_ints(w, map, key, pair, 2);
 }
 
 static void w_modifiers(writer *w, protocol_value *map, const char *key,
@@ -417,114 +429,6 @@ static void w_awaiting(writer *w, protocol_value *map, const char *key, unsigned
     w_set(w, map, key, array);
 }
 
-static void w_morale_result(writer *w, protocol_value *map, const char *key,
-                            const brigade_morale_result *r)
-{
-    protocol_value *m = w_map(w, key);
-    if (m == NULL)
-        return;
-    w_bool(w, m, "tested", r->tested);
-    w_pair(w, m, "dice", r->dice);
-    w_int(w, m, "total", r->total);
-    w_int(w, m, "pass_on", r->pass_on);
-    w_bool(w, m, "passed", r->passed);
-    w_int(w, m, "failed_by", r->failed_by);
-    w_set(w, map, key, m);
-}
-
-static protocol_value *charge_value(writer *w, const brigade_charge *c)
-{
-    protocol_value *m = w_map(w, "charge");
-    if (m == NULL)
-        return NULL;
-    w_unit(w, m, "unit", c->unit, false);
-    w_unit(w, m, "target", c->target, false);
-    w_enum(w, m, "facing", &FACING, (int)c->facing);
-    w_bool(w, m, "leading", c->leading);
-    w_bool(w, m, "sappers", c->sappers);
-    w_bool(w, m, "reinforce", c->reinforce);
-    w_enum(w, m, "response", &RESPONSE, (int)c->response);
-    w_morale_result(w, m, "charger_morale", &c->charger_morale);
-    w_morale_result(w, m, "target_morale", &c->target_morale);
-    if (c->uncontrolled) /* only then: older charges keep their shape (12.24 f, D38) */
-        w_bool(w, m, "uncontrolled", true);
-    if (c->occupies) /* likewise (D41, 12.9 f) */
-        w_bool(w, m, "occupies", true);
-    if (w->failed) {
-        protocol_value_free(m);
-        return NULL;
-    }
-    return m;
-}
-
-static bool bytes_zero(const void *bytes, size_t size)
-{
-    const unsigned char *p = bytes;
-    for (size_t i = 0; i < size; i++)
-        if (p[i] != 0)
-            return false;
-    return true;
-}
-
-/* A melee record as a map; NULL once the writer failed. */
-static protocol_value *melee_value(writer *w, const brigade_battle_melee *rec)
-{
-    if (w->failed)
-        return NULL;
-    if (rec->member_count < 0 || rec->member_count > BRIGADE_MELEE_UNITS_MAX) {
-        w_fail(w, JOURNAL_EVENT_UNFIT, "members", "%d members, at most %d", rec->member_count,
-               BRIGADE_MELEE_UNITS_MAX);
-        return NULL;
-    }
-    protocol_value *m = w_map(w, "melee");
-    if (m == NULL)
-        return NULL;
-    w_text(w, m, "id", rec->id, sizeof rec->id);
-    w_int(w, m, "number", rec->number);
-    w_int(w, m, "round", rec->round);
-    w_enum(w, m, "terrain", &TERRAIN, (int)rec->terrain);
-    w_int(w, m, "fought_turn", rec->fought_turn);
-    protocol_value *members = w_array(w, "members");
-    for (int i = 0; i < rec->member_count && !w->failed; i++) {
-        const brigade_melee_member *mem = &rec->members[i];
-        protocol_value *e = w_map(w, "members");
-        if (e == NULL)
-            break;
-        w_unit(w, e, "unit", mem->unit, false);
-        w_bool(w, e, "charging", mem->charging);
-        w_bool(w, e, "reinforcing", mem->reinforcing);
-        w_bool(w, e, "leading", mem->leading);
-        w_bool(w, e, "sappers", mem->sappers);
-        w_bool(w, e, "flank_or_rear", mem->flank_or_rear);
-        w_bool(w, e, "pushed_back_before", mem->pushed_back_before);
-        w_bool(w, e, "dice_recorded", mem->dice_recorded);
-        w_pair(w, e, "dice", mem->dice);
-        w_bool(w, e, "may_reroll", mem->may_reroll);
-        w_bool(w, e, "reroll_chosen", mem->reroll_chosen);
-        w_int(w, e, "reroll_die", mem->reroll_die);
-        w_push(w, members, e, "members");
-    }
-    w_set(w, m, "members", members);
-    if (w->failed) {
-        protocol_value_free(m);
-        return NULL;
-    }
-    return m;
-}
-
-/* A melee record under `key`; nil for an all-zero record where
- * `nil_if_zero` (a resolved melee that is not kept). */
-static void w_melee_record(writer *w, protocol_value *map, const char *key,
-                           const brigade_battle_melee *rec, bool nil_if_zero)
-{
-    if (w->failed)
-        return;
-    if (nil_if_zero && bytes_zero(rec, sizeof *rec))
-        w_set(w, map, key, protocol_value_nil_new());
-    else
-        w_set(w, map, key, melee_value(w, rec));
-}
-
 static void w_event_bits(writer *w, protocol_value *map, const char *key, unsigned bits)
 {
     if (w->failed)
@@ -543,42 +447,336 @@ static void w_event_bits(writer *w, protocol_value *map, const char *key, unsign
     w_set(w, map, key, array);
 }
 
-/* A player's report (D46) as a map: {number, kind, side, unit, target (nil:
- * none), facing, state, contested, contest, ruling}; NULL once the writer
- * failed. */
-static protocol_value *report_value(writer *w, const brigade_report *rep)
+static void w_fields(writer *w, protocol_value *map, const brigade_field *fields, int count,
+                     const void *record);
+
+/* The journaled fields of `record` (table `fields`) as a map; NULL once the
+ * writer failed. */
+static protocol_value *record_value(writer *w, const char *key, const brigade_field *fields,
+                                    int count, const void *record)
 {
-    protocol_value *m = w_map(w, "report");
+    protocol_value *m = w_map(w, key);
     if (m == NULL)
         return NULL;
-    w_int(w, m, "number", rep->number);
-    w_enum(w, m, "kind", &REPORT_KIND, (int)rep->kind);
-    if (rep->side != BRIGADE_SIDE_A && rep->side != BRIGADE_SIDE_B)
-        w_fail(w, JOURNAL_EVENT_UNFIT, "report.side", "a report's side is A or B");
-    w_enum(w, m, "side", &SIDE, (int)rep->side);
-    w_unit(w, m, "unit", rep->unit, false);
-    w_unit(w, m, "target", rep->target, true);
-    w_enum(w, m, "facing", &FACING, (int)rep->facing);
-    w_enum(w, m, "state", &REPORT_STATE, (int)rep->state);
-    w_bool(w, m, "contested", rep->contested);
-    w_text(w, m, "contest", rep->contest, sizeof rep->contest);
-    w_text(w, m, "ruling", rep->ruling, sizeof rep->ruling);
-    if (rep->kind == BRIGADE_REPORT_ADJUST) { /* the adjustment it carries */
-        if (rep->has_figures)
-            w_int(w, m, "figures", rep->figures);
-        if (rep->has_formed)
-            w_bool(w, m, "formed", rep->formed);
-        if (rep->has_status)
-            w_enum(w, m, "status", &STATUS, (int)rep->status);
-        if (rep->has_formation)
-            w_enum(w, m, "formation", &FORMATION, (int)rep->formation);
-        w_text(w, m, "note", rep->note, sizeof rep->note);
+    w_fields(w, m, fields, count, record);
+    return w_kept(w, m);
+}
+
+/* The enum_table of an ENUM field. */
+static enum_table field_enum_table(const brigade_field *f)
+{
+    enum_table table = {f->what, f->name, f->count, f->nil ? f->nil_value : -1, (int)f->min};
+    return table;
+}
+
+/* A GENERAL field: {role, rating} (12.17). */
+static void w_general(writer *w, protocol_value *map, const brigade_field *f, const void *record)
+{
+    protocol_value *general = w_map(w, f->journal_key);
+    if (general == NULL)
+        return;
+    int role, rating;
+    memcpy(&role, (const char *)record + f->offset, sizeof role);
+    memcpy(&rating, (const char *)record + f->offset2, sizeof rating);
+    w_enum(w, general, "role", &ROLE, role);
+    w_enum(w, general, "rating", &RATING, rating);
+    w_set(w, map, f->journal_key, general);
+}
+
+/* A RECORDS field: an array of its structs' maps. */
+static void w_records(writer *w, protocol_value *map, const brigade_field *f, const void *record)
+{
+    assert(f->fields != NULL && f->size > 0); /* a sound row: its table and stride */
+    if (w->failed)
+        return;
+    long long count = brigade_field_int(f, record);
+    if (count < 0 || count > f->count) {
+        w_fail(w, JOURNAL_EVENT_UNFIT, f->journal_key, "%lld %s, at most %d", count,
+               f->journal_key, f->count);
+        return;
     }
-    if (w->failed) {
-        protocol_value_free(m);
-        return NULL;
+    protocol_value *array = w_array(w, f->journal_key);
+    for (int i = 0; i < (int)count && !w->failed; i++)
+        w_push(w, array,
+               record_value(w, f->journal_key, f->fields, f->field_count,
+                            brigade_field_record(f, record, i)),
+               f->journal_key);
+    w_set(w, map, f->journal_key, array);
+}
+
+/* A SIDES field: {"A": map, "B": map}. */
+static void w_sides(writer *w, protocol_value *map, const brigade_field *f, const void *record)
+{
+    protocol_value *sides = w_map(w, f->journal_key);
+    for (int s = 0; s < 2 && sides != NULL && !w->failed; s++)
+        w_set(w, sides, s == 0 ? "A" : "B",
+              record_value(w, f->journal_key, f->fields, f->field_count,
+                           brigade_field_record(f, record, s)));
+    w_set(w, map, f->journal_key, sides);
+}
+
+/* A clock's fallen flags, in the order they fell (PROTOCOL.md §11.2). */
+static void w_flags(writer *w, protocol_value *map, const char *key,
+                    const brigade_battle_clock *clock)
+{
+    protocol_value *flags = w_array(w, key);
+    for (int i = 0; i < clock->flag_count && i < 2 && !w->failed; i++)
+        w_push(w, flags, enum_value(w, key, &SIDE, (int)clock->flag_order[i]), key);
+    w_set(w, map, key, flags);
+}
+
+/* One field of `record` into `map` under its journal key (battle_fields.h). */
+static void w_field(writer *w, protocol_value *map, const brigade_field *f, const void *record)
+{
+    assert(f->journal_key != NULL); /* a table's row the journal writes has its key */
+    long long number = brigade_field_int(f, record);
+    const char *key = f->journal_key;
+    switch (f->kind) {
+    case BRIGADE_FIELD_TEXT:
+        w_text(w, map, key, brigade_field_text(f, record), f->size);
+        break;
+    case BRIGADE_FIELD_INT:
+    case BRIGADE_FIELD_INT64:
+        w_int(w, map, key, number);
+        break;
+    case BRIGADE_FIELD_BOOL:
+        w_bool(w, map, key, number != 0);
+        break;
+    case BRIGADE_FIELD_SIDE:
+        if (!f->nil && number != BRIGADE_SIDE_A && number != BRIGADE_SIDE_B)
+            w_fail(w, JOURNAL_EVENT_UNFIT, key, "side %lld: a %s is A or B", number, key);
+        w_enum(w, map, key, &SIDE, (int)number);
+        break;
+    case BRIGADE_FIELD_ENUM: {
+        assert(f->name != NULL && f->count > 0); /* a sound row: its names */
+        enum_table table = field_enum_table(f);
+        w_enum(w, map, key, &table, (int)number);
+        break;
     }
-    return m;
+    case BRIGADE_FIELD_UNIT:
+        w_unit(w, map, key, (int)number, f->nil);
+        break;
+    case BRIGADE_FIELD_GENERAL:
+        w_general(w, map, f, record);
+        break;
+    case BRIGADE_FIELD_INTS:
+        w_ints(w, map, key, (const int *)((const char *)record + f->offset), f->count);
+        break;
+    case BRIGADE_FIELD_SEATS:
+        w_awaiting(w, map, key, (unsigned)number);
+        break;
+    case BRIGADE_FIELD_EVENTS:
+        w_event_bits(w, map, key, (unsigned)number);
+        break;
+    case BRIGADE_FIELD_RECORD:
+        w_set(w, map, key,
+              record_value(w, key, f->fields, f->field_count, brigade_field_record(f, record, 0)));
+        break;
+    case BRIGADE_FIELD_RECORDS:
+        w_records(w, map, f, record);
+        break;
+    case BRIGADE_FIELD_SIDES:
+        w_sides(w, map, f, record);
+        break;
+    case BRIGADE_FIELD_FLAGS:
+        w_flags(w, map, key, record);
+        break;
+    case BRIGADE_FIELD_UNIT_IDS:
+    case BRIGADE_FIELD_MORALE_PAIR:
+        assert(!"a wire-only kind has no journal key");
+        break;
+    }
+}
+
+/* The journaled fields of `record`, in the table's order. */
+static void w_fields(writer *w, protocol_value *map, const brigade_field *fields, int count,
+                     const void *record)
+{
+    for (int i = 0; i < count && !w->failed; i++)
+        if (brigade_field_written(&fields[i], fields[i].journal_when, w->battle, record))
+            w_field(w, map, &fields[i], record);
+}
+
+/* A table's record under `key` (w_set). */
+static void w_record(writer *w, protocol_value *map, const char *key,
+                     const brigade_field *(*table)(int *), const void *record)
+{
+    int count = 0;
+    const brigade_field *fields = table(&count);
+    w_set(w, map, key, record_value(w, key, fields, count, record));
+}
+
+static void w_morale_result(writer *w, protocol_value *map, const char *key,
+                            const brigade_morale_result *r)
+{
+    w_record(w, map, key, brigade_morale_fields, r);
+}
+
+static bool bytes_zero(const void *bytes, size_t size)
+{
+    const unsigned char *p = bytes;
+    for (size_t i = 0; i < size; i++)
+        if (p[i] != 0)
+            return false;
+    return true;
+}
+
+/* A melee record under `key`; nil for an all-zero record where
+ * `nil_if_zero` (a resolved melee that is not kept). */
+static void w_melee_record(writer *w, protocol_value *map, const char *key,
+                           const brigade_battle_melee *rec, bool nil_if_zero)
+{
+    if (w->failed)
+        return;
+    if (nil_if_zero && bytes_zero(rec, sizeof *rec))
+        w_set(w, map, key, protocol_value_nil_new());
+    else
+        w_record(w, map, key, brigade_melee_fields, rec);
+}
+
+/* UNIT_CHANGED's members (the optional ones keep older events' bytes). */
+static void w_unit_changed(writer *w, protocol_value *m, const brigade_event *e)
+{
+    w_unit(w, m, "unit", e->unit.unit, false);
+    w_enum(w, m, "cause", &CAUSE, (int)e->unit.cause);
+    w_int(w, m, "figures", e->unit.figures);
+    w_enum(w, m, "status", &STATUS, (int)e->unit.status);
+    w_bool(w, m, "formed", e->unit.formed);
+    w_bool(w, m, "wavering", e->unit.wavering);
+    w_bool(w, m, "sappers", e->unit.sappers);
+    w_enum(w, m, "bonus", &BONUS, (int)e->unit.bonus);
+    w_unit(w, m, "pursuit_of", e->unit.pursuit_of, true);
+    w_text(w, m, "move", e->unit.move, sizeof e->unit.move);
+    w_text(w, m, "note", e->unit.note, sizeof e->unit.note);
+    if (e->unit.has_formation) /* only then: older events keep their shape */
+        w_enum(w, m, "formation", &FORMATION, (int)e->unit.formation);
+    if (e->unit.fled_turn != 0) /* likewise (D34, D38) */
+        w_int(w, m, "fled_turn", e->unit.fled_turn);
+    if (e->unit.has_position) { /* likewise: an occupier (D41) */
+        w_enum(w, m, "terrain", &TERRAIN, (int)e->unit.terrain);
+        w_enum(w, m, "defending", &DEFENDING, (int)e->unit.defending);
+    }
+}
+
+/* MORALE_TESTED's members (turn.md Charge 3). */
+static void w_morale_tested(writer *w, protocol_value *m, const brigade_event *e)
+{
+    w_unit(w, m, "unit", e->morale.unit, false);
+    w_int(w, m, "charge", e->morale.charge);
+    w_enum(w, m, "role", &MORALE_ROLE, (int)e->morale.role);
+    w_text(w, m, "roll", e->morale.roll, sizeof e->morale.roll);
+    w_morale_result(w, m, "result", &e->morale.result);
+    w_modifiers(w, m, "modifiers", e->morale.modifiers, e->morale.modifier_count,
+                BRIGADE_MORALE_MODIFIERS_MAX);
+    w_enum(w, m, "effect", &EFFECT, (int)e->morale.effect);
+}
+
+/* MELEE_UNIT_RESULT's members (12.5-12.24). */
+static void w_melee_unit_result(writer *w, protocol_value *m, const brigade_event *e)
+{
+    w_int(w, m, "melee", e->result.melee);
+    w_text(w, m, "melee_id", e->result.melee_id, sizeof e->result.melee_id);
+    w_unit(w, m, "unit", e->result.unit, false);
+    w_bool(w, m, "rolled", e->result.rolled);
+    w_pair(w, m, "rolled_dice", e->result.rolled_dice);
+    w_pair(w, m, "dice", e->result.dice);
+    w_int(w, m, "total", e->result.total);
+    w_modifiers(w, m, "modifiers", e->result.modifiers, e->result.modifier_count,
+                BRIGADE_MODIFIERS_MAX);
+    w_int(w, m, "fighting_figures", e->result.fighting_figures);
+    w_int(w, m, "casualties", e->result.casualties);
+    w_int(w, m, "figures", e->result.figures);
+    w_enum(w, m, "status", &STATUS, (int)e->result.status);
+    w_bool(w, m, "formed", e->result.formed);
+    protocol_value *test = w_map(w, "test");
+    if (test != NULL) {
+        w_enum(w, test, "kind", &TEST_KIND, (int)e->result.test_kind);
+        w_pair(w, test, "dice", e->result.test_dice);
+        w_int(w, test, "total", e->result.test_total);
+        w_int(w, test, "target", e->result.test_target);
+        w_enum(w, test, "outcome", &OUTCOME, (int)e->result.test_outcome);
+        w_modifiers(w, test, "modifiers", e->result.test_modifiers,
+                    e->result.test_modifier_count, BRIGADE_MODIFIERS_MAX);
+        w_set(w, m, "test", test);
+    }
+    w_event_bits(w, m, "events", e->result.events);
+    if (e->result.overruled)
+        w_bool(w, m, "overruled", true);
+    if (e->result.test_imposed)
+        w_bool(w, m, "test_imposed", true);
+    /* The automatic result's rule, only when set (older rows keep their bytes). */
+    if (e->result.automatic != BRIGADE_AUTO_NONE)
+        w_enum(w, m, "automatic", &AUTO_KIND, (int)e->result.automatic);
+}
+
+/* UMPIRE_RULED's members, by ruling (PROTOCOL.md §10.2, §11.5). */
+static void w_umpire_ruled(writer *w, protocol_value *m, const brigade_event *e)
+{
+    w_enum(w, m, "ruling", &RULING, (int)e->umpire.ruling);
+    w_text(w, m, "text", e->umpire.text, sizeof e->umpire.text);
+    switch (e->umpire.ruling) {
+    case BRIGADE_UMPIRE_SETTLE:
+        w_unit(w, m, "unit", e->umpire.unit, false);
+        w_event_bits(w, m, "event", e->umpire.event);
+        break;
+    case BRIGADE_UMPIRE_OVERRULE:
+        w_text(w, m, "melee_id", e->umpire.melee_id, sizeof e->umpire.melee_id);
+        if (e->umpire.has_result) {
+            w_enum(w, m, "result", &RESULT, (int)e->umpire.result);
+            w_enum(w, m, "winner", &SIDE, (int)e->umpire.winner);
+        }
+        if (e->umpire.unit >= 0) {
+            w_unit(w, m, "unit", e->umpire.unit, false);
+            w_enum(w, m, "outcome", &OUTCOME, (int)e->umpire.outcome);
+        }
+        break;
+    case BRIGADE_UMPIRE_ROLLBACK:
+        w_int(w, m, "to_seq", e->umpire.to_seq);
+        w_int(w, m, "seq", e->umpire.seq);
+        w_int(w, m, "rolls", e->umpire.rolls);
+        w_int(w, m, "events", e->umpire.events);
+        break;
+    case BRIGADE_UMPIRE_END:
+        /* Only when given (PROTOCOL.md §11.5): an end without a result
+         * keeps the bytes it always had. */
+        if (e->umpire.end_result != BRIGADE_END_RESULT_NONE)
+            w_enum(w, m, "result", &END_RESULT, (int)e->umpire.end_result);
+        break;
+    default:
+        break;
+    }
+}
+
+/* TEST_TAKEN's members (D35, D41). */
+static void w_test_taken(writer *w, protocol_value *m, const brigade_event *e)
+{
+    w_unit(w, m, "unit", e->test.unit, false);
+    w_text(w, m, "roll", e->test.roll, sizeof e->test.roll);
+    w_enum(w, m, "test_kind", &TEST_KIND, (int)e->test.kind);
+    w_pair(w, m, "dice", e->test.dice);
+    w_int(w, m, "total", e->test.total);
+    w_int(w, m, "target", e->test.target);
+    w_enum(w, m, "outcome", &OUTCOME, (int)e->test.outcome);
+    w_modifiers(w, m, "modifiers", e->test.modifiers, e->test.modifier_count,
+                BRIGADE_MODIFIERS_MAX);
+}
+
+/* MELEE_RESOLVED's and MELEE_OVERRULED's members (12.18, PROTOCOL.md §10.2). */
+static void w_melee_resolved(writer *w, protocol_value *m, const brigade_event *e)
+{
+    if (e->kind == BRIGADE_BATTLE_EVENT_MELEE_RESOLVED)
+        w_int(w, m, "index", e->resolved.index);
+    w_text(w, m, "melee_id", e->resolved.melee_id, sizeof e->resolved.melee_id);
+    w_enum(w, m, "winner", &SIDE, (int)e->resolved.winner);
+    w_bool(w, m, "scored", e->resolved.scored);
+    w_pair(w, m, "score", e->resolved.score);
+    w_int(w, m, "difference", e->resolved.difference);
+    w_enum(w, m, "result", &RESULT, (int)e->resolved.result);
+    w_bool(w, m, "continues", e->resolved.continues);
+    w_bool(w, m, "keep", e->resolved.keep);
+    w_melee_record(w, m, "next", &e->resolved.next, true);
+    if (e->resolved.automatic != BRIGADE_AUTO_NONE)
+        w_enum(w, m, "automatic", &AUTO_KIND, (int)e->resolved.automatic);
 }
 
 /* The members of one event, after "kind". */
@@ -611,29 +809,11 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_awaiting(w, m, "awaiting", e->phase.awaiting);
         break;
     case BRIGADE_BATTLE_EVENT_UNIT_CHANGED:
-        w_unit(w, m, "unit", e->unit.unit, false);
-        w_enum(w, m, "cause", &CAUSE, (int)e->unit.cause);
-        w_int(w, m, "figures", e->unit.figures);
-        w_enum(w, m, "status", &STATUS, (int)e->unit.status);
-        w_bool(w, m, "formed", e->unit.formed);
-        w_bool(w, m, "wavering", e->unit.wavering);
-        w_bool(w, m, "sappers", e->unit.sappers);
-        w_enum(w, m, "bonus", &BONUS, (int)e->unit.bonus);
-        w_unit(w, m, "pursuit_of", e->unit.pursuit_of, true);
-        w_text(w, m, "move", e->unit.move, sizeof e->unit.move);
-        w_text(w, m, "note", e->unit.note, sizeof e->unit.note);
-        if (e->unit.has_formation) /* only then: older events keep their shape */
-            w_enum(w, m, "formation", &FORMATION, (int)e->unit.formation);
-        if (e->unit.fled_turn != 0) /* likewise (D34, D38) */
-            w_int(w, m, "fled_turn", e->unit.fled_turn);
-        if (e->unit.has_position) { /* likewise: an occupier (D41) */
-            w_enum(w, m, "terrain", &TERRAIN, (int)e->unit.terrain);
-            w_enum(w, m, "defending", &DEFENDING, (int)e->unit.defending);
-        }
+        w_unit_changed(w, m, e);
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED:
         w_int(w, m, "index", e->charge.index);
-        w_set(w, m, "charge", charge_value(w, &e->charge.charge));
+        w_record(w, m, "charge", brigade_charge_fields, &e->charge.charge);
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED:
         w_unit(w, m, "unit", e->answer.unit, false);
@@ -641,14 +821,7 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_index_or_nil(w, m, "countercharge_of", e->answer.countercharge_of);
         break;
     case BRIGADE_BATTLE_EVENT_MORALE_TESTED:
-        w_unit(w, m, "unit", e->morale.unit, false);
-        w_int(w, m, "charge", e->morale.charge);
-        w_enum(w, m, "role", &MORALE_ROLE, (int)e->morale.role);
-        w_text(w, m, "roll", e->morale.roll, sizeof e->morale.roll);
-        w_morale_result(w, m, "result", &e->morale.result);
-        w_modifiers(w, m, "modifiers", e->morale.modifiers, e->morale.modifier_count,
-                    BRIGADE_MORALE_MODIFIERS_MAX);
-        w_enum(w, m, "effect", &EFFECT, (int)e->morale.effect);
+        w_morale_tested(w, m, e);
         break;
     case BRIGADE_BATTLE_EVENT_MELEE_FORMED:
     case BRIGADE_BATTLE_EVENT_MELEE_REINFORCED:
@@ -657,57 +830,12 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_int(w, m, "index", e->melee.index);
         w_melee_record(w, m, "melee", &e->melee.melee, false);
         break;
-    case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT: {
-        w_int(w, m, "melee", e->result.melee);
-        w_text(w, m, "melee_id", e->result.melee_id, sizeof e->result.melee_id);
-        w_unit(w, m, "unit", e->result.unit, false);
-        w_bool(w, m, "rolled", e->result.rolled);
-        w_pair(w, m, "rolled_dice", e->result.rolled_dice);
-        w_pair(w, m, "dice", e->result.dice);
-        w_int(w, m, "total", e->result.total);
-        w_modifiers(w, m, "modifiers", e->result.modifiers, e->result.modifier_count,
-                    BRIGADE_MODIFIERS_MAX);
-        w_int(w, m, "fighting_figures", e->result.fighting_figures);
-        w_int(w, m, "casualties", e->result.casualties);
-        w_int(w, m, "figures", e->result.figures);
-        w_enum(w, m, "status", &STATUS, (int)e->result.status);
-        w_bool(w, m, "formed", e->result.formed);
-        protocol_value *test = w_map(w, "test");
-        if (test != NULL) {
-            w_enum(w, test, "kind", &TEST_KIND, (int)e->result.test_kind);
-            w_pair(w, test, "dice", e->result.test_dice);
-            w_int(w, test, "total", e->result.test_total);
-            w_int(w, test, "target", e->result.test_target);
-            w_enum(w, test, "outcome", &OUTCOME, (int)e->result.test_outcome);
-            w_modifiers(w, test, "modifiers", e->result.test_modifiers,
-                        e->result.test_modifier_count, BRIGADE_MODIFIERS_MAX);
-            w_set(w, m, "test", test);
-        }
-        w_event_bits(w, m, "events", e->result.events);
-        if (e->result.overruled)
-            w_bool(w, m, "overruled", true);
-        if (e->result.test_imposed)
-            w_bool(w, m, "test_imposed", true);
-        /* The automatic result's rule, only when set (older rows keep their bytes). */
-        if (e->result.automatic != BRIGADE_AUTO_NONE)
-            w_enum(w, m, "automatic", &AUTO_KIND, (int)e->result.automatic);
+    case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
+        w_melee_unit_result(w, m, e);
         break;
-    }
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
     case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
-        if (e->kind == BRIGADE_BATTLE_EVENT_MELEE_RESOLVED)
-            w_int(w, m, "index", e->resolved.index);
-        w_text(w, m, "melee_id", e->resolved.melee_id, sizeof e->resolved.melee_id);
-        w_enum(w, m, "winner", &SIDE, (int)e->resolved.winner);
-        w_bool(w, m, "scored", e->resolved.scored);
-        w_pair(w, m, "score", e->resolved.score);
-        w_int(w, m, "difference", e->resolved.difference);
-        w_enum(w, m, "result", &RESULT, (int)e->resolved.result);
-        w_bool(w, m, "continues", e->resolved.continues);
-        w_bool(w, m, "keep", e->resolved.keep);
-        w_melee_record(w, m, "next", &e->resolved.next, true);
-        if (e->resolved.automatic != BRIGADE_AUTO_NONE)
-            w_enum(w, m, "automatic", &AUTO_KIND, (int)e->resolved.automatic);
+        w_melee_resolved(w, m, e);
         break;
     case BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED:
         w_enum(w, m, "side", &SIDE, (int)e->dice.side);
@@ -718,42 +846,10 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_text(w, m, "hex", e->dice.hex, sizeof e->dice.hex);
         break;
     case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
-        w_enum(w, m, "ruling", &RULING, (int)e->umpire.ruling);
-        w_text(w, m, "text", e->umpire.text, sizeof e->umpire.text);
-        switch (e->umpire.ruling) {
-        case BRIGADE_UMPIRE_SETTLE:
-            w_unit(w, m, "unit", e->umpire.unit, false);
-            w_event_bits(w, m, "event", e->umpire.event);
-            break;
-        case BRIGADE_UMPIRE_OVERRULE:
-            w_text(w, m, "melee_id", e->umpire.melee_id, sizeof e->umpire.melee_id);
-            if (e->umpire.has_result) {
-                w_enum(w, m, "result", &RESULT, (int)e->umpire.result);
-                w_enum(w, m, "winner", &SIDE, (int)e->umpire.winner);
-            }
-            if (e->umpire.unit >= 0) {
-                w_unit(w, m, "unit", e->umpire.unit, false);
-                w_enum(w, m, "outcome", &OUTCOME, (int)e->umpire.outcome);
-            }
-            break;
-        case BRIGADE_UMPIRE_ROLLBACK:
-            w_int(w, m, "to_seq", e->umpire.to_seq);
-            w_int(w, m, "seq", e->umpire.seq);
-            w_int(w, m, "rolls", e->umpire.rolls);
-            w_int(w, m, "events", e->umpire.events);
-            break;
-        case BRIGADE_UMPIRE_END:
-            /* Only when given (PROTOCOL.md §11.5): an end without a result
-             * keeps the bytes it always had. */
-            if (e->umpire.end_result != BRIGADE_END_RESULT_NONE)
-                w_enum(w, m, "result", &END_RESULT, (int)e->umpire.end_result);
-            break;
-        default:
-            break;
-        }
+        w_umpire_ruled(w, m, e);
         break;
     case BRIGADE_BATTLE_EVENT_REPORTED:
-        w_set(w, m, "report", report_value(w, &e->report.report));
+        w_record(w, m, "report", brigade_report_fields, &e->report.report);
         break;
     case BRIGADE_BATTLE_EVENT_REPORT_ANSWERED:
         w_int(w, m, "number", e->answer_report.number);
@@ -762,15 +858,7 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_text(w, m, "text", e->answer_report.text, sizeof e->answer_report.text);
         break;
     case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
-        w_unit(w, m, "unit", e->test.unit, false);
-        w_text(w, m, "roll", e->test.roll, sizeof e->test.roll);
-        w_enum(w, m, "test_kind", &TEST_KIND, (int)e->test.kind);
-        w_pair(w, m, "dice", e->test.dice);
-        w_int(w, m, "total", e->test.total);
-        w_int(w, m, "target", e->test.target);
-        w_enum(w, m, "outcome", &OUTCOME, (int)e->test.outcome);
-        w_modifiers(w, m, "modifiers", e->test.modifiers, e->test.modifier_count,
-                    BRIGADE_MODIFIERS_MAX);
+        w_test_taken(w, m, e);
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN:
         w_unit(w, m, "unit", e->withdrawn.unit, false);
@@ -809,20 +897,12 @@ protocol_value *journal_event_to_value(const brigade_battle *battle, const briga
         else
             w_int(&w, m, "clock_ms", event->clock_ms);
     }
-    if (w.failed) {
-        protocol_value_free(m);
-        return NULL;
-    }
-    return m;
+    return w_kept(&w, m);
 }
 
 /* ---- reading -------------------------------------------------------------- */
 
-typedef struct reader {
-    const brigade_battle *battle; /* unit ids */
-    journal_event_status *status;
-    bool failed;
-} reader;
+typedef codec reader;
 
 #define SCOPE_KEYS_MAX 32
 
@@ -838,17 +918,21 @@ typedef struct scope {
 BRIGADE_PRINTF(3, 4)
 static void r_fail(reader *r, const char *member, const char *format, ...)
 {
-    if (r->failed)
-        return;
-    r->failed = true;
-    char text[200];
     va_list args;
     va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
+    codec_fail(r, JOURNAL_EVENT_BAD_MEMBER, member, member[0] ? member : "event", format, args);
     va_end(args);
-    char message[256];
-    snprintf(message, sizeof message, "%s: %s", member[0] ? member : "event", text);
-    status_set(r->status, JOURNAL_EVENT_BAD_MEMBER, member, message);
+}
+
+/* A reader's outcome: OK, or BAD_MEMBER with the `size` bytes read into
+ * at `out` cleared. */
+static journal_event_error r_result(const reader *r, void *out, size_t size)
+{
+    if (r->failed) {
+        memset(out, 0, size);
+        return JOURNAL_EVENT_BAD_MEMBER;
+    }
+    return JOURNAL_EVENT_OK;
 }
 
 /* Appends `text` at out[*at] within `size` bytes, truncating; keeps a NUL. */
@@ -1060,7 +1144,7 @@ static int value_enum(reader *r, const protocol_value *v, const char *path, cons
         r_fail(r, path, "not a string (%s)", kind_of(v));
         return 0;
     }
-    for (int i = 0; i < t->count; i++) {
+    for (int i = t->first; i < t->count; i++) {
         if (i == t->nil_value)
             continue;
         const char *name = t->name(i);
@@ -1243,106 +1327,53 @@ static unsigned r_awaiting(scope *s, const char *key)
     return bits;
 }
 
-static void morale_read(reader *r, const protocol_value *v, const char *path,
-                        brigade_morale_result *out)
+static void r_fields(scope *s, const brigade_field *fields, int count, void *record);
+static void r_units(scope *s, brigade_battle *b);
+
+/* A table's record from `v` at `path`. */
+static void record_read(reader *r, const protocol_value *v, const char *path,
+                        const brigade_field *(*table)(int *), void *out)
 {
+    int count = 0;
+    const brigade_field *fields = table(&count);
     scope m;
     if (!s_open(r, v, path, &m))
         return;
-    out->tested = r_bool(&m, "tested");
-    r_ints(&m, "dice", out->dice, 2, 0, 6);
-    out->total = r_int(&m, "total", INT_MIN, INT_MAX);
-    out->pass_on = r_int(&m, "pass_on", INT_MIN, INT_MAX);
-    out->passed = r_bool(&m, "passed");
-    out->failed_by = r_int(&m, "failed_by", INT_MIN, INT_MAX);
+    r_fields(&m, fields, count, out);
     s_close(&m);
 }
 
-static void r_morale_result(scope *s, const char *key, brigade_morale_result *out)
+/* A table's record under `key`. */
+static void r_record(scope *s, const char *key, const brigade_field *(*table)(int *), void *out)
 {
     const protocol_value *v = s_take(s, key);
     if (v == NULL)
         return;
     char path[PATH_MAX_BYTES];
     s_path(s, key, path, sizeof path);
-    morale_read(s->r, v, path, out);
+    record_read(s->r, v, path, table, out);
+}
+
+static void r_morale_result(scope *s, const char *key, brigade_morale_result *out)
+{
+    r_record(s, key, brigade_morale_fields, out);
 }
 
 static void charge_read(reader *r, const protocol_value *v, const char *path, brigade_charge *out)
 {
-    scope m;
-    if (!s_open(r, v, path, &m))
-        return;
-    out->unit = r_unit(&m, "unit", false);
-    out->target = r_unit(&m, "target", false);
-    out->facing = (brigade_facing)r_enum(&m, "facing", &FACING);
-    out->leading = r_bool(&m, "leading");
-    out->sappers = r_bool(&m, "sappers");
-    out->reinforce = r_bool(&m, "reinforce");
-    out->response = (brigade_response)r_enum(&m, "response", &RESPONSE);
-    r_morale_result(&m, "charger_morale", &out->charger_morale);
-    r_morale_result(&m, "target_morale", &out->target_morale);
-    if (protocol_value_map_get(m.map, "uncontrolled") != NULL) /* absent in older rows: false */
-        out->uncontrolled = r_bool(&m, "uncontrolled");
-    if (protocol_value_map_get(m.map, "occupies") != NULL) /* likewise */
-        out->occupies = r_bool(&m, "occupies");
-    s_close(&m);
-}
-
-static void melee_read(reader *r, const protocol_value *v, const char *path,
-                       brigade_battle_melee *out)
-{
-    scope m;
-    if (!s_open(r, v, path, &m))
-        return;
-    r_text(&m, "id", out->id, sizeof out->id, false);
-    out->number = r_int(&m, "number", 0, INT_MAX);
-    out->round = r_int(&m, "round", 0, INT_MAX);
-    out->terrain = (brigade_terrain)r_enum(&m, "terrain", &TERRAIN);
-    out->fought_turn = r_int(&m, "fought_turn", 0, INT_MAX);
-    char members_path[PATH_MAX_BYTES];
-    const protocol_value *members = r_array(&m, "members", BRIGADE_MELEE_UNITS_MAX, members_path,
-                                            sizeof members_path);
-    if (members != NULL) {
-        out->member_count = (int)protocol_value_count(members);
-        for (int i = 0; i < out->member_count && !r->failed; i++) {
-            char element[PATH_MAX_BYTES];
-            path_index(element, sizeof element, members_path, (size_t)i);
-            scope e;
-            if (!s_open(r, protocol_value_array_get(members, (size_t)i), element, &e))
-                break;
-            brigade_melee_member *mem = &out->members[i];
-            mem->unit = r_unit(&e, "unit", false);
-            mem->charging = r_bool(&e, "charging");
-            mem->reinforcing = r_bool(&e, "reinforcing");
-            mem->leading = r_bool(&e, "leading");
-            mem->sappers = r_bool(&e, "sappers");
-            mem->flank_or_rear = r_bool(&e, "flank_or_rear");
-            mem->pushed_back_before = r_bool(&e, "pushed_back_before");
-            mem->dice_recorded = r_bool(&e, "dice_recorded");
-            r_ints(&e, "dice", mem->dice, 2, 0, 6);
-            mem->may_reroll = r_bool(&e, "may_reroll");
-            mem->reroll_chosen = r_bool(&e, "reroll_chosen");
-            mem->reroll_die = r_int(&e, "reroll_die", -1, 1);
-            s_close(&e);
-        }
-    }
-    s_close(&m);
+    record_read(r, v, path, brigade_charge_fields, out);
 }
 
 /* A melee record under `key`; nil reads as all zero where `nil_allowed`. */
 static void r_melee_record(scope *s, const char *key, brigade_battle_melee *out, bool nil_allowed)
 {
-    const protocol_value *v = s_take(s, key);
-    if (v == NULL)
-        return;
-    if (nil_allowed && protocol_value_kind_of(v) == PROTOCOL_VALUE_NIL) {
+    const protocol_value *v = protocol_value_map_get(s->map, key);
+    if (nil_allowed && v != NULL && protocol_value_kind_of(v) == PROTOCOL_VALUE_NIL) {
+        s_take(s, key);
         memset(out, 0, sizeof *out);
         return;
     }
-    char path[PATH_MAX_BYTES];
-    s_path(s, key, path, sizeof path);
-    melee_read(s->r, v, path, out);
+    r_record(s, key, brigade_melee_fields, out);
 }
 
 static unsigned r_event_bits(scope *s, const char *key)
@@ -1395,34 +1426,165 @@ static void r_dice_hex(scope *s, const char *key, char *dst, bool may_be_empty)
         r_fail(s->r, key, "not 64 lower-case hex characters");
 }
 
-/* A report map (report_value) into *out. */
+/* A report map into *out (brigade_report_fields). */
 static void report_read(reader *r, const protocol_value *v, const char *path, brigade_report *out)
 {
-    scope m;
-    if (!s_open(r, v, path, &m))
-        return;
-    out->number = r_int(&m, "number", 1, INT_MAX);
-    out->kind = (brigade_report_kind)r_enum(&m, "kind", &REPORT_KIND);
-    out->side = r_side_required(&m, "side");
-    out->unit = r_unit(&m, "unit", false);
-    out->target = r_unit(&m, "target", true);
-    out->facing = (brigade_facing)r_enum(&m, "facing", &FACING);
-    out->state = (brigade_report_state)r_enum(&m, "state", &REPORT_STATE);
-    out->contested = r_bool(&m, "contested");
-    r_text(&m, "contest", out->contest, sizeof out->contest, false);
-    r_text(&m, "ruling", out->ruling, sizeof out->ruling, false);
-    if (out->kind == BRIGADE_REPORT_ADJUST) {
-        if ((out->has_figures = protocol_value_map_get(m.map, "figures") != NULL))
-            out->figures = r_int(&m, "figures", 0, BRIGADE_FIGURES_MAX);
-        if ((out->has_formed = protocol_value_map_get(m.map, "formed") != NULL))
-            out->formed = r_bool(&m, "formed");
-        if ((out->has_status = protocol_value_map_get(m.map, "status") != NULL))
-            out->status = (brigade_status)r_enum(&m, "status", &STATUS);
-        if ((out->has_formation = protocol_value_map_get(m.map, "formation") != NULL))
-            out->formation = (brigade_formation)r_enum(&m, "formation", &FORMATION);
-        r_text(&m, "note", out->note, sizeof out->note, true);
+    record_read(r, v, path, brigade_report_fields, out);
+}
+
+/* UNIT_CHANGED's members (w_unit_changed). */
+static void r_unit_changed(scope *s, brigade_event *e)
+{
+    e->unit.unit = r_unit(s, "unit", false);
+    e->unit.cause = (brigade_unit_cause)r_enum(s, "cause", &CAUSE);
+    e->unit.figures = r_int(s, "figures", 0, BRIGADE_FIGURES_MAX);
+    e->unit.status = (brigade_status)r_enum(s, "status", &STATUS);
+    e->unit.formed = r_bool(s, "formed");
+    e->unit.wavering = r_bool(s, "wavering");
+    e->unit.sappers = r_bool(s, "sappers");
+    e->unit.bonus = (brigade_bonus)r_enum(s, "bonus", &BONUS);
+    e->unit.pursuit_of = r_unit(s, "pursuit_of", true);
+    r_text(s, "move", e->unit.move, sizeof e->unit.move, false);
+    r_text(s, "note", e->unit.note, sizeof e->unit.note, false);
+    if (protocol_value_map_get(s->map, "formation") != NULL) {
+        e->unit.has_formation = true;
+        e->unit.formation = (brigade_formation)r_enum(s, "formation", &FORMATION);
     }
-    s_close(&m);
+    if (protocol_value_map_get(s->map, "fled_turn") != NULL) /* absent in older rows: 0 */
+        e->unit.fled_turn = r_int(s, "fled_turn", 1, INT_MAX);
+    if (protocol_value_map_get(s->map, "terrain") != NULL) { /* an occupier (D41) */
+        e->unit.has_position = true;
+        e->unit.terrain = (brigade_terrain)r_enum(s, "terrain", &TERRAIN);
+        e->unit.defending = (brigade_defending)r_enum(s, "defending", &DEFENDING);
+    }
+}
+
+/* MORALE_TESTED's members (w_morale_tested). */
+static void r_morale_tested(scope *s, brigade_event *e)
+{
+    e->morale.unit = r_unit(s, "unit", false);
+    e->morale.charge = r_int(s, "charge", 0, BRIGADE_BATTLE_CHARGES_MAX - 1);
+    e->morale.role = (brigade_morale_role)r_enum(s, "role", &MORALE_ROLE);
+    r_text(s, "roll", e->morale.roll, sizeof e->morale.roll, false);
+    r_morale_result(s, "result", &e->morale.result);
+    e->morale.modifier_count = r_modifiers(s, "modifiers", e->morale.modifiers,
+                                           BRIGADE_MORALE_MODIFIERS_MAX);
+    e->morale.effect = (brigade_morale_effect)r_enum(s, "effect", &EFFECT);
+}
+
+/* MELEE_UNIT_RESULT's members (w_melee_unit_result). */
+static void r_melee_unit_result(scope *s, brigade_event *e)
+{
+    if (protocol_value_map_get(s->map, "overruled") != NULL)
+        e->result.overruled = r_bool(s, "overruled");
+    if (protocol_value_map_get(s->map, "test_imposed") != NULL)
+        e->result.test_imposed = r_bool(s, "test_imposed");
+    e->result.melee =
+        r_int(s, "melee", e->result.overruled ? -1 : 0, BRIGADE_BATTLE_MELEES_MAX - 1);
+    r_text(s, "melee_id", e->result.melee_id, sizeof e->result.melee_id, false);
+    e->result.unit = r_unit(s, "unit", false);
+    e->result.rolled = r_bool(s, "rolled");
+    r_ints(s, "rolled_dice", e->result.rolled_dice, 2, 0, 6);
+    r_ints(s, "dice", e->result.dice, 2, 0, 6);
+    e->result.total = r_int(s, "total", INT_MIN, INT_MAX);
+    e->result.modifier_count =
+        r_modifiers(s, "modifiers", e->result.modifiers, BRIGADE_MODIFIERS_MAX);
+    e->result.fighting_figures = r_int(s, "fighting_figures", 0, BRIGADE_FIGURES_MAX);
+    e->result.casualties = r_int(s, "casualties", 0, BRIGADE_FIGURES_MAX);
+    e->result.figures = r_int(s, "figures", 0, BRIGADE_FIGURES_MAX);
+    e->result.status = (brigade_status)r_enum(s, "status", &STATUS);
+    e->result.formed = r_bool(s, "formed");
+    scope t;
+    if (r_map(s, "test", &t)) {
+        e->result.test_kind = (brigade_test_kind)r_enum(&t, "kind", &TEST_KIND);
+        r_ints(&t, "dice", e->result.test_dice, 2, 0, 6);
+        e->result.test_total = r_int(&t, "total", INT_MIN, INT_MAX);
+        e->result.test_target = r_int(&t, "target", INT_MIN, INT_MAX);
+        e->result.test_outcome = (brigade_test_outcome)r_enum(&t, "outcome", &OUTCOME);
+        e->result.test_modifier_count = r_modifiers(&t, "modifiers", e->result.test_modifiers,
+                                                    BRIGADE_MODIFIERS_MAX);
+        s_close(&t);
+    }
+    e->result.events = r_event_bits(s, "events");
+    if (protocol_value_map_get(s->map, "automatic") != NULL)
+        e->result.automatic = (brigade_auto_kind)r_enum(s, "automatic", &AUTO_KIND);
+}
+
+/* MELEE_RESOLVED's and MELEE_OVERRULED's members (w_melee_resolved). */
+static void r_melee_resolved(scope *s, brigade_event *e)
+{
+    e->resolved.index = e->kind == BRIGADE_BATTLE_EVENT_MELEE_RESOLVED
+                            ? r_int(s, "index", 0, BRIGADE_BATTLE_MELEES_MAX - 1)
+                            : -1;
+    r_text(s, "melee_id", e->resolved.melee_id, sizeof e->resolved.melee_id, false);
+    e->resolved.winner = (brigade_side)r_enum(s, "winner", &SIDE);
+    e->resolved.scored = r_bool(s, "scored");
+    r_ints(s, "score", e->resolved.score, 2, INT_MIN, INT_MAX);
+    e->resolved.difference = r_int(s, "difference", INT_MIN, INT_MAX);
+    e->resolved.result = (brigade_melee_result)r_enum(s, "result", &RESULT);
+    e->resolved.continues = r_bool(s, "continues");
+    e->resolved.keep = r_bool(s, "keep");
+    r_melee_record(s, "next", &e->resolved.next, true);
+    if (protocol_value_map_get(s->map, "automatic") != NULL)
+        e->resolved.automatic = (brigade_auto_kind)r_enum(s, "automatic", &AUTO_KIND);
+}
+
+/* UMPIRE_RULED's members, by ruling (w_umpire_ruled). */
+static void r_umpire_ruled(scope *s, brigade_event *e)
+{
+    e->umpire.ruling = (brigade_umpire_ruling)r_enum(s, "ruling", &RULING);
+    r_text(s, "text", e->umpire.text, sizeof e->umpire.text, true);
+    e->umpire.unit = -1;
+    switch (e->umpire.ruling) {
+    case BRIGADE_UMPIRE_SETTLE:
+        e->umpire.unit = r_unit(s, "unit", false);
+        e->umpire.event = r_event_bits(s, "event");
+        if (e->umpire.event != BRIGADE_EVENT_DOUBLE_SIX &&
+            e->umpire.event != BRIGADE_EVENT_RISK_TO_GENERAL)
+            r_fail(s->r, "event", "a settlement names one D9 event");
+        break;
+    case BRIGADE_UMPIRE_OVERRULE:
+        r_text(s, "melee_id", e->umpire.melee_id, sizeof e->umpire.melee_id, true);
+        if (protocol_value_map_get(s->map, "result") != NULL) {
+            e->umpire.has_result = true;
+            e->umpire.result = (brigade_melee_result)r_enum(s, "result", &RESULT);
+            e->umpire.winner = (brigade_side)r_enum(s, "winner", &SIDE);
+        }
+        if (protocol_value_map_get(s->map, "unit") != NULL) {
+            e->umpire.unit = r_unit(s, "unit", false);
+            e->umpire.outcome = (brigade_test_outcome)r_enum(s, "outcome", &OUTCOME);
+        }
+        break;
+    case BRIGADE_UMPIRE_ROLLBACK:
+        e->umpire.to_seq = r_long(s, "to_seq", 0, LONG_MAX);
+        e->umpire.seq = r_long(s, "seq", 0, LONG_MAX);
+        e->umpire.rolls = r_long(s, "rolls", 0, LONG_MAX);
+        e->umpire.events = r_long(s, "events", 0, LONG_MAX);
+        break;
+    case BRIGADE_UMPIRE_END:
+        if (protocol_value_map_get(s->map, "result") != NULL) {
+            e->umpire.end_result = (brigade_end_result)r_enum(s, "result", &END_RESULT);
+            if (e->umpire.end_result == BRIGADE_END_RESULT_NONE)
+                r_fail(s->r, "result", "a result is \"A\", \"B\" or \"draw\"");
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* TEST_TAKEN's members (w_test_taken). */
+static void r_test_taken(scope *s, brigade_event *e)
+{
+    e->test.unit = r_unit(s, "unit", false);
+    r_text(s, "roll", e->test.roll, sizeof e->test.roll, true);
+    e->test.kind = (brigade_test_kind)r_enum(s, "test_kind", &TEST_KIND);
+    r_ints(s, "dice", e->test.dice, 2, 0, 6);
+    e->test.total = r_int(s, "total", INT_MIN, INT_MAX);
+    e->test.target = r_int(s, "target", INT_MIN, INT_MAX);
+    e->test.outcome = (brigade_test_outcome)r_enum(s, "outcome", &OUTCOME);
+    e->test.modifier_count =
+        r_modifiers(s, "modifiers", e->test.modifiers, BRIGADE_MODIFIERS_MAX);
 }
 
 static void event_read(scope *s, brigade_event *e)
@@ -1455,28 +1617,7 @@ static void event_read(scope *s, brigade_event *e)
         e->phase.awaiting = r_awaiting(s, "awaiting");
         break;
     case BRIGADE_BATTLE_EVENT_UNIT_CHANGED:
-        e->unit.unit = r_unit(s, "unit", false);
-        e->unit.cause = (brigade_unit_cause)r_enum(s, "cause", &CAUSE);
-        e->unit.figures = r_int(s, "figures", 0, BRIGADE_FIGURES_MAX);
-        e->unit.status = (brigade_status)r_enum(s, "status", &STATUS);
-        e->unit.formed = r_bool(s, "formed");
-        e->unit.wavering = r_bool(s, "wavering");
-        e->unit.sappers = r_bool(s, "sappers");
-        e->unit.bonus = (brigade_bonus)r_enum(s, "bonus", &BONUS);
-        e->unit.pursuit_of = r_unit(s, "pursuit_of", true);
-        r_text(s, "move", e->unit.move, sizeof e->unit.move, false);
-        r_text(s, "note", e->unit.note, sizeof e->unit.note, false);
-        if (protocol_value_map_get(s->map, "formation") != NULL) {
-            e->unit.has_formation = true;
-            e->unit.formation = (brigade_formation)r_enum(s, "formation", &FORMATION);
-        }
-        if (protocol_value_map_get(s->map, "fled_turn") != NULL) /* absent in older rows: 0 */
-            e->unit.fled_turn = r_int(s, "fled_turn", 1, INT_MAX);
-        if (protocol_value_map_get(s->map, "terrain") != NULL) { /* an occupier (D41) */
-            e->unit.has_position = true;
-            e->unit.terrain = (brigade_terrain)r_enum(s, "terrain", &TERRAIN);
-            e->unit.defending = (brigade_defending)r_enum(s, "defending", &DEFENDING);
-        }
+        r_unit_changed(s, e);
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED:
         e->charge.index = r_int(s, "index", 0, BRIGADE_BATTLE_CHARGES_MAX - 1);
@@ -1493,14 +1634,7 @@ static void event_read(scope *s, brigade_event *e)
             r_index_or_nil(s, "countercharge_of", BRIGADE_BATTLE_CHARGES_MAX - 1);
         break;
     case BRIGADE_BATTLE_EVENT_MORALE_TESTED:
-        e->morale.unit = r_unit(s, "unit", false);
-        e->morale.charge = r_int(s, "charge", 0, BRIGADE_BATTLE_CHARGES_MAX - 1);
-        e->morale.role = (brigade_morale_role)r_enum(s, "role", &MORALE_ROLE);
-        r_text(s, "roll", e->morale.roll, sizeof e->morale.roll, false);
-        r_morale_result(s, "result", &e->morale.result);
-        e->morale.modifier_count = r_modifiers(s, "modifiers", e->morale.modifiers,
-                                               BRIGADE_MORALE_MODIFIERS_MAX);
-        e->morale.effect = (brigade_morale_effect)r_enum(s, "effect", &EFFECT);
+        r_morale_tested(s, e);
         break;
     case BRIGADE_BATTLE_EVENT_MELEE_FORMED:
     case BRIGADE_BATTLE_EVENT_MELEE_REINFORCED:
@@ -1509,58 +1643,12 @@ static void event_read(scope *s, brigade_event *e)
         e->melee.index = r_int(s, "index", 0, BRIGADE_BATTLE_MELEES_MAX - 1);
         r_melee_record(s, "melee", &e->melee.melee, false);
         break;
-    case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT: {
-        if (protocol_value_map_get(s->map, "overruled") != NULL)
-            e->result.overruled = r_bool(s, "overruled");
-        if (protocol_value_map_get(s->map, "test_imposed") != NULL)
-            e->result.test_imposed = r_bool(s, "test_imposed");
-        e->result.melee =
-            r_int(s, "melee", e->result.overruled ? -1 : 0, BRIGADE_BATTLE_MELEES_MAX - 1);
-        r_text(s, "melee_id", e->result.melee_id, sizeof e->result.melee_id, false);
-        e->result.unit = r_unit(s, "unit", false);
-        e->result.rolled = r_bool(s, "rolled");
-        r_ints(s, "rolled_dice", e->result.rolled_dice, 2, 0, 6);
-        r_ints(s, "dice", e->result.dice, 2, 0, 6);
-        e->result.total = r_int(s, "total", INT_MIN, INT_MAX);
-        e->result.modifier_count =
-            r_modifiers(s, "modifiers", e->result.modifiers, BRIGADE_MODIFIERS_MAX);
-        e->result.fighting_figures = r_int(s, "fighting_figures", 0, BRIGADE_FIGURES_MAX);
-        e->result.casualties = r_int(s, "casualties", 0, BRIGADE_FIGURES_MAX);
-        e->result.figures = r_int(s, "figures", 0, BRIGADE_FIGURES_MAX);
-        e->result.status = (brigade_status)r_enum(s, "status", &STATUS);
-        e->result.formed = r_bool(s, "formed");
-        scope t;
-        if (r_map(s, "test", &t)) {
-            e->result.test_kind = (brigade_test_kind)r_enum(&t, "kind", &TEST_KIND);
-            r_ints(&t, "dice", e->result.test_dice, 2, 0, 6);
-            e->result.test_total = r_int(&t, "total", INT_MIN, INT_MAX);
-            e->result.test_target = r_int(&t, "target", INT_MIN, INT_MAX);
-            e->result.test_outcome = (brigade_test_outcome)r_enum(&t, "outcome", &OUTCOME);
-            e->result.test_modifier_count = r_modifiers(&t, "modifiers", e->result.test_modifiers,
-                                                        BRIGADE_MODIFIERS_MAX);
-            s_close(&t);
-        }
-        e->result.events = r_event_bits(s, "events");
-        if (protocol_value_map_get(s->map, "automatic") != NULL)
-            e->result.automatic = (brigade_auto_kind)r_enum(s, "automatic", &AUTO_KIND);
+    case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
+        r_melee_unit_result(s, e);
         break;
-    }
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
     case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
-        e->resolved.index = e->kind == BRIGADE_BATTLE_EVENT_MELEE_RESOLVED
-                                ? r_int(s, "index", 0, BRIGADE_BATTLE_MELEES_MAX - 1)
-                                : -1;
-        r_text(s, "melee_id", e->resolved.melee_id, sizeof e->resolved.melee_id, false);
-        e->resolved.winner = (brigade_side)r_enum(s, "winner", &SIDE);
-        e->resolved.scored = r_bool(s, "scored");
-        r_ints(s, "score", e->resolved.score, 2, INT_MIN, INT_MAX);
-        e->resolved.difference = r_int(s, "difference", INT_MIN, INT_MAX);
-        e->resolved.result = (brigade_melee_result)r_enum(s, "result", &RESULT);
-        e->resolved.continues = r_bool(s, "continues");
-        e->resolved.keep = r_bool(s, "keep");
-        r_melee_record(s, "next", &e->resolved.next, true);
-        if (protocol_value_map_get(s->map, "automatic") != NULL)
-            e->resolved.automatic = (brigade_auto_kind)r_enum(s, "automatic", &AUTO_KIND);
+        r_melee_resolved(s, e);
         break;
     case BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED:
         e->dice.side = r_side_required(s, "side");
@@ -1572,45 +1660,7 @@ static void event_read(scope *s, brigade_event *e)
         r_dice_hex(s, "hex", e->dice.hex, false);
         break;
     case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
-        e->umpire.ruling = (brigade_umpire_ruling)r_enum(s, "ruling", &RULING);
-        r_text(s, "text", e->umpire.text, sizeof e->umpire.text, true);
-        e->umpire.unit = -1;
-        switch (e->umpire.ruling) {
-        case BRIGADE_UMPIRE_SETTLE:
-            e->umpire.unit = r_unit(s, "unit", false);
-            e->umpire.event = r_event_bits(s, "event");
-            if (e->umpire.event != BRIGADE_EVENT_DOUBLE_SIX &&
-                e->umpire.event != BRIGADE_EVENT_RISK_TO_GENERAL)
-                r_fail(s->r, "event", "a settlement names one D9 event");
-            break;
-        case BRIGADE_UMPIRE_OVERRULE:
-            r_text(s, "melee_id", e->umpire.melee_id, sizeof e->umpire.melee_id, true);
-            if (protocol_value_map_get(s->map, "result") != NULL) {
-                e->umpire.has_result = true;
-                e->umpire.result = (brigade_melee_result)r_enum(s, "result", &RESULT);
-                e->umpire.winner = (brigade_side)r_enum(s, "winner", &SIDE);
-            }
-            if (protocol_value_map_get(s->map, "unit") != NULL) {
-                e->umpire.unit = r_unit(s, "unit", false);
-                e->umpire.outcome = (brigade_test_outcome)r_enum(s, "outcome", &OUTCOME);
-            }
-            break;
-        case BRIGADE_UMPIRE_ROLLBACK:
-            e->umpire.to_seq = r_long(s, "to_seq", 0, LONG_MAX);
-            e->umpire.seq = r_long(s, "seq", 0, LONG_MAX);
-            e->umpire.rolls = r_long(s, "rolls", 0, LONG_MAX);
-            e->umpire.events = r_long(s, "events", 0, LONG_MAX);
-            break;
-        case BRIGADE_UMPIRE_END:
-            if (protocol_value_map_get(s->map, "result") != NULL) {
-                e->umpire.end_result = (brigade_end_result)r_enum(s, "result", &END_RESULT);
-                if (e->umpire.end_result == BRIGADE_END_RESULT_NONE)
-                    r_fail(s->r, "result", "a result is \"A\", \"B\" or \"draw\"");
-            }
-            break;
-        default:
-            break;
-        }
+        r_umpire_ruled(s, e);
         break;
     case BRIGADE_BATTLE_EVENT_REPORTED: {
         const protocol_value *v = s_take(s, "report");
@@ -1625,15 +1675,7 @@ static void event_read(scope *s, brigade_event *e)
         r_text(s, "text", e->answer_report.text, sizeof e->answer_report.text, false);
         break;
     case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
-        e->test.unit = r_unit(s, "unit", false);
-        r_text(s, "roll", e->test.roll, sizeof e->test.roll, true);
-        e->test.kind = (brigade_test_kind)r_enum(s, "test_kind", &TEST_KIND);
-        r_ints(s, "dice", e->test.dice, 2, 0, 6);
-        e->test.total = r_int(s, "total", INT_MIN, INT_MAX);
-        e->test.target = r_int(s, "target", INT_MIN, INT_MAX);
-        e->test.outcome = (brigade_test_outcome)r_enum(s, "outcome", &OUTCOME);
-        e->test.modifier_count =
-            r_modifiers(s, "modifiers", e->test.modifiers, BRIGADE_MODIFIERS_MAX);
+        r_test_taken(s, e);
         break;
     case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN:
         e->withdrawn.unit = r_unit(s, "unit", false);
@@ -1685,14 +1727,23 @@ journal_event_error journal_event_from_value(const brigade_battle *battle,
         }
         s_close(&s);
     }
-    if (r.failed) {
-        memset(out, 0, sizeof *out);
-        return JOURNAL_EVENT_BAD_MEMBER;
-    }
-    return JOURNAL_EVENT_OK;
+    return r_result(&r, out, sizeof *out);
 }
 
 /* ---- bytes ---------------------------------------------------------------- */
+
+/* A codec's failure as the status: out of memory, else `code` with
+ * `message`. */
+static journal_event_error bytes_failed(journal_event_status *status, protocol_fault_code error,
+                                        journal_event_error code, const char *message)
+{
+    if (error == PROTOCOL_FAULT_NO_MEMORY) {
+        status_set(status, JOURNAL_EVENT_NO_MEMORY, "", "out of memory");
+        return JOURNAL_EVENT_NO_MEMORY;
+    }
+    status_set(status, code, "", message);
+    return code;
+}
 
 static journal_event_error encode_tree(protocol_value *tree, uint8_t **out, size_t *out_len,
                                         journal_event_status *status)
@@ -1703,30 +1754,31 @@ static journal_event_error encode_tree(protocol_value *tree, uint8_t **out, size
         return JOURNAL_EVENT_OK;
     *out = NULL;
     *out_len = 0;
-    if (error == PROTOCOL_FAULT_NO_MEMORY) {
-        status_set(status, JOURNAL_EVENT_NO_MEMORY, "", "out of memory");
-        return JOURNAL_EVENT_NO_MEMORY;
-    }
     char message[128];
     snprintf(message, sizeof message, "msgpack encoding failed: %s",
              protocol_fault_name(error));
-    status_set(status, JOURNAL_EVENT_UNFIT, "", message);
-    return JOURNAL_EVENT_UNFIT;
+    return bytes_failed(status, error, JOURNAL_EVENT_UNFIT, message);
+}
+
+/* Encodes `tree` (consumed), the tree just built into `status`: NULL when
+ * building it failed, status then says why. *out is NULL on failure. */
+static journal_event_error encode_built(protocol_value *tree, uint8_t **out, size_t *out_len,
+                                        journal_event_status *status)
+{
+    *out = NULL;
+    *out_len = 0;
+    if (tree == NULL)
+        return status->code;
+    return encode_tree(tree, out, out_len, status);
 }
 
 journal_event_error journal_event_encode(const brigade_battle *battle, const brigade_event *event,
                                            uint8_t **out, size_t *out_len,
                                            journal_event_status *status)
 {
-    *out = NULL;
-    *out_len = 0;
     journal_event_status local;
-    if (status == NULL)
-        status = &local;
-    protocol_value *tree = journal_event_to_value(battle, event, status);
-    if (tree == NULL)
-        return status->code;
-    return encode_tree(tree, out, out_len, status);
+    status = status != NULL ? status : &local;
+    return encode_built(journal_event_to_value(battle, event, status), out, out_len, status);
 }
 
 /* Decodes bytes into a map tree, or BAD_BYTES. */
@@ -1738,15 +1790,10 @@ static journal_event_error decode_tree(const uint8_t *bytes, size_t len, protoco
         protocol_codec_decode(bytes, len, JOURNAL_EVENT_BYTES_MAX, tree, &cs);
     if (error == PROTOCOL_FAULT_OK)
         return JOURNAL_EVENT_OK;
-    if (error == PROTOCOL_FAULT_NO_MEMORY) {
-        status_set(status, JOURNAL_EVENT_NO_MEMORY, "", "out of memory");
-        return JOURNAL_EVENT_NO_MEMORY;
-    }
     char message[256];
     snprintf(message, sizeof message, "not msgpack of brigade.v1: %s (%s)", cs.message,
              protocol_fault_name(error));
-    status_set(status, JOURNAL_EVENT_BAD_BYTES, "", message);
-    return JOURNAL_EVENT_BAD_BYTES;
+    return bytes_failed(status, error, JOURNAL_EVENT_BAD_BYTES, message);
 }
 
 journal_event_error journal_event_decode(const brigade_battle *battle, const uint8_t *bytes,
@@ -1765,82 +1812,6 @@ journal_event_error journal_event_decode(const brigade_battle *battle, const uin
 
 /* ---- battles -------------------------------------------------------------- */
 
-static void w_ruleset(writer *w, protocol_value *map, const char *key, const brigade_ruleset *rs)
-{
-    protocol_value *m = w_map(w, key);
-    if (m == NULL)
-        return;
-    w_ints(w, m, "morale_pass", rs->morale_pass, BRIGADE_CLASS_COUNT);
-    w_int(w, m, "morale_general", rs->morale_general);
-    w_int(w, m, "morale_unformed_or_wavering", rs->morale_unformed_or_wavering);
-    w_int(w, m, "morale_flank_or_rear", rs->morale_flank_or_rear);
-    w_int(w, m, "morale_infantry_by_cavalry", rs->morale_infantry_by_cavalry);
-    w_int(w, m, "morale_fail_far", rs->morale_fail_far);
-    w_ints(w, m, "retreat_move", rs->retreat_move, BRIGADE_TYPE_COUNT);
-    w_ints(w, m, "half_charge_move", rs->half_charge_move, BRIGADE_TYPE_COUNT);
-    w_int(w, m, "bua_fall_back", rs->bua_fall_back);
-    w_set(w, map, key, m);
-}
-
-/* One field of `record` into `map` under its journal key (battle_fields.h). */
-static void w_field(writer *w, protocol_value *map, const brigade_field *f, const void *record)
-{
-    int number = brigade_field_int(f, record);
-    switch (f->kind) {
-    case BRIGADE_FIELD_TEXT:
-        w_text(w, map, f->journal_key, brigade_field_text(f, record), f->size);
-        break;
-    case BRIGADE_FIELD_INT:
-        w_int(w, map, f->journal_key, number);
-        break;
-    case BRIGADE_FIELD_BOOL:
-        w_bool(w, map, f->journal_key, number != 0);
-        break;
-    case BRIGADE_FIELD_SIDE:
-        w_enum(w, map, f->journal_key, &SIDE, number);
-        break;
-    case BRIGADE_FIELD_ENUM: {
-        enum_table table = {f->what, f->name, f->count, -1};
-        w_enum(w, map, f->journal_key, &table, number);
-        break;
-    }
-    case BRIGADE_FIELD_UNIT:
-        w_unit(w, map, f->journal_key, number, true);
-        break;
-    case BRIGADE_FIELD_GENERAL: {
-        protocol_value *general = w_map(w, f->journal_key);
-        if (general == NULL)
-            break;
-        int rating;
-        memcpy(&rating, (const char *)record + f->offset2, sizeof rating);
-        w_enum(w, general, "role", &ROLE, number);
-        w_enum(w, general, "rating", &RATING, rating);
-        w_set(w, map, f->journal_key, general);
-        break;
-    }
-    }
-}
-
-/* The journaled fields of `record`, in the table's order. */
-static void w_fields(writer *w, protocol_value *map, const brigade_field *fields, int count,
-                     const void *record)
-{
-    for (int i = 0; i < count && !w->failed; i++)
-        if (brigade_field_written(&fields[i], fields[i].journal_when, w->battle, record))
-            w_field(w, map, &fields[i], record);
-}
-
-static void w_unit_record(writer *w, protocol_value *array, const brigade_battle_unit *u)
-{
-    protocol_value *m = w_map(w, "units");
-    if (m == NULL)
-        return;
-    int count = 0;
-    const brigade_field *fields = brigade_unit_fields(&count);
-    w_fields(w, m, fields, count, u);
-    w_push(w, array, m, "units");
-}
-
 protocol_value *journal_battle_to_value(const brigade_battle *battle,
                                          journal_event_status *status)
 {
@@ -1858,202 +1829,33 @@ protocol_value *journal_battle_to_value(const brigade_battle *battle,
     if (m == NULL)
         return NULL;
     w_int(&w, m, "format", JOURNAL_BATTLE_FORMAT);
-    w_text(&w, m, "title", b->title, sizeof b->title);
-    w_ruleset(&w, m, "ruleset", &b->ruleset);
-    w_int(&w, m, "turn", b->turn);
-    w_enum(&w, m, "phase", &PHASE, (int)b->phase);
-    w_enum(&w, m, "step", &STEP, (int)b->step);
-    w_enum(&w, m, "initiative", &SIDE, (int)b->initiative);
-    w_enum(&w, m, "phasing", &SIDE, (int)b->phasing);
-    w_awaiting(&w, m, "awaiting", b->awaiting);
-    protocol_value *sides = w_map(&w, "sides");
-    for (int s = 0; s < 2 && sides != NULL && !w.failed; s++) {
-        protocol_value *side = w_map(&w, "sides");
-        if (side == NULL)
-            break;
-        w_text(&w, side, "name", b->sides[s].name, sizeof b->sides[s].name);
-        w_bool(&w, side, "done", b->sides[s].done);
-        w_set(&w, sides, s == 0 ? "A" : "B", side);
-    }
-    w_set(&w, m, "sides", sides);
-    protocol_value *units = w_array(&w, "units");
-    for (int i = 0; i < b->unit_count && !w.failed; i++)
-        w_unit_record(&w, units, &b->units[i]);
-    w_set(&w, m, "units", units);
-    protocol_value *charges = w_array(&w, "charges");
-    for (int i = 0; i < b->charge_count && !w.failed; i++)
-        w_push(&w, charges, charge_value(&w, &b->charges[i]), "charges");
-    w_set(&w, m, "charges", charges);
-    protocol_value *melees = w_array(&w, "melees");
-    for (int i = 0; i < b->melee_count && !w.failed; i++)
-        w_push(&w, melees, melee_value(&w, &b->melees[i]), "melees");
-    w_set(&w, m, "melees", melees);
-    w_int(&w, m, "melee_numbers", b->melee_numbers);
-    w_int(&w, m, "rolls", b->rolls);
-    w_int(&w, m, "events", b->events);
-    protocol_value *dice = w_map(&w, "dice");
-    if (dice != NULL) {
-        w_text(&w, dice, "commitment", b->dice.commitment, sizeof b->dice.commitment);
-        w_text(&w, dice, "seed_a", b->dice.seeds[0], sizeof b->dice.seeds[0]);
-        w_text(&w, dice, "seed_b", b->dice.seeds[1], sizeof b->dice.seeds[1]);
-        w_text(&w, dice, "server_seed", b->dice.server_seed, sizeof b->dice.server_seed);
-    }
-    w_set(&w, m, "dice", dice);
-    if (b->hold[0]) /* only while held: the tree of an unheld battle keeps format 2's shape */
-        w_text(&w, m, "hold", b->hold, sizeof b->hold);
-    /* The umpire's (PROTOCOL.md §10.2), each only when not empty, so that
-     * a battle without them keeps format 2's shape. */
-    if (b->umpired)
-        w_bool(&w, m, "umpired", true);
-    if (b->pending_count > 0) {
-        protocol_value *pending = w_array(&w, "pending");
-        for (int i = 0; i < b->pending_count && i < BRIGADE_BATTLE_PENDING_MAX && !w.failed; i++) {
-            protocol_value *p = w_map(&w, "pending");
-            if (p == NULL)
-                break;
-            w_unit(&w, p, "unit", b->pending[i].unit, false);
-            w_event_bits(&w, p, "event", b->pending[i].event);
-            w_text(&w, p, "melee_id", b->pending[i].melee_id, sizeof b->pending[i].melee_id);
-            w_push(&w, pending, p, "pending");
-        }
-        w_set(&w, m, "pending", pending);
-    }
-    if (b->fought_count > 0) {
-        protocol_value *fought = w_array(&w, "fought");
-        for (int i = 0; i < b->fought_count && i < BRIGADE_BATTLE_MELEES_MAX && !w.failed; i++) {
-            const brigade_battle_fought *f = &b->fought[i];
-            protocol_value *fv = w_map(&w, "fought");
-            if (fv == NULL)
-                break;
-            w_set(&w, fv, "melee", melee_value(&w, &f->melee));
-            protocol_value *units = w_array(&w, "units");
-            for (int k = 0; k < f->melee.member_count && k < BRIGADE_MELEE_UNITS_MAX && !w.failed;
-                 k++) {
-                const brigade_fought_unit *fu = &f->units[k];
-                protocol_value *uv = w_map(&w, "units");
-                if (uv == NULL)
-                    break;
-                w_int(&w, uv, "figures", fu->figures);
-                w_enum(&w, uv, "status", &STATUS, (int)fu->status);
-                w_bool(&w, uv, "formed", fu->formed);
-                w_bool(&w, uv, "wavering", fu->wavering);
-                w_bool(&w, uv, "resulted", fu->resulted);
-                w_int(&w, uv, "casualties", fu->casualties);
-                w_enum(&w, uv, "test_kind", &TEST_KIND, (int)fu->test_kind);
-                w_pair(&w, uv, "test_dice", fu->test_dice);
-                w_push(&w, units, uv, "units");
-            }
-            w_set(&w, fv, "units", units);
-            w_enum(&w, fv, "winner", &SIDE, (int)f->winner);
-            w_enum(&w, fv, "result", &RESULT, (int)f->result);
-            w_bool(&w, fv, "overruled", f->overruled);
-            w_push(&w, fought, fv, "fought");
-        }
-        w_set(&w, m, "fought", fought);
-    }
-    if (b->rolled_back_count > 0) {
-        protocol_value *ranges = w_array(&w, "rolled_back");
-        for (int i = 0; i < b->rolled_back_count && i < BRIGADE_BATTLE_ROLLBACKS_MAX && !w.failed;
-             i++) {
-            protocol_value *rv = w_map(&w, "rolled_back");
-            if (rv == NULL)
-                break;
-            w_int(&w, rv, "first", b->rolled_back[i].first);
-            w_int(&w, rv, "end", b->rolled_back[i].end);
-            w_int(&w, rv, "seq", b->rolled_back[i].seq);
-            w_int(&w, rv, "to_seq", b->rolled_back[i].to_seq);
-            w_push(&w, ranges, rv, "rolled_back");
-        }
-        w_set(&w, m, "rolled_back", ranges);
-    }
-    /* The rules the game was created under: absent means 1, the release
-     * before D34-D46, so that its battles keep their bytes. */
-    if (b->rules_version != 1)
-        w_int(&w, m, "rules_version", b->rules_version);
-    /* Why the battle ended (state.end), only once it has: an older battle
-     * keeps its bytes. */
-    if (b->end_cause != BRIGADE_END_NONE) {
-        w_enum(&w, m, "end_cause", &END_CAUSE, (int)b->end_cause);
-        w_text(&w, m, "end_reason", b->end_reason, sizeof b->end_reason);
-        /* The umpire's result (PROTOCOL.md §11.5), only when given. */
-        if (b->end_result != BRIGADE_END_RESULT_NONE)
-            w_enum(&w, m, "end_result", &END_RESULT, (int)b->end_result);
-    }
-    /* The game's clock (PROTOCOL.md §11.2), only for a game with one: a
-     * battle without it keeps its bytes. */
-    if (brigade_battle_has_clock(b)) {
-        protocol_value *cv = w_map(&w, "clock");
-        if (cv != NULL) {
-            w_int(&w, cv, "minutes_per_side", b->clock.minutes_per_side);
-            w_int(&w, cv, "increment_seconds", b->clock.increment_seconds);
-            w_int(&w, cv, "a", b->clock.ms[0]);
-            w_int(&w, cv, "b", b->clock.ms[1]);
-            protocol_value *flags = w_array(&w, "clock.flags");
-            for (int i = 0; i < b->clock.flag_count && i < 2 && !w.failed; i++)
-                w_push(&w, flags, enum_value(&w, "clock.flags", &SIDE,
-                                             (int)b->clock.flag_order[i]), "clock.flags");
-            w_set(&w, cv, "flags", flags);
-            w_set(&w, m, "clock", cv);
-        }
-    }
-    /* The players' reports (D46), likewise only when not empty. */
-    if (b->report_numbers != 0)
-        w_int(&w, m, "report_numbers", b->report_numbers);
-    if (b->report_count > 0) {
-        if (b->report_count > BRIGADE_BATTLE_REPORTS_MAX)
-            w_fail(&w, JOURNAL_EVENT_UNFIT, "reports", "%d reports, at most %d",
-                   b->report_count, BRIGADE_BATTLE_REPORTS_MAX);
-        protocol_value *reports = w_array(&w, "reports");
-        for (int i = 0; i < b->report_count && !w.failed; i++)
-            w_push(&w, reports, report_value(&w, &b->reports[i]), "reports");
-        w_set(&w, m, "reports", reports);
-    }
-    if (w.failed) {
-        protocol_value_free(m);
-        return NULL;
-    }
-    return m;
+    int count = 0;
+    const brigade_field *fields = brigade_battle_fields(&count);
+    w_fields(&w, m, fields, count, b);
+    return w_kept(&w, m);
 }
 
-/* The battle's optional "clock" (PROTOCOL.md §11.2): {minutes_per_side,
- * increment_seconds, a, b, flags: [side]} (ms left to A and B; the sides
- * whose flag fell, in order, each once, each at 0 ms). */
-static void r_battle_clock(scope *s, brigade_battle *out)
+/* A clock's fallen flags (PROTOCOL.md §11.2): the sides in the order they
+ * fell, each once, each at 0 ms; sets flag_order, flag_count and flags. */
+static void r_flags(scope *s, const char *key, brigade_battle_clock *clock)
 {
-    scope c;
-    if (protocol_value_map_get(s->map, "clock") == NULL || !r_map(s, "clock", &c))
-        return;
     reader *r = s->r;
-    out->clock.minutes_per_side = r_int(&c, "minutes_per_side", 1, BRIGADE_CLOCK_MINUTES_MAX);
-    out->clock.increment_seconds = r_int(&c, "increment_seconds", 0, BRIGADE_CLOCK_INCREMENT_MAX);
-    out->clock.ms[0] = r_long(&c, "a", 0, LONG_MAX);
-    out->clock.ms[1] = r_long(&c, "b", 0, LONG_MAX);
     char path[PATH_MAX_BYTES];
-    const protocol_value *flags = r_array(&c, "flags", 2, path, sizeof path);
+    const protocol_value *flags = r_array(s, key, 2, path, sizeof path);
     for (size_t i = 0; flags != NULL && i < protocol_value_count(flags) && !r->failed; i++) {
         char element[PATH_MAX_BYTES];
         path_index(element, sizeof element, path, i);
         int side = value_enum(r, protocol_value_array_get(flags, i), element, &SIDE);
         if (r->failed)
             break;
-        if (side == BRIGADE_SIDE_NONE || (out->clock.flags & BRIGADE_SEAT_BIT(side)) ||
-            out->clock.ms[side] != 0) {
+        if (side == BRIGADE_SIDE_NONE || (clock->flags & BRIGADE_SEAT_BIT(side)) ||
+            clock->ms[side] != 0) {
             r_fail(r, element, "not a side whose flag may fall (A or B, once, at 0 ms)");
             break;
         }
-        out->clock.flags |= BRIGADE_SEAT_BIT(side);
-        out->clock.flag_order[out->clock.flag_count++] = (brigade_side)side;
+        clock->flags |= BRIGADE_SEAT_BIT(side);
+        clock->flag_order[clock->flag_count++] = (brigade_side)side;
     }
-    s_close(&c);
-}
-
-/* r_array for a member that may be absent (NULL then, and no error). */
-static const protocol_value *r_array_optional(scope *s, const char *key, size_t max, char *path,
-                                              size_t path_size)
-{
-    if (protocol_value_map_get(s->map, key) == NULL)
-        return NULL;
-    return r_array(s, key, max, path, path_size);
 }
 
 /* Opens element i of `array` (read under `path`) as a scope. */
@@ -2065,162 +1867,161 @@ static bool s_open_element(reader *r, const protocol_value *array, const char *p
     return s_open(r, protocol_value_array_get(array, i), element, out);
 }
 
-/* A fought melee's units as they were before its round (state.fought). */
-static void r_fought_units(scope *f, brigade_battle_fought *bf)
+/* The struct `out` of a RECORD or RECORDS field `f` from the open scope
+ * `m`, which it closes: its fields, then what f->check says of it. */
+static void r_checked(scope *m, const brigade_field *f, void *out)
 {
-    reader *r = f->r;
-    char path[PATH_MAX_BYTES];
-    const protocol_value *units = r_array(f, "units", BRIGADE_MELEE_UNITS_MAX, path, sizeof path);
-    if (units != NULL && !r->failed && protocol_value_count(units) != (size_t)bf->melee.member_count)
-        r_fail(r, path, "%zu units for %d members", protocol_value_count(units),
-               bf->melee.member_count);
-    for (size_t k = 0; units != NULL && k < protocol_value_count(units) && !r->failed; k++) {
-        scope u;
-        if (!s_open_element(r, units, path, k, &u))
-            break;
-        brigade_fought_unit *fu = &bf->units[k];
-        fu->figures = r_int(&u, "figures", 0, BRIGADE_FIGURES_MAX);
-        fu->status = (brigade_status)r_enum(&u, "status", &STATUS);
-        fu->formed = r_bool(&u, "formed");
-        fu->wavering = r_bool(&u, "wavering");
-        fu->resulted = r_bool(&u, "resulted");
-        fu->casualties = r_int(&u, "casualties", 0, BRIGADE_FIGURES_MAX);
-        fu->test_kind = (brigade_test_kind)r_enum(&u, "test_kind", &TEST_KIND);
-        r_ints(&u, "test_dice", fu->test_dice, 2, 0, 6);
-        s_close(&u);
-    }
+    r_fields(m, f->fields, f->field_count, out);
+    const char *why = f->check != NULL && !m->r->failed ? f->check(m->r->battle, out) : NULL;
+    if (why != NULL)
+        r_fail(m->r, m->path, "%s", why);
+    s_close(m);
 }
 
-/* The umpire's members of a battle tree (PROTOCOL.md §10.2), each
- * optional. */
-static void r_battle_umpire(scope *s, brigade_battle *out)
-{
-    reader *r = s->r;
-    char path[PATH_MAX_BYTES];
-    if (protocol_value_map_get(s->map, "umpired") != NULL)
-        out->umpired = r_bool(s, "umpired");
-    const protocol_value *pending =
-        r_array_optional(s, "pending", BRIGADE_BATTLE_PENDING_MAX, path, sizeof path);
-    for (size_t i = 0; pending != NULL && i < protocol_value_count(pending) && !r->failed; i++) {
-        scope p;
-        if (!s_open_element(r, pending, path, i, &p))
-            break;
-        brigade_pending_event *pe = &out->pending[out->pending_count++];
-        pe->unit = r_unit(&p, "unit", false);
-        pe->event = r_event_bits(&p, "event");
-        if (pe->event != BRIGADE_EVENT_DOUBLE_SIX && pe->event != BRIGADE_EVENT_RISK_TO_GENERAL)
-            r_fail(r, p.path, "a pending event is double_six or risk_to_general");
-        r_text(&p, "melee_id", pe->melee_id, sizeof pe->melee_id, true);
-        s_close(&p);
-    }
-    const protocol_value *fought =
-        r_array_optional(s, "fought", BRIGADE_BATTLE_MELEES_MAX, path, sizeof path);
-    for (size_t i = 0; fought != NULL && i < protocol_value_count(fought) && !r->failed; i++) {
-        scope f;
-        if (!s_open_element(r, fought, path, i, &f))
-            break;
-        brigade_battle_fought *bf = &out->fought[out->fought_count++];
-        r_melee_record(&f, "melee", &bf->melee, false);
-        r_fought_units(&f, bf);
-        bf->winner = (brigade_side)r_enum(&f, "winner", &SIDE);
-        bf->result = (brigade_melee_result)r_enum(&f, "result", &RESULT);
-        bf->overruled = r_bool(&f, "overruled");
-        s_close(&f);
-    }
-    const protocol_value *ranges =
-        r_array_optional(s, "rolled_back", BRIGADE_BATTLE_ROLLBACKS_MAX, path, sizeof path);
-    for (size_t i = 0; ranges != NULL && i < protocol_value_count(ranges) && !r->failed; i++) {
-        scope rs;
-        if (!s_open_element(r, ranges, path, i, &rs))
-            break;
-        brigade_rolled_back *rb = &out->rolled_back[out->rolled_back_count++];
-        rb->first = r_long(&rs, "first", 0, LONG_MAX);
-        rb->end = r_long(&rs, "end", rb->first, LONG_MAX);
-        rb->seq = r_long(&rs, "seq", 0, LONG_MAX);
-        rb->to_seq = r_long(&rs, "to_seq", 0, LONG_MAX);
-        s_close(&rs);
-    }
-}
-
-/* The players' reports of a battle tree (D46), each member optional (a
- * battle written before them has none). */
-static void r_battle_reports(scope *s, brigade_battle *out)
-{
-    reader *r = s->r;
-    char path[PATH_MAX_BYTES];
-    out->rules_version = 1;
-    if (protocol_value_map_get(s->map, "rules_version") != NULL)
-        out->rules_version = r_int(s, "rules_version", 2, BRIGADE_RULES_VERSION);
-    if (protocol_value_map_get(s->map, "report_numbers") != NULL)
-        out->report_numbers = r_int(s, "report_numbers", 1, INT_MAX);
-    const protocol_value *reports =
-        r_array_optional(s, "reports", BRIGADE_BATTLE_REPORTS_MAX, path, sizeof path);
-    for (size_t i = 0; reports != NULL && i < protocol_value_count(reports) && !r->failed; i++) {
-        char element[PATH_MAX_BYTES];
-        path_index(element, sizeof element, path, i);
-        brigade_report *rep = &out->reports[out->report_count++];
-        report_read(r, protocol_value_array_get(reports, i), element, rep);
-        if (!r->failed && rep->number > out->report_numbers)
-            r_fail(r, element, "report %d beyond report_numbers %d", rep->number,
-                   out->report_numbers);
-    }
-}
-
-static void r_ruleset(scope *s, const char *key, brigade_ruleset *rs)
+/* The struct of a RECORD field, read and checked (f->check). */
+static void r_record_field(scope *s, const brigade_field *f, void *record)
 {
     scope m;
-    if (!r_map(s, key, &m))
+    if (!r_map(s, f->journal_key, &m))
         return;
-    r_ints(&m, "morale_pass", rs->morale_pass, BRIGADE_CLASS_COUNT, INT_MIN, INT_MAX);
-    rs->morale_general = r_int(&m, "morale_general", INT_MIN, INT_MAX);
-    rs->morale_unformed_or_wavering = r_int(&m, "morale_unformed_or_wavering", INT_MIN, INT_MAX);
-    rs->morale_flank_or_rear = r_int(&m, "morale_flank_or_rear", INT_MIN, INT_MAX);
-    rs->morale_infantry_by_cavalry = r_int(&m, "morale_infantry_by_cavalry", INT_MIN, INT_MAX);
-    rs->morale_fail_far = r_int(&m, "morale_fail_far", INT_MIN, INT_MAX);
-    r_ints(&m, "retreat_move", rs->retreat_move, BRIGADE_TYPE_COUNT, INT_MIN, INT_MAX);
-    r_ints(&m, "half_charge_move", rs->half_charge_move, BRIGADE_TYPE_COUNT, INT_MIN, INT_MAX);
-    rs->bua_fall_back = r_int(&m, "bua_fall_back", INT_MIN, INT_MAX);
-    s_close(&m);
+    r_checked(&m, f, brigade_field_record_mut(f, record, 0));
 }
 
-/* One field of `record` from its journal key (battle_fields.h); a NONZERO
- * field absent reads as 0. */
+/* The structs of a RECORDS field, each read and checked (f->check); its
+ * count is the array's, or (counted) must be. */
+static void r_records(scope *s, const brigade_field *f, void *record)
+{
+    reader *r = s->r;
+    char path[PATH_MAX_BYTES];
+    const protocol_value *array = r_array(s, f->journal_key, (size_t)f->count, path, sizeof path);
+    if (array == NULL)
+        return;
+    long long count = (long long)protocol_value_count(array);
+    if (f->counted && count != brigade_field_int(f, record)) {
+        r_fail(r, path, "%lld %s for %lld members", count, f->journal_key,
+               brigade_field_int(f, record));
+        return;
+    }
+    brigade_field_set_int(f, record, count);
+    for (size_t i = 0; i < (size_t)count && !r->failed; i++) {
+        scope m;
+        if (!s_open_element(r, array, path, i, &m))
+            break;
+        r_checked(&m, f, brigade_field_record_mut(f, record, (int)i));
+    }
+}
+
+/* The two structs of a SIDES field, under "A" and "B". */
+static void r_sides(scope *s, const brigade_field *f, void *record)
+{
+    scope sides;
+    if (!r_map(s, f->journal_key, &sides))
+        return;
+    for (int k = 0; k < 2; k++) {
+        scope side;
+        if (!r_map(&sides, k == 0 ? "A" : "B", &side))
+            break;
+        r_fields(&side, f->fields, f->field_count, brigade_field_record_mut(f, record, k));
+        s_close(&side);
+    }
+    s_close(&sides);
+}
+
+/* A GENERAL field: {role, rating} (12.17). */
+static void r_general(scope *s, const brigade_field *f, void *record)
+{
+    scope g;
+    if (!r_map(s, f->journal_key, &g))
+        return;
+    int role = r_enum(&g, "role", &ROLE), rating = r_enum(&g, "rating", &RATING);
+    memcpy((char *)record + f->offset, &role, sizeof role);
+    memcpy((char *)record + f->offset2, &rating, sizeof rating);
+    s_close(&g);
+}
+
+/* Whether field `f` is to be read from the scope: an optional field
+ * (battle_fields.h brigade_field_optional) when present, setting its unset
+ * value (ADJUSTS: its flag) otherwise; any other when it is written. */
+static bool r_field_present(scope *s, const brigade_field *f, void *record)
+{
+    if (!brigade_field_optional(f->journal_when))
+        return brigade_field_written(f, f->journal_when, s->r->battle, record);
+    if (f->journal_when == BRIGADE_FIELD_ADJUSTS &&
+        !brigade_field_written(f, BRIGADE_FIELD_ADJUST, s->r->battle, record))
+        return false;
+    bool present = protocol_value_map_get(s->map, f->journal_key) != NULL;
+    if (f->journal_when == BRIGADE_FIELD_ADJUSTS)
+        memcpy((char *)record + f->offset2, &present, sizeof present);
+    if (!present)
+        brigade_field_set_int(f, record, f->unset);
+    return present;
+}
+
+/* One field of `record` from its journal key (battle_fields.h). */
 static void r_field(scope *s, const brigade_field *f, void *record)
 {
     const char *key = f->journal_key;
-    if (f->journal_when == BRIGADE_FIELD_NONZERO && protocol_value_map_get(s->map, key) == NULL)
+    if (!r_field_present(s, f, record))
         return;
     switch (f->kind) {
     case BRIGADE_FIELD_TEXT:
-        r_text(s, key, brigade_field_text_mut(f, record), f->size, f->nonempty);
+        if (f->hex)
+            r_dice_hex(s, key, brigade_field_text_mut(f, record), true);
+        else
+            r_text(s, key, brigade_field_text_mut(f, record), f->size, f->nonempty);
         break;
     case BRIGADE_FIELD_INT:
         brigade_field_set_int(f, record, r_int(s, key, f->min, f->max));
+        break;
+    case BRIGADE_FIELD_INT64:
+        brigade_field_set_int(f, record, r_long(s, key, (long)f->min, (long)f->max));
         break;
     case BRIGADE_FIELD_BOOL:
         brigade_field_set_int(f, record, r_bool(s, key));
         break;
     case BRIGADE_FIELD_SIDE:
-        brigade_field_set_int(f, record, (int)r_side_required(s, key));
+        brigade_field_set_int(f, record,
+                              f->nil ? r_enum(s, key, &SIDE) : (int)r_side_required(s, key));
         break;
     case BRIGADE_FIELD_ENUM: {
-        enum_table table = {f->what, f->name, f->count, -1};
+        enum_table table = field_enum_table(f);
         brigade_field_set_int(f, record, r_enum(s, key, &table));
         break;
     }
     case BRIGADE_FIELD_UNIT:
-        brigade_field_set_int(f, record, r_unit(s, key, true));
+        brigade_field_set_int(f, record, r_unit(s, key, f->nil));
         break;
-    case BRIGADE_FIELD_GENERAL: {
-        scope g;
-        if (r_map(s, key, &g)) {
-            int role = r_enum(&g, "role", &ROLE), rating = r_enum(&g, "rating", &RATING);
-            memcpy((char *)record + f->offset, &role, sizeof role);
-            memcpy((char *)record + f->offset2, &rating, sizeof rating);
-            s_close(&g);
-        }
+    case BRIGADE_FIELD_GENERAL:
+        r_general(s, f, record);
         break;
-    }
+    case BRIGADE_FIELD_INTS:
+        r_ints(s, key, (int *)((char *)record + f->offset), f->count, f->min, f->max);
+        break;
+    case BRIGADE_FIELD_SEATS:
+        brigade_field_set_int(f, record, r_awaiting(s, key));
+        break;
+    case BRIGADE_FIELD_EVENTS:
+        brigade_field_set_int(f, record, r_event_bits(s, key));
+        break;
+    case BRIGADE_FIELD_RECORD:
+        r_record_field(s, f, record);
+        break;
+    case BRIGADE_FIELD_RECORDS:
+        if (f->by_hand)
+            r_units(s, record);
+        else
+            r_records(s, f, record);
+        break;
+    case BRIGADE_FIELD_SIDES:
+        r_sides(s, f, record);
+        break;
+    case BRIGADE_FIELD_FLAGS:
+        r_flags(s, key, record);
+        break;
+    case BRIGADE_FIELD_UNIT_IDS:
+    case BRIGADE_FIELD_MORALE_PAIR:
+        assert(!"a wire-only kind has no journal key");
+        break;
     }
 }
 
@@ -2232,8 +2033,9 @@ static void r_fields(scope *s, const brigade_field *fields, int count, void *rec
             r_field(s, &fields[i], record);
 }
 
-/* Reads every unit's id first (so that references to later units resolve),
- * refusing duplicates; then each unit whole (brigade_unit_fields). */
+/* The battle's units (the by_hand row of brigade_battle_fields): every
+ * unit's id first (so that references to later units resolve), refusing
+ * duplicates; then each unit whole (brigade_unit_fields). */
 static void r_units(scope *s, brigade_battle *b)
 {
     int field_count = 0;
@@ -2244,10 +2046,8 @@ static void r_units(scope *s, brigade_battle *b)
         return;
     int count = (int)protocol_value_count(array);
     for (int i = 0; i < count && !s->r->failed; i++) {
-        char element[PATH_MAX_BYTES];
-        path_index(element, sizeof element, path, (size_t)i);
         scope u;
-        if (!s_open(s->r, protocol_value_array_get(array, (size_t)i), element, &u))
+        if (!s_open_element(s->r, array, path, (size_t)i, &u))
             break;
         r_text(&u, "id", b->units[i].id, sizeof b->units[i].id, true);
         for (int k = 0; k < i && !s->r->failed; k++)
@@ -2261,10 +2061,8 @@ static void r_units(scope *s, brigade_battle *b)
         return;
     b->unit_count = count;
     for (int i = 0; i < count && !s->r->failed; i++) {
-        char element[PATH_MAX_BYTES];
-        path_index(element, sizeof element, path, (size_t)i);
         scope m;
-        if (!s_open(s->r, protocol_value_array_get(array, (size_t)i), element, &m))
+        if (!s_open_element(s->r, array, path, (size_t)i, &m))
             break;
         r_fields(&m, fields, field_count, &b->units[i]);
         s_close(&m);
@@ -2283,97 +2081,20 @@ journal_event_error journal_battle_from_value(const protocol_value *value, briga
         if (!r.failed && format != JOURNAL_BATTLE_FORMAT)
             r_fail(&r, "format", "battle format %d, this build reads %d", format,
                    JOURNAL_BATTLE_FORMAT);
-        r_text(&s, "title", out->title, sizeof out->title, false);
-        r_ruleset(&s, "ruleset", &out->ruleset);
-        out->turn = r_int(&s, "turn", 0, INT_MAX);
-        out->phase = (brigade_phase)r_enum(&s, "phase", &PHASE);
-        out->step = (brigade_step)r_enum(&s, "step", &STEP);
-        out->initiative = (brigade_side)r_enum(&s, "initiative", &SIDE);
-        out->phasing = (brigade_side)r_enum(&s, "phasing", &SIDE);
-        out->awaiting = r_awaiting(&s, "awaiting");
-        scope sides;
-        if (r_map(&s, "sides", &sides)) {
-            for (int k = 0; k < 2; k++) {
-                scope side;
-                if (!r_map(&sides, k == 0 ? "A" : "B", &side))
-                    break;
-                r_text(&side, "name", out->sides[k].name, sizeof out->sides[k].name, false);
-                out->sides[k].done = r_bool(&side, "done");
-                s_close(&side);
-            }
-            s_close(&sides);
-        }
-        r_units(&s, out);
-        char path[PATH_MAX_BYTES];
-        const protocol_value *charges =
-            r_array(&s, "charges", BRIGADE_BATTLE_CHARGES_MAX, path, sizeof path);
-        if (charges != NULL) {
-            out->charge_count = (int)protocol_value_count(charges);
-            for (int i = 0; i < out->charge_count && !r.failed; i++) {
-                char element[PATH_MAX_BYTES];
-                path_index(element, sizeof element, path, (size_t)i);
-                charge_read(&r, protocol_value_array_get(charges, (size_t)i), element,
-                            &out->charges[i]);
-            }
-        }
-        const protocol_value *melees =
-            r_array(&s, "melees", BRIGADE_BATTLE_MELEES_MAX, path, sizeof path);
-        if (melees != NULL) {
-            out->melee_count = (int)protocol_value_count(melees);
-            for (int i = 0; i < out->melee_count && !r.failed; i++) {
-                char element[PATH_MAX_BYTES];
-                path_index(element, sizeof element, path, (size_t)i);
-                melee_read(&r, protocol_value_array_get(melees, (size_t)i), element,
-                           &out->melees[i]);
-            }
-        }
-        out->melee_numbers = r_int(&s, "melee_numbers", 0, INT_MAX);
-        out->rolls = r_long(&s, "rolls", 0, LONG_MAX);
-        out->events = r_long(&s, "events", 0, LONG_MAX);
-        scope dice;
-        if (r_map(&s, "dice", &dice)) {
-            r_dice_hex(&dice, "commitment", out->dice.commitment, true);
-            r_dice_hex(&dice, "seed_a", out->dice.seeds[0], true);
-            r_dice_hex(&dice, "seed_b", out->dice.seeds[1], true);
-            r_dice_hex(&dice, "server_seed", out->dice.server_seed, true);
-            s_close(&dice);
-        }
-        if (protocol_value_map_get(s.map, "hold") != NULL)
-            r_text(&s, "hold", out->hold, sizeof out->hold, true);
-        r_battle_umpire(&s, out);
-        r_battle_reports(&s, out);
-        /* Absent before the battle ends, and in a battle of an older build. */
-        if (protocol_value_map_get(s.map, "end_cause") != NULL) {
-            out->end_cause = (brigade_end_cause)r_enum(&s, "end_cause", &END_CAUSE);
-            r_text(&s, "end_reason", out->end_reason, sizeof out->end_reason, false);
-            if (protocol_value_map_get(s.map, "end_result") != NULL) {
-                out->end_result = (brigade_end_result)r_enum(&s, "end_result", &END_RESULT);
-                if (out->end_result == BRIGADE_END_RESULT_NONE)
-                    r_fail(&r, "end_result", "a result is \"A\", \"B\" or \"draw\"");
-            }
-        }
-        r_battle_clock(&s, out);
+        int count = 0;
+        const brigade_field *fields = brigade_battle_fields(&count);
+        r_fields(&s, fields, count, out);
         s_close(&s);
     }
-    if (r.failed) {
-        memset(out, 0, sizeof *out);
-        return JOURNAL_EVENT_BAD_MEMBER;
-    }
-    return JOURNAL_EVENT_OK;
+    return r_result(&r, out, sizeof *out);
 }
 
 journal_event_error journal_battle_encode(const brigade_battle *battle, uint8_t **out,
                                             size_t *out_len, journal_event_status *status)
 {
-    *out = NULL;
-    *out_len = 0;
     journal_event_status local;
-    if (status == NULL)
-        status = &local;
-    protocol_value *tree = journal_battle_to_value(battle, status);
-    if (tree == NULL)
-        return status->code;
-    return encode_tree(tree, out, out_len, status);
+    status = status != NULL ? status : &local;
+    return encode_built(journal_battle_to_value(battle, status), out, out_len, status);
 }
 
 journal_event_error journal_battle_decode(const uint8_t *bytes, size_t len, brigade_battle *out,

@@ -91,11 +91,4 @@ const char *protocol_fault_name(protocol_fault_code code);
 /* Clears `fault` (when not NULL): every member 0 or "". */
 void protocol_fault_clear(protocol_fault *fault);
 
-/* Transitional: the old name of the code type and two of its codes, for
- * protocol/game_state.c and .h alone (another change in flight edits them;
- * issue 18). Remove once they say protocol_fault_code and PROTOCOL_FAULT_*. */
-typedef protocol_fault_code protocol_delta_error;
-#define PROTOCOL_DELTA_OK PROTOCOL_FAULT_OK
-#define PROTOCOL_DELTA_NO_MEMORY PROTOCOL_FAULT_NO_MEMORY
-
 #endif

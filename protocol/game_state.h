@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "core/battle.h"
+#include "core/battle_fields.h"
 #include "protocol/delta.h"
 #include "protocol/value.h"
 
@@ -48,6 +49,21 @@ bool protocol_state_unit_read(const protocol_value *map, const brigade_battle *b
                               brigade_battle_unit *out, char *error, size_t error_size);
 
 /*
+ * Reads `map`, a record of the snapshot (a charge of "charges", a melee of
+ * "melees", the snapshot itself for brigade_battle_fields ...), into
+ * *record by its table `fields` (count rows, core/battle_fields.h): each
+ * row the wire carries, an optional one absent read as unset; rows the
+ * wire does not carry, and the battle's units (read one by one with
+ * protocol_state_unit_read), keep what *record held. `battle` names the
+ * units (by id) and gives the rules version. Returns true, or false with
+ * the member named in `error` ("melees: units: not a list of unit ids of
+ * the battle") and *record partly read.
+ */
+bool protocol_state_record_read(const protocol_value *map, const brigade_battle *battle,
+                                const brigade_field *fields, int count, void *record,
+                                char *error, size_t error_size);
+
+/*
  * The ops (PROTOCOL.md §7.2, a new array owned by the caller in *ops)
  * taking protocol_state_from_battle(before) to
  * protocol_state_from_battle(after) for game `game_id`, every member but
@@ -57,11 +73,11 @@ bool protocol_state_unit_read(const protocol_value *map, const brigade_battle *b
  * whose part of the battle changed (memcmp: sides, charges, melees, the
  * umpire's, reports) are diffed, then each unit whose struct changed is
  * diffed on its own, its ops after the others'. Otherwise the two whole
- * snapshots are diffed. PROTOCOL_DELTA_OK, or PROTOCOL_DELTA_NO_MEMORY (*ops NULL).
+ * snapshots are diffed. PROTOCOL_FAULT_OK, or PROTOCOL_FAULT_NO_MEMORY (*ops NULL).
  */
-protocol_delta_error protocol_state_delta(const brigade_battle *before,
-                                          const brigade_battle *after, const char *game_id,
-                                          protocol_value **ops);
+protocol_fault_code protocol_state_delta(const brigade_battle *before,
+                                         const brigade_battle *after, const char *game_id,
+                                         protocol_value **ops);
 
 /*
  * The log entry of `event` of the action of `seq` (PROTOCOL.md §7.1
