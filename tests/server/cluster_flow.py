@@ -389,10 +389,14 @@ def case_tournament(tmp, brigaded, scenarios):
                          "scenarios": tf.scenario_texts(scenarios)})
         check(created.get("type") == "tournament_created", "created %r" % created)
         tid, organiser = created["tournament"], created["organiser"]
-        c = flow.Client(two)
-        answer = c.ask({"type": "tournament_get", "tournament": tid})
+        # (Its lease is written as it is made, as a table's owner key
+        # below: a get at once at another node may still find none.)
+        answer = ask_until(lambda: flow.Client(two),
+                           {"type": "tournament_get", "tournament": tid},
+                           lambda a: a.get("code") != "unknown_game", 3, "the tournament")
         check(answer.get("code") == "moved" and answer["url"] == one.url,
               "tournament_get at node two: %r" % answer)
+        c = flow.Client(two)
         answer = c.ask({"type": "tournament_start_round", "tournament": tid,
                         "token": organiser})
         check(answer.get("code") == "moved" and answer["url"] == one.url,
