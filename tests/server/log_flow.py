@@ -29,6 +29,7 @@ exist is refused at start (exit 2, the option named).
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -184,6 +185,13 @@ def case_text(server, scenarios):
 
 def case_level(brigaded, scenarios):
     tmp = tempfile.mkdtemp(prefix="brigade-log-test.")
+    try:
+        level_checks(brigaded, scenarios, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def level_checks(brigaded, scenarios, tmp):
     for option, value, name in (("--log-level", "loud", "--log-level"),
                                 ("--log-format", "xml", "--log-format")):
         run = subprocess.run([brigaded, "--port", "0", "--data", os.path.join(tmp, "d"),

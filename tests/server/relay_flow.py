@@ -690,7 +690,7 @@ def main():
         return 2
     name, brigaded, scenarios = sys.argv[1:]
     world = {"brigaded": brigaded, "scenarios": scenarios}
-    node = relay = redis = None
+    node = relay = first_relay = redis = None
     status = 1
     try:
         node = Server(brigaded)
@@ -698,8 +698,9 @@ def main():
         world["redis"] = redis
         world["source"] = source = Source(node, scenarios)
         world["owner"] = Owner(redis, source, state_every=OWNER_STATE_EVERY.get(name, 1))
-        world["relay"] = relay = Relay(brigaded, redis.url(), RELAY_OPTIONS.get(name, ()),
-                                              RELAY_ENV.get(name))
+        world["relay"] = relay = first_relay = Relay(brigaded, redis.url(),
+                                                      RELAY_OPTIONS.get(name, ()),
+                                                      RELAY_ENV.get(name))
         CASES[name](world)
         relay = world["relay"]
         if relay.proc.poll() is None:
@@ -718,9 +719,9 @@ def main():
                 print("--- %s log (last 4000 bytes):" % label)
                 print(server.text()[-4000:])
     finally:
-        for server in (world.get("relay"), relay, node):
-            if server:
-                server.cleanup()
+        # The relay a case replaced (relay_kill) is cleaned up too.
+        for server in {id(s): s for s in (world.get("relay"), first_relay, node) if s}.values():
+            server.cleanup()
         if redis:
             redis.kill()
     print("PASS: %s" % name if status == 0 else "")
