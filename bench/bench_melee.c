@@ -11,6 +11,7 @@
  */
 #include "core/melee.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,9 +83,17 @@ static int bench_run(const char *title, const brigade_melee *melee, double secon
 
 int main(int argc, char **argv)
 {
-    double seconds = argc > 1 ? atof(argv[1]) : 2.0;
-    if (seconds <= 0) {
-        fprintf(stderr, "bench_melee: SECONDS must be a positive number\n");
+    static const struct option options[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int c;
+    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+        fprintf(c == 'h' ? stdout : stderr, "usage: bench_melee [SECONDS]: each melee "
+                "resolved over and over for SECONDS (2) on one core\n");
+        return c == 'h' ? 0 : 2;
+    }
+    char *end = NULL;
+    double seconds = optind < argc ? strtod(argv[optind], &end) : 2.0;
+    if (optind + 1 < argc || (end && *end) || !(seconds > 0)) {
+        fprintf(stderr, "bench_melee: SECONDS must be one positive number\n");
         return 2;
     }
 

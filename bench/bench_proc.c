@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <getopt.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
@@ -432,12 +433,32 @@ double bench_parse_number(const char *name, const char *text, double min, double
 }
 
 /* The entry of `a` in `options`, or NULL. */
-static const bench_option *option_find(const bench_option *options, const char *a)
+/* Most options one bench takes, its own and the common ones together. */
+#define BENCH_OPTIONS_MAX 64
+
+/* Stores an option's value (NULL for a flag) where its row says. */
+static void option_apply(const bench_option *o, const char *v)
 {
-    for (const bench_option *o = options; o->name; o++)
-        if (strcmp(o->name, a) == 0)
-            return o;
-    return NULL;
+    switch (o->kind) {
+    case BENCH_OPTION_FLAG:
+        *(bool *)o->target = true;
+        break;
+    case BENCH_OPTION_DOUBLE:
+        *(double *)o->target = bench_parse_number(o->name, v, o->min, o->max);
+        break;
+    case BENCH_OPTION_INT:
+        *(int *)o->target = (int)bench_parse_number(o->name, v, o->min, o->max);
+        break;
+    case BENCH_OPTION_LONG:
+        *(long *)o->target = (long)bench_parse_number(o->name, v, o->min, o->max);
+        break;
+    case BENCH_OPTION_TEXT:
+        *(const char **)o->target = v;
+        break;
+    case BENCH_OPTION_CALL:
+        o->call(v);
+        break;
+    }
 }
 
 void bench_options_parse(int argc, char **argv, bench_common_options *common,
@@ -453,52 +474,52 @@ void bench_options_parse(int argc, char **argv, bench_common_options *common,
         {"--client-cpu", BENCH_OPTION_INT, &common->client_cpu, -1, CPU_SETSIZE - 1, NULL},
         {NULL, BENCH_OPTION_FLAG, NULL, 0, 0, NULL},
     };
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    /* getopt_long's table from the bench's rows, then the common ones (a
+     * name in both is the bench's: the first match wins); each option's
+     * value is its row's index + 256, clear of "h" and "?". */
+    const bench_option *tables[2] = {more, options};
+    const bench_option *rows[BENCH_OPTIONS_MAX];
+    struct option longs[BENCH_OPTIONS_MAX + 2];
+    int count = 0;
+    for (int t = 0; t < 2; t++)
+        for (const bench_option *o = tables[t]; o && o->name; o++) {
+            if (count == BENCH_OPTIONS_MAX)
+                bench_die("more than %d options", BENCH_OPTIONS_MAX);
+            rows[count] = o;
+            longs[count] = (struct option){o->name + 2,
+                                           o->kind == BENCH_OPTION_FLAG ? no_argument
+                                                                        : required_argument,
+                                           NULL, 256 + count};
+            count++;
+        }
+    longs[count++] = (struct option){"help", no_argument, NULL, 'h'};
+    longs[count] = (struct option){NULL, 0, NULL, 0};
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+        if (c == 'h') {
             usage(stdout);
             exit(0);
         }
-        const bench_option *o = option_find(more, a);
-        if (!o)
-            o = option_find(options, a);
-        if (!o || (o->kind != BENCH_OPTION_FLAG && i + 1 >= argc)) {
+        if (c < 256) { /* getopt_long said what is wrong */
             usage(stderr);
             exit(2);
         }
-        const char *v = o->kind == BENCH_OPTION_FLAG ? NULL : argv[++i];
-        switch (o->kind) {
-        case BENCH_OPTION_FLAG:
-            *(bool *)o->target = true;
-            break;
-        case BENCH_OPTION_DOUBLE:
-            *(double *)o->target = bench_parse_number(a, v, o->min, o->max);
-            break;
-        case BENCH_OPTION_INT:
-            *(int *)o->target = (int)bench_parse_number(a, v, o->min, o->max);
-            break;
-        case BENCH_OPTION_LONG:
-            *(long *)o->target = (long)bench_parse_number(a, v, o->min, o->max);
-            break;
-        case BENCH_OPTION_TEXT:
-            *(const char **)o->target = v;
-            break;
-        case BENCH_OPTION_CALL:
-            o->call(v);
-            break;
-        }
+        option_apply(rows[c - 256], optarg);
+    }
+    if (optind < argc) {
+        fprintf(stderr, "%s: unexpected argument '%s'\n", bench_name, argv[optind]);
+        usage(stderr);
+        exit(2);
     }
 }
 
 void bench_samples_push(double **list, size_t *len, size_t *cap, double value)
 {
-    if (*len == *cap) {
-        *cap = *cap ? 2 * *cap : 4096;
-        double *grown = realloc(*list, *cap * sizeof **list);
-        if (!grown)
-            bench_die("out of memory");
-        *list = grown;
-    }
+    double *grown = brigade_array_reserve(*list, cap, *len + 1, sizeof **list, 4096);
+    if (!grown)
+        bench_die("out of memory");
+    *list = grown;
     (*list)[(*len)++] = value;
 }
 

@@ -26,6 +26,7 @@
  * `brigaded --data DIR` starts on it, for timing the whole server).
  */
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,15 +233,22 @@ static void restart(const char *dir, const char *label, long games)
 
 int main(int argc, char **argv)
 {
-    bool keep = argc > 1 && strcmp(argv[1], "--keep") == 0;
-    if (keep) {
-        argc--;
-        argv++;
+    static const struct option options[] = {
+        {"keep", no_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    bool keep = false;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+        if (c != 'k')
+            die("usage", "bench_restart [--keep] [GAMES [EVENTS]]");
+        keep = true;
     }
-    long games = argc > 1 ? strtol(argv[1], NULL, 10) : 1000;
-    int events = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 200;
-    if (games < 1 || events < 1)
-        die("usage", "bench_restart [GAMES [EVENTS]]");
+    char *games_end = NULL, *events_end = NULL;
+    long games = optind < argc ? strtol(argv[optind], &games_end, 10) : 1000;
+    long events_wanted = optind + 1 < argc ? strtol(argv[optind + 1], &events_end, 10) : 200;
+    if (games < 1 || events_wanted < 1 || events_wanted > 100000 || optind + 2 < argc ||
+        (games_end && *games_end) || (events_end && *events_end))
+        die("usage", "bench_restart [--keep] [GAMES [EVENTS]]");
+    int events = (int)events_wanted;
     const char *tmp = getenv("TMPDIR");
     char dir[512];
     snprintf(dir, sizeof dir, "%s/brigade-bench-restart-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
