@@ -249,13 +249,8 @@ static void on_message(ws_conn *w, uint8_t *data, size_t len)
         B.acks_total++;
         if (now >= B.window_start && now < B.window_end) {
             B.acks_window++;
-            if (B.latency_len == B.latency_cap) {
-                B.latency_cap = B.latency_cap ? 2 * B.latency_cap : 65536;
-                B.latency = realloc(B.latency, B.latency_cap * sizeof *B.latency);
-                if (!B.latency)
-                    bench_die("out of memory");
-            }
-            B.latency[B.latency_len++] = now - c->ws.sent_at;
+            bench_samples_push(&B.latency, &B.latency_len, &B.latency_cap,
+                               now - c->ws.sent_at);
         }
     } else if (m.kind == PROTOCOL_SERVER_ERROR) {
         count_error(c, &m);

@@ -43,14 +43,10 @@ static void buffer_reserve(ws_buffer *b, size_t more)
         if (b->len + more <= b->cap)
             return;
     }
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + more)
-        cap *= 2;
-    uint8_t *data = realloc(b->data, cap);
+    uint8_t *data = brigade_array_reserve(b->data, &b->cap, b->len + more, 1, 4096);
     if (!data)
         bench_die("out of memory");
     b->data = data;
-    b->cap = cap;
 }
 
 static void buffer_append(ws_buffer *b, const void *bytes, size_t len)
@@ -732,13 +728,11 @@ void ws_client_free(ws_client *w)
 
 void ws_client_add(ws_client *w, ws_conn *c)
 {
-    if (w->queue_len == w->queue_cap) {
-        w->queue_cap = w->queue_cap ? 2 * w->queue_cap : 1024;
-        ws_conn **queue = realloc(w->queue, w->queue_cap * sizeof *queue);
-        if (!queue)
-            bench_die("out of memory");
-        w->queue = queue;
-    }
+    ws_conn **queue =
+        brigade_array_reserve(w->queue, &w->queue_cap, w->queue_len + 1, sizeof *queue, 1024);
+    if (!queue)
+        bench_die("out of memory");
+    w->queue = queue;
     c->client = w;
     c->fd = -1;
     c->phase = WS_IDLE;

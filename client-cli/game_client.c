@@ -248,18 +248,12 @@ static void game_client_receive(game_client *client, struct lws *wsi, const void
         if (client->rx_length + len > PROTOCOL_SERVER_FRAME_MAX) {
             client->rx_discarding = true;
         } else {
-            if (client->rx_length + len > client->rx_capacity) {
-                size_t capacity = client->rx_capacity ? client->rx_capacity : 4096;
-                while (capacity < client->rx_length + len)
-                    capacity *= 2;
-                uint8_t *grown = realloc(client->rx, capacity);
-                if (!grown) {
-                    client->rx_discarding = true;
-                } else {
-                    client->rx = grown;
-                    client->rx_capacity = capacity;
-                }
-            }
+            uint8_t *grown = brigade_array_reserve(client->rx, &client->rx_capacity,
+                                                   client->rx_length + len, 1, 4096);
+            if (!grown)
+                client->rx_discarding = true;
+            else
+                client->rx = grown;
             if (!client->rx_discarding && len) {
                 memcpy(client->rx + client->rx_length, in, len);
                 client->rx_length += len;
