@@ -73,6 +73,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/helpers.h"
 #include "server/log.h"
 #include "server/net.h"
 #include "server/rate.h"
@@ -275,11 +276,7 @@ uint64_t server_games_now_ms(const server_games *games);
  * nothing. */
 void server_games_reply_error(server_connection *connection, int64_t request,
                               protocol_error_code code, uint64_t retry_ms, const char *format,
-                              ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
+                              ...) BRIGADE_PRINTF(5, 6);
 /* The log of the registry (server_games_options.log), for the layers it
  * owns (server/tournament.c, server/cluster.c); may be NULL. */
 const server_log *server_games_log(const server_games *games);

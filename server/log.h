@@ -27,6 +27,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/helpers.h"
+
 /* The levels, most severe first; a log at level L writes L and above. */
 typedef enum server_log_level {
     SERVER_LOG_ERROR = 0, /* the server cannot do what it should: a journal error */
@@ -62,13 +64,13 @@ bool server_log_enabled(const server_log *log, server_log_level level);
 /* Writes one line: the time, `level`, then the message made from
  * `format` (printf). `log` NULL: the defaults. */
 void server_log_write(const server_log *log, server_log_level level, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
+    BRIGADE_PRINTF(3, 4);
 
 /* The same for an event of a connection: its id (> 0) and its peer
  * address (NULL or "": unknown) go on the line. */
 void server_log_connection(const server_log *log, server_log_level level,
                            unsigned long connection, const char *peer, const char *format, ...)
-    __attribute__((format(printf, 5, 6)));
+    BRIGADE_PRINTF(5, 6);
 
 /* Hands libwebsockets' own log lines (errors and warnings, and notices at
  * debug) to the same format: lws keeps the emitter in its own global

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/helpers.h"
+
 void server_histogram_init_seconds(server_histogram *histogram)
 {
     static const double bounds[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
@@ -53,9 +55,7 @@ typedef struct server_metrics_text {
     bool failed;
 } server_metrics_text;
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
+BRIGADE_PRINTF(2, 3)
 static void text_add(server_metrics_text *text, const char *format, ...)
 {
     if (text->failed)
@@ -74,14 +74,13 @@ static void text_add(server_metrics_text *text, const char *format, ...)
             text->length += (size_t)written;
             return;
         }
-        size_t capacity = text->capacity * 2 + (size_t)written + 1;
-        char *bytes = realloc(text->bytes, capacity);
+        char *bytes = brigade_array_reserve(text->bytes, &text->capacity,
+                                            text->length + (size_t)written + 1, 1, 4096);
         if (!bytes) {
             text->failed = true;
             return;
         }
         text->bytes = bytes;
-        text->capacity = capacity;
     }
 }
 
