@@ -69,31 +69,9 @@ void brigade_dice_seed_to_hex(const uint8_t seed[BRIGADE_DICE_SEED_BYTES],
     brigade_hex_encode(seed, BRIGADE_DICE_SEED_BYTES, hex);
 }
 
-/* The value of one hex digit, or -1. */
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 bool brigade_dice_seed_from_hex(const char *hex, uint8_t seed[BRIGADE_DICE_SEED_BYTES])
 {
-    uint8_t bytes[BRIGADE_DICE_SEED_BYTES];
-    if (hex == NULL || strlen(hex) != BRIGADE_DICE_DIGEST_HEX)
-        return false;
-    for (int i = 0; i < BRIGADE_DICE_SEED_BYTES; i++) {
-        int high = hex_digit(hex[2 * i]), low = hex_digit(hex[2 * i + 1]);
-        if (high < 0 || low < 0)
-            return false;
-        bytes[i] = (uint8_t)(high << 4 | low);
-    }
-    memcpy(seed, bytes, sizeof bytes);
-    return true;
+    return hex != NULL && brigade_hex_decode(hex, strlen(hex), seed, BRIGADE_DICE_SEED_BYTES);
 }
 
 /* brigade_dice_source.roll over brigade_verifiable_dice: the next two dice. */

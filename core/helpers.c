@@ -25,6 +25,30 @@ void brigade_hex_encode(const unsigned char *bytes, size_t len, char *out)
     out[2 * len] = '\0';
 }
 
+int brigade_hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+bool brigade_hex_decode(const char *text, size_t length, unsigned char *bytes, size_t count)
+{
+    if (length != 2 * count)
+        return false;
+    for (size_t i = 0; i < length; i++)
+        if (brigade_hex_digit(text[i]) < 0)
+            return false;
+    for (size_t i = 0; i < count; i++)
+        bytes[i] = (unsigned char)(brigade_hex_digit(text[2 * i]) << 4 |
+                                   brigade_hex_digit(text[2 * i + 1]));
+    return true;
+}
+
 bool brigade_text_copy(char *out, size_t size, const char *src)
 {
     size_t len = strlen(src);

@@ -26,6 +26,14 @@
  * out[] (2*len + 1 bytes). */
 void brigade_hex_encode(const unsigned char *bytes, size_t len, char *out);
 
+/* One hex digit's value (either case), or -1 for any other character. */
+int brigade_hex_digit(char c);
+
+/* Reads exactly `count` bytes from `length` hex digits of text (either
+ * case) into bytes[]; false, bytes unchanged, unless length is 2 * count
+ * and every character a hex digit. */
+bool brigade_hex_decode(const char *text, size_t length, unsigned char *bytes, size_t count);
+
 /* Copies the C string `src` into out[size] (size >= 1), cut to size-1
  * bytes and always NUL-terminated. Returns false when it was cut. */
 bool brigade_text_copy(char *out, size_t size, const char *src);

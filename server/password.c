@@ -21,29 +21,15 @@
 
 _Static_assert(SHA256_DIGEST_LENGTH == SERVER_PASSWORD_HASH_BYTES, "a SHA-256 is the hash size");
 
-/* One lower-case hex digit's value, or -1. */
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1;
-}
-
 /* Exactly 2 * count lower-case hex characters of text[0..length) into
- * bytes; false otherwise. */
+ * bytes (the only text this module writes: upper case is refused); false
+ * otherwise. */
 static bool hex_get(const char *text, size_t length, unsigned char *bytes, size_t count)
 {
-    if (length != 2 * count)
-        return false;
-    for (size_t i = 0; i < count; i++) {
-        int high = hex_value(text[2 * i]), low = hex_value(text[2 * i + 1]);
-        if (high < 0 || low < 0)
+    for (size_t i = 0; i < length; i++)
+        if (text[i] >= 'A' && text[i] <= 'F')
             return false;
-        bytes[i] = (unsigned char)(high << 4 | low);
-    }
-    return true;
+    return brigade_hex_decode(text, length, bytes, count);
 }
 
 /* Whether the parameters are within the bounds of password.h, else false

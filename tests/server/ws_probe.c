@@ -33,6 +33,8 @@
 
 #include <libwebsockets.h>
 
+#include "core/helpers.h"
+
 #define PROBE_MESSAGES_MAX 64
 #define PROBE_RX_MAX (4u * 1024u * 1024u)
 
@@ -76,17 +78,6 @@ static long long probe_now_ms(void)
     return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
-static int probe_hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static int probe_add(probe *p, const unsigned char *bytes, size_t length, bool text)
 {
     if (p->message_count == PROBE_MESSAGES_MAX) {
@@ -122,7 +113,7 @@ static int probe_add_hex(probe *p, const char *hex)
     for (const char *c = hex; *c; c++) {
         if (*c == ' ')
             continue;
-        int v = probe_hex_value(*c);
+        int v = brigade_hex_digit(*c);
         if (v < 0) {
             fprintf(stderr, "ws_probe: --send: '%c' is not a hex digit\n", *c);
             free(bytes);
