@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/battle.h"
+#include "folder.h"
 #include "journal_driver.h"
 #include "protocol/message.h"
 #include "protocol/value.h"
@@ -29,39 +30,6 @@
 #include "journal/tournament_journal.h"
 
 #define SNAPSHOT_EVERY 16
-
-/* ---- a temporary --data folder --------------------------------------------- */
-
-typedef struct folder {
-    char path[64];
-} folder;
-
-static void folder_make(folder *f)
-{
-    snprintf(f->path, sizeof f->path, "/tmp/brigade-journal-test-XXXXXX");
-    assert_non_null(mkdtemp(f->path));
-}
-
-static void folder_file(const folder *f, const char *name, char *out, size_t size)
-{
-    snprintf(out, size, "%s/%s", f->path, name);
-}
-
-static void folder_remove(folder *f)
-{
-    DIR *dir = opendir(f->path);
-    assert_non_null(dir);
-    struct dirent *entry;
-    while ((entry = readdir(dir)) != NULL) {
-        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", f->path, entry->d_name);
-        unlink(path);
-    }
-    closedir(dir);
-    rmdir(f->path);
-}
 
 /* The name of the first file in the folder starting with `prefix`, or "". */
 static void folder_find(const folder *f, const char *prefix, char *out, size_t size)
@@ -337,7 +305,7 @@ typedef struct three_games {
  * the village (45), the sappers (3). */
 static void three_games_make(three_games *t)
 {
-    folder_make(&t->dir);
+    folder_make(&t->dir, "brigade-journal-test");
     journal_db *j = folder_journal_open(&t->dir, false);
     live_create(j, &t->games[0], "g-example", "example_a.json", 11);
     live_create(j, &t->games[1], "g-village", "village.json", 12);
@@ -385,7 +353,7 @@ static void test_older_snapshot_takes_strength(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir);
+    folder_make(&dir, "brigade-journal-test");
     journal_db *j = folder_journal_open(&dir, false);
     live_game g;
     live_create(j, &g, "g-older", "example_a.json", 21);
@@ -486,7 +454,7 @@ static void test_idempotent_answers(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir);
+    folder_make(&dir, "brigade-journal-test");
     journal_db *j = folder_journal_open(&dir, false);
     live_game g;
     live_create(j, &g, "g-answers", "example_a.json", 21);
@@ -576,7 +544,7 @@ static void test_append_refusals(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir);
+    folder_make(&dir, "brigade-journal-test");
     journal_db *j = folder_journal_open(&dir, false);
     live_game g;
     live_create(j, &g, "g-refuse", "example_a.json", 31);
@@ -853,7 +821,7 @@ static void test_truncated_file(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir);
+    folder_make(&dir, "brigade-journal-test");
     journal_db *j = folder_journal_open(&dir, false);
     live_game small[3], big;
     live_create(j, &small[0], "a-small", "example_a.json", 41);
@@ -905,7 +873,7 @@ static void test_not_a_journal(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir);
+    folder_make(&dir, "brigade-journal-test");
     char path[128];
     folder_file(&dir, "brigade.sqlite", path, sizeof path);
     FILE *file = fopen(path, "wb");
@@ -929,7 +897,7 @@ static void test_not_a_journal(void **state)
 
     /* Another program's database. */
     folder_remove(&dir);
-    folder_make(&dir);
+    folder_make(&dir, "brigade-journal-test");
     folder_file(&dir, "brigade.sqlite", path, sizeof path);
     sqlite3 *db = NULL;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
@@ -950,7 +918,7 @@ static void test_dice_seed_and_migration(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir);
+    folder_make(&dir, "brigade-journal-test");
     journal_db *j = folder_journal_open(&dir, false);
     live_game g;
     live_create(j, &g, "g-seedless", "example_a.json", 21);
@@ -1036,7 +1004,7 @@ static void test_answers_of_schema_3(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir);
+    folder_make(&dir, "brigade-journal-test");
     journal_db *j = folder_journal_open(&dir, false);
     live_game g;
     live_create(j, &g, "g-v3", "example_a.json", 33);
@@ -1223,7 +1191,7 @@ static void test_spectator_password(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir);
+    folder_make(&dir, "brigade-journal-test");
     journal_db *j = folder_journal_open(&dir, false);
     live_game g;
     live_create(j, &g, "g-plain", "example_a.json", 41);
@@ -1308,7 +1276,7 @@ static void test_export_no_secrets(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir);
+    folder_make(&dir, "brigade-journal-test");
     journal_db *j = folder_journal_open(&dir, false);
     live_game g;
     live_create(j, &g, "g-plain", "example_a.json", 43);
@@ -1394,7 +1362,7 @@ static void test_tournaments(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir);
+    folder_make(&dir, "brigade-journal-test");
     journal_db *j = folder_journal_open(&dir, false);
     journal_tournament_person players[2] = {{"Anna", {0}}, {"Ben", {0}}};
     memset(players[0].token_sha256, 0xa1, JOURNAL_HASH_SIZE);

@@ -26,6 +26,7 @@
 
 #include "core/battle.h"
 #include "core/dice.h"
+#include "folder.h"
 #include "journal_driver.h"
 #include "protocol/value.h"
 #include "journal/journal.h"
@@ -33,39 +34,6 @@
 /* Actions between two snapshots here: seq 4 has one, inside the range the
  * first rollback undoes. */
 #define SNAPSHOT_EVERY 4
-
-/* ---- a temporary --data folder --------------------------------------------- */
-
-typedef struct folder {
-    char path[64];
-} folder;
-
-static void folder_make(folder *f)
-{
-    snprintf(f->path, sizeof f->path, "/tmp/brigade-rollback-test-XXXXXX");
-    assert_non_null(mkdtemp(f->path));
-}
-
-static void folder_file(const folder *f, const char *name, char *out, size_t size)
-{
-    snprintf(out, size, "%s/%s", f->path, name);
-}
-
-static void folder_remove(folder *f)
-{
-    DIR *dir = opendir(f->path);
-    assert_non_null(dir);
-    struct dirent *entry;
-    while ((entry = readdir(dir)) != NULL) {
-        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", f->path, entry->d_name);
-        unlink(path);
-    }
-    closedir(dir);
-    rmdir(f->path);
-}
 
 static journal_db *folder_journal_open(const folder *f, bool read_only)
 {
@@ -329,7 +297,7 @@ static void test_journal_rollback(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir);
+    folder_make(&dir, "brigade-rollback-test");
     char path[128];
     db_path(&dir, path, sizeof path);
     journal_db *j = folder_journal_open(&dir, false);
@@ -699,7 +667,7 @@ static void test_journal_rollback_dice_verify(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir);
+    folder_make(&dir, "brigade-rollback-test");
     char path[128];
     db_path(&dir, path, sizeof path);
     dice_game g;
