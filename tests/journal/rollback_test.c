@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <dirent.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
