@@ -22,50 +22,15 @@
 #include "journal/event_codec.h"
 #include "protocol/game_state.h"
 #include "journal_driver.h"
+#include "old_battle_charged.h"
 
 /* Battles of scenarios/example_a.json played by tests/journal's driver
  * (seed 2) with the build before issue 10 (commit aab12b5), as that build's
  * event codec stored them (a journal snapshot), with the snapshot hash that
  * build's protocol_state_from_battle(battle, "g-old") gave: once the first
  * charge is answered (turn 1), and once a unit is pursuing (turn 21). */
-/* old_charged, 1267 bytes */
-static const char old_charged[] =
-    "de0011a6666f726d617402a57469746c65d93c576f726b6564206578616d706c6520413a"
-    "204272697469736820686561767920647261676f6f6e73206d656574204672656e636820"
-    "68757373617273a772756c6573657489ab6d6f72616c655f706173739705060607080808"
-    "ae6d6f72616c655f67656e6572616c01bb6d6f72616c655f756e666f726d65645f6f725f"
-    "7761766572696e67feb46d6f72616c655f666c616e6b5f6f725f72656172feba6d6f7261"
-    "6c655f696e66616e7472795f62795f636176616c7279ffaf6d6f72616c655f6661696c5f"
-    "66617203ac726574726561745f6d6f76659acc96cc96cc96ccb4ccb4ccb47878783cb068"
-    "616c665f6368617267655f6d6f76659a4b4b4b5a5a5a3c3c3c00ad6275615f66616c6c5f"
-    "6261636b3ca47475726e01a57068617365a86d6f76656d656e74a473746570a67265706f"
-    "7274aa696e6974696174697665a142a770686173696e67a141a86177616974696e6792a1"
-    "41a142a5736964657382a14182a46e616d65a64672656e6368a4646f6e65c2a14282a46e"
-    "616d65a742726974697368a4646f6e65c2a5756e69747392de0014a26964a76875737361"
-    "7273a46e616d65ab3565204875737361726473a473696465a141a474797065ad6c696768"
-    "745f636176616c7279a5636c617373a46c696e65a76669677572657307a66e6174696f6e"
-    "a66672656e6368a9666f726d6174696f6ea46c696e65a6666f726d6564c2a87761766572"
-    "696e67c2a6737461747573aa72657472656174696e67a767656e6572616c82a4726f6c65"
-    "a46e6f6e65a6726174696e67a761766572616765a773617070657273c2a572616e6b7300"
-    "a6686f72736573a66e6f726d616ca77465727261696ea46f70656ea9646566656e64696e"
-    "67a46e6f6e65a46d6f7665a0a5626f6e7573a46e6f6e65aa707572737569745f6f66c0de"
-    "0014a26964a8647261676f6f6e73a46e616d65b43173742028526f79616c292044726167"
-    "6f6f6e73a473696465a142a474797065ad68656176795f636176616c7279a5636c617373"
-    "a46c696e65a7666967757265730ca66e6174696f6ea762726974697368a9666f726d6174"
-    "696f6ea46c696e65a6666f726d6564c3a87761766572696e67c2a6737461747573a66e6f"
-    "726d616ca767656e6572616c82a4726f6c65a46e6f6e65a6726174696e67a76176657261"
-    "6765a773617070657273c2a572616e6b7300a6686f72736573a66e6f726d616ca7746572"
-    "7261696ea46f70656ea9646566656e64696e67a46e6f6e65a46d6f7665a0a5626f6e7573"
-    "a46e6f6e65aa707572737569745f6f66c0a7636861726765739189a4756e6974a7687573"
-    "73617273a6746172676574a8647261676f6f6e73a6666163696e67a5666c616e6ba76c65"
-    "6164696e67c2a773617070657273c2a97265696e666f726365c2a8726573706f6e7365a5"
-    "7374616e64ae636861726765725f6d6f72616c6586a6746573746564c3a4646963659201"
-    "01a5746f74616c02a7706173735f6f6e07a6706173736564c2a96661696c65645f627905"
-    "ad7461726765745f6d6f72616c6586a6746573746564c2a464696365920000a5746f7461"
-    "6c00a7706173735f6f6e00a6706173736564c2a96661696c65645f627900a66d656c6565"
-    "7390ad6d656c65655f6e756d6265727300a5726f6c6c7303a66576656e747317a4646963"
-    "6584aa636f6d6d69746d656e74a0a6736565645f61a0a6736565645f62a0ab7365727665"
-    "725f73656564a0";
+/* old_charged: the first is in old_battle_charged.h (shared with the
+ * journal's codec test). */
 static const char old_charged_hash[] = "5e975653bdf6cf7081a0a71a3e4fe20ec1ebfd73a1f1bd659a8d2498ab56aade";
 /* old_pursuing, 1890 bytes */
 static const char old_pursuing[] =
@@ -153,7 +118,7 @@ static void state_hash(const protocol_value *state, char hex[PROTOCOL_HASH_HEX_S
 static void test_old_states_hash(void **state)
 {
     (void)state;
-    const char *const rows[] = {old_charged, old_pursuing};
+    const char *const rows[] = {old_battle_charged, old_pursuing};
     const char *const hashes[] = {old_charged_hash, old_pursuing_hash};
     for (int i = 0; i < 2; i++) {
         brigade_battle *battle = old_battle(rows[i]);
@@ -209,7 +174,7 @@ static const char *text_of(const protocol_value *map, const char *key)
 static void test_new_members(void **state)
 {
     (void)state;
-    brigade_battle *battle = old_battle(old_charged);
+    brigade_battle *battle = old_battle(old_battle_charged);
     assert_true(battle->unit_count >= 2 && battle->charge_count >= 1);
     protocol_value *before = protocol_state_from_battle(battle, "g");
     assert_non_null(before);
@@ -283,7 +248,7 @@ static void test_new_members(void **state)
 static void test_rules_version(void **state)
 {
     (void)state;
-    brigade_battle *battle = old_battle(old_charged);
+    brigade_battle *battle = old_battle(old_battle_charged);
     assert_int_equal(battle->rules_version, 1);
     battle->units[0].status = BRIGADE_STATUS_PURSUING;
     battle->units[0].pursuit_of = 1;
@@ -433,7 +398,7 @@ static void test_end_result(void **state)
 static void test_initiative_entry(void **state)
 {
     (void)state;
-    brigade_battle *battle = old_battle(old_charged);
+    brigade_battle *battle = old_battle(old_battle_charged);
     brigade_event e;
     memset(&e, 0, sizeof e);
     e.kind = BRIGADE_BATTLE_EVENT_INITIATIVE_WON;
@@ -468,7 +433,7 @@ static void test_initiative_entry(void **state)
 static void test_automatic_entry(void **state)
 {
     (void)state;
-    brigade_battle *battle = old_battle(old_charged);
+    brigade_battle *battle = old_battle(old_battle_charged);
     brigade_event e;
     memset(&e, 0, sizeof e);
     e.kind = BRIGADE_BATTLE_EVENT_MELEE_RESOLVED;
@@ -491,7 +456,7 @@ static void test_automatic_entry(void **state)
 static void test_log_entries(void **state)
 {
     (void)state;
-    brigade_battle *battle = old_battle(old_charged);
+    brigade_battle *battle = old_battle(old_battle_charged);
     brigade_event e;
     memset(&e, 0, sizeof e);
     e.kind = BRIGADE_BATTLE_EVENT_REPORTED;
