@@ -4,7 +4,9 @@
  * (commit aab12b5) stored it in a journal snapshot, once the first charge
  * is answered (turn 1): 1267 bytes of msgpack as hex. Both the journal's
  * codec test (it still decodes) and the snapshot test (its state hash is
- * unchanged) read it.
+ * unchanged) read it. Its first lines are the same bytes as old_pursuing's
+ * in tests/protocol/state_test.c, the same scenario's title and ruleset:
+ * recorded bytes, kept as they were written.
  */
 #ifndef BRIGADE_TESTS_JOURNAL_OLD_BATTLE_CHARGED_H
 #define BRIGADE_TESTS_JOURNAL_OLD_BATTLE_CHARGED_H
