@@ -106,6 +106,8 @@ typedef struct relay_join {
     char stored[SERVER_PASSWORD_STORED_MAX + 1];
     server_password_result result;
     char error[160];
+    /* The Redis look-up in flight (relay_lookup): called with its reply. */
+    void (*answer)(struct relay_join *join, const redisReply *reply);
 } relay_join;
 
 /* One feed message kept: the seqs it joins and its delta frame (shared
@@ -713,14 +715,23 @@ static bool relay_read_parts(const redisReply *reply, const redisReply **recent,
     return relay_hash_parse(reply->element[1], hash);
 }
 
+/* A read's reply: the game it was sent for while still followed (the
+ * same serial), else NULL; its relay in *relay; the read freed. */
+static relay_game *relay_read_answered(void *privdata, server_relay **relay)
+{
+    relay_read *read = privdata;
+    *relay = read->relay;
+    relay_game *game = relay_find_serial(read->relay, read->game, read->serial);
+    free(read);
+    return game;
+}
+
 /* A game's first read: READY, or forgotten (no such game: unknown_game). */
 static void relay_loaded(server_redis *redis, redisReply *reply, void *privdata)
 {
     (void)redis;
-    relay_read *read = privdata;
-    server_relay *relay = read->relay;
-    relay_game *game = relay_find_serial(relay, read->game, read->serial);
-    free(read);
+    server_relay *relay;
+    relay_game *game = relay_read_answered(privdata, &relay);
     if (!game || game->phase != RELAY_LOADING)
         return;
     const redisReply *recent = NULL;
@@ -762,10 +773,8 @@ static void relay_loaded(server_redis *redis, redisReply *reply, void *privdata)
 static void relay_synced(server_redis *redis, redisReply *reply, void *privdata)
 {
     (void)redis;
-    relay_read *read = privdata;
-    server_relay *relay = read->relay;
-    relay_game *game = relay_find_serial(relay, read->game, read->serial);
-    free(read);
+    server_relay *relay;
+    relay_game *game = relay_read_answered(privdata, &relay);
     if (!game || !game->syncing)
         return;
     game->syncing = false;
@@ -1107,39 +1116,38 @@ static void relay_join_game(relay_join *join, relay_game *game)
     game->pending++;
 }
 
-/* Sends a look-up of `join` (counted in relay->lookups until its answer);
- * the link down: answered `unavailable` at once. */
-static void relay_lookup(relay_join *join, server_redis_reply_cb answer, int argc,
-                         const char **argv)
+/* Every look-up's reply: to the join's answer, or the join answered
+ * `unavailable` when the link was lost. */
+static void relay_lookup_answered(server_redis *redis, redisReply *reply, void *privdata)
+{
+    (void)redis;
+    relay_join *join = privdata;
+    join->relay->lookups--;
+    if (!reply) {
+        relay_answer_unavailable(join, "the relay lost its Redis: try again");
+        return;
+    }
+    join->answer(join, reply);
+}
+
+/* Sends a look-up of `join` (counted in relay->lookups until its answer,
+ * which gets the reply); the link down: answered `unavailable` at once. */
+static void relay_lookup(relay_join *join, void (*answer)(relay_join *, const redisReply *),
+                         int argc, const char **argv)
 {
     server_relay *relay = join->relay;
-    if (server_redis_command(relay->command, answer, join, argc, argv, NULL) != 0) {
+    join->answer = answer;
+    if (server_redis_command(relay->command, relay_lookup_answered, join, argc, argv, NULL) !=
+        0) {
         relay_answer_unavailable(join, "the relay has no Redis now: try again");
         return;
     }
     relay->lookups++;
 }
 
-/* A look-up's answer: its join, or NULL when the link was lost (the join
- * answered `unavailable`). */
-static relay_join *relay_lookup_answered(redisReply *reply, void *privdata)
-{
-    relay_join *join = privdata;
-    join->relay->lookups--;
-    if (!reply) {
-        relay_answer_unavailable(join, "the relay lost its Redis: try again");
-        return NULL;
-    }
-    return join;
-}
-
 /* GET owner's answer: moved to the owner's URL, or unknown_game. */
-static void relay_owner_answer(server_redis *redis, redisReply *reply, void *privdata)
+static void relay_owner_answer(relay_join *join, const redisReply *reply)
 {
-    (void)redis;
-    relay_join *join = relay_lookup_answered(reply, privdata);
-    if (!join)
-        return;
     server_connection *connection = join->session->connection;
     const char *url = NULL;
     size_t url_length = 0;
@@ -1173,12 +1181,8 @@ static void relay_owner_lookup(relay_join *join)
 }
 
 /* HGET spectators spectator's answer for a game not followed yet. */
-static void relay_spectator_answer(server_redis *redis, redisReply *reply, void *privdata)
+static void relay_spectator_answer(relay_join *join, const redisReply *reply)
 {
-    (void)redis;
-    relay_join *join = relay_lookup_answered(reply, privdata);
-    if (!join)
-        return;
     server_relay *relay = join->relay;
     if (!join->session->connection || relay->stopping) {
         relay_join_done(join);
@@ -1280,12 +1284,8 @@ static void relay_join_start(server_relay *relay, relay_session *session,
 }
 
 /* ZRANGEBYSCORE brigade:hosts:node's answer: moved to a live node, in turn. */
-static void relay_node_answer(server_redis *redis, redisReply *reply, void *privdata)
+static void relay_node_answer(relay_join *join, const redisReply *reply)
 {
-    (void)redis;
-    relay_join *join = relay_lookup_answered(reply, privdata);
-    if (!join)
-        return;
     server_relay *relay = join->relay;
     size_t valid = 0;
     for (size_t i = 0; reply->type == REDIS_REPLY_ARRAY && i < reply->elements; i++)
