@@ -56,6 +56,7 @@
 #include "server/journal_queue.h"
 #include "server/metrics.h"
 #include "server/rate.h"
+#include "server/refs.h"
 #include "server/password.h"
 #include "server/tournament.h"
 
@@ -204,8 +205,8 @@ struct server_game {
  * job of it one more, so that an answer due after the connection closed
  * finds `connection` NULL instead of a freed pointer. */
 struct server_session {
+    unsigned refs;                   /* first: server/refs.h */
     server_connection *connection;   /* NULL once closed */
-    int refs;
     server_game *game;
     brigade_side seat;       /* NONE for a spectator and for the umpire */
     bool spectator;          /* read-only: every act is refused (read_only) */
@@ -486,14 +487,12 @@ static void server_games_remove(server_games *games, server_game *game)
 
 static server_session *server_session_ref(server_session *session)
 {
-    session->refs++;
-    return session;
+    return server_refs_take(session);
 }
 
 static void server_session_unref(server_session *session)
 {
-    if (session && --session->refs == 0)
-        free(session);
+    server_refs_drop(session);
 }
 
 static void server_games_message_clear(protocol_client_message *message);
@@ -4868,12 +4867,14 @@ static void server_games_on_refused(void *context, server_connection *connection
 {
     server_games *games = context;
     server_session *session = server_connection_data(connection);
-    if (refusal == SERVER_NET_REFUSAL_TOO_LARGE)
-        server_games_send_error(connection, 0, PROTOCOL_ERROR_TOO_LARGE,
-                                "message over %d bytes; closing", SERVER_NET_MESSAGE_MAX);
-    else if (session && server_games_admit(games, session, connection, NULL, 0))
-        server_games_send_error(connection, 0, PROTOCOL_ERROR_BAD_FRAME,
-                                "text message: brigade.v1 frames are binary msgpack");
+    /* A text message is one of the session's messages (its rate); one too
+     * large closes the connection whatever the rate. */
+    if (refusal != SERVER_NET_REFUSAL_TOO_LARGE &&
+        !(session && server_games_admit(games, session, connection, NULL, 0)))
+        return;
+    char text[PROTOCOL_ERROR_MESSAGE_MAX + 1];
+    protocol_error_code code = server_send_refusal_error(refusal, text, sizeof(text));
+    server_games_send_error(connection, 0, code, "%s", text);
 }
 
 static void server_games_on_close(void *context, server_connection *connection)

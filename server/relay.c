@@ -44,6 +44,7 @@
 #include "protocol/message.h"
 #include "server/password.h"
 #include "server/redis.h"
+#include "server/refs.h"
 #include "server/send.h"
 #include "server/token.h"
 
@@ -67,7 +68,7 @@ typedef struct relay_game relay_game;
 /* A websocket's state. One reference for the connection, one for each join
  * in flight. */
 typedef struct relay_session {
-    unsigned refs;
+    unsigned refs; /* first: server/refs.h */
     server_relay *relay;
     server_connection *connection; /* NULL once closed */
     server_limits limits;          /* its own message rate and failed joins (server/rate.h) */
@@ -274,14 +275,12 @@ static uint64_t relay_message_wait(server_relay *relay, relay_session *session,
 
 static relay_session *relay_session_ref(relay_session *session)
 {
-    session->refs++;
-    return session;
+    return server_refs_take(session);
 }
 
 static void relay_session_unref(relay_session *session)
 {
-    if (session && --session->refs == 0)
-        free(session);
+    server_refs_drop(session);
 }
 
 static void relay_join_free(relay_join *join)
@@ -1420,12 +1419,9 @@ static void relay_on_refused(void *context, server_connection *connection,
                              server_net_refusal refusal)
 {
     (void)context;
-    if (refusal == SERVER_NET_REFUSAL_TOO_LARGE)
-        relay_error(connection, 0, PROTOCOL_ERROR_TOO_LARGE, 0, NULL,
-                    "message over %d bytes; closing", SERVER_NET_MESSAGE_MAX);
-    else
-        relay_error(connection, 0, PROTOCOL_ERROR_BAD_FRAME, 0, NULL,
-                    "text message: brigade.v1 frames are binary msgpack");
+    char text[PROTOCOL_ERROR_MESSAGE_MAX + 1];
+    protocol_error_code code = server_send_refusal_error(refusal, text, sizeof text);
+    relay_error(connection, 0, code, 0, NULL, "%s", text);
 }
 
 static void relay_on_close(void *context, server_connection *connection)
