@@ -38,15 +38,43 @@ static bool bench_dice_roll(void *context, const char *name, int faces[2])
     return true;
 }
 
-static void unit_make(brigade_melee_unit *unit, const char *id, brigade_side side,
-                      brigade_troop_type type, brigade_class unit_class, int figures)
+/* One unit of a melee benched: who it is, and what the melee sets on it
+ * beyond brigade_melee_unit_init's defaults. */
+typedef struct bench_unit {
+    const char *id;
+    brigade_side side;
+    brigade_troop_type type;
+    brigade_class unit_class;
+    int figures;
+    int formation;      /* a brigade_formation, or -1: the type's default */
+    bool charging;
+    int ranks;          /* 0: the default */
+    const char *nation; /* NULL: the default */
+} bench_unit;
+
+/* A first-round melee of units[0 .. count). */
+static void melee_make(brigade_melee *melee, const bench_unit *units, int count)
 {
-    brigade_melee_unit_init(unit);
-    snprintf(unit->id, sizeof unit->id, "%s", id);
-    unit->side = side;
-    brigade_melee_unit_set_type(unit, type);
-    unit->unit_class = unit_class;
-    unit->figures = figures;
+    memset(melee, 0, sizeof *melee);
+    melee->round = 1;
+    melee->unit_count = count;
+    for (int i = 0; i < count; i++) {
+        const bench_unit *row = &units[i];
+        brigade_melee_unit *unit = &melee->units[i];
+        brigade_melee_unit_init(unit);
+        snprintf(unit->id, sizeof unit->id, "%s", row->id);
+        unit->side = row->side;
+        brigade_melee_unit_set_type(unit, row->type);
+        unit->unit_class = row->unit_class;
+        unit->figures = row->figures;
+        if (row->formation >= 0)
+            unit->formation = (brigade_formation)row->formation;
+        unit->charging = row->charging;
+        if (row->ranks > 0)
+            unit->ranks = row->ranks;
+        if (row->nation)
+            snprintf(unit->nation, sizeof unit->nation, "%s", row->nation);
+    }
 }
 
 static double seconds_now(void)
@@ -97,33 +125,26 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    brigade_melee two_against_one;
-    memset(&two_against_one, 0, sizeof two_against_one);
-    two_against_one.round = 1;
-    two_against_one.unit_count = 3;
-    unit_make(&two_against_one.units[0], "fr1", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY,
-              BRIGADE_CLASS_LINE, 36);
-    two_against_one.units[0].formation = BRIGADE_FORMATION_COLUMN;
-    two_against_one.units[0].charging = true;
-    unit_make(&two_against_one.units[1], "fr2", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY,
-              BRIGADE_CLASS_LINE, 24);
-    two_against_one.units[1].formation = BRIGADE_FORMATION_COLUMN;
-    two_against_one.units[1].charging = true;
-    unit_make(&two_against_one.units[2], "br1", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY,
-              BRIGADE_CLASS_LINE, 24);
-    snprintf(two_against_one.units[2].nation, sizeof two_against_one.units[2].nation, "british");
-
-    brigade_melee square;
-    memset(&square, 0, sizeof square);
-    square.round = 1;
-    square.unit_count = 2;
-    unit_make(&square.units[0], "cuir", BRIGADE_SIDE_A, BRIGADE_TYPE_CUIRASSIERS,
-              BRIGADE_CLASS_ELITE, 12);
-    square.units[0].charging = true;
-    square.units[0].ranks = 3;
-    unit_make(&square.units[1], "sq", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY,
-              BRIGADE_CLASS_LINE, 24);
-    square.units[1].formation = BRIGADE_FORMATION_SQUARE;
+    /* 12.7: two French battalions in column charge a British one. */
+    static const bench_unit two_against_one_units[] = {
+        {"fr1", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 36,
+         BRIGADE_FORMATION_COLUMN, true, 0, NULL},
+        {"fr2", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 24,
+         BRIGADE_FORMATION_COLUMN, true, 0, NULL},
+        {"br1", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 24, -1, false, 0,
+         "british"},
+    };
+    /* 12.18: cuirassiers, three ranks deep, charge a square. */
+    static const bench_unit square_units[] = {
+        {"cuir", BRIGADE_SIDE_A, BRIGADE_TYPE_CUIRASSIERS, BRIGADE_CLASS_ELITE, 12, -1, true, 3,
+         NULL},
+        {"sq", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 24,
+         BRIGADE_FORMATION_SQUARE, false, 0, NULL},
+    };
+    brigade_melee two_against_one, square;
+    melee_make(&two_against_one, two_against_one_units,
+               (int)(sizeof two_against_one_units / sizeof two_against_one_units[0]));
+    melee_make(&square, square_units, (int)(sizeof square_units / sizeof square_units[0]));
 
     if (bench_run("2 battalions against 1 (infantry, 12.7)", &two_against_one, seconds) != 0)
         return 1;

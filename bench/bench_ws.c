@@ -211,6 +211,15 @@ int ws_message_decode(const uint8_t *data, size_t len, protocol_server_message *
     return -1;
 }
 
+int ws_message_read(ws_conn *c, const uint8_t *data, size_t len, protocol_server_message *m)
+{
+    char why[256];
+    int decoded = ws_message_decode(data, len, m, why, sizeof why);
+    if (decoded < 0)
+        conn_fail(c, WS_FAILURE_PROTOCOL, 0, why);
+    return decoded;
+}
+
 void ws_send_create(ws_conn *c, const char *scenario, size_t scenario_len,
                     const char *spectator_password)
 {

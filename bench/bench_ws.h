@@ -144,6 +144,11 @@ void ws_send_message(ws_conn *c, protocol_client_message *m);
 int ws_message_decode(const uint8_t *data, size_t len, protocol_server_message *m, char *why,
                       size_t size);
 
+/* ws_message_decode of a message `c` received, with 1 and 0 as it says;
+ * -1 when the frame does not decode, `c` then failed (WS_FAILURE_PROTOCOL:
+ * to the closed handler, or without one the bench ends saying why). */
+int ws_message_read(ws_conn *c, const uint8_t *data, size_t len, protocol_server_message *m);
+
 /* brigade.v1 requests (PROTOCOL.md §5), each through ws_send_message. */
 /* create with the scenario's text; a spectator password unless NULL. */
 void ws_send_create(ws_conn *c, const char *scenario, size_t scenario_len,

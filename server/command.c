@@ -1,6 +1,7 @@
 /* server/command.c: an act's action as its core command (server/command.h). */
 #include "server/command.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +21,35 @@ void server_command_note_copy(char note[BRIGADE_TEXT_MAX + 1], const char *text)
 static void server_games_note_set(brigade_command *command, const char *text)
 {
     server_command_note_copy(command->note, text);
+}
+
+/* False, with `why` (why_size bytes) saying why in one line: an action
+ * the rules cannot take. */
+static bool server_command_refuse(char *why, size_t why_size, const char *format, ...)
+    BRIGADE_PRINTF(3, 4);
+static bool server_command_refuse(char *why, size_t why_size, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(why, why_size, format, args);
+    va_end(args);
+    return false;
+}
+
+/* The core side of a protocol seat: A's, else B's (the seats an action
+ * names). */
+static brigade_side server_games_side(protocol_seat seat)
+{
+    return seat == PROTOCOL_SEAT_A ? BRIGADE_SIDE_A : BRIGADE_SIDE_B;
+}
+
+/* A command's unit and target (a charge's, a contact's): the action's
+ * names, arrays of the command's sizes. */
+static void server_command_unit_target(brigade_command *command, const char *unit,
+                                       const char *target)
+{
+    memcpy(command->unit, unit, sizeof(command->unit));
+    memcpy(command->target, target, sizeof(command->target));
 }
 
 /* The core facing of a charge's protocol facing (absent: front). */
@@ -64,19 +94,15 @@ static bool server_games_command_adjust(const protocol_action *action, brigade_c
     command->has_formed = action->as.adjust.has_formed;
     command->formed = action->as.adjust.formed;
     command->has_status = action->as.adjust.has_status;
-    if (command->has_status &&
-        !brigade_status_parse_any(action->as.adjust.status, &command->status)) {
-        snprintf(why, why_size, "action.status: \"%s\" is not a unit status",
-                 action->as.adjust.status);
-        return false;
-    }
     command->has_formation = action->as.adjust.has_formation;
+    if (command->has_status &&
+        !brigade_status_parse_any(action->as.adjust.status, &command->status))
+        return server_command_refuse(why, why_size, "action.status: \"%s\" is not a unit status",
+                                     action->as.adjust.status);
     if (command->has_formation &&
-        !brigade_formation_parse(action->as.adjust.formation, &command->formation)) {
-        snprintf(why, why_size, "action.formation: \"%s\" is not a formation",
-                 action->as.adjust.formation);
-        return false;
-    }
+        !brigade_formation_parse(action->as.adjust.formation, &command->formation))
+        return server_command_refuse(why, why_size, "action.formation: \"%s\" is not a formation",
+                                     action->as.adjust.formation);
     server_games_note_set(command, action->as.adjust.note);
     return true;
 }
@@ -88,11 +114,10 @@ static bool server_games_command_settle(const protocol_action *action, brigade_c
 {
     command->kind = BRIGADE_COMMAND_SETTLE;
     memcpy(command->unit, action->as.settle.unit, sizeof(command->unit));
-    if (!brigade_d9_event_parse(action->as.settle.event, &command->d9_event)) {
-        snprintf(why, why_size, "action.event: \"%s\" is not double_six or risk_to_general (12.15)",
-                 action->as.settle.event);
-        return false;
-    }
+    if (!brigade_d9_event_parse(action->as.settle.event, &command->d9_event))
+        return server_command_refuse(
+            why, why_size, "action.event: \"%s\" is not double_six or risk_to_general (12.15)",
+            action->as.settle.event);
     server_games_note_set(command, action->as.settle.reason);
     return true;
 }
@@ -103,34 +128,29 @@ static bool server_games_command_overrule(const protocol_action *action,
                                           brigade_command *command, char *why, size_t why_size)
 {
     command->kind = BRIGADE_COMMAND_OVERRULE;
-    if (strlen(action->as.overrule.melee) >= sizeof(command->melee)) {
-        snprintf(why, why_size, "action.melee: no melee has an id that long");
-        return false;
-    }
+    if (strlen(action->as.overrule.melee) >= sizeof(command->melee))
+        return server_command_refuse(why, why_size, "action.melee: no melee has an id that long");
     memcpy(command->melee, action->as.overrule.melee, strlen(action->as.overrule.melee) + 1);
     command->has_result = action->as.overrule.has_result;
     command->winner = BRIGADE_SIDE_NONE;
     if (command->has_result &&
-        !brigade_melee_result_parse(action->as.overrule.result, &command->result)) {
-        snprintf(why, why_size,
-                 "action.result: \"%s\" is not a result an umpire chooses (broken, retreat, "
-                 "pushed_back, draw, square_holds)",
-                 action->as.overrule.result);
-        return false;
-    }
+        !brigade_melee_result_parse(action->as.overrule.result, &command->result))
+        return server_command_refuse(
+            why, why_size,
+            "action.result: \"%s\" is not a result an umpire chooses (broken, retreat, "
+            "pushed_back, draw, square_holds)",
+            action->as.overrule.result);
     if (action->as.overrule.has_winner)
-        command->winner = action->as.overrule.winner == PROTOCOL_SEAT_A ? BRIGADE_SIDE_A
-                                                                        : BRIGADE_SIDE_B;
+        command->winner = server_games_side(action->as.overrule.winner);
     command->has_outcome = action->as.overrule.has_unit;
     if (command->has_outcome) {
         memcpy(command->unit, action->as.overrule.unit, sizeof(command->unit));
-        if (!brigade_test_outcome_parse(action->as.overrule.outcome, &command->outcome)) {
-            snprintf(why, why_size,
-                     "action.outcome: \"%s\" is not a test outcome (pass, fail, excellent, "
-                     "unformed, blown, pursuit)",
-                     action->as.overrule.outcome);
-            return false;
-        }
+        if (!brigade_test_outcome_parse(action->as.overrule.outcome, &command->outcome))
+            return server_command_refuse(
+                why, why_size,
+                "action.outcome: \"%s\" is not a test outcome (pass, fail, excellent, "
+                "unformed, blown, pursuit)",
+                action->as.overrule.outcome);
     }
     server_games_note_set(command, action->as.overrule.reason);
     return true;
@@ -143,14 +163,12 @@ bool server_command_from_action(const protocol_action *action, brigade_command *
     switch (action->kind) {
     case PROTOCOL_ACTION_CHOOSE_INITIATIVE:
         command->kind = BRIGADE_COMMAND_CHOOSE_INITIATIVE;
-        command->phasing = action->as.choose_initiative.phasing == PROTOCOL_SEAT_A
-                               ? BRIGADE_SIDE_A
-                               : BRIGADE_SIDE_B;
+        command->phasing = server_games_side(action->as.choose_initiative.phasing);
         return true;
     case PROTOCOL_ACTION_DECLARE_CHARGE:
         command->kind = BRIGADE_COMMAND_DECLARE_CHARGE;
-        memcpy(command->unit, action->as.declare_charge.unit, sizeof(command->unit));
-        memcpy(command->target, action->as.declare_charge.target, sizeof(command->target));
+        server_command_unit_target(command, action->as.declare_charge.unit,
+                                   action->as.declare_charge.target);
         command->facing = server_games_facing(action->as.declare_charge.facing);
         command->leading = action->as.declare_charge.leading;
         command->sappers = action->as.declare_charge.sappers;
@@ -211,8 +229,7 @@ bool server_command_from_action(const protocol_action *action, brigade_command *
     case PROTOCOL_ACTION_CONTACT:
         /* D39: the pursuer and the other side's unit it reached. */
         command->kind = BRIGADE_COMMAND_CONTACT;
-        memcpy(command->unit, action->as.contact.unit, sizeof(command->unit));
-        memcpy(command->target, action->as.contact.target, sizeof(command->target));
+        server_command_unit_target(command, action->as.contact.unit, action->as.contact.target);
         return true;
     case PROTOCOL_ACTION_CONTEST:
         /* D46; the number is 1..PROTOCOL_REPORT_NUMBER_MAX (an int). */
@@ -233,6 +250,5 @@ bool server_command_from_action(const protocol_action *action, brigade_command *
         server_games_note_set(command, action->as.rule.reason);
         return true;
     }
-    snprintf(why, why_size, "action.kind: not an action");
-    return false;
+    return server_command_refuse(why, why_size, "action.kind: not an action");
 }

@@ -56,6 +56,7 @@
 #include "server/journal_queue.h"
 #include "server/metrics.h"
 #include "server/rate.h"
+#include "server/refs.h"
 #include "server/password.h"
 #include "server/tournament.h"
 
@@ -204,8 +205,8 @@ struct server_game {
  * job of it one more, so that an answer due after the connection closed
  * finds `connection` NULL instead of a freed pointer. */
 struct server_session {
+    unsigned refs;                   /* first: server/refs.h */
     server_connection *connection;   /* NULL once closed */
-    int refs;
     server_game *game;
     brigade_side seat;       /* NONE for a spectator and for the umpire */
     bool spectator;          /* read-only: every act is refused (read_only) */
@@ -486,14 +487,12 @@ static void server_games_remove(server_games *games, server_game *game)
 
 static server_session *server_session_ref(server_session *session)
 {
-    session->refs++;
-    return session;
+    return server_refs_take(session);
 }
 
 static void server_session_unref(server_session *session)
 {
-    if (session && --session->refs == 0)
-        free(session);
+    server_refs_drop(session);
 }
 
 static void server_games_message_clear(protocol_client_message *message);
@@ -597,6 +596,18 @@ static void server_games_life(uv_timer_t *timer);
 static void server_games_clocks_schedule(server_games *games);
 static void server_games_clock_schedule(server_games *games, const server_game *game);
 
+/* Opens one of the registry's timers on its loop (data: the registry;
+ * never keeps the loop alive), *open true; false when libuv refuses. */
+static bool server_games_timer_open(server_games *games, uv_timer_t *timer, bool *open)
+{
+    if (uv_timer_init(server_net_loop(games->net), timer) != 0)
+        return false;
+    timer->data = games;
+    uv_unref((uv_handle_t *)timer);
+    *open = true;
+    return true;
+}
+
 int server_games_attach(server_games *games, server_net *net, char *message, size_t size)
 {
     games->net = net;
@@ -604,29 +615,19 @@ int server_games_attach(server_games *games, server_net *net, char *message, siz
     games->journal = NULL; /* the journal thread's from now on */
     if (games->busy_timeout_ms > 0)
         journal_set_busy_timeout(journal, games->busy_timeout_ms);
-    if (uv_timer_init(server_net_loop(net), &games->watchers_timer) == 0) {
-        games->watchers_timer.data = games;
-        uv_unref((uv_handle_t *)&games->watchers_timer); /* never keeps the loop alive */
-        games->watchers_timer_open = true;
-    }
+    server_games_timer_open(games, &games->watchers_timer, &games->watchers_timer_open);
     games->queue = server_journal_queue_start(server_net_loop(net), journal, games, message, size);
     if (!games->queue)
         return -1;
     games->started_ms = uv_now(server_net_loop(net));
-    if (uv_timer_init(server_net_loop(net), &games->life_timer) != 0) {
+    if (!server_games_timer_open(games, &games->life_timer, &games->life_timer_open)) {
         snprintf(message, size, "cannot start the games' timer");
         return -1;
     }
-    games->life_timer.data = games;
-    uv_unref((uv_handle_t *)&games->life_timer);
-    games->life_timer_open = true;
-    if (uv_timer_init(server_net_loop(net), &games->clock_timer) != 0) {
+    if (!server_games_timer_open(games, &games->clock_timer, &games->clock_timer_open)) {
         snprintf(message, size, "cannot start the clocks' timer");
         return -1;
     }
-    games->clock_timer.data = games;
-    uv_unref((uv_handle_t *)&games->clock_timer);
-    games->clock_timer_open = true;
     server_games_clocks_schedule(games); /* games loaded with a clock running */
     uint64_t every = server_games_life_every(games);
     uv_timer_start(&games->life_timer, server_games_life, every, every);
@@ -834,14 +835,24 @@ static void server_game_players_tell(const server_game *game,
     server_buffer_unref(buffer);
 }
 
+/* The start of a message about `game`: zeroed, its kind, its request (0:
+ * none) and the game's id. */
+static void server_game_message_start(protocol_server_message *message,
+                                      protocol_server_kind kind, int64_t request,
+                                      const server_game *game)
+{
+    memset(message, 0, sizeof(*message));
+    message->kind = kind;
+    message->request = request;
+    snprintf(message->game, sizeof(message->game), "%s", game->id);
+}
+
 /* Tells every seat and the umpire of `game` who is joined now (§6.8): at
  * each join and leave of theirs (not the spectators': §6.7). */
 static void server_game_presence_send(const server_game *game)
 {
     protocol_server_message message;
-    memset(&message, 0, sizeof(message));
-    message.kind = PROTOCOL_SERVER_PRESENCE;
-    snprintf(message.game, sizeof(message.game), "%s", game->id);
+    server_game_message_start(&message, PROTOCOL_SERVER_PRESENCE, 0, game);
     message.as.presence = server_game_presence(game);
     server_game_players_tell(game, &message);
 }
@@ -1037,9 +1048,7 @@ static int64_t server_game_watchers(const server_game *game)
 static void server_game_watchers_send(const server_game *game)
 {
     protocol_server_message message;
-    memset(&message, 0, sizeof(message));
-    message.kind = PROTOCOL_SERVER_WATCHERS;
-    snprintf(message.game, sizeof(message.game), "%s", game->id);
+    server_game_message_start(&message, PROTOCOL_SERVER_WATCHERS, 0, game);
     message.as.watchers.count = server_game_watchers(game);
     server_game_players_tell(game, &message);
 }
@@ -1293,6 +1302,36 @@ static bool server_game_fold(brigade_battle *battle, const brigade_event_list *e
                                       protocol_state_log_entry(battle, &events->items[i], seq)) != 0)
             return false;
     }
+    return true;
+}
+
+/* A new game's seq 0 event (PROTOCOL.md §10.3): its secret dice seed
+ * drawn (game->dice_seed) and its commitment pushed to events and folded
+ * into battle and log; false when the random source or memory fails. */
+static bool server_game_dice_commit(server_game *game, brigade_battle *battle,
+                                    brigade_event_list *events, protocol_value *log)
+{
+    brigade_event commitment;
+    memset(&commitment, 0, sizeof(commitment));
+    commitment.kind = BRIGADE_BATTLE_EVENT_DICE_COMMITTED;
+    commitment.dice.side = BRIGADE_SIDE_NONE;
+    return RAND_bytes(game->dice_seed, (int)sizeof(game->dice_seed)) == 1 &&
+           brigade_dice_commitment(game->dice_seed, commitment.dice.hex) &&
+           brigade_event_list_push(events, &commitment) && server_game_fold(battle, events, 0, log);
+}
+
+/* A game's spectator delay of game->delay phase changes (PROTOCOL.md
+ * §5.2): its views, and its base, the state at seq 0 from battle, that
+ * delayed spectators see until `delay` phase changes have happened; false
+ * when out of memory (what was allocated is the game's to free). */
+static bool server_game_delay_start(server_game *game, const brigade_battle *battle)
+{
+    game->views = calloc((size_t)game->delay, sizeof(*game->views));
+    game->base.battle = malloc(sizeof(*game->base.battle));
+    if (!game->views || !game->base.battle)
+        return false;
+    *game->base.battle = *battle;
+    game->base.seq = 0;
     return true;
 }
 
@@ -2402,16 +2441,9 @@ static server_create_step server_games_create_battle(server_connection *connecti
         return SERVER_CREATE_STEP_ANSWERED;
     }
     memcpy(initial, battle, sizeof(*initial));
-    /* The secret dice seed and its commitment, the event of seq 0; the
-     * battle begins when both players' seeds are in (server_games_join,
+    /* The battle begins when both players' seeds are in (server_games_join,
      * PROTOCOL.md §10.3). */
-    brigade_event commitment;
-    memset(&commitment, 0, sizeof(commitment));
-    commitment.kind = BRIGADE_BATTLE_EVENT_DICE_COMMITTED;
-    commitment.dice.side = BRIGADE_SIDE_NONE;
-    if (RAND_bytes(game->dice_seed, (int)sizeof(game->dice_seed)) != 1 ||
-        !brigade_dice_commitment(game->dice_seed, commitment.dice.hex) ||
-        !brigade_event_list_push(events, &commitment) || !server_game_fold(battle, events, 0, log))
+    if (!server_game_dice_commit(game, battle, events, log))
         return SERVER_CREATE_STEP_INTERNAL;
     return SERVER_CREATE_STEP_OK;
 }
@@ -2453,17 +2485,7 @@ static bool server_games_create_secrets(server_games *games, server_game *game,
             strlen(message->as.create.spectator_password), game->password_tag);
     }
     game->delay = (int)message->as.create.spectator_delay;
-    if (game->delay > 0) {
-        /* Delayed spectators see the state at seq 0 until `delay` phase
-         * changes have happened. */
-        game->views = calloc((size_t)game->delay, sizeof(*game->views));
-        game->base.battle = malloc(sizeof(*game->base.battle));
-        if (!game->views || !game->base.battle)
-            return false;
-        *game->base.battle = *battle;
-        game->base.seq = 0;
-    }
-    return true;
+    return game->delay <= 0 || server_game_delay_start(game, battle);
 }
 
 /* The `created` answer (PROTOCOL.md §5.1) with the game's tokens. */
@@ -2974,10 +2996,7 @@ static bool server_games_resume(const server_games *games, server_connection *co
     if (last_seq > game->seq || game->seq - last_seq > (int64_t)game->delta_count)
         return false;
     protocol_server_message answer;
-    memset(&answer, 0, sizeof(answer));
-    answer.kind = PROTOCOL_SERVER_RESUMED;
-    answer.request = request;
-    snprintf(answer.game, sizeof(answer.game), "%s", game->id);
+    server_game_message_start(&answer, PROTOCOL_SERVER_RESUMED, request, game);
     answer.as.resumed.seat = seat;
     answer.as.resumed.from = last_seq;
     answer.as.resumed.seq = game->seq;
@@ -3684,10 +3703,7 @@ static server_buffer *server_games_welcome_buffer(server_games *games, server_ga
     bool watching = who->watching, delayed = who->delayed;
     protocol_seat wire_seat = who->wire_seat;
     protocol_server_message answer;
-    memset(&answer, 0, sizeof(answer));
-    answer.kind = PROTOCOL_SERVER_WELCOME;
-    answer.request = request;
-    snprintf(answer.game, sizeof(answer.game), "%s", game->id);
+    server_game_message_start(&answer, PROTOCOL_SERVER_WELCOME, request, game);
     answer.as.welcome.seat = wire_seat;
     answer.as.welcome.seq = game->seq;
     /* Players see how many watch (spectators do not): §6.2. */
@@ -4412,15 +4428,8 @@ server_game_draft *server_games_draft_new(server_games *games, const server_game
         }
     }
     memcpy(initial, battle, sizeof(*initial));
-    brigade_event commitment;
-    memset(&commitment, 0, sizeof(commitment));
-    commitment.kind = BRIGADE_BATTLE_EVENT_DICE_COMMITTED;
-    commitment.dice.side = BRIGADE_SIDE_NONE;
     snprintf(message, size, "the random source failed");
-    if (RAND_bytes(game->dice_seed, (int)sizeof(game->dice_seed)) != 1 ||
-        !brigade_dice_commitment(game->dice_seed, commitment.dice.hex) ||
-        !brigade_event_list_push(&events, &commitment) ||
-        !server_game_fold(battle, &events, 0, log))
+    if (!server_game_dice_commit(game, battle, &events, log))
         goto fail;
     do {
         if (!server_token_random_hex(game->id, SERVER_GAME_ID_BYTES))
@@ -4435,14 +4444,8 @@ server_game_draft *server_games_draft_new(server_games *games, const server_game
     game->has_umpire = true;
     snprintf(message, size, "out of memory");
     game->delay = spec->spectator_delay;
-    if (game->delay > 0) {
-        game->views = calloc((size_t)game->delay, sizeof(*game->views));
-        game->base.battle = malloc(sizeof(*game->base.battle));
-        if (!game->views || !game->base.battle)
-            goto fail;
-        *game->base.battle = *battle;
-        game->base.seq = 0;
-    }
+    if (game->delay > 0 && !server_game_delay_start(game, battle))
+        goto fail;
     game->state = protocol_state_from_battle(battle, game->id);
     if (!game->state)
         goto fail;
@@ -4868,12 +4871,14 @@ static void server_games_on_refused(void *context, server_connection *connection
 {
     server_games *games = context;
     server_session *session = server_connection_data(connection);
-    if (refusal == SERVER_NET_REFUSAL_TOO_LARGE)
-        server_games_send_error(connection, 0, PROTOCOL_ERROR_TOO_LARGE,
-                                "message over %d bytes; closing", SERVER_NET_MESSAGE_MAX);
-    else if (session && server_games_admit(games, session, connection, NULL, 0))
-        server_games_send_error(connection, 0, PROTOCOL_ERROR_BAD_FRAME,
-                                "text message: brigade.v1 frames are binary msgpack");
+    /* A text message is one of the session's messages (its rate); one too
+     * large closes the connection whatever the rate. */
+    if (refusal != SERVER_NET_REFUSAL_TOO_LARGE &&
+        !(session && server_games_admit(games, session, connection, NULL, 0)))
+        return;
+    char text[PROTOCOL_ERROR_MESSAGE_MAX + 1];
+    protocol_error_code code = server_send_refusal_error(refusal, text, sizeof(text));
+    server_games_send_error(connection, 0, code, "%s", text);
 }
 
 static void server_games_on_close(void *context, server_connection *connection)

@@ -32,6 +32,19 @@ struct server_journal_queue {
     journal_db *journal;
 };
 
+/* Appends the chain first .. last (linked by next, last->next NULL) to
+ * the list *head .. *tail (both NULL when empty): the todo and done
+ * lists, under the mutex. */
+static void queue_list_append(server_journal_job **head, server_journal_job **tail,
+                              server_journal_job *first, server_journal_job *last)
+{
+    if (*tail)
+        (*tail)->next = first;
+    else
+        *head = first;
+    *tail = last;
+}
+
 static void job_fail(server_journal_job *job, server_journal_status status, journal_db *journal,
                      const char *why)
 {
@@ -149,11 +162,7 @@ static void *queue_thread(void *argument)
         tail = queue_round(queue, jobs, tail);
 
         pthread_mutex_lock(&queue->mutex);
-        if (queue->done_tail)
-            queue->done_tail->next = jobs;
-        else
-            queue->done = jobs;
-        queue->done_tail = tail;
+        queue_list_append(&queue->done, &queue->done_tail, jobs, tail);
         uv_async_send(&queue->async);
     }
     pthread_mutex_unlock(&queue->mutex);
@@ -241,11 +250,7 @@ void server_journal_queue_submit(server_journal_queue *queue, server_journal_job
     job->next = NULL;
     queue->pending++;
     pthread_mutex_lock(&queue->mutex);
-    if (queue->todo_tail)
-        queue->todo_tail->next = job;
-    else
-        queue->todo = job;
-    queue->todo_tail = job;
+    queue_list_append(&queue->todo, &queue->todo_tail, job, job);
     pthread_cond_signal(&queue->wake);
     pthread_mutex_unlock(&queue->mutex);
 }

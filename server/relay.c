@@ -44,6 +44,7 @@
 #include "protocol/message.h"
 #include "server/password.h"
 #include "server/redis.h"
+#include "server/refs.h"
 #include "server/send.h"
 #include "server/token.h"
 
@@ -67,7 +68,7 @@ typedef struct relay_game relay_game;
 /* A websocket's state. One reference for the connection, one for each join
  * in flight. */
 typedef struct relay_session {
-    unsigned refs;
+    unsigned refs; /* first: server/refs.h */
     server_relay *relay;
     server_connection *connection; /* NULL once closed */
     server_limits limits;          /* its own message rate and failed joins (server/rate.h) */
@@ -106,6 +107,8 @@ typedef struct relay_join {
     char stored[SERVER_PASSWORD_STORED_MAX + 1];
     server_password_result result;
     char error[160];
+    /* The Redis look-up in flight (relay_lookup): called with its reply. */
+    void (*answer)(struct relay_join *join, const redisReply *reply);
 } relay_join;
 
 /* One feed message kept: the seqs it joins and its delta frame (shared
@@ -272,14 +275,12 @@ static uint64_t relay_message_wait(server_relay *relay, relay_session *session,
 
 static relay_session *relay_session_ref(relay_session *session)
 {
-    session->refs++;
-    return session;
+    return server_refs_take(session);
 }
 
 static void relay_session_unref(relay_session *session)
 {
-    if (session && --session->refs == 0)
-        free(session);
+    server_refs_drop(session);
 }
 
 static void relay_join_free(relay_join *join)
@@ -713,14 +714,23 @@ static bool relay_read_parts(const redisReply *reply, const redisReply **recent,
     return relay_hash_parse(reply->element[1], hash);
 }
 
+/* A read's reply: the game it was sent for while still followed (the
+ * same serial), else NULL; its relay in *relay; the read freed. */
+static relay_game *relay_read_answered(void *privdata, server_relay **relay)
+{
+    relay_read *read = privdata;
+    *relay = read->relay;
+    relay_game *game = relay_find_serial(read->relay, read->game, read->serial);
+    free(read);
+    return game;
+}
+
 /* A game's first read: READY, or forgotten (no such game: unknown_game). */
 static void relay_loaded(server_redis *redis, redisReply *reply, void *privdata)
 {
     (void)redis;
-    relay_read *read = privdata;
-    server_relay *relay = read->relay;
-    relay_game *game = relay_find_serial(relay, read->game, read->serial);
-    free(read);
+    server_relay *relay;
+    relay_game *game = relay_read_answered(privdata, &relay);
     if (!game || game->phase != RELAY_LOADING)
         return;
     const redisReply *recent = NULL;
@@ -762,10 +772,8 @@ static void relay_loaded(server_redis *redis, redisReply *reply, void *privdata)
 static void relay_synced(server_redis *redis, redisReply *reply, void *privdata)
 {
     (void)redis;
-    relay_read *read = privdata;
-    server_relay *relay = read->relay;
-    relay_game *game = relay_find_serial(relay, read->game, read->serial);
-    free(read);
+    server_relay *relay;
+    relay_game *game = relay_read_answered(privdata, &relay);
     if (!game || !game->syncing)
         return;
     game->syncing = false;
@@ -1107,39 +1115,38 @@ static void relay_join_game(relay_join *join, relay_game *game)
     game->pending++;
 }
 
-/* Sends a look-up of `join` (counted in relay->lookups until its answer);
- * the link down: answered `unavailable` at once. */
-static void relay_lookup(relay_join *join, server_redis_reply_cb answer, int argc,
-                         const char **argv)
+/* Every look-up's reply: to the join's answer, or the join answered
+ * `unavailable` when the link was lost. */
+static void relay_lookup_answered(server_redis *redis, redisReply *reply, void *privdata)
+{
+    (void)redis;
+    relay_join *join = privdata;
+    join->relay->lookups--;
+    if (!reply) {
+        relay_answer_unavailable(join, "the relay lost its Redis: try again");
+        return;
+    }
+    join->answer(join, reply);
+}
+
+/* Sends a look-up of `join` (counted in relay->lookups until its answer,
+ * which gets the reply); the link down: answered `unavailable` at once. */
+static void relay_lookup(relay_join *join, void (*answer)(relay_join *, const redisReply *),
+                         int argc, const char **argv)
 {
     server_relay *relay = join->relay;
-    if (server_redis_command(relay->command, answer, join, argc, argv, NULL) != 0) {
+    join->answer = answer;
+    if (server_redis_command(relay->command, relay_lookup_answered, join, argc, argv, NULL) !=
+        0) {
         relay_answer_unavailable(join, "the relay has no Redis now: try again");
         return;
     }
     relay->lookups++;
 }
 
-/* A look-up's answer: its join, or NULL when the link was lost (the join
- * answered `unavailable`). */
-static relay_join *relay_lookup_answered(redisReply *reply, void *privdata)
-{
-    relay_join *join = privdata;
-    join->relay->lookups--;
-    if (!reply) {
-        relay_answer_unavailable(join, "the relay lost its Redis: try again");
-        return NULL;
-    }
-    return join;
-}
-
 /* GET owner's answer: moved to the owner's URL, or unknown_game. */
-static void relay_owner_answer(server_redis *redis, redisReply *reply, void *privdata)
+static void relay_owner_answer(relay_join *join, const redisReply *reply)
 {
-    (void)redis;
-    relay_join *join = relay_lookup_answered(reply, privdata);
-    if (!join)
-        return;
     server_connection *connection = join->session->connection;
     const char *url = NULL;
     size_t url_length = 0;
@@ -1173,12 +1180,8 @@ static void relay_owner_lookup(relay_join *join)
 }
 
 /* HGET spectators spectator's answer for a game not followed yet. */
-static void relay_spectator_answer(server_redis *redis, redisReply *reply, void *privdata)
+static void relay_spectator_answer(relay_join *join, const redisReply *reply)
 {
-    (void)redis;
-    relay_join *join = relay_lookup_answered(reply, privdata);
-    if (!join)
-        return;
     server_relay *relay = join->relay;
     if (!join->session->connection || relay->stopping) {
         relay_join_done(join);
@@ -1280,12 +1283,8 @@ static void relay_join_start(server_relay *relay, relay_session *session,
 }
 
 /* ZRANGEBYSCORE brigade:hosts:node's answer: moved to a live node, in turn. */
-static void relay_node_answer(server_redis *redis, redisReply *reply, void *privdata)
+static void relay_node_answer(relay_join *join, const redisReply *reply)
 {
-    (void)redis;
-    relay_join *join = relay_lookup_answered(reply, privdata);
-    if (!join)
-        return;
     server_relay *relay = join->relay;
     size_t valid = 0;
     for (size_t i = 0; reply->type == REDIS_REPLY_ARRAY && i < reply->elements; i++)
@@ -1420,12 +1419,9 @@ static void relay_on_refused(void *context, server_connection *connection,
                              server_net_refusal refusal)
 {
     (void)context;
-    if (refusal == SERVER_NET_REFUSAL_TOO_LARGE)
-        relay_error(connection, 0, PROTOCOL_ERROR_TOO_LARGE, 0, NULL,
-                    "message over %d bytes; closing", SERVER_NET_MESSAGE_MAX);
-    else
-        relay_error(connection, 0, PROTOCOL_ERROR_BAD_FRAME, 0, NULL,
-                    "text message: brigade.v1 frames are binary msgpack");
+    char text[PROTOCOL_ERROR_MESSAGE_MAX + 1];
+    protocol_error_code code = server_send_refusal_error(refusal, text, sizeof text);
+    relay_error(connection, 0, code, 0, NULL, "%s", text);
 }
 
 static void relay_on_close(void *context, server_connection *connection)

@@ -2,6 +2,7 @@
 #include "server/send.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 void server_send_message(server_connection *connection, const protocol_server_message *message,
@@ -26,4 +27,14 @@ void server_send_message(server_connection *connection, const protocol_server_me
         return;
     server_connection_send(connection, buffer);
     server_buffer_unref(buffer);
+}
+
+protocol_error_code server_send_refusal_error(server_net_refusal refusal, char *text, size_t size)
+{
+    if (refusal == SERVER_NET_REFUSAL_TOO_LARGE) {
+        snprintf(text, size, "message over %d bytes; closing", SERVER_NET_MESSAGE_MAX);
+        return PROTOCOL_ERROR_TOO_LARGE;
+    }
+    snprintf(text, size, "text message: brigade.v1 frames are binary msgpack");
+    return PROTOCOL_ERROR_BAD_FRAME;
 }

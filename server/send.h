@@ -20,4 +20,12 @@
 void server_send_message(server_connection *connection, const protocol_server_message *message,
                          size_t frame_max);
 
+/*
+ * The error a message refused by server/net.c is answered with (PROTOCOL.md
+ * §1): too_large for one over SERVER_NET_MESSAGE_MAX bytes, bad_frame for
+ * a text message. Returns the code; its one-line message into text (size
+ * bytes, cut to fit).
+ */
+protocol_error_code server_send_refusal_error(server_net_refusal refusal, char *text, size_t size);
+
 #endif

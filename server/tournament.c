@@ -1167,13 +1167,21 @@ static int entry_run(server_journal_job *base, journal_db *journal)
                                         job->draft_count ? round_also : NULL, job);
 }
 
+/* done()'s start for a job that held its tournament busy (a round, a
+ * result): the job, its tournament free for the next request. */
+static tournament_job *job_done_unbusy(server_journal_job *base)
+{
+    tournament_job *job = (tournament_job *)base;
+    job->t->busy = false;
+    return job;
+}
+
 static void round_done(server_journal_job *base, void *context)
 {
     (void)context;
-    tournament_job *job = (tournament_job *)base;
+    tournament_job *job = job_done_unbusy(base);
     server_tournaments *ts = job->tournaments;
     tournament *t = job->t;
-    t->busy = false;
     if (base->status != SERVER_JOURNAL_OK) {
         server_games_reply_job_error(ts->games, job->connection, job->request, base, "the round");
     } else {
@@ -1373,10 +1381,9 @@ internal:
 static void result_done(server_journal_job *base, void *context)
 {
     (void)context;
-    tournament_job *job = (tournament_job *)base;
+    tournament_job *job = job_done_unbusy(base);
     server_tournaments *ts = job->tournaments;
     tournament *t = job->t;
-    t->busy = false;
     tournament_table *table = &t->rounds[job->round_index].tables[job->table_index];
     if (base->status != SERVER_JOURNAL_OK) {
         if (job->by == BY_ORGANISER)
