@@ -1114,12 +1114,10 @@ static int rollback_mark(journal_db *j, const char *context, const char *game, i
     return step_done(j, st, context, "marking the events rolled back");
 }
 
-int journal_append(journal_db *journal, const journal_action *action)
+/* An action's checks that need no SQL: the members journal.h requires and
+ * their ranges. Returns 0, or -1 with the error set. */
+static int append_check(journal_db *j, const char *context, const journal_action *action)
 {
-    journal_db *j = journal;
-    char context[160];
-    snprintf(context, sizeof context, "append game %.63s seq %" PRId64,
-             action->game ? action->game : "?", action->seq);
     if (j->read_only)
         return journal_fail(j, "%s: the journal is open read-only", context);
     if (action->game == NULL || action->battle == NULL || action->events == NULL)
@@ -1144,38 +1142,52 @@ int journal_append(journal_db *journal, const journal_action *action)
         return journal_fail(j, "%s: a rollback (to seq %" PRId64 ") needs a snapshot and its aux "
                                "map, so that a restart starts from it (PROTOCOL.md §10.2)",
                             context, action->rollback_to);
+    return 0;
+}
 
-    assert(brigade_battle_consistent(action->battle)); /* a broken battle never reaches disk */
-    char seat = journal_seat_letter(action->seat);
-    encoded_events events;
-    if (events_encode(j, context, action->game, action->seq, seat, action->battle,
-                      action->events, &events) != 0)
-        return -1;
-    uint8_t *snapshot = NULL, *aux = NULL;
-    size_t snapshot_len = 0, aux_len = 0;
-    unsigned char snapshot_sum[JOURNAL_HASH_SIZE];
-    int result = -1;
-    if (action->snapshot != NULL) {
-        journal_event_status status;
-        if (journal_battle_encode(action->snapshot, &snapshot, &snapshot_len, &status) !=
-            JOURNAL_EVENT_OK) {
-            journal_fail(j, "%s: the snapshot cannot be journaled: %s", context, status.message);
-            goto out;
-        }
-        if (action->snapshot_aux != NULL &&
-            protocol_codec_encode(action->snapshot_aux, 0, &aux, &aux_len) != PROTOCOL_CODEC_OK) {
-            journal_fail(j, "%s: the snapshot's aux map cannot be encoded", context);
-            goto out;
-        }
-        if (!row_checksum(action->game, action->seq, -1, 0, snapshot, snapshot_len, aux, aux_len,
-                          snapshot_sum)) {
-            journal_fail(j, "%s: SHA-256 failed", context);
-            goto out;
-        }
-    }
+/* An action's snapshot as its row holds it: the battle's and the aux
+ * map's bytes (malloc'd; NULL without a snapshot or aux) and the row's
+ * checksum. */
+typedef struct encoded_snapshot {
+    uint8_t *bytes, *aux;
+    size_t len, aux_len;
+    unsigned char sum[JOURNAL_HASH_SIZE];
+} encoded_snapshot;
 
-    if (transaction_begin(j, context) != 0)
-        goto out;
+/* Encodes action->snapshot (if any) into *out. Returns 0, or -1 with the
+ * error set; *out is to be freed either way (encoded_snapshot_free). */
+static int snapshot_encode(journal_db *j, const char *context, const journal_action *action,
+                           encoded_snapshot *out)
+{
+    memset(out, 0, sizeof *out);
+    if (action->snapshot == NULL)
+        return 0;
+    journal_event_status status;
+    if (journal_battle_encode(action->snapshot, &out->bytes, &out->len, &status) !=
+        JOURNAL_EVENT_OK)
+        return journal_fail(j, "%s: the snapshot cannot be journaled: %s", context,
+                            status.message);
+    if (action->snapshot_aux != NULL &&
+        protocol_codec_encode(action->snapshot_aux, 0, &out->aux, &out->aux_len) !=
+            PROTOCOL_CODEC_OK)
+        return journal_fail(j, "%s: the snapshot's aux map cannot be encoded", context);
+    if (!row_checksum(action->game, action->seq, -1, 0, out->bytes, out->len, out->aux,
+                      out->aux_len, out->sum))
+        return journal_fail(j, "%s: SHA-256 failed", context);
+    return 0;
+}
+
+static void encoded_snapshot_free(encoded_snapshot *snapshot)
+{
+    free(snapshot->bytes);
+    free(snapshot->aux);
+    memset(snapshot, 0, sizeof *snapshot);
+}
+
+/* Inside the action's transaction: the game is active and its last seq is
+ * the one before the action's. Returns 0, or -1 with the error set. */
+static int append_head_check(journal_db *j, const char *context, const journal_action *action)
+{
     sqlite3_stmt *st = statement(j, ST_GAME_HEAD);
     bind_text(st, 1, action->game);
     int rc = sqlite3_step(st);
@@ -1185,51 +1197,50 @@ int journal_append(journal_db *journal, const journal_action *action)
         else
             journal_sql_fail(j, context, "reading the game's seq");
         statement_done(st);
-        transaction_abort(j, context);
-        goto out;
+        return -1;
     }
     int64_t head = sqlite3_column_int64(st, 0);
     const unsigned char *status_text = sqlite3_column_text(st, 1);
     journal_status game_status = JOURNAL_DAMAGED;
     bool known = status_parse((const char *)status_text, &game_status);
     statement_done(st);
-    if (!known || game_status != JOURNAL_ACTIVE) {
-        journal_fail(j, "%s: the game is %s, not active", context,
-                     known ? journal_status_name(game_status) : "of an unknown status");
-        transaction_abort(j, context);
-        goto out;
-    }
-    if (head != action->seq - 1) {
-        journal_fail(j, "%s: the journal's last seq is %" PRId64 ", so the next is %" PRId64,
-                     context, head, head + 1);
-        transaction_abort(j, context);
-        goto out;
-    }
+    if (!known || game_status != JOURNAL_ACTIVE)
+        return journal_fail(j, "%s: the game is %s, not active", context,
+                            known ? journal_status_name(game_status) : "of an unknown status");
+    if (head != action->seq - 1)
+        return journal_fail(j, "%s: the journal's last seq is %" PRId64 ", so the next is %" PRId64,
+                            context, head, head + 1);
+    return 0;
+}
+
+/* Inside the action's transaction: its rows (the rollback's marks, the
+ * events with the answer, the snapshot, the game ended). Returns 0, or -1
+ * with the error set (the caller aborts the transaction). */
+static int append_rows(journal_db *j, const char *context, const journal_action *action,
+                       char seat, const encoded_events *events, const encoded_snapshot *snapshot)
+{
+    if (append_head_check(j, context, action) != 0)
+        return -1;
     if (action->rollback_to > 0 &&
-        rollback_mark(j, context, action->game, action->rollback_to) != 0) {
-        transaction_abort(j, context);
-        goto out;
-    }
+        rollback_mark(j, context, action->game, action->rollback_to) != 0)
+        return -1;
     /* The events, the answer on the first (one page written for most
      * actions: the game's last events page). */
-    if (events_insert(j, context, action->game, action->seq, seat, &events, action) != 0) {
-        transaction_abort(j, context);
-        goto out;
-    }
-    if (snapshot != NULL) {
+    if (events_insert(j, context, action->game, action->seq, seat, events, action) != 0)
+        return -1;
+    sqlite3_stmt *st;
+    if (snapshot->bytes != NULL) {
         st = statement(j, ST_SNAPSHOT_INSERT);
         bind_text(st, 1, action->game);
         sqlite3_bind_int64(st, 2, action->seq);
-        bind_blob(st, 3, snapshot, snapshot_len);
-        if (aux != NULL)
-            bind_blob(st, 4, aux, aux_len);
+        bind_blob(st, 3, snapshot->bytes, snapshot->len);
+        if (snapshot->aux != NULL)
+            bind_blob(st, 4, snapshot->aux, snapshot->aux_len);
         else
             sqlite3_bind_null(st, 4);
-        bind_blob(st, 5, snapshot_sum, JOURNAL_HASH_SIZE);
-        if (step_done(j, st, context, "inserting the snapshot") != 0) {
-            transaction_abort(j, context);
-            goto out;
-        }
+        bind_blob(st, 5, snapshot->sum, JOURNAL_HASH_SIZE);
+        if (step_done(j, st, context, "inserting the snapshot") != 0)
+            return -1;
     }
     /* games.seq and status change with the status only (journal.h). */
     if (action->ended) {
@@ -1237,16 +1248,40 @@ int journal_append(journal_db *journal, const journal_action *action)
         bind_text(st, 1, action->game);
         sqlite3_bind_int64(st, 2, action->seq);
         bind_text(st, 3, "ended");
-        if (step_done(j, st, context, "marking the game ended") != 0) {
-            transaction_abort(j, context);
-            goto out;
-        }
+        if (step_done(j, st, context, "marking the game ended") != 0)
+            return -1;
     }
-    result = transaction_commit(j, context);
-out:
+    return 0;
+}
+
+int journal_append(journal_db *journal, const journal_action *action)
+{
+    journal_db *j = journal;
+    char context[160];
+    snprintf(context, sizeof context, "append game %.63s seq %" PRId64,
+             action->game ? action->game : "?", action->seq);
+    if (append_check(j, context, action) != 0)
+        return -1;
+
+    assert(brigade_battle_consistent(action->battle)); /* a broken battle never reaches disk */
+    char seat = journal_seat_letter(action->seat);
+    encoded_events events;
+    if (events_encode(j, context, action->game, action->seq, seat, action->battle,
+                      action->events, &events) != 0)
+        return -1;
+    /* One row an event, each with the action's seq. */
+    assert(events.count == action->events->count);
+    encoded_snapshot snapshot;
+    int result = -1;
+    if (snapshot_encode(j, context, action, &snapshot) == 0 &&
+        transaction_begin(j, context) == 0) {
+        if (append_rows(j, context, action, seat, &events, &snapshot) == 0)
+            result = transaction_commit(j, context);
+        else
+            transaction_abort(j, context);
+    }
     encoded_events_free(&events);
-    free(snapshot);
-    free(aux);
+    encoded_snapshot_free(&snapshot);
     return result;
 }
 
@@ -1711,6 +1746,167 @@ static void strength_fill(brigade_battle *battle, const void *initial, size_t in
     free(start);
 }
 
+/* What game_row_read found: go on rebuilding, or the game is answered
+ * (damaged, or marked damaged and not to be rebuilt). */
+typedef enum game_row_outcome {
+    GAME_ROW_FAILED = -1,
+    GAME_ROW_READ,
+    GAME_ROW_ANSWERED
+} game_row_outcome;
+
+/*
+ * Reads game `id`'s games row into *out (created, title, scenario, token
+ * hashes, seq, status, damage) and its initial battle's bytes into
+ * *initial (malloc'd, the caller frees; NULL when empty), checked against
+ * their checksum. What is wrong with the row goes into reason[512].
+ * *marked: the row is marked damaged. FAILED (error set, *out freed) when
+ * there is no such game or memory runs out; ANSWERED when the row cannot
+ * be read (out damaged, nothing to free).
+ */
+static game_row_outcome game_row_read(journal_db *j, const char *id, const char *context,
+                                      journal_loaded *out, uint8_t **initial, int *initial_len,
+                                      char reason[512], bool *marked)
+{
+    sqlite3_stmt *st = statement(j, ST_GAME_SELECT);
+    bind_text(st, 1, id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+        statement_done(st);
+        journal_fail(j, "%s: no such game in %s", context, j->path);
+        return GAME_ROW_FAILED;
+    }
+    if (rc != SQLITE_ROW) {
+        snprintf(reason, 512, "games row: sqlite: %s", sqlite3_errmsg(j->db));
+        statement_done(st);
+        loaded_damage(out, reason);
+        return GAME_ROW_ANSWERED;
+    }
+    out->created = sqlite3_column_int64(st, 0);
+    const unsigned char *title = sqlite3_column_text(st, 1);
+    text_copy(out->title, sizeof out->title, title ? (const char *)title : "");
+    const unsigned char *scenario = sqlite3_column_text(st, 2);
+    int scenario_len = sqlite3_column_bytes(st, 2);
+    out->scenario = malloc((size_t)scenario_len + 1);
+    const void *tokens[2] = {sqlite3_column_blob(st, 3), sqlite3_column_blob(st, 4)};
+    int token_lens[2] = {sqlite3_column_bytes(st, 3), sqlite3_column_bytes(st, 4)};
+    const void *initial_bytes = sqlite3_column_blob(st, 5);
+    *initial_len = sqlite3_column_bytes(st, 5);
+    const void *initial_sum = sqlite3_column_blob(st, 6);
+    int initial_sum_len = sqlite3_column_bytes(st, 6);
+    out->seq = sqlite3_column_int64(st, 7);
+    const unsigned char *status_text = sqlite3_column_text(st, 8);
+    const unsigned char *damage = sqlite3_column_text(st, 9);
+    if (out->scenario == NULL ||
+        (*initial_len > 0 && (*initial = malloc((size_t)*initial_len)) == NULL)) {
+        statement_done(st);
+        free(*initial);
+        *initial = NULL;
+        journal_loaded_free(out);
+        journal_fail(j, "%s: out of memory", context);
+        return GAME_ROW_FAILED;
+    }
+    memcpy(out->scenario, scenario ? (const char *)scenario : "", scenario ? (size_t)scenario_len : 0);
+    out->scenario[scenario ? scenario_len : 0] = '\0';
+    out->scenario_len = scenario ? (size_t)scenario_len : 0;
+    if (*initial_len > 0)
+        memcpy(*initial, initial_bytes, (size_t)*initial_len);
+    unsigned char want[JOURNAL_HASH_SIZE];
+    if (!status_parse((const char *)status_text, &out->status))
+        snprintf(reason, 512, "games row: unknown status \"%.20s\"",
+                 status_text ? (const char *)status_text : "");
+    else if (token_lens[0] != JOURNAL_HASH_SIZE || token_lens[1] != JOURNAL_HASH_SIZE)
+        snprintf(reason, 512, "games row: token hashes of %d and %d bytes, not %d",
+                 token_lens[0], token_lens[1], JOURNAL_HASH_SIZE);
+    else if (out->seq < 0)
+        snprintf(reason, 512, "games row: seq %" PRId64, out->seq);
+    else if (!row_checksum(id, -1, -1, 0, *initial, (size_t)*initial_len, NULL, 0, want) ||
+             initial_sum == NULL || initial_sum_len != JOURNAL_HASH_SIZE ||
+             memcmp(initial_sum, want, JOURNAL_HASH_SIZE) != 0)
+        snprintf(reason, 512, "the initial battle's checksum does not match");
+    else {
+        memcpy(out->token_sha256[0], tokens[0], JOURNAL_HASH_SIZE);
+        memcpy(out->token_sha256[1], tokens[1], JOURNAL_HASH_SIZE);
+    }
+    *marked = out->status == JOURNAL_DAMAGED;
+    if (*marked)
+        snprintf(out->damage, sizeof out->damage, "%s",
+                 damage ? (const char *)damage : "marked damaged");
+    statement_done(st);
+    return GAME_ROW_READ;
+}
+
+/*
+ * Rebuilds out->battle: from the latest snapshot (unless `from_start`) or
+ * the initial battle, then the events after it folded in, out->base the
+ * battle before them and out->records their rows. What is wrong goes into
+ * reason[512]. Returns -1 (error set, *out freed) when memory runs out.
+ */
+static int game_battle_rebuild(journal_db *j, const char *id, const char *context,
+                               bool from_start, const uint8_t *initial, int initial_len,
+                               journal_loaded *out, char reason[512])
+{
+    out->battle = malloc(sizeof *out->battle);
+    brigade_battle *base = malloc(sizeof *base);
+    if (out->battle == NULL || base == NULL) {
+        free(base);
+        journal_loaded_free(out);
+        return journal_fail(j, "%s: out of memory", context);
+    }
+    int found = 0;
+    if (!from_start) {
+        found = snapshot_read(j, out, out->battle);
+        if (found < 0) {
+            text_copy(reason, 512, j->error);
+            found = 0;
+        }
+    }
+    if (reason[0] == '\0' && !found) {
+        journal_event_status status;
+        if (journal_battle_decode(initial, (size_t)initial_len, out->battle, &status) !=
+            JOURNAL_EVENT_OK)
+            snprintf(reason, 512, "the initial battle: %s", status.message);
+    }
+    if (reason[0] == '\0')
+        strength_fill(out->battle, initial, (size_t)initial_len);
+    if (reason[0] == '\0') {
+        memcpy(base, out->battle, sizeof *base);
+        if (events_read(j, id, out->snapshot_seq, INT64_MAX, out->seq, base, out->battle,
+                        &out->records) != 0)
+            text_copy(reason, 512, j->error);
+        else if (out->records.count > 0 &&
+                 out->records.items[out->records.count - 1].rolled_back)
+            /* Only a later action rolls an action back: the last never is. */
+            snprintf(reason, 512,
+                     "game %.63s: seq %" PRId64 ", the last action, is marked rolled back",
+                     id, out->seq);
+    }
+    out->base = base;
+    return 0;
+}
+
+/* Marks a rebuilt game damaged for `reason`, keeping a marked game's own
+ * damage text. From seq 0 (a replay), what was read before the damage is
+ * kept (base and the good records), so that it can still be shown. */
+static void game_damage_keep(journal_loaded *out, const char *reason, bool from_start,
+                             bool marked)
+{
+    char saved[512];
+    text_copy(saved, sizeof saved, out->damage);
+    brigade_battle *kept_base = NULL;
+    journal_records kept = {NULL, 0, 0};
+    if (from_start && out->records.count > 0) {
+        kept_base = out->base;
+        out->base = NULL;
+        kept = out->records;
+        memset(&out->records, 0, sizeof out->records);
+    }
+    loaded_damage(out, reason);
+    out->base = kept_base;
+    out->records = kept;
+    if (marked)
+        text_copy(out->damage, sizeof out->damage, saved);
+}
+
 /*
  * Reads game `id` into *out and rebuilds it (unless it is marked damaged
  * and `rebuild_damaged` is false). Returns 0 (out->status says how it
@@ -1733,139 +1929,32 @@ static int game_rebuild(journal_db *j, const char *id, bool from_start, bool reb
     char context[128];
     snprintf(context, sizeof context, "game %.63s", id);
 
-    sqlite3_stmt *st = statement(j, ST_GAME_SELECT);
-    bind_text(st, 1, id);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_DONE) {
-        statement_done(st);
-        return journal_fail(j, "%s: no such game in %s", context, j->path);
-    }
-    if (rc != SQLITE_ROW) {
-        char reason[512];
-        snprintf(reason, sizeof reason, "games row: sqlite: %s", sqlite3_errmsg(j->db));
-        statement_done(st);
-        loaded_damage(out, reason);
-        return 0;
-    }
-    out->created = sqlite3_column_int64(st, 0);
-    const unsigned char *title = sqlite3_column_text(st, 1);
-    text_copy(out->title, sizeof out->title, title ? (const char *)title : "");
-    const unsigned char *scenario = sqlite3_column_text(st, 2);
-    int scenario_len = sqlite3_column_bytes(st, 2);
-    out->scenario = malloc((size_t)scenario_len + 1);
-    uint8_t *initial = NULL;
-    const void *tokens[2] = {sqlite3_column_blob(st, 3), sqlite3_column_blob(st, 4)};
-    int token_lens[2] = {sqlite3_column_bytes(st, 3), sqlite3_column_bytes(st, 4)};
-    const void *initial_bytes = sqlite3_column_blob(st, 5);
-    int initial_len = sqlite3_column_bytes(st, 5);
-    const void *initial_sum = sqlite3_column_blob(st, 6);
-    int initial_sum_len = sqlite3_column_bytes(st, 6);
-    out->seq = sqlite3_column_int64(st, 7);
-    const unsigned char *status_text = sqlite3_column_text(st, 8);
-    const unsigned char *damage = sqlite3_column_text(st, 9);
     char reason[512] = "";
-    if (out->scenario == NULL ||
-        (initial_len > 0 && (initial = malloc((size_t)initial_len)) == NULL)) {
-        statement_done(st);
-        free(initial);
-        journal_loaded_free(out);
-        return journal_fail(j, "%s: out of memory", context);
-    }
-    memcpy(out->scenario, scenario ? (const char *)scenario : "", scenario ? (size_t)scenario_len : 0);
-    out->scenario[scenario ? scenario_len : 0] = '\0';
-    out->scenario_len = scenario ? (size_t)scenario_len : 0;
-    if (initial_len > 0)
-        memcpy(initial, initial_bytes, (size_t)initial_len);
-    unsigned char want[JOURNAL_HASH_SIZE];
-    if (!status_parse((const char *)status_text, &out->status))
-        snprintf(reason, sizeof reason, "games row: unknown status \"%.20s\"",
-                 status_text ? (const char *)status_text : "");
-    else if (token_lens[0] != JOURNAL_HASH_SIZE || token_lens[1] != JOURNAL_HASH_SIZE)
-        snprintf(reason, sizeof reason, "games row: token hashes of %d and %d bytes, not %d",
-                 token_lens[0], token_lens[1], JOURNAL_HASH_SIZE);
-    else if (out->seq < 0)
-        snprintf(reason, sizeof reason, "games row: seq %" PRId64, out->seq);
-    else if (!row_checksum(id, -1, -1, 0, initial, (size_t)initial_len, NULL, 0, want) ||
-             initial_sum == NULL || initial_sum_len != JOURNAL_HASH_SIZE ||
-             memcmp(initial_sum, want, JOURNAL_HASH_SIZE) != 0)
-        snprintf(reason, sizeof reason, "the initial battle's checksum does not match");
-    else {
-        memcpy(out->token_sha256[0], tokens[0], JOURNAL_HASH_SIZE);
-        memcpy(out->token_sha256[1], tokens[1], JOURNAL_HASH_SIZE);
-    }
-    bool marked = out->status == JOURNAL_DAMAGED;
+    uint8_t *initial = NULL;
+    int initial_len = 0;
+    bool marked = false;
+    game_row_outcome row =
+        game_row_read(j, id, context, out, &initial, &initial_len, reason, &marked);
+    if (row == GAME_ROW_FAILED)
+        return -1;
+    if (row == GAME_ROW_ANSWERED)
+        return 0;
     *was_marked = marked;
-    if (marked)
-        snprintf(out->damage, sizeof out->damage, "%s",
-                 damage ? (const char *)damage : "marked damaged");
-    statement_done(st);
-    if (reason[0]) {
+    if (reason[0] || (marked && !rebuild_damaged)) {
         free(initial);
-        loaded_damage(out, reason);
+        if (reason[0])
+            loaded_damage(out, reason);
         return 0;
     }
-    if (marked && !rebuild_damaged) {
-        free(initial);
-        return 0;
-    }
-
-    out->battle = malloc(sizeof *out->battle);
-    brigade_battle *base = malloc(sizeof *base);
-    if (out->battle == NULL || base == NULL) {
-        free(base);
-        free(initial);
-        journal_loaded_free(out);
-        return journal_fail(j, "%s: out of memory", context);
-    }
-    int found = 0;
-    if (!from_start) {
-        found = snapshot_read(j, out, out->battle);
-        if (found < 0) {
-            text_copy(reason, sizeof reason, j->error);
-            found = 0;
-        }
-    }
-    if (reason[0] == '\0' && !found) {
-        journal_event_status status;
-        if (journal_battle_decode(initial, (size_t)initial_len, out->battle, &status) !=
-            JOURNAL_EVENT_OK)
-            snprintf(reason, sizeof reason, "the initial battle: %s", status.message);
-    }
-    if (reason[0] == '\0')
-        strength_fill(out->battle, initial, (size_t)initial_len);
+    int rebuilt = game_battle_rebuild(j, id, context, from_start, initial, initial_len, out,
+                                      reason);
     free(initial);
-    if (reason[0] == '\0') {
-        memcpy(base, out->battle, sizeof *base);
-        if (events_read(j, id, out->snapshot_seq, INT64_MAX, out->seq, base, out->battle,
-                        &out->records) != 0)
-            text_copy(reason, sizeof reason, j->error);
-        else if (out->records.count > 0 &&
-                 out->records.items[out->records.count - 1].rolled_back)
-            /* Only a later action rolls an action back: the last never is. */
-            snprintf(reason, sizeof reason,
-                     "game %.63s: seq %" PRId64 ", the last action, is marked rolled back",
-                     id, out->seq);
-    }
-    out->base = base;
-    if (reason[0]) {
-        char saved[512];
-        text_copy(saved, sizeof saved, out->damage);
-        /* From seq 0 (a replay), what was read before the damage is kept
-         * (base and the good records), so that it can still be shown. */
-        brigade_battle *kept_base = NULL;
-        journal_records kept = {NULL, 0, 0};
-        if (from_start && out->records.count > 0) {
-            kept_base = out->base;
-            out->base = NULL;
-            kept = out->records;
-            memset(&out->records, 0, sizeof out->records);
-        }
-        loaded_damage(out, reason);
-        out->base = kept_base;
-        out->records = kept;
-        if (marked)
-            text_copy(out->damage, sizeof out->damage, saved);
-    }
+    if (rebuilt != 0)
+        return -1;
+    if (reason[0])
+        game_damage_keep(out, reason, from_start, marked);
+    /* A rebuilt game is whole: its battle keeps the engine's invariants. */
+    assert(reason[0] || brigade_battle_consistent(out->battle));
     return 0;
 }
 
