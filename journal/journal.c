@@ -587,7 +587,70 @@ static int query_text(journal_db *j, const char *sql, char *out, size_t size,
     return 0;
 }
 
-/* Creates the schema in a new database, or checks an existing one's. */
+/* Each older schema version's migration to the current one, in one
+ * transaction (a writable journal is migrated when it opens). */
+static const char *const schema_migrations[] = {
+    /* 1 -> 2: the games' secret dice seeds (none for the older games: they
+     * keep rolling with a seed drawn at each start). */
+    [1] = "BEGIN IMMEDIATE;ALTER TABLE games ADD COLUMN dice_seed BLOB;"
+          "ALTER TABLE games ADD COLUMN spectator_sha256 BLOB;"
+          "ALTER TABLE games ADD COLUMN spectator_password_sha256 BLOB;"
+          "ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;"
+          MIGRATE_TO_3_SQL MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL MIGRATE_TO_6_SQL "COMMIT;",
+    /* 2 -> 3: the games' umpire seats (none for the older games). */
+    [2] = "BEGIN IMMEDIATE;" MIGRATE_TO_3_SQL MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL
+          MIGRATE_TO_6_SQL "COMMIT;",
+    [3] = "BEGIN IMMEDIATE;" MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL MIGRATE_TO_6_SQL "COMMIT;",
+    [4] = "BEGIN IMMEDIATE;" MIGRATE_TO_5_SQL MIGRATE_TO_6_SQL "COMMIT;",
+    [5] = "BEGIN IMMEDIATE;" MIGRATE_TO_6_SQL "COMMIT;",
+};
+
+/* Runs a schema transaction `sql`; on failure rolls back what is open.
+ * Returns 0, or -1 with the error set. */
+static int schema_exec(journal_db *j, const char *sql, const char *what)
+{
+    if (exec_sql(j, sql, what) != 0) {
+        if (!sqlite3_get_autocommit(j->db))
+            sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+/* A read-only journal of an older schema is read as it is: each flag
+ * says what its games lack (v1: no dice seeds; v2: no umpires; v3:
+ * answers in their own table; v4: passwords as SHA-256; v5: no
+ * tournaments), and an older schema lacks what every later one adds. */
+static void schema_read_as_is(journal_db *j, int64_t version)
+{
+    j->schema_v1 = version <= 1;
+    j->schema_v2 = version <= 2;
+    j->schema_v3 = version <= 3;
+    j->schema_v4 = version <= 4;
+    j->schema_v5 = version <= 5;
+}
+
+/* Creates the schema in a new database (no table yet). Returns 0, or -1
+ * with the error set. */
+static int schema_create(journal_db *j)
+{
+    int64_t others = 0;
+    if (query_int(j, "SELECT count(*) FROM sqlite_schema", &others, "reading the schema") != 0)
+        return -1;
+    if (others != 0)
+        return journal_fail(j, "open %s: an SQLite database that is not a brigade journal "
+                               "(no schema_version table)",
+                            j->path);
+    if (j->read_only)
+        return journal_fail(j, "open %s: an empty database, not a brigade journal", j->path);
+    char sql[sizeof schema_sql + 128];
+    snprintf(sql, sizeof sql, "BEGIN IMMEDIATE;%sINSERT INTO schema_version VALUES (%d);COMMIT;",
+             schema_sql, JOURNAL_SCHEMA_VERSION);
+    return schema_exec(j, sql, "creating the schema");
+}
+
+/* Creates the schema in a new database, or checks an existing one's:
+ * migrates an older one, or reads it as it is when read-only. */
 static int schema_check(journal_db *j)
 {
     int64_t tables = 0;
@@ -596,116 +659,18 @@ static int schema_check(journal_db *j)
                   "name = 'schema_version'",
                   &tables, "reading the schema") != 0)
         return -1;
-    if (tables == 0) {
-        int64_t others = 0;
-        if (query_int(j, "SELECT count(*) FROM sqlite_schema", &others, "reading the schema") != 0)
-            return -1;
-        if (others != 0)
-            return journal_fail(j, "open %s: an SQLite database that is not a brigade journal "
-                                   "(no schema_version table)",
-                                j->path);
-        if (j->read_only)
-            return journal_fail(j, "open %s: an empty database, not a brigade journal", j->path);
-        char sql[sizeof schema_sql + 128];
-        snprintf(sql, sizeof sql, "BEGIN IMMEDIATE;%sINSERT INTO schema_version VALUES (%d);COMMIT;",
-                 schema_sql, JOURNAL_SCHEMA_VERSION);
-        if (exec_sql(j, sql, "creating the schema") != 0) {
-            if (!sqlite3_get_autocommit(j->db))
-                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
-            return -1;
-        }
-        return 0;
-    }
+    if (tables == 0)
+        return schema_create(j);
     int64_t version = 0;
     if (query_int(j, "SELECT version FROM schema_version", &version,
                   "reading the schema version") != 0)
         return -1;
-    if (version == 1 && !j->read_only) {
-        /* Version 1 -> 2: the games' secret dice seeds (none for the older
-         * games: they keep rolling with a seed drawn at each start). */
-        if (exec_sql(j,
-                     "BEGIN IMMEDIATE;ALTER TABLE games ADD COLUMN dice_seed BLOB;"
-                     "ALTER TABLE games ADD COLUMN spectator_sha256 BLOB;"
-                     "ALTER TABLE games ADD COLUMN spectator_password_sha256 BLOB;"
-                     "ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;"
-                     MIGRATE_TO_3_SQL MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL MIGRATE_TO_6_SQL "COMMIT;",
-                     "migrating the schema to version 6") != 0) {
-            if (!sqlite3_get_autocommit(j->db))
-                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
-            return -1;
-        }
-        return 0;
-    }
-    if (version == 1) { /* read-only: read as is, no dice seeds */
-        j->schema_v1 = true;
-        j->schema_v2 = true;
-        j->schema_v3 = true;
-        j->schema_v4 = true;
-        j->schema_v5 = true;
-        return 0;
-    }
-    if (version == 2 && !j->read_only) {
-        /* Version 2 -> 3: the games' umpire seats (none for the older
-         * games). */
-        if (exec_sql(j,
-                     "BEGIN IMMEDIATE;" MIGRATE_TO_3_SQL MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL
-                     MIGRATE_TO_6_SQL "COMMIT;",
-                     "migrating the schema to version 6") != 0) {
-            if (!sqlite3_get_autocommit(j->db))
-                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
-            return -1;
-        }
-        return 0;
-    }
-    if (version == 2) { /* read-only: read as is, no umpires */
-        j->schema_v2 = true;
-        j->schema_v3 = true;
-        j->schema_v4 = true;
-        j->schema_v5 = true;
-        return 0;
-    }
-    if (version == 3 && !j->read_only) {
-        if (exec_sql(j,
-                     "BEGIN IMMEDIATE;" MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL MIGRATE_TO_6_SQL
-                     "COMMIT;",
-                     "migrating the schema to version 6") != 0) {
-            if (!sqlite3_get_autocommit(j->db))
-                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
-            return -1;
-        }
-        return 0;
-    }
-    if (version == 3) { /* read-only: read as is, answers in their table */
-        j->schema_v3 = true;
-        j->schema_v4 = true;
-        j->schema_v5 = true;
-        return 0;
-    }
-    if (version == 4 && !j->read_only) {
-        if (exec_sql(j, "BEGIN IMMEDIATE;" MIGRATE_TO_5_SQL MIGRATE_TO_6_SQL "COMMIT;",
-                     "migrating the schema to version 6") != 0) {
-            if (!sqlite3_get_autocommit(j->db))
-                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
-            return -1;
-        }
-        return 0;
-    }
-    if (version == 4) { /* read-only: read as is, passwords as SHA-256 */
-        j->schema_v4 = true;
-        j->schema_v5 = true;
-        return 0;
-    }
-    if (version == 5 && !j->read_only) {
-        if (exec_sql(j, "BEGIN IMMEDIATE;" MIGRATE_TO_6_SQL "COMMIT;",
-                     "migrating the schema to version 6") != 0) {
-            if (!sqlite3_get_autocommit(j->db))
-                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
-            return -1;
-        }
-        return 0;
-    }
-    if (version == 5) { /* read-only: read as is, no tournaments */
-        j->schema_v5 = true;
+    bool older = version >= 1 && version < JOURNAL_SCHEMA_VERSION &&
+                 version < (int64_t)(sizeof schema_migrations / sizeof schema_migrations[0]);
+    if (older && !j->read_only)
+        return schema_exec(j, schema_migrations[version], "migrating the schema to version 6");
+    if (older) {
+        schema_read_as_is(j, version);
         return 0;
     }
     if (version != JOURNAL_SCHEMA_VERSION)
@@ -1474,6 +1439,101 @@ static journal_record *records_push(journal_records *records)
     return record;
 }
 
+/* Where events_read is in the rows: the seq and index the next row must
+ * have, its action's event count and rolled_back flag. */
+typedef struct event_place {
+    int64_t seq;
+    int index;
+    int64_t count;
+    bool rolled_back;
+} event_place;
+
+/* Checks an event row's place: seq and index the next in turn, the
+ * action's count the same on every row, rolled back with its action
+ * whole, not beyond `head` (when >= 0). Returns 0, or -1 with the damage
+ * in the journal's error. */
+static int event_row_place_check(journal_db *j, const char *context, event_place *place,
+                                 int64_t seq, int64_t index, int64_t row_count, bool rolled_back,
+                                 int64_t head)
+{
+    if (place->index == 0) {
+        if (seq != place->seq)
+            return journal_fail(j, "%s: events of seq %" PRId64 " missing (next found: seq %" PRId64 ")",
+                                context, place->seq, seq);
+        if (row_count < 1 || row_count > INT_MAX)
+            return journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
+                                   ": event count %" PRId64 " out of range",
+                                context, seq, index, row_count);
+        place->count = row_count;
+        place->rolled_back = rolled_back;
+    }
+    if (seq != place->seq || index != place->index || row_count != place->count)
+        return journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
+                               " found where seq %" PRId64 " index %d of %" PRId64
+                               " belongs (an event missing or out of place)",
+                            context, seq, index, place->seq, place->index, place->count);
+    if (rolled_back != place->rolled_back)
+        return journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
+                               ": rolled_back %d, unlike index 0 of its action (an action "
+                               "is rolled back whole)",
+                            context, seq, index, rolled_back ? 1 : 0);
+    if (head >= 0 && seq > head)
+        return journal_fail(j, "%s: events of seq %" PRId64 " beyond the game's seq %" PRId64,
+                            context, seq, head);
+    return 0;
+}
+
+/* Checks the checksum of the event row `st` stands on (seq, index) of
+ * `game`. Returns 0, or -1 with the damage in the journal's error. */
+static int event_row_sum_check(journal_db *j, const char *context, const char *game,
+                               sqlite3_stmt *st, int64_t seq, int64_t index)
+{
+    const unsigned char *seat_text = sqlite3_column_text(st, 3);
+    char seat = seat_text != NULL ? (char)seat_text[0] : 0;
+    const void *body = sqlite3_column_blob(st, 4);
+    int body_len = sqlite3_column_bytes(st, 4);
+    const void *sum = sqlite3_column_blob(st, 5);
+    int sum_len = sqlite3_column_bytes(st, 5);
+    unsigned char want[JOURNAL_HASH_SIZE];
+    if (body_len < 0 ||
+        !row_checksum(game, seq, (int)index, seat, body, (size_t)body_len, NULL, 0, want))
+        return journal_fail(j, "%s: SHA-256 failed", context);
+    if (sum == NULL || sum_len != JOURNAL_HASH_SIZE || memcmp(sum, want, JOURNAL_HASH_SIZE) != 0)
+        return journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
+                               ": checksum mismatch (the row is damaged)",
+                            context, seq, index);
+    return 0;
+}
+
+/* Decodes the checked event row `st` stands on into *record and folds it
+ * into `fold` (when not NULL and not rolled back). Returns 0, or -1 with
+ * the damage in the journal's error. */
+static int event_row_take(journal_db *j, const char *context, sqlite3_stmt *st,
+                          const brigade_battle *units, brigade_battle *fold,
+                          journal_record *record)
+{
+    const unsigned char *seat_text = sqlite3_column_text(st, 3);
+    char seat = seat_text != NULL ? (char)seat_text[0] : 0;
+    const void *body = sqlite3_column_blob(st, 4);
+    int body_len = sqlite3_column_bytes(st, 4);
+    record->seq = sqlite3_column_int64(st, 0);
+    record->index = (int)sqlite3_column_int64(st, 1);
+    record->seat = seat == 'A' ? BRIGADE_SIDE_A : seat == 'B' ? BRIGADE_SIDE_B
+                                                              : BRIGADE_SIDE_NONE;
+    record->rolled_back = sqlite3_column_int64(st, 6) != 0;
+    journal_event_status status;
+    if (journal_event_decode(units, body, (size_t)body_len, &record->event, &status) !=
+        JOURNAL_EVENT_OK)
+        return journal_fail(j, "%s: seq %" PRId64 " index %d: %s", context, record->seq,
+                            record->index, status.message);
+    if (fold != NULL && !record->rolled_back && !brigade_battle_fold(fold, &record->event))
+        return journal_fail(j, "%s: seq %" PRId64 " index %d"
+                               ": a %s event that does not fit the battle",
+                            context, record->seq, record->index,
+                            brigade_event_kind_name(record->event.kind));
+    return 0;
+}
+
 /*
  * Reads the events of `game` with after_seq < seq <= last_seq, checking
  * each row's place (seqs from after_seq + 1 without a gap, indexes
@@ -1496,10 +1556,7 @@ static int events_read(journal_db *j, const char *game, int64_t after_seq, int64
     bind_text(st, 1, game);
     sqlite3_bind_int64(st, 2, after_seq);
     sqlite3_bind_int64(st, 3, last_seq);
-    int64_t expect_seq = after_seq + 1;
-    int expect_index = 0;
-    int64_t count = 0;
-    bool action_rolled_back = false;
+    event_place place = {after_seq + 1, 0, 0, false};
     int result = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1507,90 +1564,28 @@ static int events_read(journal_db *j, const char *game, int64_t after_seq, int64
         int64_t index = sqlite3_column_int64(st, 1);
         int64_t row_count = sqlite3_column_int64(st, 2);
         bool rolled_back = sqlite3_column_int64(st, 6) != 0;
-        if (expect_index == 0) {
-            if (seq != expect_seq) {
-                result = journal_fail(j, "%s: events of seq %" PRId64 " missing (next found: seq %" PRId64 ")",
-                                      context, expect_seq, seq);
-                break;
-            }
-            if (row_count < 1 || row_count > INT_MAX) {
-                result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
-                                         ": event count %" PRId64 " out of range",
-                                      context, seq, index, row_count);
-                break;
-            }
-            count = row_count;
-            action_rolled_back = rolled_back;
-        }
-        if (seq != expect_seq || index != expect_index || row_count != count) {
-            result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
-                                     " found where seq %" PRId64 " index %d of %" PRId64
-                                     " belongs (an event missing or out of place)",
-                                  context, seq, index, expect_seq, expect_index, count);
+        result = event_row_place_check(j, context, &place, seq, index, row_count, rolled_back,
+                                       head);
+        if (result == 0)
+            result = event_row_sum_check(j, context, game, st, seq, index);
+        if (result != 0)
             break;
-        }
-        if (rolled_back != action_rolled_back) {
-            result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
-                                     ": rolled_back %d, unlike index 0 of its action (an action "
-                                     "is rolled back whole)",
-                                  context, seq, index, rolled_back ? 1 : 0);
-            break;
-        }
-        if (head >= 0 && seq > head) {
-            result = journal_fail(j, "%s: events of seq %" PRId64 " beyond the game's seq %" PRId64,
-                                  context, seq, head);
-            break;
-        }
-        const unsigned char *seat_text = sqlite3_column_text(st, 3);
-        char seat = seat_text != NULL ? (char)seat_text[0] : 0;
-        const void *body = sqlite3_column_blob(st, 4);
-        int body_len = sqlite3_column_bytes(st, 4);
-        const void *sum = sqlite3_column_blob(st, 5);
-        int sum_len = sqlite3_column_bytes(st, 5);
-        unsigned char want[JOURNAL_HASH_SIZE];
-        if (body_len < 0 ||
-            !row_checksum(game, seq, (int)index, seat, body, (size_t)body_len, NULL, 0, want)) {
-            result = journal_fail(j, "%s: SHA-256 failed", context);
-            break;
-        }
-        if (sum == NULL || sum_len != JOURNAL_HASH_SIZE ||
-            memcmp(sum, want, JOURNAL_HASH_SIZE) != 0) {
-            result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
-                                     ": checksum mismatch (the row is damaged)",
-                                  context, seq, index);
-            break;
-        }
         journal_record *record = records != NULL ? records_push(records) : scratch;
         if (record == NULL) {
             result = journal_fail(j, "%s: out of memory", context);
             break;
         }
-        record->seq = seq;
-        record->index = (int)index;
-        record->seat = seat == 'A' ? BRIGADE_SIDE_A : seat == 'B' ? BRIGADE_SIDE_B
-                                                                  : BRIGADE_SIDE_NONE;
-        record->rolled_back = rolled_back;
-        journal_event_status status;
-        if (journal_event_decode(units, body, (size_t)body_len, &record->event, &status) !=
-            JOURNAL_EVENT_OK) {
+        if (event_row_take(j, context, st, units, fold, record) != 0) {
             if (records != NULL)
                 records->count--;
-            result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64 ": %s", context, seq,
-                                  index, status.message);
+            result = -1;
             break;
         }
-        if (fold != NULL && !rolled_back && !brigade_battle_fold(fold, &record->event)) {
-            if (records != NULL)
-                records->count--;
-            result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
-                                     ": a %s event that does not fit the battle",
-                                  context, seq, index,
-                                  brigade_event_kind_name(record->event.kind));
-            break;
-        }
-        if (++expect_index == count) {
-            expect_index = 0;
-            expect_seq++;
+        /* The rows come in (seq, index) order, checked above. */
+        assert(record->seq == place.seq && record->index == place.index);
+        if (++place.index == place.count) {
+            place.index = 0;
+            place.seq++;
         }
     }
     if (result == 0 && rc != SQLITE_DONE)
@@ -1599,12 +1594,12 @@ static int events_read(journal_db *j, const char *game, int64_t after_seq, int64
     free(scratch);
     if (result != 0)
         return -1;
-    if (expect_index != 0)
+    if (place.index != 0)
         return journal_fail(j, "%s: seq %" PRId64 " ends after %d of its %" PRId64 " events",
-                            context, expect_seq, expect_index, count);
-    if (head >= 0 && expect_seq - 1 != head)
+                            context, place.seq, place.index, place.count);
+    if (head >= 0 && place.seq - 1 != head)
         return journal_fail(j, "%s: the events end at seq %" PRId64 ", the game is at seq %" PRId64,
-                            context, expect_seq - 1, head);
+                            context, place.seq - 1, head);
     return 0;
 }
 
