@@ -2043,6 +2043,32 @@ int journal_game_read(journal_db *journal, const char *game, bool from_start,
 
 /* ---- the battle at a seq (rollback) ------------------------------------------ */
 
+/* Whether action `seq` of `game` (whose last is `head`) is rolled back,
+ * into *rolled_back. Returns 0, or -1 (error set) when there is no such
+ * seq or it has no events. */
+static int action_rolled_back_read(journal_db *j, const char *context, const char *game,
+                                   int64_t seq, int64_t head, bool *rolled_back)
+{
+    if (seq < 0 || seq > head)
+        return journal_fail(j, "%s: no such seq (the game's actions are seq 0 .. %" PRId64 ")",
+                            context, head);
+    sqlite3_stmt *st = statement(j, ST_EVENTS_AT);
+    bind_text(st, 1, game);
+    sqlite3_bind_int64(st, 2, seq);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        journal_sql_fail(j, context, "reading the action's events");
+        statement_done(st);
+        return -1;
+    }
+    int64_t count = sqlite3_column_int64(st, 0);
+    *rolled_back = sqlite3_column_int64(st, 1) != 0;
+    statement_done(st);
+    if (count == 0 && seq > 0)
+        return journal_fail(j, "%s: the journal holds no events of that seq (the game is damaged)",
+                            context);
+    return 0;
+}
+
 /*
  * journal_battle_at inside one read: the games row (the initial
  * battle, checked, and the game's seq), the action's flag, the snapshot
@@ -2084,27 +2110,8 @@ static int battle_at_read(journal_db *j, const char *context, const char *game, 
 
     int result = -1;
     brigade_battle *units = NULL;
-    if (seq < 0 || seq > head) {
-        journal_fail(j, "%s: no such seq (the game's actions are seq 0 .. %" PRId64 ")", context,
-                     head);
+    if (action_rolled_back_read(j, context, game, seq, head, rolled_back) != 0)
         goto out;
-    }
-    st = statement(j, ST_EVENTS_AT);
-    bind_text(st, 1, game);
-    sqlite3_bind_int64(st, 2, seq);
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        journal_sql_fail(j, context, "reading the action's events");
-        statement_done(st);
-        goto out;
-    }
-    int64_t count = sqlite3_column_int64(st, 0);
-    *rolled_back = sqlite3_column_int64(st, 1) != 0;
-    statement_done(st);
-    if (count == 0 && seq > 0) {
-        journal_fail(j, "%s: the journal holds no events of that seq (the game is damaged)",
-                     context);
-        goto out;
-    }
     if (*rolled_back) {
         result = 0;
         goto out;
