@@ -324,6 +324,23 @@ static int journal_sql_fail(journal_db *j, const char *context, const char *what
     return -1;
 }
 
+/* A write's first check: -1 (error set, "<context>: the journal is open
+ * read-only") when the journal is, else 0. */
+static int writable_check(journal_db *j, const char *context)
+{
+    if (j->read_only)
+        return journal_fail(j, "%s: the journal is open read-only", context);
+    return 0;
+}
+
+/* A write's start: formats its context[128] for the messages (`format`
+ * takes the game id, cut to 63 bytes) and checks that it may write. */
+static int write_start(journal_db *j, char context[128], const char *format, const char *game)
+{
+    snprintf(context, 128, format, game);
+    return writable_check(j, context);
+}
+
 const char *journal_error(const journal_db *journal)
 {
     return journal->error;
@@ -959,8 +976,8 @@ int journal_game_create(journal_db *journal, const journal_game *game)
     journal_db *j = journal;
     char context[128];
     snprintf(context, sizeof context, "create game %.63s", game->id ? game->id : "?");
-    if (j->read_only)
-        return journal_fail(j, "%s: the journal is open read-only", context);
+    if (writable_check(j, context) != 0)
+        return -1;
     if (game->id == NULL || game->id[0] == '\0' || strlen(game->id) > JOURNAL_GAME_ID_MAX)
         return journal_fail(j, "%s: a game id is 1..%d bytes", context,
                             JOURNAL_GAME_ID_MAX);
@@ -1083,8 +1100,8 @@ static int rollback_mark(journal_db *j, const char *context, const char *game, i
  * their ranges. Returns 0, or -1 with the error set. */
 static int append_check(journal_db *j, const char *context, const journal_action *action)
 {
-    if (j->read_only)
-        return journal_fail(j, "%s: the journal is open read-only", context);
+    if (writable_check(j, context) != 0)
+        return -1;
     if (action->game == NULL || action->battle == NULL || action->events == NULL)
         return journal_fail(j, "%s: game, battle and events are required", context);
     if (action->events->count == 0)
@@ -1316,9 +1333,8 @@ int journal_game_mark_damaged(journal_db *journal, const char *game,
 {
     journal_db *j = journal;
     char context[128];
-    snprintf(context, sizeof context, "mark game %.63s damaged", game);
-    if (j->read_only)
-        return journal_fail(j, "%s: the journal is open read-only", context);
+    if (write_start(j, context, "mark game %.63s damaged", game) != 0)
+        return -1;
     sqlite3_stmt *st = statement(j, ST_GAME_DAMAGE);
     bind_text(st, 1, game);
     bind_text(st, 2, reason);
@@ -2346,9 +2362,8 @@ int journal_game_spectator_password_set(journal_db *journal, const char *game,
 {
     journal_db *j = journal;
     char context[128];
-    snprintf(context, sizeof context, "store the spectator password of game %.63s", game);
-    if (j->read_only)
-        return journal_fail(j, "%s: the journal is open read-only", context);
+    if (write_start(j, context, "store the spectator password of game %.63s", game) != 0)
+        return -1;
     size_t length = stored ? strlen(stored) : 0;
     if (length == 0 || length > JOURNAL_PASSWORD_MAX)
         return journal_fail(j, "%s: the stored hash is %zu bytes, not 1..%d", context, length,
@@ -2610,8 +2625,8 @@ bool journal_internal_checksum(const char *key, int64_t seq, int index, char tag
 int journal_internal_begin(journal_db *journal, const char *context, bool *owned)
 {
     *owned = false;
-    if (journal->read_only)
-        return journal_fail(journal, "%s: the journal is open read-only", context);
+    if (writable_check(journal, context) != 0)
+        return -1;
     if (journal->in_group)
         return transaction_begin(journal, context);
     /* Alone: a transaction of its own, seen as a group by the writes
