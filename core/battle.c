@@ -31,6 +31,12 @@ static void text_set(char *dst, size_t size, const char *src)
     }
 }
 
+/* Sets a unit change's note to the fixed text `which` (words.h). */
+static void unit_note_fixed(brigade_event *e, brigade_words_fixed which)
+{
+    text_set(e->unit.note, sizeof e->unit.note, brigade_fixed_words(which));
+}
+
 static brigade_side side_other(brigade_side side)
 {
     return side == BRIGADE_SIDE_A ? BRIGADE_SIDE_B : BRIGADE_SIDE_A;
@@ -283,7 +289,6 @@ static bool melee_record_valid(const brigade_battle *b, const brigade_battle_mel
 
 static int melee_find_id(const brigade_battle *b, const char *id);
 
-/* Takes the melee at `index` out of contact, the later ones moving up. */
 /* Removes items[index] from an array of *count items of `size` bytes
  * each: the later ones move up, the freed last slot is cleared (a battle's
  * arrays are all zero past their count). */
@@ -296,6 +301,7 @@ static void array_remove(void *items, size_t size, int *count, int index)
     memset(base + (size_t)*count * size, 0, size);
 }
 
+/* Takes the melee at `index` out of contact, the later ones moving up. */
 static void melee_remove(brigade_battle *b, int index)
 {
     array_remove(b->melees, sizeof b->melees[0], &b->melee_count, index);
@@ -1010,7 +1016,7 @@ static code_t emit(machine *m, const brigade_event *e)
 #define TRY(expr)                                                                             \
     do {                                                                                      \
         code_t try_code_ = (expr);                                                            \
-        if (try_code_ != BRIGADE_OK)                                                   \
+        if (try_code_ != BRIGADE_OK)                                                          \
             return try_code_;                                                                 \
     } while (0)
 
@@ -1174,7 +1180,7 @@ static code_t mandatory_moves_end(machine *m)
             /* Rallies at the end of its move, stays unformed (12.19, turn.md). */
             e.unit.status = BRIGADE_STATUS_NORMAL;
             e.unit.formed = false;
-            text_set(e.unit.note, sizeof e.unit.note, brigade_fixed_words(BRIGADE_WORDS_RALLIES_AFTER_MOVE));
+            unit_note_fixed(&e, BRIGADE_WORDS_RALLIES_AFTER_MOVE);
             changed = true;
         }
         if (!in_melee && (u->status == BRIGADE_STATUS_RETREATING ||
@@ -1189,8 +1195,7 @@ static code_t mandatory_moves_end(machine *m)
             if (u->status == BRIGADE_STATUS_RETREATING && !unit_contacted_in_pursuit(&m->work, i)) {
                 e.unit.status = BRIGADE_STATUS_NORMAL;
                 e.unit.formed = false;
-                text_set(e.unit.note, sizeof e.unit.note,
-                         "its retreat made: no longer retreating, still unformed (12.19 a)");
+                unit_note_fixed(&e, BRIGADE_WORDS_RETREAT_MADE);
             }
         }
         /* Last turn's bonus moves are made; one won in this phase (a
@@ -1215,7 +1220,8 @@ static code_t movement_begin(machine *m)
             continue;
         brigade_event e;
         unit_change_init(m, &e, i, BRIGADE_CAUSE_BLOWN_MOVE);
-        text_set(e.unit.move, sizeof e.unit.move, brigade_fixed_words(BRIGADE_WORDS_BLOWN_MOVEMENT));
+        text_set(e.unit.move, sizeof e.unit.move,
+                 brigade_fixed_words(BRIGADE_WORDS_BLOWN_MOVEMENT));
         TRY(emit(m, &e));
     }
     return phase_begin(m, BRIGADE_PHASE_MOVEMENT, BRIGADE_STEP_REPORT, 3u);
@@ -1235,8 +1241,7 @@ static code_t movement_end(machine *m)
             e.unit.status = BRIGADE_STATUS_NORMAL;
             e.unit.formed = false;
             text_set(e.unit.move, sizeof e.unit.move, "");
-            text_set(e.unit.note, sizeof e.unit.note,
-                     "fell back behind its lines: no longer blown, still unformed (12.24)");
+            unit_note_fixed(&e, BRIGADE_WORDS_BLOWN_OVER);
             TRY(emit(m, &e));
         } else if (in_play && reform != NULL && report_in_force(reform) && !u->formed &&
                    u->status == BRIGADE_STATUS_NORMAL) {
@@ -1244,7 +1249,7 @@ static code_t movement_end(machine *m)
             unit_change_init(m, &e, i, BRIGADE_CAUSE_REFORMED);
             e.unit.formed = true;
             text_set(e.unit.move, sizeof e.unit.move, "");
-            text_set(e.unit.note, sizeof e.unit.note, brigade_fixed_words(BRIGADE_WORDS_REFORMED));
+            unit_note_fixed(&e, BRIGADE_WORDS_REFORMED);
             TRY(emit(m, &e));
         } else if (u->move[0] != '\0') {
             unit_change_init(m, &e, i, BRIGADE_CAUSE_MOVEMENT_OVER);
@@ -1746,7 +1751,7 @@ static code_t morale_end(machine *m)
         unit_change_init(m, &e, i, BRIGADE_CAUSE_RALLIED);
         e.unit.status = BRIGADE_STATUS_NORMAL;
         e.unit.formed = false;
-        text_set(e.unit.note, sizeof e.unit.note, brigade_fixed_words(BRIGADE_WORDS_RALLIED));
+        unit_note_fixed(&e, BRIGADE_WORDS_RALLIED);
         TRY(emit(m, &e));
     }
     return turn_begin(m);
@@ -1928,6 +1933,21 @@ static void groups_add_melees(groups *g, const brigade_battle *b)
             groups_join(g, b->melees[i].members[0].unit, b->melees[i].members[j].unit);
 }
 
+/* Finds unit `id` for `seat`'s command: UNKNOWN_UNIT when there is no
+ * such unit, WRONG_SEAT when it is the other side's; else BRIGADE_OK with
+ * *unit its index. */
+static code_t unit_of_seat(machine *m, brigade_side seat, const char *id, int *unit)
+{
+    *unit = brigade_battle_unit_find(&m->work, id);
+    if (*unit < 0)
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", id);
+    const brigade_battle_unit *u = &m->work.units[*unit];
+    if (u->side != seat)
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
+                    brigade_side_name(u->side));
+    return BRIGADE_OK;
+}
+
 static code_t declare_charge(machine *m, brigade_side seat, const brigade_command *c)
 {
     brigade_battle *b = &m->work;
@@ -2051,13 +2071,9 @@ static code_t respond(machine *m, brigade_side seat, const brigade_command *c)
 {
     brigade_battle *b = &m->work;
     const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
-    int unit = brigade_battle_unit_find(b, c->unit);
-    if (unit < 0)
-        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+    int unit;
+    TRY(unit_of_seat(m, seat, c->unit, &unit));
     const brigade_battle_unit *u = &b->units[unit];
-    if (u->side != seat)
-        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
-                    brigade_side_name(u->side));
     if (!unit_owes_answer(b, unit))
         return fail(m, bad, "unit '%s' has no charge to answer", u->name);
     int first = -1;
@@ -2164,31 +2180,25 @@ static code_t morale_test(machine *m, int unit, int charge, brigade_morale_role 
     switch (effect) {
     case BRIGADE_MORALE_HALTS:
         e.unit.formed = false;
-        text_set(e.unit.note, sizeof e.unit.note,
-                 "failed its morale test by 1-2: halts unformed, no contact");
+        unit_note_fixed(&e, BRIGADE_WORDS_MORALE_HALTS);
         break;
     case BRIGADE_MORALE_HALTS_RETREATS:
         e.unit.formed = false;
         e.unit.status = BRIGADE_STATUS_RETREATING;
-        text_set(e.unit.note, sizeof e.unit.note,
-                 "failed its morale test by 3 or more: halts, retreats next Mandatory-move phase");
+        unit_note_fixed(&e, BRIGADE_WORDS_MORALE_HALTS_RETREATS);
         break;
     case BRIGADE_MORALE_FLEES:
         e.unit.formed = false;
         e.unit.status = BRIGADE_STATUS_RETREATING;
-        text_set(e.unit.note, sizeof e.unit.note,
-                 "failed its morale test by 3 or more: flees the built-up area before contact, "
-                 "losing no figures (12.9 e)");
+        unit_note_fixed(&e, BRIGADE_WORDS_MORALE_FLEES);
         break;
     case BRIGADE_MORALE_WAVERS:
         e.unit.wavering = true;
-        text_set(e.unit.note, sizeof e.unit.note,
-                 "failed its morale test by 1-2: wavers (-2 in the melee)");
+        unit_note_fixed(&e, BRIGADE_WORDS_MORALE_WAVERS);
         break;
     default:
         e.unit.status = BRIGADE_STATUS_RETREATING;
-        text_set(e.unit.note, sizeof e.unit.note,
-                 "failed its morale test by 3 or more: retreats; contacted, it loses (12.13)");
+        unit_note_fixed(&e, BRIGADE_WORDS_MORALE_RETREATS);
         break;
     }
     /* A charger that fails loses its sappers (12.10). */
@@ -2359,8 +2369,7 @@ static code_t charge_end(machine *m)
         e.unit.status = BRIGADE_STATUS_BLOWN;
         e.unit.formed = false;
         e.unit.pursuit_of = -1;
-        text_set(e.unit.note, sizeof e.unit.note,
-                 "no enemy left to pursue and no charge declared: blown (12.24 g)");
+        unit_note_fixed(&e, BRIGADE_WORDS_NO_ENEMY_BLOWN);
         TRY(emit(m, &e));
     }
     return movement_begin(m);
@@ -2654,13 +2663,8 @@ static code_t report_add(machine *m, brigade_side seat, brigade_report_kind kind
 static code_t report_unit(machine *m, brigade_side seat, brigade_report_kind kind, const char *id,
                           int *unit)
 {
-    *unit = brigade_battle_unit_find(&m->work, id);
-    if (*unit < 0)
-        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", id);
+    TRY(unit_of_seat(m, seat, id, unit));
     const brigade_battle_unit *u = &m->work.units[*unit];
-    if (u->side != seat)
-        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
-                    brigade_side_name(u->side));
     if (!brigade_battle_unit_in_play(u))
         return fail(m, BRIGADE_ERROR_INVALID_ACTION, "unit '%s' is out of play (%s)", u->name,
                     brigade_status_name(u->status));
@@ -2828,13 +2832,9 @@ static code_t contact(machine *m, brigade_side seat, const brigade_command *c)
                      BRIGADE_STEP_REPORT));
     const brigade_battle *b = &m->work;
     const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
-    int unit = brigade_battle_unit_find(b, c->unit);
-    if (unit < 0)
-        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+    int unit;
+    TRY(unit_of_seat(m, seat, c->unit, &unit));
     const brigade_battle_unit *u = &b->units[unit];
-    if (u->side != seat)
-        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
-                    brigade_side_name(u->side));
     if (!brigade_battle_unit_in_play(u) || u->status != BRIGADE_STATUS_PURSUING)
         return fail(m, bad, "'%s' is not pursuing: only a pursuer reports contact in its pursuit "
                             "(12.24, 12.25)",
@@ -3042,13 +3042,9 @@ static code_t occupy(machine *m, brigade_side seat, const brigade_command *c)
 {
     TRY(require_step(m, seat, "occupying a built-up area (occupy)", BRIGADE_PHASE_CHARGE,
                      BRIGADE_STEP_OCCUPY));
-    int unit = brigade_battle_unit_find(&m->work, c->unit);
-    if (unit < 0)
-        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+    int unit;
+    TRY(unit_of_seat(m, seat, c->unit, &unit));
     const brigade_battle_unit *u = &m->work.units[unit];
-    if (u->side != seat)
-        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
-                    brigade_side_name(u->side));
     if (!unit_may_occupy(&m->work, unit))
         return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "'%s' may not occupy: only a charger whose built-up-area defenders fled "

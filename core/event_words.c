@@ -142,6 +142,21 @@ static const char *const fixed_words[] = {
     [BRIGADE_WORDS_MORALE_FLANK] = "charged in flank or rear",
     [BRIGADE_WORDS_MORALE_BY_CAVALRY] = "infantry not in square charged by cavalry",
     [BRIGADE_WORDS_UMPIRE_SEATED] = "the umpire takes the seat",
+    [BRIGADE_WORDS_RETREAT_MADE] =
+        "its retreat made: no longer retreating, still unformed (12.19 a)",
+    [BRIGADE_WORDS_BLOWN_OVER] =
+        "fell back behind its lines: no longer blown, still unformed (12.24)",
+    [BRIGADE_WORDS_MORALE_HALTS] = "failed its morale test by 1-2: halts unformed, no contact",
+    [BRIGADE_WORDS_MORALE_HALTS_RETREATS] =
+        "failed its morale test by 3 or more: halts, retreats next Mandatory-move phase",
+    [BRIGADE_WORDS_MORALE_FLEES] =
+        "failed its morale test by 3 or more: flees the built-up area before contact, "
+        "losing no figures (12.9 e)",
+    [BRIGADE_WORDS_MORALE_WAVERS] = "failed its morale test by 1-2: wavers (-2 in the melee)",
+    [BRIGADE_WORDS_MORALE_RETREATS] =
+        "failed its morale test by 3 or more: retreats; contacted, it loses (12.13)",
+    [BRIGADE_WORDS_NO_ENEMY_BLOWN] =
+        "no enemy left to pursue and no charge declared: blown (12.24 g)",
 };
 
 const char *brigade_fixed_words(brigade_words_fixed which)
