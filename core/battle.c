@@ -133,7 +133,11 @@ static bool unit_contacted_in_pursuit(const brigade_battle *b, int unit)
     return false;
 }
 
-/* Normalising copies: equal values give equal bytes (padding zeroed). */
+/* Normalising copies: equal values give equal bytes (padding zeroed), so
+ * that a folded battle hashes and compares as its journal says. They copy
+ * member by member on purpose: a memcpy or an assignment would carry the
+ * source's padding along. Alike in shape, they are one list of members a
+ * type, not one piece of logic written again. */
 static void morale_copy(brigade_morale_result *dst, const brigade_morale_result *src)
 {
     memset(dst, 0, sizeof *dst);
@@ -1757,6 +1761,28 @@ static code_t morale_end(machine *m)
     return turn_begin(m);
 }
 
+/* Emits a melee event (FORMED, REINFORCED, DICE_RECORDED, SAPPERS_CHOSEN)
+ * carrying the record `rec` at place `index` of the battle's melees. */
+static code_t melee_event_emit(machine *m, brigade_event_kind kind, int index,
+                               const brigade_battle_melee *rec)
+{
+    brigade_event e;
+    event_init(&e, kind);
+    e.melee.index = index;
+    melee_copy(&e.melee.melee, rec);
+    return emit(m, &e);
+}
+
+/* The seats whose sappers' re-roll choice `rec` still waits for (12.10). */
+static unsigned reroll_awaiting(const brigade_battle *b, const brigade_battle_melee *rec)
+{
+    unsigned awaiting = 0;
+    for (int i = 0; i < rec->member_count; i++)
+        if (rec->members[i].may_reroll && !rec->members[i].reroll_chosen)
+            awaiting |= BRIGADE_SEAT_BIT(b->units[rec->members[i].unit].side);
+    return awaiting;
+}
+
 /* The Melee phase (turn.md §Turn 6): every melee not yet fought this turn,
  * in order; one where a unit may use its sappers first has its dice rolled
  * and recorded, and waits for the owner's choice (12.10, D7). */
@@ -1794,16 +1820,9 @@ static code_t melees_run(machine *m)
                     rec.members[i].reroll_chosen = false;
                     rec.members[i].reroll_die = -1;
                 }
-                brigade_event e;
-                event_init(&e, BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED);
-                e.melee.index = index;
-                melee_copy(&e.melee.melee, &rec);
-                TRY(emit(m, &e));
+                TRY(melee_event_emit(m, BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED, index, &rec));
             }
-            unsigned awaiting = 0;
-            for (int i = 0; i < rec.member_count; i++)
-                if (rec.members[i].may_reroll && !rec.members[i].reroll_chosen)
-                    awaiting |= BRIGADE_SEAT_BIT(b->units[rec.members[i].unit].side);
+            unsigned awaiting = reroll_awaiting(b, &rec);
             if (awaiting != 0)
                 return phase_begin(m, BRIGADE_PHASE_MELEE, BRIGADE_STEP_REROLL, awaiting);
         }
@@ -2342,12 +2361,10 @@ static code_t contact_make(machine *m, char touched[][BRIGADE_MELEE_ID_MAX + 1],
             member_flags(b, c, c->target, mt);
         }
         rec.terrain = melee_terrain(b, &rec);
-        brigade_event e;
-        event_init(&e, existing >= 0 ? BRIGADE_BATTLE_EVENT_MELEE_REINFORCED
-                                     : BRIGADE_BATTLE_EVENT_MELEE_FORMED);
-        e.melee.index = existing >= 0 ? existing : b->melee_count;
-        melee_copy(&e.melee.melee, &rec);
-        TRY(emit(m, &e));
+        TRY(melee_event_emit(m,
+                             existing >= 0 ? BRIGADE_BATTLE_EVENT_MELEE_REINFORCED
+                                           : BRIGADE_BATTLE_EVENT_MELEE_FORMED,
+                             existing >= 0 ? existing : b->melee_count, &rec));
         text_set(touched[*touched_count], BRIGADE_MELEE_ID_MAX + 1, rec.id);
         (*touched_count)++;
     }
@@ -2934,10 +2951,7 @@ static code_t contact_apply(machine *m, int number)
     member_add(&rec, r.unit < r.target ? r.unit : r.target);
     member_add(&rec, r.unit < r.target ? r.target : r.unit);
     rec.terrain = melee_terrain(b, &rec);
-    event_init(&e, BRIGADE_BATTLE_EVENT_MELEE_FORMED);
-    e.melee.index = b->melee_count;
-    melee_copy(&e.melee.melee, &rec);
-    TRY(emit(m, &e));
+    TRY(melee_event_emit(m, BRIGADE_BATTLE_EVENT_MELEE_FORMED, b->melee_count, &rec));
     if (!fleeing)
         return BRIGADE_OK; /* fought in this turn's Melee phase */
     return melee_resolve(m, b->melee_count - 1);
@@ -3298,15 +3312,8 @@ static code_t sappers_reroll(machine *m, brigade_side seat, const brigade_comman
     mem->reroll_chosen = true;
     mem->reroll_die = c->die;
 
-    brigade_event e;
-    event_init(&e, BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN);
-    e.melee.index = index;
-    melee_copy(&e.melee.melee, &rec);
-    TRY(emit(m, &e));
-    unsigned owing = 0;
-    for (int i = 0; i < rec.member_count; i++)
-        if (rec.members[i].may_reroll && !rec.members[i].reroll_chosen)
-            owing |= BRIGADE_SEAT_BIT(b->units[rec.members[i].unit].side);
+    TRY(melee_event_emit(m, BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN, index, &rec));
+    unsigned owing = reroll_awaiting(b, &rec);
     if (!(owing & BRIGADE_SEAT_BIT(seat)))
         TRY(side_done(m, seat));
     if (owing != 0)

@@ -731,15 +731,34 @@ static bool test_ruled(melee_resolution *resolution, int index, brigade_test_out
     return true;
 }
 
+/* Rolls unit `index`'s test of `kind` (roll "<unit>.<suffix>") into its
+ * outcome's test. Returns false on a dice error (error filled). */
+static bool test_roll(melee_resolution *resolution, int index, brigade_test_kind kind,
+                      const char *suffix)
+{
+    brigade_test *test = &resolution->outcome->units[index].test;
+    if (dice_roll(resolution, index, suffix, false, test->dice) < 0)
+        return false;
+    test->kind = kind;
+    return true;
+}
+
+/* A test's total: its dice and its modifiers. */
+static void test_total(brigade_test *test)
+{
+    test->total = test->dice[0] + test->dice[1];
+    for (int m = 0; m < test->modifier_count; m++)
+        test->total += test->modifiers[m].value;
+}
+
 /* Reform test (12.22, D10, D32). */
 static bool test_reform(melee_resolution *resolution, int index)
 {
     const brigade_melee_unit *unit = &resolution->melee->units[index];
     brigade_unit_outcome *out = &resolution->outcome->units[index];
     brigade_test *test = &out->test;
-    if (dice_roll(resolution, index, "reform", false, test->dice) < 0)
+    if (!test_roll(resolution, index, BRIGADE_TEST_REFORM, "reform"))
         return false;
-    test->kind = BRIGADE_TEST_REFORM;
     switch (unit->unit_class) {
     case BRIGADE_CLASS_GUARD:
     case BRIGADE_CLASS_ELITE:
@@ -756,9 +775,7 @@ static bool test_reform(melee_resolution *resolution, int index)
     if (unit_has_commanding_general(unit) && unit->general.rating == BRIGADE_RATING_EXCELLENT)
         modifier_add(test->modifiers, &test->modifier_count, "12.22 D32",
                      "excellent general attached", 1);
-    test->total = test->dice[0] + test->dice[1];
-    for (int m = 0; m < test->modifier_count; m++)
-        test->total += test->modifiers[m].value;
+    test_total(test);
     test->outcome = test->total >= test->target ? BRIGADE_OUTCOME_PASS : BRIGADE_OUTCOME_FAIL;
     if (!test_ruled(resolution, index, BRIGADE_OUTCOME_PASS, BRIGADE_OUTCOME_FAIL))
         return false;
@@ -772,9 +789,8 @@ static bool test_pursuit(melee_resolution *resolution, int index)
     const brigade_melee_unit *unit = &resolution->melee->units[index];
     brigade_unit_outcome *out = &resolution->outcome->units[index];
     brigade_test *test = &out->test;
-    if (dice_roll(resolution, index, "pursuit", false, test->dice) < 0)
+    if (!test_roll(resolution, index, BRIGADE_TEST_PURSUIT, "pursuit"))
         return false;
-    test->kind = BRIGADE_TEST_PURSUIT;
     brigade_modifier *list = test->modifiers;
     int *count = &test->modifier_count;
     if (unit_has_commanding_general(unit) && unit->general.rating != BRIGADE_RATING_POOR)
@@ -795,9 +811,7 @@ static bool test_pursuit(melee_resolution *resolution, int index)
     }
     if (negative < -2)
         modifier_add(list, count, "12.23 D11", "negative modifiers capped at -2", -2 - negative);
-    test->total = test->dice[0] + test->dice[1];
-    for (int m = 0; m < *count; m++)
-        test->total += list[m].value;
+    test_total(test);
 
     bool counts_as_nine = unit_unformed(unit) || unit->status == BRIGADE_STATUS_PURSUING;
     if (test->total >= 10 && !counts_as_nine)

@@ -78,18 +78,33 @@ static bool member_get(loader *l, const json_t *object, const char *path, const 
     return true;
 }
 
+/* Member `key` of `object` (at `path`) of JSON type `type`, into *out,
+ * its path into p[128]. Returns 1 when it is there, 0 when it is absent
+ * and not required, -1 (error filled: "missing", or `must`) otherwise. */
+static int member_typed(loader *l, const json_t *object, const char *path, const char *key,
+                        bool required, json_type type, const char *must, json_t **out,
+                        char p[128])
+{
+    path_member(p, 128, path, key);
+    if (!member_get(l, object, path, key, required, out))
+        return -1;
+    if (*out == NULL)
+        return 0;
+    if (json_typeof(*out) != type) {
+        fail(l, p, "%s", must);
+        return -1;
+    }
+    return 1;
+}
+
 static bool get_string(loader *l, const json_t *object, const char *path, const char *key,
                        bool required, size_t max, const char **out)
 {
     json_t *v;
     char p[128];
-    path_member(p, sizeof p, path, key);
-    if (!member_get(l, object, path, key, required, &v))
-        return false;
-    if (v == NULL)
-        return true;
-    if (!json_is_string(v))
-        return fail(l, p, "must be a string");
+    int got = member_typed(l, object, path, key, required, JSON_STRING, "must be a string", &v, p);
+    if (got <= 0)
+        return got == 0;
     const char *s = json_string_value(v);
     if (strlen(s) != json_string_length(v))
         return fail(l, p, "must not hold a NUL character");
@@ -119,13 +134,10 @@ static bool get_int(loader *l, const json_t *object, const char *path, const cha
 {
     json_t *v;
     char p[128];
-    path_member(p, sizeof p, path, key);
-    if (!member_get(l, object, path, key, required, &v))
-        return false;
-    if (v == NULL)
-        return true;
-    if (!json_is_integer(v))
-        return fail(l, p, "must be a whole number (a JSON integer)");
+    int got = member_typed(l, object, path, key, required, JSON_INTEGER,
+                           "must be a whole number (a JSON integer)", &v, p);
+    if (got <= 0)
+        return got == 0;
     json_int_t n = json_integer_value(v);
     if (n < min || n > max)
         return fail(l, p, "must be %ld..%ld, not %lld", min, max, (long long)n);
