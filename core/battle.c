@@ -3696,7 +3696,7 @@ static code_t run(const brigade_battle *battle, brigade_side seat, const brigade
 brigade_error_code brigade_battle_start(const brigade_battle *battle,
                                         const brigade_dice_source *dice,
                                         brigade_event_list *events,
-                                               brigade_error *error)
+                                        brigade_error *error)
 {
     return run(battle, BRIGADE_SIDE_NONE, NULL, dice, events, error, true);
 }
@@ -3705,7 +3705,7 @@ brigade_error_code brigade_battle_apply(const brigade_battle *battle, brigade_si
                                         const brigade_command *command,
                                         const brigade_dice_source *dice,
                                         brigade_event_list *events,
-                                               brigade_error *error)
+                                        brigade_error *error)
 {
     return run(battle, seat, command, dice, events, error, false);
 }
@@ -3714,7 +3714,7 @@ brigade_error_code brigade_battle_rollback(const brigade_battle *current,
                                            const brigade_battle *target,
                                            long long to_seq, long long seq,
                                            const char *reason, brigade_event *out,
-                                                  brigade_error *error)
+                                           brigade_error *error)
 {
     brigade_error scratch;
     if (error == NULL)

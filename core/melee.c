@@ -365,6 +365,13 @@ static void modifiers_troop_type(const melee_resolution *resolution,
                  type_labels[unit->type], type_values[unit->type]);
 }
 
+/* Adds modifier (rule, name, value) to a unit's outcome. */
+static void unit_modifier_add(brigade_unit_outcome *out, const char *rule, const char *name,
+                              int value)
+{
+    modifier_add(out->modifiers, &out->modifier_count, rule, name, value);
+}
+
 /* Class and formation modifiers (12.17, notes 3 and 4; D4, D23, D32). */
 static void modifiers_class_and_formation(const melee_resolution *resolution,
                                           const brigade_melee_unit *unit,
@@ -372,8 +379,6 @@ static void modifiers_class_and_formation(const melee_resolution *resolution,
 {
     const brigade_melee *melee = resolution->melee;
     const side_summary *enemy = &resolution->sides[side_other(unit->side)];
-    brigade_modifier *list = out->modifiers;
-    int *count = &out->modifier_count;
     bool british_infantry_in_line = unit->type == BRIGADE_TYPE_INFANTRY &&
                                     unit->formation == BRIGADE_FORMATION_LINE &&
                                     unit_british(unit);
@@ -381,37 +386,37 @@ static void modifiers_class_and_formation(const melee_resolution *resolution,
     switch (unit->unit_class) {
     case BRIGADE_CLASS_GUARD:
         /* D4: British Guard in line: +2 in all with the British line +1. */
-        modifier_add(list, count, british_infantry_in_line ? "12.17 D4" : "12.17",
-                     british_infantry_in_line ? "Guard (British Guard in line: +2 at most)"
-                                              : "Guard",
-                     2);
+        unit_modifier_add(out, british_infantry_in_line ? "12.17 D4" : "12.17",
+                          british_infantry_in_line ? "Guard (British Guard in line: +2 at most)"
+                                                   : "Guard",
+                          2);
         break;
     case BRIGADE_CLASS_ELITE:
-        modifier_add(list, count, "12.17", "Elite", 1);
+        unit_modifier_add(out, "12.17", "Elite", 1);
         break;
     case BRIGADE_CLASS_CONSCRIPT: {
         /* Note 3: -2 in line, except in a redoubt or a built-up area (D32). */
         bool spared = melee->terrain == BRIGADE_TERRAIN_BUA ||
                       unit->defending == BRIGADE_DEFENDING_FORTIFIED;
         if (unit->formation == BRIGADE_FORMATION_LINE && !spared)
-            modifier_add(list, count, "12.17 note 3", "conscripts in line", -2);
+            unit_modifier_add(out, "12.17 note 3", "conscripts in line", -2);
         else
-            modifier_add(list, count, "12.17", "conscripts", -1);
+            unit_modifier_add(out, "12.17", "conscripts", -1);
         break;
     }
     default: /* Veteran, Line, Second-rate, Garrison: 0 (D23) */
         break;
     }
     if (unit->general.role != BRIGADE_GENERAL_NONE && unit->general.leading)
-        modifier_add(list, count, "12.17 note 4", "general leads the charge", 1);
+        unit_modifier_add(out, "12.17 note 4", "general leads the charge", 1);
     if (british_infantry_in_line && unit->unit_class != BRIGADE_CLASS_GUARD)
-        modifier_add(list, count, "12.17", "British infantry in line", 1);
+        unit_modifier_add(out, "12.17", "British infantry in line", 1);
     if (unit->horses == BRIGADE_HORSES_GOOD)
-        modifier_add(list, count, "12.17", "good horses", 1);
+        unit_modifier_add(out, "12.17", "good horses", 1);
     else if (unit->horses == BRIGADE_HORSES_POOR)
-        modifier_add(list, count, "12.17", "poor horses", -1);
+        unit_modifier_add(out, "12.17", "poor horses", -1);
     if (unit_unformed(unit) || unit->wavering)
-        modifier_add(list, count, "12.17", "unformed or wavering", -2);
+        unit_modifier_add(out, "12.17", "unformed or wavering", -2);
     if (unit->flank_or_rear) {
         /* D27: in a BUA there is no flank or rear from round 2 on (12.9.B).
          * Note 5, D31: an Austrian mass is spared against cavalry only. */
@@ -419,7 +424,7 @@ static void modifiers_class_and_formation(const melee_resolution *resolution,
         bool austrian_mass_spared = unit->formation == BRIGADE_FORMATION_AUSTRIAN_MASS &&
                                     enemy->all_cavalry;
         if (!bua_later_round && !austrian_mass_spared)
-            modifier_add(list, count, "12.17 note 5", "attacked in flank or rear", -4);
+            unit_modifier_add(out, "12.17 note 5", "attacked in flank or rear", -4);
     }
 }
 
@@ -430,8 +435,6 @@ static void modifiers_situation(const melee_resolution *resolution,
 {
     const brigade_melee *melee = resolution->melee;
     const side_summary *enemy = &resolution->sides[side_other(unit->side)];
-    brigade_modifier *list = out->modifiers;
-    int *count = &out->modifier_count;
     bool cavalry = brigade_type_is_cavalry(unit->type);
     /* cases/README.md: status pursuing gives the charge +2, once with
      * charging; pursuit itself is cavalry's (12.23). */
@@ -445,30 +448,31 @@ static void modifiers_situation(const melee_resolution *resolution,
         bool cossacks_in_rough = unit->type == BRIGADE_TYPE_COSSACKS &&
                                  melee->terrain == BRIGADE_TERRAIN_ROUGH;
         if (!march_column && !uphill && !cossacks_in_rough && !enemy->defends_fortified)
-            modifier_add(list, count, "12.17 note 6",
-                         unit->charging ? "charging" : "pursuing", 2);
+            unit_modifier_add(out, "12.17 note 6",
+                              unit->charging ? "charging" : "pursuing", 2);
     }
     if (unit->type == BRIGADE_TYPE_INFANTRY && unit->formation == BRIGADE_FORMATION_COLUMN &&
         unit->charging && (enemy->has_infantry || enemy->has_artillery) &&
         (!enemy->defends_position || unit->breach))
-        modifier_add(list, count, "12.17 note 7", "infantry charging in column", 1);
+        unit_modifier_add(out, "12.17 note 7", "infantry charging in column", 1);
     if (unit->type == BRIGADE_TYPE_INFANTRY && enemy->has_cavalry &&
         (unit->formation == BRIGADE_FORMATION_COLUMN ||
          unit->formation == BRIGADE_FORMATION_SQUARE ||
          unit->formation == BRIGADE_FORMATION_AUSTRIAN_MASS))
-        modifier_add(list, count, "12.17 D20", "infantry in column or square against cavalry", 4);
+        unit_modifier_add(out, "12.17 D20", "infantry in column or square against cavalry", 4);
     if (unit->type == BRIGADE_TYPE_LANCERS && enemy->has_infantry &&
         !lancers_as_light_cavalry(resolution, unit))
-        modifier_add(list, count, "12.17", "lancers against infantry", 2);
+        unit_modifier_add(out, "12.17", "lancers against infantry", 2);
     switch (defending_effective(unit)) {
     case BRIGADE_DEFENDING_COVER:
-        modifier_add(list, count, "12.17 note 8", "defending cover", 1);
+        unit_modifier_add(out, "12.17 note 8", "defending cover", 1);
         break;
     case BRIGADE_DEFENDING_BUILDING:
-        modifier_add(list, count, "12.17 note 8", "defending a building", 2);
+        unit_modifier_add(out, "12.17 note 8", "defending a building", 2);
         break;
     case BRIGADE_DEFENDING_FORTIFIED:
-        modifier_add(list, count, "12.17 note 8", "defending a castle, church or fortified building", 3);
+        unit_modifier_add(out, "12.17 note 8",
+                          "defending a castle, church or fortified building", 3);
         break;
     default:
         break;
@@ -1159,7 +1163,7 @@ static bool result_ruled(melee_resolution *resolution)
 brigade_error_code brigade_melee_resolve(const brigade_melee *melee,
                                          const brigade_dice_source *dice,
                                          brigade_melee_outcome *outcome,
-                                               brigade_error *error)
+                                         brigade_error *error)
 {
     return brigade_melee_resolve_ruled(melee, dice, NULL, outcome, error);
 }
@@ -1168,7 +1172,7 @@ brigade_error_code brigade_melee_unit_test(const brigade_melee_unit *unit,
                                            brigade_test_kind kind,
                                            const brigade_dice_source *dice,
                                            brigade_unit_outcome *out,
-                                                 brigade_error *error)
+                                           brigade_error *error)
 {
     brigade_error unused_error;
     if (error == NULL)
@@ -1201,7 +1205,7 @@ brigade_error_code brigade_melee_resolve_ruled(const brigade_melee *melee,
                                                const brigade_dice_source *dice,
                                                const brigade_melee_ruling *ruling,
                                                brigade_melee_outcome *outcome,
-                                                     brigade_error *error)
+                                               brigade_error *error)
 {
     brigade_error unused_error;
     if (error == NULL)
