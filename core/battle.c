@@ -298,6 +298,7 @@ static int melee_find_id(const brigade_battle *b, const char *id);
  * arrays are all zero past their count). */
 static void array_remove(void *items, size_t size, int *count, int index)
 {
+    assert(index >= 0 && index < *count); /* only a checked index is removed */
     char *base = items;
     memmove(base + (size_t)index * size, base + (size_t)(index + 1) * size,
             (size_t)(*count - index - 1) * size);
@@ -750,6 +751,7 @@ static bool fold_melee_unit_result(brigade_battle *b, const brigade_event *e)
  * bytes; false when the slot is taken or the hex is not of full length. */
 static bool dice_hex_keep(char *slot, size_t size, const char *hex)
 {
+    assert(size == BRIGADE_DICE_HEX_MAX + 1); /* a whole slot of battle.h's dice */
     if (slot[0] || strlen(hex) != BRIGADE_DICE_HEX_MAX)
         return false;
     memcpy(slot, hex, size);
@@ -933,8 +935,13 @@ bool brigade_battle_consistent(const brigade_battle *b)
 
 bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
 {
+    long events = b->events;
     bool folded = battle_fold(b, e);
     assert(!folded || brigade_battle_consistent(b));
+    /* Every event folded is counted once: rollbacks and journals count on it. */
+    assert(!folded || b->events == events + 1 ||
+           (e->kind == BRIGADE_BATTLE_EVENT_UMPIRE_RULED &&
+            e->umpire.ruling == BRIGADE_UMPIRE_ROLLBACK));
     return folded;
 }
 
