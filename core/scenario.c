@@ -158,17 +158,6 @@ static bool get_int(loader *l, const json_t *object, const char *path, const cha
         }                                                                                      \
     } while (0)
 
-/* Every status by name; the engine's parse takes only its input statuses. */
-static bool status_parse_any(const char *text, brigade_status *out)
-{
-    for (int i = 0; i < BRIGADE_STATUS_COUNT; i++)
-        if (strcmp(brigade_status_name((brigade_status)i), text) == 0) {
-            *out = (brigade_status)i;
-            return true;
-        }
-    return false;
-}
-
 static bool id_valid(const char *id)
 {
     if (id[0] == '\0')
@@ -260,7 +249,7 @@ static bool load_unit_state(loader *l, const json_t *v, const char *path, brigad
         return false;
 
     u->status = BRIGADE_STATUS_NORMAL;
-    GET_NAME(l, v, path, "status", false, status_parse_any, "status", &u->status);
+    GET_NAME(l, v, path, "status", false, brigade_status_parse_any, "status", &u->status);
     path_member(p, sizeof p, path, "status");
     switch (u->status) {
     case BRIGADE_STATUS_NORMAL:
