@@ -566,19 +566,33 @@ static int exec_sql(journal_db *j, const char *sql, const char *what)
     return 0;
 }
 
-/* One integer from a one-row query into *out. */
-static int query_int(journal_db *j, const char *sql, int64_t *out, const char *what)
+/* Prepares a one-row query (at open: its errors name the journal's
+ * path) and steps to its row. Returns the statement on its row, to
+ * finalize, or NULL with the error set. */
+static sqlite3_stmt *query_row(journal_db *j, const char *sql, const char *what)
 {
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(j->db, sql, -1, &st, NULL) != SQLITE_OK)
-        return journal_fail(j, "open %s: sqlite: %s (%s)", j->path, sqlite3_errmsg(j->db), what);
+    if (sqlite3_prepare_v2(j->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        journal_fail(j, "open %s: sqlite: %s (%s)", j->path, sqlite3_errmsg(j->db), what);
+        sqlite3_finalize(st);
+        return NULL;
+    }
     int rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) {
         journal_fail(j, "open %s: sqlite: %s (%s)", j->path,
                      rc == SQLITE_DONE ? "no row" : sqlite3_errmsg(j->db), what);
         sqlite3_finalize(st);
-        return -1;
+        return NULL;
     }
+    return st;
+}
+
+/* One integer from a one-row query into *out. */
+static int query_int(journal_db *j, const char *sql, int64_t *out, const char *what)
+{
+    sqlite3_stmt *st = query_row(j, sql, what);
+    if (st == NULL)
+        return -1;
     *out = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     return 0;
@@ -588,16 +602,9 @@ static int query_int(journal_db *j, const char *sql, int64_t *out, const char *w
 static int query_text(journal_db *j, const char *sql, char *out, size_t size,
                       const char *what)
 {
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(j->db, sql, -1, &st, NULL) != SQLITE_OK)
-        return journal_fail(j, "open %s: sqlite: %s (%s)", j->path, sqlite3_errmsg(j->db), what);
-    int rc = sqlite3_step(st);
-    if (rc != SQLITE_ROW) {
-        journal_fail(j, "open %s: sqlite: %s (%s)", j->path,
-                     rc == SQLITE_DONE ? "no row" : sqlite3_errmsg(j->db), what);
-        sqlite3_finalize(st);
+    sqlite3_stmt *st = query_row(j, sql, what);
+    if (st == NULL)
         return -1;
-    }
     const unsigned char *text = sqlite3_column_text(st, 0);
     snprintf(out, size, "%s", text ? (const char *)text : "");
     sqlite3_finalize(st);
@@ -975,8 +982,7 @@ int journal_game_create(journal_db *journal, const journal_game *game)
 {
     journal_db *j = journal;
     char context[128];
-    snprintf(context, sizeof context, "create game %.63s", game->id ? game->id : "?");
-    if (writable_check(j, context) != 0)
+    if (write_start(j, context, "create game %.63s", game->id ? game->id : "?") != 0)
         return -1;
     if (game->id == NULL || game->id[0] == '\0' || strlen(game->id) > JOURNAL_GAME_ID_MAX)
         return journal_fail(j, "%s: a game id is 1..%d bytes", context,
