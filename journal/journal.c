@@ -551,6 +551,18 @@ static int bind_blob(sqlite3_stmt *st, int index, const void *bytes, size_t len)
     return sqlite3_bind_blob(st, index, len ? bytes : "", (int)len, SQLITE_TRANSIENT);
 }
 
+/* bind_blob, or SQL NULL when `bytes` is NULL (an optional column). */
+static int bind_blob_or_null(sqlite3_stmt *st, int index, const void *bytes, size_t len)
+{
+    return bytes != NULL ? bind_blob(st, index, bytes, len) : sqlite3_bind_null(st, index);
+}
+
+/* bind_text, or SQL NULL when `text` is NULL (an optional column). */
+static int bind_text_or_null(sqlite3_stmt *st, int index, const char *text)
+{
+    return text != NULL ? bind_text(st, index, text) : sqlite3_bind_null(st, index);
+}
+
 /* ---- open and close -------------------------------------------------------- */
 
 /* Runs SQL text with no result rows. */
@@ -957,10 +969,7 @@ static int events_insert(journal_db *j, const char *context, const char *game, i
         sqlite3_bind_int64(st, 2, seq);
         sqlite3_bind_int(st, 3, (int)i);
         sqlite3_bind_int(st, 4, (int)e->count);
-        if (seat)
-            bind_text(st, 5, seat_text);
-        else
-            sqlite3_bind_null(st, 5);
+        bind_text_or_null(st, 5, seat ? seat_text : NULL);
         bind_blob(st, 6, e->bodies[i], e->lengths[i]);
         bind_blob(st, 7, e->sums[i], JOURNAL_HASH_SIZE);
         if (action != NULL && i == 0) {
@@ -1032,18 +1041,9 @@ int journal_game_create(journal_db *journal, const journal_game *game)
     bind_blob(st, 6, game->token_sha256[1], JOURNAL_HASH_SIZE);
     bind_blob(st, 7, initial, initial_len);
     bind_blob(st, 8, initial_sum, JOURNAL_HASH_SIZE);
-    if (game->dice_seed != NULL)
-        bind_blob(st, 9, game->dice_seed, BRIGADE_DICE_SEED_BYTES);
-    else
-        sqlite3_bind_null(st, 9);
-    if (game->spectator_sha256 != NULL)
-        bind_blob(st, 10, game->spectator_sha256, JOURNAL_HASH_SIZE);
-    else
-        sqlite3_bind_null(st, 10);
-    if (game->spectator_password != NULL)
-        bind_text(st, 11, game->spectator_password);
-    else
-        sqlite3_bind_null(st, 11);
+    bind_blob_or_null(st, 9, game->dice_seed, BRIGADE_DICE_SEED_BYTES);
+    bind_blob_or_null(st, 10, game->spectator_sha256, JOURNAL_HASH_SIZE);
+    bind_text_or_null(st, 11, game->spectator_password);
     sqlite3_bind_int(st, 12, game->spectator_delay);
     if (step_done(j, st, context, "inserting the game") != 0) {
         transaction_abort(j, context);
@@ -1201,6 +1201,17 @@ static int append_head_check(journal_db *j, const char *context, const journal_a
     return 0;
 }
 
+/* Marks `game` ended at `seq` (games.seq and status). Returns 0, or -1
+ * with the error set. */
+static int game_ended_mark(journal_db *j, const char *context, const char *game, int64_t seq)
+{
+    sqlite3_stmt *st = statement(j, ST_GAME_UPDATE);
+    bind_text(st, 1, game);
+    sqlite3_bind_int64(st, 2, seq);
+    bind_text(st, 3, "ended");
+    return step_done(j, st, context, "marking the game ended");
+}
+
 /* Inside the action's transaction: its rows (the rollback's marks, the
  * events with the answer, the snapshot, the game ended). Returns 0, or -1
  * with the error set (the caller aborts the transaction). */
@@ -1222,26 +1233,17 @@ static int append_rows(journal_db *j, const char *context, const journal_action 
         bind_text(st, 1, action->game);
         sqlite3_bind_int64(st, 2, action->seq);
         bind_blob(st, 3, snapshot->bytes, snapshot->len);
-        if (snapshot->aux != NULL)
-            bind_blob(st, 4, snapshot->aux, snapshot->aux_len);
-        else
-            sqlite3_bind_null(st, 4);
+        bind_blob_or_null(st, 4, snapshot->aux, snapshot->aux_len);
         bind_blob(st, 5, snapshot->sum, JOURNAL_HASH_SIZE);
         if (step_done(j, st, context, "inserting the snapshot") != 0)
             return -1;
     }
     /* games.seq and status change with the status only (journal.h). */
-    if (action->ended) {
-        st = statement(j, ST_GAME_UPDATE);
-        bind_text(st, 1, action->game);
-        sqlite3_bind_int64(st, 2, action->seq);
-        bind_text(st, 3, "ended");
-        if (step_done(j, st, context, "marking the game ended") != 0)
-            return -1;
-    }
-    return 0;
+    return action->ended ? game_ended_mark(j, context, action->game, action->seq) : 0;
 }
 
+/* journal.h: the checks without SQL, the encoding, then the rows in one
+ * transaction. */
 int journal_append(journal_db *journal, const journal_action *action)
 {
     journal_db *j = journal;
