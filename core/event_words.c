@@ -358,30 +358,6 @@ static void put_modifiers(words_line *l, const brigade_battle_modifier *mods, in
         put(l, " %+d %s (%s)", mods[i].value, mods[i].name, mods[i].rule);
 }
 
-/* "Dragoons' charge on Line Infantry withdrawn", "...'s charge to
- * reinforce the melee of ... withdrawn", "...'s uncontrolled charge on ...
- * withdrawn", "...'s report of no enemy in sight for its uncontrolled
- * charge withdrawn" (names as the scenario gives them). */
-static void describe_charge_withdrawn(words_line *l, const brigade_battle *b,
-                                      const brigade_event *e)
-{
-    const char *name = unit_name(b, e->withdrawn.unit);
-    size_t length = strlen(name);
-    /* "Dragoons' charge", "Royal Horse's charge" */
-    const char *of = length > 0 && (name[length - 1] == 's' || name[length - 1] == 'S') ? "'"
-                                                                                          : "'s";
-    bool report = e->withdrawn.charge < 0;
-    if (e->withdrawn.target < 0)
-        put(l, "%s%s report of no enemy in sight for its uncontrolled charge "
-                           "withdrawn", name, of);
-    else
-        put(l, "%s%s %s %s withdrawn", name, of,
-            report                   ? "uncontrolled charge on"
-            : e->withdrawn.reinforce ? "charge to reinforce the melee of"
-                                     : "charge on",
-            unit_name(b, e->withdrawn.target));
-}
-
 /* A melee unit's automatic result (no dice), after "T1.M1 dragoons:":
  * the loser's " loses at once: a retreating unit contacted loses at once,
  * with no dice, and keeps retreating (12.13);" (a loser is removed,
@@ -543,6 +519,30 @@ static void describe_unit_changed(words_line *l, const brigade_battle *b, const 
         put(l, "; move: %s", e->unit.move);
     if (e->unit.note[0])
         put(l, " (%s)", e->unit.note);
+}
+
+/* "Dragoons' charge on Line Infantry withdrawn", "...'s charge to
+ * reinforce the melee of ... withdrawn", "...'s uncontrolled charge on ...
+ * withdrawn", "...'s report of no enemy in sight for its uncontrolled
+ * charge withdrawn" (names as the scenario gives them). */
+static void describe_charge_withdrawn(words_line *l, const brigade_battle *b,
+                                      const brigade_event *e)
+{
+    const char *name = unit_name(b, e->withdrawn.unit);
+    size_t length = strlen(name);
+    /* "Dragoons' charge", "Royal Horse's charge" */
+    const char *of = length > 0 && (name[length - 1] == 's' || name[length - 1] == 'S') ? "'"
+                                                                                          : "'s";
+    bool report = e->withdrawn.charge < 0;
+    if (e->withdrawn.target < 0)
+        put(l, "%s%s report of no enemy in sight for its uncontrolled charge "
+                           "withdrawn", name, of);
+    else
+        put(l, "%s%s %s %s withdrawn", name, of,
+            report                   ? "uncontrolled charge on"
+            : e->withdrawn.reinforce ? "charge to reinforce the melee of"
+                                     : "charge on",
+            unit_name(b, e->withdrawn.target));
 }
 
 static void describe_charge_declared(words_line *l, const brigade_battle *b,

@@ -35,7 +35,7 @@ void brigade_move_words(const brigade_battle *b, int unit, char *out, size_t siz
  * or a morale modifier (its rule), by name. */
 typedef enum brigade_words_fixed {
     BRIGADE_WORDS_BLOWN_MOVEMENT,     /* blown cavalry's move in the Movement phase
-                                         (12.24, D36); longer than a move: cut to fit */
+                                         (12.24, D36); at most BRIGADE_TEXT_MAX bytes */
     BRIGADE_WORDS_RALLIES_AFTER_MOVE, /* a pushed-back unit's note at its move's end (12.19) */
     BRIGADE_WORDS_REFORMED,           /* a reform that stands (D37) */
     BRIGADE_WORDS_RALLIED,            /* a broken unit rallied (12.19 a) */
