@@ -3671,8 +3671,7 @@ static code_t run(const brigade_battle *battle, brigade_side seat, const brigade
                   brigade_error *error, bool start)
 {
     brigade_error scratch;
-    if (error == NULL)
-        error = &scratch;
+    error = brigade_error_or(error, &scratch);
     memset(error, 0, sizeof *error);
     if (events == NULL || (!start && command == NULL)) {
         error->code = BRIGADE_ERROR_INTERNAL;
@@ -3724,8 +3723,7 @@ brigade_error_code brigade_battle_rollback(const brigade_battle *current,
                                            brigade_error *error)
 {
     brigade_error scratch;
-    if (error == NULL)
-        error = &scratch;
+    error = brigade_error_or(error, &scratch);
     memset(error, 0, sizeof *error);
     const char *problem = NULL;
     brigade_error_code code = BRIGADE_ERROR_INVALID_ACTION;

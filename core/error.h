@@ -69,4 +69,11 @@ typedef struct brigade_error {
     char message[BRIGADE_ERROR_MESSAGE_SIZE];
 } brigade_error;
 
+/* Where a core call writes its error: `error`, or `scratch` (the call's
+ * own) when the caller passed NULL, not wanting one. */
+static inline brigade_error *brigade_error_or(brigade_error *error, brigade_error *scratch)
+{
+    return error != NULL ? error : scratch;
+}
+
 #endif

@@ -1174,9 +1174,8 @@ brigade_error_code brigade_melee_unit_test(const brigade_melee_unit *unit,
                                            brigade_unit_outcome *out,
                                            brigade_error *error)
 {
-    brigade_error unused_error;
-    if (error == NULL)
-        error = &unused_error;
+    brigade_error scratch;
+    error = brigade_error_or(error, &scratch);
     error->code = BRIGADE_OK;
     if (kind == BRIGADE_TEST_NONE || (kind == BRIGADE_TEST_PURSUIT &&
                                       !brigade_type_is_cavalry(unit->type)))
@@ -1207,9 +1206,8 @@ brigade_error_code brigade_melee_resolve_ruled(const brigade_melee *melee,
                                                brigade_melee_outcome *outcome,
                                                brigade_error *error)
 {
-    brigade_error unused_error;
-    if (error == NULL)
-        error = &unused_error;
+    brigade_error scratch;
+    error = brigade_error_or(error, &scratch);
     error->code = BRIGADE_OK;
     brigade_error_code code = brigade_melee_check(melee, error);
     if (code != BRIGADE_OK)

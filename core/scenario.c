@@ -417,7 +417,7 @@ bool brigade_scenario_load(const char *text, size_t length, brigade_battle *batt
                            brigade_error *error)
 {
     brigade_error scratch;
-    loader l = {error != NULL ? error : &scratch};
+    loader l = {brigade_error_or(error, &scratch)};
     memset(l.error, 0, sizeof *l.error);
     if (text == NULL)
         return fail(&l, "", "no scenario text");
