@@ -1070,6 +1070,26 @@ out:
     return result;
 }
 
+/* How many events action `seq` of `game` has and whether it is rolled
+ * back (ST_EVENTS_AT). Returns 0, or -1 with the error set (`what` says
+ * what was being read). */
+static int events_at_read(journal_db *j, const char *context, const char *game, int64_t seq,
+                          const char *what, int64_t *count, bool *rolled_back)
+{
+    sqlite3_stmt *st = statement(j, ST_EVENTS_AT);
+    bind_text(st, 1, game);
+    sqlite3_bind_int64(st, 2, seq);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        journal_sql_fail(j, context, what);
+        statement_done(st);
+        return -1;
+    }
+    *count = sqlite3_column_int64(st, 0);
+    *rolled_back = sqlite3_column_int64(st, 1) != 0;
+    statement_done(st);
+    return 0;
+}
+
 /*
  * Inside an append's transaction: checks that action `to` of `game` is in
  * the journal and not itself rolled back, then marks every event after it
@@ -1077,17 +1097,11 @@ out:
  */
 static int rollback_mark(journal_db *j, const char *context, const char *game, int64_t to)
 {
-    sqlite3_stmt *st = statement(j, ST_EVENTS_AT);
-    bind_text(st, 1, game);
-    sqlite3_bind_int64(st, 2, to);
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        journal_sql_fail(j, context, "reading the events of the rollback's seq");
-        statement_done(st);
+    int64_t count = 0;
+    bool rolled_back = false;
+    if (events_at_read(j, context, game, to, "reading the events of the rollback's seq", &count,
+                       &rolled_back) != 0)
         return -1;
-    }
-    int64_t count = sqlite3_column_int64(st, 0);
-    bool rolled_back = sqlite3_column_int64(st, 1) != 0;
-    statement_done(st);
     if (count == 0)
         return journal_fail(j, "%s: rollback to seq %" PRId64 ": the journal holds no events of "
                                "that seq",
@@ -1096,7 +1110,7 @@ static int rollback_mark(journal_db *j, const char *context, const char *game, i
         return journal_fail(j, "%s: rollback to seq %" PRId64 ": that seq is itself rolled back "
                                "(PROTOCOL.md §10.2)",
                             context, to);
-    st = statement(j, ST_EVENTS_ROLL_BACK);
+    sqlite3_stmt *st = statement(j, ST_EVENTS_ROLL_BACK);
     bind_text(st, 1, game);
     sqlite3_bind_int64(st, 2, to);
     return step_done(j, st, context, "marking the events rolled back");
@@ -2076,17 +2090,10 @@ static int action_rolled_back_read(journal_db *j, const char *context, const cha
     if (seq < 0 || seq > head)
         return journal_fail(j, "%s: no such seq (the game's actions are seq 0 .. %" PRId64 ")",
                             context, head);
-    sqlite3_stmt *st = statement(j, ST_EVENTS_AT);
-    bind_text(st, 1, game);
-    sqlite3_bind_int64(st, 2, seq);
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        journal_sql_fail(j, context, "reading the action's events");
-        statement_done(st);
+    int64_t count = 0;
+    if (events_at_read(j, context, game, seq, "reading the action's events", &count,
+                       rolled_back) != 0)
         return -1;
-    }
-    int64_t count = sqlite3_column_int64(st, 0);
-    *rolled_back = sqlite3_column_int64(st, 1) != 0;
-    statement_done(st);
     if (count == 0 && seq > 0)
         return journal_fail(j, "%s: the journal holds no events of that seq (the game is damaged)",
                             context);
