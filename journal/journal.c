@@ -1192,12 +1192,8 @@ static int append_head_check(journal_db *j, const char *context, const journal_a
 {
     sqlite3_stmt *st = statement(j, ST_GAME_HEAD);
     bind_text(st, 1, action->game);
-    int rc = sqlite3_step(st);
-    if (rc != SQLITE_ROW) {
-        if (rc == SQLITE_DONE)
-            journal_fail(j, "%s: no such game", context);
-        else
-            journal_sql_fail(j, context, "reading the game's seq");
+    if (journal_internal_row_check(j, sqlite3_step(st), context, "no such game",
+                                   "reading the game's seq") != 0) {
         statement_done(st);
         return -1;
     }
@@ -2627,6 +2623,16 @@ int journal_internal_fail(journal_db *journal, const char *format, ...)
 
 int journal_internal_sql_fail(journal_db *journal, const char *context, const char *what)
 {
+    return journal_sql_fail(journal, context, what);
+}
+
+int journal_internal_row_check(journal_db *journal, int rc, const char *context,
+                               const char *none, const char *what)
+{
+    if (rc == SQLITE_ROW)
+        return 0;
+    if (rc == SQLITE_DONE)
+        return journal_fail(journal, "%s: %s", context, none);
     return journal_sql_fail(journal, context, what);
 }
 

@@ -182,12 +182,8 @@ static int entry_head_check(journal_db *j, const journal_tournament_entry *entry
                     "WHERE e.tournament = t.id) FROM tournaments t WHERE t.id = ?1",
                     entry->tournament, &st, context) != 0)
         return -1;
-    int rc = sqlite3_step(st);
-    if (rc != SQLITE_ROW) {
-        if (rc == SQLITE_DONE)
-            journal_internal_fail(j, "%s: no such tournament", context);
-        else
-            journal_internal_sql_fail(j, context, "reading the tournament");
+    if (journal_internal_row_check(j, sqlite3_step(st), context, "no such tournament",
+                                   "reading the tournament") != 0) {
         sqlite3_finalize(st);
         return -1;
     }
