@@ -1263,7 +1263,9 @@ int journal_append(journal_db *journal, const journal_action *action)
     if (append_check(j, context, action) != 0)
         return -1;
 
-    assert(brigade_battle_consistent(action->battle)); /* a broken battle never reaches disk */
+    /* A broken battle never reaches disk, as the action's or as its snapshot. */
+    assert(brigade_battle_consistent(action->battle));
+    assert(action->snapshot == NULL || brigade_battle_consistent(action->snapshot));
     char seat = journal_seat_letter(action->seat);
     encoded_events events;
     if (events_encode(j, context, action->game, action->seq, seat, action->battle,
