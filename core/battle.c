@@ -936,6 +936,7 @@ bool brigade_battle_consistent(const brigade_battle *b)
 bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
 {
     long events = b->events;
+    (void)events; /* read by the assert only (gone with NDEBUG) */
     bool folded = battle_fold(b, e);
     assert(!folded || brigade_battle_consistent(b));
     /* Every event folded is counted once: rollbacks and journals count on it. */
