@@ -31,6 +31,12 @@ static void text_set(char *dst, size_t size, const char *src)
     }
 }
 
+/* Sets a unit change's note to the fixed text `which` (words.h). */
+static void unit_note_fixed(brigade_event *e, brigade_words_fixed which)
+{
+    text_set(e->unit.note, sizeof e->unit.note, brigade_fixed_words(which));
+}
+
 static brigade_side side_other(brigade_side side)
 {
     return side == BRIGADE_SIDE_A ? BRIGADE_SIDE_B : BRIGADE_SIDE_A;
@@ -127,7 +133,11 @@ static bool unit_contacted_in_pursuit(const brigade_battle *b, int unit)
     return false;
 }
 
-/* Normalising copies: equal values give equal bytes (padding zeroed). */
+/* Normalising copies: equal values give equal bytes (padding zeroed), so
+ * that a folded battle hashes and compares as its journal says. They copy
+ * member by member on purpose: a memcpy or an assignment would carry the
+ * source's padding along. Alike in shape, they are one list of members a
+ * type, not one piece of logic written again. */
 static void morale_copy(brigade_morale_result *dst, const brigade_morale_result *src)
 {
     memset(dst, 0, sizeof *dst);
@@ -283,12 +293,12 @@ static bool melee_record_valid(const brigade_battle *b, const brigade_battle_mel
 
 static int melee_find_id(const brigade_battle *b, const char *id);
 
-/* Takes the melee at `index` out of contact, the later ones moving up. */
 /* Removes items[index] from an array of *count items of `size` bytes
  * each: the later ones move up, the freed last slot is cleared (a battle's
  * arrays are all zero past their count). */
 static void array_remove(void *items, size_t size, int *count, int index)
 {
+    assert(index >= 0 && index < *count); /* only a checked index is removed */
     char *base = items;
     memmove(base + (size_t)index * size, base + (size_t)(index + 1) * size,
             (size_t)(*count - index - 1) * size);
@@ -296,6 +306,7 @@ static void array_remove(void *items, size_t size, int *count, int index)
     memset(base + (size_t)*count * size, 0, size);
 }
 
+/* Takes the melee at `index` out of contact, the later ones moving up. */
 static void melee_remove(brigade_battle *b, int index)
 {
     array_remove(b->melees, sizeof b->melees[0], &b->melee_count, index);
@@ -740,6 +751,7 @@ static bool fold_melee_unit_result(brigade_battle *b, const brigade_event *e)
  * bytes; false when the slot is taken or the hex is not of full length. */
 static bool dice_hex_keep(char *slot, size_t size, const char *hex)
 {
+    assert(size == BRIGADE_DICE_HEX_MAX + 1); /* a whole slot of battle.h's dice */
     if (slot[0] || strlen(hex) != BRIGADE_DICE_HEX_MAX)
         return false;
     memcpy(slot, hex, size);
@@ -923,8 +935,14 @@ bool brigade_battle_consistent(const brigade_battle *b)
 
 bool brigade_battle_fold(brigade_battle *b, const brigade_event *e)
 {
+    long events = b->events;
+    (void)events; /* read by the assert only (gone with NDEBUG) */
     bool folded = battle_fold(b, e);
     assert(!folded || brigade_battle_consistent(b));
+    /* Every event folded is counted once: rollbacks and journals count on it. */
+    assert(!folded || b->events == events + 1 ||
+           (e->kind == BRIGADE_BATTLE_EVENT_UMPIRE_RULED &&
+            e->umpire.ruling == BRIGADE_UMPIRE_ROLLBACK));
     return folded;
 }
 
@@ -1010,7 +1028,7 @@ static code_t emit(machine *m, const brigade_event *e)
 #define TRY(expr)                                                                             \
     do {                                                                                      \
         code_t try_code_ = (expr);                                                            \
-        if (try_code_ != BRIGADE_OK)                                                   \
+        if (try_code_ != BRIGADE_OK)                                                          \
             return try_code_;                                                                 \
     } while (0)
 
@@ -1174,7 +1192,7 @@ static code_t mandatory_moves_end(machine *m)
             /* Rallies at the end of its move, stays unformed (12.19, turn.md). */
             e.unit.status = BRIGADE_STATUS_NORMAL;
             e.unit.formed = false;
-            text_set(e.unit.note, sizeof e.unit.note, brigade_fixed_words(BRIGADE_WORDS_RALLIES_AFTER_MOVE));
+            unit_note_fixed(&e, BRIGADE_WORDS_RALLIES_AFTER_MOVE);
             changed = true;
         }
         if (!in_melee && (u->status == BRIGADE_STATUS_RETREATING ||
@@ -1189,8 +1207,7 @@ static code_t mandatory_moves_end(machine *m)
             if (u->status == BRIGADE_STATUS_RETREATING && !unit_contacted_in_pursuit(&m->work, i)) {
                 e.unit.status = BRIGADE_STATUS_NORMAL;
                 e.unit.formed = false;
-                text_set(e.unit.note, sizeof e.unit.note,
-                         "its retreat made: no longer retreating, still unformed (12.19 a)");
+                unit_note_fixed(&e, BRIGADE_WORDS_RETREAT_MADE);
             }
         }
         /* Last turn's bonus moves are made; one won in this phase (a
@@ -1215,7 +1232,8 @@ static code_t movement_begin(machine *m)
             continue;
         brigade_event e;
         unit_change_init(m, &e, i, BRIGADE_CAUSE_BLOWN_MOVE);
-        text_set(e.unit.move, sizeof e.unit.move, brigade_fixed_words(BRIGADE_WORDS_BLOWN_MOVEMENT));
+        text_set(e.unit.move, sizeof e.unit.move,
+                 brigade_fixed_words(BRIGADE_WORDS_BLOWN_MOVEMENT));
         TRY(emit(m, &e));
     }
     return phase_begin(m, BRIGADE_PHASE_MOVEMENT, BRIGADE_STEP_REPORT, 3u);
@@ -1235,8 +1253,7 @@ static code_t movement_end(machine *m)
             e.unit.status = BRIGADE_STATUS_NORMAL;
             e.unit.formed = false;
             text_set(e.unit.move, sizeof e.unit.move, "");
-            text_set(e.unit.note, sizeof e.unit.note,
-                     "fell back behind its lines: no longer blown, still unformed (12.24)");
+            unit_note_fixed(&e, BRIGADE_WORDS_BLOWN_OVER);
             TRY(emit(m, &e));
         } else if (in_play && reform != NULL && report_in_force(reform) && !u->formed &&
                    u->status == BRIGADE_STATUS_NORMAL) {
@@ -1244,7 +1261,7 @@ static code_t movement_end(machine *m)
             unit_change_init(m, &e, i, BRIGADE_CAUSE_REFORMED);
             e.unit.formed = true;
             text_set(e.unit.move, sizeof e.unit.move, "");
-            text_set(e.unit.note, sizeof e.unit.note, brigade_fixed_words(BRIGADE_WORDS_REFORMED));
+            unit_note_fixed(&e, BRIGADE_WORDS_REFORMED);
             TRY(emit(m, &e));
         } else if (u->move[0] != '\0') {
             unit_change_init(m, &e, i, BRIGADE_CAUSE_MOVEMENT_OVER);
@@ -1746,10 +1763,32 @@ static code_t morale_end(machine *m)
         unit_change_init(m, &e, i, BRIGADE_CAUSE_RALLIED);
         e.unit.status = BRIGADE_STATUS_NORMAL;
         e.unit.formed = false;
-        text_set(e.unit.note, sizeof e.unit.note, brigade_fixed_words(BRIGADE_WORDS_RALLIED));
+        unit_note_fixed(&e, BRIGADE_WORDS_RALLIED);
         TRY(emit(m, &e));
     }
     return turn_begin(m);
+}
+
+/* Emits a melee event (FORMED, REINFORCED, DICE_RECORDED, SAPPERS_CHOSEN)
+ * carrying the record `rec` at place `index` of the battle's melees. */
+static code_t melee_event_emit(machine *m, brigade_event_kind kind, int index,
+                               const brigade_battle_melee *rec)
+{
+    brigade_event e;
+    event_init(&e, kind);
+    e.melee.index = index;
+    melee_copy(&e.melee.melee, rec);
+    return emit(m, &e);
+}
+
+/* The seats whose sappers' re-roll choice `rec` still waits for (12.10). */
+static unsigned reroll_awaiting(const brigade_battle *b, const brigade_battle_melee *rec)
+{
+    unsigned awaiting = 0;
+    for (int i = 0; i < rec->member_count; i++)
+        if (rec->members[i].may_reroll && !rec->members[i].reroll_chosen)
+            awaiting |= BRIGADE_SEAT_BIT(b->units[rec->members[i].unit].side);
+    return awaiting;
 }
 
 /* The Melee phase (turn.md §Turn 6): every melee not yet fought this turn,
@@ -1789,16 +1828,9 @@ static code_t melees_run(machine *m)
                     rec.members[i].reroll_chosen = false;
                     rec.members[i].reroll_die = -1;
                 }
-                brigade_event e;
-                event_init(&e, BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED);
-                e.melee.index = index;
-                melee_copy(&e.melee.melee, &rec);
-                TRY(emit(m, &e));
+                TRY(melee_event_emit(m, BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED, index, &rec));
             }
-            unsigned awaiting = 0;
-            for (int i = 0; i < rec.member_count; i++)
-                if (rec.members[i].may_reroll && !rec.members[i].reroll_chosen)
-                    awaiting |= BRIGADE_SEAT_BIT(b->units[rec.members[i].unit].side);
+            unsigned awaiting = reroll_awaiting(b, &rec);
             if (awaiting != 0)
                 return phase_begin(m, BRIGADE_PHASE_MELEE, BRIGADE_STEP_REROLL, awaiting);
         }
@@ -1928,6 +1960,21 @@ static void groups_add_melees(groups *g, const brigade_battle *b)
             groups_join(g, b->melees[i].members[0].unit, b->melees[i].members[j].unit);
 }
 
+/* Finds unit `id` for `seat`'s command: UNKNOWN_UNIT when there is no
+ * such unit, WRONG_SEAT when it is the other side's; else BRIGADE_OK with
+ * *unit its index. */
+static code_t unit_of_seat(machine *m, brigade_side seat, const char *id, int *unit)
+{
+    *unit = brigade_battle_unit_find(&m->work, id);
+    if (*unit < 0)
+        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", id);
+    const brigade_battle_unit *u = &m->work.units[*unit];
+    if (u->side != seat)
+        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
+                    brigade_side_name(u->side));
+    return BRIGADE_OK;
+}
+
 static code_t declare_charge(machine *m, brigade_side seat, const brigade_command *c)
 {
     brigade_battle *b = &m->work;
@@ -2051,13 +2098,9 @@ static code_t respond(machine *m, brigade_side seat, const brigade_command *c)
 {
     brigade_battle *b = &m->work;
     const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
-    int unit = brigade_battle_unit_find(b, c->unit);
-    if (unit < 0)
-        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+    int unit;
+    TRY(unit_of_seat(m, seat, c->unit, &unit));
     const brigade_battle_unit *u = &b->units[unit];
-    if (u->side != seat)
-        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
-                    brigade_side_name(u->side));
     if (!unit_owes_answer(b, unit))
         return fail(m, bad, "unit '%s' has no charge to answer", u->name);
     int first = -1;
@@ -2164,31 +2207,25 @@ static code_t morale_test(machine *m, int unit, int charge, brigade_morale_role 
     switch (effect) {
     case BRIGADE_MORALE_HALTS:
         e.unit.formed = false;
-        text_set(e.unit.note, sizeof e.unit.note,
-                 "failed its morale test by 1-2: halts unformed, no contact");
+        unit_note_fixed(&e, BRIGADE_WORDS_MORALE_HALTS);
         break;
     case BRIGADE_MORALE_HALTS_RETREATS:
         e.unit.formed = false;
         e.unit.status = BRIGADE_STATUS_RETREATING;
-        text_set(e.unit.note, sizeof e.unit.note,
-                 "failed its morale test by 3 or more: halts, retreats next Mandatory-move phase");
+        unit_note_fixed(&e, BRIGADE_WORDS_MORALE_HALTS_RETREATS);
         break;
     case BRIGADE_MORALE_FLEES:
         e.unit.formed = false;
         e.unit.status = BRIGADE_STATUS_RETREATING;
-        text_set(e.unit.note, sizeof e.unit.note,
-                 "failed its morale test by 3 or more: flees the built-up area before contact, "
-                 "losing no figures (12.9 e)");
+        unit_note_fixed(&e, BRIGADE_WORDS_MORALE_FLEES);
         break;
     case BRIGADE_MORALE_WAVERS:
         e.unit.wavering = true;
-        text_set(e.unit.note, sizeof e.unit.note,
-                 "failed its morale test by 1-2: wavers (-2 in the melee)");
+        unit_note_fixed(&e, BRIGADE_WORDS_MORALE_WAVERS);
         break;
     default:
         e.unit.status = BRIGADE_STATUS_RETREATING;
-        text_set(e.unit.note, sizeof e.unit.note,
-                 "failed its morale test by 3 or more: retreats; contacted, it loses (12.13)");
+        unit_note_fixed(&e, BRIGADE_WORDS_MORALE_RETREATS);
         break;
     }
     /* A charger that fails loses its sappers (12.10). */
@@ -2332,12 +2369,10 @@ static code_t contact_make(machine *m, char touched[][BRIGADE_MELEE_ID_MAX + 1],
             member_flags(b, c, c->target, mt);
         }
         rec.terrain = melee_terrain(b, &rec);
-        brigade_event e;
-        event_init(&e, existing >= 0 ? BRIGADE_BATTLE_EVENT_MELEE_REINFORCED
-                                     : BRIGADE_BATTLE_EVENT_MELEE_FORMED);
-        e.melee.index = existing >= 0 ? existing : b->melee_count;
-        melee_copy(&e.melee.melee, &rec);
-        TRY(emit(m, &e));
+        TRY(melee_event_emit(m,
+                             existing >= 0 ? BRIGADE_BATTLE_EVENT_MELEE_REINFORCED
+                                           : BRIGADE_BATTLE_EVENT_MELEE_FORMED,
+                             existing >= 0 ? existing : b->melee_count, &rec));
         text_set(touched[*touched_count], BRIGADE_MELEE_ID_MAX + 1, rec.id);
         (*touched_count)++;
     }
@@ -2359,8 +2394,7 @@ static code_t charge_end(machine *m)
         e.unit.status = BRIGADE_STATUS_BLOWN;
         e.unit.formed = false;
         e.unit.pursuit_of = -1;
-        text_set(e.unit.note, sizeof e.unit.note,
-                 "no enemy left to pursue and no charge declared: blown (12.24 g)");
+        unit_note_fixed(&e, BRIGADE_WORDS_NO_ENEMY_BLOWN);
         TRY(emit(m, &e));
     }
     return movement_begin(m);
@@ -2654,13 +2688,8 @@ static code_t report_add(machine *m, brigade_side seat, brigade_report_kind kind
 static code_t report_unit(machine *m, brigade_side seat, brigade_report_kind kind, const char *id,
                           int *unit)
 {
-    *unit = brigade_battle_unit_find(&m->work, id);
-    if (*unit < 0)
-        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", id);
+    TRY(unit_of_seat(m, seat, id, unit));
     const brigade_battle_unit *u = &m->work.units[*unit];
-    if (u->side != seat)
-        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
-                    brigade_side_name(u->side));
     if (!brigade_battle_unit_in_play(u))
         return fail(m, BRIGADE_ERROR_INVALID_ACTION, "unit '%s' is out of play (%s)", u->name,
                     brigade_status_name(u->status));
@@ -2828,13 +2857,9 @@ static code_t contact(machine *m, brigade_side seat, const brigade_command *c)
                      BRIGADE_STEP_REPORT));
     const brigade_battle *b = &m->work;
     const code_t bad = BRIGADE_ERROR_INVALID_ACTION;
-    int unit = brigade_battle_unit_find(b, c->unit);
-    if (unit < 0)
-        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+    int unit;
+    TRY(unit_of_seat(m, seat, c->unit, &unit));
     const brigade_battle_unit *u = &b->units[unit];
-    if (u->side != seat)
-        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
-                    brigade_side_name(u->side));
     if (!brigade_battle_unit_in_play(u) || u->status != BRIGADE_STATUS_PURSUING)
         return fail(m, bad, "'%s' is not pursuing: only a pursuer reports contact in its pursuit "
                             "(12.24, 12.25)",
@@ -2934,10 +2959,7 @@ static code_t contact_apply(machine *m, int number)
     member_add(&rec, r.unit < r.target ? r.unit : r.target);
     member_add(&rec, r.unit < r.target ? r.target : r.unit);
     rec.terrain = melee_terrain(b, &rec);
-    event_init(&e, BRIGADE_BATTLE_EVENT_MELEE_FORMED);
-    e.melee.index = b->melee_count;
-    melee_copy(&e.melee.melee, &rec);
-    TRY(emit(m, &e));
+    TRY(melee_event_emit(m, BRIGADE_BATTLE_EVENT_MELEE_FORMED, b->melee_count, &rec));
     if (!fleeing)
         return BRIGADE_OK; /* fought in this turn's Melee phase */
     return melee_resolve(m, b->melee_count - 1);
@@ -3042,13 +3064,9 @@ static code_t occupy(machine *m, brigade_side seat, const brigade_command *c)
 {
     TRY(require_step(m, seat, "occupying a built-up area (occupy)", BRIGADE_PHASE_CHARGE,
                      BRIGADE_STEP_OCCUPY));
-    int unit = brigade_battle_unit_find(&m->work, c->unit);
-    if (unit < 0)
-        return fail(m, BRIGADE_ERROR_UNKNOWN_UNIT, "no unit '%s'", c->unit);
+    int unit;
+    TRY(unit_of_seat(m, seat, c->unit, &unit));
     const brigade_battle_unit *u = &m->work.units[unit];
-    if (u->side != seat)
-        return fail(m, BRIGADE_ERROR_WRONG_SEAT, "unit '%s' belongs to side %s", u->name,
-                    brigade_side_name(u->side));
     if (!unit_may_occupy(&m->work, unit))
         return fail(m, BRIGADE_ERROR_INVALID_ACTION,
                     "'%s' may not occupy: only a charger whose built-up-area defenders fled "
@@ -3302,15 +3320,8 @@ static code_t sappers_reroll(machine *m, brigade_side seat, const brigade_comman
     mem->reroll_chosen = true;
     mem->reroll_die = c->die;
 
-    brigade_event e;
-    event_init(&e, BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN);
-    e.melee.index = index;
-    melee_copy(&e.melee.melee, &rec);
-    TRY(emit(m, &e));
-    unsigned owing = 0;
-    for (int i = 0; i < rec.member_count; i++)
-        if (rec.members[i].may_reroll && !rec.members[i].reroll_chosen)
-            owing |= BRIGADE_SEAT_BIT(b->units[rec.members[i].unit].side);
+    TRY(melee_event_emit(m, BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN, index, &rec));
+    unsigned owing = reroll_awaiting(b, &rec);
     if (!(owing & BRIGADE_SEAT_BIT(seat)))
         TRY(side_done(m, seat));
     if (owing != 0)
@@ -3661,8 +3672,7 @@ static code_t run(const brigade_battle *battle, brigade_side seat, const brigade
                   brigade_error *error, bool start)
 {
     brigade_error scratch;
-    if (error == NULL)
-        error = &scratch;
+    error = brigade_error_or(error, &scratch);
     memset(error, 0, sizeof *error);
     if (events == NULL || (!start && command == NULL)) {
         error->code = BRIGADE_ERROR_INTERNAL;
@@ -3693,7 +3703,7 @@ static code_t run(const brigade_battle *battle, brigade_side seat, const brigade
 brigade_error_code brigade_battle_start(const brigade_battle *battle,
                                         const brigade_dice_source *dice,
                                         brigade_event_list *events,
-                                               brigade_error *error)
+                                        brigade_error *error)
 {
     return run(battle, BRIGADE_SIDE_NONE, NULL, dice, events, error, true);
 }
@@ -3702,7 +3712,7 @@ brigade_error_code brigade_battle_apply(const brigade_battle *battle, brigade_si
                                         const brigade_command *command,
                                         const brigade_dice_source *dice,
                                         brigade_event_list *events,
-                                               brigade_error *error)
+                                        brigade_error *error)
 {
     return run(battle, seat, command, dice, events, error, false);
 }
@@ -3711,11 +3721,10 @@ brigade_error_code brigade_battle_rollback(const brigade_battle *current,
                                            const brigade_battle *target,
                                            long long to_seq, long long seq,
                                            const char *reason, brigade_event *out,
-                                                  brigade_error *error)
+                                           brigade_error *error)
 {
     brigade_error scratch;
-    if (error == NULL)
-        error = &scratch;
+    error = brigade_error_or(error, &scratch);
     memset(error, 0, sizeof *error);
     const char *problem = NULL;
     brigade_error_code code = BRIGADE_ERROR_INVALID_ACTION;

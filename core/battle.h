@@ -794,9 +794,11 @@ typedef struct brigade_event_list {
     size_t capacity;
 } brigade_event_list;
 
+/* An empty list, holding no memory. */
 void brigade_event_list_init(brigade_event_list *list);
 /* Forgets the events, keeps the memory. */
 void brigade_event_list_clear(brigade_event_list *list);
+/* Frees the memory; the list is empty (as after init) again. */
 void brigade_event_list_free(brigade_event_list *list);
 /* Appends a copy of `event`. Returns false (nothing appended) when memory
  * runs out. */
@@ -953,7 +955,9 @@ bool brigade_battle_melee_build(const brigade_battle *battle, int index, brigade
 void brigade_event_describe(const brigade_battle *battle, const brigade_event *event,
                             char *out, size_t size);
 
-/* Names on the wire, static strings ("mandatory_moves", "respond", ...). */
+/* Names on the wire, static strings ("mandatory_moves", "respond", ...);
+ * "?" for a value out of range. One a type, as melee.h's list of names:
+ * alike in shape only. */
 const char *brigade_phase_name(brigade_phase phase);
 const char *brigade_step_name(brigade_step step);
 const char *brigade_facing_name(brigade_facing facing);

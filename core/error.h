@@ -20,11 +20,14 @@
  *                                 no memory
  *   BRIGADE_ERROR_HELD            a player's command while    HELD
  *                                 the umpire holds the game
- *   BRIGADE_ERROR_INVALID_INPUT   a melee (melee.h) or a      BAD_MESSAGE (a scenario in
- *                                 scenario (scenario.h)       a create); the CLI prints it
- *                                 breaks a rule of its input
+ *   BRIGADE_ERROR_INVALID_INPUT   a melee (melee.h) or a      BAD_MESSAGE for a scenario in
+ *                                 scenario (scenario.h)       a create; in a battle the
+ *                                 breaks a rule of its input  melee's becomes INVALID_ACTION
+ *                                                             (an umpire's overrule) or
+ *                                                             INTERNAL; `brigade melee`
+ *                                                             prints it
  *   BRIGADE_ERROR_DICE_MISSING    a roll the melee needs      INTERNAL (the battle reports
- *                                 had no dice                 it as INTERNAL)
+ *                                 had no dice                 it as its INTERNAL)
  *   BRIGADE_ERROR_DICE_INVALID    a face outside 1..6, or a   INTERNAL (likewise)
  *                                 re-roll index outside 0..1
  *
@@ -65,5 +68,12 @@ typedef struct brigade_error {
      * unknown troop type \"dragons\""). */
     char message[BRIGADE_ERROR_MESSAGE_SIZE];
 } brigade_error;
+
+/* Where a core call writes its error: `error`, or `scratch` (the call's
+ * own) when the caller passed NULL, not wanting one. */
+static inline brigade_error *brigade_error_or(brigade_error *error, brigade_error *scratch)
+{
+    return error != NULL ? error : scratch;
+}
 
 #endif

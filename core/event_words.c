@@ -142,6 +142,21 @@ static const char *const fixed_words[] = {
     [BRIGADE_WORDS_MORALE_FLANK] = "charged in flank or rear",
     [BRIGADE_WORDS_MORALE_BY_CAVALRY] = "infantry not in square charged by cavalry",
     [BRIGADE_WORDS_UMPIRE_SEATED] = "the umpire takes the seat",
+    [BRIGADE_WORDS_RETREAT_MADE] =
+        "its retreat made: no longer retreating, still unformed (12.19 a)",
+    [BRIGADE_WORDS_BLOWN_OVER] =
+        "fell back behind its lines: no longer blown, still unformed (12.24)",
+    [BRIGADE_WORDS_MORALE_HALTS] = "failed its morale test by 1-2: halts unformed, no contact",
+    [BRIGADE_WORDS_MORALE_HALTS_RETREATS] =
+        "failed its morale test by 3 or more: halts, retreats next Mandatory-move phase",
+    [BRIGADE_WORDS_MORALE_FLEES] =
+        "failed its morale test by 3 or more: flees the built-up area before contact, "
+        "losing no figures (12.9 e)",
+    [BRIGADE_WORDS_MORALE_WAVERS] = "failed its morale test by 1-2: wavers (-2 in the melee)",
+    [BRIGADE_WORDS_MORALE_RETREATS] =
+        "failed its morale test by 3 or more: retreats; contacted, it loses (12.13)",
+    [BRIGADE_WORDS_NO_ENEMY_BLOWN] =
+        "no enemy left to pursue and no charge declared: blown (12.24 g)",
 };
 
 const char *brigade_fixed_words(brigade_words_fixed which)
@@ -343,30 +358,6 @@ static void put_modifiers(words_line *l, const brigade_battle_modifier *mods, in
         put(l, " %+d %s (%s)", mods[i].value, mods[i].name, mods[i].rule);
 }
 
-/* "Dragoons' charge on Line Infantry withdrawn", "...'s charge to
- * reinforce the melee of ... withdrawn", "...'s uncontrolled charge on ...
- * withdrawn", "...'s report of no enemy in sight for its uncontrolled
- * charge withdrawn" (names as the scenario gives them). */
-static void describe_charge_withdrawn(words_line *l, const brigade_battle *b,
-                                      const brigade_event *e)
-{
-    const char *name = unit_name(b, e->withdrawn.unit);
-    size_t length = strlen(name);
-    /* "Dragoons' charge", "Royal Horse's charge" */
-    const char *of = length > 0 && (name[length - 1] == 's' || name[length - 1] == 'S') ? "'"
-                                                                                          : "'s";
-    bool report = e->withdrawn.charge < 0;
-    if (e->withdrawn.target < 0)
-        put(l, "%s%s report of no enemy in sight for its uncontrolled charge "
-                           "withdrawn", name, of);
-    else
-        put(l, "%s%s %s %s withdrawn", name, of,
-            report                   ? "uncontrolled charge on"
-            : e->withdrawn.reinforce ? "charge to reinforce the melee of"
-                                     : "charge on",
-            unit_name(b, e->withdrawn.target));
-}
-
 /* A melee unit's automatic result (no dice), after "T1.M1 dragoons:":
  * the loser's " loses at once: a retreating unit contacted loses at once,
  * with no dice, and keeps retreating (12.13);" (a loser is removed,
@@ -528,6 +519,30 @@ static void describe_unit_changed(words_line *l, const brigade_battle *b, const 
         put(l, "; move: %s", e->unit.move);
     if (e->unit.note[0])
         put(l, " (%s)", e->unit.note);
+}
+
+/* "Dragoons' charge on Line Infantry withdrawn", "...'s charge to
+ * reinforce the melee of ... withdrawn", "...'s uncontrolled charge on ...
+ * withdrawn", "...'s report of no enemy in sight for its uncontrolled
+ * charge withdrawn" (names as the scenario gives them). */
+static void describe_charge_withdrawn(words_line *l, const brigade_battle *b,
+                                      const brigade_event *e)
+{
+    const char *name = unit_name(b, e->withdrawn.unit);
+    size_t length = strlen(name);
+    /* "Dragoons' charge", "Royal Horse's charge" */
+    const char *of = length > 0 && (name[length - 1] == 's' || name[length - 1] == 'S') ? "'"
+                                                                                          : "'s";
+    bool report = e->withdrawn.charge < 0;
+    if (e->withdrawn.target < 0)
+        put(l, "%s%s report of no enemy in sight for its uncontrolled charge "
+                           "withdrawn", name, of);
+    else
+        put(l, "%s%s %s %s withdrawn", name, of,
+            report                   ? "uncontrolled charge on"
+            : e->withdrawn.reinforce ? "charge to reinforce the melee of"
+                                     : "charge on",
+            unit_name(b, e->withdrawn.target));
 }
 
 static void describe_charge_declared(words_line *l, const brigade_battle *b,

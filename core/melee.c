@@ -365,6 +365,13 @@ static void modifiers_troop_type(const melee_resolution *resolution,
                  type_labels[unit->type], type_values[unit->type]);
 }
 
+/* Adds modifier (rule, name, value) to a unit's outcome. */
+static void unit_modifier_add(brigade_unit_outcome *out, const char *rule, const char *name,
+                              int value)
+{
+    modifier_add(out->modifiers, &out->modifier_count, rule, name, value);
+}
+
 /* Class and formation modifiers (12.17, notes 3 and 4; D4, D23, D32). */
 static void modifiers_class_and_formation(const melee_resolution *resolution,
                                           const brigade_melee_unit *unit,
@@ -372,8 +379,6 @@ static void modifiers_class_and_formation(const melee_resolution *resolution,
 {
     const brigade_melee *melee = resolution->melee;
     const side_summary *enemy = &resolution->sides[side_other(unit->side)];
-    brigade_modifier *list = out->modifiers;
-    int *count = &out->modifier_count;
     bool british_infantry_in_line = unit->type == BRIGADE_TYPE_INFANTRY &&
                                     unit->formation == BRIGADE_FORMATION_LINE &&
                                     unit_british(unit);
@@ -381,37 +386,37 @@ static void modifiers_class_and_formation(const melee_resolution *resolution,
     switch (unit->unit_class) {
     case BRIGADE_CLASS_GUARD:
         /* D4: British Guard in line: +2 in all with the British line +1. */
-        modifier_add(list, count, british_infantry_in_line ? "12.17 D4" : "12.17",
-                     british_infantry_in_line ? "Guard (British Guard in line: +2 at most)"
-                                              : "Guard",
-                     2);
+        unit_modifier_add(out, british_infantry_in_line ? "12.17 D4" : "12.17",
+                          british_infantry_in_line ? "Guard (British Guard in line: +2 at most)"
+                                                   : "Guard",
+                          2);
         break;
     case BRIGADE_CLASS_ELITE:
-        modifier_add(list, count, "12.17", "Elite", 1);
+        unit_modifier_add(out, "12.17", "Elite", 1);
         break;
     case BRIGADE_CLASS_CONSCRIPT: {
         /* Note 3: -2 in line, except in a redoubt or a built-up area (D32). */
         bool spared = melee->terrain == BRIGADE_TERRAIN_BUA ||
                       unit->defending == BRIGADE_DEFENDING_FORTIFIED;
         if (unit->formation == BRIGADE_FORMATION_LINE && !spared)
-            modifier_add(list, count, "12.17 note 3", "conscripts in line", -2);
+            unit_modifier_add(out, "12.17 note 3", "conscripts in line", -2);
         else
-            modifier_add(list, count, "12.17", "conscripts", -1);
+            unit_modifier_add(out, "12.17", "conscripts", -1);
         break;
     }
     default: /* Veteran, Line, Second-rate, Garrison: 0 (D23) */
         break;
     }
     if (unit->general.role != BRIGADE_GENERAL_NONE && unit->general.leading)
-        modifier_add(list, count, "12.17 note 4", "general leads the charge", 1);
+        unit_modifier_add(out, "12.17 note 4", "general leads the charge", 1);
     if (british_infantry_in_line && unit->unit_class != BRIGADE_CLASS_GUARD)
-        modifier_add(list, count, "12.17", "British infantry in line", 1);
+        unit_modifier_add(out, "12.17", "British infantry in line", 1);
     if (unit->horses == BRIGADE_HORSES_GOOD)
-        modifier_add(list, count, "12.17", "good horses", 1);
+        unit_modifier_add(out, "12.17", "good horses", 1);
     else if (unit->horses == BRIGADE_HORSES_POOR)
-        modifier_add(list, count, "12.17", "poor horses", -1);
+        unit_modifier_add(out, "12.17", "poor horses", -1);
     if (unit_unformed(unit) || unit->wavering)
-        modifier_add(list, count, "12.17", "unformed or wavering", -2);
+        unit_modifier_add(out, "12.17", "unformed or wavering", -2);
     if (unit->flank_or_rear) {
         /* D27: in a BUA there is no flank or rear from round 2 on (12.9.B).
          * Note 5, D31: an Austrian mass is spared against cavalry only. */
@@ -419,7 +424,7 @@ static void modifiers_class_and_formation(const melee_resolution *resolution,
         bool austrian_mass_spared = unit->formation == BRIGADE_FORMATION_AUSTRIAN_MASS &&
                                     enemy->all_cavalry;
         if (!bua_later_round && !austrian_mass_spared)
-            modifier_add(list, count, "12.17 note 5", "attacked in flank or rear", -4);
+            unit_modifier_add(out, "12.17 note 5", "attacked in flank or rear", -4);
     }
 }
 
@@ -430,8 +435,6 @@ static void modifiers_situation(const melee_resolution *resolution,
 {
     const brigade_melee *melee = resolution->melee;
     const side_summary *enemy = &resolution->sides[side_other(unit->side)];
-    brigade_modifier *list = out->modifiers;
-    int *count = &out->modifier_count;
     bool cavalry = brigade_type_is_cavalry(unit->type);
     /* cases/README.md: status pursuing gives the charge +2, once with
      * charging; pursuit itself is cavalry's (12.23). */
@@ -445,30 +448,31 @@ static void modifiers_situation(const melee_resolution *resolution,
         bool cossacks_in_rough = unit->type == BRIGADE_TYPE_COSSACKS &&
                                  melee->terrain == BRIGADE_TERRAIN_ROUGH;
         if (!march_column && !uphill && !cossacks_in_rough && !enemy->defends_fortified)
-            modifier_add(list, count, "12.17 note 6",
-                         unit->charging ? "charging" : "pursuing", 2);
+            unit_modifier_add(out, "12.17 note 6",
+                              unit->charging ? "charging" : "pursuing", 2);
     }
     if (unit->type == BRIGADE_TYPE_INFANTRY && unit->formation == BRIGADE_FORMATION_COLUMN &&
         unit->charging && (enemy->has_infantry || enemy->has_artillery) &&
         (!enemy->defends_position || unit->breach))
-        modifier_add(list, count, "12.17 note 7", "infantry charging in column", 1);
+        unit_modifier_add(out, "12.17 note 7", "infantry charging in column", 1);
     if (unit->type == BRIGADE_TYPE_INFANTRY && enemy->has_cavalry &&
         (unit->formation == BRIGADE_FORMATION_COLUMN ||
          unit->formation == BRIGADE_FORMATION_SQUARE ||
          unit->formation == BRIGADE_FORMATION_AUSTRIAN_MASS))
-        modifier_add(list, count, "12.17 D20", "infantry in column or square against cavalry", 4);
+        unit_modifier_add(out, "12.17 D20", "infantry in column or square against cavalry", 4);
     if (unit->type == BRIGADE_TYPE_LANCERS && enemy->has_infantry &&
         !lancers_as_light_cavalry(resolution, unit))
-        modifier_add(list, count, "12.17", "lancers against infantry", 2);
+        unit_modifier_add(out, "12.17", "lancers against infantry", 2);
     switch (defending_effective(unit)) {
     case BRIGADE_DEFENDING_COVER:
-        modifier_add(list, count, "12.17 note 8", "defending cover", 1);
+        unit_modifier_add(out, "12.17 note 8", "defending cover", 1);
         break;
     case BRIGADE_DEFENDING_BUILDING:
-        modifier_add(list, count, "12.17 note 8", "defending a building", 2);
+        unit_modifier_add(out, "12.17 note 8", "defending a building", 2);
         break;
     case BRIGADE_DEFENDING_FORTIFIED:
-        modifier_add(list, count, "12.17 note 8", "defending a castle, church or fortified building", 3);
+        unit_modifier_add(out, "12.17 note 8",
+                          "defending a castle, church or fortified building", 3);
         break;
     default:
         break;
@@ -731,15 +735,34 @@ static bool test_ruled(melee_resolution *resolution, int index, brigade_test_out
     return true;
 }
 
+/* Rolls unit `index`'s test of `kind` (roll "<unit>.<suffix>") into its
+ * outcome's test. Returns false on a dice error (error filled). */
+static bool test_roll(melee_resolution *resolution, int index, brigade_test_kind kind,
+                      const char *suffix)
+{
+    brigade_test *test = &resolution->outcome->units[index].test;
+    if (dice_roll(resolution, index, suffix, false, test->dice) < 0)
+        return false;
+    test->kind = kind;
+    return true;
+}
+
+/* A test's total: its dice and its modifiers. */
+static void test_total(brigade_test *test)
+{
+    test->total = test->dice[0] + test->dice[1];
+    for (int m = 0; m < test->modifier_count; m++)
+        test->total += test->modifiers[m].value;
+}
+
 /* Reform test (12.22, D10, D32). */
 static bool test_reform(melee_resolution *resolution, int index)
 {
     const brigade_melee_unit *unit = &resolution->melee->units[index];
     brigade_unit_outcome *out = &resolution->outcome->units[index];
     brigade_test *test = &out->test;
-    if (dice_roll(resolution, index, "reform", false, test->dice) < 0)
+    if (!test_roll(resolution, index, BRIGADE_TEST_REFORM, "reform"))
         return false;
-    test->kind = BRIGADE_TEST_REFORM;
     switch (unit->unit_class) {
     case BRIGADE_CLASS_GUARD:
     case BRIGADE_CLASS_ELITE:
@@ -756,9 +779,7 @@ static bool test_reform(melee_resolution *resolution, int index)
     if (unit_has_commanding_general(unit) && unit->general.rating == BRIGADE_RATING_EXCELLENT)
         modifier_add(test->modifiers, &test->modifier_count, "12.22 D32",
                      "excellent general attached", 1);
-    test->total = test->dice[0] + test->dice[1];
-    for (int m = 0; m < test->modifier_count; m++)
-        test->total += test->modifiers[m].value;
+    test_total(test);
     test->outcome = test->total >= test->target ? BRIGADE_OUTCOME_PASS : BRIGADE_OUTCOME_FAIL;
     if (!test_ruled(resolution, index, BRIGADE_OUTCOME_PASS, BRIGADE_OUTCOME_FAIL))
         return false;
@@ -772,9 +793,8 @@ static bool test_pursuit(melee_resolution *resolution, int index)
     const brigade_melee_unit *unit = &resolution->melee->units[index];
     brigade_unit_outcome *out = &resolution->outcome->units[index];
     brigade_test *test = &out->test;
-    if (dice_roll(resolution, index, "pursuit", false, test->dice) < 0)
+    if (!test_roll(resolution, index, BRIGADE_TEST_PURSUIT, "pursuit"))
         return false;
-    test->kind = BRIGADE_TEST_PURSUIT;
     brigade_modifier *list = test->modifiers;
     int *count = &test->modifier_count;
     if (unit_has_commanding_general(unit) && unit->general.rating != BRIGADE_RATING_POOR)
@@ -795,9 +815,7 @@ static bool test_pursuit(melee_resolution *resolution, int index)
     }
     if (negative < -2)
         modifier_add(list, count, "12.23 D11", "negative modifiers capped at -2", -2 - negative);
-    test->total = test->dice[0] + test->dice[1];
-    for (int m = 0; m < *count; m++)
-        test->total += list[m].value;
+    test_total(test);
 
     bool counts_as_nine = unit_unformed(unit) || unit->status == BRIGADE_STATUS_PURSUING;
     if (test->total >= 10 && !counts_as_nine)
@@ -1145,7 +1163,7 @@ static bool result_ruled(melee_resolution *resolution)
 brigade_error_code brigade_melee_resolve(const brigade_melee *melee,
                                          const brigade_dice_source *dice,
                                          brigade_melee_outcome *outcome,
-                                               brigade_error *error)
+                                         brigade_error *error)
 {
     return brigade_melee_resolve_ruled(melee, dice, NULL, outcome, error);
 }
@@ -1154,11 +1172,10 @@ brigade_error_code brigade_melee_unit_test(const brigade_melee_unit *unit,
                                            brigade_test_kind kind,
                                            const brigade_dice_source *dice,
                                            brigade_unit_outcome *out,
-                                                 brigade_error *error)
+                                           brigade_error *error)
 {
-    brigade_error unused_error;
-    if (error == NULL)
-        error = &unused_error;
+    brigade_error scratch;
+    error = brigade_error_or(error, &scratch);
     error->code = BRIGADE_OK;
     if (kind == BRIGADE_TEST_NONE || (kind == BRIGADE_TEST_PURSUIT &&
                                       !brigade_type_is_cavalry(unit->type)))
@@ -1187,11 +1204,10 @@ brigade_error_code brigade_melee_resolve_ruled(const brigade_melee *melee,
                                                const brigade_dice_source *dice,
                                                const brigade_melee_ruling *ruling,
                                                brigade_melee_outcome *outcome,
-                                                     brigade_error *error)
+                                               brigade_error *error)
 {
-    brigade_error unused_error;
-    if (error == NULL)
-        error = &unused_error;
+    brigade_error scratch;
+    error = brigade_error_or(error, &scratch);
     error->code = BRIGADE_OK;
     brigade_error_code code = brigade_melee_check(melee, error);
     if (code != BRIGADE_OK)

@@ -416,6 +416,9 @@ const char *brigade_auto_kind_text(brigade_auto_kind kind);
 /* A name of brigade_auto_kind_name, "" included (NONE). */
 bool brigade_auto_kind_parse(const char *text, brigade_auto_kind *out);
 
+/* Each parses a name of the list above into *out and returns true, or
+ * returns false (*out unchanged) for any other text. brigade_status_parse
+ * takes the input statuses only (normal, retreating, broken, pursuing). */
 bool brigade_side_parse(const char *text, brigade_side *out);           /* "A" | "B" */
 bool brigade_terrain_parse(const char *text, brigade_terrain *out);
 bool brigade_troop_type_parse(const char *text, brigade_troop_type *out);

@@ -25,30 +25,22 @@ brigade_ruleset brigade_ruleset_default(void)
     r.morale_infantry_by_cavalry = -1;
     r.morale_fail_far = 3;
 
-    /* turn.md §Mandatory-move phase, tenths of an inch. */
-    r.retreat_move[BRIGADE_TYPE_INFANTRY] = 120;
-    r.retreat_move[BRIGADE_TYPE_OPEN_ORDER] = 120;
-    r.retreat_move[BRIGADE_TYPE_SKIRMISHERS] = 120;
-    r.half_charge_move[BRIGADE_TYPE_INFANTRY] = 60;
-    r.half_charge_move[BRIGADE_TYPE_OPEN_ORDER] = 60;
-    r.half_charge_move[BRIGADE_TYPE_SKIRMISHERS] = 60;
-
-    r.retreat_move[BRIGADE_TYPE_ARTILLERY] = 60;
-    r.half_charge_move[BRIGADE_TYPE_ARTILLERY] = 0;
-
-    r.retreat_move[BRIGADE_TYPE_LIGHT_CAVALRY] = 180;
-    r.retreat_move[BRIGADE_TYPE_LANCERS] = 180;
-    r.retreat_move[BRIGADE_TYPE_COSSACKS] = 180;
-    r.half_charge_move[BRIGADE_TYPE_LIGHT_CAVALRY] = 90;
-    r.half_charge_move[BRIGADE_TYPE_LANCERS] = 90;
-    r.half_charge_move[BRIGADE_TYPE_COSSACKS] = 90;
-
-    r.retreat_move[BRIGADE_TYPE_HEAVY_CAVALRY] = 150;
-    r.retreat_move[BRIGADE_TYPE_DRAGOONS] = 150;
-    r.retreat_move[BRIGADE_TYPE_CUIRASSIERS] = 150;
-    r.half_charge_move[BRIGADE_TYPE_HEAVY_CAVALRY] = 75;
-    r.half_charge_move[BRIGADE_TYPE_DRAGOONS] = 75;
-    r.half_charge_move[BRIGADE_TYPE_CUIRASSIERS] = 75;
+    /* turn.md §Mandatory-move phase, tenths of an inch: a retreat's move
+     * and half the charge distance (a bonus move, 12.24), by troop type. */
+    static const struct {
+        brigade_troop_type type;
+        int retreat, half_charge;
+    } moves[] = {
+        {BRIGADE_TYPE_INFANTRY, 120, 60},      {BRIGADE_TYPE_OPEN_ORDER, 120, 60},
+        {BRIGADE_TYPE_SKIRMISHERS, 120, 60},   {BRIGADE_TYPE_ARTILLERY, 60, 0},
+        {BRIGADE_TYPE_LIGHT_CAVALRY, 180, 90}, {BRIGADE_TYPE_LANCERS, 180, 90},
+        {BRIGADE_TYPE_COSSACKS, 180, 90},      {BRIGADE_TYPE_HEAVY_CAVALRY, 150, 75},
+        {BRIGADE_TYPE_DRAGOONS, 150, 75},      {BRIGADE_TYPE_CUIRASSIERS, 150, 75},
+    };
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++) {
+        r.retreat_move[moves[i].type] = moves[i].retreat;
+        r.half_charge_move[moves[i].type] = moves[i].half_charge;
+    }
 
     /* 12.19 i, D21. */
     r.bua_fall_back = 60;

@@ -78,18 +78,33 @@ static bool member_get(loader *l, const json_t *object, const char *path, const 
     return true;
 }
 
+/* Member `key` of `object` (at `path`) of JSON type `type`, into *out,
+ * its path into p[128]. Returns 1 when it is there, 0 when it is absent
+ * and not required, -1 (error filled: "missing", or `must`) otherwise. */
+static int member_typed(loader *l, const json_t *object, const char *path, const char *key,
+                        bool required, json_type type, const char *must, json_t **out,
+                        char p[128])
+{
+    path_member(p, 128, path, key);
+    if (!member_get(l, object, path, key, required, out))
+        return -1;
+    if (*out == NULL)
+        return 0;
+    if (json_typeof(*out) != type) {
+        fail(l, p, "%s", must);
+        return -1;
+    }
+    return 1;
+}
+
 static bool get_string(loader *l, const json_t *object, const char *path, const char *key,
                        bool required, size_t max, const char **out)
 {
     json_t *v;
     char p[128];
-    path_member(p, sizeof p, path, key);
-    if (!member_get(l, object, path, key, required, &v))
-        return false;
-    if (v == NULL)
-        return true;
-    if (!json_is_string(v))
-        return fail(l, p, "must be a string");
+    int got = member_typed(l, object, path, key, required, JSON_STRING, "must be a string", &v, p);
+    if (got <= 0)
+        return got == 0;
     const char *s = json_string_value(v);
     if (strlen(s) != json_string_length(v))
         return fail(l, p, "must not hold a NUL character");
@@ -119,13 +134,10 @@ static bool get_int(loader *l, const json_t *object, const char *path, const cha
 {
     json_t *v;
     char p[128];
-    path_member(p, sizeof p, path, key);
-    if (!member_get(l, object, path, key, required, &v))
-        return false;
-    if (v == NULL)
-        return true;
-    if (!json_is_integer(v))
-        return fail(l, p, "must be a whole number (a JSON integer)");
+    int got = member_typed(l, object, path, key, required, JSON_INTEGER,
+                           "must be a whole number (a JSON integer)", &v, p);
+    if (got <= 0)
+        return got == 0;
     json_int_t n = json_integer_value(v);
     if (n < min || n > max)
         return fail(l, p, "must be %ld..%ld, not %lld", min, max, (long long)n);
@@ -145,17 +157,6 @@ static bool get_int(loader *l, const json_t *object, const char *path, const cha
             return fail(l, p_, "unknown " kind " \"%s\"", text_);                              \
         }                                                                                      \
     } while (0)
-
-/* Every status by name; the engine's parse takes only its input statuses. */
-static bool status_parse_any(const char *text, brigade_status *out)
-{
-    for (int i = 0; i < BRIGADE_STATUS_COUNT; i++)
-        if (strcmp(brigade_status_name((brigade_status)i), text) == 0) {
-            *out = (brigade_status)i;
-            return true;
-        }
-    return false;
-}
 
 static bool id_valid(const char *id)
 {
@@ -186,19 +187,13 @@ static bool load_general(loader *l, const json_t *v, const char *path, brigade_b
     return true;
 }
 
-static bool load_unit(loader *l, const json_t *v, const char *path, brigade_battle *b, int index)
+/* A unit's id (unique among the first `index`), side, name, type, class,
+ * figures and nation. */
+static bool load_unit_identity(loader *l, const json_t *v, const char *path, brigade_battle *b,
+                               int index)
 {
-    static const char *const members[] = {
-        "id",      "side",  "name",    "type",    "class",   "figures",
-        "nation",  "formation", "formed", "wavering", "status", "general",
-        "sappers", "ranks", "horses",  "terrain", "defending", NULL};
     brigade_battle_unit *u = &b->units[index];
     char p[128];
-    if (!json_is_object(v))
-        return fail(l, path, "must be an object");
-    if (!check_members(l, v, path, members))
-        return false;
-
     const char *id = NULL, *name = NULL, *nation = NULL;
     if (!get_string(l, v, path, "id", true, BRIGADE_UNIT_ID_MAX, &id))
         return false;
@@ -233,6 +228,14 @@ static bool load_unit(loader *l, const json_t *v, const char *path, brigade_batt
             }
         snprintf(u->nation, sizeof u->nation, "%s", nation);
     }
+    return true;
+}
+
+/* A unit's formation (allowed for its type), formed, wavering, status (a
+ * scenario's start: pursuing and blown for cavalry, 12.23) and general. */
+static bool load_unit_state(loader *l, const json_t *v, const char *path, brigade_battle_unit *u)
+{
+    char p[128];
     u->formation = brigade_formation_default(u->type);
     GET_NAME(l, v, path, "formation", false, brigade_formation_parse, "formation", &u->formation);
     if (!brigade_formation_allowed(u->type, u->formation)) {
@@ -245,10 +248,8 @@ static bool load_unit(loader *l, const json_t *v, const char *path, brigade_batt
         !get_bool(l, v, path, "wavering", &u->wavering))
         return false;
 
-    bool cavalry = brigade_type_is_cavalry(u->type);
-    bool infantry = brigade_type_is_infantry(u->type);
     u->status = BRIGADE_STATUS_NORMAL;
-    GET_NAME(l, v, path, "status", false, status_parse_any, "status", &u->status);
+    GET_NAME(l, v, path, "status", false, brigade_status_parse_any, "status", &u->status);
     path_member(p, sizeof p, path, "status");
     switch (u->status) {
     case BRIGADE_STATUS_NORMAL:
@@ -257,7 +258,7 @@ static bool load_unit(loader *l, const json_t *v, const char *path, brigade_batt
         break;
     case BRIGADE_STATUS_PURSUING:
     case BRIGADE_STATUS_BLOWN:
-        if (!cavalry)
+        if (!brigade_type_is_cavalry(u->type))
             return fail(l, p, "only cavalry can be %s (12.23)", brigade_status_name(u->status));
         break;
     default:
@@ -272,23 +273,36 @@ static bool load_unit(loader *l, const json_t *v, const char *path, brigade_batt
         if (!load_general(l, general, p, u))
             return false;
     }
+    return true;
+}
 
-    if (json_object_get(v, "sappers") != NULL && !infantry) {
-        path_member(p, sizeof p, path, "sappers");
-        return fail(l, p, "only for infantry (12.10)");
-    }
-    if (!get_bool(l, v, path, "sappers", &u->sappers))
+/* An arm-specific member `key` given to a unit whose arm it does not fit
+ * (`fits` false): the error "only for <arm> (<rule>)". */
+static bool member_fits(loader *l, const json_t *v, const char *path, const char *key, bool fits,
+                        const char *only)
+{
+    if (json_object_get(v, key) == NULL || fits)
+        return true;
+    char p[128];
+    path_member(p, sizeof p, path, key);
+    return fail(l, p, "%s", only);
+}
+
+/* A unit's arm-specific members (sappers, ranks, horses) and its
+ * position (terrain, defending: a building or fortified only in a BUA). */
+static bool load_unit_position(loader *l, const json_t *v, const char *path,
+                               brigade_battle_unit *u)
+{
+    bool cavalry = brigade_type_is_cavalry(u->type);
+    if (!member_fits(l, v, path, "sappers", brigade_type_is_infantry(u->type),
+                     "only for infantry (12.10)") ||
+        !get_bool(l, v, path, "sappers", &u->sappers))
         return false;
-    if (json_object_get(v, "ranks") != NULL && !cavalry) {
-        path_member(p, sizeof p, path, "ranks");
-        return fail(l, p, "only for cavalry (12.2)");
-    }
-    if (!get_int(l, v, path, "ranks", false, 0, BRIGADE_FIGURES_MAX, &u->ranks))
+    if (!member_fits(l, v, path, "ranks", cavalry, "only for cavalry (12.2)") ||
+        !get_int(l, v, path, "ranks", false, 0, BRIGADE_FIGURES_MAX, &u->ranks))
         return false;
-    if (json_object_get(v, "horses") != NULL && !cavalry) {
-        path_member(p, sizeof p, path, "horses");
-        return fail(l, p, "only for cavalry (12.17)");
-    }
+    if (!member_fits(l, v, path, "horses", cavalry, "only for cavalry (12.17)"))
+        return false;
     u->horses = BRIGADE_HORSES_NORMAL;
     GET_NAME(l, v, path, "horses", false, brigade_horses_parse, "horses", &u->horses);
     u->terrain = BRIGADE_TERRAIN_OPEN;
@@ -298,9 +312,27 @@ static bool load_unit(loader *l, const json_t *v, const char *path, brigade_batt
     if ((u->defending == BRIGADE_DEFENDING_BUILDING ||
          u->defending == BRIGADE_DEFENDING_FORTIFIED) &&
         u->terrain != BRIGADE_TERRAIN_BUA) {
+        char p[128];
         path_member(p, sizeof p, path, "defending");
         return fail(l, p, "%s only in terrain bua (12.9)", brigade_defending_name(u->defending));
     }
+    return true;
+}
+
+static bool load_unit(loader *l, const json_t *v, const char *path, brigade_battle *b, int index)
+{
+    static const char *const members[] = {
+        "id",      "side",  "name",    "type",    "class",   "figures",
+        "nation",  "formation", "formed", "wavering", "status", "general",
+        "sappers", "ranks", "horses",  "terrain", "defending", NULL};
+    brigade_battle_unit *u = &b->units[index];
+    if (!json_is_object(v))
+        return fail(l, path, "must be an object");
+    if (!check_members(l, v, path, members))
+        return false;
+    if (!load_unit_identity(l, v, path, b, index) || !load_unit_state(l, v, path, u) ||
+        !load_unit_position(l, v, path, u))
+        return false;
     u->pursuit_of = -1;
     u->bonus = BRIGADE_BONUS_NONE;
     return true;
@@ -385,7 +417,7 @@ bool brigade_scenario_load(const char *text, size_t length, brigade_battle *batt
                            brigade_error *error)
 {
     brigade_error scratch;
-    loader l = {error != NULL ? error : &scratch};
+    loader l = {brigade_error_or(error, &scratch)};
     memset(l.error, 0, sizeof *l.error);
     if (text == NULL)
         return fail(&l, "", "no scenario text");

@@ -35,7 +35,7 @@ void brigade_move_words(const brigade_battle *b, int unit, char *out, size_t siz
  * or a morale modifier (its rule), by name. */
 typedef enum brigade_words_fixed {
     BRIGADE_WORDS_BLOWN_MOVEMENT,     /* blown cavalry's move in the Movement phase
-                                         (12.24, D36); longer than a move: cut to fit */
+                                         (12.24, D36); at most BRIGADE_TEXT_MAX bytes */
     BRIGADE_WORDS_RALLIES_AFTER_MOVE, /* a pushed-back unit's note at its move's end (12.19) */
     BRIGADE_WORDS_REFORMED,           /* a reform that stands (D37) */
     BRIGADE_WORDS_RALLIED,            /* a broken unit rallied (12.19 a) */
@@ -44,7 +44,15 @@ typedef enum brigade_words_fixed {
     BRIGADE_WORDS_MORALE_UNFORMED,
     BRIGADE_WORDS_MORALE_FLANK,
     BRIGADE_WORDS_MORALE_BY_CAVALRY,
-    BRIGADE_WORDS_UMPIRE_SEATED       /* the umpire's first join, the log's reason */
+    BRIGADE_WORDS_UMPIRE_SEATED,      /* the umpire's first join, the log's reason */
+    BRIGADE_WORDS_RETREAT_MADE,       /* a retreating unit after its move (12.19 a) */
+    BRIGADE_WORDS_BLOWN_OVER,         /* blown cavalry at the Movement phase's end (12.24) */
+    BRIGADE_WORDS_MORALE_HALTS,       /* a failed morale test's notes, by effect */
+    BRIGADE_WORDS_MORALE_HALTS_RETREATS,
+    BRIGADE_WORDS_MORALE_FLEES,       /* (12.9 e) */
+    BRIGADE_WORDS_MORALE_WAVERS,
+    BRIGADE_WORDS_MORALE_RETREATS,    /* (12.13) */
+    BRIGADE_WORDS_NO_ENEMY_BLOWN      /* a pursuer with no enemy and no charge (12.24 g) */
 } brigade_words_fixed;
 
 /* The text of `which`, a static string ("" for a value out of range). */

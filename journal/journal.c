@@ -324,6 +324,23 @@ static int journal_sql_fail(journal_db *j, const char *context, const char *what
     return -1;
 }
 
+/* A write's first check: -1 (error set, "<context>: the journal is open
+ * read-only") when the journal is, else 0. */
+static int writable_check(journal_db *j, const char *context)
+{
+    if (j->read_only)
+        return journal_fail(j, "%s: the journal is open read-only", context);
+    return 0;
+}
+
+/* A write's start: formats its context[128] for the messages (`format`
+ * takes the game id, cut to 63 bytes) and checks that it may write. */
+static int write_start(journal_db *j, char context[128], const char *format, const char *game)
+{
+    snprintf(context, 128, format, game);
+    return writable_check(j, context);
+}
+
 const char *journal_error(const journal_db *journal)
 {
     return journal->error;
@@ -534,6 +551,18 @@ static int bind_blob(sqlite3_stmt *st, int index, const void *bytes, size_t len)
     return sqlite3_bind_blob(st, index, len ? bytes : "", (int)len, SQLITE_TRANSIENT);
 }
 
+/* bind_blob, or SQL NULL when `bytes` is NULL (an optional column). */
+static int bind_blob_or_null(sqlite3_stmt *st, int index, const void *bytes, size_t len)
+{
+    return bytes != NULL ? bind_blob(st, index, bytes, len) : sqlite3_bind_null(st, index);
+}
+
+/* bind_text, or SQL NULL when `text` is NULL (an optional column). */
+static int bind_text_or_null(sqlite3_stmt *st, int index, const char *text)
+{
+    return text != NULL ? bind_text(st, index, text) : sqlite3_bind_null(st, index);
+}
+
 /* ---- open and close -------------------------------------------------------- */
 
 /* Runs SQL text with no result rows. */
@@ -549,19 +578,33 @@ static int exec_sql(journal_db *j, const char *sql, const char *what)
     return 0;
 }
 
-/* One integer from a one-row query into *out. */
-static int query_int(journal_db *j, const char *sql, int64_t *out, const char *what)
+/* Prepares a one-row query (at open: its errors name the journal's
+ * path) and steps to its row. Returns the statement on its row, to
+ * finalize, or NULL with the error set. */
+static sqlite3_stmt *query_row(journal_db *j, const char *sql, const char *what)
 {
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(j->db, sql, -1, &st, NULL) != SQLITE_OK)
-        return journal_fail(j, "open %s: sqlite: %s (%s)", j->path, sqlite3_errmsg(j->db), what);
+    if (sqlite3_prepare_v2(j->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        journal_fail(j, "open %s: sqlite: %s (%s)", j->path, sqlite3_errmsg(j->db), what);
+        sqlite3_finalize(st);
+        return NULL;
+    }
     int rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) {
         journal_fail(j, "open %s: sqlite: %s (%s)", j->path,
                      rc == SQLITE_DONE ? "no row" : sqlite3_errmsg(j->db), what);
         sqlite3_finalize(st);
-        return -1;
+        return NULL;
     }
+    return st;
+}
+
+/* One integer from a one-row query into *out. */
+static int query_int(journal_db *j, const char *sql, int64_t *out, const char *what)
+{
+    sqlite3_stmt *st = query_row(j, sql, what);
+    if (st == NULL)
+        return -1;
     *out = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     return 0;
@@ -571,23 +614,79 @@ static int query_int(journal_db *j, const char *sql, int64_t *out, const char *w
 static int query_text(journal_db *j, const char *sql, char *out, size_t size,
                       const char *what)
 {
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(j->db, sql, -1, &st, NULL) != SQLITE_OK)
-        return journal_fail(j, "open %s: sqlite: %s (%s)", j->path, sqlite3_errmsg(j->db), what);
-    int rc = sqlite3_step(st);
-    if (rc != SQLITE_ROW) {
-        journal_fail(j, "open %s: sqlite: %s (%s)", j->path,
-                     rc == SQLITE_DONE ? "no row" : sqlite3_errmsg(j->db), what);
-        sqlite3_finalize(st);
+    sqlite3_stmt *st = query_row(j, sql, what);
+    if (st == NULL)
         return -1;
-    }
     const unsigned char *text = sqlite3_column_text(st, 0);
     snprintf(out, size, "%s", text ? (const char *)text : "");
     sqlite3_finalize(st);
     return 0;
 }
 
-/* Creates the schema in a new database, or checks an existing one's. */
+/* Each older schema version's migration to the current one, in one
+ * transaction (a writable journal is migrated when it opens). */
+static const char *const schema_migrations[] = {
+    /* 1 -> 2: the games' secret dice seeds (none for the older games: they
+     * keep rolling with a seed drawn at each start). */
+    [1] = "BEGIN IMMEDIATE;ALTER TABLE games ADD COLUMN dice_seed BLOB;"
+          "ALTER TABLE games ADD COLUMN spectator_sha256 BLOB;"
+          "ALTER TABLE games ADD COLUMN spectator_password_sha256 BLOB;"
+          "ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;"
+          MIGRATE_TO_3_SQL MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL MIGRATE_TO_6_SQL "COMMIT;",
+    /* 2 -> 3: the games' umpire seats (none for the older games). */
+    [2] = "BEGIN IMMEDIATE;" MIGRATE_TO_3_SQL MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL
+          MIGRATE_TO_6_SQL "COMMIT;",
+    [3] = "BEGIN IMMEDIATE;" MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL MIGRATE_TO_6_SQL "COMMIT;",
+    [4] = "BEGIN IMMEDIATE;" MIGRATE_TO_5_SQL MIGRATE_TO_6_SQL "COMMIT;",
+    [5] = "BEGIN IMMEDIATE;" MIGRATE_TO_6_SQL "COMMIT;",
+};
+
+/* Runs a schema transaction `sql`; on failure rolls back what is open.
+ * Returns 0, or -1 with the error set. */
+static int schema_exec(journal_db *j, const char *sql, const char *what)
+{
+    if (exec_sql(j, sql, what) != 0) {
+        if (!sqlite3_get_autocommit(j->db))
+            sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+/* A read-only journal of an older schema is read as it is: each flag
+ * says what its games lack (v1: no dice seeds; v2: no umpires; v3:
+ * answers in their own table; v4: passwords as SHA-256; v5: no
+ * tournaments), and an older schema lacks what every later one adds. */
+static void schema_read_as_is(journal_db *j, int64_t version)
+{
+    j->schema_v1 = version <= 1;
+    j->schema_v2 = version <= 2;
+    j->schema_v3 = version <= 3;
+    j->schema_v4 = version <= 4;
+    j->schema_v5 = version <= 5;
+}
+
+/* Creates the schema in a new database (no table yet). Returns 0, or -1
+ * with the error set. */
+static int schema_create(journal_db *j)
+{
+    int64_t others = 0;
+    if (query_int(j, "SELECT count(*) FROM sqlite_schema", &others, "reading the schema") != 0)
+        return -1;
+    if (others != 0)
+        return journal_fail(j, "open %s: an SQLite database that is not a brigade journal "
+                               "(no schema_version table)",
+                            j->path);
+    if (j->read_only)
+        return journal_fail(j, "open %s: an empty database, not a brigade journal", j->path);
+    char sql[sizeof schema_sql + 128];
+    snprintf(sql, sizeof sql, "BEGIN IMMEDIATE;%sINSERT INTO schema_version VALUES (%d);COMMIT;",
+             schema_sql, JOURNAL_SCHEMA_VERSION);
+    return schema_exec(j, sql, "creating the schema");
+}
+
+/* Creates the schema in a new database, or checks an existing one's:
+ * migrates an older one, or reads it as it is when read-only. */
 static int schema_check(journal_db *j)
 {
     int64_t tables = 0;
@@ -596,116 +695,18 @@ static int schema_check(journal_db *j)
                   "name = 'schema_version'",
                   &tables, "reading the schema") != 0)
         return -1;
-    if (tables == 0) {
-        int64_t others = 0;
-        if (query_int(j, "SELECT count(*) FROM sqlite_schema", &others, "reading the schema") != 0)
-            return -1;
-        if (others != 0)
-            return journal_fail(j, "open %s: an SQLite database that is not a brigade journal "
-                                   "(no schema_version table)",
-                                j->path);
-        if (j->read_only)
-            return journal_fail(j, "open %s: an empty database, not a brigade journal", j->path);
-        char sql[sizeof schema_sql + 128];
-        snprintf(sql, sizeof sql, "BEGIN IMMEDIATE;%sINSERT INTO schema_version VALUES (%d);COMMIT;",
-                 schema_sql, JOURNAL_SCHEMA_VERSION);
-        if (exec_sql(j, sql, "creating the schema") != 0) {
-            if (!sqlite3_get_autocommit(j->db))
-                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
-            return -1;
-        }
-        return 0;
-    }
+    if (tables == 0)
+        return schema_create(j);
     int64_t version = 0;
     if (query_int(j, "SELECT version FROM schema_version", &version,
                   "reading the schema version") != 0)
         return -1;
-    if (version == 1 && !j->read_only) {
-        /* Version 1 -> 2: the games' secret dice seeds (none for the older
-         * games: they keep rolling with a seed drawn at each start). */
-        if (exec_sql(j,
-                     "BEGIN IMMEDIATE;ALTER TABLE games ADD COLUMN dice_seed BLOB;"
-                     "ALTER TABLE games ADD COLUMN spectator_sha256 BLOB;"
-                     "ALTER TABLE games ADD COLUMN spectator_password_sha256 BLOB;"
-                     "ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;"
-                     MIGRATE_TO_3_SQL MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL MIGRATE_TO_6_SQL "COMMIT;",
-                     "migrating the schema to version 6") != 0) {
-            if (!sqlite3_get_autocommit(j->db))
-                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
-            return -1;
-        }
-        return 0;
-    }
-    if (version == 1) { /* read-only: read as is, no dice seeds */
-        j->schema_v1 = true;
-        j->schema_v2 = true;
-        j->schema_v3 = true;
-        j->schema_v4 = true;
-        j->schema_v5 = true;
-        return 0;
-    }
-    if (version == 2 && !j->read_only) {
-        /* Version 2 -> 3: the games' umpire seats (none for the older
-         * games). */
-        if (exec_sql(j,
-                     "BEGIN IMMEDIATE;" MIGRATE_TO_3_SQL MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL
-                     MIGRATE_TO_6_SQL "COMMIT;",
-                     "migrating the schema to version 6") != 0) {
-            if (!sqlite3_get_autocommit(j->db))
-                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
-            return -1;
-        }
-        return 0;
-    }
-    if (version == 2) { /* read-only: read as is, no umpires */
-        j->schema_v2 = true;
-        j->schema_v3 = true;
-        j->schema_v4 = true;
-        j->schema_v5 = true;
-        return 0;
-    }
-    if (version == 3 && !j->read_only) {
-        if (exec_sql(j,
-                     "BEGIN IMMEDIATE;" MIGRATE_TO_4_SQL MIGRATE_TO_5_SQL MIGRATE_TO_6_SQL
-                     "COMMIT;",
-                     "migrating the schema to version 6") != 0) {
-            if (!sqlite3_get_autocommit(j->db))
-                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
-            return -1;
-        }
-        return 0;
-    }
-    if (version == 3) { /* read-only: read as is, answers in their table */
-        j->schema_v3 = true;
-        j->schema_v4 = true;
-        j->schema_v5 = true;
-        return 0;
-    }
-    if (version == 4 && !j->read_only) {
-        if (exec_sql(j, "BEGIN IMMEDIATE;" MIGRATE_TO_5_SQL MIGRATE_TO_6_SQL "COMMIT;",
-                     "migrating the schema to version 6") != 0) {
-            if (!sqlite3_get_autocommit(j->db))
-                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
-            return -1;
-        }
-        return 0;
-    }
-    if (version == 4) { /* read-only: read as is, passwords as SHA-256 */
-        j->schema_v4 = true;
-        j->schema_v5 = true;
-        return 0;
-    }
-    if (version == 5 && !j->read_only) {
-        if (exec_sql(j, "BEGIN IMMEDIATE;" MIGRATE_TO_6_SQL "COMMIT;",
-                     "migrating the schema to version 6") != 0) {
-            if (!sqlite3_get_autocommit(j->db))
-                sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
-            return -1;
-        }
-        return 0;
-    }
-    if (version == 5) { /* read-only: read as is, no tournaments */
-        j->schema_v5 = true;
+    bool older = version >= 1 && version < JOURNAL_SCHEMA_VERSION &&
+                 version < (int64_t)(sizeof schema_migrations / sizeof schema_migrations[0]);
+    if (older && !j->read_only)
+        return schema_exec(j, schema_migrations[version], "migrating the schema to version 6");
+    if (older) {
+        schema_read_as_is(j, version);
         return 0;
     }
     if (version != JOURNAL_SCHEMA_VERSION)
@@ -968,10 +969,7 @@ static int events_insert(journal_db *j, const char *context, const char *game, i
         sqlite3_bind_int64(st, 2, seq);
         sqlite3_bind_int(st, 3, (int)i);
         sqlite3_bind_int(st, 4, (int)e->count);
-        if (seat)
-            bind_text(st, 5, seat_text);
-        else
-            sqlite3_bind_null(st, 5);
+        bind_text_or_null(st, 5, seat ? seat_text : NULL);
         bind_blob(st, 6, e->bodies[i], e->lengths[i]);
         bind_blob(st, 7, e->sums[i], JOURNAL_HASH_SIZE);
         if (action != NULL && i == 0) {
@@ -993,9 +991,8 @@ int journal_game_create(journal_db *journal, const journal_game *game)
 {
     journal_db *j = journal;
     char context[128];
-    snprintf(context, sizeof context, "create game %.63s", game->id ? game->id : "?");
-    if (j->read_only)
-        return journal_fail(j, "%s: the journal is open read-only", context);
+    if (write_start(j, context, "create game %.63s", game->id ? game->id : "?") != 0)
+        return -1;
     if (game->id == NULL || game->id[0] == '\0' || strlen(game->id) > JOURNAL_GAME_ID_MAX)
         return journal_fail(j, "%s: a game id is 1..%d bytes", context,
                             JOURNAL_GAME_ID_MAX);
@@ -1044,18 +1041,9 @@ int journal_game_create(journal_db *journal, const journal_game *game)
     bind_blob(st, 6, game->token_sha256[1], JOURNAL_HASH_SIZE);
     bind_blob(st, 7, initial, initial_len);
     bind_blob(st, 8, initial_sum, JOURNAL_HASH_SIZE);
-    if (game->dice_seed != NULL)
-        bind_blob(st, 9, game->dice_seed, BRIGADE_DICE_SEED_BYTES);
-    else
-        sqlite3_bind_null(st, 9);
-    if (game->spectator_sha256 != NULL)
-        bind_blob(st, 10, game->spectator_sha256, JOURNAL_HASH_SIZE);
-    else
-        sqlite3_bind_null(st, 10);
-    if (game->spectator_password != NULL)
-        bind_text(st, 11, game->spectator_password);
-    else
-        sqlite3_bind_null(st, 11);
+    bind_blob_or_null(st, 9, game->dice_seed, BRIGADE_DICE_SEED_BYTES);
+    bind_blob_or_null(st, 10, game->spectator_sha256, JOURNAL_HASH_SIZE);
+    bind_text_or_null(st, 11, game->spectator_password);
     sqlite3_bind_int(st, 12, game->spectator_delay);
     if (step_done(j, st, context, "inserting the game") != 0) {
         transaction_abort(j, context);
@@ -1082,6 +1070,26 @@ out:
     return result;
 }
 
+/* How many events action `seq` of `game` has and whether it is rolled
+ * back (ST_EVENTS_AT). Returns 0, or -1 with the error set (`what` says
+ * what was being read). */
+static int events_at_read(journal_db *j, const char *context, const char *game, int64_t seq,
+                          const char *what, int64_t *count, bool *rolled_back)
+{
+    sqlite3_stmt *st = statement(j, ST_EVENTS_AT);
+    bind_text(st, 1, game);
+    sqlite3_bind_int64(st, 2, seq);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        journal_sql_fail(j, context, what);
+        statement_done(st);
+        return -1;
+    }
+    *count = sqlite3_column_int64(st, 0);
+    *rolled_back = sqlite3_column_int64(st, 1) != 0;
+    statement_done(st);
+    return 0;
+}
+
 /*
  * Inside an append's transaction: checks that action `to` of `game` is in
  * the journal and not itself rolled back, then marks every event after it
@@ -1089,17 +1097,11 @@ out:
  */
 static int rollback_mark(journal_db *j, const char *context, const char *game, int64_t to)
 {
-    sqlite3_stmt *st = statement(j, ST_EVENTS_AT);
-    bind_text(st, 1, game);
-    sqlite3_bind_int64(st, 2, to);
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        journal_sql_fail(j, context, "reading the events of the rollback's seq");
-        statement_done(st);
+    int64_t count = 0;
+    bool rolled_back = false;
+    if (events_at_read(j, context, game, to, "reading the events of the rollback's seq", &count,
+                       &rolled_back) != 0)
         return -1;
-    }
-    int64_t count = sqlite3_column_int64(st, 0);
-    bool rolled_back = sqlite3_column_int64(st, 1) != 0;
-    statement_done(st);
     if (count == 0)
         return journal_fail(j, "%s: rollback to seq %" PRId64 ": the journal holds no events of "
                                "that seq",
@@ -1108,20 +1110,18 @@ static int rollback_mark(journal_db *j, const char *context, const char *game, i
         return journal_fail(j, "%s: rollback to seq %" PRId64 ": that seq is itself rolled back "
                                "(PROTOCOL.md §10.2)",
                             context, to);
-    st = statement(j, ST_EVENTS_ROLL_BACK);
+    sqlite3_stmt *st = statement(j, ST_EVENTS_ROLL_BACK);
     bind_text(st, 1, game);
     sqlite3_bind_int64(st, 2, to);
     return step_done(j, st, context, "marking the events rolled back");
 }
 
-int journal_append(journal_db *journal, const journal_action *action)
+/* An action's checks that need no SQL: the members journal.h requires and
+ * their ranges. Returns 0, or -1 with the error set. */
+static int append_check(journal_db *j, const char *context, const journal_action *action)
 {
-    journal_db *j = journal;
-    char context[160];
-    snprintf(context, sizeof context, "append game %.63s seq %" PRId64,
-             action->game ? action->game : "?", action->seq);
-    if (j->read_only)
-        return journal_fail(j, "%s: the journal is open read-only", context);
+    if (writable_check(j, context) != 0)
+        return -1;
     if (action->game == NULL || action->battle == NULL || action->events == NULL)
         return journal_fail(j, "%s: game, battle and events are required", context);
     if (action->events->count == 0)
@@ -1144,109 +1144,146 @@ int journal_append(journal_db *journal, const journal_action *action)
         return journal_fail(j, "%s: a rollback (to seq %" PRId64 ") needs a snapshot and its aux "
                                "map, so that a restart starts from it (PROTOCOL.md §10.2)",
                             context, action->rollback_to);
+    return 0;
+}
 
-    assert(brigade_battle_consistent(action->battle)); /* a broken battle never reaches disk */
-    char seat = journal_seat_letter(action->seat);
-    encoded_events events;
-    if (events_encode(j, context, action->game, action->seq, seat, action->battle,
-                      action->events, &events) != 0)
-        return -1;
-    uint8_t *snapshot = NULL, *aux = NULL;
-    size_t snapshot_len = 0, aux_len = 0;
-    unsigned char snapshot_sum[JOURNAL_HASH_SIZE];
-    int result = -1;
-    if (action->snapshot != NULL) {
-        journal_event_status status;
-        if (journal_battle_encode(action->snapshot, &snapshot, &snapshot_len, &status) !=
-            JOURNAL_EVENT_OK) {
-            journal_fail(j, "%s: the snapshot cannot be journaled: %s", context, status.message);
-            goto out;
-        }
-        if (action->snapshot_aux != NULL &&
-            protocol_codec_encode(action->snapshot_aux, 0, &aux, &aux_len) != PROTOCOL_FAULT_OK) {
-            journal_fail(j, "%s: the snapshot's aux map cannot be encoded", context);
-            goto out;
-        }
-        if (!row_checksum(action->game, action->seq, -1, 0, snapshot, snapshot_len, aux, aux_len,
-                          snapshot_sum)) {
-            journal_fail(j, "%s: SHA-256 failed", context);
-            goto out;
-        }
-    }
+/* An action's snapshot as its row holds it: the battle's and the aux
+ * map's bytes (malloc'd; NULL without a snapshot or aux) and the row's
+ * checksum. */
+typedef struct encoded_snapshot {
+    uint8_t *bytes, *aux;
+    size_t len, aux_len;
+    unsigned char sum[JOURNAL_HASH_SIZE];
+} encoded_snapshot;
 
-    if (transaction_begin(j, context) != 0)
-        goto out;
+/* Encodes action->snapshot (if any) into *out. Returns 0, or -1 with the
+ * error set; *out is to be freed either way (encoded_snapshot_free). */
+static int snapshot_encode(journal_db *j, const char *context, const journal_action *action,
+                           encoded_snapshot *out)
+{
+    memset(out, 0, sizeof *out);
+    if (action->snapshot == NULL)
+        return 0;
+    journal_event_status status;
+    if (journal_battle_encode(action->snapshot, &out->bytes, &out->len, &status) !=
+        JOURNAL_EVENT_OK)
+        return journal_fail(j, "%s: the snapshot cannot be journaled: %s", context,
+                            status.message);
+    if (action->snapshot_aux != NULL &&
+        protocol_codec_encode(action->snapshot_aux, 0, &out->aux, &out->aux_len) !=
+            PROTOCOL_FAULT_OK)
+        return journal_fail(j, "%s: the snapshot's aux map cannot be encoded", context);
+    if (!row_checksum(action->game, action->seq, -1, 0, out->bytes, out->len, out->aux,
+                      out->aux_len, out->sum))
+        return journal_fail(j, "%s: SHA-256 failed", context);
+    return 0;
+}
+
+static void encoded_snapshot_free(encoded_snapshot *snapshot)
+{
+    free(snapshot->bytes);
+    free(snapshot->aux);
+    memset(snapshot, 0, sizeof *snapshot);
+}
+
+/* Inside the action's transaction: the game is active and its last seq is
+ * the one before the action's. Returns 0, or -1 with the error set. */
+static int append_head_check(journal_db *j, const char *context, const journal_action *action)
+{
     sqlite3_stmt *st = statement(j, ST_GAME_HEAD);
     bind_text(st, 1, action->game);
-    int rc = sqlite3_step(st);
-    if (rc != SQLITE_ROW) {
-        if (rc == SQLITE_DONE)
-            journal_fail(j, "%s: no such game", context);
-        else
-            journal_sql_fail(j, context, "reading the game's seq");
+    if (journal_internal_row_check(j, sqlite3_step(st), context, "no such game",
+                                   "reading the game's seq") != 0) {
         statement_done(st);
-        transaction_abort(j, context);
-        goto out;
+        return -1;
     }
     int64_t head = sqlite3_column_int64(st, 0);
     const unsigned char *status_text = sqlite3_column_text(st, 1);
     journal_status game_status = JOURNAL_DAMAGED;
     bool known = status_parse((const char *)status_text, &game_status);
     statement_done(st);
-    if (!known || game_status != JOURNAL_ACTIVE) {
-        journal_fail(j, "%s: the game is %s, not active", context,
-                     known ? journal_status_name(game_status) : "of an unknown status");
-        transaction_abort(j, context);
-        goto out;
-    }
-    if (head != action->seq - 1) {
-        journal_fail(j, "%s: the journal's last seq is %" PRId64 ", so the next is %" PRId64,
-                     context, head, head + 1);
-        transaction_abort(j, context);
-        goto out;
-    }
+    if (!known || game_status != JOURNAL_ACTIVE)
+        return journal_fail(j, "%s: the game is %s, not active", context,
+                            known ? journal_status_name(game_status) : "of an unknown status");
+    if (head != action->seq - 1)
+        return journal_fail(j, "%s: the journal's last seq is %" PRId64 ", so the next is %" PRId64,
+                            context, head, head + 1);
+    return 0;
+}
+
+/* Marks `game` ended at `seq` (games.seq and status). Returns 0, or -1
+ * with the error set. */
+static int game_ended_mark(journal_db *j, const char *context, const char *game, int64_t seq)
+{
+    sqlite3_stmt *st = statement(j, ST_GAME_UPDATE);
+    bind_text(st, 1, game);
+    sqlite3_bind_int64(st, 2, seq);
+    bind_text(st, 3, "ended");
+    return step_done(j, st, context, "marking the game ended");
+}
+
+/* Inside the action's transaction: its rows (the rollback's marks, the
+ * events with the answer, the snapshot, the game ended). Returns 0, or -1
+ * with the error set (the caller aborts the transaction). */
+static int append_rows(journal_db *j, const char *context, const journal_action *action,
+                       char seat, const encoded_events *events, const encoded_snapshot *snapshot)
+{
+    if (append_head_check(j, context, action) != 0)
+        return -1;
     if (action->rollback_to > 0 &&
-        rollback_mark(j, context, action->game, action->rollback_to) != 0) {
-        transaction_abort(j, context);
-        goto out;
-    }
+        rollback_mark(j, context, action->game, action->rollback_to) != 0)
+        return -1;
     /* The events, the answer on the first (one page written for most
      * actions: the game's last events page). */
-    if (events_insert(j, context, action->game, action->seq, seat, &events, action) != 0) {
-        transaction_abort(j, context);
-        goto out;
-    }
-    if (snapshot != NULL) {
+    if (events_insert(j, context, action->game, action->seq, seat, events, action) != 0)
+        return -1;
+    sqlite3_stmt *st;
+    if (snapshot->bytes != NULL) {
         st = statement(j, ST_SNAPSHOT_INSERT);
         bind_text(st, 1, action->game);
         sqlite3_bind_int64(st, 2, action->seq);
-        bind_blob(st, 3, snapshot, snapshot_len);
-        if (aux != NULL)
-            bind_blob(st, 4, aux, aux_len);
-        else
-            sqlite3_bind_null(st, 4);
-        bind_blob(st, 5, snapshot_sum, JOURNAL_HASH_SIZE);
-        if (step_done(j, st, context, "inserting the snapshot") != 0) {
-            transaction_abort(j, context);
-            goto out;
-        }
+        bind_blob(st, 3, snapshot->bytes, snapshot->len);
+        bind_blob_or_null(st, 4, snapshot->aux, snapshot->aux_len);
+        bind_blob(st, 5, snapshot->sum, JOURNAL_HASH_SIZE);
+        if (step_done(j, st, context, "inserting the snapshot") != 0)
+            return -1;
     }
     /* games.seq and status change with the status only (journal.h). */
-    if (action->ended) {
-        st = statement(j, ST_GAME_UPDATE);
-        bind_text(st, 1, action->game);
-        sqlite3_bind_int64(st, 2, action->seq);
-        bind_text(st, 3, "ended");
-        if (step_done(j, st, context, "marking the game ended") != 0) {
+    return action->ended ? game_ended_mark(j, context, action->game, action->seq) : 0;
+}
+
+/* journal.h: the checks without SQL, the encoding, then the rows in one
+ * transaction. */
+int journal_append(journal_db *journal, const journal_action *action)
+{
+    journal_db *j = journal;
+    char context[160];
+    snprintf(context, sizeof context, "append game %.63s seq %" PRId64,
+             action->game ? action->game : "?", action->seq);
+    if (append_check(j, context, action) != 0)
+        return -1;
+
+    /* A broken battle never reaches disk, as the action's or as its snapshot. */
+    assert(brigade_battle_consistent(action->battle));
+    assert(action->snapshot == NULL || brigade_battle_consistent(action->snapshot));
+    char seat = journal_seat_letter(action->seat);
+    encoded_events events;
+    if (events_encode(j, context, action->game, action->seq, seat, action->battle,
+                      action->events, &events) != 0)
+        return -1;
+    /* One row an event, each with the action's seq. */
+    assert(events.count == action->events->count);
+    encoded_snapshot snapshot;
+    int result = -1;
+    if (snapshot_encode(j, context, action, &snapshot) == 0 &&
+        transaction_begin(j, context) == 0) {
+        if (append_rows(j, context, action, seat, &events, &snapshot) == 0)
+            result = transaction_commit(j, context);
+        else
             transaction_abort(j, context);
-            goto out;
-        }
     }
-    result = transaction_commit(j, context);
-out:
     encoded_events_free(&events);
-    free(snapshot);
-    free(aux);
+    encoded_snapshot_free(&snapshot);
     return result;
 }
 
@@ -1316,9 +1353,8 @@ int journal_game_mark_damaged(journal_db *journal, const char *game,
 {
     journal_db *j = journal;
     char context[128];
-    snprintf(context, sizeof context, "mark game %.63s damaged", game);
-    if (j->read_only)
-        return journal_fail(j, "%s: the journal is open read-only", context);
+    if (write_start(j, context, "mark game %.63s damaged", game) != 0)
+        return -1;
     sqlite3_stmt *st = statement(j, ST_GAME_DAMAGE);
     bind_text(st, 1, game);
     bind_text(st, 2, reason);
@@ -1439,6 +1475,101 @@ static journal_record *records_push(journal_records *records)
     return record;
 }
 
+/* Where events_read is in the rows: the seq and index the next row must
+ * have, its action's event count and rolled_back flag. */
+typedef struct event_place {
+    int64_t seq;
+    int index;
+    int64_t count;
+    bool rolled_back;
+} event_place;
+
+/* Checks an event row's place: seq and index the next in turn, the
+ * action's count the same on every row, rolled back with its action
+ * whole, not beyond `head` (when >= 0). Returns 0, or -1 with the damage
+ * in the journal's error. */
+static int event_row_place_check(journal_db *j, const char *context, event_place *place,
+                                 int64_t seq, int64_t index, int64_t row_count, bool rolled_back,
+                                 int64_t head)
+{
+    if (place->index == 0) {
+        if (seq != place->seq)
+            return journal_fail(j, "%s: events of seq %" PRId64 " missing (next found: seq %" PRId64 ")",
+                                context, place->seq, seq);
+        if (row_count < 1 || row_count > INT_MAX)
+            return journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
+                                   ": event count %" PRId64 " out of range",
+                                context, seq, index, row_count);
+        place->count = row_count;
+        place->rolled_back = rolled_back;
+    }
+    if (seq != place->seq || index != place->index || row_count != place->count)
+        return journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
+                               " found where seq %" PRId64 " index %d of %" PRId64
+                               " belongs (an event missing or out of place)",
+                            context, seq, index, place->seq, place->index, place->count);
+    if (rolled_back != place->rolled_back)
+        return journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
+                               ": rolled_back %d, unlike index 0 of its action (an action "
+                               "is rolled back whole)",
+                            context, seq, index, rolled_back ? 1 : 0);
+    if (head >= 0 && seq > head)
+        return journal_fail(j, "%s: events of seq %" PRId64 " beyond the game's seq %" PRId64,
+                            context, seq, head);
+    return 0;
+}
+
+/* Checks the checksum of the event row `st` stands on (seq, index) of
+ * `game`. Returns 0, or -1 with the damage in the journal's error. */
+static int event_row_sum_check(journal_db *j, const char *context, const char *game,
+                               sqlite3_stmt *st, int64_t seq, int64_t index)
+{
+    const unsigned char *seat_text = sqlite3_column_text(st, 3);
+    char seat = seat_text != NULL ? (char)seat_text[0] : 0;
+    const void *body = sqlite3_column_blob(st, 4);
+    int body_len = sqlite3_column_bytes(st, 4);
+    const void *sum = sqlite3_column_blob(st, 5);
+    int sum_len = sqlite3_column_bytes(st, 5);
+    unsigned char want[JOURNAL_HASH_SIZE];
+    if (body_len < 0 ||
+        !row_checksum(game, seq, (int)index, seat, body, (size_t)body_len, NULL, 0, want))
+        return journal_fail(j, "%s: SHA-256 failed", context);
+    if (sum == NULL || sum_len != JOURNAL_HASH_SIZE || memcmp(sum, want, JOURNAL_HASH_SIZE) != 0)
+        return journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
+                               ": checksum mismatch (the row is damaged)",
+                            context, seq, index);
+    return 0;
+}
+
+/* Decodes the checked event row `st` stands on into *record and folds it
+ * into `fold` (when not NULL and not rolled back). Returns 0, or -1 with
+ * the damage in the journal's error. */
+static int event_row_take(journal_db *j, const char *context, sqlite3_stmt *st,
+                          const brigade_battle *units, brigade_battle *fold,
+                          journal_record *record)
+{
+    const unsigned char *seat_text = sqlite3_column_text(st, 3);
+    char seat = seat_text != NULL ? (char)seat_text[0] : 0;
+    const void *body = sqlite3_column_blob(st, 4);
+    int body_len = sqlite3_column_bytes(st, 4);
+    record->seq = sqlite3_column_int64(st, 0);
+    record->index = (int)sqlite3_column_int64(st, 1);
+    record->seat = seat == 'A' ? BRIGADE_SIDE_A : seat == 'B' ? BRIGADE_SIDE_B
+                                                              : BRIGADE_SIDE_NONE;
+    record->rolled_back = sqlite3_column_int64(st, 6) != 0;
+    journal_event_status status;
+    if (journal_event_decode(units, body, (size_t)body_len, &record->event, &status) !=
+        JOURNAL_EVENT_OK)
+        return journal_fail(j, "%s: seq %" PRId64 " index %d: %s", context, record->seq,
+                            record->index, status.message);
+    if (fold != NULL && !record->rolled_back && !brigade_battle_fold(fold, &record->event))
+        return journal_fail(j, "%s: seq %" PRId64 " index %d"
+                               ": a %s event that does not fit the battle",
+                            context, record->seq, record->index,
+                            brigade_event_kind_name(record->event.kind));
+    return 0;
+}
+
 /*
  * Reads the events of `game` with after_seq < seq <= last_seq, checking
  * each row's place (seqs from after_seq + 1 without a gap, indexes
@@ -1461,10 +1592,7 @@ static int events_read(journal_db *j, const char *game, int64_t after_seq, int64
     bind_text(st, 1, game);
     sqlite3_bind_int64(st, 2, after_seq);
     sqlite3_bind_int64(st, 3, last_seq);
-    int64_t expect_seq = after_seq + 1;
-    int expect_index = 0;
-    int64_t count = 0;
-    bool action_rolled_back = false;
+    event_place place = {after_seq + 1, 0, 0, false};
     int result = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1472,90 +1600,28 @@ static int events_read(journal_db *j, const char *game, int64_t after_seq, int64
         int64_t index = sqlite3_column_int64(st, 1);
         int64_t row_count = sqlite3_column_int64(st, 2);
         bool rolled_back = sqlite3_column_int64(st, 6) != 0;
-        if (expect_index == 0) {
-            if (seq != expect_seq) {
-                result = journal_fail(j, "%s: events of seq %" PRId64 " missing (next found: seq %" PRId64 ")",
-                                      context, expect_seq, seq);
-                break;
-            }
-            if (row_count < 1 || row_count > INT_MAX) {
-                result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
-                                         ": event count %" PRId64 " out of range",
-                                      context, seq, index, row_count);
-                break;
-            }
-            count = row_count;
-            action_rolled_back = rolled_back;
-        }
-        if (seq != expect_seq || index != expect_index || row_count != count) {
-            result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
-                                     " found where seq %" PRId64 " index %d of %" PRId64
-                                     " belongs (an event missing or out of place)",
-                                  context, seq, index, expect_seq, expect_index, count);
+        result = event_row_place_check(j, context, &place, seq, index, row_count, rolled_back,
+                                       head);
+        if (result == 0)
+            result = event_row_sum_check(j, context, game, st, seq, index);
+        if (result != 0)
             break;
-        }
-        if (rolled_back != action_rolled_back) {
-            result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
-                                     ": rolled_back %d, unlike index 0 of its action (an action "
-                                     "is rolled back whole)",
-                                  context, seq, index, rolled_back ? 1 : 0);
-            break;
-        }
-        if (head >= 0 && seq > head) {
-            result = journal_fail(j, "%s: events of seq %" PRId64 " beyond the game's seq %" PRId64,
-                                  context, seq, head);
-            break;
-        }
-        const unsigned char *seat_text = sqlite3_column_text(st, 3);
-        char seat = seat_text != NULL ? (char)seat_text[0] : 0;
-        const void *body = sqlite3_column_blob(st, 4);
-        int body_len = sqlite3_column_bytes(st, 4);
-        const void *sum = sqlite3_column_blob(st, 5);
-        int sum_len = sqlite3_column_bytes(st, 5);
-        unsigned char want[JOURNAL_HASH_SIZE];
-        if (body_len < 0 ||
-            !row_checksum(game, seq, (int)index, seat, body, (size_t)body_len, NULL, 0, want)) {
-            result = journal_fail(j, "%s: SHA-256 failed", context);
-            break;
-        }
-        if (sum == NULL || sum_len != JOURNAL_HASH_SIZE ||
-            memcmp(sum, want, JOURNAL_HASH_SIZE) != 0) {
-            result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
-                                     ": checksum mismatch (the row is damaged)",
-                                  context, seq, index);
-            break;
-        }
         journal_record *record = records != NULL ? records_push(records) : scratch;
         if (record == NULL) {
             result = journal_fail(j, "%s: out of memory", context);
             break;
         }
-        record->seq = seq;
-        record->index = (int)index;
-        record->seat = seat == 'A' ? BRIGADE_SIDE_A : seat == 'B' ? BRIGADE_SIDE_B
-                                                                  : BRIGADE_SIDE_NONE;
-        record->rolled_back = rolled_back;
-        journal_event_status status;
-        if (journal_event_decode(units, body, (size_t)body_len, &record->event, &status) !=
-            JOURNAL_EVENT_OK) {
+        if (event_row_take(j, context, st, units, fold, record) != 0) {
             if (records != NULL)
                 records->count--;
-            result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64 ": %s", context, seq,
-                                  index, status.message);
+            result = -1;
             break;
         }
-        if (fold != NULL && !rolled_back && !brigade_battle_fold(fold, &record->event)) {
-            if (records != NULL)
-                records->count--;
-            result = journal_fail(j, "%s: seq %" PRId64 " index %" PRId64
-                                     ": a %s event that does not fit the battle",
-                                  context, seq, index,
-                                  brigade_event_kind_name(record->event.kind));
-            break;
-        }
-        if (++expect_index == count) {
-            expect_index = 0;
-            expect_seq++;
+        /* The rows come in (seq, index) order, checked above. */
+        assert(record->seq == place.seq && record->index == place.index);
+        if (++place.index == place.count) {
+            place.index = 0;
+            place.seq++;
         }
     }
     if (result == 0 && rc != SQLITE_DONE)
@@ -1564,12 +1630,12 @@ static int events_read(journal_db *j, const char *game, int64_t after_seq, int64
     free(scratch);
     if (result != 0)
         return -1;
-    if (expect_index != 0)
+    if (place.index != 0)
         return journal_fail(j, "%s: seq %" PRId64 " ends after %d of its %" PRId64 " events",
-                            context, expect_seq, expect_index, count);
-    if (head >= 0 && expect_seq - 1 != head)
+                            context, place.seq, place.index, place.count);
+    if (head >= 0 && place.seq - 1 != head)
         return journal_fail(j, "%s: the events end at seq %" PRId64 ", the game is at seq %" PRId64,
-                            context, expect_seq - 1, head);
+                            context, place.seq - 1, head);
     return 0;
 }
 
@@ -1711,6 +1777,167 @@ static void strength_fill(brigade_battle *battle, const void *initial, size_t in
     free(start);
 }
 
+/* What game_row_read found: go on rebuilding, or the game is answered
+ * (damaged, or marked damaged and not to be rebuilt). */
+typedef enum game_row_outcome {
+    GAME_ROW_FAILED = -1,
+    GAME_ROW_READ,
+    GAME_ROW_ANSWERED
+} game_row_outcome;
+
+/*
+ * Reads game `id`'s games row into *out (created, title, scenario, token
+ * hashes, seq, status, damage) and its initial battle's bytes into
+ * *initial (malloc'd, the caller frees; NULL when empty), checked against
+ * their checksum. What is wrong with the row goes into reason[512].
+ * *marked: the row is marked damaged. FAILED (error set, *out freed) when
+ * there is no such game or memory runs out; ANSWERED when the row cannot
+ * be read (out damaged, nothing to free).
+ */
+static game_row_outcome game_row_read(journal_db *j, const char *id, const char *context,
+                                      journal_loaded *out, uint8_t **initial, int *initial_len,
+                                      char reason[512], bool *marked)
+{
+    sqlite3_stmt *st = statement(j, ST_GAME_SELECT);
+    bind_text(st, 1, id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+        statement_done(st);
+        journal_fail(j, "%s: no such game in %s", context, j->path);
+        return GAME_ROW_FAILED;
+    }
+    if (rc != SQLITE_ROW) {
+        snprintf(reason, 512, "games row: sqlite: %s", sqlite3_errmsg(j->db));
+        statement_done(st);
+        loaded_damage(out, reason);
+        return GAME_ROW_ANSWERED;
+    }
+    out->created = sqlite3_column_int64(st, 0);
+    const unsigned char *title = sqlite3_column_text(st, 1);
+    text_copy(out->title, sizeof out->title, title ? (const char *)title : "");
+    const unsigned char *scenario = sqlite3_column_text(st, 2);
+    int scenario_len = sqlite3_column_bytes(st, 2);
+    out->scenario = malloc((size_t)scenario_len + 1);
+    const void *tokens[2] = {sqlite3_column_blob(st, 3), sqlite3_column_blob(st, 4)};
+    int token_lens[2] = {sqlite3_column_bytes(st, 3), sqlite3_column_bytes(st, 4)};
+    const void *initial_bytes = sqlite3_column_blob(st, 5);
+    *initial_len = sqlite3_column_bytes(st, 5);
+    const void *initial_sum = sqlite3_column_blob(st, 6);
+    int initial_sum_len = sqlite3_column_bytes(st, 6);
+    out->seq = sqlite3_column_int64(st, 7);
+    const unsigned char *status_text = sqlite3_column_text(st, 8);
+    const unsigned char *damage = sqlite3_column_text(st, 9);
+    if (out->scenario == NULL ||
+        (*initial_len > 0 && (*initial = malloc((size_t)*initial_len)) == NULL)) {
+        statement_done(st);
+        free(*initial);
+        *initial = NULL;
+        journal_loaded_free(out);
+        journal_fail(j, "%s: out of memory", context);
+        return GAME_ROW_FAILED;
+    }
+    memcpy(out->scenario, scenario ? (const char *)scenario : "", scenario ? (size_t)scenario_len : 0);
+    out->scenario[scenario ? scenario_len : 0] = '\0';
+    out->scenario_len = scenario ? (size_t)scenario_len : 0;
+    if (*initial_len > 0)
+        memcpy(*initial, initial_bytes, (size_t)*initial_len);
+    unsigned char want[JOURNAL_HASH_SIZE];
+    if (!status_parse((const char *)status_text, &out->status))
+        snprintf(reason, 512, "games row: unknown status \"%.20s\"",
+                 status_text ? (const char *)status_text : "");
+    else if (token_lens[0] != JOURNAL_HASH_SIZE || token_lens[1] != JOURNAL_HASH_SIZE)
+        snprintf(reason, 512, "games row: token hashes of %d and %d bytes, not %d",
+                 token_lens[0], token_lens[1], JOURNAL_HASH_SIZE);
+    else if (out->seq < 0)
+        snprintf(reason, 512, "games row: seq %" PRId64, out->seq);
+    else if (!row_checksum(id, -1, -1, 0, *initial, (size_t)*initial_len, NULL, 0, want) ||
+             initial_sum == NULL || initial_sum_len != JOURNAL_HASH_SIZE ||
+             memcmp(initial_sum, want, JOURNAL_HASH_SIZE) != 0)
+        snprintf(reason, 512, "the initial battle's checksum does not match");
+    else {
+        memcpy(out->token_sha256[0], tokens[0], JOURNAL_HASH_SIZE);
+        memcpy(out->token_sha256[1], tokens[1], JOURNAL_HASH_SIZE);
+    }
+    *marked = out->status == JOURNAL_DAMAGED;
+    if (*marked)
+        snprintf(out->damage, sizeof out->damage, "%s",
+                 damage ? (const char *)damage : "marked damaged");
+    statement_done(st);
+    return GAME_ROW_READ;
+}
+
+/*
+ * Rebuilds out->battle: from the latest snapshot (unless `from_start`) or
+ * the initial battle, then the events after it folded in, out->base the
+ * battle before them and out->records their rows. What is wrong goes into
+ * reason[512]. Returns -1 (error set, *out freed) when memory runs out.
+ */
+static int game_battle_rebuild(journal_db *j, const char *id, const char *context,
+                               bool from_start, const uint8_t *initial, int initial_len,
+                               journal_loaded *out, char reason[512])
+{
+    out->battle = malloc(sizeof *out->battle);
+    brigade_battle *base = malloc(sizeof *base);
+    if (out->battle == NULL || base == NULL) {
+        free(base);
+        journal_loaded_free(out);
+        return journal_fail(j, "%s: out of memory", context);
+    }
+    int found = 0;
+    if (!from_start) {
+        found = snapshot_read(j, out, out->battle);
+        if (found < 0) {
+            text_copy(reason, 512, j->error);
+            found = 0;
+        }
+    }
+    if (reason[0] == '\0' && !found) {
+        journal_event_status status;
+        if (journal_battle_decode(initial, (size_t)initial_len, out->battle, &status) !=
+            JOURNAL_EVENT_OK)
+            snprintf(reason, 512, "the initial battle: %s", status.message);
+    }
+    if (reason[0] == '\0')
+        strength_fill(out->battle, initial, (size_t)initial_len);
+    if (reason[0] == '\0') {
+        memcpy(base, out->battle, sizeof *base);
+        if (events_read(j, id, out->snapshot_seq, INT64_MAX, out->seq, base, out->battle,
+                        &out->records) != 0)
+            text_copy(reason, 512, j->error);
+        else if (out->records.count > 0 &&
+                 out->records.items[out->records.count - 1].rolled_back)
+            /* Only a later action rolls an action back: the last never is. */
+            snprintf(reason, 512,
+                     "game %.63s: seq %" PRId64 ", the last action, is marked rolled back",
+                     id, out->seq);
+    }
+    out->base = base;
+    return 0;
+}
+
+/* Marks a rebuilt game damaged for `reason`, keeping a marked game's own
+ * damage text. From seq 0 (a replay), what was read before the damage is
+ * kept (base and the good records), so that it can still be shown. */
+static void game_damage_keep(journal_loaded *out, const char *reason, bool from_start,
+                             bool marked)
+{
+    char saved[512];
+    text_copy(saved, sizeof saved, out->damage);
+    brigade_battle *kept_base = NULL;
+    journal_records kept = {NULL, 0, 0};
+    if (from_start && out->records.count > 0) {
+        kept_base = out->base;
+        out->base = NULL;
+        kept = out->records;
+        memset(&out->records, 0, sizeof out->records);
+    }
+    loaded_damage(out, reason);
+    out->base = kept_base;
+    out->records = kept;
+    if (marked)
+        text_copy(out->damage, sizeof out->damage, saved);
+}
+
 /*
  * Reads game `id` into *out and rebuilds it (unless it is marked damaged
  * and `rebuild_damaged` is false). Returns 0 (out->status says how it
@@ -1733,139 +1960,32 @@ static int game_rebuild(journal_db *j, const char *id, bool from_start, bool reb
     char context[128];
     snprintf(context, sizeof context, "game %.63s", id);
 
-    sqlite3_stmt *st = statement(j, ST_GAME_SELECT);
-    bind_text(st, 1, id);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_DONE) {
-        statement_done(st);
-        return journal_fail(j, "%s: no such game in %s", context, j->path);
-    }
-    if (rc != SQLITE_ROW) {
-        char reason[512];
-        snprintf(reason, sizeof reason, "games row: sqlite: %s", sqlite3_errmsg(j->db));
-        statement_done(st);
-        loaded_damage(out, reason);
-        return 0;
-    }
-    out->created = sqlite3_column_int64(st, 0);
-    const unsigned char *title = sqlite3_column_text(st, 1);
-    text_copy(out->title, sizeof out->title, title ? (const char *)title : "");
-    const unsigned char *scenario = sqlite3_column_text(st, 2);
-    int scenario_len = sqlite3_column_bytes(st, 2);
-    out->scenario = malloc((size_t)scenario_len + 1);
-    uint8_t *initial = NULL;
-    const void *tokens[2] = {sqlite3_column_blob(st, 3), sqlite3_column_blob(st, 4)};
-    int token_lens[2] = {sqlite3_column_bytes(st, 3), sqlite3_column_bytes(st, 4)};
-    const void *initial_bytes = sqlite3_column_blob(st, 5);
-    int initial_len = sqlite3_column_bytes(st, 5);
-    const void *initial_sum = sqlite3_column_blob(st, 6);
-    int initial_sum_len = sqlite3_column_bytes(st, 6);
-    out->seq = sqlite3_column_int64(st, 7);
-    const unsigned char *status_text = sqlite3_column_text(st, 8);
-    const unsigned char *damage = sqlite3_column_text(st, 9);
     char reason[512] = "";
-    if (out->scenario == NULL ||
-        (initial_len > 0 && (initial = malloc((size_t)initial_len)) == NULL)) {
-        statement_done(st);
-        free(initial);
-        journal_loaded_free(out);
-        return journal_fail(j, "%s: out of memory", context);
-    }
-    memcpy(out->scenario, scenario ? (const char *)scenario : "", scenario ? (size_t)scenario_len : 0);
-    out->scenario[scenario ? scenario_len : 0] = '\0';
-    out->scenario_len = scenario ? (size_t)scenario_len : 0;
-    if (initial_len > 0)
-        memcpy(initial, initial_bytes, (size_t)initial_len);
-    unsigned char want[JOURNAL_HASH_SIZE];
-    if (!status_parse((const char *)status_text, &out->status))
-        snprintf(reason, sizeof reason, "games row: unknown status \"%.20s\"",
-                 status_text ? (const char *)status_text : "");
-    else if (token_lens[0] != JOURNAL_HASH_SIZE || token_lens[1] != JOURNAL_HASH_SIZE)
-        snprintf(reason, sizeof reason, "games row: token hashes of %d and %d bytes, not %d",
-                 token_lens[0], token_lens[1], JOURNAL_HASH_SIZE);
-    else if (out->seq < 0)
-        snprintf(reason, sizeof reason, "games row: seq %" PRId64, out->seq);
-    else if (!row_checksum(id, -1, -1, 0, initial, (size_t)initial_len, NULL, 0, want) ||
-             initial_sum == NULL || initial_sum_len != JOURNAL_HASH_SIZE ||
-             memcmp(initial_sum, want, JOURNAL_HASH_SIZE) != 0)
-        snprintf(reason, sizeof reason, "the initial battle's checksum does not match");
-    else {
-        memcpy(out->token_sha256[0], tokens[0], JOURNAL_HASH_SIZE);
-        memcpy(out->token_sha256[1], tokens[1], JOURNAL_HASH_SIZE);
-    }
-    bool marked = out->status == JOURNAL_DAMAGED;
+    uint8_t *initial = NULL;
+    int initial_len = 0;
+    bool marked = false;
+    game_row_outcome row =
+        game_row_read(j, id, context, out, &initial, &initial_len, reason, &marked);
+    if (row == GAME_ROW_FAILED)
+        return -1;
+    if (row == GAME_ROW_ANSWERED)
+        return 0;
     *was_marked = marked;
-    if (marked)
-        snprintf(out->damage, sizeof out->damage, "%s",
-                 damage ? (const char *)damage : "marked damaged");
-    statement_done(st);
-    if (reason[0]) {
+    if (reason[0] || (marked && !rebuild_damaged)) {
         free(initial);
-        loaded_damage(out, reason);
+        if (reason[0])
+            loaded_damage(out, reason);
         return 0;
     }
-    if (marked && !rebuild_damaged) {
-        free(initial);
-        return 0;
-    }
-
-    out->battle = malloc(sizeof *out->battle);
-    brigade_battle *base = malloc(sizeof *base);
-    if (out->battle == NULL || base == NULL) {
-        free(base);
-        free(initial);
-        journal_loaded_free(out);
-        return journal_fail(j, "%s: out of memory", context);
-    }
-    int found = 0;
-    if (!from_start) {
-        found = snapshot_read(j, out, out->battle);
-        if (found < 0) {
-            text_copy(reason, sizeof reason, j->error);
-            found = 0;
-        }
-    }
-    if (reason[0] == '\0' && !found) {
-        journal_event_status status;
-        if (journal_battle_decode(initial, (size_t)initial_len, out->battle, &status) !=
-            JOURNAL_EVENT_OK)
-            snprintf(reason, sizeof reason, "the initial battle: %s", status.message);
-    }
-    if (reason[0] == '\0')
-        strength_fill(out->battle, initial, (size_t)initial_len);
+    int rebuilt = game_battle_rebuild(j, id, context, from_start, initial, initial_len, out,
+                                      reason);
     free(initial);
-    if (reason[0] == '\0') {
-        memcpy(base, out->battle, sizeof *base);
-        if (events_read(j, id, out->snapshot_seq, INT64_MAX, out->seq, base, out->battle,
-                        &out->records) != 0)
-            text_copy(reason, sizeof reason, j->error);
-        else if (out->records.count > 0 &&
-                 out->records.items[out->records.count - 1].rolled_back)
-            /* Only a later action rolls an action back: the last never is. */
-            snprintf(reason, sizeof reason,
-                     "game %.63s: seq %" PRId64 ", the last action, is marked rolled back",
-                     id, out->seq);
-    }
-    out->base = base;
-    if (reason[0]) {
-        char saved[512];
-        text_copy(saved, sizeof saved, out->damage);
-        /* From seq 0 (a replay), what was read before the damage is kept
-         * (base and the good records), so that it can still be shown. */
-        brigade_battle *kept_base = NULL;
-        journal_records kept = {NULL, 0, 0};
-        if (from_start && out->records.count > 0) {
-            kept_base = out->base;
-            out->base = NULL;
-            kept = out->records;
-            memset(&out->records, 0, sizeof out->records);
-        }
-        loaded_damage(out, reason);
-        out->base = kept_base;
-        out->records = kept;
-        if (marked)
-            text_copy(out->damage, sizeof out->damage, saved);
-    }
+    if (rebuilt != 0)
+        return -1;
+    if (reason[0])
+        game_damage_keep(out, reason, from_start, marked);
+    /* A rebuilt game is whole: its battle keeps the engine's invariants. */
+    assert(reason[0] || brigade_battle_consistent(out->battle));
     return 0;
 }
 
@@ -1959,6 +2079,25 @@ int journal_game_read(journal_db *journal, const char *game, bool from_start,
 
 /* ---- the battle at a seq (rollback) ------------------------------------------ */
 
+/* Whether action `seq` of `game` (whose last is `head`) is rolled back,
+ * into *rolled_back. Returns 0, or -1 (error set) when there is no such
+ * seq or it has no events. */
+static int action_rolled_back_read(journal_db *j, const char *context, const char *game,
+                                   int64_t seq, int64_t head, bool *rolled_back)
+{
+    if (seq < 0 || seq > head)
+        return journal_fail(j, "%s: no such seq (the game's actions are seq 0 .. %" PRId64 ")",
+                            context, head);
+    int64_t count = 0;
+    if (events_at_read(j, context, game, seq, "reading the action's events", &count,
+                       rolled_back) != 0)
+        return -1;
+    if (count == 0 && seq > 0)
+        return journal_fail(j, "%s: the journal holds no events of that seq (the game is damaged)",
+                            context);
+    return 0;
+}
+
 /*
  * journal_battle_at inside one read: the games row (the initial
  * battle, checked, and the game's seq), the action's flag, the snapshot
@@ -2000,27 +2139,8 @@ static int battle_at_read(journal_db *j, const char *context, const char *game, 
 
     int result = -1;
     brigade_battle *units = NULL;
-    if (seq < 0 || seq > head) {
-        journal_fail(j, "%s: no such seq (the game's actions are seq 0 .. %" PRId64 ")", context,
-                     head);
+    if (action_rolled_back_read(j, context, game, seq, head, rolled_back) != 0)
         goto out;
-    }
-    st = statement(j, ST_EVENTS_AT);
-    bind_text(st, 1, game);
-    sqlite3_bind_int64(st, 2, seq);
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        journal_sql_fail(j, context, "reading the action's events");
-        statement_done(st);
-        goto out;
-    }
-    int64_t count = sqlite3_column_int64(st, 0);
-    *rolled_back = sqlite3_column_int64(st, 1) != 0;
-    statement_done(st);
-    if (count == 0 && seq > 0) {
-        journal_fail(j, "%s: the journal holds no events of that seq (the game is damaged)",
-                     context);
-        goto out;
-    }
     if (*rolled_back) {
         result = 0;
         goto out;
@@ -2255,9 +2375,8 @@ int journal_game_spectator_password_set(journal_db *journal, const char *game,
 {
     journal_db *j = journal;
     char context[128];
-    snprintf(context, sizeof context, "store the spectator password of game %.63s", game);
-    if (j->read_only)
-        return journal_fail(j, "%s: the journal is open read-only", context);
+    if (write_start(j, context, "store the spectator password of game %.63s", game) != 0)
+        return -1;
     size_t length = stored ? strlen(stored) : 0;
     if (length == 0 || length > JOURNAL_PASSWORD_MAX)
         return journal_fail(j, "%s: the stored hash is %zu bytes, not 1..%d", context, length,
@@ -2509,6 +2628,16 @@ int journal_internal_sql_fail(journal_db *journal, const char *context, const ch
     return journal_sql_fail(journal, context, what);
 }
 
+int journal_internal_row_check(journal_db *journal, int rc, const char *context,
+                               const char *none, const char *what)
+{
+    if (rc == SQLITE_ROW)
+        return 0;
+    if (rc == SQLITE_DONE)
+        return journal_fail(journal, "%s: %s", context, none);
+    return journal_sql_fail(journal, context, what);
+}
+
 bool journal_internal_checksum(const char *key, int64_t seq, int index, char tag,
                                const void *body, size_t body_len,
                                unsigned char out[JOURNAL_HASH_SIZE])
@@ -2519,8 +2648,8 @@ bool journal_internal_checksum(const char *key, int64_t seq, int index, char tag
 int journal_internal_begin(journal_db *journal, const char *context, bool *owned)
 {
     *owned = false;
-    if (journal->read_only)
-        return journal_fail(journal, "%s: the journal is open read-only", context);
+    if (writable_check(journal, context) != 0)
+        return -1;
     if (journal->in_group)
         return transaction_begin(journal, context);
     /* Alone: a transaction of its own, seen as a group by the writes

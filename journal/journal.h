@@ -331,6 +331,7 @@ typedef struct journal_records {
     size_t capacity;
 } journal_records;
 
+/* Frees the records' array; *records is empty again. */
 void journal_records_free(journal_records *records);
 
 /*

@@ -30,6 +30,11 @@ int journal_internal_fail(journal_db *journal, const char *format, ...);
 /* Sets it from SQLite's last error ("<context>: sqlite: <msg> (<what>)"),
  * noting a busy lock (journal_busy); returns -1. */
 int journal_internal_sql_fail(journal_db *journal, const char *context, const char *what);
+/* After a one-row query's step `rc`: 0 on its row; else -1 with the error
+ * set, "<context>: <none>" when there is no row, SQLite's reason for
+ * `what` otherwise. The caller finalizes the statement either way. */
+int journal_internal_row_check(journal_db *journal, int rc, const char *context,
+                               const char *none, const char *what);
 
 /* The row checksum of journal.h ("Every checksum is SHA-256 over the
  * row's place and bytes"): key (a game or tournament id) and its NUL, seq

@@ -52,6 +52,16 @@ static int prepare(journal_db *j, const char *sql, sqlite3_stmt **st, const char
     return 0;
 }
 
+/* prepare() a statement about one tournament, its id bound to ?1. */
+static int prepare_for(journal_db *j, const char *sql, const char *tournament,
+                       sqlite3_stmt **st, const char *context)
+{
+    if (prepare(j, sql, st, context) != 0)
+        return -1;
+    sqlite3_bind_text(*st, 1, tournament, -1, SQLITE_TRANSIENT);
+    return 0;
+}
+
 /* Steps a statement that returns no row, and finalizes it. */
 static int run_done(journal_db *j, sqlite3_stmt *st, const char *context, const char *what)
 {
@@ -67,17 +77,67 @@ static int insert_person(journal_db *j, const char *tournament, const char *role
     if (!person->name || !person->name[0])
         return journal_internal_fail(j, "%s: %s %zu has no name", context, role, idx);
     sqlite3_stmt *st = NULL;
-    if (prepare(j,
-                "INSERT INTO tournament_people (tournament, role, idx, name, token_sha256) "
-                "VALUES (?1, ?2, ?3, ?4, ?5)",
-                &st, context) != 0)
+    if (prepare_for(j,
+                    "INSERT INTO tournament_people (tournament, role, idx, name, token_sha256) "
+                    "VALUES (?1, ?2, ?3, ?4, ?5)",
+                    tournament, &st, context) != 0)
         return -1;
-    sqlite3_bind_text(st, 1, tournament, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 2, role, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, (sqlite3_int64)idx);
     sqlite3_bind_text(st, 4, person->name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_blob(st, 5, person->token_sha256, JOURNAL_HASH_SIZE, SQLITE_TRANSIENT);
     return run_done(j, st, context, "inserting a person");
+}
+
+/* One write's rows, inside its transaction: 0, or -1 with the error set. */
+typedef int tournament_rows_fn(journal_db *j, const void *what, const char *context);
+
+/* Writes `rows` of `what` in the journal's transaction (begun here unless
+ * a group's is open): committed when they are all written, else aborted.
+ * Returns 0, or -1 with the error set. */
+static int tournament_write(journal_db *j, const char *context, tournament_rows_fn *rows,
+                            const void *what)
+{
+    bool owned = false;
+    if (journal_internal_begin(j, context, &owned) != 0)
+        return -1;
+    if (rows(j, what, context) != 0)
+        return journal_internal_abort(j, context, owned);
+    return journal_internal_commit(j, context, owned);
+}
+
+/* A new tournament's rows: its own (with its checksum) and its people. */
+typedef struct tournament_new {
+    const journal_tournament *t;
+    const unsigned char *sum;
+} tournament_new;
+
+static int tournament_rows_insert(journal_db *j, const void *what, const char *context)
+{
+    const journal_tournament *t = ((const tournament_new *)what)->t;
+    const unsigned char *sum = ((const tournament_new *)what)->sum;
+    sqlite3_stmt *st = NULL;
+    if (prepare_for(j,
+                    "INSERT INTO tournaments (id, created, name, definition, scenarios, "
+                    "organiser_sha256, status, sha256) "
+                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'active', ?7)",
+                    t->id, &st, context) != 0)
+        return -1;
+    sqlite3_bind_int64(st, 2, t->created);
+    sqlite3_bind_text(st, 3, t->name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, t->definition, (int)t->definition_len, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, t->scenarios, (int)t->scenarios_len, SQLITE_TRANSIENT);
+    sqlite3_bind_blob(st, 6, t->organiser_sha256, JOURNAL_HASH_SIZE, SQLITE_TRANSIENT);
+    sqlite3_bind_blob(st, 7, sum, JOURNAL_HASH_SIZE, SQLITE_TRANSIENT);
+    if (run_done(j, st, context, "inserting the tournament") != 0)
+        return -1;
+    for (size_t i = 0; i < t->player_count; i++)
+        if (insert_person(j, t->id, "player", i, &t->players[i], context) != 0)
+            return -1;
+    for (size_t i = 0; i < t->umpire_count; i++)
+        if (insert_person(j, t->id, "umpire", i, &t->umpires[i], context) != 0)
+            return -1;
+    return 0;
 }
 
 int journal_tournament_create(journal_db *journal, const journal_tournament *t)
@@ -98,31 +158,69 @@ int journal_tournament_create(journal_db *journal, const journal_tournament *t)
     if (!tournament_checksum(t->id, t->definition, t->definition_len, t->scenarios,
                              t->scenarios_len, sum))
         return journal_internal_fail(j, "%s: SHA-256 failed (out of memory?)", context);
-    bool owned = false;
-    if (journal_internal_begin(j, context, &owned) != 0)
+    tournament_new what = {t, sum};
+    return tournament_write(j, context, tournament_rows_insert, &what);
+}
+
+/* An entry's rows: the entry (with its checksum) after the checks that
+ * the tournament is active and the entry the next, then `also`'s. */
+typedef struct tournament_entry_new {
+    const journal_tournament_entry *entry;
+    const unsigned char *sum;
+    int (*also)(void *context, journal_db *journal);
+    void *also_context;
+} tournament_entry_new;
+
+/* Inside the entry's transaction: the tournament exists, is active and
+ * its last entry is the one before. 0, or -1 with the error set. */
+static int entry_head_check(journal_db *j, const journal_tournament_entry *entry,
+                            const char *context)
+{
+    sqlite3_stmt *st = NULL;
+    if (prepare_for(j,
+                    "SELECT t.status, (SELECT coalesce(max(seq), 0) FROM tournament_entries e "
+                    "WHERE e.tournament = t.id) FROM tournaments t WHERE t.id = ?1",
+                    entry->tournament, &st, context) != 0)
+        return -1;
+    if (journal_internal_row_check(j, sqlite3_step(st), context, "no such tournament",
+                                   "reading the tournament") != 0) {
+        sqlite3_finalize(st);
+        return -1;
+    }
+    const unsigned char *status = sqlite3_column_text(st, 0);
+    bool active = status && strcmp((const char *)status, "active") == 0;
+    int64_t last = sqlite3_column_int64(st, 1);
+    sqlite3_finalize(st);
+    if (!active)
+        return journal_internal_fail(j, "%s: the tournament has ended", context);
+    if (entry->seq != last + 1)
+        return journal_internal_fail(j, "%s: the tournament's last entry is %lld", context,
+                                     (long long)last);
+    return 0;
+}
+
+static int entry_rows_insert(journal_db *j, const void *what, const char *context)
+{
+    const tournament_entry_new *n = what;
+    const journal_tournament_entry *entry = n->entry;
+    if (entry_head_check(j, entry, context) != 0)
         return -1;
     sqlite3_stmt *st = NULL;
-    if (prepare(j,
-                "INSERT INTO tournaments (id, created, name, definition, scenarios, "
-                "organiser_sha256, status, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'active', ?7)",
-                &st, context) != 0)
-        return journal_internal_abort(j, context, owned);
-    sqlite3_bind_text(st, 1, t->id, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 2, t->created);
-    sqlite3_bind_text(st, 3, t->name, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 4, t->definition, (int)t->definition_len, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 5, t->scenarios, (int)t->scenarios_len, SQLITE_TRANSIENT);
-    sqlite3_bind_blob(st, 6, t->organiser_sha256, JOURNAL_HASH_SIZE, SQLITE_TRANSIENT);
-    sqlite3_bind_blob(st, 7, sum, JOURNAL_HASH_SIZE, SQLITE_TRANSIENT);
-    if (run_done(j, st, context, "inserting the tournament") != 0)
-        return journal_internal_abort(j, context, owned);
-    for (size_t i = 0; i < t->player_count; i++)
-        if (insert_person(j, t->id, "player", i, &t->players[i], context) != 0)
-            return journal_internal_abort(j, context, owned);
-    for (size_t i = 0; i < t->umpire_count; i++)
-        if (insert_person(j, t->id, "umpire", i, &t->umpires[i], context) != 0)
-            return journal_internal_abort(j, context, owned);
-    return journal_internal_commit(j, context, owned);
+    if (prepare_for(j,
+                    "INSERT INTO tournament_entries (tournament, seq, kind, body, created, sha256) "
+                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    entry->tournament, &st, context) != 0)
+        return -1;
+    sqlite3_bind_int64(st, 2, entry->seq);
+    sqlite3_bind_text(st, 3, entry->kind, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, entry->body, (int)entry->body_len, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 5, entry->created);
+    sqlite3_bind_blob(st, 6, n->sum, JOURNAL_HASH_SIZE, SQLITE_TRANSIENT);
+    if (run_done(j, st, context, "inserting the entry") != 0)
+        return -1;
+    if (n->also && n->also(n->also_context, j) != 0)
+        return -1;
+    return 0;
 }
 
 int journal_tournament_entry_add(journal_db *journal, const journal_tournament_entry *entry,
@@ -144,54 +242,30 @@ int journal_tournament_entry_add(journal_db *journal, const journal_tournament_e
     if (!journal_internal_checksum(entry->tournament, entry->seq, TOURNAMENT_ENTRY_INDEX,
                                    entry->kind[0], entry->body, entry->body_len, sum))
         return journal_internal_fail(j, "%s: SHA-256 failed", context);
-    bool owned = false;
-    if (journal_internal_begin(j, context, &owned) != 0)
-        return -1;
+    tournament_entry_new what = {entry, sum, also, also_context};
+    return tournament_write(j, context, entry_rows_insert, &what);
+}
+
+/* A tournament's new status (what: the journal_tournament_status_set
+ * arguments). */
+typedef struct tournament_status_new {
+    const char *tournament;
+    bool ended;
+} tournament_status_new;
+
+static int status_row_update(journal_db *j, const void *what, const char *context)
+{
+    const tournament_status_new *n = what;
     sqlite3_stmt *st = NULL;
-    if (prepare(j,
-                "SELECT t.status, (SELECT coalesce(max(seq), 0) FROM tournament_entries e "
-                "WHERE e.tournament = t.id) FROM tournaments t WHERE t.id = ?1",
-                &st, context) != 0)
-        return journal_internal_abort(j, context, owned);
-    sqlite3_bind_text(st, 1, entry->tournament, -1, SQLITE_TRANSIENT);
-    int rc = sqlite3_step(st);
-    if (rc != SQLITE_ROW) {
-        if (rc == SQLITE_DONE)
-            journal_internal_fail(j, "%s: no such tournament", context);
-        else
-            journal_internal_sql_fail(j, context, "reading the tournament");
-        sqlite3_finalize(st);
-        return journal_internal_abort(j, context, owned);
-    }
-    const unsigned char *status = sqlite3_column_text(st, 0);
-    bool active = status && strcmp((const char *)status, "active") == 0;
-    int64_t last = sqlite3_column_int64(st, 1);
-    sqlite3_finalize(st);
-    if (!active) {
-        journal_internal_fail(j, "%s: the tournament has ended", context);
-        return journal_internal_abort(j, context, owned);
-    }
-    if (entry->seq != last + 1) {
-        journal_internal_fail(j, "%s: the tournament's last entry is %lld", context,
-                              (long long)last);
-        return journal_internal_abort(j, context, owned);
-    }
-    if (prepare(j,
-                "INSERT INTO tournament_entries (tournament, seq, kind, body, created, sha256) "
-                "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                &st, context) != 0)
-        return journal_internal_abort(j, context, owned);
-    sqlite3_bind_text(st, 1, entry->tournament, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 2, entry->seq);
-    sqlite3_bind_text(st, 3, entry->kind, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 4, entry->body, (int)entry->body_len, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 5, entry->created);
-    sqlite3_bind_blob(st, 6, sum, JOURNAL_HASH_SIZE, SQLITE_TRANSIENT);
-    if (run_done(j, st, context, "inserting the entry") != 0)
-        return journal_internal_abort(j, context, owned);
-    if (also && also(also_context, j) != 0)
-        return journal_internal_abort(j, context, owned);
-    return journal_internal_commit(j, context, owned);
+    if (prepare_for(j, "UPDATE tournaments SET status = ?2 WHERE id = ?1", n->tournament, &st,
+                    context) != 0)
+        return -1;
+    sqlite3_bind_text(st, 2, n->ended ? "ended" : "active", -1, SQLITE_STATIC);
+    if (run_done(j, st, context, "updating the status") != 0)
+        return -1;
+    if (sqlite3_changes(journal_internal_db(j)) != 1)
+        return journal_internal_fail(j, "%s: no such tournament", context);
+    return 0;
 }
 
 int journal_tournament_status_set(journal_db *journal, const char *tournament, bool ended)
@@ -201,21 +275,8 @@ int journal_tournament_status_set(journal_db *journal, const char *tournament, b
     snprintf(context, sizeof context, "tournament %.63s status", tournament ? tournament : "?");
     if (!journal_internal_has_tournaments(j) || !tournament)
         return journal_internal_fail(j, "%s: no tournament tables", context);
-    bool owned = false;
-    if (journal_internal_begin(j, context, &owned) != 0)
-        return -1;
-    sqlite3_stmt *st = NULL;
-    if (prepare(j, "UPDATE tournaments SET status = ?2 WHERE id = ?1", &st, context) != 0)
-        return journal_internal_abort(j, context, owned);
-    sqlite3_bind_text(st, 1, tournament, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 2, ended ? "ended" : "active", -1, SQLITE_STATIC);
-    if (run_done(j, st, context, "updating the status") != 0)
-        return journal_internal_abort(j, context, owned);
-    if (sqlite3_changes(journal_internal_db(j)) != 1) {
-        journal_internal_fail(j, "%s: no such tournament", context);
-        return journal_internal_abort(j, context, owned);
-    }
-    return journal_internal_commit(j, context, owned);
+    tournament_status_new what = {tournament, ended};
+    return tournament_write(j, context, status_row_update, &what);
 }
 
 /* A copy of a text column (NUL-terminated), or NULL with *length 0. */
@@ -259,12 +320,11 @@ void journal_tournament_loaded_free(journal_tournament_loaded *t)
 static int load_people(journal_db *j, journal_tournament_loaded *t, const char *context)
 {
     sqlite3_stmt *st = NULL;
-    if (prepare(j,
-                "SELECT role, idx, name, token_sha256 FROM tournament_people WHERE tournament "
-                "= ?1 ORDER BY role, idx",
-                &st, context) != 0)
+    if (prepare_for(j,
+                    "SELECT role, idx, name, token_sha256 FROM tournament_people WHERE tournament "
+                    "= ?1 ORDER BY role, idx",
+                    t->id, &st, context) != 0)
         return -1;
-    sqlite3_bind_text(st, 1, t->id, -1, SQLITE_TRANSIENT);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const unsigned char *role = sqlite3_column_text(st, 0);
@@ -304,12 +364,11 @@ static int load_people(journal_db *j, journal_tournament_loaded *t, const char *
 static int load_entries(journal_db *j, journal_tournament_loaded *t, const char *context)
 {
     sqlite3_stmt *st = NULL;
-    if (prepare(j,
-                "SELECT seq, kind, body, created, sha256 FROM tournament_entries WHERE "
-                "tournament = ?1 ORDER BY seq",
-                &st, context) != 0)
+    if (prepare_for(j,
+                    "SELECT seq, kind, body, created, sha256 FROM tournament_entries WHERE "
+                    "tournament = ?1 ORDER BY seq",
+                    t->id, &st, context) != 0)
         return -1;
-    sqlite3_bind_text(st, 1, t->id, -1, SQLITE_TRANSIENT);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (t->damage[0])

@@ -4,9 +4,10 @@
  * A call that refuses returns false or the code and fills a
  * brigade_tournament_error (where the caller passed one).
  *
- * The codes and what each means (the server turns each into a line of its
- * tournament log or a refused tournament command; none is a protocol error
- * code of its own):
+ * The codes and what each means. The server answers a round that cannot
+ * be paired with the protocol error INVALID_ACTION, a tournament file it
+ * refuses with BAD_MESSAGE ("tournament: <message>"), and logs a failed
+ * standings call; the message is what a person reads in each.
  *
  *   BRIGADE_TOURNAMENT_OK                no error
  *   BRIGADE_TOURNAMENT_ERROR_PLAYERS     players not in 2..BRIGADE_TOURNAMENT_PLAYERS_MAX
