@@ -347,22 +347,178 @@ function askPassword(game, tried) {
   });
 }
 
+// Says `text` to a screen reader (the page's live region).
+function announce(text) { $('announce').textContent = text; }
+
+// The connection's status on the page (wire.js's onConnection): the pill,
+// a countdown to the next attempt with "Retry now", the page's offline
+// look and, once stopped, why; a spectator's join refused asks for the
+// game's password. `page` holds the game's link, what the page has seen
+// (joined, hasState) and its two panels.
+function connectionChanged(page, status, detail) {
+  const pill = $('connection');
+  pill.dataset.status = status;
+  pill.textContent = connectionWords(status, detail);
+  // A real countdown to the next attempt, and "Retry now" meanwhile.
+  // The status line is not read out every second: announced once.
+  clearInterval(page.countdown);
+  const waiting = status === 'reconnecting' && detail && detail.delay > 0;
+  $('retry-now').hidden = !waiting;
+  if (waiting) {
+    pill.setAttribute('aria-live', 'off');
+    announce(`Connection lost. ${connectionWords(status, detail)} Or press Retry now.`);
+    page.countdown = setInterval(() => { pill.textContent = connectionWords(status, detail); }, 1000);
+  } else {
+    pill.removeAttribute('aria-live');
+    if (document.activeElement === $('retry-now')) $('connection').focus();
+  }
+  if (status === 'stopped' && detail.code === 'unknown_game') forgetGame(page.game);
+  // While not live, orders look unavailable (act() would refuse them).
+  document.body.classList.toggle('offline', status !== 'live');
+  if (status === 'live') {
+    page.controls.connected();
+    page.umpire.connected();
+  }
+  if (status === 'stopped') {
+    $('joining').hidden = true;
+    $('battle').hidden = !page.hasState;
+    // A spectator of a game with a password (or a wrong link). Seat
+    // tokens are 64 hex digits, spectator ids 32 (§6.1): only a refused
+    // spectator id may be a missing password; anything else refused
+    // (a seat token, a link cut short) is a wrong link.
+    if (detail.code === 'bad_token' && !page.joined && /^[0-9a-f]{32}$/i.test(page.token)) {
+      store(PASSWORD_KEY(page.game), '');
+      // A kept password refused (changed, or a wrong one) is kept no more.
+      keepGames(rememberedGames().map((item) => {
+        if (item.game !== page.game || item.token !== page.token) return item;
+        const { password: refused, ...rest } = item;
+        return refused ? rest : item;
+      }));
+      pill.dataset.status = 'password';
+      pill.textContent = page.password ? 'Password refused' : 'Password needed';
+      askPassword(page.game, Boolean(page.password));
+      return;
+    }
+    $('stopped').hidden = false;
+    $('stopped-reason').textContent =
+      `${detail.message || errorWords(detail.code)} (${errorWords(detail.code)}) [${detail.code}]`;
+  }
+}
+
+// A clock's time left in ms as "1:29:05", or "29:05" under an hour.
+function clockTime(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const two = (n) => String(n).padStart(2, '0');
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${two(Math.floor(s % 3600 / 60))}:${two(s % 60)}`
+    : `${Math.floor(s / 60)}:${two(s % 60)}`;
+}
+
+// The game's clocks (PROTOCOL.md §11.2) in the header: "French 1:29:05 ▶ ·
+// British 1:30:00", the running sides counted down each second from the
+// server's last clock_now (state.clock's values without one: a delayed
+// spectator's), "time is up" once a side's flag fell.
+function renderClocks(state, clockNow) {
+  const line = $('clocks');
+  const clock = state && state.clock && typeof state.clock === 'object' ? state.clock : null;
+  line.hidden = !clock;
+  if (!clock) return;
+  const running = Array.isArray(clock.running) ? clock.running : [];
+  const flags = Array.isArray(clock.flags) ? clock.flags : [];
+  const parts = ['A', 'B'].map((side, index) => {
+    const name = (state.sides && state.sides[side] && state.sides[side].name) || `Side ${side}`;
+    const runs = running.includes(side);
+    const fallen = flags.includes(side);
+    let left = clockNow && Number.isFinite(clockNow[side]) ? clockNow[side] : Number(clock[side]) || 0;
+    if (runs && clockNow) left -= Date.now() - clockNow.at;
+    const status = fallen ? 'flag' : runs ? 'running' : 'stopped';
+    return [index ? h('span', { class: 'sep', 'aria-hidden': 'true' }, ' · ') : null,
+      h('span', { class: `clock clock-${status}`, dataset: { seat: side, status } },
+        `${name} ${fallen ? 'time is up' : clockTime(left)}${runs && !fallen ? ' ▶' : ''}`)];
+  });
+  replace(line, parts);
+}
+
+// What changed since the last render, said once to a screen reader:
+// your move, the umpire's hold or release, a ruling or an answer owed.
+// `was` keeps what was said (updated here).
+function announceChanges(was, state, { mode, seat, mine }) {
+  if (mine && !was.mine) announce(`Your move: ${phaseWords(state)}`);
+  was.mine = mine;
+  const hold = holdReason(state);
+  if (was.hold !== null && hold !== was.hold) {
+    announce(hold ? `The umpire holds the game: ${hold}` : 'The umpire released the game.');
+  }
+  was.hold = hold;
+  const pending = pendingList(state);
+  if (mode === 'umpire' && pending.length > was.pending) {
+    announce(`For your ruling: ${pending.map((item) => pendingWords(state, item)).join('; ')}`);
+  }
+  was.pending = pending.length;
+  // A report that waits for this page's answer or ruling (D46).
+  const asked = mode === 'play' ? answersOwed(state, seat).length : 0;
+  if (asked > was.asked) announce('The other side reports a change to your units: accept it or contest it in your orders.');
+  was.asked = asked;
+  const contested = mode === 'umpire' ? reportsForUmpire(state).length : 0;
+  if (contested > was.contested) announce('A contested report waits for your ruling.');
+  was.contested = contested;
+}
+
+// The header's badge: the umpire, a side, or a spectator (live or late).
+function seatBadgeRender(mode, seat, delay) {
+  const badge = $('seat-badge');
+  badge.hidden = false;
+  badge.dataset.seat = mode === 'watch' ? (seat === 'spectator' ? 'spectator' : 'watch') : seat;
+  badge.textContent = mode === 'umpire' ? 'Umpire'
+    : mode === 'play' ? `Side ${seat}`
+      : delay > 0 ? `Watching, ${delay} phase change${delay === 1 ? '' : 's'} late`
+        : 'Watching live';
+}
+
+// The seq and the snapshot's hash (PROTOCOL.md §8) under the log, once the
+// hash of `state` at `at` is computed; a later call (`runs` counts them)
+// wins over one still computing.
+async function syncShow(runs, at, state) {
+  const run = ++runs.last;
+  const sync = $('sync');
+  sync.dataset.seq = String(at);
+  sync.textContent = `seq ${at}`;
+  const hash = await snapshotHash(state);
+  if (run !== runs.last) return;
+  sync.dataset.hash = hash || '';
+  sync.textContent = hash ? `seq ${at} · state hash ${hash.slice(0, 12)}…` : `seq ${at}`;
+  sync.title = hash ? `snapshot hash (PROTOCOL.md §8): ${hash}` : '';
+}
+
+// "Copy my join link" (the seat's own `link`) and "Retry now".
+function buttonsWire(link, session) {
+  const copy = $('copy-link');
+  copy.hidden = false;
+  copy.addEventListener('click', async () => {
+    const ok = await copyText(link);
+    announce(ok ? 'Your join link is copied.' : 'Copying needs https or localhost.');
+    copy.textContent = ok ? 'Copied' : 'Copy not available';
+    setTimeout(() => { copy.textContent = 'Copy my join link'; }, 2000);
+  });
+  $('retry-now').addEventListener('click', () => {
+    $('retry-now').hidden = true;
+    $('connection').focus();
+    session.reconnectNow();
+  });
+}
+
 function play({ game, token, password, watch }) {
   const battle = $('battle');
   let mode = watch ? 'watch' : 'play';
   let seat = null;
   let state = null;
   let seq = null;
-  let hashRun = 0;
-  let wasMine = false;
-  let wasHold = null;
-  let wasPending = 0;
-  let wasAsked = 0;
-  let wasContested = 0;
+  const hashRuns = { last: 0 }; // the latest syncShow's number
+  const was = { mine: false, hold: null, pending: 0, asked: 0, contested: 0 }; // announced so far
   let watchers = 0;
   let presence = null; // {A, B, umpire} (PROTOCOL.md §6.8), null until told
-  let joined = false;
-  let countdown = null;
+  let clockNow = null; // the last clock_now (wire.js), null without one
+  // What connectionChanged() reads and keeps of this game's page.
+  const page = { game, token, password, joined: false, hasState: false, countdown: null };
   const log = new LogView($('log'), $('log-scroll'), { onRollback: (to) => umpire.pickRollback(to) });
   const plot = new StrengthPlot($('plot'));
 
@@ -377,58 +533,10 @@ function play({ game, token, password, watch }) {
       banner.textContent = `Warning: the server came back at seq ${now}, behind seq ${seen} that this page had seen: ` +
         'actions it had accepted are lost (was its data restored from an older copy?). Tell the other players and the umpire.';
     },
-    onConnection: (status, detail) => {
-      const pill = $('connection');
-      pill.dataset.status = status;
-      pill.textContent = connectionWords(status, detail);
-      // A real countdown to the next attempt, and "Retry now" meanwhile.
-      // The status line is not read out every second: announced once.
-      clearInterval(countdown);
-      const waiting = status === 'reconnecting' && detail && detail.delay > 0;
-      $('retry-now').hidden = !waiting;
-      if (waiting) {
-        pill.setAttribute('aria-live', 'off');
-        announce(`Connection lost. ${connectionWords(status, detail)} Or press Retry now.`);
-        countdown = setInterval(() => { pill.textContent = connectionWords(status, detail); }, 1000);
-      } else {
-        pill.removeAttribute('aria-live');
-        if (document.activeElement === $('retry-now')) $('connection').focus();
-      }
-      if (status === 'stopped' && detail.code === 'unknown_game') forgetGame(game);
-      // While not live, orders look unavailable (act() would refuse them).
-      document.body.classList.toggle('offline', status !== 'live');
-      if (status === 'live') {
-        controls.connected();
-        umpire.connected();
-      }
-      if (status === 'stopped') {
-        $('joining').hidden = true;
-        battle.hidden = !state;
-        // A spectator of a game with a password (or a wrong link). Seat
-        // tokens are 64 hex digits, spectator ids 32 (§6.1): only a refused
-        // spectator id may be a missing password; anything else refused
-        // (a seat token, a link cut short) is a wrong link.
-        if (detail.code === 'bad_token' && !joined && /^[0-9a-f]{32}$/i.test(token)) {
-          store(PASSWORD_KEY(game), '');
-          // A kept password refused (changed, or a wrong one) is kept no more.
-          keepGames(rememberedGames().map((item) => {
-            if (item.game !== game || item.token !== token) return item;
-            const { password: refused, ...rest } = item;
-            return refused ? rest : item;
-          }));
-          pill.dataset.status = 'password';
-          pill.textContent = password ? 'Password refused' : 'Password needed';
-          askPassword(game, Boolean(password));
-          return;
-        }
-        $('stopped').hidden = false;
-        $('stopped-reason').textContent =
-          `${detail.message || errorWords(detail.code)} (${errorWords(detail.code)}) [${detail.code}]`;
-      }
-    },
+    onConnection: (status, detail) => connectionChanged(page, status, detail),
     onNotice: (text) => { $('announce').textContent = text; },
     onWatchers: (count) => { watchers = count; render(); },
-    onClock: (now) => { clockNow = now; renderClocks(); },
+    onClock: (now) => { clockNow = now; renderClocks(state, clockNow); },
     onPresence: (seats) => {
       // The other side (or, for the umpire, either side) dropping or
       // coming back is said at once; the header shows who is joined.
@@ -439,7 +547,7 @@ function play({ game, token, password, watch }) {
     },
     onState: (next, info) => {
       const first = !state || info.snapshot;
-      joined = true;
+      page.joined = page.hasState = true;
       state = next;
       // Joined: this browser keeps the link (Your games, on the start page).
       // A spectator's password too, so that Rejoin asks for it no more.
@@ -451,47 +559,16 @@ function play({ game, token, password, watch }) {
       log.seq = seq;
       if (first) { log.reset(state); plot.reset(state); } else { log.update(state); plot.update(state); }
       render();
-      showSync(info.seq);
+      syncShow(hashRuns, info.seq, state);
     },
   });
 
   const controls = new Controls($('controls'), { act: (action) => session.act(action) });
   const umpire = new UmpirePanel($('umpire'), { act: (action) => session.act(action) });
+  page.controls = controls;
+  page.umpire = umpire;
 
-  function announce(text) { $('announce').textContent = text; }
-
-  // The game's clocks (PROTOCOL.md §11.2) in the header: "French 1:29:05 ▶ ·
-  // British 1:30:00", the running sides counted down each second from the
-  // server's last clock_now (state.clock's values without one: a delayed
-  // spectator's), "time is up" once a side's flag fell.
-  let clockNow = null;
-  function clockTime(ms) {
-    const s = Math.max(0, Math.ceil(ms / 1000));
-    const two = (n) => String(n).padStart(2, '0');
-    return s >= 3600 ? `${Math.floor(s / 3600)}:${two(Math.floor(s % 3600 / 60))}:${two(s % 60)}`
-      : `${Math.floor(s / 60)}:${two(s % 60)}`;
-  }
-  function renderClocks() {
-    const line = $('clocks');
-    const clock = state && state.clock && typeof state.clock === 'object' ? state.clock : null;
-    line.hidden = !clock;
-    if (!clock) return;
-    const running = Array.isArray(clock.running) ? clock.running : [];
-    const flags = Array.isArray(clock.flags) ? clock.flags : [];
-    const parts = ['A', 'B'].map((side, index) => {
-      const name = (state.sides && state.sides[side] && state.sides[side].name) || `Side ${side}`;
-      const runs = running.includes(side);
-      const fallen = flags.includes(side);
-      let left = clockNow && Number.isFinite(clockNow[side]) ? clockNow[side] : Number(clock[side]) || 0;
-      if (runs && clockNow) left -= Date.now() - clockNow.at;
-      const status = fallen ? 'flag' : runs ? 'running' : 'stopped';
-      return [index ? h('span', { class: 'sep', 'aria-hidden': 'true' }, ' · ') : null,
-        h('span', { class: `clock clock-${status}`, dataset: { seat: side, status } },
-          `${name} ${fallen ? 'time is up' : clockTime(left)}${runs && !fallen ? ' ▶' : ''}`)];
-    });
-    replace(line, parts);
-  }
-  setInterval(renderClocks, 1000);
+  setInterval(() => renderClocks(state, clockNow), 1000);
 
   const alerts = new Alerts({ icon: $('favicon'), sound: $('alert-sound'), notify: $('alert-notify'), say: announce });
 
@@ -505,7 +582,7 @@ function play({ game, token, password, watch }) {
   }
 
   function render() {
-    renderClocks();
+    renderClocks(state, clockNow);
     if (!state) {
       // Before the welcome: no controls of either kind.
       controls.update({}, { seat: null, mode: 'watch' });
@@ -517,13 +594,7 @@ function play({ game, token, password, watch }) {
     $('game-title').textContent = typeof state.title === 'string' ? state.title : 'Brigade';
     battle.dataset.mode = mode;
     battle.dataset.seat = seat || '';
-    const badge = $('seat-badge');
-    badge.hidden = false;
-    badge.dataset.seat = mode === 'watch' ? (seat === 'spectator' ? 'spectator' : 'watch') : seat;
-    badge.textContent = mode === 'umpire' ? 'Umpire'
-      : mode === 'play' ? `Side ${seat}`
-        : session.spectatorDelay > 0 ? `Watching, ${session.spectatorDelay} phase change${session.spectatorDelay === 1 ? '' : 's'} late`
-          : 'Watching live';
+    seatBadgeRender(mode, seat, session.spectatorDelay);
     renderPresence();
     $('alerts').hidden = mode !== 'play' && mode !== 'umpire';
     renderStatus($('status'), state, { seat, mode, delay: session.spectatorDelay, watchers });
@@ -531,60 +602,16 @@ function play({ game, token, password, watch }) {
     controls.update(state, { seat, mode });
     umpire.update(state, { mode, seq });
     const mine = mode === 'play' && awaitingList(state).includes(seat) && !holdReason(state);
-    if (mine && !wasMine) announce(`Your move: ${phaseWords(state)}`);
     // The tab says it too, for a player looking at another tab.
     const ruling = mode === 'umpire' && (pendingList(state).length > 0 || reportsForUmpire(state).length > 0);
     document.title = `${mine ? 'Your move · ' : ruling ? 'Your ruling · ' : ''}${$('game-title').textContent} — Brigade`;
     // The tab's icon gets a dot; a beep or a notification if asked for.
     alerts.update(mine || ruling, mine ? `Your move: ${phaseWords(state)}` : 'A ruling waits for you.');
-    wasMine = mine;
-    const hold = holdReason(state);
-    if (wasHold !== null && hold !== wasHold) {
-      announce(hold ? `The umpire holds the game: ${hold}` : 'The umpire released the game.');
-    }
-    wasHold = hold;
-    const pending = pendingList(state);
-    if (mode === 'umpire' && pending.length > wasPending) {
-      announce(`For your ruling: ${pending.map((item) => pendingWords(state, item)).join('; ')}`);
-    }
-    wasPending = pending.length;
-    // A report that waits for this page's answer or ruling (D46).
-    const asked = mode === 'play' ? answersOwed(state, seat).length : 0;
-    if (asked > wasAsked) announce('The other side reports a change to your units: accept it or contest it in your orders.');
-    wasAsked = asked;
-    const contested = mode === 'umpire' ? reportsForUmpire(state).length : 0;
-    if (contested > wasContested) announce('A contested report waits for your ruling.');
-    wasContested = contested;
-  }
-
-  async function showSync(at) {
-    const run = ++hashRun;
-    const sync = $('sync');
-    sync.dataset.seq = String(at);
-    sync.textContent = `seq ${at}`;
-    const hash = await snapshotHash(state);
-    if (run !== hashRun) return;
-    sync.dataset.hash = hash || '';
-    sync.textContent = hash ? `seq ${at} · state hash ${hash.slice(0, 12)}…` : `seq ${at}`;
-    sync.title = hash ? `snapshot hash (PROTOCOL.md §8): ${hash}` : '';
+    announceChanges(was, state, { mode, seat, mine });
   }
 
   render();
-
-  const copy = $('copy-link');
-  copy.hidden = false;
-  copy.addEventListener('click', async () => {
-    const ok = await copyText(joinLink(game, token, watch));
-    announce(ok ? 'Your join link is copied.' : 'Copying needs https or localhost.');
-    copy.textContent = ok ? 'Copied' : 'Copy not available';
-    setTimeout(() => { copy.textContent = 'Copy my join link'; }, 2000);
-  });
-
-  $('retry-now').addEventListener('click', () => {
-    $('retry-now').hidden = true;
-    $('connection').focus();
-    session.reconnectNow();
-  });
+  buttonsWire(joinLink(game, token, watch), session);
 
   $('joining').hidden = false;
   $('connection').dataset.status = 'connecting';
