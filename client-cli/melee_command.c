@@ -210,6 +210,24 @@ static bool read_string(const json_t *value, const char *path, const char **out,
     return true;
 }
 
+/* Parses `name` into the struct at `target` (what the caller of read_name
+ * passes); false when it names none. */
+typedef bool (*name_parse)(const char *name, void *target);
+
+/* Reads `value` (its path `path`) as a string naming one of a set of
+ * values, which `parse` parses into `target`; false after fail() when it
+ * is not a string, or not one of them (`unknown`: the message, a format
+ * of the name). */
+static bool read_name(const json_t *value, const char *path, name_parse parse, void *target,
+                      const char *unknown, input_error *error)
+{
+    const char *name = NULL;
+    if (!read_string(value, path, &name, error)) {
+        return false;
+    }
+    return parse(name, target) || fail(error, path, unknown, name);
+}
+
 /* The string value of object.key, or NULL when absent or not a string. */
 static const char *string_member(const json_t *object, const char *key)
 {
@@ -228,6 +246,21 @@ static bool has_upper_case(const char *text)
 }
 
 /* ---- the general (12.4) --------------------------------------------------- */
+
+/* A general's `role`: cinc, brigadier or regimental (read_name). */
+static bool general_role_parse(const char *name, void *target)
+{
+    brigade_general *general = target;
+    return brigade_general_role_parse(name, &general->role) &&
+           general->role != BRIGADE_GENERAL_NONE;
+}
+
+/* A general's `rating` (read_name). */
+static bool general_rating_parse(const char *name, void *target)
+{
+    brigade_general *general = target;
+    return brigade_general_rating_parse(name, &general->rating);
+}
 
 /* `general`: { role, rating, leading } (cases/README.md "A unit"). A poor
  * general or a regimental commander may not lead (12.4): the error names
@@ -253,24 +286,15 @@ static bool read_general(json_t *object, const char *path, brigade_general *gene
         char here[PATH_SIZE];
         member_path(here, path, key);
         if (strcmp(key, "role") == 0) {
-            const char *name = NULL;
-            if (!read_string(value, here, &name, error)) {
+            if (!read_name(value, here, general_role_parse, general,
+                           "unknown role \"%s\" (cinc, brigadier or regimental)", error)) {
                 return false;
-            }
-            if (!brigade_general_role_parse(name, &general->role) ||
-                general->role == BRIGADE_GENERAL_NONE) {
-                return fail(error, here,
-                            "unknown role \"%s\" (cinc, brigadier or regimental)", name);
             }
             has_role = true;
         } else if (strcmp(key, "rating") == 0) {
-            const char *name = NULL;
-            if (!read_string(value, here, &name, error)) {
+            if (!read_name(value, here, general_rating_parse, general,
+                           "unknown rating \"%s\" (excellent, average or poor)", error)) {
                 return false;
-            }
-            if (!brigade_general_rating_parse(name, &general->rating)) {
-                return fail(error, here,
-                            "unknown rating \"%s\" (excellent, average or poor)", name);
             }
             has_rating = true;
         } else if (strcmp(key, "leading") == 0) {
@@ -685,6 +709,13 @@ static bool read_units(json_t *array, const char *path, bool terrain_known,
     return true;
 }
 
+/* The melee's `terrain` (read_name). */
+static bool melee_terrain_parse(const char *name, void *target)
+{
+    brigade_melee *melee = target;
+    return brigade_terrain_parse(name, &melee->terrain);
+}
+
 /* `melee`: terrain, round, units (cases/README.md "Input"). */
 static bool read_melee(json_t *object, brigade_melee *melee, input_error *error)
 {
@@ -707,12 +738,9 @@ static bool read_melee(json_t *object, brigade_melee *melee, input_error *error)
         char here[PATH_SIZE];
         member_path(here, path, key);
         if (strcmp(key, "terrain") == 0) {
-            const char *name = NULL;
-            if (!read_string(value, here, &name, error)) {
+            if (!read_name(value, here, melee_terrain_parse, melee,
+                           "unknown terrain \"%s\" (open, rough or bua)", error)) {
                 return false;
-            }
-            if (!brigade_terrain_parse(name, &melee->terrain)) {
-                return fail(error, here, "unknown terrain \"%s\" (open, rough or bua)", name);
             }
         } else if (strcmp(key, "round") == 0) {
             if (!read_integer(value, here, 1, BRIGADE_ROUND_MAX, &melee->round, error)) {
@@ -1005,18 +1033,16 @@ static json_t *test_value(result_builder *builder, const brigade_test *test)
  * sappers_used (cases/README.md "Result"; D9, 12.10). */
 static json_t *events_value(result_builder *builder, unsigned events)
 {
-    static const struct {
-        unsigned bit;
-        const char *name;
-    } names[] = {
-        {BRIGADE_EVENT_DOUBLE_SIX, "double_six"},
-        {BRIGADE_EVENT_RISK_TO_GENERAL, "risk_to_general"},
-        {BRIGADE_EVENT_SAPPERS_USED, "sappers_used"},
-    };
+    /* names[i]: bit 1 << i (melee.h BRIGADE_EVENT_DOUBLE_SIX, _RISK_TO_GENERAL,
+     * _SAPPERS_USED). */
+    static const char *const names[] = {"double_six", "risk_to_general", "sappers_used"};
+    _Static_assert(BRIGADE_EVENT_DOUBLE_SIX == 1u << 0 && BRIGADE_EVENT_RISK_TO_GENERAL == 1u << 1 &&
+                       BRIGADE_EVENT_SAPPERS_USED == 1u << 2,
+                   "events_value names bit i at names[i]");
     json_t *array = json_array();
     for (int i = 0; i < BRIGADE_COUNT_OF(names); i++) {
-        if (events & names[i].bit) {
-            append(builder, array, json_string(names[i].name));
+        if (events & (1u << i)) {
+            append(builder, array, json_string(names[i]));
         }
     }
     return array;
