@@ -375,44 +375,6 @@ static int game_input_fail(char *message, size_t size, const char *format, ...)
     return -1;
 }
 
-/* Whether bytes[0..length) is UTF-8 (no overlongs, no surrogates). */
-static bool game_input_is_utf8(const unsigned char *bytes, size_t length)
-{
-    size_t i = 0;
-    while (i < length) {
-        unsigned char c = bytes[i];
-        size_t extra;
-        uint32_t code;
-        if (c < 0x80) {
-            i++;
-            continue;
-        } else if (c >= 0xc2 && c <= 0xdf) {
-            extra = 1;
-            code = c & 0x1f;
-        } else if (c >= 0xe0 && c <= 0xef) {
-            extra = 2;
-            code = c & 0x0f;
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            extra = 3;
-            code = c & 0x07;
-        } else {
-            return false;
-        }
-        if (length - i <= extra)
-            return false;
-        for (size_t k = 1; k <= extra; k++) {
-            if ((bytes[i + k] & 0xc0) != 0x80)
-                return false;
-            code = code << 6 | (bytes[i + k] & 0x3f);
-        }
-        if ((extra == 2 && (code < 0x800 || (code >= 0xd800 && code <= 0xdfff))) ||
-            (extra == 3 && (code < 0x10000 || code > 0x10ffff)))
-            return false;
-        i += extra + 1;
-    }
-    return true;
-}
-
 /* Splits `line` into words (see game_input.h). */
 static int game_input_split(const char *line, game_input_words *words, char *message,
                             size_t size)
@@ -431,7 +393,7 @@ static int game_input_split(const char *line, game_input_words *words, char *mes
                                    "column %zu)",
                                    c, i + 1);
     }
-    if (!game_input_is_utf8((const unsigned char *)line, length))
+    if (!brigade_utf8_valid(line, length))
         return game_input_fail(message, size, "the line is not valid UTF-8 text");
 
     words->count = 0;
