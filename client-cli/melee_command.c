@@ -1036,7 +1036,8 @@ static json_t *events_value(result_builder *builder, unsigned events)
     /* names[i]: bit 1 << i (melee.h BRIGADE_EVENT_DOUBLE_SIX, _RISK_TO_GENERAL,
      * _SAPPERS_USED). */
     static const char *const names[] = {"double_six", "risk_to_general", "sappers_used"};
-    _Static_assert(BRIGADE_EVENT_DOUBLE_SIX == 1u << 0 && BRIGADE_EVENT_RISK_TO_GENERAL == 1u << 1 &&
+    _Static_assert(BRIGADE_EVENT_DOUBLE_SIX == 1u << 0 &&
+                       BRIGADE_EVENT_RISK_TO_GENERAL == 1u << 1 &&
                        BRIGADE_EVENT_SAPPERS_USED == 1u << 2,
                    "events_value names bit i at names[i]");
     json_t *array = json_array();
