@@ -1989,6 +1989,61 @@ static void game_run_on_open(void *context)
     game_run_send_join(run);
 }
 
+/* How many spectators watch (PROTOCOL.md §6.7), told to the player; --json
+ * printed it already. */
+static void game_run_on_watchers(game_run *run, protocol_server_message *message)
+{
+    if (run->options.json)
+        return;
+    int64_t count = message->as.watchers.count;
+    run->watchers = count;
+    if (count <= 0)
+        game_run_news(run, "no spectator is watching now");
+    else
+        game_run_news(run, "%" PRId64 " spectator%s watching", count, count == 1 ? " is" : "s are");
+}
+
+/* Who is connected (§6.8): game_run_on_presence. */
+static void game_run_on_presence_message(game_run *run, protocol_server_message *message)
+{
+    game_run_on_presence(run, &message->as.presence);
+}
+
+/* Takes one message from the server into the run. */
+typedef void game_run_take_fn(game_run *run, protocol_server_message *message);
+
+/* The runs (1 << game_run_command) a kind of message is taken by. */
+#define GAME_RUN_TAKEN_BY(command) (1u << GAME_RUN_##command)
+#define GAME_RUN_TAKEN_BY_ALL                                                                    \
+    (GAME_RUN_TAKEN_BY(NEW) | GAME_RUN_TAKEN_BY(PLAY) | GAME_RUN_TAKEN_BY(STATE))
+
+/* What a run does with each kind of message the server sends (PROTOCOL.md
+ * §6, §10.1, §11), by kind: `take` it when the run is one of `runs`,
+ * else nothing. No run takes the answers to tournament messages, which a
+ * game's run never sends. */
+static const struct {
+    game_run_take_fn *take;
+    unsigned runs;
+} game_run_takes[] = {
+    [PROTOCOL_SERVER_CREATED] = {game_run_on_created, GAME_RUN_TAKEN_BY(NEW)},
+    [PROTOCOL_SERVER_WELCOME] = {game_run_on_welcome,
+                                 GAME_RUN_TAKEN_BY(PLAY) | GAME_RUN_TAKEN_BY(STATE)},
+    [PROTOCOL_SERVER_ACK] = {game_run_on_ack, GAME_RUN_TAKEN_BY_ALL},
+    [PROTOCOL_SERVER_ERROR] = {game_run_on_error, GAME_RUN_TAKEN_BY_ALL},
+    [PROTOCOL_SERVER_DELTA] = {game_run_on_delta, GAME_RUN_TAKEN_BY_ALL},
+    [PROTOCOL_SERVER_RESUMED] = {game_run_on_resumed, GAME_RUN_TAKEN_BY(PLAY)},
+    [PROTOCOL_SERVER_WATCHERS] = {game_run_on_watchers, GAME_RUN_TAKEN_BY(PLAY)},
+    [PROTOCOL_SERVER_PRESENCE] = {game_run_on_presence_message, GAME_RUN_TAKEN_BY_ALL},
+    [PROTOCOL_SERVER_TOURNAMENT_CREATED] = {NULL, 0},
+    [PROTOCOL_SERVER_TOURNAMENT_STATE] = {NULL, 0},
+};
+
+_Static_assert(BRIGADE_COUNT_OF(game_run_takes) == PROTOCOL_SERVER_TOURNAMENT_STATE + 1,
+               "game_run_takes: a row for each kind of server message");
+
+#undef GAME_RUN_TAKEN_BY_ALL
+#undef GAME_RUN_TAKEN_BY
+
 static void game_run_on_message(void *context, protocol_value *value)
 {
     game_run *run = context;
@@ -2023,47 +2078,9 @@ static void game_run_on_message(void *context, protocol_value *value)
         game_run_say(run, "ignored a malformed message from the server: %s", status.message);
         return;
     }
-    switch (message.kind) {
-    case PROTOCOL_SERVER_CREATED:
-        if (run->command == GAME_RUN_NEW)
-            game_run_on_created(run, &message);
-        break;
-    case PROTOCOL_SERVER_WELCOME:
-        if (run->command != GAME_RUN_NEW)
-            game_run_on_welcome(run, &message);
-        break;
-    case PROTOCOL_SERVER_ACK:
-        game_run_on_ack(run, &message);
-        break;
-    case PROTOCOL_SERVER_ERROR:
-        game_run_on_error(run, &message);
-        break;
-    case PROTOCOL_SERVER_DELTA:
-        game_run_on_delta(run, &message);
-        break;
-    case PROTOCOL_SERVER_RESUMED:
-        if (run->command == GAME_RUN_PLAY)
-            game_run_on_resumed(run, &message);
-        break;
-    case PROTOCOL_SERVER_PRESENCE:
-        game_run_on_presence(run, &message.as.presence);
-        break;
-    case PROTOCOL_SERVER_WATCHERS:
-        /* --json printed it already. */
-        if (run->command == GAME_RUN_PLAY && !run->options.json) {
-            int64_t count = message.as.watchers.count;
-            run->watchers = count;
-            if (count <= 0)
-                game_run_news(run, "no spectator is watching now");
-            else
-                game_run_news(run, "%" PRId64 " spectator%s watching", count,
-                              count == 1 ? " is" : "s are");
-        }
-        break;
-    case PROTOCOL_SERVER_TOURNAMENT_CREATED:
-    case PROTOCOL_SERVER_TOURNAMENT_STATE:
-        break; /* answers to tournament messages, which a game's run never sends */
-    }
+    if (message.kind < BRIGADE_COUNT_OF(game_run_takes) &&
+        (game_run_takes[message.kind].runs & 1u << run->command))
+        game_run_takes[message.kind].take(run, &message);
     protocol_server_message_clear(&message);
 }
 
@@ -2711,18 +2728,20 @@ static int game_run_main(game_run_command command, const char *name, int argc, c
 
     /* Teardown: the terminal first, then our handles, then the client. */
     game_run_editor_suspend(run);
-    if (run->stdin_polled)
-        uv_close((uv_handle_t *)&run->stdin_poll, NULL);
-    if (run->deadline_initialised)
-        uv_close((uv_handle_t *)&run->deadline, NULL);
-    if (run->sigint_initialised)
-        uv_close((uv_handle_t *)&run->sigint, NULL);
-    if (run->reconnect_initialised)
-        uv_close((uv_handle_t *)&run->reconnect, NULL);
-    if (run->retry_initialised)
-        uv_close((uv_handle_t *)&run->retry, NULL);
-    if (run->clock_tick_initialised)
-        uv_close((uv_handle_t *)&run->clock_tick, NULL);
+    const struct {
+        bool initialised;
+        uv_handle_t *handle;
+    } handles[] = {
+        {run->stdin_polled, (uv_handle_t *)&run->stdin_poll},
+        {run->deadline_initialised, (uv_handle_t *)&run->deadline},
+        {run->sigint_initialised, (uv_handle_t *)&run->sigint},
+        {run->reconnect_initialised, (uv_handle_t *)&run->reconnect},
+        {run->retry_initialised, (uv_handle_t *)&run->retry},
+        {run->clock_tick_initialised, (uv_handle_t *)&run->clock_tick},
+    };
+    for (int i = 0; i < BRIGADE_COUNT_OF(handles); i++)
+        if (handles[i].initialised)
+            uv_close(handles[i].handle, NULL);
     game_client_destroy(run->client);
     if (run->stdin_flags_saved)
         fcntl(STDIN_FILENO, F_SETFL, run->stdin_flags);

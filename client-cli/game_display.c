@@ -450,18 +450,42 @@ static void game_display_melee_words(FILE *out, const char *id)
     }
 }
 
+/* state.<key> when it is an array with entries, after writing `heading`;
+ * else NULL, and nothing written. */
+static const protocol_value *game_display_section(FILE *out, const protocol_value *state,
+                                                  const char *key, const char *heading)
+{
+    const protocol_value *list = protocol_value_map_get(state, key);
+    if (protocol_value_kind_of(list) != PROTOCOL_VALUE_ARRAY || protocol_value_count(list) == 0)
+        return NULL;
+    fputs(heading, out);
+    return list;
+}
+
+/* A melee's units (its `units`: ids, or records with the id as `unit`)
+ * as " a, b, c". */
+static void game_display_unit_ids(FILE *out, const protocol_value *melee)
+{
+    const protocol_value *units = protocol_value_map_get(melee, "units");
+    for (size_t k = 0; k < protocol_value_count(units); k++) {
+        const protocol_value *unit = protocol_value_array_get(units, k);
+        const char *id = protocol_value_string_get(unit, NULL);
+        if (!id) /* a member record rather than a bare id */
+            id = game_display_string(unit, "unit", "?");
+        fputs(k ? ", " : " ", out);
+        game_display_text(out, id);
+    }
+}
+
 /* This turn's charges, in the Charge phase only: the state keeps them for
  * the rest of the turn (PROTOCOL.md §7.1), when they are history the log
  * tells, not charges to answer (issue 14 point 3). */
 static void game_display_charges(FILE *out, const protocol_value *state)
 {
-    const protocol_value *charges = protocol_value_map_get(state, "charges");
-    size_t count = protocol_value_count(charges);
-    if (protocol_value_kind_of(charges) != PROTOCOL_VALUE_ARRAY || count == 0 ||
-        strcmp(game_display_string(state, "phase", ""), "charge") != 0)
+    if (strcmp(game_display_string(state, "phase", ""), "charge") != 0)
         return;
-    fputs("charges:\n", out);
-    for (size_t i = 0; i < count; i++) {
+    const protocol_value *charges = game_display_section(out, state, "charges", "charges:\n");
+    for (size_t i = 0; i < protocol_value_count(charges); i++) {
         const protocol_value *charge = protocol_value_array_get(charges, i);
         fputs("  ", out);
         game_display_text(out, game_display_string(charge, "unit", "?"));
@@ -491,25 +515,13 @@ static void game_display_charges(FILE *out, const protocol_value *state)
 
 static void game_display_melees(FILE *out, const protocol_value *state)
 {
-    const protocol_value *melees = protocol_value_map_get(state, "melees");
-    size_t count = protocol_value_count(melees);
-    if (protocol_value_kind_of(melees) != PROTOCOL_VALUE_ARRAY || count == 0)
-        return;
-    fputs("melees in contact:\n", out);
-    for (size_t i = 0; i < count; i++) {
+    const protocol_value *melees = game_display_section(out, state, "melees", "melees in contact:\n");
+    for (size_t i = 0; i < protocol_value_count(melees); i++) {
         const protocol_value *melee = protocol_value_array_get(melees, i);
         fputs("  ", out);
         game_display_melee_words(out, game_display_string(melee, "id", NULL));
         fputs(":", out);
-        const protocol_value *units = protocol_value_map_get(melee, "units");
-        for (size_t k = 0; k < protocol_value_count(units); k++) {
-            const protocol_value *unit = protocol_value_array_get(units, k);
-            const char *id = protocol_value_string_get(unit, NULL);
-            if (!id) /* a member record rather than a bare id */
-                id = game_display_string(unit, "unit", "?");
-            fputs(k ? ", " : " ", out);
-            game_display_text(out, id);
-        }
+        game_display_unit_ids(out, melee);
         fprintf(out, " (round %" PRId64 ", ", game_display_int(melee, "round"));
         game_display_text(out, game_display_string(melee, "terrain", "open"));
         fputs(")\n", out);
@@ -580,22 +592,14 @@ static void game_display_pending(FILE *out, const protocol_value *state, bool um
  * it may overrule. */
 static void game_display_fought(FILE *out, const protocol_value *state)
 {
-    const protocol_value *fought = protocol_value_map_get(state, "fought");
-    size_t count = protocol_value_count(fought);
-    if (protocol_value_kind_of(fought) != PROTOCOL_VALUE_ARRAY || count == 0)
-        return;
-    fputs("melees fought this turn (you may overrule them):\n", out);
-    for (size_t i = 0; i < count; i++) {
+    const protocol_value *fought = game_display_section(
+        out, state, "fought", "melees fought this turn (you may overrule them):\n");
+    for (size_t i = 0; i < protocol_value_count(fought); i++) {
         const protocol_value *melee = protocol_value_array_get(fought, i);
         fputs("  ", out);
         game_display_text(out, game_display_string(melee, "melee", "?"));
         fputs(":", out);
-        const protocol_value *units = protocol_value_map_get(melee, "units");
-        for (size_t k = 0; k < protocol_value_count(units); k++) {
-            fputs(k ? ", " : " ", out);
-            game_display_text(out, protocol_value_string_get(protocol_value_array_get(units, k),
-                                                             NULL));
-        }
+        game_display_unit_ids(out, melee);
         fputs(": ", out);
         game_display_text(out, game_display_string(melee, "result", "?"));
         const char *winner = game_display_string(melee, "winner", NULL);
@@ -621,19 +625,26 @@ static const char *game_display_other(const char *side)
     return "?";
 }
 
+/* A report of state.reports (PROTOCOL.md §7.1): its `side` and `state`
+ * (`fallback` when absent or not strings), and what it reports in
+ * what[GAME_RULES_WHAT_SIZE] (game_rules_report_what). */
+static void game_display_report_read(const protocol_value *report, const char *fallback,
+                                     const char **side, const char **where, char *what)
+{
+    *side = game_display_string(report, "side", fallback);
+    *where = game_display_string(report, "state", fallback);
+    game_rules_report_what(report, what, GAME_RULES_WHAT_SIZE);
+}
+
 void game_display_reports(FILE *out, const protocol_value *state)
 {
-    const protocol_value *reports = protocol_value_map_get(state, "reports");
-    size_t count = protocol_value_count(reports);
-    if (protocol_value_kind_of(reports) != PROTOCOL_VALUE_ARRAY || count == 0)
-        return;
-    fputs("reports this phase:\n", out);
-    for (size_t i = 0; i < count; i++) {
+    const protocol_value *reports = game_display_section(out, state, "reports",
+                                                         "reports this phase:\n");
+    for (size_t i = 0; i < protocol_value_count(reports); i++) {
         const protocol_value *report = protocol_value_array_get(reports, i);
-        const char *side = game_display_string(report, "side", "?");
-        const char *where = game_display_string(report, "state", "?");
+        const char *side, *where;
         char what[GAME_RULES_WHAT_SIZE];
-        game_rules_report_what(report, what, sizeof(what));
+        game_display_report_read(report, "?", &side, &where, what);
         fprintf(out, "  report %" PRId64 " by ", game_display_int(report, "number"));
         game_display_text(out, side);
         fputs(": ", out);
@@ -863,10 +874,9 @@ static void game_display_todo_waiting_reports(const protocol_value *state, const
     const protocol_value *reports = protocol_value_map_get(state, "reports");
     for (size_t i = 0; i < protocol_value_count(reports); i++) {
         const protocol_value *report = protocol_value_array_get(reports, i);
-        const char *where = game_display_string(report, "state", "");
-        const char *side = game_display_string(report, "side", "");
+        const char *side, *where;
         char what[GAME_RULES_WHAT_SIZE];
-        game_rules_report_what(report, what, sizeof(what));
+        game_display_report_read(report, "", &side, &where, what);
         if (strcmp(where, "awaits_answer") == 0 && strcmp(side, seat) == 0)
             game_display_put(buffer, "  - your report %" PRId64 " (%s) waits for side %s's "
                                      "answer\n",

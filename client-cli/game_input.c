@@ -32,9 +32,7 @@ typedef struct game_input_call game_input_call;
 /* Reads a command's words after its name into input (the row's kind and
  * action kind already set, its word count checked when the row gives
  * one). 0, or -1 with message[size] saying what is wrong. */
-typedef int game_input_parse_fn(const game_input_call *call, const game_input_words *words,
-                                const protocol_value *state, game_input *input, char *message,
-                                size_t size);
+typedef int game_input_parse_fn(const game_input_call *call);
 
 /* One command of the language, for parsing and for help: a row of the
  * command table (game_input_parse looks the typed name up in it). */
@@ -51,12 +49,20 @@ typedef struct game_input_command {
     game_input_parse_fn *parse; /* NULL: the name alone */
 } game_input_command;
 
-/* What a parser may need besides its words: the row, the line as typed,
- * the context (NULL without one). */
+/* What a parser reads and writes: the row, the line as typed and split
+ * into words, the context (NULL without one) and its state (NULL without
+ * one); what the line is (input) with its action (&input->action); where
+ * a refusal says why (message[size]). */
 struct game_input_call {
     const game_input_command *command;
     const char *line;
     const game_input_context *context;
+    const game_input_words *words;
+    const protocol_value *state;
+    game_input *input;
+    protocol_action *action;
+    char *message;
+    size_t size;
 };
 
 static game_input_parse_fn game_input_initiative, game_input_charge, game_input_uncontrolled,
@@ -375,43 +381,8 @@ static int game_input_fail(char *message, size_t size, const char *format, ...)
     return -1;
 }
 
-/* Whether bytes[0..length) is UTF-8 (no overlongs, no surrogates). */
-static bool game_input_is_utf8(const unsigned char *bytes, size_t length)
-{
-    size_t i = 0;
-    while (i < length) {
-        unsigned char c = bytes[i];
-        size_t extra;
-        uint32_t code;
-        if (c < 0x80) {
-            i++;
-            continue;
-        } else if (c >= 0xc2 && c <= 0xdf) {
-            extra = 1;
-            code = c & 0x1f;
-        } else if (c >= 0xe0 && c <= 0xef) {
-            extra = 2;
-            code = c & 0x0f;
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            extra = 3;
-            code = c & 0x07;
-        } else {
-            return false;
-        }
-        if (length - i <= extra)
-            return false;
-        for (size_t k = 1; k <= extra; k++) {
-            if ((bytes[i + k] & 0xc0) != 0x80)
-                return false;
-            code = code << 6 | (bytes[i + k] & 0x3f);
-        }
-        if ((extra == 2 && (code < 0x800 || (code >= 0xd800 && code <= 0xdfff))) ||
-            (extra == 3 && (code < 0x10000 || code > 0x10ffff)))
-            return false;
-        i += extra + 1;
-    }
-    return true;
-}
+/* game_input_fail into a parser's call->message[size]: -1. */
+#define GAME_INPUT_REFUSE(call, ...) game_input_fail((call)->message, (call)->size, __VA_ARGS__)
 
 /* Splits `line` into words (see game_input.h). */
 static int game_input_split(const char *line, game_input_words *words, char *message,
@@ -431,7 +402,7 @@ static int game_input_split(const char *line, game_input_words *words, char *mes
                                    "column %zu)",
                                    c, i + 1);
     }
-    if (!game_input_is_utf8((const unsigned char *)line, length))
+    if (!brigade_utf8_valid(line, length))
         return game_input_fail(message, size, "the line is not valid UTF-8 text");
 
     words->count = 0;
@@ -571,18 +542,30 @@ static const char *game_input_syntax(const char *name)
 
 /* ------------------------------------------------------------ commands */
 
-static int game_input_initiative(const game_input_call *call, const game_input_words *words,
-                                 const protocol_value *state, game_input *input, char *message,
-                                 size_t size)
+/* The two units a command names first (call->words 1 and 2, game_input_unit
+ * each): `first` (its role in the messages) into first_id, then `second`
+ * into second_id. 0, or -1 with the call's message saying which is wrong. */
+static int game_input_two_units(const game_input_call *call, const char *first,
+                                char first_id[PROTOCOL_UNIT_ID_MAX + 1], const char *second,
+                                char second_id[PROTOCOL_UNIT_ID_MAX + 1])
 {
-    (void)call;
-    (void)state;
-    const char *word = words->words[1];
+    const char *command = call->command->name;
+    if (game_input_unit(command, first, call->words->words[1], call->state, first_id,
+                        call->message, call->size) ||
+        game_input_unit(command, second, call->words->words[2], call->state, second_id,
+                        call->message, call->size))
+        return -1;
+    return 0;
+}
+
+static int game_input_initiative(const game_input_call *call)
+{
+    const char *word = call->words->words[1];
     protocol_seat seat;
     char upper[2] = {(char)toupper((unsigned char)word[0]), '\0'};
     if (strlen(word) != 1 || !protocol_seat_parse(upper, &seat))
-        return game_input_fail(message, size, "initiative: '%s' is not a side (A or B)", word);
-    input->action.as.choose_initiative.phasing = seat;
+        return GAME_INPUT_REFUSE(call, "initiative: '%s' is not a side (A or B)", word);
+    call->action->as.choose_initiative.phasing = seat;
     return 0;
 }
 
@@ -629,85 +612,71 @@ static int game_input_charge_uncontrolled(const protocol_value *state, const cha
     return 0;
 }
 
-static int game_input_charge(const game_input_call *call, const game_input_words *words,
-                             const protocol_value *state, game_input *input, char *message,
-                             size_t size)
+static int game_input_charge(const game_input_call *call)
 {
-    protocol_action *action = &input->action;
-    if (game_input_unit("charge", "charging unit", words->words[1], state,
-                        action->as.declare_charge.unit, message, size) ||
-        game_input_unit("charge", "target", words->words[2], state,
-                        action->as.declare_charge.target, message, size))
+    if (game_input_two_units(call, "charging unit", call->action->as.declare_charge.unit,
+                             "target", call->action->as.declare_charge.target))
         return -1;
-    action->as.declare_charge.facing = PROTOCOL_FACING_FRONT;
+    call->action->as.declare_charge.facing = PROTOCOL_FACING_FRONT;
     bool facing_given = false;
-    for (size_t i = 3; i < words->count; i++) {
-        const char *word = words->words[i];
+    for (size_t i = 3; i < call->words->count; i++) {
+        const char *word = call->words->words[i];
         protocol_facing facing;
         bool *flag = NULL;
         if (protocol_facing_parse(word, &facing)) {
             if (facing_given)
-                return game_input_fail(message, size, "charge: the facing is given twice");
+                return GAME_INPUT_REFUSE(call, "charge: the facing is given twice");
             facing_given = true;
-            action->as.declare_charge.facing = facing;
+            call->action->as.declare_charge.facing = facing;
             continue;
         }
         if (strcmp(word, "leading") == 0)
-            flag = &action->as.declare_charge.leading;
+            flag = &call->action->as.declare_charge.leading;
         else if (strcmp(word, "sappers") == 0)
-            flag = &action->as.declare_charge.sappers;
+            flag = &call->action->as.declare_charge.sappers;
         else if (strcmp(word, "reinforce") == 0)
-            flag = &action->as.declare_charge.reinforce;
+            flag = &call->action->as.declare_charge.reinforce;
         if (!flag)
-            return game_input_fail(message, size,
-                                   "charge: '%s' is not one of front, flank, rear, leading, "
-                                   "sappers, reinforce",
-                                   word);
+            return GAME_INPUT_REFUSE(call,
+                                     "charge: '%s' is not one of front, flank, rear, leading, "
+                                     "sappers, reinforce",
+                                     word);
         if (*flag)
-            return game_input_fail(message, size, "charge: '%s' is given twice", word);
+            return GAME_INPUT_REFUSE(call, "charge: '%s' is given twice", word);
         *flag = true;
     }
-    return game_input_charge_uncontrolled(state, call->context ? call->context->seat : NULL, input,
-                                          message, size);
+    return game_input_charge_uncontrolled(call->state, call->context ? call->context->seat : NULL,
+                                          call->input, call->message, call->size);
 }
 
-static int game_input_respond(const game_input_call *call, const game_input_words *words,
-                              const protocol_value *state, game_input *input, char *message,
-                              size_t size)
+static int game_input_respond(const game_input_call *call)
 {
-    (void)call;
-    protocol_action *action = &input->action;
-    if (game_input_unit("respond", "unit", words->words[1], state, action->as.respond.unit,
-                        message, size))
+    if (game_input_unit("respond", "unit", call->words->words[1], call->state,
+                        call->action->as.respond.unit, call->message, call->size))
         return -1;
-    if (!protocol_response_parse(words->words[2], &action->as.respond.response))
-        return game_input_fail(message, size,
-                               "respond: '%s' is not a response (stand or countercharge)",
-                               words->words[2]);
+    if (!protocol_response_parse(call->words->words[2], &call->action->as.respond.response))
+        return GAME_INPUT_REFUSE(call, "respond: '%s' is not a response (stand or countercharge)",
+                                 call->words->words[2]);
     return 0;
 }
 
-static int game_input_reroll(const game_input_call *call, const game_input_words *words,
-                             const protocol_value *state, game_input *input, char *message,
-                             size_t size)
+static int game_input_reroll(const game_input_call *call)
 {
-    (void)call;
-    protocol_action *action = &input->action;
-    if (game_input_unit("reroll", "unit", words->words[1], state,
-                        action->as.sappers_reroll.unit, message, size))
+    if (game_input_unit("reroll", "unit", call->words->words[1], call->state,
+                        call->action->as.sappers_reroll.unit, call->message, call->size))
         return -1;
-    const char *word = words->words[2];
+    const char *word = call->words->words[2];
     if (strcmp(word, "0") == 0)
-        action->as.sappers_reroll.die = 0;
+        call->action->as.sappers_reroll.die = 0;
     else if (strcmp(word, "1") == 0)
-        action->as.sappers_reroll.die = 1;
+        call->action->as.sappers_reroll.die = 1;
     else if (strcmp(word, "decline") == 0)
-        action->as.sappers_reroll.die = -1;
+        call->action->as.sappers_reroll.die = -1;
     else
-        return game_input_fail(message, size,
-                               "reroll: '%s' is not 0, 1 or decline (die 0 or die 1 is "
-                               "re-rolled; decline keeps both)",
-                               word);
+        return GAME_INPUT_REFUSE(call,
+                                 "reroll: '%s' is not 0, 1 or decline (die 0 or die 1 is "
+                                 "re-rolled; decline keeps both)",
+                                 word);
     return 0;
 }
 
@@ -767,105 +736,114 @@ static int game_input_formation(const char *command, const char *unit, const cha
     return 0;
 }
 
-/* adjust, or umpire-adjust (its why is reason=, not note=). */
-static int game_input_adjust(const game_input_call *call, const game_input_words *words,
-                             const protocol_value *state, game_input *input, char *message,
-                             size_t size)
+/* The value of `word`, a KEY=VALUE of the call's command, and the length
+ * of its key; NULL, the call's message saying so with the `keys` it takes,
+ * when the word has no '='. */
+static const char *game_input_value(const game_input_call *call, const char *word,
+                                    const char *keys, size_t *key_length)
 {
-    protocol_action *action = &input->action;
-    bool umpire = action->kind == PROTOCOL_ACTION_UMPIRE_ADJUST;
+    const char *equals = strchr(word, '=');
+    if (!equals) {
+        GAME_INPUT_REFUSE(call, "%s: '%s' is not KEY=VALUE (%s)", call->command->name, word, keys);
+        return NULL;
+    }
+    *key_length = (size_t)(equals - word);
+    return equals + 1;
+}
+
+/* adjust, or umpire-adjust (its why is reason=, not note=). */
+static int game_input_adjust(const game_input_call *call)
+{
+    bool umpire = call->action->kind == PROTOCOL_ACTION_UMPIRE_ADJUST;
     const char *name = call->command->name;
     const char *why = umpire ? "reason" : "note";
-    if (game_input_unit(name, "unit", words->words[1], state, action->as.adjust.unit, message,
-                        size))
+    const char *keys = umpire ? "figures=, formed=, status=, formation=, reason="
+                              : "figures=, formed=, status=, formation=, note=";
+    if (game_input_unit(name, "unit", call->words->words[1], call->state,
+                        call->action->as.adjust.unit, call->message, call->size))
         return -1;
     bool has_note = false;
-    for (size_t i = 2; i < words->count; i++) {
-        const char *word = words->words[i];
-        const char *equals = strchr(word, '=');
-        if (!equals)
-            return game_input_fail(message, size,
-                                   "%s: '%s' is not KEY=VALUE (figures=, formed=, status=, "
-                                   "formation=, %s=)",
-                                   name, word, why);
-        size_t key_length = (size_t)(equals - word);
-        const char *value = equals + 1;
+    for (size_t i = 2; i < call->words->count; i++) {
+        const char *word = call->words->words[i];
+        size_t key_length;
+        const char *value = game_input_value(call, word, keys, &key_length);
+        if (!value)
+            return -1;
 #define GAME_INPUT_KEY(name) (key_length == sizeof(name) - 1 && memcmp(word, name, key_length) == 0)
         if (GAME_INPUT_KEY("figures")) {
             int64_t figures;
-            if (action->as.adjust.has_figures)
-                return game_input_fail(message, size, "%s: figures= is given twice", name);
+            if (call->action->as.adjust.has_figures)
+                return GAME_INPUT_REFUSE(call, "%s: figures= is given twice", name);
             if (!game_input_number(value, 0, PROTOCOL_FIGURES_MAX, &figures))
-                return game_input_fail(message, size,
-                                       "%s: figures='%s' is not a whole number 0..%d", name,
-                                       value, PROTOCOL_FIGURES_MAX);
-            action->as.adjust.has_figures = true;
-            action->as.adjust.figures = (int)figures;
+                return GAME_INPUT_REFUSE(call, "%s: figures='%s' is not a whole number 0..%d", name,
+                                         value, PROTOCOL_FIGURES_MAX);
+            call->action->as.adjust.has_figures = true;
+            call->action->as.adjust.figures = (int)figures;
         } else if (GAME_INPUT_KEY("formed")) {
-            if (action->as.adjust.has_formed)
-                return game_input_fail(message, size, "%s: formed= is given twice", name);
+            if (call->action->as.adjust.has_formed)
+                return GAME_INPUT_REFUSE(call, "%s: formed= is given twice", name);
             if (strcmp(value, "yes") == 0 || strcmp(value, "true") == 0)
-                action->as.adjust.formed = true;
+                call->action->as.adjust.formed = true;
             else if (strcmp(value, "no") == 0 || strcmp(value, "false") == 0)
-                action->as.adjust.formed = false;
+                call->action->as.adjust.formed = false;
             else
-                return game_input_fail(message, size, "%s: formed='%s' is not yes or no", name,
-                                       value);
-            action->as.adjust.has_formed = true;
+                return GAME_INPUT_REFUSE(call, "%s: formed='%s' is not yes or no", name, value);
+            call->action->as.adjust.has_formed = true;
         } else if (GAME_INPUT_KEY("status")) {
             brigade_status status;
-            if (action->as.adjust.has_status)
-                return game_input_fail(message, size, "%s: status= is given twice", name);
+            if (call->action->as.adjust.has_status)
+                return GAME_INPUT_REFUSE(call, "%s: status= is given twice", name);
             /* Any of the eight (core/melee.h): a report may record an outcome. */
             if (!brigade_status_parse_any(value, &status))
-                return game_input_fail(message, size,
-                                       "%s: status='%s' is not a status (normal, "
-                                       "retreating, broken, pursuing, pushed_back, dispersed, "
-                                       "removed, blown)",
-                                       name, value);
-            action->as.adjust.has_status = true;
-            snprintf(action->as.adjust.status, sizeof(action->as.adjust.status), "%s",
+                return GAME_INPUT_REFUSE(call,
+                                         "%s: status='%s' is not a status (normal, "
+                                         "retreating, broken, pursuing, pushed_back, dispersed, "
+                                         "removed, blown)",
+                                         name, value);
+            call->action->as.adjust.has_status = true;
+            snprintf(call->action->as.adjust.status, sizeof(call->action->as.adjust.status), "%s",
                      brigade_status_name(status));
         } else if (GAME_INPUT_KEY("formation")) {
-            if (action->as.adjust.has_formation)
-                return game_input_fail(message, size, "%s: formation= is given twice", name);
-            if (game_input_formation(name, action->as.adjust.unit, value, state,
-                                     action->as.adjust.formation,
-                                     sizeof(action->as.adjust.formation), message, size))
+            if (call->action->as.adjust.has_formation)
+                return GAME_INPUT_REFUSE(call, "%s: formation= is given twice", name);
+            if (game_input_formation(name, call->action->as.adjust.unit, value, call->state,
+                                     call->action->as.adjust.formation,
+                                     sizeof(call->action->as.adjust.formation), call->message,
+                                     call->size))
                 return -1;
-            action->as.adjust.has_formation = true;
+            call->action->as.adjust.has_formation = true;
         } else if (umpire ? GAME_INPUT_KEY("reason") : GAME_INPUT_KEY("note")) {
             size_t length = strlen(value);
             if (has_note)
-                return game_input_fail(message, size, "%s: %s= is given twice", name, why);
+                return GAME_INPUT_REFUSE(call, "%s: %s= is given twice", name, why);
             if (length == 0)
-                return game_input_fail(message, size, "%s: the %s is empty (say %s)", name, why,
-                                       umpire ? "why" : "what happened");
+                return GAME_INPUT_REFUSE(call, "%s: the %s is empty (say %s)", name, why,
+                                         umpire ? "why" : "what happened");
             if (length > PROTOCOL_NOTE_MAX)
-                return game_input_fail(message, size, "%s: the %s is %zu bytes long, at most %d",
-                                       name, why, length, PROTOCOL_NOTE_MAX);
-            memcpy(action->as.adjust.note, value, length + 1);
+                return GAME_INPUT_REFUSE(call, "%s: the %s is %zu bytes long, at most %d", name,
+                                         why, length, PROTOCOL_NOTE_MAX);
+            memcpy(call->action->as.adjust.note, value, length + 1);
             has_note = true;
         } else if (GAME_INPUT_KEY("note") || GAME_INPUT_KEY("reason")) {
-            return game_input_fail(message, size, "%s: say why with %s=\"...\", not %.*s=", name,
-                                   why, (int)key_length, word);
+            return GAME_INPUT_REFUSE(call, "%s: say why with %s=\"...\", not %.*s=", name, why,
+                                     (int)key_length, word);
         } else {
-            return game_input_fail(message, size,
-                                   "%s: unknown key '%.*s' (figures, formed, status, formation, "
-                                   "%s)",
-                                   name, (int)(key_length > 40 ? 40 : key_length), word, why);
+            return GAME_INPUT_REFUSE(call,
+                                     "%s: unknown key '%.*s' (figures, formed, status, formation, "
+                                     "%s)",
+                                     name, (int)(key_length > 40 ? 40 : key_length), word, why);
         }
 #undef GAME_INPUT_KEY
     }
-    if (!action->as.adjust.has_figures && !action->as.adjust.has_formed &&
-        !action->as.adjust.has_status && !action->as.adjust.has_formation)
-        return game_input_fail(message, size,
-                               "%s: say what changed: figures=N, formed=yes|no, status=S or "
-                               "formation=F",
-                               name);
+    if (!call->action->as.adjust.has_figures && !call->action->as.adjust.has_formed &&
+        !call->action->as.adjust.has_status && !call->action->as.adjust.has_formation)
+        return GAME_INPUT_REFUSE(call,
+                                 "%s: say what changed: figures=N, formed=yes|no, status=S or "
+                                 "formation=F",
+                                 name);
     if (!has_note)
-        return game_input_fail(message, size, "%s: %s=\"...\" is required (say %s)", name, why,
-                               umpire ? "why" : "what happened");
+        return GAME_INPUT_REFUSE(call, "%s: %s=\"...\" is required (say %s)", name, why,
+                                 umpire ? "why" : "what happened");
     return 0;
 }
 
@@ -900,28 +878,25 @@ static int game_input_reason(const char *command, const char *what,
  * §5.3), 1..PROTOCOL_NOTE_MAX bytes. `end` may first take `result=A`,
  * `result=B` or `result=draw` (§11.5): the game's result; `end REASON`
  * alone ends it without one, as it always did. */
-static int game_input_umpire(const game_input_call *call, const game_input_words *words,
-                             const protocol_value *state, game_input *input, char *message,
-                             size_t size)
+static int game_input_umpire(const game_input_call *call)
 {
-    (void)state;
     const char *command = call->command->name;
-    protocol_action *action = &input->action;
     size_t from = 1;
     static const char key[] = "result=";
-    if (action->kind == PROTOCOL_ACTION_END && words->count > 1 &&
-        strncmp(words->words[1], key, sizeof(key) - 1) == 0) {
-        const char *value = words->words[1] + sizeof(key) - 1;
-        if (!protocol_result_parse(value, &action->as.umpire.result))
-            return game_input_fail(message, size,
-                                   "end: result=%.40s is not a result: result=A (a win for side "
-                                   "A), result=B (a win for side B) or result=draw (%s)",
-                                   value, game_input_syntax(command));
-        action->as.umpire.has_result = true;
+    if (call->action->kind == PROTOCOL_ACTION_END && call->words->count > 1 &&
+        strncmp(call->words->words[1], key, sizeof(key) - 1) == 0) {
+        const char *value = call->words->words[1] + sizeof(key) - 1;
+        if (!protocol_result_parse(value, &call->action->as.umpire.result))
+            return GAME_INPUT_REFUSE(call,
+                                     "end: result=%.40s is not a result: result=A (a win for side "
+                                     "A), result=B (a win for side B) or result=draw (%s)",
+                                     value, game_input_syntax(command));
+        call->action->as.umpire.has_result = true;
         from = 2;
     }
-    return game_input_reason(command, action->kind == PROTOCOL_ACTION_NOTE ? "text" : "reason",
-                             words, from, action->as.umpire.reason, message, size);
+    return game_input_reason(
+        command, call->action->kind == PROTOCOL_ACTION_NOTE ? "text" : "reason", call->words, from,
+        call->action->as.umpire.reason, call->message, call->size);
 }
 
 /* The D9 events an umpire settles (PROTOCOL.md §5.3 settle, state.pending). */
@@ -949,33 +924,29 @@ static void game_input_pending_list(const protocol_value *pending, char *out, si
 
 /* settle UNIT double_six|risk_to_general REASON... (PROTOCOL.md §5.3): the
  * event must be one of state.pending when the state has that member. */
-static int game_input_settle(const game_input_call *call, const game_input_words *words,
-                             const protocol_value *state, game_input *input, char *message,
-                             size_t size)
+static int game_input_settle(const game_input_call *call)
 {
-    (void)call;
     const char *syntax = game_input_syntax("settle");
-    if (words->count < 3)
-        return game_input_fail(message, size, "settle: missing %s (usage: %s)",
-                               words->count < 2 ? "the unit and the event" : "the event",
-                               syntax);
-    protocol_action *action = &input->action;
-    if (game_input_unit("settle", "unit", words->words[1], state, action->as.settle.unit,
-                        message, size))
+    if (call->words->count < 3)
+        return GAME_INPUT_REFUSE(call, "settle: missing %s (usage: %s)",
+                                 call->words->count < 2 ? "the unit and the event" : "the event",
+                                 syntax);
+    if (game_input_unit("settle", "unit", call->words->words[1], call->state,
+                        call->action->as.settle.unit, call->message, call->size))
         return -1;
-    const char *event = words->words[2];
+    const char *event = call->words->words[2];
     int known = 0;
     while (known < BRIGADE_COUNT_OF(game_input_settle_events) &&
            strcmp(event, game_input_settle_events[known]) != 0)
         known++;
     if (known == BRIGADE_COUNT_OF(game_input_settle_events))
-        return game_input_fail(message, size,
-                               "settle: '%.40s' is not an event (double_six or "
-                               "risk_to_general; usage: %s)",
-                               event, syntax);
-    snprintf(action->as.settle.event, sizeof(action->as.settle.event), "%s",
+        return GAME_INPUT_REFUSE(call,
+                                 "settle: '%.40s' is not an event (double_six or "
+                                 "risk_to_general; usage: %s)",
+                                 event, syntax);
+    snprintf(call->action->as.settle.event, sizeof(call->action->as.settle.event), "%s",
              game_input_settle_events[known]);
-    const protocol_value *pending = protocol_value_map_get(state, "pending");
+    const protocol_value *pending = protocol_value_map_get(call->state, "pending");
     if (protocol_value_kind_of(pending) == PROTOCOL_VALUE_ARRAY) {
         bool found = false;
         for (size_t i = 0; i < protocol_value_count(pending) && !found; i++) {
@@ -984,8 +955,8 @@ static int game_input_settle(const game_input_call *call, const game_input_words
                 protocol_value_string_get(protocol_value_map_get(entry, "unit"), NULL);
             const char *what =
                 protocol_value_string_get(protocol_value_map_get(entry, "event"), NULL);
-            found = unit && what && strcmp(unit, action->as.settle.unit) == 0 &&
-                    strcmp(what, action->as.settle.event) == 0;
+            found = unit && what && strcmp(unit, call->action->as.settle.unit) == 0 &&
+                    strcmp(what, call->action->as.settle.event) == 0;
         }
         if (!found) {
             char list[300];
@@ -993,31 +964,30 @@ static int game_input_settle(const game_input_call *call, const game_input_words
             if (!list[0]) {
                 /* D46: in a report phase step settle is the rulings'. */
                 game_offer offers[GAME_OFFERS_MAX];
-                size_t count = game_rules_offers(state, "umpire", offers, GAME_OFFERS_MAX);
+                size_t count = game_rules_offers(call->state, "umpire", offers, GAME_OFFERS_MAX);
                 for (size_t i = 0; i < count; i++)
                     if (offers[i].kind == GAME_OFFER_RULE) {
                         char what[GAME_RULES_WHAT_SIZE];
-                        game_rules_report_what(game_rules_report(state, offers[i].report),
+                        game_rules_report_what(game_rules_report(call->state, offers[i].report),
                                                what, sizeof(what));
                         return game_input_fail(
-                            message, size,
+                            call->message, call->size,
                             "settle: no event awaits the umpire: no melee raised a double six "
                             "or a risk to a general to settle; report %" PRId64
-                            " (%.200s) awaits your ruling: rule %" PRId64
-                            " upheld|rejected REASON",
+                            " (%.200s) awaits your ruling: rule %" PRId64 " upheld|rejected REASON",
                             offers[i].report, what, offers[i].report);
                     }
-                return game_input_fail(message, size,
-                                       "settle: no event awaits the umpire: no melee raised a "
-                                       "double six or a risk to a general to settle");
+                return GAME_INPUT_REFUSE(call,
+                                         "settle: no event awaits the umpire: no melee raised a "
+                                         "double six or a risk to a general to settle");
             }
-            return game_input_fail(message, size,
-                                   "settle: no %s of %s awaits the umpire (pending: %s)",
-                                   action->as.settle.event, action->as.settle.unit, list);
+            return GAME_INPUT_REFUSE(call, "settle: no %s of %s awaits the umpire (pending: %s)",
+                                     call->action->as.settle.event, call->action->as.settle.unit,
+                                     list);
         }
     }
-    return game_input_reason("settle", "reason", words, 3, action->as.settle.reason, message,
-                             size);
+    return game_input_reason("settle", "reason", call->words, 3, call->action->as.settle.reason,
+                             call->message, call->size);
 }
 
 /* The state.fought entry of `melee`, or NULL. */
@@ -1133,22 +1103,20 @@ static int game_input_overrule_unit(const game_input_words *words, size_t at,
  * state has that member, the unit one of the melee's; the winner follows
  * every result but a draw, which has none.
  */
-static int game_input_overrule(const game_input_call *call, const game_input_words *words,
-                               const protocol_value *state, game_input *input, char *message,
-                               size_t size)
+static int game_input_overrule(const game_input_call *call)
 {
-    (void)call;
     static const char usage[] = "usage: overrule MELEE RESULT [A|B] [UNIT OUTCOME] REASON..., "
                                 "or overrule MELEE UNIT OUTCOME REASON...";
-    if (words->count < 3)
-        return game_input_fail(message, size, "overrule: missing %s (%s)",
-                               words->count < 2 ? "the melee" : "the result or the unit", usage);
-    protocol_action *action = &input->action;
-    const char *melee_id = words->words[1];
+    if (call->words->count < 3)
+        return GAME_INPUT_REFUSE(call, "overrule: missing %s (%s)",
+                                 call->words->count < 2 ? "the melee" : "the result or the unit",
+                                 usage);
+    const char *melee_id = call->words->words[1];
     if (strlen(melee_id) > PROTOCOL_UNIT_ID_MAX)
-        return game_input_fail(message, size, "overrule: melee '%.40s...' is too long", melee_id);
-    snprintf(action->as.overrule.melee, sizeof(action->as.overrule.melee), "%s", melee_id);
-    const protocol_value *fought = protocol_value_map_get(state, "fought");
+        return GAME_INPUT_REFUSE(call, "overrule: melee '%.40s...' is too long", melee_id);
+    snprintf(call->action->as.overrule.melee, sizeof(call->action->as.overrule.melee), "%s",
+             melee_id);
+    const protocol_value *fought = protocol_value_map_get(call->state, "fought");
     const protocol_value *melee = NULL;
     if (protocol_value_kind_of(fought) == PROTOCOL_VALUE_ARRAY) {
         melee = game_input_fought(fought, melee_id);
@@ -1156,49 +1124,50 @@ static int game_input_overrule(const game_input_call *call, const game_input_wor
             char list[200];
             game_input_join(fought, "melee", list, sizeof(list));
             if (!list[0])
-                return game_input_fail(message, size,
-                                       "overrule: no melee has been fought this turn (only "
-                                       "the melees fought this turn may be overruled)");
-            return game_input_fail(message, size,
-                                   "overrule: '%.40s' is not a melee fought this turn (%s)",
-                                   melee_id, list);
+                return GAME_INPUT_REFUSE(call, "overrule: no melee has been fought this turn (only "
+                                               "the melees fought this turn may be overruled)");
+            return GAME_INPUT_REFUSE(call, "overrule: '%.40s' is not a melee fought this turn (%s)",
+                                     melee_id, list);
         }
     }
     size_t at = 2;
-    const char *word = words->words[at];
+    const char *word = call->words->words[at];
     int result = game_input_melee_result(word);
     if (result >= 0) {
-        action->as.overrule.has_result = true;
-        snprintf(action->as.overrule.result, sizeof(action->as.overrule.result), "%s", word);
+        call->action->as.overrule.has_result = true;
+        snprintf(call->action->as.overrule.result, sizeof(call->action->as.overrule.result), "%s",
+                 word);
         at++;
         protocol_seat winner;
-        bool sided = at < words->count && game_input_side(words->words[at], &winner);
+        bool sided = at < call->words->count && game_input_side(call->words->words[at], &winner);
         if (result == BRIGADE_RESULT_DRAW) {
             if (sided)
-                return game_input_fail(message, size,
-                                       "overrule: a draw has no winner; drop '%s' (or quote a "
-                                       "reason that begins with it)",
-                                       words->words[at]);
+                return GAME_INPUT_REFUSE(call,
+                                         "overrule: a draw has no winner; drop '%s' (or quote a "
+                                         "reason that begins with it)",
+                                         call->words->words[at]);
         } else {
             if (!sided)
-                return game_input_fail(message, size,
-                                       "overrule: result '%s' needs the winner, A or B, after "
-                                       "it (%s)",
-                                       word, usage);
-            action->as.overrule.has_winner = true;
-            action->as.overrule.winner = winner;
+                return GAME_INPUT_REFUSE(call,
+                                         "overrule: result '%s' needs the winner, A or B, after "
+                                         "it (%s)",
+                                         word, usage);
+            call->action->as.overrule.has_winner = true;
+            call->action->as.overrule.winner = winner;
             at++;
         }
         /* An outcome too: a unit of the melee followed by an outcome. */
-        if (at + 1 < words->count && game_input_test_outcome(words->words[at + 1]) >= 0 &&
-            game_input_state_unit(state, words->words[at]) &&
-            (!melee || game_input_fought_has(melee, words->words[at]))) {
-            if (game_input_overrule_unit(words, at, state, melee, action, message, size))
+        if (at + 1 < call->words->count &&
+            game_input_test_outcome(call->words->words[at + 1]) >= 0 &&
+            game_input_state_unit(call->state, call->words->words[at]) &&
+            (!melee || game_input_fought_has(melee, call->words->words[at]))) {
+            if (game_input_overrule_unit(call->words, at, call->state, melee, call->action,
+                                         call->message, call->size))
                 return -1;
             at += 2;
         }
     } else {
-        const protocol_value *units = protocol_value_map_get(state, "units");
+        const protocol_value *units = protocol_value_map_get(call->state, "units");
         bool is_unit = protocol_value_kind_of(units) != PROTOCOL_VALUE_MAP ||
                        protocol_value_map_get(units, word);
         if (!is_unit) {
@@ -1206,21 +1175,21 @@ static int game_input_overrule(const game_input_call *call, const game_input_wor
             if (melee)
                 game_input_join(protocol_value_map_get(melee, "units"), NULL, list,
                                 sizeof(list));
-            return game_input_fail(message, size,
-                                   "overrule: '%.40s' is neither a result (broken, retreat, "
-                                   "pushed_back, draw, square_holds) nor a unit%s%s%s",
-                                   word, list[0] ? " of the melee (" : "", list,
-                                   list[0] ? ")" : "");
+            return GAME_INPUT_REFUSE(call,
+                                     "overrule: '%.40s' is neither a result (broken, retreat, "
+                                     "pushed_back, draw, square_holds) nor a unit%s%s%s",
+                                     word, list[0] ? " of the melee (" : "", list,
+                                     list[0] ? ")" : "");
         }
-        if (game_input_overrule_unit(words, at, state, melee, action, message, size))
+        if (game_input_overrule_unit(call->words, at, call->state, melee, call->action,
+                                     call->message, call->size))
             return -1;
         at += 2;
     }
-    if (at >= words->count)
-        return game_input_fail(message, size, "overrule: give the reason at the end (%s)",
-                               usage);
-    return game_input_reason("overrule", "reason", words, at, action->as.overrule.reason,
-                             message, size);
+    if (at >= call->words->count)
+        return GAME_INPUT_REFUSE(call, "overrule: give the reason at the end (%s)", usage);
+    return game_input_reason("overrule", "reason", call->words, at,
+                             call->action->as.overrule.reason, call->message, call->size);
 }
 
 /* The first seq of the battle that still counts: the least seq of a log
@@ -1247,26 +1216,24 @@ static int64_t game_input_first_battle_seq(const protocol_value *state)
 
 /* rollback SEQ REASON... (PROTOCOL.md §5.3): SEQ in 1..seq-1; the log tells
  * whether it was rolled back itself or came before the battle began. */
-static int game_input_rollback(const game_input_call *call, const game_input_words *words,
-                               const protocol_value *state, game_input *input, char *message,
-                               size_t size)
+static int game_input_rollback(const game_input_call *call)
 {
     const game_input_context *context = call->context;
     const char *syntax = game_input_syntax("rollback");
-    if (words->count < 2)
-        return game_input_fail(message, size, "rollback: missing the seq to go back to (usage: "
-                                              "%s; 'log' lists the seqs)",
-                               syntax);
-    protocol_action *action = &input->action;
+    if (call->words->count < 2)
+        return GAME_INPUT_REFUSE(call,
+                                 "rollback: missing the seq to go back to (usage: "
+                                 "%s; 'log' lists the seqs)",
+                                 syntax);
     int64_t seq = context ? context->seq : 0;
     int64_t to_seq;
-    if (!game_input_number(words->words[1], 1, PROTOCOL_INT_SAFE_MAX, &to_seq))
-        return game_input_fail(message, size,
-                               "rollback: '%.40s' is not a seq (a whole number from 1; 'log' "
-                               "lists them)",
-                               words->words[1]);
-    const protocol_value *log = protocol_value_map_get(state, "log");
-    int64_t first = game_input_first_battle_seq(state);
+    if (!game_input_number(call->words->words[1], 1, PROTOCOL_INT_SAFE_MAX, &to_seq))
+        return GAME_INPUT_REFUSE(call,
+                                 "rollback: '%.40s' is not a seq (a whole number from 1; 'log' "
+                                 "lists them)",
+                                 call->words->words[1]);
+    const protocol_value *log = protocol_value_map_get(call->state, "log");
+    int64_t first = game_input_first_battle_seq(call->state);
     char range[80];
     /* What may be given: from the battle's first seq to the game's last. */
     if (seq > 0 && first > 0 && first + 1 < seq)
@@ -1274,20 +1241,19 @@ static int game_input_rollback(const game_input_call *call, const game_input_wor
     else if (seq > 0 && first > 0 && first + 1 == seq)
         snprintf(range, sizeof(range), "go back to %" PRId64, first);
     else if (seq > 1 && first <= 0 &&
-             protocol_value_int_get(protocol_value_map_get(state, "turn")) >= 1)
+             protocol_value_int_get(protocol_value_map_get(call->state, "turn")) >= 1)
         snprintf(range, sizeof(range), "go back to 1..%" PRId64, seq - 1); /* no log shown */
     else
         snprintf(range, sizeof(range), "no earlier seq of the battle to go back to yet");
     if (seq > 0 && to_seq >= seq)
-        return game_input_fail(message, size,
-                               "rollback: seq %" PRId64 " is not before the game's seq %" PRId64
-                               " (%s)",
-                               to_seq, seq, range);
+        return GAME_INPUT_REFUSE(
+            call, "rollback: seq %" PRId64 " is not before the game's seq %" PRId64 " (%s)", to_seq,
+            seq, range);
     if (first > 0 && to_seq < first)
-        return game_input_fail(message, size,
-                               "rollback: the battle had not begun at seq %" PRId64
-                               " (turn 0; it began at seq %" PRId64 "): %s",
-                               to_seq, first, range);
+        return GAME_INPUT_REFUSE(call,
+                                 "rollback: the battle had not begun at seq %" PRId64
+                                 " (turn 0; it began at seq %" PRId64 "): %s",
+                                 to_seq, first, range);
     bool seen = false, begun = false;
     for (size_t i = 0; i < protocol_value_count(log); i++) {
         const protocol_value *entry = protocol_value_array_get(log, i);
@@ -1296,91 +1262,75 @@ static int game_input_rollback(const game_input_call *call, const game_input_wor
             protocol_value_int_get(entry_seq) != to_seq)
             continue;
         int64_t by = 0;
-        if (game_display_rolled_back(state, i, &by))
-            return game_input_fail(message, size,
-                                   "rollback: seq %" PRId64 " was itself rolled back (by seq "
-                                   "%" PRId64 "); pick a seq that still counts ('log')",
-                                   to_seq, by);
+        if (game_display_rolled_back(call->state, i, &by))
+            return GAME_INPUT_REFUSE(call,
+                                     "rollback: seq %" PRId64 " was itself rolled back (by seq "
+                                     "%" PRId64 "); pick a seq that still counts ('log')",
+                                     to_seq, by);
         seen = true;
         if (protocol_value_int_get(protocol_value_map_get(entry, "turn")) >= 1)
             begun = true;
     }
     if (seen && !begun)
-        return game_input_fail(message, size,
-                               "rollback: the battle had not begun at seq %" PRId64
-                               " (turn 0): %s",
-                               to_seq, range);
-    action->as.rollback.to_seq = to_seq;
-    return game_input_reason("rollback", "reason", words, 2, action->as.rollback.reason, message,
-                             size);
+        return GAME_INPUT_REFUSE(
+            call, "rollback: the battle had not begun at seq %" PRId64 " (turn 0): %s", to_seq,
+            range);
+    call->action->as.rollback.to_seq = to_seq;
+    return game_input_reason("rollback", "reason", call->words, 2, call->action->as.rollback.reason,
+                             call->message, call->size);
 }
 
 /* ------------------------------------------- reports and their answers */
 
 /* rally UNIT, reform UNIT, occupy UNIT, withdraw UNIT (D34, D37, D41): the
  * unit one of the state's. */
-static int game_input_unit_report(const game_input_call *call, const game_input_words *words,
-                                  const protocol_value *state, game_input *input, char *message,
-                                  size_t size)
+static int game_input_unit_report(const game_input_call *call)
 {
-    return game_input_unit(call->command->name, "unit", words->words[1], state,
-                           input->action.as.unit_report.unit, message, size);
+    return game_input_unit(call->command->name, "unit", call->words->words[1], call->state,
+                           call->action->as.unit_report.unit, call->message, call->size);
 }
 
 /* uncontrolled UNIT TARGET [front|flank|rear] | uncontrolled UNIT none
  * (12.24 f, D38): "none" names no unit (no enemy in sight) and takes no
  * facing. */
-static int game_input_uncontrolled(const game_input_call *call, const game_input_words *words,
-                                   const protocol_value *state, game_input *input, char *message,
-                                   size_t size)
+static int game_input_uncontrolled(const game_input_call *call)
 {
-    (void)call;
     const char *syntax = "uncontrolled UNIT TARGET [front|flank|rear], or uncontrolled UNIT none";
-    if (game_input_arguments("uncontrolled", words, 2, 3, syntax, message, size))
+    if (game_input_arguments("uncontrolled", call->words, 2, 3, syntax, call->message, call->size))
         return -1;
-    protocol_action *action = &input->action;
-    if (game_input_unit("uncontrolled", "pursuing unit", words->words[1], state,
-                        action->as.uncontrolled_charge.unit, message, size))
+    if (game_input_unit("uncontrolled", "pursuing unit", call->words->words[1], call->state,
+                        call->action->as.uncontrolled_charge.unit, call->message, call->size))
         return -1;
-    action->as.uncontrolled_charge.facing = PROTOCOL_FACING_FRONT;
-    if (strcmp(words->words[2], "none") == 0) {
-        if (words->count == 4)
-            return game_input_fail(message, size,
-                                   "uncontrolled: '%s' after none: a facing goes with a target "
-                                   "(usage: %s)",
-                                   words->words[3], syntax);
+    call->action->as.uncontrolled_charge.facing = PROTOCOL_FACING_FRONT;
+    if (strcmp(call->words->words[2], "none") == 0) {
+        if (call->words->count == 4)
+            return GAME_INPUT_REFUSE(call,
+                                     "uncontrolled: '%s' after none: a facing goes with a target "
+                                     "(usage: %s)",
+                                     call->words->words[3], syntax);
         return 0;
     }
-    if (game_input_unit("uncontrolled", "target", words->words[2], state,
-                        action->as.uncontrolled_charge.target, message, size)) {
+    if (game_input_unit("uncontrolled", "target", call->words->words[2], call->state,
+                        call->action->as.uncontrolled_charge.target, call->message, call->size)) {
         /* Say that "none" is the other choice. */
-        size_t length = strlen(message);
-        if (length + 40 < size)
-            snprintf(message + length, size - length, "; or 'none': no enemy in sight");
+        size_t length = strlen(call->message);
+        if (length + 40 < call->size)
+            snprintf(call->message + length, call->size - length, "; or 'none': no enemy in sight");
         return -1;
     }
-    action->as.uncontrolled_charge.has_target = true;
-    if (words->count == 4 &&
-        !protocol_facing_parse(words->words[3], &action->as.uncontrolled_charge.facing))
-        return game_input_fail(message, size,
-                               "uncontrolled: facing '%s' is not one of front, flank, rear",
-                               words->words[3]);
+    call->action->as.uncontrolled_charge.has_target = true;
+    if (call->words->count == 4 &&
+        !protocol_facing_parse(call->words->words[3], &call->action->as.uncontrolled_charge.facing))
+        return GAME_INPUT_REFUSE(call, "uncontrolled: facing '%s' is not one of front, flank, rear",
+                                 call->words->words[3]);
     return 0;
 }
 
 /* contact PURSUER UNIT (D39). */
-static int game_input_contact(const game_input_call *call, const game_input_words *words,
-                              const protocol_value *state, game_input *input, char *message,
-                              size_t size)
+static int game_input_contact(const game_input_call *call)
 {
-    (void)call;
-    protocol_action *action = &input->action;
-    if (game_input_unit("contact", "pursuer", words->words[1], state, action->as.contact.unit,
-                        message, size) ||
-        game_input_unit("contact", "unit reached", words->words[2], state,
-                        action->as.contact.target, message, size))
-        return -1;
-    return 0;
+    return game_input_two_units(call, "pursuer", call->action->as.contact.unit, "unit reached",
+                                call->action->as.contact.target);
 }
 
 /* The numbers of state.reports into out: "3 (contact dragoons -> hussars),
@@ -1433,72 +1383,58 @@ static int game_input_report_number(const char *command, const game_input_words 
 }
 
 /* contest REPORT REASON... (D46). */
-static int game_input_contest(const game_input_call *call, const game_input_words *words,
-                              const protocol_value *state, game_input *input, char *message,
-                              size_t size)
+static int game_input_contest(const game_input_call *call)
 {
-    (void)call;
-    protocol_action *action = &input->action;
-    if (game_input_report_number("contest", words, state, &action->as.contest.report, message,
-                                 size))
+    if (game_input_report_number("contest", call->words, call->state,
+                                 &call->action->as.contest.report, call->message, call->size))
         return -1;
-    return game_input_reason("contest", "reason", words, 2, action->as.contest.reason, message,
-                             size);
+    return game_input_reason("contest", "reason", call->words, 2, call->action->as.contest.reason,
+                             call->message, call->size);
 }
 
 /* accept REPORT (D46). */
-static int game_input_accept(const game_input_call *call, const game_input_words *words,
-                             const protocol_value *state, game_input *input, char *message,
-                             size_t size)
+static int game_input_accept(const game_input_call *call)
 {
-    (void)call;
-    return game_input_report_number("accept", words, state, &input->action.as.accept.report,
-                                    message, size);
+    return game_input_report_number("accept", call->words, call->state,
+                                    &call->action->as.accept.report, call->message, call->size);
 }
 
 /* rule REPORT upheld|rejected REASON... (the umpire's, D46). */
-static int game_input_rule(const game_input_call *call, const game_input_words *words,
-                           const protocol_value *state, game_input *input, char *message,
-                           size_t size)
+static int game_input_rule(const game_input_call *call)
 {
-    (void)call;
-    protocol_action *action = &input->action;
-    if (game_input_report_number("rule", words, state, &action->as.rule.report, message, size))
+    if (game_input_report_number("rule", call->words, call->state, &call->action->as.rule.report,
+                                 call->message, call->size))
         return -1;
-    if (words->count < 3)
-        return game_input_fail(message, size, "rule: missing upheld or rejected (usage: %s)",
-                               game_input_syntax("rule"));
-    const char *word = words->words[2];
+    if (call->words->count < 3)
+        return GAME_INPUT_REFUSE(call, "rule: missing upheld or rejected (usage: %s)",
+                                 game_input_syntax("rule"));
+    const char *word = call->words->words[2];
     if (strcmp(word, "upheld") == 0 || strcmp(word, "uphold") == 0)
-        action->as.rule.upheld = true;
+        call->action->as.rule.upheld = true;
     else if (strcmp(word, "rejected") == 0 || strcmp(word, "reject") == 0)
-        action->as.rule.upheld = false;
+        call->action->as.rule.upheld = false;
     else
-        return game_input_fail(message, size,
-                               "rule: '%.40s' is not upheld or rejected (upheld: the report "
-                               "stands; rejected: it does not)",
-                               word);
-    return game_input_reason("rule", "reason", words, 3, action->as.rule.reason, message, size);
+        return GAME_INPUT_REFUSE(call,
+                                 "rule: '%.40s' is not upheld or rejected (upheld: the report "
+                                 "stands; rejected: it does not)",
+                                 word);
+    return game_input_reason("rule", "reason", call->words, 3, call->action->as.rule.reason,
+                             call->message, call->size);
 }
 
 /* log [N|all] */
-static int game_input_log(const game_input_call *call, const game_input_words *words,
-                          const protocol_value *state, game_input *input, char *message,
-                          size_t size)
+static int game_input_log(const game_input_call *call)
 {
-    (void)call;
-    (void)state;
-    input->log_count = GAME_INPUT_LOG_DEFAULT;
-    if (words->count == 2) {
+    call->input->log_count = GAME_INPUT_LOG_DEFAULT;
+    if (call->words->count == 2) {
         int64_t count;
-        if (strcmp(words->words[1], "all") == 0)
-            input->log_count = 0;
-        else if (game_input_number(words->words[1], 1, 1000000, &count))
-            input->log_count = (size_t)count;
+        if (strcmp(call->words->words[1], "all") == 0)
+            call->input->log_count = 0;
+        else if (game_input_number(call->words->words[1], 1, 1000000, &count))
+            call->input->log_count = (size_t)count;
         else
-            return game_input_fail(message, size,
-                                   "log: '%.40s' is not a number of entries or 'all'",
-                                   words->words[1]);
+            return GAME_INPUT_REFUSE(call, "log: '%.40s' is not a number of entries or 'all'",
+                                     call->words->words[1]);
     }
     return 0;
 }
@@ -1525,31 +1461,24 @@ static bool game_input_step_known(const char *word)
     return false;
 }
 
-static int game_input_wait(const game_input_call *call, const game_input_words *words,
-                           const protocol_value *state, game_input *input, char *message,
-                           size_t size)
+static int game_input_wait(const game_input_call *call)
 {
-    (void)state;
     const char *line = call->line;
-    if (words->count < 2)
-        return game_input_fail(message, size,
-                               "wait: missing a condition (usage: wait COND..., e.g. wait "
-                               "phase=melee awaiting=A)");
-    if (words->count - 1 > GAME_WAIT_CONDITIONS_MAX)
-        return game_input_fail(message, size, "wait: too many conditions (at most %d)",
-                               GAME_WAIT_CONDITIONS_MAX);
-    game_wait *wait = &input->wait;
+    if (call->words->count < 2)
+        return GAME_INPUT_REFUSE(call, "wait: missing a condition (usage: wait COND..., e.g. wait "
+                                       "phase=melee awaiting=A)");
+    if (call->words->count - 1 > GAME_WAIT_CONDITIONS_MAX)
+        return GAME_INPUT_REFUSE(call, "wait: too many conditions (at most %d)",
+                                 GAME_WAIT_CONDITIONS_MAX);
+    game_wait *wait = &call->input->wait;
     memset(wait, 0, sizeof(*wait));
-    for (size_t i = 1; i < words->count; i++) {
-        const char *word = words->words[i];
-        const char *equals = strchr(word, '=');
-        if (!equals)
-            return game_input_fail(message, size,
-                                   "wait: '%s' is not KEY=VALUE (turn, phase, step, awaiting, "
-                                   "phasing, seq, held)",
-                                   word);
-        size_t key_length = (size_t)(equals - word);
-        const char *value = equals + 1;
+    for (size_t i = 1; i < call->words->count; i++) {
+        const char *word = call->words->words[i];
+        size_t key_length;
+        const char *value = game_input_value(
+            call, word, "turn, phase, step, awaiting, phasing, seq, held", &key_length);
+        if (!value)
+            return -1;
         game_wait_condition *condition = &wait->conditions[wait->count];
         memset(condition, 0, sizeof(*condition));
 #define GAME_INPUT_KEY(name) (key_length == sizeof(name) - 1 && memcmp(word, name, key_length) == 0)
@@ -1558,47 +1487,47 @@ static int game_input_wait(const game_input_call *call, const game_input_words *
             condition->key = turn ? GAME_WAIT_TURN : GAME_WAIT_SEQ;
             if (!game_input_number(value, turn ? 1 : 0, PROTOCOL_INT_SAFE_MAX,
                                    &condition->number))
-                return game_input_fail(message, size, "wait: %s='%s' is not a whole number%s",
-                                       turn ? "turn" : "seq", value, turn ? " from 1" : "");
+                return GAME_INPUT_REFUSE(call, "wait: %s='%s' is not a whole number%s",
+                                         turn ? "turn" : "seq", value, turn ? " from 1" : "");
         } else if (GAME_INPUT_KEY("phase")) {
             condition->key = GAME_WAIT_PHASE;
             if (!game_input_phase_known(value))
-                return game_input_fail(message, size,
-                                       "wait: phase='%s' is not a phase (initiative, "
-                                       "mandatory_moves, charge, movement, fire, melee, "
-                                       "morale, ended)",
-                                       value);
+                return GAME_INPUT_REFUSE(call,
+                                         "wait: phase='%s' is not a phase (initiative, "
+                                         "mandatory_moves, charge, movement, fire, melee, "
+                                         "morale, ended)",
+                                         value);
         } else if (GAME_INPUT_KEY("step")) {
             condition->key = GAME_WAIT_STEP;
             if (!game_input_step_known(value))
-                return game_input_fail(message, size,
-                                       "wait: step='%s' is not a step (choose, declare, "
-                                       "respond, reroll, report, settle, or empty)",
-                                       value);
+                return GAME_INPUT_REFUSE(call,
+                                         "wait: step='%s' is not a step (choose, declare, "
+                                         "respond, reroll, report, settle, or empty)",
+                                         value);
         } else if (GAME_INPUT_KEY("awaiting") || GAME_INPUT_KEY("phasing")) {
             bool awaiting = GAME_INPUT_KEY("awaiting");
             condition->key = awaiting ? GAME_WAIT_AWAITING : GAME_WAIT_PHASING;
             if (strcmp(value, "A") != 0 && strcmp(value, "B") != 0 &&
                 strcmp(value, "none") != 0)
-                return game_input_fail(message, size, "wait: %s='%s' is not A, B or none",
-                                       awaiting ? "awaiting" : "phasing", value);
+                return GAME_INPUT_REFUSE(call, "wait: %s='%s' is not A, B or none",
+                                         awaiting ? "awaiting" : "phasing", value);
         } else if (GAME_INPUT_KEY("held")) {
             condition->key = GAME_WAIT_HELD;
             if (strcmp(value, "yes") == 0)
                 condition->number = 1;
             else if (strcmp(value, "no") != 0)
-                return game_input_fail(message, size, "wait: held='%s' is not yes or no", value);
+                return GAME_INPUT_REFUSE(call, "wait: held='%s' is not yes or no", value);
         } else {
-            return game_input_fail(message, size,
-                                   "wait: unknown key '%.*s' (turn, phase, step, awaiting, "
-                                   "phasing, seq, held)",
-                                   (int)(key_length > 40 ? 40 : key_length), word);
+            return GAME_INPUT_REFUSE(call,
+                                     "wait: unknown key '%.*s' (turn, phase, step, awaiting, "
+                                     "phasing, seq, held)",
+                                     (int)(key_length > 40 ? 40 : key_length), word);
         }
 #undef GAME_INPUT_KEY
         if (condition->key != GAME_WAIT_TURN && condition->key != GAME_WAIT_SEQ &&
             condition->key != GAME_WAIT_HELD) {
             if (strlen(value) >= sizeof(condition->text))
-                return game_input_fail(message, size, "wait: '%s' is too long", value);
+                return GAME_INPUT_REFUSE(call, "wait: '%s' is too long", value);
             strcpy(condition->text, value);
         }
         wait->count++;
@@ -1669,8 +1598,9 @@ int game_input_parse(const char *line, const game_input_context *context, game_i
             result = game_input_arguments(typed, words, (size_t)command->words_min,
                                           (size_t)command->words_max, syntax, message, size);
         if (result == 0 && command->parse) {
-            const game_input_call call = {command, line, context};
-            result = command->parse(&call, words, state, input, message, size);
+            const game_input_call call = {command, line,           context, words, state,
+                                          input,   &input->action, message, size};
+            result = command->parse(&call);
         }
     }
     free(words);

@@ -210,11 +210,54 @@ static bool read_string(const json_t *value, const char *path, const char **out,
     return true;
 }
 
+/* Parses `name` into the struct at `target` (what the caller of read_name
+ * passes); false when it names none. */
+typedef bool (*name_parse)(const char *name, void *target);
+
+/* Reads `value` (its path `path`) as a string naming one of a set of
+ * values, which `parse` parses into `target`; false after fail() when it
+ * is not a string, or not one of them (`unknown`: the message, a format
+ * of the name). */
+static bool read_name(const json_t *value, const char *path, name_parse parse, void *target,
+                      const char *unknown, input_error *error)
+{
+    const char *name = NULL;
+    if (!read_string(value, path, &name, error)) {
+        return false;
+    }
+    return parse(name, target) || fail(error, path, unknown, name);
+}
+
 /* The string value of object.key, or NULL when absent or not a string. */
 static const char *string_member(const json_t *object, const char *key)
 {
     const json_t *value = json_object_get(object, key);
     return json_is_string(value) ? json_string_value(value) : NULL;
+}
+
+/* Reads member `key` of an object, `value` (its path `here`), into what
+ * `target` is (each reader's own struct); false after fail(). */
+typedef bool (*member_read)(const char *key, json_t *value, const char *here, void *target,
+                            input_error *error);
+
+/* Reads each member of `object` (its path `path`) with `read`, in the
+ * file's order; false after fail(), first when it is not an object. */
+static bool read_members(json_t *object, const char *path, member_read read, void *target,
+                         input_error *error)
+{
+    if (!json_is_object(object)) {
+        return fail(error, path, "must be an object, not %s", json_kind(object));
+    }
+    const char *key;
+    json_t *value;
+    json_object_foreach(object, key, value) {
+        char here[PATH_SIZE];
+        member_path(here, path, key);
+        if (!read(key, value, here, target, error)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 static bool has_upper_case(const char *text)
@@ -229,70 +272,86 @@ static bool has_upper_case(const char *text)
 
 /* ---- the general (12.4) --------------------------------------------------- */
 
+/* A general's `role`: cinc, brigadier or regimental (read_name). */
+static bool general_role_parse(const char *name, void *target)
+{
+    brigade_general *general = target;
+    return brigade_general_role_parse(name, &general->role) &&
+           general->role != BRIGADE_GENERAL_NONE;
+}
+
+/* A general's `rating` (read_name). */
+static bool general_rating_parse(const char *name, void *target)
+{
+    brigade_general *general = target;
+    return brigade_general_rating_parse(name, &general->rating);
+}
+
+/* A general as read so far: `leading` depends on its role and rating,
+ * looked up ahead of the walk. */
+typedef struct general_reading {
+    brigade_general *general;
+    bool role_known, rating_known; /* present and valid: then *_ahead are them */
+    brigade_general_role role_ahead;
+    brigade_general_rating rating_ahead;
+    bool has_role, has_rating;
+} general_reading;
+
+/* One member of a general (read_members). */
+static bool general_member_read(const char *key, json_t *value, const char *here, void *target,
+                                input_error *error)
+{
+    general_reading *reading = target;
+    if (strcmp(key, "role") == 0) {
+        reading->has_role = true;
+        return read_name(value, here, general_role_parse, reading->general,
+                         "unknown role \"%s\" (cinc, brigadier or regimental)", error);
+    }
+    if (strcmp(key, "rating") == 0) {
+        reading->has_rating = true;
+        return read_name(value, here, general_rating_parse, reading->general,
+                         "unknown rating \"%s\" (excellent, average or poor)", error);
+    }
+    if (strcmp(key, "leading") != 0) {
+        return fail(error, here, "unknown member of a general (role, rating, leading)");
+    }
+    if (!read_bool(value, here, &reading->general->leading, error)) {
+        return false;
+    }
+    if (reading->general->leading && reading->role_known &&
+        reading->role_ahead == BRIGADE_GENERAL_REGIMENTAL) {
+        return fail(error, here, "a regimental commander cannot lead a charge (12.4)");
+    }
+    if (reading->general->leading && reading->rating_known &&
+        reading->rating_ahead == BRIGADE_RATING_POOR) {
+        return fail(error, here, "a poor general cannot lead a charge (12.4)");
+    }
+    return true;
+}
+
 /* `general`: { role, rating, leading } (cases/README.md "A unit"). A poor
  * general or a regimental commander may not lead (12.4): the error names
  * `leading`. */
 static bool read_general(json_t *object, const char *path, brigade_general *general,
                          input_error *error)
 {
-    if (!json_is_object(object)) {
-        return fail(error, path, "must be an object, not %s", json_kind(object));
-    }
-    /* Looked up ahead of the walk: `leading` depends on them. */
-    brigade_general_role role_ahead = BRIGADE_GENERAL_NONE;
-    brigade_general_rating rating_ahead = BRIGADE_RATING_AVERAGE;
+    general_reading reading = {.general = general,
+                               .role_ahead = BRIGADE_GENERAL_NONE,
+                               .rating_ahead = BRIGADE_RATING_AVERAGE};
     const char *text = string_member(object, "role");
-    bool role_known = text != NULL && brigade_general_role_parse(text, &role_ahead);
+    reading.role_known = text != NULL && brigade_general_role_parse(text, &reading.role_ahead);
     text = string_member(object, "rating");
-    bool rating_known = text != NULL && brigade_general_rating_parse(text, &rating_ahead);
-
-    bool has_role = false, has_rating = false;
-    const char *key;
-    json_t *value;
-    json_object_foreach(object, key, value) {
-        char here[PATH_SIZE];
-        member_path(here, path, key);
-        if (strcmp(key, "role") == 0) {
-            const char *name = NULL;
-            if (!read_string(value, here, &name, error)) {
-                return false;
-            }
-            if (!brigade_general_role_parse(name, &general->role) ||
-                general->role == BRIGADE_GENERAL_NONE) {
-                return fail(error, here,
-                            "unknown role \"%s\" (cinc, brigadier or regimental)", name);
-            }
-            has_role = true;
-        } else if (strcmp(key, "rating") == 0) {
-            const char *name = NULL;
-            if (!read_string(value, here, &name, error)) {
-                return false;
-            }
-            if (!brigade_general_rating_parse(name, &general->rating)) {
-                return fail(error, here,
-                            "unknown rating \"%s\" (excellent, average or poor)", name);
-            }
-            has_rating = true;
-        } else if (strcmp(key, "leading") == 0) {
-            if (!read_bool(value, here, &general->leading, error)) {
-                return false;
-            }
-            if (general->leading && role_known && role_ahead == BRIGADE_GENERAL_REGIMENTAL) {
-                return fail(error, here, "a regimental commander cannot lead a charge (12.4)");
-            }
-            if (general->leading && rating_known && rating_ahead == BRIGADE_RATING_POOR) {
-                return fail(error, here, "a poor general cannot lead a charge (12.4)");
-            }
-        } else {
-            return fail(error, here, "unknown member of a general (role, rating, leading)");
-        }
+    reading.rating_known =
+        text != NULL && brigade_general_rating_parse(text, &reading.rating_ahead);
+    if (!read_members(object, path, general_member_read, &reading, error)) {
+        return false;
     }
     char missing[PATH_SIZE];
-    if (!has_role) {
+    if (!reading.has_role) {
         member_path(missing, path, "role");
         return fail(error, missing, "required member missing");
     }
-    if (!has_rating) {
+    if (!reading.has_rating) {
         member_path(missing, path, "rating");
         return fail(error, missing, "required member missing");
     }
@@ -600,14 +659,35 @@ static bool unit_member_apply(const unit_member *member, json_t *value, const ch
                               member->arm == UNIT_ARM_CAVALRY, here, error));
 }
 
+/* A unit as read so far: its context, and which of unit_members it has. */
+typedef struct unit_reading {
+    const unit_context *context;
+    brigade_melee_unit *unit;
+    bool present[UNIT_MEMBERS_COUNT];
+} unit_reading;
+
+/* One member of a unit (read_members): its row of unit_members. */
+static bool unit_reading_member(const char *key, json_t *value, const char *here, void *target,
+                                input_error *error)
+{
+    unit_reading *reading = target;
+    size_t i = 0;
+    while (i < UNIT_MEMBERS_COUNT && strcmp(key, unit_members[i].key) != 0) {
+        i++;
+    }
+    if (i == UNIT_MEMBERS_COUNT) {
+        return fail(error, here, "unknown member of a unit");
+    }
+    reading->present[i] = true;
+    return unit_member_apply(&unit_members[i], value, here, reading->context, reading->unit,
+                             error);
+}
+
 /* One unit of melee.units (cases/README.md "A unit"), into `unit`. */
 static bool read_unit(json_t *object, const char *path,
                       const unit_surroundings *surroundings, brigade_melee_unit *unit,
                       input_error *error)
 {
-    if (!json_is_object(object)) {
-        return fail(error, path, "must be an object, not %s", json_kind(object));
-    }
     brigade_melee_unit_init(unit);
 
     /* Looked up ahead of the walk. */
@@ -623,26 +703,12 @@ static bool read_unit(json_t *object, const char *path,
     context.side_known = text != NULL && brigade_side_parse(text, &context.side_ahead) &&
                          context.side_ahead != BRIGADE_SIDE_NONE;
 
-    bool present[UNIT_MEMBERS_COUNT] = {false};
-    const char *key;
-    json_t *value;
-    json_object_foreach(object, key, value) {
-        char here[PATH_SIZE];
-        member_path(here, path, key);
-        size_t i = 0;
-        while (i < UNIT_MEMBERS_COUNT && strcmp(key, unit_members[i].key) != 0) {
-            i++;
-        }
-        if (i == UNIT_MEMBERS_COUNT) {
-            return fail(error, here, "unknown member of a unit");
-        }
-        if (!unit_member_apply(&unit_members[i], value, here, &context, unit, error)) {
-            return false;
-        }
-        present[i] = true;
+    unit_reading reading = {.context = &context, .unit = unit};
+    if (!read_members(object, path, unit_reading_member, &reading, error)) {
+        return false;
     }
     for (size_t i = 0; i < UNIT_MEMBERS_COUNT; i++) {
-        if (unit_members[i].required && !present[i]) {
+        if (unit_members[i].required && !reading.present[i]) {
             char missing[PATH_SIZE];
             member_path(missing, path, unit_members[i].key);
             return fail(error, missing, "required member missing");
@@ -685,49 +751,56 @@ static bool read_units(json_t *array, const char *path, bool terrain_known,
     return true;
 }
 
+/* The melee's `terrain` (read_name). */
+static bool melee_terrain_parse(const char *name, void *target)
+{
+    brigade_melee *melee = target;
+    return brigade_terrain_parse(name, &melee->terrain);
+}
+
+/* The melee as read so far: its terrain, looked up ahead of the walk
+ * (terrain_known: absent, or present and valid; then terrain_ahead is it). */
+typedef struct melee_reading {
+    brigade_melee *melee;
+    bool terrain_known;
+    brigade_terrain terrain_ahead;
+    bool has_units;
+} melee_reading;
+
+/* One member of `melee` (read_members). */
+static bool melee_member_read(const char *key, json_t *value, const char *here, void *target,
+                              input_error *error)
+{
+    melee_reading *reading = target;
+    if (strcmp(key, "terrain") == 0) {
+        return read_name(value, here, melee_terrain_parse, reading->melee,
+                         "unknown terrain \"%s\" (open, rough or bua)", error);
+    }
+    if (strcmp(key, "round") == 0) {
+        return read_integer(value, here, 1, BRIGADE_ROUND_MAX, &reading->melee->round, error);
+    }
+    if (strcmp(key, "units") == 0) {
+        reading->has_units = true;
+        return read_units(value, here, reading->terrain_known, reading->terrain_ahead,
+                          reading->melee, error);
+    }
+    return fail(error, here, "unknown member of melee (terrain, round, units)");
+}
+
 /* `melee`: terrain, round, units (cases/README.md "Input"). */
 static bool read_melee(json_t *object, brigade_melee *melee, input_error *error)
 {
-    const char *path = "melee";
-    if (!json_is_object(object)) {
-        return fail(error, path, "must be an object, not %s", json_kind(object));
-    }
     /* Looked up ahead: `defending` depends on it. Absent means open. */
-    brigade_terrain terrain_ahead = BRIGADE_TERRAIN_OPEN;
+    melee_reading reading = {.melee = melee, .terrain_ahead = BRIGADE_TERRAIN_OPEN};
     const json_t *terrain_value = json_object_get(object, "terrain");
-    bool terrain_known = terrain_value == NULL ||
-                         (json_is_string(terrain_value) &&
-                          brigade_terrain_parse(json_string_value(terrain_value),
-                                                &terrain_ahead));
-
-    bool has_units = false;
-    const char *key;
-    json_t *value;
-    json_object_foreach(object, key, value) {
-        char here[PATH_SIZE];
-        member_path(here, path, key);
-        if (strcmp(key, "terrain") == 0) {
-            const char *name = NULL;
-            if (!read_string(value, here, &name, error)) {
-                return false;
-            }
-            if (!brigade_terrain_parse(name, &melee->terrain)) {
-                return fail(error, here, "unknown terrain \"%s\" (open, rough or bua)", name);
-            }
-        } else if (strcmp(key, "round") == 0) {
-            if (!read_integer(value, here, 1, BRIGADE_ROUND_MAX, &melee->round, error)) {
-                return false;
-            }
-        } else if (strcmp(key, "units") == 0) {
-            if (!read_units(value, here, terrain_known, terrain_ahead, melee, error)) {
-                return false;
-            }
-            has_units = true;
-        } else {
-            return fail(error, here, "unknown member of melee (terrain, round, units)");
-        }
+    reading.terrain_known = terrain_value == NULL ||
+                            (json_is_string(terrain_value) &&
+                             brigade_terrain_parse(json_string_value(terrain_value),
+                                                   &reading.terrain_ahead));
+    if (!read_members(object, "melee", melee_member_read, &reading, error)) {
+        return false;
     }
-    if (!has_units) {
+    if (!reading.has_units) {
         return fail(error, "melee.units", "required member missing");
     }
     return true;
@@ -785,62 +858,68 @@ static bool parse_dice_key(const char *key, const written_ids *ids, const char *
     return true;
 }
 
+/* The dice table as read so far, and the ids its keys may name. */
+typedef struct dice_reading {
+    const written_ids *ids;
+    dice_table *dice;
+} dice_reading;
+
+/* One roll of `dice` (read_members): two whole numbers, faces 1..6, or for
+ * ".reroll" [which 0..1, face 1..6]. */
+static bool dice_member_read(const char *key, json_t *value, const char *here, void *target,
+                             input_error *error)
+{
+    dice_reading *reading = target;
+    roll_kind kind = ROLL_MELEE;
+    if (!parse_dice_key(key, reading->ids, here, &kind, error)) {
+        return false;
+    }
+    if (!json_is_array(value) || json_array_size(value) != 2) {
+        if (json_is_array(value)) {
+            return fail(error, here, "must hold two dice, not %zu",
+                        json_array_size(value));
+        }
+        return fail(error, here, "must be an array of two dice, not %s",
+                    json_kind(value));
+    }
+    int faces[2];
+    for (size_t i = 0; i < 2; i++) {
+        char face_path[PATH_SIZE];
+        element_path(face_path, here, i);
+        bool which = kind == ROLL_REROLL && i == 0;
+        if (!read_integer(json_array_get(value, i), face_path, which ? 0 : 1,
+                          which ? 1 : 6, &faces[i], error)) {
+            if (which) {
+                /* Say what the number is. */
+                char message[MESSAGE_SIZE];
+                snprintf(message, sizeof message, "%s", error->message);
+                return fail(error, face_path,
+                            "the index of the die re-rolled: %s", message);
+            }
+            return false;
+        }
+    }
+    /* Keys are unique and at most four name each unit, so the table is
+     * full only when the ids are unknown: the melee is invalid then and
+     * never resolved, and the entry need not be kept. */
+    if (reading->dice->count < DICE_ENTRIES_MAX) {
+        dice_entry *entry = &reading->dice->entries[reading->dice->count++];
+        entry->name = key;
+        entry->faces[0] = faces[0];
+        entry->faces[1] = faces[1];
+        entry->used = false;
+    }
+    return true;
+}
+
 /* `dice`: every key names a roll of a unit of the melee, every value is two
  * whole numbers: faces 1..6, or for ".reroll" [which 0..1, face 1..6]
  * (cases/README.md "dice"; 12.10, D7). */
 static bool read_dice(json_t *object, const written_ids *ids, dice_table *dice,
                       input_error *error)
 {
-    const char *path = "dice";
-    if (!json_is_object(object)) {
-        return fail(error, path, "must be an object, not %s", json_kind(object));
-    }
-    const char *key;
-    json_t *value;
-    json_object_foreach(object, key, value) {
-        char here[PATH_SIZE];
-        member_path(here, path, key);
-        roll_kind kind = ROLL_MELEE;
-        if (!parse_dice_key(key, ids, here, &kind, error)) {
-            return false;
-        }
-        if (!json_is_array(value) || json_array_size(value) != 2) {
-            if (json_is_array(value)) {
-                return fail(error, here, "must hold two dice, not %zu",
-                            json_array_size(value));
-            }
-            return fail(error, here, "must be an array of two dice, not %s",
-                        json_kind(value));
-        }
-        int faces[2];
-        for (size_t i = 0; i < 2; i++) {
-            char face_path[PATH_SIZE];
-            element_path(face_path, here, i);
-            bool which = kind == ROLL_REROLL && i == 0;
-            if (!read_integer(json_array_get(value, i), face_path, which ? 0 : 1,
-                              which ? 1 : 6, &faces[i], error)) {
-                if (which) {
-                    /* Say what the number is. */
-                    char message[MESSAGE_SIZE];
-                    snprintf(message, sizeof message, "%s", error->message);
-                    return fail(error, face_path,
-                                "the index of the die re-rolled: %s", message);
-                }
-                return false;
-            }
-        }
-        /* Keys are unique and at most four name each unit, so the table is
-         * full only when the ids are unknown: the melee is invalid then and
-         * never resolved, and the entry need not be kept. */
-        if (dice->count < DICE_ENTRIES_MAX) {
-            dice_entry *entry = &dice->entries[dice->count++];
-            entry->name = key;
-            entry->faces[0] = faces[0];
-            entry->faces[1] = faces[1];
-            entry->used = false;
-        }
-    }
-    return true;
+    dice_reading reading = {ids, dice};
+    return read_members(object, "dice", dice_member_read, &reading, error);
 }
 
 /* The brigade_dice_source over a dice_table: looks the roll up by name
@@ -1005,18 +1084,17 @@ static json_t *test_value(result_builder *builder, const brigade_test *test)
  * sappers_used (cases/README.md "Result"; D9, 12.10). */
 static json_t *events_value(result_builder *builder, unsigned events)
 {
-    static const struct {
-        unsigned bit;
-        const char *name;
-    } names[] = {
-        {BRIGADE_EVENT_DOUBLE_SIX, "double_six"},
-        {BRIGADE_EVENT_RISK_TO_GENERAL, "risk_to_general"},
-        {BRIGADE_EVENT_SAPPERS_USED, "sappers_used"},
-    };
+    /* names[i]: bit 1 << i (melee.h BRIGADE_EVENT_DOUBLE_SIX, _RISK_TO_GENERAL,
+     * _SAPPERS_USED). */
+    static const char *const names[] = {"double_six", "risk_to_general", "sappers_used"};
+    _Static_assert(BRIGADE_EVENT_DOUBLE_SIX == 1u << 0 &&
+                       BRIGADE_EVENT_RISK_TO_GENERAL == 1u << 1 &&
+                       BRIGADE_EVENT_SAPPERS_USED == 1u << 2,
+                   "events_value names bit i at names[i]");
     json_t *array = json_array();
     for (int i = 0; i < BRIGADE_COUNT_OF(names); i++) {
-        if (events & names[i].bit) {
-            append(builder, array, json_string(names[i].name));
+        if (events & (1u << i)) {
+            append(builder, array, json_string(names[i]));
         }
     }
     return array;

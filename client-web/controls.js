@@ -8,8 +8,9 @@
 // answers to them (accept, contest). Refusals are shown in words, code and
 // message.
 import { field, h, keepingInput, replace, select } from './dom.js';
-import { CAVALRY, OUT_OF_PLAY, capital, errorWords, formationsOf, statusesOf, word } from './names.js';
+import { CAVALRY, OUT_OF_PLAY, capital, formationsOf, statusesOf, word } from './names.js';
 import { rolledBackIndexes } from './log.js';
+import { Panel } from './panel.js';
 import {
   answerWords, answersOwed, awaitingList, holdReason, otherSide, pendingList, phaseWords, reportList, reportWhat,
   reportsForUmpire, sideName, unitName,
@@ -288,6 +289,32 @@ export function fillChoice(control, names) {
   if (names.includes(keep)) control.value = keep;
 }
 
+/* The controls of an adjustment form (PROTOCOL.md §5.3 adjust and
+ * umpire_adjust) for the unit chosen in the <select> `unit`: figures
+ * (a number input), formed, status and formation (selects), as
+ * adjustmentChanges reads them, and `now`, the line (<p id=nowId>) saying
+ * the chosen unit's state (unitNow) followed by what `more(unit)` returns.
+ * `refresh()` sets them for the unit chosen: once now, and on each change
+ * of `unit`; `changes(complain)` is adjustmentChanges of them. */
+export function adjustmentControls(state, unit, nowId, more = () => '') {
+  const figures = h('input', { type: 'number', name: 'figures', min: 0, max: 100000, step: 1, inputmode: 'numeric' });
+  const formed = select({ name: 'formed' }, [['', 'unchanged'], ['yes', 'formed'], ['no', 'unformed']]);
+  const status = h('select', { name: 'status' });
+  const formation = h('select', { name: 'formation' });
+  const now = h('p', { class: 'hint unit-now', id: nowId, 'aria-live': 'polite' });
+  const refresh = () => {
+    const chosen = state.units[unit.value] || {};
+    figures.placeholder = `now ${chosen.figures}`;
+    fillChoice(status, statusesOf(chosen.type));
+    fillChoice(formation, formationsOf(chosen.type));
+    now.textContent = `${unitNow(chosen)}${more(chosen)}`;
+  };
+  unit.addEventListener('change', refresh);
+  refresh();
+  const changes = (complain) => adjustmentChanges({ figures, formed, status, formation }, complain);
+  return { figures, formed, status, formation, now, refresh, changes };
+}
+
 // "Now: 6 figures, unformed, pushed back, in line": the unit an adjustment
 // starts from.
 /* What an adjustment form changes (PROTOCOL.md §5.3 adjust and
@@ -322,20 +349,12 @@ export function unitNow(unit) {
   return `Now: ${unit.figures} figures, ${unit.formed ? 'formed' : 'unformed'}, ${word(unit.status)}, in ${word(unit.formation)}.`;
 }
 
-export class Controls {
+export class Controls extends Panel {
   constructor(root, { act }) {
-    this.root = root;
-    this.act = act;
-    this.title = root.querySelector('#controls-title');
-    this.error = root.querySelector('#controls-error');
-    this.busy = root.querySelector('#controls-busy');
-    this.body = root.querySelector('#controls-body');
-    this.signature = '';
+    super(root, act, 'controls');
     this.kept = new Map(); // id -> value typed in this step (dom.js keepingInput)
-    this.confirming = null; // the step whose "no charges" done waits for its second press
+    // this.confirming: the step whose "no charges" done waits for its second press
     this.confirmingAt = 0;
-    this.pending = false;
-    this.state = null;
     // What the form said was wrong goes once the player edits it.
     this.body.addEventListener('input', () => { if (this.errorCode === 'input') this.showError(null); });
   }
@@ -396,40 +415,6 @@ export class Controls {
     const box = this.root.getBoundingClientRect();
     if (box.top < 0 || box.bottom > window.innerHeight) {
       this.root.scrollIntoView({ block: box.height <= window.innerHeight ? 'nearest' : 'start' });
-    }
-  }
-
-  showError(code, message) {
-    this.errorCode = code || null;
-    if (!code) { replace(this.error); this.error.hidden = true; return; }
-    this.error.hidden = false;
-    replace(this.error, h('strong', {}, 'Refused: '), message || errorWords(code), ' ',
-      h('span', { class: 'code' }, `(${errorWords(code)}) [${code}]`));
-  }
-
-  // Live again: a refusal for being offline no longer holds.
-  connected() {
-    if (this.errorCode === 'not_connected') this.showError(null);
-  }
-
-  // Sends one action; a refusal is shown, success clears the error.
-  async send(action, form) {
-    if (this.pending) return;
-    this.pending = true;
-    this.busy.hidden = false;
-    this.root.setAttribute('aria-busy', 'true');
-    try {
-      const answer = await this.act(action);
-      if (answer.ok) {
-        this.showError(null);
-        if (form) form.reset();
-      } else {
-        this.showError(answer.code, answer.message);
-      }
-    } finally {
-      this.pending = false;
-      this.busy.hidden = true;
-      this.root.removeAttribute('aria-busy');
     }
   }
 
@@ -829,31 +814,19 @@ export class Controls {
     const unit = h('select', { name: 'unit' },
       h('optgroup', { label: 'Your units' }, own.map(([id, u]) => h('option', { value: id }, unitLabel(id, u)))),
       enemy.length ? h('optgroup', { label: 'Enemy units' }, enemy.map(([id, u]) => h('option', { value: id }, unitLabel(id, u)))) : null);
-    const figures = h('input', { type: 'number', name: 'figures', min: 0, max: 100000, step: 1, inputmode: 'numeric' });
-    const formed = select({ name: 'formed' }, [['', 'unchanged'], ['yes', 'formed'], ['no', 'unformed']]);
-    const status = h('select', { name: 'status' });
-    const formation = h('select', { name: 'formation' });
     const note = h('input', { type: 'text', name: 'note', maxlength: NOTE_MAX_BYTES, autocomplete: 'off' });
-    const now = h('p', { class: 'hint unit-now', id: 'adjust-now', 'aria-live': 'polite' });
     const submit = h('button', { type: 'submit', id: 'adjust-submit' });
-    const refresh = () => {
-      const chosen = state.units[unit.value] || {};
-      figures.placeholder = `now ${chosen.figures}`;
-      fillChoice(status, statusesOf(chosen.type));
-      fillChoice(formation, formationsOf(chosen.type));
+    const { figures, formed, status, formation, now, changes: adjusted } = adjustmentControls(state, unit, 'adjust-now', (chosen) => {
       // Of the other side's unit it is a report that side answers (D46).
       const theirs = chosen.side && chosen.side !== seat;
-      now.textContent = `${unitNow(chosen)}${theirs ? ` It is ${sideName(state, chosen.side)}'s: your adjustment waits for that side to accept or contest it.` : ''}`;
       submit.textContent = theirs ? 'Report the adjustment' : 'Record adjustment';
-    };
-    unit.addEventListener('change', refresh);
-    refresh();
+      return theirs ? ` It is ${sideName(state, chosen.side)}'s: your adjustment waits for that side to accept or contest it.` : '';
+    });
     const form = h('form', {
       id: 'adjust-form', class: 'order',
       onsubmit: (event) => {
         event.preventDefault();
-        const changes = adjustmentChanges({ figures, formed, status, formation },
-          (words) => this.showError('input', words));
+        const changes = adjusted((words) => this.showError('input', words));
         if (!changes) return;
         const action = { kind: 'adjust', unit: unit.value, note: note.value.trim(), ...changes };
         if (!action.note) { this.showError('input', 'say what happened in the note'); note.focus(); return; }

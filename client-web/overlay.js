@@ -9,6 +9,7 @@
 //                                           from round to round (§11.4)
 //
 // Nothing on it is interactive: no controls, no scrollbars.
+import { h } from './dom.js';
 import { rolledBackIndexes } from './log.js';
 import { capital } from './names.js';
 import { clockText, clocksNow, latestTable, playerName } from './tournament-words.js';
@@ -24,6 +25,17 @@ let clockNow = null;
 let meta = null; // {event, players: {A, B}} from the tournament, or null
 let session = null;
 let sessionGame = '';
+
+// Side `side`'s part of the band ("Side A", its name, army and clock), as
+// overlay.html leaves it to be built: <section id="ov-side-A"> with
+// ov-name-A, ov-army-A and ov-clock-A, filled in by render.
+function sideBand(side) {
+  return h('section', { id: `ov-side-${side}`, class: `ov-side side-${side}`, dataset: { side }, 'aria-labelledby': `ov-name-${side}` },
+    h('p', { class: 'ov-seat' }, `Side ${side}`),
+    h('h2', { id: `ov-name-${side}`, class: 'ov-name' }),
+    h('p', { id: `ov-army-${side}`, class: 'ov-army' }),
+    h('p', { id: `ov-clock-${side}`, class: 'ov-clock', hidden: true }));
+}
 
 function status(words) {
   $('ov-status').textContent = words;
@@ -149,6 +161,8 @@ function follow(game, spectator) {
 }
 
 function main() {
+  $('ov-middle').before(sideBand('A'));
+  $('ov-middle').after(sideBand('B'));
   const params = new URLSearchParams(window.location.hash.slice(1));
   window.addEventListener('hashchange', () => window.location.reload());
   setInterval(() => { if (state) renderClocks(); }, 250);

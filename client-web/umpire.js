@@ -8,8 +8,9 @@
 // message. Players never see this panel, and the umpire never sees the
 // players' orders (controls.js).
 import { field, h, keepingInput, replace, select } from './dom.js';
-import { CAVALRY, RESULTS, capital, errorWords, formationsOf, statusesOf, word } from './names.js';
-import { adjustmentChanges, fillChoice, unitNow } from './controls.js';
+import { CAVALRY, RESULTS, capital, word } from './names.js';
+import { adjustmentControls } from './controls.js';
+import { Panel } from './panel.js';
 import { rollbackLabel, rolledBackIndexes, rollbackTargets } from './log.js';
 import { holdReason, otherSide, pendingList, reportWhat, reportsForUmpire, resultWords, sideName, unitName } from './view.js';
 
@@ -64,19 +65,11 @@ function shorten(text, most = 90) {
   return text.length > most ? `${text.slice(0, most - 1)}…` : text;
 }
 
-export class UmpirePanel {
+export class UmpirePanel extends Panel {
   constructor(root, { act }) {
-    this.root = root;
-    this.act = act;
-    this.title = root.querySelector('#umpire-title');
-    this.error = root.querySelector('#umpire-error');
+    super(root, act, 'umpire');
     this.done = root.querySelector('#umpire-done');
-    this.busy = root.querySelector('#umpire-busy');
-    this.body = root.querySelector('#umpire-body');
-    this.signature = '';
-    this.pending = false;
-    this.confirming = null; // the seq a rollback waits to be confirmed for
-    this.state = null;
+    // this.confirming: the seq a rollback waits to be confirmed for
     this.seq = null;
   }
 
@@ -121,13 +114,10 @@ export class UmpirePanel {
     if (this.state) this.update(this.state, { mode: 'umpire', seq: this.seq });
   }
 
+  // A refusal is brought into view too.
   showError(code, message) {
-    this.errorCode = code || null;
-    if (!code) { replace(this.error); this.error.hidden = true; return; }
-    this.error.hidden = false;
-    replace(this.error, h('strong', {}, 'Refused: '), message || errorWords(code), ' ',
-      h('span', { class: 'code' }, `(${errorWords(code)}) [${code}]`));
-    this.error.scrollIntoView({ block: 'nearest' });
+    super.showError(code, message);
+    if (code) this.error.scrollIntoView({ block: 'nearest' });
   }
 
   showDone(text) {
@@ -135,35 +125,17 @@ export class UmpirePanel {
     this.done.textContent = text || '';
   }
 
-  // Live again: a refusal for being offline no longer holds.
-  connected() {
-    if (this.errorCode === 'not_connected') this.showError(null);
-  }
-
-  // Sends one action; a refusal is shown, success clears the error and the form.
+  // Sends one action (Panel send); an accepted one says `doneText` ("Done."
+  // when none) in the done line. Resolves to whether it was accepted.
   async send(action, form, doneText) {
     if (this.pending) return false;
-    this.pending = true;
     this.afterRollback = false;
-    this.busy.hidden = false;
     this.showDone('');
-    this.root.setAttribute('aria-busy', 'true');
-    try {
-      const answer = await this.act(action);
-      if (answer.ok) {
-        this.doneAt = Number.isSafeInteger(answer.seq) ? answer.seq : null;
-        this.showError(null);
-        if (form) form.reset();
-        this.showDone(doneText || 'Done.');
-        return true;
-      }
-      this.showError(answer.code, answer.message);
-      return false;
-    } finally {
-      this.pending = false;
-      this.busy.hidden = true;
-      this.root.removeAttribute('aria-busy');
-    }
+    const answer = await super.send(action, form);
+    if (!answer || !answer.ok) return false;
+    this.doneAt = Number.isSafeInteger(answer.seq) ? answer.seq : null;
+    this.showDone(doneText || 'Done.');
+    return true;
   }
 
   // The reason of an action from `input`, or null after saying what is wrong.
@@ -426,27 +398,13 @@ export class UmpirePanel {
       units.filter(([, u]) => u.side === side).map(([id, u]) => h('option', { value: id }, `${u.name || id}: ${u.figures} fig.`)))),
     units.some(([, u]) => u.side !== 'A' && u.side !== 'B') ? h('optgroup', { label: 'Other units' },
       units.filter(([, u]) => u.side !== 'A' && u.side !== 'B').map(([id, u]) => h('option', { value: id }, u.name || id))) : null);
-    const figures = h('input', { type: 'number', name: 'figures', min: 0, max: 100000, step: 1, inputmode: 'numeric' });
-    const formed = select({ name: 'formed' }, [['', 'unchanged'], ['yes', 'formed'], ['no', 'unformed']]);
-    const status = h('select', { name: 'status' });
-    const formation = h('select', { name: 'formation' });
     const [reason, reasonField] = this.reasonField('uadjust-reason', 'Reason', 'e.g. "the colonel falls: the regiment is shaken"');
-    const now = h('p', { class: 'hint unit-now', id: 'uadjust-now', 'aria-live': 'polite' });
-    const refresh = () => {
-      const chosen = state.units[unit.value] || {};
-      figures.placeholder = `now ${chosen.figures}`;
-      fillChoice(status, statusesOf(chosen.type));
-      fillChoice(formation, formationsOf(chosen.type));
-      now.textContent = unitNow(chosen);
-    };
-    unit.addEventListener('change', refresh);
-    refresh();
+    const { figures, formed, status, formation, now, refresh, changes: adjusted } = adjustmentControls(state, unit, 'uadjust-now');
     return h('form', {
       id: 'uadjust-form', class: 'umpire-part',
       onsubmit: (event) => {
         event.preventDefault();
-        const changes = adjustmentChanges({ figures, formed, status, formation },
-          (words) => this.showError('input', words));
+        const changes = adjusted((words) => this.showError('input', words));
         if (!changes) return;
         const action = { kind: 'umpire_adjust', unit: unit.value, ...changes };
         const text = this.reason(reason, 'a reason for the adjustment');

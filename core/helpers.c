@@ -144,3 +144,27 @@ int brigade_name_find(const char *const *names, int count, const char *text)
             return i;
     return -1;
 }
+
+bool brigade_utf8_valid(const char *text, size_t length)
+{
+    const unsigned char *bytes = (const unsigned char *)text;
+    size_t at = 0;
+    while (at < length) {
+        unsigned lead = bytes[at];
+        /* The bytes after the lead, and the range of the first of them
+         * (RFC 3629 §4: the others are 0x80..0xBF). */
+        size_t tail = lead < 0x80 ? 0 : lead < 0xC2 ? 5 : lead < 0xE0 ? 1 : lead < 0xF0 ? 2
+                      : lead < 0xF5 ? 3 : 5;
+        unsigned low = lead == 0xE0 ? 0xA0 : lead == 0xF0 ? 0x90 : 0x80;
+        unsigned high = lead == 0xED ? 0x9F : lead == 0xF4 ? 0x8F : 0xBF;
+        if (lead == 0 || tail == 5 || length - at <= tail)
+            return false;
+        for (size_t k = 1; k <= tail; k++) {
+            unsigned next = bytes[at + k];
+            if (next < (k == 1 ? low : 0x80) || next > (k == 1 ? high : 0xBF))
+                return false;
+        }
+        at += tail + 1;
+    }
+    return true;
+}

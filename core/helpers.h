@@ -91,4 +91,9 @@ const char *brigade_name_at(const char *const *names, int count, int index);
  * none of them or NULL. */
 int brigade_name_find(const char *const *names, int count, const char *text);
 
+/* Whether text[0..length) is UTF-8 as the wire and the journal take it
+ * (PROTOCOL.md §2, RFC 3629): no NUL byte, no overlong form, no surrogate
+ * (U+D800..U+DFFF), nothing above U+10FFFF, no character cut at the end. */
+bool brigade_utf8_valid(const char *text, size_t length);
+
 #endif
