@@ -41,45 +41,31 @@ static const char *const outcome_names[] = {
     "pass", "fail", "excellent", "unformed", "blown", "pursuit"};
 
 
-/* The name at `index` of `names`, or "?" outside the table. */
-static const char *name_at(const char *const *names, int count, int index)
-{
-    return index >= 0 && index < count ? names[index] : "?";
-}
+/* Each name below goes through core/helpers.h's name tables: "?" for a
+ * value outside its table, -1 for a text that is none of its names. */
 
-/* The index of `text` in `names` (the first `count`), or -1. */
-static int name_find(const char *const *names, int count, const char *text)
-{
-    if (text == NULL)
-        return -1;
-    for (int i = 0; i < count; i++)
-        if (strcmp(names[i], text) == 0)
-            return i;
-    return -1;
-}
-
-const char *brigade_side_name(brigade_side side) { return name_at(side_names, BRIGADE_COUNT_OF(side_names), (int)side); }
-const char *brigade_terrain_name(brigade_terrain terrain) { return name_at(terrain_names, BRIGADE_COUNT_OF(terrain_names), (int)terrain); }
-const char *brigade_troop_type_name(brigade_troop_type type) { return name_at(type_names, BRIGADE_COUNT_OF(type_names), (int)type); }
-const char *brigade_class_name(brigade_class unit_class) { return name_at(class_names, BRIGADE_COUNT_OF(class_names), (int)unit_class); }
-const char *brigade_formation_name(brigade_formation formation) { return name_at(formation_names, BRIGADE_COUNT_OF(formation_names), (int)formation); }
-const char *brigade_status_name(brigade_status status) { return name_at(status_names, BRIGADE_COUNT_OF(status_names), (int)status); }
-const char *brigade_defending_name(brigade_defending defending) { return name_at(defending_names, BRIGADE_COUNT_OF(defending_names), (int)defending); }
-const char *brigade_horses_name(brigade_horses horses) { return name_at(horses_names, BRIGADE_COUNT_OF(horses_names), (int)horses); }
-const char *brigade_general_role_name(brigade_general_role role) { return name_at(role_names, BRIGADE_COUNT_OF(role_names), (int)role); }
-const char *brigade_general_rating_name(brigade_general_rating rating) { return name_at(rating_names, BRIGADE_COUNT_OF(rating_names), (int)rating); }
-const char *brigade_melee_result_name(brigade_melee_result result) { return name_at(result_names, BRIGADE_COUNT_OF(result_names), (int)result); }
-const char *brigade_test_kind_name(brigade_test_kind kind) { return name_at(test_kind_names, BRIGADE_COUNT_OF(test_kind_names), (int)kind); }
-const char *brigade_auto_kind_name(brigade_auto_kind kind) { return name_at(auto_kind_names, BRIGADE_COUNT_OF(auto_kind_names), (int)kind); }
-const char *brigade_auto_kind_rule(brigade_auto_kind kind) { return name_at(auto_kind_rules, BRIGADE_COUNT_OF(auto_kind_rules), (int)kind); }
-const char *brigade_auto_kind_text(brigade_auto_kind kind) { return name_at(auto_kind_texts, BRIGADE_COUNT_OF(auto_kind_texts), (int)kind); }
-const char *brigade_test_outcome_name(brigade_test_outcome outcome) { return name_at(outcome_names, BRIGADE_COUNT_OF(outcome_names), (int)outcome); }
+const char *brigade_side_name(brigade_side side) { return brigade_name_at(side_names, BRIGADE_COUNT_OF(side_names), (int)side); }
+const char *brigade_terrain_name(brigade_terrain terrain) { return brigade_name_at(terrain_names, BRIGADE_COUNT_OF(terrain_names), (int)terrain); }
+const char *brigade_troop_type_name(brigade_troop_type type) { return brigade_name_at(type_names, BRIGADE_COUNT_OF(type_names), (int)type); }
+const char *brigade_class_name(brigade_class unit_class) { return brigade_name_at(class_names, BRIGADE_COUNT_OF(class_names), (int)unit_class); }
+const char *brigade_formation_name(brigade_formation formation) { return brigade_name_at(formation_names, BRIGADE_COUNT_OF(formation_names), (int)formation); }
+const char *brigade_status_name(brigade_status status) { return brigade_name_at(status_names, BRIGADE_COUNT_OF(status_names), (int)status); }
+const char *brigade_defending_name(brigade_defending defending) { return brigade_name_at(defending_names, BRIGADE_COUNT_OF(defending_names), (int)defending); }
+const char *brigade_horses_name(brigade_horses horses) { return brigade_name_at(horses_names, BRIGADE_COUNT_OF(horses_names), (int)horses); }
+const char *brigade_general_role_name(brigade_general_role role) { return brigade_name_at(role_names, BRIGADE_COUNT_OF(role_names), (int)role); }
+const char *brigade_general_rating_name(brigade_general_rating rating) { return brigade_name_at(rating_names, BRIGADE_COUNT_OF(rating_names), (int)rating); }
+const char *brigade_melee_result_name(brigade_melee_result result) { return brigade_name_at(result_names, BRIGADE_COUNT_OF(result_names), (int)result); }
+const char *brigade_test_kind_name(brigade_test_kind kind) { return brigade_name_at(test_kind_names, BRIGADE_COUNT_OF(test_kind_names), (int)kind); }
+const char *brigade_auto_kind_name(brigade_auto_kind kind) { return brigade_name_at(auto_kind_names, BRIGADE_COUNT_OF(auto_kind_names), (int)kind); }
+const char *brigade_auto_kind_rule(brigade_auto_kind kind) { return brigade_name_at(auto_kind_rules, BRIGADE_COUNT_OF(auto_kind_rules), (int)kind); }
+const char *brigade_auto_kind_text(brigade_auto_kind kind) { return brigade_name_at(auto_kind_texts, BRIGADE_COUNT_OF(auto_kind_texts), (int)kind); }
+const char *brigade_test_outcome_name(brigade_test_outcome outcome) { return brigade_name_at(outcome_names, BRIGADE_COUNT_OF(outcome_names), (int)outcome); }
 
 /* Defines brigade_<what>_parse over `names`, accepting the first `count`. */
 #define DEFINE_PARSE(function, type, names, count)          \
     bool function(const char *text, type *out)              \
     {                                                       \
-        int index = name_find(names, count, text);          \
+        int index = brigade_name_find(names, count, text);          \
         if (index < 0)                                      \
             return false;                                   \
         *out = (type)index;                                 \
@@ -104,7 +90,7 @@ DEFINE_PARSE(brigade_test_outcome_parse, brigade_test_outcome, outcome_names, BR
 /* "none" is how the engine marks no general; a general given has a role. */
 bool brigade_general_role_parse(const char *text, brigade_general_role *out)
 {
-    int index = name_find(role_names, BRIGADE_COUNT_OF(role_names), text);
+    int index = brigade_name_find(role_names, BRIGADE_COUNT_OF(role_names), text);
     if (index <= 0)
         return false;
     *out = (brigade_general_role)index;
