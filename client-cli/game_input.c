@@ -203,7 +203,7 @@ static const game_input_command game_input_commands[] = {
     {"settle", "settle UNIT double_six|risk_to_general REASON",
      "while the event waits for you (the screen says 'waiting for the umpire to\n"
      "settle'; the Melee phase stops in step settle until every one is settled)",
-     "settle a double six or risk to a general (12.15, D9) of UNIT's melee:\n"
+     "settle a double six or risk to a general (12.15) of UNIT's melee:\n"
      "REASON says what you ruled; record what the\n"
      "ruling does to units with umpire-adjust", 2, -1,
      GAME_INPUT_ACTION(SETTLE, -1, -1, game_input_settle)},
@@ -220,7 +220,7 @@ static const game_input_command game_input_commands[] = {
      "for a contested report that awaits your ruling (the screen lists them under\n"
      "'reports this phase')",
      "rule on the contested report REPORT: upheld, it stands; rejected, it does not;\n"
-     "REASON goes to the log (D46)", 2, GAME_OFFER_RULE,
+     "REASON goes to the log", 2, GAME_OFFER_RULE,
      GAME_INPUT_ACTION(RULE, -1, -1, game_input_rule)},
     {"rollback", "rollback SEQ REASON",
      "any time after the battle begins, to a seq of the battle ('log' lists them)",

@@ -278,7 +278,7 @@ export class UmpirePanel extends Panel {
   settlePart(state) {
     const pending = pendingList(state);
     return h('section', { id: 'settle-part', class: `umpire-part${pending.length ? ' urgent' : ''}`, 'aria-labelledby': 'settle-title' },
-      h('h3', { id: 'settle-title' }, state.step === 'settle' && pending.length ? 'Settle: the melee waits for you' : 'Events to settle (D9)'),
+      h('h3', { id: 'settle-title' }, state.step === 'settle' && pending.length ? 'Settle: the melee waits for you' : 'Events to settle (12.15)'),
       pending.length ? h('ul', { class: 'settle-list' }, pending.map((item) => {
         const key = `${item.unit}-${item.event}`;
         const [reason, reasonField] = this.reasonField(`settle-${key}-reason`, 'Your ruling',

@@ -3356,7 +3356,7 @@ static code_t settle(machine *m, const brigade_command *c)
         found = b->pending[i].unit == unit && b->pending[i].event == c->d9_event;
     if (!found)
         return fail(m, BRIGADE_ERROR_INVALID_ACTION,
-                    "no %s of unit '%s' awaits the umpire (12.15, D9)", brigade_d9_event_name(c->d9_event),
+                    "no %s of unit '%s' awaits the umpire (12.15)", brigade_d9_event_name(c->d9_event),
                     c->unit);
     brigade_event e;
     umpire_event_init(&e, BRIGADE_UMPIRE_SETTLE, c->note);
