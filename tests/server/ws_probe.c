@@ -25,6 +25,7 @@
  * Exit status: 0 done, 1 usage, 3 refused, 4 timeout.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,49 +322,58 @@ int main(int argc, char **argv)
     p.timeout_ms = 5000;
     int status = 1;
 
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        bool takes_value = strcmp(arg, "--wait-close") != 0;
-        if (takes_value && !value) {
-            fprintf(stderr, "ws_probe: %s needs a value\n", arg);
+    enum { OPT_PORT = 256, OPT_HOST, OPT_PATH, OPT_PROTOCOL, OPT_SEND, OPT_SEND_FILE,
+           OPT_SEND_TEXT, OPT_FRAGMENT, OPT_EXPECT, OPT_LINGER, OPT_TIMEOUT, OPT_WAIT_CLOSE };
+    static const struct option options[] = {
+        {"port", required_argument, NULL, OPT_PORT},
+        {"host", required_argument, NULL, OPT_HOST},
+        {"path", required_argument, NULL, OPT_PATH},
+        {"protocol", required_argument, NULL, OPT_PROTOCOL},
+        {"send", required_argument, NULL, OPT_SEND},
+        {"send-file", required_argument, NULL, OPT_SEND_FILE},
+        {"send-text", required_argument, NULL, OPT_SEND_TEXT},
+        {"fragment", required_argument, NULL, OPT_FRAGMENT},
+        {"expect", required_argument, NULL, OPT_EXPECT},
+        {"linger", required_argument, NULL, OPT_LINGER},
+        {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"wait-close", no_argument, NULL, OPT_WAIT_CLOSE},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    /* The frames are sent in the order their options come (getopt_long
+     * keeps it). */
+    while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        switch (c) {
+        case OPT_PORT: p.port = atoi(optarg); break;
+        case OPT_HOST: p.host = optarg; break;
+        case OPT_PATH: p.path = optarg; break;
+        case OPT_PROTOCOL: p.protocol = optarg; break;
+        case OPT_SEND:
+            if (probe_add_hex(&p, optarg))
+                goto out;
+            break;
+        case OPT_SEND_FILE:
+            if (probe_add_file(&p, optarg))
+                goto out;
+            break;
+        case OPT_SEND_TEXT:
+            if (probe_add(&p, (const unsigned char *)optarg, strlen(optarg), true))
+                goto out;
+            break;
+        case OPT_FRAGMENT: p.fragment = (size_t)atol(optarg); break;
+        case OPT_EXPECT: p.expect = atoi(optarg); break;
+        case OPT_LINGER: p.linger_ms = atol(optarg); break;
+        case OPT_TIMEOUT: p.timeout_ms = atol(optarg); break;
+        case OPT_WAIT_CLOSE: p.wait_close = true; break;
+        default: /* getopt_long said what is wrong */
             probe_usage();
             goto out;
         }
-        if (strcmp(arg, "--port") == 0)
-            p.port = atoi(value);
-        else if (strcmp(arg, "--host") == 0)
-            p.host = value;
-        else if (strcmp(arg, "--path") == 0)
-            p.path = value;
-        else if (strcmp(arg, "--protocol") == 0)
-            p.protocol = value;
-        else if (strcmp(arg, "--send") == 0) {
-            if (probe_add_hex(&p, value))
-                goto out;
-        } else if (strcmp(arg, "--send-file") == 0) {
-            if (probe_add_file(&p, value))
-                goto out;
-        } else if (strcmp(arg, "--send-text") == 0) {
-            if (probe_add(&p, (const unsigned char *)value, strlen(value), true))
-                goto out;
-        } else if (strcmp(arg, "--fragment") == 0)
-            p.fragment = (size_t)atol(value);
-        else if (strcmp(arg, "--expect") == 0)
-            p.expect = atoi(value);
-        else if (strcmp(arg, "--linger") == 0)
-            p.linger_ms = atol(value);
-        else if (strcmp(arg, "--timeout") == 0)
-            p.timeout_ms = atol(value);
-        else if (strcmp(arg, "--wait-close") == 0) {
-            p.wait_close = true;
-            continue;
-        } else {
-            fprintf(stderr, "ws_probe: unknown option '%s'\n", arg);
-            probe_usage();
-            goto out;
-        }
-        i++;
+    }
+    if (optind < argc) {
+        fprintf(stderr, "ws_probe: unexpected argument '%s'\n", argv[optind]);
+        probe_usage();
+        goto out;
     }
     if (p.port <= 0 || p.port > 65535) {
         probe_usage();
