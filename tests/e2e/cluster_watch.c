@@ -381,44 +381,44 @@ static int finish(int64_t seq, const char *path)
     return equal == O.count && anomalies == 0 ? 0 : 1;
 }
 
-static void usage(void)
+static void usage(FILE *out)
 {
-    fprintf(stderr, "usage: cluster_watch --game ID --spectator TOKEN --ports P[,P...] --count N "
-                    "[--password P] [--connecting N] [--timeout S]\n");
-    exit(2);
+    fprintf(out, "usage: cluster_watch --game ID --spectator TOKEN --ports P[,P...] --count N "
+                 "[--password P] [--connecting N] [--timeout S]\n");
+}
+
+/* --ports P[,P...]: the hosts' ports, spectators spread over them in turn. */
+static void ports_parse(const char *value)
+{
+    char *copy = strdup(value), *save = NULL;
+    if (!copy)
+        bench_die("out of memory");
+    for (char *p = strtok_r(copy, ",", &save); p && O.port_count < PORTS_MAX;
+         p = strtok_r(NULL, ",", &save))
+        O.ports[O.port_count++] = (int)bench_parse_number("--ports", p, 1, 65535);
+    free(copy);
 }
 
 int main(int argc, char **argv)
 {
     bench_name = "cluster_watch";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (i + 1 >= argc)
-            usage();
-        const char *v = argv[++i];
-        if (strcmp(a, "--game") == 0)
-            O.game = v;
-        else if (strcmp(a, "--spectator") == 0)
-            O.token = v;
-        else if (strcmp(a, "--password") == 0)
-            O.password = v;
-        else if (strcmp(a, "--count") == 0)
-            O.count = (int)bench_parse_number(a, v, 1, 200000);
-        else if (strcmp(a, "--connecting") == 0)
-            O.connecting = (int)bench_parse_number(a, v, 1, 10000);
-        else if (strcmp(a, "--timeout") == 0)
-            O.timeout = bench_parse_number(a, v, 1, 600);
-        else if (strcmp(a, "--ports") == 0) {
-            char *copy = strdup(v), *save = NULL;
-            for (char *p = strtok_r(copy, ",", &save); p && O.port_count < PORTS_MAX;
-                 p = strtok_r(NULL, ",", &save))
-                O.ports[O.port_count++] = (int)bench_parse_number(a, p, 1, 65535);
-            free(copy);
-        } else
-            usage();
+    const bench_option options[] = {
+        {"--game", BENCH_OPTION_TEXT, &O.game, 0, 0, NULL},
+        {"--spectator", BENCH_OPTION_TEXT, &O.token, 0, 0, NULL},
+        {"--password", BENCH_OPTION_TEXT, &O.password, 0, 0, NULL},
+        {"--count", BENCH_OPTION_INT, &O.count, 1, 200000, NULL},
+        {"--connecting", BENCH_OPTION_INT, &O.connecting, 1, 10000, NULL},
+        {"--timeout", BENCH_OPTION_DOUBLE, &O.timeout, 1, 600, NULL},
+        {"--ports", BENCH_OPTION_CALL, NULL, 0, 0, ports_parse},
+        {NULL, BENCH_OPTION_FLAG, NULL, 0, 0, NULL},
+    };
+    bench_common_options common; /* the benches' own options: not used here */
+    memset(&common, 0, sizeof common);
+    bench_options_parse(argc, argv, &common, options, usage);
+    if (!O.game || !O.token || O.port_count == 0 || O.count == 0) {
+        usage(stderr);
+        exit(2);
     }
-    if (!O.game || !O.token || O.port_count == 0 || O.count == 0)
-        usage();
     /* the waits are bounded; the watchdog is for a hung loop */
     bench_signals((unsigned)(4 * O.timeout + 120));
     bench_nofile_raise(O.count + 64L, "the spectators");
