@@ -333,7 +333,7 @@ static void replay_event_json_print(const journal_loaded *loaded, const brigade_
 {
     char text[512];
     brigade_event_describe(at, &record->event, text, sizeof(text));
-    journal_event_status status;
+    journal_fault status;
     protocol_value *event = journal_event_to_value(loaded->base, &record->event, &status);
     protocol_value *line = protocol_value_map_new();
     if (!event || !line || protocol_value_map_set_string(line, "type", "event") != 0 ||

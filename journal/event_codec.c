@@ -33,24 +33,28 @@
 
 #define PATH_MAX_BYTES 96
 
-const char *journal_event_error_name(journal_event_error code)
+const char *journal_error_code_name(journal_error_code code)
 {
     switch (code) {
-    case JOURNAL_EVENT_OK:
+    case JOURNAL_OK:
         return "ok";
-    case JOURNAL_EVENT_BAD_BYTES:
+    case JOURNAL_ERROR_BAD_BYTES:
         return "bad_bytes";
-    case JOURNAL_EVENT_BAD_MEMBER:
+    case JOURNAL_ERROR_BAD_MEMBER:
         return "bad_member";
-    case JOURNAL_EVENT_UNFIT:
+    case JOURNAL_ERROR_UNFIT:
         return "unfit";
-    case JOURNAL_EVENT_NO_MEMORY:
+    case JOURNAL_ERROR_NO_MEMORY:
         return "no_memory";
+    case JOURNAL_ERROR_FAILED:
+        return "failed";
+    case JOURNAL_ERROR_BUSY:
+        return "busy";
     }
     return "?";
 }
 
-static void status_set(journal_event_status *status, journal_event_error code,
+static void status_set(journal_fault *status, journal_error_code code,
                        const char *member, const char *message)
 {
     if (status == NULL)
@@ -215,13 +219,13 @@ static bool utf8_valid(const unsigned char *bytes, size_t len)
  * goes, and whether one has been met (every later step is then a no-op). */
 typedef struct codec {
     const brigade_battle *battle; /* unit ids */
-    journal_event_status *status;
+    journal_fault *status;
     bool failed;
 } codec;
 typedef codec writer;
 
 /* Fails `c` (the first failure only) with `code` and "shown: <format>". */
-static void codec_fail(codec *c, journal_event_error code, const char *member, const char *shown,
+static void codec_fail(codec *c, journal_error_code code, const char *member, const char *shown,
                        const char *format, va_list args)
 {
     if (c->failed)
@@ -235,7 +239,7 @@ static void codec_fail(codec *c, journal_event_error code, const char *member, c
 }
 
 BRIGADE_PRINTF(4, 5)
-static void w_fail(writer *w, journal_event_error code, const char *member, const char *format,
+static void w_fail(writer *w, journal_error_code code, const char *member, const char *format,
                    ...)
 {
     va_list args;
@@ -262,7 +266,7 @@ static void w_set(writer *w, protocol_value *map, const char *key, protocol_valu
         return;
     }
     if (value == NULL || protocol_value_map_set(map, key, value) != 0)
-        w_fail(w, JOURNAL_EVENT_NO_MEMORY, key, "out of memory");
+        w_fail(w, JOURNAL_ERROR_NO_MEMORY, key, "out of memory");
 }
 
 static void w_push(writer *w, protocol_value *array, protocol_value *item, const char *key)
@@ -272,7 +276,7 @@ static void w_push(writer *w, protocol_value *array, protocol_value *item, const
         return;
     }
     if (item == NULL || protocol_value_array_push(array, item) != 0)
-        w_fail(w, JOURNAL_EVENT_NO_MEMORY, key, "out of memory");
+        w_fail(w, JOURNAL_ERROR_NO_MEMORY, key, "out of memory");
 }
 
 static void w_int(writer *w, protocol_value *map, const char *key, int64_t number)
@@ -292,11 +296,11 @@ static void w_text(writer *w, protocol_value *map, const char *key, const char *
         return;
     size_t len = strnlen(field, size);
     if (len == size) {
-        w_fail(w, JOURNAL_EVENT_UNFIT, key, "text without its NUL within %zu bytes", size);
+        w_fail(w, JOURNAL_ERROR_UNFIT, key, "text without its NUL within %zu bytes", size);
         return;
     }
     if (!utf8_valid((const unsigned char *)field, len)) {
-        w_fail(w, JOURNAL_EVENT_UNFIT, key,
+        w_fail(w, JOURNAL_ERROR_UNFIT, key,
                "text is not UTF-8 (cut inside a character?): \"%.40s\"", field);
         return;
     }
@@ -308,7 +312,7 @@ static protocol_value *enum_value(writer *w, const char *key, const enum_table *
     if (value == table->nil_value)
         return protocol_value_nil_new();
     if (value < 0 || value >= table->count) {
-        w_fail(w, JOURNAL_EVENT_UNFIT, key, "%s %d has no name", table->what, value);
+        w_fail(w, JOURNAL_ERROR_UNFIT, key, "%s %d has no name", table->what, value);
         return NULL;
     }
     return protocol_value_string_new(table->name(value));
@@ -330,7 +334,7 @@ static protocol_value *unit_value(writer *w, const char *key, int unit, bool nil
     if (unit == -1 && nil_allowed)
         return protocol_value_nil_new();
     if (unit < 0 || unit >= w->battle->unit_count) {
-        w_fail(w, JOURNAL_EVENT_UNFIT, key, "unit index %d is not a unit of the battle (%d units)",
+        w_fail(w, JOURNAL_ERROR_UNFIT, key, "unit index %d is not a unit of the battle (%d units)",
                unit, w->battle->unit_count);
         return NULL;
     }
@@ -361,7 +365,7 @@ static protocol_value *w_new(writer *w, const char *key, protocol_value *made)
         return NULL;
     }
     if (made == NULL)
-        w_fail(w, JOURNAL_EVENT_NO_MEMORY, key, "out of memory");
+        w_fail(w, JOURNAL_ERROR_NO_MEMORY, key, "out of memory");
     return made;
 }
 
@@ -397,7 +401,7 @@ static void w_modifiers(writer *w, protocol_value *map, const char *key,
     if (w->failed)
         return;
     if (count < 0 || count > max) {
-        w_fail(w, JOURNAL_EVENT_UNFIT, key, "%d modifiers, at most %d", count, max);
+        w_fail(w, JOURNAL_ERROR_UNFIT, key, "%d modifiers, at most %d", count, max);
         return;
     }
     protocol_value *array = w_array(w, key);
@@ -418,7 +422,7 @@ static void w_awaiting(writer *w, protocol_value *map, const char *key, unsigned
     if (w->failed)
         return;
     if (awaiting > 3u) {
-        w_fail(w, JOURNAL_EVENT_UNFIT, key, "seat bits 0x%x beyond A and B", awaiting);
+        w_fail(w, JOURNAL_ERROR_UNFIT, key, "seat bits 0x%x beyond A and B", awaiting);
         return;
     }
     protocol_value *array = w_array(w, key);
@@ -437,7 +441,7 @@ static void w_event_bits(writer *w, protocol_value *map, const char *key, unsign
     for (int i = 0; i < BRIGADE_COUNT_OF(event_bits); i++)
         known |= event_bits[i].bit;
     if (bits & ~known) {
-        w_fail(w, JOURNAL_EVENT_UNFIT, key, "event bits 0x%x unknown", bits & ~known);
+        w_fail(w, JOURNAL_ERROR_UNFIT, key, "event bits 0x%x unknown", bits & ~known);
         return;
     }
     protocol_value *array = w_array(w, key);
@@ -491,7 +495,7 @@ static void w_records(writer *w, protocol_value *map, const brigade_field *f, co
         return;
     long long count = brigade_field_int(f, record);
     if (count < 0 || count > f->count) {
-        w_fail(w, JOURNAL_EVENT_UNFIT, f->journal_key, "%lld %s, at most %d", count,
+        w_fail(w, JOURNAL_ERROR_UNFIT, f->journal_key, "%lld %s, at most %d", count,
                f->journal_key, f->count);
         return;
     }
@@ -544,7 +548,7 @@ static void w_field(writer *w, protocol_value *map, const brigade_field *f, cons
         break;
     case BRIGADE_FIELD_SIDE:
         if (!f->nil && number != BRIGADE_SIDE_A && number != BRIGADE_SIDE_B)
-            w_fail(w, JOURNAL_EVENT_UNFIT, key, "side %lld: a %s is A or B", number, key);
+            w_fail(w, JOURNAL_ERROR_UNFIT, key, "side %lld: a %s is A or B", number, key);
         w_enum(w, map, key, &SIDE, (int)number);
         break;
     case BRIGADE_FIELD_ENUM: {
@@ -868,22 +872,22 @@ static void event_write(writer *w, protocol_value *m, const brigade_event *e)
         w_bool(w, m, "reinforce", e->withdrawn.reinforce);
         break;
     default:
-        w_fail(w, JOURNAL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)e->kind);
+        w_fail(w, JOURNAL_ERROR_UNFIT, "kind", "event kind %d unknown", (int)e->kind);
         break;
     }
 }
 
 protocol_value *journal_event_to_value(const brigade_battle *battle, const brigade_event *event,
-                                        journal_event_status *status)
+                                        journal_fault *status)
 {
     writer w = {battle, status, false};
-    status_set(status, JOURNAL_EVENT_OK, "", "");
+    status_set(status, JOURNAL_OK, "", "");
     protocol_value *m = w_map(&w, "");
     if (m == NULL)
         return NULL;
     if (event->kind < BRIGADE_BATTLE_EVENT_ROLL ||
         event->kind > BRIGADE_BATTLE_EVENT_KIND_LAST)
-        w_fail(&w, JOURNAL_EVENT_UNFIT, "kind", "event kind %d unknown", (int)event->kind);
+        w_fail(&w, JOURNAL_ERROR_UNFIT, "kind", "event kind %d unknown", (int)event->kind);
     else
         w_set(&w, m, "kind", protocol_value_string_new(brigade_event_kind_name(event->kind)));
     event_write(&w, m, event);
@@ -892,7 +896,7 @@ protocol_value *journal_event_to_value(const brigade_battle *battle, const briga
      * the bytes it had before issue 15. */
     if (event->clock_ms != 0) {
         if (!brigade_battle_has_clock(battle) || event->clock_ms < 0)
-            w_fail(&w, JOURNAL_EVENT_UNFIT, "clock_ms", "%lld ms charged %s", event->clock_ms,
+            w_fail(&w, JOURNAL_ERROR_UNFIT, "clock_ms", "%lld ms charged %s", event->clock_ms,
                    event->clock_ms < 0 ? "is below 0" : "in a game without a clock");
         else
             w_int(&w, m, "clock_ms", event->clock_ms);
@@ -920,19 +924,19 @@ static void r_fail(reader *r, const char *member, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
-    codec_fail(r, JOURNAL_EVENT_BAD_MEMBER, member, member[0] ? member : "event", format, args);
+    codec_fail(r, JOURNAL_ERROR_BAD_MEMBER, member, member[0] ? member : "event", format, args);
     va_end(args);
 }
 
 /* A reader's outcome: OK, or BAD_MEMBER with the `size` bytes read into
  * at `out` cleared. */
-static journal_event_error r_result(const reader *r, void *out, size_t size)
+static journal_error_code r_result(const reader *r, void *out, size_t size)
 {
     if (r->failed) {
         memset(out, 0, size);
-        return JOURNAL_EVENT_BAD_MEMBER;
+        return JOURNAL_ERROR_BAD_MEMBER;
     }
-    return JOURNAL_EVENT_OK;
+    return JOURNAL_OK;
 }
 
 /* Appends `text` at out[*at] within `size` bytes, truncating; keeps a NUL. */
@@ -1689,12 +1693,12 @@ static void event_read(scope *s, brigade_event *e)
     }
 }
 
-journal_event_error journal_event_from_value(const brigade_battle *battle,
+journal_error_code journal_event_from_value(const brigade_battle *battle,
                                                const protocol_value *value, brigade_event *out,
-                                               journal_event_status *status)
+                                               journal_fault *status)
 {
     reader r = {battle, status, false};
-    status_set(status, JOURNAL_EVENT_OK, "", "");
+    status_set(status, JOURNAL_OK, "", "");
     memset(out, 0, sizeof *out);
     scope s;
     if (s_open(&r, value, "", &s)) {
@@ -1734,36 +1738,36 @@ journal_event_error journal_event_from_value(const brigade_battle *battle,
 
 /* A codec's failure as the status: out of memory, else `code` with
  * `message`. */
-static journal_event_error bytes_failed(journal_event_status *status, protocol_fault_code error,
-                                        journal_event_error code, const char *message)
+static journal_error_code bytes_failed(journal_fault *status, protocol_fault_code error,
+                                        journal_error_code code, const char *message)
 {
     if (error == PROTOCOL_FAULT_NO_MEMORY) {
-        status_set(status, JOURNAL_EVENT_NO_MEMORY, "", "out of memory");
-        return JOURNAL_EVENT_NO_MEMORY;
+        status_set(status, JOURNAL_ERROR_NO_MEMORY, "", "out of memory");
+        return JOURNAL_ERROR_NO_MEMORY;
     }
     status_set(status, code, "", message);
     return code;
 }
 
-static journal_event_error encode_tree(protocol_value *tree, uint8_t **out, size_t *out_len,
-                                        journal_event_status *status)
+static journal_error_code encode_tree(protocol_value *tree, uint8_t **out, size_t *out_len,
+                                        journal_fault *status)
 {
     protocol_fault_code error = protocol_codec_encode(tree, 0, out, out_len);
     protocol_value_free(tree);
     if (error == PROTOCOL_FAULT_OK)
-        return JOURNAL_EVENT_OK;
+        return JOURNAL_OK;
     *out = NULL;
     *out_len = 0;
     char message[128];
     snprintf(message, sizeof message, "msgpack encoding failed: %s",
              protocol_fault_name(error));
-    return bytes_failed(status, error, JOURNAL_EVENT_UNFIT, message);
+    return bytes_failed(status, error, JOURNAL_ERROR_UNFIT, message);
 }
 
 /* Encodes `tree` (consumed), the tree just built into `status`: NULL when
  * building it failed, status then says why. *out is NULL on failure. */
-static journal_event_error encode_built(protocol_value *tree, uint8_t **out, size_t *out_len,
-                                        journal_event_status *status)
+static journal_error_code encode_built(protocol_value *tree, uint8_t **out, size_t *out_len,
+                                        journal_fault *status)
 {
     *out = NULL;
     *out_len = 0;
@@ -1772,38 +1776,38 @@ static journal_event_error encode_built(protocol_value *tree, uint8_t **out, siz
     return encode_tree(tree, out, out_len, status);
 }
 
-journal_event_error journal_event_encode(const brigade_battle *battle, const brigade_event *event,
+journal_error_code journal_event_encode(const brigade_battle *battle, const brigade_event *event,
                                            uint8_t **out, size_t *out_len,
-                                           journal_event_status *status)
+                                           journal_fault *status)
 {
-    journal_event_status local;
+    journal_fault local;
     status = status != NULL ? status : &local;
     return encode_built(journal_event_to_value(battle, event, status), out, out_len, status);
 }
 
 /* Decodes bytes into a map tree, or BAD_BYTES. */
-static journal_event_error decode_tree(const uint8_t *bytes, size_t len, protocol_value **tree,
-                                        journal_event_status *status)
+static journal_error_code decode_tree(const uint8_t *bytes, size_t len, protocol_value **tree,
+                                        journal_fault *status)
 {
     protocol_fault cs;
     protocol_fault_code error =
         protocol_codec_decode(bytes, len, JOURNAL_EVENT_BYTES_MAX, tree, &cs);
     if (error == PROTOCOL_FAULT_OK)
-        return JOURNAL_EVENT_OK;
+        return JOURNAL_OK;
     char message[256];
     snprintf(message, sizeof message, "not msgpack of brigade.v1: %s (%s)", cs.message,
              protocol_fault_name(error));
-    return bytes_failed(status, error, JOURNAL_EVENT_BAD_BYTES, message);
+    return bytes_failed(status, error, JOURNAL_ERROR_BAD_BYTES, message);
 }
 
-journal_event_error journal_event_decode(const brigade_battle *battle, const uint8_t *bytes,
+journal_error_code journal_event_decode(const brigade_battle *battle, const uint8_t *bytes,
                                            size_t len, brigade_event *out,
-                                           journal_event_status *status)
+                                           journal_fault *status)
 {
     memset(out, 0, sizeof *out);
     protocol_value *tree = NULL;
-    journal_event_error error = decode_tree(bytes, len, &tree, status);
-    if (error != JOURNAL_EVENT_OK)
+    journal_error_code error = decode_tree(bytes, len, &tree, status);
+    if (error != JOURNAL_OK)
         return error;
     error = journal_event_from_value(battle, tree, out, status);
     protocol_value_free(tree);
@@ -1813,15 +1817,15 @@ journal_event_error journal_event_decode(const brigade_battle *battle, const uin
 /* ---- battles -------------------------------------------------------------- */
 
 protocol_value *journal_battle_to_value(const brigade_battle *battle,
-                                         journal_event_status *status)
+                                         journal_fault *status)
 {
     writer w = {battle, status, false};
-    status_set(status, JOURNAL_EVENT_OK, "", "");
+    status_set(status, JOURNAL_OK, "", "");
     const brigade_battle *b = battle;
     if (b->unit_count < 0 || b->unit_count > BRIGADE_BATTLE_UNITS_MAX ||
         b->charge_count < 0 || b->charge_count > BRIGADE_BATTLE_CHARGES_MAX ||
         b->melee_count < 0 || b->melee_count > BRIGADE_BATTLE_MELEES_MAX) {
-        w_fail(&w, JOURNAL_EVENT_UNFIT, "", "counts out of range: %d units, %d charges, %d melees",
+        w_fail(&w, JOURNAL_ERROR_UNFIT, "", "counts out of range: %d units, %d charges, %d melees",
                b->unit_count, b->charge_count, b->melee_count);
         return NULL;
     }
@@ -2069,12 +2073,12 @@ static void r_units(scope *s, brigade_battle *b)
     }
 }
 
-journal_event_error journal_battle_from_value(const protocol_value *value, brigade_battle *out,
-                                                journal_event_status *status)
+journal_error_code journal_battle_from_value(const protocol_value *value, brigade_battle *out,
+                                                journal_fault *status)
 {
     memset(out, 0, sizeof *out);
     reader r = {out, status, false};
-    status_set(status, JOURNAL_EVENT_OK, "", "");
+    status_set(status, JOURNAL_OK, "", "");
     scope s;
     if (s_open(&r, value, "", &s)) {
         int format = r_int(&s, "format", 0, INT_MAX);
@@ -2089,21 +2093,21 @@ journal_event_error journal_battle_from_value(const protocol_value *value, briga
     return r_result(&r, out, sizeof *out);
 }
 
-journal_event_error journal_battle_encode(const brigade_battle *battle, uint8_t **out,
-                                            size_t *out_len, journal_event_status *status)
+journal_error_code journal_battle_encode(const brigade_battle *battle, uint8_t **out,
+                                            size_t *out_len, journal_fault *status)
 {
-    journal_event_status local;
+    journal_fault local;
     status = status != NULL ? status : &local;
     return encode_built(journal_battle_to_value(battle, status), out, out_len, status);
 }
 
-journal_event_error journal_battle_decode(const uint8_t *bytes, size_t len, brigade_battle *out,
-                                            journal_event_status *status)
+journal_error_code journal_battle_decode(const uint8_t *bytes, size_t len, brigade_battle *out,
+                                            journal_fault *status)
 {
     memset(out, 0, sizeof *out);
     protocol_value *tree = NULL;
-    journal_event_error error = decode_tree(bytes, len, &tree, status);
-    if (error != JOURNAL_EVENT_OK)
+    journal_error_code error = decode_tree(bytes, len, &tree, status);
+    if (error != JOURNAL_OK)
         return error;
     error = journal_battle_from_value(tree, out, status);
     protocol_value_free(tree);

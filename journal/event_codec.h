@@ -60,6 +60,7 @@
 #include <stdint.h>
 
 #include "core/battle.h"
+#include "journal/error.h"
 #include "protocol/value.h"
 
 /* The version of the battle tree's shape ("format" member). 2: the
@@ -97,27 +98,12 @@
  * under 8 KB, a battle of 64 units under 64 KB). */
 #define JOURNAL_EVENT_BYTES_MAX (1024u * 1024u)
 
-typedef enum journal_event_error {
-    JOURNAL_EVENT_OK = 0,
-    JOURNAL_EVENT_BAD_BYTES,  /* decode: not one msgpack map (protocol/codec.h refused it) */
-    JOURNAL_EVENT_BAD_MEMBER, /* decode: a member missing, unknown, of the wrong type, out of range */
-    JOURNAL_EVENT_UNFIT,      /* encode: the event or battle holds what has no encoding (a unit
-                                  index beyond the battle, an enum out of its table, text that is
-                                  not UTF-8) */
-    JOURNAL_EVENT_NO_MEMORY
-} journal_event_error;
-
-/* Why an encoding or decoding failed: the member from the top ("kind",
- * "charge.target", "units[3].status"; "" for the whole) and one line for a
- * log or an error answer, member first. */
-typedef struct journal_event_status {
-    journal_event_error code;
-    char member[96];
-    char message[256];
-} journal_event_status;
+/* Why an encoding or decoding failed: a journal_fault (journal/error.h)
+ * with one of the codec's codes (BAD_BYTES, BAD_MEMBER, UNFIT, NO_MEMORY),
+ * the member from the top and one line, member first. */
 
 /* The snake_case name of an error code ("bad_member", ...). */
-const char *journal_event_error_name(journal_event_error code);
+const char *journal_error_code_name(journal_error_code code);
 
 /*
  * The event as a map owned by the caller, or NULL with `status` (when not
@@ -126,33 +112,33 @@ const char *journal_event_error_name(journal_event_error code);
  * `battle` gives the unit ids (its units only are read).
  */
 protocol_value *journal_event_to_value(const brigade_battle *battle, const brigade_event *event,
-                                        journal_event_status *status);
+                                        journal_fault *status);
 
 /*
  * Reads an event from `value` (as made by journal_event_to_value) into
- * *out. Returns JOURNAL_EVENT_OK, or BAD_MEMBER with `status` filled and
+ * *out. Returns JOURNAL_OK, or BAD_MEMBER with `status` filled and
  * *out zeroed. Never crashes on any tree; reads only `battle`'s units.
  */
-journal_event_error journal_event_from_value(const brigade_battle *battle,
+journal_error_code journal_event_from_value(const brigade_battle *battle,
                                                const protocol_value *value, brigade_event *out,
-                                               journal_event_status *status);
+                                               journal_fault *status);
 
 /*
  * The event's msgpack bytes (shortest forms, members in a fixed order, so
  * equal events give equal bytes): *out (free with free()) of *out_len
  * bytes. Errors as journal_event_to_value; *out is NULL on error.
  */
-journal_event_error journal_event_encode(const brigade_battle *battle, const brigade_event *event,
+journal_error_code journal_event_encode(const brigade_battle *battle, const brigade_event *event,
                                            uint8_t **out, size_t *out_len,
-                                           journal_event_status *status);
+                                           journal_fault *status);
 
 /* Decodes `len` bytes (at most JOURNAL_EVENT_BYTES_MAX) into *out.
  * BAD_BYTES when the bytes are not one msgpack map of PROTOCOL.md §2's
  * types (the message says why and where), else as
  * journal_event_from_value. */
-journal_event_error journal_event_decode(const brigade_battle *battle, const uint8_t *bytes,
+journal_error_code journal_event_decode(const brigade_battle *battle, const uint8_t *bytes,
                                            size_t len, brigade_event *out,
-                                           journal_event_status *status);
+                                           journal_fault *status);
 
 /*
  * A whole battle as a map: {format, title, ruleset, turn, phase, step,
@@ -162,7 +148,7 @@ journal_event_error journal_event_decode(const brigade_battle *battle, const uin
  * journal_event_to_value.
  */
 protocol_value *journal_battle_to_value(const brigade_battle *battle,
-                                         journal_event_status *status);
+                                         journal_fault *status);
 
 /*
  * Reads a battle tree into *out (which is written only on success: on an
@@ -170,16 +156,16 @@ protocol_value *journal_battle_to_value(const brigade_battle *battle,
  * than JOURNAL_BATTLE_FORMAT, duplicate unit ids, and references to units
  * it does not hold. Returns OK or BAD_MEMBER.
  */
-journal_event_error journal_battle_from_value(const protocol_value *value, brigade_battle *out,
-                                                journal_event_status *status);
+journal_error_code journal_battle_from_value(const protocol_value *value, brigade_battle *out,
+                                                journal_fault *status);
 
 /* The battle's msgpack bytes; as journal_event_encode. */
-journal_event_error journal_battle_encode(const brigade_battle *battle, uint8_t **out,
-                                            size_t *out_len, journal_event_status *status);
+journal_error_code journal_battle_encode(const brigade_battle *battle, uint8_t **out,
+                                            size_t *out_len, journal_fault *status);
 
 /* Decodes a battle from `len` bytes (at most JOURNAL_EVENT_BYTES_MAX); as
  * journal_event_decode. */
-journal_event_error journal_battle_decode(const uint8_t *bytes, size_t len, brigade_battle *out,
-                                            journal_event_status *status);
+journal_error_code journal_battle_decode(const uint8_t *bytes, size_t len, brigade_battle *out,
+                                            journal_fault *status);
 
 #endif

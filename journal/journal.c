@@ -273,7 +273,7 @@ struct journal_db {
     sqlite3 *db;
     sqlite3_stmt *statements[ST_COUNT];
     char path[4096];
-    char error[512];
+    journal_fault fault; /* the last failure (journal/error.h): its code and line */
     char recovery[1024]; /* what was recovered from a damaged file, "" if nothing */
     bool read_only;
     bool schema_v1; /* a read-only journal of schema version 1 (no dice_seed) */
@@ -283,7 +283,6 @@ struct journal_db {
     bool schema_v5; /* a read-only journal of schema version 1 to 5 (no tournaments) */
     int snapshot_every;
     bool in_group; /* inside journal_group_begin .. commit/abort */
-    bool busy;     /* the last failure was SQLite's busy or locked */
 };
 
 /* ---- errors and small helpers -------------------------------------------- */
@@ -309,9 +308,10 @@ static int journal_fail(journal_db *j, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
-    vsnprintf(j->error, sizeof j->error, format, args);
+    vsnprintf(j->fault.message, sizeof j->fault.message, format, args);
     va_end(args);
-    j->busy = false;
+    j->fault.code = JOURNAL_ERROR_FAILED;
+    j->fault.member[0] = '\0';
     return -1;
 }
 
@@ -320,7 +320,8 @@ static int journal_sql_fail(journal_db *j, const char *context, const char *what
 {
     int code = sqlite3_errcode(j->db) & 0xff;
     journal_fail(j, "%s: sqlite: %s (%s)", context, sqlite3_errmsg(j->db), what);
-    j->busy = code == SQLITE_BUSY || code == SQLITE_LOCKED;
+    j->fault.code = code == SQLITE_BUSY || code == SQLITE_LOCKED ? JOURNAL_ERROR_BUSY
+                                                                  : JOURNAL_ERROR_FAILED;
     return -1;
 }
 
@@ -343,7 +344,7 @@ static int write_start(journal_db *j, char context[128], const char *format, con
 
 const char *journal_error(const journal_db *journal)
 {
-    return journal->error;
+    return journal->fault.message;
 }
 
 const char *journal_path(const journal_db *journal)
@@ -454,25 +455,19 @@ static int transaction_commit(journal_db *j, const char *context)
     if (j->in_group) {
         /* The group's COMMIT makes it durable (journal_group_commit). */
         if (step_done(j, statement(j, ST_RELEASE), context, "RELEASE") != 0) {
-            char saved[sizeof j->error];
-            bool busy = j->busy;
-            memcpy(saved, j->error, sizeof saved);
+            journal_fault saved = j->fault;
             step_done(j, statement(j, ST_ROLLBACK_TO), context, "ROLLBACK TO");
             step_done(j, statement(j, ST_RELEASE), context, "RELEASE");
-            memcpy(j->error, saved, sizeof saved);
-            j->busy = busy;
+            j->fault = saved;
             return -1;
         }
         return 0;
     }
     if (step_done(j, statement(j, ST_COMMIT), context, "COMMIT") != 0) {
-        char saved[sizeof j->error];
-        bool busy = j->busy;
-        memcpy(saved, j->error, sizeof saved);
+        journal_fault saved = j->fault;
         if (!sqlite3_get_autocommit(j->db))
             step_done(j, statement(j, ST_ROLLBACK), context, "ROLLBACK");
-        memcpy(j->error, saved, sizeof saved);
-        j->busy = busy;
+        j->fault = saved;
         return -1;
     }
     return 0;
@@ -482,17 +477,14 @@ static int transaction_commit(journal_db *j, const char *context)
  * transaction, or inside a group this write's savepoint only. */
 static int transaction_abort(journal_db *j, const char *context)
 {
-    char saved[sizeof j->error];
-    bool busy = j->busy;
-    memcpy(saved, j->error, sizeof saved);
+    journal_fault saved = j->fault;
     if (j->in_group) {
         step_done(j, statement(j, ST_ROLLBACK_TO), context, "ROLLBACK TO");
         step_done(j, statement(j, ST_RELEASE), context, "RELEASE");
     } else if (!sqlite3_get_autocommit(j->db)) {
         step_done(j, statement(j, ST_ROLLBACK), context, "ROLLBACK");
     }
-    memcpy(j->error, saved, sizeof saved);
-    j->busy = busy;
+    j->fault = saved;
     return -1;
 }
 
@@ -534,9 +526,14 @@ void journal_set_busy_timeout(journal_db *journal, int ms)
     sqlite3_busy_timeout(journal->db, ms > 0 ? ms : 1);
 }
 
+const journal_fault *journal_fault_of(const journal_db *journal)
+{
+    return &journal->fault;
+}
+
 bool journal_busy(const journal_db *journal)
 {
-    return journal->busy;
+    return journal->fault.code == JOURNAL_ERROR_BUSY;
 }
 
 static int bind_text(sqlite3_stmt *st, int index, const char *text)
@@ -811,7 +808,7 @@ static journal_db *journal_open_once(const char *path, const journal_options *op
             ok = false;
         }
     if (!ok) {
-        snprintf(message, size, "journal: %s", j->error);
+        snprintf(message, size, "journal: %s", j->fault.message);
         *corrupt = error_is_corrupt(j->db);
         journal_close(j);
         return NULL;
@@ -868,7 +865,7 @@ journal_db *journal_open_file(const char *path, const journal_options *options,
         return NULL;
     }
     if (journal_recover(j, from, moved, why) != 0) {
-        snprintf(message, size, "journal: %s", j->error);
+        snprintf(message, size, "journal: %s", j->fault.message);
         sqlite3_close(from);
         journal_close(j);
         return NULL;
@@ -933,9 +930,9 @@ static int events_encode(journal_db *j, const char *context, const char *game, i
         return journal_fail(j, "%s: out of memory", context);
     }
     for (size_t i = 0; i < events->count; i++) {
-        journal_event_status status;
+        journal_fault status;
         if (journal_event_encode(battle, &events->items[i], &out->bodies[i], &out->lengths[i],
-                                  &status) != JOURNAL_EVENT_OK) {
+                                  &status) != JOURNAL_OK) {
             out->count = i;
             encoded_events_free(out);
             return journal_fail(j, "%s: event %zu (%s) cannot be journaled: %s", context, i,
@@ -1007,9 +1004,9 @@ int journal_game_create(journal_db *journal, const journal_game *game)
 
     uint8_t *initial = NULL;
     size_t initial_len = 0;
-    journal_event_status status;
+    journal_fault status;
     if (journal_battle_encode(game->initial, &initial, &initial_len, &status) !=
-        JOURNAL_EVENT_OK)
+        JOURNAL_OK)
         return journal_fail(j, "%s: the initial battle cannot be journaled: %s", context,
                             status.message);
     unsigned char initial_sum[JOURNAL_HASH_SIZE];
@@ -1164,9 +1161,9 @@ static int snapshot_encode(journal_db *j, const char *context, const journal_act
     memset(out, 0, sizeof *out);
     if (action->snapshot == NULL)
         return 0;
-    journal_event_status status;
+    journal_fault status;
     if (journal_battle_encode(action->snapshot, &out->bytes, &out->len, &status) !=
-        JOURNAL_EVENT_OK)
+        JOURNAL_OK)
         return journal_fail(j, "%s: the snapshot cannot be journaled: %s", context,
                             status.message);
     if (action->snapshot_aux != NULL &&
@@ -1557,9 +1554,9 @@ static int event_row_take(journal_db *j, const char *context, sqlite3_stmt *st,
     record->seat = seat == 'A' ? BRIGADE_SIDE_A : seat == 'B' ? BRIGADE_SIDE_B
                                                               : BRIGADE_SIDE_NONE;
     record->rolled_back = sqlite3_column_int64(st, 6) != 0;
-    journal_event_status status;
+    journal_fault status;
     if (journal_event_decode(units, body, (size_t)body_len, &record->event, &status) !=
-        JOURNAL_EVENT_OK)
+        JOURNAL_OK)
         return journal_fail(j, "%s: seq %" PRId64 " index %d: %s", context, record->seq,
                             record->index, status.message);
     if (fold != NULL && !record->rolled_back && !brigade_battle_fold(fold, &record->event))
@@ -1705,9 +1702,9 @@ static int snapshot_find(journal_db *j, const char *game, int64_t max_seq,
             memcmp(sum, want, JOURNAL_HASH_SIZE) != 0) {
             why = "checksum mismatch";
         } else {
-            journal_event_status status;
+            journal_fault status;
             if (journal_battle_decode(body, (size_t)body_len, battle, &status) !=
-                JOURNAL_EVENT_OK) {
+                JOURNAL_OK) {
                 text_copy(detail, sizeof detail, status.message);
                 why = detail;
             } else if (has_aux && aux_out != NULL) {
@@ -1763,9 +1760,9 @@ static void strength_fill(brigade_battle *battle, const void *initial, size_t in
     if (!missing)
         return;
     brigade_battle *start = malloc(sizeof *start);
-    journal_event_status status;
+    journal_fault status;
     if (start != NULL &&
-        journal_battle_decode(initial, initial_len, start, &status) == JOURNAL_EVENT_OK &&
+        journal_battle_decode(initial, initial_len, start, &status) == JOURNAL_OK &&
         start->unit_count == battle->unit_count) {
         for (int i = 0; i < battle->unit_count; i++) {
             brigade_battle_unit *u = &battle->units[i];
@@ -1887,15 +1884,15 @@ static int game_battle_rebuild(journal_db *j, const char *id, const char *contex
     if (!from_start) {
         found = snapshot_read(j, out, out->battle);
         if (found < 0) {
-            text_copy(reason, 512, j->error);
+            text_copy(reason, 512, j->fault.message);
             found = 0;
         }
     }
     if (reason[0] == '\0' && !found) {
-        journal_event_status status;
+        journal_fault status;
         if (journal_battle_decode(initial, (size_t)initial_len, out->battle, &status) !=
-            JOURNAL_EVENT_OK)
-            snprintf(reason, 512, "the initial battle: %s", status.message);
+            JOURNAL_OK)
+            snprintf(reason, 512, "the initial battle: %.480s", status.message);
     }
     if (reason[0] == '\0')
         strength_fill(out->battle, initial, (size_t)initial_len);
@@ -1903,7 +1900,7 @@ static int game_battle_rebuild(journal_db *j, const char *id, const char *contex
         memcpy(base, out->battle, sizeof *base);
         if (events_read(j, id, out->snapshot_seq, INT64_MAX, out->seq, base, out->battle,
                         &out->records) != 0)
-            text_copy(reason, 512, j->error);
+            text_copy(reason, 512, j->fault.message);
         else if (out->records.count > 0 &&
                  out->records.items[out->records.count - 1].rolled_back)
             /* Only a later action rolls an action back: the last never is. */
@@ -2044,7 +2041,7 @@ long journal_load(journal_db *journal, journal_load_fn on_game, void *context)
             text_copy(game.id, sizeof game.id, ids[i]);
             game.snapshot_seq = -1;
             game.status = JOURNAL_DAMAGED;
-            text_copy(game.damage, sizeof game.damage, j->error);
+            text_copy(game.damage, sizeof game.damage, j->fault.message);
         }
         if (game.status == JOURNAL_DAMAGED && !was_marked) {
             text_copy(notes[note_count].id, sizeof notes[0].id, ids[i]);
@@ -2156,9 +2153,9 @@ static int battle_at_read(journal_db *j, const char *context, const char *game, 
             journal_fail(j, "%s: the initial battle's checksum does not match", context);
             goto out;
         }
-        journal_event_status status;
+        journal_fault status;
         if (journal_battle_decode(initial, (size_t)initial_len, out, &status) !=
-            JOURNAL_EVENT_OK) {
+            JOURNAL_OK) {
             journal_fail(j, "%s: the initial battle: %s", context, status.message);
             goto out;
         }
@@ -2174,8 +2171,8 @@ static int battle_at_read(journal_db *j, const char *context, const char *game, 
         }
         memcpy(units, out, sizeof *units);
         if (events_read(j, game, start, seq, -1, units, out, NULL) != 0) {
-            char reason[sizeof j->error];
-            text_copy(reason, sizeof reason, j->error);
+            char reason[sizeof j->fault.message];
+            text_copy(reason, sizeof reason, j->fault.message);
             journal_fail(j, "%s (reading the battle at seq %" PRId64 ")", reason, seq);
             goto out;
         }
@@ -2521,7 +2518,7 @@ static int journal_recover(journal_db *j, sqlite3 *from, const char *from_path,
         }
         char reason[512];
         text_format(reason, sizeof reason, "lost in the damaged journal file %s: %s", from_path,
-                 j->error);
+                 j->fault.message);
         if (sqlite3_exec(j->db, "ROLLBACK TO game", NULL, NULL, NULL) != SQLITE_OK ||
             sqlite3_exec(j->db, "SAVEPOINT row", NULL, NULL, NULL) != SQLITE_OK)
             goto write_failed;
@@ -2544,7 +2541,7 @@ static int journal_recover(journal_db *j, sqlite3 *from, const char *from_path,
                 "%zu games read whole and %zu marked damaged; %zu could not be read at all%s",
                 why, from_path, whole, damaged, lost,
                 listed_all ? "" : ", and the list of games was cut short (more may be lost)");
-    j->error[0] = '\0';
+    j->fault.message[0] = '\0';
     return 0;
 
 write_failed:
@@ -2617,9 +2614,9 @@ int journal_internal_fail(journal_db *journal, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
-    vsnprintf(journal->error, sizeof journal->error, format, args);
+    vsnprintf(journal->fault.message, sizeof journal->fault.message, format, args);
     va_end(args);
-    journal->busy = false;
+    journal->fault.code = JOURNAL_ERROR_FAILED;
     return -1;
 }
 

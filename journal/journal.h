@@ -107,6 +107,7 @@
 
 #include "core/battle.h"
 #include "core/dice.h"
+#include "journal/error.h"
 #include "protocol/value.h"
 
 /* The journal's file inside --data DIR. */
@@ -180,6 +181,11 @@ const char *journal_recovery(const journal_db *journal);
 
 /* The reason of the last failure, "" when none. */
 const char *journal_error(const journal_db *journal);
+
+/* The last failure whole (journal/error.h): JOURNAL_ERROR_FAILED or
+ * JOURNAL_ERROR_BUSY with journal_error's line; code JOURNAL_OK before
+ * any. */
+const journal_fault *journal_fault_of(const journal_db *journal);
 
 /* The path of the database file. */
 const char *journal_path(const journal_db *journal);

@@ -43,13 +43,13 @@ static brigade_battle *scenario_sappers(void)
 static void event_round_trip(const brigade_battle *battle, const brigade_event *event,
                              brigade_event *out)
 {
-    journal_event_status status;
+    journal_fault status;
     uint8_t *bytes = NULL;
     size_t len = 0;
     assert_int_equal(journal_event_encode(battle, event, &bytes, &len, &status),
-                     JOURNAL_EVENT_OK);
+                     JOURNAL_OK);
     assert_non_null(bytes);
-    if (journal_event_decode(battle, bytes, len, out, &status) != JOURNAL_EVENT_OK)
+    if (journal_event_decode(battle, bytes, len, out, &status) != JOURNAL_OK)
         fail_msg("%s: %s", brigade_event_kind_name(event->kind), status.message);
     assert_memory_equal(out, event, sizeof *event);
 
@@ -59,12 +59,12 @@ static void event_round_trip(const brigade_battle *battle, const brigade_event *
     assert_string_equal(protocol_value_string_get(protocol_value_map_get(tree, "kind"), NULL),
                         brigade_event_kind_name(event->kind));
     brigade_event again;
-    assert_int_equal(journal_event_from_value(battle, tree, &again, &status), JOURNAL_EVENT_OK);
+    assert_int_equal(journal_event_from_value(battle, tree, &again, &status), JOURNAL_OK);
     assert_memory_equal(&again, event, sizeof *event);
     uint8_t *bytes2 = NULL;
     size_t len2 = 0;
     assert_int_equal(journal_event_encode(battle, &again, &bytes2, &len2, &status),
-                     JOURNAL_EVENT_OK);
+                     JOURNAL_OK);
     assert_int_equal(len2, len);
     assert_memory_equal(bytes2, bytes, len);
     protocol_value_free(tree);
@@ -74,13 +74,13 @@ static void event_round_trip(const brigade_battle *battle, const brigade_event *
 
 static void battle_round_trip(const brigade_battle *battle)
 {
-    journal_event_status status;
+    journal_fault status;
     uint8_t *bytes = NULL;
     size_t len = 0;
-    assert_int_equal(journal_battle_encode(battle, &bytes, &len, &status), JOURNAL_EVENT_OK);
+    assert_int_equal(journal_battle_encode(battle, &bytes, &len, &status), JOURNAL_OK);
     brigade_battle *out = malloc(sizeof *out);
     assert_non_null(out);
-    if (journal_battle_decode(bytes, len, out, &status) != JOURNAL_EVENT_OK)
+    if (journal_battle_decode(bytes, len, out, &status) != JOURNAL_OK)
         fail_msg("battle: %s", status.message);
     assert_memory_equal(out, battle, sizeof *battle);
     free(out);
@@ -199,9 +199,9 @@ static void expect_refused(const brigade_battle *battle, const protocol_value *t
                            const char *member, const char *part)
 {
     brigade_event out;
-    journal_event_status status;
+    journal_fault status;
     assert_int_equal(journal_event_from_value(battle, tree, &out, &status),
-                     JOURNAL_EVENT_BAD_MEMBER);
+                     JOURNAL_ERROR_BAD_MEMBER);
     assert_string_equal(status.member, member);
     if (strstr(status.message, part) == NULL)
         fail_msg("message \"%s\" lacks \"%s\"", status.message, part);
@@ -312,7 +312,7 @@ static void test_umpire_round_trip(void **state)
     e.umpire.unit = -1;
     snprintf(e.umpire.text, sizeof e.umpire.text, "time is up: 3 hours");
     event_round_trip(battle, &e, &out);
-    journal_event_status status;
+    journal_fault status;
     protocol_value *tree = journal_event_to_value(battle, &e, &status);
     assert_non_null(tree);
     assert_int_equal(protocol_value_count(tree), 3); /* kind, ruling, text */
@@ -335,7 +335,7 @@ static void test_umpire_round_trip(void **state)
     tree = journal_event_to_value(battle, &e, &status);
     assert_int_equal(protocol_value_map_set_string(tree, "result", ""), 0);
     assert_int_equal(journal_event_from_value(battle, tree, &out, &status),
-                     JOURNAL_EVENT_BAD_MEMBER);
+                     JOURNAL_ERROR_BAD_MEMBER);
     assert_string_equal(status.member, "result");
     protocol_value_free(tree);
 
@@ -415,7 +415,7 @@ static void test_reports_round_trip(void **state)
     battle_round_trip(battle);
 
     /* Each new member is in the tree only when set. */
-    journal_event_status status;
+    journal_fault status;
     protocol_value *tree = journal_battle_to_value(battle, &status);
     assert_non_null(tree);
     assert_non_null(path_get(tree, "units", 0, "fled_turn"));
@@ -439,14 +439,14 @@ static void test_reports_round_trip(void **state)
     brigade_battle *out = malloc(sizeof *out);
     assert_non_null(out);
     assert_int_equal(protocol_value_map_set_int(tree, "report_numbers", 3), 0);
-    assert_int_equal(journal_battle_from_value(tree, out, &status), JOURNAL_EVENT_BAD_MEMBER);
+    assert_int_equal(journal_battle_from_value(tree, out, &status), JOURNAL_ERROR_BAD_MEMBER);
     assert_string_equal(status.member, "reports[2]");
     assert_int_equal(protocol_value_map_set_int(tree, "report_numbers", 4), 0);
     assert_int_equal(protocol_value_map_set_string(protocol_value_array_get(
                                                        protocol_value_map_get(tree, "reports"), 0),
                                                    "state", "pending"),
                      0);
-    assert_int_equal(journal_battle_from_value(tree, out, &status), JOURNAL_EVENT_BAD_MEMBER);
+    assert_int_equal(journal_battle_from_value(tree, out, &status), JOURNAL_ERROR_BAD_MEMBER);
     assert_string_equal(status.member, "reports[0].state");
     protocol_value_free(tree);
     free(out);
@@ -634,13 +634,13 @@ static void old_event_row(const brigade_battle *battle, const char *hex, brigade
 {
     size_t len = 0;
     uint8_t *bytes = hex_bytes(hex, &len);
-    journal_event_status status;
-    if (journal_event_decode(battle, bytes, len, out, &status) != JOURNAL_EVENT_OK)
+    journal_fault status;
+    if (journal_event_decode(battle, bytes, len, out, &status) != JOURNAL_OK)
         fail_msg("old row: %s", status.message);
     uint8_t *again = NULL;
     size_t again_len = 0;
     assert_int_equal(journal_event_encode(battle, out, &again, &again_len, &status),
-                     JOURNAL_EVENT_OK);
+                     JOURNAL_OK);
     assert_int_equal(again_len, len);
     assert_memory_equal(again, bytes, len);
     free(again);
@@ -666,8 +666,8 @@ static void test_old_rows(void **state)
     uint8_t *bytes = hex_bytes(old_battle_charged, &len);
     brigade_battle *old = malloc(sizeof *old);
     assert_non_null(old);
-    journal_event_status status;
-    if (journal_battle_decode(bytes, len, old, &status) != JOURNAL_EVENT_OK)
+    journal_fault status;
+    if (journal_battle_decode(bytes, len, old, &status) != JOURNAL_OK)
         fail_msg("old battle: %s", status.message);
     assert_int_equal(old->report_numbers, 0);
     assert_int_equal(old->report_count, 0);
@@ -680,7 +680,7 @@ static void test_old_rows(void **state)
     }
     uint8_t *again = NULL;
     size_t again_len = 0;
-    assert_int_equal(journal_battle_encode(old, &again, &again_len, &status), JOURNAL_EVENT_OK);
+    assert_int_equal(journal_battle_encode(old, &again, &again_len, &status), JOURNAL_OK);
     assert_int_equal(again_len, len);
     assert_memory_equal(again, bytes, len);
     free(again);
@@ -717,7 +717,7 @@ static void test_dice_events(void **state)
     assert_string_equal(battle->dice.seeds[BRIGADE_SIDE_A], events[2].dice.hex);
     assert_string_equal(battle->dice.server_seed, events[3].dice.hex);
 
-    journal_event_status status;
+    journal_fault status;
     protocol_value *tree = journal_event_to_value(battle, &events[1], &status);
     assert_non_null(tree);
     assert_int_equal(protocol_value_map_set_string(tree, "hex", "BBBB"), 0);
@@ -731,7 +731,7 @@ static void test_strict_decoding(void **state)
     (void)state;
     brigade_battle *battle = NULL;
     brigade_event *result = find_event(BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, &battle);
-    journal_event_status status;
+    journal_fault status;
     protocol_value *good = journal_event_to_value(battle, result, &status);
     assert_non_null(good);
 
@@ -830,7 +830,7 @@ static void test_strict_battle(void **state)
 {
     (void)state;
     brigade_battle *battle = scenario_file("village.json");
-    journal_event_status status;
+    journal_fault status;
     protocol_value *good = journal_battle_to_value(battle, &status);
     assert_non_null(good);
     brigade_battle *out = malloc(sizeof *out);
@@ -838,7 +838,7 @@ static void test_strict_battle(void **state)
 
     protocol_value *t = protocol_value_clone(good);
     assert_int_equal(protocol_value_map_set_int(t, "format", JOURNAL_BATTLE_FORMAT + 1), 0);
-    assert_int_equal(journal_battle_from_value(t, out, &status), JOURNAL_EVENT_BAD_MEMBER);
+    assert_int_equal(journal_battle_from_value(t, out, &status), JOURNAL_ERROR_BAD_MEMBER);
     assert_string_equal(status.member, "format");
     protocol_value_free(t);
 
@@ -847,7 +847,7 @@ static void test_strict_battle(void **state)
     assert_int_equal(protocol_value_map_set_string(protocol_value_array_get(units, 1), "id",
                                                    "ligne_1"),
                      0);
-    assert_int_equal(journal_battle_from_value(t, out, &status), JOURNAL_EVENT_BAD_MEMBER);
+    assert_int_equal(journal_battle_from_value(t, out, &status), JOURNAL_ERROR_BAD_MEMBER);
     assert_string_equal(status.member, "units[1].id");
     assert_non_null(strstr(status.message, "twice"));
     protocol_value_free(t);
@@ -857,7 +857,7 @@ static void test_strict_battle(void **state)
     assert_int_equal(protocol_value_map_set_string(protocol_value_array_get(units, 2),
                                                    "pursuit_of", "ghost"),
                      0);
-    assert_int_equal(journal_battle_from_value(t, out, &status), JOURNAL_EVENT_BAD_MEMBER);
+    assert_int_equal(journal_battle_from_value(t, out, &status), JOURNAL_ERROR_BAD_MEMBER);
     assert_string_equal(status.member, "units[2].pursuit_of");
     protocol_value_free(t);
 
@@ -865,7 +865,7 @@ static void test_strict_battle(void **state)
     assert_int_equal(protocol_value_map_remove(protocol_value_map_get(t, "ruleset"),
                                                "bua_fall_back"),
                      0);
-    assert_int_equal(journal_battle_from_value(t, out, &status), JOURNAL_EVENT_BAD_MEMBER);
+    assert_int_equal(journal_battle_from_value(t, out, &status), JOURNAL_ERROR_BAD_MEMBER);
     assert_string_equal(status.member, "ruleset.bua_fall_back");
     protocol_value_free(t);
 
@@ -884,15 +884,15 @@ static void test_bytes_cut_and_flipped(void **state)
     (void)state;
     brigade_battle *battle = NULL;
     brigade_event *resolved = find_event(BRIGADE_BATTLE_EVENT_MELEE_RESOLVED, &battle);
-    journal_event_status status;
+    journal_fault status;
     uint8_t *bytes = NULL;
     size_t len = 0;
     assert_int_equal(journal_event_encode(battle, resolved, &bytes, &len, &status),
-                     JOURNAL_EVENT_OK);
+                     JOURNAL_OK);
     brigade_event out;
     for (size_t cut = 0; cut < len; cut++) {
-        journal_event_error error = journal_event_decode(battle, bytes, cut, &out, &status);
-        assert_true(error == JOURNAL_EVENT_BAD_BYTES || error == JOURNAL_EVENT_BAD_MEMBER);
+        journal_error_code error = journal_event_decode(battle, bytes, cut, &out, &status);
+        assert_true(error == JOURNAL_ERROR_BAD_BYTES || error == JOURNAL_ERROR_BAD_MEMBER);
     }
     static const uint8_t patterns[] = {0x01, 0x80, 0xff, 0x20};
     int refused = 0;
@@ -902,7 +902,7 @@ static void test_bytes_cut_and_flipped(void **state)
             assert_non_null(copy);
             memcpy(copy, bytes, len);
             copy[at] ^= patterns[p];
-            if (journal_event_decode(battle, copy, len, &out, &status) != JOURNAL_EVENT_OK)
+            if (journal_event_decode(battle, copy, len, &out, &status) != JOURNAL_OK)
                 refused++;
             free(copy);
         }
@@ -912,19 +912,19 @@ static void test_bytes_cut_and_flipped(void **state)
     uint8_t *battle_bytes = NULL;
     size_t battle_len = 0;
     assert_int_equal(journal_battle_encode(battle, &battle_bytes, &battle_len, &status),
-                     JOURNAL_EVENT_OK);
+                     JOURNAL_OK);
     brigade_battle *decoded = malloc(sizeof *decoded);
     assert_non_null(decoded);
     for (size_t cut = 0; cut < battle_len; cut += 7)
         assert_int_not_equal(journal_battle_decode(battle_bytes, cut, decoded, &status),
-                             JOURNAL_EVENT_OK);
+                             JOURNAL_OK);
     for (size_t at = 0; at < battle_len; at += 3) {
         battle_bytes[at] ^= 0x41;
         (void)journal_battle_decode(battle_bytes, battle_len, decoded, &status);
         battle_bytes[at] ^= 0x41;
     }
     assert_int_equal(journal_battle_decode(battle_bytes, battle_len, decoded, &status),
-                     JOURNAL_EVENT_OK);
+                     JOURNAL_OK);
     free(decoded);
     free(battle_bytes);
     free(resolved);
@@ -935,7 +935,7 @@ static void test_unencodable(void **state)
 {
     (void)state;
     brigade_battle *battle = scenario_file("example_a.json");
-    journal_event_status status;
+    journal_fault status;
     brigade_event e;
     memset(&e, 0, sizeof e);
     e.kind = BRIGADE_BATTLE_EVENT_UNIT_CHANGED;
@@ -944,7 +944,7 @@ static void test_unencodable(void **state)
     uint8_t *bytes = NULL;
     size_t len = 0;
     assert_int_equal(journal_event_encode(battle, &e, &bytes, &len, &status),
-                     JOURNAL_EVENT_UNFIT);
+                     JOURNAL_ERROR_UNFIT);
     assert_null(bytes);
     assert_string_equal(status.member, "unit");
 
@@ -952,7 +952,7 @@ static void test_unencodable(void **state)
     e.unit.unit = 0;
     snprintf(e.unit.note, sizeof e.unit.note, "charg\xc3");
     assert_int_equal(journal_event_encode(battle, &e, &bytes, &len, &status),
-                     JOURNAL_EVENT_UNFIT);
+                     JOURNAL_ERROR_UNFIT);
     assert_string_equal(status.member, "note");
     assert_non_null(strstr(status.message, "UTF-8"));
 
@@ -960,13 +960,13 @@ static void test_unencodable(void **state)
     e.kind = BRIGADE_BATTLE_EVENT_PHASE_BEGUN;
     e.phase.phase = (brigade_phase)42;
     assert_int_equal(journal_event_encode(battle, &e, &bytes, &len, &status),
-                     JOURNAL_EVENT_UNFIT);
+                     JOURNAL_ERROR_UNFIT);
     assert_string_equal(status.member, "phase");
 
     memset(&e, 0, sizeof e);
     e.kind = (brigade_event_kind)99;
     assert_int_equal(journal_event_encode(battle, &e, &bytes, &len, &status),
-                     JOURNAL_EVENT_UNFIT);
+                     JOURNAL_ERROR_UNFIT);
     assert_string_equal(status.member, "kind");
 
     /* A readable event on the wire: names, not numbers. */
@@ -1000,7 +1000,7 @@ static void test_clock_round_trip(void **state)
     brigade_battle *timed = scenario_file("example_a.json");
     assert_true(brigade_battle_clock_set(timed, 90, 30));
     battle_round_trip(timed);
-    journal_event_status status;
+    journal_fault status;
     protocol_value *tree = journal_battle_to_value(plain, &status);
     assert_non_null(tree);
     assert_null(protocol_value_map_get(tree, "clock"));
@@ -1032,7 +1032,7 @@ static void test_clock_round_trip(void **state)
     expect_refused(plain, tree, "clock_ms", "without a clock");
     protocol_value_free(tree);
     assert_null(journal_event_to_value(plain, &e, &status));
-    assert_int_equal(status.code, JOURNAL_EVENT_UNFIT);
+    assert_int_equal(status.code, JOURNAL_ERROR_UNFIT);
     assert_string_equal(status.member, "clock_ms");
     /* No time charged: no member, the bytes of an older build. */
     e.kind = BRIGADE_BATTLE_EVENT_SIDE_DONE;

@@ -414,12 +414,12 @@ static brigade_battle *journal_again(const brigade_battle *battle)
 {
     uint8_t *bytes = NULL;
     size_t len = 0;
-    journal_event_status status;
-    if (journal_battle_encode(battle, &bytes, &len, &status) != JOURNAL_EVENT_OK)
+    journal_fault status;
+    if (journal_battle_encode(battle, &bytes, &len, &status) != JOURNAL_OK)
         fail_msg("encode: %s", status.message);
     brigade_battle *back = malloc(sizeof *back);
     assert_non_null(back);
-    if (journal_battle_decode(bytes, len, back, &status) != JOURNAL_EVENT_OK)
+    if (journal_battle_decode(bytes, len, back, &status) != JOURNAL_OK)
         fail_msg("decode: %s", status.message);
     free(bytes);
     return back;
@@ -695,12 +695,12 @@ static void test_record_read_errors(void **state)
         }
         uint8_t *bytes = NULL;
         size_t len = 0;
-        journal_event_status status;
-        assert_int_equal(journal_battle_encode(battle, &bytes, &len, &status), JOURNAL_EVENT_OK);
+        journal_fault status;
+        assert_int_equal(journal_battle_encode(battle, &bytes, &len, &status), JOURNAL_OK);
         brigade_battle *back = malloc(sizeof *back);
         assert_non_null(back);
         assert_int_equal(journal_battle_decode(bytes, len, back, &status),
-                         JOURNAL_EVENT_BAD_MEMBER);
+                         JOURNAL_ERROR_BAD_MEMBER);
         assert_string_equal(status.member, cases[i].member);
         assert_non_null(strstr(status.message, cases[i].why));
         free(back);
@@ -767,8 +767,8 @@ static void pin_state(EVP_MD_CTX *digest, const brigade_battle *battle)
     assert_int_equal(protocol_snapshot_hash(state, hash), PROTOCOL_FAULT_OK);
     EVP_DigestUpdate(digest, hash, strlen(hash));
     protocol_value_free(state);
-    journal_event_status status;
-    assert_int_equal(journal_battle_encode(battle, &bytes, &len, &status), JOURNAL_EVENT_OK);
+    journal_fault status;
+    assert_int_equal(journal_battle_encode(battle, &bytes, &len, &status), JOURNAL_OK);
     EVP_DigestUpdate(digest, bytes, len);
     free(bytes);
 }

@@ -416,6 +416,10 @@ static void test_fold_from_start_equals_live(void **state)
     journal_loaded none;
     assert_int_equal(journal_game_read(j, "g-nowhere", false, &none), -1);
     assert_non_null(strstr(journal_error(j), "no such game"));
+    /* The layer's one error (journal/error.h): failed, not busy, its line. */
+    assert_int_equal(journal_fault_of(j)->code, JOURNAL_ERROR_FAILED);
+    assert_false(journal_busy(j));
+    assert_string_equal(journal_fault_of(j)->message, journal_error(j));
     journal_close(j);
     three_games_free(&t);
 }

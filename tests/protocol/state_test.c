@@ -102,8 +102,8 @@ static brigade_battle *old_battle(const char *text)
     }
     brigade_battle *battle = malloc(sizeof *battle);
     assert_non_null(battle);
-    journal_event_status status;
-    if (journal_battle_decode(bytes, len, battle, &status) != JOURNAL_EVENT_OK)
+    journal_fault status;
+    if (journal_battle_decode(bytes, len, battle, &status) != JOURNAL_OK)
         fail_msg("old battle: %s", status.message);
     free(bytes);
     return battle;
