@@ -92,6 +92,13 @@ void *brigade_array_reserve(void *items, size_t *capacity, size_t wanted, size_t
     return moved;
 }
 
+void brigade_path_message(char *path_out, size_t path_size, char *message, size_t message_size,
+                          const char *path, const char *what)
+{
+    snprintf(path_out, path_size, "%s", path);
+    snprintf(message, message_size, "%s%s%s", path, path[0] != '\0' ? ": " : "", what);
+}
+
 void brigade_text_format(char *out, size_t size, const char *format, ...)
 {
     if (!out || !size)

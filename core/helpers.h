@@ -38,6 +38,13 @@ bool brigade_hex_decode(const char *text, size_t length, unsigned char *bytes, s
  * bytes and always NUL-terminated. Returns false when it was cut. */
 bool brigade_text_copy(char *out, size_t size, const char *src);
 
+/* An input error's two texts: `path` (the offending member from the
+ * root, "" for the whole) into path_out[path_size], and "path: what" (or
+ * `what` alone without a path) into message[message_size], both cut to
+ * fit: scenario and tournament files name what is wrong this way. */
+void brigade_path_message(char *path_out, size_t path_size, char *message, size_t message_size,
+                          const char *path, const char *what);
+
 /* printf into out[size], cut to fit and NUL-terminated; nothing when out is
  * NULL or size 0 (a message buffer the caller may leave out). */
 void brigade_text_format(char *out, size_t size, const char *format, ...) BRIGADE_PRINTF(3, 4);

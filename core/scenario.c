@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/helpers.h"
+
 typedef struct loader {
     brigade_error *error;
 } loader;
@@ -23,11 +25,8 @@ static bool fail(loader *l, const char *path, const char *format, ...)
     vsnprintf(what, sizeof what, format, args);
     va_end(args);
     l->error->code = BRIGADE_ERROR_INVALID_INPUT;
-    snprintf(l->error->path, sizeof l->error->path, "%s", path);
-    if (path[0] != '\0')
-        snprintf(l->error->message, sizeof l->error->message, "%s: %s", path, what);
-    else
-        snprintf(l->error->message, sizeof l->error->message, "%s", what);
+    brigade_path_message(l->error->path, sizeof l->error->path, l->error->message,
+                         sizeof l->error->message, path, what);
     return false;
 }
 

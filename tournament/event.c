@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/helpers.h"
+
 /* The parse in progress: the error to fill and the path being read. */
 typedef struct parser {
     brigade_tournament_error *error;
@@ -23,9 +25,8 @@ static bool fail(parser *p, const char *path, const char *format, ...)
     vsnprintf(what, sizeof what, format, args);
     va_end(args);
     p->error->code = BRIGADE_TOURNAMENT_ERROR_FILE;
-    snprintf(p->error->path, sizeof p->error->path, "%s", path);
-    snprintf(p->error->message, sizeof p->error->message, "%s%s%s", path,
-             path[0] != '\0' ? ": " : "", what);
+    brigade_path_message(p->error->path, sizeof p->error->path, p->error->message,
+                         sizeof p->error->message, path, what);
     return false;
 }
 
