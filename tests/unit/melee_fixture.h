@@ -371,4 +371,126 @@ static inline fx_bout *fx_bout_new(brigade_terrain terrain, int round)
 #define FX_RUN(b) FX_RESOLVE(&(b)->m, &(b)->d, &(b)->o)
 #define FX_U(b, id) FX_OUT(&(b)->m, &(b)->o, (id))
 
+/* ------------------------------------------------------ table-driven cases */
+
+/* A unit as a table row gives it: `unit` holds what differs from the
+ * engine's defaults (brigade_melee_unit_init: all zero but `formed`, the
+ * type's formation and an average general), so `unformed` stands for
+ * formed = false and `formation` is FX_FORM(f) for f, 0 for the type's
+ * default; faces 0,0 scripts no roll. */
+#define FX_FORM(f) ((int)(f) + 1)
+typedef struct fx_unit_spec {
+    brigade_melee_unit unit;
+    bool unformed;
+    int formation;
+    int faces[2];
+} fx_unit_spec;
+
+/* Adds the unit `s` describes to `m` and scripts its roll in `d`. */
+static inline brigade_melee_unit *fx_add_spec(brigade_melee *m, fx_dice *d,
+                                              const fx_unit_spec *s)
+{
+    const brigade_melee_unit *r = &s->unit;
+    brigade_melee_unit *u = fx_add(m, r->id, r->side, r->type, r->unit_class, r->figures);
+    brigade_melee_unit defaults = *u;
+    *u = *r;
+    u->formed = !s->unformed;
+    u->formation = s->formation ? (brigade_formation)(s->formation - 1) : defaults.formation;
+    if (r->general.role == BRIGADE_GENERAL_NONE)
+        u->general = defaults.general;
+    if (s->faces[0] != 0)
+        fx_set(d, r->id, s->faces[0], s->faces[1]);
+    return u;
+}
+
+/* One expected value of a row: unit `id`'s total, or how many of its
+ * modifiers have `value` (at least n, none, or exactly n). */
+typedef enum fx_check_kind {
+    FX_CHECK_END = 0,
+    FX_CHECK_TOTAL,   /* FX_EXPECT_TOTAL(id, value) */
+    FX_CHECK_MOD,     /* FX_EXPECT_MOD(id, value, n) */
+    FX_CHECK_NO_MOD,  /* FX_EXPECT_NO_MOD(id, value) */
+    FX_CHECK_MODS_EQ, /* fx_mod_count(id, value) == n */
+    FX_CHECK_FIGHTING, /* the unit's fighting_figures == value (D3) */
+    FX_CHECK_FORMATION /* the input unit's formation == value (its type's default) */
+} fx_check_kind;
+
+typedef struct fx_check {
+    fx_check_kind kind;
+    const char *id;
+    int value;
+    int n;
+} fx_check;
+
+#define FX_TOTAL(id, v) {FX_CHECK_TOTAL, (id), (v), 0}
+#define FX_MOD(id, v, n) {FX_CHECK_MOD, (id), (v), (n)}
+#define FX_NO_MOD(id, v) {FX_CHECK_NO_MOD, (id), (v), 0}
+#define FX_MODS_EQ(id, v, n) {FX_CHECK_MODS_EQ, (id), (v), (n)}
+#define FX_FIGHTING(id, v) {FX_CHECK_FIGHTING, (id), (v), 0}
+#define FX_FORMATION(id, f) {FX_CHECK_FORMATION, (id), (int)(f), 0}
+
+/* Checks one expected value of the row called `row`; a failure names the
+ * row, the rule and the check. */
+static inline void fx_expect_check(const char *row, const char *rule, const brigade_melee *m,
+                                   const brigade_melee_outcome *o, const fx_check *c)
+{
+    const brigade_unit_outcome *u = FX_OUT(m, o, c->id);
+    int found = fx_mod_count(u, c->value);
+    int got = found;
+    const char *what = "value";
+    bool ok = true;
+    switch (c->kind) {
+    case FX_CHECK_TOTAL:
+        ok = u->rolled && u->total == c->value;
+        got = u->total;
+        what = "total";
+        break;
+    case FX_CHECK_MOD:
+        ok = found >= c->n;
+        break;
+    case FX_CHECK_NO_MOD:
+        ok = found == 0;
+        break;
+    case FX_CHECK_MODS_EQ:
+        ok = found == c->n;
+        break;
+    case FX_CHECK_FIGHTING:
+        got = u->fighting_figures;
+        ok = got == c->value;
+        what = "fighting figures";
+        break;
+    case FX_CHECK_FORMATION:
+        got = (int)m->units[fx_index(m, c->id)].formation;
+        ok = got == c->value;
+        what = "formation";
+        break;
+    case FX_CHECK_END:
+        break;
+    }
+    if (!ok) {
+        print_error("  %s: total %d (rolled %d, dice %d+%d)\n", c->id, u->total,
+                    (int)u->rolled, u->dice[0], u->dice[1]);
+        fx_print_mods("melee", u->modifiers, u->modifier_count);
+        if (c->kind == FX_CHECK_MOD || c->kind == FX_CHECK_NO_MOD || c->kind == FX_CHECK_MODS_EQ)
+            fail_msg("row '%s' (%s): %s has %d modifier(s) of %+d, expected %s %d", row, rule,
+                     c->id, found, c->value, c->kind == FX_CHECK_MOD ? "at least" : "exactly",
+                     c->n);
+        fail_msg("row '%s' (%s): %s's %s is %d, expected %d", row, rule, c->id, what, got,
+                 c->value);
+    }
+}
+
+/* Builds one cmocka test a row, named after the row and with the row as its
+ * state: a failing row is named in cmocka's report. Every row type starts
+ * with its name (const char *). */
+static inline void fx_row_tests(struct CMUnitTest *tests, const void *rows, size_t row_size,
+                                size_t count, CMUnitTestFunction run)
+{
+    for (size_t i = 0; i < count; i++) {
+        const void *row = (const char *)rows + i * row_size;
+        tests[i] = (struct CMUnitTest){*(const char *const *)row, run, NULL, NULL,
+                                       (void *)row};
+    }
+}
+
 #endif
