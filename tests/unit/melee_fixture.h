@@ -133,7 +133,7 @@ static inline void fx_print_log(const fx_dice *d)
  * (cases/README.md: an unused entry means the case and the engine
  * disagree; a missing one is an error). */
 #define FX_EXPECT_ALL_USED(d) fx_expect_all_used_((d), __FILE__, __LINE__)
-static inline void fx_expect_all_used_(const fx_dice *d, const char *file, int line)
+static inline bool fx_all_used(const fx_dice *d)
 {
     bool ok = d->log_overflow == 0 && d->log_count == d->count;
     for (int i = 0; i < d->count; i++)
@@ -145,8 +145,14 @@ static inline void fx_expect_all_used_(const fx_dice *d, const char *file, int l
             print_error(" %s(asked %d)", d->rolls[i].name, d->rolls[i].asked);
         print_error("\n");
         fx_print_log(d);
-        _fail(file, line);
     }
+    return ok;
+}
+
+static inline void fx_expect_all_used_(const fx_dice *d, const char *file, int line)
+{
+    if (!fx_all_used(d))
+        _fail(file, line);
 }
 
 static inline void fx_melee_init(brigade_melee *m, brigade_terrain terrain, int round)
@@ -386,6 +392,14 @@ typedef struct fx_unit_spec {
     int faces[2];
 } fx_unit_spec;
 
+/* A row's unit: its id, side, type and class (without their prefixes),
+ * the faces it rolls (0, 0: none), then its figures and any other field of
+ * brigade_melee_unit; the fields of fx_unit_spec may follow the macro. */
+#define FX_UNIT(id_, side_, type_, class_, a_, b_, ...)                                        \
+    .unit = {.id = id_, .side = BRIGADE_SIDE_##side_, .type = BRIGADE_TYPE_##type_,            \
+             .unit_class = BRIGADE_CLASS_##class_, .figures = __VA_ARGS__},                    \
+    .faces = {(a_), (b_)}
+
 /* Adds the unit `s` describes to `m` and scripts its roll in `d`. */
 static inline brigade_melee_unit *fx_add_spec(brigade_melee *m, fx_dice *d,
                                               const fx_unit_spec *s)
@@ -412,7 +426,33 @@ typedef enum fx_check_kind {
     FX_CHECK_NO_MOD,  /* FX_EXPECT_NO_MOD(id, value) */
     FX_CHECK_MODS_EQ, /* fx_mod_count(id, value) == n */
     FX_CHECK_FIGHTING, /* the unit's fighting_figures == value (D3) */
-    FX_CHECK_FORMATION /* the input unit's formation == value (its type's default) */
+    FX_CHECK_FORMATION, /* the input unit's formation == value (its type's default) */
+    /* the unit's outcome field == value */
+    FX_CHECK_STATUS,
+    FX_CHECK_FORMED,
+    FX_CHECK_ROLLED,
+    FX_CHECK_CASUALTIES,
+    FX_CHECK_FIGURES,
+    FX_CHECK_EVENTS,
+    FX_CHECK_TEST_KIND,
+    FX_CHECK_TEST_OUTCOME,
+    FX_CHECK_TEST_TOTAL,
+    FX_CHECK_TEST_TARGET,
+    /* the melee outcome's field == value (id NULL) */
+    FX_CHECK_SCORED,
+    FX_CHECK_SCORE_A,
+    FX_CHECK_SCORE_B,
+    FX_CHECK_SPEAKS_A,
+    FX_CHECK_SPEAKS_B,
+    FX_CHECK_DIFFERENCE,
+    FX_CHECK_WINNER,
+    FX_CHECK_RESULT,
+    FX_CHECK_CONTINUES,
+    FX_CHECK_AUTOMATIC,
+    /* the dice: how many times roll `id` was asked (fx_asked), or how many
+     * names asked end with `id` (fx_asked_suffix) == value */
+    FX_CHECK_ASKED,
+    FX_CHECK_ASKED_SUFFIX
 } fx_check_kind;
 
 typedef struct fx_check {
@@ -428,13 +468,68 @@ typedef struct fx_check {
 #define FX_MODS_EQ(id, v, n) {FX_CHECK_MODS_EQ, (id), (v), (n)}
 #define FX_FIGHTING(id, v) {FX_CHECK_FIGHTING, (id), (v), 0}
 #define FX_FORMATION(id, f) {FX_CHECK_FORMATION, (id), (int)(f), 0}
+#define FX_IS(id, field, v) {FX_CHECK_##field, (id), (int)(v), 0}
+#define FX_MELEE(field, v) {FX_CHECK_##field, NULL, (int)(v), 0}
+#define FX_ASKED(name, v) {FX_CHECK_ASKED, (name), (v), 0}
+#define FX_ASKED_SUFFIX(suffix, v) {FX_CHECK_ASKED_SUFFIX, (suffix), (v), 0}
+
+/* The field a check of an outcome field reads, and its name. */
+static inline int fx_check_field(const brigade_melee_outcome *o, const brigade_unit_outcome *u,
+                                 fx_check_kind kind, const char **what)
+{
+    switch (kind) {
+#define FX_FIELD_(k, expr)                                                                     \
+    case FX_CHECK_##k:                                                                         \
+        *what = #expr;                                                                         \
+        return (int)(expr)
+        FX_FIELD_(STATUS, u->status);
+        FX_FIELD_(FORMED, u->formed);
+        FX_FIELD_(ROLLED, u->rolled);
+        FX_FIELD_(CASUALTIES, u->casualties);
+        FX_FIELD_(FIGURES, u->figures);
+        FX_FIELD_(EVENTS, u->events);
+        FX_FIELD_(TEST_KIND, u->test.kind);
+        FX_FIELD_(TEST_OUTCOME, u->test.outcome);
+        FX_FIELD_(TEST_TOTAL, u->test.total);
+        FX_FIELD_(TEST_TARGET, u->test.target);
+        FX_FIELD_(SCORED, o->scored);
+        FX_FIELD_(SCORE_A, o->score[BRIGADE_SIDE_A]);
+        FX_FIELD_(SCORE_B, o->score[BRIGADE_SIDE_B]);
+        FX_FIELD_(SPEAKS_A, o->speaks_for[BRIGADE_SIDE_A]);
+        FX_FIELD_(SPEAKS_B, o->speaks_for[BRIGADE_SIDE_B]);
+        FX_FIELD_(DIFFERENCE, o->difference);
+        FX_FIELD_(WINNER, o->winner);
+        FX_FIELD_(RESULT, o->result);
+        FX_FIELD_(CONTINUES, o->continues);
+        FX_FIELD_(AUTOMATIC, o->automatic);
+#undef FX_FIELD_
+    default:
+        *what = "?";
+        return 0;
+    }
+}
 
 /* Checks one expected value of the row called `row`; a failure names the
  * row, the rule and the check. */
 static inline void fx_expect_check(const char *row, const char *rule, const brigade_melee *m,
                                    const brigade_melee_outcome *o, const fx_check *c)
 {
+    if (c->kind >= FX_CHECK_SCORED) {
+        const char *field;
+        int got = fx_check_field(o, NULL, c->kind, &field);
+        if (got != c->value)
+            fail_msg("row '%s' (%s): %s is %d, expected %d", row, rule, field, got, c->value);
+        return;
+    }
     const brigade_unit_outcome *u = FX_OUT(m, o, c->id);
+    if (c->kind >= FX_CHECK_STATUS) {
+        const char *field;
+        int got = fx_check_field(o, u, c->kind, &field);
+        if (got != c->value)
+            fail_msg("row '%s' (%s): %s: %s is %d, expected %d", row, rule, c->id, field, got,
+                     c->value);
+        return;
+    }
     int found = fx_mod_count(u, c->value);
     int got = found;
     const char *what = "value";
@@ -464,7 +559,7 @@ static inline void fx_expect_check(const char *row, const char *rule, const brig
         ok = got == c->value;
         what = "formation";
         break;
-    case FX_CHECK_END:
+    default: /* FX_CHECK_END; the field checks return above */
         break;
     }
     if (!ok) {
@@ -478,6 +573,66 @@ static inline void fx_expect_check(const char *row, const char *rule, const brig
         fail_msg("row '%s' (%s): %s's %s is %d, expected %d", row, rule, c->id, what, got,
                  c->value);
     }
+}
+
+/* A roll a row scripts besides its units' own (a test, a reroll...). */
+typedef struct fx_roll_spec {
+    const char *name;
+    int faces[2];
+} fx_roll_spec;
+
+#define FX_ROW_UNITS 6
+#define FX_ROW_ROLLS 8
+#define FX_ROW_CHECKS 20
+
+/* A case as a row: its melee (units with their rolls, further rolls), and
+ * the values the rules give (checks); the rolls asked must be the rolls
+ * scripted (FX_EXPECT_ALL_USED) unless rolls_unchecked. */
+typedef struct fx_row {
+    const char *name; /* first: fx_row_tests names the cmocka test after it */
+    const char *rule;
+    brigade_terrain terrain;
+    int round; /* 0: round 1 */
+    fx_unit_spec units[FX_ROW_UNITS];
+    fx_roll_spec rolls[FX_ROW_ROLLS];
+    bool lenient_tests; /* fx_dice's lenient_tests */
+    bool rolls_unchecked;
+    fx_check checks[FX_ROW_CHECKS];
+} fx_row;
+
+/* Builds the row's melee, resolves it and checks the row; returns the bout
+ * (free it) for any check the row cannot say. */
+static inline fx_bout *fx_row_run(const fx_row *r)
+{
+    fx_bout *b = fx_bout_new(r->terrain, r->round ? r->round : 1);
+    b->d.lenient_tests = r->lenient_tests;
+    for (int i = 0; i < FX_ROW_UNITS && r->units[i].unit.id[0]; i++)
+        fx_add_spec(&b->m, &b->d, &r->units[i]);
+    for (int i = 0; i < FX_ROW_ROLLS && r->rolls[i].name; i++)
+        fx_set(&b->d, r->rolls[i].name, r->rolls[i].faces[0], r->rolls[i].faces[1]);
+    FX_RUN(b);
+    for (int i = 0; i < FX_ROW_CHECKS && r->checks[i].kind != FX_CHECK_END; i++) {
+        const fx_check *c = &r->checks[i];
+        if (c->kind == FX_CHECK_ASKED || c->kind == FX_CHECK_ASKED_SUFFIX) {
+            int got = c->kind == FX_CHECK_ASKED ? fx_asked(&b->d, c->id)
+                                                : fx_asked_suffix(&b->d, c->id);
+            if (got != c->value) {
+                fx_print_log(&b->d);
+                fail_msg("row '%s' (%s): rolls '%s' asked %d time(s), expected %d", r->name,
+                         r->rule, c->id, got, c->value);
+            }
+        } else {
+            fx_expect_check(r->name, r->rule, &b->m, &b->o, c);
+        }
+    }
+    if (!r->rolls_unchecked && !fx_all_used(&b->d))
+        fail_msg("row '%s' (%s): the rolls asked are not the rolls scripted", r->name, r->rule);
+    return b;
+}
+
+static inline void fx_row_test(void **state)
+{
+    free(fx_row_run(*state));
 }
 
 /* Builds one cmocka test a row, named after the row and with the row as its
