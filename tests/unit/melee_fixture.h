@@ -208,22 +208,24 @@ static inline void fx_print_mods(const char *what, const brigade_modifier *mods,
     print_error("\n");
 }
 
-static inline int fx_mod_count(const brigade_unit_outcome *u, int value)
+/* How many of the `count` modifiers have `value`. */
+static inline int fx_count_value(const brigade_modifier *mods, int count, int value)
 {
     int n = 0;
-    for (int i = 0; i < u->modifier_count && i < BRIGADE_MODIFIERS_MAX; i++)
-        if (u->modifiers[i].value == value)
+    for (int i = 0; i < count && i < BRIGADE_MODIFIERS_MAX; i++)
+        if (mods[i].value == value)
             n++;
     return n;
 }
 
+static inline int fx_mod_count(const brigade_unit_outcome *u, int value)
+{
+    return fx_count_value(u->modifiers, u->modifier_count, value);
+}
+
 static inline int fx_test_mod_count(const brigade_test *t, int value)
 {
-    int n = 0;
-    for (int i = 0; i < t->modifier_count && i < BRIGADE_MODIFIERS_MAX; i++)
-        if (t->modifiers[i].value == value)
-            n++;
-    return n;
+    return fx_count_value(t->modifiers, t->modifier_count, value);
 }
 
 /* The unit rolled, and its total is `expected` (dice + modifiers). */
