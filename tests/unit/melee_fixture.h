@@ -454,7 +454,11 @@ typedef enum fx_check_kind {
     /* the dice: how many times roll `id` was asked (fx_asked), or how many
      * names asked end with `id` (fx_asked_suffix) == value */
     FX_CHECK_ASKED,
-    FX_CHECK_ASKED_SUFFIX
+    FX_CHECK_ASKED_SUFFIX,
+    /* the dice: no roll asked but tests ("<id>.reform", "<id>.pursuit") */
+    FX_CHECK_ONLY_TESTS_ASKED,
+    /* every unit: not rolled, no event */
+    FX_CHECK_NONE_ROLLED
 } fx_check_kind;
 
 typedef struct fx_check {
@@ -474,6 +478,8 @@ typedef struct fx_check {
 #define FX_MELEE(field, v) {FX_CHECK_##field, NULL, (int)(v), 0}
 #define FX_ASKED(name, v) {FX_CHECK_ASKED, (name), (v), 0}
 #define FX_ASKED_SUFFIX(suffix, v) {FX_CHECK_ASKED_SUFFIX, (suffix), (v), 0}
+#define FX_ONLY_TESTS_ASKED {FX_CHECK_ONLY_TESTS_ASKED, NULL, 0, 0}
+#define FX_NONE_ROLLED {FX_CHECK_NONE_ROLLED, NULL, 0, 0}
 
 /* The field a check of an outcome field reads, and its name. */
 static inline int fx_check_field(const brigade_melee_outcome *o, const brigade_unit_outcome *u,
@@ -585,7 +591,7 @@ typedef struct fx_roll_spec {
 
 #define FX_ROW_UNITS 6
 #define FX_ROW_ROLLS 8
-#define FX_ROW_CHECKS 20
+#define FX_ROW_CHECKS 32
 
 /* A case as a row: its melee (units with their rolls, further rolls), and
  * the values the rules give (checks); the rolls asked must be the rolls
@@ -615,7 +621,19 @@ static inline fx_bout *fx_row_run(const fx_row *r)
     FX_RUN(b);
     for (int i = 0; i < FX_ROW_CHECKS && r->checks[i].kind != FX_CHECK_END; i++) {
         const fx_check *c = &r->checks[i];
-        if (c->kind == FX_CHECK_ASKED || c->kind == FX_CHECK_ASKED_SUFFIX) {
+        if (c->kind == FX_CHECK_NONE_ROLLED) {
+            for (int k = 0; k < b->m.unit_count; k++)
+                if (b->o.units[k].rolled || b->o.units[k].events != 0u)
+                    fail_msg("row '%s' (%s): %s rolled %d, events %u; expected none", r->name,
+                             r->rule, b->m.units[k].id, (int)b->o.units[k].rolled,
+                             (unsigned)b->o.units[k].events);
+        } else if (c->kind == FX_CHECK_ONLY_TESTS_ASKED) {
+            for (int k = 0; k < b->d.log_count; k++)
+                if (!fx_ends_with(b->d.log[k], ".reform") &&
+                    !fx_ends_with(b->d.log[k], ".pursuit"))
+                    fail_msg("row '%s' (%s): melee roll '%s' asked in an automatic result",
+                             r->name, r->rule, b->d.log[k]);
+        } else if (c->kind == FX_CHECK_ASKED || c->kind == FX_CHECK_ASKED_SUFFIX) {
             int got = c->kind == FX_CHECK_ASKED ? fx_asked(&b->d, c->id)
                                                 : fx_asked_suffix(&b->d, c->id);
             if (got != c->value) {
