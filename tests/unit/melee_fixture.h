@@ -376,6 +376,26 @@ static inline fx_bout *fx_bout_new(brigade_terrain terrain, int round)
     return b;
 }
 
+/* A column of 24 with sappers charging a church (fortified, BUA) held by
+ * 18: no +2 (12.9.A) and no +1 without a breach: dice + 2; the defender
+ * dice + 2 + 3. Tests are answered 2,3 (lenient_tests). */
+static inline fx_bout *fx_sappers_bout(int c0, int c1, int d0, int d1)
+{
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_BUA, 1);
+    brigade_melee_unit *c = fx_add(&b->m, "col", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY,
+                                   BRIGADE_CLASS_LINE, 24);
+    c->formation = BRIGADE_FORMATION_COLUMN;
+    c->charging = true;
+    c->sappers = true;
+    brigade_melee_unit *d = fx_add(&b->m, "def", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY,
+                                   BRIGADE_CLASS_LINE, 18);
+    d->defending = BRIGADE_DEFENDING_FORTIFIED;
+    fx_set(&b->d, "col", c0, c1);
+    fx_set(&b->d, "def", d0, d1);
+    b->d.lenient_tests = true;
+    return b;
+}
+
 #define FX_RUN(b) FX_RESOLVE(&(b)->m, &(b)->d, &(b)->o)
 #define FX_U(b, id) FX_OUT(&(b)->m, &(b)->o, (id))
 

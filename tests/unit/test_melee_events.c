@@ -112,32 +112,12 @@ static void both_events(void **state)
     free(b);
 }
 
-/* A column of 24 with sappers charging a church (fortified, BUA) held by
- * 18: no +2 (12.9.A) and no +1 without a breach: dice + 2; the defender
- * dice + 2 + 3. */
-static fx_bout *sappers(int c0, int c1, int d0, int d1)
-{
-    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_BUA, 1);
-    brigade_melee_unit *c = fx_add(&b->m, "col", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY,
-                                   BRIGADE_CLASS_LINE, 24);
-    c->formation = BRIGADE_FORMATION_COLUMN;
-    c->charging = true;
-    c->sappers = true;
-    brigade_melee_unit *d = fx_add(&b->m, "def", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY,
-                                   BRIGADE_CLASS_LINE, 18);
-    d->defending = BRIGADE_DEFENDING_FORTIFIED;
-    fx_set(&b->d, "col", c0, c1);
-    fx_set(&b->d, "def", d0, d1);
-    b->d.lenient_tests = true;
-    return b;
-}
-
 /* 12.10, D7: the re-roll replaces die 0 (the shared case
  * sappers_against_church: 1,6 -> 4,6; 10 + 2 = 12 against 3+4+5 = 12). */
 static void sappers_reroll_die0(void **state)
 {
     (void)state;
-    fx_bout *b = sappers(1, 6, 3, 4);
+    fx_bout *b = fx_sappers_bout(1, 6, 3, 4);
     fx_set(&b->d, "col.reroll", 0, 4);
     FX_RUN(b);
     const brigade_unit_outcome *c = FX_U(b, "col");
@@ -163,7 +143,7 @@ static void sappers_reroll_die0(void **state)
 static void sappers_reroll_die1(void **state)
 {
     (void)state;
-    fx_bout *b = sappers(4, 2, 3, 4);
+    fx_bout *b = fx_sappers_bout(4, 2, 3, 4);
     fx_set(&b->d, "col.reroll", 1, 5);
     FX_RUN(b);
     const brigade_unit_outcome *c = FX_U(b, "col");
@@ -179,7 +159,7 @@ static void sappers_reroll_die1(void **state)
 static void sappers_reroll_removes_double_six(void **state)
 {
     (void)state;
-    fx_bout *b = sappers(6, 6, 3, 4);
+    fx_bout *b = fx_sappers_bout(6, 6, 3, 4);
     fx_set(&b->d, "col.reroll", 0, 3);
     FX_RUN(b);
     const brigade_unit_outcome *c = FX_U(b, "col");
@@ -194,7 +174,7 @@ static void sappers_reroll_removes_double_six(void **state)
 static void sappers_reroll_makes_double_six(void **state)
 {
     (void)state;
-    fx_bout *b = sappers(1, 6, 3, 4);
+    fx_bout *b = fx_sappers_bout(1, 6, 3, 4);
     fx_set(&b->d, "col.reroll", 0, 6);
     FX_RUN(b);
     const brigade_unit_outcome *c = FX_U(b, "col");
@@ -209,7 +189,7 @@ static void sappers_reroll_makes_double_six(void **state)
 static void sappers_declined(void **state)
 {
     (void)state;
-    fx_bout *b = sappers(1, 6, 3, 4);
+    fx_bout *b = fx_sappers_bout(1, 6, 3, 4);
     FX_RUN(b);
     assert_int_equal(fx_asked(&b->d, "col.reroll"), 1);
     const brigade_unit_outcome *c = FX_U(b, "col");
@@ -225,7 +205,7 @@ static void sappers_declined(void **state)
 static void sappers_not_against_building(void **state)
 {
     (void)state;
-    fx_bout *b = sappers(1, 6, 3, 4);
+    fx_bout *b = fx_sappers_bout(1, 6, 3, 4);
     b->m.units[1].defending = BRIGADE_DEFENDING_BUILDING;
     FX_RUN(b);
     assert_int_equal(fx_asked(&b->d, "col.reroll"), 0);
@@ -239,7 +219,7 @@ static void sappers_not_against_building(void **state)
 static void sappers_not_charging(void **state)
 {
     (void)state;
-    fx_bout *b = sappers(1, 6, 3, 4);
+    fx_bout *b = fx_sappers_bout(1, 6, 3, 4);
     b->m.units[0].charging = false;
     FX_RUN(b);
     assert_int_equal(fx_asked(&b->d, "col.reroll"), 0);
@@ -252,7 +232,7 @@ static void sappers_not_charging(void **state)
 static void sappers_may_reroll(void **state)
 {
     (void)state;
-    fx_bout *b = sappers(1, 6, 3, 4);
+    fx_bout *b = fx_sappers_bout(1, 6, 3, 4);
     assert_true(brigade_melee_sappers_may_reroll(&b->m, 0));
     assert_false(brigade_melee_sappers_may_reroll(&b->m, 1)); /* the defender */
     b->m.units[0].sappers = false;
@@ -266,7 +246,7 @@ static void sappers_may_reroll(void **state)
 static void sappers_reroll_double_risks_enemy_general(void **state)
 {
     (void)state;
-    fx_bout *b = sappers(1, 4, 3, 4);
+    fx_bout *b = fx_sappers_bout(1, 4, 3, 4);
     fx_general(&b->m.units[1], BRIGADE_GENERAL_CINC, BRIGADE_RATING_EXCELLENT, true);
     fx_set(&b->d, "col.reroll", 0, 4);
     FX_RUN(b);
