@@ -478,7 +478,11 @@ typedef enum fx_check_kind {
     /* the dice: no roll asked but tests ("<id>.reform", "<id>.pursuit") */
     FX_CHECK_ONLY_TESTS_ASKED,
     /* every unit: not rolled, no event */
-    FX_CHECK_NONE_ROLLED
+    FX_CHECK_NONE_ROLLED,
+    /* the melee's result != value */
+    FX_CHECK_RESULT_NOT,
+    /* the dice: how many rolls were asked in all == value */
+    FX_CHECK_ASKED_COUNT
 } fx_check_kind;
 
 typedef struct fx_check {
@@ -500,6 +504,8 @@ typedef struct fx_check {
 #define FX_ASKED_SUFFIX(suffix, v) {FX_CHECK_ASKED_SUFFIX, (suffix), (v), 0}
 #define FX_ONLY_TESTS_ASKED {FX_CHECK_ONLY_TESTS_ASKED, NULL, 0, 0}
 #define FX_NONE_ROLLED {FX_CHECK_NONE_ROLLED, NULL, 0, 0}
+#define FX_RESULT_NOT(v) {FX_CHECK_RESULT_NOT, NULL, (int)(v), 0}
+#define FX_ASKED_COUNT(v) {FX_CHECK_ASKED_COUNT, NULL, (v), 0}
 
 /* The field a check of an outcome field reads, and its name. */
 static inline int fx_check_field(const brigade_melee_outcome *o, const brigade_unit_outcome *u,
@@ -641,7 +647,17 @@ static inline fx_bout *fx_row_run(const fx_row *r)
     FX_RUN(b);
     for (int i = 0; i < FX_ROW_CHECKS && r->checks[i].kind != FX_CHECK_END; i++) {
         const fx_check *c = &r->checks[i];
-        if (c->kind == FX_CHECK_NONE_ROLLED) {
+        if (c->kind == FX_CHECK_RESULT_NOT) {
+            if ((int)b->o.result == c->value)
+                fail_msg("row '%s' (%s): result is %d, expected another", r->name, r->rule,
+                         (int)b->o.result);
+        } else if (c->kind == FX_CHECK_ASKED_COUNT) {
+            if (b->d.log_count != c->value) {
+                fx_print_log(&b->d);
+                fail_msg("row '%s' (%s): %d roll(s) asked, expected %d", r->name, r->rule,
+                         b->d.log_count, c->value);
+            }
+        } else if (c->kind == FX_CHECK_NONE_ROLLED) {
             for (int k = 0; k < b->m.unit_count; k++)
                 if (b->o.units[k].rolled || b->o.units[k].events != 0u)
                     fail_msg("row '%s' (%s): %s rolled %d, events %u; expected none", r->name,
