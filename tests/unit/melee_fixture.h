@@ -133,7 +133,7 @@ static inline void fx_print_log(const fx_dice *d)
  * (cases/README.md: an unused entry means the case and the engine
  * disagree; a missing one is an error). */
 #define FX_EXPECT_ALL_USED(d) fx_expect_all_used_((d), __FILE__, __LINE__)
-static inline void fx_expect_all_used_(const fx_dice *d, const char *file, int line)
+static inline bool fx_all_used(const fx_dice *d)
 {
     bool ok = d->log_overflow == 0 && d->log_count == d->count;
     for (int i = 0; i < d->count; i++)
@@ -145,8 +145,14 @@ static inline void fx_expect_all_used_(const fx_dice *d, const char *file, int l
             print_error(" %s(asked %d)", d->rolls[i].name, d->rolls[i].asked);
         print_error("\n");
         fx_print_log(d);
-        _fail(file, line);
     }
+    return ok;
+}
+
+static inline void fx_expect_all_used_(const fx_dice *d, const char *file, int line)
+{
+    if (!fx_all_used(d))
+        _fail(file, line);
 }
 
 static inline void fx_melee_init(brigade_melee *m, brigade_terrain terrain, int round)
@@ -202,22 +208,24 @@ static inline void fx_print_mods(const char *what, const brigade_modifier *mods,
     print_error("\n");
 }
 
-static inline int fx_mod_count(const brigade_unit_outcome *u, int value)
+/* How many of the `count` modifiers have `value`. */
+static inline int fx_count_value(const brigade_modifier *mods, int count, int value)
 {
     int n = 0;
-    for (int i = 0; i < u->modifier_count && i < BRIGADE_MODIFIERS_MAX; i++)
-        if (u->modifiers[i].value == value)
+    for (int i = 0; i < count && i < BRIGADE_MODIFIERS_MAX; i++)
+        if (mods[i].value == value)
             n++;
     return n;
 }
 
+static inline int fx_mod_count(const brigade_unit_outcome *u, int value)
+{
+    return fx_count_value(u->modifiers, u->modifier_count, value);
+}
+
 static inline int fx_test_mod_count(const brigade_test *t, int value)
 {
-    int n = 0;
-    for (int i = 0; i < t->modifier_count && i < BRIGADE_MODIFIERS_MAX; i++)
-        if (t->modifiers[i].value == value)
-            n++;
-    return n;
+    return fx_count_value(t->modifiers, t->modifier_count, value);
 }
 
 /* The unit rolled, and its total is `expected` (dice + modifiers). */
@@ -368,7 +376,332 @@ static inline fx_bout *fx_bout_new(brigade_terrain terrain, int round)
     return b;
 }
 
+/* A column of 24 with sappers charging a church (fortified, BUA) held by
+ * 18: no +2 (12.9.A) and no +1 without a breach: dice + 2; the defender
+ * dice + 2 + 3. Tests are answered 2,3 (lenient_tests). */
+static inline fx_bout *fx_sappers_bout(int c0, int c1, int d0, int d1)
+{
+    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_BUA, 1);
+    brigade_melee_unit *c = fx_add(&b->m, "col", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY,
+                                   BRIGADE_CLASS_LINE, 24);
+    c->formation = BRIGADE_FORMATION_COLUMN;
+    c->charging = true;
+    c->sappers = true;
+    brigade_melee_unit *d = fx_add(&b->m, "def", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY,
+                                   BRIGADE_CLASS_LINE, 18);
+    d->defending = BRIGADE_DEFENDING_FORTIFIED;
+    fx_set(&b->d, "col", c0, c1);
+    fx_set(&b->d, "def", d0, d1);
+    b->d.lenient_tests = true;
+    return b;
+}
+
 #define FX_RUN(b) FX_RESOLVE(&(b)->m, &(b)->d, &(b)->o)
 #define FX_U(b, id) FX_OUT(&(b)->m, &(b)->o, (id))
+
+/* ------------------------------------------------------ table-driven cases */
+
+/* A unit as a table row gives it: `unit` holds what differs from the
+ * engine's defaults (brigade_melee_unit_init: all zero but `formed`, the
+ * type's formation and an average general), so `unformed` stands for
+ * formed = false and `formation` is FX_FORM(f) for f, 0 for the type's
+ * default; faces 0,0 scripts no roll. */
+#define FX_FORM(f) ((int)(f) + 1)
+typedef struct fx_unit_spec {
+    brigade_melee_unit unit;
+    bool unformed;
+    int formation;
+    int faces[2];
+} fx_unit_spec;
+
+/* A row's unit: its id, side, type and class (without their prefixes),
+ * the faces it rolls (0, 0: none), then its figures and any other field of
+ * brigade_melee_unit; the fields of fx_unit_spec may follow the macro. */
+#define FX_UNIT(id_, side_, type_, class_, a_, b_, ...)                                        \
+    .unit = {.id = id_, .side = BRIGADE_SIDE_##side_, .type = BRIGADE_TYPE_##type_,            \
+             .unit_class = BRIGADE_CLASS_##class_, .figures = __VA_ARGS__},                    \
+    .faces = {(a_), (b_)}
+
+/* Adds the unit `s` describes to `m` and scripts its roll in `d`. */
+static inline brigade_melee_unit *fx_add_spec(brigade_melee *m, fx_dice *d,
+                                              const fx_unit_spec *s)
+{
+    const brigade_melee_unit *r = &s->unit;
+    brigade_melee_unit *u = fx_add(m, r->id, r->side, r->type, r->unit_class, r->figures);
+    brigade_melee_unit defaults = *u;
+    *u = *r;
+    u->formed = !s->unformed;
+    u->formation = s->formation ? (brigade_formation)(s->formation - 1) : defaults.formation;
+    if (r->general.role == BRIGADE_GENERAL_NONE)
+        u->general = defaults.general;
+    if (s->faces[0] != 0)
+        fx_set(d, r->id, s->faces[0], s->faces[1]);
+    return u;
+}
+
+/* One expected value of a row: unit `id`'s total, or how many of its
+ * modifiers have `value` (at least n, none, or exactly n). */
+typedef enum fx_check_kind {
+    FX_CHECK_END = 0,
+    FX_CHECK_TOTAL,   /* FX_EXPECT_TOTAL(id, value) */
+    FX_CHECK_MOD,     /* FX_EXPECT_MOD(id, value, n) */
+    FX_CHECK_NO_MOD,  /* FX_EXPECT_NO_MOD(id, value) */
+    FX_CHECK_MODS_EQ, /* fx_mod_count(id, value) == n */
+    FX_CHECK_FIGHTING, /* the unit's fighting_figures == value (D3) */
+    FX_CHECK_FORMATION, /* the input unit's formation == value (its type's default) */
+    /* the unit's outcome field == value */
+    FX_CHECK_STATUS,
+    FX_CHECK_FORMED,
+    FX_CHECK_ROLLED,
+    FX_CHECK_CASUALTIES,
+    FX_CHECK_FIGURES,
+    FX_CHECK_EVENTS,
+    FX_CHECK_TEST_KIND,
+    FX_CHECK_TEST_OUTCOME,
+    FX_CHECK_TEST_TOTAL,
+    FX_CHECK_TEST_TARGET,
+    /* the melee outcome's field == value (id NULL) */
+    FX_CHECK_SCORED,
+    FX_CHECK_SCORE_A,
+    FX_CHECK_SCORE_B,
+    FX_CHECK_SPEAKS_A,
+    FX_CHECK_SPEAKS_B,
+    FX_CHECK_DIFFERENCE,
+    FX_CHECK_WINNER,
+    FX_CHECK_RESULT,
+    FX_CHECK_CONTINUES,
+    FX_CHECK_AUTOMATIC,
+    /* the dice: how many times roll `id` was asked (fx_asked), or how many
+     * names asked end with `id` (fx_asked_suffix) == value */
+    FX_CHECK_ASKED,
+    FX_CHECK_ASKED_SUFFIX,
+    /* the dice: no roll asked but tests ("<id>.reform", "<id>.pursuit") */
+    FX_CHECK_ONLY_TESTS_ASKED,
+    /* every unit: not rolled, no event */
+    FX_CHECK_NONE_ROLLED,
+    /* the melee's result != value */
+    FX_CHECK_RESULT_NOT,
+    /* the dice: how many rolls were asked in all == value */
+    FX_CHECK_ASKED_COUNT
+} fx_check_kind;
+
+typedef struct fx_check {
+    fx_check_kind kind;
+    const char *id;
+    int value;
+    int n;
+} fx_check;
+
+#define FX_TOTAL(id, v) {FX_CHECK_TOTAL, (id), (v), 0}
+#define FX_MOD(id, v, n) {FX_CHECK_MOD, (id), (v), (n)}
+#define FX_NO_MOD(id, v) {FX_CHECK_NO_MOD, (id), (v), 0}
+#define FX_MODS_EQ(id, v, n) {FX_CHECK_MODS_EQ, (id), (v), (n)}
+#define FX_FIGHTING(id, v) {FX_CHECK_FIGHTING, (id), (v), 0}
+#define FX_FORMATION(id, f) {FX_CHECK_FORMATION, (id), (int)(f), 0}
+#define FX_IS(id, field, v) {FX_CHECK_##field, (id), (int)(v), 0}
+#define FX_MELEE(field, v) {FX_CHECK_##field, NULL, (int)(v), 0}
+#define FX_ASKED(name, v) {FX_CHECK_ASKED, (name), (v), 0}
+#define FX_ASKED_SUFFIX(suffix, v) {FX_CHECK_ASKED_SUFFIX, (suffix), (v), 0}
+#define FX_ONLY_TESTS_ASKED {FX_CHECK_ONLY_TESTS_ASKED, NULL, 0, 0}
+#define FX_NONE_ROLLED {FX_CHECK_NONE_ROLLED, NULL, 0, 0}
+#define FX_RESULT_NOT(v) {FX_CHECK_RESULT_NOT, NULL, (int)(v), 0}
+#define FX_ASKED_COUNT(v) {FX_CHECK_ASKED_COUNT, NULL, (v), 0}
+
+/* The field a check of an outcome field reads, and its name. */
+static inline int fx_check_field(const brigade_melee_outcome *o, const brigade_unit_outcome *u,
+                                 fx_check_kind kind, const char **what)
+{
+    switch (kind) {
+#define FX_FIELD_(k, expr)                                                                     \
+    case FX_CHECK_##k:                                                                         \
+        *what = #expr;                                                                         \
+        return (int)(expr)
+        FX_FIELD_(STATUS, u->status);
+        FX_FIELD_(FORMED, u->formed);
+        FX_FIELD_(ROLLED, u->rolled);
+        FX_FIELD_(CASUALTIES, u->casualties);
+        FX_FIELD_(FIGURES, u->figures);
+        FX_FIELD_(EVENTS, u->events);
+        FX_FIELD_(TEST_KIND, u->test.kind);
+        FX_FIELD_(TEST_OUTCOME, u->test.outcome);
+        FX_FIELD_(TEST_TOTAL, u->test.total);
+        FX_FIELD_(TEST_TARGET, u->test.target);
+        FX_FIELD_(SCORED, o->scored);
+        FX_FIELD_(SCORE_A, o->score[BRIGADE_SIDE_A]);
+        FX_FIELD_(SCORE_B, o->score[BRIGADE_SIDE_B]);
+        FX_FIELD_(SPEAKS_A, o->speaks_for[BRIGADE_SIDE_A]);
+        FX_FIELD_(SPEAKS_B, o->speaks_for[BRIGADE_SIDE_B]);
+        FX_FIELD_(DIFFERENCE, o->difference);
+        FX_FIELD_(WINNER, o->winner);
+        FX_FIELD_(RESULT, o->result);
+        FX_FIELD_(CONTINUES, o->continues);
+        FX_FIELD_(AUTOMATIC, o->automatic);
+#undef FX_FIELD_
+    default:
+        *what = "?";
+        return 0;
+    }
+}
+
+/* Checks one expected value of the row called `row`; a failure names the
+ * row, the rule and the check. */
+static inline void fx_expect_check(const char *row, const char *rule, const brigade_melee *m,
+                                   const brigade_melee_outcome *o, const fx_check *c)
+{
+    if (c->kind >= FX_CHECK_SCORED) {
+        const char *field;
+        int got = fx_check_field(o, NULL, c->kind, &field);
+        if (got != c->value)
+            fail_msg("row '%s' (%s): %s is %d, expected %d", row, rule, field, got, c->value);
+        return;
+    }
+    const brigade_unit_outcome *u = FX_OUT(m, o, c->id);
+    if (c->kind >= FX_CHECK_STATUS) {
+        const char *field;
+        int got = fx_check_field(o, u, c->kind, &field);
+        if (got != c->value)
+            fail_msg("row '%s' (%s): %s: %s is %d, expected %d", row, rule, c->id, field, got,
+                     c->value);
+        return;
+    }
+    int found = fx_mod_count(u, c->value);
+    int got = found;
+    const char *what = "value";
+    bool ok = true;
+    switch (c->kind) {
+    case FX_CHECK_TOTAL:
+        ok = u->rolled && u->total == c->value;
+        got = u->total;
+        what = "total";
+        break;
+    case FX_CHECK_MOD:
+        ok = found >= c->n;
+        break;
+    case FX_CHECK_NO_MOD:
+        ok = found == 0;
+        break;
+    case FX_CHECK_MODS_EQ:
+        ok = found == c->n;
+        break;
+    case FX_CHECK_FIGHTING:
+        got = u->fighting_figures;
+        ok = got == c->value;
+        what = "fighting figures";
+        break;
+    case FX_CHECK_FORMATION:
+        got = (int)m->units[fx_index(m, c->id)].formation;
+        ok = got == c->value;
+        what = "formation";
+        break;
+    default: /* FX_CHECK_END; the field checks return above */
+        break;
+    }
+    if (!ok) {
+        print_error("  %s: total %d (rolled %d, dice %d+%d)\n", c->id, u->total,
+                    (int)u->rolled, u->dice[0], u->dice[1]);
+        fx_print_mods("melee", u->modifiers, u->modifier_count);
+        if (c->kind == FX_CHECK_MOD || c->kind == FX_CHECK_NO_MOD || c->kind == FX_CHECK_MODS_EQ)
+            fail_msg("row '%s' (%s): %s has %d modifier(s) of %+d, expected %s %d", row, rule,
+                     c->id, found, c->value, c->kind == FX_CHECK_MOD ? "at least" : "exactly",
+                     c->n);
+        fail_msg("row '%s' (%s): %s's %s is %d, expected %d", row, rule, c->id, what, got,
+                 c->value);
+    }
+}
+
+/* A roll a row scripts besides its units' own (a test, a reroll...). */
+typedef struct fx_roll_spec {
+    const char *name;
+    int faces[2];
+} fx_roll_spec;
+
+#define FX_ROW_UNITS 6
+#define FX_ROW_ROLLS 8
+#define FX_ROW_CHECKS 32
+
+/* A case as a row: its melee (units with their rolls, further rolls), and
+ * the values the rules give (checks); the rolls asked must be the rolls
+ * scripted (FX_EXPECT_ALL_USED) unless rolls_unchecked. */
+typedef struct fx_row {
+    const char *name; /* first: fx_row_tests names the cmocka test after it */
+    const char *rule;
+    brigade_terrain terrain;
+    int round; /* 0: round 1 */
+    fx_unit_spec units[FX_ROW_UNITS];
+    fx_roll_spec rolls[FX_ROW_ROLLS];
+    bool lenient_tests; /* fx_dice's lenient_tests */
+    bool rolls_unchecked;
+    fx_check checks[FX_ROW_CHECKS];
+} fx_row;
+
+/* Builds the row's melee, resolves it and checks the row; returns the bout
+ * (free it) for any check the row cannot say. */
+static inline fx_bout *fx_row_run(const fx_row *r)
+{
+    fx_bout *b = fx_bout_new(r->terrain, r->round ? r->round : 1);
+    b->d.lenient_tests = r->lenient_tests;
+    for (int i = 0; i < FX_ROW_UNITS && r->units[i].unit.id[0]; i++)
+        fx_add_spec(&b->m, &b->d, &r->units[i]);
+    for (int i = 0; i < FX_ROW_ROLLS && r->rolls[i].name; i++)
+        fx_set(&b->d, r->rolls[i].name, r->rolls[i].faces[0], r->rolls[i].faces[1]);
+    FX_RUN(b);
+    for (int i = 0; i < FX_ROW_CHECKS && r->checks[i].kind != FX_CHECK_END; i++) {
+        const fx_check *c = &r->checks[i];
+        if (c->kind == FX_CHECK_RESULT_NOT) {
+            if ((int)b->o.result == c->value)
+                fail_msg("row '%s' (%s): result is %d, expected another", r->name, r->rule,
+                         (int)b->o.result);
+        } else if (c->kind == FX_CHECK_ASKED_COUNT) {
+            if (b->d.log_count != c->value) {
+                fx_print_log(&b->d);
+                fail_msg("row '%s' (%s): %d roll(s) asked, expected %d", r->name, r->rule,
+                         b->d.log_count, c->value);
+            }
+        } else if (c->kind == FX_CHECK_NONE_ROLLED) {
+            for (int k = 0; k < b->m.unit_count; k++)
+                if (b->o.units[k].rolled || b->o.units[k].events != 0u)
+                    fail_msg("row '%s' (%s): %s rolled %d, events %u; expected none", r->name,
+                             r->rule, b->m.units[k].id, (int)b->o.units[k].rolled,
+                             (unsigned)b->o.units[k].events);
+        } else if (c->kind == FX_CHECK_ONLY_TESTS_ASKED) {
+            for (int k = 0; k < b->d.log_count; k++)
+                if (!fx_ends_with(b->d.log[k], ".reform") &&
+                    !fx_ends_with(b->d.log[k], ".pursuit"))
+                    fail_msg("row '%s' (%s): melee roll '%s' asked in an automatic result",
+                             r->name, r->rule, b->d.log[k]);
+        } else if (c->kind == FX_CHECK_ASKED || c->kind == FX_CHECK_ASKED_SUFFIX) {
+            int got = c->kind == FX_CHECK_ASKED ? fx_asked(&b->d, c->id)
+                                                : fx_asked_suffix(&b->d, c->id);
+            if (got != c->value) {
+                fx_print_log(&b->d);
+                fail_msg("row '%s' (%s): rolls '%s' asked %d time(s), expected %d", r->name,
+                         r->rule, c->id, got, c->value);
+            }
+        } else {
+            fx_expect_check(r->name, r->rule, &b->m, &b->o, c);
+        }
+    }
+    if (!r->rolls_unchecked && !fx_all_used(&b->d))
+        fail_msg("row '%s' (%s): the rolls asked are not the rolls scripted", r->name, r->rule);
+    return b;
+}
+
+static inline void fx_row_test(void **state)
+{
+    free(fx_row_run(*state));
+}
+
+/* Builds one cmocka test a row, named after the row and with the row as its
+ * state: a failing row is named in cmocka's report. Every row type starts
+ * with its name (const char *). */
+static inline void fx_row_tests(struct CMUnitTest *tests, const void *rows, size_t row_size,
+                                size_t count, CMUnitTestFunction run)
+{
+    for (size_t i = 0; i < count; i++) {
+        const void *row = (const char *)rows + i * row_size;
+        tests[i] = (struct CMUnitTest){*(const char *const *)row, run, NULL, NULL,
+                                       (void *)row};
+    }
+}
 
 #endif

@@ -7,6 +7,7 @@
  */
 #include "melee_fixture.h"
 
+/* Kept written out in full, as the rules book works it step by step. */
 /* §12 example A, D12: twelve British heavy dragoons counter-charge eight
  * hussars. Hussars 2+3 +2 light +2 charging = 9; dragoons 3+5 +4 heavy +2
  * counter-charging +1 (12 against 8 is 3:2) = 15. 15 - 9 = 6: retreat.
@@ -66,6 +67,7 @@ static void example_a(void **state)
     free(b);
 }
 
+/* Kept written out in full, as the rules book works it step by step. */
 /* 12.7 (and the shared case numbers_two_to_one): French battalions of 36
  * and 24 in column, charging, against a British battalion of 24 in line.
  * 60 against 24 is more than 2:1: the 36 adds +2, the 24 nothing.
@@ -130,150 +132,89 @@ static void example_numbers_36_24(void **state)
     free(b);
 }
 
-/* 12.4, 12.15, D9 (shared case general_leading_double): a brigadier leads a
- * column; the enemy rolls 3-3. Column 4+5 +2 +2 +1 +1 = 15; battalion 3+3
- * +2 = 8: broken by 7. Column loses 24/12 = 2, battalion 24/6 = 4. */
-static void case_general_leading_double(void **state)
-{
-    (void)state;
-    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
-    brigade_melee_unit *c = fx_add(&b->m, "col", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY,
-                                   BRIGADE_CLASS_LINE, 24);
-    c->formation = BRIGADE_FORMATION_COLUMN;
-    c->charging = true;
-    fx_general(c, BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_AVERAGE, true);
-    fx_add(&b->m, "bn", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 24);
-    fx_set(&b->d, "col", 4, 5);
-    fx_set(&b->d, "bn", 3, 3);
-    fx_set(&b->d, "col.reform", 6, 2);
-    FX_RUN(b);
-    assert_int_equal(b->o.difference, 7);
-    assert_int_equal(b->o.result, BRIGADE_RESULT_BROKEN);
-    const brigade_unit_outcome *co = FX_U(b, "col");
-    FX_EXPECT_TOTAL(co, 15);
-    assert_int_equal(co->casualties, 2);
-    assert_true(co->formed);
-    assert_int_equal(co->events, (unsigned)BRIGADE_EVENT_RISK_TO_GENERAL);
-    assert_int_equal(co->test.outcome, BRIGADE_OUTCOME_PASS);
-    const brigade_unit_outcome *bo = FX_U(b, "bn");
-    FX_EXPECT_TOTAL(bo, 8);
-    assert_int_equal(bo->casualties, 4);
-    assert_int_equal(bo->status, BRIGADE_STATUS_BROKEN);
-    assert_int_equal(bo->events, 0u);
-    FX_EXPECT_ALL_USED(&b->d);
-    free(b);
-}
+/* The cases as rows (fx_row), each a cmocka test named after it; the rows
+ * share a shape: they are the table (issue 18 point 5). */
+static const fx_row rows[] = {
+    /* 12.4, 12.15, D9 (shared case general_leading_double): a brigadier leads a
+     * column; the enemy rolls 3-3. Column 4+5 +2 +2 +1 +1 = 15; battalion 3+3
+     * +2 = 8: broken by 7. Column loses 24/12 = 2, battalion 24/6 = 4. */
+    {.name = "case_general_leading_double", .rule = "12.4, 12.15, D9",
+     .units = {
+               {FX_UNIT("col", A, INFANTRY, LINE, 4, 5, 24, .charging = true,
+                .general = {BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_AVERAGE, true}),
+                .formation = FX_FORM(BRIGADE_FORMATION_COLUMN)},
+               {FX_UNIT("bn", B, INFANTRY, LINE, 3, 3, 24)},
+              },
+     .rolls = {{"col.reform", {6, 2}}},
+     .checks = {FX_MELEE(DIFFERENCE, 7), FX_MELEE(RESULT, BRIGADE_RESULT_BROKEN),
+                FX_TOTAL("col", 15), FX_IS("col", CASUALTIES, 2), FX_IS("col", FORMED, true),
+                FX_IS("col", EVENTS, (unsigned)BRIGADE_EVENT_RISK_TO_GENERAL),
+                FX_IS("col", TEST_OUTCOME, BRIGADE_OUTCOME_PASS), FX_TOTAL("bn", 8),
+                FX_IS("bn", CASUALTIES, 4), FX_IS("bn", STATUS, BRIGADE_STATUS_BROKEN),
+                FX_IS("bn", EVENTS, 0u)}},
+    /* 12.16, 12.17 note 1 (shared case lancers_against_cuirassiers): lancers
+     * 4+3 +2 (as light cavalry) +2 = 11; cuirassiers 2+1 +5 = 8: retreat by 3.
+     * Lancers lose 12/8 = 1, cuirassiers 12/4 = 3; pursuit 5+6 = 11,
+     * excellent: formed, normal. */
+    {.name = "case_lancers_against_cuirassiers", .rule = "12.16, 12.17 note 1",
+     .units = {
+               {FX_UNIT("lan", A, LANCERS, LINE, 4, 3, 12, .charging = true)},
+               {FX_UNIT("cuir", B, CUIRASSIERS, LINE, 2, 1, 12)},
+              },
+     .rolls = {{"lan.pursuit", {5, 6}}},
+     .checks = {FX_MELEE(RESULT, BRIGADE_RESULT_RETREAT), FX_TOTAL("lan", 11),
+                FX_IS("lan", CASUALTIES, 1), FX_IS("lan", FORMED, true),
+                FX_IS("lan", STATUS, BRIGADE_STATUS_NORMAL),
+                FX_IS("lan", TEST_OUTCOME, BRIGADE_OUTCOME_EXCELLENT), FX_TOTAL("cuir", 8),
+                FX_IS("cuir", CASUALTIES, 3),
+                FX_IS("cuir", STATUS, BRIGADE_STATUS_RETREATING)}},
+    /* 12.18, 12.20 (shared case square_broken): elite cuirassiers 6+5 +5 +1 +2
+     * = 19 against a square of 24 1+2 +2 +4 +2 (2:1) = 11: broken by 8. The
+     * square loses 12 (1 per 1); the cuirassiers 24/12 halved = 1. Pursuit 5+3
+     * +1 elite = 9: unformed. */
+    {.name = "case_square_broken", .rule = "12.18, 12.20 (shared case square_broken)",
+     .units = {
+               {FX_UNIT("cuir", A, CUIRASSIERS, ELITE, 6, 5, 12, .nation = "french",
+                .charging = true)},
+               {FX_UNIT("sq", B, INFANTRY, LINE, 1, 2, 24),
+                .formation = FX_FORM(BRIGADE_FORMATION_SQUARE)},
+              },
+     .rolls = {{"cuir.pursuit", {5, 3}}},
+     .checks = {FX_MELEE(SCORE_A, 19), FX_MELEE(SCORE_B, 11),
+                FX_MELEE(RESULT, BRIGADE_RESULT_BROKEN), FX_IS("cuir", CASUALTIES, 1),
+                FX_IS("cuir", FORMED, false), FX_IS("cuir", TEST_TOTAL, 9),
+                FX_IS("cuir", TEST_OUTCOME, BRIGADE_OUTCOME_UNFORMED),
+                FX_IS("sq", CASUALTIES, 12), FX_IS("sq", STATUS, BRIGADE_STATUS_BROKEN)}},
+    /* 12.9.A, 12.10, D7 (shared case sappers_against_church): re-roll 1,6 ->
+     * 4,6: 10 +2 = 12 (no charge +2, no column +1); church 3+4 +2 +3 = 12:
+     * draw between infantry, the melee goes on; the column loses 18/12 = 1,
+     * the defenders 24/12 = 2. */
+    {.name = "case_sappers_against_church", .rule = "12.9.A, 12.10, D7",
+     .terrain = BRIGADE_TERRAIN_BUA, .round = 1,
+     .units = {
+               {FX_UNIT("col", A, INFANTRY, LINE, 1, 6, 24, .charging = true, .sappers = true),
+                .formation = FX_FORM(BRIGADE_FORMATION_COLUMN)},
+               {FX_UNIT("def", B, INFANTRY, LINE, 3, 4, 18,
+                .defending = BRIGADE_DEFENDING_FORTIFIED)},
+              },
+     .rolls = {{"col.reroll", {0, 4}}},
+     .checks = {FX_MELEE(WINNER, BRIGADE_SIDE_NONE), FX_MELEE(RESULT, BRIGADE_RESULT_DRAW),
+                FX_MELEE(CONTINUES, true), FX_TOTAL("col", 12), FX_IS("col", CASUALTIES, 1),
+                FX_IS("col", FORMED, false),
+                FX_IS("col", EVENTS, (unsigned)BRIGADE_EVENT_SAPPERS_USED), FX_TOTAL("def", 12),
+                FX_IS("def", CASUALTIES, 2), FX_IS("def", FORMED, false)}},
+};
 
-/* 12.16, 12.17 note 1 (shared case lancers_against_cuirassiers): lancers
- * 4+3 +2 (as light cavalry) +2 = 11; cuirassiers 2+1 +5 = 8: retreat by 3.
- * Lancers lose 12/8 = 1, cuirassiers 12/4 = 3; pursuit 5+6 = 11,
- * excellent: formed, normal. */
-static void case_lancers_against_cuirassiers(void **state)
-{
-    (void)state;
-    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
-    brigade_melee_unit *l = fx_add(&b->m, "lan", BRIGADE_SIDE_A, BRIGADE_TYPE_LANCERS,
-                                   BRIGADE_CLASS_LINE, 12);
-    l->charging = true;
-    fx_add(&b->m, "cuir", BRIGADE_SIDE_B, BRIGADE_TYPE_CUIRASSIERS, BRIGADE_CLASS_LINE, 12);
-    fx_set(&b->d, "lan", 4, 3);
-    fx_set(&b->d, "cuir", 2, 1);
-    fx_set(&b->d, "lan.pursuit", 5, 6);
-    FX_RUN(b);
-    assert_int_equal(b->o.result, BRIGADE_RESULT_RETREAT);
-    const brigade_unit_outcome *lo = FX_U(b, "lan");
-    FX_EXPECT_TOTAL(lo, 11);
-    assert_int_equal(lo->casualties, 1);
-    assert_true(lo->formed);
-    assert_int_equal(lo->status, BRIGADE_STATUS_NORMAL);
-    assert_int_equal(lo->test.outcome, BRIGADE_OUTCOME_EXCELLENT);
-    const brigade_unit_outcome *co = FX_U(b, "cuir");
-    FX_EXPECT_TOTAL(co, 8);
-    assert_int_equal(co->casualties, 3);
-    assert_int_equal(co->status, BRIGADE_STATUS_RETREATING);
-    FX_EXPECT_ALL_USED(&b->d);
-    free(b);
-}
-
-/* 12.18, 12.20 (shared case square_broken): elite cuirassiers 6+5 +5 +1 +2
- * = 19 against a square of 24 1+2 +2 +4 +2 (2:1) = 11: broken by 8. The
- * square loses 12 (1 per 1); the cuirassiers 24/12 halved = 1. Pursuit 5+3
- * +1 elite = 9: unformed. */
-static void case_square_broken(void **state)
-{
-    (void)state;
-    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
-    brigade_melee_unit *c = fx_add(&b->m, "cuir", BRIGADE_SIDE_A, BRIGADE_TYPE_CUIRASSIERS,
-                                   BRIGADE_CLASS_ELITE, 12);
-    c->charging = true;
-    snprintf(c->nation, sizeof c->nation, "french");
-    brigade_melee_unit *s = fx_add(&b->m, "sq", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY,
-                                   BRIGADE_CLASS_LINE, 24);
-    s->formation = BRIGADE_FORMATION_SQUARE;
-    fx_set(&b->d, "cuir", 6, 5);
-    fx_set(&b->d, "sq", 1, 2);
-    fx_set(&b->d, "cuir.pursuit", 5, 3);
-    FX_RUN(b);
-    assert_int_equal(b->o.score[BRIGADE_SIDE_A], 19);
-    assert_int_equal(b->o.score[BRIGADE_SIDE_B], 11);
-    assert_int_equal(b->o.result, BRIGADE_RESULT_BROKEN);
-    const brigade_unit_outcome *co = FX_U(b, "cuir");
-    assert_int_equal(co->casualties, 1);
-    assert_false(co->formed);
-    assert_int_equal(co->test.total, 9);
-    assert_int_equal(co->test.outcome, BRIGADE_OUTCOME_UNFORMED);
-    const brigade_unit_outcome *so = FX_U(b, "sq");
-    assert_int_equal(so->casualties, 12);
-    assert_int_equal(so->status, BRIGADE_STATUS_BROKEN);
-    FX_EXPECT_ALL_USED(&b->d);
-    free(b);
-}
-
-/* 12.9.A, 12.10, D7 (shared case sappers_against_church): re-roll 1,6 ->
- * 4,6: 10 +2 = 12 (no charge +2, no column +1); church 3+4 +2 +3 = 12:
- * draw between infantry, the melee goes on; the column loses 18/12 = 1,
- * the defenders 24/12 = 2. */
-static void case_sappers_against_church(void **state)
-{
-    (void)state;
-    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_BUA, 1);
-    brigade_melee_unit *c = fx_add(&b->m, "col", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY,
-                                   BRIGADE_CLASS_LINE, 24);
-    c->formation = BRIGADE_FORMATION_COLUMN;
-    c->charging = true;
-    c->sappers = true;
-    brigade_melee_unit *d = fx_add(&b->m, "def", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY,
-                                   BRIGADE_CLASS_LINE, 18);
-    d->defending = BRIGADE_DEFENDING_FORTIFIED;
-    fx_set(&b->d, "col", 1, 6);
-    fx_set(&b->d, "col.reroll", 0, 4);
-    fx_set(&b->d, "def", 3, 4);
-    FX_RUN(b);
-    assert_int_equal(b->o.winner, BRIGADE_SIDE_NONE);
-    assert_int_equal(b->o.result, BRIGADE_RESULT_DRAW);
-    assert_true(b->o.continues);
-    const brigade_unit_outcome *co = FX_U(b, "col");
-    FX_EXPECT_TOTAL(co, 12);
-    assert_int_equal(co->casualties, 1);
-    assert_false(co->formed);
-    assert_int_equal(co->events, (unsigned)BRIGADE_EVENT_SAPPERS_USED);
-    const brigade_unit_outcome *dd = FX_U(b, "def");
-    FX_EXPECT_TOTAL(dd, 12);
-    assert_int_equal(dd->casualties, 2);
-    assert_false(dd->formed);
-    FX_EXPECT_ALL_USED(&b->d);
-    free(b);
-}
+#define ROW_COUNT (sizeof rows / sizeof rows[0])
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest cases[] = {
         cmocka_unit_test(example_a),
         cmocka_unit_test(example_numbers_36_24),
-        cmocka_unit_test(case_general_leading_double),
-        cmocka_unit_test(case_lancers_against_cuirassiers),
-        cmocka_unit_test(case_square_broken),
-        cmocka_unit_test(case_sappers_against_church),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    struct CMUnitTest tests[ROW_COUNT + sizeof cases / sizeof cases[0]];
+    fx_row_tests(tests, rows, sizeof rows[0], ROW_COUNT, fx_row_test);
+    memcpy(tests + ROW_COUNT, cases, sizeof cases);
+    return _cmocka_run_group_tests("examples", tests, sizeof tests / sizeof tests[0], NULL, NULL);
 }

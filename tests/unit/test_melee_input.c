@@ -404,19 +404,8 @@ static void dice_invalid_reroll(void **state)
     (void)state;
     const int bad[][2] = {{2, 4}, {-1, 4}, {0, 7}, {1, 0}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_BUA, 1);
-        brigade_melee_unit *c = fx_add(&b->m, "col", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY,
-                                       BRIGADE_CLASS_LINE, 24);
-        c->formation = BRIGADE_FORMATION_COLUMN;
-        c->charging = true;
-        c->sappers = true;
-        brigade_melee_unit *d = fx_add(&b->m, "def", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY,
-                                       BRIGADE_CLASS_LINE, 18);
-        d->defending = BRIGADE_DEFENDING_FORTIFIED;
-        fx_set(&b->d, "col", 1, 6);
-        fx_set(&b->d, "def", 3, 4);
+        fx_bout *b = fx_sappers_bout(1, 6, 3, 4);
         fx_set(&b->d, "col.reroll", bad[i][0], bad[i][1]);
-        b->d.lenient_tests = true;
         brigade_error err;
         assert_int_equal(fx_resolve_error(&b->m, &b->d, &err),
                          BRIGADE_ERROR_DICE_INVALID);

@@ -83,39 +83,6 @@ static void reform_excellent_cinc(void **state)
     free(b);
 }
 
-/* D32: +1 with an excellent brigadier attached. */
-static void reform_excellent_brigadier(void **state)
-{
-    (void)state;
-    fx_bout *b = reform_bout(BRIGADE_CLASS_LINE, 3, 4);
-    fx_general(&b->m.units[0], BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_EXCELLENT, false);
-    FX_RUN(b);
-    expect_reform(b, 8, 8, BRIGADE_OUTCOME_PASS, true);
-    free(b);
-}
-
-/* D32: an excellent regimental commander gives no +1: 7 fails. */
-static void reform_excellent_regimental(void **state)
-{
-    (void)state;
-    fx_bout *b = reform_bout(BRIGADE_CLASS_LINE, 3, 4);
-    fx_general(&b->m.units[0], BRIGADE_GENERAL_REGIMENTAL, BRIGADE_RATING_EXCELLENT, false);
-    FX_RUN(b);
-    expect_reform(b, 7, 8, BRIGADE_OUTCOME_FAIL, false);
-    free(b);
-}
-
-/* 12.22: an average brigadier gives no +1: 7 fails. */
-static void reform_average_brigadier(void **state)
-{
-    (void)state;
-    fx_bout *b = reform_bout(BRIGADE_CLASS_LINE, 3, 4);
-    fx_general(&b->m.units[0], BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_AVERAGE, false);
-    FX_RUN(b);
-    expect_reform(b, 7, 8, BRIGADE_OUTCOME_FAIL, false);
-    free(b);
-}
-
 /* 12.22: the excellent general's +1 also when leading (and the melee +1,
  * 12.17 note 4): Guard, 2+3 = 5 + 1 = 6 fails at 7+. */
 static void reform_excellent_leading(void **state)
@@ -126,28 +93,6 @@ static void reform_excellent_leading(void **state)
     FX_RUN(b);
     FX_EXPECT_TOTAL(FX_U(b, "w"), 11 + 2 + 2 + 1);
     expect_reform(b, 6, 7, BRIGADE_OUTCOME_FAIL, false);
-    free(b);
-}
-
-/* 12.22: a unit that was unformed before the melee and passes stays
- * unformed (line, 4+5 = 9 passes). */
-static void reform_pass_unformed_before(void **state)
-{
-    (void)state;
-    fx_bout *b = reform_bout(BRIGADE_CLASS_LINE, 4, 5);
-    b->m.units[0].formed = false;
-    FX_RUN(b);
-    expect_reform(b, 9, 8, BRIGADE_OUTCOME_PASS, false);
-    free(b);
-}
-
-/* D9: a reform test rolled 6-6 raises no double_six. */
-static void reform_double_six_no_event(void **state)
-{
-    (void)state;
-    fx_bout *b = reform_bout(BRIGADE_CLASS_LINE, 6, 6);
-    FX_RUN(b);
-    expect_reform(b, 12, 8, BRIGADE_OUTCOME_PASS, true);
     free(b);
 }
 
@@ -323,74 +268,6 @@ static void pursuit_5_pursuit(void **state) { (void)state; pursuit_plain(2, 3, B
 /* 12.24 table: 2: pursuit. */
 static void pursuit_2_pursuit(void **state) { (void)state; pursuit_plain(1, 1, BRIGADE_OUTCOME_PURSUIT); }
 
-static void pursuit_with_general(brigade_general_role role, brigade_general_rating rating,
-                                 int total, brigade_test_outcome outcome)
-{
-    fx_bout *b = pursuit_bout(BRIGADE_TYPE_LIGHT_CAVALRY, BRIGADE_CLASS_LINE, 4, 5);
-    fx_general(&b->m.units[0], role, rating, false);
-    FX_RUN(b);
-    expect_pursuit(b, total, outcome);
-    free(b);
-}
-
-/* 12.23: commander-in-chief attached +1: 9 + 1 = 10, excellent. */
-static void pursuit_cinc(void **state)
-{
-    (void)state;
-    pursuit_with_general(BRIGADE_GENERAL_CINC, BRIGADE_RATING_AVERAGE, 10,
-                         BRIGADE_OUTCOME_EXCELLENT);
-}
-
-/* 12.23: brigadier attached +1. */
-static void pursuit_brigadier(void **state)
-{
-    (void)state;
-    pursuit_with_general(BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_EXCELLENT, 10,
-                         BRIGADE_OUTCOME_EXCELLENT);
-}
-
-/* 12.23: not a poor brigadier: 9, unformed. */
-static void pursuit_poor_brigadier(void **state)
-{
-    (void)state;
-    pursuit_with_general(BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_POOR, 9,
-                         BRIGADE_OUTCOME_UNFORMED);
-}
-
-/* 12.23: not a poor commander-in-chief. */
-static void pursuit_poor_cinc(void **state)
-{
-    (void)state;
-    pursuit_with_general(BRIGADE_GENERAL_CINC, BRIGADE_RATING_POOR, 9,
-                         BRIGADE_OUTCOME_UNFORMED);
-}
-
-/* 12.23: not a regimental commander, even an excellent one. */
-static void pursuit_regimental(void **state)
-{
-    (void)state;
-    pursuit_with_general(BRIGADE_GENERAL_REGIMENTAL, BRIGADE_RATING_EXCELLENT, 9,
-                         BRIGADE_OUTCOME_UNFORMED);
-}
-
-static void pursuit_class(brigade_class cls, int p0, int p1, int total,
-                          brigade_test_outcome outcome)
-{
-    fx_bout *b = pursuit_bout(BRIGADE_TYPE_LIGHT_CAVALRY, cls, p0, p1);
-    FX_RUN(b);
-    expect_pursuit(b, total, outcome);
-    free(b);
-}
-
-/* 12.23: Guard +1: 9 + 1 = 10, excellent. */
-static void pursuit_guard(void **state) { (void)state; pursuit_class(BRIGADE_CLASS_GUARD, 4, 5, 10, BRIGADE_OUTCOME_EXCELLENT); }
-/* 12.23: Elite +1. */
-static void pursuit_elite(void **state) { (void)state; pursuit_class(BRIGADE_CLASS_ELITE, 4, 5, 10, BRIGADE_OUTCOME_EXCELLENT); }
-/* 12.23: Veteran 0. */
-static void pursuit_veteran(void **state) { (void)state; pursuit_class(BRIGADE_CLASS_VETERAN, 4, 5, 9, BRIGADE_OUTCOME_UNFORMED); }
-/* 12.23, D11: Conscript -1: 10 - 1 = 9, unformed. */
-static void pursuit_conscript(void **state) { (void)state; pursuit_class(BRIGADE_CLASS_CONSCRIPT, 4, 6, 9, BRIGADE_OUTCOME_UNFORMED); }
-
 /* 12.23, D11: British cavalry -2: 10 - 2 = 8, blown. */
 static void pursuit_british(void **state)
 {
@@ -403,86 +280,6 @@ static void pursuit_british(void **state)
     free(b);
 }
 
-/* 12.23, D11: Cossacks -2: 10 - 2 = 8, blown. */
-static void pursuit_cossacks(void **state)
-{
-    (void)state;
-    fx_bout *b = pursuit_bout(BRIGADE_TYPE_COSSACKS, BRIGADE_CLASS_LINE, 4, 6);
-    FX_RUN(b);
-    expect_pursuit(b, 8, BRIGADE_OUTCOME_BLOWN);
-    free(b);
-}
-
-/* D11: British conscripts: -2 -1 capped at -2: 3+5 = 8 - 2 = 6, blown (not
- * 5, pursuit). */
-static void pursuit_british_conscript_capped(void **state)
-{
-    (void)state;
-    fx_bout *b = pursuit_bout(BRIGADE_TYPE_LIGHT_CAVALRY, BRIGADE_CLASS_CONSCRIPT, 3, 5);
-    snprintf(b->m.units[0].nation, sizeof b->m.units[0].nation, "british");
-    FX_RUN(b);
-    expect_pursuit(b, 6, BRIGADE_OUTCOME_BLOWN);
-    free(b);
-}
-
-/* D11: conscript Cossacks: capped at -2 as well. */
-static void pursuit_cossack_conscript_capped(void **state)
-{
-    (void)state;
-    fx_bout *b = pursuit_bout(BRIGADE_TYPE_COSSACKS, BRIGADE_CLASS_CONSCRIPT, 3, 5);
-    FX_RUN(b);
-    expect_pursuit(b, 6, BRIGADE_OUTCOME_BLOWN);
-    free(b);
-}
-
-/* D11: the cap is on the negatives only: British conscripts with a
- * brigadier: +1 and -2 (capped): 4+6 = 10 - 1 = 9, unformed. */
-static void pursuit_cap_negatives_only(void **state)
-{
-    (void)state;
-    fx_bout *b = pursuit_bout(BRIGADE_TYPE_LIGHT_CAVALRY, BRIGADE_CLASS_CONSCRIPT, 4, 6);
-    snprintf(b->m.units[0].nation, sizeof b->m.units[0].nation, "british");
-    fx_general(&b->m.units[0], BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_AVERAGE, false);
-    FX_RUN(b);
-    expect_pursuit(b, 9, BRIGADE_OUTCOME_UNFORMED);
-    free(b);
-}
-
-/* 12.23, D11: British Guard cavalry: +1 -2: 4+6 = 10 - 1 = 9. */
-static void pursuit_british_guard(void **state)
-{
-    (void)state;
-    fx_bout *b = pursuit_bout(BRIGADE_TYPE_HEAVY_CAVALRY, BRIGADE_CLASS_GUARD, 4, 6);
-    snprintf(b->m.units[0].nation, sizeof b->m.units[0].nation, "british");
-    FX_RUN(b);
-    expect_pursuit(b, 9, BRIGADE_OUTCOME_UNFORMED);
-    free(b);
-}
-
-/* 12.23 every positive together: elite Cossacks with a commander-in-chief:
- * +1 +1 -2 = 0: 4+5 = 9. */
-static void pursuit_mixed_zero(void **state)
-{
-    (void)state;
-    fx_bout *b = pursuit_bout(BRIGADE_TYPE_COSSACKS, BRIGADE_CLASS_ELITE, 4, 5);
-    fx_general(&b->m.units[0], BRIGADE_GENERAL_CINC, BRIGADE_RATING_EXCELLENT, false);
-    FX_RUN(b);
-    expect_pursuit(b, 9, BRIGADE_OUTCOME_UNFORMED);
-    free(b);
-}
-
-/* 12.24 table note, D17: 10+ counts as 9 when the unit was unformed before
- * the melee; the reported total is the real one (11). */
-static void pursuit_d17_unformed_before(void **state)
-{
-    (void)state;
-    fx_bout *b = pursuit_bout(BRIGADE_TYPE_LIGHT_CAVALRY, BRIGADE_CLASS_LINE, 5, 6);
-    b->m.units[0].formed = false;
-    FX_RUN(b);
-    expect_pursuit(b, 11, BRIGADE_OUTCOME_UNFORMED);
-    free(b);
-}
-
 /* D17: ... or had status pursuing (pursued last turn). */
 static void pursuit_d17_pursuing(void **state)
 {
@@ -492,17 +289,6 @@ static void pursuit_d17_pursuing(void **state)
     b->m.units[0].charging = false;
     FX_RUN(b);
     expect_pursuit(b, 12, BRIGADE_OUTCOME_UNFORMED);
-    free(b);
-}
-
-/* D17: at exactly 10 (guard 4+5+1), unformed before: counts as 9. */
-static void pursuit_d17_edge(void **state)
-{
-    (void)state;
-    fx_bout *b = pursuit_bout(BRIGADE_TYPE_LIGHT_CAVALRY, BRIGADE_CLASS_GUARD, 4, 5);
-    b->m.units[0].formed = false;
-    FX_RUN(b);
-    expect_pursuit(b, 10, BRIGADE_OUTCOME_UNFORMED);
     free(b);
 }
 
@@ -555,9 +341,170 @@ static void pursuit_only_cavalry(void **state)
     free(b);
 }
 
+/* ------------------------------------------------------------- tables */
+
+/* A winner's test as a row: reform_bout(cls, faces) or pursuit_bout(type,
+ * cls, faces), with the winner's nation, general and formed as given,
+ * checked by expect_reform (total, target, outcome, formed) or
+ * expect_pursuit (total, outcome). */
+typedef struct test_row {
+    const char *name; /* first: fx_row_tests names the cmocka test after it */
+    const char *rule;
+    brigade_troop_type type; /* pursuit only */
+    brigade_class cls;
+    int faces[2];
+    const char *nation;
+    brigade_general general; /* role NONE: none */
+    bool unformed;
+    int total, target;       /* target: reform only */
+    brigade_test_outcome outcome;
+    bool formed;             /* reform only */
+} test_row;
+
+/* The rows of both tables share a shape: they are the tables (issue 18
+ * point 5). */
+static const test_row reform_rows[] = {
+    /* D32: +1 with an excellent brigadier attached. */
+    {.name = "reform_excellent_brigadier", .rule = "D32", .cls = BRIGADE_CLASS_LINE,
+     .faces = {3, 4}, .general = {BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_EXCELLENT, false},
+     .total = 8, .target = 8, .outcome = BRIGADE_OUTCOME_PASS, .formed = true},
+    /* D32: an excellent regimental commander gives no +1: 7 fails. */
+    {.name = "reform_excellent_regimental", .rule = "D32", .cls = BRIGADE_CLASS_LINE,
+     .faces = {3, 4}, .general = {BRIGADE_GENERAL_REGIMENTAL, BRIGADE_RATING_EXCELLENT, false},
+     .total = 7, .target = 8, .outcome = BRIGADE_OUTCOME_FAIL, .formed = false},
+    /* 12.22: an average brigadier gives no +1: 7 fails. */
+    {.name = "reform_average_brigadier", .rule = "12.22", .cls = BRIGADE_CLASS_LINE,
+     .faces = {3, 4}, .general = {BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_AVERAGE, false},
+     .total = 7, .target = 8, .outcome = BRIGADE_OUTCOME_FAIL, .formed = false},
+    /* 12.22: a unit that was unformed before the melee and passes stays
+     * unformed (line, 4+5 = 9 passes). */
+    {.name = "reform_pass_unformed_before", .rule = "12.22", .cls = BRIGADE_CLASS_LINE,
+     .faces = {4, 5}, .unformed = true, .total = 9, .target = 8,
+     .outcome = BRIGADE_OUTCOME_PASS, .formed = false},
+    /* D9: a reform test rolled 6-6 raises no double_six. */
+    {.name = "reform_double_six_no_event", .rule = "D9", .cls = BRIGADE_CLASS_LINE,
+     .faces = {6, 6}, .total = 12, .target = 8, .outcome = BRIGADE_OUTCOME_PASS, .formed = true},
+};
+
+static const test_row pursuit_rows[] = {
+    /* 12.23: commander-in-chief attached +1: 9 + 1 = 10, excellent. */
+    {.name = "pursuit_cinc", .rule = "12.23", .type = BRIGADE_TYPE_LIGHT_CAVALRY,
+     .cls = BRIGADE_CLASS_LINE, .faces = {4, 5},
+     .general = {BRIGADE_GENERAL_CINC, BRIGADE_RATING_AVERAGE, false}, .total = 10,
+     .outcome = BRIGADE_OUTCOME_EXCELLENT},
+    /* 12.23: brigadier attached +1. */
+    {.name = "pursuit_brigadier", .rule = "12.23", .type = BRIGADE_TYPE_LIGHT_CAVALRY,
+     .cls = BRIGADE_CLASS_LINE, .faces = {4, 5},
+     .general = {BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_EXCELLENT, false}, .total = 10,
+     .outcome = BRIGADE_OUTCOME_EXCELLENT},
+    /* 12.23: not a poor brigadier: 9, unformed. */
+    {.name = "pursuit_poor_brigadier", .rule = "12.23", .type = BRIGADE_TYPE_LIGHT_CAVALRY,
+     .cls = BRIGADE_CLASS_LINE, .faces = {4, 5},
+     .general = {BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_POOR, false}, .total = 9,
+     .outcome = BRIGADE_OUTCOME_UNFORMED},
+    /* 12.23: not a poor commander-in-chief. */
+    {.name = "pursuit_poor_cinc", .rule = "12.23", .type = BRIGADE_TYPE_LIGHT_CAVALRY,
+     .cls = BRIGADE_CLASS_LINE, .faces = {4, 5},
+     .general = {BRIGADE_GENERAL_CINC, BRIGADE_RATING_POOR, false}, .total = 9,
+     .outcome = BRIGADE_OUTCOME_UNFORMED},
+    /* 12.23: not a regimental commander, even an excellent one. */
+    {.name = "pursuit_regimental", .rule = "12.23", .type = BRIGADE_TYPE_LIGHT_CAVALRY,
+     .cls = BRIGADE_CLASS_LINE, .faces = {4, 5},
+     .general = {BRIGADE_GENERAL_REGIMENTAL, BRIGADE_RATING_EXCELLENT, false}, .total = 9,
+     .outcome = BRIGADE_OUTCOME_UNFORMED},
+    /* 12.23: Guard +1: 9 + 1 = 10, excellent. */
+    {.name = "pursuit_guard", .rule = "12.23", .type = BRIGADE_TYPE_LIGHT_CAVALRY,
+     .cls = BRIGADE_CLASS_GUARD, .faces = {4, 5}, .total = 10,
+     .outcome = BRIGADE_OUTCOME_EXCELLENT},
+    /* 12.23: Elite +1. */
+    {.name = "pursuit_elite", .rule = "12.23", .type = BRIGADE_TYPE_LIGHT_CAVALRY,
+     .cls = BRIGADE_CLASS_ELITE, .faces = {4, 5}, .total = 10,
+     .outcome = BRIGADE_OUTCOME_EXCELLENT},
+    /* 12.23: Veteran 0. */
+    {.name = "pursuit_veteran", .rule = "12.23", .type = BRIGADE_TYPE_LIGHT_CAVALRY,
+     .cls = BRIGADE_CLASS_VETERAN, .faces = {4, 5}, .total = 9,
+     .outcome = BRIGADE_OUTCOME_UNFORMED},
+    /* 12.23, D11: Conscript -1: 10 - 1 = 9, unformed. */
+    {.name = "pursuit_conscript", .rule = "12.23, D11", .type = BRIGADE_TYPE_LIGHT_CAVALRY,
+     .cls = BRIGADE_CLASS_CONSCRIPT, .faces = {4, 6}, .total = 9,
+     .outcome = BRIGADE_OUTCOME_UNFORMED},
+    /* 12.23, D11: Cossacks -2: 10 - 2 = 8, blown. */
+    {.name = "pursuit_cossacks", .rule = "12.23, D11", .type = BRIGADE_TYPE_COSSACKS,
+     .cls = BRIGADE_CLASS_LINE, .faces = {4, 6}, .total = 8, .outcome = BRIGADE_OUTCOME_BLOWN},
+    /* D11: British conscripts: -2 -1 capped at -2: 3+5 = 8 - 2 = 6, blown (not
+     * 5, pursuit). */
+    {.name = "pursuit_british_conscript_capped", .rule = "D11",
+     .type = BRIGADE_TYPE_LIGHT_CAVALRY, .cls = BRIGADE_CLASS_CONSCRIPT, .faces = {3, 5},
+     .nation = "british", .total = 6, .outcome = BRIGADE_OUTCOME_BLOWN},
+    /* D11: conscript Cossacks: capped at -2 as well. */
+    {.name = "pursuit_cossack_conscript_capped", .rule = "D11", .type = BRIGADE_TYPE_COSSACKS,
+     .cls = BRIGADE_CLASS_CONSCRIPT, .faces = {3, 5}, .total = 6,
+     .outcome = BRIGADE_OUTCOME_BLOWN},
+    /* D11: the cap is on the negatives only: British conscripts with a
+     * brigadier: +1 and -2 (capped): 4+6 = 10 - 1 = 9, unformed. */
+    {.name = "pursuit_cap_negatives_only", .rule = "D11", .type = BRIGADE_TYPE_LIGHT_CAVALRY,
+     .cls = BRIGADE_CLASS_CONSCRIPT, .faces = {4, 6}, .nation = "british",
+     .general = {BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_AVERAGE, false}, .total = 9,
+     .outcome = BRIGADE_OUTCOME_UNFORMED},
+    /* 12.23, D11: British Guard cavalry: +1 -2: 4+6 = 10 - 1 = 9. */
+    {.name = "pursuit_british_guard", .rule = "12.23, D11", .type = BRIGADE_TYPE_HEAVY_CAVALRY,
+     .cls = BRIGADE_CLASS_GUARD, .faces = {4, 6}, .nation = "british", .total = 9,
+     .outcome = BRIGADE_OUTCOME_UNFORMED},
+    /* 12.23 every positive together: elite Cossacks with a commander-in-chief:
+     * +1 +1 -2 = 0: 4+5 = 9. */
+    {.name = "pursuit_mixed_zero", .rule = "12.23 every positive together",
+     .type = BRIGADE_TYPE_COSSACKS, .cls = BRIGADE_CLASS_ELITE, .faces = {4, 5},
+     .general = {BRIGADE_GENERAL_CINC, BRIGADE_RATING_EXCELLENT, false}, .total = 9,
+     .outcome = BRIGADE_OUTCOME_UNFORMED},
+    /* 12.24 table note, D17: 10+ counts as 9 when the unit was unformed before
+     * the melee; the reported total is the real one (11). */
+    {.name = "pursuit_d17_unformed_before", .rule = "12.24 table note, D17",
+     .type = BRIGADE_TYPE_LIGHT_CAVALRY, .cls = BRIGADE_CLASS_LINE, .faces = {5, 6},
+     .unformed = true, .total = 11, .outcome = BRIGADE_OUTCOME_UNFORMED},
+    /* D17: at exactly 10 (guard 4+5+1), unformed before: counts as 9. */
+    {.name = "pursuit_d17_edge", .rule = "D17", .type = BRIGADE_TYPE_LIGHT_CAVALRY,
+     .cls = BRIGADE_CLASS_GUARD, .faces = {4, 5}, .unformed = true, .total = 10,
+     .outcome = BRIGADE_OUTCOME_UNFORMED},
+};
+
+/* The winner's nation, general and formed as a row gives them. */
+static void winner_as_row(fx_bout *b, const char *nation, brigade_general general,
+                          bool unformed)
+{
+    brigade_melee_unit *w = &b->m.units[0];
+    if (nation)
+        snprintf(w->nation, sizeof w->nation, "%s", nation);
+    if (general.role != BRIGADE_GENERAL_NONE)
+        fx_general(w, general.role, general.rating, general.leading);
+    if (unformed)
+        w->formed = false;
+}
+
+static void run_reform_row(void **state)
+{
+    const test_row *r = *state;
+    fx_bout *b = reform_bout(r->cls, r->faces[0], r->faces[1]);
+    winner_as_row(b, r->nation, r->general, r->unformed);
+    FX_RUN(b);
+    expect_reform(b, r->total, r->target, r->outcome, r->formed);
+    free(b);
+}
+
+static void run_pursuit_row(void **state)
+{
+    const test_row *r = *state;
+    fx_bout *b = pursuit_bout(r->type, r->cls, r->faces[0], r->faces[1]);
+    winner_as_row(b, r->nation, r->general, r->unformed);
+    FX_RUN(b);
+    expect_pursuit(b, r->total, r->outcome);
+    free(b);
+}
+
+#define COUNT(a) (sizeof (a) / sizeof (a)[0])
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest cases[] = {
         cmocka_unit_test(reform_guard),
         cmocka_unit_test(reform_elite),
         cmocka_unit_test(reform_veteran),
@@ -566,12 +513,7 @@ int main(void)
         cmocka_unit_test(reform_garrison),
         cmocka_unit_test(reform_conscript),
         cmocka_unit_test(reform_excellent_cinc),
-        cmocka_unit_test(reform_excellent_brigadier),
-        cmocka_unit_test(reform_excellent_regimental),
-        cmocka_unit_test(reform_average_brigadier),
         cmocka_unit_test(reform_excellent_leading),
-        cmocka_unit_test(reform_pass_unformed_before),
-        cmocka_unit_test(reform_double_six_no_event),
         cmocka_unit_test(reform_artillery),
         cmocka_unit_test(no_reform_square),
         cmocka_unit_test(no_reform_austrian_mass),
@@ -584,27 +526,15 @@ int main(void)
         cmocka_unit_test(pursuit_6_blown),
         cmocka_unit_test(pursuit_5_pursuit),
         cmocka_unit_test(pursuit_2_pursuit),
-        cmocka_unit_test(pursuit_cinc),
-        cmocka_unit_test(pursuit_brigadier),
-        cmocka_unit_test(pursuit_poor_brigadier),
-        cmocka_unit_test(pursuit_poor_cinc),
-        cmocka_unit_test(pursuit_regimental),
-        cmocka_unit_test(pursuit_guard),
-        cmocka_unit_test(pursuit_elite),
-        cmocka_unit_test(pursuit_veteran),
-        cmocka_unit_test(pursuit_conscript),
         cmocka_unit_test(pursuit_british),
-        cmocka_unit_test(pursuit_cossacks),
-        cmocka_unit_test(pursuit_british_conscript_capped),
-        cmocka_unit_test(pursuit_cossack_conscript_capped),
-        cmocka_unit_test(pursuit_cap_negatives_only),
-        cmocka_unit_test(pursuit_british_guard),
-        cmocka_unit_test(pursuit_mixed_zero),
-        cmocka_unit_test(pursuit_d17_unformed_before),
         cmocka_unit_test(pursuit_d17_pursuing),
-        cmocka_unit_test(pursuit_d17_edge),
         cmocka_unit_test(pursuit_d17_lower_bands_unchanged),
         cmocka_unit_test(pursuit_only_cavalry),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    struct CMUnitTest tests[COUNT(reform_rows) + COUNT(pursuit_rows) + COUNT(cases)];
+    fx_row_tests(tests, reform_rows, sizeof reform_rows[0], COUNT(reform_rows), run_reform_row);
+    fx_row_tests(tests + COUNT(reform_rows), pursuit_rows, sizeof pursuit_rows[0],
+                 COUNT(pursuit_rows), run_pursuit_row);
+    memcpy(tests + COUNT(reform_rows) + COUNT(pursuit_rows), cases, sizeof cases);
+    return _cmocka_run_group_tests("tests", tests, COUNT(tests), NULL, NULL);
 }
