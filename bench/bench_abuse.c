@@ -1330,6 +1330,8 @@ static void options_parse(int argc, char **argv)
     for (int i = 0; i < ATTACK_COUNT; i++)
         O.run[i] = true;
     O.quick = false;
+    /* --quick sets the other options' defaults: looked for first, then
+     * every option parsed by bench_options_parse (getopt_long) below. */
     for (int i = 1; i < argc; i++)
         O.quick = O.quick || strcmp(argv[i], "--quick") == 0;
     O.common.duration = O.quick ? 2.0 : 5.0;
