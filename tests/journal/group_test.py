@@ -40,15 +40,6 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 LIMIT = 0.100  # seconds: what must answer while the journal is locked
 
 
-class Failure(Exception):
-    pass
-
-
-def check(condition, what):
-    if not condition:
-        raise Failure(what)
-
-
 class Server:
     def __init__(self, brigaded, extra=()):
         self.brigaded = brigaded
@@ -66,16 +57,7 @@ class Server:
             [self.brigaded, "--port", "0", "--data", self.data, "--web", self.tmp] + self.extra,
             stdout=log, stderr=subprocess.STDOUT)
         log.close()
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            m = re.search(r"listening on http://[^ ]*:(\d+),", self.text()[start:])
-            if m:
-                self.port = int(m.group(1))
-                return
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        raise Failure("brigaded did not start: " + self.text())
+        self.port = flow.wait_listening(self.proc, self.text, start)
 
     def text(self):
         with open(self.log_path, "rb") as handle:
@@ -119,9 +101,10 @@ class Lock(threading.Thread):
 
 def setup(args):
     sys.path.insert(0, args.wire)
-    global wire, flow
+    global wire, flow, Failure, check
     import brigade_wire as wire  # noqa: E402
     import game_flow as flow  # noqa: E402
+    Failure, check = flow.Failure, flow.check  # the scripts' own, shared
 
 
 class Conn:

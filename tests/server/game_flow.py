@@ -36,6 +36,21 @@ def check(condition, what):
         raise Failure(what)
 
 
+def wait_listening(proc, text, start=0, what="start"):
+    """brigaded's port, from the "listening on" line of its log (`text()`)
+    after its first `start` characters; a Failure if it exits or has not
+    said it within 10 s."""
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        m = re.search(r"listening on http://[^ ]*:(\d+),", text()[start:])
+        if m:
+            return int(m.group(1))
+        if proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    raise Failure("brigaded did not %s: %s" % (what, text()))
+
+
 class Server:
     def __init__(self, brigaded, extra=(), open_files=None):
         self.brigaded = brigaded
@@ -45,17 +60,7 @@ class Server:
         self.log_path = os.path.join(self.tmp, "server.log")
         self.log = open(self.log_path, "wb")
         self.proc = self.spawn()
-        self.port = None
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            m = re.search(rb"listening on http://[^ ]*:(\d+),", open(self.log_path, "rb").read())
-            if m:
-                self.port = int(m.group(1))
-                return
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        raise Failure("brigaded did not start: " + self.text())
+        self.port = wait_listening(self.proc, self.text)
 
     def spawn(self):
         def limit():
@@ -80,14 +85,7 @@ class Server:
         """Starts brigaded again on the same data (after stop())."""
         start = len(self.text())
         self.proc = self.spawn()
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            m = re.search(r"listening on http://[^ ]*:(\d+),", self.text()[start:])
-            if m:
-                self.port = int(m.group(1))
-                return
-            time.sleep(0.05)
-        raise Failure("brigaded did not restart: " + self.text())
+        self.port = wait_listening(self.proc, self.text, start, "restart")
 
     def stop(self):
         if self.proc.poll() is None:
