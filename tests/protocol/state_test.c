@@ -184,6 +184,7 @@ static void test_new_members(void **state)
     battle->charges[0].occupies = true;
     battle->report_numbers = 2;
     battle->report_count = 2;
+    /* The reports written out member by member: their values are the data checked. */
     brigade_report *r = &battle->reports[0];
     r->number = 1;
     r->kind = BRIGADE_REPORT_RALLY;
