@@ -249,6 +249,20 @@ class Player:
 
 # ------------------------------------------------ shared by the e2e plays
 
+def join_players(processes, brigade, server, created, timeout=10):
+    """Players A and B of `created` (`brigade new --json`) joined, each
+    welcomed to its seat: ({seat: Player}, {unit: figures} of the welcome,
+    the last welcome)."""
+    players = {seat: Player(processes, brigade, server.url, created["game"],
+                            created["seats"][seat], "player " + seat, timeout=timeout)
+               for seat in ("A", "B")}
+    for seat, player in players.items():
+        welcome = player.next_of(("welcome",))
+        check(welcome["seat"] == seat, "player %s joined as %s" % (seat, welcome["seat"]))
+    strength = {uid: unit["figures"] for uid, unit in welcome["state"]["units"].items()}
+    return players, strength, welcome
+
+
 def both(players, line):
     for seat in ("A", "B"):
         players[seat].act_ok(line)

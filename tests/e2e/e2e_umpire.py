@@ -39,7 +39,7 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_support import (Failure, Player, Server, arguments, both, check,  # noqa: E402
-                         rally, run_main, wait_both)
+                         join_players, rally, run_main, wait_both)
 
 MAX_TURNS = 20
 OTHER = {"A": "B", "B": "A"}
@@ -323,13 +323,7 @@ def play(args, processes):
     server = Server(processes, args.brigaded)
     created = new_game(args, server)
     game = created["game"]
-    players = {seat: Player(processes, args.brigade, server.url, game, created["seats"][seat],
-                            "player " + seat, timeout=10)
-               for seat in ("A", "B")}
-    for seat, player in players.items():
-        welcome = player.next_of(("welcome",))
-        check(welcome["seat"] == seat, "player %s joined as %s" % (seat, welcome["seat"]))
-    strength = {uid: unit["figures"] for uid, unit in welcome["state"]["units"].items()}
+    players, strength, _ = join_players(processes, args.brigade, server, created)
     umpire = Player(processes, args.brigade, server.url, game, created["seats"]["umpire"],
                     "umpire", timeout=10)
     welcome = umpire.next_of(("welcome",))

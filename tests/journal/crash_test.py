@@ -46,7 +46,7 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
-from e2e_support import Failure, Player, Processes, check  # noqa: E402
+from e2e_support import Failure, Processes, check, join_players  # noqa: E402
 
 MAX_TURNS = 20
 
@@ -164,14 +164,8 @@ class Table:
     def __init__(self, args, processes, server, created, charger, target, sappers=False):
         self.game = created["game"]
         self.tokens = created["seats"]
-        self.players = {seat: Player(processes, args.brigade, server.url, self.game,
-                                     self.tokens[seat], "player " + seat, timeout=30)
-                        for seat in ("A", "B")}
-        for seat, player in self.players.items():
-            welcome = player.next_of(("welcome",))
-            check(welcome["seat"] == seat, "player %s joined as %s" % (seat, welcome["seat"]))
-        self.strength = {uid: unit["figures"]
-                         for uid, unit in welcome["state"]["units"].items()}
+        self.players, self.strength, welcome = join_players(processes, args.brigade, server,
+                                                            created, timeout=30)
         self.charger, self.target, self.sappers = charger, target, sappers
         self.acked = set()        # every seq an ack named
         self.charges_acked = 0    # charge commands acked
