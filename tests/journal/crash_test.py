@@ -301,15 +301,34 @@ def at_next_turn(turn):
     return lambda s: s["turn"] > turn and s["phase"] == "mandatory_moves"
 
 
-# ------------------------------------------------------------------ cases
+def charge_declared_by_a(s):
+    return s["phase"] == "charge" and s["step"] == "declare" and s["awaiting"] == ["A"]
 
-def case_charge(args, processes):
+
+def example_a_table(args, processes):
+    """A server started and a game of example A at its table (the hussars
+    charge the dragoons): (server, created, table)."""
     server = Server(processes, args.brigaded)
     server.start()
     created = new_game(args, server, scenario_file(args, processes, "example_a.json"))
-    table = Table(args, processes, server, created, "hussars", "dragoons")
-    state = table.play_until(lambda s: s["phase"] == "charge" and s["step"] == "declare"
-                             and s["awaiting"] == ["A"], "the Charge phase")
+    return server, created, Table(args, processes, server, created, "hussars", "dragoons")
+
+
+def play_on_and_replay(args, server, table, turn):
+    """Plays into the turn after `turn`, checks the one state, stops the
+    server and replays the journal to the table's seq."""
+    table.play_until(at_next_turn(turn), "the next turn")
+    digest = table.check_one_state(args, server)
+    table.quit()
+    server.stop()
+    check_replay(args, server, table.game, table.seq, digest)
+
+
+# ------------------------------------------------------------------ cases
+
+def case_charge(args, processes):
+    server, created, table = example_a_table(args, processes)
+    state = table.play_until(charge_declared_by_a, "the Charge phase")
     table.step(state)  # the declaration
     check(table.charges_acked == 1, "the charge was not acked")
     state = table.sync()
@@ -319,11 +338,7 @@ def case_charge(args, processes):
     check(re.search(r"1 game\(s\) rebuilt, 0 damaged", server.log()), server.log())
     table.reconnected()
     turn = state["turn"]
-    table.play_until(at_next_turn(turn), "the next turn")
-    digest = table.check_one_state(args, server)
-    table.quit()
-    server.stop()
-    check_replay(args, server, table.game, table.seq, digest)
+    play_on_and_replay(args, server, table, turn)
 
 
 def case_melee(args, processes):
@@ -364,12 +379,8 @@ def case_melee(args, processes):
 
 
 def case_after_commit(args, processes):
-    server = Server(processes, args.brigaded)
-    server.start()
-    created = new_game(args, server, scenario_file(args, processes, "example_a.json"))
-    table = Table(args, processes, server, created, "hussars", "dragoons")
-    state = table.play_until(lambda s: s["phase"] == "charge" and s["step"] == "declare"
-                             and s["awaiting"] == ["A"], "the Charge phase")
+    server, created, table = example_a_table(args, processes)
+    state = table.play_until(charge_declared_by_a, "the Charge phase")
     # A server that dies after committing its next action: the charge.
     seq_before = table.seq
     table.quit()
@@ -391,18 +402,11 @@ def case_after_commit(args, processes):
     table.acked.add(answer["seq"])
     table.seq = answer["seq"]
     table.charges_acked = 1
-    table.play_until(at_next_turn(state["turn"]), "the next turn")
-    digest = table.check_one_state(args, server)
-    table.quit()
-    server.stop()
-    check_replay(args, server, table.game, table.seq, digest)
+    play_on_and_replay(args, server, table, state["turn"])
 
 
 def case_sigterm(args, processes):
-    server = Server(processes, args.brigaded)
-    server.start()
-    created = new_game(args, server, scenario_file(args, processes, "example_a.json"))
-    table = Table(args, processes, server, created, "hussars", "dragoons")
+    server, created, table = example_a_table(args, processes)
     table.play_until(lambda s: s["phase"] == "charge", "the Charge phase")
     server.stop()
     for seat, player in table.players.items():
@@ -411,11 +415,7 @@ def case_sigterm(args, processes):
     check("stopped" in server.log(), server.log())
     server.start()
     table.reconnected()
-    table.play_until(at_next_turn(1), "the next turn")
-    digest = table.check_one_state(args, server)
-    table.quit()
-    server.stop()
-    check_replay(args, server, table.game, table.seq, digest)
+    play_on_and_replay(args, server, table, 1)
 
 
 def case_damaged(args, processes):
