@@ -47,6 +47,8 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 from e2e_support import Failure, Processes, check, join_players  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "server"))
+import game_flow as flow  # noqa: E402
 
 MAX_TURNS = 20
 
@@ -483,41 +485,15 @@ def case_damaged(args, processes):
 
 
 def case_resume(args, processes):
-    sys.path.insert(0, args.wire)
-    import brigade_wire as wire  # noqa: E402
-
     server = Server(processes, args.brigaded)
     server.start()
     with open(scenario_file(args, processes, "example_a.json")) as handle:
         scenario = handle.read()
 
-    class Conn:
-        def __init__(self, first_request):
-            self.ws = wire.WebSocket(server.port, timeout=10)
-            self.request = first_request
+    def connect(first_request):
+        return flow.Client(server, first_request)
 
-        def send(self, message):
-            self.request += 1
-            message = dict(message)
-            message.setdefault("request", self.request)
-            self.ws.send_message(message)
-            return message["request"]
-
-        def recv(self):
-            return self.ws.recv_message()
-
-        def quiet(self, seconds=0.5):
-            """Nothing more arrives within `seconds`."""
-            self.ws.sock.settimeout(seconds)
-            try:
-                message = self.ws.recv_message()
-            except (socket.timeout, TimeoutError):
-                return True
-            finally:
-                self.ws.sock.settimeout(10)
-            raise Failure("unexpected message: %r" % message)
-
-    maker = Conn(0)
+    maker = connect(0)
     maker.send({"type": "create", "scenario": scenario})
     created = maker.recv()
     check(created["type"] == "created", "create: %r" % created)
@@ -526,7 +502,7 @@ def case_resume(args, processes):
 
     conns = {}
     for seat in ("A", "B"):
-        conns[seat] = Conn(100)
+        conns[seat] = connect(100)
         conns[seat].send({"type": "join", "game": game, "token": seats[seat],
                          "seed": os.urandom(32).hex()})
         welcome = conns[seat].recv()
@@ -570,7 +546,7 @@ def case_resume(args, processes):
         answer = act("A", action)
         check(answer.get("seq") == seq, "A's action %r: %r" % (action, answer))
         take_delta("A", seq)
-    conns["B"] = Conn(200)
+    conns["B"] = connect(200)
     request = conns["B"].send({"type": "join", "game": game, "token": seats["B"],
                                "last_seq": 3, "seed": os.urandom(32).hex()})
     resumed = conns["B"].recv()
@@ -586,7 +562,7 @@ def case_resume(args, processes):
     request = conns["B"].send({"type": "act", "action": {"kind": "done"}})
     conns["B"].ws.close()
     take_delta("A", 6)
-    conns["B"] = Conn(300)
+    conns["B"] = connect(300)
     conns["B"].send({"type": "join", "game": game, "token": seats["B"], "last_seq": 5,
                      "seed": os.urandom(32).hex()})
     resumed = conns["B"].recv()
@@ -610,7 +586,7 @@ def case_resume(args, processes):
         conn.ws.close()
     server.stop()
     server.start()
-    late = Conn(400)
+    late = connect(400)
     late.send({"type": "join", "game": game, "token": seats["A"], "last_seq": 4,
                "seed": os.urandom(32).hex()})
     welcome = late.recv()
@@ -635,7 +611,9 @@ def main():
     parser.add_argument("--brigaded", required=True)
     parser.add_argument("--brigade", required=True)
     parser.add_argument("--scenarios", required=True)
-    parser.add_argument("--wire", required=True, help="tests/server (brigade_wire.py)")
+    parser.add_argument("--wire", required=True,
+                        help="tests/server (brigade_wire.py, game_flow.py: the ones beside this "
+                        "script are read)")
     parser.add_argument("--verbose", action="store_true", help="print the servers' logs")
     args = parser.parse_args()
     processes = Processes()
@@ -651,7 +629,7 @@ def main():
         CASES[args.case](args, processes)
         if args.verbose:
             print_logs()
-    except Failure as failure:
+    except (Failure, flow.Failure) as failure:
         print("FAIL: %s" % failure, file=sys.stderr)
         print_logs()
         return 1

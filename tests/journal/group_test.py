@@ -36,6 +36,10 @@ import threading
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
+import brigade_wire as wire  # noqa: E402
+import game_flow as flow  # noqa: E402
+from game_flow import Failure, check  # noqa: E402
 
 LIMIT = 0.100  # seconds: what must answer while the journal is locked
 
@@ -99,48 +103,8 @@ class Lock(threading.Thread):
         db.close()
 
 
-def setup(args):
-    sys.path.insert(0, args.wire)
-    global wire, flow, Failure, check
-    import brigade_wire as wire  # noqa: E402
-    import game_flow as flow  # noqa: E402
-    Failure, check = flow.Failure, flow.check  # the scripts' own, shared
-
-
-class Conn:
-    def __init__(self, server, first=0):
-        self.ws = wire.WebSocket(server.port, timeout=10)
-        self.request = first
-
-    def send(self, message):
-        self.request += 1
-        message = dict(message)
-        message.setdefault("request", self.request)
-        self.ws.send_message(message)
-        return message["request"]
-
-    def recv(self, timeout=10):
-        self.ws.sock.settimeout(timeout)
-        try:
-            return self.ws.recv_message()
-        finally:
-            self.ws.sock.settimeout(10)
-
-    def ask(self, message, timeout=10):
-        request = self.send(message)
-        answer = self.recv(timeout)
-        check(answer.get("request") == request, "answer %r to %d" % (answer, request))
-        return answer
-
-    def quiet(self, seconds):
-        self.ws.sock.settimeout(seconds)
-        try:
-            message = self.ws.recv_message()
-        except (socket.timeout, TimeoutError):
-            return True
-        finally:
-            self.ws.sock.settimeout(10)
-        raise Failure("unexpected message: %r" % message)
+class Conn(flow.Client):
+    """flow.Client with a websocket ping."""
 
     def ping(self):
         """Round trip of a websocket ping, seconds (the connection idle)."""
@@ -491,9 +455,10 @@ def main():
     parser.add_argument("--brigaded", required=True)
     parser.add_argument("--brigade", required=True)
     parser.add_argument("--scenarios", required=True)
-    parser.add_argument("--wire", required=True, help="tests/server (brigade_wire.py)")
+    parser.add_argument("--wire", required=True,
+                        help="tests/server (brigade_wire.py, game_flow.py: the ones beside this "
+                        "script are read)")
     args = parser.parse_args()
-    setup(args)
     try:
         CASES[args.case](args)
     except (Failure, wire.Closed, socket.timeout, TimeoutError) as failure:

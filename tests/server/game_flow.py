@@ -108,9 +108,9 @@ class Server:
 class Client:
     """One connection; requests numbered from 1."""
 
-    def __init__(self, server):
+    def __init__(self, server, first=0):
         self.ws = wire.WebSocket(server.port, timeout=10)
-        self.request = 0
+        self.request = first  # `first`: requests numbered from first + 1
 
     def send(self, message):
         self.request += 1
@@ -119,13 +119,31 @@ class Client:
         self.ws.send_message(message)
         return message["request"]
 
-    def recv(self):
-        return self.ws.recv_message()
+    def recv(self, timeout=None):
+        """The next message; `timeout`: waited for so long (then 10 s again)."""
+        if timeout is None:
+            return self.ws.recv_message()
+        self.ws.sock.settimeout(timeout)
+        try:
+            return self.ws.recv_message()
+        finally:
+            self.ws.sock.settimeout(10)
 
-    def ask(self, message):
+    def quiet(self, seconds=0.5):
+        """Nothing more arrives within `seconds`."""
+        self.ws.sock.settimeout(seconds)
+        try:
+            message = self.ws.recv_message()
+        except (socket.timeout, TimeoutError):
+            return True
+        finally:
+            self.ws.sock.settimeout(10)
+        raise Failure("unexpected message: %r" % message)
+
+    def ask(self, message, timeout=None):
         """Sends one request and returns its answer (the next message)."""
         request = self.send(message)
-        answer = self.recv()
+        answer = self.recv() if timeout is None else self.recv(timeout)
         check(answer.get("request") == request,
               "answer %r does not echo request %d" % (answer, request))
         return answer
