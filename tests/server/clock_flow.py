@@ -25,9 +25,8 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import brigade_wire as wire  # noqa: E402
-from game_flow import (Client, Failure, Server, apply_ops, check, scenario_text,  # noqa: E402
-                       seed)
+from game_flow import (Client, Failure, Server, apply_ops, check, run_case,  # noqa: E402
+                       scenario_text, seed)
 
 
 def next_of(client, kind, timeout=10.0):
@@ -215,21 +214,7 @@ def main():
     name, brigaded, scenarios = sys.argv[1:]
     if name == "flag":
         os.environ["BRIGADE_TEST_CLOCK_SCALE"] = "60"  # the test hook (server/game.h)
-    server = Server(brigaded)
-    try:
-        CASES[name](server, scenarios)
-        check(server.stop() == 0, "brigaded exit status after SIGTERM")
-        for report in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
-            check(report not in server.text(), "sanitizer report in the log")
-    except (Failure, wire.Closed, OSError, ValueError, KeyError) as error:
-        print("FAIL: %s: %s: %s" % (name, type(error).__name__, error))
-        print("--- brigaded log:")
-        print(server.text()[-4000:])
-        return 1
-    finally:
-        server.cleanup()
-    print("PASS: %s" % name)
-    return 0
+    return run_case(name, CASES[name], Server(brigaded), scenarios, log_tail=4000)
 
 
 if __name__ == "__main__":

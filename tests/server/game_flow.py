@@ -1506,6 +1506,31 @@ CASES = {
 }
 
 
+def run_case(name, case, server, scenarios, log_tail=None, exit_zero=True):
+    """Runs case(server, scenarios), then stops the server: exit status 0
+    (unless not `exit_zero`), no sanitizer report in its log. Prints PASS,
+    or FAIL with the log (its last `log_tail` characters), and the counts;
+    returns the script's exit status. The server is cleaned up."""
+    try:
+        case(server, scenarios)
+        status = server.stop()
+        if exit_zero:
+            check(status == 0, "brigaded exit status %r after SIGTERM" % status)
+        for report in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
+            check(report not in server.text(), "sanitizer report in the log")
+    except (Failure, wire.Closed, OSError, ValueError, KeyError) as error:
+        print("FAIL: %s: %s: %s" % (name, type(error).__name__, error))
+        print("--- brigaded log:")
+        print(server.text() if log_tail is None else server.text()[-log_tail:])
+        print("0 passed, 1 failed")
+        return 1
+    finally:
+        server.cleanup()
+    print("PASS: %s" % name)
+    print("1 passed, 0 failed")
+    return 0
+
+
 # Options some cases need: the garbage case sends 1,500 frames at once
 # (its subject is the decoder, not the message rate; limits_flow.py tests
 # the rates).
@@ -1518,24 +1543,7 @@ def main():
         return 2
     name, brigaded, scenarios = sys.argv[1:]
     server = Server(brigaded, SERVER_OPTIONS.get(name, ()))
-    try:
-        CASES[name](server, scenarios)
-        status = server.stop()
-        if name != "shutdown_joined":
-            check(status == 0, "brigaded exit status %r after SIGTERM" % status)
-        for report in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
-            check(report not in server.text(), "sanitizer report in the log")
-    except (Failure, wire.Closed, OSError, ValueError, KeyError) as error:
-        print("FAIL: %s: %s: %s" % (name, type(error).__name__, error))
-        print("--- brigaded log:")
-        print(server.text())
-        print("0 passed, 1 failed")
-        return 1
-    finally:
-        server.cleanup()
-    print("PASS: %s" % name)
-    print("1 passed, 0 failed")
-    return 0
+    return run_case(name, CASES[name], server, scenarios, exit_zero=name != "shutdown_joined")
 
 
 if __name__ == "__main__":
