@@ -980,6 +980,23 @@ def case_umpire_overrule(server, scenarios):
     table.fresh()
 
 
+def check_replayed_and_restarted(server, table):
+    """The journal replayed from seq 0, rolled-back rows and all, gives the
+    live state's snapshot hash (brigade replay and brigade state), and a
+    restart rebuilds the same state: B's welcome after the restart."""
+    check(replay_hash(server, table.game) == {"type": "hash", "seq": table.seq,
+                                               "hash": live_hash(server, table)},
+          "brigade replay's hash differs from the live state's")
+    for client in table.clients.values():
+        client.close()
+    server.restart()
+    fresh = Client(server)
+    welcome = join(fresh, table.game, table.seats["B"])
+    fresh.close()
+    check(welcome["seq"] == table.seq and welcome["state"] == table.states["A"],
+          "the state after a restart differs")
+    return welcome
+
 def case_umpire_rollback(server, scenarios):
     """The umpire rolls back (PROTOCOL.md §10.2): the state returns to the
     one after to_seq for everyone, the log keeps its entries and lists the
@@ -1035,19 +1052,8 @@ def case_umpire_rollback(server, scenarios):
     rolls = [e for e in state["log"] if e["kind"] == "roll"]
     check(rolls and rolls[-1]["seq"] > rollback_seq, "a roll after the rollback")
     # The journal replayed from seq 0, rolled-back rows and all, gives the
-    # live state's snapshot hash (brigade replay and brigade state).
-    check(replay_hash(server, table.game) == {"type": "hash", "seq": table.seq,
-                                               "hash": live_hash(server, table)},
-          "brigade replay's hash differs from the live state's")
-    # A restart rebuilds the same state.
-    for client in table.clients.values():
-        client.close()
-    server.restart()
-    fresh = Client(server)
-    welcome = join(fresh, table.game, table.seats["B"])
-    check(welcome["seq"] == table.seq and welcome["state"] == table.states["A"],
-          "the state after a restart differs")
-    fresh.close()
+    # live state's snapshot hash; a restart rebuilds the same state.
+    check_replayed_and_restarted(server, table)
 
 
 def replay_hash(server, game):
@@ -1179,18 +1185,8 @@ def case_umpire_end_result(server, scenarios):
           entries[0]["text"] == "the umpire ends the battle: a win for side B (British) "
                                 "(loss on time)" and
           entries[0]["ruling"] == "end" and entries[0]["result"] == "B", "log %r" % entries)
-    check(replay_hash(server, table.game) == {"type": "hash", "seq": table.seq,
-                                               "hash": live_hash(server, table)},
-          "brigade replay's hash differs from the live state's")
-    for client in table.clients.values():
-        client.close()
-    server.restart()
-    fresh = Client(server)
-    welcome = join(fresh, table.game, table.seats["B"])
-    check(welcome["seq"] == table.seq and welcome["state"] == table.states["A"],
-          "the state after a restart differs")
+    welcome = check_replayed_and_restarted(server, table)
     check(welcome["state"]["end"]["result"] == "B", "no result after a restart")
-    fresh.close()
 
 
 def case_spec_frames_joins(server, scenarios):
