@@ -200,28 +200,53 @@ def apply_ops(state, ops):
     return new
 
 
-def run_case(name, server, case, *args):
+def run_case(name, server, case, *args, log_tail=3000, exit_zero=True, counts=False):
     """Runs case(server, *args) on a started server, then stops it: the
-    exit status must be 0 and the log free of sanitizer reports. Prints ok
-    or the failure with the end of the log; returns the exit status."""
+    exit status must be 0 (unless not `exit_zero`) and the log free of
+    sanitizer reports. Prints ok or the failure with the end of the log
+    (its last `log_tail` characters, None: all), and with `counts` "1
+    passed, 0 failed" or "0 passed, 1 failed"; returns the exit status."""
     try:
         case(server, *args)
-        check(server.stop() == 0, "brigaded exit status after SIGTERM")
+        status = server.stop()
+        if exit_zero:
+            check(status == 0, "brigaded exit status %r after SIGTERM" % status)
         for report in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
             check(report not in server.text(), "sanitizer report in the log")
     except (Failure, wire.Closed, OSError, ValueError, KeyError) as error:
         print("FAIL: %s: %s: %s" % (name, type(error).__name__, error))
-        print("--- brigaded log (last 3000 bytes):")
-        print(server.text()[-3000:])
+        text = server.text()
+        if log_tail is None:
+            print("--- brigaded log:")
+        else:
+            print("--- brigaded log (last %d bytes):" % log_tail)
+            text = text[-log_tail:]
+        print(text)
+        if counts:
+            print("0 passed, 1 failed")
         return 1
     finally:
         server.cleanup()
     print("ok: %s" % name)
+    if counts:
+        print("1 passed, 0 failed")
     return 0
 
 
 def scenario_text(scenarios, name):
     return open(os.path.join(scenarios, name), encoding="utf-8").read()
+
+
+def create_on_own(server, scenarios, more=None, name="example_a.json"):
+    """A game created on a connection of its own, the create message with
+    the members `more` too: the `created` answer."""
+    client = Client(server)
+    message = {"type": "create", "scenario": scenario_text(scenarios, name)}
+    message.update(more or {})
+    created = client.ask(message)
+    client.close()
+    check(created.get("type") == "created", "create answered %r" % created)
+    return created
 
 
 def create_game(client, scenarios, name="example_a.json"):
@@ -1502,31 +1527,6 @@ CASES = {
 }
 
 
-def run_case(name, case, server, scenarios, log_tail=None, exit_zero=True):
-    """Runs case(server, scenarios), then stops the server: exit status 0
-    (unless not `exit_zero`), no sanitizer report in its log. Prints PASS,
-    or FAIL with the log (its last `log_tail` characters), and the counts;
-    returns the script's exit status. The server is cleaned up."""
-    try:
-        case(server, scenarios)
-        status = server.stop()
-        if exit_zero:
-            check(status == 0, "brigaded exit status %r after SIGTERM" % status)
-        for report in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
-            check(report not in server.text(), "sanitizer report in the log")
-    except (Failure, wire.Closed, OSError, ValueError, KeyError) as error:
-        print("FAIL: %s: %s: %s" % (name, type(error).__name__, error))
-        print("--- brigaded log:")
-        print(server.text() if log_tail is None else server.text()[-log_tail:])
-        print("0 passed, 1 failed")
-        return 1
-    finally:
-        server.cleanup()
-    print("PASS: %s" % name)
-    print("1 passed, 0 failed")
-    return 0
-
-
 # Options some cases need: the garbage case sends 1,500 frames at once
 # (its subject is the decoder, not the message rate; limits_flow.py tests
 # the rates).
@@ -1539,7 +1539,8 @@ def main():
         return 2
     name, brigaded, scenarios = sys.argv[1:]
     server = Server(brigaded, SERVER_OPTIONS.get(name, ()))
-    return run_case(name, CASES[name], server, scenarios, exit_zero=name != "shutdown_joined")
+    return run_case(name, server, CASES[name], scenarios, log_tail=None,
+                    exit_zero=name != "shutdown_joined", counts=True)
 
 
 if __name__ == "__main__":

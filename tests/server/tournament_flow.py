@@ -346,7 +346,7 @@ def main():
         print("usage: tournament_flow.py {%s} BRIGADED SCENARIOS_DIR" % "|".join(CASES))
         return 2
     name, brigaded, scenarios = sys.argv[1:]
-    return run_case(name, CASES[name], Server(brigaded), scenarios, log_tail=6000)
+    return run_case(name, Server(brigaded), CASES[name], scenarios, log_tail=6000, counts=True)
 
 
 if __name__ == "__main__":
