@@ -14,17 +14,24 @@
 
 #include "protocol/message.h"
 
-static void test_round_trip(void **state)
+/* A resumed message of request 7 in game g1. */
+static protocol_server_message resumed(protocol_seat seat, int64_t from, int64_t seq)
 {
-    (void)state;
     protocol_server_message message;
     memset(&message, 0, sizeof message);
     message.kind = PROTOCOL_SERVER_RESUMED;
     message.request = 7;
     strcpy(message.game, "g1");
-    message.as.resumed.seat = PROTOCOL_SEAT_B;
-    message.as.resumed.from = 12;
-    message.as.resumed.seq = 15;
+    message.as.resumed.seat = seat;
+    message.as.resumed.from = from;
+    message.as.resumed.seq = seq;
+    return message;
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    protocol_server_message message = resumed(PROTOCOL_SEAT_B, 12, 15);
     protocol_value *value = protocol_server_message_to_value(&message);
     assert_non_null(value);
     char *json = protocol_value_to_json(value, 0);
@@ -55,13 +62,7 @@ static void test_round_trip(void **state)
 static void test_refused(void **state)
 {
     (void)state;
-    protocol_server_message message;
-    memset(&message, 0, sizeof message);
-    message.kind = PROTOCOL_SERVER_RESUMED;
-    message.request = 7;
-    strcpy(message.game, "g1");
-    message.as.resumed.from = 16; /* after seq */
-    message.as.resumed.seq = 15;
+    protocol_server_message message = resumed(PROTOCOL_SEAT_A, 16, 15); /* from after seq */
     uint8_t *frame = NULL;
     size_t length = 0;
     assert_int_equal(protocol_server_message_encode(&message, 0, &frame, &length),
