@@ -72,16 +72,7 @@ static void assert_melee_matches(const game *g, const brigade_melee *melee,
 static void play_to_charge(game *g, const char *initiative_a_b)
 {
     (void)initiative_a_b;
-    scripted_dice_add(&g->dice, "T1.initiative.A", 4, 5);
-    scripted_dice_add(&g->dice, "T1.initiative.B", 2, 3);
-    game_start(g);
-    brigade_command c = command_choose(BRIGADE_SIDE_A);
-    game_play(g, BRIGADE_SIDE_A, &c);
-    c = command_done();
-    game_play(g, BRIGADE_SIDE_A, &c);
-    game_play(g, BRIGADE_SIDE_B, &c);
-    assert_int_equal(g->battle.phase, BRIGADE_PHASE_CHARGE);
-    assert_int_equal(g->battle.step, BRIGADE_STEP_DECLARE);
+    game_start_to_charge(g, 4, 5, 2, 3);
 }
 
 /* Plays turn 1 up to the hussars' charge on the dragoons from this facing,
