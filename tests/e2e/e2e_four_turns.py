@@ -67,7 +67,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import (Failure, Player, Server, arguments, check, run_main)  # noqa: E402
+from e2e_support import (Failure, Player, Server, check, timed_main)  # noqa: E402
 
 TURNS = 4
 MAX_GAMES = 30
@@ -846,11 +846,7 @@ def play(args, processes):
 
 
 def main():
-    args = arguments()
-    started = time.time()
-    status = run_main(lambda processes: play(args, processes))
-    print("e2e_four_turns: %.1f s" % (time.time() - started))
-    return status
+    return timed_main("e2e_four_turns", play)
 
 
 if __name__ == "__main__":

@@ -305,3 +305,13 @@ def run_main(body):
         processes.close()
     print("PASS")
     return 0
+
+
+def timed_main(name, play):
+    """The main of an e2e play: play(args, processes) run by run_main, its
+    time printed; the exit status."""
+    args = arguments()
+    started = time.time()
+    status = run_main(lambda processes: play(args, processes))
+    print("%s: %.1f s" % (name, time.time() - started))
+    return status

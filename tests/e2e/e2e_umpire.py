@@ -38,8 +38,8 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import (Failure, Player, Server, arguments, both, check,  # noqa: E402
-                         join_players, rally, run_main, wait_both)
+from e2e_support import (Failure, Player, Server, both, check,  # noqa: E402
+                         join_players, rally, timed_main, wait_both)
 
 MAX_TURNS = 20
 OTHER = {"A": "B", "B": "A"}
@@ -415,11 +415,7 @@ def play(args, processes):
 
 
 def main():
-    args = arguments()
-    started = time.time()
-    status = run_main(lambda processes: play(args, processes))
-    print("e2e_umpire: %.1f s" % (time.time() - started))
-    return status
+    return timed_main("e2e_umpire", play)
 
 
 if __name__ == "__main__":
