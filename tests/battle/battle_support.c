@@ -233,6 +233,8 @@ brigade_command command_charge(const char *unit, const char *target, brigade_fac
     return c;
 }
 
+/* The builders below are alike in shape, each setting its own command's
+ * members: written one a command so that a test's reader finds them. */
 brigade_command command_report(brigade_command_kind kind, const char *unit, const char *target)
 {
     brigade_command c = command_done();

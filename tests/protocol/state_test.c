@@ -33,6 +33,7 @@
  * journal's codec test). */
 static const char old_charged_hash[] = "5e975653bdf6cf7081a0a71a3e4fe20ec1ebfd73a1f1bd659a8d2498ab56aade";
 /* old_pursuing, 1890 bytes */
+/* Written out whole though it begins as old_battle_charged does: recorded bytes. */
 static const char old_pursuing[] =
     "de0012a6666f726d617402a57469746c65d93c576f726b6564206578616d706c6520413a"
     "204272697469736820686561767920647261676f6f6e73206d656574204672656e636820"
