@@ -97,6 +97,14 @@ class Redis:
         raise Failure("redis: unexpected %r" % line)
 
 
+def join_answer(node, game, token):
+    """The answer to one join at `node`, on a connection of its own."""
+    c = flow.Client(node)
+    answer = c.ask({"type": "join", "game": game, "token": token})
+    c.close()
+    return answer
+
+
 class Node(flow.Server):
     """A game node: brigaded --redis with the test's lease."""
 
@@ -203,9 +211,7 @@ def case_routing(tmp, brigaded, scenarios):
         game, seats, created, clients, states, seq = start_game(one, scenarios)
         seq = play(clients, states, seq, 4)
         # Seat A at node two: moved to node one's URL, nothing done.
-        c = flow.Client(two)
-        answer = c.ask({"type": "join", "game": game, "token": seats["A"]})
-        c.close()
+        answer = join_answer(two, game, seats["A"])
         check(answer.get("type") == "error" and answer["code"] == "moved" and
               answer["url"] == one.url, "join at node two: %r (node one is %s)" % (answer, one.url))
         # An unknown game is still unknown.
@@ -287,9 +293,7 @@ def case_two_nodes(tmp, brigaded, scenarios):
         try:
             time.sleep(LEASE_MS * 2 / 1000.0)
             # At node two, seat A is moved to node one, which still plays.
-            c = flow.Client(two)
-            answer = c.ask({"type": "join", "game": game, "token": seats["A"]})
-            c.close()
+            answer = join_answer(two, game, seats["A"])
             check(answer.get("code") == "moved" and answer["url"] == one.url,
                   "node two while one lives: %r" % answer)
             seq = play(clients, states, seq, 1)
@@ -303,9 +307,7 @@ def case_two_nodes(tmp, brigaded, scenarios):
             for c in clients.values():
                 c.ws.sock.close()
             time.sleep(LEASE_MS * 3 / 1000.0)
-            c = flow.Client(two)
-            answer = c.ask({"type": "join", "game": game, "token": seats["A"]})
-            c.close()
+            answer = join_answer(two, game, seats["A"])
             check(answer.get("type") == "error" and answer["code"] == "unavailable",
                   "a copy behind the cluster's seq must not serve: %r" % answer)
             check("behind" in two.text() or "old copy" in two.text(), "no log of the stale copy")
@@ -327,9 +329,7 @@ def case_two_nodes(tmp, brigaded, scenarios):
             one.log = open(one.log_path, "ab")
             one.restart_after_stop()
             time.sleep(LEASE_MS * 2 / 1000.0)
-            c = flow.Client(one)
-            answer = c.ask({"type": "join", "game": game, "token": seats["A"]})
-            c.close()
+            answer = join_answer(one, game, seats["A"])
             check(answer.get("code") == "moved" and answer["url"] == three.url,
                   "the old owner restarted must send its players to the new one: %r" % answer)
             # Nothing was ever played twice: one journal's seq goes on, the
@@ -443,9 +443,7 @@ def case_relay(tmp, brigaded, scenarios):
         published = int(redis.command("HGET", "brigade:game:%s:spectators" % game, "seq"))
         check(published < seq, "the published state is at %d, the game at %d: this case is "
               "about a state that lags" % (published, seq))
-        c = flow.Client(one)
-        answer = c.ask({"type": "join", "game": game, "token": spectator})
-        c.close()
+        answer = join_answer(one, game, spectator)
         check(answer.get("code") == "moved" and answer["url"] == relay.url(),
               "a spectator at the node: %r (relay %s)" % (answer, relay.url()))
         # The spectator follows the move.
