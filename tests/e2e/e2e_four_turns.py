@@ -67,7 +67,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import (Failure, Player, Server, check, timed_main)  # noqa: E402
+from e2e_support import (Failure, Player, Server, check, new_game, timed_main)  # noqa: E402
 
 TURNS = 4
 MAX_GAMES = 30
@@ -109,13 +109,6 @@ class Seat(Player):
         self.send("hash")
         self.next_of(("hash",))
         return [m["text"] for m in self.lines[start:] if m.get("type") == "not_json"]
-
-
-def new_game(args, server):
-    done = subprocess.run([args.brigade, "new", "--json", "--server", server.url, args.scenario],
-                          capture_output=True, text=True, timeout=20)
-    check(done.returncode == 0, "brigade new failed (%d): %s" % (done.returncode, done.stderr))
-    return json.loads(done.stdout)
 
 
 def text_state(args, server, game, token):

@@ -268,6 +268,25 @@ def both(players, line):
         players[seat].act_ok(line)
 
 
+def charge_countercharged(players):
+    """In the Charge phase's declarations, A phasing: A's hussars charge
+    the dragoons, both sides are done and B's dragoons counter-charge."""
+    players["A"].act_ok("charge hussars dragoons front")
+    players["A"].act_ok("done")
+    players["B"].wait("phase=charge step=declare awaiting=B")
+    players["B"].act_ok("done")
+    players["B"].wait("phase=charge step=respond awaiting=B")
+    players["B"].act_ok("respond dragoons countercharge")
+
+
+def new_game(args, server):
+    """`brigade new --json` of args.scenario at `server`: what it printed."""
+    done = subprocess.run([args.brigade, "new", "--json", "--server", server.url, args.scenario],
+                          capture_output=True, text=True, timeout=20)
+    check(done.returncode == 0, "brigade new failed (%d): %s" % (done.returncode, done.stderr))
+    return json.loads(done.stdout)
+
+
 def wait_both(players, condition):
     for seat in ("A", "B"):
         players[seat].wait(condition)

@@ -31,7 +31,8 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import (Failure, Server, both, check,  # noqa: E402
+import e2e_support  # noqa: E402
+from e2e_support import (Failure, Server, both, charge_countercharged, check,  # noqa: E402
                          join_players, rally, timed_main, wait_both)
 
 MAX_TURNS = 20
@@ -41,12 +42,9 @@ INFANTRY = {"infantry", "open_order", "skirmishers"}
 
 
 def new_game(args, server):
-    done = subprocess.run([args.brigade, "new", "--json", "--server", server.url, args.scenario],
-                          capture_output=True, text=True, timeout=20)
-    check(done.returncode == 0, "brigade new failed (%d): %s" % (done.returncode, done.stderr))
-    created = json.loads(done.stdout)
+    created = e2e_support.new_game(args, server)
     check(set(created) == {"game", "seats", "spectator"} and set(created["seats"]) == {"A", "B", "umpire"},
-          "brigade new --json printed %s" % done.stdout)
+          "brigade new --json printed %s" % created)
     return created
 
 
@@ -249,12 +247,7 @@ def play(args, processes):
 
         wait_both(players, "turn=%d phase=charge step=declare awaiting=A" % turn)
         turn_log_start = len(players["A"].state()["state"]["log"])
-        players["A"].act_ok("charge hussars dragoons front")
-        players["A"].act_ok("done")
-        players["B"].wait("phase=charge step=declare awaiting=B")
-        players["B"].act_ok("done")
-        players["B"].wait("phase=charge step=respond awaiting=B")
-        players["B"].act_ok("respond dragoons countercharge")
+        charge_countercharged(players)
 
         # Morale tests and contact happen at once; then Movement and Fire.
         wait_both(players, "turn=%d phase=movement" % turn)

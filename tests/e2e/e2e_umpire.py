@@ -38,8 +38,8 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import (Failure, Player, Server, both, check,  # noqa: E402
-                         join_players, rally, timed_main, wait_both)
+from e2e_support import (Failure, Player, Server, both, charge_countercharged,  # noqa: E402
+                         check, join_players, new_game, rally, timed_main, wait_both)
 
 MAX_TURNS = 20
 OTHER = {"A": "B", "B": "A"}
@@ -47,13 +47,6 @@ OTHER = {"A": "B", "B": "A"}
 # count never goes back, hold and rolled_back say what the umpire did).
 RESTORED = ("turn", "phase", "step", "phasing", "awaiting", "sides", "units", "charges",
             "melees", "fought", "pending")
-
-
-def new_game(args, server):
-    done = subprocess.run([args.brigade, "new", "--json", "--server", server.url, args.scenario],
-                          capture_output=True, text=True, timeout=20)
-    check(done.returncode == 0, "brigade new failed (%d): %s" % (done.returncode, done.stderr))
-    return json.loads(done.stdout)
 
 
 def log_of(player, count=""):
@@ -359,12 +352,7 @@ def play(args, processes):
             rally(players[seat], seat, state, strength)
         both(players, "done")
         wait_both(players, "turn=%d phase=charge step=declare awaiting=A" % turn)
-        players["A"].act_ok("charge hussars dragoons front")
-        players["A"].act_ok("done")
-        players["B"].wait("phase=charge step=declare awaiting=B")
-        players["B"].act_ok("done")
-        players["B"].wait("phase=charge step=respond awaiting=B")
-        players["B"].act_ok("respond dragoons countercharge")
+        charge_countercharged(players)
         wait_both(players, "turn=%d phase=movement" % turn)
         both(players, "done")
         wait_both(players, "turn=%d phase=fire" % turn)
