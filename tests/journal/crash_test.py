@@ -33,7 +33,6 @@ the log once) and one state everywhere (both players, a fresh `brigade
 state`, and `brigade replay` of the journal after the server stopped hold
 the same seq and snapshot hash).
 """
-import argparse
 import json
 import os
 import re
@@ -606,14 +605,7 @@ CASES = {
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("case", choices=sorted(CASES))
-    parser.add_argument("--brigaded", required=True)
-    parser.add_argument("--brigade", required=True)
-    parser.add_argument("--scenarios", required=True)
-    parser.add_argument("--wire", required=True,
-                        help="tests/server (brigade_wire.py, game_flow.py: the ones beside this "
-                        "script are read)")
+    parser = flow.case_parser(CASES)
     parser.add_argument("--verbose", action="store_true", help="print the servers' logs")
     args = parser.parse_args()
     processes = Processes()

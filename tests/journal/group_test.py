@@ -21,7 +21,6 @@ Cases:
                 action is in the journal, and each action that got no ack,
                 sent again with its request id, is applied exactly once.
 """
-import argparse
 import os
 import re
 import select
@@ -450,14 +449,7 @@ CASES = {"locked": case_locked, "busy_timeout": case_busy_timeout,
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("case", choices=sorted(CASES))
-    parser.add_argument("--brigaded", required=True)
-    parser.add_argument("--brigade", required=True)
-    parser.add_argument("--scenarios", required=True)
-    parser.add_argument("--wire", required=True,
-                        help="tests/server (brigade_wire.py, game_flow.py: the ones beside this "
-                        "script are read)")
+    parser = flow.case_parser(CASES)
     args = parser.parse_args()
     try:
         CASES[args.case](args)

@@ -10,6 +10,7 @@ kills the server. Uses only the standard library and brigade_wire.py
 (its own websocket client and msgpack codec), so it checks the server
 against an implementation independent of protocol/.
 """
+import argparse
 import copy
 import os
 import socket
@@ -34,6 +35,20 @@ class Failure(Exception):
 def check(condition, what):
     if not condition:
         raise Failure(what)
+
+
+def case_parser(cases):
+    """The arguments of tests/journal's crash_test.py and group_test.py:
+    CASE --brigaded --brigade --scenarios --wire (more may be added)."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("case", choices=sorted(cases))
+    parser.add_argument("--brigaded", required=True)
+    parser.add_argument("--brigade", required=True)
+    parser.add_argument("--scenarios", required=True)
+    parser.add_argument("--wire", required=True,
+                        help="tests/server (brigade_wire.py, game_flow.py: the ones beside this "
+                        "script are read)")
+    return parser
 
 
 def wait_listening(proc, text, start=0, what="start"):
