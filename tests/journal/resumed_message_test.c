@@ -28,6 +28,21 @@ static protocol_server_message resumed(protocol_seat seat, int64_t from, int64_t
     return message;
 }
 
+/* `message` encoded (which must succeed) and its frame decoded into
+ * *decoded: the decoder's answer. */
+static protocol_fault_code encoded_decoded(const protocol_server_message *message,
+                                           protocol_server_message *decoded,
+                                           protocol_fault *status)
+{
+    uint8_t *frame = NULL;
+    size_t length = 0;
+    assert_int_equal(protocol_server_message_encode(message, 0, &frame, &length),
+                     PROTOCOL_FAULT_OK);
+    protocol_fault_code code = protocol_server_message_decode(frame, length, decoded, status);
+    free(frame);
+    return code;
+}
+
 static void test_round_trip(void **state)
 {
     (void)state;
@@ -40,14 +55,9 @@ static void test_round_trip(void **state)
     free(json);
     protocol_value_free(value);
 
-    uint8_t *frame = NULL;
-    size_t length = 0;
-    assert_int_equal(protocol_server_message_encode(&message, 0, &frame, &length),
-                     PROTOCOL_FAULT_OK);
     protocol_server_message decoded;
     protocol_fault status;
-    assert_int_equal(protocol_server_message_decode(frame, length, &decoded, &status),
-                     PROTOCOL_FAULT_OK);
+    assert_int_equal(encoded_decoded(&message, &decoded, &status), PROTOCOL_FAULT_OK);
     assert_int_equal(decoded.kind, PROTOCOL_SERVER_RESUMED);
     assert_int_equal(decoded.request, 7);
     assert_string_equal(decoded.game, "g1");
@@ -56,23 +66,16 @@ static void test_round_trip(void **state)
     assert_int_equal(decoded.as.resumed.seq, 15);
     assert_string_equal(protocol_server_kind_name(PROTOCOL_SERVER_RESUMED), "resumed");
     protocol_server_message_clear(&decoded);
-    free(frame);
 }
 
 static void test_refused(void **state)
 {
     (void)state;
     protocol_server_message message = resumed(PROTOCOL_SEAT_A, 16, 15); /* from after seq */
-    uint8_t *frame = NULL;
-    size_t length = 0;
-    assert_int_equal(protocol_server_message_encode(&message, 0, &frame, &length),
-                     PROTOCOL_FAULT_OK);
     protocol_server_message decoded;
     protocol_fault status;
-    assert_int_equal(protocol_server_message_decode(frame, length, &decoded, &status),
-                     PROTOCOL_FAULT_BAD_VALUE);
+    assert_int_equal(encoded_decoded(&message, &decoded, &status), PROTOCOL_FAULT_BAD_VALUE);
     assert_string_equal(status.member, "from");
-    free(frame);
 
     protocol_value *value = protocol_value_map_new();
     protocol_value_map_set_string(value, "type", "resumed");
