@@ -292,21 +292,34 @@ def wait_both(players, condition):
         players[seat].wait(condition)
 
 
+def on_table(unit, seat):
+    """The unit is the seat's and still on the table."""
+    return unit["side"] == seat and unit["status"] not in ("removed", "dispersed")
+
+
+def rally_changes(unit, strength, below=1.0):
+    """The adjust report's changes that put the unit back in order: status
+    normal, formed, and its figures made up to `strength` when fewer than
+    `below` of it."""
+    changes = []
+    if unit["status"] != "normal":
+        changes.append("status=normal")
+    if not unit["formed"]:
+        changes.append("formed=yes")
+    if unit["figures"] < below * strength:
+        changes.append("figures=%d" % strength)
+    return changes
+
+
 def rally(player, seat, state, strength):
     """Mandatory moves: put the side's units back in order and up to their
     starting strength (the players' free-form report: rallied, reformed,
     made up from the reserve), so that the charge can be made again and no
     side runs out of units while the dice deny a melee."""
     for uid, unit in state["units"].items():
-        if unit["side"] != seat or unit["status"] in ("removed", "dispersed"):
+        if not on_table(unit, seat):
             continue
-        changes = []
-        if unit["status"] != "normal":
-            changes.append("status=normal")
-        if not unit["formed"]:
-            changes.append("formed=yes")
-        if unit["figures"] < strength[uid]:
-            changes.append("figures=%d" % strength[uid])
+        changes = rally_changes(unit, strength[uid])
         if changes:
             player.act_ok("adjust %s %s note=\"rallied and reformed behind the lines (e2e)\""
                           % (uid, " ".join(changes)))

@@ -45,7 +45,8 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
-from e2e_support import Failure, Processes, check, join_players  # noqa: E402
+from e2e_support import (Failure, Processes, check, join_players, on_table,  # noqa: E402
+                         rally_changes)
 sys.path.insert(0, os.path.join(HERE, "..", "server"))
 import game_flow as flow  # noqa: E402
 
@@ -191,17 +192,9 @@ class Table:
 
     def rally_line(self, state, seat):
         for uid, unit in sorted(state["units"].items()):
-            if unit["side"] != seat or unit["status"] in ("removed", "dispersed"):
+            if not on_table(unit, seat) or uid in self.refused_this_turn:
                 continue
-            if uid in self.refused_this_turn:
-                continue
-            changes = []
-            if unit["status"] != "normal":
-                changes.append("status=normal")
-            if not unit["formed"]:
-                changes.append("formed=yes")
-            if unit["figures"] < self.strength[uid]:
-                changes.append("figures=%d" % self.strength[uid])
+            changes = rally_changes(unit, self.strength[uid])
             if changes:
                 return uid, "adjust %s %s note=\"rallied (crash test)\"" % (uid, " ".join(changes))
         return None, None

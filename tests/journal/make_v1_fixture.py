@@ -51,7 +51,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 import v1_journal  # noqa: E402
-from e2e_support import Failure, Player, Processes, Server, check  # noqa: E402
+from e2e_support import (Failure, Player, Processes, Server, check, on_table,  # noqa: E402
+                         rally_changes)
 
 # The release the fixtures stand for ("v1", "v2"; --label), in every note
 # the plan writes; read before the plans below are built.
@@ -200,17 +201,9 @@ class Table:
         and made up when they fell below 60% of their strength."""
         turn = state["turn"]
         for uid, unit in sorted(state["units"].items()):
-            if unit["side"] != seat or unit["status"] in ("removed", "dispersed"):
+            if not on_table(unit, seat) or (turn, "rally " + uid) in self.refused:
                 continue
-            if (turn, "rally " + uid) in self.refused:
-                continue
-            changes = []
-            if unit["status"] != "normal":
-                changes.append("status=normal")
-            if not unit["formed"]:
-                changes.append("formed=yes")
-            if unit["figures"] < 0.6 * self.strength[uid]:
-                changes.append("figures=%d" % self.strength[uid])
+            changes = rally_changes(unit, self.strength[uid], below=0.6)
             if changes:
                 return uid, "adjust %s %s note=\"%s %s\"" % (
                     uid, " ".join(changes),
