@@ -51,11 +51,11 @@ def case_parser(cases):
     return parser
 
 
-def wait_listening(proc, text, start=0, what="start"):
+def wait_listening(proc, text, start=0, what="start", seconds=10):
     """brigaded's port, from the "listening on" line of its log (`text()`)
     after its first `start` characters; a Failure if it exits or has not
-    said it within 10 s."""
-    deadline = time.time() + 10
+    said it within `seconds`."""
+    deadline = time.time() + seconds
     while time.time() < deadline:
         m = re.search(r"listening on http://[^ ]*:(\d+),", text()[start:])
         if m:
