@@ -30,35 +30,11 @@ LEASE_MS = 1500
 free_port = flow.free_port
 
 
-class Redis:
+class Redis(flow.RedisServer):
     """A redis-server of the test's own, and a tiny RESP client for it."""
 
-    def __init__(self, tmp):
-        self.port = free_port()
-        self.tmp = tmp
-        self.proc = None
-        self.start()
-
-    def start(self):
-        self.log = open(os.path.join(self.tmp, "redis.log"), "ab")
-        self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", self.tmp],
-            stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            try:
-                if self.command("PING") == "PONG":
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise Failure("redis-server did not start")
-
-    def kill(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        self.log.close()
+    def ping(self):
+        return self.command("PING") == "PONG"
 
     @property
     def url(self):
