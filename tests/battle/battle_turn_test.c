@@ -646,6 +646,7 @@ static void test_village_turn(void **state)
     game_free(g);
 }
 
+/* The scenario written out whole: the units a reader follows through the test. */
 static const char *const sappers_scenario =
     "{\"title\": \"Sappers\", \"sides\": {\"A\": {\"name\": \"French\"}, \"B\": {\"name\": "
     "\"Austrians\"}}, \"units\": ["
