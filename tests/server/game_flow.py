@@ -18,9 +18,11 @@ import re
 import resource
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -118,6 +120,26 @@ class Server:
             self.proc.kill()
             self.proc.wait()
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def hold_journal_lock(path, hold_s, wait_s, what):
+    """The write lock of the journal at `path` taken (BEGIN IMMEDIATE) by a
+    connection of a thread of its own and held until release.set() (or
+    `hold_s`): (release, thread), once it is held (within `wait_s`)."""
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        db = sqlite3.connect(path, timeout=10, isolation_level=None)
+        db.execute("BEGIN IMMEDIATE")
+        held.set()
+        release.wait(hold_s)
+        db.execute("ROLLBACK")
+        db.close()
+
+    thread = threading.Thread(target=hold, daemon=True)
+    thread.start()
+    check(held.wait(wait_s), what)
+    return release, thread
 
 
 class RedisServer:
