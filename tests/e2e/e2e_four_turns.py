@@ -67,7 +67,8 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import (Failure, Player, Server, check, new_game, timed_main)  # noqa: E402
+from e2e_support import (Failure, Player, Server, check, new_game, server_state,  # noqa: E402
+                         timed_main)
 
 TURNS = 4
 MAX_GAMES = 30
@@ -118,14 +119,6 @@ def text_state(args, server, game, token):
                           timeout=20)
     check(done.returncode == 0, "brigade state failed (%d): %s" % (done.returncode, done.stderr))
     return done.stdout
-
-
-def server_state(args, server, game, token):
-    done = subprocess.run([args.brigade, "state", "--json", "--server", server.url,
-                           "--game", game, "--token", token],
-                          capture_output=True, text=True, timeout=20)
-    check(done.returncode == 0, "brigade state failed (%d): %s" % (done.returncode, done.stderr))
-    return json.loads(done.stdout)
 
 
 # ------------------------------------------------------- the wire state

@@ -287,6 +287,15 @@ def new_game(args, server):
     return json.loads(done.stdout)
 
 
+def server_state(args, server, game, token):
+    """`brigade state --json` of the game at `server` with this token."""
+    done = subprocess.run([args.brigade, "state", "--json", "--server", server.url,
+                           "--game", game, "--token", token],
+                          capture_output=True, text=True, timeout=20)
+    check(done.returncode == 0, "brigade state failed (%d): %s" % (done.returncode, done.stderr))
+    return json.loads(done.stdout)
+
+
 def wait_both(players, condition):
     for seat in ("A", "B"):
         players[seat].wait(condition)

@@ -33,7 +33,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e_support  # noqa: E402
 from e2e_support import (Failure, Server, both, charge_countercharged, check,  # noqa: E402
-                         join_players, rally, timed_main, wait_both)
+                         join_players, rally, server_state, timed_main, wait_both)
 
 MAX_TURNS = 20
 OTHER = {"A": "B", "B": "A"}
@@ -46,14 +46,6 @@ def new_game(args, server):
     check(set(created) == {"game", "seats", "spectator"} and set(created["seats"]) == {"A", "B", "umpire"},
           "brigade new --json printed %s" % created)
     return created
-
-
-def server_state(args, server, game, token):
-    done = subprocess.run([args.brigade, "state", "--json", "--server", server.url,
-                           "--game", game, "--token", token],
-                          capture_output=True, text=True, timeout=20)
-    check(done.returncode == 0, "brigade state failed (%d): %s" % (done.returncode, done.stderr))
-    return json.loads(done.stdout)
 
 
 def malformed_frame(args, server):
