@@ -451,13 +451,8 @@ CASES = {"locked": case_locked, "busy_timeout": case_busy_timeout,
 def main():
     parser = flow.case_parser(CASES)
     args = parser.parse_args()
-    try:
-        CASES[args.case](args)
-    except (Failure, wire.Closed, socket.timeout, TimeoutError) as failure:
-        print("FAIL: %s" % failure, file=sys.stderr)
-        return 1
-    print("PASS")
-    return 0
+    return flow.pass_or_fail(lambda: CASES[args.case](args),
+                             (Failure, wire.Closed, socket.timeout, TimeoutError))
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import v1_journal  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
-from game_flow import Failure, check, wait_listening  # noqa: E402
+from game_flow import Failure, check, pass_or_fail, wait_listening  # noqa: E402
 
 
 def seq_events(brigade, db, game, seq):
@@ -214,15 +214,13 @@ def main():
     print("%s: game %s of %s, journaled by commit %s" % (
         os.path.basename(args.fixture), manifest["game"], manifest["scenario"],
         manifest["made_by"]))
-    try:
+
+    def checks():
         check_replay(args, args.fixture, manifest, recorded)
         check_server(args, args.fixture, manifest)
         check_verify(args, args.fixture, manifest)
-    except (Failure, RuntimeError) as failure:
-        print("FAIL: %s" % failure, file=sys.stderr)
-        return 1
-    print("PASS")
-    return 0
+
+    return pass_or_fail(checks, (Failure, RuntimeError))
 
 
 if __name__ == "__main__":

@@ -39,6 +39,18 @@ def check(condition, what):
         raise Failure(what)
 
 
+def pass_or_fail(body, errors=(Failure,)):
+    """Runs body(): prints PASS and returns 0, or, on one of `errors`,
+    prints FAIL and it on stderr and returns 1."""
+    try:
+        body()
+    except errors as failure:
+        print("FAIL: %s" % failure, file=sys.stderr)
+        return 1
+    print("PASS")
+    return 0
+
+
 def case_parser(cases):
     """The arguments of tests/journal's crash_test.py and group_test.py:
     CASE --brigaded --brigade --scenarios --wire (more may be added)."""
