@@ -357,6 +357,7 @@ static void test_halted_pursuer_tests_in_morale(void **state)
 static void test_contact_during_pursuit_accepted(void **state)
 {
     (void)state;
+    /* Set up as test_example_a_four_turns is, written out: the units a reader follows. */
     game *g = example_a_turn_1(NULL, false);
     int hussars = game_unit(g, "hussars"), dragoons = game_unit(g, "dragoons");
     const brigade_battle_unit *h = &g->battle.units[hussars], *d = &g->battle.units[dragoons];

@@ -341,6 +341,8 @@ def case_umpired(server, scenarios):
 CASES = {"swiss": case_swiss, "umpired": case_umpired}
 
 
+# Each script's main written out, as clock_flow's is: its own usage line and
+# how its case is run (run_case does the rest).
 def main():
     if len(sys.argv) != 4 or sys.argv[1] not in CASES:
         print("usage: tournament_flow.py {%s} BRIGADED SCENARIOS_DIR" % "|".join(CASES))
