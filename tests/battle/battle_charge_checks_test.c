@@ -54,15 +54,7 @@ static const char *const checks_scenario =
 static game *checks_game(void)
 {
     game *g = game_load_text(checks_scenario);
-    scripted_dice_add(&g->dice, "T1.initiative.A", 6, 6);
-    scripted_dice_add(&g->dice, "T1.initiative.B", 1, 1);
-    game_start(g);
-    brigade_command c = command_choose(BRIGADE_SIDE_A);
-    game_play(g, BRIGADE_SIDE_A, &c);
-    c = command_done();
-    game_play(g, BRIGADE_SIDE_A, &c);
-    game_play(g, BRIGADE_SIDE_B, &c);
-    assert_int_equal(g->battle.step, BRIGADE_STEP_DECLARE);
+    game_start_to_charge(g, 6, 6, 1, 1);
     return g;
 }
 

@@ -24,6 +24,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The end of each game here: every scripted die used, every event
+ * describable, the journal replaying to the same state; then freed. */
+static void finish(game *g)
+{
+    scripted_dice_assert_used(&g->dice);
+    assert_describable(g);
+    game_assert_replays(g);
+    game_free(g);
+}
+
 static void done_by(game *g, brigade_side side)
 {
     brigade_command c = command_done();
@@ -211,10 +221,7 @@ static void test_example_a_four_turns(void **state)
     assert_int_equal(d->status, BRIGADE_STATUS_NORMAL);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_FIRE);
 
-    scripted_dice_assert_used(&g->dice);
-    assert_describable(g);
-    game_assert_replays(g);
-    game_free(g);
+    finish(g);
 }
 
 /* Example A with a French line battalion that the dragoons may charge. */
@@ -295,10 +302,7 @@ static void test_uncontrolled_charge_once_the_enemy_is_gone(void **state)
     assert_int_equal(g->battle.melee_count, 0);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
 
-    scripted_dice_assert_used(&g->dice);
-    assert_describable(g);
-    game_assert_replays(g);
-    game_free(g);
+    finish(g);
 }
 
 /* D35: a pursuer whose uncontrolled charge halted (failed by 1-2) stays
@@ -353,6 +357,7 @@ static void test_halted_pursuer_tests_in_morale(void **state)
 static void test_contact_during_pursuit_accepted(void **state)
 {
     (void)state;
+    /* Set up as test_example_a_four_turns is, written out: the units a reader follows. */
     game *g = example_a_turn_1(NULL, false);
     int hussars = game_unit(g, "hussars"), dragoons = game_unit(g, "dragoons");
     const brigade_battle_unit *h = &g->battle.units[hussars], *d = &g->battle.units[dragoons];
@@ -406,10 +411,7 @@ static void test_contact_during_pursuit_accepted(void **state)
     assert_int_equal(h->status, BRIGADE_STATUS_NORMAL);
     assert_int_equal(h->fled_turn, 3);
     assert_int_equal(d->bonus, BRIGADE_BONUS_NONE);
-    scripted_dice_assert_used(&g->dice);
-    assert_describable(g);
-    game_assert_replays(g);
-    game_free(g);
+    finish(g);
 }
 
 /* D46: with no umpire a contested contact does not stand; with one it
@@ -460,10 +462,7 @@ static void test_contact_contested(void **state)
     c = command_answer(BRIGADE_COMMAND_RULE, 1, true, "again");
     game_refuse(g, BRIGADE_SIDE_NONE, &c, BRIGADE_ERROR_INVALID_ACTION,
                 "report 1 awaits no ruling");
-    scripted_dice_assert_used(&g->dice);
-    assert_describable(g);
-    game_assert_replays(g);
-    game_free(g);
+    finish(g);
 }
 
 /* A custom scenario: a French unit, a British broken line battalion. */
@@ -614,10 +613,7 @@ static void test_village_defenders_flee(void **state)
     assert_int_equal(g->battle.units[grenadiers].terrain, BRIGADE_TERRAIN_BUA);
     assert_int_equal(g->battle.units[grenadiers].defending, BRIGADE_DEFENDING_BUILDING);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
-    scripted_dice_assert_used(&g->dice);
-    assert_describable(g);
-    game_assert_replays(g);
-    game_free(g);
+    finish(g);
 
     /* Two chargers, both defenders flee: A names who occupies. */
     g = game_load_text(village_scenario);
@@ -657,10 +653,7 @@ static void test_village_defenders_flee(void **state)
     done_by(g, BRIGADE_SIDE_A);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_MOVEMENT);
     assert_false(journal_has_roll_named(g, "T1.grenadiers.reform"));
-    scripted_dice_assert_used(&g->dice);
-    assert_describable(g);
-    game_assert_replays(g);
-    game_free(g);
+    finish(g);
 }
 
 int main(void)

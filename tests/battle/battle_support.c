@@ -139,6 +139,20 @@ void game_start(game *g)
     game_take(g);
 }
 
+void game_start_to_charge(game *g, int a1, int a2, int b1, int b2)
+{
+    scripted_dice_add(&g->dice, "T1.initiative.A", a1, a2);
+    scripted_dice_add(&g->dice, "T1.initiative.B", b1, b2);
+    game_start(g);
+    brigade_command c = command_choose(BRIGADE_SIDE_A);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_CHARGE);
+    assert_int_equal(g->battle.step, BRIGADE_STEP_DECLARE);
+}
+
 void game_play(game *g, brigade_side seat, const brigade_command *command)
 {
     brigade_dice_source source = scripted_dice_source(&g->dice);
@@ -219,6 +233,8 @@ brigade_command command_charge(const char *unit, const char *target, brigade_fac
     return c;
 }
 
+/* The builders below are alike in shape, each setting its own command's
+ * members: written one a command so that a test's reader finds them. */
 brigade_command command_report(brigade_command_kind kind, const char *unit, const char *target)
 {
     brigade_command c = command_done();

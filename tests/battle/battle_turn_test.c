@@ -72,16 +72,19 @@ static void assert_melee_matches(const game *g, const brigade_melee *melee,
 static void play_to_charge(game *g, const char *initiative_a_b)
 {
     (void)initiative_a_b;
-    scripted_dice_add(&g->dice, "T1.initiative.A", 4, 5);
-    scripted_dice_add(&g->dice, "T1.initiative.B", 2, 3);
-    game_start(g);
-    brigade_command c = command_choose(BRIGADE_SIDE_A);
+    game_start_to_charge(g, 4, 5, 2, 3);
+}
+
+/* Plays turn 1 up to the hussars' charge on the dragoons from this facing,
+ * declared and both sides done: the dragoons' response is awaited. */
+static void play_hussars_charge(game *g, brigade_facing facing)
+{
+    play_to_charge(g, NULL);
+    brigade_command c = command_charge("hussars", "dragoons", facing);
     game_play(g, BRIGADE_SIDE_A, &c);
     c = command_done();
     game_play(g, BRIGADE_SIDE_A, &c);
     game_play(g, BRIGADE_SIDE_B, &c);
-    assert_int_equal(g->battle.phase, BRIGADE_PHASE_CHARGE);
-    assert_int_equal(g->battle.step, BRIGADE_STEP_DECLARE);
 }
 
 static void test_example_a_whole_turn(void **state)
@@ -364,12 +367,8 @@ static void test_dice_failure_changes_nothing(void **state)
 {
     (void)state;
     game *g = game_load_file("example_a.json");
-    play_to_charge(g, NULL);
-    brigade_command c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
-    game_play(g, BRIGADE_SIDE_A, &c);
-    c = command_done();
-    game_play(g, BRIGADE_SIDE_A, &c);
-    game_play(g, BRIGADE_SIDE_B, &c);
+    play_hussars_charge(g, BRIGADE_FACING_FRONT);
+    brigade_command c;
     /* no morale dice scripted */
     c = command_respond("dragoons", BRIGADE_RESPONSE_STAND);
     game_refuse(g, BRIGADE_SIDE_B, &c, BRIGADE_ERROR_INTERNAL, "T1.hussars.morale");
@@ -383,12 +382,8 @@ static void test_charger_fails_far(void **state)
     (void)state;
     game *g = game_load_file("example_a.json");
     int hussars = game_unit(g, "hussars");
-    play_to_charge(g, NULL);
-    brigade_command c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
-    game_play(g, BRIGADE_SIDE_A, &c);
-    c = command_done();
-    game_play(g, BRIGADE_SIDE_A, &c);
-    game_play(g, BRIGADE_SIDE_B, &c);
+    play_hussars_charge(g, BRIGADE_FACING_FRONT);
+    brigade_command c;
     scripted_dice_add(&g->dice, "T1.hussars.morale", 1, 1);
     c = command_respond("dragoons", BRIGADE_RESPONSE_STAND);
     game_play(g, BRIGADE_SIDE_B, &c);
@@ -409,12 +404,8 @@ static void test_charger_fails_near(void **state)
     (void)state;
     game *g = game_load_file("example_a.json");
     int hussars = game_unit(g, "hussars");
-    play_to_charge(g, NULL);
-    brigade_command c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
-    game_play(g, BRIGADE_SIDE_A, &c);
-    c = command_done();
-    game_play(g, BRIGADE_SIDE_A, &c);
-    game_play(g, BRIGADE_SIDE_B, &c);
+    play_hussars_charge(g, BRIGADE_FACING_FRONT);
+    brigade_command c;
     scripted_dice_add(&g->dice, "T1.hussars.morale", 2, 3);
     c = command_respond("dragoons", BRIGADE_RESPONSE_STAND);
     game_play(g, BRIGADE_SIDE_B, &c);
@@ -461,12 +452,8 @@ static void test_target_retreats_and_loses_at_once(void **state)
     (void)state;
     game *g = game_load_file("example_a.json");
     int dragoons = game_unit(g, "dragoons");
-    play_to_charge(g, NULL);
-    brigade_command c = command_charge("hussars", "dragoons", BRIGADE_FACING_FLANK);
-    game_play(g, BRIGADE_SIDE_A, &c);
-    c = command_done();
-    game_play(g, BRIGADE_SIDE_A, &c);
-    game_play(g, BRIGADE_SIDE_B, &c);
+    play_hussars_charge(g, BRIGADE_FACING_FLANK);
+    brigade_command c;
     scripted_dice_add(&g->dice, "T1.hussars.morale", 4, 4);
     scripted_dice_add(&g->dice, "T1.dragoons.morale", 2, 2); /* 4 -2 flank = 2: fails by 5 */
     scripted_dice_add(&g->dice, "T1.M1.hussars.pursuit", 5, 5);
@@ -659,6 +646,7 @@ static void test_village_turn(void **state)
     game_free(g);
 }
 
+/* The scenario written out whole: the units a reader follows through the test. */
 static const char *const sappers_scenario =
     "{\"title\": \"Sappers\", \"sides\": {\"A\": {\"name\": \"French\"}, \"B\": {\"name\": "
     "\"Austrians\"}}, \"units\": ["

@@ -614,6 +614,7 @@ static void test_end_with_a_result(void **state)
 /* A status the umpire changes gives the instruction that status gives
  * (issue 14): retreating hussars made broken rout (12.19 a), made normal
  * have none; in Movement blown cavalry falls back (12.24). */
+/* The scenario written out whole: the units a reader follows through the test. */
 static const char retreating_scenario[] =
     "{\"title\": \"a retreat\", \"sides\": {\"A\": {\"name\": \"French\"},"
     " \"B\": {\"name\": \"British\"}}, \"units\": ["

@@ -18,7 +18,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { check, Failure, options, run } from './support.mjs';
+import { check, Failure, options, run, statusOf, waitStatus as waitStatusFor } from './support.mjs';
 
 const args = options(['brigaded', 'brigade', 'web', 'screenshots']);
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -60,19 +60,7 @@ async function serverState(port, game, token) {
   return JSON.parse(stdout);
 }
 
-const statusOf = (page) => page.evaluate(() => ({ ...document.getElementById('status').dataset }));
-
-async function waitStatus(page, want, label) {
-  try {
-    await page.waitForFunction((wanted) => {
-      const status = document.getElementById('status');
-      if (!status || !status.dataset.phase) return false;
-      return Object.entries(wanted).every(([key, value]) => status.dataset[key] === String(value));
-    }, want, { timeout: WAIT_MS });
-  } catch {
-    throw new Failure(`${label}: the page never showed ${JSON.stringify(want)}; it shows ${JSON.stringify(await statusOf(page))}`);
-  }
-}
+const waitStatus = (page, want, label) => waitStatusFor(page, want, label, WAIT_MS);
 
 async function live(page, label) {
   await page.waitForSelector('#connection[data-status="live"]', { timeout: WAIT_MS })

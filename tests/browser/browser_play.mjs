@@ -54,7 +54,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { check, Failure, options, run } from './support.mjs';
+import { check, Failure, options, run, statusOf, waitStatus as waitStatusFor } from './support.mjs';
 
 const args = options(['brigaded', 'brigade', 'web', 'scenario', 'screenshots']);
 
@@ -76,22 +76,8 @@ async function serverState(port, game, token) {
 
 // ------------------------------------------------------------ the pages
 
-async function statusOf(page) {
-  return page.evaluate(() => ({ ...document.getElementById('status').dataset }));
-}
-
 // Waits until the page's status line shows `want` ({turn, phase, step, awaiting, hold}).
-async function waitStatus(page, want, label) {
-  try {
-    await page.waitForFunction((wanted) => {
-      const status = document.getElementById('status');
-      if (!status || !status.dataset.phase) return false;
-      return Object.entries(wanted).every(([key, value]) => status.dataset[key] === String(value));
-    }, want, { timeout: STEP_MS });
-  } catch {
-    throw new Failure(`${label}: the page never showed ${JSON.stringify(want)}; it shows ${JSON.stringify(await statusOf(page))}`);
-  }
-}
+const waitStatus = (page, want, label) => waitStatusFor(page, want, label, STEP_MS);
 
 async function waitLive(page, label) {
   try {

@@ -116,3 +116,20 @@ export async function run(name, args, body, limitMs, { serverArgs = [] } = {}) {
   console.log(status ? '0 passed, 1 failed' : '1 passed, 0 failed');
   process.exit(status);
 }
+
+// The page's status line (#status's data: turn, phase, step, awaiting, hold).
+export const statusOf = (page) =>
+  page.evaluate(() => ({ ...document.getElementById('status').dataset }));
+
+// Waits up to `timeoutMs` until the page's status line shows `want`.
+export async function waitStatus(page, want, label, timeoutMs) {
+  try {
+    await page.waitForFunction((wanted) => {
+      const status = document.getElementById('status');
+      if (!status || !status.dataset.phase) return false;
+      return Object.entries(wanted).every(([key, value]) => status.dataset[key] === String(value));
+    }, want, { timeout: timeoutMs });
+  } catch {
+    throw new Failure(`${label}: the page never showed ${JSON.stringify(want)}; it shows ${JSON.stringify(await statusOf(page))}`);
+  }
+}

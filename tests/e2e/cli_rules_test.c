@@ -171,6 +171,8 @@ static void respond_offers_stand_where_core_refuses(void **unused)
 
 /* ---------------------------------------- step settle of a report phase */
 
+/* Written out whole, as the server sends it, though much repeats the other
+ * states: a reader sees all the display is given. */
 static const char *const ruling_state =
     "{\"title\": \"t\", \"turn\": 1, \"phase\": \"movement\", \"step\": \"settle\","
     " \"phasing\": \"A\", \"awaiting\": [], \"umpire\": true,"
@@ -250,6 +252,8 @@ static void melee_settle_is_still_d9s(void **unused)
 
 /* --------------------------------------------------- answering reports */
 
+/* Written out whole, as the server sends it, though much repeats the other
+ * states: a reader sees all the display is given. */
 static const char *const contact_state =
     "{\"title\": \"t\", \"turn\": 2, \"phase\": \"mandatory_moves\", \"step\": \"report\","
     " \"phasing\": \"B\", \"awaiting\": [\"A\", \"B\"],"
@@ -285,6 +289,8 @@ static void the_answer_comes_first(void **unused)
     protocol_value_free(state);
 }
 
+/* Written out whole, as the server sends it, though much repeats the other
+ * states: a reader sees all the display is given. */
 static const char *const adjust_state =
     "{\"title\": \"t\", \"turn\": 1, \"phase\": \"fire\", \"step\": \"report\","
     " \"phasing\": \"A\", \"awaiting\": [\"A\", \"B\"],"

@@ -144,6 +144,7 @@ static void test_pairings(void **state)
     free(text);
 
     /* 0: the round under way. */
+    /* Each round's text written out line by line, as round 1's: what a player reads. */
     text = pairings_text(view, 0, &result, message, sizeof message);
     assert_int_equal(result, 0);
     const char *const round2[] = {

@@ -280,6 +280,7 @@ def case_relay_kill(args, folder):
     check(status == 0, "scripts/cluster exit status %r" % status)
 
 
+# Set up as case_relay_kill is, written out: each scenario reads step by step.
 def case_redis_restart(args, folder):
     cluster = Cluster(args.cluster, args.brigaded, folder)
     watch = None

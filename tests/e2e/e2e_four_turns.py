@@ -67,7 +67,8 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import (Failure, Player, Server, arguments, check, run_main)  # noqa: E402
+from e2e_support import (Failure, Player, Server, check, new_game, server_state,  # noqa: E402
+                         timed_main)
 
 TURNS = 4
 MAX_GAMES = 30
@@ -111,13 +112,6 @@ class Seat(Player):
         return [m["text"] for m in self.lines[start:] if m.get("type") == "not_json"]
 
 
-def new_game(args, server):
-    done = subprocess.run([args.brigade, "new", "--json", "--server", server.url, args.scenario],
-                          capture_output=True, text=True, timeout=20)
-    check(done.returncode == 0, "brigade new failed (%d): %s" % (done.returncode, done.stderr))
-    return json.loads(done.stdout)
-
-
 def text_state(args, server, game, token):
     """`brigade state` in text: the view a player sees, with what it is awaited for."""
     done = subprocess.run([args.brigade, "state", "--server", server.url, "--game", game,
@@ -125,14 +119,6 @@ def text_state(args, server, game, token):
                           timeout=20)
     check(done.returncode == 0, "brigade state failed (%d): %s" % (done.returncode, done.stderr))
     return done.stdout
-
-
-def server_state(args, server, game, token):
-    done = subprocess.run([args.brigade, "state", "--json", "--server", server.url,
-                           "--game", game, "--token", token],
-                          capture_output=True, text=True, timeout=20)
-    check(done.returncode == 0, "brigade state failed (%d): %s" % (done.returncode, done.stderr))
-    return json.loads(done.stdout)
 
 
 # ------------------------------------------------------- the wire state
@@ -846,11 +832,7 @@ def play(args, processes):
 
 
 def main():
-    args = arguments()
-    started = time.time()
-    status = run_main(lambda processes: play(args, processes))
-    print("e2e_four_turns: %.1f s" % (time.time() - started))
-    return status
+    return timed_main("e2e_four_turns", play)
 
 
 if __name__ == "__main__":

@@ -249,14 +249,75 @@ class Player:
 
 # ------------------------------------------------ shared by the e2e plays
 
+def join_players(processes, brigade, server, created, timeout=10):
+    """Players A and B of `created` (`brigade new --json`) joined, each
+    welcomed to its seat: ({seat: Player}, {unit: figures} of the welcome,
+    the last welcome)."""
+    players = {seat: Player(processes, brigade, server.url, created["game"],
+                            created["seats"][seat], "player " + seat, timeout=timeout)
+               for seat in ("A", "B")}
+    for seat, player in players.items():
+        welcome = player.next_of(("welcome",))
+        check(welcome["seat"] == seat, "player %s joined as %s" % (seat, welcome["seat"]))
+    strength = {uid: unit["figures"] for uid, unit in welcome["state"]["units"].items()}
+    return players, strength, welcome
+
+
 def both(players, line):
     for seat in ("A", "B"):
         players[seat].act_ok(line)
 
 
+def charge_countercharged(players):
+    """In the Charge phase's declarations, A phasing: A's hussars charge
+    the dragoons, both sides are done and B's dragoons counter-charge."""
+    players["A"].act_ok("charge hussars dragoons front")
+    players["A"].act_ok("done")
+    players["B"].wait("phase=charge step=declare awaiting=B")
+    players["B"].act_ok("done")
+    players["B"].wait("phase=charge step=respond awaiting=B")
+    players["B"].act_ok("respond dragoons countercharge")
+
+
+def new_game(args, server):
+    """`brigade new --json` of args.scenario at `server`: what it printed."""
+    done = subprocess.run([args.brigade, "new", "--json", "--server", server.url, args.scenario],
+                          capture_output=True, text=True, timeout=20)
+    check(done.returncode == 0, "brigade new failed (%d): %s" % (done.returncode, done.stderr))
+    return json.loads(done.stdout)
+
+
+def server_state(args, server, game, token):
+    """`brigade state --json` of the game at `server` with this token."""
+    done = subprocess.run([args.brigade, "state", "--json", "--server", server.url,
+                           "--game", game, "--token", token],
+                          capture_output=True, text=True, timeout=20)
+    check(done.returncode == 0, "brigade state failed (%d): %s" % (done.returncode, done.stderr))
+    return json.loads(done.stdout)
+
+
 def wait_both(players, condition):
     for seat in ("A", "B"):
         players[seat].wait(condition)
+
+
+def on_table(unit, seat):
+    """The unit is the seat's and still on the table."""
+    return unit["side"] == seat and unit["status"] not in ("removed", "dispersed")
+
+
+def rally_changes(unit, strength, below=1.0):
+    """The adjust report's changes that put the unit back in order: status
+    normal, formed, and its figures made up to `strength` when fewer than
+    `below` of it."""
+    changes = []
+    if unit["status"] != "normal":
+        changes.append("status=normal")
+    if not unit["formed"]:
+        changes.append("formed=yes")
+    if unit["figures"] < below * strength:
+        changes.append("figures=%d" % strength)
+    return changes
 
 
 def rally(player, seat, state, strength):
@@ -265,15 +326,9 @@ def rally(player, seat, state, strength):
     made up from the reserve), so that the charge can be made again and no
     side runs out of units while the dice deny a melee."""
     for uid, unit in state["units"].items():
-        if unit["side"] != seat or unit["status"] in ("removed", "dispersed"):
+        if not on_table(unit, seat):
             continue
-        changes = []
-        if unit["status"] != "normal":
-            changes.append("status=normal")
-        if not unit["formed"]:
-            changes.append("formed=yes")
-        if unit["figures"] < strength[uid]:
-            changes.append("figures=%d" % strength[uid])
+        changes = rally_changes(unit, strength[uid])
         if changes:
             player.act_ok("adjust %s %s note=\"rallied and reformed behind the lines (e2e)\""
                           % (uid, " ".join(changes)))
@@ -291,3 +346,13 @@ def run_main(body):
         processes.close()
     print("PASS")
     return 0
+
+
+def timed_main(name, play):
+    """The main of an e2e play: play(args, processes) run by run_main, its
+    time printed; the exit status."""
+    args = arguments()
+    started = time.time()
+    status = run_main(lambda processes: play(args, processes))
+    print("%s: %.1f s" % (name, time.time() - started))
+    return status

@@ -28,12 +28,12 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import (Failure, Player, Server, arguments, both, check,  # noqa: E402
-                         rally, run_main, wait_both)
+import e2e_support  # noqa: E402
+from e2e_support import (Failure, Server, both, charge_countercharged, check,  # noqa: E402
+                         join_players, rally, server_state, timed_main, wait_both)
 
 MAX_TURNS = 20
 OTHER = {"A": "B", "B": "A"}
@@ -42,21 +42,10 @@ INFANTRY = {"infantry", "open_order", "skirmishers"}
 
 
 def new_game(args, server):
-    done = subprocess.run([args.brigade, "new", "--json", "--server", server.url, args.scenario],
-                          capture_output=True, text=True, timeout=20)
-    check(done.returncode == 0, "brigade new failed (%d): %s" % (done.returncode, done.stderr))
-    created = json.loads(done.stdout)
+    created = e2e_support.new_game(args, server)
     check(set(created) == {"game", "seats", "spectator"} and set(created["seats"]) == {"A", "B", "umpire"},
-          "brigade new --json printed %s" % done.stdout)
+          "brigade new --json printed %s" % created)
     return created
-
-
-def server_state(args, server, game, token):
-    done = subprocess.run([args.brigade, "state", "--json", "--server", server.url,
-                           "--game", game, "--token", token],
-                          capture_output=True, text=True, timeout=20)
-    check(done.returncode == 0, "brigade state failed (%d): %s" % (done.returncode, done.stderr))
-    return json.loads(done.stdout)
 
 
 def malformed_frame(args, server):
@@ -217,13 +206,7 @@ def play(args, processes):
     game = created["game"]
     # The clients give up a wait after 10 s (exit 1 with the state they
     # hold), before the driver's own 20 s.
-    players = {seat: Player(processes, args.brigade, server.url, game, created["seats"][seat],
-                            "player " + seat, timeout=10)
-               for seat in ("A", "B")}
-    for seat, player in players.items():
-        welcome = player.next_of(("welcome",))
-        check(welcome["seat"] == seat, "player %s joined as %s" % (seat, welcome["seat"]))
-    strength = {uid: unit["figures"] for uid, unit in welcome["state"]["units"].items()}
+    players, strength, _ = join_players(processes, args.brigade, server, created)
 
     refusals_checked = False
     malformed_checked = False
@@ -256,12 +239,7 @@ def play(args, processes):
 
         wait_both(players, "turn=%d phase=charge step=declare awaiting=A" % turn)
         turn_log_start = len(players["A"].state()["state"]["log"])
-        players["A"].act_ok("charge hussars dragoons front")
-        players["A"].act_ok("done")
-        players["B"].wait("phase=charge step=declare awaiting=B")
-        players["B"].act_ok("done")
-        players["B"].wait("phase=charge step=respond awaiting=B")
-        players["B"].act_ok("respond dragoons countercharge")
+        charge_countercharged(players)
 
         # Morale tests and contact happen at once; then Movement and Fire.
         wait_both(players, "turn=%d phase=movement" % turn)
@@ -303,11 +281,7 @@ def play(args, processes):
 
 
 def main():
-    args = arguments()
-    started = time.time()
-    status = run_main(lambda processes: play(args, processes))
-    print("e2e_turn: %.1f s" % (time.time() - started))
-    return status
+    return timed_main("e2e_turn", play)
 
 
 if __name__ == "__main__":

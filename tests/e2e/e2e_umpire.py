@@ -38,8 +38,8 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import (Failure, Player, Server, arguments, both, check,  # noqa: E402
-                         rally, run_main, wait_both)
+from e2e_support import (Failure, Player, Server, both, charge_countercharged,  # noqa: E402
+                         check, join_players, new_game, rally, timed_main, wait_both)
 
 MAX_TURNS = 20
 OTHER = {"A": "B", "B": "A"}
@@ -47,13 +47,6 @@ OTHER = {"A": "B", "B": "A"}
 # count never goes back, hold and rolled_back say what the umpire did).
 RESTORED = ("turn", "phase", "step", "phasing", "awaiting", "sides", "units", "charges",
             "melees", "fought", "pending")
-
-
-def new_game(args, server):
-    done = subprocess.run([args.brigade, "new", "--json", "--server", server.url, args.scenario],
-                          capture_output=True, text=True, timeout=20)
-    check(done.returncode == 0, "brigade new failed (%d): %s" % (done.returncode, done.stderr))
-    return json.loads(done.stdout)
 
 
 def log_of(player, count=""):
@@ -323,13 +316,7 @@ def play(args, processes):
     server = Server(processes, args.brigaded)
     created = new_game(args, server)
     game = created["game"]
-    players = {seat: Player(processes, args.brigade, server.url, game, created["seats"][seat],
-                            "player " + seat, timeout=10)
-               for seat in ("A", "B")}
-    for seat, player in players.items():
-        welcome = player.next_of(("welcome",))
-        check(welcome["seat"] == seat, "player %s joined as %s" % (seat, welcome["seat"]))
-    strength = {uid: unit["figures"] for uid, unit in welcome["state"]["units"].items()}
+    players, strength, _ = join_players(processes, args.brigade, server, created)
     umpire = Player(processes, args.brigade, server.url, game, created["seats"]["umpire"],
                     "umpire", timeout=10)
     welcome = umpire.next_of(("welcome",))
@@ -365,12 +352,7 @@ def play(args, processes):
             rally(players[seat], seat, state, strength)
         both(players, "done")
         wait_both(players, "turn=%d phase=charge step=declare awaiting=A" % turn)
-        players["A"].act_ok("charge hussars dragoons front")
-        players["A"].act_ok("done")
-        players["B"].wait("phase=charge step=declare awaiting=B")
-        players["B"].act_ok("done")
-        players["B"].wait("phase=charge step=respond awaiting=B")
-        players["B"].act_ok("respond dragoons countercharge")
+        charge_countercharged(players)
         wait_both(players, "turn=%d phase=movement" % turn)
         both(players, "done")
         wait_both(players, "turn=%d phase=fire" % turn)
@@ -421,11 +403,7 @@ def play(args, processes):
 
 
 def main():
-    args = arguments()
-    started = time.time()
-    status = run_main(lambda processes: play(args, processes))
-    print("e2e_umpire: %.1f s" % (time.time() - started))
-    return status
+    return timed_main("e2e_umpire", play)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,6 @@ the log once) and one state everywhere (both players, a fresh `brigade
 state`, and `brigade replay` of the journal after the server stopped hold
 the same seq and snapshot hash).
 """
-import argparse
 import json
 import os
 import re
@@ -46,7 +45,10 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
-from e2e_support import Failure, Player, Processes, check  # noqa: E402
+from e2e_support import (Failure, Processes, check, join_players, on_table,  # noqa: E402
+                         rally_changes)
+sys.path.insert(0, os.path.join(HERE, "..", "server"))
+import game_flow as flow  # noqa: E402
 
 MAX_TURNS = 20
 
@@ -164,14 +166,8 @@ class Table:
     def __init__(self, args, processes, server, created, charger, target, sappers=False):
         self.game = created["game"]
         self.tokens = created["seats"]
-        self.players = {seat: Player(processes, args.brigade, server.url, self.game,
-                                     self.tokens[seat], "player " + seat, timeout=30)
-                        for seat in ("A", "B")}
-        for seat, player in self.players.items():
-            welcome = player.next_of(("welcome",))
-            check(welcome["seat"] == seat, "player %s joined as %s" % (seat, welcome["seat"]))
-        self.strength = {uid: unit["figures"]
-                         for uid, unit in welcome["state"]["units"].items()}
+        self.players, self.strength, welcome = join_players(processes, args.brigade, server,
+                                                            created, timeout=30)
         self.charger, self.target, self.sappers = charger, target, sappers
         self.acked = set()        # every seq an ack named
         self.charges_acked = 0    # charge commands acked
@@ -196,17 +192,9 @@ class Table:
 
     def rally_line(self, state, seat):
         for uid, unit in sorted(state["units"].items()):
-            if unit["side"] != seat or unit["status"] in ("removed", "dispersed"):
+            if not on_table(unit, seat) or uid in self.refused_this_turn:
                 continue
-            if uid in self.refused_this_turn:
-                continue
-            changes = []
-            if unit["status"] != "normal":
-                changes.append("status=normal")
-            if not unit["formed"]:
-                changes.append("formed=yes")
-            if unit["figures"] < self.strength[uid]:
-                changes.append("figures=%d" % self.strength[uid])
+            changes = rally_changes(unit, self.strength[uid])
             if changes:
                 return uid, "adjust %s %s note=\"rallied (crash test)\"" % (uid, " ".join(changes))
         return None, None
@@ -307,15 +295,34 @@ def at_next_turn(turn):
     return lambda s: s["turn"] > turn and s["phase"] == "mandatory_moves"
 
 
-# ------------------------------------------------------------------ cases
+def charge_declared_by_a(s):
+    return s["phase"] == "charge" and s["step"] == "declare" and s["awaiting"] == ["A"]
 
-def case_charge(args, processes):
+
+def example_a_table(args, processes):
+    """A server started and a game of example A at its table (the hussars
+    charge the dragoons): (server, created, table)."""
     server = Server(processes, args.brigaded)
     server.start()
     created = new_game(args, server, scenario_file(args, processes, "example_a.json"))
-    table = Table(args, processes, server, created, "hussars", "dragoons")
-    state = table.play_until(lambda s: s["phase"] == "charge" and s["step"] == "declare"
-                             and s["awaiting"] == ["A"], "the Charge phase")
+    return server, created, Table(args, processes, server, created, "hussars", "dragoons")
+
+
+def play_on_and_replay(args, server, table, turn):
+    """Plays into the turn after `turn`, checks the one state, stops the
+    server and replays the journal to the table's seq."""
+    table.play_until(at_next_turn(turn), "the next turn")
+    digest = table.check_one_state(args, server)
+    table.quit()
+    server.stop()
+    check_replay(args, server, table.game, table.seq, digest)
+
+
+# ------------------------------------------------------------------ cases
+
+def case_charge(args, processes):
+    server, created, table = example_a_table(args, processes)
+    state = table.play_until(charge_declared_by_a, "the Charge phase")
     table.step(state)  # the declaration
     check(table.charges_acked == 1, "the charge was not acked")
     state = table.sync()
@@ -325,11 +332,7 @@ def case_charge(args, processes):
     check(re.search(r"1 game\(s\) rebuilt, 0 damaged", server.log()), server.log())
     table.reconnected()
     turn = state["turn"]
-    table.play_until(at_next_turn(turn), "the next turn")
-    digest = table.check_one_state(args, server)
-    table.quit()
-    server.stop()
-    check_replay(args, server, table.game, table.seq, digest)
+    play_on_and_replay(args, server, table, turn)
 
 
 def case_melee(args, processes):
@@ -370,12 +373,8 @@ def case_melee(args, processes):
 
 
 def case_after_commit(args, processes):
-    server = Server(processes, args.brigaded)
-    server.start()
-    created = new_game(args, server, scenario_file(args, processes, "example_a.json"))
-    table = Table(args, processes, server, created, "hussars", "dragoons")
-    state = table.play_until(lambda s: s["phase"] == "charge" and s["step"] == "declare"
-                             and s["awaiting"] == ["A"], "the Charge phase")
+    server, created, table = example_a_table(args, processes)
+    state = table.play_until(charge_declared_by_a, "the Charge phase")
     # A server that dies after committing its next action: the charge.
     seq_before = table.seq
     table.quit()
@@ -397,18 +396,11 @@ def case_after_commit(args, processes):
     table.acked.add(answer["seq"])
     table.seq = answer["seq"]
     table.charges_acked = 1
-    table.play_until(at_next_turn(state["turn"]), "the next turn")
-    digest = table.check_one_state(args, server)
-    table.quit()
-    server.stop()
-    check_replay(args, server, table.game, table.seq, digest)
+    play_on_and_replay(args, server, table, state["turn"])
 
 
 def case_sigterm(args, processes):
-    server = Server(processes, args.brigaded)
-    server.start()
-    created = new_game(args, server, scenario_file(args, processes, "example_a.json"))
-    table = Table(args, processes, server, created, "hussars", "dragoons")
+    server, created, table = example_a_table(args, processes)
     table.play_until(lambda s: s["phase"] == "charge", "the Charge phase")
     server.stop()
     for seat, player in table.players.items():
@@ -417,11 +409,7 @@ def case_sigterm(args, processes):
     check("stopped" in server.log(), server.log())
     server.start()
     table.reconnected()
-    table.play_until(at_next_turn(1), "the next turn")
-    digest = table.check_one_state(args, server)
-    table.quit()
-    server.stop()
-    check_replay(args, server, table.game, table.seq, digest)
+    play_on_and_replay(args, server, table, 1)
 
 
 def case_damaged(args, processes):
@@ -489,41 +477,15 @@ def case_damaged(args, processes):
 
 
 def case_resume(args, processes):
-    sys.path.insert(0, args.wire)
-    import brigade_wire as wire  # noqa: E402
-
     server = Server(processes, args.brigaded)
     server.start()
     with open(scenario_file(args, processes, "example_a.json")) as handle:
         scenario = handle.read()
 
-    class Conn:
-        def __init__(self, first_request):
-            self.ws = wire.WebSocket(server.port, timeout=10)
-            self.request = first_request
+    def connect(first_request):
+        return flow.Client(server, first_request)
 
-        def send(self, message):
-            self.request += 1
-            message = dict(message)
-            message.setdefault("request", self.request)
-            self.ws.send_message(message)
-            return message["request"]
-
-        def recv(self):
-            return self.ws.recv_message()
-
-        def quiet(self, seconds=0.5):
-            """Nothing more arrives within `seconds`."""
-            self.ws.sock.settimeout(seconds)
-            try:
-                message = self.ws.recv_message()
-            except (socket.timeout, TimeoutError):
-                return True
-            finally:
-                self.ws.sock.settimeout(10)
-            raise Failure("unexpected message: %r" % message)
-
-    maker = Conn(0)
+    maker = connect(0)
     maker.send({"type": "create", "scenario": scenario})
     created = maker.recv()
     check(created["type"] == "created", "create: %r" % created)
@@ -532,7 +494,7 @@ def case_resume(args, processes):
 
     conns = {}
     for seat in ("A", "B"):
-        conns[seat] = Conn(100)
+        conns[seat] = connect(100)
         conns[seat].send({"type": "join", "game": game, "token": seats[seat],
                          "seed": os.urandom(32).hex()})
         welcome = conns[seat].recv()
@@ -576,7 +538,7 @@ def case_resume(args, processes):
         answer = act("A", action)
         check(answer.get("seq") == seq, "A's action %r: %r" % (action, answer))
         take_delta("A", seq)
-    conns["B"] = Conn(200)
+    conns["B"] = connect(200)
     request = conns["B"].send({"type": "join", "game": game, "token": seats["B"],
                                "last_seq": 3, "seed": os.urandom(32).hex()})
     resumed = conns["B"].recv()
@@ -592,7 +554,7 @@ def case_resume(args, processes):
     request = conns["B"].send({"type": "act", "action": {"kind": "done"}})
     conns["B"].ws.close()
     take_delta("A", 6)
-    conns["B"] = Conn(300)
+    conns["B"] = connect(300)
     conns["B"].send({"type": "join", "game": game, "token": seats["B"], "last_seq": 5,
                      "seed": os.urandom(32).hex()})
     resumed = conns["B"].recv()
@@ -616,7 +578,7 @@ def case_resume(args, processes):
         conn.ws.close()
     server.stop()
     server.start()
-    late = Conn(400)
+    late = connect(400)
     late.send({"type": "join", "game": game, "token": seats["A"], "last_seq": 4,
                "seed": os.urandom(32).hex()})
     welcome = late.recv()
@@ -636,12 +598,7 @@ CASES = {
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("case", choices=sorted(CASES))
-    parser.add_argument("--brigaded", required=True)
-    parser.add_argument("--brigade", required=True)
-    parser.add_argument("--scenarios", required=True)
-    parser.add_argument("--wire", required=True, help="tests/server (brigade_wire.py)")
+    parser = flow.case_parser(CASES)
     parser.add_argument("--verbose", action="store_true", help="print the servers' logs")
     args = parser.parse_args()
     processes = Processes()
@@ -657,7 +614,7 @@ def main():
         CASES[args.case](args, processes)
         if args.verbose:
             print_logs()
-    except Failure as failure:
+    except (Failure, flow.Failure) as failure:
         print("FAIL: %s" % failure, file=sys.stderr)
         print_logs()
         return 1

@@ -72,6 +72,18 @@ static void event_round_trip(const brigade_battle *battle, const brigade_event *
     free(bytes2);
 }
 
+/* An umpire's ruling of no unit with this text, its other members 0. */
+static brigade_event umpire_ruled(brigade_umpire_ruling ruling, const char *text)
+{
+    brigade_event e;
+    memset(&e, 0, sizeof e);
+    e.kind = BRIGADE_BATTLE_EVENT_UMPIRE_RULED;
+    e.umpire.ruling = ruling;
+    e.umpire.unit = -1;
+    snprintf(e.umpire.text, sizeof e.umpire.text, "%s", text);
+    return e;
+}
+
 static void battle_round_trip(const brigade_battle *battle)
 {
     journal_fault status;
@@ -293,11 +305,7 @@ static void test_umpire_round_trip(void **state)
     e.umpire.winner = BRIGADE_SIDE_B;
     e.umpire.outcome = BRIGADE_OUTCOME_BLOWN;
     event_round_trip(battle, &e, &out);
-    memset(&e, 0, sizeof e);
-    e.kind = BRIGADE_BATTLE_EVENT_UMPIRE_RULED;
-    e.umpire.ruling = BRIGADE_UMPIRE_ROLLBACK;
-    e.umpire.unit = -1;
-    snprintf(e.umpire.text, sizeof e.umpire.text, "rolled back to seq 3: measured wrong");
+    e = umpire_ruled(BRIGADE_UMPIRE_ROLLBACK, "rolled back to seq 3: measured wrong");
     e.umpire.to_seq = 3;
     e.umpire.seq = 12;
     e.umpire.rolls = 9;
@@ -306,11 +314,7 @@ static void test_umpire_round_trip(void **state)
 
     /* The umpire's end (PROTOCOL.md §11.5): "result" only with one, so an
      * end without a result has the members (and bytes) it always had. */
-    memset(&e, 0, sizeof e);
-    e.kind = BRIGADE_BATTLE_EVENT_UMPIRE_RULED;
-    e.umpire.ruling = BRIGADE_UMPIRE_END;
-    e.umpire.unit = -1;
-    snprintf(e.umpire.text, sizeof e.umpire.text, "time is up: 3 hours");
+    e = umpire_ruled(BRIGADE_UMPIRE_END, "time is up: 3 hours");
     event_round_trip(battle, &e, &out);
     journal_fault status;
     protocol_value *tree = journal_event_to_value(battle, &e, &status);
@@ -394,6 +398,7 @@ static void test_reports_round_trip(void **state)
     r->has_formed = true;
     r->formed = false;
     snprintf(r->note, sizeof r->note, "carbine fire");
+    /* The reports written out member by member: their values are the data checked. */
     r = &battle->reports[0];
     r->number = 2;
     r->kind = BRIGADE_REPORT_UNCONTROLLED;
@@ -576,11 +581,7 @@ static void test_reports_round_trip(void **state)
     e.morale.effect = BRIGADE_MORALE_FLEES;
     event_round_trip(battle, &e, &back);
 
-    memset(&e, 0, sizeof e);
-    e.kind = BRIGADE_BATTLE_EVENT_UMPIRE_RULED;
-    e.umpire.ruling = BRIGADE_UMPIRE_RULE;
-    e.umpire.unit = -1;
-    snprintf(e.umpire.text, sizeof e.umpire.text, "measured: not in contact");
+    e = umpire_ruled(BRIGADE_UMPIRE_RULE, "measured: not in contact");
     event_round_trip(battle, &e, &back);
 
     memset(&e, 0, sizeof e);

@@ -40,3 +40,13 @@ void folder_remove(folder *f)
     closedir(dir);
     rmdir(f->path);
 }
+
+journal_db *folder_journal_open(const folder *f, bool read_only, int snapshot_every)
+{
+    journal_options options = {read_only, true, snapshot_every};
+    char message[512];
+    journal_db *j = journal_open(f->path, &options, message, sizeof message);
+    if (j == NULL)
+        fail_msg("%s", message);
+    return j;
+}

@@ -21,7 +21,6 @@ Cases:
                 action is in the journal, and each action that got no ack,
                 sent again with its request id, is applied exactly once.
 """
-import argparse
 import os
 import re
 import select
@@ -36,17 +35,12 @@ import threading
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
+import brigade_wire as wire  # noqa: E402
+import game_flow as flow  # noqa: E402
+from game_flow import Failure, check  # noqa: E402
 
 LIMIT = 0.100  # seconds: what must answer while the journal is locked
-
-
-class Failure(Exception):
-    pass
-
-
-def check(condition, what):
-    if not condition:
-        raise Failure(what)
 
 
 class Server:
@@ -66,16 +60,7 @@ class Server:
             [self.brigaded, "--port", "0", "--data", self.data, "--web", self.tmp] + self.extra,
             stdout=log, stderr=subprocess.STDOUT)
         log.close()
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            m = re.search(r"listening on http://[^ ]*:(\d+),", self.text()[start:])
-            if m:
-                self.port = int(m.group(1))
-                return
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        raise Failure("brigaded did not start: " + self.text())
+        self.port = flow.wait_listening(self.proc, self.text, start)
 
     def text(self):
         with open(self.log_path, "rb") as handle:
@@ -117,47 +102,8 @@ class Lock(threading.Thread):
         db.close()
 
 
-def setup(args):
-    sys.path.insert(0, args.wire)
-    global wire, flow
-    import brigade_wire as wire  # noqa: E402
-    import game_flow as flow  # noqa: E402
-
-
-class Conn:
-    def __init__(self, server, first=0):
-        self.ws = wire.WebSocket(server.port, timeout=10)
-        self.request = first
-
-    def send(self, message):
-        self.request += 1
-        message = dict(message)
-        message.setdefault("request", self.request)
-        self.ws.send_message(message)
-        return message["request"]
-
-    def recv(self, timeout=10):
-        self.ws.sock.settimeout(timeout)
-        try:
-            return self.ws.recv_message()
-        finally:
-            self.ws.sock.settimeout(10)
-
-    def ask(self, message, timeout=10):
-        request = self.send(message)
-        answer = self.recv(timeout)
-        check(answer.get("request") == request, "answer %r to %d" % (answer, request))
-        return answer
-
-    def quiet(self, seconds):
-        self.ws.sock.settimeout(seconds)
-        try:
-            message = self.ws.recv_message()
-        except (socket.timeout, TimeoutError):
-            return True
-        finally:
-            self.ws.sock.settimeout(10)
-        raise Failure("unexpected message: %r" % message)
+class Conn(flow.Client):
+    """flow.Client with a websocket ping."""
 
     def ping(self):
         """Round trip of a websocket ping, seconds (the connection idle)."""
@@ -503,21 +449,10 @@ CASES = {"locked": case_locked, "busy_timeout": case_busy_timeout,
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("case", choices=sorted(CASES))
-    parser.add_argument("--brigaded", required=True)
-    parser.add_argument("--brigade", required=True)
-    parser.add_argument("--scenarios", required=True)
-    parser.add_argument("--wire", required=True, help="tests/server (brigade_wire.py)")
+    parser = flow.case_parser(CASES)
     args = parser.parse_args()
-    setup(args)
-    try:
-        CASES[args.case](args)
-    except (Failure, wire.Closed, socket.timeout, TimeoutError) as failure:
-        print("FAIL: %s" % failure, file=sys.stderr)
-        return 1
-    print("PASS")
-    return 0
+    return flow.pass_or_fail(lambda: CASES[args.case](args),
+                             (Failure, wire.Closed, socket.timeout, TimeoutError))
 
 
 if __name__ == "__main__":

@@ -46,14 +46,10 @@ static void folder_find(const folder *f, const char *prefix, char *out, size_t s
     closedir(dir);
 }
 
-static journal_db *folder_journal_open(const folder *f, bool read_only)
+/* The folder's journal, a snapshot every SNAPSHOT_EVERY actions. */
+static journal_db *journal_in(const folder *f, bool read_only)
 {
-    journal_options options = {read_only, true, SNAPSHOT_EVERY};
-    char message[512];
-    journal_db *j = journal_open(f->path, &options, message, sizeof message);
-    if (j == NULL)
-        fail_msg("%s", message);
-    return j;
+    return folder_journal_open(f, read_only, SNAPSHOT_EVERY);
 }
 
 /* ---- live games ---------------------------------------------------------- */
@@ -254,7 +250,7 @@ static const journal_loaded *loaded_find(const loaded_set *set, const char *id)
 static void load_all(const folder *f, loaded_set *set)
 {
     memset(set, 0, sizeof *set);
-    journal_db *j = folder_journal_open(f, false);
+    journal_db *j = journal_in(f, false);
     long n = journal_load(j, on_game, set);
     if (n < 0)
         fail_msg("%s", journal_error(j));
@@ -306,7 +302,7 @@ typedef struct three_games {
 static void three_games_make(three_games *t)
 {
     folder_make(&t->dir, "brigade-journal-test");
-    journal_db *j = folder_journal_open(&t->dir, false);
+    journal_db *j = journal_in(&t->dir, false);
     live_create(j, &t->games[0], "g-example", "example_a.json", 11);
     live_create(j, &t->games[1], "g-village", "village.json", 12);
     live_create(j, &t->games[2], "g-sappers", "sappers", 13);
@@ -337,7 +333,7 @@ static void test_append_load_round_trip(void **state)
     loaded_free(&set);
 
     /* Play on after the restart: the loaded state is the one to go on from. */
-    journal_db *j = folder_journal_open(&t.dir, false);
+    journal_db *j = journal_in(&t.dir, false);
     live_play(j, &t.games[1], 30);
     journal_close(j);
     load_all(&t.dir, &set);
@@ -354,7 +350,7 @@ static void test_older_snapshot_takes_strength(void **state)
     (void)state;
     folder dir;
     folder_make(&dir, "brigade-journal-test");
-    journal_db *j = folder_journal_open(&dir, false);
+    journal_db *j = journal_in(&dir, false);
     live_game g;
     live_create(j, &g, "g-older", "example_a.json", 21);
     g.older_snapshots = true;
@@ -379,7 +375,7 @@ static void test_fold_from_start_equals_live(void **state)
     (void)state;
     three_games t;
     three_games_make(&t);
-    journal_db *j = folder_journal_open(&t.dir, true);
+    journal_db *j = journal_in(&t.dir, true);
     for (int i = 0; i < 3; i++) {
         const live_game *g = &t.games[i];
         journal_loaded l;
@@ -459,7 +455,7 @@ static void test_idempotent_answers(void **state)
     (void)state;
     folder dir;
     folder_make(&dir, "brigade-journal-test");
-    journal_db *j = folder_journal_open(&dir, false);
+    journal_db *j = journal_in(&dir, false);
     live_game g;
     live_create(j, &g, "g-answers", "example_a.json", 21);
     assert_int_equal(live_play(j, &g, 5), 5);
@@ -549,7 +545,7 @@ static void test_append_refusals(void **state)
     (void)state;
     folder dir;
     folder_make(&dir, "brigade-journal-test");
-    journal_db *j = folder_journal_open(&dir, false);
+    journal_db *j = journal_in(&dir, false);
     live_game g;
     live_create(j, &g, "g-refuse", "example_a.json", 31);
     live_play(j, &g, 4);
@@ -616,7 +612,7 @@ static void test_append_refusals(void **state)
     loaded_free(&set);
 
     /* Read-only: loads, refuses to write. */
-    j = folder_journal_open(&dir, true);
+    j = journal_in(&dir, true);
     memset(&set, 0, sizeof set);
     assert_int_equal(journal_load(j, on_game, &set), 1);
     assert_loaded_live(loaded_find(&set, g.id), &g);
@@ -732,7 +728,7 @@ static void test_corrupted_event_row(void **state)
     assert_int_equal(bad->status, JOURNAL_DAMAGED);
     assert_non_null(strstr(bad->damage, want));
     loaded_free(&set);
-    journal_db *j = folder_journal_open(&t.dir, false);
+    journal_db *j = journal_in(&t.dir, false);
     brigade_event_list events;
     brigade_event_list_init(&events);
     brigade_side seat;
@@ -763,7 +759,7 @@ static void test_corrupted_event_row(void **state)
     load_all(&t.dir, &set);
     assert_loaded_live(loaded_find(&set, "g-example"), &t.games[0]);
     loaded_free(&set);
-    j = folder_journal_open(&t.dir, true);
+    j = journal_in(&t.dir, true);
     journal_loaded l;
     assert_int_equal(journal_game_read(j, "g-example", true, &l), 0);
     assert_int_equal(l.status, JOURNAL_DAMAGED);
@@ -826,7 +822,7 @@ static void test_truncated_file(void **state)
     (void)state;
     folder dir;
     folder_make(&dir, "brigade-journal-test");
-    journal_db *j = folder_journal_open(&dir, false);
+    journal_db *j = journal_in(&dir, false);
     live_game small[3], big;
     live_create(j, &small[0], "a-small", "example_a.json", 41);
     live_create(j, &small[1], "b-small", "village.json", 42);
@@ -893,7 +889,7 @@ static void test_not_a_journal(void **state)
     unlink(path);
 
     /* A journal from a newer build. */
-    journal_db *j = folder_journal_open(&dir, false);
+    journal_db *j = journal_in(&dir, false);
     journal_close(j);
     sql_run(&dir, "UPDATE schema_version SET version = 99");
     assert_null(journal_open(dir.path, &options, message, sizeof message));
@@ -923,7 +919,7 @@ static void test_dice_seed_and_migration(void **state)
     (void)state;
     folder dir;
     folder_make(&dir, "brigade-journal-test");
-    journal_db *j = folder_journal_open(&dir, false);
+    journal_db *j = journal_in(&dir, false);
     live_game g;
     live_create(j, &g, "g-seedless", "example_a.json", 21);
     uint8_t seed[BRIGADE_DICE_SEED_BYTES], got[BRIGADE_DICE_SEED_BYTES];
@@ -962,17 +958,17 @@ static void test_dice_seed_and_migration(void **state)
                   "ALTER TABLE events DROP COLUMN answer; "
                   "DROP TABLE tournaments; DROP TABLE tournament_people; DROP TABLE tournament_entries; "
                   "UPDATE schema_version SET version = 1");
-    j = folder_journal_open(&dir, true);
+    j = journal_in(&dir, true);
     assert_int_equal(journal_game_dice_seed(j, "g-seedless", got), 1);
     journal_loaded l;
     assert_int_equal(journal_game_read(j, "g-seedless", true, &l), 0);
     assert_memory_equal(l.battle, g.battle, sizeof *l.battle);
     journal_loaded_free(&l);
     journal_close(j);
-    j = folder_journal_open(&dir, false); /* migrates */
+    j = journal_in(&dir, false); /* migrates */
     assert_int_equal(journal_game_dice_seed(j, "g-seedless", got), 1);
     journal_close(j);
-    j = folder_journal_open(&dir, true);
+    j = journal_in(&dir, true);
     assert_int_equal(journal_game_read(j, "g-seedless", true, &l), 0);
     journal_loaded_free(&l);
     journal_close(j);
@@ -1009,7 +1005,7 @@ static void test_answers_of_schema_3(void **state)
     (void)state;
     folder dir;
     folder_make(&dir, "brigade-journal-test");
-    journal_db *j = folder_journal_open(&dir, false);
+    journal_db *j = journal_in(&dir, false);
     live_game g;
     live_create(j, &g, "g-v3", "example_a.json", 33);
     assert_int_equal(live_play(j, &g, 5), 5);
@@ -1038,7 +1034,7 @@ static void test_answers_of_schema_3(void **state)
     uint8_t *answer = NULL;
     size_t answer_len = 0;
     for (int pass = 0; pass < 2; pass++) { /* read-only, then migrated */
-        j = folder_journal_open(&dir, pass == 0);
+        j = journal_in(&dir, pass == 0);
         brigade_side seat3 = BRIGADE_SIDE_NONE;
         for (int s = 0; s < 2 && seat3 == BRIGADE_SIDE_NONE; s++)
             if (journal_answer_find(j, g.id, (brigade_side)s, 3, hash3, &seq, &answer,
@@ -1091,7 +1087,7 @@ static void test_export(void **state)
     three_games_make(&t);
     char path[128];
     folder_file(&t.dir, "export.sqlite", path, sizeof path);
-    journal_db *j = folder_journal_open(&t.dir, true);
+    journal_db *j = journal_in(&t.dir, true);
     assert_int_equal(journal_export(j, "g-village", path), 0);
     assert_int_equal(journal_export(j, "g-village", path), -1);
     assert_non_null(strstr(journal_error(j), "exists already"));
@@ -1196,7 +1192,7 @@ static void test_spectator_password(void **state)
     (void)state;
     folder dir;
     folder_make(&dir, "brigade-journal-test");
-    journal_db *j = folder_journal_open(&dir, false);
+    journal_db *j = journal_in(&dir, false);
     live_game g;
     live_create(j, &g, "g-plain", "example_a.json", 41);
     secret_game secrets;
@@ -1231,7 +1227,7 @@ static void test_spectator_password(void **state)
     unsigned char old[JOURNAL_HASH_SIZE];
     journal_sha256("pass word", 9, old);
     schema_4_make(&dir, "g-secret", old);
-    j = folder_journal_open(&dir, true);
+    j = journal_in(&dir, true);
     assert_int_equal(journal_game_spectator(j, "g-secret", &spectator), 0);
     assert_string_equal(spectator.password, "");
     assert_true(spectator.has_password_sha256);
@@ -1241,7 +1237,7 @@ static void test_spectator_password(void **state)
     journal_close(j);
     assert_int_equal(sql_value(&dir, "SELECT version FROM schema_version"), 4);
 
-    j = folder_journal_open(&dir, false); /* migrates */
+    j = journal_in(&dir, false); /* migrates */
     assert_int_equal(sql_value(&dir, "SELECT version FROM schema_version"), 6);
     assert_int_equal(journal_game_spectator(j, "g-secret", &spectator), 0);
     assert_string_equal(spectator.password, "");
@@ -1281,7 +1277,7 @@ static void test_export_no_secrets(void **state)
     (void)state;
     folder dir;
     folder_make(&dir, "brigade-journal-test");
-    journal_db *j = folder_journal_open(&dir, false);
+    journal_db *j = journal_in(&dir, false);
     live_game g;
     live_create(j, &g, "g-plain", "example_a.json", 43);
     secret_game secrets;
@@ -1294,7 +1290,7 @@ static void test_export_no_secrets(void **state)
             schema_4_make(&dir, "g-secret", old);
         char path[128];
         folder_file(&dir, version == 5 ? "export5.sqlite" : "export4.sqlite", path, sizeof path);
-        j = folder_journal_open(&dir, true);
+        j = journal_in(&dir, true);
         if (journal_export(j, "g-secret", path) != 0)
             fail_msg("%s", journal_error(j));
         journal_close(j);
@@ -1367,7 +1363,7 @@ static void test_tournaments(void **state)
     (void)state;
     folder dir;
     folder_make(&dir, "brigade-journal-test");
-    journal_db *j = folder_journal_open(&dir, false);
+    journal_db *j = journal_in(&dir, false);
     journal_tournament_person players[2] = {{"Anna", {0}}, {"Ben", {0}}};
     memset(players[0].token_sha256, 0xa1, JOURNAL_HASH_SIZE);
     memset(players[1].token_sha256, 0xb2, JOURNAL_HASH_SIZE);
@@ -1427,7 +1423,7 @@ static void test_tournaments(void **state)
 
     /* A body changed behind the journal's back: the checksum says so. */
     sql_run(&dir, "UPDATE tournament_entries SET body = '{\"table\":2}' WHERE seq = 2");
-    j = folder_journal_open(&dir, false);
+    j = journal_in(&dir, false);
     memset(&seen, 0, sizeof(seen));
     assert_int_equal(journal_tournament_load(j, on_tournament, &seen), 1);
     assert_true(seen.last.ended);
@@ -1439,12 +1435,12 @@ static void test_tournaments(void **state)
     /* Back to schema 5: read-only, no tournaments; writable, migrated. */
     sql_run(&dir, "DROP TABLE tournaments; DROP TABLE tournament_people; "
                   "DROP TABLE tournament_entries; UPDATE schema_version SET version = 5");
-    j = folder_journal_open(&dir, true);
+    j = journal_in(&dir, true);
     memset(&seen, 0, sizeof(seen));
     assert_int_equal(journal_tournament_load(j, on_tournament, &seen), 0);
     journal_close(j);
     assert_int_equal(sql_value(&dir, "SELECT version FROM schema_version"), 5);
-    j = folder_journal_open(&dir, false);
+    j = journal_in(&dir, false);
     assert_int_equal(sql_value(&dir, "SELECT version FROM schema_version"), 6);
     assert_int_equal(journal_tournament_load(j, on_tournament, &seen), 0);
     journal_loaded l;

@@ -41,69 +41,24 @@ be the replay's, and the final state's summary).
 import argparse
 import json
 import os
-import queue
-import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 import v1_journal  # noqa: E402
-from e2e_support import Failure, Player, Processes, check  # noqa: E402
+from e2e_support import (Failure, Player, Processes, Server, check, on_table,  # noqa: E402
+                         rally_changes)
 
 # The release the fixtures stand for ("v1", "v2"; --label), in every note
 # the plan writes; read before the plans below are built.
 LABEL = (sys.argv[sys.argv.index("--label") + 1]
          if "--label" in sys.argv[:-1] else "v1")
 NOTE = "(%s fixture)" % LABEL
-
-
-class Server:
-    """brigaded --port 0 --listen 127.0.0.1 --data DATA; reads its port."""
-
-    LISTENING = re.compile(r"listening on http://[^ ]*:(\d+)")
-
-    def __init__(self, processes, brigaded, data):
-        self.data = data
-        self.log = []
-        self.process = processes.spawn(
-            [brigaded, "--port", "0", "--listen", "127.0.0.1", "--data", data],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, bufsize=1)
-        lines = queue.Queue()
-
-        def read():
-            for line in self.process.stdout:
-                self.log.append(line.rstrip("\n"))
-                lines.put(line)
-            lines.put(None)
-
-        threading.Thread(target=read, daemon=True).start()
-        self.port = None
-        deadline = time.time() + 10
-        while self.port is None:
-            try:
-                line = lines.get(timeout=max(0.1, deadline - time.time()))
-            except queue.Empty:
-                raise Failure("brigaded did not say its port: %r" % self.log)
-            if line is None:
-                raise Failure("brigaded exited at start: %r" % self.log)
-            match = self.LISTENING.search(line)
-            if match:
-                self.port = int(match.group(1))
-        self.url = "ws://127.0.0.1:%d" % self.port
-
-    def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        status = self.process.wait(timeout=10)
-        check(status == 0, "brigaded exited %d: %s" % (status, self.log[-5:]))
 
 
 def brigade(args, *argv):
@@ -246,17 +201,9 @@ class Table:
         and made up when they fell below 60% of their strength."""
         turn = state["turn"]
         for uid, unit in sorted(state["units"].items()):
-            if unit["side"] != seat or unit["status"] in ("removed", "dispersed"):
+            if not on_table(unit, seat) or (turn, "rally " + uid) in self.refused:
                 continue
-            if (turn, "rally " + uid) in self.refused:
-                continue
-            changes = []
-            if unit["status"] != "normal":
-                changes.append("status=normal")
-            if not unit["formed"]:
-                changes.append("formed=yes")
-            if unit["figures"] < 0.6 * self.strength[uid]:
-                changes.append("figures=%d" % self.strength[uid])
+            changes = rally_changes(unit, self.strength[uid], below=0.6)
             if changes:
                 return uid, "adjust %s %s note=\"%s %s\"" % (
                     uid, " ".join(changes),

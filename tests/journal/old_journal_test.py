@@ -28,26 +28,17 @@ build). Checks, with this build:
 import argparse
 import json
 import os
-import re
 import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
-import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import v1_journal  # noqa: E402
-
-
-class Failure(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
+from game_flow import Failure, check, pass_or_fail, wait_listening  # noqa: E402
 
 
 def seq_events(brigade, db, game, seq):
@@ -90,7 +81,6 @@ def check_replay(args, fixture, manifest, recorded):
           (len(got), seq, digest))
 
 
-LISTENING = re.compile(r"listening on http://[^ ]*:(\d+)")
 
 
 def start_server(args, data, log_path):
@@ -99,21 +89,12 @@ def start_server(args, data, log_path):
         server = subprocess.Popen([args.brigaded, "--port", "0", "--listen", "127.0.0.1",
                                    "--data", data], stdin=subprocess.DEVNULL, stdout=log,
                                   stderr=subprocess.STDOUT)
-    port = None
-    deadline = time.time() + 15
-    while port is None and time.time() < deadline:
-        if server.poll() is not None:
-            break
-        match = LISTENING.search(open(log_path).read())
-        if match:
-            port = int(match.group(1))
-        else:
-            time.sleep(0.05)
-    if port is None:
+    try:
+        port = wait_listening(server, lambda: open(log_path).read(), seconds=15)
+    except Failure:
         server.kill()
         server.wait()
-        raise Failure("brigaded did not say its port (exit %s): %s" %
-                      (server.returncode, open(log_path).read()))
+        raise
     return server, port
 
 
@@ -233,15 +214,13 @@ def main():
     print("%s: game %s of %s, journaled by commit %s" % (
         os.path.basename(args.fixture), manifest["game"], manifest["scenario"],
         manifest["made_by"]))
-    try:
+
+    def checks():
         check_replay(args, args.fixture, manifest, recorded)
         check_server(args, args.fixture, manifest)
         check_verify(args, args.fixture, manifest)
-    except (Failure, RuntimeError) as failure:
-        print("FAIL: %s" % failure, file=sys.stderr)
-        return 1
-    print("PASS")
-    return 0
+
+    return pass_or_fail(checks, (Failure, RuntimeError))
 
 
 if __name__ == "__main__":

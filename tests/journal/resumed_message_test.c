@@ -14,17 +14,39 @@
 
 #include "protocol/message.h"
 
-static void test_round_trip(void **state)
+/* A resumed message of request 7 in game g1. */
+static protocol_server_message resumed(protocol_seat seat, int64_t from, int64_t seq)
 {
-    (void)state;
     protocol_server_message message;
     memset(&message, 0, sizeof message);
     message.kind = PROTOCOL_SERVER_RESUMED;
     message.request = 7;
     strcpy(message.game, "g1");
-    message.as.resumed.seat = PROTOCOL_SEAT_B;
-    message.as.resumed.from = 12;
-    message.as.resumed.seq = 15;
+    message.as.resumed.seat = seat;
+    message.as.resumed.from = from;
+    message.as.resumed.seq = seq;
+    return message;
+}
+
+/* `message` encoded (which must succeed) and its frame decoded into
+ * *decoded: the decoder's answer. */
+static protocol_fault_code encoded_decoded(const protocol_server_message *message,
+                                           protocol_server_message *decoded,
+                                           protocol_fault *status)
+{
+    uint8_t *frame = NULL;
+    size_t length = 0;
+    assert_int_equal(protocol_server_message_encode(message, 0, &frame, &length),
+                     PROTOCOL_FAULT_OK);
+    protocol_fault_code code = protocol_server_message_decode(frame, length, decoded, status);
+    free(frame);
+    return code;
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    protocol_server_message message = resumed(PROTOCOL_SEAT_B, 12, 15);
     protocol_value *value = protocol_server_message_to_value(&message);
     assert_non_null(value);
     char *json = protocol_value_to_json(value, 0);
@@ -33,14 +55,9 @@ static void test_round_trip(void **state)
     free(json);
     protocol_value_free(value);
 
-    uint8_t *frame = NULL;
-    size_t length = 0;
-    assert_int_equal(protocol_server_message_encode(&message, 0, &frame, &length),
-                     PROTOCOL_FAULT_OK);
     protocol_server_message decoded;
     protocol_fault status;
-    assert_int_equal(protocol_server_message_decode(frame, length, &decoded, &status),
-                     PROTOCOL_FAULT_OK);
+    assert_int_equal(encoded_decoded(&message, &decoded, &status), PROTOCOL_FAULT_OK);
     assert_int_equal(decoded.kind, PROTOCOL_SERVER_RESUMED);
     assert_int_equal(decoded.request, 7);
     assert_string_equal(decoded.game, "g1");
@@ -49,29 +66,16 @@ static void test_round_trip(void **state)
     assert_int_equal(decoded.as.resumed.seq, 15);
     assert_string_equal(protocol_server_kind_name(PROTOCOL_SERVER_RESUMED), "resumed");
     protocol_server_message_clear(&decoded);
-    free(frame);
 }
 
 static void test_refused(void **state)
 {
     (void)state;
-    protocol_server_message message;
-    memset(&message, 0, sizeof message);
-    message.kind = PROTOCOL_SERVER_RESUMED;
-    message.request = 7;
-    strcpy(message.game, "g1");
-    message.as.resumed.from = 16; /* after seq */
-    message.as.resumed.seq = 15;
-    uint8_t *frame = NULL;
-    size_t length = 0;
-    assert_int_equal(protocol_server_message_encode(&message, 0, &frame, &length),
-                     PROTOCOL_FAULT_OK);
+    protocol_server_message message = resumed(PROTOCOL_SEAT_A, 16, 15); /* from after seq */
     protocol_server_message decoded;
     protocol_fault status;
-    assert_int_equal(protocol_server_message_decode(frame, length, &decoded, &status),
-                     PROTOCOL_FAULT_BAD_VALUE);
+    assert_int_equal(encoded_decoded(&message, &decoded, &status), PROTOCOL_FAULT_BAD_VALUE);
     assert_string_equal(status.member, "from");
-    free(frame);
 
     protocol_value *value = protocol_value_map_new();
     protocol_value_map_set_string(value, "type", "resumed");

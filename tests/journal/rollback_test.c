@@ -34,14 +34,10 @@
  * first rollback undoes. */
 #define SNAPSHOT_EVERY 4
 
-static journal_db *folder_journal_open(const folder *f, bool read_only)
+/* The folder's journal, a snapshot every SNAPSHOT_EVERY actions. */
+static journal_db *journal_in(const folder *f, bool read_only)
 {
-    journal_options options = {read_only, true, SNAPSHOT_EVERY};
-    char message[512];
-    journal_db *j = journal_open(f->path, &options, message, sizeof message);
-    if (j == NULL)
-        fail_msg("%s", message);
-    return j;
+    return folder_journal_open(f, read_only, SNAPSHOT_EVERY);
 }
 
 /* ---- SQL behind the journal's back ------------------------------------------- */
@@ -278,7 +274,7 @@ static one_game *load_one(const folder *f)
 {
     one_game *one = calloc(1, sizeof *one);
     assert_non_null(one);
-    journal_db *j = folder_journal_open(f, false);
+    journal_db *j = journal_in(f, false);
     long n = journal_load(j, on_game, one);
     if (n < 0)
         fail_msg("%s", journal_error(j));
@@ -299,7 +295,7 @@ static void test_journal_rollback(void **state)
     folder_make(&dir, "brigade-rollback-test");
     char path[128];
     db_path(&dir, path, sizeof path);
-    journal_db *j = folder_journal_open(&dir, false);
+    journal_db *j = journal_in(&dir, false);
 
     /* The game: example A, begun (seq 0: turn 1's initiative). */
     char *scenario = NULL;
@@ -466,7 +462,7 @@ static void test_journal_rollback(void **state)
 
     /* Seq 7 goes on from the rolled-back battle; then a rollback to a
      * rolled-back seq is refused, and one to seq 1 marks 2, 6 and 7. */
-    j = folder_journal_open(&dir, false);
+    j = journal_in(&dir, false);
     umpire_events(after[6], BRIGADE_COMMAND_UMPIRE_ADJUST, unit, figures - 7, "action 7",
                   &events);
     after[7] = battle_copy(after[6]);
@@ -519,7 +515,7 @@ static void test_journal_rollback(void **state)
     for (int64_t seq = 0; seq <= 8; seq++)
         assert_int_equal(one->records_rolled[seq], second[seq]);
     free(one);
-    j = folder_journal_open(&dir, true);
+    j = journal_in(&dir, true);
     assert_battle_at(j, GAME, 8, after[8]);
     assert_battle_at(j, GAME, 1, after[1]);
     journal_close(j);
@@ -527,7 +523,7 @@ static void test_journal_rollback(void **state)
     /* Damage: an action rolled back in part, and the last action marked
      * rolled back (no later action did it). */
     sql_run(path, "UPDATE events SET rolled_back = 1 WHERE seq = 0 AND idx = 1");
-    j = folder_journal_open(&dir, true);
+    j = journal_in(&dir, true);
     assert_int_equal(journal_game_read(j, GAME, true, &l), 0);
     assert_int_equal(l.status, JOURNAL_DAMAGED);
     assert_non_null(strstr(l.damage, "seq 0 index 1: rolled_back 1, unlike index 0"));
@@ -537,7 +533,7 @@ static void test_journal_rollback(void **state)
     journal_close(j);
     sql_run(path, "UPDATE events SET rolled_back = 0 WHERE seq = 0 AND idx = 1");
     sql_run(path, "UPDATE events SET rolled_back = 1 WHERE seq = 8");
-    j = folder_journal_open(&dir, true);
+    j = journal_in(&dir, true);
     assert_int_equal(journal_game_read(j, GAME, false, &l), 0);
     assert_int_equal(l.status, JOURNAL_DAMAGED);
     assert_non_null(strstr(l.damage, "seq 8, the last action, is marked rolled back"));
@@ -671,7 +667,7 @@ static void test_journal_rollback_dice_verify(void **state)
     db_path(&dir, path, sizeof path);
     dice_game g;
     memset(&g, 0, sizeof g);
-    g.j = folder_journal_open(&dir, false);
+    g.j = journal_in(&dir, false);
     g.id = "g-dice";
     for (int i = 0; i < BRIGADE_DICE_SEED_BYTES; i++) {
         g.seeds.server[i] = (uint8_t)(3 * i + 7);
@@ -775,7 +771,7 @@ static void test_journal_rollback_dice_verify(void **state)
     /* The export keeps the flags as they are. */
     char exported[160];
     folder_file(&dir, "export.sqlite", exported, sizeof exported);
-    g.j = folder_journal_open(&dir, true);
+    g.j = journal_in(&dir, true);
     if (journal_export(g.j, g.id, exported) != 0)
         fail_msg("%s", journal_error(g.j));
     journal_close(g.j);

@@ -459,17 +459,6 @@ static void test_strings_copied(void **state)
     protocol_value_free(value);
 }
 
-/* A small xorshift generator; state on the stack, no globals. */
-static uint32_t next_random(uint32_t *seed)
-{
-    uint32_t x = *seed;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    *seed = x;
-    return x;
-}
-
 /* Random bytes and random mutations of a valid frame: never a crash; and a
  * frame that decodes re-encodes to something that decodes equal. */
 static void test_no_crash(void **state)
@@ -487,19 +476,19 @@ static void test_no_crash(void **state)
     for (int round = 0; round < 20000; round++) {
         size_t len;
         if (round % 2 == 0) {
-            len = next_random(&seed) % 64;
+            len = test_next_random(&seed) % 64;
             for (size_t i = 0; i < len; i++)
-                buffer[i] = (uint8_t)next_random(&seed);
+                buffer[i] = (uint8_t)test_next_random(&seed);
             if (len > 0 && round % 4 == 0)
-                buffer[0] = (uint8_t)(0x80 | (next_random(&seed) & 0x0f));
+                buffer[0] = (uint8_t)(0x80 | (test_next_random(&seed) & 0x0f));
         } else {
             len = base_len;
             memcpy(buffer, base, base_len);
-            int flips = 1 + (int)(next_random(&seed) % 4);
+            int flips = 1 + (int)(test_next_random(&seed) % 4);
             for (int f = 0; f < flips; f++)
-                buffer[next_random(&seed) % base_len] = (uint8_t)next_random(&seed);
-            if (next_random(&seed) % 4 == 0)
-                len = next_random(&seed) % (base_len + 1);
+                buffer[test_next_random(&seed) % base_len] = (uint8_t)test_next_random(&seed);
+            if (test_next_random(&seed) % 4 == 0)
+                len = test_next_random(&seed) % (base_len + 1);
         }
         protocol_value *value = NULL;
         protocol_fault status;

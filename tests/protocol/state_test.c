@@ -33,6 +33,7 @@
  * journal's codec test). */
 static const char old_charged_hash[] = "5e975653bdf6cf7081a0a71a3e4fe20ec1ebfd73a1f1bd659a8d2498ab56aade";
 /* old_pursuing, 1890 bytes */
+/* Written out whole though it begins as old_battle_charged does: recorded bytes. */
 static const char old_pursuing[] =
     "de0012a6666f726d617402a57469746c65d93c576f726b6564206578616d706c6520413a"
     "204272697469736820686561767920647261676f6f6e73206d656574204672656e636820"
@@ -184,6 +185,7 @@ static void test_new_members(void **state)
     battle->charges[0].occupies = true;
     battle->report_numbers = 2;
     battle->report_count = 2;
+    /* The reports written out member by member: their values are the data checked. */
     brigade_report *r = &battle->reports[0];
     r->number = 1;
     r->kind = BRIGADE_REPORT_RALLY;

@@ -89,3 +89,13 @@ void test_assert_value_json(const protocol_value *value, const char *json)
     }
     protocol_value_free(expected);
 }
+
+uint32_t test_next_random(uint32_t *seed)
+{
+    uint32_t x = *seed;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    *seed = x;
+    return x;
+}

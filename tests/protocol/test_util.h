@@ -21,4 +21,8 @@ uint8_t *test_frame_from_json(const char *json, size_t *len);
  * both on a mismatch. */
 void test_assert_value_json(const protocol_value *value, const char *json);
 
+/* A small xorshift generator for the fuzz tests: *seed its state (not 0),
+ * on the caller's stack. */
+uint32_t test_next_random(uint32_t *seed);
+
 #endif

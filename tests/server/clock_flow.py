@@ -25,9 +25,8 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import brigade_wire as wire  # noqa: E402
-from game_flow import (Client, Failure, Server, apply_ops, check, scenario_text,  # noqa: E402
-                       seed)
+from game_flow import (Client, Failure, Server, apply_ops, check, create_on_own,  # noqa: E402
+                       run_case, scenario_text, seed)
 
 
 def next_of(client, kind, timeout=10.0):
@@ -46,13 +45,7 @@ class Table:
     """Two seats of one game, each with its state kept by the deltas."""
 
     def __init__(self, server, scenarios, clock=None):
-        creator = Client(server)
-        create = {"type": "create", "scenario": scenario_text(scenarios, "example_a.json")}
-        if clock is not None:
-            create["clock"] = clock
-        created = creator.ask(create)
-        creator.close()
-        check(created.get("type") == "created", "create answered %r" % created)
+        created = create_on_own(server, scenarios, None if clock is None else {"clock": clock})
         self.game, self.seats = created["game"], created["seats"]
         self.clients, self.states, self.clock_now = {}, {}, {}
         self.join(server, {"type": "join", "seed": True})
@@ -215,21 +208,7 @@ def main():
     name, brigaded, scenarios = sys.argv[1:]
     if name == "flag":
         os.environ["BRIGADE_TEST_CLOCK_SCALE"] = "60"  # the test hook (server/game.h)
-    server = Server(brigaded)
-    try:
-        CASES[name](server, scenarios)
-        check(server.stop() == 0, "brigaded exit status after SIGTERM")
-        for report in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
-            check(report not in server.text(), "sanitizer report in the log")
-    except (Failure, wire.Closed, OSError, ValueError, KeyError) as error:
-        print("FAIL: %s: %s: %s" % (name, type(error).__name__, error))
-        print("--- brigaded log:")
-        print(server.text()[-4000:])
-        return 1
-    finally:
-        server.cleanup()
-    print("PASS: %s" % name)
-    return 0
+    return run_case(name, Server(brigaded), CASES[name], scenarios, log_tail=4000)
 
 
 if __name__ == "__main__":

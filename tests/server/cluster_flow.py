@@ -30,35 +30,11 @@ LEASE_MS = 1500
 free_port = flow.free_port
 
 
-class Redis:
+class Redis(flow.RedisServer):
     """A redis-server of the test's own, and a tiny RESP client for it."""
 
-    def __init__(self, tmp):
-        self.port = free_port()
-        self.tmp = tmp
-        self.proc = None
-        self.start()
-
-    def start(self):
-        self.log = open(os.path.join(self.tmp, "redis.log"), "ab")
-        self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", self.tmp],
-            stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            try:
-                if self.command("PING") == "PONG":
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise Failure("redis-server did not start")
-
-    def kill(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        self.log.close()
+    def ping(self):
+        return self.command("PING") == "PONG"
 
     @property
     def url(self):
@@ -95,6 +71,14 @@ class Redis:
             n = int(rest)
             return None if n < 0 else [self._reply(reader) for _ in range(n)]
         raise Failure("redis: unexpected %r" % line)
+
+
+def join_answer(node, game, token):
+    """The answer to one join at `node`, on a connection of its own."""
+    c = flow.Client(node)
+    answer = c.ask({"type": "join", "game": game, "token": token})
+    c.close()
+    return answer
 
 
 class Node(flow.Server):
@@ -203,9 +187,7 @@ def case_routing(tmp, brigaded, scenarios):
         game, seats, created, clients, states, seq = start_game(one, scenarios)
         seq = play(clients, states, seq, 4)
         # Seat A at node two: moved to node one's URL, nothing done.
-        c = flow.Client(two)
-        answer = c.ask({"type": "join", "game": game, "token": seats["A"]})
-        c.close()
+        answer = join_answer(two, game, seats["A"])
         check(answer.get("type") == "error" and answer["code"] == "moved" and
               answer["url"] == one.url, "join at node two: %r (node one is %s)" % (answer, one.url))
         # An unknown game is still unknown.
@@ -287,9 +269,7 @@ def case_two_nodes(tmp, brigaded, scenarios):
         try:
             time.sleep(LEASE_MS * 2 / 1000.0)
             # At node two, seat A is moved to node one, which still plays.
-            c = flow.Client(two)
-            answer = c.ask({"type": "join", "game": game, "token": seats["A"]})
-            c.close()
+            answer = join_answer(two, game, seats["A"])
             check(answer.get("code") == "moved" and answer["url"] == one.url,
                   "node two while one lives: %r" % answer)
             seq = play(clients, states, seq, 1)
@@ -303,9 +283,7 @@ def case_two_nodes(tmp, brigaded, scenarios):
             for c in clients.values():
                 c.ws.sock.close()
             time.sleep(LEASE_MS * 3 / 1000.0)
-            c = flow.Client(two)
-            answer = c.ask({"type": "join", "game": game, "token": seats["A"]})
-            c.close()
+            answer = join_answer(two, game, seats["A"])
             check(answer.get("type") == "error" and answer["code"] == "unavailable",
                   "a copy behind the cluster's seq must not serve: %r" % answer)
             check("behind" in two.text() or "old copy" in two.text(), "no log of the stale copy")
@@ -327,9 +305,7 @@ def case_two_nodes(tmp, brigaded, scenarios):
             one.log = open(one.log_path, "ab")
             one.restart_after_stop()
             time.sleep(LEASE_MS * 2 / 1000.0)
-            c = flow.Client(one)
-            answer = c.ask({"type": "join", "game": game, "token": seats["A"]})
-            c.close()
+            answer = join_answer(one, game, seats["A"])
             check(answer.get("code") == "moved" and answer["url"] == three.url,
                   "the old owner restarted must send its players to the new one: %r" % answer)
             # Nothing was ever played twice: one journal's seq goes on, the
@@ -443,9 +419,7 @@ def case_relay(tmp, brigaded, scenarios):
         published = int(redis.command("HGET", "brigade:game:%s:spectators" % game, "seq"))
         check(published < seq, "the published state is at %d, the game at %d: this case is "
               "about a state that lags" % (published, seq))
-        c = flow.Client(one)
-        answer = c.ask({"type": "join", "game": game, "token": spectator})
-        c.close()
+        answer = join_answer(one, game, spectator)
         check(answer.get("code") == "moved" and answer["url"] == relay.url(),
               "a spectator at the node: %r (relay %s)" % (answer, relay.url()))
         # The spectator follows the move.

@@ -10,6 +10,7 @@ kills the server. Uses only the standard library and brigade_wire.py
 (its own websocket client and msgpack codec), so it checks the server
 against an implementation independent of protocol/.
 """
+import argparse
 import copy
 import os
 import socket
@@ -17,9 +18,11 @@ import re
 import resource
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -36,6 +39,47 @@ def check(condition, what):
         raise Failure(what)
 
 
+def pass_or_fail(body, errors=(Failure,)):
+    """Runs body(): prints PASS and returns 0, or, on one of `errors`,
+    prints FAIL and it on stderr and returns 1."""
+    try:
+        body()
+    except errors as failure:
+        print("FAIL: %s" % failure, file=sys.stderr)
+        return 1
+    print("PASS")
+    return 0
+
+
+def case_parser(cases):
+    """The arguments of tests/journal's crash_test.py and group_test.py:
+    CASE --brigaded --brigade --scenarios --wire (more may be added)."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("case", choices=sorted(cases))
+    parser.add_argument("--brigaded", required=True)
+    parser.add_argument("--brigade", required=True)
+    parser.add_argument("--scenarios", required=True)
+    parser.add_argument("--wire", required=True,
+                        help="tests/server (brigade_wire.py, game_flow.py: the ones beside this "
+                        "script are read)")
+    return parser
+
+
+def wait_listening(proc, text, start=0, what="start", seconds=10):
+    """brigaded's port, from the "listening on" line of its log (`text()`)
+    after its first `start` characters; a Failure if it exits or has not
+    said it within `seconds`."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        m = re.search(r"listening on http://[^ ]*:(\d+),", text()[start:])
+        if m:
+            return int(m.group(1))
+        if proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    raise Failure("brigaded did not %s: %s" % (what, text()))
+
+
 class Server:
     def __init__(self, brigaded, extra=(), open_files=None):
         self.brigaded = brigaded
@@ -45,17 +89,7 @@ class Server:
         self.log_path = os.path.join(self.tmp, "server.log")
         self.log = open(self.log_path, "wb")
         self.proc = self.spawn()
-        self.port = None
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            m = re.search(rb"listening on http://[^ ]*:(\d+),", open(self.log_path, "rb").read())
-            if m:
-                self.port = int(m.group(1))
-                return
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        raise Failure("brigaded did not start: " + self.text())
+        self.port = wait_listening(self.proc, self.text)
 
     def spawn(self):
         def limit():
@@ -80,14 +114,7 @@ class Server:
         """Starts brigaded again on the same data (after stop())."""
         start = len(self.text())
         self.proc = self.spawn()
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            m = re.search(r"listening on http://[^ ]*:(\d+),", self.text()[start:])
-            if m:
-                self.port = int(m.group(1))
-                return
-            time.sleep(0.05)
-        raise Failure("brigaded did not restart: " + self.text())
+        self.port = wait_listening(self.proc, self.text, start, "restart")
 
     def stop(self):
         if self.proc.poll() is None:
@@ -107,12 +134,64 @@ class Server:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+def hold_journal_lock(path, hold_s, wait_s, what):
+    """The write lock of the journal at `path` taken (BEGIN IMMEDIATE) by a
+    connection of a thread of its own and held until release.set() (or
+    `hold_s`): (release, thread), once it is held (within `wait_s`)."""
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        db = sqlite3.connect(path, timeout=10, isolation_level=None)
+        db.execute("BEGIN IMMEDIATE")
+        held.set()
+        release.wait(hold_s)
+        db.execute("ROLLBACK")
+        db.close()
+
+    thread = threading.Thread(target=hold, daemon=True)
+    thread.start()
+    check(held.wait(wait_s), what)
+    return release, thread
+
+
+class RedisServer:
+    """A redis-server of the test's own on a free port, nothing saved;
+    restartable (empty). A subclass says how to ask it: ping()."""
+
+    def __init__(self, tmp):
+        self.port = free_port()
+        self.tmp = tmp
+        self.proc = None
+        self.start()
+
+    def start(self):
+        self.log = open(os.path.join(self.tmp, "redis.log"), "ab")
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", self.tmp],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            try:
+                if self.ping():
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise Failure("redis-server did not start")
+
+    def kill(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+
+
 class Client:
     """One connection; requests numbered from 1."""
 
-    def __init__(self, server):
+    def __init__(self, server, first=0):
         self.ws = wire.WebSocket(server.port, timeout=10)
-        self.request = 0
+        self.request = first  # `first`: requests numbered from first + 1
 
     def send(self, message):
         self.request += 1
@@ -121,13 +200,31 @@ class Client:
         self.ws.send_message(message)
         return message["request"]
 
-    def recv(self):
-        return self.ws.recv_message()
+    def recv(self, timeout=None):
+        """The next message; `timeout`: waited for so long (then 10 s again)."""
+        if timeout is None:
+            return self.ws.recv_message()
+        self.ws.sock.settimeout(timeout)
+        try:
+            return self.ws.recv_message()
+        finally:
+            self.ws.sock.settimeout(10)
 
-    def ask(self, message):
+    def quiet(self, seconds=0.5):
+        """Nothing more arrives within `seconds`."""
+        self.ws.sock.settimeout(seconds)
+        try:
+            message = self.ws.recv_message()
+        except (socket.timeout, TimeoutError):
+            return True
+        finally:
+            self.ws.sock.settimeout(10)
+        raise Failure("unexpected message: %r" % message)
+
+    def ask(self, message, timeout=None):
         """Sends one request and returns its answer (the next message)."""
         request = self.send(message)
-        answer = self.recv()
+        answer = self.recv() if timeout is None else self.recv(timeout)
         check(answer.get("request") == request,
               "answer %r does not echo request %d" % (answer, request))
         return answer
@@ -184,28 +281,53 @@ def apply_ops(state, ops):
     return new
 
 
-def run_case(name, server, case, *args):
+def run_case(name, server, case, *args, log_tail=3000, exit_zero=True, counts=False):
     """Runs case(server, *args) on a started server, then stops it: the
-    exit status must be 0 and the log free of sanitizer reports. Prints ok
-    or the failure with the end of the log; returns the exit status."""
+    exit status must be 0 (unless not `exit_zero`) and the log free of
+    sanitizer reports. Prints ok or the failure with the end of the log
+    (its last `log_tail` characters, None: all), and with `counts` "1
+    passed, 0 failed" or "0 passed, 1 failed"; returns the exit status."""
     try:
         case(server, *args)
-        check(server.stop() == 0, "brigaded exit status after SIGTERM")
+        status = server.stop()
+        if exit_zero:
+            check(status == 0, "brigaded exit status %r after SIGTERM" % status)
         for report in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
             check(report not in server.text(), "sanitizer report in the log")
     except (Failure, wire.Closed, OSError, ValueError, KeyError) as error:
         print("FAIL: %s: %s: %s" % (name, type(error).__name__, error))
-        print("--- brigaded log (last 3000 bytes):")
-        print(server.text()[-3000:])
+        text = server.text()
+        if log_tail is None:
+            print("--- brigaded log:")
+        else:
+            print("--- brigaded log (last %d bytes):" % log_tail)
+            text = text[-log_tail:]
+        print(text)
+        if counts:
+            print("0 passed, 1 failed")
         return 1
     finally:
         server.cleanup()
     print("ok: %s" % name)
+    if counts:
+        print("1 passed, 0 failed")
     return 0
 
 
 def scenario_text(scenarios, name):
     return open(os.path.join(scenarios, name), encoding="utf-8").read()
+
+
+def create_on_own(server, scenarios, more=None, name="example_a.json"):
+    """A game created on a connection of its own, the create message with
+    the members `more` too: the `created` answer."""
+    client = Client(server)
+    message = {"type": "create", "scenario": scenario_text(scenarios, name)}
+    message.update(more or {})
+    created = client.ask(message)
+    client.close()
+    check(created.get("type") == "created", "create answered %r" % created)
+    return created
 
 
 def create_game(client, scenarios, name="example_a.json"):
@@ -964,6 +1086,23 @@ def case_umpire_overrule(server, scenarios):
     table.fresh()
 
 
+def check_replayed_and_restarted(server, table):
+    """The journal replayed from seq 0, rolled-back rows and all, gives the
+    live state's snapshot hash (brigade replay and brigade state), and a
+    restart rebuilds the same state: B's welcome after the restart."""
+    check(replay_hash(server, table.game) == {"type": "hash", "seq": table.seq,
+                                               "hash": live_hash(server, table)},
+          "brigade replay's hash differs from the live state's")
+    for client in table.clients.values():
+        client.close()
+    server.restart()
+    fresh = Client(server)
+    welcome = join(fresh, table.game, table.seats["B"])
+    fresh.close()
+    check(welcome["seq"] == table.seq and welcome["state"] == table.states["A"],
+          "the state after a restart differs")
+    return welcome
+
 def case_umpire_rollback(server, scenarios):
     """The umpire rolls back (PROTOCOL.md §10.2): the state returns to the
     one after to_seq for everyone, the log keeps its entries and lists the
@@ -1019,19 +1158,8 @@ def case_umpire_rollback(server, scenarios):
     rolls = [e for e in state["log"] if e["kind"] == "roll"]
     check(rolls and rolls[-1]["seq"] > rollback_seq, "a roll after the rollback")
     # The journal replayed from seq 0, rolled-back rows and all, gives the
-    # live state's snapshot hash (brigade replay and brigade state).
-    check(replay_hash(server, table.game) == {"type": "hash", "seq": table.seq,
-                                               "hash": live_hash(server, table)},
-          "brigade replay's hash differs from the live state's")
-    # A restart rebuilds the same state.
-    for client in table.clients.values():
-        client.close()
-    server.restart()
-    fresh = Client(server)
-    welcome = join(fresh, table.game, table.seats["B"])
-    check(welcome["seq"] == table.seq and welcome["state"] == table.states["A"],
-          "the state after a restart differs")
-    fresh.close()
+    # live state's snapshot hash; a restart rebuilds the same state.
+    check_replayed_and_restarted(server, table)
 
 
 def replay_hash(server, game):
@@ -1163,18 +1291,8 @@ def case_umpire_end_result(server, scenarios):
           entries[0]["text"] == "the umpire ends the battle: a win for side B (British) "
                                 "(loss on time)" and
           entries[0]["ruling"] == "end" and entries[0]["result"] == "B", "log %r" % entries)
-    check(replay_hash(server, table.game) == {"type": "hash", "seq": table.seq,
-                                               "hash": live_hash(server, table)},
-          "brigade replay's hash differs from the live state's")
-    for client in table.clients.values():
-        client.close()
-    server.restart()
-    fresh = Client(server)
-    welcome = join(fresh, table.game, table.seats["B"])
-    check(welcome["seq"] == table.seq and welcome["state"] == table.states["A"],
-          "the state after a restart differs")
+    welcome = check_replayed_and_restarted(server, table)
     check(welcome["state"]["end"]["result"] == "B", "no result after a restart")
-    fresh.close()
 
 
 def case_spec_frames_joins(server, scenarios):
@@ -1502,24 +1620,8 @@ def main():
         return 2
     name, brigaded, scenarios = sys.argv[1:]
     server = Server(brigaded, SERVER_OPTIONS.get(name, ()))
-    try:
-        CASES[name](server, scenarios)
-        status = server.stop()
-        if name != "shutdown_joined":
-            check(status == 0, "brigaded exit status %r after SIGTERM" % status)
-        for report in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
-            check(report not in server.text(), "sanitizer report in the log")
-    except (Failure, wire.Closed, OSError, ValueError, KeyError) as error:
-        print("FAIL: %s: %s: %s" % (name, type(error).__name__, error))
-        print("--- brigaded log:")
-        print(server.text())
-        print("0 passed, 1 failed")
-        return 1
-    finally:
-        server.cleanup()
-    print("PASS: %s" % name)
-    print("1 passed, 0 failed")
-    return 0
+    return run_case(name, server, CASES[name], scenarios, log_tail=None,
+                    exit_zero=name != "shutdown_joined", counts=True)
 
 
 if __name__ == "__main__":

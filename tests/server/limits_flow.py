@@ -41,7 +41,7 @@ import time
 
 import brigade_wire as wire
 from game_flow import (Client, Failure, Server, Table, check, create_game, expect_error,
-                       run_case, scenario_text, seed)
+                       hold_journal_lock, run_case, scenario_text, seed)
 
 
 def handshake(port, host="127.0.0.1"):
@@ -676,8 +676,6 @@ def case_busy_queue(server, scenarios):
     queued behind it (where 16 would fill the game's queue and get the
     player's next moves refused): the player's act is then committed and
     acked, and the new spectator gets its delta."""
-    import sqlite3
-    import threading
     c = Client(server)
     created = c.ask({"type": "create", "scenario": scenario_text(scenarios, "example_a.json")})
     check(created.get("type") == "created", "create: %r" % created)
@@ -692,19 +690,8 @@ def case_busy_queue(server, scenarios):
     players["A"].recv()  # B's seed: a delta to A
     state = welcome["state"]
     seat = state["awaiting"][0]
-    held, release = threading.Event(), threading.Event()
-
-    def hold():
-        db = sqlite3.connect(os.path.join(server.tmp, "data", "brigade.sqlite"), timeout=10,
-                             isolation_level=None)
-        db.execute("BEGIN IMMEDIATE")
-        held.set()
-        release.wait(10)
-        db.execute("ROLLBACK")
-        db.close()
-    locker = threading.Thread(target=hold, daemon=True)
-    locker.start()
-    check(held.wait(5), "the lock is taken")
+    release, locker = hold_journal_lock(os.path.join(server.tmp, "data", "brigade.sqlite"),
+                                        10, 5, "the lock is taken")
     request = players[seat].send({"type": "act", "action": {"kind": "choose_initiative",
                                                             "phasing": seat}})
     time.sleep(0.2)  # the act is in the journal thread's hands, waiting

@@ -24,16 +24,14 @@ import math
 import os
 import re
 import socket
-import sqlite3
 import sys
-import threading
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
 import brigade_wire as wire  # noqa: E402
-from game_flow import (Failure, Server, Table, check, expect_error, pick_action,  # noqa: E402
-                       run_case)
+from game_flow import (Failure, Server, Table, check, expect_error, hold_journal_lock,  # noqa: E402
+                       pick_action, run_case)
 
 NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*\Z")
 LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\.)*)"')
@@ -223,19 +221,7 @@ def case_journal_locked(server, scenarios):
     action = pick_action(table.states["A"], seat)
     path = os.path.join(server.tmp, "data", "brigade.sqlite")
     check(os.path.exists(path), "the journal at %s" % path)
-    held, release = threading.Event(), threading.Event()
-
-    def hold():
-        db = sqlite3.connect(path, timeout=10, isolation_level=None)
-        db.execute("BEGIN IMMEDIATE")
-        held.set()
-        release.wait(20)
-        db.execute("ROLLBACK")
-        db.close()
-
-    holder = threading.Thread(target=hold, daemon=True)
-    holder.start()
-    check(held.wait(10), "the lock was not taken")
+    release, holder = hold_journal_lock(path, 20, 10, "the lock was not taken")
     try:
         answer = table.ask(seat, action)
         expect_error(answer, "unavailable")

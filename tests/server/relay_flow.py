@@ -23,8 +23,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import brigade_wire as wire  # noqa: E402
-from game_flow import (Client, Failure, Server, apply_ops, check, expect_error, free_port,  # noqa: E402
-                       pick_action, scenario_text, seed)
+from game_flow import (Client, Failure, RedisServer, Server, apply_ops, check, expect_error,  # noqa: E402
+                       free_port, pick_action, scenario_text, seed)
 
 OWNER_URL = "ws://node-a.example:7681/"
 NODE_URL = "ws://node-b.example:7681/"
@@ -90,39 +90,22 @@ class Resp:
         self.sock.close()
 
 
-class Redis:
-    """redis-server on a free port, nothing saved; restartable (empty)."""
+class Redis(RedisServer):
+    """redis-server on a free port, nothing saved; restartable (empty);
+    `client` its connection."""
 
-    def __init__(self, tmp):
-        self.port = free_port()
-        self.tmp = tmp
-        self.proc = None
-        self.start()
-
-    def start(self):
-        log = open(os.path.join(self.tmp, "redis.log"), "ab")
-        self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--save", "", "--appendonly", "no",
-             "--bind", "127.0.0.1", "--dir", self.tmp],
-            stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            try:
-                r = Resp(self.port)
-                if r.command("PING") == "PONG":
-                    self.client = r
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise Failure("redis-server did not start")
+    def ping(self):
+        r = Resp(self.port)
+        if r.command("PING") == "PONG":
+            self.client = r
+            return True
+        return False
 
     def url(self):
         return "redis://127.0.0.1:%d" % self.port
 
     def kill(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        super().kill()
         try:
             self.client.close()
         except (OSError, AttributeError):

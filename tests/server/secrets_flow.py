@@ -40,8 +40,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from game_flow import (Client, Server, check, expect_error, join, run_case,  # noqa: E402
-                       scenario_text)
+from game_flow import (Client, Server, check, create_on_own, expect_error, join,  # noqa: E402
+                       run_case, scenario_text)
 
 PASSWORD = "a long watch word, été"
 STORED = re.compile(r"scrypt\$(\d+)\$(\d+)\$(\d+)\$([0-9a-f]{32})\$([0-9a-f]{64})")
@@ -86,14 +86,8 @@ def check_scrypt(stored, password):
 
 
 def create(server, scenarios, password=PASSWORD):
-    c = Client(server)
-    message = {"type": "create", "scenario": scenario_text(scenarios, "example_a.json")}
-    if password is not None:
-        message["spectator_password"] = password
-    created = c.ask(message)
-    c.close()
-    check(created.get("type") == "created", "create: %r" % created)
-    return created
+    return create_on_own(server, scenarios,
+                         None if password is None else {"spectator_password": password})
 
 
 def spectator_join(server, created, password=None):

@@ -44,7 +44,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import brigade_wire as wire  # noqa: E402
 from game_flow import (Client, Failure, Server, apply_ops, check, create_game,  # noqa: E402
-                       expect_error, seed)
+                       expect_error, seed, wait_listening)
 
 
 # ---- PROTOCOL.md §10.3, written from the text ---------------------------------
@@ -365,17 +365,7 @@ class RestartedServer(Server):
             [brigaded, "--port", "0", "--data", os.path.join(self.tmp, "data"),
              "--web", self.tmp],
             stdout=self.log, stderr=subprocess.STDOUT)
-        self.port = None
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            m = re.search(rb"listening on http://[^ ]*:(\d+),", open(self.log_path, "rb").read())
-            if m:
-                self.port = int(m.group(1))
-                return
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        raise Failure("brigaded did not start again: " + self.text())
+        self.port = wait_listening(self.proc, self.text, what="start again")
 
 
 def case_verify_restart(server, brigade, scenarios, brigaded):

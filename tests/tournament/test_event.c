@@ -288,6 +288,7 @@ static void scenario_names_refused(void **state)
                "scenarios: missing");
 }
 
+/* One refusal a line, its input and its message written out: a table read down. */
 static void swiss_rounds_refused(void **state)
 {
     (void)state;
