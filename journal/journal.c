@@ -287,16 +287,6 @@ struct journal_db {
 
 /* ---- errors and small helpers -------------------------------------------- */
 
-/* snprintf that may cut: messages naming long paths are cut, not refused. */
-BRIGADE_PRINTF(3, 4)
-static void text_format(char *dst, size_t size, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vsnprintf(dst, size, format, args);
-    va_end(args);
-}
-
 /* Copies `src` (NULL: "") into dst[size], cut; always NUL-terminated. */
 static void text_copy(char *dst, size_t size, const char *src)
 {
@@ -2517,8 +2507,8 @@ static int journal_recover(journal_db *j, sqlite3 *from, const char *from_path,
             continue;
         }
         char reason[512];
-        text_format(reason, sizeof reason, "lost in the damaged journal file %s: %s", from_path,
-                 j->fault.message);
+        brigade_text_format(reason, sizeof reason, "lost in the damaged journal file %s: %s",
+                            from_path, j->fault.message);
         if (sqlite3_exec(j->db, "ROLLBACK TO game", NULL, NULL, NULL) != SQLITE_OK ||
             sqlite3_exec(j->db, "SAVEPOINT row", NULL, NULL, NULL) != SQLITE_OK)
             goto write_failed;
@@ -2536,11 +2526,12 @@ static int journal_recover(journal_db *j, sqlite3 *from, const char *from_path,
     free(ids);
     if (transaction_commit(j, "recover") != 0)
         return -1;
-    text_format(j->recovery, sizeof j->recovery,
-                "the journal file was damaged (%s); it was moved to %s and a new journal holds "
-                "%zu games read whole and %zu marked damaged; %zu could not be read at all%s",
-                why, from_path, whole, damaged, lost,
-                listed_all ? "" : ", and the list of games was cut short (more may be lost)");
+    brigade_text_format(j->recovery, sizeof j->recovery,
+                        "the journal file was damaged (%s); it was moved to %s and a new journal "
+                        "holds %zu games read whole and %zu marked damaged; %zu could not be read "
+                        "at all%s",
+                        why, from_path, whole, damaged, lost,
+                        listed_all ? "" : ", and the list of games was cut short (more may be lost)");
     j->fault.message[0] = '\0';
     return 0;
 
