@@ -6,6 +6,7 @@
 #include "core/helpers.h"
 
 #include <limits.h>
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -92,11 +93,50 @@ void *brigade_array_reserve(void *items, size_t *capacity, size_t wanted, size_t
     return moved;
 }
 
-void brigade_path_message(char *path_out, size_t path_size, char *message, size_t message_size,
-                          const char *path, const char *what)
+bool brigade_path_message(char *path_out, size_t path_size, char *message, size_t message_size,
+                          const char *path, const char *format, ...)
 {
+    char what[256];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(what, sizeof what, format, args);
+    va_end(args);
     snprintf(path_out, path_size, "%s", path);
     snprintf(message, message_size, "%s%s%s", path, path[0] != '\0' ? ": " : "", what);
+    return false;
+}
+
+void brigade_path_join(char *out, size_t size, const char *parent, const char *member)
+{
+    snprintf(out, size, "%s%s%s", parent, parent[0] != '\0' ? "." : "", member);
+}
+
+const char *brigade_json_unknown_member(const struct json_t *object, const char *const *allowed)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)object, key, value) {
+        size_t i = 0;
+        while (allowed[i] != NULL && strcmp(allowed[i], key) != 0)
+            i++;
+        if (allowed[i] == NULL)
+            return key;
+    }
+    return NULL;
+}
+
+struct json_t *brigade_json_parse(const char *text, size_t length, char *what, size_t what_size)
+{
+    if (text == NULL) {
+        brigade_text_format(what, what_size, "no text");
+        return NULL;
+    }
+    json_error_t error;
+    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &error);
+    if (root == NULL)
+        brigade_text_format(what, what_size, "invalid JSON at line %d, column %d: %s", error.line,
+                            error.column, error.text);
+    return root;
 }
 
 void brigade_text_format(char *out, size_t size, const char *format, ...)

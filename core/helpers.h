@@ -40,10 +40,36 @@ bool brigade_text_copy(char *out, size_t size, const char *src);
 
 /* An input error's two texts: `path` (the offending member from the
  * root, "" for the whole) into path_out[path_size], and "path: what" (or
- * `what` alone without a path) into message[message_size], both cut to
- * fit: scenario and tournament files name what is wrong this way. */
-void brigade_path_message(char *path_out, size_t path_size, char *message, size_t message_size,
-                          const char *path, const char *what);
+ * `what` alone without a path; `what` is printf of format and the rest, at
+ * most 255 bytes) into message[message_size], both cut to fit: scenario
+ * and tournament files name what is wrong this way. Returns false, for a
+ * parser's `return fail(...)`. */
+bool brigade_path_message(char *path_out, size_t path_size, char *message, size_t message_size,
+                          const char *path, const char *format, ...) BRIGADE_PRINTF(6, 7);
+
+/* `parent` "." `member` into out[size] (size >= 1), `member` alone when
+ * parent is "" (the root): a member's path in a scenario, ruleset or
+ * tournament file ("units[2].type"); cut to fit. */
+void brigade_path_join(char *out, size_t size, const char *parent, const char *member);
+
+/* The first key of the JSON object `object` (jansson's json_t) that is not
+ * in `allowed` (NULL-ended), or NULL when every key is allowed: the files'
+ * "unknown member" check. */
+struct json_t;
+const char *brigade_json_unknown_member(const struct json_t *object, const char *const *allowed);
+
+/* The JSON text[length] parsed strictly (a duplicate key refused) into a
+ * new jansson value the caller owns, or NULL with "invalid JSON at line L,
+ * column C: why" (or "no text") in what[what_size]. */
+struct json_t *brigade_json_parse(const char *text, size_t length, char *what, size_t what_size);
+
+/* brigade_path_message into an error struct with members code, path[] and
+ * message[] (brigade_error, brigade_tournament_error): sets code to
+ * `code_value`; is false. */
+#define BRIGADE_PATH_FAIL(error, code_value, at, ...)                                \
+    ((error)->code = (code_value),                                                  \
+     brigade_path_message((error)->path, sizeof (error)->path, (error)->message,    \
+                          sizeof (error)->message, (at), __VA_ARGS__))
 
 /* printf into out[size], cut to fit and NUL-terminated; nothing when out is
  * NULL or size 0 (a message buffer the caller may leave out). */

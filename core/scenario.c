@@ -17,50 +17,17 @@ typedef struct loader {
     brigade_error *error;
 } loader;
 
-static bool fail(loader *l, const char *path, const char *format, ...)
-{
-    char what[224];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(what, sizeof what, format, args);
-    va_end(args);
-    l->error->code = BRIGADE_ERROR_INVALID_INPUT;
-    brigade_path_message(l->error->path, sizeof l->error->path, l->error->message,
-                         sizeof l->error->message, path, what);
-    return false;
-}
-
-static void path_member(char *out, size_t size, const char *parent, const char *member)
-{
-    /* parent + "." + member, truncated to size (paths are short). */
-    size_t at = 0;
-    const char *parts[3] = {parent, parent[0] != '\0' ? "." : "", member};
-    for (int i = 0; i < 3; i++)
-        for (const char *c = parts[i]; *c && at + 1 < size; c++)
-            out[at++] = *c;
-    if (size > 0)
-        out[at] = '\0';
-}
+/* Fills the parse's error: the member `at`, "at: " plus printf of the rest. */
+#define fail(parse, at, ...) BRIGADE_PATH_FAIL((parse)->error, BRIGADE_ERROR_INVALID_INPUT, at, __VA_ARGS__)
 
 /* Rejects any member not in `allowed` (NULL-terminated). */
 static bool check_members(loader *l, const json_t *object, const char *path,
                           const char *const *allowed)
 {
-    const char *key;
-    json_t *value;
-    json_object_foreach((json_t *)object, key, value) {
-        (void)value;
-        bool known = false;
-        for (size_t i = 0; allowed[i] != NULL; i++)
-            if (strcmp(allowed[i], key) == 0)
-                known = true;
-        if (!known) {
-            char p[128];
-            path_member(p, sizeof p, path, key);
-            return fail(l, p, "unknown member");
-        }
-    }
-    return true;
+    const char *key = brigade_json_unknown_member(object, allowed);
+    char p[128];
+    brigade_path_join(p, sizeof p, path, key != NULL ? key : "");
+    return key == NULL || fail(l, p, "unknown member");
 }
 
 /* Gets a member that must be an object/string/...; `required` says whether
@@ -71,7 +38,7 @@ static bool member_get(loader *l, const json_t *object, const char *path, const 
     *out = json_object_get(object, key);
     if (*out == NULL && required) {
         char p[128];
-        path_member(p, sizeof p, path, key);
+        brigade_path_join(p, sizeof p, path, key);
         return fail(l, p, "missing");
     }
     return true;
@@ -84,7 +51,7 @@ static int member_typed(loader *l, const json_t *object, const char *path, const
                         bool required, json_type type, const char *must, json_t **out,
                         char p[128])
 {
-    path_member(p, 128, path, key);
+    brigade_path_join(p, 128, path, key);
     if (!member_get(l, object, path, key, required, out))
         return -1;
     if (*out == NULL)
@@ -121,7 +88,7 @@ static bool get_bool(loader *l, const json_t *object, const char *path, const ch
         return true;
     if (!json_is_boolean(v)) {
         char p[128];
-        path_member(p, sizeof p, path, key);
+        brigade_path_join(p, sizeof p, path, key);
         return fail(l, p, "must be true or false");
     }
     *out = json_is_true(v);
@@ -152,7 +119,7 @@ static bool get_int(loader *l, const json_t *object, const char *path, const cha
             return false;                                                                      \
         if (text_ != NULL && !parse(text_, out)) {                                             \
             char p_[128];                                                                      \
-            path_member(p_, sizeof p_, path, key);                                             \
+            brigade_path_join(p_, sizeof p_, path, key);                                             \
             return fail(l, p_, "unknown " kind " \"%s\"", text_);                              \
         }                                                                                      \
     } while (0)
@@ -180,7 +147,7 @@ static bool load_general(loader *l, const json_t *v, const char *path, brigade_b
              &u->general_rating);
     if (u->general_role == BRIGADE_GENERAL_NONE) {
         char p[128];
-        path_member(p, sizeof p, path, "role");
+        brigade_path_join(p, sizeof p, path, "role");
         return fail(l, p, "must be cinc, brigadier or regimental");
     }
     return true;
@@ -196,7 +163,7 @@ static bool load_unit_identity(loader *l, const json_t *v, const char *path, bri
     const char *id = NULL, *name = NULL, *nation = NULL;
     if (!get_string(l, v, path, "id", true, BRIGADE_UNIT_ID_MAX, &id))
         return false;
-    path_member(p, sizeof p, path, "id");
+    brigade_path_join(p, sizeof p, path, "id");
     if (!id_valid(id))
         return fail(l, p, "must be letters, digits, '_' or '-' (it names rolls)");
     for (int i = 0; i < index; i++)
@@ -208,7 +175,7 @@ static bool load_unit_identity(loader *l, const json_t *v, const char *path, bri
     if (!get_string(l, v, path, "name", true, BRIGADE_NAME_MAX, &name))
         return false;
     if (name[0] == '\0') {
-        path_member(p, sizeof p, path, "name");
+        brigade_path_join(p, sizeof p, path, "name");
         return fail(l, p, "must not be empty");
     }
     snprintf(u->name, sizeof u->name, "%s", name);
@@ -222,7 +189,7 @@ static bool load_unit_identity(loader *l, const json_t *v, const char *path, bri
     if (nation != NULL) {
         for (const char *c = nation; *c; c++)
             if (isupper((unsigned char)*c)) {
-                path_member(p, sizeof p, path, "nation");
+                brigade_path_join(p, sizeof p, path, "nation");
                 return fail(l, p, "must be lower case");
             }
         snprintf(u->nation, sizeof u->nation, "%s", nation);
@@ -238,7 +205,7 @@ static bool load_unit_state(loader *l, const json_t *v, const char *path, brigad
     u->formation = brigade_formation_default(u->type);
     GET_NAME(l, v, path, "formation", false, brigade_formation_parse, "formation", &u->formation);
     if (!brigade_formation_allowed(u->type, u->formation)) {
-        path_member(p, sizeof p, path, "formation");
+        brigade_path_join(p, sizeof p, path, "formation");
         return fail(l, p, "%s may not be in formation %s", brigade_troop_type_name(u->type),
                     brigade_formation_name(u->formation));
     }
@@ -249,7 +216,7 @@ static bool load_unit_state(loader *l, const json_t *v, const char *path, brigad
 
     u->status = BRIGADE_STATUS_NORMAL;
     GET_NAME(l, v, path, "status", false, brigade_status_parse_any, "status", &u->status);
-    path_member(p, sizeof p, path, "status");
+    brigade_path_join(p, sizeof p, path, "status");
     switch (u->status) {
     case BRIGADE_STATUS_NORMAL:
     case BRIGADE_STATUS_RETREATING:
@@ -268,7 +235,7 @@ static bool load_unit_state(loader *l, const json_t *v, const char *path, brigad
     u->general_role = BRIGADE_GENERAL_NONE;
     u->general_rating = BRIGADE_RATING_AVERAGE;
     if (general != NULL) {
-        path_member(p, sizeof p, path, "general");
+        brigade_path_join(p, sizeof p, path, "general");
         if (!load_general(l, general, p, u))
             return false;
     }
@@ -283,7 +250,7 @@ static bool member_fits(loader *l, const json_t *v, const char *path, const char
     if (json_object_get(v, key) == NULL || fits)
         return true;
     char p[128];
-    path_member(p, sizeof p, path, key);
+    brigade_path_join(p, sizeof p, path, key);
     return fail(l, p, "%s", only);
 }
 
@@ -312,7 +279,7 @@ static bool load_unit_position(loader *l, const json_t *v, const char *path,
          u->defending == BRIGADE_DEFENDING_FORTIFIED) &&
         u->terrain != BRIGADE_TERRAIN_BUA) {
         char p[128];
-        path_member(p, sizeof p, path, "defending");
+        brigade_path_join(p, sizeof p, path, "defending");
         return fail(l, p, "%s only in terrain bua (12.9)", brigade_defending_name(u->defending));
     }
     return true;
@@ -345,7 +312,7 @@ static bool load_side(loader *l, const json_t *sides, brigade_battle *b, brigade
     json_t *v;
     if (!member_get(l, sides, "sides", key, true, &v))
         return false;
-    path_member(p, sizeof p, "sides", key);
+    brigade_path_join(p, sizeof p, "sides", key);
     if (!json_is_object(v))
         return fail(l, p, "must be an object");
     if (!check_members(l, v, p, members))
@@ -355,7 +322,7 @@ static bool load_side(loader *l, const json_t *sides, brigade_battle *b, brigade
         return false;
     if (name[0] == '\0') {
         char q[128];
-        path_member(q, sizeof q, p, "name");
+        brigade_path_join(q, sizeof q, p, "name");
         return fail(l, q, "must not be empty");
     }
     snprintf(b->sides[side].name, sizeof b->sides[side].name, "%s", name);
@@ -418,14 +385,10 @@ bool brigade_scenario_load(const char *text, size_t length, brigade_battle *batt
     brigade_error scratch;
     loader l = {brigade_error_or(error, &scratch)};
     memset(l.error, 0, sizeof *l.error);
-    if (text == NULL)
-        return fail(&l, "", "no scenario text");
-
-    json_error_t json_error;
-    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &json_error);
+    char what[200];
+    json_t *root = brigade_json_parse(text, length, what, sizeof what);
     if (root == NULL)
-        return fail(&l, "", "invalid JSON at line %d, column %d: %s", json_error.line,
-                    json_error.column, json_error.text);
+        return fail(&l, "", "%s", text == NULL ? "no scenario text" : what);
 
     brigade_battle *b = malloc(sizeof *b);
     if (b == NULL) {

@@ -16,19 +16,8 @@ typedef struct parser {
     brigade_tournament_error *error;
 } parser;
 
-/* Fills the error with `path` and "path: what"; returns false. */
-static bool fail(parser *p, const char *path, const char *format, ...)
-{
-    char what[192];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(what, sizeof what, format, args);
-    va_end(args);
-    p->error->code = BRIGADE_TOURNAMENT_ERROR_FILE;
-    brigade_path_message(p->error->path, sizeof p->error->path, p->error->message,
-                         sizeof p->error->message, path, what);
-    return false;
-}
+/* Fills the parse's error: the member `at`, "at: " plus printf of the rest. */
+#define fail(parse, at, ...) BRIGADE_PATH_FAIL((parse)->error, BRIGADE_TOURNAMENT_ERROR_FILE, at, __VA_ARGS__)
 
 static const char *const root_members[] = {
     "name",   "players",      "scenarios", "format",          "rounds",
@@ -40,20 +29,11 @@ static const char *const clock_members[] = {"minutes_per_side", "increment_secon
 static bool members_check(parser *p, const json_t *object, const char *path,
                           const char *const *allowed)
 {
-    const char *key;
-    json_t *value;
-    json_object_foreach((json_t *)object, key, value) {
-        (void)value;
-        size_t i = 0;
-        while (allowed[i] != NULL && strcmp(allowed[i], key) != 0)
-            i++;
-        if (allowed[i] == NULL) {
-            char member[64];
-            snprintf(member, sizeof member, "%s%s%s", path, path[0] != '\0' ? "." : "", key);
-            return fail(p, member, "unknown member");
-        }
-    }
-    return true;
+    const char *key = brigade_json_unknown_member(object, allowed);
+    char member[64];
+    if (key != NULL)
+        brigade_path_join(member, sizeof member, path, key);
+    return key == NULL || fail(p, member, "unknown member");
 }
 
 /* A name of 1..max bytes: no control character, no space at either end.
@@ -241,11 +221,10 @@ bool brigade_tournament_event_parse(const char *text, size_t length,
     memset(p.error, 0, sizeof *p.error);
     if (text == NULL || event == NULL)
         return fail(&p, "", "no tournament text or no event to fill");
-    json_error_t json_error;
-    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &json_error);
+    char why[200];
+    json_t *root = brigade_json_parse(text, length, why, sizeof why);
     if (root == NULL)
-        return fail(&p, "", "invalid JSON at line %d, column %d: %s", json_error.line,
-                    json_error.column, json_error.text);
+        return fail(&p, "", "%s", why);
     brigade_tournament_event parsed;
     memset(&parsed, 0, sizeof parsed);
     bool ok = root_get(&p, root, &parsed);
