@@ -3835,20 +3835,20 @@ const char *brigade_report_state_name(brigade_report_state state)
 
 bool brigade_d9_event_parse(const char *text, unsigned *out)
 {
-    if (text != NULL && strcmp(text, "double_six") == 0)
-        *out = BRIGADE_EVENT_DOUBLE_SIX;
-    else if (text != NULL && strcmp(text, "risk_to_general") == 0)
-        *out = BRIGADE_EVENT_RISK_TO_GENERAL;
-    else
-        return false;
-    return true;
+    const unsigned d9[] = {BRIGADE_EVENT_DOUBLE_SIX, BRIGADE_EVENT_RISK_TO_GENERAL};
+    for (size_t i = 0; text != NULL && i < sizeof d9 / sizeof d9[0]; i++)
+        if (strcmp(text, brigade_event_bit_name(d9[i])) == 0) {
+            *out = d9[i];
+            return true;
+        }
+    return false;
 }
 
 const char *brigade_d9_event_name(unsigned event)
 {
-    return event == BRIGADE_EVENT_DOUBLE_SIX        ? "double_six"
-           : event == BRIGADE_EVENT_RISK_TO_GENERAL ? "risk_to_general"
-                                                    : "?";
+    return event == BRIGADE_EVENT_DOUBLE_SIX || event == BRIGADE_EVENT_RISK_TO_GENERAL
+               ? brigade_event_bit_name(event)
+               : "?";
 }
 
 const char *brigade_umpire_ruling_name(brigade_umpire_ruling ruling)

@@ -5,6 +5,7 @@
  * decisions.md (Dx); the protocol's own members cite PROTOCOL.md.
  */
 #include "core/battle_fields.h"
+#include "core/field_names.h"
 
 #include <assert.h>
 #include <limits.h>
@@ -23,31 +24,6 @@
 _Static_assert(sizeof(brigade_side) == sizeof(int), "enum size");
 _Static_assert(sizeof(brigade_status) == sizeof(int), "enum size");
 _Static_assert(sizeof(unsigned) == sizeof(int), "seat bits");
-
-static const char *type_n(int v) { return brigade_troop_type_name((brigade_troop_type)v); }
-static const char *class_n(int v) { return brigade_class_name((brigade_class)v); }
-static const char *formation_n(int v) { return brigade_formation_name((brigade_formation)v); }
-static const char *status_n(int v) { return brigade_status_name((brigade_status)v); }
-static const char *horses_n(int v) { return brigade_horses_name((brigade_horses)v); }
-static const char *terrain_n(int v) { return brigade_terrain_name((brigade_terrain)v); }
-static const char *defending_n(int v) { return brigade_defending_name((brigade_defending)v); }
-static const char *bonus_n(int v) { return brigade_bonus_name((brigade_bonus)v); }
-static const char *facing_n(int v) { return brigade_facing_name((brigade_facing)v); }
-static const char *response_n(int v) { return brigade_response_name((brigade_response)v); }
-static const char *result_n(int v) { return brigade_melee_result_name((brigade_melee_result)v); }
-static const char *test_kind_n(int v) { return brigade_test_kind_name((brigade_test_kind)v); }
-static const char *phase_n(int v) { return brigade_phase_name((brigade_phase)v); }
-static const char *step_n(int v) { return brigade_step_name((brigade_step)v); }
-static const char *end_cause_n(int v) { return brigade_end_cause_name((brigade_end_cause)v); }
-static const char *end_result_n(int v) { return brigade_end_result_name((brigade_end_result)v); }
-static const char *report_kind_n(int v)
-{
-    return brigade_report_kind_name((brigade_report_kind)v);
-}
-static const char *report_state_n(int v)
-{
-    return brigade_report_state_name((brigade_report_state)v);
-}
 
 #define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define SIZE_OF(type, member) sizeof(((type *)0)->member)

@@ -242,6 +242,8 @@ enum {
     BRIGADE_EVENT_RISK_TO_GENERAL = 1 << 1, /* its leading general is at risk (12.15) */
     BRIGADE_EVENT_SAPPERS_USED = 1 << 2     /* it re-rolled a die with its sappers (12.10) */
 };
+/* How many event bits there are: bit i is 1 << i, i in 0..count-1. */
+#define BRIGADE_EVENT_BIT_COUNT 3
 
 /* What happened to one unit, in the order of brigade_melee.units. */
 typedef struct brigade_unit_outcome {
@@ -405,6 +407,9 @@ const char *brigade_general_rating_name(brigade_general_rating rating);
 const char *brigade_melee_result_name(brigade_melee_result result);
 const char *brigade_test_kind_name(brigade_test_kind kind);
 const char *brigade_test_outcome_name(brigade_test_outcome outcome);
+/* One event bit's name: "double_six", "risk_to_general", "sappers_used";
+ * "?" for any other value (none or several bits). */
+const char *brigade_event_bit_name(unsigned bit);
 /* An automatic result's name ("", "skirmishers", "retreating", "broken",
  * "limbered"), its rule section ("", "12.12", "12.13", "12.14", "12.16")
  * and what it does in the rules' words, for the log: "a retreating unit

@@ -61,6 +61,16 @@ const char *brigade_auto_kind_rule(brigade_auto_kind kind) { return brigade_name
 const char *brigade_auto_kind_text(brigade_auto_kind kind) { return brigade_name_at(auto_kind_texts, BRIGADE_COUNT_OF(auto_kind_texts), (int)kind); }
 const char *brigade_test_outcome_name(brigade_test_outcome outcome) { return brigade_name_at(outcome_names, BRIGADE_COUNT_OF(outcome_names), (int)outcome); }
 
+const char *brigade_event_bit_name(unsigned bit)
+{
+    static const char *const names[BRIGADE_EVENT_BIT_COUNT] = {"double_six", "risk_to_general",
+                                                               "sappers_used"};
+    for (int i = 0; i < BRIGADE_EVENT_BIT_COUNT; i++)
+        if (bit == 1u << i)
+            return names[i];
+    return "?";
+}
+
 /* Defines brigade_<what>_parse over `names`, accepting the first `count`. */
 #define DEFINE_PARSE(function, type, names, count)          \
     bool function(const char *text, type *out)              \

@@ -29,29 +29,17 @@
 #include <string.h>
 
 #include "core/battle_fields.h"
+#include "core/field_names.h"
 #include "protocol/codec.h"
 
 #define PATH_MAX_BYTES 96
 
 const char *journal_error_code_name(journal_error_code code)
 {
-    switch (code) {
-    case JOURNAL_OK:
-        return "ok";
-    case JOURNAL_ERROR_BAD_BYTES:
-        return "bad_bytes";
-    case JOURNAL_ERROR_BAD_MEMBER:
-        return "bad_member";
-    case JOURNAL_ERROR_UNFIT:
-        return "unfit";
-    case JOURNAL_ERROR_NO_MEMORY:
-        return "no_memory";
-    case JOURNAL_ERROR_FAILED:
-        return "failed";
-    case JOURNAL_ERROR_BUSY:
-        return "busy";
-    }
-    return "?";
+    /* By code, JOURNAL_OK .. JOURNAL_ERROR_BUSY (error.h). */
+    static const char *const names[] = {"ok",        "bad_bytes", "bad_member", "unfit",
+                                        "no_memory", "failed",    "busy"};
+    return brigade_name_at(names, BRIGADE_COUNT_OF(names), (int)code);
 }
 
 static void status_set(journal_fault *status, journal_error_code code,
@@ -77,24 +65,6 @@ typedef struct enum_table {
     int first; /* the lowest value read (end_result: NONE is never read) */
 } enum_table;
 
-static const char *side_n(int v) { return brigade_side_name((brigade_side)v); }
-static const char *phase_n(int v) { return brigade_phase_name((brigade_phase)v); }
-static const char *step_n(int v) { return brigade_step_name((brigade_step)v); }
-static const char *response_n(int v) { return brigade_response_name((brigade_response)v); }
-static const char *bonus_n(int v) { return brigade_bonus_name((brigade_bonus)v); }
-static const char *effect_n(int v) { return brigade_morale_effect_name((brigade_morale_effect)v); }
-static const char *terrain_n(int v) { return brigade_terrain_name((brigade_terrain)v); }
-static const char *formation_n(int v) { return brigade_formation_name((brigade_formation)v); }
-static const char *status_n(int v) { return brigade_status_name((brigade_status)v); }
-static const char *defending_n(int v) { return brigade_defending_name((brigade_defending)v); }
-static const char *role_n(int v) { return brigade_general_role_name((brigade_general_role)v); }
-static const char *rating_n(int v)
-{
-    return brigade_general_rating_name((brigade_general_rating)v);
-}
-static const char *result_n(int v) { return brigade_melee_result_name((brigade_melee_result)v); }
-static const char *test_kind_n(int v) { return brigade_test_kind_name((brigade_test_kind)v); }
-static const char *outcome_n(int v) { return brigade_test_outcome_name((brigade_test_outcome)v); }
 
 /* Names core has no table for (battle.h brigade_unit_cause, brigade_morale_role). */
 static const char *const cause_names[] = {"adjusted",  "mandatory_move", "moved",        "morale",
@@ -126,24 +96,14 @@ static const enum_table RESPONSE = {"response", response_n, BRIGADE_RESPONSE_COU
                                     BRIGADE_RESPONSE_NONE, 0};
 static const enum_table BONUS = {"bonus", bonus_n, BRIGADE_BONUS_EXCELLENT + 1, -1, 0};
 static const enum_table CAUSE = {"cause", cause_n, BRIGADE_COUNT_OF(cause_names), -1, 0};
-static const char *ruling_n(int v)
-{
-    return brigade_umpire_ruling_name((brigade_umpire_ruling)v);
-}
 static const enum_table RULING = {"ruling", ruling_n, BRIGADE_UMPIRE_LAPSED + 1, -1, 0};
-static const char *auto_kind_n(int v) { return brigade_auto_kind_name((brigade_auto_kind)v); }
 static const enum_table AUTO_KIND = {"automatic result", auto_kind_n, BRIGADE_AUTO_LIMBERED + 1,
                                      -1, 0};
 /* The umpire's result (PROTOCOL.md §11.5): "A", "B", "draw"; never written
  * without one (NONE, "", is refused when read). */
-static const char *end_result_n(int v) { return brigade_end_result_name((brigade_end_result)v); }
 static const enum_table END_RESULT = {"end result", end_result_n, BRIGADE_END_RESULT_DRAW + 1, -1,
                                       0};
 /* A player's report (D46): its kind and where it stands. */
-static const char *report_state_n(int v)
-{
-    return brigade_report_state_name((brigade_report_state)v);
-}
 static const enum_table REPORT_STATE = {"report state", report_state_n,
                                         BRIGADE_REPORT_REJECTED + 1, -1, 0};
 static const enum_table MORALE_ROLE = {"role", morale_role_n,
@@ -159,16 +119,6 @@ static const enum_table RATING = {"rating", rating_n, BRIGADE_RATING_POOR + 1, -
 static const enum_table RESULT = {"result", result_n, BRIGADE_RESULT_AUTO + 1, -1, 0};
 static const enum_table TEST_KIND = {"test kind", test_kind_n, BRIGADE_TEST_PURSUIT + 1, -1, 0};
 static const enum_table OUTCOME = {"outcome", outcome_n, BRIGADE_OUTCOME_PURSUIT + 1, -1, 0};
-
-/* The melee engine's event bits (melee.h), by name. */
-static const struct {
-    unsigned bit;
-    const char *name;
-} event_bits[] = {
-    {BRIGADE_EVENT_DOUBLE_SIX, "double_six"},
-    {BRIGADE_EVENT_RISK_TO_GENERAL, "risk_to_general"},
-    {BRIGADE_EVENT_SAPPERS_USED, "sappers_used"},
-};
 
 /* Whether bytes[0..len) are UTF-8 as PROTOCOL.md §2 requires (no overlong
  * forms, no surrogates, nothing above U+10FFFF, no NUL). */
@@ -437,17 +387,15 @@ static void w_event_bits(writer *w, protocol_value *map, const char *key, unsign
 {
     if (w->failed)
         return;
-    unsigned known = 0;
-    for (int i = 0; i < BRIGADE_COUNT_OF(event_bits); i++)
-        known |= event_bits[i].bit;
+    unsigned known = (1u << BRIGADE_EVENT_BIT_COUNT) - 1;
     if (bits & ~known) {
         w_fail(w, JOURNAL_ERROR_UNFIT, key, "event bits 0x%x unknown", bits & ~known);
         return;
     }
     protocol_value *array = w_array(w, key);
-    for (int i = 0; i < BRIGADE_COUNT_OF(event_bits); i++)
-        if (bits & event_bits[i].bit)
-            w_push(w, array, protocol_value_string_new(event_bits[i].name), key);
+    for (int i = 0; i < BRIGADE_EVENT_BIT_COUNT; i++)
+        if (bits & 1u << i)
+            w_push(w, array, protocol_value_string_new(brigade_event_bit_name(1u << i)), key);
     w_set(w, map, key, array);
 }
 
@@ -1383,7 +1331,7 @@ static void r_melee_record(scope *s, const char *key, brigade_battle_melee *out,
 static unsigned r_event_bits(scope *s, const char *key)
 {
     char path[PATH_MAX_BYTES];
-    const protocol_value *array = r_array(s, key, (size_t)BRIGADE_COUNT_OF(event_bits), path,
+    const protocol_value *array = r_array(s, key, (size_t)BRIGADE_EVENT_BIT_COUNT, path,
                                           sizeof path);
     if (array == NULL)
         return 0;
@@ -1399,9 +1347,11 @@ static unsigned r_event_bits(scope *s, const char *key)
             break;
         }
         unsigned bit = 0;
-        for (int k = 0; k < BRIGADE_COUNT_OF(event_bits); k++)
-            if (strlen(event_bits[k].name) == len && memcmp(event_bits[k].name, text, len) == 0)
-                bit = event_bits[k].bit;
+        for (int k = 0; k < BRIGADE_EVENT_BIT_COUNT; k++) {
+            const char *name = brigade_event_bit_name(1u << k);
+            if (strlen(name) == len && memcmp(name, text, len) == 0)
+                bit = 1u << k;
+        }
         if (bit == 0) {
             r_fail(s->r, element, "unknown melee event \"%.*s\"", (int)(len < 40 ? len : 40),
                    text);

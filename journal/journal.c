@@ -342,29 +342,21 @@ const char *journal_path(const journal_db *journal)
     return journal->path;
 }
 
+/* By status, JOURNAL_ACTIVE .. JOURNAL_DAMAGED (journal.h). */
+static const char *const status_names[] = {"active", "ended", "damaged"};
+
 const char *journal_status_name(journal_status status)
 {
-    switch (status) {
-    case JOURNAL_ACTIVE:
-        return "active";
-    case JOURNAL_ENDED:
-        return "ended";
-    case JOURNAL_DAMAGED:
-        return "damaged";
-    }
-    return "?";
+    return brigade_name_at(status_names, BRIGADE_COUNT_OF(status_names), (int)status);
 }
 
 static bool status_parse(const char *text, journal_status *out)
 {
-    if (text == NULL)
+    int found = brigade_name_find(status_names, BRIGADE_COUNT_OF(status_names), text);
+    if (found < 0)
         return false;
-    for (int s = JOURNAL_ACTIVE; s <= JOURNAL_DAMAGED; s++)
-        if (strcmp(text, journal_status_name((journal_status)s)) == 0) {
-            *out = (journal_status)s;
-            return true;
-        }
-    return false;
+    *out = (journal_status)found;
+    return true;
 }
 
 void journal_sha256(const void *bytes, size_t len,
