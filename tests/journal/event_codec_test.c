@@ -115,12 +115,8 @@ static void play_and_check(brigade_battle *battle, uint64_t seed, int steps, kin
     battle_round_trip(battle);
 
     journal_rng rng;
-    journal_rng_seed(&rng, seed);
-    brigade_dice_source dice = journal_rng_dice(&rng);
     brigade_event_list events;
-    brigade_event_list_init(&events);
-    brigade_error error;
-    assert_int_equal(brigade_battle_start(battle, &dice, &events, &error), BRIGADE_OK);
+    assert_int_equal(journal_driver_start(battle, &rng, seed, &events), BRIGADE_OK);
     for (int step = 0;; step++) {
         for (size_t i = 0; i < events.count; i++) {
             brigade_event out;
@@ -132,10 +128,7 @@ static void play_and_check(brigade_battle *battle, uint64_t seed, int steps, kin
         assert_memory_equal(decoded, battle, sizeof *battle);
         if (step % 7 == 0)
             battle_round_trip(battle);
-        brigade_event_list_clear(&events);
-        brigade_side seat;
-        brigade_command command;
-        if (step == steps || !journal_driver_step(battle, &rng, &seat, &command, &events))
+        if (step == steps || !journal_driver_next(battle, &rng, &events))
             break;
     }
     battle_round_trip(battle);
@@ -174,12 +167,8 @@ static brigade_event *find_event(brigade_event_kind kind, brigade_battle **battl
     for (uint64_t seed = 1; seed < 50; seed++) {
         brigade_battle *battle = seed % 2 ? scenario_file("village.json") : scenario_sappers();
         journal_rng rng;
-        journal_rng_seed(&rng, seed);
-        brigade_dice_source dice = journal_rng_dice(&rng);
         brigade_event_list events;
-        brigade_event_list_init(&events);
-        brigade_error error;
-        assert_int_equal(brigade_battle_start(battle, &dice, &events, &error), BRIGADE_OK);
+        assert_int_equal(journal_driver_start(battle, &rng, seed, &events), BRIGADE_OK);
         for (int step = 0; step < 400; step++) {
             for (size_t i = 0; i < events.count; i++) {
                 if (events.items[i].kind == kind) {
@@ -192,10 +181,7 @@ static brigade_event *find_event(brigade_event_kind kind, brigade_battle **battl
                 }
                 assert_true(brigade_battle_fold(battle, &events.items[i]));
             }
-            brigade_event_list_clear(&events);
-            brigade_side seat;
-            brigade_command command;
-            if (!journal_driver_step(battle, &rng, &seat, &command, &events))
+            if (!journal_driver_next(battle, &rng, &events))
                 break;
         }
         brigade_event_list_free(&events);

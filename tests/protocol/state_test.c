@@ -90,6 +90,14 @@ static const char old_pursuing[] =
     "6c74a46175746fa96f76657272756c6564c2";
 static const char old_pursuing_hash[] = "837ca9659b7cc035780da57964ce922fbfb540ca36f841f78ed2af5ea7f93a8a";
 
+/* The battle of scenarios/`name` (malloc'd), which must load. */
+static brigade_battle *scenario(const char *name)
+{
+    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, name);
+    assert_non_null(battle);
+    return battle;
+}
+
 /* `text` (hex) as a battle decoded by this build's codec (malloc'd). */
 static brigade_battle *old_battle(const char *text)
 {
@@ -279,8 +287,7 @@ static void test_rules_version(void **state)
 static void test_unit_strength(void **state)
 {
     (void)state;
-    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, "example_a.json");
-    assert_non_null(battle);
+    brigade_battle *battle = scenario("example_a.json");
     assert_int_equal(battle->rules_version, BRIGADE_RULES_VERSION);
     int dragoons = brigade_battle_unit_find(battle, "dragoons");
     assert_true(dragoons >= 0);
@@ -305,8 +312,7 @@ static void test_unit_strength(void **state)
 static void test_end(void **state)
 {
     (void)state;
-    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, "example_a.json");
-    assert_non_null(battle);
+    brigade_battle *battle = scenario("example_a.json");
     protocol_value *before = protocol_state_from_battle(battle, "g");
     assert_non_null(before);
     assert_int_equal(protocol_value_kind_of(member(before, "end")), PROTOCOL_VALUE_NIL);
@@ -337,8 +343,7 @@ static void test_end(void **state)
 static void test_end_result(void **state)
 {
     (void)state;
-    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, "example_a.json");
-    assert_non_null(battle);
+    brigade_battle *battle = scenario("example_a.json");
     brigade_battle *plain = malloc(sizeof *plain);
     assert_non_null(plain);
     memcpy(plain, battle, sizeof *plain);
@@ -583,27 +588,17 @@ static void test_state_delta(void **state)
     int actions = 0, by_unit = 0, units_changed = 0;
     for (int s = 0; s < 2; s++)
         for (uint64_t seed = 1; seed <= 6; seed++) {
-            brigade_battle *battle =
-                journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, scenarios[s]);
-            assert_non_null(battle);
+            brigade_battle *battle = scenario(scenarios[s]);
             brigade_battle *before = malloc(sizeof *before);
             assert_non_null(before);
-            journal_rng rng;
-            journal_rng_seed(&rng, seed);
-            brigade_dice_source dice = journal_rng_dice(&rng);
-            brigade_event_list events;
-            brigade_event_list_init(&events);
-            brigade_error error;
             *before = *battle;
-            assert_int_equal(brigade_battle_start(battle, &dice, &events, &error),
-                             BRIGADE_OK);
+            journal_rng rng;
+            brigade_event_list events;
+            assert_int_equal(journal_driver_start(battle, &rng, seed, &events), BRIGADE_OK);
             assert_true(brigade_battle_fold_all(battle, &events));
             delta_checked(before, battle);
             for (int step = 0; step < 300 && battle->phase != BRIGADE_PHASE_ENDED; step++) {
-                brigade_side seat;
-                brigade_command command;
-                brigade_event_list_clear(&events);
-                if (!journal_driver_step(battle, &rng, &seat, &command, &events))
+                if (!journal_driver_next(battle, &rng, &events))
                     break;
                 *before = *battle;
                 assert_true(brigade_battle_fold_all(battle, &events));
