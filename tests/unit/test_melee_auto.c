@@ -46,7 +46,9 @@ static brigade_melee_unit *column(fx_bout *b, const char *id, brigade_side side,
 #define LENIENT .lenient_tests = true, .rolls_unchecked = true
 
 /* The cases as rows (fx_row), each a cmocka test named after it; the rows
- * share a shape: they are the table (issue 18 point 5). */
+ * share a shape: they are the table (issue 18 point 5). Each case is
+ * spelled out as its row, with the rule it checks, so that a reader can
+ * check it against the rules; the repetition is deliberate. */
 static const fx_row rows[] = {
     /* 12.14, D15: a broken unit contacted is removed with no casualty exchange
      * (figures unchanged); the winner tests (veteran column: 2+5 = 7 fails at

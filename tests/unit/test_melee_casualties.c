@@ -26,7 +26,10 @@
 #define LENIENT .lenient_tests = true, .rolls_unchecked = true
 
 /* The cases, a row each (fx_row); the rows share a shape: they are the
- * table (issue 18 point 5). */
+ * table (issue 18 point 5). Each case is spelled out as its row of the
+ * 12.20 table (or the D-rule it checks), its dice and the sums worked out
+ * in its comment, so that a reader can check it against the rules; the
+ * repetition is deliberate. */
 static const fx_row rows[] = {
     /* 12.20 row 1: winning cavalry against broken foot: 1 per 1 (12 cavalry
      * kill 12). lc 12 charging 5+6+4 = 15; infantry 24 (2:1) 1+3+2+2 = 8:

@@ -39,7 +39,9 @@ static fx_bout *pair(int a0, int a1, int b0, int b1)
 #define LENIENT .lenient_tests = true, .rolls_unchecked = true
 
 /* The cases as rows (fx_row), each a cmocka test named after it; the rows
- * share a shape: they are the table (issue 18 point 5). */
+ * share a shape: they are the table (issue 18 point 5). Each case is
+ * spelled out as its row, with the rule it checks, so that a reader can
+ * check it against the rules; the repetition is deliberate. */
 static const fx_row rows[] = {
     /* 12.15, D9: an unmodified 6-6 raises double_six on the roller only. */
     {.name = "double_six", .rule = "12.15, D9",

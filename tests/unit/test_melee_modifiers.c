@@ -33,7 +33,9 @@ typedef struct mod_row {
 #define VS_INFANTRY \
     {.unit = {.type = BRIGADE_TYPE_INFANTRY, .unit_class = BRIGADE_CLASS_LINE, .figures = 12}}
 
-/* The rows share a shape: they are the table (issue 18 point 5). */
+/* The rows share a shape: they are the table (issue 18 point 5). Each case
+ * is spelled out as its row, with the rule it checks, so that a reader can
+ * check it against the rules; the repetition is deliberate. */
 static const mod_row rows[] = {
     /* ---------------------------------------------------------------- type */
     /* 12.17 type table: cuirassiers +5. */

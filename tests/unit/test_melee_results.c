@@ -41,7 +41,9 @@
 /* The cases, a row each (fx_row: units, further rolls, expected values;
  * every row but the one marked rolls_unchecked asks exactly the rolls it
  * scripts, FX_EXPECT_ALL_USED); the rows share a shape: they are the table
- * (issue 18 point 5). */
+ * (issue 18 point 5). Each case is spelled out as its row, with the rule it
+ * checks, so that a reader can check it against the rules; the repetition
+ * is deliberate. */
 static const fx_row rows[] = {
     /* ---------------------------------------------------------- the bands */
     /* 12.18: difference 0: draw; infantry against infantry (like arms, D14):
