@@ -300,8 +300,6 @@ int main(void)
     const struct CMUnitTest cases[] = {
         cmocka_unit_test(limbered_contacted_by_infantry),
     };
-    struct CMUnitTest tests[ROW_COUNT + sizeof cases / sizeof cases[0]];
-    fx_row_tests(tests, rows, sizeof rows[0], ROW_COUNT, fx_row_test);
-    memcpy(tests + ROW_COUNT, cases, sizeof cases);
-    return _cmocka_run_group_tests("auto", tests, sizeof tests / sizeof tests[0], NULL, NULL);
+    return fx_run_group("auto", rows, sizeof rows[0], ROW_COUNT, fx_row_test, cases,
+                        sizeof cases / sizeof cases[0]);
 }

@@ -290,7 +290,5 @@ static const fx_row rows[] = {
 
 int main(void)
 {
-    struct CMUnitTest tests[ROW_COUNT];
-    fx_row_tests(tests, rows, sizeof rows[0], ROW_COUNT, fx_row_test);
-    return _cmocka_run_group_tests("casualties", tests, ROW_COUNT, NULL, NULL);
+    return fx_run_group("casualties", rows, sizeof rows[0], ROW_COUNT, fx_row_test, NULL, 0);
 }

@@ -215,8 +215,6 @@ int main(void)
         cmocka_unit_test(example_a),
         cmocka_unit_test(example_numbers_36_24),
     };
-    struct CMUnitTest tests[ROW_COUNT + sizeof cases / sizeof cases[0]];
-    fx_row_tests(tests, rows, sizeof rows[0], ROW_COUNT, fx_row_test);
-    memcpy(tests + ROW_COUNT, cases, sizeof cases);
-    return _cmocka_run_group_tests("examples", tests, sizeof tests / sizeof tests[0], NULL, NULL);
+    return fx_run_group("examples", rows, sizeof rows[0], ROW_COUNT, fx_row_test, cases,
+                        sizeof cases / sizeof cases[0]);
 }

@@ -904,9 +904,6 @@ int main(void)
     const struct CMUnitTest cases[] = {
         cmocka_unit_test(modifiers_have_rules),
     };
-    struct CMUnitTest tests[ROW_COUNT + sizeof cases / sizeof cases[0]];
-    fx_row_tests(tests, rows, sizeof rows[0], ROW_COUNT, run_row);
-    memcpy(tests + ROW_COUNT, cases, sizeof cases);
-    return _cmocka_run_group_tests("modifiers", tests, sizeof tests / sizeof tests[0], NULL,
-                                   NULL);
+    return fx_run_group("modifiers", rows, sizeof rows[0], ROW_COUNT, run_row, cases,
+                        sizeof cases / sizeof cases[0]);
 }
