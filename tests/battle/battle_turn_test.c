@@ -300,6 +300,8 @@ static void test_initiative_tie_rolls_again(void **state)
 {
     (void)state;
     game *g = game_load_file("example_a.json");
+    /* Each roll scripted on its own line, by its name: the faces are the
+     * data checked. */
     scripted_dice_add(&g->dice, "T1.initiative.A", 3, 3);
     scripted_dice_add(&g->dice, "T1.initiative.B", 2, 4);
     scripted_dice_add(&g->dice, "T1.initiative.A.2", 1, 1);
@@ -429,6 +431,8 @@ static void test_morale_effect_in_words(void **state)
     brigade_battle_init(&battle);
     brigade_event e;
     memset(&e, 0, sizeof e);
+    /* The event written out member by member, as event_codec_test's are:
+     * its values are the data checked. */
     e.kind = BRIGADE_BATTLE_EVENT_MORALE_TESTED;
     snprintf(e.morale.roll, sizeof e.morale.roll, "T1.chasseurs.morale");
     e.morale.result.tested = true;

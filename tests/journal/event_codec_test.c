@@ -553,6 +553,8 @@ static void test_reports_round_trip(void **state)
     e.phase.awaiting = BRIGADE_SEAT_BIT(BRIGADE_SIDE_A);
     event_round_trip(battle, &e, &back);
 
+    /* Each event written out member by member: its values are the data
+     * checked, so the repetition is deliberate. */
     memset(&e, 0, sizeof e);
     e.kind = BRIGADE_BATTLE_EVENT_MORALE_TESTED;
     e.morale.unit = 1;

@@ -319,6 +319,8 @@ static void pursuit_only_cavalry(void **state)
     c->charging = true;
     fx_add(&b->m, "inf", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 12);
     fx_add(&b->m, "l", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 24);
+    /* Each roll set on its own line, by its name: the faces are the data
+     * checked. */
     fx_set(&b->d, "cav", 6, 5);
     fx_set(&b->d, "inf", 2, 2);
     fx_set(&b->d, "l", 1, 2);
