@@ -98,6 +98,15 @@ static brigade_battle *scenario(const char *name)
     return battle;
 }
 
+/* The log entry of `e` at `seq` (protocol_state_log_entry), which must be
+ * made; the caller frees it. */
+static protocol_value *log_entry(const brigade_battle *battle, const brigade_event *e, int64_t seq)
+{
+    protocol_value *entry = protocol_state_log_entry(battle, e, seq);
+    assert_non_null(entry);
+    return entry;
+}
+
 /* `text` (hex) as a battle decoded by this build's codec (malloc'd). */
 static brigade_battle *old_battle(const char *text)
 {
@@ -373,8 +382,7 @@ static void test_end_result(void **state)
     assert_string_equal(text_of(end, "result"), "B");
     assert_int_equal(protocol_value_count(end), 3);
     delta_check(before, after);
-    protocol_value *entry = protocol_state_log_entry(battle, &e, 7);
-    assert_non_null(entry);
+    protocol_value *entry = log_entry(battle, &e, 7);
     assert_string_equal(text_of(entry, "text"),
                         "the umpire ends the battle: a win for side B (British) (loss on time)");
     assert_string_equal(text_of(entry, "ruling"), "end");
@@ -389,8 +397,7 @@ static void test_end_result(void **state)
     assert_null(protocol_value_map_get(end, "result"));
     assert_int_equal(protocol_value_count(end), 2);
     e.umpire.end_result = BRIGADE_END_RESULT_NONE;
-    entry = protocol_state_log_entry(plain, &e, 7);
-    assert_non_null(entry);
+    entry = log_entry(plain, &e, 7);
     assert_string_equal(text_of(entry, "text"), "the umpire ends the battle: loss on time");
     assert_null(protocol_value_map_get(entry, "result"));
     protocol_value_free(entry);
@@ -415,8 +422,7 @@ static void test_initiative_entry(void **state)
     e.initiative.rolls = 3;
     e.initiative.ties[0] = 7;
     e.initiative.ties[1] = 5;
-    protocol_value *entry = protocol_state_log_entry(battle, &e, 3);
-    assert_non_null(entry);
+    protocol_value *entry = log_entry(battle, &e, 3);
     assert_string_equal(text_of(entry, "text"), "side A wins the initiative, 9 to 4; tied 2 times "
                                                 "first (7 to 7, 5 to 5), rolled again");
     assert_int_equal(protocol_value_int_get(member(entry, "rolls")), 3);
@@ -427,8 +433,7 @@ static void test_initiative_entry(void **state)
     protocol_value_free(entry);
     e.initiative.rolls = 1;
     memset(e.initiative.ties, 0, sizeof e.initiative.ties);
-    entry = protocol_state_log_entry(battle, &e, 3);
-    assert_non_null(entry);
+    entry = log_entry(battle, &e, 3);
     assert_string_equal(text_of(entry, "text"), "side A wins the initiative, 9 to 4");
     assert_null(protocol_value_map_get(entry, "rolls"));
     assert_null(protocol_value_map_get(entry, "ties"));
@@ -448,8 +453,7 @@ static void test_automatic_entry(void **state)
     e.resolved.winner = BRIGADE_SIDE_B;
     e.resolved.result = BRIGADE_RESULT_AUTO;
     e.resolved.automatic = BRIGADE_AUTO_BROKEN;
-    protocol_value *entry = protocol_state_log_entry(battle, &e, 9);
-    assert_non_null(entry);
+    protocol_value *entry = log_entry(battle, &e, 9);
     assert_string_equal(text_of(entry, "automatic"), "broken");
     assert_string_equal(text_of(entry, "rule"), "12.14");
     assert_string_equal(text_of(entry, "text"),
@@ -474,8 +478,7 @@ static void test_log_entries(void **state)
     e.report.report.target = 1;
     e.report.report.facing = BRIGADE_FACING_FLANK;
     e.report.report.state = BRIGADE_REPORT_STANDS;
-    protocol_value *entry = protocol_state_log_entry(battle, &e, 17);
-    assert_non_null(entry);
+    protocol_value *entry = log_entry(battle, &e, 17);
     assert_int_equal(protocol_value_int_get(member(entry, "seq")), 17);
     assert_string_equal(text_of(entry, "kind"), "reported");
     assert_true(strlen(text_of(entry, "text")) > 0);
@@ -489,8 +492,7 @@ static void test_log_entries(void **state)
     protocol_value_free(entry);
     /* no target: none in sight */
     e.report.report.target = -1;
-    entry = protocol_state_log_entry(battle, &e, 17);
-    assert_non_null(entry);
+    entry = log_entry(battle, &e, 17);
     assert_null(protocol_value_map_get(entry, "target"));
     assert_null(protocol_value_map_get(entry, "facing"));
     protocol_value_free(entry);
@@ -501,8 +503,7 @@ static void test_log_entries(void **state)
     e.answer_report.state = BRIGADE_REPORT_REJECTED;
     e.answer_report.contested = true;
     snprintf(e.answer_report.text, sizeof e.answer_report.text, "measured: out of sight");
-    entry = protocol_state_log_entry(battle, &e, 18);
-    assert_non_null(entry);
+    entry = log_entry(battle, &e, 18);
     assert_string_equal(text_of(entry, "kind"), "report_answered");
     assert_true(strlen(text_of(entry, "text")) > 0);
     assert_int_equal(protocol_value_int_get(member(entry, "number")), 4);
@@ -520,8 +521,7 @@ static void test_log_entries(void **state)
     e.test.dice[1] = 6;
     e.test.total = 9;
     e.test.outcome = BRIGADE_OUTCOME_PURSUIT;
-    entry = protocol_state_log_entry(battle, &e, 19);
-    assert_non_null(entry);
+    entry = log_entry(battle, &e, 19);
     assert_string_equal(text_of(entry, "kind"), "test_taken");
     assert_true(strlen(text_of(entry, "text")) > 0);
     assert_string_equal(text_of(entry, "unit"), battle->units[1].id);
@@ -539,8 +539,7 @@ static void test_log_entries(void **state)
     e.umpire.ruling = BRIGADE_UMPIRE_RULE;
     e.umpire.unit = -1;
     snprintf(e.umpire.text, sizeof e.umpire.text, "measured: out of sight");
-    entry = protocol_state_log_entry(battle, &e, 18);
-    assert_non_null(entry);
+    entry = log_entry(battle, &e, 18);
     assert_string_equal(text_of(entry, "kind"), "umpire_ruled");
     assert_string_equal(text_of(entry, "ruling"), "rule");
     assert_string_equal(text_of(entry, "reason"), "measured: out of sight");
