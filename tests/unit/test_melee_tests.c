@@ -364,7 +364,9 @@ typedef struct test_row {
 } test_row;
 
 /* The rows of both tables share a shape: they are the tables (issue 18
- * point 5). */
+ * point 5). Each case is spelled out as its row of the 12.22 or 12.24
+ * table, with the rule it checks, so that a reader can check it against
+ * the rules; the repetition is deliberate. */
 static const test_row reform_rows[] = {
     /* D32: +1 with an excellent brigadier attached. */
     {.name = "reform_excellent_brigadier", .rule = "D32", .cls = BRIGADE_CLASS_LINE,
