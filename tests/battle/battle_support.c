@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "journal_driver.h"
+
 #ifndef BRIGADE_SCENARIO_DIR
 #error "BRIGADE_SCENARIO_DIR must name the scenarios folder"
 #endif
@@ -49,25 +51,12 @@ void scripted_dice_assert_used(const scripted_dice *dice)
     }
 }
 
+/* The whole file at `path` (the caller frees), which must be readable. */
 static char *read_file(const char *path, size_t *length)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        fail_msg("cannot open %s", path);
-    char *text = NULL;
-    size_t size = 0;
-    char buffer[4096];
-    size_t n;
-    while ((n = fread(buffer, 1, sizeof buffer, f)) > 0) {
-        text = realloc(text, size + n + 1);
-        assert_non_null(text);
-        memcpy(text + size, buffer, n);
-        size += n;
-    }
-    fclose(f);
-    assert_non_null(text);
-    text[size] = '\0';
-    *length = size;
+    char *text = journal_driver_file_read(path, length);
+    if (text == NULL)
+        fail_msg("cannot read %s", path);
     return text;
 }
 
@@ -225,10 +214,7 @@ brigade_command command_choose(brigade_side phasing)
 
 brigade_command command_charge(const char *unit, const char *target, brigade_facing facing)
 {
-    brigade_command c = command_done();
-    c.kind = BRIGADE_COMMAND_DECLARE_CHARGE;
-    snprintf(c.unit, sizeof c.unit, "%s", unit);
-    snprintf(c.target, sizeof c.target, "%s", target);
+    brigade_command c = command_report(BRIGADE_COMMAND_DECLARE_CHARGE, unit, target);
     c.facing = facing;
     return c;
 }
@@ -257,27 +243,21 @@ brigade_command command_answer(brigade_command_kind kind, int number, bool uphel
 
 brigade_command command_respond(const char *unit, brigade_response response)
 {
-    brigade_command c = command_done();
-    c.kind = BRIGADE_COMMAND_RESPOND;
-    snprintf(c.unit, sizeof c.unit, "%s", unit);
+    brigade_command c = command_report(BRIGADE_COMMAND_RESPOND, unit, NULL);
     c.response = response;
     return c;
 }
 
 brigade_command command_reroll(const char *unit, int die)
 {
-    brigade_command c = command_done();
-    c.kind = BRIGADE_COMMAND_SAPPERS_REROLL;
-    snprintf(c.unit, sizeof c.unit, "%s", unit);
+    brigade_command c = command_report(BRIGADE_COMMAND_SAPPERS_REROLL, unit, NULL);
     c.die = die;
     return c;
 }
 
 brigade_command command_adjust(const char *unit, const char *note)
 {
-    brigade_command c = command_done();
-    c.kind = BRIGADE_COMMAND_ADJUST;
-    snprintf(c.unit, sizeof c.unit, "%s", unit);
+    brigade_command c = command_report(BRIGADE_COMMAND_ADJUST, unit, NULL);
     snprintf(c.note, sizeof c.note, "%s", note);
     return c;
 }

@@ -87,6 +87,16 @@ static void play_hussars_charge(game *g, brigade_facing facing)
     game_play(g, BRIGADE_SIDE_B, &c);
 }
 
+/* Example A's hussars charge the dragoons, who stand; the hussars' morale
+ * test rolls `a`, `b`. */
+static void play_dragoons_stand(game *g, int a, int b)
+{
+    play_hussars_charge(g, BRIGADE_FACING_FRONT);
+    scripted_dice_add(&g->dice, "T1.hussars.morale", a, b);
+    brigade_command c = command_respond("dragoons", BRIGADE_RESPONSE_STAND);
+    game_play(g, BRIGADE_SIDE_B, &c);
+}
+
 static void test_example_a_whole_turn(void **state)
 {
     (void)state;
@@ -300,6 +310,8 @@ static void test_initiative_tie_rolls_again(void **state)
 {
     (void)state;
     game *g = game_load_file("example_a.json");
+    /* Each roll scripted on its own line, by its name: the faces are the
+     * data checked. */
     scripted_dice_add(&g->dice, "T1.initiative.A", 3, 3);
     scripted_dice_add(&g->dice, "T1.initiative.B", 2, 4);
     scripted_dice_add(&g->dice, "T1.initiative.A.2", 1, 1);
@@ -382,11 +394,7 @@ static void test_charger_fails_far(void **state)
     (void)state;
     game *g = game_load_file("example_a.json");
     int hussars = game_unit(g, "hussars");
-    play_hussars_charge(g, BRIGADE_FACING_FRONT);
-    brigade_command c;
-    scripted_dice_add(&g->dice, "T1.hussars.morale", 1, 1);
-    c = command_respond("dragoons", BRIGADE_RESPONSE_STAND);
-    game_play(g, BRIGADE_SIDE_B, &c);
+    play_dragoons_stand(g, 1, 1);
     assert_int_equal(g->battle.charges[0].charger_morale.failed_by, 5);
     assert_false(g->battle.charges[0].target_morale.tested);
     assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_RETREATING);
@@ -404,11 +412,7 @@ static void test_charger_fails_near(void **state)
     (void)state;
     game *g = game_load_file("example_a.json");
     int hussars = game_unit(g, "hussars");
-    play_hussars_charge(g, BRIGADE_FACING_FRONT);
-    brigade_command c;
-    scripted_dice_add(&g->dice, "T1.hussars.morale", 2, 3);
-    c = command_respond("dragoons", BRIGADE_RESPONSE_STAND);
-    game_play(g, BRIGADE_SIDE_B, &c);
+    play_dragoons_stand(g, 2, 3);
     const brigade_event *m = game_last_event(g, BRIGADE_BATTLE_EVENT_MORALE_TESTED, 0);
     assert_int_equal(m->morale.effect, BRIGADE_MORALE_HALTS);
     assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_NORMAL);
@@ -429,6 +433,8 @@ static void test_morale_effect_in_words(void **state)
     brigade_battle_init(&battle);
     brigade_event e;
     memset(&e, 0, sizeof e);
+    /* The event written out member by member, as event_codec_test's are:
+     * its values are the data checked. */
     e.kind = BRIGADE_BATTLE_EVENT_MORALE_TESTED;
     snprintf(e.morale.roll, sizeof e.morale.roll, "T1.chasseurs.morale");
     e.morale.result.tested = true;

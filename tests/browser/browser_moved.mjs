@@ -18,7 +18,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { check, Failure, options, run, statusOf, waitStatus as waitStatusFor } from './support.mjs';
+import { check, Failure, options, run, statusOf, waitLive, waitStatus as waitStatusFor } from './support.mjs';
 
 const args = options(['brigaded', 'brigade', 'web', 'screenshots']);
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -62,10 +62,7 @@ async function serverState(port, game, token) {
 
 const waitStatus = (page, want, label) => waitStatusFor(page, want, label, WAIT_MS);
 
-async function live(page, label) {
-  await page.waitForSelector('#connection[data-status="live"]', { timeout: WAIT_MS })
-    .catch(async () => { throw new Failure(`${label}: not live; the page says "${await page.textContent('#connection')}"`); });
-}
+const live = (page, label) => waitLive(page, label, WAIT_MS);
 
 run('browser_moved', args, async ({ browser, server }) => {
   mkdirSync(args.screenshots, { recursive: true });

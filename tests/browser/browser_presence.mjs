@@ -16,17 +16,14 @@
 // Prints "1 passed, 0 failed" or the failure.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { check, Failure, options, run } from './support.mjs';
+import { check, Failure, options, run, waitLive } from './support.mjs';
 
 const args = options(['brigaded', 'web', 'screenshots']);
 const DESK = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const WAIT_MS = 8000;
 
-async function live(page, label) {
-  await page.waitForSelector('#connection[data-status="live"]', { timeout: WAIT_MS })
-    .catch(async () => { throw new Failure(`${label}: not live; the page says "${await page.textContent('#connection')}"`); });
-}
+const live = (page, label) => waitLive(page, label, WAIT_MS);
 
 // The header's presence line, as [seat, status, text].
 const presence = (page) => page.$$eval('#presence .presence-part', (parts) => parts.map((part) =>

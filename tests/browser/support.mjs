@@ -117,6 +117,13 @@ export async function run(name, args, body, limitMs, { serverArgs = [] } = {}) {
   process.exit(status);
 }
 
+// Waits up to `timeoutMs` until the page's connection is live; else a
+// Failure that says what the page shows instead.
+export async function waitLive(page, label, timeoutMs) {
+  await page.waitForSelector('#connection[data-status="live"]', { timeout: timeoutMs })
+    .catch(async () => { throw new Failure(`${label}: not live; the page says "${await page.textContent('#connection')}"`); });
+}
+
 // The page's status line (#status's data: turn, phase, step, awaiting, hold).
 export const statusOf = (page) =>
   page.evaluate(() => ({ ...document.getElementById('status').dataset }));

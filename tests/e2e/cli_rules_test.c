@@ -33,26 +33,65 @@
 
 /* ------------------------------------------------------------ helpers */
 
-static char *state_text(const protocol_value *state, const char *seat)
+/* What the CLI writes, as a string (malloc'd): the screen of `value` (a
+ * state) for `seat`, its help, or the log entry `value`. */
+typedef enum { WRITES_SCREEN, WRITES_HELP, WRITES_ENTRY } writes;
+
+static char *written(writes what, const protocol_value *value, const char *seat)
 {
     char *text = NULL;
     size_t size = 0;
     FILE *out = open_memstream(&text, &size);
     assert_non_null(out);
-    game_display_state(out, state, seat);
+    if (what == WRITES_SCREEN)
+        game_display_state(out, value, seat);
+    else if (what == WRITES_HELP)
+        game_input_help_write(out, seat, value);
+    else
+        game_display_log_entry(out, value);
     fclose(out);
     return text;
 }
 
+static char *state_text(const protocol_value *state, const char *seat)
+{
+    return written(WRITES_SCREEN, state, seat);
+}
+
 static char *help_text(const protocol_value *state, const char *seat)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *out = open_memstream(&text, &size);
-    assert_non_null(out);
-    game_input_help_write(out, seat, state);
-    fclose(out);
-    return text;
+    return written(WRITES_HELP, state, seat);
+}
+
+/* The parse of `line` typed in `context`: 0, or not with the reason in
+ * `message` (GAME_MESSAGE bytes). */
+#define GAME_MESSAGE 400
+static int typed(const char *line, const game_input_context *context, game_input *input,
+                 char message[GAME_MESSAGE])
+{
+    return game_input_parse(line, context, input, message, GAME_MESSAGE);
+}
+
+/* `line` typed in `context` is the action `kind` (returned in *input). */
+static void typed_action(const char *line, const game_input_context *context, game_input *input,
+                         protocol_action_kind kind)
+{
+    char message[GAME_MESSAGE];
+    if (typed(line, context, input, message) != 0)
+        fail_msg("%s: %s", line, message);
+    assert_int_equal(input->kind, GAME_INPUT_ACT);
+    assert_int_equal(input->action.kind, kind);
+}
+
+/* game_display_todo for every seat and the spectator is `expected`. */
+static void todo_for_everyone(const protocol_value *state, const char *expected)
+{
+    static const char *const everyone[] = {"A", "B", "umpire", "spectator"};
+    for (size_t i = 0; i < sizeof everyone / sizeof everyone[0]; i++) {
+        char todo[2048];
+        game_display_todo(state, everyone[i], todo, sizeof(todo));
+        assert_string_equal(todo, expected);
+    }
 }
 
 static void assert_has(const char *text, const char *words)
@@ -68,6 +107,9 @@ static void assert_lacks(const char *text, const char *words)
 }
 
 /* A unit of the wire state; `extra` adds members ("\"formed\": false"). */
+/* Both sides, neither done. */
+#define OPEN_SIDES " \"sides\": {\"A\": {\"done\": false}, \"B\": {\"done\": false}},"
+
 #define UNIT(side, type, formation, extra)                                                   \
     "{\"side\": \"" side "\", \"name\": \"x\", \"type\": \"" type "\", \"class\": \"line\", " \
     "\"figures\": 12, \"nation\": \"french\", \"formation\": \"" formation "\", "           \
@@ -79,7 +121,7 @@ static void assert_lacks(const char *text, const char *words)
 static const char *const respond_state =
     "{\"title\": \"t\", \"turn\": 2, \"phase\": \"charge\", \"step\": \"respond\","
     " \"phasing\": \"A\", \"awaiting\": [\"B\"],"
-    " \"sides\": {\"A\": {\"done\": false}, \"B\": {\"done\": false}},"
+    OPEN_SIDES
     " \"units\": {"
     "  \"hussars\": " UNIT("A", "light_cavalry", "line", "") ","
     "  \"lancers\": " UNIT("A", "lancers", "line", "") ","
@@ -215,9 +257,8 @@ static void report_settle_awaits_the_umpires_ruling(void **unused)
     /* The umpire's settle with no D9 event pending: in words, and rule 3. */
     game_input_context context = {state, 10, "umpire"};
     game_input input;
-    char message[400];
-    assert_int_not_equal(game_input_parse("settle hussars double_six it was fair", &context,
-                                          &input, message, sizeof(message)),
+    char message[GAME_MESSAGE];
+    assert_int_not_equal(typed("settle hussars double_six it was fair", &context, &input, message),
                          0);
     assert_has(message, "settle: no event awaits the umpire");
     assert_has(message, "report 3 (reform hussars) awaits your ruling: rule 3 upheld|rejected "
@@ -243,10 +284,8 @@ static void melee_settle_is_still_d9s(void **unused)
     free(text);
     game_input_context context = {state, 10, "umpire"};
     game_input input;
-    char message[400];
-    assert_int_equal(game_input_parse("settle hussars double_six it was fair", &context, &input,
-                                      message, sizeof(message)),
-                     0);
+    char message[GAME_MESSAGE];
+    assert_int_equal(typed("settle hussars double_six it was fair", &context, &input, message), 0);
     protocol_value_free(state);
 }
 
@@ -257,7 +296,7 @@ static void melee_settle_is_still_d9s(void **unused)
 static const char *const contact_state =
     "{\"title\": \"t\", \"turn\": 2, \"phase\": \"mandatory_moves\", \"step\": \"report\","
     " \"phasing\": \"B\", \"awaiting\": [\"A\", \"B\"],"
-    " \"sides\": {\"A\": {\"done\": false}, \"B\": {\"done\": false}},"
+    OPEN_SIDES
     " \"units\": {\"hussars\": " UNIT("A", "light_cavalry", "line",
                                      ", \"status\": \"retreating\"") ","
     "  \"dragoons\": " UNIT("B", "dragoons", "line",
@@ -294,7 +333,7 @@ static void the_answer_comes_first(void **unused)
 static const char *const adjust_state =
     "{\"title\": \"t\", \"turn\": 1, \"phase\": \"fire\", \"step\": \"report\","
     " \"phasing\": \"A\", \"awaiting\": [\"A\", \"B\"],"
-    " \"sides\": {\"A\": {\"done\": false}, \"B\": {\"done\": false}},"
+    OPEN_SIDES
     " \"units\": {\"voltigeurs\": " UNIT("A", "infantry", "line", "") ","
     "  \"dragoons\": " UNIT("B", "dragoons", "line", "") "},"
     " \"charges\": [], \"melees\": [],"
@@ -341,11 +380,9 @@ static void an_adjustment_of_the_other_sides_unit(void **unused)
 
     game_input_context context = {state, 10, "B"};
     game_input input;
-    char message[400];
-    assert_int_equal(game_input_parse("accept 3", &context, &input, message, sizeof(message)), 0);
-    assert_int_equal(game_input_parse("contest 3 only two figures fell", &context, &input,
-                                      message, sizeof(message)),
-                     0);
+    char message[GAME_MESSAGE];
+    assert_int_equal(typed("accept 3", &context, &input, message), 0);
+    assert_int_equal(typed("contest 3 only two figures fell", &context, &input, message), 0);
     protocol_value_free(state);
 }
 
@@ -374,10 +411,13 @@ static void your_move_names_the_steps_commands(void **unused)
     assert_has(move, "; done\n");
     protocol_value_free(state);
 
+    /* Each step's state is written out whole, as the server sends it, though
+     * its head repeats the one below: a reader sees what the line is made
+     * from. */
     state = test_value_from_json(
         "{\"title\": \"t\", \"turn\": 1, \"phase\": \"initiative\", \"step\": \"choose\","
         " \"phasing\": null, \"awaiting\": [\"A\"],"
-        " \"sides\": {\"A\": {\"done\": false}, \"B\": {\"done\": false}},"
+        OPEN_SIDES
         " \"units\": {}, \"charges\": [], \"melees\": [], \"log\": []}");
     game_display_your_move(state, "A", move, sizeof(move));
     assert_string_equal(move, "your move: initiative A|B\n");
@@ -388,7 +428,7 @@ static void your_move_names_the_steps_commands(void **unused)
     state = test_value_from_json(
         "{\"title\": \"t\", \"turn\": 1, \"phase\": \"charge\", \"step\": \"declare\","
         " \"phasing\": \"A\", \"awaiting\": [\"A\"],"
-        " \"sides\": {\"A\": {\"done\": false}, \"B\": {\"done\": false}},"
+        OPEN_SIDES
         " \"units\": {\"hussars\": " UNIT("A", "light_cavalry", "line", "") "},"
         " \"charges\": [], \"melees\": [], \"log\": []}");
     game_display_your_move(state, "A", move, sizeof(move));
@@ -408,15 +448,10 @@ static void your_move_names_the_steps_commands(void **unused)
                         "your move: charge UNIT TARGET [front|flank|rear]; withdraw UNIT; done\n");
     game_input_context context = {state, 10, "A"};
     game_input input;
-    char message[256];
-    assert_int_equal(game_input_parse("withdraw hussars", &context, &input, message,
-                                      sizeof(message)),
-                     0);
-    assert_int_equal(input.kind, GAME_INPUT_ACT);
-    assert_int_equal(input.action.kind, PROTOCOL_ACTION_WITHDRAW_CHARGE);
+    char message[GAME_MESSAGE];
+    typed_action("withdraw hussars", &context, &input, PROTOCOL_ACTION_WITHDRAW_CHARGE);
     assert_string_equal(input.action.as.unit_report.unit, "hussars");
-    assert_int_not_equal(game_input_parse("withdraw", &context, &input, message, sizeof(message)),
-                         0);
+    assert_int_not_equal(typed("withdraw", &context, &input, message), 0);
     assert_non_null(strstr(message, "withdraw UNIT"));
     char *help = help_text(state, "A");
     assert_has(help, "withdraw UNIT");
@@ -550,7 +585,7 @@ static void mandatory_moves_say_whether_there_are_any(void **unused)
 #define MOVES_STATE(move)                                                                     \
     "{\"title\": \"t\", \"turn\": 2, \"phase\": \"mandatory_moves\", \"step\": \"report\","     \
     " \"phasing\": \"A\", \"awaiting\": [\"A\", \"B\"],"                                         \
-    " \"sides\": {\"A\": {\"done\": false}, \"B\": {\"done\": false}},"                          \
+    OPEN_SIDES                          \
     " \"units\": {\"hussars\": " UNIT("A", "light_cavalry", "line", ", \"move\": \"" move "\"")     \
     ", \"dragoons\": " UNIT("B", "dragoons", "line", ", \"move\": \"retreat 15\\\" (12.19)\"") "},"  \
     " \"charges\": [], \"melees\": [], \"log\": []}"
@@ -732,17 +767,12 @@ static void the_end_says_why_and_what_is_left(void **unused)
 {
     (void)unused;
     protocol_value *state = test_value_from_json(ended_state);
-    static const char *const everyone[] = {"A", "B", "umpire", "spectator", NULL};
-    for (const char *const *seat = everyone; *seat; seat++) {
-        char todo[2048];
-        game_display_todo(state, *seat, todo, sizeof(todo));
-        assert_string_equal(todo,
-                            "the battle has ended: Side B (British) has no units left in play\n"
-                            "  Side A (French): 2 of 3 units in play, 22 of 50 figures; removed: "
-                            "Voltigeurs\n"
-                            "  Side B (British): 0 of 2 units in play, 0 of 16 figures; removed: "
-                            "Royal Dragoons; dispersed: Foot battery\n");
-    }
+    todo_for_everyone(state,
+                      "the battle has ended: Side B (British) has no units left in play\n"
+                      "  Side A (French): 2 of 3 units in play, 22 of 50 figures; removed: "
+                      "Voltigeurs\n"
+                      "  Side B (British): 0 of 2 units in play, 0 of 16 figures; removed: "
+                      "Royal Dragoons; dispersed: Foot battery\n");
     char *screen = state_text(state, "A");
     assert_lacks(screen, "you (A): the battle has ended");
     assert_has(screen, "the battle has ended: Side B (British)");
@@ -775,18 +805,13 @@ static void the_umpires_result_is_told(void **unused)
     assert_int_equal(protocol_value_map_set_string(end, "cause", "umpire"), 0);
     assert_int_equal(protocol_value_map_set_string(end, "reason", "loss on time"), 0);
     assert_int_equal(protocol_value_map_set_string(end, "result", "B"), 0);
-    static const char *const everyone[] = {"A", "B", "umpire", "spectator", NULL};
-    for (const char *const *seat = everyone; *seat; seat++) {
-        char todo[2048];
-        game_display_todo(state, *seat, todo, sizeof(todo));
-        assert_string_equal(todo,
-                            "the battle has ended: the umpire ended it (loss on time)\n"
-                            "  Result: a win for Side B (British)\n"
-                            "  Side A (French): 2 of 3 units in play, 22 of 50 figures; removed: "
-                            "Voltigeurs\n"
-                            "  Side B (British): 0 of 2 units in play, 0 of 16 figures; removed: "
-                            "Royal Dragoons; dispersed: Foot battery\n");
-    }
+    todo_for_everyone(state,
+                      "the battle has ended: the umpire ended it (loss on time)\n"
+                      "  Result: a win for Side B (British)\n"
+                      "  Side A (French): 2 of 3 units in play, 22 of 50 figures; removed: "
+                      "Voltigeurs\n"
+                      "  Side B (British): 0 of 2 units in play, 0 of 16 figures; removed: "
+                      "Royal Dragoons; dispersed: Foot battery\n");
     char todo[2048];
     assert_int_equal(protocol_value_map_set_string(end, "result", "draw"), 0);
     game_display_todo(state, "A", todo, sizeof(todo));
@@ -802,35 +827,23 @@ static void the_umpires_result_is_told(void **unused)
         " \"awaiting\": [\"A\"], " ENDED_SIDES "\"units\": {}, \"log\": []}");
     game_input_context context = {state, 10, "umpire"};
     game_input input;
-    char message[400];
-    assert_int_equal(game_input_parse("end result=B loss on time", &context, &input, message,
-                                      sizeof(message)),
-                     0);
-    assert_int_equal(input.kind, GAME_INPUT_ACT);
-    assert_int_equal(input.action.kind, PROTOCOL_ACTION_END);
+    char message[GAME_MESSAGE];
+    typed_action("end result=B loss on time", &context, &input, PROTOCOL_ACTION_END);
     assert_true(input.action.as.umpire.has_result);
     assert_int_equal(input.action.as.umpire.result, PROTOCOL_RESULT_B);
     assert_string_equal(input.action.as.umpire.reason, "loss on time");
-    assert_int_equal(game_input_parse("end result=draw agreed", &context, &input, message,
-                                      sizeof(message)),
-                     0);
+    assert_int_equal(typed("end result=draw agreed", &context, &input, message), 0);
     assert_true(input.action.as.umpire.has_result);
     assert_int_equal(input.action.as.umpire.result, PROTOCOL_RESULT_DRAW);
     assert_string_equal(input.action.as.umpire.reason, "agreed");
-    assert_int_equal(game_input_parse("end time is up: 3 hours", &context, &input, message,
-                                      sizeof(message)),
-                     0);
+    assert_int_equal(typed("end time is up: 3 hours", &context, &input, message), 0);
     assert_false(input.action.as.umpire.has_result);
     assert_string_equal(input.action.as.umpire.reason, "time is up: 3 hours");
-    assert_int_not_equal(game_input_parse("end result=French loss on time", &context, &input,
-                                          message, sizeof(message)),
-                         0);
+    assert_int_not_equal(typed("end result=French loss on time", &context, &input, message), 0);
     assert_string_equal(message, "end: result=French is not a result: result=A (a win for side "
                                  "A), result=B (a win for side B) or result=draw (end "
                                  "[result=A|B|draw] REASON)");
-    assert_int_not_equal(game_input_parse("end result=A", &context, &input, message,
-                                          sizeof(message)),
-                         0);
+    assert_int_not_equal(typed("end result=A", &context, &input, message), 0);
     assert_has(message, "end: give the reason at the end");
     char *help = help_text(state, "umpire");
     assert_has(help, "end [result=A|B|draw] REASON");
@@ -861,12 +874,7 @@ static void a_tied_initiative_is_told(void **unused)
     };
     for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++) {
         protocol_value *entry = test_value_from_json(entries[i]);
-        char *text = NULL;
-        size_t size = 0;
-        FILE *stream = open_memstream(&text, &size);
-        assert_non_null(stream);
-        game_display_log_entry(stream, entry);
-        fclose(stream);
+        char *text = written(WRITES_ENTRY, entry, NULL);
         assert_string_equal(text, shown[i]);
         free(text);
         protocol_value_free(entry);
@@ -878,12 +886,7 @@ static void a_tied_initiative_is_told(void **unused)
 static void help_fits_80_columns_in_whole_words(void **unused)
 {
     (void)unused;
-    char *text = NULL;
-    size_t size = 0;
-    FILE *out = open_memstream(&text, &size);
-    assert_non_null(out);
-    game_input_help_write(out, "A", NULL);
-    fclose(out);
+    char *text = help_text(NULL, "A");
     assert_lines_fit(text, 80, "");
     /* The charge's help: one paragraph, reflowed. */
     assert_has(text, "      (the default), flank or rear; leading: its general leads (12.4); sappers:\n"
@@ -930,12 +933,7 @@ static void the_clocks_are_shown(void **unused)
     protocol_value *entry = test_value_from_json(
         "{\"turn\": 1, \"phase\": \"charge\", \"kind\": \"flag_fell\", \"side\": \"A\", "
         "\"text\": \"Side A (French): time is up\"}");
-    char *text = NULL;
-    size_t size = 0;
-    FILE *stream = open_memstream(&text, &size);
-    assert_non_null(stream);
-    game_display_log_entry(stream, entry);
-    fclose(stream);
+    char *text = written(WRITES_ENTRY, entry, NULL);
     assert_string_equal(text, "! T1 charge: Side A (French): time is up -- the game goes on; the "
                               "umpire decides (PROTOCOL.md \u00a711.2)\n");
     free(text);

@@ -402,6 +402,8 @@ static void ports_parse(const char *value)
 int main(int argc, char **argv)
 {
     bench_name = "cluster_watch";
+    /* The options as a table, a row each, as bench/'s mains have theirs: the
+     * rows share a shape by nature. */
     const bench_option options[] = {
         {"--game", BENCH_OPTION_TEXT, &O.game, 0, 0, NULL},
         {"--spectator", BENCH_OPTION_TEXT, &O.token, 0, 0, NULL},

@@ -41,7 +41,7 @@ import sys
 import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
-from brigade_wire import pack, unpack  # noqa: E402
+from brigade_wire import pack, recv_until, unpack  # noqa: E402
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 MOVABLE = ("join", "create")
@@ -53,14 +53,9 @@ class _Handler(socketserver.BaseRequestHandler):
         sock = self.request
         sock.settimeout(30)
         try:
-            head = b""
-            while b"\r\n\r\n" not in head:
-                chunk = sock.recv(4096)
-                if not chunk:
-                    return
-                head += chunk
-                if len(head) > 65536:
-                    return
+            head = recv_until(sock, b"\r\n\r\n", 65536)
+            if head is None:
+                return
             text = head.split(b"\r\n\r\n", 1)[0].decode("latin-1")
             lines = text.split("\r\n")
             parts = lines[0].split(" ")

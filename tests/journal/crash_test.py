@@ -610,18 +610,18 @@ def main():
                     print("--- %s\n%s" % (name, handle.read().decode(errors="replace")[-3000:]),
                           file=sys.stderr)
 
-    try:
+    def run():
         CASES[args.case](args, processes)
         if args.verbose:
             print_logs()
-    except (Failure, flow.Failure) as failure:
-        print("FAIL: %s" % failure, file=sys.stderr)
-        print_logs()
-        return 1
+
+    try:
+        status = flow.pass_or_fail(run, (Failure, flow.Failure))
+        if status != 0:
+            print_logs()
+        return status
     finally:
         processes.close()
-    print("PASS")
-    return 0
 
 
 if __name__ == "__main__":

@@ -40,6 +40,14 @@
 #include "protocol/codec.h"
 #include "protocol/game_state.h"
 
+/* The battle of scenarios/`name` (malloc'd), which must load. */
+static brigade_battle *scenario(const char *name)
+{
+    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, name);
+    assert_non_null(battle);
+    return battle;
+}
+
 /* ---- the tables ----------------------------------------------------------- */
 
 /* Each table of battle_fields.h, the struct it describes, where a battle
@@ -447,8 +455,7 @@ static const protocol_value *wire_at(const protocol_value *snapshot, const char 
  * a rolled-back range, an adjustment report, a clock, an ended battle. */
 static brigade_battle *places_setup(void)
 {
-    brigade_battle *b = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, "example_a.json");
-    assert_non_null(b);
+    brigade_battle *b = scenario("example_a.json");
     assert_true(b->rules_version >= BRIGADE_RULES_VERSION_PLAYERS && b->unit_count >= 2);
     b->charge_count = 1;
     b->charges[0] = (brigade_charge){.unit = 0, .target = 1, .response = BRIGADE_RESPONSE_STAND};
@@ -584,8 +591,7 @@ static void test_wire_views(void **state)
 static void test_unit_fields_round_trip(void **state)
 {
     (void)state;
-    brigade_battle *base = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, "example_a.json");
-    assert_non_null(base);
+    brigade_battle *base = scenario("example_a.json");
     assert_true(base->rules_version >= BRIGADE_RULES_VERSION_PLAYERS);
     brigade_battle *battle = malloc(sizeof *battle);
     assert_non_null(battle);
@@ -633,8 +639,7 @@ static void test_unit_fields_round_trip(void **state)
 static void test_unit_read_errors(void **state)
 {
     (void)state;
-    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, "example_a.json");
-    assert_non_null(battle);
+    brigade_battle *battle = scenario("example_a.json");
     static const struct {
         const char *key;
         const char *error;
@@ -729,8 +734,7 @@ static void test_record_read_errors(void **state)
 static void test_battle_consistent(void **state)
 {
     (void)state;
-    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, "village.json");
-    assert_non_null(battle);
+    brigade_battle *battle = scenario("village.json");
     assert_true(brigade_battle_consistent(battle));
     brigade_battle *broken = malloc(sizeof *broken);
     assert_non_null(broken);
@@ -778,28 +782,20 @@ static void pin_state(EVP_MD_CTX *digest, const brigade_battle *battle)
  * `*states` receives how many states it covers. */
 static void pin_game(const char *name, uint64_t seed, char hex[65], int *states)
 {
-    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, name);
-    assert_non_null(battle);
+    brigade_battle *battle = scenario(name);
     EVP_MD_CTX *digest = EVP_MD_CTX_new();
     assert_non_null(digest);
     EVP_DigestInit_ex(digest, EVP_sha256(), NULL);
-    journal_rng rng;
-    journal_rng_seed(&rng, seed);
-    brigade_dice_source dice = journal_rng_dice(&rng);
-    brigade_event_list events;
-    brigade_event_list_init(&events);
-    brigade_error error;
     pin_state(digest, battle);
-    assert_int_equal(brigade_battle_start(battle, &dice, &events, &error), BRIGADE_OK);
+    journal_rng rng;
+    brigade_event_list events;
+    assert_int_equal(journal_driver_start(battle, &rng, seed, &events), BRIGADE_OK);
     assert_true(brigade_battle_fold_all(battle, &events));
     *states = 1;
     for (int step = 0; step < 400 && battle->phase != BRIGADE_PHASE_ENDED; step++) {
         pin_state(digest, battle);
         (*states)++;
-        brigade_side seat;
-        brigade_command command;
-        brigade_event_list_clear(&events);
-        if (!journal_driver_step(battle, &rng, &seat, &command, &events))
+        if (!journal_driver_next(battle, &rng, &events))
             break;
         assert_true(brigade_battle_fold_all(battle, &events));
     }

@@ -133,12 +133,7 @@ def healthz(server):
     start = time.monotonic()
     with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        head = b""
-        while b"\r\n" not in head:
-            chunk = sock.recv(4096)
-            if not chunk:
-                break
-            head += chunk
+        head = wire.recv_until(sock, b"\r\n") or b""
     check(b" 200 " in head.split(b"\r\n")[0], "healthz: %r" % head[:80])
     return time.monotonic() - start
 

@@ -59,6 +59,16 @@ brigade_dice_source journal_rng_dice(journal_rng *rng)
     return source;
 }
 
+brigade_error_code journal_driver_start(const brigade_battle *battle, journal_rng *rng,
+                                        uint64_t seed, brigade_event_list *events)
+{
+    journal_rng_seed(rng, seed);
+    brigade_dice_source dice = journal_rng_dice(rng);
+    brigade_event_list_init(events);
+    brigade_error error;
+    return brigade_battle_start(battle, &dice, events, &error);
+}
+
 /* Tries `command`; true (events appended) when core accepts it. */
 static bool try_command(const brigade_battle *battle, journal_rng *rng, brigade_side seat,
                         const brigade_command *command, brigade_event_list *events)
@@ -195,6 +205,15 @@ bool journal_driver_step(const brigade_battle *battle, journal_rng *rng, brigade
 played:
     *command = c;
     return true;
+}
+
+bool journal_driver_next(const brigade_battle *battle, journal_rng *rng,
+                         brigade_event_list *events)
+{
+    brigade_side seat;
+    brigade_command command;
+    brigade_event_list_clear(events);
+    return journal_driver_step(battle, rng, &seat, &command, events);
 }
 
 char *journal_driver_file_read(const char *path, size_t *len)

@@ -28,6 +28,15 @@ int journal_rng_below(journal_rng *rng, int n);
 brigade_dice_source journal_rng_dice(journal_rng *rng);
 
 /*
+ * Seeds *rng with `seed`, initialises *events and appends to it the events
+ * that begin `battle` (brigade_battle_start with dice from *rng; not
+ * folded): the start of every seeded game the tests play. Returns
+ * brigade_battle_start's code.
+ */
+brigade_error_code journal_driver_start(const brigade_battle *battle, journal_rng *rng,
+                                        uint64_t seed, brigade_event_list *events);
+
+/*
  * One accepted command of the awaited seat (the lower one when both are
  * awaited): *seat and *command say what was played, its events are
  * appended to `events` (not folded). Returns false when the battle is
@@ -35,6 +44,11 @@ brigade_dice_source journal_rng_dice(journal_rng *rng);
  */
 bool journal_driver_step(const brigade_battle *battle, journal_rng *rng, brigade_side *seat,
                          brigade_command *command, brigade_event_list *events);
+
+/* journal_driver_step into `events`, cleared first, for a caller that does
+ * not ask which seat played what. */
+bool journal_driver_next(const brigade_battle *battle, journal_rng *rng,
+                         brigade_event_list *events);
 
 /* The whole text of a file (malloc'd, NUL-terminated, *len bytes), or
  * NULL. */

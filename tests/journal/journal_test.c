@@ -462,16 +462,12 @@ static void test_idempotent_answers(void **state)
 
     /* Request 3 was seq 3; its hash is that of the command played then:
      * look it up by replaying the same seed. */
-    journal_rng rng;
-    journal_rng_seed(&rng, 21);
     brigade_battle *b = malloc(sizeof *b);
     assert_non_null(b);
     memcpy(b, g.initial, sizeof *b);
+    journal_rng rng;
     brigade_event_list events;
-    brigade_event_list_init(&events);
-    brigade_dice_source dice = journal_rng_dice(&rng);
-    brigade_error error;
-    assert_int_equal(brigade_battle_start(b, &dice, &events, &error), BRIGADE_OK);
+    assert_int_equal(journal_driver_start(b, &rng, 21, &events), BRIGADE_OK);
     assert_true(brigade_battle_fold_all(b, &events));
     brigade_command command;
     brigade_side seat = BRIGADE_SIDE_A;

@@ -303,12 +303,8 @@ static void test_journal_rollback(void **state)
     brigade_battle *initial = scenario_battle("example_a.json", &scenario, &scenario_len);
     brigade_battle *after[10] = {NULL}; /* the battle after each seq */
     brigade_event_list events;
-    brigade_event_list_init(&events);
     journal_rng rng;
-    journal_rng_seed(&rng, 5);
-    brigade_dice_source dice = journal_rng_dice(&rng);
-    brigade_error error;
-    assert_int_equal(brigade_battle_start(initial, &dice, &events, &error), BRIGADE_OK);
+    assert_int_equal(journal_driver_start(initial, &rng, 5, &events), BRIGADE_OK);
     journal_game game = {GAME, 1700000000, scenario, scenario_len, {{0}}, initial,
                                 &events, NULL, NULL, NULL, 0, NULL};
     memset(game.token_sha256, 0x11, sizeof game.token_sha256);

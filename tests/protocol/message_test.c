@@ -88,6 +88,10 @@ static void test_client_join(void **state)
 static void test_client_actions(void **state)
 {
     (void)state;
+    /* Each action is spelled out as PROTOCOL.md gives it: its members set,
+     * its wire form written out whole and what comes back checked. The
+     * actions differ member by member, so the repetition of the steps is
+     * deliberate: a reader checks each against the spec on its own. */
     protocol_client_message message = {.kind = PROTOCOL_CLIENT_ACT, .request = 42};
     protocol_action *action = &message.as.act;
     protocol_client_message back;
@@ -220,29 +224,38 @@ static void test_client_encode_refused(void **state)
 
 /* ---- Client messages: refused ------------------------------------------ */
 
+/* Decodes the client frame of `json`, which must be refused with `code`
+ * (*status says how), and returns the message it left: nothing to release
+ * after an error (kind 0). */
+static protocol_client_message client_refused(const char *json, protocol_fault_code code,
+                                              protocol_fault *status)
+{
+    size_t len = 0;
+    uint8_t *frame = test_frame_from_json(json, &len);
+    protocol_client_message message;
+    protocol_fault_code got = protocol_client_message_decode(frame, len, &message, status);
+    if (got != code)
+        fail_msg("expected %s, got %s (%s) for %s", protocol_fault_name(code),
+                 protocol_fault_name(got), status->message, json);
+    assert_int_equal(message.kind, 0);
+    free(frame);
+    return message;
+}
+
 /* Decodes the frame of `json` and expects `code` on `member`, and the
  * request echoed as `request`. */
 static void expect_client_error(const char *json, protocol_fault_code code,
                                 const char *member, int64_t request)
 {
-    size_t len = 0;
-    uint8_t *frame = test_frame_from_json(json, &len);
-    protocol_client_message message;
     protocol_fault status;
-    protocol_fault_code got = protocol_client_message_decode(frame, len, &message, &status);
-    if (got != code)
-        fail_msg("expected %s, got %s (%s) for %s", protocol_fault_name(code),
-                 protocol_fault_name(got), status.message, json);
+    protocol_client_message message = client_refused(json, code, &status);
     assert_int_equal(status.code, code);
     if (strcmp(status.member, member) != 0)
         fail_msg("expected member \"%s\", got \"%s\" (%s)", member, status.member,
                  status.message);
     assert_true(status.request == request);
     assert_true(strlen(status.message) > 0);
-    /* Nothing to release after an error. */
-    assert_int_equal(message.kind, 0);
     assert_null(message.as.create.scenario);
-    free(frame);
 }
 
 #define ACT(action_json) "{\"type\": \"act\", \"request\": 5, \"action\": " action_json "}"
@@ -448,6 +461,10 @@ static void test_client_refused_actions(void **state)
 static void test_client_report_actions(void **state)
 {
     (void)state;
+    /* Each action is spelled out as PROTOCOL.md gives it: its members set,
+     * its wire form written out whole and what comes back checked. The
+     * actions differ member by member, so the repetition of the steps is
+     * deliberate: a reader checks each against the spec on its own. */
     protocol_client_message message = {.kind = PROTOCOL_CLIENT_ACT, .request = 7};
     protocol_action *action = &message.as.act;
     protocol_client_message back;
@@ -791,6 +808,10 @@ static void server_round_trip(const protocol_server_message *message, const char
 static void test_server_messages(void **state)
 {
     (void)state;
+    /* Each message is spelled out as PROTOCOL.md gives it: its members set,
+     * its wire form written out whole and what comes back checked. The
+     * messages differ member by member, so the repetition of the steps is
+     * deliberate: a reader checks each against the spec on its own. */
     protocol_server_message back;
 
     protocol_server_message created = {.kind = PROTOCOL_SERVER_CREATED, .request = 1};
@@ -1147,19 +1168,11 @@ static void test_client_no_crash(void **state)
  * error message `text` (the one the server's bad_message carries, §5). */
 static void expect_client_text(const char *json, protocol_fault_code code, const char *text)
 {
-    size_t len = 0;
-    uint8_t *frame = test_frame_from_json(json, &len);
-    protocol_client_message message;
     protocol_fault status;
-    protocol_fault_code got = protocol_client_message_decode(frame, len, &message, &status);
-    if (got != code)
-        fail_msg("expected %s, got %s (%s) for %s", protocol_fault_name(code),
-                 protocol_fault_name(got), status.message, json);
+    protocol_client_message message = client_refused(json, code, &status);
     if (strcmp(status.message, text) != 0)
         fail_msg("expected message \"%s\", got \"%s\" for %s", text, status.message, json);
-    assert_int_equal(message.kind, 0);
     assert_null(message.as.tournament_create.tournament);
-    free(frame);
 }
 
 /* Decodes the client frame of `json`, which must be accepted, into *out. */
@@ -1427,6 +1440,10 @@ static void test_client_tournament_create(void **state)
 static void test_client_tournament_requests(void **state)
 {
     (void)state;
+    /* Each message is spelled out as PROTOCOL.md gives it: its members set,
+     * its wire form written out whole and what comes back checked. The
+     * messages differ member by member, so the repetition of the steps is
+     * deliberate: a reader checks each against the spec on its own. */
     protocol_client_message back;
     /* tournament_get: the id alone, then with token and watch (§11.4). */
     protocol_client_message get = {.kind = PROTOCOL_CLIENT_TOURNAMENT_GET, .request = 12};
@@ -1704,6 +1721,9 @@ static void test_server_tournament_state(void **state)
     protocol_server_message_clear(&back);
     message.request = 31;
     message.as.tournament_state.you = you;
+    /* Encoded and decoded by hand, as tournament_result's long reason is in
+     * test_client_tournament_requests: here a server message, and only its
+     * `you` checked on the wire; the two types share no function. */
     protocol_value *wire = protocol_server_message_to_value(&message);
     assert_non_null(wire);
     test_assert_value_json(protocol_value_map_get(wire, "you"),
@@ -1758,6 +1778,10 @@ static void test_server_tournament_state(void **state)
 static void test_server_clock_now(void **state)
 {
     (void)state;
+    /* Each message is spelled out as PROTOCOL.md gives it: its members set,
+     * its wire form written out whole and what comes back checked. The
+     * messages differ member by member, so the repetition of the steps is
+     * deliberate: a reader checks each against the spec on its own. */
     protocol_server_message back;
     protocol_value *snapshot = test_value_from_json("{\"turn\": 1}");
     protocol_server_message welcome = {.kind = PROTOCOL_SERVER_WELCOME, .request = 2};

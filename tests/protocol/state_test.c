@@ -90,6 +90,23 @@ static const char old_pursuing[] =
     "6c74a46175746fa96f76657272756c6564c2";
 static const char old_pursuing_hash[] = "837ca9659b7cc035780da57964ce922fbfb540ca36f841f78ed2af5ea7f93a8a";
 
+/* The battle of scenarios/`name` (malloc'd), which must load. */
+static brigade_battle *scenario(const char *name)
+{
+    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, name);
+    assert_non_null(battle);
+    return battle;
+}
+
+/* The log entry of `e` at `seq` (protocol_state_log_entry), which must be
+ * made; the caller frees it. */
+static protocol_value *log_entry(const brigade_battle *battle, const brigade_event *e, int64_t seq)
+{
+    protocol_value *entry = protocol_state_log_entry(battle, e, seq);
+    assert_non_null(entry);
+    return entry;
+}
+
 /* `text` (hex) as a battle decoded by this build's codec (malloc'd). */
 static brigade_battle *old_battle(const char *text)
 {
@@ -279,8 +296,7 @@ static void test_rules_version(void **state)
 static void test_unit_strength(void **state)
 {
     (void)state;
-    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, "example_a.json");
-    assert_non_null(battle);
+    brigade_battle *battle = scenario("example_a.json");
     assert_int_equal(battle->rules_version, BRIGADE_RULES_VERSION);
     int dragoons = brigade_battle_unit_find(battle, "dragoons");
     assert_true(dragoons >= 0);
@@ -305,8 +321,7 @@ static void test_unit_strength(void **state)
 static void test_end(void **state)
 {
     (void)state;
-    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, "example_a.json");
-    assert_non_null(battle);
+    brigade_battle *battle = scenario("example_a.json");
     protocol_value *before = protocol_state_from_battle(battle, "g");
     assert_non_null(before);
     assert_int_equal(protocol_value_kind_of(member(before, "end")), PROTOCOL_VALUE_NIL);
@@ -337,8 +352,7 @@ static void test_end(void **state)
 static void test_end_result(void **state)
 {
     (void)state;
-    brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, "example_a.json");
-    assert_non_null(battle);
+    brigade_battle *battle = scenario("example_a.json");
     brigade_battle *plain = malloc(sizeof *plain);
     assert_non_null(plain);
     memcpy(plain, battle, sizeof *plain);
@@ -368,8 +382,7 @@ static void test_end_result(void **state)
     assert_string_equal(text_of(end, "result"), "B");
     assert_int_equal(protocol_value_count(end), 3);
     delta_check(before, after);
-    protocol_value *entry = protocol_state_log_entry(battle, &e, 7);
-    assert_non_null(entry);
+    protocol_value *entry = log_entry(battle, &e, 7);
     assert_string_equal(text_of(entry, "text"),
                         "the umpire ends the battle: a win for side B (British) (loss on time)");
     assert_string_equal(text_of(entry, "ruling"), "end");
@@ -384,8 +397,7 @@ static void test_end_result(void **state)
     assert_null(protocol_value_map_get(end, "result"));
     assert_int_equal(protocol_value_count(end), 2);
     e.umpire.end_result = BRIGADE_END_RESULT_NONE;
-    entry = protocol_state_log_entry(plain, &e, 7);
-    assert_non_null(entry);
+    entry = log_entry(plain, &e, 7);
     assert_string_equal(text_of(entry, "text"), "the umpire ends the battle: loss on time");
     assert_null(protocol_value_map_get(entry, "result"));
     protocol_value_free(entry);
@@ -410,8 +422,7 @@ static void test_initiative_entry(void **state)
     e.initiative.rolls = 3;
     e.initiative.ties[0] = 7;
     e.initiative.ties[1] = 5;
-    protocol_value *entry = protocol_state_log_entry(battle, &e, 3);
-    assert_non_null(entry);
+    protocol_value *entry = log_entry(battle, &e, 3);
     assert_string_equal(text_of(entry, "text"), "side A wins the initiative, 9 to 4; tied 2 times "
                                                 "first (7 to 7, 5 to 5), rolled again");
     assert_int_equal(protocol_value_int_get(member(entry, "rolls")), 3);
@@ -422,8 +433,7 @@ static void test_initiative_entry(void **state)
     protocol_value_free(entry);
     e.initiative.rolls = 1;
     memset(e.initiative.ties, 0, sizeof e.initiative.ties);
-    entry = protocol_state_log_entry(battle, &e, 3);
-    assert_non_null(entry);
+    entry = log_entry(battle, &e, 3);
     assert_string_equal(text_of(entry, "text"), "side A wins the initiative, 9 to 4");
     assert_null(protocol_value_map_get(entry, "rolls"));
     assert_null(protocol_value_map_get(entry, "ties"));
@@ -443,8 +453,7 @@ static void test_automatic_entry(void **state)
     e.resolved.winner = BRIGADE_SIDE_B;
     e.resolved.result = BRIGADE_RESULT_AUTO;
     e.resolved.automatic = BRIGADE_AUTO_BROKEN;
-    protocol_value *entry = protocol_state_log_entry(battle, &e, 9);
-    assert_non_null(entry);
+    protocol_value *entry = log_entry(battle, &e, 9);
     assert_string_equal(text_of(entry, "automatic"), "broken");
     assert_string_equal(text_of(entry, "rule"), "12.14");
     assert_string_equal(text_of(entry, "text"),
@@ -469,8 +478,7 @@ static void test_log_entries(void **state)
     e.report.report.target = 1;
     e.report.report.facing = BRIGADE_FACING_FLANK;
     e.report.report.state = BRIGADE_REPORT_STANDS;
-    protocol_value *entry = protocol_state_log_entry(battle, &e, 17);
-    assert_non_null(entry);
+    protocol_value *entry = log_entry(battle, &e, 17);
     assert_int_equal(protocol_value_int_get(member(entry, "seq")), 17);
     assert_string_equal(text_of(entry, "kind"), "reported");
     assert_true(strlen(text_of(entry, "text")) > 0);
@@ -484,8 +492,7 @@ static void test_log_entries(void **state)
     protocol_value_free(entry);
     /* no target: none in sight */
     e.report.report.target = -1;
-    entry = protocol_state_log_entry(battle, &e, 17);
-    assert_non_null(entry);
+    entry = log_entry(battle, &e, 17);
     assert_null(protocol_value_map_get(entry, "target"));
     assert_null(protocol_value_map_get(entry, "facing"));
     protocol_value_free(entry);
@@ -496,8 +503,7 @@ static void test_log_entries(void **state)
     e.answer_report.state = BRIGADE_REPORT_REJECTED;
     e.answer_report.contested = true;
     snprintf(e.answer_report.text, sizeof e.answer_report.text, "measured: out of sight");
-    entry = protocol_state_log_entry(battle, &e, 18);
-    assert_non_null(entry);
+    entry = log_entry(battle, &e, 18);
     assert_string_equal(text_of(entry, "kind"), "report_answered");
     assert_true(strlen(text_of(entry, "text")) > 0);
     assert_int_equal(protocol_value_int_get(member(entry, "number")), 4);
@@ -515,8 +521,7 @@ static void test_log_entries(void **state)
     e.test.dice[1] = 6;
     e.test.total = 9;
     e.test.outcome = BRIGADE_OUTCOME_PURSUIT;
-    entry = protocol_state_log_entry(battle, &e, 19);
-    assert_non_null(entry);
+    entry = log_entry(battle, &e, 19);
     assert_string_equal(text_of(entry, "kind"), "test_taken");
     assert_true(strlen(text_of(entry, "text")) > 0);
     assert_string_equal(text_of(entry, "unit"), battle->units[1].id);
@@ -534,8 +539,7 @@ static void test_log_entries(void **state)
     e.umpire.ruling = BRIGADE_UMPIRE_RULE;
     e.umpire.unit = -1;
     snprintf(e.umpire.text, sizeof e.umpire.text, "measured: out of sight");
-    entry = protocol_state_log_entry(battle, &e, 18);
-    assert_non_null(entry);
+    entry = log_entry(battle, &e, 18);
     assert_string_equal(text_of(entry, "kind"), "umpire_ruled");
     assert_string_equal(text_of(entry, "ruling"), "rule");
     assert_string_equal(text_of(entry, "reason"), "measured: out of sight");
@@ -583,27 +587,17 @@ static void test_state_delta(void **state)
     int actions = 0, by_unit = 0, units_changed = 0;
     for (int s = 0; s < 2; s++)
         for (uint64_t seed = 1; seed <= 6; seed++) {
-            brigade_battle *battle =
-                journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, scenarios[s]);
-            assert_non_null(battle);
+            brigade_battle *battle = scenario(scenarios[s]);
             brigade_battle *before = malloc(sizeof *before);
             assert_non_null(before);
-            journal_rng rng;
-            journal_rng_seed(&rng, seed);
-            brigade_dice_source dice = journal_rng_dice(&rng);
-            brigade_event_list events;
-            brigade_event_list_init(&events);
-            brigade_error error;
             *before = *battle;
-            assert_int_equal(brigade_battle_start(battle, &dice, &events, &error),
-                             BRIGADE_OK);
+            journal_rng rng;
+            brigade_event_list events;
+            assert_int_equal(journal_driver_start(battle, &rng, seed, &events), BRIGADE_OK);
             assert_true(brigade_battle_fold_all(battle, &events));
             delta_checked(before, battle);
             for (int step = 0; step < 300 && battle->phase != BRIGADE_PHASE_ENDED; step++) {
-                brigade_side seat;
-                brigade_command command;
-                brigade_event_list_clear(&events);
-                if (!journal_driver_step(battle, &rng, &seat, &command, &events))
+                if (!journal_driver_next(battle, &rng, &events))
                     break;
                 *before = *battle;
                 assert_true(brigade_battle_fold_all(battle, &events));

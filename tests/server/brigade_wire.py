@@ -131,6 +131,20 @@ def unpack(data):
 
 # ---------------------------------------------------------------- websocket
 
+def recv_until(sock, marker, limit=None):
+    """The bytes read from `sock` until they hold `marker` (an HTTP head's
+    end), or None when the peer closes first or they pass `limit` bytes."""
+    data = b""
+    while marker not in data:
+        chunk = sock.recv(4096)
+        if not chunk:
+            return None
+        data += chunk
+        if limit is not None and len(data) > limit:
+            return None
+    return data
+
+
 class Closed(Exception):
     """The server closed the connection; .code is its close code or None."""
 
@@ -166,12 +180,9 @@ class WebSocket:
         if origin:
             lines.append("Origin: " + origin)
         self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
-        head = b""
-        while b"\r\n\r\n" not in head:
-            chunk = self.sock.recv(4096)
-            if not chunk:
-                raise Closed(None, "handshake: connection closed")
-            head += chunk
+        head = recv_until(self.sock, b"\r\n\r\n")
+        if head is None:
+            raise Closed(None, "handshake: connection closed")
         head, self.pending = head.split(b"\r\n\r\n", 1)
         status = head.split(b"\r\n", 1)[0]
         if b" 101 " not in status + b" ":

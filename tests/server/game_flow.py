@@ -294,7 +294,7 @@ def run_case(name, server, case, *args, log_tail=3000, exit_zero=True, counts=Fa
             check(status == 0, "brigaded exit status %r after SIGTERM" % status)
         for report in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
             check(report not in server.text(), "sanitizer report in the log")
-    except (Failure, wire.Closed, OSError, ValueError, KeyError) as error:
+    except (Failure, wire.Closed, OSError, ValueError, KeyError, IndexError) as error:
         print("FAIL: %s: %s: %s" % (name, type(error).__name__, error))
         text = server.text()
         if log_tail is None:

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "journal_driver.h"
 #include "tournament/event.h"
 
 #ifndef BRIGADE_TOURNAMENT_EXAMPLE
@@ -27,23 +28,9 @@
 /* The whole file at `path` as a NUL-terminated string (the caller frees). */
 static char *file_read(const char *path, size_t *length)
 {
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    char *text = NULL;
-    size_t size = 0;
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        char *grown = realloc(text, size + n + 1);
-        assert_non_null(grown);
-        text = grown;
-        memcpy(text + size, chunk, n);
-        size += n;
-    }
-    fclose(f);
-    assert_non_null(text);
-    text[size] = '\0';
-    *length = size;
+    char *text = journal_driver_file_read(path, length);
+    if (text == NULL)
+        fail_msg("cannot read %s", path);
     return text;
 }
 

@@ -704,4 +704,22 @@ static inline void fx_row_tests(struct CMUnitTest *tests, const void *rows, size
     }
 }
 
+/* Runs the group `name`: a test a row of `rows` (fx_row_tests with `run`),
+ * then the `case_count` tests of `cases`. Returns cmocka's status. */
+static inline int fx_run_group(const char *name, const void *rows, size_t row_size,
+                               size_t row_count, CMUnitTestFunction run,
+                               const struct CMUnitTest *cases, size_t case_count)
+{
+    size_t count = row_count + case_count;
+    struct CMUnitTest *tests = malloc(count * sizeof *tests);
+    if (tests == NULL)
+        return 1;
+    fx_row_tests(tests, rows, row_size, row_count, run);
+    if (case_count > 0)
+        memcpy(tests + row_count, cases, case_count * sizeof *cases);
+    int status = _cmocka_run_group_tests(name, tests, count, NULL, NULL);
+    free(tests);
+    return status;
+}
+
 #endif

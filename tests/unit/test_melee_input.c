@@ -45,6 +45,16 @@ static void expect_invalid_(fx_bout *b, const char *path, const char *file, int 
     }
 }
 
+/* The valid melee, with the statements `...` made on it (its bout is b),
+ * is refused at `path`: a test of one wrong member. */
+#define EXPECT_CHANGE_INVALID(path, ...)                                                           \
+    do {                                                                                           \
+        fx_bout *b = valid();                                                                      \
+        __VA_ARGS__;                                                                               \
+        EXPECT_INVALID(b, path);                                                                   \
+        free(b);                                                                                   \
+    } while (0)
+
 #define EXPECT_VALID(b) expect_valid_((b), __FILE__, __LINE__)
 static void expect_valid_(fx_bout *b, const char *file, int line)
 {
@@ -71,10 +81,7 @@ static void check_valid(void **state)
 static void check_round_zero(void **state)
 {
     (void)state;
-    fx_bout *b = valid();
-    b->m.round = 0;
-    EXPECT_INVALID(b, "round");
-    free(b);
+    EXPECT_CHANGE_INVALID("round", b->m.round = 0);
 }
 
 /* melee.h: round above BRIGADE_ROUND_MAX. */
@@ -93,20 +100,14 @@ static void check_round_too_large(void **state)
 static void check_figures_zero(void **state)
 {
     (void)state;
-    fx_bout *b = valid();
-    b->m.units[1].figures = 0;
-    EXPECT_INVALID(b, "units[1].figures");
-    free(b);
+    EXPECT_CHANGE_INVALID("units[1].figures", b->m.units[1].figures = 0);
 }
 
 /* melee.h: figures above BRIGADE_FIGURES_MAX. */
 static void check_figures_too_large(void **state)
 {
     (void)state;
-    fx_bout *b = valid();
-    b->m.units[0].figures = BRIGADE_FIGURES_MAX + 1;
-    EXPECT_INVALID(b, "units[0].figures");
-    free(b);
+    EXPECT_CHANGE_INVALID("units[0].figures", b->m.units[0].figures = BRIGADE_FIGURES_MAX + 1);
 }
 
 /* cases/README: a side with no units (path "melee.units", relative:
@@ -114,20 +115,14 @@ static void check_figures_too_large(void **state)
 static void check_side_without_units(void **state)
 {
     (void)state;
-    fx_bout *b = valid();
-    b->m.units[1].side = BRIGADE_SIDE_A;
-    EXPECT_INVALID(b, "units");
-    free(b);
+    EXPECT_CHANGE_INVALID("units", b->m.units[1].side = BRIGADE_SIDE_A);
 }
 
 /* cases/README: no units at all. */
 static void check_no_units(void **state)
 {
     (void)state;
-    fx_bout *b = valid();
-    b->m.unit_count = 0;
-    EXPECT_INVALID(b, "units");
-    free(b);
+    EXPECT_CHANGE_INVALID("units", b->m.unit_count = 0);
 }
 
 /* melee.h: more units than BRIGADE_MELEE_UNITS_MAX cannot be a melee. */
@@ -148,24 +143,17 @@ static void check_too_many_units(void **state)
 static void check_duplicate_id(void **state)
 {
     (void)state;
-    fx_bout *b = valid();
-    fx_add(&b->m, "x", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 6);
-    EXPECT_INVALID(b, "units[2].id");
-    free(b);
+    EXPECT_CHANGE_INVALID("units[2].id", fx_add(&b->m, "x", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY,
+                                                BRIGADE_CLASS_LINE, 6));
 }
 
 /* cases/README: an id must be non-empty and without '.'. */
 static void check_bad_ids(void **state)
 {
     (void)state;
-    fx_bout *b = valid();
-    b->m.units[0].id[0] = '\0';
-    EXPECT_INVALID(b, "units[0].id");
-    free(b);
-    b = valid();
-    snprintf(b->m.units[1].id, sizeof b->m.units[1].id, "y.reform");
-    EXPECT_INVALID(b, "units[1].id");
-    free(b);
+    EXPECT_CHANGE_INVALID("units[0].id", b->m.units[0].id[0] = '\0');
+    EXPECT_CHANGE_INVALID("units[1].id",
+                          snprintf(b->m.units[1].id, sizeof b->m.units[1].id, "y.reform"));
 }
 
 /* 12.4, cases/README: a poor general may not lead (path
@@ -173,24 +161,21 @@ static void check_bad_ids(void **state)
 static void check_leading_poor_general(void **state)
 {
     (void)state;
-    fx_bout *b = valid();
-    fx_general(&b->m.units[0], BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_POOR, true);
-    EXPECT_INVALID(b, "units[0].general.leading");
-    free(b);
-    b = valid();
-    fx_general(&b->m.units[1], BRIGADE_GENERAL_CINC, BRIGADE_RATING_POOR, true);
-    EXPECT_INVALID(b, "units[1].general.leading");
-    free(b);
+    EXPECT_CHANGE_INVALID(
+        "units[0].general.leading",
+        fx_general(&b->m.units[0], BRIGADE_GENERAL_BRIGADIER, BRIGADE_RATING_POOR, true));
+    EXPECT_CHANGE_INVALID(
+        "units[1].general.leading",
+        fx_general(&b->m.units[1], BRIGADE_GENERAL_CINC, BRIGADE_RATING_POOR, true));
 }
 
 /* 12.4: no regimental commander may lead, even an excellent one. */
 static void check_leading_regimental(void **state)
 {
     (void)state;
-    fx_bout *b = valid();
-    fx_general(&b->m.units[0], BRIGADE_GENERAL_REGIMENTAL, BRIGADE_RATING_EXCELLENT, true);
-    EXPECT_INVALID(b, "units[0].general.leading");
-    free(b);
+    EXPECT_CHANGE_INVALID(
+        "units[0].general.leading",
+        fx_general(&b->m.units[0], BRIGADE_GENERAL_REGIMENTAL, BRIGADE_RATING_EXCELLENT, true));
 }
 
 /* 12.4: poor or regimental generals merely attached are fine; an average
@@ -212,20 +197,14 @@ static void check_generals_valid(void **state)
 static void check_formation_not_allowed(void **state)
 {
     (void)state;
-    fx_bout *b = valid();
-    b->m.units[0].formation = BRIGADE_FORMATION_MARCH_COLUMN;
-    EXPECT_INVALID(b, "units[0].formation");
-    free(b);
-    b = valid();
-    brigade_melee_unit_set_type(&b->m.units[1], BRIGADE_TYPE_HEAVY_CAVALRY);
-    b->m.units[1].formation = BRIGADE_FORMATION_SQUARE;
-    EXPECT_INVALID(b, "units[1].formation");
-    free(b);
-    b = valid();
-    brigade_melee_unit_set_type(&b->m.units[1], BRIGADE_TYPE_ARTILLERY);
-    b->m.units[1].formation = BRIGADE_FORMATION_LINE;
-    EXPECT_INVALID(b, "units[1].formation");
-    free(b);
+    EXPECT_CHANGE_INVALID("units[0].formation",
+                          b->m.units[0].formation = BRIGADE_FORMATION_MARCH_COLUMN);
+    EXPECT_CHANGE_INVALID("units[1].formation",
+                          brigade_melee_unit_set_type(&b->m.units[1], BRIGADE_TYPE_HEAVY_CAVALRY);
+                          b->m.units[1].formation = BRIGADE_FORMATION_SQUARE);
+    EXPECT_CHANGE_INVALID("units[1].formation",
+                          brigade_melee_unit_set_type(&b->m.units[1], BRIGADE_TYPE_ARTILLERY);
+                          b->m.units[1].formation = BRIGADE_FORMATION_LINE);
 }
 
 /* cases/README: building and fortified only with terrain bua. */
@@ -267,35 +246,23 @@ static void check_numbers_bonus_twice(void **state)
 static void check_arm_members(void **state)
 {
     (void)state;
+    EXPECT_CHANGE_INVALID("units[0].sappers",
+                          brigade_melee_unit_set_type(&b->m.units[0], BRIGADE_TYPE_LIGHT_CAVALRY);
+                          b->m.units[0].sappers = true);
+
+    EXPECT_CHANGE_INVALID("units[0].uphill",
+                          brigade_melee_unit_set_type(&b->m.units[0], BRIGADE_TYPE_DRAGOONS);
+                          b->m.units[0].uphill = true);
+
+    EXPECT_CHANGE_INVALID("units[1].sappers",
+                          brigade_melee_unit_set_type(&b->m.units[1], BRIGADE_TYPE_ARTILLERY);
+                          b->m.units[1].sappers = true);
+
+    EXPECT_CHANGE_INVALID("units[1].horses", b->m.units[1].horses = BRIGADE_HORSES_GOOD);
+
+    EXPECT_CHANGE_INVALID("units[1].ranks", b->m.units[1].ranks = 3);
+
     fx_bout *b = valid();
-    brigade_melee_unit_set_type(&b->m.units[0], BRIGADE_TYPE_LIGHT_CAVALRY);
-    b->m.units[0].sappers = true;
-    EXPECT_INVALID(b, "units[0].sappers");
-    free(b);
-
-    b = valid();
-    brigade_melee_unit_set_type(&b->m.units[0], BRIGADE_TYPE_DRAGOONS);
-    b->m.units[0].uphill = true;
-    EXPECT_INVALID(b, "units[0].uphill");
-    free(b);
-
-    b = valid();
-    brigade_melee_unit_set_type(&b->m.units[1], BRIGADE_TYPE_ARTILLERY);
-    b->m.units[1].sappers = true;
-    EXPECT_INVALID(b, "units[1].sappers");
-    free(b);
-
-    b = valid();
-    b->m.units[1].horses = BRIGADE_HORSES_GOOD;
-    EXPECT_INVALID(b, "units[1].horses");
-    free(b);
-
-    b = valid();
-    b->m.units[1].ranks = 3;
-    EXPECT_INVALID(b, "units[1].ranks");
-    free(b);
-
-    b = valid();
     b->m.units[0].sappers = true;
     b->m.units[0].uphill = true;
     brigade_melee_unit_set_type(&b->m.units[1], BRIGADE_TYPE_CUIRASSIERS);
@@ -321,15 +288,25 @@ static void check_nation_lower_case(void **state)
 static void check_first_error_named(void **state)
 {
     (void)state;
-    fx_bout *b = valid();
-    b->m.units[0].figures = 0;
-    snprintf(b->m.units[1].id, sizeof b->m.units[1].id, "x");
-    b->m.units[1].figures = -3;
-    EXPECT_INVALID(b, "units[0].figures");
-    free(b);
+    EXPECT_CHANGE_INVALID("units[0].figures", b->m.units[0].figures = 0;
+                          snprintf(b->m.units[1].id, sizeof b->m.units[1].id, "x");
+                          b->m.units[1].figures = -3);
 }
 
 /* ---------------------------------------------------------------- dice */
+
+/* Each dice case below is spelled out, its faces set one by one: the faces
+ * (and the totals the comments work out) are the data checked, so the
+ * repetition is deliberate. */
+
+/* resolve() refuses the bout's dice with `code` at `path`. */
+static void expect_dice_error(fx_bout *b, brigade_error_code code, const char *path)
+{
+    brigade_error err;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(fx_resolve_error(&b->m, &b->d, &err), code);
+    assert_string_equal(err.path, path);
+}
 
 /* cases/README, melee.h: a roll the melee needs with no dice:
  * DICE_MISSING, path "dice.<name>" (the shared case error_missing_dice). */
@@ -338,9 +315,7 @@ static void dice_missing_melee(void **state)
     (void)state;
     fx_bout *b = valid();
     fx_set(&b->d, "x", 1, 2);
-    brigade_error err;
-    assert_int_equal(fx_resolve_error(&b->m, &b->d, &err), BRIGADE_ERROR_DICE_MISSING);
-    assert_string_equal(err.path, "dice.y");
+    expect_dice_error(b, BRIGADE_ERROR_DICE_MISSING, "dice.y");
     free(b);
 }
 
@@ -352,17 +327,14 @@ static void dice_missing_test(void **state)
     fx_bout *b = valid();
     fx_set(&b->d, "x", 5, 6);
     fx_set(&b->d, "y", 1, 2);
-    brigade_error err;
-    assert_int_equal(fx_resolve_error(&b->m, &b->d, &err), BRIGADE_ERROR_DICE_MISSING);
-    assert_string_equal(err.path, "dice.x.reform");
+    expect_dice_error(b, BRIGADE_ERROR_DICE_MISSING, "dice.x.reform");
     free(b);
 
     b = valid();
     brigade_melee_unit_set_type(&b->m.units[0], BRIGADE_TYPE_HEAVY_CAVALRY);
     fx_set(&b->d, "x", 5, 6);
     fx_set(&b->d, "y", 1, 2);
-    assert_int_equal(fx_resolve_error(&b->m, &b->d, &err), BRIGADE_ERROR_DICE_MISSING);
-    assert_string_equal(err.path, "dice.x.pursuit");
+    expect_dice_error(b, BRIGADE_ERROR_DICE_MISSING, "dice.x.pursuit");
     free(b);
 }
 
@@ -375,10 +347,7 @@ static void dice_invalid_face(void **state)
         fx_bout *b = valid();
         fx_set(&b->d, "x", 3, 4);
         fx_set(&b->d, "y", bad[i][0], bad[i][1]);
-        brigade_error err;
-        assert_int_equal(fx_resolve_error(&b->m, &b->d, &err),
-                         BRIGADE_ERROR_DICE_INVALID);
-        assert_string_equal(err.path, "dice.y");
+        expect_dice_error(b, BRIGADE_ERROR_DICE_INVALID, "dice.y");
         free(b);
     }
 }
@@ -391,9 +360,7 @@ static void dice_invalid_test_face(void **state)
     fx_set(&b->d, "x", 5, 6);
     fx_set(&b->d, "y", 1, 2);
     fx_set(&b->d, "x.reform", 7, 1);
-    brigade_error err;
-    assert_int_equal(fx_resolve_error(&b->m, &b->d, &err), BRIGADE_ERROR_DICE_INVALID);
-    assert_string_equal(err.path, "dice.x.reform");
+    expect_dice_error(b, BRIGADE_ERROR_DICE_INVALID, "dice.x.reform");
     free(b);
 }
 
@@ -406,10 +373,7 @@ static void dice_invalid_reroll(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         fx_bout *b = fx_sappers_bout(1, 6, 3, 4);
         fx_set(&b->d, "col.reroll", bad[i][0], bad[i][1]);
-        brigade_error err;
-        assert_int_equal(fx_resolve_error(&b->m, &b->d, &err),
-                         BRIGADE_ERROR_DICE_INVALID);
-        assert_string_equal(err.path, "dice.col.reroll");
+        expect_dice_error(b, BRIGADE_ERROR_DICE_INVALID, "dice.col.reroll");
         free(b);
     }
 }

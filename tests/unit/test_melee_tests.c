@@ -319,6 +319,8 @@ static void pursuit_only_cavalry(void **state)
     c->charging = true;
     fx_add(&b->m, "inf", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 12);
     fx_add(&b->m, "l", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 24);
+    /* Each roll set on its own line, by its name: the faces are the data
+     * checked. */
     fx_set(&b->d, "cav", 6, 5);
     fx_set(&b->d, "inf", 2, 2);
     fx_set(&b->d, "l", 1, 2);
@@ -362,7 +364,9 @@ typedef struct test_row {
 } test_row;
 
 /* The rows of both tables share a shape: they are the tables (issue 18
- * point 5). */
+ * point 5). Each case is spelled out as its row of the 12.22 or 12.24
+ * table, with the rule it checks, so that a reader can check it against
+ * the rules; the repetition is deliberate. */
 static const test_row reform_rows[] = {
     /* D32: +1 with an excellent brigadier attached. */
     {.name = "reform_excellent_brigadier", .rule = "D32", .cls = BRIGADE_CLASS_LINE,
