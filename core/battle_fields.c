@@ -22,6 +22,7 @@
 /* Enumerations are read and written through int lvalues. */
 _Static_assert(sizeof(brigade_side) == sizeof(int), "enum size");
 _Static_assert(sizeof(brigade_status) == sizeof(int), "enum size");
+_Static_assert(sizeof(brigade_length_unit) == sizeof(int), "enum size");
 _Static_assert(sizeof(unsigned) == sizeof(int), "seat bits");
 
 static const char *type_n(int v) { return brigade_troop_type_name((brigade_troop_type)v); }
@@ -40,6 +41,10 @@ static const char *phase_n(int v) { return brigade_phase_name((brigade_phase)v);
 static const char *step_n(int v) { return brigade_step_name((brigade_step)v); }
 static const char *end_cause_n(int v) { return brigade_end_cause_name((brigade_end_cause)v); }
 static const char *end_result_n(int v) { return brigade_end_result_name((brigade_end_result)v); }
+static const char *length_unit_n(int v)
+{
+    return brigade_length_unit_name((brigade_length_unit)v);
+}
 static const char *report_kind_n(int v)
 {
     return brigade_report_kind_name((brigade_report_kind)v);
@@ -392,7 +397,8 @@ static const brigade_field clock_fields[] = {
 };
 #undef T
 
-/* The turn's defaults (ruleset.h): numbers of points or tenths of an inch. */
+/* The turn's defaults (ruleset.h): numbers of points or tenths of the unit
+ * of length, the unit, the Charge phase's switches. */
 #define POINTS(member, rule_) INT(#member, NULL, member, INT_MIN, INT_MAX, 0, rule_)
 #define POINTS_BY(member, rule_) INTS(#member, NULL, member, INT_MIN, INT_MAX, 0, rule_)
 #define T brigade_ruleset
@@ -406,6 +412,20 @@ static const brigade_field ruleset_fields[] = {
     {POINTS_BY(retreat_move, "turn.md Mandatory-move phase: a retreat, by type")},
     {POINTS_BY(half_charge_move, "turn.md Mandatory-move phase: half a charge move, by type")},
     {POINTS(bua_fall_back, "12.19 i, D21 a built-up area's defender falls back")},
+    /* Written only when not the default (inches, false): a default
+     * ruleset's journal has the bytes it had before they existed. */
+    {ENUM("length_unit", NULL, length_unit, length_unit_n, BRIGADE_LENGTH_UNIT_COUNT,
+          "unit of length", 0, "turn.md Mandatory-move phase: distances in inches or cm"),
+     .journal_when = BRIGADE_FIELD_SET},
+    {BOOL("cavalry_may_charge_bua", NULL, cavalry_may_charge_bua, 0,
+          "turn.md Charge 1 [default], 12.11: cavalry may charge a built-up area"),
+     .journal_when = BRIGADE_FIELD_SET},
+    {BOOL("battery_may_charge", NULL, battery_may_charge, 0,
+          "12.16, README Rules decisions: a battery may charge"),
+     .journal_when = BRIGADE_FIELD_SET},
+    {BOOL("square_may_charge", NULL, square_may_charge, 0,
+          "README Rules decisions: a square may charge"),
+     .journal_when = BRIGADE_FIELD_SET},
 };
 #undef POINTS
 #undef POINTS_BY
