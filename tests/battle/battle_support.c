@@ -49,7 +49,7 @@ void scripted_dice_assert_used(const scripted_dice *dice)
     }
 }
 
-static char *read_file(const char *path, size_t *length)
+char *read_text_file(const char *path, size_t *length)
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL)
@@ -95,7 +95,7 @@ game *game_load_file(const char *file)
     char path[512];
     size_t length;
     snprintf(path, sizeof path, "%s/%s", BRIGADE_SCENARIO_DIR, file);
-    char *text = read_file(path, &length);
+    char *text = read_text_file(path, &length);
     game *g = game_new();
     brigade_error error;
     if (!brigade_scenario_load(text, length, &g->initial, &error))

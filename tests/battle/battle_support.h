@@ -43,6 +43,11 @@ typedef struct game {
     scripted_dice dice;
 } game;
 
+/* The whole of file `path` as a malloc'd, NUL-terminated string (the
+ * caller frees it), its length into *length; fails the test when it
+ * cannot be read. */
+char *read_text_file(const char *path, size_t *length);
+
 game *game_load_text(const char *json);
 game *game_load_file(const char *file); /* a file in scenarios/ */
 void game_free(game *g);
