@@ -357,7 +357,9 @@ bool brigade_ruleset_parse(const char *text, size_t length, brigade_ruleset *out
     brigade_error scratch;
     brigade_error *e = brigade_error_or(error, &scratch);
     json_error_t json_error;
-    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &json_error);
+    /* Any JSON value, so that one not an object is named as such. */
+    json_t *root =
+        json_loadb(text, length, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &json_error);
     if (root == NULL) {
         char what[224];
         brigade_text_format(what, sizeof what, "invalid JSON at line %d, column %d: %s",
