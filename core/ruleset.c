@@ -172,32 +172,19 @@ static bool fail_at(reader *r, const char *path, const char *what)
 /* What a value is, for "got ...": 13, 7.5, "mm", an object, true. */
 static void value_words(const json_t *value, char *out, size_t size)
 {
-    switch (json_typeof(value)) {
-    case JSON_INTEGER:
+    if (json_is_integer(value))
         brigade_text_format(out, size, "%lld", (long long)json_integer_value(value));
-        break;
-    case JSON_REAL:
+    else if (json_is_real(value))
         brigade_text_format(out, size, "%g", json_real_value(value));
-        break;
-    case JSON_STRING:
+    else if (json_is_string(value))
         brigade_text_format(out, size, "\"%.40s\"", json_string_value(value));
-        break;
-    case JSON_OBJECT:
-        brigade_text_format(out, size, "an object");
-        break;
-    case JSON_ARRAY:
-        brigade_text_format(out, size, "an array");
-        break;
-    case JSON_TRUE:
-        brigade_text_format(out, size, "true");
-        break;
-    case JSON_FALSE:
-        brigade_text_format(out, size, "false");
-        break;
-    default:
-        brigade_text_format(out, size, "null");
-        break;
-    }
+    else
+        brigade_text_format(out, size, "%s",
+                            json_is_object(value)  ? "an object"
+                            : json_is_array(value) ? "an array"
+                            : json_is_true(value)  ? "true"
+                            : json_is_false(value) ? "false"
+                                                   : "null");
 }
 
 /* Fails at `path`: "`must`, got <value>". */

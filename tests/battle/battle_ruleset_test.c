@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/battle_fields.h"
 #include "core/ruleset.h"
 
 /* ---- reading and writing --------------------------------------------------- */
@@ -34,24 +35,25 @@ static brigade_ruleset parse_ok(const char *text)
     return r;
 }
 
+/* Member by member, by the rows of battle_fields.h's ruleset table (every
+ * member has one: fields_test checks it), naming the one that differs. */
 static void assert_ruleset_equal(const brigade_ruleset *got, const brigade_ruleset *want)
 {
-    for (int c = 0; c < BRIGADE_CLASS_COUNT; c++)
-        assert_int_equal(got->morale_pass[c], want->morale_pass[c]);
-    assert_int_equal(got->morale_general, want->morale_general);
-    assert_int_equal(got->morale_unformed_or_wavering, want->morale_unformed_or_wavering);
-    assert_int_equal(got->morale_flank_or_rear, want->morale_flank_or_rear);
-    assert_int_equal(got->morale_infantry_by_cavalry, want->morale_infantry_by_cavalry);
-    assert_int_equal(got->morale_fail_far, want->morale_fail_far);
-    for (int t = 0; t < BRIGADE_TYPE_COUNT; t++) {
-        assert_int_equal(got->retreat_move[t], want->retreat_move[t]);
-        assert_int_equal(got->half_charge_move[t], want->half_charge_move[t]);
+    int count = 0;
+    const brigade_field *fields = brigade_ruleset_fields(&count);
+    for (int i = 0; i < count; i++) {
+        const brigade_field *f = &fields[i];
+        int elements = f->kind == BRIGADE_FIELD_INTS ? f->count : 1;
+        for (int k = 0; k < elements; k++) {
+            long long a = brigade_field_int(f, got), b = brigade_field_int(f, want);
+            if (f->kind == BRIGADE_FIELD_INTS) {
+                a = ((const int *)(const void *)((const char *)got + f->offset))[k];
+                b = ((const int *)(const void *)((const char *)want + f->offset))[k];
+            }
+            if (a != b)
+                fail_msg("%s[%d]: %lld, want %lld", f->journal_key, k, a, b);
+        }
     }
-    assert_int_equal(got->bua_fall_back, want->bua_fall_back);
-    assert_int_equal(got->length_unit, want->length_unit);
-    assert_int_equal(got->cavalry_may_charge_bua, want->cavalry_may_charge_bua);
-    assert_int_equal(got->battery_may_charge, want->battery_may_charge);
-    assert_int_equal(got->square_may_charge, want->square_may_charge);
 }
 
 /* rulesets/default.json holds the compiled-in defaults, every one. */
@@ -257,6 +259,17 @@ static const char *const duel_scenario =
     "\"class\": \"line\", \"figures\": 20}"
     "]}";
 
+/* A morale test taken (turn.md §Charge 3) with these numbers. */
+static void assert_morale(const brigade_morale_result *m, int total, int pass_on,
+                          int failed_by)
+{
+    assert_true(m->tested);
+    assert_int_equal(m->total, total);
+    assert_int_equal(m->pass_on, pass_on);
+    assert_int_equal(m->passed, failed_by == 0);
+    assert_int_equal(m->failed_by, failed_by);
+}
+
 /* The Line battalion charges the foot; its morale dice 3 and 3, no
  * modifier: total 6; the target's dice 6 and 6 when it is asked to test.
  * Plays to the end of the charges' morale tests. */
@@ -264,14 +277,10 @@ static game *line_charges_on_six(const brigade_ruleset *ruleset)
 {
     game *g = game_under(duel_scenario, ruleset);
     game_start_to_charge(g, 6, 6, 1, 1);
-    brigade_command c = command_charge("ligne", "foot", BRIGADE_FACING_FRONT);
-    game_play(g, BRIGADE_SIDE_A, &c);
-    c = command_done();
-    game_play(g, BRIGADE_SIDE_A, &c);
-    game_play(g, BRIGADE_SIDE_B, &c);
+    game_declare_only(g, "ligne", "foot", BRIGADE_FACING_FRONT);
     scripted_dice_add(&g->dice, "T1.ligne.morale", 3, 3);
     scripted_dice_add(&g->dice, "T1.foot.morale", 6, 6);
-    c = command_respond("foot", BRIGADE_RESPONSE_STAND);
+    brigade_command c = command_respond("foot", BRIGADE_RESPONSE_STAND);
     game_play(g, BRIGADE_SIDE_B, &c);
     return g;
 }
@@ -284,12 +293,8 @@ static void test_line_morale_six_fails_by_default(void **state)
     brigade_ruleset r = brigade_ruleset_default();
     game *g = line_charges_on_six(&r);
     int ligne = game_unit(g, "ligne");
-    const brigade_morale_result *m = &g->battle.charges[0].charger_morale;
-    assert_true(m->tested);
-    assert_int_equal(m->total, 6);
-    assert_int_equal(m->pass_on, 7);
-    assert_false(m->passed);
-    assert_int_equal(m->failed_by, 1);
+    assert_morale(&g->battle.charges[0].charger_morale, 6, 7, 1);
+    assert_false(g->battle.charges[0].charger_morale.passed);
     const brigade_event *e = game_last_event(g, BRIGADE_BATTLE_EVENT_MORALE_TESTED, 0);
     assert_non_null(e);
     assert_int_equal(e->morale.effect, BRIGADE_MORALE_HALTS);
@@ -310,17 +315,10 @@ static void test_line_morale_six_passes_under_house_rule(void **state)
     brigade_ruleset r = parse_ok("{\"morale\": {\"pass\": {\"line\": 6}}}");
     game *g = line_charges_on_six(&r);
     int ligne = game_unit(g, "ligne"), foot = game_unit(g, "foot");
-    const brigade_morale_result *m = &g->battle.charges[0].charger_morale;
-    assert_true(m->tested);
-    assert_int_equal(m->total, 6);
-    assert_int_equal(m->pass_on, 6);
-    assert_true(m->passed);
-    assert_int_equal(m->failed_by, 0);
-    const brigade_morale_result *t = &g->battle.charges[0].target_morale;
-    assert_true(t->tested);
-    assert_int_equal(t->total, 12);
-    assert_int_equal(t->pass_on, 6);
-    assert_true(t->passed);
+    assert_morale(&g->battle.charges[0].charger_morale, 6, 6, 0);
+    assert_true(g->battle.charges[0].charger_morale.passed);
+    /* Line foot: it too passes on 6 now (12 would pass either way). */
+    assert_morale(&g->battle.charges[0].target_morale, 12, 6, 0);
     assert_true(g->battle.units[ligne].formed);
     assert_int_equal(g->battle.melee_count, 1);
     assert_int_equal(brigade_battle_unit_melee(&g->battle, ligne), 0);
@@ -417,12 +415,7 @@ static const char *const retreat_scenario =
 static void assert_retreat_words(const brigade_ruleset *r, const char *want)
 {
     game *g = game_under(retreat_scenario, r);
-    scripted_dice_add(&g->dice, "T1.initiative.A", 6, 6);
-    scripted_dice_add(&g->dice, "T1.initiative.B", 1, 1);
-    game_start(g);
-    brigade_command c = command_choose(BRIGADE_SIDE_A);
-    game_play(g, BRIGADE_SIDE_A, &c);
-    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MANDATORY_MOVES);
+    game_start_to_moves(g, 6, 6, 1, 1);
     assert_string_equal(g->battle.units[game_unit(g, "ligne")].move, want);
     game_assert_replays(g);
     game_free(g);
