@@ -1883,12 +1883,13 @@ static code_t charge_check(machine *m, int unit, int target, bool counter, bool 
     default:
         break;
     }
-    /* Project defaults (README "Rules decisions"): a battery does not charge
-     * (12.16: artillery fights where it stands), and a square stands to
-     * receive cavalry; neither charges nor counter-charges. */
-    if (u->type == BRIGADE_TYPE_ARTILLERY)
+    /* Project defaults (README "Rules decisions"), switches of the ruleset:
+     * a battery does not charge (12.16: artillery fights where it stands),
+     * and a square stands to receive cavalry; neither charges nor
+     * counter-charges. */
+    if (u->type == BRIGADE_TYPE_ARTILLERY && !b->ruleset.battery_may_charge)
         return fail(m, bad, "unit '%s' is artillery and may not %s (default, 12.16)", u->name, verb);
-    if (u->formation == BRIGADE_FORMATION_SQUARE)
+    if (u->formation == BRIGADE_FORMATION_SQUARE && !b->ruleset.square_may_charge)
         return fail(m, bad, "unit '%s' is in square and may not %s (default)", u->name, verb);
     /* D38, 12.24 f: a pursuing unit declares no charge, counter-charge or
      * reinforcement but its uncontrolled charge, once it has no enemy to
@@ -1907,7 +1908,8 @@ static code_t charge_check(machine *m, int unit, int target, bool counter, bool 
     if (!u->formed && !uncontrolled)
         return fail(m, bad, "unit '%s' is unformed and may not %s", u->name, verb);
     if (brigade_type_is_cavalry(u->type)) {
-        if (t->terrain == BRIGADE_TERRAIN_BUA)
+        /* turn.md §Charge 1 [default], a switch of the ruleset. */
+        if (t->terrain == BRIGADE_TERRAIN_BUA && !b->ruleset.cavalry_may_charge_bua)
             return fail(m, bad,
                         "unit '%s' is cavalry and no cavalry may charge a built-up area (12.11)",
                         u->name);

@@ -23,6 +23,7 @@
 /* Enumerations are read and written through int lvalues. */
 _Static_assert(sizeof(brigade_side) == sizeof(int), "enum size");
 _Static_assert(sizeof(brigade_status) == sizeof(int), "enum size");
+_Static_assert(sizeof(brigade_length_unit) == sizeof(int), "enum size");
 _Static_assert(sizeof(unsigned) == sizeof(int), "seat bits");
 
 #define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -368,7 +369,8 @@ static const brigade_field clock_fields[] = {
 };
 #undef T
 
-/* The turn's defaults (ruleset.h): numbers of points or tenths of an inch. */
+/* The turn's defaults (ruleset.h): numbers of points or tenths of the unit
+ * of length, the unit, the Charge phase's switches. */
 #define POINTS(member, rule_) INT(#member, NULL, member, INT_MIN, INT_MAX, 0, rule_)
 #define POINTS_BY(member, rule_) INTS(#member, NULL, member, INT_MIN, INT_MAX, 0, rule_)
 #define T brigade_ruleset
@@ -382,6 +384,20 @@ static const brigade_field ruleset_fields[] = {
     {POINTS_BY(retreat_move, "turn.md Mandatory-move phase: a retreat, by type")},
     {POINTS_BY(half_charge_move, "turn.md Mandatory-move phase: half a charge move, by type")},
     {POINTS(bua_fall_back, "12.19 i, D21 a built-up area's defender falls back")},
+    /* Written only when not the default (inches, false): a default
+     * ruleset's journal has the bytes it had before they existed. */
+    {ENUM("length_unit", NULL, length_unit, length_unit_n, BRIGADE_LENGTH_UNIT_COUNT,
+          "unit of length", 0, "turn.md Mandatory-move phase: distances in inches or cm"),
+     .journal_when = BRIGADE_FIELD_SET},
+    {BOOL("cavalry_may_charge_bua", NULL, cavalry_may_charge_bua, 0,
+          "turn.md Charge 1 [default], 12.11: cavalry may charge a built-up area"),
+     .journal_when = BRIGADE_FIELD_SET},
+    {BOOL("battery_may_charge", NULL, battery_may_charge, 0,
+          "12.16, README Rules decisions: a battery may charge"),
+     .journal_when = BRIGADE_FIELD_SET},
+    {BOOL("square_may_charge", NULL, square_may_charge, 0,
+          "README Rules decisions: a square may charge"),
+     .journal_when = BRIGADE_FIELD_SET},
 };
 #undef POINTS
 #undef POINTS_BY

@@ -63,6 +63,7 @@ void brigade_melee_called(const brigade_battle *b, const char *id, char *out, si
 void brigade_move_words(const brigade_battle *b, int unit, char *out, size_t size)
 {
     const brigade_battle_unit *u = &b->units[unit];
+    const brigade_ruleset *r = &b->ruleset;
     char distance[16];
     int melee = brigade_battle_unit_melee(b, unit);
 
@@ -74,7 +75,7 @@ void brigade_move_words(const brigade_battle *b, int unit, char *out, size_t siz
             if (rec->members[i].unit == unit && rec->members[i].pushed_back_before)
                 held = true;
         if (held && u->status == BRIGADE_STATUS_PUSHED_BACK) {
-            brigade_distance_format(b->ruleset.bua_fall_back, distance, sizeof distance);
+            brigade_distance_format(r->length_unit, r->bua_fall_back, distance, sizeof distance);
             snprintf(out, size,
                      "fell back %s inside the built-up area: stays in melee %s, "
                      "fought again this turn (%s)",
@@ -84,7 +85,7 @@ void brigade_move_words(const brigade_battle *b, int unit, char *out, size_t siz
         }
         return;
     }
-    brigade_distance_format(b->ruleset.retreat_move[u->type], distance, sizeof distance);
+    brigade_distance_format(r->length_unit, r->retreat_move[u->type], distance, sizeof distance);
     switch (u->status) {
     case BRIGADE_STATUS_BROKEN:
         snprintf(out, size, "rout %s as broken (12.19 a); broken until it rallies", distance);
@@ -114,8 +115,9 @@ void brigade_move_words(const brigade_battle *b, int unit, char *out, size_t siz
     default:
         break;
     }
-    if (u->bonus == BRIGADE_BONUS_EXCELLENT && b->ruleset.half_charge_move[u->type] > 0) {
-        brigade_distance_format(b->ruleset.half_charge_move[u->type], distance, sizeof distance);
+    if (u->bonus == BRIGADE_BONUS_EXCELLENT && r->half_charge_move[u->type] > 0) {
+        brigade_distance_format(r->length_unit, r->half_charge_move[u->type], distance,
+                                sizeof distance);
         snprintf(out, size,
                  "may move %s (half its charge distance, excellent discipline, 12.24)",
                  distance);

@@ -34,5 +34,6 @@ static inline const char *rating_n(int v) { return brigade_general_rating_name((
 static inline const char *outcome_n(int v) { return brigade_test_outcome_name((brigade_test_outcome)v); }
 static inline const char *ruling_n(int v) { return brigade_umpire_ruling_name((brigade_umpire_ruling)v); }
 static inline const char *auto_kind_n(int v) { return brigade_auto_kind_name((brigade_auto_kind)v); }
+static inline const char *length_unit_n(int v) { return brigade_length_unit_name((brigade_length_unit)v); }
 
 #endif

@@ -1,19 +1,51 @@
 /*
  * core/ruleset.h: the project's defaults for the parts of a turn that the
- * melee chapter does not give (rules/turn.md, every item marked [default]),
- * kept in ONE table so that a club can replace them with the numbers of its
- * own rulebook and an umpire can see what the server assumed.
+ * melee chapter does not give (rules/turn.md, every item marked [default],
+ * and the turn machine's own choices of README "Rules decisions"), kept in
+ * ONE table so that a club can replace them with the numbers of its own
+ * rulebook and an umpire can see what the server assumed.
  *
- * Units of measure: distances in tenths of an inch (180 = 18"), morale
+ * Units of measure: distances in tenths of the ruleset's unit of length
+ * (inches by default: 180 = 18"; in centimetres 300 = 30 cm), morale
  * numbers and modifiers in points added to 2D6 (faces 1..6).
+ *
+ * A ruleset is read from and written to JSON (rulesets/README.md gives the
+ * shape, rulesets/default.json the defaults): brigade_ruleset_parse,
+ * brigade_ruleset_from_json, brigade_ruleset_to_json, brigade_ruleset_write.
+ * Pure: text or jansson values in and out, no I/O.
  */
 #ifndef BRIGADE_CORE_RULESET_H
 #define BRIGADE_CORE_RULESET_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/error.h"
 #include "core/melee.h"
 
 /* Most modifiers a morale test can list (turn.md §Charge 3). */
 #define BRIGADE_MORALE_MODIFIERS_MAX 8
+
+/* The unit of length a ruleset's distances are given in (turn.md
+ * §Mandatory-move phase gives inches; clubs on metric tables use cm). The
+ * first, 0, is the default: a default ruleset's journal omits the member
+ * (battle_fields.c). */
+typedef enum brigade_length_unit {
+    BRIGADE_LENGTH_INCH = 0, /* "in", written 18" */
+    BRIGADE_LENGTH_CM,       /* "cm", written 30 cm */
+    BRIGADE_LENGTH_UNIT_COUNT
+} brigade_length_unit;
+
+/* "in", "cm"; "?" for any other value. */
+const char *brigade_length_unit_name(brigade_length_unit unit);
+/* True, *out set, when `text` is "in" or "cm". */
+bool brigade_length_unit_parse(const char *text, brigade_length_unit *out);
+
+/* Bounds a ruleset file must keep (rulesets/README.md). */
+#define BRIGADE_RULESET_PASS_MIN 2      /* 2D6's lowest total */
+#define BRIGADE_RULESET_PASS_MAX 12     /* 2D6's highest total */
+#define BRIGADE_RULESET_MODIFIER_MAX 12 /* a modifier in -12..12 points */
+#define BRIGADE_RULESET_DISTANCE_MAX 9999 /* tenths: 999.9 units */
 
 typedef struct brigade_ruleset {
     /* Morale test (turn.md §Charge 3): 2D6 plus modifiers must reach this
@@ -27,24 +59,73 @@ typedef struct brigade_ruleset {
     /* A test failed by this many points or more is a failure "by 3 or more"
      * (charger retreats, target retreats); less is "by 1 or 2". */
     int morale_fail_far;
-    /* Mandatory moves (turn.md §Mandatory-move phase), in tenths of an inch,
-     * indexed by brigade_troop_type. 0 in half_charge_move: the type has
-     * none (artillery). */
+    /* Mandatory moves (turn.md §Mandatory-move phase), in tenths of the
+     * unit of length, indexed by brigade_troop_type. 0 in half_charge_move:
+     * the type has none (artillery). */
     int retreat_move[BRIGADE_TYPE_COUNT];
     int half_charge_move[BRIGADE_TYPE_COUNT];
     /* A built-up area's defender pushed back for the first time falls back
-     * this far at once (12.19 i, D21), tenths of an inch: 60 = 6". */
+     * this far at once (12.19 i, D21), tenths of the unit: 60 = 6". */
     int bua_fall_back;
+    /* The unit of length of every distance above (default inches). */
+    brigade_length_unit length_unit;
+    /* Switches of the Charge phase's declaration checks (turn.md §Charge
+     * 1), each false by default, the engine's refusal: */
+    bool cavalry_may_charge_bua; /* cavalry may charge a built-up area (12.11
+                                    forbids it even to Cossacks; turn.md [default]) */
+    bool battery_may_charge;     /* artillery may charge and counter-charge (12.16:
+                                    it fights where it stands; README decisions) */
+    bool square_may_charge;      /* a square may charge and counter-charge (it stands
+                                    to receive cavalry; README decisions) */
 } brigade_ruleset;
 
 /* The defaults of turn.md: morale 5+ Guard, 6+ Elite and Veteran, 7+ Line,
  * 8+ Second-rate, Garrison and Conscript; modifiers +1, -2, -2, -1; failing
  * by 3+ is far; retreat 12"/6"/18"/15" and half charge 6"/-/9"/7.5" for
- * infantry/artillery/light cavalry/heavy cavalry; BUA fall-back 6". */
+ * infantry/artillery/light cavalry/heavy cavalry; BUA fall-back 6"; inches;
+ * no cavalry charges a built-up area, no battery or square charges. */
 brigade_ruleset brigade_ruleset_default(void);
 
-/* Writes a distance in tenths of an inch as inches ("18\"", "7.5\"") into
- * `out` (always NUL-terminated, truncated to `size`). */
-void brigade_distance_format(int tenths, char *out, size_t size);
+/* Writes a distance of `tenths` tenths of `unit` into `out` (always
+ * NUL-terminated, cut to `size`): inches as 18" or 7.5", centimetres as
+ * 30 cm or 7.5 cm; a negative distance as 0. */
+void brigade_distance_format(brigade_length_unit unit, int tenths, char *out, size_t size);
+
+/* A jansson value (jansson.h's json_t), named here so that this header
+ * needs no jansson. */
+struct json_t;
+
+/*
+ * Reads a ruleset from `length` bytes of JSON text (rulesets/README.md).
+ * Every member is optional and takes its default (brigade_ruleset_default)
+ * when absent; unknown members, wrong JSON types, a pass number outside
+ * 2..12, a modifier outside -12..12, fail_far outside 1..12, a distance
+ * negative, above 999.9 or finer than a tenth, a unit other than "in" or
+ * "cm", a text that is not one JSON object (trailing text included) or that
+ * repeats a key are errors. Returns true and writes `out`; on error returns
+ * false, fills `error` (code INVALID_INPUT, path the offending member from
+ * the root, "morale.pass.line", "" for the text as a whole; message "path:
+ * what": "morale.pass.line: must be an integer 2..12, got 13") and leaves
+ * `out` unchanged. `error` may be NULL.
+ */
+bool brigade_ruleset_parse(const char *text, size_t length, brigade_ruleset *out,
+                           brigade_error *error);
+
+/* brigade_ruleset_parse of a JSON value already parsed (a ruleset inside a
+ * scenario, say): `path` is the value's own path, the prefix of every
+ * error's path ("ruleset" gives "ruleset.morale.pass.line"; "" for a root). */
+bool brigade_ruleset_from_json(const struct json_t *value, const char *path,
+                               brigade_ruleset *out, brigade_error *error);
+
+/* The ruleset as a new JSON object (a new reference, the caller's to
+ * json_decref) of rulesets/README.md's shape with every member, distances
+ * in the unit (an integer when whole, else a real such as 7.5); NULL when
+ * memory runs out. brigade_ruleset_from_json reads it back unchanged. */
+struct json_t *brigade_ruleset_to_json(const brigade_ruleset *ruleset);
+
+/* brigade_ruleset_to_json as text, indented by 2, a newline at the end,
+ * reals to a tenth ("7.5"): a malloc'd string, the caller's to free(); NULL
+ * when memory runs out. */
+char *brigade_ruleset_write(const brigade_ruleset *ruleset);
 
 #endif

@@ -51,8 +51,7 @@ void scripted_dice_assert_used(const scripted_dice *dice)
     }
 }
 
-/* The whole file at `path` (the caller frees), which must be readable. */
-static char *read_file(const char *path, size_t *length)
+char *read_text_file(const char *path, size_t *length)
 {
     char *text = journal_driver_file_read(path, length);
     if (text == NULL)
@@ -84,7 +83,7 @@ game *game_load_file(const char *file)
     char path[512];
     size_t length;
     snprintf(path, sizeof path, "%s/%s", BRIGADE_SCENARIO_DIR, file);
-    char *text = read_file(path, &length);
+    char *text = read_text_file(path, &length);
     game *g = game_new();
     brigade_error error;
     if (!brigade_scenario_load(text, length, &g->initial, &error))
@@ -128,18 +127,33 @@ void game_start(game *g)
     game_take(g);
 }
 
-void game_start_to_charge(game *g, int a1, int a2, int b1, int b2)
+void game_start_to_moves(game *g, int a1, int a2, int b1, int b2)
 {
     scripted_dice_add(&g->dice, "T1.initiative.A", a1, a2);
     scripted_dice_add(&g->dice, "T1.initiative.B", b1, b2);
     game_start(g);
     brigade_command c = command_choose(BRIGADE_SIDE_A);
     game_play(g, BRIGADE_SIDE_A, &c);
-    c = command_done();
+    assert_int_equal(g->battle.phase, BRIGADE_PHASE_MANDATORY_MOVES);
+}
+
+void game_start_to_charge(game *g, int a1, int a2, int b1, int b2)
+{
+    game_start_to_moves(g, a1, a2, b1, b2);
+    brigade_command c = command_done();
     game_play(g, BRIGADE_SIDE_A, &c);
     game_play(g, BRIGADE_SIDE_B, &c);
     assert_int_equal(g->battle.phase, BRIGADE_PHASE_CHARGE);
     assert_int_equal(g->battle.step, BRIGADE_STEP_DECLARE);
+}
+
+void game_declare_only(game *g, const char *unit, const char *target, brigade_facing facing)
+{
+    brigade_command c = command_charge(unit, target, facing);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
 }
 
 void game_play(game *g, brigade_side seat, const brigade_command *command)

@@ -43,14 +43,25 @@ typedef struct game {
     scripted_dice dice;
 } game;
 
+/* The whole of file `path` as a malloc'd, NUL-terminated string (the
+ * caller frees it), its length into *length; fails the test when it
+ * cannot be read. */
+char *read_text_file(const char *path, size_t *length);
+
 game *game_load_text(const char *json);
 game *game_load_file(const char *file); /* a file in scenarios/ */
 void game_free(game *g);
 void game_start(game *g);
 /* Starts turn 1 with these initiative dice, A winning, and plays to the
+ * Mandatory-move phase: A chooses to be phasing. */
+void game_start_to_moves(game *g, int a1, int a2, int b1, int b2);
+/* Starts turn 1 with these initiative dice, A winning, and plays to the
  * Charge phase's declarations: A chooses to be phasing, both sides are done
  * with Mandatory moves. */
 void game_start_to_charge(game *g, int a1, int a2, int b1, int b2);
+/* In the Charge phase's declarations (A phasing): A declares `unit`'s
+ * charge at `target`, then A and B say done; the responses are awaited. */
+void game_declare_only(game *g, const char *unit, const char *target, brigade_facing facing);
 /* Applies and folds a command that must be accepted. */
 void game_play(game *g, brigade_side seat, const brigade_command *command);
 /* Applies a command that must be refused with `code` and a message holding
