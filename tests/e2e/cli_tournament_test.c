@@ -282,6 +282,7 @@ static void test_created(void **state)
 
 int main(void)
 {
+    /* A list of distinct tests, one row each: the shape is cmocka's. */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_points),
         cmocka_unit_test(test_pairings),

@@ -128,6 +128,7 @@ static void test_table_addresses(void **state)
 
 int main(void)
 {
+    /* A list of distinct tests, one row each: the shape is cmocka's. */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bucket_burst_then_rate),
         cmocka_unit_test(test_bucket_unlimited),
