@@ -25,7 +25,7 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from game_flow import (Client, Failure, Server, apply_ops, check, create_on_own,  # noqa: E402
+from game_flow import (Client, Failure, Server, apply_ops, case_arguments, check, create_on_own,  # noqa: E402
                        run_case, scenario_text, seed)
 
 
@@ -202,10 +202,7 @@ CASES = {"restart": case_restart, "flag": case_flag}
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in CASES:
-        print("usage: clock_flow.py {%s} BRIGADED SCENARIOS_DIR" % "|".join(CASES))
-        return 2
-    name, brigaded, scenarios = sys.argv[1:]
+    name, brigaded, scenarios = case_arguments("clock_flow.py", CASES)
     if name == "flag":
         os.environ["BRIGADE_TEST_CLOCK_SCALE"] = "60"  # the test hook (server/game.h)
     return run_case(name, Server(brigaded), CASES[name], scenarios, log_tail=4000)

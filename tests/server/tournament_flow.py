@@ -23,7 +23,8 @@ import urllib.request
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from game_flow import Client, Failure, Server, check, expect_error, run_case  # noqa: E402
+from game_flow import (Client, Failure, Server, case_arguments, check, expect_error,  # noqa: E402
+                       run_case)
 
 PLAYERS = ["Anna Lef\u00e8vre", "Ben Carter", "Chiara Rossi", "Dmitri Orlov"]
 DEFINITION = """{
@@ -341,13 +342,8 @@ def case_umpired(server, scenarios):
 CASES = {"swiss": case_swiss, "umpired": case_umpired}
 
 
-# Each script's main written out, as clock_flow's is: its own usage line and
-# how its case is run (run_case does the rest).
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in CASES:
-        print("usage: tournament_flow.py {%s} BRIGADED SCENARIOS_DIR" % "|".join(CASES))
-        return 2
-    name, brigaded, scenarios = sys.argv[1:]
+    name, brigaded, scenarios = case_arguments("tournament_flow.py", CASES)
     return run_case(name, Server(brigaded), CASES[name], scenarios, log_tail=6000, counts=True)
 
 
