@@ -19,7 +19,6 @@
 Uses game_flow.py's server and client (standard library only).
 """
 import os
-import signal
 import sys
 import time
 
@@ -85,15 +84,6 @@ class Table:
             client.close()
 
 
-def kill_and_restart(server):
-    """kill -9, then brigaded again on the same data."""
-    server.proc.send_signal(signal.SIGKILL)
-    server.proc.wait()
-    server.log.close()
-    server.log = open(server.log_path, "ab")
-    server.restart_after_stop()
-
-
 def case_restart(server, scenarios):
     # A game without a clock: no state.clock, no clock_now.
     plain = Table(server, scenarios)
@@ -133,7 +123,7 @@ def case_restart(server, scenarios):
     journaled = {"A": clock["A"], "B": clock["B"]}
     table.close()
 
-    kill_and_restart(server)
+    server.kill_and_restart()
     time.sleep(0.5)  # the time between the restart and the join is charged to B
     table.join(server, {})
     clock = table.states["A"]["clock"]
@@ -191,7 +181,7 @@ def case_flag(server, scenarios):
           "both flags, in the order they fell: %r" % clock)
     table.close()
     check(server.text().count("a flag falls") == 2, "two flags in the log")
-    kill_and_restart(server)
+    server.kill_and_restart()
     table.join(server, {})
     check(table.states["A"]["clock"] == clock, "the flags after a restart: %r" %
           table.states["A"]["clock"])

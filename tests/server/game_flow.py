@@ -110,6 +110,14 @@ class Server:
         self.log = open(self.log_path, "ab")
         self.restart_after_stop()
 
+    def kill_and_restart(self):
+        """kill -9, then brigaded again on the same data."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self.log.close()
+        self.log = open(self.log_path, "ab")
+        self.restart_after_stop()
+
     def restart_after_stop(self):
         """Starts brigaded again on the same data (after stop())."""
         start = len(self.text())

@@ -16,7 +16,6 @@ connection). Reuses game_flow.py's server and client.
 """
 import hashlib
 import os
-import signal
 import sys
 import time
 import urllib.request
@@ -233,11 +232,7 @@ def case_swiss(server, scenarios):
     watcher.close()
 
     # kill -9 and a restart: the same tournament.
-    server.proc.send_signal(signal.SIGKILL)
-    server.proc.wait()
-    server.log.close()
-    server.log = open(server.log_path, "ab")
-    server.restart_after_stop()
+    server.kill_and_restart()
     c = Client(server)
     after = state_of(c.ask({"type": "tournament_get", "tournament": tid}))
     check(after == before, "after the restart:\n%r\nbefore:\n%r" % (after, before))
@@ -253,14 +248,6 @@ def case_swiss(server, scenarios):
     check(answer.get("type") == "welcome" and answer["seat"] == "A", "round 3 join %r" % answer)
     j.close()
     c.close()
-
-
-def kill_and_restart(server):
-    server.proc.send_signal(signal.SIGKILL)
-    server.proc.wait()
-    server.log.close()
-    server.log = open(server.log_path, "ab")
-    server.restart_after_stop()
 
 
 def expected_standings(results):
@@ -319,7 +306,7 @@ def case_umpired(server, scenarios):
         if number == 1:
             # Between the rounds: kill -9 and a restart; the same tournament.
             o.close()
-            kill_and_restart(server)
+            server.kill_and_restart()
             o = Client(server)
             after = state_of(o.ask({"type": "tournament_get", "tournament": tid}))
             check(after == view, "after the restart:\n%r\nbefore:\n%r" % (after, view))
