@@ -260,6 +260,11 @@ class Game:
     def state(self):
         return self.players["A"].state()["state"]
 
+    def awaited_done(self):
+        """Every seat the state awaits says done."""
+        for seat in self.state()["awaiting"]:
+            self.ok(seat, "done")
+
     def help_of(self, seat):
         return "\n".join(self.players[seat].text_of("help"))
 
@@ -443,9 +448,7 @@ class Game:
                               "game %d: a contested contact with no umpire is rejected: %s" %
                               (self.number, report))
                     self.note("D39 contested", "T%d contact %d rejected" % (turn, number))
-        state = self.state()
-        for seat in state["awaiting"]:
-            self.ok(seat, "done")
+        self.awaited_done()
 
     def check_contact_accepted(self, before, after, number, pursuer, target):
         turn = after["turn"]
@@ -640,9 +643,7 @@ class Game:
                     # With an umpire it is ruled once both sides are done, in
                     # step settle (self.settle): upheld, it stands, formed
                     # when Movement ends.
-        state = self.state()
-        for seat in state["awaiting"]:
-            self.ok(seat, "done")
+        self.awaited_done()
 
     def check_movement(self, start, now):
         """D36 and D37 at the end of the Movement phase."""
@@ -770,9 +771,7 @@ class Game:
             for uid in ready:
                 self.ok(seat, "rally %s" % uid)
                 self.rallied.setdefault(turn, []).append(uid)
-        state = self.state()
-        for seat in state["awaiting"]:
-            self.ok(seat, "done")
+        self.awaited_done()
 
     def check_morale_end(self, start, now):
         if start is None:
