@@ -123,6 +123,8 @@ static char *pairings_text(const protocol_value *view, int64_t round, int *resul
     return text;
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 static void test_pairings(void **state)
 {
     (void)state;
@@ -177,6 +179,8 @@ static void test_pairings(void **state)
     protocol_value_free(view);
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 static void test_standings(void **state)
 {
     (void)state;

@@ -190,6 +190,8 @@ def new_entries(before, after):
 
 # ----------------------------------------------------------- the game
 
+# Each phase's checks written out as a method of their own, in the rules'
+# order, so that each reads alone.
 class Game:
     def __init__(self, args, processes, server, number, seen, umpired):
         self.args = args
