@@ -740,6 +740,7 @@ class Game:
                 self.note("D46 adjust accepted", "T%d report %d: %s %d figures" %
                           (turn, number, uid, figures))
             else:
+                # The other outcome written out as the first is: each reads alone.
                 self.ok(other, "contest %d the carbines were out of range (e2e)" % number)
                 after = self.state()
                 ruled = [r for r in reports(after) if r["number"] == number][0]

@@ -33,6 +33,7 @@ static void test_bucket_burst_then_rate(void **state)
     assert_int_not_equal(server_bucket_take(&bucket, &rate, 11500), 0);
 }
 
+/* Each test's rate and bucket written out: their numbers are the case. */
 static void test_bucket_unlimited(void **state)
 {
     (void)state;
