@@ -140,6 +140,8 @@ static void test_only_cossacks_into_rough_terrain(void **state)
     game_free(g);
 }
 
+/* One rule a test, written out as the others are: a refusal a line with the
+ * words or rule it must give, so that each can be checked against the rules. */
 static void test_no_cavalry_into_a_built_up_area(void **state)
 {
     (void)state;

@@ -234,6 +234,8 @@ static void test_clock_flag_falls(void **state)
     game_free(g);
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 /* The fold of the journaled events (what a restart does) gives the same
  * clock; a battle without a clock takes no time and folds as before. */
 static void test_clock_fold_and_no_clock(void **state)

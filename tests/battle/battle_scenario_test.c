@@ -6,6 +6,7 @@
  */
 #include "battle_support.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,36 +44,40 @@ static const char *const good_head =
     "\"class\": \"line\", \"figures\": 20}, {\"id\": \"y\", \"side\": \"B\", \"name\": \"y\", "
     "\"type\": \"light_cavalry\", \"class\": \"line\", \"figures\": 8}, ";
 
-/* Loads good_head + `third_unit` + "]}" and expects `message` exactly. */
+/* Loads `text` and expects it refused at `path` with `message` in the
+ * message; `shown` is what a failure names. With `untouched` the battle is
+ * filled with 0x5a first and must still be after the refusal. */
+static void refuse_load(const char *text, const char *shown, const char *path,
+                        const char *message, bool untouched)
+{
+    brigade_battle *battle = malloc(sizeof *battle);
+    assert_non_null(battle);
+    if (untouched)
+        memset(battle, 0x5a, sizeof *battle);
+    brigade_error error;
+    if (brigade_scenario_load(text, strlen(text), battle, &error))
+        fail_msg("accepted: %s", shown);
+    assert_string_equal(error.path, path);
+    if (strstr(error.message, message) == NULL)
+        fail_msg("message \"%s\" lacks \"%s\"", error.message, message);
+    if (untouched)
+        for (size_t i = 0; i < sizeof *battle; i++)
+            assert_int_equal(((unsigned char *)battle)[i], 0x5a);
+    free(battle);
+}
+
+/* Loads good_head + `third_unit` + "]}" and expects `message` exactly,
+ * the battle left unchanged. */
 static void refuse_unit(const char *third_unit, const char *path, const char *message)
 {
     char text[2048];
     snprintf(text, sizeof text, "%s%s]}", good_head, third_unit);
-    brigade_battle *battle = malloc(sizeof *battle);
-    assert_non_null(battle);
-    memset(battle, 0x5a, sizeof *battle);
-    brigade_error error;
-    if (brigade_scenario_load(text, strlen(text), battle, &error))
-        fail_msg("accepted: %s", third_unit);
-    assert_string_equal(error.path, path);
-    if (strstr(error.message, message) == NULL)
-        fail_msg("message \"%s\" lacks \"%s\"", error.message, message);
-    for (size_t i = 0; i < sizeof *battle; i++)
-        assert_int_equal(((unsigned char *)battle)[i], 0x5a);
-    free(battle);
+    refuse_load(text, third_unit, path, message, true);
 }
 
 static void refuse_text(const char *text, const char *path, const char *message)
 {
-    brigade_battle *battle = malloc(sizeof *battle);
-    assert_non_null(battle);
-    brigade_error error;
-    if (brigade_scenario_load(text, strlen(text), battle, &error))
-        fail_msg("accepted: %s", text);
-    assert_string_equal(error.path, path);
-    if (strstr(error.message, message) == NULL)
-        fail_msg("message \"%s\" lacks \"%s\"", error.message, message);
-    free(battle);
+    refuse_load(text, text, path, message, false);
 }
 
 #define UNIT(extra)                                                                            \

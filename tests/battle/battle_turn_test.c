@@ -506,6 +506,8 @@ static void test_target_retreats_and_loses_at_once(void **state)
     game_free(g);
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 /* The village: a general leads a column into a village (D21 push back, the
  * melee goes on), cavalry charges a square, light dragoons charge a column
  * (-1 for infantry not in square charged by cavalry). */
@@ -661,6 +663,8 @@ static const char *const sappers_scenario =
     "{\"id\": \"church\", \"side\": \"B\", \"name\": \"Church\", \"type\": \"infantry\", "
     "\"class\": \"line\", \"figures\": 18, \"terrain\": \"bua\", \"defending\": \"fortified\"}]}";
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 /* Sappers (12.10, D7): the melee's dice are rolled and recorded, the owner
  * chooses the die to re-roll, the melee resolves with them. */
 static void test_sappers_reroll(void **state)

@@ -404,6 +404,8 @@ static void test_adjust_formation(void **state)
     game_free(g);
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 /* An ended battle has revealed its dice seed: nothing more happens, the
  * umpire's rulings included (PROTOCOL.md §10.2). */
 static void test_ended_battle_refuses_everything(void **state)
@@ -624,6 +626,8 @@ static const char retreating_scenario[] =
     " {\"id\": \"dragoons\", \"side\": \"B\", \"name\": \"1st (Royal) Dragoons\","
     "  \"type\": \"heavy_cavalry\", \"class\": \"line\", \"figures\": 12}]}";
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 static void test_status_change_gives_its_move(void **state)
 {
     (void)state;

@@ -14,11 +14,10 @@
 // moves at the real server's seq. Screenshots.
 // Prints "1 passed, 0 failed" or the failure.
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { check, Failure, options, run, statusOf, waitLive, waitStatus as waitStatusFor } from './support.mjs';
+import { check, createGame, DESK, Failure, openPage, options, run, statusOf, waitLive, waitStatus as waitStatusFor } from './support.mjs';
 
 const args = options(['brigaded', 'brigade', 'web', 'screenshots']);
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -65,24 +64,13 @@ const waitStatus = (page, want, label) => waitStatusFor(page, want, label, WAIT_
 const live = (page, label) => waitLive(page, label, WAIT_MS);
 
 run('browser_moved', args, async ({ browser, server }) => {
-  mkdirSync(args.screenshots, { recursive: true });
   fake.child.stdin.write(`ws://127.0.0.1:${server.port}/\n`);
   const errors = [];
-  const open = async (link) => {
-    const page = await (await browser.newContext()).newPage();
-    await page.setViewportSize({ width: 1280, height: 800 });
-    page.on('pageerror', (error) => errors.push(error.message));
-    if (link) await page.goto(link);
-    return page;
-  };
+  const open = async (link) => openPage(await browser.newContext(), link, DESK, errors);
 
   // The page of host 1 (the fake) creates a game: moved to the real server.
   const creator = await open(fakeBase);
-  await creator.waitForSelector('#scenario-choices input[value="example_a.json"]', { timeout: WAIT_MS });
-  await creator.check('#scenario-choices input[value="example_a.json"]');
-  await creator.click('#create-submit');
-  await creator.waitForSelector('#created', { state: 'visible', timeout: WAIT_MS })
-    .catch(async () => { throw new Failure(`not created: ${await creator.textContent('#create-error')}`); });
+  await createGame(creator, 'example_a.json', WAIT_MS);
   const game = await creator.textContent('#created-game');
   const links = {};
   for (const key of ['A', 'B']) links[key] = await creator.inputValue(`#link-${key}`);

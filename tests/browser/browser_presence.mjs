@@ -14,13 +14,10 @@
 //     asked the password again (the browser keeps it with the link);
 //   - screenshots of the header at 1280x800 and 390x844.
 // Prints "1 passed, 0 failed" or the failure.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { check, Failure, options, run, waitLive } from './support.mjs';
+import { check, createGame, DESK, Failure, openPage, options, PHONE, run, waitLive } from './support.mjs';
 
 const args = options(['brigaded', 'web', 'screenshots']);
-const DESK = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 const WAIT_MS = 8000;
 
 const live = (page, label) => waitLive(page, label, WAIT_MS);
@@ -35,22 +32,13 @@ async function waitPresence(page, seat, status, label) {
 }
 
 run('browser_presence', args, async ({ browser, base }) => {
-  mkdirSync(args.screenshots, { recursive: true });
   const errors = [];
-  const open = async (context, link, size = DESK) => {
-    const page = await context.newPage();
-    await page.setViewportSize(size);
-    page.on('pageerror', (error) => errors.push(error.message));
-    if (link) await page.goto(link);
-    return page;
-  };
+  const open = (context, link, size = DESK) => openPage(context, link, size, errors);
   const creator = await open(await browser.newContext(), base);
-  await creator.waitForSelector('#scenario-choices input[value="example_a.json"]', { timeout: WAIT_MS });
-  await creator.check('#scenario-choices input[value="example_a.json"]');
-  await creator.click('.spectator-options summary');
-  await creator.fill('#create-spectator-password', 'sesame');
-  await creator.click('#create-submit');
-  await creator.waitForSelector('#created', { state: 'visible', timeout: WAIT_MS });
+  await createGame(creator, 'example_a.json', WAIT_MS, async () => {
+    await creator.click('.spectator-options summary');
+    await creator.fill('#create-spectator-password', 'sesame');
+  });
   const links = {};
   for (const key of ['A', 'B', 'umpire', 'spectator']) links[key] = await creator.inputValue(`#link-${key}`);
   await creator.close();

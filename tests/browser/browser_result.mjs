@@ -9,13 +9,10 @@
 // (British)" and B's row marked as the winner, and the log entry says it
 // in words. Screenshots in --screenshots.
 // Prints "1 passed, 0 failed" or the failure.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { check, Failure, options, run, waitLive } from './support.mjs';
+import { check, createGame, DESK, Failure, openPage, options, PHONE, run, waitLive } from './support.mjs';
 
 const args = options(['brigaded', 'web', 'screenshots']);
-const DESK = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 const WAIT_MS = 10000;
 
 const live = (page, label) => waitLive(page, label, WAIT_MS);
@@ -27,20 +24,10 @@ const panelOf = (page) => page.evaluate(() => ({
 }));
 
 run('browser_result', args, async ({ browser, base }) => {
-  mkdirSync(args.screenshots, { recursive: true });
   const errors = [];
-  const open = async (link, size = DESK) => {
-    const page = await (await browser.newContext()).newPage();
-    await page.setViewportSize(size);
-    page.on('pageerror', (error) => errors.push(error.message));
-    if (link) await page.goto(link);
-    return page;
-  };
+  const open = async (link, size = DESK) => openPage(await browser.newContext(), link, size, errors);
   const creator = await open(base);
-  await creator.waitForSelector('#scenario-choices input[value="example_a.json"]', { timeout: WAIT_MS });
-  await creator.check('#scenario-choices input[value="example_a.json"]');
-  await creator.click('#create-submit');
-  await creator.waitForSelector('#created', { state: 'visible', timeout: WAIT_MS });
+  await createGame(creator, 'example_a.json', WAIT_MS);
   const links = {};
   for (const key of ['A', 'B', 'umpire']) links[key] = await creator.inputValue(`#link-${key}`);
   await creator.close();

@@ -24,13 +24,11 @@
 //     player's), the overlay at 1920x1080, in screenshots/ of the build
 //     folder; at 390 px nothing is wider than the screen.
 // Prints "1 passed, 0 failed" or the failure.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { check, Failure, options, run } from './support.mjs';
+import { check, DESK, Failure, openPage, options, PHONE, run } from './support.mjs';
 
 const args = options(['brigaded', 'web', 'scenario', 'screenshots']);
-const DESK = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 const STREAM = { width: 1920, height: 1080 };
 const WAIT_MS = 10000;
 
@@ -63,15 +61,8 @@ async function fits(page, label) {
 }
 
 run('browser_tournament', args, async ({ browser, base }) => {
-  mkdirSync(args.screenshots, { recursive: true });
   const errors = [];
-  const open = async (context, link, size = DESK) => {
-    const page = await context.newPage();
-    await page.setViewportSize(size);
-    page.on('pageerror', (error) => errors.push(`${link}: ${error.message}`));
-    if (link) await page.goto(link);
-    return page;
-  };
+  const open = (context, link, size = DESK) => openPage(context, link, size, errors, (message) => `${link}: ${message}`);
 
   // The organiser, from a page of the server (its wire.js).
   const helper = await open(await browser.newContext(), base);

@@ -3,13 +3,17 @@
 // through playwright-core (never a downloaded browser), and a main() that
 // cleans up whatever happens and prints "1 passed, 0 failed" or the failure.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 
 export class Failure extends Error {}
+
+// The page tests' two windows: a desk's and a phone's.
+export const DESK = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
 
 export function check(condition, message) {
   if (!condition) throw new Failure(message);
@@ -70,8 +74,10 @@ function stopServer(server) {
 // Runs body({browser, server, base, folder}) with brigaded and Chromium
 // started; `secrets` that body returns must not appear in brigaded's log.
 // Exits the process with 0 or 1; a watchdog ends it within `limitMs`.
-// `serverArgs`: more of brigaded's options (e.g. --allow-origin).
+// `serverArgs`: more of brigaded's options (e.g. --allow-origin). The
+// --screenshots folder, if the test takes one, is made first.
 export async function run(name, args, body, limitMs, { serverArgs = [] } = {}) {
+  if (args.screenshots) mkdirSync(args.screenshots, { recursive: true });
   const folder = mkdtempSync(join(tmpdir(), 'brigade-browser-'));
   let server = null;
   let browser = null;
@@ -115,6 +121,29 @@ export async function run(name, args, body, limitMs, { serverArgs = [] } = {}) {
   }
   console.log(status ? '0 passed, 1 failed' : '1 passed, 0 failed');
   process.exit(status);
+}
+
+// A new page of `context` in a window of `size`, its uncaught errors pushed
+// to `errors` (as `note` makes them), at `link` if there is one.
+export async function openPage(context, link, size, errors, note = (message) => message) {
+  const page = await context.newPage();
+  await page.setViewportSize(size);
+  page.on('pageerror', (error) => errors.push(note(error.message)));
+  if (link) await page.goto(link);
+  return page;
+}
+
+// On the page `creator` (the server's first page): picks `scenario`, lets
+// `more` fill other options, creates the game and waits for its links; a
+// Failure with the page's error if they do not come within `timeoutMs`.
+export async function createGame(creator, scenario, timeoutMs, more = async () => {}) {
+  const choice = `#scenario-choices input[value="${scenario}"]`;
+  await creator.waitForSelector(choice, { timeout: timeoutMs });
+  await creator.check(choice);
+  await more();
+  await creator.click('#create-submit');
+  await creator.waitForSelector('#created', { state: 'visible', timeout: timeoutMs })
+    .catch(async () => { throw new Failure(`not created: ${await creator.textContent('#create-error')}`); });
 }
 
 // Waits up to `timeoutMs` until the page's connection is live; else a

@@ -530,6 +530,7 @@ test("a tournament's words: points, tie-breaks, results, clocks", () => {
 
 const { createGame, movedUrl, tournamentRequest, MOVED_MAX } = await import('../../client-web/wire.js');
 
+// Each reconnect spelled out, tick by tick, with the url the schedule gives next.
 test('moved: the same join, same request id, at the url; reconnections go there, then to the page\'s server in turn', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const { s, seen } = session();

@@ -135,6 +135,7 @@ static void test_malformed(void **unused)
 
 int main(void)
 {
+    /* A list of distinct tests, one row each: the shape is cmocka's. */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_followed_five_times),
         cmocka_unit_test(test_bad_urls),

@@ -624,6 +624,8 @@ static const char *const words_state =
     "   \"name\": \"T2.hussars.morale\", \"dice\": [4, 3], \"total\": 7,"
     "   \"modifiers\": [{\"rule\": \"charge morale (default)\", \"name\": \"general\", \"value\": 1}]}]}";
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 /* Each roll name of PROTOCOL.md §7.1 in words, units and sides by name; a
  * unit with no name by its id; another form as it is. */
 static void roll_names_in_words(void **unused)

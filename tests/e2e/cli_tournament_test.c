@@ -123,6 +123,8 @@ static char *pairings_text(const protocol_value *view, int64_t round, int *resul
     return text;
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 static void test_pairings(void **state)
 {
     (void)state;
@@ -177,6 +179,8 @@ static void test_pairings(void **state)
     protocol_value_free(view);
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 static void test_standings(void **state)
 {
     (void)state;
@@ -282,6 +286,7 @@ static void test_created(void **state)
 
 int main(void)
 {
+    /* A list of distinct tests, one row each: the shape is cmocka's. */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_points),
         cmocka_unit_test(test_pairings),

@@ -20,6 +20,7 @@ Every wait is bounded; the cluster is stopped (SIGTERM, then the pids it
 listed are killed) whatever happens.
 """
 import argparse
+import contextlib
 import ctypes
 import os
 import re
@@ -242,15 +243,30 @@ def finish(game, watch, folder, count):
     return fields
 
 
-def case_relay_kill(args, folder):
+@contextlib.contextmanager
+def watched_game(args, folder, acts):
+    """scripts/cluster started, a game on node 1 that has made `acts` acts
+    and args.spectators spectators of it over both relays: yields (cluster,
+    game, watch); after, the spectators killed and the cluster stopped (its
+    exit status 0)."""
     cluster = Cluster(args.cluster, args.brigaded, folder)
     watch = None
     try:
         game = Game(cluster.nodes[1][0], args.scenario)
-        game.act(3)
+        game.act(acts)
         relays = [cluster.relays[1][0], cluster.relays[2][0]]
-        t0 = time.time()
         watch = Watch(args.watch, folder, game, relays, args.spectators)
+        yield cluster, game, watch
+    finally:
+        if watch:
+            watch.kill()
+        status = cluster.stop()
+    check(status == 0, "scripts/cluster exit status %r" % status)
+
+
+def case_relay_kill(args, folder):
+    t0 = time.time()
+    with watched_game(args, folder, 3) as (cluster, game, watch):
         joined = watch.joined()
         print("%d spectators joined over 2 relays in %.2f s" % (args.spectators, joined))
         game.act(6)
@@ -273,22 +289,10 @@ def case_relay_kill(args, folder):
         game.close()
         check("relay 1" in cluster.text() and "ended" in cluster.text(),
               "scripts/cluster did not say relay 1 ended: %s" % cluster.text())
-    finally:
-        if watch:
-            watch.kill()
-        status = cluster.stop()
-    check(status == 0, "scripts/cluster exit status %r" % status)
 
 
-# Set up as case_relay_kill is, written out: each scenario reads step by step.
 def case_redis_restart(args, folder):
-    cluster = Cluster(args.cluster, args.brigaded, folder)
-    watch = None
-    try:
-        game = Game(cluster.nodes[1][0], args.scenario)
-        game.act(2)
-        relays = [cluster.relays[1][0], cluster.relays[2][0]]
-        watch = Watch(args.watch, folder, game, relays, args.spectators)
+    with watched_game(args, folder, 2) as (cluster, game, watch):
         watch.joined()
         game.act(4)
         before = game.acks
@@ -314,11 +318,6 @@ def case_redis_restart(args, folder):
         finish(game, watch, folder, args.spectators)
         print("phases %s, seq %d, %d acks" % (" ".join(game.phases), game.seq, game.acks))
         game.close()
-    finally:
-        if watch:
-            watch.kill()
-        status = cluster.stop()
-    check(status == 0, "scripts/cluster exit status %r" % status)
 
 
 def main():

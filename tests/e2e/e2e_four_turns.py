@@ -190,6 +190,8 @@ def new_entries(before, after):
 
 # ----------------------------------------------------------- the game
 
+# Each phase's checks written out as a method of their own, in the rules'
+# order, so that each reads alone.
 class Game:
     def __init__(self, args, processes, server, number, seen, umpired):
         self.args = args
@@ -259,6 +261,11 @@ class Game:
 
     def state(self):
         return self.players["A"].state()["state"]
+
+    def awaited_done(self):
+        """Every seat the state awaits says done."""
+        for seat in self.state()["awaiting"]:
+            self.ok(seat, "done")
 
     def help_of(self, seat):
         return "\n".join(self.players[seat].text_of("help"))
@@ -443,9 +450,7 @@ class Game:
                               "game %d: a contested contact with no umpire is rejected: %s" %
                               (self.number, report))
                     self.note("D39 contested", "T%d contact %d rejected" % (turn, number))
-        state = self.state()
-        for seat in state["awaiting"]:
-            self.ok(seat, "done")
+        self.awaited_done()
 
     def check_contact_accepted(self, before, after, number, pursuer, target):
         turn = after["turn"]
@@ -640,9 +645,7 @@ class Game:
                     # With an umpire it is ruled once both sides are done, in
                     # step settle (self.settle): upheld, it stands, formed
                     # when Movement ends.
-        state = self.state()
-        for seat in state["awaiting"]:
-            self.ok(seat, "done")
+        self.awaited_done()
 
     def check_movement(self, start, now):
         """D36 and D37 at the end of the Movement phase."""
@@ -737,6 +740,7 @@ class Game:
                 self.note("D46 adjust accepted", "T%d report %d: %s %d figures" %
                           (turn, number, uid, figures))
             else:
+                # The other outcome written out as the first is: each reads alone.
                 self.ok(other, "contest %d the carbines were out of range (e2e)" % number)
                 after = self.state()
                 ruled = [r for r in reports(after) if r["number"] == number][0]
@@ -770,9 +774,7 @@ class Game:
             for uid in ready:
                 self.ok(seat, "rally %s" % uid)
                 self.rallied.setdefault(turn, []).append(uid)
-        state = self.state()
-        for seat in state["awaiting"]:
-            self.ok(seat, "done")
+        self.awaited_done()
 
     def check_morale_end(self, start, now):
         if start is None:

@@ -349,6 +349,8 @@ static void test_umpire_round_trip(void **state)
     free(battle);
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 /* The reports of D34-D46 (issue 10) round trip: a battle with fled_turn,
  * an uncontrolled charge and the phase's reports; the events reported,
  * report_answered and test_taken; unit_changed with fled_turn and each new
@@ -852,6 +854,8 @@ static void test_strict_battle(void **state)
     free(battle);
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 /* Every prefix of the bytes is refused; every byte changed in several ways
  * decodes or is refused, never crashes (ASan/UBSan watch this one). */
 static void test_bytes_cut_and_flipped(void **state)

@@ -97,6 +97,8 @@ static int unit_of(const brigade_battle *b, journal_rng *rng, brigade_side side)
     return n ? candidates[journal_rng_below(rng, n)] : -1;
 }
 
+/* Each step's case written out as its own branch: the driver plays what
+ * that step of the rules allows. */
 bool journal_driver_step(const brigade_battle *battle, journal_rng *rng, brigade_side *seat,
                          brigade_command *command, brigade_event_list *events)
 {

@@ -654,6 +654,8 @@ static int run(const char *command, char *out, size_t size)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 static void test_journal_rollback_dice_verify(void **state)
 {
     (void)state;

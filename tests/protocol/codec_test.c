@@ -191,6 +191,8 @@ static void test_encode_depth(void **state)
     protocol_value_free(deep);
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 static void test_canonical(void **state)
 {
     (void)state;
@@ -249,6 +251,8 @@ static void test_canonical_key_order(void **state)
     protocol_value_free(value);
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 /* The test vector of PROTOCOL.md §8: bytes written by hand, hash from
  * sha256sum over them. */
 static void test_hash_vector(void **state)

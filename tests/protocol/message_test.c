@@ -1696,6 +1696,8 @@ static void test_server_tournament_created(void **state)
     }
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 static void test_server_tournament_state(void **state)
 {
     (void)state;

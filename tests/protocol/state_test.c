@@ -187,6 +187,8 @@ static const char *text_of(const protocol_value *map, const char *key)
     return text;
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 /* The new members appear when set, with their values, and deltas bring
  * them in and take them out again. */
 static void test_new_members(void **state)
@@ -346,6 +348,8 @@ static void test_end(void **state)
     free(battle);
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 /* The umpire's end with a result (§11.5, §7.1): state.end.result, and the
  * end's log entry says it in words and carries it; without a result
  * neither has it. */
@@ -441,6 +445,8 @@ static void test_initiative_entry(void **state)
     free(battle);
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 /* An automatic result's entry (§7.1) names which and its rule. */
 static void test_automatic_entry(void **state)
 {
@@ -463,6 +469,8 @@ static void test_automatic_entry(void **state)
     free(battle);
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 /* The log entries of the new kinds (§7.1): kind, text and details. */
 static void test_log_entries(void **state)
 {

@@ -111,6 +111,8 @@ static void test_array(void **state)
     protocol_value_free(array);
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 static void test_clone_equal(void **state)
 {
     (void)state;

@@ -19,13 +19,12 @@
 Uses game_flow.py's server and client (standard library only).
 """
 import os
-import signal
 import sys
 import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from game_flow import (Client, Failure, Server, apply_ops, check, create_on_own,  # noqa: E402
+from game_flow import (Client, Failure, Server, apply_ops, case_arguments, check, create_on_own,  # noqa: E402
                        run_case, scenario_text, seed)
 
 
@@ -85,15 +84,6 @@ class Table:
             client.close()
 
 
-def kill_and_restart(server):
-    """kill -9, then brigaded again on the same data."""
-    server.proc.send_signal(signal.SIGKILL)
-    server.proc.wait()
-    server.log.close()
-    server.log = open(server.log_path, "ab")
-    server.restart_after_stop()
-
-
 def case_restart(server, scenarios):
     # A game without a clock: no state.clock, no clock_now.
     plain = Table(server, scenarios)
@@ -133,7 +123,7 @@ def case_restart(server, scenarios):
     journaled = {"A": clock["A"], "B": clock["B"]}
     table.close()
 
-    kill_and_restart(server)
+    server.kill_and_restart()
     time.sleep(0.5)  # the time between the restart and the join is charged to B
     table.join(server, {})
     clock = table.states["A"]["clock"]
@@ -191,7 +181,7 @@ def case_flag(server, scenarios):
           "both flags, in the order they fell: %r" % clock)
     table.close()
     check(server.text().count("a flag falls") == 2, "two flags in the log")
-    kill_and_restart(server)
+    server.kill_and_restart()
     table.join(server, {})
     check(table.states["A"]["clock"] == clock, "the flags after a restart: %r" %
           table.states["A"]["clock"])
@@ -202,10 +192,7 @@ CASES = {"restart": case_restart, "flag": case_flag}
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in CASES:
-        print("usage: clock_flow.py {%s} BRIGADED SCENARIOS_DIR" % "|".join(CASES))
-        return 2
-    name, brigaded, scenarios = sys.argv[1:]
+    name, brigaded, scenarios = case_arguments("clock_flow.py", CASES)
     if name == "flag":
         os.environ["BRIGADE_TEST_CLOCK_SCALE"] = "60"  # the test hook (server/game.h)
     return run_case(name, Server(brigaded), CASES[name], scenarios, log_tail=4000)

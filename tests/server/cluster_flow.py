@@ -128,8 +128,9 @@ def ask_until(client_factory, message, accept, seconds, what):
     raise Failure("%s: last answer %r" % (what, answer))
 
 
-def wait_live_seq(redis, game, seq, seconds=5):
-    """Waits until the owner's publication in Redis reached `seq`."""
+def wait_live_seq(redis, game, seq, seconds=5, more=lambda: ""):
+    """Waits until the owner's publication in Redis reached `seq`; a failure
+    says `more()` too."""
     deadline = time.time() + seconds
     live = None
     while time.time() < deadline:
@@ -137,7 +138,7 @@ def wait_live_seq(redis, game, seq, seconds=5):
         if live is not None and int(live) == seq:
             return
         time.sleep(0.05)
-    raise Failure("Redis's live_seq %r, the game at %d" % (live, seq))
+    raise Failure("Redis's live_seq %r, the game at %d%s" % (live, seq, more()))
 
 
 def play(clients, states, seq, steps):
@@ -332,16 +333,8 @@ def case_redis_restart(tmp, brigaded, scenarios):
         redis.kill()
         seq = play(clients, states, seq, 1)  # Redis down: still played (lease valid)
         redis.start()
-        deadline = time.time() + 15
-        live = None
-        while time.time() < deadline:
-            live = redis.command("HGET", "brigade:game:%s:spectators" % game, "live_seq")
-            if live is not None and int(live) == seq:
-                break
-            time.sleep(0.1)
-        check(live is not None and int(live) == seq,
-              "after Redis came back the owner republished live_seq %r (game at %d); log: %s"
-              % (live, seq, one.text()[-1500:]))
+        wait_live_seq(redis, game, seq, 15, lambda: " after Redis came back; log: %s"
+                      % one.text()[-1500:])
         check("lost" in one.text() and "again" in one.text(), "no log of the lost link")
         seq = play(clients, states, seq, 1)
         for c in clients.values():

@@ -140,6 +140,7 @@ static void test_note_cut_on_a_character_boundary(void **state)
 
 int main(void)
 {
+    /* A list of distinct tests, one row each: the shape is cmocka's. */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_declare_charge_carries_every_member),
         cmocka_unit_test(test_initiative_and_end_result_sides),

@@ -31,7 +31,7 @@ import sys
 import time
 
 import brigade_wire as wire
-from game_flow import Client, Server, check, join, run_case, scenario_text
+from game_flow import Client, Server, case_arguments, check, join, run_case, scenario_text
 
 SPECTATORS = 1000
 ACTIONS = 400
@@ -448,10 +448,7 @@ CASES = {"stalled_spectator": (case_stalled_spectator,
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in CASES:
-        print("usage: fanout_flow.py {%s} BRIGADED SCENARIOS_DIR" % "|".join(CASES))
-        return 2
-    name, brigaded, scenarios = sys.argv[1:]
+    name, brigaded, scenarios = case_arguments("fanout_flow.py", CASES)
     # A thousand connections here and in brigaded (which inherits this).
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = 4096 if hard == resource.RLIM_INFINITY else min(hard, 4096)

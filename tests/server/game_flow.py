@@ -110,6 +110,14 @@ class Server:
         self.log = open(self.log_path, "ab")
         self.restart_after_stop()
 
+    def kill_and_restart(self):
+        """kill -9, then brigaded again on the same data."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self.log.close()
+        self.log = open(self.log_path, "ab")
+        self.restart_after_stop()
+
     def restart_after_stop(self):
         """Starts brigaded again on the same data (after stop())."""
         start = len(self.text())
@@ -279,6 +287,16 @@ def apply_ops(state, ops):
         else:
             raise Failure("unknown op %r" % op)
     return new
+
+
+def case_arguments(script, cases):
+    """A flow script's arguments CASE BRIGADED SCENARIOS_DIR, as (case,
+    brigaded, scenarios), CASE one of `cases`; else its usage line and
+    exit status 2."""
+    if len(sys.argv) != 4 or sys.argv[1] not in cases:
+        print("usage: %s {%s} BRIGADED SCENARIOS_DIR" % (script, "|".join(cases)))
+        sys.exit(2)
+    return sys.argv[1:]
 
 
 def run_case(name, server, case, *args, log_tail=3000, exit_zero=True, counts=False):
@@ -1615,10 +1633,7 @@ SERVER_OPTIONS = {"garbage": ["--rate-messages", "0"]}
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in CASES:
-        print("usage: game_flow.py {%s} BRIGADED SCENARIOS_DIR" % "|".join(CASES))
-        return 2
-    name, brigaded, scenarios = sys.argv[1:]
+    name, brigaded, scenarios = case_arguments("game_flow.py", CASES)
     server = Server(brigaded, SERVER_OPTIONS.get(name, ()))
     return run_case(name, server, CASES[name], scenarios, log_tail=None,
                     exit_zero=name != "shutdown_joined", counts=True)

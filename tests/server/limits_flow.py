@@ -40,8 +40,8 @@ import sys
 import time
 
 import brigade_wire as wire
-from game_flow import (Client, Failure, Server, Table, check, create_game, expect_error,
-                       hold_journal_lock, run_case, scenario_text, seed)
+from game_flow import (Client, Failure, Server, Table, case_arguments, check, create_game,
+                       expect_error, hold_journal_lock, run_case, scenario_text, seed)
 
 
 def handshake(port, host="127.0.0.1"):
@@ -801,10 +801,7 @@ OPEN_FILES = {"descriptors": 80}
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in CASES:
-        print("usage: limits_flow.py {%s} BRIGADED SCENARIOS_DIR" % "|".join(CASES))
-        return 2
-    name, brigaded, scenarios = sys.argv[1:]
+    name, brigaded, scenarios = case_arguments("limits_flow.py", CASES)
     case, extra = CASES[name]
     server = Server(brigaded, extra, open_files=OPEN_FILES.get(name))
     return run_case(name, server, case, scenarios)

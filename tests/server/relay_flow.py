@@ -23,8 +23,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import brigade_wire as wire  # noqa: E402
-from game_flow import (Client, Failure, RedisServer, Server, apply_ops, check, expect_error,  # noqa: E402
-                       free_port, pick_action, scenario_text, seed)
+from game_flow import (Client, Failure, RedisServer, Server, apply_ops, case_arguments, check,  # noqa: E402
+                       expect_error, free_port, pick_action, scenario_text, seed)
 
 OWNER_URL = "ws://node-a.example:7681/"
 NODE_URL = "ws://node-b.example:7681/"
@@ -668,10 +668,7 @@ RELAY_ENV = {"forget": {"BRIGADE_TEST_RELAY_FORGET_MS": "300"}}
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in CASES:
-        print("usage: relay_flow.py {%s} BRIGADED SCENARIOS_DIR" % "|".join(CASES))
-        return 2
-    name, brigaded, scenarios = sys.argv[1:]
+    name, brigaded, scenarios = case_arguments("relay_flow.py", CASES)
     world = {"brigaded": brigaded, "scenarios": scenarios}
     node = relay = first_relay = redis = None
     status = 1

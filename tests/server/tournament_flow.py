@@ -16,14 +16,14 @@ connection). Reuses game_flow.py's server and client.
 """
 import hashlib
 import os
-import signal
 import sys
 import time
 import urllib.request
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from game_flow import Client, Failure, Server, check, expect_error, run_case  # noqa: E402
+from game_flow import (Client, Failure, Server, case_arguments, check, expect_error,  # noqa: E402
+                       run_case)
 
 PLAYERS = ["Anna Lef\u00e8vre", "Ben Carter", "Chiara Rossi", "Dmitri Orlov"]
 DEFINITION = """{
@@ -232,11 +232,7 @@ def case_swiss(server, scenarios):
     watcher.close()
 
     # kill -9 and a restart: the same tournament.
-    server.proc.send_signal(signal.SIGKILL)
-    server.proc.wait()
-    server.log.close()
-    server.log = open(server.log_path, "ab")
-    server.restart_after_stop()
+    server.kill_and_restart()
     c = Client(server)
     after = state_of(c.ask({"type": "tournament_get", "tournament": tid}))
     check(after == before, "after the restart:\n%r\nbefore:\n%r" % (after, before))
@@ -252,14 +248,6 @@ def case_swiss(server, scenarios):
     check(answer.get("type") == "welcome" and answer["seat"] == "A", "round 3 join %r" % answer)
     j.close()
     c.close()
-
-
-def kill_and_restart(server):
-    server.proc.send_signal(signal.SIGKILL)
-    server.proc.wait()
-    server.log.close()
-    server.log = open(server.log_path, "ab")
-    server.restart_after_stop()
 
 
 def expected_standings(results):
@@ -318,7 +306,7 @@ def case_umpired(server, scenarios):
         if number == 1:
             # Between the rounds: kill -9 and a restart; the same tournament.
             o.close()
-            kill_and_restart(server)
+            server.kill_and_restart()
             o = Client(server)
             after = state_of(o.ask({"type": "tournament_get", "tournament": tid}))
             check(after == view, "after the restart:\n%r\nbefore:\n%r" % (after, view))
@@ -341,13 +329,8 @@ def case_umpired(server, scenarios):
 CASES = {"swiss": case_swiss, "umpired": case_umpired}
 
 
-# Each script's main written out, as clock_flow's is: its own usage line and
-# how its case is run (run_case does the rest).
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in CASES:
-        print("usage: tournament_flow.py {%s} BRIGADED SCENARIOS_DIR" % "|".join(CASES))
-        return 2
-    name, brigaded, scenarios = sys.argv[1:]
+    name, brigaded, scenarios = case_arguments("tournament_flow.py", CASES)
     return run_case(name, Server(brigaded), CASES[name], scenarios, log_tail=6000, counts=True)
 
 

@@ -312,6 +312,7 @@ static void probe_usage(void)
             "                [--timeout MS]\n");
 }
 
+/* The options a row each, as --help lists them: a list, not logic. */
 int main(int argc, char **argv)
 {
     probe p;

@@ -358,6 +358,8 @@ static void umpires_refused(void **state)
     refused_at(json, "umpires", "umpires: 17 given: 0..16 are allowed");
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
 static void wrong_types_refused(void **state)
 {
     (void)state;

@@ -77,6 +77,8 @@ static void check_valid(void **state)
     free(b);
 }
 
+/* One wrong member a test, each spelled out as its row of cases/README.md
+ * "Input", so that it can be checked against that table. */
 /* cases/README: round below 1 (path "round"). */
 static void check_round_zero(void **state)
 {

@@ -899,6 +899,7 @@ static void modifiers_have_rules(void **state)
     free(b);
 }
 
+/* A list of distinct tests, one row each: the shape is cmocka's. */
 int main(void)
 {
     const struct CMUnitTest cases[] = {

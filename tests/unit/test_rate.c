@@ -33,6 +33,7 @@ static void test_bucket_burst_then_rate(void **state)
     assert_int_not_equal(server_bucket_take(&bucket, &rate, 11500), 0);
 }
 
+/* Each test's rate and bucket written out: their numbers are the case. */
 static void test_bucket_unlimited(void **state)
 {
     (void)state;
@@ -128,6 +129,7 @@ static void test_table_addresses(void **state)
 
 int main(void)
 {
+    /* A list of distinct tests, one row each: the shape is cmocka's. */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bucket_burst_then_rate),
         cmocka_unit_test(test_bucket_unlimited),
