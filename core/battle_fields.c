@@ -475,6 +475,120 @@ static const brigade_field battle_fields[] = {
 #undef T
 #undef WHEN_SET
 
+/* ---- brigade_event: the members of each event kind ------------------------ */
+
+/* Journal only (the wire's log entries are views, protocol/game_state.c),
+ * in the order the journal writes them after "kind". The kinds with no
+ * table here are written by hand in journal/event_codec.c (their members
+ * depend on each other); INITIATIVE_WON's table is followed there by its
+ * ties. */
+#define T brigade_event
+static const brigade_field roll_event_fields[] = {
+    {TEXT("name", NULL, roll.name, 0, "PROTOCOL.md §4: the roll's full name"), .nonempty = true},
+    {INTS("faces", NULL, roll.faces, 1, 6, 0, "the dice as the dice source gave them")},
+};
+static const brigade_field turn_event_fields[] = {
+    {INT("turn", NULL, turn.turn, 1, INT_MAX, 0, "turn.md: the turn begun")},
+};
+static const brigade_field initiative_event_fields[] = {
+    {SIDE("winner", NULL, initiative.winner, 0, "turn.md Turn 1: the side that won")},
+    {INTS("total", NULL, initiative.total, INT_MIN, INT_MAX, 0, "the deciding 2D6 of A and B")},
+    {INT("rolls", NULL, initiative.rolls, 0, INT_MAX, 0, "how many times both rolled")},
+};
+static const brigade_field side_event_fields[] = {
+    {SIDE("side", NULL, side.side, 0, "the side phasing, done, or out of time")},
+};
+static const brigade_field phase_event_fields[] = {
+    {ENUM("phase", NULL, phase.phase, phase_n, BRIGADE_PHASE_ENDED + 1, "phase", 0,
+          "turn.md: the phase begun")},
+    {ENUM("step", NULL, phase.step, step_n, BRIGADE_STEP_OCCUPY + 1, "step", 0,
+          "turn.md: its first step")},
+    {.journal_key = "awaiting", .kind = BRIGADE_FIELD_SEATS, .offset = offsetof(T, phase.awaiting),
+     .journal_when = BRIGADE_FIELD_ALWAYS, .rule = "PROTOCOL.md §7.1: the seats awaited"},
+};
+static const brigade_field charge_event_fields[] = {
+    {INT("index", NULL, charge.index, 0, BRIGADE_BATTLE_CHARGES_MAX - 1, 0,
+         "where it goes in the battle's charges")},
+    {RECORD("charge", NULL, charge.charge, charge_fields, 0, "turn.md Charge 1: the charge")},
+};
+static const brigade_field answer_event_fields[] = {
+    {UNIT("unit", NULL, answer.unit, 0, "turn.md Charge 2: the charged unit")},
+    {ENUM("response", NULL, answer.response, response_n, BRIGADE_RESPONSE_COUNTERCHARGE + 1,
+          "response", 0, "turn.md Charge 2, D26: stand or counter-charge"),
+     .nil = true, .nil_value = BRIGADE_RESPONSE_NONE},
+    {INT("countercharge_of", NULL, answer.countercharge_of, 0, BRIGADE_BATTLE_CHARGES_MAX - 1, 0,
+         "D26 the charge it counter-charges (nil: it stands)"),
+     .nil = true},
+};
+static const brigade_field melee_event_fields[] = {
+    {INT("index", NULL, melee.index, 0, BRIGADE_BATTLE_MELEES_MAX - 1, 0,
+         "where it goes in the battle's melees")},
+    {RECORD("melee", NULL, melee.melee, melee_fields, 0, "12.8: the whole melee after it")},
+};
+static const brigade_field dice_event_fields[] = {
+    {TEXT("hex", NULL, dice.hex, 0, "design.md Dice: the commitment or the server's seed"),
+     .hex = true, .nonempty = true},
+};
+static const brigade_field seed_event_fields[] = {
+    {SIDE("side", NULL, dice.side, 0, "design.md Dice: the side adding its seed")},
+    {TEXT("hex", NULL, dice.hex, 0, "design.md Dice: its seed"), .hex = true, .nonempty = true},
+};
+static const brigade_field reported_event_fields[] = {
+    {RECORD("report", NULL, report.report, report_fields, 0, "D46 the player's report")},
+};
+static const brigade_field report_answer_event_fields[] = {
+    {INT("number", NULL, answer_report.number, 1, INT_MAX, 0, "D46 the report answered")},
+    {ENUM("state", NULL, answer_report.state, report_state_n, BRIGADE_REPORT_REJECTED + 1,
+          "report state", 0, "D46 where it stands now")},
+    {BOOL("contested", NULL, answer_report.contested, 0, "D46 the other side contested it")},
+    {TEXT("text", NULL, answer_report.text, 0, "D46 the reason given")},
+};
+static const brigade_field withdrawn_event_fields[] = {
+    {UNIT("unit", NULL, withdrawn.unit, 0, "the unit whose declaration is taken back")},
+    {INT("charge", NULL, withdrawn.charge, -1, BRIGADE_BATTLE_CHARGES_MAX - 1, 0,
+         "the charge withdrawn, -1: a report")},
+    {INT("report", NULL, withdrawn.report, 0, INT_MAX, 0, "D46 the report withdrawn, 0: a charge")},
+    {UNIT("target", NULL, withdrawn.target, 0, "its target (nil: none)"), .nil = true},
+    {BOOL("reinforce", NULL, withdrawn.reinforce, 0, "12.8 it was to reinforce a melee")},
+};
+#undef T
+
+/* The tables by event kind. */
+static const struct {
+    const brigade_field *fields;
+    int count;
+} event_tables[BRIGADE_BATTLE_EVENT_KIND_LAST + 1] = {
+#define EVENT_TABLE(table) {table, COUNT_OF(table)}
+    [BRIGADE_BATTLE_EVENT_ROLL] = EVENT_TABLE(roll_event_fields),
+    [BRIGADE_BATTLE_EVENT_TURN_BEGUN] = EVENT_TABLE(turn_event_fields),
+    [BRIGADE_BATTLE_EVENT_INITIATIVE_WON] = EVENT_TABLE(initiative_event_fields),
+    [BRIGADE_BATTLE_EVENT_PHASING_CHOSEN] = EVENT_TABLE(side_event_fields),
+    [BRIGADE_BATTLE_EVENT_SIDE_DONE] = EVENT_TABLE(side_event_fields),
+    [BRIGADE_BATTLE_EVENT_FLAG_FELL] = EVENT_TABLE(side_event_fields),
+    [BRIGADE_BATTLE_EVENT_PHASE_BEGUN] = EVENT_TABLE(phase_event_fields),
+    [BRIGADE_BATTLE_EVENT_CHARGE_DECLARED] = EVENT_TABLE(charge_event_fields),
+    [BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED] = EVENT_TABLE(answer_event_fields),
+    [BRIGADE_BATTLE_EVENT_MELEE_FORMED] = EVENT_TABLE(melee_event_fields),
+    [BRIGADE_BATTLE_EVENT_MELEE_REINFORCED] = EVENT_TABLE(melee_event_fields),
+    [BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED] = EVENT_TABLE(melee_event_fields),
+    [BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN] = EVENT_TABLE(melee_event_fields),
+    [BRIGADE_BATTLE_EVENT_DICE_COMMITTED] = EVENT_TABLE(dice_event_fields),
+    [BRIGADE_BATTLE_EVENT_DICE_REVEALED] = EVENT_TABLE(dice_event_fields),
+    [BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED] = EVENT_TABLE(seed_event_fields),
+    [BRIGADE_BATTLE_EVENT_REPORTED] = EVENT_TABLE(reported_event_fields),
+    [BRIGADE_BATTLE_EVENT_REPORT_ANSWERED] = EVENT_TABLE(report_answer_event_fields),
+    [BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN] = EVENT_TABLE(withdrawn_event_fields),
+#undef EVENT_TABLE
+};
+
+const brigade_field *brigade_event_fields(brigade_event_kind kind, int *count)
+{
+    unsigned k = (unsigned)kind;
+    bool known = k < sizeof event_tables / sizeof event_tables[0];
+    *count = known ? event_tables[k].count : 0;
+    return known ? event_tables[k].fields : NULL;
+}
+
 #define TABLE(fn, table)                                                                      \
     const brigade_field *fn(int *count)                                                       \
     {                                                                                         \

@@ -108,7 +108,8 @@ typedef struct brigade_field {
     const char *(*name)(int value); /* ENUM: the value's name on both encodings */
     int count;               /* ENUM: values min .. count-1 are named; INTS: the elements;
                                 RECORDS: the most elements */
-    bool nil;                /* ENUM: nil_value is nil; SIDE: NONE is nil; UNIT: -1 is nil */
+    bool nil;                /* ENUM: nil_value is nil; SIDE: NONE is nil; UNIT, INT: -1 is
+                                nil */
     int nil_value;           /* ENUM with nil: the value encoded as nil */
     const char *what;        /* ENUM, SIDE: what a value is, for errors ("status") */
     bool nonempty;           /* TEXT: "" is refused when read */
@@ -156,6 +157,14 @@ const brigade_field *brigade_report_fields(int *count);      /* brigade_report *
 const brigade_field *brigade_dice_fields(int *count);        /* brigade_battle_dice */
 const brigade_field *brigade_clock_fields(int *count);       /* brigade_battle_clock */
 const brigade_field *brigade_ruleset_fields(int *count);     /* brigade_ruleset */
+
+/* The members of one event of `kind` after its "kind" (a brigade_event is
+ * the record; journal keys only, in the journal's order), *count rows; NULL
+ * and 0 for a kind whose members journal/event_codec.c writes by hand
+ * (UNIT_CHANGED, MORALE_TESTED, MELEE_UNIT_RESULT, MELEE_RESOLVED,
+ * MELEE_OVERRULED, UMPIRE_RULED, TEST_TAKEN) and for no kind. An INT row
+ * with `nil` (countercharge_of) is nil for -1. */
+const brigade_field *brigade_event_fields(brigade_event_kind kind, int *count);
 
 /* Whether `field` of `record` (a struct of `battle`: a brigade_battle_unit
  * for PURSUING, a brigade_report for ADJUST and ADJUSTS) is written under

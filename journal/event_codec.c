@@ -90,10 +90,6 @@ static int initiative_ties_kept(int rolls)
 
 /* Sides are "A" and "B"; no side (a draw's winner, no phasing yet) is nil. */
 static const enum_table SIDE = {"side", side_n, 3, BRIGADE_SIDE_NONE, 0};
-static const enum_table PHASE = {"phase", phase_n, BRIGADE_PHASE_ENDED + 1, -1, 0};
-static const enum_table STEP = {"step", step_n, BRIGADE_STEP_OCCUPY + 1, -1, 0};
-static const enum_table RESPONSE = {"response", response_n, BRIGADE_RESPONSE_COUNTERCHARGE + 1,
-                                    BRIGADE_RESPONSE_NONE, 0};
 static const enum_table BONUS = {"bonus", bonus_n, BRIGADE_BONUS_EXCELLENT + 1, -1, 0};
 static const enum_table CAUSE = {"cause", cause_n, BRIGADE_COUNT_OF(cause_names), -1, 0};
 static const enum_table RULING = {"ruling", ruling_n, BRIGADE_UMPIRE_LAPSED + 1, -1, 0};
@@ -103,9 +99,6 @@ static const enum_table AUTO_KIND = {"automatic result", auto_kind_n, BRIGADE_AU
  * without one (NONE, "", is refused when read). */
 static const enum_table END_RESULT = {"end result", end_result_n, BRIGADE_END_RESULT_DRAW + 1, -1,
                                       0};
-/* A player's report (D46): its kind and where it stands. */
-static const enum_table REPORT_STATE = {"report state", report_state_n,
-                                        BRIGADE_REPORT_REJECTED + 1, -1, 0};
 static const enum_table MORALE_ROLE = {"role", morale_role_n,
                                        BRIGADE_COUNT_OF(morale_role_names), -1, 0};
 static const enum_table EFFECT = {"effect", effect_n, BRIGADE_MORALE_FLEES + 1, -1, 0};
@@ -488,6 +481,11 @@ static void w_field(writer *w, protocol_value *map, const brigade_field *f, cons
         w_text(w, map, key, brigade_field_text(f, record), f->size);
         break;
     case BRIGADE_FIELD_INT:
+        if (f->nil)
+            w_index_or_nil(w, map, key, (int)number);
+        else
+            w_int(w, map, key, number);
+        break;
     case BRIGADE_FIELD_INT64:
         w_int(w, map, key, number);
         break;
@@ -731,98 +729,25 @@ static void w_melee_resolved(writer *w, protocol_value *m, const brigade_event *
         w_enum(w, m, "automatic", &AUTO_KIND, (int)e->resolved.automatic);
 }
 
-/* The members of one event, after "kind". */
+/* INITIATIVE_WON's tied totals, after its table's members: only after a
+ * tie (an older event has none). */
+static void w_initiative_ties(writer *w, protocol_value *m, const brigade_event *e)
+{
+    if (e->initiative.rolls > 1 && e->initiative.ties[0] != 0)
+        w_ints(w, m, "ties", e->initiative.ties, initiative_ties_kept(e->initiative.rolls));
+}
+
+static void event_by_hand(writer *w, protocol_value *m, const brigade_event *e);
+
+/* The members of one event, after "kind": its kind's table
+ * (brigade_event_fields), then what is written by hand. */
 static void event_write(writer *w, protocol_value *m, const brigade_event *e)
 {
-    switch (e->kind) {
-    case BRIGADE_BATTLE_EVENT_ROLL:
-        w_text(w, m, "name", e->roll.name, sizeof e->roll.name);
-        w_pair(w, m, "faces", e->roll.faces);
-        break;
-    case BRIGADE_BATTLE_EVENT_TURN_BEGUN:
-        w_int(w, m, "turn", e->turn.turn);
-        break;
-    case BRIGADE_BATTLE_EVENT_INITIATIVE_WON:
-        w_enum(w, m, "winner", &SIDE, (int)e->initiative.winner);
-        w_pair(w, m, "total", e->initiative.total);
-        w_int(w, m, "rolls", e->initiative.rolls);
-        /* The tied totals, only after a tie (an older event has none). */
-        if (e->initiative.rolls > 1 && e->initiative.ties[0] != 0)
-            w_ints(w, m, "ties", e->initiative.ties, initiative_ties_kept(e->initiative.rolls));
-        break;
-    case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
-    case BRIGADE_BATTLE_EVENT_SIDE_DONE:
-    case BRIGADE_BATTLE_EVENT_FLAG_FELL:
-        w_enum(w, m, "side", &SIDE, (int)e->side.side);
-        break;
-    case BRIGADE_BATTLE_EVENT_PHASE_BEGUN:
-        w_enum(w, m, "phase", &PHASE, (int)e->phase.phase);
-        w_enum(w, m, "step", &STEP, (int)e->phase.step);
-        w_awaiting(w, m, "awaiting", e->phase.awaiting);
-        break;
-    case BRIGADE_BATTLE_EVENT_UNIT_CHANGED:
-        w_unit_changed(w, m, e);
-        break;
-    case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED:
-        w_int(w, m, "index", e->charge.index);
-        w_record(w, m, "charge", brigade_charge_fields, &e->charge.charge);
-        break;
-    case BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED:
-        w_unit(w, m, "unit", e->answer.unit, false);
-        w_enum(w, m, "response", &RESPONSE, (int)e->answer.response);
-        w_index_or_nil(w, m, "countercharge_of", e->answer.countercharge_of);
-        break;
-    case BRIGADE_BATTLE_EVENT_MORALE_TESTED:
-        w_morale_tested(w, m, e);
-        break;
-    case BRIGADE_BATTLE_EVENT_MELEE_FORMED:
-    case BRIGADE_BATTLE_EVENT_MELEE_REINFORCED:
-    case BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED:
-    case BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN:
-        w_int(w, m, "index", e->melee.index);
-        w_melee_record(w, m, "melee", &e->melee.melee, false);
-        break;
-    case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
-        w_melee_unit_result(w, m, e);
-        break;
-    case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
-    case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
-        w_melee_resolved(w, m, e);
-        break;
-    case BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED:
-        w_enum(w, m, "side", &SIDE, (int)e->dice.side);
-        w_text(w, m, "hex", e->dice.hex, sizeof e->dice.hex);
-        break;
-    case BRIGADE_BATTLE_EVENT_DICE_COMMITTED:
-    case BRIGADE_BATTLE_EVENT_DICE_REVEALED:
-        w_text(w, m, "hex", e->dice.hex, sizeof e->dice.hex);
-        break;
-    case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
-        w_umpire_ruled(w, m, e);
-        break;
-    case BRIGADE_BATTLE_EVENT_REPORTED:
-        w_record(w, m, "report", brigade_report_fields, &e->report.report);
-        break;
-    case BRIGADE_BATTLE_EVENT_REPORT_ANSWERED:
-        w_int(w, m, "number", e->answer_report.number);
-        w_enum(w, m, "state", &REPORT_STATE, (int)e->answer_report.state);
-        w_bool(w, m, "contested", e->answer_report.contested);
-        w_text(w, m, "text", e->answer_report.text, sizeof e->answer_report.text);
-        break;
-    case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
-        w_test_taken(w, m, e);
-        break;
-    case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN:
-        w_unit(w, m, "unit", e->withdrawn.unit, false);
-        w_int(w, m, "charge", e->withdrawn.charge);
-        w_int(w, m, "report", e->withdrawn.report);
-        w_unit(w, m, "target", e->withdrawn.target, true);
-        w_bool(w, m, "reinforce", e->withdrawn.reinforce);
-        break;
-    default:
-        w_fail(w, JOURNAL_ERROR_UNFIT, "kind", "event kind %d unknown", (int)e->kind);
-        break;
-    }
+    int count = 0;
+    const brigade_field *fields = brigade_event_fields(e->kind, &count);
+    if (fields != NULL)
+        w_fields(w, m, fields, count, e);
+    event_by_hand(w, m, e);
 }
 
 protocol_value *journal_event_to_value(const brigade_battle *battle, const brigade_event *event,
@@ -1252,31 +1177,47 @@ static int r_modifiers(scope *s, const char *key, brigade_battle_modifier *mods,
     return count;
 }
 
-static unsigned r_awaiting(scope *s, const char *key)
+/* One element of a set of bits read from an array (r_bits): its bit, not
+ * yet in `bits`; 0 with the reader failed otherwise. */
+typedef unsigned bit_read_fn(reader *r, const protocol_value *v, const char *element,
+                             unsigned bits);
+
+/* An array member of at most `max` elements, each one bit of the set
+ * returned (bit_read says which). */
+static unsigned r_bits(scope *s, const char *key, size_t max, bit_read_fn *bit_read)
 {
     char path[PATH_MAX_BYTES];
-    const protocol_value *array = r_array(s, key, 2, path, sizeof path);
-    if (array == NULL)
-        return 0;
+    const protocol_value *array = r_array(s, key, max, path, sizeof path);
     unsigned bits = 0;
-    for (size_t i = 0; i < protocol_value_count(array) && !s->r->failed; i++) {
+    for (size_t i = 0; array != NULL && i < protocol_value_count(array) && !s->r->failed; i++) {
         char element[PATH_MAX_BYTES];
         path_index(element, sizeof element, path, i);
-        const protocol_value *v = protocol_value_array_get(array, i);
-        if (protocol_value_kind_of(v) == PROTOCOL_VALUE_NIL) {
-            r_fail(s->r, element, "nil, \"A\" or \"B\" is required");
-            break;
-        }
-        int side = value_enum(s->r, v, element, &SIDE);
-        if (s->r->failed)
-            break;
-        if (bits & BRIGADE_SEAT_BIT(side)) {
-            r_fail(s->r, element, "seat %s twice", brigade_side_name((brigade_side)side));
-            break;
-        }
-        bits |= BRIGADE_SEAT_BIT(side);
+        bits |= bit_read(s->r, protocol_value_array_get(array, i), element, bits);
     }
     return bits;
+}
+
+/* A seat of "awaiting": "A" or "B", once each. */
+static unsigned seat_bit_read(reader *r, const protocol_value *v, const char *element,
+                              unsigned bits)
+{
+    if (protocol_value_kind_of(v) == PROTOCOL_VALUE_NIL) {
+        r_fail(r, element, "nil, \"A\" or \"B\" is required");
+        return 0;
+    }
+    int side = value_enum(r, v, element, &SIDE);
+    if (r->failed)
+        return 0;
+    if (bits & BRIGADE_SEAT_BIT(side)) {
+        r_fail(r, element, "seat %s twice", brigade_side_name((brigade_side)side));
+        return 0;
+    }
+    return BRIGADE_SEAT_BIT(side);
+}
+
+static unsigned r_awaiting(scope *s, const char *key)
+{
+    return r_bits(s, key, 2, seat_bit_read);
 }
 
 static void r_fields(scope *s, const brigade_field *fields, int count, void *record);
@@ -1311,11 +1252,6 @@ static void r_morale_result(scope *s, const char *key, brigade_morale_result *ou
     r_record(s, key, brigade_morale_fields, out);
 }
 
-static void charge_read(reader *r, const protocol_value *v, const char *path, brigade_charge *out)
-{
-    record_read(r, v, path, brigade_charge_fields, out);
-}
-
 /* A melee record under `key`; nil reads as all zero where `nil_allowed`. */
 static void r_melee_record(scope *s, const char *key, brigade_battle_melee *out, bool nil_allowed)
 {
@@ -1328,42 +1264,32 @@ static void r_melee_record(scope *s, const char *key, brigade_battle_melee *out,
     r_record(s, key, brigade_melee_fields, out);
 }
 
+/* A melee event's name (melee.h), once each. */
+static unsigned event_bit_read(reader *r, const protocol_value *v, const char *element,
+                               unsigned bits)
+{
+    size_t len = 0;
+    const char *text = protocol_value_string_get(v, &len);
+    if (text == NULL) {
+        r_fail(r, element, "not a string (%s)", kind_of(v));
+        return 0;
+    }
+    unsigned bit = 0;
+    for (int k = 0; k < BRIGADE_EVENT_BIT_COUNT; k++) {
+        const char *name = brigade_event_bit_name(1u << k);
+        if (strlen(name) == len && memcmp(name, text, len) == 0)
+            bit = 1u << k;
+    }
+    if (bit == 0)
+        r_fail(r, element, "unknown melee event \"%.*s\"", (int)(len < 40 ? len : 40), text);
+    else if (bits & bit)
+        r_fail(r, element, "\"%s\" twice", brigade_event_bit_name(bit));
+    return r->failed ? 0 : bit;
+}
+
 static unsigned r_event_bits(scope *s, const char *key)
 {
-    char path[PATH_MAX_BYTES];
-    const protocol_value *array = r_array(s, key, (size_t)BRIGADE_EVENT_BIT_COUNT, path,
-                                          sizeof path);
-    if (array == NULL)
-        return 0;
-    unsigned bits = 0;
-    for (size_t i = 0; i < protocol_value_count(array) && !s->r->failed; i++) {
-        char element[PATH_MAX_BYTES];
-        path_index(element, sizeof element, path, i);
-        const protocol_value *v = protocol_value_array_get(array, i);
-        size_t len = 0;
-        const char *text = protocol_value_string_get(v, &len);
-        if (text == NULL) {
-            r_fail(s->r, element, "not a string (%s)", kind_of(v));
-            break;
-        }
-        unsigned bit = 0;
-        for (int k = 0; k < BRIGADE_EVENT_BIT_COUNT; k++) {
-            const char *name = brigade_event_bit_name(1u << k);
-            if (strlen(name) == len && memcmp(name, text, len) == 0)
-                bit = 1u << k;
-        }
-        if (bit == 0) {
-            r_fail(s->r, element, "unknown melee event \"%.*s\"", (int)(len < 40 ? len : 40),
-                   text);
-            break;
-        }
-        if (bits & bit) {
-            r_fail(s->r, element, "\"%s\" twice", text);
-            break;
-        }
-        bits |= bit;
-    }
-    return bits;
+    return r_bits(s, key, (size_t)BRIGADE_EVENT_BIT_COUNT, event_bit_read);
 }
 
 /* A dice seed or commitment: 64 lower-case hex characters ("" allowed
@@ -1378,12 +1304,6 @@ static void r_dice_hex(scope *s, const char *key, char *dst, bool may_be_empty)
         ok = (dst[i] >= '0' && dst[i] <= '9') || (dst[i] >= 'a' && dst[i] <= 'f');
     if (!ok)
         r_fail(s->r, key, "not 64 lower-case hex characters");
-}
-
-/* A report map into *out (brigade_report_fields). */
-static void report_read(reader *r, const protocol_value *v, const char *path, brigade_report *out)
-{
-    record_read(r, v, path, brigade_report_fields, out);
 }
 
 /* UNIT_CHANGED's members (w_unit_changed). */
@@ -1541,106 +1461,60 @@ static void r_test_taken(scope *s, brigade_event *e)
         r_modifiers(s, "modifiers", e->test.modifiers, BRIGADE_MODIFIERS_MAX);
 }
 
+/* INITIATIVE_WON's tied totals, when there (w_initiative_ties). */
+static void r_initiative_ties(scope *s, brigade_event *e)
+{
+    if (!s->r->failed && e->initiative.rolls > 1 && protocol_value_map_get(s->map, "ties") != NULL)
+        r_ints(s, "ties", e->initiative.ties, initiative_ties_kept(e->initiative.rolls), 2, 12);
+}
+
+/* The server's commitment and seed belong to no side. */
+static void r_dice_of_server(scope *s, brigade_event *e)
+{
+    (void)s;
+    e->dice.side = BRIGADE_SIDE_NONE;
+}
+
+/* What each kind writes and reads by hand, after its table if it has one
+ * (like a command table: one row a kind). */
+static const struct {
+    void (*write)(writer *w, protocol_value *m, const brigade_event *e);
+    void (*read)(scope *s, brigade_event *e);
+} by_hand[BRIGADE_BATTLE_EVENT_KIND_LAST + 1] = {
+    [BRIGADE_BATTLE_EVENT_INITIATIVE_WON] = {w_initiative_ties, r_initiative_ties},
+    [BRIGADE_BATTLE_EVENT_UNIT_CHANGED] = {w_unit_changed, r_unit_changed},
+    [BRIGADE_BATTLE_EVENT_MORALE_TESTED] = {w_morale_tested, r_morale_tested},
+    [BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT] = {w_melee_unit_result, r_melee_unit_result},
+    [BRIGADE_BATTLE_EVENT_MELEE_RESOLVED] = {w_melee_resolved, r_melee_resolved},
+    [BRIGADE_BATTLE_EVENT_MELEE_OVERRULED] = {w_melee_resolved, r_melee_resolved},
+    [BRIGADE_BATTLE_EVENT_UMPIRE_RULED] = {w_umpire_ruled, r_umpire_ruled},
+    [BRIGADE_BATTLE_EVENT_TEST_TAKEN] = {w_test_taken, r_test_taken},
+    [BRIGADE_BATTLE_EVENT_DICE_COMMITTED] = {NULL, r_dice_of_server},
+    [BRIGADE_BATTLE_EVENT_DICE_REVEALED] = {NULL, r_dice_of_server},
+};
+
+static void event_by_hand(writer *w, protocol_value *m, const brigade_event *e)
+{
+    int count = 0;
+    bool tabled = brigade_event_fields(e->kind, &count) != NULL;
+    unsigned k = (unsigned)e->kind;
+    bool known = k < BRIGADE_COUNT_OF(by_hand) && (tabled || by_hand[k].write != NULL);
+    if (!known)
+        w_fail(w, JOURNAL_ERROR_UNFIT, "kind", "event kind %d unknown", (int)e->kind);
+    else if (by_hand[k].write != NULL)
+        by_hand[k].write(w, m, e);
+}
+
+/* The members of one event of a known kind, after "kind" (event_write). */
 static void event_read(scope *s, brigade_event *e)
 {
-    switch (e->kind) {
-    case BRIGADE_BATTLE_EVENT_ROLL:
-        r_text(s, "name", e->roll.name, sizeof e->roll.name, true);
-        r_ints(s, "faces", e->roll.faces, 2, 1, 6);
-        break;
-    case BRIGADE_BATTLE_EVENT_TURN_BEGUN:
-        e->turn.turn = r_int(s, "turn", 1, INT_MAX);
-        break;
-    case BRIGADE_BATTLE_EVENT_INITIATIVE_WON:
-        e->initiative.winner = r_side_required(s, "winner");
-        r_ints(s, "total", e->initiative.total, 2, INT_MIN, INT_MAX);
-        e->initiative.rolls = r_int(s, "rolls", 0, INT_MAX);
-        if (!s->r->failed && e->initiative.rolls > 1 &&
-            protocol_value_map_get(s->map, "ties") != NULL)
-            r_ints(s, "ties", e->initiative.ties, initiative_ties_kept(e->initiative.rolls), 2,
-                   12);
-        break;
-    case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
-    case BRIGADE_BATTLE_EVENT_SIDE_DONE:
-    case BRIGADE_BATTLE_EVENT_FLAG_FELL:
-        e->side.side = r_side_required(s, "side");
-        break;
-    case BRIGADE_BATTLE_EVENT_PHASE_BEGUN:
-        e->phase.phase = (brigade_phase)r_enum(s, "phase", &PHASE);
-        e->phase.step = (brigade_step)r_enum(s, "step", &STEP);
-        e->phase.awaiting = r_awaiting(s, "awaiting");
-        break;
-    case BRIGADE_BATTLE_EVENT_UNIT_CHANGED:
-        r_unit_changed(s, e);
-        break;
-    case BRIGADE_BATTLE_EVENT_CHARGE_DECLARED:
-        e->charge.index = r_int(s, "index", 0, BRIGADE_BATTLE_CHARGES_MAX - 1);
-        {
-            const protocol_value *v = s_take(s, "charge");
-            if (v != NULL)
-                charge_read(s->r, v, "charge", &e->charge.charge);
-        }
-        break;
-    case BRIGADE_BATTLE_EVENT_CHARGE_ANSWERED:
-        e->answer.unit = r_unit(s, "unit", false);
-        e->answer.response = (brigade_response)r_enum(s, "response", &RESPONSE);
-        e->answer.countercharge_of =
-            r_index_or_nil(s, "countercharge_of", BRIGADE_BATTLE_CHARGES_MAX - 1);
-        break;
-    case BRIGADE_BATTLE_EVENT_MORALE_TESTED:
-        r_morale_tested(s, e);
-        break;
-    case BRIGADE_BATTLE_EVENT_MELEE_FORMED:
-    case BRIGADE_BATTLE_EVENT_MELEE_REINFORCED:
-    case BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED:
-    case BRIGADE_BATTLE_EVENT_SAPPERS_CHOSEN:
-        e->melee.index = r_int(s, "index", 0, BRIGADE_BATTLE_MELEES_MAX - 1);
-        r_melee_record(s, "melee", &e->melee.melee, false);
-        break;
-    case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
-        r_melee_unit_result(s, e);
-        break;
-    case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
-    case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
-        r_melee_resolved(s, e);
-        break;
-    case BRIGADE_BATTLE_EVENT_DICE_SEED_ADDED:
-        e->dice.side = r_side_required(s, "side");
-        r_dice_hex(s, "hex", e->dice.hex, false);
-        break;
-    case BRIGADE_BATTLE_EVENT_DICE_COMMITTED:
-    case BRIGADE_BATTLE_EVENT_DICE_REVEALED:
-        e->dice.side = BRIGADE_SIDE_NONE;
-        r_dice_hex(s, "hex", e->dice.hex, false);
-        break;
-    case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
-        r_umpire_ruled(s, e);
-        break;
-    case BRIGADE_BATTLE_EVENT_REPORTED: {
-        const protocol_value *v = s_take(s, "report");
-        if (v != NULL)
-            report_read(s->r, v, "report", &e->report.report);
-        break;
-    }
-    case BRIGADE_BATTLE_EVENT_REPORT_ANSWERED:
-        e->answer_report.number = r_int(s, "number", 1, INT_MAX);
-        e->answer_report.state = (brigade_report_state)r_enum(s, "state", &REPORT_STATE);
-        e->answer_report.contested = r_bool(s, "contested");
-        r_text(s, "text", e->answer_report.text, sizeof e->answer_report.text, false);
-        break;
-    case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
-        r_test_taken(s, e);
-        break;
-    case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN:
-        e->withdrawn.unit = r_unit(s, "unit", false);
-        e->withdrawn.charge = r_int(s, "charge", -1, BRIGADE_BATTLE_CHARGES_MAX - 1);
-        e->withdrawn.report = r_int(s, "report", 0, INT_MAX);
-        e->withdrawn.target = r_unit(s, "target", true);
-        e->withdrawn.reinforce = r_bool(s, "reinforce");
-        break;
-    default:
-        break;
-    }
+    int count = 0;
+    const brigade_field *fields = brigade_event_fields(e->kind, &count);
+    if (fields != NULL)
+        r_fields(s, fields, count, e);
+    unsigned k = (unsigned)e->kind;
+    if (k < BRIGADE_COUNT_OF(by_hand) && by_hand[k].read != NULL && !s->r->failed)
+        by_hand[k].read(s, e);
 }
 
 journal_error_code journal_event_from_value(const brigade_battle *battle,
@@ -1920,12 +1794,14 @@ static void r_field(scope *s, const brigade_field *f, void *record)
     switch (f->kind) {
     case BRIGADE_FIELD_TEXT:
         if (f->hex)
-            r_dice_hex(s, key, brigade_field_text_mut(f, record), true);
+            r_dice_hex(s, key, brigade_field_text_mut(f, record), !f->nonempty);
         else
             r_text(s, key, brigade_field_text_mut(f, record), f->size, f->nonempty);
         break;
     case BRIGADE_FIELD_INT:
-        brigade_field_set_int(f, record, r_int(s, key, f->min, f->max));
+        brigade_field_set_int(f, record,
+                              f->nil ? r_index_or_nil(s, key, (int)f->max)
+                                     : r_int(s, key, f->min, f->max));
         break;
     case BRIGADE_FIELD_INT64:
         brigade_field_set_int(f, record, r_long(s, key, (long)f->min, (long)f->max));
