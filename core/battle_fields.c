@@ -551,6 +551,17 @@ static const brigade_field withdrawn_event_fields[] = {
     {UNIT("target", NULL, withdrawn.target, 0, "its target (nil: none)"), .nil = true},
     {BOOL("reinforce", NULL, withdrawn.reinforce, 0, "12.8 it was to reinforce a melee")},
 };
+static const brigade_field test_event_fields[] = {
+    {UNIT("unit", NULL, test.unit, 0, "D35, D41 the unit tested")},
+    {TEXT("roll", NULL, test.roll, 0, "PROTOCOL.md §4: its roll's name"), .nonempty = true},
+    {ENUM("test_kind", NULL, test.kind, test_kind_n, BRIGADE_TEST_PURSUIT + 1, "test kind", 0,
+          "12.22 reform, 12.24 pursuit")},
+    {INTS("dice", NULL, test.dice, 0, 6, 0, "its 2D6")},
+    {INT("total", NULL, test.total, INT_MIN, INT_MAX, 0, "dice plus modifiers")},
+    {INT("target", NULL, test.target, INT_MIN, INT_MAX, 0, "reform: the number to reach")},
+    {ENUM("outcome", NULL, test.outcome, outcome_n, BRIGADE_OUTCOME_PURSUIT + 1, "outcome", 0,
+          "12.22, 12.24 what it gave")},
+};
 #undef T
 
 /* The tables by event kind. */
@@ -578,6 +589,7 @@ static const struct {
     [BRIGADE_BATTLE_EVENT_REPORTED] = EVENT_TABLE(reported_event_fields),
     [BRIGADE_BATTLE_EVENT_REPORT_ANSWERED] = EVENT_TABLE(report_answer_event_fields),
     [BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN] = EVENT_TABLE(withdrawn_event_fields),
+    [BRIGADE_BATTLE_EVENT_TEST_TAKEN] = EVENT_TABLE(test_event_fields),
 #undef EVENT_TABLE
 };
 

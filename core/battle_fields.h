@@ -162,7 +162,8 @@ const brigade_field *brigade_ruleset_fields(int *count);     /* brigade_ruleset 
  * the record; journal keys only, in the journal's order), *count rows; NULL
  * and 0 for a kind whose members journal/event_codec.c writes by hand
  * (UNIT_CHANGED, MORALE_TESTED, MELEE_UNIT_RESULT, MELEE_RESOLVED,
- * MELEE_OVERRULED, UMPIRE_RULED, TEST_TAKEN) and for no kind. An INT row
+ * MELEE_OVERRULED, UMPIRE_RULED) and for no kind; INITIATIVE_WON's ties and
+ * TEST_TAKEN's modifiers follow their tables there. An INT row
  * with `nil` (countercharge_of) is nil for -1. */
 const brigade_field *brigade_event_fields(brigade_event_kind kind, int *count);
 

@@ -293,12 +293,6 @@ static void w_unit(writer *w, protocol_value *map, const char *key, int unit, bo
         w_set(w, map, key, v);
 }
 
-/* An index, or nil for -1. */
-static void w_index_or_nil(writer *w, protocol_value *map, const char *key, int index)
-{
-    w_set(w, map, key, index == -1 ? protocol_value_nil_new() : protocol_value_int_new(index));
-}
-
 /* A new container (`made`: NULL when memory ran out, failing the writer);
  * NULL once the writer failed. */
 static protocol_value *w_new(writer *w, const char *key, protocol_value *made)
@@ -481,13 +475,9 @@ static void w_field(writer *w, protocol_value *map, const brigade_field *f, cons
         w_text(w, map, key, brigade_field_text(f, record), f->size);
         break;
     case BRIGADE_FIELD_INT:
-        if (f->nil)
-            w_index_or_nil(w, map, key, (int)number);
-        else
-            w_int(w, map, key, number);
-        break;
-    case BRIGADE_FIELD_INT64:
-        w_int(w, map, key, number);
+    case BRIGADE_FIELD_INT64: /* with nil (an index), -1 is nil */
+        w_set(w, map, key,
+              f->nil && number == -1 ? protocol_value_nil_new() : protocol_value_int_new(number));
         break;
     case BRIGADE_FIELD_BOOL:
         w_bool(w, map, key, number != 0);
@@ -697,16 +687,9 @@ static void w_umpire_ruled(writer *w, protocol_value *m, const brigade_event *e)
     }
 }
 
-/* TEST_TAKEN's members (D35, D41). */
+/* TEST_TAKEN's modifiers, after its table's members (D35, D41). */
 static void w_test_taken(writer *w, protocol_value *m, const brigade_event *e)
 {
-    w_unit(w, m, "unit", e->test.unit, false);
-    w_text(w, m, "roll", e->test.roll, sizeof e->test.roll);
-    w_enum(w, m, "test_kind", &TEST_KIND, (int)e->test.kind);
-    w_pair(w, m, "dice", e->test.dice);
-    w_int(w, m, "total", e->test.total);
-    w_int(w, m, "target", e->test.target);
-    w_enum(w, m, "outcome", &OUTCOME, (int)e->test.outcome);
     w_modifiers(w, m, "modifiers", e->test.modifiers, e->test.modifier_count,
                 BRIGADE_MODIFIERS_MAX);
 }
@@ -1450,13 +1433,6 @@ static void r_umpire_ruled(scope *s, brigade_event *e)
 /* TEST_TAKEN's members (w_test_taken). */
 static void r_test_taken(scope *s, brigade_event *e)
 {
-    e->test.unit = r_unit(s, "unit", false);
-    r_text(s, "roll", e->test.roll, sizeof e->test.roll, true);
-    e->test.kind = (brigade_test_kind)r_enum(s, "test_kind", &TEST_KIND);
-    r_ints(s, "dice", e->test.dice, 2, 0, 6);
-    e->test.total = r_int(s, "total", INT_MIN, INT_MAX);
-    e->test.target = r_int(s, "target", INT_MIN, INT_MAX);
-    e->test.outcome = (brigade_test_outcome)r_enum(s, "outcome", &OUTCOME);
     e->test.modifier_count =
         r_modifiers(s, "modifiers", e->test.modifiers, BRIGADE_MODIFIERS_MAX);
 }
@@ -1624,18 +1600,27 @@ static journal_error_code decode_tree(const uint8_t *bytes, size_t len, protocol
     return bytes_failed(status, error, JOURNAL_ERROR_BAD_BYTES, message);
 }
 
+/* bytes[len] decoded, then read as an event of `battle` into *event, or
+ * (event NULL) as a battle into *battle_out. */
+static journal_error_code decode_read(const uint8_t *bytes, size_t len,
+                                      const brigade_battle *battle, brigade_event *event,
+                                      brigade_battle *battle_out, journal_fault *status)
+{
+    protocol_value *tree = NULL;
+    journal_error_code error = decode_tree(bytes, len, &tree, status);
+    if (error == JOURNAL_OK)
+        error = event != NULL ? journal_event_from_value(battle, tree, event, status)
+                              : journal_battle_from_value(tree, battle_out, status);
+    protocol_value_free(tree);
+    return error;
+}
+
 journal_error_code journal_event_decode(const brigade_battle *battle, const uint8_t *bytes,
                                            size_t len, brigade_event *out,
                                            journal_fault *status)
 {
     memset(out, 0, sizeof *out);
-    protocol_value *tree = NULL;
-    journal_error_code error = decode_tree(bytes, len, &tree, status);
-    if (error != JOURNAL_OK)
-        return error;
-    error = journal_event_from_value(battle, tree, out, status);
-    protocol_value_free(tree);
-    return error;
+    return decode_read(bytes, len, battle, out, NULL, status);
 }
 
 /* ---- battles -------------------------------------------------------------- */
@@ -1931,11 +1916,5 @@ journal_error_code journal_battle_decode(const uint8_t *bytes, size_t len, briga
                                             journal_fault *status)
 {
     memset(out, 0, sizeof *out);
-    protocol_value *tree = NULL;
-    journal_error_code error = decode_tree(bytes, len, &tree, status);
-    if (error != JOURNAL_OK)
-        return error;
-    error = journal_battle_from_value(tree, out, status);
-    protocol_value_free(tree);
-    return error;
+    return decode_read(bytes, len, NULL, NULL, out, status);
 }
