@@ -6,6 +6,7 @@
  * battle changes only when it folds the returned events.
  */
 #include "core/battle.h"
+#include "core/battle_fields.h"
 
 #include "core/helpers.h"
 #include "core/words.h"
@@ -134,40 +135,43 @@ static bool unit_contacted_in_pursuit(const brigade_battle *b, int unit)
 }
 
 /* Normalising copies: equal values give equal bytes (padding zeroed), so
- * that a folded battle hashes and compares as its journal says. They copy
- * member by member on purpose: a memcpy or an assignment would carry the
- * source's padding along. Alike in shape, they are one list of members a
- * type, not one piece of logic written again. */
-static void morale_copy(brigade_morale_result *dst, const brigade_morale_result *src)
+ * that a folded battle hashes and compares as its journal says. A memcpy
+ * or an assignment would carry the source's padding along; these copy
+ * member by member, by the struct's table of fields (battle_fields.h).
+ * `dst` may be `src`. */
+static void normalised_copy(const brigade_field *(*table)(int *), void *dst, const void *src,
+                            size_t size)
 {
-    memset(dst, 0, sizeof *dst);
-    dst->tested = src->tested;
-    dst->dice[0] = src->dice[0];
-    dst->dice[1] = src->dice[1];
-    dst->total = src->total;
-    dst->pass_on = src->pass_on;
-    dst->passed = src->passed;
-    dst->failed_by = src->failed_by;
+    union {
+        brigade_charge charge;
+        brigade_battle_melee melee;
+        brigade_morale_result morale;
+    } copy;
+    assert(size <= sizeof copy);
+    memset(&copy, 0, sizeof copy);
+    int count = 0;
+    const brigade_field *fields = table(&count);
+    brigade_fields_copy(fields, count, &copy, src);
+    memcpy(dst, &copy, size);
 }
 
 static void charge_copy(brigade_charge *dst, const brigade_charge *src)
 {
-    brigade_charge c;
-    memset(&c, 0, sizeof c);
-    c.unit = src->unit;
-    c.target = src->target;
-    c.facing = src->facing;
-    c.leading = src->leading;
-    c.sappers = src->sappers;
-    c.reinforce = src->reinforce;
-    c.response = src->response;
-    c.uncontrolled = src->uncontrolled;
-    c.occupies = src->occupies;
-    morale_copy(&c.charger_morale, &src->charger_morale);
-    morale_copy(&c.target_morale, &src->target_morale);
-    memcpy(dst, &c, sizeof c);
+    normalised_copy(brigade_charge_fields, dst, src, sizeof *dst);
 }
 
+static void melee_copy(brigade_battle_melee *dst, const brigade_battle_melee *src)
+{
+    normalised_copy(brigade_melee_fields, dst, src, sizeof *dst);
+}
+
+static void morale_copy(brigade_morale_result *dst, const brigade_morale_result *src)
+{
+    normalised_copy(brigade_morale_fields, dst, src, sizeof *dst);
+}
+
+/* A report's members by hand: what its has_ flags leave unset is zeroed
+ * too (D46), which no table says. */
 static void report_copy(brigade_report *dst, const brigade_report *src)
 {
     brigade_report r;
@@ -192,41 +196,6 @@ static void report_copy(brigade_report *dst, const brigade_report *src)
     r.formation = src->has_formation ? src->formation : (brigade_formation)0;
     text_set(r.note, sizeof r.note, src->note);
     memcpy(dst, &r, sizeof r);
-}
-
-static void member_copy(brigade_melee_member *dst, const brigade_melee_member *src)
-{
-    brigade_melee_member m;
-    memset(&m, 0, sizeof m);
-    m.unit = src->unit;
-    m.charging = src->charging;
-    m.reinforcing = src->reinforcing;
-    m.leading = src->leading;
-    m.sappers = src->sappers;
-    m.flank_or_rear = src->flank_or_rear;
-    m.pushed_back_before = src->pushed_back_before;
-    m.dice_recorded = src->dice_recorded;
-    m.dice[0] = src->dice[0];
-    m.dice[1] = src->dice[1];
-    m.may_reroll = src->may_reroll;
-    m.reroll_chosen = src->reroll_chosen;
-    m.reroll_die = src->reroll_die;
-    memcpy(dst, &m, sizeof m);
-}
-
-static void melee_copy(brigade_battle_melee *dst, const brigade_battle_melee *src)
-{
-    brigade_battle_melee m;
-    memset(&m, 0, sizeof m);
-    text_set(m.id, sizeof m.id, src->id);
-    m.number = src->number;
-    m.round = src->round;
-    m.terrain = src->terrain;
-    m.fought_turn = src->fought_turn;
-    m.member_count = src->member_count;
-    for (int i = 0; i < src->member_count && i < BRIGADE_MELEE_UNITS_MAX; i++)
-        member_copy(&m.members[i], &src->members[i]);
-    memcpy(dst, &m, sizeof m);
 }
 
 /* ---- event list ---------------------------------------------------------- */

@@ -9,6 +9,7 @@
 
 #include <assert.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -792,4 +793,50 @@ bool brigade_field_written(const brigade_field *field, brigade_field_when when,
     }
     }
     return false;
+}
+
+void brigade_fields_copy(const brigade_field *fields, int count, void *dst, const void *src)
+{
+    for (int i = 0; i < count; i++) {
+        const brigade_field *f = &fields[i];
+        switch (f->kind) {
+        case BRIGADE_FIELD_TEXT:
+            snprintf(brigade_field_text_mut(f, dst), f->size, "%s", brigade_field_text(f, src));
+            break;
+        case BRIGADE_FIELD_INTS:
+            memcpy((char *)dst + f->offset, (const char *)src + f->offset,
+                   (size_t)f->count * sizeof(int));
+            break;
+        case BRIGADE_FIELD_GENERAL: /* the role here, the rating at offset2 */
+            memcpy((char *)dst + f->offset2, (const char *)src + f->offset2, sizeof(int));
+            brigade_field_set_int(f, dst, brigade_field_int(f, src));
+            break;
+        case BRIGADE_FIELD_RECORD:
+            brigade_fields_copy(f->fields, f->field_count, brigade_field_record_mut(f, dst, 0),
+                                brigade_field_record(f, src, 0));
+            break;
+        case BRIGADE_FIELD_RECORDS: {
+            long long n = brigade_field_int(f, src);
+            brigade_field_set_int(f, dst, n);
+            for (int e = 0; e < n && e < f->count; e++)
+                brigade_fields_copy(f->fields, f->field_count,
+                                    brigade_field_record_mut(f, dst, e),
+                                    brigade_field_record(f, src, e));
+            break;
+        }
+        case BRIGADE_FIELD_SIDES:
+            for (int side = 0; side < 2; side++)
+                brigade_fields_copy(f->fields, f->field_count,
+                                    brigade_field_record_mut(f, dst, side),
+                                    brigade_field_record(f, src, side));
+            break;
+        case BRIGADE_FIELD_FLAGS:
+        case BRIGADE_FIELD_UNIT_IDS:
+        case BRIGADE_FIELD_MORALE_PAIR:
+            break;
+        default: /* the numbers: INT, INT64, BOOL, ENUM, SIDE, UNIT, SEATS, EVENTS */
+            brigade_field_set_int(f, dst, brigade_field_int(f, src));
+            break;
+        }
+    }
 }

@@ -196,4 +196,12 @@ char *brigade_field_text_mut(const brigade_field *field, void *record);
 const void *brigade_field_record(const brigade_field *field, const void *record, int index);
 void *brigade_field_record_mut(const brigade_field *field, void *record, int index);
 
+/* Copies into `dst` (zeroed by the caller) every member of `src` that the
+ * rows of `fields` name, struct by struct (RECORD, RECORDS up to their
+ * count, SIDES), so that equal values give equal bytes: the padding of
+ * dst stays zero (a hash of a folded battle is its journal's). The kinds
+ * no struct of the tables' copies uses (FLAGS and the wire-only views) are
+ * left out. */
+void brigade_fields_copy(const brigade_field *fields, int count, void *dst, const void *src);
+
 #endif

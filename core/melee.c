@@ -736,15 +736,15 @@ static bool test_ruled(melee_resolution *resolution, int index, brigade_test_out
 }
 
 /* Rolls unit `index`'s test of `kind` (roll "<unit>.<suffix>") into its
- * outcome's test. Returns false on a dice error (error filled). */
-static bool test_roll(melee_resolution *resolution, int index, brigade_test_kind kind,
-                      const char *suffix)
+ * outcome's test, which it returns; NULL on a dice error (error filled). */
+static brigade_test *test_roll(melee_resolution *resolution, int index, brigade_test_kind kind,
+                               const char *suffix)
 {
     brigade_test *test = &resolution->outcome->units[index].test;
     if (dice_roll(resolution, index, suffix, false, test->dice) < 0)
-        return false;
+        return NULL;
     test->kind = kind;
-    return true;
+    return test;
 }
 
 /* A test's total: its dice and its modifiers. */
@@ -759,9 +759,8 @@ static void test_total(brigade_test *test)
 static bool test_reform(melee_resolution *resolution, int index)
 {
     const brigade_melee_unit *unit = &resolution->melee->units[index];
-    brigade_unit_outcome *out = &resolution->outcome->units[index];
-    brigade_test *test = &out->test;
-    if (!test_roll(resolution, index, BRIGADE_TEST_REFORM, "reform"))
+    brigade_test *test = test_roll(resolution, index, BRIGADE_TEST_REFORM, "reform");
+    if (test == NULL)
         return false;
     switch (unit->unit_class) {
     case BRIGADE_CLASS_GUARD:
@@ -783,18 +782,19 @@ static bool test_reform(melee_resolution *resolution, int index)
     test->outcome = test->total >= test->target ? BRIGADE_OUTCOME_PASS : BRIGADE_OUTCOME_FAIL;
     if (!test_ruled(resolution, index, BRIGADE_OUTCOME_PASS, BRIGADE_OUTCOME_FAIL))
         return false;
-    out->formed = test->outcome == BRIGADE_OUTCOME_PASS && !unit_unformed(unit);
+    resolution->outcome->units[index].formed =
+        test->outcome == BRIGADE_OUTCOME_PASS && !unit_unformed(unit);
     return true;
 }
 
 /* Cavalry pursuit test (12.23-12.24, D11, D17). */
 static bool test_pursuit(melee_resolution *resolution, int index)
 {
+    brigade_test *test = test_roll(resolution, index, BRIGADE_TEST_PURSUIT, "pursuit");
+    if (test == NULL)
+        return false;
     const brigade_melee_unit *unit = &resolution->melee->units[index];
     brigade_unit_outcome *out = &resolution->outcome->units[index];
-    brigade_test *test = &out->test;
-    if (!test_roll(resolution, index, BRIGADE_TEST_PURSUIT, "pursuit"))
-        return false;
     brigade_modifier *list = test->modifiers;
     int *count = &test->modifier_count;
     if (unit_has_commanding_general(unit) && unit->general.rating != BRIGADE_RATING_POOR)
@@ -1174,6 +1174,8 @@ brigade_error_code brigade_melee_unit_test(const brigade_melee_unit *unit,
                                            brigade_unit_outcome *out,
                                            brigade_error *error)
 {
+    /* A melee of this one unit: the tests read nothing else of it. */
+    brigade_melee melee;
     brigade_error scratch;
     error = brigade_error_or(error, &scratch);
     error->code = BRIGADE_OK;
@@ -1181,8 +1183,6 @@ brigade_error_code brigade_melee_unit_test(const brigade_melee_unit *unit,
                                       !brigade_type_is_cavalry(unit->type)))
         return error_set(error, BRIGADE_ERROR_INVALID_INPUT, "test",
                          "a pursuit test is cavalry's, a reform test is another unit's");
-    /* A melee of this one unit: the tests read nothing else of it. */
-    brigade_melee melee;
     memset(&melee, 0, sizeof melee);
     melee.unit_count = 1;
     melee.units[0] = *unit;
