@@ -1423,6 +1423,22 @@ static void modifier_set(brigade_battle_modifier *dst, const brigade_modifier *s
     dst->value = src->value;
 }
 
+/* A test's dice, total, target, outcome and modifiers (at most
+ * BRIGADE_MODIFIERS_MAX) into the members of an event that records it. */
+static void test_record(const brigade_test *test, int dice[2], int *total, int *target,
+                        brigade_test_outcome *outcome, brigade_battle_modifier *modifiers,
+                        int *modifier_count)
+{
+    dice[0] = test->dice[0];
+    dice[1] = test->dice[1];
+    *total = test->total;
+    *target = test->target;
+    *outcome = test->outcome;
+    *modifier_count = test->modifier_count;
+    for (int k = 0; k < test->modifier_count && k < BRIGADE_MODIFIERS_MAX; k++)
+        modifier_set(&modifiers[k], &test->modifiers[k]);
+}
+
 static void roll_prefix(const machine *m, const brigade_battle_melee *rec, char *out, size_t size)
 {
     snprintf(out, size, "T%d.M%d", m->work.turn, rec->number);
@@ -1471,14 +1487,9 @@ static code_t melee_unit_result_emit(machine *m, int index, const brigade_battle
     e.result.formed = o->formed;
     e.result.test_kind = o->test.kind;
     if (o->test.kind != BRIGADE_TEST_NONE) {
-        e.result.test_dice[0] = o->test.dice[0];
-        e.result.test_dice[1] = o->test.dice[1];
-        e.result.test_total = o->test.total;
-        e.result.test_target = o->test.target;
-        e.result.test_outcome = o->test.outcome;
-        e.result.test_modifier_count = o->test.modifier_count;
-        for (int k = 0; k < o->test.modifier_count && k < BRIGADE_MODIFIERS_MAX; k++)
-            modifier_set(&e.result.test_modifiers[k], &o->test.modifiers[k]);
+        test_record(&o->test, e.result.test_dice, &e.result.test_total, &e.result.test_target,
+                    &e.result.test_outcome, e.result.test_modifiers,
+                    &e.result.test_modifier_count);
     }
     e.result.events = o->events;
     e.result.overruled = overruled;
@@ -1654,14 +1665,8 @@ static code_t unit_test_take(machine *m, int unit, brigade_test_kind kind,
     snprintf(e.test.roll, sizeof e.test.roll, "T%d.%s.%s", m->work.turn, u->id,
              kind == BRIGADE_TEST_PURSUIT ? "pursuit" : "reform");
     e.test.kind = out->test.kind;
-    e.test.dice[0] = out->test.dice[0];
-    e.test.dice[1] = out->test.dice[1];
-    e.test.total = out->test.total;
-    e.test.target = out->test.target;
-    e.test.outcome = out->test.outcome;
-    e.test.modifier_count = out->test.modifier_count;
-    for (int k = 0; k < out->test.modifier_count && k < BRIGADE_MODIFIERS_MAX; k++)
-        modifier_set(&e.test.modifiers[k], &out->test.modifiers[k]);
+    test_record(&out->test, e.test.dice, &e.test.total, &e.test.target, &e.test.outcome,
+                e.test.modifiers, &e.test.modifier_count);
     return emit(m, &e);
 }
 
@@ -2588,8 +2593,9 @@ static code_t step_finish(machine *m)
     }
 }
 
-static code_t done(machine *m, brigade_side seat)
+static code_t done(machine *m, brigade_side seat, const brigade_command *c)
 {
+    (void)c;
     brigade_battle *b = &m->work;
     brigade_phase phase = b->phase;
     if (phase == BRIGADE_PHASE_CHARGE && b->step == BRIGADE_STEP_DECLARE) {
@@ -3558,6 +3564,35 @@ static code_t flag_fall(machine *m, const brigade_command *c)
     return BRIGADE_OK;
 }
 
+/* A player's command (like a command table: one row a kind): what runs
+ * it and, for the ones bound to one step, the step (checked first, with
+ * `what` named in the refusal). The umpire's commands go to umpire_rule. */
+typedef struct player_command {
+    code_t (*run)(machine *m, brigade_side seat, const brigade_command *c);
+    const char *what; /* NULL: the command checks its own phase and step */
+    brigade_phase phase;
+    brigade_step step;
+} player_command;
+
+static const player_command player_commands[] = {
+    [BRIGADE_COMMAND_CHOOSE_INITIATIVE] = {choose_initiative, NULL, 0, 0},
+    [BRIGADE_COMMAND_DECLARE_CHARGE] = {declare_charge, "a charge (declare_charge)",
+                                        BRIGADE_PHASE_CHARGE, BRIGADE_STEP_DECLARE},
+    [BRIGADE_COMMAND_RESPOND] = {respond, "an answer to a charge (respond)",
+                                 BRIGADE_PHASE_CHARGE, BRIGADE_STEP_RESPOND},
+    [BRIGADE_COMMAND_SAPPERS_REROLL] = {sappers_reroll, NULL, 0, 0},
+    [BRIGADE_COMMAND_ADJUST] = {adjust, NULL, 0, 0},
+    [BRIGADE_COMMAND_DONE] = {done, NULL, 0, 0},
+    [BRIGADE_COMMAND_RALLY] = {rally, NULL, 0, 0},
+    [BRIGADE_COMMAND_REFORM] = {reform, NULL, 0, 0},
+    [BRIGADE_COMMAND_UNCONTROLLED_CHARGE] = {uncontrolled_charge, NULL, 0, 0},
+    [BRIGADE_COMMAND_CONTACT] = {contact, NULL, 0, 0},
+    [BRIGADE_COMMAND_CONTEST] = {contest, NULL, 0, 0},
+    [BRIGADE_COMMAND_ACCEPT] = {accept, NULL, 0, 0},
+    [BRIGADE_COMMAND_OCCUPY] = {occupy, NULL, 0, 0},
+    [BRIGADE_COMMAND_WITHDRAW_CHARGE] = {withdraw_charge, NULL, 0, 0},
+};
+
 static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
 {
     bool umpire_command = c->kind == BRIGADE_COMMAND_HOLD || c->kind == BRIGADE_COMMAND_RELEASE ||
@@ -3585,43 +3620,14 @@ static code_t dispatch(machine *m, brigade_side seat, const brigade_command *c)
         return umpire_rule(m, c);
     if (m->work.hold[0])
         return fail(m, BRIGADE_ERROR_HELD, "the umpire holds the game: %s", m->work.hold);
-    switch (c->kind) {
-    case BRIGADE_COMMAND_CHOOSE_INITIATIVE:
-        return choose_initiative(m, seat, c);
-    case BRIGADE_COMMAND_DECLARE_CHARGE:
-        TRY(require_step(m, seat, "a charge (declare_charge)", BRIGADE_PHASE_CHARGE,
-                         BRIGADE_STEP_DECLARE));
-        return declare_charge(m, seat, c);
-    case BRIGADE_COMMAND_RESPOND:
-        TRY(require_step(m, seat, "an answer to a charge (respond)", BRIGADE_PHASE_CHARGE,
-                         BRIGADE_STEP_RESPOND));
-        return respond(m, seat, c);
-    case BRIGADE_COMMAND_SAPPERS_REROLL:
-        return sappers_reroll(m, seat, c);
-    case BRIGADE_COMMAND_ADJUST:
-        return adjust(m, seat, c);
-    case BRIGADE_COMMAND_DONE:
-        return done(m, seat);
-    case BRIGADE_COMMAND_RALLY:
-        return rally(m, seat, c);
-    case BRIGADE_COMMAND_REFORM:
-        return reform(m, seat, c);
-    case BRIGADE_COMMAND_UNCONTROLLED_CHARGE:
-        return uncontrolled_charge(m, seat, c);
-    case BRIGADE_COMMAND_CONTACT:
-        return contact(m, seat, c);
-    case BRIGADE_COMMAND_CONTEST:
-        return contest(m, seat, c);
-    case BRIGADE_COMMAND_ACCEPT:
-        return accept(m, seat, c);
-    case BRIGADE_COMMAND_OCCUPY:
-        return occupy(m, seat, c);
-    case BRIGADE_COMMAND_WITHDRAW_CHARGE:
-        return withdraw_charge(m, seat, c);
-    default:
-        break;
-    }
-    return fail(m, BRIGADE_ERROR_INVALID_ACTION, "unknown command");
+    unsigned kind = (unsigned)c->kind;
+    const player_command *pc = kind < BRIGADE_COUNT_OF(player_commands) ? &player_commands[kind]
+                                                                       : NULL;
+    if (pc == NULL || pc->run == NULL)
+        return fail(m, BRIGADE_ERROR_INVALID_ACTION, "unknown command");
+    if (pc->what != NULL)
+        TRY(require_step(m, seat, pc->what, pc->phase, pc->step));
+    return pc->run(m, seat, c);
 }
 
 /* The machine works on a copy of the battle (a refused command leaves
