@@ -146,6 +146,7 @@ static void normalised_copy(const brigade_field *(*table)(int *), void *dst, con
         brigade_charge charge;
         brigade_battle_melee melee;
         brigade_morale_result morale;
+        brigade_report report;
     } copy;
     assert(size <= sizeof copy);
     memset(&copy, 0, sizeof copy);
@@ -170,31 +171,15 @@ static void morale_copy(brigade_morale_result *dst, const brigade_morale_result 
     normalised_copy(brigade_morale_fields, dst, src, sizeof *dst);
 }
 
-/* A report's members by hand: what its has_ flags leave unset is zeroed
- * too (D46), which no table says. */
+/* A report's: what its has_ flags leave unset is zeroed too (D46). */
 static void report_copy(brigade_report *dst, const brigade_report *src)
 {
     brigade_report r;
-    memset(&r, 0, sizeof r);
-    r.number = src->number;
-    r.kind = src->kind;
-    r.side = src->side;
-    r.unit = src->unit;
-    r.target = src->target;
-    r.facing = src->facing;
-    r.state = src->state;
-    r.contested = src->contested;
-    text_set(r.contest, sizeof r.contest, src->contest);
-    text_set(r.ruling, sizeof r.ruling, src->ruling);
-    r.has_figures = src->has_figures;
-    r.has_formed = src->has_formed;
-    r.has_status = src->has_status;
-    r.has_formation = src->has_formation;
-    r.figures = src->has_figures ? src->figures : 0;
-    r.formed = src->has_formed && src->formed;
-    r.status = src->has_status ? src->status : BRIGADE_STATUS_NORMAL;
-    r.formation = src->has_formation ? src->formation : (brigade_formation)0;
-    text_set(r.note, sizeof r.note, src->note);
+    normalised_copy(brigade_report_fields, &r, src, sizeof r);
+    r.figures = r.has_figures ? r.figures : 0;
+    r.formed = r.has_formed && r.formed;
+    r.status = r.has_status ? r.status : BRIGADE_STATUS_NORMAL;
+    r.formation = r.has_formation ? r.formation : (brigade_formation)0;
     memcpy(dst, &r, sizeof r);
 }
 

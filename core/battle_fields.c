@@ -799,6 +799,8 @@ void brigade_fields_copy(const brigade_field *fields, int count, void *dst, cons
 {
     for (int i = 0; i < count; i++) {
         const brigade_field *f = &fields[i];
+        if (f->journal_when == BRIGADE_FIELD_ADJUSTS) /* its has_ flag too */
+            memcpy((char *)dst + f->offset2, (const char *)src + f->offset2, sizeof(bool));
         switch (f->kind) {
         case BRIGADE_FIELD_TEXT:
             snprintf(brigade_field_text_mut(f, dst), f->size, "%s", brigade_field_text(f, src));

@@ -201,7 +201,7 @@ void *brigade_field_record_mut(const brigade_field *field, void *record, int ind
  * count, SIDES), so that equal values give equal bytes: the padding of
  * dst stays zero (a hash of a folded battle is its journal's). The kinds
  * no struct of the tables' copies uses (FLAGS and the wire-only views) are
- * left out. */
+ * left out. An ADJUSTS row's has_ flag is copied with it. */
 void brigade_fields_copy(const brigade_field *fields, int count, void *dst, const void *src);
 
 #endif
