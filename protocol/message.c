@@ -442,12 +442,6 @@ static protocol_fault_code reader_clone(member_reader *reader, const protocol_va
     return PROTOCOL_FAULT_OK;
 }
 
-/* The number of a report (§5.3, D46): 1..PROTOCOL_REPORT_NUMBER_MAX. */
-static protocol_fault_code reader_report(member_reader *reader, int64_t *out)
-{
-    return reader_int(reader, "report", true, 1, PROTOCOL_REPORT_NUMBER_MAX, out, NULL);
-}
-
 /* A required reason or note: 1..PROTOCOL_NOTE_MAX bytes. */
 static protocol_fault_code reader_reason(member_reader *reader, const char *key,
                                          char out[PROTOCOL_NOTE_MAX + 1])
@@ -710,43 +704,6 @@ static void action_overrule_write(map_builder *builder, const protocol_action *a
     build_string(builder, "reason", action->as.overrule.reason);
 }
 
-static void action_rollback_read(member_reader *reader, protocol_action *action)
-{
-    reader_int(reader, "to_seq", true, 1, PROTOCOL_INT_SAFE_MAX, &action->as.rollback.to_seq,
-               NULL);
-    reader_reason(reader, "reason", action->as.rollback.reason);
-}
-
-static void action_rollback_write(map_builder *builder, const protocol_action *action)
-{
-    build_int(builder, "to_seq", action->as.rollback.to_seq);
-    build_string(builder, "reason", action->as.rollback.reason);
-}
-
-/* done: the kind alone. */
-static void action_done_read(member_reader *reader, protocol_action *action)
-{
-    (void)reader;
-    (void)action;
-}
-
-static void action_done_write(map_builder *builder, const protocol_action *action)
-{
-    (void)builder;
-    (void)action;
-}
-
-/* rally, reform, occupy, withdraw_charge: the seat's own unit. */
-static void action_unit_report_read(member_reader *reader, protocol_action *action)
-{
-    reader_unit(reader, "unit", action->as.unit_report.unit);
-}
-
-static void action_unit_report_write(map_builder *builder, const protocol_action *action)
-{
-    build_string(builder, "unit", action->as.unit_report.unit);
-}
-
 /* target absent: no enemy in sight; facing only with a target, absent:
  * front (§5.3, 12.24 f, D38). */
 static void action_uncontrolled_charge_read(member_reader *reader, protocol_action *action)
@@ -773,52 +730,83 @@ static void action_uncontrolled_charge_write(map_builder *builder, const protoco
     }
 }
 
-static void action_contact_read(member_reader *reader, protocol_action *action)
+/* The members of an action kind that needs no reading of its own: each a
+ * key, what it holds, and where in protocol_action (§5.3). */
+typedef enum action_member_kind {
+    MEMBER_UNIT,   /* a unit's id (char[PROTOCOL_UNIT_ID_MAX + 1]), required */
+    MEMBER_REPORT, /* a report's number, int64_t 1..PROTOCOL_REPORT_NUMBER_MAX (D46) */
+    MEMBER_SEQ,    /* a seq, int64_t 1..PROTOCOL_INT_SAFE_MAX */
+    MEMBER_REASON, /* a reason, char[PROTOCOL_NOTE_MAX + 1], 1..255 bytes */
+    MEMBER_BOOL    /* a bool, required */
+} action_member_kind;
+
+typedef struct action_member {
+    const char *key; /* NULL ends a list */
+    action_member_kind kind;
+    size_t offset;   /* offsetof(protocol_action, as.<kind>.<member>) */
+} action_member;
+
+#define AT(member) offsetof(protocol_action, as.member)
+/* rally, reform, occupy, withdraw_charge: the seat's own unit. */
+static const action_member unit_report_members[] = {{"unit", MEMBER_UNIT, AT(unit_report.unit)},
+                                                    {NULL, 0, 0}};
+static const action_member contact_members[] = {{"unit", MEMBER_UNIT, AT(contact.unit)},
+                                                {"target", MEMBER_UNIT, AT(contact.target)},
+                                                {NULL, 0, 0}};
+static const action_member contest_members[] = {{"report", MEMBER_REPORT, AT(contest.report)},
+                                                {"reason", MEMBER_REASON, AT(contest.reason)},
+                                                {NULL, 0, 0}};
+static const action_member accept_members[] = {{"report", MEMBER_REPORT, AT(accept.report)},
+                                               {NULL, 0, 0}};
+static const action_member rule_members[] = {{"report", MEMBER_REPORT, AT(rule.report)},
+                                             {"upheld", MEMBER_BOOL, AT(rule.upheld)},
+                                             {"reason", MEMBER_REASON, AT(rule.reason)},
+                                             {NULL, 0, 0}};
+static const action_member rollback_members[] = {{"to_seq", MEMBER_SEQ, AT(rollback.to_seq)},
+                                                 {"reason", MEMBER_REASON, AT(rollback.reason)},
+                                                 {NULL, 0, 0}};
+/* done: the kind alone. */
+static const action_member done_members[] = {{NULL, 0, 0}};
+#undef AT
+
+static void action_members_read(member_reader *reader, protocol_action *action,
+                                const action_member *member)
 {
-    reader_unit(reader, "unit", action->as.contact.unit);
-    reader_unit(reader, "target", action->as.contact.target);
+    for (; member->key != NULL; member++) {
+        char *at = (char *)action + member->offset;
+        switch (member->kind) {
+        case MEMBER_UNIT:
+            reader_unit(reader, member->key, at);
+            break;
+        case MEMBER_REPORT:
+            reader_int(reader, member->key, true, 1, PROTOCOL_REPORT_NUMBER_MAX, (int64_t *)at,
+                       NULL);
+            break;
+        case MEMBER_SEQ:
+            reader_int(reader, member->key, true, 1, PROTOCOL_INT_SAFE_MAX, (int64_t *)at, NULL);
+            break;
+        case MEMBER_REASON:
+            reader_reason(reader, member->key, at);
+            break;
+        case MEMBER_BOOL:
+            reader_bool(reader, member->key, true, (bool *)at, NULL);
+            break;
+        }
+    }
 }
 
-static void action_contact_write(map_builder *builder, const protocol_action *action)
+static void action_members_write(map_builder *builder, const protocol_action *action,
+                                 const action_member *member)
 {
-    build_string(builder, "unit", action->as.contact.unit);
-    build_string(builder, "target", action->as.contact.target);
-}
-
-static void action_contest_read(member_reader *reader, protocol_action *action)
-{
-    reader_report(reader, &action->as.contest.report);
-    reader_reason(reader, "reason", action->as.contest.reason);
-}
-
-static void action_contest_write(map_builder *builder, const protocol_action *action)
-{
-    build_int(builder, "report", action->as.contest.report);
-    build_string(builder, "reason", action->as.contest.reason);
-}
-
-static void action_accept_read(member_reader *reader, protocol_action *action)
-{
-    reader_report(reader, &action->as.accept.report);
-}
-
-static void action_accept_write(map_builder *builder, const protocol_action *action)
-{
-    build_int(builder, "report", action->as.accept.report);
-}
-
-static void action_rule_read(member_reader *reader, protocol_action *action)
-{
-    reader_report(reader, &action->as.rule.report);
-    reader_bool(reader, "upheld", true, &action->as.rule.upheld, NULL);
-    reader_reason(reader, "reason", action->as.rule.reason);
-}
-
-static void action_rule_write(map_builder *builder, const protocol_action *action)
-{
-    build_int(builder, "report", action->as.rule.report);
-    build_bool(builder, "upheld", action->as.rule.upheld);
-    build_string(builder, "reason", action->as.rule.reason);
+    for (; member->key != NULL; member++) {
+        const char *at = (const char *)action + member->offset;
+        if (member->kind == MEMBER_REPORT || member->kind == MEMBER_SEQ)
+            build_int(builder, member->key, *(const int64_t *)at);
+        else if (member->kind == MEMBER_BOOL)
+            build_bool(builder, member->key, *(const bool *)at);
+        else
+            build_string(builder, member->key, at);
+    }
 }
 
 /* One action kind (its wire name is action_kind_names[kind]): the members
@@ -829,10 +817,12 @@ typedef struct action_row {
     const char *const *members;
     void (*read)(member_reader *reader, protocol_action *action);
     void (*write)(map_builder *builder, const protocol_action *action);
+    const action_member *simple; /* instead of read and write: its members */
 } action_row;
 
 #define ACTION_MEMBERS(...) ((const char *const[]){"kind", __VA_ARGS__, NULL})
-#define ACTION_ROW(name, members) {members, action_##name##_read, action_##name##_write}
+#define ACTION_ROW(name, members) {members, action_##name##_read, action_##name##_write, NULL}
+#define SIMPLE_ROW(name, members) {members, NULL, NULL, name##_members}
 
 static const action_row action_rows[] = {
     [PROTOCOL_ACTION_CHOOSE_INITIATIVE] =
@@ -844,7 +834,7 @@ static const action_row action_rows[] = {
     [PROTOCOL_ACTION_SAPPERS_REROLL] = ACTION_ROW(sappers_reroll, ACTION_MEMBERS("unit", "die")),
     [PROTOCOL_ACTION_ADJUST] = ACTION_ROW(
         adjust, ACTION_MEMBERS("unit", "figures", "formed", "status", "formation", "note")),
-    [PROTOCOL_ACTION_DONE] = ACTION_ROW(done, ((const char *const[]){"kind", NULL})),
+    [PROTOCOL_ACTION_DONE] = SIMPLE_ROW(done, ((const char *const[]){"kind", NULL})),
     [PROTOCOL_ACTION_HOLD] = ACTION_ROW(umpire, ACTION_MEMBERS("reason")),
     [PROTOCOL_ACTION_RELEASE] = ACTION_ROW(umpire, ACTION_MEMBERS("reason")),
     [PROTOCOL_ACTION_NOTE] = ACTION_ROW(umpire, ACTION_MEMBERS("reason")),
@@ -854,18 +844,18 @@ static const action_row action_rows[] = {
     [PROTOCOL_ACTION_OVERRULE] = ACTION_ROW(
         overrule,
         ACTION_MEMBERS("melee", "result", "winner", "unit", "outcome", "reason")),
-    [PROTOCOL_ACTION_ROLLBACK] = ACTION_ROW(rollback, ACTION_MEMBERS("to_seq", "reason")),
+    [PROTOCOL_ACTION_ROLLBACK] = SIMPLE_ROW(rollback, ACTION_MEMBERS("to_seq", "reason")),
     [PROTOCOL_ACTION_END] = ACTION_ROW(umpire, ACTION_MEMBERS("reason", "result")),
-    [PROTOCOL_ACTION_RALLY] = ACTION_ROW(unit_report, ACTION_MEMBERS("unit")),
-    [PROTOCOL_ACTION_REFORM] = ACTION_ROW(unit_report, ACTION_MEMBERS("unit")),
+    [PROTOCOL_ACTION_RALLY] = SIMPLE_ROW(unit_report, ACTION_MEMBERS("unit")),
+    [PROTOCOL_ACTION_REFORM] = SIMPLE_ROW(unit_report, ACTION_MEMBERS("unit")),
     [PROTOCOL_ACTION_UNCONTROLLED_CHARGE] =
         ACTION_ROW(uncontrolled_charge, ACTION_MEMBERS("unit", "target", "facing")),
-    [PROTOCOL_ACTION_CONTACT] = ACTION_ROW(contact, ACTION_MEMBERS("unit", "target")),
-    [PROTOCOL_ACTION_CONTEST] = ACTION_ROW(contest, ACTION_MEMBERS("report", "reason")),
-    [PROTOCOL_ACTION_ACCEPT] = ACTION_ROW(accept, ACTION_MEMBERS("report")),
-    [PROTOCOL_ACTION_OCCUPY] = ACTION_ROW(unit_report, ACTION_MEMBERS("unit")),
-    [PROTOCOL_ACTION_RULE] = ACTION_ROW(rule, ACTION_MEMBERS("report", "upheld", "reason")),
-    [PROTOCOL_ACTION_WITHDRAW_CHARGE] = ACTION_ROW(unit_report, ACTION_MEMBERS("unit")),
+    [PROTOCOL_ACTION_CONTACT] = SIMPLE_ROW(contact, ACTION_MEMBERS("unit", "target")),
+    [PROTOCOL_ACTION_CONTEST] = SIMPLE_ROW(contest, ACTION_MEMBERS("report", "reason")),
+    [PROTOCOL_ACTION_ACCEPT] = SIMPLE_ROW(accept, ACTION_MEMBERS("report")),
+    [PROTOCOL_ACTION_OCCUPY] = SIMPLE_ROW(unit_report, ACTION_MEMBERS("unit")),
+    [PROTOCOL_ACTION_RULE] = SIMPLE_ROW(rule, ACTION_MEMBERS("report", "upheld", "reason")),
+    [PROTOCOL_ACTION_WITHDRAW_CHARGE] = SIMPLE_ROW(unit_report, ACTION_MEMBERS("unit")),
 };
 _Static_assert(BRIGADE_COUNT_OF(action_rows) == BRIGADE_COUNT_OF(action_kind_names),
                "one row an action kind");
@@ -879,8 +869,12 @@ static protocol_fault_code action_read(member_reader *reader, protocol_action *a
         return reader->error;
     action->kind = (protocol_action_kind)kind;
     const action_row *row = &action_rows[kind];
-    if (reader_only(reader, row->members) == PROTOCOL_FAULT_OK)
-        row->read(reader, action);
+    if (reader_only(reader, row->members) == PROTOCOL_FAULT_OK) {
+        if (row->read != NULL)
+            row->read(reader, action);
+        else
+            action_members_read(reader, action, row->simple);
+    }
     return reader->error;
 }
 
@@ -893,7 +887,11 @@ static protocol_value *action_to_value(const protocol_action *action, bool *refu
     }
     map_builder builder = build_start();
     build_string(&builder, "kind", protocol_action_kind_name(action->kind));
-    action_rows[action->kind].write(&builder, action);
+    const action_row *row = &action_rows[action->kind];
+    if (row->write != NULL)
+        row->write(&builder, action);
+    else
+        action_members_write(&builder, action, row->simple);
     return build_done(&builder);
 }
 
