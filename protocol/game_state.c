@@ -1017,14 +1017,20 @@ static bool protocol_state_entry_initiative(protocol_value *entry, const brigade
     return ok;
 }
 
+/* A roll's entry opens with {unit: its id, name: the roll's name}. */
+static bool protocol_state_entry_roll_of(protocol_value *entry, const brigade_battle *battle,
+                                         int unit, const char *roll)
+{
+    return protocol_value_map_set_string(entry, "unit", protocol_state_unit_id(battle, unit)) ==
+               0 &&
+           protocol_value_map_set_string(entry, "name", roll) == 0;
+}
+
 /* morale_tested: {unit, name, dice, total, pass_on, modifiers, effect}. */
 static bool protocol_state_entry_morale(protocol_value *entry, const brigade_battle *battle,
                                         const brigade_event *event)
 {
-    bool ok = true;
-    ok = ok && protocol_value_map_set_string(entry, "unit",
-                                             protocol_state_unit_id(battle, event->morale.unit)) == 0;
-    ok = ok && protocol_value_map_set_string(entry, "name", event->morale.roll) == 0;
+    bool ok = protocol_state_entry_roll_of(entry, battle, event->morale.unit, event->morale.roll);
     ok = ok && protocol_value_map_set(entry, "dice",
                                       protocol_state_dice(event->morale.result.dice)) == 0;
     ok = ok && protocol_value_map_set_int(entry, "total", event->morale.result.total) == 0;
@@ -1186,10 +1192,7 @@ static bool protocol_state_entry_report(protocol_value *entry, const brigade_bat
 static bool protocol_state_entry_test_taken(protocol_value *entry, const brigade_battle *battle,
                                             const brigade_event *event)
 {
-    bool ok = true;
-    ok = ok && protocol_value_map_set_string(entry, "unit",
-                                             protocol_state_unit_id(battle, event->test.unit)) == 0;
-    ok = ok && protocol_value_map_set_string(entry, "name", event->test.roll) == 0;
+    bool ok = protocol_state_entry_roll_of(entry, battle, event->test.unit, event->test.roll);
     ok = ok && protocol_state_entry_test_of(entry, event->test.kind, event->test.dice,
                                           event->test.total, event->test.target,
                                           event->test.outcome, event->test.modifiers,

@@ -73,10 +73,10 @@
 /* A connection's seat in a game (§5.2, §6.2): on the wire "A", "B",
  * "spectator", "umpire". */
 typedef enum protocol_seat {
-    PROTOCOL_SEAT_A = 0,
-    PROTOCOL_SEAT_B = 1,
-    PROTOCOL_SEAT_SPECTATOR = 2, /* welcome / resumed only: a read-only watcher (§5.2) */
-    PROTOCOL_SEAT_UMPIRE = 3     /* welcome / resumed only: the umpire, live (§5.2, design.md "Roles") */
+    PROTOCOL_SEAT_A,         /* 0, as BRIGADE_SIDE_A */
+    PROTOCOL_SEAT_B,         /* 1, as BRIGADE_SIDE_B */
+    PROTOCOL_SEAT_SPECTATOR, /* welcome / resumed only: a read-only watcher (§5.2) */
+    PROTOCOL_SEAT_UMPIRE     /* welcome / resumed only: the umpire, live (§5.2, design.md "Roles") */
 } protocol_seat;
 
 /* Error codes of the error message (§6). UNKNOWN stands, in a client, for a
