@@ -52,7 +52,6 @@
 #include "protocol/message.h"
 #include "protocol/game_state.h"
 #include "journal/journal.h"
-#include "server/chain.h"
 #include "server/cluster.h"
 #include "server/journal_queue.h"
 #include "server/metrics.h"
@@ -538,12 +537,6 @@ static void server_game_free(server_game *game)
     free(game);
 }
 
-/* server_game_free for server_chain_free_all, which hands entries as void *. */
-static void server_game_free_entry(void *game)
-{
-    server_game_free(game);
-}
-
 /* Keeps the delta of the game's new seq for resuming connections. */
 static void server_game_delta_keep(server_game *game, server_buffer *delta)
 {
@@ -678,8 +671,14 @@ void server_games_destroy(server_games *games)
     if (!games)
         return;
     server_cluster_free(games->cluster); /* the games' handles with it */
-    server_chain_free_all(games->buckets, games->bucket_count,
-                          offsetof(server_game, next), server_game_free_entry);
+    for (size_t i = 0; i < games->bucket_count; i++) {
+        server_game *game = games->buckets[i];
+        while (game) {
+            server_game *next = game->next;
+            server_game_free(game);
+            game = next;
+        }
+    }
     free(games->buckets);
     server_tournaments_destroy(games->tournaments);
     free(games->data_dir);

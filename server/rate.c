@@ -3,7 +3,6 @@
  * peer addresses (server/rate.h).
  */
 #include "server/rate.h"
-#include "server/chain.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,8 +166,14 @@ void server_rate_table_free(server_rate_table *table)
 {
     if (!table)
         return;
-    server_chain_free_all(table->buckets, table->bucket_count,
-                          offsetof(server_rate_entry, next), free);
+    for (size_t i = 0; i < table->bucket_count; i++) {
+        server_rate_entry *entry = table->buckets[i];
+        while (entry) {
+            server_rate_entry *next = entry->next;
+            free(entry);
+            entry = next;
+        }
+    }
     free(table->buckets);
     free(table);
 }
