@@ -6,6 +6,7 @@
  */
 #include "core/battle_fields.h"
 #include "core/field_names.h"
+#include "core/helpers.h"
 
 #include <assert.h>
 #include <limits.h>
@@ -803,7 +804,7 @@ void brigade_fields_copy(const brigade_field *fields, int count, void *dst, cons
             memcpy((char *)dst + f->offset2, (const char *)src + f->offset2, sizeof(bool));
         switch (f->kind) {
         case BRIGADE_FIELD_TEXT:
-            snprintf(brigade_field_text_mut(f, dst), f->size, "%s", brigade_field_text(f, src));
+            brigade_text_copy(brigade_field_text_mut(f, dst), f->size, brigade_field_text(f, src));
             break;
         case BRIGADE_FIELD_INTS:
             memcpy((char *)dst + f->offset, (const char *)src + f->offset,

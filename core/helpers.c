@@ -108,7 +108,8 @@ bool brigade_path_message(char *path_out, size_t path_size, char *message, size_
 
 void brigade_path_join(char *out, size_t size, const char *parent, const char *member)
 {
-    snprintf(out, size, "%s%s%s", parent, parent[0] != '\0' ? "." : "", member);
+    snprintf(out, size, "%s%s%s", parent, parent[0] != '\0' && member[0] != '\0' ? "." : "",
+             member);
 }
 
 const char *brigade_json_unknown_member(const struct json_t *object, const char *const *allowed)
@@ -125,14 +126,16 @@ const char *brigade_json_unknown_member(const struct json_t *object, const char 
     return NULL;
 }
 
-struct json_t *brigade_json_parse(const char *text, size_t length, char *what, size_t what_size)
+struct json_t *brigade_json_parse(const char *text, size_t length, bool any_value, char *what,
+                                  size_t what_size)
 {
     if (text == NULL) {
         brigade_text_format(what, what_size, "no text");
         return NULL;
     }
     json_error_t error;
-    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &error);
+    size_t flags = JSON_REJECT_DUPLICATES | (any_value ? JSON_DECODE_ANY : 0);
+    json_t *root = json_loadb(text, length, flags, &error);
     if (root == NULL)
         brigade_text_format(what, what_size, "invalid JSON at line %d, column %d: %s", error.line,
                             error.column, error.text);

@@ -47,8 +47,8 @@ bool brigade_text_copy(char *out, size_t size, const char *src);
 bool brigade_path_message(char *path_out, size_t path_size, char *message, size_t message_size,
                           const char *path, const char *format, ...) BRIGADE_PRINTF(6, 7);
 
-/* `parent` "." `member` into out[size] (size >= 1), `member` alone when
- * parent is "" (the root): a member's path in a scenario, ruleset or
+/* `parent` "." `member` into out[size] (size >= 1), the other alone when
+ * either is "" (the root): a member's path in a scenario, ruleset or
  * tournament file ("units[2].type"); cut to fit. */
 void brigade_path_join(char *out, size_t size, const char *parent, const char *member);
 
@@ -60,8 +60,11 @@ const char *brigade_json_unknown_member(const struct json_t *object, const char 
 
 /* The JSON text[length] parsed strictly (a duplicate key refused) into a
  * new jansson value the caller owns, or NULL with "invalid JSON at line L,
- * column C: why" (or "no text") in what[what_size]. */
-struct json_t *brigade_json_parse(const char *text, size_t length, char *what, size_t what_size);
+ * column C: why" (or "no text") in what[what_size]. The text is an object
+ * or an array, or with `any_value` any JSON value (so that the caller can
+ * say what a non-object is). */
+struct json_t *brigade_json_parse(const char *text, size_t length, bool any_value, char *what,
+                                  size_t what_size);
 
 /* brigade_path_message into an error struct with members code, path[] and
  * message[] (brigade_error, brigade_tournament_error): sets code to

@@ -152,17 +152,11 @@ typedef struct reader {
     const char *prefix; /* the caller's path of the root, "" for none */
 } reader;
 
-/* `prefix` + "." + `path` (either may be "") into out[PATH_SIZE]. */
-static void path_join(char *out, const char *prefix, const char *path)
-{
-    brigade_text_format(out, PATH_SIZE, "%s%s%s", prefix, prefix[0] && path[0] ? "." : "", path);
-}
-
 /* Fails at file path `path` (from the file's root) with `what`. */
 static bool fail_at(reader *r, const char *path, const char *what)
 {
     char full[PATH_SIZE];
-    path_join(full, r->prefix, path);
+    brigade_path_join(full, sizeof full, r->prefix, path);
     return BRIGADE_PATH_FAIL(r->error, BRIGADE_ERROR_INVALID_INPUT, full, "%s", what);
 }
 
@@ -273,7 +267,7 @@ static bool read_member(reader *r, const member *m, const char *path, const json
     json_t *item;
     json_object_foreach((json_t *)value, key, item) {
         char item_path[PATH_SIZE];
-        path_join(item_path, path, key);
+        brigade_path_join(item_path, sizeof item_path, path, key);
         int index = -1;
         for (int i = 0; i < m->count; i++)
             if (strcmp(m->key(i), key) == 0)
@@ -309,7 +303,7 @@ static bool read_group(reader *r, const char *path, const json_t *object)
     json_t *value;
     json_object_foreach((json_t *)object, key, value) {
         char child[PATH_SIZE];
-        path_join(child, path, key);
+        brigade_path_join(child, sizeof child, path, key);
         const member *m = NULL;
         for (int i = 0; i < BRIGADE_COUNT_OF(members); i++)
             if (strcmp(members[i].path, child) == 0)
@@ -340,14 +334,11 @@ bool brigade_ruleset_parse(const char *text, size_t length, brigade_ruleset *out
 {
     brigade_error scratch;
     brigade_error *e = brigade_error_or(error, &scratch);
-    json_error_t json_error;
+    char why[200];
     /* Any JSON value, so that one not an object is named as such. */
-    json_t *root =
-        json_loadb(text, length, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &json_error);
+    json_t *root = brigade_json_parse(text, length, true, why, sizeof why);
     if (root == NULL)
-        return BRIGADE_PATH_FAIL(e, BRIGADE_ERROR_INVALID_INPUT, "",
-                                 "invalid JSON at line %d, column %d: %s", json_error.line,
-                                 json_error.column, json_error.text);
+        return BRIGADE_PATH_FAIL(e, BRIGADE_ERROR_INVALID_INPUT, "", "%s", why);
     bool ok = brigade_ruleset_from_json(root, "", out, e);
     json_decref(root);
     return ok;

@@ -25,9 +25,11 @@ static bool check_members(loader *l, const json_t *object, const char *path,
                           const char *const *allowed)
 {
     const char *key = brigade_json_unknown_member(object, allowed);
+    if (key == NULL)
+        return true;
     char p[128];
-    brigade_path_join(p, sizeof p, path, key != NULL ? key : "");
-    return key == NULL || fail(l, p, "unknown member");
+    brigade_path_join(p, sizeof p, path, key);
+    return fail(l, p, "unknown member");
 }
 
 /* Gets a member that must be an object/string/...; `required` says whether
@@ -386,7 +388,7 @@ bool brigade_scenario_load(const char *text, size_t length, brigade_battle *batt
     loader l = {brigade_error_or(error, &scratch)};
     memset(l.error, 0, sizeof *l.error);
     char what[200];
-    json_t *root = brigade_json_parse(text, length, what, sizeof what);
+    json_t *root = brigade_json_parse(text, length, false, what, sizeof what);
     if (root == NULL)
         return fail(&l, "", "%s", text == NULL ? "no scenario text" : what);
 

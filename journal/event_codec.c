@@ -720,18 +720,9 @@ static void w_initiative_ties(writer *w, protocol_value *m, const brigade_event 
         w_ints(w, m, "ties", e->initiative.ties, initiative_ties_kept(e->initiative.rolls));
 }
 
-static void event_by_hand(writer *w, protocol_value *m, const brigade_event *e);
-
-/* The members of one event, after "kind": its kind's table
- * (brigade_event_fields), then what is written by hand. */
-static void event_write(writer *w, protocol_value *m, const brigade_event *e)
-{
-    int count = 0;
-    const brigade_field *fields = brigade_event_fields(e->kind, &count);
-    if (fields != NULL)
-        w_fields(w, m, fields, count, e);
-    event_by_hand(w, m, e);
-}
+/* The members of one event, after "kind" (defined with the readers' table
+ * of by-hand kinds). */
+static void event_write(writer *w, protocol_value *m, const brigade_event *e);
 
 protocol_value *journal_event_to_value(const brigade_battle *battle, const brigade_event *event,
                                         journal_fault *status)
@@ -1469,15 +1460,17 @@ static const struct {
     [BRIGADE_BATTLE_EVENT_DICE_REVEALED] = {NULL, r_dice_of_server},
 };
 
-static void event_by_hand(writer *w, protocol_value *m, const brigade_event *e)
+/* Its kind's table (brigade_event_fields), then what is written by hand.
+ * A kind out of range has neither (journal_event_to_value refuses it). */
+static void event_write(writer *w, protocol_value *m, const brigade_event *e)
 {
     int count = 0;
-    bool tabled = brigade_event_fields(e->kind, &count) != NULL;
+    const brigade_field *fields = brigade_event_fields(e->kind, &count);
     unsigned k = (unsigned)e->kind;
-    bool known = k < BRIGADE_COUNT_OF(by_hand) && (tabled || by_hand[k].write != NULL);
-    if (!known)
-        w_fail(w, JOURNAL_ERROR_UNFIT, "kind", "event kind %d unknown", (int)e->kind);
-    else if (by_hand[k].write != NULL)
+    bool by_hand_known = k < BRIGADE_COUNT_OF(by_hand) && by_hand[k].write != NULL;
+    if (fields != NULL)
+        w_fields(w, m, fields, count, e);
+    if (by_hand_known)
         by_hand[k].write(w, m, e);
 }
 

@@ -1021,8 +1021,8 @@ static bool protocol_state_entry_initiative(protocol_value *entry, const brigade
 static bool protocol_state_entry_roll_of(protocol_value *entry, const brigade_battle *battle,
                                          int unit, const char *roll)
 {
-    return protocol_value_map_set_string(entry, "unit", protocol_state_unit_id(battle, unit)) ==
-               0 &&
+    const char *id = protocol_state_unit_id(battle, unit);
+    return protocol_value_map_set_string(entry, "unit", id) == 0 &&
            protocol_value_map_set_string(entry, "name", roll) == 0;
 }
 

@@ -222,7 +222,7 @@ bool brigade_tournament_event_parse(const char *text, size_t length,
     if (text == NULL || event == NULL)
         return fail(&p, "", "no tournament text or no event to fill");
     char why[200];
-    json_t *root = brigade_json_parse(text, length, why, sizeof why);
+    json_t *root = brigade_json_parse(text, length, false, why, sizeof why);
     if (root == NULL)
         return fail(&p, "", "%s", why);
     brigade_tournament_event parsed;
