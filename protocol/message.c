@@ -1270,9 +1270,6 @@ static protocol_fault_code frame_decode(const uint8_t *frame, size_t len, size_t
         return error;                                                                      \
     }
 
-DEFINE_DECODE(protocol_client_message_decode, protocol_client_message, PROTOCOL_CLIENT_FRAME_MAX,
-              protocol_client_message_from_value)
-
 void protocol_client_message_clear(protocol_client_message *message)
 {
     if (message == NULL)
@@ -1702,6 +1699,8 @@ protocol_fault_code protocol_server_message_from_value(const protocol_value *map
     return reader.error;
 }
 
+DEFINE_DECODE(protocol_client_message_decode, protocol_client_message, PROTOCOL_CLIENT_FRAME_MAX,
+              protocol_client_message_from_value)
 DEFINE_DECODE(protocol_server_message_decode, protocol_server_message, PROTOCOL_SERVER_FRAME_MAX,
               protocol_server_message_from_value)
 
@@ -1709,17 +1708,23 @@ void protocol_server_message_clear(protocol_server_message *message)
 {
     if (message == NULL)
         return;
-    if (message->kind == PROTOCOL_SERVER_WELCOME)
+    switch (message->kind) {
+    case PROTOCOL_SERVER_WELCOME:
         protocol_value_free(message->as.welcome.state);
-    if (message->kind == PROTOCOL_SERVER_DELTA)
+        break;
+    case PROTOCOL_SERVER_DELTA:
         protocol_value_free(message->as.delta.ops);
-    if (message->kind == PROTOCOL_SERVER_TOURNAMENT_CREATED) {
+        break;
+    case PROTOCOL_SERVER_TOURNAMENT_CREATED:
         free(message->as.tournament_created.players);
         free(message->as.tournament_created.umpires);
-    }
-    if (message->kind == PROTOCOL_SERVER_TOURNAMENT_STATE) {
+        break;
+    case PROTOCOL_SERVER_TOURNAMENT_STATE:
         protocol_value_free(message->as.tournament_state.view);
         protocol_value_free(message->as.tournament_state.you);
+        break;
+    default: /* the other kinds own no memory */
+        break;
     }
     memset(message, 0, sizeof *message);
 }

@@ -47,29 +47,10 @@
 #define BRIGADE_SOURCE_WEB_DIR ""
 #endif
 
-#define SERVER_DEFAULT_PORT 7681
-#define SERVER_DEFAULT_DATA "./data"
-#define SERVER_DEFAULT_LISTEN "127.0.0.1"
-
 /* Descriptors kept for the journal, the listen socket and the loop when
  * --max-connections is derived from the open files limit (net.c accepts a
  * few past the cap to answer them 503: SERVER_NET_CAP_SLACK). */
 #define SERVER_RESERVED_FDS 32
-#define SERVER_DEFAULT_PER_ADDRESS 64
-#define SERVER_DEFAULT_JOIN_TIMEOUT_S 30
-#define SERVER_DEFAULT_PING_INTERVAL_S 30
-/* The rate limits' defaults (server/rate.h): messages a second of a
- * connection and of an address (2 seconds' worth at once), games an hour
- * and refused joins a minute (all at once). */
-#define SERVER_DEFAULT_RATE_MESSAGES 50
-#define SERVER_DEFAULT_RATE_ADDRESS_MESSAGES 200
-#define SERVER_DEFAULT_RATE_CREATES 60
-#define SERVER_DEFAULT_RATE_FAILED_JOINS 10
-/* Game lifecycle: an idle game logged after an hour; ended by the server
- * after 30 days under way, or a day waiting for its players. */
-#define SERVER_DEFAULT_IDLE_REPORT_S 3600L
-#define SERVER_DEFAULT_IDLE_END_S (30L * 86400L)
-#define SERVER_DEFAULT_WAITING_END_S 86400L
 
 /* Browser origins --allow-origin may list. */
 #define SERVER_ORIGINS_MAX 16
@@ -77,6 +58,7 @@
 #define SERVER_OPTIONS_OWNED_MAX 64
 
 typedef struct server_options {
+    const char *config_path; /* --config (or BRIGADED_CONFIG); NULL: none */
     long port;
     const char *data_dir;
     const char *listen_address;
@@ -146,175 +128,122 @@ typedef enum server_option_source {
     SERVER_SOURCE_COMMAND_LINE
 } server_option_source;
 
-/* One option of brigaded: its name, how its value is read and where it
- * goes in server_options, and its --help text (the value's name, then
- * lines; "Default ..." included). */
+/* One option of brigaded, one row of server_option_table: its name, how
+ * its value is read and where it goes in server_options, its default and
+ * its --help text. */
 typedef struct server_option {
     const char *name;
     const char *value;   /* in --help: "N", "DIR", ... */
     server_option_kind kind;
     size_t offset;       /* of the long or const char * in server_options */
     long min, max;
-    const char *unit;    /* a number's, in its error message (NULL: a TCP port) */
-    const char *help;
+    const char *unit;    /* a number's, in its error message ("": a TCP port) */
+    /* The default as a value of the option ("7681", "1h", "info"): read
+     * like one before anything else (server_options_defaults) and shown in
+     * --help as "Default 7681."; "" when the default is none or is worked
+     * out later, which the help then says in its own words. */
+    const char *fallback;
+    const char *help;    /* one paragraph, wrapped by server_usage */
 } server_option;
 
 #define SERVER_OPTION_AT(member) offsetof(server_options, member)
+/* A duration option's most: 366 days, in seconds. */
+#define SERVER_DURATION_MAX (366L * 86400L)
 
 static const server_option server_option_table[] = {
-    {"config", "FILE", SERVER_OPTION_CONFIG, 0, 0, 0, NULL,
-     "read options from the INI file FILE: `name = value` lines\n"
-     "(the options below without --, flags true or false),\n"
-     "optionally under [brigaded]. The command line wins over\n"
-     "the environment (BRIGADED_<NAME>), which wins over FILE.\n"
-     "Default: none (packaged: /etc/brigade/brigaded.conf)."},
-    {"port", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(port), 0, 65535, NULL,
-     "TCP port to listen on, 0..65535; 0 lets the system pick\n"
-     "(the log line says which). Default 7681."},
-    {"listen", "ADDR", SERVER_OPTION_ADDRESS, SERVER_OPTION_AT(listen_address), 0, 0, NULL,
-     "IPv4 or IPv6 address to listen on. Default 127.0.0.1."},
-    {"data", "DIR", SERVER_OPTION_NAME, SERVER_OPTION_AT(data_dir), 0, 0, NULL,
-     "folder for the server's data, created if missing (mode 0700):\n"
-     "the games' journal DIR/brigade.sqlite. Default ./data."},
-    {"web", "DIR", SERVER_OPTION_FOLDER, SERVER_OPTION_AT(web_dir), 0, 0, NULL,
-     "the browser client's static files, served at /.\n"
-     "Default: <brigaded's folder>/../share/brigade/client-web\n"
-     "if it exists, else the source tree's client-web/."},
-    {"journal-busy-ms", "MS", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(journal_busy_ms), 1, 600000,
-     "milliseconds",
-     "how long a commit waits for the journal's write lock when\n"
-     "another process holds it (a backup, an sqlite3 shell)\n"
-     "before its actions are refused with 'unavailable' (sent\n"
-     "again later by clients), 1..600000. Default 5000."},
-    {"max-connections", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(max_connections), 1, 1000000,
-     "connections",
-     "connections open at once (websockets, HTTP requests and\n"
-     "handshakes: each holds a file descriptor), 1..1000000; a\n"
-     "websocket over it gets HTTP 503, and a few past it the\n"
-     "server stops accepting until some close. Default: the open\n"
-     "files limit (ulimit -n) less 32. Whatever it is, at the\n"
-     "open files limit the server stops accepting (waiting\n"
-     "connections get 503) until descriptors free up."},
-    {"max-connections-per-address", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(max_per_address),
-     0, 1000000, "connections",
-     "websockets open at once from one peer address, 0..1000000\n"
-     "(0: no cap); the loopback address (127.0.0.1, ::1: a local\n"
-     "reverse proxy) is not capped. Default 64."},
-    {"join-timeout-s", "S", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(join_timeout_s), 0, 3600,
-     "seconds",
-     "a websocket that has not joined a game within S seconds is\n"
-     "closed (1008 \"no join in time\"), 0..3600 (0: never).\n"
-     "Default 30."},
-    {"ping-interval-s", "S", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(ping_interval_s), 0, 3600,
-     "seconds",
-     "a websocket that has sent nothing for S seconds is pinged,\n"
-     "and closed (1008 \"no answer to ping\") when it then sends\n"
-     "nothing, not even the pong, for S seconds more (a peer gone\n"
-     "silent is let go within 2 S + 2 seconds), 0..3600 (0:\n"
-     "never). Default 30."},
-    {"rate-messages", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(rate_messages), 0, 1000000,
-     "messages a second",
-     "messages a second one connection may send, 2 seconds' worth\n"
-     "at once; past it a message is refused with 'rate_limited'\n"
-     "and a retry_after, and 100 refused in a row close the\n"
-     "connection (1008). 0..1000000 (0: no limit). Default 50."},
-    {"rate-messages-per-address", "N", SERVER_OPTION_NUMBER,
-     SERVER_OPTION_AT(rate_address_messages), 0, 1000000, "messages a second",
-     "the same for all the connections of one peer address (an\n"
-     "IPv6 address counts by its /64; 127.0.0.1 and ::1 are not\n"
-     "limited). Default 200."},
-    {"rate-creates", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(rate_creates), 0, 1000000,
-     "games an hour",
-     "games one connection, and one peer address, may create an\n"
-     "hour, all N at once if need be (a round of a tournament);\n"
-     "more are refused with 'rate_limited'. 0 (no limit)..1000000.\n"
-     "Default 60."},
-    {"rate-failed-joins", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(rate_failed_joins), 0,
-     1000000, "refused joins a minute",
-     "refused joins (a wrong token or spectator password, no\n"
-     "such game) a minute of one connection, and of one peer\n"
-     "address, N at once; past them every join is refused with\n"
-     "'rate_limited' for 1 s, then 2 s, 4 s ... up to 10 minutes.\n"
-     "0 (no limit)..1000000. Default 10."},
-    {"max-games", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(max_games), 1, 10000000, "games",
-     "games in memory at most: under way, or waiting for their\n"
-     "players (an ended game leaves memory once nobody is joined\n"
-     "to it). A create past it is refused with 'unavailable' and\n"
-     "retry_after. 1..10000000. Default 10000."},
-    {"password-checks", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(password_checks), 1, 256,
-     "checks",
-     "spectator passwords hashed or checked at once (scrypt, about\n"
-     "40 ms of a core and 16 MiB each, on libuv's threadpool); one\n"
-     "more is refused with 'unavailable' and retry_after 1.\n"
-     "1..256. Default 4."},
-    {"game-idle-report", "TIME", SERVER_OPTION_DURATION, SERVER_OPTION_AT(game_idle_report_s), 0,
-     366L * 86400L, NULL,
-     "a game with no action for TIME (90s, 30m, 12h, 7d; digits\n"
-     "alone are seconds; at most 366d; 0: never) is logged, once\n"
-     "until its next action. Default 1h."},
-    {"game-idle-end", "TIME", SERVER_OPTION_DURATION, SERVER_OPTION_AT(game_idle_end_s), 0,
-     366L * 86400L, NULL,
-     "a battle under way with no action for TIME is ended by the\n"
-     "server, as an umpire's end with the reason (0: never).\n"
-     "Default 30d."},
-    {"game-waiting-end", "TIME", SERVER_OPTION_DURATION, SERVER_OPTION_AT(game_waiting_end_s), 0,
-     366L * 86400L, NULL,
-     "the same for a game whose battle has not begun (a seat has\n"
-     "never joined) since it was created or last acted in.\n"
-     "Default 1d."},
-    {"allow-origin", "ORIGIN[,ORIGIN...]", SERVER_OPTION_ORIGINS, 0, 0, 0, NULL,
-     "browser pages of other sites allowed to open a websocket\n"
-     "(an Origin as the browser sends it: https://club.example,\n"
-     "http://host:8080; up to 16, the option may repeat). The\n"
-     "server's own page and clients that send no Origin (the\n"
-     "brigade CLI) are always allowed; others get 403.\n"
-     "Default: none."},
-    {"send-queue-kib", "KIB", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(send_queue_kib), 16, 1048576,
-     "KiB",
-     "what one connection may have waiting to be sent (its\n"
-     "reader is slow or stalled) before it is closed with\n"
-     "1008 \"send queue full\", 16..1048576. Default 16384. One\n"
-     "message (a welcome: the whole state) always goes to a\n"
-     "connection with nothing waiting."},
-    {"send-queue-total-kib", "KIB", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(send_queue_total_kib),
-     16, 1073741824L, "KiB",
-     "what every connection's queue may hold together,\n"
-     "16..1073741824; past it a connection with a backlog (a\n"
-     "slow reader) is closed with 1008 \"server send queues\n"
-     "full\". Default 1048576 (1 GiB)."},
-    {"socket-send-kib", "KIB", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(socket_send_kib), 4, 65536,
-     "KiB",
-     "a fixed kernel send buffer for each websocket (SO_SNDBUF;\n"
-     "the kernel doubles it), 4..65536, which bounds what a\n"
-     "stalled reader holds in the kernel. Default: the system's\n"
-     "own, grown as needed up to net.ipv4.tcp_wmem's maximum."},
-    {"redis", "URL", SERVER_OPTION_REDIS, SERVER_OPTION_AT(redis_url), 0, 0, NULL,
-     "join the cluster of the Redis at URL (redis://HOST:PORT):\n"
-     "each game owned by one node, its deltas published,\n"
-     "clients of another node's game told where it is\n"
-     "(server/README.md \"Cluster\"). Default: no cluster."},
-    {"relay", "", SERVER_OPTION_FLAG, SERVER_OPTION_AT(relay), 0, 0, NULL,
-     "serve spectators only, from what the cluster's nodes\n"
-     "publish (needs --redis; no --data, no games of its own).\n"
-     "In a file or the environment: true or false. Default false."},
-    {"public-url", "URL", SERVER_OPTION_WS_URL, SERVER_OPTION_AT(public_url), 0, 0, NULL,
-     "the ws:// or wss:// URL the cluster sends clients to\n"
-     "for this host. Default: ws://LISTEN:PORT/."},
-    {"redis-lease-ms", "MS", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(redis_lease_ms), 1000, 600000,
-     "ms", "how long a node's lease on its games lasts without a\n"
-           "renewal (renewed every fifth of it), 1000..600000.\n"
-           "Default 10000."},
-    {"log-level", "LEVEL", SERVER_OPTION_LOG_LEVEL, SERVER_OPTION_AT(log.level), 0, 0, NULL,
-     "the least severe lines logged: error, warning, info (each\n"
-     "connect, join, close and refusal) or debug (lws's notices\n"
-     "too). Default info."},
-    {"log-format", "FORMAT", SERVER_OPTION_LOG_FORMAT, SERVER_OPTION_AT(log.format), 0, 0, NULL,
-     "text (a line: time, level, connection, message) or json\n"
-     "(an object a line: time, level, connection, peer,\n"
-     "message), on stderr. Default text."},
+    {"config", "FILE", SERVER_OPTION_CONFIG, SERVER_OPTION_AT(config_path), 0, 0, "", "",
+     "read options from the INI file FILE: `name = value` lines (the options below without --, flags true or false), optionally under [brigaded]. The command line wins over the environment (BRIGADED_<NAME>), which wins over FILE. Default: none (packaged: /etc/brigade/brigaded.conf)."},
+    {"port", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(port), 0, 65535, "", "7681",
+     "TCP port to listen on, 0..65535; 0 lets the system pick (the log line says which)."},
+    {"listen", "ADDR", SERVER_OPTION_ADDRESS, SERVER_OPTION_AT(listen_address), 0, 0, "", "127.0.0.1",
+     "IPv4 or IPv6 address to listen on."},
+    {"data", "DIR", SERVER_OPTION_NAME, SERVER_OPTION_AT(data_dir), 0, 0, "", "./data",
+     "folder for the server's data, created if missing (mode 0700): the games' journal DIR/brigade.sqlite."},
+    {"web", "DIR", SERVER_OPTION_FOLDER, SERVER_OPTION_AT(web_dir), 0, 0, "", "",
+     "the browser client's static files, served at /. Default: <brigaded's folder>/../share/brigade/client-web if it exists, else the source tree's client-web/."},
+    {"journal-busy-ms", "MS", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(journal_busy_ms), 1, 600000, "milliseconds", "",
+     "how long a commit waits for the journal's write lock when another process holds it (a backup, an sqlite3 shell) before its actions are refused with 'unavailable' (sent again later by clients), 1..600000. Default 5000."},
+    {"max-connections", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(max_connections), 1, 1000000, "connections", "",
+     "connections open at once (websockets, HTTP requests and handshakes: each holds a file descriptor), 1..1000000; a websocket over it gets HTTP 503, and a few past it the server stops accepting until some close. Default: the open files limit (ulimit -n) less 32. Whatever it is, at the open files limit the server stops accepting (waiting connections get 503) until descriptors free up."},
+    {"max-connections-per-address", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(max_per_address), 0, 1000000, "connections", "64",
+     "websockets open at once from one peer address, 0..1000000 (0: no cap); the loopback address (127.0.0.1, ::1: a local reverse proxy) is not capped."},
+    {"join-timeout-s", "S", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(join_timeout_s), 0, 3600, "seconds", "30",
+     "a websocket that has not joined a game within S seconds is closed (1008 \"no join in time\"), 0..3600 (0: never)."},
+    {"ping-interval-s", "S", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(ping_interval_s), 0, 3600, "seconds", "30",
+     "a websocket that has sent nothing for S seconds is pinged, and closed (1008 \"no answer to ping\") when it then sends nothing, not even the pong, for S seconds more (a peer gone silent is let go within 2 S + 2 seconds), 0..3600 (0: never)."},
+    {"rate-messages", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(rate_messages), 0, 1000000, "messages a second", "50",
+     "messages a second one connection may send, 2 seconds' worth at once; past it a message is refused with 'rate_limited' and a retry_after, and 100 refused in a row close the connection (1008). 0..1000000 (0: no limit)."},
+    {"rate-messages-per-address", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(rate_address_messages), 0, 1000000, "messages a second", "200",
+     "the same for all the connections of one peer address (an IPv6 address counts by its /64; 127.0.0.1 and ::1 are not limited)."},
+    {"rate-creates", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(rate_creates), 0, 1000000, "games an hour", "60",
+     "games one connection, and one peer address, may create an hour, all N at once if need be (a round of a tournament); more are refused with 'rate_limited'. 0 (no limit)..1000000."},
+    {"rate-failed-joins", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(rate_failed_joins), 0, 1000000, "refused joins a minute", "10",
+     "refused joins (a wrong token or spectator password, no such game) a minute of one connection, and of one peer address, N at once; past them every join is refused with 'rate_limited' for 1 s, then 2 s, 4 s ... up to 10 minutes. 0 (no limit)..1000000."},
+    {"max-games", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(max_games), 1, 10000000, "games", "",
+     "games in memory at most: under way, or waiting for their players (an ended game leaves memory once nobody is joined to it). A create past it is refused with 'unavailable' and retry_after. 1..10000000. Default 10000."},
+    {"password-checks", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(password_checks), 1, 256, "checks", "",
+     "spectator passwords hashed or checked at once (scrypt, about 40 ms of a core and 16 MiB each, on libuv's threadpool); one more is refused with 'unavailable' and retry_after 1. 1..256. Default 4."},
+    {"game-idle-report", "TIME", SERVER_OPTION_DURATION, SERVER_OPTION_AT(game_idle_report_s), 0, SERVER_DURATION_MAX, "", "1h",
+     "a game with no action for TIME (90s, 30m, 12h, 7d; digits alone are seconds; at most 366d; 0: never) is logged, once until its next action."},
+    {"game-idle-end", "TIME", SERVER_OPTION_DURATION, SERVER_OPTION_AT(game_idle_end_s), 0, SERVER_DURATION_MAX, "", "30d",
+     "a battle under way with no action for TIME is ended by the server, as an umpire's end with the reason (0: never)."},
+    {"game-waiting-end", "TIME", SERVER_OPTION_DURATION, SERVER_OPTION_AT(game_waiting_end_s), 0, SERVER_DURATION_MAX, "", "1d",
+     "the same for a game whose battle has not begun (a seat has never joined) since it was created or last acted in."},
+    {"allow-origin", "ORIGIN[,ORIGIN...]", SERVER_OPTION_ORIGINS, SERVER_OPTION_AT(origin_count), 0, 0, "", "",
+     "browser pages of other sites allowed to open a websocket (an Origin as the browser sends it: https://club.example, http://host:8080; up to 16, the option may repeat). The server's own page and clients that send no Origin (the brigade CLI) are always allowed; others get 403. Default: none."},
+    {"send-queue-kib", "KIB", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(send_queue_kib), 16, 1048576, "KiB", "",
+     "what one connection may have waiting to be sent (its reader is slow or stalled) before it is closed with 1008 \"send queue full\", 16..1048576. Default 16384. One message (a welcome: the whole state) always goes to a connection with nothing waiting."},
+    {"send-queue-total-kib", "KIB", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(send_queue_total_kib), 16, 1073741824L, "KiB", "",
+     "what every connection's queue may hold together, 16..1073741824; past it a connection with a backlog (a slow reader) is closed with 1008 \"server send queues full\". Default 1048576 (1 GiB)."},
+    {"socket-send-kib", "KIB", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(socket_send_kib), 4, 65536, "KiB", "",
+     "a fixed kernel send buffer for each websocket (SO_SNDBUF; the kernel doubles it), 4..65536, which bounds what a stalled reader holds in the kernel. Default: the system's own, grown as needed up to net.ipv4.tcp_wmem's maximum."},
+    {"redis", "URL", SERVER_OPTION_REDIS, SERVER_OPTION_AT(redis_url), 0, 0, "", "",
+     "join the cluster of the Redis at URL (redis://HOST:PORT): each game owned by one node, its deltas published, clients of another node's game told where it is (server/README.md \"Cluster\"). Default: no cluster."},
+    {"relay", "", SERVER_OPTION_FLAG, SERVER_OPTION_AT(relay), 0, 0, "", "false",
+     "serve spectators only, from what the cluster's nodes publish (needs --redis; no --data, no games of its own). In a file or the environment: true or false."},
+    {"public-url", "URL", SERVER_OPTION_WS_URL, SERVER_OPTION_AT(public_url), 0, 0, "", "",
+     "the ws:// or wss:// URL the cluster sends clients to for this host. Default: ws://LISTEN:PORT/."},
+    {"redis-lease-ms", "MS", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(redis_lease_ms), 1000, 600000, "ms", "10000",
+     "how long a node's lease on its games lasts without a renewal (renewed every fifth of it), 1000..600000."},
+    {"log-level", "LEVEL", SERVER_OPTION_LOG_LEVEL, SERVER_OPTION_AT(log.level), 0, 0, "", "info",
+     "the least severe lines logged: error, warning, info (each connect, join, close and refusal) or debug (lws's notices too)."},
+    {"log-format", "FORMAT", SERVER_OPTION_LOG_FORMAT, SERVER_OPTION_AT(log.format), 0, 0, "", "text",
+     "text (a line: time, level, connection, message) or json (an object a line: time, level, connection, peer, message), on stderr."},
 };
 
 #define SERVER_OPTION_COUNT (sizeof(server_option_table) / sizeof(server_option_table[0]))
+
+/* Prints an option's help: `text` as lines of at most SERVER_HELP_WIDTH
+ * characters broken at spaces, each but the first indented to
+ * SERVER_HELP_COLUMN (the first goes where the cursor is), then `tail`
+ * ("Default 30.", NULL: none) kept whole, on the last line when it fits. */
+#define SERVER_HELP_COLUMN 18
+#define SERVER_HELP_WIDTH 60
+static void server_usage_wrap(FILE *out, const char *text, const char *tail)
+{
+    size_t column = 0;
+    for (bool first = true; *text; first = false) {
+        size_t length = strlen(text);
+        if (length > SERVER_HELP_WIDTH) {
+            length = SERVER_HELP_WIDTH;
+            while (length > 0 && text[length] != ' ')
+                length--;
+            if (length == 0) /* one word longer than a line */
+                length = strcspn(text, " ");
+        }
+        fprintf(out, "%s%*s%.*s", first ? "" : "\n", first ? 0 : SERVER_HELP_COLUMN, "",
+                (int)length, text);
+        column = length;
+        text += length;
+        while (*text == ' ')
+            text++;
+    }
+    if (tail && column + 1 + strlen(tail) <= SERVER_HELP_WIDTH)
+        fprintf(out, " %s", tail);
+    else if (tail)
+        fprintf(out, "\n%*s%s", SERVER_HELP_COLUMN, "", tail);
+    fputc('\n', out);
+}
 
 static void server_usage(FILE *out)
 {
@@ -327,28 +256,18 @@ static void server_usage(FILE *out)
                  "line wins over the environment, which wins over the file):\n");
     for (size_t i = 0; i < SERVER_OPTION_COUNT; i++) {
         const server_option *option = &server_option_table[i];
-        char head[64];
-        int width = snprintf(head, sizeof(head), "  --%s %s", option->name, option->value);
-        fputs(head, out);
-        /* The help's lines, indented to column 18 (the first beside the
-         * name when it fits). */
-        const char *line = option->help;
-        bool beside = width < 17;
-        if (beside)
-            fprintf(out, "%*s", 18 - width, "");
+        int width = fprintf(out, "  --%s %s", option->name, option->value);
+        /* The help beside the name when it fits, else on the next line. */
+        if (width < SERVER_HELP_COLUMN - 1)
+            fprintf(out, "%*s", SERVER_HELP_COLUMN - width, "");
         else
-            fprintf(out, "\n%18s", "");
-        while (*line) {
-            const char *end = strchr(line, '\n');
-            size_t length = end ? (size_t)(end - line) : strlen(line);
-            fprintf(out, "%.*s\n", (int)length, line);
-            line += length;
-            if (*line == '\n' && *++line)
-                fprintf(out, "%18s", "");
-        }
+            fprintf(out, "\n%*s", SERVER_HELP_COLUMN, "");
+        char tail[96];
+        snprintf(tail, sizeof(tail), "Default %s.", option->fallback);
+        server_usage_wrap(out, option->help, option->fallback[0] ? tail : NULL);
         char env[96];
         if (server_config_env_name(option->name, env, sizeof(env)))
-            fprintf(out, "%18s(env %s)\n", "", env);
+            fprintf(out, "%*s(env %s)\n", SERVER_HELP_COLUMN, "", env);
     }
     fprintf(out, "  --help          print this and exit.\n"
                  "  --version       print the name, version and protocol version\n"
@@ -517,7 +436,7 @@ static bool server_option_number(const server_option *option, const char *where,
     long number = 0;
     if (!server_option_digits(value, &number, &end) || *end || number < option->min ||
         number > option->max) {
-        if (option->unit)
+        if (option->unit[0])
             fprintf(stderr, "brigaded: %s: '%s' is not a number of %s (%ld..%ld)\n", where,
                     value, option->unit, option->min, option->max);
         else
@@ -624,7 +543,7 @@ static bool server_option_read(const server_option *option, server_option_source
             fprintf(stderr, "brigaded: %s: a configuration file cannot name another\n", where);
             return false;
         }
-        return true; /* read by server_options_parse */
+        break; /* the file is read by server_options_parse */
     case SERVER_OPTION_LOG_LEVEL:
         if (!server_log_level_parse(value, (server_log_level *)(void *)at)) {
             fprintf(stderr, "brigaded: %s: '%s' is not error, warning, info or debug\n",
@@ -692,6 +611,23 @@ static bool server_options_environment(server_options *options)
             return false;
     }
     return true;
+}
+
+/* Every option with a default (server_option.fallback) set to it, read as
+ * its value would be: the lowest source, before the file, the environment
+ * and the command line. The table's defaults are valid values (a broken
+ * one stops here, in every build). */
+static void server_options_defaults(server_options *options)
+{
+    for (size_t i = 0; i < SERVER_OPTION_COUNT; i++) {
+        const server_option *option = &server_option_table[i];
+        if (!option->fallback[0])
+            continue;
+        bool read = server_option_read(option, SERVER_SOURCE_DEFAULT, option->name,
+                                       option->fallback, options);
+        if (!read)
+            abort();
+    }
 }
 
 /* Frees what server_options_parse kept of the file and the environment. */
@@ -966,26 +902,8 @@ static int server_main(server_options *options);
 
 int main(int argc, char **argv)
 {
-    server_options options = {
-        .port = SERVER_DEFAULT_PORT,
-        .data_dir = SERVER_DEFAULT_DATA,
-        .listen_address = SERVER_DEFAULT_LISTEN,
-        .max_connections = -1,
-        .max_per_address = SERVER_DEFAULT_PER_ADDRESS,
-        .join_timeout_s = SERVER_DEFAULT_JOIN_TIMEOUT_S,
-        .ping_interval_s = SERVER_DEFAULT_PING_INTERVAL_S,
-        .rate_messages = SERVER_DEFAULT_RATE_MESSAGES,
-        .rate_address_messages = SERVER_DEFAULT_RATE_ADDRESS_MESSAGES,
-        .rate_creates = SERVER_DEFAULT_RATE_CREATES,
-        .rate_failed_joins = SERVER_DEFAULT_RATE_FAILED_JOINS,
-        .max_games = SERVER_GAMES_MAX,
-        .password_checks = SERVER_GAMES_PASSWORD_WORK_MAX,
-        .game_idle_report_s = SERVER_DEFAULT_IDLE_REPORT_S,
-        .game_idle_end_s = SERVER_DEFAULT_IDLE_END_S,
-        .game_waiting_end_s = SERVER_DEFAULT_WAITING_END_S,
-        .redis_lease_ms = 10000,
-        .log = {SERVER_LOG_INFO, SERVER_LOG_TEXT},
-    };
+    server_options options = {.max_connections = -1};
+    server_options_defaults(&options);
     int parsed = server_options_parse(argc, argv, &options);
     int status = parsed == 1 ? 0 : parsed != 0 ? 2 : server_main(&options);
     server_options_free(&options);
