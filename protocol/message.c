@@ -499,6 +499,27 @@ static void build_bool(map_builder *builder, const char *key, bool flag)
     build_set(builder, key, protocol_value_bool_new(flag));
 }
 
+/* build_int, build_bool, build_string of an optional member: only when
+ * `present` (the message's has_ flag). */
+static void build_int_if(map_builder *builder, bool present, const char *key, int64_t number)
+{
+    if (present)
+        build_int(builder, key, number);
+}
+
+static void build_bool_if(map_builder *builder, bool present, const char *key, bool flag)
+{
+    if (present)
+        build_bool(builder, key, flag);
+}
+
+static void build_string_if(map_builder *builder, bool present, const char *key,
+                            const char *text)
+{
+    if (present)
+        build_string(builder, key, text);
+}
+
 /* A new builder of an empty map. */
 static map_builder build_start(void)
 {
@@ -596,8 +617,8 @@ static void action_umpire_read(member_reader *reader, protocol_action *action)
 static void action_umpire_write(map_builder *builder, const protocol_action *action)
 {
     build_string(builder, "reason", action->as.umpire.reason);
-    if (action->kind == PROTOCOL_ACTION_END && action->as.umpire.has_result)
-        build_string(builder, "result", protocol_result_name(action->as.umpire.result));
+    build_string_if(builder, action->kind == PROTOCOL_ACTION_END && action->as.umpire.has_result,
+                    "result", protocol_result_name(action->as.umpire.result));
 }
 
 /* adjust's why is "note", umpire_adjust's "reason" (§5.3). */
@@ -629,14 +650,11 @@ static void action_adjust_read(member_reader *reader, protocol_action *action)
 static void action_adjust_write(map_builder *builder, const protocol_action *action)
 {
     build_string(builder, "unit", action->as.adjust.unit);
-    if (action->as.adjust.has_figures)
-        build_int(builder, "figures", action->as.adjust.figures);
-    if (action->as.adjust.has_formed)
-        build_bool(builder, "formed", action->as.adjust.formed);
-    if (action->as.adjust.has_status)
-        build_string(builder, "status", action->as.adjust.status);
-    if (action->as.adjust.has_formation)
-        build_string(builder, "formation", action->as.adjust.formation);
+    build_int_if(builder, action->as.adjust.has_figures, "figures", action->as.adjust.figures);
+    build_bool_if(builder, action->as.adjust.has_formed, "formed", action->as.adjust.formed);
+    build_string_if(builder, action->as.adjust.has_status, "status", action->as.adjust.status);
+    build_string_if(builder, action->as.adjust.has_formation,
+                    "formation", action->as.adjust.formation);
     build_string(builder, action_adjust_why(action), action->as.adjust.note);
 }
 
@@ -693,10 +711,9 @@ static void action_overrule_read(member_reader *reader, protocol_action *action)
 static void action_overrule_write(map_builder *builder, const protocol_action *action)
 {
     build_string(builder, "melee", action->as.overrule.melee);
-    if (action->as.overrule.has_result)
-        build_string(builder, "result", action->as.overrule.result);
-    if (action->as.overrule.has_winner)
-        build_string(builder, "winner", protocol_seat_name(action->as.overrule.winner));
+    build_string_if(builder, action->as.overrule.has_result, "result", action->as.overrule.result);
+    build_string_if(builder, action->as.overrule.has_winner,
+                    "winner", protocol_seat_name(action->as.overrule.winner));
     if (action->as.overrule.has_unit) {
         build_string(builder, "unit", action->as.overrule.unit);
         build_string(builder, "outcome", action->as.overrule.outcome);
@@ -944,8 +961,8 @@ static void client_create_write(map_builder *builder, const protocol_client_mess
     build_set(builder, "scenario",
               protocol_value_string_new_len(message->as.create.scenario,
                                             message->as.create.scenario_len));
-    if (message->as.create.has_spectator_password)
-        build_string(builder, "spectator_password", message->as.create.spectator_password);
+    build_string_if(builder, message->as.create.has_spectator_password,
+                    "spectator_password", message->as.create.spectator_password);
     if (message->as.create.spectator_delay > 0)
         build_int(builder, "spectator_delay", message->as.create.spectator_delay);
     if (message->as.create.has_clock)
@@ -981,12 +998,9 @@ static void client_join_write(map_builder *builder, const protocol_client_messag
 {
     build_string(builder, "game", message->as.join.game);
     build_string(builder, "token", message->as.join.token);
-    if (message->as.join.has_last_seq)
-        build_int(builder, "last_seq", message->as.join.last_seq);
-    if (message->as.join.has_seed)
-        build_string(builder, "seed", message->as.join.seed);
-    if (message->as.join.has_password)
-        build_string(builder, "password", message->as.join.password);
+    build_int_if(builder, message->as.join.has_last_seq, "last_seq", message->as.join.last_seq);
+    build_string_if(builder, message->as.join.has_seed, "seed", message->as.join.seed);
+    build_string_if(builder, message->as.join.has_password, "password", message->as.join.password);
 }
 
 static void client_act_read(member_reader *reader, protocol_client_message *out)
@@ -1095,8 +1109,8 @@ static void client_tournament_get_write(map_builder *builder,
                                         const protocol_client_message *message)
 {
     build_string(builder, "tournament", message->as.tournament_get.tournament);
-    if (message->as.tournament_get.has_token)
-        build_string(builder, "token", message->as.tournament_get.token);
+    build_string_if(builder, message->as.tournament_get.has_token,
+                    "token", message->as.tournament_get.token);
     if (message->as.tournament_get.watch)
         build_bool(builder, "watch", true);
 }
@@ -1211,29 +1225,44 @@ static int reader_message_start(member_reader *reader, const protocol_value *map
     return kind;
 }
 
-protocol_fault_code protocol_client_message_from_value(const protocol_value *map,
-                                                       protocol_client_message *out,
-                                                       protocol_fault *status)
+/* Reads a client message's members common to every type (its members
+ * listed, then request 1..2^53-1). */
+static void client_common_read(member_reader *reader, const client_row *row,
+                               protocol_client_message *out)
 {
-    memset(out, 0, sizeof *out);
-    member_reader reader = {.status = status};
-    int kind = reader_message_start(&reader, map, true, client_kind_names,
-                                    BRIGADE_COUNT_OF(client_kind_names),
-                                    "is not a client message (create, join, act,"
-                                    " tournament_create, tournament_get, tournament_start_round,"
-                                    " tournament_result)");
-    if (kind < 0)
-        return reader.error;
-    out->kind = (protocol_client_kind)kind;
-    const client_row *row = &client_rows[kind];
-    reader_only(&reader, row->members);
-    reader_int(&reader, "request", true, 1, PROTOCOL_INT_SAFE_MAX, &out->request, NULL);
-    if (reader.error == PROTOCOL_FAULT_OK)
-        row->read(&reader, out);
-    if (reader.error != PROTOCOL_FAULT_OK)
-        protocol_client_message_clear(out);
-    return reader.error;
+    reader_only(reader, row->members);
+    reader_int(reader, "request", true, 1, PROTOCOL_INT_SAFE_MAX, &out->request, NULL);
 }
+
+/* Defines `function`, one direction's reading of a message map (protocol/
+ * message.h): its type among `names` (`with_keys`: and only the type's own
+ * members, reader_message_start), then the members of every type
+ * (`common`) and the type's row's reader; on a fault the message is
+ * cleared (`clear`). */
+#define DEFINE_FROM_VALUE(function, type, kind_type, names, rows, with_keys, unknown, common,  \
+                          clear)                                                           \
+    protocol_fault_code function(const protocol_value *map, type *out, protocol_fault *status) \
+    {                                                                                      \
+        memset(out, 0, sizeof *out);                                                       \
+        member_reader reader = {.status = status};                                        \
+        int kind = reader_message_start(&reader, map, with_keys, names,                   \
+                                        BRIGADE_COUNT_OF(names), unknown);                 \
+        if (kind < 0)                                                                      \
+            return reader.error;                                                           \
+        out->kind = (kind_type)kind;                                                       \
+        common(&reader, &rows[kind], out);                                                 \
+        if (reader.error == PROTOCOL_FAULT_OK)                                             \
+            rows[kind].read(&reader, out);                                                 \
+        if (reader.error != PROTOCOL_FAULT_OK)                                             \
+            clear(out);                                                                    \
+        return reader.error;                                                               \
+    }
+
+DEFINE_FROM_VALUE(protocol_client_message_from_value, protocol_client_message,
+                  protocol_client_kind, client_kind_names, client_rows, true,
+                  "is not a client message (create, join, act, tournament_create,"
+                  " tournament_get, tournament_start_round, tournament_result)",
+                  client_common_read, protocol_client_message_clear)
 
 /* Decodes a frame with the codec into *map, the fault's code TOO_LARGE,
  * NO_MEMORY or BAD_FRAME with the codec's in `cause`. */
@@ -1678,26 +1707,10 @@ static void server_common_read(member_reader *reader, const server_row *row,
                      &out->has_clock_now);
 }
 
-protocol_fault_code protocol_server_message_from_value(const protocol_value *map,
-                                                       protocol_server_message *out,
-                                                       protocol_fault *status)
-{
-    memset(out, 0, sizeof *out);
-    member_reader reader = {.status = status};
-    int kind = reader_message_start(&reader, map, false, server_kind_names,
-                                    BRIGADE_COUNT_OF(server_kind_names),
-                                    "is not a server message this client knows");
-    if (kind < 0)
-        return reader.error;
-    out->kind = (protocol_server_kind)kind;
-    const server_row *row = &server_rows[kind];
-    server_common_read(&reader, row, out);
-    if (reader.error == PROTOCOL_FAULT_OK)
-        row->read(&reader, out);
-    if (reader.error != PROTOCOL_FAULT_OK)
-        protocol_server_message_clear(out);
-    return reader.error;
-}
+DEFINE_FROM_VALUE(protocol_server_message_from_value, protocol_server_message,
+                  protocol_server_kind, server_kind_names, server_rows, false,
+                  "is not a server message this client knows", server_common_read,
+                  protocol_server_message_clear)
 
 DEFINE_DECODE(protocol_client_message_decode, protocol_client_message, PROTOCOL_CLIENT_FRAME_MAX,
               protocol_client_message_from_value)
