@@ -1327,10 +1327,8 @@ journal_answer_result journal_answer_find(
     return JOURNAL_ANSWER_FOUND;
 }
 
-int journal_game_mark_damaged(journal_db *journal, const char *game,
-                                     const char *reason)
+int journal_game_mark_damaged(journal_db *j, const char *game, const char *reason)
 {
-    journal_db *j = journal;
     char context[128];
     if (write_start(j, context, "mark game %.63s damaged", game) != 0)
         return -1;
@@ -2349,10 +2347,8 @@ int journal_game_spectator(journal_db *journal, const char *game, journal_specta
     return result;
 }
 
-int journal_game_spectator_password_set(journal_db *journal, const char *game,
-                                        const char *stored)
+int journal_game_spectator_password_set(journal_db *j, const char *game, const char *stored)
 {
-    journal_db *j = journal;
     char context[128];
     if (write_start(j, context, "store the spectator password of game %.63s", game) != 0)
         return -1;

@@ -316,6 +316,60 @@ void journal_tournament_loaded_free(journal_tournament_loaded *t)
     memset(t, 0, sizeof(*t));
 }
 
+/* One row of a query, read into `state` by a rows_each caller: 0, or -1
+ * when reading must stop (the failure recorded with journal_internal_fail). */
+typedef int row_read_fn(journal_db *j, sqlite3_stmt *st, void *state, const char *context);
+
+/* Steps the prepared `st` through its rows, `read` called on each, then
+ * finalizes it. Returns the rows read, or -1: a row's failure, or SQLite's
+ * ("CONTEXT: reading WHAT: ..."). */
+static long rows_each(journal_db *j, sqlite3_stmt *st, row_read_fn *read, void *state,
+                      const char *context, const char *what)
+{
+    long count = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (read(j, st, state, context) != 0) {
+            sqlite3_finalize(st);
+            return -1;
+        }
+        count++;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return journal_internal_sql_fail(j, context, what);
+    return count;
+}
+
+/* A row of tournament_people (role, idx, name, token_sha256) appended to
+ * the players or the umpires of the journal_tournament_loaded `state`; one
+ * out of order or without its hash is noted as damage and skipped. */
+static int person_read(journal_db *j, sqlite3_stmt *st, void *state, const char *context)
+{
+    journal_tournament_loaded *t = state;
+    const unsigned char *role = sqlite3_column_text(st, 0);
+    bool player = role && strcmp((const char *)role, "player") == 0;
+    int64_t idx = sqlite3_column_int64(st, 1);
+    journal_tournament_someone **list = player ? &t->players : &t->umpires;
+    size_t *count = player ? &t->player_count : &t->umpire_count;
+    if (idx != (int64_t)*count || sqlite3_column_bytes(st, 3) != JOURNAL_HASH_SIZE) {
+        snprintf(t->damage, sizeof t->damage, "%s %lld: out of order or no token hash",
+                 player ? "player" : "umpire", (long long)idx);
+        return 0;
+    }
+    journal_tournament_someone *grown = realloc(*list, (*count + 1) * sizeof(**list));
+    if (!grown)
+        return journal_internal_fail(j, "%s: out of memory", context);
+    *list = grown;
+    memset(&grown[*count], 0, sizeof(grown[*count]));
+    grown[*count].name = column_text(st, 2, NULL);
+    memcpy(grown[*count].token_sha256, sqlite3_column_blob(st, 3), JOURNAL_HASH_SIZE);
+    (*count)++;
+    if (!grown[*count - 1].name)
+        return journal_internal_fail(j, "%s: out of memory", context);
+    return 0;
+}
+
 /* Reads the people of t->id. 0, or -1 (SQLite, memory; damage noted). */
 static int load_people(journal_db *j, journal_tournament_loaded *t, const char *context)
 {
@@ -323,40 +377,50 @@ static int load_people(journal_db *j, journal_tournament_loaded *t, const char *
     if (prepare_for(j,
                     "SELECT role, idx, name, token_sha256 FROM tournament_people WHERE tournament "
                     "= ?1 ORDER BY role, idx",
-                    t->id, &st, context) != 0)
+                    t->id, &st, context) != 0 ||
+        rows_each(j, st, person_read, t, context, "reading the people") < 0)
         return -1;
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const unsigned char *role = sqlite3_column_text(st, 0);
-        bool player = role && strcmp((const char *)role, "player") == 0;
-        int64_t idx = sqlite3_column_int64(st, 1);
-        journal_tournament_someone **list = player ? &t->players : &t->umpires;
-        size_t *count = player ? &t->player_count : &t->umpire_count;
-        if (idx != (int64_t)*count || sqlite3_column_bytes(st, 3) != JOURNAL_HASH_SIZE) {
-            snprintf(t->damage, sizeof t->damage, "%s %lld: out of order or no token hash",
-                     player ? "player" : "umpire", (long long)idx);
-            continue;
-        }
-        journal_tournament_someone *grown = realloc(*list, (*count + 1) * sizeof(**list));
-        if (!grown) {
-            sqlite3_finalize(st);
-            return journal_internal_fail(j, "%s: out of memory", context);
-        }
-        *list = grown;
-        memset(&grown[*count], 0, sizeof(grown[*count]));
-        grown[*count].name = column_text(st, 2, NULL);
-        memcpy(grown[*count].token_sha256, sqlite3_column_blob(st, 3), JOURNAL_HASH_SIZE);
-        (*count)++;
-        if (!grown[*count - 1].name) {
-            sqlite3_finalize(st);
-            return journal_internal_fail(j, "%s: out of memory", context);
-        }
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return journal_internal_sql_fail(j, context, "reading the people");
     if (t->player_count == 0 && !t->damage[0])
         snprintf(t->damage, sizeof t->damage, "no players");
+    return 0;
+}
+
+/* A row of tournament_entries (seq, kind, body, created, sha256), checked
+ * and appended to the entries of the journal_tournament_loaded `state`;
+ * after the first damaged one the rest are skipped. */
+static int entry_read(journal_db *j, sqlite3_stmt *st, void *state, const char *context)
+{
+    journal_tournament_loaded *t = state;
+    if (t->damage[0])
+        return 0;
+    journal_tournament_row row;
+    memset(&row, 0, sizeof(row));
+    row.seq = sqlite3_column_int64(st, 0);
+    const unsigned char *kind = sqlite3_column_text(st, 1);
+    snprintf(row.kind, sizeof row.kind, "%s", kind ? (const char *)kind : "");
+    row.created = sqlite3_column_int64(st, 3);
+    row.body = column_text(st, 2, &row.body_len);
+    if (!row.body)
+        return journal_internal_fail(j, "%s: out of memory", context);
+    unsigned char sum[JOURNAL_HASH_SIZE];
+    if (row.seq != (int64_t)t->entry_count + 1 || !entry_kind_known(row.kind) ||
+        sqlite3_column_bytes(st, 4) != JOURNAL_HASH_SIZE ||
+        !journal_internal_checksum(t->id, row.seq, TOURNAMENT_ENTRY_INDEX, row.kind[0],
+                                   row.body, row.body_len, sum) ||
+        memcmp(sum, sqlite3_column_blob(st, 4), JOURNAL_HASH_SIZE) != 0) {
+        snprintf(t->damage, sizeof t->damage, "entry %lld: its checksum, kind or place is "
+                 "wrong", (long long)row.seq);
+        free(row.body);
+        return 0;
+    }
+    journal_tournament_row *grown =
+        realloc(t->entries, (t->entry_count + 1) * sizeof(*t->entries));
+    if (!grown) {
+        free(row.body);
+        return journal_internal_fail(j, "%s: out of memory", context);
+    }
+    t->entries = grown;
+    t->entries[t->entry_count++] = row;
     return 0;
 }
 
@@ -367,54 +431,58 @@ static int load_entries(journal_db *j, journal_tournament_loaded *t, const char 
     if (prepare_for(j,
                     "SELECT seq, kind, body, created, sha256 FROM tournament_entries WHERE "
                     "tournament = ?1 ORDER BY seq",
-                    t->id, &st, context) != 0)
+                    t->id, &st, context) != 0 ||
+        rows_each(j, st, entry_read, t, context, "reading the entries") < 0)
         return -1;
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (t->damage[0])
-            continue;
-        journal_tournament_row row;
-        memset(&row, 0, sizeof(row));
-        row.seq = sqlite3_column_int64(st, 0);
-        const unsigned char *kind = sqlite3_column_text(st, 1);
-        snprintf(row.kind, sizeof row.kind, "%s", kind ? (const char *)kind : "");
-        row.created = sqlite3_column_int64(st, 3);
-        row.body = column_text(st, 2, &row.body_len);
-        if (!row.body) {
-            sqlite3_finalize(st);
-            return journal_internal_fail(j, "%s: out of memory", context);
-        }
-        unsigned char sum[JOURNAL_HASH_SIZE];
-        if (row.seq != (int64_t)t->entry_count + 1 || !entry_kind_known(row.kind) ||
-            sqlite3_column_bytes(st, 4) != JOURNAL_HASH_SIZE ||
-            !journal_internal_checksum(t->id, row.seq, TOURNAMENT_ENTRY_INDEX, row.kind[0],
-                                       row.body, row.body_len, sum) ||
-            memcmp(sum, sqlite3_column_blob(st, 4), JOURNAL_HASH_SIZE) != 0) {
-            snprintf(t->damage, sizeof t->damage, "entry %lld: its checksum, kind or place is "
-                     "wrong", (long long)row.seq);
-            free(row.body);
-            continue;
-        }
-        journal_tournament_row *grown =
-            realloc(t->entries, (t->entry_count + 1) * sizeof(*t->entries));
-        if (!grown) {
-            free(row.body);
-            sqlite3_finalize(st);
-            return journal_internal_fail(j, "%s: out of memory", context);
-        }
-        t->entries = grown;
-        t->entries[t->entry_count++] = row;
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return journal_internal_sql_fail(j, context, "reading the entries");
     return 0;
 }
 
-long journal_tournament_load(journal_db *journal, journal_tournament_load_fn on_tournament,
+/* What journal_tournament_load hands each tournament to. */
+typedef struct tournament_load_state {
+    journal_tournament_load_fn on_tournament;
+    void *context_arg;
+} tournament_load_state;
+
+/* A row of tournaments (id, created, definition, scenarios,
+ * organiser_sha256, status, sha256) checked, its people and entries read,
+ * and handed to the caller's on_tournament. */
+static int tournament_read(journal_db *j, sqlite3_stmt *st, void *state, const char *context)
+{
+    const tournament_load_state *load = state;
+    journal_tournament_loaded t;
+    memset(&t, 0, sizeof(t));
+    const unsigned char *id = sqlite3_column_text(st, 0);
+    snprintf(t.id, sizeof t.id, "%s", id ? (const char *)id : "");
+    t.created = sqlite3_column_int64(st, 1);
+    t.definition = column_text(st, 2, &t.definition_len);
+    t.scenarios = column_text(st, 3, &t.scenarios_len);
+    const unsigned char *status = sqlite3_column_text(st, 5);
+    t.ended = status && strcmp((const char *)status, "ended") == 0;
+    unsigned char sum[JOURNAL_HASH_SIZE];
+    if (!t.definition || !t.scenarios) {
+        journal_tournament_loaded_free(&t);
+        return journal_internal_fail(j, "%s: out of memory (or a NULL text)", context);
+    }
+    if (sqlite3_column_bytes(st, 4) != JOURNAL_HASH_SIZE ||
+        sqlite3_column_bytes(st, 6) != JOURNAL_HASH_SIZE ||
+        !tournament_checksum(t.id, t.definition, t.definition_len, t.scenarios,
+                             t.scenarios_len, sum) ||
+        memcmp(sum, sqlite3_column_blob(st, 6), JOURNAL_HASH_SIZE) != 0)
+        snprintf(t.damage, sizeof t.damage, "its row's checksum is wrong");
+    else
+        memcpy(t.organiser_sha256, sqlite3_column_blob(st, 4), JOURNAL_HASH_SIZE);
+    if (load_people(j, &t, context) != 0 || load_entries(j, &t, context) != 0) {
+        journal_tournament_loaded_free(&t);
+        return -1;
+    }
+    load->on_tournament(load->context_arg, &t);
+    journal_tournament_loaded_free(&t);
+    return 0;
+}
+
+long journal_tournament_load(journal_db *j, journal_tournament_load_fn on_tournament,
                              void *context_arg)
 {
-    journal_db *j = journal;
     if (!journal_internal_has_tournaments(j))
         return 0;
     const char *context = "load tournaments";
@@ -424,43 +492,6 @@ long journal_tournament_load(journal_db *journal, journal_tournament_load_fn on_
                 "FROM tournaments ORDER BY created, id",
                 &st, context) != 0)
         return -1;
-    long count = 0;
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        journal_tournament_loaded t;
-        memset(&t, 0, sizeof(t));
-        const unsigned char *id = sqlite3_column_text(st, 0);
-        snprintf(t.id, sizeof t.id, "%s", id ? (const char *)id : "");
-        t.created = sqlite3_column_int64(st, 1);
-        t.definition = column_text(st, 2, &t.definition_len);
-        t.scenarios = column_text(st, 3, &t.scenarios_len);
-        const unsigned char *status = sqlite3_column_text(st, 5);
-        t.ended = status && strcmp((const char *)status, "ended") == 0;
-        unsigned char sum[JOURNAL_HASH_SIZE];
-        if (!t.definition || !t.scenarios) {
-            journal_tournament_loaded_free(&t);
-            sqlite3_finalize(st);
-            return journal_internal_fail(j, "%s: out of memory (or a NULL text)", context);
-        }
-        if (sqlite3_column_bytes(st, 4) != JOURNAL_HASH_SIZE ||
-            sqlite3_column_bytes(st, 6) != JOURNAL_HASH_SIZE ||
-            !tournament_checksum(t.id, t.definition, t.definition_len, t.scenarios,
-                                 t.scenarios_len, sum) ||
-            memcmp(sum, sqlite3_column_blob(st, 6), JOURNAL_HASH_SIZE) != 0)
-            snprintf(t.damage, sizeof t.damage, "its row's checksum is wrong");
-        else
-            memcpy(t.organiser_sha256, sqlite3_column_blob(st, 4), JOURNAL_HASH_SIZE);
-        if (load_people(j, &t, context) != 0 || load_entries(j, &t, context) != 0) {
-            journal_tournament_loaded_free(&t);
-            sqlite3_finalize(st);
-            return -1;
-        }
-        on_tournament(context_arg, &t);
-        journal_tournament_loaded_free(&t);
-        count++;
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return journal_internal_sql_fail(j, context, "reading the tournaments");
-    return count;
+    tournament_load_state load = {on_tournament, context_arg};
+    return rows_each(j, st, tournament_read, &load, context, "reading the tournaments");
 }
