@@ -955,9 +955,18 @@ bool brigade_battle_melee_build(const brigade_battle *battle, int index, brigade
 void brigade_event_describe(const brigade_battle *battle, const brigade_event *event,
                             char *out, size_t size);
 
+/* "double_six" -> BRIGADE_EVENT_DOUBLE_SIX, "risk_to_general" ->
+ * BRIGADE_EVENT_RISK_TO_GENERAL (D9); false for anything else. */
+bool brigade_d9_event_parse(const char *text, unsigned *out);
+/* The name of one D9 event bit, "?" otherwise. */
+const char *brigade_d9_event_name(unsigned event);
+
+/* A name of brigade_facing_name or brigade_response_name into *out: true,
+ * or false (*out unchanged) for any other text. */
+bool brigade_facing_parse(const char *text, brigade_facing *out);
+bool brigade_response_parse(const char *text, brigade_response *out);
 /* Names on the wire, static strings ("mandatory_moves", "respond", ...);
- * "?" for a value out of range. One a type, as melee.h's list of names:
- * alike in shape only. */
+ * "?" for a value out of range. */
 const char *brigade_phase_name(brigade_phase phase);
 const char *brigade_step_name(brigade_step step);
 const char *brigade_facing_name(brigade_facing facing);
@@ -966,12 +975,5 @@ const char *brigade_bonus_name(brigade_bonus bonus);
 const char *brigade_event_kind_name(brigade_event_kind kind);
 const char *brigade_error_code_name(brigade_error_code code);
 const char *brigade_morale_effect_name(brigade_morale_effect effect);
-bool brigade_facing_parse(const char *text, brigade_facing *out);
-bool brigade_response_parse(const char *text, brigade_response *out);
-/* "double_six" -> BRIGADE_EVENT_DOUBLE_SIX, "risk_to_general" ->
- * BRIGADE_EVENT_RISK_TO_GENERAL (D9); false for anything else. */
-bool brigade_d9_event_parse(const char *text, unsigned *out);
-/* The name of one D9 event bit, "?" otherwise. */
-const char *brigade_d9_event_name(unsigned event);
 
 #endif

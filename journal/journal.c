@@ -68,11 +68,8 @@ enum {
 #define GAME_SEQ_SQL "(SELECT coalesce(max(e.seq), 0) FROM events e WHERE e.game = games.id)"
 
 static const char *const statement_sql[ST_COUNT] = {
+    /* A write's transaction (journal_internal_begin) */
     [ST_BEGIN] = "BEGIN IMMEDIATE",
-    /* Inside a group (journal_group_begin): each write is a savepoint. */
-    [ST_SAVEPOINT] = "SAVEPOINT one_write",
-    [ST_RELEASE] = "RELEASE one_write",
-    [ST_ROLLBACK_TO] = "ROLLBACK TO one_write",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
     [ST_GAME_INSERT] =
@@ -106,6 +103,10 @@ static const char *const statement_sql[ST_COUNT] = {
         "SELECT id, created, title, status, " GAME_SEQ_SQL ", damage FROM games "
         "ORDER BY created, id",
     [ST_GAME_DICE_SEED] = "SELECT dice_seed FROM games WHERE id = ?1",
+    /* Inside a group (journal_group_begin): each write is a savepoint. */
+    [ST_SAVEPOINT] = "SAVEPOINT one_write",
+    [ST_RELEASE] = "RELEASE one_write",
+    [ST_ROLLBACK_TO] = "ROLLBACK TO one_write",
     [ST_GAME_SPECTATOR] =
         "SELECT spectator_sha256, spectator_password, spectator_password_sha256, "
         "spectator_delay FROM games WHERE id = ?1",

@@ -17,6 +17,32 @@
 #define TOURNAMENT_ROW_INDEX (-2)
 #define TOURNAMENT_ENTRY_INDEX (-3)
 
+/* The statements, each prepared where it is used; ?1 is the tournament's
+ * id (prepare_for binds it). */
+static const char SQL_PERSON_INSERT[] =
+    "INSERT INTO tournament_people (tournament, role, idx, name, token_sha256) "
+    "VALUES (?1, ?2, ?3, ?4, ?5)";
+static const char SQL_TOURNAMENT_INSERT[] =
+    "INSERT INTO tournaments (id, name, created, definition, scenarios, "
+    "organiser_sha256, status, sha256) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'active', ?7)";
+static const char SQL_ENTRY_HEAD[] =
+    "SELECT t.status, (SELECT coalesce(max(seq), 0) FROM tournament_entries e "
+    "WHERE e.tournament = t.id) FROM tournaments t WHERE t.id = ?1";
+static const char SQL_ENTRY_INSERT[] =
+    "INSERT INTO tournament_entries (tournament, seq, kind, body, created, sha256) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+static const char SQL_STATUS_UPDATE[] = "UPDATE tournaments SET status = ?2 WHERE id = ?1";
+static const char SQL_PEOPLE_SELECT[] =
+    "SELECT role, idx, name, token_sha256 FROM tournament_people WHERE tournament "
+    "= ?1 ORDER BY role, idx";
+static const char SQL_ENTRIES_SELECT[] =
+    "SELECT seq, kind, body, created, sha256 FROM tournament_entries WHERE "
+    "tournament = ?1 ORDER BY seq";
+static const char SQL_TOURNAMENTS_SELECT[] =
+    "SELECT id, created, definition, scenarios, organiser_sha256, status, sha256 "
+    "FROM tournaments ORDER BY created, id";
+
 static bool entry_kind_known(const char *kind)
 {
     return kind && (strcmp(kind, "round") == 0 || strcmp(kind, "result") == 0 ||
@@ -77,10 +103,7 @@ static int insert_person(journal_db *j, const char *tournament, const char *role
     if (!person->name || !person->name[0])
         return journal_internal_fail(j, "%s: %s %zu has no name", context, role, idx);
     sqlite3_stmt *st = NULL;
-    if (prepare_for(j,
-                    "INSERT INTO tournament_people (tournament, role, idx, name, token_sha256) "
-                    "VALUES (?1, ?2, ?3, ?4, ?5)",
-                    tournament, &st, context) != 0)
+    if (prepare_for(j, SQL_PERSON_INSERT, tournament, &st, context) != 0)
         return -1;
     sqlite3_bind_text(st, 2, role, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, (sqlite3_int64)idx);
@@ -117,14 +140,10 @@ static int tournament_rows_insert(journal_db *j, const void *what, const char *c
     const journal_tournament *t = ((const tournament_new *)what)->t;
     const unsigned char *sum = ((const tournament_new *)what)->sum;
     sqlite3_stmt *st = NULL;
-    if (prepare_for(j,
-                    "INSERT INTO tournaments (id, created, name, definition, scenarios, "
-                    "organiser_sha256, status, sha256) "
-                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'active', ?7)",
-                    t->id, &st, context) != 0)
+    if (prepare_for(j, SQL_TOURNAMENT_INSERT, t->id, &st, context) != 0)
         return -1;
-    sqlite3_bind_int64(st, 2, t->created);
-    sqlite3_bind_text(st, 3, t->name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, t->name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 3, t->created);
     sqlite3_bind_text(st, 4, t->definition, (int)t->definition_len, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 5, t->scenarios, (int)t->scenarios_len, SQLITE_TRANSIENT);
     sqlite3_bind_blob(st, 6, t->organiser_sha256, JOURNAL_HASH_SIZE, SQLITE_TRANSIENT);
@@ -177,10 +196,7 @@ static int entry_head_check(journal_db *j, const journal_tournament_entry *entry
                             const char *context)
 {
     sqlite3_stmt *st = NULL;
-    if (prepare_for(j,
-                    "SELECT t.status, (SELECT coalesce(max(seq), 0) FROM tournament_entries e "
-                    "WHERE e.tournament = t.id) FROM tournaments t WHERE t.id = ?1",
-                    entry->tournament, &st, context) != 0)
+    if (prepare_for(j, SQL_ENTRY_HEAD, entry->tournament, &st, context) != 0)
         return -1;
     if (journal_internal_row_check(j, sqlite3_step(st), context, "no such tournament",
                                    "reading the tournament") != 0) {
@@ -206,10 +222,7 @@ static int entry_rows_insert(journal_db *j, const void *what, const char *contex
     if (entry_head_check(j, entry, context) != 0)
         return -1;
     sqlite3_stmt *st = NULL;
-    if (prepare_for(j,
-                    "INSERT INTO tournament_entries (tournament, seq, kind, body, created, sha256) "
-                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    entry->tournament, &st, context) != 0)
+    if (prepare_for(j, SQL_ENTRY_INSERT, entry->tournament, &st, context) != 0)
         return -1;
     sqlite3_bind_int64(st, 2, entry->seq);
     sqlite3_bind_text(st, 3, entry->kind, -1, SQLITE_TRANSIENT);
@@ -257,8 +270,7 @@ static int status_row_update(journal_db *j, const void *what, const char *contex
 {
     const tournament_status_new *n = what;
     sqlite3_stmt *st = NULL;
-    if (prepare_for(j, "UPDATE tournaments SET status = ?2 WHERE id = ?1", n->tournament, &st,
-                    context) != 0)
+    if (prepare_for(j, SQL_STATUS_UPDATE, n->tournament, &st, context) != 0)
         return -1;
     sqlite3_bind_text(st, 2, n->ended ? "ended" : "active", -1, SQLITE_STATIC);
     if (run_done(j, st, context, "updating the status") != 0)
@@ -370,21 +382,6 @@ static int person_read(journal_db *j, sqlite3_stmt *st, void *state, const char 
     return 0;
 }
 
-/* Reads the people of t->id. 0, or -1 (SQLite, memory; damage noted). */
-static int load_people(journal_db *j, journal_tournament_loaded *t, const char *context)
-{
-    sqlite3_stmt *st = NULL;
-    if (prepare_for(j,
-                    "SELECT role, idx, name, token_sha256 FROM tournament_people WHERE tournament "
-                    "= ?1 ORDER BY role, idx",
-                    t->id, &st, context) != 0 ||
-        rows_each(j, st, person_read, t, context, "reading the people") < 0)
-        return -1;
-    if (t->player_count == 0 && !t->damage[0])
-        snprintf(t->damage, sizeof t->damage, "no players");
-    return 0;
-}
-
 /* A row of tournament_entries (seq, kind, body, created, sha256), checked
  * and appended to the entries of the journal_tournament_loaded `state`;
  * after the first damaged one the rest are skipped. */
@@ -424,14 +421,18 @@ static int entry_read(journal_db *j, sqlite3_stmt *st, void *state, const char *
     return 0;
 }
 
-/* Reads the entries of t->id, each checked. 0 or -1. */
-static int load_entries(journal_db *j, journal_tournament_loaded *t, const char *context)
+/* The people, then the entries, of t->id read into t (damage noted in
+ * t->damage): 0, or -1 (SQLite, memory). */
+static int load_people_and_entries(journal_db *j, journal_tournament_loaded *t,
+                                   const char *context)
 {
     sqlite3_stmt *st = NULL;
-    if (prepare_for(j,
-                    "SELECT seq, kind, body, created, sha256 FROM tournament_entries WHERE "
-                    "tournament = ?1 ORDER BY seq",
-                    t->id, &st, context) != 0 ||
+    if (prepare_for(j, SQL_PEOPLE_SELECT, t->id, &st, context) != 0 ||
+        rows_each(j, st, person_read, t, context, "reading the people") < 0)
+        return -1;
+    if (t->player_count == 0 && !t->damage[0])
+        snprintf(t->damage, sizeof t->damage, "no players");
+    if (prepare_for(j, SQL_ENTRIES_SELECT, t->id, &st, context) != 0 ||
         rows_each(j, st, entry_read, t, context, "reading the entries") < 0)
         return -1;
     return 0;
@@ -471,7 +472,7 @@ static int tournament_read(journal_db *j, sqlite3_stmt *st, void *state, const c
         snprintf(t.damage, sizeof t.damage, "its row's checksum is wrong");
     else
         memcpy(t.organiser_sha256, sqlite3_column_blob(st, 4), JOURNAL_HASH_SIZE);
-    if (load_people(j, &t, context) != 0 || load_entries(j, &t, context) != 0) {
+    if (load_people_and_entries(j, &t, context) != 0) {
         journal_tournament_loaded_free(&t);
         return -1;
     }
@@ -487,10 +488,7 @@ long journal_tournament_load(journal_db *j, journal_tournament_load_fn on_tourna
         return 0;
     const char *context = "load tournaments";
     sqlite3_stmt *st = NULL;
-    if (prepare(j,
-                "SELECT id, created, definition, scenarios, organiser_sha256, status, sha256 "
-                "FROM tournaments ORDER BY created, id",
-                &st, context) != 0)
+    if (prepare(j, SQL_TOURNAMENTS_SELECT, &st, context) != 0)
         return -1;
     tournament_load_state load = {on_tournament, context_arg};
     return rows_each(j, st, tournament_read, &load, context, "reading the tournaments");
