@@ -1587,10 +1587,8 @@ void game_display_log_line(FILE *out, const protocol_value *state, size_t index,
 
 const char *game_display_error_words(const char *code)
 {
-    static const struct {
-        const char *code;
-        const char *words;
-    } table[] = {
+    /* {the error's code (PROTOCOL.md §6.4), what the player reads} */
+    static const char *const table[][2] = {
         {"bad_frame", "this client sent a frame the server cannot read (a bug: please report it)"},
         {"bad_message", "the server cannot read that request (the message says which part)"},
         {"unknown_type", "this server does not know that request: it may be older than this client"},
@@ -1610,8 +1608,8 @@ const char *game_display_error_words(const char *code)
                          "server names"},
     };
     for (int i = 0; code && i < BRIGADE_COUNT_OF(table); i++)
-        if (strcmp(code, table[i].code) == 0)
-            return table[i].words;
+        if (strcmp(code, table[i][0]) == 0)
+            return table[i][1];
     return "refused by the server";
 }
 

@@ -2702,8 +2702,7 @@ static code_t reform(machine *m, brigade_side seat, const brigade_command *c)
     if (u->status == BRIGADE_STATUS_BLOWN)
         return fail(m, bad,
                     "'%s' is blown: it falls back in this Movement phase and may reform from "
-                    "the next one (12.24)",
-                    u->name);
+                    "the next one (12.24)", u->name);
     if (u->status != BRIGADE_STATUS_NORMAL)
         return fail(m, bad, "'%s' is %s: only a unit that is not pursuing, fleeing or pushed "
                             "back reforms",

@@ -862,7 +862,7 @@ static void describe_flag_fell(words_line *l, const brigade_battle *b, const bri
 
 /* Each event kind's line, by kind (like a command table: one row a kind;
  * a kind without a row reads "unknown event"). */
-static describe_fn *const describers[BRIGADE_BATTLE_EVENT_KIND_LAST + 1] = {
+static describe_fn *const describers[] = {
     [BRIGADE_BATTLE_EVENT_ROLL] = describe_roll,
     [BRIGADE_BATTLE_EVENT_TURN_BEGUN] = describe_turn_begun,
     [BRIGADE_BATTLE_EVENT_INITIATIVE_WON] = describe_initiative_won,

@@ -1210,8 +1210,7 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
         ok = ok && protocol_value_map_set(entry, "dice", protocol_state_dice(event->roll.faces)) == 0;
         break;
     case BRIGADE_BATTLE_EVENT_INITIATIVE_WON:
-        ok = ok && protocol_state_entry_initiative(entry, event);
-        break;
+        return protocol_state_entry_initiative(entry, event);
     case BRIGADE_BATTLE_EVENT_PHASING_CHOSEN:
     case BRIGADE_BATTLE_EVENT_SIDE_DONE:
     case BRIGADE_BATTLE_EVENT_FLAG_FELL: /* flag_fell {side} (PROTOCOL.md §11.2) */
@@ -1240,8 +1239,7 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
                                                  brigade_response_name(event->answer.response)) == 0;
         break;
     case BRIGADE_BATTLE_EVENT_MORALE_TESTED:
-        ok = ok && protocol_state_entry_morale(entry, battle, event);
-        break;
+        return protocol_state_entry_morale(entry, battle, event);
     case BRIGADE_BATTLE_EVENT_MELEE_FORMED:
     case BRIGADE_BATTLE_EVENT_MELEE_REINFORCED:
     case BRIGADE_BATTLE_EVENT_MELEE_DICE_RECORDED:
@@ -1249,18 +1247,14 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
         ok = ok && protocol_value_map_set_string(entry, "melee", event->melee.melee.id) == 0;
         break;
     case BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT:
-        ok = ok && protocol_state_entry_unit_result(entry, battle, event);
-        break;
+        return protocol_state_entry_unit_result(entry, battle, event);
     case BRIGADE_BATTLE_EVENT_UMPIRE_RULED:
-        ok = ok && protocol_state_entry_ruling(entry, battle, event);
-        break;
+        return protocol_state_entry_ruling(entry, battle, event);
     case BRIGADE_BATTLE_EVENT_MELEE_RESOLVED:
     case BRIGADE_BATTLE_EVENT_MELEE_OVERRULED:
-        ok = ok && protocol_state_entry_resolved(entry, event);
-        break;
+        return protocol_state_entry_resolved(entry, event);
     case BRIGADE_BATTLE_EVENT_REPORTED:
-        ok = ok && protocol_state_entry_report(entry, battle, event);
-        break;
+        return protocol_state_entry_report(entry, battle, event);
     case BRIGADE_BATTLE_EVENT_REPORT_ANSWERED:
         /* Contested, accepted or ruled (D46): {number, state, contested,
          * reason?} (the contest's or the umpire's reason). */
@@ -1274,8 +1268,7 @@ static bool protocol_state_entry_details(protocol_value *entry, const brigade_ba
                                                      event->answer_report.text) == 0;
         break;
     case BRIGADE_BATTLE_EVENT_TEST_TAKEN:
-        ok = ok && protocol_state_entry_test_taken(entry, battle, event);
-        break;
+        return protocol_state_entry_test_taken(entry, battle, event);
     case BRIGADE_BATTLE_EVENT_CHARGE_WITHDRAWN:
         /* A declaration withdrawn: {unit, target (nil: none in sight)}. */
         ok = ok && protocol_value_map_set_string(

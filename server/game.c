@@ -672,11 +672,10 @@ void server_games_destroy(server_games *games)
         return;
     server_cluster_free(games->cluster); /* the games' handles with it */
     for (size_t i = 0; i < games->bucket_count; i++) {
-        server_game *game = games->buckets[i];
-        while (game) {
-            server_game *next = game->next;
+        while (games->buckets[i]) { /* each chain's head unlinked, then freed */
+            server_game *game = games->buckets[i];
+            games->buckets[i] = game->next;
             server_game_free(game);
-            game = next;
         }
     }
     free(games->buckets);
@@ -1749,7 +1748,6 @@ static void server_append_job_free(server_append_job *job)
         return;
     server_session_unref(job->session);
     free(job->rejoin);
-    brigade_event_list_free(&job->events);
     free(job->next);
     protocol_value_free(job->ops);
     protocol_value_free(job->entries);
@@ -1757,6 +1755,7 @@ static void server_append_job_free(server_append_job *job)
     server_buffer_unref(job->delta);
     server_buffer_unref(job->ack);
     free(job->ack_bytes);
+    brigade_event_list_free(&job->events);
     free(job);
 }
 
@@ -2310,12 +2309,12 @@ typedef struct server_create_job {
 
 static void server_create_job_free(server_create_job *job)
 {
+    OPENSSL_cleanse(&job->answer, sizeof(job->answer)); /* its tokens */
     server_session_unref(job->session);
     server_game_free(job->game);
     free(job->scenario);
-    free(job->initial);
     brigade_event_list_free(&job->events);
-    OPENSSL_cleanse(&job->answer, sizeof(job->answer));
+    free(job->initial);
     free(job);
 }
 
@@ -3583,20 +3582,20 @@ static bool server_games_join_routed(server_games *games, server_game *game,
 }
 
 /* A spectator's password (PROTOCOL.md §5.2): checked when the game asks
- * for one, refused when it does not. False when the join stops here
- * (refused, or waiting for its check). */
+ * for one, refused when it does not. `checked` is server_resume.password
+ * (1 found good, -1 wrong, 0 not checked yet). False when the join stops
+ * here (refused, or waiting for its check). */
 static bool server_games_join_password(server_games *games, server_session *session,
                                        server_connection *connection, server_game *game,
                                        const protocol_client_message *message,
-                                       const unsigned char *bytes, size_t length,
-                                       const server_resume *resume)
+                                       const unsigned char *bytes, size_t length, int checked)
 {
     int64_t request = message->request;
     if (game->has_password) {
         /* The slow hash runs off the loop; the cache knows a password
          * verified good (server_games_password_check). */
-        bool good = resume->password > 0;
-        if (message->as.join.has_password && resume->password == 0) {
+        bool good = checked > 0;
+        if (message->as.join.has_password && checked == 0) {
             if (!server_games_password_known(games, game, message->as.join.password)) {
                 server_games_password_check(games, session, game, request,
                                             message->as.join.password, bytes, length);
@@ -3779,8 +3778,8 @@ static void server_games_join(server_games *games, server_connection *connection
                               const unsigned char *bytes, size_t length,
                               const server_resume *resume)
 {
-    int64_t request = message->request;
     server_session *session = server_connection_data(connection);
+    int64_t request = message->request;
     if (server_games_join_refused(games, session, connection, request))
         return;
     server_game *game =
@@ -3794,7 +3793,7 @@ static void server_games_join(server_games *games, server_connection *connection
         return;
     if (who.watching &&
         !server_games_join_password(games, session, connection, game, message, bytes, length,
-                                    resume))
+                                    resume->password))
         return;
     server_games_join_seat_name(&who);
     if (server_games_join_records(games, game, session, connection, message, bytes, length,

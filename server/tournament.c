@@ -719,13 +719,13 @@ static void job_free(server_tournaments *ts, tournament_job *job)
             break;
         }
     tournament_free(job->new_t);
-    free(job->definition);
-    free(job->scenarios);
     protocol_value_free(job->created);
-    free(job->body);
-    free(job->round);
     for (int i = 0; i < job->draft_count; i++)
         server_games_draft_free(ts->games, job->drafts[i]);
+    free(job->definition);
+    free(job->scenarios);
+    free(job->body);
+    free(job->round);
     OPENSSL_cleanse(job->people, sizeof(job->people));
     free(job);
 }
