@@ -36,6 +36,8 @@
 #include <uv.h>
 
 #include "core/helpers.h"
+#include "cli_files.h"
+#include "cli_options.h"
 #include "game_client.h"
 #include "game_display.h"
 #include "game_input.h"
@@ -2230,13 +2232,9 @@ void game_command_usage(FILE *out, const char *name)
  * never shows the token). */
 int game_token_file_read(const char *name, const char *path, char *buffer, FILE *err)
 {
-    FILE *file = fopen(path, "r");
-    if (!file) {
-        fprintf(err, "brigade %s: --token-file: ", name);
-        game_display_text(err, path);
-        fprintf(err, ": %s\n", strerror(errno));
+    FILE *file = cli_file_open(name, "--token-file: ", path, err);
+    if (!file)
         return 2;
-    }
     char line[4096];
     bool got = fgets(line, sizeof(line), file) != NULL;
     bool failed = ferror(file);
@@ -2267,36 +2265,6 @@ int game_token_file_read(const char *name, const char *path, char *buffer, FILE 
     return 0;
 }
 
-/* The long options of new, play and state (getopt_long). */
-enum {
-    GAME_OPT_SERVER = 256,
-    GAME_OPT_GAME,
-    GAME_OPT_TOKEN,
-    GAME_OPT_TOKEN_FILE,
-    GAME_OPT_TIMEOUT,
-    GAME_OPT_SPECTATOR,
-    GAME_OPT_PASSWORD,
-    GAME_OPT_SPECTATOR_PASSWORD,
-    GAME_OPT_SPECTATOR_DELAY,
-    GAME_OPT_CLOCK,
-    GAME_OPT_JSON
-};
-
-static const struct option game_long_options[] = {
-    {"server", required_argument, NULL, GAME_OPT_SERVER},
-    {"game", required_argument, NULL, GAME_OPT_GAME},
-    {"token", required_argument, NULL, GAME_OPT_TOKEN},
-    {"token-file", required_argument, NULL, GAME_OPT_TOKEN_FILE},
-    {"timeout", required_argument, NULL, GAME_OPT_TIMEOUT},
-    {"spectator", required_argument, NULL, GAME_OPT_SPECTATOR},
-    {"password", required_argument, NULL, GAME_OPT_PASSWORD},
-    {"spectator-password", required_argument, NULL, GAME_OPT_SPECTATOR_PASSWORD},
-    {"spectator-delay", required_argument, NULL, GAME_OPT_SPECTATOR_DELAY},
-    {"clock", required_argument, NULL, GAME_OPT_CLOCK},
-    {"json", no_argument, NULL, GAME_OPT_JSON},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
 
 int game_option_error(const char *name, const char *help, int found, const char *word,
                       FILE *err)
@@ -2383,9 +2351,9 @@ static int game_option_clock_parse(const char *name, const char *value, game_opt
 static int game_option_token_take(const char *name, int found, const char *value,
                                   game_options *options, game_token_source *token, FILE *err)
 {
-    options->spectator = found == GAME_OPT_SPECTATOR;
+    options->spectator = found == CLI_OPT_SPECTATOR;
     return game_token_source_take(token, name, "--token, --token-file and --spectator",
-                                  found == GAME_OPT_TOKEN_FILE, value, &options->token, err);
+                                  found == CLI_OPT_TOKEN_FILE, value, &options->token, err);
 }
 
 /* --password or --spectator-password (`found`): 1..PROTOCOL_TOKEN_MAX
@@ -2393,13 +2361,13 @@ static int game_option_token_take(const char *name, int found, const char *value
 static int game_option_password_take(const char *name, int found, const char *value,
                                      game_options *options, FILE *err)
 {
-    const char *option = found == GAME_OPT_PASSWORD ? "--password" : "--spectator-password";
+    const char *option = found == CLI_OPT_PASSWORD ? "--password" : "--spectator-password";
     if (strlen(value) == 0 || strlen(value) > PROTOCOL_TOKEN_MAX) {
         fprintf(err, "brigade %s: %s: a password is 1..%d bytes\n", name, option,
                 PROTOCOL_TOKEN_MAX);
         return 2;
     }
-    if (found == GAME_OPT_PASSWORD)
+    if (found == CLI_OPT_PASSWORD)
         options->password = value;
     else
         options->spectator_password = value;
@@ -2420,32 +2388,31 @@ static int game_option_apply(const char *name, int found, const char *value, con
     case ':':
     case '?':
         return game_option_error(name, name, found, word, err);
-    case GAME_OPT_JSON:
+    case CLI_OPT_JSON:
         options->json = true;
         return 0;
-    case GAME_OPT_SERVER:
+    case CLI_OPT_SERVER:
         options->server = value;
         return 0;
-    case GAME_OPT_GAME:
+    case CLI_OPT_GAME:
         options->game = value;
         return 0;
-    case GAME_OPT_TOKEN:
-    case GAME_OPT_TOKEN_FILE:
-    case GAME_OPT_SPECTATOR:
+    case CLI_OPT_TOKEN:
+    case CLI_OPT_TOKEN_FILE:
+    case CLI_OPT_SPECTATOR:
         return game_option_token_take(name, found, value, options, token, err);
-    case GAME_OPT_SPECTATOR_DELAY:
+    case CLI_OPT_SPECTATOR_DELAY:
         return game_option_spectator_delay_parse(name, value, options, err);
-    case GAME_OPT_CLOCK:
+    case CLI_OPT_CLOCK:
         return game_option_clock_parse(name, value, options, err);
-    case GAME_OPT_PASSWORD:
-    case GAME_OPT_SPECTATOR_PASSWORD:
+    case CLI_OPT_PASSWORD:
+    case CLI_OPT_SPECTATOR_PASSWORD:
         return game_option_password_take(name, found, value, options, err);
-    case GAME_OPT_TIMEOUT:
+    case CLI_OPT_TIMEOUT:
         options->timeout_given = true;
         return game_option_timeout_parse(name, value, &options->timeout_seconds, err);
-    default:
-        fprintf(err, "brigade %s: unknown option (see 'brigade %s --help')\n", name, name);
-        return 2;
+    default: /* another command's option */
+        return cli_option_refuse(name, name, found, err);
     }
 }
 
@@ -2563,7 +2530,7 @@ static int game_options_parse(game_run_command command, const char *name, int ar
     game_token_source token = {NULL, false};
     opterr = 0; /* our own messages */
     optind = 0; /* glibc: start afresh */
-    for (int found; (found = getopt_long(argc, argv, ":h", game_long_options, NULL)) != -1;) {
+    for (int found; (found = getopt_long(argc, argv, ":h", cli_long_options, NULL)) != -1;) {
         int status = game_option_apply(name, found, optarg, argv[optind - 1], options, &token,
                                        out, err);
         if (status != 0)
@@ -2590,51 +2557,17 @@ static int game_options_parse(game_run_command command, const char *name, int ar
 static int game_run_scenario_read(game_run *run)
 {
     const char *path = run->options.scenario_path;
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        fprintf(run->err, "brigade new: ");
-        game_display_text(run->err, path);
-        fprintf(run->err, ": %s\n", strerror(errno));
-        return 2;
-    }
-    size_t limit = PROTOCOL_CLIENT_FRAME_MAX;
-    char *text = malloc(limit + 1);
-    if (!text) {
-        fclose(file);
-        fprintf(run->err, "brigade new: out of memory\n");
-        return 1;
-    }
-    size_t length = fread(text, 1, limit + 1, file);
-    bool failed = ferror(file);
-    fclose(file);
-    if (failed || length == 0 || length > limit - 64) {
-        fprintf(run->err, "brigade new: ");
-        game_display_text(run->err, path);
-        if (failed)
-            fprintf(run->err, ": cannot be read\n");
-        else if (length == 0)
-            fprintf(run->err, ": the file is empty\n");
-        else
-            fprintf(run->err, ": too large for one message (at most %d bytes)\n",
-                    PROTOCOL_CLIENT_FRAME_MAX - 64);
+    char *text = NULL;
+    size_t length = 0;
+    /* Room left in the create's frame for its other members. */
+    int status = cli_file_read("new", path, PROTOCOL_CLIENT_FRAME_MAX - 64, &text, &length,
+                               run->err);
+    if (status != 0)
+        return status;
+    if (!cli_json_object_check("new", "", "scenario", path, text, length, run->err)) {
         free(text);
         return 2;
     }
-    text[length] = '\0';
-    json_error_t error;
-    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &error);
-    if (!root || !json_is_object(root)) {
-        fprintf(run->err, "brigade new: ");
-        game_display_text(run->err, path);
-        if (root)
-            fprintf(run->err, ": a scenario is a JSON object\n");
-        else
-            fprintf(run->err, ":%d:%d: %s\n", error.line, error.column, error.text);
-        json_decref(root);
-        free(text);
-        return 2;
-    }
-    json_decref(root);
     run->scenario = text;
     run->scenario_len = length;
     return 0;

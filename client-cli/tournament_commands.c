@@ -21,6 +21,8 @@
 #include <uv.h>
 
 #include "core/helpers.h"
+#include "cli_files.h"
+#include "cli_options.h"
 #include "game_client.h"
 #include "game_commands.h"
 #include "game_display.h"
@@ -149,25 +151,6 @@ void tournament_command_usage(FILE *out, const char *name)
 
 /* ------------------------------------------------------------ options */
 
-enum {
-    TOURNAMENT_OPT_SERVER = 256,
-    TOURNAMENT_OPT_JSON,
-    TOURNAMENT_OPT_TIMEOUT,
-    TOURNAMENT_OPT_TOKEN,
-    TOURNAMENT_OPT_TOKEN_FILE,
-    TOURNAMENT_OPT_ROUND
-};
-
-static const struct option tournament_long_options[] = {
-    {"server", required_argument, NULL, TOURNAMENT_OPT_SERVER},
-    {"json", no_argument, NULL, TOURNAMENT_OPT_JSON},
-    {"timeout", required_argument, NULL, TOURNAMENT_OPT_TIMEOUT},
-    {"token", required_argument, NULL, TOURNAMENT_OPT_TOKEN},
-    {"token-file", required_argument, NULL, TOURNAMENT_OPT_TOKEN_FILE},
-    {"round", required_argument, NULL, TOURNAMENT_OPT_ROUND},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
 
 /* A whole number in min..max from `text`; false when it is not one. */
 static bool parse_number(const char *text, long min, long max, long *out)
@@ -228,20 +211,20 @@ static int tournament_option_apply(int found, const char *value, const char *wor
     case 'h':
         tournament_command_usage(out, "tournament");
         return 1;
-    case TOURNAMENT_OPT_SERVER:
+    case CLI_OPT_SERVER:
         options->server = value;
         return 0;
-    case TOURNAMENT_OPT_JSON:
+    case CLI_OPT_TIMEOUT:
+        return game_option_timeout_parse(options->name, value, &options->timeout_seconds, err);
+    case CLI_OPT_JSON:
         options->json = true;
         return 0;
-    case TOURNAMENT_OPT_TIMEOUT:
-        return game_option_timeout_parse(options->name, value, &options->timeout_seconds, err);
-    case TOURNAMENT_OPT_TOKEN:
-    case TOURNAMENT_OPT_TOKEN_FILE:
+    case CLI_OPT_TOKEN:
+    case CLI_OPT_TOKEN_FILE:
         return game_token_source_take(token, options->name, "--token and --token-file",
-                                      found == TOURNAMENT_OPT_TOKEN_FILE, value, &options->token,
+                                      found == CLI_OPT_TOKEN_FILE, value, &options->token,
                                       err);
-    case TOURNAMENT_OPT_ROUND:
+    case CLI_OPT_ROUND:
         if (options->sub != TOURNAMENT_PAIRINGS) {
             fprintf(err, "brigade %s: --round belongs to 'tournament pairings'\n",
                     options->name);
@@ -255,8 +238,11 @@ static int tournament_option_apply(int found, const char *value, const char *wor
         }
         options->round = number;
         return 0;
-    default:
+    case ':':
+    case '?':
         return game_option_error(options->name, "tournament", found, word, err);
+    default: /* another command's option */
+        return cli_option_refuse(options->name, "tournament", found, err);
     }
 }
 
@@ -345,7 +331,7 @@ static int tournament_options_parse(int argc, char **argv, tournament_options *o
     opterr = 0; /* our own messages */
     optind = 0; /* glibc: start afresh */
     int found;
-    while ((found = getopt_long(argc, argv, ":h", tournament_long_options, NULL)) != -1) {
+    while ((found = getopt_long(argc, argv, ":h", cli_long_options, NULL)) != -1) {
         int status = tournament_option_apply(found, optarg, argv[optind - 1], options, &token,
                                              out, err);
         if (status != 0)
@@ -360,70 +346,10 @@ static int tournament_options_parse(int argc, char **argv, tournament_options *o
 
 /* ------------------------------------------------------------- files */
 
-/* Reads the file `path` whole (at most `limit` bytes) into a malloc'd
- * NUL-terminated *text of *length bytes; 0, or 2 after one line on err
- * ("brigade NAME: PATH: ..."). */
-static int file_read(const char *name, const char *path, size_t limit, char **text,
-                     size_t *length, FILE *err)
-{
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        fprintf(err, "brigade %s: ", name);
-        game_display_text(err, path);
-        fprintf(err, ": %s\n", strerror(errno));
-        return 2;
-    }
-    char *buffer = malloc(limit + 1);
-    if (!buffer) {
-        fclose(file);
-        fprintf(err, "brigade %s: out of memory\n", name);
-        return 1;
-    }
-    size_t got = fread(buffer, 1, limit + 1, file);
-    bool failed = ferror(file);
-    fclose(file);
-    if (failed || got == 0 || got > limit) {
-        fprintf(err, "brigade %s: ", name);
-        game_display_text(err, path);
-        if (failed)
-            fputs(": cannot be read\n", err);
-        else if (got == 0)
-            fputs(": the file is empty\n", err);
-        else
-            fprintf(err, ": too large for one message (at most %zu bytes)\n", limit);
-        free(buffer);
-        return 2;
-    }
-    buffer[got] = '\0';
-    *text = buffer;
-    *length = got;
-    return 0;
-}
-
 static bool is_file(const char *path)
 {
     struct stat info;
     return stat(path, &info) == 0 && S_ISREG(info.st_mode);
-}
-
-/* Checks that `text` is one JSON object (the server checks the rest);
- * false after a line on err. */
-static bool scenario_check(const char *name, const char *path, const char *text, size_t length,
-                           FILE *err)
-{
-    json_error_t error;
-    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &error);
-    bool object = root && json_is_object(root);
-    if (!object) {
-        fprintf(err, "brigade %s: scenario ", name);
-        game_display_text(err, path);
-        if (root)
-            fputs(": a scenario is a JSON object\n", err);
-        else
-            fprintf(err, ":%d:%d: %s\n", error.line, error.column, error.text);
-    }
-    json_decref(root);
-    return object;
 }
 
 /*
@@ -436,7 +362,7 @@ static int tournament_create_fill(const tournament_options *options,
                                   protocol_client_message *message, FILE *err)
 {
     const char *path = options->arguments[0];
-    int status = file_read(options->name, path, PROTOCOL_CLIENT_FRAME_MAX,
+    int status = cli_file_read(options->name, path, PROTOCOL_CLIENT_FRAME_MAX,
                            &message->as.tournament_create.tournament,
                            &message->as.tournament_create.tournament_len, err);
     if (status != 0)
@@ -498,13 +424,14 @@ static int tournament_create_fill(const tournament_options *options,
         }
         size_t slot = message->as.tournament_create.scenario_count;
         protocol_tournament_scenario *scenario = &message->as.tournament_create.scenarios[slot];
-        status = file_read(options->name, candidate, PROTOCOL_CLIENT_FRAME_MAX, &scenario->text,
+        status = cli_file_read(options->name, candidate, PROTOCOL_CLIENT_FRAME_MAX, &scenario->text,
                            &scenario->text_len, err);
         if (status != 0)
             break;
         snprintf(scenario->name, sizeof(scenario->name), "%s", file_name);
         message->as.tournament_create.scenario_count = slot + 1;
-        if (!scenario_check(options->name, candidate, scenario->text, scenario->text_len, err))
+        if (!cli_json_object_check(options->name, "scenario ", "scenario", candidate,
+                                   scenario->text, scenario->text_len, err))
             status = 2;
     }
     free(event);
