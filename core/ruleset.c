@@ -108,6 +108,10 @@ typedef struct member {
     int min, max;
     const char *(*key)(int index); /* NULL: one value, not a table */
     int count;
+    /* In players' words (brigade_ruleset_differences): the rules' section,
+     * the member's label, and a value of MEMBER_POINTS as printf of an int
+     * ("passes on %d+"). */
+    const char *rule, *label, *format;
 } member;
 
 static const char *class_key(int index) { return brigade_class_name((brigade_class)index); }
@@ -117,32 +121,47 @@ static const char *type_key(int index)
 }
 
 #define AT(m) offsetof(brigade_ruleset, m)
+#define RULE_MORALE "Charge phase, morale tests"
+#define RULE_MOVES "Mandatory-move phase"
 /* In the file's order (rulesets/default.json); rule sources in README. */
 static const member members[] = {
-    {"unit", MEMBER_UNIT, AT(length_unit), 0, 0, NULL, 0},
+    {"unit", MEMBER_UNIT, AT(length_unit), 0, 0, NULL, 0, RULE_MOVES, "Distances", NULL},
     {"morale.pass", MEMBER_POINTS, AT(morale_pass), BRIGADE_RULESET_PASS_MIN,
-     BRIGADE_RULESET_PASS_MAX, class_key, BRIGADE_CLASS_COUNT},
+     BRIGADE_RULESET_PASS_MAX, class_key, BRIGADE_CLASS_COUNT, RULE_MORALE, "Morale test",
+     "passes on %d+"},
     {"morale.modifiers.general", MEMBER_POINTS, AT(morale_general),
-     -BRIGADE_RULESET_MODIFIER_MAX, BRIGADE_RULESET_MODIFIER_MAX, NULL, 0},
+     -BRIGADE_RULESET_MODIFIER_MAX, BRIGADE_RULESET_MODIFIER_MAX, NULL, 0, RULE_MORALE,
+     "Morale test, general attached", "%+d"},
     {"morale.modifiers.unformed_or_wavering", MEMBER_POINTS, AT(morale_unformed_or_wavering),
-     -BRIGADE_RULESET_MODIFIER_MAX, BRIGADE_RULESET_MODIFIER_MAX, NULL, 0},
+     -BRIGADE_RULESET_MODIFIER_MAX, BRIGADE_RULESET_MODIFIER_MAX, NULL, 0, RULE_MORALE,
+     "Morale test, unformed or wavering", "%+d"},
     {"morale.modifiers.flank_or_rear", MEMBER_POINTS, AT(morale_flank_or_rear),
-     -BRIGADE_RULESET_MODIFIER_MAX, BRIGADE_RULESET_MODIFIER_MAX, NULL, 0},
+     -BRIGADE_RULESET_MODIFIER_MAX, BRIGADE_RULESET_MODIFIER_MAX, NULL, 0, RULE_MORALE,
+     "Morale test, target charged in flank or rear", "%+d"},
     {"morale.modifiers.infantry_by_cavalry", MEMBER_POINTS, AT(morale_infantry_by_cavalry),
-     -BRIGADE_RULESET_MODIFIER_MAX, BRIGADE_RULESET_MODIFIER_MAX, NULL, 0},
+     -BRIGADE_RULESET_MODIFIER_MAX, BRIGADE_RULESET_MODIFIER_MAX, NULL, 0, RULE_MORALE,
+     "Morale test, infantry not in square charged by cavalry", "%+d"},
     {"morale.fail_far", MEMBER_POINTS, AT(morale_fail_far), 1, BRIGADE_RULESET_PASS_MAX, NULL,
-     0},
+     0, RULE_MORALE, "Morale test failed far (charger retreats, target retreats)",
+     "by %d or more"},
     {"moves.retreat", MEMBER_DISTANCE, AT(retreat_move), 0, BRIGADE_RULESET_DISTANCE_MAX,
-     type_key, BRIGADE_TYPE_COUNT},
+     type_key, BRIGADE_TYPE_COUNT, RULE_MOVES, "Retreat or broken move", NULL},
     {"moves.half_charge", MEMBER_DISTANCE, AT(half_charge_move), 0,
-     BRIGADE_RULESET_DISTANCE_MAX, type_key, BRIGADE_TYPE_COUNT},
+     BRIGADE_RULESET_DISTANCE_MAX, type_key, BRIGADE_TYPE_COUNT, "Mandatory-move phase (12.24)",
+     "Half charge move", NULL},
     {"bua_fall_back", MEMBER_DISTANCE, AT(bua_fall_back), 0, BRIGADE_RULESET_DISTANCE_MAX, NULL,
-     0},
-    {"cavalry_may_charge_bua", MEMBER_SWITCH, AT(cavalry_may_charge_bua), 0, 1, NULL, 0},
-    {"battery_may_charge", MEMBER_SWITCH, AT(battery_may_charge), 0, 1, NULL, 0},
-    {"square_may_charge", MEMBER_SWITCH, AT(square_may_charge), 0, 1, NULL, 0},
+     0, "Built-up areas (12.19 i)", "Built-up area's defender pushed back first falls back",
+     NULL},
+    {"cavalry_may_charge_bua", MEMBER_SWITCH, AT(cavalry_may_charge_bua), 0, 1, NULL, 0,
+     "Charge phase, declarations (12.11)", "Cavalry may charge a built-up area", NULL},
+    {"battery_may_charge", MEMBER_SWITCH, AT(battery_may_charge), 0, 1, NULL, 0,
+     "Charge phase, declarations (12.16)", "Artillery may charge and counter-charge", NULL},
+    {"square_may_charge", MEMBER_SWITCH, AT(square_may_charge), 0, 1, NULL, 0,
+     "Charge phase, declarations", "A square may charge and counter-charge", NULL},
 };
 #undef AT
+#undef RULE_MORALE
+#undef RULE_MOVES
 
 #define PATH_SIZE BRIGADE_ERROR_PATH_SIZE
 
@@ -427,4 +446,172 @@ char *brigade_ruleset_write(const brigade_ruleset *ruleset)
     }
     free(text);
     return out;
+}
+
+/* ---- named rulesets ----------------------------------------------------------- */
+
+bool brigade_ruleset_name_valid(const char *name)
+{
+    size_t length = name != NULL ? strlen(name) : 0;
+    if (length == 0 || length > BRIGADE_RULESET_NAME_MAX)
+        return false;
+    for (size_t i = 0; i < length; i++) {
+        char c = name[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+            return false;
+    }
+    return true;
+}
+
+/* The library's entry `name`, or NULL. */
+static const brigade_ruleset_named *library_entry(const brigade_ruleset_library *library,
+                                                  const char *name)
+{
+    for (size_t i = 0; library != NULL && i < library->count; i++)
+        if (strcmp(library->items[i].name, name) == 0)
+            return &library->items[i];
+    return NULL;
+}
+
+bool brigade_ruleset_library_add(brigade_ruleset_library *library, const char *name,
+                                 const brigade_ruleset *ruleset)
+{
+    if (!brigade_ruleset_name_valid(name) || library_entry(library, name) != NULL ||
+        library->count >= BRIGADE_RULESETS_MAX)
+        return false;
+    brigade_ruleset_named *item = &library->items[library->count++];
+    brigade_text_format(item->name, sizeof item->name, "%s", name);
+    item->ruleset = *ruleset;
+    return true;
+}
+
+bool brigade_ruleset_library_find(const brigade_ruleset_library *library, const char *name,
+                                  brigade_ruleset *out)
+{
+    const brigade_ruleset_named *item = library_entry(library, name);
+    if (item != NULL)
+        *out = item->ruleset;
+    else if (strcmp(name, "default") == 0)
+        *out = brigade_ruleset_default();
+    return item != NULL || strcmp(name, "default") == 0;
+}
+
+brigade_ruleset brigade_ruleset_library_default(const brigade_ruleset_library *library)
+{
+    brigade_ruleset r = brigade_ruleset_default();
+    brigade_ruleset_library_find(library, "default", &r);
+    return r;
+}
+
+void brigade_ruleset_library_names(const brigade_ruleset_library *library, char *out,
+                                   size_t size)
+{
+    brigade_text_format(out, size, "default");
+    size_t used = strlen(out);
+    for (size_t i = 0; library != NULL && i < library->count && used < size; i++) {
+        if (strcmp(library->items[i].name, "default") == 0)
+            continue;
+        brigade_text_format(out + used, size - used, ", %s", library->items[i].name);
+        used += strlen(out + used);
+    }
+}
+
+/* ---- what differs from the default ------------------------------------------- */
+
+/* The names players read of the classes (12.17) and troop types (12.16),
+ * by brigade_class and brigade_troop_type. */
+static const char *const class_labels[BRIGADE_CLASS_COUNT] = {
+    "Guard", "Elite", "Veteran", "Line", "Second-rate", "Garrison", "Conscript"};
+static const char *const type_labels[BRIGADE_TYPE_COUNT] = {
+    "Cuirassiers",   "Heavy cavalry", "Dragoons",   "Lancers",     "Light cavalry",
+    "Cossacks",      "Infantry",      "Open order", "Skirmishers", "Artillery"};
+
+/* Member `m`'s element `index` of `r` as players read it: "6+", "+1",
+ * "25 cm", "yes", "centimetres". */
+static void value_text(const member *m, const brigade_ruleset *r, int index, char *out,
+                       size_t size)
+{
+    const char *at = (const char *)r + m->offset;
+    switch (m->kind) {
+    case MEMBER_POINTS:
+        brigade_text_format(out, size, m->format, ((const int *)(const void *)at)[index]);
+        return;
+    case MEMBER_DISTANCE:
+        brigade_distance_format(r->length_unit, ((const int *)(const void *)at)[index], out,
+                                size);
+        return;
+    case MEMBER_SWITCH:
+        brigade_text_format(out, size, "%s", *(const bool *)(const void *)at ? "yes" : "no");
+        return;
+    case MEMBER_UNIT:
+        brigade_text_format(out, size, "%s",
+                            *(const brigade_length_unit *)(const void *)at == BRIGADE_LENGTH_CM
+                                ? "centimetres"
+                                : "inches");
+        return;
+    }
+}
+
+/* Whether member `m`'s element `index` differs between the two rulesets
+ * (a distance by its tenths, whatever the unit). */
+static bool value_differs(const member *m, const brigade_ruleset *a, const brigade_ruleset *b,
+                          int index)
+{
+    const char *x = (const char *)a + m->offset, *y = (const char *)b + m->offset;
+    switch (m->kind) {
+    case MEMBER_POINTS:
+    case MEMBER_DISTANCE:
+        return ((const int *)(const void *)x)[index] != ((const int *)(const void *)y)[index];
+    case MEMBER_SWITCH:
+        return *(const bool *)(const void *)x != *(const bool *)(const void *)y;
+    case MEMBER_UNIT:
+        return *(const brigade_length_unit *)(const void *)x !=
+               *(const brigade_length_unit *)(const void *)y;
+    }
+    return false;
+}
+
+/* Member `m`'s element `index` as a difference from `base`: its path, its
+ * rule, "Label[, Key]: value (default value)"; "Distances are in ..." for
+ * the unit. */
+static void difference_write(const member *m, const brigade_ruleset *r,
+                             const brigade_ruleset *base, int index,
+                             brigade_ruleset_difference *out)
+{
+    char got[48], was[48], label[96];
+    value_text(m, r, index, got, sizeof got);
+    value_text(m, base, index, was, sizeof was);
+    if (m->key != NULL) {
+        brigade_path_join(out->member, sizeof out->member, m->path, m->key(index));
+        brigade_text_format(label, sizeof label, "%s, %s", m->label,
+                            m->key == class_key ? class_labels[index] : type_labels[index]);
+    } else {
+        brigade_text_format(out->member, sizeof out->member, "%s", m->path);
+        brigade_text_format(label, sizeof label, "%s", m->label);
+    }
+    brigade_text_format(out->rule, sizeof out->rule, "%s", m->rule);
+    if (m->kind == MEMBER_UNIT)
+        brigade_text_format(out->text, sizeof out->text, "%s are in %s (default %s)", label,
+                            got, was);
+    else
+        brigade_text_format(out->text, sizeof out->text, "%s: %s (default %s)", label, got, was);
+}
+
+size_t brigade_ruleset_differences(const brigade_ruleset *ruleset,
+                                   brigade_ruleset_difference *out, size_t max)
+{
+    const brigade_ruleset base = brigade_ruleset_default();
+    size_t found = 0;
+    for (int i = 0; i < BRIGADE_COUNT_OF(members); i++) {
+        const member *m = &members[i];
+        int elements = m->key != NULL ? m->count : 1;
+        for (int k = 0; k < elements; k++) {
+            if (!value_differs(m, ruleset, &base, k))
+                continue;
+            if (found < max)
+                difference_write(m, ruleset, &base, k, &out[found]);
+            found++;
+        }
+    }
+    return found;
 }

@@ -128,4 +128,81 @@ struct json_t *brigade_ruleset_to_json(const brigade_ruleset *ruleset);
  * when memory runs out. */
 char *brigade_ruleset_write(const brigade_ruleset *ruleset);
 
+/* ---- named rulesets (a server's rulesets directory) --------------------- */
+
+/* A ruleset's name: [a-z0-9_-], 1..64 bytes (a file NAME.json of brigaded
+ * --rulesets DIR; a scenario's "ruleset": "NAME"). */
+#define BRIGADE_RULESET_NAME_MAX 64
+/* Named rulesets a library holds at most (brigaded reads at most this many
+ * files). */
+#define BRIGADE_RULESETS_MAX 64
+
+/* True when `name` is a ruleset name: 1..64 bytes of a-z, 0-9, _ and -. */
+bool brigade_ruleset_name_valid(const char *name);
+
+/* One named ruleset. */
+typedef struct brigade_ruleset_named {
+    char name[BRIGADE_RULESET_NAME_MAX + 1];
+    brigade_ruleset ruleset;
+} brigade_ruleset_named;
+
+/*
+ * The rulesets a scenario may name (rulesets/README.md "Named rulesets"):
+ * a plain table, filled by its owner (brigaded at startup, from --rulesets
+ * DIR) with brigade_ruleset_library_add and read only after that. The name
+ * "default" always exists: the library's own entry "default" when it has
+ * one (DIR/default.json), else brigade_ruleset_default(). A zeroed library
+ * (or NULL where a const pointer is taken) has only the built-in default.
+ */
+typedef struct brigade_ruleset_library {
+    size_t count;
+    brigade_ruleset_named items[BRIGADE_RULESETS_MAX];
+} brigade_ruleset_library;
+
+/* Adds `ruleset` as `name`. Returns false, the library unchanged, when the
+ * name is not valid (brigade_ruleset_name_valid), is there already, or the
+ * library is full (BRIGADE_RULESETS_MAX). */
+bool brigade_ruleset_library_add(brigade_ruleset_library *library, const char *name,
+                                 const brigade_ruleset *ruleset);
+
+/* The ruleset named `name` into *out: true when the library (NULL: none)
+ * has it or `name` is "default"; false, *out unchanged, otherwise. */
+bool brigade_ruleset_library_find(const brigade_ruleset_library *library, const char *name,
+                                  brigade_ruleset *out);
+
+/* The library's default (its "default", else brigade_ruleset_default()). */
+brigade_ruleset brigade_ruleset_library_default(const brigade_ruleset_library *library);
+
+/* The names a scenario may give, "default" first then the library's others
+ * in its order, joined by ", " into `out` (always NUL-terminated, cut to
+ * `size`): "default, club, metric". */
+void brigade_ruleset_library_names(const brigade_ruleset_library *library, char *out,
+                                   size_t size);
+
+/* ---- what differs from the default, in players' words ------------------- */
+
+/* Members of the ruleset, counting each class and troop type of a table
+ * apart: the most differences brigade_ruleset_differences can give. */
+#define BRIGADE_RULESET_DIFFERENCES_MAX                                                       \
+    (1 + BRIGADE_CLASS_COUNT + 4 + 1 + 2 * BRIGADE_TYPE_COUNT + 1 + 3)
+
+/* One member that differs from the built-in default (PROTOCOL.md §7.1
+ * state.ruleset.differs). */
+typedef struct brigade_ruleset_difference {
+    char member[64]; /* its path in rulesets/README.md: "morale.pass.line", "unit" */
+    char rule[64];   /* the rules' section players read: "Charge phase, morale tests" */
+    char text[160];  /* one sentence: "Morale test, Line: passes on 6+ (default 7+)" */
+} brigade_ruleset_difference;
+
+/*
+ * The members of `ruleset` that differ from brigade_ruleset_default(), in
+ * rulesets/README.md's order (each class and troop type of a table apart),
+ * at most `max` of them written to `out` (which may be NULL when max is 0).
+ * Distances are written in the ruleset's unit, the default's in inches
+ * (brigade_distance_format): "Retreat, Dragoons: 25 cm (default 15\")".
+ * Returns how many differ (0: the built-in default), which may exceed max.
+ */
+size_t brigade_ruleset_differences(const brigade_ruleset *ruleset,
+                                   brigade_ruleset_difference *out, size_t max);
+
 #endif

@@ -15,6 +15,7 @@
 
 typedef struct loader {
     brigade_error *error;
+    const brigade_ruleset_library *rulesets; /* the names a scenario may give; NULL: "default" */
 } loader;
 
 /* Fills the parse's error: the member `at`, "at: " plus printf of the rest. */
@@ -331,9 +332,35 @@ static bool load_side(loader *l, const json_t *sides, brigade_battle *b, brigade
     return true;
 }
 
+/* The scenario's "ruleset" (scenarios/README.md): absent, the library's
+ * default; a name of the library ("default" always); or an object of
+ * rulesets/README.md's shape, read strictly at path "ruleset". */
+static bool load_ruleset(loader *l, const json_t *root, brigade_battle *b)
+{
+    const json_t *value = json_object_get(root, "ruleset");
+    if (value == NULL) {
+        b->ruleset = brigade_ruleset_library_default(l->rulesets);
+        return true;
+    }
+    if (json_is_object(value))
+        return brigade_ruleset_from_json(value, "ruleset", &b->ruleset, l->error);
+    if (!json_is_string(value))
+        return fail(l, "ruleset", "must be a ruleset's name or a ruleset (an object)");
+    const char *name = json_string_value(value);
+    if (!brigade_ruleset_name_valid(name) || strlen(name) != json_string_length(value))
+        return fail(l, "ruleset", "not a ruleset name ([a-z0-9_-], 1..%d bytes)",
+                    BRIGADE_RULESET_NAME_MAX);
+    if (brigade_ruleset_library_find(l->rulesets, name, &b->ruleset))
+        return true;
+    char names[256];
+    brigade_ruleset_library_names(l->rulesets, names, sizeof names);
+    return fail(l, "ruleset", "unknown ruleset \"%s\"; this server has: %s", name, names);
+}
+
 static bool load_root(loader *l, const json_t *root, brigade_battle *b)
 {
-    static const char *const members[] = {"title", "description", "sides", "units", NULL};
+    static const char *const members[] = {"title", "description", "ruleset", "sides", "units",
+                                          NULL};
     static const char *const side_members[] = {"A", "B", NULL};
     if (!json_is_object(root))
         return fail(l, "", "a scenario is a JSON object");
@@ -346,6 +373,8 @@ static bool load_root(loader *l, const json_t *root, brigade_battle *b)
         return fail(l, "title", "must not be empty");
     snprintf(b->title, sizeof b->title, "%s", title);
     if (!get_string(l, root, "", "description", false, 4096, &description))
+        return false;
+    if (!load_ruleset(l, root, b))
         return false;
 
     json_t *sides, *units;
@@ -384,8 +413,15 @@ static bool load_root(loader *l, const json_t *root, brigade_battle *b)
 bool brigade_scenario_load(const char *text, size_t length, brigade_battle *battle,
                            brigade_error *error)
 {
+    return brigade_scenario_load_with(text, length, NULL, battle, error);
+}
+
+bool brigade_scenario_load_with(const char *text, size_t length,
+                                const brigade_ruleset_library *rulesets, brigade_battle *battle,
+                                brigade_error *error)
+{
     brigade_error scratch;
-    loader l = {brigade_error_or(error, &scratch)};
+    loader l = {brigade_error_or(error, &scratch), rulesets};
     memset(l.error, 0, sizeof *l.error);
     char what[200];
     json_t *root = brigade_json_parse(text, length, false, what, sizeof what);

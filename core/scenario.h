@@ -24,8 +24,26 @@
  * unknown names, values out of range, members given for an arm they do not
  * apply to, duplicate ids or keys are errors. On error returns false, fills
  * `error` (the first offending member) and leaves `battle` unchanged.
+ *
+ * The battle's ruleset (scenarios/README.md "ruleset") is the scenario's
+ * inline ruleset (rulesets/README.md; errors at "ruleset.morale.pass.line"
+ * and so on), or the one it names, or, absent, the default: here only
+ * "default" is a name, the built-in default (brigade_ruleset_default()).
  */
 bool brigade_scenario_load(const char *text, size_t length, brigade_battle *battle,
                            brigade_error *error);
+
+/*
+ * brigade_scenario_load with the named rulesets of `rulesets` (NULL: none
+ * but the built-in "default"): a scenario's "ruleset": "NAME" is the
+ * library's ruleset NAME ("default": the library's default, rulesets.h
+ * brigade_ruleset_library_find), and a scenario without "ruleset" gets the
+ * library's default. An unknown name is an error at path "ruleset":
+ * `ruleset: unknown ruleset "club"; this server has: default, metric`.
+ * Pure: the library is read, never changed.
+ */
+bool brigade_scenario_load_with(const char *text, size_t length,
+                                const brigade_ruleset_library *rulesets, brigade_battle *battle,
+                                brigade_error *error);
 
 #endif
