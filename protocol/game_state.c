@@ -716,6 +716,48 @@ static bool protocol_state_always(const brigade_battle *battle)
     return true;
 }
 
+/* Whether the game's ruleset differs from the built-in default: only then
+ * has the state a `ruleset` (so a default game's state and hash are what
+ * they were). */
+static bool protocol_state_has_ruleset(const brigade_battle *battle)
+{
+    return brigade_ruleset_differences(&battle->ruleset, NULL, 0) > 0;
+}
+
+/* state.ruleset (PROTOCOL.md §7.1): {unit: "in" | "cm", differs: [{member,
+ * rule, text}]}, brigade_ruleset_differences' entries in their order; NULL
+ * when memory runs out. */
+static protocol_value *protocol_state_ruleset(const brigade_battle *battle, const char *game_id)
+{
+    (void)game_id;
+    brigade_ruleset_difference differences[BRIGADE_RULESET_DIFFERENCES_MAX];
+    size_t count = brigade_ruleset_differences(&battle->ruleset, differences,
+                                               BRIGADE_RULESET_DIFFERENCES_MAX);
+    protocol_value *ruleset = protocol_value_map_new();
+    protocol_value *differs = protocol_value_array_new();
+    bool ok = ruleset != NULL && differs != NULL &&
+              protocol_value_map_set_string(
+                  ruleset, "unit", brigade_length_unit_name(battle->ruleset.length_unit)) == 0;
+    for (size_t i = 0; ok && i < count; i++) {
+        protocol_value *entry = protocol_value_map_new();
+        bool filled = entry != NULL &&
+                      protocol_value_map_set_string(entry, "member", differences[i].member) == 0 &&
+                      protocol_value_map_set_string(entry, "rule", differences[i].rule) == 0 &&
+                      protocol_value_map_set_string(entry, "text", differences[i].text) == 0;
+        if (!filled) {
+            protocol_value_free(entry);
+            entry = NULL;
+        }
+        ok = protocol_state_push(differs, entry);
+    }
+    if (ok) {
+        ok = protocol_state_set(ruleset, "differs", differs);
+        differs = NULL;
+    }
+    protocol_value_free(differs);
+    return protocol_state_kept(ruleset, ok);
+}
+
 /* The views at their wire ranks among brigade_battle_fields' rows. */
 static const struct protocol_state_view {
     int rank;
@@ -727,6 +769,7 @@ static const struct protocol_state_view {
     {9, "dice", protocol_state_always, protocol_state_dice_public},
     {10, "end", protocol_state_has_end, protocol_state_end},
     {12, "clock", brigade_battle_has_clock, protocol_state_clock},
+    {22, "ruleset", protocol_state_has_ruleset, protocol_state_ruleset},
 };
 
 /* A unit of the snapshot's `units` map (PROTOCOL.md §7.1): the members
@@ -820,6 +863,8 @@ static protocol_value *protocol_state_build(const brigade_battle *battle, const 
     int last = 0;
     for (int i = 0; i < count; i++)
         last = fields[i].wire_rank > last ? fields[i].wire_rank : last;
+    for (size_t i = 0; i < sizeof protocol_state_views / sizeof protocol_state_views[0]; i++)
+        last = protocol_state_views[i].rank > last ? protocol_state_views[i].rank : last;
     protocol_value *state = protocol_value_map_new();
     bool ok = state != NULL;
     for (int rank = 1; ok && rank <= last; rank++)

@@ -62,7 +62,7 @@ typedef struct place {
     size_t size;
     void *(*at)(brigade_battle *battle);
     const char *wire_path;
-    int views[4];
+    int views[5];
 } place;
 
 static void *at_battle(brigade_battle *b) { return b; }
@@ -82,7 +82,7 @@ static void *at_clock(brigade_battle *b) { return &b->clock; }
 static void *at_ruleset(brigade_battle *b) { return &b->ruleset; }
 
 static const place places[] = {
-    {"battle", brigade_battle_fields, sizeof(brigade_battle), at_battle, "", {1, 9, 10, 12}},
+    {"battle", brigade_battle_fields, sizeof(brigade_battle), at_battle, "", {1, 9, 10, 12, 22}},
     {"unit", brigade_unit_fields, sizeof(brigade_battle_unit), at_unit, NULL, {0}},
     {"side", brigade_side_fields, sizeof(brigade_battle_side), at_side, "sides/A", {0}},
     {"charge", brigade_charge_fields, sizeof(brigade_charge), at_charge, "charges/0", {0}},
@@ -224,7 +224,7 @@ static void test_tables(void **state)
 
         bool ranks[64] = {false};
         int last = 0;
-        for (int v = 0; v < 4 && places[p].views[v] > 0; v++) {
+        for (int v = 0; v < 5 && places[p].views[v] > 0; v++) {
             ranks[places[p].views[v]] = true;
             last = places[p].views[v] > last ? places[p].views[v] : last;
         }
