@@ -301,6 +301,7 @@ static bool server_games_log_due(server_games_log_limit *limit, unsigned long *s
 struct server_games {
     server_net *net;
     const server_log *log; /* server_games_options.log: the caller's */
+    const brigade_ruleset_library *rulesets; /* server_games_options.rulesets: the caller's */
     server_log_burst refusal_burst;
     /* Game lifecycle (server_games_life, brigaded --max-games,
      * --game-idle-*): the options, and the timer that applies them. */
@@ -1562,6 +1563,7 @@ server_games *server_games_new(const server_games_options *options, char *messag
     games->clock_scale = options->clock_scale > 1 ? options->clock_scale : 1;
     games->rates = options->rates;
     games->log = options->log;
+    games->rulesets = options->rulesets;
     games->max_games = options->max_games ? options->max_games : SERVER_GAMES_MAX;
     games->password_work_max =
         options->password_checks ? options->password_checks : SERVER_GAMES_PASSWORD_WORK_MAX;
@@ -2410,10 +2412,12 @@ typedef enum server_create_step {
     SERVER_CREATE_STEP_INTERNAL
 } server_create_step;
 
-/* The create's battle: its scenario loaded, its clock set (PROTOCOL.md
+/* The create's battle: its scenario loaded (its ruleset named among
+ * `rulesets`, brigaded --rulesets), its clock set (PROTOCOL.md
  * §11.2), copied to *initial, then the dice commitment (seq 0, §10.3)
  * pushed to events and folded into battle and log. */
-static server_create_step server_games_create_battle(server_connection *connection,
+static server_create_step server_games_create_battle(const brigade_ruleset_library *rulesets,
+                                                     server_connection *connection,
                                                      const protocol_client_message *message,
                                                      server_game *game, brigade_battle *battle,
                                                      brigade_battle *initial,
@@ -2423,8 +2427,10 @@ static server_create_step server_games_create_battle(server_connection *connecti
     int64_t request = message->request;
     brigade_error scenario_error;
     memset(&scenario_error, 0, sizeof(scenario_error));
-    if (!brigade_scenario_load(message->as.create.scenario, message->as.create.scenario_len,
-                               battle, &scenario_error)) {
+    if (!brigade_scenario_load_with(message->as.create.scenario,
+                                    message->as.create.scenario_len,
+                                    rulesets, battle,
+                                    &scenario_error)) {
         server_games_send_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE, "scenario: %s",
                                 scenario_error.message);
         return SERVER_CREATE_STEP_ANSWERED;
@@ -2553,7 +2559,8 @@ static void server_games_create(server_games *games, server_connection *connecti
         goto internal;
 
     server_create_step step =
-        server_games_create_battle(connection, message, game, battle, initial, &events, log);
+        server_games_create_battle(games->rulesets, connection, message, game, battle, initial,
+                                   &events, log);
     if (step == SERVER_CREATE_STEP_ANSWERED)
         goto done;
     if (step != SERVER_CREATE_STEP_OK ||
@@ -4411,7 +4418,8 @@ server_game_draft *server_games_draft_new(server_games *games, const server_game
         goto fail;
     brigade_error scenario_error;
     memset(&scenario_error, 0, sizeof(scenario_error));
-    if (!brigade_scenario_load(spec->scenario, spec->scenario_len, battle, &scenario_error)) {
+    if (!brigade_scenario_load_with(spec->scenario, spec->scenario_len, games->rulesets, battle,
+                                    &scenario_error)) {
         snprintf(message, size, "scenario: %s", scenario_error.message);
         goto fail;
     }
@@ -4583,6 +4591,11 @@ void server_games_reply_job_error(const server_games *games, server_connection *
 const server_log *server_games_log(const server_games *games)
 {
     return games->log;
+}
+
+const brigade_ruleset_library *server_games_rulesets(const server_games *games)
+{
+    return games->rulesets;
 }
 
 uint64_t server_games_create_rate(server_games *games, server_connection *connection, bool take)

@@ -74,6 +74,7 @@
 #include <stdint.h>
 
 #include "core/helpers.h"
+#include "core/ruleset.h"
 #include "server/log.h"
 #include "server/net.h"
 #include "server/rate.h"
@@ -147,6 +148,10 @@ typedef struct server_games_options {
     /* The log's configuration (server/log.h), the caller's, outliving the
      * registry; NULL: the defaults. */
     const server_log *log;
+    /* The named rulesets a scenario may give (brigaded --rulesets, read at
+     * startup; core/ruleset.h), the caller's, outliving the registry; NULL:
+     * the built-in default only. */
+    const brigade_ruleset_library *rulesets;
 } server_games_options;
 
 /*
@@ -280,6 +285,10 @@ void server_games_reply_error(server_connection *connection, int64_t request,
 /* The log of the registry (server_games_options.log), for the layers it
  * owns (server/tournament.c, server/cluster.c); may be NULL. */
 const server_log *server_games_log(const server_games *games);
+/* The registry's named rulesets (server_games_options.rulesets), for a
+ * tournament's scenarios (server/tournament.c); may be NULL (the built-in
+ * default only). */
+const brigade_ruleset_library *server_games_rulesets(const server_games *games);
 
 /* The answer to a request whose journal job failed (`unavailable` or
  * `internal`), with `what` named; logged. */

@@ -42,6 +42,7 @@
 #include "server/net.h"
 #include "server/redis.h"
 #include "server/relay.h"
+#include "server/rulesets.h"
 
 #ifndef BRIGADE_SOURCE_WEB_DIR
 #define BRIGADE_SOURCE_WEB_DIR ""
@@ -63,6 +64,7 @@ typedef struct server_options {
     const char *data_dir;
     const char *listen_address;
     const char *web_dir; /* NULL: none found */
+    const char *rulesets_dir; /* --rulesets; NULL: the built-in default only */
     long journal_busy_ms;  /* 0: JOURNAL_BUSY_TIMEOUT_MS */
     long send_queue_kib;  /* 0: SERVER_NET_QUEUE_BYTES_MAX */
     long send_queue_total_kib; /* 0: SERVER_NET_QUEUED_TOTAL_MAX */
@@ -161,6 +163,8 @@ static const server_option server_option_table[] = {
      "folder for the server's data, created if missing (mode 0700): the games' journal DIR/brigade.sqlite."},
     {"web", "DIR", SERVER_OPTION_FOLDER, SERVER_OPTION_AT(web_dir), 0, 0, "", "",
      "the browser client's static files, served at /. Default: <brigaded's folder>/../share/brigade/client-web if it exists, else the source tree's client-web/."},
+    {"rulesets", "DIR", SERVER_OPTION_FOLDER, SERVER_OPTION_AT(rulesets_dir), 0, 0, "", "",
+     "the named rulesets a scenario may give (\"ruleset\": \"NAME\"): every DIR/NAME.json (rulesets/README.md; at most 64, each at most 64 KiB), read at start: a bad file stops the start. DIR/default.json, when there, is the ruleset of games whose scenario names none. Default: none, only the built-in default (share/brigade/rulesets/default.json's numbers)."},
     {"journal-busy-ms", "MS", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(journal_busy_ms), 1, 600000, "milliseconds", "",
      "how long a commit waits for the journal's write lock when another process holds it (a backup, an sqlite3 shell) before its actions are refused with 'unavailable' (sent again later by clients), 1..600000. Default 5000."},
     {"max-connections", "N", SERVER_OPTION_NUMBER, SERVER_OPTION_AT(max_connections), 1, 1000000, "connections", "",
@@ -494,7 +498,8 @@ static bool server_option_read(const server_option *option, server_option_source
             fprintf(stderr, "brigaded: %s: '%s' is not a folder\n", where, value);
             return false;
         }
-        options->web_explicit = true;
+        if (option->offset == SERVER_OPTION_AT(web_dir))
+            options->web_explicit = true;
         break;
     case SERVER_OPTION_ADDRESS: {
         unsigned char address[16];
@@ -899,6 +904,7 @@ static int server_main_relay(server_options *options)
 
 /* brigaded once its options are read: the exit status. */
 static int server_main(server_options *options);
+static int server_main_games(server_options *options, const brigade_ruleset_library *rulesets);
 
 int main(int argc, char **argv)
 {
@@ -1023,6 +1029,27 @@ static int server_main(server_options *options_in)
     if (options.relay)
         return server_main_relay(&options);
 
+    /* The named rulesets, read now: the loop never reads a file. */
+    brigade_ruleset_library *rulesets = calloc(1, sizeof(*rulesets));
+    char rulesets_message[1024];
+    if (!rulesets || (options.rulesets_dir &&
+                      server_rulesets_load(options.rulesets_dir, rulesets, rulesets_message,
+                                           sizeof(rulesets_message)) != 0)) {
+        server_log_write(&options.log, SERVER_LOG_ERROR, "%s",
+                         rulesets ? rulesets_message : "out of memory");
+        free(rulesets);
+        return 1;
+    }
+    int result = server_main_games(&options, rulesets);
+    free(rulesets);
+    return result;
+}
+
+/* brigaded's game server (not a relay), its named rulesets read: the
+ * data folder locked, the registry and the network made, the loop run. */
+static int server_main_games(server_options *options_in, const brigade_ruleset_library *rulesets)
+{
+    server_options options = *options_in;
     int data_lock = server_main_data(&options);
     if (data_lock < 0)
         return 1;
@@ -1041,6 +1068,7 @@ static int server_main(server_options *options_in)
         .waiting_end_ms = (uint64_t)options.game_waiting_end_s * 1000u,
         .log = &options.log,
         .rates = server_main_rates(&options),
+        .rulesets = rulesets,
     };
     if (server_main_test_hooks(&options, &games_options) != 0)
         return 2;

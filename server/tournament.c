@@ -856,10 +856,11 @@ static bool tournament_create_refused(server_tournaments *ts, server_connection 
 }
 
 /* The create's scenarios, each name of the tournament once, no other, each
- * valid, copied into t->scenario_text (t's). 0, 1 when refused (answered
+ * valid (a ruleset it names among `rulesets`, as a create's), copied into t->scenario_text (t's). 0, 1 when refused (answered
  * with bad_message), -1 when out of memory. */
-static int tournament_scenarios_take(tournament *t, server_connection *connection,
-                                     int64_t request, const server_tournament_scenario *scenarios,
+static int tournament_scenarios_take(tournament *t, const brigade_ruleset_library *rulesets,
+                                     server_connection *connection, int64_t request,
+                                     const server_tournament_scenario *scenarios,
                                      size_t scenario_count)
 {
     /* scenarios: each name of the file once, no other, each valid. */
@@ -891,7 +892,8 @@ static int tournament_scenarios_take(tournament *t, server_connection *connectio
         }
         brigade_error scenario_error;
         memset(&scenario_error, 0, sizeof(scenario_error));
-        if (!brigade_scenario_load(given->text, given->length, battle, &scenario_error)) {
+        if (!brigade_scenario_load_with(given->text, given->length, rulesets, battle,
+                                        &scenario_error)) {
             server_games_reply_error(connection, request, PROTOCOL_ERROR_BAD_MESSAGE, 0,
                                      "scenarios.%s: %s", given->name, scenario_error.message);
             free(battle);
@@ -1006,7 +1008,8 @@ void server_tournaments_create(server_tournaments *ts, server_connection *connec
         tournament_free(t);
         return;
     }
-    int taken = tournament_scenarios_take(t, connection, request, scenarios, scenario_count);
+    int taken = tournament_scenarios_take(t, server_games_rulesets(ts->games), connection,
+                                          request, scenarios, scenario_count);
     if (taken > 0) {
         tournament_free(t);
         return;
