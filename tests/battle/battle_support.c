@@ -156,6 +156,37 @@ void game_declare_only(game *g, const char *unit, const char *target, brigade_fa
     game_play(g, BRIGADE_SIDE_B, &c);
 }
 
+void game_play_example_a_to_melee(game *g, int hussars_a, int hussars_b, int dragoons_a,
+                                  int dragoons_b)
+{
+    brigade_command c;
+    scripted_dice_add(&g->dice, "T1.initiative.A", 4, 5);
+    scripted_dice_add(&g->dice, "T1.initiative.B", 2, 3);
+    game_start(g);
+    c = command_choose(BRIGADE_SIDE_A);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
+    game_play(g, BRIGADE_SIDE_A, &c);
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    scripted_dice_add(&g->dice, "T1.hussars.morale", 4, 4);
+    scripted_dice_add(&g->dice, "T1.dragoons.morale", 3, 5);
+    c = command_respond("dragoons", BRIGADE_RESPONSE_COUNTERCHARGE);
+    game_play(g, BRIGADE_SIDE_B, &c);
+    c = command_done();
+    game_play(g, BRIGADE_SIDE_A, &c); /* Movement */
+    game_play(g, BRIGADE_SIDE_B, &c);
+    game_play(g, BRIGADE_SIDE_B, &c); /* Fire */
+    scripted_dice_add(&g->dice, "T1.M1.hussars", hussars_a, hussars_b);
+    scripted_dice_add(&g->dice, "T1.M1.dragoons", dragoons_a, dragoons_b);
+    scripted_dice_add(&g->dice, "T1.M1.dragoons.pursuit", 3, 4);
+    game_play(g, BRIGADE_SIDE_A, &c); /* the melee is fought */
+}
+
 void game_play(game *g, brigade_side seat, const brigade_command *command)
 {
     brigade_dice_source source = scripted_dice_source(&g->dice);

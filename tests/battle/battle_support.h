@@ -62,6 +62,13 @@ void game_start_to_charge(game *g, int a1, int a2, int b1, int b2);
 /* In the Charge phase's declarations (A phasing): A declares `unit`'s
  * charge at `target`, then A and B say done; the responses are awaited. */
 void game_declare_only(game *g, const char *unit, const char *target, brigade_facing facing);
+/* Example A (scenarios/example_a.json, loaded in `g`) through turn 1's
+ * Melee phase with the dice of battle_turn_test.c: the hussars charge the
+ * dragoons (morale 4+4), who counter-charge (3+5); the melee dice given
+ * (the dragoons' pursuit test 3, 4). The game is then in Morale, or in
+ * Melee/settle when an umpire is seated. */
+void game_play_example_a_to_melee(game *g, int hussars_a, int hussars_b, int dragoons_a,
+                                  int dragoons_b);
 /* Applies and folds a command that must be accepted. */
 void game_play(game *g, brigade_side seat, const brigade_command *command);
 /* Applies a command that must be refused with `code` and a message holding

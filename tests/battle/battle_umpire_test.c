@@ -25,32 +25,7 @@ static game *play_to_melee(bool umpired, int hussars_a, int hussars_b, int drago
         assert_true(brigade_event_list_push(&g->journal, &seated));
         assert_true(g->battle.umpired);
     }
-    brigade_command c;
-    scripted_dice_add(&g->dice, "T1.initiative.A", 4, 5);
-    scripted_dice_add(&g->dice, "T1.initiative.B", 2, 3);
-    game_start(g);
-    c = command_choose(BRIGADE_SIDE_A);
-    game_play(g, BRIGADE_SIDE_A, &c);
-    c = command_done();
-    game_play(g, BRIGADE_SIDE_A, &c);
-    game_play(g, BRIGADE_SIDE_B, &c);
-    c = command_charge("hussars", "dragoons", BRIGADE_FACING_FRONT);
-    game_play(g, BRIGADE_SIDE_A, &c);
-    c = command_done();
-    game_play(g, BRIGADE_SIDE_A, &c);
-    game_play(g, BRIGADE_SIDE_B, &c);
-    scripted_dice_add(&g->dice, "T1.hussars.morale", 4, 4);
-    scripted_dice_add(&g->dice, "T1.dragoons.morale", 3, 5);
-    c = command_respond("dragoons", BRIGADE_RESPONSE_COUNTERCHARGE);
-    game_play(g, BRIGADE_SIDE_B, &c);
-    c = command_done();
-    game_play(g, BRIGADE_SIDE_A, &c); /* Movement */
-    game_play(g, BRIGADE_SIDE_B, &c);
-    game_play(g, BRIGADE_SIDE_B, &c); /* Fire */
-    scripted_dice_add(&g->dice, "T1.M1.hussars", hussars_a, hussars_b);
-    scripted_dice_add(&g->dice, "T1.M1.dragoons", dragoons_a, dragoons_b);
-    scripted_dice_add(&g->dice, "T1.M1.dragoons.pursuit", 3, 4);
-    game_play(g, BRIGADE_SIDE_A, &c); /* the melee is fought */
+    game_play_example_a_to_melee(g, hussars_a, hussars_b, dragoons_a, dragoons_b);
     return g;
 }
 
