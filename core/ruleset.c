@@ -109,9 +109,10 @@ typedef struct member {
     const char *(*key)(int index); /* NULL: one value, not a table */
     int count;
     /* In players' words (brigade_ruleset_differences): the rules' section,
-     * the member's label, and a value of MEMBER_POINTS as printf of an int
-     * ("passes on %d+"). */
-    const char *rule, *label, *format;
+     * the member's label, a value of MEMBER_POINTS as printf of an int
+     * ("%d+"), and the words before the new value only (NULL: none):
+     * "Morale test, Line: passes on 6+ (default 7+)". */
+    const char *rule, *label, *format, *lead;
 } member;
 
 static const char *class_key(int index) { return brigade_class_name((brigade_class)index); }
@@ -125,39 +126,39 @@ static const char *type_key(int index)
 #define RULE_MOVES "Mandatory-move phase"
 /* In the file's order (rulesets/default.json); rule sources in README. */
 static const member members[] = {
-    {"unit", MEMBER_UNIT, AT(length_unit), 0, 0, NULL, 0, RULE_MOVES, "Distances", NULL},
+    {"unit", MEMBER_UNIT, AT(length_unit), 0, 0, NULL, 0, RULE_MOVES, "Distances", NULL, NULL},
     {"morale.pass", MEMBER_POINTS, AT(morale_pass), BRIGADE_RULESET_PASS_MIN,
      BRIGADE_RULESET_PASS_MAX, class_key, BRIGADE_CLASS_COUNT, RULE_MORALE, "Morale test",
-     "passes on %d+"},
+     "%d+", "passes on "},
     {"morale.modifiers.general", MEMBER_POINTS, AT(morale_general),
      -BRIGADE_RULESET_MODIFIER_MAX, BRIGADE_RULESET_MODIFIER_MAX, NULL, 0, RULE_MORALE,
-     "Morale test, general attached", "%+d"},
+     "Morale test, general attached", "%+d", NULL},
     {"morale.modifiers.unformed_or_wavering", MEMBER_POINTS, AT(morale_unformed_or_wavering),
      -BRIGADE_RULESET_MODIFIER_MAX, BRIGADE_RULESET_MODIFIER_MAX, NULL, 0, RULE_MORALE,
-     "Morale test, unformed or wavering", "%+d"},
+     "Morale test, unformed or wavering", "%+d", NULL},
     {"morale.modifiers.flank_or_rear", MEMBER_POINTS, AT(morale_flank_or_rear),
      -BRIGADE_RULESET_MODIFIER_MAX, BRIGADE_RULESET_MODIFIER_MAX, NULL, 0, RULE_MORALE,
-     "Morale test, target charged in flank or rear", "%+d"},
+     "Morale test, target charged in flank or rear", "%+d", NULL},
     {"morale.modifiers.infantry_by_cavalry", MEMBER_POINTS, AT(morale_infantry_by_cavalry),
      -BRIGADE_RULESET_MODIFIER_MAX, BRIGADE_RULESET_MODIFIER_MAX, NULL, 0, RULE_MORALE,
-     "Morale test, infantry not in square charged by cavalry", "%+d"},
+     "Morale test, infantry not in square charged by cavalry", "%+d", NULL},
     {"morale.fail_far", MEMBER_POINTS, AT(morale_fail_far), 1, BRIGADE_RULESET_PASS_MAX, NULL,
      0, RULE_MORALE, "Morale test failed far (charger retreats, target retreats)",
-     "by %d or more"},
+     "%d or more", "by "},
     {"moves.retreat", MEMBER_DISTANCE, AT(retreat_move), 0, BRIGADE_RULESET_DISTANCE_MAX,
-     type_key, BRIGADE_TYPE_COUNT, RULE_MOVES, "Retreat or broken move", NULL},
+     type_key, BRIGADE_TYPE_COUNT, RULE_MOVES, "Retreat or broken move", NULL, NULL},
     {"moves.half_charge", MEMBER_DISTANCE, AT(half_charge_move), 0,
      BRIGADE_RULESET_DISTANCE_MAX, type_key, BRIGADE_TYPE_COUNT, "Mandatory-move phase (12.24)",
-     "Half charge move", NULL},
+     "Half charge move", NULL, NULL},
     {"bua_fall_back", MEMBER_DISTANCE, AT(bua_fall_back), 0, BRIGADE_RULESET_DISTANCE_MAX, NULL,
      0, "Built-up areas (12.19 i)", "Built-up area's defender pushed back first falls back",
-     NULL},
+     NULL, NULL},
     {"cavalry_may_charge_bua", MEMBER_SWITCH, AT(cavalry_may_charge_bua), 0, 1, NULL, 0,
-     "Charge phase, declarations (12.11)", "Cavalry may charge a built-up area", NULL},
+     "Charge phase, declarations (12.11)", "Cavalry may charge a built-up area", NULL, NULL},
     {"battery_may_charge", MEMBER_SWITCH, AT(battery_may_charge), 0, 1, NULL, 0,
-     "Charge phase, declarations (12.16)", "Artillery may charge and counter-charge", NULL},
+     "Charge phase, declarations (12.16)", "Artillery may charge and counter-charge", NULL, NULL},
     {"square_may_charge", MEMBER_SWITCH, AT(square_may_charge), 0, 1, NULL, 0,
-     "Charge phase, declarations", "A square may charge and counter-charge", NULL},
+     "Charge phase, declarations", "A square may charge and counter-charge", NULL, NULL},
 };
 #undef AT
 #undef RULE_MORALE
@@ -594,7 +595,8 @@ static void difference_write(const member *m, const brigade_ruleset *r,
         brigade_text_format(out->text, sizeof out->text, "%s are in %s (default %s)", label,
                             got, was);
     else
-        brigade_text_format(out->text, sizeof out->text, "%s: %s (default %s)", label, got, was);
+        brigade_text_format(out->text, sizeof out->text, "%s: %s%s (default %s)", label,
+                            m->lead != NULL ? m->lead : "", got, was);
 }
 
 size_t brigade_ruleset_differences(const brigade_ruleset *ruleset,

@@ -186,7 +186,8 @@ static void test_bad_inline_ruleset(void **state)
          "ruleset.morale.pass.line: must be an integer 2..12, got 13"},
         {"{\"moves\": {\"retreat\": {\"dragoons\": -6}}}", "ruleset.moves.retreat.dragoons",
          "ruleset.moves.retreat.dragoons: must be a distance 0..999.9 to a tenth, got -6"},
-        {"{\"unit\": \"mm\"}", "ruleset.unit", "ruleset.unit: must be \"in\" or \"cm\", got \"mm\""},
+        {"{\"unit\": \"mm\"}", "ruleset.unit",
+         "ruleset.unit: must be \"in\" or \"cm\", got \"mm\""},
         {"[1]", "ruleset", "ruleset: must be a ruleset's name or a ruleset (an object)"},
         {"7", "ruleset", "ruleset: must be a ruleset's name or a ruleset (an object)"},
     };

@@ -670,6 +670,76 @@ static void test_state_delta(void **state)
     assert_true(units_changed > 200);
 }
 
+/* Written out whole, as each test here is: it builds, checks and frees its
+ * own values, so that it reads alone. */
+/* state.ruleset (§7.1): absent under the built-in default (the state and
+ * its hash as they were), present under a house ruleset with one entry a
+ * member that differs, in rulesets/README.md's order, and hashed (§8);
+ * the game's deltas carry it through unchanged. */
+static void test_ruleset(void **state)
+{
+    (void)state;
+    brigade_battle *battle = scenario("example_a.json");
+    protocol_value *plain = protocol_state_from_battle(battle, "g");
+    assert_non_null(plain);
+    assert_null(protocol_value_map_get(plain, "ruleset"));
+    char plain_hash[PROTOCOL_HASH_HEX_SIZE], house_hash[PROTOCOL_HASH_HEX_SIZE];
+    state_hash(plain, plain_hash);
+
+    static const char house[] =
+        "{\"cavalry_may_charge_bua\": true, \"unit\": \"cm\","
+        " \"moves\": {\"retreat\": {\"dragoons\": 25}}, \"morale\": {\"pass\": {\"line\": 6}}}";
+    brigade_error error;
+    assert_true(brigade_ruleset_parse(house, strlen(house), &battle->ruleset, &error));
+    protocol_value *with = protocol_state_from_battle(battle, "g");
+    assert_non_null(with);
+    const protocol_value *ruleset = member(with, "ruleset");
+    assert_int_equal(protocol_value_count(ruleset), 2);
+    assert_string_equal(text_of(ruleset, "unit"), "cm");
+    const protocol_value *differs = member(ruleset, "differs");
+    static const char *const want[][3] = {
+        {"unit", "Mandatory-move phase", "Distances are in centimetres (default inches)"},
+        {"morale.pass.line", "Charge phase, morale tests",
+         "Morale test, Line: passes on 6+ (default 7+)"},
+        {"moves.retreat.dragoons", "Mandatory-move phase",
+         "Retreat or broken move, Dragoons: 25 cm (default 15\")"},
+        {"cavalry_may_charge_bua", "Charge phase, declarations (12.11)",
+         "Cavalry may charge a built-up area: yes (default no)"},
+    };
+    assert_int_equal(protocol_value_count(differs), 4);
+    for (size_t i = 0; i < 4; i++) {
+        const protocol_value *entry = protocol_value_array_get(differs, i);
+        assert_int_equal(protocol_value_count(entry), 3);
+        assert_string_equal(text_of(entry, "member"), want[i][0]);
+        assert_string_equal(text_of(entry, "rule"), want[i][1]);
+        assert_string_equal(text_of(entry, "text"), want[i][2]);
+    }
+    state_hash(with, house_hash);
+    assert_string_not_equal(plain_hash, house_hash);
+    /* Removed, the state is the default's again, hash and all. */
+    protocol_value_map_remove(with, "ruleset");
+    state_hash(with, house_hash);
+    assert_string_equal(plain_hash, house_hash);
+
+    /* A move of the game under the house ruleset: the delta leaves it. */
+    brigade_battle *before = malloc(sizeof *before);
+    assert_non_null(before);
+    *before = *battle;
+    battle->turn = 2;
+    assert_true(delta_checked(before, battle));
+    protocol_value *ops = NULL;
+    assert_int_equal(protocol_state_delta(before, battle, "g", &ops), PROTOCOL_FAULT_OK);
+    char *text = protocol_value_to_json(ops, 0);
+    assert_non_null(text);
+    assert_null(strstr(text, "ruleset"));
+    free(text);
+    protocol_value_free(ops);
+    protocol_value_free(with);
+    protocol_value_free(plain);
+    free(before);
+    free(battle);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -683,6 +753,7 @@ int main(void)
         cmocka_unit_test(test_automatic_entry),
         cmocka_unit_test(test_log_entries),
         cmocka_unit_test(test_state_delta),
+        cmocka_unit_test(test_ruleset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
