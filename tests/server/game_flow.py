@@ -369,7 +369,7 @@ UNIT_KEYS = {"side", "name", "type", "class", "figures", "nation", "formation", 
 # unit's fled_turn; a game created under rules version 2 shows rules_version
 # and a pursuer's quarry (pursuing); from version 3 (issue 14) the battle's
 # end (nil until it ends) and each unit's starting strength.
-STATE_OPTIONAL_KEYS = {"reports", "rules_version", "end"}
+STATE_OPTIONAL_KEYS = {"reports", "rules_version", "end", "ruleset"}
 UNIT_OPTIONAL_KEYS = {"fled_turn", "pursuing", "strength"}
 
 
