@@ -230,41 +230,49 @@ static game *seeded_game(const char *ruleset, char *move, char *retreat_line,
     return g;
 }
 
+/* What each ruleset demands of the seeded game. */
+typedef struct seeded_outcome {
+    const char *ruleset; /* the scenario's "ruleset" (NULL: none) */
+    const char *move, *retreat_line, *morale_line;
+    int pass_on, failed_by;
+    bool target_tested;
+    int melees;
+} seeded_outcome;
+
+static const seeded_outcome seeded_outcomes[] = {
+    /* turn.md's defaults: Line 7+, 6 fails by 1: halts unformed, no melee;
+     * a retreat of 12". */
+    {NULL, "retreat 12\" as retreating (12.19)",
+     "Rearguard: 12 figures, retreating, unformed; move: retreat 12\" as retreating (12.19)",
+     "T1.ligne.morale: 3+3 = 6, needs 7: halts", 7, 1, false, 0},
+    /* The house's Line 6+ and centimetres: the same 6 passes, the Foot
+     * tests (12 passes), one melee; the retreat is 30 cm. */
+    {house_ruleset, "retreat 30 cm as retreating (12.19)",
+     "Rearguard: 12 figures, retreating, unformed; move: retreat 30 cm as retreating (12.19)",
+     "T1.ligne.morale: 3+3 = 6, needs 6: passed", 6, 0, true, 1},
+};
+
 static void test_same_game_two_rulesets(void **state)
 {
     (void)state;
-    char move[256], retreat[256], morale[256];
-
-    /* turn.md's defaults: Line 7+, 6 fails by 1: halts unformed, no melee. */
-    game *g = seeded_game(NULL, move, retreat, morale, sizeof retreat);
-    assert_string_equal(move,
-                        "retreat 12\" as retreating (12.19)");
-    assert_string_equal(retreat, "Rearguard: 12 figures, retreating, unformed; move: retreat 12\" "
-                                 "as retreating (12.19)");
-    assert_string_equal(morale, "T1.ligne.morale: 3+3 = 6, needs 7: halts");
-    assert_false(g->battle.charges[0].charger_morale.passed);
-    assert_int_equal(g->battle.charges[0].charger_morale.pass_on, 7);
-    assert_int_equal(g->battle.charges[0].charger_morale.failed_by, 1);
-    assert_false(g->battle.charges[0].target_morale.tested);
-    assert_false(g->battle.units[game_unit(g, "ligne")].formed);
-    assert_int_equal(g->battle.melee_count, 0);
-    game_free(g);
-
-    /* The house's Line 6+ and centimetres: the same 6 passes, the Foot
-     * tests (12 passes), one melee; the retreat is 30 cm. */
-    g = seeded_game(house_ruleset, move, retreat, morale, sizeof retreat);
-    assert_string_equal(move,
-                        "retreat 30 cm as retreating (12.19)");
-    assert_string_equal(retreat, "Rearguard: 12 figures, retreating, unformed; move: retreat 30 cm "
-                                 "as retreating (12.19)");
-    assert_string_equal(morale, "T1.ligne.morale: 3+3 = 6, needs 6: passed");
-    assert_true(g->battle.charges[0].charger_morale.passed);
-    assert_int_equal(g->battle.charges[0].charger_morale.pass_on, 6);
-    assert_int_equal(g->battle.charges[0].charger_morale.total, 6);
-    assert_true(g->battle.charges[0].target_morale.passed);
-    assert_true(g->battle.units[game_unit(g, "ligne")].formed);
-    assert_int_equal(g->battle.melee_count, 1);
-    game_free(g);
+    for (size_t i = 0; i < sizeof seeded_outcomes / sizeof seeded_outcomes[0]; i++) {
+        const seeded_outcome *want = &seeded_outcomes[i];
+        char move[256], retreat[256], morale[256];
+        game *g = seeded_game(want->ruleset, move, retreat, morale, sizeof retreat);
+        assert_string_equal(move, want->move);
+        assert_string_equal(retreat, want->retreat_line);
+        assert_string_equal(morale, want->morale_line);
+        const brigade_charge *charge = &g->battle.charges[0];
+        assert_int_equal(charge->charger_morale.total, 6);
+        assert_int_equal(charge->charger_morale.pass_on, want->pass_on);
+        assert_int_equal(charge->charger_morale.failed_by, want->failed_by);
+        assert_int_equal(charge->charger_morale.passed, want->failed_by == 0);
+        assert_int_equal(charge->target_morale.tested, want->target_tested);
+        assert_int_equal(charge->target_morale.passed, want->target_tested);
+        assert_int_equal(g->battle.units[game_unit(g, "ligne")].formed, want->failed_by == 0);
+        assert_int_equal(g->battle.melee_count, want->melees);
+        game_free(g);
+    }
 }
 
 /* ---- the umpire over a house ruleset -------------------------------------- */
@@ -299,14 +307,8 @@ static void test_overrule_under_house_rules(void **state)
     assert_int_equal(g->battle.charges[0].charger_morale.pass_on, 6);
     assert_int_equal(g->battle.fought[0].result, BRIGADE_RESULT_RETREAT);
     assert_int_equal(g->battle.units[hussars].status, BRIGADE_STATUS_RETREATING);
-    brigade_command c;
-    memset(&c, 0, sizeof c);
-    c.kind = BRIGADE_COMMAND_OVERRULE;
-    strcpy(c.melee, "T1.M1");
-    c.has_result = true;
-    c.result = BRIGADE_RESULT_PUSHED_BACK;
-    c.winner = BRIGADE_SIDE_B;
-    strcpy(c.note, "the club's umpire rules it a push");
+    brigade_command c = command_overrule_melee("T1.M1", BRIGADE_RESULT_PUSHED_BACK,
+                                               BRIGADE_SIDE_B, "the club's umpire rules it a push");
     game_play(g, BRIGADE_SIDE_NONE, &c);
     assert_int_equal(g->battle.fought[0].result, BRIGADE_RESULT_PUSHED_BACK);
     assert_true(g->battle.fought[0].overruled);

@@ -187,6 +187,20 @@ void game_play_example_a_to_melee(game *g, int hussars_a, int hussars_b, int dra
     game_play(g, BRIGADE_SIDE_A, &c); /* the melee is fought */
 }
 
+brigade_command command_overrule_melee(const char *melee, brigade_melee_result result,
+                                       brigade_side winner, const char *note)
+{
+    brigade_command c;
+    memset(&c, 0, sizeof c);
+    c.kind = BRIGADE_COMMAND_OVERRULE;
+    snprintf(c.melee, sizeof c.melee, "%s", melee);
+    c.has_result = true;
+    c.result = result;
+    c.winner = winner;
+    snprintf(c.note, sizeof c.note, "%s", note);
+    return c;
+}
+
 void game_play(game *g, brigade_side seat, const brigade_command *command)
 {
     brigade_dice_source source = scripted_dice_source(&g->dice);

@@ -69,6 +69,10 @@ void game_declare_only(game *g, const char *unit, const char *target, brigade_fa
  * Melee/settle when an umpire is seated. */
 void game_play_example_a_to_melee(game *g, int hussars_a, int hussars_b, int dragoons_a,
                                   int dragoons_b);
+/* The umpire's OVERRULE of melee `melee`'s result to `result`, `winner`
+ * winning, with its reason (PROTOCOL.md §10.2). */
+brigade_command command_overrule_melee(const char *melee, brigade_melee_result result,
+                                       brigade_side winner, const char *note);
 /* Applies and folds a command that must be accepted. */
 void game_play(game *g, brigade_side seat, const brigade_command *command);
 /* Applies a command that must be refused with `code` and a message holding

@@ -31,15 +31,8 @@ static game *play_to_melee(bool umpired, int hussars_a, int hussars_b, int drago
 
 static brigade_command command_overrule_result(brigade_melee_result result, brigade_side winner)
 {
-    brigade_command c;
-    memset(&c, 0, sizeof c);
-    c.kind = BRIGADE_COMMAND_OVERRULE;
-    strcpy(c.melee, "T1.M1");
-    c.has_result = true;
-    c.result = result;
-    c.winner = winner;
-    strcpy(c.note, "the hussars' flank was covered by the wood");
-    return c;
+    return command_overrule_melee("T1.M1", result, winner,
+                                  "the hussars' flank was covered by the wood");
 }
 
 static brigade_command command_overrule_test(const char *unit, brigade_test_outcome outcome)
