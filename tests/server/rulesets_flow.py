@@ -17,6 +17,9 @@ usage: rulesets_flow.py CASE BRIGADED BRIGADE SCENARIOS_DIR
                     hash; `brigade replay --journal EXPORT` prints the house's
                     morale test and the live game's snapshot hash; `brigade
                     verify EXPORT` says OK; a new game gets OTHER's default.
+  rulesets_tournament  a tournament's scenario naming "nope" is refused
+                    naming it; naming "metric", its round's game is played
+                    under metric's ruleset (the player's welcome state).
   rulesets_refused  brigaded does not start (exit 1, the file and member
                     named) on a ruleset file with a pass number of 13, an
                     unknown member, a bad file name; exit 2 when --rulesets
@@ -259,7 +262,42 @@ def case_rulesets_refused(server, brigade, scenarios, other_dir):
         shutil.rmtree(root, ignore_errors=True)
 
 
-CASES = {"rulesets_house": case_rulesets_house, "rulesets_refused": case_rulesets_refused}
+TOURNAMENT = json.dumps({"name": "House Cup", "players": ["Anna", "Ben"],
+                         "scenarios": ["example_a.json"], "format": "swiss", "rounds": 1})
+
+
+def case_rulesets_tournament(server, brigade, scenarios, other_dir):
+    organiser = Client(server)
+    named = {"example_a.json": json.dumps(scenario_of(scenarios, "nope"))}
+    answer = organiser.ask({"type": "tournament_create", "tournament": TOURNAMENT,
+                            "scenarios": named})
+    expect_error(answer, "bad_message")
+    check(answer["message"] == 'scenarios.example_a.json: ruleset: unknown ruleset "nope"; '
+          "this server has: default, metric", "unknown name: %r" % answer["message"])
+    named = {"example_a.json": json.dumps(scenario_of(scenarios, "metric"))}
+    created = organiser.ask({"type": "tournament_create", "tournament": TOURNAMENT,
+                             "scenarios": named})
+    check(created.get("type") == "tournament_created", "created %r" % created)
+    view = organiser.ask({"type": "tournament_start_round", "tournament": created["tournament"],
+                          "token": created["organiser"]})
+    check(view.get("type") == "tournament_state", "start round: %r" % view)
+    table = view["tournament"]["pairings"][0]["tables"][0]
+    token = created["players"][table["a"]]["token"]
+    player = Client(server)
+    welcome = player.ask({"type": "join", "game": table["game"], "token": token, "seed": seed()})
+    check(welcome.get("type") == "welcome", "join: %r" % welcome)
+    check(welcome["state"].get("ruleset") == {"unit": "cm", "differs": [
+        {"member": "unit", "rule": "Mandatory-move phase",
+         "text": "Distances are in centimetres (default inches)"},
+        {"member": "morale.pass.line", "rule": "Charge phase, morale tests",
+         "text": "Morale test, Line: passes on 9+ (default 7+)"}]},
+        "the tournament game's ruleset: %r" % welcome["state"].get("ruleset"))
+    player.close()
+    organiser.close()
+
+
+CASES = {"rulesets_house": case_rulesets_house, "rulesets_refused": case_rulesets_refused,
+         "rulesets_tournament": case_rulesets_tournament}
 
 
 def main():
