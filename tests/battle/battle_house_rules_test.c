@@ -9,6 +9,7 @@
  * - an unknown name, and each bad inline ruleset, is refused with a
  *   message naming the member ("ruleset.morale.pass.line: ..."), the
  *   battle left as it was;
+ * - what differs from the default, in players' words (state.ruleset);
  * - the same seeded game under the default and under a house ruleset (Line
  *   6+, centimetres) gives each ruleset's outcomes: a Line charger's 6
  *   fails at 7+ and passes at 6+ (turn.md §Charge 3), a retreat is told in
@@ -195,6 +196,56 @@ static void test_bad_inline_ruleset(void **state)
         assert_refused(cases[i].ruleset, NULL, cases[i].path, cases[i].message);
 }
 
+/* ---- what differs, in players' words (PROTOCOL.md §7.1 state.ruleset) ----- */
+
+/* One entry a member that differs, in rulesets/README.md's order, each
+ * class and troop type apart; distances in the ruleset's unit against the
+ * default's inches. */
+static void test_differences_words(void **state)
+{
+    (void)state;
+    brigade_ruleset r = parse_ok(
+        "{\"square_may_charge\": true, \"bua_fall_back\": 10, \"unit\": \"cm\","
+        " \"moves\": {\"half_charge\": {\"cuirassiers\": 12.5}, \"retreat\": {\"dragoons\": 15}},"
+        " \"morale\": {\"fail_far\": 4, \"modifiers\": {\"general\": 2, \"flank_or_rear\": -3},"
+        " \"pass\": {\"conscript\": 9, \"guard\": 4}}}");
+    static const char *const want[][3] = {
+        {"unit", "Mandatory-move phase", "Distances are in centimetres (default inches)"},
+        {"morale.pass.guard", "Charge phase, morale tests",
+         "Morale test, Guard: passes on 4+ (default 5+)"},
+        {"morale.pass.conscript", "Charge phase, morale tests",
+         "Morale test, Conscript: passes on 9+ (default 8+)"},
+        {"morale.modifiers.general", "Charge phase, morale tests",
+         "Morale test, general attached: +2 (default +1)"},
+        {"morale.modifiers.flank_or_rear", "Charge phase, morale tests",
+         "Morale test, target charged in flank or rear: -3 (default -2)"},
+        {"morale.fail_far", "Charge phase, morale tests",
+         "Morale test failed far (charger retreats, target retreats): by 4 or more (default 3 "
+         "or more)"},
+        {"moves.half_charge.cuirassiers", "Mandatory-move phase (12.24)",
+         "Half charge move, Cuirassiers: 12.5 cm (default 7.5\")"},
+        {"bua_fall_back", "Built-up areas (12.19 i)",
+         "A built-up area's defender pushed back for the first time falls back: 10 cm "
+         "(default 6\")"},
+        {"square_may_charge", "Charge phase, declarations",
+         "A square may charge and counter-charge: yes (default no)"},
+    };
+    size_t count = sizeof want / sizeof want[0];
+    brigade_ruleset_difference got[BRIGADE_RULESET_DIFFERENCES_MAX];
+    /* Dragoons' 15 is the default's number: not listed (the unit is). */
+    assert_int_equal(brigade_ruleset_differences(&r, got, BRIGADE_RULESET_DIFFERENCES_MAX),
+                     count);
+    for (size_t i = 0; i < count; i++) {
+        assert_string_equal(got[i].member, want[i][0]);
+        assert_string_equal(got[i].rule, want[i][1]);
+        assert_string_equal(got[i].text, want[i][2]);
+    }
+    /* Fewer asked for: as many written, all counted. */
+    assert_int_equal(brigade_ruleset_differences(&r, got, 2), count);
+    brigade_ruleset plain = brigade_ruleset_default();
+    assert_int_equal(brigade_ruleset_differences(&plain, NULL, 0), 0);
+}
+
 /* ---- one seeded game under two rulesets ------------------------------------ */
 
 /* The log line of the first event of `kind` of the last command. */
@@ -327,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_named_ruleset),
         cmocka_unit_test(test_unknown_name),
         cmocka_unit_test(test_bad_inline_ruleset),
+        cmocka_unit_test(test_differences_words),
         cmocka_unit_test(test_same_game_two_rulesets),
         cmocka_unit_test(test_overrule_under_house_rules),
     };
