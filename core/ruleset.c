@@ -124,24 +124,22 @@ static const char *type_key(int index)
 #define AT(m) offsetof(brigade_ruleset, m)
 #define RULE_MORALE "Charge phase, morale tests"
 #define RULE_MOVES "Mandatory-move phase"
+/* The row of the morale modifier morale.modifiers.NAME, brigade_ruleset's
+ * morale_NAME: points -12..12, written "+1" or "-2". */
+#define MODIFIER(name, label)                                                               \
+    {"morale.modifiers." #name, MEMBER_POINTS, AT(morale_##name),                          \
+     -BRIGADE_RULESET_MODIFIER_MAX, BRIGADE_RULESET_MODIFIER_MAX, NULL, 0, RULE_MORALE, label, \
+     "%+d", NULL}
 /* In the file's order (rulesets/default.json); rule sources in README. */
 static const member members[] = {
     {"unit", MEMBER_UNIT, AT(length_unit), 0, 0, NULL, 0, RULE_MOVES, "Distances", NULL, NULL},
     {"morale.pass", MEMBER_POINTS, AT(morale_pass), BRIGADE_RULESET_PASS_MIN,
      BRIGADE_RULESET_PASS_MAX, class_key, BRIGADE_CLASS_COUNT, RULE_MORALE, "Morale test",
      "%d+", "passes on "},
-    {"morale.modifiers.general", MEMBER_POINTS, AT(morale_general),
-     -BRIGADE_RULESET_MODIFIER_MAX, BRIGADE_RULESET_MODIFIER_MAX, NULL, 0, RULE_MORALE,
-     "Morale test, general attached", "%+d", NULL},
-    {"morale.modifiers.unformed_or_wavering", MEMBER_POINTS, AT(morale_unformed_or_wavering),
-     -BRIGADE_RULESET_MODIFIER_MAX, BRIGADE_RULESET_MODIFIER_MAX, NULL, 0, RULE_MORALE,
-     "Morale test, unformed or wavering", "%+d", NULL},
-    {"morale.modifiers.flank_or_rear", MEMBER_POINTS, AT(morale_flank_or_rear),
-     -BRIGADE_RULESET_MODIFIER_MAX, BRIGADE_RULESET_MODIFIER_MAX, NULL, 0, RULE_MORALE,
-     "Morale test, target charged in flank or rear", "%+d", NULL},
-    {"morale.modifiers.infantry_by_cavalry", MEMBER_POINTS, AT(morale_infantry_by_cavalry),
-     -BRIGADE_RULESET_MODIFIER_MAX, BRIGADE_RULESET_MODIFIER_MAX, NULL, 0, RULE_MORALE,
-     "Morale test, infantry not in square charged by cavalry", "%+d", NULL},
+    MODIFIER(general, "Morale test, general attached"),
+    MODIFIER(unformed_or_wavering, "Morale test, unformed or wavering"),
+    MODIFIER(flank_or_rear, "Morale test, target charged in flank or rear"),
+    MODIFIER(infantry_by_cavalry, "Morale test, infantry not in square charged by cavalry"),
     {"morale.fail_far", MEMBER_POINTS, AT(morale_fail_far), 1, BRIGADE_RULESET_PASS_MAX, NULL,
      0, RULE_MORALE, "Morale test failed far (charger retreats, target retreats)",
      "%d or more", "by "},
@@ -161,6 +159,7 @@ static const member members[] = {
      "Charge phase, declarations", "A square may charge and counter-charge", NULL, NULL},
 };
 #undef AT
+#undef MODIFIER
 #undef RULE_MORALE
 #undef RULE_MOVES
 
