@@ -16,6 +16,7 @@ const struct option cli_long_options[] = {
     {"spectator-password", required_argument, NULL, CLI_OPT_SPECTATOR_PASSWORD},
     {"spectator-delay", required_argument, NULL, CLI_OPT_SPECTATOR_DELAY},
     {"clock", required_argument, NULL, CLI_OPT_CLOCK},
+    {"ruleset", required_argument, NULL, CLI_OPT_RULESET},
     {"round", required_argument, NULL, CLI_OPT_ROUND},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},

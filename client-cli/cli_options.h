@@ -23,6 +23,7 @@ enum cli_option {
     CLI_OPT_SPECTATOR_PASSWORD, /* --spectator-password P: new */
     CLI_OPT_SPECTATOR_DELAY,   /* --spectator-delay N: new */
     CLI_OPT_CLOCK,             /* --clock M+S: new */
+    CLI_OPT_RULESET,           /* --ruleset FILE: new (a house ruleset) */
     CLI_OPT_ROUND,             /* --round N: tournament pairings */
     CLI_OPT_END
 };

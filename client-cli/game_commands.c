@@ -36,6 +36,7 @@
 #include <uv.h>
 
 #include "core/helpers.h"
+#include "core/ruleset.h"
 #include "cli_files.h"
 #include "cli_options.h"
 #include "game_client.h"
@@ -82,6 +83,7 @@ typedef struct game_options {
     const char *game;
     const char *token;              /* a seat token, or with spectator the spectator id */
     const char *scenario_path;
+    const char *ruleset_path;       /* new --ruleset FILE: a house ruleset (rulesets/README.md) */
     const char *password;           /* play/state --password: a spectator's password */
     const char *spectator_password; /* new --spectator-password */
     bool spectator;                 /* play/state --spectator ID */
@@ -969,6 +971,7 @@ static void game_run_print_state(game_run *run)
         size_t size = 0;
         FILE *out = run->interactive ? open_memstream(&text, &size) : NULL;
         game_run_display_state(run, out ? out : run->out, NULL);
+        game_display_ruleset(out ? out : run->out, run->state);
         if (out) {
             fclose(out);
             game_display_fit(run->out, text ? text : "", GAME_DISPLAY_COLUMNS);
@@ -980,6 +983,21 @@ static void game_run_print_state(game_run *run)
         run->units_shown = units;
     }
     game_run_print_end(run);
+}
+
+/* The rules of this game (game_display_ruleset), fitted to the terminal's
+ * columns when interactive: play shows them once, at its first welcome. */
+static void game_run_print_ruleset(game_run *run)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = run->interactive ? open_memstream(&text, &size) : NULL;
+    game_display_ruleset(out ? out : run->out, run->state);
+    if (out) {
+        fclose(out);
+        game_display_fit(run->out, text ? text : "", GAME_DISPLAY_COLUMNS);
+        free(text);
+    }
 }
 
 /* The `log` command: the last `count` entries (0: all) with their seq,
@@ -1578,6 +1596,7 @@ static void game_run_on_welcome(game_run *run, protocol_server_message *message)
                         run->seq);
             else
                 fprintf(run->out, " as side %s (seq %" PRId64 ").\n", run->seat, run->seq);
+            game_run_print_ruleset(run);
             game_run_print_end(run);
             size_t count = protocol_value_count(protocol_value_map_get(run->state, "log"));
             run->log_shown = count > GAME_RUN_LOG_RECENT ? count - GAME_RUN_LOG_RECENT : 0;
@@ -2168,14 +2187,17 @@ static void game_run_on_sigint(uv_signal_t *handle, int signum)
 /* Each command's lines of the help, without the "usage:" line. */
 static const char game_usage_new[] =
     "  new [--server URL] [--json] [--spectator-password P] [--spectator-delay N]\n"
-    "      [--clock MINUTES[+INCREMENT]] SCENARIO.json\n"
+    "      [--clock MINUTES[+INCREMENT]] [--ruleset FILE] SCENARIO.json\n"
     "                    create a game from a scenario file and print the two\n"
     "                    players' join commands and the spectators' (who see the\n"
     "                    state N phase changes late with --spectator-delay); with\n"
     "                    --clock each side has MINUTES for the game and gains\n"
     "                    INCREMENT seconds each time its clock stops (--json:\n"
     "                    {\"game\", \"seats\": {A, B, umpire}, \"spectator\"});\n"
-    "                    exit 3 when the server refuses the scenario\n";
+    "                    with --ruleset the game plays by the house ruleset of\n"
+    "                    FILE (rulesets/README.md), checked here and sent as the\n"
+    "                    scenario's \"ruleset\" (replacing one it had); exit 3\n"
+    "                    when the server refuses the scenario\n";
 static const char game_usage_play[] =
     "  play [--server URL] [--json] [--timeout S] --game ID\n"
     "       (--token TOKEN | --token-file FILE)\n"
@@ -2405,6 +2427,9 @@ static int game_option_apply(const char *name, int found, const char *value, con
         return game_option_spectator_delay_parse(name, value, options, err);
     case CLI_OPT_CLOCK:
         return game_option_clock_parse(name, value, options, err);
+    case CLI_OPT_RULESET:
+        options->ruleset_path = value;
+        return 0;
     case CLI_OPT_PASSWORD:
     case CLI_OPT_SPECTATOR_PASSWORD:
         return game_option_password_take(name, found, value, options, err);
@@ -2437,9 +2462,10 @@ static int game_options_new_check(const game_options *options, const game_token_
  * after one line on err. */
 static int game_options_join_check(const char *name, const game_options *options, FILE *err)
 {
-    if (options->has_clock) {
-        fprintf(err, "brigade %s: --clock belongs to new (the game's clock is set when it "
-                     "is created)\n", name);
+    if (options->has_clock || options->ruleset_path) {
+        fprintf(err, "brigade %s: %s belongs to new (the game's %s set when it is created)\n",
+                name, options->has_clock ? "--clock" : "--ruleset",
+                options->has_clock ? "clock is" : "rules are");
         return 2;
     }
     if (options->spectator_password || options->spectator_delay) {
@@ -2553,7 +2579,76 @@ static int game_options_parse(game_run_command command, const char *name, int ar
     return game_options_seat_check(name, options, &token, err);
 }
 
-/* Reads and checks the scenario file (JSON, small enough for one frame). */
+/* new --ruleset FILE: the file (at most GAME_RULESET_FILE_MAX bytes) read
+ * and checked as a ruleset (brigade_ruleset_parse, rulesets/README.md),
+ * then set as the `scenario` object's "ruleset" member (PROTOCOL.md §5.1,
+ * scenarios/README.md: the game's rules), replacing any it had. 0; 1 out
+ * of memory; 2 after one line on err naming FILE and the member
+ * ("brigade new: house.json: morale.pass.line: must be an integer 2..12,
+ * got 13"). */
+static int game_run_ruleset_set(game_run *run, json_t *scenario)
+{
+    const char *path = run->options.ruleset_path;
+    char *text = NULL;
+    size_t length = 0;
+    int status = cli_file_read("new", path, GAME_RULESET_FILE_MAX, &text, &length, run->err);
+    if (status != 0)
+        return status;
+    brigade_ruleset ruleset;
+    brigade_error error;
+    if (!brigade_ruleset_parse(text, length, &ruleset, &error)) {
+        fputs("brigade new: ", run->err);
+        game_display_text(run->err, path);
+        fputs(": ", run->err);
+        game_display_text(run->err, error.message);
+        fputc('\n', run->err);
+        free(text);
+        return 2;
+    }
+    /* The same text again, as jansson's object (it parsed as one above). */
+    json_t *object = json_loadb(text, length, JSON_REJECT_DUPLICATES, NULL);
+    free(text);
+    if (!object || json_object_set_new(scenario, "ruleset", object) != 0) {
+        fputs("brigade new: out of memory\n", run->err);
+        return 1;
+    }
+    return 0;
+}
+
+/* The scenario text `*text` (a JSON object) with --ruleset's file as its
+ * "ruleset" member (game_run_ruleset_set), as jansson writes it compact:
+ * *text and *length replaced (the old text freed). 0, 1 out of memory, 2
+ * after one line on err (a bad ruleset; the whole over `limit` bytes). */
+static int game_run_scenario_with_ruleset(game_run *run, char **text, size_t *length,
+                                          size_t limit)
+{
+    json_t *root = json_loadb(*text, *length, JSON_REJECT_DUPLICATES, NULL);
+    int status = root ? game_run_ruleset_set(run, root) : 1;
+    char *merged = status == 0 ? json_dumps(root, JSON_COMPACT) : NULL;
+    json_decref(root);
+    if (status == 0 && !merged) {
+        fputs("brigade new: out of memory\n", run->err);
+        status = 1;
+    }
+    if (status == 0 && strlen(merged) > limit) {
+        fputs("brigade new: ", run->err);
+        game_display_text(run->err, run->options.scenario_path);
+        fprintf(run->err, " with its ruleset: too large for one message (at most %zu bytes)\n",
+                limit);
+        status = 2;
+    }
+    if (status != 0) {
+        free(merged);
+        return status;
+    }
+    free(*text);
+    *text = merged;
+    *length = strlen(merged);
+    return 0;
+}
+
+/* Reads and checks the scenario file (JSON, small enough for one frame),
+ * with --ruleset's file as its "ruleset" member when given. */
 static int game_run_scenario_read(game_run *run)
 {
     const char *path = run->options.scenario_path;
@@ -2567,6 +2662,14 @@ static int game_run_scenario_read(game_run *run)
     if (!cli_json_object_check("new", "", "scenario", path, text, length, run->err)) {
         free(text);
         return 2;
+    }
+    if (run->options.ruleset_path) {
+        status = game_run_scenario_with_ruleset(run, &text, &length,
+                                                PROTOCOL_CLIENT_FRAME_MAX - 64);
+        if (status != 0) {
+            free(text);
+            return status;
+        }
     }
     run->scenario = text;
     run->scenario_len = length;

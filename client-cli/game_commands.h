@@ -1,14 +1,16 @@
 /*
  * client-cli/game_commands.h: the network commands of `brigade`:
  *
- *   brigade new   [--server URL] [--json] [--timeout S] SCENARIO.json
+ *   brigade new   [--server URL] [--json] [--timeout S] [--ruleset FILE] SCENARIO.json
  *   brigade play  [--server URL] [--json] [--timeout S] --game ID --token TOKEN
  *   brigade state [--server URL] [--json] [--timeout S] --game ID --token TOKEN
  *
  * (--token-file FILE or the environment's BRIGADE_TOKEN instead of --token;
  * -h/--help prints the command's usage; options are read with getopt_long.)
  *
- * new sends `create` with the scenario file's text (PROTOCOL.md §5.1) and
+ * new sends `create` with the scenario file's text (PROTOCOL.md §5.1; with
+ * --ruleset FILE, the file checked with brigade_ruleset_parse and set as
+ * the scenario's "ruleset" member, the scenario then as jansson writes it) and
  * prints the game id and both seats' join commands (with --json:
  * {"game": ID, "seats": {"A": TOKEN, "B": TOKEN}}). It is the only command
  * that ever prints a seat token.
@@ -59,7 +61,8 @@
  *      --timeout), the server refused the join,
  *      no answer or a `wait` not satisfied within --timeout, out of memory
  *   2  bad command line (one line on stderr; new: the scenario file cannot
- *      be read or is not a JSON object)
+ *      be read or is not a JSON object, the --ruleset file cannot be read
+ *      or is not a ruleset: nothing is sent)
  *   3  new: the server refused to create the game (the scenario breaks the
  *      rules; its message says why); play, scripted: at least one command
  *      was refused, by the server or as a typing error (each is printed,
@@ -94,6 +97,10 @@ int game_command_state(int argc, char **argv, FILE *out, FILE *err);
  * wrong ("brigade NAME: --token-file: PATH: ..."; never the token). Also
  * used by `brigade tournament` (tournament_commands.h). */
 int game_token_file_read(const char *name, const char *path, char *buffer, FILE *err);
+
+/* The largest ruleset file `brigade new --ruleset FILE` reads, in bytes
+ * (rulesets/default.json, every member, is under 1 KiB). */
+#define GAME_RULESET_FILE_MAX 65536
 
 /* Writes getopt_long's complaint about the command line of `brigade NAME`:
  * for `found` ':' "brigade NAME: WORD needs a value", else "brigade NAME:

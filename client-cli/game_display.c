@@ -25,6 +25,18 @@ void game_display_text(FILE *out, const char *text)
         fputc(*c < 0x20 || *c == 0x7f ? '?' : *c, out);
 }
 
+/* `before`, `text` (control bytes as '?') and `after`, when `text` is not
+ * empty; nothing otherwise. */
+static void game_display_text_between(FILE *out, const char *before, const char *text,
+                                      const char *after)
+{
+    if (!text || !text[0])
+        return;
+    fputs(before, out);
+    game_display_text(out, text);
+    fputs(after, out);
+}
+
 /* The member's string, or `fallback` when absent or not a string. */
 static const char *game_display_string(const protocol_value *map, const char *key,
                                        const char *fallback)
@@ -361,15 +373,8 @@ static void game_display_units_of(FILE *out, const protocol_value *units,
         fprintf(out, "  %-1s %-*s %7s  %-*s  %s\n      ", clean_side[0] ? clean_side : "?",
                 widths->id, id, figures, widths->status, status, order);
         game_display_text(out, troops);
-        if (extras[0]) {
-            fputs("; ", out);
-            game_display_text(out, extras);
-        }
-        const char *move = game_display_string(unit, "move", "");
-        if (move[0]) {
-            fputs("\n      move: ", out);
-            game_display_text(out, move);
-        }
+        game_display_text_between(out, "; ", extras, "");
+        game_display_text_between(out, "\n      move: ", game_display_string(unit, "move", ""), "");
         fputc('\n', out);
     }
 }
@@ -1347,6 +1352,26 @@ static void game_display_state_view(FILE *out, const protocol_value *state, cons
     fputs(todo, out);
     game_display_your_move(state, seat, todo, sizeof(todo));
     fputs(todo, out);
+}
+
+/* ------------------------------------------------------ rules of the game */
+
+void game_display_ruleset(FILE *out, const protocol_value *state)
+{
+    const protocol_value *differs =
+        protocol_value_map_get(protocol_value_map_get(state, "ruleset"), "differs");
+    size_t shown = 0;
+    for (size_t i = 0; i < protocol_value_count(differs); i++) {
+        const protocol_value *entry = protocol_value_array_get(differs, i);
+        const char *text = game_display_string(entry, "text", "");
+        if (!text[0])
+            continue;
+        game_display_text_between(out, shown++ ? "  " : "Rules of this game:\n  ", text, "");
+        game_display_text_between(out, " (", game_display_string(entry, "rule", ""), ")");
+        fputc('\n', out);
+    }
+    if (shown == 0)
+        fputs("Rules of this game: the default ruleset\n", out);
 }
 
 /* --------------------------------------------------------------- log */

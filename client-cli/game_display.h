@@ -56,6 +56,21 @@ bool game_display_clock(const protocol_value *state, const int64_t *now_ms, int6
  * overrule. */
 void game_display_state(FILE *out, const protocol_value *state, const char *seat);
 
+/*
+ * The "rules of this game" card (issue 19): the game's ruleset as the
+ * snapshot gives it (PROTOCOL.md §7.1 state.ruleset {unit, differs:
+ * [{member, rule, text}]}, present only when the game's ruleset differs
+ * from the built-in default, rulesets/README.md). With entries:
+ *   "Rules of this game:\n"
+ *   "  Morale test, Line: passes on 6+ (default 7+) (Charge phase, morale test)\n"
+ * one line per differs[] entry with a text, its rule in brackets after it
+ * as a modifier's is; without the member (or without an entry that has a
+ * text) the one line "Rules of this game: the default ruleset\n". The
+ * member's path is never shown. `brigade state` and play's `state` write
+ * it after the view, play once at its welcome.
+ */
+void game_display_ruleset(FILE *out, const protocol_value *state);
+
 /* The terminal's width that `brigade play` fits its screen to
  * (game_display_fit); scripts get whole lines. */
 #define GAME_DISPLAY_COLUMNS 80
