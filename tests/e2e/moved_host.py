@@ -27,7 +27,7 @@ count them. Other messages get no answer. Without an upgrade, GET serves
 page served by this host opens its websocket here and is moved.
 
 Importable too: MovedHost(target, web).start() runs it in a thread and keeps
-the answers in .answers.
+the answers in .answers and every message received in .messages.
 """
 import argparse
 import base64
@@ -162,6 +162,7 @@ class _Handler(socketserver.BaseRequestHandler):
             return
         if not isinstance(message, dict):
             return
+        host.received(message)
         kind = message.get("type")
         if not isinstance(kind, str) or not (kind in MOVABLE or kind.startswith("tournament_")):
             return
@@ -186,13 +187,15 @@ class _Server(socketserver.ThreadingTCPServer):
 
 class MovedHost:
     """The fake host; .port once started, .answers the (path, type, request)
-    answered, in order."""
+    answered, in order; .messages every message received (decoded), in
+    order (what a client sent, e.g. its create's scenario)."""
 
     def __init__(self, target, web=None, port=0, out=None):
         self.target = target
         self.web = web
         self.out = out
         self.answers = []
+        self.messages = []
         self.lock = threading.Lock()
         self.server = _Server(("127.0.0.1", port), _Handler)
         self.server.host = self
@@ -204,6 +207,10 @@ class MovedHost:
             if self.out:
                 self.out.write("moved %s %s %s\n" % (path, kind, request))
                 self.out.flush()
+
+    def received(self, message):
+        with self.lock:
+            self.messages.append(message)
 
     def start(self):
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
