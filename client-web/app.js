@@ -19,6 +19,7 @@ import { LogView } from './log.js';
 import { connectionWords, errorWords } from './names.js';
 import { StrengthPlot } from './plot.js';
 import { presenceNews, presenceParts } from './presence.js';
+import { renderRules, RULESET_FILE_MAX, RulesetError, withRuleset } from './rules.js';
 import { store, stored } from './storage.js';
 import { UmpirePanel } from './umpire.js';
 import {
@@ -184,6 +185,7 @@ function showStart(message) {
   const own = () => { $('scenario-own').checked = true; };
   $('scenario-file').addEventListener('change', () => { if ($('scenario-file').files.length) own(); });
   $('scenario-text').addEventListener('input', () => { if ($('scenario-text').value.trim()) own(); });
+  $('ruleset-file').addEventListener('change', () => { $('ruleset-error').hidden = true; });
   showScenarios();
 }
 
@@ -240,6 +242,29 @@ async function scenarioText() {
   return text;
 }
 
+// The scenario `text` with the house rules file's object as its `ruleset`
+// (rules.js withRuleset), or `text` itself without one; null after saying
+// what is wrong: the file's fault next to its field, the scenario's in the
+// form's error line. Nothing is sent then.
+async function houseRules(text) {
+  const file = $('ruleset-file').files[0];
+  const fieldError = $('ruleset-error');
+  fieldError.hidden = true;
+  if (!file) return text;
+  const fail = (where, message) => {
+    where.hidden = false;
+    where.textContent = message;
+    $('ruleset-file').focus();
+    return null;
+  };
+  if (file.size > RULESET_FILE_MAX) return fail(fieldError, `${file.name} is too large for a ruleset (at most ${RULESET_FILE_MAX} bytes).`);
+  try {
+    return withRuleset(text, await file.text(), file.name);
+  } catch (failure) {
+    return fail(failure instanceof RulesetError ? fieldError : $('create-error'), failure.message);
+  }
+}
+
 async function create() {
   const error = $('create-error');
   const button = $('create-submit');
@@ -253,6 +278,8 @@ async function create() {
     $('scenario-file').focus();
     return;
   }
+  text = await houseRules(text);
+  if (text === null) return;
   const spectatorPassword = $('create-spectator-password').value;
   const delayText = $('create-spectator-delay').value.trim();
   const spectatorDelay = delayText === '' ? 0 : Number(delayText);
@@ -599,6 +626,7 @@ function play({ game, token, password, watch }) {
     $('alerts').hidden = mode !== 'play' && mode !== 'umpire';
     renderStatus($('status'), state, { seat, mode, delay: session.spectatorDelay, watchers });
     renderForces($('forces'), state, { seat: mode === 'play' ? seat : null });
+    renderRules($('rules-body'), state);
     controls.update(state, { seat, mode });
     umpire.update(state, { mode, seq });
     const mine = mode === 'play' && awaitingList(state).includes(seat) && !holdReason(state);

@@ -266,7 +266,11 @@ async function play(browser, server, base) {
   await shoot(creator, 'start_scenarios_1280x800');
   await creator.setInputFiles('#scenario-file', args.scenario);
   check(await creator.isChecked('#scenario-own'), 'choosing a file does not pick "your own scenario"');
-  await creator.press('#scenario-text', 'Tab'); // keyboard: the spectators' options, then the create button
+  // Keyboard: the house rules, the spectators' options, then the create button.
+  await creator.press('#scenario-text', 'Tab');
+  check(await creator.evaluate(() => document.activeElement.id) === 'ruleset-file',
+    'the tab order does not lead from the scenario to the house rules');
+  await creator.keyboard.press('Tab');
   check(await creator.evaluate(() => document.activeElement.tagName) === 'SUMMARY',
     'the tab order does not lead from the scenario to the spectators\' options');
   await creator.keyboard.press('Tab');

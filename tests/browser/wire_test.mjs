@@ -11,13 +11,16 @@
 // game's clock_now (§11.2), a watched tournament (§11.4: its get, views,
 // reconnection, a refused token) and tournament-words.js; `moved` (§6.4):
 // the same join, create, tournament request or get at the url, reconnections
-// there, at most 5 in a row, a moved without a usable url.
+// there, at most 5 in a row, a moved without a usable url; the house rules
+// (rules.js): a ruleset file put into the scenario as its `ruleset`, a bad
+// one refused, and the snapshot's rules that differ (§7.1 state.ruleset).
 import assert from 'node:assert/strict';
 import { webcrypto } from 'node:crypto';
 import { test } from 'node:test';
 import { decode, encode } from '../../client-web/vendor/msgpack/index.mjs';
 import { DeltaError, applyOps, canonical, snapshotHash } from '../../client-web/delta.js';
 import { errorWords, meleeWords, rollWords } from '../../client-web/names.js';
+import { rulesDiffers, RulesetError, withRuleset } from '../../client-web/rules.js';
 
 if (!globalThis.crypto) globalThis.crypto = webcrypto; // node 18
 
@@ -684,4 +687,37 @@ test('moved: a watched tournament follows it, the same get, and reconnects there
   t.mock.timers.tick(1000);
   assert.equal(FakeSocket.all[2].url, 'wss://owner.example/');
   watch.stop();
+});
+
+test('house rules go into the scenario as its ruleset (rules.js)', () => {
+  const scenario = JSON.stringify({ title: 'T', ruleset: 'club', sides: { A: { name: 'French' } }, units: [] });
+  const house = '{"unit": "cm", "morale": {"pass": {"line": 6}}, "moves": {"half_charge": {"dragoons": 7.5}}}';
+  const sent = JSON.parse(withRuleset(scenario, house, 'house.json'));
+  assert.deepEqual(sent, { title: 'T', ruleset: { unit: 'cm', morale: { pass: { line: 6 } }, moves: { half_charge: { dragoons: 7.5 } } },
+    sides: { A: { name: 'French' } }, units: [] });
+  assert.deepEqual(Object.keys(sent), ['title', 'ruleset', 'sides', 'units'], 'the members keep their order');
+  assert.deepEqual(Object.keys(JSON.parse(withRuleset('{"title": "T"}', '{}'))), ['title', 'ruleset']);
+  assert.throws(() => withRuleset(scenario, '{"unit": ', 'house.json'),
+    (e) => e instanceof RulesetError && e.message.startsWith('house.json is not JSON: '));
+  for (const notObject of ['[1]', '"cm"', 'null', '7']) {
+    assert.throws(() => withRuleset(scenario, notObject, 'house.json'),
+      (e) => e instanceof RulesetError && e.message.startsWith('house.json is not a ruleset: a ruleset is one JSON object'), notObject);
+  }
+  assert.throws(() => withRuleset('{"title": ', '{}'), (e) => !(e instanceof RulesetError) && /scenario is not JSON/.test(e.message));
+  assert.throws(() => withRuleset('[]', '{}'), (e) => !(e instanceof RulesetError) && /not a JSON object/.test(e.message));
+});
+
+test("the snapshot's rules that differ from the default (rules.js)", () => {
+  assert.deepEqual(rulesDiffers({ turn: 1 }), []);
+  assert.deepEqual(rulesDiffers(null), []);
+  assert.deepEqual(rulesDiffers({ ruleset: { unit: 'cm', differs: [
+    { member: 'morale.pass.line', rule: 'Charge phase, morale test', text: 'Morale test, Line: passes on 6+ (default 7+)' },
+    { member: 'morale.fail_far', rule: 'x' },
+    7,
+    { member: 'unit', text: 'Distances are in centimetres (default inches)' },
+  ] } }), [
+    { rule: 'Charge phase, morale test', text: 'Morale test, Line: passes on 6+ (default 7+)' },
+    { rule: '', text: 'Distances are in centimetres (default inches)' },
+  ]);
+  assert.deepEqual(rulesDiffers({ ruleset: { unit: 'cm', differs: 'no' } }), []);
 });
