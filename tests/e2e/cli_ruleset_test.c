@@ -24,8 +24,9 @@
 #include "game_display.h"
 #include "test_util.h"
 
-/* game_display_ruleset of the state `json`, as a malloc'd string. */
-static char *card_of(const char *json)
+/* game_display_ruleset of the state `json` is `expected`, to the byte;
+ * `hidden` (may be NULL) appears nowhere in it. */
+static void card_is(const char *json, const char *expected, const char *hidden)
 {
     protocol_value *state = test_value_from_json(json);
     char *text = NULL;
@@ -35,51 +36,44 @@ static char *card_of(const char *json)
     game_display_ruleset(out, state);
     fclose(out);
     protocol_value_free(state);
-    return text;
+    assert_string_equal(text, expected);
+    if (hidden)
+        assert_null(strstr(text, hidden));
+    free(text);
 }
+
+#define DEFAULT_CARD "Rules of this game: the default ruleset\n"
 
 static void a_house_ruleset_lists_what_differs(void **unused)
 {
     (void)unused;
-    char *text = card_of(
-        "{\"turn\": 1, \"phase\": \"charge\", \"ruleset\": {\"unit\": \"cm\", \"differs\": ["
-        " {\"member\": \"morale.pass.line\", \"rule\": \"Charge phase, morale test\","
-        "  \"text\": \"Morale test, Line: passes on 6+ (default 7+)\"},"
-        " {\"member\": \"unit\", \"rule\": \"Mandatory-move phase\","
-        "  \"text\": \"Distances are in centimetres (default inches)\"}]}}");
-    assert_string_equal(text, "Rules of this game:\n"
-                              "  Morale test, Line: passes on 6+ (default 7+) (Charge phase, "
-                              "morale test)\n"
-                              "  Distances are in centimetres (default inches) (Mandatory-move "
-                              "phase)\n");
-    assert_null(strstr(text, "morale.pass.line"));
-    free(text);
+    card_is("{\"turn\": 1, \"phase\": \"charge\", \"ruleset\": {\"unit\": \"cm\", \"differs\": ["
+            " {\"member\": \"morale.pass.line\", \"rule\": \"Charge phase, morale test\","
+            "  \"text\": \"Morale test, Line: passes on 6+ (default 7+)\"},"
+            " {\"member\": \"unit\", \"rule\": \"Mandatory-move phase\","
+            "  \"text\": \"Distances are in centimetres (default inches)\"}]}}",
+            "Rules of this game:\n"
+            "  Morale test, Line: passes on 6+ (default 7+) (Charge phase, morale test)\n"
+            "  Distances are in centimetres (default inches) (Mandatory-move phase)\n",
+            "morale.pass.line");
 }
 
 static void no_ruleset_is_the_default(void **unused)
 {
     (void)unused;
-    char *text = card_of("{\"turn\": 1, \"phase\": \"charge\"}");
-    assert_string_equal(text, "Rules of this game: the default ruleset\n");
-    free(text);
+    card_is("{\"turn\": 1, \"phase\": \"charge\"}", DEFAULT_CARD, NULL);
 }
 
 static void entries_are_read_defensively(void **unused)
 {
     (void)unused;
-    char *text = card_of(
-        "{\"ruleset\": {\"unit\": \"in\", \"differs\": ["
-        " {\"member\": \"morale.fail_far\", \"rule\": \"Charge phase, morale test\"},"
-        " {\"member\": \"square_may_charge\", \"text\": \"A square may charge\\u001b[2J\"},"
-        " 7]}}");
-    assert_string_equal(text, "Rules of this game:\n  A square may charge?[2J\n");
-    free(text);
-    text = card_of("{\"ruleset\": {\"unit\": \"cm\", \"differs\": []}}");
-    assert_string_equal(text, "Rules of this game: the default ruleset\n");
-    free(text);
-    text = card_of("{\"ruleset\": \"house\"}");
-    assert_string_equal(text, "Rules of this game: the default ruleset\n");
-    free(text);
+    card_is("{\"ruleset\": {\"unit\": \"in\", \"differs\": ["
+            " {\"member\": \"morale.fail_far\", \"rule\": \"Charge phase, morale test\"},"
+            " {\"member\": \"square_may_charge\", \"text\": \"A square may charge\\u001b[2J\"},"
+            " 7]}}",
+            "Rules of this game:\n  A square may charge?[2J\n", "morale test");
+    card_is("{\"ruleset\": {\"unit\": \"cm\", \"differs\": []}}", DEFAULT_CARD, NULL);
+    card_is("{\"ruleset\": \"house\"}", DEFAULT_CARD, NULL);
 }
 
 int main(void)
