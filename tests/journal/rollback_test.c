@@ -49,8 +49,10 @@ static sqlite3 *db_open(const char *path)
     return db;
 }
 
-static void db_path(const folder *f, char *out, size_t size)
+/* Makes the test's folder and writes the path of its journal file to `out`. */
+static void folder_with_db(folder *f, char *out, size_t size)
 {
+    folder_make(f, "brigade-rollback-test");
     folder_file(f, "brigade.sqlite", out, size);
 }
 
@@ -292,9 +294,8 @@ static void test_journal_rollback(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-rollback-test");
     char path[128];
-    db_path(&dir, path, sizeof path);
+    folder_with_db(&dir, path, sizeof path);
     journal_db *j = journal_in(&dir, false);
 
     /* The game: example A, begun (seq 0: turn 1's initiative). */
@@ -355,31 +356,33 @@ static void test_journal_rollback(void **state)
     assert_true(brigade_battle_fold_all(after[6], &events));
     free(at2);
 
-    /* Refusals first: each writes nothing. */
+    /* Refusals first: each writes nothing. The last, a rollback whose seq
+     * is wrong, is refused inside the transaction, after nothing was
+     * marked. */
     bool none[10] = {false};
-    assert_int_equal(append(j, GAME, 6, after[2], &events, BRIGADE_SIDE_NONE, NULL, false, 2,
-                            false),
-                     -1);
-    assert_non_null(strstr(journal_error(j), "needs a snapshot"));
-    assert_non_null(strstr(journal_error(j), "seq 6"));
-    assert_int_equal(append(j, GAME, 6, after[2], &events, BRIGADE_SIDE_NONE, after[6], false, 2,
-                            false),
-                     -1);
-    assert_non_null(strstr(journal_error(j), "needs a snapshot and its aux"));
-    assert_int_equal(append(j, GAME, 6, after[2], &events, BRIGADE_SIDE_NONE, after[6], true, 6,
-                            false),
-                     -1);
-    assert_non_null(strstr(journal_error(j), "goes back to seq 1 .. 5"));
-    assert_int_equal(append(j, GAME, 6, after[2], &events, BRIGADE_SIDE_NONE, after[6], true, -3,
-                            false),
-                     -1);
-    assert_non_null(strstr(journal_error(j), "rollback to seq -3"));
-    /* A rollback whose seq is wrong: refused inside the transaction, after
-     * nothing was marked. */
-    assert_int_equal(append(j, GAME, 7, after[2], &events, BRIGADE_SIDE_NONE, after[6], true, 2,
-                            false),
-                     -1);
-    assert_non_null(strstr(journal_error(j), "the next is 6"));
+    static const struct {
+        const char *name;
+        int64_t seq;
+        bool snapshot, aux;
+        int64_t rollback_to;
+        const char *error, *also;
+    } refusals[] = {
+        {"no snapshot", 6, false, false, 2, "needs a snapshot", "seq 6"},
+        {"no aux", 6, true, false, 2, "needs a snapshot and its aux", NULL},
+        {"back to seq 6 itself", 6, true, true, 6, "goes back to seq 1 .. 5", NULL},
+        {"to a negative seq", 6, true, true, -3, "rollback to seq -3", NULL},
+        {"wrong seq", 7, true, true, 2, "the next is 6", NULL},
+    };
+    for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
+        int result = append(j, GAME, refusals[i].seq, after[2], &events, BRIGADE_SIDE_NONE,
+                            refusals[i].snapshot ? after[6] : NULL, refusals[i].aux,
+                            refusals[i].rollback_to, false);
+        if (result != -1)
+            fail_msg("refusal %s: append gave %d, not -1", refusals[i].name, result);
+        if (strstr(journal_error(j), refusals[i].error) == NULL ||
+            (refusals[i].also != NULL && strstr(journal_error(j), refusals[i].also) == NULL))
+            fail_msg("refusal %s: error \"%s\"", refusals[i].name, journal_error(j));
+    }
     assert_flags(path, GAME, none, 5);
     /* The game's seq is its last event's; its row is not rewritten by an
      * action (journal.h), and each action's answer is on its first event. */
@@ -654,15 +657,12 @@ static int run(const char *command, char *out, size_t size)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* Written out whole, as each test here is: it builds, checks and frees its
- * own values, so that it reads alone. */
 static void test_journal_rollback_dice_verify(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-rollback-test");
     char path[128];
-    db_path(&dir, path, sizeof path);
+    folder_with_db(&dir, path, sizeof path);
     dice_game g;
     memset(&g, 0, sizeof g);
     g.j = journal_in(&dir, false);
