@@ -124,6 +124,17 @@ static void live_create(journal_db *j, live_game *g, const char *id, const char 
     brigade_event_list_free(&start);
 }
 
+/* A test's usual start: its folder made, the journal opened to write and
+ * game `id` created in it from scenario `name` (live_create). */
+static journal_db *live_begin(folder *dir, live_game *g, const char *id, const char *name,
+                              uint64_t seed)
+{
+    folder_make(dir, "brigade-journal-test");
+    journal_db *j = journal_in(dir, false);
+    live_create(j, g, id, name, seed);
+    return j;
+}
+
 /* The answer frame of an ack at `seq` for `request`. */
 static void ack_bytes(int64_t request, int64_t seq, uint8_t **out, size_t *len)
 {
@@ -349,10 +360,8 @@ static void test_older_snapshot_takes_strength(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-journal-test");
-    journal_db *j = journal_in(&dir, false);
     live_game g;
-    live_create(j, &g, "g-older", "example_a.json", 21);
+    journal_db *j = live_begin(&dir, &g, "g-older", "example_a.json", 21);
     g.older_snapshots = true;
     live_play(j, &g, 2 * SNAPSHOT_EVERY + 1);
     journal_loaded l;
@@ -454,10 +463,8 @@ static void test_idempotent_answers(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-journal-test");
-    journal_db *j = journal_in(&dir, false);
     live_game g;
-    live_create(j, &g, "g-answers", "example_a.json", 21);
+    journal_db *j = live_begin(&dir, &g, "g-answers", "example_a.json", 21);
     assert_int_equal(live_play(j, &g, 5), 5);
 
     /* Request 3 was seq 3; its hash is that of the command played then:
@@ -540,10 +547,8 @@ static void test_append_refusals(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-journal-test");
-    journal_db *j = journal_in(&dir, false);
     live_game g;
-    live_create(j, &g, "g-refuse", "example_a.json", 31);
+    journal_db *j = live_begin(&dir, &g, "g-refuse", "example_a.json", 31);
     live_play(j, &g, 4);
 
     brigade_event_list one;
@@ -914,10 +919,8 @@ static void test_dice_seed_and_migration(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-journal-test");
-    journal_db *j = journal_in(&dir, false);
     live_game g;
-    live_create(j, &g, "g-seedless", "example_a.json", 21);
+    journal_db *j = live_begin(&dir, &g, "g-seedless", "example_a.json", 21);
     uint8_t seed[BRIGADE_DICE_SEED_BYTES], got[BRIGADE_DICE_SEED_BYTES];
     for (int i = 0; i < BRIGADE_DICE_SEED_BYTES; i++)
         seed[i] = (uint8_t)(i * 7 + 1);
@@ -1000,10 +1003,8 @@ static void test_answers_of_schema_3(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-journal-test");
-    journal_db *j = journal_in(&dir, false);
     live_game g;
-    live_create(j, &g, "g-v3", "example_a.json", 33);
+    journal_db *j = live_begin(&dir, &g, "g-v3", "example_a.json", 33);
     assert_int_equal(live_play(j, &g, 5), 5);
     journal_close(j);
     unsigned char hash3[JOURNAL_HASH_SIZE];
@@ -1187,10 +1188,8 @@ static void test_spectator_password(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-journal-test");
-    journal_db *j = journal_in(&dir, false);
     live_game g;
-    live_create(j, &g, "g-plain", "example_a.json", 41);
+    journal_db *j = live_begin(&dir, &g, "g-plain", "example_a.json", 41);
     secret_game secrets;
     secret_game_create(j, &g, "g-secret", &secrets);
     journal_spectator spectator;
@@ -1274,10 +1273,8 @@ static void test_export_no_secrets(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-journal-test");
-    journal_db *j = journal_in(&dir, false);
     live_game g;
-    live_create(j, &g, "g-plain", "example_a.json", 43);
+    journal_db *j = live_begin(&dir, &g, "g-plain", "example_a.json", 43);
     secret_game secrets;
     secret_game_create(j, &g, "g-secret", &secrets);
     journal_close(j);
