@@ -290,6 +290,21 @@ static one_game *load_one(const folder *f)
 
 #define GAME "g-rollback"
 
+/* Asserts that the journal in `f` reads GAME (from its start or from its
+ * snapshot) as damaged, the damage saying `why`; returns the journal, open
+ * read-only, for the caller's further checks. */
+static journal_db *expect_damaged(const folder *f, bool from_start, const char *why)
+{
+    journal_db *j = journal_in(f, true);
+    journal_loaded l;
+    assert_int_equal(journal_game_read(j, GAME, from_start, &l), 0);
+    if (l.status != JOURNAL_DAMAGED || strstr(l.damage, why) == NULL)
+        fail_msg("status %d, damage \"%s\": expected damaged, \"%s\"", (int)l.status,
+                 l.damage, why);
+    journal_loaded_free(&l);
+    return j;
+}
+
 static void test_journal_rollback(void **state)
 {
     (void)state;
@@ -522,22 +537,13 @@ static void test_journal_rollback(void **state)
     /* Damage: an action rolled back in part, and the last action marked
      * rolled back (no later action did it). */
     sql_run(path, "UPDATE events SET rolled_back = 1 WHERE seq = 0 AND idx = 1");
-    j = journal_in(&dir, true);
-    assert_int_equal(journal_game_read(j, GAME, true, &l), 0);
-    assert_int_equal(l.status, JOURNAL_DAMAGED);
-    assert_non_null(strstr(l.damage, "seq 0 index 1: rolled_back 1, unlike index 0"));
-    journal_loaded_free(&l);
+    j = expect_damaged(&dir, true, "seq 0 index 1: rolled_back 1, unlike index 0");
     assert_int_equal(journal_battle_at(j, GAME, 1, scratch, &rolled_back), -1);
     assert_non_null(strstr(journal_error(j), "rolled_back 1, unlike index 0"));
     journal_close(j);
     sql_run(path, "UPDATE events SET rolled_back = 0 WHERE seq = 0 AND idx = 1");
     sql_run(path, "UPDATE events SET rolled_back = 1 WHERE seq = 8");
-    j = journal_in(&dir, true);
-    assert_int_equal(journal_game_read(j, GAME, false, &l), 0);
-    assert_int_equal(l.status, JOURNAL_DAMAGED);
-    assert_non_null(strstr(l.damage, "seq 8, the last action, is marked rolled back"));
-    journal_loaded_free(&l);
-    journal_close(j);
+    journal_close(expect_damaged(&dir, false, "seq 8, the last action, is marked rolled back"));
 
     free(scratch);
     for (int i = 0; i < 10; i++)
