@@ -364,8 +364,8 @@ static void test_umpire_round_trip(void **state)
     free(battle);
 }
 
-/* Written out whole, as each test here is: it builds, checks and frees its
- * own values, so that it reads alone. */
+/* Its start (a scenario, trees built and freed one by one) is the shape of
+ * the tests around it: each test owns the battle it reads. */
 /* The reports of D34-D46 (issue 10) round trip: a battle with fled_turn,
  * an uncontrolled charge and the phase's reports; the events reported,
  * report_answered and test_taken; unit_changed with fled_turn and each new
@@ -859,8 +859,8 @@ static void test_strict_battle(void **state)
     free(battle);
 }
 
-/* Written out whole, as each test here is: it builds, checks and frees its
- * own values, so that it reads alone. */
+/* It starts as test_strict_decoding does (find_event's battle and one
+ * event of it), the start each test of a single event has. */
 /* Every prefix of the bytes is refused; every byte changed in several ways
  * decodes or is refused, never crashes (ASan/UBSan watch this one). */
 static void test_bytes_cut_and_flipped(void **state)

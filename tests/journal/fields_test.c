@@ -665,8 +665,8 @@ static void test_unit_read_errors(void **state)
     free(battle);
 }
 
-/* Written out whole, as each test here is: it builds, checks and frees its
- * own values, so that it reads alone. */
+/* Its cases are a table like test_unit_read_errors' (member, message);
+ * the records read differ, so each table has its own loop. */
 /* What a table's record must hold beyond its rows' bounds (its check, a
  * clock's flags) is refused when the journal's battle is read, the member
  * named; so is a wire record's member of the wrong type. */

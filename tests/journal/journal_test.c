@@ -1263,8 +1263,8 @@ static void test_spectator_password(void **state)
     folder_remove(&dir);
 }
 
-/* Written out whole, as each test here is: it builds, checks and frees its
- * own values, so that it reads alone. */
+/* It begins as the test above ends and begins (live_begin, then a
+ * secret_game): the two read different things from the same two games. */
 /* An export holds no secret (journal_export): no dice seed, no password
  * hash of either kind, no spectator or umpire hash, zeros for the seat
  * tokens' hashes; nowhere in its bytes, of a journal of schema 5 and of
