@@ -262,7 +262,6 @@ static const fx_row rows[] = {
                 FX_MELEE(AUTOMATIC, BRIGADE_AUTO_NONE), FX_IS("ret", ROLLED, true)}},
 };
 
-#define ROW_COUNT (sizeof rows / sizeof rows[0])
 
 /* 12.16, D15: limbered artillery contacted by a close-order unit is
  * dispersed with no casualty exchange; the contacting unit tests as
@@ -300,6 +299,5 @@ int main(void)
     const struct CMUnitTest cases[] = {
         cmocka_unit_test(limbered_contacted_by_infantry),
     };
-    return fx_run_group("auto", rows, sizeof rows[0], ROW_COUNT, fx_row_test, cases,
-                        sizeof cases / sizeof cases[0]);
+    return FX_RUN_GROUP("auto", rows, fx_row_test, cases);
 }

@@ -91,7 +91,6 @@ static const fx_row rows[] = {
                 FX_IS("a2", EVENTS, 0u), FX_IS("b", EVENTS, 0u), FX_IS("b2", EVENTS, 0u)}},
 };
 
-#define ROW_COUNT (sizeof rows / sizeof rows[0])
 
 /* D9: an enemy 6-6 raises double_six on the enemy and risk_to_general on
  * the led unit; a led unit rolling 6-6 against an enemy double gets both. */
@@ -262,6 +261,5 @@ int main(void)
         cmocka_unit_test(sappers_may_reroll),
         cmocka_unit_test(sappers_reroll_double_risks_enemy_general),
     };
-    return fx_run_group("events", rows, sizeof rows[0], ROW_COUNT, fx_row_test, cases,
-                        sizeof cases / sizeof cases[0]);
+    return FX_RUN_GROUP("events", rows, fx_row_test, cases);
 }

@@ -207,7 +207,6 @@ static const fx_row rows[] = {
                 FX_IS("def", CASUALTIES, 2), FX_IS("def", FORMED, false)}},
 };
 
-#define ROW_COUNT (sizeof rows / sizeof rows[0])
 
 int main(void)
 {
@@ -215,6 +214,5 @@ int main(void)
         cmocka_unit_test(example_a),
         cmocka_unit_test(example_numbers_36_24),
     };
-    return fx_run_group("examples", rows, sizeof rows[0], ROW_COUNT, fx_row_test, cases,
-                        sizeof cases / sizeof cases[0]);
+    return FX_RUN_GROUP("examples", rows, fx_row_test, cases);
 }

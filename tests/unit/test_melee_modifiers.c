@@ -840,7 +840,6 @@ static const mod_row rows[] = {
      .checks = {FX_TOTAL("u", 7 + 5 + 2 + 1 + 1 + 2)}},
 };
 
-#define ROW_COUNT (sizeof rows / sizeof rows[0])
 
 /* Builds the row's melee, resolves it and checks the row's values; the
  * caller frees the bout. */
@@ -905,6 +904,5 @@ int main(void)
     const struct CMUnitTest cases[] = {
         cmocka_unit_test(modifiers_have_rules),
     };
-    return fx_run_group("modifiers", rows, sizeof rows[0], ROW_COUNT, run_row, cases,
-                        sizeof cases / sizeof cases[0]);
+    return FX_RUN_GROUP("modifiers", rows, run_row, cases);
 }

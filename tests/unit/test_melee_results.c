@@ -483,9 +483,8 @@ static const fx_row rows[] = {
                 FX_IS("lc", CASUALTIES, 0)}},
 };
 
-#define ROW_COUNT (sizeof rows / sizeof rows[0])
 
 int main(void)
 {
-    return fx_run_group("results", rows, sizeof rows[0], ROW_COUNT, fx_row_test, NULL, 0);
+    return FX_RUN_ROWS("results", rows, fx_row_test);
 }
