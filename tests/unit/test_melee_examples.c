@@ -7,7 +7,10 @@
  */
 #include "melee_fixture.h"
 
-/* Kept written out in full, as the rules book works it step by step. */
+/* The two worked examples are spelled out assertion by assertion, in the
+ * order the rules book works them (melee totals, then each unit's total,
+ * modifiers, casualties, status, test), so each line can be read against
+ * the book; that order is why their assertions look alike. */
 /* §12 example A, D12: twelve British heavy dragoons counter-charge eight
  * hussars. Hussars 2+3 +2 light +2 charging = 9; dragoons 3+5 +4 heavy +2
  * counter-charging +1 (12 against 8 is 3:2) = 15. 15 - 9 = 6: retreat.
@@ -68,6 +71,7 @@ static void example_a(void **state)
 }
 
 /* Kept written out in full, as the rules book works it step by step. */
+/* Spelled out like example_a, line by line in the book's order. */
 /* 12.7 (and the shared case numbers_two_to_one): French battalions of 36
  * and 24 in column, charging, against a British battalion of 24 in line.
  * 60 against 24 is more than 2:1: the 36 adds +2, the 24 nothing.
