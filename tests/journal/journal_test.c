@@ -153,14 +153,8 @@ static journal_action action_acked(const char *game, int64_t seq, const brigade_
                                    const brigade_event_list *events, brigade_side seat,
                                    int64_t request, uint8_t **answer)
 {
-    journal_action action;
-    memset(&action, 0, sizeof action);
-    action.game = game;
-    action.seq = seq;
-    action.battle = battle;
-    action.events = events;
-    action.seat = seat;
-    action.request = request;
+    journal_action action = {.game = game, .seq = seq, .battle = battle, .events = events,
+                             .seat = seat, .request = request};
     ack_bytes(request, seq, answer, &action.answer_len);
     action.answer = *answer;
     return action;

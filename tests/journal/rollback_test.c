@@ -143,22 +143,12 @@ static int append(journal_db *j, const char *game, int64_t seq, const brigade_ba
                   const brigade_battle *snapshot, bool with_aux, int64_t rollback_to, bool ended)
 {
     static const uint8_t answer[] = {0x81, 0xa4, 't', 'y', 'p', 'e', 0xa3, 'a', 'c', 'k'};
-    journal_action action;
-    memset(&action, 0, sizeof action);
-    action.game = game;
-    action.seq = seq;
-    action.battle = units;
-    action.events = events;
-    action.seat = seat;
-    action.request = seq;
-    journal_sha256(&seq, sizeof seq, action.action_sha256);
-    action.answer = answer;
-    action.answer_len = sizeof answer;
-    action.ended = ended;
     protocol_value *aux = with_aux ? aux_new(seq) : NULL;
-    action.snapshot = snapshot;
-    action.snapshot_aux = aux;
-    action.rollback_to = rollback_to;
+    journal_action action = {.game = game, .seq = seq, .battle = units, .events = events,
+                             .seat = seat, .request = seq, .answer = answer,
+                             .answer_len = sizeof answer, .ended = ended, .snapshot = snapshot,
+                             .snapshot_aux = aux, .rollback_to = rollback_to};
+    journal_sha256(&seq, sizeof seq, action.action_sha256);
     int result = journal_append(j, &action);
     protocol_value_free(aux);
     return result;
