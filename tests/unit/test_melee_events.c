@@ -38,10 +38,10 @@ static fx_bout *pair(int a0, int a1, int b0, int b1)
 /* As pair(): any test is answered 2,3 (lenient_tests); rolls not counted. */
 #define LENIENT .lenient_tests = true, .rolls_unchecked = true
 
-/* The cases as rows (fx_row), each a cmocka test named after it; the rows
- * share a shape: they are the table (issue 18 point 5). Each case is
- * spelled out as its row, with the rule it checks, so that a reader can
- * check it against the rules; the repetition is deliberate. */
+/* The cases as rows (fx_row), each a cmocka test named after it: a row an
+ * event of 12.15, 12.10 or D7/D9 (double six, risk to a general, sappers
+ * used), its faces and the events each unit must raise. They share fx_row's shape; each stays
+ * whole, its dice beside the rule's words in its comment. */
 static const fx_row rows[] = {
     /* 12.15, D9: an unmodified 6-6 raises double_six on the roller only. */
     {.name = "double_six", .rule = "12.15, D9",

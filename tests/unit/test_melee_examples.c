@@ -136,10 +136,10 @@ static void example_numbers_36_24(void **state)
     free(b);
 }
 
-/* The cases as rows (fx_row), each a cmocka test named after it; the rows
- * share a shape: they are the table (issue 18 point 5). Each case is
- * spelled out as its row, with the rule it checks, so that a reader can
- * check it against the rules; the repetition is deliberate. */
+/* The shared cases (shared/cases) as rows (fx_row), each a cmocka test
+ * named after it: a row a case's JSON file, its expectations taken from
+ * the rules text worked out in its comment. They share fx_row's shape;
+ * each stays whole so that it reads against its case file. */
 static const fx_row rows[] = {
     /* 12.4, 12.15, D9 (shared case general_leading_double): a brigadier leads a
      * column; the enemy rolls 3-3. Column 4+5 +2 +2 +1 +1 = 15; battalion 3+3

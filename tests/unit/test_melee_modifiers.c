@@ -33,9 +33,11 @@ typedef struct mod_row {
 #define VS_INFANTRY \
     {.unit = {.type = BRIGADE_TYPE_INFANTRY, .unit_class = BRIGADE_CLASS_LINE, .figures = 12}}
 
-/* The rows share a shape: they are the table (issue 18 point 5). Each case
- * is spelled out as its row, with the rule it checks, so that a reader can
- * check it against the rules; the repetition is deliberate. */
+/* A row a modifier of 12.17 (or a note or decision on it): the rows differ
+ * only in u's type, class, formation and state and in the total written as
+ * 7 + the modifiers in the rule's words, which is why they share a shape;
+ * each is kept whole so that it reads against the line of the rule it
+ * checks. */
 static const mod_row rows[] = {
     /* ---------------------------------------------------------------- type */
     /* 12.17 type table: cuirassiers +5. */
