@@ -52,6 +52,18 @@ static journal_db *journal_in(const folder *f, bool read_only)
     return folder_journal_open(f, read_only, SNAPSHOT_EVERY);
 }
 
+/* The journal file at `path` (an export) opened read-only; a failure names
+ * the journal's message. */
+static journal_db *journal_file_read_only(const char *path)
+{
+    journal_options read_only = {true, false, SNAPSHOT_EVERY};
+    char message[512];
+    journal_db *j = journal_open_file(path, &read_only, message, sizeof message);
+    if (j == NULL)
+        fail_msg("%s: %s", path, message);
+    return j;
+}
+
 /* ---- live games ---------------------------------------------------------- */
 
 typedef struct live_game {
@@ -920,11 +932,7 @@ static void test_dice_seed_and_migration(void **state)
     folder_file(&dir, "export.sqlite", path, sizeof path);
     assert_int_equal(journal_export(j, "g-seeded", path), 0);
     journal_close(j);
-    journal_options read_only = {true, false, SNAPSHOT_EVERY};
-    char message[512];
-    j = journal_open_file(path, &read_only, message, sizeof message);
-    if (j == NULL)
-        fail_msg("%s", message);
+    j = journal_file_read_only(path);
     assert_int_equal(journal_game_dice_seed(j, "g-seeded", got), 1);
     journal_close(j);
 
@@ -1068,11 +1076,7 @@ static void test_export(void **state)
     assert_int_equal(journal_export(j, "g-none", "/tmp/never-written.sqlite"), -1);
     journal_close(j);
 
-    journal_options options = {true, false, SNAPSHOT_EVERY};
-    char message[512];
-    j = journal_open_file(path, &options, message, sizeof message);
-    if (j == NULL)
-        fail_msg("%s", message);
+    j = journal_file_read_only(path);
     loaded_set set;
     memset(&set, 0, sizeof set);
     assert_int_equal(journal_load(j, on_game, &set), 1);
@@ -1285,11 +1289,7 @@ static void test_export_no_secrets(void **state)
         assert_false(file_contains(path, secrets.password, strlen(secrets.password)));
         assert_false(file_contains(path, secrets.password + 17, 32)); /* the salt's hex */
         assert_false(file_contains(path, old, sizeof old));
-        journal_options options = {true, false, SNAPSHOT_EVERY};
-        char message[512];
-        j = journal_open_file(path, &options, message, sizeof message);
-        if (j == NULL)
-            fail_msg("%s", message);
+        j = journal_file_read_only(path);
         uint8_t seed[BRIGADE_DICE_SEED_BYTES];
         assert_int_equal(journal_game_dice_seed(j, "g-secret", seed), 1);
         journal_spectator spectator;
