@@ -137,7 +137,10 @@ static void live_create(journal_db *j, live_game *g, const char *id, const char 
 }
 
 /* A test's usual start: its folder made, the journal opened to write and
- * game `id` created in it from scenario `name` (live_create). */
+ * game `id` created in it from scenario `name` (live_create). The tests of
+ * one game begin with the same three lines (folder, live_game, live_begin)
+ * and end freeing what they made: each owns its folder, so each reads and
+ * cleans up alone, and the scan sees their ends and starts alike. */
 static journal_db *live_begin(folder *dir, live_game *g, const char *id, const char *name,
                               uint64_t seed)
 {
