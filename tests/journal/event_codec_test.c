@@ -38,6 +38,26 @@ static brigade_battle *scenario_sappers(void)
     return battle;
 }
 
+/* The tree of one event, or of a battle, which the test expects to have one
+ * (the failure names the code's message). */
+static protocol_value *event_tree(const brigade_battle *battle, const brigade_event *event)
+{
+    journal_fault status;
+    protocol_value *tree = journal_event_to_value(battle, event, &status);
+    if (tree == NULL)
+        fail_msg("%s: %s", brigade_event_kind_name(event->kind), status.message);
+    return tree;
+}
+
+static protocol_value *battle_tree(const brigade_battle *battle)
+{
+    journal_fault status;
+    protocol_value *tree = journal_battle_to_value(battle, &status);
+    if (tree == NULL)
+        fail_msg("battle: %s", status.message);
+    return tree;
+}
+
 /* Encodes and decodes one event both ways, asserting the exact round trip,
  * and returns the decoded event in *out. */
 static void event_round_trip(const brigade_battle *battle, const brigade_event *event,
@@ -54,8 +74,7 @@ static void event_round_trip(const brigade_battle *battle, const brigade_event *
     assert_memory_equal(out, event, sizeof *event);
 
     /* The same through the tree, and equal events give equal bytes. */
-    protocol_value *tree = journal_event_to_value(battle, event, &status);
-    assert_non_null(tree);
+    protocol_value *tree = event_tree(battle, event);
     assert_string_equal(protocol_value_string_get(protocol_value_map_get(tree, "kind"), NULL),
                         brigade_event_kind_name(event->kind));
     brigade_event again;
@@ -303,8 +322,7 @@ static void test_umpire_round_trip(void **state)
     e = umpire_ruled(BRIGADE_UMPIRE_END, "time is up: 3 hours");
     event_round_trip(battle, &e, &out);
     journal_fault status;
-    protocol_value *tree = journal_event_to_value(battle, &e, &status);
-    assert_non_null(tree);
+    protocol_value *tree = event_tree(battle, &e);
     assert_int_equal(protocol_value_count(tree), 3); /* kind, ruling, text */
     assert_null(protocol_value_map_get(tree, "result"));
     protocol_value_free(tree);
@@ -315,8 +333,7 @@ static void test_umpire_round_trip(void **state)
         e.umpire.end_result = results[i];
         event_round_trip(battle, &e, &out);
         assert_int_equal(out.umpire.end_result, results[i]);
-        tree = journal_event_to_value(battle, &e, &status);
-        assert_non_null(tree);
+        tree = event_tree(battle, &e);
         assert_string_equal(protocol_value_string_get(protocol_value_map_get(tree, "result"), NULL),
                             result_names[i]);
         protocol_value_free(tree);
@@ -335,22 +352,20 @@ static void test_umpire_round_trip(void **state)
     battle->end_cause = BRIGADE_END_UMPIRE;
     snprintf(battle->end_reason, sizeof battle->end_reason, "agreed");
     battle_round_trip(battle);
-    tree = journal_battle_to_value(battle, &status);
-    assert_non_null(tree);
+    tree = battle_tree(battle);
     assert_null(protocol_value_map_get(tree, "end_result"));
     protocol_value_free(tree);
     battle->end_result = BRIGADE_END_RESULT_DRAW;
     battle_round_trip(battle);
-    tree = journal_battle_to_value(battle, &status);
-    assert_non_null(tree);
+    tree = battle_tree(battle);
     assert_string_equal(
         protocol_value_string_get(protocol_value_map_get(tree, "end_result"), NULL), "draw");
     protocol_value_free(tree);
     free(battle);
 }
 
-/* Written out whole, as each test here is: it builds, checks and frees its
- * own values, so that it reads alone. */
+/* Its start (a scenario, trees built and freed one by one) is the shape of
+ * the tests around it: each test owns the battle it reads. */
 /* The reports of D34-D46 (issue 10) round trip: a battle with fled_turn,
  * an uncontrolled charge and the phase's reports; the events reported,
  * report_answered and test_taken; unit_changed with fled_turn and each new
@@ -409,8 +424,7 @@ static void test_reports_round_trip(void **state)
 
     /* Each new member is in the tree only when set. */
     journal_fault status;
-    protocol_value *tree = journal_battle_to_value(battle, &status);
-    assert_non_null(tree);
+    protocol_value *tree = battle_tree(battle);
     assert_non_null(path_get(tree, "units", 0, "fled_turn"));
     assert_null(protocol_value_map_get(
         protocol_value_array_get(protocol_value_map_get(tree, "units"), 1), "fled_turn"));
@@ -516,8 +530,7 @@ static void test_reports_round_trip(void **state)
         e.unit.pursuit_of = -1;
         e.unit.fled_turn = (int)i + 1;
         event_round_trip(battle, &e, &back);
-        tree = journal_event_to_value(battle, &e, &status);
-        assert_non_null(tree);
+        tree = event_tree(battle, &e);
         assert_string_equal(protocol_value_string_get(protocol_value_map_get(tree, "cause"), NULL),
                             cause_names[i]);
         assert_int_equal(protocol_value_int_get(protocol_value_map_get(tree, "fled_turn")),
@@ -542,8 +555,7 @@ static void test_reports_round_trip(void **state)
     e.unit.has_position = false;
     e.unit.terrain = 0;
     e.unit.defending = 0;
-    tree = journal_event_to_value(battle, &e, &status);
-    assert_non_null(tree);
+    tree = event_tree(battle, &e);
     assert_null(protocol_value_map_get(tree, "terrain"));
     assert_null(protocol_value_map_get(tree, "defending"));
     protocol_value_free(tree);
@@ -708,9 +720,7 @@ static void test_dice_events(void **state)
     assert_string_equal(battle->dice.seeds[BRIGADE_SIDE_A], events[2].dice.hex);
     assert_string_equal(battle->dice.server_seed, events[3].dice.hex);
 
-    journal_fault status;
-    protocol_value *tree = journal_event_to_value(battle, &events[1], &status);
-    assert_non_null(tree);
+    protocol_value *tree = event_tree(battle, &events[1]);
     assert_int_equal(protocol_value_map_set_string(tree, "hex", "BBBB"), 0);
     expect_refused(battle, tree, "hex", "64 lower-case hex");
     protocol_value_free(tree);
@@ -722,9 +732,7 @@ static void test_strict_decoding(void **state)
     (void)state;
     brigade_battle *battle = NULL;
     brigade_event *result = find_event(BRIGADE_BATTLE_EVENT_MELEE_UNIT_RESULT, &battle);
-    journal_fault status;
-    protocol_value *good = journal_event_to_value(battle, result, &status);
-    assert_non_null(good);
+    protocol_value *good = event_tree(battle, result);
 
     protocol_value *t = protocol_value_clone(good);
     assert_int_equal(protocol_value_map_remove(t, "total"), 0);
@@ -785,8 +793,7 @@ static void test_strict_decoding(void **state)
 
     /* A melee record inside an event, and nil where nil is not allowed. */
     brigade_event *formed = find_event(BRIGADE_BATTLE_EVENT_MELEE_FORMED, &battle);
-    good = journal_event_to_value(battle, formed, &status);
-    assert_non_null(good);
+    good = event_tree(battle, formed);
     t = protocol_value_clone(good);
     assert_int_equal(protocol_value_map_set(path_get(t, "melee", -1, NULL), "round",
                                             protocol_value_nil_new()),
@@ -821,9 +828,7 @@ static void test_strict_battle(void **state)
 {
     (void)state;
     brigade_battle *battle = scenario_file("village.json");
-    journal_fault status;
-    protocol_value *good = journal_battle_to_value(battle, &status);
-    assert_non_null(good);
+    protocol_value *good = battle_tree(battle);
     brigade_battle *out = malloc(sizeof *out);
     assert_non_null(out);
 
@@ -854,8 +859,8 @@ static void test_strict_battle(void **state)
     free(battle);
 }
 
-/* Written out whole, as each test here is: it builds, checks and frees its
- * own values, so that it reads alone. */
+/* It starts as test_strict_decoding does (find_event's battle and one
+ * event of it), the start each test of a single event has. */
 /* Every prefix of the bytes is refused; every byte changed in several ways
  * decodes or is refused, never crashes (ASan/UBSan watch this one). */
 static void test_bytes_cut_and_flipped(void **state)
@@ -955,8 +960,7 @@ static void test_unencodable(void **state)
     e.unit.cause = BRIGADE_CAUSE_MELEE;
     e.unit.status = BRIGADE_STATUS_PUSHED_BACK;
     e.unit.pursuit_of = 0;
-    protocol_value *tree = journal_event_to_value(battle, &e, &status);
-    assert_non_null(tree);
+    protocol_value *tree = event_tree(battle, &e);
     char *json = protocol_value_to_json(tree, 0);
     assert_non_null(json);
     assert_string_equal(json,
@@ -980,8 +984,7 @@ static void test_clock_round_trip(void **state)
     assert_true(brigade_battle_clock_set(timed, 90, 30));
     battle_round_trip(timed);
     journal_fault status;
-    protocol_value *tree = journal_battle_to_value(plain, &status);
-    assert_non_null(tree);
+    protocol_value *tree = battle_tree(plain);
     assert_null(protocol_value_map_get(tree, "clock"));
     protocol_value_free(tree);
     tree = journal_battle_to_value(timed, &status);

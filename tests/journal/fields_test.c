@@ -41,6 +41,13 @@
 #include "protocol/game_state.h"
 
 /* The battle of scenarios/`name` (malloc'd), which must load. */
+/* A refusal case: the member named and the message (or a part of it) that
+ * says why. */
+typedef struct member_case {
+    const char *member;
+    const char *message;
+} member_case;
+
 static brigade_battle *scenario(const char *name)
 {
     brigade_battle *battle = journal_driver_scenario_file(BRIGADE_SCENARIO_DIR, name);
@@ -640,10 +647,7 @@ static void test_unit_read_errors(void **state)
 {
     (void)state;
     brigade_battle *battle = scenario("example_a.json");
-    static const struct {
-        const char *key;
-        const char *error;
-    } cases[] = {
+    static const member_case cases[] = {
         {"figures", "figures: not an integer in 0..100000"},
         {"status", "status: not a status name"},
         {"formed", "formed: not a boolean"},
@@ -653,20 +657,18 @@ static void test_unit_read_errors(void **state)
         assert_non_null(snapshot);
         protocol_value *wire =
             protocol_value_map_get(protocol_value_map_get(snapshot, "units"), battle->units[0].id);
-        assert_int_equal(protocol_value_map_set(wire, cases[i].key,
+        assert_int_equal(protocol_value_map_set(wire, cases[i].member,
                                                 protocol_value_string_new("lots")), 0);
         brigade_battle_unit out = battle->units[1];
         char error[160] = "";
         assert_false(protocol_state_unit_read(wire, battle, &out, error, sizeof error));
-        assert_string_equal(error, cases[i].error);
+        assert_string_equal(error, cases[i].message);
         assert_memory_equal(&out, &battle->units[1], sizeof out);
         protocol_value_free(snapshot);
     }
     free(battle);
 }
 
-/* Written out whole, as each test here is: it builds, checks and frees its
- * own values, so that it reads alone. */
 /* What a table's record must hold beyond its rows' bounds (its check, a
  * clock's flags) is refused when the journal's battle is read, the member
  * named; so is a wire record's member of the wrong type. */
@@ -676,10 +678,7 @@ static void test_record_read_errors(void **state)
     brigade_battle *base = places_setup();
     brigade_battle *battle = malloc(sizeof *battle);
     assert_non_null(battle);
-    static const struct {
-        const char *member;
-        const char *why;
-    } cases[] = {
+    static const member_case cases[] = {
         {"pending[0]", "a pending event is double_six or risk_to_general"},
         {"rolled_back[0]", "a range ends before it begins"},
         {"reports[0]", "a report beyond report_numbers"},
@@ -709,7 +708,7 @@ static void test_record_read_errors(void **state)
         assert_int_equal(journal_battle_decode(bytes, len, back, &status),
                          JOURNAL_ERROR_BAD_MEMBER);
         assert_string_equal(status.member, cases[i].member);
-        assert_non_null(strstr(status.message, cases[i].why));
+        assert_non_null(strstr(status.message, cases[i].message));
         free(back);
         free(bytes);
     }

@@ -98,7 +98,11 @@ static int unit_of(const brigade_battle *b, journal_rng *rng, brigade_side side)
 }
 
 /* Each step's case written out as its own branch: the driver plays what
- * that step of the rules allows. */
+ * that step of the rules allows. The respond and re-roll branches look
+ * alike (each unit of the seat in turn, a command tried) but fill different
+ * members, respond falling back to stand; a shared loop would have to take
+ * a filler, and the random numbers must stay drawn in this order (each try
+ * draws dice too), or the games the journal tests replay would change. */
 bool journal_driver_step(const brigade_battle *battle, journal_rng *rng, brigade_side *seat,
                          brigade_command *command, brigade_event_list *events)
 {

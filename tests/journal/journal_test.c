@@ -52,6 +52,18 @@ static journal_db *journal_in(const folder *f, bool read_only)
     return folder_journal_open(f, read_only, SNAPSHOT_EVERY);
 }
 
+/* The journal file at `path` (an export) opened read-only; a failure names
+ * the journal's message. */
+static journal_db *journal_file_read_only(const char *path)
+{
+    journal_options read_only = {true, false, SNAPSHOT_EVERY};
+    char message[512];
+    journal_db *j = journal_open_file(path, &read_only, message, sizeof message);
+    if (j == NULL)
+        fail_msg("%s: %s", path, message);
+    return j;
+}
+
 /* ---- live games ---------------------------------------------------------- */
 
 typedef struct live_game {
@@ -124,6 +136,20 @@ static void live_create(journal_db *j, live_game *g, const char *id, const char 
     brigade_event_list_free(&start);
 }
 
+/* A test's usual start: its folder made, the journal opened to write and
+ * game `id` created in it from scenario `name` (live_create). The tests of
+ * one game begin with the same three lines (folder, live_game, live_begin)
+ * and end freeing what they made: each owns its folder, so each reads and
+ * cleans up alone, and the scan sees their ends and starts alike. */
+static journal_db *live_begin(folder *dir, live_game *g, const char *id, const char *name,
+                              uint64_t seed)
+{
+    folder_make(dir, "brigade-journal-test");
+    journal_db *j = journal_in(dir, false);
+    live_create(j, g, id, name, seed);
+    return j;
+}
+
 /* The answer frame of an ack at `seq` for `request`. */
 static void ack_bytes(int64_t request, int64_t seq, uint8_t **out, size_t *len)
 {
@@ -133,6 +159,32 @@ static void ack_bytes(int64_t request, int64_t seq, uint8_t **out, size_t *len)
     ack.request = request;
     ack.as.ack.seq = seq;
     assert_int_equal(protocol_server_message_encode(&ack, 0, out, len), PROTOCOL_FAULT_OK);
+}
+
+/* An action of `game` at `seq`: `events` played from `battle` by `seat`
+ * for request `request`, answered by an ack at `seq` for it (ack_bytes;
+ * the caller frees *answer); every other member zero. */
+static journal_action action_acked(const char *game, int64_t seq, const brigade_battle *battle,
+                                   const brigade_event_list *events, brigade_side seat,
+                                   int64_t request, uint8_t **answer)
+{
+    journal_action action = {.game = game, .seq = seq, .battle = battle, .events = events,
+                             .seat = seat, .request = request};
+    ack_bytes(request, seq, answer, &action.answer_len);
+    action.answer = *answer;
+    return action;
+}
+
+/* Asserts that `answer` is the answer frame of an ack at `seq` for
+ * `request` (ack_bytes). */
+static void assert_ack(const uint8_t *answer, size_t answer_len, int64_t request, int64_t seq)
+{
+    uint8_t *want = NULL;
+    size_t want_len = 0;
+    ack_bytes(request, seq, &want, &want_len);
+    assert_int_equal(answer_len, want_len);
+    assert_memory_equal(answer, want, want_len);
+    free(want);
 }
 
 /* The aux map a snapshot carries in these tests. */
@@ -162,20 +214,10 @@ static int live_play(journal_db *j, live_game *g, int actions)
         memcpy(after, g->battle, sizeof *after);
         assert_true(brigade_battle_fold_all(after, &events));
         int64_t seq = g->seq + 1;
-        journal_action action;
-        memset(&action, 0, sizeof action);
-        action.game = g->id;
-        action.seq = seq;
-        action.battle = g->battle;
-        action.events = &events;
-        action.seat = seat;
-        action.request = ++g->request;
-        journal_sha256(&command, sizeof command, action.action_sha256);
         uint8_t *answer = NULL;
-        size_t answer_len = 0;
-        ack_bytes(action.request, seq, &answer, &answer_len);
-        action.answer = answer;
-        action.answer_len = answer_len;
+        journal_action action =
+            action_acked(g->id, seq, g->battle, &events, seat, ++g->request, &answer);
+        journal_sha256(&command, sizeof command, action.action_sha256);
         action.ended = after->phase == BRIGADE_PHASE_ENDED;
         protocol_value *aux = NULL;
         brigade_battle *older = NULL;
@@ -349,10 +391,8 @@ static void test_older_snapshot_takes_strength(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-journal-test");
-    journal_db *j = journal_in(&dir, false);
     live_game g;
-    live_create(j, &g, "g-older", "example_a.json", 21);
+    journal_db *j = live_begin(&dir, &g, "g-older", "example_a.json", 21);
     g.older_snapshots = true;
     live_play(j, &g, 2 * SNAPSHOT_EVERY + 1);
     journal_loaded l;
@@ -432,18 +472,9 @@ static void append_request(journal_db *j, live_game *g, brigade_side seat, int64
     brigade_side next_seat;
     brigade_command next_command;
     assert_true(journal_driver_step(g->battle, &g->rng, &next_seat, &next_command, &one));
-    ack_bytes(request, g->seq + 1, ack, ack_len);
-    journal_action action;
-    memset(&action, 0, sizeof action);
-    action.game = g->id;
-    action.seq = g->seq + 1;
-    action.battle = g->battle;
-    action.events = &one;
-    action.seat = seat;
-    action.request = request;
+    journal_action action = action_acked(g->id, g->seq + 1, g->battle, &one, seat, request, ack);
+    *ack_len = action.answer_len;
     memcpy(action.action_sha256, hash, JOURNAL_HASH_SIZE);
-    action.answer = *ack;
-    action.answer_len = *ack_len;
     assert_int_equal(journal_append(j, &action), 0);
     assert_true(brigade_battle_fold_all(g->battle, &one));
     g->seq = action.seq;
@@ -454,10 +485,8 @@ static void test_idempotent_answers(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-journal-test");
-    journal_db *j = journal_in(&dir, false);
     live_game g;
-    live_create(j, &g, "g-answers", "example_a.json", 21);
+    journal_db *j = live_begin(&dir, &g, "g-answers", "example_a.json", 21);
     assert_int_equal(live_play(j, &g, 5), 5);
 
     /* Request 3 was seq 3; its hash is that of the command played then:
@@ -489,13 +518,8 @@ static void test_idempotent_answers(void **state)
                                                 &answer_len),
                      JOURNAL_ANSWER_FOUND);
     assert_int_equal(seq, 3);
-    uint8_t *want = NULL;
-    size_t want_len = 0;
-    ack_bytes(3, 3, &want, &want_len);
-    assert_int_equal(answer_len, want_len);
-    assert_memory_equal(answer, want, want_len);
+    assert_ack(answer, answer_len, 3, 3);
     free(answer);
-    free(want);
 
     unsigned char other[JOURNAL_HASH_SIZE];
     memset(other, 0x5a, sizeof other);
@@ -540,10 +564,8 @@ static void test_append_refusals(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-journal-test");
-    journal_db *j = journal_in(&dir, false);
     live_game g;
-    live_create(j, &g, "g-refuse", "example_a.json", 31);
+    journal_db *j = live_begin(&dir, &g, "g-refuse", "example_a.json", 31);
     live_play(j, &g, 4);
 
     brigade_event_list one;
@@ -552,18 +574,8 @@ static void test_append_refusals(void **state)
     brigade_command command;
     assert_true(journal_driver_step(g.battle, &g.rng, &seat, &command, &one));
     uint8_t *ack = NULL;
-    size_t ack_len = 0;
-    ack_bytes(50, 7, &ack, &ack_len);
-    journal_action action;
-    memset(&action, 0, sizeof action);
-    action.game = g.id;
-    action.seq = 7; /* the next is 5 */
-    action.battle = g.battle;
-    action.events = &one;
-    action.seat = seat;
-    action.request = 50;
-    action.answer = ack;
-    action.answer_len = ack_len;
+    /* seq 7: the next is 5 */
+    journal_action action = action_acked(g.id, 7, g.battle, &one, seat, 50, &ack);
     assert_int_equal(journal_append(j, &action), -1);
     assert_non_null(strstr(journal_error(j), "the next is 5"));
 
@@ -731,18 +743,8 @@ static void test_corrupted_event_row(void **state)
     brigade_command command;
     assert_true(journal_driver_step(t.games[1].battle, &t.games[1].rng, &seat, &command, &events));
     uint8_t *ack = NULL;
-    size_t ack_len = 0;
-    ack_bytes(999, seq + 1, &ack, &ack_len);
-    journal_action action;
-    memset(&action, 0, sizeof action);
-    action.game = "g-village";
-    action.seq = seq + 1;
-    action.battle = t.games[1].battle;
-    action.events = &events;
-    action.seat = seat;
-    action.request = 999;
-    action.answer = ack;
-    action.answer_len = ack_len;
+    journal_action action =
+        action_acked("g-village", seq + 1, t.games[1].battle, &events, seat, 999, &ack);
     assert_int_equal(journal_append(j, &action), -1);
     assert_non_null(strstr(journal_error(j), "the game is damaged"));
     free(ack);
@@ -914,10 +916,8 @@ static void test_dice_seed_and_migration(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-journal-test");
-    journal_db *j = journal_in(&dir, false);
     live_game g;
-    live_create(j, &g, "g-seedless", "example_a.json", 21);
+    journal_db *j = live_begin(&dir, &g, "g-seedless", "example_a.json", 21);
     uint8_t seed[BRIGADE_DICE_SEED_BYTES], got[BRIGADE_DICE_SEED_BYTES];
     for (int i = 0; i < BRIGADE_DICE_SEED_BYTES; i++)
         seed[i] = (uint8_t)(i * 7 + 1);
@@ -935,11 +935,7 @@ static void test_dice_seed_and_migration(void **state)
     folder_file(&dir, "export.sqlite", path, sizeof path);
     assert_int_equal(journal_export(j, "g-seeded", path), 0);
     journal_close(j);
-    journal_options read_only = {true, false, SNAPSHOT_EVERY};
-    char message[512];
-    j = journal_open_file(path, &read_only, message, sizeof message);
-    if (j == NULL)
-        fail_msg("%s", message);
+    j = journal_file_read_only(path);
     assert_int_equal(journal_game_dice_seed(j, "g-seeded", got), 1);
     journal_close(j);
 
@@ -1000,22 +996,15 @@ static void test_answers_of_schema_3(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-journal-test");
-    journal_db *j = journal_in(&dir, false);
     live_game g;
-    live_create(j, &g, "g-v3", "example_a.json", 33);
+    journal_db *j = live_begin(&dir, &g, "g-v3", "example_a.json", 33);
     assert_int_equal(live_play(j, &g, 5), 5);
     journal_close(j);
     unsigned char hash3[JOURNAL_HASH_SIZE];
     uint8_t *answer3 = NULL;
     size_t answer3_len = 0;
     answer_of(&dir, g.id, 3, hash3, &answer3, &answer3_len);
-    uint8_t *want = NULL;
-    size_t want_len = 0;
-    ack_bytes(3, 3, &want, &want_len);
-    assert_int_equal(answer3_len, want_len);
-    assert_memory_equal(answer3, want, want_len);
-    free(want);
+    assert_ack(answer3, answer3_len, 3, 3);
 
     /* Back to schema 3, as the previous build wrote it. */
     sql_run(&dir, "INSERT INTO answers SELECT game, seat, request, seq, action_sha256, answer "
@@ -1090,11 +1079,7 @@ static void test_export(void **state)
     assert_int_equal(journal_export(j, "g-none", "/tmp/never-written.sqlite"), -1);
     journal_close(j);
 
-    journal_options options = {true, false, SNAPSHOT_EVERY};
-    char message[512];
-    j = journal_open_file(path, &options, message, sizeof message);
-    if (j == NULL)
-        fail_msg("%s", message);
+    j = journal_file_read_only(path);
     loaded_set set;
     memset(&set, 0, sizeof set);
     assert_int_equal(journal_load(j, on_game, &set), 1);
@@ -1155,6 +1140,15 @@ static void secret_game_create(journal_db *j, const live_game *g, const char *id
         fail_msg("%s", journal_error(j));
 }
 
+/* The start of the secrets' tests: live_begin's game "g-plain" from
+ * example_a.json (seeded `seed`) and beside it the secret game "g-secret". */
+static journal_db *secret_begin(folder *dir, live_game *g, secret_game *secrets, uint64_t seed)
+{
+    journal_db *j = live_begin(dir, g, "g-plain", "example_a.json", seed);
+    secret_game_create(j, g, "g-secret", secrets);
+    return j;
+}
+
 /* Back to schema 4, as the previous build wrote it: `game`'s spectator
  * password as its unsalted SHA-256 `old`, no spectator_password column. */
 static void schema_4_make(const folder *f, const char *game,
@@ -1187,12 +1181,9 @@ static void test_spectator_password(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-journal-test");
-    journal_db *j = journal_in(&dir, false);
     live_game g;
-    live_create(j, &g, "g-plain", "example_a.json", 41);
     secret_game secrets;
-    secret_game_create(j, &g, "g-secret", &secrets);
+    journal_db *j = secret_begin(&dir, &g, &secrets, 41);
     journal_spectator spectator;
     assert_int_equal(journal_game_spectator(j, "g-secret", &spectator), 0);
     assert_memory_equal(spectator.id_sha256, secrets.spectator, JOURNAL_HASH_SIZE);
@@ -1264,8 +1255,6 @@ static void test_spectator_password(void **state)
     folder_remove(&dir);
 }
 
-/* Written out whole, as each test here is: it builds, checks and frees its
- * own values, so that it reads alone. */
 /* An export holds no secret (journal_export): no dice seed, no password
  * hash of either kind, no spectator or umpire hash, zeros for the seat
  * tokens' hashes; nowhere in its bytes, of a journal of schema 5 and of
@@ -1274,12 +1263,9 @@ static void test_export_no_secrets(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-journal-test");
-    journal_db *j = journal_in(&dir, false);
     live_game g;
-    live_create(j, &g, "g-plain", "example_a.json", 43);
     secret_game secrets;
-    secret_game_create(j, &g, "g-secret", &secrets);
+    journal_db *j = secret_begin(&dir, &g, &secrets, 43);
     journal_close(j);
     unsigned char old[JOURNAL_HASH_SIZE];
     journal_sha256("pass word", 9, old);
@@ -1306,11 +1292,7 @@ static void test_export_no_secrets(void **state)
         assert_false(file_contains(path, secrets.password, strlen(secrets.password)));
         assert_false(file_contains(path, secrets.password + 17, 32)); /* the salt's hex */
         assert_false(file_contains(path, old, sizeof old));
-        journal_options options = {true, false, SNAPSHOT_EVERY};
-        char message[512];
-        j = journal_open_file(path, &options, message, sizeof message);
-        if (j == NULL)
-            fail_msg("%s", message);
+        j = journal_file_read_only(path);
         uint8_t seed[BRIGADE_DICE_SEED_BYTES];
         assert_int_equal(journal_game_dice_seed(j, "g-secret", seed), 1);
         journal_spectator spectator;

@@ -49,8 +49,10 @@ static sqlite3 *db_open(const char *path)
     return db;
 }
 
-static void db_path(const folder *f, char *out, size_t size)
+/* Makes the test's folder and writes the path of its journal file to `out`. */
+static void folder_with_db(folder *f, char *out, size_t size)
 {
+    folder_make(f, "brigade-rollback-test");
     folder_file(f, "brigade.sqlite", out, size);
 }
 
@@ -141,22 +143,12 @@ static int append(journal_db *j, const char *game, int64_t seq, const brigade_ba
                   const brigade_battle *snapshot, bool with_aux, int64_t rollback_to, bool ended)
 {
     static const uint8_t answer[] = {0x81, 0xa4, 't', 'y', 'p', 'e', 0xa3, 'a', 'c', 'k'};
-    journal_action action;
-    memset(&action, 0, sizeof action);
-    action.game = game;
-    action.seq = seq;
-    action.battle = units;
-    action.events = events;
-    action.seat = seat;
-    action.request = seq;
-    journal_sha256(&seq, sizeof seq, action.action_sha256);
-    action.answer = answer;
-    action.answer_len = sizeof answer;
-    action.ended = ended;
     protocol_value *aux = with_aux ? aux_new(seq) : NULL;
-    action.snapshot = snapshot;
-    action.snapshot_aux = aux;
-    action.rollback_to = rollback_to;
+    journal_action action = {.game = game, .seq = seq, .battle = units, .events = events,
+                             .seat = seat, .request = seq, .answer = answer,
+                             .answer_len = sizeof answer, .ended = ended, .snapshot = snapshot,
+                             .snapshot_aux = aux, .rollback_to = rollback_to};
+    journal_sha256(&seq, sizeof seq, action.action_sha256);
     int result = journal_append(j, &action);
     protocol_value_free(aux);
     return result;
@@ -288,13 +280,27 @@ static one_game *load_one(const folder *f)
 
 #define GAME "g-rollback"
 
+/* Asserts that the journal in `f` reads GAME (from its start or from its
+ * snapshot) as damaged, the damage saying `why`; returns the journal, open
+ * read-only, for the caller's further checks. */
+static journal_db *expect_damaged(const folder *f, bool from_start, const char *why)
+{
+    journal_db *j = journal_in(f, true);
+    journal_loaded l;
+    assert_int_equal(journal_game_read(j, GAME, from_start, &l), 0);
+    if (l.status != JOURNAL_DAMAGED || strstr(l.damage, why) == NULL)
+        fail_msg("status %d, damage \"%s\": expected damaged, \"%s\"", (int)l.status,
+                 l.damage, why);
+    journal_loaded_free(&l);
+    return j;
+}
+
 static void test_journal_rollback(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-rollback-test");
     char path[128];
-    db_path(&dir, path, sizeof path);
+    folder_with_db(&dir, path, sizeof path);
     journal_db *j = journal_in(&dir, false);
 
     /* The game: example A, begun (seq 0: turn 1's initiative). */
@@ -355,31 +361,33 @@ static void test_journal_rollback(void **state)
     assert_true(brigade_battle_fold_all(after[6], &events));
     free(at2);
 
-    /* Refusals first: each writes nothing. */
+    /* Refusals first: each writes nothing. The last, a rollback whose seq
+     * is wrong, is refused inside the transaction, after nothing was
+     * marked. */
     bool none[10] = {false};
-    assert_int_equal(append(j, GAME, 6, after[2], &events, BRIGADE_SIDE_NONE, NULL, false, 2,
-                            false),
-                     -1);
-    assert_non_null(strstr(journal_error(j), "needs a snapshot"));
-    assert_non_null(strstr(journal_error(j), "seq 6"));
-    assert_int_equal(append(j, GAME, 6, after[2], &events, BRIGADE_SIDE_NONE, after[6], false, 2,
-                            false),
-                     -1);
-    assert_non_null(strstr(journal_error(j), "needs a snapshot and its aux"));
-    assert_int_equal(append(j, GAME, 6, after[2], &events, BRIGADE_SIDE_NONE, after[6], true, 6,
-                            false),
-                     -1);
-    assert_non_null(strstr(journal_error(j), "goes back to seq 1 .. 5"));
-    assert_int_equal(append(j, GAME, 6, after[2], &events, BRIGADE_SIDE_NONE, after[6], true, -3,
-                            false),
-                     -1);
-    assert_non_null(strstr(journal_error(j), "rollback to seq -3"));
-    /* A rollback whose seq is wrong: refused inside the transaction, after
-     * nothing was marked. */
-    assert_int_equal(append(j, GAME, 7, after[2], &events, BRIGADE_SIDE_NONE, after[6], true, 2,
-                            false),
-                     -1);
-    assert_non_null(strstr(journal_error(j), "the next is 6"));
+    static const struct {
+        const char *name;
+        int64_t seq;
+        bool snapshot, aux;
+        int64_t rollback_to;
+        const char *error, *also;
+    } refusals[] = {
+        {"no snapshot", 6, false, false, 2, "needs a snapshot", "seq 6"},
+        {"no aux", 6, true, false, 2, "needs a snapshot and its aux", NULL},
+        {"back to seq 6 itself", 6, true, true, 6, "goes back to seq 1 .. 5", NULL},
+        {"to a negative seq", 6, true, true, -3, "rollback to seq -3", NULL},
+        {"wrong seq", 7, true, true, 2, "the next is 6", NULL},
+    };
+    for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
+        int result = append(j, GAME, refusals[i].seq, after[2], &events, BRIGADE_SIDE_NONE,
+                            refusals[i].snapshot ? after[6] : NULL, refusals[i].aux,
+                            refusals[i].rollback_to, false);
+        if (result != -1)
+            fail_msg("refusal %s: append gave %d, not -1", refusals[i].name, result);
+        if (strstr(journal_error(j), refusals[i].error) == NULL ||
+            (refusals[i].also != NULL && strstr(journal_error(j), refusals[i].also) == NULL))
+            fail_msg("refusal %s: error \"%s\"", refusals[i].name, journal_error(j));
+    }
     assert_flags(path, GAME, none, 5);
     /* The game's seq is its last event's; its row is not rewritten by an
      * action (journal.h), and each action's answer is on its first event. */
@@ -519,22 +527,13 @@ static void test_journal_rollback(void **state)
     /* Damage: an action rolled back in part, and the last action marked
      * rolled back (no later action did it). */
     sql_run(path, "UPDATE events SET rolled_back = 1 WHERE seq = 0 AND idx = 1");
-    j = journal_in(&dir, true);
-    assert_int_equal(journal_game_read(j, GAME, true, &l), 0);
-    assert_int_equal(l.status, JOURNAL_DAMAGED);
-    assert_non_null(strstr(l.damage, "seq 0 index 1: rolled_back 1, unlike index 0"));
-    journal_loaded_free(&l);
+    j = expect_damaged(&dir, true, "seq 0 index 1: rolled_back 1, unlike index 0");
     assert_int_equal(journal_battle_at(j, GAME, 1, scratch, &rolled_back), -1);
     assert_non_null(strstr(journal_error(j), "rolled_back 1, unlike index 0"));
     journal_close(j);
     sql_run(path, "UPDATE events SET rolled_back = 0 WHERE seq = 0 AND idx = 1");
     sql_run(path, "UPDATE events SET rolled_back = 1 WHERE seq = 8");
-    j = journal_in(&dir, true);
-    assert_int_equal(journal_game_read(j, GAME, false, &l), 0);
-    assert_int_equal(l.status, JOURNAL_DAMAGED);
-    assert_non_null(strstr(l.damage, "seq 8, the last action, is marked rolled back"));
-    journal_loaded_free(&l);
-    journal_close(j);
+    journal_close(expect_damaged(&dir, false, "seq 8, the last action, is marked rolled back"));
 
     free(scratch);
     for (int i = 0; i < 10; i++)
@@ -654,15 +653,12 @@ static int run(const char *command, char *out, size_t size)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* Written out whole, as each test here is: it builds, checks and frees its
- * own values, so that it reads alone. */
 static void test_journal_rollback_dice_verify(void **state)
 {
     (void)state;
     folder dir;
-    folder_make(&dir, "brigade-rollback-test");
     char path[128];
-    db_path(&dir, path, sizeof path);
+    folder_with_db(&dir, path, sizeof path);
     dice_game g;
     memset(&g, 0, sizeof g);
     g.j = journal_in(&dir, false);

@@ -358,8 +358,8 @@ static void umpires_refused(void **state)
     refused_at(json, "umpires", "umpires: 17 given: 0..16 are allowed");
 }
 
-/* Written out whole, as each test here is: it builds, checks and frees its
- * own values, so that it reads alone. */
+/* A member of the wrong JSON type, one refusal a line (its input, the
+ * member named, the message): a table read down, as swiss_rounds_refused. */
 static void wrong_types_refused(void **state)
 {
     (void)state;

@@ -722,4 +722,12 @@ static inline int fx_run_group(const char *name, const void *rows, size_t row_si
     return status;
 }
 
+/* fx_run_group with the sizes and counts taken from the arrays `rows` and
+ * `cases` (FX_RUN_ROWS: no other cases). */
+#define FX_RUN_GROUP(name, rows, run, cases)                                                       \
+    fx_run_group((name), (rows), sizeof(rows)[0], sizeof(rows) / sizeof(rows)[0], (run), (cases), \
+                 sizeof(cases) / sizeof(cases)[0])
+#define FX_RUN_ROWS(name, rows, run)                                                               \
+    fx_run_group((name), (rows), sizeof(rows)[0], sizeof(rows) / sizeof(rows)[0], (run), NULL, 0)
+
 #endif

@@ -45,10 +45,11 @@ static brigade_melee_unit *column(fx_bout *b, const char *id, brigade_side side,
 /* Any test answered 2,3 (lenient_tests); the rolls asked not counted. */
 #define LENIENT .lenient_tests = true, .rolls_unchecked = true
 
-/* The cases as rows (fx_row), each a cmocka test named after it; the rows
- * share a shape: they are the table (issue 18 point 5). Each case is
- * spelled out as its row, with the rule it checks, so that a reader can
- * check it against the rules; the repetition is deliberate. */
+/* The cases as rows (fx_row), each a cmocka test named after it: a row an
+ * automatic outcome of 12.12-12.14, 12.16, D15, D30 or D33 (who contacts whom, in
+ * what formation, and what becomes of each), or a case that must still be
+ * fought with dice. They share fx_row's shape; each stays whole, its units
+ * and expected statuses beside the rule's words in its comment. */
 static const fx_row rows[] = {
     /* 12.14, D15: a broken unit contacted is removed with no casualty exchange
      * (figures unchanged); the winner tests (veteran column: 2+5 = 7 fails at
@@ -262,7 +263,6 @@ static const fx_row rows[] = {
                 FX_MELEE(AUTOMATIC, BRIGADE_AUTO_NONE), FX_IS("ret", ROLLED, true)}},
 };
 
-#define ROW_COUNT (sizeof rows / sizeof rows[0])
 
 /* 12.16, D15: limbered artillery contacted by a close-order unit is
  * dispersed with no casualty exchange; the contacting unit tests as
@@ -300,6 +300,5 @@ int main(void)
     const struct CMUnitTest cases[] = {
         cmocka_unit_test(limbered_contacted_by_infantry),
     };
-    return fx_run_group("auto", rows, sizeof rows[0], ROW_COUNT, fx_row_test, cases,
-                        sizeof cases / sizeof cases[0]);
+    return FX_RUN_GROUP("auto", rows, fx_row_test, cases);
 }

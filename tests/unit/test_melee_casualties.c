@@ -286,9 +286,8 @@ static const fx_row rows[] = {
                 FX_IS("b", FIGURES, 22), FX_IS("a", CASUALTIES, 1), FX_IS("a", FIGURES, 23)}},
 };
 
-#define ROW_COUNT (sizeof rows / sizeof rows[0])
 
 int main(void)
 {
-    return fx_run_group("casualties", rows, sizeof rows[0], ROW_COUNT, fx_row_test, NULL, 0);
+    return FX_RUN_ROWS("casualties", rows, fx_row_test);
 }

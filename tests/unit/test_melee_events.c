@@ -38,10 +38,10 @@ static fx_bout *pair(int a0, int a1, int b0, int b1)
 /* As pair(): any test is answered 2,3 (lenient_tests); rolls not counted. */
 #define LENIENT .lenient_tests = true, .rolls_unchecked = true
 
-/* The cases as rows (fx_row), each a cmocka test named after it; the rows
- * share a shape: they are the table (issue 18 point 5). Each case is
- * spelled out as its row, with the rule it checks, so that a reader can
- * check it against the rules; the repetition is deliberate. */
+/* The cases as rows (fx_row), each a cmocka test named after it: a row an
+ * event of 12.15, 12.10 or D7/D9 (double six, risk to a general, sappers
+ * used), its faces and the events each unit must raise. They share fx_row's shape; each stays
+ * whole, its dice beside the rule's words in its comment. */
 static const fx_row rows[] = {
     /* 12.15, D9: an unmodified 6-6 raises double_six on the roller only. */
     {.name = "double_six", .rule = "12.15, D9",
@@ -91,7 +91,6 @@ static const fx_row rows[] = {
                 FX_IS("a2", EVENTS, 0u), FX_IS("b", EVENTS, 0u), FX_IS("b2", EVENTS, 0u)}},
 };
 
-#define ROW_COUNT (sizeof rows / sizeof rows[0])
 
 /* D9: an enemy 6-6 raises double_six on the enemy and risk_to_general on
  * the led unit; a led unit rolling 6-6 against an enemy double gets both. */
@@ -262,6 +261,5 @@ int main(void)
         cmocka_unit_test(sappers_may_reroll),
         cmocka_unit_test(sappers_reroll_double_risks_enemy_general),
     };
-    return fx_run_group("events", rows, sizeof rows[0], ROW_COUNT, fx_row_test, cases,
-                        sizeof cases / sizeof cases[0]);
+    return FX_RUN_GROUP("events", rows, fx_row_test, cases);
 }

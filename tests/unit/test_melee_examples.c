@@ -7,7 +7,10 @@
  */
 #include "melee_fixture.h"
 
-/* Kept written out in full, as the rules book works it step by step. */
+/* The two worked examples are spelled out assertion by assertion, in the
+ * order the rules book works them (melee totals, then each unit's total,
+ * modifiers, casualties, status, test), so each line can be read against
+ * the book; that order is why their assertions look alike. */
 /* §12 example A, D12: twelve British heavy dragoons counter-charge eight
  * hussars. Hussars 2+3 +2 light +2 charging = 9; dragoons 3+5 +4 heavy +2
  * counter-charging +1 (12 against 8 is 3:2) = 15. 15 - 9 = 6: retreat.
@@ -68,6 +71,7 @@ static void example_a(void **state)
 }
 
 /* Kept written out in full, as the rules book works it step by step. */
+/* Spelled out like example_a, line by line in the book's order. */
 /* 12.7 (and the shared case numbers_two_to_one): French battalions of 36
  * and 24 in column, charging, against a British battalion of 24 in line.
  * 60 against 24 is more than 2:1: the 36 adds +2, the 24 nothing.
@@ -132,10 +136,10 @@ static void example_numbers_36_24(void **state)
     free(b);
 }
 
-/* The cases as rows (fx_row), each a cmocka test named after it; the rows
- * share a shape: they are the table (issue 18 point 5). Each case is
- * spelled out as its row, with the rule it checks, so that a reader can
- * check it against the rules; the repetition is deliberate. */
+/* The shared cases (shared/cases) as rows (fx_row), each a cmocka test
+ * named after it: a row a case's JSON file, its expectations taken from
+ * the rules text worked out in its comment. They share fx_row's shape;
+ * each stays whole so that it reads against its case file. */
 static const fx_row rows[] = {
     /* 12.4, 12.15, D9 (shared case general_leading_double): a brigadier leads a
      * column; the enemy rolls 3-3. Column 4+5 +2 +2 +1 +1 = 15; battalion 3+3
@@ -207,7 +211,6 @@ static const fx_row rows[] = {
                 FX_IS("def", CASUALTIES, 2), FX_IS("def", FORMED, false)}},
 };
 
-#define ROW_COUNT (sizeof rows / sizeof rows[0])
 
 int main(void)
 {
@@ -215,6 +218,5 @@ int main(void)
         cmocka_unit_test(example_a),
         cmocka_unit_test(example_numbers_36_24),
     };
-    return fx_run_group("examples", rows, sizeof rows[0], ROW_COUNT, fx_row_test, cases,
-                        sizeof cases / sizeof cases[0]);
+    return FX_RUN_GROUP("examples", rows, fx_row_test, cases);
 }

@@ -55,6 +55,15 @@ static void expect_invalid_(fx_bout *b, const char *path, const char *file, int 
         free(b);                                                                                   \
     } while (0)
 
+/* Defines the test `name` of one wrong member: the valid melee changed by
+ * the statements `...` is refused at `path` (EXPECT_CHANGE_INVALID). */
+#define CHANGE_INVALID_TEST(name, path, ...)                                                       \
+    static void name(void **state)                                                                 \
+    {                                                                                              \
+        (void)state;                                                                               \
+        EXPECT_CHANGE_INVALID(path, __VA_ARGS__);                                                  \
+    }
+
 #define EXPECT_VALID(b) expect_valid_((b), __FILE__, __LINE__)
 static void expect_valid_(fx_bout *b, const char *file, int line)
 {
@@ -80,11 +89,7 @@ static void check_valid(void **state)
 /* One wrong member a test, each spelled out as its row of cases/README.md
  * "Input", so that it can be checked against that table. */
 /* cases/README: round below 1 (path "round"). */
-static void check_round_zero(void **state)
-{
-    (void)state;
-    EXPECT_CHANGE_INVALID("round", b->m.round = 0);
-}
+CHANGE_INVALID_TEST(check_round_zero, "round", b->m.round = 0)
 
 /* melee.h: round above BRIGADE_ROUND_MAX. */
 static void check_round_too_large(void **state)
@@ -99,33 +104,18 @@ static void check_round_too_large(void **state)
 }
 
 /* cases/README: figures below 1. */
-static void check_figures_zero(void **state)
-{
-    (void)state;
-    EXPECT_CHANGE_INVALID("units[1].figures", b->m.units[1].figures = 0);
-}
+CHANGE_INVALID_TEST(check_figures_zero, "units[1].figures", b->m.units[1].figures = 0)
 
 /* melee.h: figures above BRIGADE_FIGURES_MAX. */
-static void check_figures_too_large(void **state)
-{
-    (void)state;
-    EXPECT_CHANGE_INVALID("units[0].figures", b->m.units[0].figures = BRIGADE_FIGURES_MAX + 1);
-}
+CHANGE_INVALID_TEST(check_figures_too_large, "units[0].figures",
+                    b->m.units[0].figures = BRIGADE_FIGURES_MAX + 1)
 
 /* cases/README: a side with no units (path "melee.units", relative:
  * "units"). */
-static void check_side_without_units(void **state)
-{
-    (void)state;
-    EXPECT_CHANGE_INVALID("units", b->m.units[1].side = BRIGADE_SIDE_A);
-}
+CHANGE_INVALID_TEST(check_side_without_units, "units", b->m.units[1].side = BRIGADE_SIDE_A)
 
 /* cases/README: no units at all. */
-static void check_no_units(void **state)
-{
-    (void)state;
-    EXPECT_CHANGE_INVALID("units", b->m.unit_count = 0);
-}
+CHANGE_INVALID_TEST(check_no_units, "units", b->m.unit_count = 0)
 
 /* melee.h: more units than BRIGADE_MELEE_UNITS_MAX cannot be a melee. */
 static void check_too_many_units(void **state)
@@ -142,12 +132,9 @@ static void check_too_many_units(void **state)
 }
 
 /* cases/README: a duplicate id: the path of the later unit's id. */
-static void check_duplicate_id(void **state)
-{
-    (void)state;
-    EXPECT_CHANGE_INVALID("units[2].id", fx_add(&b->m, "x", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY,
-                                                BRIGADE_CLASS_LINE, 6));
-}
+CHANGE_INVALID_TEST(check_duplicate_id, "units[2].id",
+                    fx_add(&b->m, "x", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE,
+                           6))
 
 /* cases/README: an id must be non-empty and without '.'. */
 static void check_bad_ids(void **state)
@@ -172,13 +159,9 @@ static void check_leading_poor_general(void **state)
 }
 
 /* 12.4: no regimental commander may lead, even an excellent one. */
-static void check_leading_regimental(void **state)
-{
-    (void)state;
-    EXPECT_CHANGE_INVALID(
-        "units[0].general.leading",
-        fx_general(&b->m.units[0], BRIGADE_GENERAL_REGIMENTAL, BRIGADE_RATING_EXCELLENT, true));
-}
+CHANGE_INVALID_TEST(check_leading_regimental, "units[0].general.leading",
+                    fx_general(&b->m.units[0], BRIGADE_GENERAL_REGIMENTAL,
+                               BRIGADE_RATING_EXCELLENT, true))
 
 /* 12.4: poor or regimental generals merely attached are fine; an average
  * brigadier may lead. */
@@ -287,83 +270,71 @@ static void check_nation_lower_case(void **state)
 }
 
 /* melee.h: "the first offending unit in list order". */
-static void check_first_error_named(void **state)
-{
-    (void)state;
-    EXPECT_CHANGE_INVALID("units[0].figures", b->m.units[0].figures = 0;
-                          snprintf(b->m.units[1].id, sizeof b->m.units[1].id, "x");
-                          b->m.units[1].figures = -3);
-}
+CHANGE_INVALID_TEST(check_first_error_named, "units[0].figures", b->m.units[0].figures = 0;
+                    snprintf(b->m.units[1].id, sizeof b->m.units[1].id, "x");
+                    b->m.units[1].figures = -3)
 
 /* ---------------------------------------------------------------- dice */
 
-/* Each dice case below is spelled out, its faces set one by one: the faces
- * (and the totals the comments work out) are the data checked, so the
- * repetition is deliberate. */
-
-/* resolve() refuses the bout's dice with `code` at `path`. */
-static void expect_dice_error(fx_bout *b, brigade_error_code code, const char *path)
+/* resolve() refuses the bout's dice with `code` at `path`; `name` names
+ * the case in a failure. */
+static void expect_dice_error(fx_bout *b, const char *name, brigade_error_code code,
+                              const char *path)
 {
     brigade_error err;
     memset(&err, 0, sizeof err);
-    assert_int_equal(fx_resolve_error(&b->m, &b->d, &err), code);
-    assert_string_equal(err.path, path);
+    brigade_error_code got = fx_resolve_error(&b->m, &b->d, &err);
+    if (got != code || strcmp(err.path, path) != 0)
+        fail_msg("%s: code %d at '%s' (%s), expected %d at '%s'", name, (int)got, err.path,
+                 err.message, (int)code, path);
 }
 
-/* cases/README, melee.h: a roll the melee needs with no dice:
- * DICE_MISSING, path "dice.<name>" (the shared case error_missing_dice). */
-static void dice_missing_melee(void **state)
+/* The dice errors of the valid melee (x charging y), a row a case: x's type
+ * (set with its default formation), the rolls scripted (faces as the rules allow or not),
+ * and the code and path resolve() must give. Where a test roll is missing
+ * or bad, x wins 5+6+2+2 = 15 against 1+2+2 = 5. */
+typedef struct dice_case {
+    const char *name;
+    brigade_troop_type x_type;
+    fx_roll_spec rolls[3];
+    brigade_error_code code;
+    const char *path;
+} dice_case;
+
+static const dice_case dice_cases[] = {
+    /* cases/README, melee.h: a roll the melee needs with no dice:
+     * DICE_MISSING, path "dice.<name>" (the shared case error_missing_dice). */
+    {"melee roll missing", BRIGADE_TYPE_INFANTRY, {{"x", {1, 2}}},
+     BRIGADE_ERROR_DICE_MISSING, "dice.y"},
+    /* melee.h: a missing test roll: "dice.<id>.reform" / ".pursuit". */
+    {"reform roll missing", BRIGADE_TYPE_INFANTRY, {{"x", {5, 6}}, {"y", {1, 2}}},
+     BRIGADE_ERROR_DICE_MISSING, "dice.x.reform"},
+    {"pursuit roll missing", BRIGADE_TYPE_HEAVY_CAVALRY, {{"x", {5, 6}}, {"y", {1, 2}}},
+     BRIGADE_ERROR_DICE_MISSING, "dice.x.pursuit"},
+    /* melee.h: a face outside 1..6: DICE_INVALID. */
+    {"melee face 0", BRIGADE_TYPE_INFANTRY, {{"x", {3, 4}}, {"y", {0, 3}}},
+     BRIGADE_ERROR_DICE_INVALID, "dice.y"},
+    {"melee face 7", BRIGADE_TYPE_INFANTRY, {{"x", {3, 4}}, {"y", {3, 7}}},
+     BRIGADE_ERROR_DICE_INVALID, "dice.y"},
+    {"melee face -1", BRIGADE_TYPE_INFANTRY, {{"x", {3, 4}}, {"y", {-1, 1}}},
+     BRIGADE_ERROR_DICE_INVALID, "dice.y"},
+    /* melee.h: a bad test face. */
+    {"reform face 7", BRIGADE_TYPE_INFANTRY, {{"x", {5, 6}}, {"y", {1, 2}}, {"x.reform", {7, 1}}},
+     BRIGADE_ERROR_DICE_INVALID, "dice.x.reform"},
+};
+
+static void dice_errors(void **state)
 {
     (void)state;
-    fx_bout *b = valid();
-    fx_set(&b->d, "x", 1, 2);
-    expect_dice_error(b, BRIGADE_ERROR_DICE_MISSING, "dice.y");
-    free(b);
-}
-
-/* melee.h: a missing test roll: "dice.<id>.reform" / ".pursuit". x wins
- * 5+6+2+2 = 15 against 1+2+2 = 5. */
-static void dice_missing_test(void **state)
-{
-    (void)state;
-    fx_bout *b = valid();
-    fx_set(&b->d, "x", 5, 6);
-    fx_set(&b->d, "y", 1, 2);
-    expect_dice_error(b, BRIGADE_ERROR_DICE_MISSING, "dice.x.reform");
-    free(b);
-
-    b = valid();
-    brigade_melee_unit_set_type(&b->m.units[0], BRIGADE_TYPE_HEAVY_CAVALRY);
-    fx_set(&b->d, "x", 5, 6);
-    fx_set(&b->d, "y", 1, 2);
-    expect_dice_error(b, BRIGADE_ERROR_DICE_MISSING, "dice.x.pursuit");
-    free(b);
-}
-
-/* melee.h: a face outside 1..6: DICE_INVALID. */
-static void dice_invalid_face(void **state)
-{
-    (void)state;
-    const int bad[][2] = {{0, 3}, {3, 7}, {-1, 1}};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    for (size_t i = 0; i < sizeof dice_cases / sizeof dice_cases[0]; i++) {
+        const dice_case *c = &dice_cases[i];
         fx_bout *b = valid();
-        fx_set(&b->d, "x", 3, 4);
-        fx_set(&b->d, "y", bad[i][0], bad[i][1]);
-        expect_dice_error(b, BRIGADE_ERROR_DICE_INVALID, "dice.y");
+        brigade_melee_unit_set_type(&b->m.units[0], c->x_type);
+        for (size_t k = 0; k < 3 && c->rolls[k].name != NULL; k++)
+            fx_set(&b->d, c->rolls[k].name, c->rolls[k].faces[0], c->rolls[k].faces[1]);
+        expect_dice_error(b, c->name, c->code, c->path);
         free(b);
     }
-}
-
-/* melee.h: a bad test face. */
-static void dice_invalid_test_face(void **state)
-{
-    (void)state;
-    fx_bout *b = valid();
-    fx_set(&b->d, "x", 5, 6);
-    fx_set(&b->d, "y", 1, 2);
-    fx_set(&b->d, "x.reform", 7, 1);
-    expect_dice_error(b, BRIGADE_ERROR_DICE_INVALID, "dice.x.reform");
-    free(b);
 }
 
 /* melee.h: a re-roll index outside 0..1 or a bad face: DICE_INVALID at
@@ -375,7 +346,9 @@ static void dice_invalid_reroll(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         fx_bout *b = fx_sappers_bout(1, 6, 3, 4);
         fx_set(&b->d, "col.reroll", bad[i][0], bad[i][1]);
-        expect_dice_error(b, BRIGADE_ERROR_DICE_INVALID, "dice.col.reroll");
+        char name[32];
+        snprintf(name, sizeof name, "re-roll %d,%d", bad[i][0], bad[i][1]);
+        expect_dice_error(b, name, BRIGADE_ERROR_DICE_INVALID, "dice.col.reroll");
         free(b);
     }
 }
@@ -589,10 +562,7 @@ int main(void)
         cmocka_unit_test(check_arm_members),
         cmocka_unit_test(check_nation_lower_case),
         cmocka_unit_test(check_first_error_named),
-        cmocka_unit_test(dice_missing_melee),
-        cmocka_unit_test(dice_missing_test),
-        cmocka_unit_test(dice_invalid_face),
-        cmocka_unit_test(dice_invalid_test_face),
+        cmocka_unit_test(dice_errors),
         cmocka_unit_test(dice_invalid_reroll),
         cmocka_unit_test(unit_defaults),
         cmocka_unit_test(default_formations),

@@ -33,9 +33,11 @@ typedef struct mod_row {
 #define VS_INFANTRY \
     {.unit = {.type = BRIGADE_TYPE_INFANTRY, .unit_class = BRIGADE_CLASS_LINE, .figures = 12}}
 
-/* The rows share a shape: they are the table (issue 18 point 5). Each case
- * is spelled out as its row, with the rule it checks, so that a reader can
- * check it against the rules; the repetition is deliberate. */
+/* A row a modifier of 12.17 (or a note or decision on it): the rows differ
+ * only in u's type, class, formation and state and in the total written as
+ * 7 + the modifiers in the rule's words, which is why they share a shape;
+ * each is kept whole so that it reads against the line of the rule it
+ * checks. */
 static const mod_row rows[] = {
     /* ---------------------------------------------------------------- type */
     /* 12.17 type table: cuirassiers +5. */
@@ -840,7 +842,6 @@ static const mod_row rows[] = {
      .checks = {FX_TOTAL("u", 7 + 5 + 2 + 1 + 1 + 2)}},
 };
 
-#define ROW_COUNT (sizeof rows / sizeof rows[0])
 
 /* Builds the row's melee, resolves it and checks the row's values; the
  * caller frees the bout. */
@@ -905,6 +906,5 @@ int main(void)
     const struct CMUnitTest cases[] = {
         cmocka_unit_test(modifiers_have_rules),
     };
-    return fx_run_group("modifiers", rows, sizeof rows[0], ROW_COUNT, run_row, cases,
-                        sizeof cases / sizeof cases[0]);
+    return FX_RUN_GROUP("modifiers", rows, run_row, cases);
 }

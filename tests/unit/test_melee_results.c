@@ -40,10 +40,10 @@
 
 /* The cases, a row each (fx_row: units, further rolls, expected values;
  * every row but the one marked rolls_unchecked asks exactly the rolls it
- * scripts, FX_EXPECT_ALL_USED); the rows share a shape: they are the table
- * (issue 18 point 5). Each case is spelled out as its row, with the rule it
- * checks, so that a reader can check it against the rules; the repetition
- * is deliberate. */
+ * scripts, FX_EXPECT_ALL_USED); a row a result of 12.18 (or the decision on
+ * it) with its dice and totals worked out in its comment; the rows share
+ * fx_row's shape and each stays whole, so that its numbers read against
+ * the rule. */
 static const fx_row rows[] = {
     /* ---------------------------------------------------------- the bands */
     /* 12.18: difference 0: draw; infantry against infantry (like arms, D14):
@@ -483,9 +483,8 @@ static const fx_row rows[] = {
                 FX_IS("lc", CASUALTIES, 0)}},
 };
 
-#define ROW_COUNT (sizeof rows / sizeof rows[0])
 
 int main(void)
 {
-    return fx_run_group("results", rows, sizeof rows[0], ROW_COUNT, fx_row_test, NULL, 0);
+    return FX_RUN_ROWS("results", rows, fx_row_test);
 }

@@ -112,43 +112,43 @@ static void reform_artillery(void **state)
     free(b);
 }
 
-/* 12.22: a winning square takes no reform test and stays formed. */
-static void no_reform_square(void **state)
+/* The winner "w" of `b`, run, took no reform test (none was asked for) and
+ * stays formed; `name` names the case in a failure. */
+static void expect_no_reform(fx_bout *b, const char *name)
 {
-    (void)state;
-    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
-    brigade_melee_unit *w = fx_add(&b->m, "w", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY,
-                                   BRIGADE_CLASS_LINE, 24);
-    w->formation = BRIGADE_FORMATION_SQUARE;
-    fx_add(&b->m, "l", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 24);
-    fx_set(&b->d, "w", 6, 5);
-    fx_set(&b->d, "l", 1, 2);
-    FX_RUN(b);
-    assert_int_equal(b->o.winner, BRIGADE_SIDE_A);
-    assert_int_equal(FX_U(b, "w")->test.kind, BRIGADE_TEST_NONE);
-    assert_true(FX_U(b, "w")->formed);
-    assert_int_equal(fx_asked(&b->d, "w.reform"), 0);
+    const brigade_unit_outcome *w = FX_U(b, "w");
+    if (b->o.winner != BRIGADE_SIDE_A || w->test.kind != BRIGADE_TEST_NONE || !w->formed ||
+        fx_asked(&b->d, "w.reform") != 0)
+        fail_msg("%s: winner %d, test kind %d, formed %d, w.reform asked %d times", name,
+                 (int)b->o.winner, (int)w->test.kind, (int)w->formed,
+                 fx_asked(&b->d, "w.reform"));
     FX_EXPECT_ALL_USED(&b->d);
-    free(b);
 }
 
-/* 12.22, D20: a winning Austrian mass takes no reform test and stays
- * formed. */
-static void no_reform_austrian_mass(void **state)
+/* 12.22: a winning square, and (D20) a winning Austrian mass, take no
+ * reform test and stay formed. Infantry 24 6+5 against infantry 24 1+2. */
+static void no_reform_square_or_mass(void **state)
 {
     (void)state;
-    fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
-    brigade_melee_unit *w = fx_add(&b->m, "w", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY,
-                                   BRIGADE_CLASS_LINE, 24);
-    w->formation = BRIGADE_FORMATION_AUSTRIAN_MASS;
-    fx_add(&b->m, "l", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 24);
-    fx_set(&b->d, "w", 6, 5);
-    fx_set(&b->d, "l", 1, 2);
-    FX_RUN(b);
-    assert_int_equal(FX_U(b, "w")->test.kind, BRIGADE_TEST_NONE);
-    assert_true(FX_U(b, "w")->formed);
-    FX_EXPECT_ALL_USED(&b->d);
-    free(b);
+    static const struct {
+        const char *name;
+        brigade_formation formation;
+    } cases[] = {
+        {"square (12.22)", BRIGADE_FORMATION_SQUARE},
+        {"Austrian mass (12.22, D20)", BRIGADE_FORMATION_AUSTRIAN_MASS},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fx_bout *b = fx_bout_new(BRIGADE_TERRAIN_OPEN, 1);
+        brigade_melee_unit *w = fx_add(&b->m, "w", BRIGADE_SIDE_A, BRIGADE_TYPE_INFANTRY,
+                                       BRIGADE_CLASS_LINE, 24);
+        w->formation = cases[i].formation;
+        fx_add(&b->m, "l", BRIGADE_SIDE_B, BRIGADE_TYPE_INFANTRY, BRIGADE_CLASS_LINE, 24);
+        fx_set(&b->d, "w", 6, 5);
+        fx_set(&b->d, "l", 1, 2);
+        FX_RUN(b);
+        expect_no_reform(b, cases[i].name);
+        free(b);
+    }
 }
 
 /* 12.9.A, 12.18 note: winning defenders of a castle, church or fortified
@@ -170,9 +170,7 @@ static void no_reform_fortified_defender(void **state)
     FX_RUN(b);
     FX_EXPECT_TOTAL(FX_U(b, "w"), 16);
     FX_EXPECT_TOTAL(FX_U(b, "l"), 5);
-    assert_int_equal(FX_U(b, "w")->test.kind, BRIGADE_TEST_NONE);
-    assert_true(FX_U(b, "w")->formed);
-    FX_EXPECT_ALL_USED(&b->d);
+    expect_no_reform(b, "fortified defender (12.9.A)");
     free(b);
 }
 
@@ -519,8 +517,7 @@ int main(void)
         cmocka_unit_test(reform_excellent_cinc),
         cmocka_unit_test(reform_excellent_leading),
         cmocka_unit_test(reform_artillery),
-        cmocka_unit_test(no_reform_square),
-        cmocka_unit_test(no_reform_austrian_mass),
+        cmocka_unit_test(no_reform_square_or_mass),
         cmocka_unit_test(no_reform_fortified_defender),
         cmocka_unit_test(reform_building_defender),
         cmocka_unit_test(pursuit_12_excellent),
