@@ -177,6 +177,9 @@ static void test_unknown_name(void **state)
 static void test_bad_inline_ruleset(void **state)
 {
     (void)state;
+    /* A row a bad ruleset inside a scenario: the same refusals as
+     * battle_ruleset_test.c's bad files, here with the scenario's
+     * "ruleset." prefix on each path, which is what this table checks. */
     static const struct {
         const char *ruleset, *path, *message;
     } cases[] = {
@@ -209,6 +212,8 @@ static void test_differences_words(void **state)
         " \"moves\": {\"half_charge\": {\"cuirassiers\": 12.5}, \"retreat\": {\"dragoons\": 15}},"
         " \"morale\": {\"fail_far\": 4, \"modifiers\": {\"general\": 2, \"flank_or_rear\": -3},"
         " \"pass\": {\"conscript\": 9, \"guard\": 4}}}");
+    /* {member, rule, text}: every kind of difference's exact words, the
+     * rows of state_test.c's wire check written for other members. */
     static const char *const want[][3] = {
         {"unit", "Mandatory-move phase", "Distances are in centimetres (default inches)"},
         {"morale.pass.guard", "Charge phase, morale tests",

@@ -666,7 +666,9 @@ static const char *const sappers_scenario =
 /* Written out whole, as each test here is: it builds, checks and frees its
  * own values, so that it reads alone. */
 /* Sappers (12.10, D7): the melee's dice are rolled and recorded, the owner
- * chooses the die to re-roll, the melee resolves with them. */
+ * chooses the die to re-roll, the melee resolves with them. Its charge is
+ * played step by step like battle_support.c's example A, with its own units
+ * and dice named, since the sappers flag is set on the declaration. */
 static void test_sappers_reroll(void **state)
 {
     (void)state;

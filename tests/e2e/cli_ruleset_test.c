@@ -76,6 +76,7 @@ static void entries_are_read_defensively(void **unused)
     card_is("{\"ruleset\": \"house\"}", DEFAULT_CARD, NULL);
 }
 
+/* cmocka's group of this file's tests, laid out as every test file's. */
 int main(void)
 {
     const struct CMUnitTest tests[] = {
