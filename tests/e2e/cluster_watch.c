@@ -408,10 +408,10 @@ int main(int argc, char **argv)
         {"--game", BENCH_OPTION_TEXT, &O.game, 0, 0, NULL},
         {"--spectator", BENCH_OPTION_TEXT, &O.token, 0, 0, NULL},
         {"--password", BENCH_OPTION_TEXT, &O.password, 0, 0, NULL},
+        {"--ports", BENCH_OPTION_CALL, NULL, 0, 0, ports_parse},
         {"--count", BENCH_OPTION_INT, &O.count, 1, 200000, NULL},
         {"--connecting", BENCH_OPTION_INT, &O.connecting, 1, 10000, NULL},
         {"--timeout", BENCH_OPTION_DOUBLE, &O.timeout, 1, 600, NULL},
-        {"--ports", BENCH_OPTION_CALL, NULL, 0, 0, ports_parse},
         {NULL, BENCH_OPTION_FLAG, NULL, 0, 0, NULL},
     };
     bench_common_options common; /* the benches' own options: not used here */
