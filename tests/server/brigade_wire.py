@@ -265,10 +265,19 @@ class WebSocket:
             return message
 
     def close(self, code=1000):
+        """The closing handshake (RFC 6455 §5.5.1): our close frame, then
+        whatever the server still sends (presences, deltas) read and dropped
+        up to its own close and the end of the stream, for at most 2 s.
+        Closing a socket with unread bytes makes the kernel send a reset,
+        which on a loaded machine can reach brigaded before it has read our
+        close frame: the log would say "lost", not "closed by the peer"."""
         if not self.closed:
+            self.closed = True
             try:
                 self.send_frame(0x8, struct.pack(">H", code))
+                self.sock.settimeout(2.0)
+                while self.sock.recv(65536):
+                    pass
             except OSError:
                 pass
-            self.closed = True
         self.sock.close()
